@@ -1,0 +1,72 @@
+#pragma once
+
+#include "headroom/Count.h"
+#include "headroom/Error.h"
+#include "headroom/LayerKind.h"
+#include "headroom/Network.h"
+#include "headroom/Precision.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+/// One analysed layer instance (a Repeat block expands to one row per repeated layer, plus a
+/// row for the block itself).
+struct LayerRow final {
+    std::string name;     ///< unique path, PyTorch style: "features.0", "blocks.3.attn"
+    std::string type;     ///< "Conv2d", or "Repeat" for a block header row
+    int depth = 0;        ///< nesting level (0 = top level)
+    std::vector<std::string> inputs; ///< resolved producer names ("input" for the network input)
+    /// JSON path of the spec in the model file ("layers[4].layers[1]"), for editors and errors.
+    std::string specPath;
+    TensorInfo output;
+    std::uint64_t params = 0;          ///< trainable + frozen parameter elements
+    std::uint64_t trainableParams = 0;
+    std::uint64_t bufferElements = 0;
+    std::uint64_t activationBytesPerSample = 0; ///< saved-for-backward bytes first kept by this layer
+    std::uint64_t activationBytesFixed = 0;     ///< batch-independent saved bytes (per-channel statistics)
+    std::uint64_t forwardFlopsPerSample = 0;
+    std::optional<Error> error; ///< set when this layer is invalid or depends on an invalid layer
+    bool blockedByEarlierError = false;
+
+    [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
+};
+
+/// The batch-independent result of walking a network once for one precision policy: shapes,
+/// parameters, and per-sample / fixed bytes. Everything set-up dependent lives in estimate().
+struct Analysis final {
+    Precision precision = Precision::Fp32;
+    std::vector<LayerRow> rows;
+    /// The first blocking error (also recorded on its row); estimates are refused while set.
+    std::optional<Error> error;
+
+    std::uint64_t totalParams = 0;     ///< as sum(p.numel() for p in model.parameters())
+    std::uint64_t trainableParams = 0;
+    std::uint64_t bufferElements = 0;
+    std::uint64_t parameterBytes = 0;  ///< parameters in their storage dtype
+    std::uint64_t bufferBytes = 0;
+    /// Under autocast: the half copies of weights autocast caches for the step.
+    std::uint64_t autocastWeightCopyBytes = 0;
+
+    std::uint64_t activationBytesPerSample = 0; ///< all layers' and the loss's, excluding the input
+    std::uint64_t activationBytesFixed = 0;
+    std::uint64_t lossActivationBytesPerSample = 0; ///< the part kept by the loss (included above)
+    std::uint64_t inputBytesPerSample = 0;          ///< the sample plus its labels
+    /// Largest activation-gradient pair (a layer's input gradient + output gradient) alive at once
+    /// during backward, per sample.
+    std::uint64_t transientBytesPerSample = 0;
+    std::uint64_t forwardFlopsPerSample = 0;
+    TensorInfo output; ///< the last layer's output (what the loss sees)
+
+    [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
+};
+
+/// Walks the network once: validates attributes, infers shapes, counts parameters, resolves which
+/// storages autograd keeps (each counted once) and attributes them to layers. Never throws; every
+/// problem becomes an Error naming the layer.
+[[nodiscard]] Analysis analyze(const Network& network, Precision precision);
+
+} // namespace headroom

@@ -1,0 +1,97 @@
+#pragma once
+
+#include "headroom/Analysis.h"
+#include "headroom/Count.h"
+#include "headroom/Error.h"
+#include "headroom/Optimizer.h"
+#include "headroom/Precision.h"
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+/// The components of training memory, in bytes.
+struct MemoryBreakdown final {
+    std::uint64_t weights = 0;        ///< parameters + buffers (+ autocast's half weight copies)
+    std::uint64_t gradients = 0;      ///< one per trainable parameter
+    std::uint64_t optimizerState = 0; ///< optimizer buffers (+ fp32 master weights in pure half)
+    std::uint64_t activations = 0;    ///< saved for backward, the loss's included, input excluded
+    std::uint64_t input = 0;          ///< the input batch and its labels
+    std::uint64_t transient = 0;      ///< activation gradients alive during backward
+    std::uint64_t overhead = 0;       ///< CUDA context, kernels, allocator reserve (user-settable)
+
+    [[nodiscard]] std::uint64_t total() const noexcept;
+    friend bool operator==(const MemoryBreakdown&, const MemoryBreakdown&) = default;
+};
+
+enum class Component { Weights, Gradients, OptimizerState, Activations, Input, Transient, Overhead };
+constexpr std::array<Component, 7> kAllComponents{Component::Weights,     Component::Gradients,
+                                                  Component::OptimizerState, Component::Activations,
+                                                  Component::Input,       Component::Transient,
+                                                  Component::Overhead};
+[[nodiscard]] std::string_view componentName(Component c) noexcept;  ///< "optimizer_state"
+[[nodiscard]] std::string_view componentLabel(Component c) noexcept; ///< "Optimizer state"
+[[nodiscard]] std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept;
+
+/// Default framework overhead: CUDA context and kernel images, cuBLAS/cuDNN handles and workspace.
+constexpr std::uint64_t kDefaultOverheadBytes = 512ULL * 1024ULL * 1024ULL;
+constexpr std::int64_t kMaxBatch = 1LL << 31;
+
+/// A training set-up: everything except the network and the precision (which the analysis carries).
+struct TrainingSetup final {
+    Optimizer optimizer = Optimizer::Adam;
+    std::int64_t batch = 32;
+    std::uint64_t gpuMemoryBytes = 8ULL * 1024ULL * 1024ULL * 1024ULL;
+    std::uint64_t overheadBytes = kDefaultOverheadBytes;
+    friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
+};
+
+/// Memory as an affine function of the batch size: total(B) = fixed + perSample x B. Built once per
+/// analysis and set-up; evaluating it is a handful of multiplications (the slider path).
+class MemoryModel final {
+public:
+    [[nodiscard]] static Result<MemoryModel> build(const Analysis& analysis, const TrainingSetup& setup);
+
+    [[nodiscard]] const MemoryBreakdown& fixed() const noexcept { return m_fixed; }
+    [[nodiscard]] const MemoryBreakdown& perSample() const noexcept { return m_perSample; }
+    /// The breakdown at `batch`; an error if a byte count would not fit 64 bits.
+    [[nodiscard]] Result<MemoryBreakdown> at(std::int64_t batch) const;
+    /// The largest batch whose total fits `capacityBytes` (0 if even the fixed part does not fit),
+    /// capped at kMaxBatch.
+    [[nodiscard]] std::int64_t maxBatch(std::uint64_t capacityBytes) const noexcept;
+
+private:
+    MemoryBreakdown m_fixed;
+    MemoryBreakdown m_perSample;
+};
+
+/// The answer the product gives: memory at one batch size on one GPU.
+struct Estimate final {
+    std::int64_t batch = 0;
+    Precision precision = Precision::Fp32;
+    Optimizer optimizer = Optimizer::Adam;
+    MemoryBreakdown bytes;
+    std::uint64_t gpuMemoryBytes = 0;
+    bool fits = false;
+    std::int64_t maxBatch = 0;
+
+    [[nodiscard]] std::uint64_t total() const noexcept { return bytes.total(); }
+    /// GPU memory left over at this batch (negative: the shortfall).
+    [[nodiscard]] double headroomBytes() const noexcept
+    {
+        return static_cast<double>(gpuMemoryBytes) - static_cast<double>(total());
+    }
+};
+
+/// Combines an analysis with a set-up. Fails if the analysis has an error (naming the blocking
+/// layer), the batch is not in 1..kMaxBatch, or a byte count would overflow.
+[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup);
+
+/// The breakdown for each batch in [first, last] (step 1), for charts. Empty on error.
+[[nodiscard]] Result<std::vector<MemoryBreakdown>> sweep(const Analysis& analysis, const TrainingSetup& setup,
+                                                         std::int64_t first, std::int64_t last);
+
+} // namespace headroom

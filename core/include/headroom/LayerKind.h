@@ -1,0 +1,138 @@
+#pragma once
+
+#include "headroom/AttributeSpec.h"
+#include "headroom/Attributes.h"
+#include "headroom/Count.h"
+#include "headroom/DType.h"
+#include "headroom/Error.h"
+#include "headroom/Precision.h"
+#include "headroom/Shape.h"
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+/// One tensor flowing between layers, per sample (no batch axis).
+struct TensorInfo final {
+    Shape shape;
+    DType dtype = DType::Float32;
+    friend bool operator==(const TensorInfo&, const TensorInfo&) = default;
+};
+
+/// How torch.autocast treats an operator (PyTorch's autocast op lists).
+enum class AutocastPolicy {
+    Passthrough,    ///< runs in its input's dtype (ReLU, pooling, BatchNorm, Dropout, Add)
+    LowerPrecision, ///< casts float inputs and its weights to the half type (conv, linear, matmul)
+    Float32,        ///< casts float inputs to float32 (layer_norm, group_norm, softmax, losses)
+    Custom,         ///< a composite layer that decides per internal op; sees its raw inputs
+};
+
+/// A parameter or buffer tensor of a layer.
+struct ParamTensor final {
+    enum class Role { Parameter, Buffer };
+    std::string name;           ///< "weight", "bias", "running_mean", "in_proj_weight", ...
+    Count elements;
+    Role role = Role::Parameter;
+    /// Storage dtype if fixed (num_batches_tracked is int64); Float32 here means "the precision's
+    /// parameter type" for floating-point tensors.
+    DType dtype = DType::Float32;
+    /// A Custom kind sets this for the parameters autocast casts to half (a cached copy per step).
+    bool castByAutocast = false;
+};
+
+/// A tensor autograd keeps from the forward pass for the backward pass.
+struct SavedTensor final {
+    enum class Source {
+        Input,    ///< the layer's (effective) input `inputIndex`: shares that storage
+        Output,   ///< the layer's output: shares its storage
+        Internal, ///< a buffer the layer creates (mask, indices, statistics, internal activations)
+    };
+    Source source = Source::Internal;
+    std::size_t inputIndex = 0;
+    std::string label;       ///< what it is, for the per-layer breakdown: "indices", "mask", "save_mean"
+    Count perSampleElements; ///< Internal only: elements that scale with the batch
+    Count fixedElements;     ///< Internal only: elements independent of the batch (per-channel statistics)
+    DType dtype = DType::Float32; ///< Internal only
+
+    [[nodiscard]] static SavedTensor input(std::size_t index = 0)
+    {
+        SavedTensor s;
+        s.source = Source::Input;
+        s.inputIndex = index;
+        s.label = "input";
+        return s;
+    }
+    [[nodiscard]] static SavedTensor output()
+    {
+        SavedTensor s;
+        s.source = Source::Output;
+        s.label = "output";
+        return s;
+    }
+    [[nodiscard]] static SavedTensor internal(std::string label, Count perSample, DType dtype, Count fixed = 0)
+    {
+        SavedTensor s;
+        s.source = Source::Internal;
+        s.label = std::move(label);
+        s.perSampleElements = perSample;
+        s.fixedElements = fixed;
+        s.dtype = dtype;
+        return s;
+    }
+};
+
+/// What a layer kind sees of one layer when inferring it.
+struct LayerContext final {
+    const Attributes& attrs;
+    /// The inputs as the operator receives them: under autocast, a LowerPrecision kind sees its float
+    /// inputs already cast to the half type and a Float32 kind sees them in float32.
+    std::span<const TensorInfo> inputs;
+    Precision precision = Precision::Fp32;
+
+    [[nodiscard]] const TensorInfo& in(std::size_t i = 0) const { return inputs[i]; }
+    /// The floating-point type this layer's new activations have: its first float input's dtype, or
+    /// the parameter type when it has no float input (Embedding).
+    [[nodiscard]] DType activationType() const noexcept;
+    [[nodiscard]] DType parameterType() const noexcept { return headroom::parameterType(precision); }
+};
+
+/// What inferring a layer yields.
+struct LayerOutcome final {
+    TensorInfo output;
+    /// The output shares storage with input 0 (an in-place op, a view, Identity): it costs nothing new.
+    bool outputAliasesInput = false;
+    std::vector<ParamTensor> params;
+    std::vector<SavedTensor> saved;
+    /// Forward multiply-adds x 2 per sample (FLOPs), for throughput estimates.
+    Count forwardFlopsPerSample;
+};
+
+enum class LayerCategory {
+    Convolution, Linear, Normalization, Activation, Pooling, Dropout, Shape, Recurrent, Attention,
+    Embedding, Merge, Structure,
+};
+[[nodiscard]] std::string_view categoryName(LayerCategory c) noexcept;
+
+/// One operator. Each lives in its own file under core/src/layers/ and is listed once in the
+/// registry; nothing else in the engine switches on type names.
+class LayerKind {
+public:
+    virtual ~LayerKind() = default;
+    [[nodiscard]] virtual std::string_view type() const = 0;
+    [[nodiscard]] virtual LayerCategory category() const = 0;
+    [[nodiscard]] virtual std::string_view summary() const = 0; ///< one line for menus and tooltips
+    [[nodiscard]] virtual std::span<const AttributeSpec> attributes() const = 0;
+    [[nodiscard]] virtual AutocastPolicy autocast() const { return AutocastPolicy::Passthrough; }
+    [[nodiscard]] virtual std::size_t minInputs() const { return 1; }
+    [[nodiscard]] virtual std::size_t maxInputs() const { return 1; }
+    /// Infers output, parameters, saved tensors. An error's message describes the problem in the
+    /// user's terms without the layer's name (the analysis prefixes it): "kernel 5x5 is larger
+    /// than the padded input 3x3".
+    [[nodiscard]] virtual Result<LayerOutcome> infer(const LayerContext& ctx) const = 0;
+};
+
+} // namespace headroom

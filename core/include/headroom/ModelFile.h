@@ -1,0 +1,25 @@
+#pragma once
+
+#include "headroom/Error.h"
+#include "headroom/Network.h"
+
+#include <string>
+#include <string_view>
+
+namespace headroom {
+
+/// The model-file format (docs/model-format.md): "format": "headroom-model", "version": 1.
+constexpr int kModelFormatVersion = 1;
+constexpr std::uint64_t kMaxModelFileBytes = 64ULL * 1024ULL * 1024ULL;
+
+/// Parses a model file's text. Syntax errors carry "line L, column C"; structural errors carry the
+/// JSON path ("layers[3].inputs[0] ..."). Layer attributes are checked later, by analyze().
+[[nodiscard]] Result<Network> parseModel(std::string_view text);
+/// Reads and parses a file; errors name the file.
+[[nodiscard]] Result<Network> loadModelFile(const std::string& path);
+/// Serialises a network in the current format, pretty-printed, ending in a newline.
+[[nodiscard]] std::string serializeModel(const Network& network);
+/// Writes atomically (a temporary file renamed over the target): a failure leaves the old file.
+[[nodiscard]] Result<bool> saveModelFile(const Network& network, const std::string& path);
+
+} // namespace headroom

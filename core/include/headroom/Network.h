@@ -1,0 +1,55 @@
+#pragma once
+
+#include "headroom/DType.h"
+#include "headroom/Shape.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headroom {
+
+/// One entry of a model file's "layers": a layer, or a Repeat block holding layers.
+struct LayerSpec final {
+    std::string type;                ///< "Conv2d", "Repeat", ...
+    std::string name;                ///< optional, unique among siblings
+    std::vector<std::string> inputs; ///< names of producers; empty = the previous layer's output
+    nlohmann::json attributes = nlohmann::json::object(); ///< as written in the file (not yet validated)
+    /// Weight tying: this layer's "weight" is the named layer's weight (counted once).
+    std::string tiedTo;
+    std::int64_t times = 1;          ///< Repeat only
+    std::vector<LayerSpec> children; ///< Repeat only
+
+    [[nodiscard]] bool isRepeat() const noexcept { return type == "Repeat"; }
+    friend bool operator==(const LayerSpec&, const LayerSpec&) = default;
+};
+
+/// The loss computed on the last layer's output; it counts for activations (what it saves) and input
+/// (the labels).
+enum class Loss { CrossEntropy, Mse, None };
+
+[[nodiscard]] std::string_view lossName(Loss loss) noexcept; ///< "cross_entropy", "mse", "none"
+[[nodiscard]] std::optional<Loss> parseLoss(std::string_view name) noexcept;
+
+struct InputSpec final {
+    Shape shape;                  ///< one sample, no batch axis
+    DType dtype = DType::Float32;
+    friend bool operator==(const InputSpec&, const InputSpec&) = default;
+};
+
+/// A network as the model file holds it: pure data, validated by analyze().
+struct Network final {
+    std::string name;
+    std::string description;
+    InputSpec input;
+    std::vector<LayerSpec> layers;
+    Loss loss = Loss::CrossEntropy;
+
+    friend bool operator==(const Network&, const Network&) = default;
+};
+
+} // namespace headroom

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "headroom/Analysis.h"
+#include "headroom/Estimate.h"
+#include "headroom/GpuCatalog.h"
+#include "headroom/Network.h"
+#include "headroom/Precision.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+
+namespace headroom {
+
+/// Everything a memory plan is made of: the network, the precision and the training set-up on a GPU.
+struct Plan final {
+    Network network;
+    Precision precision = Precision::Fp32;
+    TrainingSetup setup; ///< setup.gpuMemoryBytes is kept equal to gpu.memoryBytes
+    Gpu gpu;
+};
+
+/// A plan worked out: the analysis always; the estimate when the network is valid.
+struct PlanResult final {
+    Analysis analysis;
+    std::optional<Estimate> estimate;
+    std::optional<Error> error; ///< why there is no estimate
+};
+
+/// analyze() + estimate(): what `headroom estimate`, the GUI and the report all show.
+[[nodiscard]] PlanResult evaluate(const Plan& plan);
+
+/// The `headroom estimate --json` document (docs/cli.md describes every field).
+[[nodiscard]] nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result);
+
+} // namespace headroom

@@ -1,0 +1,62 @@
+#include "headroom/Optimizer.h"
+
+#include <array>
+
+namespace headroom {
+
+namespace {
+struct OptimizerInfo {
+    Optimizer optimizer;
+    std::string_view name;
+    std::string_view label;
+    int stateTensors;
+};
+
+// State per torch.optim's implementation (PyTorch 2.x): the full-size buffers created at the first step().
+constexpr std::array<OptimizerInfo, 12> kOptimizers{{
+    {Optimizer::Sgd, "sgd", "SGD", 0},
+    {Optimizer::Momentum, "momentum", "SGD with momentum", 1},
+    {Optimizer::Nesterov, "nesterov", "SGD with Nesterov momentum", 1},
+    {Optimizer::Adam, "adam", "Adam", 2},
+    {Optimizer::AdamW, "adamw", "AdamW", 2},
+    {Optimizer::AdamAmsgrad, "adam-amsgrad", "Adam (AMSGrad)", 3},
+    {Optimizer::RMSprop, "rmsprop", "RMSprop", 1},
+    {Optimizer::RMSpropMomentum, "rmsprop-momentum", "RMSprop with momentum", 2},
+    {Optimizer::RMSpropCentered, "rmsprop-centered", "RMSprop (centered, momentum)", 3},
+    {Optimizer::Adagrad, "adagrad", "Adagrad", 1},
+    {Optimizer::Adadelta, "adadelta", "Adadelta", 2},
+    {Optimizer::Adamax, "adamax", "Adamax", 2},
+}};
+
+constexpr std::array<Optimizer, kOptimizers.size()> kAll = [] {
+    std::array<Optimizer, kOptimizers.size()> all{};
+    for (std::size_t i = 0; i < kOptimizers.size(); ++i)
+        all[i] = kOptimizers[i].optimizer;
+    return all;
+}();
+
+const OptimizerInfo& info(Optimizer o) noexcept
+{
+    for (const auto& i : kOptimizers) {
+        if (i.optimizer == o)
+            return i;
+    }
+    return kOptimizers[0];
+}
+} // namespace
+
+int optimizerStateTensors(Optimizer o) noexcept { return info(o).stateTensors; }
+std::string_view optimizerName(Optimizer o) noexcept { return info(o).name; }
+std::string_view optimizerLabel(Optimizer o) noexcept { return info(o).label; }
+std::span<const Optimizer> allOptimizers() noexcept { return kAll; }
+
+std::optional<Optimizer> parseOptimizer(std::string_view name) noexcept
+{
+    for (const auto& i : kOptimizers) {
+        if (i.name == name)
+            return i.optimizer;
+    }
+    return std::nullopt;
+}
+
+} // namespace headroom

@@ -1,0 +1,67 @@
+#include "headroom/Plan.h"
+
+namespace headroom {
+
+PlanResult evaluate(const Plan& plan)
+{
+    PlanResult result;
+    result.analysis = analyze(plan.network, plan.precision);
+    TrainingSetup setup = plan.setup;
+    setup.gpuMemoryBytes = plan.gpu.memoryBytes;
+    auto e = estimate(result.analysis, setup);
+    if (e)
+        result.estimate = e.value();
+    else
+        result.error = e.error();
+    return result;
+}
+
+nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
+{
+    using nlohmann::ordered_json;
+    const Analysis& a = result.analysis;
+    ordered_json j;
+    j["model"] = plan.network.name;
+    j["params"] = {{"total", a.totalParams}, {"trainable", a.trainableParams}, {"buffers", a.bufferElements}};
+    j["batch"] = plan.setup.batch;
+    j["optimizer"] = optimizerName(plan.setup.optimizer);
+    j["precision"] = precisionName(plan.precision);
+    j["gpu"] = {{"name", plan.gpu.name}, {"memory_bytes", plan.gpu.memoryBytes}};
+    if (result.estimate) {
+        const auto& e = *result.estimate;
+        ordered_json bytes;
+        for (const auto c : kAllComponents)
+            bytes[std::string(componentName(c))] = componentBytes(e.bytes, c);
+        bytes["total"] = e.total();
+        j["bytes"] = bytes;
+        j["per_sample_bytes"] = {{"activations", a.activationBytesPerSample},
+                                 {"input", a.inputBytesPerSample},
+                                 {"transient", a.transientBytesPerSample}};
+        j["fits"] = e.fits;
+        j["max_batch"] = e.maxBatch;
+        j["headroom_bytes"] = e.headroomBytes();
+    }
+    auto layers = ordered_json::array();
+    for (const auto& row : a.rows) {
+        if (row.type == "Repeat")
+            continue;
+        ordered_json l;
+        l["name"] = row.name;
+        l["type"] = row.type;
+        l["output_shape"] = row.output.shape.dims;
+        l["output_dtype"] = dtypeName(row.output.dtype);
+        l["params"] = row.params;
+        l["activation_bytes_per_sample"] = row.activationBytesPerSample;
+        l["activation_bytes_fixed"] = row.activationBytesFixed;
+        l["forward_flops_per_sample"] = row.forwardFlopsPerSample;
+        if (row.error)
+            l["error"] = row.error->message;
+        layers.push_back(l);
+    }
+    j["layers"] = layers;
+    if (result.error)
+        j["error"] = result.error->message;
+    return j;
+}
+
+} // namespace headroom

@@ -1,0 +1,146 @@
+#include "KindSupport.h"
+
+#include <cmath>
+
+namespace headroom::layers {
+
+AttributeSpec intAttr(std::string name, json defaultValue, std::string help, std::int64_t min)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::Int;
+    s.defaultValue = std::move(defaultValue);
+    s.minInt = min;
+    s.help = std::move(help);
+    return s;
+}
+
+AttributeSpec inferredAttr(std::string name, std::string help)
+{
+    AttributeSpec s = intAttr(std::move(name), nullptr, std::move(help) + " (inferred from the input if left out)");
+    s.optional = true;
+    return s;
+}
+
+AttributeSpec tupleAttr(std::string name, int arity, json defaultValue, std::string help, std::int64_t min,
+                        std::vector<std::string> choices)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::IntTuple;
+    s.arity = arity;
+    s.defaultValue = std::move(defaultValue);
+    s.minInt = min;
+    s.choices = std::move(choices);
+    s.help = std::move(help);
+    return s;
+}
+
+AttributeSpec floatAttr(std::string name, double defaultValue, std::string help, double min, double max)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::Float;
+    s.defaultValue = defaultValue;
+    s.minFloat = min;
+    s.maxFloat = max;
+    s.help = std::move(help);
+    return s;
+}
+
+AttributeSpec boolAttr(std::string name, bool defaultValue, std::string help)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::Bool;
+    s.defaultValue = defaultValue;
+    s.help = std::move(help);
+    return s;
+}
+
+AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector<std::string> choices, std::string help)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::Choice;
+    s.defaultValue = std::move(defaultValue);
+    s.choices = std::move(choices);
+    s.help = std::move(help);
+    return s;
+}
+
+std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout)
+{
+    if (input.shape.rank() == rank)
+        return std::nullopt;
+    return failure("expects a per-sample input of shape " + std::string(layout) + " (" + std::to_string(rank)
+                   + " dimensions) but gets " + input.shape.toString());
+}
+
+std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
+                                   std::string_view what)
+{
+    const auto given = attrs.optionalInteger(name);
+    if (!given || *given == actual)
+        return std::nullopt;
+    return failure(name + " is " + std::to_string(*given) + " but the input has " + std::to_string(actual) + " "
+                   + std::string(what));
+}
+
+std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
+                               std::int64_t dilation, bool ceilMode)
+{
+    const std::int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
+    if (span < 0)
+        return 0;
+    std::int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+    // PyTorch (pooling_output_shape): with ceil_mode the last window must start inside the input.
+    if (ceilMode && (out - 1) * stride >= in + pad)
+        --out;
+    return out;
+}
+
+std::string joinSizes(const std::vector<std::int64_t>& sizes)
+{
+    std::string s;
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (i > 0)
+            s += 'x';
+        s += std::to_string(sizes[i]);
+    }
+    return s;
+}
+
+DType promote(DType a, DType b) noexcept
+{
+    if (a == b)
+        return a;
+    if (isFloatingPoint(a) != isFloatingPoint(b))
+        return isFloatingPoint(a) ? a : b;
+    if (isFloatingPoint(a)) {
+        if (a == DType::Float64 || b == DType::Float64)
+            return DType::Float64;
+        return DType::Float32; // float32 with a half type, or float16 with bfloat16
+    }
+    return elementSize(a) >= elementSize(b) ? a : b;
+}
+
+ParamTensor parameter(std::string name, Count elements)
+{
+    ParamTensor p;
+    p.name = std::move(name);
+    p.elements = elements;
+    return p;
+}
+
+ParamTensor buffer(std::string name, Count elements, DType dtype)
+{
+    ParamTensor p;
+    p.name = std::move(name);
+    p.elements = elements;
+    p.role = ParamTensor::Role::Buffer;
+    p.dtype = dtype;
+    return p;
+}
+
+} // namespace headroom::layers

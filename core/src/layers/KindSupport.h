@@ -1,0 +1,74 @@
+#pragma once
+
+// Shared building blocks for layer kinds: attribute-spec builders, a base class for the
+// descriptive parts of a kind, and PyTorch's shape formulas.
+
+#include "headroom/LayerKind.h"
+
+#include <nlohmann/json.hpp>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace headroom::layers {
+
+using nlohmann::json;
+
+[[nodiscard]] AttributeSpec intAttr(std::string name, json defaultValue, std::string help, std::int64_t min = 1);
+/// An input size that is normally inferred from the previous layer; if given it must match.
+[[nodiscard]] AttributeSpec inferredAttr(std::string name, std::string help);
+[[nodiscard]] AttributeSpec tupleAttr(std::string name, int arity, json defaultValue, std::string help,
+                                      std::int64_t min = 1, std::vector<std::string> choices = {});
+[[nodiscard]] AttributeSpec floatAttr(std::string name, double defaultValue, std::string help, double min, double max);
+[[nodiscard]] AttributeSpec boolAttr(std::string name, bool defaultValue, std::string help);
+[[nodiscard]] AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector<std::string> choices,
+                                       std::string help);
+
+/// Implements the descriptive half of LayerKind from constructor arguments.
+class DescribedKind : public LayerKind {
+public:
+    DescribedKind(std::string type, LayerCategory category, std::string summary, std::vector<AttributeSpec> attributes)
+        : m_type{std::move(type)}, m_category{category}, m_summary{std::move(summary)}, m_attributes{std::move(attributes)}
+    {
+    }
+    [[nodiscard]] std::string_view type() const override { return m_type; }
+    [[nodiscard]] LayerCategory category() const override { return m_category; }
+    [[nodiscard]] std::string_view summary() const override { return m_summary; }
+    [[nodiscard]] std::span<const AttributeSpec> attributes() const override { return m_attributes; }
+
+private:
+    std::string m_type;
+    LayerCategory m_category;
+    std::string m_summary;
+    std::vector<AttributeSpec> m_attributes;
+};
+
+/// Shorthand for a failed inference.
+[[nodiscard]] inline Error failure(std::string message) { return Error{std::move(message), {}}; }
+
+/// Checks the input rank; the message names what the layer expects ("[C, H, W]").
+[[nodiscard]] std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout);
+/// Checks an inferred size attribute against the actual size.
+[[nodiscard]] std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
+                                                 std::string_view what);
+
+/// PyTorch's sliding-window output size (Conv, MaxPool, AvgPool):
+/// floor or ceil of (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1, with ceil_mode's rule
+/// that the last window must start inside the input or left padding.
+[[nodiscard]] std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
+                                             std::int64_t dilation, bool ceilMode);
+
+/// "3x3" for a list of sizes.
+[[nodiscard]] std::string joinSizes(const std::vector<std::int64_t>& sizes);
+
+/// The dtype PyTorch's type promotion gives two floating or integer inputs.
+[[nodiscard]] DType promote(DType a, DType b) noexcept;
+
+/// A parameter of the precision's parameter type.
+[[nodiscard]] ParamTensor parameter(std::string name, Count elements);
+/// A floating-point buffer (BatchNorm running statistics).
+[[nodiscard]] ParamTensor buffer(std::string name, Count elements, DType dtype = DType::Float32);
+
+} // namespace headroom::layers

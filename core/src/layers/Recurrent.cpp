@@ -1,0 +1,190 @@
+// LSTM and GRU (torch.nn.LSTM / torch.nn.GRU) on [T, input_size] -> [T, D x hidden_size], D = 2 if
+// bidirectional, trained on CUDA through cuDNN: nn.LSTM.forward -> _VF.lstm -> _cudnn_rnn, one call
+// for all layers and directions.
+//
+// What is kept for backward. derivatives.yaml _cudnn_rnn: "input, hx, cx, weight:
+// _cudnn_rnn_backward(input, weight, weight_stride0, result4, hx, cx, result0, ..., result3, ...)":
+//   input    the layer input (shared with its producer; a float16 copy under autocast)
+//   hx, cx   the initial states nn.LSTM creates as zeros, [L x D, B, H] each (GRU: hx only)
+//   result0  the output [T, B, D x H] (this layer's output)
+//   result3  cuDNN's training reserve space (below)
+//   weight, result4 (the flat weight buffer) are the parameters themselves in fp32; under autocast
+//            they are a fresh float16 flat copy, counted as the autocast weight copy (castByAutocast).
+// The dropout-state buffer (cudnnDropoutGetStatesSize, cached once per device) and cuDNN's workspace
+// (freed after the call) are not per-sample saved tensors and are not counted.
+//
+// Reserve space (cudnnGetRNNTrainingReserveSize / cudnnGetRNNTempSpaceSizes). NVIDIA does not
+// document its size. The model used here, per sample, in elements of the RNN's dtype:
+//   LSTM: T x D x H x (6 L - 1)   per layer and step: 4 gate activations + cell state + hidden state,
+//                                 except the last layer's hidden states, which are the output y
+//   GRU:  T x D x H x (7 L - 1)   per layer and step: 6 H of gate terms (r and z, W x + b and R h + b
+//                                 of the candidate, ...) + hidden state, again minus the last layer's
+// Sources, which agree: (1) the layout of a public cuDNN-compatible reimplementation
+// (CuRnnReserveSpace: hidden states of layers 0..L-2, cell states and 4 gates per layer for LSTM,
+// 6 H per layer for GRU, rounded up to 4 elements); (2) the reserve sizes cuDNN itself reported in
+// pytorch/pytorch#2895 for a 4-layer network with input 123 and hidden 320 (whose parameter counts,
+// 3,034,880 and 2,276,160, pin the shapes): LSTM 736,000,000 bytes and GRU 864,000,000 bytes, in the
+// ratio 23 : 27 = (6 x 4 - 1) : (7 x 4 - 1), and both exactly that factor x H 320 x 4 bytes x 25,000
+// (T x B, which the issue does not state but which is the same for both runs).
+// Uncertain: those figures are from cuDNN 6/7 (2017); cuDNN 8/9 (PyTorch 2.x) may align or pad
+// differently, and persistent-kernel algorithms may differ. Inter-layer dropout (dropout > 0,
+// num_layers > 1) is applied inside cuDNN, whose reserve then also holds what backward needs to
+// replay it; modelled as a 1-byte mask per element of each inner layer's input,
+// (L - 1) x T x D x H bytes, an estimate.
+//
+// Under autocast the cuDNN RNN runs in float16 even for bfloat16 autocast
+// (aten/src/ATen/cudnn/AutocastRNN.cpp _cudnn_rnn_cast_reflatten casts input, hx, cx and the flat
+// weights to at::kHalf); a pure half model runs in its own half type.
+#include "KindSupport.h"
+#include "Kinds.h"
+
+namespace headroom::layers {
+namespace {
+
+enum class Cell { Lstm, Gru };
+
+constexpr std::int64_t kMaxLayers = 10'000;
+
+class RecurrentKind final : public DescribedKind {
+public:
+    explicit RecurrentKind(Cell cell)
+        : DescribedKind(cell == Cell::Lstm ? "LSTM" : "GRU", LayerCategory::Recurrent,
+            cell == Cell::Lstm ? "Long short-term memory over a sequence [T, features]"
+                               : "Gated recurrent unit over a sequence [T, features]",
+            attributesOf(cell))
+        , m_cell{cell}
+    {
+    }
+
+    [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Custom; }
+
+    [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
+    {
+        const auto& in = ctx.in();
+        if (!isFloatingPoint(in.dtype))
+            return failure("needs a floating-point input but gets " + std::string(dtypeName(in.dtype))
+                + " (token ids go through an Embedding first)");
+        if (auto e = expectRank(in, 2, "[T, input_size] (sequence, features)"))
+            return *e;
+        const std::int64_t inputSize = in.shape.dims[1];
+        if (auto e = checkInferred(ctx.attrs, "input_size", inputSize, "features (its last axis)"))
+            return *e;
+        if (m_cell == Cell::Lstm && ctx.attrs.integer("proj_size") != 0)
+            return failure("proj_size " + std::to_string(ctx.attrs.integer("proj_size"))
+                + " is not supported (cuDNN's reserve space for LSTM projections is not modelled); "
+                  "use proj_size 0");
+        const DType type = rnnType(ctx.precision);
+        if (!isAutocast(ctx.precision) && in.dtype != type)
+            return failure("needs a " + std::string(dtypeName(type)) + " input to match its weights but gets "
+                + std::string(dtypeName(in.dtype)));
+
+        const std::int64_t hidden = ctx.attrs.integer("hidden_size");
+        const std::int64_t layers = ctx.attrs.integer("num_layers");
+        const std::int64_t directions = ctx.attrs.flag("bidirectional") ? 2 : 1;
+        const bool bias = ctx.attrs.flag("bias");
+        const double dropout = ctx.attrs.real("dropout");
+        const Count gates{m_cell == Cell::Lstm ? 4U : 3U};
+        const Count t = Count::fromSigned(in.shape.dims[0]);
+        const Count h = Count::fromSigned(hidden);
+        const Count d = Count::fromSigned(directions);
+        const Count l = Count::fromSigned(layers);
+
+        LayerOutcome o;
+        o.output = TensorInfo{Shape{{in.shape.dims[0], directions * hidden}}, type};
+        Count flops;
+        for (std::int64_t k = 0; k < layers; ++k) {
+            const Count layerInput = k == 0 ? Count::fromSigned(inputSize) : d * h;
+            for (std::int64_t dir = 0; dir < directions; ++dir) {
+                const std::string suffix = "_l" + std::to_string(k) + (dir == 1 ? "_reverse" : "");
+                o.params.push_back(castable(parameter("weight_ih" + suffix, gates * h * layerInput)));
+                o.params.push_back(castable(parameter("weight_hh" + suffix, gates * h * h)));
+                if (bias) {
+                    o.params.push_back(castable(parameter("bias_ih" + suffix, gates * h)));
+                    o.params.push_back(castable(parameter("bias_hh" + suffix, gates * h)));
+                }
+                flops += Count{2} * gates * h * (layerInput + h) * t;
+            }
+        }
+
+        if (in.dtype == type) {
+            o.saved.push_back(SavedTensor::input());
+        } else {
+            o.saved.push_back(SavedTensor::internal(
+                "input (" + std::string(dtypeName(type)) + " copy)", in.shape.elements(), type));
+        }
+        o.saved.push_back(SavedTensor::output());
+        const Count states = l * d * h;
+        o.saved.push_back(SavedTensor::internal("h_0 (zeros)", states, type));
+        if (m_cell == Cell::Lstm)
+            o.saved.push_back(SavedTensor::internal("c_0 (zeros)", states, type));
+        // 6 L - 1 (LSTM) or 7 L - 1 (GRU) hidden-size vectors per step and direction; see above.
+        const Count perLayer{m_cell == Cell::Lstm ? 6U : 7U};
+        o.saved.push_back(SavedTensor::internal(
+            "cuDNN reserve (gates and states)", t * d * h * reserveVectors(perLayer, layers), type));
+        if (dropout > 0.0 && layers > 1)
+            o.saved.push_back(SavedTensor::internal("inter-layer dropout mask (estimate)",
+                Count::fromSigned(layers - 1) * t * d * h, DType::Bool));
+        o.forwardFlopsPerSample = flops;
+        return o;
+    }
+
+private:
+    /// perLayer x L - 1, the number of H-sized vectors per step and direction in the reserve.
+    static Count reserveVectors(Count perLayer, std::int64_t layers)
+    {
+        const Count all = perLayer * Count::fromSigned(layers);
+        return all.isOverflow() || all.value() == 0 ? Count::overflowed() : Count{all.value() - 1};
+    }
+
+    /// The dtype cuDNN runs in: float16 under either autocast (AutocastRNN.cpp hardcodes kHalf),
+    /// the half type of a pure half model, else float32.
+    static DType rnnType(Precision p) noexcept
+    {
+        if (isAutocast(p))
+            return DType::Float16;
+        return parameterType(p);
+    }
+
+    static ParamTensor castable(ParamTensor p)
+    {
+        p.castByAutocast = true;
+        return p;
+    }
+
+    static std::vector<AttributeSpec> attributesOf(Cell cell)
+    {
+        std::vector<AttributeSpec> attrs{
+            inferredAttr("input_size", "Input features"),
+            intAttr("hidden_size", nullptr, "Features of the hidden state"),
+            [] {
+                AttributeSpec s = intAttr("num_layers", 1, "Stacked recurrent layers");
+                s.maxInt = kMaxLayers; // one parameter group per layer and direction
+                return s;
+            }(),
+            boolAttr("bias", true, "Biases b_ih and b_hh"),
+            boolAttr("batch_first", false, "Batch axis first (no memory effect)"),
+            floatAttr("dropout", 0.0, "Dropout between stacked layers", 0.0, 1.0),
+            boolAttr(
+                "bidirectional", false, "Also runs the sequence backwards (doubles the output features)"),
+        };
+        if (cell == Cell::Lstm)
+            attrs.push_back(
+                intAttr("proj_size", 0, "Projection size of the hidden state (only 0 is supported)", 0));
+        return attrs;
+    }
+
+    Cell m_cell;
+};
+
+} // namespace
+
+std::unique_ptr<LayerKind> makeLSTM()
+{
+    return std::make_unique<RecurrentKind>(Cell::Lstm);
+}
+std::unique_ptr<LayerKind> makeGRU()
+{
+    return std::make_unique<RecurrentKind>(Cell::Gru);
+}
+
+} // namespace headroom::layers

@@ -1,0 +1,142 @@
+// Self-attention as torch/nn/functional.py multi_head_attention_forward runs it in training
+// (PyTorch >= 2.1; nn.MultiheadAttention's fast path is inference-only). Per sample, with T the
+// sequence, E the embedding, h the heads, S the source length (T, +1 for add_bias_kv, +1 for
+// add_zero_attn):
+//
+//   proj = F.linear(x, in_proj_weight, in_proj_bias)           keeps x (autocast: its half copy)
+//   proj = proj.unflatten(-1, (3, E))...transpose(0, -2).contiguous()   a new [3, T, B, E] buffer;
+//   q, k, v = proj[0], proj[1], proj[2]                         views of that one storage (3 T E)
+//   add_bias_kv: k, v = cat([k, bias_k.repeat(1, B, 1)]) ...    new S x E buffers (autocast's cat
+//                                                               promotes to float32 with the fp32 bias)
+//   add_zero_attn: k, v = cat([k, zeros], dim=1)                new S x E buffers
+//
+// need_weights=True (nn.MultiheadAttention's default; the explicit path):
+//   q_scaled = q * sqrt(1 / head_dim)      mul by a Python scalar keeps only the 0-dim scalar
+//   bmm(q_scaled, k^T)                     keeps q_scaled (T E) and k            (derivatives.yaml bmm)
+//   softmax (autocast: float32)            keeps its result, h T S               (_softmax_backward_data)
+//   dropout (p > 0)                        keeps a bool mask h T S; its output is kept by the next bmm
+//   bmm(probs, v)                          keeps probs (autocast: a new half copy, h T S) and v
+//   out.transpose(0, 1).contiguous()       a new T E buffer, kept by out_proj's F.linear
+// so k and v keep the in-projection buffer alive whole (3 T E) unless they were copied.
+//
+// need_weights=False: scaled_dot_product_attention(q, k, v) on CUDA picks flash attention for
+// float16/bfloat16 and memory-efficient attention for float32. Both keep (derivatives.yaml
+// _scaled_dot_product_{flash,efficient}_attention) query, key, value, the output (T E) and a float32
+// logsumexp: [h, T] for flash, [h, ceil(T / 32) * 32] for memory-efficient (kAlignLSE = 32 in
+// mem_eff_attention). Dropout is regenerated from a Philox seed and offset in backward: no mask.
+// The seed and offset are two int64 scalars (on the CPU outside CUDA-graph capture): not counted.
+// q is a view of the in-projection buffer, so the whole 3 T E stays alive. Then
+// out.permute(2, 0, 1, 3).contiguous() is a new T E buffer kept by out_proj (at batch 1 it is
+// already contiguous and no copy is made: the per-sample model is exact from batch 2 on).
+// Assumed: head_dim is a multiple of 8 and at most 256 and the GPU supports the fused kernels
+// (sm80+ for flash); otherwise PyTorch falls back to the math path, which keeps the T x S matrix.
+#include "SelfAttention.h"
+
+#include "KindSupport.h"
+
+namespace headroom::layers {
+
+namespace {
+
+constexpr std::int64_t kMemEfficientLseAlign = 32;
+
+} // namespace
+
+Count attentionSourceLength(const SelfAttentionOptions& o) noexcept
+{
+    return Count::fromSigned(o.sequence) + Count{o.addBiasKv ? 1U : 0U} + Count{o.addZeroAttn ? 1U : 0U};
+}
+
+std::vector<ParamTensor> selfAttentionParameters(const SelfAttentionOptions& o, bool bias)
+{
+    const Count e = Count::fromSigned(o.embed);
+    auto cast = [](ParamTensor p) {
+        p.castByAutocast = true;
+        return p;
+    };
+    std::vector<ParamTensor> params;
+    params.push_back(cast(parameter(o.prefix + "in_proj_weight", Count{3} * e * e)));
+    if (bias)
+        params.push_back(cast(parameter(o.prefix + "in_proj_bias", Count{3} * e)));
+    if (o.addBiasKv) {
+        // Concatenated to k and v (autocast promotes cat, so no half copy of them is made).
+        params.push_back(parameter(o.prefix + "bias_k", e));
+        params.push_back(parameter(o.prefix + "bias_v", e));
+    }
+    params.push_back(cast(parameter(o.prefix + "out_proj.weight", e * e)));
+    if (bias)
+        params.push_back(cast(parameter(o.prefix + "out_proj.bias", e)));
+    return params;
+}
+
+OpTrace::Tensor selfAttention(OpTrace& trace, const OpTrace::Tensor& x, const SelfAttentionOptions& o)
+{
+    const std::string& p = o.prefix;
+    const Count t = Count::fromSigned(o.sequence);
+    const Count e = Count::fromSigned(o.embed);
+    const Count h = Count::fromSigned(o.heads);
+    const Count s = attentionSourceLength(o);
+    const Count te = t * e;
+
+    const OpTrace::Tensor projected = trace.linear(x, Count{3} * te, p + "in_proj");
+    const OpTrace::Tensor qkv
+        = trace.create(p + "q, k, v (in-projection made contiguous)", Count{3} * te, projected.dtype);
+    const OpTrace::Tensor q = OpTrace::view(qkv, te);
+    OpTrace::Tensor k = OpTrace::view(qkv, te);
+    OpTrace::Tensor v = OpTrace::view(qkv, te);
+    if (o.addBiasKv) {
+        const DType catType = promote(k.dtype, parameterType(trace.precision()));
+        k = trace.create(p + "k with bias_k", (t + Count{1}) * e, catType);
+        v = trace.create(p + "v with bias_v", (t + Count{1}) * e, catType);
+    }
+    if (o.addZeroAttn) {
+        k = trace.create(p + "k with a zero row", s * e, k.dtype);
+        v = trace.create(p + "v with a zero row", s * e, v.dtype);
+    }
+
+    OpTrace::Tensor attended;
+    if (o.needWeights) {
+        const OpTrace::Tensor scaled = trace.create(p + "q scaled", te, q.dtype);
+        const OpTrace::Tensor scoresQ = trace.toLowerPrecision(scaled, p + "q scaled");
+        const OpTrace::Tensor scoresK = trace.toLowerPrecision(k, p + "k");
+        trace.keep(scoresQ);
+        trace.keep(scoresK);
+        const OpTrace::Tensor scores = trace.create(p + "attention scores", h * t * s, scoresQ.dtype);
+        const OpTrace::Tensor softmaxIn = trace.toFloat32(scores, p + "attention scores");
+        const OpTrace::Tensor probs = trace.create(p + "attention probabilities", h * t * s, softmaxIn.dtype);
+        trace.keep(probs);
+        const OpTrace::Tensor dropped = trace.dropout(probs, o.dropout, p + "attention dropout");
+        const OpTrace::Tensor weights = trace.toLowerPrecision(dropped, p + "attention probabilities");
+        const OpTrace::Tensor values = trace.toLowerPrecision(v, p + "v");
+        trace.keep(weights);
+        trace.keep(values);
+        attended = trace.create(p + "attention output", te, weights.dtype);
+    } else {
+        const OpTrace::Tensor sq = trace.toLowerPrecision(q, p + "q");
+        const OpTrace::Tensor sk = trace.toLowerPrecision(k, p + "k");
+        const OpTrace::Tensor sv = trace.toLowerPrecision(v, p + "v");
+        trace.keep(sq);
+        trace.keep(sk);
+        trace.keep(sv);
+        attended = trace.create(p + "attention output (SDPA)", te, sq.dtype);
+        trace.keep(attended);
+        const bool flash = sq.dtype == DType::Float16 || sq.dtype == DType::BFloat16;
+        const std::int64_t blocks
+            = o.sequence / kMemEfficientLseAlign + (o.sequence % kMemEfficientLseAlign != 0 ? 1 : 0);
+        const Count lseLength
+            = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
+        trace.keep(trace.create(p + "logsumexp", h * lseLength, DType::Float32));
+    }
+    const OpTrace::Tensor merged = trace.create(p + "attention output (heads merged)", te, attended.dtype);
+    return trace.linear(merged, te, p + "out_proj");
+}
+
+Count selfAttentionFlops(const SelfAttentionOptions& o)
+{
+    const Count t = Count::fromSigned(o.sequence);
+    const Count e = Count::fromSigned(o.embed);
+    const Count s = attentionSourceLength(o);
+    return Count{8} * t * e * e + Count{4} * t * s * e + Count{5} * Count::fromSigned(o.heads) * t * s;
+}
+
+} // namespace headroom::layers

@@ -1,0 +1,43 @@
+// Softmax (torch.nn.Softmax): keeps its output; autocast runs it in float32.
+#include "Kinds.h"
+#include "KindSupport.h"
+
+namespace headroom::layers {
+namespace {
+
+class SoftmaxKind final : public DescribedKind {
+public:
+    SoftmaxKind()
+        : DescribedKind("Softmax", LayerCategory::Activation, "Softmax along one axis",
+                        {intAttr("dim", -1, "Axis, counting the batch axis as 0 (negative counts from the end)",
+                                 std::numeric_limits<std::int32_t>::min())})
+    {
+    }
+
+    [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Float32; }
+
+    [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
+    {
+        const auto& in = ctx.in();
+        if (!isFloatingPoint(in.dtype))
+            return failure("needs a floating-point input");
+        const auto rank = static_cast<std::int64_t>(in.shape.rank()) + 1;
+        std::int64_t dim = ctx.attrs.integer("dim");
+        if (dim < 0)
+            dim += rank;
+        if (dim < 1 || dim >= rank)
+            return failure("dim " + std::to_string(ctx.attrs.integer("dim")) + " is not a feature axis of "
+                           + in.shape.toBatchedString() + " (the batch axis 0 cannot be normalised per sample)");
+        LayerOutcome o;
+        o.output = in;
+        o.saved.push_back(SavedTensor::output());
+        o.forwardFlopsPerSample = Count{5} * in.shape.elements();
+        return o;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<LayerKind> makeSoftmax() { return std::make_unique<SoftmaxKind>(); }
+
+} // namespace headroom::layers

@@ -1,0 +1,59 @@
+#pragma once
+
+// Small helpers to write networks in tests as compactly as in a model file.
+
+#include "headroom/Network.h"
+
+#include <nlohmann/json.hpp>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace headroom::test {
+
+inline LayerSpec layer(std::string type, nlohmann::json attributes = nlohmann::json::object(), std::string name = {},
+                       std::vector<std::string> inputs = {})
+{
+    LayerSpec spec;
+    spec.type = std::move(type);
+    spec.attributes = attributes.is_null() ? nlohmann::json::object() : std::move(attributes);
+    spec.name = std::move(name);
+    spec.inputs = std::move(inputs);
+    return spec;
+}
+
+inline LayerSpec repeat(std::string name, std::int64_t times, std::vector<LayerSpec> children)
+{
+    LayerSpec spec;
+    spec.type = "Repeat";
+    spec.name = std::move(name);
+    spec.times = times;
+    spec.children = std::move(children);
+    return spec;
+}
+
+inline Network network(std::vector<std::int64_t> inputShape, std::vector<LayerSpec> layers,
+                       Loss loss = Loss::CrossEntropy, DType dtype = DType::Float32)
+{
+    Network n;
+    n.name = "test";
+    n.input = InputSpec{Shape{std::move(inputShape)}, dtype};
+    n.layers = std::move(layers);
+    n.loss = loss;
+    return n;
+}
+
+/// LeNet-5 as in the example file, completed: 61,706 parameters.
+inline Network lenet5()
+{
+    return network({1, 32, 32},
+                   {layer("Conv2d", {{"out_channels", 6}, {"kernel_size", 5}}), layer("ReLU"),
+                    layer("MaxPool2d", {{"kernel_size", 2}}),
+                    layer("Conv2d", {{"out_channels", 16}, {"kernel_size", 5}}), layer("ReLU"),
+                    layer("MaxPool2d", {{"kernel_size", 2}}), layer("Flatten"),
+                    layer("Linear", {{"out_features", 120}}), layer("ReLU"), layer("Linear", {{"out_features", 84}}),
+                    layer("ReLU"), layer("Linear", {{"out_features", 10}})});
+}
+
+} // namespace headroom::test

@@ -1,0 +1,184 @@
+// Shape inference against PyTorch's formulas, worked by hand.
+#include "NetworkBuilder.h"
+#include "headroom/Analysis.h"
+
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::test;
+using nlohmann::json;
+
+Q_DECLARE_METATYPE(headroom::Shape)
+
+class TestShapes : public QObject {
+    Q_OBJECT
+private slots:
+    void singleLayer_data();
+    void singleLayer();
+    void impossibleShape_data();
+    void impossibleShape();
+    void lenetShapes();
+    void residualAndConcat();
+    void repeatExpandsWithPytorchNames();
+};
+
+static Shape shape(std::vector<std::int64_t> d) { return Shape{std::move(d)}; }
+
+void TestShapes::singleLayer_data()
+{
+    QTest::addColumn<Shape>("input");
+    QTest::addColumn<QString>("layerJson");
+    QTest::addColumn<Shape>("expected");
+    // out = floor((in + 2p - d(k-1) - 1)/s + 1)
+    QTest::newRow("conv 3x3 pad 1") << shape({3, 224, 224})
+                                    << R"({"type":"Conv2d","out_channels":64,"kernel_size":3,"padding":1})"
+                                    << shape({64, 224, 224});
+    QTest::newRow("conv 7x7 s2 p3 (resnet stem)") << shape({3, 224, 224})
+                                                  << R"({"type":"Conv2d","out_channels":64,"kernel_size":7,"stride":2,"padding":3})"
+                                                  << shape({64, 112, 112}); // (224+6-6-1)/2+1 = 112
+    QTest::newRow("conv 11x11 s4 p2 (alexnet)") << shape({3, 224, 224})
+                                                << R"({"type":"Conv2d","out_channels":64,"kernel_size":11,"stride":4,"padding":2})"
+                                                << shape({64, 55, 55}); // (224+4-10-1)/4+1 = 55
+    QTest::newRow("conv rectangular, dilation") << shape({8, 50, 180})
+                                                << R"({"type":"Conv2d","out_channels":4,"kernel_size":[3,5],"dilation":[2,1]})"
+                                                << shape({4, 46, 176}); // 50-2*2 = 46; 180-4 = 176
+    QTest::newRow("conv padding same") << shape({8, 17, 9})
+                                       << R"({"type":"Conv2d","out_channels":4,"kernel_size":4,"padding":"same"})"
+                                       << shape({4, 17, 9});
+    QTest::newRow("conv1d") << shape({16, 100}) << R"({"type":"Conv1d","out_channels":32,"kernel_size":5,"stride":2})"
+                            << shape({32, 48}); // (100-5)/2+1 = 48
+    QTest::newRow("conv transpose") << shape({16, 10, 10})
+                                    << R"({"type":"ConvTranspose2d","out_channels":8,"kernel_size":3,"stride":2,"padding":1,"output_padding":1})"
+                                    << shape({8, 20, 20}); // (10-1)*2 - 2 + 2 + 1 + 1 = 20
+    QTest::newRow("maxpool floor") << shape({64, 112, 112})
+                                   << R"({"type":"MaxPool2d","kernel_size":3,"stride":2,"padding":1})"
+                                   << shape({64, 56, 56}); // (112+2-2-1)/2+1 = 56
+    QTest::newRow("maxpool ceil_mode") << shape({96, 55, 55})
+                                       << R"({"type":"MaxPool2d","kernel_size":3,"stride":2,"ceil_mode":true})"
+                                       << shape({96, 27, 27}); // ceil((55-3)/2)+1 = 27
+    QTest::newRow("maxpool ceil_mode rounds up") << shape({1, 6, 6})
+                                                 << R"({"type":"MaxPool2d","kernel_size":2,"stride":2,"ceil_mode":true,"padding":0})"
+                                                 << shape({1, 3, 3});
+    QTest::newRow("maxpool ceil_mode odd") << shape({1, 7, 7}) << R"({"type":"MaxPool2d","kernel_size":2,"ceil_mode":true})"
+                                           << shape({1, 4, 4}); // ceil(5/2)+1 = 4
+    QTest::newRow("avgpool default stride") << shape({16, 10, 10}) << R"({"type":"AvgPool2d","kernel_size":2})"
+                                            << shape({16, 5, 5});
+    QTest::newRow("adaptive avgpool") << shape({512, 7, 7}) << R"({"type":"AdaptiveAvgPool2d","output_size":1})"
+                                      << shape({512, 1, 1});
+    QTest::newRow("flatten default") << shape({512, 7, 7}) << R"({"type":"Flatten"})" << shape({25088});
+    QTest::newRow("flatten partial") << shape({4, 5, 6}) << R"({"type":"Flatten","start_dim":2})" << shape({4, 30});
+    QTest::newRow("linear on last axis") << shape({128, 768}) << R"({"type":"Linear","out_features":3072})"
+                                         << shape({128, 3072});
+    QTest::newRow("layernorm keeps shape") << shape({128, 768}) << R"({"type":"LayerNorm"})" << shape({128, 768});
+    QTest::newRow("batchnorm1d on features") << shape({100}) << R"({"type":"BatchNorm1d"})" << shape({100});
+}
+
+void TestShapes::singleLayer()
+{
+    QFETCH(Shape, input);
+    QFETCH(QString, layerJson);
+    QFETCH(Shape, expected);
+    auto spec = json::parse(layerJson.toStdString());
+    const std::string type = spec["type"];
+    spec.erase("type");
+    const Analysis a = analyze(network(input.dims, {layer(type, spec)}, Loss::None), Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.rows.front().output.shape, expected);
+}
+
+void TestShapes::impossibleShape_data()
+{
+    QTest::addColumn<Shape>("input");
+    QTest::addColumn<QString>("layerJson");
+    QTest::addColumn<QString>("expectedFragment");
+    QTest::newRow("kernel larger than input") << shape({3, 4, 4}) << R"({"type":"Conv2d","out_channels":8,"kernel_size":5})"
+                                              << "does not fit the padded input 4x4";
+    QTest::newRow("conv on a vector") << shape({100}) << R"({"type":"Conv2d","out_channels":8,"kernel_size":3})"
+                                      << "[C, H, W]";
+    QTest::newRow("groups do not divide") << shape({6, 8, 8})
+                                          << R"({"type":"Conv2d","out_channels":8,"kernel_size":3,"groups":4})"
+                                          << "groups 4 must divide";
+    QTest::newRow("in_channels mismatch") << shape({3, 8, 8})
+                                          << R"({"type":"Conv2d","in_channels":1,"out_channels":8,"kernel_size":3})"
+                                          << "in_channels is 1 but the input has 3 channels";
+    QTest::newRow("in_features mismatch") << shape({10}) << R"({"type":"Linear","in_features":20,"out_features":5})"
+                                          << "in_features is 20";
+    QTest::newRow("pool larger than input") << shape({3, 2, 2}) << R"({"type":"MaxPool2d","kernel_size":3})"
+                                            << "larger than the padded input";
+    QTest::newRow("flatten batch axis") << shape({3, 2, 2}) << R"({"type":"Flatten","start_dim":0})"
+                                        << "batch axis";
+    QTest::newRow("strided same padding") << shape({3, 8, 8})
+                                          << R"({"type":"Conv2d","out_channels":4,"kernel_size":3,"stride":2,"padding":"same"})"
+                                          << "stride 1";
+    QTest::newRow("layernorm shape mismatch") << shape({4, 10}) << R"({"type":"LayerNorm","normalized_shape":[5,10]})"
+                                              << "does not match the trailing axes";
+    QTest::newRow("groupnorm groups") << shape({10, 4, 4}) << R"({"type":"GroupNorm","num_groups":3})"
+                                      << "must divide the 10 channels";
+}
+
+void TestShapes::impossibleShape()
+{
+    QFETCH(Shape, input);
+    QFETCH(QString, layerJson);
+    QFETCH(QString, expectedFragment);
+    auto spec = json::parse(layerJson.toStdString());
+    const std::string type = spec["type"];
+    spec.erase("type");
+    const Analysis a = analyze(network(input.dims, {layer("Identity"), layer(type, spec, "culprit")}, Loss::None),
+                               Precision::Fp32);
+    QVERIFY(!a.valid());
+    const QString message = QString::fromStdString(a.error->message);
+    QVERIFY2(message.contains(expectedFragment), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("layers[1]")), qPrintable(message));
+    QVERIFY(a.rows[0].valid());
+    QVERIFY(!a.rows[1].valid());
+}
+
+void TestShapes::lenetShapes()
+{
+    const Analysis a = analyze(lenet5(), Precision::Fp32);
+    QVERIFY(a.valid());
+    const std::vector<Shape> expected{shape({6, 28, 28}), shape({6, 28, 28}), shape({6, 14, 14}), shape({16, 10, 10}),
+                                      shape({16, 10, 10}), shape({16, 5, 5}),  shape({400}),       shape({120}),
+                                      shape({120}),        shape({84}),        shape({84}),        shape({10})};
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        QCOMPARE(a.rows[i].output.shape, expected[i]);
+}
+
+void TestShapes::residualAndConcat()
+{
+    const Network n = network(
+        {16, 8, 8},
+        {layer("Conv2d", {{"out_channels", 16}, {"kernel_size", 3}, {"padding", 1}}, "a"),
+         layer("Conv2d", {{"out_channels", 16}, {"kernel_size", 3}, {"padding", 1}}, "b"),
+         layer("Add", {}, "sum", {"b", "input"}),
+         layer("Conv2d", {{"out_channels", 8}, {"kernel_size", 1}}, "c", {"a"}),
+         layer("Concat", {{"dim", 1}}, "cat", {"sum", "c"})},
+        Loss::None);
+    const Analysis a = analyze(n, Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.rows[2].output.shape, shape({16, 8, 8}));
+    QCOMPARE(a.rows[4].output.shape, shape({24, 8, 8}));
+    QCOMPARE(a.rows[3].inputs, std::vector<std::string>{"a"});
+}
+
+void TestShapes::repeatExpandsWithPytorchNames()
+{
+    const Network n = network({8, 4, 4},
+                              {repeat("layer1", 3,
+                                      {layer("Conv2d", {{"out_channels", 8}, {"kernel_size", 3}, {"padding", 1}}, "conv1"),
+                                       layer("Add", {}, "add", {"conv1", "repeat_input"})})},
+                              Loss::None);
+    const Analysis a = analyze(n, Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.rows.size(), std::size_t{7}); // block header + 3 x 2
+    QCOMPARE(a.rows[0].type, std::string("Repeat"));
+    QCOMPARE(a.rows[1].name, std::string("layer1.0.conv1"));
+    QCOMPARE(a.rows[6].name, std::string("layer1.2.add"));
+    QCOMPARE(a.rows[4].inputs, (std::vector<std::string>{"layer1.1.conv1", "layer1.0.add"}));
+    QCOMPARE(a.rows[3].inputs, std::vector<std::string>{"layer1.0.add"});
+    QCOMPARE(a.totalParams, std::uint64_t{3 * (8 * 8 * 9 + 8)});
+}
+
+QTEST_APPLESS_MAIN(TestShapes)
+#include "tst_shapes.moc"
