@@ -1,0 +1,43 @@
+// Headroom's entry point: the command line for subcommands, the GUI otherwise.
+#include "CommandLine.h"
+#include "GuiApp.h"
+
+#include <QGuiApplication>
+#include <QString>
+
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// The command line prints its own messages; Qt's informational warnings (a missing
+/// XDG_RUNTIME_DIR, font fallbacks) would only clutter a script's stderr.
+void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& message)
+{
+    if (type == QtCriticalMsg || type == QtFatalMsg)
+        std::cerr << "headroom: " << message.toStdString() << '\n';
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (!headroom::cli::isCommandLineInvocation(args)) {
+        const QString file = args.empty() ? QString() : QString::fromLocal8Bit(args.front().c_str());
+        return headroom::ui::runGuiApp(argc, argv, file);
+    }
+    std::unique_ptr<QGuiApplication> app;
+    const auto startGui = [&] {
+        // The report needs no display: without one it draws on the offscreen platform.
+        const bool hasDisplay = std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+        if (!hasDisplay && std::getenv("QT_QPA_PLATFORM") == nullptr)
+            setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        qInstallMessageHandler(quietQtMessages);
+        app = std::make_unique<QGuiApplication>(argc, argv);
+    };
+    return headroom::cli::run(args, argv[0], std::cout, std::cerr, startGui);
+}
