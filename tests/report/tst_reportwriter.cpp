@@ -1,0 +1,669 @@
+// The PDF report, generated headlessly and read back with poppler's pdftotext: every number it shows
+// is the one headroom::evaluate() computes, formatted through headroom/Format.h; big tables
+// paginate with their header repeated; an invalid network says why there is no estimate; a failed
+// write leaves nothing behind.
+//
+// Set HEADROOM_REPORT_KEEP=<folder> to keep the generated PDFs there for a look.
+#include "ReportWriter.h"
+#include "headroom/Format.h"
+#include "headroom/ModelFile.h"
+#include "headroom/Optimizer.h"
+#include "headroom/Plan.h"
+#include "headroom/Precision.h"
+
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace headroom;
+
+Q_DECLARE_METATYPE(headroom::Plan)
+
+namespace {
+
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+
+Gpu gtx1080()
+{
+    Gpu g;
+    g.name = "GeForce GTX 1080";
+    g.vendor = "NVIDIA";
+    g.memoryBytes = 8 * kGiB;
+    return g;
+}
+
+LayerSpec layer(std::string type, nlohmann::json attributes = nlohmann::json::object(), std::string name = {})
+{
+    LayerSpec spec;
+    spec.type = std::move(type);
+    spec.attributes = std::move(attributes);
+    spec.name = std::move(name);
+    return spec;
+}
+
+Network smallCnn()
+{
+    Network n;
+    n.name = "Small CNN";
+    n.description = "Two convolutions and a classifier, built in the test.";
+    n.input.shape = Shape { { 3, 64, 64 } };
+    n.layers = { layer("Conv2d", { { "out_channels", 32 }, { "kernel_size", 3 }, { "padding", 1 } }, "conv1"),
+        layer("ReLU", {}, "relu1"), layer("MaxPool2d", { { "kernel_size", 2 } }, "pool1"),
+        layer("Conv2d", { { "out_channels", 64 }, { "kernel_size", 3 }, { "padding", 1 } }, "conv2"),
+        layer("ReLU", {}, "relu2"), layer("Flatten", {}, "flatten"),
+        layer("Linear", { { "out_features", 10 } }, "fc") };
+    return n;
+}
+
+/// A residual network with Repeat blocks (nested rows) and BatchNorm (batch-independent saved bytes).
+Network tinyResNet()
+{
+    auto parsed = parseModel(R"({
+        "format": "headroom-model", "version": 1, "name": "Tiny ResNet",
+        "input": {"shape": [3, 64, 64]},
+        "layers": [
+            {"type": "Conv2d", "name": "stem", "out_channels": 32, "kernel_size": 3, "padding": 1},
+            {"type": "BatchNorm2d", "name": "stem_bn"},
+            {"type": "ReLU", "name": "stem_relu"},
+            {"type": "Repeat", "name": "stage", "times": 3, "layers": [
+                {"type": "Conv2d", "name": "conv1", "out_channels": 32, "kernel_size": 3, "padding": 1},
+                {"type": "BatchNorm2d", "name": "bn1"},
+                {"type": "ReLU", "name": "relu1"},
+                {"type": "Conv2d", "name": "conv2", "out_channels": 32, "kernel_size": 3, "padding": 1},
+                {"type": "BatchNorm2d", "name": "bn2"},
+                {"type": "Add", "name": "add", "inputs": ["repeat_input", "bn2"]},
+                {"type": "ReLU", "name": "relu2"}
+            ]},
+            {"type": "AdaptiveAvgPool2d", "name": "pool", "output_size": 1},
+            {"type": "Flatten", "name": "flatten"},
+            {"type": "Linear", "name": "fc", "out_features": 10}
+        ]})");
+    if (!parsed)
+        qFatal("tinyResNet: %s", parsed.error().message.c_str());
+    return parsed.value();
+}
+
+/// `count` layers: alternating Linear and ReLU, each named so a test can find it.
+Network deepMlp(int count)
+{
+    Network n;
+    n.name = "Deep MLP";
+    n.input.shape = Shape { { 256 } };
+    for (int i = 0; i < count; ++i) {
+        const std::string name = "block" + std::to_string(i);
+        n.layers.push_back(
+            i % 2 == 0 ? layer("Linear", { { "out_features", 256 } }, name) : layer("ReLU", {}, name));
+    }
+    return n;
+}
+
+Plan makePlan(Network network, std::int64_t batch = 32, Optimizer optimizer = Optimizer::Adam,
+    Precision precision = Precision::Fp32, Gpu gpu = gtx1080())
+{
+    Plan plan;
+    plan.network = std::move(network);
+    plan.precision = precision;
+    plan.setup.optimizer = optimizer;
+    plan.setup.batch = batch;
+    plan.gpu = std::move(gpu);
+    plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
+    return plan;
+}
+
+/// pdftotext -layout puts a column's text wherever it lands on the page and may drop the space in
+/// "0 B"; comparisons ignore whitespace.
+QString squeezed(QString s)
+{
+    return s.remove(QRegularExpression(QStringLiteral("\\s+")));
+}
+
+/// Whitespace runs made single spaces: wrapped paragraphs compare with their one-line source.
+QString simplified(const QString& s)
+{
+    return s.simplified();
+}
+
+bool hasLineWith(const QString& text, const QString& label, const QString& value)
+{
+    const QString needle = squeezed(value);
+    const auto lines = text.split(QLatin1Char('\n'));
+    return std::any_of(lines.begin(), lines.end(),
+        [&](const QString& line) { return line.contains(label) && squeezed(line).contains(needle); });
+}
+
+struct Tool final
+{
+    QString output;
+    bool ok = false;
+};
+
+Tool run(const QString& program, const QStringList& arguments)
+{
+    QProcess p;
+    p.start(program, arguments);
+    if (!p.waitForFinished(60000))
+        return {};
+    return { QString::fromUtf8(p.readAllStandardOutput()),
+        p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0 };
+}
+
+bool havePoppler()
+{
+    return !QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty();
+}
+
+#define REQUIRE_POPPLER()                                                                                    \
+    do {                                                                                                     \
+        if (!havePoppler())                                                                                  \
+            QSKIP("pdftotext (poppler-utils) is not installed: the report's text cannot be checked");        \
+    } while (false)
+
+int pageCount(const QString& pdf)
+{
+    const Tool info = run(QStringLiteral("pdfinfo"), { pdf });
+    const auto m
+        = QRegularExpression(QStringLiteral("^Pages:\\s+(\\d+)"), QRegularExpression::MultilineOption)
+              .match(info.output);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+QString pdfText(const QString& pdf)
+{
+    const Tool t = run(QStringLiteral("pdftotext"),
+        { QStringLiteral("-layout"), QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf,
+            QStringLiteral("-") });
+    return t.ok ? t.output : QString();
+}
+
+void keep(const QString& pdf, const QString& name)
+{
+    const QString folder = qEnvironmentVariable("HEADROOM_REPORT_KEEP");
+    if (folder.isEmpty())
+        return;
+    QDir {}.mkpath(folder);
+    const QString target = QDir { folder }.filePath(name + QStringLiteral(".pdf"));
+    QFile::remove(target);
+    QFile::copy(pdf, target);
+}
+
+} // namespace
+
+class TestReportWriter : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+
+    void presetReport_data();
+    void presetReport();
+    void codeBuiltPlans_data();
+    void codeBuiltPlans();
+    void fontsAreEmbeddedAndChartIsVector();
+    void bigModelTablePaginatesWithHeaders();
+    void invalidLayerExplainsMissingEstimate();
+
+    void missingFolderFails();
+    void parentIsAFileFails();
+    void targetIsAFolderFails();
+    void emptyPathFails();
+    void readOnlyFolderFails();
+    void existingFileSurvivesFailedWrite();
+    void existingFileIsReplacedOnSuccess();
+
+private:
+    /// Writes `plan` to a fresh file named after `name`; `path` is set on success.
+    void write(const Plan& plan, const PlanResult& result, const QString& name, QString& path);
+    /// The checks every report with an estimate passes: all numbers as evaluate() gives them.
+    void verifyNumbers(const Plan& plan, const PlanResult& result, const QString& pdf);
+
+    QTemporaryDir m_dir;
+};
+
+void TestReportWriter::initTestCase()
+{
+    QVERIFY2(m_dir.isValid(), qPrintable(m_dir.errorString()));
+    if (!havePoppler())
+        qWarning(
+            "pdftotext (poppler-utils) is not installed: the tests that read the report back are skipped");
+}
+
+void TestReportWriter::write(const Plan& plan, const PlanResult& result, const QString& name, QString& path)
+{
+    const QString target = m_dir.filePath(name + QStringLiteral(".pdf"));
+    const auto written = report::writePdfReport(plan, result, target);
+    QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+    QVERIFY2(QFileInfo { target }.size() > 1000, qPrintable(target));
+    keep(target, name);
+    path = target;
+}
+
+void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result, const QString& pdf)
+{
+    QVERIFY2(result.estimate, "the plan has no estimate");
+    const Estimate& e = *result.estimate;
+    const QString text = pdfText(pdf);
+    QVERIFY2(!text.isEmpty(), "pdftotext read nothing");
+    const int pages = pageCount(pdf);
+    QVERIFY2(pages >= 1, "pdfinfo found no pages");
+
+    // Title, set-up.
+    QVERIFY2(simplified(text).contains(QStringLiteral("Memory plan for ") + qs(plan.network.name)),
+        qPrintable(text.left(300)));
+    QVERIFY(text.contains(QStringLiteral("Headroom " HEADROOM_VERSION)));
+    QVERIFY(
+        simplified(text).contains(qs(plan.gpu.name + ", " + formatBytes(plan.gpu.memoryBytes) + " memory")));
+    QVERIFY(hasLineWith(text, QStringLiteral("Optimizer"), qs(optimizerLabel(plan.setup.optimizer))));
+    QVERIFY(hasLineWith(text, QStringLiteral("Precision"), qs(precisionLabel(plan.precision))));
+    QVERIFY(hasLineWith(
+        text, QStringLiteral("Batch size"), qs(formatCount(static_cast<std::uint64_t>(plan.setup.batch)))));
+    QVERIFY(
+        hasLineWith(text, QStringLiteral("Framework overhead"), qs(formatBytes(plan.setup.overheadBytes))));
+    QVERIFY(hasLineWith(text, QStringLiteral("Parameters"), qs(formatCount(result.analysis.totalParams))));
+
+    // The layer count, as the GUI counts layers: neither Repeat headers nor the loss.
+    int layers = 0;
+    for (const auto& row : result.analysis.rows)
+        layers += row.type != "Repeat" && row.specPath != "loss" ? 1 : 0;
+    QVERIFY2(QRegularExpression(
+                 QStringLiteral("^Layers\\s+%1\\s*$").arg(layers), QRegularExpression::MultilineOption)
+                 .match(text)
+                 .hasMatch(),
+        qPrintable(QStringLiteral("no \"Layers %1\" line").arg(layers)));
+    QVERIFY(text.contains(QStringLiteral("Layers (%1)").arg(layers)));
+    // ... and the table's last numbered row is that count, with the last layer's name.
+    std::string lastName;
+    for (const auto& row : result.analysis.rows) {
+        if (row.type != "Repeat" && row.specPath != "loss")
+            lastName = row.name;
+    }
+    QVERIFY2(QRegularExpression(
+                 QStringLiteral("^\\s*%1\\s+%2\\s").arg(layers).arg(QRegularExpression::escape(qs(lastName))),
+                 QRegularExpression::MultilineOption)
+                 .match(text)
+                 .hasMatch(),
+        qPrintable(QStringLiteral("no row %1 for %2").arg(layers).arg(qs(lastName))));
+
+    // Summary: every component as formatBytes shows it, with its share as `headroom estimate` prints
+    // it ("9.4 %"), on its own line with its label.
+    for (const auto c : kAllComponents) {
+        const QString label = qs(componentLabel(c));
+        const std::uint64_t n = componentBytes(e.bytes, c);
+        const QString bytes = qs(formatBytes(n));
+        const QString share
+            = QString::number(100.0 * static_cast<double>(n) / static_cast<double>(e.total()), 'f', 1)
+            + QStringLiteral(" %");
+        QVERIFY2(hasLineWith(text, label, bytes + QLatin1Char(' ') + share),
+            qPrintable(label + QStringLiteral(": ") + bytes + QStringLiteral(", ") + share
+                + QStringLiteral(" not found")));
+    }
+    QVERIFY2(hasLineWith(text, QStringLiteral("Total"), qs(formatBytes(e.total()))), "total missing");
+    const QString verdict = (e.fits ? QStringLiteral("Fits on the ") : QStringLiteral("Does not fit on the "))
+        + qs(plan.gpu.name);
+    QVERIFY2(simplified(text).contains(verdict), qPrintable(verdict));
+    const QString detail = QStringLiteral("Batch %1 needs %2 of %3: %4 %5.")
+                               .arg(qs(formatCount(static_cast<std::uint64_t>(e.batch))),
+                                   qs(formatBytes(e.total())), qs(formatBytes(e.gpuMemoryBytes)),
+                                   e.fits ? QStringLiteral("headroom") : QStringLiteral("shortfall"),
+                                   qs(formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes())))));
+    QVERIFY2(simplified(text).contains(detail), qPrintable(detail));
+    if (e.maxBatch > 0)
+        QVERIFY2(
+            simplified(text).contains(
+                QStringLiteral("Max batch: %1").arg(qs(formatCount(static_cast<std::uint64_t>(e.maxBatch))))),
+            qPrintable(QStringLiteral("max batch %1 missing").arg(e.maxBatch)));
+    else
+        QVERIFY(simplified(text).contains(QStringLiteral("Not even batch 1 fits")));
+
+    // The chart's labels are text too: the GPU line and the current batch.
+    const QString gpuLabel = qs(plan.gpu.name + ": " + formatBytes(plan.gpu.memoryBytes));
+    QVERIFY2(squeezed(text).contains(
+                 squeezed(plan.gpu.name.size() <= 40 ? gpuLabel : gpuLabel.section(QLatin1Char(':'), -1))),
+        qPrintable(gpuLabel)); // a long name is elided, not the size
+    if (e.batch <= 4 * std::max<std::int64_t>(e.maxBatch, 8)) // the chart spans at least 2 x batch
+        QVERIFY(squeezed(text).contains(squeezed(
+            QStringLiteral("Batch %1: %2")
+                .arg(qs(formatCount(static_cast<std::uint64_t>(e.batch))), qs(formatBytes(e.total()))))));
+
+    // Assumptions, page numbers on every page.
+    QVERIFY(text.contains(QStringLiteral("Assumptions and method")));
+    QVERIFY(simplified(text).contains(QStringLiteral("docs/memory-model.md")));
+    const QStringList pageTexts = text.split(QLatin1Char('\f'), Qt::SkipEmptyParts);
+    QCOMPARE(pageTexts.size(), pages);
+    for (int i = 0; i < pages; ++i)
+        QVERIFY2(pageTexts[i].contains(QStringLiteral("Page %1 of %2").arg(i + 1).arg(pages)),
+            qPrintable(QStringLiteral("page %1 has no page number").arg(i + 1)));
+    // Never a ligature glyph: "fi" must copy out as two letters.
+    QVERIFY(!text.contains(QChar { 0xfb01 }) && !text.contains(QChar { 0xfb02 }));
+}
+
+void TestReportWriter::presetReport_data()
+{
+    QTest::addColumn<QString>("preset");
+    QTest::addColumn<qint64>("batch");
+    QTest::newRow("vgg16") << QStringLiteral("vgg16") << qint64 { 64 };
+    QTest::newRow("resnet50") << QStringLiteral("resnet50") << qint64 { 32 };
+}
+
+void TestReportWriter::presetReport()
+{
+    QFETCH(QString, preset);
+    QFETCH(qint64, batch);
+    const QString file
+        = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/") + preset + QStringLiteral(".json");
+    QVERIFY2(QFileInfo::exists(file), qPrintable(file + QStringLiteral(" is missing")));
+    auto network = loadModelFile(file.toStdString());
+    QVERIFY2(network.ok(), network.ok() ? "" : network.error().message.c_str());
+    const Plan plan = makePlan(network.value(), batch);
+    const PlanResult result = evaluate(plan);
+    QVERIFY2(result.estimate, result.error ? result.error->message.c_str() : "");
+    QString pdf;
+    write(plan, result, QStringLiteral("preset-") + preset, pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    verifyNumbers(plan, result, pdf);
+}
+
+void TestReportWriter::codeBuiltPlans_data()
+{
+    QTest::addColumn<Plan>("plan");
+    QTest::newRow("small cnn, fits") << makePlan(smallCnn(), 32);
+    QTest::newRow("small cnn, does not fit") << makePlan(smallCnn(), 20000);
+    Gpu tiny = gtx1080();
+    tiny.name = "Tiny Test GPU";
+    tiny.memoryBytes = 256 * kMiB;
+    QTest::newRow("not even batch 1") << makePlan(smallCnn(), 4, Optimizer::Adam, Precision::Fp32, tiny);
+    QTest::newRow("resnet, amp, sgd") << makePlan(tinyResNet(), 128, Optimizer::Sgd, Precision::AmpFp16);
+    QTest::newRow("resnet, pure bf16, adamw")
+        << makePlan(tinyResNet(), 256, Optimizer::AdamW, Precision::Bf16);
+    Network unicode = smallCnn();
+    // (Not 网: CJK characters whose glyph is also a Kangxi radical's copy out as the radical, as Qt's
+    // PDF writer maps each glyph back to its lowest code point.)
+    unicode.name = "Réseau 卷积模型 – efficient";
+    QTest::newRow("unicode name") << makePlan(unicode, 16);
+    Network longName = smallCnn();
+    longName.name = "A model whose name is far too long to fit on one line of the title, "
+                    "so that the title has to wrap onto a second line and the footer has to elide it";
+    QTest::newRow("long name") << makePlan(longName, 16);
+    Gpu big = gtx1080();
+    big.name = "Hypothetical Accelerator With A Rather Long Marketing Name";
+    big.memoryBytes = 640 * kGiB;
+    Network lenet = smallCnn();
+    lenet.input.shape = Shape { { 1, 28, 28 } };
+    QTest::newRow("huge max batch") << makePlan(lenet, 8, Optimizer::Momentum, Precision::AmpBf16, big);
+}
+
+void TestReportWriter::codeBuiltPlans()
+{
+    QFETCH(Plan, plan);
+    const PlanResult result = evaluate(plan);
+    QVERIFY2(result.estimate, result.error ? result.error->message.c_str() : "");
+    const QString name = QString::fromLatin1(QTest::currentDataTag())
+                             .replace(QRegularExpression(QStringLiteral("\\W+")), QStringLiteral("-"));
+    QString pdf;
+    write(plan, result, name, pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    verifyNumbers(plan, result, pdf);
+}
+
+void TestReportWriter::fontsAreEmbeddedAndChartIsVector()
+{
+    const Plan plan = makePlan(tinyResNet(), 64);
+    const PlanResult result = evaluate(plan);
+    QString pdf;
+    write(plan, result, QStringLiteral("fonts"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    // pdffonts: a header, a rule, then one line per font; the "emb" column must say yes for all.
+    const Tool fonts = run(QStringLiteral("pdffonts"), { pdf });
+    QVERIFY(fonts.ok);
+    const QStringList lines = fonts.output.split(QLatin1Char('\n'), Qt::SkipEmptyParts).mid(2);
+    QVERIFY2(!lines.isEmpty(), qPrintable(fonts.output));
+    for (const QString& line : lines)
+        QVERIFY2(QRegularExpression(QStringLiteral("\\s(yes)\\s+(yes|no)\\s+(yes|no)\\s+\\d+\\s+\\d+\\s*$"))
+                     .match(line)
+                     .hasMatch(),
+            qPrintable(QStringLiteral("font not embedded: ") + line));
+    // No raster images at all: the chart is paths and text.
+    const Tool images = run(QStringLiteral("pdfimages"), { QStringLiteral("-list"), pdf });
+    if (images.ok)
+        QCOMPARE(images.output.split(QLatin1Char('\n'), Qt::SkipEmptyParts).size(), 2); // the header only
+    // A chart, not an empty frame: its axis title and tick labels are there.
+    const QString text = pdfText(pdf);
+    QVERIFY(text.contains(QStringLiteral("Memory versus batch size")));
+    QVERIFY(text.contains(QStringLiteral("Batch size")));
+    QVERIFY(QRegularExpression(QStringLiteral("\\d+(\\.\\d+)? (MiB|GiB)\\b")).match(text).hasMatch());
+}
+
+void TestReportWriter::bigModelTablePaginatesWithHeaders()
+{
+    constexpr int kLayers = 300;
+    const Plan plan = makePlan(deepMlp(kLayers), 64);
+    const PlanResult result = evaluate(plan);
+    QVERIFY2(result.estimate, result.error ? result.error->message.c_str() : "");
+    QString pdf;
+    write(plan, result, QStringLiteral("deep-mlp-300"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    verifyNumbers(plan, result, pdf);
+
+    const int pages = pageCount(pdf);
+    QVERIFY2(pages >= 5, qPrintable(QStringLiteral("%1 pages").arg(pages)));
+    const QStringList pageTexts = pdfText(pdf).split(QLatin1Char('\f'), Qt::SkipEmptyParts);
+    QCOMPARE(pageTexts.size(), pages);
+    const QRegularExpression tableRow { QStringLiteral("^\\s*(\\d+)\\s+block\\d+\\s+(Linear|ReLU)\\b"),
+        QRegularExpression::MultilineOption };
+    const QRegularExpression header { QStringLiteral(
+                                          "^\\s*#\\s+Layer\\s+Type\\s+Output shape\\s+Parameters\\b"),
+        QRegularExpression::MultilineOption };
+    int tablePages = 0;
+    int headers = 0;
+    int nextIndex = 1;
+    for (int i = 0; i < pages; ++i) {
+        const QString& page = pageTexts[i];
+        int headersHere = 0;
+        for (auto it = header.globalMatch(page); it.hasNext(); it.next())
+            ++headersHere;
+        headers += static_cast<int>(page.count(QStringLiteral("Output shape")));
+        auto rows = tableRow.globalMatch(page);
+        if (!rows.hasNext())
+            continue;
+        ++tablePages;
+        QVERIFY2(headersHere == 1,
+            qPrintable(QStringLiteral("page %1 has table rows but %2 headers").arg(i + 1).arg(headersHere)));
+        // Rows continue across pages in order, none lost at a page break.
+        while (rows.hasNext()) {
+            const auto m = rows.next();
+            QCOMPARE(m.captured(1).toInt(), nextIndex);
+            ++nextIndex;
+        }
+    }
+    QCOMPARE(nextIndex - 1, kLayers);
+    QVERIFY2(tablePages >= 4, qPrintable(QStringLiteral("the table spans %1 pages").arg(tablePages)));
+    QCOMPARE(headers, tablePages); // "Output shape" only ever appears in the table header
+}
+
+void TestReportWriter::invalidLayerExplainsMissingEstimate()
+{
+    Network n = smallCnn();
+    n.name = "Broken CNN";
+    // A 99x99 kernel does not fit the 32x32 maps after the pooling layer.
+    n.layers.insert(
+        n.layers.begin() + 3, layer("Conv2d", { { "out_channels", 8 }, { "kernel_size", 99 } }, "too_big"));
+    const Plan plan = makePlan(n, 32);
+    const PlanResult result = evaluate(plan);
+    QVERIFY2(!result.estimate && result.error, "the broken network still has an estimate");
+    QString pdf;
+    write(plan, result, QStringLiteral("invalid"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    const QString text = pdfText(pdf);
+    QVERIFY(text.contains(QStringLiteral("Memory plan for Broken CNN")));
+    QVERIFY(text.contains(QStringLiteral("No estimate")));
+    // The reason, in full: the analysis's error names the layer (estimate() only prefixes it).
+    QVERIFY(result.analysis.error);
+    QVERIFY(qs(result.error->message).endsWith(qs(result.analysis.error->message)));
+    const QString reason
+        = QStringLiteral("Headroom cannot estimate this plan: ") + qs(result.analysis.error->message);
+    QVERIFY2(
+        simplified(text).contains(reason), qPrintable(QStringLiteral("the reason is missing: ") + reason));
+    // The invalid layer's row says so; layers after it have no numbers.
+    QVERIFY(text.contains(QStringLiteral("Error: ")));
+    QVERIFY(text.contains(QStringLiteral("too_big")));
+    QVERIFY(text.contains(QStringLiteral("depends on an invalid layer")));
+    // No figures that would need an estimate: no summary table, chart, verdict or totals.
+    for (const char* absent : { "Fits on the", "Does not fit", "Max batch", "Memory versus batch size",
+             "Optimizer state", "Backward transient", "Total", ": headroom", ": shortfall" })
+        QVERIFY2(!text.contains(QString::fromUtf8(absent)), absent);
+    QVERIFY(text.contains(QStringLiteral("Page 1 of %1").arg(pageCount(pdf))));
+}
+
+void TestReportWriter::missingFolderFails()
+{
+    const Plan plan = makePlan(smallCnn());
+    const QString folder = m_dir.filePath(QStringLiteral("missing-folder"));
+    const QString path = folder + QStringLiteral("/report.pdf");
+    const auto written = report::writePdfReport(plan, evaluate(plan), path);
+    QVERIFY(!written.ok());
+    QVERIFY2(qs(written.error().message).contains(QStringLiteral("does not exist")),
+        written.error().message.c_str());
+    QVERIFY2(qs(written.error().message).contains(QDir::toNativeSeparators(path)),
+        written.error().message.c_str());
+    QVERIFY(!QFileInfo::exists(folder));
+}
+
+void TestReportWriter::parentIsAFileFails()
+{
+    QTemporaryDir dir;
+    const QString parent = dir.filePath(QStringLiteral("plain-file"));
+    QFile f { parent };
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not a folder");
+    f.close();
+    const Plan plan = makePlan(smallCnn());
+    const auto written = report::writePdfReport(plan, evaluate(plan), parent + QStringLiteral("/report.pdf"));
+    QVERIFY(!written.ok());
+    QCOMPARE(QDir { dir.path() }.entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+        QStringList { QStringLiteral("plain-file") });
+}
+
+void TestReportWriter::targetIsAFolderFails()
+{
+    QTemporaryDir dir;
+    QVERIFY(QDir { dir.path() }.mkdir(QStringLiteral("report.pdf")));
+    const Plan plan = makePlan(smallCnn());
+    const auto written
+        = report::writePdfReport(plan, evaluate(plan), dir.filePath(QStringLiteral("report.pdf")));
+    QVERIFY(!written.ok());
+    QVERIFY2(qs(written.error().message).contains(QStringLiteral("folder")), written.error().message.c_str());
+    QVERIFY(QFileInfo { dir.filePath(QStringLiteral("report.pdf")) }.isDir());
+    QCOMPARE(QDir { dir.path() }.entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+        QStringList { QStringLiteral("report.pdf") });
+}
+
+void TestReportWriter::emptyPathFails()
+{
+    const Plan plan = makePlan(smallCnn());
+    const auto written = report::writePdfReport(plan, evaluate(plan), QString());
+    QVERIFY(!written.ok());
+    QVERIFY(!written.error().message.empty());
+}
+
+void TestReportWriter::readOnlyFolderFails()
+{
+    QTemporaryDir dir;
+    const QString folder = dir.filePath(QStringLiteral("read-only"));
+    QVERIFY(QDir { dir.path() }.mkdir(QStringLiteral("read-only")));
+    const QString existing = folder + QStringLiteral("/report.pdf");
+    {
+        QFile old { existing };
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("the previous report");
+    }
+    QVERIFY(QFile::setPermissions(
+        folder, QFile::ReadOwner | QFile::ExeOwner | QFile::ReadGroup | QFile::ExeGroup));
+    const auto restore = qScopeGuard(
+        [&] { QFile::setPermissions(folder, QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner); });
+    {
+        // Root (or CAP_DAC_OVERRIDE) writes into read-only folders anyway; existingFileSurvivesFailedWrite()
+        // covers a failed write without relying on permissions.
+        QFile probe { folder + QStringLiteral("/probe") };
+        if (probe.open(QIODevice::WriteOnly)) {
+            probe.close();
+            probe.remove();
+            QSKIP("this process may write into read-only folders (running as root?): permissions cannot make "
+                  "the write fail");
+        }
+    }
+    const Plan plan = makePlan(smallCnn());
+    for (const QString& name : { QStringLiteral("new.pdf"), QStringLiteral("report.pdf") }) {
+        const auto written = report::writePdfReport(plan, evaluate(plan), folder + QLatin1Char('/') + name);
+        QVERIFY(!written.ok());
+        QVERIFY2(qs(written.error().message).contains(QStringLiteral("cannot write the report")),
+            written.error().message.c_str());
+    }
+    QCOMPARE(QDir { folder }.entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+        QStringList { QStringLiteral("report.pdf") });
+    QFile old { existing };
+    QVERIFY(old.open(QIODevice::ReadOnly));
+    QCOMPARE(old.readAll(), QByteArray("the previous report"));
+}
+
+void TestReportWriter::existingFileSurvivesFailedWrite()
+{
+    // A file name of NAME_MAX (255) bytes is valid, but to replace an existing file QSaveFile first
+    // names its temporary file after the target plus a random suffix, which is too long: the write
+    // fails at the very end, after the whole PDF was written, whoever runs the test.
+    QTemporaryDir dir;
+    const QString name = QString(251, QLatin1Char('r')) + QStringLiteral(".pdf");
+    const QString path = dir.filePath(name);
+    {
+        QFile old { path };
+        if (!old.open(QIODevice::WriteOnly))
+            QSKIP("this file system does not take 255-byte file names");
+        old.write("the previous report");
+    }
+    const Plan plan = makePlan(smallCnn());
+    const auto written = report::writePdfReport(plan, evaluate(plan), path);
+    QVERIFY2(!written.ok(), "the write was expected to fail");
+    QVERIFY2(qs(written.error().message).startsWith(QStringLiteral("cannot write the report to ")),
+        written.error().message.c_str());
+    QCOMPARE(QDir { dir.path() }.entryList(QDir::NoDotAndDotDot | QDir::AllEntries), QStringList { name });
+    QFile old { path };
+    QVERIFY(old.open(QIODevice::ReadOnly));
+    QCOMPARE(old.readAll(), QByteArray("the previous report"));
+}
+
+void TestReportWriter::existingFileIsReplacedOnSuccess()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("report.pdf"));
+    {
+        QFile old { path };
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("the previous report");
+    }
+    const Plan plan = makePlan(smallCnn());
+    const auto written = report::writePdfReport(plan, evaluate(plan), path);
+    QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+    QFile pdf { path };
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.read(5) == "%PDF-");
+    QCOMPARE(QDir { dir.path() }.entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+        QStringList { QStringLiteral("report.pdf") });
+}
+
+QTEST_MAIN(TestReportWriter)
+#include "tst_reportwriter.moc"

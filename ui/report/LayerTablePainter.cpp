@@ -1,0 +1,208 @@
+#include "LayerTablePainter.h"
+
+#include "ReportCanvas.h"
+#include "ReportStyle.h"
+#include "headroom/Format.h"
+
+#include <QPen>
+#include <algorithm>
+#include <array>
+
+namespace headroom::report {
+
+using style::FontRole;
+
+namespace {
+
+enum Column {
+    IndexColumn,
+    NameColumn,
+    TypeColumn,
+    ShapeColumn,
+    ParamsColumn,
+    ActivationsColumn,
+    ColumnCount
+};
+
+struct ColumnSpec final
+{
+    const char* title; ///< '\n' splits a two-line header
+    double fraction; ///< of the table's width
+    Qt::Alignment alignment;
+};
+
+constexpr std::array<ColumnSpec, ColumnCount> kColumns { {
+    { "#", 0.045, Qt::AlignRight },
+    { "Layer", 0.235, Qt::AlignLeft },
+    { "Type", 0.165, Qt::AlignLeft },
+    { "Output shape", 0.265, Qt::AlignLeft },
+    { "Parameters", 0.135, Qt::AlignRight },
+    { "Activations\nper sample", 0.155, Qt::AlignRight },
+} };
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+const QString kDash = QStringLiteral("\u2014");
+
+bool isLoss(const LayerRow& row)
+{
+    return row.specPath == "loss";
+}
+bool isLayer(const LayerRow& row)
+{
+    return row.type != "Repeat" && !isLoss(row);
+}
+
+/// As the GUI's layer table shows it: "B x 64 x 112 x 112", with the dtype unless float32.
+QString shapeText(const TensorInfo& info)
+{
+    QString s = qs(info.shape.toBatchedString());
+    if (info.dtype != DType::Float32)
+        s += QStringLiteral(" (%1)").arg(qs(std::string(dtypeName(info.dtype))));
+    return s;
+}
+
+/// Left edges and widths of the columns, with padding inside each cell.
+struct Cells final
+{
+    std::array<double, ColumnCount> left {};
+    std::array<double, ColumnCount> width {};
+    double padding = 0;
+};
+
+Cells cells(const ReportCanvas& canvas)
+{
+    Cells c;
+    c.padding = canvas.pt(3);
+    double x = 0;
+    for (int i = 0; i < ColumnCount; ++i) {
+        c.width[i] = kColumns[i].fraction * canvas.width();
+        c.left[i] = x;
+        x += c.width[i];
+    }
+    return c;
+}
+
+} // namespace
+
+LayerTablePainter::LayerTablePainter(const Analysis& analysis)
+    : m_analysis { analysis }
+{
+}
+
+int LayerTablePainter::layerCount(const Analysis& analysis)
+{
+    int n = 0;
+    for (const auto& row : analysis.rows)
+        n += isLayer(row) ? 1 : 0;
+    return n;
+}
+
+double LayerTablePainter::headerHeight(const ReportCanvas& canvas) const
+{
+    return 2 * canvas.metrics(FontRole::SmallBold).lineSpacing() + canvas.pt(6);
+}
+
+double LayerTablePainter::rowHeight(const ReportCanvas& canvas) const
+{
+    return canvas.metrics(FontRole::Small).height() + canvas.pt(4.5);
+}
+
+void LayerTablePainter::paintHeader(ReportCanvas& canvas) const
+{
+    const Cells c = cells(canvas);
+    const double h = headerHeight(canvas);
+    const double line = canvas.metrics(FontRole::SmallBold).lineSpacing();
+    canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), h }, style::kTableHeader);
+    for (int i = 0; i < ColumnCount; ++i) {
+        const QStringList lines = QString::fromUtf8(kColumns[i].title).split(QLatin1Char('\n'));
+        // Bottom-aligned, so one-line titles sit on the same baseline as the second line of two.
+        double y = canvas.y() + h - canvas.pt(3) - line * static_cast<double>(lines.size());
+        for (const QString& text : lines) {
+            canvas.text(QRectF { c.left[i] + c.padding, y, c.width[i] - 2 * c.padding, line },
+                kColumns[i].alignment | Qt::AlignVCenter, text, FontRole::SmallBold, style::kText);
+            y += line;
+        }
+    }
+    canvas.advance(h);
+    canvas.line(QPointF { 0, canvas.y() }, QPointF { canvas.width(), canvas.y() },
+        QPen { style::kMuted, canvas.pt(0.6) });
+}
+
+void LayerTablePainter::paint(ReportCanvas& canvas) const
+{
+    const Cells c = cells(canvas);
+    const double rowH = rowHeight(canvas);
+    const auto cell = [&](int column, const QString& text, FontRole role = FontRole::Small,
+                          const QColor& color = style::kText) {
+        canvas.text(QRectF { c.left[column] + c.padding, canvas.y(), c.width[column] - 2 * c.padding, rowH },
+            kColumns[column].alignment | Qt::AlignVCenter, text, role, color, true);
+    };
+    // A row that does not fit starts a new page, which opens with a "continued" caption and the header.
+    const auto reserve = [&](double height) {
+        if (height <= canvas.remaining())
+            return;
+        canvas.newPage();
+        const double captionH = canvas.metrics(FontRole::SmallBold).height() + canvas.pt(4);
+        canvas.text(QRectF { 0, canvas.y(), canvas.width(), captionH }, Qt::AlignLeft | Qt::AlignTop,
+            QStringLiteral("Layers (continued)"), FontRole::SmallBold, style::kMuted);
+        canvas.advance(captionH);
+        paintHeader(canvas);
+    };
+
+    paintHeader(canvas);
+    int index = 0;
+    for (const auto& row : m_analysis.rows) {
+        if (row.type == "Repeat")
+            continue;
+        const bool loss = isLoss(row);
+        const QColor ink = loss ? style::kMuted : style::kText;
+        // Nested (repeated) layers are indented under their block, as in `headroom estimate`.
+        const double indent = canvas.pt(6) * std::clamp(row.depth, 0, 8);
+        // An invalid layer's error is wrapped under its row, in full.
+        const QString error = row.error ? QStringLiteral("Error: ") + qs(row.error->message) : QString();
+        const double errorLeft = c.left[NameColumn] + c.padding + indent;
+        const double errorH = row.error
+            ? canvas.paragraphHeight(error, FontRole::Small, canvas.width() - errorLeft) + canvas.pt(2)
+            : 0;
+        reserve(rowH + errorH);
+        if (!loss && ++index % 2 == 0)
+            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH + errorH }, style::kStripe);
+        if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
+            cell(IndexColumn, QString::number(index), FontRole::Small, style::kMuted);
+        canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(),
+                        c.width[NameColumn] - 2 * c.padding - indent, rowH },
+            Qt::AlignLeft | Qt::AlignVCenter, qs(row.name), FontRole::Small, ink, true);
+        cell(TypeColumn, qs(row.type), FontRole::Small, ink);
+        if (row.error) {
+            // No sizes for an invalid layer (or one fed by it): they would be meaningless.
+            cell(ShapeColumn, kDash, FontRole::Small, style::kMuted);
+            cell(ParamsColumn, kDash, FontRole::Small, style::kMuted);
+            cell(ActivationsColumn, kDash, FontRole::Small, style::kMuted);
+            canvas.advance(rowH);
+            canvas.paragraph(
+                error, FontRole::Small, row.blockedByEarlierError ? style::kMuted : style::kFails, errorLeft);
+            canvas.advance(canvas.pt(2));
+            continue;
+        }
+        cell(ShapeColumn, loss ? kDash : shapeText(row.output), FontRole::Small, ink);
+        cell(ParamsColumn, qs(formatCount(row.params)), FontRole::Small, ink);
+        cell(ActivationsColumn, qs(formatBytes(row.activationBytesPerSample)), FontRole::Small, ink);
+        canvas.advance(rowH);
+    }
+
+    if (!m_analysis.valid())
+        return; // partial sums of an invalid network would be garbage
+    reserve(rowH + canvas.pt(2));
+    canvas.line(QPointF { 0, canvas.y() }, QPointF { canvas.width(), canvas.y() },
+        QPen { style::kMuted, canvas.pt(0.6) });
+    canvas.advance(canvas.pt(1));
+    cell(NameColumn, QStringLiteral("Total"), FontRole::SmallBold);
+    cell(ParamsColumn, qs(formatCount(m_analysis.totalParams)), FontRole::SmallBold);
+    cell(ActivationsColumn, qs(formatBytes(m_analysis.activationBytesPerSample)), FontRole::SmallBold);
+    canvas.advance(rowH);
+}
+
+} // namespace headroom::report

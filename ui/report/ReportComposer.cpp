@@ -1,0 +1,361 @@
+#include "ReportComposer.h"
+
+#include "LayerTablePainter.h"
+#include "MemoryChartPainter.h"
+#include "ReportCanvas.h"
+#include "ReportStyle.h"
+#include "headroom/Format.h"
+#include "headroom/Optimizer.h"
+#include "headroom/Precision.h"
+
+#include <QPen>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace headroom::report {
+
+using style::FontRole;
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+/// formatBytes() with a no-break space, so a wrapped line never parts a number from its unit. (It
+/// copies out of the PDF as a plain space: both characters share one glyph.)
+QString bytes(std::uint64_t n)
+{
+    return qs(formatBytes(n)).replace(QLatin1Char(' '), QChar { 0x00a0 });
+}
+/// A headroom or shortfall as the GUI and `headroom estimate` show it: its size, no sign.
+QString absoluteBytes(double n)
+{
+    return bytes(static_cast<std::uint64_t>(std::abs(n)));
+}
+QString count(std::int64_t n)
+{
+    return qs(formatCount(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0))));
+}
+
+QString percent(std::uint64_t part, std::uint64_t whole)
+{
+    if (whole == 0)
+        return QStringLiteral("\u2013");
+    return QString::number(100.0 * static_cast<double>(part) / static_cast<double>(whole), 'f', 1)
+        + QStringLiteral("\u00a0%"); // as `headroom estimate` prints it: "9.4 %"
+}
+
+} // namespace
+
+ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated)
+    : m_plan { plan }
+    , m_result { result }
+    , m_generated { std::move(generated) }
+{
+    if (m_result.estimate) {
+        TrainingSetup setup = m_plan.setup;
+        setup.gpuMemoryBytes = m_plan.gpu.memoryBytes; // as evaluate() does
+        if (auto model = MemoryModel::build(m_result.analysis, setup))
+            m_model = model.value();
+    }
+}
+
+QString ReportComposer::modelName() const
+{
+    return m_plan.network.name.empty() ? QStringLiteral("Untitled model") : qs(m_plan.network.name);
+}
+
+QString ReportComposer::title() const
+{
+    return QStringLiteral("Memory plan for ") + modelName();
+}
+
+QString ReportComposer::footerText() const
+{
+    return QStringLiteral("Headroom %1 \u00b7 %2 \u00b7 %3")
+        .arg(QStringLiteral(HEADROOM_VERSION), title(), m_generated.toString(QStringLiteral("yyyy-MM-dd")));
+}
+
+void ReportComposer::compose(ReportCanvas& canvas) const
+{
+    titleBlock(canvas);
+    setupSection(canvas);
+    if (m_result.estimate && m_model) {
+        summarySection(canvas);
+        chartSection(canvas);
+    } else {
+        noEstimateSection(canvas);
+    }
+    layerSection(canvas);
+    methodSection(canvas);
+}
+
+void ReportComposer::titleBlock(ReportCanvas& canvas) const
+{
+    canvas.paragraph(title(), FontRole::Title, style::kText);
+    canvas.advance(canvas.pt(1));
+    canvas.paragraph(
+        QStringLiteral("Generated %1 by Headroom %2, the GPU memory planner for deep-learning training")
+            .arg(m_generated.toString(QStringLiteral("yyyy-MM-dd HH:mm")), QStringLiteral(HEADROOM_VERSION)),
+        FontRole::Small, style::kMuted);
+    if (!m_plan.network.description.empty()) {
+        canvas.advance(canvas.pt(4));
+        canvas.paragraph(qs(m_plan.network.description), FontRole::Body, style::kText);
+    }
+}
+
+void ReportComposer::keyValue(ReportCanvas& canvas, const QString& key, const QString& value) const
+{
+    const double keyWidth = canvas.pt(130);
+    const double lineH = canvas.lineHeight(FontRole::Body);
+    canvas.ensureSpace(lineH);
+    canvas.text(QRectF { 0, canvas.y(), keyWidth - canvas.pt(8), lineH }, Qt::AlignLeft | Qt::AlignTop, key,
+        FontRole::Body, style::kMuted);
+    canvas.paragraph(value, FontRole::Body, style::kText, keyWidth);
+}
+
+void ReportComposer::setupSection(ReportCanvas& canvas) const
+{
+    const Analysis& a = m_result.analysis;
+    const double lineH = canvas.lineHeight(FontRole::Body);
+    canvas.heading(QStringLiteral("Set-up"), 9 * lineH);
+    keyValue(canvas, QStringLiteral("Model"), modelName());
+    keyValue(canvas, QStringLiteral("Layers"), QString::number(LayerTablePainter::layerCount(a)));
+    if (a.valid())
+        keyValue(canvas, QStringLiteral("Parameters"),
+            QStringLiteral("%1 (%2 trainable)")
+                .arg(qs(formatCount(a.totalParams)), qs(formatCount(a.trainableParams))));
+    const auto& input = m_plan.network.input;
+    keyValue(canvas, QStringLiteral("Input"),
+        QStringLiteral("%1, %2").arg(qs(input.shape.toBatchedString()), qs(dtypeName(input.dtype))));
+    QString gpu = qs(m_plan.gpu.name);
+    if (!m_plan.gpu.vendor.empty() && !gpu.startsWith(qs(m_plan.gpu.vendor)))
+        gpu = qs(m_plan.gpu.vendor) + QLatin1Char(' ') + gpu;
+    keyValue(canvas, QStringLiteral("GPU"),
+        QStringLiteral("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
+    keyValue(canvas, QStringLiteral("Optimizer"), qs(optimizerLabel(m_plan.setup.optimizer)));
+    keyValue(canvas, QStringLiteral("Precision"), qs(precisionLabel(m_plan.precision)));
+    keyValue(canvas, QStringLiteral("Batch size"), count(m_plan.setup.batch));
+    keyValue(canvas, QStringLiteral("Framework overhead"), bytes(m_plan.setup.overheadBytes));
+}
+
+void ReportComposer::summarySection(ReportCanvas& canvas) const
+{
+    const Estimate& e = *m_result.estimate;
+    const MemoryBreakdown& perSample = m_model->perSample();
+    const QString gpuName = qs(m_plan.gpu.name);
+
+    // The verdict, in a tinted box: what a reader came for.
+    QString verdict = e.fits ? QStringLiteral("Fits on the %1").arg(gpuName)
+                             : QStringLiteral("Does not fit on the %1").arg(gpuName);
+    QString detail = QStringLiteral("Batch %1 needs %2 of %3: %4 %5.")
+                         .arg(count(e.batch), bytes(e.total()), bytes(e.gpuMemoryBytes),
+                             e.fits ? QStringLiteral("headroom") : QStringLiteral("shortfall"),
+                             absoluteBytes(e.headroomBytes()));
+    if (e.maxBatch == 0) {
+        const auto one = m_model->at(1);
+        detail += one ? QStringLiteral(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))
+                      : QStringLiteral(" Not even batch 1 fits.");
+    } else if (e.maxBatch >= kMaxBatch) {
+        detail += QStringLiteral(" Max batch: %1 (the largest batch Headroom considers).")
+                      .arg(count(e.maxBatch));
+    } else {
+        detail += QStringLiteral(" Max batch: %1.").arg(count(e.maxBatch));
+    }
+
+    const double pad = canvas.pt(8);
+    const double bar = canvas.pt(3);
+    const double innerWidth = canvas.width() - 2 * pad - bar;
+    const double verdictH = canvas.paragraphHeight(verdict, FontRole::Heading, innerWidth);
+    const double detailH = canvas.paragraphHeight(detail, FontRole::Body, innerWidth);
+    const double boxH = pad + verdictH + canvas.pt(2) + detailH + pad;
+    const double rowH = canvas.metrics(FontRole::Body).lineSpacing() * 1.25;
+    canvas.heading(QStringLiteral("Summary"), boxH + canvas.pt(10) + 10 * rowH);
+    const QColor ink = e.fits ? style::kFits : style::kFails;
+    canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH },
+        e.fits ? style::kFitsBackground : style::kFailsBackground);
+    canvas.fillRect(QRectF { 0, canvas.y(), bar, boxH }, ink);
+    canvas.advance(pad);
+    canvas.paragraph(verdict, FontRole::Heading, ink, bar + pad);
+    canvas.advance(canvas.pt(2));
+    canvas.paragraph(detail, FontRole::Body, style::kText, bar + pad);
+    canvas.advance(pad + canvas.pt(10));
+
+    // The breakdown: each component at this batch, its share, and how it grows with the batch.
+    const double w = canvas.width();
+    const double swatch = canvas.pt(8);
+    struct Col
+    {
+        double left;
+        double width;
+        Qt::Alignment align;
+    };
+    const Col name { swatch + canvas.pt(6), w * 0.42, Qt::AlignLeft };
+    const Col memory { w * 0.44, w * 0.18, Qt::AlignRight };
+    const Col share { w * 0.62, w * 0.14, Qt::AlignRight };
+    const Col growth { w * 0.76, w * 0.24, Qt::AlignRight };
+    const auto cell
+        = [&](const Col& col, const QString& text, FontRole role, const QColor& color = style::kText) {
+              canvas.text(QRectF { col.left, canvas.y(), col.width, rowH }, col.align | Qt::AlignVCenter,
+                  text, role, color);
+          };
+    canvas.ensureSpace(10 * rowH);
+    cell(name, QStringLiteral("Component"), FontRole::SmallBold, style::kMuted);
+    cell(memory, QStringLiteral("At batch %1").arg(count(e.batch)), FontRole::SmallBold, style::kMuted);
+    cell(share, QStringLiteral("Share"), FontRole::SmallBold, style::kMuted);
+    cell(growth, QStringLiteral("Per sample"), FontRole::SmallBold, style::kMuted);
+    canvas.advance(rowH);
+    canvas.line(QPointF { 0, canvas.y() }, QPointF { w, canvas.y() }, QPen { style::kRule, canvas.pt(0.6) });
+    for (const auto c : kAllComponents) {
+        const std::uint64_t n = componentBytes(e.bytes, c);
+        const std::uint64_t each = componentBytes(perSample, c);
+        canvas.fillRect(
+            QRectF { 0, canvas.y() + (rowH - swatch) / 2, swatch, swatch }, style::componentColor(c));
+        cell(name, qs(componentLabel(c)), FontRole::Body);
+        cell(memory, bytes(n), FontRole::Body);
+        cell(share, percent(n, e.total()), FontRole::Body);
+        cell(growth, each > 0 ? bytes(each) : QStringLiteral("fixed"), FontRole::Body,
+            each > 0 ? style::kText : style::kMuted);
+        canvas.advance(rowH);
+    }
+    canvas.line(QPointF { 0, canvas.y() }, QPointF { w, canvas.y() }, QPen { style::kMuted, canvas.pt(0.6) });
+    cell(name, QStringLiteral("Total"), FontRole::BodyBold);
+    cell(memory, bytes(e.total()), FontRole::BodyBold);
+    cell(share, percent(e.total(), e.total()), FontRole::BodyBold);
+    cell(growth, bytes(perSample.total()), FontRole::BodyBold);
+    canvas.advance(rowH);
+}
+
+void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
+{
+    // The analysis's error is the root cause; estimate() only wraps it ("cannot estimate: ...").
+    const Error error = m_result.analysis.error ? *m_result.analysis.error
+        : m_result.error                        ? *m_result.error
+                                                : Error { "the plan could not be worked out", "" };
+    const QString verdict = QStringLiteral("No estimate");
+    QString detail = QStringLiteral("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
+    if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
+        detail += QStringLiteral(" (at %1)").arg(qs(error.location));
+    detail += QStringLiteral(" Fix the model and export the report again; the layer table below marks the "
+                             "layers concerned.");
+    const double pad = canvas.pt(8);
+    const double bar = canvas.pt(3);
+    const double innerWidth = canvas.width() - 2 * pad - bar;
+    const double boxH = pad + canvas.paragraphHeight(verdict, FontRole::Heading, innerWidth) + canvas.pt(2)
+        + canvas.paragraphHeight(detail, FontRole::Body, innerWidth) + pad;
+    canvas.heading(QStringLiteral("Summary"), boxH);
+    canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH }, style::kFailsBackground);
+    canvas.fillRect(QRectF { 0, canvas.y(), bar, boxH }, style::kFails);
+    canvas.advance(pad);
+    canvas.paragraph(verdict, FontRole::Heading, style::kFails, bar + pad);
+    canvas.advance(canvas.pt(2));
+    canvas.paragraph(detail, FontRole::Body, style::kText, bar + pad);
+    canvas.advance(pad);
+}
+
+void ReportComposer::chartSection(ReportCanvas& canvas) const
+{
+    const MemoryChartPainter chart { *m_model, *m_result.estimate, m_plan.gpu };
+    const QString caption = QStringLiteral(
+        "Memory by component from batch %1 to %2, stacked. Memory grows linearly with the batch: "
+        "%3 fixed plus %4 per sample.")
+                                .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
+                                    count(chart.batches().empty() ? 1 : chart.batches().back()),
+                                    bytes(m_model->fixed().total()), bytes(m_model->perSample().total()));
+    const double captionH = canvas.paragraphHeight(caption, FontRole::Small, canvas.width());
+    const double minimum = canvas.pt(190);
+    canvas.heading(QStringLiteral("Memory versus batch size"), minimum + captionH);
+    const double height = std::clamp(canvas.remaining() - captionH - canvas.pt(8), minimum, canvas.pt(320));
+    chart.paint(canvas, QRectF { 0, canvas.y(), canvas.width(), height });
+    canvas.advance(height + canvas.pt(6));
+    canvas.paragraph(caption, FontRole::Small, style::kMuted);
+}
+
+void ReportComposer::layerSection(ReportCanvas& canvas) const
+{
+    const LayerTablePainter table { m_result.analysis };
+    canvas.heading(QStringLiteral("Layers (%1)").arg(LayerTablePainter::layerCount(m_result.analysis)),
+        table.headerHeight(canvas) + 4 * table.rowHeight(canvas));
+    table.paint(canvas);
+    canvas.advance(canvas.pt(4));
+    canvas.paragraph(
+        QStringLiteral("Activations per sample: the bytes autograd saves for backward that this layer "
+                       "keeps first, for one sample. Batch-independent saved bytes (such as per-channel "
+                       "statistics) are part of the estimate but not of this column."),
+        FontRole::Tiny, style::kMuted);
+}
+
+void ReportComposer::methodSection(ReportCanvas& canvas) const
+{
+    std::vector<std::pair<QString, QString>> items;
+    items.emplace_back(QStringLiteral("Activations."),
+        QStringLiteral(
+            "The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
+            "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
+            "input batch with its labels and the backward transient (the largest pair of activation "
+            "gradients alive at once during backward) are components of their own."));
+    items.emplace_back(QStringLiteral("Peak memory."),
+        QStringLiteral(
+            "The total is the sum of all seven components: the memory at the start of the backward pass "
+            "when gradients are kept between steps (zero_grad(set_to_none=False), or gradient "
+            "accumulation). With PyTorch 2.x's default set_to_none=True the real peak can be lower by up "
+            "to the gradients' size; Headroom reports the sum so that a plan it says fits does fit. "
+            "Weights, gradients, optimizer state and overhead do not depend on the batch size; "
+            "activations, the input batch and the transient grow linearly with it."));
+    const int tensors = optimizerStateTensors(m_plan.setup.optimizer);
+    QString optimizer = tensors == 0
+        ? QStringLiteral("%1 keeps no state.").arg(qs(optimizerLabel(m_plan.setup.optimizer)))
+        : QStringLiteral("%1 keeps %2 float32 state tensor%3 the size of each trainable parameter.")
+              .arg(qs(optimizerLabel(m_plan.setup.optimizer)))
+              .arg(tensors)
+              .arg(tensors == 1 ? QString {} : QStringLiteral("s"));
+    if (isPureHalf(m_plan.precision))
+        optimizer
+            += QStringLiteral(" Pure half-precision training adds a float32 master copy of the weights.");
+    else if (isAutocast(m_plan.precision))
+        optimizer
+            += QStringLiteral(" Under autocast, weights, gradients and optimizer state stay float32, and the "
+                              "half copies of weights autocast caches for the step count as weights.");
+    items.emplace_back(QStringLiteral("Optimizer and precision."), optimizer);
+    items.emplace_back(QStringLiteral("Overhead and GPU memory."),
+        QStringLiteral(
+            "Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and "
+            "cuDNN handles and workspaces, and the caching allocator's reserve; the real figure depends on "
+            "the driver, the CUDA version and the libraries loaded. The GPU's memory is as the vendor states "
+            "it; the display, the driver and other processes may hold part of it.")
+            .arg(bytes(m_plan.setup.overheadBytes)));
+    items.emplace_back(QStringLiteral("Not modelled."),
+        QStringLiteral("The caching allocator's rounding and fragmentation, cuDNN workspaces beyond the "
+                       "overhead setting, and temporaries inside the optimizer step."));
+
+    // The path leads its sentence so the line never breaks inside it (at its hyphen).
+    const QString intro
+        = QStringLiteral("docs/memory-model.md in Headroom's documentation describes the memory model, "
+                         "its formulas and their sources. In short:");
+    const double gap = canvas.pt(4);
+    const auto height = [&](const std::pair<QString, QString>& item) {
+        return canvas.paragraphHeight(
+            item.first + QLatin1Char(' ') + item.second, FontRole::Body, canvas.width(), item.first.size());
+    };
+    // The heading stays with the introduction and the first item.
+    canvas.heading(QStringLiteral("Assumptions and method"),
+        canvas.paragraphHeight(intro, FontRole::Body, canvas.width()) + gap + height(items.front()));
+    canvas.paragraph(intro, FontRole::Body, style::kText);
+    canvas.advance(gap);
+    for (const auto& item : items) {
+        // Short paragraphs read better whole: one that does not fit moves to the next page.
+        canvas.ensureSpace(height(item));
+        canvas.paragraph(
+            item.first + QLatin1Char(' ') + item.second, FontRole::Body, style::kText, 0, item.first.size());
+        canvas.advance(gap);
+    }
+}
+
+} // namespace headroom::report

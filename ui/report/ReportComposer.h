@@ -1,0 +1,46 @@
+#pragma once
+
+#include "headroom/Estimate.h"
+#include "headroom/Plan.h"
+
+#include <QDateTime>
+#include <QString>
+#include <optional>
+
+namespace headroom::report {
+
+class ReportCanvas;
+
+/// What the report says and in which order: title, set-up, summary, chart, layer table,
+/// assumptions. It only lays out onto a ReportCanvas, so the same code runs for the measuring pass
+/// and the painting pass. Every number comes from `result` (what the GUI and `headroom estimate`
+/// show) and is formatted through headroom/Format.h.
+class ReportComposer final
+{
+public:
+    ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated);
+
+    /// "Memory plan for VGG-16": the document title.
+    [[nodiscard]] QString title() const;
+    /// The running footer: version, model, date.
+    [[nodiscard]] QString footerText() const;
+    void compose(ReportCanvas& canvas) const;
+
+private:
+    void titleBlock(ReportCanvas& canvas) const;
+    void setupSection(ReportCanvas& canvas) const;
+    void summarySection(ReportCanvas& canvas) const;
+    void noEstimateSection(ReportCanvas& canvas) const;
+    void chartSection(ReportCanvas& canvas) const;
+    void layerSection(ReportCanvas& canvas) const;
+    void methodSection(ReportCanvas& canvas) const;
+    void keyValue(ReportCanvas& canvas, const QString& key, const QString& value) const;
+    [[nodiscard]] QString modelName() const;
+
+    const Plan& m_plan;
+    const PlanResult& m_result;
+    std::optional<MemoryModel> m_model; ///< for the chart's sweep; set when there is an estimate
+    QDateTime m_generated;
+};
+
+} // namespace headroom::report

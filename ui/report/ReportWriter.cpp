@@ -1,0 +1,101 @@
+#include "ReportWriter.h"
+
+#include "ReportCanvas.h"
+#include "ReportComposer.h"
+#include "ReportStyle.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QLocale>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QSaveFile>
+
+namespace headroom::report {
+
+namespace {
+
+constexpr int kResolutionDpi = 1200;
+
+Error failure(const QString& path, const QString& why)
+{
+    return Error { QStringLiteral("cannot write the report to %1: %2")
+                       .arg(QDir::toNativeSeparators(path), why)
+                       .toStdString(),
+        path.toStdString() };
+}
+
+/// US Letter where the locale measures in inches, A4 elsewhere.
+QPageSize pageSize()
+{
+    return QPageSize { QLocale {}.measurementSystem() == QLocale::ImperialUSSystem ? QPageSize::Letter
+                                                                                   : QPageSize::A4 };
+}
+
+} // namespace
+
+Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QString& path)
+{
+    if (qobject_cast<QGuiApplication*>(QCoreApplication::instance()) == nullptr)
+        return failure(
+            path, QStringLiteral("writing a PDF needs a QGuiApplication (the offscreen platform is enough)"));
+    if (path.isEmpty())
+        return Error { "no file name given for the report", "" };
+    const QFileInfo target { path };
+    if (target.isDir())
+        return failure(path, QStringLiteral("it is a folder"));
+    if (!target.dir().exists())
+        return failure(path,
+            QStringLiteral("the folder %1 does not exist")
+                .arg(QDir::toNativeSeparators(target.dir().path())));
+
+    // Written to a temporary file next to the target and renamed over it only once complete: a
+    // failure at any point (including a full disk) leaves no partial file, and an existing report
+    // in its place intact.
+    QSaveFile file { path };
+    if (!file.open(QIODevice::WriteOnly))
+        return failure(path, file.errorString());
+    {
+        QPdfWriter writer { &file };
+        writer.setResolution(kResolutionDpi);
+        writer.setPageLayout(QPageLayout { pageSize(), QPageLayout::Portrait,
+            QMarginsF {
+                style::kMarginLeftMm, style::kMarginTopMm, style::kMarginRightMm, style::kMarginBottomMm },
+            QPageLayout::Millimeter });
+        const ReportComposer composer { plan, result, QDateTime::currentDateTime() };
+        writer.setTitle(composer.title());
+        writer.setCreator(QStringLiteral("Headroom " HEADROOM_VERSION));
+
+        // Pass 1 lays the report out without drawing, to learn the page count for "Page N of M".
+        ReportCanvas measure { writer, nullptr, 0, composer.footerText() };
+        composer.compose(measure);
+        (void)measure.finish();
+
+        QPainter painter;
+        if (!painter.begin(&writer))
+            return failure(path, QStringLiteral("the PDF writer could not start"));
+        ReportCanvas canvas { writer, &painter, measure.page(), composer.footerText() };
+        composer.compose(canvas);
+        const bool pagesOk = canvas.finish();
+        Q_ASSERT(canvas.page() == measure.page()); // both passes run the same layout
+        if (!painter.end() || !pagesOk)
+            return failure(path,
+                file.error() != QFileDevice::NoError ? file.errorString()
+                                                     : QStringLiteral("the PDF writer failed"));
+    }
+    if (!file.commit()) {
+        // Moving the finished file into place can fail with no useful message ("Unknown error").
+        const bool vague
+            = file.error() == QFileDevice::RenameError || file.error() == QFileDevice::UnspecifiedError;
+        return failure(path,
+            vague ? QStringLiteral("the finished report could not be moved into place (%1)")
+                        .arg(file.errorString())
+                  : file.errorString());
+    }
+    return true;
+}
+
+} // namespace headroom::report
