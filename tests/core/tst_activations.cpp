@@ -88,8 +88,11 @@ void TestActivations::inplaceSharesStorage()
     // LeakyReLU keeps its input: out of place that is BN's output, and conv2 keeps LeakyReLU's output.
     QCOMPARE(analyze(build("LeakyReLU", false), Precision::Fp32).activationBytesPerSample, std::uint64_t{6144});
     QCOMPARE(analyze(build("LeakyReLU", true), Precision::Fp32).activationBytesPerSample, std::uint64_t{4096});
-    // In-place SiLU needs the original input, which autograd clones.
+    // In-place SiLU and ReLU6 (hardtanh_) need the original input, which autograd clones (measured
+    // with torch: tests/reference, MobileNetV2).
     QCOMPARE(analyze(build("SiLU", true), Precision::Fp32).activationBytesPerSample, std::uint64_t{6144});
+    QCOMPARE(analyze(build("ReLU6", true), Precision::Fp32).activationBytesPerSample, std::uint64_t{6144});
+    QCOMPARE(analyze(build("ReLU6", false), Precision::Fp32).activationBytesPerSample, std::uint64_t{6144});
 }
 
 void TestActivations::dropoutMask_data()

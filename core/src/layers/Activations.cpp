@@ -1,8 +1,8 @@
 // Elementwise activations. What each keeps for backward follows tools/autograd/derivatives.yaml:
 // relu/threshold keep their result; hardtanh (ReLU6), leaky_relu, gelu, silu keep their input;
 // sigmoid and tanh keep their result. An in-place variant overwrites its input, so whatever it
-// keeps shares the input's storage, except where the formula needs the original input (SiLU),
-// which autograd then clones.
+// keeps shares the input's storage, except where the formula needs the original input (SiLU,
+// and hardtanh_ for ReLU6: measured with torch, see tests/reference), which autograd then clones.
 #include "Kinds.h"
 #include "KindSupport.h"
 
@@ -69,7 +69,7 @@ std::unique_ptr<LayerKind> makeReLU()
 std::unique_ptr<LayerKind> makeReLU6()
 {
     return std::make_unique<ActivationKind>(
-        ActivationInfo{"ReLU6", "min(max(0, x), 6)", Keeps::Input, true, false, 2, {}});
+        ActivationInfo{"ReLU6", "min(max(0, x), 6)", Keeps::Input, true, true, 2, {}});
 }
 
 std::unique_ptr<LayerKind> makeLeakyReLU()

@@ -1,0 +1,1454 @@
+#!/usr/bin/python3
+"""Measured reference suite for Headroom (issue 6).
+
+Builds each reference network in PyTorch, runs real training steps on the CPU and writes what
+PyTorch actually keeps in memory to tests/reference/measurements.json, so the C++ tests can compare
+Headroom's estimates against measured figures without needing torch.
+
+What is measured, per network and precision policy (fp32, and torch.autocast("cpu", bfloat16) for
+some networks):
+
+* parameter and buffer counts and bytes;
+* optimizer-state bytes after one step() of every optimizer Headroom offers (full-size state
+  tensors; the scalar `step` entries are recorded apart);
+* the bytes autograd saves for backward: every saved tensor is captured through
+  torch.autograd.graph.saved_tensors_hooks (pack order = forward order), and the autograd graph is
+  walked from the loss so each captured tensor is tied to the node and attribute that saved it
+  (e.g. ConvolutionBackward0._saved_input). Storages are de-duplicated (each storage's full nbytes
+  counted once); parameters, buffers, the input batch and the labels are classified apart; only
+  storages referenced by a node reachable from the loss count. Measured at several batch sizes, so
+  the per-sample slope and the batch-independent part are both known (and linearity is checked);
+* the peak of CPU allocator usage during one full first training step (Adam), from the profiler's
+  memory events;
+* the rules of thumb people use today (cs231n / summary tools), for comparison.
+
+CPU torch 1.13 and the CUDA PyTorch 2.x Headroom models differ in three places; each difference is
+applied explicitly from the per-tensor records (see ADJUSTMENTS below and README.md) and both the
+raw and the adjusted figures are written.
+
+Regenerate: /usr/bin/python3 tests/reference/measure.py --out tests/reference/measurements.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gc
+import json
+import math
+import os
+import platform
+import sys
+import time
+from pathlib import Path
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torchvision
+
+REPO = Path(__file__).resolve().parents[2]
+THREADS = 2
+
+# --------------------------------------------------------------------------------------------------
+# Headroom model files -> PyTorch modules
+# --------------------------------------------------------------------------------------------------
+
+
+def _pair(v, n=2):
+    if isinstance(v, (list, tuple)):
+        return tuple(v)
+    return (v,) * n
+
+
+class PositionalEmbedding(nn.Module):
+    """A learned position table added to its input: [B, T, D] -> [B, T, D] (GPT-2 style wpe).
+
+    The table is a parameter sliced to the sequence length; slicing and adding save nothing for
+    backward (the gradient of x + table[:T] needs no tensor)."""
+
+    def __init__(self, num_embeddings: int, embedding_dim: int):
+        super().__init__()
+        self.weight = nn.Parameter(torch.randn(num_embeddings, embedding_dim) * 0.02)
+
+    def forward(self, x):
+        return x + self.weight[: x.shape[1]]
+
+
+def causal_mask(t: int) -> torch.Tensor:
+    """The float -inf mask nn.Transformer.generate_square_subsequent_mask returns (a constant: not
+    an activation, and baddbmm does not save it)."""
+    return torch.triu(torch.full((t, t), float("-inf")), diagonal=1)
+
+
+class SelfAttention(nn.Module):
+    """Headroom's MultiheadAttention layer: self-attention on [B, T, E], output [B, T, E]."""
+
+    def __init__(self, embed_dim, num_heads, dropout=0.0, bias=True, need_weights=True, is_causal=False):
+        super().__init__()
+        self.attn = nn.MultiheadAttention(embed_dim, num_heads, dropout=dropout, bias=bias, batch_first=True)
+        self.need_weights = need_weights
+        self.is_causal = is_causal
+
+    def forward(self, x):
+        mask = causal_mask(x.shape[1]) if self.is_causal else None
+        return self.attn(x, x, x, attn_mask=mask, need_weights=self.need_weights)[0]
+
+
+class EncoderLayer(nn.Module):
+    """Headroom's TransformerEncoderLayer: nn.TransformerEncoderLayer with an optional causal mask."""
+
+    def __init__(self, d_model, is_causal=False, **kw):
+        super().__init__()
+        self.layer = nn.TransformerEncoderLayer(d_model, **kw)
+        self.is_causal = is_causal
+        self.batch_first = kw.get("batch_first", False)
+
+    def forward(self, x):
+        t = x.shape[1] if self.batch_first else x.shape[0]
+        return self.layer(x, src_mask=causal_mask(t) if self.is_causal else None)
+
+
+class Recurrent(nn.Module):
+    """Headroom's LSTM/GRU: the full output sequence [B, T, D x hidden] (per sample [T, ...])."""
+
+    def __init__(self, kind, input_size, batch_first=False, **kw):
+        super().__init__()
+        self.rnn = (nn.LSTM if kind == "LSTM" else nn.GRU)(input_size, batch_first=True, **kw)
+        self.batch_first = batch_first
+
+    def forward(self, x):
+        # Per-sample shapes in Headroom have no batch axis, so the batched tensor is always
+        # [B, T, D]; batch_first only changes how PyTorch lays it out, not what is saved.
+        return self.rnn(x)[0]
+
+
+class _Fn(nn.Module):
+    def __init__(self, kind, **kw):
+        super().__init__()
+        self.kind = kind
+        self.kw = kw
+
+    def forward(self, *xs):
+        if self.kind == "Add":
+            out = xs[0]
+            for x in xs[1:]:
+                out = out + x
+            return out
+        if self.kind == "Concat":
+            return torch.cat(xs, dim=self.kw.get("dim", 1))
+        raise AssertionError(self.kind)
+
+
+class HeadroomNet(nn.Module):
+    """A PyTorch module built from a Headroom model file (format headroom-model, version 1).
+
+    Layers run in file order; `inputs` name earlier layers ("input" = the network input, absent =
+    the previous layer); Repeat blocks are unrolled with fresh parameters per repetition. Sizes the
+    format leaves out (in_channels, in_features, ...) are taken from a trial forward pass."""
+
+    def __init__(self, spec: dict):
+        super().__init__()
+        self.spec = spec
+        inp = spec["input"]
+        self.input_shape = list(inp["shape"])
+        self.input_dtype = inp.get("dtype", "float32")
+        self.loss = spec.get("loss", "cross_entropy")
+        self.mods = nn.ModuleList()
+        self.ops = []  # (key, module index, [input keys])
+        self._named = {}
+        self._embeddings = {}
+        example = self.example_input(2)
+        env = {"input": example}
+        with torch.no_grad():
+            last = self._build(spec["layers"], env, "input", "", {})
+        self.output_key = last
+        # free intermediate results as soon as their last consumer ran
+        last_use = {}
+        for i, (_, _, ins) in enumerate(self.ops):
+            for k in ins:
+                last_use[k] = i
+        self.free_after = [[k for k in ins if last_use[k] == i and k != self.output_key] for i, (_, _, ins) in enumerate(self.ops)]
+
+    def example_input(self, batch):
+        if self.input_dtype == "int64":
+            return torch.randint(0, 10, [batch] + self.input_shape)
+        return torch.randn([batch] + self.input_shape)
+
+    def _build(self, layers, env, prev, prefix, local):
+        for i, layer in enumerate(layers):
+            t = layer["type"]
+            name = layer.get("name")
+            if t == "Repeat":
+                rname = name or f"{prefix}layers.{i}"
+                for r in range(int(layer["times"])):
+                    inner = {"repeat_input": prev}
+                    prev = self._build(layer["layers"], env, prev, f"{rname}.{r}.", inner)
+                if name:
+                    local[name] = prev
+                continue
+            ins = layer.get("inputs")
+            if ins is None:
+                keys = [prev]
+            else:
+                keys = [local[n] if n in local else ("input" if n == "input" else self._named[n]) for n in ins]
+            key = f"{prefix}{name}" if name else f"{prefix}#{i}"
+            xs = [env[k] for k in keys]
+            module = self._make(t, layer, xs)
+            env[key] = module(*xs)
+            self.mods.append(module)
+            self.ops.append((key, len(self.mods) - 1, keys))
+            if name:
+                local[name] = key
+                if not prefix:
+                    self._named[name] = key
+            prev = key
+        return prev
+
+    def _make(self, t, a, xs):
+        x = xs[0]
+        if t in ("Conv1d", "Conv2d"):
+            n = 1 if t == "Conv1d" else 2
+            pad = a.get("padding", 0)
+            cls = nn.Conv1d if n == 1 else nn.Conv2d
+            return cls(x.shape[1], a["out_channels"], _pair(a["kernel_size"], n), stride=_pair(a.get("stride", 1), n),
+                       padding=pad if isinstance(pad, str) else _pair(pad, n), dilation=_pair(a.get("dilation", 1), n),
+                       groups=a.get("groups", 1), bias=a.get("bias", True), padding_mode=a.get("padding_mode", "zeros"))
+        if t == "ConvTranspose2d":
+            return nn.ConvTranspose2d(x.shape[1], a["out_channels"], _pair(a["kernel_size"]), stride=_pair(a.get("stride", 1)),
+                                      padding=_pair(a.get("padding", 0)), output_padding=_pair(a.get("output_padding", 0)),
+                                      groups=a.get("groups", 1), bias=a.get("bias", True), dilation=_pair(a.get("dilation", 1)))
+        if t == "Linear":
+            lin = nn.Linear(x.shape[-1], a["out_features"], bias=a.get("bias", True))
+            if a.get("tied_to"):
+                emb = self._embeddings[a["tied_to"]]
+                assert emb.weight.shape == lin.weight.shape, "tied Linear/Embedding shapes differ"
+                lin.weight = emb.weight
+            return lin
+        if t in ("BatchNorm1d", "BatchNorm2d"):
+            cls = nn.BatchNorm1d if t == "BatchNorm1d" else nn.BatchNorm2d
+            return cls(x.shape[1], eps=a.get("eps", 1e-5), momentum=a.get("momentum", 0.1), affine=a.get("affine", True),
+                       track_running_stats=a.get("track_running_stats", True))
+        if t == "LayerNorm":
+            ln = nn.LayerNorm(a.get("normalized_shape", [x.shape[-1]]), eps=a.get("eps", 1e-5),
+                              elementwise_affine=a.get("elementwise_affine", True))
+            if ln.elementwise_affine and not a.get("bias", True):
+                ln.register_parameter("bias", None)
+            return ln
+        if t == "GroupNorm":
+            return nn.GroupNorm(a["num_groups"], x.shape[1], eps=a.get("eps", 1e-5), affine=a.get("affine", True))
+        if t == "ReLU":
+            return nn.ReLU(inplace=a.get("inplace", False))
+        if t == "ReLU6":
+            return nn.ReLU6(inplace=a.get("inplace", False))
+        if t == "SiLU":
+            return nn.SiLU(inplace=a.get("inplace", False))
+        if t == "LeakyReLU":
+            return nn.LeakyReLU(a.get("negative_slope", 0.01), inplace=a.get("inplace", False))
+        if t == "GELU":
+            return nn.GELU(approximate=a.get("approximate", "none"))
+        if t == "Sigmoid":
+            return nn.Sigmoid()
+        if t == "Tanh":
+            return nn.Tanh()
+        if t == "Softmax":
+            return nn.Softmax(dim=a.get("dim", -1))
+        if t == "MaxPool2d":
+            return nn.MaxPool2d(_pair(a["kernel_size"]), stride=_pair(a["stride"]) if a.get("stride") is not None else None,
+                                padding=_pair(a.get("padding", 0)), dilation=_pair(a.get("dilation", 1)),
+                                ceil_mode=a.get("ceil_mode", False))
+        if t == "AvgPool2d":
+            return nn.AvgPool2d(_pair(a["kernel_size"]), stride=_pair(a["stride"]) if a.get("stride") is not None else None,
+                                padding=_pair(a.get("padding", 0)), ceil_mode=a.get("ceil_mode", False),
+                                count_include_pad=a.get("count_include_pad", True), divisor_override=a.get("divisor_override"))
+        if t == "AdaptiveAvgPool2d":
+            return nn.AdaptiveAvgPool2d(_pair(a["output_size"]))
+        if t == "Flatten":
+            return nn.Flatten(a.get("start_dim", 1), a.get("end_dim", -1))
+        if t == "Dropout":
+            return nn.Dropout(a.get("p", 0.5), inplace=a.get("inplace", False))
+        if t == "Identity":
+            return nn.Identity()
+        if t == "Embedding":
+            emb = nn.Embedding(a["num_embeddings"], a["embedding_dim"])
+            if a.get("name"):
+                self._embeddings[a["name"]] = emb
+            return emb
+        if t == "PositionalEmbedding":
+            return PositionalEmbedding(a["num_embeddings"], x.shape[-1])
+        if t == "MultiheadAttention":
+            return SelfAttention(x.shape[-1], a["num_heads"], dropout=a.get("dropout", 0.0), bias=a.get("bias", True),
+                                 need_weights=a.get("need_weights", True), is_causal=a.get("is_causal", False))
+        if t == "TransformerEncoderLayer":
+            return EncoderLayer(x.shape[-1], is_causal=a.get("is_causal", False), nhead=a["nhead"],
+                                dim_feedforward=a.get("dim_feedforward", 2048), dropout=a.get("dropout", 0.1),
+                                activation=a.get("activation", "relu"), layer_norm_eps=a.get("layer_norm_eps", 1e-5),
+                                batch_first=True, norm_first=a.get("norm_first", False))
+        if t in ("LSTM", "GRU"):
+            return Recurrent(t, x.shape[-1], batch_first=a.get("batch_first", False), hidden_size=a["hidden_size"],
+                             num_layers=a.get("num_layers", 1), bias=a.get("bias", True), dropout=a.get("dropout", 0.0),
+                             bidirectional=a.get("bidirectional", False))
+        if t in ("Add", "Concat"):
+            return _Fn(t, dim=a.get("dim", 1))
+        raise ValueError(f"layer type {t!r} is not supported by the reference builder")
+
+    def forward(self, x):
+        env = {"input": x}
+        for (key, mi, ins), free in zip(self.ops, self.free_after):
+            env[key] = self.mods[mi](*[env[k] for k in ins])
+            for k in free:
+                env.pop(k, None)
+        return env[self.output_key]
+
+
+def load_model_file(rel: str) -> dict | None:
+    p = REPO / rel
+    if not p.exists():
+        return None
+    with open(p) as f:
+        return json.load(f)
+
+
+# --------------------------------------------------------------------------------------------------
+# Reference networks written directly in PyTorch
+# --------------------------------------------------------------------------------------------------
+
+
+class MLP(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(
+            nn.Flatten(),
+            nn.Linear(784, 512), nn.ReLU(), nn.Dropout(0.2),
+            nn.Linear(512, 256), nn.ReLU(), nn.Dropout(0.2),
+            nn.Linear(256, 10))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class LeNet5(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv2d(1, 6, 5), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(6, 16, 5), nn.ReLU(), nn.MaxPool2d(2))
+        self.classifier = nn.Sequential(
+            nn.Flatten(), nn.Linear(16 * 5 * 5, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, 10))
+
+    def forward(self, x):
+        return self.classifier(self.features(x))
+
+
+def conv_bn_relu(cin, cout):
+    return [nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)]
+
+
+class BNCNN(nn.Module):
+    """Conv-BN-ReLU blocks with MaxPool, one AvgPool2d and a global AdaptiveAvgPool2d(1), on 3x32x32."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            *conv_bn_relu(3, 32), nn.MaxPool2d(2),
+            *conv_bn_relu(32, 64), nn.MaxPool2d(2),
+            *conv_bn_relu(64, 128), nn.AvgPool2d(2),
+            *conv_bn_relu(128, 256), nn.AdaptiveAvgPool2d(1))
+        self.classifier = nn.Sequential(nn.Flatten(), nn.Linear(256, 10))
+
+    def forward(self, x):
+        return self.classifier(self.features(x))
+
+
+class TransformerLM(nn.Module):
+    """Token + learned position embeddings, pre-norm GELU encoder layers with a causal mask, final
+    LayerNorm, linear head. (On PyTorch 2.x nn.TransformerEncoder detects the causal mask and passes
+    is_causal to scaled-dot-product attention.)"""
+
+    VOCAB, D, HEADS, LAYERS, FF, T = 5000, 256, 4, 4, 1024, 128
+
+    def __init__(self):
+        super().__init__()
+        self.tok = nn.Embedding(self.VOCAB, self.D)
+        self.pos = PositionalEmbedding(self.T, self.D)
+        layer = nn.TransformerEncoderLayer(self.D, self.HEADS, self.FF, dropout=0.1, activation="gelu",
+                                           batch_first=True, norm_first=True)
+        self.encoder = nn.TransformerEncoder(layer, self.LAYERS, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(self.D)
+        self.head = nn.Linear(self.D, self.VOCAB)
+
+    def forward(self, idx):
+        x = self.pos(self.tok(idx))
+        x = self.encoder(x, mask=causal_mask(idx.shape[1]))
+        return self.head(self.norm(x))
+
+
+class LSTMLM(nn.Module):
+    VOCAB, EMB, HIDDEN, LAYERS, T = 5000, 128, 256, 2, 64
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(self.VOCAB, self.EMB)
+        self.lstm = nn.LSTM(self.EMB, self.HIDDEN, num_layers=self.LAYERS, batch_first=True)
+        self.head = nn.Linear(self.HIDDEN, self.VOCAB)
+
+    def forward(self, idx):
+        out, _ = self.lstm(self.emb(idx))
+        return self.head(out)
+
+
+def tv(name):
+    def make():
+        return getattr(torchvision.models, name)(weights=None)
+    return make
+
+
+# name, builder, model file, input shape, input dtype, classes/vocab, loss, batches, precisions, notes
+NETWORKS = [
+    dict(name="mlp", build=MLP, model_file="tests/reference/models/mlp.json", input=[1, 28, 28], classes=10,
+         batches=[2, 4, 8, 32], precisions=["fp32", "amp-bf16"],
+         description="MLP 784-512-256-10, ReLU, Dropout(0.2), on 1x28x28 (Flatten first)"),
+    dict(name="lenet5", build=LeNet5, model_file="resources/presets/lenet5.json", input=[1, 32, 32], classes=10,
+         batches=[2, 4, 8, 32], precisions=["fp32"],
+         description="LeNet-5: Conv 6@5 ReLU MaxPool2, Conv 16@5 ReLU MaxPool2, Flatten, Linear 120 ReLU Linear 84 ReLU Linear 10"),
+    dict(name="bn_cnn", build=BNCNN, model_file="tests/reference/models/bn_cnn.json", input=[3, 32, 32], classes=10,
+         batches=[2, 4, 8], precisions=["fp32", "amp-bf16"],
+         description="Conv-BN-ReLU(inplace) x4 with MaxPool2d, AvgPool2d and AdaptiveAvgPool2d(1), Linear 10, on 3x32x32"),
+    dict(name="captcha_cnn", build=None, model_file="resources/presets/captcha_cnn.json", input=None, classes=None,
+         batches=[2, 4, 8], precisions=["fp32"],
+         description="the captcha CNN of the Korean Q&A, built from its Headroom preset",
+         published=dict(source="/work/shared/seeds/minibatch-memory-qa.ko.txt (accepted answer)", parameters=19_072_984,
+                        activations_per_sample=532_752, input_elements_per_sample=9_000, batch=128)),
+    dict(name="alexnet", build=tv("alexnet"), model_file="resources/presets/alexnet.json", input=[3, 224, 224],
+         classes=1000, batches=[1, 2, 4], precisions=["fp32"], description="torchvision alexnet(weights=None)"),
+    dict(name="vgg16", build=tv("vgg16"), model_file="resources/presets/vgg16.json", input=[3, 224, 224],
+         classes=1000, batches=[1, 2, 4], precisions=["fp32"], description="torchvision vgg16(weights=None)"),
+    dict(name="resnet18", build=tv("resnet18"), model_file="resources/presets/resnet18.json", input=[3, 224, 224],
+         classes=1000, batches=[1, 2, 4], precisions=["fp32", "amp-bf16"], description="torchvision resnet18(weights=None)"),
+    dict(name="resnet50", build=tv("resnet50"), model_file="resources/presets/resnet50.json", input=[3, 224, 224],
+         classes=1000, batches=[1, 2, 4], precisions=["fp32"], description="torchvision resnet50(weights=None)"),
+    dict(name="mobilenet_v2", build=tv("mobilenet_v2"), model_file="resources/presets/mobilenet_v2.json",
+         input=[3, 224, 224], classes=1000, batches=[1, 2, 4], precisions=["fp32"],
+         description="torchvision mobilenet_v2(weights=None)"),
+    dict(name="densenet121", build=tv("densenet121"), model_file="tests/reference/models/densenet121.json",
+         input=[3, 224, 224], classes=1000, batches=[1, 2, 4], precisions=["fp32"],
+         description="torchvision densenet121(weights=None) (memory_efficient=False)"),
+    dict(name="transformer_lm", build=TransformerLM, model_file="tests/reference/models/transformer_lm.json",
+         input=[TransformerLM.T], input_dtype="int64", classes=TransformerLM.VOCAB, batches=[1, 2, 4],
+         precisions=["fp32", "amp-bf16"],
+         description="Embedding 5000x256 + learned positions (T=128), 4 x TransformerEncoderLayer(d=256, 4 heads, "
+                     "ff 1024, dropout 0.1, gelu, batch_first, norm_first) with a causal mask, LayerNorm, Linear 5000; "
+                     "cross-entropy on all positions"),
+    dict(name="lstm_lm", build=LSTMLM, model_file="tests/reference/models/lstm_lm.json", input=[LSTMLM.T],
+         input_dtype="int64", classes=LSTMLM.VOCAB, batches=[2, 4, 8], precisions=["fp32"],
+         description="Embedding 5000x128, 2-layer LSTM(256, batch_first), Linear 5000 on T=64; cross-entropy on all positions"),
+]
+
+# --------------------------------------------------------------------------------------------------
+# Saved-for-backward measurement
+# --------------------------------------------------------------------------------------------------
+
+VIEW_LIKE = {
+    "TBackward0", "ViewBackward0", "PermuteBackward0", "TransposeBackward0", "ExpandBackward0", "UnsqueezeBackward0",
+    "SqueezeBackward0", "SqueezeBackward1", "AliasBackward0", "ReshapeAliasBackward0", "SliceBackward0",
+    "SelectBackward0", "UnbindBackward0", "SplitBackward0", "UnsafeSplitBackward0", "UnsafeViewBackward0",
+}
+DTYPE_NAMES = {torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16", torch.float64: "float64",
+               torch.int64: "int64", torch.int32: "int32", torch.bool: "bool", torch.uint8: "uint8", torch.int8: "int8"}
+
+
+def dtype_name(dt):
+    return DTYPE_NAMES.get(dt, str(dt).replace("torch.", ""))
+
+
+def storage_of(t):
+    s = t.storage()
+    return s.data_ptr(), s.nbytes()
+
+
+def param_origin(t):
+    """'copy' if t is (a view of) a dtype cast of a leaf parameter (autocast's cached weight
+    copies), 'param' if a view of a parameter, None otherwise."""
+    fn = t.grad_fn
+    via_copy = False
+    while fn is not None:
+        name = fn.name()
+        if name == "torch::autograd::AccumulateGrad":
+            return "copy" if via_copy else "param"
+        if name == "ToCopyBackward0" or name in VIEW_LIKE:
+            via_copy = via_copy or name == "ToCopyBackward0"
+            nxt = [f for f, _ in fn.next_functions if f is not None]
+            if len(nxt) != 1:
+                return None
+            fn = nxt[0]
+            continue
+        return None
+    return None
+
+
+class Probe:
+    """Captures saved tensors and the module context they were saved in."""
+
+    def __init__(self, model):
+        self.model = model
+        self.stack = []  # (path, type name, call id)
+        self.records = []
+        self.tensors = {}
+        self.current = None
+        self.unpacks = 0
+        self.calls = []  # per module call of interest: MHA / LSTM / GRU
+        self.handles = []
+        self.param_keys = {storage_of(p)[0] for p in model.parameters()}
+        self.buffer_keys = {storage_of(b)[0] for b in model.buffers() if b.numel() > 0}
+        self.input_key = None
+        self.label_key = None
+        for path, m in model.named_modules():
+            self.handles.append(m.register_forward_pre_hook(self._pre(path or "<root>", type(m).__name__)))
+            self.handles.append(m.register_forward_hook(self._post()))
+
+    def _pre(self, path, tname):
+        def hook(module, args):
+            call = None
+            if isinstance(module, (nn.MultiheadAttention, nn.LSTM, nn.GRU)):
+                x = args[0]
+                call = len(self.calls)
+                info = dict(kind=tname, path=path, input_keys=[storage_of(a)[0] for a in args if torch.is_tensor(a)])
+                if isinstance(module, nn.MultiheadAttention):
+                    b, t = (x.shape[0], x.shape[1]) if module.batch_first else (x.shape[1], x.shape[0])
+                    info.update(batch=b, seq=t, embed=module.embed_dim, heads=module.num_heads, dropout=module.dropout)
+                self.calls.append(info)
+            self.stack.append((path, tname, call))
+        return hook
+
+    def _post(self):
+        def hook(module, args, out):
+            path, tname, call = self.stack.pop()
+            if call is not None:
+                o = out[0] if isinstance(out, tuple) else out
+                self.calls[call]["output_dtype"] = dtype_name(o.dtype)
+        return hook
+
+    def remove(self):
+        for h in self.handles:
+            h.remove()
+
+    def push(self, path):
+        self.stack.append((path, path, None))
+
+    def pop(self):
+        self.stack.pop()
+
+    def classify(self, t, key):
+        if key in self.param_keys:
+            return "parameter"
+        if key in self.buffer_keys:
+            return "buffer"
+        if key == self.input_key:
+            return "input"
+        if key == self.label_key:
+            return "labels"
+        origin = param_origin(t)
+        if origin == "copy":
+            return "autocast_weight_copy"
+        if origin == "param":
+            return "parameter"
+        return "activation"
+
+    def pack(self, t):
+        rid = len(self.records)
+        key, nbytes = storage_of(t)
+        top = self.stack[-1] if self.stack else ("<top>", "<top>", None)
+        calls = [c for (_, _, c) in self.stack if c is not None]
+        self.records.append(dict(
+            key=key, storage_nbytes=nbytes, itemsize=t.element_size(), tensor_numel=t.numel(),
+            dtype=dtype_name(t.dtype), shape=list(t.shape), module=top[0], module_type=top[1],
+            in_modules=[p for (p, _, _) in self.stack], calls=calls, cls=self.classify(t, key), savers=[]))
+        self.tensors[rid] = t
+        return rid
+
+    def unpack(self, rid):
+        self.unpacks += 1
+        if self.current is not None:
+            self.records[rid]["savers"].append(self.current)
+        return self.tensors[rid]
+
+    def walk(self, root):
+        """Visits every node reachable from the loss and reads its saved attributes, which calls
+        unpack() for every hooked saved tensor: that ties records to (node, attribute)."""
+        seen = set()
+        order = []
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            if n is None or n in seen:
+                continue
+            seen.add(n)
+            order.append(n)
+            for f, _ in n.next_functions:
+                stack.append(f)
+        unhooked = []
+        for n in order:
+            for a in dir(n):
+                if not a.startswith("_saved_"):
+                    continue
+                self.current = (n.name(), a[len("_saved_"):])
+                mark = self.unpacks
+                v = getattr(n, a)
+                got = self.unpacks - mark
+                self.current = None
+                if torch.is_tensor(v):
+                    tensors = [v]
+                elif isinstance(v, (list, tuple)):
+                    tensors = [x for x in v if torch.is_tensor(x)]
+                else:
+                    tensors = []
+                if tensors and got < len(tensors):
+                    for x in tensors:
+                        k, nb = storage_of(x)
+                        unhooked.append(dict(node=n.name(), attr=a, key=k, nbytes=nb, dtype=dtype_name(x.dtype)))
+        cast = {}
+        for n in order:
+            if n.name() != "ToCopyBackward0":
+                continue
+            for f, _ in n.next_functions:
+                if f is not None and f.name() == "torch::autograd::AccumulateGrad":
+                    cast[id(f.variable)] = f.variable.numel()
+        self.cast_parameter_elements = sum(cast.values())
+        return len(order), unhooked
+
+
+def storage_summary(probe):
+    """Groups the captured records by storage; returns {key: storage info}, reachable only."""
+    storages = {}
+    for r in probe.records:
+        if not r["savers"]:
+            continue  # saved by a node the loss does not reach: freed with the forward graph
+        s = storages.get(r["key"])
+        if s is None:
+            s = storages[r["key"]] = dict(key=r["key"], nbytes=r["storage_nbytes"], itemsize=r["itemsize"],
+                                          dtype=r["dtype"], cls=r["cls"], records=[])
+        s["records"].append(r)
+    return storages
+
+
+def attention_sdpa_bytes(call, itemsize):
+    """What PyTorch >= 2.1 CUDA keeps for one nn.MultiheadAttention self-attention call with
+    need_weights=False, run through scaled_dot_product_attention (flash or memory-efficient):
+    torch/nn/functional.py multi_head_attention_forward + derivatives.yaml
+    (_scaled_dot_product_{flash,efficient}_attention save query, key, value, output, logsumexp)."""
+    b, t, e, h = call["batch"], call["seq"], call["embed"], call["heads"]
+    lse_len = t if itemsize == 2 else math.ceil(t / 32) * 32  # flash: [B,H,T]; mem-efficient pads T to 32
+    return {
+        "query, key, value (views of the in-projection output made contiguous as [3,T,B,E])": 3 * b * t * e * itemsize,
+        "attention output [B,H,T,E/H]": b * t * e * itemsize,
+        "logsumexp [B,H,T] float32": b * h * lse_len * 4,
+    }
+
+
+ATTENTION_CORE = {
+    ("DivBackward0", "other"),      # q / sqrt(head_dim): a 0-dim float64 wrapped number
+    ("BaddbmmBackward0", "batch1"),  # q scaled
+    ("BaddbmmBackward0", "batch2"),  # k^T
+    ("BmmBackward0", "self"),        # attention probabilities (after dropout)
+    ("BmmBackward0", "mat2"),        # v
+    ("SoftmaxBackward0", "result"),  # attention probabilities
+    ("MulBackward0", "other"),       # dropout noise on the probabilities
+}
+
+
+def group_key(r):
+    saver = r["savers"][0]
+    return f"{saver[0]}.{saver[1]}|{r['dtype']}"
+
+
+def analyse_storages(probe, precision):
+    storages = storage_summary(probe)
+    out = dict(activation=0, input=0, labels=0, parameter=0, buffer=0, autocast_weight_copy=0)
+    groups = {}
+    modules = {}
+    dropout_delta = 0
+    dropout_items = {}
+    attention_removed = 0
+    attention_removed_groups = {}
+    recurrent_internal = 0
+    loss_bytes = 0
+    mean_only = 0
+    by_dtype = {}  # adjusted bytes per dtype
+
+    def add_dtype(d, n):
+        by_dtype[d] = by_dtype.get(d, 0) + n
+
+    for s in storages.values():
+        out[s["cls"]] += s["nbytes"]
+        if s["cls"] != "activation":
+            continue
+        first = s["records"][0]
+        gk = group_key(first)
+        g = groups.setdefault(gk, dict(bytes=0, storages=0))
+        g["bytes"] += s["nbytes"]
+        g["storages"] += 1
+        modules[first["module"]] = modules.get(first["module"], 0) + s["nbytes"]
+        if all("loss" in r["in_modules"] for r in s["records"]):
+            loss_bytes += s["nbytes"]
+        if all(all(tuple(sv) == ("MeanBackward1", "self") for sv in r["savers"]) for r in s["records"]):
+            mean_only += s["nbytes"]  # torch 1.13 mean.dim saves self; 2.x saves sizes and numel only
+        # (1) CPU dropout noise (float, input dtype) -> CUDA native_dropout's bool mask
+        if any(r["module_type"] == "Dropout" and any(sv == ("MulBackward0", "other") for sv in r["savers"])
+               for r in s["records"]):
+            elems = s["nbytes"] // s["itemsize"]
+            delta = elems - s["nbytes"]
+            dropout_delta += delta
+            k = f"MulBackward0.other|{s['dtype']} -> bool mask"
+            dropout_items[k] = dropout_items.get(k, 0) + delta
+            add_dtype("bool", elems)
+            continue
+        # (2) the math attention core inside nn.MultiheadAttention -> SDPA (flash / memory-efficient):
+        # storages saved only by the core's nodes (q/sqrt(d) scalar, QK^T, softmax, dropout, PV) inside
+        # one call, and not one of the call's inputs. The in- and out-projections' saved inputs stay:
+        # PyTorch 2.x saves the same tensors there.
+        mha_calls = [set(c for c in r["calls"] if probe.calls[c]["kind"] == "MultiheadAttention") for r in s["records"]]
+        if all(mha_calls) and all(all(tuple(sv) in ATTENTION_CORE for sv in r["savers"]) for r in s["records"]):
+            call_ids = set.intersection(*mha_calls)
+            if call_ids and all(s["key"] not in probe.calls[c]["input_keys"] for c in call_ids):
+                attention_removed += s["nbytes"]
+                attention_removed_groups[gk] = attention_removed_groups.get(gk, 0) - s["nbytes"]
+                continue
+        # (3) recurrent internals: recorded, not adjusted
+        rnn_calls = [set(c for c in r["calls"] if probe.calls[c]["kind"] in ("LSTM", "GRU")) for r in s["records"]]
+        if all(rnn_calls):
+            call_ids = set.intersection(*rnn_calls)
+            if call_ids and all(s["key"] not in probe.calls[c]["input_keys"] for c in call_ids):
+                recurrent_internal += s["nbytes"]
+        add_dtype(s["dtype"], s["nbytes"])
+    attention_added = {}
+    for c in probe.calls:
+        if c["kind"] != "MultiheadAttention":
+            continue
+        itemsize = 2 if c.get("output_dtype") in ("bfloat16", "float16") else 4
+        for k, v in attention_sdpa_bytes(c, itemsize).items():
+            attention_added[k] = attention_added.get(k, 0) + v
+            add_dtype("float32" if "logsumexp" in k else c.get("output_dtype", "float32"), v)
+    attention_delta = -attention_removed + sum(attention_added.values())
+    adjusted = out["activation"] + dropout_delta + attention_delta
+    return dict(
+        raw=out["activation"], adjusted=adjusted, classes=out, groups=groups, modules=modules, loss=loss_bytes,
+        dropout=dict(delta=dropout_delta, items=dropout_items),
+        attention=dict(delta=attention_delta, removed=attention_removed, removed_groups=attention_removed_groups,
+                       added=attention_added, calls=sum(1 for c in probe.calls if c["kind"] == "MultiheadAttention")),
+        recurrent_internal=recurrent_internal, mean_only=mean_only, by_dtype=by_dtype,
+        recurrent_calls=sum(1 for c in probe.calls if c["kind"] in ("LSTM", "GRU")),
+        storages=len(storages))
+
+
+def make_batch(net, batch, model):
+    if net.get("input_dtype") == "int64":
+        x = torch.randint(0, net["classes"], [batch] + net["input"])
+    else:
+        x = torch.randn([batch] + net["input"])
+    if net["loss"] == "mse":
+        with torch.no_grad():
+            y = torch.randn_like(model(x).float())
+    elif net.get("input_dtype") == "int64":
+        y = torch.randint(0, net["classes"], [batch] + net["input"])
+    else:
+        y = torch.randint(0, net["classes"], [batch])
+    return x, y
+
+
+def compute_loss(net, out, y):
+    if net["loss"] == "mse":
+        return F.mse_loss(out, y)
+    if out.dim() > 2:
+        return F.cross_entropy(out.reshape(-1, out.shape[-1]), y.reshape(-1))
+    return F.cross_entropy(out, y)
+
+
+def autocast_ctx(precision):
+    return torch.autocast("cpu", dtype=torch.bfloat16, enabled=precision == "amp-bf16")
+
+
+def measure_saved(net, model, batch, precision):
+    """One forward + loss with every saved tensor captured, graph walk, analysis, then backward."""
+    x, y = make_batch(net, batch, model)
+    probe = Probe(model)
+    probe.input_key = storage_of(x)[0]
+    probe.label_key = storage_of(y)[0]
+    model.zero_grad(set_to_none=True)
+    with torch.autograd.graph.saved_tensors_hooks(probe.pack, probe.unpack):
+        with autocast_ctx(precision):
+            out = model(x)
+            probe.push("loss")
+            loss = compute_loss(net, out, y)
+            probe.pop()
+    nodes, unhooked = probe.walk(loss.grad_fn)
+    res = analyse_storages(probe, precision)
+    res["graph_nodes"] = nodes
+    # every parameter autocast cast to bf16 (the cast cache holds them until autocast exits;
+    # the ones some node saved stay until backward)
+    res["cast_parameter_bytes"] = probe.cast_parameter_elements * 2
+    res["unhooked"] = unhooked
+    res["input_batch_bytes"] = x.numel() * x.element_size()
+    res["label_batch_bytes"] = y.numel() * y.element_size()
+    res["output_dtype"] = dtype_name(out.dtype)
+    loss.backward()
+    res["gradient_bytes"] = sum(p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None)
+    probe.remove()
+    probe.tensors.clear()
+    del probe, out, loss
+    gc.collect()
+    return res
+
+
+def fit(batches, values):
+    """Slope and intercept through the two smallest batches of the list that are >= 2 if possible;
+    the residual at every other batch says whether the bytes are exactly affine."""
+    bs = sorted(batches)
+    pick = [b for b in bs if b >= 2][:2] if len([b for b in bs if b >= 2]) >= 2 else bs[:2]
+    b1, b2 = pick
+    v1, v2 = values[b1], values[b2]
+    slope = (v2 - v1) / (b2 - b1)
+    fixed = v1 - slope * b1
+    residuals = {str(b): values[b] - (fixed + slope * b) for b in bs}
+    if slope == int(slope):
+        slope = int(slope)
+    if fixed == int(fixed):
+        fixed = int(fixed)
+    return slope, fixed, residuals
+
+
+# --------------------------------------------------------------------------------------------------
+# Optimizers
+# --------------------------------------------------------------------------------------------------
+
+OPTIMIZERS = [
+    ("sgd", torch.optim.SGD, dict(lr=0.01)),
+    ("momentum", torch.optim.SGD, dict(lr=0.01, momentum=0.9)),
+    ("nesterov", torch.optim.SGD, dict(lr=0.01, momentum=0.9, nesterov=True)),
+    ("adam", torch.optim.Adam, dict(lr=1e-3)),
+    ("adamw", torch.optim.AdamW, dict(lr=1e-3)),
+    ("adam-amsgrad", torch.optim.Adam, dict(lr=1e-3, amsgrad=True)),
+    ("rmsprop", torch.optim.RMSprop, dict(lr=1e-3)),
+    ("rmsprop-momentum", torch.optim.RMSprop, dict(lr=1e-3, momentum=0.9)),
+    ("rmsprop-centered", torch.optim.RMSprop, dict(lr=1e-3, momentum=0.9, centered=True)),
+    ("adagrad", torch.optim.Adagrad, dict(lr=1e-2)),
+    ("adadelta", torch.optim.Adadelta, dict()),
+    ("adamax", torch.optim.Adamax, dict(lr=2e-3)),
+]
+
+
+REAL_STEP_MAX_PARAMS = 12_000_000
+REAL_STEP_ALWAYS = ("momentum", "adam")
+
+
+def _state_of(opt):
+    keys = set()
+    state_bytes = 0
+    step_bytes = 0
+    step_tensors = 0
+    step_numbers = 0
+    seen = set()
+    for p, st in opt.state.items():
+        for k, v in st.items():
+            if k == "step":
+                if torch.is_tensor(v):
+                    step_tensors += 1
+                    step_bytes += v.numel() * v.element_size()
+                else:
+                    step_numbers += 1
+                continue
+            if not torch.is_tensor(v):
+                continue  # SGD without momentum stores momentum_buffer = None
+            keys.add(f"{k}:{dtype_name(v.dtype)}")
+            ident = id(v) if v.is_meta else storage_of(v)[0]
+            if ident not in seen:
+                seen.add(ident)
+                state_bytes += v.numel() * v.element_size() if v.is_meta else storage_of(v)[1]
+    return dict(state_keys=sorted(keys), state_tensor_bytes=state_bytes, step_tensors=step_tensors,
+                step_tensor_bytes=step_bytes, step_python_numbers=step_numbers)
+
+
+def measure_optimizers(model):
+    """Each optimizer takes one step() and its state is counted. On the real parameters (with the
+    gradients in place) when the network has at most REAL_STEP_MAX_PARAMS parameters, or for
+    REAL_STEP_ALWAYS; otherwise (this CPU needs ~0.2 us per element per optimizer step) the same
+    step() runs on meta-device copies of the parameters (same shapes and dtypes, no data), which
+    creates the same state tensors. Both are done where affordable and must agree."""
+    params = [p for p in model.parameters() if p.requires_grad]
+    n = sum(p.numel() for p in params)
+    meta = []
+    for p in params:
+        mp = nn.Parameter(torch.empty_like(p, device="meta"))
+        mp.grad = torch.empty_like(mp)
+        meta.append(mp)
+    full = {}
+    detail = {}
+    for name, cls, kw in OPTIMIZERS:
+        opt = cls(meta, **kw)
+        opt.step()
+        m = _state_of(opt)
+        del opt
+        d = dict(torch_class=cls.__name__, kwargs=kw)
+        if n <= REAL_STEP_MAX_PARAMS or name in REAL_STEP_ALWAYS:
+            opt = cls(params, **kw)
+            opt.step()
+            r = _state_of(opt)
+            del opt
+            gc.collect()
+            d.update(r, method="real step() on the CPU parameters",
+                     meta_step_agrees=m["state_tensor_bytes"] == r["state_tensor_bytes"] and m["state_keys"] == r["state_keys"])
+        else:
+            d.update(m, method=f"step() on meta-device copies of the parameters (network above "
+                               f"{REAL_STEP_MAX_PARAMS:,} parameters; real steps only for {', '.join(REAL_STEP_ALWAYS)})")
+        d["bytes_per_trainable_parameter"] = d["state_tensor_bytes"] / n
+        full[name] = d["state_tensor_bytes"]
+        detail[name] = d
+    return full, detail
+
+
+# --------------------------------------------------------------------------------------------------
+# Peak allocator usage (CPU profiler memory events)
+# --------------------------------------------------------------------------------------------------
+
+
+def measure_peak(net, model, batch):
+    """Fresh Adam, gradients unset: one full first step (forward, loss, backward, step) under
+    torch.profiler with profile_memory=True. The profiler reports every c10 CPU allocation and free
+    (+/- bytes); their running sum from the start of the step is the memory the step adds on top of
+    what existed before (parameters, buffers, the batch). oneDNN/OpenBLAS internal scratch buffers
+    do not go through the c10 allocator and are not seen."""
+    from torch.profiler import ProfilerActivity, profile, record_function
+
+    model.zero_grad(set_to_none=True)
+    x, y = make_batch(net, batch, model)
+    opt = torch.optim.Adam([p for p in model.parameters() if p.requires_grad], lr=1e-3)
+    gc.collect()
+    with profile(activities=[ProfilerActivity.CPU], profile_memory=True) as prof:
+        with record_function("hr_forward"):
+            out = model(x)
+            loss = compute_loss(net, out, y)
+        with record_function("hr_backward"):
+            loss.backward()
+        del out, loss
+        with record_function("hr_step"):
+            opt.step()
+    events = list(prof.profiler.kineto_results.events())
+    phases = {}
+    for e in events:
+        if e.name() in ("hr_forward", "hr_backward", "hr_step"):
+            phases[e.name()] = (e.start_us(), e.start_us() + e.duration_us())
+    mem = [(e.start_us(), i, e.nbytes()) for i, e in enumerate(events) if e.name() == "[memory]"]
+    mem.sort()
+    run = 0
+    peak = 0
+    peak_t = None
+    at = {}
+    for t, _, nb in mem:
+        run += nb
+        if run > peak:
+            peak, peak_t = run, t
+        for ph, (s, e) in phases.items():
+            if t <= e:
+                at[ph] = run
+    peak_phase = next((ph for ph, (s, e) in phases.items() if peak_t is not None and s <= peak_t <= e), None)
+    grads = sum(p.grad.numel() * p.grad.element_size() for p in model.parameters() if p.grad is not None)
+    res = dict(batch=batch, optimizer="adam", peak_bytes_above_start=peak, peak_phase=peak_phase,
+               bytes_above_start_at_end_of={k: at.get(k) for k in ("hr_forward", "hr_backward", "hr_step")},
+               memory_events=len(mem), gradient_bytes=grads)
+    model.zero_grad(set_to_none=True)
+    del opt, prof, events
+    gc.collect()
+    return res
+
+
+# --------------------------------------------------------------------------------------------------
+# Rules of thumb
+# --------------------------------------------------------------------------------------------------
+
+WEIGHTED_OR_POOL = (nn.Conv1d, nn.Conv2d, nn.ConvTranspose2d, nn.Linear, nn.MaxPool2d, nn.AvgPool2d,
+                    nn.AdaptiveAvgPool2d, nn.Embedding, nn.LSTM, nn.GRU, nn.MultiheadAttention)
+
+
+def layer_output_counts(net, model):
+    """Sum of every leaf module's output elements per sample (what summary tools such as
+    torchsummary add up; nn.MultiheadAttention and LSTM count as leaves), and the cs231n-style sum
+    over weighted layers and pooling only (activations folded into the layer before)."""
+    leaves = []
+    for _, m in model.named_modules():
+        if isinstance(m, (nn.MultiheadAttention, nn.LSTM, nn.GRU)) or (len(list(m.children())) == 0 and not isinstance(m, _Fn)):
+            leaves.append(m)
+    counts = dict(all=0, weighted_and_pool=0, modules=0)
+    batch = 2
+
+    def hook(m, args, out):
+        o = out[0] if isinstance(out, tuple) else out
+        if not torch.is_tensor(o):
+            return
+        n = o.numel() // batch
+        counts["all"] += n
+        counts["modules"] += 1
+        if isinstance(m, WEIGHTED_OR_POOL):
+            counts["weighted_and_pool"] += n
+
+    hs = [m.register_forward_hook(hook) for m in set(leaves)]
+    if net.get("input_dtype") == "int64":
+        x = torch.randint(0, net["classes"], [batch] + net["input"])
+    else:
+        x = torch.randn([batch] + net["input"])
+    with torch.no_grad():
+        model(x)
+    for h in hs:
+        h.remove()
+    return counts
+
+
+def rules_of_thumb(net, params, counts, measured, batches):
+    input_ps = math.prod(net["input"]) * (8 if net.get("input_dtype") == "int64" else 4)
+    rot = dict(
+        source="cs231n 'Computational considerations' and the accepted answer in /work/shared/seeds/"
+               "minibatch-memory-qa.ko.txt: parameters x 3 (x 4 with Adam) x 4 bytes + activations x 2 x 4 bytes "
+               "x batch + input x 4 bytes x batch",
+        parameters=params,
+        parameter_bytes_x3=params * 3 * 4,
+        parameter_bytes_x4_adam=params * 4 * 4,
+        activation_elements_per_sample_all_layers=counts["all"],
+        activation_elements_per_sample_weighted_and_pool=counts["weighted_and_pool"],
+        counted_modules=counts["modules"],
+        activation_bytes_per_sample_rule=counts["all"] * 2 * 4,
+        activation_bytes_per_sample_rule_weighted_and_pool=counts["weighted_and_pool"] * 2 * 4,
+        input_bytes_per_sample=input_ps,
+        totals={},
+    )
+    published = net.get("published")
+    extra = [published["batch"]] if published else []
+    for b in sorted(set(batches + [32] + extra)):
+        t = dict(
+            rule_sgd=rot["parameter_bytes_x3"] + (rot["activation_bytes_per_sample_rule"] + input_ps) * b,
+            rule_adam=rot["parameter_bytes_x4_adam"] + (rot["activation_bytes_per_sample_rule"] + input_ps) * b,
+            rule_sgd_weighted_and_pool=rot["parameter_bytes_x3"]
+            + (rot["activation_bytes_per_sample_rule_weighted_and_pool"] + input_ps) * b,
+            rule_adam_weighted_and_pool=rot["parameter_bytes_x4_adam"]
+            + (rot["activation_bytes_per_sample_rule_weighted_and_pool"] + input_ps) * b,
+        )
+        if measured is not None:
+            # measured counterpart, allocator-visible tensors only (no transient, no CUDA context)
+            base = measured["weights"] + measured["gradients"] + measured["fixed"] + \
+                (measured["per_sample"] + measured["input_per_sample"]) * b
+            t.update(measured_sgd=base + measured["state"]["sgd"], measured_adam=base + measured["state"]["adam"])
+        rot["totals"][str(b)] = t
+    if published:
+        # the Q&A's own figures through its own rule: parameters x 3 x 4 + activations x 2 x 4 x batch + input
+        b = published["batch"]
+        rule = published["parameters"] * 3 * 4 + published["activations_per_sample"] * 2 * 4 * b \
+            + published["input_elements_per_sample"] * 4 * b
+        rot["published_network"] = dict(published, rule_bytes=rule, rule_mib=round(rule / 2**20, 2))
+    return rot
+
+
+# --------------------------------------------------------------------------------------------------
+# Driver
+# --------------------------------------------------------------------------------------------------
+
+
+def counts_of(model):
+    params = list(model.parameters())
+    bufs = list(model.buffers())
+    by_dtype = {}
+    for b in bufs:
+        d = dtype_name(b.dtype)
+        by_dtype[d] = by_dtype.get(d, 0) + b.numel() * b.element_size()
+    return dict(
+        total=sum(p.numel() for p in params),
+        trainable=sum(p.numel() for p in params if p.requires_grad),
+        bytes=sum(p.numel() * p.element_size() for p in params),
+    ), dict(elements=sum(b.numel() for b in bufs), bytes=sum(b.numel() * b.element_size() for b in bufs), by_dtype=by_dtype)
+
+
+def run_precision(net, model, precision, log):
+    results = {}
+    for b in net["batches"]:
+        t0 = time.time()
+        torch.manual_seed(1000 + b)
+        r = measure_saved(net, model, b, precision)
+        results[b] = r
+        log(f"    {precision} batch {b}: raw {r['raw']:,} adjusted {r['adjusted']:,} B "
+            f"({r['storages']} storages, {r['graph_nodes']} nodes, {time.time() - t0:.1f}s)")
+    bs = net["batches"]
+    raw_slope, raw_fixed, raw_res = fit(bs, {b: results[b]["raw"] for b in bs})
+    adj_slope, adj_fixed, adj_res = fit(bs, {b: results[b]["adjusted"] for b in bs})
+    wc_slope, wc_fixed, _ = fit(bs, {b: results[b]["classes"]["autocast_weight_copy"] for b in bs})
+    loss_slope, loss_fixed, _ = fit(bs, {b: results[b]["loss"] for b in bs})
+    rec_slope, rec_fixed, _ = fit(bs, {b: results[b]["recurrent_internal"] for b in bs})
+    drop_slope, drop_fixed, _ = fit(bs, {b: results[b]["dropout"]["delta"] for b in bs})
+    att_slope, att_fixed, _ = fit(bs, {b: results[b]["attention"]["delta"] for b in bs})
+
+    all_groups = sorted(set().union(*[results[b]["groups"].keys() for b in bs]))
+    groups = []
+    for g in all_groups:
+        vals = {b: results[b]["groups"].get(g, {}).get("bytes", 0) for b in bs}
+        s, f, _ = fit(bs, vals)
+        node_attr, dt = g.split("|")
+        node, attr = node_attr.split(".", 1)
+        groups.append(dict(grad_fn=node, saved=attr, dtype=dt, bytes_per_sample=s, bytes_fixed=f,
+                           storages={str(b): results[b]["groups"].get(g, {}).get("storages", 0) for b in bs},
+                           bytes={str(b): vals[b] for b in bs}))
+    groups.sort(key=lambda g: -g["bytes_per_sample"])
+    dtype_split = {}
+    for g in groups:
+        dtype_split[g["dtype"]] = dtype_split.get(g["dtype"], 0) + g["bytes_per_sample"]
+    dtype_split_adjusted = {}
+    for d in sorted(set().union(*[results[b]["by_dtype"].keys() for b in bs])):
+        s_, f_, _ = fit(bs, {b: results[b]["by_dtype"].get(d, 0) for b in bs})
+        dtype_split_adjusted[d] = dict(bytes_per_sample=s_, bytes_fixed=f_)
+    mean_slope, mean_fixed, _ = fit(bs, {b: results[b]["mean_only"] for b in bs})
+    all_mods = sorted(set().union(*[results[b]["modules"].keys() for b in bs]))
+    modules = {}
+    for m in all_mods:
+        s, f, _ = fit(bs, {b: results[b]["modules"].get(m, 0) for b in bs})
+        modules[m] = dict(bytes_per_sample=s, bytes_fixed=f)
+
+    first_b = sorted(bs)[0]
+    r0 = results[first_b]
+    out = dict(
+        precision=precision,
+        batch_sizes=bs,
+        activation_bytes_per_sample_raw=raw_slope,
+        activation_bytes_fixed_raw=raw_fixed,
+        activation_bytes_per_sample_cuda=adj_slope,
+        activation_bytes_fixed=adj_fixed,
+        linear_fit_residual_bytes=dict(raw=raw_res, adjusted=adj_res),
+        loss_activation_bytes_per_sample=loss_slope,
+        loss_activation_bytes_fixed=loss_fixed,
+        input_bytes_per_sample=r0["input_batch_bytes"] // first_b,
+        label_bytes_per_sample=r0["label_batch_bytes"] // first_b,
+        autocast_weight_copy_bytes_saved=wc_fixed if precision != "fp32" else 0,
+        autocast_weight_copy_bytes_per_sample=wc_slope,
+        autocast_cast_parameter_bytes=r0["cast_parameter_bytes"],
+        output_dtype=r0["output_dtype"],
+        saved_bytes_by_batch={str(b): dict(raw=results[b]["raw"], adjusted=results[b]["adjusted"],
+                                           input=results[b]["classes"]["input"], labels=results[b]["classes"]["labels"],
+                                           parameters_saved=results[b]["classes"]["parameter"],
+                                           buffers_saved=results[b]["classes"]["buffer"],
+                                           autocast_weight_copies_saved=results[b]["classes"]["autocast_weight_copy"],
+                                           storages=results[b]["storages"], graph_nodes=results[b]["graph_nodes"],
+                                           gradient_bytes=results[b]["gradient_bytes"])
+                              for b in bs},
+        adjustments=dict(
+            dropout_mask=dict(bytes_per_sample=drop_slope, bytes_fixed=drop_fixed,
+                              items_at_batch={str(b): results[b]["dropout"]["items"] for b in bs}),
+            attention_sdpa=dict(bytes_per_sample=att_slope, bytes_fixed=att_fixed, calls=r0["attention"]["calls"],
+                                removed_at_batch={str(b): results[b]["attention"]["removed_groups"] for b in bs},
+                                added_at_batch={str(b): results[b]["attention"]["added"] for b in bs}),
+        ),
+        recurrent=dict(calls=r0["recurrent_calls"], internal_bytes_per_sample=rec_slope, internal_bytes_fixed=rec_fixed,
+                       cuda_comparable=r0["recurrent_calls"] == 0),
+        saved_bytes_per_sample_by_dtype_raw=dtype_split,
+        saved_bytes_by_dtype_cuda=dtype_split_adjusted,
+        known_unadjusted_differences=dict(
+            mean_saves_input_bytes_per_sample=mean_slope,
+            note="storages kept only by MeanBackward1._saved_self (AdaptiveAvgPool2d(1) / mean over H, W): torch 1.13 "
+                 "saves mean's input, PyTorch 2.x derivatives.yaml saves only its sizes and numel (self.sym_numel()); "
+                 "left in the figures (only adjustments listed in `adjustments` are applied)"),
+        groups=groups,
+        modules=modules,
+        unhooked_saved_tensors=r0["unhooked"],
+    )
+    if r0["recurrent_calls"]:
+        out["activation_bytes_per_sample_cuda"] = None
+        out["activation_bytes_per_sample_cpu_unfused_recurrent"] = adj_slope
+        out["activation_bytes_per_sample_outside_recurrent"] = adj_slope - rec_slope
+    return out, results[first_b]["gradient_bytes"]
+
+
+def check_model_file(net, ref_model, ref_counts, log):
+    spec = load_model_file(net["model_file"])
+    if spec is None:
+        return dict(status="missing", note=f"{net['model_file']} does not exist yet")
+    try:
+        torch.manual_seed(0)
+        built = HeadroomNet(spec)
+    except Exception as e:  # report, do not fail the suite
+        return dict(status="unbuildable", error=f"{type(e).__name__}: {e}")
+    p, b = counts_of(built)
+    res = dict(status="ok", params_total=p["total"], params_trainable=p["trainable"], buffer_elements=b["elements"],
+               params_match=p["total"] == ref_counts[0]["total"] and p["trainable"] == ref_counts[0]["trainable"],
+               buffers_match=b["elements"] == ref_counts[1]["elements"],
+               input=spec["input"], loss=spec.get("loss"))
+    if not res["params_match"]:
+        res["status"] = "mismatch"
+    return res, built
+
+
+def measure_network(net, args, log):
+    t0 = time.time()
+    torch.manual_seed(0)
+    spec = load_model_file(net["model_file"])
+    if net["build"] is None:
+        if spec is None:
+            log(f"  {net['name']}: {net['model_file']} missing, skipped")
+            return dict(name=net["name"], model_file=net["model_file"], skipped="model file missing")
+        model = HeadroomNet(spec)
+        net["input"] = model.input_shape
+        net["input_dtype"] = model.input_dtype
+        net["loss"] = model.loss
+        with torch.no_grad():
+            o = model(model.example_input(2))
+        net["classes"] = o.shape[-1]
+        net["built_from_model_file"] = True
+    else:
+        model = net["build"]()
+        net.setdefault("loss", "cross_entropy")
+    model.train()
+    pc, bc = counts_of(model)
+    log(f"  {net['name']}: {pc['total']:,} parameters, {bc['elements']:,} buffer elements")
+
+    entry = dict(
+        name=net["name"],
+        description=net["description"],
+        model_file=net["model_file"],
+        pytorch_module="built from the model file by measure.py (HeadroomNet)" if net.get("built_from_model_file")
+        else (f"torchvision.models.{net['name']}(weights=None)" if net["build"].__name__ == "make"
+              else f"measure.py {net['build'].__name__}"),
+        input=dict(shape=net["input"], dtype=net.get("input_dtype", "float32")),
+        loss=net["loss"],
+        parameters=pc,
+        buffers=bc,
+        gradient_bytes=pc["trainable"] * 4,
+    )
+
+    counts = layer_output_counts(net, model)
+
+    runs = []
+    state = detail = None
+    for precision in net["precisions"]:
+        if precision != "fp32" and args.fp32_only:
+            continue
+        run, grad_bytes = run_precision(net, model, precision, log)
+        if state is None:
+            # gradients of the last batch are in place: one step of each optimizer
+            t1 = time.time()
+            for p in model.parameters():
+                if p.requires_grad and p.grad is None:
+                    p.grad = torch.zeros_like(p)
+            state, detail = measure_optimizers(model)
+            model.zero_grad(set_to_none=True)
+            log(f"    optimizers: adam {state['adam']:,} B ({time.time() - t1:.1f}s)")
+        run["optimizer_state_bytes"] = state
+        run["gradient_bytes_measured"] = grad_bytes
+        if precision != "fp32":
+            run["optimizer_state_note"] = "autocast keeps parameters, gradients and optimizer state in float32: " \
+                                          "same state as fp32 (measured once)"
+        runs.append(run)
+    entry["optimizer_state_detail"] = detail
+
+    if not args.no_peak:
+        pb = [b for b in net["batches"] if b >= 2][0]
+        t1 = time.time()
+        entry["cpu_peak"] = measure_peak(net, model, pb)
+        entry["cpu_peak"]["note"] = ("CPU allocator only (c10 allocations seen by the profiler); CPU kernels' "
+                                     "temporaries differ from CUDA's, so this is a plausibility figure, not a target")
+        log(f"    peak (adam, batch {pb}): {entry['cpu_peak']['peak_bytes_above_start']:,} B above start "
+            f"in {entry['cpu_peak']['peak_phase']} ({time.time() - t1:.1f}s)")
+
+    fp32 = runs[0]
+    measured = dict(weights=pc["bytes"] + bc["bytes"], gradients=pc["trainable"] * 4,
+                    per_sample=fp32["activation_bytes_per_sample_cuda"] if fp32["activation_bytes_per_sample_cuda"] is not None
+                    else fp32["activation_bytes_per_sample_raw"],
+                    fixed=fp32["activation_bytes_fixed"], state=state,
+                    input_per_sample=fp32["input_bytes_per_sample"] + fp32["label_bytes_per_sample"])
+    entry["rules_of_thumb"] = rules_of_thumb(net, pc["total"], counts, measured, net["batches"])
+    entry["runs"] = runs
+
+    # the model file, built by measure.py: parameter check and saved-bytes check at one batch
+    if net.get("built_from_model_file"):
+        entry["model_file_check"] = dict(status="reference is built from the model file")
+    else:
+        chk = check_model_file(net, model, (pc, bc), log)
+        if isinstance(chk, tuple):
+            chk, built = chk
+            b = sorted(net["batches"])[0]
+            try:
+                rb = measure_saved(net, built, b, "fp32")
+                rm = fp32["saved_bytes_by_batch"][str(b)]
+                chk["saved_check_batch"] = b
+                chk["saved_raw_model_file_build"] = rb["raw"]
+                chk["saved_raw_reference"] = rm["raw"]
+                chk["saved_match"] = rb["raw"] == rm["raw"]
+                chk["saved_adjusted_model_file_build"] = rb["adjusted"]
+                chk["saved_adjusted_reference"] = rm["adjusted"]
+            except Exception as e:
+                chk["saved_check_error"] = f"{type(e).__name__}: {e}"
+            del built
+        entry["model_file_check"] = chk
+        log(f"    model file: {json.dumps({k: v for k, v in chk.items() if k not in ('input',)})}")
+    entry["seconds"] = round(time.time() - t0, 1)
+    del model
+    gc.collect()
+    return entry
+
+
+ADJUSTMENTS = {
+    "dropout_mask": (
+        "CPU nn.Dropout (torch 1.13 at::dropout -> _dropout_impl, because is_fused_kernel_acceptable() is CUDA-only) "
+        "multiplies by a noise tensor of the input's dtype and size and MulBackward0 saves it (_saved_other). CUDA "
+        "uses native_dropout, whose NativeDropoutBackward0 saves a bool mask (1 byte/element). Applied to every "
+        "storage saved as MulBackward0.other inside an nn.Dropout module: bytes -> elements x 1. The dropout "
+        "output itself is unchanged (the next layer saves it on both devices)."),
+    "attention_sdpa": (
+        "torch 1.13 nn.MultiheadAttention (and so nn.TransformerEncoderLayer in training) runs the explicit math path "
+        "(torch/nn/functional.py multi_head_attention_forward): q/sqrt(d) (BTE, saved by baddbmm as batch1), contiguous "
+        "k (batch2) and v (bmm mat2), softmax probabilities (B x heads x T x T, saved), dropout noise on them (B x heads "
+        "x T x T, input dtype) and the dropped-out probabilities (B x heads x T x T, saved by bmm). PyTorch >= 2.1 on CUDA "
+        "with need_weights=False and is_causal (nn.TransformerEncoder detects the causal mask) calls "
+        "scaled_dot_product_attention, flash (16-bit) or memory-efficient (fp32) kernels, whose backward nodes save query, "
+        "key, value (views of one contiguous [3,T,B,E] in-projection copy), the output [B,heads,T,E/heads] and a float32 "
+        "logsumexp [B,heads,T] (memory-efficient pads T to a multiple of 32); dropout is regenerated from a Philox seed, "
+        "no mask or probabilities are kept. Applied per nn.MultiheadAttention call: every storage saved only by the math "
+        "core's nodes (DivBackward0.other, BaddbmmBackward0.batch1/batch2, SoftmaxBackward0.result, MulBackward0.other, "
+        "BmmBackward0.self/mat2) inside the call, and not one of the call's inputs, is removed; then 3BTE + BTE bytes of "
+        "the attention dtype and 4 x B x heads x T bytes are added. The in- and out-projection Linear inputs are kept "
+        "as measured (both versions save the same tensors there). The two Philox scalars are not counted."),
+    "recurrent": (
+        "Not adjusted. CPU LSTM/GRU in torch 1.13 are unfused (per-step, per-gate tensors saved by sigmoid/tanh/mul "
+        "nodes); cuDNN keeps one reserve buffer instead, whose size Headroom documents separately. The raw CPU "
+        "figure is recorded, with the part saved inside the recurrent module split out "
+        "(recurrent.internal_bytes_per_sample) so the rest of the network stays comparable; "
+        "activation_bytes_per_sample_cuda is null for such networks."),
+    "never_adjusted": "Nothing else is adjusted: every other figure is what torch 1.13 on the CPU saves.",
+}
+
+
+def markdown_table(doc):
+    """The README's table of findings, from a measurements.json document."""
+    def mib(n):
+        return "-" if n is None else f"{n:,}"
+
+    rows = ["| network | precision | parameters | saved raw (B/sample) | saved CUDA-adjusted (B/sample) | fixed (B) "
+            "| adjustments (B/sample) | left in: 1.13 mean (B/sample) | loss (B/sample) | rule of thumb "
+            "activations x2 (B/sample) | Adam state (B) | model file check |",
+            "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|"]
+    for n in doc["networks"]:
+        if "runs" not in n:
+            rows.append(f"| {n['name']} | skipped: {n.get('skipped')} |||||||||||")
+            continue
+        chk = n.get("model_file_check", {})
+        status = chk.get("status", "")
+        if status == "ok":
+            status = "params match" + (", saved bytes match" if chk.get("saved_match") else
+                                       (", saved bytes DIFFER" if "saved_match" in chk else ""))
+        for r in n["runs"]:
+            adj = r["adjustments"]
+            parts = []
+            if adj["dropout_mask"]["bytes_per_sample"]:
+                parts.append(f"dropout mask {adj['dropout_mask']['bytes_per_sample']:+,}")
+            if adj["attention_sdpa"]["bytes_per_sample"]:
+                parts.append(f"SDPA {adj['attention_sdpa']['bytes_per_sample']:+,}")
+            if r["recurrent"]["calls"]:
+                parts.append(f"none (LSTM internals {mib(r['recurrent']['internal_bytes_per_sample'])} not comparable)")
+            cuda = r["activation_bytes_per_sample_cuda"]
+            rows.append(
+                f"| {n['name']} | {r['precision']} | {n['parameters']['total']:,} | {mib(r['activation_bytes_per_sample_raw'])} "
+                f"| {mib(cuda) if cuda is not None else 'n/a (LSTM)'} | {r['activation_bytes_fixed']:,} | {'; '.join(parts) or '-'} "
+                f"| {mib(r['known_unadjusted_differences']['mean_saves_input_bytes_per_sample']) if r['known_unadjusted_differences']['mean_saves_input_bytes_per_sample'] else '-'} "
+                f"| {mib(r['loss_activation_bytes_per_sample'])} "
+                f"| {mib(n['rules_of_thumb']['activation_bytes_per_sample_rule'])} "
+                f"| {mib(r['optimizer_state_bytes']['adam'])} | {status if r['precision'] == 'fp32' else ''} |")
+    rows += ["", "At batch 32, fp32, in MiB (measured = weights + buffers + gradients + optimizer state + CUDA-adjusted "
+             "activations + input + labels; no transient buffers, no CUDA context):", "",
+             "| network | activations per sample: all layers / weighted+pool (elements) | measured saved (B/sample) "
+             "| rule, SGD | measured, SGD | rule, Adam | rule, Adam, weighted+pool | measured, Adam |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for n in doc["networks"]:
+        if "runs" not in n:
+            continue
+        rot = n["rules_of_thumb"]
+        t = rot["totals"]["32"]
+        r = n["runs"][0]
+        saved = r["activation_bytes_per_sample_cuda"]
+        if saved is None:
+            saved = r["activation_bytes_per_sample_raw"]
+        rows.append(f"| {n['name']} | {rot['activation_elements_per_sample_all_layers']:,} / "
+                    f"{rot['activation_elements_per_sample_weighted_and_pool']:,} | {saved:,} "
+                    f"| {t['rule_sgd'] / 2**20:,.1f} | {t['measured_sgd'] / 2**20:,.1f} | {t['rule_adam'] / 2**20:,.1f} "
+                    f"| {t['rule_adam_weighted_and_pool'] / 2**20:,.1f} | {t['measured_adam'] / 2**20:,.1f} |")
+    return "\n".join(rows)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(REPO / "tests/reference/measurements.json"))
+    ap.add_argument("--only", nargs="*", help="measure only these networks (names)")
+    ap.add_argument("--no-peak", action="store_true", help="skip the profiler peak measurement")
+    ap.add_argument("--fp32-only", action="store_true", help="skip the autocast runs")
+    ap.add_argument("--table", metavar="JSON", help="print the README table of an existing measurements file and exit")
+    args = ap.parse_args()
+    if args.table:
+        with open(args.table) as f:
+            print(markdown_table(json.load(f)))
+        return
+
+    torch.set_num_threads(THREADS)
+    torch.manual_seed(0)
+    start = time.time()
+    cpu_start = time.process_time()
+
+    def log(msg):
+        print(msg, flush=True)
+
+    command = "/usr/bin/python3 " + " ".join([os.path.relpath(sys.argv[0], REPO) if os.path.isabs(sys.argv[0])
+                                               else sys.argv[0]] + sys.argv[1:])
+    nets = [n for n in NETWORKS if not args.only or n["name"] in args.only]
+    entries = []
+    for net in nets:
+        log(f"{net['name']}")
+        entries.append(measure_network(dict(net), args, log))
+
+    doc = dict(
+        format="headroom-reference-measurements",
+        version=1,
+        generated=dict(
+            date=datetime.date.today().isoformat(),
+            command=command,
+            torch=torch.__version__,
+            torch_config_version=(torch.__config__.show().split("TORCH_VERSION=")[1].split(",")[0]
+                                  if "TORCH_VERSION=" in torch.__config__.show() else None),
+            torchvision=torchvision.__version__,
+            python=platform.python_version(),
+            platform=f"{platform.system()} {platform.machine()}; Debian python3-torch (CPU only)",
+            threads=THREADS,
+            runtime_seconds=round(time.time() - start, 1),
+            cpu_seconds=round(time.process_time() - cpu_start, 1),
+        ),
+        conventions=dict(
+            bytes="all byte counts are exact integers from storage nbytes; per-sample and fixed parts are the "
+                  "slope and intercept through the two smallest batch sizes >= 2; linear_fit_residual_bytes gives "
+                  "the deviation at every measured batch (0 = exactly affine)",
+            activations="storages saved for backward by autograd nodes reachable from the loss, each counted once "
+                        "with its full nbytes; excluding parameters, buffers, the input batch (input_bytes_per_sample) "
+                        "and the labels (label_bytes_per_sample); the loss's saved tensors are included "
+                        "(loss_activation_bytes_per_sample)",
+            activation_bytes_per_sample_cuda="the raw CPU figure with the adjustments below applied; null when the "
+                                             "network has recurrent layers (see recurrent)",
+            groups="per (grad_fn, saved attribute, dtype): the bytes of the storages whose first saver (in forward "
+                   "order) is that node attribute; a storage saved by several nodes counts once, with its first saver",
+            modules="per module path, the bytes first saved while that module was running (diagnostic)",
+            optimizer_state_bytes="bytes of the full-size state tensors after one step(); scalar `step` entries are "
+                                  "in optimizer_state_detail (step_tensor_bytes), not in this figure",
+            autocast="precision amp-bf16 = torch.autocast('cpu', dtype=torch.bfloat16) around forward and loss; "
+                     "autocast_weight_copy_bytes_saved = bf16 weight copies saved for backward (batch-independent, "
+                     "excluded from activations)",
+            rules_of_thumb="activation_elements_per_sample_all_layers = sum of output elements of every leaf module "
+                           "(torchsummary style); totals use parameters x 3 (x 4 Adam) x 4 bytes + (activations x 2 x 4 "
+                           "+ input) x batch; measured_* = weights + buffers + gradients + optimizer state + "
+                           "(adjusted activations + input + labels) x batch, without transient or CUDA overhead",
+        ),
+        adjustments=ADJUSTMENTS,
+        networks=entries,
+    )
+    with open(args.out, "w") as f:
+        json.dump(doc, f, indent=1)
+        f.write("\n")
+    log(f"wrote {args.out} in {time.time() - start:.0f}s")
+
+
+if __name__ == "__main__":
+    main()
