@@ -1,0 +1,804 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ko">
+<context>
+    <name>headroom::ui::AttributeEditor</name>
+    <message>
+        <source>sizes</source>
+        <translation>크기</translation>
+    </message>
+    <message>
+        <source>same for all</source>
+        <translation>모두 동일</translation>
+    </message>
+    <message>
+        <source>e.g. 768 or 16, 16</source>
+        <translation>예: 768 또는 16, 16</translation>
+    </message>
+    <message>
+        <source>inferred</source>
+        <translation>자동 추론</translation>
+    </message>
+    <message>
+        <source>Leave it out: Headroom works it out from the input</source>
+        <translation>생략: Headroom이 입력에서 추론합니다</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::BatchPanel</name>
+    <message>
+        <source>Batch size, 1 to 4096 on a logarithmic scale (each tick doubles it)</source>
+        <translation>배치 크기, 1~4096 로그 눈금 (한 눈금마다 두 배)</translation>
+    </message>
+    <message>
+        <source>Set to Max</source>
+        <translation>최대로 설정</translation>
+    </message>
+    <message>
+        <source>Sets the batch size to the largest that fits the GPU</source>
+        <translation>GPU에 들어가는 가장 큰 배치 크기로 설정합니다</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>배치 크기:</translation>
+    </message>
+    <message>
+        <source>Max batch: %1</source>
+        <translation>최대 배치: %1</translation>
+    </message>
+    <message>
+        <source>Does not fit, even at batch 1</source>
+        <translation>배치 1에서도 들어가지 않습니다</translation>
+    </message>
+    <message>
+        <source>Total: %1 of %2</source>
+        <translation>합계: %1 / %2</translation>
+    </message>
+    <message>
+        <source>Headroom: %1</source>
+        <translation>여유: %1</translation>
+    </message>
+    <message>
+        <source>Shortfall: %1</source>
+        <translation>부족: %1</translation>
+    </message>
+    <message>
+        <source>Max batch: —</source>
+        <translation>최대 배치: —</translation>
+    </message>
+    <message>
+        <source>Total: —</source>
+        <translation>합계: —</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>추정 불가: %1</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::DialogProvider</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>저장하지 않은 변경 사항</translation>
+    </message>
+    <message>
+        <source>“%1” has unsaved changes. Save them first?</source>
+        <translation>“%1”에 저장하지 않은 변경 사항이 있습니다. 먼저 저장할까요?</translation>
+    </message>
+    <message>
+        <source>Custom GPU</source>
+        <translation>사용자 정의 GPU</translation>
+    </message>
+    <message>
+        <source>My GPU</source>
+        <translation>내 GPU</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>이름:</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>메모리:</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::Document</name>
+    <message>
+        <source>Untitled</source>
+        <translation>제목 없음</translation>
+    </message>
+    <message>
+        <source>Remove layer</source>
+        <translation>레이어 삭제</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n layers</source>
+        <translation><numerusform>레이어 %n개 삭제</numerusform></translation>
+    </message>
+    <message>
+        <source>Move layer</source>
+        <translation>레이어 이동</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n layers</source>
+        <translation><numerusform>레이어 %n개 이동</numerusform></translation>
+    </message>
+    <message>
+        <source>Duplicate layer</source>
+        <translation>레이어 복제</translation>
+    </message>
+    <message numerus="yes">
+        <source>Duplicate %n layers</source>
+        <translation><numerusform>레이어 %n개 복제</numerusform></translation>
+    </message>
+    <message>
+        <source>Wrap in residual block</source>
+        <translation>잔차 블록으로 감싸기</translation>
+    </message>
+    <message>
+        <source>Change %1</source>
+        <translation>%1 변경</translation>
+    </message>
+    <message>
+        <source>Rename layer</source>
+        <translation>레이어 이름 변경</translation>
+    </message>
+    <message>
+        <source>Change inputs</source>
+        <translation>입력 변경</translation>
+    </message>
+    <message>
+        <source>Change repeat count</source>
+        <translation>반복 횟수 변경</translation>
+    </message>
+    <message>
+        <source>Rename network</source>
+        <translation>네트워크 이름 변경</translation>
+    </message>
+    <message>
+        <source>Change input</source>
+        <translation>네트워크 입력 변경</translation>
+    </message>
+    <message>
+        <source>Change loss</source>
+        <translation>손실 함수 변경</translation>
+    </message>
+    <message>
+        <source>Change precision</source>
+        <translation>정밀도 변경</translation>
+    </message>
+    <message>
+        <source>Change batch size</source>
+        <translation>배치 크기 변경</translation>
+    </message>
+    <message>
+        <source>Change optimizer</source>
+        <translation>옵티마이저 변경</translation>
+    </message>
+    <message>
+        <source>Change GPU</source>
+        <translation>GPU 변경</translation>
+    </message>
+    <message>
+        <source>Change overhead</source>
+        <translation>프레임워크 오버헤드 변경</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::GpuSelector</name>
+    <message>
+        <source>Type to search GPUs</source>
+        <translation>GPU 검색어 입력</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Custom GPUs</source>
+        <translation>사용자 정의 GPU</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Also: %1</source>
+        <translation>다른 이름: %1</translation>
+    </message>
+    <message>
+        <source>Custom...</source>
+        <translation>사용자 정의...</translation>
+    </message>
+    <message>
+        <source>A GPU with a memory size of your choice</source>
+        <translation>메모리 크기를 직접 지정하는 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LayerEditor</name>
+    <message>
+        <source>&amp;Add Layer</source>
+        <translation>레이어 추가(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Repeat Block</source>
+        <translation>반복 블록</translation>
+    </message>
+    <message>
+        <source>A block of layers repeated several times</source>
+        <translation>여러 번 반복되는 레이어 묶음</translation>
+    </message>
+    <message>
+        <source>&amp;Remove Layer</source>
+        <translation>레이어 삭제(&amp;R)</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate Layer</source>
+        <translation>레이어 복제(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move &amp;Up</source>
+        <translation>위로 이동(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move Do&amp;wn</source>
+        <translation>아래로 이동(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Wrap in Residual &amp;Block</source>
+        <translation>잔차 블록으로 감싸기(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Puts the selected layers in a block whose input is added to its output</source>
+        <translation>선택한 레이어를 블록으로 묶고, 블록의 입력을 출력에 더합니다</translation>
+    </message>
+    <message>
+        <source>Add Layer</source>
+        <translation>레이어 추가</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>삭제</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>복제</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>위로</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>아래로</translation>
+    </message>
+    <message>
+        <source>Residual</source>
+        <translation>잔차</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation>%1 추가</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LayerTableModel</name>
+    <message>
+        <source>Repeat × %1</source>
+        <translation>반복 × %1</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>이름</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>유형</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>출력 형태</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>파라미터</translation>
+    </message>
+    <message>
+        <source>Activations / sample</source>
+        <translation>활성화 / 샘플</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>입력</translation>
+    </message>
+    <message>
+        <source>Memory kept for the backward pass per sample (a Repeat block: all its repetitions)</source>
+        <translation>샘플당 역전파를 위해 보관하는 메모리 (반복 블록: 모든 반복의 합)</translation>
+    </message>
+    <message>
+        <source>Invalid network: %1</source>
+        <translation>잘못된 네트워크: %1</translation>
+    </message>
+    <message>
+        <source>Layers: %1 · Parameters: %2 · Activations per sample: %3</source>
+        <translation>레이어: %1 · 파라미터: %2 · 샘플당 활성화: %3</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MainWindow</name>
+    <message>
+        <source>Headroom models (*.json);;All files (*)</source>
+        <translation>Headroom 모델 (*.json);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Training set-up</source>
+        <translation>학습 설정</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>배치 크기</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>사용자 정의</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>파일(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>새로 만들기(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>열기(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>모델 열기</translation>
+    </message>
+    <message>
+        <source>Open &amp;Preset</source>
+        <translation>프리셋 열기(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>최근 파일(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>저장(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>다른 이름으로 저장(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>&amp;Export Report...</source>
+        <translation>보고서 내보내기(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>종료(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>편집(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>실행 취소(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>다시 실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Layer</source>
+        <translation>레이어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>도움말(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Headroom</source>
+        <translation>Headroom 정보(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>&amp;Qt 정보</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>제목 없음</translation>
+    </message>
+    <message>
+        <source>Cannot open the model</source>
+        <translation>모델을 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Cannot open the preset</source>
+        <translation>프리셋을 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Save Model As</source>
+        <translation>모델을 다른 이름으로 저장</translation>
+    </message>
+    <message>
+        <source>Cannot save the model</source>
+        <translation>모델을 저장할 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 저장됨</translation>
+    </message>
+    <message>
+        <source>%1 - %2 - batch %3.pdf</source>
+        <translation>%1 - %2 - 배치 %3.pdf</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>보고서 내보내기</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 문서 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Cannot export the report</source>
+        <translation>보고서를 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>보고서를 %1에 저장했습니다</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>최근 파일 목록 지우기</translation>
+    </message>
+    <message>
+        <source>%1[*] — Headroom</source>
+        <translation>%1[*] — Headroom</translation>
+    </message>
+    <message>
+        <source>About Headroom</source>
+        <translation>Headroom 정보</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;Plans GPU memory for deep-learning training: build or open a network, pick a GPU and see the largest batch that fits.&lt;/p&gt;&lt;p&gt;Estimates follow PyTorch&apos;s memory behaviour; see the user guide for the assumptions.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;딥러닝 학습을 위한 GPU 메모리 계획 도구입니다. 네트워크를 만들거나 열고 GPU를 고르면 들어가는 가장 큰 배치를 바로 볼 수 있습니다.&lt;/p&gt;&lt;p&gt;추정치는 PyTorch의 메모리 동작을 따릅니다. 가정은 사용자 가이드를 참고하세요.&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MemoryChartView</name>
+    <message>
+        <source>Batch size</source>
+        <translation>배치 크기</translation>
+    </message>
+    <message>
+        <source>Over budget</source>
+        <translation>메모리 초과</translation>
+    </message>
+    <message>
+        <source>Activations per sample</source>
+        <translation>샘플당 활성화</translation>
+    </message>
+    <message>
+        <source>%1: %2 per sample</source>
+        <translation>%1: 샘플당 %2</translation>
+    </message>
+    <message>
+        <source>Memory vs. batch size</source>
+        <translation>메모리 대 배치 크기</translation>
+    </message>
+    <message>
+        <source>Activations per layer</source>
+        <translation>레이어별 활성화</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>추정 불가</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>추정 불가: %1</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>메모리 (%1)</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>배치 %1</translation>
+    </message>
+    <message>
+        <source>Activation memory per sample (%1)</source>
+        <translation>샘플당 활성화 메모리 (%1)</translation>
+    </message>
+    <message>
+        <source>The %1 heaviest of %2 layers keeping activations</source>
+        <translation>활성화를 보관하는 레이어 %2개 중 가장 큰 %1개</translation>
+    </message>
+    <message>
+        <source>Layers keeping activations for the backward pass</source>
+        <translation>역전파를 위해 활성화를 보관하는 레이어</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Batch %1</source>
+        <translation>배치 %1</translation>
+    </message>
+    <message>
+        <source>Total: %1 of %2</source>
+        <translation>합계: %1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PropertyPanel</name>
+    <message>
+        <source>Network</source>
+        <translation>네트워크</translation>
+    </message>
+    <message>
+        <source>One sample&apos;s shape without the batch axis, e.g. 3, 224, 224</source>
+        <translation>배치 축을 제외한 샘플 하나의 형태, 예: 3, 224, 224</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>이름:</translation>
+    </message>
+    <message>
+        <source>Input shape:</source>
+        <translation>입력 형태:</translation>
+    </message>
+    <message>
+        <source>Loss:</source>
+        <translation>손실 함수:</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>레이어</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>(이름 없음)</translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation>입력:</translation>
+    </message>
+    <message>
+        <source>the previous layer</source>
+        <translation>이전 레이어</translation>
+    </message>
+    <message>
+        <source>Names of the layers feeding this one, separated by commas (&quot;input&quot; is the network&apos;s input, &quot;repeat_input&quot; a block&apos;s)</source>
+        <translation>이 레이어에 입력을 주는 레이어 이름, 쉼표로 구분 (&quot;input&quot;은 네트워크 입력, &quot;repeat_input&quot;은 블록 입력)</translation>
+    </message>
+    <message>
+        <source>Repeat:</source>
+        <translation>반복:</translation>
+    </message>
+    <message>
+        <source> times</source>
+        <translation>회</translation>
+    </message>
+    <message>
+        <source>two or more layer names</source>
+        <translation>레이어 이름 두 개 이상</translation>
+    </message>
+    <message>
+        <source>Repeats the layers inside it; &quot;repeat_input&quot; names the block&apos;s input.</source>
+        <translation>안의 레이어를 반복합니다. &quot;repeat_input&quot;은 블록의 입력입니다.</translation>
+    </message>
+    <message>
+        <source>Unknown layer type</source>
+        <translation>알 수 없는 레이어 유형</translation>
+    </message>
+    <message>
+        <source>Select a layer to edit it.</source>
+        <translation>편집할 레이어를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Layer %1: %2</source>
+        <translation>레이어 %1: %2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::SetupPanel</name>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve</source>
+        <translation>CUDA 컨텍스트, 커널 이미지, cuBLAS/cuDNN 작업 공간, 할당자 예약</translation>
+    </message>
+    <message>
+        <source>GPU:</source>
+        <translation>GPU:</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>옵티마이저:</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>정밀도:</translation>
+    </message>
+    <message>
+        <source>Overhead:</source>
+        <translation>오버헤드:</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::UiText</name>
+    <message>
+        <source>Weights</source>
+        <translation>가중치</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>그래디언트</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>옵티마이저 상태</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>활성화</translation>
+    </message>
+    <message>
+        <source>Input batch</source>
+        <translation>입력 배치</translation>
+    </message>
+    <message>
+        <source>Backward transient</source>
+        <translation>역전파 임시 텐서</translation>
+    </message>
+    <message>
+        <source>Framework overhead</source>
+        <translation>프레임워크 오버헤드</translation>
+    </message>
+    <message>
+        <source>Convolution</source>
+        <translation>합성곱</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>선형</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>정규화</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>활성화 함수</translation>
+    </message>
+    <message>
+        <source>Pooling</source>
+        <translation>풀링</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>드롭아웃</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>형태 변환</translation>
+    </message>
+    <message>
+        <source>Recurrent</source>
+        <translation>순환</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>임베딩</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>병합</translation>
+    </message>
+    <message>
+        <source>Structure</source>
+        <translation>구조</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>Mixed precision (FP16 autocast)</source>
+        <translation>혼합 정밀도 (FP16 autocast)</translation>
+    </message>
+    <message>
+        <source>Mixed precision (BF16 autocast)</source>
+        <translation>혼합 정밀도 (BF16 autocast)</translation>
+    </message>
+    <message>
+        <source>Pure FP16 (FP32 master weights)</source>
+        <translation>순수 FP16 (FP32 마스터 가중치)</translation>
+    </message>
+    <message>
+        <source>Pure BF16 (FP32 master weights)</source>
+        <translation>순수 BF16 (FP32 마스터 가중치)</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD (모멘텀)</translation>
+    </message>
+    <message>
+        <source>SGD with Nesterov momentum</source>
+        <translation>SGD (Nesterov 모멘텀)</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>Adam (AMSGrad)</source>
+        <translation>Adam (AMSGrad)</translation>
+    </message>
+    <message>
+        <source>RMSprop</source>
+        <translation>RMSprop</translation>
+    </message>
+    <message>
+        <source>RMSprop with momentum</source>
+        <translation>RMSprop (모멘텀)</translation>
+    </message>
+    <message>
+        <source>RMSprop (centred, momentum)</source>
+        <translation>RMSprop (중심화, 모멘텀)</translation>
+    </message>
+    <message>
+        <source>Adagrad</source>
+        <translation>Adagrad</translation>
+    </message>
+    <message>
+        <source>Adadelta</source>
+        <translation>Adadelta</translation>
+    </message>
+    <message>
+        <source>Adamax</source>
+        <translation>Adamax</translation>
+    </message>
+    <message>
+        <source>Cross-entropy</source>
+        <translation>교차 엔트로피</translation>
+    </message>
+    <message>
+        <source>Mean squared error</source>
+        <translation>평균 제곱 오차</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>없음</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,804 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>headroom::ui::AttributeEditor</name>
+    <message>
+        <source>sizes</source>
+        <translation>尺寸</translation>
+    </message>
+    <message>
+        <source>same for all</source>
+        <translation>全部相同</translation>
+    </message>
+    <message>
+        <source>e.g. 768 or 16, 16</source>
+        <translation>例如 768 或 16, 16</translation>
+    </message>
+    <message>
+        <source>inferred</source>
+        <translation>自动推断</translation>
+    </message>
+    <message>
+        <source>Leave it out: Headroom works it out from the input</source>
+        <translation>留空：Headroom 会根据输入推断</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::BatchPanel</name>
+    <message>
+        <source>Batch size, 1 to 4096 on a logarithmic scale (each tick doubles it)</source>
+        <translation>批大小，1 到 4096，对数刻度（每一格翻倍）</translation>
+    </message>
+    <message>
+        <source>Set to Max</source>
+        <translation>设为最大</translation>
+    </message>
+    <message>
+        <source>Sets the batch size to the largest that fits the GPU</source>
+        <translation>将批大小设为 GPU 能容纳的最大值</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>Max batch: %1</source>
+        <translation>最大批大小：%1</translation>
+    </message>
+    <message>
+        <source>Does not fit, even at batch 1</source>
+        <translation>即使批大小为 1 也放不下</translation>
+    </message>
+    <message>
+        <source>Total: %1 of %2</source>
+        <translation>合计：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Headroom: %1</source>
+        <translation>剩余：%1</translation>
+    </message>
+    <message>
+        <source>Shortfall: %1</source>
+        <translation>不足：%1</translation>
+    </message>
+    <message>
+        <source>Max batch: —</source>
+        <translation>最大批大小：—</translation>
+    </message>
+    <message>
+        <source>Total: —</source>
+        <translation>合计：—</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>无法估算：%1</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::DialogProvider</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>“%1” has unsaved changes. Save them first?</source>
+        <translation>“%1”有未保存的更改。要先保存吗？</translation>
+    </message>
+    <message>
+        <source>Custom GPU</source>
+        <translation>自定义 GPU</translation>
+    </message>
+    <message>
+        <source>My GPU</source>
+        <translation>我的 GPU</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Memory:</source>
+        <translation>显存：</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::Document</name>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Remove layer</source>
+        <translation>删除层</translation>
+    </message>
+    <message numerus="yes">
+        <source>Remove %n layers</source>
+        <translation><numerusform>删除 %n 个层</numerusform></translation>
+    </message>
+    <message>
+        <source>Move layer</source>
+        <translation>移动层</translation>
+    </message>
+    <message numerus="yes">
+        <source>Move %n layers</source>
+        <translation><numerusform>移动 %n 个层</numerusform></translation>
+    </message>
+    <message>
+        <source>Duplicate layer</source>
+        <translation>复制层</translation>
+    </message>
+    <message numerus="yes">
+        <source>Duplicate %n layers</source>
+        <translation><numerusform>复制 %n 个层</numerusform></translation>
+    </message>
+    <message>
+        <source>Wrap in residual block</source>
+        <translation>包装为残差块</translation>
+    </message>
+    <message>
+        <source>Change %1</source>
+        <translation>修改 %1</translation>
+    </message>
+    <message>
+        <source>Rename layer</source>
+        <translation>重命名层</translation>
+    </message>
+    <message>
+        <source>Change inputs</source>
+        <translation>修改输入</translation>
+    </message>
+    <message>
+        <source>Change repeat count</source>
+        <translation>修改重复次数</translation>
+    </message>
+    <message>
+        <source>Rename network</source>
+        <translation>重命名网络</translation>
+    </message>
+    <message>
+        <source>Change input</source>
+        <translation>修改网络输入</translation>
+    </message>
+    <message>
+        <source>Change loss</source>
+        <translation>修改损失函数</translation>
+    </message>
+    <message>
+        <source>Change precision</source>
+        <translation>修改精度</translation>
+    </message>
+    <message>
+        <source>Change batch size</source>
+        <translation>修改批大小</translation>
+    </message>
+    <message>
+        <source>Change optimizer</source>
+        <translation>修改优化器</translation>
+    </message>
+    <message>
+        <source>Change GPU</source>
+        <translation>更换 GPU</translation>
+    </message>
+    <message>
+        <source>Change overhead</source>
+        <translation>修改框架开销</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::GpuSelector</name>
+    <message>
+        <source>Type to search GPUs</source>
+        <translation>输入以搜索 GPU</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Custom GPUs</source>
+        <translation>自定义 GPU</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>Also: %1</source>
+        <translation>别名：%1</translation>
+    </message>
+    <message>
+        <source>Custom...</source>
+        <translation>自定义...</translation>
+    </message>
+    <message>
+        <source>A GPU with a memory size of your choice</source>
+        <translation>显存大小由你指定的 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LayerEditor</name>
+    <message>
+        <source>&amp;Add Layer</source>
+        <translation>添加层(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Repeat Block</source>
+        <translation>重复块</translation>
+    </message>
+    <message>
+        <source>A block of layers repeated several times</source>
+        <translation>重复若干次的一组层</translation>
+    </message>
+    <message>
+        <source>&amp;Remove Layer</source>
+        <translation>删除层(&amp;R)</translation>
+    </message>
+    <message>
+        <source>D&amp;uplicate Layer</source>
+        <translation>复制层(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move &amp;Up</source>
+        <translation>上移(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Move Do&amp;wn</source>
+        <translation>下移(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Wrap in Residual &amp;Block</source>
+        <translation>包装为残差块(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Puts the selected layers in a block whose input is added to its output</source>
+        <translation>将所选层放入一个块中，块的输入会加到其输出上</translation>
+    </message>
+    <message>
+        <source>Add Layer</source>
+        <translation>添加层</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>删除</translation>
+    </message>
+    <message>
+        <source>Duplicate</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>Up</source>
+        <translation>上移</translation>
+    </message>
+    <message>
+        <source>Down</source>
+        <translation>下移</translation>
+    </message>
+    <message>
+        <source>Residual</source>
+        <translation>残差</translation>
+    </message>
+    <message>
+        <source>Add %1</source>
+        <translation>添加 %1</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LayerTableModel</name>
+    <message>
+        <source>Repeat × %1</source>
+        <translation>重复 × %1</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名称</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数量</translation>
+    </message>
+    <message>
+        <source>Activations / sample</source>
+        <translation>激活 / 样本</translation>
+    </message>
+    <message>
+        <source>Inputs</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Memory kept for the backward pass per sample (a Repeat block: all its repetitions)</source>
+        <translation>每个样本为反向传播保留的显存（重复块：所有重复之和）</translation>
+    </message>
+    <message>
+        <source>Invalid network: %1</source>
+        <translation>网络无效：%1</translation>
+    </message>
+    <message>
+        <source>Layers: %1 · Parameters: %2 · Activations per sample: %3</source>
+        <translation>层数：%1 · 参数量：%2 · 每样本激活：%3</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MainWindow</name>
+    <message>
+        <source>Headroom models (*.json);;All files (*)</source>
+        <translation>Headroom 模型 (*.json);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Training set-up</source>
+        <translation>训练设置</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Custom</source>
+        <translation>自定义</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>&amp;New</source>
+        <translation>新建(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>打开(&amp;O)...</translation>
+    </message>
+    <message>
+        <source>Open Model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>Open &amp;Preset</source>
+        <translation>打开预设(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Save</source>
+        <translation>保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save &amp;As...</source>
+        <translation>另存为(&amp;A)...</translation>
+    </message>
+    <message>
+        <source>&amp;Export Report...</source>
+        <translation>导出报告(&amp;E)...</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Layer</source>
+        <translation>层(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About Headroom</source>
+        <translation>关于 Headroom(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+        <source>Untitled</source>
+        <translation>未命名</translation>
+    </message>
+    <message>
+        <source>Cannot open the model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Cannot open the preset</source>
+        <translation>无法打开预设</translation>
+    </message>
+    <message>
+        <source>Save Model As</source>
+        <translation>模型另存为</translation>
+    </message>
+    <message>
+        <source>Cannot save the model</source>
+        <translation>无法保存模型</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>%1 - %2 - batch %3.pdf</source>
+        <translation>%1 - %2 - 批大小 %3.pdf</translation>
+    </message>
+    <message>
+        <source>Export Report</source>
+        <translation>导出报告</translation>
+    </message>
+    <message>
+        <source>PDF documents (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Cannot export the report</source>
+        <translation>无法导出报告</translation>
+    </message>
+    <message>
+        <source>Report written to %1</source>
+        <translation>报告已写入 %1</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>清除最近文件</translation>
+    </message>
+    <message>
+        <source>%1[*] — Headroom</source>
+        <translation>%1[*] — Headroom</translation>
+    </message>
+    <message>
+        <source>About Headroom</source>
+        <translation>关于 Headroom</translation>
+    </message>
+    <message>
+        <source>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;Plans GPU memory for deep-learning training: build or open a network, pick a GPU and see the largest batch that fits.&lt;/p&gt;&lt;p&gt;Estimates follow PyTorch&apos;s memory behaviour; see the user guide for the assumptions.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;深度学习训练的 GPU 显存规划工具：构建或打开一个网络，选择 GPU，即可看到能放下的最大批大小。&lt;/p&gt;&lt;p&gt;估算遵循 PyTorch 的显存行为；相关假设见用户指南。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MemoryChartView</name>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>Over budget</source>
+        <translation>超出显存</translation>
+    </message>
+    <message>
+        <source>Activations per sample</source>
+        <translation>每样本激活</translation>
+    </message>
+    <message>
+        <source>%1: %2 per sample</source>
+        <translation>%1：每样本 %2</translation>
+    </message>
+    <message>
+        <source>Memory vs. batch size</source>
+        <translation>显存与批大小</translation>
+    </message>
+    <message>
+        <source>Activations per layer</source>
+        <translation>各层激活</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>无法估算</translation>
+    </message>
+    <message>
+        <source>No estimate: %1</source>
+        <translation>无法估算：%1</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>显存（%1）</translation>
+    </message>
+    <message>
+        <source>batch %1</source>
+        <translation>批大小 %1</translation>
+    </message>
+    <message>
+        <source>Activation memory per sample (%1)</source>
+        <translation>每样本激活显存（%1）</translation>
+    </message>
+    <message>
+        <source>The %1 heaviest of %2 layers keeping activations</source>
+        <translation>保留激活的 %2 个层中最重的 %1 个</translation>
+    </message>
+    <message>
+        <source>Layers keeping activations for the backward pass</source>
+        <translation>为反向传播保留激活的层</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Batch %1</source>
+        <translation>批大小 %1</translation>
+    </message>
+    <message>
+        <source>Total: %1 of %2</source>
+        <translation>合计：%1 / %2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PropertyPanel</name>
+    <message>
+        <source>Network</source>
+        <translation>网络</translation>
+    </message>
+    <message>
+        <source>One sample&apos;s shape without the batch axis, e.g. 3, 224, 224</source>
+        <translation>单个样本的形状（不含批维度），例如 3, 224, 224</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名称：</translation>
+    </message>
+    <message>
+        <source>Input shape:</source>
+        <translation>输入形状：</translation>
+    </message>
+    <message>
+        <source>Loss:</source>
+        <translation>损失函数：</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>(unnamed)</source>
+        <translation>（未命名）</translation>
+    </message>
+    <message>
+        <source>Inputs:</source>
+        <translation>输入：</translation>
+    </message>
+    <message>
+        <source>the previous layer</source>
+        <translation>上一层</translation>
+    </message>
+    <message>
+        <source>Names of the layers feeding this one, separated by commas (&quot;input&quot; is the network&apos;s input, &quot;repeat_input&quot; a block&apos;s)</source>
+        <translation>为本层提供输入的层名，用逗号分隔（&quot;input&quot; 表示网络输入，&quot;repeat_input&quot; 表示块的输入）</translation>
+    </message>
+    <message>
+        <source>Repeat:</source>
+        <translation>重复：</translation>
+    </message>
+    <message>
+        <source> times</source>
+        <translation> 次</translation>
+    </message>
+    <message>
+        <source>two or more layer names</source>
+        <translation>两个或更多层名</translation>
+    </message>
+    <message>
+        <source>Repeats the layers inside it; &quot;repeat_input&quot; names the block&apos;s input.</source>
+        <translation>重复其中的层；&quot;repeat_input&quot; 表示块的输入。</translation>
+    </message>
+    <message>
+        <source>Unknown layer type</source>
+        <translation>未知的层类型</translation>
+    </message>
+    <message>
+        <source>Select a layer to edit it.</source>
+        <translation>选择一个层进行编辑。</translation>
+    </message>
+    <message>
+        <source>Layer %1: %2</source>
+        <translation>第 %1 层：%2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::SetupPanel</name>
+    <message>
+        <source> MiB</source>
+        <translation> MiB</translation>
+    </message>
+    <message>
+        <source>CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve</source>
+        <translation>CUDA 上下文、内核映像、cuBLAS/cuDNN 工作区和分配器预留</translation>
+    </message>
+    <message>
+        <source>GPU:</source>
+        <translation>GPU：</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message>
+        <source>Precision:</source>
+        <translation>精度：</translation>
+    </message>
+    <message>
+        <source>Overhead:</source>
+        <translation>框架开销：</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::UiText</name>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Input batch</source>
+        <translation>输入批数据</translation>
+    </message>
+    <message>
+        <source>Backward transient</source>
+        <translation>反向传播临时张量</translation>
+    </message>
+    <message>
+        <source>Framework overhead</source>
+        <translation>框架开销</translation>
+    </message>
+    <message>
+        <source>Convolution</source>
+        <translation>卷积</translation>
+    </message>
+    <message>
+        <source>Linear</source>
+        <translation>全连接</translation>
+    </message>
+    <message>
+        <source>Normalization</source>
+        <translation>归一化</translation>
+    </message>
+    <message>
+        <source>Activation</source>
+        <translation>激活函数</translation>
+    </message>
+    <message>
+        <source>Pooling</source>
+        <translation>池化</translation>
+    </message>
+    <message>
+        <source>Dropout</source>
+        <translation>Dropout</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状变换</translation>
+    </message>
+    <message>
+        <source>Recurrent</source>
+        <translation>循环</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Embedding</source>
+        <translation>嵌入</translation>
+    </message>
+    <message>
+        <source>Merge</source>
+        <translation>合并</translation>
+    </message>
+    <message>
+        <source>Structure</source>
+        <translation>结构</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>Mixed precision (FP16 autocast)</source>
+        <translation>混合精度（FP16 autocast）</translation>
+    </message>
+    <message>
+        <source>Mixed precision (BF16 autocast)</source>
+        <translation>混合精度（BF16 autocast）</translation>
+    </message>
+    <message>
+        <source>Pure FP16 (FP32 master weights)</source>
+        <translation>纯 FP16（FP32 主权重）</translation>
+    </message>
+    <message>
+        <source>Pure BF16 (FP32 master weights)</source>
+        <translation>纯 BF16（FP32 主权重）</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD（动量）</translation>
+    </message>
+    <message>
+        <source>SGD with Nesterov momentum</source>
+        <translation>SGD（Nesterov 动量）</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>Adam (AMSGrad)</source>
+        <translation>Adam（AMSGrad）</translation>
+    </message>
+    <message>
+        <source>RMSprop</source>
+        <translation>RMSprop</translation>
+    </message>
+    <message>
+        <source>RMSprop with momentum</source>
+        <translation>RMSprop（动量）</translation>
+    </message>
+    <message>
+        <source>RMSprop (centred, momentum)</source>
+        <translation>RMSprop（中心化、动量）</translation>
+    </message>
+    <message>
+        <source>Adagrad</source>
+        <translation>Adagrad</translation>
+    </message>
+    <message>
+        <source>Adadelta</source>
+        <translation>Adadelta</translation>
+    </message>
+    <message>
+        <source>Adamax</source>
+        <translation>Adamax</translation>
+    </message>
+    <message>
+        <source>Cross-entropy</source>
+        <translation>交叉熵</translation>
+    </message>
+    <message>
+        <source>Mean squared error</source>
+        <translation>均方误差</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,144 @@
+#pragma once
+
+// Shared by the GUI tests: small networks whose numbers can be worked out by hand, a GPU
+// catalogue that does not depend on the installed resources, and a DialogProvider that answers
+// from queues instead of showing dialogs.
+
+#include "DialogProvider.h"
+
+#include "headroom/GpuCatalog.h"
+#include "headroom/Network.h"
+
+#include <QCoreApplication>
+#include <QStandardPaths>
+#include <QStringList>
+
+#include <deque>
+
+namespace headroom::test {
+
+/// input [3, 8, 8] -> Conv2d(4, 3x3, pad 1) -> ReLU -> Flatten -> Linear(10).
+/// Parameters: conv 4*3*3*3 + 4 = 112, linear 256*10 + 10 = 2570; 2682 in all.
+inline Network tinyNetwork()
+{
+    Network n;
+    n.name = "Tiny";
+    n.input.shape.dims = {3, 8, 8};
+    LayerSpec conv;
+    conv.type = "Conv2d";
+    conv.name = "conv";
+    conv.attributes = {{"out_channels", 4}, {"kernel_size", 3}, {"padding", 1}};
+    LayerSpec relu;
+    relu.type = "ReLU";
+    LayerSpec flatten;
+    flatten.type = "Flatten";
+    LayerSpec fc;
+    fc.type = "Linear";
+    fc.name = "fc";
+    fc.attributes = {{"out_features", 10}};
+    n.layers = {conv, relu, flatten, fc};
+    return n;
+}
+constexpr std::uint64_t kTinyParams = 2682;
+
+/// `count` Linear(64) + ReLU pairs on a [64] input, plus a Repeat block: a long network for
+/// timing the slider path.
+inline Network longNetwork(int count)
+{
+    Network n;
+    n.name = "Long";
+    n.input.shape.dims = {64};
+    for (int i = 0; i < count / 2; ++i) {
+        LayerSpec fc;
+        fc.type = "Linear";
+        fc.attributes = {{"out_features", 64}};
+        LayerSpec relu;
+        relu.type = "ReLU";
+        n.layers.push_back(fc);
+        n.layers.push_back(relu);
+    }
+    return n;
+}
+
+inline GpuCatalog testCatalog()
+{
+    Gpu small;
+    small.name = "Test GPU 8";
+    small.vendor = "NVIDIA";
+    small.family = "Test family";
+    small.memoryBytes = 8ULL << 30;
+    Gpu big = small;
+    big.name = "Test GPU 24";
+    big.memoryBytes = 24ULL << 30;
+    big.aliases = {"TG24"};
+    Gpu other = small;
+    other.name = "Other GPU 16";
+    other.vendor = "AMD";
+    other.family = "Other family";
+    other.memoryBytes = 16ULL << 30;
+    return GpuCatalog{{small, big, other}};
+}
+
+/// Keeps tests away from the user's settings.
+inline void isolateSettings()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("HeadroomTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("HeadroomTests"));
+}
+
+/// Answers the GUI's questions from queues and records what it was told.
+class ScriptedDialogs final : public ui::DialogProvider {
+public:
+    std::deque<QString> openNames;
+    std::deque<QString> saveNames;
+    std::deque<SaveChoice> saveChoices;
+    std::deque<CustomGpu> customGpus;
+    QStringList errors;
+    QStringList suggestedSaveNames;
+    int saveQuestions = 0;
+    int abouts = 0;
+    QString aboutText;
+
+    QString openFileName(QWidget*, const QString&, const QString&, const QString&) override { return take(openNames); }
+    QString saveFileName(QWidget*, const QString&, const QString& path, const QString&) override
+    {
+        suggestedSaveNames << path;
+        return take(saveNames);
+    }
+    SaveChoice askToSave(QWidget*, const QString&) override
+    {
+        ++saveQuestions;
+        if (saveChoices.empty())
+            return SaveChoice::Cancel;
+        const SaveChoice c = saveChoices.front();
+        saveChoices.pop_front();
+        return c;
+    }
+    void showError(QWidget*, const QString&, const QString& message) override { errors << message; }
+    void showAbout(QWidget*, const QString&, const QString& text) override
+    {
+        ++abouts;
+        aboutText = text;
+    }
+    std::optional<CustomGpu> customGpu(QWidget*) override
+    {
+        if (customGpus.empty())
+            return std::nullopt;
+        CustomGpu g = customGpus.front();
+        customGpus.pop_front();
+        return g;
+    }
+
+private:
+    static QString take(std::deque<QString>& q)
+    {
+        if (q.empty())
+            return {};
+        QString s = q.front();
+        q.pop_front();
+        return s;
+    }
+};
+
+} // namespace headroom::test

@@ -1,0 +1,231 @@
+// Takes the user guide's screenshots (docs/images) from the real application. Not a test: run
+//   cmake --build <build> --target headroom_screenshots
+//   xvfb-run -s "-screen 0 1600x1000x24" <build>/tests/ui/headroom_screenshots docs/images
+// and, for the translated UI, with LANG=zh_CN.UTF-8 and the extra argument "--locale-only".
+// It needs an X server (Xvfb) because menus and pop-ups are separate windows, grabbed from the
+// screen; widgets alone are grabbed with QWidget::grab().
+
+#include "Document.h"
+#include "GpuSelector.h"
+#include "LayerEditor.h"
+#include "LayerTableModel.h"
+#include "MainWindow.h"
+#include "MemoryChartView.h"
+#include "PropertyPanel.h"
+#include "SetupPanel.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCursor>
+#include <QDir>
+#include <QGroupBox>
+#include <QLocale>
+#include <QMenu>
+#include <QPixmap>
+#include <QPushButton>
+#include <QScreen>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTimer>
+#include <QToolTip>
+#include <QTranslator>
+#include <QTreeView>
+#include <QUndoStack>
+
+#include <functional>
+#include <vector>
+
+using namespace headroom;
+using namespace headroom::ui;
+
+namespace {
+
+QRect globalRect(const QWidget* w) { return QRect(w->mapToGlobal(QPoint(0, 0)), w->size()); }
+
+void saveScreen(const QString& path, const QRect& area)
+{
+    QScreen* screen = QGuiApplication::primaryScreen();
+    const QPixmap shot = screen->grabWindow(0).copy(area.intersected(screen->geometry()));
+    if (!shot.save(path))
+        qWarning("cannot write %s", qPrintable(path));
+    else
+        qInfo("wrote %s (%dx%d)", qPrintable(path), shot.width(), shot.height());
+}
+
+void saveWidget(const QString& path, QWidget* w)
+{
+    if (!w->grab().save(path))
+        qWarning("cannot write %s", qPrintable(path));
+    else
+        qInfo("wrote %s", qPrintable(path));
+}
+
+template <typename T>
+T* find(QObject* root, const char* name)
+{
+    T* w = root->findChild<T*>(QString::fromLatin1(name));
+    if (w == nullptr)
+        qFatal("no %s", name);
+    return w;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    QStandardPaths::setTestModeEnabled(true); // never read or write the user's settings
+    QApplication::setOrganizationName(QStringLiteral("HeadroomScreenshots"));
+    QApplication::setApplicationName(QStringLiteral("HeadroomScreenshots"));
+    QSettings().clear();
+    const QStringList args = QApplication::arguments();
+    const QDir out(args.size() > 1 ? args[1] : QStringLiteral("."));
+    const bool localeOnly = args.contains(QStringLiteral("--locale-only"));
+    QTranslator translator;
+    if (translator.load(QLocale(), QStringLiteral("headroom"), QStringLiteral("_"), QStringLiteral(":/i18n")))
+        QApplication::installTranslator(&translator);
+
+    MainWindow window;
+    window.setGeometry(0, 0, 1440, 900);
+    window.show();
+    window.loadDefault();
+    const auto path = [&](const char* name) { return out.filePath(QString::fromLatin1(name)); };
+    const auto frame = [&] { return window.frameGeometry(); };
+
+    std::vector<std::function<void()>> steps;
+    if (localeOnly) {
+        steps.push_back([&] {
+            saveScreen(path(qPrintable(QStringLiteral("main-window-%1.png").arg(QLocale().name()))), frame());
+        });
+    } else {
+        steps.push_back([&] { saveScreen(path("main-window.png"), frame()); });
+        // The GPU selector, open.
+        steps.push_back([&] {
+            auto* combo = find<GpuSelector>(&window, "gpuComboBox");
+            combo->showPopup();
+        });
+        steps.push_back([&] {
+            auto* combo = find<GpuSelector>(&window, "gpuComboBox");
+            const QRect area = globalRect(find<QWidget>(&window, "setupGroupBox")).united(globalRect(combo->view()->window()));
+            saveScreen(path("gpu-selector.png"), area.adjusted(-4, -4, 4, 4));
+            combo->hidePopup();
+        });
+        steps.push_back([&] { saveWidget(path("setup-panel.png"), find<QWidget>(&window, "setupGroupBox")); });
+        // Set to max.
+        steps.push_back([&] { find<QPushButton>(&window, "setMaxBatchButton")->click(); });
+        steps.push_back([&] {
+            const QRect area = globalRect(find<QWidget>(&window, "batchGroupBox")).united(globalRect(window.chartView()));
+            saveScreen(path("max-batch.png"), area);
+        });
+        // Too large a batch: the shortfall.
+        steps.push_back([&] { window.document()->setBatch(96); });
+        steps.push_back([&] {
+            const QRect area = globalRect(find<QWidget>(&window, "batchGroupBox")).united(globalRect(window.chartView()));
+            saveScreen(path("shortfall.png"), area);
+        });
+        // Hover breakdown at batch 48.
+        steps.push_back([&] {
+            window.document()->setBatch(48);
+            auto* view = find<QWidget>(&window, "memoryChartView");
+            QToolTip::showText(view->mapToGlobal(QPoint(view->width() / 2, view->height() / 2)),
+                               window.chartView()->breakdownText(48), view);
+        });
+        steps.push_back([&] { saveScreen(path("chart-tooltip.png"), globalRect(window.chartView())); });
+        // The per-layer bars.
+        steps.push_back([&] {
+            QToolTip::hideText();
+            window.chartView()->tabs()->setCurrentIndex(1);
+        });
+        steps.push_back([&] { saveScreen(path("activations-per-layer.png"), globalRect(window.chartView())); });
+        // Adding a layer from the categorised menu.
+        steps.push_back([&] {
+            window.chartView()->tabs()->setCurrentIndex(0);
+            window.document()->setBatch(32);
+            window.layerEditor()->selectPath({1});
+            auto* button = find<QWidget>(&window, "addLayerButton");
+            QMenu* menu = window.layerEditor()->addLayerMenu();
+            menu->popup(button->mapToGlobal(QPoint(0, button->height())));
+        });
+        steps.push_back([&] {
+            QMenu* menu = window.layerEditor()->addLayerMenu();
+            QMenu* norm = find<QMenu>(menu, "NormalizationMenu");
+            menu->setActiveAction(norm->menuAction());
+            norm->popup(menu->mapToGlobal(menu->actionGeometry(norm->menuAction()).topRight()));
+            norm->setActiveAction(norm->actions().value(1));
+        });
+        steps.push_back([&] {
+            QMenu* menu = window.layerEditor()->addLayerMenu();
+            QMenu* norm = find<QMenu>(menu, "NormalizationMenu");
+            const QRect area = globalRect(window.layerEditor()).united(globalRect(norm)).united(globalRect(menu));
+            saveScreen(path("add-layer-menu.png"), area.adjusted(0, 0, 8, 0));
+            norm->hide();
+            menu->hide();
+            find<QAction>(&window, "addBatchNorm2dAction")->trigger();
+        });
+        steps.push_back([&] {
+            const QRect area = globalRect(window.layerEditor()).united(globalRect(window.propertyPanel()));
+            saveScreen(path("layer-added.png"), area);
+        });
+        // An invalid layer: a 9x9 pooling window on a 7x7 map.
+        steps.push_back([&] {
+            window.document()->undoStack()->clear();
+            window.loadDefault();
+        });
+        steps.push_back([&] {
+            const auto& layers = window.document()->network().layers;
+            int pool = -1;
+            for (int i = 0; i < static_cast<int>(layers.size()); ++i) {
+                if (layers[static_cast<std::size_t>(i)].type == "MaxPool2d")
+                    pool = i;
+            }
+            if (pool < 0)
+                qFatal("no MaxPool2d in the default preset");
+            window.layerEditor()->selectPath({pool});
+            window.document()->setLayerAttribute({pool}, "kernel_size", 32);
+            window.layerEditor()->view()->scrollTo(window.layerEditor()->model()->indexOf({pool}),
+                                                   QAbstractItemView::PositionAtCenter);
+        });
+        steps.push_back([&] { saveScreen(path("invalid-layer.png"), frame()); });
+        // A residual block around a shape-keeping pair (the last Conv2d + ReLU before a pooling layer).
+        steps.push_back([&] {
+            window.document()->undoStack()->undo();
+            const auto& layers = window.document()->network().layers;
+            int conv = -1;
+            for (int i = 1; i + 1 < static_cast<int>(layers.size()); ++i) {
+                const auto& l = layers[static_cast<std::size_t>(i)];
+                const auto& prev = layers[static_cast<std::size_t>(i - 1)];
+                if (l.type == "Conv2d" && prev.type == "ReLU" && layers[static_cast<std::size_t>(i + 1)].type == "ReLU")
+                    conv = i; // keeps its channel count when the previous conv had the same
+            }
+            if (conv < 0)
+                qFatal("no Conv2d + ReLU pair");
+            window.layerEditor()->selectPath({conv});
+            window.layerEditor()->view()->selectionModel()->select(
+                window.layerEditor()->model()->indexOf({conv + 1}),
+                QItemSelectionModel::Select | QItemSelectionModel::Rows);
+            find<QAction>(&window, "wrapResidualAction")->trigger();
+            const QModelIndex block = window.layerEditor()->model()->indexOf({conv});
+            window.layerEditor()->view()->setCurrentIndex(window.layerEditor()->model()->index(2, 0, block));
+            window.layerEditor()->view()->scrollTo(block, QAbstractItemView::PositionAtCenter);
+        });
+        steps.push_back([&] {
+            const QRect area = globalRect(window.layerEditor()).united(globalRect(window.propertyPanel()));
+            saveScreen(path("residual-block.png"), area);
+        });
+    }
+    std::size_t next = 0;
+    QTimer timer;
+    timer.setInterval(400);
+    QObject::connect(&timer, &QTimer::timeout, &app, [&] {
+        if (next < steps.size()) {
+            steps[next++]();
+            return;
+        }
+        window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
+        QApplication::quit();
+    });
+    timer.start();
+    return QApplication::exec();
+}

@@ -1,0 +1,116 @@
+#include "BatchPanel.h"
+#include "BatchScale.h"
+#include "Document.h"
+#include "PlanController.h"
+#include "TestSupport.h"
+
+#include "headroom/Format.h"
+#include "headroom/Plan.h"
+
+#include <QLabel>
+#include <QPushButton>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTest>
+
+using namespace headroom;
+using headroom::ui::BatchPanel;
+using headroom::ui::BatchScale;
+using headroom::ui::Document;
+using headroom::ui::PlanController;
+
+class TestBatchPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void logScaleReachesBothEnds();
+    void sliderStepsChangeBatchAndLabels();
+    void setToMaxUsesCoreMaxBatch();
+    void shortfallWhenOverBudget();
+};
+
+namespace {
+struct Fixture {
+    Document doc;
+    PlanController controller{&doc};
+    BatchPanel panel{&doc};
+    Fixture()
+    {
+        QObject::connect(&controller, &PlanController::estimateChanged, &panel, &BatchPanel::setEstimate);
+        doc.resetNetwork(test::tinyNetwork(), QString());
+        Gpu gpu;
+        gpu.name = "Small";
+        gpu.memoryBytes = 600ULL << 20; // 600 MiB: the tiny net fits a few thousand samples
+        doc.resetSetup(Precision::Fp32, TrainingSetup{}, gpu);
+        panel.show();
+    }
+    template <typename T>
+    T* child(const char* name) const
+    {
+        return panel.findChild<T*>(QString::fromLatin1(name));
+    }
+};
+} // namespace
+
+void TestBatchPanel::logScaleReachesBothEnds()
+{
+    QCOMPARE(BatchScale::batchAt(0), std::int64_t{1});
+    QCOMPARE(BatchScale::batchAt(BatchScale::kMaxPosition), std::int64_t{4096});
+    for (const std::int64_t b : {1, 2, 3, 8, 13, 32, 64, 100, 512, 1024, 4096})
+        QCOMPARE(BatchScale::batchAt(BatchScale::positionOf(b)), b);
+    // Between large powers of two a step is under 1 %.
+    QVERIFY(std::abs(BatchScale::batchAt(BatchScale::positionOf(1000)) - 1000) <= 10);
+    // 1..32 and 512..4096 both span hundreds of slider steps.
+    QVERIFY(BatchScale::positionOf(32) - BatchScale::positionOf(1) >= 400);
+    QVERIFY(BatchScale::positionOf(4096) - BatchScale::positionOf(512) >= 250);
+}
+
+void TestBatchPanel::sliderStepsChangeBatchAndLabels()
+{
+    Fixture f;
+    auto* slider = f.child<QSlider>("batchSlider");
+    auto* spin = f.child<QSpinBox>("batchSpinBox");
+    QCOMPARE(slider->value(), BatchScale::positionOf(32));
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_PageUp); // one page is a doubling
+    QCOMPARE(f.doc.plan().setup.batch, std::int64_t{64});
+    QCOMPARE(spin->value(), 64);
+    const PlanResult expected = evaluate(f.doc.plan());
+    QCOMPARE(f.child<QLabel>("totalLabel")->text(),
+             QStringLiteral("Total: %1 of %2")
+                 .arg(QString::fromStdString(formatBytes(expected.estimate->total())),
+                      QString::fromStdString(formatBytes(600ULL << 20))));
+    QCOMPARE(f.child<QLabel>("maxBatchLabel")->text(),
+             QStringLiteral("Max batch: %1").arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+    spin->setValue(100);
+    QCOMPARE(slider->value(), BatchScale::positionOf(100));
+    QCOMPARE(f.doc.plan().setup.batch, std::int64_t{100});
+}
+
+void TestBatchPanel::setToMaxUsesCoreMaxBatch()
+{
+    Fixture f;
+    auto model = MemoryModel::build(analyze(f.doc.network(), Precision::Fp32), f.doc.plan().setup);
+    const std::int64_t max = model->maxBatch(600ULL << 20);
+    QVERIFY(max > 32);
+    QTest::mouseClick(f.child<QPushButton>("setMaxBatchButton"), Qt::LeftButton);
+    QCOMPARE(f.doc.plan().setup.batch, max);
+    QCOMPARE(f.child<QSpinBox>("batchSpinBox")->value(), static_cast<int>(max));
+    QVERIFY(f.child<QLabel>("headroomLabel")->text().startsWith(QStringLiteral("Headroom: ")));
+    QVERIFY(!f.child<QPushButton>("setMaxBatchButton")->isEnabled());
+}
+
+void TestBatchPanel::shortfallWhenOverBudget()
+{
+    Fixture f;
+    f.doc.setBatch(1'000'000);
+    const PlanResult expected = evaluate(f.doc.plan());
+    QVERIFY(!expected.estimate->fits);
+    QCOMPARE(f.child<QLabel>("headroomLabel")->text(),
+             QStringLiteral("Shortfall: %1")
+                 .arg(QString::fromStdString(formatBytes(static_cast<std::uint64_t>(-expected.estimate->headroomBytes())))));
+    QCOMPARE(f.child<QSlider>("batchSlider")->value(), BatchScale::kMaxPosition);
+}
+
+QTEST_MAIN(TestBatchPanel)
+#include "tst_batchpanel.moc"

@@ -1,0 +1,31 @@
+#pragma once
+
+#include "headroom/Estimate.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <vector>
+
+namespace headroom::ui {
+
+/// What the memory chart draws, worked out by the PlanController from the core's MemoryModel: the
+/// breakdown at sampled batch sizes, the GPU's capacity, and the per-layer activation bars.
+struct ChartData final {
+    bool valid = false;
+    QString message; ///< why there is nothing to draw (the blocking layer's error)
+    std::vector<std::int64_t> batches;        ///< ascending sample points, first is 1
+    std::vector<MemoryBreakdown> breakdowns;  ///< core's MemoryModel::at(batch) for each sample
+    std::uint64_t capacityBytes = 0;
+    QString gpuName;
+    std::int64_t maxBatch = 0;
+
+    struct LayerBar {
+        QString name;
+        QString type;
+        std::uint64_t bytesPerSample = 0;
+    };
+    std::vector<LayerBar> layers; ///< layers keeping activations, in network order
+};
+
+} // namespace headroom::ui

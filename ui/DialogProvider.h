@@ -1,0 +1,42 @@
+#pragma once
+
+#include <QCoreApplication>
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+
+class QWidget;
+
+namespace headroom::ui {
+
+/// Every modal question the GUI asks goes through here, so tests can answer without a dialog
+/// (install a subclass with MainWindow::setDialogProvider).
+class DialogProvider {
+    Q_DECLARE_TR_FUNCTIONS(headroom::ui::DialogProvider)
+
+public:
+    enum class SaveChoice { Save, Discard, Cancel };
+    struct CustomGpu {
+        QString name;
+        std::uint64_t memoryBytes = 0;
+    };
+
+    DialogProvider() = default;
+    DialogProvider(const DialogProvider&) = delete;
+    DialogProvider& operator=(const DialogProvider&) = delete;
+    virtual ~DialogProvider();
+
+    /// An empty string when cancelled.
+    [[nodiscard]] virtual QString openFileName(QWidget* parent, const QString& caption, const QString& dir,
+                                               const QString& filter);
+    [[nodiscard]] virtual QString saveFileName(QWidget* parent, const QString& caption, const QString& path,
+                                               const QString& filter);
+    [[nodiscard]] virtual SaveChoice askToSave(QWidget* parent, const QString& documentName);
+    virtual void showError(QWidget* parent, const QString& title, const QString& message);
+    virtual void showAbout(QWidget* parent, const QString& title, const QString& text);
+    /// Asks for a user-defined GPU (a name and a memory size); nullopt when cancelled.
+    [[nodiscard]] virtual std::optional<CustomGpu> customGpu(QWidget* parent);
+};
+
+} // namespace headroom::ui

@@ -1,0 +1,123 @@
+#pragma once
+
+#include "headroom/Plan.h"
+
+#include <QList>
+#include <QObject>
+#include <QString>
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <vector>
+
+class QUndoStack;
+
+namespace headroom::ui {
+
+/// Where a layer spec sits in the network's spec tree: indices from the top-level list down
+/// through Repeat blocks. Empty means the top level itself (as a parent).
+using LayerPath = QList<int>;
+
+/// The open plan: the network as the model file holds it, the precision and the training set-up,
+/// and the undo stack through which every edit goes (like Tiled's Document). Views edit through
+/// the methods below and react to the typed change signals; nothing else mutates the plan.
+class Document final : public QObject {
+    Q_OBJECT
+
+public:
+    explicit Document(QObject* parent = nullptr);
+    ~Document() override;
+
+    [[nodiscard]] const Plan& plan() const noexcept { return m_plan; }
+    [[nodiscard]] const Network& network() const noexcept { return m_plan.network; }
+    [[nodiscard]] QUndoStack* undoStack() const noexcept { return m_undoStack; }
+
+    /// The file the network was loaded from or saved to; empty for a new network or a preset.
+    [[nodiscard]] QString filePath() const { return m_filePath; }
+    /// What the title bar shows: the file name, else the network's name, else "Untitled".
+    [[nodiscard]] QString displayName() const;
+    /// True when the network differs from the one last loaded or saved (the set-up is not part of
+    /// the model file, so changing it does not count).
+    [[nodiscard]] bool isModified() const noexcept { return m_modified; }
+
+    /// Replaces the network (New, Open, Open Preset): not undoable, clears the undo stack.
+    void resetNetwork(Network network, const QString& filePath);
+    /// Replaces the whole set-up (start-up, remembered settings): not undoable, clears the undo stack.
+    void resetSetup(Precision precision, const TrainingSetup& setup, const Gpu& gpu);
+    /// Records that the current network is what `filePath` now holds.
+    void markSaved(const QString& filePath);
+
+    // --- Queries ---
+    [[nodiscard]] const LayerSpec* spec(const LayerPath& path) const;
+    /// The children of a Repeat block, or the top-level layers for an empty path; null if invalid.
+    [[nodiscard]] const std::vector<LayerSpec>* children(const LayerPath& parent) const;
+    /// "layers[4].layers[1]": the spec path the analysis reports for `path`.
+    [[nodiscard]] static std::string specPath(const LayerPath& path);
+
+    // --- Undoable network edits ---
+    void insertLayers(const LayerPath& parent, int row, std::vector<LayerSpec> specs, const QString& text);
+    void removeLayers(const LayerPath& parent, int row, int count);
+    /// Moves `count` siblings to `newRow` of `newParent` (`newRow` counted before the move, like
+    /// QAbstractItemModel::beginMoveRows). Returns false if the move is impossible or a no-op.
+    bool moveLayers(const LayerPath& parent, int row, int count, const LayerPath& newParent, int newRow);
+    void duplicateLayers(const LayerPath& parent, int row, int count);
+    /// Wraps siblings in a Repeat block (times 1) ending in an Add of the block's input and its last
+    /// layer: a residual connection.
+    void wrapInResidual(const LayerPath& parent, int row, int count);
+    /// Sets (or, for a null value, removes) one attribute.
+    void setLayerAttribute(const LayerPath& path, const std::string& name, const nlohmann::json& value);
+    void setLayerName(const LayerPath& path, const std::string& name);
+    void setLayerInputs(const LayerPath& path, const std::vector<std::string>& inputs);
+    void setRepeatTimes(const LayerPath& path, std::int64_t times);
+    void setNetworkName(const std::string& name);
+    void setInput(const InputSpec& input);
+    void setLoss(Loss loss);
+
+    // --- Undoable set-up edits ---
+    void setPrecision(Precision precision);
+    void setBatch(std::int64_t batch);
+    void setOptimizer(Optimizer optimizer);
+    void setGpu(const Gpu& gpu);
+    void setOverheadBytes(std::uint64_t bytes);
+
+Q_SIGNALS:
+    void layersAboutToBeInserted(const headroom::ui::LayerPath& parent, int first, int last);
+    void layersInserted(const headroom::ui::LayerPath& parent, int first, int last);
+    void layersAboutToBeRemoved(const headroom::ui::LayerPath& parent, int first, int last);
+    void layersRemoved(const headroom::ui::LayerPath& parent, int first, int last);
+    void layerChanged(const headroom::ui::LayerPath& path);
+    void networkAboutToBeReset();
+    void networkReset();
+    /// After any change of the network (structure, a layer, the input, the loss): re-analyse.
+    void networkChanged();
+    void headerChanged(); ///< name, input or loss
+    void precisionChanged(headroom::Precision precision);
+    /// The optimizer, GPU or overhead changed: the memory model must be rebuilt (no re-analysis).
+    void setupChanged();
+    /// Only the batch changed: the cheap per-slider-tick path.
+    void batchChanged(std::int64_t batch);
+    void modifiedChanged(bool modified);
+    void filePathChanged(const QString& filePath);
+
+private:
+    std::vector<LayerSpec>* mutableChildren(const LayerPath& parent);
+    LayerSpec* mutableSpec(const LayerPath& path);
+    void push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1);
+    void doInsert(const LayerPath& parent, int row, const std::vector<LayerSpec>& specs);
+    std::vector<LayerSpec> doRemove(const LayerPath& parent, int row, int count);
+    /// Replaces a spec's own fields, keeping its children.
+    void doReplace(const LayerPath& path, const LayerSpec& spec);
+    void editLayer(const LayerPath& path, const QString& text, const std::function<void(LayerSpec&)>& change);
+    void editHeader(const QString& text, const std::function<void(Network&)>& change);
+    void networkEdited();
+    void updateModified();
+
+    Plan m_plan;
+    Network m_savedNetwork;
+    QString m_filePath;
+    QUndoStack* m_undoStack;
+    bool m_modified = false;
+};
+
+} // namespace headroom::ui

@@ -1,0 +1,325 @@
+#include "LayerEditor.h"
+
+#include "LayerDefaults.h"
+#include "LayerTableModel.h"
+#include "QtText.h"
+#include "UiText.h"
+
+#include "headroom/LayerRegistry.h"
+
+#include <QAction>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMenu>
+#include <QStyledItemDelegate>
+#include <QToolButton>
+#include <QTreeView>
+#include <QVBoxLayout>
+
+#include <map>
+
+namespace headroom::ui {
+
+namespace {
+
+/// Paints a row's position ("3", "3.2" inside a block) in the index column.
+class PositionDelegate final : public QStyledItemDelegate {
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        QStringList parts;
+        for (QModelIndex i = index; i.isValid(); i = i.parent())
+            parts.prepend(QString::number(i.row() + 1));
+        option->text = parts.join(QLatin1Char('.'));
+        option->features |= QStyleOptionViewItem::HasDisplay;
+        option->displayAlignment = Qt::AlignRight | Qt::AlignVCenter;
+    }
+};
+
+} // namespace
+
+LayerEditor::LayerEditor(Document* document, QWidget* parent)
+    : QWidget(parent), m_document{document}, m_model{new LayerTableModel(document, this)}
+{
+    m_model->setObjectName(QStringLiteral("layerTableModel"));
+
+    m_addMenu = new QMenu(tr("&Add Layer"), this);
+    m_addMenu->setObjectName(QStringLiteral("addLayerMenu"));
+    std::map<LayerCategory, QMenu*> categories;
+    for (const LayerKind* kind : LayerRegistry::builtin().kinds()) {
+        QMenu*& sub = categories[kind->category()];
+        if (sub == nullptr)
+            sub = new QMenu(UiText::category(kind->category()), m_addMenu);
+        (void)sub;
+    }
+    for (auto& [category, sub] : categories) {
+        sub->setObjectName(qs(categoryName(category)) + QStringLiteral("Menu"));
+        m_addMenu->addMenu(sub);
+        for (const LayerKind* kind : LayerRegistry::builtin().kinds()) {
+            if (kind->category() != category)
+                continue;
+            const QString type = qs(kind->type());
+            QAction* action = sub->addAction(type);
+            action->setObjectName(QStringLiteral("add") + type + QStringLiteral("Action"));
+            action->setToolTip(qs(kind->summary()));
+            action->setStatusTip(qs(kind->summary()));
+            connect(action, &QAction::triggered, this, [this, type] { addLayer(type); });
+        }
+    }
+    m_addMenu->addSeparator();
+    QAction* repeat = m_addMenu->addAction(tr("Repeat Block"));
+    repeat->setObjectName(QStringLiteral("addRepeatAction"));
+    repeat->setStatusTip(tr("A block of layers repeated several times"));
+    connect(repeat, &QAction::triggered, this, [this] { addLayer(QStringLiteral("Repeat")); });
+    m_addMenu->setToolTipsVisible(true);
+
+    const auto makeAction = [this](const QString& text, const QString& name, const QKeySequence& key, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(name);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        return a;
+    };
+    m_remove = makeAction(tr("&Remove Layer"), QStringLiteral("removeLayerAction"), QKeySequence::Delete,
+                          &LayerEditor::removeSelected);
+    m_duplicate = makeAction(tr("D&uplicate Layer"), QStringLiteral("duplicateLayerAction"),
+                             QKeySequence(Qt::CTRL | Qt::Key_D), &LayerEditor::duplicateSelected);
+    m_moveUp = makeAction(tr("Move &Up"), QStringLiteral("moveLayerUpAction"), QKeySequence(Qt::ALT | Qt::Key_Up),
+                          [this] { moveSelected(-1); });
+    m_moveDown = makeAction(tr("Move Do&wn"), QStringLiteral("moveLayerDownAction"),
+                            QKeySequence(Qt::ALT | Qt::Key_Down), [this] { moveSelected(1); });
+    m_wrap = makeAction(tr("Wrap in Residual &Block"), QStringLiteral("wrapResidualAction"),
+                        QKeySequence(Qt::CTRL | Qt::Key_R), &LayerEditor::wrapSelected);
+    m_wrap->setStatusTip(tr("Puts the selected layers in a block whose input is added to its output"));
+
+    auto* toolbar = new QHBoxLayout;
+    toolbar->setContentsMargins(0, 0, 0, 0);
+    m_addButton = new QToolButton(this);
+    m_addButton->setObjectName(QStringLiteral("addLayerButton"));
+    m_addButton->setText(tr("Add Layer"));
+    m_addButton->setMenu(m_addMenu);
+    m_addButton->setPopupMode(QToolButton::InstantPopup);
+    m_addButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    toolbar->addWidget(m_addButton);
+    const auto button = [this, toolbar](QAction* action, const QString& name, const QString& text) {
+        auto* b = new QToolButton(this);
+        b->setObjectName(name);
+        b->setDefaultAction(action);
+        b->setText(text);
+        b->setToolTip(action->text().remove(QLatin1Char('&')) + QStringLiteral(" (")
+                      + action->shortcut().toString(QKeySequence::NativeText) + QLatin1Char(')'));
+        toolbar->addWidget(b);
+    };
+    button(m_remove, QStringLiteral("removeLayerButton"), tr("Remove"));
+    button(m_duplicate, QStringLiteral("duplicateLayerButton"), tr("Duplicate"));
+    button(m_moveUp, QStringLiteral("moveLayerUpButton"), tr("Up"));
+    button(m_moveDown, QStringLiteral("moveLayerDownButton"), tr("Down"));
+    button(m_wrap, QStringLiteral("wrapResidualButton"), tr("Residual"));
+    toolbar->addStretch(1);
+
+    m_view = new QTreeView(this);
+    m_view->setObjectName(QStringLiteral("layerTreeView"));
+    m_view->setModel(m_model);
+    m_view->setItemDelegateForColumn(LayerTableModel::IndexColumn, new PositionDelegate(m_view));
+    m_view->setUniformRowHeights(true);
+    m_view->setAlternatingRowColors(true);
+    m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setDragDropMode(QAbstractItemView::InternalMove);
+    m_view->setDefaultDropAction(Qt::MoveAction);
+    m_view->setDragEnabled(true);
+    m_view->setAcceptDrops(true);
+    m_view->setDropIndicatorShown(true);
+    m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
+    m_view->setAllColumnsShowFocus(true);
+    auto* header = m_view->header();
+    header->setStretchLastSection(true);
+    header->setSectionResizeMode(QHeaderView::Interactive);
+    const QFontMetrics fm = m_view->fontMetrics();
+    header->resizeSection(LayerTableModel::IndexColumn, fm.horizontalAdvance(QStringLiteral("00.00")) + 40);
+    header->resizeSection(LayerTableModel::NameColumn, fm.horizontalAdvance(QStringLiteral("features.classifier")) + 16);
+    header->resizeSection(LayerTableModel::TypeColumn, fm.horizontalAdvance(QStringLiteral("AdaptiveAvgPool2d")) + 16);
+    header->resizeSection(LayerTableModel::OutputColumn, fm.horizontalAdvance(QStringLiteral("B x 512 x 224 x 224")) + 16);
+    header->resizeSection(LayerTableModel::ParametersColumn, fm.horizontalAdvance(QStringLiteral("102,764,544")) + 16);
+    header->resizeSection(LayerTableModel::ActivationColumn,
+                          std::max(fm.horizontalAdvance(m_model->headerData(LayerTableModel::ActivationColumn, Qt::Horizontal).toString()),
+                                   fm.horizontalAdvance(QStringLiteral("12.25 MiB")))
+                              + 24);
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("layerStatusLabel"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(toolbar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_status);
+
+    connect(m_model, &LayerTableModel::statusTextChanged, this, [this](const QString& text) {
+        m_status->setText(text);
+        m_status->setStyleSheet(m_model->hasError() ? QStringLiteral("color: #c01010;") : QString());
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_view->expandAll();
+        updateActions();
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex& current) {
+                updateActions();
+                Q_EMIT currentIndexChanged(current);
+            });
+    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LayerEditor::updateActions);
+    m_view->expandAll();
+    updateActions();
+}
+
+QList<QAction*> LayerEditor::editActions() const { return {m_remove, m_duplicate, m_moveUp, m_moveDown, m_wrap}; }
+
+LayerPath LayerEditor::currentPath() const { return m_model->pathOf(m_view->currentIndex()); }
+
+void LayerEditor::selectPath(const LayerPath& path)
+{
+    const QModelIndex index = m_model->indexOf(path);
+    if (!index.isValid())
+        return;
+    m_view->scrollTo(index);
+    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+bool LayerEditor::selectedRun(LayerPath& parent, int& first, int& count) const
+{
+    const QModelIndex current = m_view->currentIndex();
+    if (!current.isValid())
+        return false;
+    const QModelIndex parentIndex = current.parent();
+    int lo = current.row();
+    int hi = current.row();
+    const auto selected = m_view->selectionModel()->selectedRows();
+    // Grow the run from the current row through adjacent selected siblings.
+    const auto isSelected = [&](int row) {
+        return std::any_of(selected.begin(), selected.end(),
+                           [&](const QModelIndex& i) { return i.row() == row && i.parent() == parentIndex; });
+    };
+    while (lo > 0 && isSelected(lo - 1))
+        --lo;
+    while (hi + 1 < m_model->rowCount(parentIndex) && isSelected(hi + 1))
+        ++hi;
+    parent = m_model->pathOf(parentIndex);
+    first = lo;
+    count = hi - lo + 1;
+    return true;
+}
+
+void LayerEditor::addLayer(const QString& type)
+{
+    const QModelIndex current = m_view->currentIndex().siblingAtColumn(0);
+    LayerPath parent;
+    int row = m_model->rowCount();
+    if (current.isValid()) {
+        parent = m_model->pathOf(current.parent());
+        row = current.row() + 1;
+    }
+    LayerSpec spec;
+    if (type == QStringLiteral("Repeat")) {
+        spec = newRepeatSpec();
+    } else {
+        const LayerKind* kind = LayerRegistry::builtin().find(ss(type));
+        if (kind == nullptr)
+            return;
+        const LayerRow* previous = current.isValid() ? m_model->analysisRow(current) : nullptr;
+        std::vector<std::string> recent;
+        if (current.isValid()) {
+            if (const LayerRow* before = m_model->analysisRow(current.sibling(current.row() - 1, 0)))
+                recent.push_back(before->name);
+            if (previous != nullptr)
+                recent.push_back(previous->name);
+        }
+        TensorInfo input{m_document->network().input.shape, m_document->network().input.dtype};
+        spec = newLayerSpec(*kind, previous != nullptr && previous->valid() ? &previous->output : &input, recent);
+    }
+    m_document->insertLayers(parent, row, {spec}, tr("Add %1").arg(type));
+    selectPath(LayerPath(parent) << row);
+    if (spec.isRepeat())
+        m_view->expand(m_model->indexOf(LayerPath(parent) << row));
+}
+
+void LayerEditor::removeSelected()
+{
+    LayerPath parent;
+    int first = 0;
+    int count = 0;
+    if (!selectedRun(parent, first, count))
+        return;
+    m_document->removeLayers(parent, first, count);
+    const auto* siblings = m_document->children(parent);
+    if (siblings != nullptr && !siblings->empty())
+        selectPath(LayerPath(parent) << std::min(first, static_cast<int>(siblings->size()) - 1));
+    else if (!parent.isEmpty())
+        selectPath(parent);
+}
+
+void LayerEditor::duplicateSelected()
+{
+    LayerPath parent;
+    int first = 0;
+    int count = 0;
+    if (!selectedRun(parent, first, count))
+        return;
+    m_document->duplicateLayers(parent, first, count);
+    selectPath(LayerPath(parent) << first + count);
+}
+
+void LayerEditor::moveSelected(int delta)
+{
+    LayerPath parent;
+    int first = 0;
+    int count = 0;
+    if (!selectedRun(parent, first, count))
+        return;
+    const int target = delta < 0 ? first - 1 : first + count + 1;
+    if (m_document->moveLayers(parent, first, count, parent, target)) {
+        const int newFirst = first + (delta < 0 ? -1 : 1);
+        selectPath(LayerPath(parent) << newFirst);
+        for (int r = newFirst + 1; r < newFirst + count; ++r)
+            m_view->selectionModel()->select(m_model->indexOf(LayerPath(parent) << r),
+                                             QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    }
+}
+
+void LayerEditor::wrapSelected()
+{
+    LayerPath parent;
+    int first = 0;
+    int count = 0;
+    if (!selectedRun(parent, first, count))
+        return;
+    m_document->wrapInResidual(parent, first, count);
+    const LayerPath block = LayerPath(parent) << first;
+    m_view->expand(m_model->indexOf(block));
+    selectPath(block);
+}
+
+void LayerEditor::updateActions()
+{
+    const QModelIndex current = m_view->currentIndex();
+    const bool any = current.isValid();
+    m_remove->setEnabled(any);
+    m_duplicate->setEnabled(any);
+    m_wrap->setEnabled(any);
+    LayerPath parent;
+    int first = 0;
+    int count = 0;
+    const bool run = selectedRun(parent, first, count);
+    m_moveUp->setEnabled(run && first > 0);
+    m_moveDown->setEnabled(run && first + count < m_model->rowCount(current.parent()));
+}
+
+} // namespace headroom::ui

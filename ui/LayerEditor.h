@@ -1,0 +1,63 @@
+#pragma once
+
+#include "Document.h"
+
+#include <QWidget>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QModelIndex;
+class QToolButton;
+class QTreeView;
+
+namespace headroom::ui {
+
+class LayerTableModel;
+
+/// The layer table (a tree for Repeat blocks) with its editing actions: add from a categorised
+/// menu built from the layer registry, remove, duplicate, move up and down (or drag), and wrap the
+/// selection in a residual block; plus a status line about the whole network.
+class LayerEditor final : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit LayerEditor(Document* document, QWidget* parent = nullptr);
+
+    [[nodiscard]] LayerTableModel* model() const noexcept { return m_model; }
+    [[nodiscard]] QTreeView* view() const noexcept { return m_view; }
+    [[nodiscard]] QMenu* addLayerMenu() const noexcept { return m_addMenu; }
+    /// Remove, duplicate, move up, move down, wrap in residual block.
+    [[nodiscard]] QList<QAction*> editActions() const;
+
+    /// Inserts a new layer of `type` ("Repeat" for a block) after the current one and selects it.
+    void addLayer(const QString& type);
+    void selectPath(const LayerPath& path);
+    [[nodiscard]] LayerPath currentPath() const;
+
+Q_SIGNALS:
+    void currentIndexChanged(const QModelIndex& index);
+
+private:
+    /// The selected run of siblings (those sharing the current row's parent); false if none.
+    bool selectedRun(LayerPath& parent, int& first, int& count) const;
+    void removeSelected();
+    void duplicateSelected();
+    void moveSelected(int delta);
+    void wrapSelected();
+    void updateActions();
+
+    Document* m_document;
+    LayerTableModel* m_model;
+    QTreeView* m_view;
+    QLabel* m_status;
+    QMenu* m_addMenu;
+    QToolButton* m_addButton;
+    QAction* m_remove;
+    QAction* m_duplicate;
+    QAction* m_moveUp;
+    QAction* m_moveDown;
+    QAction* m_wrap;
+};
+
+} // namespace headroom::ui

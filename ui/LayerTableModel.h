@@ -1,0 +1,102 @@
+#pragma once
+
+#include "Document.h"
+
+#include "headroom/Analysis.h"
+
+#include <QAbstractItemModel>
+
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace headroom::ui {
+
+/// The network's spec tree as a tree model (Repeat blocks are expandable parents), decorated with
+/// the core's analysis: output shape, parameters, activation memory per sample, inputs, and each
+/// invalid layer's reason. Follows the Document's change signals row by row; renaming (setData)
+/// and drag-and-drop moves become undo commands on the Document.
+class LayerTableModel final : public QAbstractItemModel {
+    Q_OBJECT
+
+public:
+    enum Column {
+        IndexColumn,
+        NameColumn,
+        TypeColumn,
+        OutputColumn,
+        ParametersColumn,
+        ActivationColumn,
+        InputsColumn,
+        ColumnCount
+    };
+    enum Role {
+        ErrorRole = Qt::UserRole, ///< the layer's error message (empty when valid)
+        SpecPathRole,             ///< "layers[4].layers[1]"
+        IsRepeatRole,
+        ParametersRole,           ///< qulonglong parameter elements (a Repeat block: all repetitions)
+        ActivationBytesRole,      ///< qulonglong activation bytes per sample (a Repeat block: all repetitions)
+    };
+
+    explicit LayerTableModel(Document* document, QObject* parent = nullptr);
+    ~LayerTableModel() override;
+
+    [[nodiscard]] QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QModelIndex parent(const QModelIndex& child) const override;
+    [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
+    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] Qt::ItemFlags flags(const QModelIndex& index) const override;
+    bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
+
+    [[nodiscard]] Qt::DropActions supportedDropActions() const override;
+    [[nodiscard]] QStringList mimeTypes() const override;
+    [[nodiscard]] QMimeData* mimeData(const QModelIndexList& indexes) const override;
+    bool dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,
+                      const QModelIndex& parent) override;
+
+    [[nodiscard]] LayerPath pathOf(const QModelIndex& index) const;
+    [[nodiscard]] QModelIndex indexOf(const LayerPath& path, int column = 0) const;
+    /// The analysis row describing the layer at `index` (its first repetition), or null.
+    [[nodiscard]] const LayerRow* analysisRow(const QModelIndex& index) const;
+    /// One line about the whole network: its size, or the first error.
+    [[nodiscard]] QString statusText() const { return m_status; }
+    [[nodiscard]] bool hasError() const noexcept { return m_analysis.error.has_value(); }
+
+public Q_SLOTS:
+    void setAnalysis(const headroom::Analysis& analysis);
+
+Q_SIGNALS:
+    void statusTextChanged(const QString& text);
+
+private:
+    struct Node {
+        Node* parent = nullptr;
+        int row = 0;
+        std::vector<std::unique_ptr<Node>> children;
+    };
+    struct RowInfo {
+        int analysisRow = -1;
+        std::uint64_t params = 0;
+        std::uint64_t activationBytes = 0;
+        QString error;
+        bool blocked = false;
+    };
+
+    void build(Node* node, const std::vector<LayerSpec>& specs);
+    static void renumber(Node* node);
+    Node* nodeAt(const LayerPath& path);
+    const Node* nodeOf(const QModelIndex& index) const;
+    const RowInfo* infoOf(const QModelIndex& index) const;
+    void emitAllDataChanged(const QModelIndex& parent);
+
+    Document* m_document;
+    Node m_root;
+    Analysis m_analysis;
+    std::unordered_map<std::string, RowInfo> m_info; // by spec path
+    QString m_status;
+};
+
+} // namespace headroom::ui

@@ -1,0 +1,485 @@
+#include "MainWindow.h"
+
+#include "BatchPanel.h"
+#include "DialogProvider.h"
+#include "Document.h"
+#include "GpuSelector.h"
+#include "LayerEditor.h"
+#include "LayerTableModel.h"
+#include "MemoryChartView.h"
+#include "PlanController.h"
+#include "PropertyPanel.h"
+#include "QtText.h"
+#include "SetupPanel.h"
+#include "UiText.h"
+
+#include "ReportWriter.h"
+
+#include "headroom/ModelFile.h"
+#include "headroom/Resources.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileInfo>
+#include <QGroupBox>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTreeView>
+#include <QUndoStack>
+#include <QVBoxLayout>
+
+namespace headroom::ui {
+
+namespace {
+
+constexpr int kMaxRecentFiles = 8;
+const QString kDefaultPreset = QStringLiteral("vgg16");
+const QString kDefaultGpu = QStringLiteral("GTX 1080");
+
+QString modelFilter() { return MainWindow::tr("Headroom models (*.json);;All files (*)"); }
+
+} // namespace
+
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent),
+      m_dialogs{std::make_unique<DialogProvider>()},
+      m_document{new Document(this)},
+      m_controller{new PlanController(m_document, this)}
+{
+    setObjectName(QStringLiteral("mainWindow"));
+    m_controller->setObjectName(QStringLiteral("planController"));
+    m_document->setObjectName(QStringLiteral("document"));
+
+    m_layerEditor = new LayerEditor(m_document, this);
+    m_layerEditor->setObjectName(QStringLiteral("layerEditor"));
+    m_propertyPanel = new PropertyPanel(m_document, m_layerEditor->model(), this);
+    m_propertyPanel->setObjectName(QStringLiteral("propertyPanel"));
+    m_setupPanel = new SetupPanel(m_document, this);
+    m_setupPanel->setObjectName(QStringLiteral("setupPanel"));
+    m_batchPanel = new BatchPanel(m_document, this);
+    m_batchPanel->setObjectName(QStringLiteral("batchPanel"));
+    m_chartView = new MemoryChartView(this);
+    m_chartView->setObjectName(QStringLiteral("memoryChart"));
+
+    auto* editorSplitter = new QSplitter(Qt::Vertical, this);
+    editorSplitter->setObjectName(QStringLiteral("editorSplitter"));
+    editorSplitter->addWidget(m_layerEditor);
+    editorSplitter->addWidget(m_propertyPanel);
+    editorSplitter->setStretchFactor(0, 3);
+    editorSplitter->setStretchFactor(1, 2);
+
+    auto* right = new QWidget(this);
+    auto* rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    auto* setupGroup = new QGroupBox(tr("Training set-up"), right);
+    setupGroup->setObjectName(QStringLiteral("setupGroupBox"));
+    (new QVBoxLayout(setupGroup))->addWidget(m_setupPanel);
+    auto* batchGroup = new QGroupBox(tr("Batch size"), right);
+    batchGroup->setObjectName(QStringLiteral("batchGroupBox"));
+    (new QVBoxLayout(batchGroup))->addWidget(m_batchPanel);
+    rightLayout->addWidget(setupGroup);
+    rightLayout->addWidget(batchGroup);
+    rightLayout->addWidget(m_chartView, 1);
+
+    auto* mainSplitter = new QSplitter(Qt::Horizontal, this);
+    mainSplitter->setObjectName(QStringLiteral("mainSplitter"));
+    mainSplitter->addWidget(editorSplitter);
+    mainSplitter->addWidget(right);
+    mainSplitter->setStretchFactor(0, 1);
+    mainSplitter->setStretchFactor(1, 1);
+    mainSplitter->setSizes({720, 720});
+    setCentralWidget(mainSplitter);
+
+    connect(m_controller, &PlanController::analysisChanged, m_layerEditor->model(), &LayerTableModel::setAnalysis);
+    connect(m_controller, &PlanController::estimateChanged, m_batchPanel, &BatchPanel::setEstimate);
+    connect(m_controller, &PlanController::estimateChanged, m_chartView, &MemoryChartView::setEstimate);
+    connect(m_controller, &PlanController::chartDataChanged, m_chartView, &MemoryChartView::setData);
+    connect(m_layerEditor, &LayerEditor::currentIndexChanged, m_propertyPanel, &PropertyPanel::setCurrentIndex);
+    connect(m_setupPanel, &SetupPanel::customGpuRequested, this, &MainWindow::requestCustomGpu);
+    connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
+    connect(m_document, &Document::headerChanged, this, &MainWindow::updateTitle);
+
+    m_layerEditor->model()->setAnalysis(m_controller->analysis());
+    m_chartView->setData(m_controller->chartData());
+    m_batchPanel->setEstimate(m_controller->estimateState());
+
+    m_lastDir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
+        m_resourceDir = qs(*dir);
+    loadCatalog();
+    createMenus();
+    restoreSettings();
+    updateTitle();
+    statusBar()->setObjectName(QStringLiteral("mainStatusBar"));
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::setDialogProvider(std::unique_ptr<DialogProvider> dialogs) { m_dialogs = std::move(dialogs); }
+
+void MainWindow::loadCatalog()
+{
+    GpuCatalog catalog;
+    if (!m_resourceDir.isEmpty()) {
+        auto loaded = GpuCatalog::fromFile(ss(QDir(m_resourceDir).filePath(QStringLiteral("gpus.json"))));
+        if (loaded)
+            catalog = std::move(loaded).value();
+        else
+            statusBar()->showMessage(qs(loaded.error().message));
+    }
+    const QSettings settings;
+    for (const auto& entry : settings.value(QStringLiteral("customGpus")).toStringList()) {
+        const auto parts = entry.split(QLatin1Char('\t'));
+        if (parts.size() == 2 && parts[1].toULongLong() > 0) {
+            Gpu gpu;
+            gpu.name = ss(parts[0]);
+            gpu.vendor = ss(tr("Custom"));
+            gpu.family = ss(tr("Custom"));
+            gpu.memoryBytes = parts[1].toULongLong();
+            catalog.addCustom(gpu);
+        }
+    }
+    m_setupPanel->setCatalog(catalog);
+}
+
+void MainWindow::createMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->setObjectName(QStringLiteral("fileMenu"));
+    const auto add = [this](QMenu* menu, const QString& text, const QString& name, const QKeySequence& key, auto slot) {
+        QAction* a = menu->addAction(text);
+        a->setObjectName(name);
+        a->setShortcut(key);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    add(file, tr("&New"), QStringLiteral("newAction"), QKeySequence::New, [this] {
+        if (maybeSave())
+            newDocument();
+    });
+    add(file, tr("&Open..."), QStringLiteral("openAction"), QKeySequence::Open, [this] {
+        if (!maybeSave())
+            return;
+        const QString path = m_dialogs->openFileName(this, tr("Open Model"), m_lastDir, modelFilter());
+        if (!path.isEmpty())
+            loadFile(path);
+    });
+    m_presetMenu = file->addMenu(tr("Open &Preset"));
+    m_presetMenu->setObjectName(QStringLiteral("presetMenu"));
+    if (!m_resourceDir.isEmpty()) {
+        for (const auto& preset : listPresets(ss(m_resourceDir))) {
+            const QString id = qs(preset.id);
+            QString title = id;
+            if (auto net = loadModelFile(preset.path); net && !net->name.empty())
+                title = qs(net->name);
+            QAction* a = m_presetMenu->addAction(title);
+            a->setObjectName(QStringLiteral("preset_") + id + QStringLiteral("Action"));
+            connect(a, &QAction::triggered, this, [this, id] { openPreset(id); });
+        }
+    }
+    m_presetMenu->setEnabled(!m_presetMenu->isEmpty());
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
+    updateRecentFilesMenu();
+    file->addSeparator();
+    add(file, tr("&Save"), QStringLiteral("saveAction"), QKeySequence::Save, [this] { save(); });
+    add(file, tr("Save &As..."), QStringLiteral("saveAsAction"), QKeySequence::SaveAs, [this] { saveAs(); });
+    add(file, tr("&Export Report..."), QStringLiteral("exportReportAction"), QKeySequence(Qt::CTRL | Qt::Key_E),
+        [this] { exportReport(); });
+    file->addSeparator();
+    QAction* quit = add(file, tr("&Quit"), QStringLiteral("quitAction"), QKeySequence::Quit, [this] { close(); });
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->setObjectName(QStringLiteral("editMenu"));
+    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setObjectName(QStringLiteral("undoAction"));
+    undo->setShortcut(QKeySequence::Undo);
+    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setObjectName(QStringLiteral("redoAction"));
+    redo->setShortcut(QKeySequence::Redo);
+    edit->addAction(undo);
+    edit->addAction(redo);
+
+    QMenu* layer = menuBar()->addMenu(tr("&Layer"));
+    layer->setObjectName(QStringLiteral("layerMenu"));
+    layer->addMenu(m_layerEditor->addLayerMenu());
+    layer->addSeparator();
+    layer->addActions(m_layerEditor->editActions());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* about = add(help, tr("&About Headroom"), QStringLiteral("aboutAction"), QKeySequence(), [this] { showAbout(); });
+    about->setMenuRole(QAction::AboutRole);
+    QAction* aboutQt = help->addAction(tr("About &Qt"));
+    aboutQt->setObjectName(QStringLiteral("aboutQtAction"));
+    aboutQt->setMenuRole(QAction::AboutQtRole);
+    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
+}
+
+void MainWindow::newDocument()
+{
+    Network network;
+    network.name = ss(tr("Untitled"));
+    network.input.shape.dims = {3, 224, 224};
+    m_document->resetNetwork(std::move(network), QString());
+}
+
+bool MainWindow::openFile(const QString& path) { return maybeSave() && loadFile(path); }
+
+bool MainWindow::loadFile(const QString& path)
+{
+    auto network = loadModelFile(ss(path));
+    if (!network) {
+        m_dialogs->showError(this, tr("Cannot open the model"), qs(network.error().message));
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_document->resetNetwork(std::move(network).value(), absolute);
+    m_lastDir = QFileInfo(absolute).absolutePath();
+    addRecentFile(absolute);
+    m_layerEditor->selectPath({0});
+    return true;
+}
+
+QString MainWindow::presetPath(const QString& id) const
+{
+    if (m_resourceDir.isEmpty())
+        return {};
+    for (const auto& preset : listPresets(ss(m_resourceDir))) {
+        if (qs(preset.id) == id)
+            return qs(preset.path);
+    }
+    return {};
+}
+
+bool MainWindow::openPreset(const QString& id) { return !presetPath(id).isEmpty() && maybeSave() && loadPreset(id); }
+
+bool MainWindow::loadPreset(const QString& id)
+{
+    const QString path = presetPath(id);
+    if (path.isEmpty())
+        return false;
+    auto network = loadModelFile(ss(path));
+    if (!network) {
+        m_dialogs->showError(this, tr("Cannot open the preset"), qs(network.error().message));
+        return false;
+    }
+    // A preset opens as a new, unsaved model: Save asks where to put the copy.
+    m_document->resetNetwork(std::move(network).value(), QString());
+    m_layerEditor->selectPath({0});
+    return true;
+}
+
+bool MainWindow::save()
+{
+    if (m_document->filePath().isEmpty())
+        return saveAs();
+    return saveTo(m_document->filePath());
+}
+
+bool MainWindow::saveAs()
+{
+    QString suggested = m_document->filePath();
+    if (suggested.isEmpty()) {
+        QString stem = m_document->displayName();
+        stem.replace(QLatin1Char('/'), QLatin1Char('-'));
+        suggested = QDir(m_lastDir).filePath(stem + QStringLiteral(".json"));
+    }
+    const QString path = m_dialogs->saveFileName(this, tr("Save Model As"), suggested, modelFilter());
+    if (path.isEmpty())
+        return false;
+    return saveTo(path);
+}
+
+bool MainWindow::saveTo(const QString& path)
+{
+    const auto saved = saveModelFile(m_document->network(), ss(path));
+    if (!saved) {
+        m_dialogs->showError(this, tr("Cannot save the model"), qs(saved.error().message));
+        return false;
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_document->markSaved(absolute);
+    m_lastDir = QFileInfo(absolute).absolutePath();
+    addRecentFile(absolute);
+    statusBar()->showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(absolute)), 5000);
+    return true;
+}
+
+void MainWindow::exportReport()
+{
+    const Plan& plan = m_document->plan();
+    QString name = tr("%1 - %2 - batch %3.pdf")
+                       .arg(m_document->network().name.empty() ? m_document->displayName() : qs(plan.network.name),
+                            qs(plan.gpu.name))
+                       .arg(plan.setup.batch);
+    name.replace(QLatin1Char('/'), QLatin1Char('-'));
+    const QString path = m_dialogs->saveFileName(this, tr("Export Report"), QDir(m_lastDir).filePath(name),
+                                                 tr("PDF documents (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    const PlanResult result = evaluate(plan);
+    const auto written = report::writePdfReport(plan, result, path);
+    if (!written) {
+        m_dialogs->showError(this, tr("Cannot export the report"), qs(written.error().message));
+        return;
+    }
+    statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+bool MainWindow::maybeSave()
+{
+    if (!m_document->isModified())
+        return true;
+    switch (m_dialogs->askToSave(this, m_document->displayName())) {
+    case DialogProvider::SaveChoice::Save: return save();
+    case DialogProvider::SaveChoice::Discard: return true;
+    case DialogProvider::SaveChoice::Cancel: return false;
+    }
+    return false;
+}
+
+void MainWindow::loadDefault()
+{
+    if (!loadPreset(kDefaultPreset))
+        newDocument();
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(QStringLiteral("recentFiles"), files);
+    updateRecentFilesMenu();
+}
+
+void MainWindow::updateRecentFilesMenu()
+{
+    m_recentMenu->clear();
+    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        a->setToolTip(QDir::toNativeSeparators(path));
+        a->setStatusTip(QDir::toNativeSeparators(path));
+        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
+    }
+    if (!files.isEmpty()) {
+        m_recentMenu->addSeparator();
+        QAction* clear = m_recentMenu->addAction(tr("Clear Recent Files"));
+        connect(clear, &QAction::triggered, this, [this] {
+            QSettings().remove(QStringLiteral("recentFiles"));
+            updateRecentFilesMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::updateTitle()
+{
+    setWindowTitle(tr("%1[*] — Headroom").arg(m_document->displayName()));
+    setWindowModified(m_document->isModified());
+    setWindowFilePath(m_document->filePath());
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
+        resize(1480, 920);
+    if (auto* s = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+        s->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
+    if (auto* s = findChild<QSplitter*>(QStringLiteral("editorSplitter")))
+        s->restoreState(settings.value(QStringLiteral("window/editorSplitter")).toByteArray());
+
+    const GpuCatalog& catalog = m_setupPanel->catalog();
+    Gpu gpu;
+    auto remembered = catalog.find(ss(settings.value(QStringLiteral("setup/gpu")).toString()));
+    if (!remembered)
+        remembered = catalog.find(ss(kDefaultGpu));
+    if (remembered) {
+        gpu = remembered.value();
+    } else if (!catalog.gpus().empty()) {
+        gpu = catalog.gpus().front();
+    } else {
+        gpu.name = "8 GiB GPU";
+        gpu.memoryBytes = 8 * kGiB;
+        gpu.custom = true;
+    }
+    TrainingSetup setup;
+    setup.optimizer = parseOptimizer(ss(settings.value(QStringLiteral("setup/optimizer")).toString())).value_or(Optimizer::Adam);
+    setup.batch = settings.value(QStringLiteral("setup/batch"), 32).toLongLong();
+    setup.overheadBytes = settings.value(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(kDefaultOverheadBytes))
+                              .toULongLong();
+    const Precision precision
+        = parsePrecision(ss(settings.value(QStringLiteral("setup/precision")).toString())).value_or(Precision::Fp32);
+    m_document->resetSetup(precision, setup, gpu);
+}
+
+void MainWindow::saveSettings() const
+{
+    QSettings settings;
+    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
+    if (auto* s = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
+        settings.setValue(QStringLiteral("window/mainSplitter"), s->saveState());
+    if (auto* s = findChild<QSplitter*>(QStringLiteral("editorSplitter")))
+        settings.setValue(QStringLiteral("window/editorSplitter"), s->saveState());
+    const Plan& plan = m_document->plan();
+    settings.setValue(QStringLiteral("setup/gpu"), qs(plan.gpu.name));
+    settings.setValue(QStringLiteral("setup/optimizer"), qs(optimizerName(plan.setup.optimizer)));
+    settings.setValue(QStringLiteral("setup/precision"), qs(precisionName(plan.precision)));
+    settings.setValue(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(plan.setup.batch));
+    settings.setValue(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(plan.setup.overheadBytes));
+    QStringList custom;
+    for (const auto& g : m_setupPanel->catalog().gpus()) {
+        if (g.custom)
+            custom << qs(g.name) + QLatin1Char('\t') + QString::number(g.memoryBytes);
+    }
+    settings.setValue(QStringLiteral("customGpus"), custom);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (!maybeSave()) {
+        event->ignore();
+        return;
+    }
+    saveSettings();
+    event->accept();
+}
+
+void MainWindow::showAbout()
+{
+    m_dialogs->showAbout(
+        this, tr("About Headroom"),
+        tr("<h3>Headroom %1</h3><p>Plans GPU memory for deep-learning training: build or open a network, pick a GPU "
+           "and see the largest batch that fits.</p><p>Estimates follow PyTorch's memory behaviour; see the user guide "
+           "for the assumptions.</p>")
+            .arg(QStringLiteral(HEADROOM_VERSION)));
+}
+
+void MainWindow::requestCustomGpu()
+{
+    const auto custom = m_dialogs->customGpu(this);
+    if (!custom)
+        return;
+    Gpu gpu;
+    gpu.name = ss(custom->name);
+    gpu.vendor = ss(tr("Custom"));
+    gpu.family = ss(tr("Custom"));
+    gpu.memoryBytes = custom->memoryBytes;
+    m_setupPanel->addCustomGpu(gpu);
+}
+
+} // namespace headroom::ui

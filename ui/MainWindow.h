@@ -1,0 +1,88 @@
+#pragma once
+
+#include "headroom/GpuCatalog.h"
+
+#include <QMainWindow>
+
+#include <memory>
+
+class QAction;
+class QMenu;
+
+namespace headroom::ui {
+
+class BatchPanel;
+class DialogProvider;
+class Document;
+class LayerEditor;
+class MemoryChartView;
+class PlanController;
+class PropertyPanel;
+class SetupPanel;
+
+/// The main window: the layer editor and property panel on the left; the set-up, the batch size
+/// with its figures, and the charts on the right. Owns the Document and the PlanController.
+class MainWindow final : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    /// Replaces how the window asks questions (tests answer them without dialogs).
+    void setDialogProvider(std::unique_ptr<DialogProvider> dialogs);
+
+    [[nodiscard]] Document* document() const noexcept { return m_document; }
+    [[nodiscard]] PlanController* controller() const noexcept { return m_controller; }
+    [[nodiscard]] LayerEditor* layerEditor() const noexcept { return m_layerEditor; }
+    [[nodiscard]] PropertyPanel* propertyPanel() const noexcept { return m_propertyPanel; }
+    [[nodiscard]] SetupPanel* setupPanel() const noexcept { return m_setupPanel; }
+    [[nodiscard]] MemoryChartView* chartView() const noexcept { return m_chartView; }
+    /// Where presets and the GPU catalogue were found (empty if nowhere).
+    [[nodiscard]] QString resourceDir() const { return m_resourceDir; }
+
+    // File operations; each asks about unsaved changes first where it replaces the network.
+    void newDocument();
+    bool openFile(const QString& path);
+    bool openPreset(const QString& id);
+    bool save();
+    bool saveAs();
+    void exportReport();
+    /// The start-up state: the remembered set-up (or VGG-16 on a GTX 1080, Adam, FP32, batch 32).
+    void loadDefault();
+    /// Asks to save unsaved changes; false if the user cancelled.
+    bool maybeSave();
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createMenus();
+    void loadCatalog();
+    bool loadFile(const QString& path);
+    bool loadPreset(const QString& id);
+    bool saveTo(const QString& path);
+    void addRecentFile(const QString& path);
+    void updateRecentFilesMenu();
+    void updateTitle();
+    void restoreSettings();
+    void saveSettings() const;
+    void showAbout();
+    void requestCustomGpu();
+    [[nodiscard]] QString presetPath(const QString& id) const;
+
+    std::unique_ptr<DialogProvider> m_dialogs;
+    Document* m_document;
+    PlanController* m_controller;
+    LayerEditor* m_layerEditor;
+    PropertyPanel* m_propertyPanel;
+    SetupPanel* m_setupPanel;
+    BatchPanel* m_batchPanel;
+    MemoryChartView* m_chartView;
+    QMenu* m_recentMenu = nullptr;
+    QMenu* m_presetMenu = nullptr;
+    QString m_resourceDir;
+    QString m_lastDir;
+};
+
+} // namespace headroom::ui

@@ -1,0 +1,71 @@
+#pragma once
+
+#include "ChartData.h"
+
+#include "headroom/Plan.h"
+
+#include <QObject>
+
+#include <optional>
+
+namespace headroom::ui {
+
+class Document;
+
+/// What the summary shows: the core's estimate, or the error that blocks it.
+struct EstimateState final {
+    std::optional<Estimate> estimate;
+    std::optional<Error> error;
+    std::uint64_t capacityBytes = 0;
+    QString gpuName;
+};
+
+/// Keeps the document's results current at two speeds: a network or precision edit re-runs the
+/// core's analyze(); a set-up change rebuilds the MemoryModel and the chart sweep; a batch change
+/// (every slider tick) only re-estimates, a handful of multiplications, and never re-analyses.
+class PlanController final : public QObject {
+    Q_OBJECT
+
+public:
+    explicit PlanController(Document* document, QObject* parent = nullptr);
+
+    [[nodiscard]] const Analysis& analysis() const noexcept { return m_analysis; }
+    [[nodiscard]] const EstimateState& estimateState() const noexcept { return m_state; }
+    [[nodiscard]] const ChartData& chartData() const noexcept { return m_chart; }
+    /// The full result as the CLI and the report see it (same analysis, same estimate).
+    [[nodiscard]] PlanResult planResult() const;
+
+    /// How often each stage ran: the slider path must not re-analyse.
+    [[nodiscard]] int analysisRuns() const noexcept { return m_analysisRuns; }
+    [[nodiscard]] int chartBuilds() const noexcept { return m_chartBuilds; }
+
+    /// The batch range a chart should span for a batch and a max batch: a power of two with room
+    /// above both.
+    [[nodiscard]] static std::int64_t chartRange(std::int64_t batch, std::int64_t maxBatch);
+
+public Q_SLOTS:
+    void reanalyze();
+    void rebuildModel();
+    void updateBatch();
+
+Q_SIGNALS:
+    void analysisChanged(const headroom::Analysis& analysis);
+    void estimateChanged(const headroom::ui::EstimateState& state);
+    void chartDataChanged(const headroom::ui::ChartData& data);
+
+private:
+    void rebuildChart();
+    void updateEstimate();
+    TrainingSetup setup() const;
+
+    Document* m_document;
+    Analysis m_analysis;
+    std::optional<MemoryModel> m_model;
+    std::optional<Error> m_modelError;
+    EstimateState m_state;
+    ChartData m_chart;
+    int m_analysisRuns = 0;
+    int m_chartBuilds = 0;
+};
+
+} // namespace headroom::ui
