@@ -26,7 +26,12 @@ std::string scaled(double value)
 
 std::string formatBytes(std::uint64_t bytes) { return scaled(static_cast<double>(bytes)); }
 
-std::string formatSignedBytes(double bytes) { return (bytes >= 0 ? "+" : "-") + scaled(std::fabs(bytes)); }
+std::string formatSignedBytes(double bytes)
+{
+    std::string text(1, bytes >= 0 ? '+' : '-');
+    text += scaled(std::fabs(bytes));
+    return text;
+}
 
 std::string formatCount(std::uint64_t n)
 {
