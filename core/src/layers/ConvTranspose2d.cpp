@@ -30,13 +30,10 @@ public:
             return *e;
         const auto& a = ctx.attrs;
         const std::int64_t inChannels = in.shape.dims[0];
-        if (auto e = checkInferred(a, "in_channels", inChannels, "channels"))
+        if (auto e = checkChannels(a, inChannels))
             return *e;
         const std::int64_t outChannels = a.integer("out_channels");
         const std::int64_t groups = a.integer("groups");
-        if (inChannels % groups != 0 || outChannels % groups != 0)
-            return failure("groups " + std::to_string(groups) + " must divide both in_channels ("
-                           + std::to_string(inChannels) + ") and out_channels (" + std::to_string(outChannels) + ")");
         const auto kernel = a.integers("kernel_size");
         const auto stride = a.integers("stride");
         const auto padding = a.integers("padding");

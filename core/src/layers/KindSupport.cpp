@@ -87,6 +87,18 @@ std::optional<Error> checkInferred(const Attributes& attrs, const std::string& n
                    + std::string(what));
 }
 
+std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChannels)
+{
+    if (auto e = checkInferred(attrs, "in_channels", inChannels, "channels"))
+        return e;
+    const std::int64_t outChannels = attrs.integer("out_channels");
+    const std::int64_t groups = attrs.integer("groups");
+    if (inChannels % groups != 0 || outChannels % groups != 0)
+        return failure("groups " + std::to_string(groups) + " must divide both in_channels (" + std::to_string(inChannels)
+                       + ") and out_channels (" + std::to_string(outChannels) + ")");
+    return std::nullopt;
+}
+
 std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
                                std::int64_t dilation, bool ceilMode)
 {

@@ -54,6 +54,9 @@ private:
 [[nodiscard]] std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
                                                  std::string_view what);
 
+/// Convolutions: a given in_channels must match the input, and groups must divide both channel counts.
+[[nodiscard]] std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChannels);
+
 /// PyTorch's sliding-window output size (Conv, MaxPool, AvgPool):
 /// floor or ceil of (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1, with ceil_mode's rule
 /// that the last window must start inside the input or left padding.
