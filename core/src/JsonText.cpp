@@ -73,6 +73,10 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
         const std::string where = position(text, byte);
         const std::string why = text.empty() ? "the file is empty" : reason(e.what());
         return Error{prefix + where + ": " + why, where};
+    } catch (const nlohmann::json::exception& e) { // e.g. a number too large for a double (1e400)
+        const std::string what = e.what();
+        const auto bracket = what.find("] ");
+        return Error{prefix + (bracket == std::string::npos ? what : what.substr(bracket + 2)), ""};
     }
 }
 

@@ -78,6 +78,7 @@ void TestModelFile::badInput_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("empty") << "" << "line 1, column 1: the file is empty";
     QTest::newRow("syntax") << "{\n  \"format\": \"headroom-model\",\n  \"version\": 1,,\n}" << "line 3, column 16: syntax error while parsing object key - unexpected ','";
+    QTest::newRow("number too large") << R"({"format": 1e400})" << "number overflow parsing";
     QTest::newRow("not an object") << "[1, 2]" << "a model file must hold a JSON object, not an array";
     QTest::newRow("wrong format") << R"({"format":"onnx","version":1})" << "format must be \"headroom-model\"";
     QTest::newRow("future version") << R"({"format":"headroom-model","version":2,"input":{"shape":[1]},"layers":[]})"
