@@ -1,0 +1,317 @@
+#include "OnnxGraph.h"
+
+#include <cstring>
+
+namespace headroom::onnximport {
+
+namespace {
+
+using onnx::TensorProto;
+
+ValueType typeOf(const onnx::TypeProto& t)
+{
+    ValueType v;
+    if (!t.has_tensor_type())
+        return v;
+    const auto& tensor = t.tensor_type();
+    v.elementType = tensor.elem_type();
+    if (!tensor.has_shape())
+        return v;
+    v.hasShape = true;
+    for (const auto& d : tensor.shape().dim()) {
+        Dim dim;
+        if (d.has_dim_value())
+            dim.value = d.dim_value();
+        else if (d.has_dim_param())
+            dim.symbol = d.dim_param();
+        v.dims.push_back(dim);
+    }
+    return v;
+}
+
+ValueType typeOf(const TensorProto& t)
+{
+    ValueType v;
+    v.elementType = t.data_type();
+    v.hasShape = true;
+    for (const auto d : t.dims())
+        v.dims.push_back(Dim{d, {}});
+    return v;
+}
+
+template <typename T> std::optional<std::vector<double>> rawNumbers(const std::string& raw, std::size_t count)
+{
+    if (raw.size() != count * sizeof(T))
+        return std::nullopt;
+    std::vector<double> out;
+    out.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        T x {};
+        std::memcpy(&x, raw.data() + i * sizeof(T), sizeof(T));
+        out.push_back(static_cast<double>(x));
+    }
+    return out;
+}
+
+template <typename Field>
+std::optional<std::vector<double>> fieldNumbers(const Field& field, std::size_t count)
+{
+    if (static_cast<std::size_t>(field.size()) != count)
+        return std::nullopt;
+    std::vector<double> out;
+    out.reserve(count);
+    for (const auto x : field)
+        out.push_back(static_cast<double>(x));
+    return out;
+}
+
+std::optional<std::vector<double>> tensorNumbers(const TensorProto& t, std::size_t maxElements)
+{
+    std::size_t count = 1;
+    for (const auto d : t.dims()) {
+        if (d < 0 || static_cast<std::uint64_t>(d) > maxElements)
+            return std::nullopt;
+        count *= static_cast<std::size_t>(d);
+        if (count > maxElements)
+            return std::nullopt;
+    }
+    if (t.data_location() == TensorProto::EXTERNAL)
+        return std::nullopt;
+    const bool raw = t.has_raw_data();
+    switch (t.data_type()) {
+    case TensorProto::FLOAT:
+        return raw ? rawNumbers<float>(t.raw_data(), count) : fieldNumbers(t.float_data(), count);
+    case TensorProto::DOUBLE:
+        return raw ? rawNumbers<double>(t.raw_data(), count) : fieldNumbers(t.double_data(), count);
+    case TensorProto::INT64:
+        return raw ? rawNumbers<std::int64_t>(t.raw_data(), count) : fieldNumbers(t.int64_data(), count);
+    case TensorProto::INT32:
+        return raw ? rawNumbers<std::int32_t>(t.raw_data(), count) : fieldNumbers(t.int32_data(), count);
+    case TensorProto::BOOL:
+    case TensorProto::UINT8:
+        return raw ? rawNumbers<std::uint8_t>(t.raw_data(), count) : fieldNumbers(t.int32_data(), count);
+    default:
+        return std::nullopt;
+    }
+}
+
+const std::vector<int> kNoConsumers;
+constexpr double kLargestExactInteger = 9007199254740992.0; // 2^53
+
+} // namespace
+
+std::optional<std::vector<std::int64_t>> ValueType::knownDims() const
+{
+    if (!hasShape)
+        return std::nullopt;
+    std::vector<std::int64_t> out;
+    for (const auto& d : dims) {
+        if (!d.known())
+            return std::nullopt;
+        out.push_back(*d.value);
+    }
+    return out;
+}
+
+std::optional<std::vector<std::int64_t>> ValueType::perSample() const
+{
+    if (!hasShape || dims.empty())
+        return std::nullopt;
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 1; i < dims.size(); ++i) {
+        if (!dims[i].known())
+            return std::nullopt;
+        out.push_back(*dims[i].value);
+    }
+    return out;
+}
+
+std::string describe(const ValueType& type)
+{
+    if (!type.hasShape)
+        return "unknown";
+    std::string s = "[";
+    for (std::size_t i = 0; i < type.dims.size(); ++i) {
+        if (i > 0)
+            s += ", ";
+        const auto& d = type.dims[i];
+        s += d.known() ? std::to_string(*d.value) : (d.symbol.empty() ? std::string("?") : d.symbol);
+    }
+    return s + "]";
+}
+
+std::string joinDims(const std::vector<std::int64_t>& dims)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i)
+        s += (i > 0 ? ", " : "") + std::to_string(dims[i]);
+    return s + "]";
+}
+
+std::string elementTypeName(std::int32_t type)
+{
+    if (onnx::TensorProto_DataType_IsValid(type))
+        return onnx::TensorProto_DataType_Name(static_cast<onnx::TensorProto_DataType>(type));
+    return "type " + std::to_string(type);
+}
+
+std::string nodeLabel(const onnx::NodeProto& node)
+{
+    if (!node.name().empty())
+        return node.name();
+    return "the unnamed " + node.op_type()
+        + (node.output_size() > 0 ? " producing '" + node.output(0) + "'" : "");
+}
+
+Result<OnnxGraph> OnnxGraph::index(
+    const onnx::GraphProto& graph, std::unordered_map<std::string, onnx::TensorShapeProto> shapeData)
+{
+    OnnxGraph g;
+    g.m_graph = &graph;
+    g.m_shapeData = std::move(shapeData);
+    std::unordered_set<std::string> defined;
+    for (const auto& t : graph.initializer()) {
+        g.m_initializers.emplace(t.name(), &t);
+        g.m_types[t.name()] = typeOf(t);
+        defined.insert(t.name());
+    }
+    std::vector<std::string> inputs;
+    for (const auto& in : graph.input()) {
+        defined.insert(in.name());
+        if (g.m_initializers.count(in.name()) == 0) { // old exporters list the weights as inputs too
+            inputs.push_back(in.name());
+            g.m_types[in.name()] = typeOf(in.type());
+        }
+    }
+    if (inputs.empty())
+        return Error{"the graph has no input (every graph input is an initializer)", "graph.input"};
+    if (inputs.size() > 1) {
+        std::string names;
+        for (const auto& n : inputs)
+            names += (names.empty() ? "'" : ", '") + n + "'";
+        return Error{"the graph has " + std::to_string(inputs.size()) + " inputs (" + names
+                + "); a Headroom network has exactly one",
+            "graph.input"};
+    }
+    g.m_input = inputs.front();
+    g.m_dynamic.insert(g.m_input);
+    for (const auto& v : graph.value_info())
+        g.m_types.try_emplace(v.name(), typeOf(v.type()));
+    for (const auto& v : graph.output()) {
+        g.m_types.try_emplace(v.name(), typeOf(v.type()));
+        g.m_outputs.insert(v.name());
+    }
+
+    for (int i = 0; i < graph.node_size(); ++i) {
+        const auto& node = graph.node(i);
+        bool dynamic = false;
+        for (const auto& in : node.input()) {
+            if (in.empty())
+                continue; // an omitted optional input
+            if (defined.count(in) == 0)
+                return Error{"node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
+                        + "' before any node produces it (the graph is not in topological order or the "
+                          "tensor does not exist)",
+                    node.name()};
+            g.m_consumers[in].push_back(i);
+            dynamic = dynamic || g.m_dynamic.count(in) > 0;
+        }
+        for (const auto& out : node.output()) {
+            if (out.empty())
+                continue;
+            g.m_producers[out] = i;
+            defined.insert(out);
+            if (dynamic)
+                g.m_dynamic.insert(out);
+        }
+        if (node.op_type() == "Constant" && node.domain().empty() && node.output_size() == 1) {
+            for (const auto& a : node.attribute()) {
+                if (a.name() == "value" && a.has_t())
+                    g.m_constantNodes.emplace(node.output(0), &a.t());
+            }
+        }
+    }
+    for (const auto& out : graph.output()) {
+        if (defined.count(out.name()) == 0)
+            return Error{
+                "the graph output '" + out.name() + "' is not produced by any node", "graph.output"};
+    }
+    return g;
+}
+
+const ValueType* OnnxGraph::type(const std::string& value) const
+{
+    const auto it = m_types.find(value);
+    return it == m_types.end() ? nullptr : &it->second;
+}
+
+int OnnxGraph::producer(const std::string& value) const
+{
+    const auto it = m_producers.find(value);
+    return it == m_producers.end() ? -1 : it->second;
+}
+
+const std::vector<int>& OnnxGraph::consumers(const std::string& value) const
+{
+    const auto it = m_consumers.find(value);
+    return it == m_consumers.end() ? kNoConsumers : it->second;
+}
+
+std::optional<std::vector<double>> OnnxGraph::constantNumbers(
+    const std::string& value, std::size_t maxElements) const
+{
+    if (const auto it = m_initializers.find(value); it != m_initializers.end())
+        return tensorNumbers(*it->second, maxElements);
+    if (const auto it = m_constantNodes.find(value); it != m_constantNodes.end())
+        return tensorNumbers(*it->second, maxElements);
+    // Constant nodes may also hold a single number or a list in value_float(s)/value_int(s).
+    const int p = producer(value);
+    if (p < 0)
+        return std::nullopt;
+    const auto& node = m_graph->node(p);
+    if (node.op_type() != "Constant" || !node.domain().empty())
+        return std::nullopt;
+    for (const auto& a : node.attribute()) {
+        if (a.name() == "value_float")
+            return std::vector<double>{static_cast<double>(a.f())};
+        if (a.name() == "value_int")
+            return std::vector<double>{static_cast<double>(a.i())};
+        if (a.name() == "value_floats" && static_cast<std::size_t>(a.floats_size()) <= maxElements)
+            return std::vector<double>(a.floats().begin(), a.floats().end());
+        if (a.name() == "value_ints" && static_cast<std::size_t>(a.ints_size()) <= maxElements) {
+            std::vector<double> out;
+            for (const auto x : a.ints())
+                out.push_back(static_cast<double>(x));
+            return out;
+        }
+    }
+    return std::nullopt;
+}
+
+std::optional<std::vector<Dim>> OnnxGraph::shapeTensor(const std::string& value) const
+{
+    if (const auto it = m_shapeData.find(value); it != m_shapeData.end()) {
+        std::vector<Dim> dims;
+        for (const auto& d : it->second.dim()) {
+            Dim dim;
+            if (d.has_dim_value())
+                dim.value = d.dim_value();
+            else if (d.has_dim_param())
+                dim.symbol = d.dim_param();
+            dims.push_back(dim);
+        }
+        return dims;
+    }
+    const auto numbers = constantNumbers(value, 64);
+    if (!numbers)
+        return std::nullopt;
+    std::vector<Dim> dims;
+    for (const double x : *numbers) {
+        if (!(x >= -kLargestExactInteger && x <= kLargestExactInteger)) // also refuses NaN
+            return std::nullopt;
+        dims.push_back(Dim{static_cast<std::int64_t>(x), {}});
+    }
+    return dims;
+}
+
+} // namespace headroom::onnximport

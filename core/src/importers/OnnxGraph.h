@@ -1,0 +1,93 @@
+#pragma once
+
+// A read-only view of an ONNX graph after shape inference, for the importer: value types, constant
+// values, producers and consumers, and which nodes carry data from the network input to its outputs.
+
+#include "headroom/Error.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+namespace headroom::onnximport {
+
+/// One axis of a tensor type: a size, a symbol ("batch"), or unknown.
+struct Dim {
+    std::optional<std::int64_t> value;
+    std::string symbol;
+
+    [[nodiscard]] bool known() const noexcept { return value.has_value(); }
+};
+
+/// What shape inference knows about a tensor: its element type and, if known, its axes.
+struct ValueType {
+    std::int32_t elementType = 0; ///< onnx::TensorProto_DataType, 0 = unknown
+    bool hasShape = false;
+    std::vector<Dim> dims;
+
+    [[nodiscard]] std::size_t rank() const noexcept { return dims.size(); }
+    /// All axes when every one has a known size.
+    [[nodiscard]] std::optional<std::vector<std::int64_t>> knownDims() const;
+    /// The axes after the first (the batch axis) when each has a known size.
+    [[nodiscard]] std::optional<std::vector<std::int64_t>> perSample() const;
+};
+
+/// "[batch, 3, 224, 224]"; "unknown" without a shape.
+[[nodiscard]] std::string describe(const ValueType& type);
+[[nodiscard]] std::string joinDims(const std::vector<std::int64_t>& dims);
+/// The name of an ONNX element type ("FLOAT", "INT64", ...).
+[[nodiscard]] std::string elementTypeName(std::int32_t type);
+
+/// How a node is shown in messages: its name, or "the unnamed Relu producing 'x'".
+[[nodiscard]] std::string nodeLabel(const onnx::NodeProto& node);
+
+class OnnxGraph final {
+public:
+    /// Indexes `graph` (already shape-inferred). `shapeData` holds the values data propagation computed
+    /// for shape tensors (the second argument of Reshape). Fails when a node uses a tensor that no
+    /// earlier node, input or initializer defines, or when the graph has not exactly one input.
+    static Result<OnnxGraph> index(
+        const onnx::GraphProto& graph, std::unordered_map<std::string, onnx::TensorShapeProto> shapeData);
+
+    [[nodiscard]] const onnx::GraphProto& graph() const noexcept { return *m_graph; }
+    [[nodiscard]] const std::string& inputName() const noexcept { return m_input; }
+
+    [[nodiscard]] const ValueType* type(const std::string& value) const;
+    [[nodiscard]] bool isInitializer(const std::string& value) const
+    {
+        return m_initializers.count(value) > 0;
+    }
+    /// Values that depend on the network input (everything else is a constant or a weight).
+    [[nodiscard]] bool isDynamic(const std::string& value) const { return m_dynamic.count(value) > 0; }
+    /// The node that produces `value`, or -1 for inputs and initializers.
+    [[nodiscard]] int producer(const std::string& value) const;
+    /// Indices of the nodes that read `value`, in graph order.
+    [[nodiscard]] const std::vector<int>& consumers(const std::string& value) const;
+    [[nodiscard]] bool isGraphOutput(const std::string& value) const { return m_outputs.count(value) > 0; }
+
+    /// The numbers of a small constant tensor (an initializer with data or a Constant node's value),
+    /// at most `maxElements` of them; nullopt when the value is not a readable constant.
+    [[nodiscard]] std::optional<std::vector<double>> constantNumbers(
+        const std::string& value, std::size_t maxElements = 64) const;
+    /// The data propagated into a shape tensor by shape inference, or a constant's values.
+    [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value) const;
+
+private:
+    const onnx::GraphProto* m_graph = nullptr;
+    std::string m_input;
+    std::unordered_map<std::string, ValueType> m_types;
+    std::unordered_map<std::string, const onnx::TensorProto*> m_initializers;
+    std::unordered_map<std::string, const onnx::TensorProto*> m_constantNodes;
+    std::unordered_map<std::string, int> m_producers;
+    std::unordered_map<std::string, std::vector<int>> m_consumers;
+    std::unordered_set<std::string> m_dynamic;
+    std::unordered_set<std::string> m_outputs;
+    std::unordered_map<std::string, onnx::TensorShapeProto> m_shapeData;
+};
+
+} // namespace headroom::onnximport

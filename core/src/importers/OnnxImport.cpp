@@ -1,0 +1,760 @@
+// ONNX import: parse with the ONNX library, run its shape inference, map operators to layers, then
+// analyse the result once and check every layer's shape against ONNX's.
+#include "headroom/OnnxImport.h"
+
+#include "headroom/Analysis.h"
+
+#include "importers/OnnxGraph.h"
+#include "importers/OnnxOperators.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/proto_utils.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace headroom {
+
+namespace {
+
+using onnximport::describe;
+using onnximport::nodeLabel;
+using onnximport::OnnxGraph;
+using onnximport::PendingLayer;
+
+constexpr std::int64_t kMaxDimension = 1LL << 40;
+constexpr std::size_t kMaxNameLength = 200;
+constexpr std::size_t kMaxListedRefusals = 40;
+/// Initializers bigger than this lose their data right after parsing: only their dims matter.
+constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
+
+/// Text from the file as valid UTF-8 without control characters: ONNX strings are unchecked bytes, and
+/// the description and messages end up in JSON and on screen. Anything else becomes '?'.
+std::string cleanText(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t length = 0;
+        std::uint32_t code = 0;
+        if (c < 0x80) {
+            out += c < 0x20 || c == 0x7F ? ' ' : static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            length = 2;
+            code = c & 0x1Fu;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            length = 3;
+            code = c & 0x0Fu;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            length = 4;
+            code = c & 0x07u;
+        }
+        bool ok = length > 0 && i + length <= s.size();
+        for (std::size_t k = 1; ok && k < length; ++k) {
+            const auto next = static_cast<unsigned char>(s[i + k]);
+            ok = (next & 0xC0u) == 0x80u;
+            code = (code << 6) | (next & 0x3Fu);
+        }
+        ok = ok && !(length == 3 && code < 0x800) && !(length == 4 && (code < 0x10000 || code > 0x10FFFF))
+            && !(code >= 0xD800 && code <= 0xDFFF);
+        if (ok) {
+            out.append(s.substr(i, length));
+            i += length;
+        } else {
+            out += '?';
+            ++i;
+        }
+    }
+    return out;
+}
+
+Error fail(const std::string& file, const std::string& what, std::string location = {})
+{
+    return Error{file + ": " + what, location.empty() ? file : std::move(location)};
+}
+
+/// A guess at what a file that is not protobuf is, for the message.
+std::string sniff(std::string_view bytes)
+{
+    const auto starts = [&](std::string_view magic) { return bytes.substr(0, magic.size()) == magic; };
+    if (starts("\xFF\xD8\xFF"))
+        return " (it looks like a JPEG image)";
+    if (starts("\x89PNG"))
+        return " (it looks like a PNG image)";
+    if (starts("PK\x03\x04"))
+        return " (it looks like a ZIP archive, as PyTorch's .pt files are; export the model with "
+               "torch.onnx.export)";
+    const auto first = bytes.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && (bytes[first] == '{' || bytes[first] == '['))
+        return " (it looks like JSON text; Headroom model files are opened as .json)";
+    return "";
+}
+
+std::optional<DType> dtypeOf(std::int32_t onnxType)
+{
+    switch (onnxType) {
+    case onnx::TensorProto::FLOAT:
+        return DType::Float32;
+    case onnx::TensorProto::FLOAT16:
+        return DType::Float16;
+    case onnx::TensorProto::BFLOAT16:
+        return DType::BFloat16;
+    case onnx::TensorProto::DOUBLE:
+        return DType::Float64;
+    case onnx::TensorProto::INT64:
+        return DType::Int64;
+    case onnx::TensorProto::INT32:
+        return DType::Int32;
+    case onnx::TensorProto::UINT8:
+        return DType::UInt8;
+    case onnx::TensorProto::BOOL:
+        return DType::Bool;
+    default:
+        return std::nullopt;
+    }
+}
+
+/// The default-domain opset the model imports, or an error.
+Result<int> defaultOpset(const onnx::ModelProto& model, const std::string& file)
+{
+    std::optional<std::int64_t> version;
+    for (const auto& o : model.opset_import()) {
+        if (o.domain().empty() || o.domain() == "ai.onnx")
+            version = o.version();
+    }
+    const std::string range = std::to_string(kOnnxMinOpset) + " to " + std::to_string(kOnnxMaxOpset);
+    if (!version)
+        return fail(
+            file, "declares no opset for the standard ONNX operators; Headroom imports opsets " + range);
+    if (*version < kOnnxMinOpset)
+        return fail(file,
+            "uses opset " + std::to_string(*version) + ", older than Headroom imports (" + range
+                + "); upgrade it with onnx.version_converter.convert_version");
+    const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
+    const auto it = known.find(onnx::ONNX_DOMAIN);
+    const int libraryMax = it == known.end() ? kOnnxMaxOpset : std::min(kOnnxMaxOpset, it->second.second);
+    if (*version > libraryMax)
+        return fail(file,
+            "uses opset " + std::to_string(*version)
+                + ", newer than Headroom's ONNX library knows (it imports opsets "
+                + std::to_string(kOnnxMinOpset) + " to " + std::to_string(libraryMax)
+                + "); export with opset_version=" + std::to_string(libraryMax) + " or lower");
+    return static_cast<int>(*version);
+}
+
+/// The dims of a tensor the file stores (an initializer or a Constant node, possibly behind Identity
+/// nodes), before any inference.
+struct StoredTensors {
+    std::unordered_map<std::string, const onnx::TensorProto*> initializers;
+    std::unordered_map<std::string, const onnx::NodeProto*> producers;
+
+    explicit StoredTensors(const onnx::GraphProto& graph)
+    {
+        for (const auto& t : graph.initializer())
+            initializers.emplace(t.name(), &t);
+        for (const auto& n : graph.node()) {
+            for (const auto& out : n.output())
+                producers[out] = &n;
+        }
+    }
+};
+
+std::optional<std::vector<std::int64_t>> storedDims(const StoredTensors& stored, std::string value)
+{
+    for (int hops = 0; hops < 8; ++hops) {
+        if (const auto it = stored.initializers.find(value); it != stored.initializers.end())
+            return std::vector<std::int64_t>(it->second->dims().begin(), it->second->dims().end());
+        const auto p = stored.producers.find(value);
+        if (p == stored.producers.end())
+            return std::nullopt;
+        const onnx::NodeProto* producer = p->second;
+        if (producer->op_type() == "Constant") {
+            for (const auto& a : producer->attribute()) {
+                if (a.name() == "value" && a.has_t())
+                    return std::vector<std::int64_t>(a.t().dims().begin(), a.t().dims().end());
+            }
+            return std::nullopt;
+        }
+        if (producer->op_type() != "Identity" || producer->input_size() != 1)
+            return std::nullopt;
+        value = producer->input(0);
+    }
+    return std::nullopt;
+}
+
+/// Makes the model safe for ONNX 1.12's shape inference, which trusts what it reads: a node that does
+/// not match its operator's schema, or a convolution whose weight has more axes than its input (no
+/// kernel_shape), crashes it. Every standard node is checked against its schema (the ONNX checker's
+/// node rule); convolutions get their kernel_shape from the stored weight; operators of other domains
+/// and model-local functions are hidden from inference (Headroom refuses them anyway), and nodes with
+/// subgraphs (If, Loop, Scan) are refused here.
+std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::string& file)
+{
+    model.clear_functions();
+    for (auto& o : *model.mutable_opset_import()) {
+        if (o.domain() == "ai.onnx")
+            o.set_domain("");
+    }
+    auto& graph = *model.mutable_graph();
+    const StoredTensors stored(graph); // node pointers stay valid: nodes are edited, never added
+    std::vector<std::string> controlFlow;
+    for (auto& node : *graph.mutable_node()) {
+        if (node.domain() == "ai.onnx")
+            node.set_domain("");
+        if (!node.domain().empty()) {
+            node.set_domain("headroom.unsupported." + node.domain()); // no schema: inference skips it
+            continue;
+        }
+        bool hasGraph = false;
+        for (const auto& a : node.attribute())
+            hasGraph = hasGraph || a.has_g() || a.graphs_size() > 0;
+        if (hasGraph) {
+            controlFlow.push_back(nodeLabel(node) + " (" + node.op_type() + ")");
+            continue;
+        }
+        const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), opset, onnx::ONNX_DOMAIN);
+        if (schema == nullptr)
+            continue; // not an ONNX operator at this opset: inference skips it, the mapping reports it
+        try {
+            schema->Verify(node);
+        } catch (const std::exception& e) {
+            return fail(file,
+                "node " + nodeLabel(node) + " (" + node.op_type()
+                    + ") does not match the ONNX operator: " + e.what(),
+                node.name());
+        }
+        // Sizes ONNX's inference functions divide by or count with (a zero stride divides by zero).
+        static const std::set<std::string> kPositive{
+            "strides", "dilations", "kernel_shape", "group", "blocksize", "size"};
+        for (const auto& a : node.attribute()) {
+            if (kPositive.count(a.name()) == 0)
+                continue;
+            const bool single = a.type() == onnx::AttributeProto::INT;
+            const std::vector<std::int64_t> values
+                = single ? std::vector<std::int64_t>{a.i()} : std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
+            if (std::any_of(values.begin(), values.end(), [](std::int64_t v) { return v < 1; }))
+                return fail(file,
+                    "node " + nodeLabel(node) + " (" + node.op_type() + ") has " + a.name() + " "
+                        + (single ? std::to_string(a.i()) : onnximport::joinDims(values)) + "; they must be positive",
+                    node.name());
+        }
+        static const std::map<std::string, int> kWeightInput{
+            {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
+        const auto weight = kWeightInput.find(node.op_type());
+        if (weight == kWeightInput.end())
+            continue;
+        const auto dims = node.input_size() > weight->second ? storedDims(stored, node.input(weight->second))
+                                                             : std::optional<std::vector<std::int64_t>> {};
+        const onnx::AttributeProto* kernel = nullptr;
+        for (const auto& a : node.attribute()) {
+            if (a.name() == "kernel_shape")
+                kernel = &a;
+        }
+        if (!dims || dims->size() < 3
+            || (kernel != nullptr && static_cast<std::size_t>(kernel->ints_size()) + 2 != dims->size()))
+            return fail(file,
+                "node " + nodeLabel(node) + " (" + node.op_type() + ") needs a stored weight with "
+                    + (kernel ? std::to_string(kernel->ints_size() + 2) : std::string("3 or more")) + " axes"
+                    + (dims ? ", not " + onnximport::joinDims(*dims) : std::string()),
+                node.name());
+        if (kernel == nullptr) {
+            auto* a = node.add_attribute();
+            a->set_name("kernel_shape");
+            a->set_type(onnx::AttributeProto::INTS);
+            for (std::size_t k = 2; k < dims->size(); ++k)
+                a->add_ints((*dims)[k]);
+        }
+    }
+    if (!controlFlow.empty()) {
+        std::string list;
+        for (const auto& c : controlFlow)
+            list += (list.empty() ? "" : ", ") + c;
+        return fail(file,
+            "cannot import " + std::to_string(controlFlow.size()) + " control-flow operator"
+                + (controlFlow.size() == 1 ? "" : "s") + " (" + list
+                + "): a Headroom network has no subgraphs");
+    }
+    return std::nullopt;
+}
+
+/// Runs ONNX shape inference (with data propagation, so Reshape targets computed from Shape are
+/// known). A node ONNX cannot infer does not stop the import: its error is kept for the message of
+/// whichever tensor turns out to be missing.
+std::unordered_map<std::string, onnx::TensorShapeProto> inferShapes(
+    onnx::ModelProto& model, std::string& inferenceError)
+{
+    std::unordered_map<std::string, onnx::TensorShapeProto> shapeData;
+    const onnx::ModelProto original = model;
+    try {
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+            onnx::ShapeInferenceOptions{false, 1, true}, &shapeData);
+        return shapeData;
+    } catch (const std::exception& e) {
+        inferenceError = e.what();
+    }
+    model = original;
+    shapeData.clear();
+    try {
+        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
+            onnx::ShapeInferenceOptions{false, 0, true}, &shapeData);
+    } catch (const std::exception&) {
+        // Even lenient inference gave up (a declared type contradicts an inferred one): go on with the
+        // shapes the file declares; a tensor that lacks one is reported with ONNX's message.
+        model = original;
+        shapeData.clear();
+    }
+    return shapeData;
+}
+
+/// The network input: one sample's shape, its dtype and what the batch axis is.
+struct InputInfo {
+    InputSpec spec;
+    std::string batchNote;
+};
+
+Result<InputInfo> readInput(const OnnxGraph& g, const std::string& file)
+{
+    const std::string& name = g.inputName();
+    const auto* t = g.type(name);
+    const std::string where = "input '" + name + "'";
+    if (t == nullptr || t->elementType == 0)
+        return fail(file, where + " is not a tensor of a known element type", name);
+    const auto dtype = dtypeOf(t->elementType);
+    if (!dtype)
+        return fail(file,
+            where + " has element type " + onnximport::elementTypeName(t->elementType)
+                + ", which Headroom does not model",
+            name);
+    if (!t->hasShape)
+        return fail(file,
+            where
+                + " has no shape; Headroom needs the input's shape to infer every layer's (export "
+                  "with an example input, or set the shape with onnx.tools.update_model_dims)",
+            name);
+    if (t->rank() < 2)
+        return fail(file,
+            where + " has shape " + describe(*t)
+                + "; Headroom needs a batch axis first and at least one axis per sample",
+            name);
+    InputInfo info;
+    info.spec.dtype = *dtype;
+    for (std::size_t k = 1; k < t->rank(); ++k) {
+        const auto& d = t->dims[k];
+        const std::string axis = where + " axis " + std::to_string(k);
+        if (!d.known())
+            return fail(file,
+                axis + (d.symbol.empty() ? std::string(" has no size") : " is symbolic ('" + d.symbol + "')")
+                    + "; Headroom needs a fixed size for every axis but the first (the batch axis): "
+                      "export with a fixed input size",
+                name);
+        if (*d.value < 1 || *d.value > kMaxDimension)
+            return fail(
+                file, axis + " has size " + std::to_string(*d.value) + "; sizes must be 1 to 2^40", name);
+        info.spec.shape.dims.push_back(*d.value);
+    }
+    const auto& batch = t->dims.front();
+    if (!batch.symbol.empty())
+        info.batchNote = "The batch axis is the input's first axis ('" + batch.symbol + "', symbolic).";
+    else if (batch.known())
+        info.batchNote = "The input's first axis has the fixed size " + std::to_string(*batch.value)
+            + " in the file; Headroom treats it as the batch axis, so any batch size can be planned.";
+    else
+        info.batchNote = "The batch axis is the input's first axis (its size is left open in the file).";
+    return info;
+}
+
+// ---- names --------------------------------------------------------------------------------------
+
+std::string sanitize(std::string_view s)
+{
+    std::string out;
+    for (const char c : s) {
+        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+            || c == '.' || c == '-';
+        out += ok ? c : '_';
+    }
+    if (out.size() > kMaxNameLength - 10)
+        out.resize(kMaxNameLength - 10);
+    return out.empty() ? std::string("layer") : out;
+}
+
+/// torch.onnx names nodes by module scope: "/layer1/layer1.0/conv1/Conv". The scope without the
+/// repeated prefixes ("layer1.0.conv1") and the operator part ("Conv").
+struct NodeName {
+    std::string scope;
+    std::string op;
+};
+
+NodeName splitNodeName(const onnx::NodeProto& node)
+{
+    const std::string& name = node.name();
+    if (name.empty() || name.front() != '/')
+        return{{}, name.empty() ? (node.output_size() > 0 ? node.output(0) : node.op_type()) : name};
+    std::vector<std::string> parts;
+    for (std::size_t start = 0; start <= name.size();) {
+        const auto slash = std::min(name.find('/', start), name.size());
+        if (slash > start)
+            parts.push_back(name.substr(start, slash - start));
+        start = slash + 1;
+    }
+    NodeName out;
+    const auto isOpPart = [&](const std::string& p) {
+        const std::string& op = node.op_type();
+        if (p == op)
+            return true;
+        return p.size() > op.size() + 1 && p.compare(0, op.size() + 1, op + "_") == 0
+            && std::all_of(p.begin() + static_cast<std::ptrdiff_t>(op.size() + 1), p.end(),
+                [](char c) { return c >= '0' && c <= '9'; });
+    };
+    if (!parts.empty() && isOpPart(parts.back())) {
+        out.op = parts.back();
+        parts.pop_back();
+    } else {
+        out.op = node.op_type();
+    }
+    std::vector<std::string> scope;
+    for (auto& p : parts) {
+        if (!scope.empty() && p.size() > scope.back().size()
+            && p.compare(0, scope.back().size() + 1, scope.back() + ".") == 0)
+            scope.back() = p;
+        else
+            scope.push_back(p);
+    }
+    for (const auto& s : scope)
+        out.scope += (out.scope.empty() ? "" : ".") + s;
+    return out;
+}
+
+/// Headroom names for the layers: the module scope when one layer has it ("layer1.0.conv1"), the
+/// scope plus the operator otherwise ("layer1.0.Add"), unique and in the model file's alphabet.
+std::vector<std::string> layerNames(const OnnxGraph& g, const std::vector<PendingLayer>& layers)
+{
+    std::vector<NodeName> parts;
+    std::map<std::string, int> scopeCount;
+    for (const auto& l : layers) {
+        parts.push_back(splitNodeName(g.graph().node(l.node)));
+        if (!parts.back().scope.empty())
+            ++scopeCount[parts.back().scope];
+    }
+    const auto isContainer = [&](const std::string& scope) {
+        const std::string prefix = scope + ".";
+        const auto it = scopeCount.lower_bound(prefix);
+        return it != scopeCount.end() && it->first.compare(0, prefix.size(), prefix) == 0;
+    };
+    std::unordered_set<std::string> taken{"input", "repeat_input"};
+    std::unordered_map<std::string, int> nextSuffix;
+    std::vector<std::string> names;
+    for (const auto& p : parts) {
+        std::string base;
+        if (p.scope.empty())
+            base = sanitize(p.op);
+        else if (scopeCount[p.scope] == 1 && !isContainer(p.scope))
+            base = sanitize(p.scope);
+        else
+            base = sanitize(p.scope + "." + p.op);
+        std::string name = base;
+        for (int& k = nextSuffix.try_emplace(base, 2).first->second; taken.count(name) > 0; ++k)
+            name = base + "_" + std::to_string(k);
+        taken.insert(name);
+        names.push_back(name);
+    }
+    return names;
+}
+
+// ---- assembling the network -----------------------------------------------------------------------
+
+/// Activations PyTorch code usually runs in place (torchvision: nn.ReLU(inplace=True)). ONNX does not
+/// record it; Headroom marks one in place when PyTorch would allow it: its input is a fresh tensor
+/// that nothing else reads and that its producer does not keep for backward.
+bool canRunInPlace(const std::string& type, const std::string& producerType)
+{
+    static const std::set<std::string> kInPlace{"ReLU", "ReLU6", "LeakyReLU"};
+    static const std::set<std::string> kFreshOutput{"Conv1d", "Conv2d", "ConvTranspose2d", "Linear",
+        "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Add", "Concat", "MaxPool2d", "AvgPool2d"};
+    return kInPlace.count(type) > 0 && kFreshOutput.count(producerType) > 0;
+}
+
+std::string stem(const std::string& file)
+{
+    const auto s = std::filesystem::path(file).stem().string();
+    return s.empty() ? std::string("ONNX model") : s;
+}
+
+std::string refusalList(const OnnxGraph& g, const std::vector<onnximport::Refusal>& refusals)
+{
+    std::set<std::string> ops;
+    for (const auto& r : refusals)
+        ops.insert(g.graph().node(r.node).op_type());
+    std::string opList;
+    for (const auto& op : ops)
+        opList += (opList.empty() ? "" : ", ") + op;
+    std::string s = "cannot import " + std::to_string(refusals.size()) + " operator"
+        + (refusals.size() == 1 ? "" : "s") + " (" + opList + "): ";
+    for (std::size_t k = 0; k < refusals.size() && k < kMaxListedRefusals; ++k) {
+        const auto& n = g.graph().node(refusals[k].node);
+        s += (k == 0 ? "" : ", ") + nodeLabel(n) + " (" + n.op_type()
+            + (refusals[k].reason.empty() ? std::string() : ": " + refusals[k].reason) + ")";
+    }
+    if (refusals.size() > kMaxListedRefusals)
+        s += ", and " + std::to_string(refusals.size() - kMaxListedRefusals) + " more";
+    const bool someUnknown
+        = std::any_of(refusals.begin(), refusals.end(), [](const auto& r) { return r.reason.empty(); });
+    if (someUnknown)
+        s += ". Headroom has no layer for these operator types (docs/onnx-import.md lists the ones it maps)";
+    return s;
+}
+
+std::optional<Error> checkSize(std::uint64_t size, const std::string& file)
+{
+    if (size == 0)
+        return fail(file, "is empty, not an ONNX model");
+    if (size > kMaxOnnxFileBytes)
+        return fail(file,
+            "is larger than 2 GiB, the most an ONNX file can hold (bigger models keep their weights "
+            "in external data files)");
+    return std::nullopt;
+}
+
+Error notProtobuf(std::string_view head, const std::string& file)
+{
+    return fail(file, "is not an ONNX model: its protobuf data is invalid or truncated" + sniff(head));
+}
+
+/// Everything after parsing; `head` is the file's first bytes, for the hint when it is no ONNX model.
+Result<Network> importModel(onnx::ModelProto& model, std::string_view head, const std::string& file)
+{
+    if (!model.has_graph() || model.graph().node_size() == 0)
+        return fail(file, "is not an ONNX model (it has no graph of operators)" + sniff(head));
+    const auto opset = defaultOpset(model, file);
+    if (!opset)
+        return opset.error();
+
+    for (auto& t : *model.mutable_graph()->mutable_initializer()) {
+        if (static_cast<std::size_t>(t.ByteSizeLong()) > kKeptInitializerBytes) {
+            t.clear_raw_data();
+            t.clear_float_data();
+            t.clear_double_data();
+            t.clear_int32_data();
+            t.clear_int64_data();
+        }
+    }
+    if (auto e = preflight(model, opset.value(), file))
+        return *e;
+    std::string inferenceError;
+    auto shapeData = inferShapes(model, inferenceError);
+    auto indexed = OnnxGraph::index(model.graph(), std::move(shapeData));
+    if (!indexed)
+        return fail(file, indexed.error().message, indexed.error().location);
+    const OnnxGraph& g = indexed.value();
+    const auto input = readInput(g, file);
+    if (!input)
+        return input.error();
+    if (model.graph().output_size() == 0)
+        return fail(file, "has no graph output");
+    const std::string& outputValue = model.graph().output(0).name();
+    if (!g.isDynamic(outputValue))
+        return fail(file,
+            "its output '" + outputValue + "' does not depend on its input '" + g.inputName() + "'",
+            outputValue);
+
+    auto mapping = onnximport::mapOperators(g, opset.value());
+    if (!mapping.refusals.empty())
+        return fail(
+            file, refusalList(g, mapping.refusals), g.graph().node(mapping.refusals.front().node).name());
+    if (mapping.missingShape) {
+        std::string message = mapping.missingShape->message;
+        if (!inferenceError.empty())
+            message += " (ONNX shape inference reported: " + inferenceError + ")";
+        return fail(file, message, mapping.missingShape->location);
+    }
+    if (mapping.layers.empty())
+        return fail(file,
+            "computes nothing from its input that Headroom could model (no operators between '"
+                + g.inputName() + "' and '" + outputValue + "')");
+
+    // Layer names, and which layer each ONNX value comes from.
+    const auto names = layerNames(g, mapping.layers);
+    std::unordered_map<std::string, std::size_t> layerOfValue;
+    for (std::size_t k = 0; k < mapping.layers.size(); ++k)
+        layerOfValue[mapping.layers[k].outputValue] = k;
+    std::unordered_map<std::string, std::string> alias(mapping.aliases.begin(), mapping.aliases.end());
+    const auto resolve = [&](std::string value) -> std::optional<std::size_t> {
+        for (int hops = 0; hops < 8 && alias.count(value) > 0; ++hops)
+            value = alias.at(value);
+        const auto it = layerOfValue.find(value);
+        return it == layerOfValue.end() ? std::nullopt : std::optional<std::size_t>(it->second);
+    };
+
+    Network net;
+    net.name = cleanText(stem(file));
+    net.input = input->spec;
+    net.loss = Loss::CrossEntropy;
+    for (std::size_t k = 0; k < mapping.layers.size(); ++k) {
+        const auto& l = mapping.layers[k];
+        LayerSpec spec;
+        spec.type = l.type;
+        spec.name = names[k];
+        spec.attributes = l.attributes;
+        for (const auto& value : l.inputValues) {
+            if (value == g.inputName()) {
+                spec.inputs.push_back("input");
+                continue;
+            }
+            const auto producer = resolve(value);
+            if (!producer || *producer >= k)
+                return fail(file,
+                    "tensor '" + value + "' read by " + nodeLabel(g.graph().node(l.node))
+                        + " comes from no operator Headroom imported",
+                    value);
+            spec.inputs.push_back(names[*producer]);
+        }
+        if (spec.inputs.size() == 1 && spec.inputs.front() != "input") {
+            const auto producer = resolve(l.inputValues.front());
+            const auto& value = l.inputValues.front();
+            if (producer && canRunInPlace(l.type, mapping.layers[*producer].type)
+                && g.consumers(value).size() == 1 && !g.isGraphOutput(value))
+                spec.attributes["inplace"] = true;
+        }
+        // A layer reading the previous layer's output leaves `inputs` out, as hand-written files do.
+        if (spec.inputs.size() == 1 && spec.inputs.front() == (k == 0 ? std::string("input") : names[k - 1]))
+            spec.inputs.clear();
+        net.layers.push_back(std::move(spec));
+    }
+    const auto last = resolve(outputValue);
+    if (!last)
+        return fail(
+            file, "its output '" + outputValue + "' comes from no operator Headroom imported", outputValue);
+    if (*last + 1 != mapping.layers.size()) {
+        LayerSpec out;
+        out.type = "Identity";
+        out.name = "output";
+        const std::unordered_set<std::string> used(names.begin(), names.end());
+        for (int k = 2; used.count(out.name) > 0; ++k)
+            out.name = "output_" + std::to_string(k);
+        out.inputs.push_back(names[*last]);
+        net.layers.push_back(std::move(out));
+    }
+
+    const std::string producer = model.producer_name().empty() ? std::string()
+                                                               : model.producer_name()
+            + (model.producer_version().empty() ? "" : " " + model.producer_version()) + ", ";
+    net.description = "Imported from the ONNX model " + std::filesystem::path(file).filename().string() + " ("
+        + producer + "opset " + std::to_string(opset.value()) + "): " + std::to_string(mapping.layers.size())
+        + " layers named after the ONNX nodes. " + input->batchNote
+        + " ONNX does not record in-place operations; ReLU, ReLU6 and LeakyReLU run in place where PyTorch "
+          "allows "
+          "it, as in torchvision's models.";
+    for (const auto& note : mapping.notes)
+        net.description += " " + note;
+    if (model.graph().output_size() > 1)
+        net.description += " The loss applies to the first of its "
+            + std::to_string(model.graph().output_size()) + " outputs ('" + outputValue + "').";
+
+    net.description = cleanText(net.description);
+
+    // Check the result against ONNX: every layer's per-sample shape must be the one ONNX inferred.
+    const Analysis analysis = analyze(net, Precision::Fp32);
+    if (!analysis.valid())
+        return fail(
+            file, "the imported network is not valid: " + analysis.error->message, analysis.error->location);
+    std::unordered_map<std::string, std::size_t> layerOfName;
+    for (std::size_t k = 0; k < names.size(); ++k)
+        layerOfName.emplace(names[k], k);
+    for (const auto& row : analysis.rows) {
+        const auto it = layerOfName.find(row.name);
+        if (row.depth != 0 || it == layerOfName.end())
+            continue;
+        const auto& layer = mapping.layers[it->second];
+        const auto* t = g.type(layer.outputValue);
+        const auto expected = t ? t->perSample() : std::nullopt;
+        if (expected && *expected != row.output.shape.dims)
+            return fail(file,
+                "layer '" + row.name + "' (" + row.type + " from " + nodeLabel(g.graph().node(layer.node))
+                    + ") gives " + row.output.shape.toString() + " per sample but ONNX infers " + describe(*t)
+                    + " for '" + layer.outputValue + "'; the operator has a setting Headroom does not model",
+                row.name);
+    }
+    return net;
+}
+
+/// Runs `import`, turning exceptions from the ONNX and protobuf libraries into errors and making
+/// every message valid UTF-8.
+template <typename Import>
+Result<Network> guarded(const std::string& file, Import import)
+{
+    Result<Network> result = Error{};
+    try {
+        result = import();
+    } catch (const std::exception& e) {
+        result = fail(file, std::string("the ONNX library could not process the model: ") + e.what());
+    } catch (...) {
+        result = fail(file, "the ONNX library could not process the model");
+    }
+    if (!result.ok())
+        return Error{cleanText(result.error().message), cleanText(result.error().location)};
+    return result;
+}
+
+} // namespace
+
+Result<Network> importOnnx(std::string_view bytes, const std::string& nameForErrors)
+{
+    return guarded(nameForErrors, [&]() -> Result<Network> {
+        if (auto e = checkSize(bytes.size(), nameForErrors))
+            return *e;
+        onnx::ModelProto model;
+        if (!onnx::ParseProtoFromBytes(&model, bytes.data(), bytes.size()))
+            return notProtobuf(bytes.substr(0, 64), nameForErrors);
+        return importModel(model, bytes.substr(0, 64), nameForErrors);
+    });
+}
+
+Result<Network> importOnnxFile(const std::string& path)
+{
+    // Parsed straight from the file: a 550 MB VGG-16 with its weights is not held twice.
+    return guarded(path, [&]() -> Result<Network> {
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (ec || !std::filesystem::exists(status))
+            return Error{path + ": no such file", path};
+        if (std::filesystem::is_directory(status))
+            return Error{path + ": is a folder, not a file", path};
+        const auto size = std::filesystem::file_size(path, ec);
+        if (ec)
+            return Error{path + ": cannot be read (" + ec.message() + ")", path};
+        if (auto e = checkSize(size, path))
+            return *e;
+        std::ifstream in(path, std::ios::binary);
+        std::string head(64, '\0');
+        if (!in || (!in.read(head.data(), static_cast<std::streamsize>(head.size())) && !in.eof()))
+            return Error{path + ": cannot be read", path};
+        head.resize(static_cast<std::size_t>(in.gcount()));
+        in.clear();
+        in.seekg(0);
+        onnx::ModelProto model;
+        {
+            google::protobuf::io::IstreamInputStream stream(&in);
+            google::protobuf::io::CodedInputStream coded(&stream);
+            coded.SetTotalBytesLimit(static_cast<int>(kMaxOnnxFileBytes));
+            if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+                return notProtobuf(head, path);
+        }
+        if (in.bad())
+            return Error{path + ": reading failed", path};
+        return importModel(model, head, path);
+    });
+}
+
+} // namespace headroom

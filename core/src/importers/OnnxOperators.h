@@ -1,0 +1,46 @@
+#pragma once
+
+// Maps the nodes of an indexed ONNX graph to Headroom layer specs (docs/onnx-import.md).
+
+#include "OnnxGraph.h"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom::onnximport {
+
+/// A layer before naming: what it is, which ONNX values feed it and which value it produces.
+struct PendingLayer {
+    std::string type;
+    nlohmann::json attributes = nlohmann::json::object();
+    std::vector<std::string> inputValues;
+    std::string outputValue;
+    int node = -1; ///< the ONNX node the layer is named after (the last of a fused pattern)
+};
+
+/// An operator the importer cannot map; `reason` is empty when no Headroom layer has its type.
+struct Refusal {
+    int node = -1;
+    std::string reason;
+};
+
+struct OperatorMapping {
+    std::vector<PendingLayer> layers;
+    std::vector<Refusal> refusals;
+    /// The first tensor whose shape a mapping needed but shape inference did not give.
+    std::optional<Error> missingShape;
+    /// ONNX values that are another value under a new name (a trailing LogSoftmax folded into the loss).
+    std::vector<std::pair<std::string, std::string>> aliases; ///< {value, the value it stands for}
+    std::vector<std::string> notes; ///< sentences for the network's description
+};
+
+/// Walks back from the graph outputs through the nodes that carry data from the input and maps
+/// each such node, or each recognised pattern of nodes (GELU's erf form, SiLU, MatMul + bias), to a
+/// layer. Shape-computation nodes (Shape, Gather on shapes, Concat of sizes...) and constant
+/// subgraphs are skipped: they cost no training memory.
+[[nodiscard]] OperatorMapping mapOperators(const OnnxGraph& graph, int opset);
+
+} // namespace headroom::onnximport

@@ -1,0 +1,282 @@
+#!/usr/bin/python3
+"""Writes the ONNX test files of tests/core/tst_onnximport.cpp into this directory.
+
+Run with Debian's interpreter (python3-torch 1.13, python3-torchvision 0.14, python3-onnx 1.12):
+
+    /usr/bin/python3 tests/data/onnx/make_onnx.py [--out DIR]
+
+Real models are exported with torch.onnx.export in training mode (TrainingMode.TRAINING, no constant
+folding), so BatchNormalization and Dropout stay in the graph as they run while training. The big
+torchvision models are then "stripped": every initializer keeps its name, dtype and dims but loses
+its data (Headroom reads only shapes), which takes ResNet-18 from 45 MB to a few KB. Small
+hand-built graphs (onnx.helper) cover the cases torch cannot export: asymmetric padding, a missing
+input shape, an unsupported opset, an absurd dimension, a fixed batch size.
+"""
+
+import argparse
+import io
+import os
+import warnings
+
+import onnx
+import onnx.helper as oh
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+import torchvision
+from onnx import TensorProto
+
+warnings.filterwarnings("ignore")
+torch.manual_seed(0)
+
+TRAINING = dict(training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False)
+
+
+def export(model, example, opset=15, dynamic_batch=True):
+    model.train()
+    buf = io.BytesIO()
+    axes = {"input": {0: "batch"}, "output": {0: "batch"}} if dynamic_batch else None
+    torch.onnx.export(model, example, buf, opset_version=opset, input_names=["input"], output_names=["output"],
+                      dynamic_axes=axes, **TRAINING)
+    return onnx.load_from_string(buf.getvalue())
+
+
+def strip(model_proto, keep_elements=16):
+    """Drops the data of every initializer with more than keep_elements values (dims and dtype stay)."""
+    for t in model_proto.graph.initializer:
+        n = 1
+        for d in t.dims:
+            n *= d
+        if n > keep_elements:
+            for field in ("raw_data", "float_data", "double_data", "int32_data", "int64_data"):
+                t.ClearField(field)
+    return model_proto
+
+
+def save(model_proto, out, name):
+    path = os.path.join(out, name)
+    with open(path, "wb") as f:
+        f.write(model_proto.SerializeToString())
+    print(f"{name}: {os.path.getsize(path)} bytes")
+
+
+class LeNet5(nn.Module):
+    """resources/presets/lenet5.json: ReLU and max pooling, 61,706 parameters."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(400, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+
+    def forward(self, x):
+        x = F.max_pool2d(F.relu(self.conv1(x)), 2)
+        x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+        x = x.view(x.size(0), -1)  # exported as Shape/Gather/Concat/Reshape
+        return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+
+class Block(nn.Module):
+    def __init__(self, cin, cout, stride):
+        super().__init__()
+        self.conv1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False)
+        self.bn1 = nn.BatchNorm2d(cout)
+        self.conv2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False)
+        self.bn2 = nn.BatchNorm2d(cout)
+        self.down = None
+        if stride != 1 or cin != cout:
+            self.down = nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+
+    def forward(self, x):
+        y = F.relu(self.bn1(self.conv1(x)))
+        y = self.bn2(self.conv2(y))
+        return F.relu(y + (x if self.down is None else self.down(x)))
+
+
+class SmallResNet(nn.Module):
+    """A residual CNN small enough to keep its real weights (and to truncate byte by byte)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Conv2d(3, 8, 3, 1, 1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.block1 = Block(8, 8, 1)
+        self.block2 = Block(8, 16, 2)
+        self.fc = nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = F.relu(self.bn(self.stem(x)))
+        x = self.block2(self.block1(x))
+        return self.fc(torch.flatten(F.adaptive_avg_pool2d(x, 1), 1))
+
+
+class Signal1d(nn.Module):
+    """Conv1d, BatchNorm1d, LeakyReLU, average pooling via 2-D, Linear + Sigmoid: the 1-D path."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(2, 8, 5, stride=2, padding=2, dilation=1)
+        self.bn = nn.BatchNorm1d(8)
+        self.act = nn.LeakyReLU(0.2)
+        self.conv2 = nn.Conv1d(8, 8, 3, padding=2, dilation=2, groups=2)
+        self.fc = nn.Linear(8 * 32, 4)
+
+    def forward(self, x):
+        x = self.act(self.bn(self.conv(x)))
+        x = torch.tanh(self.conv2(x))
+        return torch.sigmoid(self.fc(torch.flatten(x, 1)))
+
+
+class Mixed(nn.Module):
+    """ConvTranspose2d, Concat, AvgPool2d, SiLU, GELU, Dropout, a LogSoftmax head."""
+
+    def __init__(self):
+        super().__init__()
+        self.down = nn.Conv2d(3, 8, 3, stride=2, padding=1)
+        self.up = nn.ConvTranspose2d(8, 4, 4, stride=2, padding=1)
+        self.pool = nn.AvgPool2d(2, stride=2, count_include_pad=False)
+        self.mix = nn.Conv2d(7, 8, 1)
+        self.silu = nn.SiLU()
+        self.gelu = nn.GELU()
+        self.drop = nn.Dropout(0.25)
+        self.fc = nn.Linear(8 * 16 * 16, 10)
+
+    def forward(self, x):
+        y = self.up(torch.relu(self.down(x)))
+        y = torch.cat([y, x], dim=1)
+        y = self.silu(self.mix(self.pool(y)))
+        y = self.drop(self.gelu(torch.flatten(y, 1)))
+        return F.log_softmax(self.fc(y), dim=1)
+
+
+class SeqModel(nn.Module):
+    """Token ids -> Embedding -> LayerNorm -> Linear on [T, D] (MatMul + Add) -> GELU -> Linear -> Softmax."""
+
+    def __init__(self):
+        super().__init__()
+        self.emb = nn.Embedding(100, 16)
+        self.norm = nn.LayerNorm(16)
+        self.fc1 = nn.Linear(16, 32)
+        self.act = nn.GELU()
+        self.fc2 = nn.Linear(32, 8)
+
+    def forward(self, ids):
+        return torch.softmax(self.fc2(self.act(self.fc1(self.norm(self.emb(ids))))), dim=-1)
+
+
+class Unsupported(nn.Module):
+    """Three operators Headroom cannot map: HardSwish, Resize (upsampling), Mul by a constant."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1)
+        self.act = nn.Hardswish()
+
+    def forward(self, x):
+        y = self.act(self.conv(x))
+        y = F.interpolate(y, scale_factor=2.0, mode="nearest")
+        return torch.flatten(y * 2.0, 1)
+
+
+def hand_built(out):
+    """Graphs torch cannot produce, built with onnx.helper (tiny, weights stripped)."""
+
+    def model(nodes, inputs, outputs, inits, opset=15, name="hand_built"):
+        g = oh.make_graph(nodes, name, inputs, outputs, initializer=inits)
+        m = oh.make_model(g, opset_imports=[oh.make_opsetid("", opset)], producer_name="make_onnx.py")
+        m.ir_version = 8
+        return m
+
+    def weight(name, dims):
+        t = TensorProto(name=name, data_type=TensorProto.FLOAT)
+        t.dims.extend(dims)  # no data: Headroom reads only dims and dtype
+        return t
+
+    x = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 16, 16])
+    y = oh.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    # Asymmetric padding: pads [top, left, bottom, right] = [0, 0, 1, 1] (TensorFlow-style "SAME" with stride 2).
+    save(model([oh.make_node("Conv", ["x", "w"], ["y"], name="conv_asym", kernel_shape=[3, 3], strides=[2, 2],
+                             pads=[0, 0, 1, 1])], [x], [y], [weight("w", [8, 3, 3, 3])]),
+         out, "asymmetric_pads.onnx")
+    # No shapes: the input has a type but no shape, so nothing downstream can be inferred.
+    x_noshape = oh.make_tensor_value_info("x", TensorProto.FLOAT, None)
+    save(model([oh.make_node("Relu", ["x"], ["y"], name="relu")], [x_noshape], [y], []), out, "no_shapes.onnx")
+    # Opset 5 (older than the supported range) and opset 99 (newer than the ONNX library knows).
+    save(model([oh.make_node("Relu", ["x"], ["y"], name="relu")], [x], [y], [], opset=5), out, "opset5.onnx")
+    save(model([oh.make_node("Relu", ["x"], ["y"], name="relu")], [x], [y], [], opset=99), out, "opset99.onnx")
+    # An absurd dimension: 2^50 channels.
+    x_huge = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 1 << 50, 16, 16])
+    save(model([oh.make_node("Relu", ["x"], ["y"], name="relu")], [x_huge], [y], []), out, "huge_dim.onnx")
+    # A fixed batch of 4 (no dim_param) and a symbolic spatial axis.
+    x_fixed = oh.make_tensor_value_info("x", TensorProto.FLOAT, [4, 3, 16, 16])
+    save(model([oh.make_node("Conv", ["x", "w"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+                oh.make_node("Relu", ["c"], ["y"], name="relu")], [x_fixed], [y], [weight("w", [8, 3, 3, 3])]),
+         out, "fixed_batch.onnx")
+    x_sym = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, "H", "W"])
+    save(model([oh.make_node("Relu", ["x"], ["y"], name="relu")], [x_sym], [y], []), out, "symbolic_spatial.onnx")
+    # Two graph inputs; a STRING input; a node reading a tensor nobody produces; an output that does
+    # not depend on the input; a Reshape that merges the batch axis; a Reshape whose target shape depends
+    # on the data (so ONNX cannot size its output).
+    a = oh.make_tensor_value_info("a", TensorProto.FLOAT, ["N", 4])
+    b = oh.make_tensor_value_info("b", TensorProto.FLOAT, ["N", 4])
+    save(model([oh.make_node("Add", ["a", "b"], ["y"], name="add")], [a, b], [y], []), out, "two_inputs.onnx")
+    s_in = oh.make_tensor_value_info("x", TensorProto.STRING, ["N", 4])
+    s_out = oh.make_tensor_value_info("y", TensorProto.STRING, None)
+    save(model([oh.make_node("Identity", ["x"], ["y"], name="id")], [s_in], [s_out], []), out, "string_input.onnx")
+    save(model([oh.make_node("Relu", ["ghost"], ["y"], name="relu")], [x], [y], []), out, "undefined_tensor.onnx")
+    save(model([oh.make_node("Relu", ["x"], ["r"], name="relu"), oh.make_node("Relu", ["w"], ["y"], name="const")],
+               [x], [y], [weight("w", [2, 2])]), out, "constant_output.onnx")
+    shape_all = oh.make_tensor("flat", TensorProto.INT64, [1], [-1])
+    save(model([oh.make_node("Reshape", ["x", "flat"], ["y"], name="merge_batch")], [x], [y], [shape_all]),
+         out, "batch_merge.onnx")
+    save(model([oh.make_node("ReduceMax", ["x"], ["m"], name="max", axes=[1, 2, 3], keepdims=0),
+                oh.make_node("Cast", ["m"], ["si"], name="to_int", to=TensorProto.INT64),
+                oh.make_node("Reshape", ["x", "si"], ["r"], name="opaque_reshape"),
+                oh.make_node("Relu", ["r"], ["y"], name="relu")], [x], [y], []),
+         out, "unknown_shape.onnx")
+    # A Conv without kernel_shape whose weight has more axes than its input: crashed ONNX 1.12's shape
+    # inference (found by fuzzing); Headroom now fills kernel_shape in from the weight first.
+    x2 = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8])
+    save(model([oh.make_node("Conv", ["x", "w"], ["y"], name="conv", pads=[1, 1, 1, 1])], [x2], [y],
+               [weight("w", [4, 3, 3, 3])], opset=9), out, "conv_rank_mismatch.onnx")
+    # An AveragePool with a zero stride: divided by zero in ONNX 1.12's shape inference (found by fuzzing).
+    save(model([oh.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[0, 2])],
+               [x], [y], []), out, "zero_stride.onnx")
+    # Opset 9: Clip with min/max attributes (ReLU6), Dropout with a ratio attribute, Softmax on axis 1 of 2-D.
+    x_old = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
+    save(model([oh.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+                oh.make_node("Clip", ["c"], ["r"], name="relu6", min=0.0, max=6.0),
+                oh.make_node("Flatten", ["r"], ["f"], name="flatten", axis=1),
+                oh.make_node("Dropout", ["f"], ["d"], name="dropout", ratio=0.3),
+                oh.make_node("Gemm", ["d", "fw", "fb"], ["g"], name="fc", transB=1),
+                oh.make_node("Softmax", ["g"], ["y"], name="softmax", axis=1)],
+               [x_old], [y], [weight("w", [4, 3, 3, 3]), weight("b", [4]), weight("fw", [5, 256]),
+                              weight("fb", [5])], opset=9),
+         out, "opset9.onnx")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
+    out = parser.parse_args().out
+    os.makedirs(out, exist_ok=True)
+
+    image = torch.randn(1, 3, 224, 224)
+    # Small models keep their real weights.
+    save(export(LeNet5(), torch.randn(1, 1, 32, 32)), out, "lenet5.onnx")
+    save(export(SmallResNet(), torch.randn(1, 3, 16, 16)), out, "small_resnet.onnx")
+    save(strip(export(Signal1d(), torch.randn(1, 2, 64))), out, "signal1d.onnx")
+    save(strip(export(Mixed(), torch.randn(1, 3, 32, 32))), out, "mixed.onnx")
+    save(strip(export(SeqModel(), torch.randint(0, 100, (1, 12)), opset=17)), out, "seq_opset17.onnx")
+    save(strip(export(Unsupported(), torch.randn(1, 3, 8, 8), opset=15)), out, "unsupported_ops.onnx")
+    # torchvision models at their presets' sizes, weights stripped.
+    for name, ctor in (("alexnet", torchvision.models.alexnet), ("vgg16", torchvision.models.vgg16),
+                       ("resnet18", torchvision.models.resnet18), ("mobilenet_v2", torchvision.models.mobilenet_v2)):
+        save(strip(export(ctor(), image)), out, f"{name}.onnx")
+    hand_built(out)
+
+
+if __name__ == "__main__":
+    main()
