@@ -42,6 +42,7 @@ QColor componentColor(Component c)
     case Component::Activations: return QColor(0x59, 0xa1, 0x4f);
     case Component::Input: return QColor(0xb0, 0x7a, 0xa1);
     case Component::Transient: return QColor(0x9c, 0x75, 0x5f);
+    case Component::Communication: return QColor(0x76, 0xb7, 0xb2);
     case Component::Overhead: return QColor(0xba, 0xb0, 0xac);
     }
     return Qt::gray;

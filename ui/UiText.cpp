@@ -15,6 +15,7 @@ QString UiText::component(Component c)
     case Component::Activations: return tr("Activations");
     case Component::Input: return tr("Input batch");
     case Component::Transient: return tr("Backward transient");
+    case Component::Communication: return tr("Communication buffers");
     case Component::Overhead: return tr("Framework overhead");
     }
     return qs(componentLabel(c));

@@ -532,9 +532,18 @@ private:
 
 } // namespace
 
+Analysis analyze(const Network& network, const AnalysisOptions& options)
+{
+    Analysis a = Analyzer{network, options.precision}.run();
+    a.options = options;
+    return a;
+}
+
 Analysis analyze(const Network& network, Precision precision)
 {
-    return Analyzer{network, precision}.run();
+    AnalysisOptions options;
+    options.precision = precision;
+    return analyze(network, options);
 }
 
 } // namespace headroom

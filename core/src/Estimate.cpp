@@ -29,6 +29,7 @@ std::string_view componentName(Component c) noexcept
     case Component::Activations: return "activations";
     case Component::Input: return "input";
     case Component::Transient: return "transient";
+    case Component::Communication: return "communication";
     case Component::Overhead: return "overhead";
     }
     return "";
@@ -43,6 +44,7 @@ std::string_view componentLabel(Component c) noexcept
     case Component::Activations: return "Activations";
     case Component::Input: return "Input batch";
     case Component::Transient: return "Backward transient";
+    case Component::Communication: return "Communication buffers";
     case Component::Overhead: return "Framework overhead";
     }
     return "";
@@ -57,6 +59,7 @@ std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept
     case Component::Activations: return m.activations;
     case Component::Input: return m.input;
     case Component::Transient: return m.transient;
+    case Component::Communication: return m.communication;
     case Component::Overhead: return m.overhead;
     }
     return 0;
@@ -113,6 +116,7 @@ Result<MemoryBreakdown> MemoryModel::at(std::int64_t batch) const
     out.input = affine(m_fixed.input, m_perSample.input);
     out.transient = affine(m_fixed.transient, m_perSample.transient);
     out.overhead = affine(m_fixed.overhead, m_perSample.overhead);
+    out.communication = affine(m_fixed.communication, m_perSample.communication);
     if (overflow || total(out).isOverflow())
         return Error{"memory at batch " + std::to_string(batch) + " overflows 64-bit byte counts", "batch"};
     return out;
@@ -146,6 +150,10 @@ Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
     e.gpuMemoryBytes = setup.gpuMemoryBytes;
     e.fits = e.bytes.total() <= setup.gpuMemoryBytes;
     e.maxBatch = model->maxBatch(setup.gpuMemoryBytes);
+    const std::int64_t stepsTimesRanks = std::max<std::int64_t>(1, setup.accumulationSteps)
+        * std::max<std::int64_t>(1, setup.parallel.dataParallel());
+    e.effectiveBatch = e.batch * stepsTimesRanks;
+    e.maxEffectiveBatch = e.maxBatch * stepsTimesRanks;
     return e;
 }
 

@@ -2,10 +2,20 @@
 
 namespace headroom {
 
+AnalysisOptions Plan::analysisOptions() const
+{
+    AnalysisOptions o;
+    o.precision = precision;
+    o.checkpointing = checkpointing;
+    o.attention = attention;
+    o.lora = lora;
+    return o;
+}
+
 PlanResult evaluate(const Plan& plan)
 {
     PlanResult result;
-    result.analysis = analyze(plan.network, plan.precision);
+    result.analysis = analyze(plan.network, plan.analysisOptions());
     TrainingSetup setup = plan.setup;
     setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     auto e = estimate(result.analysis, setup);

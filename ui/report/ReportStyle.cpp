@@ -64,6 +64,8 @@ QColor componentColor(Component c)
         return { 0xb0, 0x7a, 0xa1 };
     case Component::Transient:
         return { 0x9c, 0x75, 0x5f };
+    case Component::Communication:
+        return { 0x76, 0xb7, 0xb2 };
     case Component::Overhead:
         return { 0xba, 0xb0, 0xac };
     }

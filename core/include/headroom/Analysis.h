@@ -5,6 +5,7 @@
 #include "headroom/LayerKind.h"
 #include "headroom/Network.h"
 #include "headroom/Precision.h"
+#include "headroom/Training.h"
 
 #include <cstdint>
 #include <optional>
@@ -31,14 +32,27 @@ struct LayerRow final {
     std::uint64_t forwardFlopsPerSample = 0;
     std::optional<Error> error; ///< set when this layer is invalid or depends on an invalid layer
     bool blockedByEarlierError = false;
+    bool frozen = false;       ///< no parameter of this layer is trained (frozen in the model, or by LoRA)
+    bool checkpointed = false; ///< recomputed in backward (inside a checkpointed block)
+    std::uint64_t loraParams = 0; ///< LoRA adapter elements added to this layer (trainable)
 
     [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
+};
+
+/// What changes how a network is analysed (as opposed to how its memory is then budgeted).
+struct AnalysisOptions final {
+    Precision precision = Precision::Fp32;
+    Checkpointing checkpointing = Checkpointing::None;
+    AttentionImplementation attention = AttentionImplementation::Sdpa;
+    LoraOptions lora;
+    friend bool operator==(const AnalysisOptions&, const AnalysisOptions&) = default;
 };
 
 /// The batch-independent result of walking a network once for one precision policy: shapes,
 /// parameters, and per-sample / fixed bytes. Everything set-up dependent lives in estimate().
 struct Analysis final {
     Precision precision = Precision::Fp32;
+    AnalysisOptions options; ///< options.precision == precision
     std::vector<LayerRow> rows;
     /// The first blocking error (also recorded on its row); estimates are refused while set.
     std::optional<Error> error;
@@ -59,6 +73,18 @@ struct Analysis final {
     /// during backward, per sample.
     std::uint64_t transientBytesPerSample = 0;
     std::uint64_t forwardFlopsPerSample = 0;
+    /// Backward FLOPs per sample: 2 x forward where weights train; about 1 x forward for frozen layers
+    /// (no weight gradients), 0 where nothing upstream needs gradients.
+    std::uint64_t backwardFlopsPerSample = 0;
+    /// The extra forward FLOPs activation checkpointing spends recomputing in backward.
+    std::uint64_t recomputeFlopsPerSample = 0;
+    /// What activationBytesPerSample / Fixed would be without checkpointing (equal when it is off).
+    std::uint64_t uncheckpointedActivationBytesPerSample = 0;
+    std::uint64_t uncheckpointedActivationBytesFixed = 0;
+    std::uint64_t loraParams = 0; ///< LoRA adapter elements (included in totalParams and trainableParams)
+    /// Element count of every trainable parameter tensor, for optimizers whose state depends on the
+    /// tensor size (8-bit optimizers keep tensors below 4096 elements in 32 bits).
+    std::vector<std::uint64_t> trainableTensorElements;
     TensorInfo output; ///< the last layer's output (what the loss sees)
 
     [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
@@ -67,6 +93,8 @@ struct Analysis final {
 /// Walks the network once: validates attributes, infers shapes, counts parameters, resolves which
 /// storages autograd keeps (each counted once) and attributes them to layers. Never throws; every
 /// problem becomes an Error naming the layer.
+[[nodiscard]] Analysis analyze(const Network& network, const AnalysisOptions& options);
+/// analyze() with default options at `precision`.
 [[nodiscard]] Analysis analyze(const Network& network, Precision precision);
 
 } // namespace headroom

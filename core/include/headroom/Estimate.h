@@ -5,6 +5,7 @@
 #include "headroom/Error.h"
 #include "headroom/Optimizer.h"
 #include "headroom/Precision.h"
+#include "headroom/Training.h"
 
 #include <array>
 #include <cstdint>
@@ -22,16 +23,18 @@ struct MemoryBreakdown final {
     std::uint64_t input = 0;          ///< the input batch and its labels
     std::uint64_t transient = 0;      ///< activation gradients alive during backward
     std::uint64_t overhead = 0;       ///< CUDA context, kernels, allocator reserve (user-settable)
+    /// Multi-GPU buffers: DDP gradient buckets, ZeRO-3 / FSDP all-gathered parameters
+    std::uint64_t communication = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept;
     friend bool operator==(const MemoryBreakdown&, const MemoryBreakdown&) = default;
 };
 
-enum class Component { Weights, Gradients, OptimizerState, Activations, Input, Transient, Overhead };
-constexpr std::array<Component, 7> kAllComponents{Component::Weights,     Component::Gradients,
+enum class Component { Weights, Gradients, OptimizerState, Activations, Input, Transient, Communication, Overhead };
+constexpr std::array<Component, 8> kAllComponents{Component::Weights,     Component::Gradients,
                                                   Component::OptimizerState, Component::Activations,
                                                   Component::Input,       Component::Transient,
-                                                  Component::Overhead};
+                                                  Component::Communication, Component::Overhead};
 [[nodiscard]] std::string_view componentName(Component c) noexcept;  ///< "optimizer_state"
 [[nodiscard]] std::string_view componentLabel(Component c) noexcept; ///< "Optimizer state"
 [[nodiscard]] std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept;
@@ -46,6 +49,14 @@ struct TrainingSetup final {
     std::int64_t batch = 32;
     std::uint64_t gpuMemoryBytes = 8ULL * 1024ULL * 1024ULL * 1024ULL;
     std::uint64_t overheadBytes = kDefaultOverheadBytes;
+    /// Gradient accumulation: `batch` is the micro-batch; each optimizer step sees batch x steps
+    /// samples per data-parallel rank. Memory follows the micro-batch.
+    std::int64_t accumulationSteps = 1;
+    Parallelism parallel;
+    /// bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay 32-bit).
+    bool eightBitOptimizer = false;
+    /// The fraction of the GPU's peak FLOP rate a training step is assumed to reach (throughput estimate).
+    double assumedUtilization = 0.4;
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
 };
 
@@ -70,13 +81,15 @@ private:
 
 /// The answer the product gives: memory at one batch size on one GPU.
 struct Estimate final {
-    std::int64_t batch = 0;
+    std::int64_t batch = 0;          ///< the micro-batch per GPU
+    std::int64_t effectiveBatch = 0; ///< samples per optimizer step: batch x accumulation steps x data-parallel GPUs
     Precision precision = Precision::Fp32;
     Optimizer optimizer = Optimizer::Adam;
     MemoryBreakdown bytes;
     std::uint64_t gpuMemoryBytes = 0;
     bool fits = false;
-    std::int64_t maxBatch = 0;
+    std::int64_t maxBatch = 0;          ///< the largest micro-batch per GPU that fits
+    std::int64_t maxEffectiveBatch = 0; ///< maxBatch x accumulation steps x data-parallel GPUs
 
     [[nodiscard]] std::uint64_t total() const noexcept { return bytes.total(); }
     /// GPU memory left over at this batch (negative: the shortfall).

@@ -22,6 +22,11 @@ struct LayerSpec final {
     /// Weight tying: this layer's "weight" is the named layer's weight (counted once).
     std::string tiedTo;
     std::int64_t times = 1;          ///< Repeat only
+    /// "frozen": true: no parameter of this layer (or, on a Repeat, of any layer inside) is trained.
+    bool frozen = false;
+    /// "checkpoint": true on a Repeat: each iteration is a torch.utils.checkpoint segment when
+    /// checkpointing is per block.
+    bool checkpoint = false;
     std::vector<LayerSpec> children; ///< Repeat only
 
     [[nodiscard]] bool isRepeat() const noexcept { return type == "Repeat"; }

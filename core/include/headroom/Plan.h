@@ -16,8 +16,15 @@ namespace headroom {
 struct Plan final {
     Network network;
     Precision precision = Precision::Fp32;
+    Checkpointing checkpointing = Checkpointing::None;
+    AttentionImplementation attention = AttentionImplementation::Sdpa;
+    LoraOptions lora;
+    /// Overrides the length of a sequence model's input (tokens [T] or features [T, E]); empty = as in the model.
+    std::optional<std::int64_t> sequenceLength;
     TrainingSetup setup; ///< setup.gpuMemoryBytes is kept equal to gpu.memoryBytes
     Gpu gpu;
+
+    [[nodiscard]] AnalysisOptions analysisOptions() const;
 };
 
 /// A plan worked out: the analysis always; the estimate when the network is valid.

@@ -1,0 +1,27 @@
+#pragma once
+
+// Transformer models from a Hugging Face config.json (docs/hf-import.md).
+
+#include "headroom/Error.h"
+#include "headroom/Network.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace headroom {
+
+/// True when `path`'s file name is a Hugging Face model config ("config.json", any case).
+[[nodiscard]] bool isHfConfigPath(const std::string& path);
+/// Builds the network a Hugging Face config.json describes (GPT-2, BERT, Llama, Mistral, Qwen2 and
+/// compatible model_types) as Headroom layers, with a language-modelling head; the input is
+/// max_position_embeddings tokens unless the plan overrides the sequence length. Errors name the
+/// offending key ("config.json: num_attention_heads must divide hidden_size (4096 / 30)").
+[[nodiscard]] Result<Network> importHfConfig(std::string_view json, const std::string& nameForErrors);
+[[nodiscard]] Result<Network> importHfConfigFile(const std::string& path);
+
+/// The network with its input's sequence axis (axis 0 of a [T] token input or a [T, E] input) set to
+/// `length`. An error if the input has no sequence axis or the length is not in 1..2^31.
+[[nodiscard]] Result<Network> withSequenceLength(const Network& network, std::int64_t length);
+
+} // namespace headroom
