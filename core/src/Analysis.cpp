@@ -51,9 +51,11 @@ struct Scope {
 
 class Analyzer {
 public:
-    Analyzer(const Network& network, Precision precision) : m_network{network}, m_precision{precision}
+    Analyzer(const Network& network, const AnalysisOptions& options)
+        : m_network{network}, m_options{options}, m_precision{options.precision}
     {
-        m_result.precision = precision;
+        m_result.precision = m_precision;
+        m_result.options = options;
     }
 
     Analysis run()
@@ -231,7 +233,7 @@ private:
                 info.dtype = *target;
             effective.push_back(info);
         }
-        const LayerContext ctx{attrs.value(), effective, m_precision};
+        const LayerContext ctx{attrs.value(), effective, m_precision, m_options.attention};
         auto outcome = kind->infer(ctx);
         if (!outcome) {
             const Error e{specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"")
@@ -517,6 +519,7 @@ private:
     }
 
     const Network& m_network;
+    AnalysisOptions m_options;
     Precision m_precision;
     Analysis m_result;
     std::vector<Storage> m_storages;
@@ -534,9 +537,7 @@ private:
 
 Analysis analyze(const Network& network, const AnalysisOptions& options)
 {
-    Analysis a = Analyzer{network, options.precision}.run();
-    a.options = options;
-    return a;
+    return Analyzer{network, options}.run();
 }
 
 Analysis analyze(const Network& network, Precision precision)

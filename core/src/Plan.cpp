@@ -1,5 +1,7 @@
 #include "headroom/Plan.h"
 
+#include "headroom/HfConfig.h"
+
 namespace headroom {
 
 AnalysisOptions Plan::analysisOptions() const
@@ -15,7 +17,19 @@ AnalysisOptions Plan::analysisOptions() const
 PlanResult evaluate(const Plan& plan)
 {
     PlanResult result;
-    result.analysis = analyze(plan.network, plan.analysisOptions());
+    if (plan.sequenceLength) {
+        auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
+        if (!resized) {
+            result.analysis.precision = plan.precision;
+            result.analysis.options = plan.analysisOptions();
+            result.analysis.error = resized.error();
+            result.error = resized.error();
+            return result;
+        }
+        result.analysis = analyze(resized.value(), plan.analysisOptions());
+    } else {
+        result.analysis = analyze(plan.network, plan.analysisOptions());
+    }
     TrainingSetup setup = plan.setup;
     setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     auto e = estimate(result.analysis, setup);

@@ -7,6 +7,7 @@
 #include "headroom/Error.h"
 #include "headroom/Precision.h"
 #include "headroom/Shape.h"
+#include "headroom/Training.h"
 
 #include <cstddef>
 #include <span>
@@ -57,6 +58,9 @@ struct SavedTensor final {
     Count perSampleElements; ///< Internal only: elements that scale with the batch
     Count fixedElements;     ///< Internal only: elements independent of the batch (per-channel statistics)
     DType dtype = DType::Float32; ///< Internal only
+    /// An attention score matrix (softmax probabilities, their dropout mask): what selective
+    /// checkpointing drops and recomputes.
+    bool attentionScores = false;
 
     [[nodiscard]] static SavedTensor input(std::size_t index = 0)
     {
@@ -92,6 +96,7 @@ struct LayerContext final {
     /// inputs already cast to the half type and a Float32 kind sees them in float32.
     std::span<const TensorInfo> inputs;
     Precision precision = Precision::Fp32;
+    AttentionImplementation attention = AttentionImplementation::Sdpa;
 
     [[nodiscard]] const TensorInfo& in(std::size_t i = 0) const { return inputs[i]; }
     /// The floating-point type this layer's new activations have: its first float input's dtype, or
