@@ -62,6 +62,10 @@ struct Analysis final {
     std::uint64_t bufferElements = 0;
     std::uint64_t parameterBytes = 0;  ///< parameters in their storage dtype
     std::uint64_t bufferBytes = 0;
+    /// Trainable parameters in their storage dtype (what gradients cost: a gradient has its
+    /// parameter's dtype). Differs from trainableParams x parameter size when LoRA adapters have
+    /// their own dtype (QLoRA).
+    std::uint64_t trainableParameterBytes = 0;
     /// Under autocast: the half copies of weights autocast caches for the step.
     std::uint64_t autocastWeightCopyBytes = 0;
 
