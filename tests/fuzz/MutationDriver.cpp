@@ -1,0 +1,227 @@
+// A small mutation fuzzer that drives a libFuzzer harness (LLVMFuzzerTestOneInput) without clang, so
+// every CI build (GCC, no sanitizers) fuzzes the file readers briefly. It runs every seed file, then
+// mutates seeds (bit flips, byte edits, insertions, deletions, truncations, duplicated ranges, splices
+// and dictionary tokens) from a fixed random seed until the time or run budget is spent. An input
+// that crashes the harness is written to the artifact file by the signal handler before the process
+// dies; a hang is caught by CTest's timeout.
+//
+//   fuzz_smoke_<name> [--seconds S] [--runs N] [--seed X] [--dict FILE] [--artifact FILE] DIR...
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fcntl.h>
+#include <unistd.h>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
+namespace {
+
+using Bytes = std::vector<std::uint8_t>;
+
+// What the signal handler writes out: the input being run, and where to.
+const Bytes* g_current = nullptr;
+char g_artifactPath[4096] = "crash-input";
+
+extern "C" void writeCrashingInput(int signal)
+{
+    const int fd = ::open(g_artifactPath, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd >= 0 && g_current != nullptr) {
+        const auto* p = g_current->data();
+        std::size_t left = g_current->size();
+        while (left > 0) {
+            const auto n = ::write(fd, p, left);
+            if (n <= 0)
+                break;
+            p += n;
+            left -= static_cast<std::size_t>(n);
+        }
+        ::close(fd);
+    }
+    static const char message[] = "fuzz: the harness crashed; input saved to the artifact file\n";
+    (void)!::write(2, message, sizeof message - 1);
+    std::signal(signal, SIG_DFL);
+    std::raise(signal);
+}
+
+Bytes readFile(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    return Bytes(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// libFuzzer dictionary lines: name="token" or "token", with \" and \\ and \xNN escapes.
+std::vector<Bytes> readDictionary(const std::filesystem::path& path)
+{
+    std::vector<Bytes> tokens;
+    std::ifstream in(path);
+    for (std::string line; std::getline(in, line);) {
+        const auto open = line.find('"');
+        const auto close = line.rfind('"');
+        if (line.empty() || line[0] == '#' || open == std::string::npos || close <= open)
+            continue;
+        Bytes token;
+        for (std::size_t i = open + 1; i < close; ++i) {
+            if (line[i] == '\\' && i + 1 < close) {
+                ++i;
+                if (line[i] == 'x' && i + 2 < close) {
+                    token.push_back(static_cast<std::uint8_t>(std::stoi(line.substr(i + 1, 2), nullptr, 16)));
+                    i += 2;
+                    continue;
+                }
+            }
+            token.push_back(static_cast<std::uint8_t>(line[i]));
+        }
+        tokens.push_back(std::move(token));
+    }
+    return tokens;
+}
+
+class Mutator {
+public:
+    Mutator(std::uint64_t seed, const std::vector<Bytes>& seeds, const std::vector<Bytes>& dictionary)
+        : m_random{seed}, m_seeds{seeds}, m_dictionary{dictionary}
+    {
+    }
+
+    Bytes next()
+    {
+        Bytes data = m_seeds[pick(m_seeds.size())];
+        const std::size_t edits = 1 + pick(8);
+        for (std::size_t i = 0; i < edits; ++i)
+            mutate(data);
+        return data;
+    }
+
+private:
+    std::size_t pick(std::size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random); }
+    std::uint8_t randomByte()
+    {
+        static constexpr std::uint8_t kInteresting[] = {0x00, 0x01, 0x7f, 0x80, 0xff, '"', '{', '}', '[', ']', ',', '-', '9'};
+        return pick(2) == 0 ? kInteresting[pick(std::size(kInteresting))] : static_cast<std::uint8_t>(pick(256));
+    }
+
+    void mutate(Bytes& data)
+    {
+        const std::size_t at = pick(data.size() + 1);
+        switch (pick(8)) {
+        case 0:
+            if (!data.empty())
+                data[pick(data.size())] ^= static_cast<std::uint8_t>(1U << pick(8));
+            break;
+        case 1:
+            if (!data.empty())
+                data[pick(data.size())] = randomByte();
+            break;
+        case 2: data.insert(data.begin() + static_cast<std::ptrdiff_t>(at), randomByte()); break;
+        case 3: {
+            const std::size_t n = std::min(data.size() - std::min(at, data.size()), 1 + pick(16));
+            data.erase(data.begin() + static_cast<std::ptrdiff_t>(at), data.begin() + static_cast<std::ptrdiff_t>(at + n));
+            break;
+        }
+        case 4: data.resize(pick(data.size() + 1)); break;
+        case 5: {
+            if (data.empty())
+                break;
+            const std::size_t from = pick(data.size());
+            const std::size_t n = std::min(data.size() - from, 1 + pick(64));
+            const Bytes chunk(data.begin() + static_cast<std::ptrdiff_t>(from),
+                              data.begin() + static_cast<std::ptrdiff_t>(from + n));
+            data.insert(data.begin() + static_cast<std::ptrdiff_t>(pick(data.size() + 1)), chunk.begin(), chunk.end());
+            break;
+        }
+        case 6: {
+            const Bytes& other = m_seeds[pick(m_seeds.size())];
+            const std::size_t from = pick(other.size() + 1);
+            data.resize(std::min(at, data.size()));
+            data.insert(data.end(), other.begin() + static_cast<std::ptrdiff_t>(from), other.end());
+            break;
+        }
+        default:
+            if (!m_dictionary.empty()) {
+                const Bytes& token = m_dictionary[pick(m_dictionary.size())];
+                data.insert(data.begin() + static_cast<std::ptrdiff_t>(at), token.begin(), token.end());
+            }
+            break;
+        }
+    }
+
+    std::mt19937_64 m_random;
+    const std::vector<Bytes>& m_seeds;
+    const std::vector<Bytes>& m_dictionary;
+};
+
+void run(const Bytes& input)
+{
+    g_current = &input;
+    LLVMFuzzerTestOneInput(input.data(), input.size());
+    g_current = nullptr;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    double seconds = 10;
+    long long maxRuns = -1;
+    std::uint64_t seed = 1;
+    std::vector<Bytes> dictionary;
+    std::vector<std::filesystem::path> dirs;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (arg == "--seconds" && hasValue)
+            seconds = std::atof(argv[++i]);
+        else if (arg == "--runs" && hasValue)
+            maxRuns = std::atoll(argv[++i]);
+        else if (arg == "--seed" && hasValue)
+            seed = std::strtoull(argv[++i], nullptr, 10);
+        else if (arg == "--dict" && hasValue)
+            dictionary = readDictionary(argv[++i]);
+        else if (arg == "--artifact" && hasValue)
+            std::snprintf(g_artifactPath, sizeof g_artifactPath, "%s", argv[++i]);
+        else
+            dirs.emplace_back(arg);
+    }
+    for (const int s : {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGBUS})
+        std::signal(s, writeCrashingInput);
+
+    std::vector<Bytes> seeds;
+    for (const auto& dir : dirs) {
+        std::vector<std::filesystem::path> files;
+        for (const auto& entry : std::filesystem::directory_iterator(dir))
+            if (entry.is_regular_file())
+                files.push_back(entry.path());
+        std::sort(files.begin(), files.end()); // a fixed order: runs are reproducible
+        for (const auto& f : files)
+            seeds.push_back(readFile(f));
+    }
+    if (seeds.empty()) {
+        std::cerr << "fuzz: no seed files in the given directories\n";
+        return 2;
+    }
+    for (const auto& s : seeds)
+        run(s);
+
+    Mutator mutator{seed, seeds, dictionary};
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    long long runs = 0;
+    while ((maxRuns < 0 || runs < maxRuns) && std::chrono::steady_clock::now() < deadline) {
+        run(mutator.next());
+        ++runs;
+    }
+    std::cout << "fuzz: " << seeds.size() << " seeds and " << runs << " mutated inputs ran without a crash\n";
+    return 0;
+}
