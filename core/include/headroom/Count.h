@@ -56,7 +56,13 @@ public:
     [[nodiscard]] constexpr std::uint64_t count() const noexcept { return m_n; }
     [[nodiscard]] constexpr double mib() const noexcept { return static_cast<double>(m_n) / (1024.0 * 1024.0); }
     [[nodiscard]] constexpr double gib() const noexcept { return static_cast<double>(m_n) / (1024.0 * 1024.0 * 1024.0); }
-    friend constexpr auto operator<=>(Bytes, Bytes) = default;
+    // Spelled out rather than a defaulted <=>: that needs <compare>, which clang requires to be
+    // included and Qt 6.4's moc cannot parse when a ui header pulls this one in.
+    friend constexpr bool operator==(Bytes a, Bytes b) noexcept { return a.m_n == b.m_n; }
+    friend constexpr bool operator<(Bytes a, Bytes b) noexcept { return a.m_n < b.m_n; }
+    friend constexpr bool operator<=(Bytes a, Bytes b) noexcept { return a.m_n <= b.m_n; }
+    friend constexpr bool operator>(Bytes a, Bytes b) noexcept { return a.m_n > b.m_n; }
+    friend constexpr bool operator>=(Bytes a, Bytes b) noexcept { return a.m_n >= b.m_n; }
 
 private:
     std::uint64_t m_n = 0;
