@@ -1,6 +1,10 @@
 #include "headroom/Estimate.h"
 
+#include "headroom/LayerRegistry.h"
+
 #include <algorithm>
+#include <limits>
+#include <string>
 
 namespace headroom {
 
@@ -14,6 +18,124 @@ Count total(const MemoryBreakdown& m)
     for (const auto c : kAllComponents)
         sum += Count{componentBytes(m, c)};
     return sum;
+}
+
+// Unsigned 128-bit intermediate for exact proportional shares of 64-bit byte counts.
+__extension__ typedef unsigned __int128 Wide;
+
+/// a - b, floored at 0 (b is a part of a computed elsewhere; never wraps). Overflow propagates.
+Count without(Count a, Count b)
+{
+    if (a.isOverflow() || b.isOverflow())
+        return Count::overflowed();
+    return Count{a.value() - std::min(a.value(), b.value())};
+}
+
+/// ceil(c / n): what one of n ranks holds of a sharded (padded) buffer.
+Count ceilDiv(Count c, std::uint64_t n)
+{
+    if (c.isOverflow() || n == 0)
+        return c;
+    return Count{c.value() / n + (c.value() % n != 0 ? 1 : 0)};
+}
+
+/// floor(bytes x part / whole): the bytes `part` of `whole` elements hold. Exact when every element
+/// has the same size; proportional otherwise (QLoRA mixes 4-bit bases with 16-bit adapters).
+Count share(Count bytes, std::uint64_t part, std::uint64_t whole)
+{
+    if (bytes.isOverflow())
+        return bytes;
+    if (whole == 0)
+        return Count{};
+    if (part >= whole)
+        return bytes;
+    return Count{static_cast<std::uint64_t>(static_cast<Wide>(bytes.value()) * part / whole)};
+}
+
+/// What tensor parallelism removes from one GPU, and the largest layer it keeps.
+struct TensorSplit {
+    std::uint64_t removedParams = 0;       ///< parameter elements held by the other t - 1 ranks
+    std::uint64_t removedTrainable = 0;    ///< of which trainable
+    std::uint64_t removedAutocastCast = 0; ///< of which autocast caches a half copy (Linear, Attention)
+    std::uint64_t removedActivationsPerSample = 0;
+    std::uint64_t removedActivationsFixed = 0;
+    std::uint64_t largestLayerParams = 0;  ///< the largest layer's parameter elements on one GPU
+};
+
+std::uint64_t removedBySplit(std::uint64_t x, std::uint64_t t) { return x - (x / t + (x % t != 0 ? 1 : 0)); }
+
+/// Megatron-LM (Shoeybi et al. 2019): attention, MLP (Linear) and embedding layers are split t ways,
+/// their activations too (Korthikanti et al. 2022 eq. 2 without sequence parallelism, approximated
+/// per layer); normalisations, convolutions, recurrent layers and the loss are replicated.
+TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
+{
+    TensorSplit out;
+    const LayerRegistry& registry = LayerRegistry::builtin();
+    for (const auto& row : analysis.rows) {
+        const LayerKind* kind = registry.find(row.type);
+        if (kind == nullptr) { // a Repeat header or the loss: no parameters of their own
+            out.largestLayerParams = std::max(out.largestLayerParams, row.params);
+            continue;
+        }
+        const LayerCategory category = kind->category();
+        const bool cast = category == LayerCategory::Linear || category == LayerCategory::Attention;
+        if (t <= 1 || !(cast || category == LayerCategory::Embedding)) {
+            out.largestLayerParams = std::max(out.largestLayerParams, row.params);
+            continue;
+        }
+        const std::uint64_t removed = removedBySplit(row.params, t);
+        out.removedParams += removed;
+        out.removedTrainable += removedBySplit(row.trainableParams, t);
+        if (cast)
+            out.removedAutocastCast += removed;
+        out.removedActivationsPerSample += removedBySplit(row.activationBytesPerSample, t);
+        out.removedActivationsFixed += removedBySplit(row.activationBytesFixed, t);
+        out.largestLayerParams = std::max(out.largestLayerParams, row.params - removed);
+    }
+    return out;
+}
+
+/// Optimizer state bytes for every trainable parameter (before any split): float32 buffers, or
+/// bitsandbytes' block-wise 8-bit state (1 byte per element + a float32 absmax per 2048-element block;
+/// tensors below 4096 elements stay float32).
+Count optimizerStateBytes(const Analysis& analysis, Optimizer optimizer, bool eightBit)
+{
+    const Count tensors{static_cast<std::uint64_t>(optimizerStateTensors(optimizer))};
+    if (!eightBit)
+        return Count{analysis.trainableParams} * tensors * Count{kFloat32Bytes};
+    Count perState;
+    const auto add = [&](std::uint64_t n) {
+        if (n < kEightBitMinTensorElements)
+            perState += Count{n} * Count{kFloat32Bytes};
+        else
+            perState += Count{n} + ceilDiv(Count{n}, kEightBitBlockElements) * Count{kFloat32Bytes};
+    };
+    // Until the analysis lists the trainable tensors, all trainable parameters count as one tensor.
+    if (analysis.trainableTensorElements.empty() && analysis.trainableParams > 0)
+        add(analysis.trainableParams);
+    for (const auto n : analysis.trainableTensorElements)
+        add(n);
+    return perState * tensors;
+}
+
+/// 0 for DDP, else the ZeRO stage a strategy corresponds to (FSDP SHARD_GRAD_OP ~ 2, FULL_SHARD ~ 3).
+int shardingStage(Sharding s) noexcept
+{
+    switch (s) {
+    case Sharding::None: return 0;
+    case Sharding::Zero1: return 1;
+    case Sharding::Zero2:
+    case Sharding::FsdpShardGradOp: return 2;
+    case Sharding::Zero3:
+    case Sharding::FsdpFullShard: return 3;
+    }
+    return 0;
+}
+
+bool allShardingsContain(Sharding s) noexcept
+{
+    const auto all = allShardings();
+    return std::find(all.begin(), all.end(), s) != all.end();
 }
 
 } // namespace
@@ -65,33 +187,102 @@ std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept
     return 0;
 }
 
+std::optional<Error> validateSetup(const TrainingSetup& setup)
+{
+    if (setup.accumulationSteps < 1 || setup.accumulationSteps > kMaxAccumulationSteps)
+        return Error{"accumulation steps must be from 1 to " + std::to_string(kMaxAccumulationSteps) + ", not "
+                         + std::to_string(setup.accumulationSteps),
+                     "accumulation_steps"};
+    const Parallelism& par = setup.parallel;
+    if (par.gpus < 1 || par.gpus > kMaxGpus)
+        return Error{"the GPU count must be from 1 to " + std::to_string(kMaxGpus) + ", not "
+                         + std::to_string(par.gpus),
+                     "parallel.gpus"};
+    if (par.tensorParallel < 1 || par.tensorParallel > par.gpus)
+        return Error{"the tensor-parallel degree must be from 1 to the GPU count (" + std::to_string(par.gpus)
+                         + "), not " + std::to_string(par.tensorParallel),
+                     "parallel.tensor_parallel"};
+    if (par.gpus % par.tensorParallel != 0)
+        return Error{"the tensor-parallel degree " + std::to_string(par.tensorParallel) + " must divide the GPU count "
+                         + std::to_string(par.gpus) + " (data-parallel degree = GPUs / tensor-parallel degree)",
+                     "parallel.tensor_parallel"};
+    if (!allShardingsContain(par.sharding))
+        return Error{"the sharding strategy is not one Headroom knows", "parallel.sharding"};
+    if (setup.eightBitOptimizer && !hasEightBitVariant(setup.optimizer)) {
+        const std::string name{optimizerLabel(setup.optimizer)};
+        return Error{optimizerStateTensors(setup.optimizer) == 0
+                         ? "8-bit optimizer state needs an optimizer with state; " + name + " keeps none"
+                         : "8-bit optimizer state is not available for " + name
+                               + ": bitsandbytes ships 8-bit SGD with momentum, Adam, AdamW, RMSprop and Adagrad",
+                     "eight_bit_optimizer"};
+    }
+    return std::nullopt;
+}
+
 Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingSetup& setup)
 {
     if (analysis.error)
         return Error{"cannot estimate: " + analysis.error->message, analysis.error->location};
+    if (auto problem = validateSetup(setup))
+        return *problem;
     const Precision p = analysis.precision;
-    const Count trainable{analysis.trainableParams};
-    // Gradients have the parameters' dtype: float32 except in pure half training.
-    const Count gradients = trainable * Count{elementSize(parameterType(p))};
-    // Optimizer state is float32; pure half training adds the float32 master copy of the weights.
-    Count optimizerState = trainable * Count{static_cast<std::uint64_t>(optimizerStateTensors(setup.optimizer))}
-        * Count{kFloat32Bytes};
+    const Parallelism& par = setup.parallel;
+    const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
+    const auto tensorParallel = static_cast<std::uint64_t>(par.tensorParallel);
+
+    // Per GPU after tensor parallelism (Megatron-LM): the split layers hold 1/t of their parameters.
+    const TensorSplit split = splitForTensorParallel(analysis, tensorParallel);
+    const std::uint64_t trainable = analysis.trainableParams;
+    const Count allParameterBytes{analysis.parameterBytes};
+    const Count parameterBytes
+        = without(allParameterBytes, share(allParameterBytes, split.removedParams, analysis.totalParams));
+    // Gradients have their parameters' dtype. Until the analysis reports trainableParameterBytes, every
+    // trainable parameter has the precision's parameter type.
+    const Count gradientBase = analysis.trainableParameterBytes > 0 || trainable == 0
+        ? Count{analysis.trainableParameterBytes}
+        : Count{trainable} * Count{elementSize(parameterType(p))};
+    const Count gradients = without(gradientBase, share(gradientBase, split.removedTrainable, trainable));
+    const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
+    Count optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
+    // Pure half training: the optimizer's float32 master copy of the trainable weights.
     if (isPureHalf(p))
-        optimizerState += trainable * Count{kFloat32Bytes};
-    const Count weights
-        = Count{analysis.parameterBytes} + Count{analysis.bufferBytes} + Count{analysis.autocastWeightCopyBytes};
+        optimizerState += without(Count{trainable}, Count{split.removedTrainable}) * Count{kFloat32Bytes};
+    Count autocastCopies{analysis.autocastWeightCopyBytes};
+    if (isAutocast(p))
+        autocastCopies = without(autocastCopies, Count{split.removedAutocastCast} * Count{elementSize(halfType(p))});
+
+    // Data parallelism over `ranks` GPUs: ZeRO / FSDP shards (each rank holds ceil(bytes / N)).
+    const int stage = shardingStage(par.sharding);
+    Count shardedState = stage >= 1 ? ceilDiv(optimizerState, ranks) : optimizerState;
+    Count shardedGradients = stage >= 2 ? ceilDiv(gradients, ranks) : gradients;
+    const Count shardedParameters = stage >= 3 ? ceilDiv(parameterBytes, ranks) : parameterBytes;
+    Count communication;
+    if (ranks > 1 && par.sharding == Sharding::None)
+        communication = gradients; // DDP's flat gradient buckets: a second copy of every gradient
+    if (ranks > 1 && stage >= 3) // the gathered layer and the prefetched next one, in the parameter dtype
+        communication = Count{2} * share(allParameterBytes, split.largestLayerParams, analysis.totalParams);
+    if (par.offloadOptimizer) {
+        // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
+        // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.
+        shardedState = Count{};
+        if (par.sharding == Sharding::Zero2 || par.sharding == Sharding::Zero3)
+            shardedGradients = Count{};
+    }
+    const Count weights = shardedParameters + Count{analysis.bufferBytes} + autocastCopies;
 
     MemoryModel m;
     m.m_fixed.weights = weights.value();
-    m.m_fixed.gradients = gradients.value();
-    m.m_fixed.optimizerState = optimizerState.value();
-    m.m_fixed.activations = analysis.activationBytesFixed;
+    m.m_fixed.gradients = shardedGradients.value();
+    m.m_fixed.optimizerState = shardedState.value();
+    m.m_fixed.activations = without(Count{analysis.activationBytesFixed}, Count{split.removedActivationsFixed}).value();
+    m.m_fixed.communication = communication.value();
     m.m_fixed.overhead = setup.overheadBytes;
-    m.m_perSample.activations = analysis.activationBytesPerSample;
+    m.m_perSample.activations
+        = without(Count{analysis.activationBytesPerSample}, Count{split.removedActivationsPerSample}).value();
     m.m_perSample.input = analysis.inputBytesPerSample;
     m.m_perSample.transient = analysis.transientBytesPerSample;
-    if (weights.isOverflow() || gradients.isOverflow() || optimizerState.isOverflow()
-        || total(m.m_fixed).isOverflow() || total(m.m_perSample).isOverflow())
+    if (weights.isOverflow() || shardedGradients.isOverflow() || shardedState.isOverflow()
+        || communication.isOverflow() || total(m.m_fixed).isOverflow() || total(m.m_perSample).isOverflow())
         return Error{"the model's byte counts overflow 64 bits", "layers"};
     return m;
 }
@@ -150,10 +341,14 @@ Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
     e.gpuMemoryBytes = setup.gpuMemoryBytes;
     e.fits = e.bytes.total() <= setup.gpuMemoryBytes;
     e.maxBatch = model->maxBatch(setup.gpuMemoryBytes);
-    const std::int64_t stepsTimesRanks = std::max<std::int64_t>(1, setup.accumulationSteps)
-        * std::max<std::int64_t>(1, setup.parallel.dataParallel());
-    e.effectiveBatch = e.batch * stepsTimesRanks;
-    e.maxEffectiveBatch = e.maxBatch * stepsTimesRanks;
+    // build() validated steps and GPUs (each at most 2^20); the products saturate rather than wrap.
+    const auto times = [](std::int64_t a, std::int64_t b) {
+        std::int64_t r = 0;
+        return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+    };
+    const std::int64_t stepsTimesRanks = times(setup.accumulationSteps, setup.parallel.dataParallel());
+    e.effectiveBatch = times(e.batch, stepsTimesRanks);
+    e.maxEffectiveBatch = times(e.maxBatch, stepsTimesRanks);
     return e;
 }
 

@@ -41,6 +41,11 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeTransformerEncoderLayer());
     kinds.push_back(makeLSTM());
     kinds.push_back(makeGRU());
+    kinds.push_back(makeRMSNorm());
+    kinds.push_back(makeMul());
+    kinds.push_back(makeNewGELU());
+    kinds.push_back(makeScaledDotProductAttention());
+    kinds.push_back(makeTokenTypeEmbedding());
     return kinds;
 }
 } // namespace

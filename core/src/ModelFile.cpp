@@ -18,7 +18,8 @@ using detail::jsonTypeName;
 
 constexpr std::string_view kFormatName = "headroom-model";
 constexpr std::array<std::string_view, 6> kTopLevelKeys{"format", "version", "name", "description", "input", "loss"};
-constexpr std::array<std::string_view, 6> kStructuralKeys{"type", "name", "inputs", "tied_to", "times", "layers"};
+constexpr std::array<std::string_view, 8> kStructuralKeys{"type",  "name",   "inputs",     "tied_to",
+                                                          "times", "layers", "frozen", "checkpoint"};
 constexpr std::int64_t kMaxDimension = 1LL << 40;
 
 Error at(const std::string& path, const std::string& what) { return Error{path + " " + what, path}; }
@@ -109,6 +110,18 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
             return at(path + ".tied_to", "must be the name of an earlier layer");
         spec.tiedTo = tied->get<std::string>();
     }
+    if (const auto frozen = j.find("frozen"); frozen != j.end()) {
+        if (!frozen->is_boolean())
+            return at(path + ".frozen", "must be true or false (true: none of its parameters is trained)");
+        spec.frozen = frozen->get<bool>();
+    }
+    if (const auto checkpoint = j.find("checkpoint"); checkpoint != j.end()) {
+        if (!spec.isRepeat())
+            return at(path + ".checkpoint", "only belongs to a Repeat block (each repetition is a checkpoint segment)");
+        if (!checkpoint->is_boolean())
+            return at(path + ".checkpoint", "must be true or false");
+        spec.checkpoint = checkpoint->get<bool>();
+    }
     if (spec.isRepeat()) {
         if (depth >= 16)
             return at(path, "nests Repeat blocks more than 16 deep");
@@ -128,7 +141,8 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
         spec.children = std::move(parsed).value();
         for (const auto& [key, value] : j.items()) {
             if (std::find(kStructuralKeys.begin(), kStructuralKeys.end(), key) == kStructuralKeys.end())
-                return at(path + "." + key, "is not a key of a Repeat block (it takes \"times\" and \"layers\")");
+                return at(path + "." + key, "is not a key of a Repeat block (it takes \"times\", \"layers\", "
+                                            "\"frozen\" and \"checkpoint\")");
         }
         return spec;
     }
@@ -202,8 +216,12 @@ nlohmann::ordered_json layerToJson(const LayerSpec& spec)
         j["inputs"] = spec.inputs;
     if (!spec.tiedTo.empty())
         j["tied_to"] = spec.tiedTo;
+    if (spec.frozen)
+        j["frozen"] = true;
     if (spec.isRepeat()) {
         j["times"] = spec.times;
+        if (spec.checkpoint)
+            j["checkpoint"] = true;
         auto children = nlohmann::ordered_json::array();
         for (const auto& c : spec.children)
             children.push_back(layerToJson(c));

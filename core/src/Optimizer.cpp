@@ -10,22 +10,23 @@ struct OptimizerInfo {
     std::string_view name;
     std::string_view label;
     int stateTensors;
+    bool eightBit; ///< bitsandbytes has an 8-bit version (bitsandbytes/optim/*.py)
 };
 
 // State per torch.optim's implementation (PyTorch 2.x): the full-size buffers created at the first step().
 constexpr std::array<OptimizerInfo, 12> kOptimizers{{
-    {Optimizer::Sgd, "sgd", "SGD", 0},
-    {Optimizer::Momentum, "momentum", "SGD with momentum", 1},
-    {Optimizer::Nesterov, "nesterov", "SGD with Nesterov momentum", 1},
-    {Optimizer::Adam, "adam", "Adam", 2},
-    {Optimizer::AdamW, "adamw", "AdamW", 2},
-    {Optimizer::AdamAmsgrad, "adam-amsgrad", "Adam (AMSGrad)", 3},
-    {Optimizer::RMSprop, "rmsprop", "RMSprop", 1},
-    {Optimizer::RMSpropMomentum, "rmsprop-momentum", "RMSprop with momentum", 2},
-    {Optimizer::RMSpropCentered, "rmsprop-centered", "RMSprop (centered, momentum)", 3},
-    {Optimizer::Adagrad, "adagrad", "Adagrad", 1},
-    {Optimizer::Adadelta, "adadelta", "Adadelta", 2},
-    {Optimizer::Adamax, "adamax", "Adamax", 2},
+    {Optimizer::Sgd, "sgd", "SGD", 0, false},
+    {Optimizer::Momentum, "momentum", "SGD with momentum", 1, true},
+    {Optimizer::Nesterov, "nesterov", "SGD with Nesterov momentum", 1, false},
+    {Optimizer::Adam, "adam", "Adam", 2, true},
+    {Optimizer::AdamW, "adamw", "AdamW", 2, true},
+    {Optimizer::AdamAmsgrad, "adam-amsgrad", "Adam (AMSGrad)", 3, false},
+    {Optimizer::RMSprop, "rmsprop", "RMSprop", 1, true},
+    {Optimizer::RMSpropMomentum, "rmsprop-momentum", "RMSprop with momentum", 2, false},
+    {Optimizer::RMSpropCentered, "rmsprop-centered", "RMSprop (centered, momentum)", 3, false},
+    {Optimizer::Adagrad, "adagrad", "Adagrad", 1, true},
+    {Optimizer::Adadelta, "adadelta", "Adadelta", 2, false},
+    {Optimizer::Adamax, "adamax", "Adamax", 2, false},
 }};
 
 constexpr std::array<Optimizer, kOptimizers.size()> kAll = [] {
@@ -46,6 +47,7 @@ const OptimizerInfo& info(Optimizer o) noexcept
 } // namespace
 
 int optimizerStateTensors(Optimizer o) noexcept { return info(o).stateTensors; }
+bool hasEightBitVariant(Optimizer o) noexcept { return info(o).eightBit; }
 std::string_view optimizerName(Optimizer o) noexcept { return info(o).name; }
 std::string_view optimizerLabel(Optimizer o) noexcept { return info(o).label; }
 std::span<const Optimizer> allOptimizers() noexcept { return kAll; }

@@ -48,8 +48,25 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
     j["model"] = plan.network.name;
     j["params"] = {{"total", a.totalParams}, {"trainable", a.trainableParams}, {"buffers", a.bufferElements}};
     j["batch"] = plan.setup.batch;
+    j["accumulation_steps"] = plan.setup.accumulationSteps;
+    if (result.estimate)
+        j["effective_batch"] = result.estimate->effectiveBatch;
     j["optimizer"] = optimizerName(plan.setup.optimizer);
+    j["eight_bit_optimizer"] = plan.setup.eightBitOptimizer;
     j["precision"] = precisionName(plan.precision);
+    const Parallelism& par = plan.setup.parallel;
+    j["parallel"] = {{"gpus", par.gpus},
+                     {"sharding", shardingName(par.sharding)},
+                     {"tensor_parallel", par.tensorParallel},
+                     {"data_parallel", par.dataParallel()},
+                     {"offload_optimizer", par.offloadOptimizer}};
+    j["checkpointing"] = checkpointingName(plan.checkpointing);
+    j["attention"] = attentionName(plan.attention);
+    j["lora"] = {{"rank", plan.lora.rank},
+                 {"targets", plan.lora.targets},
+                 {"dropout", plan.lora.dropout},
+                 {"quantize_base", plan.lora.quantizeBase}};
+    j["sequence_length"] = plan.sequenceLength ? ordered_json(*plan.sequenceLength) : ordered_json(nullptr);
     j["gpu"] = {{"name", plan.gpu.name}, {"memory_bytes", plan.gpu.memoryBytes}};
     if (result.estimate) {
         const auto& e = *result.estimate;
@@ -63,6 +80,7 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
                                  {"transient", a.transientBytesPerSample}};
         j["fits"] = e.fits;
         j["max_batch"] = e.maxBatch;
+        j["max_effective_batch"] = e.maxEffectiveBatch;
         j["headroom_bytes"] = e.headroomBytes();
     }
     auto layers = ordered_json::array();

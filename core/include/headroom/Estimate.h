@@ -9,6 +9,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -42,6 +43,14 @@ constexpr std::array<Component, 8> kAllComponents{Component::Weights,     Compon
 /// Default framework overhead: CUDA context and kernel images, cuBLAS/cuDNN handles and workspace.
 constexpr std::uint64_t kDefaultOverheadBytes = 512ULL * 1024ULL * 1024ULL;
 constexpr std::int64_t kMaxBatch = 1LL << 31;
+/// Limits of the set-up's counts (beyond any real cluster; they keep every product in 64 bits).
+constexpr std::int64_t kMaxAccumulationSteps = 1LL << 20;
+constexpr std::int64_t kMaxGpus = 1LL << 20;
+/// bitsandbytes' block-wise 8-bit optimizer state: one uint8 per element plus one float32 absmax per
+/// block of 2048 elements; tensors below 4096 elements (min_8bit_size) keep float32 state
+/// (bitsandbytes/optim/optimizer.py, Optimizer2State/Optimizer1State.init_state).
+constexpr std::uint64_t kEightBitBlockElements = 2048;
+constexpr std::uint64_t kEightBitMinTensorElements = 4096;
 
 /// A training set-up: everything except the network and the precision (which the analysis carries).
 struct TrainingSetup final {
@@ -60,8 +69,15 @@ struct TrainingSetup final {
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
 };
 
+/// The first problem with a set-up's strategy settings (accumulation steps, GPU count, tensor-parallel
+/// degree, 8-bit optimizer), as an Error naming the setting ("parallel.tensor_parallel"); nullopt if
+/// they are consistent. The batch itself is checked by MemoryModel::at().
+[[nodiscard]] std::optional<Error> validateSetup(const TrainingSetup& setup);
+
 /// Memory as an affine function of the batch size: total(B) = fixed + perSample x B. Built once per
-/// analysis and set-up; evaluating it is a handful of multiplications (the slider path).
+/// analysis and set-up; evaluating it is a handful of multiplications (the slider path). All bytes are
+/// per GPU: docs/multi-gpu.md gives the data-parallel, sharding, tensor-parallel, offload and 8-bit
+/// optimizer rules and their sources.
 class MemoryModel final {
 public:
     [[nodiscard]] static Result<MemoryModel> build(const Analysis& analysis, const TrainingSetup& setup);

@@ -25,6 +25,11 @@ enum class Optimizer {
 /// Full-size state tensors per parameter (each the parameter's size, float32 unless pure-half
 /// training stores them otherwise; see docs/memory-model.md).
 [[nodiscard]] int optimizerStateTensors(Optimizer o) noexcept;
+/// Whether bitsandbytes ships a block-wise 8-bit version keeping the same state tensors:
+/// SGD with momentum (`bnb.optim.SGD8bit`), Adam, AdamW, RMSprop and Adagrad. Not SGD without
+/// momentum (nothing to quantise; bitsandbytes refuses it), Nesterov (bitsandbytes ignores
+/// `nesterov`), AMSGrad, RMSprop with momentum or centered (one state only / refused), Adadelta, Adamax.
+[[nodiscard]] bool hasEightBitVariant(Optimizer o) noexcept;
 [[nodiscard]] std::string_view optimizerName(Optimizer o) noexcept;  ///< command-line name: "adamw"
 [[nodiscard]] std::string_view optimizerLabel(Optimizer o) noexcept; ///< "AdamW"
 [[nodiscard]] std::optional<Optimizer> parseOptimizer(std::string_view name) noexcept;

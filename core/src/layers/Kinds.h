@@ -39,5 +39,11 @@ std::unique_ptr<LayerKind> makeMultiheadAttention();
 std::unique_ptr<LayerKind> makeTransformerEncoderLayer();
 std::unique_ptr<LayerKind> makeLSTM();
 std::unique_ptr<LayerKind> makeGRU();
+// Hugging Face transformer building blocks (docs/hf-import.md)
+std::unique_ptr<LayerKind> makeRMSNorm();
+std::unique_ptr<LayerKind> makeMul();
+std::unique_ptr<LayerKind> makeNewGELU();
+std::unique_ptr<LayerKind> makeScaledDotProductAttention();
+std::unique_ptr<LayerKind> makeTokenTypeEmbedding();
 
 } // namespace headroom::layers

@@ -2,7 +2,8 @@
 // mha(x, x, x, need_weights=...)[0]. What it keeps is worked out op by op in SelfAttention.cpp.
 // With need_weights=True (PyTorch's default) the heads x T x T probabilities are kept; with
 // need_weights=False PyTorch 2.x calls scaled_dot_product_attention (flash / memory-efficient on
-// CUDA), which keeps no T x T matrix. batch_first and average_attn_weights change no memory (the
+// CUDA), which keeps no T x T matrix, unless the analysis asks for eager attention (SDPA's math
+// backend, which keeps it). batch_first and average_attn_weights change no memory (the
 // averaged weights are returned, not saved); is_causal needs the user's T x T mask, a constant that
 // baddbmm does not save.
 #include "KindSupport.h"
@@ -68,6 +69,7 @@ public:
         options.addBiasKv = ctx.attrs.flag("add_bias_kv");
         options.addZeroAttn = ctx.attrs.flag("add_zero_attn");
         options.needWeights = ctx.attrs.flag("need_weights");
+        options.implementation = ctx.attention;
 
         OpTrace trace{ctx};
         const OpTrace::Tensor out = selfAttention(trace, trace.input(), options);
@@ -75,6 +77,7 @@ public:
         o.output = TensorInfo{in.shape, out.dtype};
         o.params = selfAttentionParameters(options, ctx.attrs.flag("bias"));
         o.saved = trace.saved(out);
+        markAttentionScores(o.saved);
         o.forwardFlopsPerSample = selfAttentionFlops(options);
         return o;
     }

@@ -28,6 +28,12 @@
 // q is a view of the in-projection buffer, so the whole 3 T E stays alive. Then
 // out.permute(2, 0, 1, 3).contiguous() is a new T E buffer kept by out_proj (at batch 1 it is
 // already contiguous and no copy is made: the per-sample model is exact from batch 2 on).
+// With the fused kernels disabled (AttentionImplementation::Eager, or a GPU without them) SDPA runs
+// its math backend (_scaled_dot_product_attention_math): q and k are each scaled by sqrt(scale) into
+// new tensors (q * s, a T E buffer; k^T * s, an S E buffer), matmul keeps both, softmax keeps its
+// result (h T S, in the half type under autocast: the math path runs below autocast), dropout keeps a
+// bool mask and its output, and the second matmul keeps the probabilities and v (a view of the
+// in-projection buffer, which so stays alive whole).
 // Assumed: head_dim is a multiple of 8 and at most 256 and the GPU supports the fused kernels
 // (sm80+ for flash); otherwise PyTorch falls back to the math path, which keeps the T x S matrix.
 #include "SelfAttention.h"
@@ -95,7 +101,18 @@ OpTrace::Tensor selfAttention(OpTrace& trace, const OpTrace::Tensor& x, const Se
     }
 
     OpTrace::Tensor attended;
-    if (o.needWeights) {
+    if (!o.needWeights && o.implementation == AttentionImplementation::Eager) {
+        const OpTrace::Tensor sq = trace.toLowerPrecision(q, p + "q");
+        const OpTrace::Tensor sk = trace.toLowerPrecision(k, p + "k");
+        const OpTrace::Tensor sv = trace.toLowerPrecision(v, p + "v");
+        trace.keep(trace.create(p + "q scaled", te, sq.dtype));
+        trace.keep(trace.create(p + "k scaled", s * e, sk.dtype));
+        const OpTrace::Tensor probs = trace.create(p + "attention probabilities", h * t * s, sq.dtype);
+        trace.keep(probs);
+        trace.keep(trace.dropout(probs, o.dropout, p + "attention dropout"));
+        trace.keep(sv);
+        attended = trace.create(p + "attention output", te, sq.dtype);
+    } else if (o.needWeights) {
         const OpTrace::Tensor scaled = trace.create(p + "q scaled", te, q.dtype);
         const OpTrace::Tensor scoresQ = trace.toLowerPrecision(scaled, p + "q scaled");
         const OpTrace::Tensor scoresK = trace.toLowerPrecision(k, p + "k");
@@ -129,6 +146,19 @@ OpTrace::Tensor selfAttention(OpTrace& trace, const OpTrace::Tensor& x, const Se
     }
     const OpTrace::Tensor merged = trace.create(p + "attention output (heads merged)", te, attended.dtype);
     return trace.linear(merged, te, p + "out_proj");
+}
+
+void markAttentionScores(std::vector<SavedTensor>& saved)
+{
+    for (auto& s : saved) {
+        if (s.source != SavedTensor::Source::Internal)
+            continue;
+        for (const std::string_view mark : {"attention probabilities", "attention scores", "attention dropout"}) {
+            const auto at = s.label.find(mark);
+            if (at != std::string::npos && (at == 0 || s.label[at - 1] == '.'))
+                s.attentionScores = true;
+        }
+    }
 }
 
 Count selfAttentionFlops(const SelfAttentionOptions& o)

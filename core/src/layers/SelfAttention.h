@@ -19,8 +19,12 @@ struct SelfAttentionOptions {
     bool addBiasKv = false;
     bool addZeroAttn = false;
     /// true: the explicit bmm/softmax path that keeps the heads x T x S probabilities;
-    /// false: scaled_dot_product_attention (flash / memory-efficient on CUDA).
+    /// false: scaled_dot_product_attention (flash / memory-efficient on CUDA, or its math path when
+    /// `implementation` is Eager).
     bool needWeights = true;
+    /// Sdpa: the fused kernels; Eager: SDPA's math backend (the fused kernels disabled or unavailable),
+    /// which keeps the T x S probabilities. Only matters when needWeights is false.
+    AttentionImplementation implementation = AttentionImplementation::Sdpa;
     std::string prefix; ///< "" or "self_attn." for parameter names and saved-tensor labels
 };
 
@@ -37,6 +41,12 @@ struct SelfAttentionOptions {
 /// `trace` and returns its output [T, E].
 [[nodiscard]] OpTrace::Tensor selfAttention(
     OpTrace& trace, const OpTrace::Tensor& x, const SelfAttentionOptions& o);
+
+/// Marks the saved attention score matrices (softmax probabilities, their casts, dropout masks and
+/// dropped probabilities: everything whose label starts with "attention probabilities", "attention
+/// scores" or "attention dropout", after an optional prefix) as SavedTensor::attentionScores, for
+/// selective checkpointing. Every attention kind calls it on its OpTrace's saved list.
+void markAttentionScores(std::vector<SavedTensor>& saved);
 
 /// Forward FLOPs per sample: projections 8 T E^2, scores and weighted sum 4 T S E, softmax ~5 heads T S.
 [[nodiscard]] Count selfAttentionFlops(const SelfAttentionOptions& o);

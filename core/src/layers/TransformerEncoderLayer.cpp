@@ -7,7 +7,9 @@
 //
 // self_attn is called with need_weights=False, so attention goes through
 // scaled_dot_product_attention (see SelfAttention.cpp: q, k, v in one 3 T d buffer, the output,
-// a float32 logsumexp, no T x T matrix; its dropout is regenerated from a Philox seed). Each op keeps
+// a float32 logsumexp, no T x T matrix; its dropout is regenerated from a Philox seed). With eager
+// attention (AttentionImplementation::Eager) SDPA runs its math backend, which keeps the h x T x T
+// probabilities (and, with dropout, their mask and the dropped copy). Each op keeps
 // what derivatives.yaml says (OpTrace.cpp): linear its input, layer_norm its input and a float32
 // mean and rstd per position, relu its output, gelu its input, dropout a bool mask, the residual adds
 // nothing. Under autocast linear/SDPA run in the half type (a float32 input gets a half copy) while
@@ -71,6 +73,7 @@ public:
         attention.heads = heads;
         attention.dropout = p;
         attention.needWeights = false;
+        attention.implementation = ctx.attention;
         attention.prefix = "self_attn.";
 
         const Count t = Count::fromSigned(attention.sequence);
@@ -120,6 +123,7 @@ public:
                 o.params.push_back(parameter(std::string(norm) + ".bias", Count::fromSigned(d)));
         }
         o.saved = trace.saved(out);
+        markAttentionScores(o.saved);
         // attention + linear1 and linear2 (4 T d ff) + two LayerNorms (~5 per element each) + the
         // activation (~1 per element) + two residual adds.
         o.forwardFlopsPerSample = selfAttentionFlops(attention) + Count{4} * tf * Count::fromSigned(d)

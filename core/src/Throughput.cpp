@@ -1,0 +1,207 @@
+#include "headroom/Throughput.h"
+
+#include "headroom/LayerRegistry.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace headroom {
+
+namespace {
+
+constexpr double kTera = 1e12;
+constexpr double kGiga = 1e9;
+
+/// "40%", "37.5%": the utilisation as a person reads it.
+std::string percentText(double fraction)
+{
+    const double percent = fraction * 100.0;
+    char buffer[32];
+    if (std::abs(percent - std::round(percent)) < 1e-9)
+        std::snprintf(buffer, sizeof buffer, "%.0f%%", percent);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.1f%%", percent);
+    return buffer;
+}
+
+std::string rateName(Precision p)
+{
+    switch (halfType(p)) {
+    case DType::Float16: return "fp16";
+    case DType::BFloat16: return "bf16";
+    default: return "fp32";
+    }
+}
+
+struct Peak final {
+    double tflops = 0;
+    std::string error; ///< set when the GPU has no figure for the precision
+};
+
+/// The peak that matches the precision's compute type: autocast and pure half training run their
+/// matrix multiplications and convolutions in the half type (tensor cores where present).
+Peak peakFor(const Gpu& gpu, Precision p)
+{
+    switch (halfType(p)) {
+    case DType::Float16:
+        if (gpu.fp16Tflops > 0)
+            return {gpu.fp16Tflops, {}};
+        return {0, gpu.name + " has no float16 throughput figure in the GPU catalogue"};
+    case DType::BFloat16:
+        if (gpu.bf16Tflops > 0)
+            return {gpu.bf16Tflops, {}};
+        return {0, gpu.name + " has no bfloat16 support"};
+    default:
+        if (gpu.fp32Tflops > 0)
+            return {gpu.fp32Tflops, {}};
+        return {0, gpu.name + " has no fp32 throughput figure in the GPU catalogue"};
+    }
+}
+
+/// Tokens per sample when the network input is a sequence, else 0. The analysis does not carry the
+/// input tensor itself, so the rule reads the layers that consume it: token ids [T] reach an
+/// embedding ([T] -> [T, E]); features [T, E] reach a recurrent or attention layer ([T, E] -> [T, H]).
+/// Either way the consumer's output is [T, ...] (docs/throughput.md, "Tokens").
+std::int64_t sequenceLength(const Analysis& analysis)
+{
+    const auto& registry = LayerRegistry::builtin();
+    for (const auto& row : analysis.rows) {
+        if (!row.valid() || std::find(row.inputs.begin(), row.inputs.end(), "input") == row.inputs.end())
+            continue;
+        const LayerKind* kind = registry.find(row.type);
+        if (!kind)
+            continue;
+        const auto& dims = row.output.shape.dims;
+        const LayerCategory c = kind->category();
+        if (c == LayerCategory::Embedding && dims.size() >= 2)
+            return dims[0];
+        if ((c == LayerCategory::Recurrent || c == LayerCategory::Attention) && dims.size() == 2)
+            return dims[0];
+    }
+    return 0;
+}
+
+bool hasConvolution(const Analysis& analysis)
+{
+    const auto& registry = LayerRegistry::builtin();
+    return std::any_of(analysis.rows.begin(), analysis.rows.end(), [&](const LayerRow& row) {
+        const LayerKind* kind = registry.find(row.type);
+        return kind && kind->category() == LayerCategory::Convolution;
+    });
+}
+
+double toDouble(std::uint64_t n) { return static_cast<double>(n); }
+
+} // namespace
+
+Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu)
+{
+    if (analysis.error)
+        return Error{"cannot estimate throughput: " + analysis.error->message, analysis.error->location};
+    const double utilization = setup.assumedUtilization;
+    if (!(utilization > 0.0 && utilization <= 1.0)) { // also rejects NaN
+        char given[32];
+        std::snprintf(given, sizeof given, "%g", utilization);
+        return Error{std::string{"assumed utilisation must be a fraction of peak above 0 and at most 1 "}
+                         + "(0.4 for 40%), not " + given,
+                     "assumed_utilization"};
+    }
+    if (setup.batch < 1 || setup.batch > kMaxBatch)
+        return Error{"batch size must be from 1 to " + std::to_string(kMaxBatch) + ", not "
+                         + std::to_string(setup.batch),
+                     "batch"};
+    if (setup.accumulationSteps < 1)
+        return Error{"gradient accumulation steps must be at least 1, not " + std::to_string(setup.accumulationSteps),
+                     "accumulation_steps"};
+    const Parallelism& par = setup.parallel;
+    if (par.gpus < 1 || par.tensorParallel < 1 || par.gpus % par.tensorParallel != 0)
+        return Error{"the GPU count (" + std::to_string(par.gpus)
+                         + ") must be a positive multiple of the tensor-parallel degree ("
+                         + std::to_string(par.tensorParallel) + ")",
+                     "parallel"};
+    const Precision precision = analysis.precision;
+    const Peak peak = peakFor(gpu, precision);
+    if (!peak.error.empty())
+        return Error{peak.error + " (precision " + std::string{precisionName(precision)} + ")", "precision"};
+
+    auto memory = MemoryModel::build(analysis, setup);
+    if (!memory)
+        return memory.error();
+    auto perGpu = memory->at(setup.batch);
+    if (!perGpu)
+        return perGpu.error();
+
+    ThroughputEstimate t;
+    t.forwardFlopsPerSample = toDouble(analysis.forwardFlopsPerSample);
+    t.backwardFlopsPerSample = toDouble(analysis.backwardFlopsPerSample);
+    // An analysis without a backward count (one made before backward FLOPs were counted): the
+    // backward pass of a trained layer is twice its forward (Kaplan et al. 2020, 6N per token).
+    if (t.backwardFlopsPerSample == 0 && analysis.trainableParams > 0)
+        t.backwardFlopsPerSample = 2.0 * t.forwardFlopsPerSample;
+    t.recomputeFlopsPerSample = toDouble(analysis.recomputeFlopsPerSample);
+
+    const double micro = static_cast<double>(setup.batch);
+    const double steps = static_cast<double>(setup.accumulationSteps);
+    const double tp = static_cast<double>(par.tensorParallel);
+    const double dataParallel = static_cast<double>(par.gpus / par.tensorParallel);
+    const double flopsPerSample = t.forwardFlopsPerSample + t.backwardFlopsPerSample + t.recomputeFlopsPerSample;
+    t.flopsPerStep = flopsPerSample * micro * steps / tp;
+    t.peakTflops = peak.tflops;
+    t.utilization = utilization;
+    t.computeSeconds = t.flopsPerStep / (peak.tflops * kTera * utilization);
+
+    // The least a step must move through memory, per GPU (docs/throughput.md, "Memory traffic"):
+    // per micro-batch the weights are read in forward and again in backward, the gradients written,
+    // the saved activations written in forward and read back in backward; per optimizer step the
+    // optimizer state is read and written once.
+    const double weights = toDouble(analysis.parameterBytes + analysis.bufferBytes) / tp;
+    const std::uint64_t trainableBytes = analysis.trainableParameterBytes > 0
+        ? analysis.trainableParameterBytes
+        : analysis.trainableParams * elementSize(parameterType(precision));
+    const double gradients = toDouble(trainableBytes) / tp;
+    const double activations = toDouble(perGpu->activations);
+    const double optimizerState = toDouble(perGpu->optimizerState);
+    t.bytesPerStep = steps * (2.0 * weights + gradients + 2.0 * activations) + 2.0 * optimizerState;
+    if (gpu.bandwidthGBps > 0)
+        t.memorySeconds = t.bytesPerStep / (gpu.bandwidthGBps * kGiga);
+
+    t.stepSeconds = std::max(t.computeSeconds, t.memorySeconds);
+    t.memoryBound = t.memorySeconds > t.computeSeconds;
+    if (t.stepSeconds > 0) {
+        t.samplesPerSecond = micro * steps * dataParallel / t.stepSeconds;
+        t.sequenceLength = sequenceLength(analysis);
+        t.tokensPerSecond = t.samplesPerSecond * static_cast<double>(t.sequenceLength);
+    }
+
+    // Notes, most important first.
+    const std::string rate = rateName(precision);
+    if (halfType(precision) == DType::Float16 && gpu.fp16Tflops < gpu.fp32Tflops) {
+        const double ratio = gpu.fp32Tflops / gpu.fp16Tflops;
+        char fraction[32];
+        std::snprintf(fraction, sizeof fraction, "1/%.0f", ratio);
+        t.notes.push_back(gpu.name + " runs fp16 at " + fraction
+                          + " of its fp32 rate; mixed precision will be slower than fp32 on this card");
+    }
+    t.notes.push_back("Assumes " + percentText(utilization) + " of the " + rate
+                      + " peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small "
+                        "CNNs less");
+    if (t.memoryBound)
+        t.notes.push_back("Memory-bound: moving the step's weights, gradients, optimizer state and activations at "
+                          + std::to_string(static_cast<long long>(std::lround(gpu.bandwidthGBps)))
+                          + " GB/s takes longer than its arithmetic");
+    if (gpu.bandwidthGBps <= 0)
+        t.notes.push_back(gpu.name + " has no memory bandwidth figure: the memory-bound check is skipped");
+    // NVIDIA cards with bf16 are Ampere or newer, the ones with TF32 tensor cores.
+    if (precision == Precision::Fp32 && gpu.vendor == "NVIDIA" && gpu.bf16Tflops > 0 && hasConvolution(analysis))
+        t.notes.push_back("fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on "
+                          "this card, so convolution-heavy fp32 training may run faster");
+    if (par.gpus > 1)
+        t.notes.push_back("Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel "
+                          "exchanges) is not modelled: it is assumed to overlap with compute");
+    if (t.stepSeconds <= 0)
+        t.notes.push_back("The network does no arithmetic and moves no memory: no throughput to estimate");
+    return t;
+}
+
+} // namespace headroom

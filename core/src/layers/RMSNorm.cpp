@@ -1,0 +1,75 @@
+// RMSNorm as Hugging Face's LlamaRMSNorm (and Mistral's, Qwen2's) runs it, op by op:
+//
+//   input_dtype = x.dtype
+//   x = x.to(torch.float32)                       a new float32 copy unless x is float32 already
+//   variance = x.pow(2).mean(-1, keepdim=True)    pow keeps x; mean keeps only sizes (PyTorch >= 2.0:
+//                                                 mean_backward(grad, self.sym_sizes(), dim, self.sym_numel()))
+//   x = x * torch.rsqrt(variance + eps)           rsqrt keeps its result (one float32 per row); mul keeps both
+//   return weight * x.to(input_dtype)             mul keeps x.to(input_dtype) (a new tensor in the input dtype)
+//
+// So per sample: the (float32) input, a float32 rstd per row and the normalised rows in the input's
+// dtype. The output has the promoted dtype of the weight and the input (float32 under autocast, where
+// the weight is float32). pow and rsqrt are on autocast's float32 list, which changes nothing here
+// since they already run in float32; the kind decides its casts itself (Custom). Measured with torch
+// 1.13 in tests/data/hf/measure_layers.py (1.13's mean also kept its input, the squared rows; 2.x
+// does not, see docs/hf-import.md).
+#include "KindSupport.h"
+#include "Kinds.h"
+
+namespace headroom::layers {
+namespace {
+
+class RMSNormKind final : public DescribedKind {
+public:
+    RMSNormKind()
+        : DescribedKind("RMSNorm", LayerCategory::Normalization,
+            "Root-mean-square normalisation over the last axis (Llama's RMSNorm, computed in float32)",
+            {inferredAttr("hidden_size", "Normalised size (the input's last axis)"),
+                [] {
+                    AttributeSpec s = floatAttr("eps", 1e-6, "Added to the mean square", 0.0, 1.0);
+                    s.minFloatExclusive = true;
+                    return s;
+                }(),
+                boolAttr("elementwise_affine", true, "Learnable per-element scale")})
+    {
+    }
+
+    [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Custom; }
+
+    [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
+    {
+        const auto& in = ctx.in();
+        if (in.shape.rank() == 0 || !isFloatingPoint(in.dtype))
+            return failure("needs a floating-point input with at least one axis");
+        const std::int64_t hidden = in.shape.dims.back();
+        if (auto e = checkInferred(ctx.attrs, "hidden_size", hidden, "features (its last axis)"))
+            return *e;
+        const Count elements = in.shape.elements();
+        const Count rows = hidden > 0 ? Shape{{in.shape.dims.begin(), in.shape.dims.end() - 1}}.elements() : Count{};
+        const bool affine = ctx.attrs.flag("elementwise_affine");
+
+        LayerOutcome o;
+        o.output = TensorInfo{in.shape, affine ? promote(in.dtype, ctx.parameterType()) : in.dtype};
+        if (affine)
+            o.params.push_back(parameter("weight", Count::fromSigned(hidden)));
+        if (in.dtype == DType::Float32)
+            o.saved.push_back(SavedTensor::input());
+        else
+            o.saved.push_back(SavedTensor::internal("input (float32 copy)", elements, DType::Float32));
+        o.saved.push_back(SavedTensor::internal("rstd", rows, DType::Float32));
+        if (affine)
+            o.saved.push_back(SavedTensor::internal("normalized", elements, in.dtype));
+        // pow, mean, add, rsqrt, mul, cast, mul: about 5 per element.
+        o.forwardFlopsPerSample = Count{5} * elements;
+        return o;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<LayerKind> makeRMSNorm()
+{
+    return std::make_unique<RMSNormKind>();
+}
+
+} // namespace headroom::layers

@@ -1,0 +1,183 @@
+// ScaledDotProductAttention: the attention core of Hugging Face decoder and encoder layers, between
+// their q/k/v projections and their output projection (which are separate Linear layers, so that LoRA
+// and the layer table see them). Inputs: q [T, h d], k [T, g d], v [T, g d] (h query heads, g
+// key/value heads, grouped-query attention when g < h), or one packed [T, (h + 2 g) d] tensor (GPT-2's
+// c_attn output, split into views). Output [T, h d], the heads merged. No parameters.
+//
+// What it keeps follows the PyTorch ops transformers runs (modeling_llama.py, modeling_gpt2.py,
+// modeling_bert.py); measured with torch in tests/data/hf/measure_layers.py:
+//
+// rotary (Llama, Mistral, Qwen2): q_embed = q * cos + rotate_half(q) * sin, the same for k. cos and
+// sin do not need gradients, so the muls keep only cos and sin (one [T, d] table each for the whole
+// model: batch-independent, shared by every layer, not counted); rotate_half is slicing, neg and cat,
+// which keep nothing. q_embed and k_embed are new tensors (promoted to the hidden states' dtype: float32
+// under autocast, where cos is float32).
+//
+// Eager (attn_implementation="eager"):
+//   repeat_kv(k), repeat_kv(v)         g < h: expand + reshape, new [h, T, d] copies
+//   matmul(q, k^T) * scale             matmul reshapes the head-split views to [B h, T, d], which copies
+//                                      them (from batch 2 on), and bmm keeps both: q and k, T h d each
+//   softmax                            keeps its result h T T (float32 when it runs in float32: HF
+//                                      Llama's softmax(dtype=float32), and autocast's softmax)
+//   .to(q.dtype) / autocast's matmul   a copy of the probabilities in the matmul dtype if it differs
+//   dropout (p > 0)                    a bool mask h T T; its output is kept by the next matmul
+//   matmul(probs, v)                   keeps the probabilities and v (a copy, T h d)
+//   transpose(1, 2).contiguous()       a new [T, h d]: the output, kept by o_proj
+// Every h x T x T tensor is marked as attention scores (selective checkpointing drops them).
+//
+// SDPA (attn_implementation="sdpa", transformers' default with PyTorch 2.x), as in SelfAttention.cpp:
+// flash attention for float16/bfloat16, memory-efficient attention for float32, both keeping q, k, v
+// as given, the output and a float32 logsumexp ([h, T] for flash, [h, ceil(T / 32) 32] for
+// memory-efficient); dropout is regenerated from a Philox seed (no mask). Keys and values are expanded
+// by repeat_kv first when g < h (new [h, T, d] copies): transformers does so whenever it cannot use
+// SDPA's enable_gqa (PyTorch < 2.5, an attention mask, float32's memory-efficient kernel), so the
+// figure is the safe one. The kernels write the output as [B, T, h, d], so transpose(1, 2).contiguous()
+// copies nothing: the output is the SDPA output itself. Under autocast SDPA casts float32 q/k/v (the
+// rotary results) to the half type: new copies.
+#include "KindSupport.h"
+#include "Kinds.h"
+#include "SelfAttention.h"
+
+namespace headroom::layers {
+namespace {
+
+constexpr std::int64_t kMemEfficientLseAlign = 32;
+
+class ScaledDotProductAttentionKind final : public DescribedKind {
+public:
+    ScaledDotProductAttentionKind()
+        : DescribedKind("ScaledDotProductAttention", LayerCategory::Attention,
+            "Multi-head attention on projected q, k, v (grouped-query, optional rotary embedding)",
+            {intAttr("num_heads", nullptr, "Query heads h"),
+                [] {
+                    AttributeSpec s = intAttr("num_key_value_heads", nullptr,
+                        "Key/value heads g (grouped-query attention; must divide num_heads; default num_heads)");
+                    s.optional = true;
+                    return s;
+                }(),
+                floatAttr("dropout", 0.0, "Dropout on the attention probabilities", 0.0, 1.0),
+                boolAttr("rotary", false, "Rotary position embedding applied to q and k (Llama)"),
+                boolAttr("softmax_float32", true,
+                    "Eager softmax in float32 then cast back (Llama's softmax(dtype=float32)); false: "
+                    "in the scores' dtype (GPT-2, BERT)"),
+                boolAttr("is_causal", false, "Causal mask (no memory effect)")})
+    {
+    }
+
+    [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Custom; }
+    [[nodiscard]] std::size_t maxInputs() const override { return 3; }
+
+    [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
+    {
+        if (ctx.inputs.size() == 2)
+            return failure("takes one packed q/k/v input or three inputs (q, k, v), not two");
+        for (const auto& in : ctx.inputs) {
+            if (!isFloatingPoint(in.dtype))
+                return failure("needs floating-point inputs but gets " + std::string(dtypeName(in.dtype)));
+            if (auto e = expectRank(in, 2, "[T, features] (sequence, features)"))
+                return *e;
+        }
+        const std::int64_t heads = ctx.attrs.integer("num_heads");
+        const std::int64_t groups = ctx.attrs.optionalInteger("num_key_value_heads").value_or(heads);
+        if (heads % groups != 0)
+            return failure("num_key_value_heads " + std::to_string(groups) + " does not divide num_heads "
+                + std::to_string(heads));
+        const std::int64_t length = ctx.in(0).shape.dims[0];
+        std::int64_t headDim = 0;
+        if (ctx.inputs.size() == 1) {
+            const std::int64_t width = ctx.in(0).shape.dims[1];
+            const std::int64_t slots = heads + 2 * groups;
+            if (width % slots != 0)
+                return failure("the packed input's " + std::to_string(width) + " features are not (num_heads + 2 "
+                    "num_key_value_heads) = " + std::to_string(slots) + " heads of equal size");
+            headDim = width / slots;
+        } else {
+            const std::int64_t qWidth = ctx.in(0).shape.dims[1];
+            if (qWidth % heads != 0)
+                return failure("q's " + std::to_string(qWidth) + " features are not divisible by num_heads "
+                    + std::to_string(heads));
+            headDim = qWidth / heads;
+            for (std::size_t i = 1; i < 3; ++i) {
+                const auto& in = ctx.in(i);
+                if (in.shape.dims[0] != length || in.shape.dims[1] != groups * headDim)
+                    return failure(std::string(i == 1 ? "k" : "v") + " is " + in.shape.toString() + " but should be ["
+                        + std::to_string(length) + ", " + std::to_string(groups * headDim)
+                        + "] (T, num_key_value_heads x head_dim " + std::to_string(headDim) + ")");
+            }
+        }
+        if (ctx.attrs.flag("rotary") && headDim % 2 != 0)
+            return failure("rotary embedding needs an even head dimension, not " + std::to_string(headDim));
+
+        const Count t = Count::fromSigned(length);
+        const Count h = Count::fromSigned(heads);
+        const Count e = h * Count::fromSigned(headDim);
+        const Count te = t * e;
+        const Count tkv = t * Count::fromSigned(groups) * Count::fromSigned(headDim);
+        const bool grouped = groups != heads;
+        const double p = ctx.attrs.real("dropout");
+
+        OpTrace trace{ctx};
+        OpTrace::Tensor q = OpTrace::view(trace.input(0), te);
+        OpTrace::Tensor k = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(1);
+        OpTrace::Tensor v = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(2);
+        if (ctx.attrs.flag("rotary")) {
+            const DType ropeType = ctx.parameterType(); // cos/sin follow the hidden states' dtype
+            q = trace.create("q with rotary embedding", te, promote(q.dtype, ropeType));
+            k = trace.create("k with rotary embedding", tkv, promote(k.dtype, ropeType));
+        }
+        if (grouped) {
+            k = trace.create("k repeated to every query head", te, k.dtype);
+            v = trace.create("v repeated to every query head", te, v.dtype);
+        }
+
+        OpTrace::Tensor out;
+        if (ctx.attention == AttentionImplementation::Eager) {
+            const OpTrace::Tensor sq = trace.toLowerPrecision(q, "q");
+            const DType mm = sq.dtype;
+            trace.keep(trace.create("q (heads made contiguous)", te, mm));
+            trace.keep(grouped && k.dtype == mm ? k : trace.create("k (heads made contiguous)", te, mm));
+            const bool float32Softmax = ctx.attrs.flag("softmax_float32") || isAutocast(ctx.precision);
+            const OpTrace::Tensor probs = trace.create(
+                "attention probabilities", h * t * t, float32Softmax ? DType::Float32 : mm);
+            trace.keep(probs);
+            const OpTrace::Tensor cast = probs.dtype == mm
+                ? probs
+                : trace.create("attention probabilities (" + std::string(dtypeName(mm)) + " copy)", h * t * t, mm);
+            trace.keep(trace.dropout(cast, p, "attention dropout"));
+            trace.keep(grouped && v.dtype == mm ? v : trace.create("v (heads made contiguous)", te, mm));
+            out = trace.create("attention output (heads merged)", te, mm);
+        } else {
+            const OpTrace::Tensor sq = trace.toLowerPrecision(q, "q");
+            const OpTrace::Tensor sk = trace.toLowerPrecision(k, "k");
+            const OpTrace::Tensor sv = trace.toLowerPrecision(v, "v");
+            trace.keep(sq);
+            trace.keep(sk);
+            trace.keep(sv);
+            out = trace.create("attention output (SDPA)", te, sq.dtype);
+            trace.keep(out);
+            const bool flash = sq.dtype == DType::Float16 || sq.dtype == DType::BFloat16;
+            const std::int64_t blocks = length / kMemEfficientLseAlign + (length % kMemEfficientLseAlign != 0 ? 1 : 0);
+            const Count lse = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
+            trace.keep(trace.create("logsumexp", h * lse, DType::Float32));
+        }
+
+        LayerOutcome o;
+        o.output = TensorInfo{Shape{{length, heads * headDim}}, out.dtype};
+        o.saved = trace.saved(out);
+        markAttentionScores(o.saved);
+        // q k^T and probs v: 2 T T h d multiply-adds each; softmax about 5 per score; rotary about
+        // 3 per element of q and k.
+        o.forwardFlopsPerSample = Count{4} * t * t * e + Count{5} * h * t * t
+            + (ctx.attrs.flag("rotary") ? Count{3} * (te + tkv) : Count{});
+        return o;
+    }
+};
+
+} // namespace
+
+std::unique_ptr<LayerKind> makeScaledDotProductAttention()
+{
+    return std::make_unique<ScaledDotProductAttentionKind>();
+}
+
+} // namespace headroom::layers

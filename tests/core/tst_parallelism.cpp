@@ -1,0 +1,487 @@
+// Set-up-level strategies: gradient accumulation, data parallelism (DDP buckets, ZeRO 1/2/3, FSDP),
+// optimizer offload, tensor parallelism and 8-bit optimizer state. Every expected figure is worked out
+// by hand in the comments or taken from the ZeRO paper / DeepSpeed's estimators (docs/multi-gpu.md).
+#include "NetworkBuilder.h"
+#include "headroom/Estimate.h"
+#include "headroom/Plan.h"
+
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::test;
+
+Q_DECLARE_METATYPE(headroom::Sharding)
+Q_DECLARE_METATYPE(headroom::Optimizer)
+
+namespace {
+
+TrainingSetup setup(Optimizer o = Optimizer::Adam, std::int64_t gpus = 1, Sharding sharding = Sharding::None)
+{
+    TrainingSetup s;
+    s.optimizer = o;
+    s.batch = 1;
+    s.gpuMemoryBytes = 80 * kGiB;
+    s.overheadBytes = 0;
+    s.parallel.gpus = gpus;
+    s.parallel.sharding = sharding;
+    return s;
+}
+
+/// A model reduced to what the memory model reads: `params` trainable parameters in pure float16
+/// (2 bytes each), no activations; optionally one layer of `largestLayer` parameters.
+Analysis modelStates(std::uint64_t params, std::uint64_t largestLayer = 0)
+{
+    Analysis a;
+    a.precision = Precision::Fp16;
+    a.options.precision = Precision::Fp16;
+    a.totalParams = params;
+    a.trainableParams = params;
+    a.parameterBytes = 2 * params;
+    a.trainableParameterBytes = 2 * params;
+    if (largestLayer > 0) {
+        LayerRow row;
+        row.name = "largest";
+        row.type = "Linear";
+        row.params = largestLayer;
+        row.trainableParams = largestLayer;
+        a.rows.push_back(row);
+    }
+    return a;
+}
+
+std::uint64_t modelStateBytes(const MemoryBreakdown& m) { return m.weights + m.gradients + m.optimizerState; }
+
+/// Input [64] -> Linear(32) -> Linear(10): 64 x 32 + 32 = 2,080 and 32 x 10 + 10 = 330 parameters,
+/// 2,410 in all; float32 Adam: weights 9,640, gradients 9,640, state 19,280 bytes.
+Network twoLinears()
+{
+    return network({64}, {layer("Linear", {{"out_features", 32}}), layer("Linear", {{"out_features", 10}})});
+}
+
+} // namespace
+
+class TestParallelism : public QObject {
+    Q_OBJECT
+private slots:
+    void zeroPaperFigure_data();
+    void zeroPaperFigure();
+    void sixteenBytesPerParameterOnOneGpu_data();
+    void sixteenBytesPerParameterOnOneGpu();
+    void deepSpeedOffloadEstimators();
+    void stagesOnFourGpus_data();
+    void stagesOnFourGpus();
+    void shardsRoundUp();
+    void ddpBucketsDoubleTheGradients();
+    void offload_data();
+    void offload();
+    void tensorParallel();
+    void tensorParallelWithDataParallel();
+    void gradientsCostTrainableParameterBytes();
+    void eightBitLargeLinear_data();
+    void eightBitLargeLinear();
+    void eightBitSmallTensorsStay32Bit();
+    void eightBitWithZero();
+    void accumulationChangesEffectiveBatchNotMemory();
+    void validation_data();
+    void validation();
+    void planJsonHasTheSetup();
+};
+
+void TestParallelism::zeroPaperFigure_data()
+{
+    QTest::addColumn<Sharding>("sharding");
+    QTest::addColumn<qulonglong>("expected");
+    // Rajbhandari et al. 2020, Figure 1: Psi = 7.5B, N = 64, K = 12 (mixed-precision Adam).
+    // baseline (2 + 2 + K) Psi = 16 x 7.5e9 = 120 GB
+    // P_os:   2 Psi + 2 Psi + K Psi / N = 30e9 + 90e9 / 64 = 30e9 + 1.40625e9 = 31.40625 GB (paper: 31.4)
+    // P_os+g: 2 Psi + (2 + K) Psi / N = 15e9 + 105e9 / 64 = 15e9 + 1.640625e9 = 16.640625 GB (paper: 16.6)
+    // P_os+g+p: (2 + 2 + K) Psi / N = 120e9 / 64 = 1.875 GB (paper: 1.88)
+    QTest::newRow("baseline (DDP)") << Sharding::None << qulonglong{120'000'000'000};
+    QTest::newRow("ZeRO-1 (P_os)") << Sharding::Zero1 << qulonglong{31'406'250'000};
+    QTest::newRow("ZeRO-2 (P_os+g)") << Sharding::Zero2 << qulonglong{16'640'625'000};
+    QTest::newRow("ZeRO-3 (P_os+g+p)") << Sharding::Zero3 << qulonglong{1'875'000'000};
+    QTest::newRow("FSDP shard-grad-op") << Sharding::FsdpShardGradOp << qulonglong{16'640'625'000};
+    QTest::newRow("FSDP full-shard") << Sharding::FsdpFullShard << qulonglong{1'875'000'000};
+}
+
+void TestParallelism::zeroPaperFigure()
+{
+    QFETCH(Sharding, sharding);
+    QFETCH(qulonglong, expected);
+    const auto model = MemoryModel::build(modelStates(7'500'000'000), setup(Optimizer::Adam, 64, sharding));
+    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
+    QCOMPARE(modelStateBytes(model->fixed()), std::uint64_t{expected});
+}
+
+void TestParallelism::sixteenBytesPerParameterOnOneGpu_data()
+{
+    QTest::addColumn<Sharding>("sharding");
+    // DeepSpeed / ZeRO paper: mixed-precision Adam costs 2 + 2 + 12 = 16 bytes per parameter; on one
+    // GPU no stage has anything to shard with, and nothing is gathered or bucketed.
+    for (const auto s : allShardings())
+        QTest::newRow(std::string(shardingName(s)).c_str()) << s;
+}
+
+void TestParallelism::sixteenBytesPerParameterOnOneGpu()
+{
+    QFETCH(Sharding, sharding);
+    const auto model = MemoryModel::build(modelStates(1'000'000'000, 50'000'000), setup(Optimizer::Adam, 1, sharding));
+    QVERIFY(model.ok());
+    QCOMPARE(modelStateBytes(model->fixed()), std::uint64_t{16'000'000'000});
+    QCOMPARE(model->fixed().communication, std::uint64_t{0});
+}
+
+void TestParallelism::deepSpeedOffloadEstimators()
+{
+    // DeepSpeed's docs example: 13e9 parameters, largest layer 325e6, 8 GPUs.
+    // estimate_zero2_model_states_mem_needs(cpu_offload=True): gpu_mem = 2 x total = 26e9.
+    auto s = setup(Optimizer::Adam, 8, Sharding::Zero2);
+    s.parallel.offloadOptimizer = true;
+    const auto zero2 = MemoryModel::build(modelStates(13'000'000'000, 325'000'000), s);
+    QVERIFY(zero2.ok());
+    QCOMPARE(zero2->fixed().total(), std::uint64_t{26'000'000'000});
+    // estimate_zero3_model_states_mem_needs(cpu_offload=True, cpu_offload_params=False):
+    // gpu_mem = 4 x largest + 2 x total / GPUs = 1.3e9 + 3.25e9 = 4.55e9.
+    s.parallel.sharding = Sharding::Zero3;
+    const auto zero3 = MemoryModel::build(modelStates(13'000'000'000, 325'000'000), s);
+    QVERIFY(zero3.ok());
+    QCOMPARE(zero3->fixed().weights, std::uint64_t{3'250'000'000});
+    QCOMPARE(zero3->fixed().communication, std::uint64_t{1'300'000'000});
+    QCOMPARE(zero3->fixed().total(), std::uint64_t{4'550'000'000});
+}
+
+void TestParallelism::stagesOnFourGpus_data()
+{
+    QTest::addColumn<Sharding>("sharding");
+    QTest::addColumn<qulonglong>("weights");
+    QTest::addColumn<qulonglong>("gradients");
+    QTest::addColumn<qulonglong>("state");
+    QTest::addColumn<qulonglong>("communication");
+    // twoLinears() in float32 with Adam on 4 GPUs: weights 9,640, gradients 9,640, state 19,280.
+    // DDP buckets: another 9,640. Each stage divides one more of them by 4: 2,410 / 2,410 / 4,820.
+    // ZeRO-3 gathers the largest layer (Linear(32): 2,080 float32 parameters = 8,320 bytes) twice
+    // (the one in use and the prefetched next): 16,640.
+    QTest::newRow("ddp") << Sharding::None << qulonglong{9640} << qulonglong{9640} << qulonglong{19280}
+                         << qulonglong{9640};
+    QTest::newRow("zero1") << Sharding::Zero1 << qulonglong{9640} << qulonglong{9640} << qulonglong{4820}
+                           << qulonglong{0};
+    QTest::newRow("zero2") << Sharding::Zero2 << qulonglong{9640} << qulonglong{2410} << qulonglong{4820}
+                           << qulonglong{0};
+    QTest::newRow("zero3") << Sharding::Zero3 << qulonglong{2410} << qulonglong{2410} << qulonglong{4820}
+                           << qulonglong{16640};
+    QTest::newRow("fsdp-shard-grad-op") << Sharding::FsdpShardGradOp << qulonglong{9640} << qulonglong{2410}
+                                        << qulonglong{4820} << qulonglong{0};
+    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << qulonglong{2410} << qulonglong{2410}
+                                     << qulonglong{4820} << qulonglong{16640};
+}
+
+void TestParallelism::stagesOnFourGpus()
+{
+    QFETCH(Sharding, sharding);
+    QFETCH(qulonglong, weights);
+    QFETCH(qulonglong, gradients);
+    QFETCH(qulonglong, state);
+    QFETCH(qulonglong, communication);
+    const Analysis a = analyze(twoLinears(), Precision::Fp32);
+    QCOMPARE(a.totalParams, std::uint64_t{2410});
+    const auto one = estimate(a, setup(Optimizer::Adam, 1));
+    const auto e = estimate(a, setup(Optimizer::Adam, 4, sharding));
+    QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
+    QCOMPARE(e->bytes.weights, std::uint64_t{weights});
+    QCOMPARE(e->bytes.gradients, std::uint64_t{gradients});
+    QCOMPARE(e->bytes.optimizerState, std::uint64_t{state});
+    QCOMPARE(e->bytes.communication, std::uint64_t{communication});
+    // Data parallelism splits the batch across GPUs, not the sample: activations are as on one GPU.
+    QCOMPARE(e->bytes.activations, one->bytes.activations);
+    QCOMPARE(e->bytes.input, one->bytes.input);
+}
+
+void TestParallelism::shardsRoundUp()
+{
+    // 3 GPUs, ZeRO-3: each rank holds ceil(bytes / 3): weights and gradients ceil(9,640 / 3) = 3,214,
+    // Adam state ceil(19,280 / 3) = 6,427.
+    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), setup(Optimizer::Adam, 3, Sharding::Zero3));
+    QVERIFY(e.ok());
+    QCOMPARE(e->bytes.weights, std::uint64_t{3214});
+    QCOMPARE(e->bytes.gradients, std::uint64_t{3214});
+    QCOMPARE(e->bytes.optimizerState, std::uint64_t{6427});
+}
+
+void TestParallelism::ddpBucketsDoubleTheGradients()
+{
+    const Analysis a = analyze(twoLinears(), Precision::Fp32);
+    const auto single = estimate(a, setup(Optimizer::Sgd, 1));
+    const auto ddp = estimate(a, setup(Optimizer::Sgd, 2));
+    QVERIFY(single.ok() && ddp.ok());
+    QCOMPARE(single->bytes.communication, std::uint64_t{0}); // one GPU: no Reducer
+    QCOMPARE(ddp->bytes.communication, std::uint64_t{9640}); // 2,410 float32 gradients again
+    QCOMPARE(ddp->total() - single->total(), std::uint64_t{9640});
+}
+
+void TestParallelism::offload_data()
+{
+    QTest::addColumn<Sharding>("sharding");
+    QTest::addColumn<qulonglong>("weights");
+    QTest::addColumn<qulonglong>("gradients");
+    QTest::addColumn<qulonglong>("communication");
+    // Psi = 1e6 pure float16 parameters on 4 GPUs with the optimizer (12 Psi) in CPU memory.
+    // DDP keeps 2 Psi weights, 2 Psi gradients and 2 Psi of buckets; ZeRO-1 the same without
+    // buckets; ZeRO-2 (ZeRO-Offload) also moves the gradient partitions to the CPU; ZeRO-3 keeps
+    // Psi / 4 x 2 bytes of weights; FSDP keeps its sharded gradients.
+    QTest::newRow("ddp") << Sharding::None << qulonglong{2'000'000} << qulonglong{2'000'000} << qulonglong{2'000'000};
+    QTest::newRow("zero1") << Sharding::Zero1 << qulonglong{2'000'000} << qulonglong{2'000'000} << qulonglong{0};
+    QTest::newRow("zero2") << Sharding::Zero2 << qulonglong{2'000'000} << qulonglong{0} << qulonglong{0};
+    QTest::newRow("zero3") << Sharding::Zero3 << qulonglong{500'000} << qulonglong{0} << qulonglong{0};
+    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << qulonglong{500'000} << qulonglong{500'000}
+                                     << qulonglong{0};
+}
+
+void TestParallelism::offload()
+{
+    QFETCH(Sharding, sharding);
+    QFETCH(qulonglong, weights);
+    QFETCH(qulonglong, gradients);
+    QFETCH(qulonglong, communication);
+    auto s = setup(Optimizer::Adam, 4, sharding);
+    s.parallel.offloadOptimizer = true;
+    const auto model = MemoryModel::build(modelStates(1'000'000), s);
+    QVERIFY(model.ok());
+    QCOMPARE(model->fixed().optimizerState, std::uint64_t{0});
+    QCOMPARE(model->fixed().weights, std::uint64_t{weights});
+    QCOMPARE(model->fixed().gradients, std::uint64_t{gradients});
+    QCOMPARE(model->fixed().communication, std::uint64_t{communication});
+}
+
+void TestParallelism::tensorParallel()
+{
+    // Input [64] -> Linear(64) -> LayerNorm -> Linear(10), float32, cross-entropy.
+    // Parameters: Linear 64 x 64 + 64 = 4,160; LayerNorm 2 x 64 = 128; Linear 64 x 10 + 10 = 650.
+    // Kept per sample: LayerNorm its input (64 floats = 256 B) + mean and rstd (8 B) = 264; the second
+    // Linear its input (the LayerNorm output, 256 B); the loss its log-softmax (10 floats = 40 B);
+    // the first Linear keeps the network input (not an activation): 560 B in all.
+    // Tensor parallel t = 2 on 2 GPUs: the Linears are split, the LayerNorm is replicated:
+    // 2,080 + 128 + 325 = 2,533 parameters per GPU = 10,132 bytes; gradients the same; Adam 20,264;
+    // activations 264 + 256 / 2 + 40 = 432 B per sample.
+    const Network n = network({64}, {layer("Linear", {{"out_features", 64}}), layer("LayerNorm"),
+                                     layer("Linear", {{"out_features", 10}})});
+    const Analysis a = analyze(n, Precision::Fp32);
+    QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
+    QCOMPARE(a.totalParams, std::uint64_t{4938});
+    const auto one = MemoryModel::build(a, setup(Optimizer::Adam, 1));
+    QVERIFY(one.ok());
+    QCOMPARE(one->perSample().activations, std::uint64_t{560});
+
+    auto s = setup(Optimizer::Adam, 2);
+    s.parallel.tensorParallel = 2;
+    const auto tp = MemoryModel::build(a, s);
+    QVERIFY(tp.ok());
+    QCOMPARE(tp->fixed().weights, std::uint64_t{10132});
+    QCOMPARE(tp->fixed().gradients, std::uint64_t{10132});
+    QCOMPARE(tp->fixed().optimizerState, std::uint64_t{20264});
+    QCOMPARE(tp->fixed().communication, std::uint64_t{0}); // data-parallel degree 1: no DDP buckets
+    QCOMPARE(tp->perSample().activations, std::uint64_t{432});
+    QCOMPARE(tp->perSample().input, one->perSample().input); // every tensor-parallel rank sees the batch
+}
+
+void TestParallelism::tensorParallelWithDataParallel()
+{
+    // twoLinears() on 8 GPUs, t = 4: data-parallel degree 2. Per GPU: 2,080 / 4 + 330 / 4 rounded up
+    // = 520 + 83 = 603 parameters = 2,412 bytes; ZeRO-2 on the 2 data-parallel ranks halves the
+    // gradients (1,206) and the Adam state (4,824 / 2 = 2,412); the effective batch is batch x 2.
+    auto s = setup(Optimizer::Adam, 8, Sharding::Zero2);
+    s.parallel.tensorParallel = 4;
+    s.batch = 16;
+    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s);
+    QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
+    QCOMPARE(e->bytes.weights, std::uint64_t{2412});
+    QCOMPARE(e->bytes.gradients, std::uint64_t{1206});
+    QCOMPARE(e->bytes.optimizerState, std::uint64_t{2412});
+    QCOMPARE(e->effectiveBatch, std::int64_t{32});
+}
+
+void TestParallelism::gradientsCostTrainableParameterBytes()
+{
+    // 1,000 trainable float32-counted parameters whose tensors are bf16 (2,000 bytes, as QLoRA's
+    // adapters): gradients have their parameters' dtype, 2,000 bytes; the Adam state stays
+    // 2 x 4 bytes per element = 8,000.
+    Analysis a;
+    a.totalParams = 1000;
+    a.trainableParams = 1000;
+    a.parameterBytes = 2000;
+    a.trainableParameterBytes = 2000;
+    const auto model = MemoryModel::build(a, setup(Optimizer::Adam));
+    QVERIFY(model.ok());
+    QCOMPARE(model->fixed().gradients, std::uint64_t{2000});
+    QCOMPARE(model->fixed().optimizerState, std::uint64_t{8000});
+    // Without trainableParameterBytes, the precision's parameter type: 4 x 1,000.
+    a.trainableParameterBytes = 0;
+    QCOMPARE(MemoryModel::build(a, setup(Optimizer::Adam))->fixed().gradients, std::uint64_t{4000});
+}
+
+void TestParallelism::eightBitLargeLinear_data()
+{
+    QTest::addColumn<Optimizer>("optimizer");
+    QTest::addColumn<qulonglong>("state");
+    // Linear(4096 -> 4096, no bias): one 16,777,216-element weight, 8,192 blocks of 2,048.
+    // Each 8-bit state: 16,777,216 uint8 + 8,192 float32 absmax = 16,777,216 + 32,768 = 16,809,984.
+    QTest::newRow("adam: 2 states") << Optimizer::Adam << qulonglong{2 * 16'809'984ULL};
+    QTest::newRow("adamw: 2 states") << Optimizer::AdamW << qulonglong{2 * 16'809'984ULL};
+    QTest::newRow("momentum: 1 state") << Optimizer::Momentum << qulonglong{16'809'984};
+    QTest::newRow("rmsprop: 1 state") << Optimizer::RMSprop << qulonglong{16'809'984};
+    QTest::newRow("adagrad: 1 state") << Optimizer::Adagrad << qulonglong{16'809'984};
+}
+
+void TestParallelism::eightBitLargeLinear()
+{
+    QFETCH(Optimizer, optimizer);
+    QFETCH(qulonglong, state);
+    const Network n = network({4096}, {layer("Linear", {{"out_features", 4096}, {"bias", false}})}, Loss::None);
+    const Analysis a = analyze(n, Precision::Fp32);
+    QCOMPARE(a.trainableParams, std::uint64_t{16'777'216});
+    auto s = setup(optimizer);
+    s.eightBitOptimizer = true;
+    const auto model = MemoryModel::build(a, s);
+    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
+    QCOMPARE(model->fixed().optimizerState, std::uint64_t{state});
+    // 8-bit state touches neither the weights nor the gradients (4 x 16,777,216 each).
+    QCOMPARE(model->fixed().weights, std::uint64_t{67'108'864});
+    QCOMPARE(model->fixed().gradients, std::uint64_t{67'108'864});
+}
+
+void TestParallelism::eightBitSmallTensorsStay32Bit()
+{
+    // Tensors of 4,095 and 4,096 elements with Adam: below min_8bit_size (4,096) the state stays
+    // float32: 2 x 4 x 4,095 = 32,760; at 4,096 it is 8-bit: 2 x (4,096 + 2 blocks x 4) = 8,208.
+    Analysis a;
+    a.totalParams = 8191;
+    a.trainableParams = 8191;
+    a.parameterBytes = 4 * 8191;
+    a.trainableParameterBytes = 4 * 8191;
+    a.trainableTensorElements = {4095, 4096};
+    auto s = setup(Optimizer::Adam);
+    s.eightBitOptimizer = true;
+    const auto model = MemoryModel::build(a, s);
+    QVERIFY(model.ok());
+    QCOMPARE(model->fixed().optimizerState, std::uint64_t{32760 + 8208});
+    // Pure half keeps its float32 master weights (4 x 8,191 = 32,764) next to the 8-bit state.
+    a.precision = Precision::Bf16;
+    a.options.precision = Precision::Bf16;
+    QCOMPARE(MemoryModel::build(a, s)->fixed().optimizerState, std::uint64_t{32760 + 8208 + 32764});
+}
+
+void TestParallelism::eightBitWithZero()
+{
+    // The 4096 x 4096 Linear with 8-bit Adam under ZeRO-1 on 4 GPUs: 33,619,968 / 4 = 8,404,992.
+    const Network n = network({4096}, {layer("Linear", {{"out_features", 4096}, {"bias", false}})}, Loss::None);
+    auto s = setup(Optimizer::Adam, 4, Sharding::Zero1);
+    s.eightBitOptimizer = true;
+    const auto model = MemoryModel::build(analyze(n, Precision::Fp32), s);
+    QVERIFY(model.ok());
+    QCOMPARE(model->fixed().optimizerState, std::uint64_t{8'404'992});
+}
+
+void TestParallelism::accumulationChangesEffectiveBatchNotMemory()
+{
+    const Analysis a = analyze(twoLinears(), Precision::Fp32);
+    auto s = setup(Optimizer::Adam, 4, Sharding::Zero2);
+    s.batch = 8;
+    s.gpuMemoryBytes = 64 * kMiB;
+    const auto once = estimate(a, s);
+    s.accumulationSteps = 16;
+    const auto accumulated = estimate(a, s);
+    QVERIFY(once.ok() && accumulated.ok());
+    // Gradients accumulate in place into the same .grad tensors: the memory is the micro-batch's.
+    QCOMPARE(accumulated->bytes, once->bytes);
+    QCOMPARE(accumulated->maxBatch, once->maxBatch);
+    QVERIFY(once->maxBatch > 0);
+    // Samples per optimizer step: micro-batch 8 x 16 steps x 4 data-parallel GPUs = 512.
+    QCOMPARE(once->effectiveBatch, std::int64_t{32});
+    QCOMPARE(accumulated->effectiveBatch, std::int64_t{512});
+    QCOMPARE(accumulated->maxEffectiveBatch, accumulated->maxBatch * 64);
+}
+
+void TestParallelism::validation_data()
+{
+    QTest::addColumn<qlonglong>("steps");
+    QTest::addColumn<qlonglong>("gpus");
+    QTest::addColumn<qlonglong>("tensorParallel");
+    QTest::addColumn<Optimizer>("optimizer");
+    QTest::addColumn<bool>("eightBit");
+    QTest::addColumn<QString>("location");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("no steps") << 0LL << 1LL << 1LL << Optimizer::Adam << false << "accumulation_steps"
+                              << "accumulation steps must be from 1";
+    QTest::newRow("negative steps") << -3LL << 1LL << 1LL << Optimizer::Adam << false << "accumulation_steps"
+                                    << "not -3";
+    QTest::newRow("no GPUs") << 1LL << 0LL << 1LL << Optimizer::Adam << false << "parallel.gpus"
+                             << "GPU count must be from 1";
+    QTest::newRow("too many GPUs") << 1LL << qlonglong{kMaxGpus + 1} << 1LL << Optimizer::Adam << false
+                                   << "parallel.gpus"
+                                   << "GPU count must be from 1";
+    QTest::newRow("tp 0") << 1LL << 8LL << 0LL << Optimizer::Adam << false << "parallel.tensor_parallel"
+                          << "tensor-parallel degree must be from 1";
+    QTest::newRow("tp > gpus") << 1LL << 2LL << 4LL << Optimizer::Adam << false << "parallel.tensor_parallel"
+                               << "tensor-parallel degree must be from 1 to the GPU count (2)";
+    QTest::newRow("tp not dividing") << 1LL << 8LL << 3LL << Optimizer::Adam << false << "parallel.tensor_parallel"
+                                     << "tensor-parallel degree 3 must divide the GPU count 8";
+    QTest::newRow("8-bit sgd") << 1LL << 1LL << 1LL << Optimizer::Sgd << true << "eight_bit_optimizer"
+                               << "SGD keeps none";
+    QTest::newRow("8-bit adamax") << 1LL << 1LL << 1LL << Optimizer::Adamax << true << "eight_bit_optimizer"
+                                  << "not available for Adamax";
+    QTest::newRow("8-bit nesterov") << 1LL << 1LL << 1LL << Optimizer::Nesterov << true << "eight_bit_optimizer"
+                                    << "not available for SGD with Nesterov momentum";
+}
+
+void TestParallelism::validation()
+{
+    QFETCH(qlonglong, steps);
+    QFETCH(qlonglong, gpus);
+    QFETCH(qlonglong, tensorParallel);
+    QFETCH(Optimizer, optimizer);
+    QFETCH(bool, eightBit);
+    QFETCH(QString, location);
+    QFETCH(QString, message);
+    auto s = setup(optimizer, gpus);
+    s.accumulationSteps = steps;
+    s.parallel.tensorParallel = tensorParallel;
+    s.eightBitOptimizer = eightBit;
+    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s);
+    QVERIFY(!e.ok());
+    QCOMPARE(QString::fromStdString(e.error().location), location);
+    QVERIFY2(QString::fromStdString(e.error().message).contains(message), e.error().message.c_str());
+    QVERIFY(validateSetup(s).has_value());
+    QVERIFY(!sweep(analyze(twoLinears(), Precision::Fp32), s, 1, 4).ok());
+}
+
+void TestParallelism::planJsonHasTheSetup()
+{
+    Plan plan;
+    plan.network = twoLinears();
+    plan.setup = setup(Optimizer::Adam, 8, Sharding::Zero3);
+    plan.setup.batch = 4;
+    plan.setup.accumulationSteps = 3;
+    plan.setup.parallel.tensorParallel = 2;
+    plan.setup.parallel.offloadOptimizer = true;
+    plan.gpu.name = "test";
+    plan.gpu.memoryBytes = 80 * kGiB;
+    const auto j = planToJson(plan, evaluate(plan));
+    QVERIFY2(!j.contains("error"), j.dump().c_str());
+    QCOMPARE(j["accumulation_steps"].get<std::int64_t>(), std::int64_t{3});
+    QCOMPARE(j["effective_batch"].get<std::int64_t>(), std::int64_t{4 * 3 * 4}); // 4 data-parallel ranks
+    QCOMPARE(j["max_effective_batch"].get<std::int64_t>(), j["max_batch"].get<std::int64_t>() * 12);
+    QCOMPARE(j["parallel"]["gpus"].get<std::int64_t>(), std::int64_t{8});
+    QCOMPARE(j["parallel"]["sharding"].get<std::string>(), std::string("zero3"));
+    QCOMPARE(j["parallel"]["tensor_parallel"].get<std::int64_t>(), std::int64_t{2});
+    QCOMPARE(j["parallel"]["data_parallel"].get<std::int64_t>(), std::int64_t{4});
+    QVERIFY(j["parallel"]["offload_optimizer"].get<bool>());
+    QVERIFY(!j["eight_bit_optimizer"].get<bool>());
+    QCOMPARE(j["checkpointing"].get<std::string>(), std::string("none"));
+    QCOMPARE(j["attention"].get<std::string>(), std::string("sdpa"));
+    QCOMPARE(j["lora"]["rank"].get<std::int64_t>(), std::int64_t{0});
+    QVERIFY(j["sequence_length"].is_null());
+    QVERIFY(j["bytes"].contains("communication"));
+    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{0});
+}
+
+QTEST_APPLESS_MAIN(TestParallelism)
+#include "tst_parallelism.moc"
