@@ -26,7 +26,14 @@ CPU torch 1.13 and the CUDA PyTorch 2.x Headroom models differ in three places; 
 applied explicitly from the per-tensor records (see ADJUSTMENTS below and README.md) and both the
 raw and the adjusted figures are written.
 
+Training strategies (issue 7, `strategies` in the output): frozen layers (requires_grad_(False))
+and per-block activation checkpointing (torch.utils.checkpoint, use_reentrant=True), measured the
+same way; for checkpointing also one block's recomputed activations, standalone and inside a real
+checkpointed backward pass (see measure_strategy_case and README.md).
+
 Regenerate: /usr/bin/python3 tests/reference/measure.py --out tests/reference/measurements.json
+Only the strategy cases (keeps `networks`):
+            /usr/bin/python3 tests/reference/measure.py --strategies --out tests/reference/measurements.json
 """
 
 from __future__ import annotations
@@ -45,6 +52,7 @@ from pathlib import Path
 import torch
 import torch.nn as nn
 import torch.nn.functional as F
+import torch.utils.checkpoint
 import torchvision
 
 REPO = Path(__file__).resolve().parents[2]
@@ -158,6 +166,10 @@ class HeadroomNet(nn.Module):
         self.ops = []  # (key, module index, [input keys])
         self._named = {}
         self._embeddings = {}
+        # "checkpoint": true on a Repeat: each iteration is one torch.utils.checkpoint segment
+        # (use_reentrant=True, the 1.13 default), as (first op, end op, input key, output key)
+        self.segments = []
+        self.checkpointing = True
         example = self.example_input(2)
         env = {"input": example}
         with torch.no_grad():
@@ -181,9 +193,16 @@ class HeadroomNet(nn.Module):
             name = layer.get("name")
             if t == "Repeat":
                 rname = name or f"{prefix}layers.{i}"
+                first_mod = len(self.mods)
                 for r in range(int(layer["times"])):
                     inner = {"repeat_input": prev}
+                    start, before = len(self.ops), prev
                     prev = self._build(layer["layers"], env, prev, f"{rname}.{r}.", inner)
+                    if layer.get("checkpoint"):
+                        self.segments.append((start, len(self.ops), before, prev))
+                if layer.get("frozen"):
+                    for m in self.mods[first_mod:]:
+                        m.requires_grad_(False)
                 if name:
                     local[name] = prev
                 continue
@@ -195,6 +214,8 @@ class HeadroomNet(nn.Module):
             key = f"{prefix}{name}" if name else f"{prefix}#{i}"
             xs = [env[k] for k in keys]
             module = self._make(t, layer, xs)
+            if layer.get("frozen"):
+                module.requires_grad_(False)
             env[key] = module(*xs)
             self.mods.append(module)
             self.ops.append((key, len(self.mods) - 1, keys))
@@ -294,10 +315,32 @@ class HeadroomNet(nn.Module):
 
     def forward(self, x):
         env = {"input": x}
-        for (key, mi, ins), free in zip(self.ops, self.free_after):
-            env[key] = self.mods[mi](*[env[k] for k in ins])
-            for k in free:
-                env.pop(k, None)
+        segments = {s[0]: s for s in self.segments} if self.checkpointing else {}
+        i = 0
+        while i < len(self.ops):
+            seg = segments.get(i)
+            if seg is None:
+                key, mi, ins = self.ops[i]
+                env[key] = self.mods[mi](*[env[k] for k in ins])
+                for k in self.free_after[i]:
+                    env.pop(k, None)
+                i += 1
+                continue
+            start, end, in_key, out_key = seg
+
+            def run(h, start=start, end=end, in_key=in_key, out_key=out_key, outer=dict(env)):
+                loc = dict(outer)
+                loc[in_key] = h
+                for key, mi, ins in self.ops[start:end]:
+                    loc[key] = self.mods[mi](*[loc[k] for k in ins])
+                return loc[out_key]
+
+            env[out_key] = torch.utils.checkpoint.checkpoint(run, env[in_key], use_reentrant=True)
+            for j in range(start, end):
+                for k in self.free_after[j]:
+                    if k != out_key:
+                        env.pop(k, None)
+            i = end
         return env[self.output_key]
 
 
@@ -526,6 +569,9 @@ class Probe:
             if call is not None:
                 o = out[0] if isinstance(out, tuple) else out
                 self.calls[call]["output_dtype"] = dtype_name(o.dtype)
+                # False for a call that builds no graph (frozen with no input needing gradients, or
+                # the no-grad forward of a reentrant checkpoint segment): it keeps nothing on any device
+                self.calls[call]["requires_grad"] = bool(o.requires_grad)
         return hook
 
     def remove(self):
@@ -588,6 +634,20 @@ class Probe:
                 stack.append(f)
         unhooked = []
         for n in order:
+            if isinstance(n, torch.autograd.function.BackwardCFunction):
+                # a Python autograd.Function (torch.utils.checkpoint's CheckpointFunction): what it
+                # keeps is ctx.save_for_backward's tensors, read through saved_tensors (unpack hook)
+                self.current = (n.name(), "saved_tensors")
+                mark = self.unpacks
+                v = n.saved_tensors
+                got = self.unpacks - mark
+                self.current = None
+                tensors = [x for x in v if torch.is_tensor(x)]
+                if tensors and got < len(tensors):
+                    for x in tensors:
+                        k, nb = storage_of(x)
+                        unhooked.append(dict(node=n.name(), attr="saved_tensors", key=k, nbytes=nb, dtype=dtype_name(x.dtype)))
+                continue
             for a in dir(n):
                 if not a.startswith("_saved_"):
                     continue
@@ -722,7 +782,7 @@ def analyse_storages(probe, precision):
         add_dtype(s["dtype"], s["nbytes"])
     attention_added = {}
     for c in probe.calls:
-        if c["kind"] != "MultiheadAttention":
+        if c["kind"] != "MultiheadAttention" or not c.get("requires_grad", True):
             continue
         itemsize = 2 if c.get("output_dtype") in ("bfloat16", "float16") else 4
         for k, v in attention_sdpa_bytes(c, itemsize).items():
@@ -734,7 +794,7 @@ def analyse_storages(probe, precision):
         raw=out["activation"], adjusted=adjusted, classes=out, groups=groups, modules=modules, loss=loss_bytes,
         dropout=dict(delta=dropout_delta, items=dropout_items),
         attention=dict(delta=attention_delta, removed=attention_removed, removed_groups=attention_removed_groups,
-                       added=attention_added, calls=sum(1 for c in probe.calls if c["kind"] == "MultiheadAttention")),
+                       added=attention_added, calls=sum(1 for c in probe.calls if c["kind"] == "MultiheadAttention" and c.get("requires_grad", True))),
         recurrent_internal=recurrent_internal, mean_only=mean_only, by_dtype=by_dtype,
         recurrent_calls=sum(1 for c in probe.calls if c["kind"] in ("LSTM", "GRU")),
         storages=len(storages))
@@ -1286,6 +1346,350 @@ def measure_network(net, args, log):
     return entry
 
 
+# --------------------------------------------------------------------------------------------------
+# Training strategies (issue 7): frozen layers and activation checkpointing
+# --------------------------------------------------------------------------------------------------
+
+
+def _frozen(build, *paths):
+    """`build()` with requires_grad_(False) on the named submodules ("" = the whole module)."""
+    def make():
+        m = build()
+        for path in paths:
+            m.get_submodule(path).requires_grad_(False)
+        return m
+    make.__name__ = f"{build.__name__}, requires_grad_(False) on {', '.join(p or 'everything' for p in paths)}"
+    return make
+
+
+def resnet18_frozen_backbone():
+    """torchvision ResNet-18, everything but the classifier frozen (linear probing)."""
+    m = torchvision.models.resnet18(weights=None)
+    m.requires_grad_(False)
+    m.fc.requires_grad_(True)
+    return m
+
+
+class CheckpointedStack(nn.Module):
+    """stem -> identical blocks -> head; with `checkpointing`, each block is one
+    torch.utils.checkpoint segment (use_reentrant=True, torch 1.13's default: the segment runs
+    under no_grad in forward, CheckpointFunction saves only its tensor inputs, and backward re-runs
+    the block with grad enabled). `on_recompute(i, h)` is called when block i is re-run in backward."""
+
+    def __init__(self):
+        super().__init__()
+        self.checkpointing = True
+        self.on_recompute = None
+        self.block_inputs = {}
+
+    def block_count(self):
+        return len(self.blocks)
+
+    def call_block(self, i, h):
+        return self.blocks[i](h)
+
+    def run_block(self, i, h):
+        self.block_inputs[i] = list(h.shape)
+        if self.checkpointing and torch.is_grad_enabled() and self.on_recompute is not None:
+            self.on_recompute(i, h)
+        return self.call_block(i, h)
+
+    def forward(self, x):
+        h = self.stem(x)
+        for i in range(self.block_count()):
+            if self.checkpointing:
+                h = torch.utils.checkpoint.checkpoint(lambda t, i=i: self.run_block(i, t), h, use_reentrant=True)
+            else:
+                h = self.run_block(i, h)
+        return self.head(h)
+
+
+class MLPStack(CheckpointedStack):
+    """Flatten, Linear 784-256, ReLU, then 6 identical feed-forward blocks [Linear 256-1024, ReLU,
+    Linear 1024-256, ReLU], Linear 10. (A stack of plain [Linear, ReLU] blocks gains nothing from
+    checkpointing: each block keeps one tensor, its ReLU output, which is the next block's input
+    and so exactly what a checkpoint keeps.)"""
+    WIDTH, HIDDEN, DEPTH = 256, 1024, 6
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Flatten(), nn.Linear(784, self.WIDTH), nn.ReLU())
+        self.blocks = nn.ModuleList(
+            nn.Sequential(nn.Linear(self.WIDTH, self.HIDDEN), nn.ReLU(), nn.Linear(self.HIDDEN, self.WIDTH), nn.ReLU())
+            for _ in range(self.DEPTH))
+        self.head = nn.Linear(self.WIDTH, 10)
+
+
+class CNNStack(CheckpointedStack):
+    """Conv 3-32 3x3, BN, ReLU(inplace), then 4 identical blocks [Conv 32-32 3x3, BN, ReLU(inplace)],
+    Flatten, Linear 10, on 3x32x32."""
+    C, DEPTH = 32, 4
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(*conv_bn_relu(3, self.C))
+        self.blocks = nn.ModuleList(nn.Sequential(*conv_bn_relu(self.C, self.C)) for _ in range(self.DEPTH))
+        self.head = nn.Sequential(nn.Flatten(), nn.Linear(self.C * 32 * 32, 10))
+
+
+class CheckpointedTransformerLM(TransformerLM):
+    """TransformerLM with each nn.TransformerEncoderLayer one checkpoint segment (the causal mask is
+    made inside the segment, so it is not a saved input; nn.TransformerEncoder's forward is the
+    same loop over its layers)."""
+
+    def __init__(self):
+        super().__init__()
+        self.checkpointing = True
+        self.on_recompute = None
+        self.block_inputs = {}
+
+    def block_count(self):
+        return len(self.encoder.layers)
+
+    def call_block(self, i, h):
+        return self.encoder.layers[i](h, src_mask=causal_mask(h.shape[1]))
+
+    run_block = CheckpointedStack.run_block
+
+    def forward(self, idx):
+        h = self.pos(self.tok(idx))
+        for i in range(self.block_count()):
+            if self.checkpointing:
+                h = torch.utils.checkpoint.checkpoint(lambda t, i=i: self.run_block(i, t), h, use_reentrant=True)
+            else:
+                h = self.run_block(i, h)
+        return self.head(self.norm(h))
+
+
+_TLM_DESC = ("TransformerLM (Embedding 5000x256, learned positions T=128, 4 pre-norm GELU encoder layers, 4 heads, "
+             "ff 1024, dropout 0.1, causal, LayerNorm, Linear 5000)")
+
+# kind "frozen": the model file marks the same layers "frozen": true; analysed with default options.
+# kind "checkpoint": the model file marks the blocks "checkpoint": true; analysed with
+# AnalysisOptions.checkpointing = PerBlock. `after_blocks`: top-level modules that run after the
+# last checkpointed block (their saved tensors are freed before the first recomputation).
+STRATEGY_CASES = [
+    dict(name="resnet18_frozen_backbone", kind="frozen", build=resnet18_frozen_backbone,
+         model_file="tests/reference/models/resnet18_frozen_backbone.json", baseline="resnet18",
+         input=[3, 224, 224], classes=1000, batches=[2, 4],
+         description="torchvision resnet18(weights=None), requires_grad_(False) on everything but fc (linear probe)"),
+    dict(name="mlp_frozen_first", kind="frozen", build=_frozen(MLP, "net.1"),
+         model_file="tests/reference/models/mlp_frozen_first.json", baseline="mlp",
+         input=[1, 28, 28], classes=10, batches=[2, 4, 8],
+         description="the reference MLP (784-512-256-10, Dropout 0.2) with its first Linear (net.1) frozen"),
+    dict(name="transformer_lm_frozen_embedding", kind="frozen", build=_frozen(TransformerLM, "tok"),
+         model_file="tests/reference/models/transformer_lm_frozen_embedding.json", baseline="transformer_lm",
+         input=[TransformerLM.T], input_dtype="int64", classes=TransformerLM.VOCAB, batches=[2, 4],
+         description=_TLM_DESC + " with the token embedding frozen"),
+    dict(name="transformer_lm_frozen_lower", kind="frozen",
+         build=_frozen(TransformerLM, "tok", "pos", "encoder.layers.0", "encoder.layers.1"),
+         model_file="tests/reference/models/transformer_lm_frozen_lower.json", baseline="transformer_lm",
+         input=[TransformerLM.T], input_dtype="int64", classes=TransformerLM.VOCAB, batches=[2, 4],
+         description=_TLM_DESC + " with the embeddings and the lower two encoder layers frozen"),
+    dict(name="transformer_lm_checkpoint", kind="checkpoint", build=CheckpointedTransformerLM,
+         model_file="tests/reference/models/transformer_lm_checkpoint.json", baseline="transformer_lm",
+         input=[TransformerLM.T], input_dtype="int64", classes=TransformerLM.VOCAB, batches=[2, 4],
+         after_blocks=["norm", "head", "loss"],
+         description=_TLM_DESC + ", each encoder layer a torch.utils.checkpoint segment (use_reentrant=True)"),
+    dict(name="mlp_stack_checkpoint", kind="checkpoint", build=MLPStack,
+         model_file="tests/reference/models/mlp_stack_checkpoint.json", baseline=None,
+         input=[1, 28, 28], classes=10, batches=[2, 4, 8], after_blocks=["head", "loss"],
+         description="MLP stack: Flatten, Linear 784-256, ReLU, 6 x [Linear 256-1024, ReLU, Linear 1024-256, ReLU] each a checkpoint segment "
+                     "(use_reentrant=True), Linear 10"),
+    dict(name="cnn_stack_checkpoint", kind="checkpoint", build=CNNStack,
+         model_file="tests/reference/models/cnn_stack_checkpoint.json", baseline=None,
+         input=[3, 32, 32], classes=10, batches=[2, 4, 8], after_blocks=["head", "loss"],
+         description="CNN stack on 3x32x32: Conv 32 3x3, BN, ReLU(inplace), 4 x [Conv 32 3x3, BN, ReLU(inplace)] each a "
+                     "checkpoint segment (use_reentrant=True), Flatten, Linear 10"),
+]
+
+
+def measure_block_saved(model, i, batch, precision):
+    """Block i run normally (grad enabled) on a fresh input that requires grad: the tensors its
+    recomputation in backward re-materialises. The block's input is excluded (the checkpoint keeps
+    it already; the recomputation runs on a detached alias of the same storage)."""
+    shape = [batch] + model.block_inputs[i][1:]
+    x = torch.randn(shape, requires_grad=True)
+    probe = Probe(model)
+    probe.input_key = storage_of(x)[0]
+    with torch.autograd.graph.saved_tensors_hooks(probe.pack, probe.unpack):
+        with autocast_ctx(precision):
+            out = model.call_block(i, x)
+        root = out.float().sum()  # SumBackward0 keeps only sizes
+    probe.walk(root.grad_fn)
+    res = analyse_storages(probe, precision)
+    root.backward()
+    probe.remove()
+    probe.tensors.clear()
+    model.zero_grad(set_to_none=True)
+    del probe, out, root
+    gc.collect()
+    return res
+
+
+def measure_recompute_in_situ(net, model, batch):
+    """A real checkpointed step: forward, loss, then backward under a pack hook that sees every
+    tensor the recomputed segments save, grouped per segment (storages counted once; parameters,
+    buffers (BatchNorm's running statistics) and the segment's own kept input excluded). Raw CPU bytes."""
+    model.zero_grad(set_to_none=True)
+    x, y = make_batch(net, batch, model)
+    params = {storage_of(p)[0] for p in model.parameters()} | {storage_of(b)[0] for b in model.buffers() if b.numel()}
+    segments = []
+
+    def on_recompute(i, h):
+        segments.append(dict(block=i, input_key=storage_of(h)[0], storages={}))
+
+    def pack(t):
+        if segments:
+            k, nb = storage_of(t)
+            seg = segments[-1]
+            if k not in params and k != seg["input_key"]:
+                seg["storages"][k] = nb
+        return t
+
+    model.on_recompute = on_recompute
+    out = model(x)
+    loss = compute_loss(net, out, y)
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        loss.backward()
+    model.on_recompute = None
+    model.zero_grad(set_to_none=True)
+    return [dict(block=s["block"], saved_bytes=sum(s["storages"].values()), storages=len(s["storages"]))
+            for s in segments]
+
+
+def measure_strategy_case(case, log):
+    t0 = time.time()
+    net = dict(case)
+    net.setdefault("loss", "cross_entropy")
+    torch.manual_seed(0)
+    model = net["build"]()
+    model.train()
+    pc, bc = counts_of(model)
+    log(f"  {net['name']}: {pc['total']:,} parameters, {pc['trainable']:,} trainable")
+    entry = dict(name=net["name"], kind=net["kind"], description=net["description"], model_file=net["model_file"],
+                 pytorch_module=f"measure.py {net['build'].__name__}", baseline_network=net.get("baseline"),
+                 input=dict(shape=net["input"], dtype=net.get("input_dtype", "float32")), loss=net["loss"],
+                 analysis_options=dict(precision="fp32",
+                                       checkpointing="per-block" if net["kind"] == "checkpoint" else "none"),
+                 parameters=pc, buffers=bc)
+
+    run, grad_bytes = run_precision(net, model, "fp32", log)
+    t1 = time.time()
+    for p in model.parameters():
+        if p.requires_grad and p.grad is None:
+            p.grad = torch.zeros_like(p)
+    state, detail = measure_optimizers(model)
+    model.zero_grad(set_to_none=True)
+    log(f"    optimizers: adam {state['adam']:,} B ({time.time() - t1:.1f}s)")
+    run["optimizer_state_bytes"] = state
+    run["gradient_bytes_measured"] = grad_bytes
+    entry["optimizer_state_keys"] = {k: v["state_keys"] for k, v in detail.items()}
+    entry["gradient_bytes"] = grad_bytes
+    compare = dict(totalParams=pc["total"], trainableParams=pc["trainable"], bufferElements=bc["elements"],
+                   optimizer_state_bytes=state)
+
+    if net["kind"] == "frozen":
+        compare["activationBytesPerSample"] = run["activation_bytes_per_sample_cuda"]
+        compare["activationBytesFixed"] = run["activation_bytes_fixed"]
+    else:
+        # (a) what stays after forward: the kept segment inputs and the activations outside the blocks
+        a = run["activation_bytes_per_sample_cuda"]
+        a_fixed = run["activation_bytes_fixed"]
+        # (b) one block run normally: what its recomputation re-materialises
+        blocks = []
+        bs = net["batches"]
+        for i in range(model.block_count()):
+            res = {b: measure_block_saved(model, i, b, "fp32") for b in bs}
+            raw_s, raw_f, _ = fit(bs, {b: res[b]["raw"] for b in bs})
+            adj_s, adj_f, res_adj = fit(bs, {b: res[b]["adjusted"] for b in bs})
+            blocks.append(dict(block=i, raw_bytes_per_sample=raw_s, raw_bytes_fixed=raw_f,
+                               cuda_bytes_per_sample=adj_s, cuda_bytes_fixed=adj_f,
+                               raw_by_batch={str(b): res[b]["raw"] for b in bs},
+                               dropout_adjustment_by_batch={str(b): res[b]["dropout"]["delta"] for b in bs},
+                               attention_adjustment_by_batch={str(b): res[b]["attention"]["delta"] for b in bs}))
+        largest = max(blocks, key=lambda r: r["cuda_bytes_per_sample"])
+        # the same recomputation seen inside a real checkpointed backward pass
+        b0 = sorted(bs)[0]
+        torch.manual_seed(2000)
+        in_situ = measure_recompute_in_situ(net, model, b0)
+        in_situ_ok = all(s["saved_bytes"] == blocks[s["block"]]["raw_by_batch"][str(b0)] for s in in_situ) \
+            and sorted(s["block"] for s in in_situ) == list(range(len(blocks)))
+        # what the layers after the last block keep: freed before the first recomputation
+        after = sum(v["bytes_per_sample"] for m, v in run["modules"].items()
+                    if m.split(".")[0] in net["after_blocks"])
+        # the same network without checkpointing
+        model.checkpointing = False
+        plain, _ = run_precision(net, model, "fp32", log)
+        model.checkpointing = True
+        entry["checkpoint"] = dict(
+            segments=len(blocks),
+            saved_after_forward_bytes_per_sample=a,
+            saved_after_forward_bytes_fixed=a_fixed,
+            recomputed_block_bytes_per_sample=largest["cuda_bytes_per_sample"],
+            recomputed_block_bytes_fixed=largest["cuda_bytes_fixed"],
+            blocks=blocks,
+            in_situ_recompute_at_batch=dict(batch=b0, segments=in_situ, equals_block_measurement=in_situ_ok),
+            headroom_rule_bytes_per_sample=a + largest["cuda_bytes_per_sample"],
+            headroom_rule_bytes_fixed=a_fixed + largest["cuda_bytes_fixed"],
+            after_blocks_modules=net["after_blocks"],
+            after_blocks_bytes_per_sample=after,
+            backward_peak_saved_bytes_per_sample=a - after + largest["cuda_bytes_per_sample"],
+            uncheckpointed_bytes_per_sample_raw=plain["activation_bytes_per_sample_raw"],
+            uncheckpointed_bytes_per_sample=plain["activation_bytes_per_sample_cuda"],
+            uncheckpointed_bytes_fixed=plain["activation_bytes_fixed"],
+            uncheckpointed_adjustments=plain["adjustments"],
+            combination=(
+                "saved_after_forward (a) is what autograd holds when backward starts: every segment's input "
+                "(CheckpointFunction.save_for_backward) plus what the layers outside the segments keep. Backward "
+                "re-runs one segment at a time with grad enabled; while it does, that segment's activations (b = "
+                "recomputed_block, the block run normally minus its input, which is the kept input's storage) are "
+                "alive too, and are freed when its backward ends. Headroom's per-block figure is a + b (the largest "
+                "block). The true high-water mark of saved tensors is lower by what the layers after the last "
+                "segment kept (after_blocks, already freed when the last segment is recomputed first): "
+                "backward_peak_saved = a - after_blocks + b. in_situ_recompute_at_batch confirms b inside a real "
+                "checkpointed backward (raw CPU bytes per recomputed segment)."),
+        )
+        log(f"    checkpoint: after forward {a:,} + one block {largest['cuda_bytes_per_sample']:,} = "
+            f"{a + largest['cuda_bytes_per_sample']:,} B/sample (uncheckpointed "
+            f"{plain['activation_bytes_per_sample_cuda']:,}); in situ {'agrees' if in_situ_ok else 'DIFFERS'}")
+        compare["activationBytesPerSample"] = a + largest["cuda_bytes_per_sample"]
+        compare["activationBytesFixed"] = a_fixed + largest["cuda_bytes_fixed"]
+        compare["uncheckpointedActivationBytesPerSample"] = plain["activation_bytes_per_sample_cuda"]
+    entry["compare_with_headroom"] = compare
+    entry["run"] = run
+
+    # the model file built into PyTorch (HeadroomNet honours "frozen" and "checkpoint")
+    chk = check_model_file(net, model, (pc, bc), log)
+    if isinstance(chk, tuple):
+        chk, built = chk
+        b = sorted(net["batches"])[0]
+        try:
+            rb = measure_saved(net, built, b, "fp32")
+            rm = run["saved_bytes_by_batch"][str(b)]
+            chk.update(saved_check_batch=b, saved_raw_model_file_build=rb["raw"], saved_raw_reference=rm["raw"],
+                       saved_match=rb["raw"] == rm["raw"], saved_adjusted_model_file_build=rb["adjusted"],
+                       saved_adjusted_reference=rm["adjusted"], checkpoint_segments=len(built.segments))
+        except Exception as e:
+            chk["saved_check_error"] = f"{type(e).__name__}: {e}"
+        del built
+    entry["model_file_check"] = chk
+    log(f"    model file: {json.dumps({k: v for k, v in chk.items() if k not in ('input',)})}")
+    entry["seconds"] = round(time.time() - t0, 1)
+    del model
+    gc.collect()
+    return entry
+
+
+STRATEGIES_CONVENTION = (
+    "strategies[]: frozen layers (requires_grad_(False)) and activation checkpointing "
+    "(torch.utils.checkpoint, use_reentrant=True), fp32, measured exactly like networks[] (run = the same record "
+    "as networks[].runs[]); compare_with_headroom holds the figures tst_reference.cpp compares with "
+    "analyze(model file, analysis_options): parameters and optimizer state exactly, activationBytesPerSample "
+    "(and for checkpointing uncheckpointedActivationBytesPerSample) within 3 %. For checkpointing, "
+    "activationBytesPerSample = checkpoint.saved_after_forward + checkpoint.recomputed_block (see "
+    "checkpoint.combination)")
+
 ADJUSTMENTS = {
     "dropout_mask": (
         "CPU nn.Dropout (torch 1.13 at::dropout -> _dropout_impl, because is_fused_kernel_acceptable() is CUDA-only) "
@@ -1373,6 +1777,30 @@ def markdown_table(doc):
     return "\n".join(rows)
 
 
+def strategies_table(doc):
+    """The README's table of the training-strategy cases."""
+    base = {n["name"]: n for n in doc.get("networks", [])}
+    rows = ["| case | kind | parameters / trainable | saved raw (B/sample) | saved CUDA-adjusted (B/sample) "
+            "| one block recomputed (B/sample) | compared with Headroom (B/sample) | without the strategy (B/sample) "
+            "| Adam state (B) | model file check |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for c in doc.get("strategies", []):
+        r, cm, chk = c["run"], c["compare_with_headroom"], c["model_file_check"]
+        if c["kind"] == "checkpoint":
+            k = c["checkpoint"]
+            block, without = f"{k['recomputed_block_bytes_per_sample']:,}", f"{k['uncheckpointed_bytes_per_sample']:,}"
+        else:
+            b = base.get(c.get("baseline_network"))
+            block = "-"
+            without = f"{b['runs'][0]['activation_bytes_per_sample_cuda']:,} ({b['name']})" if b else "-"
+        status = "params match" + (", saved bytes match" if chk.get("saved_match") else ", saved bytes DIFFER") \
+            if chk.get("status") == "ok" else chk.get("status", "")
+        rows.append(f"| {c['name']} | {c['kind']} | {cm['totalParams']:,} / {cm['trainableParams']:,} "
+                    f"| {r['activation_bytes_per_sample_raw']:,} | {r['activation_bytes_per_sample_cuda']:,} | {block} "
+                    f"| {cm['activationBytesPerSample']:,} | {without} | {cm['optimizer_state_bytes']['adam']:,} | {status} |")
+    return "\n".join(rows)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default=str(REPO / "tests/reference/measurements.json"))
@@ -1380,10 +1808,17 @@ def main():
     ap.add_argument("--no-peak", action="store_true", help="skip the profiler peak measurement")
     ap.add_argument("--fp32-only", action="store_true", help="skip the autocast runs")
     ap.add_argument("--table", metavar="JSON", help="print the README table of an existing measurements file and exit")
+    ap.add_argument("--strategies", action="store_true",
+                    help="measure only the training-strategy cases (frozen layers, checkpointing) and replace the "
+                         "`strategies` section of the existing --out file, leaving `networks` untouched")
     args = ap.parse_args()
     if args.table:
         with open(args.table) as f:
-            print(markdown_table(json.load(f)))
+            doc = json.load(f)
+        print(markdown_table(doc))
+        if doc.get("strategies"):
+            print()
+            print(strategies_table(doc))
         return
 
     torch.set_num_threads(THREADS)
@@ -1396,11 +1831,36 @@ def main():
 
     command = "/usr/bin/python3 " + " ".join([os.path.relpath(sys.argv[0], REPO) if os.path.isabs(sys.argv[0])
                                                else sys.argv[0]] + sys.argv[1:])
+    cases = [c for c in STRATEGY_CASES if not args.only or c["name"] in args.only]
+    if args.strategies:
+        with open(args.out) as f:
+            doc = json.load(f)
+        old_cases = {c["name"]: c for c in doc.get("strategies", [])}
+        for case in cases:
+            log(f"{case['name']}")
+            old_cases[case["name"]] = measure_strategy_case(case, log)
+        doc["strategies"] = [old_cases[c["name"]] for c in STRATEGY_CASES if c["name"] in old_cases]
+        doc["strategies_generated"] = dict(
+            date=datetime.date.today().isoformat(), command=command, torch=torch.__version__,
+            torchvision=torchvision.__version__, python=platform.python_version(), threads=THREADS,
+            runtime_seconds=round(time.time() - start, 1), cpu_seconds=round(time.process_time() - cpu_start, 1),
+            note="only the `strategies` section was measured by this command; `networks` is from `generated`")
+        doc["conventions"]["strategies"] = STRATEGIES_CONVENTION
+        with open(args.out, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+        log(f"wrote {args.out} in {time.time() - start:.0f}s")
+        return
+
     nets = [n for n in NETWORKS if not args.only or n["name"] in args.only]
     entries = []
     for net in nets:
         log(f"{net['name']}")
         entries.append(measure_network(dict(net), args, log))
+    strategy_entries = []
+    for case in cases:
+        log(f"{case['name']}")
+        strategy_entries.append(measure_strategy_case(case, log))
 
     doc = dict(
         format="headroom-reference-measurements",
@@ -1443,7 +1903,9 @@ def main():
         ),
         adjustments=ADJUSTMENTS,
         networks=entries,
+        strategies=strategy_entries,
     )
+    doc["conventions"]["strategies"] = STRATEGIES_CONVENTION
     with open(args.out, "w") as f:
         json.dump(doc, f, indent=1)
         f.write("\n")
