@@ -1,20 +1,25 @@
 #include "CommandLine.h"
 
+#include "PlanText.h"     // ui/report
 #include "ReportWriter.h" // ui/report
 #include "headroom/Format.h"
 #include "headroom/GpuCatalog.h"
-#include "headroom/ModelFile.h"
+#include "headroom/NetworkFile.h"
 #include "headroom/Plan.h"
 #include "headroom/Resources.h"
+#include "headroom/Throughput.h"
+#include "headroom/Training.h"
 
 #include <QString>
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <iomanip>
 #include <map>
 #include <optional>
 #include <ostream>
+#include <span>
 #include <sstream>
 
 namespace headroom::cli {
@@ -23,6 +28,11 @@ namespace {
 
 constexpr const char* kDefaultGpu = "GeForce GTX 1080";
 constexpr std::int64_t kDefaultBatch = 32;
+/// Upper bounds that keep every product of them (effective batch = micro-batch x steps x GPUs) in 64 bits.
+constexpr std::int64_t kMaxGpus = 1LL << 20;
+constexpr std::int64_t kMaxAccumulationSteps = 1LL << 20;
+constexpr std::int64_t kMaxStepsTimesGpus = 1LL << 31;
+constexpr std::int64_t kMaxLoraRank = 1LL << 20;
 
 struct Options {
     std::string command;
@@ -35,6 +45,17 @@ struct Options {
     std::optional<std::uint64_t> customMemoryBytes;
     std::string output;
     bool json = false;
+    // Training strategies (issue #7); defaults as in Plan and TrainingSetup.
+    Checkpointing checkpointing = Checkpointing::None;
+    AttentionImplementation attention = AttentionImplementation::Sdpa;
+    std::optional<std::int64_t> sequenceLength;
+    LoraOptions lora;
+    bool loraTargetsGiven = false;
+    bool loraDropoutGiven = false;
+    std::int64_t accumulationSteps = 1;
+    Parallelism parallel;
+    bool eightBitOptimizer = false;
+    double utilization = TrainingSetup{}.assumedUtilization;
 };
 
 /// A command-line error: printed as one line, exit code 2.
@@ -70,6 +91,45 @@ std::optional<double> parseNumber(const std::string& text)
     } catch (...) {
         return std::nullopt;
     }
+}
+
+template <typename Enum>
+std::string choices(std::span<const Enum> all, std::string_view (*nameOf)(Enum) noexcept)
+{
+    std::string s;
+    for (const Enum e : all)
+        s += (s.empty() ? "" : "|") + std::string(nameOf(e));
+    return s;
+}
+
+std::int64_t integerOption(const std::string& option, const std::string& text, std::int64_t min, std::int64_t max)
+{
+    const auto parsed = parseInteger(text);
+    if (!parsed || *parsed < min || *parsed > max)
+        throw UsageError{option + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max)
+                         + ", not \"" + text + "\""};
+    return *parsed;
+}
+
+/// "q_proj,v_proj" -> {"q_proj", "v_proj"}; an empty entry is an error.
+std::vector<std::string> listOption(const std::string& option, const std::string& text)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const auto first = item.find_first_not_of(" \t");
+        const auto last = item.find_last_not_of(" \t");
+        item = first == std::string::npos ? std::string{} : item.substr(first, last - first + 1);
+        if (item.empty())
+            throw UsageError{option + " must be a comma-separated list of layer names, not \"" + text + "\""};
+        items.push_back(std::move(item));
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return items;
 }
 
 Options parseOptions(const std::vector<std::string>& args)
@@ -116,6 +176,54 @@ Options parseOptions(const std::vector<std::string>& args)
             o.customMemoryBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kGiB));
         } else if (a == "-o" || a == "--output") {
             o.output = value();
+        } else if (a == "--checkpointing") {
+            const auto parsed = parseCheckpointing(value());
+            if (!parsed)
+                throw UsageError{"--checkpointing must be one of " + choices(allCheckpointings(), checkpointingName)
+                                 + ", not \"" + args[i] + "\""};
+            o.checkpointing = *parsed;
+        } else if (a == "--attention") {
+            const auto parsed = parseAttention(value());
+            if (!parsed)
+                throw UsageError{"--attention must be sdpa or eager, not \"" + args[i] + "\""};
+            o.attention = *parsed;
+        } else if (a == "--sequence-length") {
+            o.sequenceLength = integerOption(a, value(), 1, kMaxBatch);
+        } else if (a == "--lora-rank") {
+            o.lora.rank = integerOption(a, value(), 1, kMaxLoraRank);
+        } else if (a == "--lora-targets") {
+            o.lora.targets = listOption(a, value());
+            o.loraTargetsGiven = true;
+        } else if (a == "--lora-dropout") {
+            const auto parsed = parseNumber(value());
+            if (!parsed || !(*parsed >= 0 && *parsed < 1))
+                throw UsageError{"--lora-dropout must be a probability from 0 to below 1, not \"" + args[i] + "\""};
+            o.lora.dropout = *parsed;
+            o.loraDropoutGiven = true;
+        } else if (a == "--qlora") {
+            o.lora.quantizeBase = true;
+        } else if (a == "--accumulation-steps") {
+            o.accumulationSteps = integerOption(a, value(), 1, kMaxAccumulationSteps);
+        } else if (a == "--gpus") {
+            o.parallel.gpus = integerOption(a, value(), 1, kMaxGpus);
+        } else if (a == "--sharding") {
+            const auto parsed = parseSharding(value());
+            if (!parsed)
+                throw UsageError{"--sharding must be one of " + choices(allShardings(), shardingName) + ", not \""
+                                 + args[i] + "\""};
+            o.parallel.sharding = *parsed;
+        } else if (a == "--tensor-parallel") {
+            o.parallel.tensorParallel = integerOption(a, value(), 1, kMaxGpus);
+        } else if (a == "--offload-optimizer") {
+            o.parallel.offloadOptimizer = true;
+        } else if (a == "--8bit-optimizer") {
+            o.eightBitOptimizer = true;
+        } else if (a == "--utilization") {
+            const auto parsed = parseNumber(value());
+            if (!parsed || !(*parsed > 0 && *parsed <= 1))
+                throw UsageError{"--utilization must be a fraction of peak above 0 and at most 1, not \"" + args[i]
+                                 + "\""};
+            o.utilization = *parsed;
         } else if (a.starts_with("-")) {
             throw UsageError{"unknown option " + a + " (see headroom --help)"};
         } else {
@@ -131,6 +239,19 @@ Options parseOptions(const std::vector<std::string>& args)
         o.file = positional.front();
     if (o.command == "report" && o.output.empty())
         throw UsageError{"report needs -o OUT.pdf"};
+    if (!o.lora.enabled()) {
+        if (o.lora.quantizeBase)
+            throw UsageError{"--qlora needs --lora-rank (the adapters' rank)"};
+        if (o.loraTargetsGiven)
+            throw UsageError{"--lora-targets needs --lora-rank"};
+        if (o.loraDropoutGiven)
+            throw UsageError{"--lora-dropout needs --lora-rank"};
+    }
+    if (o.parallel.tensorParallel > o.parallel.gpus || o.parallel.gpus % o.parallel.tensorParallel != 0)
+        throw UsageError{"--tensor-parallel " + std::to_string(o.parallel.tensorParallel) + " must divide --gpus "
+                         + std::to_string(o.parallel.gpus)};
+    if (o.accumulationSteps * o.parallel.gpus > kMaxStepsTimesGpus)
+        throw UsageError{"--accumulation-steps x --gpus must be at most " + std::to_string(kMaxStepsTimesGpus)};
     return o;
 }
 
@@ -152,7 +273,7 @@ GpuCatalog loadCatalog(const std::string& executablePath)
 
 Plan makePlan(const Options& o, const std::string& executablePath)
 {
-    auto network = loadModelFile(o.file);
+    auto network = loadNetworkFile(o.file);
     if (!network)
         throw UsageError{network.error().message};
     Plan plan;
@@ -161,6 +282,14 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     plan.setup.optimizer = o.optimizer;
     plan.setup.batch = o.batch;
     plan.setup.overheadBytes = o.overheadBytes;
+    plan.setup.accumulationSteps = o.accumulationSteps;
+    plan.setup.parallel = o.parallel;
+    plan.setup.eightBitOptimizer = o.eightBitOptimizer;
+    plan.setup.assumedUtilization = o.utilization;
+    plan.checkpointing = o.checkpointing;
+    plan.attention = o.attention;
+    plan.lora = o.lora;
+    plan.sequenceLength = o.sequenceLength;
     if (o.customMemoryBytes) {
         plan.gpu.name = "Custom GPU";
         plan.gpu.vendor = "Custom";
@@ -184,37 +313,134 @@ std::string percent(std::uint64_t part, std::uint64_t whole)
     return s.str();
 }
 
+constexpr int kKeyWidth = 17;
+
+void keyLine(std::ostream& out, const std::string& key, const std::string& value)
+{
+    out << std::left << std::setw(kKeyWidth) << key << value << '\n';
+}
+
+std::string plural(std::int64_t n, const char* one, const char* many)
+{
+    return std::to_string(n) + ' ' + (n == 1 ? one : many);
+}
+
+/// The throughput estimate, or why there is none (a GPU without figures for the precision).
+Result<ThroughputEstimate> throughputOf(const Plan& plan, const PlanResult& result)
+{
+    TrainingSetup setup = plan.setup;
+    setup.gpuMemoryBytes = plan.gpu.memoryBytes;
+    return estimateThroughput(result.analysis, setup, plan.gpu);
+}
+
+void printThroughput(const Plan& plan, const PlanResult& result, std::ostream& out)
+{
+    using namespace report::plantext;
+    const auto t = throughputOf(plan, result);
+    out << "Throughput (estimated)\n";
+    if (!t) {
+        keyLine(out, "  Not estimated", t.error().message);
+        return;
+    }
+    const ThroughputEstimate& e = *t;
+    keyLine(out, "  Step time", formatSeconds(e.stepSeconds) + " per optimizer step ("
+                                    + (e.memoryBound ? "memory-bound" : "compute-bound") + ")");
+    const std::int64_t gpus = plan.setup.parallel.gpus;
+    keyLine(out, "  Samples/s", formatRate(e.samplesPerSecond) + (gpus > 1 ? " across " + plural(gpus, "GPU", "GPUs") : ""));
+    if (e.tokensPerSecond > 0)
+        keyLine(out, "  Tokens/s", formatRate(e.tokensPerSecond) + " (" + formatCount(static_cast<std::uint64_t>(e.sequenceLength))
+                                       + " tokens per sample)");
+    std::string flops = formatFlops(e.forwardFlopsPerSample) + " forward + " + formatFlops(e.backwardFlopsPerSample)
+        + " backward";
+    if (e.recomputeFlopsPerSample > 0)
+        flops += " + " + formatFlops(e.recomputeFlopsPerSample) + " recomputed";
+    keyLine(out, "  FLOPs/sample", flops);
+    keyLine(out, "  Peak", formatRate(e.peakTflops) + " TFLOP/s, " + formatFraction(e.utilization) + " assumed");
+    for (const auto& note : e.notes)
+        out << "  - " << note << '\n';
+}
+
 void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
 {
+    using namespace report::plantext;
     const Analysis& a = result.analysis;
     const Estimate& e = *result.estimate;
-    out << "Model       " << plan.network.name << " (" << formatCount(a.totalParams) << " parameters)\n"
-        << "GPU         " << plan.gpu.name << " (" << formatBytes(plan.gpu.memoryBytes) << ")\n"
-        << "Set-up      " << optimizerLabel(plan.setup.optimizer) << ", " << precisionLabel(plan.precision)
-        << ", batch " << plan.setup.batch << ", overhead " << formatBytes(plan.setup.overheadBytes) << "\n\n";
-    out << std::left << std::setw(22) << "Component" << std::right << std::setw(14) << "Memory" << std::setw(10)
-        << "Share" << '\n';
+    const TrainingSetup& s = plan.setup;
+    std::string params = formatCount(a.totalParams) + " parameters";
+    if (a.trainableParams != a.totalParams)
+        params += ", " + formatCount(a.trainableParams) + " trainable";
+    keyLine(out, "Model", plan.network.name + " (" + params + ")");
+    keyLine(out, "GPU", plan.gpu.name + " (" + formatBytes(plan.gpu.memoryBytes) + ")");
+    keyLine(out, "Set-up", std::string(optimizerLabel(s.optimizer)) + ", " + std::string(precisionLabel(plan.precision))
+                               + ", batch " + std::to_string(s.batch) + (hasEffectiveBatch(s) ? " per GPU" : "")
+                               + ", overhead " + formatBytes(s.overheadBytes));
+    for (const auto& [key, value] : strategyRows(plan))
+        keyLine(out, key, value);
+    if (hasEffectiveBatch(s))
+        keyLine(out, "Effective batch", effectiveBatchText(s.batch, s));
+    out << '\n';
+
+    const bool multiGpu = s.parallel.gpus > 1;
+    out << std::left << std::setw(22) << "Component" << std::right << std::setw(14) << (multiGpu ? "Per GPU" : "Memory")
+        << std::setw(10) << "Share" << '\n';
     for (const auto c : kAllComponents) {
         const auto bytes = componentBytes(e.bytes, c);
+        if (c == Component::Communication && bytes == 0 && !multiGpu)
+            continue; // no multi-GPU buffers on one GPU: not worth a row
         out << std::left << std::setw(22) << componentLabel(c) << std::right << std::setw(14) << formatBytes(bytes)
             << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
     out << std::left << std::setw(22) << "Total" << std::right << std::setw(14) << formatBytes(e.total()) << "\n\n";
-    out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name << ": "
+    out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name << (multiGpu ? " (each GPU)" : "") << ": "
         << (e.fits ? "headroom " : "short by ") << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes())))
-        << "\nMax batch   " << e.maxBatch << "\n\n";
+        << '\n';
+    if (hasEffectiveBatch(s))
+        out << "Max micro-batch per GPU: " << e.maxBatch << " (effective batch " << effectiveBatchText(e.maxBatch, s)
+            << ")\n";
+    else
+        out << "Max batch: " << e.maxBatch << '\n';
+    if (const auto saved = checkpointingSavingsText(plan, a, s.batch))
+        out << *saved << '\n';
+    if (const auto lora = loraText(plan, a))
+        out << *lora << '\n';
+    out << '\n';
+    printThroughput(plan, result, out);
+    out << '\n';
 
-    out << std::left << std::setw(5) << "#" << std::setw(28) << "Layer" << std::setw(22) << "Type" << std::setw(22)
+    out << std::left << std::setw(5) << "#" << std::setw(28) << "Layer" << std::setw(25) << "Type" << std::setw(22)
         << "Output" << std::right << std::setw(14) << "Parameters" << std::setw(16) << "Act./sample" << '\n';
     int index = 0;
     for (const auto& row : a.rows) {
         if (row.type == "Repeat")
             continue;
         const std::string indent(static_cast<std::size_t>(row.depth) * 2, ' ');
-        out << std::left << std::setw(5) << index++ << std::setw(28) << (indent + row.name) << std::setw(22) << row.type
+        out << std::left << std::setw(5) << index++ << std::setw(28) << (indent + row.name) << std::setw(25) << row.type
             << std::setw(22) << row.output.shape.toString() << std::right << std::setw(14) << formatCount(row.params)
             << std::setw(16) << formatBytes(row.activationBytesPerSample) << '\n';
     }
+}
+
+nlohmann::ordered_json throughputJson(const Plan& plan, const PlanResult& result)
+{
+    const auto t = throughputOf(plan, result);
+    if (!t)
+        return {{"error", t.error().message}};
+    const ThroughputEstimate& e = *t;
+    return {{"step_seconds", e.stepSeconds},
+            {"compute_seconds", e.computeSeconds},
+            {"memory_seconds", e.memorySeconds},
+            {"memory_bound", e.memoryBound},
+            {"samples_per_second", e.samplesPerSecond},
+            {"tokens_per_second", e.tokensPerSecond},
+            {"sequence_length", e.sequenceLength},
+            {"forward_flops_per_sample", e.forwardFlopsPerSample},
+            {"backward_flops_per_sample", e.backwardFlopsPerSample},
+            {"recompute_flops_per_sample", e.recomputeFlopsPerSample},
+            {"flops_per_step", e.flopsPerStep},
+            {"bytes_per_step", e.bytesPerStep},
+            {"peak_tflops", e.peakTflops},
+            {"utilization", e.utilization},
+            {"notes", e.notes}};
 }
 
 int runEstimate(const Options& o, const std::string& exe, std::ostream& out)
@@ -223,10 +449,15 @@ int runEstimate(const Options& o, const std::string& exe, std::ostream& out)
     const PlanResult result = evaluate(plan);
     if (!result.estimate)
         throw UsageError{result.error->message};
-    if (o.json)
-        out << planToJson(plan, result).dump(2) << '\n';
-    else
+    if (o.json) {
+        auto j = planToJson(plan, result);
+        // planToJson carries the memory plan; the throughput estimate is the command line's addition.
+        if (!j.contains("throughput"))
+            j["throughput"] = throughputJson(plan, result);
+        out << j.dump(2) << '\n';
+    } else {
         printTable(plan, result, out);
+    }
     return kExitOk;
 }
 
@@ -236,10 +467,21 @@ int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out)
     const PlanResult result = evaluate(plan);
     if (!result.estimate)
         throw UsageError{result.error->message};
-    if (o.json)
-        out << nlohmann::ordered_json{{"max_batch", result.estimate->maxBatch}, {"gpu", plan.gpu.name}}.dump() << '\n';
-    else
-        out << result.estimate->maxBatch << '\n';
+    const Estimate& e = *result.estimate;
+    if (o.json) {
+        out << nlohmann::ordered_json{{"max_batch", e.maxBatch},
+                                      {"max_effective_batch", e.maxEffectiveBatch},
+                                      {"accumulation_steps", plan.setup.accumulationSteps},
+                                      {"data_parallel_gpus", plan.setup.parallel.dataParallel()},
+                                      {"gpu", plan.gpu.name}}
+                   .dump()
+            << '\n';
+    } else if (report::plantext::hasEffectiveBatch(plan.setup)) {
+        out << e.maxBatch << " (micro-batch per GPU; effective batch "
+            << report::plantext::effectiveBatchText(e.maxBatch, plan.setup) << ")\n";
+    } else {
+        out << e.maxBatch << '\n';
+    }
     return kExitOk;
 }
 
@@ -294,7 +536,8 @@ std::string helpText()
            "  headroom estimate FILE [options] [--json]\n"
            "                                  memory breakdown, fit and max batch\n"
            "  headroom max-batch FILE [options]\n"
-           "                                  the largest batch that fits (an integer)\n"
+           "                                  the largest micro-batch that fits (an integer, then the\n"
+           "                                  effective batch when accumulating or on several GPUs)\n"
            "  headroom report FILE -o OUT.pdf [options]\n"
            "                                  a PDF report of the plan (no display needed)\n"
            "  headroom gpus [--json]          the GPU catalogue\n"
@@ -305,12 +548,30 @@ std::string helpText()
            "  --gpu-memory-gib X    a custom GPU with X GiB instead of --gpu\n"
            "  --optimizer NAME      " + optimizerChoices() + " [adam]\n"
            "  --precision NAME      fp32|amp-fp16|amp-bf16|fp16|bf16 [fp32]\n"
-           "  --batch N             batch size [32]\n"
+           "  --batch N             (micro-)batch size per GPU [32]\n"
            "  --overhead-mib X      CUDA context and framework overhead in MiB [512]\n"
            "  --json                machine-readable output\n"
            "  -o, --output FILE     the report's PDF file\n"
            "\n"
-           "FILE is a Headroom model file (docs/model-format.md). Errors go to stderr with exit code 2.\n";
+           "Training strategies:\n"
+           "  --checkpointing MODE  none|per-block|selective activation checkpointing [none]\n"
+           "  --attention IMPL      sdpa|eager (eager keeps the T x T attention scores) [sdpa]\n"
+           "  --sequence-length T   tokens per sample, for sequence models [as in the model]\n"
+           "  --lora-rank R         LoRA adapters of rank R; every other weight frozen [off]\n"
+           "  --lora-targets LIST   comma-separated Linear layer names to adapt, e.g. q_proj,v_proj\n"
+           "                        [every Linear layer but the output head]\n"
+           "  --lora-dropout P      LoRA dropout probability [0]\n"
+           "  --qlora               4-bit NF4 base weights (needs --lora-rank)\n"
+           "  --accumulation-steps K  micro-batches per optimizer step [1]\n"
+           "  --gpus N              GPUs in total (data x tensor parallel) [1]\n"
+           "  --sharding MODE       " + choices(allShardings(), shardingName) + " [ddp]\n"
+           "  --tensor-parallel T   tensor-parallel degree; must divide --gpus [1]\n"
+           "  --offload-optimizer   keep the optimizer state in CPU memory\n"
+           "  --8bit-optimizer      8-bit optimizer state (bitsandbytes)\n"
+           "  --utilization U       assumed fraction of the GPU's peak FLOP rate, 0 < U <= 1 [0.4]\n"
+           "\n"
+           "FILE is a Headroom model file (docs/model-format.md), an ONNX model (.onnx) or a Hugging Face\n"
+           "config.json. Memory is per GPU. Errors go to stderr with exit code 2.\n";
 }
 
 bool isCommandLineInvocation(const std::vector<std::string>& args)

@@ -1,10 +1,16 @@
 // The command line as scripts use it: the real `headroom` binary run as a process.
+#include <QDir>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "headroom/Format.h"
+
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 namespace {
 
@@ -18,13 +24,30 @@ const char* kLeNet = R"({"format": "headroom-model", "version": 1, "name": "LeNe
     {"type": "Flatten"}, {"type": "Linear", "out_features": 120}, {"type": "ReLU"},
     {"type": "Linear", "out_features": 84}, {"type": "ReLU"}, {"type": "Linear", "out_features": 10}]})";
 
+// A two-layer MLP whose every parameter tensor has a multiple of 8 elements (64x64 + 64, 8x64 + 8:
+// 4,680 parameters), so sharding over 2, 4 or 8 GPUs divides each tensor exactly: fp32 Adam keeps
+// 18,720 bytes of weights, 18,720 of gradients and 37,440 of optimizer state on one GPU.
+const char* kMlp = R"({"format": "headroom-model", "version": 1, "name": "Shardable MLP",
+  "input": {"shape": [64]},
+  "layers": [{"type": "Linear", "name": "fc1", "out_features": 64}, {"type": "ReLU"},
+             {"type": "Linear", "name": "fc2", "out_features": 8}]})";
+
+// Attention-style projections on a [16, 64] sequence: q_proj and v_proj 64x64 + 64 (4,160 each),
+// head 64x10 + 10 (650): 8,970 base parameters. LoRA rank 8 on q_proj,v_proj adds A (8x64) and B
+// (64x8) to each: 2 x 1,024 = 2,048 trainable adapter parameters, every base weight frozen.
+const char* kProjections = R"({"format": "headroom-model", "version": 1, "name": "Projections",
+  "input": {"shape": [16, 64]},
+  "layers": [{"type": "Linear", "name": "q_proj", "out_features": 64},
+             {"type": "Linear", "name": "v_proj", "out_features": 64}, {"type": "ReLU"},
+             {"type": "Linear", "name": "head", "out_features": 10}]})";
+
 struct Run {
     int exitCode = -1;
     QString out;
     QString err;
 };
 
-Run headroom(const QStringList& args)
+Run runHeadroom(const QStringList& args)
 {
     QProcess p;
     p.start(QStringLiteral(HEADROOM_BINARY), args);
@@ -48,10 +71,42 @@ private slots:
     void errors();
     void reportWritesPdf();
 
+    // Issue #7: training strategies on the command line.
+    void onnxFile();
+    void hfConfigFile();
+    void strategiesInHelp();
+    void accumulationMultipliesEffectiveBatch();
+    void tensorParallelDividesReplicas();
+    void sharding_data();
+    void sharding();
+    void offloadAndEightBitOptimizer();
+    void lora();
+    void checkpointingSavings();
+    void attentionAndSequenceLength();
+    void throughputJson();
+    void throughputTable();
+    void setupLinesOnlyWhenNotDefault();
+    void reportWithStrategies();
+
 private:
+    [[nodiscard]] nlohmann::json jsonOf(const QStringList& args);
     QTemporaryDir m_dir;
     QString m_lenet;
+    QString m_mlp;
+    QString m_projections;
+    QString m_gpt2;
 };
+
+nlohmann::json TestCli::jsonOf(const QStringList& args)
+{
+    const Run r = runHeadroom(QStringList{QStringLiteral("estimate")} + args + QStringList{QStringLiteral("--json")});
+    if (r.exitCode != 0) {
+        qWarning("headroom estimate %s: exit %d: %s", qPrintable(args.join(QLatin1Char(' '))), r.exitCode,
+                 qPrintable(r.err));
+        return {};
+    }
+    return nlohmann::json::parse(r.out.toStdString());
+}
 
 void TestCli::initTestCase()
 {
@@ -64,14 +119,34 @@ void TestCli::initTestCase()
     QFile broken(m_dir.filePath(QStringLiteral("broken.json")));
     QVERIFY(broken.open(QIODevice::WriteOnly));
     broken.write("{\"format\": \"headroom-model\",\n  \"version\": 1,\n  \"layers\": [");
+    broken.close();
+    const auto writeFile = [&](const QString& name, const QByteArray& text) {
+        QFile f(m_dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(f.fileName()));
+        f.write(text);
+        return f.fileName();
+    };
+    m_mlp = writeFile(QStringLiteral("mlp.json"), kMlp);
+    m_projections = writeFile(QStringLiteral("projections.json"), kProjections);
+    // Bad files for the error table: an ONNX file cut off mid-way, a config.json with a broken value.
+    QFile resnet(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/resnet18.onnx"));
+    QVERIFY(resnet.open(QIODevice::ReadOnly));
+    writeFile(QStringLiteral("truncated.onnx"), resnet.read(resnet.size() / 2));
+    QDir(m_dir.path()).mkpath(QStringLiteral("hf"));
+    writeFile(QStringLiteral("hf/config.json"),
+              R"({"model_type": "llama", "hidden_size": 4096, "num_hidden_layers": 32, "num_attention_heads": 30,
+                  "intermediate_size": 11008, "vocab_size": 32000, "max_position_embeddings": 4096})");
+    m_gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    QVERIFY(QFile::exists(m_gpt2));
 }
 
 void TestCli::versionAndHelp()
 {
-    const Run v = headroom({QStringLiteral("--version")});
+    const Run v = runHeadroom({QStringLiteral("--version")});
     QCOMPARE(v.exitCode, 0);
     QCOMPARE(v.out, QStringLiteral("headroom " HEADROOM_VERSION "\n"));
-    const Run h = headroom({QStringLiteral("--help")});
+    const Run h = runHeadroom({QStringLiteral("--help")});
     QCOMPARE(h.exitCode, 0);
     for (const char* fragment : {"GeForce GTX 1080]", "[adam]", "[fp32]", "[32]", "max-batch", "report", "gpus"})
         QVERIFY2(h.out.contains(QLatin1String(fragment)), fragment);
@@ -79,7 +154,7 @@ void TestCli::versionAndHelp()
 
 void TestCli::estimateJson()
 {
-    const Run r = headroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json")});
+    const Run r = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
     QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{61706});
@@ -103,7 +178,7 @@ void TestCli::estimateJson()
         perSample += l["activation_bytes_per_sample"].get<std::uint64_t>();
     QCOMPARE(perSample, std::uint64_t{44984});
 
-    const Run amp = headroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json"), QStringLiteral("--precision"),
+    const Run amp = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json"), QStringLiteral("--precision"),
                               QStringLiteral("amp-fp16"), QStringLiteral("--optimizer"), QStringLiteral("sgd"),
                               QStringLiteral("--batch"), QStringLiteral("8"), QStringLiteral("--gpu"), QStringLiteral("RTX 4090")});
     QCOMPARE(amp.exitCode, 0);
@@ -115,20 +190,20 @@ void TestCli::estimateJson()
 
 void TestCli::estimateTable()
 {
-    const Run r = headroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--batch"), QStringLiteral("64")});
+    const Run r = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--batch"), QStringLiteral("64")});
     QCOMPARE(r.exitCode, 0);
     for (const char* fragment : {"LeNet-5", "61,706 parameters", "GeForce GTX 1080", "batch 64", "Activations",
-                                 "Optimizer state", "Max batch   92851", "CrossEntropyLoss"})
+                                 "Optimizer state", "Max batch: 92851", "CrossEntropyLoss"})
         QVERIFY2(r.out.contains(QLatin1String(fragment)), qPrintable(QLatin1String(fragment) + QLatin1Char('\n') + r.out));
 }
 
 void TestCli::maxBatch()
 {
-    const Run r = headroom({QStringLiteral("max-batch"), m_lenet});
+    const Run r = runHeadroom({QStringLiteral("max-batch"), m_lenet});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.out, QStringLiteral("92851\n"));
     // A 10 MiB custom card with no overhead: (10 MiB - 987,296) / 86,720 = 109.
-    const Run small = headroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--gpu-memory-gib"),
+    const Run small = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--gpu-memory-gib"),
                                 QString::number(10.0 / 1024.0, 'g', 17), QStringLiteral("--overhead-mib"), QStringLiteral("0")});
     QCOMPARE(small.exitCode, 0);
     QCOMPARE(small.out, QStringLiteral("109\n"));
@@ -136,11 +211,11 @@ void TestCli::maxBatch()
 
 void TestCli::gpus()
 {
-    const Run r = headroom({QStringLiteral("gpus"), QStringLiteral("--json")});
+    const Run r = runHeadroom({QStringLiteral("gpus"), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
     QVERIFY(j.size() >= 30);
-    const Run table = headroom({QStringLiteral("gpus")});
+    const Run table = runHeadroom({QStringLiteral("gpus")});
     QVERIFY(table.out.contains(QStringLiteral("GeForce GTX 1080")));
 }
 
@@ -171,6 +246,55 @@ void TestCli::errors_data()
                                           << "--gpu needs a value";
     QTest::newRow("report without output") << QStringList{QStringLiteral("report"), QStringLiteral("@lenet")}
                                            << "report needs -o OUT.pdf";
+
+    // Issue #7 options.
+    const auto lenet = [](std::initializer_list<const char*> rest) {
+        QStringList args{QStringLiteral("estimate"), QStringLiteral("@lenet")};
+        for (const char* a : rest)
+            args << QString::fromLatin1(a);
+        return args;
+    };
+    QTest::newRow("unknown sharding") << lenet({"--sharding", "zero4"})
+                                      << "--sharding must be one of ddp|zero1|zero2|zero3|fsdp-shard-grad-op|fsdp-full-shard, not \"zero4\"";
+    QTest::newRow("zero gpus") << lenet({"--gpus", "0"}) << "--gpus must be an integer from 1 to 1048576, not \"0\"";
+    QTest::newRow("gpus not a number") << lenet({"--gpus", "four"}) << "--gpus must be an integer";
+    QTest::newRow("tensor parallel not dividing") << lenet({"--gpus", "4", "--tensor-parallel", "3"})
+                                                  << "--tensor-parallel 3 must divide --gpus 4";
+    QTest::newRow("tensor parallel above gpus") << lenet({"--tensor-parallel", "2"}) << "--tensor-parallel 2 must divide --gpus 1";
+    QTest::newRow("negative lora rank") << lenet({"--lora-rank", "-1"}) << "--lora-rank must be an integer from 1 to 1048576, not \"-1\"";
+    QTest::newRow("qlora without rank") << lenet({"--qlora"}) << "--qlora needs --lora-rank";
+    QTest::newRow("lora targets without rank") << lenet({"--lora-targets", "q_proj"}) << "--lora-targets needs --lora-rank";
+    QTest::newRow("empty lora target") << lenet({"--lora-rank", "8", "--lora-targets", "q_proj,,v_proj"})
+                                       << "--lora-targets must be a comma-separated list of layer names, not \"q_proj,,v_proj\"";
+    QTest::newRow("lora dropout 1") << lenet({"--lora-rank", "8", "--lora-dropout", "1"}) << "--lora-dropout must be a probability";
+    QTest::newRow("zero sequence length") << lenet({"--sequence-length", "0"}) << "--sequence-length must be an integer from 1 to 2147483648";
+    QTest::newRow("absurd sequence length") << lenet({"--sequence-length", "100000000000000"})
+                                            << "--sequence-length must be an integer from 1 to 2147483648, not \"100000000000000\"";
+    QTest::newRow("sequence length of a CNN") << lenet({"--sequence-length", "128"}) << "sequence";
+    QTest::newRow("sequence beyond the position table")
+        << QStringList{QStringLiteral("estimate"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json"),
+                       QStringLiteral("--sequence-length"), QStringLiteral("4096")}
+        << "the sequence has 4096 positions but the table only 1024";
+    QTest::newRow("sequence overflowing eager attention")
+        << QStringList{QStringLiteral("estimate"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"),
+                       QStringLiteral("--sequence-length"), QStringLiteral("2147483648"), QStringLiteral("--attention"), QStringLiteral("eager")}
+        << "overflow";
+    QTest::newRow("unknown checkpointing") << lenet({"--checkpointing", "all"})
+                                           << "--checkpointing must be one of none|per-block|selective, not \"all\"";
+    QTest::newRow("unknown attention") << lenet({"--attention", "flash3"}) << "--attention must be sdpa or eager, not \"flash3\"";
+    QTest::newRow("zero accumulation") << lenet({"--accumulation-steps", "0"}) << "--accumulation-steps must be an integer from 1";
+    QTest::newRow("steps x gpus too many") << lenet({"--accumulation-steps", "1048576", "--gpus", "4096"})
+                                           << "--accumulation-steps x --gpus must be at most 2147483648";
+    QTest::newRow("zero utilization") << lenet({"--utilization", "0"}) << "--utilization must be a fraction of peak above 0 and at most 1, not \"0\"";
+    QTest::newRow("utilization above 1") << lenet({"--utilization", "1.5"}) << "--utilization must be a fraction";
+    QTest::newRow("max-batch validates too") << QStringList{QStringLiteral("max-batch"), QStringLiteral("@lenet"), QStringLiteral("--sharding"), QStringLiteral("zero")}
+                                             << "--sharding must be one of";
+    QTest::newRow("report validates too") << QStringList{QStringLiteral("report"), QStringLiteral("@lenet"), QStringLiteral("-o"), QStringLiteral("@out.pdf"), QStringLiteral("--gpus"), QStringLiteral("0")}
+                                          << "--gpus must be an integer";
+    QTest::newRow("truncated onnx") << QStringList{QStringLiteral("estimate"), QStringLiteral("@truncated.onnx")} << "truncated.onnx";
+    QTest::newRow("onnx opset 99") << QStringList{QStringLiteral("estimate"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/opset99.onnx")}
+                                   << "opset99.onnx";
+    QTest::newRow("bad config.json") << QStringList{QStringLiteral("estimate"), QStringLiteral("@hf/config.json")} << "config.json";
 }
 
 void TestCli::errors()
@@ -179,9 +303,9 @@ void TestCli::errors()
     QFETCH(QString, message);
     for (auto& a : args) {
         if (a.startsWith(QLatin1Char('@')))
-            a = m_dir.filePath(a.mid(1) + QStringLiteral(".json"));
+            a = m_dir.filePath(a.contains(QLatin1Char('.')) ? a.mid(1) : a.mid(1) + QStringLiteral(".json"));
     }
-    const Run r = headroom(args);
+    const Run r = runHeadroom(args);
     QCOMPARE(r.exitCode, 2);
     QVERIFY(r.out.isEmpty());
     QVERIFY2(r.err.startsWith(QStringLiteral("headroom: error: ")), qPrintable(r.err));
@@ -192,11 +316,326 @@ void TestCli::errors()
 void TestCli::reportWritesPdf()
 {
     const QString pdf = m_dir.filePath(QStringLiteral("plan.pdf"));
-    const Run r = headroom({QStringLiteral("report"), m_lenet, QStringLiteral("-o"), pdf, QStringLiteral("--batch"), QStringLiteral("16")});
+    const Run r = runHeadroom({QStringLiteral("report"), m_lenet, QStringLiteral("-o"), pdf, QStringLiteral("--batch"), QStringLiteral("16")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.err));
     QFile f(pdf);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QVERIFY(f.read(5) == "%PDF-");
+}
+
+void TestCli::onnxFile()
+{
+    // torchvision's ResNet-18 exported to ONNX: PyTorch's parameter count, and exactly the activation
+    // bytes of the native preset (docs/onnx-import.md, docs/accuracy.md: 21,581,728 per sample in fp32).
+    const auto onnx = jsonOf({QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/resnet18.onnx")});
+    QVERIFY(!onnx.is_null());
+    QCOMPARE(onnx["params"]["total"].get<std::uint64_t>(), std::uint64_t{11689512});
+    QCOMPARE(onnx["per_sample_bytes"]["activations"].get<std::uint64_t>(), std::uint64_t{21581728});
+    const auto preset = jsonOf({QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/resnet18.json")});
+    QCOMPARE(onnx["bytes"]["total"].get<std::uint64_t>(), preset["bytes"]["total"].get<std::uint64_t>());
+    const Run table = runHeadroom({QStringLiteral("estimate"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/resnet18.onnx")});
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY2(table.out.contains(QStringLiteral("11,689,512 parameters")), qPrintable(table.out.left(400)));
+    const Run maxBatch = runHeadroom({QStringLiteral("max-batch"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/resnet18.onnx")});
+    QCOMPARE(maxBatch.exitCode, 0);
+    QCOMPARE(maxBatch.out, QString::number(preset["max_batch"].get<std::int64_t>()) + QLatin1Char('\n'));
+}
+
+void TestCli::hfConfigFile()
+{
+    // Hugging Face config.json files (docs/hf-import.md): the published parameter counts.
+    const auto gpt2 = jsonOf({QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/gpt2.json"), QStringLiteral("--sequence-length"),
+                                    QStringLiteral("128"), QStringLiteral("--batch"), QStringLiteral("1")});
+    QVERIFY2(!gpt2.is_null(), "gpt2.json does not load");
+    QCOMPARE(gpt2["params"]["total"].get<std::uint64_t>(), std::uint64_t{124439808});
+    const auto llama = jsonOf({QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"),
+                                     QStringLiteral("--sequence-length"), QStringLiteral("64"), QStringLiteral("--batch"),
+                                     QStringLiteral("1"), QStringLiteral("--gpu"), QStringLiteral("A100 SXM4 80GB")});
+    QVERIFY2(!llama.is_null(), "Llama-2-7b-hf.json does not load");
+    QCOMPARE(llama["params"]["total"].get<std::uint64_t>(), std::uint64_t{6738415616});
+}
+
+void TestCli::strategiesInHelp()
+{
+    const Run h = runHeadroom({QStringLiteral("--help")});
+    for (const char* option : {"--checkpointing", "--attention", "--sequence-length", "--lora-rank", "--lora-targets",
+                               "--lora-dropout", "--qlora", "--accumulation-steps", "--gpus", "--sharding",
+                               "ddp|zero1|zero2|zero3|fsdp-shard-grad-op|fsdp-full-shard", "--tensor-parallel",
+                               "--offload-optimizer", "--8bit-optimizer", "--utilization", ".onnx", "config.json"})
+        QVERIFY2(h.out.contains(QLatin1String(option)), option);
+}
+
+void TestCli::accumulationMultipliesEffectiveBatch()
+{
+    // Memory follows the micro-batch: the max micro-batch is LeNet's 92,851 with or without
+    // accumulation; 8 steps make the effective batch 8 x 92,851 = 742,808.
+    const Run r = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
+                            QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["max_batch"].get<std::int64_t>(), std::int64_t{92851});
+    QCOMPARE(j["max_effective_batch"].get<std::int64_t>(), std::int64_t{742808});
+    QCOMPARE(j["accumulation_steps"].get<std::int64_t>(), std::int64_t{8});
+    const Run plain = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8")});
+    QCOMPARE(plain.out, QStringLiteral("92851 (micro-batch per GPU; effective batch 742808 = 92851 x 8 steps x 1 GPU)\n"));
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
+                                QStringLiteral("--batch"), QStringLiteral("37")});
+    QCOMPARE(table.exitCode, 0);
+    for (const char* fragment : {"Max micro-batch per GPU: 92851 (effective batch 742808 = 92851 x 8 steps x 1 GPU)",
+                                 "Effective batch  296 = 37 x 8 steps x 1 GPU", "8 micro-batches per optimizer step",
+                                 "batch 37 per GPU"})
+        QVERIFY2(table.out.contains(QLatin1String(fragment)), qPrintable(QLatin1String(fragment) + QLatin1Char('\n') + table.out));
+    // With 4 data-parallel GPUs: 92,851 x 8 x 4.
+    const Run four = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
+                               QStringLiteral("--gpus"), QStringLiteral("4"), QStringLiteral("--json")});
+    QCOMPARE(four.exitCode, 0);
+    const auto k = nlohmann::json::parse(four.out.toStdString());
+    QCOMPARE(k["max_effective_batch"].get<std::int64_t>(), k["max_batch"].get<std::int64_t>() * 32);
+}
+
+void TestCli::tensorParallelDividesReplicas()
+{
+    // 8 GPUs in tensor-parallel groups of 2: 4 data-parallel replicas.
+    const Run r = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--gpus"), QStringLiteral("8"),
+                            QStringLiteral("--tensor-parallel"), QStringLiteral("2"), QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["data_parallel_gpus"].get<std::int64_t>(), std::int64_t{4});
+    QCOMPARE(j["max_effective_batch"].get<std::int64_t>(), 4 * j["max_batch"].get<std::int64_t>());
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--gpus"), QStringLiteral("8"),
+                                QStringLiteral("--tensor-parallel"), QStringLiteral("2"), QStringLiteral("--batch"), QStringLiteral("10")});
+    QVERIFY2(table.out.contains(QStringLiteral("8 (4 data-parallel x 2 tensor-parallel), DDP (no sharding)")), qPrintable(table.out));
+    QVERIFY2(table.out.contains(QStringLiteral("Effective batch  40 = 10 x 1 step x 4 replicas")), qPrintable(table.out));
+}
+
+void TestCli::sharding_data()
+{
+    // docs/memory-model.md (ZeRO, Rajbhandari et al. 2020): stage 1 divides the optimizer state by the
+    // data-parallel degree N, stage 2 also the gradients, stage 3 also the weights; FSDP SHARD_GRAD_OP is
+    // stage 2 and FULL_SHARD stage 3; DDP divides nothing. The MLP's tensors all divide by 8.
+    QTest::addColumn<QString>("sharding");
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<int>("weightsDivisor");
+    QTest::addColumn<int>("gradientsDivisor");
+    QTest::addColumn<int>("optimizerDivisor");
+    // Communication buffers: DDP's gradient buckets are a second copy of the gradients (18,720 bytes);
+    // stage 3 gathers the largest layer (fc1, 4,160 float32 parameters) and prefetches the next:
+    // 2 x 16,640 = 33,280 bytes; stages 1 and 2 add none.
+    QTest::addColumn<qulonglong>("communication");
+    QTest::newRow("ddp x4") << QStringLiteral("ddp") << 4 << 1 << 1 << 1 << qulonglong{18720};
+    QTest::newRow("zero1 x4") << QStringLiteral("zero1") << 4 << 1 << 1 << 4 << qulonglong{0};
+    QTest::newRow("zero2 x4") << QStringLiteral("zero2") << 4 << 1 << 4 << 4 << qulonglong{0};
+    QTest::newRow("zero2 x8") << QStringLiteral("zero2") << 8 << 1 << 8 << 8 << qulonglong{0};
+    QTest::newRow("zero3 x4") << QStringLiteral("zero3") << 4 << 4 << 4 << 4 << qulonglong{33280};
+    QTest::newRow("fsdp shard-grad-op x2") << QStringLiteral("fsdp-shard-grad-op") << 2 << 1 << 2 << 2 << qulonglong{0};
+    QTest::newRow("fsdp full-shard x8") << QStringLiteral("fsdp-full-shard") << 8 << 8 << 8 << 8 << qulonglong{33280};
+}
+
+void TestCli::sharding()
+{
+    QFETCH(QString, sharding);
+    QFETCH(int, gpus);
+    QFETCH(int, weightsDivisor);
+    QFETCH(int, gradientsDivisor);
+    QFETCH(int, optimizerDivisor);
+    QFETCH(qulonglong, communication);
+    const auto one = jsonOf({m_mlp});
+    QCOMPARE(one["bytes"]["weights"].get<std::uint64_t>(), std::uint64_t{4 * 4680});
+    QCOMPARE(one["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 4680});
+    QCOMPARE(one["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{8 * 4680});
+    const auto many = jsonOf({m_mlp, QStringLiteral("--gpus"), QString::number(gpus), QStringLiteral("--sharding"), sharding});
+    QVERIFY(!many.is_null());
+    QCOMPARE(many["bytes"]["weights"].get<std::uint64_t>(), std::uint64_t{4 * 4680} / static_cast<std::uint64_t>(weightsDivisor));
+    QCOMPARE(many["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 4680} / static_cast<std::uint64_t>(gradientsDivisor));
+    QCOMPARE(many["bytes"]["optimizer_state"].get<std::uint64_t>(),
+             std::uint64_t{8 * 4680} / static_cast<std::uint64_t>(optimizerDivisor));
+    // Activations, input and transient follow the micro-batch on each GPU, as on one.
+    for (const char* c : {"activations", "input", "transient"})
+        QCOMPARE(many["bytes"][c].get<std::uint64_t>(), one["bytes"][c].get<std::uint64_t>());
+    QCOMPARE(many["bytes"]["communication"].get<std::uint64_t>(), std::uint64_t{communication});
+    QCOMPARE(one["bytes"]["communication"].get<std::uint64_t>(), std::uint64_t{0});
+
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--gpus"), QString::number(gpus),
+                                QStringLiteral("--sharding"), sharding});
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY2(table.out.contains(QStringLiteral("Per GPU")), qPrintable(table.out));
+    QVERIFY2(table.out.contains(QStringLiteral("Communication buffers")), qPrintable(table.out));
+    QVERIFY2(table.out.contains(QStringLiteral("(each GPU)")), qPrintable(table.out));
+}
+
+void TestCli::offloadAndEightBitOptimizer()
+{
+    const auto one = jsonOf({m_mlp});
+    const auto offload = jsonOf({m_mlp, QStringLiteral("--offload-optimizer")});
+    QVERIFY(!offload.is_null());
+    // The optimizer state lives in CPU memory: none of it on the GPU; weights and gradients stay.
+    QCOMPARE(offload["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{0});
+    QCOMPARE(offload["bytes"]["weights"].get<std::uint64_t>(), one["bytes"]["weights"].get<std::uint64_t>());
+    QCOMPARE(offload["bytes"]["gradients"].get<std::uint64_t>(), one["bytes"]["gradients"].get<std::uint64_t>());
+    // 8-bit Adam: fc1's 4,096-element weight gets two 1-byte states (plus their quantisation
+    // constants); the tensors below 4,096 elements (fc1's bias, fc2) stay 32-bit: 2 x 4 x 584 = 4,672
+    // bytes. At least 8,192 + 4,672 bytes, and less than 32-bit Adam's 37,440.
+    const auto eight = jsonOf({m_mlp, QStringLiteral("--8bit-optimizer")});
+    QVERIFY(!eight.is_null());
+    const auto state = eight["bytes"]["optimizer_state"].get<std::uint64_t>();
+    QVERIFY2(state >= 2 * 4096 + 4672 && state < 8 * 4680, qPrintable(QString::number(state)));
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--8bit-optimizer"), QStringLiteral("--offload-optimizer")});
+    QVERIFY2(table.out.contains(QStringLiteral("Optimizer state  8-bit")), qPrintable(table.out));
+    QVERIFY2(table.out.contains(QStringLiteral("Offload          optimizer state in CPU memory")), qPrintable(table.out));
+}
+
+void TestCli::lora()
+{
+    const auto j = jsonOf({m_projections, QStringLiteral("--lora-rank"), QStringLiteral("8"), QStringLiteral("--lora-targets"),
+                                 QStringLiteral("q_proj,v_proj")});
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{8970 + 2048});
+    QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), std::uint64_t{2048});
+    // Gradients and Adam's two states for the adapters only.
+    QCOMPARE(j["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 2048});
+    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{8 * 2048});
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_projections, QStringLiteral("--lora-rank"), QStringLiteral("8"),
+                                QStringLiteral("--lora-targets"), QStringLiteral("q_proj,v_proj"), QStringLiteral("--lora-dropout"),
+                                QStringLiteral("0.05")});
+    QCOMPARE(table.exitCode, 0);
+    for (const char* fragment : {"LoRA             LoRA rank 8 on q_proj, v_proj, dropout 0.05",
+                                 "LoRA adds 2,048 adapter parameters: 2,048 of 11,018 parameters train (18.6 %)",
+                                 "11,018 parameters, 2,048 trainable"})
+        QVERIFY2(table.out.contains(QLatin1String(fragment)), qPrintable(QLatin1String(fragment) + QLatin1Char('\n') + table.out));
+    const Run qlora = runHeadroom({QStringLiteral("estimate"), m_projections, QStringLiteral("--lora-rank"), QStringLiteral("8"),
+                                QStringLiteral("--qlora"), QStringLiteral("--precision"), QStringLiteral("amp-bf16"),
+                                QStringLiteral("--gpu"), QStringLiteral("RTX 4090")});
+    QVERIFY2(qlora.exitCode == 0, qPrintable(qlora.err));
+    QVERIFY2(qlora.out.contains(QStringLiteral("QLoRA rank 8 on every Linear layer but the output head; base weights 4-bit NF4")),
+             qPrintable(qlora.out));
+}
+
+void TestCli::checkpointingSavings()
+{
+    const QStringList base{m_gpt2, QStringLiteral("--sequence-length"), QStringLiteral("128"), QStringLiteral("--batch"), QStringLiteral("4")};
+    const auto none = jsonOf(base);
+    const auto perBlock = jsonOf(base + QStringList{QStringLiteral("--checkpointing"), QStringLiteral("per-block")});
+    QVERIFY(!none.is_null() && !perBlock.is_null());
+    const auto before = none["bytes"]["activations"].get<std::uint64_t>();
+    const auto after = perBlock["bytes"]["activations"].get<std::uint64_t>();
+    QVERIFY2(after < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
+    // Recomputing the 12 blocks costs extra forward FLOPs.
+    QVERIFY(perBlock["throughput"]["recompute_flops_per_sample"].get<double>() > 0);
+    QCOMPARE(none["throughput"]["recompute_flops_per_sample"].get<double>(), 0.0);
+    const Run table = runHeadroom(QStringList{QStringLiteral("estimate")} + base
+                               + QStringList{QStringLiteral("--checkpointing"), QStringLiteral("per-block")});
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY2(table.out.contains(QStringLiteral("Checkpointing    Per block")), qPrintable(table.out));
+    // The saving the line states is the difference of the two estimates.
+    QVERIFY2(table.out.contains(QStringLiteral("Checkpointing (per-block) saves %1 of activations at batch 4 (")
+                                    .arg(QString::fromStdString(headroom::formatBytes(before - after)))),
+             qPrintable(table.out));
+    QVERIFY2(table.out.contains(QStringLiteral("forward compute")), qPrintable(table.out));
+}
+
+void TestCli::attentionAndSequenceLength()
+{
+    const QStringList base{m_gpt2, QStringLiteral("--batch"), QStringLiteral("1")};
+    const auto t128 = jsonOf(base + QStringList{QStringLiteral("--sequence-length"), QStringLiteral("128")});
+    const auto t256 = jsonOf(base + QStringList{QStringLiteral("--sequence-length"), QStringLiteral("256")});
+    QVERIFY(!t128.is_null() && !t256.is_null());
+    // Token ids and their labels, int64: 2 x 8 x T bytes per sample.
+    QCOMPARE(t128["per_sample_bytes"]["input"].get<std::uint64_t>(), std::uint64_t{2 * 8 * 128});
+    QCOMPARE(t256["per_sample_bytes"]["input"].get<std::uint64_t>(), std::uint64_t{2 * 8 * 256});
+    QCOMPARE(t256["throughput"]["sequence_length"].get<std::int64_t>(), std::int64_t{256});
+    // Eager attention keeps the heads x T x T probabilities SDPA does not.
+    const auto eager = jsonOf(base + QStringList{QStringLiteral("--sequence-length"), QStringLiteral("128"),
+                                                       QStringLiteral("--attention"), QStringLiteral("eager")});
+    QVERIFY(!eager.is_null());
+    QVERIFY2(eager["bytes"]["activations"].get<std::uint64_t>()
+                 >= t128["bytes"]["activations"].get<std::uint64_t>() + 12ULL * 12 * 128 * 128 * 4,
+             "eager attention does not add the 12 layers' 12 x 128 x 128 float32 probabilities");
+    const Run table = runHeadroom(QStringList{QStringLiteral("estimate")} + base
+                               + QStringList{QStringLiteral("--sequence-length"), QStringLiteral("128"), QStringLiteral("--attention"),
+                                             QStringLiteral("eager")});
+    QVERIFY2(table.out.contains(QStringLiteral("Sequence length  128 tokens")), qPrintable(table.out));
+    QVERIFY2(table.out.contains(QStringLiteral("Attention        Eager")), qPrintable(table.out));
+}
+
+void TestCli::throughputJson()
+{
+    const auto j = jsonOf({m_lenet});
+    QVERIFY(j.contains("throughput"));
+    const auto& t = j["throughput"];
+    QVERIFY2(!t.contains("error"), qPrintable(QString::fromStdString(t.dump())));
+    // The forward FLOPs are the layers' sum; GTX 1080 fp32 peak from the catalogue; 40% assumed.
+    double forward = 0;
+    for (const auto& l : j["layers"])
+        forward += l["forward_flops_per_sample"].get<double>();
+    QCOMPARE(t["forward_flops_per_sample"].get<double>(), forward);
+    QCOMPARE(t["utilization"].get<double>(), 0.4);
+    QVERIFY(t["step_seconds"].get<double>() > 0);
+    QCOMPARE(t["step_seconds"].get<double>(), std::max(t["compute_seconds"].get<double>(), t["memory_seconds"].get<double>()));
+    // samples/s = micro-batch x steps x data-parallel GPUs / step time.
+    QVERIFY(std::abs(t["samples_per_second"].get<double>() * t["step_seconds"].get<double>() - 32.0) < 1e-6);
+    QCOMPARE(t["tokens_per_second"].get<double>(), 0.0); // images, not tokens
+    QVERIFY(!t["notes"].empty());
+    // Half the utilisation: twice the compute time.
+    const auto half = jsonOf({m_lenet, QStringLiteral("--utilization"), QStringLiteral("0.2")});
+    QCOMPARE(half["throughput"]["utilization"].get<double>(), 0.2);
+    QVERIFY(std::abs(half["throughput"]["compute_seconds"].get<double>() / t["compute_seconds"].get<double>() - 2.0) < 1e-9);
+    // 8 accumulation steps on 4 GPUs: samples/s x step time = 32 x 8 x 4.
+    const auto big = jsonOf({m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8"), QStringLiteral("--gpus"),
+                                   QStringLiteral("4")});
+    const auto& b = big["throughput"];
+    QVERIFY(std::abs(b["samples_per_second"].get<double>() * b["step_seconds"].get<double>() - 32.0 * 8 * 4) < 1e-6);
+    // A GTX 1080 has no bfloat16: no throughput, but the memory estimate stands.
+    const auto bf16 = jsonOf({m_lenet, QStringLiteral("--precision"), QStringLiteral("amp-bf16")});
+    QVERIFY(bf16.contains("bytes"));
+    QVERIFY2(QString::fromStdString(bf16["throughput"]["error"].get<std::string>()).contains(QStringLiteral("bfloat16")),
+             qPrintable(QString::fromStdString(bf16["throughput"].dump())));
+}
+
+void TestCli::throughputTable()
+{
+    const Run r = runHeadroom({QStringLiteral("estimate"), m_gpt2, QStringLiteral("--sequence-length"), QStringLiteral("256"),
+                            QStringLiteral("--batch"), QStringLiteral("2"), QStringLiteral("--precision"), QStringLiteral("amp-fp16")});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* fragment : {"Throughput (estimated)", "  Step time", "per optimizer step", "  Samples/s", "  Tokens/s",
+                                 "(256 tokens per sample)", "  FLOPs/sample", "GFLOP forward", "  Peak", "40 % assumed",
+                                 // GTX 10 cards run fp16 at 1/64 of fp32 (issue #7)
+                                 "1/64"})
+        QVERIFY2(r.out.contains(QLatin1String(fragment)), qPrintable(QLatin1String(fragment) + QLatin1Char('\n') + r.out));
+    const Run bf16 = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--precision"), QStringLiteral("amp-bf16")});
+    QCOMPARE(bf16.exitCode, 0);
+    QVERIFY2(bf16.out.contains(QStringLiteral("  Not estimated")) && bf16.out.contains(QStringLiteral("bfloat16")),
+             qPrintable(bf16.out));
+}
+
+void TestCli::setupLinesOnlyWhenNotDefault()
+{
+    const Run plain = runHeadroom({QStringLiteral("estimate"), m_lenet});
+    for (const char* absent : {"Checkpointing", "Attention", "LoRA", "GPUs", "Accumulation", "Effective batch", "Offload",
+                               "Communication buffers", "Per GPU", "Utilisation"})
+        QVERIFY2(!plain.out.contains(QLatin1String(absent)), absent);
+    const Run all = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--gpus"), QStringLiteral("2"),
+                              QStringLiteral("--sharding"), QStringLiteral("zero1"), QStringLiteral("--utilization"), QStringLiteral("0.55")});
+    QVERIFY2(all.out.contains(QStringLiteral("GPUs             2, ZeRO stage 1")), qPrintable(all.out));
+    QVERIFY2(all.out.contains(QStringLiteral("Utilisation      55 % of peak assumed")), qPrintable(all.out));
+}
+
+void TestCli::reportWithStrategies()
+{
+    const QString pdf = m_dir.filePath(QStringLiteral("strategies.pdf"));
+    const Run r = runHeadroom({QStringLiteral("report"), m_gpt2, QStringLiteral("-o"), pdf, QStringLiteral("--sequence-length"),
+                            QStringLiteral("256"), QStringLiteral("--gpus"), QStringLiteral("4"), QStringLiteral("--sharding"),
+                            QStringLiteral("zero2"), QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
+                            QStringLiteral("--checkpointing"), QStringLiteral("per-block"), QStringLiteral("--gpu"),
+                            QStringLiteral("RTX 4090"), QStringLiteral("--precision"), QStringLiteral("amp-bf16")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"), {pdf, QStringLiteral("-")});
+    if (!text.waitForStarted() || !text.waitForFinished(60000))
+        QSKIP("pdftotext (poppler-utils) is not installed");
+    const QString t = QString::fromUtf8(text.readAllStandardOutput()).simplified();
+    for (const char* fragment : {"ZeRO stage 2", "8 micro-batches per optimizer step", "Per block", "256 tokens",
+                                 "Throughput (estimated)", "Communication buffers"})
+        QVERIFY2(t.contains(QLatin1String(fragment)), fragment);
 }
 
 QTEST_GUILESS_MAIN(TestCli)
