@@ -13,6 +13,8 @@
 #include <QSlider>
 #include <QSpinBox>
 
+#include "headroom/Analysis.h"
+
 #include <limits>
 
 namespace headroom::ui {
@@ -57,6 +59,24 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     m_blocked->setStyleSheet(QStringLiteral("color: #c01010;"));
     m_blocked->hide();
 
+    const auto detailLabel = [this](const char* name) {
+        auto* label = new QLabel(this);
+        label->setObjectName(QString::fromLatin1(name));
+        label->setWordWrap(true);
+        label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        label->hide();
+        return label;
+    };
+    m_effective = detailLabel("effectiveBatchLabel");
+    m_checkpointing = detailLabel("checkpointingLabel");
+    m_trainable = detailLabel("trainableLabel");
+    m_throughput = detailLabel("throughputLabel");
+    m_notes = detailLabel("throughputNotesLabel");
+    QFont small = m_notes->font();
+    small.setPointSizeF(small.pointSizeF() * 0.9);
+    m_notes->setFont(small);
+    m_notes->setStyleSheet(QStringLiteral("color: palette(placeholder-text);"));
+
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     auto* batchLabel = new QLabel(tr("Batch size:"), this);
@@ -74,6 +94,12 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     figures->addStretch(1);
     grid->addLayout(figures, 1, 0, 1, 4);
     grid->addWidget(m_blocked, 2, 0, 1, 4);
+    grid->addWidget(m_effective, 3, 0, 1, 4);
+    grid->addWidget(m_checkpointing, 4, 0, 1, 4);
+    grid->addWidget(m_trainable, 5, 0, 1, 4);
+    grid->addWidget(m_throughput, 6, 0, 1, 4);
+    grid->addWidget(m_notes, 7, 0, 1, 4);
+    grid->setVerticalSpacing(3);
     grid->setColumnStretch(1, 1);
 
     connect(m_slider, &QSlider::valueChanged, this,
@@ -103,14 +129,21 @@ void BatchPanel::showBatch(std::int64_t batch)
 
 void BatchPanel::setEstimate(const EstimateState& state)
 {
+    // With several GPUs or accumulation the batch is a micro-batch per GPU: say so.
+    const bool perGpu = state.parallel.gpus > 1;
+    const bool micro = perGpu || state.accumulationSteps > 1;
     if (state.estimate) {
         const Estimate& e = *state.estimate;
         showBatch(e.batch);
         m_maxBatchValue = e.maxBatch;
-        m_maxBatch->setText(e.maxBatch > 0 ? tr("Max batch: %1").arg(UiText::count(static_cast<std::uint64_t>(e.maxBatch)))
-                                           : tr("Does not fit, even at batch 1"));
+        const QString max = UiText::count(static_cast<std::uint64_t>(e.maxBatch));
+        if (e.maxBatch <= 0)
+            m_maxBatch->setText(tr("Does not fit, even at batch 1"));
+        else
+            m_maxBatch->setText(micro ? tr("Max micro-batch per GPU: %1").arg(max) : tr("Max batch: %1").arg(max));
         m_maxBatch->setStyleSheet(e.maxBatch > 0 ? QString() : QStringLiteral("color: #c01010;"));
-        m_total->setText(tr("Total: %1 of %2").arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
+        m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
+                             .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
         const double headroom = e.headroomBytes();
         if (headroom >= 0) {
             m_headroom->setText(tr("Headroom: %1").arg(UiText::bytes(static_cast<std::uint64_t>(headroom))));
@@ -121,16 +154,97 @@ void BatchPanel::setEstimate(const EstimateState& state)
         }
         m_setMax->setEnabled(e.maxBatch > 0 && e.maxBatch != e.batch);
         m_blocked->hide();
+        if (micro) {
+            QStringList factors{UiText::count(static_cast<std::uint64_t>(e.batch))};
+            if (state.accumulationSteps > 1)
+                factors << tr("%1 steps").arg(state.accumulationSteps);
+            if (state.parallel.dataParallel() > 1)
+                factors << tr("%1 GPUs").arg(state.parallel.dataParallel());
+            m_effective->setText(tr("Effective batch: %1 (%2); at most %3")
+                                     .arg(UiText::count(static_cast<std::uint64_t>(e.effectiveBatch)),
+                                          factors.join(QStringLiteral(" × ")),
+                                          UiText::count(static_cast<std::uint64_t>(e.maxEffectiveBatch))));
+            m_effective->setToolTip(tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel "
+                                       "GPUs"));
+        }
+        m_effective->setVisible(micro);
     } else {
         m_maxBatchValue = 0;
-        m_maxBatch->setText(tr("Max batch: —"));
+        m_maxBatch->setText(micro ? tr("Max micro-batch per GPU: —") : tr("Max batch: —"));
         m_maxBatch->setStyleSheet(QString());
-        m_total->setText(tr("Total: —"));
+        m_total->setText(perGpu ? tr("Per GPU: —") : tr("Total: —"));
         m_headroom->clear();
         m_setMax->setEnabled(false);
         m_blocked->setText(state.error ? tr("No estimate: %1").arg(qs(state.error->message)) : QString());
         m_blocked->setVisible(state.error.has_value());
+        m_effective->hide();
     }
+    showThroughput(state);
+}
+
+void BatchPanel::showThroughput(const EstimateState& state)
+{
+    if (state.throughput) {
+        const ThroughputEstimate& t = *state.throughput;
+        QString text = tr("Step: %1 · %2 samples/s").arg(UiText::seconds(t.stepSeconds), UiText::rate(t.samplesPerSecond));
+        if (t.tokensPerSecond > 0)
+            text += tr(" · %1 tokens/s").arg(UiText::rate(t.tokensPerSecond));
+        text += tr(" (at %1% of %2 TFLOPS%3)")
+                    .arg(QString::number(t.utilization * 100.0, 'f', 0), QString::number(t.peakTflops, 'g', 3),
+                         t.memoryBound ? tr(", memory-bound") : QString());
+        m_throughput->setText(text);
+        m_throughput->setToolTip(
+            tr("Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); compute %5, "
+               "memory traffic %6")
+                .arg(UiText::flops(t.flopsPerStep), UiText::flops(t.forwardFlopsPerSample),
+                     UiText::flops(t.backwardFlopsPerSample), UiText::flops(t.recomputeFlopsPerSample),
+                     UiText::seconds(t.computeSeconds), UiText::seconds(t.memorySeconds)));
+        m_throughput->show();
+        QStringList notes;
+        for (const auto& n : t.notes)
+            notes << qs(n);
+        m_notes->setText(notes.join(QLatin1Char('\n')));
+        m_notes->setVisible(!notes.isEmpty());
+    } else if (state.throughputError) {
+        m_throughput->setText(tr("Throughput: — (%1)").arg(qs(state.throughputError->message)));
+        m_throughput->setToolTip(QString());
+        m_throughput->show();
+        m_notes->hide();
+    } else {
+        m_throughput->hide();
+        m_notes->hide();
+    }
+}
+
+void BatchPanel::setAnalysis(const Analysis& a)
+{
+    const bool checkpointing = a.options.checkpointing != Checkpointing::None && a.valid();
+    if (checkpointing) {
+        const std::uint64_t kept = a.activationBytesPerSample;
+        const std::uint64_t full = a.uncheckpointedActivationBytesPerSample;
+        const double share = full > 0 ? 100.0 * static_cast<double>(full - std::min(kept, full)) / static_cast<double>(full) : 0.0;
+        const double extra = a.forwardFlopsPerSample > 0
+            ? 100.0 * static_cast<double>(a.recomputeFlopsPerSample) / static_cast<double>(a.forwardFlopsPerSample)
+            : 0.0;
+        m_checkpointing->setText(tr("Checkpointing: activations %1 instead of %2 per sample (−%3%), recomputing %4 "
+                                    "per sample (+%5% forward compute)")
+                                     .arg(UiText::bytes(kept), UiText::bytes(full), QString::number(share, 'f', 0),
+                                          UiText::flops(static_cast<double>(a.recomputeFlopsPerSample)),
+                                          QString::number(extra, 'f', 0)));
+    }
+    m_checkpointing->setVisible(checkpointing);
+
+    const bool partial = a.valid() && a.trainableParams != a.totalParams;
+    if (partial) {
+        const double share = a.totalParams > 0 ? 100.0 * static_cast<double>(a.trainableParams) / static_cast<double>(a.totalParams) : 0.0;
+        QString text = tr("Trainable: %1 of %2 parameters (%3%)")
+                           .arg(UiText::count(a.trainableParams), UiText::count(a.totalParams),
+                                QString::number(share, 'g', share < 1 ? 2 : 3));
+        if (a.loraParams > 0)
+            text += tr("; LoRA adapters: %1").arg(UiText::count(a.loraParams));
+        m_trainable->setText(text);
+    }
+    m_trainable->setVisible(partial);
 }
 
 } // namespace headroom::ui

@@ -1,8 +1,14 @@
 #pragma once
 
+#include "headroom/Training.h"
+
 #include <QWidget>
 
 #include <cstdint>
+
+namespace headroom {
+struct Analysis;
+}
 
 class QLabel;
 class QPushButton;
@@ -14,8 +20,10 @@ namespace headroom::ui {
 class Document;
 struct EstimateState;
 
-/// The batch size (a logarithmic slider and a spin box) and what it costs: the total, the
-/// headroom or shortfall, and the largest batch that fits, with a button to jump to it.
+/// The batch size (a logarithmic slider and a spin box) and what it costs: the total (per GPU), the
+/// headroom or shortfall, and the largest (micro-)batch that fits, with a button to jump to it; then
+/// what the strategies do: the effective batch, checkpointing's savings and extra compute, the
+/// trainable parameters, and the estimated step time and throughput with its caveats.
 class BatchPanel final : public QWidget {
     Q_OBJECT
 
@@ -24,9 +32,11 @@ public:
 
 public Q_SLOTS:
     void setEstimate(const headroom::ui::EstimateState& state);
+    void setAnalysis(const headroom::Analysis& analysis);
 
 private:
     void showBatch(std::int64_t batch);
+    void showThroughput(const headroom::ui::EstimateState& state);
 
     Document* m_document;
     QSlider* m_slider;
@@ -36,6 +46,11 @@ private:
     QLabel* m_headroom;
     QLabel* m_maxBatch;
     QLabel* m_blocked;
+    QLabel* m_effective;
+    QLabel* m_checkpointing;
+    QLabel* m_trainable;
+    QLabel* m_throughput;
+    QLabel* m_notes;
     std::int64_t m_maxBatchValue = 0;
 };
 

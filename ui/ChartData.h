@@ -19,6 +19,8 @@ struct ChartData final {
     std::uint64_t capacityBytes = 0;
     QString gpuName;
     std::int64_t maxBatch = 0;
+    std::int64_t gpus = 1;             ///< memory is per GPU when > 1
+    std::int64_t accumulationSteps = 1; ///< the batch axis is the micro-batch when > 1 (or gpus > 1)
 
     struct LayerBar {
         QString name;

@@ -13,7 +13,17 @@ namespace headroom::ui {
 namespace {
 
 // Settings changed in a row through one control (dragging the slider) merge into one undo step.
-enum MergeId { BatchMerge = 1, OverheadMerge };
+enum MergeId {
+    BatchMerge = 1,
+    OverheadMerge,
+    AccumulationMerge,
+    GpusMerge,
+    TensorParallelMerge,
+    UtilizationMerge,
+    SequenceLengthMerge,
+    LoraRankMerge,
+    LoraDropoutMerge,
+};
 
 /// Where `path` is after `count` siblings starting at `row` under `parent` were removed.
 LayerPath pathAfterRemoval(LayerPath path, const LayerPath& parent, int row, int count)
@@ -44,7 +54,72 @@ std::string uniqueName(const std::vector<LayerSpec>& siblings, const std::string
     }
 }
 
+/// Where `ref`, used by a layer somewhere in `specs` (or inside their blocks), resolves to a name
+/// of the enclosing scope: collects each such use. Inside a block, names defined earlier in the same
+/// repetition shadow the outer ones, as in the analysis.
+void collectOuterUses(const std::vector<LayerSpec>& specs, const std::set<std::string>& names,
+                      std::vector<std::pair<const LayerSpec*, std::string>>& uses, bool topLevel)
+{
+    std::set<std::string> local;
+    for (const auto& spec : specs) {
+        const auto outer = [&](const std::string& ref) { return names.contains(ref) && (topLevel || !local.contains(ref)); };
+        for (const auto& ref : spec.inputs) {
+            if (outer(ref))
+                uses.emplace_back(&spec, ref);
+        }
+        if (!spec.tiedTo.empty() && outer(spec.tiedTo))
+            uses.emplace_back(&spec, spec.tiedTo);
+        if (spec.isRepeat()) {
+            std::set<std::string> visible;
+            for (const auto& n : names) {
+                if (topLevel || !local.contains(n))
+                    visible.insert(n);
+            }
+            collectOuterUses(spec.children, visible, uses, false);
+        }
+        if (!spec.name.empty() && !topLevel)
+            local.insert(spec.name);
+    }
+}
+
+/// Renames uses of `from` (as collected above) to `to` in `specs`.
+void renameOuterUses(std::vector<LayerSpec>& specs, const std::string& from, const std::string& to, bool topLevel)
+{
+    bool shadowed = false;
+    for (auto& spec : specs) {
+        if (shadowed)
+            break;
+        for (auto& ref : spec.inputs) {
+            if (ref == from)
+                ref = to;
+        }
+        if (spec.tiedTo == from)
+            spec.tiedTo = to;
+        if (spec.isRepeat())
+            renameOuterUses(spec.children, from, to, false);
+        if (!topLevel && spec.name == from)
+            shadowed = true;
+    }
+}
+
 } // namespace
+
+/// The plan without its network: what the set-up panels edit.
+struct Document::Settings {
+    Precision precision = Precision::Fp32;
+    Checkpointing checkpointing = Checkpointing::None;
+    AttentionImplementation attention = AttentionImplementation::Sdpa;
+    LoraOptions lora;
+    std::optional<std::int64_t> sequenceLength;
+    TrainingSetup setup;
+    Gpu gpu;
+
+    static Settings of(const Plan& plan)
+    {
+        return {plan.precision, plan.checkpointing, plan.attention, plan.lora, plan.sequenceLength, plan.setup, plan.gpu};
+    }
+    friend bool operator==(const Settings&, const Settings&) = default;
+};
 
 Document::Document(QObject* parent) : QObject(parent), m_undoStack{new QUndoStack(this)}
 {
@@ -60,17 +135,21 @@ QString Document::displayName() const
         return QFileInfo(m_filePath).fileName();
     if (!m_plan.network.name.empty())
         return QString::fromStdString(m_plan.network.name);
+    if (!m_importedFrom.isEmpty())
+        return QFileInfo(m_importedFrom).fileName();
     return tr("Untitled");
 }
 
-void Document::resetNetwork(Network network, const QString& filePath)
+void Document::resetNetwork(Network network, const QString& filePath, const QString& importedFrom)
 {
     Q_EMIT networkAboutToBeReset();
     m_plan.network = std::move(network);
+    m_plan.sequenceLength.reset(); // the new model's own length
     m_savedNetwork = m_plan.network;
     m_undoStack->clear();
-    const bool pathChanged = filePath != m_filePath;
+    const bool pathChanged = filePath != m_filePath || importedFrom != m_importedFrom;
     m_filePath = filePath;
+    m_importedFrom = importedFrom;
     Q_EMIT networkReset();
     Q_EMIT headerChanged();
     Q_EMIT networkChanged();
@@ -95,8 +174,9 @@ void Document::resetSetup(Precision precision, const TrainingSetup& setup, const
 void Document::markSaved(const QString& filePath)
 {
     m_savedNetwork = m_plan.network;
-    if (filePath != m_filePath) {
+    if (filePath != m_filePath || !m_importedFrom.isEmpty()) {
         m_filePath = filePath;
+        m_importedFrom.clear();
         Q_EMIT filePathChanged(m_filePath);
     }
     updateModified();
@@ -338,6 +418,109 @@ void Document::setRepeatTimes(const LayerPath& path, std::int64_t times)
     editLayer(path, tr("Change repeat count"), [&](LayerSpec& s) { s.times = times; });
 }
 
+void Document::setLayerFrozen(const LayerPath& path, bool frozen)
+{
+    editLayer(path, frozen ? tr("Freeze layer") : tr("Unfreeze layer"), [&](LayerSpec& s) { s.frozen = frozen; });
+}
+
+void Document::setLayerCheckpoint(const LayerPath& path, bool checkpoint)
+{
+    const LayerSpec* current = spec(path);
+    if (current == nullptr || !current->isRepeat() || current->checkpoint == checkpoint)
+        return;
+    LayerSpec before = *current;
+    before.children.clear();
+    LayerSpec after = before;
+    after.checkpoint = checkpoint;
+    const Settings settingsBefore = Settings::of(m_plan);
+    Settings settingsAfter = settingsBefore;
+    if (checkpoint && settingsAfter.checkpointing == Checkpointing::None)
+        settingsAfter.checkpointing = Checkpointing::PerBlock;
+    push(
+        checkpoint ? tr("Checkpoint block") : tr("Stop checkpointing block"),
+        [this, path, after, settingsAfter] {
+            doReplace(path, after);
+            applySettings(settingsAfter);
+        },
+        [this, path, before, settingsBefore] {
+            doReplace(path, before);
+            applySettings(settingsBefore);
+        });
+}
+
+QString Document::checkpointLayers(const LayerPath& parent, int row, int count)
+{
+    const auto* list = children(parent);
+    if (list == nullptr || count <= 0 || row < 0 || static_cast<std::size_t>(row + count) > list->size())
+        return tr("Select the layers to checkpoint.");
+    if (!parent.isEmpty())
+        return tr("Only top-level layers can be checkpointed as a block.");
+    const auto first = static_cast<std::size_t>(row);
+    const auto end = static_cast<std::size_t>(row + count);
+    if (count == 1 && (*list)[first].isRepeat()) {
+        setLayerCheckpoint(LayerPath{row}, true);
+        return {};
+    }
+
+    // Layers after the block see only its name: a use of the last wrapped layer becomes a use of
+    // the block (the same tensor); a use of any other wrapped layer cannot be kept.
+    std::set<std::string> inside;
+    for (std::size_t i = first; i < end; ++i) {
+        if (!(*list)[i].name.empty())
+            inside.insert((*list)[i].name);
+    }
+    const std::string lastName = (*list)[end - 1].name;
+    const std::vector<LayerSpec> later(list->begin() + row + count, list->end());
+    std::vector<std::pair<const LayerSpec*, std::string>> uses;
+    collectOuterUses(later, inside, uses, true);
+    for (const auto& [user, ref] : uses) {
+        if (ref != lastName) {
+            return tr("Cannot checkpoint these layers as one block: \"%1\" after them uses \"%2\" inside it.")
+                .arg(QString::fromStdString(user->name.empty() ? user->type : user->name), QString::fromStdString(ref));
+        }
+    }
+
+    LayerSpec block;
+    block.type = "Repeat";
+    block.name = uniqueName(*list, "checkpoint");
+    block.times = 1;
+    block.checkpoint = true;
+    block.children.assign(list->begin() + row, list->begin() + row + count);
+    std::vector<LayerSpec> replacement{block};
+    std::vector<LayerSpec> rest = later;
+    if (!uses.empty())
+        renameOuterUses(rest, lastName, block.name, true);
+    // Replace the later layers too, up to the last one that changed.
+    std::size_t changed = 0;
+    for (std::size_t i = 0; i < rest.size(); ++i) {
+        if (!(rest[i] == later[i]))
+            changed = i + 1;
+    }
+    replacement.insert(replacement.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(changed));
+    const std::vector<LayerSpec> original(list->begin() + row,
+                                          list->begin() + row + count + static_cast<std::ptrdiff_t>(changed));
+    const int removed = static_cast<int>(original.size());
+    const int inserted = static_cast<int>(replacement.size());
+
+    const Settings settingsBefore = Settings::of(m_plan);
+    Settings settingsAfter = settingsBefore;
+    if (settingsAfter.checkpointing == Checkpointing::None)
+        settingsAfter.checkpointing = Checkpointing::PerBlock;
+    push(
+        tr("Checkpoint selection"),
+        [this, parent, row, removed, replacement, settingsAfter] {
+            doRemove(parent, row, removed);
+            doInsert(parent, row, replacement);
+            applySettings(settingsAfter);
+        },
+        [this, parent, row, inserted, original, settingsBefore] {
+            doRemove(parent, row, inserted);
+            doInsert(parent, row, original);
+            applySettings(settingsBefore);
+        });
+    return {};
+}
+
 void Document::editHeader(const QString& text, const std::function<void(Network&)>& change)
 {
     Network before;
@@ -441,6 +624,106 @@ void Document::setOverheadBytes(std::uint64_t bytes)
     };
     push(
         tr("Change overhead"), [apply, bytes] { apply(bytes); }, [apply, before] { apply(before); }, OverheadMerge);
+}
+
+void Document::editSettings(const QString& text, const std::function<void(Settings&)>& change, int mergeId)
+{
+    const Settings before = Settings::of(m_plan);
+    Settings after = before;
+    change(after);
+    if (after == before)
+        return;
+    push(
+        text, [this, after] { applySettings(after); }, [this, before] { applySettings(before); }, mergeId);
+}
+
+void Document::applySettings(const Settings& s)
+{
+    const Settings old = Settings::of(m_plan);
+    if (old == s)
+        return;
+    m_plan.precision = s.precision;
+    m_plan.checkpointing = s.checkpointing;
+    m_plan.attention = s.attention;
+    m_plan.lora = s.lora;
+    m_plan.sequenceLength = s.sequenceLength;
+    m_plan.setup = s.setup;
+    m_plan.gpu = s.gpu;
+    m_plan.setup.gpuMemoryBytes = m_plan.gpu.memoryBytes;
+    TrainingSetup oldSetup = old.setup;
+    oldSetup.batch = s.setup.batch;
+    const bool strategy = old.checkpointing != s.checkpointing || old.attention != s.attention || !(old.lora == s.lora)
+        || old.sequenceLength != s.sequenceLength;
+    if (old.precision != s.precision)
+        Q_EMIT precisionChanged(s.precision);
+    if (strategy)
+        Q_EMIT strategyChanged();
+    if (!(oldSetup == s.setup) || !(old.gpu == s.gpu))
+        Q_EMIT setupChanged();
+    if (old.setup.batch != s.setup.batch)
+        Q_EMIT batchChanged(s.setup.batch);
+}
+
+void Document::setAccumulationSteps(std::int64_t steps)
+{
+    editSettings(tr("Change accumulation steps"), [&](Settings& s) { s.setup.accumulationSteps = steps; }, AccumulationMerge);
+}
+
+void Document::setParallelism(const Parallelism& parallel)
+{
+    const Parallelism& old = m_plan.setup.parallel;
+    int merge = -1;
+    QString text = tr("Change parallelism");
+    if (parallel.gpus != old.gpus) {
+        text = tr("Change GPU count");
+        merge = GpusMerge;
+    } else if (parallel.tensorParallel != old.tensorParallel) {
+        text = tr("Change tensor parallelism");
+        merge = TensorParallelMerge;
+    } else if (parallel.sharding != old.sharding) {
+        text = tr("Change sharding");
+    } else if (parallel.offloadOptimizer != old.offloadOptimizer) {
+        text = parallel.offloadOptimizer ? tr("Offload optimizer state") : tr("Keep optimizer state on the GPU");
+    }
+    editSettings(text, [&](Settings& s) { s.setup.parallel = parallel; }, merge);
+}
+
+void Document::setEightBitOptimizer(bool eightBit)
+{
+    editSettings(eightBit ? tr("Use an 8-bit optimizer") : tr("Use a 32-bit optimizer"),
+                 [&](Settings& s) { s.setup.eightBitOptimizer = eightBit; });
+}
+
+void Document::setAssumedUtilization(double utilization)
+{
+    editSettings(tr("Change assumed utilisation"), [&](Settings& s) { s.setup.assumedUtilization = utilization; },
+                 UtilizationMerge);
+}
+
+void Document::setCheckpointing(Checkpointing checkpointing)
+{
+    editSettings(tr("Change checkpointing"), [&](Settings& s) { s.checkpointing = checkpointing; });
+}
+
+void Document::setAttention(AttentionImplementation attention)
+{
+    editSettings(tr("Change attention implementation"), [&](Settings& s) { s.attention = attention; });
+}
+
+void Document::setLora(const LoraOptions& lora)
+{
+    const LoraOptions& old = m_plan.lora;
+    int merge = -1;
+    if (lora.rank != old.rank)
+        merge = LoraRankMerge;
+    else if (lora.dropout != old.dropout)
+        merge = LoraDropoutMerge;
+    editSettings(tr("Change LoRA"), [&](Settings& s) { s.lora = lora; }, merge);
+}
+
+void Document::setSequenceLength(std::optional<std::int64_t> length)
+{
+    editSettings(tr("Change sequence length"), [&](Settings& s) { s.sequenceLength = length; }, SequenceLengthMerge);
 }
 
 } // namespace headroom::ui

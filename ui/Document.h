@@ -9,6 +9,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <vector>
 
 class QUndoStack;
@@ -35,14 +37,18 @@ public:
 
     /// The file the network was loaded from or saved to; empty for a new network or a preset.
     [[nodiscard]] QString filePath() const { return m_filePath; }
-    /// What the title bar shows: the file name, else the network's name, else "Untitled".
+    /// The ONNX model or Hugging Face config the network was imported from (filePath() is then
+    /// empty: Save asks for a new .json file); empty once saved, or for a Headroom model file.
+    [[nodiscard]] QString importedFrom() const { return m_importedFrom; }
+    /// What the title bar shows: the file name, else the network's name, else the imported file's
+    /// name, else "Untitled".
     [[nodiscard]] QString displayName() const;
     /// True when the network differs from the one last loaded or saved (the set-up is not part of
     /// the model file, so changing it does not count).
     [[nodiscard]] bool isModified() const noexcept { return m_modified; }
 
-    /// Replaces the network (New, Open, Open Preset): not undoable, clears the undo stack.
-    void resetNetwork(Network network, const QString& filePath);
+    /// Replaces the network (New, Open, Open Preset, Import): not undoable, clears the undo stack.
+    void resetNetwork(Network network, const QString& filePath, const QString& importedFrom = QString());
     /// Replaces the whole set-up (start-up, remembered settings): not undoable, clears the undo stack.
     void resetSetup(Precision precision, const TrainingSetup& setup, const Gpu& gpu);
     /// Records that the current network is what `filePath` now holds.
@@ -70,6 +76,16 @@ public:
     void setLayerName(const LayerPath& path, const std::string& name);
     void setLayerInputs(const LayerPath& path, const std::vector<std::string>& inputs);
     void setRepeatTimes(const LayerPath& path, std::int64_t times);
+    /// "frozen" on a layer or a block: none of its parameters train.
+    void setLayerFrozen(const LayerPath& path, bool frozen);
+    /// "checkpoint" on a Repeat block. Marking a block while checkpointing is off also switches it
+    /// to per block, in the same undo step (a mark alone would change nothing).
+    void setLayerCheckpoint(const LayerPath& path, bool checkpoint);
+    /// Wraps `count` consecutive top-level layers from `row` in a checkpointed Repeat block (times 1)
+    /// as one undo step, switching checkpointing to per block if it is off; one selected block is
+    /// marked instead. Later layers that use the last wrapped layer by name are pointed at the block.
+    /// Returns an empty string, or why the layers cannot be wrapped (a later layer uses one inside).
+    QString checkpointLayers(const LayerPath& parent, int row, int count);
     void setNetworkName(const std::string& name);
     void setInput(const InputSpec& input);
     void setLoss(Loss loss);
@@ -80,6 +96,18 @@ public:
     void setOptimizer(Optimizer optimizer);
     void setGpu(const Gpu& gpu);
     void setOverheadBytes(std::uint64_t bytes);
+    void setAccumulationSteps(std::int64_t steps);
+    void setParallelism(const Parallelism& parallel);
+    void setEightBitOptimizer(bool eightBit);
+    void setAssumedUtilization(double utilization);
+
+    // --- Undoable strategy edits (re-analyse; like the set-up, not part of the model file) ---
+    void setCheckpointing(Checkpointing checkpointing);
+    void setAttention(AttentionImplementation attention);
+    void setLora(const LoraOptions& lora);
+    /// Overrides a sequence model's input length; nullopt follows the model. Cleared when another
+    /// network is loaded.
+    void setSequenceLength(std::optional<std::int64_t> length);
 
 Q_SIGNALS:
     void layersAboutToBeInserted(const headroom::ui::LayerPath& parent, int first, int last);
@@ -95,12 +123,19 @@ Q_SIGNALS:
     void precisionChanged(headroom::Precision precision);
     /// The optimizer, GPU or overhead changed: the memory model must be rebuilt (no re-analysis).
     void setupChanged();
+    /// Checkpointing, attention, LoRA or the sequence length changed: re-analyse.
+    void strategyChanged();
     /// Only the batch changed: the cheap per-slider-tick path.
     void batchChanged(std::int64_t batch);
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& filePath);
 
 private:
+    struct Settings;
+    /// Pushes an edit of the plan's settings (everything but the network); applying it emits what
+    /// changed: strategyChanged / precisionChanged (re-analyse), setupChanged or batchChanged.
+    void editSettings(const QString& text, const std::function<void(Settings&)>& change, int mergeId = -1);
+    void applySettings(const Settings& settings);
     std::vector<LayerSpec>* mutableChildren(const LayerPath& parent);
     LayerSpec* mutableSpec(const LayerPath& path);
     void push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1);
@@ -116,6 +151,7 @@ private:
     Plan m_plan;
     Network m_savedNetwork;
     QString m_filePath;
+    QString m_importedFrom;
     QUndoStack* m_undoStack;
     bool m_modified = false;
 };

@@ -97,6 +97,10 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     m_wrap = makeAction(tr("Wrap in Residual &Block"), QStringLiteral("wrapResidualAction"),
                         QKeySequence(Qt::CTRL | Qt::Key_R), &LayerEditor::wrapSelected);
     m_wrap->setStatusTip(tr("Puts the selected layers in a block whose input is added to its output"));
+    m_checkpoint = makeAction(tr("&Checkpoint Selection"), QStringLiteral("checkpointSelectionAction"),
+                              QKeySequence(Qt::CTRL | Qt::Key_K), &LayerEditor::checkpointSelected);
+    m_checkpoint->setStatusTip(tr("Puts the selected top-level layers in a checkpointed block: backward recomputes "
+                                  "their activations instead of keeping them"));
 
     auto* toolbar = new QHBoxLayout;
     toolbar->setContentsMargins(0, 0, 0, 0);
@@ -110,10 +114,12 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     const auto button = [this, toolbar](QAction* action, const QString& name, const QString& text) {
         auto* b = new QToolButton(this);
         b->setObjectName(name);
+        // The button shows the action's icon text: short, so the toolbar fits the editor's width
+        // (a button's own text would be replaced by the action's on every change).
+        action->setIconText(text);
+        action->setToolTip(action->text().remove(QLatin1Char('&')) + QStringLiteral(" (")
+                           + action->shortcut().toString(QKeySequence::NativeText) + QLatin1Char(')'));
         b->setDefaultAction(action);
-        b->setText(text);
-        b->setToolTip(action->text().remove(QLatin1Char('&')) + QStringLiteral(" (")
-                      + action->shortcut().toString(QKeySequence::NativeText) + QLatin1Char(')'));
         toolbar->addWidget(b);
     };
     button(m_remove, QStringLiteral("removeLayerButton"), tr("Remove"));
@@ -121,6 +127,7 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     button(m_moveUp, QStringLiteral("moveLayerUpButton"), tr("Up"));
     button(m_moveDown, QStringLiteral("moveLayerDownButton"), tr("Down"));
     button(m_wrap, QStringLiteral("wrapResidualButton"), tr("Residual"));
+    button(m_checkpoint, QStringLiteral("checkpointSelectionButton"), tr("Checkpoint"));
     toolbar->addStretch(1);
 
     m_view = new QTreeView(this);
@@ -147,6 +154,7 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     header->resizeSection(LayerTableModel::TypeColumn, fm.horizontalAdvance(QStringLiteral("AdaptiveAvgPool2d")) + 16);
     header->resizeSection(LayerTableModel::OutputColumn, fm.horizontalAdvance(QStringLiteral("B x 512 x 224 x 224")) + 16);
     header->resizeSection(LayerTableModel::ParametersColumn, fm.horizontalAdvance(QStringLiteral("102,764,544")) + 16);
+    header->resizeSection(LayerTableModel::TrainingColumn, fm.horizontalAdvance(QStringLiteral("frozen, checkpointed")) + 16);
     header->resizeSection(LayerTableModel::ActivationColumn,
                           std::max(fm.horizontalAdvance(m_model->headerData(LayerTableModel::ActivationColumn, Qt::Horizontal).toString()),
                                    fm.horizontalAdvance(QStringLiteral("12.25 MiB")))
@@ -181,7 +189,10 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     updateActions();
 }
 
-QList<QAction*> LayerEditor::editActions() const { return {m_remove, m_duplicate, m_moveUp, m_moveDown, m_wrap}; }
+QList<QAction*> LayerEditor::editActions() const
+{
+    return {m_remove, m_duplicate, m_moveUp, m_moveDown, m_wrap, m_checkpoint};
+}
 
 LayerPath LayerEditor::currentPath() const { return m_model->pathOf(m_view->currentIndex()); }
 
@@ -307,6 +318,24 @@ void LayerEditor::wrapSelected()
     selectPath(block);
 }
 
+void LayerEditor::checkpointSelected()
+{
+    LayerPath parent;
+    int first = 0;
+    int count = 0;
+    if (!selectedRun(parent, first, count))
+        return;
+    const QString error = m_document->checkpointLayers(parent, first, count);
+    if (!error.isEmpty()) {
+        m_status->setText(error);
+        m_status->setStyleSheet(QStringLiteral("color: #c01010;"));
+        return;
+    }
+    const LayerPath block = LayerPath(parent) << first;
+    m_view->expand(m_model->indexOf(block));
+    selectPath(block);
+}
+
 void LayerEditor::updateActions()
 {
     const QModelIndex current = m_view->currentIndex();
@@ -320,6 +349,7 @@ void LayerEditor::updateActions()
     const bool run = selectedRun(parent, first, count);
     m_moveUp->setEnabled(run && first > 0);
     m_moveDown->setEnabled(run && first + count < m_model->rowCount(current.parent()));
+    m_checkpoint->setEnabled(run && parent.isEmpty());
 }
 
 } // namespace headroom::ui

@@ -27,7 +27,7 @@ public:
     [[nodiscard]] LayerTableModel* model() const noexcept { return m_model; }
     [[nodiscard]] QTreeView* view() const noexcept { return m_view; }
     [[nodiscard]] QMenu* addLayerMenu() const noexcept { return m_addMenu; }
-    /// Remove, duplicate, move up, move down, wrap in residual block.
+    /// Remove, duplicate, move up, move down, wrap in residual block, checkpoint selection.
     [[nodiscard]] QList<QAction*> editActions() const;
 
     /// Inserts a new layer of `type` ("Repeat" for a block) after the current one and selects it.
@@ -45,6 +45,7 @@ private:
     void duplicateSelected();
     void moveSelected(int delta);
     void wrapSelected();
+    void checkpointSelected();
     void updateActions();
 
     Document* m_document;
@@ -58,6 +59,7 @@ private:
     QAction* m_moveUp;
     QAction* m_moveDown;
     QAction* m_wrap;
+    QAction* m_checkpoint;
 };
 
 } // namespace headroom::ui

@@ -192,6 +192,11 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
     const LayerRow* row = analysisRow(index);
     const bool invalid = info != nullptr && !info->error.isEmpty();
     const bool blocked = invalid && info->blocked;
+    // Frozen: marked so, or (per the analysis) has parameters of which none is trained but adapters.
+    const bool frozen = spec->frozen
+        || (info != nullptr && !invalid && info->params > info->loraParams && info->trainedParams == 0);
+    const bool checkpointed = info != nullptr && !invalid && info->checkpointed;
+    const std::uint64_t lora = info != nullptr && !invalid ? info->loraParams : 0;
 
     switch (role) {
     case Qt::DisplayRole:
@@ -212,6 +217,16 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return info != nullptr && !invalid ? UiText::count(info->params) : QString();
         case ActivationColumn:
             return info != nullptr && !invalid ? UiText::bytes(info->activationBytes) : QString();
+        case TrainingColumn: {
+            QStringList parts;
+            if (frozen)
+                parts << tr("frozen");
+            if (checkpointed)
+                parts << tr("checkpointed");
+            if (lora > 0)
+                parts << tr("LoRA +%1").arg(UiText::count(lora));
+            return parts.join(QStringLiteral(", "));
+        }
         case InputsColumn:
             if (spec->inputs.empty())
                 return {};
@@ -239,6 +254,16 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             if (const LayerKind* kind = LayerRegistry::builtin().find(spec->type))
                 return qs(kind->summary());
         }
+        if (index.column() == TrainingColumn) {
+            QStringList lines;
+            if (frozen)
+                lines << tr("Frozen: no gradients or optimizer state for its parameters");
+            if (checkpointed)
+                lines << tr("Checkpointed: its activations are recomputed in the backward pass");
+            if (lora > 0)
+                lines << tr("LoRA adapters: %1 trainable parameters").arg(UiText::count(lora));
+            return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
+        }
         return {};
     case Qt::DecorationRole:
         if (index.column() == NameColumn && invalid && !blocked)
@@ -247,13 +272,16 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (invalid)
             return QBrush(blocked ? QColor(0xb0, 0x60, 0x60) : QColor(0xc0, 0x10, 0x10));
-        if (index.column() == NameColumn && spec->name.empty())
+        if ((index.column() == NameColumn && spec->name.empty()) || (frozen && index.column() != TrainingColumn))
             return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
+        if (index.column() == TrainingColumn && (checkpointed || lora > 0))
+            return QBrush(QColor(0x1f, 0x6f, 0x8b));
         return {};
     case Qt::FontRole:
-        if (spec->isRepeat()) {
+        if (spec->isRepeat() || frozen) {
             QFont f;
-            f.setBold(true);
+            f.setBold(spec->isRepeat());
+            f.setItalic(frozen);
             return f;
         }
         return {};
@@ -266,6 +294,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
     case IsRepeatRole: return spec->isRepeat();
     case ParametersRole: return QVariant::fromValue<qulonglong>(info != nullptr ? info->params : 0);
     case ActivationBytesRole: return QVariant::fromValue<qulonglong>(info != nullptr ? info->activationBytes : 0);
+    case FrozenRole: return frozen;
+    case CheckpointedRole: return checkpointed;
+    case LoraParamsRole: return QVariant::fromValue<qulonglong>(lora);
     default: return {};
     }
 }
@@ -282,12 +313,15 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case OutputColumn: return tr("Output shape");
         case ParametersColumn: return tr("Parameters");
         case ActivationColumn: return tr("Activations / sample");
+        case TrainingColumn: return tr("Training");
         case InputsColumn: return tr("Inputs");
         default: return {};
         }
     }
     if (role == Qt::ToolTipRole && section == ActivationColumn)
         return tr("Memory kept for the backward pass per sample (a Repeat block: all its repetitions)");
+    if (role == Qt::ToolTipRole && section == TrainingColumn)
+        return tr("Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters");
     return {};
 }
 
@@ -398,14 +432,21 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
             blocks.push_back(row.specPath);
             continue;
         }
+        const std::uint64_t trained = row.trainableParams - std::min(row.trainableParams, row.loraParams);
         if (inserted) {
             info.params = row.params;
             info.activationBytes = row.activationBytesPerSample;
+            info.loraParams = row.loraParams;
+            info.trainedParams = row.frozen ? 0 : trained;
+            info.checkpointed = row.checkpointed;
         }
         for (const auto& block : blocks) {
             auto& b = m_info[block];
             b.params += row.params;
             b.activationBytes += row.activationBytesPerSample;
+            b.loraParams += row.loraParams;
+            b.trainedParams += row.frozen ? 0 : trained;
+            b.checkpointed = b.checkpointed || row.checkpointed;
         }
     }
     // Structural errors (a duplicate name, a bad repeat count) stop the walk without a row.

@@ -28,6 +28,7 @@ public:
         OutputColumn,
         ParametersColumn,
         ActivationColumn,
+        TrainingColumn, ///< frozen, checkpointed, LoRA adapters
         InputsColumn,
         ColumnCount
     };
@@ -37,6 +38,9 @@ public:
         IsRepeatRole,
         ParametersRole,           ///< qulonglong parameter elements (a Repeat block: all repetitions)
         ActivationBytesRole,      ///< qulonglong activation bytes per sample (a Repeat block: all repetitions)
+        FrozenRole,               ///< bool: none of its parameters train (a block: none inside)
+        CheckpointedRole,         ///< bool: recomputed in backward (a block: any layer inside)
+        LoraParamsRole,           ///< qulonglong LoRA adapter elements added (a Repeat block: all repetitions)
     };
 
     explicit LayerTableModel(Document* document, QObject* parent = nullptr);
@@ -81,6 +85,9 @@ private:
         int analysisRow = -1;
         std::uint64_t params = 0;
         std::uint64_t activationBytes = 0;
+        std::uint64_t loraParams = 0;
+        std::uint64_t trainedParams = 0; ///< trainable parameters, adapters excluded
+        bool checkpointed = false;
         QString error;
         bool blocked = false;
     };

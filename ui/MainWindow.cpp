@@ -15,7 +15,9 @@
 
 #include "ReportWriter.h"
 
+#include "headroom/HfConfig.h"
 #include "headroom/ModelFile.h"
+#include "headroom/NetworkFile.h"
 #include "headroom/Resources.h"
 
 #include <QAction>
@@ -42,6 +44,23 @@ const QString kDefaultPreset = QStringLiteral("vgg16");
 const QString kDefaultGpu = QStringLiteral("GTX 1080");
 
 QString modelFilter() { return MainWindow::tr("Headroom models (*.json);;All files (*)"); }
+QString openFilter()
+{
+    return MainWindow::tr("Models (*.json *.onnx);;Headroom models (*.json);;ONNX models (*.onnx);;"
+                          "Hugging Face configs (config.json);;All files (*)");
+}
+QString importFilter()
+{
+    return MainWindow::tr("Models to import (*.onnx config.json);;ONNX models (*.onnx);;Hugging Face configs "
+                          "(config.json);;All files (*)");
+}
+
+/// Files Headroom reads but does not write: saving must never replace them.
+bool isImportedFormat(const QString& path)
+{
+    const std::string p = ss(path);
+    return isOnnxPath(p) || isHfConfigPath(p);
+}
 
 } // namespace
 
@@ -97,6 +116,8 @@ MainWindow::MainWindow(QWidget* parent)
 
     connect(m_controller, &PlanController::analysisChanged, m_layerEditor->model(), &LayerTableModel::setAnalysis);
     connect(m_controller, &PlanController::estimateChanged, m_batchPanel, &BatchPanel::setEstimate);
+    connect(m_controller, &PlanController::analysisChanged, m_batchPanel, &BatchPanel::setAnalysis);
+    connect(m_controller, &PlanController::estimateChanged, m_setupPanel, &SetupPanel::setEstimate);
     connect(m_controller, &PlanController::estimateChanged, m_chartView, &MemoryChartView::setEstimate);
     connect(m_controller, &PlanController::chartDataChanged, m_chartView, &MemoryChartView::setData);
     connect(m_layerEditor, &LayerEditor::currentIndexChanged, m_propertyPanel, &PropertyPanel::setCurrentIndex);
@@ -107,7 +128,9 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_layerEditor->model()->setAnalysis(m_controller->analysis());
     m_chartView->setData(m_controller->chartData());
+    m_batchPanel->setAnalysis(m_controller->analysis());
     m_batchPanel->setEstimate(m_controller->estimateState());
+    m_setupPanel->setEstimate(m_controller->estimateState());
 
     m_lastDir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
@@ -166,10 +189,13 @@ void MainWindow::createMenus()
     add(file, tr("&Open..."), QStringLiteral("openAction"), QKeySequence::Open, [this] {
         if (!maybeSave())
             return;
-        const QString path = m_dialogs->openFileName(this, tr("Open Model"), m_lastDir, modelFilter());
+        const QString path = m_dialogs->openFileName(this, tr("Open Model"), m_lastDir, openFilter());
         if (!path.isEmpty())
             loadFile(path);
     });
+    QAction* import = add(file, tr("&Import..."), QStringLiteral("importAction"), QKeySequence(Qt::CTRL | Qt::Key_I),
+                          [this] { importModel(); });
+    import->setStatusTip(tr("Opens an ONNX model or a Hugging Face config.json as a new Headroom model"));
     m_presetMenu = file->addMenu(tr("Open &Preset"));
     m_presetMenu->setObjectName(QStringLiteral("presetMenu"));
     if (!m_resourceDir.isEmpty()) {
@@ -233,15 +259,31 @@ void MainWindow::newDocument()
 
 bool MainWindow::openFile(const QString& path) { return maybeSave() && loadFile(path); }
 
+void MainWindow::importModel()
+{
+    if (!maybeSave())
+        return;
+    const QString path = m_dialogs->openFileName(this, tr("Import Model"), m_lastDir, importFilter());
+    if (!path.isEmpty())
+        loadFile(path);
+}
+
 bool MainWindow::loadFile(const QString& path)
 {
-    auto network = loadModelFile(ss(path));
+    const bool imported = isImportedFormat(path);
+    auto network = loadNetworkFile(ss(path));
     if (!network) {
-        m_dialogs->showError(this, tr("Cannot open the model"), qs(network.error().message));
+        m_dialogs->showError(this, imported ? tr("Cannot import the model") : tr("Cannot open the model"),
+                             qs(network.error().message));
         return false;
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
-    m_document->resetNetwork(std::move(network).value(), absolute);
+    if (imported) {
+        m_document->resetNetwork(std::move(network).value(), QString(), absolute);
+        statusBar()->showMessage(tr("Imported %1").arg(QDir::toNativeSeparators(absolute)), 5000);
+    } else {
+        m_document->resetNetwork(std::move(network).value(), absolute);
+    }
     m_lastDir = QFileInfo(absolute).absolutePath();
     addRecentFile(absolute);
     m_layerEditor->selectPath({0});
@@ -290,7 +332,11 @@ bool MainWindow::saveAs()
     if (suggested.isEmpty()) {
         QString stem = m_document->displayName();
         stem.replace(QLatin1Char('/'), QLatin1Char('-'));
-        suggested = QDir(m_lastDir).filePath(stem + QStringLiteral(".json"));
+        const QString imported = m_document->importedFrom();
+        const QDir dir(imported.isEmpty() ? m_lastDir : QFileInfo(imported).absolutePath());
+        suggested = dir.filePath(stem + QStringLiteral(".json"));
+        if (QFileInfo(suggested) == QFileInfo(imported)) // "config" from config.json
+            suggested = dir.filePath(stem + QStringLiteral("-headroom.json"));
     }
     const QString path = m_dialogs->saveFileName(this, tr("Save Model As"), suggested, modelFilter());
     if (path.isEmpty())
@@ -300,6 +346,14 @@ bool MainWindow::saveAs()
 
 bool MainWindow::saveTo(const QString& path)
 {
+    const QString imported = m_document->importedFrom();
+    if (isOnnxPath(ss(path)) || (!imported.isEmpty() && QFileInfo(path) == QFileInfo(imported))) {
+        m_dialogs->showError(this, tr("Cannot save the model"),
+                             tr("%1 is the file the model was imported from: Headroom saves models as .json files "
+                                "and leaves it as it is. Choose another name.")
+                                 .arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
     const auto saved = saveModelFile(m_document->network(), ss(path));
     if (!saved) {
         m_dialogs->showError(this, tr("Cannot save the model"), qs(saved.error().message));
@@ -388,7 +442,12 @@ void MainWindow::updateRecentFilesMenu()
 
 void MainWindow::updateTitle()
 {
-    setWindowTitle(tr("%1[*] — Headroom").arg(m_document->displayName()));
+    const QString imported = m_document->importedFrom();
+    if (imported.isEmpty())
+        setWindowTitle(tr("%1[*] — Headroom").arg(m_document->displayName()));
+    else
+        setWindowTitle(tr("%1 (imported from %2)[*] — Headroom")
+                           .arg(m_document->displayName(), QFileInfo(imported).fileName()));
     setWindowModified(m_document->isModified());
     setWindowFilePath(m_document->filePath());
 }

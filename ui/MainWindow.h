@@ -43,7 +43,11 @@ public:
 
     // File operations; each asks about unsaved changes first where it replaces the network.
     void newDocument();
+    /// Opens a Headroom model file, an ONNX model or a Hugging Face config.json (through the core's
+    /// loadNetworkFile); an imported model is saved to a new .json file, never over its source.
     bool openFile(const QString& path);
+    /// File > Import: asks for an ONNX model or a Hugging Face config.json and opens it.
+    void importModel();
     bool openPreset(const QString& id);
     bool save();
     bool saveAs();

@@ -33,21 +33,6 @@ constexpr double kGiB = 1024.0 * kMiB;
 constexpr std::size_t kMaxBars = 24;
 constexpr int kHighlightedBars = 3;
 
-QColor componentColor(Component c)
-{
-    switch (c) {
-    case Component::Weights: return QColor(0x4e, 0x79, 0xa7);
-    case Component::Gradients: return QColor(0x8c, 0xb7, 0xe0);
-    case Component::OptimizerState: return QColor(0xf2, 0x8e, 0x2b);
-    case Component::Activations: return QColor(0x59, 0xa1, 0x4f);
-    case Component::Input: return QColor(0xb0, 0x7a, 0xa1);
-    case Component::Transient: return QColor(0x9c, 0x75, 0x5f);
-    case Component::Communication: return QColor(0x76, 0xb7, 0xb2);
-    case Component::Overhead: return QColor(0xba, 0xb0, 0xac);
-    }
-    return Qt::gray;
-}
-
 /// 1, 2, 2.5, 5 x 10^k at or above `v`: round axis ends.
 double niceCeil(double v)
 {
@@ -68,9 +53,9 @@ struct MemoryChartView::Charts {
     QChartView* memoryView = nullptr;
     QValueAxis* batchAxis = nullptr;
     QValueAxis* memoryAxis = nullptr;
-    std::array<QLineSeries*, 7> upper{};
-    std::array<QLineSeries*, 7> lower{};
-    std::array<QAreaSeries*, 7> areas{};
+    std::array<QLineSeries*, kStackOrder.size()> upper{};
+    std::array<QLineSeries*, kStackOrder.size()> lower{};
+    std::array<QAreaSeries*, kStackOrder.size()> areas{};
     QLineSeries* capacity = nullptr;
     QLineSeries* capacityLine = nullptr;
     QLineSeries* overTop = nullptr;
@@ -115,8 +100,8 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
         c.areas[i]->setObjectName(QString::fromLatin1(componentName(comp).data(),
                                                       static_cast<qsizetype>(componentName(comp).size()))
                                   + QStringLiteral("Series"));
-        c.areas[i]->setColor(componentColor(comp));
-        c.areas[i]->setBorderColor(componentColor(comp).darker(130));
+        c.areas[i]->setColor(ComponentColors::color(comp));
+        c.areas[i]->setBorderColor(ComponentColors::border(comp));
         attach(c.areas[i]);
         connect(c.areas[i], &QAreaSeries::hovered, this, [this](const QPointF& point, bool state) {
             if (state)
@@ -177,7 +162,7 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.bars->setMargins(QMargins(4, 4, 4, 4));
     c.barSeries = new QHorizontalBarSeries(this);
     c.barSet = new QBarSet(tr("Activations per sample"), this);
-    c.barSet->setColor(componentColor(Component::Activations));
+    c.barSet->setColor(ComponentColors::color(Component::Activations));
     c.barSet->setSelectedColor(QColor(0xe1, 0x57, 0x59));
     c.barSeries->append(c.barSet);
     c.barSeries->setBarWidth(0.75);
@@ -275,7 +260,8 @@ void MemoryChartView::setData(const ChartData& data)
     c.memoryAxis->setRange(0, yMax);
     c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
     c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    c.memoryAxis->setTitleText(tr("Memory (%1)").arg(unitName()));
+    c.memoryAxis->setTitleText(data.gpus > 1 ? tr("Memory per GPU (%1)").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
+    c.batchAxis->setTitleText(data.gpus > 1 || data.accumulationSteps > 1 ? tr("Micro-batch per GPU") : tr("Batch size"));
     setCurrentBatch(m_batch);
 }
 
@@ -371,6 +357,16 @@ QList<QPointF> MemoryChartView::upperPoints(Component comp) const
 {
     const auto it = std::find(kStackOrder.begin(), kStackOrder.end(), comp);
     return m_charts->upper[static_cast<std::size_t>(it - kStackOrder.begin())]->points();
+}
+
+bool MemoryChartView::showsComponent(Component comp) const
+{
+    const auto it = std::find(kStackOrder.begin(), kStackOrder.end(), comp);
+    if (it == kStackOrder.end() || !m_data.valid)
+        return false;
+    const auto i = static_cast<std::size_t>(it - kStackOrder.begin());
+    const auto markers = m_charts->memory->legend()->markers(m_charts->areas[i]);
+    return !markers.isEmpty() && markers.front()->isVisible();
 }
 
 QList<QPointF> MemoryChartView::capacityPoints() const { return m_charts->capacity->points(); }

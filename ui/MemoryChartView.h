@@ -1,6 +1,7 @@
 #pragma once
 
 #include "ChartData.h"
+#include "ComponentColors.h"
 
 #include <QList>
 #include <QPointF>
@@ -30,16 +31,15 @@ public:
     ~MemoryChartView() override;
 
     /// Components from the bottom of the stack to the top: fixed costs first.
-    static constexpr std::array<Component, 7> kStackOrder{Component::Overhead,    Component::Weights,
-                                                          Component::Gradients,   Component::OptimizerState,
-                                                          Component::Input,       Component::Activations,
-                                                          Component::Transient};
+    static constexpr auto kStackOrder = ComponentColors::kStackOrder;
 
     // What is drawn, for tests: points are (batch, memory in axis units).
     [[nodiscard]] double bytesPerUnit() const noexcept { return m_unit; }
     [[nodiscard]] QString unitName() const;
     /// The top edge of a component's band (the stack up to and including it).
     [[nodiscard]] QList<QPointF> upperPoints(Component c) const;
+    /// True when the component has a band (non-zero somewhere) and a legend entry.
+    [[nodiscard]] bool showsComponent(Component c) const;
     [[nodiscard]] QList<QPointF> capacityPoints() const;
     [[nodiscard]] QString capacityLabel() const;
     [[nodiscard]] QList<QPointF> markerPoints() const;

@@ -3,6 +3,8 @@
 #include "Document.h"
 #include "QtText.h"
 
+#include "headroom/HfConfig.h"
+
 #include <algorithm>
 #include <bit>
 
@@ -18,6 +20,7 @@ PlanController::PlanController(Document* document, QObject* parent) : QObject(pa
 {
     connect(document, &Document::networkChanged, this, &PlanController::reanalyze);
     connect(document, &Document::precisionChanged, this, &PlanController::reanalyze);
+    connect(document, &Document::strategyChanged, this, &PlanController::reanalyze);
     connect(document, &Document::setupChanged, this, &PlanController::rebuildModel);
     connect(document, &Document::batchChanged, this, &PlanController::updateBatch);
     reanalyze();
@@ -48,7 +51,21 @@ std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatc
 
 void PlanController::reanalyze()
 {
-    m_analysis = analyze(m_document->network(), m_document->plan().precision);
+    // As evaluate() does: the plan's analysis options, on the network at the plan's sequence length.
+    const Plan& plan = m_document->plan();
+    if (plan.sequenceLength) {
+        auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
+        if (resized) {
+            m_analysis = analyze(resized.value(), plan.analysisOptions());
+        } else {
+            m_analysis = Analysis{};
+            m_analysis.precision = plan.precision;
+            m_analysis.options = plan.analysisOptions();
+            m_analysis.error = resized.error();
+        }
+    } else {
+        m_analysis = analyze(plan.network, plan.analysisOptions());
+    }
     ++m_analysisRuns;
     Q_EMIT analysisChanged(m_analysis);
     rebuildModel();
@@ -88,11 +105,21 @@ void PlanController::updateEstimate()
     m_state = EstimateState{};
     m_state.capacityBytes = s.gpuMemoryBytes;
     m_state.gpuName = qs(m_document->plan().gpu.name);
+    m_state.analysisValid = m_analysis.valid();
+    m_state.accumulationSteps = s.accumulationSteps;
+    m_state.parallel = s.parallel;
     auto e = estimate(m_analysis, s);
     if (e)
         m_state.estimate = e.value();
     else
         m_state.error = e.error();
+    if (m_analysis.valid()) {
+        auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu);
+        if (t)
+            m_state.throughput = std::move(t).value();
+        else
+            m_state.throughputError = t.error();
+    }
     Q_EMIT estimateChanged(m_state);
 }
 
@@ -103,6 +130,8 @@ void PlanController::rebuildChart()
     m_chart = ChartData{};
     m_chart.capacityBytes = s.gpuMemoryBytes;
     m_chart.gpuName = qs(m_document->plan().gpu.name);
+    m_chart.gpus = s.parallel.gpus;
+    m_chart.accumulationSteps = s.accumulationSteps;
     for (const auto& row : m_analysis.rows) {
         if (row.type != "Repeat" && row.activationBytesPerSample > 0)
             m_chart.layers.push_back({qs(row.name), qs(row.type), row.activationBytesPerSample});

@@ -3,6 +3,7 @@
 #include "ChartData.h"
 
 #include "headroom/Plan.h"
+#include "headroom/Throughput.h"
 
 #include <QObject>
 
@@ -12,16 +13,22 @@ namespace headroom::ui {
 
 class Document;
 
-/// What the summary shows: the core's estimate, or the error that blocks it.
+/// What the summary shows: the core's estimate, or the error that blocks it; the throughput
+/// estimate, or why there is none.
 struct EstimateState final {
     std::optional<Estimate> estimate;
     std::optional<Error> error;
     std::uint64_t capacityBytes = 0;
     QString gpuName;
+    bool analysisValid = true; ///< false: the error comes from the analysis (a layer, or the sequence length)
+    std::int64_t accumulationSteps = 1;
+    Parallelism parallel;
+    std::optional<ThroughputEstimate> throughput;
+    std::optional<Error> throughputError;
 };
 
-/// Keeps the document's results current at two speeds: a network or precision edit re-runs the
-/// core's analyze(); a set-up change rebuilds the MemoryModel and the chart sweep; a batch change
+/// Keeps the document's results current at two speeds: a network, precision or strategy edit re-runs
+/// the core's analyze() (with the plan's analysis options and sequence length); a set-up change rebuilds the MemoryModel and the chart sweep; a batch change
 /// (every slider tick) only re-estimates, a handful of multiplications, and never re-analyses.
 class PlanController final : public QObject {
     Q_OBJECT

@@ -8,6 +8,7 @@
 
 #include "headroom/LayerRegistry.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -104,9 +105,28 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     m_times->setRange(1, 100000);
     m_times->setSuffix(tr(" times"));
     m_times->setKeyboardTracking(false);
+    m_trainingLabel = new QLabel(tr("Training:"), m_layerGroup);
+    m_frozen = new QCheckBox(tr("Frozen"), m_layerGroup);
+    m_frozen->setObjectName(QStringLiteral("frozenCheckBox"));
+    m_frozen->setToolTip(tr("Not trained: no gradients or optimizer state for its parameters (on a block: every layer "
+                            "inside)"));
+    m_checkpoint = new QCheckBox(tr("Checkpoint"), m_layerGroup);
+    m_checkpoint->setObjectName(QStringLiteral("checkpointCheckBox"));
+    m_checkpoint->setToolTip(tr("Each repetition keeps only its input; backward recomputes the rest (activation "
+                                "checkpointing per block)"));
+    m_checkpointHint = new QLabel(m_layerGroup);
+    m_checkpointHint->setObjectName(QStringLiteral("checkpointHintLabel"));
+    m_checkpointHint->setWordWrap(true);
+    m_checkpointHint->hide();
+    auto* trainingRow = new QHBoxLayout;
+    trainingRow->addWidget(m_frozen);
+    trainingRow->addWidget(m_checkpoint);
+    trainingRow->addStretch(1);
     fixedForm->addRow(tr("Name:"), m_layerName);
     fixedForm->addRow(m_inputsLabel, m_inputs);
     fixedForm->addRow(m_timesLabel, m_times);
+    fixedForm->addRow(m_trainingLabel, trainingRow);
+    fixedForm->addRow(QString(), m_checkpointHint);
     layerLayout->addWidget(m_summary);
     layerLayout->addWidget(m_status);
     layerLayout->addLayout(fixedForm);
@@ -159,6 +179,16 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
         if (m_current.isValid())
             m_document->setRepeatTimes(m_model->pathOf(m_current), times);
     });
+
+    connect(m_frozen, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_current.isValid())
+            m_document->setLayerFrozen(m_model->pathOf(m_current), on);
+    });
+    connect(m_checkpoint, &QCheckBox::toggled, this, [this](bool on) {
+        if (m_current.isValid())
+            m_document->setLayerCheckpoint(m_model->pathOf(m_current), on);
+    });
+    connect(document, &Document::strategyChanged, this, &PropertyPanel::refreshLayerValues);
 
     connect(document, &Document::headerChanged, this, &PropertyPanel::refreshHeader);
     connect(document, &Document::layerChanged, this, [this](const LayerPath& path) {
@@ -235,6 +265,7 @@ void PropertyPanel::rebuildLayerForm()
         const bool branches = kind != nullptr && kind->maxInputs() > 1;
         m_timesLabel->setVisible(repeat);
         m_times->setVisible(repeat);
+        m_checkpoint->setVisible(repeat);
         m_inputsLabel->setVisible(!repeat);
         m_inputs->setVisible(!repeat);
         m_inputs->setPlaceholderText(branches ? tr("two or more layer names") : tr("the previous layer"));
@@ -258,6 +289,7 @@ void PropertyPanel::refreshLayerValues()
         m_inputs->clear();
         m_status->clear();
         m_status->hide();
+        m_checkpointHint->hide();
         return;
     }
     QStringList position;
@@ -270,6 +302,19 @@ void PropertyPanel::refreshLayerValues()
         const QSignalBlocker block(m_times);
         m_times->setValue(static_cast<int>(spec->times));
     }
+    {
+        const QSignalBlocker b1(m_frozen);
+        const QSignalBlocker b2(m_checkpoint);
+        m_frozen->setChecked(spec->frozen);
+        m_checkpoint->setChecked(spec->checkpoint);
+    }
+    // A mark alone changes nothing unless checkpointing is per block.
+    const Checkpointing mode = m_document->plan().checkpointing;
+    const bool hint = spec->isRepeat() && spec->checkpoint && mode != Checkpointing::PerBlock;
+    m_checkpointHint->setText(hint ? tr("Takes effect when the set-up's checkpointing is \"%1\" (now \"%2\").")
+                                         .arg(UiText::checkpointing(Checkpointing::PerBlock), UiText::checkpointing(mode))
+                                   : QString());
+    m_checkpointHint->setVisible(hint);
     for (auto* editor : m_editors) {
         const auto it = spec->attributes.find(editor->spec().name);
         editor->setValue(it == spec->attributes.end() ? nlohmann::json() : *it);

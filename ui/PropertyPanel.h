@@ -3,6 +3,7 @@
 #include <QPersistentModelIndex>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QGroupBox;
@@ -17,7 +18,7 @@ class Document;
 class LayerTableModel;
 
 /// Edits the network's input and loss, and the selected layer: its name, its inputs (for layers
-/// that take several), a Repeat block's count, and its attributes through editors generated from
+/// that take several), a Repeat block's count, whether it is frozen (and a block checkpointed), and its attributes through editors generated from
 /// the layer kind's AttributeSpecs. Every change becomes an undo command on the Document.
 class PropertyPanel final : public QWidget {
     Q_OBJECT
@@ -53,6 +54,10 @@ private:
     QLineEdit* m_inputs;
     QLabel* m_timesLabel;
     QSpinBox* m_times;
+    QLabel* m_trainingLabel;
+    QCheckBox* m_frozen;
+    QCheckBox* m_checkpoint;
+    QLabel* m_checkpointHint;
     QWidget* m_attributesHost;
     QFormLayout* m_attributesForm;
     QList<AttributeEditor*> m_editors;

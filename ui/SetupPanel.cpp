@@ -2,60 +2,340 @@
 
 #include "Document.h"
 #include "GpuSelector.h"
+#include "PlanController.h"
+#include "QtText.h"
 #include "UiText.h"
-
 #include "headroom/Count.h"
+#include "headroom/HfConfig.h"
 
+#include <QCheckBox>
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
+#include <QGridLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QTabWidget>
+#include <QVBoxLayout>
+#include <cmath>
+#include <limits>
 
 namespace headroom::ui {
 
 namespace {
-constexpr std::array kPrecisions{Precision::Fp32, Precision::AmpFp16, Precision::AmpBf16, Precision::Fp16, Precision::Bf16};
+
+constexpr std::array kPrecisions { Precision::Fp32, Precision::AmpFp16, Precision::AmpBf16, Precision::Fp16,
+    Precision::Bf16 };
+constexpr std::array kAttentions { AttentionImplementation::Sdpa, AttentionImplementation::Eager };
+constexpr int kMaxGpus = 65536;
+
+/// The length of the model's sequence axis, if its input is a sequence (what the core's
+/// withSequenceLength accepts).
+std::optional<std::int64_t> modelSequenceLength(const Network& network)
+{
+    const auto& dims = network.input.shape.dims;
+    if (dims.empty() || !withSequenceLength(network, dims.front()))
+        return std::nullopt;
+    return dims.front();
+}
+
+/// An error the set-up causes (rather than a layer of the network): the layer editor shows the others.
+bool isSetupError(const Error& error, bool analysisValid)
+{
+    if (analysisValid)
+        return true; // the network is fine: the estimate refused the set-up
+    const std::string& at = error.location;
+    for (const char* key : { "sequence_length", "lora", "checkpoint", "attention", "parallel", "setup" }) {
+        if (at.rfind(key, 0) == 0)
+            return true;
+    }
+    return false;
+}
+
+QLabel* buddyLabel(const QString& text, QWidget* buddy)
+{
+    auto* label = new QLabel(text, buddy->parentWidget());
+    label->setBuddy(buddy);
+    return label;
+}
+
 } // namespace
 
-SetupPanel::SetupPanel(Document* document, QWidget* parent) : QWidget(parent), m_document{document}
+SetupPanel::SetupPanel(Document* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document { document }
 {
-    m_gpu = new GpuSelector(this);
-    m_optimizer = new QComboBox(this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setObjectName(QStringLiteral("setupTabWidget"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(createGpuTab(), tr("GPU && optimizer"));
+    m_tabs->addTab(createStrategyTab(), tr("Strategy"));
+    m_tabs->setTabToolTip(StrategyTab,
+        tr("Activation checkpointing, attention, sequence length, gradient accumulation, "
+           "LoRA and QLoRA"));
+    m_tabs->addTab(createMultiGpuTab(), tr("Multi-GPU"));
+    m_tabs->setTabToolTip(
+        MultiGpuTab, tr("Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload"));
+
+    m_error = new QLabel(this);
+    m_error->setObjectName(QStringLiteral("setupErrorLabel"));
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->setStyleSheet(QStringLiteral("color: #c01010;"));
+    m_error->hide();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(4);
+    layout->addWidget(m_tabs);
+    layout->addWidget(m_error);
+
+    connect(document, &Document::setupChanged, this, &SetupPanel::refresh);
+    connect(document, &Document::precisionChanged, this, &SetupPanel::refresh);
+    connect(document, &Document::strategyChanged, this, &SetupPanel::refresh);
+    connect(document, &Document::networkChanged, this,
+        &SetupPanel::refresh); // the sequence length follows the model
+    refresh();
+}
+
+QWidget* SetupPanel::createGpuTab()
+{
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("gpuSetupPage"));
+    m_gpu = new GpuSelector(page);
+    m_optimizer = new QComboBox(page);
     m_optimizer->setObjectName(QStringLiteral("optimizerComboBox"));
     for (const Optimizer o : allOptimizers())
         m_optimizer->addItem(UiText::optimizer(o), static_cast<int>(o));
-    m_precision = new QComboBox(this);
+    m_eightBit = new QCheckBox(tr("8-bit state"), page);
+    m_eightBit->setObjectName(QStringLiteral("eightBitOptimizerCheckBox"));
+    m_eightBit->setToolTip(
+        tr("bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 "
+           "elements stay 32-bit)"));
+    m_precision = new QComboBox(page);
     m_precision->setObjectName(QStringLiteral("precisionComboBox"));
     for (const Precision p : kPrecisions)
         m_precision->addItem(UiText::precision(p), static_cast<int>(p));
-    m_overhead = new QSpinBox(this);
+    m_overhead = new QSpinBox(page);
     m_overhead->setObjectName(QStringLiteral("overheadSpinBox"));
     m_overhead->setRange(0, 64 * 1024);
     m_overhead->setSingleStep(64);
     m_overhead->setSuffix(tr(" MiB"));
     m_overhead->setKeyboardTracking(false);
     m_overhead->setToolTip(tr("CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve"));
+    m_utilization = new QSpinBox(page);
+    m_utilization->setObjectName(QStringLiteral("utilizationSpinBox"));
+    m_utilization->setRange(1, 100);
+    m_utilization->setSuffix(tr(" %"));
+    m_utilization->setKeyboardTracking(false);
+    m_utilization->setToolTip(
+        tr("The fraction of the GPU's peak FLOP rate a training step is assumed to reach (for the "
+           "step time and throughput)"));
 
-    auto* form = new QFormLayout(this);
-    form->setContentsMargins(0, 0, 0, 0);
+    auto* optimizerRow = new QHBoxLayout;
+    optimizerRow->addWidget(m_optimizer, 1);
+    optimizerRow->addWidget(m_eightBit);
+    auto* overheadRow = new QHBoxLayout;
+    overheadRow->addWidget(m_overhead, 1);
+    overheadRow->addSpacing(12);
+    overheadRow->addWidget(buddyLabel(tr("Utilisation:"), m_utilization));
+    overheadRow->addWidget(m_utilization, 1);
+
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 6, 0, 0);
     form->addRow(tr("GPU:"), m_gpu);
-    form->addRow(tr("Optimizer:"), m_optimizer);
+    form->addRow(tr("Optimizer:"), optimizerRow);
     form->addRow(tr("Precision:"), m_precision);
-    form->addRow(tr("Overhead:"), m_overhead);
+    form->addRow(tr("Overhead:"), overheadRow);
 
     connect(m_gpu, &GpuSelector::gpuSelected, this, [this](const Gpu& gpu) { m_document->setGpu(gpu); });
     connect(m_gpu, &GpuSelector::customRequested, this, &SetupPanel::customGpuRequested);
-    connect(m_optimizer, &QComboBox::currentIndexChanged, this, [this] {
-        m_document->setOptimizer(static_cast<Optimizer>(m_optimizer->currentData().toInt()));
-    });
-    connect(m_precision, &QComboBox::currentIndexChanged, this, [this] {
-        m_document->setPrecision(static_cast<Precision>(m_precision->currentData().toInt()));
-    });
+    connect(m_optimizer, &QComboBox::currentIndexChanged, this,
+        [this] { m_document->setOptimizer(static_cast<Optimizer>(m_optimizer->currentData().toInt())); });
+    connect(m_eightBit, &QCheckBox::toggled, this, [this](bool on) { m_document->setEightBitOptimizer(on); });
+    connect(m_precision, &QComboBox::currentIndexChanged, this,
+        [this] { m_document->setPrecision(static_cast<Precision>(m_precision->currentData().toInt())); });
     connect(m_overhead, &QSpinBox::valueChanged, this,
-            [this](int mib) { m_document->setOverheadBytes(static_cast<std::uint64_t>(mib) * kMiB); });
-    connect(document, &Document::setupChanged, this, &SetupPanel::refresh);
-    connect(document, &Document::precisionChanged, this, &SetupPanel::refresh);
-    refresh();
+        [this](int mib) { m_document->setOverheadBytes(static_cast<std::uint64_t>(mib) * kMiB); });
+    connect(m_utilization, &QSpinBox::valueChanged, this,
+        [this](int percent) { m_document->setAssumedUtilization(percent / 100.0); });
+    return page;
+}
+
+QWidget* SetupPanel::createStrategyTab()
+{
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("strategySetupPage"));
+    m_checkpointing = new QComboBox(page);
+    m_checkpointing->setObjectName(QStringLiteral("checkpointingComboBox"));
+    for (const Checkpointing c : allCheckpointings())
+        m_checkpointing->addItem(UiText::checkpointing(c), static_cast<int>(c));
+    m_checkpointing->setToolTip(tr("Activation checkpointing: per block keeps only each checkpointed block's "
+                                   "input and recomputes the rest in "
+                                   "backward (mark blocks in the layer editor; with none marked, every "
+                                   "top-level Repeat block); selective "
+                                   "recomputes only the attention score matrices"));
+    m_attention = new QComboBox(page);
+    m_attention->setObjectName(QStringLiteral("attentionComboBox"));
+    for (const AttentionImplementation a : kAttentions)
+        m_attention->addItem(UiText::attention(a), static_cast<int>(a));
+    m_attention->setToolTip(
+        tr("Flash / SDPA kernels keep no T × T matrix; eager attention keeps heads × T × T "
+           "probabilities (and their dropout mask)"));
+    m_sequenceLength = new QSpinBox(page);
+    m_sequenceLength->setObjectName(QStringLiteral("sequenceLengthSpinBox"));
+    m_sequenceLength->setRange(1, std::numeric_limits<int>::max());
+    m_sequenceLength->setKeyboardTracking(false);
+    m_sequenceLength->setSuffix(tr(" tokens"));
+    m_accumulation = new QSpinBox(page);
+    m_accumulation->setObjectName(QStringLiteral("accumulationStepsSpinBox"));
+    m_accumulation->setRange(1, 1 << 20);
+    m_accumulation->setKeyboardTracking(false);
+    m_accumulation->setSuffix(tr(" steps"));
+    m_accumulation->setSpecialValueText(tr("none"));
+    m_accumulation->setToolTip(
+        tr("Gradient accumulation: each optimizer step sees micro-batch × steps samples per "
+           "data-parallel GPU; memory follows the micro-batch"));
+    m_loraRank = new QSpinBox(page);
+    m_loraRank->setObjectName(QStringLiteral("loraRankSpinBox"));
+    m_loraRank->setRange(0, 4096);
+    m_loraRank->setKeyboardTracking(false);
+    m_loraRank->setSpecialValueText(tr("Off"));
+    m_loraRank->setToolTip(
+        tr("LoRA rank r: targeted Linear layers are frozen and get trainable r × in and out × r "
+           "adapters; every other parameter is frozen. 0 turns LoRA off"));
+    m_loraTargets = new QLineEdit(page);
+    m_loraTargets->setObjectName(QStringLiteral("loraTargetsLineEdit"));
+    m_loraTargets->setPlaceholderText(tr("every Linear but the head"));
+    m_loraTargets->setToolTip(
+        tr("Linear layers to adapt, matched against the end of their names, separated by commas "
+           "(q_proj, v_proj)"));
+    m_loraDropout = new QDoubleSpinBox(page);
+    m_loraDropout->setObjectName(QStringLiteral("loraDropoutSpinBox"));
+    m_loraDropout->setRange(0.0, 0.95);
+    m_loraDropout->setSingleStep(0.05);
+    m_loraDropout->setDecimals(2);
+    m_loraDropout->setKeyboardTracking(false);
+    m_loraDropout->setToolTip(
+        tr("lora_dropout: above 0, each adapted layer keeps a dropped copy of its input"));
+    m_qlora = new QCheckBox(tr("QLoRA (4-bit base)"), page);
+    m_qlora->setObjectName(QStringLiteral("qloraCheckBox"));
+    m_qlora->setToolTip(tr("QLoRA: the frozen base Linear weights stored as 4-bit NF4 with double-quantised "
+                           "constants; adapters in the half type"));
+
+    auto* grid = new QGridLayout(page);
+    grid->setContentsMargins(0, 6, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->addWidget(buddyLabel(tr("Checkpointing:"), m_checkpointing), 0, 0);
+    grid->addWidget(m_checkpointing, 0, 1);
+    grid->addWidget(buddyLabel(tr("Attention:"), m_attention), 0, 2);
+    grid->addWidget(m_attention, 0, 3);
+    grid->addWidget(buddyLabel(tr("Sequence length:"), m_sequenceLength), 1, 0);
+    grid->addWidget(m_sequenceLength, 1, 1);
+    grid->addWidget(buddyLabel(tr("Accumulation:"), m_accumulation), 1, 2);
+    grid->addWidget(m_accumulation, 1, 3);
+    grid->addWidget(buddyLabel(tr("LoRA rank:"), m_loraRank), 2, 0);
+    grid->addWidget(m_loraRank, 2, 1);
+    grid->addWidget(buddyLabel(tr("Targets:"), m_loraTargets), 2, 2);
+    grid->addWidget(m_loraTargets, 2, 3);
+    grid->addWidget(buddyLabel(tr("LoRA dropout:"), m_loraDropout), 3, 0);
+    grid->addWidget(m_loraDropout, 3, 1);
+    grid->addWidget(m_qlora, 3, 2, 1, 2);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(3, 1);
+    grid->setRowStretch(4, 1);
+
+    connect(m_checkpointing, &QComboBox::currentIndexChanged, this, [this] {
+        m_document->setCheckpointing(static_cast<Checkpointing>(m_checkpointing->currentData().toInt()));
+    });
+    connect(m_attention, &QComboBox::currentIndexChanged, this, [this] {
+        m_document->setAttention(static_cast<AttentionImplementation>(m_attention->currentData().toInt()));
+    });
+    connect(m_sequenceLength, &QSpinBox::valueChanged, this, [this](int length) {
+        const auto own = modelSequenceLength(m_document->network());
+        if (!own)
+            return;
+        m_document->setSequenceLength(length == *own ? std::nullopt : std::optional<std::int64_t>(length));
+    });
+    connect(m_accumulation, &QSpinBox::valueChanged, this,
+        [this](int steps) { m_document->setAccumulationSteps(steps); });
+    connect(m_loraRank, &QSpinBox::valueChanged, this, &SetupPanel::editLora);
+    connect(m_loraTargets, &QLineEdit::editingFinished, this, &SetupPanel::editLora);
+    connect(m_loraDropout, &QDoubleSpinBox::valueChanged, this, &SetupPanel::editLora);
+    connect(m_qlora, &QCheckBox::toggled, this, &SetupPanel::editLora);
+    return page;
+}
+
+QWidget* SetupPanel::createMultiGpuTab()
+{
+    auto* page = new QWidget(this);
+    page->setObjectName(QStringLiteral("multiGpuSetupPage"));
+    m_gpus = new QSpinBox(page);
+    m_gpus->setObjectName(QStringLiteral("gpuCountSpinBox"));
+    m_gpus->setRange(1, kMaxGpus);
+    m_gpus->setKeyboardTracking(false);
+    m_gpus->setToolTip(tr("GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU's memory"));
+    m_sharding = new QComboBox(page);
+    m_sharding->setObjectName(QStringLiteral("shardingComboBox"));
+    for (const Sharding s : allShardings())
+        m_sharding->addItem(UiText::sharding(s), static_cast<int>(s));
+    m_sharding->setToolTip(
+        tr("How data parallelism shares the model state: DDP keeps everything on every GPU; ZeRO 1 "
+           "shards optimizer state, 2 also gradients, 3 also weights (FSDP: shard-grad-op as ZeRO "
+           "2, full shard as ZeRO 3)"));
+    m_tensorParallel = new QSpinBox(page);
+    m_tensorParallel->setObjectName(QStringLiteral("tensorParallelSpinBox"));
+    m_tensorParallel->setRange(1, kMaxGpus);
+    m_tensorParallel->setKeyboardTracking(false);
+    m_tensorParallel->setToolTip(tr("Megatron tensor-parallel degree for attention and MLP layers"));
+    m_offload = new QCheckBox(tr("Offload optimizer state to the CPU"), page);
+    m_offload->setObjectName(QStringLiteral("offloadOptimizerCheckBox"));
+    m_offload->setToolTip(tr("Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload)"));
+
+    auto* grid = new QGridLayout(page);
+    grid->setContentsMargins(0, 6, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->addWidget(buddyLabel(tr("GPUs:"), m_gpus), 0, 0);
+    grid->addWidget(m_gpus, 0, 1);
+    grid->addWidget(buddyLabel(tr("Sharding:"), m_sharding), 0, 2);
+    grid->addWidget(m_sharding, 0, 3);
+    grid->addWidget(buddyLabel(tr("Tensor parallel:"), m_tensorParallel), 1, 0);
+    grid->addWidget(m_tensorParallel, 1, 1);
+    grid->addWidget(m_offload, 1, 2, 1, 2);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(3, 2);
+    grid->setRowStretch(2, 1);
+
+    connect(m_gpus, &QSpinBox::valueChanged, this, &SetupPanel::editParallelism);
+    connect(m_sharding, &QComboBox::currentIndexChanged, this, &SetupPanel::editParallelism);
+    connect(m_tensorParallel, &QSpinBox::valueChanged, this, &SetupPanel::editParallelism);
+    connect(m_offload, &QCheckBox::toggled, this, &SetupPanel::editParallelism);
+    return page;
+}
+
+void SetupPanel::editLora()
+{
+    LoraOptions lora;
+    lora.rank = m_loraRank->value();
+    for (const auto& part :
+        m_loraTargets->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts))
+        lora.targets.push_back(ss(part));
+    lora.dropout = m_loraDropout->value();
+    lora.quantizeBase = m_qlora->isChecked();
+    m_document->setLora(lora);
+}
+
+void SetupPanel::editParallelism()
+{
+    Parallelism p;
+    p.gpus = m_gpus->value();
+    p.sharding = static_cast<Sharding>(m_sharding->currentData().toInt());
+    p.tensorParallel = m_tensorParallel->value();
+    p.offloadOptimizer = m_offload->isChecked();
+    m_document->setParallelism(p);
 }
 
 void SetupPanel::setCatalog(const GpuCatalog& catalog)
@@ -64,7 +344,10 @@ void SetupPanel::setCatalog(const GpuCatalog& catalog)
     refresh();
 }
 
-const GpuCatalog& SetupPanel::catalog() const { return m_gpu->catalog(); }
+const GpuCatalog& SetupPanel::catalog() const
+{
+    return m_gpu->catalog();
+}
 
 void SetupPanel::addCustomGpu(const Gpu& gpu)
 {
@@ -77,16 +360,69 @@ void SetupPanel::addCustomGpu(const Gpu& gpu)
     refresh();
 }
 
+void SetupPanel::setEstimate(const EstimateState& state)
+{
+    // The estimate refuses an analysis with an error too; only the set-up's own errors belong here.
+    const bool show = state.error && isSetupError(*state.error, state.analysisValid);
+    m_error->setText(show ? tr("Cannot use this set-up: %1").arg(qs(state.error->message)) : QString());
+    m_error->setVisible(show);
+}
+
 void SetupPanel::refresh()
 {
     const Plan& plan = m_document->plan();
     m_gpu->setCurrentGpu(plan.gpu);
-    const QSignalBlocker b1(m_optimizer);
-    const QSignalBlocker b2(m_precision);
-    const QSignalBlocker b3(m_overhead);
+    const QSignalBlocker blockers[] { QSignalBlocker(m_optimizer), QSignalBlocker(m_precision),
+        QSignalBlocker(m_overhead), QSignalBlocker(m_eightBit), QSignalBlocker(m_utilization),
+        QSignalBlocker(m_checkpointing), QSignalBlocker(m_attention), QSignalBlocker(m_sequenceLength),
+        QSignalBlocker(m_accumulation), QSignalBlocker(m_loraRank), QSignalBlocker(m_loraDropout),
+        QSignalBlocker(m_qlora), QSignalBlocker(m_gpus), QSignalBlocker(m_sharding),
+        QSignalBlocker(m_tensorParallel), QSignalBlocker(m_offload) };
+    (void)blockers;
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(plan.setup.optimizer)));
+    m_eightBit->setChecked(plan.setup.eightBitOptimizer);
     m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(plan.precision)));
     m_overhead->setValue(static_cast<int>(plan.setup.overheadBytes / kMiB));
+    m_utilization->setValue(static_cast<int>(std::lround(plan.setup.assumedUtilization * 100.0)));
+
+    m_checkpointing->setCurrentIndex(m_checkpointing->findData(static_cast<int>(plan.checkpointing)));
+    m_attention->setCurrentIndex(m_attention->findData(static_cast<int>(plan.attention)));
+    const auto own = modelSequenceLength(plan.network);
+    m_sequenceLength->setEnabled(own.has_value());
+    if (own) {
+        const std::int64_t length = plan.sequenceLength.value_or(*own);
+        m_sequenceLength->setValue(
+            static_cast<int>(std::min<std::int64_t>(length, std::numeric_limits<int>::max())));
+        m_sequenceLength->setToolTip(tr("Tokens per sample; the model's own is %1").arg(*own));
+        m_sequenceLength->setSpecialValueText(QString());
+    } else {
+        m_sequenceLength->setToolTip(
+            tr("Only for models whose input is a sequence (token ids [T] or features [T, E])"));
+        m_sequenceLength->setSpecialValueText(tr("n/a"));
+        m_sequenceLength->setValue(m_sequenceLength->minimum());
+    }
+    m_accumulation->setValue(static_cast<int>(
+        std::clamp<std::int64_t>(plan.setup.accumulationSteps, 1, m_accumulation->maximum())));
+
+    m_loraRank->setValue(
+        static_cast<int>(std::clamp<std::int64_t>(plan.lora.rank, 0, m_loraRank->maximum())));
+    QStringList targets;
+    for (const auto& t : plan.lora.targets)
+        targets << qs(t);
+    if (!m_loraTargets->hasFocus() || !m_loraTargets->isModified())
+        m_loraTargets->setText(targets.join(QStringLiteral(", ")));
+    m_loraDropout->setValue(plan.lora.dropout);
+    m_qlora->setChecked(plan.lora.quantizeBase);
+    const bool lora = plan.lora.enabled();
+    m_loraTargets->setEnabled(lora);
+    m_loraDropout->setEnabled(lora);
+    m_qlora->setEnabled(lora || plan.lora.quantizeBase);
+
+    const Parallelism& par = plan.setup.parallel;
+    m_gpus->setValue(static_cast<int>(std::clamp<std::int64_t>(par.gpus, 1, kMaxGpus)));
+    m_sharding->setCurrentIndex(m_sharding->findData(static_cast<int>(par.sharding)));
+    m_tensorParallel->setValue(static_cast<int>(std::clamp<std::int64_t>(par.tensorParallel, 1, kMaxGpus)));
+    m_offload->setChecked(par.offloadOptimizer);
 }
 
 } // namespace headroom::ui

@@ -4,20 +4,33 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
 class QSpinBox;
+class QTabWidget;
 
 namespace headroom::ui {
 
 class Document;
 class GpuSelector;
+struct EstimateState;
 
-/// The training set-up: GPU (searchable, grouped, or a custom size), optimizer, precision and the
-/// framework overhead. Edits become undo commands on the Document.
-class SetupPanel final : public QWidget {
+/// The training set-up in three tabs, so it stays compact: the GPU (searchable, grouped, or a custom
+/// size), optimizer (and 8-bit state), precision, framework overhead and assumed utilisation; the
+/// strategy (activation checkpointing, attention implementation, sequence length, gradient
+/// accumulation, LoRA / QLoRA); and multi-GPU training (GPU count, sharding, tensor parallelism,
+/// optimizer offload). Edits become undo commands on the Document; a set-up the core refuses shows
+/// the core's reason under the tabs.
+class SetupPanel final : public QWidget
+{
     Q_OBJECT
 
 public:
+    enum Tab { GpuTab, StrategyTab, MultiGpuTab };
+
     explicit SetupPanel(Document* document, QWidget* parent = nullptr);
 
     void setCatalog(const GpuCatalog& catalog);
@@ -25,18 +38,47 @@ public:
     /// Adds a user-defined GPU to the catalogue and selects it.
     void addCustomGpu(const Gpu& gpu);
     [[nodiscard]] GpuSelector* gpuSelector() const noexcept { return m_gpu; }
+    [[nodiscard]] QTabWidget* tabs() const noexcept { return m_tabs; }
+
+public Q_SLOTS:
+    /// Shows the estimate's error here when the set-up (not a layer) causes it.
+    void setEstimate(const headroom::ui::EstimateState& state);
 
 Q_SIGNALS:
     void customGpuRequested();
 
 private:
+    QWidget* createGpuTab();
+    QWidget* createStrategyTab();
+    QWidget* createMultiGpuTab();
     void refresh();
+    void editLora();
+    void editParallelism();
 
     Document* m_document;
+    QTabWidget* m_tabs;
     GpuSelector* m_gpu;
     QComboBox* m_optimizer;
+    QCheckBox* m_eightBit;
     QComboBox* m_precision;
     QSpinBox* m_overhead;
+    QSpinBox* m_utilization;
+
+    QComboBox* m_checkpointing;
+    QComboBox* m_attention;
+    QSpinBox* m_sequenceLength;
+    QSpinBox* m_accumulation;
+    QSpinBox* m_loraRank;
+    QLineEdit* m_loraTargets;
+    QDoubleSpinBox* m_loraDropout;
+    QCheckBox* m_qlora;
+
+    QSpinBox* m_gpus;
+    QComboBox* m_sharding;
+    QSpinBox* m_tensorParallel;
+    QCheckBox* m_offload;
+
+    QLabel* m_error;
 };
 
 } // namespace headroom::ui

@@ -4,6 +4,8 @@
 
 #include "headroom/Format.h"
 
+#include <cmath>
+
 namespace headroom::ui {
 
 QString UiText::component(Component c)
@@ -81,10 +83,92 @@ QString UiText::loss(Loss l)
     return qs(lossName(l));
 }
 
+QString UiText::checkpointing(Checkpointing c)
+{
+    switch (c) {
+    case Checkpointing::None: return tr("None");
+    case Checkpointing::PerBlock: return tr("Per block");
+    case Checkpointing::Selective: return tr("Selective (attention scores)");
+    }
+    return qs(checkpointingLabel(c));
+}
+
+QString UiText::attention(AttentionImplementation a)
+{
+    switch (a) {
+    case AttentionImplementation::Sdpa: return tr("Flash / SDPA");
+    case AttentionImplementation::Eager: return tr("Eager (keeps T × T)");
+    }
+    return qs(attentionLabel(a));
+}
+
+QString UiText::sharding(Sharding s)
+{
+    switch (s) {
+    case Sharding::None: return tr("DDP (no sharding)");
+    case Sharding::Zero1: return tr("ZeRO stage 1");
+    case Sharding::Zero2: return tr("ZeRO stage 2");
+    case Sharding::Zero3: return tr("ZeRO stage 3");
+    case Sharding::FsdpShardGradOp: return tr("FSDP shard-grad-op");
+    case Sharding::FsdpFullShard: return tr("FSDP full shard");
+    }
+    return qs(shardingLabel(s));
+}
+
 QString UiText::bytes(std::uint64_t n) { return qs(formatBytes(n)); }
 
 QString UiText::signedBytes(double n) { return qs(formatSignedBytes(n)); }
 
 QString UiText::count(std::uint64_t n) { return qs(formatCount(n)); }
+
+namespace {
+
+/// Three significant digits: 4.12, 41.2, 412.
+QString threeDigits(double v)
+{
+    const int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
+    return QString::number(v, 'f', decimals);
+}
+
+} // namespace
+
+QString UiText::flops(double n)
+{
+    static constexpr std::array<const char*, 6> kPrefixes{"", "k", "M", "G", "T", "P"};
+    std::size_t i = 0;
+    while (n >= 999.5 && i + 1 < kPrefixes.size()) {
+        n /= 1000.0;
+        ++i;
+    }
+    return tr("%1 %2FLOP").arg(threeDigits(n), QString::fromLatin1(kPrefixes[i]));
+}
+
+QString UiText::seconds(double s)
+{
+    if (!(s > 0))
+        return tr("0 s");
+    if (s < 1e-3)
+        return tr("%1 µs").arg(threeDigits(s * 1e6));
+    if (s < 1)
+        return tr("%1 ms").arg(threeDigits(s * 1e3));
+    if (s < 120)
+        return tr("%1 s").arg(threeDigits(s));
+    if (s < 7200)
+        return tr("%1 min").arg(threeDigits(s / 60));
+    return tr("%1 h").arg(threeDigits(s / 3600));
+}
+
+QString UiText::rate(double perSecond)
+{
+    if (!(perSecond > 0))
+        return QStringLiteral("0");
+    if (perSecond < 1000)
+        return threeDigits(perSecond);
+    if (perSecond < 100000)
+        return count(static_cast<std::uint64_t>(std::llround(perSecond)));
+    if (perSecond < 1e9)
+        return tr("%1 M").arg(threeDigits(perSecond / 1e6));
+    return tr("%1 G").arg(threeDigits(perSecond / 1e9));
+}
 
 } // namespace headroom::ui

@@ -5,6 +5,7 @@
 #include "headroom/Network.h"
 #include "headroom/Optimizer.h"
 #include "headroom/Precision.h"
+#include "headroom/Training.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -24,9 +25,18 @@ public:
     [[nodiscard]] static QString precision(Precision p);
     [[nodiscard]] static QString optimizer(Optimizer o);
     [[nodiscard]] static QString loss(Loss l);
+    [[nodiscard]] static QString checkpointing(Checkpointing c);
+    [[nodiscard]] static QString attention(AttentionImplementation a);
+    [[nodiscard]] static QString sharding(Sharding s);
     [[nodiscard]] static QString bytes(std::uint64_t n);
     [[nodiscard]] static QString signedBytes(double n);
     [[nodiscard]] static QString count(std::uint64_t n);
+    /// Floating-point operations with an SI prefix: "812 MFLOP", "4.12 TFLOP".
+    [[nodiscard]] static QString flops(double n);
+    /// A duration: "850 µs", "412 ms", "3.25 s", "2.1 min".
+    [[nodiscard]] static QString seconds(double s);
+    /// A rate with three significant digits: "77.7", "1,240", "19.9 k".
+    [[nodiscard]] static QString rate(double perSecond);
 };
 
 } // namespace headroom::ui

@@ -74,6 +74,74 @@
         <source>No estimate: %1</source>
         <translation>추정 불가: %1</translation>
     </message>
+    <message>
+        <source>Max micro-batch per GPU: %1</source>
+        <translation>GPU당 최대 마이크로 배치: %1</translation>
+    </message>
+    <message>
+        <source>Per GPU: %1 of %2</source>
+        <translation>GPU당: %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Effective batch: %1 (%2); at most %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max micro-batch per GPU: —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per GPU: —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step: %1 · %2 samples/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 tokens/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (at %1% of %2 TFLOPS%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, memory-bound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); compute %5, memory traffic %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput: — (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing: activations %1 instead of %2 per sample (−%3%), recomputing %4 per sample (+%5% forward compute)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trainable: %1 of %2 parameters (%3%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; LoRA adapters: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -114,7 +182,9 @@
     </message>
     <message numerus="yes">
         <source>Remove %n layers</source>
-        <translation><numerusform>레이어 %n개 삭제</numerusform></translation>
+        <translation>
+            <numerusform>레이어 %n개 삭제</numerusform>
+        </translation>
     </message>
     <message>
         <source>Move layer</source>
@@ -122,7 +192,9 @@
     </message>
     <message numerus="yes">
         <source>Move %n layers</source>
-        <translation><numerusform>레이어 %n개 이동</numerusform></translation>
+        <translation>
+            <numerusform>레이어 %n개 이동</numerusform>
+        </translation>
     </message>
     <message>
         <source>Duplicate layer</source>
@@ -130,7 +202,9 @@
     </message>
     <message numerus="yes">
         <source>Duplicate %n layers</source>
-        <translation><numerusform>레이어 %n개 복제</numerusform></translation>
+        <translation>
+            <numerusform>레이어 %n개 복제</numerusform>
+        </translation>
     </message>
     <message>
         <source>Wrap in residual block</source>
@@ -183,6 +257,94 @@
     <message>
         <source>Change overhead</source>
         <translation>프레임워크 오버헤드 변경</translation>
+    </message>
+    <message>
+        <source>Freeze layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unfreeze layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop checkpointing block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the layers to checkpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only top-level layers can be checkpointed as a block.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot checkpoint these layers as one block: &quot;%1&quot; after them uses &quot;%2&quot; inside it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change accumulation steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change parallelism</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change GPU count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change tensor parallelism</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change sharding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offload optimizer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep optimizer state on the GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use an 8-bit optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use a 32-bit optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change assumed utilisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change attention implementation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change LoRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change sequence length</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -282,6 +444,18 @@
         <source>Add %1</source>
         <translation>%1 추가</translation>
     </message>
+    <message>
+        <source>&amp;Checkpoint Selection</source>
+        <translation>선택 영역 체크포인트(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Puts the selected top-level layers in a checkpointed block: backward recomputes their activations instead of keeping them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>체크포인트</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::LayerTableModel</name>
@@ -328,6 +502,38 @@
     <message>
         <source>Layers: %1 · Parameters: %2 · Activations per sample: %3</source>
         <translation>레이어: %1 · 파라미터: %2 · 샘플당 활성화: %3</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>고정</translation>
+    </message>
+    <message>
+        <source>checkpointed</source>
+        <translation>체크포인트</translation>
+    </message>
+    <message>
+        <source>LoRA +%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frozen: no gradients or optimizer state for its parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointed: its activations are recomputed in the backward pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LoRA adapters: %1 trainable parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -476,6 +682,42 @@
         <source>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;Plans GPU memory for deep-learning training: build or open a network, pick a GPU and see the largest batch that fits.&lt;/p&gt;&lt;p&gt;Estimates follow PyTorch&apos;s memory behaviour; see the user guide for the assumptions.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;딥러닝 학습을 위한 GPU 메모리 계획 도구입니다. 네트워크를 만들거나 열고 GPU를 고르면 들어가는 가장 큰 배치를 바로 볼 수 있습니다.&lt;/p&gt;&lt;p&gt;추정치는 PyTorch의 메모리 동작을 따릅니다. 가정은 사용자 가이드를 참고하세요.&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Models (*.json *.onnx);;Headroom models (*.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models to import (*.onnx config.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import...</source>
+        <translation>가져오기(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Opens an ONNX model or a Hugging Face config.json as a new Headroom model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import Model</source>
+        <translation>모델 가져오기</translation>
+    </message>
+    <message>
+        <source>Cannot import the model</source>
+        <translation>모델을 가져올 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is the file the model was imported from: Headroom saves models as .json files and leaves it as it is. Choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (imported from %2)[*] — Headroom</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>
@@ -542,6 +784,14 @@
     <message>
         <source>Total: %1 of %2</source>
         <translation>합계: %1 / %2</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (%1)</source>
+        <translation>GPU당 메모리 (%1)</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU</source>
+        <translation>GPU당 마이크로 배치</translation>
     </message>
 </context>
 <context>
@@ -614,6 +864,30 @@
         <source>Layer %1: %2</source>
         <translation>레이어 %1: %2</translation>
     </message>
+    <message>
+        <source>Training:</source>
+        <translation>학습:</translation>
+    </message>
+    <message>
+        <source>Frozen</source>
+        <translation>고정</translation>
+    </message>
+    <message>
+        <source>Not trained: no gradients or optimizer state for its parameters (on a block: every layer inside)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>체크포인트</translation>
+    </message>
+    <message>
+        <source>Each repetition keeps only its input; backward recomputes the rest (activation checkpointing per block)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Takes effect when the set-up&apos;s checkpointing is &quot;%1&quot; (now &quot;%2&quot;).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::SetupPanel</name>
@@ -640,6 +914,174 @@
     <message>
         <source>Overhead:</source>
         <translation>오버헤드:</translation>
+    </message>
+    <message>
+        <source>GPU &amp;&amp; optimizer</source>
+        <translation>GPU 및 옵티마이저</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>전략</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing, attention, sequence length, gradient accumulation, LoRA and QLoRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-GPU</source>
+        <translation>멀티 GPU</translation>
+    </message>
+    <message>
+        <source>Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>8-bit state</source>
+        <translation>8비트 상태</translation>
+    </message>
+    <message>
+        <source>bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay 32-bit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The fraction of the GPU&apos;s peak FLOP rate a training step is assumed to reach (for the step time and throughput)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Utilisation:</source>
+        <translation>활용률:</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing: per block keeps only each checkpointed block&apos;s input and recomputes the rest in backward (mark blocks in the layer editor; with none marked, every top-level Repeat block); selective recomputes only the attention score matrices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flash / SDPA kernels keep no T × T matrix; eager attention keeps heads × T × T probabilities (and their dropout mask)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 토큰</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> 단계</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: each optimizer step sees micro-batch × steps samples per data-parallel GPU; memory follows the micro-batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>끔</translation>
+    </message>
+    <message>
+        <source>LoRA rank r: targeted Linear layers are frozen and get trainable r × in and out × r adapters; every other parameter is frozen. 0 turns LoRA off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every Linear but the head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Linear layers to adapt, matched against the end of their names, separated by commas (q_proj, v_proj)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lora_dropout: above 0, each adapted layer keeps a dropped copy of its input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QLoRA (4-bit base)</source>
+        <translation>QLoRA (4비트 기반 가중치)</translation>
+    </message>
+    <message>
+        <source>QLoRA: the frozen base Linear weights stored as 4-bit NF4 with double-quantised constants; adapters in the half type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing:</source>
+        <translation>체크포인팅:</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>어텐션:</translation>
+    </message>
+    <message>
+        <source>Sequence length:</source>
+        <translation>시퀀스 길이:</translation>
+    </message>
+    <message>
+        <source>Accumulation:</source>
+        <translation>그래디언트 누적:</translation>
+    </message>
+    <message>
+        <source>LoRA rank:</source>
+        <translation>LoRA 랭크:</translation>
+    </message>
+    <message>
+        <source>Targets:</source>
+        <translation>대상:</translation>
+    </message>
+    <message>
+        <source>LoRA dropout:</source>
+        <translation>LoRA 드롭아웃:</translation>
+    </message>
+    <message>
+        <source>GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU&apos;s memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How data parallelism shares the model state: DDP keeps everything on every GPU; ZeRO 1 shards optimizer state, 2 also gradients, 3 also weights (FSDP: shard-grad-op as ZeRO 2, full shard as ZeRO 3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Megatron tensor-parallel degree for attention and MLP layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offload optimizer state to the CPU</source>
+        <translation>옵티마이저 상태를 CPU로 오프로드</translation>
+    </message>
+    <message>
+        <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU 수:</translation>
+    </message>
+    <message>
+        <source>Sharding:</source>
+        <translation>샤딩:</translation>
+    </message>
+    <message>
+        <source>Tensor parallel:</source>
+        <translation>텐서 병렬:</translation>
+    </message>
+    <message>
+        <source>Cannot use this set-up: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per sample; the model&apos;s own is %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only for models whose input is a sequence (token ids [T] or features [T, E])</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -799,6 +1241,86 @@
     <message>
         <source>None</source>
         <translation>없음</translation>
+    </message>
+    <message>
+        <source>Communication buffers</source>
+        <translation>통신 버퍼</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>블록별</translation>
+    </message>
+    <message>
+        <source>Selective (attention scores)</source>
+        <translation>선택적 (어텐션 점수)</translation>
+    </message>
+    <message>
+        <source>Flash / SDPA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager (keeps T × T)</source>
+        <translation>Eager (T × T 유지)</translation>
+    </message>
+    <message>
+        <source>DDP (no sharding)</source>
+        <translation>DDP (샤딩 없음)</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 1</source>
+        <translation>ZeRO 1단계</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 2</source>
+        <translation>ZeRO 2단계</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 3</source>
+        <translation>ZeRO 3단계</translation>
+    </message>
+    <message>
+        <source>FSDP shard-grad-op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FSDP full shard</source>
+        <translation>FSDP 전체 샤딩</translation>
+    </message>
+    <message>
+        <source>%1 %2FLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 G</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

@@ -74,6 +74,74 @@
         <source>No estimate: %1</source>
         <translation>无法估算：%1</translation>
     </message>
+    <message>
+        <source>Max micro-batch per GPU: %1</source>
+        <translation>每 GPU 最大微批大小：%1</translation>
+    </message>
+    <message>
+        <source>Per GPU: %1 of %2</source>
+        <translation>每 GPU：%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Effective batch: %1 (%2); at most %3</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Max micro-batch per GPU: —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per GPU: —</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Step: %1 · %2 samples/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> · %1 tokens/s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> (at %1% of %2 TFLOPS%3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>, memory-bound</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); compute %5, memory traffic %6</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Throughput: — (%1)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing: activations %1 instead of %2 per sample (−%3%), recomputing %4 per sample (+%5% forward compute)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Trainable: %1 of %2 parameters (%3%)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>; LoRA adapters: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -114,7 +182,9 @@
     </message>
     <message numerus="yes">
         <source>Remove %n layers</source>
-        <translation><numerusform>删除 %n 个层</numerusform></translation>
+        <translation>
+            <numerusform>删除 %n 个层</numerusform>
+        </translation>
     </message>
     <message>
         <source>Move layer</source>
@@ -122,7 +192,9 @@
     </message>
     <message numerus="yes">
         <source>Move %n layers</source>
-        <translation><numerusform>移动 %n 个层</numerusform></translation>
+        <translation>
+            <numerusform>移动 %n 个层</numerusform>
+        </translation>
     </message>
     <message>
         <source>Duplicate layer</source>
@@ -130,7 +202,9 @@
     </message>
     <message numerus="yes">
         <source>Duplicate %n layers</source>
-        <translation><numerusform>复制 %n 个层</numerusform></translation>
+        <translation>
+            <numerusform>复制 %n 个层</numerusform>
+        </translation>
     </message>
     <message>
         <source>Wrap in residual block</source>
@@ -183,6 +257,94 @@
     <message>
         <source>Change overhead</source>
         <translation>修改框架开销</translation>
+    </message>
+    <message>
+        <source>Freeze layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Unfreeze layer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Stop checkpointing block</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Select the layers to checkpoint.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only top-level layers can be checkpointed as a block.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Cannot checkpoint these layers as one block: &quot;%1&quot; after them uses &quot;%2&quot; inside it.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint selection</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change accumulation steps</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change parallelism</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change GPU count</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change tensor parallelism</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change sharding</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offload optimizer state</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Keep optimizer state on the GPU</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use an 8-bit optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Use a 32-bit optimizer</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change assumed utilisation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change checkpointing</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change attention implementation</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change LoRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Change sequence length</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -282,6 +444,18 @@
         <source>Add %1</source>
         <translation>添加 %1</translation>
     </message>
+    <message>
+        <source>&amp;Checkpoint Selection</source>
+        <translation>检查点化所选层(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Puts the selected top-level layers in a checkpointed block: backward recomputes their activations instead of keeping them</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::LayerTableModel</name>
@@ -328,6 +502,38 @@
     <message>
         <source>Layers: %1 · Parameters: %2 · Activations per sample: %3</source>
         <translation>层数：%1 · 参数量：%2 · 每样本激活：%3</translation>
+    </message>
+    <message>
+        <source>frozen</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>checkpointed</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>LoRA +%1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Frozen: no gradients or optimizer state for its parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointed: its activations are recomputed in the backward pass</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>LoRA adapters: %1 trainable parameters</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -476,6 +682,42 @@
         <source>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;Plans GPU memory for deep-learning training: build or open a network, pick a GPU and see the largest batch that fits.&lt;/p&gt;&lt;p&gt;Estimates follow PyTorch&apos;s memory behaviour; see the user guide for the assumptions.&lt;/p&gt;</source>
         <translation>&lt;h3&gt;Headroom %1&lt;/h3&gt;&lt;p&gt;深度学习训练的 GPU 显存规划工具：构建或打开一个网络，选择 GPU，即可看到能放下的最大批大小。&lt;/p&gt;&lt;p&gt;估算遵循 PyTorch 的显存行为；相关假设见用户指南。&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Models (*.json *.onnx);;Headroom models (*.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Models to import (*.onnx config.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>&amp;Import...</source>
+        <translation>导入(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Opens an ONNX model or a Hugging Face config.json as a new Headroom model</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Import Model</source>
+        <translation>导入模型</translation>
+    </message>
+    <message>
+        <source>Cannot import the model</source>
+        <translation>无法导入模型</translation>
+    </message>
+    <message>
+        <source>Imported %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 is the file the model was imported from: Headroom saves models as .json files and leaves it as it is. Choose another name.</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 (imported from %2)[*] — Headroom</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>
@@ -542,6 +784,14 @@
     <message>
         <source>Total: %1 of %2</source>
         <translation>合计：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Memory per GPU (%1)</source>
+        <translation>每 GPU 内存（%1）</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU</source>
+        <translation>每 GPU 微批大小</translation>
     </message>
 </context>
 <context>
@@ -614,6 +864,30 @@
         <source>Layer %1: %2</source>
         <translation>第 %1 层：%2</translation>
     </message>
+    <message>
+        <source>Training:</source>
+        <translation>训练：</translation>
+    </message>
+    <message>
+        <source>Frozen</source>
+        <translation>冻结</translation>
+    </message>
+    <message>
+        <source>Not trained: no gradients or optimizer state for its parameters (on a block: every layer inside)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpoint</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Each repetition keeps only its input; backward recomputes the rest (activation checkpointing per block)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Takes effect when the set-up&apos;s checkpointing is &quot;%1&quot; (now &quot;%2&quot;).</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::SetupPanel</name>
@@ -640,6 +914,174 @@
     <message>
         <source>Overhead:</source>
         <translation>框架开销：</translation>
+    </message>
+    <message>
+        <source>GPU &amp;&amp; optimizer</source>
+        <translation>GPU 和优化器</translation>
+    </message>
+    <message>
+        <source>Strategy</source>
+        <translation>策略</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing, attention, sequence length, gradient accumulation, LoRA and QLoRA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Multi-GPU</source>
+        <translation>多 GPU</translation>
+    </message>
+    <message>
+        <source>Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>8-bit state</source>
+        <translation>8 位状态</translation>
+    </message>
+    <message>
+        <source>bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay 32-bit)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> %</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>The fraction of the GPU&apos;s peak FLOP rate a training step is assumed to reach (for the step time and throughput)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Utilisation:</source>
+        <translation>利用率：</translation>
+    </message>
+    <message>
+        <source>Activation checkpointing: per block keeps only each checkpointed block&apos;s input and recomputes the rest in backward (mark blocks in the layer editor; with none marked, every top-level Repeat block); selective recomputes only the attention score matrices</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Flash / SDPA kernels keep no T × T matrix; eager attention keeps heads × T × T probabilities (and their dropout mask)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source> steps</source>
+        <translation> 步</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation: each optimizer step sees micro-batch × steps samples per data-parallel GPU; memory follows the micro-batch</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Off</source>
+        <translation>关闭</translation>
+    </message>
+    <message>
+        <source>LoRA rank r: targeted Linear layers are frozen and get trainable r × in and out × r adapters; every other parameter is frozen. 0 turns LoRA off</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>every Linear but the head</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Linear layers to adapt, matched against the end of their names, separated by commas (q_proj, v_proj)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>lora_dropout: above 0, each adapted layer keeps a dropped copy of its input</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>QLoRA (4-bit base)</source>
+        <translation>QLoRA（4 位基座权重）</translation>
+    </message>
+    <message>
+        <source>QLoRA: the frozen base Linear weights stored as 4-bit NF4 with double-quantised constants; adapters in the half type</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Checkpointing:</source>
+        <translation>检查点：</translation>
+    </message>
+    <message>
+        <source>Attention:</source>
+        <translation>注意力：</translation>
+    </message>
+    <message>
+        <source>Sequence length:</source>
+        <translation>序列长度：</translation>
+    </message>
+    <message>
+        <source>Accumulation:</source>
+        <translation>梯度累积：</translation>
+    </message>
+    <message>
+        <source>LoRA rank:</source>
+        <translation>LoRA 秩：</translation>
+    </message>
+    <message>
+        <source>Targets:</source>
+        <translation>目标层：</translation>
+    </message>
+    <message>
+        <source>LoRA dropout:</source>
+        <translation>LoRA dropout：</translation>
+    </message>
+    <message>
+        <source>GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU&apos;s memory</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>How data parallelism shares the model state: DDP keeps everything on every GPU; ZeRO 1 shards optimizer state, 2 also gradients, 3 also weights (FSDP: shard-grad-op as ZeRO 2, full shard as ZeRO 3)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Megatron tensor-parallel degree for attention and MLP layers</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Offload optimizer state to the CPU</source>
+        <translation>将优化器状态卸载到 CPU</translation>
+    </message>
+    <message>
+        <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload)</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>GPUs:</source>
+        <translation>GPU 数量：</translation>
+    </message>
+    <message>
+        <source>Sharding:</source>
+        <translation>分片：</translation>
+    </message>
+    <message>
+        <source>Tensor parallel:</source>
+        <translation>张量并行：</translation>
+    </message>
+    <message>
+        <source>Cannot use this set-up: %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Tokens per sample; the model&apos;s own is %1</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Only for models whose input is a sequence (token ids [T] or features [T, E])</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>n/a</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -799,6 +1241,86 @@
     <message>
         <source>None</source>
         <translation>无</translation>
+    </message>
+    <message>
+        <source>Communication buffers</source>
+        <translation>通信缓冲区</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>按块</translation>
+    </message>
+    <message>
+        <source>Selective (attention scores)</source>
+        <translation>选择性（注意力分数）</translation>
+    </message>
+    <message>
+        <source>Flash / SDPA</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>Eager (keeps T × T)</source>
+        <translation>Eager（保留 T × T）</translation>
+    </message>
+    <message>
+        <source>DDP (no sharding)</source>
+        <translation>DDP（不分片）</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 1</source>
+        <translation>ZeRO 阶段 1</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 2</source>
+        <translation>ZeRO 阶段 2</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 3</source>
+        <translation>ZeRO 阶段 3</translation>
+    </message>
+    <message>
+        <source>FSDP shard-grad-op</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>FSDP full shard</source>
+        <translation>FSDP 完全分片</translation>
+    </message>
+    <message>
+        <source>%1 %2FLOP</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>0 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 µs</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 s</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 min</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 h</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 M</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>%1 G</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 </TS>

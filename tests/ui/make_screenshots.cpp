@@ -14,10 +14,13 @@
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
 
+#include "headroom/Plan.h"
+
 #include <QAction>
 #include <QApplication>
 #include <QCursor>
 #include <QDir>
+#include <QFile>
 #include <QGroupBox>
 #include <QLocale>
 #include <QMenu>
@@ -28,6 +31,7 @@
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <QToolTip>
 #include <QTranslator>
@@ -87,6 +91,7 @@ int main(int argc, char** argv)
     if (translator.load(QLocale(), QStringLiteral("headroom"), QStringLiteral("_"), QStringLiteral(":/i18n")))
         QApplication::installTranslator(&translator);
 
+    QTemporaryDir configDir; // a Hugging Face config must be called config.json
     MainWindow window;
     window.setGeometry(0, 0, 1440, 900);
     window.show();
@@ -214,6 +219,56 @@ int main(int argc, char** argv)
             const QRect area = globalRect(window.layerEditor()).united(globalRect(window.propertyPanel()));
             saveScreen(path("residual-block.png"), area);
         });
+        // Strategies: QLoRA on Llama-2-7B (imported from its Hugging Face config.json) on a 24 GB card;
+        // then ResNet-50 on four GPUs with ZeRO-2.
+        steps.push_back([&] {
+            window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
+            const QString config = configDir.filePath(QStringLiteral("config.json"));
+            QFile::copy(QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"), config);
+            if (!window.openFile(config))
+                qFatal("cannot import %s", qPrintable(config));
+        });
+        steps.push_back([&] {
+            Document* doc = window.document();
+            if (auto gpu = window.setupPanel()->catalog().find("RTX 4090"))
+                doc->setGpu(gpu.value());
+            doc->setPrecision(Precision::AmpBf16);
+            doc->setOptimizer(Optimizer::AdamW);
+            doc->setCheckpointing(Checkpointing::PerBlock);
+            doc->setSequenceLength(512);
+            LoraOptions lora;
+            lora.rank = 16;
+            lora.targets = {"q_proj", "v_proj"};
+            lora.quantizeBase = true;
+            doc->setLora(lora);
+            doc->setAccumulationSteps(8);
+            doc->setBatch(4);
+            find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
+        });
+        steps.push_back([&] { saveScreen(path("strategy-lora.png"), frame()); });
+        steps.push_back([&] {
+            window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
+            window.document()->setLora(LoraOptions{});
+            window.document()->setCheckpointing(Checkpointing::None);
+            window.document()->setAccumulationSteps(1);
+            window.openPreset(QStringLiteral("resnet50"));
+        });
+        steps.push_back([&] {
+            Document* doc = window.document();
+            doc->setPrecision(Precision::AmpBf16);
+            Parallelism p;
+            p.gpus = 4;
+            p.sharding = Sharding::Zero2;
+            doc->setParallelism(p);
+            doc->setBatch(64);
+            find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::MultiGpuTab);
+        });
+        steps.push_back([&] { saveScreen(path("multi-gpu-zero2.png"), frame()); });
+        steps.push_back([&] {
+            window.resize(1280, 800);
+            find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
+        });
+        steps.push_back([&] { saveScreen(path("window-1280x800.png"), frame()); });
     }
     std::size_t next = 0;
     QTimer timer;

@@ -25,6 +25,14 @@ private Q_SLOTS:
     void batchEditsMergeIntoOneStep();
     void gpuChangeIsUndoable();
     void specPathMatchesAnalysis();
+    void strategyEditsAreUndoable();
+    void settingEditsSignalTheirSpeed();
+    void spinEditsMergeIntoOneStep();
+    void frozenAndCheckpointFlagsAreNetworkEdits();
+    void checkpointSelectionIsOneUndoableEdit();
+    void checkpointSelectionRepointsLaterUses();
+    void checkpointSelectionRefusesInnerUses();
+    void importedNetworkHasNoFilePath();
 };
 
 namespace {
@@ -215,6 +223,198 @@ void TestDocument::specPathMatchesAnalysis()
 {
     QCOMPARE(Document::specPath({3}), std::string("layers[3]"));
     QCOMPARE(Document::specPath({3, 1}), std::string("layers[3].layers[1]"));
+}
+
+void TestDocument::strategyEditsAreUndoable()
+{
+    Document doc;
+    doc.resetNetwork(test::tinyNetwork(), QString());
+    const Plan original = doc.plan();
+    LoraOptions lora;
+    lora.rank = 8;
+    lora.targets = {"fc"};
+    lora.dropout = 0.1;
+    lora.quantizeBase = true;
+    Parallelism parallel;
+    parallel.gpus = 8;
+    parallel.sharding = Sharding::Zero3;
+    parallel.tensorParallel = 2;
+    parallel.offloadOptimizer = true;
+    doc.setCheckpointing(Checkpointing::Selective);
+    doc.setAttention(AttentionImplementation::Eager);
+    doc.setLora(lora);
+    doc.setSequenceLength(128);
+    doc.setAccumulationSteps(4);
+    doc.setParallelism(parallel);
+    doc.setEightBitOptimizer(true);
+    doc.setAssumedUtilization(0.55);
+    const Plan& p = doc.plan();
+    QCOMPARE(p.checkpointing, Checkpointing::Selective);
+    QCOMPARE(p.attention, AttentionImplementation::Eager);
+    QVERIFY(p.lora == lora);
+    QCOMPARE(p.sequenceLength, std::optional<std::int64_t>(128));
+    QCOMPARE(p.setup.accumulationSteps, std::int64_t{4});
+    QVERIFY(p.setup.parallel == parallel);
+    QVERIFY(p.setup.eightBitOptimizer);
+    QCOMPARE(p.setup.assumedUtilization, 0.55);
+    QCOMPARE(doc.undoStack()->count(), 8);
+    QVERIFY2(!doc.isModified(), "the set-up is not part of the model file");
+    while (doc.undoStack()->canUndo())
+        doc.undoStack()->undo();
+    QVERIFY2(p.checkpointing == original.checkpointing && p.attention == original.attention && p.lora == original.lora
+                 && p.sequenceLength == original.sequenceLength && p.setup == original.setup,
+             "undo restores every strategy setting");
+    doc.undoStack()->redo();
+    QCOMPARE(p.checkpointing, Checkpointing::Selective);
+}
+
+void TestDocument::settingEditsSignalTheirSpeed()
+{
+    Document doc;
+    doc.resetNetwork(test::tinyNetwork(), QString());
+    QSignalSpy strategy(&doc, &Document::strategyChanged);
+    QSignalSpy setup(&doc, &Document::setupChanged);
+    QSignalSpy batch(&doc, &Document::batchChanged);
+    doc.setCheckpointing(Checkpointing::PerBlock); // re-analyse
+    QCOMPARE(strategy.count(), 1);
+    QCOMPARE(setup.count(), 0);
+    doc.setAccumulationSteps(2); // rebuild the memory model only
+    QCOMPARE(strategy.count(), 1);
+    QCOMPARE(setup.count(), 1);
+    QCOMPARE(batch.count(), 0);
+    doc.undoStack()->undo();
+    QCOMPARE(setup.count(), 2);
+    doc.undoStack()->undo();
+    QCOMPARE(strategy.count(), 2);
+    doc.setCheckpointing(Checkpointing::None); // no change: no edit
+    QCOMPARE(doc.undoStack()->index(), 0);
+}
+
+void TestDocument::spinEditsMergeIntoOneStep()
+{
+    Document doc;
+    for (const std::int64_t gpus : {2, 3, 4}) {
+        Parallelism p = doc.plan().setup.parallel;
+        p.gpus = gpus;
+        doc.setParallelism(p);
+    }
+    for (const std::int64_t steps : {2, 3})
+        doc.setAccumulationSteps(steps);
+    QCOMPARE(doc.undoStack()->count(), 2);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.plan().setup.accumulationSteps, std::int64_t{1});
+    doc.undoStack()->undo();
+    QCOMPARE(doc.plan().setup.parallel.gpus, std::int64_t{1});
+}
+
+void TestDocument::frozenAndCheckpointFlagsAreNetworkEdits()
+{
+    Document doc;
+    Network n = test::tinyNetwork();
+    LayerSpec block;
+    block.type = "Repeat";
+    block.name = "block";
+    block.times = 2;
+    LayerSpec relu;
+    relu.type = "ReLU";
+    block.children = {relu};
+    n.layers.insert(n.layers.begin() + 2, block);
+    doc.resetNetwork(n, QString());
+    QSignalSpy changed(&doc, &Document::networkChanged);
+    doc.setLayerFrozen({0}, true);
+    QVERIFY(doc.network().layers[0].frozen);
+    QVERIFY2(doc.isModified(), "frozen is saved in the model file");
+    QCOMPARE(changed.count(), 1);
+    doc.setLayerCheckpoint({0}, true); // not a block: ignored
+    QVERIFY(!doc.network().layers[0].checkpoint);
+    doc.setLayerCheckpoint({2}, true);
+    QVERIFY(doc.network().layers[2].checkpoint);
+    QCOMPARE(doc.network().layers[2].children.size(), std::size_t{1});
+    QCOMPARE(doc.plan().checkpointing, Checkpointing::PerBlock); // a mark alone would do nothing
+    doc.undoStack()->undo();
+    QVERIFY(!doc.network().layers[2].checkpoint);
+    QCOMPARE(doc.plan().checkpointing, Checkpointing::None);
+    doc.undoStack()->undo();
+    QVERIFY(!doc.network().layers[0].frozen);
+    QVERIFY(!doc.isModified());
+}
+
+void TestDocument::checkpointSelectionIsOneUndoableEdit()
+{
+    Document doc;
+    doc.resetNetwork(test::tinyNetwork(), QString());
+    const Network original = doc.network();
+    QCOMPARE(doc.checkpointLayers({}, 0, 2), QString());
+    QCOMPARE(doc.undoStack()->count(), 1);
+    const auto& layers = doc.network().layers;
+    QCOMPARE(types(layers), (std::vector<std::string>{"Repeat", "Flatten", "Linear"}));
+    QCOMPARE(layers[0].times, std::int64_t{1});
+    QVERIFY(layers[0].checkpoint);
+    QCOMPARE(types(layers[0].children), (std::vector<std::string>{"Conv2d", "ReLU"}));
+    QCOMPARE(doc.plan().checkpointing, Checkpointing::PerBlock);
+    // The same network, so the same parameters; the analysis accepts it.
+    const Analysis a = analyze(doc.network(), doc.plan().analysisOptions());
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, test::kTinyParams);
+    doc.undoStack()->undo();
+    QVERIFY(doc.network() == original);
+    QCOMPARE(doc.plan().checkpointing, Checkpointing::None);
+    // One selected block is marked rather than wrapped again.
+    QCOMPARE(doc.checkpointLayers({}, 1, 1), QString()); // a ReLU: wrapped
+    QCOMPARE(doc.network().layers[1].type, std::string("Repeat"));
+    QCOMPARE(doc.checkpointLayers({}, 1, 1), QString()); // now that block: marked, not wrapped
+    QCOMPARE(doc.network().layers[1].children.front().type, std::string("ReLU"));
+    QVERIFY(!doc.checkpointLayers({0}, 0, 1).isEmpty()); // not top level
+}
+
+void TestDocument::checkpointSelectionRepointsLaterUses()
+{
+    Document doc;
+    Network n = test::tinyNetwork();
+    n.layers[1].name = "act";
+    n.layers[2].inputs = {"act"};
+    doc.resetNetwork(n, QString());
+    QCOMPARE(doc.checkpointLayers({}, 0, 2), QString());
+    const auto& layers = doc.network().layers;
+    QCOMPARE(layers[0].name, std::string("checkpoint"));
+    QCOMPARE(layers[1].inputs, (std::vector<std::string>{"checkpoint"}));
+    QVERIFY(analyze(doc.network(), Precision::Fp32).valid());
+    doc.undoStack()->undo();
+    QVERIFY(doc.network() == n);
+}
+
+void TestDocument::checkpointSelectionRefusesInnerUses()
+{
+    Document doc;
+    Network n = test::tinyNetwork();
+    n.layers[1].name = "act";
+    LayerSpec add;
+    add.type = "Add";
+    add.name = "sum";
+    add.inputs = {"conv", "act"}; // uses the first layer, which would be hidden inside the block
+    n.layers.insert(n.layers.begin() + 2, add);
+    doc.resetNetwork(n, QString());
+    const QString error = doc.checkpointLayers({}, 0, 2);
+    QVERIFY2(error.contains(QStringLiteral("\"conv\"")), qPrintable(error));
+    QVERIFY(doc.network() == n);
+    QCOMPARE(doc.undoStack()->count(), 0);
+}
+
+void TestDocument::importedNetworkHasNoFilePath()
+{
+    Document doc;
+    Network n = test::tinyNetwork();
+    doc.resetNetwork(n, QString(), QStringLiteral("/models/tiny.onnx"));
+    QCOMPARE(doc.filePath(), QString());
+    QCOMPARE(doc.importedFrom(), QStringLiteral("/models/tiny.onnx"));
+    QCOMPARE(doc.displayName(), QStringLiteral("Tiny"));
+    doc.setSequenceLength(7);
+    doc.resetNetwork(n, QString());
+    QVERIFY2(!doc.plan().sequenceLength, "another network brings its own sequence length");
+    doc.resetNetwork(n, QString(), QStringLiteral("/models/tiny.onnx"));
+    doc.markSaved(QStringLiteral("/models/tiny.json"));
+    QCOMPARE(doc.importedFrom(), QString());
+    QCOMPARE(doc.filePath(), QStringLiteral("/models/tiny.json"));
 }
 
 QTEST_MAIN(TestDocument)

@@ -6,6 +6,7 @@
 #include "headroom/Format.h"
 
 #include <QAbstractItemModelTester>
+#include <QFont>
 #include <QMimeData>
 #include <QSignalSpy>
 #include <QTest>
@@ -27,6 +28,7 @@ private Q_SLOTS:
     void followsEditsUndoAndReset();
     void dragAndDropMovesRows();
     void renameThroughSetData();
+    void trainingColumnShowsFrozenCheckpointedAndLora();
 };
 
 namespace {
@@ -206,6 +208,42 @@ void TestLayerTableModel::renameThroughSetData()
     QCOMPARE(f.doc.network().layers[1].name, std::string("act"));
     QCOMPARE(name.data().toString(), QStringLiteral("act"));
     QCOMPARE(f.doc.undoStack()->count(), 1);
+}
+
+void TestLayerTableModel::trainingColumnShowsFrozenCheckpointedAndLora()
+{
+    Network net = withResidualBlock();
+    net.layers[0].frozen = true; // the first conv
+    Fixture f(net);
+    QCOMPARE(f.model.headerData(LayerTableModel::TrainingColumn, Qt::Horizontal).toString(), QStringLiteral("Training"));
+    QVERIFY(f.model.index(0, 0).data(LayerTableModel::FrozenRole).toBool());
+    QCOMPARE(f.text(0, LayerTableModel::TrainingColumn), QStringLiteral("frozen"));
+    QVERIFY(f.model.index(0, LayerTableModel::TypeColumn).data(Qt::FontRole).value<QFont>().italic());
+    QVERIFY(!f.model.index(3, 0).data(LayerTableModel::FrozenRole).toBool());
+    QCOMPARE(f.text(3, LayerTableModel::TrainingColumn), QString());
+    QVERIFY(!f.model.index(2, 0).data(LayerTableModel::CheckpointedRole).toBool());
+
+    // Per-block checkpointing with no block marked: every top-level Repeat block (the engine's rule).
+    f.doc.setCheckpointing(Checkpointing::PerBlock);
+    const QModelIndex block = f.model.index(2, 0);
+    QVERIFY(block.data(LayerTableModel::CheckpointedRole).toBool());
+    QVERIFY(f.model.index(0, 0, block).data(LayerTableModel::CheckpointedRole).toBool());
+    QCOMPARE(f.text(0, LayerTableModel::TrainingColumn, block), QStringLiteral("checkpointed"));
+    QVERIFY(!f.model.index(4, 0).data(LayerTableModel::CheckpointedRole).toBool());
+
+    // LoRA on the classifier: its adapters are counted on its row, and the rest is frozen.
+    LoraOptions lora;
+    lora.rank = 2;
+    lora.targets = {"fc"};
+    f.doc.setLora(lora);
+    const Analysis& a = f.controller.analysis();
+    QVERIFY2(a.loraParams > 0, "the analysis adds adapters to fc");
+    const QModelIndex fc = f.model.index(4, 0);
+    QCOMPARE(fc.data(LayerTableModel::LoraParamsRole).toULongLong(), a.loraParams);
+    QVERIFY2(f.text(4, LayerTableModel::TrainingColumn).contains(QStringLiteral("LoRA +")), qPrintable(f.text(4, LayerTableModel::TrainingColumn)));
+    QVERIFY(f.model.index(2, 0, {}).data(LayerTableModel::FrozenRole).toBool()); // the block's convs: not targeted
+    f.doc.undoStack()->undo();
+    QCOMPARE(fc.data(LayerTableModel::LoraParamsRole).toULongLong(), 0ULL);
 }
 
 QTEST_MAIN(TestLayerTableModel)

@@ -12,10 +12,14 @@
 
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
+#include "headroom/NetworkFile.h"
 #include "headroom/Plan.h"
 #include "headroom/Resources.h"
+#include "headroom/Throughput.h"
 
 #include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
@@ -24,6 +28,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -52,6 +57,15 @@ private Q_SLOTS:
     void remembersSetupAndRecentFiles();
     void startsOnDefaultPreset();
     void sliderStaysSmoothOnThousandLayers();
+    void importOnnxKeepsItsParameterCount();
+    void importErrorsUseTheErrorDialog();
+    void savingAnImportNeverOverwritesIt();
+    void communicationStacksWithDataParallel();
+    void checkpointSelectionFromTheEditor();
+    void frozenCheckBoxMarksTheLayer();
+    void checkpointCheckBoxOnABlockSavesMemory();
+    void summaryShowsEffectiveBatchAndThroughput();
+    void fitsAt1280x800();
 
 private:
     struct Window {
@@ -424,6 +438,299 @@ void TestMainWindow::sliderStaysSmoothOnThousandLayers()
     qInfo("1,000 layers: %.2f ms per slider tick, labels, chart marker and chart repaint included", perTickMs);
     QCOMPARE(win.controller()->analysisRuns(), analyses);
     QVERIFY2(perTickMs < 50.0, "dragging must not lag");
+}
+
+namespace {
+QString onnxFile(const char* name)
+{
+    return QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/") + QString::fromLatin1(name);
+}
+} // namespace
+
+void TestMainWindow::importOnnxKeepsItsParameterCount()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    w->dialogs->openNames.push_back(onnxFile("resnet18.onnx"));
+    child<QAction>(win, "importAction")->trigger();
+    QVERIFY2(w->dialogs->errors.isEmpty(), qPrintable(w->dialogs->errors.join(QLatin1Char('\n'))));
+    // docs/onnx-import.md and tests/data/onnx/README.md: torchvision's ResNet-18 has 11,689,512.
+    QCOMPARE(win.controller()->analysis().totalParams, std::uint64_t{11'689'512});
+    QVERIFY(child<QLabel>(win, "layerStatusLabel")->text().contains(QStringLiteral("11,689,512")));
+    QVERIFY2(win.windowTitle().contains(QStringLiteral("resnet18")) && win.windowTitle().contains(QStringLiteral("imported")),
+             qPrintable(win.windowTitle()));
+    QCOMPARE(win.document()->filePath(), QString());
+    QCOMPARE(win.document()->importedFrom(), QFileInfo(onnxFile("resnet18.onnx")).absoluteFilePath());
+    QVERIFY(win.controller()->estimateState().estimate);
+
+    // File > Open takes ONNX models too, through the same loader.
+    w->dialogs->openNames.push_back(onnxFile("lenet5.onnx"));
+    child<QAction>(win, "openAction")->trigger();
+    QCOMPARE(win.controller()->analysis().totalParams, std::uint64_t{61'706});
+    QVERIFY(win.windowTitle().contains(QStringLiteral("lenet5.onnx")));
+}
+
+void TestMainWindow::importErrorsUseTheErrorDialog()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    const Network before = win.document()->network();
+    w->dialogs->openNames.push_back(onnxFile("unsupported_ops.onnx"));
+    child<QAction>(win, "importAction")->trigger();
+    QCOMPARE(w->dialogs->errors.size(), 1);
+    const auto expected = loadNetworkFile(onnxFile("unsupported_ops.onnx").toStdString());
+    QVERIFY(!expected);
+    QCOMPARE(w->dialogs->errors.front(), QString::fromStdString(expected.error().message));
+    QVERIFY(win.document()->network() == before);
+}
+
+void TestMainWindow::savingAnImportNeverOverwritesIt()
+{
+    QTemporaryDir dir;
+    const QString source = dir.filePath(QStringLiteral("small.onnx"));
+    QVERIFY(QFile::copy(onnxFile("small_resnet.onnx"), source));
+    QFile original(source);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    const QByteArray bytes = original.readAll();
+    original.close();
+
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    QVERIFY(win.openFile(source));
+    QVERIFY(!win.isWindowModified());
+    // Save asks for a new .json next to the import; choosing the .onnx itself is refused.
+    w->dialogs->saveNames.push_back(source);
+    child<QAction>(win, "saveAction")->trigger();
+    QCOMPARE(w->dialogs->suggestedSaveNames.size(), 1);
+    QVERIFY2(w->dialogs->suggestedSaveNames.front().endsWith(QStringLiteral(".json")),
+             qPrintable(w->dialogs->suggestedSaveNames.front()));
+    QCOMPARE(QFileInfo(w->dialogs->suggestedSaveNames.front()).absolutePath(), QFileInfo(source).absolutePath());
+    QCOMPARE(w->dialogs->errors.size(), 1);
+    QVERIFY(original.open(QIODevice::ReadOnly));
+    QCOMPARE(original.readAll(), bytes);
+    original.close();
+
+    const QString json = dir.filePath(QStringLiteral("small.json"));
+    w->dialogs->saveNames.push_back(json);
+    child<QAction>(win, "saveAction")->trigger();
+    QVERIFY(QFile::exists(json));
+    const auto saved = loadModelFile(json.toStdString());
+    QVERIFY2(saved, saved ? "" : saved.error().message.c_str());
+    QVERIFY(saved.value() == win.document()->network());
+    QCOMPARE(win.document()->filePath(), QFileInfo(json).absoluteFilePath());
+    QCOMPARE(win.document()->importedFrom(), QString());
+    QVERIFY2(!win.windowTitle().contains(QStringLiteral("imported")), qPrintable(win.windowTitle()));
+}
+
+void TestMainWindow::communicationStacksWithDataParallel()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    MemoryChartView* chart = win.chartView();
+    QVERIFY(!chart->showsComponent(Component::Communication));
+    auto* tabs = child<QTabWidget>(win, "setupTabWidget");
+    tabs->setCurrentIndex(SetupPanel::MultiGpuTab);
+    child<QSpinBox>(win, "gpuCountSpinBox")->setValue(4);
+    auto* sharding = child<QComboBox>(win, "shardingComboBox");
+    QCOMPARE(sharding->currentData().toInt(), static_cast<int>(Sharding::None)); // DDP
+    const PlanResult expected = evaluate(win.document()->plan());
+    QVERIFY(expected.estimate);
+    QVERIFY2(expected.estimate->bytes.communication > 0, "DDP keeps gradient buckets");
+    QVERIFY(chart->showsComponent(Component::Communication));
+    // The band sits on the optimizer state and is as thick as the core's communication bytes.
+    const auto comm = chart->upperPoints(Component::Communication);
+    const auto below = chart->upperPoints(Component::OptimizerState);
+    QCOMPARE(comm.size(), below.size());
+    const double thickness = (comm.front().y() - below.front().y()) * chart->bytesPerUnit();
+    QVERIFY2(std::abs(thickness - static_cast<double>(expected.estimate->bytes.communication)) < 1.0,
+             qPrintable(QString::number(thickness)));
+    QVERIFY(child<QLabel>(win, "totalLabel")->text().startsWith(QStringLiteral("Per GPU: ")));
+    win.document()->undoStack()->undo();
+    QVERIFY(!chart->showsComponent(Component::Communication));
+}
+
+void TestMainWindow::checkpointSelectionFromTheEditor()
+{
+    // conv -> relu -> conv2 -> relu2 -> flatten -> fc: checkpointing the first four keeps only the
+    // block's input and output; the first ReLU's output is recomputed.
+    Network net = test::tinyNetwork();
+    LayerSpec conv2 = net.layers[0];
+    conv2.name = "conv2";
+    net.layers.insert(net.layers.begin() + 2, {conv2, net.layers[1]});
+    auto w = makeWindow(net);
+    MainWindow& win = w->window;
+    auto* model = win.layerEditor()->model();
+    const std::uint64_t full = win.controller()->analysis().activationBytesPerSample;
+    const std::uint64_t params = win.controller()->analysis().totalParams;
+    win.layerEditor()->selectPath({0});
+    for (int r = 1; r < 4; ++r)
+        win.layerEditor()->view()->selectionModel()->select(model->indexOf({r}),
+                                                            QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QAction* action = child<QAction>(win, "checkpointSelectionAction");
+    QVERIFY(action->isEnabled());
+    action->trigger();
+    const QModelIndex block = model->index(0, 0);
+    QVERIFY(block.data(LayerTableModel::IsRepeatRole).toBool());
+    QCOMPARE(model->rowCount(block), 4);
+    QVERIFY(win.layerEditor()->view()->isExpanded(block));
+    QCOMPARE(win.document()->plan().checkpointing, Checkpointing::PerBlock);
+    QCOMPARE(child<QComboBox>(win, "checkpointingComboBox")->currentData().toInt(), static_cast<int>(Checkpointing::PerBlock));
+    auto* checkpoint = child<QCheckBox>(*win.propertyPanel(), "checkpointCheckBox");
+    QVERIFY(checkpoint->isVisible() && checkpoint->isChecked());
+    QCOMPARE(win.controller()->analysis().totalParams, params);
+    // The block's layers are recomputed: the table and the summary say so (the analysis engine's part).
+    const Analysis& a = win.controller()->analysis();
+    QVERIFY2(model->index(0, 0, block).data(LayerTableModel::CheckpointedRole).toBool(), "the conv is checkpointed");
+    QVERIFY(model->index(0, LayerTableModel::TrainingColumn).data().toString().contains(QStringLiteral("checkpointed")));
+    // One iteration: its recomputed activations are alive during its backward, so the peak stays.
+    QCOMPARE(a.uncheckpointedActivationBytesPerSample, full);
+    QVERIFY(a.recomputeFlopsPerSample > 0);
+    auto* saving = child<QLabel>(win, "checkpointingLabel");
+    QVERIFY(saving->isVisible());
+    QVERIFY2(saving->text().contains(bytes(a.activationBytesPerSample)) && saving->text().contains(bytes(full)),
+             qPrintable(saving->text()));
+    win.document()->undoStack()->undo();
+    QCOMPARE(model->rowCount(), 6);
+    QCOMPARE(win.document()->plan().checkpointing, Checkpointing::None);
+    QVERIFY(saving->isHidden());
+}
+
+void TestMainWindow::checkpointCheckBoxOnABlockSavesMemory()
+{
+    // input [64] -> 4 x (Linear(256) -> ReLU -> Linear(64)) -> Linear(10): checkpointing each
+    // iteration keeps the iterations' inputs and one iteration's inner ReLU output instead of four.
+    Network net;
+    net.name = "Blocks";
+    net.input.shape.dims = {64};
+    LayerSpec up;
+    up.type = "Linear";
+    up.attributes = {{"out_features", 256}};
+    LayerSpec relu;
+    relu.type = "ReLU";
+    LayerSpec fc;
+    fc.type = "Linear";
+    fc.attributes = {{"out_features", 64}};
+    LayerSpec block;
+    block.type = "Repeat";
+    block.name = "blocks";
+    block.times = 4;
+    block.children = {up, relu, fc};
+    LayerSpec head = fc;
+    head.attributes = {{"out_features", 10}};
+    net.layers = {block, head};
+    auto w = makeWindow(net);
+    MainWindow& win = w->window;
+    const std::uint64_t full = win.controller()->analysis().activationBytesPerSample;
+    win.layerEditor()->selectPath({0});
+    auto* checkpoint = child<QCheckBox>(*win.propertyPanel(), "checkpointCheckBox");
+    QVERIFY(checkpoint->isVisible());
+    QTest::mouseClick(checkpoint, Qt::LeftButton);
+    QVERIFY(win.document()->network().layers[0].checkpoint);
+    QCOMPARE(win.document()->plan().checkpointing, Checkpointing::PerBlock);
+    const PlanResult expected = evaluate(win.document()->plan());
+    QCOMPARE(win.controller()->analysis().activationBytesPerSample, expected.analysis.activationBytesPerSample);
+    QVERIFY2(expected.analysis.activationBytesPerSample < full, "per-block checkpointing keeps less");
+    QVERIFY(win.controller()->estimateState().estimate->maxBatch >= evaluate([&] {
+        Plan p = win.document()->plan();
+        p.checkpointing = Checkpointing::None;
+        return p;
+    }()).estimate->maxBatch);
+    auto* saving = child<QLabel>(win, "checkpointingLabel");
+    QVERIFY(saving->isVisible());
+    QVERIFY2(saving->text().contains(bytes(expected.analysis.activationBytesPerSample)), qPrintable(saving->text()));
+    // The checkpointing mode and the mark are separate settings: switching to selective shows a hint.
+    child<QComboBox>(win, "checkpointingComboBox")->setCurrentIndex(2);
+    QVERIFY(child<QLabel>(*win.propertyPanel(), "checkpointHintLabel")->isVisible());
+    win.document()->undoStack()->undo();
+    win.document()->undoStack()->undo();
+    QVERIFY(!checkpoint->isChecked());
+    QCOMPARE(win.controller()->analysis().activationBytesPerSample, full);
+}
+
+void TestMainWindow::frozenCheckBoxMarksTheLayer()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    auto* model = win.layerEditor()->model();
+    win.layerEditor()->selectPath({0});
+    auto* frozen = child<QCheckBox>(*win.propertyPanel(), "frozenCheckBox");
+    QVERIFY(frozen->isVisible());
+    QVERIFY(!child<QCheckBox>(*win.propertyPanel(), "checkpointCheckBox")->isVisible()); // not a block
+    QTest::mouseClick(frozen, Qt::LeftButton);
+    QVERIFY(win.document()->network().layers[0].frozen);
+    QVERIFY(win.isWindowModified());
+    QVERIFY(model->index(0, 0).data(LayerTableModel::FrozenRole).toBool());
+    QVERIFY(model->index(0, LayerTableModel::NameColumn).data(Qt::FontRole).value<QFont>().italic());
+    QVERIFY(model->index(0, LayerTableModel::TrainingColumn).data().toString().contains(QStringLiteral("frozen")));
+    // The conv's 112 parameters no longer train (the analysis engine's part).
+    QCOMPARE(win.controller()->analysis().trainableParams, test::kTinyParams - 112);
+    auto* trainable = child<QLabel>(win, "trainableLabel");
+    QVERIFY(trainable->isVisible());
+    QVERIFY2(trainable->text().contains(QStringLiteral("2,570")), qPrintable(trainable->text()));
+    win.document()->undoStack()->undo();
+    QVERIFY(!frozen->isChecked());
+    QVERIFY(!model->index(0, 0).data(LayerTableModel::FrozenRole).toBool());
+    QVERIFY(trainable->isHidden());
+}
+
+void TestMainWindow::summaryShowsEffectiveBatchAndThroughput()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    auto* effective = child<QLabel>(win, "effectiveBatchLabel");
+    QVERIFY(effective->isHidden());
+    child<QSpinBox>(win, "accumulationStepsSpinBox")->setValue(4);
+    child<QSpinBox>(win, "gpuCountSpinBox")->setValue(2);
+    const PlanResult expected = evaluate(win.document()->plan());
+    QVERIFY(expected.estimate);
+    QCOMPARE(expected.estimate->effectiveBatch, std::int64_t{32 * 4 * 2});
+    QVERIFY(effective->isVisible());
+    QVERIFY2(effective->text().startsWith(QStringLiteral("Effective batch: 256 (32 × 4 steps × 2 GPUs)")),
+             qPrintable(effective->text()));
+    QVERIFY(effective->text().endsWith(
+        QString::fromStdString(formatCount(static_cast<std::uint64_t>(expected.estimate->maxEffectiveBatch)))));
+    QCOMPARE(child<QLabel>(win, "maxBatchLabel")->text(),
+             QStringLiteral("Max micro-batch per GPU: %1")
+                 .arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+
+    // The test GPUs have no peak figures: the throughput line says why there is none.
+    auto* throughput = child<QLabel>(win, "throughputLabel");
+    QVERIFY(throughput->isVisible());
+    const auto none = estimateThroughput(expected.analysis, win.document()->plan().setup, win.document()->plan().gpu);
+    QVERIFY(!none);
+    QVERIFY2(throughput->text().contains(QString::fromStdString(none.error().message)), qPrintable(throughput->text()));
+    // A GPU with figures: step time and samples per second, with the caveats below.
+    Gpu gpu = win.document()->plan().gpu;
+    gpu.name = "Figures GPU";
+    gpu.bandwidthGBps = 320;
+    gpu.fp32Tflops = 8.9;
+    gpu.fp16Tflops = 0.14;
+    win.document()->setGpu(gpu);
+    const auto t = estimateThroughput(expected.analysis, win.document()->plan().setup, gpu);
+    QVERIFY2(t, t ? "" : t.error().message.c_str());
+    QVERIFY2(throughput->text().startsWith(QStringLiteral("Step: ")), qPrintable(throughput->text()));
+    QVERIFY(throughput->text().contains(QStringLiteral(" samples/s")));
+    auto* notes = child<QLabel>(win, "throughputNotesLabel");
+    QVERIFY(notes->isVisible());
+    QVERIFY(notes->text().contains(QString::fromStdString(t->notes.front())));
+}
+
+void TestMainWindow::fitsAt1280x800()
+{
+    // The strategy controls live in tabs: at 1280x800 the chart keeps a usable height.
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    QVERIFY2(win.minimumSizeHint().width() <= 1280, qPrintable(QString::number(win.minimumSizeHint().width())));
+    win.resize(1280, 800);
+    QTRY_COMPARE(win.size(), QSize(1280, 800));
+    for (const int tab : {SetupPanel::GpuTab, SetupPanel::StrategyTab, SetupPanel::MultiGpuTab}) {
+        child<QTabWidget>(win, "setupTabWidget")->setCurrentIndex(tab);
+        QTRY_VERIFY2(win.chartView()->height() >= 300, qPrintable(QString::number(win.chartView()->height())));
+    }
+    child<QSpinBox>(win, "accumulationStepsSpinBox")->setValue(2);
+    win.layerEditor()->selectPath({0});
+    QTest::mouseClick(child<QCheckBox>(*win.propertyPanel(), "frozenCheckBox"), Qt::LeftButton);
+    QTRY_VERIFY2(win.chartView()->height() >= 260, qPrintable(QString::number(win.chartView()->height())));
 }
 
 QTEST_MAIN(TestMainWindow)

@@ -1,3 +1,4 @@
+#include "ComponentColors.h"
 #include "Document.h"
 #include "MemoryChartView.h"
 #include "PlanController.h"
@@ -6,6 +7,7 @@
 #include "headroom/Format.h"
 
 #include <QLabel>
+#include <QSet>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QTest>
@@ -24,6 +26,7 @@ private Q_SLOTS:
     void tooltipGivesBreakdown();
     void heaviestLayersAsBars();
     void errorInsteadOfStaleChart();
+    void communicationHasItsOwnBand();
 };
 
 namespace {
@@ -134,6 +137,42 @@ void TestMemoryChartView::errorInsteadOfStaleChart()
     QVERIFY2(message->text().contains(QStringLiteral("layers[0]")), qPrintable(message->text()));
     f.doc.setLayerAttribute({0}, "kernel_size", 3);
     QVERIFY(!message->isVisible());
+}
+
+void TestMemoryChartView::communicationHasItsOwnBand()
+{
+    // Drawn from the data alone: a hand-made breakdown with communication buffers.
+    MemoryChartView view;
+    view.resize(800, 500);
+    view.show();
+    ui::ChartData data;
+    data.capacityBytes = 8ULL << 30;
+    data.gpuName = QStringLiteral("Card");
+    data.gpus = 4;
+    for (std::int64_t b = 1; b <= 16; ++b) {
+        MemoryBreakdown m;
+        m.weights = 1ULL << 30;
+        m.gradients = 1ULL << 30;
+        m.optimizerState = 2ULL << 30;
+        m.communication = 512ULL << 20;
+        m.activations = static_cast<std::uint64_t>(b) << 26;
+        data.batches.push_back(b);
+        data.breakdowns.push_back(m);
+    }
+    data.valid = true;
+    view.setData(data);
+    QVERIFY(view.showsComponent(Component::Communication));
+    QVERIFY(!view.showsComponent(Component::Transient));
+    const auto comm = view.upperPoints(Component::Communication);
+    const auto below = view.upperPoints(Component::OptimizerState);
+    QCOMPARE((comm.front().y() - below.front().y()) * view.bytesPerUnit(), static_cast<double>(512ULL << 20));
+    QVERIFY2(view.breakdownText(1).contains(QStringLiteral("Communication buffers")), qPrintable(view.breakdownText(1)));
+    // Every component has its own colour, from the one table the report shares.
+    QSet<QRgb> colours;
+    for (const Component c : ui::ComponentColors::kStackOrder)
+        colours.insert(ui::ComponentColors::color(c).rgb());
+    QCOMPARE(colours.size(), static_cast<qsizetype>(ui::ComponentColors::kStackOrder.size()));
+    QCOMPARE(ui::ComponentColors::kStackOrder.size(), kAllComponents.size());
 }
 
 QTEST_MAIN(TestMemoryChartView)

@@ -1,5 +1,6 @@
 #include "MemoryChartPainter.h"
 
+#include "ComponentColors.h" // ui/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Count.h"
@@ -92,7 +93,7 @@ MemoryChartPainter::MemoryChartPainter(const MemoryModel& model, const Estimate&
         m_breakdowns.push_back(bytes.value());
         m_peakBytes = std::max(m_peakBytes, bytes->total());
     }
-    for (const auto c : style::kStackOrder) {
+    for (const auto c : ui::ComponentColors::kStackOrder) {
         if (std::any_of(m_breakdowns.begin(), m_breakdowns.end(),
                 [c](const MemoryBreakdown& m) { return componentBytes(m, c) > 0; }))
             m_shown.push_back(c);
@@ -141,7 +142,7 @@ void MemoryChartPainter::paintLegend(const ReportCanvas& canvas, const QRectF& r
         for (const auto c : rows[r]) {
             const QString label = qs(std::string(componentLabel(c)));
             canvas.fillRect(
-                QRectF { x, y + (rowHeight - swatch) / 2, swatch, swatch }, style::componentColor(c));
+                QRectF { x, y + (rowHeight - swatch) / 2, swatch, swatch }, ui::ComponentColors::color(c));
             x += swatch + canvas.pt(4);
             const double w = fm.horizontalAdvance(label) + canvas.pt(1);
             canvas.text(QRectF { x, y, w, rowHeight }, Qt::AlignLeft | Qt::AlignVCenter, label,
@@ -240,7 +241,7 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
         QPainterPath path;
         path.addPolygon(area);
         path.closeSubpath();
-        p->fillPath(path, style::componentColor(c));
+        p->fillPath(path, ui::ComponentColors::color(c));
         below = std::move(above);
     }
     // A thin outline of the total makes the top edge crisp.

@@ -1,10 +1,13 @@
 #include "ReportComposer.h"
 
 #include "LayerTablePainter.h"
+#include "PlanText.h"
 #include "MemoryChartPainter.h"
+#include "ComponentColors.h" // ui/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Format.h"
+#include "headroom/HfConfig.h"
 #include "headroom/Optimizer.h"
 #include "headroom/Precision.h"
 
@@ -44,6 +47,15 @@ QString count(std::int64_t n)
     return qs(formatCount(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0))));
 }
 
+/// plantext::formatSeconds with a real micro sign ("85 µs"; the command line writes "us").
+QString seconds(double s)
+{
+    QString text = qs(plantext::formatSeconds(s));
+    if (text.endsWith(QStringLiteral(" us")))
+        text = text.chopped(2) + QStringLiteral("\u00b5s");
+    return text;
+}
+
 QString percent(std::uint64_t part, std::uint64_t whole)
 {
     if (whole == 0)
@@ -64,6 +76,10 @@ ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDate
         setup.gpuMemoryBytes = m_plan.gpu.memoryBytes; // as evaluate() does
         if (auto model = MemoryModel::build(m_result.analysis, setup))
             m_model = model.value();
+        if (auto throughput = estimateThroughput(m_result.analysis, setup, m_plan.gpu))
+            m_throughput = throughput.value();
+        else
+            m_throughputError = throughput.error().message;
     }
 }
 
@@ -90,6 +106,7 @@ void ReportComposer::compose(ReportCanvas& canvas) const
     if (m_result.estimate && m_model) {
         summarySection(canvas);
         chartSection(canvas);
+        throughputSection(canvas);
     } else {
         noEstimateSection(canvas);
     }
@@ -125,6 +142,7 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
 {
     const Analysis& a = m_result.analysis;
     const double lineH = canvas.lineHeight(FontRole::Body);
+    const auto strategies = plantext::strategyRows(m_plan);
     canvas.heading(QStringLiteral("Set-up"), 9 * lineH);
     keyValue(canvas, QStringLiteral("Model"), modelName());
     keyValue(canvas, QStringLiteral("Layers"), QString::number(LayerTablePainter::layerCount(a)));
@@ -132,7 +150,12 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
         keyValue(canvas, QStringLiteral("Parameters"),
             QStringLiteral("%1 (%2 trainable)")
                 .arg(qs(formatCount(a.totalParams)), qs(formatCount(a.trainableParams))));
-    const auto& input = m_plan.network.input;
+    // The input as analysed: with the plan's sequence length when it overrides the model's.
+    auto input = m_plan.network.input;
+    if (m_plan.sequenceLength) {
+        if (auto resized = withSequenceLength(m_plan.network, *m_plan.sequenceLength))
+            input = resized->input;
+    }
     keyValue(canvas, QStringLiteral("Input"),
         QStringLiteral("%1, %2").arg(qs(input.shape.toBatchedString()), qs(dtypeName(input.dtype))));
     QString gpu = qs(m_plan.gpu.name);
@@ -142,8 +165,16 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
         QStringLiteral("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
     keyValue(canvas, QStringLiteral("Optimizer"), qs(optimizerLabel(m_plan.setup.optimizer)));
     keyValue(canvas, QStringLiteral("Precision"), qs(precisionLabel(m_plan.precision)));
-    keyValue(canvas, QStringLiteral("Batch size"), count(m_plan.setup.batch));
+    if (plantext::hasEffectiveBatch(m_plan.setup))
+        keyValue(canvas, QStringLiteral("Batch size"),
+            QStringLiteral("%1 per GPU (micro-batch); effective batch %2")
+                .arg(count(m_plan.setup.batch), qs(plantext::effectiveBatchText(m_plan.setup.batch, m_plan.setup, true))));
+    else
+        keyValue(canvas, QStringLiteral("Batch size"), count(m_plan.setup.batch));
     keyValue(canvas, QStringLiteral("Framework overhead"), bytes(m_plan.setup.overheadBytes));
+    // Training strategies: only those that differ from one GPU training every weight.
+    for (const auto& [key, value] : strategies)
+        keyValue(canvas, qs(key), qs(value));
 }
 
 void ReportComposer::summarySection(ReportCanvas& canvas) const
@@ -166,9 +197,14 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     } else if (e.maxBatch >= kMaxBatch) {
         detail += QStringLiteral(" Max batch: %1 (the largest batch Headroom considers).")
                       .arg(count(e.maxBatch));
+    } else if (plantext::hasEffectiveBatch(m_plan.setup)) {
+        detail += QStringLiteral(" Max batch: %1 per GPU, an effective batch of %2.")
+                      .arg(count(e.maxBatch), qs(plantext::effectiveBatchText(e.maxBatch, m_plan.setup, true)));
     } else {
         detail += QStringLiteral(" Max batch: %1.").arg(count(e.maxBatch));
     }
+    if (m_plan.setup.parallel.gpus > 1)
+        detail += QStringLiteral(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
 
     const double pad = canvas.pt(8);
     const double bar = canvas.pt(3);
@@ -177,7 +213,14 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     const double detailH = canvas.paragraphHeight(detail, FontRole::Body, innerWidth);
     const double boxH = pad + verdictH + canvas.pt(2) + detailH + pad;
     const double rowH = canvas.metrics(FontRole::Body).lineSpacing() * 1.25;
-    canvas.heading(QStringLiteral("Summary"), boxH + canvas.pt(10) + 10 * rowH);
+    // Communication buffers exist only with several GPUs: on one, the row would always read 0 B.
+    std::vector<Component> components;
+    for (const auto c : kAllComponents) {
+        if (c != Component::Communication || componentBytes(e.bytes, c) > 0 || m_plan.setup.parallel.gpus > 1)
+            components.push_back(c);
+    }
+    const double tableH = static_cast<double>(components.size() + 2) * rowH;
+    canvas.heading(QStringLiteral("Summary"), boxH + canvas.pt(10) + tableH);
     const QColor ink = e.fits ? style::kFits : style::kFails;
     canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH },
         e.fits ? style::kFitsBackground : style::kFailsBackground);
@@ -206,18 +249,18 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
               canvas.text(QRectF { col.left, canvas.y(), col.width, rowH }, col.align | Qt::AlignVCenter,
                   text, role, color);
           };
-    canvas.ensureSpace(10 * rowH);
+    canvas.ensureSpace(tableH);
     cell(name, QStringLiteral("Component"), FontRole::SmallBold, style::kMuted);
     cell(memory, QStringLiteral("At batch %1").arg(count(e.batch)), FontRole::SmallBold, style::kMuted);
     cell(share, QStringLiteral("Share"), FontRole::SmallBold, style::kMuted);
     cell(growth, QStringLiteral("Per sample"), FontRole::SmallBold, style::kMuted);
     canvas.advance(rowH);
     canvas.line(QPointF { 0, canvas.y() }, QPointF { w, canvas.y() }, QPen { style::kRule, canvas.pt(0.6) });
-    for (const auto c : kAllComponents) {
+    for (const auto c : components) {
         const std::uint64_t n = componentBytes(e.bytes, c);
         const std::uint64_t each = componentBytes(perSample, c);
         canvas.fillRect(
-            QRectF { 0, canvas.y() + (rowH - swatch) / 2, swatch, swatch }, style::componentColor(c));
+            QRectF { 0, canvas.y() + (rowH - swatch) / 2, swatch, swatch }, ui::ComponentColors::color(c));
         cell(name, qs(componentLabel(c)), FontRole::Body);
         cell(memory, bytes(n), FontRole::Body);
         cell(share, percent(n, e.total()), FontRole::Body);
@@ -231,6 +274,61 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     cell(share, percent(e.total(), e.total()), FontRole::BodyBold);
     cell(growth, bytes(perSample.total()), FontRole::BodyBold);
     canvas.advance(rowH);
+
+    // What the strategies change: checkpointing's saving and its price, LoRA's trainable share.
+    std::vector<QString> notes;
+    if (const auto saved = plantext::checkpointingSavingsText(m_plan, m_result.analysis, e.batch))
+        notes.push_back(qs(*saved) + QLatin1Char('.'));
+    if (const auto lora = plantext::loraText(m_plan, m_result.analysis))
+        notes.push_back(qs(*lora) + QLatin1Char('.'));
+    if (!notes.empty())
+        canvas.advance(canvas.pt(6));
+    for (const auto& note : notes) {
+        canvas.ensureSpace(canvas.paragraphHeight(note, FontRole::Body, canvas.width()));
+        canvas.paragraph(note, FontRole::Body, style::kText);
+        canvas.advance(canvas.pt(2));
+    }
+}
+
+void ReportComposer::throughputSection(ReportCanvas& canvas) const
+{
+    const double lineH = canvas.lineHeight(FontRole::Body);
+    if (!m_throughput) {
+        const QString why = QStringLiteral("No throughput estimate: %1.").arg(qs(m_throughputError));
+        canvas.heading(QStringLiteral("Throughput"), canvas.paragraphHeight(why, FontRole::Body, canvas.width()));
+        canvas.paragraph(why, FontRole::Body, style::kText);
+        return;
+    }
+    const ThroughputEstimate& t = *m_throughput;
+    canvas.heading(QStringLiteral("Throughput (estimated)"), 6 * lineH);
+    const std::int64_t gpus = m_plan.setup.parallel.gpus;
+    keyValue(canvas, QStringLiteral("Step time"),
+        QStringLiteral("%1 per optimizer step (%2)")
+            .arg(seconds(t.stepSeconds),
+                t.memoryBound ? QStringLiteral("memory-bound") : QStringLiteral("compute-bound")));
+    keyValue(canvas, QStringLiteral("Samples per second"),
+        qs(plantext::formatRate(t.samplesPerSecond))
+            + (gpus > 1 ? QStringLiteral(" across %1 GPUs").arg(count(gpus)) : QString {}));
+    if (t.tokensPerSecond > 0)
+        keyValue(canvas, QStringLiteral("Tokens per second"),
+            QStringLiteral("%1 (%2 tokens per sample)")
+                .arg(qs(plantext::formatRate(t.tokensPerSecond)), count(t.sequenceLength)));
+    QString flops = QStringLiteral("%1 forward + %2 backward")
+                        .arg(qs(plantext::formatFlops(t.forwardFlopsPerSample)),
+                            qs(plantext::formatFlops(t.backwardFlopsPerSample)));
+    if (t.recomputeFlopsPerSample > 0)
+        flops += QStringLiteral(" + %1 recomputed").arg(qs(plantext::formatFlops(t.recomputeFlopsPerSample)));
+    keyValue(canvas, QStringLiteral("FLOPs per sample"), flops);
+    keyValue(canvas, QStringLiteral("Assumed utilisation"),
+        QStringLiteral("%1 of %2 TFLOP/s peak")
+            .arg(qs(plantext::formatFraction(t.utilization)), qs(plantext::formatRate(t.peakTflops))));
+    canvas.advance(canvas.pt(4));
+    for (const auto& note : t.notes) {
+        const QString text = QStringLiteral("\u2022 ") + qs(note);
+        canvas.ensureSpace(canvas.paragraphHeight(text, FontRole::Small, canvas.width()));
+        canvas.paragraph(text, FontRole::Small, style::kMuted);
+        canvas.advance(canvas.pt(1));
+    }
 }
 
 void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
@@ -303,7 +401,7 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
             "gradients alive at once during backward) are components of their own."));
     items.emplace_back(QStringLiteral("Peak memory."),
         QStringLiteral(
-            "The total is the sum of all seven components: the memory at the start of the backward pass "
+            "The total is the sum of all the components: the memory at the start of the backward pass "
             "when gradients are kept between steps (zero_grad(set_to_none=False), or gradient "
             "accumulation). With PyTorch 2.x's default set_to_none=True the real peak can be lower by up "
             "to the gradients' size; Headroom reports the sum so that a plan it says fits does fit. "
@@ -331,6 +429,74 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
             "the driver, the CUDA version and the libraries loaded. The GPU's memory is as the vendor states "
             "it; the display, the driver and other processes may hold part of it.")
             .arg(bytes(m_plan.setup.overheadBytes)));
+    const TrainingSetup& setup = m_plan.setup;
+    const Parallelism& par = setup.parallel;
+    if (setup.accumulationSteps > 1)
+        items.emplace_back(QStringLiteral("Gradient accumulation."),
+            QStringLiteral("Each optimizer step runs %1 micro-batches of %2 samples; memory follows the "
+                           "micro-batch, and the gradients are kept between micro-batches.")
+                .arg(count(setup.accumulationSteps), count(setup.batch)));
+    if (par.gpus > 1 || par.sharding != Sharding::None || par.offloadOptimizer || par.tensorParallel > 1) {
+        QString text;
+        switch (par.sharding) {
+        case Sharding::None:
+            text = QStringLiteral("DDP: every GPU holds all weights, gradients and optimizer state, plus the "
+                                  "gradient buckets the all-reduce uses.");
+            break;
+        case Sharding::Zero1:
+            text = QStringLiteral("ZeRO stage 1: each GPU keeps 1/N of the optimizer state.");
+            break;
+        case Sharding::Zero2:
+        case Sharding::FsdpShardGradOp:
+            text = QStringLiteral("%1: each GPU keeps 1/N of the optimizer state and of the gradients.")
+                       .arg(qs(shardingLabel(par.sharding)));
+            break;
+        case Sharding::Zero3:
+        case Sharding::FsdpFullShard:
+            text = QStringLiteral("%1: each GPU keeps 1/N of the weights, the gradients and the optimizer "
+                                  "state, and gathers each layer's full weights into communication buffers "
+                                  "when it runs.")
+                       .arg(qs(shardingLabel(par.sharding)));
+            break;
+        }
+        text += QStringLiteral(" Here N is %1 data-parallel GPU%2.")
+                    .arg(count(par.dataParallel()), par.dataParallel() == 1 ? QString {} : QStringLiteral("s"));
+        if (par.tensorParallel > 1)
+            text += QStringLiteral(" Tensor parallelism splits the attention and MLP layers' weights and "
+                                   "activations %1 ways.")
+                        .arg(count(par.tensorParallel));
+        if (par.offloadOptimizer)
+            text += QStringLiteral(" The optimizer state (with any float32 master weights) lives in CPU memory "
+                                   "and takes no GPU memory.");
+        text += QStringLiteral(" Every figure is for one GPU; the chart's line is one GPU's memory.");
+        items.emplace_back(QStringLiteral("Several GPUs."), text);
+    }
+    if (setup.eightBitOptimizer)
+        items.emplace_back(QStringLiteral("8-bit optimizer."),
+            QStringLiteral("Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); "
+                           "tensors below 4,096 elements stay 32-bit."));
+    if (m_plan.checkpointing != Checkpointing::None)
+        items.emplace_back(QStringLiteral("Checkpointing."),
+            m_plan.checkpointing == Checkpointing::PerBlock
+                ? QStringLiteral("Each checkpointed block keeps only its input; its activations are recomputed "
+                                 "during backward, so one block's activations are alive at a time. The "
+                                 "recomputation costs one more forward pass through those blocks.")
+                : QStringLiteral("Selective recomputation keeps everything but the attention score matrices, "
+                                 "which backward recomputes."));
+    if (m_plan.lora.enabled())
+        items.emplace_back(QStringLiteral("LoRA."),
+            QStringLiteral("Targeted Linear layers get trainable rank-%1 adapters; every other parameter is "
+                           "frozen, so only the adapters have gradients and optimizer state.%2")
+                .arg(count(m_plan.lora.rank),
+                    m_plan.lora.quantizeBase
+                        ? QStringLiteral(" QLoRA stores the frozen base weights in 4-bit NF4 with "
+                                         "double-quantised constants; the adapters are half precision.")
+                        : QString {}));
+    items.emplace_back(QStringLiteral("Throughput."),
+        QStringLiteral("A roofline estimate: the step's FLOPs at %1 of the GPU's peak for the precision, or "
+                       "the bytes it must move at the GPU's memory bandwidth, whichever takes longer. Real "
+                       "runs vary with kernels, data loading and communication.")
+            .arg(qs(plantext::formatFraction(setup.assumedUtilization))));
     items.emplace_back(QStringLiteral("Not modelled."),
         QStringLiteral("The caching allocator's rounding and fragmentation, cuDNN workspaces beyond the "
                        "overhead setting, and temporaries inside the optimizer step."));

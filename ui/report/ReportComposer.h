@@ -2,17 +2,19 @@
 
 #include "headroom/Estimate.h"
 #include "headroom/Plan.h"
+#include "headroom/Throughput.h"
 
 #include <QDateTime>
 #include <QString>
 #include <optional>
+#include <string>
 
 namespace headroom::report {
 
 class ReportCanvas;
 
-/// What the report says and in which order: title, set-up, summary, chart, layer table,
-/// assumptions. It only lays out onto a ReportCanvas, so the same code runs for the measuring pass
+/// What the report says and in which order: title, set-up, summary, chart, throughput, layer
+/// table, assumptions. It only lays out onto a ReportCanvas, so the same code runs for the measuring pass
 /// and the painting pass. Every number comes from `result` (what the GUI and `headroom estimate`
 /// show) and is formatted through headroom/Format.h.
 class ReportComposer final
@@ -32,6 +34,7 @@ private:
     void summarySection(ReportCanvas& canvas) const;
     void noEstimateSection(ReportCanvas& canvas) const;
     void chartSection(ReportCanvas& canvas) const;
+    void throughputSection(ReportCanvas& canvas) const;
     void layerSection(ReportCanvas& canvas) const;
     void methodSection(ReportCanvas& canvas) const;
     void keyValue(ReportCanvas& canvas, const QString& key, const QString& value) const;
@@ -40,6 +43,8 @@ private:
     const Plan& m_plan;
     const PlanResult& m_result;
     std::optional<MemoryModel> m_model; ///< for the chart's sweep; set when there is an estimate
+    std::optional<ThroughputEstimate> m_throughput; ///< set when there is an estimate and the GPU has figures
+    std::string m_throughputError;                  ///< why there is no throughput estimate
     QDateTime m_generated;
 };
 

@@ -1,10 +1,7 @@
 #pragma once
 
-#include "headroom/Estimate.h"
-
 #include <QColor>
 #include <QFont>
-#include <array>
 
 namespace headroom::report {
 
@@ -17,12 +14,8 @@ enum class FontRole { Title, Heading, Body, BodyBold, Small, SmallBold, Tiny };
 /// DejaVu Sans where installed (it is embedded in the PDF, so readers need not have it); the
 /// platform's sans-serif otherwise.
 [[nodiscard]] QFont font(FontRole role);
-/// A stacked-area and legend colour for each memory component (the GUI's chart colours).
-[[nodiscard]] QColor componentColor(Component c);
-/// The chart's stacking order, bottom to top (the GUI's): the batch-independent parts first.
-constexpr std::array<Component, 7> kStackOrder { Component::Overhead, Component::Weights,
-    Component::Gradients, Component::OptimizerState, Component::Input, Component::Activations,
-    Component::Transient };
+// Component colours and the chart's stacking order come from ui/ComponentColors.h, which the GUI's
+// chart uses too.
 
 inline const QColor kText { 0x1f, 0x23, 0x28 };
 inline const QColor kMuted { 0x5f, 0x66, 0x6d };

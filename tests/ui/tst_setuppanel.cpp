@@ -1,0 +1,320 @@
+#include "Document.h"
+#include "GpuSelector.h"
+#include "PlanController.h"
+#include "SetupPanel.h"
+#include "TestSupport.h"
+#include "headroom/Plan.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTest>
+#include <QUndoStack>
+#include <functional>
+
+using namespace headroom;
+using headroom::ui::Document;
+using headroom::ui::PlanController;
+using headroom::ui::SetupPanel;
+
+class TestSetupPanel : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void everyControlEditsThePlanUndoably();
+    void strategyReachesTheAnalysis();
+    void sequenceLengthOnlyForSequenceModels();
+    void invalidSettingShowsTheCoreErrorInline();
+    void controlsFollowUndo();
+    void fitsWithinTheWindow();
+};
+
+namespace {
+
+struct Fixture
+{
+    Document doc;
+    PlanController controller { &doc };
+    SetupPanel panel { &doc };
+    explicit Fixture(const Network& network = test::tinyNetwork())
+    {
+        QObject::connect(&controller, &PlanController::estimateChanged, &panel, &SetupPanel::setEstimate);
+        const GpuCatalog catalog = test::testCatalog();
+        panel.setCatalog(catalog);
+        doc.resetNetwork(network, QString());
+        doc.resetSetup(Precision::Fp32, TrainingSetup {}, catalog.gpus()[0]);
+        panel.setEstimate(controller.estimateState());
+        panel.show();
+    }
+    template <typename T> T* child(const char* name) const
+    {
+        T* found = panel.findChild<T*>(QString::fromLatin1(name));
+        if (found == nullptr)
+            qWarning("missing child %s", name);
+        return found;
+    }
+};
+
+/// A sequence model: token ids [16] -> Embedding(100, 8) -> Linear(8 -> 8) -> Linear(8 -> 100).
+Network tokenNetwork()
+{
+    Network n;
+    n.name = "Tokens";
+    n.input.shape.dims = { 16 };
+    n.input.dtype = DType::Int64;
+    LayerSpec embed;
+    embed.type = "Embedding";
+    embed.name = "embed";
+    embed.attributes = { { "num_embeddings", 100 }, { "embedding_dim", 8 } };
+    LayerSpec proj;
+    proj.type = "Linear";
+    proj.name = "proj";
+    proj.attributes = { { "out_features", 8 } };
+    LayerSpec head;
+    head.type = "Linear";
+    head.name = "head";
+    head.attributes = { { "out_features", 100 } };
+    n.layers = { embed, proj, head };
+    return n;
+}
+
+/// The plan's settings (everything the set-up panel edits), comparable.
+struct Settings
+{
+    Precision precision;
+    Checkpointing checkpointing;
+    AttentionImplementation attention;
+    LoraOptions lora;
+    std::optional<std::int64_t> sequenceLength;
+    TrainingSetup setup;
+    std::string gpu;
+    explicit Settings(const Plan& p)
+        : precision { p.precision }
+        , checkpointing { p.checkpointing }
+        , attention { p.attention }
+        , lora { p.lora }
+        , sequenceLength { p.sequenceLength }
+        , setup { p.setup }
+        , gpu { p.gpu.name }
+    {
+    }
+    friend bool operator==(const Settings&, const Settings&) = default;
+};
+
+} // namespace
+
+void TestSetupPanel::initTestCase()
+{
+    test::isolateSettings();
+}
+
+void TestSetupPanel::everyControlEditsThePlanUndoably()
+{
+    Fixture f(tokenNetwork());
+    struct Case
+    {
+        const char* control;
+        std::function<void()> edit;
+        std::function<bool(const Plan&)> changed;
+    };
+    const auto combo = [&f](const char* name, int index) {
+        return [&f, name, index] { f.child<QComboBox>(name)->setCurrentIndex(index); };
+    };
+    const auto spin = [&f](const char* name, int value) {
+        return [&f, name, value] { f.child<QSpinBox>(name)->setValue(value); };
+    };
+    const auto check = [&f](const char* name) {
+        return [&f, name] { QTest::mouseClick(f.child<QCheckBox>(name), Qt::LeftButton); };
+    };
+    const std::vector<Case> cases {
+        { "checkpointingComboBox", combo("checkpointingComboBox", 1),
+            [](const Plan& p) { return p.checkpointing == Checkpointing::PerBlock; } },
+        { "attentionComboBox", combo("attentionComboBox", 1),
+            [](const Plan& p) { return p.attention == AttentionImplementation::Eager; } },
+        { "sequenceLengthSpinBox", spin("sequenceLengthSpinBox", 8),
+            [](const Plan& p) { return p.sequenceLength == std::optional<std::int64_t>(8); } },
+        { "accumulationStepsSpinBox", spin("accumulationStepsSpinBox", 4),
+            [](const Plan& p) { return p.setup.accumulationSteps == 4; } },
+        { "loraRankSpinBox", spin("loraRankSpinBox", 16), [](const Plan& p) { return p.lora.rank == 16; } },
+        { "gpuCountSpinBox", spin("gpuCountSpinBox", 4),
+            [](const Plan& p) { return p.setup.parallel.gpus == 4; } },
+        { "shardingComboBox", combo("shardingComboBox", 2),
+            [](const Plan& p) { return p.setup.parallel.sharding == allShardings()[2]; } },
+        { "tensorParallelSpinBox", spin("tensorParallelSpinBox", 2),
+            [](const Plan& p) { return p.setup.parallel.tensorParallel == 2; } },
+        { "offloadOptimizerCheckBox", check("offloadOptimizerCheckBox"),
+            [](const Plan& p) { return p.setup.parallel.offloadOptimizer; } },
+        { "eightBitOptimizerCheckBox", check("eightBitOptimizerCheckBox"),
+            [](const Plan& p) { return p.setup.eightBitOptimizer; } },
+        { "utilizationSpinBox", spin("utilizationSpinBox", 55),
+            [](const Plan& p) { return std::abs(p.setup.assumedUtilization - 0.55) < 1e-9; } },
+    };
+    for (const auto& c : cases) {
+        const Settings before(f.doc.plan());
+        const int steps = f.doc.undoStack()->count();
+        c.edit();
+        QVERIFY2(c.changed(f.doc.plan()), c.control);
+        QVERIFY2(f.doc.undoStack()->count() == steps + 1, c.control);
+        f.doc.undoStack()->undo();
+        QVERIFY2(Settings(f.doc.plan()) == before, c.control);
+        f.doc.undoStack()->redo();
+        QVERIFY2(c.changed(f.doc.plan()), c.control);
+    }
+
+    // LoRA's other settings need a rank; they are off until then.
+    f.doc.undoStack()->setIndex(0);
+    auto* targets = f.child<QLineEdit>("loraTargetsLineEdit");
+    auto* dropout = f.child<QDoubleSpinBox>("loraDropoutSpinBox");
+    auto* qlora = f.child<QCheckBox>("qloraCheckBox");
+    QVERIFY(!targets->isEnabled() && !dropout->isEnabled() && !qlora->isEnabled());
+    f.child<QSpinBox>("loraRankSpinBox")->setValue(8);
+    QVERIFY(targets->isEnabled() && dropout->isEnabled() && qlora->isEnabled());
+    targets->setFocus();
+    QTest::keyClicks(targets, QStringLiteral("proj, head"));
+    QTest::keyClick(targets, Qt::Key_Return);
+    QCOMPARE(f.doc.plan().lora.targets, (std::vector<std::string> { "proj", "head" }));
+    dropout->setValue(0.1);
+    QCOMPARE(f.doc.plan().lora.dropout, 0.1);
+    QTest::mouseClick(qlora, Qt::LeftButton);
+    QVERIFY(f.doc.plan().lora.quantizeBase);
+    QCOMPARE(f.doc.plan().lora.rank, std::int64_t { 8 });
+    f.doc.undoStack()->undo();
+    QVERIFY(!f.doc.plan().lora.quantizeBase);
+    f.doc.undoStack()->undo();
+    QCOMPARE(f.doc.plan().lora.dropout, 0.0);
+    f.doc.undoStack()->undo();
+    QVERIFY(f.doc.plan().lora.targets.empty());
+}
+
+void TestSetupPanel::strategyReachesTheAnalysis()
+{
+    Fixture f(tokenNetwork());
+    const int runs = f.controller.analysisRuns();
+    f.child<QComboBox>("checkpointingComboBox")->setCurrentIndex(2);
+    QCOMPARE(f.controller.analysisRuns(), runs + 1);
+    QCOMPARE(f.controller.analysis().options.checkpointing, Checkpointing::Selective);
+    f.child<QComboBox>("attentionComboBox")->setCurrentIndex(1);
+    QCOMPARE(f.controller.analysis().options.attention, AttentionImplementation::Eager);
+    f.child<QSpinBox>("loraRankSpinBox")->setValue(4);
+    QCOMPARE(f.controller.analysis().options.lora.rank, std::int64_t { 4 });
+    // What the GUI shows is what evaluate() (the CLI, the report) computes for the same plan.
+    const PlanResult expected = evaluate(f.doc.plan());
+    QCOMPARE(f.controller.analysis().totalParams, expected.analysis.totalParams);
+    QCOMPARE(f.controller.analysis().trainableParams, expected.analysis.trainableParams);
+    QCOMPARE(f.controller.analysis().activationBytesPerSample, expected.analysis.activationBytesPerSample);
+    // Set-up changes rebuild the memory model but do not re-analyse.
+    const int before = f.controller.analysisRuns();
+    f.child<QSpinBox>("gpuCountSpinBox")->setValue(2);
+    f.child<QSpinBox>("accumulationStepsSpinBox")->setValue(3);
+    QCOMPARE(f.controller.analysisRuns(), before);
+    QVERIFY(f.controller.estimateState().estimate);
+    QCOMPARE(f.controller.estimateState().estimate->effectiveBatch,
+        evaluate(f.doc.plan()).estimate->effectiveBatch);
+}
+
+void TestSetupPanel::sequenceLengthOnlyForSequenceModels()
+{
+    Fixture f(tokenNetwork());
+    auto* length = f.child<QSpinBox>("sequenceLengthSpinBox");
+    QVERIFY(length->isEnabled());
+    QCOMPARE(length->value(), 16); // the model's own
+    const std::uint64_t full = f.controller.analysis().activationBytesPerSample;
+    length->setValue(8);
+    QCOMPARE(f.doc.plan().sequenceLength, std::optional<std::int64_t>(8));
+    QCOMPARE(f.controller.analysis().rows.front().output.shape.dims.front(), std::int64_t { 8 });
+    QVERIFY2(
+        f.controller.analysis().activationBytesPerSample < full, "half the tokens keep fewer activations");
+    length->setValue(16); // back to the model's: follows the model again
+    QVERIFY(!f.doc.plan().sequenceLength);
+
+    f.doc.resetNetwork(test::tinyNetwork(), QString()); // an image model
+    QVERIFY(!length->isEnabled());
+    QVERIFY(!f.doc.plan().sequenceLength);
+}
+
+void TestSetupPanel::invalidSettingShowsTheCoreErrorInline()
+{
+    Fixture f;
+    auto* error = f.child<QLabel>("setupErrorLabel");
+    QVERIFY(error->isHidden());
+    // Three GPUs cannot be split two ways for tensor parallelism.
+    f.panel.tabs()->setCurrentIndex(SetupPanel::MultiGpuTab);
+    f.child<QSpinBox>("gpuCountSpinBox")->setValue(3);
+    f.child<QSpinBox>("tensorParallelSpinBox")->setValue(2);
+    const PlanResult expected = evaluate(f.doc.plan());
+    QVERIFY2(expected.error, "the core refuses 3 GPUs with tensor-parallel degree 2");
+    QVERIFY(error->isVisible());
+    QVERIFY2(
+        error->text().contains(QString::fromStdString(expected.error->message)), qPrintable(error->text()));
+    f.doc.undoStack()->undo();
+    QVERIFY(error->isHidden());
+
+    // 8-bit state with an optimizer that keeps none.
+    f.panel.tabs()->setCurrentIndex(SetupPanel::GpuTab);
+    f.child<QComboBox>("optimizerComboBox")
+        ->setCurrentIndex(
+            f.child<QComboBox>("optimizerComboBox")->findData(static_cast<int>(Optimizer::Sgd)));
+    QTest::mouseClick(f.child<QCheckBox>("eightBitOptimizerCheckBox"), Qt::LeftButton);
+    const PlanResult eightBit = evaluate(f.doc.plan());
+    QVERIFY2(eightBit.error, "the core refuses 8-bit state for plain SGD");
+    QVERIFY(error->isVisible());
+    QVERIFY2(
+        error->text().contains(QString::fromStdString(eightBit.error->message)), qPrintable(error->text()));
+
+    // A layer's error is the layer editor's to show, not the set-up's.
+    f.doc.undoStack()->undo();
+    f.doc.setLayerAttribute({ 0 }, "kernel_size", 99);
+    QVERIFY(f.controller.estimateState().error);
+    QVERIFY(error->isHidden());
+}
+
+void TestSetupPanel::controlsFollowUndo()
+{
+    Fixture f(tokenNetwork());
+    LoraOptions lora;
+    lora.rank = 32;
+    lora.targets = { "proj" };
+    f.doc.setLora(lora);
+    Parallelism p;
+    p.gpus = 8;
+    p.sharding = Sharding::Zero2;
+    f.doc.setParallelism(p);
+    QCOMPARE(f.child<QSpinBox>("loraRankSpinBox")->value(), 32);
+    QCOMPARE(f.child<QLineEdit>("loraTargetsLineEdit")->text(), QStringLiteral("proj"));
+    QCOMPARE(f.child<QSpinBox>("gpuCountSpinBox")->value(), 8);
+    QCOMPARE(
+        f.child<QComboBox>("shardingComboBox")->currentData().toInt(), static_cast<int>(Sharding::Zero2));
+    f.doc.undoStack()->undo();
+    f.doc.undoStack()->undo();
+    QCOMPARE(f.child<QSpinBox>("loraRankSpinBox")->value(), 0);
+    QCOMPARE(f.child<QSpinBox>("loraRankSpinBox")->text(), QStringLiteral("Off"));
+    QCOMPARE(f.child<QSpinBox>("gpuCountSpinBox")->value(), 1);
+    QCOMPARE(f.doc.undoStack()->count(), 2);
+}
+
+void TestSetupPanel::fitsWithinTheWindow()
+{
+    // Three short tabs instead of one long form: the panel stays about as tall as the old one.
+    Fixture f(tokenNetwork());
+    f.panel.resize(620, f.panel.sizeHint().height());
+    QVERIFY2(f.panel.sizeHint().height() < 230, qPrintable(QString::number(f.panel.sizeHint().height())));
+    for (int tab = 0; tab < f.panel.tabs()->count(); ++tab) {
+        f.panel.tabs()->setCurrentIndex(tab);
+        QWidget* page = f.panel.tabs()->currentWidget();
+        for (QWidget* w : page->findChildren<QWidget*>()) {
+            if (!w->isVisible())
+                continue;
+            const QRect r(w->mapTo(page, QPoint(0, 0)), w->size());
+            QVERIFY2(page->rect().contains(r), qPrintable(w->objectName() + QStringLiteral(" is clipped")));
+        }
+    }
+}
+
+QTEST_MAIN(TestSetupPanel)
+#include "tst_setuppanel.moc"

@@ -1,0 +1,28 @@
+#pragma once
+
+#include "headroom/Estimate.h"
+
+#include <QColor>
+#include <array>
+
+namespace headroom::ui {
+
+/// The one place memory components get their colours and their stacking order, so the GUI's chart
+/// and the PDF report's chart and legend agree. Qt Gui only (no Widgets): the report links it too.
+class ComponentColors final
+{
+public:
+    /// The stacked-area, bar and legend colour of a component.
+    [[nodiscard]] static QColor color(Component c);
+    /// The outline drawn around a component's band (the fill, darker).
+    [[nodiscard]] static QColor border(Component c);
+
+    /// Components from the bottom of a stack to the top: the batch-independent parts first
+    /// (overhead, weights, gradients, optimizer state, communication buffers), then what grows with
+    /// the batch.
+    static constexpr std::array<Component, 8> kStackOrder { Component::Overhead, Component::Weights,
+        Component::Gradients, Component::OptimizerState, Component::Communication, Component::Input,
+        Component::Activations, Component::Transient };
+};
+
+} // namespace headroom::ui
