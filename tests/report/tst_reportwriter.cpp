@@ -4,12 +4,14 @@
 // write leaves nothing behind.
 //
 // Set HEADROOM_REPORT_KEEP=<folder> to keep the generated PDFs there for a look.
+#include "PlanText.h"
 #include "ReportWriter.h"
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
 #include "headroom/Optimizer.h"
 #include "headroom/Plan.h"
 #include "headroom/Precision.h"
+#include "headroom/Throughput.h"
 
 #include <QDir>
 #include <QFile>
@@ -87,6 +89,33 @@ Network tinyResNet()
         ]})");
     if (!parsed)
         qFatal("tinyResNet: %s", parsed.error().message.c_str());
+    return parsed.value();
+}
+
+/// A small Llama-style decoder with named projections (LoRA targets), explicit attention (eager vs SDPA)
+/// and a Repeat block (per-block checkpointing), on a 512-token input.
+Network tinyDecoder()
+{
+    auto parsed = parseModel(R"({
+        "format": "headroom-model", "version": 1, "name": "Tiny Decoder",
+        "input": {"shape": [512], "dtype": "int64"},
+        "layers": [
+            {"type": "Embedding", "name": "embed_tokens", "num_embeddings": 1000, "embedding_dim": 64},
+            {"type": "Repeat", "name": "layers", "times": 2, "layers": [
+                {"type": "LayerNorm", "name": "input_layernorm"},
+                {"type": "Linear", "name": "q_proj", "out_features": 64, "bias": false},
+                {"type": "Linear", "name": "k_proj", "out_features": 64, "bias": false, "inputs": ["input_layernorm"]},
+                {"type": "Linear", "name": "v_proj", "out_features": 64, "bias": false, "inputs": ["input_layernorm"]},
+                {"type": "ScaledDotProductAttention", "name": "attn", "num_heads": 4, "is_causal": true,
+                 "inputs": ["q_proj", "k_proj", "v_proj"]},
+                {"type": "Linear", "name": "o_proj", "out_features": 64, "bias": false},
+                {"type": "Add", "name": "residual", "inputs": ["repeat_input", "o_proj"]}
+            ]},
+            {"type": "LayerNorm", "name": "norm"},
+            {"type": "Linear", "name": "lm_head", "out_features": 1000, "bias": false}
+        ]})");
+    if (!parsed)
+        qFatal("tinyDecoder: %s", parsed.error().message.c_str());
     return parsed.value();
 }
 
@@ -208,6 +237,8 @@ private slots:
     void fontsAreEmbeddedAndChartIsVector();
     void bigModelTablePaginatesWithHeaders();
     void invalidLayerExplainsMissingEstimate();
+    void strategiesAndThroughput();
+    void defaultPlanListsNoStrategies();
 
     void missingFolderFails();
     void parentIsAFileFails();
@@ -295,6 +326,11 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
     for (const auto c : kAllComponents) {
         const QString label = qs(componentLabel(c));
         const std::uint64_t n = componentBytes(e.bytes, c);
+        if (c == Component::Communication && n == 0 && plan.setup.parallel.gpus == 1) {
+            // One GPU has no communication buffers: no row for them.
+            QVERIFY2(!text.contains(label), "a Communication buffers row on one GPU");
+            continue;
+        }
         const QString bytes = qs(formatBytes(n));
         const QString share
             = QString::number(100.0 * static_cast<double>(n) / static_cast<double>(e.total()), 'f', 1)
@@ -330,6 +366,34 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
         QVERIFY(squeezed(text).contains(squeezed(
             QStringLiteral("Batch %1: %2")
                 .arg(qs(formatCount(static_cast<std::uint64_t>(e.batch))), qs(formatBytes(e.total()))))));
+
+    // Throughput: the figures estimateThroughput() gives, or why there are none.
+    TrainingSetup setup = plan.setup;
+    setup.gpuMemoryBytes = plan.gpu.memoryBytes;
+    const auto throughput = estimateThroughput(result.analysis, setup, plan.gpu);
+    if (throughput) {
+        QVERIFY(text.contains(QStringLiteral("Throughput (estimated)")));
+        QString step = qs(report::plantext::formatSeconds(throughput->stepSeconds));
+        if (step.endsWith(QStringLiteral(" us")))
+            step = step.chopped(2) + QStringLiteral("\u00b5s"); // the report writes a real micro sign
+        QVERIFY2(hasLineWith(text, QStringLiteral("Step time"), step + QStringLiteral(" per optimizer step")),
+            qPrintable(step));
+        QVERIFY(hasLineWith(
+            text, QStringLiteral("Samples per second"), qs(report::plantext::formatRate(throughput->samplesPerSecond))));
+        QVERIFY(hasLineWith(text, QStringLiteral("FLOPs per sample"),
+            qs(report::plantext::formatFlops(throughput->forwardFlopsPerSample)) + QStringLiteral(" forward")));
+        QVERIFY(hasLineWith(text, QStringLiteral("Assumed utilisation"),
+            qs(report::plantext::formatFraction(throughput->utilization))));
+        if (throughput->tokensPerSecond > 0)
+            QVERIFY(hasLineWith(
+                text, QStringLiteral("Tokens per second"), qs(report::plantext::formatRate(throughput->tokensPerSecond))));
+        for (const auto& note : throughput->notes)
+            QVERIFY2(simplified(text).contains(qs(note)), note.c_str());
+    } else {
+        QVERIFY2(simplified(text).contains(
+                     QStringLiteral("No throughput estimate: ") + qs(throughput.error().message) + QLatin1Char('.')),
+            throughput.error().message.c_str());
+    }
 
     // Assumptions, page numbers on every page.
     QVERIFY(text.contains(QStringLiteral("Assumptions and method")));
@@ -528,6 +592,111 @@ void TestReportWriter::invalidLayerExplainsMissingEstimate()
              "Optimizer state", "Backward transient", "Total", ": headroom", ": shortfall" })
         QVERIFY2(!text.contains(QString::fromUtf8(absent)), absent);
     QVERIFY(text.contains(QStringLiteral("Page 1 of %1").arg(pageCount(pdf))));
+}
+
+void TestReportWriter::strategiesAndThroughput()
+{
+    Gpu gpu;
+    gpu.name = "Test Accelerator 24GB";
+    gpu.vendor = "NVIDIA";
+    gpu.memoryBytes = 24 * kGiB;
+    gpu.bandwidthGBps = 1008;
+    gpu.fp32Tflops = 82.6;
+    gpu.fp16Tflops = 165.2;
+    gpu.bf16Tflops = 165.2;
+    Plan plan = makePlan(tinyDecoder(), 2, Optimizer::AdamW, Precision::AmpBf16, gpu);
+    plan.sequenceLength = 256;
+    plan.checkpointing = Checkpointing::PerBlock;
+    plan.attention = AttentionImplementation::Eager;
+    plan.setup.accumulationSteps = 8;
+    plan.setup.parallel.gpus = 4;
+    plan.setup.parallel.sharding = Sharding::Zero3;
+    plan.setup.assumedUtilization = 0.35;
+    plan.lora.rank = 16;
+    plan.lora.targets = { "q_proj", "v_proj" };
+    plan.lora.dropout = 0.05;
+    const PlanResult result = evaluate(plan);
+    QVERIFY2(result.estimate, result.error ? result.error->message.c_str() : "");
+    QString pdf;
+    write(plan, result, QStringLiteral("strategies"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    verifyNumbers(plan, result, pdf);
+    const QString text = pdfText(pdf);
+    const QString flat = simplified(text);
+
+    // Set-up: the micro-batch and the effective batch, and every strategy that is not the default.
+    QVERIFY2(hasLineWith(text, QStringLiteral("Batch size"),
+                 QStringLiteral("2 per GPU (micro-batch); effective batch 64 = 2 x 8 steps x 4 GPUs")),
+        "batch size line");
+    QVERIFY(hasLineWith(text, QStringLiteral("Sequence length"), QStringLiteral("256 tokens")));
+    QVERIFY(hasLineWith(text, QStringLiteral("Input"), QStringLiteral("B x 256, int64"))); // not the model's 512
+    QVERIFY(hasLineWith(text, QStringLiteral("Accumulation"), QStringLiteral("8 micro-batches per optimizer step")));
+    QVERIFY(hasLineWith(text, QStringLiteral("GPUs"), QStringLiteral("4, ZeRO stage 3")));
+    QVERIFY(hasLineWith(text, QStringLiteral("Checkpointing"), QStringLiteral("Per block")));
+    QVERIFY(hasLineWith(text, QStringLiteral("Attention"), QStringLiteral("Eager (keeps T x T scores)")));
+    QVERIFY(flat.contains(QStringLiteral("LoRA rank 16 on q_proj, v_proj, dropout 0.05")));
+    QVERIFY(hasLineWith(text, QStringLiteral("Utilisation"), QStringLiteral("35 % of peak assumed")));
+
+    // Summary: per GPU, the effective max batch, checkpointing's saving, LoRA's trainable share.
+    const Estimate& e = *result.estimate;
+    QVERIFY2(flat.contains(QStringLiteral("Max batch: %1 per GPU, an effective batch of %2.")
+                               .arg(qs(formatCount(static_cast<std::uint64_t>(e.maxBatch))),
+                                   qs(report::plantext::effectiveBatchText(e.maxBatch, plan.setup, true)))),
+        "effective max batch");
+    QVERIFY(flat.contains(QStringLiteral("Memory is per GPU, on each of 4 GPUs.")));
+    const Analysis& a = result.analysis;
+    const std::uint64_t saved = (a.uncheckpointedActivationBytesPerSample - a.activationBytesPerSample) * 2
+        + (a.uncheckpointedActivationBytesFixed - a.activationBytesFixed);
+    QVERIFY2(saved > 0, "per-block checkpointing saves nothing");
+    QVERIFY2(flat.contains(QStringLiteral("Checkpointing (per-block) saves %1 of activations at batch 2")
+                               .arg(qs(formatBytes(saved)))),
+        qPrintable(qs(formatBytes(saved))));
+    QVERIFY(flat.contains(QStringLiteral("forward compute.")));
+    QVERIFY2(a.loraParams > 0, "LoRA adds no parameters");
+    QVERIFY(flat.contains(QStringLiteral("LoRA adds %1 adapter parameters: %2 of %3 parameters train")
+                              .arg(qs(formatCount(a.loraParams)), qs(formatCount(a.trainableParams)),
+                                  qs(formatCount(a.totalParams)))));
+    // ZeRO-3's gather buffers are a component of their own, in the table and the chart's legend.
+    QVERIFY(e.bytes.communication > 0);
+    QVERIFY(text.count(QStringLiteral("Communication buffers")) >= 2);
+
+    // Throughput with the recomputation checkpointing costs.
+    QVERIFY(text.contains(QStringLiteral("Throughput (estimated)")));
+    QVERIFY(hasLineWith(text, QStringLiteral("FLOPs per sample"), QStringLiteral("recomputed")));
+    QVERIFY(hasLineWith(text, QStringLiteral("Assumed utilisation"), QStringLiteral("35 % of 165 TFLOP/s peak")));
+    QVERIFY(text.contains(QStringLiteral("Tokens per second")));
+
+    // Assumptions in force.
+    for (const char* item : { "Gradient accumulation. Each optimizer step runs 8 micro-batches of 2 samples",
+             "Several GPUs. ZeRO stage 3: each GPU keeps 1/N of the weights, the gradients and the optimizer state, "
+             "and gathers each layer's full weights into communication buffers when it runs.",
+             "Here N is 4 data-parallel GPUs.", "Checkpointing. Each checkpointed block keeps only its input",
+             "LoRA. Targeted Linear layers get trainable rank-16 adapters", "Throughput. A roofline estimate" })
+        QVERIFY2(flat.contains(QLatin1String(item)), item);
+}
+
+void TestReportWriter::defaultPlanListsNoStrategies()
+{
+    Gpu gpu = gtx1080();
+    gpu.fp32Tflops = 8.873;
+    gpu.fp16Tflops = 0.1386;
+    gpu.bandwidthGBps = 320;
+    const Plan plan = makePlan(smallCnn(), 32, Optimizer::Adam, Precision::Fp32, gpu);
+    const PlanResult result = evaluate(plan);
+    QString pdf;
+    write(plan, result, QStringLiteral("default-strategies"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    verifyNumbers(plan, result, pdf);
+    const QString text = pdfText(pdf);
+    for (const char* absent : { "Sequence length", "Accumulation", "GPUs", "Checkpointing", "Attention", "LoRA",
+             "Utilisation", "effective batch", "Several GPUs", "Communication buffers", "Offload" })
+        QVERIFY2(!text.contains(QLatin1String(absent)), absent);
+    QVERIFY(text.contains(QStringLiteral("Throughput (estimated)")));
+    QVERIFY(hasLineWith(text, QStringLiteral("Assumed utilisation"), QStringLiteral("40 % of 8.87 TFLOP/s peak")));
 }
 
 void TestReportWriter::missingFolderFails()
