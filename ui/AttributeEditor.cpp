@@ -104,9 +104,11 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
         break;
     }
     if (m_spec.optional) {
-        m_auto = new QCheckBox(tr("inferred"), this);
+        // Says what is used instead, so no made-up number stands in the hidden field.
+        const QString omitted = m_spec.whenOmitted.empty() ? tr("inferred") : qs(m_spec.whenOmitted);
+        m_auto = new QCheckBox(omitted, this);
         m_auto->setObjectName(QStringLiteral("inferredCheckBox"));
-        m_auto->setToolTip(tr("Leave it out: Headroom works it out from the input"));
+        m_auto->setToolTip(tr("Leave %1 out of the model file: Headroom uses %2").arg(qs(m_spec.name), omitted));
         layout->addWidget(m_auto);
         connect(m_auto, &QCheckBox::toggled, this, [this] {
             updateEnabled();
@@ -142,18 +144,24 @@ void AttributeEditor::updateEnabled()
 {
     const bool inferred = m_auto != nullptr && m_auto->isChecked();
     const bool sizes = m_mode == nullptr || m_mode->currentIndex() == 0;
-    if (m_mode != nullptr)
+    if (m_mode != nullptr) {
         m_mode->setEnabled(!inferred);
-    if (m_same != nullptr)
+        m_mode->setHidden(inferred);
+    }
+    if (m_same != nullptr) {
         m_same->setEnabled(!inferred && sizes);
+        m_same->setHidden(inferred);
+    }
     for (qsizetype i = 0; i < m_spins.size(); ++i) {
         const bool shown = i == 0 || m_same == nullptr || !m_same->isChecked();
-        m_spins[i]->setVisible(shown);
+        m_spins[i]->setVisible(shown && !inferred);
         m_spins[i]->setEnabled(!inferred && sizes);
     }
     for (QWidget* w : std::initializer_list<QWidget*>{m_double, m_check, m_choice, m_list}) {
-        if (w != nullptr)
+        if (w != nullptr) {
             w->setEnabled(!inferred);
+            w->setHidden(inferred);
+        }
     }
 }
 

@@ -3,6 +3,8 @@
 #include "headroom/Analysis.h"
 #include "headroom/LayerRegistry.h"
 
+#include <algorithm>
+
 #include <QTest>
 
 using namespace headroom;
@@ -18,6 +20,7 @@ private slots:
     void tupleExpandsInt();
     void unknownTypeListsKnownOnes();
     void everyKindHasValidDefaults();
+    void everyOptionalAttributeSaysWhatOmissionMeans();
 };
 
 void TestAttributes::badValues_data()
@@ -100,6 +103,25 @@ void TestAttributes::everyKindHasValidDefaults()
         }
         QVERIFY2(!kind->summary().empty(), std::string(kind->type()).c_str());
     }
+}
+
+// The editor shows these words instead of a number when the attribute is left out.
+void TestAttributes::everyOptionalAttributeSaysWhatOmissionMeans()
+{
+    int optionals = 0;
+    for (const LayerKind* kind : LayerRegistry::builtin().kinds()) {
+        for (const auto& spec : kind->attributes()) {
+            if (!spec.optional)
+                continue;
+            ++optionals;
+            QVERIFY2(!spec.whenOmitted.empty(), (std::string(kind->type()) + "." + spec.name).c_str());
+        }
+    }
+    QVERIFY(optionals >= 10);
+    const auto* embedding = LayerRegistry::builtin().find("Embedding");
+    const auto padding = std::find_if(embedding->attributes().begin(), embedding->attributes().end(),
+        [](const AttributeSpec& s) { return s.name == "padding_idx"; });
+    QCOMPARE(padding->whenOmitted, std::string("none"));
 }
 
 QTEST_APPLESS_MAIN(TestAttributes)

@@ -23,6 +23,7 @@ private Q_SLOTS:
     void tupleSameForAllToggle();
     void tupleChoiceWord();
     void optionalInferredSize();
+    void omittedPaddingIndexReadsNone();
     void choiceAndFloat();
     void everyRegisteredAttributeRoundTrips();
 };
@@ -124,15 +125,31 @@ void TestAttributeEditor::optionalInferredSize()
     auto* spin = editor.findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
     editor.setValue(nullptr);
     QVERIFY(inferred->isChecked());
+    QCOMPARE(inferred->text(), QStringLiteral("from the input"));
+    QVERIFY2(spin->isHidden(), "an inferred size must not show a number that is not the inferred one");
     QVERIFY(!spin->isEnabled());
     QVERIFY(editor.value().is_null());
     editor.setValue(3);
+    QVERIFY(!spin->isHidden());
+    QCOMPARE(spin->value(), 3);
     QVERIFY(!inferred->isChecked());
     COMPARE_JSON(editor.value(), nlohmann::json(3));
     QSignalSpy edited(&editor, &AttributeEditor::edited);
     inferred->setChecked(true);
     QCOMPARE(edited.count(), 1);
     QVERIFY(edited.last().at(0).value<nlohmann::json>().is_null());
+}
+
+void TestAttributeEditor::omittedPaddingIndexReadsNone()
+{
+    AttributeEditor editor(specOf("Embedding", "padding_idx"));
+    editor.setValue(nullptr);
+    auto* omitted = editor.findChild<QCheckBox*>(QStringLiteral("inferredCheckBox"));
+    QVERIFY(omitted->isChecked());
+    QCOMPARE(omitted->text(), QStringLiteral("none"));
+    QVERIFY(editor.findChild<QSpinBox*>(QStringLiteral("valueSpinBox"))->isHidden());
+    omitted->setChecked(false);
+    QVERIFY(!editor.findChild<QSpinBox*>(QStringLiteral("valueSpinBox"))->isHidden());
 }
 
 void TestAttributeEditor::choiceAndFloat()

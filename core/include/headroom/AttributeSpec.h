@@ -28,6 +28,9 @@ struct AttributeSpec final {
     nlohmann::json defaultValue;
     /// May be left out (or null) with no default: inferred sizes such as in_channels.
     bool optional = false;
+    /// What an optional attribute means when left out, in a few words for the editor's toggle:
+    /// "from the input", "none", "kernel_size".
+    std::string whenOmitted;
     int arity = 1; ///< IntTuple only
     std::int64_t minInt = 0;
     std::int64_t maxInt = std::numeric_limits<std::int32_t>::max();

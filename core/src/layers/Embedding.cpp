@@ -22,6 +22,7 @@ public:
                         = intAttr("padding_idx", nullptr, "Id whose vector stays zero and gets no gradient",
                             std::numeric_limits<std::int32_t>::min());
                     s.optional = true;
+                    s.whenOmitted = "none";
                     return s;
                 }()})
     {

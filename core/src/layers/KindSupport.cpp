@@ -19,6 +19,7 @@ AttributeSpec inferredAttr(std::string name, std::string help)
 {
     AttributeSpec s = intAttr(std::move(name), nullptr, std::move(help) + " (inferred from the input if left out)");
     s.optional = true;
+    s.whenOmitted = "from the input";
     return s;
 }
 

@@ -17,6 +17,7 @@ public:
                              s.name = "normalized_shape";
                              s.type = AttributeType::IntList;
                              s.optional = true;
+                             s.whenOmitted = "the last axis";
                              s.minInt = 1;
                              s.help = "Trailing axes to normalise (the last axis if left out)";
                              return s;

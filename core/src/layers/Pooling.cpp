@@ -49,6 +49,7 @@ AttributeSpec optionalStride()
 {
     AttributeSpec s = tupleAttr("stride", 2, nullptr, "Stride (kernel_size if left out)");
     s.optional = true;
+    s.whenOmitted = "kernel_size";
     return s;
 }
 
@@ -92,6 +93,7 @@ public:
                          [] {
                              AttributeSpec s = intAttr("divisor_override", nullptr, "Divisor instead of the window size");
                              s.optional = true;
+                             s.whenOmitted = "the window size";
                              return s;
                          }()})
     {

@@ -53,6 +53,7 @@ public:
                     AttributeSpec s = intAttr("num_key_value_heads", nullptr,
                         "Key/value heads g (grouped-query attention; must divide num_heads; default num_heads)");
                     s.optional = true;
+                    s.whenOmitted = "num_heads";
                     return s;
                 }(),
                 floatAttr("dropout", 0.0, "Dropout on the attention probabilities", 0.0, 1.0),
