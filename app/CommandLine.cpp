@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 
 #include "PlanText.h"     // ui/report
+#include "TextTable.h"
 #include "ReportWriter.h" // ui/report
 #include "headroom/Format.h"
 #include "headroom/GpuCatalog.h"
@@ -26,13 +27,18 @@ namespace headroom::cli {
 
 namespace {
 
+/// A catalogue figure as the stream prints it: 320, 8.873.
+std::string shortNumber(double value)
+{
+    std::ostringstream text;
+    text << value;
+    return text.str();
+}
+
 constexpr const char* kDefaultGpu = "GeForce GTX 1080";
 constexpr std::int64_t kDefaultBatch = 32;
-/// Upper bounds that keep every product of them (effective batch = micro-batch x steps x GPUs) in 64 bits.
-constexpr std::int64_t kMaxGpus = 1LL << 20;
-constexpr std::int64_t kMaxAccumulationSteps = 1LL << 20;
+/// Keeps the effective batch (micro-batch x steps x GPUs, each within the core's limits) in 64 bits.
 constexpr std::int64_t kMaxStepsTimesGpus = 1LL << 31;
-constexpr std::int64_t kMaxLoraRank = 1LL << 20;
 
 struct Options {
     std::string command;
@@ -171,8 +177,9 @@ Options parseOptions(const std::vector<std::string>& args)
             o.overheadBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kMiB));
         } else if (a == "--gpu-memory-gib") {
             const auto parsed = parseNumber(value());
-            if (!parsed || *parsed <= 0 || *parsed > 1024.0 * 1024.0)
-                throw UsageError{"--gpu-memory-gib must be a positive number of GiB, not \"" + args[i] + "\""};
+            if (!parsed || !(*parsed >= kMinCustomGpuGiB && *parsed <= kMaxCustomGpuGiB))
+                throw UsageError{"--gpu-memory-gib must be a number of GiB from " + shortNumber(kMinCustomGpuGiB) + " to "
+                                 + shortNumber(kMaxCustomGpuGiB) + ", not \"" + args[i] + "\""};
             o.customMemoryBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kGiB));
         } else if (a == "-o" || a == "--output") {
             o.output = value();
@@ -220,9 +227,9 @@ Options parseOptions(const std::vector<std::string>& args)
             o.eightBitOptimizer = true;
         } else if (a == "--utilization") {
             const auto parsed = parseNumber(value());
-            if (!parsed || !(*parsed > 0 && *parsed <= 1))
-                throw UsageError{"--utilization must be a fraction of peak above 0 and at most 1, not \"" + args[i]
-                                 + "\""};
+            if (!parsed || !(*parsed >= kMinUtilization && *parsed <= 1))
+                throw UsageError{"--utilization must be a fraction of peak from " + shortNumber(kMinUtilization)
+                                 + " to 1, not \"" + args[i] + "\""};
             o.utilization = *parsed;
         } else if (a.starts_with("-")) {
             throw UsageError{"unknown option " + a + " (see headroom --help)"};
@@ -407,17 +414,17 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
     printThroughput(plan, result, out);
     out << '\n';
 
-    out << std::left << std::setw(5) << "#" << std::setw(28) << "Layer" << std::setw(25) << "Type" << std::setw(22)
-        << "Output" << std::right << std::setw(14) << "Parameters" << std::setw(16) << "Act./sample" << '\n';
+    using Align = TextTable::Align;
+    TextTable table({{"#"}, {"Layer"}, {"Type"}, {"Output"}, {"Parameters", Align::Right}, {"Act./sample", Align::Right}});
     int index = 0;
     for (const auto& row : a.rows) {
         if (row.type == "Repeat")
             continue;
         const std::string indent(static_cast<std::size_t>(row.depth) * 2, ' ');
-        out << std::left << std::setw(5) << index++ << std::setw(28) << (indent + row.name) << std::setw(25) << row.type
-            << std::setw(22) << row.output.shape.toString() << std::right << std::setw(14) << formatCount(row.params)
-            << std::setw(16) << formatBytes(row.activationBytesPerSample) << '\n';
+        table.addRow({std::to_string(index++), indent + row.name, row.type, row.output.shape.toString(),
+            formatCount(row.params), formatBytes(row.activationBytesPerSample)});
     }
+    table.print(out);
 }
 
 nlohmann::ordered_json throughputJson(const Plan& plan, const PlanResult& result)
@@ -516,12 +523,12 @@ int runGpus(const Options& o, const std::string& exe, std::ostream& out)
         out << list.dump(2) << '\n';
         return kExitOk;
     }
-    out << std::left << std::setw(30) << "GPU" << std::setw(8) << "Vendor" << std::right << std::setw(12) << "Memory"
-        << std::setw(12) << "GB/s" << std::setw(12) << "FP32 TF" << '\n';
+    using Align = TextTable::Align;
+    TextTable table({{"GPU"}, {"Vendor"}, {"Memory", Align::Right}, {"GB/s", Align::Right}, {"FP32 TF", Align::Right}});
     for (const auto& g : catalog.gpus()) {
-        out << std::left << std::setw(30) << g.name << std::setw(8) << g.vendor << std::right << std::setw(12)
-            << formatBytes(g.memoryBytes) << std::setw(12) << g.bandwidthGBps << std::setw(12) << g.fp32Tflops << '\n';
+        table.addRow({g.name, g.vendor, formatBytes(g.memoryBytes), shortNumber(g.bandwidthGBps), shortNumber(g.fp32Tflops)});
     }
+    table.print(out);
     return kExitOk;
 }
 

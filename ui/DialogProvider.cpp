@@ -1,5 +1,7 @@
 #include "DialogProvider.h"
 
+#include "headroom/GpuCatalog.h"
+
 #include <QCoreApplication>
 #include <QDialog>
 #include <QDialogButtonBox>
@@ -59,7 +61,7 @@ std::optional<DialogProvider::CustomGpu> DialogProvider::customGpu(QWidget* pare
     name->setText(tr("My GPU"));
     auto* memory = new QDoubleSpinBox(&dialog);
     memory->setObjectName(QStringLiteral("customGpuMemorySpinBox"));
-    memory->setRange(0.25, 4096.0);
+    memory->setRange(kMinCustomGpuGiB, kMaxCustomGpuGiB);
     memory->setDecimals(2);
     memory->setValue(16.0);
     memory->setSuffix(QStringLiteral(" GiB"));

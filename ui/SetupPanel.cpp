@@ -6,7 +6,9 @@
 #include "QtText.h"
 #include "UiText.h"
 #include "headroom/Count.h"
+#include "headroom/Estimate.h"
 #include "headroom/HfConfig.h"
+#include "headroom/Training.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -30,7 +32,6 @@ namespace {
 constexpr std::array kPrecisions { Precision::Fp32, Precision::AmpFp16, Precision::AmpBf16, Precision::Fp16,
     Precision::Bf16 };
 constexpr std::array kAttentions { AttentionImplementation::Sdpa, AttentionImplementation::Eager };
-constexpr int kMaxGpus = 65536;
 
 /// The length of the model's sequence axis, if its input is a sequence (what the core's
 /// withSequenceLength accepts).
@@ -128,7 +129,7 @@ QWidget* SetupPanel::createGpuTab()
     m_overhead->setToolTip(tr("CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve"));
     m_utilization = new QSpinBox(page);
     m_utilization->setObjectName(QStringLiteral("utilizationSpinBox"));
-    m_utilization->setRange(1, 100);
+    m_utilization->setRange(static_cast<int>(std::lround(kMinUtilization * 100.0)), 100);
     m_utilization->setSuffix(tr(" %"));
     m_utilization->setKeyboardTracking(false);
     m_utilization->setToolTip(
@@ -192,7 +193,7 @@ QWidget* SetupPanel::createStrategyTab()
     m_sequenceLength->setSuffix(tr(" tokens"));
     m_accumulation = new QSpinBox(page);
     m_accumulation->setObjectName(QStringLiteral("accumulationStepsSpinBox"));
-    m_accumulation->setRange(1, 1 << 20);
+    m_accumulation->setRange(1, static_cast<int>(kMaxAccumulationSteps));
     m_accumulation->setKeyboardTracking(false);
     m_accumulation->setSuffix(tr(" steps"));
     m_accumulation->setSpecialValueText(tr("none"));
@@ -201,7 +202,7 @@ QWidget* SetupPanel::createStrategyTab()
            "data-parallel GPU; memory follows the micro-batch"));
     m_loraRank = new QSpinBox(page);
     m_loraRank->setObjectName(QStringLiteral("loraRankSpinBox"));
-    m_loraRank->setRange(0, 4096);
+    m_loraRank->setRange(0, static_cast<int>(kMaxLoraRank));
     m_loraRank->setKeyboardTracking(false);
     m_loraRank->setSpecialValueText(tr("Off"));
     m_loraRank->setToolTip(
@@ -275,7 +276,7 @@ QWidget* SetupPanel::createMultiGpuTab()
     page->setObjectName(QStringLiteral("multiGpuSetupPage"));
     m_gpus = new QSpinBox(page);
     m_gpus->setObjectName(QStringLiteral("gpuCountSpinBox"));
-    m_gpus->setRange(1, kMaxGpus);
+    m_gpus->setRange(1, static_cast<int>(kMaxGpus));
     m_gpus->setKeyboardTracking(false);
     m_gpus->setToolTip(tr("GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU's memory"));
     m_sharding = new QComboBox(page);
@@ -288,7 +289,7 @@ QWidget* SetupPanel::createMultiGpuTab()
            "2, full shard as ZeRO 3)"));
     m_tensorParallel = new QSpinBox(page);
     m_tensorParallel->setObjectName(QStringLiteral("tensorParallelSpinBox"));
-    m_tensorParallel->setRange(1, kMaxGpus);
+    m_tensorParallel->setRange(1, static_cast<int>(kMaxGpus));
     m_tensorParallel->setKeyboardTracking(false);
     m_tensorParallel->setToolTip(tr("Megatron tensor-parallel degree for attention and MLP layers"));
     m_offload = new QCheckBox(tr("Offload optimizer state to the CPU"), page);
@@ -416,7 +417,8 @@ void SetupPanel::refresh()
     const bool lora = plan.lora.enabled();
     m_loraTargets->setEnabled(lora);
     m_loraDropout->setEnabled(lora);
-    m_qlora->setEnabled(lora || plan.lora.quantizeBase);
+    // Keeps its tick for when a rank returns, but greyed: without adapters the core ignores it.
+    m_qlora->setEnabled(lora);
 
     const Parallelism& par = plan.setup.parallel;
     m_gpus->setValue(static_cast<int>(std::clamp<std::int64_t>(par.gpus, 1, kMaxGpus)));

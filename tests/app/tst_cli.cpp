@@ -2,6 +2,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -65,6 +66,7 @@ private slots:
     void versionAndHelp();
     void estimateJson();
     void estimateTable();
+    void layerTableKeepsLongNamesApart();
     void maxBatch();
     void gpus();
     void errors_data();
@@ -197,16 +199,37 @@ void TestCli::estimateTable()
         QVERIFY2(r.out.contains(QLatin1String(fragment)), qPrintable(QLatin1String(fragment) + QLatin1Char('\n') + r.out));
 }
 
+// Llama's layer names ("model.layers.0.post_attention_layernorm") are longer than any fixed column.
+void TestCli::layerTableKeepsLongNamesApart()
+{
+    const Run r = runHeadroom({QStringLiteral("estimate"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"),
+                               QStringLiteral("--sequence-length"), QStringLiteral("128")});
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.split(QLatin1Char('\n'));
+    const auto header = std::find_if(lines.begin(), lines.end(), [](const QString& l) { return l.startsWith(QLatin1Char('#')); });
+    QVERIFY2(header != lines.end(), qPrintable(r.out));
+    int layerRows = 0;
+    for (auto line = std::next(header); line != lines.end() && !line->isEmpty(); ++line) {
+        const QStringList cells = line->split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        QVERIFY2(cells.size() >= 6, qPrintable(*line));
+        QVERIFY2(!cells[1].contains(QStringLiteral("Linear")) && !cells[1].contains(QStringLiteral("RMSNorm")), qPrintable(*line));
+        ++layerRows;
+    }
+    // The embedding, 32 blocks of 14 layers, the final norm, the head and the loss.
+    QCOMPARE(layerRows, 1 + 32 * 14 + 2 + 1);
+    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("model\\.layers\\.0\\.post_attention_layernorm +RMSNorm "))), qPrintable(r.out));
+}
+
 void TestCli::maxBatch()
 {
     const Run r = runHeadroom({QStringLiteral("max-batch"), m_lenet});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.out, QStringLiteral("92851\n"));
-    // A 10 MiB custom card with no overhead: (10 MiB - 987,296) / 86,720 = 109.
+    // The smallest custom card, 0.25 GiB, with no overhead: (268,435,456 - 987,296) / 86,720 = 3084.04.
     const Run small = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--gpu-memory-gib"),
-                                QString::number(10.0 / 1024.0, 'g', 17), QStringLiteral("--overhead-mib"), QStringLiteral("0")});
+                                QStringLiteral("0.25"), QStringLiteral("--overhead-mib"), QStringLiteral("0")});
     QCOMPARE(small.exitCode, 0);
-    QCOMPARE(small.out, QStringLiteral("109\n"));
+    QCOMPARE(small.out, QStringLiteral("3084\n"));
 }
 
 void TestCli::gpus()
@@ -217,6 +240,11 @@ void TestCli::gpus()
     QVERIFY(j.size() >= 30);
     const Run table = runHeadroom({QStringLiteral("gpus")});
     QVERIFY(table.out.contains(QStringLiteral("GeForce GTX 1080")));
+    // Every catalogue row keeps its name, vendor and figures in separate columns.
+    const QStringList rows = table.out.trimmed().split(QLatin1Char('\n'));
+    QCOMPARE(rows.size(), static_cast<qsizetype>(j.size()) + 1);
+    for (const QString& row : rows.mid(1))
+        QVERIFY2(row.contains(QRegularExpression(QStringLiteral("\\S  +(NVIDIA|AMD|Intel) +\\d"))), qPrintable(row));
 }
 
 void TestCli::errors_data()
@@ -261,7 +289,7 @@ void TestCli::errors_data()
     QTest::newRow("tensor parallel not dividing") << lenet({"--gpus", "4", "--tensor-parallel", "3"})
                                                   << "--tensor-parallel 3 must divide --gpus 4";
     QTest::newRow("tensor parallel above gpus") << lenet({"--tensor-parallel", "2"}) << "--tensor-parallel 2 must divide --gpus 1";
-    QTest::newRow("negative lora rank") << lenet({"--lora-rank", "-1"}) << "--lora-rank must be an integer from 1 to 1048576, not \"-1\"";
+    QTest::newRow("negative lora rank") << lenet({"--lora-rank", "-1"}) << "--lora-rank must be an integer from 1 to 65536, not \"-1\"";
     QTest::newRow("qlora without rank") << lenet({"--qlora"}) << "--qlora needs --lora-rank";
     QTest::newRow("lora targets without rank") << lenet({"--lora-targets", "q_proj"}) << "--lora-targets needs --lora-rank";
     QTest::newRow("empty lora target") << lenet({"--lora-rank", "8", "--lora-targets", "q_proj,,v_proj"})
@@ -285,7 +313,11 @@ void TestCli::errors_data()
     QTest::newRow("zero accumulation") << lenet({"--accumulation-steps", "0"}) << "--accumulation-steps must be an integer from 1";
     QTest::newRow("steps x gpus too many") << lenet({"--accumulation-steps", "1048576", "--gpus", "4096"})
                                            << "--accumulation-steps x --gpus must be at most 2147483648";
-    QTest::newRow("zero utilization") << lenet({"--utilization", "0"}) << "--utilization must be a fraction of peak above 0 and at most 1, not \"0\"";
+    QTest::newRow("zero utilization") << lenet({"--utilization", "0"}) << "--utilization must be a fraction of peak from 0.01 to 1, not \"0\"";
+    QTest::newRow("vanishing utilization") << lenet({"--utilization", "1e-300"}) << "--utilization must be a fraction of peak from 0.01 to 1";
+    QTest::newRow("offload without zero") << lenet({"--offload-optimizer"}) << "offloading the optimizer to the CPU needs DeepSpeed ZeRO";
+    QTest::newRow("vanishing gpu memory") << lenet({"--gpu-memory-gib", "1e-12"}) << "--gpu-memory-gib must be a number of GiB from 0.25 to 4096, not \"1e-12\"";
+    QTest::newRow("absurd gpu memory") << lenet({"--gpu-memory-gib", "1e6"}) << "--gpu-memory-gib must be a number of GiB from 0.25 to 4096";
     QTest::newRow("utilization above 1") << lenet({"--utilization", "1.5"}) << "--utilization must be a fraction";
     QTest::newRow("max-batch validates too") << QStringList{QStringLiteral("max-batch"), QStringLiteral("@lenet"), QStringLiteral("--sharding"), QStringLiteral("zero")}
                                              << "--sharding must be one of";
@@ -465,21 +497,23 @@ void TestCli::sharding()
 
 void TestCli::offloadAndEightBitOptimizer()
 {
-    const auto one = jsonOf({m_mlp});
-    const auto offload = jsonOf({m_mlp, QStringLiteral("--offload-optimizer")});
-    QVERIFY(!offload.is_null());
+    // ZeRO-Offload needs a ZeRO stage (DeepSpeed), also on one GPU.
+    const auto one = jsonOf({m_mlp, QStringLiteral("--sharding"), QStringLiteral("zero1")});
+    const auto offload = jsonOf({m_mlp, QStringLiteral("--sharding"), QStringLiteral("zero1"), QStringLiteral("--offload-optimizer")});
+    QVERIFY(!one.is_null() && !offload.is_null());
     // The optimizer state lives in CPU memory: none of it on the GPU; weights and gradients stay.
     QCOMPARE(offload["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{0});
     QCOMPARE(offload["bytes"]["weights"].get<std::uint64_t>(), one["bytes"]["weights"].get<std::uint64_t>());
     QCOMPARE(offload["bytes"]["gradients"].get<std::uint64_t>(), one["bytes"]["gradients"].get<std::uint64_t>());
-    // 8-bit Adam: fc1's 4,096-element weight gets two 1-byte states (plus their quantisation
-    // constants); the tensors below 4,096 elements (fc1's bias, fc2) stay 32-bit: 2 x 4 x 584 = 4,672
-    // bytes. At least 8,192 + 4,672 bytes, and less than 32-bit Adam's 37,440.
+    // 8-bit Adam (bitsandbytes, blockwise): fc1's 4,096-element weight gets two uint8 states
+    // (8,192 bytes) and, per state, one float32 absmax per 2,048-element block (2 x 2 x 4 = 16
+    // bytes); the tensors below min_8bit_size 4,096 (fc1's bias, fc2: 584 elements) keep two
+    // float32 states, 2 x 4 x 584 = 4,672 bytes. 8,192 + 16 + 4,672 = 12,880.
     const auto eight = jsonOf({m_mlp, QStringLiteral("--8bit-optimizer")});
     QVERIFY(!eight.is_null());
-    const auto state = eight["bytes"]["optimizer_state"].get<std::uint64_t>();
-    QVERIFY2(state >= 2 * 4096 + 4672 && state < 8 * 4680, qPrintable(QString::number(state)));
-    const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--8bit-optimizer"), QStringLiteral("--offload-optimizer")});
+    QCOMPARE(eight["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{12880});
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--8bit-optimizer"), QStringLiteral("--sharding"),
+                                   QStringLiteral("zero2"), QStringLiteral("--offload-optimizer")});
     QVERIFY2(table.out.contains(QStringLiteral("Optimizer state  8-bit")), qPrintable(table.out));
     QVERIFY2(table.out.contains(QStringLiteral("Offload          optimizer state in CPU memory")), qPrintable(table.out));
 }

@@ -184,6 +184,12 @@ void TestSetupPanel::everyControlEditsThePlanUndoably()
     QTest::mouseClick(qlora, Qt::LeftButton);
     QVERIFY(f.doc.plan().lora.quantizeBase);
     QCOMPARE(f.doc.plan().lora.rank, std::int64_t { 8 });
+    // Rank back to Off: QLoRA keeps its tick for later but greys out, as the core ignores it.
+    f.child<QSpinBox>("loraRankSpinBox")->setValue(0);
+    QVERIFY(qlora->isChecked());
+    QVERIFY2(!qlora->isEnabled(), "a QLoRA box that has no effect must not look active");
+    f.doc.undoStack()->undo();
+    QVERIFY(qlora->isEnabled());
     f.doc.undoStack()->undo();
     QVERIFY(!f.doc.plan().lora.quantizeBase);
     f.doc.undoStack()->undo();

@@ -25,6 +25,11 @@ struct Gpu final {
     friend bool operator==(const Gpu&, const Gpu&) = default;
 };
 
+/// The memory a user-defined GPU may have, in GiB: from a quarter GiB (smaller cannot hold a CUDA
+/// context) to 4 TiB, far above any accelerator made.
+inline constexpr double kMinCustomGpuGiB = 0.25;
+inline constexpr double kMaxCustomGpuGiB = 4096.0;
+
 /// The GPU catalogue: loaded from resources/gpus.json, plus user-defined GPUs.
 class GpuCatalog final {
 public:

@@ -38,6 +38,12 @@ enum class AttentionImplementation { Sdpa, Eager };
 [[nodiscard]] std::string_view attentionLabel(AttentionImplementation a) noexcept; ///< "Flash / SDPA"
 [[nodiscard]] std::optional<AttentionImplementation> parseAttention(std::string_view name) noexcept;
 
+/// The largest LoRA rank the command line and the GUI accept: far above any rank in use (8 to 256),
+/// and above the width of every layer it could adapt.
+inline constexpr std::int64_t kMaxLoraRank = 1LL << 16;
+/// The smallest assumed fraction of peak FLOP rate (1 %): below it a step-time estimate says nothing.
+inline constexpr double kMinUtilization = 0.01;
+
 /// LoRA (Hu et al. 2021) as Hugging Face PEFT applies it: every targeted Linear layer's weight is
 /// frozen and gets a trainable rank-r pair A (r x in) and B (out x r); every other parameter is frozen.
 struct LoraOptions final {
