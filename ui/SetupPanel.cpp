@@ -294,7 +294,8 @@ QWidget* SetupPanel::createMultiGpuTab()
     m_tensorParallel->setToolTip(tr("Megatron tensor-parallel degree for attention and MLP layers"));
     m_offload = new QCheckBox(tr("Offload optimizer state to the CPU"), page);
     m_offload->setObjectName(QStringLiteral("offloadOptimizerCheckBox"));
-    m_offload->setToolTip(tr("Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload)"));
+    m_offload->setToolTip(tr("Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload); "
+                             "needs a ZeRO stage or FSDP sharding"));
 
     auto* grid = new QGridLayout(page);
     grid->setContentsMargins(0, 6, 0, 0);
@@ -425,6 +426,9 @@ void SetupPanel::refresh()
     m_sharding->setCurrentIndex(m_sharding->findData(static_cast<int>(par.sharding)));
     m_tensorParallel->setValue(static_cast<int>(std::clamp<std::int64_t>(par.tensorParallel, 1, kMaxGpus)));
     m_offload->setChecked(par.offloadOptimizer);
+    // ZeRO-Offload needs a ZeRO stage or FSDP; a tick left from one stays enabled so it can be cleared
+    // (the core's message says why the plan is invalid meanwhile).
+    m_offload->setEnabled(par.sharding != Sharding::None || par.offloadOptimizer);
 }
 
 } // namespace headroom::ui

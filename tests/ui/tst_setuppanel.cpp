@@ -28,6 +28,7 @@ class TestSetupPanel : public QObject
 private Q_SLOTS:
     void initTestCase();
     void everyControlEditsThePlanUndoably();
+    void offloadNeedsSharding();
     void strategyReachesTheAnalysis();
     void sequenceLengthOnlyForSequenceModels();
     void invalidSettingShowsTheCoreErrorInline();
@@ -117,6 +118,10 @@ void TestSetupPanel::initTestCase()
 void TestSetupPanel::everyControlEditsThePlanUndoably()
 {
     Fixture f(tokenNetwork());
+    // Optimizer offload needs a ZeRO stage: start from ZeRO-1 so its box is live.
+    Parallelism zero1;
+    zero1.sharding = Sharding::Zero1;
+    f.doc.setParallelism(zero1);
     struct Case
     {
         const char* control;
@@ -196,6 +201,23 @@ void TestSetupPanel::everyControlEditsThePlanUndoably()
     QCOMPARE(f.doc.plan().lora.dropout, 0.0);
     f.doc.undoStack()->undo();
     QVERIFY(f.doc.plan().lora.targets.empty());
+}
+
+void TestSetupPanel::offloadNeedsSharding()
+{
+    Fixture f(tokenNetwork());
+    auto* offload = f.child<QCheckBox>("offloadOptimizerCheckBox");
+    QVERIFY2(!offload->isEnabled(), "plain DDP keeps the optimizer on the GPU");
+    f.child<QComboBox>("shardingComboBox")->setCurrentIndex(2);
+    QVERIFY(offload->isEnabled());
+    QTest::mouseClick(offload, Qt::LeftButton);
+    QVERIFY(f.doc.plan().setup.parallel.offloadOptimizer);
+    // Back to DDP with the tick left: it stays enabled so it can be cleared.
+    f.child<QComboBox>("shardingComboBox")->setCurrentIndex(0);
+    QVERIFY(offload->isEnabled() && offload->isChecked());
+    QTest::mouseClick(offload, Qt::LeftButton);
+    QVERIFY(!f.doc.plan().setup.parallel.offloadOptimizer);
+    QVERIFY(!offload->isEnabled());
 }
 
 void TestSetupPanel::strategyReachesTheAnalysis()
