@@ -393,7 +393,7 @@ private:
         m_tensors.push_back(out);
         m_byFullName[name] = outIndex;
 
-        Count scoreElements; // the largest attention-score tensor selective checkpointing drops
+        bool scoresDropped = false; // selective checkpointing dropped this layer's attention scores
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
         for (const auto& s : recorded ? o.saved : nothing) {
             // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
@@ -415,8 +415,7 @@ private:
                 if (s.attentionScores && m_options.checkpointing == Checkpointing::Selective) {
                     m_droppedPerSample += perSample;
                     m_droppedFixed += fixed;
-                    if (s.perSampleElements.value() > scoreElements.value())
-                        scoreElements = s.perSampleElements;
+                    scoresDropped = true;
                     break;
                 }
                 keep(newStorage(perSample, fixed), row);
@@ -426,18 +425,23 @@ private:
         }
 
         Count forward = o.forwardFlopsPerSample;
-        Count backward;
-        if (anyInputGrad)
-            backward += o.forwardFlopsPerSample; // input gradients
-        if (baseTrains)
-            backward += o.forwardFlopsPerSample; // weight gradients
+        Count backward = backwardFlops(o, inputs, anyInputGrad, baseTrains, recorded);
         if (adapted) {
             const auto flops = addAdapter(inputs[0], effective[0], o.output, row);
             forward += flops.forward;
             backward += flops.backward;
         }
-        if (scoreElements.value() > 0)
-            m_recompute += scoreRecomputeFlops(scoreElements, o.output);
+        if (o.attentionCore) {
+            const auto& core = *o.attentionCore;
+            // Selective checkpointing dropped the scores: backward computes them again (Q K^T and the
+            // softmax).
+            if (scoresDropped)
+                m_recompute += core.scores + core.softmax;
+            // Flash / memory-efficient kernels rebuild S and P from the logsumexp whenever backward
+            // runs through them.
+            if (core.recomputedInBackward && recorded)
+                m_attentionRecompute += core.scores + core.softmax;
+        }
 
         if (recorded) {
             Count gradients = o.output.shape.elements() * Count{elementSize(o.output.dtype)};
@@ -454,6 +458,7 @@ private:
 
         row.output = o.output;
         row.forwardFlopsPerSample = forward.value();
+        row.backwardFlopsPerSample = backward.value();
         row.frozen = row.params > 0 && row.trainableParams == 0 && !tiedTrains;
         row.checkpointed = m_segment >= 0;
         m_forward += forward;
@@ -468,6 +473,47 @@ private:
         Count forward;
         Count backward;
     };
+
+    /// A layer's backward FLOPs per sample (docs/finetuning.md, "Backward FLOPs"). Its matrix products
+    /// with weights (everything not split out below) cost their forward once for the input gradient when
+    /// an input requires grad and once for the weight gradients when the weights train. The attention
+    /// core's products of two activations cost one product per operand that requires grad: Q K^T gives
+    /// dQ = dS K and dK = dS^T Q, P V gives dP = dO V^T (P requires grad when Q or K does) and
+    /// dV = P^T dO; its softmax, like the layer's weight-free element-wise work, costs its forward once.
+    Count backwardFlops(const LayerOutcome& o, const std::vector<std::size_t>& inputs, bool anyInputGrad,
+                        bool baseTrains, bool recorded) const
+    {
+        const auto requiresGrad = [&](std::size_t operand) {
+            if (operand == AttentionCoreFlops::kMadeInside)
+                return recorded;
+            return m_tensors[inputs[std::min(operand, inputs.size() - 1)]].requiresGrad;
+        };
+        Count special = o.elementwiseFlopsPerSample;
+        Count backward;
+        if (recorded)
+            backward += o.elementwiseFlopsPerSample;
+        if (o.attentionCore) {
+            const auto& core = *o.attentionCore;
+            special += core.scores + core.values + core.softmax;
+            const bool q = requiresGrad(core.q);
+            const bool k = requiresGrad(core.k);
+            const bool v = requiresGrad(core.v);
+            const bool p = q || k;
+            backward += core.scores * Count{(q ? 1U : 0U) + (k ? 1U : 0U)};
+            backward += core.values * Count{(p ? 1U : 0U) + (v ? 1U : 0U)};
+            if (p)
+                backward += core.softmax;
+        }
+        const std::uint64_t total = o.forwardFlopsPerSample.value();
+        const Count products{total > special.value() ? total - special.value() : 0};
+        if (anyInputGrad)
+            backward += products; // input gradients
+        if (baseTrains)
+            backward += products; // weight gradients
+        if (special.isOverflow() || o.forwardFlopsPerSample.isOverflow())
+            return Count::overflowed();
+        return backward;
+    }
 
     /// PEFT's LoRA Linear: result = base(x) + lora_B(lora_A(dropout(x))) * scaling. A (r x in) and
     /// B (out x r) train; A keeps its (dropped, cast) input, B keeps A's output (r per position).
@@ -543,23 +589,6 @@ private:
             }
         }
         return any;
-    }
-
-    /// Selective checkpointing's recompute estimate for one attention layer whose largest dropped score
-    /// tensor has N = heads x T x S elements per sample: the scores' matmul Q K^T (2 T S E FLOPs =
-    /// 2 N E / heads) plus about 5 FLOPs per score for scaling, masking, softmax and dropout. T and E
-    /// come from the layer's [T, E] output; heads = N / T^2 (rounded down, at least 1).
-    static Count scoreRecomputeFlops(Count scores, const TensorInfo& output)
-    {
-        const auto& dims = output.shape.dims;
-        Count perScore{5};
-        if (dims.size() >= 2 && dims[dims.size() - 2] > 0) {
-            const auto t = static_cast<std::uint64_t>(dims[dims.size() - 2]);
-            const auto e = static_cast<std::uint64_t>(dims.back());
-            const std::uint64_t heads = std::max<std::uint64_t>(1, scores.value() / t / t);
-            perScore += Count{2 * e / heads};
-        }
-        return scores * perScore;
     }
 
     std::optional<Error> resolveInputs(const LayerSpec& spec, const std::string& specPath, const Scope& scope,
@@ -732,6 +761,7 @@ private:
         m_result.forwardFlopsPerSample = m_forward.value();
         m_result.backwardFlopsPerSample = m_backward.value();
         m_result.recomputeFlopsPerSample = m_recompute.value();
+        m_result.attentionRecomputeFlopsPerSample = m_attentionRecompute.value();
         m_result.bufferElements = m_buffers.value();
         m_result.parameterBytes = m_paramBytes.value();
         m_result.bufferBytes = m_bufferBytes.value();
@@ -777,7 +807,7 @@ private:
         const bool overflow = m_overflow || perSample.isOverflow() || fixed.isOverflow() || input.isOverflow()
             || m_autocastCopies.isOverflow() || m_params.isOverflow() || fullPerSample.isOverflow()
             || fullFixed.isOverflow() || m_trainableBytes.isOverflow() || m_forward.isOverflow()
-            || m_backward.isOverflow() || m_recompute.isOverflow();
+            || m_backward.isOverflow() || m_recompute.isOverflow() || m_attentionRecompute.isOverflow();
         if (overflow && !m_result.error)
             m_result.error = Error{"the network's sizes overflow 64-bit byte counts", "layers"};
     }
@@ -853,7 +883,7 @@ private:
     std::map<std::size_t, Count> m_weightByRow;
     std::map<std::size_t, bool> m_weightTrainsByRow;
     Count m_params, m_buffers, m_paramBytes, m_bufferBytes, m_autocastCopies, m_labelBytes;
-    Count m_trainable, m_trainableBytes, m_lora, m_forward, m_backward, m_recompute;
+    Count m_trainable, m_trainableBytes, m_lora, m_forward, m_backward, m_recompute, m_attentionRecompute;
     Count m_droppedPerSample, m_droppedFixed; ///< attention scores selective checkpointing drops
     std::string m_headName;              ///< the last Linear layer: LoRA's default targets skip it
     std::vector<bool> m_targetMatched;   ///< per LoRA target

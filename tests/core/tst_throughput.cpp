@@ -1,7 +1,10 @@
 // The throughput estimate (docs/throughput.md): step times worked out by hand from analyses built
-// with known FLOP and byte counts, and the catalogue's peak figures checked against the vendors'
-// published specifications.
+// with known FLOP and byte counts, the catalogue's peak figures checked against the vendors'
+// published specifications, and the analysis's forward / backward / recompute FLOPs checked against
+// hand counts and Narayanan et al.'s transformer formula.
 #include "NetworkBuilder.h"
+#include "headroom/HfConfig.h"
+#include "headroom/ModelFile.h"
 #include "headroom/Throughput.h"
 
 #include <QTest>
@@ -72,6 +75,46 @@ QString describe(double actual, double expected)
 
 #define VERIFY_NEAR(actual, expected) QVERIFY2(near((actual), (expected)), qPrintable(describe((actual), (expected))))
 
+Network loaded(Result<Network> n)
+{
+    if (!n)
+        qFatal("cannot load a test network: %s", n.error().message.c_str());
+    return n.value();
+}
+
+Network hfModel(const char* file, std::int64_t sequence)
+{
+    const Network n = loaded(importHfConfigFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/" + std::string(file)));
+    return loaded(withSequenceLength(n, sequence));
+}
+
+LayerSpec frozenIf(LayerSpec spec, bool frozen)
+{
+    spec.frozen = frozen;
+    return spec;
+}
+
+Analysis analyzed(const Network& n, AttentionImplementation attention = AttentionImplementation::Sdpa,
+                  Checkpointing checkpointing = Checkpointing::None)
+{
+    AnalysisOptions o;
+    o.precision = Precision::AmpBf16;
+    o.attention = attention;
+    o.checkpointing = checkpointing;
+    Analysis a = analyze(n, o);
+    if (!a.valid())
+        qFatal("analysis failed: %s", a.error->message.c_str());
+    return a;
+}
+
+std::uint64_t rowBackwardSum(const Analysis& a)
+{
+    std::uint64_t sum = 0;
+    for (const auto& row : a.rows)
+        sum += row.backwardFlopsPerSample;
+    return sum;
+}
+
 bool hasNoteContaining(const ThroughputEstimate& t, const std::string& text)
 {
     for (const auto& n : t.notes)
@@ -105,6 +148,15 @@ private slots:
     void tokensPerSecondForFeatureSequence();
     void noTokensForImages();
     void tf32NoteForConvolutionsOnAmpere();
+    void attentionBackwardPerOperand_data();
+    void attentionBackwardPerOperand();
+    void frozenAttentionCountsOnlyInputGradients();
+    void gpt2PresetAndImportAgree();
+    void gpt2MatchesNarayanan();
+    void llamaAndMistralMatchNarayanan_data();
+    void llamaAndMistralMatchNarayanan();
+    void rowBackwardSumsToTotal_data();
+    void rowBackwardSumsToTotal();
 };
 
 void TestThroughput::catalogueMatchesVendorPeaks_data()
@@ -451,5 +503,229 @@ void TestThroughput::tf32NoteForConvolutionsOnAmpere()
     QVERIFY(!hasNoteContaining(*mlp, "TF32"));
 }
 
+void TestThroughput::attentionBackwardPerOperand_data()
+{
+    // [T = 8, E = 16] float features (no gradient) -> q, k, v = three Linear(16, 16) on the input ->
+    // ScaledDotProductAttention(2 heads, q, k, v). A frozen projection on the input is not recorded,
+    // so its output needs no gradient: freezing picks which of Q, K, V require grad.
+    // Forward core: Q K^T 2 T T E = 2 x 8 x 8 x 16 = 2,048; P V 2,048; softmax 5 x 2 x 8 x 8 = 640.
+    // Backward: Q K^T gives dQ = dS K (Q requires grad) and dK = dS^T Q (K does), 2,048 each; P V gives
+    // dP = dO V^T (P requires grad: Q or K does) and dV = P^T dO (V does), 2,048 each; the softmax
+    // backward 640 when P requires grad.
+    QTest::addColumn<bool>("q");
+    QTest::addColumn<bool>("k");
+    QTest::addColumn<bool>("v");
+    QTest::addColumn<quint64>("backward");
+    QTest::newRow("all") << true << true << true << quint64{4 * 2048 + 640};
+    QTest::newRow("q only (LoRA on q_proj)") << true << false << false << quint64{2048 + 2048 + 640};
+    QTest::newRow("k only") << false << true << false << quint64{2048 + 2048 + 640};
+    QTest::newRow("v only") << false << false << true << quint64{2048};
+    QTest::newRow("q and v (PEFT's default targets)") << true << false << true << quint64{3 * 2048 + 640};
+    QTest::newRow("none: not recorded") << false << false << false << quint64{0};
+}
+
+void TestThroughput::attentionBackwardPerOperand()
+{
+    QFETCH(bool, q);
+    QFETCH(bool, k);
+    QFETCH(bool, v);
+    QFETCH(quint64, backward);
+    const auto projection = [](const char* name, bool trains) {
+        return frozenIf(layer("Linear", {{"out_features", 16}}, name, {"input"}), !trains);
+    };
+    const Network n = network({8, 16}, {projection("q", q), projection("k", k), projection("v", v),
+                                        layer("ScaledDotProductAttention", {{"num_heads", 2}}, "attn", {"q", "k", "v"})},
+                              Loss::None);
+    const Analysis a = analyzed(n);
+    QCOMPARE(a.rows[3].name, std::string("attn"));
+    QCOMPARE(a.rows[3].forwardFlopsPerSample, std::uint64_t{2048 + 2048 + 640});
+    QCOMPARE(a.rows[3].backwardFlopsPerSample, std::uint64_t{backward});
+    // Each trained projection: its weight gradient only (the input needs none), 2 x 8 x 16 x 16 = 4,096.
+    const std::uint64_t projections = 4096 * ((q ? 1 : 0) + (k ? 1 : 0) + (v ? 1 : 0));
+    QCOMPARE(a.backwardFlopsPerSample, projections + backward);
+    // Flash attention (the default SDPA) rebuilds S and P in backward: Q K^T 2,048 + softmax 640 whenever
+    // a gradient flows through it; the eager path keeps P and recomputes nothing.
+    QCOMPARE(a.attentionRecomputeFlopsPerSample, std::uint64_t{q || k || v ? 2048U + 640U : 0U});
+    QCOMPARE(analyzed(n, AttentionImplementation::Eager).attentionRecomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{0});
+}
+
+void TestThroughput::frozenAttentionCountsOnlyInputGradients()
+{
+    // [T = 16, E = 32] -> proj Linear(32, 32) -> MultiheadAttention(32, 4 heads). Forward of the attention
+    // layer: projections 8 T E^2 = 8 x 16 x 1,024 = 131,072; Q K^T 2 T T E = 16,384; P V 16,384; softmax
+    // 5 x 4 x 16 x 16 = 5,120: 168,960.
+    const auto build = [](bool frozenAttention, bool frozenProj) {
+        return network({16, 32}, {frozenIf(layer("Linear", {{"out_features", 32}}, "proj"), frozenProj),
+                                  frozenIf(layer("MultiheadAttention", {{"num_heads", 4}}, "attn"), frozenAttention)},
+                       Loss::None);
+    };
+    // Trained behind a trained layer: projections 2 x 131,072 (input and weight gradients); Q, K, V are
+    // made inside from trained projections, so all require grad: 2 x 16,384 + 2 x 16,384; softmax 5,120.
+    const Analysis trained = analyzed(build(false, false));
+    QCOMPARE(trained.rows[1].forwardFlopsPerSample, std::uint64_t{168960});
+    QCOMPARE(trained.rows[1].backwardFlopsPerSample, std::uint64_t{262144 + 65536 + 5120});
+    // Frozen behind a trained layer: no weight gradients, 131,072 for the input gradient; the core
+    // still needs every operand's gradient to reach the input: 65,536 + 5,120.
+    const Analysis frozen = analyzed(build(true, false));
+    QCOMPARE(frozen.rows[1].backwardFlopsPerSample, std::uint64_t{131072 + 65536 + 5120});
+    // Frozen behind frozen layers on the data: not recorded, no backward at all.
+    const Analysis idle = analyzed(build(true, true));
+    QCOMPARE(idle.backwardFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(idle.attentionRecomputeFlopsPerSample, std::uint64_t{0});
+    // The fused kernels (need_weights=false) recompute Q K^T and the softmax: 16,384 + 5,120.
+    auto fused = build(true, false);
+    fused.layers[1].attributes["need_weights"] = false;
+    QCOMPARE(analyzed(fused).attentionRecomputeFlopsPerSample, std::uint64_t{21504});
+}
+
+void TestThroughput::gpt2PresetAndImportAgree()
+{
+    // The GPT-2 small preset (12 TransformerEncoderLayers) and the imported GPT-2 config (separate
+    // LayerNorm, Linear, ScaledDotProductAttention, NewGELU, Dropout and Add layers) at T = 1,024, d = 768,
+    // 12 heads, ff 3,072, V = 50,257. Per block, forward:
+    //   LayerNorms 2 x 5 T d = 7,864,320          c_attn 6 T d^2 = 3,623,878,656    c_proj 2 T d^2 = 1,207,959,552
+    //   c_fc, mlp.c_proj 2 x 2 T d ff = 9,663,676,416
+    //   attention core Q K^T + P V 4 T^2 d = 3,221,225,472, softmax 5 x 12 x T^2 = 62,914,560
+    //   import: NewGELU 9 T ff = 28,311,552; 2 dropouts + 2 adds 4 T d = 3,145,728
+    //   preset: exact GELU 8 T ff = 25,165,824 plus a dropout after it T ff = 3,145,728 (PyTorch's
+    //           feed-forward has one, GPT-2's MLP has not); 2 dropouts + 2 adds 4 T d = 3,145,728
+    // so the two differ in the GELU flavour and that dropout, and count the same: 17,818,976,256 per
+    // block. Outside the blocks: wpe's add T d = 786,432, drop T d = 786,432, ln_f 5 T d = 3,932,160,
+    // lm_head 2 T d V = 79,047,426,048. Forward: 12 x 17,818,976,256 + 79,052,931,072 = 292,880,646,144.
+    // Backward, per block: the weighted part (LayerNorms and matmuls, 14,503,378,944) twice,
+    // 29,006,757,888; the core's four products of two activations 2 x 3,221,225,472 = 6,442,450,944; the
+    // softmax, GELU, dropouts and adds once, 62,914,560 + 28,311,552 + 3,145,728 = 94,371,840; 35,543,580,672.
+    // Outside: wpe 2 x 786,432 (its weight trains, its input needs a gradient), drop 786,432, ln_f
+    // 2 x 3,932,160, lm_head (tied to wte, which trains) 2 x 79,047,426,048 = 158,094,852,096.
+    // Backward: 12 x 35,543,580,672 + 158,105,075,712 = 584,628,043,776.
+    // (Before attention counted per operand: 585.1 GFLOP for the preset, whose layers counted the core
+    // twice, and 546.0 for the import, whose parameter-free attention layer counted it once.)
+    const Network preset = loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json"));
+    const Analysis p = analyzed(preset);
+    const Analysis i = analyzed(hfModel("gpt2.json", 1024));
+    QCOMPARE(p.totalParams, i.totalParams);
+    QCOMPARE(i.forwardFlopsPerSample, std::uint64_t{292880646144});
+    QCOMPARE(i.backwardFlopsPerSample, std::uint64_t{584628043776});
+    QCOMPARE(p.forwardFlopsPerSample, i.forwardFlopsPerSample);
+    QCOMPARE(p.backwardFlopsPerSample, i.backwardFlopsPerSample);
+    // SDPA's flash kernels recompute Q K^T and the softmax: 12 x (1,610,612,736 + 62,914,560).
+    QCOMPARE(i.attentionRecomputeFlopsPerSample, std::uint64_t{20082327552});
+    QCOMPARE(p.attentionRecomputeFlopsPerSample, i.attentionRecomputeFlopsPerSample);
+}
+
+void TestThroughput::gpt2MatchesNarayanan()
+{
+    // Narayanan et al. 2021 (Megatron-LM), §5.1: a GPT of l layers, hidden h, sequence s, vocabulary V
+    // costs F = 72 B s l h^2 (1 + s / 6h + V / 12 h l) FLOPs per iteration of batch B. It counts matmuls
+    // only, with backward = 2 x forward for every one of them, the attention's Q K^T and P V included:
+    // per layer 24 s h^2 (q, k, v, out projections 8, MLP 16) + 4 s^2 h (the core) forward, times 3;
+    // the logits 2 s h V, times 3. GPT-2 small, B = 1, s = 1,024, l = 12, h = 768, V = 50,257:
+    //   72 s l h^2 = 521,838,526,464;  x s / 6h = 115,964,116,992;  x V / 12 h l = 237,142,278,144
+    //   F = 874,944,921,600.
+    // Headroom also counts what is not a matmul (forward + backward; weighted layers backward twice):
+    //   per block: LayerNorms 3 x 7,864,320 = 23,592,960; softmax 2 x 62,914,560 = 125,829,120;
+    //              dropouts and adds 2 x 3,145,728 = 6,291,456; NewGELU 2 x 28,311,552 = 56,623,104:
+    //              212,336,640, x 12 = 2,548,039,680
+    //   outside: wpe 3 x 786,432 = 2,359,296; drop 2 x 786,432 = 1,572,864; ln_f 3 x 3,932,160 =
+    //            11,796,480: 15,728,640
+    //   2,563,768,320 in all (0.3% of F).
+    const Analysis a = analyzed(hfModel("gpt2.json", 1024));
+    const std::uint64_t narayanan = 874944921600;
+    QCOMPARE(a.forwardFlopsPerSample + a.backwardFlopsPerSample, narayanan + std::uint64_t{2563768320});
+}
+
+void TestThroughput::llamaAndMistralMatchNarayanan_data()
+{
+    // Narayanan's formula adapted to Llama-style blocks (per layer, forward matmuls, B = 1):
+    //   q and o projections 2 x 2 s h^2; k and v 2 x 2 s h (g / n) h with g key/value heads of n
+    //   (grouped-query attention; g = n gives the formula's 8 s h^2 for all four); SwiGLU's three
+    //   matrices gate, up, down 3 x 2 s h ff in place of the MLP's 2 x 2 s h 4h; the core 4 s^2 h (k and v
+    //   are repeated to every query head, so the products keep their size). Times 3 (backward = 2 x
+    //   forward), plus the untied logits 3 x 2 s h V.
+    // Plus what is not a matmul, per layer (forward + backward): RMSNorms 2 x 5 s h x 3; softmax 5 n s^2
+    // x 2; rotary 3 (s h + s h g / n) x 2; SiLU 5 s ff, the gate product s ff, 2 adds 2 s h, each x 2;
+    // and the final RMSNorm 5 s h x 3.
+    QTest::addColumn<QString>("config");
+    QTest::addColumn<quint64>("narayanan");
+    QTest::addColumn<quint64>("elementwise");
+    QTest::addColumn<quint64>("backward");
+    // Llama-2-7B at s = 4,096: h = 4,096, n = g = 32 (no grouped-query attention), ff = 11,008, V = 32,000,
+    // l = 32. Per layer, forward matmuls: 8 s h^2 = 549,755,813,888; 6 s h ff = 1,108,101,562,368; core
+    // 4 s^2 h = 274,877,906,944: 1,932,735,283,200, x 3 x 32 = 185,542,587,187,200; logits 6 s h V =
+    // 3,221,225,472,000. F = 188,763,812,659,200.
+    // Not matmuls, per layer: RMSNorms 3 x 167,772,160 = 503,316,480; softmax 2 x 2,684,354,560 =
+    // 5,368,709,120; rotary 2 x 3 x 2 s h = 201,326,592; SiLU 225,443,840 + product 45,088,768 + adds
+    // 33,554,432 = 304,087,040, x 2 = 608,174,080: 6,681,526,272, x 32 = 213,808,840,704; final norm
+    // 3 x 83,886,080 = 251,658,240. 214,060,498,944 in all.
+    // Backward alone: the matmuls 2 x (32 x 1,932,735,283,200 + 1,073,741,824,000) = 125,842,541,772,800
+    // plus RMSNorms 2 x 167,772,160, softmax 2,684,354,560, rotary 100,663,296, SiLU / product / adds
+    // 304,087,040 = 3,424,649,216 per layer, x 32 = 109,588,774,912, final norm 167,772,160:
+    // 125,952,298,319,872 (about 126 TFLOP; 117.2 when the core's backward counted once).
+    QTest::newRow("Llama-2-7B") << "Llama-2-7b-hf.json" << quint64{188763812659200} << quint64{214060498944}
+                                << quint64{125952298319872};
+    // Mistral-7B at s = 4,096: h = 4,096, n = 32, g = 8 (k and v 1,024 wide), ff = 14,336, V = 32,000.
+    // Per layer, forward matmuls: q and o 4 s h^2 = 274,877,906,944; k and v 4 s h 1,024 =
+    // 68,719,476,736; 6 s h ff = 1,443,109,011,456; core 274,877,906,944: 2,061,584,302,080, x 3 x 32 =
+    // 197,912,092,999,680; logits 3,221,225,472,000. F = 201,133,318,471,680.
+    // Not matmuls, per layer: RMSNorms 503,316,480; softmax 5,368,709,120; rotary 2 x 3 x (s h + s 1,024)
+    // = 125,829,120; SiLU 293,601,280 + product 58,720,256 + adds 33,554,432 = 385,875,968, x 2 =
+    // 771,751,936: 6,769,606,656, x 32 = 216,627,412,992; final norm 251,658,240: 216,879,071,232.
+    // Backward: matmuls 2 x (32 x 2,061,584,302,080 + 1,073,741,824,000) = 134,088,878,981,120; the
+    // rest (335,544,320 + 2,684,354,560 + 62,914,560 + 385,875,968) x 32 + 167,772,160 = 111,165,833,216:
+    // 134,200,044,814,336.
+    QTest::newRow("Mistral-7B (grouped-query)") << "Mistral-7B-v0.1.json" << quint64{201133318471680}
+                                                << quint64{216879071232} << quint64{134200044814336};
+}
+
+void TestThroughput::llamaAndMistralMatchNarayanan()
+{
+    QFETCH(QString, config);
+    QFETCH(quint64, narayanan);
+    QFETCH(quint64, elementwise);
+    QFETCH(quint64, backward);
+    const Analysis a = analyzed(hfModel(qPrintable(config), 4096));
+    QCOMPARE(a.backwardFlopsPerSample, std::uint64_t{backward});
+    QCOMPARE(a.forwardFlopsPerSample + a.backwardFlopsPerSample, std::uint64_t{narayanan + elementwise});
+    QCOMPARE(rowBackwardSum(a), a.backwardFlopsPerSample);
+}
+
+void TestThroughput::rowBackwardSumsToTotal_data()
+{
+    QTest::addColumn<int>("which");
+    QTest::newRow("GPT-2 import") << 0;
+    QTest::newRow("GPT-2 preset, per-block checkpointing") << 1;
+    QTest::newRow("TinyLlama with LoRA on q_proj and v_proj") << 2;
+    QTest::newRow("LeNet-5 with a frozen first convolution") << 3;
+}
+
+void TestThroughput::rowBackwardSumsToTotal()
+{
+    QFETCH(int, which);
+    Analysis a;
+    if (which == 0) {
+        a = analyzed(hfModel("gpt2.json", 256));
+    } else if (which == 1) {
+        a = analyzed(loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json")),
+                     AttentionImplementation::Sdpa, Checkpointing::PerBlock);
+    } else if (which == 2) {
+        AnalysisOptions o;
+        o.precision = Precision::AmpBf16;
+        o.lora.rank = 8;
+        o.lora.targets = {"q_proj", "v_proj"};
+        a = analyze(hfModel("TinyLlama-1.1B-Chat-v1.0.json", 256), o);
+    } else {
+        Network n = lenet5();
+        n.layers[0].frozen = true;
+        a = analyze(n, Precision::Fp32);
+    }
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QVERIFY(a.backwardFlopsPerSample > 0);
+    QCOMPARE(rowBackwardSum(a), a.backwardFlopsPerSample);
+    for (const auto& row : a.rows) {
+        if (row.type == "Repeat" || row.name == "loss")
+            QCOMPARE(row.backwardFlopsPerSample, std::uint64_t{0});
+    }
+}
 QTEST_APPLESS_MAIN(TestThroughput)
 #include "tst_throughput.moc"

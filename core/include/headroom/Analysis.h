@@ -29,7 +29,10 @@ struct LayerRow final {
     std::uint64_t bufferElements = 0;
     std::uint64_t activationBytesPerSample = 0; ///< saved-for-backward bytes first kept by this layer
     std::uint64_t activationBytesFixed = 0;     ///< batch-independent saved bytes (per-channel statistics)
-    std::uint64_t forwardFlopsPerSample = 0;
+    std::uint64_t forwardFlopsPerSample = 0; ///< LoRA adapters included
+    /// This layer's input-gradient plus weight-gradient FLOPs per sample (LoRA adapters included;
+    /// 0 for block headers and the loss): the rows sum to Analysis::backwardFlopsPerSample.
+    std::uint64_t backwardFlopsPerSample = 0;
     std::optional<Error> error; ///< set when this layer is invalid or depends on an invalid layer
     bool blockedByEarlierError = false;
     bool frozen = false;       ///< no parameter of this layer is trained (frozen in the model, or by LoRA)
@@ -77,11 +80,18 @@ struct Analysis final {
     /// during backward, per sample.
     std::uint64_t transientBytesPerSample = 0;
     std::uint64_t forwardFlopsPerSample = 0;
-    /// Backward FLOPs per sample: 2 x forward where weights train; about 1 x forward for frozen layers
-    /// (no weight gradients), 0 where nothing upstream needs gradients.
+    /// Backward FLOPs per sample (docs/finetuning.md, "Backward FLOPs"): per matrix product, one product
+    /// of its size for the input gradient when the input requires grad and one for the weight gradient
+    /// when the weight trains; per product of two activations (attention's Q K^T, P V), one per operand
+    /// that requires grad; weight-free element-wise work once. 2 x forward for a fully trained
+    /// transformer (Narayanan et al. 2021); 0 where nothing upstream needs gradients.
     std::uint64_t backwardFlopsPerSample = 0;
     /// The extra forward FLOPs activation checkpointing spends recomputing in backward.
     std::uint64_t recomputeFlopsPerSample = 0;
+    /// What flash / memory-efficient attention recomputes inside its backward kernel (Q K^T and the
+    /// softmax, from the saved logsumexp; Dao 2023, FlashAttention-2, §4.1), per sample. Not part of
+    /// backwardFlopsPerSample or recomputeFlopsPerSample, which count model FLOPs and checkpointing.
+    std::uint64_t attentionRecomputeFlopsPerSample = 0;
     /// What activationBytesPerSample / Fixed would be without checkpointing (equal when it is off).
     std::uint64_t uncheckpointedActivationBytesPerSample = 0;
     std::uint64_t uncheckpointedActivationBytesFixed = 0;

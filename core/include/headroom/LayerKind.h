@@ -10,6 +10,7 @@
 #include "headroom/Training.h"
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -105,6 +106,24 @@ struct LayerContext final {
     [[nodiscard]] DType parameterType() const noexcept { return headroom::parameterType(precision); }
 };
 
+/// The attention core inside an attention layer, per sample: S = Q K^T (scaled, masked), P = softmax(S)
+/// (and its dropout), O = P V. All of it is part of LayerOutcome::forwardFlopsPerSample; the analysis
+/// uses the split to count backward per operand that requires grad, selective checkpointing's
+/// recomputation, and the fused kernels' recomputation of S (docs/finetuning.md, "Backward FLOPs").
+struct AttentionCoreFlops final {
+    /// An operand the layer makes itself from its own projections: it requires grad whenever the layer
+    /// is recorded by autograd.
+    static constexpr std::size_t kMadeInside = static_cast<std::size_t>(-1);
+    Count scores;  ///< Q K^T: 2 x T x S x head_dim per head
+    Count values;  ///< P V: the same
+    Count softmax; ///< scaling, masking, softmax and dropout of the scores
+    std::size_t q = kMadeInside; ///< the layer input Q comes from (it requires grad when that input does)
+    std::size_t k = kMadeInside;
+    std::size_t v = kMadeInside;
+    /// Flash / memory-efficient attention keeps only a logsumexp, so its backward computes S and P again.
+    bool recomputedInBackward = false;
+};
+
 /// What inferring a layer yields.
 struct LayerOutcome final {
     TensorInfo output;
@@ -114,6 +133,12 @@ struct LayerOutcome final {
     std::vector<SavedTensor> saved;
     /// Forward multiply-adds x 2 per sample (FLOPs), for throughput estimates.
     Count forwardFlopsPerSample;
+    /// Attention kinds: the attention core's part of forwardFlopsPerSample.
+    std::optional<AttentionCoreFlops> attentionCore;
+    /// Composite kinds with weights: the part of forwardFlopsPerSample that uses no weight (activations,
+    /// dropout, residual adds), whose backward is one pass like a parameter-free layer's rather than
+    /// one per gradient (input and weight).
+    Count elementwiseFlopsPerSample;
 };
 
 enum class LayerCategory {

@@ -79,6 +79,7 @@ public:
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);
         o.forwardFlopsPerSample = selfAttentionFlops(options);
+        o.attentionCore = selfAttentionCore(options);
         return o;
     }
 };

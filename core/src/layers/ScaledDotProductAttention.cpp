@@ -166,10 +166,20 @@ public:
         o.output = TensorInfo{Shape{{length, heads * headDim}}, out.dtype};
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);
-        // q k^T and probs v: 2 T T h d multiply-adds each; softmax about 5 per score; rotary about
-        // 3 per element of q and k.
-        o.forwardFlopsPerSample = Count{4} * t * t * e + Count{5} * h * t * t
+        // q k^T and probs v: 2 T T h d FLOPs each (grouped-query attention repeats k and v to every
+        // query head, so the products are as large as with h key/value heads); softmax about 5 per
+        // score; rotary about 3 per element of q and k.
+        AttentionCoreFlops core;
+        core.scores = Count{2} * t * t * e;
+        core.values = Count{2} * t * t * e;
+        core.softmax = Count{5} * h * t * t;
+        core.q = 0;
+        core.k = ctx.inputs.size() == 1 ? 0 : 1;
+        core.v = ctx.inputs.size() == 1 ? 0 : 2;
+        core.recomputedInBackward = ctx.attention == AttentionImplementation::Sdpa;
+        o.forwardFlopsPerSample = core.scores + core.values + core.softmax
             + (ctx.attrs.flag("rotary") ? Count{3} * (te + tkv) : Count{});
+        o.attentionCore = core;
         return o;
     }
 };

@@ -161,12 +161,25 @@ void markAttentionScores(std::vector<SavedTensor>& saved)
     }
 }
 
-Count selfAttentionFlops(const SelfAttentionOptions& o)
+AttentionCoreFlops selfAttentionCore(const SelfAttentionOptions& o)
 {
     const Count t = Count::fromSigned(o.sequence);
     const Count e = Count::fromSigned(o.embed);
     const Count s = attentionSourceLength(o);
-    return Count{8} * t * e * e + Count{4} * t * s * e + Count{5} * Count::fromSigned(o.heads) * t * s;
+    AttentionCoreFlops core;
+    core.scores = Count{2} * t * s * e;
+    core.values = Count{2} * t * s * e;
+    core.softmax = Count{5} * Count::fromSigned(o.heads) * t * s;
+    core.recomputedInBackward = !o.needWeights && o.implementation == AttentionImplementation::Sdpa;
+    return core;
+}
+
+Count selfAttentionFlops(const SelfAttentionOptions& o)
+{
+    const Count t = Count::fromSigned(o.sequence);
+    const Count e = Count::fromSigned(o.embed);
+    const AttentionCoreFlops core = selfAttentionCore(o);
+    return Count{8} * t * e * e + core.scores + core.values + core.softmax;
 }
 
 } // namespace headroom::layers

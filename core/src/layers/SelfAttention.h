@@ -48,7 +48,11 @@ struct SelfAttentionOptions {
 /// selective checkpointing. Every attention kind calls it on its OpTrace's saved list.
 void markAttentionScores(std::vector<SavedTensor>& saved);
 
-/// Forward FLOPs per sample: projections 8 T E^2, scores and weighted sum 4 T S E, softmax ~5 heads T S.
+/// The attention core per sample: Q K^T and P V 2 T S E each, softmax ~5 heads T S. Q, K and V come from
+/// the in-projection (made inside); the fused kernels (need_weights=false with SDPA) recompute S in backward.
+[[nodiscard]] AttentionCoreFlops selfAttentionCore(const SelfAttentionOptions& o);
+
+/// Forward FLOPs per sample: projections 8 T E^2 plus the core, 4 T S E + ~5 heads T S.
 [[nodiscard]] Count selfAttentionFlops(const SelfAttentionOptions& o);
 
 } // namespace headroom::layers

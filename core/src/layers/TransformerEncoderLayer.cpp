@@ -124,10 +124,15 @@ public:
         }
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);
-        // attention + linear1 and linear2 (4 T d ff) + two LayerNorms (~5 per element each) + the
-        // activation (~1 per element) + two residual adds.
+        // attention + linear1 and linear2 (4 T d ff) + two LayerNorms (~5 per element each), as the
+        // separate kinds count them; then the weight-free part: the activation (ReLU 1, GELU 8 per
+        // element, as Activations.cpp), the three dropouts (1 per element when p > 0) and the two
+        // residual adds. Built from those kinds, a layer counts the same forward and backward FLOPs.
+        const Count dropouts = p > 0.0 ? Count{2} * td + tf : Count{};
+        o.elementwiseFlopsPerSample = Count{gelu ? 8U : 1U} * tf + dropouts + Count{2} * td;
         o.forwardFlopsPerSample = selfAttentionFlops(attention) + Count{4} * tf * Count::fromSigned(d)
-            + Count{10} * td + tf + Count{2} * td;
+            + Count{10} * td + o.elementwiseFlopsPerSample;
+        o.attentionCore = selfAttentionCore(attention);
         return o;
     }
 };
