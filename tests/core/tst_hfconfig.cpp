@@ -12,11 +12,13 @@
 #include "headroom/LayerRegistry.h"
 #include "headroom/NetworkFile.h"
 
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 using namespace headroom;
@@ -36,6 +38,38 @@ std::string readFile(const std::string& path)
     std::stringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+void writeFile(const std::string& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+/// Llama-2-7b-hf.json with `key` set to `value` (erased when `value` is discarded).
+std::string llamaWith(const std::string& key, const json& value)
+{
+    json c = json::parse(readFile(dataPath("Llama-2-7b-hf.json")));
+    if (value.is_discarded())
+        c.erase(key);
+    else
+        c[key] = value;
+    return c.dump();
+}
+
+/// Llama-2-7b-hf.json with `key`'s value written as `raw` text (NaN and the like, which json cannot hold).
+std::string llamaWithRaw(const std::string& key, const std::string& raw)
+{
+    const std::string marker = "\"__raw__\"";
+    std::string text = llamaWith(key, "__raw__");
+    return text.replace(text.find(marker), marker.size(), raw);
+}
+
+std::string gpt2With(const json& changes)
+{
+    json c = json::parse(readFile(dataPath("gpt2.json")));
+    c.update(changes);
+    return c.dump();
 }
 
 Network importOrDie(const std::string& text)
@@ -110,6 +144,9 @@ private slots:
     void publishedParameterCounts_data();
     void publishedParameterCounts();
     void namesFollowHuggingFace();
+    void modelName_data();
+    void modelName();
+    void modelNameFallbacks();
     void llamaLayerMatchesPyTorch_data();
     void llamaLayerMatchesPyTorch();
     void gpt2LayerMatchesPyTorch_data();
@@ -120,6 +157,8 @@ private slots:
     void sequenceLengthOverride();
     void errors_data();
     void errors();
+    void acceptedVariants_data();
+    void acceptedVariants();
     void loadNetworkFileDispatches();
 };
 
@@ -198,13 +237,68 @@ void TestHfConfig::namesFollowHuggingFace()
 
     const auto gpt2 = importHfConfigFile(dataPath("gpt2.json"));
     QVERIFY(gpt2.ok());
-    QCOMPARE(gpt2->name, std::string("hf")); // no _name_or_path: the folder's name
+    QCOMPARE(gpt2->name, std::string("gpt2")); // no _name_or_path: the file's name
     const Analysis g = analyze(gpt2.value(), Precision::Fp32);
     for (const char* name : {"transformer.h.0.attn.c_attn", "transformer.h.0.attn.c_proj", "transformer.h.11.mlp.c_fc",
              "transformer.h.11.mlp.c_proj", "lm_head"}) {
         QVERIFY2(row(g, name) != nullptr && row(g, name)->type == "Linear", name);
     }
     QCOMPARE(row(g, "lm_head")->params, std::uint64_t{0}); // tied to wte
+}
+
+void TestHfConfig::modelName_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("nameOrPath"); // "-": no _name_or_path key
+    QTest::addColumn<QString>("name");
+    QTest::newRow("_name_or_path") << "whatever/config.json" << "org/Some-Model" << "org/Some-Model";
+    QTest::newRow("_name_or_path over the file's name") << "gpt2.json" << "openai-community/gpt2"
+                                                        << "openai-community/gpt2";
+    QTest::newRow("empty _name_or_path: the file's name") << "tiny.json" << "" << "tiny";
+    QTest::newRow("the file's name") << "models/gpt2.json" << "-" << "gpt2";
+    QTest::newRow("config.json: the folder's name") << "Llama-2-7b-hf/config.json" << "-" << "Llama-2-7b-hf";
+    QTest::newRow("CONFIG.JSON: the folder's name") << "Some-Model/CONFIG.JSON" << "-" << "Some-Model";
+    QTest::newRow("empty _name_or_path in config.json") << "Qwen2-0.5B/config.json" << "" << "Qwen2-0.5B";
+}
+
+void TestHfConfig::modelName()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, nameOrPath);
+    QFETCH(QString, name);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    json config = json::parse(readFile(dataPath("gpt2.json")));
+    if (nameOrPath != QStringLiteral("-"))
+        config["_name_or_path"] = nameOrPath.toStdString();
+    const QString path = dir.filePath(file);
+    QVERIFY(QDir().mkpath(QFileInfo(path).path()));
+    writeFile(path.toStdString(), config.dump());
+    const auto n = importHfConfigFile(path.toStdString());
+    QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+    QCOMPARE(QString::fromStdString(n->name), name);
+}
+
+void TestHfConfig::modelNameFallbacks()
+{
+    // Text with only "config.json" to go by: no folder to name it after.
+    QCOMPARE(importOrDie(readFile(dataPath("gpt2.json"))).name, std::string("model"));
+    // A relative "config.json" is in the current folder.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("Mistral-7B-v0.1")));
+    const QString folder = dir.filePath(QStringLiteral("Mistral-7B-v0.1"));
+    writeFile((folder + QStringLiteral("/config.json")).toStdString(), gpt2With(json::object()));
+    const QString previous = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(folder));
+    const auto relative = importHfConfigFile("config.json");
+    QVERIFY(QDir::setCurrent(previous));
+    QVERIFY2(relative.ok(), relative.ok() ? "" : relative.error().message.c_str());
+    QCOMPARE(relative->name, std::string("Mistral-7B-v0.1"));
+    // The test configs: Llama-2 has _name_or_path, the others are named after their files.
+    QCOMPARE(importHfConfigFile(dataPath("Llama-2-7b-hf.json"))->name, std::string("meta-llama/Llama-2-7b-hf"));
+    QCOMPARE(importHfConfigFile(dataPath("Qwen2-0.5B.json"))->name, std::string("Qwen2-0.5B"));
+    QCOMPARE(importHfConfigFile(dataPath("bert-base-uncased.json"))->name, std::string("bert-base-uncased"));
 }
 
 void TestHfConfig::llamaLayerMatchesPyTorch_data()
@@ -378,60 +472,190 @@ void TestHfConfig::sequenceLengthOverride()
 
 void TestHfConfig::errors_data()
 {
-    QTest::addColumn<QString>("config");
+    // Each message names the key at fault (also the error's location) and its value; `message` is how
+    // the message starts. Rows named after files of the audit that found the old messages.
+    QTest::addColumn<QByteArray>("config");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
     QTest::addColumn<QString>("message");
-    QTest::addColumn<QString>("location");
-    QTest::newRow("not an object") << "[1, 2]" << "config.json: a Hugging Face config.json is a JSON object, not an array" << "";
-    QTest::newRow("syntax") << "{\"model_type\": }" << "config.json: line 1, column 16" << "line 1, column 16";
-    QTest::newRow("no model_type") << "{\"hidden_size\": 8}"
-                                   << "config.json: model_type is missing (a string such as \"llama\"); supported: "
-                                      "bert, gpt2, llama, mistral, qwen2"
-                                   << "model_type";
-    QTest::newRow("unsupported") << "{\"model_type\": \"t5\"}"
-                                 << "config.json: model_type \"t5\" is not supported; supported: bert, gpt2, llama, "
-                                    "mistral, qwen2"
-                                 << "model_type";
-    const json llama = json::parse(readFile(dataPath("Llama-2-7b-hf.json")));
-    json heads = llama;
-    heads["num_attention_heads"] = 30;
-    QTest::newRow("heads") << QString::fromStdString(heads.dump())
-                           << "config.json: num_attention_heads must divide hidden_size (4096 / 30)"
-                           << "num_attention_heads";
-    json kv = llama;
-    kv["num_key_value_heads"] = 5;
-    QTest::newRow("kv heads") << QString::fromStdString(kv.dump())
-                              << "config.json: num_key_value_heads must divide num_attention_heads (32 / 5)"
-                              << "num_key_value_heads";
-    json missing = llama;
-    missing.erase("intermediate_size");
-    QTest::newRow("missing") << QString::fromStdString(missing.dump()) << "config.json: intermediate_size is missing"
-                             << "intermediate_size";
-    json negative = llama;
-    negative["vocab_size"] = -3;
-    QTest::newRow("negative") << QString::fromStdString(negative.dump())
-                              << "config.json: vocab_size must be a positive integer up to 2^40, not -3" << "vocab_size";
-    json act = llama;
-    act["hidden_act"] = "mish";
-    QTest::newRow("activation") << QString::fromStdString(act.dump())
-                                << "config.json: hidden_act \"mish\" is not supported; supported: gelu, gelu_new, "
-                                   "gelu_pytorch_tanh, relu, silu"
-                                << "hidden_act";
-    json tie = llama;
-    tie["tie_word_embeddings"] = "yes";
-    QTest::newRow("bool") << QString::fromStdString(tie.dump())
-                          << "config.json: tie_word_embeddings must be true or false, not \"yes\""
-                          << "tie_word_embeddings";
+    const auto row = [](const char* name, const std::string& config, const char* key, const char* value,
+                         const std::string& message) {
+        QTest::newRow(name) << QByteArray::fromStdString(config) << QString::fromUtf8(key) << QString::fromUtf8(value)
+                            << QString::fromStdString(message);
+    };
+    const json drop = json::value_t::discarded;
+    const std::string supported = "; supported: bert, gpt2, llama, mistral, qwen2";
+
+    // Not a JSON object.
+    row("empty", "", "", "empty", "config.json: the file is empty (a config.json is a JSON object such as");
+    row("blank", " \n\t\n", "", "empty", "config.json: the file is empty");
+    row("binary (nul)", std::string("\0\0", 2), "", "0x00",
+        "config.json: not a text file: byte 0 is 0x00, a control character JSON does not allow");
+    row("binary (control)", "{\"model_type\": \x01}", "", "0x01", "config.json: not a text file: byte 15 is 0x01");
+    row("UTF-16", std::string("\xFF\xFE{\0}\0", 6), "", "UTF-16",
+        "config.json: the file is UTF-16 text; save it as UTF-8");
+    row("array", "[1, 2]", "", "an array", "config.json: a Hugging Face config.json is a JSON object, not an array");
+    row("syntax", "{\"model_type\": }", "line 1, column 16", "line 1, column 16", "config.json: line 1, column 16: ");
+    row("trunc", "{\"model_type\": \"llama\", \"hidden_size\": 4096", "line 1, column 44", "cut short",
+        "config.json: line 1, column 44: ");
+    row("eps_nan", llamaWithRaw("rms_norm_eps", "NaN"), "rms_norm_eps", "NaN",
+        "config.json: rms_norm_eps is NaN, which JSON does not allow (Python's json writes it for a non-finite "
+        "float); give a number");
+    row("-Infinity", llamaWithRaw("attention_dropout", "-Infinity"), "attention_dropout", "-Infinity",
+        "config.json: attention_dropout is -Infinity, which JSON does not allow");
+    row("dup_keys", "{\"model_type\": \"llama\", \"model_type\": \"gpt2\"}", "model_type", "model_type",
+        "config.json: model_type is given more than once; give each key once");
+
+    // model_type.
+    row("no model_type", "{\"hidden_size\": 8}", "model_type", "missing",
+        "config.json: model_type is missing (a string such as \"llama\")" + supported);
+    row("modeltype_num", llamaWith("model_type", 3), "model_type", "3",
+        "config.json: model_type must be a string such as \"llama\", not 3" + supported);
+    row("model_type null", llamaWith("model_type", nullptr), "model_type", "null",
+        "config.json: model_type must be a string such as \"llama\", not null" + supported);
+    row("unsupported", "{\"model_type\": \"t5\"}", "model_type", "t5",
+        "config.json: model_type \"t5\" is not supported" + supported);
+
+    // Sizes: whole numbers from 1 to the largest a layer takes (2^31 - 1).
+    row("missing", llamaWith("intermediate_size", drop), "intermediate_size", "missing",
+        "config.json: intermediate_size is missing");
+    row("gpt2_noembd", "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 2, \"vocab_size\": 10, "
+                       "\"n_positions\": 8}",
+        "n_embd", "missing", "config.json: n_embd (or hidden_size) is missing");
+    row("null size", llamaWith("vocab_size", nullptr), "vocab_size", "null",
+        "config.json: vocab_size must be a whole number from 1 to 2147483647, not null");
+    row("negative", llamaWith("vocab_size", -3), "vocab_size", "-3",
+        "config.json: vocab_size must be a whole number from 1 to 2147483647, not -3");
+    row("zero_heads", llamaWith("num_attention_heads", 0), "num_attention_heads", "0",
+        "config.json: num_attention_heads must be a whole number from 1 to 2147483647, not 0");
+    row("headdim0", llamaWith("head_dim", 0), "head_dim", "0",
+        "config.json: head_dim must be a whole number from 1 to 2147483647, not 0");
+    row("hugehidden", llamaWith("hidden_size", std::int64_t{1} << 40), "hidden_size", "1099511627776",
+        "config.json: hidden_size must be a whole number from 1 to 2147483647, not 1099511627776");
+    row("hugevocab", llamaWith("vocab_size", std::int64_t{1} << 40), "vocab_size", "1099511627776",
+        "config.json: vocab_size must be a whole number from 1 to 2147483647, not 1099511627776");
+    row("maxpos_huge", llamaWith("max_position_embeddings", std::int64_t{1} << 40), "max_position_embeddings",
+        "1099511627776",
+        "config.json: max_position_embeddings must be a whole number from 1 to 2147483647, not 1099511627776");
+    row("just over", llamaWith("intermediate_size", std::int64_t{2147483648}), "intermediate_size", "2147483648",
+        "config.json: intermediate_size must be a whole number from 1 to 2147483647, not 2147483648");
+    row("unsigned_big", llamaWith("hidden_size", std::numeric_limits<std::uint64_t>::max()), "hidden_size",
+        "18446744073709551615",
+        "config.json: hidden_size must be a whole number from 1 to 2147483647, not 18446744073709551615");
+    row("bigint", llamaWithRaw("intermediate_size", "99999999999999999999999"), "intermediate_size",
+        "9.999999999999999e+22",
+        "config.json: intermediate_size must be a whole number from 1 to 2147483647, not 9.999999999999999e+22");
+    row("float_hidden", llamaWithRaw("hidden_size", "4096.0"), "hidden_size", "4096.0",
+        "config.json: hidden_size must be a whole number from 1 to 2147483647, not 4096.0 (a float: write 4096)");
+    row("float_hidden2", llamaWith("hidden_size", 4096.5), "hidden_size", "4096.5",
+        "config.json: hidden_size must be a whole number from 1 to 2147483647, not 4096.5");
+    row("string_hidden", llamaWith("hidden_size", "4096"), "hidden_size", "\"4096\"",
+        "config.json: hidden_size must be a whole number from 1 to 2147483647, not \"4096\"");
+    row("bool_int", llamaWith("num_hidden_layers", true), "num_hidden_layers", "true",
+        "config.json: num_hidden_layers must be a whole number from 1 to 10000, not true");
+    row("hugelayers", llamaWith("num_hidden_layers", std::int64_t{1} << 40), "num_hidden_layers", "1099511627776",
+        "config.json: num_hidden_layers must be a whole number from 1 to 10000, not 1099511627776");
+    row("layers1e5", llamaWith("num_hidden_layers", 100000), "num_hidden_layers", "100000",
+        "config.json: num_hidden_layers must be a whole number from 1 to 10000, not 100000");
+
+    // Sizes together.
+    row("heads", llamaWith("num_attention_heads", 30), "num_attention_heads", "30",
+        "config.json: num_attention_heads (30) must divide hidden_size (4096)");
+    row("gpt2 heads", gpt2With({{"n_head", 10}}), "n_head", "10", "config.json: n_head (10) must divide n_embd (768)");
+    row("kv heads", llamaWith("num_key_value_heads", 5), "num_key_value_heads", "5",
+        "config.json: num_key_value_heads (5) must divide num_attention_heads (32)");
+    row("kv_gt_heads", llamaWith("num_key_value_heads", 64), "num_key_value_heads", "64",
+        "config.json: num_key_value_heads (64) must divide num_attention_heads (32)");
+    row("headdim_mismatch", llamaWith("head_dim", 7), "head_dim", "7",
+        "config.json: head_dim (7) must be even: rotary position embeddings rotate pairs of dimensions");
+    row("odd head size", llamaWith("hidden_size", 224), "num_attention_heads", "7",
+        "config.json: hidden_size / num_attention_heads (224 / 32 = 7, the head size) must be even: rotary "
+        "position embeddings rotate pairs of dimensions; give an even head_dim");
+    row("wide heads", llamaWith("head_dim", 1 << 30), "head_dim", "1073741824",
+        "config.json: num_attention_heads × head_dim (32 × 1073741824 = 34359738368) must be at most 2147483647");
+    row("gpt2 c_attn", gpt2With({{"n_embd", 1'000'000'002}, {"n_head", 1}}), "n_embd", "1000000002",
+        "config.json: n_embd (1000000002) must be at most 715827882: attn.c_attn is 3 × n_embd wide");
+    row("gpt2 n_inner", gpt2With({{"n_embd", 600'000'000}, {"n_head", 1}}), "n_inner", "2400000000",
+        "config.json: n_inner is not given, so it is 4 × n_embd = 2400000000, more than 2147483647; give n_inner");
+    const json huge = {{"hidden_size", 2'147'483'646}, {"num_attention_heads", 1}, {"num_key_value_heads", 1}};
+    json tooMany = json::parse(readFile(dataPath("Llama-2-7b-hf.json")));
+    tooMany.update(huge);
+    row("too many parameters", tooMany.dump(), "hidden_size", "2147483646",
+        "config.json: hidden_size (2147483646), intermediate_size (11008), vocab_size (32000) and "
+        "num_hidden_layers (32) make about 5.9e+20 parameters, more than the 2^50 Headroom counts");
+
+    // Other values.
+    row("act_null", llamaWith("hidden_act", nullptr), "hidden_act", "null",
+        "config.json: hidden_act must be a string such as \"silu\", not null");
+    row("activation", llamaWith("hidden_act", "mish"), "hidden_act", "mish",
+        "config.json: hidden_act \"mish\" is not supported; supported: gelu, gelu_new, gelu_pytorch_tanh, relu, silu");
+    row("gpt2 activation", gpt2With({{"activation_function", "quick_gelu"}}), "activation_function", "quick_gelu",
+        "config.json: activation_function \"quick_gelu\" is not supported");
+    row("bool", llamaWith("tie_word_embeddings", "yes"), "tie_word_embeddings", "\"yes\"",
+        "config.json: tie_word_embeddings must be true or false, not \"yes\"");
+    row("dropout_gt1", llamaWith("attention_dropout", 1.5), "attention_dropout", "1.5",
+        "config.json: attention_dropout must be a number from 0 to 1, not 1.5");
+    row("eps_neg", llamaWith("rms_norm_eps", -1), "rms_norm_eps", "-1",
+        "config.json: rms_norm_eps must be a number from 0 to 1, not -1");
+    row("eps null", llamaWith("rms_norm_eps", nullptr), "rms_norm_eps", "null",
+        "config.json: rms_norm_eps must be a number from 0 to 1, not null");
+    json bert = json::parse(readFile(dataPath("bert-base-uncased.json")));
+    bert["position_embedding_type"] = "relative_key";
+    row("bert positions", bert.dump(), "position_embedding_type", "relative_key",
+        "config.json: position_embedding_type \"relative_key\" is not supported; only \"absolute\"");
 }
 
 void TestHfConfig::errors()
 {
-    QFETCH(QString, config);
+    QFETCH(QByteArray, config);
+    QFETCH(QString, key);
+    QFETCH(QString, value);
     QFETCH(QString, message);
-    QFETCH(QString, location);
     const auto n = importHfConfig(config.toStdString(), "config.json");
     QVERIFY(!n.ok());
-    QVERIFY2(n.error().message.rfind(message.toStdString(), 0) == 0, n.error().message.c_str());
-    QCOMPARE(QString::fromStdString(n.error().location), location);
+    const QString got = QString::fromStdString(n.error().message);
+    QVERIFY2(got.startsWith(message), qPrintable(got));
+    QVERIFY2(got.contains(key), qPrintable(got));
+    QVERIFY2(got.contains(value), qPrintable(got));
+    QCOMPARE(QString::fromStdString(n.error().location), key);
+}
+
+void TestHfConfig::acceptedVariants_data()
+{
+    // Values the audit tried that Hugging Face accepts: they import, with the published count where
+    // memory is unchanged. Null is the default where transformers substitutes one for None.
+    QTest::addColumn<QByteArray>("config");
+    QTest::addColumn<qulonglong>("params");
+    const auto row = [](const char* name, const std::string& config, qulonglong params) {
+        QTest::newRow(name) << QByteArray::fromStdString(config) << params;
+    };
+    constexpr qulonglong llama2 = 6'738'415'616;
+    row("dropout_1 (nn.Dropout takes p = 1)", llamaWith("attention_dropout", 1.0), llama2);
+    row("gelu_llama", llamaWith("hidden_act", "gelu"), llama2);
+    row("rope_scaling (no memory)", llamaWith("rope_scaling", {{"type", "linear"}, {"factor", 4.0}}), llama2);
+    row("maxpos_1e6", llamaWith("max_position_embeddings", 1'000'000), llama2);
+    row("num_key_value_heads null", llamaWith("num_key_value_heads", nullptr), llama2);
+    row("head_dim null", llamaWith("head_dim", nullptr), llama2);
+    row("head_dim as computed", llamaWith("head_dim", 128), llama2);
+    row("_name_or_path not a string", llamaWith("_name_or_path", 42), llama2);
+    json sliding = json::parse(llamaWith("model_type", "mistral"));
+    sliding["sliding_window"] = 16;
+    row("sliding (Mistral, no memory)", sliding.dump(), llama2);
+    json bert = json::parse(readFile(dataPath("bert-base-uncased.json")));
+    bert["position_embedding_type"] = nullptr;
+    row("BERT position_embedding_type null", bert.dump(), 109'514'298);
+    row("GPT-2 hidden_size for n_embd", gpt2With({{"hidden_size", 768}, {"n_embd", nullptr}}), 124'439'808);
+}
+
+void TestHfConfig::acceptedVariants()
+{
+    QFETCH(QByteArray, config);
+    QFETCH(qulonglong, params);
+    const auto n = importHfConfig(config.toStdString(), "config.json");
+    QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
+    QCOMPARE(a.totalParams, std::uint64_t{params});
 }
 
 void TestHfConfig::loadNetworkFileDispatches()
