@@ -433,10 +433,10 @@ private:
         }
         if (o.attentionCore) {
             const auto& core = *o.attentionCore;
-            // Selective checkpointing dropped the scores: backward computes them again (Q K^T and the
-            // softmax).
+            // Selective checkpointing dropped the scores: backward runs the attention core again (Q K^T,
+            // softmax, dropout, P V; Korthikanti et al. 2022, §5).
             if (scoresDropped)
-                m_recompute += core.scores + core.softmax;
+                m_recompute += core.scores + core.values + core.softmax;
             // Flash / memory-efficient kernels rebuild S and P from the logsumexp whenever backward
             // runs through them.
             if (core.recomputedInBackward && recorded)

@@ -155,6 +155,7 @@ private slots:
     void gpt2MatchesNarayanan();
     void llamaAndMistralMatchNarayanan_data();
     void llamaAndMistralMatchNarayanan();
+    void selectiveRecomputesTheAttentionCore();
     void rowBackwardSumsToTotal_data();
     void rowBackwardSumsToTotal();
 };
@@ -688,6 +689,32 @@ void TestThroughput::llamaAndMistralMatchNarayanan()
     QCOMPARE(a.backwardFlopsPerSample, std::uint64_t{backward});
     QCOMPARE(a.forwardFlopsPerSample + a.backwardFlopsPerSample, std::uint64_t{narayanan + elementwise});
     QCOMPARE(rowBackwardSum(a), a.backwardFlopsPerSample);
+}
+
+void TestThroughput::selectiveRecomputesTheAttentionCore()
+{
+    // GPT-2 (imported) with eager attention keeps the probabilities; selective checkpointing drops them
+    // and backward runs each block's core again: Q K^T 1,610,612,736 + P V 1,610,612,736 + softmax
+    // 62,914,560 = 3,284,140,032, x 12 = 39,409,680,384, +13.5% on the forward 292,880,646,144
+    // (Q K^T and the softmax alone, 20,082,327,552, would be +6.9%).
+    const Network n = hfModel("gpt2.json", 1024);
+    const Analysis a = analyzed(n, AttentionImplementation::Eager, Checkpointing::Selective);
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{39409680384});
+    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t{292880646144});
+    const Analysis none = analyzed(n, AttentionImplementation::Eager);
+    QCOMPARE(none.recomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(a.backwardFlopsPerSample, none.backwardFlopsPerSample);
+    // The eager path recomputes nothing inside its backward.
+    QCOMPARE(a.attentionRecomputeFlopsPerSample, std::uint64_t{0});
+    // Flash attention keeps no probabilities, so selective checkpointing has nothing to drop; its kernel
+    // recomputes Q K^T and the softmax anyway: 12 x (1,610,612,736 + 62,914,560).
+    const Analysis flash = analyzed(n, AttentionImplementation::Sdpa, Checkpointing::Selective);
+    QCOMPARE(flash.recomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(flash.attentionRecomputeFlopsPerSample, std::uint64_t{20082327552});
+    // The preset's TransformerEncoderLayers drop and recompute the same.
+    const Network preset = loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json"));
+    QCOMPARE(analyzed(preset, AttentionImplementation::Eager, Checkpointing::Selective).recomputeFlopsPerSample,
+             std::uint64_t{39409680384});
 }
 
 void TestThroughput::rowBackwardSumsToTotal_data()

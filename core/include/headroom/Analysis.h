@@ -86,7 +86,8 @@ struct Analysis final {
     /// that requires grad; weight-free element-wise work once. 2 x forward for a fully trained
     /// transformer (Narayanan et al. 2021); 0 where nothing upstream needs gradients.
     std::uint64_t backwardFlopsPerSample = 0;
-    /// The extra forward FLOPs activation checkpointing spends recomputing in backward.
+    /// The extra forward FLOPs activation checkpointing spends recomputing in backward (per block: the
+    /// segments' forward; selective: the attention cores whose scores were dropped).
     std::uint64_t recomputeFlopsPerSample = 0;
     /// What flash / memory-efficient attention recomputes inside its backward kernel (Q K^T and the
     /// softmax, from the saved logsumexp; Dao 2023, FlashAttention-2, §4.1), per sample. Not part of
