@@ -4,6 +4,7 @@
 #include "TextTable.h"
 #include "ReportWriter.h" // ui/report
 #include "headroom/Format.h"
+#include "headroom/Freeze.h"
 #include "headroom/GpuCatalog.h"
 #include "headroom/NetworkFile.h"
 #include "headroom/Plan.h"
@@ -55,6 +56,7 @@ struct Options {
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     std::optional<std::int64_t> sequenceLength;
+    std::vector<std::string> freeze;
     LoraOptions lora;
     bool loraTargetsGiven = false;
     bool loraDropoutGiven = false;
@@ -198,6 +200,9 @@ Options parseOptions(const std::vector<std::string>& args)
             o.sequenceLength = integerOption(a, value(), 1, kMaxBatch);
         } else if (a == "--lora-rank") {
             o.lora.rank = integerOption(a, value(), 1, kMaxLoraRank);
+        } else if (a == "--freeze") {
+            const auto names = listOption(a, value());
+            o.freeze.insert(o.freeze.end(), names.begin(), names.end());
         } else if (a == "--lora-targets") {
             o.lora.targets = listOption(a, value());
             o.loraTargetsGiven = true;
@@ -285,6 +290,8 @@ Plan makePlan(const Options& o, const std::string& executablePath)
         throw UsageError{network.error().message};
     Plan plan;
     plan.network = std::move(network).value();
+    if (const auto frozen = freezeLayers(plan.network, o.freeze); !frozen)
+        throw UsageError{"--freeze: " + frozen.error().message};
     plan.precision = o.precision;
     plan.setup.optimizer = o.optimizer;
     plan.setup.batch = o.batch;
@@ -564,6 +571,8 @@ std::string helpText()
            "  --checkpointing MODE  none|per-block|selective activation checkpointing [none]\n"
            "  --attention IMPL      sdpa|eager (eager keeps the T x T attention scores) [sdpa]\n"
            "  --sequence-length T   tokens per sample, for sequence models [as in the model]\n"
+           "  --freeze LIST         comma-separated layers to freeze (no gradients or optimizer state):\n"
+           "                        top-level names, or block.layer inside a Repeat (every iteration)\n"
            "  --lora-rank R         LoRA adapters of rank R; every other weight frozen [off]\n"
            "  --lora-targets LIST   comma-separated Linear layer names to adapt, e.g. q_proj,v_proj\n"
            "                        [every Linear layer but the output head]\n"

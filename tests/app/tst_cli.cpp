@@ -83,6 +83,7 @@ private slots:
     void sharding();
     void offloadAndEightBitOptimizer();
     void lora();
+    void freeze();
     void checkpointingSavings();
     void attentionAndSequenceLength();
     void throughputJson();
@@ -315,6 +316,7 @@ void TestCli::errors_data()
                                            << "--accumulation-steps x --gpus must be at most 2147483648";
     QTest::newRow("zero utilization") << lenet({"--utilization", "0"}) << "--utilization must be a fraction of peak from 0.01 to 1, not \"0\"";
     QTest::newRow("vanishing utilization") << lenet({"--utilization", "1e-300"}) << "--utilization must be a fraction of peak from 0.01 to 1";
+    QTest::newRow("freeze unknown layer") << lenet({"--freeze", "encoder"}) << "--freeze: no layer is named \"encoder\"";
     QTest::newRow("offload without zero") << lenet({"--offload-optimizer"}) << "offloading the optimizer to the CPU needs DeepSpeed ZeRO";
     QTest::newRow("vanishing gpu memory") << lenet({"--gpu-memory-gib", "1e-12"}) << "--gpu-memory-gib must be a number of GiB from 0.25 to 4096, not \"1e-12\"";
     QTest::newRow("absurd gpu memory") << lenet({"--gpu-memory-gib", "1e6"}) << "--gpu-memory-gib must be a number of GiB from 0.25 to 4096";
@@ -516,6 +518,19 @@ void TestCli::offloadAndEightBitOptimizer()
                                    QStringLiteral("zero2"), QStringLiteral("--offload-optimizer")});
     QVERIFY2(table.out.contains(QStringLiteral("Optimizer state  8-bit")), qPrintable(table.out));
     QVERIFY2(table.out.contains(QStringLiteral("Offload          optimizer state in CPU memory")), qPrintable(table.out));
+}
+
+void TestCli::freeze()
+{
+    // fc1 (64 x 64 + 64 = 4,160) frozen: only fc2 (64 x 8 + 8 = 520) trains, so fp32 gradients are
+    // 520 x 4 = 2,080 bytes and Adam's two states 520 x 8 = 4,160 bytes.
+    const auto j = jsonOf({m_mlp, QStringLiteral("--freeze"), QStringLiteral("fc1")});
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{2080});
+    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{4160});
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--freeze"), QStringLiteral("fc1,fc2")});
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY2(table.out.contains(QStringLiteral("4,680 parameters, 0 trainable")), qPrintable(table.out));
 }
 
 void TestCli::lora()

@@ -4,6 +4,7 @@
 // not recorded keeps nothing) and, for QLoRA, from the paper's storage formula.
 #include "NetworkBuilder.h"
 #include "headroom/Analysis.h"
+#include "headroom/Freeze.h"
 
 #include <QTest>
 
@@ -48,6 +49,9 @@ private slots:
     void frozenCnnBackbone();
     void frozenRepeatIsInherited();
     void frozenWeightsAreNotCachedByAutocast();
+    void freezeByName();
+    void freezeByNameErrors_data();
+    void freezeByNameErrors();
     void loraParameters();
     void loraActivationsAndFlops();
     void loraTargetsMatchNameEnds();
@@ -175,6 +179,60 @@ void TestFinetuning::frozenWeightsAreNotCachedByAutocast()
     // gradient), so it counts: fc1 200,960 x 2 + head 2,570 x 2 = 407,060.
     const Network m = network({784}, {linear(256, "fc1"), layer("ReLU"), frozen(linear(10, "head"))});
     QCOMPARE(analyze(m, Precision::AmpFp16).autocastWeightCopyBytes, std::uint64_t{407060});
+}
+
+void TestFinetuning::freezeByName()
+{
+    // The frozenRepeatIsInherited network, frozen by name instead of in the file.
+    Network n = network({4, 8, 8},
+        {repeat("backbone", 2,
+             {layer("Conv2d", {{"out_channels", 4}, {"kernel_size", 3}, {"padding", 1}}, "conv"), layer("ReLU", {}, "relu")}),
+            layer("Flatten"), linear(10, "fc")});
+    const auto whole = freezeLayers(n, {"backbone"});
+    QVERIFY(whole.ok());
+    QCOMPARE(whole.value(), std::size_t{1});
+    const Analysis a = analyze(n, Precision::Fp32);
+    QCOMPARE(a.trainableParams, std::uint64_t{2570});
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t{1064});
+
+    // A layer inside the block, in every iteration, and a top-level layer; a repeated name counts once.
+    Network m = network({4, 8, 8},
+        {repeat("backbone", 2,
+             {layer("Conv2d", {{"out_channels", 4}, {"kernel_size", 3}, {"padding", 1}}, "conv"), layer("ReLU", {}, "relu")}),
+            layer("Flatten"), linear(10, "fc")});
+    const auto some = freezeLayers(m, {"backbone.conv", "fc", "fc"});
+    QVERIFY(some.ok());
+    QCOMPARE(some.value(), std::size_t{2});
+    QVERIFY(m.layers[0].children[0].frozen && !m.layers[0].frozen && m.layers[2].frozen);
+    QCOMPARE(analyze(m, Precision::Fp32).trainableParams, std::uint64_t{0});
+}
+
+void TestFinetuning::freezeByNameErrors_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown") << "encoder" << R"(no layer is named "encoder" (top-level layers: backbone, fc))";
+    QTest::newRow("one iteration")
+        << "backbone.1.conv"
+        << R"(cannot freeze "backbone.1.conv" alone: it is one iteration of a Repeat block, whose iterations share )"
+           R"(one description; freeze "backbone.conv" (every iteration) or split the block)";
+    QTest::newRow("one whole iteration") << "backbone.0" << R"(freeze "backbone" (every iteration))";
+    QTest::newRow("empty") << "" << R"(no layer is named "")";
+}
+
+void TestFinetuning::freezeByNameErrors()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, message);
+    Network n = network({4, 8, 8},
+        {repeat("backbone", 2, {layer("Conv2d", {{"out_channels", 4}, {"kernel_size", 3}}, "conv")}), layer("Flatten"),
+            linear(10, "fc")});
+    const Network before = n;
+    const auto result = freezeLayers(n, {"fc", name.toStdString()});
+    QVERIFY(!result.ok());
+    QVERIFY2(QString::fromStdString(result.error().message).contains(message), result.error().message.c_str());
+    QCOMPARE(result.error().location, name.toStdString());
+    QVERIFY2(n == before, "a failed freeze leaves the network as it was");
 }
 
 void TestFinetuning::loraParameters()
