@@ -22,9 +22,10 @@ some networks):
   memory events;
 * the rules of thumb people use today (cs231n / summary tools), for comparison.
 
-CPU torch 1.13 and the CUDA PyTorch 2.x Headroom models differ in three places; each difference is
-applied explicitly from the per-tensor records (see ADJUSTMENTS below and README.md) and both the
-raw and the adjusted figures are written.
+CPU torch 1.13 and the CUDA PyTorch 2.x Headroom models differ in four places (dropout mask, attention,
+mean's saved input, recurrent layers); the first three are applied explicitly from the per-tensor
+records, the recurrent internals are split out (see ADJUSTMENTS below and README.md), and both the raw
+and the adjusted figures are written.
 
 Training strategies (issue 7, `strategies` in the output): frozen layers (requires_grad_(False))
 and per-block activation checkpointing (torch.utils.checkpoint, use_reentrant=True), measured the
@@ -34,6 +35,8 @@ checkpointed backward pass (see measure_strategy_case and README.md).
 Regenerate: /usr/bin/python3 tests/reference/measure.py --out tests/reference/measurements.json
 Only the strategy cases (keeps `networks`):
             /usr/bin/python3 tests/reference/measure.py --strategies --out tests/reference/measurements.json
+Tables from the committed file, without torch (any python3): --table (README.md's) and
+--accuracy [--headroom tst_reference.log] (docs/accuracy.md's, which tst_reference checks).
 """
 
 from __future__ import annotations
@@ -45,18 +48,228 @@ import json
 import math
 import os
 import platform
+import re
 import sys
 import time
 from pathlib import Path
 
-import torch
-import torch.nn as nn
-import torch.nn.functional as F
-import torch.utils.checkpoint
-import torchvision
-
 REPO = Path(__file__).resolve().parents[2]
 THREADS = 2
+RULE_BATCH = 32  # the batch docs/accuracy.md compares the rules of thumb at (rules_of_thumb.totals)
+
+# --------------------------------------------------------------------------------------------------
+# Tables from an existing measurements.json (no torch needed: this part runs before torch is imported)
+# --------------------------------------------------------------------------------------------------
+
+ADJUSTMENT_LABELS = (("dropout_mask", "dropout mask"), ("attention_sdpa", "SDPA"), ("mean_input", "mean input"))
+
+
+def adjustment_parts(run):
+    """The non-zero CPU -> CUDA adjustments of a run, per sample: ["dropout mask -2,304", ...]."""
+    adj = run["adjustments"]
+    return [f"{label} {adj[key]['bytes_per_sample']:+,}" for key, label in ADJUSTMENT_LABELS
+            if adj.get(key, {}).get("bytes_per_sample")]
+
+
+def compared_activations(run):
+    """The per-sample activation bytes tst_reference compares with Headroom: the CUDA-adjusted figure, or
+    for a network with recurrent layers everything but what those layers alone keep."""
+    if run["activation_bytes_per_sample_cuda"] is not None:
+        return run["activation_bytes_per_sample_cuda"]
+    return run["activation_bytes_per_sample_outside_recurrent"]
+
+
+def read_headroom_log(path):
+    """Headroom's figures from tst_reference's output ("... <tag>: measured M, estimated E, error ..."),
+    as {tag: (measured, estimated)}; tags are "network precision" or a strategy case name."""
+    found = {}
+    if path is None:
+        return found
+    with open(path) as f:
+        for line in f:
+            m = re.search(r"\) ([^()]+?): measured (\d+), estimated (\d+)", line)
+            if m:
+                found[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return found
+
+
+def _headroom_cells(tag, measured, headroom):
+    got = headroom.get(tag)
+    if got is None:
+        return "?", "?"
+    if got[0] != measured:
+        raise SystemExit(f"{tag}: the log's measured figure {got[0]:,} is not this file's {measured:,}")
+    return f"{got[1]:,}", f"{100.0 * (got[1] - measured) / measured:+.2f} %"
+
+
+def accuracy_tables(doc, headroom):
+    """docs/accuracy.md's three tables (activations, rules of thumb, strategies); tst_reference checks
+    the document against measurements.json and Headroom's analysis. Headroom's columns come from a
+    tst_reference log (--headroom); without one they are "?"."""
+    out = ["| network | precision | parameters (= PyTorch) | raw CPU (B/sample) | CPU → CUDA (B/sample) "
+           "| measured (B/sample) | Headroom (B/sample) | error |",
+           "|---|---|---:|---:|---|---:|---:|---:|"]
+    for n in doc["networks"]:
+        for r in n["runs"]:
+            parts = adjustment_parts(r)
+            if r["activation_bytes_per_sample_cuda"] is None:
+                parts.append(f"LSTM internals {-r['recurrent']['internal_bytes_per_sample']:+,} (not compared)")
+            measured = compared_activations(r)
+            hr, err = _headroom_cells(f"{n['name']} {r['precision']}", measured, headroom)
+            out.append(f"| {n['name']} | {r['precision']} | {n['parameters']['total']:,} "
+                       f"| {r['activation_bytes_per_sample_raw']:,} | {'; '.join(parts) or '-'} | {measured:,} "
+                       f"| {hr} | {err} |")
+    mib = 2**20
+    out += ["", "| network | layer outputs (elements/sample) | rule, momentum SGD (MiB) | measured, momentum SGD (MiB) "
+            "| rule / measured | rule, Adam (MiB) | measured, Adam (MiB) | rule / measured |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for n in doc["networks"]:
+        rot = n["rules_of_thumb"]
+        t = rot["totals"][str(RULE_BATCH)]
+        out.append(f"| {n['name']} | {rot['activation_elements_per_sample_all_layers']:,} "
+                   f"| {t['rule_sgd'] / mib:,.1f} | {t['measured_momentum'] / mib:,.1f} "
+                   f"| {t['rule_sgd'] / t['measured_momentum']:.2f}× "
+                   f"| {t['rule_adam'] / mib:,.1f} | {t['measured_adam'] / mib:,.1f} "
+                   f"| {t['rule_adam'] / t['measured_adam']:.2f}× |")
+    out += ["", "| case | kind | trainable / parameters | measured (B/sample) | Headroom (B/sample) | error "
+            "| without the strategy, measured (B/sample) |",
+            "|---|---|---:|---:|---:|---:|---:|"]
+    base = {n["name"]: n for n in doc["networks"]}
+    for c in doc.get("strategies", []):
+        cm = c["compare_with_headroom"]
+        measured = cm["activationBytesPerSample"]
+        if c["kind"] == "checkpoint":
+            k = c["checkpoint"]
+            cell = (f"{measured:,} = {k['saved_after_forward_bytes_per_sample']:,} + "
+                    f"{k['recomputed_block_bytes_per_sample']:,}")
+            without = cm["uncheckpointedActivationBytesPerSample"]
+        else:
+            cell = f"{measured:,}"
+            without = base[c["baseline_network"]]["runs"][0]["activation_bytes_per_sample_cuda"]
+        hr, err = _headroom_cells(c["name"], measured, headroom)
+        out.append(f"| {c['name']} | {c['kind']} | {cm['trainableParams']:,} / {cm['totalParams']:,} | {cell} "
+                   f"| {hr} | {err} | {without:,} |")
+    return "\n".join(out)
+
+
+def markdown_table(doc):
+    """The README's table of findings, from a measurements.json document."""
+    def mib(n):
+        return "-" if n is None else f"{n:,}"
+
+    rows = ["| network | precision | parameters | saved raw (B/sample) | saved CUDA-adjusted (B/sample) | fixed (B) "
+            "| adjustments (B/sample) | loss (B/sample) | rule of thumb activations x2 (B/sample) | Adam state (B) "
+            "| model file check |",
+            "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---|"]
+    for n in doc["networks"]:
+        if "runs" not in n:
+            rows.append(f"| {n['name']} | skipped: {n.get('skipped')} ||||||||||")
+            continue
+        chk = n.get("model_file_check", {})
+        status = chk.get("status", "")
+        if status == "ok":
+            status = "params match" + (", saved bytes match" if chk.get("saved_match") else
+                                       (", saved bytes DIFFER" if "saved_match" in chk else ""))
+        for r in n["runs"]:
+            parts = adjustment_parts(r)
+            if r["recurrent"]["calls"]:
+                parts.append(f"none (LSTM internals {mib(r['recurrent']['internal_bytes_per_sample'])} not comparable)")
+            cuda = r["activation_bytes_per_sample_cuda"]
+            rows.append(
+                f"| {n['name']} | {r['precision']} | {n['parameters']['total']:,} | {mib(r['activation_bytes_per_sample_raw'])} "
+                f"| {mib(cuda) if cuda is not None else 'n/a (LSTM)'} | {r['activation_bytes_fixed']:,} | {'; '.join(parts) or '-'} "
+                f"| {mib(r['loss_activation_bytes_per_sample'])} "
+                f"| {mib(n['rules_of_thumb']['activation_bytes_per_sample_rule'])} "
+                f"| {mib(r['optimizer_state_bytes']['adam'])} | {status if r['precision'] == 'fp32' else ''} |")
+    rows += ["", f"At batch {RULE_BATCH}, fp32, in MiB (measured = weights + buffers + gradients + optimizer state + CUDA-adjusted "
+             "activations + input + labels; no transient buffers, no CUDA context):", "",
+             "| network | activations per sample: all layers / weighted+pool (elements) | measured saved (B/sample) "
+             "| rule, SGD | measured, SGD | rule, Adam | rule, Adam, weighted+pool | measured, Adam |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for n in doc["networks"]:
+        if "runs" not in n:
+            continue
+        rot = n["rules_of_thumb"]
+        t = rot["totals"][str(RULE_BATCH)]
+        r = n["runs"][0]
+        saved = r["activation_bytes_per_sample_cuda"]
+        if saved is None:
+            saved = r["activation_bytes_per_sample_raw"]
+        rows.append(f"| {n['name']} | {rot['activation_elements_per_sample_all_layers']:,} / "
+                    f"{rot['activation_elements_per_sample_weighted_and_pool']:,} | {saved:,} "
+                    f"| {t['rule_sgd'] / 2**20:,.1f} | {t['measured_sgd'] / 2**20:,.1f} | {t['rule_adam'] / 2**20:,.1f} "
+                    f"| {t['rule_adam_weighted_and_pool'] / 2**20:,.1f} | {t['measured_adam'] / 2**20:,.1f} |")
+    return "\n".join(rows)
+
+
+def strategies_table(doc):
+    """The README's table of the training-strategy cases."""
+    base = {n["name"]: n for n in doc.get("networks", [])}
+    rows = ["| case | kind | parameters / trainable | saved raw (B/sample) | saved CUDA-adjusted (B/sample) "
+            "| one block recomputed (B/sample) | compared with Headroom (B/sample) | without the strategy (B/sample) "
+            "| Adam state (B) | model file check |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for c in doc.get("strategies", []):
+        r, cm, chk = c["run"], c["compare_with_headroom"], c["model_file_check"]
+        if c["kind"] == "checkpoint":
+            k = c["checkpoint"]
+            block, without = f"{k['recomputed_block_bytes_per_sample']:,}", f"{k['uncheckpointed_bytes_per_sample']:,}"
+        else:
+            b = base.get(c.get("baseline_network"))
+            block = "-"
+            without = f"{b['runs'][0]['activation_bytes_per_sample_cuda']:,} ({b['name']})" if b else "-"
+        status = "params match" + (", saved bytes match" if chk.get("saved_match") else ", saved bytes DIFFER") \
+            if chk.get("status") == "ok" else chk.get("status", "")
+        rows.append(f"| {c['name']} | {c['kind']} | {cm['totalParams']:,} / {cm['trainableParams']:,} "
+                    f"| {r['activation_bytes_per_sample_raw']:,} | {r['activation_bytes_per_sample_cuda']:,} | {block} "
+                    f"| {cm['activationBytesPerSample']:,} | {without} | {cm['optimizer_state_bytes']['adam']:,} | {status} |")
+    return "\n".join(rows)
+
+
+def parse_args():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", default=str(REPO / "tests/reference/measurements.json"))
+    ap.add_argument("--only", nargs="*", help="measure only these networks (names)")
+    ap.add_argument("--no-peak", action="store_true", help="skip the profiler peak measurement")
+    ap.add_argument("--fp32-only", action="store_true", help="skip the autocast runs")
+    ap.add_argument("--table", metavar="JSON", help="print the README tables of an existing measurements file and "
+                                                    "exit (no torch needed)")
+    ap.add_argument("--accuracy", metavar="JSON", help="print docs/accuracy.md's tables of an existing measurements "
+                                                       "file and exit (no torch needed)")
+    ap.add_argument("--headroom", metavar="LOG", help="with --accuracy: Headroom's figures from a tst_reference log")
+    ap.add_argument("--strategies", action="store_true",
+                    help="measure only the training-strategy cases (frozen layers, checkpointing) and replace the "
+                         "`strategies` section of the existing --out file, leaving `networks` untouched")
+    return ap.parse_args()
+
+
+def print_tables(args):
+    """--table / --accuracy: True if one was asked for (and printed)."""
+    if args.table:
+        with open(args.table) as f:
+            doc = json.load(f)
+        print(markdown_table(doc))
+        if doc.get("strategies"):
+            print()
+            print(strategies_table(doc))
+        return True
+    if args.accuracy:
+        with open(args.accuracy) as f:
+            doc = json.load(f)
+        print(accuracy_tables(doc, read_headroom_log(args.headroom)))
+        return True
+    return False
+
+
+if __name__ == "__main__" and print_tables(parse_args()):
+    sys.exit(0)
+
+# Everything below measures, and needs Debian's python3-torch and python3-torchvision.
+import torch  # noqa: E402
+import torch.nn as nn  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+import torch.utils.checkpoint  # noqa: E402
+import torchvision  # noqa: E402
 
 # --------------------------------------------------------------------------------------------------
 # Headroom model files -> PyTorch modules
@@ -732,7 +945,8 @@ def analyse_storages(probe, precision):
     attention_removed_groups = {}
     recurrent_internal = 0
     loss_bytes = 0
-    mean_only = 0
+    mean_delta = 0
+    mean_items = {}
     by_dtype = {}  # adjusted bytes per dtype
 
     def add_dtype(d, n):
@@ -750,8 +964,13 @@ def analyse_storages(probe, precision):
         modules[first["module"]] = modules.get(first["module"], 0) + s["nbytes"]
         if all("loss" in r["in_modules"] for r in s["records"]):
             loss_bytes += s["nbytes"]
+        # (3) a storage only mean.dim keeps (AdaptiveAvgPool2d(1) calls input.mean((-1, -2))): torch 1.13
+        # saves mean's input (MeanBackward1._saved_self), PyTorch 2.x saves its sizes and numel only
         if all(all(tuple(sv) == ("MeanBackward1", "self") for sv in r["savers"]) for r in s["records"]):
-            mean_only += s["nbytes"]  # torch 1.13 mean.dim saves self; 2.x saves sizes and numel only
+            mean_delta -= s["nbytes"]
+            k = f"MeanBackward1.self|{s['dtype']} -> nothing"
+            mean_items[k] = mean_items.get(k, 0) - s["nbytes"]
+            continue
         # (1) CPU dropout noise (float, input dtype) -> CUDA native_dropout's bool mask
         if any(r["module_type"] == "Dropout" and any(sv == ("MulBackward0", "other") for sv in r["savers"])
                for r in s["records"]):
@@ -773,7 +992,7 @@ def analyse_storages(probe, precision):
                 attention_removed += s["nbytes"]
                 attention_removed_groups[gk] = attention_removed_groups.get(gk, 0) - s["nbytes"]
                 continue
-        # (3) recurrent internals: recorded, not adjusted
+        # (4) recurrent internals: recorded, not adjusted
         rnn_calls = [set(c for c in r["calls"] if probe.calls[c]["kind"] in ("LSTM", "GRU")) for r in s["records"]]
         if all(rnn_calls):
             call_ids = set.intersection(*rnn_calls)
@@ -789,13 +1008,14 @@ def analyse_storages(probe, precision):
             attention_added[k] = attention_added.get(k, 0) + v
             add_dtype("float32" if "logsumexp" in k else c.get("output_dtype", "float32"), v)
     attention_delta = -attention_removed + sum(attention_added.values())
-    adjusted = out["activation"] + dropout_delta + attention_delta
+    adjusted = out["activation"] + dropout_delta + attention_delta + mean_delta
     return dict(
         raw=out["activation"], adjusted=adjusted, classes=out, groups=groups, modules=modules, loss=loss_bytes,
         dropout=dict(delta=dropout_delta, items=dropout_items),
         attention=dict(delta=attention_delta, removed=attention_removed, removed_groups=attention_removed_groups,
                        added=attention_added, calls=sum(1 for c in probe.calls if c["kind"] == "MultiheadAttention" and c.get("requires_grad", True))),
-        recurrent_internal=recurrent_internal, mean_only=mean_only, by_dtype=by_dtype,
+        mean=dict(delta=mean_delta, items=mean_items),
+        recurrent_internal=recurrent_internal, by_dtype=by_dtype,
         recurrent_calls=sum(1 for c in probe.calls if c["kind"] in ("LSTM", "GRU")),
         storages=len(storages))
 
@@ -1080,7 +1300,7 @@ def rules_of_thumb(net, params, counts, measured, batches):
     )
     published = net.get("published")
     extra = [published["batch"]] if published else []
-    for b in sorted(set(batches + [32] + extra)):
+    for b in sorted(set(batches + [RULE_BATCH] + extra)):
         t = dict(
             rule_sgd=rot["parameter_bytes_x3"] + (rot["activation_bytes_per_sample_rule"] + input_ps) * b,
             rule_adam=rot["parameter_bytes_x4_adam"] + (rot["activation_bytes_per_sample_rule"] + input_ps) * b,
@@ -1093,7 +1313,8 @@ def rules_of_thumb(net, params, counts, measured, batches):
             # measured counterpart, allocator-visible tensors only (no transient, no CUDA context)
             base = measured["weights"] + measured["gradients"] + measured["fixed"] + \
                 (measured["per_sample"] + measured["input_per_sample"]) * b
-            t.update(measured_sgd=base + measured["state"]["sgd"], measured_adam=base + measured["state"]["adam"])
+            t.update(measured_sgd=base + measured["state"]["sgd"], measured_momentum=base + measured["state"]["momentum"],
+                     measured_adam=base + measured["state"]["adam"])
         rot["totals"][str(b)] = t
     if published:
         # the Q&A's own figures through its own rule: parameters x 3 x 4 + activations x 2 x 4 x batch + input
@@ -1159,7 +1380,7 @@ def run_precision(net, model, precision, log):
     for d in sorted(set().union(*[results[b]["by_dtype"].keys() for b in bs])):
         s_, f_, _ = fit(bs, {b: results[b]["by_dtype"].get(d, 0) for b in bs})
         dtype_split_adjusted[d] = dict(bytes_per_sample=s_, bytes_fixed=f_)
-    mean_slope, mean_fixed, _ = fit(bs, {b: results[b]["mean_only"] for b in bs})
+    mean_slope, mean_fixed, _ = fit(bs, {b: results[b]["mean"]["delta"] for b in bs})
     all_mods = sorted(set().union(*[results[b]["modules"].keys() for b in bs]))
     modules = {}
     for m in all_mods:
@@ -1198,16 +1419,13 @@ def run_precision(net, model, precision, log):
             attention_sdpa=dict(bytes_per_sample=att_slope, bytes_fixed=att_fixed, calls=r0["attention"]["calls"],
                                 removed_at_batch={str(b): results[b]["attention"]["removed_groups"] for b in bs},
                                 added_at_batch={str(b): results[b]["attention"]["added"] for b in bs}),
+            mean_input=dict(bytes_per_sample=mean_slope, bytes_fixed=mean_fixed,
+                            items_at_batch={str(b): results[b]["mean"]["items"] for b in bs}),
         ),
         recurrent=dict(calls=r0["recurrent_calls"], internal_bytes_per_sample=rec_slope, internal_bytes_fixed=rec_fixed,
                        cuda_comparable=r0["recurrent_calls"] == 0),
         saved_bytes_per_sample_by_dtype_raw=dtype_split,
         saved_bytes_by_dtype_cuda=dtype_split_adjusted,
-        known_unadjusted_differences=dict(
-            mean_saves_input_bytes_per_sample=mean_slope,
-            note="storages kept only by MeanBackward1._saved_self (AdaptiveAvgPool2d(1) / mean over H, W): torch 1.13 "
-                 "saves mean's input, PyTorch 2.x derivatives.yaml saves only its sizes and numel (self.sym_numel()); "
-                 "left in the figures (only adjustments listed in `adjustments` are applied)"),
         groups=groups,
         modules=modules,
         unhooked_saved_tensors=r0["unhooked"],
@@ -1607,7 +1825,8 @@ def measure_strategy_case(case, log):
                                cuda_bytes_per_sample=adj_s, cuda_bytes_fixed=adj_f,
                                raw_by_batch={str(b): res[b]["raw"] for b in bs},
                                dropout_adjustment_by_batch={str(b): res[b]["dropout"]["delta"] for b in bs},
-                               attention_adjustment_by_batch={str(b): res[b]["attention"]["delta"] for b in bs}))
+                               attention_adjustment_by_batch={str(b): res[b]["attention"]["delta"] for b in bs},
+                               mean_input_adjustment_by_batch={str(b): res[b]["mean"]["delta"] for b in bs}))
         largest = max(blocks, key=lambda r: r["cuda_bytes_per_sample"])
         # the same recomputation seen inside a real checkpointed backward pass
         b0 = sorted(bs)[0]
@@ -1711,114 +1930,29 @@ ADJUSTMENTS = {
         "BmmBackward0.self/mat2) inside the call, and not one of the call's inputs, is removed; then 3BTE + BTE bytes of "
         "the attention dtype and 4 x B x heads x T bytes are added. The in- and out-projection Linear inputs are kept "
         "as measured (both versions save the same tensors there). The two Philox scalars are not counted."),
+    "mean_input": (
+        "torch 1.13's mean.dim (which AdaptiveAvgPool2d(1) calls: adaptive_avg_pool2d with a 1x1 output computes "
+        "input.mean((-1, -2), keepdim=True) on both versions) saves its whole input (MeanBackward1._saved_self, "
+        "observed). PyTorch 2.x derivatives.yaml has 'self: mean_backward(grad, self.sym_sizes(), dim, "
+        "self.sym_numel(), keepdim)', and its tools/autograd/load_derivatives.py saves self.sym_sizes() and "
+        "self.sym_numel() as values (self_sym_sizes, self_sym_numel), so 2.x keeps no tensor there. Applied to every "
+        "storage whose only savers are MeanBackward1.self: its bytes are removed. A storage some other node keeps "
+        "too (ResNet's last ReLU output, which the ReLU keeps) is unchanged."),
     "recurrent": (
         "Not adjusted. CPU LSTM/GRU in torch 1.13 are unfused (per-step, per-gate tensors saved by sigmoid/tanh/mul "
         "nodes); cuDNN keeps one reserve buffer instead, whose size Headroom documents separately. The raw CPU "
         "figure is recorded, with the part saved inside the recurrent module split out "
-        "(recurrent.internal_bytes_per_sample) so the rest of the network stays comparable; "
-        "activation_bytes_per_sample_cuda is null for such networks."),
+        "(recurrent.internal_bytes_per_sample: storages saved only inside the nn.LSTM/nn.GRU call that are not "
+        "its input) so the rest of the network stays comparable: activation_bytes_per_sample_outside_recurrent "
+        "(the adjusted figure minus those) is what tst_reference compares; activation_bytes_per_sample_cuda is "
+        "null for such networks."),
     "never_adjusted": "Nothing else is adjusted: every other figure is what torch 1.13 on the CPU saves.",
 }
 
 
-def markdown_table(doc):
-    """The README's table of findings, from a measurements.json document."""
-    def mib(n):
-        return "-" if n is None else f"{n:,}"
-
-    rows = ["| network | precision | parameters | saved raw (B/sample) | saved CUDA-adjusted (B/sample) | fixed (B) "
-            "| adjustments (B/sample) | left in: 1.13 mean (B/sample) | loss (B/sample) | rule of thumb "
-            "activations x2 (B/sample) | Adam state (B) | model file check |",
-            "|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|---|"]
-    for n in doc["networks"]:
-        if "runs" not in n:
-            rows.append(f"| {n['name']} | skipped: {n.get('skipped')} |||||||||||")
-            continue
-        chk = n.get("model_file_check", {})
-        status = chk.get("status", "")
-        if status == "ok":
-            status = "params match" + (", saved bytes match" if chk.get("saved_match") else
-                                       (", saved bytes DIFFER" if "saved_match" in chk else ""))
-        for r in n["runs"]:
-            adj = r["adjustments"]
-            parts = []
-            if adj["dropout_mask"]["bytes_per_sample"]:
-                parts.append(f"dropout mask {adj['dropout_mask']['bytes_per_sample']:+,}")
-            if adj["attention_sdpa"]["bytes_per_sample"]:
-                parts.append(f"SDPA {adj['attention_sdpa']['bytes_per_sample']:+,}")
-            if r["recurrent"]["calls"]:
-                parts.append(f"none (LSTM internals {mib(r['recurrent']['internal_bytes_per_sample'])} not comparable)")
-            cuda = r["activation_bytes_per_sample_cuda"]
-            rows.append(
-                f"| {n['name']} | {r['precision']} | {n['parameters']['total']:,} | {mib(r['activation_bytes_per_sample_raw'])} "
-                f"| {mib(cuda) if cuda is not None else 'n/a (LSTM)'} | {r['activation_bytes_fixed']:,} | {'; '.join(parts) or '-'} "
-                f"| {mib(r['known_unadjusted_differences']['mean_saves_input_bytes_per_sample']) if r['known_unadjusted_differences']['mean_saves_input_bytes_per_sample'] else '-'} "
-                f"| {mib(r['loss_activation_bytes_per_sample'])} "
-                f"| {mib(n['rules_of_thumb']['activation_bytes_per_sample_rule'])} "
-                f"| {mib(r['optimizer_state_bytes']['adam'])} | {status if r['precision'] == 'fp32' else ''} |")
-    rows += ["", "At batch 32, fp32, in MiB (measured = weights + buffers + gradients + optimizer state + CUDA-adjusted "
-             "activations + input + labels; no transient buffers, no CUDA context):", "",
-             "| network | activations per sample: all layers / weighted+pool (elements) | measured saved (B/sample) "
-             "| rule, SGD | measured, SGD | rule, Adam | rule, Adam, weighted+pool | measured, Adam |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for n in doc["networks"]:
-        if "runs" not in n:
-            continue
-        rot = n["rules_of_thumb"]
-        t = rot["totals"]["32"]
-        r = n["runs"][0]
-        saved = r["activation_bytes_per_sample_cuda"]
-        if saved is None:
-            saved = r["activation_bytes_per_sample_raw"]
-        rows.append(f"| {n['name']} | {rot['activation_elements_per_sample_all_layers']:,} / "
-                    f"{rot['activation_elements_per_sample_weighted_and_pool']:,} | {saved:,} "
-                    f"| {t['rule_sgd'] / 2**20:,.1f} | {t['measured_sgd'] / 2**20:,.1f} | {t['rule_adam'] / 2**20:,.1f} "
-                    f"| {t['rule_adam_weighted_and_pool'] / 2**20:,.1f} | {t['measured_adam'] / 2**20:,.1f} |")
-    return "\n".join(rows)
-
-
-def strategies_table(doc):
-    """The README's table of the training-strategy cases."""
-    base = {n["name"]: n for n in doc.get("networks", [])}
-    rows = ["| case | kind | parameters / trainable | saved raw (B/sample) | saved CUDA-adjusted (B/sample) "
-            "| one block recomputed (B/sample) | compared with Headroom (B/sample) | without the strategy (B/sample) "
-            "| Adam state (B) | model file check |",
-            "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
-    for c in doc.get("strategies", []):
-        r, cm, chk = c["run"], c["compare_with_headroom"], c["model_file_check"]
-        if c["kind"] == "checkpoint":
-            k = c["checkpoint"]
-            block, without = f"{k['recomputed_block_bytes_per_sample']:,}", f"{k['uncheckpointed_bytes_per_sample']:,}"
-        else:
-            b = base.get(c.get("baseline_network"))
-            block = "-"
-            without = f"{b['runs'][0]['activation_bytes_per_sample_cuda']:,} ({b['name']})" if b else "-"
-        status = "params match" + (", saved bytes match" if chk.get("saved_match") else ", saved bytes DIFFER") \
-            if chk.get("status") == "ok" else chk.get("status", "")
-        rows.append(f"| {c['name']} | {c['kind']} | {cm['totalParams']:,} / {cm['trainableParams']:,} "
-                    f"| {r['activation_bytes_per_sample_raw']:,} | {r['activation_bytes_per_sample_cuda']:,} | {block} "
-                    f"| {cm['activationBytesPerSample']:,} | {without} | {cm['optimizer_state_bytes']['adam']:,} | {status} |")
-    return "\n".join(rows)
-
-
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--out", default=str(REPO / "tests/reference/measurements.json"))
-    ap.add_argument("--only", nargs="*", help="measure only these networks (names)")
-    ap.add_argument("--no-peak", action="store_true", help="skip the profiler peak measurement")
-    ap.add_argument("--fp32-only", action="store_true", help="skip the autocast runs")
-    ap.add_argument("--table", metavar="JSON", help="print the README table of an existing measurements file and exit")
-    ap.add_argument("--strategies", action="store_true",
-                    help="measure only the training-strategy cases (frozen layers, checkpointing) and replace the "
-                         "`strategies` section of the existing --out file, leaving `networks` untouched")
-    args = ap.parse_args()
-    if args.table:
-        with open(args.table) as f:
-            doc = json.load(f)
-        print(markdown_table(doc))
-        if doc.get("strategies"):
-            print()
-            print(strategies_table(doc))
+    args = parse_args()
+    if print_tables(args):
         return
 
     torch.set_num_threads(THREADS)
@@ -1897,9 +2031,13 @@ def main():
                      "autocast_weight_copy_bytes_saved = bf16 weight copies saved for backward (batch-independent, "
                      "excluded from activations)",
             rules_of_thumb="activation_elements_per_sample_all_layers = sum of output elements of every leaf module "
-                           "(torchsummary style); totals use parameters x 3 (x 4 Adam) x 4 bytes + (activations x 2 x 4 "
-                           "+ input) x batch; measured_* = weights + buffers + gradients + optimizer state + "
-                           "(adjusted activations + input + labels) x batch, without transient or CUDA overhead",
+                           "(torchsummary style); totals use parameters x 3 (rule_sgd: weights, gradients and one "
+                           "state tensor, cs231n's 'momentum, Adagrad, or RMSProp') or x 4 (rule_adam) x 4 bytes + "
+                           "(activations x 2 x 4 + input x 4) x batch; measured_sgd (plain SGD, no state), "
+                           "measured_momentum and measured_adam = weights + buffers + gradients + that optimizer's "
+                           "state + (adjusted activations + input + labels) x batch + the fixed activation bytes, "
+                           "without transient or CUDA overhead (networks with recurrent layers: the raw CPU "
+                           "activations)",
         ),
         adjustments=ADJUSTMENTS,
         networks=entries,

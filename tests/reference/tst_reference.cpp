@@ -3,17 +3,21 @@
 // and optimizer state must be exact; activation bytes per sample within 3%. The same holds for the
 // training-strategy cases (`strategies`: frozen layers via requires_grad_(False), activation
 // checkpointing via torch.utils.checkpoint), analysed with the options each case records.
+// docs/accuracy.md's tables are checked against the same figures, so the document cannot drift.
 #include "headroom/Analysis.h"
 #include "headroom/Estimate.h"
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
 
 #include <QFile>
+#include <QRegularExpression>
+#include <QStringList>
 #include <QTest>
-
-#include <nlohmann/json.hpp>
-
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
 
 using namespace headroom;
 using nlohmann::json;
@@ -21,6 +25,16 @@ using nlohmann::json;
 namespace {
 
 constexpr double kTolerance = 0.03;
+
+/// The networks issue 6 requires, by their measurements.json names (MLP, LeNet-5, AlexNet, VGG-16,
+/// ResNet-18, ResNet-50, MobileNetV2, DenseNet-121, a BatchNorm CNN, the 1x50x180 captcha CNN, a
+/// TransformerEncoder LM and an LSTM LM).
+constexpr std::array kRequiredNetworks { "mlp", "lenet5", "alexnet", "vgg16", "resnet18", "resnet50",
+    "mobilenet_v2", "densenet121", "bn_cnn", "captcha_cnn", "transformer_lm", "lstm_lm" };
+/// The training-strategy cases of issue 7.
+constexpr std::array kRequiredStrategies { "resnet18_frozen_backbone", "mlp_frozen_first",
+    "transformer_lm_frozen_embedding", "transformer_lm_frozen_lower", "transformer_lm_checkpoint",
+    "mlp_stack_checkpoint", "cnn_stack_checkpoint" };
 
 json measurements()
 {
@@ -30,19 +44,257 @@ json measurements()
     return json::parse(f.readAll().toStdString(), nullptr, false);
 }
 
-const json& networkNamed(const json& all, const QString& name)
+const json& entryNamed(const json& all, const char* section, const QString& name)
 {
     static const json none;
-    for (const auto& n : all["networks"]) {
-        if (QString::fromStdString(n["name"].get<std::string>()) == name)
+    if (!all.is_object() || !all.contains(section))
+        return none;
+    for (const auto& n : all[section]) {
+        if (n.contains("name") && QString::fromStdString(n["name"].get<std::string>()) == name)
             return n;
     }
     return none;
 }
 
+const json& runOf(const json& network, const QString& precision)
+{
+    static const json none;
+    if (!network.contains("runs"))
+        return none;
+    for (const auto& run : network["runs"]) {
+        if (QString::fromStdString(run["precision"].get<std::string>()) == precision)
+            return run;
+    }
+    return none;
+}
+
+/// Loads and analyses an entry's model file; a missing entry, an unreadable model file or an
+/// invalid network is an Error naming the file, so the test fails with that message.
+Result<Analysis> analysisOf(const json& entry, const AnalysisOptions& options)
+{
+    if (!entry.is_object() || !entry.contains("model_file"))
+        return Error{"no such entry in measurements.json (or it has no model_file)", "measurements.json"};
+    const std::string file = entry["model_file"].get<std::string>();
+    const auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/" + file);
+    if (!network.ok())
+        return network.error(); // its message names the file
+    Analysis a = analyze(network.value(), options);
+    if (!a.valid())
+        return Error{file + ": " + a.error->message, file};
+    return a;
+}
+
+AnalysisOptions optionsAt(Precision precision)
+{
+    AnalysisOptions options;
+    options.precision = precision;
+    return options;
+}
+
+/// The options a strategy case was measured under: fp32, and per-block checkpointing for the
+/// torch.utils.checkpoint cases (frozen layers come from the model file's "frozen": true).
+AnalysisOptions optionsOf(const json& strategy)
+{
+    AnalysisOptions options;
+    options.precision = *parsePrecision(strategy["analysis_options"]["precision"].get<std::string>());
+    options.checkpointing
+        = *parseCheckpointing(strategy["analysis_options"]["checkpointing"].get<std::string>());
+    return options;
+}
+
+bool isRecurrent(const LayerRow& row)
+{
+    return row.type == "LSTM" || row.type == "GRU";
+}
+
+/// What a network's run is compared on, measured side (measure.py compared_activations()): the
+/// CUDA-adjusted saved bytes per sample; for a network with LSTM/GRU layers, whose unfused CPU internals
+/// say nothing about cuDNN, everything but the storages only those layers keep
+/// (`activation_bytes_per_sample_outside_recurrent`; for lstm_lm the head's saved input and the loss).
+std::optional<std::uint64_t> measuredActivations(const json& run)
+{
+    if (run.contains("activation_bytes_per_sample_cuda")
+        && !run["activation_bytes_per_sample_cuda"].is_null())
+        return run["activation_bytes_per_sample_cuda"].get<std::uint64_t>();
+    if (run.contains("activation_bytes_per_sample_outside_recurrent"))
+        return run["activation_bytes_per_sample_outside_recurrent"].get<std::uint64_t>();
+    return std::nullopt;
+}
+
+/// Headroom's side of measuredActivations(). With recurrent layers: all saved bytes minus what the
+/// LSTM/GRU rows keep (on CUDA, cuDNN's saved input, h_0/c_0, reserve and output `result0`; no other
+/// layer keeps those storages). What is left is what the other layers and the loss keep.
+std::uint64_t headroomActivations(const Analysis& a, bool recurrentSplit)
+{
+    if (!recurrentSplit)
+        return a.activationBytesPerSample;
+    std::uint64_t recurrentBytes = 0;
+    for (const auto& row : a.rows) {
+        if (isRecurrent(row))
+            recurrentBytes += row.activationBytesPerSample;
+    }
+    return a.activationBytesPerSample - recurrentBytes;
+}
+
+double relativeError(double estimated, double measured)
+{
+    return (estimated - measured) / measured;
+}
+
+/// Every optimizer whose state Headroom does not size exactly as measured (`measured`: name -> bytes
+/// after one step()), as messages; empty when all agree.
+QStringList optimizerStateMismatches(const Analysis& a, const json& measured, const QString& label)
+{
+    QStringList wrong;
+    for (const auto& [name, bytes] : measured.items()) {
+        const auto optimizer = parseOptimizer(name);
+        if (!optimizer) {
+            wrong << QStringLiteral("%1: Headroom has no optimizer %2")
+                         .arg(label, QString::fromStdString(name));
+            continue;
+        }
+        TrainingSetup setup;
+        setup.optimizer = *optimizer;
+        const std::uint64_t state = MemoryModel::build(a, setup)->fixed().optimizerState;
+        if (state != bytes.get<std::uint64_t>())
+            wrong << QStringLiteral("%1 %2: measured %3 B, Headroom %4 B")
+                         .arg(label, QString::fromStdString(name))
+                         .arg(bytes.get<std::uint64_t>())
+                         .arg(state);
+    }
+    return wrong;
+}
+
+/// Logs one comparison ("<label>: measured M, estimated E, error ..."; measure.py --accuracy --headroom
+/// reads these lines) and says whether it is within kTolerance, with the failure message in `why`.
+bool withinTolerance(const QString& label, double measured, double estimated, QString& why)
+{
+    const double error = relativeError(estimated, measured);
+    qInfo("%s: measured %.0f, estimated %.0f, error %+.2f %%", qPrintable(label), measured, estimated,
+        100.0 * error);
+    why = QStringLiteral("%1: measured %2 B/sample, Headroom %3 (%4 %)")
+              .arg(label)
+              .arg(measured, 0, 'f', 0)
+              .arg(estimated, 0, 'f', 0)
+              .arg(100.0 * error, 0, 'f', 2);
+    return std::fabs(error) <= kTolerance;
+}
+
+// --- docs/accuracy.md ------------------------------------------------------------------------------
+
+/// One Markdown table: header cells and rows of cells, trimmed.
+struct Table
+{
+    QStringList header;
+    std::vector<QStringList> rows;
+
+    [[nodiscard]] int column(const QString& name) const { return static_cast<int>(header.indexOf(name)); }
+};
+
+QStringList cellsOf(const QString& line)
+{
+    QStringList cells = line.trimmed().split(QLatin1Char('|'));
+    if (!cells.isEmpty())
+        cells.removeFirst(); // before the leading '|'
+    if (!cells.isEmpty())
+        cells.removeLast(); // after the trailing '|'
+    for (auto& c : cells)
+        c = c.trimmed();
+    return cells;
+}
+
+std::vector<Table> tablesOf(const QString& markdown)
+{
+    std::vector<Table> tables;
+    bool inTable = false;
+    for (const QString& line : markdown.split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1Char('|'))) {
+            inTable = false;
+            continue;
+        }
+        if (!inTable) {
+            tables.push_back(Table{cellsOf(line), {}});
+            inTable = true;
+        } else if (!line.startsWith(QLatin1String("|---"))) {
+            tables.back().rows.push_back(cellsOf(line));
+        }
+    }
+    return tables;
+}
+
+/// Every number in a cell, in order: "5,645,312 = 3,347,456 + 2,297,856", "+0.00 %", "2.31×",
+/// "dropout mask -2,304; SDPA -2,613,248".
+std::vector<double> numbersIn(const QString& cell)
+{
+    static const QRegularExpression number(QStringLiteral("[-+]?[0-9][0-9,]*(\\.[0-9]+)?"));
+    std::vector<double> found;
+    for (auto it = number.globalMatch(cell); it.hasNext();)
+        found.push_back(it.next().captured().remove(QLatin1Char(',')).toDouble());
+    return found;
+}
+
+/// Collects every disagreement between the document and the figures, so one run lists them all.
+class DocChecker
+{
+public:
+    /// `row` names the table row; `digits` is how many decimals the document shows.
+    void number(const QString& row, const Table& table, const QStringList& cells, const QString& column,
+        double expected, int digits = 0, int index = 0)
+    {
+        const int c = table.column(column);
+        if (c < 0 || c >= cells.size()) {
+            m_problems << QStringLiteral("%1: no column \"%2\"").arg(row, column);
+            return;
+        }
+        const auto values = numbersIn(cells[c]);
+        const double shown = values.size() > static_cast<std::size_t>(index) ? values[index] : std::nan("");
+        if (!(std::fabs(shown - expected) <= 0.5 * std::pow(10.0, -digits) + 1e-9))
+            m_problems << QStringLiteral("%1, %2: the document says \"%3\", the figures give %4")
+                              .arg(row, column, cells[c], QString::number(expected, 'f', digits));
+    }
+    void sumOfNumbers(const QString& row, const Table& table, const QStringList& cells, const QString& column,
+        double expected)
+    {
+        const int c = table.column(column);
+        double sum = 0;
+        for (double v : numbersIn(c >= 0 && c < cells.size() ? cells[c] : QString()))
+            sum += v;
+        if (sum != expected)
+            m_problems << QStringLiteral("%1, %2: the numbers shown add up to %3, the figures give %4")
+                              .arg(row, column)
+                              .arg(sum, 0, 'f', 0)
+                              .arg(expected, 0, 'f', 0);
+    }
+    void problem(const QString& text) { m_problems << text; }
+    [[nodiscard]] const QStringList& problems() const { return m_problems; }
+
+private:
+    QStringList m_problems;
+};
+
+/// Finds the table whose header starts with `first` and has a column `marker`; rows by first cells.
+const Table* tableWith(const std::vector<Table>& tables, const QString& first, const QString& marker)
+{
+    for (const auto& t : tables) {
+        if (!t.header.isEmpty() && t.header.first() == first && t.column(marker) >= 0)
+            return &t;
+    }
+    return nullptr;
+}
+
+const QStringList* rowWith(const Table& table, const QString& first, const QString& second = {})
+{
+    for (const auto& r : table.rows) {
+        if (!r.isEmpty() && r[0] == first && (second.isEmpty() || (r.size() > 1 && r[1] == second)))
+            return &r;
+    }
+    return nullptr;
+}
+
 } // namespace
 
-class TestReference : public QObject {
+class TestReference : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -63,20 +315,37 @@ private slots:
     void strategyUncheckpointedWithinTolerance_data() { addStrategies(Kinds::CheckpointOnly); }
     void strategyUncheckpointedWithinTolerance();
 
+    // docs/accuracy.md shows these figures
+    void accuracyDocumentMatches();
+
 private:
     enum class Runs { All, Fp32Only };
     enum class Kinds { All, CheckpointOnly };
     static void addNetworks(Runs runs);
     static void addStrategies(Kinds kinds);
+    void checkActivationTable(const Table& table, DocChecker& check) const;
+    void checkRuleOfThumbTable(const Table& table, DocChecker& check) const;
+    void checkStrategyTable(const Table& table, DocChecker& check) const;
     json m_data;
 };
 
 void TestReference::initTestCase()
 {
     m_data = measurements();
-    QVERIFY2(m_data.is_object() && m_data.contains("networks"), "measurements.json missing or malformed");
-    QVERIFY(m_data["networks"].size() >= 12);
-    QVERIFY2(m_data.contains("strategies") && m_data["strategies"].size() >= 7, "measurements.json has no strategies");
+    QVERIFY2(m_data.is_object() && m_data.contains("networks") && m_data.contains("strategies"),
+        "measurements.json missing or malformed");
+    for (const char* name : kRequiredNetworks) {
+        const json& n = entryNamed(m_data, "networks", QString::fromLatin1(name));
+        QVERIFY2(n.contains("runs") && !runOf(n, QStringLiteral("fp32")).is_null(),
+            qPrintable(QStringLiteral("measurements.json has no fp32 run of the required network %1")
+                           .arg(QString::fromLatin1(name))));
+    }
+    for (const char* name : kRequiredStrategies) {
+        QVERIFY2(
+            entryNamed(m_data, "strategies", QString::fromLatin1(name)).contains("compare_with_headroom"),
+            qPrintable(
+                QStringLiteral("measurements.json has no strategy case %1").arg(QString::fromLatin1(name))));
+    }
 }
 
 void TestReference::addStrategies(Kinds kinds)
@@ -107,183 +376,270 @@ void TestReference::addNetworks(Runs runs)
     }
 }
 
-static Result<Network> modelOf(const json& network)
-{
-    return loadModelFile(HEADROOM_TEST_SOURCE_DIR "/" + network["model_file"].get<std::string>());
-}
-
-static const json& runOf(const json& network, const QString& precision)
-{
-    static const json none;
-    for (const auto& run : network["runs"]) {
-        if (QString::fromStdString(run["precision"].get<std::string>()) == precision)
-            return run;
-    }
-    return none;
-}
-
 void TestReference::parametersExact()
 {
     QFETCH(QString, network);
     QFETCH(QString, precision);
-    const json& n = networkNamed(m_data, network);
-    const auto model = modelOf(n);
-    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    const Analysis a = analyze(model.value(), *parsePrecision(precision.toStdString()));
-    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(a.totalParams, n["parameters"]["total"].get<std::uint64_t>());
-    QCOMPARE(a.trainableParams, n["parameters"]["trainable"].get<std::uint64_t>());
-    QCOMPARE(a.bufferElements, n["buffers"]["elements"].get<std::uint64_t>());
+    const json& n = entryNamed(m_data, "networks", network);
+    const auto a = analysisOf(n, optionsAt(*parsePrecision(precision.toStdString())));
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    QCOMPARE(a->totalParams, n["parameters"]["total"].get<std::uint64_t>());
+    QCOMPARE(a->trainableParams, n["parameters"]["trainable"].get<std::uint64_t>());
+    QCOMPARE(a->bufferElements, n["buffers"]["elements"].get<std::uint64_t>());
 }
 
 void TestReference::optimizerStateExact()
 {
     QFETCH(QString, network);
     QFETCH(QString, precision);
-    const json& n = networkNamed(m_data, network);
-    const Analysis a = analyze(modelOf(n).value(), Precision::Fp32);
-    for (const auto& [name, bytes] : runOf(n, precision)["optimizer_state_bytes"].items()) {
-        const auto optimizer = parseOptimizer(name);
-        QVERIFY2(optimizer.has_value(), name.c_str());
-        TrainingSetup setup;
-        setup.optimizer = *optimizer;
-        const auto model = MemoryModel::build(a, setup);
-        QVERIFY2(model->fixed().optimizerState == bytes.get<std::uint64_t>(), name.c_str());
-    }
+    const json& n = entryNamed(m_data, "networks", network);
+    const auto a = analysisOf(n, optionsAt(Precision::Fp32));
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    const json& run = runOf(n, precision);
+    QVERIFY2(run.contains("optimizer_state_bytes") && !run["optimizer_state_bytes"].empty(),
+        "the run has no optimizer_state_bytes");
+    const QStringList wrong = optimizerStateMismatches(*a, run["optimizer_state_bytes"], network);
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
 }
 
 void TestReference::activationsWithinTolerance()
 {
     QFETCH(QString, network);
     QFETCH(QString, precision);
-    const json& n = networkNamed(m_data, network);
+    const json& n = entryNamed(m_data, "networks", network);
     const json& run = runOf(n, precision);
-    if (run["activation_bytes_per_sample_cuda"].is_null())
-        QSKIP("cuDNN's RNN reserve cannot be measured on a CPU; see docs/accuracy.md");
-    // PyTorch 2.x computes AdaptiveAvgPool2d(1) as mean(-1, -2), which keeps no input; torch 1.13
-    // (the measuring run) kept it. The measurement records those bytes separately.
-    const double measured = run["activation_bytes_per_sample_cuda"].get<double>()
-        - run["known_unadjusted_differences"]["mean_saves_input_bytes_per_sample"].get<double>();
-    const Analysis a = analyze(modelOf(n).value(), *parsePrecision(precision.toStdString()));
-    const double estimated = static_cast<double>(a.activationBytesPerSample);
-    const double error = (estimated - measured) / measured;
-    qInfo("%s %s: measured %.0f, estimated %.0f, error %+.2f %%", qPrintable(network), qPrintable(precision), measured,
-          estimated, 100.0 * error);
-    QVERIFY2(std::fabs(error) <= kTolerance,
-             qPrintable(QStringLiteral("%1 %2: measured %3 B/sample, Headroom %4 (%5 %)")
-                            .arg(network, precision)
-                            .arg(measured, 0, 'f', 0)
-                            .arg(estimated, 0, 'f', 0)
-                            .arg(100.0 * error, 0, 'f', 2)));
+    const auto measuredBytes = measuredActivations(run);
+    QVERIFY2(measuredBytes, "the run has neither activation_bytes_per_sample_cuda nor _outside_recurrent");
+    const auto a = analysisOf(n, optionsAt(*parsePrecision(precision.toStdString())));
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    const bool recurrentSplit = run["activation_bytes_per_sample_cuda"].is_null();
+    // The split must be about the same layers on both sides.
+    QCOMPARE(std::any_of(a->rows.begin(), a->rows.end(), isRecurrent), recurrentSplit);
+    const double measured = static_cast<double>(*measuredBytes);
+    const double estimated = static_cast<double>(headroomActivations(*a, recurrentSplit));
+    QString why;
+    const bool ok = withinTolerance(network + QLatin1Char(' ') + precision, measured, estimated, why);
+    // Known engine gap (reported): the head is a Linear on the batch-first LSTM's output, a transposed view
+    // of cuDNN's [T, B, H] result. at::linear sends a non-contiguous 3-D input to matmul, which folds it
+    // with reshape (a contiguous copy, as the weight needs a gradient) and mm keeps that copy; cuDNN keeps
+    // the original as result0. torch 1.13 on the CPU does the same (measured: the head's 65,536 B/sample).
+    // Headroom charges the output once, to the LSTM, and counts nothing for the head's copy.
+    QEXPECT_FAIL(
+        "lstm_lm fp32", "Headroom omits the head's contiguous copy of the batch-first LSTM output", Continue);
+    QVERIFY2(ok, qPrintable(why));
 }
-
-namespace {
-
-const json& strategyNamed(const json& all, const QString& name)
-{
-    static const json none;
-    for (const auto& c : all["strategies"]) {
-        if (QString::fromStdString(c["name"].get<std::string>()) == name)
-            return c;
-    }
-    return none;
-}
-
-/// The options the case was measured under: fp32, and per-block checkpointing for the
-/// torch.utils.checkpoint cases (frozen layers come from the model file's "frozen": true).
-AnalysisOptions optionsOf(const json& strategy)
-{
-    AnalysisOptions options;
-    options.precision = *parsePrecision(strategy["analysis_options"]["precision"].get<std::string>());
-    options.checkpointing = *parseCheckpointing(strategy["analysis_options"]["checkpointing"].get<std::string>());
-    return options;
-}
-
-double relativeError(double estimated, double measured) { return (estimated - measured) / measured; }
-
-} // namespace
 
 void TestReference::strategyParametersExact()
 {
     QFETCH(QString, strategy);
-    const json& c = strategyNamed(m_data, strategy);
-    const auto model = modelOf(c);
-    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    const Analysis a = analyze(model.value(), optionsOf(c));
-    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    const json& c = entryNamed(m_data, "strategies", strategy);
+    const auto a = analysisOf(c, optionsOf(c));
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
     const json& measured = c["compare_with_headroom"];
-    QCOMPARE(a.totalParams, measured["totalParams"].get<std::uint64_t>());
-    QCOMPARE(a.trainableParams, measured["trainableParams"].get<std::uint64_t>());
-    QCOMPARE(a.bufferElements, measured["bufferElements"].get<std::uint64_t>());
+    QCOMPARE(a->totalParams, measured["totalParams"].get<std::uint64_t>());
+    QCOMPARE(a->trainableParams, measured["trainableParams"].get<std::uint64_t>());
+    QCOMPARE(a->bufferElements, measured["bufferElements"].get<std::uint64_t>());
 }
 
 void TestReference::strategyOptimizerStateExact()
 {
     QFETCH(QString, strategy);
-    const json& c = strategyNamed(m_data, strategy);
-    const auto model = modelOf(c);
-    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    const Analysis a = analyze(model.value(), optionsOf(c));
-    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    for (const auto& [name, bytes] : c["compare_with_headroom"]["optimizer_state_bytes"].items()) {
-        const auto optimizer = parseOptimizer(name);
-        QVERIFY2(optimizer.has_value(), name.c_str());
-        TrainingSetup setup;
-        setup.optimizer = *optimizer;
-        const auto memory = MemoryModel::build(a, setup);
-        QVERIFY2(memory->fixed().optimizerState == bytes.get<std::uint64_t>(),
-                 qPrintable(QStringLiteral("%1 %2: measured %3 B, Headroom %4 B")
-                                .arg(strategy, QString::fromStdString(name))
-                                .arg(bytes.get<std::uint64_t>())
-                                .arg(memory->fixed().optimizerState)));
-    }
+    const json& c = entryNamed(m_data, "strategies", strategy);
+    const auto a = analysisOf(c, optionsOf(c));
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
+    const QStringList wrong
+        = optimizerStateMismatches(*a, c["compare_with_headroom"]["optimizer_state_bytes"], strategy);
+    QVERIFY2(!c["compare_with_headroom"]["optimizer_state_bytes"].empty(),
+        "the case has no optimizer_state_bytes");
+    QVERIFY2(wrong.isEmpty(), qPrintable(wrong.join(QLatin1Char('\n'))));
 }
 
 void TestReference::strategyActivationsWithinTolerance()
 {
     QFETCH(QString, strategy);
-    const json& c = strategyNamed(m_data, strategy);
-    const auto model = modelOf(c);
-    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    const Analysis a = analyze(model.value(), optionsOf(c));
-    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    const json& c = entryNamed(m_data, "strategies", strategy);
+    const auto a = analysisOf(c, optionsOf(c));
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
     // Frozen: what autograd saved in the measured forward pass (CUDA-adjusted). Checkpointing: what
     // is saved after forward (segment inputs + the layers outside the segments) plus one segment's
     // activations re-materialised by its recomputation, both measured (see measurements.json
     // strategies[].checkpoint.combination).
     const double measured = c["compare_with_headroom"]["activationBytesPerSample"].get<double>();
-    const double estimated = static_cast<double>(a.activationBytesPerSample);
-    const double error = relativeError(estimated, measured);
-    qInfo("%s: measured %.0f, estimated %.0f, error %+.2f %%", qPrintable(strategy), measured, estimated,
-          100.0 * error);
-    QVERIFY2(std::fabs(error) <= kTolerance,
-             qPrintable(QStringLiteral("%1: measured %2 B/sample, Headroom %3 (%4 %)")
-                            .arg(strategy)
-                            .arg(measured, 0, 'f', 0)
-                            .arg(estimated, 0, 'f', 0)
-                            .arg(100.0 * error, 0, 'f', 2)));
+    const double estimated = static_cast<double>(a->activationBytesPerSample);
+    QString why;
+    QVERIFY2(withinTolerance(strategy, measured, estimated, why), qPrintable(why));
 }
 
 void TestReference::strategyUncheckpointedWithinTolerance()
 {
     QFETCH(QString, strategy);
-    const json& c = strategyNamed(m_data, strategy);
-    const auto model = modelOf(c);
-    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    const Analysis a = analyze(model.value(), optionsOf(c));
-    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    const json& c = entryNamed(m_data, "strategies", strategy);
+    const auto a = analysisOf(c, optionsOf(c));
+    QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
     // the same PyTorch module measured with checkpointing switched off
-    const double measured = c["compare_with_headroom"]["uncheckpointedActivationBytesPerSample"].get<double>();
-    const double estimated = static_cast<double>(a.uncheckpointedActivationBytesPerSample);
-    const double error = relativeError(estimated, measured);
-    qInfo("%s without checkpointing: measured %.0f, estimated %.0f, error %+.2f %%", qPrintable(strategy), measured,
-          estimated, 100.0 * error);
-    QVERIFY2(std::fabs(error) <= kTolerance,
-             qPrintable(QStringLiteral("%1 without checkpointing: measured %2 B/sample, Headroom %3 (%4 %)")
-                            .arg(strategy)
-                            .arg(measured, 0, 'f', 0)
-                            .arg(estimated, 0, 'f', 0)
-                            .arg(100.0 * error, 0, 'f', 2)));
+    const double measured
+        = c["compare_with_headroom"]["uncheckpointedActivationBytesPerSample"].get<double>();
+    const double estimated = static_cast<double>(a->uncheckpointedActivationBytesPerSample);
+    QString why;
+    QVERIFY2(withinTolerance(strategy + QStringLiteral(" without checkpointing"), measured, estimated, why),
+        qPrintable(why));
+}
+
+void TestReference::accuracyDocumentMatches()
+{
+    QFile f(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/docs/accuracy.md"));
+    QVERIFY2(f.open(QIODevice::ReadOnly), "docs/accuracy.md missing");
+    const auto tables = tablesOf(QString::fromUtf8(f.readAll()));
+    const Table* activations
+        = tableWith(tables, QStringLiteral("network"), QStringLiteral("raw CPU (B/sample)"));
+    const Table* rules = tableWith(tables, QStringLiteral("network"), QStringLiteral("rule, Adam (MiB)"));
+    const Table* strategies
+        = tableWith(tables, QStringLiteral("case"), QStringLiteral("Headroom (B/sample)"));
+    QVERIFY2(activations && rules && strategies,
+        "docs/accuracy.md lacks one of its tables (activations, rules of thumb, strategies)");
+    DocChecker check;
+    checkActivationTable(*activations, check);
+    checkRuleOfThumbTable(*rules, check);
+    checkStrategyTable(*strategies, check);
+    QVERIFY2(check.problems().isEmpty(),
+        qPrintable(
+            QStringLiteral("docs/accuracy.md disagrees with measurements.json or Headroom (print the tables "
+                           "with tests/reference/measure.py --accuracy tests/reference/measurements.json "
+                           "--headroom <this test's output>):\n")
+            + check.problems().join(QLatin1Char('\n'))));
+}
+
+void TestReference::checkActivationTable(const Table& table, DocChecker& check) const
+{
+    std::size_t runs = 0;
+    for (const auto& n : m_data["networks"]) {
+        const QString name = QString::fromStdString(n["name"].get<std::string>());
+        for (const auto& run : n["runs"]) {
+            ++runs;
+            const QString precision = QString::fromStdString(run["precision"].get<std::string>());
+            const QString tag = name + QLatin1Char(' ') + precision;
+            const QStringList* row = rowWith(table, name, precision);
+            if (!row) {
+                check.problem(QStringLiteral("activation table: no row for %1").arg(tag));
+                continue;
+            }
+            const auto measured = measuredActivations(run);
+            const auto a = analysisOf(n, optionsAt(*parsePrecision(precision.toStdString())));
+            if (!measured || !a.ok()) {
+                check.problem(tag + QStringLiteral(": no measurement or no analysis"));
+                continue;
+            }
+            const double raw = run["activation_bytes_per_sample_raw"].get<double>();
+            const double estimated = static_cast<double>(
+                headroomActivations(*a, run["activation_bytes_per_sample_cuda"].is_null()));
+            check.number(tag, table, *row, QStringLiteral("parameters (= PyTorch)"),
+                n["parameters"]["total"].get<double>());
+            check.number(tag, table, *row, QStringLiteral("raw CPU (B/sample)"), raw);
+            check.sumOfNumbers(tag, table, *row, QStringLiteral("CPU → CUDA (B/sample)"),
+                static_cast<double>(*measured) - raw);
+            check.number(
+                tag, table, *row, QStringLiteral("measured (B/sample)"), static_cast<double>(*measured));
+            check.number(tag, table, *row, QStringLiteral("Headroom (B/sample)"), estimated);
+            check.number(tag, table, *row, QStringLiteral("error"),
+                100.0 * relativeError(estimated, static_cast<double>(*measured)), 2);
+        }
+    }
+    if (table.rows.size() != runs)
+        check.problem(QStringLiteral("activation table: %1 rows for %2 measured runs")
+                          .arg(table.rows.size())
+                          .arg(runs));
+}
+
+void TestReference::checkRuleOfThumbTable(const Table& table, DocChecker& check) const
+{
+    constexpr double kMiB = 1024.0 * 1024.0;
+    const std::string batch = "32"; // the batch the table states
+    for (const auto& n : m_data["networks"]) {
+        const QString name = QString::fromStdString(n["name"].get<std::string>());
+        const QStringList* row = rowWith(table, name);
+        const json& rot = n["rules_of_thumb"];
+        if (!row || !rot["totals"].contains(batch)) {
+            check.problem(
+                QStringLiteral("rule-of-thumb table: no row or no batch-32 totals for %1").arg(name));
+            continue;
+        }
+        const json& t = rot["totals"][batch];
+        const double ruleSgd = t["rule_sgd"].get<double>(), momentum = t["measured_momentum"].get<double>();
+        const double ruleAdam = t["rule_adam"].get<double>(), adam = t["measured_adam"].get<double>();
+        check.number(name, table, *row, QStringLiteral("layer outputs (elements/sample)"),
+            rot["activation_elements_per_sample_all_layers"].get<double>());
+        check.number(name, table, *row, QStringLiteral("rule, momentum SGD (MiB)"), ruleSgd / kMiB, 1);
+        check.number(name, table, *row, QStringLiteral("measured, momentum SGD (MiB)"), momentum / kMiB, 1);
+        check.number(name, table, *row, QStringLiteral("rule, Adam (MiB)"), ruleAdam / kMiB, 1);
+        check.number(name, table, *row, QStringLiteral("measured, Adam (MiB)"), adam / kMiB, 1);
+        // two "rule / measured" columns: SGD first, then Adam
+        const int first = table.column(QStringLiteral("rule / measured"));
+        const int second
+            = static_cast<int>(table.header.indexOf(QStringLiteral("rule / measured"), first + 1));
+        const auto ratioAt = [&](int column) {
+            const auto v
+                = column >= 0 && column < row->size() ? numbersIn((*row)[column]) : std::vector<double> {};
+            return v.empty() ? std::nan("") : v.front();
+        };
+        if (!(std::fabs(ratioAt(first) - ruleSgd / momentum) <= 0.005 + 1e-9)
+            || !(std::fabs(ratioAt(second) - ruleAdam / adam) <= 0.005 + 1e-9))
+            check.problem(QStringLiteral("%1, rule / measured: the figures give %2× (SGD) and %3× (Adam)")
+                              .arg(name)
+                              .arg(ruleSgd / momentum, 0, 'f', 2)
+                              .arg(ruleAdam / adam, 0, 'f', 2));
+    }
+    if (table.rows.size() != m_data["networks"].size())
+        check.problem(QStringLiteral("rule-of-thumb table: %1 rows for %2 networks")
+                          .arg(table.rows.size())
+                          .arg(m_data["networks"].size()));
+}
+
+void TestReference::checkStrategyTable(const Table& table, DocChecker& check) const
+{
+    for (const auto& c : m_data["strategies"]) {
+        const QString name = QString::fromStdString(c["name"].get<std::string>());
+        const QStringList* row = rowWith(table, name);
+        const auto a = analysisOf(c, optionsOf(c));
+        if (!row || !a.ok()) {
+            check.problem(QStringLiteral("strategy table: no row or no analysis for %1").arg(name));
+            continue;
+        }
+        const json& cm = c["compare_with_headroom"];
+        const double measured = cm["activationBytesPerSample"].get<double>();
+        const double estimated = static_cast<double>(a->activationBytesPerSample);
+        const bool checkpoint = c["kind"] == "checkpoint";
+        double without = 0;
+        if (checkpoint) {
+            without = cm["uncheckpointedActivationBytesPerSample"].get<double>();
+        } else {
+            const json& base = entryNamed(
+                m_data, "networks", QString::fromStdString(c["baseline_network"].get<std::string>()));
+            const json& baseRun = runOf(base, QStringLiteral("fp32"));
+            without = baseRun.is_null() ? std::nan("")
+                                        : baseRun["activation_bytes_per_sample_cuda"].get<double>();
+        }
+        check.number(
+            name, table, *row, QStringLiteral("trainable / parameters"), cm["trainableParams"].get<double>());
+        check.number(name, table, *row, QStringLiteral("trainable / parameters"),
+            cm["totalParams"].get<double>(), 0, 1);
+        check.number(name, table, *row, QStringLiteral("measured (B/sample)"), measured);
+        if (checkpoint) {
+            // "a + b = after forward + one block recomputed"
+            const json& k = c["checkpoint"];
+            check.number(name, table, *row, QStringLiteral("measured (B/sample)"),
+                k["saved_after_forward_bytes_per_sample"].get<double>(), 0, 1);
+            check.number(name, table, *row, QStringLiteral("measured (B/sample)"),
+                k["recomputed_block_bytes_per_sample"].get<double>(), 0, 2);
+        }
+        check.number(name, table, *row, QStringLiteral("Headroom (B/sample)"), estimated);
+        check.number(
+            name, table, *row, QStringLiteral("error"), 100.0 * relativeError(estimated, measured), 2);
+        check.number(name, table, *row, QStringLiteral("without the strategy, measured (B/sample)"), without);
+    }
+    if (table.rows.size() != m_data["strategies"].size())
+        check.problem(QStringLiteral("strategy table: %1 rows for %2 cases")
+                          .arg(table.rows.size())
+                          .arg(m_data["strategies"].size()));
 }
 
 QTEST_APPLESS_MAIN(TestReference)
