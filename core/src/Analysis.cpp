@@ -397,7 +397,7 @@ private:
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
         for (const auto& s : recorded ? o.saved : nothing) {
             // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
-            if (kind->category() == LayerCategory::Linear && s.source == SavedTensor::Source::Input && !weightTrains)
+            if (s.onlyForWeightGradient && !weightTrains)
                 continue;
             switch (s.source) {
             case SavedTensor::Source::Input: {

@@ -358,6 +358,32 @@ void TestSequenceLayers::savedBytes_data()
         << QList<qint64>{64} << "int64"
         << R"([{"type":"Embedding","num_embeddings":5000,"embedding_dim":128},{"type":"LSTM","hidden_size":256,"num_layers":2,"batch_first":true}])"
         << "fp32" << qint64{823296} << qint64{0} << "float32";
+    // A Linear head on that output. batch_first: the output is cuDNN's [T, B, H] transposed, and
+    // at::linear folds a non-contiguous 3-D input with reshape, a contiguous copy that mm keeps for
+    // the weight gradient: + 64 x 256 x 4 = 65,536 (torch 1.13 measured the same copy,
+    // tests/reference lstm_lm). Without batch_first the fold is a view of the output the LSTM keeps.
+    const char* lstm = R"({"type":"Embedding","num_embeddings":5000,"embedding_dim":128},{"type":"LSTM","hidden_size":256,"num_layers":2)";
+    QTest::newRow("batch_first LSTM + Linear copies")
+        << QList<qint64>{64} << "int64" << QStringLiteral(R"([%1,"batch_first":true},{"type":"Linear","out_features":10}])").arg(QLatin1String(lstm))
+        << "fp32" << qint64{823296 + 65536} << qint64{0} << "float32";
+    QTest::newRow("LSTM + Linear shares")
+        << QList<qint64>{64} << "int64" << QStringLiteral(R"([%1},{"type":"Linear","out_features":10}])").arg(QLatin1String(lstm))
+        << "fp32" << qint64{823296} << qint64{0} << "float32";
+    // Dropout keeps the layout (and a 1-byte mask, 64 x 256 = 16,384); the Linear still copies.
+    QTest::newRow("batch_first LSTM + Dropout + Linear copies")
+        << QList<qint64>{64} << "int64"
+        << QStringLiteral(R"([%1,"batch_first":true},{"type":"Dropout","p":0.1},{"type":"Linear","out_features":10}])").arg(QLatin1String(lstm))
+        << "fp32" << qint64{823296 + 16384 + 65536} << qint64{0} << "float32";
+    // Flatten merging T and H of the transposed view cannot be a view: it copies, and the Linear keeps
+    // that copy (65,536); of a contiguous output it is a view, and the Linear keeps the LSTM's output.
+    QTest::newRow("batch_first LSTM + Flatten + Linear")
+        << QList<qint64>{64} << "int64"
+        << QStringLiteral(R"([%1,"batch_first":true},{"type":"Flatten"},{"type":"Linear","out_features":10}])").arg(QLatin1String(lstm))
+        << "fp32" << qint64{823296 + 65536} << qint64{0} << "float32";
+    QTest::newRow("LSTM + Flatten + Linear")
+        << QList<qint64>{64} << "int64"
+        << QStringLiteral(R"([%1},{"type":"Flatten"},{"type":"Linear","out_features":10}])").arg(QLatin1String(lstm))
+        << "fp32" << qint64{823296} << qint64{0} << "float32";
     // The same under autocast: the fp32 embedding output gets an fp16 copy 16,384; output 32,768;
     // h_0, c_0 1,024 each; reserve 360,448. Sum 411,648.
     QTest::newRow("Embedding + LSTM amp-fp16")

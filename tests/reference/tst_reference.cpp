@@ -419,13 +419,6 @@ void TestReference::activationsWithinTolerance()
     const double estimated = static_cast<double>(headroomActivations(*a, recurrentSplit));
     QString why;
     const bool ok = withinTolerance(network + QLatin1Char(' ') + precision, measured, estimated, why);
-    // Known engine gap (reported): the head is a Linear on the batch-first LSTM's output, a transposed view
-    // of cuDNN's [T, B, H] result. at::linear sends a non-contiguous 3-D input to matmul, which folds it
-    // with reshape (a contiguous copy, as the weight needs a gradient) and mm keeps that copy; cuDNN keeps
-    // the original as result0. torch 1.13 on the CPU does the same (measured: the head's 65,536 B/sample).
-    // Headroom charges the output once, to the LSTM, and counts nothing for the head's copy.
-    QEXPECT_FAIL(
-        "lstm_lm fp32", "Headroom omits the head's contiguous copy of the batch-first LSTM output", Continue);
     QVERIFY2(ok, qPrintable(why));
 }
 

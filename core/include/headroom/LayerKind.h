@@ -22,6 +22,10 @@ namespace headroom {
 struct TensorInfo final {
     Shape shape;
     DType dtype = DType::Float32;
+    /// False for a batch-first view whose batch axis is not outermost in memory (an LSTM/GRU's
+    /// output with batch_first: cuDNN computes [T, B, H] and returns its transpose). Elementwise
+    /// layers keep the layout; a layer that reshapes such a tensor copies it.
+    bool contiguous = true;
     friend bool operator==(const TensorInfo&, const TensorInfo&) = default;
 };
 
@@ -62,6 +66,9 @@ struct SavedTensor final {
     /// An attention score matrix (softmax probabilities, their dropout mask): what selective
     /// checkpointing drops and recomputes.
     bool attentionScores = false;
+    /// Kept only to compute the weight's gradient (mm/addmm keep mat1 only when mat2 requires
+    /// grad): dropped when the layer's weight is frozen.
+    bool onlyForWeightGradient = false;
 
     [[nodiscard]] static SavedTensor input(std::size_t index = 0)
     {

@@ -49,7 +49,10 @@ public:
                     o.output.shape.dims.push_back(merged);
             }
         }
-        o.outputAliasesInput = true;
+        // flatten is a reshape: a view, unless it merges axes of a non-contiguous tensor (a copy).
+        const bool merges = last > first;
+        o.outputAliasesInput = in.contiguous || !merges;
+        o.output.contiguous = o.outputAliasesInput ? in.contiguous : true;
         return o;
     }
 };

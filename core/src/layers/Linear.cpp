@@ -36,7 +36,13 @@ public:
         o.params.push_back(parameter("weight", Count::fromSigned(inFeatures) * Count::fromSigned(outFeatures)));
         if (ctx.attrs.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outFeatures)));
-        o.saved.push_back(SavedTensor::input());
+        // at::linear folds a 3-D input into a matrix for the matmul: a view when the input is
+        // contiguous, a contiguous copy (what mm then keeps) when it is not.
+        SavedTensor kept = in.contiguous || in.shape.rank() < 2
+            ? SavedTensor::input()
+            : SavedTensor::internal("input (contiguous copy)", in.shape.elements(), in.dtype);
+        kept.onlyForWeightGradient = true;
+        o.saved.push_back(kept);
         o.forwardFlopsPerSample = Count{2} * in.shape.elements() * Count::fromSigned(outFeatures);
         return o;
     }

@@ -91,6 +91,8 @@ public:
 
         LayerOutcome o;
         o.output = TensorInfo{Shape{{in.shape.dims[0], directions * hidden}}, type};
+        // _cudnn_rnn computes [T, B, H] and returns output.transpose(0, 1) when batch_first.
+        o.output.contiguous = !ctx.attrs.flag("batch_first");
         Count flops;
         for (std::int64_t k = 0; k < layers; ++k) {
             const Count layerInput = k == 0 ? Count::fromSigned(inputSize) : d * h;
@@ -162,7 +164,8 @@ private:
                 return s;
             }(),
             boolAttr("bias", true, "Biases b_ih and b_hh"),
-            boolAttr("batch_first", false, "Batch axis first (no memory effect)"),
+            boolAttr("batch_first", false,
+                "Batch axis first: the output is a transposed view, which a following Linear or Flatten copies"),
             floatAttr("dropout", 0.0, "Dropout between stacked layers", 0.0, 1.0),
             boolAttr(
                 "bidirectional", false, "Also runs the sequence backwards (doubles the output features)"),
