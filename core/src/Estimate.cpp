@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace headroom {
 
@@ -57,16 +59,19 @@ struct TensorSplit {
     std::uint64_t removedParams = 0;       ///< parameter elements held by the other t - 1 ranks
     std::uint64_t removedTrainable = 0;    ///< of which trainable
     std::uint64_t removedAutocastCast = 0; ///< of which autocast caches a half copy (Linear, Attention)
-    std::uint64_t removedActivationsPerSample = 0;
-    std::uint64_t removedActivationsFixed = 0;
     std::uint64_t largestLayerParams = 0;  ///< the largest layer's parameter elements on one GPU
 };
 
 std::uint64_t removedBySplit(std::uint64_t x, std::uint64_t t) { return x - (x / t + (x % t != 0 ? 1 : 0)); }
 
-/// Megatron-LM (Shoeybi et al. 2019): attention, MLP (Linear) and embedding layers are split t ways,
-/// their activations too (Korthikanti et al. 2022 eq. 2 without sequence parallelism, approximated
-/// per layer); normalisations, convolutions, recurrent layers and the loss are replicated.
+/// Megatron-LM (Shoeybi et al. 2019): attention, MLP (Linear) and embedding layers are split t ways;
+/// normalisations, convolutions, recurrent layers and the loss are replicated.
+bool splitByTensorParallel(LayerCategory category) noexcept
+{
+    return category == LayerCategory::Linear || category == LayerCategory::Attention
+        || category == LayerCategory::Embedding;
+}
+
 TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
 {
     TensorSplit out;
@@ -79,20 +84,96 @@ TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
         }
         const LayerCategory category = kind->category();
         const bool cast = category == LayerCategory::Linear || category == LayerCategory::Attention;
-        if (t <= 1 || !(cast || category == LayerCategory::Embedding)) {
-            out.largestLayerParams = std::max(out.largestLayerParams, row.params);
-            continue;
+        const bool split = t > 1 && splitByTensorParallel(category);
+        const std::uint64_t removed = split ? removedBySplit(row.params, t) : 0;
+        if (split) {
+            out.removedParams += removed;
+            out.removedTrainable += removedBySplit(row.trainableParams, t);
+            if (cast)
+                out.removedAutocastCast += removed;
         }
-        const std::uint64_t removed = removedBySplit(row.params, t);
-        out.removedParams += removed;
-        out.removedTrainable += removedBySplit(row.trainableParams, t);
-        if (cast)
-            out.removedAutocastCast += removed;
-        out.removedActivationsPerSample += removedBySplit(row.activationBytesPerSample, t);
-        out.removedActivationsFixed += removedBySplit(row.activationBytesFixed, t);
         out.largestLayerParams = std::max(out.largestLayerParams, row.params - removed);
     }
     return out;
+}
+
+/// Saved bytes, per sample and fixed.
+struct ActivationBytes {
+    Count perSample;
+    Count fixed;
+};
+
+/// One GPU's activations under tensor parallelism of degree t: every split layer's saved bytes
+/// divided by t (Korthikanti et al. 2022 eq. 2 without sequence parallelism, approximated per layer;
+/// docs/multi-gpu.md). Under per-block checkpointing the analysis counts what stays kept plus the one
+/// checkpointed iteration whose recomputed activations are the largest, not every iteration's, so the
+/// split layers of an iteration count only for the iteration that is alive: the one left largest
+/// after the split replaces the one the analysis counted (the largest before it). Iterations are
+/// read off the rows: an outermost checkpointed Repeat header and, below it, one iteration per index
+/// in "<header>.<index>.<layer>".
+ActivationBytes activationsUnderTensorParallel(const Analysis& analysis, std::uint64_t t)
+{
+    const ActivationBytes total{Count{analysis.activationBytesPerSample},
+                                Count{analysis.activationBytesFixed}};
+    if (t <= 1)
+        return total;
+    struct Segment {
+        ActivationBytes charged; ///< what the iteration's layers are charged with
+        ActivationBytes removed; ///< of which the split layers' share on the other t - 1 ranks
+    };
+    ActivationBytes removedOutside;
+    std::vector<Segment> segments;
+    const LayerRegistry& registry = LayerRegistry::builtin();
+    std::optional<std::size_t> header; // the checkpointed Repeat block being walked
+    std::string prefix;                // its name + "."
+    std::string iteration;             // the index of the iteration being walked
+    for (std::size_t i = 0; i < analysis.rows.size(); ++i) {
+        const LayerRow& row = analysis.rows[i];
+        if (header && row.depth <= analysis.rows[*header].depth)
+            header.reset();
+        if (!header && row.type == "Repeat" && row.checkpointed) {
+            header = i;
+            prefix = row.name + ".";
+            iteration.clear();
+            continue;
+        }
+        const LayerKind* kind = registry.find(row.type);
+        const bool split = kind != nullptr && splitByTensorParallel(kind->category());
+        const ActivationBytes removed{Count{split ? removedBySplit(row.activationBytesPerSample, t) : 0},
+                                     Count{split ? removedBySplit(row.activationBytesFixed, t) : 0}};
+        if (!header || row.name.compare(0, prefix.size(), prefix) != 0) {
+            removedOutside.perSample += removed.perSample;
+            removedOutside.fixed += removed.fixed;
+            continue;
+        }
+        const std::size_t end = row.name.find('.', prefix.size());
+        const std::string index = row.name.substr(prefix.size(), end - prefix.size());
+        if (segments.empty() || index != iteration) {
+            segments.emplace_back();
+            iteration = index;
+        }
+        Segment& s = segments.back();
+        s.charged.perSample += Count{row.activationBytesPerSample};
+        s.charged.fixed += Count{row.activationBytesFixed};
+        s.removed.perSample += removed.perSample;
+        s.removed.fixed += removed.fixed;
+    }
+    ActivationBytes largestBefore, largestAfter;
+    for (const auto& s : segments) {
+        largestBefore.perSample = std::max(largestBefore.perSample.value(), s.charged.perSample.value());
+        largestBefore.fixed = std::max(largestBefore.fixed.value(), s.charged.fixed.value());
+        const ActivationBytes after{without(s.charged.perSample, s.removed.perSample),
+                                    without(s.charged.fixed, s.removed.fixed)};
+        largestAfter.perSample = std::max(largestAfter.perSample.value(), after.perSample.value());
+        largestAfter.fixed = std::max(largestAfter.fixed.value(), after.fixed.value());
+    }
+    // The analysis's total holds every layer charged outside the iterations and any one iteration in
+    // full, so neither subtraction can go below zero.
+    const auto alive = [](Count all, Count outside, Count before, Count after) {
+        return without(without(all, outside), before) + after;
+    };
+    return {alive(total.perSample, removedOutside.perSample, largestBefore.perSample, largestAfter.perSample),
+            alive(total.fixed, removedOutside.fixed, largestBefore.fixed, largestAfter.fixed)};
 }
 
 /// Optimizer state bytes for every trainable parameter (before any split): float32 buffers, or
@@ -244,23 +325,25 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
     const Count gradients = without(gradientBase, share(gradientBase, split.removedTrainable, trainable));
     const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
     Count optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
+    const Count trainableHere = without(Count{trainable}, Count{split.removedTrainable});
     // Pure half training: the optimizer's float32 master copy of the trainable weights.
     if (isPureHalf(p))
-        optimizerState += without(Count{trainable}, Count{split.removedTrainable}) * Count{kFloat32Bytes};
-    Count autocastCopies{analysis.autocastWeightCopyBytes};
-    if (isAutocast(p))
-        autocastCopies = without(autocastCopies, Count{split.removedAutocastCast} * Count{elementSize(halfType(p))});
+        optimizerState += trainableHere * Count{kFloat32Bytes};
 
     // Data parallelism over `ranks` GPUs: ZeRO / FSDP shards (each rank holds ceil(bytes / N)).
     const int stage = shardingStage(par.sharding);
+    const bool gathersLayers = ranks > 1 && stage >= 3;
     Count shardedState = stage >= 1 ? ceilDiv(optimizerState, ranks) : optimizerState;
     Count shardedGradients = stage >= 2 ? ceilDiv(gradients, ranks) : gradients;
     const Count shardedParameters = stage >= 3 ? ceilDiv(parameterBytes, ranks) : parameterBytes;
     Count communication;
     if (ranks > 1 && par.sharding == Sharding::None)
         communication = gradients; // DDP's flat gradient buckets: a second copy of every gradient
-    if (ranks > 1 && stage >= 3) // the gathered layer and the prefetched next one, in the parameter dtype
+    if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
         communication = Count{2} * share(allParameterBytes, split.largestLayerParams, analysis.totalParams);
+    Count autocastCopies{analysis.autocastWeightCopyBytes};
+    if (isAutocast(p))
+        autocastCopies = without(autocastCopies, Count{split.removedAutocastCast} * Count{elementSize(halfType(p))});
     if (par.offloadOptimizer) {
         // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
         // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.
@@ -269,20 +352,21 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
             shardedGradients = Count{};
     }
     const Count weights = shardedParameters + Count{analysis.bufferBytes} + autocastCopies;
+    const ActivationBytes activations = activationsUnderTensorParallel(analysis, tensorParallel);
 
     MemoryModel m;
     m.m_fixed.weights = weights.value();
     m.m_fixed.gradients = shardedGradients.value();
     m.m_fixed.optimizerState = shardedState.value();
-    m.m_fixed.activations = without(Count{analysis.activationBytesFixed}, Count{split.removedActivationsFixed}).value();
+    m.m_fixed.activations = activations.fixed.value();
     m.m_fixed.communication = communication.value();
     m.m_fixed.overhead = setup.overheadBytes;
-    m.m_perSample.activations
-        = without(Count{analysis.activationBytesPerSample}, Count{split.removedActivationsPerSample}).value();
+    m.m_perSample.activations = activations.perSample.value();
     m.m_perSample.input = analysis.inputBytesPerSample;
     m.m_perSample.transient = analysis.transientBytesPerSample;
     if (weights.isOverflow() || shardedGradients.isOverflow() || shardedState.isOverflow()
-        || communication.isOverflow() || total(m.m_fixed).isOverflow() || total(m.m_perSample).isOverflow())
+        || communication.isOverflow() || activations.perSample.isOverflow() || activations.fixed.isOverflow()
+        || total(m.m_fixed).isOverflow() || total(m.m_perSample).isOverflow())
         return Error{"the model's byte counts overflow 64 bits", "layers"};
     return m;
 }

@@ -3,6 +3,7 @@
 // by hand in the comments or taken from the ZeRO paper / DeepSpeed's estimators (docs/multi-gpu.md).
 #include "NetworkBuilder.h"
 #include "headroom/Estimate.h"
+#include "headroom/HfConfig.h"
 #include "headroom/Plan.h"
 
 #include <QTest>
@@ -51,6 +52,44 @@ Analysis modelStates(std::uint64_t params, std::uint64_t largestLayer = 0)
 
 std::uint64_t modelStateBytes(const MemoryBreakdown& m) { return m.weights + m.gradients + m.optimizerState; }
 
+/// A transformer-like block on [4, 8] float32 (4 positions, width 8):
+///   ln    LayerNorm        keeps its input x (128 B) + mean and rstd per position (4 x 2 x 4 = 32 B)
+///   up    Linear(8 -> 32)  keeps its input, ln's output (128 B)
+///   act   GELU             keeps its input, up's output (4 x 32 x 4 = 512 B)
+///   down  Linear(32 -> 8)  keeps its input, act's output (512 B)
+///   res   Add(down, x)     keeps nothing
+/// Charged per iteration: ln 160 + up 128 + act 512 + down 512 = 1,312 B. Tensor parallel t = 2 (the
+/// documented per-layer model: Linear layers split, LayerNorm, GELU and Add replicated) divides up's
+/// and down's: 64 + 256 stay, 320 go, 992 per iteration on one GPU.
+std::vector<LayerSpec> transformerBlock()
+{
+    return {layer("LayerNorm", {}, "ln"), layer("Linear", {{"out_features", 32}}, "up"),
+            layer("GELU", {}, "act"), layer("Linear", {{"out_features", 8}}, "down"),
+            layer("Add", {}, "res", {"down", "repeat_input"})};
+}
+
+/// [4, 8] -> embed Linear(8 -> 8) (keeps the network input: nothing) -> `blocks` x transformerBlock().
+Network transformerStack(std::int64_t blocks)
+{
+    const LayerSpec embed = layer("Linear", {{"out_features", 8}}, "embed");
+    return network({4, 8}, {embed, repeat("blocks", blocks, transformerBlock())}, Loss::None);
+}
+
+Analysis analyzed(const Network& n, Checkpointing c, Precision p = Precision::Fp32)
+{
+    AnalysisOptions o;
+    o.precision = p;
+    o.checkpointing = c;
+    return analyze(n, o);
+}
+
+TrainingSetup tensorParallelSetup(std::int64_t t)
+{
+    auto s = setup(Optimizer::Adam, t);
+    s.parallel.tensorParallel = t;
+    return s;
+}
+
 /// Input [64] -> Linear(32) -> Linear(10): 64 x 32 + 32 = 2,080 and 32 x 10 + 10 = 330 parameters,
 /// 2,410 in all; float32 Adam: weights 9,640, gradients 9,640, state 19,280 bytes.
 Network twoLinears()
@@ -76,6 +115,11 @@ private slots:
     void offload();
     void tensorParallel();
     void tensorParallelWithDataParallel();
+    void tensorParallelActivations_data();
+    void tensorParallelActivations();
+    void tensorParallelKeepsTheLargestBlockAfterTheSplit();
+    void tensorParallelNestedCheckpointedBlocks();
+    void tensorParallelCheckpointedLlama();
     void gradientsCostTrainableParameterBytes();
     void eightBitLargeLinear_data();
     void eightBitLargeLinear();
@@ -297,6 +341,125 @@ void TestParallelism::tensorParallelWithDataParallel()
     QCOMPARE(e->bytes.gradients, std::uint64_t{1206});
     QCOMPARE(e->bytes.optimizerState, std::uint64_t{2412});
     QCOMPARE(e->effectiveBatch, std::int64_t{32});
+}
+
+void TestParallelism::tensorParallelActivations_data()
+{
+    QTest::addColumn<qint64>("blocks");
+    QTest::addColumn<int>("checkpointing");
+    QTest::addColumn<int>("t");
+    QTest::addColumn<qulonglong>("expected");
+    // transformerStack(n), per sample. Without checkpointing every iteration's 1,312 B are kept:
+    // 1,312 n on one GPU, 992 n per GPU with t = 2.
+    // Per block: each iteration keeps only its input (the residual stream, 128 B, replicated) and one
+    // iteration is recomputed at a time: ln's statistics 32 + ln's output 128 + up's output 512 + act's
+    // output 512 = 1,184 B on one GPU. With t = 2 that iteration holds 32 + 128 / 2 (charged to up) +
+    // 512 (charged to act, replicated) + 512 / 2 (charged to down) = 864 B. So 128 n + 1,184 and
+    // 128 n + 864; with one block the same as without checkpointing (128 + 864 = 992).
+    const auto none = static_cast<int>(Checkpointing::None);
+    const auto perBlock = static_cast<int>(Checkpointing::PerBlock);
+    QTest::newRow("1 block, t = 1") << qint64{1} << none << 1 << qulonglong{1312};
+    QTest::newRow("1 block, t = 2") << qint64{1} << none << 2 << qulonglong{992};
+    QTest::newRow("4 blocks, t = 1") << qint64{4} << none << 1 << qulonglong{5248};
+    QTest::newRow("4 blocks, t = 2") << qint64{4} << none << 2 << qulonglong{3968};
+    QTest::newRow("per block, 1 block, t = 1") << qint64{1} << perBlock << 1 << qulonglong{128 + 1184};
+    QTest::newRow("per block, 1 block, t = 2") << qint64{1} << perBlock << 2 << qulonglong{128 + 864};
+    QTest::newRow("per block, 4 blocks, t = 1") << qint64{4} << perBlock << 1 << qulonglong{512 + 1184};
+    QTest::newRow("per block, 4 blocks, t = 2") << qint64{4} << perBlock << 2 << qulonglong{512 + 864};
+    QTest::newRow("per block, 24 blocks, t = 2") << qint64{24} << perBlock << 2 << qulonglong{3072 + 864};
+}
+
+void TestParallelism::tensorParallelActivations()
+{
+    QFETCH(qint64, blocks);
+    QFETCH(int, checkpointing);
+    QFETCH(int, t);
+    QFETCH(qulonglong, expected);
+    const Analysis a = analyzed(transformerStack(blocks), static_cast<Checkpointing>(checkpointing));
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    const auto model = MemoryModel::build(a, tensorParallelSetup(t));
+    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
+    QCOMPARE(model->perSample().activations, std::uint64_t{expected});
+    QCOMPARE(model->fixed().activations, std::uint64_t{0});
+}
+
+void TestParallelism::tensorParallelKeepsTheLargestBlockAfterTheSplit()
+{
+    // Two checkpointed blocks of different make-up on [4, 8] float32 after embed Linear(8 -> 8):
+    //   a: 9 x GELU (replicated). g1 keeps a's input (kept anyway, 128 B); g2..g9 keep g1..g8's
+    //      outputs, 8 x 128 = 1,024 B recomputed.
+    //   b: transformerBlock(): 1,184 B recomputed on one GPU, 864 B per GPU with t = 2.
+    // Kept: both blocks' inputs, 2 x 128 = 256 B. One GPU: 256 + max(1,024, 1,184) = 1,440 B.
+    // t = 2: b shrinks below a, so a's iteration is the largest alive: 256 + max(1,024, 864) = 1,280 B.
+    std::vector<LayerSpec> gelus;
+    for (int i = 1; i <= 9; ++i)
+        gelus.push_back(layer("GELU", {}, "g" + std::to_string(i)));
+    const Network n = network({4, 8}, {layer("Linear", {{"out_features", 8}}, "embed"), repeat("a", 1, gelus),
+                                       repeat("b", 1, transformerBlock())},
+                              Loss::None);
+    const Analysis a = analyzed(n, Checkpointing::PerBlock);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t{1440});
+    const auto tp = MemoryModel::build(a, tensorParallelSetup(2));
+    QVERIFY(tp.ok());
+    QCOMPARE(tp->perSample().activations, std::uint64_t{1280});
+}
+
+void TestParallelism::tensorParallelNestedCheckpointedBlocks()
+{
+    // Only a marked Repeat inside an unmarked one is checkpointed: embed -> outer x 2 [blocks x 2
+    // (checkpoint) [transformerBlock()]]: four iterations, as transformerStack(4) per block:
+    // 4 x 128 + 1,184 = 1,696 B on one GPU, 4 x 128 + 864 = 1,376 B per GPU with t = 2.
+    LayerSpec marked = repeat("blocks", 2, transformerBlock());
+    marked.checkpoint = true;
+    const Network inner = network(
+        {4, 8}, {layer("Linear", {{"out_features", 8}}, "embed"), repeat("outer", 2, {marked})}, Loss::None);
+    const Analysis a = analyzed(inner, Checkpointing::PerBlock);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t{1696});
+    QCOMPARE(MemoryModel::build(a, tensorParallelSetup(2))->perSample().activations, std::uint64_t{1376});
+
+    // A Repeat inside a checkpointed iteration belongs to it: blocks x 3 [ln, mlp x 2 [up, act, down]].
+    // Per iteration: ln keeps the iteration's input (kept, 128) and its statistics (32); each mlp
+    // iteration's up keeps 128 (ln's or the previous down's output), act 512, down 512. Recomputed:
+    // 32 + 2 x 1,152 = 2,336; kept: 3 inputs x 128 = 384. One GPU: 2,720 B.
+    // t = 2 halves up's and down's: 32 + 2 x (64 + 512 + 256) = 1,696; 384 + 1,696 = 2,080 B.
+    const Network nested = network(
+        {4, 8},
+        {layer("Linear", {{"out_features", 8}}, "embed"),
+         repeat("blocks", 3,
+                {layer("LayerNorm", {}, "ln"),
+                 repeat("mlp", 2, {layer("Linear", {{"out_features", 32}}, "up"), layer("GELU", {}, "act"),
+                                   layer("Linear", {{"out_features", 8}}, "down")})})},
+        Loss::None);
+    const Analysis b = analyzed(nested, Checkpointing::PerBlock);
+    QVERIFY2(b.valid(), b.error ? b.error->message.c_str() : "");
+    QCOMPARE(b.activationBytesPerSample, std::uint64_t{2720});
+    QCOMPARE(MemoryModel::build(b, tensorParallelSetup(2))->perSample().activations, std::uint64_t{2080});
+}
+
+void TestParallelism::tensorParallelCheckpointedLlama()
+{
+    // Llama-2-7B, amp-bf16, 2,048 tokens, per-block checkpointing. Each of the 32 decoder layers keeps
+    // its input, the float32 residual stream [2048, 4096] = 32 MiB, replicated on every
+    // tensor-parallel rank: at least 32 x 32 MiB = 1 GiB per sample on every GPU, whatever t.
+    auto imported = importHfConfigFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json");
+    QVERIFY2(imported.ok(), imported.ok() ? "" : imported.error().message.c_str());
+    auto n = withSequenceLength(imported.value(), 2048);
+    QVERIFY(n.ok());
+    const Analysis a = analyzed(n.value(), Checkpointing::PerBlock, Precision::AmpBf16);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    const auto one = MemoryModel::build(a, tensorParallelSetup(1));
+    QVERIFY(one.ok());
+    std::uint64_t previous = one->perSample().activations;
+    for (const std::int64_t t : {2, 8}) {
+        const auto tp = MemoryModel::build(a, tensorParallelSetup(t));
+        QVERIFY(tp.ok());
+        const std::uint64_t bytes = tp->perSample().activations;
+        QVERIFY2(bytes >= 32 * 32 * kMiB, std::to_string(bytes).c_str());
+        QVERIFY2(bytes < previous, std::to_string(bytes).c_str()); // the split layers' share does shrink
+        previous = bytes;
+    }
 }
 
 void TestParallelism::gradientsCostTrainableParameterBytes()
