@@ -54,12 +54,16 @@ Count share(Count bytes, std::uint64_t part, std::uint64_t whole)
     return Count{static_cast<std::uint64_t>(static_cast<Wide>(bytes.value()) * part / whole)};
 }
 
-/// What tensor parallelism removes from one GPU, and the largest layer it keeps.
+/// What tensor parallelism removes from one GPU, and the largest layers it keeps.
 struct TensorSplit {
     std::uint64_t removedParams = 0;       ///< parameter elements held by the other t - 1 ranks
     std::uint64_t removedTrainable = 0;    ///< of which trainable
     std::uint64_t removedAutocastCast = 0; ///< of which autocast caches a half copy (Linear, Attention)
     std::uint64_t largestLayerParams = 0;  ///< the largest layer's parameter elements on one GPU
+    /// The largest layer (on one GPU) whose weights autocast casts to half: conv, linear, attention,
+    /// recurrent and composite layers. All of its parameters count (an upper bound: biases and norms
+    /// inside a composite are not cast).
+    std::uint64_t largestCastLayerParams = 0;
 };
 
 std::uint64_t removedBySplit(std::uint64_t x, std::uint64_t t) { return x - (x / t + (x % t != 0 ? 1 : 0)); }
@@ -92,7 +96,10 @@ TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
             if (cast)
                 out.removedAutocastCast += removed;
         }
-        out.largestLayerParams = std::max(out.largestLayerParams, row.params - removed);
+        const std::uint64_t kept = row.params - removed;
+        out.largestLayerParams = std::max(out.largestLayerParams, kept);
+        if (kind->autocast() == AutocastPolicy::LowerPrecision || kind->autocast() == AutocastPolicy::Custom)
+            out.largestCastLayerParams = std::max(out.largestCastLayerParams, kept);
     }
     return out;
 }
@@ -342,8 +349,15 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
     if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
         communication = Count{2} * share(allParameterBytes, split.largestLayerParams, analysis.totalParams);
     Count autocastCopies{analysis.autocastWeightCopyBytes};
-    if (isAutocast(p))
-        autocastCopies = without(autocastCopies, Count{split.removedAutocastCast} * Count{elementSize(halfType(p))});
+    if (isAutocast(p)) {
+        const Count half{elementSize(halfType(p))};
+        autocastCopies = without(autocastCopies, Count{split.removedAutocastCast} * half);
+        // A fully sharded model has a layer's full weights only while it is gathered, so their half
+        // copies exist only for the gathered layer and the prefetched one.
+        const Count gathered = Count{2} * Count{split.largestCastLayerParams} * half;
+        if (gathersLayers && gathered.value() < autocastCopies.value())
+            autocastCopies = gathered;
+    }
     if (par.offloadOptimizer) {
         // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
         // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.

@@ -120,6 +120,8 @@ private slots:
     void tensorParallelKeepsTheLargestBlockAfterTheSplit();
     void tensorParallelNestedCheckpointedBlocks();
     void tensorParallelCheckpointedLlama();
+    void autocastCopiesOfGatheredLayers_data();
+    void autocastCopiesOfGatheredLayers();
     void gradientsCostTrainableParameterBytes();
     void eightBitLargeLinear_data();
     void eightBitLargeLinear();
@@ -460,6 +462,53 @@ void TestParallelism::tensorParallelCheckpointedLlama()
         QVERIFY2(bytes < previous, std::to_string(bytes).c_str()); // the split layers' share does shrink
         previous = bytes;
     }
+}
+
+void TestParallelism::autocastCopiesOfGatheredLayers_data()
+{
+    QTest::addColumn<Sharding>("sharding");
+    QTest::addColumn<qlonglong>("gpus");
+    QTest::addColumn<qlonglong>("tensorParallel");
+    QTest::addColumn<qulonglong>("weights");
+    QTest::addColumn<qulonglong>("communication");
+    // Input [64] -> 3 x Linear(64) -> Linear(10), amp-bf16: float32 parameters 3 x 4,160 + 650 = 13,130
+    // (52,520 bytes); autocast caches a bf16 copy of all of them, 26,260 bytes.
+    // DDP / ZeRO-2 on 4 GPUs: weights unsharded 52,520 + every copy 26,260 = 78,780.
+    // ZeRO-3 / FSDP full shard on 4 GPUs: 52,520 / 4 = 13,130 of float32 shard; a layer's full weights
+    // (and so its half copy) exist only while it is gathered: the largest, 4,160, twice (in use +
+    // prefetched) in bf16 = 16,640; weights 29,770. The gathered float32 layers: 2 x 4,160 x 4 = 33,280.
+    // One GPU: nothing is gathered, every copy stays: 13,130 x 4 + 26,260 = 78,780.
+    // ZeRO-3 with t = 2 on 8 GPUs (N = 4): each rank holds half of every Linear: 2,080 x 3 + 325 = 6,565
+    // parameters, 26,260 bytes, sharded 4 ways: 6,565; its copies 13,130 bytes, of which the gathered
+    // largest (2,080) twice in bf16: 8,320. Weights 14,885; gathered 2 x 2,080 x 4 = 16,640.
+    QTest::newRow("ddp") << Sharding::None << 4LL << 1LL << qulonglong{78780} << qulonglong{52520};
+    QTest::newRow("zero2") << Sharding::Zero2 << 4LL << 1LL << qulonglong{78780} << qulonglong{0};
+    QTest::newRow("zero3") << Sharding::Zero3 << 4LL << 1LL << qulonglong{29770} << qulonglong{33280};
+    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << 4LL << 1LL << qulonglong{29770}
+                                     << qulonglong{33280};
+    QTest::newRow("zero3, one GPU") << Sharding::Zero3 << 1LL << 1LL << qulonglong{78780} << qulonglong{0};
+    QTest::newRow("zero3, t = 2") << Sharding::Zero3 << 8LL << 2LL << qulonglong{14885} << qulonglong{16640};
+}
+
+void TestParallelism::autocastCopiesOfGatheredLayers()
+{
+    QFETCH(Sharding, sharding);
+    QFETCH(qlonglong, gpus);
+    QFETCH(qlonglong, tensorParallel);
+    QFETCH(qulonglong, weights);
+    QFETCH(qulonglong, communication);
+    const LayerSpec wide = layer("Linear", {{"out_features", 64}});
+    const Network n = network({64}, {wide, wide, wide, layer("Linear", {{"out_features", 10}})});
+    const Analysis a = analyze(n, Precision::AmpBf16);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, std::uint64_t{13130});
+    QCOMPARE(a.autocastWeightCopyBytes, std::uint64_t{26260});
+    auto s = setup(Optimizer::Adam, gpus, sharding);
+    s.parallel.tensorParallel = tensorParallel;
+    const auto model = MemoryModel::build(a, s);
+    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
+    QCOMPARE(model->fixed().weights, std::uint64_t{weights});
+    QCOMPARE(model->fixed().communication, std::uint64_t{communication});
 }
 
 void TestParallelism::gradientsCostTrainableParameterBytes()
