@@ -358,6 +358,17 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
         if (gathersLayers && gathered.value() < autocastCopies.value())
             autocastCopies = gathered;
     }
+    // DeepSpeed ZeRO's optimizer step in mixed precision: each rank converts its half gradient partition
+    // to a float32 copy for the optimizer (stage 1/2: the whole partition; stage 3: one sub-group of at
+    // most sub_group_size elements at a time). It exists only during the step, when activations are gone.
+    Count stepGradients;
+    const bool deepSpeed = par.sharding == Sharding::Zero1 || par.sharding == Sharding::Zero2
+        || par.sharding == Sharding::Zero3;
+    if (deepSpeed && isPureHalf(p) && !par.offloadOptimizer) {
+        const Count partition = ceilDiv(trainableHere, ranks);
+        stepGradients = (stage >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements) : partition)
+            * Count{kFloat32Bytes};
+    }
     if (par.offloadOptimizer) {
         // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
         // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.
@@ -378,9 +389,12 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
     m.m_perSample.activations = activations.perSample.value();
     m.m_perSample.input = analysis.inputBytesPerSample;
     m.m_perSample.transient = analysis.transientBytesPerSample;
+    m.m_stepGradients = stepGradients.value();
+    const Count step = weights + shardedGradients + shardedState + Count{setup.overheadBytes} + stepGradients;
+    m.m_optimizerStep = step.value();
     if (weights.isOverflow() || shardedGradients.isOverflow() || shardedState.isOverflow()
         || communication.isOverflow() || activations.perSample.isOverflow() || activations.fixed.isOverflow()
-        || total(m.m_fixed).isOverflow() || total(m.m_perSample).isOverflow())
+        || step.isOverflow() || total(m.m_fixed).isOverflow() || total(m.m_perSample).isOverflow())
         return Error{"the model's byte counts overflow 64 bits", "layers"};
     return m;
 }
@@ -415,7 +429,7 @@ std::int64_t MemoryModel::maxBatch(std::uint64_t capacityBytes) const noexcept
 {
     const std::uint64_t fixed = total(m_fixed).value();
     const std::uint64_t perSample = total(m_perSample).value();
-    if (fixed + perSample > capacityBytes || fixed + perSample < fixed)
+    if (fixed + perSample > capacityBytes || fixed + perSample < fixed || m_optimizerStep > capacityBytes)
         return 0;
     if (perSample == 0)
         return kMaxBatch;
@@ -436,8 +450,9 @@ Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
     e.precision = analysis.precision;
     e.optimizer = setup.optimizer;
     e.bytes = bytes.value();
+    e.optimizerStepBytes = model->optimizerStepBytes();
     e.gpuMemoryBytes = setup.gpuMemoryBytes;
-    e.fits = e.bytes.total() <= setup.gpuMemoryBytes;
+    e.fits = e.peakBytes() <= setup.gpuMemoryBytes;
     e.maxBatch = model->maxBatch(setup.gpuMemoryBytes);
     // build() validated steps and GPUs (each at most 2^20); the products saturate rather than wrap.
     const auto times = [](std::int64_t a, std::int64_t b) {

@@ -122,6 +122,9 @@ private slots:
     void tensorParallelCheckpointedLlama();
     void autocastCopiesOfGatheredLayers_data();
     void autocastCopiesOfGatheredLayers();
+    void deepSpeedEstimatorsWithoutOffload();
+    void deepSpeedSubGroupBoundsTheStage3Step();
+    void optimizerStepPeakDecidesFit();
     void gradientsCostTrainableParameterBytes();
     void eightBitLargeLinear_data();
     void eightBitLargeLinear();
@@ -136,27 +139,42 @@ private slots:
 void TestParallelism::zeroPaperFigure_data()
 {
     QTest::addColumn<Sharding>("sharding");
-    QTest::addColumn<qulonglong>("expected");
-    // Rajbhandari et al. 2020, Figure 1: Psi = 7.5B, N = 64, K = 12 (mixed-precision Adam).
+    QTest::addColumn<qulonglong>("atRest");
+    QTest::addColumn<qulonglong>("atStep");
+    // Rajbhandari et al. 2020, Figure 1: Psi = 7.5B, N = 64, K = 12 (mixed-precision Adam), the model
+    // state at rest (weights + gradients + optimizer state):
     // baseline (2 + 2 + K) Psi = 16 x 7.5e9 = 120 GB
     // P_os:   2 Psi + 2 Psi + K Psi / N = 30e9 + 90e9 / 64 = 30e9 + 1.40625e9 = 31.40625 GB (paper: 31.4)
     // P_os+g: 2 Psi + (2 + K) Psi / N = 15e9 + 105e9 / 64 = 15e9 + 1.640625e9 = 16.640625 GB (paper: 16.6)
     // P_os+g+p: (2 + 2 + K) Psi / N = 120e9 / 64 = 1.875 GB (paper: 1.88)
-    QTest::newRow("baseline (DDP)") << Sharding::None << qulonglong{120'000'000'000};
-    QTest::newRow("ZeRO-1 (P_os)") << Sharding::Zero1 << qulonglong{31'406'250'000};
-    QTest::newRow("ZeRO-2 (P_os+g)") << Sharding::Zero2 << qulonglong{16'640'625'000};
-    QTest::newRow("ZeRO-3 (P_os+g+p)") << Sharding::Zero3 << qulonglong{1'875'000'000};
-    QTest::newRow("FSDP shard-grad-op") << Sharding::FsdpShardGradOp << qulonglong{16'640'625'000};
-    QTest::newRow("FSDP full-shard") << Sharding::FsdpFullShard << qulonglong{1'875'000'000};
+    // At the optimizer step DeepSpeed's ZeRO optimizers also convert each rank's fp16 gradient
+    // partition to float32 (stage_1_and_2.py step(): single_grad_partition =
+    // flatten(averaged_gradients).to(float32); stage3.py _prepare_fp32_grad_for_sub_group):
+    // 4 Psi / N = 4 x 7.5e9 / 64 = 468,750,000 more (Psi / N = 117,187,500, below stage 3's 1e9
+    // sub-group). FSDP and DDP step on what they hold.
+    const qulonglong copy = 468'750'000;
+    const qulonglong baseline = 120'000'000'000;
+    const qulonglong os = 31'406'250'000;
+    const qulonglong osG = 16'640'625'000;
+    const qulonglong osGP = 1'875'000'000;
+    QTest::newRow("baseline (DDP)") << Sharding::None << baseline << baseline;
+    QTest::newRow("ZeRO-1 (P_os)") << Sharding::Zero1 << os << os + copy;
+    QTest::newRow("ZeRO-2 (P_os+g)") << Sharding::Zero2 << osG << osG + copy;
+    QTest::newRow("ZeRO-3 (P_os+g+p)") << Sharding::Zero3 << osGP << osGP + copy;
+    QTest::newRow("FSDP shard-grad-op") << Sharding::FsdpShardGradOp << osG << osG;
+    QTest::newRow("FSDP full-shard") << Sharding::FsdpFullShard << osGP << osGP;
 }
 
 void TestParallelism::zeroPaperFigure()
 {
     QFETCH(Sharding, sharding);
-    QFETCH(qulonglong, expected);
+    QFETCH(qulonglong, atRest);
+    QFETCH(qulonglong, atStep);
     const auto model = MemoryModel::build(modelStates(7'500'000'000), setup(Optimizer::Adam, 64, sharding));
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(modelStateBytes(model->fixed()), std::uint64_t{expected});
+    QCOMPARE(modelStateBytes(model->fixed()), std::uint64_t{atRest});
+    QCOMPARE(model->optimizerStepBytes(), std::uint64_t{atStep}); // overhead 0
+    QCOMPARE(model->stepGradientBytes(), std::uint64_t{atStep - atRest});
 }
 
 void TestParallelism::sixteenBytesPerParameterOnOneGpu_data()
@@ -296,6 +314,8 @@ void TestParallelism::offload()
     QCOMPARE(model->fixed().weights, std::uint64_t{weights});
     QCOMPARE(model->fixed().gradients, std::uint64_t{gradients});
     QCOMPARE(model->fixed().communication, std::uint64_t{communication});
+    // The optimizer steps in CPU memory: no float32 gradient partition on the GPU.
+    QCOMPARE(model->stepGradientBytes(), std::uint64_t{0});
 }
 
 void TestParallelism::tensorParallel()
@@ -509,6 +529,104 @@ void TestParallelism::autocastCopiesOfGatheredLayers()
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
     QCOMPARE(model->fixed().weights, std::uint64_t{weights});
     QCOMPARE(model->fixed().communication, std::uint64_t{communication});
+}
+
+void TestParallelism::deepSpeedEstimatorsWithoutOffload()
+{
+    // Psi = 13e9, largest layer L = 325e6 (DeepSpeed's docs example), pure fp16 + Adam, 8 GPUs.
+    const std::uint64_t psi = 13'000'000'000;
+    const std::uint64_t largest = 325'000'000;
+    const auto estimateOn = [&](Sharding s, std::int64_t gpus) {
+        return MemoryModel::build(modelStates(psi, largest), setup(Optimizer::Adam, gpus, s));
+    };
+
+    // estimate_zero2_model_states_mem_needs(cpu_offload=False): 4 Psi + int(16 Psi / N)
+    // = 52e9 + 26e9 = 78e9: the fp16 weights, the fp16 gradients counted whole, and per rank the
+    // float32 master weights, Adam's two states and the float32 gradient partition (4 + 8 + 4).
+    const std::uint64_t deepSpeedZero2 = 4 * psi + 16 * psi / 8;
+    QCOMPARE(deepSpeedZero2, std::uint64_t{78'000'000'000});
+    const auto zero2 = estimateOn(Sharding::Zero2, 8);
+    QVERIFY(zero2.ok());
+    // Headroom, at the start of backward: 2 Psi + 2 Psi / N + 12 Psi / N = 26e9 + 3.25e9 + 19.5e9 = 48.75e9.
+    QCOMPARE(zero2->fixed().total(), std::uint64_t{48'750'000'000});
+    // At the optimizer step: + the float32 gradient partition 4 Psi / N = 6.5e9:
+    // 55.25e9 = 2 Psi + 18 Psi / N.
+    QCOMPARE(zero2->stepGradientBytes(), std::uint64_t{6'500'000'000});
+    QCOMPARE(zero2->optimizerStepBytes(), std::uint64_t{55'250'000'000});
+    // Deliberate difference: stage 2 reduce-scatters the fp16 gradients in buckets during backward and
+    // keeps only its own partition (grads_in_partition, 2 Psi / N), where the estimator counts all of
+    // them (2 Psi): DeepSpeed - Headroom = 2 Psi - 2 Psi / N = 26e9 - 3.25e9 = 22.75e9.
+    QCOMPARE(deepSpeedZero2 - zero2->optimizerStepBytes(), 2 * psi - 2 * psi / 8);
+    QCOMPARE(deepSpeedZero2 - zero2->optimizerStepBytes(), std::uint64_t{22'750'000'000});
+    // Stage 1 does hold every fp16 gradient: its step is exactly the stage-2 estimator's figure,
+    // 2 Psi + 2 Psi + (12 + 4) Psi / N = 78e9.
+    const auto zero1 = estimateOn(Sharding::Zero1, 8);
+    QVERIFY(zero1.ok());
+    QCOMPARE(zero1->optimizerStepBytes(), deepSpeedZero2);
+
+    // estimate_zero3_model_states_mem_needs(cpu_offload=False): 4 L + int(18 Psi / N). On 16 GPUs
+    // (Psi / N = 812.5e6, one sub-group): 1.3e9 + 14.625e9 = 15.925e9.
+    const std::uint64_t deepSpeedZero3 = 4 * largest + 18 * psi / 16;
+    QCOMPARE(deepSpeedZero3, std::uint64_t{15'925'000'000});
+    const auto zero3 = estimateOn(Sharding::Zero3, 16);
+    QVERIFY(zero3.ok());
+    // Headroom at the start of backward: (2 + 2 + 12) Psi / N + two gathered fp16 layers 4 L
+    // = 13e9 + 1.3e9 = 14.3e9. The estimator's 18 = 2 (fp16 weights) + 16 (master, Adam, float32
+    // gradients) has no room for the fp16 gradient partition DeepSpeed keeps (grad_partitions_flat_buffer,
+    // 2 Psi / N) and counts the float32 gradient (4 Psi / N), which exists only during the step:
+    // DeepSpeed - Headroom = 2 Psi / N = 1.625e9.
+    QCOMPARE(zero3->fixed().total(), std::uint64_t{14'300'000'000});
+    QCOMPARE(deepSpeedZero3 - zero3->fixed().total(), 2 * psi / 16);
+    // At the step the gathered layers are released and the float32 gradient partition exists:
+    // 20 Psi / N = 16.25e9, which is DeepSpeed's figure + 2 Psi / N - 4 L = 15.925e9 + 0.325e9.
+    QCOMPARE(zero3->optimizerStepBytes(), std::uint64_t{16'250'000'000});
+    QCOMPARE(zero3->optimizerStepBytes() - deepSpeedZero3, 2 * psi / 16 - 4 * largest);
+}
+
+void TestParallelism::deepSpeedSubGroupBoundsTheStage3Step()
+{
+    // ZeRO-3 converts one sub-group (sub_group_size, 1e9 elements by default) at a time. Psi = 13e9 on
+    // 8 GPUs: a 1.625e9-element partition, so the float32 copy is 4 x 1e9 = 4e9, not 6.5e9. The step:
+    // 16 Psi / N + 4e9 = 26e9 + 4e9 = 30e9.
+    const Analysis states = modelStates(13'000'000'000, 325'000'000);
+    const auto zero3 = MemoryModel::build(states, setup(Optimizer::Adam, 8, Sharding::Zero3));
+    QVERIFY(zero3.ok());
+    QCOMPARE(zero3->stepGradientBytes(), std::uint64_t{4'000'000'000});
+    QCOMPARE(zero3->optimizerStepBytes(), std::uint64_t{30'000'000'000});
+    // Stage 2 converts its whole partition: 4 x 1.625e9 = 6.5e9 (deepSpeedEstimatorsWithoutOffload).
+    // Autocast (float32 parameters) has no fp16 gradient to convert: no step copy.
+    Analysis a = states;
+    a.precision = Precision::AmpFp16;
+    a.options.precision = Precision::AmpFp16;
+    a.parameterBytes = a.trainableParameterBytes = 4 * a.totalParams;
+    const auto amp = MemoryModel::build(a, setup(Optimizer::Adam, 8, Sharding::Zero3));
+    QVERIFY(amp.ok());
+    QCOMPARE(amp->stepGradientBytes(), std::uint64_t{0});
+}
+
+void TestParallelism::optimizerStepPeakDecidesFit()
+{
+    // ZeRO-2 on 8 GPUs, Psi = 13e9 pure fp16, no activations: 48.75e9 at the start of backward,
+    // 55.25e9 during the step (deepSpeedEstimatorsWithoutOffload). A 50e9-byte GPU holds the first,
+    // not the second: the plan does not fit, no batch fits, and the shortfall is 5.25e9.
+    auto s = setup(Optimizer::Adam, 8, Sharding::Zero2);
+    s.gpuMemoryBytes = 50'000'000'000;
+    const auto e = estimate(modelStates(13'000'000'000), s);
+    QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
+    QCOMPARE(e->total(), std::uint64_t{48'750'000'000});
+    QCOMPARE(e->optimizerStepBytes, std::uint64_t{55'250'000'000});
+    QCOMPARE(e->peakBytes(), std::uint64_t{55'250'000'000});
+    QVERIFY(!e->fits);
+    QCOMPARE(e->maxBatch, std::int64_t{0});
+    QCOMPARE(e->headroomBytes(), -5'250'000'000.0);
+    // With 56e9 bytes both fit; FSDP's SHARD_GRAD_OP makes no float32 copy and fits in 50e9.
+    s.gpuMemoryBytes = 56'000'000'000;
+    QVERIFY(estimate(modelStates(13'000'000'000), s)->fits);
+    s.gpuMemoryBytes = 50'000'000'000;
+    s.parallel.sharding = Sharding::FsdpShardGradOp;
+    const auto fsdp = estimate(modelStates(13'000'000'000), s);
+    QVERIFY(fsdp.ok() && fsdp->fits);
+    QCOMPARE(fsdp->peakBytes(), fsdp->total());
 }
 
 void TestParallelism::gradientsCostTrainableParameterBytes()

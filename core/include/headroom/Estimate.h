@@ -7,6 +7,7 @@
 #include "headroom/Precision.h"
 #include "headroom/Training.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -51,6 +52,9 @@ constexpr std::int64_t kMaxGpus = 1LL << 20;
 /// (bitsandbytes/optim/optimizer.py, Optimizer2State/Optimizer1State.init_state).
 constexpr std::uint64_t kEightBitBlockElements = 2048;
 constexpr std::uint64_t kEightBitMinTensorElements = 4096;
+/// DeepSpeed ZeRO-3 steps the optimizer one sub-group of at most this many elements at a time
+/// (zero_optimization.sub_group_size, default 1e9; deepspeed/runtime/zero/config.py).
+constexpr std::uint64_t kDeepSpeedSubGroupElements = 1'000'000'000;
 
 /// A training set-up: everything except the network and the precision (which the analysis carries).
 struct TrainingSetup final {
@@ -86,13 +90,21 @@ public:
     [[nodiscard]] const MemoryBreakdown& perSample() const noexcept { return m_perSample; }
     /// The breakdown at `batch`; an error if a byte count would not fit 64 bits.
     [[nodiscard]] Result<MemoryBreakdown> at(std::int64_t batch) const;
-    /// The largest batch whose total fits `capacityBytes` (0 if even the fixed part does not fit),
-    /// capped at kMaxBatch.
+    /// The largest batch whose total fits `capacityBytes` (0 if even the fixed part, or the optimizer
+    /// step, does not fit), capped at kMaxBatch.
     [[nodiscard]] std::int64_t maxBatch(std::uint64_t capacityBytes) const noexcept;
+    /// Memory during the optimizer step, when activations, the batch and the gathered layers are gone:
+    /// weights + gradients + optimizer state + overhead + stepGradientBytes(). Batch-independent.
+    [[nodiscard]] std::uint64_t optimizerStepBytes() const noexcept { return m_optimizerStep; }
+    /// DeepSpeed ZeRO's float32 copy of a rank's gradient partition, made for the optimizer step in
+    /// mixed precision (4 bytes x ceil(trainable / N); stage 3: at most one sub-group); 0 otherwise.
+    [[nodiscard]] std::uint64_t stepGradientBytes() const noexcept { return m_stepGradients; }
 
 private:
     MemoryBreakdown m_fixed;
     MemoryBreakdown m_perSample;
+    std::uint64_t m_stepGradients = 0;
+    std::uint64_t m_optimizerStep = 0;
 };
 
 /// The answer the product gives: memory at one batch size on one GPU.
@@ -101,17 +113,23 @@ struct Estimate final {
     std::int64_t effectiveBatch = 0; ///< samples per optimizer step: batch x accumulation steps x data-parallel GPUs
     Precision precision = Precision::Fp32;
     Optimizer optimizer = Optimizer::Adam;
+    /// Memory at the start of the backward pass (docs/memory-model.md), by component.
     MemoryBreakdown bytes;
+    /// Memory during the optimizer step (MemoryModel::optimizerStepBytes()). Below total() except with
+    /// DeepSpeed ZeRO in mixed precision, whose float32 gradient partition can make the step the peak.
+    std::uint64_t optimizerStepBytes = 0;
     std::uint64_t gpuMemoryBytes = 0;
-    bool fits = false;
+    bool fits = false; ///< peakBytes() <= gpuMemoryBytes
     std::int64_t maxBatch = 0;          ///< the largest micro-batch per GPU that fits
     std::int64_t maxEffectiveBatch = 0; ///< maxBatch x accumulation steps x data-parallel GPUs
 
     [[nodiscard]] std::uint64_t total() const noexcept { return bytes.total(); }
-    /// GPU memory left over at this batch (negative: the shortfall).
+    /// The larger of total() and optimizerStepBytes: what the GPU must hold.
+    [[nodiscard]] std::uint64_t peakBytes() const noexcept { return std::max(total(), optimizerStepBytes); }
+    /// GPU memory left over at the peak (negative: the shortfall).
     [[nodiscard]] double headroomBytes() const noexcept
     {
-        return static_cast<double>(gpuMemoryBytes) - static_cast<double>(total());
+        return static_cast<double>(gpuMemoryBytes) - static_cast<double>(peakBytes());
     }
 };
 
