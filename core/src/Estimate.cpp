@@ -296,6 +296,10 @@ std::optional<Error> validateSetup(const TrainingSetup& setup)
                      "parallel.tensor_parallel"};
     if (!allShardingsContain(par.sharding))
         return Error{"the sharding strategy is not one Headroom knows", "parallel.sharding"};
+    if (par.offloadOptimizer && par.sharding == Sharding::None)
+        return Error{"offloading the optimizer to the CPU needs DeepSpeed ZeRO (stage 1, 2 or 3, also on one "
+                     "GPU) or FSDP; plain PyTorch and DDP keep the optimizer on the GPU",
+                     "parallel.offload_optimizer"};
     if (setup.eightBitOptimizer && !hasEightBitVariant(setup.optimizer)) {
         const std::string name{optimizerLabel(setup.optimizer)};
         return Error{optimizerStateTensors(setup.optimizer) == 0

@@ -125,6 +125,8 @@ private slots:
     void deepSpeedEstimatorsWithoutOffload();
     void deepSpeedSubGroupBoundsTheStage3Step();
     void optimizerStepPeakDecidesFit();
+    void offloadNeedsZeroOrFsdp_data();
+    void offloadNeedsZeroOrFsdp();
     void gradientsCostTrainableParameterBytes();
     void eightBitLargeLinear_data();
     void eightBitLargeLinear();
@@ -289,10 +291,9 @@ void TestParallelism::offload_data()
     QTest::addColumn<qulonglong>("gradients");
     QTest::addColumn<qulonglong>("communication");
     // Psi = 1e6 pure float16 parameters on 4 GPUs with the optimizer (12 Psi) in CPU memory.
-    // DDP keeps 2 Psi weights, 2 Psi gradients and 2 Psi of buckets; ZeRO-1 the same without
-    // buckets; ZeRO-2 (ZeRO-Offload) also moves the gradient partitions to the CPU; ZeRO-3 keeps
-    // Psi / 4 x 2 bytes of weights; FSDP keeps its sharded gradients.
-    QTest::newRow("ddp") << Sharding::None << qulonglong{2'000'000} << qulonglong{2'000'000} << qulonglong{2'000'000};
+    // ZeRO-1 keeps 2 Psi weights and 2 Psi gradients; ZeRO-2 (ZeRO-Offload) also moves the gradient
+    // partitions to the CPU; ZeRO-3 keeps Psi / 4 x 2 bytes of weights; FSDP keeps its sharded
+    // gradients. (DDP has no optimizer offload: offloadNeedsZeroOrFsdp.)
     QTest::newRow("zero1") << Sharding::Zero1 << qulonglong{2'000'000} << qulonglong{2'000'000} << qulonglong{0};
     QTest::newRow("zero2") << Sharding::Zero2 << qulonglong{2'000'000} << qulonglong{0} << qulonglong{0};
     QTest::newRow("zero3") << Sharding::Zero3 << qulonglong{500'000} << qulonglong{0} << qulonglong{0};
@@ -627,6 +628,38 @@ void TestParallelism::optimizerStepPeakDecidesFit()
     const auto fsdp = estimate(modelStates(13'000'000'000), s);
     QVERIFY(fsdp.ok() && fsdp->fits);
     QCOMPARE(fsdp->peakBytes(), fsdp->total());
+}
+
+void TestParallelism::offloadNeedsZeroOrFsdp_data()
+{
+    QTest::addColumn<Sharding>("sharding");
+    QTest::addColumn<qlonglong>("gpus");
+    QTest::addColumn<bool>("accepted");
+    // DeepSpeed offers offload_optimizer with ZeRO stages 1-3 (ZeRO-Offload also on one GPU); FSDP has
+    // CPUOffload. Plain PyTorch, alone or under DDP, has no optimizer offload.
+    QTest::newRow("ddp, 4 GPUs") << Sharding::None << 4LL << false;
+    QTest::newRow("one GPU, no sharding") << Sharding::None << 1LL << false;
+    QTest::newRow("zero1, 4 GPUs") << Sharding::Zero1 << 4LL << true;
+    QTest::newRow("zero2, one GPU") << Sharding::Zero2 << 1LL << true;
+    QTest::newRow("fsdp-shard-grad-op") << Sharding::FsdpShardGradOp << 4LL << true;
+}
+
+void TestParallelism::offloadNeedsZeroOrFsdp()
+{
+    QFETCH(Sharding, sharding);
+    QFETCH(qlonglong, gpus);
+    QFETCH(bool, accepted);
+    auto s = setup(Optimizer::Adam, gpus, sharding);
+    s.parallel.offloadOptimizer = true;
+    const auto problem = validateSetup(s);
+    QCOMPARE(!problem.has_value(), accepted);
+    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s);
+    QCOMPARE(e.ok(), accepted);
+    if (!accepted) {
+        QCOMPARE(e.error().location, std::string("parallel.offload_optimizer"));
+        const std::string& message = e.error().message;
+        QVERIFY2(message.find("needs DeepSpeed ZeRO") != std::string::npos, message.c_str());
+    }
 }
 
 void TestParallelism::gradientsCostTrainableParameterBytes()

@@ -74,8 +74,9 @@ struct TrainingSetup final {
 };
 
 /// The first problem with a set-up's strategy settings (accumulation steps, GPU count, tensor-parallel
-/// degree, 8-bit optimizer), as an Error naming the setting ("parallel.tensor_parallel"); nullopt if
-/// they are consistent. The batch itself is checked by MemoryModel::at().
+/// degree, optimizer offload without ZeRO or FSDP, 8-bit optimizer), as an Error naming the setting
+/// ("parallel.tensor_parallel"); nullopt if they are consistent. The batch itself is checked by
+/// MemoryModel::at().
 [[nodiscard]] std::optional<Error> validateSetup(const TrainingSetup& setup);
 
 /// Memory as an affine function of the batch size: total(B) = fixed + perSample x B. Built once per
