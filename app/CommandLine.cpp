@@ -405,6 +405,8 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
             << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
     out << std::left << std::setw(22) << "Total" << std::right << std::setw(14) << formatBytes(e.total()) << "\n\n";
+    if (const auto step = optimizerStepText(e))
+        out << *step << ".\n";
     out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name << (multiGpu ? " (each GPU)" : "") << ": "
         << (e.fits ? "headroom " : "short by ") << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes())))
         << '\n';
@@ -422,14 +424,16 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
     out << '\n';
 
     using Align = TextTable::Align;
-    TextTable table({{"#"}, {"Layer"}, {"Type"}, {"Output"}, {"Parameters", Align::Right}, {"Act./sample", Align::Right}});
+    TextTable table({{"#"}, {"Layer"}, {"Type"}, {"Output"}, {"Parameters", Align::Right}, {"Act./sample", Align::Right},
+        {"FLOPs/sample", Align::Right}});
     int index = 0;
     for (const auto& row : a.rows) {
         if (row.type == "Repeat")
             continue;
         const std::string indent(static_cast<std::size_t>(row.depth) * 2, ' ');
         table.addRow({std::to_string(index++), indent + row.name, row.type, row.output.shape.toString(),
-            formatCount(row.params), formatBytes(row.activationBytesPerSample)});
+            formatCount(row.params), formatBytes(row.activationBytesPerSample),
+            formatFlops(static_cast<double>(row.forwardFlopsPerSample) + static_cast<double>(row.backwardFlopsPerSample))});
     }
     table.print(out);
 }

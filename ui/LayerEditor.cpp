@@ -155,6 +155,10 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     header->resizeSection(LayerTableModel::OutputColumn, fm.horizontalAdvance(QStringLiteral("B x 512 x 224 x 224")) + 16);
     header->resizeSection(LayerTableModel::ParametersColumn, fm.horizontalAdvance(QStringLiteral("102,764,544")) + 16);
     header->resizeSection(LayerTableModel::TrainingColumn, fm.horizontalAdvance(QStringLiteral("frozen, checkpointed")) + 16);
+    header->resizeSection(LayerTableModel::FlopsColumn,
+                          std::max(fm.horizontalAdvance(m_model->headerData(LayerTableModel::FlopsColumn, Qt::Horizontal).toString()),
+                                   fm.horizontalAdvance(QStringLiteral("999 GFLOP")))
+                              + 24);
     header->resizeSection(LayerTableModel::ActivationColumn,
                           std::max(fm.horizontalAdvance(m_model->headerData(LayerTableModel::ActivationColumn, Qt::Horizontal).toString()),
                                    fm.horizontalAdvance(QStringLiteral("12.25 MiB")))

@@ -217,6 +217,10 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             return info != nullptr && !invalid ? UiText::count(info->params) : QString();
         case ActivationColumn:
             return info != nullptr && !invalid ? UiText::bytes(info->activationBytes) : QString();
+        case FlopsColumn:
+            return info != nullptr && !invalid
+                ? UiText::flops(static_cast<double>(info->forwardFlops) + static_cast<double>(info->backwardFlops))
+                : QString();
         case TrainingColumn: {
             QStringList parts;
             if (frozen)
@@ -254,6 +258,10 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             if (const LayerKind* kind = LayerRegistry::builtin().find(spec->type))
                 return qs(kind->summary());
         }
+        if (index.column() == FlopsColumn && info != nullptr)
+            return tr("Forward %1 + backward %2 per sample")
+                .arg(UiText::flops(static_cast<double>(info->forwardFlops)),
+                     UiText::flops(static_cast<double>(info->backwardFlops)));
         if (index.column() == TrainingColumn) {
             QStringList lines;
             if (frozen)
@@ -286,7 +294,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == ParametersColumn || index.column() == ActivationColumn || index.column() == IndexColumn)
+        if (index.column() == ParametersColumn || index.column() == ActivationColumn || index.column() == FlopsColumn
+            || index.column() == IndexColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     case ErrorRole: return invalid ? info->error : QString();
@@ -313,6 +322,7 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case OutputColumn: return tr("Output shape");
         case ParametersColumn: return tr("Parameters");
         case ActivationColumn: return tr("Activations / sample");
+        case FlopsColumn: return tr("FLOPs / sample");
         case TrainingColumn: return tr("Training");
         case InputsColumn: return tr("Inputs");
         default: return {};
@@ -320,6 +330,9 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
     }
     if (role == Qt::ToolTipRole && section == ActivationColumn)
         return tr("Memory kept for the backward pass per sample (a Repeat block: all its repetitions)");
+    if (role == Qt::ToolTipRole && section == FlopsColumn)
+        return tr("Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); "
+                  "checkpoint recomputation is in the summary");
     if (role == Qt::ToolTipRole && section == TrainingColumn)
         return tr("Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters");
     return {};
@@ -436,6 +449,8 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
         if (inserted) {
             info.params = row.params;
             info.activationBytes = row.activationBytesPerSample;
+            info.forwardFlops = row.forwardFlopsPerSample;
+            info.backwardFlops = row.backwardFlopsPerSample;
             info.loraParams = row.loraParams;
             info.trainedParams = row.frozen ? 0 : trained;
             info.checkpointed = row.checkpointed;
@@ -444,6 +459,8 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
             auto& b = m_info[block];
             b.params += row.params;
             b.activationBytes += row.activationBytesPerSample;
+            b.forwardFlops += row.forwardFlopsPerSample;
+            b.backwardFlops += row.backwardFlopsPerSample;
             b.loraParams += row.loraParams;
             b.trainedParams += row.frozen ? 0 : trained;
             b.checkpointed = b.checkpointed || row.checkpointed;

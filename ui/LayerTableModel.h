@@ -28,6 +28,7 @@ public:
         OutputColumn,
         ParametersColumn,
         ActivationColumn,
+        FlopsColumn,    ///< forward + backward FLOPs per sample
         TrainingColumn, ///< frozen, checkpointed, LoRA adapters
         InputsColumn,
         ColumnCount
@@ -85,6 +86,8 @@ private:
         int analysisRow = -1;
         std::uint64_t params = 0;
         std::uint64_t activationBytes = 0;
+        std::uint64_t forwardFlops = 0;  ///< per sample
+        std::uint64_t backwardFlops = 0; ///< per sample
         std::uint64_t loraParams = 0;
         std::uint64_t trainedParams = 0; ///< trainable parameters, adapters excluded
         bool checkpointed = false;

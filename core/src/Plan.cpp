@@ -75,6 +75,9 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
             bytes[std::string(componentName(c))] = componentBytes(e.bytes, c);
         bytes["total"] = e.total();
         j["bytes"] = bytes;
+        // DeepSpeed ZeRO's optimizer step can exceed the breakdown; fits and max_batch use the peak.
+        j["optimizer_step_bytes"] = e.optimizerStepBytes;
+        j["peak_bytes"] = e.peakBytes();
         j["per_sample_bytes"] = {{"activations", a.activationBytesPerSample},
                                  {"input", a.inputBytesPerSample},
                                  {"transient", a.transientBytesPerSample}};
@@ -96,6 +99,7 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
         l["activation_bytes_per_sample"] = row.activationBytesPerSample;
         l["activation_bytes_fixed"] = row.activationBytesFixed;
         l["forward_flops_per_sample"] = row.forwardFlopsPerSample;
+        l["backward_flops_per_sample"] = row.backwardFlopsPerSample;
         if (row.error)
             l["error"] = row.error->message;
         layers.push_back(l);

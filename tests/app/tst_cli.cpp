@@ -84,6 +84,8 @@ private slots:
     void offloadAndEightBitOptimizer();
     void lora();
     void freeze();
+    void layerFlopsJson();
+    void optimizerStepPeak();
     void checkpointingSavings();
     void attentionAndSequenceLength();
     void throughputJson();
@@ -531,6 +533,44 @@ void TestCli::freeze()
     const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--freeze"), QStringLiteral("fc1,fc2")});
     QCOMPARE(table.exitCode, 0);
     QVERIFY2(table.out.contains(QStringLiteral("4,680 parameters, 0 trainable")), qPrintable(table.out));
+}
+
+void TestCli::layerFlopsJson()
+{
+    // fc1 64 -> 64: forward 2 x 64 x 64 = 8,192; backward only the weight gradient (its input is the
+    // network input, which needs none): 8,192. fc2 64 -> 8: forward 1,024; backward input and weight
+    // gradients, 2,048. ReLU and the loss: element-wise work, not asserted here.
+    const auto j = jsonOf({m_mlp});
+    QVERIFY(!j.is_null());
+    const auto& layers = j["layers"];
+    const auto named = [&](const std::string& name) {
+        return *std::find_if(layers.begin(), layers.end(), [&](const auto& l) { return l["name"] == name; });
+    };
+    QCOMPARE(named("fc1")["forward_flops_per_sample"].get<std::uint64_t>(), std::uint64_t{8192});
+    QCOMPARE(named("fc1")["backward_flops_per_sample"].get<std::uint64_t>(), std::uint64_t{8192});
+    QCOMPARE(named("fc2")["forward_flops_per_sample"].get<std::uint64_t>(), std::uint64_t{1024});
+    QCOMPARE(named("fc2")["backward_flops_per_sample"].get<std::uint64_t>(), std::uint64_t{2048});
+}
+
+void TestCli::optimizerStepPeak()
+{
+    // Pure bf16 Adam under ZeRO-2 on one GPU, 4,680 parameters, no overhead. The step holds weights
+    // 2 x 4,680 = 9,360, gradients 9,360, Adam state and float32 master weights 12 x 4,680 = 56,160,
+    // and DeepSpeed's float32 copy of the gradient partition 4 x 4,680 = 18,720: 93,600 bytes, more
+    // than the breakdown: the same 74,880 plus, at batch 1, activations 144 (the ReLU output 64 x 2,
+    // the loss's log-softmax 8 x 2), input 136 (64 x 2 and an int64 target) and transient 256 (the
+    // ReLU's input and output gradients, 2 x 64 x 2).
+    const QStringList setup{m_mlp, QStringLiteral("--precision"), QStringLiteral("bf16"), QStringLiteral("--sharding"),
+                            QStringLiteral("zero2"), QStringLiteral("--batch"), QStringLiteral("1"),
+                            QStringLiteral("--overhead-mib"), QStringLiteral("0")};
+    const auto j = jsonOf(setup);
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["optimizer_step_bytes"].get<std::uint64_t>(), std::uint64_t{93600});
+    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{74880 + 536});
+    QCOMPARE(j["peak_bytes"].get<std::uint64_t>(), std::uint64_t{93600});
+    const Run text = runHeadroom(QStringList{QStringLiteral("estimate")} + setup);
+    QVERIFY2(text.out.contains(QStringLiteral("The optimizer step needs 91.41 KiB, more than the breakdown's 73.65 KiB")),
+             qPrintable(text.out));
 }
 
 void TestCli::lora()

@@ -91,6 +91,11 @@ void TestLayerTableModel::columnsShowTheCoreAnalysis()
     QCOMPARE(f.text(0, LayerTableModel::OutputColumn), QStringLiteral("B x 4 x 8 x 8"));
     QCOMPARE(f.text(0, LayerTableModel::NameColumn), QStringLiteral("conv"));
     QVERIFY2(f.model.statusText().contains(QStringLiteral("2,682")), qPrintable(f.model.statusText()));
+    // The Linear 256 -> 10: forward 2 x 256 x 10 = 5,120 FLOPs; backward the input gradient (its input
+    // needs one: the conv below trains) and the weight gradient, 5,120 each: 15,360 in all.
+    QCOMPARE(f.text(3, LayerTableModel::FlopsColumn), QStringLiteral("15.4 kFLOP"));
+    QCOMPARE(f.model.index(3, LayerTableModel::FlopsColumn).data(Qt::ToolTipRole).toString(),
+             QStringLiteral("Forward 5.12 kFLOP + backward 10.2 kFLOP per sample"));
 }
 
 void TestLayerTableModel::repeatBlockIsAParent()

@@ -1,5 +1,6 @@
 #include "LayerTablePainter.h"
 
+#include "PlanText.h"
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Format.h"
@@ -21,6 +22,7 @@ enum Column {
     ShapeColumn,
     ParamsColumn,
     ActivationsColumn,
+    FlopsColumn,
     ColumnCount
 };
 
@@ -33,12 +35,19 @@ struct ColumnSpec final
 
 constexpr std::array<ColumnSpec, ColumnCount> kColumns { {
     { "#", 0.045, Qt::AlignRight },
-    { "Layer", 0.235, Qt::AlignLeft },
-    { "Type", 0.165, Qt::AlignLeft },
-    { "Output shape", 0.265, Qt::AlignLeft },
-    { "Parameters", 0.135, Qt::AlignRight },
-    { "Activations\nper sample", 0.155, Qt::AlignRight },
+    { "Layer", 0.205, Qt::AlignLeft },
+    { "Type", 0.145, Qt::AlignLeft },
+    { "Output shape", 0.2, Qt::AlignLeft },
+    { "Parameters", 0.13, Qt::AlignRight },
+    { "Activations\nper sample", 0.13, Qt::AlignRight },
+    { "FLOPs\nper sample", 0.145, Qt::AlignRight },
 } };
+
+/// Forward + backward FLOPs of one sample, as the GUI's FLOPs column shows them.
+std::string flopsText(std::uint64_t forward, std::uint64_t backward)
+{
+    return plantext::formatFlops(static_cast<double>(forward) + static_cast<double>(backward));
+}
 
 QString qs(const std::string& s)
 {
@@ -181,6 +190,7 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
             cell(ShapeColumn, kDash, FontRole::Small, style::kMuted);
             cell(ParamsColumn, kDash, FontRole::Small, style::kMuted);
             cell(ActivationsColumn, kDash, FontRole::Small, style::kMuted);
+            cell(FlopsColumn, kDash, FontRole::Small, style::kMuted);
             canvas.advance(rowH);
             canvas.paragraph(
                 error, FontRole::Small, row.blockedByEarlierError ? style::kMuted : style::kFails, errorLeft);
@@ -190,6 +200,7 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
         cell(ShapeColumn, loss ? kDash : shapeText(row.output), FontRole::Small, ink);
         cell(ParamsColumn, qs(formatCount(row.params)), FontRole::Small, ink);
         cell(ActivationsColumn, qs(formatBytes(row.activationBytesPerSample)), FontRole::Small, ink);
+        cell(FlopsColumn, qs(flopsText(row.forwardFlopsPerSample, row.backwardFlopsPerSample)), FontRole::Small, ink);
         canvas.advance(rowH);
     }
 
@@ -202,6 +213,8 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
     cell(NameColumn, QStringLiteral("Total"), FontRole::SmallBold);
     cell(ParamsColumn, qs(formatCount(m_analysis.totalParams)), FontRole::SmallBold);
     cell(ActivationsColumn, qs(formatBytes(m_analysis.activationBytesPerSample)), FontRole::SmallBold);
+    cell(FlopsColumn, qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample)),
+        FontRole::SmallBold);
     canvas.advance(rowH);
 }
 

@@ -140,6 +140,15 @@ std::optional<std::string> loraText(const Plan& plan, const Analysis& a)
         + percentText(static_cast<double>(a.trainableParams), static_cast<double>(a.totalParams)) + ")";
 }
 
+std::optional<std::string> optimizerStepText(const Estimate& e)
+{
+    if (e.optimizerStepBytes <= e.total())
+        return std::nullopt;
+    return "The optimizer step needs " + formatBytes(e.optimizerStepBytes) + ", more than the breakdown's "
+        + formatBytes(e.total()) + ": DeepSpeed ZeRO makes a float32 copy of each GPU's gradient partition "
+        + "for it (after the activations are freed). The fit and the max batch take this peak into account";
+}
+
 std::string formatSeconds(double seconds)
 {
     if (!(seconds > 0) || !std::isfinite(seconds))

@@ -37,6 +37,10 @@ namespace plantext {
 /// "LoRA adds 294,912 adapter parameters: 294,912 of 124,734,720 parameters train (0.24 %)"; empty
 /// when LoRA is off.
 [[nodiscard]] std::optional<std::string> loraText(const Plan& plan, const Analysis& analysis);
+/// "The optimizer step needs 17.9 GiB, more than the breakdown's 15.2 GiB: ..." when DeepSpeed ZeRO's
+/// step (its float32 gradient partition) is the peak, which the fit and the max batch then use; empty
+/// otherwise.
+[[nodiscard]] std::optional<std::string> optimizerStepText(const Estimate& estimate);
 
 /// "412 ms", "1.85 s", "3.2 min", "85 us".
 [[nodiscard]] std::string formatSeconds(double seconds);

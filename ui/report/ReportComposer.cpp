@@ -187,7 +187,7 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     QString verdict = e.fits ? QStringLiteral("Fits on the %1").arg(gpuName)
                              : QStringLiteral("Does not fit on the %1").arg(gpuName);
     QString detail = QStringLiteral("Batch %1 needs %2 of %3: %4 %5.")
-                         .arg(count(e.batch), bytes(e.total()), bytes(e.gpuMemoryBytes),
+                         .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
                              e.fits ? QStringLiteral("headroom") : QStringLiteral("shortfall"),
                              absoluteBytes(e.headroomBytes()));
     if (e.maxBatch == 0) {
@@ -277,6 +277,8 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
 
     // What the strategies change: checkpointing's saving and its price, LoRA's trainable share.
     std::vector<QString> notes;
+    if (const auto step = plantext::optimizerStepText(e))
+        notes.push_back(qs(*step) + QLatin1Char('.'));
     if (const auto saved = plantext::checkpointingSavingsText(m_plan, m_result.analysis, e.batch))
         notes.push_back(qs(*saved) + QLatin1Char('.'));
     if (const auto lora = plantext::loraText(m_plan, m_result.analysis))
@@ -386,7 +388,9 @@ void ReportComposer::layerSection(ReportCanvas& canvas) const
     canvas.paragraph(
         QStringLiteral("Activations per sample: the bytes autograd saves for backward that this layer "
                        "keeps first, for one sample. Batch-independent saved bytes (such as per-channel "
-                       "statistics) are part of the estimate but not of this column."),
+                       "statistics) are part of the estimate but not of this column. FLOPs per sample: "
+                       "forward plus backward (input and weight gradients) for one sample; checkpoint "
+                       "recomputation is in the throughput section."),
         FontRole::Tiny, style::kMuted);
 }
 
