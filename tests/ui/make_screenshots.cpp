@@ -29,6 +29,7 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
+#include <QStatusBar>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -105,7 +106,7 @@ int main(int argc, char** argv)
             saveScreen(path(qPrintable(QStringLiteral("main-window-%1.png").arg(QLocale().name()))), frame());
         });
     } else {
-        steps.push_back([&] { saveScreen(path("main-window.png"), frame()); });
+        steps.push_back([&] { saveScreen(path("main-window-vgg16.png"), frame()); });
         // The GPU selector, open.
         steps.push_back([&] {
             auto* combo = find<GpuSelector>(&window, "gpuComboBox");
@@ -245,25 +246,30 @@ int main(int argc, char** argv)
             doc->setBatch(4);
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
         });
-        steps.push_back([&] { saveScreen(path("strategy-lora.png"), frame()); });
+        steps.push_back([&] { saveScreen(path("strategy-qlora-llama.png"), frame()); });
         steps.push_back([&] {
             window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
             window.document()->setLora(LoraOptions{});
             window.document()->setCheckpointing(Checkpointing::None);
             window.document()->setAccumulationSteps(1);
             window.openPreset(QStringLiteral("resnet50"));
+            window.statusBar()->clearMessage(); // the import's message is about the previous model
         });
         steps.push_back([&] {
+            // As the user guide's walkthrough: four RTX 3090s, AdamW, FP16 autocast, 128 images per GPU.
             Document* doc = window.document();
-            doc->setPrecision(Precision::AmpBf16);
+            if (auto gpu = window.setupPanel()->catalog().find("RTX 3090"))
+                doc->setGpu(gpu.value());
+            doc->setOptimizer(Optimizer::AdamW);
+            doc->setPrecision(Precision::AmpFp16);
             Parallelism p;
             p.gpus = 4;
             p.sharding = Sharding::Zero2;
             doc->setParallelism(p);
-            doc->setBatch(64);
+            doc->setBatch(128);
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::MultiGpuTab);
         });
-        steps.push_back([&] { saveScreen(path("multi-gpu-zero2.png"), frame()); });
+        steps.push_back([&] { saveScreen(path("multi-gpu-zero2-resnet50.png"), frame()); });
         steps.push_back([&] {
             window.resize(1280, 800);
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
