@@ -88,6 +88,26 @@ std::optional<Error> checkInferred(const Attributes& attrs, const std::string& n
                    + std::string(what));
 }
 
+Result<LayerOutcome> addedTable(const LayerContext& ctx, std::int64_t rows, std::string idsLabel)
+{
+    const auto& in = ctx.in();
+    if (!isFloatingPoint(in.dtype))
+        return failure("needs a floating-point input [T, D] but gets " + std::string(dtypeName(in.dtype))
+            + " (token ids go through an Embedding first)");
+    if (auto e = expectRank(in, 2, "[T, D] (sequence, features)"))
+        return *e;
+    const std::int64_t dim = in.shape.dims[1];
+    if (auto e = checkInferred(ctx.attrs, "embedding_dim", dim, "features (its last axis)"))
+        return *e;
+    LayerOutcome o;
+    o.output = TensorInfo{in.shape, promote(in.dtype, ctx.parameterType())};
+    o.params.push_back(parameter("weight", Count::fromSigned(rows) * Count::fromSigned(dim)));
+    o.saved.push_back(
+        SavedTensor::internal(std::move(idsLabel), 0, DType::Int64, Count::fromSigned(in.shape.dims[0])));
+    o.forwardFlopsPerSample = in.shape.elements();
+    return o;
+}
+
 std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChannels)
 {
     if (auto e = checkInferred(attrs, "in_channels", inChannels, "channels"))

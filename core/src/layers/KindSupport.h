@@ -54,6 +54,11 @@ private:
 [[nodiscard]] std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
                                                  std::string_view what);
 
+/// A learned `rows` x D table looked up by T int64 ids that are the same for every sample, and added to
+/// a sequence [T, D] (position and token-type embeddings): checks the input and embedding_dim; the
+/// ids are kept as fixed bytes, the add keeps nothing and promotes (half input + float32 table).
+[[nodiscard]] Result<LayerOutcome> addedTable(const LayerContext& ctx, std::int64_t rows, std::string idsLabel);
+
 /// Convolutions: a given in_channels must match the input, and groups must divide both channel counts.
 [[nodiscard]] std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChannels);
 

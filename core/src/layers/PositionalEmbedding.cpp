@@ -25,27 +25,15 @@ public:
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
-        const auto& in = ctx.in();
-        if (!isFloatingPoint(in.dtype))
-            return failure("needs a floating-point input [T, D] but gets " + std::string(dtypeName(in.dtype))
-                + " (token ids go through an Embedding first)");
-        if (auto e = expectRank(in, 2, "[T, D] (sequence, features)"))
-            return *e;
-        const std::int64_t length = in.shape.dims[0];
-        const std::int64_t dim = in.shape.dims[1];
-        if (auto e = checkInferred(ctx.attrs, "embedding_dim", dim, "features (its last axis)"))
-            return *e;
         const std::int64_t positions = ctx.attrs.integer("num_embeddings");
+        auto outcome = addedTable(ctx, positions, "position ids");
+        if (!outcome)
+            return outcome;
+        const std::int64_t length = ctx.in().shape.dims[0];
         if (length > positions)
             return failure("the sequence has " + std::to_string(length) + " positions but the table only "
                 + std::to_string(positions) + " (num_embeddings)");
-
-        LayerOutcome o;
-        o.output = TensorInfo{in.shape, promote(in.dtype, ctx.parameterType())};
-        o.params.push_back(parameter("weight", Count::fromSigned(positions) * Count::fromSigned(dim)));
-        o.saved.push_back(SavedTensor::internal("position ids", 0, DType::Int64, Count::fromSigned(length)));
-        o.forwardFlopsPerSample = in.shape.elements();
-        return o;
+        return outcome;
     }
 };
 

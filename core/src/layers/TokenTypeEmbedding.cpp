@@ -21,22 +21,7 @@ public:
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
-        const auto& in = ctx.in();
-        if (!isFloatingPoint(in.dtype))
-            return failure("needs a floating-point input [T, D] but gets " + std::string(dtypeName(in.dtype))
-                + " (token ids go through an Embedding first)");
-        if (auto e = expectRank(in, 2, "[T, D] (sequence, features)"))
-            return *e;
-        const std::int64_t dim = in.shape.dims[1];
-        if (auto e = checkInferred(ctx.attrs, "embedding_dim", dim, "features (its last axis)"))
-            return *e;
-        LayerOutcome o;
-        o.output = TensorInfo{in.shape, promote(in.dtype, ctx.parameterType())};
-        o.params.push_back(
-            parameter("weight", Count::fromSigned(ctx.attrs.integer("num_embeddings")) * Count::fromSigned(dim)));
-        o.saved.push_back(SavedTensor::internal("token type ids", 0, DType::Int64, Count::fromSigned(in.shape.dims[0])));
-        o.forwardFlopsPerSample = in.shape.elements();
-        return o;
+        return addedTable(ctx, ctx.attrs.integer("num_embeddings"), "token type ids");
     }
 };
 
