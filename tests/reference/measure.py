@@ -1147,6 +1147,19 @@ def _state_of(opt):
                 step_tensor_bytes=step_bytes, step_python_numbers=step_numbers)
 
 
+def step_every_optimizer(model, log):
+    """One step of every optimizer on the gradients in place (zeros where a trainable parameter has
+    none), then clears them: (optimizer-state bytes by optimizer, per-optimizer detail)."""
+    t1 = time.time()
+    for p in model.parameters():
+        if p.requires_grad and p.grad is None:
+            p.grad = torch.zeros_like(p)
+    state, detail = measure_optimizers(model)
+    model.zero_grad(set_to_none=True)
+    log(f"    optimizers: adam {state['adam']:,} B ({time.time() - t1:.1f}s)")
+    return state, detail
+
+
 def measure_optimizers(model):
     """Each optimizer takes one step() and its state is counted. On the real parameters (with the
     gradients in place) when the network has at most REAL_STEP_MAX_PARAMS parameters, or for
@@ -1503,13 +1516,7 @@ def measure_network(net, args, log):
         run, grad_bytes = run_precision(net, model, precision, log)
         if state is None:
             # gradients of the last batch are in place: one step of each optimizer
-            t1 = time.time()
-            for p in model.parameters():
-                if p.requires_grad and p.grad is None:
-                    p.grad = torch.zeros_like(p)
-            state, detail = measure_optimizers(model)
-            model.zero_grad(set_to_none=True)
-            log(f"    optimizers: adam {state['adam']:,} B ({time.time() - t1:.1f}s)")
+            state, detail = step_every_optimizer(model, log)
         run["optimizer_state_bytes"] = state
         run["gradient_bytes_measured"] = grad_bytes
         if precision != "fp32":
@@ -1793,13 +1800,7 @@ def measure_strategy_case(case, log):
                  parameters=pc, buffers=bc)
 
     run, grad_bytes = run_precision(net, model, "fp32", log)
-    t1 = time.time()
-    for p in model.parameters():
-        if p.requires_grad and p.grad is None:
-            p.grad = torch.zeros_like(p)
-    state, detail = measure_optimizers(model)
-    model.zero_grad(set_to_none=True)
-    log(f"    optimizers: adam {state['adam']:,} B ({time.time() - t1:.1f}s)")
+    state, detail = step_every_optimizer(model, log)
     run["optimizer_state_bytes"] = state
     run["gradient_bytes_measured"] = grad_bytes
     entry["optimizer_state_keys"] = {k: v["state_keys"] for k, v in detail.items()}
