@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <map>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 namespace headroom {
@@ -354,6 +355,7 @@ private:
             return pushInvalid(std::move(row), m_tensors[current].info);
         }
         auto& o = outcome.value();
+        recordWarnings(o.warnings, specPath, name);
 
         std::optional<std::size_t> tiedRow;
         if (auto e = applyTying(spec, specPath, scope, o, tiedRow)) {
@@ -847,6 +849,15 @@ private:
         return m_tensors.size() - 1;
     }
 
+    /// A layer's warnings, once per spec (a Repeat block's iterations would repeat them).
+    void recordWarnings(const std::vector<std::string>& warnings, const std::string& specPath, const std::string& name)
+    {
+        for (const auto& message : warnings) {
+            if (m_warned.insert(specPath + '\n' + message).second)
+                m_result.warnings.push_back(AnalysisWarning{name, message});
+        }
+    }
+
     void recordError(const Error& e)
     {
         if (!m_result.error)
@@ -880,6 +891,7 @@ private:
     std::vector<Storage> m_storages;
     std::vector<Tensor> m_tensors;
     std::unordered_map<std::string, std::size_t> m_byFullName;
+    std::unordered_set<std::string> m_warned; ///< spec path + message of each warning recorded
     std::map<std::size_t, Count> m_weightByRow;
     std::map<std::size_t, bool> m_weightTrainsByRow;
     Count m_params, m_buffers, m_paramBytes, m_bufferBytes, m_autocastCopies, m_labelBytes;

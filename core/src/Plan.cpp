@@ -105,6 +105,10 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
         layers.push_back(l);
     }
     j["layers"] = layers;
+    auto warnings = ordered_json::array();
+    for (const auto& w : a.warnings)
+        warnings.push_back({{"layer", w.layer}, {"message", w.message}});
+    j["warnings"] = warnings;
     if (result.error)
         j["error"] = result.error->message;
     return j;

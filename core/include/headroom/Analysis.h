@@ -42,6 +42,14 @@ struct LayerRow final {
     [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
 };
 
+/// An assumption or approximation behind an analysis that the user should see next to the numbers
+/// (an operator Headroom does not know, modelled generically; balanced expert routing).
+struct AnalysisWarning final {
+    std::string layer;   ///< the layer's name ("" for the whole network)
+    std::string message; ///< in the user's terms, without the layer's name
+    friend bool operator==(const AnalysisWarning&, const AnalysisWarning&) = default;
+};
+
 /// What changes how a network is analysed (as opposed to how its memory is then budgeted).
 struct AnalysisOptions final {
     Precision precision = Precision::Fp32;
@@ -59,6 +67,8 @@ struct Analysis final {
     std::vector<LayerRow> rows;
     /// The first blocking error (also recorded on its row); estimates are refused while set.
     std::optional<Error> error;
+    /// Assumptions behind the numbers, in layer order (LayerOutcome::warnings, once per layer spec).
+    std::vector<AnalysisWarning> warnings;
 
     std::uint64_t totalParams = 0;     ///< as sum(p.numel() for p in model.parameters())
     std::uint64_t trainableParams = 0;

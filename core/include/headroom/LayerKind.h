@@ -146,6 +146,22 @@ struct LayerOutcome final {
     /// dropout, residual adds), whose backward is one pass like a parameter-free layer's rather than
     /// one per gradient (input and weight).
     Count elementwiseFlopsPerSample;
+
+    // What the step simulation (docs/memory-model.md, "One training step") reads beyond the above.
+
+    /// Backward: input i with aliasedInputGradients[i] set receives the output gradient itself or a view
+    /// of it (Identity, views, an Add operand of the output's shape and dtype, Concat's slices), so
+    /// nothing is allocated for it. Every other input that needs a gradient gets a new tensor of its own
+    /// size (the default; an empty vector aliases none).
+    std::vector<bool> aliasedInputGradients;
+    /// Bytes per sample a layer holds only while its forward (backward) runs, beyond its output, its
+    /// saved tensors and its gradients: a composite layer's internal intermediates, a kernel's
+    /// temporaries. Freed when the layer returns.
+    Count forwardScratchBytesPerSample;
+    Count backwardScratchBytesPerSample;
+    /// Assumptions about this layer that the user should know, in the user's terms ("assumes balanced
+    /// routing across the 8 experts"); the analysis lists them with the layer's name.
+    std::vector<std::string> warnings;
 };
 
 enum class LayerCategory {

@@ -37,6 +37,7 @@ public:
         LayerOutcome o;
         o.output = in;
         o.outputAliasesInput = inplace || m_info.keeps == Keeps::Nothing; // Identity returns its input
+        o.aliasedInputGradients = {m_info.keeps == Keeps::Nothing}; // and passes the gradient on
         if (inplace && m_info.inplaceNeedsOriginal)
             o.saved.push_back(SavedTensor::internal("original input", in.shape.elements(), in.dtype));
         else if (m_info.keeps == Keeps::Output)

@@ -24,6 +24,7 @@ public:
         LayerOutcome o;
         o.output = in;
         o.outputAliasesInput = p == 0.0 || ctx.attrs.flag("inplace");
+        o.aliasedInputGradients = {p == 0.0}; // F.dropout(p=0) returns its input unchanged
         if (p > 0.0 && p < 1.0)
             o.saved.push_back(SavedTensor::internal("mask", in.shape.elements(), DType::Bool));
         o.forwardFlopsPerSample = in.shape.elements();

@@ -53,6 +53,8 @@ public:
         const bool merges = last > first;
         o.outputAliasesInput = in.contiguous || !merges;
         o.output.contiguous = o.outputAliasesInput ? in.contiguous : true;
+        // The backward of a view (and of the copying reshape, _unsafe_view(clone)) reshapes the gradient.
+        o.aliasedInputGradients = {true};
         return o;
     }
 };

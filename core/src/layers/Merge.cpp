@@ -48,6 +48,10 @@ public:
         LayerOutcome o;
         o.output = out;
         o.forwardFlopsPerSample = Count{ctx.inputs.size() - 1} * out.shape.elements();
+        // add's backward passes grad to an operand of the output's shape and dtype; a broadcast operand
+        // gets a reduced copy (sum_to_size), a promoted one a cast copy.
+        for (const auto& in : ctx.inputs)
+            o.aliasedInputGradients.push_back(in == TensorInfo{out.shape, out.dtype, in.contiguous});
         return o;
     }
 };
@@ -88,6 +92,9 @@ public:
         }
         LayerOutcome o;
         o.output = out;
+        // cat's backward hands each input a slice (a view) of the output gradient, cast where promoted.
+        for (const auto& in : ctx.inputs)
+            o.aliasedInputGradients.push_back(in.dtype == out.dtype);
         return o;
     }
 };
