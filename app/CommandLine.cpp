@@ -46,6 +46,7 @@ struct Options {
     std::string file;
     std::string gpu = kDefaultGpu;
     Optimizer optimizer = Optimizer::Adam;
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
     Precision precision = Precision::Fp32;
     std::int64_t batch = kDefaultBatch;
     std::uint64_t overheadBytes = kDefaultOverheadBytes;
@@ -161,6 +162,11 @@ Options parseOptions(const std::vector<std::string>& args)
             if (!parsed)
                 throw UsageError{"--optimizer must be one of " + optimizerChoices() + ", not \"" + args[i] + "\""};
             o.optimizer = *parsed;
+        } else if (a == "--optimizer-impl") {
+            const auto parsed = parseOptimizerImplementation(value());
+            if (!parsed)
+                throw UsageError{"--optimizer-impl must be one of foreach|fused|for-loop, not \"" + args[i] + "\""};
+            o.optimizerImplementation = *parsed;
         } else if (a == "--precision") {
             const auto parsed = parsePrecision(value());
             if (!parsed)
@@ -294,6 +300,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
         throw UsageError{"--freeze: " + frozen.error().message};
     plan.precision = o.precision;
     plan.setup.optimizer = o.optimizer;
+    plan.setup.optimizerImplementation = o.optimizerImplementation;
     plan.setup.batch = o.batch;
     plan.setup.overheadBytes = o.overheadBytes;
     plan.setup.accumulationSteps = o.accumulationSteps;
@@ -405,8 +412,7 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
             << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
     out << std::left << std::setw(22) << "Total" << std::right << std::setw(14) << formatBytes(e.total()) << "\n\n";
-    if (const auto step = optimizerStepText(e))
-        out << *step << ".\n";
+    out << peakText(e) << ".\n";
     out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name << (multiGpu ? " (each GPU)" : "") << ": "
         << (e.fits ? "headroom " : "short by ") << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes())))
         << '\n';
@@ -565,6 +571,7 @@ std::string helpText()
            "  --gpu NAME            a unique part of a GPU's name [GeForce GTX 1080]\n"
            "  --gpu-memory-gib X    a custom GPU with X GiB instead of --gpu\n"
            "  --optimizer NAME      " + optimizerChoices() + " [adam]\n"
+           "  --optimizer-impl NAME how torch.optim runs the step: foreach|fused|for-loop [foreach]\n"
            "  --precision NAME      fp32|amp-fp16|amp-bf16|fp16|bf16 [fp32]\n"
            "  --batch N             (micro-)batch size per GPU [32]\n"
            "  --overhead-mib X      CUDA context and framework overhead in MiB [512]\n"

@@ -32,6 +32,7 @@ struct Storage {
     /// materialises it again as a fresh storage (even when the original is kept, as a block's output
     /// that is the next block's input), so it counts in that iteration's recomputed activations.
     bool savedInSegment = false;
+    std::size_t producerOp = kNoStepOp; ///< the step op that allocates it (kNoStepOp: the input batch)
 };
 
 /// A tensor flowing between layers.
@@ -41,6 +42,14 @@ struct Tensor {
     std::optional<std::size_t> producerRow; ///< nullopt for the network input
     bool valid = true;
     bool requiresGrad = false; ///< autograd records it (an upstream input or parameter needs a gradient)
+    std::size_t producerOp = kNoStepOp; ///< the step op that computes it (kNoStepOp: the network input)
+};
+
+/// One "op keeps storage for backward" fact, resolved into StepStorage release points at the end.
+struct Keep {
+    std::size_t storage = 0;
+    std::size_t op = 0;
+    bool inSegment = false; ///< by an op of the checkpointed iteration that created the storage
 };
 
 /// QLoRA's NF4 storage of `elements` weights (Dettmers et al. 2023, QLoRA section 3): 4 bits per
@@ -140,6 +149,7 @@ public:
         top.names.emplace(std::string(kNetworkInputName), 0);
         std::size_t current = 0;
         walk(m_network.layers, "layers", "", 0, top, current, false);
+        m_networkOutput = current;
         if (!m_result.error)
             addLoss(current);
         if (!m_stopped && m_options.lora.enabled()) {
@@ -266,7 +276,10 @@ private:
             inner.repeatInput = current;
             if (segments) {
                 m_segment = static_cast<std::ptrdiff_t>(m_segmentCount++);
-                m_storages[m_tensors[current].storage].kept = true; // checkpoint saves its input
+                // checkpoint saves its input until the iteration's backward ends (its first op's)
+                const std::size_t input = m_tensors[current].storage;
+                m_storages[input].kept = true;
+                m_keeps.push_back(Keep{input, m_step.ops.size(), false});
             }
             walk(spec.children, specPath + ".layers", name + "." + std::to_string(t) + ".", depth + 1, inner, current,
                  frozen);
@@ -375,17 +388,31 @@ private:
         const bool tiedTrains = tiedRow && !layerFrozen && m_weightTrainsByRow[*tiedRow];
         const bool anyInputGrad
             = std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return m_tensors[t].requiresGrad; });
-        countParameters(o, row, layerFrozen, quantized);
+        StepOp op;
+        op.row = rowIndex;
+        op.segment = m_segment;
+        countParameters(o, row, layerFrozen, quantized, op.parameters);
         const bool weightTrains = tiedRow ? tiedTrains : (ownWeight && !layerFrozen);
         const bool baseTrains = row.trainableParams > 0 || tiedTrains;
         const bool recorded = anyInputGrad || baseTrains || adapted;
+        op.recorded = recorded;
+        if (tiedTrains) // backward produces the shared weight's gradient here too
+            op.parameters.push_back(m_weightParameterByRow[*tiedRow]);
         // The autocast cast cache keeps half copies of weights that require grad; a frozen weight's copy
         // lives on only when backward keeps it (mm/conv save the weight for the input gradient).
+        const Count copiesBefore = m_autocastCopies;
         if (weightTrains || anyInputGrad || (recorded && !ownWeight && !tiedRow))
             countAutocastCopies(kind->autocast(), o, quantized, tiedRow);
+        op.autocastCopyBytes = m_autocastCopies.value() - copiesBefore.value();
+        // Backward keeps the half copy when it computes the input's gradient from it; convolution's single
+        // derivative formula (derivatives.yaml) saves its weight whatever requires grad, addmm only then.
+        const bool copySaved = recorded && (anyInputGrad || kind->category() == LayerCategory::Convolution);
+        op.copyRelease = copySaved ? CopyRelease::AfterBackward
+            : weightTrains         ? CopyRelease::AfterForward
+                                   : CopyRelease::AfterForwardOp;
 
         // The output: a new storage, or the input's for in-place ops and views.
-        Tensor out{o.output, 0, rowIndex, true, recorded};
+        Tensor out{o.output, 0, rowIndex, true, recorded, m_step.ops.size()};
         if (o.outputAliasesInput && !casted[0]) {
             out.storage = m_tensors[inputs[0]].storage;
         } else {
@@ -396,6 +423,7 @@ private:
         m_byFullName[name] = outIndex;
 
         bool scoresDropped = false; // selective checkpointing dropped this layer's attention scores
+        std::vector<bool> castSaved(inputs.size(), false);
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
         for (const auto& s : recorded ? o.saved : nothing) {
             // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
@@ -407,6 +435,7 @@ private:
                 const std::size_t storage = casted[i]
                     ? newStorage(effective[i].shape.elements() * Count{elementSize(effective[i].dtype)}, 0)
                     : m_tensors[inputs[i]].storage;
+                castSaved[i] = castSaved[i] || casted[i];
                 keep(storage, row);
                 break;
             }
@@ -418,6 +447,9 @@ private:
                     m_droppedPerSample += perSample;
                     m_droppedFixed += fixed;
                     scoresDropped = true;
+                    // recomputed inside this layer's backward
+                    op.backwardScratch.perSample += perSample.value();
+                    op.backwardScratch.fixed += fixed.value();
                     break;
                 }
                 keep(newStorage(perSample, fixed), row);
@@ -426,13 +458,31 @@ private:
             }
         }
 
+        if (!recorded) { // what the kernel makes anyway lives only while the layer runs
+            for (const auto& s : o.saved) {
+                if (s.source == SavedTensor::Source::Internal && s.madeWithoutGrad)
+                    op.forwardScratch.perSample += (s.perSampleElements * Count{elementSize(s.dtype)}).value();
+            }
+        }
         Count forward = o.forwardFlopsPerSample;
         Count backward = backwardFlops(o, inputs, anyInputGrad, baseTrains, recorded);
         if (adapted) {
-            const auto flops = addAdapter(inputs[0], effective[0], o.output, row);
+            const auto flops = addAdapter(inputs[0], effective[0], o.output, row, op.parameters);
             forward += flops.forward;
             backward += flops.backward;
         }
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            // a cast copy's backward (ToCopyBackward) makes a new gradient in the original dtype
+            const bool aliased = !casted[i] && i < o.aliasedInputGradients.size() && o.aliasedInputGradients[i];
+            op.inputs.push_back(StepInput{inputs[i], aliased});
+            if (casted[i] && !castSaved[i]) // the cast copy lives only while the layer runs
+                op.forwardScratch.perSample += (effective[i].shape.elements() * Count{elementSize(effective[i].dtype)}).value();
+        }
+        op.output = outIndex;
+        op.forwardScratch.perSample += o.forwardScratchBytesPerSample.value();
+        op.backwardScratch.perSample += o.backwardScratchBytesPerSample.value();
+        m_overflow = m_overflow || o.forwardScratchBytesPerSample.isOverflow()
+            || o.backwardScratchBytesPerSample.isOverflow();
         if (o.attentionCore) {
             const auto& core = *o.attentionCore;
             // Selective checkpointing dropped the scores: backward runs the attention core again (Q K^T,
@@ -468,6 +518,7 @@ private:
         if (row.checkpointed)
             m_recompute += forward;
         m_result.rows.push_back(std::move(row));
+        m_step.ops.push_back(std::move(op));
         return outIndex;
     }
 
@@ -519,7 +570,8 @@ private:
 
     /// PEFT's LoRA Linear: result = base(x) + lora_B(lora_A(dropout(x))) * scaling. A (r x in) and
     /// B (out x r) train; A keeps its (dropped, cast) input, B keeps A's output (r per position).
-    Flops addAdapter(std::size_t input, const TensorInfo& effective, const TensorInfo& output, LayerRow& row)
+    Flops addAdapter(std::size_t input, const TensorInfo& effective, const TensorInfo& output, LayerRow& row,
+                     std::vector<std::size_t>& stepParameters)
     {
         const auto& lora = m_options.lora;
         const Tensor& x = m_tensors[input];
@@ -542,6 +594,8 @@ private:
         m_trainableBytes += bytes;
         m_result.trainableTensorElements.push_back(a.value());
         m_result.trainableTensorElements.push_back(b.value());
+        stepParameters.push_back(addStepParameter(a * Count{elementSize(adapterType)}));
+        stepParameters.push_back(addStepParameter(b * Count{elementSize(adapterType)}));
         m_overflow = m_overflow || a.isOverflow() || b.isOverflow() || bytes.isOverflow() || positions.isOverflow();
         if (isAutocast(m_precision) && adapterType == DType::Float32)
             m_autocastCopies += (a + b) * Count{elementSize(halfType(m_precision))};
@@ -676,7 +730,8 @@ private:
             m_autocastCopies += m_weightByRow[*tiedRow] * half;
     }
 
-    void countParameters(const LayerOutcome& o, LayerRow& row, bool frozen, bool quantized)
+    void countParameters(const LayerOutcome& o, LayerRow& row, bool frozen, bool quantized,
+                         std::vector<std::size_t>& stepParameters)
     {
         Count params, buffers, paramBytes, bufferBytes, trainable, trainableBytes;
         for (const auto& p : o.params) {
@@ -690,6 +745,9 @@ private:
                     trainable += p.elements;
                     trainableBytes += bytes;
                     m_result.trainableTensorElements.push_back(p.elements.value());
+                    stepParameters.push_back(addStepParameter(bytes));
+                    if (p.name == "weight")
+                        m_weightParameterByRow[m_result.rows.size()] = stepParameters.back();
                 }
                 if (p.name == "weight") {
                     m_weightByRow[m_result.rows.size()] = p.elements;
@@ -717,7 +775,7 @@ private:
     {
         if (m_network.loss == Loss::None)
             return;
-        const auto& logits = m_tensors[current];
+        const Tensor logits = m_tensors[current]; // a copy: the loss's ops add tensors
         LayerRow row;
         row.name = "loss";
         row.inputs.push_back(tensorName(current));
@@ -734,24 +792,129 @@ private:
         const Count elements = logits.info.shape.elements();
         // Nothing upstream trains: the loss is not recorded and keeps nothing.
         const bool recorded = logits.requiresGrad;
+        const std::size_t rowIndex = m_result.rows.size();
+        // In the step, the loss is a chain of ops: [cast to float32,] log_softmax + nll_loss, or mse_loss.
+        std::size_t prediction = current;
+        if (lossType != logits.info.dtype) {
+            const TensorInfo cast{logits.info.shape, lossType};
+            prediction = addLossOp(rowIndex, current, cast, recorded, false);
+        }
         if (m_network.loss == Loss::CrossEntropy) {
             row.type = "CrossEntropyLoss";
-            if (recorded)
-                keep(newStorage(elements * Count{elementSize(lossType)}, 0), row); // log_softmax output
+            // log_softmax keeps its output; nll_loss's backward makes a gradient of that size (zeros, then
+            // a scatter) that log_softmax's backward turns into the logits' gradient.
+            const std::size_t logProbabilities
+                = addLossOp(rowIndex, prediction, TensorInfo{logits.info.shape, lossType}, recorded, true, &row);
+            addLossOp(rowIndex, logProbabilities, TensorInfo{Shape{}, lossType}, recorded, false);
             const Count rows = Shape{{logits.info.shape.dims.begin(), logits.info.shape.dims.end() - 1}}.elements();
             m_labelBytes = rows * Count{elementSize(DType::Int64)};
         } else {
             row.type = "MSELoss";
-            const std::size_t prediction = lossType == logits.info.dtype
-                ? logits.storage
-                : newStorage(elements * Count{elementSize(lossType)}, 0);
+            // mse_loss keeps its input (the float32 cast under autocast) and the target.
             if (recorded)
-                keep(prediction, row);
+                keep(m_tensors[prediction].storage, row);
+            addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
             m_labelBytes = elements * Count{elementSize(lossType)};
         }
         row.output = TensorInfo{Shape{}, lossType};
         m_result.lossActivationBytesPerSample = row.activationBytesPerSample;
         m_result.rows.push_back(std::move(row));
+    }
+
+    /// One op of the loss's chain: reads `input`, produces a new tensor `output` (a scalar costs nothing);
+    /// with `keepsOutput`, keeps it for backward (charged to the loss row). Returns the output tensor.
+    std::size_t addLossOp(std::size_t rowIndex, std::size_t input, const TensorInfo& output, bool recorded,
+                          bool keepsOutput, LayerRow* row = nullptr)
+    {
+        StepOp op;
+        op.row = rowIndex;
+        op.recorded = recorded;
+        op.inputs.push_back(StepInput{input, false});
+        // A scalar (the loss) is one element for the whole batch, not one per sample.
+        const Count bytes = output.shape.elements() * Count{elementSize(output.dtype)};
+        const bool scalar = output.shape.rank() == 0;
+        const std::size_t storage = scalar ? newStorage(0, bytes) : newStorage(bytes, 0);
+        m_tensors.push_back(Tensor{output, storage, rowIndex, true, recorded, m_step.ops.size()});
+        op.output = m_tensors.size() - 1;
+        if (keepsOutput && recorded && row != nullptr)
+            keep(storage, *row);
+        m_step.ops.push_back(std::move(op));
+        return m_tensors.size() - 1;
+    }
+
+    std::size_t addStepParameter(Count gradientBytes)
+    {
+        m_overflow = m_overflow || gradientBytes.isOverflow();
+        m_step.parameters.push_back(StepParameter{gradientBytes.value(), m_result.rows.size()});
+        return m_step.parameters.size() - 1;
+    }
+
+    /// The step graph from the storages, tensors, ops and keeps recorded during the walk.
+    void finishStepGraph()
+    {
+        const std::size_t opCount = m_step.ops.size();
+        // Live ops: recorded, and their output's gradient reaches them from the loss (or the last op).
+        std::vector<bool> live(opCount, false);
+        if (opCount > 0)
+            live[opCount - 1] = m_step.ops[opCount - 1].recorded;
+        for (std::size_t j = opCount; j-- > 0;) {
+            if (!live[j])
+                continue;
+            for (const auto& in : m_step.ops[j].inputs) {
+                const std::size_t producer = m_tensors[in.tensor].producerOp;
+                if (producer != kNoStepOp && m_tensors[in.tensor].requiresGrad && m_step.ops[producer].recorded)
+                    live[producer] = true;
+            }
+        }
+        for (std::size_t j = 0; j < opCount; ++j)
+            m_step.ops[j].recorded = m_step.ops[j].recorded && live[j];
+
+        m_step.storages.resize(m_storages.size());
+        for (std::size_t i = 0; i < m_storages.size(); ++i) {
+            const Storage& from = m_storages[i];
+            StepStorage& to = m_step.storages[i];
+            to.bytes = AffineBytes{from.bytesPerSample.value(), from.bytesFixed.value()};
+            to.producer = from.producerOp;
+            to.lastForwardUse = from.producerOp;
+            to.segment = from.segment;
+            to.isInputBatch = from.isNetworkInput;
+            to.chargedRow = from.producerOp == kNoStepOp ? 0 : m_step.ops[from.producerOp].row;
+        }
+        if (!m_step.storages.empty()) // the batch: the sample and its labels
+            m_step.storages[0].bytes = AffineBytes{m_result.inputBytesPerSample, 0};
+        for (std::size_t j = 0; j < opCount; ++j) {
+            auto& op = m_step.ops[j];
+            for (const auto& in : op.inputs) {
+                auto& use = m_step.storages[m_tensors[in.tensor].storage].lastForwardUse;
+                use = use == kNoStepOp ? j : std::max(use, j);
+            }
+        }
+        std::vector<bool> charged(m_storages.size(), false);
+        for (const auto& k : m_keeps) {
+            StepStorage& s = m_step.storages[k.storage];
+            if (!charged[k.storage] && k.op < opCount) {
+                s.chargedRow = m_step.ops[k.op].row;
+                charged[k.storage] = true;
+            }
+            if (k.op >= opCount || !live[k.op])
+                continue; // never reached by backward: released with the forward graph
+            auto& release = k.inSegment ? s.releasedInSegmentAfterBackwardOf : s.releasedAfterBackwardOf;
+            release = std::min(release, k.op);
+            (k.inSegment ? s.keptInSegment : s.keptAcrossSegments) = true;
+        }
+        for (std::size_t i = 0; i < m_storages.size(); ++i) {
+            if (m_storages[i].producerOp != kNoStepOp)
+                m_step.ops[m_storages[i].producerOp].allocates.push_back(i);
+        }
+        m_step.tensors.reserve(m_tensors.size());
+        for (const auto& t : m_tensors) {
+            const Count grad = t.info.shape.elements() * Count{elementSize(t.info.dtype)};
+            m_overflow = m_overflow || grad.isOverflow();
+            const AffineBytes bytes = t.info.shape.rank() == 0 ? AffineBytes{0, grad.value()} : AffineBytes{grad.value(), 0};
+            m_step.tensors.push_back(StepTensor{t.storage, bytes, t.requiresGrad});
+        }
+        m_step.segments = m_segmentCount;
+        m_result.step = std::move(m_step);
     }
 
     void finish()
@@ -805,19 +968,21 @@ private:
         m_result.uncheckpointedActivationBytesPerSample = fullPerSample.value();
         m_result.uncheckpointedActivationBytesFixed = fullFixed.value();
         m_result.inputBytesPerSample = input.value();
-        m_result.output = m_tensors.empty() ? TensorInfo{} : m_tensors.back().info;
+        m_result.output = m_tensors.empty() ? TensorInfo{} : m_tensors[m_networkOutput].info;
         const bool overflow = m_overflow || perSample.isOverflow() || fixed.isOverflow() || input.isOverflow()
             || m_autocastCopies.isOverflow() || m_params.isOverflow() || fullPerSample.isOverflow()
             || fullFixed.isOverflow() || m_trainableBytes.isOverflow() || m_forward.isOverflow()
             || m_backward.isOverflow() || m_recompute.isOverflow() || m_attentionRecompute.isOverflow();
         if (overflow && !m_result.error)
             m_result.error = Error{"the network's sizes overflow 64-bit byte counts", "layers"};
+        if (!m_result.error)
+            finishStepGraph();
     }
 
     std::size_t newStorage(Count perSample, Count fixed)
     {
         m_overflow = m_overflow || perSample.isOverflow() || fixed.isOverflow();
-        m_storages.push_back(Storage{perSample, fixed, false, false, false, m_segment, false});
+        m_storages.push_back(Storage{perSample, fixed, false, false, false, m_segment, false, m_step.ops.size()});
         return m_storages.size() - 1;
     }
 
@@ -829,10 +994,12 @@ private:
         if (s.isNetworkInput)
             return;
         // Inside a checkpointed iteration, a storage that iteration created is recomputed, not kept.
-        if (m_segment >= 0 && s.segment == m_segment)
+        const bool inSegment = m_segment >= 0 && s.segment == m_segment;
+        if (inSegment)
             s.savedInSegment = true;
         else
             s.kept = true;
+        m_keeps.push_back(Keep{storage, m_step.ops.size(), inSegment});
         if (s.saved)
             return;
         s.saved = true;
@@ -894,6 +1061,9 @@ private:
     std::unordered_set<std::string> m_warned; ///< spec path + message of each warning recorded
     std::map<std::size_t, Count> m_weightByRow;
     std::map<std::size_t, bool> m_weightTrainsByRow;
+    std::map<std::size_t, std::size_t> m_weightParameterByRow; ///< row -> its trainable weight's StepParameter
+    StepGraph m_step;
+    std::vector<Keep> m_keeps;
     Count m_params, m_buffers, m_paramBytes, m_bufferBytes, m_autocastCopies, m_labelBytes;
     Count m_trainable, m_trainableBytes, m_lora, m_forward, m_backward, m_recompute, m_attentionRecompute;
     Count m_droppedPerSample, m_droppedFixed; ///< attention scores selective checkpointing drops
@@ -904,6 +1074,7 @@ private:
     std::size_t m_segmentCount = 0;      ///< checkpointed iterations so far
     std::uint64_t m_transient = 0;
     std::size_t m_expanded = 0;
+    std::size_t m_networkOutput = 0; ///< the tensor the last layer produces (what the loss reads)
     bool m_overflow = false;
     bool m_stopped = false;
 };

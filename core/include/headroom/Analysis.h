@@ -5,6 +5,7 @@
 #include "headroom/LayerKind.h"
 #include "headroom/Network.h"
 #include "headroom/Precision.h"
+#include "headroom/StepGraph.h"
 #include "headroom/Training.h"
 
 #include <cstdint>
@@ -111,6 +112,8 @@ struct Analysis final {
     /// tensor size (8-bit optimizers keep tensors below 4096 elements in 32 bits).
     std::vector<std::uint64_t> trainableTensorElements;
     TensorInfo output; ///< the last layer's output (what the loss sees)
+    /// Who allocates, reads and keeps each storage in one step: what StepTimeline simulates.
+    StepGraph step;
 
     [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
 };

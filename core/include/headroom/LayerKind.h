@@ -69,6 +69,9 @@ struct SavedTensor final {
     /// Kept only to compute the weight's gradient (mm/addmm keep mat1 only when mat2 requires
     /// grad): dropped when the layer's weight is frozen.
     bool onlyForWeightGradient = false;
+    /// Internal only: the kernel makes it even when autograd does not record the layer (CUDA's
+    /// native_dropout always returns its mask): then it lives only while the layer runs.
+    bool madeWithoutGrad = false;
 
     [[nodiscard]] static SavedTensor input(std::size_t index = 0)
     {

@@ -31,6 +31,8 @@ struct Plan final {
 struct PlanResult final {
     Analysis analysis;
     std::optional<Estimate> estimate;
+    /// The step simulation behind the estimate (its moments feed the "during one step" views).
+    std::optional<MemoryModel> memory;
     std::optional<Error> error; ///< why there is no estimate
 };
 
