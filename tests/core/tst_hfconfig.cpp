@@ -484,7 +484,8 @@ void TestHfConfig::errors_data()
                             << QString::fromStdString(message);
     };
     const json drop = json::value_t::discarded;
-    const std::string supported = "; supported: bert, gpt2, llama, mistral, qwen2";
+    const std::string supported = "; supported: bert, deepseek_v3, gemma, gemma2, gemma3, gemma3_text, gpt2, gpt_neox, "
+                                  "llama, mistral, mixtral, phi3, qwen2, qwen2_moe, qwen3, qwen3_moe";
 
     // Not a JSON object.
     row("empty", "", "", "empty", "config.json: the file is empty (a config.json is a JSON object such as");
