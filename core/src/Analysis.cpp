@@ -439,10 +439,17 @@ private:
             // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
             if (s.onlyForWeightGradient && !weightTrains)
                 continue;
-            if (!s.onlyForInnerWeights.empty() && !baseTrains
-                && !keptByInnerAdapter(s, s.source == SavedTensor::Source::Input
-                        ? effective[std::min(s.inputIndex, inputs.size() - 1)].dtype : s.dtype, innerAdapters))
-                continue;
+            // A composite layer's tensor for its inner modules' weight gradients: kept for the instances
+            // LoRA adapts (an expert's share of an all-expert tensor) unless the layer trains.
+            Share share{1, 1};
+            if (!s.onlyForInnerWeights.empty() && !baseTrains) {
+                share = innerAdapterShare(s,
+                    s.source == SavedTensor::Source::Input ? effective[std::min(s.inputIndex, inputs.size() - 1)].dtype
+                                                           : s.dtype,
+                    innerAdapters);
+                if (share.kept == 0)
+                    continue;
+            }
             switch (s.source) {
             case SavedTensor::Source::Input: {
                 const auto i = std::min(s.inputIndex, inputs.size() - 1);
@@ -454,8 +461,8 @@ private:
             }
             case SavedTensor::Source::Output: keep(out.storage, row); break;
             case SavedTensor::Source::Internal: {
-                const Count perSample = s.perSampleElements * Count{elementSize(s.dtype)};
-                const Count fixed = s.fixedElements * Count{elementSize(s.dtype)};
+                const Count perSample = share.of(s.perSampleElements) * Count{elementSize(s.dtype)};
+                const Count fixed = share.of(s.fixedElements) * Count{elementSize(s.dtype)};
                 if (s.attentionScores && m_options.checkpointing == Checkpointing::Selective) {
                     m_droppedPerSample += perSample;
                     m_droppedFixed += fixed;
@@ -685,17 +692,38 @@ private:
         return out;
     }
 
-    /// Whether LoRA keeps a tensor a composite layer keeps only for some inner modules' weight gradients:
-    /// lora_A of an adapted module keeps that same input when it needs no dropped or cast copy of it.
-    bool keptByInnerAdapter(const SavedTensor& s, DType dtype, const std::vector<InnerAdapter>& adapters) const
+    /// The part of a tensor that is kept: `kept` of `total` equal shares.
+    struct Share {
+        std::uint64_t kept = 1;
+        std::uint64_t total = 1;
+        [[nodiscard]] Count of(Count elements) const
+        {
+            if (kept == total || elements.isOverflow())
+                return elements;
+            const std::uint64_t n = elements.value();
+            return Count{n / total * kept + n % total * kept / total}; // n kept / total without overflow
+        }
+    };
+
+    /// How much LoRA keeps of a tensor a composite layer keeps only for some inner modules' weight
+    /// gradients: lora_A of an adapted module keeps that same input when it needs no dropped or cast copy
+    /// of it, for the instances adapted (the tensor holds all instances' rows, an equal share each).
+    Share innerAdapterShare(const SavedTensor& s, DType dtype, const std::vector<InnerAdapter>& adapters) const
     {
+        Share share{0, 1};
         if (m_options.lora.dropout > 0.0)
-            return false;
-        return std::any_of(adapters.begin(), adapters.end(), [&](const InnerAdapter& a) {
+            return share;
+        for (const auto& a : adapters) {
             const auto& modules = s.onlyForInnerWeights;
-            return std::find(modules.begin(), modules.end(), a.module->name) != modules.end()
-                && adapterComputeType(a.module->inputType) == dtype;
-        });
+            if (std::find(modules.begin(), modules.end(), a.module->name) == modules.end()
+                || adapterComputeType(a.module->inputType) != dtype)
+                continue;
+            const auto total = static_cast<std::uint64_t>(std::max<std::int64_t>(a.module->instances, 1));
+            // The largest share among the modules (w1 and w3 of the same experts read the same tokens).
+            if (a.instances * share.total > share.kept * total)
+                share = Share{a.instances, total};
+        }
+        return share;
     }
 
     /// The adapters of an inner module's adapted instances; each instance gets an equal share of the rows.
@@ -713,7 +741,7 @@ private:
             site.positions = Count::overflowed();
         site.inputType = inner.inputType;
         // A's input is the tensor the kind keeps for this module's weight gradient when its dtype is the
-        // adapters' (keptByInnerAdapter keeps it); with no such tensor the kind keeps x whatever trains.
+        // adapters' (innerAdapterShare keeps it); with no such tensor the kind keeps x whatever trains.
         const DType compute = adapterComputeType(inner.inputType);
         bool tagged = false;
         bool taggedMatches = false;
