@@ -10,6 +10,7 @@
 #include "headroom/Analysis.h"
 #include "headroom/HfConfig.h"
 #include "headroom/LayerRegistry.h"
+#include "headroom/ModelFile.h"
 #include "headroom/NetworkFile.h"
 
 #include <QFileInfo>
@@ -198,6 +199,8 @@ private slots:
     void loraTargetsPerFamily_data();
     void loraTargetsPerFamily();
     void checkpointingPerDecoderLayer();
+    void importedModelsSaveAndReopen_data();
+    void importedModelsSaveAndReopen();
 };
 
 void TestHfConfig::publishedParameterCounts_data()
@@ -1097,6 +1100,33 @@ void TestHfConfig::checkpointingPerDecoderLayer()
     QVERIFY(blockBytes(full, "model.layers.3-60", 0) > blockBytes(full, "model.layers.0-2", 0));
     QCOMPARE(checkpointed.activationBytesPerSample,
         outside + 61 * input + blockBytes(full, "model.layers.3-60", 0) - input);
+}
+
+void TestHfConfig::importedModelsSaveAndReopen_data()
+{
+    QTest::addColumn<QString>("file");
+    for (const char* file : {"gemma-2-9b.json", "gemma-3-4b-it.json", "Phi-3-mini-4k-instruct.json", "pythia-160m.json",
+             "Qwen1.5-MoE-A2.7B.json", "DeepSeek-V3.json"})
+        QTest::newRow(file) << file;
+}
+
+void TestHfConfig::importedModelsSaveAndReopen()
+{
+    // The new layer kinds are ordinary model-file layers: an imported model saves as a Headroom model
+    // file and reopens to the same network and the same analysis.
+    QFETCH(QString, file);
+    auto n = importHfConfigFile(dataPath(file.toStdString()));
+    QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+    auto shorter = withSequenceLength(n.value(), 32);
+    QVERIFY(shorter.ok());
+    const auto reopened = parseModel(serializeModel(shorter.value()));
+    QVERIFY2(reopened.ok(), reopened.ok() ? "" : reopened.error().message.c_str());
+    QVERIFY(reopened.value() == shorter.value());
+    const Analysis a = analyze(reopened.value(), options(AttentionImplementation::Sdpa, Precision::AmpBf16));
+    const Analysis b = analyze(shorter.value(), options(AttentionImplementation::Sdpa, Precision::AmpBf16));
+    QVERIFY(a.valid() && b.valid());
+    QCOMPARE(a.activationBytesPerSample, b.activationBytesPerSample);
+    QCOMPARE(a.totalParams, b.totalParams);
 }
 
 QTEST_APPLESS_MAIN(TestHfConfig)

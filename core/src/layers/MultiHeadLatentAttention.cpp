@@ -129,6 +129,10 @@ public:
         o.output = TensorInfo{in.shape, outIn.dtype};
         o.saved = trace.saved(trace.create("output", t * hd, o.output.dtype));
         markAttentionScores(o.saved);
+        // q_b_proj's output (split into views, then concatenated: not kept) and the rotated parts live
+        // until the cat has run.
+        o.forwardScratchBytesPerSample = q.elements * Count{elementSize(q.dtype)}
+            + qRot.elements * Count{elementSize(qRot.dtype)} + kRot.elements * Count{elementSize(kRot.dtype)};
 
         const auto addLinear = [&](const std::string& name, Count inFeatures, Count outFeatures, bool withBias) {
             o.params.push_back(castParameter(name + ".weight", outFeatures * inFeatures));

@@ -27,7 +27,9 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F
 
-from measure_layers import Recorder, storage_key  # the same storage-deduplicating saved-tensor hooks
+# The same storage-deduplicating saved-tensor hooks, and Qwen2MoeMLP, which is LlamaMLP with a width.
+from measure_layers import LlamaMLP as Qwen2MoeMLP
+from measure_layers import Recorder, storage_key
 
 torch.set_num_threads(1)
 
@@ -83,18 +85,6 @@ class MixtralSparseMoeBlock(nn.Module):
 
 
 # ---- Qwen2-MoE (modeling_qwen2_moe.py) ------------------------------------------------------------
-
-class Qwen2MoeMLP(nn.Module):
-    def __init__(self, hidden, intermediate):
-        super().__init__()
-        self.gate_proj = nn.Linear(hidden, intermediate, bias=False)
-        self.up_proj = nn.Linear(hidden, intermediate, bias=False)
-        self.down_proj = nn.Linear(intermediate, hidden, bias=False)
-        self.act_fn = nn.SiLU()
-
-    def forward(self, x):
-        return self.down_proj(self.act_fn(self.gate_proj(x)) * self.up_proj(x))
-
 
 class Qwen2MoeSparseMoeBlock(nn.Module):
     def __init__(self, hidden, moe_intermediate, shared_intermediate, experts, top_k, norm_topk_prob):

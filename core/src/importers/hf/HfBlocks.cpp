@@ -349,4 +349,10 @@ Network causalLm(const CausalLm& lm, const Dimensions& d, std::vector<LayerSpec>
     return n;
 }
 
+Network causalLm(const CausalLm& lm, const Dimensions& d, const std::vector<LayerSpec>& decoderLayer,
+    const std::string& stack)
+{
+    return causalLm(lm, d, decoderStack(stack, d.layers.value, [&](std::int64_t) { return decoderLayer; }));
+}
+
 } // namespace headroom::hf

@@ -167,5 +167,8 @@ struct CausalLm {
     double finalLogitSoftcapping = 0.0; ///< Gemma 2: soft-caps the logits
 };
 [[nodiscard]] Network causalLm(const CausalLm& lm, const Dimensions& d, std::vector<LayerSpec> decoderLayers);
+/// The same with `d.layers` copies of one decoder layer in a Repeat block named `stack`.
+[[nodiscard]] Network causalLm(const CausalLm& lm, const Dimensions& d, const std::vector<LayerSpec>& decoderLayer,
+    const std::string& stack);
 
 } // namespace headroom::hf

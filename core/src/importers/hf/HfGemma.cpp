@@ -100,7 +100,7 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
     lm.finalNorm = model + "norm";
     lm.tied = d.tied;
     lm.finalLogitSoftcapping = finalCap;
-    Network n = causalLm(lm, d, decoderStack(model + "layers", d.layers.value, [&](std::int64_t) { return block; }));
+    Network n = causalLm(lm, d, block, model + "layers");
     const std::string cls = gemma1 ? "GemmaForCausalLM"
         : gemma2                   ? "Gemma2ForCausalLM"
         : multimodal               ? "Gemma3ForConditionalGeneration's language model (no vision tower)"

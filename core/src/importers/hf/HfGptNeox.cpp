@@ -60,7 +60,7 @@ std::optional<Network> buildGptNeox(ConfigReader& r, const json&, const std::str
     lm.finalNorm = "gpt_neox.final_layer_norm";
     lm.head = "embed_out";
     lm.tied = d.tied;
-    Network n = causalLm(lm, d, decoderStack("gpt_neox.layers", d.layers.value, [&](std::int64_t) { return block; }));
+    Network n = causalLm(lm, d, block, "gpt_neox.layers");
     n.description = "GPTNeoXForCausalLM: " + describe(d, "MLP") + (parallel ? ", parallel residual" : "")
         + (d.tied ? ", embed_out tied to embed_in" : "");
     return n;

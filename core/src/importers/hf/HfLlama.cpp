@@ -45,7 +45,7 @@ std::optional<Network> buildLlama(ConfigReader& r, const json&, const std::strin
     CausalLm lm;
     lm.eps = eps;
     lm.tied = d.tied;
-    Network n = causalLm(lm, d, decoderStack("model.layers", d.layers.value, [&](std::int64_t) { return block; }));
+    Network n = causalLm(lm, d, block, "model.layers");
     const std::string cls = llama ? "LlamaForCausalLM"
         : qwen2                   ? "Qwen2ForCausalLM"
         : qwen3                   ? "Qwen3ForCausalLM"

@@ -47,7 +47,7 @@ std::optional<Network> buildPhi3(ConfigReader& r, const json&, const std::string
     CausalLm lm;
     lm.eps = eps;
     lm.tied = d.tied;
-    Network n = causalLm(lm, d, decoderStack("model.layers", d.layers.value, [&](std::int64_t) { return block; }));
+    Network n = causalLm(lm, d, block, "model.layers");
     n.description = "Phi3ForCausalLM: " + describe(d, "MLP", true) + ", packed qkv_proj and gate_up_proj"
         + (d.tied ? ", LM head tied to embed_tokens" : "");
     return n;
