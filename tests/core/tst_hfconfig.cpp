@@ -199,6 +199,7 @@ private slots:
     void loraTargetsPerFamily_data();
     void loraTargetsPerFamily();
     void checkpointingPerDecoderLayer();
+    void mixtralFlopsFollowActiveParameters();
     void importedModelsSaveAndReopen_data();
     void importedModelsSaveAndReopen();
 };
@@ -1100,6 +1101,24 @@ void TestHfConfig::checkpointingPerDecoderLayer()
     QVERIFY(blockBytes(full, "model.layers.3-60", 0) > blockBytes(full, "model.layers.0-2", 0));
     QCOMPARE(checkpointed.activationBytesPerSample,
         outside + 61 * input + blockBytes(full, "model.layers.3-60", 0) - input);
+}
+
+void TestHfConfig::mixtralFlopsFollowActiveParameters()
+{
+    // Each token runs 2 of the 8 experts. The matrices it multiplies by, per layer: q, k, v, o
+    // 41,943,040, the router 32,768 and two experts 2 x 176,160,768; x 32 = 12,617,515,008; lm_head
+    // 131,072,000 (the embedding is a lookup): 12,748,587,008 active of 46,702,792,704. Forward: 2 FLOPs
+    // per active parameter and token, plus attention scores and element-wise work (under 1 % at 128
+    // tokens).
+    auto n = importHfConfigFile(dataPath("Mixtral-8x7B-v0.1.json"));
+    QVERIFY(n.ok());
+    auto shorter = withSequenceLength(n.value(), 128);
+    QVERIFY(shorter.ok());
+    const Analysis a = analyze(shorter.value(), options(AttentionImplementation::Sdpa, Precision::AmpBf16));
+    QVERIFY(a.valid());
+    const double active = 2.0 * 12'748'587'008.0 * 128;
+    QVERIFY2(static_cast<double>(a.forwardFlopsPerSample) >= active, std::to_string(a.forwardFlopsPerSample).c_str());
+    QVERIFY2(static_cast<double>(a.forwardFlopsPerSample) <= 1.01 * active, std::to_string(a.forwardFlopsPerSample).c_str());
 }
 
 void TestHfConfig::importedModelsSaveAndReopen_data()
