@@ -3,7 +3,6 @@
 #include "headroom/LayerRegistry.h"
 
 #include <algorithm>
-#include <cmath>
 #include <cstdio>
 #include <map>
 #include <set>
