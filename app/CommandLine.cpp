@@ -57,6 +57,7 @@ struct Options {
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     std::optional<std::int64_t> sequenceLength;
+    double moeImbalance = 1.0;
     std::vector<std::string> freeze;
     LoraOptions lora;
     bool loraTargetsGiven = false;
@@ -204,6 +205,12 @@ Options parseOptions(const std::vector<std::string>& args)
             o.attention = *parsed;
         } else if (a == "--sequence-length") {
             o.sequenceLength = integerOption(a, value(), 1, kMaxBatch);
+        } else if (a == "--moe-imbalance") {
+            const auto parsed = parseNumber(value());
+            if (!parsed || !(*parsed >= 1 && *parsed <= kMaxMoeImbalance))
+                throw UsageError{"--moe-imbalance must be a number from 1 (balanced routing) to "
+                                 + shortNumber(kMaxMoeImbalance) + ", not \"" + args[i] + "\""};
+            o.moeImbalance = *parsed;
         } else if (a == "--lora-rank") {
             o.lora.rank = integerOption(a, value(), 1, kMaxLoraRank);
         } else if (a == "--freeze") {
@@ -311,6 +318,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     plan.attention = o.attention;
     plan.lora = o.lora;
     plan.sequenceLength = o.sequenceLength;
+    plan.moeImbalance = o.moeImbalance;
     if (o.customMemoryBytes) {
         plan.gpu.name = "Custom GPU";
         plan.gpu.vendor = "Custom";
@@ -582,6 +590,8 @@ std::string helpText()
            "  --checkpointing MODE  none|per-block|selective activation checkpointing [none]\n"
            "  --attention IMPL      sdpa|eager (eager keeps the T x T attention scores) [sdpa]\n"
            "  --sequence-length T   tokens per sample, for sequence models [as in the model]\n"
+           "  --moe-imbalance F     mixture of experts: the busiest expert's tokens over an even\n"
+           "                        share, 1 to experts / top-k [1: balanced routing]\n"
            "  --freeze LIST         comma-separated layers to freeze (no gradients or optimizer state):\n"
            "                        top-level names, or block.layer inside a Repeat (every iteration)\n"
            "  --lora-rank R         LoRA adapters of rank R; every other weight frozen [off]\n"

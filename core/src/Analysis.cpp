@@ -3,7 +3,9 @@
 #include "headroom/LayerRegistry.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -16,6 +18,22 @@ constexpr std::int64_t kMaxRepeatTimes = 100'000;
 constexpr std::size_t kMaxExpandedLayers = 1'000'000;
 constexpr std::string_view kNetworkInputName = "input";
 constexpr std::string_view kRepeatInputName = "repeat_input";
+
+/// An inner module's name (InnerLinear::name, ::weight) for instance `i`: "experts.{}.w1" -> "experts.3.w1".
+std::string instanceName(std::string pattern, std::int64_t i)
+{
+    if (const auto slot = pattern.find("{}"); slot != std::string::npos)
+        pattern.replace(slot, 2, std::to_string(i));
+    return pattern;
+}
+
+/// "1.5", "inf": the imbalance as given.
+std::string formatImbalance(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
 
 /// A memory block: one tensor's storage, possibly shared by several tensors (views, in-place ops).
 struct Storage {
@@ -139,6 +157,13 @@ public:
         }
         if (auto e = validateLora()) {
             m_result.error = e;
+            return std::move(m_result);
+        }
+        if (!(m_options.moeImbalance >= 1.0 && m_options.moeImbalance <= kMaxMoeImbalance)) { // also NaN
+            m_result.error = Error{"moe_imbalance must be a number from 1 (balanced routing) to "
+                                       + std::to_string(static_cast<int>(kMaxMoeImbalance)) + ", not "
+                                       + formatImbalance(m_options.moeImbalance),
+                                   "moe_imbalance"};
             return std::move(m_result);
         }
         m_headName = lastLinearName(m_network.layers, "").value_or(std::string());
@@ -357,7 +382,7 @@ private:
                 info.dtype = *target;
             effective.push_back(info);
         }
-        const LayerContext ctx{attrs.value(), effective, m_precision, m_options.attention};
+        const LayerContext ctx{attrs.value(), effective, m_precision, m_options.attention, m_options.moeImbalance};
         auto outcome = kind->infer(ctx);
         if (!outcome) {
             const Error e{specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"")
@@ -382,19 +407,31 @@ private:
         const bool layerFrozen = frozen || lora.enabled();
         const bool isLinear = spec.type == "Linear";
         const bool adapted = lora.enabled() && isLinear && loraTargets(name);
+        const std::vector<InnerAdapter> innerAdapters = matchInnerLinears(o, name);
+        const bool innerAdapted = !innerAdapters.empty();
         const bool ownWeight
             = std::any_of(o.params.begin(), o.params.end(), [](const auto& p) { return p.name == "weight"; });
         const bool quantized = lora.enabled() && lora.quantizeBase && isLinear && ownWeight && name != m_headName;
+        // QLoRA loads every Linear module but the head in 4 bits, those inside composite layers included.
+        std::set<std::string> nf4Weights;
+        if (quantized)
+            nf4Weights.insert("weight");
+        if (lora.enabled() && lora.quantizeBase) {
+            for (const auto& inner : o.innerLinears) {
+                for (std::int64_t i = 0; i < inner.instances; ++i)
+                    nf4Weights.insert(instanceName(inner.weight, i));
+            }
+        }
         const bool tiedTrains = tiedRow && !layerFrozen && m_weightTrainsByRow[*tiedRow];
         const bool anyInputGrad
             = std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return m_tensors[t].requiresGrad; });
         StepOp op;
         op.row = rowIndex;
         op.segment = m_segment;
-        countParameters(o, row, layerFrozen, quantized, op.parameters);
+        countParameters(o, row, layerFrozen, nf4Weights, op.parameters);
         const bool weightTrains = tiedRow ? tiedTrains : (ownWeight && !layerFrozen);
         const bool baseTrains = row.trainableParams > 0 || tiedTrains;
-        const bool recorded = anyInputGrad || baseTrains || adapted;
+        const bool recorded = anyInputGrad || baseTrains || adapted || innerAdapted;
         op.recorded = recorded;
         if (tiedTrains) // backward produces the shared weight's gradient here too
             op.parameters.push_back(m_weightParameterByRow[*tiedRow]);
@@ -402,7 +439,7 @@ private:
         // lives on only when backward keeps it (mm/conv save the weight for the input gradient).
         const Count copiesBefore = m_autocastCopies;
         if (weightTrains || anyInputGrad || (recorded && !ownWeight && !tiedRow))
-            countAutocastCopies(kind->autocast(), o, quantized, tiedRow);
+            countAutocastCopies(kind->autocast(), o, nf4Weights, tiedRow);
         op.autocastCopyBytes = m_autocastCopies.value() - copiesBefore.value();
         // Backward keeps the half copy when it computes the input's gradient from it; convolution's single
         // derivative formula (derivatives.yaml) saves its weight whatever requires grad, addmm only then.
@@ -429,6 +466,17 @@ private:
             // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
             if (s.onlyForWeightGradient && !weightTrains)
                 continue;
+            // A composite layer's tensor for its inner modules' weight gradients: kept for the instances
+            // LoRA adapts (an expert's share of an all-expert tensor) unless the layer trains.
+            Share share{1, 1};
+            if (!s.onlyForInnerWeights.empty() && !baseTrains) {
+                share = innerAdapterShare(s,
+                    s.source == SavedTensor::Source::Input ? effective[std::min(s.inputIndex, inputs.size() - 1)].dtype
+                                                           : s.dtype,
+                    innerAdapters);
+                if (share.kept == 0)
+                    continue;
+            }
             switch (s.source) {
             case SavedTensor::Source::Input: {
                 const auto i = std::min(s.inputIndex, inputs.size() - 1);
@@ -441,8 +489,8 @@ private:
             }
             case SavedTensor::Source::Output: keep(out.storage, row); break;
             case SavedTensor::Source::Internal: {
-                const Count perSample = s.perSampleElements * Count{elementSize(s.dtype)};
-                const Count fixed = s.fixedElements * Count{elementSize(s.dtype)};
+                const Count perSample = share.of(s.perSampleElements) * Count{elementSize(s.dtype)};
+                const Count fixed = share.of(s.fixedElements) * Count{elementSize(s.dtype)};
                 if (s.attentionScores && m_options.checkpointing == Checkpointing::Selective) {
                     m_droppedPerSample += perSample;
                     m_droppedFixed += fixed;
@@ -465,7 +513,12 @@ private:
             }
         }
         Count forward = o.forwardFlopsPerSample;
-        Count backward = backwardFlops(o, inputs, anyInputGrad, baseTrains, recorded);
+        Count backward = backwardFlops(o, inputs, anyInputGrad || innerAdapted, baseTrains, recorded);
+        for (const auto& inner : innerAdapters) {
+            const auto flops = addInnerAdapter(inner, o.saved, row, op.parameters);
+            forward += flops.forward;
+            backward += flops.backward;
+        }
         if (adapted) {
             const auto flops = addAdapter(inputs[0], effective[0], o.output, row, op.parameters);
             forward += flops.forward;
@@ -496,7 +549,9 @@ private:
         }
 
         if (recorded) {
-            Count gradients = o.output.shape.elements() * Count{elementSize(o.output.dtype)};
+            // What the layer's backward allocates beyond the gradients (a mixture of experts: the
+            // busiest expert's gradients) is alive with them.
+            Count gradients = o.output.shape.elements() * Count{elementSize(o.output.dtype)} + o.backwardScratchBytesPerSample;
             for (const auto t : inputs) {
                 if (m_tensors[t].requiresGrad)
                     gradients += m_tensors[t].info.shape.elements() * Count{elementSize(m_tensors[t].info.dtype)};
@@ -568,59 +623,193 @@ private:
         return backward;
     }
 
+    /// One place LoRA adapts: `copies` modules of in x out features through which `positions` rows pass
+    /// per sample in all (a Linear layer: one module; an expert projection: the adapted experts' share
+    /// of the routed rows).
+    struct AdapterSite {
+        Count positions;
+        Count in;
+        Count out;
+        std::uint64_t copies = 1;
+        DType inputType = DType::Float32;
+        /// x's storage when A can keep x itself (a Linear layer's input); empty when x lives inside a
+        /// composite layer, whose kind keeps it (SavedTensor::onlyForInnerWeights) or not.
+        std::optional<std::size_t> inputStorage;
+        /// A's input is a tensor the layer keeps already (the kind's, for an inner module).
+        bool inputKept = false;
+        bool inputRequiresGrad = true;
+    };
+
     /// PEFT's LoRA Linear: result = base(x) + lora_B(lora_A(dropout(x))) * scaling. A (r x in) and
     /// B (out x r) train; A keeps its (dropped, cast) input, B keeps A's output (r per position).
-    Flops addAdapter(std::size_t input, const TensorInfo& effective, const TensorInfo& output, LayerRow& row,
-                     std::vector<std::size_t>& stepParameters)
+    Flops addAdapters(const AdapterSite& site, LayerRow& row, std::vector<std::size_t>& stepParameters)
     {
         const auto& lora = m_options.lora;
-        const Tensor& x = m_tensors[input];
-        const Count in = Count::fromSigned(effective.shape.dims.back());
-        const Count out = Count::fromSigned(output.shape.dims.back());
         const Count r = Count::fromSigned(lora.rank);
-        const Count elements = x.info.shape.elements();
-        const Count positions = in.value() == 0 ? Count{0} : Count{elements.value() / in.value()};
         const DType adapterType = loraAdapterType();
-        const Count a = r * in;
-        const Count b = out * r;
-        const Count bytes = (a + b) * Count{elementSize(adapterType)};
-        row.loraParams = (a + b).value();
-        row.params += row.loraParams;
-        row.trainableParams += row.loraParams;
-        m_params += a + b;
-        m_trainable += a + b;
-        m_lora += a + b;
+        const Count copies{site.copies};
+        const Count a = r * site.in;
+        const Count b = site.out * r;
+        const Count elements = (a + b) * copies;
+        const Count bytes = elements * Count{elementSize(adapterType)};
+        row.loraParams += elements.value();
+        row.params += elements.value();
+        row.trainableParams += elements.value();
+        m_params += elements;
+        m_trainable += elements;
+        m_lora += elements;
         m_paramBytes += bytes;
         m_trainableBytes += bytes;
-        m_result.trainableTensorElements.push_back(a.value());
-        m_result.trainableTensorElements.push_back(b.value());
-        stepParameters.push_back(addStepParameter(a * Count{elementSize(adapterType)}));
-        stepParameters.push_back(addStepParameter(b * Count{elementSize(adapterType)}));
-        m_overflow = m_overflow || a.isOverflow() || b.isOverflow() || bytes.isOverflow() || positions.isOverflow();
-        if (isAutocast(m_precision) && adapterType == DType::Float32)
-            m_autocastCopies += (a + b) * Count{elementSize(halfType(m_precision))};
-
-        // The adapters compute in the autocast type, or (QLoRA) in their own dtype: PEFT casts x to
-        // lora_A.weight.dtype outside autocast.
-        const DType compute = isAutocast(m_precision) ? halfType(m_precision)
-            : lora.quantizeBase                       ? adapterType
-                                                      : x.info.dtype;
-        std::size_t aInput = x.storage;
-        if (lora.dropout > 0.0) {
-            if (x.requiresGrad) // dropout is recorded (and keeps its mask) only when x requires grad
-                keep(newStorage(elements * Count{elementSize(DType::Bool)}, 0), row);
-            aInput = newStorage(elements * Count{elementSize(x.info.dtype)}, 0);
+        for (std::uint64_t i = 0; i < site.copies; ++i) {
+            m_result.trainableTensorElements.push_back(a.value());
+            m_result.trainableTensorElements.push_back(b.value());
+            stepParameters.push_back(addStepParameter(a * Count{elementSize(adapterType)}));
+            stepParameters.push_back(addStepParameter(b * Count{elementSize(adapterType)}));
         }
-        if (compute != x.info.dtype)
-            aInput = newStorage(elements * Count{elementSize(compute)}, 0);
-        keep(aInput, row);
-        keep(newStorage(positions * r * Count{elementSize(compute)}, 0), row); // A's output, B's input
+        m_overflow = m_overflow || elements.isOverflow() || bytes.isOverflow() || site.positions.isOverflow();
+        if (isAutocast(m_precision) && adapterType == DType::Float32)
+            m_autocastCopies += elements * Count{elementSize(halfType(m_precision))};
+
+        const DType compute = adapterComputeType(site.inputType);
+        const Count inputs = site.positions * site.in;
+        bool keepsInput = !site.inputKept && site.inputStorage.has_value();
+        std::size_t aInput = site.inputStorage.value_or(0);
+        if (lora.dropout > 0.0) {
+            if (site.inputRequiresGrad) // dropout is recorded (and keeps its mask) only when x requires grad
+                keep(newStorage(inputs * Count{elementSize(DType::Bool)}, 0), row);
+            aInput = newStorage(inputs * Count{elementSize(site.inputType)}, 0);
+            keepsInput = true;
+        }
+        if (compute != site.inputType && !(site.inputKept && lora.dropout == 0.0)) {
+            aInput = newStorage(inputs * Count{elementSize(compute)}, 0);
+            keepsInput = true;
+        }
+        if (keepsInput)
+            keep(aInput, row);
+        keep(newStorage(site.positions * r * Count{elementSize(compute)}, 0), row); // A's output, B's input
 
         // Forward: two matmuls. Backward: A's and B's weight gradients, B's input gradient (A trains),
         // and A's input gradient only when x needs one.
-        const Count aFlops = Count{2} * positions * r * in;
-        const Count bFlops = Count{2} * positions * r * out;
-        return Flops{aFlops + bFlops, aFlops + bFlops + bFlops + (x.requiresGrad ? aFlops : Count{0})};
+        const Count aFlops = Count{2} * site.positions * r * site.in;
+        const Count bFlops = Count{2} * site.positions * r * site.out;
+        return Flops{aFlops + bFlops, aFlops + bFlops + bFlops + (site.inputRequiresGrad ? aFlops : Count{0})};
+    }
+
+    /// The dtype LoRA's adapters compute in on an input of `input`: the autocast type, or (QLoRA) their
+    /// own dtype, since PEFT casts x to lora_A.weight.dtype outside autocast.
+    DType adapterComputeType(DType input) const noexcept
+    {
+        if (isAutocast(m_precision))
+            return halfType(m_precision);
+        return m_options.lora.quantizeBase ? loraAdapterType() : input;
+    }
+
+    /// A Linear layer's adapter.
+    Flops addAdapter(std::size_t input, const TensorInfo& effective, const TensorInfo& output, LayerRow& row,
+                     std::vector<std::size_t>& stepParameters)
+    {
+        const Tensor& x = m_tensors[input];
+        AdapterSite site;
+        site.in = Count::fromSigned(effective.shape.dims.back());
+        site.out = Count::fromSigned(output.shape.dims.back());
+        const Count elements = x.info.shape.elements();
+        site.positions = site.in.value() == 0 ? Count{0} : Count{elements.value() / site.in.value()};
+        site.inputType = x.info.dtype;
+        site.inputStorage = x.storage;
+        site.inputRequiresGrad = x.requiresGrad;
+        return addAdapters(site, row, stepParameters);
+    }
+
+    /// An inner Linear module of a composite layer that LoRA adapts: how many of its instances.
+    struct InnerAdapter {
+        const InnerLinear* module = nullptr;
+        std::uint64_t instances = 0;
+    };
+
+    /// The inner Linear modules (LayerOutcome::innerLinears) LoRA's targets match, by their full names
+    /// ("model.layers.0.block_sparse_moe.experts.3.w1"), as PEFT matches named_modules().
+    std::vector<InnerAdapter> matchInnerLinears(const LayerOutcome& o, const std::string& layerName)
+    {
+        std::vector<InnerAdapter> out;
+        if (!m_options.lora.enabled())
+            return out;
+        for (const auto& inner : o.innerLinears) {
+            InnerAdapter match{&inner, 0};
+            for (std::int64_t i = 0; i < inner.instances; ++i) {
+                if (loraTargets(layerName + "." + instanceName(inner.name, i)))
+                    ++match.instances;
+            }
+            if (match.instances > 0)
+                out.push_back(match);
+        }
+        return out;
+    }
+
+    /// The part of a tensor that is kept: `kept` of `total` equal shares.
+    struct Share {
+        std::uint64_t kept = 1;
+        std::uint64_t total = 1;
+        [[nodiscard]] Count of(Count elements) const
+        {
+            if (kept == total || elements.isOverflow())
+                return elements;
+            const std::uint64_t n = elements.value();
+            return Count{n / total * kept + n % total * kept / total}; // n kept / total without overflow
+        }
+    };
+
+    /// How much LoRA keeps of a tensor a composite layer keeps only for some inner modules' weight
+    /// gradients: lora_A of an adapted module keeps that same input when it needs no dropped or cast copy
+    /// of it, for the instances adapted (the tensor holds all instances' rows, an equal share each).
+    Share innerAdapterShare(const SavedTensor& s, DType dtype, const std::vector<InnerAdapter>& adapters) const
+    {
+        Share share{0, 1};
+        if (m_options.lora.dropout > 0.0)
+            return share;
+        for (const auto& a : adapters) {
+            const auto& modules = s.onlyForInnerWeights;
+            if (std::find(modules.begin(), modules.end(), a.module->name) == modules.end()
+                || adapterComputeType(a.module->inputType) != dtype)
+                continue;
+            const auto total = static_cast<std::uint64_t>(std::max<std::int64_t>(a.module->instances, 1));
+            // The largest share among the modules (w1 and w3 of the same experts read the same tokens).
+            if (a.instances * share.total > share.kept * total)
+                share = Share{a.instances, total};
+        }
+        return share;
+    }
+
+    /// The adapters of an inner module's adapted instances; each instance gets an equal share of the rows.
+    Flops addInnerAdapter(const InnerAdapter& adapter, const std::vector<SavedTensor>& saved, LayerRow& row,
+                          std::vector<std::size_t>& stepParameters)
+    {
+        const InnerLinear& inner = *adapter.module;
+        AdapterSite site;
+        site.in = Count::fromSigned(inner.inFeatures);
+        site.out = Count::fromSigned(inner.outFeatures);
+        site.copies = adapter.instances;
+        const std::uint64_t instances = static_cast<std::uint64_t>(std::max<std::int64_t>(inner.instances, 1));
+        const Count share = inner.rowsPerSample * Count{adapter.instances};
+        site.positions = Count{share.value() / instances + (share.value() % instances != 0 ? 1 : 0)};
+        if (share.isOverflow())
+            site.positions = Count::overflowed();
+        site.inputType = inner.inputType;
+        // A's input is the tensor the kind keeps for this module's weight gradient when its dtype is the
+        // adapters' (innerAdapterShare keeps it); with no such tensor the kind keeps x whatever trains.
+        const DType compute = adapterComputeType(inner.inputType);
+        bool tagged = false;
+        bool taggedMatches = false;
+        for (const auto& s : saved) {
+            if (std::find(s.onlyForInnerWeights.begin(), s.onlyForInnerWeights.end(), inner.name)
+                == s.onlyForInnerWeights.end())
+                continue;
+            tagged = true;
+            // The layer's own input reaches the module as it is (a Custom kind sees it uncast).
+            const DType dtype = s.source == SavedTensor::Source::Input ? inner.inputType : s.dtype;
+            taggedMatches = taggedMatches || dtype == compute;
+        }
+        site.inputKept = tagged ? taggedMatches : compute == inner.inputType;
+        return addAdapters(site, row, stepParameters);
     }
 
     /// QLoRA adapters are stored in the precision's half type (bf16 unless it is fp16-based); LoRA's
@@ -713,7 +902,7 @@ private:
     /// Under autocast: the half copy of each weight a conv/linear (or a Custom kind's castByAutocast
     /// parameter) uses; a tied weight is cast again (autocast casts the shared weight all the same).
     /// QLoRA's NF4 weights are dequantised on the fly instead.
-    void countAutocastCopies(AutocastPolicy policy, const LayerOutcome& o, bool quantized,
+    void countAutocastCopies(AutocastPolicy policy, const LayerOutcome& o, const std::set<std::string>& nf4Weights,
                              std::optional<std::size_t> tiedRow)
     {
         if (!isAutocast(m_precision))
@@ -722,7 +911,7 @@ private:
         for (const auto& p : o.params) {
             const bool cast = p.role == ParamTensor::Role::Parameter
                 && (policy == AutocastPolicy::LowerPrecision || p.castByAutocast)
-                && !(quantized && p.name == "weight");
+                && !nf4Weights.contains(p.name);
             if (cast)
                 m_autocastCopies += p.elements * half;
         }
@@ -730,13 +919,13 @@ private:
             m_autocastCopies += m_weightByRow[*tiedRow] * half;
     }
 
-    void countParameters(const LayerOutcome& o, LayerRow& row, bool frozen, bool quantized,
+    void countParameters(const LayerOutcome& o, LayerRow& row, bool frozen, const std::set<std::string>& nf4Weights,
                          std::vector<std::size_t>& stepParameters)
     {
         Count params, buffers, paramBytes, bufferBytes, trainable, trainableBytes;
         for (const auto& p : o.params) {
             const DType dtype = p.dtype == DType::Float32 ? parameterType(m_precision) : p.dtype;
-            const bool nf4 = quantized && p.name == "weight";
+            const bool nf4 = nf4Weights.contains(p.name);
             const Count bytes = nf4 ? nf4Bytes(p.elements) : p.elements * Count{elementSize(dtype)};
             if (p.role == ParamTensor::Role::Parameter) {
                 params += p.elements;

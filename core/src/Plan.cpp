@@ -11,6 +11,7 @@ AnalysisOptions Plan::analysisOptions() const
     o.checkpointing = checkpointing;
     o.attention = attention;
     o.lora = lora;
+    o.moeImbalance = moeImbalance;
     return o;
 }
 
@@ -72,6 +73,7 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
                  {"dropout", plan.lora.dropout},
                  {"quantize_base", plan.lora.quantizeBase}};
     j["sequence_length"] = plan.sequenceLength ? ordered_json(*plan.sequenceLength) : ordered_json(nullptr);
+    j["moe_imbalance"] = plan.moeImbalance;
     j["gpu"] = {{"name", plan.gpu.name}, {"memory_bytes", plan.gpu.memoryBytes}};
     if (result.estimate) {
         const auto& e = *result.estimate;

@@ -92,6 +92,7 @@ private slots:
     void throughputTable();
     void setupLinesOnlyWhenNotDefault();
     void reportWithStrategies();
+    void moeImbalance();
 
 private:
     [[nodiscard]] nlohmann::json jsonOf(const QStringList& args);
@@ -759,6 +760,46 @@ void TestCli::reportWithStrategies()
     for (const char* fragment : {"ZeRO stage 2", "8 micro-batches per optimizer step", "Per block", "256 tokens",
                                  "Throughput (estimated)", "Communication buffers"})
         QVERIFY2(t.contains(QLatin1String(fragment)), fragment);
+}
+
+void TestCli::moeImbalance()
+{
+    const QString mixtral = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Mixtral-8x7B-v0.1.json");
+    const QStringList base{mixtral, QStringLiteral("--sequence-length"), QStringLiteral("128"), QStringLiteral("--batch"),
+        QStringLiteral("1"), QStringLiteral("--precision"), QStringLiteral("bf16")};
+    const auto balanced = jsonOf(base);
+    const auto skewed = jsonOf(base + QStringList{QStringLiteral("--moe-imbalance"), QStringLiteral("2")});
+    QVERIFY(!balanced.is_null() && !skewed.is_null());
+    QCOMPARE(balanced["moe_imbalance"].get<double>(), 1.0);
+    QCOMPARE(skewed["moe_imbalance"].get<double>(), 2.0);
+    // The routing assumption is a warning naming the layer (once for the 32 layers' Repeat block).
+    QCOMPARE(balanced["warnings"].size(), std::size_t{1});
+    QCOMPARE(balanced["warnings"][0]["layer"].get<std::string>(), std::string("model.layers.0.block_sparse_moe"));
+    QVERIFY(balanced["warnings"][0]["message"].get<std::string>().find("assumes balanced routing") == 0);
+    QVERIFY(skewed["warnings"][0]["message"].get<std::string>().find("2 x an even share") != std::string::npos);
+    // The kept activations do not depend on the routing; the busiest expert's backward buffers do.
+    QCOMPARE(skewed["per_sample_bytes"]["activations"].get<std::uint64_t>(),
+        balanced["per_sample_bytes"]["activations"].get<std::uint64_t>());
+    // Balanced, the largest backward transient is lm_head's: the logits' gradient 128 x 32000 x 2 bytes
+    // and its input's 128 x 4096 x 2: 9,240,576. At imbalance 2 an MoE layer's is larger: its output's
+    // and input's gradients and IndexBackward's zero tensor, 3 x 128 x 4096 x 2 = 3,145,728, and the
+    // busiest expert's 2 x 2 x 128 / 8 = 64 rows of (3 x 14336 + 2 x 4096) bfloat16 gradients, 6,553,600:
+    // 9,699,328.
+    QCOMPARE(balanced["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{9'240'576});
+    QCOMPARE(skewed["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{9'699'328});
+    const Run low = runHeadroom(QStringList{QStringLiteral("estimate")} + base
+        + QStringList{QStringLiteral("--moe-imbalance"), QStringLiteral("0.5")});
+    QCOMPARE(low.exitCode, 2);
+    QVERIFY2(low.err.contains(QStringLiteral("--moe-imbalance must be a number from 1 (balanced routing) to 1024, not \"0.5\"")),
+        qPrintable(low.err));
+    // Mixtral routes each token to 2 of 8 experts: the busiest expert gets at most 4 x an even share.
+    const Run high = runHeadroom(QStringList{QStringLiteral("estimate")} + base
+        + QStringList{QStringLiteral("--moe-imbalance"), QStringLiteral("5")});
+    QCOMPARE(high.exitCode, 2);
+    QVERIFY2(high.err.contains(QStringLiteral("the MoE imbalance 5 is more than this layer allows: with 8 experts and "
+                                              "top-2 the busiest expert gets at most every token, 4 x an even share")),
+        qPrintable(high.err));
+    QVERIFY(runHeadroom({QStringLiteral("--help")}).out.contains(QStringLiteral("--moe-imbalance")));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
