@@ -1,5 +1,6 @@
 #include "headroom/ModelFile.h"
 
+#include "headroom/Format.h"
 #include "headroom/SaveTarget.h"
 
 #include "JsonText.h"
@@ -270,9 +271,10 @@ std::string serializeModel(const Network& network)
     nlohmann::ordered_json j;
     j["format"] = kFormatName;
     j["version"] = kModelFormatVersion;
-    j["name"] = network.name;
+    // Escaped so that dump() cannot throw on a name that is not UTF-8 (one taken from a file name).
+    j["name"] = escapeInvalidUtf8(network.name);
     if (!network.description.empty())
-        j["description"] = network.description;
+        j["description"] = escapeInvalidUtf8(network.description);
     j["input"] = {{"shape", network.input.shape.dims}, {"dtype", dtypeName(network.input.dtype)}};
     j["loss"] = lossName(network.loss);
     auto layers = nlohmann::ordered_json::array();

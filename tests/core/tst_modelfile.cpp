@@ -85,6 +85,11 @@ void TestModelFile::roundTrip()
     QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
     QVERIFY(back.value() == n);
     QCOMPARE(serializeModel(back.value()), text);
+    // A name that is not UTF-8 (taken from a file name) is written escaped instead of throwing.
+    n.name = "llama\xff";
+    const auto escaped = parseModel(serializeModel(n));
+    QVERIFY(escaped.ok());
+    QCOMPARE(escaped->name, std::string("llama\\xff"));
 }
 
 void TestModelFile::badInput_data()
