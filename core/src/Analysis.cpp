@@ -1,9 +1,11 @@
 #include "headroom/Analysis.h"
 
+#include "headroom/Format.h"
 #include "headroom/LayerRegistry.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <set>
 #include <unordered_map>
@@ -181,8 +183,8 @@ public:
             for (std::size_t i = 0; i < m_targetMatched.size(); ++i) {
                 if (!m_targetMatched[i]) {
                     const std::string where = "lora.targets[" + std::to_string(i) + "]";
-                    recordError(Error{where + " \"" + m_options.lora.targets[i]
-                                          + "\" matches no Linear layer (a target must be a layer's full name or its "
+                    recordError(Error{where + " " + quoteForMessage(m_options.lora.targets[i])
+                                          + " matches no Linear layer (a target must be a layer's full name or its "
                                             "end after a dot, e.g. \"q_proj\" for \"layers.3.self_attn.q_proj\")",
                                       where});
                 }
@@ -259,6 +261,10 @@ private:
             const std::string localName = spec.name.empty() ? std::to_string(i) : spec.name;
             if (!spec.name.empty() && scope.names.contains(spec.name)) {
                 fail(specPath + ".name \"" + spec.name + "\" is used twice in the same block", specPath + ".name");
+                return;
+            }
+            if (m_byFullName.contains(namePrefix + localName)) {
+                fail(duplicateNameError(namePrefix + localName, specPath), specPath + ".name");
                 return;
             }
             if (spec.isRepeat())
@@ -345,7 +351,7 @@ private:
         std::optional<Error> error = resolveInputs(spec, specPath, scope, current, inputs, row);
         const LayerKind* kind = LayerRegistry::builtin().find(spec.type);
         if (!error && kind == nullptr)
-            error = Error{specPath + ".type \"" + spec.type + "\" is not a known layer type; known types: "
+            error = Error{specPath + ".type " + quoteForMessage(spec.type) + " is not a known layer type; known types: "
                               + LayerRegistry::builtin().knownTypesList(),
                           specPath + ".type"};
         if (!error && (inputs.size() < kind->minInputs() || inputs.size() > kind->maxInputs()))
@@ -393,6 +399,17 @@ private:
             return pushInvalid(std::move(row), m_tensors[current].info);
         }
         auto& o = outcome.value();
+        // PyTorch's sizes are 64-bit: an output with more elements is an error here, and the layers that
+        // read it are blocked rather than computing with it.
+        if (const Count elements = o.output.shape.elements(); elements.isOverflow()
+            || elements.value() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            const Error e{specPath + " (" + spec.type + "): its output " + o.output.shape.toString()
+                              + " overflows 64-bit sizes (more than 2^63 - 1 elements)",
+                          specPath};
+            row.error = e;
+            recordError(e);
+            return pushInvalid(std::move(row), m_tensors[current].info);
+        }
         recordWarnings(o.warnings, specPath, name);
 
         std::optional<std::size_t> tiedRow;
@@ -853,7 +870,7 @@ private:
             }
             if (!found) {
                 const std::string where = specPath + ".inputs[" + std::to_string(i) + "]";
-                return Error{where + " \"" + ref + "\" does not name an earlier layer (or \"input\""
+                return Error{where + " " + quoteForMessage(ref) + " does not name an earlier layer (or \"input\""
                                  + (scope.repeatInput ? std::string(", \"repeat_input\"") : std::string()) + ")",
                              where};
             }
@@ -886,13 +903,21 @@ private:
             ? m_weightByRow.find(*m_tensors[*target].producerRow)
             : m_weightByRow.end();
         if (weights == m_weightByRow.end())
-            return Error{where + " \"" + spec.tiedTo + "\" does not name an earlier layer with a weight", where};
+            return Error{where + " " + quoteForMessage(spec.tiedTo) + " does not name an earlier layer with a weight",
+                         where};
         const auto own = std::find_if(o.params.begin(), o.params.end(), [](const auto& p) { return p.name == "weight"; });
         if (own == o.params.end())
             return Error{where + ": this layer has no weight to tie", where};
+        const auto& targetShape = m_weightShapeByRow[weights->first];
+        if (!own->shape.empty() && !targetShape.empty() && own->shape != targetShape)
+            return Error{where + ": this layer's weight is " + Shape{own->shape}.toString() + " but "
+                             + quoteForMessage(spec.tiedTo) + "'s is " + Shape{targetShape}.toString()
+                             + "; a tied weight must have the same shape",
+                         where};
         if (own->elements != weights->second)
             return Error{where + ": this layer's weight has " + std::to_string(own->elements.value())
-                             + " elements but \"" + spec.tiedTo + "\"'s has " + std::to_string(weights->second.value()),
+                             + " elements but " + quoteForMessage(spec.tiedTo) + "'s has "
+                             + std::to_string(weights->second.value()),
                          where};
         o.params.erase(own);
         tiedRow = *m_tensors[*target].producerRow;
@@ -940,6 +965,7 @@ private:
                 }
                 if (p.name == "weight") {
                     m_weightByRow[m_result.rows.size()] = p.elements;
+                    m_weightShapeByRow[m_result.rows.size()] = p.shape;
                     m_weightTrainsByRow[m_result.rows.size()] = !frozen;
                 }
             } else {
@@ -1196,6 +1222,18 @@ private:
         row.activationBytesFixed += s.bytesFixed.value();
     }
 
+    /// A layer whose full name another layer already has: "b.0.r" at the top level beside the Repeat
+    /// block b's layer r, or a layer named "0" beside the unnamed first layer.
+    std::string duplicateNameError(const std::string& fullName, const std::string& specPath) const
+    {
+        const auto first = std::find_if(m_result.rows.begin(), m_result.rows.end(),
+                                        [&](const LayerRow& r) { return r.name == fullName; });
+        return specPath + ": its name " + quoteForMessage(fullName) + " is already the name of "
+            + (first == m_result.rows.end() ? std::string("an earlier layer") : first->specPath)
+            + " (an unnamed layer is called by its position, a layer in a Repeat block block.iteration.layer); "
+              "give each layer a name of its own";
+    }
+
     std::size_t pushInvalid(LayerRow row, const TensorInfo& passThrough)
     {
         row.output = passThrough;
@@ -1249,6 +1287,7 @@ private:
     std::unordered_map<std::string, std::size_t> m_byFullName;
     std::unordered_set<std::string> m_warned; ///< spec path + message of each warning recorded
     std::map<std::size_t, Count> m_weightByRow;
+    std::map<std::size_t, std::vector<std::int64_t>> m_weightShapeByRow; ///< empty where the kind gives none
     std::map<std::size_t, bool> m_weightTrainsByRow;
     std::map<std::size_t, std::size_t> m_weightParameterByRow; ///< row -> its trainable weight's StepParameter
     StepGraph m_step;

@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -12,6 +13,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -94,6 +99,18 @@ private slots:
     void reportWithStrategies();
     void moeImbalance();
 
+    // Issues #16 and #17: help, mistakes and hostile input on the command line.
+    void subcommandHelp_data();
+    void subcommandHelp();
+    void nonUtf8NamesAreEscaped_data();
+    void nonUtf8NamesAreEscaped();
+    void longNamesAreCut();
+    void tinyNumbersAreInRange();
+    void reportKeepsSpecialFiles_data();
+    void reportKeepsSpecialFiles();
+    void unestimableReportWritesNothing();
+    void commandLineWithoutGui();
+
 private:
     [[nodiscard]] nlohmann::json jsonOf(const QStringList& args);
     QTemporaryDir m_dir;
@@ -152,6 +169,30 @@ void TestCli::initTestCase()
                   "intermediate_size": 11008, "vocab_size": 32000, "max_position_embeddings": 4096})");
     m_gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
     QVERIFY(QFile::exists(m_gpt2));
+
+    // Issue #17: bad input that crashed, lied or overwrote.
+    writeFile(QStringLiteral("duplicate_key.json"), QByteArray(kLeNet).replace("\"layers\": [", "\"layers\": [],\n \"layers\": ["));
+    const char16_t utf16[] = u"{\"format\": \"headroom-model\"}"; // as Windows Notepad's "Unicode" saves it
+    writeFile(QStringLiteral("utf16.json"), QByteArray("\xFF\xFE", 2)
+                                                + QByteArray(reinterpret_cast<const char*>(utf16), sizeof utf16 - 2));
+    writeFile(QStringLiteral("random.json"), QByteArray("\xEF\x12\x99\xFF\x41\x80", 6));
+    // conv1 with padding 2^31 - 1: (32 + 2 x 2147483647 - 5) / 1 + 1 = 4,294,967,322 per side, so its
+    // 6 x 4,294,967,322^2 output has about 1.1e20 elements, more than 64 bits hold.
+    writeFile(QStringLiteral("overflow.json"),
+              QByteArray(kLeNet).replace("\"kernel_size\": 5}", "\"kernel_size\": 5, \"padding\": 2147483647}"));
+    // Linear(8 -> 4) has a [4, 8] weight, Linear(4 -> 8) an [8, 4] one: as many elements, and no
+    // matrix product takes one for the other.
+    writeFile(QStringLiteral("tied_transposed.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "Linear", "name": "a", "out_features": 4},
+                 {"type": "Linear", "name": "b", "out_features": 8, "tied_to": "a"}]})");
+    writeFile(QStringLiteral("repeat_name_clash.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "Repeat", "name": "b", "times": 2, "layers": [{"type": "ReLU", "name": "r"}]},
+                 {"type": "ReLU", "name": "b.0.r"}]})");
+    writeFile(QStringLiteral("index_name_clash.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "ReLU"}, {"type": "ReLU", "name": "0"}]})");
+    // Softmax over axis 5 of a [B, 3] output: loads, but cannot be estimated.
+    writeFile(QStringLiteral("unestimable.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "Linear", "out_features": 3}, {"type": "Softmax", "dim": 5}]})");
 }
 
 void TestCli::versionAndHelp()
@@ -294,7 +335,7 @@ void TestCli::errors_data()
     QTest::newRow("bad precision") << QStringList{QStringLiteral("estimate"), QStringLiteral("@lenet"), QStringLiteral("--precision"), QStringLiteral("fp8")}
                                    << "--precision must be one of";
     QTest::newRow("unknown option") << QStringList{QStringLiteral("estimate"), QStringLiteral("@lenet"), QStringLiteral("--fast")}
-                                    << "unknown option --fast";
+                                    << "unknown option \"--fast\" (see headroom estimate --help)";
     QTest::newRow("missing file") << QStringList{QStringLiteral("estimate")} << "estimate needs a model file";
     QTest::newRow("no such file") << QStringList{QStringLiteral("estimate"), QStringLiteral("/nonexistent/model.json")}
                                   << "/nonexistent/model.json: no such file";
@@ -358,6 +399,54 @@ void TestCli::errors_data()
     QTest::newRow("onnx opset 99") << QStringList{QStringLiteral("estimate"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/opset99.onnx")}
                                    << "opset99.onnx";
     QTest::newRow("bad config.json") << QStringList{QStringLiteral("estimate"), QStringLiteral("@hf/config.json")} << "config.json";
+
+    // Issue #17: no option takes a non-finite number (NaN converted to a byte count is undefined).
+    QTest::newRow("overhead nan") << lenet({"--overhead-mib", "nan"})
+                                  << "--overhead-mib must be a number of MiB from 0 to 1048576, not \"nan\"";
+    QTest::newRow("overhead inf") << lenet({"--overhead-mib", "inf"}) << "--overhead-mib must be a number of MiB";
+    QTest::newRow("overhead 1e400") << lenet({"--overhead-mib", "1e400"}) << "--overhead-mib must be a number of MiB";
+    QTest::newRow("gpu memory nan") << lenet({"--gpu-memory-gib", "nan"}) << "--gpu-memory-gib must be a number of GiB";
+    QTest::newRow("gpu memory -inf") << lenet({"--gpu-memory-gib", "-inf"}) << "--gpu-memory-gib must be a number of GiB";
+    QTest::newRow("utilization nan") << lenet({"--utilization", "NaN"}) << "--utilization must be a fraction of peak";
+    QTest::newRow("utilization infinity") << lenet({"--utilization", "infinity"}) << "--utilization must be a fraction";
+    QTest::newRow("lora dropout nan") << lenet({"--lora-rank", "4", "--lora-dropout", "nan"})
+                                      << "--lora-dropout must be a probability";
+    QTest::newRow("hexadecimal overhead") << lenet({"--overhead-mib", "0x10"}) << "--overhead-mib must be a number";
+    QTest::newRow("gpu and custom memory") << lenet({"--gpu", "RTX 4090", "--gpu-memory-gib", "24"})
+                                           << "--gpu and --gpu-memory-gib both choose the GPU: give one of them";
+    // Files the command line must refuse with a message, never a crash or a silently different model.
+    QTest::newRow("duplicate key") << QStringList{QStringLiteral("estimate"), QStringLiteral("@duplicate_key")}
+                                   << "duplicate_key.json: layers is given more than once; give each key once (the "
+                                      "second is at line 4, column 2)";
+    QTest::newRow("UTF-16 file") << QStringList{QStringLiteral("estimate"), QStringLiteral("@utf16")}
+                                 << "utf16.json: the file is UTF-16 text; save it as UTF-8";
+    QTest::newRow("random bytes") << QStringList{QStringLiteral("estimate"), QStringLiteral("@random")}
+                                  << "random.json: line 1, column 1: not UTF-8 text: byte 0 is 0xEF";
+    QTest::newRow("shape overflow") << QStringList{QStringLiteral("estimate"), QStringLiteral("@overflow")}
+                                    << "layers[0] (Conv2d): its output [6, 4294967322, 4294967322] overflows 64-bit "
+                                       "sizes";
+    QTest::newRow("tied transposed weights") << QStringList{QStringLiteral("estimate"), QStringLiteral("@tied_transposed")}
+                                             << "layers[1].tied_to: this layer's weight is [8, 4] but \"a\"'s is [4, 8]";
+    QTest::newRow("name of a Repeat's layer") << QStringList{QStringLiteral("estimate"), QStringLiteral("@repeat_name_clash")}
+                                              << "layers[1]: its name \"b.0.r\" is already the name of layers[0].layers[0]";
+    QTest::newRow("name of an unnamed layer") << QStringList{QStringLiteral("estimate"), QStringLiteral("@index_name_clash")}
+                                              << "layers[1]: its name \"0\" is already the name of layers[0]";
+    QTest::newRow("endless file") << QStringList{QStringLiteral("estimate"), QStringLiteral("/dev/zero")}
+                                  << "/dev/zero: holds more than the 64.00 MiB (67,108,864 bytes) allowed";
+    QTest::newRow("report of an unestimable network")
+        << QStringList{QStringLiteral("report"), QStringLiteral("@unestimable"), QStringLiteral("-o"), QStringLiteral("@never.pdf")}
+        << "layers[1] (Softmax): dim 5 is not a feature axis";
+    // Issue #16: a first argument that is neither a command nor a file is an error, not the GUI.
+    QTest::newRow("mistyped command") << QStringList{QStringLiteral("estmate"), QStringLiteral("@lenet")}
+                                      << "\"estmate\" is neither a command nor an existing file; the commands are "
+                                         "estimate, max-batch, report, gpus, help (did you mean estimate?)";
+    QTest::newRow("missing file without a command") << QStringList{QStringLiteral("/nonexistent/model.json")}
+                                                    << "\"/nonexistent/model.json\" is neither a command nor an existing file";
+    QTest::newRow("folder without a command") << QStringList{QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests")}
+                                              << "is a folder; give a model file to open, or a command";
+    QTest::newRow("unknown first option") << QStringList{QStringLiteral("--fast")} << "unknown option \"--fast\"";
+    QTest::newRow("help on no command") << QStringList{QStringLiteral("help"), QStringLiteral("estmate")}
+                                        << "help: \"estmate\" is neither a command";
 }
 
 void TestCli::errors()
@@ -800,6 +889,204 @@ void TestCli::moeImbalance()
                                               "top-2 the busiest expert gets at most every token, 4 x an even share")),
         qPrintable(high.err));
     QVERIFY(runHeadroom({QStringLiteral("--help")}).out.contains(QStringLiteral("--moe-imbalance")));
+}
+
+void TestCli::subcommandHelp_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("usage");
+    QTest::addColumn<bool>("planning"); // takes the planning options (--gpu, --batch, ...)
+    const QString estimate = QStringLiteral("Usage: headroom estimate FILE [options] [--json]\n");
+    QTest::newRow("estimate --help") << QStringList{QStringLiteral("estimate"), QStringLiteral("--help")} << estimate << true;
+    QTest::newRow("estimate FILE -h") << QStringList{QStringLiteral("estimate"), QStringLiteral("@lenet"), QStringLiteral("-h")}
+                                      << estimate << true;
+    QTest::newRow("help estimate") << QStringList{QStringLiteral("help"), QStringLiteral("estimate")} << estimate << true;
+    QTest::newRow("max-batch --help") << QStringList{QStringLiteral("max-batch"), QStringLiteral("--help")}
+                                      << QStringLiteral("Usage: headroom max-batch FILE [options] [--json]\n") << true;
+    QTest::newRow("report --help") << QStringList{QStringLiteral("report"), QStringLiteral("--help")}
+                                   << QStringLiteral("Usage: headroom report FILE -o OUT.pdf [options]\n") << true;
+    QTest::newRow("gpus --help") << QStringList{QStringLiteral("gpus"), QStringLiteral("--help")}
+                                 << QStringLiteral("Usage: headroom gpus [--json]\n") << false;
+}
+
+void TestCli::subcommandHelp()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, usage);
+    QFETCH(bool, planning);
+    args.replaceInStrings(QStringLiteral("@lenet"), m_lenet);
+    const Run r = runHeadroom(args);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+    QVERIFY2(r.out.startsWith(usage), qPrintable(r.out));
+    for (const char* option : {"--gpu NAME", "--batch N", "--sharding MODE", "--utilization U"})
+        QCOMPARE(r.out.contains(QLatin1String(option)), planning);
+}
+
+void TestCli::nonUtf8NamesAreEscaped_data()
+{
+    // A Hugging Face config is named after its file, or its folder when the file is config.json. A byte
+    // 0xFF is not UTF-8: the name is shown escaped, "\xff", in the JSON and in the table alike.
+    QTest::addColumn<QByteArray>("folder");
+    QTest::addColumn<QByteArray>("file");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("file name") << QByteArray() << QByteArray("llama\xff.json") << QStringLiteral("llama\\xff");
+    QTest::newRow("folder name") << QByteArray("folder\xff") << QByteArray("config.json") << QStringLiteral("folder\\xff");
+}
+
+void TestCli::nonUtf8NamesAreEscaped()
+{
+    QFETCH(QByteArray, folder);
+    QFETCH(QByteArray, file);
+    QFETCH(QString, name);
+    // QString cannot hold such a path: write it with byte-exact calls, and have printf spell it for headroom.
+    const QByteArray base = QFile::encodeName(m_dir.path());
+    const QByteArray dir = folder.isEmpty() ? base : base + '/' + folder;
+    QVERIFY(folder.isEmpty() || ::mkdir(dir.constData(), 0755) == 0);
+    QFile source(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/gpt2.json"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QByteArray config = source.readAll();
+    const std::string written = std::string(dir.constData()) + "/" + file.constData();
+    std::ofstream(written, std::ios::binary).write(config.constData(), config.size());
+    const auto cleanUp = qScopeGuard([&] { // QTemporaryDir cannot remove names QString cannot hold
+        ::unlink(written.c_str());
+        if (!folder.isEmpty())
+            ::rmdir(dir.constData());
+    });
+    QByteArray printfPath = dir + '/' + file;
+    const QString path = QString::fromLatin1(printfPath.replace("\xff", "\\377"));
+    for (const bool json : {true, false}) {
+        QProcess p;
+        p.start(QStringLiteral("/bin/sh"),
+                {QStringLiteral("-c"),
+                 QStringLiteral("exec \"$0\" estimate \"$(printf \"$1\")\" --sequence-length 8") + (json ? QStringLiteral(" --json") : QString()),
+                 QStringLiteral(HEADROOM_BINARY), path});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
+        const QByteArray out = p.readAllStandardOutput();
+        if (json) {
+            const auto j = nlohmann::json::parse(out.toStdString());
+            QCOMPARE(QString::fromStdString(j["model"].get<std::string>()), name);
+            QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{124439808});
+        } else {
+            QVERIFY2(out.startsWith("Model            " + name.toUtf8() + " ("), out.left(200).constData());
+        }
+    }
+}
+
+void TestCli::longNamesAreCut()
+{
+    // A 100,000-character GPU name is echoed as its first 64 characters, an ellipsis and its length.
+    const QString name(100000, QLatin1Char('x'));
+    const Run r = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--gpu"), name});
+    QCOMPARE(r.exitCode, 2);
+    const QString expected = QStringLiteral("headroom: error: unknown GPU \"") + QString(64, QLatin1Char('x'))
+        + QStringLiteral("\u2026\" (100,000 characters); `headroom gpus` lists the known ones\n");
+    QCOMPARE(r.err, expected);
+    const Run freeze = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--freeze"), name});
+    QCOMPARE(freeze.exitCode, 2);
+    QVERIFY2(freeze.err.size() < 300, qPrintable(freeze.err.left(300)));
+    QVERIFY2(freeze.err.contains(QStringLiteral("(100,000 characters)")), qPrintable(freeze.err.left(300)));
+}
+
+void TestCli::tinyNumbersAreInRange()
+{
+    // 1e-320 MiB is within 0 to 1048576 (a subnormal double, 0.00000000001 bytes): accepted, and no overhead.
+    const auto j = jsonOf({m_lenet, QStringLiteral("--overhead-mib"), QStringLiteral("1e-320")});
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t{0});
+    const auto below = jsonOf({m_lenet, QStringLiteral("--overhead-mib"), QStringLiteral("1e-400")}); // below any double: 0
+    QVERIFY(!below.is_null());
+    QCOMPARE(below["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t{0});
+}
+
+void TestCli::reportKeepsSpecialFiles_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("FIFO") << QStringLiteral("fifo") << QStringLiteral(": is a FIFO (named pipe), not a regular file");
+    QTest::newRow("character device") << QStringLiteral("device") << QStringLiteral("/dev/null: is a character device, not a regular file");
+    QTest::newRow("read-only file") << QStringLiteral("readonly") << QStringLiteral(": the file is read-only");
+}
+
+void TestCli::reportKeepsSpecialFiles()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QString target = m_dir.filePath(kind + QStringLiteral(".pdf"));
+    struct stat before {};
+    if (kind == QLatin1String("fifo")) {
+        QVERIFY(::mkfifo(QFile::encodeName(target).constData(), 0644) == 0);
+    } else if (kind == QLatin1String("device")) {
+        target = QStringLiteral("/dev/null");
+    } else {
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("an older report");
+        f.close();
+        QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+    }
+    QVERIFY(::stat(QFile::encodeName(target).constData(), &before) == 0);
+    const Run r = runHeadroom({QStringLiteral("report"), m_lenet, QStringLiteral("-o"), target});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral("headroom: error: cannot write the report to ")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    struct stat after {};
+    QVERIFY(::stat(QFile::encodeName(target).constData(), &after) == 0);
+    QCOMPARE(after.st_ino, before.st_ino); // the very same file, not a replacement
+    QCOMPARE(after.st_mode, before.st_mode);
+    QCOMPARE(after.st_size, before.st_size);
+}
+
+void TestCli::unestimableReportWritesNothing()
+{
+    // As `estimate` does, `report` refuses a network that cannot be estimated: exit 2, no PDF.
+    const QString pdf = m_dir.filePath(QStringLiteral("unestimable.pdf"));
+    const QString model = m_dir.filePath(QStringLiteral("unestimable.json"));
+    const Run estimate = runHeadroom({QStringLiteral("estimate"), model});
+    const Run report = runHeadroom({QStringLiteral("report"), model, QStringLiteral("-o"), pdf});
+    QCOMPARE(estimate.exitCode, 2);
+    QCOMPARE(report.exitCode, 2);
+    QCOMPARE(report.err, estimate.err);
+    QVERIFY(!QFile::exists(pdf));
+}
+
+void TestCli::commandLineWithoutGui()
+{
+    // The command line linked with Qt Core and Gui only (HEADROOM_BUILD_GUI=OFF builds it as `headroom`).
+    const QString nogui = QStringLiteral(HEADROOM_NOGUI_BINARY);
+    QProcess p;
+    p.start(nogui, {QStringLiteral("estimate"), m_lenet, QStringLiteral("--json")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+    // The same engine as the full binary: the same answer, to the sample.
+    const Run full = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json")});
+    QCOMPARE(full.exitCode, 0);
+    const auto fullJson = nlohmann::json::parse(full.out.toStdString());
+    QVERIFY(j["max_batch"].get<std::int64_t>() > 1000);
+    QCOMPARE(j["max_batch"].get<std::int64_t>(), fullJson["max_batch"].get<std::int64_t>());
+    QCOMPARE(j["peak"]["bytes"].get<std::uint64_t>(), fullJson["peak"]["bytes"].get<std::uint64_t>());
+    const QString pdf = m_dir.filePath(QStringLiteral("nogui.pdf"));
+    p.start(nogui, {QStringLiteral("report"), m_lenet, QStringLiteral("-o"), pdf});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(QFile::exists(pdf));
+    QProcess ldd;
+    ldd.start(QStringLiteral("ldd"), {nogui});
+    if (!ldd.waitForStarted() || !ldd.waitForFinished(60000))
+        QSKIP("ldd is not available");
+    const QString libraries = QString::fromUtf8(ldd.readAllStandardOutput());
+    QVERIFY2(libraries.contains(QStringLiteral("libQt6Gui")), qPrintable(libraries));
+    for (const char* gui : {"libQt6Widgets", "libQt6Charts", "libQt6Svg"})
+        QVERIFY2(!libraries.contains(QLatin1String(gui)), gui);
+    if (nogui != QStringLiteral(HEADROOM_BINARY))
+        return;
+    // Built without the GUI, a file to open is an error rather than a window.
+    p.start(nogui, {m_lenet});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -42,6 +42,9 @@ struct ParamTensor final {
     enum class Role { Parameter, Buffer };
     std::string name;           ///< "weight", "bias", "running_mean", "in_proj_weight", ...
     Count elements;
+    /// The tensor's shape as PyTorch holds it (Linear's weight is [out, in]); empty where a kind does not
+    /// say. Weight tying compares shapes where both weights have one, as F.linear and friends would.
+    std::vector<std::int64_t> shape;
     Role role = Role::Parameter;
     /// Storage dtype if fixed (num_batches_tracked is int64); Float32 here means "the precision's
     /// parameter type" for floating-point tensors.

@@ -56,7 +56,7 @@ public:
         LayerOutcome o;
         o.output = TensorInfo{in.shape, ctx.activationType()};
         o.output.shape.dims.push_back(dim);
-        o.params.push_back(parameter("weight", Count::fromSigned(rows) * Count::fromSigned(dim)));
+        o.params.push_back(parameter("weight", {rows, dim}));
         SavedTensor indices = SavedTensor::input();
         indices.label = "indices";
         o.saved.push_back(indices);
