@@ -397,9 +397,14 @@ private:
 
         bool scoresDropped = false; // selective checkpointing dropped this layer's attention scores
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
+        const auto gradientNeeded = [&](std::size_t of) {
+            return of == SavedTensor::kWeight ? weightTrains
+                                              : m_tensors[inputs[std::min(of, inputs.size() - 1)]].requiresGrad;
+        };
         for (const auto& s : recorded ? o.saved : nothing) {
-            // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
-            if (s.onlyForWeightGradient && !weightTrains)
+            // A tensor kept only for gradients nobody needs is not saved: addmm/mm keep their input only
+            // for the weight gradient (measured, docs/finetuning.md), mul keeps each operand for the other's.
+            if (!s.onlyFor.empty() && std::none_of(s.onlyFor.begin(), s.onlyFor.end(), gradientNeeded))
                 continue;
             switch (s.source) {
             case SavedTensor::Source::Input: {
