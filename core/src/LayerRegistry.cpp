@@ -46,6 +46,32 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeNewGELU());
     kinds.push_back(makeScaledDotProductAttention());
     kinds.push_back(makeTokenTypeEmbedding());
+    kinds.push_back(makeConv3d());
+    kinds.push_back(makeConvTranspose1d());
+    kinds.push_back(makeConvTranspose3d());
+    kinds.push_back(makeMaxPool1d());
+    kinds.push_back(makeMaxPool3d());
+    kinds.push_back(makeAvgPool1d());
+    kinds.push_back(makeAvgPool3d());
+    kinds.push_back(makeAdaptiveAvgPool1d());
+    kinds.push_back(makeAdaptiveAvgPool3d());
+    kinds.push_back(makeAdaptiveMaxPool1d());
+    kinds.push_back(makeAdaptiveMaxPool2d());
+    kinds.push_back(makeAdaptiveMaxPool3d());
+    kinds.push_back(makeBatchNorm3d());
+    kinds.push_back(makeInstanceNorm1d());
+    kinds.push_back(makeInstanceNorm2d());
+    kinds.push_back(makeInstanceNorm3d());
+    kinds.push_back(makeHardswish());
+    kinds.push_back(makeHardsigmoid());
+    kinds.push_back(makeHardtanh());
+    kinds.push_back(makeMish());
+    kinds.push_back(makeSoftplus());
+    kinds.push_back(makeELU());
+    kinds.push_back(makeSELU());
+    kinds.push_back(makeCELU());
+    kinds.push_back(makePReLU());
+    kinds.push_back(makeLogSigmoid());
     return kinds;
 }
 } // namespace

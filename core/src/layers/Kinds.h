@@ -46,4 +46,34 @@ std::unique_ptr<LayerKind> makeNewGELU();
 std::unique_ptr<LayerKind> makeScaledDotProductAttention();
 std::unique_ptr<LayerKind> makeTokenTypeEmbedding();
 
+// Convolution, pooling and normalisation in 1, 2 and 3 dimensions (issue 13)
+std::unique_ptr<LayerKind> makeConv3d();
+std::unique_ptr<LayerKind> makeConvTranspose1d();
+std::unique_ptr<LayerKind> makeConvTranspose3d();
+std::unique_ptr<LayerKind> makeMaxPool1d();
+std::unique_ptr<LayerKind> makeMaxPool3d();
+std::unique_ptr<LayerKind> makeAvgPool1d();
+std::unique_ptr<LayerKind> makeAvgPool3d();
+std::unique_ptr<LayerKind> makeAdaptiveAvgPool1d();
+std::unique_ptr<LayerKind> makeAdaptiveAvgPool3d();
+std::unique_ptr<LayerKind> makeAdaptiveMaxPool1d();
+std::unique_ptr<LayerKind> makeAdaptiveMaxPool2d();
+std::unique_ptr<LayerKind> makeAdaptiveMaxPool3d();
+std::unique_ptr<LayerKind> makeBatchNorm3d();
+std::unique_ptr<LayerKind> makeInstanceNorm1d();
+std::unique_ptr<LayerKind> makeInstanceNorm2d();
+std::unique_ptr<LayerKind> makeInstanceNorm3d();
+// Activations (issue 13)
+std::unique_ptr<LayerKind> makeHardswish();
+std::unique_ptr<LayerKind> makeHardsigmoid();
+std::unique_ptr<LayerKind> makeHardtanh();
+std::unique_ptr<LayerKind> makeMish();
+std::unique_ptr<LayerKind> makeSoftplus();
+std::unique_ptr<LayerKind> makeELU();
+std::unique_ptr<LayerKind> makeSELU();
+std::unique_ptr<LayerKind> makeCELU();
+std::unique_ptr<LayerKind> makePReLU();
+std::unique_ptr<LayerKind> makeLogSigmoid();
+
+
 } // namespace headroom::layers

@@ -1,23 +1,30 @@
-// ConvTranspose2d (torch.nn.ConvTranspose2d): saves its input for the weight gradient.
+// ConvTranspose1d, ConvTranspose2d and ConvTranspose3d (torch.nn.ConvTransposeNd):
+// convolution_backward(grad, input, weight, ..., transposed=true, ...) keeps the input for the weight
+// gradient. Output size per axis: (in - 1) stride - 2 padding + dilation (kernel - 1) + output_padding + 1.
 #include "Kinds.h"
 #include "KindSupport.h"
 
 namespace headroom::layers {
 namespace {
 
-class ConvTranspose2dKind final : public DescribedKind {
+class ConvTransposeKind final : public DescribedKind {
 public:
-    ConvTranspose2dKind()
-        : DescribedKind("ConvTranspose2d", LayerCategory::Convolution, "2-D transposed convolution over [C, H, W]",
+    explicit ConvTransposeKind(int spatialDims)
+        : DescribedKind("ConvTranspose" + std::to_string(spatialDims) + "d", LayerCategory::Convolution,
+                        std::to_string(spatialDims) + "-D transposed convolution over "
+                            + std::string(spatialLayout(spatialDims)),
                         {inferredAttr("in_channels", "Input channels"),
                          intAttr("out_channels", nullptr, "Output channels"),
-                         tupleAttr("kernel_size", 2, nullptr, "Kernel size"),
-                         tupleAttr("stride", 2, 1, "Stride"),
-                         tupleAttr("padding", 2, 0, "Implicit zero padding removed from each side", 0),
-                         tupleAttr("output_padding", 2, 0, "Extra size added to one side of the output", 0),
+                         tupleAttr("kernel_size", spatialDims, nullptr, "Kernel size"),
+                         tupleAttr("stride", spatialDims, 1, "Stride"),
+                         tupleAttr("padding", spatialDims, 0, "Implicit zero padding removed from each side", 0),
+                         tupleAttr("output_padding", spatialDims, 0, "Extra size added to one side of the output", 0),
                          intAttr("groups", 1, "Blocked connections from input to output channels"),
                          boolAttr("bias", true, "Adds a learnable bias"),
-                         tupleAttr("dilation", 2, 1, "Spacing between kernel elements")})
+                         tupleAttr("dilation", spatialDims, 1, "Spacing between kernel elements"),
+                         choiceAttr("padding_mode", "zeros", {"zeros"},
+                                    "Only zeros: PyTorch's transposed convolutions support no other")}),
+          m_dims{spatialDims}
     {
     }
 
@@ -26,7 +33,8 @@ public:
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();
-        if (auto e = expectRank(in, 3, "[C, H, W]"))
+        const auto dims = static_cast<std::size_t>(m_dims);
+        if (auto e = expectRank(in, dims + 1, spatialLayout(m_dims)))
             return *e;
         const auto& a = ctx.attrs;
         const std::int64_t inChannels = in.shape.dims[0];
@@ -41,18 +49,17 @@ public:
         const auto dilation = a.integers("dilation");
 
         TensorInfo out{Shape{{outChannels}}, ctx.activationType()};
-        for (std::size_t d = 0; d < 2; ++d) {
+        const Count kernelVolume = product(kernel);
+        for (std::size_t d = 0; d < dims; ++d) {
             if (outputPadding[d] >= stride[d] && outputPadding[d] >= dilation[d])
                 return failure("output_padding " + joinSizes(outputPadding)
                                + " must be smaller than either stride or dilation");
             const std::int64_t size = (in.shape.dims[d + 1] - 1) * stride[d] - 2 * padding[d]
                 + dilation[d] * (kernel[d] - 1) + outputPadding[d] + 1;
             if (size <= 0)
-                return failure("padding " + joinSizes(padding) + " leaves no output for input "
-                               + in.shape.toString());
+                return failure("padding " + joinSizes(padding) + " leaves no output for input " + in.shape.toString());
             out.shape.dims.push_back(size);
         }
-        const Count kernelVolume = Count::fromSigned(kernel[0]) * Count::fromSigned(kernel[1]);
         LayerOutcome o;
         o.output = out;
         o.params.push_back(
@@ -60,14 +67,18 @@ public:
         if (a.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outChannels)));
         o.saved.push_back(SavedTensor::input());
-        o.forwardFlopsPerSample
-            = Count{2} * in.shape.elements() * Count::fromSigned(outChannels / groups) * kernelVolume;
+        o.forwardFlopsPerSample = Count{2} * in.shape.elements() * Count::fromSigned(outChannels / groups) * kernelVolume;
         return o;
     }
+
+private:
+    int m_dims;
 };
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeConvTranspose2d() { return std::make_unique<ConvTranspose2dKind>(); }
+std::unique_ptr<LayerKind> makeConvTranspose1d() { return std::make_unique<ConvTransposeKind>(1); }
+std::unique_ptr<LayerKind> makeConvTranspose2d() { return std::make_unique<ConvTransposeKind>(2); }
+std::unique_ptr<LayerKind> makeConvTranspose3d() { return std::make_unique<ConvTransposeKind>(3); }
 
 } // namespace headroom::layers
