@@ -72,6 +72,18 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeCELU());
     kinds.push_back(makePReLU());
     kinds.push_back(makeLogSigmoid());
+    kinds.push_back(makeSub());
+    kinds.push_back(makeDiv());
+    kinds.push_back(makePow());
+    kinds.push_back(makeSqrt());
+    kinds.push_back(makeExp());
+    kinds.push_back(makeNeg());
+    kinds.push_back(makeAbs());
+    kinds.push_back(makeClamp());
+    kinds.push_back(makeMean());
+    kinds.push_back(makeSum());
+    kinds.push_back(makeAmax());
+    kinds.push_back(makeMatMul());
     return kinds;
 }
 } // namespace

@@ -75,5 +75,18 @@ std::unique_ptr<LayerKind> makeCELU();
 std::unique_ptr<LayerKind> makePReLU();
 std::unique_ptr<LayerKind> makeLogSigmoid();
 
+// Tensor arithmetic, reductions and matrix products (issue 13)
+std::unique_ptr<LayerKind> makeSub();
+std::unique_ptr<LayerKind> makeDiv();
+std::unique_ptr<LayerKind> makePow();
+std::unique_ptr<LayerKind> makeSqrt();
+std::unique_ptr<LayerKind> makeExp();
+std::unique_ptr<LayerKind> makeNeg();
+std::unique_ptr<LayerKind> makeAbs();
+std::unique_ptr<LayerKind> makeClamp();
+std::unique_ptr<LayerKind> makeMean();
+std::unique_ptr<LayerKind> makeSum();
+std::unique_ptr<LayerKind> makeAmax();
+std::unique_ptr<LayerKind> makeMatMul();
 
 } // namespace headroom::layers
