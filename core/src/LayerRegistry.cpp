@@ -84,6 +84,26 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeSum());
     kinds.push_back(makeAmax());
     kinds.push_back(makeMatMul());
+    kinds.push_back(makePermute());
+    kinds.push_back(makeTranspose());
+    kinds.push_back(makeReshape());
+    kinds.push_back(makeView());
+    kinds.push_back(makeUnflatten());
+    kinds.push_back(makeSqueeze());
+    kinds.push_back(makeUnsqueeze());
+    kinds.push_back(makeContiguous());
+    kinds.push_back(makeExpand());
+    kinds.push_back(makeNarrow());
+    kinds.push_back(makeSlice());
+    kinds.push_back(makeSelect());
+    kinds.push_back(makePad());
+    kinds.push_back(makeUpsample());
+    kinds.push_back(makeUpsamplingNearest2d());
+    kinds.push_back(makeUpsamplingBilinear2d());
+    kinds.push_back(makePixelShuffle());
+    kinds.push_back(makePixelUnshuffle());
+    for (auto& kind : makePadModules())
+        kinds.push_back(std::move(kind));
     return kinds;
 }
 } // namespace

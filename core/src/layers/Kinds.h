@@ -5,6 +5,7 @@
 #include "headroom/LayerKind.h"
 
 #include <memory>
+#include <vector>
 
 namespace headroom::layers {
 
@@ -88,5 +89,26 @@ std::unique_ptr<LayerKind> makeMean();
 std::unique_ptr<LayerKind> makeSum();
 std::unique_ptr<LayerKind> makeAmax();
 std::unique_ptr<LayerKind> makeMatMul();
+// Shape and data movement (issue 13)
+std::unique_ptr<LayerKind> makePermute();
+std::unique_ptr<LayerKind> makeTranspose();
+std::unique_ptr<LayerKind> makeReshape();
+std::unique_ptr<LayerKind> makeView();
+std::unique_ptr<LayerKind> makeUnflatten();
+std::unique_ptr<LayerKind> makeSqueeze();
+std::unique_ptr<LayerKind> makeUnsqueeze();
+std::unique_ptr<LayerKind> makeContiguous();
+std::unique_ptr<LayerKind> makeExpand();
+std::unique_ptr<LayerKind> makeNarrow();
+std::unique_ptr<LayerKind> makeSlice();
+std::unique_ptr<LayerKind> makeSelect();
+std::unique_ptr<LayerKind> makePad();
+std::unique_ptr<LayerKind> makeUpsample();
+std::unique_ptr<LayerKind> makeUpsamplingNearest2d();
+std::unique_ptr<LayerKind> makeUpsamplingBilinear2d();
+std::unique_ptr<LayerKind> makePixelShuffle();
+std::unique_ptr<LayerKind> makePixelUnshuffle();
+/// ConstantPadNd, ZeroPadNd, ReflectionPadNd, ReplicationPadNd, CircularPadNd for N = 1, 2, 3.
+std::vector<std::unique_ptr<LayerKind>> makePadModules();
 
 } // namespace headroom::layers
