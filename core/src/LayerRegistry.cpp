@@ -111,6 +111,8 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
 LayerRegistry::LayerRegistry(std::vector<std::unique_ptr<LayerKind>> kinds) : m_kinds{std::move(kinds)}
 {
     std::sort(m_kinds.begin(), m_kinds.end(), [](const auto& a, const auto& b) { return a->type() < b->type(); });
+    for (const auto& kind : m_kinds)
+        m_byType.emplace(kind->type(), kind.get());
 }
 
 const LayerRegistry& LayerRegistry::builtin()
@@ -121,9 +123,8 @@ const LayerRegistry& LayerRegistry::builtin()
 
 const LayerKind* LayerRegistry::find(std::string_view type) const noexcept
 {
-    const auto it = std::lower_bound(m_kinds.begin(), m_kinds.end(), type,
-                                     [](const auto& kind, std::string_view t) { return kind->type() < t; });
-    return it != m_kinds.end() && (*it)->type() == type ? it->get() : nullptr;
+    const auto it = m_byType.find(type);
+    return it != m_byType.end() ? it->second : nullptr;
 }
 
 std::vector<const LayerKind*> LayerRegistry::kinds() const

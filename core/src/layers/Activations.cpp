@@ -54,7 +54,10 @@ public:
         const bool inplace = m_info.hasInplace && ctx.attrs.flag("inplace");
         LayerOutcome o;
         o.outputAliasesInput = inplace || m_info.keeps == Keeps::Nothing; // Identity returns its input
-        o.output = o.outputAliasesInput ? in : elementwiseResult(in, in.shape, in.dtype);
+        if (o.outputAliasesInput)
+            o.output = in;
+        else
+            o.output = elementwiseResult(in, in.shape, in.dtype);
         o.aliasedInputGradients = {m_info.keeps == Keeps::Nothing}; // and passes the gradient on
         if (inplace && m_info.inplaceNeedsOriginal)
             o.saved.push_back(SavedTensor::internal("original input", in.shape.elements(), in.dtype));

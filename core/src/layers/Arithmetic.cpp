@@ -31,7 +31,7 @@ struct Operand {
     enum class Source { Input, Parameter, Scalar };
     Source source = Source::Input;
     std::size_t input = 0;
-    Shape shape;
+    const Shape* shape = nullptr; ///< the input's, the learned tensor's, or an empty one for a number
     DType dtype = DType::Float32;
 };
 
@@ -69,27 +69,30 @@ public:
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
-        auto operands = operandsOf(ctx);
+        const Shape learned{ctx.attrs.has("parameter") ? ctx.attrs.integers("parameter") : std::vector<std::int64_t>{}};
+        auto operands = operandsOf(ctx, learned);
         if (!operands)
             return operands.error();
         const auto& ops = operands.value();
 
-        TensorInfo out{ops[0].shape, ops[0].dtype};
+        TensorInfo out{*ops[0].shape, ops[0].dtype};
         for (std::size_t i = 1; i < ops.size(); ++i) {
-            auto shape = broadcastShapes(out.shape, ops[i].shape);
-            if (!shape)
-                return failure("cannot broadcast operands of shapes " + out.shape.toString() + " and "
-                               + ops[i].shape.toString() + " (" + std::string(symbolOf(m_op)) + ")");
-            out.shape = *shape;
+            if (*ops[i].shape != out.shape) {
+                auto shape = broadcastShapes(out.shape, *ops[i].shape);
+                if (!shape)
+                    return failure("cannot broadcast operands of shapes " + out.shape.toString() + " and "
+                                   + ops[i].shape->toString() + " (" + std::string(symbolOf(m_op)) + ")");
+                out.shape = std::move(*shape);
+            }
             if (ops[i].source != Operand::Source::Scalar)
                 out.dtype = promote(out.dtype, ops[i].dtype);
         }
 
         LayerOutcome o;
-        o.output = elementwiseResult(ctx.in(0), out.shape, out.dtype);
         const Count outBytes = out.shape.elements() * Count{elementSize(out.dtype)};
         const auto reduced = [&](const Operand& x) {
-            return x.source == Operand::Source::Parameter || (x.source == Operand::Source::Input && x.shape != out.shape);
+            return x.source == Operand::Source::Parameter
+                || (x.source == Operand::Source::Input && *x.shape != out.shape);
         };
         for (std::size_t i = 0; i < ctx.inputs.size(); ++i) {
             const bool passesGrad = (m_op == Op::Add || (m_op == Op::Sub && i == 0)) && !reduced(ops[i])
@@ -97,7 +100,7 @@ public:
             o.aliasedInputGradients.push_back(passesGrad);
         }
         if (ctx.attrs.has("parameter"))
-            o.params.push_back(parameter("weight", Shape{ctx.attrs.integers("parameter")}.elements()));
+            o.params.push_back(parameter("weight", learned.elements()));
         if (m_op == Op::Mul || m_op == Op::Div)
             keepOperands(ops, o);
         // Backward temporaries: mul/div compute an output-sized product before reducing a broadcast operand's
@@ -113,20 +116,23 @@ public:
             scratch += Count{3} * outBytes;
         o.backwardScratchBytesPerSample = scratch;
         o.forwardFlopsPerSample = Count{ops.size() - 1} * out.shape.elements();
+        o.output = elementwiseResult(ctx.in(0), std::move(out.shape), out.dtype);
         return o;
     }
 
 private:
     /// The operands, in order: the inputs, then the learned tensor, then the constant.
-    Result<std::vector<Operand>> operandsOf(const LayerContext& ctx) const
+    Result<std::vector<Operand>> operandsOf(const LayerContext& ctx, const Shape& learned) const
     {
+        static const Shape number;
         std::vector<Operand> ops;
+        ops.reserve(ctx.inputs.size() + 2);
         for (std::size_t i = 0; i < ctx.inputs.size(); ++i)
-            ops.push_back(Operand{Operand::Source::Input, i, ctx.in(i).shape, ctx.in(i).dtype});
+            ops.push_back(Operand{Operand::Source::Input, i, &ctx.in(i).shape, ctx.in(i).dtype});
         if (ctx.attrs.has("parameter"))
-            ops.push_back(Operand{Operand::Source::Parameter, 0, Shape{ctx.attrs.integers("parameter")}, ctx.parameterType()});
+            ops.push_back(Operand{Operand::Source::Parameter, 0, &learned, ctx.parameterType()});
         if (ctx.attrs.has("scalar"))
-            ops.push_back(Operand{Operand::Source::Scalar, 0, Shape{}, DType::Float64});
+            ops.push_back(Operand{Operand::Source::Scalar, 0, &number, DType::Float64});
         const bool binary = m_op != Op::Add;
         if (ops.size() < 2 || (binary && ops.size() > 2))
             return failure(std::string(binary ? "takes exactly two operands" : "takes at least two operands")

@@ -13,6 +13,7 @@
 #include "Layout.h"
 
 #include <algorithm>
+#include <array>
 
 namespace headroom::layers {
 namespace {
@@ -58,10 +59,10 @@ public:
         const bool same = paddingText == "same";
         if (same && std::any_of(stride.begin(), stride.end(), [](auto s) { return s != 1; }))
             return failure("padding \"same\" needs stride 1 (PyTorch refuses strided \"same\" convolutions)");
-        const std::vector<std::int64_t> spatialIn(in.shape.dims.begin() + 1, in.shape.dims.end());
+        const auto spatialIn = [&](std::size_t d) { return in.shape.dims[d + 1]; };
 
-        // Padding before and after each axis.
-        std::vector<std::int64_t> before(dims, 0), after(dims, 0);
+        // Padding before and after each axis (at most three: fixed arrays, no allocation per layer).
+        std::array<std::int64_t, 3> before{}, after{};
         if (same) {
             for (std::size_t d = 0; d < dims; ++d) {
                 const std::int64_t total = dilation[d] * (kernel[d] - 1);
@@ -69,31 +70,37 @@ public:
                 after[d] = total - before[d];
             }
         } else if (!paddingText) {
-            before = after = a.integers("padding");
+            const auto padding = a.integers("padding");
+            std::copy(padding.begin(), padding.end(), before.begin());
+            after = before;
         }
         // What the convolution keeps: its input, or a padded copy of it.
-        Shape kept = in.shape;
-        bool copied = paddingMode != "zeros" && std::any_of(after.begin(), after.end(), [](auto p) { return p > 0; });
+        const bool zeros = paddingMode == "zeros";
+        bool copied = false;
+        Count keptElements = Count::fromSigned(inChannels);
         for (std::size_t d = 0; d < dims; ++d) {
-            if (paddingMode != "zeros") {
-                if ((paddingMode == "reflect" && after[d] >= spatialIn[d]) || (paddingMode == "circular" && after[d] > spatialIn[d]))
+            if (!zeros) {
+                if ((paddingMode == "reflect" && after[d] >= spatialIn(d)) || (paddingMode == "circular" && after[d] > spatialIn(d)))
                     return failure("padding " + std::to_string(after[d]) + " is too large for \"" + paddingMode
-                                   + "\" padding of an axis of size " + std::to_string(spatialIn[d]));
-                kept.dims[d + 1] += before[d] + after[d];
-            } else if (after[d] != before[d]) {
-                copied = true;
-                kept.dims[d + 1] += after[d] - before[d];
+                                   + "\" padding of an axis of size " + std::to_string(spatialIn(d)));
+                copied = copied || after[d] > 0;
+                keptElements *= Count::fromSigned(spatialIn(d) + before[d] + after[d]);
+            } else {
+                copied = copied || after[d] != before[d];
+                keptElements *= Count::fromSigned(spatialIn(d) + after[d] - before[d]);
             }
         }
 
         TensorInfo out{Shape{{outChannels}}, ctx.activationType()};
         for (std::size_t d = 0; d < dims; ++d) {
             const std::int64_t reach = dilation[d] * (kernel[d] - 1) + 1;
-            if (spatialIn[d] + before[d] + after[d] < reach)
+            if (spatialIn(d) + before[d] + after[d] < reach)
                 return failure("kernel " + joinSizes(kernel) + " (dilation " + joinSizes(dilation)
-                               + ") does not fit the padded input " + joinSizes(spatialIn) + " + 2x"
-                               + joinSizes(before) + " padding");
-            out.shape.dims.push_back((spatialIn[d] + before[d] + after[d] - reach) / stride[d] + 1);
+                               + ") does not fit the padded input "
+                               + joinSizes({in.shape.dims.begin() + 1, in.shape.dims.end()}) + " + 2x"
+                               + joinSizes({before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims)})
+                               + " padding");
+            out.shape.dims.push_back((spatialIn(d) + before[d] + after[d] - reach) / stride[d] + 1);
         }
 
         const Count kernelVolume = product(kernel);
@@ -104,7 +111,7 @@ public:
         if (a.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outChannels)));
         if (copied) {
-            o.saved.push_back(SavedTensor::internal("padded input", kept.elements(), in.dtype));
+            o.saved.push_back(SavedTensor::internal("padded input", keptElements, in.dtype));
             if (paddingMode == "reflect" || paddingMode == "replicate")
                 o.saved.push_back(SavedTensor::input());
         } else {
