@@ -203,6 +203,15 @@ void TestOperators::errors_data()
         "same number of axes");
     row("mean over the batch", shape({4, 8}), R"([{"type":"Mean","dim":0}])", "reduced by the loss");
     row("concat alone", shape({4, 8}), R"([{"type":"Concat"}])", "at least two inputs, or one input and a `parameter`");
+    // sizes that would not fit 64 bits are errors where they arise, never wrapped numbers
+    row("upsampling past 64 bits", shape({1, 1LL << 40}), R"([{"type":"Upsample","scale_factor":1e9,"mode":"linear"}])",
+        "does not fit 64-bit sizes");
+    row("transposed convolution past 64 bits", shape({1, 1LL << 40}),
+        R"([{"type":"ConvTranspose1d","out_channels":1,"kernel_size":1,"stride":2147483647}])", "does not fit 64-bit sizes");
+    // each axis fits, their product does not: the views' strides saturate and the analysis reports it
+    row("views of more than 2^63 elements", shape({1, 1LL << 20, 1LL << 20}),
+        R"([{"type":"Upsample","scale_factor":10000},{"type":"Permute","dims":[0,1,3,2]},{"type":"Reshape","shape":[-1]}])",
+        "overflow");
 }
 
 void TestOperators::errors()

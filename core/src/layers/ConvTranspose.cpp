@@ -54,8 +54,13 @@ public:
             if (outputPadding[d] >= stride[d] && outputPadding[d] >= dilation[d])
                 return failure("output_padding " + joinSizes(outputPadding)
                                + " must be smaller than either stride or dilation");
-            const std::int64_t size = (in.shape.dims[d + 1] - 1) * stride[d] - 2 * padding[d]
-                + dilation[d] * (kernel[d] - 1) + outputPadding[d] + 1;
+            // (in - 1) stride + the rest, which attributes below 2^31 keep below 2^63
+            const auto grown = grownSize(in.shape.dims[d + 1] - 1, stride[d],
+                                         dilation[d] * (kernel[d] - 1) + outputPadding[d] + 1 - 2 * padding[d]);
+            if (!grown)
+                return tooLarge("the output size (" + std::to_string(in.shape.dims[d + 1]) + " - 1) x stride "
+                                + std::to_string(stride[d]));
+            const std::int64_t size = *grown;
             if (size <= 0)
                 return failure("padding " + joinSizes(padding) + " leaves no output for input " + in.shape.toString());
             out.shape.dims.push_back(size);

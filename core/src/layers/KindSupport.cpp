@@ -162,6 +162,17 @@ std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_
     return out;
 }
 
+std::optional<std::int64_t> grownSize(std::int64_t a, std::int64_t b, std::int64_t c)
+{
+    constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+    std::int64_t size = 0;
+    if (__builtin_mul_overflow(a, b, &size) || __builtin_add_overflow(size, c, &size) || size > kLimit)
+        return std::nullopt;
+    return size;
+}
+
+Error tooLarge(const std::string& what) { return failure(what + " does not fit 64-bit sizes"); }
+
 Count product(const std::vector<std::int64_t>& sizes)
 {
     Count n{1};

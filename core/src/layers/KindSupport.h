@@ -79,6 +79,12 @@ private:
 [[nodiscard]] std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
                                              std::int64_t dilation, bool ceilMode);
 
+/// A size that layers grow (pixel shuffle, transposed convolution, padding, concatenation): a x b + c,
+/// or nullopt when that exceeds 2^62 (so later sums with attribute-sized terms cannot overflow).
+[[nodiscard]] std::optional<std::int64_t> grownSize(std::int64_t a, std::int64_t b, std::int64_t c = 0);
+/// The error for a size that does not fit: "<what> does not fit 64-bit sizes".
+[[nodiscard]] Error tooLarge(const std::string& what);
+
 /// The product of a list of sizes (a kernel's volume), as a Count.
 [[nodiscard]] Count product(const std::vector<std::int64_t>& sizes);
 

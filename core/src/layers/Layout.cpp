@@ -1,6 +1,7 @@
 #include "Layout.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 namespace headroom::layers {
@@ -9,6 +10,14 @@ namespace {
 
 /// Any batch size above 1 decides the same views: the batch axis's stride does not depend on it.
 constexpr std::int64_t kProbeBatch = 2;
+
+/// Products of sizes and strides saturate instead of overflowing: a tensor that large is reported by
+/// the analysis (its byte count overflows) whatever layout it is given here.
+std::int64_t mul(std::int64_t a, std::int64_t b)
+{
+    std::int64_t r = 0;
+    return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
+}
 
 std::vector<std::int64_t> batched(const Shape& shape)
 {
@@ -26,7 +35,7 @@ bool isRowMajor(const std::vector<std::int64_t>& sizes, const Strides& strides)
             continue;
         if (strides[d] != expected)
             return false;
-        expected *= sizes[d];
+        expected = mul(expected, sizes[d]);
     }
     return true;
 }
@@ -44,12 +53,12 @@ std::optional<Strides> computeStride(const std::vector<std::int64_t>& oldShape, 
     std::int64_t viewNumel = 1;
     for (auto tensorD = static_cast<std::ptrdiff_t>(oldShape.size()) - 1; tensorD >= 0; --tensorD) {
         const auto t = static_cast<std::size_t>(tensorD);
-        tensorNumel *= oldShape[t];
-        if (tensorD == 0 || (oldShape[t - 1] != 1 && oldStrides[t - 1] != tensorNumel * chunkBaseStride)) {
+        tensorNumel = mul(tensorNumel, oldShape[t]);
+        if (tensorD == 0 || (oldShape[t - 1] != 1 && oldStrides[t - 1] != mul(tensorNumel, chunkBaseStride))) {
             while (viewD >= 0
                    && (viewNumel < tensorNumel || newShape[static_cast<std::size_t>(viewD)] == 1)) {
-                newStrides[static_cast<std::size_t>(viewD)] = viewNumel * chunkBaseStride;
-                viewNumel *= newShape[static_cast<std::size_t>(viewD)];
+                newStrides[static_cast<std::size_t>(viewD)] = mul(viewNumel, chunkBaseStride);
+                viewNumel = mul(viewNumel, newShape[static_cast<std::size_t>(viewD)]);
                 --viewD;
             }
             if (viewNumel != tensorNumel)
@@ -70,8 +79,10 @@ std::optional<Strides> computeStride(const std::vector<std::int64_t>& oldShape, 
 Strides unmergeable(const std::vector<std::int64_t>& sizes)
 {
     Strides strides(sizes.size(), 1);
-    for (std::size_t d = sizes.size() - 1; d-- > 0;)
-        strides[d] = strides[d + 1] * sizes[d + 1] + 1;
+    for (std::size_t d = sizes.size() - 1; d-- > 0;) {
+        const std::int64_t contiguous = mul(strides[d + 1], sizes[d + 1]);
+        strides[d] = contiguous == std::numeric_limits<std::int64_t>::max() ? contiguous - 1 : contiguous + 1;
+    }
     return strides;
 }
 
@@ -82,7 +93,7 @@ Strides contiguousStrides(const Shape& shape)
     const auto sizes = batched(shape);
     Strides strides(sizes.size(), 1);
     for (std::size_t d = sizes.size() - 1; d-- > 0;)
-        strides[d] = strides[d + 1] * sizes[d + 1];
+        strides[d] = mul(strides[d + 1], sizes[d + 1]);
     return strides;
 }
 
@@ -136,7 +147,7 @@ bool mergesWithBatchAsView(const TensorInfo& t, std::size_t axes)
         return true;
     const auto& dims = t.shape.dims;
     std::vector<std::int64_t> merged{std::accumulate(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(axes),
-                                                     kProbeBatch, std::multiplies<std::int64_t>())};
+                                                     kProbeBatch, mul)};
     merged.insert(merged.end(), dims.begin() + static_cast<std::ptrdiff_t>(axes), dims.end());
     return viewStrides(t, merged).has_value();
 }
@@ -167,7 +178,7 @@ TensorInfo elementwiseResult(const TensorInfo& like, Shape shape, DType dtype)
     std::int64_t step = 1;
     for (std::size_t i = order.size(); i-- > 0;) {
         dense[order[i]] = step;
-        step *= sizes[order[i]];
+        step = mul(step, sizes[order[i]]);
     }
     return stridedTensor(std::move(shape), dtype, std::move(dense));
 }

@@ -46,7 +46,10 @@ public:
             if (!compatible)
                 return failure("cannot concatenate " + first.shape.toString() + " and " + next.shape.toString()
                                + " along dim " + std::to_string(*axis + 1) + ": the other axes must match");
-            out.shape.dims[*axis] += next.shape.dims[*axis];
+            const auto grown = grownSize(out.shape.dims[*axis], 1, next.shape.dims[*axis]);
+            if (!grown)
+                return tooLarge("the concatenated axis");
+            out.shape.dims[*axis] = *grown;
             out.dtype = promote(out.dtype, next.dtype);
         }
         LayerOutcome o;

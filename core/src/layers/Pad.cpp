@@ -60,7 +60,10 @@ Result<LayerOutcome> padded(const TensorInfo& in, const std::vector<std::int64_t
         if (mode == Mode::Circular && (before > size || after > size))
             return failure("circular padding " + std::to_string(std::max(before, after))
                            + " must be at most the axis it pads (" + std::to_string(size) + ")");
-        shape.dims[axis] = size + before + after;
+        const auto grown = grownSize(size, 1, before + after);
+        if (!grown)
+            return tooLarge("the padded size of " + in.shape.toString());
+        shape.dims[axis] = *grown;
         if (shape.dims[axis] < 1)
             return failure("padding " + Shape{pad}.toString() + " leaves nothing of axis " + std::to_string(axis + 1)
                            + " (size " + std::to_string(size) + ")");

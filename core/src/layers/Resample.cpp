@@ -75,6 +75,8 @@ public:
                 const double size = std::floor(static_cast<double>(in.shape.dims[d + 1]) * scale);
                 if (size < 1)
                     return failure("scale_factor " + std::to_string(scale) + " leaves no output for input " + in.shape.toString());
+                if (size > 4.0e18)
+                    return tooLarge("the upsampled size of " + in.shape.toString());
                 shape.dims.push_back(static_cast<std::int64_t>(size));
             }
         }
@@ -138,7 +140,10 @@ public:
             if (shape.dims[c + 1] % r != 0 || shape.dims[c + 2] % r != 0)
                 return failure("height and width " + std::to_string(shape.dims[c + 1]) + "x" + std::to_string(shape.dims[c + 2])
                                + " must be divisible by downscale_factor " + std::to_string(r));
-            shape.dims[c] *= r * r;
+            const auto grown = grownSize(shape.dims[c], r * r);
+            if (!grown)
+                return tooLarge("the channels of " + in.shape.toString() + " x downscale_factor^2");
+            shape.dims[c] = *grown;
             shape.dims[c + 1] /= r;
             shape.dims[c + 2] /= r;
         } else {
@@ -146,8 +151,12 @@ public:
                 return failure("channels " + std::to_string(shape.dims[c]) + " must be divisible by upscale_factor^2 = "
                                + std::to_string(r * r));
             shape.dims[c] /= r * r;
-            shape.dims[c + 1] *= r;
-            shape.dims[c + 2] *= r;
+            for (std::size_t d = c + 1; d <= c + 2; ++d) {
+                const auto grown = grownSize(shape.dims[d], r);
+                if (!grown)
+                    return tooLarge("the shuffled size of " + in.shape.toString());
+                shape.dims[d] = *grown;
+            }
         }
         LayerOutcome o;
         o.output = contiguousTensor(shape, in.dtype);
