@@ -46,6 +46,7 @@ struct Options {
     std::string file;
     std::string gpu = kDefaultGpu;
     Optimizer optimizer = Optimizer::Adam;
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
     Precision precision = Precision::Fp32;
     std::int64_t batch = kDefaultBatch;
     std::uint64_t overheadBytes = kDefaultOverheadBytes;
@@ -56,6 +57,7 @@ struct Options {
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     std::optional<std::int64_t> sequenceLength;
+    double moeImbalance = 1.0;
     std::vector<std::string> freeze;
     LoraOptions lora;
     bool loraTargetsGiven = false;
@@ -161,6 +163,11 @@ Options parseOptions(const std::vector<std::string>& args)
             if (!parsed)
                 throw UsageError{"--optimizer must be one of " + optimizerChoices() + ", not \"" + args[i] + "\""};
             o.optimizer = *parsed;
+        } else if (a == "--optimizer-impl") {
+            const auto parsed = parseOptimizerImplementation(value());
+            if (!parsed)
+                throw UsageError{"--optimizer-impl must be one of foreach|fused|for-loop, not \"" + args[i] + "\""};
+            o.optimizerImplementation = *parsed;
         } else if (a == "--precision") {
             const auto parsed = parsePrecision(value());
             if (!parsed)
@@ -198,6 +205,12 @@ Options parseOptions(const std::vector<std::string>& args)
             o.attention = *parsed;
         } else if (a == "--sequence-length") {
             o.sequenceLength = integerOption(a, value(), 1, kMaxBatch);
+        } else if (a == "--moe-imbalance") {
+            const auto parsed = parseNumber(value());
+            if (!parsed || !(*parsed >= 1 && *parsed <= kMaxMoeImbalance))
+                throw UsageError{"--moe-imbalance must be a number from 1 (balanced routing) to "
+                                 + shortNumber(kMaxMoeImbalance) + ", not \"" + args[i] + "\""};
+            o.moeImbalance = *parsed;
         } else if (a == "--lora-rank") {
             o.lora.rank = integerOption(a, value(), 1, kMaxLoraRank);
         } else if (a == "--freeze") {
@@ -294,6 +307,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
         throw UsageError{"--freeze: " + frozen.error().message};
     plan.precision = o.precision;
     plan.setup.optimizer = o.optimizer;
+    plan.setup.optimizerImplementation = o.optimizerImplementation;
     plan.setup.batch = o.batch;
     plan.setup.overheadBytes = o.overheadBytes;
     plan.setup.accumulationSteps = o.accumulationSteps;
@@ -304,6 +318,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     plan.attention = o.attention;
     plan.lora = o.lora;
     plan.sequenceLength = o.sequenceLength;
+    plan.moeImbalance = o.moeImbalance;
     if (o.customMemoryBytes) {
         plan.gpu.name = "Custom GPU";
         plan.gpu.vendor = "Custom";
@@ -405,8 +420,7 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
             << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
     out << std::left << std::setw(22) << "Total" << std::right << std::setw(14) << formatBytes(e.total()) << "\n\n";
-    if (const auto step = optimizerStepText(e))
-        out << *step << ".\n";
+    out << peakText(e) << ".\n";
     out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name << (multiGpu ? " (each GPU)" : "") << ": "
         << (e.fits ? "headroom " : "short by ") << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes())))
         << '\n';
@@ -565,6 +579,7 @@ std::string helpText()
            "  --gpu NAME            a unique part of a GPU's name [GeForce GTX 1080]\n"
            "  --gpu-memory-gib X    a custom GPU with X GiB instead of --gpu\n"
            "  --optimizer NAME      " + optimizerChoices() + " [adam]\n"
+           "  --optimizer-impl NAME how torch.optim runs the step: foreach|fused|for-loop [foreach]\n"
            "  --precision NAME      fp32|amp-fp16|amp-bf16|fp16|bf16 [fp32]\n"
            "  --batch N             (micro-)batch size per GPU [32]\n"
            "  --overhead-mib X      CUDA context and framework overhead in MiB [512]\n"
@@ -575,6 +590,8 @@ std::string helpText()
            "  --checkpointing MODE  none|per-block|selective activation checkpointing [none]\n"
            "  --attention IMPL      sdpa|eager (eager keeps the T x T attention scores) [sdpa]\n"
            "  --sequence-length T   tokens per sample, for sequence models [as in the model]\n"
+           "  --moe-imbalance F     mixture of experts: the busiest expert's tokens over an even\n"
+           "                        share, 1 to experts / top-k [1: balanced routing]\n"
            "  --freeze LIST         comma-separated layers to freeze (no gradients or optimizer state):\n"
            "                        top-level names, or block.layer inside a Repeat (every iteration)\n"
            "  --lora-rank R         LoRA adapters of rank R; every other weight frozen [off]\n"

@@ -104,6 +104,10 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makePixelUnshuffle());
     for (auto& kind : makePadModules())
         kinds.push_back(std::move(kind));
+    kinds.push_back(makeLogitSoftcap());
+    kinds.push_back(makeGatedActivation());
+    kinds.push_back(makeMixtureOfExperts());
+    kinds.push_back(makeMultiHeadLatentAttention());
     return kinds;
 }
 } // namespace

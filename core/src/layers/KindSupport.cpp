@@ -228,6 +228,13 @@ ParamTensor parameter(std::string name, Count elements)
     return p;
 }
 
+ParamTensor castParameter(std::string name, Count elements)
+{
+    ParamTensor p = parameter(std::move(name), elements);
+    p.castByAutocast = true;
+    return p;
+}
+
 ParamTensor buffer(std::string name, Count elements, DType dtype)
 {
     ParamTensor p;

@@ -100,6 +100,9 @@ private:
 
 /// A parameter of the precision's parameter type.
 [[nodiscard]] ParamTensor parameter(std::string name, Count elements);
+/// A parameter a composite layer uses through F.linear, which autocast casts to the half type (a copy
+/// cached for the step): ParamTensor::castByAutocast.
+[[nodiscard]] ParamTensor castParameter(std::string name, Count elements);
 /// A floating-point buffer (BatchNorm running statistics).
 [[nodiscard]] ParamTensor buffer(std::string name, Count elements, DType dtype = DType::Float32);
 

@@ -46,6 +46,11 @@ std::unique_ptr<LayerKind> makeMul();
 std::unique_ptr<LayerKind> makeNewGELU();
 std::unique_ptr<LayerKind> makeScaledDotProductAttention();
 std::unique_ptr<LayerKind> makeTokenTypeEmbedding();
+// Language models from Hugging Face configs (docs/hf-import.md): Gemma, Phi-3, mixture of experts, DeepSeek
+std::unique_ptr<LayerKind> makeLogitSoftcap();
+std::unique_ptr<LayerKind> makeGatedActivation();
+std::unique_ptr<LayerKind> makeMixtureOfExperts();
+std::unique_ptr<LayerKind> makeMultiHeadLatentAttention();
 
 // Convolution, pooling and normalisation in 1, 2 and 3 dimensions (issue 13)
 std::unique_ptr<LayerKind> makeConv3d();
