@@ -479,9 +479,14 @@ private:
         bool scoresDropped = false; // selective checkpointing dropped this layer's attention scores
         std::vector<bool> castSaved(inputs.size(), false);
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
+        const auto gradientNeeded = [&](std::size_t of) {
+            return of == SavedTensor::kWeight ? weightTrains
+                                              : m_tensors[inputs[std::min(of, inputs.size() - 1)]].requiresGrad;
+        };
         for (const auto& s : recorded ? o.saved : nothing) {
-            // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
-            if (s.onlyForWeightGradient && !weightTrains)
+            // A tensor kept only for gradients nobody needs is not saved: addmm/mm keep their input only
+            // for the weight gradient (measured, docs/finetuning.md), mul keeps each operand for the other's.
+            if (!s.onlyFor.empty() && std::none_of(s.onlyFor.begin(), s.onlyFor.end(), gradientNeeded))
                 continue;
             // A composite layer's tensor for its inner modules' weight gradients: kept for the instances
             // LoRA adapts (an expert's share of an all-expert tensor) unless the layer trains.
