@@ -103,6 +103,36 @@ def _headroom_cells(tag, measured, headroom):
     return f"{got[1]:,}", f"{100.0 * (got[1] - measured) / measured:+.2f} %"
 
 
+PEAK_TABLE_HEADER = (
+    "| network | batch | compared | first step: measured (B) | first step: simulated (B) | first step: difference "
+    "| steady step: measured (B) | steady step: simulated (B) | steady step: difference | steady peak at, measured "
+    "| steady peak at, simulated |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
+MAX_BATCH_TABLE_HEADER = (
+    "| network | rule of thumb | old sum of worst cases | simulated peak | measured | simulated vs measured "
+    "| simulated peak at | simulated, through the measured batches |\n|---|---:|---:|---:|---:|---:|---|---:|")
+
+
+def read_headroom_rows(path, marker):
+    """The Markdown rows tst_reference logs after `marker` ("peak table row:", "max batch row:"): the step-peak
+    and max-batch tables are computed by the test from measurements.json and Headroom's simulation."""
+    rows = []
+    if path is None:
+        return rows
+    with open(path) as f:
+        for line in f:
+            at = line.find(marker)
+            if at >= 0:
+                rows.append(line[at + len(marker):].strip())
+    return rows
+
+
+def step_tables(headroom_log):
+    """docs/accuracy.md's step-peak and max-batch tables, from a tst_reference log (without one: headers only)."""
+    peaks = read_headroom_rows(headroom_log, "peak table row:")
+    batches = read_headroom_rows(headroom_log, "max batch row:")
+    return "\n".join([PEAK_TABLE_HEADER, *peaks, "", MAX_BATCH_TABLE_HEADER, *batches])
+
+
 def accuracy_tables(doc, headroom):
     """docs/accuracy.md's three tables (activations, rules of thumb, strategies); tst_reference checks
     the document against measurements.json and Headroom's analysis. Headroom's columns come from a
@@ -261,6 +291,8 @@ def print_tables(args):
         with open(args.accuracy) as f:
             doc = json.load(f)
         print(accuracy_tables(doc, read_headroom_log(args.headroom)))
+        print()
+        print(step_tables(args.headroom))
         return True
     return False
 
@@ -1477,18 +1509,19 @@ def analyse_storages(probe, precision):
         storages=len(storages))
 
 
-def make_batch(net, batch, model):
+def make_batch(net, batch, model, device=None):
+    """A random batch and its labels (on `device`, where `model` must be for an MSE loss; default the CPU)."""
     if net.get("input_dtype") == "int64":
-        x = torch.randint(0, net["classes"], [batch] + net["input"])
+        x = torch.randint(0, net["classes"], [batch] + net["input"], device=device)
     else:
-        x = torch.randn([batch] + net["input"])
+        x = torch.randn([batch] + net["input"], device=device)
     if net["loss"] == "mse":
         with torch.no_grad():
             y = torch.randn_like(model(x).float())
     elif net.get("input_dtype") == "int64":
-        y = torch.randint(0, net["classes"], [batch] + net["input"])
+        y = torch.randint(0, net["classes"], [batch] + net["input"], device=device)
     else:
-        y = torch.randint(0, net["classes"], [batch])
+        y = torch.randint(0, net["classes"], [batch], device=device)
     return x, y
 
 
@@ -2103,14 +2136,14 @@ def check_model_file(net, ref_model, ref_counts, log):
     return res, built
 
 
-def measure_network(net, args, log):
-    t0 = time.time()
+def build_network(net):
+    """The PyTorch module of a NETWORKS entry, in training mode (None if its model file is missing). A
+    network built from its model file gets its input shape and dtype, loss and classes filled into `net`."""
     torch.manual_seed(0)
-    spec = load_model_file(net["model_file"])
     if net["build"] is None:
+        spec = load_model_file(net["model_file"])
         if spec is None:
-            log(f"  {net['name']}: {net['model_file']} missing, skipped")
-            return dict(name=net["name"], model_file=net["model_file"], skipped="model file missing")
+            return None
         model = HeadroomNet(spec)
         net["input"] = model.input_shape
         net["input_dtype"] = model.input_dtype
@@ -2122,7 +2155,15 @@ def measure_network(net, args, log):
     else:
         model = net["build"]()
         net.setdefault("loss", "cross_entropy")
-    model.train()
+    return model.train()
+
+
+def measure_network(net, args, log):
+    t0 = time.time()
+    model = build_network(net)
+    if model is None:
+        log(f"  {net['name']}: {net['model_file']} missing, skipped")
+        return dict(name=net["name"], model_file=net["model_file"], skipped="model file missing")
     pc, bc = counts_of(model)
     log(f"  {net['name']}: {pc['total']:,} parameters, {bc['elements']:,} buffer elements")
 
