@@ -210,7 +210,7 @@ std::string_view componentLabel(Component c) noexcept
     case Component::OptimizerState: return "Optimizer state";
     case Component::Activations: return "Activations";
     case Component::Input: return "Input batch";
-    case Component::Transient: return "Backward transient";
+    case Component::Transient: return "Transient";
     case Component::Communication: return "Communication buffers";
     case Component::Overhead: return "Framework overhead";
     }
