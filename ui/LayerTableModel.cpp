@@ -1,5 +1,7 @@
 #include "LayerTableModel.h"
 
+#include "CoreText.h"
+#include "ErrorText.h"
 #include "QtText.h"
 #include "UiText.h"
 
@@ -190,7 +192,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         return {};
     const RowInfo* info = infoOf(index);
     const LayerRow* row = analysisRow(index);
-    const bool invalid = info != nullptr && !info->error.isEmpty();
+    const bool invalid = info != nullptr && info->error.has_value();
     const bool blocked = invalid && info->blocked;
     // Frozen: marked so, or (per the analysis) has parameters of which none is trained but adapters.
     const bool frozen = spec->frozen
@@ -253,11 +255,18 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         return data(index, Qt::DisplayRole);
     case Qt::ToolTipRole:
         if (invalid)
-            return info->error;
+            return ErrorText::withoutLayer(*info->error);
         if (index.column() == TypeColumn) {
             if (const LayerKind* kind = LayerRegistry::builtin().find(spec->type))
-                return qs(kind->summary());
+                return tr("%1: %2").arg(qs(spec->type), CoreText::translate(kind->summary()));
         }
+        // Columns may be too narrow for their text (names are elided in the middle): the full value.
+        if (index.column() == NameColumn || index.column() == OutputColumn || index.column() == InputsColumn)
+            return data(index, Qt::DisplayRole);
+        if (index.column() == ParametersColumn && info != nullptr)
+            return tr("Parameters: %1").arg(UiText::count(info->params));
+        if (index.column() == ActivationColumn && info != nullptr)
+            return tr("%1 per sample kept for the backward pass").arg(UiText::bytes(info->activationBytes));
         if (index.column() == FlopsColumn && info != nullptr)
             return tr("Forward %1 + backward %2 per sample")
                 .arg(UiText::flops(static_cast<double>(info->forwardFlops)),
@@ -298,7 +307,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             || index.column() == IndexColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case ErrorRole: return invalid ? info->error : QString();
+    case ErrorRole: return invalid ? ErrorText::withoutLayer(*info->error) : QString();
     case SpecPathRole: return qs(Document::specPath(path));
     case IsRepeatRole: return spec->isRepeat();
     case ParametersRole: return QVariant::fromValue<qulonglong>(info != nullptr ? info->params : 0);
@@ -319,10 +328,11 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case IndexColumn: return tr("#");
         case NameColumn: return tr("Name");
         case TypeColumn: return tr("Type");
+        // Two lines where the words are long, so every column fits beside the others.
         case OutputColumn: return tr("Output shape");
         case ParametersColumn: return tr("Parameters");
-        case ActivationColumn: return tr("Activations / sample");
-        case FlopsColumn: return tr("FLOPs / sample");
+        case ActivationColumn: return tr("Activations\nper sample");
+        case FlopsColumn: return tr("FLOPs\nper sample");
         case TrainingColumn: return tr("Training");
         case InputsColumn: return tr("Inputs");
         default: return {};
@@ -436,9 +446,9 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
         blocks.resize(static_cast<std::size_t>(std::max(0, row.depth)));
         auto [it, inserted] = m_info.try_emplace(row.specPath);
         RowInfo& info = it->second;
-        if (inserted || (info.error.isEmpty() && row.error)) {
+        if (inserted || (!info.error && row.error)) {
             info.analysisRow = static_cast<int>(i);
-            info.error = row.error ? qs(row.error->message) : QString();
+            info.error = row.error;
             info.blocked = row.blockedByEarlierError;
         }
         if (row.type == "Repeat") {
@@ -467,14 +477,18 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
         }
     }
     // Structural errors (a duplicate name, a bad repeat count) stop the walk without a row.
+    m_errorPath.clear();
     if (m_analysis.error) {
         const std::string at = specPathOfLocation(m_analysis.error->location);
-        if (!at.empty() && m_info[at].error.isEmpty())
-            m_info[at].error = qs(m_analysis.error->message);
+        if (!at.empty() && !m_info[at].error)
+            m_info[at].error = *m_analysis.error;
+        static const std::regex index{R"(\[(\d+)\])"};
+        for (auto it = std::sregex_iterator(at.begin(), at.end(), index); it != std::sregex_iterator(); ++it)
+            m_errorPath << std::stoi((*it)[1].str());
     }
 
     if (m_analysis.error) {
-        m_status = tr("Invalid network: %1").arg(qs(m_analysis.error->message));
+        m_status = ErrorText::forUser(*m_analysis.error, [this](const std::string& path) { return nameAt(path); });
     } else {
         int layers = 0;
         for (const auto& row : m_analysis.rows)
@@ -485,6 +499,21 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
     }
     emitAllDataChanged({});
     Q_EMIT statusTextChanged(m_status);
+}
+
+std::optional<Error> LayerTableModel::errorOf(const QModelIndex& index) const
+{
+    const RowInfo* info = index.isValid() ? infoOf(index) : nullptr;
+    return info != nullptr ? info->error : std::nullopt;
+}
+
+QString LayerTableModel::nameAt(const std::string& specPath) const
+{
+    const auto it = m_info.find(specPath);
+    if (it != m_info.end() && it->second.analysisRow >= 0
+        && static_cast<std::size_t>(it->second.analysisRow) < m_analysis.rows.size())
+        return qs(m_analysis.rows[static_cast<std::size_t>(it->second.analysisRow)].name);
+    return {};
 }
 
 void LayerTableModel::emitAllDataChanged(const QModelIndex& parent)
