@@ -49,7 +49,14 @@ QString number(double v) { return QLocale().toString(v, 'g', 6); }
 template <typename Base, typename Value>
 class FileValueSpinBox final : public Base {
 public:
-    using Base::Base;
+    explicit FileValueSpinBox(QWidget* parent) : Base(parent)
+    {
+        // Typing something else ends the file's value: from then on the box holds a number.
+        QObject::connect(this->lineEdit(), &QLineEdit::textEdited, this, [this](const QString& text) {
+            if (text != m_raw)
+                m_raw.clear();
+        });
+    }
     std::function<void(const QString&)> onRefusedKey;
 
     /// Shows `raw` in place of the value (empty: the value). Signals are blocked meanwhile.
@@ -225,7 +232,10 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
             showTypingProblem(tr("“%1” cannot be typed here: %2 takes %3.").arg(key, qs(m_spec.name), rangeText(m_spec)));
         };
         connect(m_double->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, &AttributeEditor::checkTypedNumber);
-        FieldCommit::attach(m_double, [this] { emitEdited(); });
+        FieldCommit::attach(m_double, [this] {
+            if (m_double->hasAcceptableInput()) // not the file's invalid value, as it still reads
+                emitEdited();
+        });
         break;
     }
     case AttributeType::Bool:
@@ -281,7 +291,10 @@ QSpinBox* AttributeEditor::addSpinBox(const QString& objectName)
         }
     });
     connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, &AttributeEditor::checkTypedNumber);
-    FieldCommit::attach(spin, [this] { emitEdited(); });
+    FieldCommit::attach(spin, [this, spin] {
+        if (spin->hasAcceptableInput()) // not the file's invalid value, as it still reads
+            emitEdited();
+    });
     return spin;
 }
 
