@@ -194,7 +194,6 @@ MainWindow::MainWindow(QWidget* parent)
         m_resourceDir = qs(*dir);
     m_docDir = findDocDir();
     new UndoShortcutGuard(this);
-    setMinimumSize(minimumWindowSize());
     loadCatalog();
     createMenus();
     restoreSettings();
@@ -640,8 +639,6 @@ void MainWindow::restoreSettings()
     m_document->resetSetup(precision, setup, gpu);
 }
 
-QSize MainWindow::minimumWindowSize() { return {940, 580}; }
-
 QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum)
 {
     // A little room for the window frame and the desktop's panels.
@@ -656,8 +653,9 @@ void MainWindow::fitToScreen()
         resize(kPreferredSize);
         return;
     }
+    // The layouts make the minimum size the smallest at which every label reads in full.
     const QRect available = s->availableGeometry();
-    resize(firstWindowSize(available.size(), minimumSize()));
+    resize(firstWindowSize(available.size(), minimumSizeHint()));
     move(available.center() - QPoint(width() / 2, height() / 2));
 }
 

@@ -62,10 +62,8 @@ public:
     /// tree's docs/ in a build); empty if nowhere.
     [[nodiscard]] QString docDir() const { return m_docDir; }
     /// The size the window first opens at on a screen with `available` space: the preferred size,
-    /// or less to fit (never below the minimum size).
+    /// or less to fit (never below `minimum`, the size below which labels would be cut).
     [[nodiscard]] static QSize firstWindowSize(const QSize& available, const QSize& minimum);
-    /// The smallest window at which every label still reads in full.
-    [[nodiscard]] static QSize minimumWindowSize();
 
 protected:
     void closeEvent(QCloseEvent* event) override;

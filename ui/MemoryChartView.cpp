@@ -9,6 +9,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
 #include <QLabel>
 #include <QLegendMarker>
@@ -68,6 +69,9 @@ struct MemoryChartView::Charts {
     QGraphicsSimpleTextItem* capacityText = nullptr;
     QGraphicsSimpleTextItem* markerText = nullptr;
     QGraphicsSimpleTextItem* maxText = nullptr;
+    /// Light panels behind the batch labels, which sit over the coloured bands.
+    QGraphicsRectItem* markerBack = nullptr;
+    QGraphicsRectItem* maxBack = nullptr;
 };
 
 QString MemoryChartView::compactBatch(std::int64_t batch)
@@ -167,9 +171,18 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
         item->setZValue(20);
         return item;
     };
+    const auto panel = [&] {
+        auto* item = new QGraphicsRectItem(c.memory);
+        item->setBrush(QColor(255, 255, 255, 210));
+        item->setPen(Qt::NoPen);
+        item->setZValue(19);
+        return item;
+    };
     c.capacityText = label(QColor(0xa0, 0x10, 0x10));
     c.markerText = label(QColor(0x20, 0x20, 0x20));
     c.maxText = label(kMaxBatchColour);
+    c.markerBack = panel();
+    c.maxBack = panel();
     connect(c.memory, &QChart::plotAreaChanged, this, &MemoryChartView::updateLabels);
 
     c.memoryView = new QChartView(c.memory);
@@ -299,6 +312,8 @@ void MemoryChartView::updateLabels()
     c.capacityText->setVisible(shown);
     c.markerText->setVisible(shown);
     c.maxText->setVisible(shown && !c.maxMarker->points().isEmpty());
+    c.markerBack->setVisible(false);
+    c.maxBack->setVisible(false);
     if (!shown)
         return;
     const QRectF plot = c.memory->plotArea();
@@ -314,24 +329,27 @@ void MemoryChartView::updateLabels()
         y = at.y() + 2;
     c.capacityText->setPos(plot.left() + 6, y);
 
-    // A label beside its line: to the right, or to the left where it would leave the plot.
-    const auto besideLine = [&](QGraphicsSimpleTextItem* item, double lineX, double top) {
+    // A label beside its line, on a light panel: to the right, or to the left where it would
+    // leave the plot.
+    const auto besideLine = [&](QGraphicsSimpleTextItem* item, QGraphicsRectItem* back, double lineX, double top) {
         const QRectF r = item->boundingRect();
-        double x = lineX + 4;
+        double x = lineX + 5;
         if (x + r.width() > plot.right())
-            x = lineX - 4 - r.width();
+            x = lineX - 5 - r.width();
         item->setPos(std::max(x, plot.left() + 2), top);
+        back->setRect(QRectF(item->pos(), r.size()).adjusted(-2, 0, 2, 0));
+        back->setVisible(item->isVisible());
     };
     c.markerText->setText(tr("batch %1").arg(UiText::count(static_cast<std::uint64_t>(m_batch))));
     const QPointF m = c.memory->mapToPosition(QPointF(axisX(m_batch), c.memoryAxis->max()), c.marker);
-    besideLine(c.markerText, m.x(), plot.top() + 2);
     c.markerText->setVisible(axisX(m_batch) <= c.batchAxis->max() + 1e-9);
+    besideLine(c.markerText, c.markerBack, m.x(), plot.top() + 2);
 
     if (c.maxText->isVisible()) {
         c.maxText->setText(maxBatchLabel());
         const QPointF mx = c.memory->mapToPosition(QPointF(axisX(m_data.maxBatch), 0), c.maxMarker);
         // At the foot of its line, so it never meets the batch label at the top.
-        besideLine(c.maxText, mx.x(), plot.bottom() - c.maxText->boundingRect().height() - 4);
+        besideLine(c.maxText, c.maxBack, mx.x(), plot.bottom() - c.maxText->boundingRect().height() - 4);
     }
 }
 

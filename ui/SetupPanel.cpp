@@ -169,6 +169,12 @@ QWidget* SetupPanel::createStrategyTab()
     m_attention->setObjectName(QStringLiteral("attentionComboBox"));
     for (const AttentionImplementation a : kAttentions)
         m_attention->addItem(UiText::attention(a), static_cast<int>(a));
+    // Their longest entries need not set the tab's width: the window stays usable on a small
+    // screen (the list shows the entries in full).
+    for (QComboBox* combo : {m_checkpointing, m_attention}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(12);
+    }
     m_attention->setToolTip(
         tr("Flash / SDPA kernels keep no T × T matrix; eager attention keeps heads × T × T "
            "probabilities (and their dropout mask)"));
