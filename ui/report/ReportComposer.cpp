@@ -96,7 +96,7 @@ QString ReportComposer::modelName() const
 
 QString ReportComposer::title() const
 {
-    return tr("Memory plan for ") + modelName();
+    return tr("Memory plan for %1").arg(modelName());
 }
 
 QString ReportComposer::footerText() const
