@@ -2,6 +2,8 @@
 
 #include "BatchScale.h"
 #include "Document.h"
+#include "ElidedLabel.h"
+#include "FlowLayout.h"
 #include "PlanController.h"
 #include "QtText.h"
 #include "UiText.h"
@@ -66,7 +68,10 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     m_checkpointing = detailLabel("checkpointingLabel");
     m_trainable = detailLabel("trainableLabel");
     m_throughput = detailLabel("throughputLabel");
-    m_notes = detailLabel("throughputNotesLabel");
+    // The caveats stay one line each (elided, in full on hover): they must not squeeze the chart.
+    m_notes = new ElidedLabel(this);
+    m_notes->setObjectName(QStringLiteral("throughputNotesLabel"));
+    m_notes->hide();
     QFont small = m_notes->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_notes->setFont(small);
@@ -80,13 +85,11 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     grid->addWidget(m_slider, 0, 1);
     grid->addWidget(m_spin, 0, 2);
     grid->addWidget(m_setMax, 0, 3);
-    auto* figures = new QHBoxLayout;
+    // The figures wrap onto a second line in a narrow window rather than widening it.
+    auto* figures = new FlowLayout;
     figures->addWidget(m_maxBatch);
-    figures->addSpacing(24);
     figures->addWidget(m_total);
-    figures->addSpacing(24);
     figures->addWidget(m_headroom);
-    figures->addStretch(1);
     grid->addLayout(figures, 1, 0, 1, 4);
     grid->addWidget(m_effective, 3, 0, 1, 4);
     grid->addWidget(m_checkpointing, 4, 0, 1, 4);
@@ -213,7 +216,7 @@ void BatchPanel::showThroughput(const EstimateState& state)
         QStringList notes;
         for (const auto& n : t.notes)
             notes << qs(n);
-        m_notes->setText(notes.join(QLatin1Char('\n')));
+        m_notes->setFullText(notes.join(QLatin1Char('\n')));
         m_notes->setVisible(!notes.isEmpty());
     } else if (state.throughputError) {
         m_throughput->setText(tr("Throughput: — (%1)").arg(qs(state.throughputError->message)));

@@ -50,7 +50,7 @@ private:
     QLabel* m_checkpointing;
     QLabel* m_trainable;
     QLabel* m_throughput;
-    QLabel* m_notes;
+    class ElidedLabel* m_notes;
     std::int64_t m_maxBatchValue = 0;
 };
 

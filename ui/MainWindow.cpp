@@ -150,6 +150,7 @@ MainWindow::MainWindow(QWidget* parent)
     editorSplitter->setStretchFactor(1, 2);
 
     auto* right = new QWidget(this);
+    right->setObjectName(QStringLiteral("rightColumn"));
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* setupGroup = new QGroupBox(tr("Training set-up"), right);
@@ -182,6 +183,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::headerChanged, this, &MainWindow::updateTitle);
+
+    // Wrapped lines (the throughput caveats) grow with the results: keep room for them at the
+    // window's minimum size.
+    connect(m_controller, &PlanController::estimateChanged, this, &MainWindow::keepFiguresReadable, Qt::QueuedConnection);
 
     m_layerEditor->model()->setAnalysis(m_controller->analysis());
     m_chartView->setData(m_controller->chartData());
@@ -394,6 +399,27 @@ void MainWindow::startModel()
     // The batch of the previous model does not fit this one: the default, or the largest power of
     // two that fits (1 when nothing does: the summary then says by how much).
     m_document->resetBatch(max <= 0 ? 1 : std::min(kDefaultBatch, static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(max)))));
+}
+
+void MainWindow::keepFiguresReadable()
+{
+    // The top-level minimum size ignores height-for-width: at the narrowest the right column gets,
+    // its word-wrapped lines need more height than its layout's minimum says. Reserve it, so no line
+    // is cut off however small the window is made.
+    auto* right = findChild<QWidget*>(QStringLiteral("rightColumn"));
+    if (right == nullptr || right->layout() == nullptr)
+        return;
+    const int width = right->minimumSizeHint().width();
+    int height = right->layout()->contentsMargins().top() + right->layout()->contentsMargins().bottom();
+    const int spacing = right->layout()->spacing();
+    for (int i = 0; i < right->layout()->count(); ++i) {
+        QWidget* w = right->layout()->itemAt(i)->widget();
+        if (w == nullptr || w->isHidden())
+            continue;
+        const int needed = w->hasHeightForWidth() ? w->heightForWidth(width) : -1;
+        height += std::max(w->minimumSizeHint().height(), needed) + (i > 0 ? spacing : 0);
+    }
+    right->setMinimumHeight(height);
 }
 
 void MainWindow::showError(const QString& title, const QString& message)

@@ -81,6 +81,7 @@ private:
     /// installed with Headroom.
     void showError(const QString& title, const QString& message);
     void fitToScreen();
+    void keepFiguresReadable();
     void addRecentFile(const QString& path);
     void updateRecentFilesMenu();
     void updateTitle();

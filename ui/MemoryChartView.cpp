@@ -29,8 +29,6 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
-/// More powers of two than this and only every other one is labelled.
-constexpr int kMaxBatchLabels = 12;
 const QColor kMaxBatchColour{0x1a, 0x7f, 0x37};
 
 /// 1, 2, 2.5, 5 x 10^k at or above `v`: round axis ends.
@@ -133,6 +131,10 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.over->setColor(QColor(0xe1, 0x57, 0x59, 45));
     c.over->setPen(Qt::NoPen);
     attach(c.over);
+    // The shading explains itself beside the GPU's labelled line; the legend keeps to the components,
+    // so it fits a small chart.
+    for (QLegendMarker* m : c.memory->legend()->markers(c.over))
+        m->setVisible(false);
     QPen capacityPen(QColor(0xc0, 0x20, 0x20));
     capacityPen.setWidth(2);
     // The capacity line is drawn by its own series on top of the shaded region.
@@ -188,7 +190,7 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.memoryView = new QChartView(c.memory);
     c.memoryView->setObjectName(QStringLiteral("memoryChartView"));
     c.memoryView->setRenderHint(QPainter::Antialiasing);
-    c.memoryView->setMinimumSize(300, 200);
+    c.memoryView->setMinimumSize(300, 160);
 
     m_layers = new LayerActivationsView(this);
     m_layers->setObjectName(QStringLiteral("layerActivationsView"));
@@ -269,25 +271,44 @@ void MemoryChartView::setData(const ChartData& data)
     c.capacity->replace(QList<QPointF>{{0.0, capacity}, {xMax, capacity}});
     c.overTop->replace(QList<QPointF>{{0.0, std::max(yMax, capacity)}, {xMax, std::max(yMax, capacity)}});
 
-    // Powers of two, every other one when there are many.
-    for (const QString& label : c.batchAxis->categoriesLabels())
-        c.batchAxis->remove(label);
-    const int powers = static_cast<int>(std::lround(xMax));
-    const int step = powers + 1 > kMaxBatchLabels ? 2 : 1;
-    c.batchAxis->setStartValue(-1e-6);
-    for (int p = 0; p <= powers; p += step)
-        c.batchAxis->append(compactBatch(std::int64_t{1} << p), p);
+    m_labelStep = 0; // chosen for the plot's width
+    labelBatchAxis();
     c.batchAxis->setRange(0, xMax);
     c.memoryAxis->setRange(0, yMax);
     c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
     c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    c.memoryAxis->setTitleText(data.gpus > 1 ? tr("Memory per GPU (%1)").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
+    // Short enough for a small chart, where Qt Charts cuts a long axis title.
+    c.memoryAxis->setTitleText(data.gpus > 1 ? tr("%1 per GPU").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
     c.batchAxis->setTitleText(data.gpus > 1 || data.accumulationSteps > 1 ? tr("Micro-batch per GPU (log scale)")
                                                                           : tr("Batch size (log scale)"));
     const bool maxShown = data.maxBatch > 0 && data.maxBatch <= range && data.maxBatch < kMaxBatch;
     const double maxX = axisX(data.maxBatch);
     c.maxMarker->replace(maxShown ? QList<QPointF>{{maxX, 0.0}, {maxX, yMax}} : QList<QPointF>{});
     setCurrentBatch(m_batch);
+}
+
+void MemoryChartView::labelBatchAxis()
+{
+    // Powers of two: every one where the plot is wide enough for their labels, else every other
+    // (or every fourth) one, so none is cut to "...".
+    auto& c = *m_charts;
+    if (!m_data.valid || m_data.batches.empty())
+        return;
+    const int powers = static_cast<int>(std::lround(axisX(m_data.batches.back())));
+    const QFontMetrics fm(c.batchAxis->labelsFont());
+    const double labelWidth = fm.horizontalAdvance(QStringLiteral("512k")) + fm.horizontalAdvance(QLatin1Char(' ')) * 2;
+    const double width = c.memory->plotArea().width() > 0 ? c.memory->plotArea().width() : 400.0;
+    int step = 1;
+    while (step < 8 && (powers / step + 1) * labelWidth > width)
+        step *= 2;
+    if (step == m_labelStep)
+        return;
+    m_labelStep = step;
+    for (const QString& label : c.batchAxis->categoriesLabels())
+        c.batchAxis->remove(label);
+    c.batchAxis->setStartValue(-1e-6);
+    for (int p = 0; p <= powers; p += step)
+        c.batchAxis->append(compactBatch(std::int64_t{1} << p), p);
 }
 
 void MemoryChartView::setEstimate(const EstimateState& state)
@@ -308,6 +329,7 @@ void MemoryChartView::setCurrentBatch(std::int64_t batch)
 void MemoryChartView::updateLabels()
 {
     auto& c = *m_charts;
+    labelBatchAxis(); // the plot's width may have changed
     const bool shown = m_data.valid;
     c.capacityText->setVisible(shown);
     c.markerText->setVisible(shown);

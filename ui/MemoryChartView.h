@@ -73,12 +73,14 @@ public Q_SLOTS:
 private:
     struct Charts;
     void updateLabels();
+    void labelBatchAxis();
     [[nodiscard]] QList<QPointF> inBatches(const QList<QPointF>& points) const;
 
     std::unique_ptr<Charts> m_charts;
     ChartData m_data;
     std::int64_t m_batch = 1;
     double m_unit = 1024.0 * 1024.0 * 1024.0;
+    int m_labelStep = 0; ///< every how many powers of two the batch axis is labelled
     QTabWidget* m_tabs;
     LayerActivationsView* m_layers;
     QStackedWidget* m_memoryStack;

@@ -2236,10 +2236,6 @@ FLOPs</translation>
         <translation>합계: %1 / %2</translation>
     </message>
     <message>
-        <source>Memory per GPU (%1)</source>
-        <translation>GPU당 메모리 (%1)</translation>
-    </message>
-    <message>
         <source>M</source>
         <comment>batch-size suffix: 1,048,576</comment>
         <translation>M</translation>
@@ -2260,6 +2256,10 @@ FLOPs</translation>
     <message>
         <source>max %1</source>
         <translation>최대 %1</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>GPU당 %1</translation>
     </message>
 </context>
 <context>

@@ -2236,10 +2236,6 @@ FLOPs</translation>
         <translation>合计：%1 / %2</translation>
     </message>
     <message>
-        <source>Memory per GPU (%1)</source>
-        <translation>每 GPU 内存（%1）</translation>
-    </message>
-    <message>
         <source>M</source>
         <comment>batch-size suffix: 1,048,576</comment>
         <translation>M</translation>
@@ -2260,6 +2256,10 @@ FLOPs</translation>
     <message>
         <source>max %1</source>
         <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>每 GPU %1</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 #include "AttributeEditor.h"
 #include "BatchScale.h"
 #include "Document.h"
+#include "ElidedLabel.h"
 #include "GpuSelector.h"
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
@@ -1059,9 +1060,9 @@ void TestMainWindow::summaryShowsEffectiveBatchAndThroughput()
     QVERIFY2(t, t ? "" : t.error().message.c_str());
     QVERIFY2(throughput->text().startsWith(QStringLiteral("Step: ")), qPrintable(throughput->text()));
     QVERIFY(throughput->text().contains(QStringLiteral(" samples/s")));
-    auto* notes = child<QLabel>(win, "throughputNotesLabel");
+    auto* notes = child<ElidedLabel>(win, "throughputNotesLabel");
     QVERIFY(notes->isVisible());
-    QVERIFY(notes->text().contains(QString::fromStdString(t->notes.front())));
+    QVERIFY(notes->fullText().contains(QString::fromStdString(t->notes.front())));
 }
 
 void TestMainWindow::fitsAt1280x800()

@@ -10,6 +10,7 @@
 #include "headroom/ModelFile.h"
 
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStackedWidget>
 #include <QHeaderView>
@@ -215,7 +216,8 @@ void TestMemoryChartView::rangeFollowsMaxBatchAndVram()
     QVERIFY(f.view.axisMaxBatch() >= static_cast<double>(max));
     QVERIFY(f.view.axisMaxBatch() <= 2.5 * static_cast<double>(max));
     const QStringList labels = f.view.batchAxisLabels();
-    QVERIFY2(labels.contains(QStringLiteral("1")) && labels.contains(QStringLiteral("1k")), qPrintable(labels.join(u' ')));
+    QVERIFY2(labels.contains(QStringLiteral("1")) && labels.filter(QRegularExpression(QStringLiteral("^\\d+k$"))).size() >= 2,
+             qPrintable(labels.join(u' ')));
     for (const auto& label : labels)
         QVERIFY2(label.size() <= 4, qPrintable(label));
     const auto maxLine = f.view.maxBatchPoints();
