@@ -1,6 +1,7 @@
 #include "BatchPanel.h"
 
 #include "BatchScale.h"
+#include "CoreText.h"
 #include "Document.h"
 #include "ElidedLabel.h"
 #include "FlowLayout.h"
@@ -214,8 +215,8 @@ void BatchPanel::showThroughput(const EstimateState& state)
                      UiText::seconds(t.computeSeconds), UiText::seconds(t.memorySeconds)));
         m_throughput->show();
         QStringList notes;
-        for (const auto& n : t.notes)
-            notes << qs(n);
+        for (const auto& n : t.noteTemplates)
+            notes << CoreText::format(n);
         m_notes->setFullText(notes.join(QLatin1Char('\n')));
         m_notes->setVisible(!notes.isEmpty());
     } else if (state.throughputError) {

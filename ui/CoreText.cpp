@@ -173,6 +173,14 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "ZeRO stage 3"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "FSDP shard grad/op"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "FSDP full shard"),
+    // Throughput caveats: ThroughputEstimate::noteTemplates.
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small CNNs less"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Memory-bound: moving the step's weights, gradients, optimizer state and activations at %1 GB/s takes longer than its arithmetic"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "%1 has no memory bandwidth figure: the memory-bound check is skipped"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so convolution-heavy fp32 training may run faster"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The network does no arithmetic and moves no memory: no throughput to estimate"),
 };
 
 } // namespace
@@ -181,6 +189,27 @@ QString CoreText::translate(std::string_view english)
 {
     const QByteArray source(english.data(), static_cast<qsizetype>(english.size()));
     return QCoreApplication::translate("headroom::ui::CoreText", source.constData());
+}
+
+QString CoreText::format(const TemplatedText& text)
+{
+    // One pass, so a value that itself contains "%1" is not filled in again.
+    const QString translated = translate(text.format);
+    QString out;
+    for (qsizetype i = 0; i < translated.size(); ++i) {
+        const QChar c = translated[i];
+        if (c == QLatin1Char('%') && i + 1 < translated.size() && translated[i + 1] >= QLatin1Char('1')
+            && translated[i + 1] <= QLatin1Char('9')) {
+            const auto n = static_cast<std::size_t>(translated[i + 1].unicode() - u'1');
+            if (n < text.args.size()) {
+                out += QString::fromStdString(text.args[n]);
+                ++i;
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
 }
 
 std::span<const char* const> CoreText::known() { return kTexts; }

@@ -3,7 +3,6 @@
 #include "ComponentColors.h"
 #include "UiText.h"
 
-#include <QApplication>
 #include <QHeaderView>
 #include <QLabel>
 #include <QPainter>
@@ -18,7 +17,7 @@ namespace headroom::ui {
 
 namespace {
 
-enum Column { NameColumn, TypeColumn, BytesColumn, ColumnCount };
+enum Column { NameColumn, TypeColumn, BytesColumn, BarColumn, ColumnCount };
 constexpr int kBytesRole = Qt::UserRole;         ///< qulonglong bytes per sample
 constexpr int kOrderRole = Qt::UserRole + 1;     ///< position in the network
 constexpr int kHighlightRole = Qt::UserRole + 2; ///< one of the heaviest
@@ -35,7 +34,7 @@ public:
     {
         const int column = treeWidget() != nullptr ? treeWidget()->sortColumn() : BytesColumn;
         const auto order = [](const QTreeWidgetItem& i) { return i.data(0, kOrderRole).toInt(); };
-        if (column == BytesColumn) {
+        if (column == BytesColumn || column == BarColumn) {
             const auto a = data(0, kBytesRole).toULongLong();
             const auto b = other.data(0, kBytesRole).toULongLong();
             return a != b ? a < b : order(*this) > order(other);
@@ -45,31 +44,19 @@ public:
     }
 };
 
-/// The bytes column: a bar as long as the layer's share of the heaviest layer, the size over it.
+/// The bar column: a bar as long as the layer's share of the heaviest layer.
 class BarDelegate final : public QStyledItemDelegate {
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override
     {
-        QStyleOptionViewItem plain = option;
-        initStyleOption(&plain, index);
-        const QString text = plain.text;
-        plain.text.clear();
-        // The background (selection, alternate rows) as the style draws it; the text after the bar.
-        const QWidget* widget = option.widget;
-        QStyle* style = widget != nullptr ? widget->style() : QApplication::style();
-        style->drawControl(QStyle::CE_ItemViewItem, &plain, painter, widget);
+        QStyledItemDelegate::paint(painter, option, index); // the background: selection, alternate rows
         const double fraction = std::clamp(index.siblingAtColumn(0).data(kFractionRole).toDouble(), 0.0, 1.0);
         const QRect area = option.rect.adjusted(3, 3, -3, -3);
         QColor colour = index.siblingAtColumn(0).data(kHighlightRole).toBool() ? heavyColor() : barColor();
-        colour.setAlpha(190);
-        painter->save();
+        colour.setAlpha(200);
         painter->fillRect(QRectF(area.left(), area.top(), area.width() * fraction, area.height()), colour);
-        painter->setPen(option.palette.color(option.state & QStyle::State_Selected ? QPalette::HighlightedText
-                                                                                   : QPalette::Text));
-        painter->drawText(area.adjusted(4, 0, -4, 0), Qt::AlignRight | Qt::AlignVCenter, text);
-        painter->restore();
     }
 };
 
@@ -87,19 +74,20 @@ LayerActivationsView::LayerActivationsView(QWidget* parent) : QWidget(parent)
     m_list = new QTreeWidget(this);
     m_list->setObjectName(QStringLiteral("layerActivationsTreeWidget"));
     m_list->setColumnCount(ColumnCount);
-    m_list->setHeaderLabels({tr("Layer"), tr("Type"), tr("Activations / sample")});
+    m_list->setHeaderLabels({tr("Layer"), tr("Type"), tr("Activations / sample"), QString()});
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setAlternatingRowColors(true);
     m_list->setTextElideMode(Qt::ElideMiddle);
     m_list->setSortingEnabled(true);
     m_list->sortByColumn(-1, Qt::AscendingOrder); // network order until a header is clicked
-    m_list->setItemDelegateForColumn(BytesColumn, new BarDelegate(m_list));
+    m_list->setItemDelegateForColumn(BarColumn, new BarDelegate(m_list));
     m_list->setSelectionMode(QAbstractItemView::SingleSelection);
     auto* header = m_list->header();
     header->setStretchLastSection(true);
     header->setSectionResizeMode(NameColumn, QHeaderView::Interactive);
     header->setSectionResizeMode(TypeColumn, QHeaderView::ResizeToContents);
+    header->setSectionResizeMode(BytesColumn, QHeaderView::ResizeToContents);
     header->setToolTip(tr("Click a column to sort by it"));
 
     auto* layout = new QVBoxLayout(this);

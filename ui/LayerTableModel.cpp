@@ -33,11 +33,28 @@ std::string specPathOfLocation(const std::string& location)
     return std::regex_search(location, m, pattern) ? m.str() : std::string();
 }
 
-QString shapeText(const TensorInfo& info)
+/// The dtype as ML code abbreviates it ("bf16"): every row of a half-precision network carries one,
+/// and the full names would push the numbers out of view.
+QString shortDtype(DType t)
+{
+    switch (t) {
+    case DType::Float32: return QStringLiteral("fp32");
+    case DType::Float16: return QStringLiteral("fp16");
+    case DType::BFloat16: return QStringLiteral("bf16");
+    case DType::Float64: return QStringLiteral("fp64");
+    case DType::Int64: return QStringLiteral("i64");
+    case DType::Int32: return QStringLiteral("i32");
+    case DType::UInt8: return QStringLiteral("u8");
+    case DType::Bool: return QStringLiteral("bool");
+    }
+    return qs(dtypeName(t));
+}
+
+QString shapeText(const TensorInfo& info, bool shortType)
 {
     QString s = qs(info.shape.toBatchedString());
     if (info.dtype != DType::Float32)
-        s += QStringLiteral(" (%1)").arg(qs(dtypeName(info.dtype)));
+        s += QStringLiteral(" (%1)").arg(shortType ? shortDtype(info.dtype) : qs(dtypeName(info.dtype)));
     return s;
 }
 
@@ -214,7 +231,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case TypeColumn:
             return spec->isRepeat() ? tr("Repeat × %1").arg(spec->times) : qs(spec->type);
         case OutputColumn:
-            return row != nullptr && !invalid ? shapeText(row->output) : QStringLiteral("—");
+            return row != nullptr && !invalid ? shapeText(row->output, true) : QStringLiteral("—");
         case ParametersColumn:
             return info != nullptr && !invalid ? UiText::count(info->params) : QString();
         case ActivationColumn:
@@ -261,7 +278,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                 return tr("%1: %2").arg(qs(spec->type), CoreText::translate(kind->summary()));
         }
         // Columns may be too narrow for their text (names are elided in the middle): the full value.
-        if (index.column() == NameColumn || index.column() == OutputColumn || index.column() == InputsColumn)
+        if (index.column() == OutputColumn && row != nullptr)
+            return shapeText(row->output, false);
+        if (index.column() == NameColumn || index.column() == InputsColumn)
             return data(index, Qt::DisplayRole);
         if (index.column() == ParametersColumn && info != nullptr)
             return tr("Parameters: %1").arg(UiText::count(info->params));

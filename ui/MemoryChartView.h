@@ -70,6 +70,9 @@ public Q_SLOTS:
     void setEstimate(const headroom::ui::EstimateState& state);
     void setCurrentBatch(std::int64_t batch);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     struct Charts;
     void updateLabels();

@@ -1460,6 +1460,34 @@ FLOPs</translation>
         <source>FSDP full shard</source>
         <translation>FSDP 전체 샤딩</translation>
     </message>
+    <message>
+        <source>%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card</source>
+        <translation>%1은(는) fp16을 fp32 속도의 %2로 실행합니다. 이 카드에서는 혼합 정밀도가 fp32보다 느립니다</translation>
+    </message>
+    <message>
+        <source>Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small CNNs less</source>
+        <translation>%2 최대 성능의 %1을(를) 가정합니다 (모델 FLOPs 활용률). 대형 트랜스포머 학습은 보통 30-50%, 작은 CNN은 그보다 낮습니다</translation>
+    </message>
+    <message>
+        <source>Memory-bound: moving the step&apos;s weights, gradients, optimizer state and activations at %1 GB/s takes longer than its arithmetic</source>
+        <translation>메모리 대역폭 제한: 스텝의 가중치, 그래디언트, 옵티마이저 상태, 활성화를 %1 GB/s로 옮기는 시간이 연산보다 깁니다</translation>
+    </message>
+    <message>
+        <source>%1 has no memory bandwidth figure: the memory-bound check is skipped</source>
+        <translation>%1에는 메모리 대역폭 수치가 없어 메모리 대역폭 제한 검사를 건너뜁니다</translation>
+    </message>
+    <message>
+        <source>fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so convolution-heavy fp32 training may run faster</source>
+        <translation>fp32는 일반 FP32 최대 성능으로 계산합니다. 이 카드에서 PyTorch는 기본적으로 cuDNN이 합성곱에 TF32를 쓰도록 하므로, 합성곱 위주의 fp32 학습은 더 빠를 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute</source>
+        <translation>GPU 간 통신(그래디언트 all-reduce, 샤딩된 상태 수집, 텐서 병렬 교환)은 모델링하지 않으며 연산과 겹친다고 가정합니다</translation>
+    </message>
+    <message>
+        <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>
+        <translation>네트워크가 연산도 메모리 이동도 하지 않아 추정할 처리량이 없습니다</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>

@@ -1460,6 +1460,34 @@ FLOPs</translation>
         <source>FSDP full shard</source>
         <translation>FSDP 完全分片</translation>
     </message>
+    <message>
+        <source>%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card</source>
+        <translation>%1 的 fp16 速度只有 fp32 的 %2；在这块显卡上，混合精度会比 fp32 更慢</translation>
+    </message>
+    <message>
+        <source>Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small CNNs less</source>
+        <translation>假定达到 %2 峰值的 %1（模型 FLOPs 利用率）；大型 Transformer 训练通常可达 30-50%，小型 CNN 更低</translation>
+    </message>
+    <message>
+        <source>Memory-bound: moving the step&apos;s weights, gradients, optimizer state and activations at %1 GB/s takes longer than its arithmetic</source>
+        <translation>受限于显存带宽：以 %1 GB/s 搬运该步的权重、梯度、优化器状态和激活值，比其计算耗时更长</translation>
+    </message>
+    <message>
+        <source>%1 has no memory bandwidth figure: the memory-bound check is skipped</source>
+        <translation>%1 没有显存带宽数据：跳过显存带宽限制检查</translation>
+    </message>
+    <message>
+        <source>fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so convolution-heavy fp32 training may run faster</source>
+        <translation>fp32 按普通 FP32 峰值计算；在这块显卡上 PyTorch 默认允许 cuDNN 用 TF32 计算卷积，因此以卷积为主的 fp32 训练可能更快</translation>
+    </message>
+    <message>
+        <source>Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute</source>
+        <translation>未对 GPU 之间的通信（梯度 all-reduce、分片状态收集、张量并行交换）建模：假定它与计算重叠</translation>
+    </message>
+    <message>
+        <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>
+        <translation>该网络既不做运算也不搬运显存：没有吞吐量可估算</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>

@@ -331,8 +331,8 @@ void ReportComposer::throughputSection(ReportCanvas& canvas) const
         tr("%1 of %2 TFLOP/s peak")
             .arg(qs(plantext::formatFraction(t.utilization)), qs(plantext::formatRate(t.peakTflops))));
     canvas.advance(canvas.pt(4));
-    for (const auto& note : t.notes) {
-        const QString text = QStringLiteral("\u2022 ") + qs(note);
+    for (const auto& note : t.noteTemplates) {
+        const QString text = QStringLiteral("\u2022 ") + ui::CoreText::format(note);
         canvas.ensureSpace(canvas.paragraphHeight(text, FontRole::Small, canvas.width()));
         canvas.paragraph(text, FontRole::Small, style::kMuted);
         canvas.advance(canvas.pt(1));
