@@ -143,8 +143,10 @@ void PlanController::updateEstimate()
     if (e) {
         m_state.estimate = e.value();
     } else {
-        m_state.error = e.error();
-        m_state.errorFromSetup = isSetupError(e.error(), m_analysis.valid());
+        // The analysis's own error rather than estimate()'s wrapper ("cannot estimate: ..."): the
+        // reason, once.
+        m_state.error = m_analysis.error ? *m_analysis.error : e.error();
+        m_state.errorFromSetup = isSetupError(*m_state.error, m_analysis.valid());
     }
     if (m_analysis.valid()) {
         auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu);

@@ -13,8 +13,8 @@ namespace headroom::ui {
 
 class Document;
 
-/// What the summary shows: the core's estimate, or the error that blocks it; the throughput
-/// estimate, or why there is none.
+/// What the summary shows: the core's estimate, or the error that blocks it (the analysis's own,
+/// when the network or a strategy is what blocks it); the throughput estimate, or why there is none.
 struct EstimateState final {
     std::optional<Estimate> estimate;
     std::optional<Error> error;
