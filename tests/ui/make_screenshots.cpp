@@ -287,7 +287,7 @@ int main(int argc, char** argv)
     }
     std::size_t next = 0;
     QTimer timer;
-    timer.setInterval(400);
+    timer.setInterval(800); // time for the window to repaint between steps on a busy machine
     QObject::connect(&timer, &QTimer::timeout, &app, [&] {
         if (next < steps.size()) {
             steps[next++]();

@@ -77,6 +77,7 @@ private Q_SLOTS:
     void newLayersGetSensibleDefaults();
     void newModelGetsABatchThatFits();
     void emptyNetworkSaysSo();
+    void attributeFieldsFollowTheSelection();
     void tableColumnsShowTheirContent();
     void communicationStacksWithDataParallel();
     void checkpointSelectionFromTheEditor();
@@ -821,6 +822,27 @@ void TestMainWindow::newModelGetsABatchThatFits()
     win.document()->setBatch(8);
     QVERIFY(win.openPreset(QStringLiteral("lenet5")));
     QCOMPARE(win.document()->plan().setup.batch, std::int64_t{8});
+}
+
+void TestMainWindow::attributeFieldsFollowTheSelection()
+{
+    // Selecting a layer of another type shows that type's fields, with room in the panel.
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    win.layerEditor()->selectPath({0}); // Conv2d
+    win.layerEditor()->selectPath({3}); // Linear
+    AttributeEditor* editor = win.propertyPanel()->attributeEditor(QStringLiteral("out_features"));
+    QVERIFY(editor);
+    QTRY_VERIFY(editor->isVisible());
+    QTRY_VERIFY2(editor->height() > 10, qPrintable(QString::number(editor->height())));
+    auto* spin = editor->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
+    QTRY_VERIFY(spin->isVisible() && spin->height() > 10);
+    // A layer added from the menu: its fields too.
+    win.layerEditor()->selectPath({1});
+    child<QAction>(win, "addBatchNorm2dAction")->trigger();
+    AttributeEditor* eps = win.propertyPanel()->attributeEditor(QStringLiteral("eps"));
+    QVERIFY(eps);
+    QTRY_VERIFY2(eps->isVisible() && eps->height() > 10, qPrintable(QString::number(eps->height())));
 }
 
 void TestMainWindow::emptyNetworkSaysSo()

@@ -1,3 +1,4 @@
+#include "AttributeEditor.h"
 #include "Document.h"
 #include "FieldCommit.h"
 #include "LayerTableModel.h"
@@ -7,6 +8,7 @@
 
 #include <QLabel>
 #include <QLineEdit>
+#include <QSpinBox>
 #include <QTest>
 #include <QUndoStack>
 
@@ -23,6 +25,7 @@ private Q_SLOTS:
     void invalidShapeIsExplainedNotChanged();
     void shapeFollowsTyping();
     void layerNameRuleIsExplained();
+    void attributeEditorsShowForEachType();
 };
 
 namespace {
@@ -129,6 +132,18 @@ void TestPropertyPanel::layerNameRuleIsExplained()
     QVERIFY(note->isHidden());
     QTest::keyClick(name, Qt::Key_Return);
     QCOMPARE(f.doc.network().layers[0].name, std::string("first_conv"));
+}
+
+void TestPropertyPanel::attributeEditorsShowForEachType()
+{
+    // Selecting layers of different types rebuilds the form: the new type's fields are shown.
+    Fixture f;
+    f.panel.setCurrentIndex(f.model.index(0, 0)); // Conv2d
+    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("kernel_size")) && f.panel.attributeEditor(QStringLiteral("kernel_size"))->isVisible());
+    f.panel.setCurrentIndex(f.model.index(3, 0)); // Linear
+    QVERIFY(!f.panel.attributeEditor(QStringLiteral("kernel_size")));
+    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("out_features")) && f.panel.attributeEditor(QStringLiteral("out_features"))->isVisible());
+    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("out_features"))->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"))->isVisible());
 }
 
 QTEST_MAIN(TestPropertyPanel)
