@@ -39,7 +39,8 @@ bool PlanController::isSetupError(const Error& error, bool analysisValid)
     if (analysisValid)
         return true; // the network is fine: the estimate refused the set-up
     const std::string& at = error.location;
-    for (const char* key : {"sequence_length", "lora", "checkpoint", "attention", "parallel", "setup"}) {
+    for (const char* key : {"sequence_length", "lora", "checkpoint", "attention", "parallel", "setup",
+                            "moe_imbalance"}) {
         if (at.rfind(key, 0) == 0)
             return true;
     }
@@ -139,7 +140,8 @@ void PlanController::updateEstimate()
     m_state.emptyNetwork = !hasLayers(m_document->network());
     m_state.accumulationSteps = s.accumulationSteps;
     m_state.parallel = s.parallel;
-    auto e = estimate(m_analysis, s);
+    // The model was built when the set-up last changed: a tick only reads its envelope.
+    auto e = m_model ? estimate(m_analysis, *m_model, s) : Result<Estimate>{m_modelError.value_or(Error{})};
     if (e) {
         m_state.estimate = e.value();
     } else {
@@ -148,8 +150,8 @@ void PlanController::updateEstimate()
         m_state.error = m_analysis.error ? *m_analysis.error : e.error();
         m_state.errorFromSetup = isSetupError(*m_state.error, m_analysis.valid());
     }
-    if (m_analysis.valid()) {
-        auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu);
+    if (m_analysis.valid() && m_model) {
+        auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu, *m_model);
         if (t)
             m_state.throughput = std::move(t).value();
         else

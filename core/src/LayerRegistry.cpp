@@ -46,6 +46,10 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeNewGELU());
     kinds.push_back(makeScaledDotProductAttention());
     kinds.push_back(makeTokenTypeEmbedding());
+    kinds.push_back(makeLogitSoftcap());
+    kinds.push_back(makeGatedActivation());
+    kinds.push_back(makeMixtureOfExperts());
+    kinds.push_back(makeMultiHeadLatentAttention());
     return kinds;
 }
 } // namespace

@@ -285,10 +285,6 @@ FLOPs</translation>
         <translation> 모델을 고친 뒤 보고서를 다시 내보내세요. 아래 레이어 표에 관련 레이어가 표시되어 있습니다.</translation>
     </message>
     <message>
-        <source>Memory by component from batch %1 to %2, stacked. Memory grows linearly with the batch: %3 fixed plus %4 per sample.</source>
-        <translation>배치 %1부터 %2까지 구성 요소별 메모리(누적). 메모리는 배치에 비례해 늘어납니다: 고정 %3에 샘플당 %4.</translation>
-    </message>
-    <message>
         <source>Memory versus batch size</source>
         <translation>배치 크기별 메모리</translation>
     </message>
@@ -456,6 +452,10 @@ FLOPs</translation>
         <source>Memory plan for %1</source>
         <translation>%1 메모리 계획</translation>
     </message>
+    <message>
+        <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
+        <translation>배치 %1부터 %2까지 학습 스텝 한 번의 최대 메모리를 구성 요소별로 쌓은 그림. 배치 %3에서 최대 메모리는 고정 %4에 샘플당 %5입니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::plantext</name>
@@ -556,10 +556,6 @@ FLOPs</translation>
         <translation>LoRA가 어댑터 파라미터 %1개를 추가합니다. 파라미터 %3개 중 %2개를 학습합니다(%4)</translation>
     </message>
     <message>
-        <source>The optimizer step needs %1, more than the breakdown&apos;s %2: DeepSpeed ZeRO makes a float32 copy of each GPU&apos;s gradient partition for it (after the activations are freed). The fit and the max batch take this peak into account</source>
-        <translation>옵티마이저 스텝에는 %1이 필요해 구성 요소 합계 %2보다 많습니다. DeepSpeed ZeRO가 이를 위해 각 GPU의 그래디언트 파티션을 float32로 복사하기 때문입니다(활성화가 해제된 뒤). 적합 여부와 최대 배치는 이 최대치를 반영합니다</translation>
-    </message>
-    <message>
         <source>1 step</source>
         <translation>1스텝</translation>
     </message>
@@ -586,6 +582,26 @@ FLOPs</translation>
     <message>
         <source>%1 = %2 x %3 x %4</source>
         <translation>%1 = %2 × %3 × %4</translation>
+    </message>
+    <message>
+        <source>The peak is the optimizer step: weights, gradients and optimizer state with the step&apos;s own temporaries, after the activations are freed</source>
+        <translation>최대 메모리는 옵티마이저 스텝에서 나옵니다. 활성화가 해제된 뒤의 가중치, 그래디언트, 옵티마이저 상태와 스텝 자체의 임시 텐서입니다</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>최대 메모리는 역전파 중, 체크포인팅이 레이어 %1을(를) 다시 계산할 때 나옵니다</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, at layer %1</source>
+        <translation>최대 메모리는 역전파 중 레이어 %1에서 나옵니다</translation>
+    </message>
+    <message>
+        <source>The peak is in the forward pass, at layer %1</source>
+        <translation>최대 메모리는 순전파 중 레이어 %1에서 나옵니다</translation>
+    </message>
+    <message>
+        <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
+        <translation>%1. 첫 번째 이후의 마이크로 배치에서입니다(누적된 그래디언트가 살아 있음)</translation>
     </message>
 </context>
 <context>
@@ -792,14 +808,6 @@ FLOPs</translation>
     <message>
         <source>Add layers to see how much memory training it takes.</source>
         <translation>레이어를 추가하면 학습에 드는 메모리를 볼 수 있습니다.</translation>
-    </message>
-    <message>
-        <source> · optimizer step %1</source>
-        <translation> · 옵티마이저 스텝 %1</translation>
-    </message>
-    <message>
-        <source>DeepSpeed ZeRO makes a float32 copy of each GPU&apos;s gradient partition for the optimizer step, after the activations are freed; that step is the peak the fit uses</source>
-        <translation>DeepSpeed ZeRO는 활성화가 해제된 뒤 옵티마이저 스텝을 위해 각 GPU의 그래디언트 파티션을 float32로 복사합니다. 적합 여부는 이 스텝의 최대치로 판단합니다</translation>
     </message>
     <message>
         <source>−%1 %</source>
@@ -1488,6 +1496,138 @@ FLOPs</translation>
         <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>
         <translation>네트워크가 연산도 메모리 이동도 하지 않아 추정할 처리량이 없습니다</translation>
     </message>
+    <message>
+        <source>A router and gated expert MLPs, each token through its top-k experts (Mixtral, Qwen-MoE, DeepSeek-V3)</source>
+        <translation>라우터와 게이트 전문가 MLP, 각 토큰은 상위 k개 전문가를 거침 (Mixtral, Qwen-MoE, DeepSeek-V3)</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3&apos;s attention with low-rank query and key/value projections, projections included</source>
+        <translation>쿼리와 키/값 투영이 저랭크인 DeepSeek-V3 어텐션, 투영 포함</translation>
+    </message>
+    <message>
+        <source>Applied to the first half (the gate)</source>
+        <translation>앞쪽 절반(게이트)에 적용</translation>
+    </message>
+    <message>
+        <source>Biases on q_a_proj, kv_a_proj_with_mqa and o_proj</source>
+        <translation>q_a_proj, kv_a_proj_with_mqa, o_proj의 편향</translation>
+    </message>
+    <message>
+        <source>Each expert&apos;s MLP width F</source>
+        <translation>전문가별 MLP 너비 F</translation>
+    </message>
+    <message>
+        <source>Experts each token is routed to (top-k)</source>
+        <translation>토큰마다 라우팅되는 전문가 수 (top-k)</translation>
+    </message>
+    <message>
+        <source>Gemma 2&apos;s attn_logit_softcapping: scores become cap x tanh(scores / cap) before the softmax (eager attention keeps the tanh); 0 = none</source>
+        <translation>Gemma 2의 attn_logit_softcapping: softmax 전에 점수가 cap x tanh(scores / cap)가 됨 (eager 어텐션은 tanh를 보관); 0 = 없음</translation>
+    </message>
+    <message>
+        <source>Heads h</source>
+        <translation>헤드 수 h</translation>
+    </message>
+    <message>
+        <source>Mixtral&apos;s router_jitter_noise: multiplies the input by uniform noise in training</source>
+        <translation>Mixtral의 router_jitter_noise: 학습 중 입력에 균등 잡음을 곱함</translation>
+    </message>
+    <message>
+        <source>Multiplies the looked-up vectors (Gemma: sqrt(embedding_dim)); 1 = none</source>
+        <translation>조회한 벡터에 곱함 (Gemma: sqrt(embedding_dim)); 1 = 없음</translation>
+    </message>
+    <message>
+        <source>Normalise each group of this many features on its own (per-head q/k norms: head_dim); the weight has this size</source>
+        <translation>이 개수만큼의 특징 묶음마다 따로 정규화 (헤드별 q/k 정규화: head_dim). 가중치가 이 크기</translation>
+    </message>
+    <message>
+        <source>Query/key head size with rotary embedding (shared by the heads for keys)</source>
+        <translation>회전 임베딩이 적용되는 쿼리/키 헤드 크기 (키는 헤드들이 공유)</translation>
+    </message>
+    <message>
+        <source>Query/key head size without rotary embedding</source>
+        <translation>회전 임베딩이 없는 쿼리/키 헤드 크기</translation>
+    </message>
+    <message>
+        <source>Rank of the compressed keys and values (kv_a_proj_with_mqa)</source>
+        <translation>압축된 키와 값의 랭크 (kv_a_proj_with_mqa)</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach (PyTorch 기본값)</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused (융합)</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 루프</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>순전파</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>역전파</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <source>act(first half) x second half of a packed gate/up projection (Phi-3&apos;s gate_up_proj)</source>
+        <translation>act(앞쪽 절반) x 뒤쪽 절반, 묶인 gate/up 투영에 적용 (Phi-3의 gate_up_proj)</translation>
+    </message>
+    <message>
+        <source>cap x tanh(x / cap): soft-caps logits to (-cap, cap) (Gemma 2&apos;s final_logit_softcapping)</source>
+        <translation>cap x tanh(x / cap): 로짓을 (-cap, cap)으로 부드럽게 제한 (Gemma 2의 final_logit_softcapping)</translation>
+    </message>
+    <message>
+        <source>Rank of the query projection (q_a_proj, q_b_proj); 0: one q_proj</source>
+        <translation>쿼리 투영의 랭크 (q_a_proj, q_b_proj); 0: q_proj 하나</translation>
+    </message>
+    <message>
+        <source>Renormalise the top-k routing weights to sum to 1</source>
+        <translation>상위 k개 라우팅 가중치의 합이 1이 되도록 다시 정규화</translation>
+    </message>
+    <message>
+        <source>Routed experts E (each a gated MLP)</source>
+        <translation>라우팅되는 전문가 수 E (각각 게이트 MLP)</translation>
+    </message>
+    <message>
+        <source>Scale by 1 + weight in float32 and return the input&apos;s dtype (Gemma&apos;s RMSNorm)</source>
+        <translation>float32로 1 + weight를 곱하고 입력의 dtype으로 반환 (Gemma의 RMSNorm)</translation>
+    </message>
+    <message>
+        <source>The RMSNorms&apos; epsilon</source>
+        <translation>RMSNorm의 epsilon</translation>
+    </message>
+    <message>
+        <source>The bound the values approach</source>
+        <translation>값이 다가가는 한계</translation>
+    </message>
+    <message>
+        <source>The experts&apos; activation (on the gate projection)</source>
+        <translation>전문가의 활성화 함수 (게이트 투영에 적용)</translation>
+    </message>
+    <message>
+        <source>The experts&apos; projection names (LoRA targets): Qwen and DeepSeek&apos;s, or Mixtral&apos;s</source>
+        <translation>전문가 투영의 이름 (LoRA 대상): Qwen과 DeepSeek 방식 또는 Mixtral 방식</translation>
+    </message>
+    <message>
+        <source>Value head size</source>
+        <translation>값 헤드 크기</translation>
+    </message>
+    <message>
+        <source>softmax: softmax over all experts, then top-k (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid scores, bias-corrected group-limited top-k (DeepSeek-V3)</source>
+        <translation>softmax: 모든 전문가에 softmax 후 상위 k개 (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid 점수, 편향 보정과 그룹 제한을 둔 상위 k개 (DeepSeek-V3)</translation>
+    </message>
+    <message>
+        <source>the whole last axis</source>
+        <translation>마지막 축 전체</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -1703,6 +1843,10 @@ FLOPs</translation>
     <message>
         <source>Cannot wrap these layers in a residual block: their output cannot be added to their input.</source>
         <translation>이 레이어들을 잔차 블록으로 감쌀 수 없습니다. 출력을 입력에 더할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Change MoE imbalance</source>
+        <translation>MoE 불균형 변경</translation>
     </message>
 </context>
 <context>
@@ -2617,6 +2761,18 @@ FLOPs</translation>
     <message>
         <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload); needs a ZeRO stage or FSDP sharding</source>
         <translation>옵티마이저 상태(와 FP32 마스터 가중치)를 CPU 메모리에 보관 (ZeRO-Offload). ZeRO 단계나 FSDP 샤딩이 필요함</translation>
+    </message>
+    <message>
+        <source> × even share</source>
+        <translation> × 균등 몫</translation>
+    </message>
+    <message>
+        <source>Mixture of experts: the tokens the busiest expert of a layer receives, over an even share (1: balanced routing, the estimate&apos;s assumption). The experts keep the same activations for any routing; the busiest expert&apos;s backward buffers grow with this. At most experts ÷ experts per token, where one expert receives every token</source>
+        <translation>전문가 혼합: 레이어에서 가장 바쁜 전문가가 받는 토큰 수를 균등 몫으로 나눈 값 (1: 균형 라우팅, 추정의 가정). 전문가가 보관하는 활성화는 라우팅과 관계없이 같고, 가장 바쁜 전문가의 역전파 버퍼가 이 값에 따라 커집니다. 최대는 전문가 수 ÷ 토큰당 전문가 수로, 이때 한 전문가가 모든 토큰을 받습니다</translation>
+    </message>
+    <message>
+        <source>MoE imbalance:</source>
+        <translation>MoE 불균형:</translation>
     </message>
 </context>
 <context>

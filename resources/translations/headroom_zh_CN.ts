@@ -285,10 +285,6 @@ FLOPs</translation>
         <translation> 请修正模型后重新导出报告；下方的层表标出了相关的层。</translation>
     </message>
     <message>
-        <source>Memory by component from batch %1 to %2, stacked. Memory grows linearly with the batch: %3 fixed plus %4 per sample.</source>
-        <translation>批大小 %1 到 %2 时各组成部分的显存（堆叠显示）。显存随批大小线性增长：固定 %3，每样本再加 %4。</translation>
-    </message>
-    <message>
         <source>Memory versus batch size</source>
         <translation>显存与批大小</translation>
     </message>
@@ -456,6 +452,10 @@ FLOPs</translation>
         <source>Memory plan for %1</source>
         <translation>%1 的显存规划</translation>
     </message>
+    <message>
+        <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
+        <translation>批大小从 %1 到 %2 时单个训练步的峰值，按组成部分堆叠。在批大小 %3 时，峰值包含固定的 %4，外加每样本 %5。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::plantext</name>
@@ -556,10 +556,6 @@ FLOPs</translation>
         <translation>LoRA 增加 %1 个适配器参数：%3 个参数中有 %2 个参与训练（%4）</translation>
     </message>
     <message>
-        <source>The optimizer step needs %1, more than the breakdown&apos;s %2: DeepSpeed ZeRO makes a float32 copy of each GPU&apos;s gradient partition for it (after the activations are freed). The fit and the max batch take this peak into account</source>
-        <translation>优化器步需要 %1，多于分项合计的 %2：DeepSpeed ZeRO 会为此复制每块 GPU 的梯度分片为 float32（在激活值释放之后）。是否放得下以及最大批大小都考虑了这一峰值</translation>
-    </message>
-    <message>
         <source>1 step</source>
         <translation>1 步</translation>
     </message>
@@ -586,6 +582,26 @@ FLOPs</translation>
     <message>
         <source>%1 = %2 x %3 x %4</source>
         <translation>%1 = %2 × %3 × %4</translation>
+    </message>
+    <message>
+        <source>The peak is the optimizer step: weights, gradients and optimizer state with the step&apos;s own temporaries, after the activations are freed</source>
+        <translation>峰值出现在优化器步：激活值释放之后，权重、梯度和优化器状态，加上该步自身的临时张量</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>峰值出现在反向传播中，激活检查点正在重新计算层 %1 时</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, at layer %1</source>
+        <translation>峰值出现在反向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>The peak is in the forward pass, at layer %1</source>
+        <translation>峰值出现在前向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
+        <translation>%1，且在第一个之后的微批次中（累积的梯度仍然存在）</translation>
     </message>
 </context>
 <context>
@@ -792,14 +808,6 @@ FLOPs</translation>
     <message>
         <source>Add layers to see how much memory training it takes.</source>
         <translation>添加层后即可看到训练所需的显存。</translation>
-    </message>
-    <message>
-        <source> · optimizer step %1</source>
-        <translation> · 优化器步 %1</translation>
-    </message>
-    <message>
-        <source>DeepSpeed ZeRO makes a float32 copy of each GPU&apos;s gradient partition for the optimizer step, after the activations are freed; that step is the peak the fit uses</source>
-        <translation>DeepSpeed ZeRO 在激活值释放后，为优化器步把每块 GPU 的梯度分片复制为 float32；判断是否放得下时采用的就是这一步的峰值</translation>
     </message>
     <message>
         <source>−%1 %</source>
@@ -1488,6 +1496,138 @@ FLOPs</translation>
         <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>
         <translation>该网络既不做运算也不搬运显存：没有吞吐量可估算</translation>
     </message>
+    <message>
+        <source>A router and gated expert MLPs, each token through its top-k experts (Mixtral, Qwen-MoE, DeepSeek-V3)</source>
+        <translation>路由器与门控专家 MLP，每个 token 经过其 top-k 个专家（Mixtral、Qwen-MoE、DeepSeek-V3）</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3&apos;s attention with low-rank query and key/value projections, projections included</source>
+        <translation>DeepSeek-V3 的注意力，查询与键/值投影为低秩，含投影</translation>
+    </message>
+    <message>
+        <source>Applied to the first half (the gate)</source>
+        <translation>作用于前一半（门控）</translation>
+    </message>
+    <message>
+        <source>Biases on q_a_proj, kv_a_proj_with_mqa and o_proj</source>
+        <translation>q_a_proj、kv_a_proj_with_mqa 和 o_proj 上的偏置</translation>
+    </message>
+    <message>
+        <source>Each expert&apos;s MLP width F</source>
+        <translation>每个专家的 MLP 宽度 F</translation>
+    </message>
+    <message>
+        <source>Experts each token is routed to (top-k)</source>
+        <translation>每个 token 路由到的专家数（top-k）</translation>
+    </message>
+    <message>
+        <source>Gemma 2&apos;s attn_logit_softcapping: scores become cap x tanh(scores / cap) before the softmax (eager attention keeps the tanh); 0 = none</source>
+        <translation>Gemma 2 的 attn_logit_softcapping：softmax 之前分数变为 cap x tanh(scores / cap)（eager 注意力会保留 tanh）；0 = 无</translation>
+    </message>
+    <message>
+        <source>Heads h</source>
+        <translation>头数 h</translation>
+    </message>
+    <message>
+        <source>Mixtral&apos;s router_jitter_noise: multiplies the input by uniform noise in training</source>
+        <translation>Mixtral 的 router_jitter_noise：训练时把输入乘以均匀噪声</translation>
+    </message>
+    <message>
+        <source>Multiplies the looked-up vectors (Gemma: sqrt(embedding_dim)); 1 = none</source>
+        <translation>乘以查得的向量（Gemma：sqrt(embedding_dim)）；1 = 无</translation>
+    </message>
+    <message>
+        <source>Normalise each group of this many features on its own (per-head q/k norms: head_dim); the weight has this size</source>
+        <translation>对每组这么多个特征单独归一化（按头的 q/k 归一化：head_dim）；权重为此大小</translation>
+    </message>
+    <message>
+        <source>Query/key head size with rotary embedding (shared by the heads for keys)</source>
+        <translation>带旋转位置编码的查询/键头大小（键由各头共享）</translation>
+    </message>
+    <message>
+        <source>Query/key head size without rotary embedding</source>
+        <translation>不带旋转位置编码的查询/键头大小</translation>
+    </message>
+    <message>
+        <source>Rank of the compressed keys and values (kv_a_proj_with_mqa)</source>
+        <translation>压缩后的键和值的秩（kv_a_proj_with_mqa）</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach（PyTorch 默认）</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused（融合）</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 循环</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>act(first half) x second half of a packed gate/up projection (Phi-3&apos;s gate_up_proj)</source>
+        <translation>act(前一半) x 后一半，作用于打包的 gate/up 投影（Phi-3 的 gate_up_proj）</translation>
+    </message>
+    <message>
+        <source>cap x tanh(x / cap): soft-caps logits to (-cap, cap) (Gemma 2&apos;s final_logit_softcapping)</source>
+        <translation>cap x tanh(x / cap)：把 logits 软截断到 (-cap, cap)（Gemma 2 的 final_logit_softcapping）</translation>
+    </message>
+    <message>
+        <source>Rank of the query projection (q_a_proj, q_b_proj); 0: one q_proj</source>
+        <translation>查询投影的秩（q_a_proj、q_b_proj）；0：单个 q_proj</translation>
+    </message>
+    <message>
+        <source>Renormalise the top-k routing weights to sum to 1</source>
+        <translation>把 top-k 路由权重重新归一化为和为 1</translation>
+    </message>
+    <message>
+        <source>Routed experts E (each a gated MLP)</source>
+        <translation>路由专家数 E（每个都是门控 MLP）</translation>
+    </message>
+    <message>
+        <source>Scale by 1 + weight in float32 and return the input&apos;s dtype (Gemma&apos;s RMSNorm)</source>
+        <translation>以 float32 乘以 1 + weight，并返回输入的数据类型（Gemma 的 RMSNorm）</translation>
+    </message>
+    <message>
+        <source>The RMSNorms&apos; epsilon</source>
+        <translation>RMSNorm 的 epsilon</translation>
+    </message>
+    <message>
+        <source>The bound the values approach</source>
+        <translation>数值趋近的界限</translation>
+    </message>
+    <message>
+        <source>The experts&apos; activation (on the gate projection)</source>
+        <translation>专家的激活函数（作用于门控投影）</translation>
+    </message>
+    <message>
+        <source>The experts&apos; projection names (LoRA targets): Qwen and DeepSeek&apos;s, or Mixtral&apos;s</source>
+        <translation>专家投影的名称（LoRA 目标）：Qwen 与 DeepSeek 的，或 Mixtral 的</translation>
+    </message>
+    <message>
+        <source>Value head size</source>
+        <translation>值头大小</translation>
+    </message>
+    <message>
+        <source>softmax: softmax over all experts, then top-k (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid scores, bias-corrected group-limited top-k (DeepSeek-V3)</source>
+        <translation>softmax：先对所有专家做 softmax，再取 top-k（Mixtral、Qwen-MoE）；sigmoid：float32 sigmoid 分数，经偏置校正、按组限制的 top-k（DeepSeek-V3）</translation>
+    </message>
+    <message>
+        <source>the whole last axis</source>
+        <translation>整个最后一个轴</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -1703,6 +1843,10 @@ FLOPs</translation>
     <message>
         <source>Cannot wrap these layers in a residual block: their output cannot be added to their input.</source>
         <translation>无法将这些层包装为残差块：它们的输出无法与输入相加。</translation>
+    </message>
+    <message>
+        <source>Change MoE imbalance</source>
+        <translation>修改 MoE 不均衡度</translation>
     </message>
 </context>
 <context>
@@ -2617,6 +2761,18 @@ FLOPs</translation>
     <message>
         <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload); needs a ZeRO stage or FSDP sharding</source>
         <translation>优化器状态（及 FP32 主权重）保存在 CPU 内存中（ZeRO-Offload）；需要 ZeRO 某一阶段或 FSDP 分片</translation>
+    </message>
+    <message>
+        <source> × even share</source>
+        <translation> × 均分份额</translation>
+    </message>
+    <message>
+        <source>Mixture of experts: the tokens the busiest expert of a layer receives, over an even share (1: balanced routing, the estimate&apos;s assumption). The experts keep the same activations for any routing; the busiest expert&apos;s backward buffers grow with this. At most experts ÷ experts per token, where one expert receives every token</source>
+        <translation>混合专家：每层最忙的专家收到的 token 数与均分份额之比（1：均衡路由，即估算的假设）。无论如何路由，专家保留的激活值都相同；最忙专家的反向缓冲区随此值增长。最大为 专家数 ÷ 每 token 专家数，此时一个专家收到全部 token</translation>
+    </message>
+    <message>
+        <source>MoE imbalance:</source>
+        <translation>MoE 不均衡度：</translation>
     </message>
 </context>
 <context>

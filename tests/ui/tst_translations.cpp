@@ -128,6 +128,10 @@ std::set<std::string> coreTexts()
         texts.insert(std::string(attentionLabel(a)));
     for (const auto s : allShardings())
         texts.insert(std::string(shardingLabel(s)));
+    for (const auto i : allOptimizerImplementations())
+        texts.insert(std::string(optimizerImplementationLabel(i)));
+    for (const auto p : {StepPhase::Forward, StepPhase::Backward, StepPhase::OptimizerStep})
+        texts.insert(std::string(stepPhaseLabel(p)));
     return texts;
 }
 

@@ -154,14 +154,24 @@ std::optional<std::string> loraText(const Plan& plan, const Analysis& a)
                        q(percentText(static_cast<double>(a.trainableParams), static_cast<double>(a.totalParams)))));
 }
 
-std::optional<std::string> optimizerStepText(const Estimate& e)
+std::string peakText(const Estimate& e)
 {
-    if (e.optimizerStepBytes <= e.total())
-        return std::nullopt;
-    return str(QCoreApplication::translate("headroom::report::plantext", "The optimizer step needs %1, more than the breakdown's %2: DeepSpeed ZeRO makes a float32 "
-                        "copy of each GPU's gradient partition for it (after the activations are freed). The fit "
-                        "and the max batch take this peak into account")
-                   .arg(q(formatBytes(e.optimizerStepBytes)), q(formatBytes(e.total()))));
+    QString text;
+    switch (e.peak.phase) {
+    case StepPhase::OptimizerStep:
+        text = QCoreApplication::translate("headroom::report::plantext", "The peak is the optimizer step: weights, gradients and optimizer state with the step's own "
+                  "temporaries, after the activations are freed");
+        break;
+    case StepPhase::Backward:
+        text = (e.peak.recomputing ? QCoreApplication::translate("headroom::report::plantext", "The peak is in the backward pass, while checkpointing recomputes layer %1")
+                                   : QCoreApplication::translate("headroom::report::plantext", "The peak is in the backward pass, at layer %1"))
+                   .arg(q(e.peakLayer));
+        break;
+    case StepPhase::Forward: text = QCoreApplication::translate("headroom::report::plantext", "The peak is in the forward pass, at layer %1").arg(q(e.peakLayer)); break;
+    }
+    if (e.peak.laterMicroBatch && e.peak.phase != StepPhase::OptimizerStep)
+        text = QCoreApplication::translate("headroom::report::plantext", "%1, in a micro-batch after the first (the accumulated gradients are alive)").arg(text);
+    return str(text);
 }
 
 std::string formatSeconds(double seconds)

@@ -30,6 +30,17 @@ double decimal(float f)
     return d;
 }
 
+/// A number as a message shows it: JSON's shortest form ("0.5", "1e-05"), and NaN or inf where JSON has
+/// no number (nlohmann writes those as "null").
+std::string numberText(double value)
+{
+    if (std::isnan(value))
+        return "NaN";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    return json(value).dump();
+}
+
 bool near(double value, double expected)
 {
     return std::abs(value - expected) <= 1e-3 * std::abs(expected);
@@ -856,8 +867,8 @@ private:
             emit(i, "Identity");
         else
             refuse(i,
-                "clipping to [" + (low ? json(*low).dump() : std::string("-inf")) + ", "
-                    + (high ? json(*high).dump() : std::string("inf"))
+                "clipping to [" + (low ? numberText(*low) : std::string("-inf")) + ", "
+                    + (high ? numberText(*high) : std::string("inf"))
                     + "] has no Headroom layer (only [0, 6] as ReLU6 and [0, inf] as ReLU)");
     }
 
@@ -946,17 +957,26 @@ private:
     void flatten(int i)
     {
         const auto& n = node(i);
-        std::int64_t axis = attrInt(n, "axis").value_or(1);
-        if (axis < 0) {
+        const std::int64_t given = attrInt(n, "axis").value_or(1);
+        std::int64_t axis = given;
+        if (axis < 0 || axis > 1) {
             const auto rank = rankOf(i, n.input(0));
             if (!rank)
                 return;
-            axis += static_cast<std::int64_t>(*rank);
+            // ONNX: axis in [-r, r]; a negative one counts from the end.
+            const auto r = static_cast<std::int64_t>(*rank);
+            if (given < -r || given > r) {
+                refuse(i, "its axis " + std::to_string(given) + " is out of range for a rank-" + std::to_string(r)
+                              + " input (from -" + std::to_string(r) + " to " + std::to_string(r) + ")");
+                return;
+            }
+            if (axis < 0)
+                axis += r;
         }
         if (axis != 1) {
             refuse(i,
-                axis == 0 ? "axis 0 merges the batch axis into the features"
-                          : "axis " + std::to_string(axis) + " folds feature axes into the batch axis");
+                axis == 0 ? "axis " + std::to_string(given) + " merges the batch axis into the features"
+                          : "axis " + std::to_string(given) + " folds feature axes into the batch axis");
             return;
         }
         emit(i, "Flatten");
@@ -1102,7 +1122,7 @@ private:
             ratio = decimal(static_cast<float>(r->front()));
         }
         if (!(ratio >= 0.0 && ratio <= 1.0)) {
-            refuse(i, "its ratio " + json(ratio).dump() + " is not a probability");
+            refuse(i, "its ratio " + numberText(ratio) + " is not a probability");
             return;
         }
         emit(i, "Dropout", json{{"p", ratio}});

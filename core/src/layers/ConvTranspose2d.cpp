@@ -45,8 +45,14 @@ public:
             if (outputPadding[d] >= stride[d] && outputPadding[d] >= dilation[d])
                 return failure("output_padding " + joinSizes(outputPadding)
                                + " must be smaller than either stride or dilation");
-            const std::int64_t size = (in.shape.dims[d + 1] - 1) * stride[d] - 2 * padding[d]
-                + dilation[d] * (kernel[d] - 1) + outputPadding[d] + 1;
+            // (in - 1) stride - 2 pad + dilation (kernel - 1) + output_padding + 1; the last terms are at
+            // most 2^62 (attributes below 2^31), the first product is not bounded.
+            const std::int64_t rest = dilation[d] * (kernel[d] - 1) + outputPadding[d] + 1 - 2 * padding[d];
+            std::int64_t size = 0;
+            if (__builtin_mul_overflow(in.shape.dims[d + 1] - 1, stride[d], &size)
+                || __builtin_add_overflow(size, rest, &size))
+                return sizeOverflow("the output size (" + std::to_string(in.shape.dims[d + 1]) + " - 1) x stride "
+                                    + std::to_string(stride[d]));
             if (size <= 0)
                 return failure("padding " + joinSizes(padding) + " leaves no output for input "
                                + in.shape.toString());
@@ -55,8 +61,7 @@ public:
         const Count kernelVolume = Count::fromSigned(kernel[0]) * Count::fromSigned(kernel[1]);
         LayerOutcome o;
         o.output = out;
-        o.params.push_back(
-            parameter("weight", Count::fromSigned(inChannels) * Count::fromSigned(outChannels / groups) * kernelVolume));
+        o.params.push_back(parameter("weight", {inChannels, outChannels / groups, kernel[0], kernel[1]}));
         if (a.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outChannels)));
         o.saved.push_back(SavedTensor::input());

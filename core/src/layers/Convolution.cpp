@@ -59,12 +59,15 @@ public:
             if (paddingMode == "same") {
                 size = spatialIn[d];
             } else {
-                const std::int64_t reach = dilation[d] * (kernel[d] - 1) + 1;
-                if (spatialIn[d] + 2 * padding[d] < reach)
+                const auto sliding
+                    = slidingOutputSize(spatialIn[d], kernel[d], stride[d], padding[d], dilation[d], false);
+                if (!sliding)
+                    return sizeOverflow("the padded input " + joinSizes(spatialIn) + " + 2x" + joinSizes(padding));
+                if (*sliding == 0)
                     return failure("kernel " + joinSizes(kernel) + " (dilation " + joinSizes(dilation)
                                    + ") does not fit the padded input " + joinSizes(spatialIn) + " + 2x"
                                    + joinSizes(padding) + " padding");
-                size = slidingOutputSize(spatialIn[d], kernel[d], stride[d], padding[d], dilation[d], false);
+                size = *sliding;
             }
             out.shape.dims.push_back(size);
         }
@@ -72,11 +75,12 @@ public:
         Count kernelVolume{1};
         for (const auto k : kernel)
             kernelVolume *= Count::fromSigned(k);
-        const Count weight = Count::fromSigned(outChannels) * Count::fromSigned(inChannels / groups) * kernelVolume;
 
         LayerOutcome o;
         o.output = out;
-        o.params.push_back(parameter("weight", weight));
+        std::vector<std::int64_t> weightShape{outChannels, inChannels / groups};
+        weightShape.insert(weightShape.end(), kernel.begin(), kernel.end());
+        o.params.push_back(parameter("weight", std::move(weightShape)));
         if (a.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outChannels)));
         o.saved.push_back(SavedTensor::input());

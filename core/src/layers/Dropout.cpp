@@ -25,8 +25,10 @@ public:
         o.output = in;
         o.outputAliasesInput = p == 0.0 || ctx.attrs.flag("inplace");
         o.aliasedInputGradients = {p == 0.0}; // F.dropout(p=0) returns its input unchanged
-        if (p > 0.0 && p < 1.0)
+        if (p > 0.0 && p < 1.0) {
             o.saved.push_back(SavedTensor::internal("mask", in.shape.elements(), DType::Bool));
+            o.saved.back().madeWithoutGrad = true; // native_dropout returns it whether or not it is kept
+        }
         o.forwardFlopsPerSample = in.shape.elements();
         return o;
     }

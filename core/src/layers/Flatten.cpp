@@ -44,7 +44,8 @@ public:
             if (i < first || i > last) {
                 o.output.shape.dims.push_back(in.shape.dims[i]);
             } else {
-                merged *= in.shape.dims[i];
+                if (__builtin_mul_overflow(merged, in.shape.dims[i], &merged))
+                    return sizeOverflow("the flattened axis of " + in.shape.toString());
                 if (i == last)
                     o.output.shape.dims.push_back(merged);
             }

@@ -101,7 +101,7 @@ Result<LayerOutcome> addedTable(const LayerContext& ctx, std::int64_t rows, std:
         return *e;
     LayerOutcome o;
     o.output = TensorInfo{in.shape, promote(in.dtype, ctx.parameterType())};
-    o.params.push_back(parameter("weight", Count::fromSigned(rows) * Count::fromSigned(dim)));
+    o.params.push_back(parameter("weight", {rows, dim}));
     o.saved.push_back(
         SavedTensor::internal(std::move(idsLabel), 0, DType::Int64, Count::fromSigned(in.shape.dims[0])));
     o.forwardFlopsPerSample = in.shape.elements();
@@ -120,18 +120,25 @@ std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChann
     return std::nullopt;
 }
 
-std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
-                               std::int64_t dilation, bool ceilMode)
+std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
+                                              std::int64_t pad, std::int64_t dilation, bool ceilMode)
 {
-    const std::int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
+    // Attributes are at most 2^31 - 1, so only sums with the input size can overflow.
+    std::int64_t padded = 0;
+    if (__builtin_add_overflow(in, 2 * pad, &padded))
+        return std::nullopt;
+    const std::int64_t span = padded - dilation * (kernel - 1) - 1;
     if (span < 0)
         return 0;
-    std::int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+    std::int64_t out = (ceilMode ? span / stride + (span % stride != 0 ? 1 : 0) : span / stride) + 1;
     // PyTorch (pooling_output_shape): with ceil_mode the last window must start inside the input.
-    if (ceilMode && (out - 1) * stride >= in + pad)
+    std::int64_t lastStart = 0;
+    if (ceilMode && (__builtin_mul_overflow(out - 1, stride, &lastStart) || lastStart >= in + pad))
         --out;
     return out;
 }
+
+Error sizeOverflow(const std::string& what) { return failure(what + " does not fit 64-bit sizes"); }
 
 std::string joinSizes(const std::vector<std::int64_t>& sizes)
 {
@@ -163,6 +170,20 @@ ParamTensor parameter(std::string name, Count elements)
     ParamTensor p;
     p.name = std::move(name);
     p.elements = elements;
+    return p;
+}
+
+ParamTensor castParameter(std::string name, Count elements)
+{
+    ParamTensor p = parameter(std::move(name), elements);
+    p.castByAutocast = true;
+    return p;
+}
+
+ParamTensor parameter(std::string name, std::vector<std::int64_t> shape)
+{
+    ParamTensor p = parameter(std::move(name), Shape{shape}.elements());
+    p.shape = std::move(shape);
     return p;
 }
 

@@ -64,9 +64,13 @@ private:
 
 /// PyTorch's sliding-window output size (Conv, MaxPool, AvgPool):
 /// floor or ceil of (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1, with ceil_mode's rule
-/// that the last window must start inside the input or left padding.
-[[nodiscard]] std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
-                                             std::int64_t dilation, bool ceilMode);
+/// that the last window must start inside the input or left padding. 0 when the kernel does not fit
+/// the padded input; nullopt when the padded input does not fit 64 bits (kernelSizeOverflow()).
+[[nodiscard]] std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
+                                                            std::int64_t pad, std::int64_t dilation, bool ceilMode);
+/// The error for a size formula whose result does not fit 64 bits: an error at the layer where it
+/// happens, never a wrapped number carried to the next layer.
+[[nodiscard]] Error sizeOverflow(const std::string& what);
 
 /// "3x3" for a list of sizes.
 [[nodiscard]] std::string joinSizes(const std::vector<std::int64_t>& sizes);
@@ -76,6 +80,11 @@ private:
 
 /// A parameter of the precision's parameter type.
 [[nodiscard]] ParamTensor parameter(std::string name, Count elements);
+/// A parameter a composite layer uses through F.linear, which autocast casts to the half type (a copy
+/// cached for the step): ParamTensor::castByAutocast.
+[[nodiscard]] ParamTensor castParameter(std::string name, Count elements);
+/// A parameter of the precision's parameter type with its shape (Linear's weight: {out, in}).
+[[nodiscard]] ParamTensor parameter(std::string name, std::vector<std::int64_t> shape);
 /// A floating-point buffer (BatchNorm running statistics).
 [[nodiscard]] ParamTensor buffer(std::string name, Count elements, DType dtype = DType::Float32);
 

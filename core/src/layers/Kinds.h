@@ -45,5 +45,10 @@ std::unique_ptr<LayerKind> makeMul();
 std::unique_ptr<LayerKind> makeNewGELU();
 std::unique_ptr<LayerKind> makeScaledDotProductAttention();
 std::unique_ptr<LayerKind> makeTokenTypeEmbedding();
+// Language models from Hugging Face configs (docs/hf-import.md): Gemma, Phi-3, mixture of experts, DeepSeek
+std::unique_ptr<LayerKind> makeLogitSoftcap();
+std::unique_ptr<LayerKind> makeGatedActivation();
+std::unique_ptr<LayerKind> makeMixtureOfExperts();
+std::unique_ptr<LayerKind> makeMultiHeadLatentAttention();
 
 } // namespace headroom::layers

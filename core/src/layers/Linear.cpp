@@ -33,7 +33,7 @@ public:
         LayerOutcome o;
         o.output = TensorInfo{in.shape, ctx.activationType()};
         o.output.shape.dims.back() = outFeatures;
-        o.params.push_back(parameter("weight", Count::fromSigned(inFeatures) * Count::fromSigned(outFeatures)));
+        o.params.push_back(parameter("weight", {outFeatures, inFeatures}));
         if (ctx.attrs.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outFeatures)));
         // at::linear folds a 3-D input into a matrix for the matmul: a view when the input is

@@ -87,7 +87,8 @@ public:
             if (!compatible)
                 return failure("cannot concatenate " + first.shape.toString() + " and " + next.shape.toString()
                                + " along dim " + std::to_string(dim) + ": the other axes must match");
-            out.shape.dims[axis] += next.shape.dims[axis];
+            if (__builtin_add_overflow(out.shape.dims[axis], next.shape.dims[axis], &out.shape.dims[axis]))
+                return sizeOverflow("the concatenated axis");
             out.dtype = promote(out.dtype, next.dtype);
         }
         LayerOutcome o;

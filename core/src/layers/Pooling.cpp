@@ -21,15 +21,14 @@ Result<Shape> pooledShape(const TensorInfo& in, const Window& w)
             return failure("padding " + joinSizes(w.padding) + " must be at most half the kernel "
                            + joinSizes(w.kernel));
         const std::int64_t inSize = in.shape.dims[d + 1];
-        const std::int64_t reach = w.dilation[d] * (w.kernel[d] - 1) + 1;
-        if (inSize + 2 * w.padding[d] < reach)
+        const auto size = slidingOutputSize(inSize, w.kernel[d], w.stride[d], w.padding[d], w.dilation[d], w.ceilMode);
+        if (!size)
+            return sizeOverflow("the padded input " + std::to_string(in.shape.dims[1]) + "x"
+                                + std::to_string(in.shape.dims[2]));
+        if (*size <= 0)
             return failure("kernel " + joinSizes(w.kernel) + " is larger than the padded input "
                            + std::to_string(in.shape.dims[1]) + "x" + std::to_string(in.shape.dims[2]));
-        const std::int64_t size
-            = slidingOutputSize(inSize, w.kernel[d], w.stride[d], w.padding[d], w.dilation[d], w.ceilMode);
-        if (size <= 0)
-            return failure("output would be empty for input " + in.shape.toString());
-        out.dims.push_back(size);
+        out.dims.push_back(*size);
     }
     return out;
 }
