@@ -7,13 +7,26 @@ namespace headroom::ui {
 
 namespace {
 
+constexpr std::int64_t kMinConvChannels = 64; // VGG's and ResNet's first width
+constexpr std::int64_t kMaxLinearFeatures = 512;
+
 bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+bool hasAttribute(const LayerKind& kind, std::string_view name)
+{
+    const auto attrs = kind.attributes();
+    return std::any_of(attrs.begin(), attrs.end(), [&](const AttributeSpec& a) { return a.name == name; });
+}
 
 std::int64_t sizeFor(const AttributeSpec& spec, const LayerKind& kind, const TensorInfo* previous)
 {
     const bool hasShape = previous != nullptr && previous->shape.rank() > 0;
+    if (spec.name == "out_channels" && hasShape)
+        return std::max(previous->shape.dims.front(), kMinConvChannels);
     if (contains(spec.name, "channels") && hasShape)
         return previous->shape.dims.front();
+    if (spec.name == "out_features" && hasShape)
+        return std::min(previous->shape.dims.back(), kMaxLinearFeatures);
     if ((contains(spec.name, "features") || contains(spec.name, "normalized")) && hasShape)
         return previous->shape.dims.back();
     if (contains(spec.name, "kernel"))
@@ -21,12 +34,6 @@ std::int64_t sizeFor(const AttributeSpec& spec, const LayerKind& kind, const Ten
     if (contains(spec.name, "output_size") || contains(spec.name, "groups"))
         return 1;
     return 64;
-}
-
-bool hasAttribute(const LayerKind& kind, std::string_view name)
-{
-    const auto attrs = kind.attributes();
-    return std::any_of(attrs.begin(), attrs.end(), [&](const AttributeSpec& a) { return a.name == name; });
 }
 
 /// Required attributes of the shape, padding and reduction kinds whose generic size would not fit:
@@ -95,6 +102,13 @@ LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, 
                 spec.attributes[attr.name] = attr.choices.front();
             break;
         }
+    }
+    // A convolution keeps the spatial size at stride 1 ("same" padding) when its kernel is odd.
+    if (kind.category() == LayerCategory::Convolution && hasAttribute(kind, "padding") && spec.attributes.contains("kernel_size")
+        && spec.attributes["kernel_size"].is_number_integer()) {
+        const std::int64_t k = spec.attributes["kernel_size"].get<std::int64_t>();
+        if (k % 2 == 1 && k > 1)
+            spec.attributes["padding"] = (k - 1) / 2;
     }
     // Resizing needs a size or a scale; clamping a bound.
     if (hasAttribute(kind, "scale_factor") && hasAttribute(kind, "size"))
