@@ -1030,10 +1030,19 @@ private:
             m_labelBytes = rows * Count{elementSize(DType::Int64)};
         } else {
             row.type = "MSELoss";
-            // mse_loss keeps its input (the float32 cast under autocast) and the target.
+            // mse_loss keeps its input (the float32 cast under autocast) and the target. It is a structured
+            // op (aten/src/ATen/native/Loss.cpp, TORCH_IMPL_FUNC(mse_loss_out)): its meta function builds the
+            // output as a TensorIterator over input and target (input-sized), then resize_({}) makes it the
+            // scalar loss without shrinking the storage, which the loss tensor holds until it is deleted;
+            // the elementwise squared errors are a second input-sized tensor, freed once mean_out sums them.
             if (recorded)
                 keep(m_tensors[prediction].storage, row);
-            addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
+            const std::size_t loss = addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
+            const Count inputSized = elements * Count{elementSize(lossType)};
+            m_storages[m_tensors[loss].storage].bytesPerSample = inputSized;
+            m_storages[m_tensors[loss].storage].bytesFixed = Count{};
+            m_step.ops.back().forwardScratch.perSample = inputSized.value();
+            m_overflow = m_overflow || inputSized.isOverflow();
             m_labelBytes = elements * Count{elementSize(lossType)};
         }
         row.output = TensorInfo{Shape{}, lossType};

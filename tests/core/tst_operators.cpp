@@ -429,8 +429,13 @@ void TestOperators::backwardContract_data()
     row("mul, squeeze-excitation gate", "Mul", "{}", {shape({8, 4, 4}), shape({8, 1, 1})}, {false, false}, 0, 512);
     // layer scale: gamma's gradient reduces an output-sized product over the batch
     row("mul by a parameter", "Mul", R"({"parameter":[4]})", {shape({3, 4})}, {false}, 0, 48);
-    // div: the divisor's gradient -grad * ((self / other) / other) holds three output-sized temporaries
-    row("div", "Div", "{}", {shape({3, 4}), shape({3, 4})}, {false, false}, 0, 144);
+    // div: the divisor's gradient -grad * ((self / other) / other) is four output-sized tensors at once
+    // (3 x 4 x 4 = 48 bytes each) before the dividend's gradient exists; beside the two gradients the
+    // moment counts, a full-sized divisor leaves two (96 bytes), a broadcast one three (144 bytes: its
+    // gradient is the 12-byte reduction of the fourth)
+    row("div", "Div", "{}", {shape({3, 4}), shape({3, 4})}, {false, false}, 0, 96);
+    row("div, broadcast divisor (softmax written out)", "Div", "{}", {shape({3, 4}), shape({3, 1})}, {false, false}, 0,
+        144);
     row("div by a number", "Div", R"({"scalar":8})", {shape({3, 4})}, {false});
     // amax's backward holds the bool mask of the maxima (12 bytes)
     row("amax", "Amax", R"({"dim":1})", {shape({3, 4})}, {false}, 0, 12);

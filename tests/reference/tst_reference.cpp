@@ -679,19 +679,10 @@ void TestReference::stepPeaksWithinTolerance()
     qInfo().noquote() << report.join(QLatin1Char('\n'));
     // Step timelines of new operators still being reconciled with the measurement (docs/accuracy.md,
     // "Known gaps"): expected to fail, so fixing one makes this test demand removing its line.
-    QEXPECT_FAIL("espcn batch 2", "PixelShuffle's step timeline under investigation", Continue);
-    QEXPECT_FAIL("espcn batch 4", "PixelShuffle's step timeline under investigation", Continue);
-    QEXPECT_FAIL("espcn batch 8", "PixelShuffle's step timeline under investigation", Continue);
     QEXPECT_FAIL("se_resnet batch 2", "a backward peak 2.9 % high under investigation", Continue);
-    QEXPECT_FAIL("token_ops batch 2", "token operators' step timeline under investigation", Continue);
-    QEXPECT_FAIL("token_ops batch 4", "token operators' step timeline under investigation", Continue);
-    QEXPECT_FAIL("token_ops batch 8", "token operators' step timeline under investigation", Continue);
     QEXPECT_FAIL("volume_autoencoder batch 2", "3-D operators' backward under investigation", Continue);
     QEXPECT_FAIL("volume_autoencoder batch 4", "3-D operators' backward under investigation", Continue);
     QEXPECT_FAIL("volume_autoencoder batch 8", "3-D operators' backward under investigation", Continue);
-    QEXPECT_FAIL("signal_decoder batch 2", "1-D operators' step timeline under investigation", Continue);
-    QEXPECT_FAIL("signal_decoder batch 4", "1-D operators' step timeline under investigation", Continue);
-    QEXPECT_FAIL("signal_decoder batch 8", "1-D operators' step timeline under investigation", Continue);
     QVERIFY2(ok, "a simulated step figure is outside the tolerance (see above)");
 }
 

@@ -104,16 +104,23 @@ public:
         if (m_op == Op::Mul || m_op == Op::Div)
             keepOperands(ops, o);
         // Backward temporaries: mul/div compute an output-sized product before reducing a broadcast operand's
-        // gradient; div's divisor gradient -grad * ((self / other) / other) holds three output-sized temporaries.
+        // gradient. A tensor divisor's gradient -grad * ((self / other) / other) (div_tensor_other_backward)
+        // is computed first: self / other, its quotient by other, -grad and their product (the divisor's
+        // gradient before any reduction) are four output-sized tensors at once, while the dividend's
+        // gradient grad / other does not exist yet. The moment already counts the two gradients (the
+        // dividend's, output-sized, and the divisor's), so the rest is scratch: three output-sized tensors
+        // for a broadcast divisor, two for a full-sized one.
+        const bool tensorDivisor = m_op == Op::Div && ops[1].source != Operand::Source::Scalar;
         Count scratch;
-        for (const auto& x : ops) {
-            if (x.source == Operand::Source::Scalar)
+        for (std::size_t i = 0; i < ops.size(); ++i) {
+            const auto& x = ops[i];
+            if (x.source == Operand::Source::Scalar || (tensorDivisor && i == 1))
                 continue;
-            if ((m_op == Op::Mul || m_op == Op::Div || (m_op == Op::Sub && &x != &ops.front())) && reduced(x))
+            if ((m_op == Op::Mul || m_op == Op::Div || (m_op == Op::Sub && i != 0)) && reduced(x))
                 scratch += outBytes;
         }
-        if (m_op == Op::Div && ops[1].source != Operand::Source::Scalar)
-            scratch += Count{3} * outBytes;
+        if (tensorDivisor)
+            scratch += Count{reduced(ops[1]) ? 3U : 2U} * outBytes;
         o.backwardScratchBytesPerSample = scratch;
         o.forwardFlopsPerSample = Count{ops.size() - 1} * out.shape.elements();
         o.output = elementwiseResult(ctx.in(0), std::move(out.shape), out.dtype);
