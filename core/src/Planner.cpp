@@ -3,6 +3,12 @@
 #include "headroom/Format.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <iterator>
+#include <system_error>
+#include <thread>
 #include <cmath>
 #include <cstdio>
 #include <initializer_list>
@@ -113,6 +119,15 @@ std::int64_t accumulationStepsFor(std::int64_t need, std::int64_t maxMicro, cons
     return fewest;
 }
 
+/// The shardings tried: DDP and those of the framework the plan uses, PyTorch FSDP's when it shards
+/// with FSDP, DeepSpeed ZeRO's stages otherwise (the frameworks' stages 2 and 3 are modelled alike).
+const std::vector<Sharding>& shardingChoices(Sharding base)
+{
+    static const std::vector<Sharding> fsdp{Sharding::None, Sharding::FsdpShardGradOp, Sharding::FsdpFullShard};
+    static const std::vector<Sharding> zero{Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3};
+    return base == Sharding::FsdpShardGradOp || base == Sharding::FsdpFullShard ? fsdp : zero;
+}
+
 std::vector<std::int64_t> divisorsOf(std::int64_t n)
 {
     std::vector<std::int64_t> low;
@@ -128,7 +143,72 @@ std::vector<std::int64_t> divisorsOf(std::int64_t n)
     return low;
 }
 
-/// The search over one plan: analyses cached per analysis-affecting choice, outcomes collected.
+struct Shortfall {
+    PlanShortfall what;
+    PlanSettings settings;
+    const Analysis* analysis = nullptr;
+};
+
+/// Whether `a` misses the goal by less than `b` (a later kind: memory < batch < step time, then less missing).
+bool closer(const PlanShortfall& a, const PlanShortfall& b)
+{
+    const auto distance = [](const PlanShortfall& s) {
+        switch (s.kind) {
+        case PlanShortfall::Kind::Memory: return static_cast<double>(s.bytesOver);
+        case PlanShortfall::Kind::Batch: return static_cast<double>(s.batchShort);
+        case PlanShortfall::Kind::StepTime: return s.secondsOver;
+        }
+        return 0.0;
+    };
+    return a.kind != b.kind ? a.kind > b.kind : distance(a) < distance(b);
+}
+
+/// One analysis-affecting choice (precision, LoRA, checkpointing): its analysis and what its set-ups gave.
+struct Unit {
+    Precision precision = Precision::Fp32;
+    LoraOptions lora;
+    Checkpointing checkpointing = Checkpointing::None;
+    std::unique_ptr<Analysis> analysis; ///< null when the choice does not apply to the network
+    std::vector<PlanCandidate> candidates;
+    std::optional<Shortfall> closest;
+    std::vector<std::pair<std::int64_t, std::vector<std::int64_t>>> divisors;
+    std::size_t examined = 0;
+};
+
+/// Runs work(0) ... work(n - 1) on the machine's cores (each index once, in any order); rethrows the
+/// first exception a call threw once every thread has finished.
+void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& work)
+{
+    const std::size_t threads = std::min<std::size_t>(n, std::max(1U, std::thread::hardware_concurrency()));
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(threads);
+    const auto worker = [&](std::size_t t) {
+        try {
+            for (std::size_t i = next++; i < n; i = next++)
+                work(i);
+        } catch (...) {
+            errors[t] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    try {
+        for (std::size_t t = 1; t < threads; ++t)
+            pool.emplace_back(worker, t);
+    } catch (const std::system_error&) {
+        // No more threads to be had: the ones started and this one share the work.
+    }
+    worker(0);
+    for (auto& thread : pool)
+        thread.join();
+    for (const auto& error : errors) {
+        if (error)
+            std::rethrow_exception(error);
+    }
+}
+
+/// The search over one plan: one unit per analysis-affecting choice, searched in parallel, merged in
+/// the order of enumeration (so the result does not depend on the threads).
 class Search final {
 public:
     Search(const Plan& base, const PlanGoal& goal, const PlanAllowances& allow)
@@ -140,26 +220,21 @@ public:
     Result<PlannerResult> run();
 
 private:
-    struct Shortfall {
-        PlanShortfall what;
-        PlanSettings settings;
-        const Analysis* analysis = nullptr;
-    };
-
-    [[nodiscard]] std::vector<Precision> precisions() const;
-    [[nodiscard]] std::vector<LoraOptions> loraChoices() const;
-    [[nodiscard]] std::vector<Parallelism> parallelChoices() const;
     struct Tried {
         bool reached = true; ///< false: short of memory or batch (so offloading may help)
         /// The optimizer step's memory is highest at some batch: its temporaries (the implementation)
         /// matter. When it is not, another implementation changes no figure.
         bool optimizerStepMatters = false;
     };
+
+    [[nodiscard]] std::vector<Precision> precisions() const;
+    [[nodiscard]] std::vector<LoraOptions> loraChoices() const;
+    [[nodiscard]] std::vector<Parallelism> parallelChoices() const;
+    /// Analyses the unit's choice (unless it is the plan's own) and tries its set-ups.
+    void search(Unit& unit, const Analysis& baseAnalysis) const;
     /// Tries one set-up, choosing its micro-batch and accumulation steps.
-    Tried tryConfiguration(const Analysis& analysis, PlanSettings settings);
-    void keep(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model);
-    void noteShortfall(const PlanShortfall& what, const PlanSettings& settings, const Analysis& analysis);
-    [[nodiscard]] const std::vector<std::int64_t>& divisorsFor(std::int64_t need);
+    Tried tryConfiguration(Unit& unit, PlanSettings settings) const;
+    void keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const;
     [[nodiscard]] PlanCandidate candidateFor(const Analysis& analysis, const PlanSettings& settings,
                                              const MemoryModel& model) const;
 
@@ -168,12 +243,26 @@ private:
     PlanAllowances m_allow;
     PlanSettings m_baseSettings;
     bool m_batchNorm = false;
-    std::vector<std::unique_ptr<Analysis>> m_analyses; // stable addresses for shortfalls
-    std::vector<PlanCandidate> m_candidates;
-    std::optional<Shortfall> m_closest;
-    std::vector<std::pair<std::int64_t, std::vector<std::int64_t>>> m_divisors;
-    std::size_t m_examined = 0;
+    std::vector<OptimizerImplementation> m_implementations;
+    std::vector<bool> m_eightBit;
+    std::vector<Parallelism> m_parallel;
 };
+
+void noteShortfall(Unit& unit, const PlanShortfall& what, const PlanSettings& settings)
+{
+    if (!unit.closest || closer(what, unit.closest->what))
+        unit.closest = Shortfall{what, settings, unit.analysis.get()};
+}
+
+const std::vector<std::int64_t>& divisorsFor(Unit& unit, std::int64_t need)
+{
+    for (const auto& [n, divisors] : unit.divisors) {
+        if (n == need)
+            return divisors;
+    }
+    unit.divisors.emplace_back(need, divisorsOf(need));
+    return unit.divisors.back().second;
+}
 
 std::vector<Precision> Search::precisions() const
 {
@@ -230,41 +319,12 @@ std::vector<Parallelism> Search::parallelChoices() const
             appendOnce(out, p);
             continue;
         }
-        for (const Sharding s : allShardings()) {
+        for (const Sharding s : shardingChoices(base.sharding)) {
             p.sharding = s;
             appendOnce(out, p);
         }
     }
     return out;
-}
-
-const std::vector<std::int64_t>& Search::divisorsFor(std::int64_t need)
-{
-    for (const auto& [n, divisors] : m_divisors) {
-        if (n == need)
-            return divisors;
-    }
-    m_divisors.emplace_back(need, divisorsOf(need));
-    return m_divisors.back().second;
-}
-
-void Search::noteShortfall(const PlanShortfall& what, const PlanSettings& settings, const Analysis& analysis)
-{
-    // Closer: a later kind (memory < batch < step time), then less missing.
-    const auto distance = [](const PlanShortfall& s) {
-        switch (s.kind) {
-        case PlanShortfall::Kind::Memory: return static_cast<double>(s.bytesOver);
-        case PlanShortfall::Kind::Batch: return static_cast<double>(s.batchShort);
-        case PlanShortfall::Kind::StepTime: return s.secondsOver;
-        }
-        return 0.0;
-    };
-    if (m_closest) {
-        const auto& c = m_closest->what;
-        if (c.kind > what.kind || (c.kind == what.kind && distance(c) <= distance(what)))
-            return;
-    }
-    m_closest = Shortfall{what, settings, &analysis};
 }
 
 PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model) const
@@ -278,20 +338,20 @@ PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings&
     return c;
 }
 
-void Search::keep(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model)
+void Search::keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const
 {
-    PlanCandidate c = candidateFor(analysis, settings, model);
+    PlanCandidate c = candidateFor(*unit.analysis, settings, model);
     if (m_goal.maxStepSeconds) {
         const double limit = *m_goal.maxStepSeconds;
         if (!c.throughput || c.throughput->stepSeconds > limit) {
             PlanShortfall s;
             s.kind = PlanShortfall::Kind::StepTime;
             s.secondsOver = c.throughput ? c.throughput->stepSeconds - limit : HUGE_VAL;
-            noteShortfall(s, settings, analysis);
+            noteShortfall(unit, s, settings);
             return;
         }
     }
-    m_candidates.push_back(std::move(c));
+    unit.candidates.push_back(std::move(c));
 }
 
 /// Whether the optimizer step is the highest moment at one of these batches: only then does another
@@ -303,8 +363,9 @@ bool optimizerStepPeaks(const MemoryModel& model, std::initializer_list<std::int
     });
 }
 
-Search::Tried Search::tryConfiguration(const Analysis& analysis, PlanSettings settings)
+Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
 {
+    const Analysis& analysis = *unit.analysis;
     TrainingSetup& setup = settings.setup;
     const std::uint64_t capacity = m_base.gpu.memoryBytes;
     const std::int64_t ranks = setup.parallel.dataParallel();
@@ -314,7 +375,7 @@ Search::Tried Search::tryConfiguration(const Analysis& analysis, PlanSettings se
         setup.accumulationSteps = 1;
     setup.batch = 1;
     auto model = MemoryModel::build(analysis, setup);
-    ++m_examined;
+    ++unit.examined;
     if (!model)
         return {}; // not a set-up Headroom can estimate (nothing offloading would change)
     const std::int64_t largest = model->maxBatch(capacity);
@@ -325,33 +386,33 @@ Search::Tried Search::tryConfiguration(const Analysis& analysis, PlanSettings se
         PlanShortfall s;
         s.kind = PlanShortfall::Kind::Memory;
         s.bytesOver = atOne ? atOne->total() - std::min(atOne->total(), capacity) : UINT64_MAX;
-        noteShortfall(s, settings, analysis);
+        noteShortfall(unit, s, settings);
         tried.reached = false;
         return tried;
     }
     if (!m_goal.targetBatch) {
         setup.batch = largest;
-        keep(analysis, settings, model.value());
+        keep(unit, settings, model.value());
         return tried;
     }
     const std::int64_t need = ceilDiv(*m_goal.targetBatch, ranks);
     if (need <= largest) {
         setup.batch = need;
         tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(model.value(), {need});
-        keep(analysis, settings, model.value());
+        keep(unit, settings, model.value());
         return tried;
     }
     // Accumulation keeps earlier micro-batches' gradients alive: one model for every count above 1
     // (StepTimeline only asks whether there are later micro-batches).
     setup.accumulationSteps = 2;
     auto accumulating = MemoryModel::build(analysis, setup);
-    ++m_examined;
+    ++unit.examined;
     if (!accumulating)
         return tried;
     const std::int64_t largestMicro = accumulating->maxBatch(capacity);
     tried.optimizerStepMatters = tried.optimizerStepMatters
         || optimizerStepPeaks(accumulating.value(), {largestMicro, largestMicro + 1});
-    const std::int64_t steps = accumulationStepsFor(need, largestMicro, divisorsFor(need));
+    const std::int64_t steps = accumulationStepsFor(need, largestMicro, divisorsFor(unit, need));
     if (steps == 0) {
         PlanShortfall s;
         s.kind = PlanShortfall::Kind::Batch;
@@ -360,15 +421,67 @@ Search::Tried Search::tryConfiguration(const Analysis& analysis, PlanSettings se
         const double most = static_cast<double>(largestMicro) * static_cast<double>(kMaxAccumulationSteps)
             * static_cast<double>(ranks);
         s.batchShort = static_cast<std::int64_t>(static_cast<double>(*m_goal.targetBatch) - most);
-        noteShortfall(s, settings, analysis);
+        noteShortfall(unit, s, settings);
         tried.reached = false;
         return tried;
     }
     setup.accumulationSteps = steps;
     setup.batch = ceilDiv(need, steps);
     tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(accumulating.value(), {setup.batch});
-    keep(analysis, settings, accumulating.value());
+    keep(unit, settings, accumulating.value());
     return tried;
+}
+
+void Search::search(Unit& unit, const Analysis& baseAnalysis) const
+{
+    AnalysisOptions options = m_base.analysisOptions();
+    options.precision = unit.precision;
+    options.lora = unit.lora;
+    options.checkpointing = unit.checkpointing;
+    auto analysis = std::make_unique<Analysis>(options == baseAnalysis.options ? baseAnalysis : analyzePlan(m_base, options));
+    if (analysis->error)
+        return; // this choice does not apply to the network (LoRA without Linear layers)
+    // Checkpointing that recomputes nothing drops nothing: the same set-ups as without it.
+    if (unit.checkpointing != Checkpointing::None && unit.checkpointing != m_base.checkpointing
+        && analysis->recomputeFlopsPerSample == 0)
+        return;
+    unit.analysis = std::move(analysis);
+    for (const Parallelism& par : m_parallel) {
+        for (const bool eight : m_eightBit) {
+            bool optimizerStepMatters = true;
+            for (const OptimizerImplementation implementation : m_implementations) {
+                // Another implementation only changes the optimizer step's temporaries.
+                if (implementation != m_implementations.front() && !optimizerStepMatters)
+                    continue;
+                PlanSettings s = m_baseSettings;
+                s.precision = unit.precision;
+                s.lora = unit.lora;
+                s.checkpointing = unit.checkpointing;
+                s.setup.parallel = par;
+                s.setup.optimizerImplementation = implementation;
+                s.setup.eightBitOptimizer = eight;
+                const Tried tried = tryConfiguration(unit, s);
+                bool matters = tried.optimizerStepMatters;
+                if (!tried.reached && !par.offloadOptimizer) {
+                    // Offloading only where the set-up does not reach the goal without it.
+                    std::vector<Sharding> shardings;
+                    if (par.sharding != Sharding::None)
+                        shardings.push_back(par.sharding);
+                    else if (par.dataParallel() == 1)
+                        shardings.assign(shardingChoices(m_base.setup.parallel.sharding).begin() + 1,
+                                         shardingChoices(m_base.setup.parallel.sharding).end());
+                    for (const Sharding sharding : shardings) {
+                        s.setup.parallel = par;
+                        s.setup.parallel.sharding = sharding;
+                        s.setup.parallel.offloadOptimizer = true;
+                        matters = tryConfiguration(unit, s).optimizerStepMatters || matters;
+                    }
+                }
+                if (implementation == m_implementations.front())
+                    optimizerStepMatters = matters;
+            }
+        }
+    }
 }
 
 Result<PlannerResult> Search::run()
@@ -378,78 +491,45 @@ Result<PlannerResult> Search::run()
         return Error{"cannot plan: " + baseAnalysis.error->message, baseAnalysis.error->location};
     m_batchNorm = hasBatchNorm(baseAnalysis);
 
+    const Optimizer optimizer = m_base.setup.optimizer;
+    m_implementations = {m_base.setup.optimizerImplementation};
+    for (const OptimizerImplementation i : allOptimizerImplementations()) {
+        if (i != OptimizerImplementation::Fused || hasFusedImplementation(optimizer))
+            appendOnce(m_implementations, i);
+    }
+    m_eightBit = {m_base.setup.eightBitOptimizer};
+    if (m_allow.eightBitOptimizer && hasEightBitVariant(optimizer))
+        appendOnce(m_eightBit, !m_base.setup.eightBitOptimizer);
+    m_parallel = parallelChoices();
     std::vector<Checkpointing> checkpointings{m_base.checkpointing};
     for (const Checkpointing c : allCheckpointings())
         appendOnce(checkpointings, c);
-    const Optimizer optimizer = m_base.setup.optimizer;
-    std::vector<OptimizerImplementation> implementations{m_base.setup.optimizerImplementation};
-    for (const OptimizerImplementation i : allOptimizerImplementations()) {
-        if (i != OptimizerImplementation::Fused || hasFusedImplementation(optimizer))
-            appendOnce(implementations, i);
-    }
-    std::vector<bool> eightBit{m_base.setup.eightBitOptimizer};
-    if (m_allow.eightBitOptimizer && hasEightBitVariant(optimizer))
-        appendOnce(eightBit, !m_base.setup.eightBitOptimizer);
-    const std::vector<Parallelism> parallel = parallelChoices();
 
+    std::vector<Unit> units;
     for (const Precision precision : precisions()) {
         for (const LoraOptions& lora : loraChoices()) {
             for (const Checkpointing checkpointing : checkpointings) {
-                AnalysisOptions options = m_base.analysisOptions();
-                options.precision = precision;
-                options.lora = lora;
-                options.checkpointing = checkpointing;
-                auto analysis = options == baseAnalysis.options ? std::make_unique<Analysis>(baseAnalysis)
-                                                                : std::make_unique<Analysis>(analyzePlan(m_base, options));
-                if (analysis->error)
-                    continue; // this choice does not apply to the network (LoRA without Linear layers)
-                // Checkpointing that recomputes nothing drops nothing: the same set-ups as without it.
-                if (checkpointing != Checkpointing::None && checkpointing != m_base.checkpointing
-                    && analysis->recomputeFlopsPerSample == 0)
-                    continue;
-                const Analysis& a = *m_analyses.emplace_back(std::move(analysis));
-                for (const Parallelism& par : parallel) {
-                    for (const bool eight : eightBit) {
-                        bool optimizerStepMatters = true;
-                        for (const OptimizerImplementation implementation : implementations) {
-                            // Another implementation only changes the optimizer step's temporaries.
-                            if (implementation != implementations.front() && !optimizerStepMatters)
-                                continue;
-                            PlanSettings s = m_baseSettings;
-                            s.precision = precision;
-                            s.lora = lora;
-                            s.checkpointing = checkpointing;
-                            s.setup.parallel = par;
-                            s.setup.optimizerImplementation = implementation;
-                            s.setup.eightBitOptimizer = eight;
-                            const Tried tried = tryConfiguration(a, s);
-                            bool matters = tried.optimizerStepMatters;
-                            if (!tried.reached && !par.offloadOptimizer) {
-                                // Offloading only where the set-up does not reach the goal without it.
-                                std::vector<Sharding> shardings;
-                                if (par.sharding != Sharding::None)
-                                    shardings.push_back(par.sharding);
-                                else if (par.dataParallel() == 1)
-                                    shardings.assign(allShardings().begin() + 1, allShardings().end());
-                                for (const Sharding sharding : shardings) {
-                                    s.setup.parallel = par;
-                                    s.setup.parallel.sharding = sharding;
-                                    s.setup.parallel.offloadOptimizer = true;
-                                    matters = tryConfiguration(a, s).optimizerStepMatters || matters;
-                                }
-                            }
-                            if (implementation == implementations.front())
-                                optimizerStepMatters = matters;
-                        }
-                    }
-                }
+                Unit& unit = units.emplace_back();
+                unit.precision = precision;
+                unit.lora = lora;
+                unit.checkpointing = checkpointing;
             }
         }
     }
+    forEachInParallel(units.size(), [&](std::size_t i) { search(units[i], baseAnalysis); });
 
+    std::vector<PlanCandidate> candidates;
+    std::optional<Shortfall> closest;
     PlannerResult result;
-    result.analyses = m_analyses.size();
-    result.setupsExamined = m_examined;
+    for (Unit& unit : units) {
+        if (!unit.analysis)
+            continue;
+        ++result.analyses;
+        result.setupsExamined += unit.examined;
+        std::move(unit.candidates.begin(), unit.candidates.end(), std::back_inserter(candidates));
+        if (unit.closest && (!closest || closer(unit.closest->what, closest->what)))
+            closest = unit.closest;
+    }
     // Fastest first; among equals fewer changes to training, then less of the communication the
     // estimate leaves out (no offload, less tensor parallelism, a lower ZeRO stage), fewer changes, less
     // memory, then the order of enumeration (the plan's own choices first).
@@ -460,7 +540,7 @@ Result<PlannerResult> Search::run()
         const Parallelism& p = c.settings.setup.parallel;
         return std::tuple{p.offloadOptimizer, p.tensorParallel, shardingStage(p.sharding)};
     };
-    std::stable_sort(m_candidates.begin(), m_candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
         if (a.throughput.has_value() != b.throughput.has_value())
             return a.throughput.has_value();
         if (a.samplesPerSecondPerGpu() != b.samplesPerSecondPerGpu())
@@ -480,7 +560,7 @@ Result<PlannerResult> Search::run()
             return std::find(more.changes.begin(), more.changes.end(), x) != more.changes.end();
         });
     };
-    for (auto& c : m_candidates) {
+    for (auto& c : candidates) {
         const bool redundant = std::any_of(result.candidates.begin(), result.candidates.end(), [&](const PlanCandidate& kept) {
             const bool asFast = kept.samplesPerSecondPerGpu() >= c.samplesPerSecondPerGpu();
             const bool asSmall = kept.estimate.peakBytes() <= c.estimate.peakBytes();
@@ -509,10 +589,10 @@ Result<PlannerResult> Search::run()
                 && (speed > c.samplesPerSecondPerGpu() || peak < c.estimate.peakBytes());
         });
     }
-    if (result.candidates.empty() && m_closest) {
-        const MemoryModel model = MemoryModel::build(*m_closest->analysis, m_closest->settings.setup).value();
-        result.closest = candidateFor(*m_closest->analysis, m_closest->settings, model);
-        result.shortfall = m_closest->what;
+    if (result.candidates.empty() && closest) {
+        const MemoryModel model = MemoryModel::build(*closest->analysis, closest->settings.setup).value();
+        result.closest = candidateFor(*closest->analysis, closest->settings, model);
+        result.shortfall = closest->what;
     }
     return result;
 }
