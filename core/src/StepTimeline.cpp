@@ -119,8 +119,8 @@ private:
                 continue;
             if (st.keptAcrossSegments)
                 m_freeAfterBackward[st.releasedAfterBackwardOf].push_back(s);
-            else if (s == rootStorage) // what backward starts from stays until backward reaches it
-                m_freeAfterBackward[n - 1].push_back(s);
+            else if (s == rootStorage) // what backward starts from: the caller holds it (`loss`) until
+                m_rootStorage = s;     // backward returns
             else
                 m_freeAfterForward[std::max(st.lastForwardUse, st.producer)].push_back(s);
             if (st.segment < 0)
@@ -301,6 +301,8 @@ private:
         }
         for (std::size_t t = 0; t < m_gradientOf.size(); ++t) // gradients nobody consumed (the input's)
             dropReference(std::exchange(m_gradientOf[t], -1));
+        if (m_rootStorage != kNoStepOp)
+            release({m_rootStorage});
     }
 
     /// A checkpointed iteration's forward, run again before its backward (torch.utils.checkpoint).
@@ -388,6 +390,7 @@ private:
     std::vector<std::vector<std::size_t>> m_freeAfterForward, m_freeAfterBackward, m_freeAfterRecompute,
         m_releaseRecomputedAfterBackward;
     std::vector<std::size_t> m_segmentFirst, m_segmentLast;
+    std::size_t m_rootStorage = kNoStepOp; ///< the storage of the tensor backward starts from
     std::vector<std::uint64_t> m_parameterBytes;
     Count m_allParameterBytes;
     Affine m_input;
