@@ -10,8 +10,6 @@ namespace {
 // registry and the enumerations, and that every entry is translated).
 constexpr std::array kTexts{
     // Layer kinds: LayerKind::summary().
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Average pooling to a fixed output size"),
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Elementwise sum of two or more inputs (residual)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D average pooling over [C, H, W]"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Batch normalisation over [C] or [C, L]"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Batch normalisation over [C, H, W]"),
@@ -31,7 +29,6 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "x if x > 0 else negative_slope * x"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Fully connected layer on the last axis"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D max pooling over [C, H, W]"),
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Elementwise product of two inputs (gated units)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Multi-head self-attention over a sequence [T, E]"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "GELU, tanh approximation written out in tensor ops (Hugging Face's gelu_new, GPT-2)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learned position vectors added to a sequence [T, D]"),
@@ -124,7 +121,6 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "x if x > 0 else weight * x (a learned slope)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "|x|"),
     // Attributes: AttributeSpec::help.
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Output height and width"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Window size"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Stride (kernel_size if left out)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Implicit zero padding"),
@@ -134,18 +130,15 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Channels (inferred from the input if left out)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Added to the variance"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Running-statistics momentum"),
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learnable scale and shift"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Keeps running mean and variance buffers"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Axis, counting the batch axis as 0 (1 = channels)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Input channels (inferred from the input if left out)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Output channels"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Kernel size"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Stride"),
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Zero padding on each side"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Spacing between kernel elements"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Blocked connections from input to output channels"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Adds a learnable bias"),
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Padding mode (does not change sizes)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Implicit zero padding removed from each side"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Extra size added to one side of the output"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Probability of zeroing an element"),

@@ -829,14 +829,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::CoreText</name>
     <message>
-        <source>Average pooling to a fixed output size</source>
-        <translation>고정된 출력 크기로 평균 풀링</translation>
-    </message>
-    <message>
-        <source>Elementwise sum of two or more inputs (residual)</source>
-        <translation>두 개 이상의 입력을 원소별로 더함 (잔차)</translation>
-    </message>
-    <message>
         <source>2-D average pooling over [C, H, W]</source>
         <translation>[C, H, W]에 대한 2차원 평균 풀링</translation>
     </message>
@@ -913,10 +905,6 @@ FLOPs</translation>
         <translation>[C, H, W]에 대한 2차원 최대 풀링</translation>
     </message>
     <message>
-        <source>Elementwise product of two inputs (gated units)</source>
-        <translation>두 입력의 원소별 곱 (게이트 유닛)</translation>
-    </message>
-    <message>
         <source>Multi-head self-attention over a sequence [T, E]</source>
         <translation>시퀀스 [T, E]에 대한 멀티헤드 셀프 어텐션</translation>
     </message>
@@ -969,10 +957,6 @@ FLOPs</translation>
         <translation>잔차와 LayerNorm을 갖춘 셀프 어텐션 및 피드포워드 블록</translation>
     </message>
     <message>
-        <source>Output height and width</source>
-        <translation>출력 높이와 너비</translation>
-    </message>
-    <message>
         <source>Window size</source>
         <translation>윈도 크기</translation>
     </message>
@@ -1009,10 +993,6 @@ FLOPs</translation>
         <translation>이동 통계의 모멘텀</translation>
     </message>
     <message>
-        <source>Learnable scale and shift</source>
-        <translation>학습 가능한 스케일과 이동</translation>
-    </message>
-    <message>
         <source>Keeps running mean and variance buffers</source>
         <translation>이동 평균과 분산 버퍼를 유지</translation>
     </message>
@@ -1037,10 +1017,6 @@ FLOPs</translation>
         <translation>스트라이드</translation>
     </message>
     <message>
-        <source>Zero padding on each side</source>
-        <translation>양쪽 각각의 0 패딩</translation>
-    </message>
-    <message>
         <source>Spacing between kernel elements</source>
         <translation>커널 원소 사이의 간격</translation>
     </message>
@@ -1051,10 +1027,6 @@ FLOPs</translation>
     <message>
         <source>Adds a learnable bias</source>
         <translation>학습 가능한 편향을 추가</translation>
-    </message>
-    <message>
-        <source>Padding mode (does not change sizes)</source>
-        <translation>패딩 모드 (크기는 바뀌지 않음)</translation>
     </message>
     <message>
         <source>Implicit zero padding removed from each side</source>
@@ -1982,7 +1954,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>How the padding is filled (other than zeros: a padded copy is made first)</source>
-        <translation>패딩을 채우는 방식 (0이 아니면 먼저 패딩된 복사본을 만듦)</translation>
+        <translation>패딩을 채우는 방식 (zeros 이외의 모드는 먼저 패딩된 복사본을 만듦)</translation>
     </message>
     <message>
         <source>Index (negative counts from the end)</source>

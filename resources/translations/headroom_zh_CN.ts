@@ -829,14 +829,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::CoreText</name>
     <message>
-        <source>Average pooling to a fixed output size</source>
-        <translation>自适应平均池化到固定输出尺寸</translation>
-    </message>
-    <message>
-        <source>Elementwise sum of two or more inputs (residual)</source>
-        <translation>两个或多个输入逐元素相加（残差）</translation>
-    </message>
-    <message>
         <source>2-D average pooling over [C, H, W]</source>
         <translation>对 [C, H, W] 做二维平均池化</translation>
     </message>
@@ -913,10 +905,6 @@ FLOPs</translation>
         <translation>对 [C, H, W] 做二维最大池化</translation>
     </message>
     <message>
-        <source>Elementwise product of two inputs (gated units)</source>
-        <translation>两个输入逐元素相乘（门控单元）</translation>
-    </message>
-    <message>
         <source>Multi-head self-attention over a sequence [T, E]</source>
         <translation>对序列 [T, E] 的多头自注意力</translation>
     </message>
@@ -969,10 +957,6 @@ FLOPs</translation>
         <translation>带残差和 LayerNorm 的自注意力与前馈块</translation>
     </message>
     <message>
-        <source>Output height and width</source>
-        <translation>输出的高和宽</translation>
-    </message>
-    <message>
         <source>Window size</source>
         <translation>窗口大小</translation>
     </message>
@@ -1009,10 +993,6 @@ FLOPs</translation>
         <translation>滑动统计量的动量</translation>
     </message>
     <message>
-        <source>Learnable scale and shift</source>
-        <translation>可学习的缩放和平移</translation>
-    </message>
-    <message>
         <source>Keeps running mean and variance buffers</source>
         <translation>保留滑动均值和方差缓冲区</translation>
     </message>
@@ -1037,10 +1017,6 @@ FLOPs</translation>
         <translation>步幅</translation>
     </message>
     <message>
-        <source>Zero padding on each side</source>
-        <translation>每侧的零填充</translation>
-    </message>
-    <message>
         <source>Spacing between kernel elements</source>
         <translation>卷积核元素之间的间距</translation>
     </message>
@@ -1051,10 +1027,6 @@ FLOPs</translation>
     <message>
         <source>Adds a learnable bias</source>
         <translation>添加可学习的偏置</translation>
-    </message>
-    <message>
-        <source>Padding mode (does not change sizes)</source>
-        <translation>填充模式（不影响尺寸）</translation>
     </message>
     <message>
         <source>Implicit zero padding removed from each side</source>
@@ -1982,7 +1954,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>How the padding is filled (other than zeros: a padded copy is made first)</source>
-        <translation>填充方式（非零填充时先生成一个填充后的副本）</translation>
+        <translation>填充方式（zeros 以外的模式会先生成一个填充后的副本）</translation>
     </message>
     <message>
         <source>Index (negative counts from the end)</source>
