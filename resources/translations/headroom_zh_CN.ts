@@ -829,14 +829,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::CoreText</name>
     <message>
-        <source>Average pooling to a fixed output size</source>
-        <translation>自适应平均池化到固定输出尺寸</translation>
-    </message>
-    <message>
-        <source>Elementwise sum of two or more inputs (residual)</source>
-        <translation>两个或多个输入逐元素相加（残差）</translation>
-    </message>
-    <message>
         <source>2-D average pooling over [C, H, W]</source>
         <translation>对 [C, H, W] 做二维平均池化</translation>
     </message>
@@ -913,10 +905,6 @@ FLOPs</translation>
         <translation>对 [C, H, W] 做二维最大池化</translation>
     </message>
     <message>
-        <source>Elementwise product of two inputs (gated units)</source>
-        <translation>两个输入逐元素相乘（门控单元）</translation>
-    </message>
-    <message>
         <source>Multi-head self-attention over a sequence [T, E]</source>
         <translation>对序列 [T, E] 的多头自注意力</translation>
     </message>
@@ -969,10 +957,6 @@ FLOPs</translation>
         <translation>带残差和 LayerNorm 的自注意力与前馈块</translation>
     </message>
     <message>
-        <source>Output height and width</source>
-        <translation>输出的高和宽</translation>
-    </message>
-    <message>
         <source>Window size</source>
         <translation>窗口大小</translation>
     </message>
@@ -1009,10 +993,6 @@ FLOPs</translation>
         <translation>滑动统计量的动量</translation>
     </message>
     <message>
-        <source>Learnable scale and shift</source>
-        <translation>可学习的缩放和平移</translation>
-    </message>
-    <message>
         <source>Keeps running mean and variance buffers</source>
         <translation>保留滑动均值和方差缓冲区</translation>
     </message>
@@ -1037,10 +1017,6 @@ FLOPs</translation>
         <translation>步幅</translation>
     </message>
     <message>
-        <source>Zero padding on each side</source>
-        <translation>每侧的零填充</translation>
-    </message>
-    <message>
         <source>Spacing between kernel elements</source>
         <translation>卷积核元素之间的间距</translation>
     </message>
@@ -1051,10 +1027,6 @@ FLOPs</translation>
     <message>
         <source>Adds a learnable bias</source>
         <translation>添加可学习的偏置</translation>
-    </message>
-    <message>
-        <source>Padding mode (does not change sizes)</source>
-        <translation>填充模式（不影响尺寸）</translation>
     </message>
     <message>
         <source>Implicit zero padding removed from each side</source>
@@ -1346,7 +1318,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>Transient</source>
-        <translation>反向临时量</translation>
+        <translation>临时张量</translation>
     </message>
     <message>
         <source>Communication buffers</source>
@@ -1627,6 +1599,510 @@ FLOPs</translation>
     <message>
         <source>the whole last axis</source>
         <translation>整个最后一个轴</translation>
+    </message>
+    <message>
+        <source>1-D transposed convolution over [C, L]</source>
+        <translation>对 [C, L] 做一维转置卷积</translation>
+    </message>
+    <message>
+        <source>3-D convolution over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维卷积</translation>
+    </message>
+    <message>
+        <source>3-D transposed convolution over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维转置卷积</translation>
+    </message>
+    <message>
+        <source>1-D average pooling over [C, L]</source>
+        <translation>对 [C, L] 做一维平均池化</translation>
+    </message>
+    <message>
+        <source>1-D max pooling over [C, L]</source>
+        <translation>对 [C, L] 做一维最大池化</translation>
+    </message>
+    <message>
+        <source>3-D average pooling over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维平均池化</translation>
+    </message>
+    <message>
+        <source>3-D max pooling over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维最大池化</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, D, H, W] to a fixed output size</source>
+        <translation>把 [C, D, H, W] 自适应平均池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, H, W] to a fixed output size</source>
+        <translation>把 [C, H, W] 自适应平均池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, L] to a fixed output size</source>
+        <translation>把 [C, L] 自适应平均池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, D, H, W] to a fixed output size</source>
+        <translation>把 [C, D, H, W] 自适应最大池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, H, W] to a fixed output size</source>
+        <translation>把 [C, H, W] 自适应最大池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, L] to a fixed output size</source>
+        <translation>把 [C, L] 自适应最大池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Batch normalisation over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做批归一化</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做实例归一化（按样本和通道）</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, H, W]</source>
+        <translation>对 [C, H, W] 做实例归一化（按样本和通道）</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, L]</source>
+        <translation>对 [C, L] 做实例归一化（按样本和通道）</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做循环填充</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做循环填充</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last axis</source>
+        <translation>对最后一个轴做循环填充</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做常数填充</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做常数填充</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last axis</source>
+        <translation>对最后一个轴做常数填充</translation>
+    </message>
+    <message>
+        <source>Pads the last axes (F.pad)</source>
+        <translation>填充最后若干个轴（F.pad）</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做反射填充</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做反射填充</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last axis</source>
+        <translation>对最后一个轴做反射填充</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做复制填充</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做复制填充</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last axis</source>
+        <translation>对最后一个轴做复制填充</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做零填充</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做零填充</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last axis</source>
+        <translation>对最后一个轴做零填充</translation>
+    </message>
+    <message>
+        <source>Elementwise difference of two operands</source>
+        <translation>两个操作数逐元素相减</translation>
+    </message>
+    <message>
+        <source>Elementwise product of two operands (gates, layer scale)</source>
+        <translation>两个操作数逐元素相乘（门控、层缩放）</translation>
+    </message>
+    <message>
+        <source>Elementwise quotient of two operands</source>
+        <translation>两个操作数逐元素相除</translation>
+    </message>
+    <message>
+        <source>Elementwise sum of two or more operands (residual)</source>
+        <translation>两个或多个操作数逐元素相加（残差）</translation>
+    </message>
+    <message>
+        <source>Matrix product of two inputs over their last two axes (torch.matmul, bmm)</source>
+        <translation>两个输入在最后两个轴上的矩阵乘积（torch.matmul、bmm）</translation>
+    </message>
+    <message>
+        <source>Maximum over axes (torch.amax)</source>
+        <translation>沿若干轴取最大值（torch.amax）</translation>
+    </message>
+    <message>
+        <source>Mean over axes (torch.mean)</source>
+        <translation>沿若干轴取平均值（torch.mean）</translation>
+    </message>
+    <message>
+        <source>Sum over axes (torch.sum)</source>
+        <translation>沿若干轴求和（torch.sum）</translation>
+    </message>
+    <message>
+        <source>A contiguous copy of a permuted or sliced view (Tensor.contiguous)</source>
+        <translation>重排或切片视图的连续副本（Tensor.contiguous）</translation>
+    </message>
+    <message>
+        <source>A new shape: a view when the layout allows, else a copy (Tensor.reshape)</source>
+        <translation>改为新形状：内存布局允许时为视图，否则为副本（Tensor.reshape）</translation>
+    </message>
+    <message>
+        <source>A view with a new shape (Tensor.view)</source>
+        <translation>具有新形状的视图（Tensor.view）</translation>
+    </message>
+    <message>
+        <source>Broadcasts axes of size 1 to a larger size (a view)</source>
+        <translation>把大小为 1 的轴广播到更大的大小（视图）</translation>
+    </message>
+    <message>
+        <source>Inserts an axis of size 1 (a view)</source>
+        <translation>插入一个大小为 1 的轴（视图）</translation>
+    </message>
+    <message>
+        <source>One index of an axis, which is removed (x[:, 0]; a view)</source>
+        <translation>取某一轴上的一个索引，该轴被去掉（x[:, 0]；视图）</translation>
+    </message>
+    <message>
+        <source>Removes axes of size 1 (a view)</source>
+        <translation>去掉大小为 1 的轴（视图）</translation>
+    </message>
+    <message>
+        <source>Reorders the axes (a view)</source>
+        <translation>重新排列各轴的顺序（视图）</translation>
+    </message>
+    <message>
+        <source>Splits one axis into several (a view)</source>
+        <translation>把一个轴拆成多个轴（视图）</translation>
+    </message>
+    <message>
+        <source>Swaps two axes (a view)</source>
+        <translation>交换两个轴（视图）</translation>
+    </message>
+    <message>
+        <source>length elements of one axis from start (a view)</source>
+        <translation>某一轴上从 start 起的 length 个元素（视图）</translation>
+    </message>
+    <message>
+        <source>x[..., start:end:step] along one axis (a view)</source>
+        <translation>沿某一轴的 x[..., start:end:step]（视图）</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes (nn.Upsample, F.interpolate)</source>
+        <translation>调整空间轴的大小（nn.Upsample、F.interpolate）</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes, bilinear (2-D)</source>
+        <translation>调整空间轴的大小，双线性插值（二维）</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes, nearest (2-D)</source>
+        <translation>调整空间轴的大小，最近邻插值（二维）</translation>
+    </message>
+    <message>
+        <source>[C r^2, H, W] to [C, H r, W r] (sub-pixel convolution)</source>
+        <translation>[C r^2, H, W] 变为 [C, H r, W r]（亚像素卷积）</translation>
+    </message>
+    <message>
+        <source>[C, H r, W r] to [C r^2, H, W]</source>
+        <translation>[C, H r, W r] 变为 [C r^2, H, W]</translation>
+    </message>
+    <message>
+        <source>-x</source>
+        <translation>-x</translation>
+    </message>
+    <message>
+        <source>Square root</source>
+        <translation>平方根</translation>
+    </message>
+    <message>
+        <source>e ** x</source>
+        <translation>e ** x</translation>
+    </message>
+    <message>
+        <source>log(1 + exp(beta x)) / beta</source>
+        <translation>log(1 + exp(beta x)) / beta</translation>
+    </message>
+    <message>
+        <source>log(sigmoid(x))</source>
+        <translation>log(sigmoid(x))</translation>
+    </message>
+    <message>
+        <source>max(0, x) + min(0, alpha (exp(x / alpha) - 1))</source>
+        <translation>max(0, x) + min(0, alpha (exp(x / alpha) - 1))</translation>
+    </message>
+    <message>
+        <source>min(max(x, min), max) (torch.clamp)</source>
+        <translation>min(max(x, min), max)（torch.clamp）</translation>
+    </message>
+    <message>
+        <source>min(max(x, min_val), max_val)</source>
+        <translation>min(max(x, min_val), max_val)</translation>
+    </message>
+    <message>
+        <source>relu6(x + 3) / 6</source>
+        <translation>relu6(x + 3) / 6</translation>
+    </message>
+    <message>
+        <source>scale x if x &gt; 0 else scale alpha (exp(x) - 1), fixed constants</source>
+        <translation>x &gt; 0 时为 scale x，否则为 scale alpha (exp(x) - 1)，常数固定</translation>
+    </message>
+    <message>
+        <source>x * relu6(x + 3) / 6 (MobileNetV3)</source>
+        <translation>x * relu6(x + 3) / 6（MobileNetV3）</translation>
+    </message>
+    <message>
+        <source>x * tanh(softplus(x))</source>
+        <translation>x * tanh(softplus(x))</translation>
+    </message>
+    <message>
+        <source>x ** exponent</source>
+        <translation>x ** exponent</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else alpha (exp(x) - 1)</source>
+        <translation>x &gt; 0 时为 x，否则为 alpha (exp(x) - 1)</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else weight * x (a learned slope)</source>
+        <translation>x &gt; 0 时为 x，否则为 weight * x（可学习的斜率）</translation>
+    </message>
+    <message>
+        <source>|x|</source>
+        <translation>|x|</translation>
+    </message>
+    <message>
+        <source>A constant used as the last operand (x / 8)</source>
+        <translation>用作最后一个操作数的常数（x / 8）</translation>
+    </message>
+    <message>
+        <source>Above beta x &gt; threshold the function is linear</source>
+        <translation>beta x &gt; threshold 时函数为线性</translation>
+    </message>
+    <message>
+        <source>Aligns the corner pixels (interpolating modes)</source>
+        <translation>对齐角点像素（插值模式）</translation>
+    </message>
+    <message>
+        <source>Axes to reduce, counting the batch axis as 0 (negative counts from the end)</source>
+        <translation>要归约的轴，批次轴计为 0（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Axis (counting the batch axis as 0)</source>
+        <translation>轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Axis to remove (counting the batch axis as 0)</source>
+        <translation>要去掉的轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Axis to split (counting the batch axis as 0)</source>
+        <translation>要拆分的轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Before and after each padded axis, last axis first: [left, right, top, bottom]</source>
+        <translation>每个被填充轴前后的填充量，从最后一个轴开始：[left, right, top, bottom]</translation>
+    </message>
+    <message>
+        <source>End index, excluded (negative counts from the end)</source>
+        <translation>结束索引，不含该位置（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Fill value</source>
+        <translation>填充值</translation>
+    </message>
+    <message>
+        <source>Fill value (constant mode)</source>
+        <translation>填充值（constant 模式）</translation>
+    </message>
+    <message>
+        <source>First axis (counting the batch axis as 0)</source>
+        <translation>第一个轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>First index (negative counts from the end)</source>
+        <translation>起始索引（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>How the padding is filled</source>
+        <translation>填充方式</translation>
+    </message>
+    <message>
+        <source>How the padding is filled (other than zeros: a padded copy is made first)</source>
+        <translation>填充方式（zeros 以外的模式会先生成一个填充后的副本）</translation>
+    </message>
+    <message>
+        <source>Index (negative counts from the end)</source>
+        <translation>索引（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Initial slope</source>
+        <translation>初始斜率</translation>
+    </message>
+    <message>
+        <source>Interpolation</source>
+        <translation>插值方式</translation>
+    </message>
+    <message>
+        <source>Keeps the reduced axes with size 1</source>
+        <translation>以大小 1 保留被归约的轴</translation>
+    </message>
+    <message>
+        <source>Learnable scale and shift per channel</source>
+        <translation>按通道可学习的缩放和平移</translation>
+    </message>
+    <message>
+        <source>Learned slopes: 1, or one per channel</source>
+        <translation>可学习斜率的个数：1，或每个通道一个</translation>
+    </message>
+    <message>
+        <source>Lower bound</source>
+        <translation>下界</translation>
+    </message>
+    <message>
+        <source>Multiplier of every spatial axis (the output is floor(input x scale_factor))</source>
+        <translation>每个空间轴的倍数（输出为 floor(input x scale_factor)）</translation>
+    </message>
+    <message>
+        <source>Number of elements</source>
+        <translation>元素个数</translation>
+    </message>
+    <message>
+        <source>Only zeros: PyTorch&apos;s transposed convolutions support no other</source>
+        <translation>只能为 zeros：PyTorch 的转置卷积不支持其他模式</translation>
+    </message>
+    <message>
+        <source>Output size</source>
+        <translation>输出尺寸</translation>
+    </message>
+    <message>
+        <source>Output size of the spatial axes (one size for all, or one per axis)</source>
+        <translation>空间轴的输出尺寸（所有轴一个值，或每轴一个）</translation>
+    </message>
+    <message>
+        <source>Padding on each side</source>
+        <translation>每侧的填充</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right, top, bottom, front, back]</source>
+        <translation>各侧相同的填充，或 [left, right, top, bottom, front, back]</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right, top, bottom]</source>
+        <translation>各侧相同的填充，或 [left, right, top, bottom]</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right]</source>
+        <translation>各侧相同的填充，或 [left, right]</translation>
+    </message>
+    <message>
+        <source>Position of the new axis (counting the batch axis as 0)</source>
+        <translation>新轴的位置（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Recomputes the scale from the output size (sizes are the same)</source>
+        <translation>根据输出尺寸重新计算缩放比例（尺寸不变）</translation>
+    </message>
+    <message>
+        <source>Scale of the negative side (not 0)</source>
+        <translation>负侧的缩放系数（不能为 0）</translation>
+    </message>
+    <message>
+        <source>Second axis (counting the batch axis as 0)</source>
+        <translation>第二个轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Shape of a learned tensor put before the inputs, per sample (no batch axis): [1, 768] for a class token</source>
+        <translation>放在输入之前的可学习张量的形状，按单个样本（不含批次轴）：类别 token 为 [1, 768]</translation>
+    </message>
+    <message>
+        <source>Shape of a learned tensor used as the next operand, per sample (no batch axis): [384] for a layer scale, [197, 384] for a position table, [C, 1, 1] per channel</source>
+        <translation>用作下一个操作数的可学习张量的形状，按单个样本（不含批次轴）：层缩放为 [384]，位置表为 [197, 384]，按通道为 [C, 1, 1]</translation>
+    </message>
+    <message>
+        <source>Sharpness</source>
+        <translation>锐度</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步长</translation>
+    </message>
+    <message>
+        <source>The factor r</source>
+        <translation>倍数 r</translation>
+    </message>
+    <message>
+        <source>The new order of the axes, counting the batch axis as 0, which stays first: [0, 2, 3, 1] for channels last</source>
+        <translation>各轴的新顺序，批次轴计为 0 且保持在最前：通道在后（channels last）为 [0, 2, 3, 1]</translation>
+    </message>
+    <message>
+        <source>The new shape of one sample (no batch axis); -1 keeps an axis</source>
+        <translation>单个样本的新形状（不含批次轴）；-1 表示保持该轴不变</translation>
+    </message>
+    <message>
+        <source>The new shape of one sample (no batch axis); one -1 is inferred</source>
+        <translation>单个样本的新形状（不含批次轴）；可有一个 -1，由推断得出</translation>
+    </message>
+    <message>
+        <source>The power (a number)</source>
+        <translation>幂指数（一个数）</translation>
+    </message>
+    <message>
+        <source>The sizes it splits into; one -1 is inferred</source>
+        <translation>拆分成的各个大小；可有一个 -1，由推断得出</translation>
+    </message>
+    <message>
+        <source>Upper bound</source>
+        <translation>上界</translation>
+    </message>
+    <message>
+        <source>Value the negative side approaches</source>
+        <translation>负侧趋近的值</translation>
+    </message>
+    <message>
+        <source>every axis of size 1</source>
+        <translation>所有大小为 1 的轴</translation>
+    </message>
+    <message>
+        <source>false</source>
+        <translation>false</translation>
+    </message>
+    <message>
+        <source>from scale_factor</source>
+        <translation>由 scale_factor 决定</translation>
+    </message>
+    <message>
+        <source>from size</source>
+        <translation>由 size 决定</translation>
+    </message>
+    <message>
+        <source>the end of the axis</source>
+        <translation>轴的末尾</translation>
     </message>
 </context>
 <context>
