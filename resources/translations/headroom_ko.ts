@@ -301,16 +301,8 @@ FLOPs</translation>
         <translation>활성화.</translation>
     </message>
     <message>
-        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the backward transient (the largest pair of activation gradients alive at once during backward) are components of their own.</source>
-        <translation>autograd가 역전파를 위해 저장하는 텐서로, CUDA에서의 PyTorch 2.x 동작을 따릅니다. 저장된 각 스토리지는 처음 보관하는 레이어에서 한 번만 셉니다(손실 함수 포함). 레이블을 포함한 입력 배치와 역전파 임시 텐서(역전파 중 동시에 살아 있는 가장 큰 활성화 그래디언트 쌍)는 별도 구성 요소입니다.</translation>
-    </message>
-    <message>
         <source>Peak memory.</source>
         <translation>최대 메모리.</translation>
-    </message>
-    <message>
-        <source>The total is the sum of all the components: the memory at the start of the backward pass when gradients are kept between steps (zero_grad(set_to_none=False), or gradient accumulation). With PyTorch 2.x&apos;s default set_to_none=True the real peak can be lower by up to the gradients&apos; size; Headroom reports the sum so that a plan it says fits does fit. Weights, gradients, optimizer state and overhead do not depend on the batch size; activations, the input batch and the transient grow linearly with it.</source>
-        <translation>합계는 모든 구성 요소의 합으로, 스텝 사이에 그래디언트를 유지할 때(zero_grad(set_to_none=False) 또는 그래디언트 누적) 역전파가 시작되는 시점의 메모리입니다. PyTorch 2.x 기본값인 set_to_none=True에서는 실제 최대치가 그래디언트 크기만큼까지 낮을 수 있습니다. Headroom은 들어간다고 판단한 계획이 실제로 들어가도록 합계를 보고합니다. 가중치, 그래디언트, 옵티마이저 상태, 오버헤드는 배치 크기와 무관하고, 활성화, 입력 배치, 임시 텐서는 배치에 비례해 늘어납니다.</translation>
     </message>
     <message>
         <source>%1 keeps no state.</source>
@@ -437,10 +429,6 @@ FLOPs</translation>
         <translation>모델링하지 않은 것.</translation>
     </message>
     <message>
-        <source>The caching allocator&apos;s rounding and fragmentation, cuDNN workspaces beyond the overhead setting, and temporaries inside the optimizer step.</source>
-        <translation>캐싱 할당자의 반올림과 단편화, 오버헤드 설정을 넘는 cuDNN 작업 공간, 옵티마이저 스텝 내부의 임시 텐서.</translation>
-    </message>
-    <message>
         <source>docs/memory-model.md in Headroom&apos;s documentation describes the memory model, its formulas and their sources. In short:</source>
         <translation>Headroom 문서의 docs/memory-model.md에 메모리 모델과 그 공식, 출처가 설명되어 있습니다. 요약하면:</translation>
     </message>
@@ -455,6 +443,89 @@ FLOPs</translation>
     <message>
         <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
         <translation>배치 %1부터 %2까지 학습 스텝 한 번의 최대 메모리를 구성 요소별로 쌓은 그림. 배치 %3에서 최대 메모리는 고정 %4에 샘플당 %5입니다.</translation>
+    </message>
+    <message>
+        <source>Implementation</source>
+        <translation>구현 방식</translation>
+    </message>
+    <message>
+        <source>During one step</source>
+        <translation>한 스텝 동안</translation>
+    </message>
+    <message>
+        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the transient (the activation gradients alive at the peak, or the optimizer step&apos;s temporaries) are components of their own.</source>
+        <translation>autograd가 역전파를 위해 저장하는 텐서로, CUDA에서의 PyTorch 2.x 의미를 따릅니다. 저장된 각 스토리지는 그것을 처음 보관하는 레이어에서 한 번만 세며, 손실 함수의 것도 포함합니다. 레이블을 포함한 입력 배치와 임시 텐서(최대 메모리 시점에 살아 있는 활성화 그래디언트, 또는 옵티마이저 스텝의 임시 텐서)는 별도의 구성 요소입니다.</translation>
+    </message>
+    <message>
+        <source>Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer (each output allocated, a tensor nothing keeps freed after its last use), the backward pass in reverse (activation gradients alive until their layer&apos;s backward has run, parameter gradients created when first reached, as zero_grad(set_to_none=True) leaves them, saved tensors freed once no backward needs them), then the optimizer step with the temporaries of its implementation (here %1, as torch.optim names it). The total is the highest point of that step, and the breakdown is what is alive then. The first step has no optimizer state until its optimizer step creates it. Every moment&apos;s memory is a fixed part plus a part per sample.</source>
+        <translation>Headroom은 PyTorch 2.x가 실행하는 방식대로 학습 스텝 하나를 시뮬레이션합니다. 순전파를 레이어별로(출력마다 메모리를 할당하고, 아무도 보관하지 않는 텐서는 마지막 사용 후 해제), 역전파를 역순으로(활성화 그래디언트는 해당 레이어의 역전파가 끝날 때까지 유지, 파라미터 그래디언트는 zero_grad(set_to_none=True)가 남긴 상태대로 처음 도달할 때 생성, 저장된 텐서는 더 이상 필요로 하는 역전파가 없으면 해제), 그리고 구현 방식의 임시 텐서와 함께 옵티마이저 스텝을 실행합니다(여기서는 torch.optim의 이름으로 %1). 합계는 그 스텝의 최고점이고, 구성 요소는 그 시점에 살아 있는 것입니다. 첫 스텝에는 옵티마이저 스텝이 만들기 전까지 옵티마이저 상태가 없습니다. 각 시점의 메모리는 고정 부분에 샘플당 부분을 더한 것입니다.</translation>
+    </message>
+    <message>
+        <source>At batch %1 the step peaks at %2, the first step at %3.</source>
+        <translation>배치 %1에서 스텝의 최대 메모리는 %2, 첫 스텝은 %3입니다.</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
+        <translation>캐싱 할당자의 반올림과 단편화, 그리고 오버헤드 설정을 넘는 cuDNN 작업 공간.</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::StepChart</name>
+    <message>
+        <source>End of the forward pass, after layer %1</source>
+        <translation>순전파 끝, 레이어 %1 다음</translation>
+    </message>
+    <message>
+        <source>Forward pass, layer %1</source>
+        <translation>순전파, 레이어 %1</translation>
+    </message>
+    <message>
+        <source>Backward pass, recomputing layer %1 (checkpointing)</source>
+        <translation>역전파, 레이어 %1 다시 계산 중 (체크포인팅)</translation>
+    </message>
+    <message>
+        <source>Backward pass, layer %1</source>
+        <translation>역전파, 레이어 %1</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <source>Peak %1 · %2</source>
+        <translation>최대 %1 · %2</translation>
+    </message>
+    <message>
+        <source>at the end of the forward pass, after layer %1</source>
+        <translation>순전파가 끝날 때, 레이어 %1 다음</translation>
+    </message>
+    <message>
+        <source>in the forward pass, at layer %1</source>
+        <translation>순전파 중 레이어 %1에서</translation>
+    </message>
+    <message>
+        <source>in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>역전파 중 체크포인팅이 레이어 %1을(를) 다시 계산할 때</translation>
+    </message>
+    <message>
+        <source>in the backward pass, at layer %1</source>
+        <translation>역전파 중 레이어 %1에서</translation>
+    </message>
+    <message>
+        <source>in the optimizer step</source>
+        <translation>옵티마이저 스텝에서</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1 (no optimizer state before its optimizer step): %2 at its peak, %3.</source>
+        <translation>배치 %1에서 첫 학습 스텝(옵티마이저 스텝 전에는 옵티마이저 상태 없음): 최대 %2, %3.</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: %2 at its peak, %3.</source>
+        <translation>배치 %1에서 학습 스텝 하나: 최대 %2, %3.</translation>
+    </message>
+    <message>
+        <source>The last of %1 micro-batches: the accumulated gradients are alive.</source>
+        <translation>마이크로 배치 %1개 중 마지막: 누적된 그래디언트가 살아 있습니다.</translation>
     </message>
 </context>
 <context>
@@ -2324,6 +2395,10 @@ FLOPs</translation>
         <source>Change MoE imbalance</source>
         <translation>MoE 불균형 변경</translation>
     </message>
+    <message>
+        <source>Change optimizer implementation</source>
+        <translation>옵티마이저 구현 방식 변경</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::ErrorText</name>
@@ -2909,6 +2984,10 @@ FLOPs</translation>
         <source>%1 per GPU</source>
         <translation>GPU당 %1</translation>
     </message>
+    <message>
+        <source>During one step</source>
+        <translation>한 스텝 동안</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanController</name>
@@ -2927,6 +3006,10 @@ FLOPs</translation>
     <message>
         <source>No estimate until the network is fixed (the reason is under the layer table).</source>
         <translation>네트워크를 고치기 전까지는 추정할 수 없습니다 (이유는 레이어 표 아래에 있습니다).</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>추정 없음</translation>
     </message>
 </context>
 <context>
@@ -3250,6 +3333,61 @@ FLOPs</translation>
         <source>MoE imbalance:</source>
         <translation>MoE 불균형:</translation>
     </message>
+    <message>
+        <source>How torch.optim runs the optimizer step, and the temporaries it holds then: foreach (the default on CUDA) lists as large as all the parameters, fused=True none, foreach=False (for-loop) those of one parameter at a time</source>
+        <translation>torch.optim이 옵티마이저 스텝을 실행하는 방식과 그때 보관하는 임시 텐서: foreach(CUDA의 기본값)는 전체 파라미터만큼 큰 리스트, fused=True는 없음, foreach=False(for 루프)는 한 번에 파라미터 하나분</translation>
+    </message>
+    <message>
+        <source>Implementation:</source>
+        <translation>구현 방식:</translation>
+    </message>
+    <message>
+        <source>%1 has no fused implementation in torch.optim</source>
+        <translation>%1에는 torch.optim의 fused 구현이 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::StepChartView</name>
+    <message>
+        <source>Steady step</source>
+        <translation>정상 스텝</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>첫 스텝</translation>
+    </message>
+    <message>
+        <source>A steady step holds the optimizer state throughout; the first step has none until its optimizer step creates it.</source>
+        <translation>정상 스텝은 처음부터 끝까지 옵티마이저 상태를 보관합니다. 첫 스텝은 옵티마이저 스텝이 만들기 전까지 상태가 없습니다.</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>추정 없음</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>GPU당 %1</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>메모리 (%1)</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1: no optimizer state until its optimizer step creates it.</source>
+        <translation>배치 %1에서 첫 학습 스텝: 옵티마이저 스텝이 만들기 전까지 옵티마이저 상태가 없습니다.</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: what is alive while each layer runs forward, then backward, then the optimizer step.</source>
+        <translation>배치 %1에서 학습 스텝 하나: 각 레이어가 순전파, 그다음 역전파, 마지막으로 옵티마이저 스텝을 실행하는 동안 살아 있는 것.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Live: %1 of %2</source>
+        <translation>사용 중: %1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::UiText</name>
@@ -3488,6 +3626,18 @@ FLOPs</translation>
     <message>
         <source>%1 G</source>
         <translation>%1 G</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach (PyTorch 기본값)</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused (융합)</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 루프</translation>
     </message>
 </context>
 </TS>

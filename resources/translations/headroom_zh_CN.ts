@@ -301,16 +301,8 @@ FLOPs</translation>
         <translation>激活值。</translation>
     </message>
     <message>
-        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the backward transient (the largest pair of activation gradients alive at once during backward) are components of their own.</source>
-        <translation>autograd 为反向传播保存的张量，按 PyTorch 2.x 在 CUDA 上的语义计算：每个保存的存储只计一次，记在最先保留它的层上，损失函数保存的也包括在内。带标签的输入批次和反向临时量（反向传播中同时存在的最大一对激活梯度）各自单独列出。</translation>
-    </message>
-    <message>
         <source>Peak memory.</source>
         <translation>峰值显存。</translation>
-    </message>
-    <message>
-        <source>The total is the sum of all the components: the memory at the start of the backward pass when gradients are kept between steps (zero_grad(set_to_none=False), or gradient accumulation). With PyTorch 2.x&apos;s default set_to_none=True the real peak can be lower by up to the gradients&apos; size; Headroom reports the sum so that a plan it says fits does fit. Weights, gradients, optimizer state and overhead do not depend on the batch size; activations, the input batch and the transient grow linearly with it.</source>
-        <translation>合计为所有组成部分之和：即各步之间保留梯度时（zero_grad(set_to_none=False) 或梯度累积）反向传播开始时的显存。按 PyTorch 2.x 默认的 set_to_none=True，实际峰值最多可低一个梯度的大小；Headroom 报告的是总和，以保证它判定放得下的方案确实放得下。权重、梯度、优化器状态和开销与批大小无关；激活值、输入批次和临时量随批大小线性增长。</translation>
     </message>
     <message>
         <source>%1 keeps no state.</source>
@@ -437,10 +429,6 @@ FLOPs</translation>
         <translation>未建模。</translation>
     </message>
     <message>
-        <source>The caching allocator&apos;s rounding and fragmentation, cuDNN workspaces beyond the overhead setting, and temporaries inside the optimizer step.</source>
-        <translation>缓存分配器的取整与碎片、超出开销设置的 cuDNN 工作区，以及优化器步内部的临时量。</translation>
-    </message>
-    <message>
         <source>docs/memory-model.md in Headroom&apos;s documentation describes the memory model, its formulas and their sources. In short:</source>
         <translation>Headroom 文档中的 docs/memory-model.md 介绍了显存模型、其公式及出处。简而言之：</translation>
     </message>
@@ -455,6 +443,89 @@ FLOPs</translation>
     <message>
         <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
         <translation>批大小从 %1 到 %2 时单个训练步的峰值，按组成部分堆叠。在批大小 %3 时，峰值包含固定的 %4，外加每样本 %5。</translation>
+    </message>
+    <message>
+        <source>Implementation</source>
+        <translation>实现方式</translation>
+    </message>
+    <message>
+        <source>During one step</source>
+        <translation>单步之内</translation>
+    </message>
+    <message>
+        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the transient (the activation gradients alive at the peak, or the optimizer step&apos;s temporaries) are components of their own.</source>
+        <translation>autograd 为反向传播保存的张量，采用 PyTorch 2.x 在 CUDA 上的语义：每个保存的存储只计一次，计入首先保留它的层，损失函数的也包括在内。输入批次及其标签，以及临时量（峰值时存在的激活梯度，或优化器步的临时张量）各自单独作为组成部分。</translation>
+    </message>
+    <message>
+        <source>Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer (each output allocated, a tensor nothing keeps freed after its last use), the backward pass in reverse (activation gradients alive until their layer&apos;s backward has run, parameter gradients created when first reached, as zero_grad(set_to_none=True) leaves them, saved tensors freed once no backward needs them), then the optimizer step with the temporaries of its implementation (here %1, as torch.optim names it). The total is the highest point of that step, and the breakdown is what is alive then. The first step has no optimizer state until its optimizer step creates it. Every moment&apos;s memory is a fixed part plus a part per sample.</source>
+        <translation>Headroom 按 PyTorch 2.x 的运行方式模拟一个训练步：逐层前向传播（为每个输出分配内存，没有谁保留的张量在最后一次使用后释放），再反向逆序执行反向传播（激活梯度存在到其所在层的反向计算完成为止；参数梯度在首次到达时创建，正如 zero_grad(set_to_none=True) 留下的状态；保存的张量在不再有反向计算需要时释放），最后是优化器步及其实现方式的临时张量（此处为 %1，即 torch.optim 中的名称）。合计为该步的最高点，各组成部分即该时刻存在的内容。第一步在其优化器步创建优化器状态之前没有优化器状态。每个时刻的显存都是固定部分加上每样本部分。</translation>
+    </message>
+    <message>
+        <source>At batch %1 the step peaks at %2, the first step at %3.</source>
+        <translation>批大小为 %1 时，该步的峰值为 %2，第一步为 %3。</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
+        <translation>缓存分配器的取整和碎片，以及超出开销设置的 cuDNN 工作空间。</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::StepChart</name>
+    <message>
+        <source>End of the forward pass, after layer %1</source>
+        <translation>前向传播结束，位于层 %1 之后</translation>
+    </message>
+    <message>
+        <source>Forward pass, layer %1</source>
+        <translation>前向传播，层 %1</translation>
+    </message>
+    <message>
+        <source>Backward pass, recomputing layer %1 (checkpointing)</source>
+        <translation>反向传播，正在重新计算层 %1（激活检查点）</translation>
+    </message>
+    <message>
+        <source>Backward pass, layer %1</source>
+        <translation>反向传播，层 %1</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>Peak %1 · %2</source>
+        <translation>峰值 %1 · %2</translation>
+    </message>
+    <message>
+        <source>at the end of the forward pass, after layer %1</source>
+        <translation>在前向传播结束时，位于层 %1 之后</translation>
+    </message>
+    <message>
+        <source>in the forward pass, at layer %1</source>
+        <translation>在前向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>在反向传播中，激活检查点正在重新计算层 %1 时</translation>
+    </message>
+    <message>
+        <source>in the backward pass, at layer %1</source>
+        <translation>在反向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>in the optimizer step</source>
+        <translation>在优化器步中</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1 (no optimizer state before its optimizer step): %2 at its peak, %3.</source>
+        <translation>批大小 %1 时的第一个训练步（其优化器步之前没有优化器状态）：峰值 %2，%3。</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: %2 at its peak, %3.</source>
+        <translation>批大小 %1 时的一个训练步：峰值 %2，%3。</translation>
+    </message>
+    <message>
+        <source>The last of %1 micro-batches: the accumulated gradients are alive.</source>
+        <translation>%1 个微批次中的最后一个：累积的梯度仍然存在。</translation>
     </message>
 </context>
 <context>
@@ -2324,6 +2395,10 @@ FLOPs</translation>
         <source>Change MoE imbalance</source>
         <translation>修改 MoE 不均衡度</translation>
     </message>
+    <message>
+        <source>Change optimizer implementation</source>
+        <translation>修改优化器实现方式</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::ErrorText</name>
@@ -2909,6 +2984,10 @@ FLOPs</translation>
         <source>%1 per GPU</source>
         <translation>每 GPU %1</translation>
     </message>
+    <message>
+        <source>During one step</source>
+        <translation>单步之内</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanController</name>
@@ -2927,6 +3006,10 @@ FLOPs</translation>
     <message>
         <source>No estimate until the network is fixed (the reason is under the layer table).</source>
         <translation>修正网络之前无法估算（原因见层表下方）。</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>无估算</translation>
     </message>
 </context>
 <context>
@@ -3250,6 +3333,61 @@ FLOPs</translation>
         <source>MoE imbalance:</source>
         <translation>MoE 不均衡度：</translation>
     </message>
+    <message>
+        <source>How torch.optim runs the optimizer step, and the temporaries it holds then: foreach (the default on CUDA) lists as large as all the parameters, fused=True none, foreach=False (for-loop) those of one parameter at a time</source>
+        <translation>torch.optim 如何执行优化器步，以及此时持有的临时张量：foreach（CUDA 上的默认方式）为与全部参数同样大的列表，fused=True 没有，foreach=False（for 循环）每次只有一个参数的</translation>
+    </message>
+    <message>
+        <source>Implementation:</source>
+        <translation>实现方式：</translation>
+    </message>
+    <message>
+        <source>%1 has no fused implementation in torch.optim</source>
+        <translation>%1 在 torch.optim 中没有 fused 实现</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::StepChartView</name>
+    <message>
+        <source>Steady step</source>
+        <translation>稳定步</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>第一步</translation>
+    </message>
+    <message>
+        <source>A steady step holds the optimizer state throughout; the first step has none until its optimizer step creates it.</source>
+        <translation>稳定步自始至终持有优化器状态；第一步在其优化器步创建之前没有优化器状态。</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>无估算</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>每 GPU %1</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>显存（%1）</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1: no optimizer state until its optimizer step creates it.</source>
+        <translation>批大小 %1 时的第一个训练步：在其优化器步创建之前没有优化器状态。</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: what is alive while each layer runs forward, then backward, then the optimizer step.</source>
+        <translation>批大小 %1 时的一个训练步：各层依次前向、再反向、最后优化器步运行时存在的内容。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Live: %1 of %2</source>
+        <translation>存活：%1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::UiText</name>
@@ -3488,6 +3626,18 @@ FLOPs</translation>
     <message>
         <source>%1 G</source>
         <translation>%1 G</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach（PyTorch 默认）</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused（融合）</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 循环</translation>
     </message>
 </context>
 </TS>
