@@ -4,7 +4,7 @@
 #include "GpuComparisonModel.h"
 #include "QtText.h"
 
-#include <QFormLayout>
+#include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSpinBox>
@@ -24,20 +24,25 @@ GpuCompareView::GpuCompareView(Document* document, std::vector<Gpu> gpus, QWidge
     m_target->setRange(0, std::numeric_limits<int>::max());
     m_target->setSpecialValueText(tr("The set-up's own"));
     m_target->setToolTip(tr("Samples per optimizer step the GPU must reach"));
-    auto* form = new QFormLayout;
-    form->addRow(tr("Target effective batch:"), m_target);
+    auto* targetRow = new QHBoxLayout;
+    auto* label = new QLabel(tr("&Target effective batch:"), this);
+    label->setBuddy(m_target);
+    targetRow->addWidget(label);
+    targetRow->addWidget(m_target);
+    targetRow->addStretch(1);
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("compareTableView"));
     m_table->setModel(m_model);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Stretch);
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("compareStatusLabel"));
     m_status->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(targetRow);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_status);
 
@@ -89,7 +94,11 @@ void GpuCompareView::refresh()
         m_status->setText(tr("No GPU listed reaches the target with this set-up: Make it fit finds set-ups that do."));
     } else {
         m_status->setText(tr("The smallest GPU that reaches the target: %1.").arg(qs(smallest->gpu.name)));
-        m_table->scrollTo(m_model->index(static_cast<int>(smallest - r.begin()), 0));
+        // Once the table is laid out (it may have just been shown).
+        const int row = static_cast<int>(smallest - r.begin());
+        QMetaObject::invokeMethod(
+            this, [this, row] { m_table->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter); },
+            Qt::QueuedConnection);
     }
 }
 

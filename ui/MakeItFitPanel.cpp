@@ -7,7 +7,6 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
-#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
@@ -51,15 +50,22 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     for (QCheckBox* box : {m_allowPrecision, m_allowLora, m_allowEightBit})
         box->setToolTip(tr("Changes what training computes: only proposed when ticked"));
 
-    auto* allowed = new QHBoxLayout;
-    allowed->addWidget(m_allowPrecision);
-    allowed->addWidget(m_allowLora);
-    allowed->addWidget(m_allowEightBit);
-    allowed->addStretch(1);
-    auto* form = new QFormLayout;
-    form->addRow(tr("Effective batch:"), m_target);
-    form->addRow(tr("Longest step:"), m_maxStep);
-    form->addRow(tr("May also change:"), allowed);
+    // The goal on one line, so the table keeps the panel's height.
+    auto* goalRow = new QHBoxLayout;
+    const auto labelled = [&](const QString& text, QWidget* field) {
+        auto* label = new QLabel(text, this);
+        label->setBuddy(field);
+        goalRow->addWidget(label);
+        goalRow->addWidget(field);
+        goalRow->addSpacing(12);
+    };
+    labelled(tr("&Effective batch:"), m_target);
+    labelled(tr("&Longest step:"), m_maxStep);
+    goalRow->addWidget(new QLabel(tr("May also change:"), this));
+    goalRow->addWidget(m_allowPrecision);
+    goalRow->addWidget(m_allowLora);
+    goalRow->addWidget(m_allowEightBit);
+    goalRow->addStretch(1);
 
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("setupsTableView"));
@@ -70,6 +76,7 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(PlanCandidateModel::ChangesColumn, QHeaderView::Stretch);
     m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("planStatusLabel"));
@@ -83,7 +90,7 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     buttons->addWidget(m_apply);
 
     auto* layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(goalRow);
     layout->addWidget(m_table, 1);
     layout->addLayout(buttons);
 
@@ -152,8 +159,9 @@ void MakeItFitPanel::findSetups()
 void MakeItFitPanel::updateStatus()
 {
     if (!m_result.candidates.empty()) {
-        m_status->setText(tr("%n set-up(s) fit, fastest first; ★ marks the Pareto front: no other is as fast with less memory.",
-                             nullptr, static_cast<int>(m_result.candidates.size())));
+        m_status->setText(tr("Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast "
+                             "with less memory.")
+                              .arg(m_result.candidates.size()));
         return;
     }
     if (m_result.closest && m_result.shortfall) {

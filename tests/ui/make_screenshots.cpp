@@ -288,7 +288,6 @@ int main(int argc, char** argv)
             find<QAction>(&window, "makeItFitAction")->trigger();
             find<QSpinBox>(&window, "targetBatchSpinBox")->setValue(256);
         });
-        steps.push_back([&] { find<QPushButton>(&window, "applySetupButton")->click(); });
         steps.push_back([&] { saveScreen(path("make-it-fit-vgg16.png"), frame()); });
         steps.push_back([&] {
             window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
@@ -298,6 +297,8 @@ int main(int argc, char** argv)
         });
         steps.push_back([&] {
             Document* doc = window.document();
+            if (auto gpu = window.setupPanel()->catalog().find("RTX 4090"))
+                doc->setGpu(gpu.value());
             doc->setPrecision(Precision::Bf16);
             doc->setOptimizer(Optimizer::Adam);
             doc->setCheckpointing(Checkpointing::None);

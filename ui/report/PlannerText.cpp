@@ -68,7 +68,7 @@ QString PlannerText::batch(const TrainingSetup& setup)
     if (setup.accumulationSteps > 1)
         text += QStringLiteral(" × ") + QString::number(setup.accumulationSteps);
     if (setup.parallel.dataParallel() > 1)
-        text += QStringLiteral(" × ") + tr("%n GPU(s)", nullptr, static_cast<int>(setup.parallel.dataParallel()));
+        text += QStringLiteral(" × ") + tr("%1 GPUs").arg(setup.parallel.dataParallel());
     return text;
 }
 
