@@ -420,10 +420,10 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
         double width;
         int alignment;
     };
-    const std::vector<Column> columns { { tr("#"), 0.04, Qt::AlignRight }, { tr("What changes"), 0.37, Qt::AlignLeft },
-        { tr("Training"), 0.08, Qt::AlignLeft }, { tr("Batch"), 0.10, Qt::AlignLeft },
-        { tr("Memory"), 0.10, Qt::AlignRight }, { tr("Max batch"), 0.08, Qt::AlignRight },
-        { tr("Step time"), 0.08, Qt::AlignRight }, { tr("Samples/s/GPU"), 0.11, Qt::AlignRight },
+    const std::vector<Column> columns { { tr("#"), 0.04, Qt::AlignRight }, { tr("What changes"), 0.32, Qt::AlignLeft },
+        { tr("Training"), 0.08, Qt::AlignLeft }, { tr("Batch"), 0.09, Qt::AlignLeft },
+        { tr("Memory"), 0.09, Qt::AlignRight }, { tr("Max batch"), 0.09, Qt::AlignRight },
+        { tr("Step time"), 0.09, Qt::AlignRight }, { tr("Samples/s/GPU"), 0.16, Qt::AlignRight },
         { QStringLiteral("★"), 0.04, Qt::AlignCenter } };
     const double rowH = lineH * 1.35;
     const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
