@@ -76,6 +76,7 @@ struct Options {
     std::optional<double> maxStepSeconds;
     PlanAllowances allow;
     bool listAll = false;
+    bool includePlan = false; ///< report: add the planner's table
     std::vector<std::string> gpuList;
     /// Options `plan` never changes, as given: each planned set-up's `headroom estimate` repeats them.
     std::vector<std::string> kept;
@@ -177,16 +178,25 @@ void checkCommandOptions(const Options& o)
         std::string_view option;
         std::vector<std::string_view> commands;
     };
-    static const std::vector<OwnedOption> owned{{"--target-batch", {"plan", "compare"}},
-                                                {"--max-step-seconds", {"plan"}},
-                                                {"--allow", {"plan"}},
+    static const std::vector<OwnedOption> owned{{"--target-batch", {"plan", "compare", "report"}},
+                                                {"--max-step-seconds", {"plan", "report"}},
+                                                {"--allow", {"plan", "report"}},
                                                 {"--all", {"plan"}},
-                                                {"--gpus-list", {"compare"}}};
+                                                {"--gpus-list", {"compare"}},
+                                                {"--include-plan", {"report"}}};
     for (const auto& [option, commands] : owned) {
-        if (wasGiven(o, option) && std::find(commands.begin(), commands.end(), o.command) == commands.end())
-            throw UsageError{std::string(option) + " is an option of headroom " + std::string(commands.front())
-                             + (commands.size() > 1 ? " and " + std::string(commands.back()) : std::string())
-                             + ", not of " + o.command};
+        if (wasGiven(o, option) && std::find(commands.begin(), commands.end(), o.command) == commands.end()) {
+            std::string owners;
+            for (std::size_t i = 0; i < commands.size(); ++i)
+                owners += (i == 0 ? "" : i + 1 == commands.size() ? " and " : ", ") + std::string(commands[i]);
+            throw UsageError{std::string(option) + " is an option of headroom " + owners + ", not of " + o.command};
+        }
+    }
+    if (o.command == "report" && !o.includePlan) {
+        for (const char* option : {"--target-batch", "--max-step-seconds", "--allow"}) {
+            if (wasGiven(o, option))
+                throw UsageError{std::string(option) + " on report is the goal of the planner's table: it needs --include-plan"};
+        }
     }
     if (o.command == "plan" && wasGiven(o, "--batch"))
         throw UsageError{"plan chooses the micro-batch: give the goal with --target-batch instead of --batch"};
@@ -338,6 +348,8 @@ Options parseOptions(const std::vector<std::string>& args)
             }
         } else if (a == "--all") {
             o.listAll = true;
+        } else if (a == "--include-plan") {
+            o.includePlan = true;
         } else if (a == "--gpus-list") {
             const auto names = listOption(a, value());
             o.gpuList.insert(o.gpuList.end(), names.begin(), names.end());
@@ -987,7 +999,15 @@ int runReport(const Options& o, const std::string& exe, std::ostream& out, const
         throw UsageError{result.error->message};
     if (startGui)
         startGui();
-    auto written = report::writePdfReport(plan, result, QString::fromStdString(o.output));
+    report::ReportOptions options;
+    if (o.includePlan) {
+        options.plannerGoal = PlanGoal{o.targetBatch, o.maxStepSeconds};
+        auto planned = planSetups(plan, options.plannerGoal, o.allow);
+        if (!planned)
+            throw UsageError{planned.error().message};
+        options.planner = std::move(planned).value();
+    }
+    auto written = report::writePdfReport(plan, result, QString::fromStdString(o.output), options);
     if (!written)
         throw UsageError{written.error().message};
     out << "Wrote " << o.output << '\n';
@@ -1086,6 +1106,8 @@ std::string helpText()
            "                        8bit-optimizer, comma-separated [none]\n"
            "  --all                 plan: list every set-up [the 10 fastest and the Pareto front]\n"
            "  --gpus-list LIST      compare: comma-separated GPUs [the whole catalogue]\n"
+           "  --include-plan        report: add plan's table (for --target-batch, --max-step-seconds\n"
+           "                        and --allow as plan takes them)\n"
            "\n"
            "FILE is a Headroom model file (docs/model-format.md), an ONNX model (.onnx) or a Hugging Face\n"
            "config.json. Memory is per GPU. Errors go to stderr as one line, with exit code 2.\n";

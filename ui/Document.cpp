@@ -676,6 +676,17 @@ void Document::setOverheadBytes(std::uint64_t bytes)
         tr("Change overhead"), [apply, bytes] { apply(bytes); }, [apply, before] { apply(before); }, OverheadMerge);
 }
 
+void Document::applyPlanSettings(const PlanSettings& settings, const QString& text)
+{
+    editSettings(text, [&](Settings& s) {
+        s.precision = settings.precision;
+        s.checkpointing = settings.checkpointing;
+        s.lora = settings.lora;
+        s.setup = settings.setup;
+        s.setup.gpuMemoryBytes = s.gpu.memoryBytes;
+    });
+}
+
 void Document::editSettings(const QString& text, const std::function<void(Settings&)>& change, int mergeId)
 {
     const Settings before = Settings::of(m_plan);

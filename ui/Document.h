@@ -1,6 +1,7 @@
 #pragma once
 
 #include "headroom/Plan.h"
+#include "headroom/Planner.h"
 
 #include <QList>
 #include <QObject>
@@ -115,6 +116,9 @@ public:
     void setSequenceLength(std::optional<std::int64_t> length);
     /// Mixture-of-experts routing imbalance (Plan::moeImbalance); back to 1 when another network is loaded.
     void setMoeImbalance(double imbalance);
+    /// Sets what the planner chooses (precision, checkpointing, LoRA and the training set-up with its
+    /// batch) as one undo step named `text`; the network, GPU, attention, sequence length and routing stay.
+    void applyPlanSettings(const PlanSettings& settings, const QString& text);
 
 Q_SIGNALS:
     void layersAboutToBeInserted(const headroom::ui::LayerPath& parent, int first, int last);

@@ -5,9 +5,11 @@
 #include "Document.h"
 #include "ErrorText.h"
 #include "FieldCommit.h"
+#include "GpuCompareView.h"
 #include "GpuSelector.h"
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
+#include "MakeItFitPanel.h"
 #include "MemoryChartView.h"
 #include "PlanController.h"
 #include "PropertyPanel.h"
@@ -26,6 +28,7 @@
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
+#include <QDockWidget>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QKeyEvent>
@@ -196,6 +199,24 @@ MainWindow::MainWindow(QWidget* parent)
     m_batchPanel->setEstimate(m_controller->estimateState());
     m_setupPanel->setEstimate(m_controller->estimateState());
 
+    // Issue 18: the planner and every GPU side by side, docked beside the chart (which shows an
+    // applied set-up at once), hidden until the Plan menu asks for them.
+    m_makeItFit = new MakeItFitPanel(m_document, this);
+    m_makeItFit->setObjectName(QStringLiteral("makeItFitPanel"));
+    m_compareView = new GpuCompareView(m_document, {}, this);
+    m_compareView->setObjectName(QStringLiteral("gpuCompareView"));
+    const auto dock = [this](QWidget* content, const QString& title, const QString& name) {
+        auto* d = new QDockWidget(title, this);
+        d->setObjectName(name);
+        d->setWidget(content);
+        addDockWidget(Qt::BottomDockWidgetArea, d);
+        d->hide();
+        return d;
+    };
+    QDockWidget* fitDock = dock(m_makeItFit, tr("Make It Fit"), QStringLiteral("makeItFitDock"));
+    QDockWidget* compareDock = dock(m_compareView, tr("Compare GPUs"), QStringLiteral("compareGpusDock"));
+    tabifyDockWidget(fitDock, compareDock);
+
     m_lastDir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
         m_resourceDir = qs(*dir);
@@ -235,6 +256,7 @@ void MainWindow::loadCatalog()
         }
     }
     m_setupPanel->setCatalog(catalog);
+    m_compareView->setGpus(catalog.gpus());
 }
 
 void MainWindow::createMenus()
@@ -323,6 +345,26 @@ void MainWindow::createMenus()
     layer->addMenu(m_layerEditor->addLayerMenu());
     layer->addSeparator();
     layer->addActions(m_layerEditor->editActions());
+
+    QMenu* planMenu = menuBar()->addMenu(tr("&Plan"));
+    planMenu->setObjectName(QStringLiteral("planMenu"));
+    const auto showDock = [this](const QString& name) {
+        if (auto* d = findChild<QDockWidget*>(name)) {
+            d->show();
+            d->raise();
+        }
+    };
+    QAction* fit = add(planMenu, tr("Make It &Fit..."), QStringLiteral("makeItFitAction"),
+                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [showDock] { showDock(QStringLiteral("makeItFitDock")); });
+    fit->setStatusTip(tr("The set-ups that fit the GPU and reach a batch, fastest first"));
+    QAction* compare = add(planMenu, tr("&Compare GPUs..."), QStringLiteral("compareGpusAction"),
+                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G), [showDock] { showDock(QStringLiteral("compareGpusDock")); });
+    compare->setStatusTip(tr("This set-up on every GPU of the catalogue"));
+    planMenu->addSeparator();
+    m_includePlanAction = planMenu->addAction(tr("&Include Set-ups in Reports"));
+    m_includePlanAction->setObjectName(QStringLiteral("includePlanInReportAction"));
+    m_includePlanAction->setCheckable(true);
+    m_includePlanAction->setStatusTip(tr("Exported reports add the Make It Fit table for the panel's goal"));
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
@@ -560,7 +602,13 @@ void MainWindow::exportReport()
         return;
     }
     const PlanResult result = evaluate(plan);
-    const auto written = report::writePdfReport(plan, result, path);
+    report::ReportOptions options;
+    if (m_includePlanAction->isChecked()) {
+        options.plannerGoal = m_makeItFit->goal();
+        if (auto planned = planSetups(plan, options.plannerGoal, m_makeItFit->allowances()))
+            options.planner = std::move(planned).value();
+    }
+    const auto written = report::writePdfReport(plan, result, path, options);
     if (!written) {
         showError(tr("Cannot export the report"), ErrorText::printable(written.error().message));
         return;
@@ -748,6 +796,7 @@ void MainWindow::requestCustomGpu()
     gpu.family = ss(tr("Custom"));
     gpu.memoryBytes = custom->memoryBytes;
     m_setupPanel->addCustomGpu(gpu);
+    m_compareView->setGpus(m_setupPanel->catalog().gpus());
 }
 
 } // namespace headroom::ui

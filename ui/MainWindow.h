@@ -14,6 +14,8 @@ namespace headroom::ui {
 class BatchPanel;
 class DialogProvider;
 class Document;
+class GpuCompareView;
+class MakeItFitPanel;
 class LayerEditor;
 class MemoryChartView;
 class PlanController;
@@ -38,6 +40,10 @@ public:
     [[nodiscard]] PropertyPanel* propertyPanel() const noexcept { return m_propertyPanel; }
     [[nodiscard]] SetupPanel* setupPanel() const noexcept { return m_setupPanel; }
     [[nodiscard]] MemoryChartView* chartView() const noexcept { return m_chartView; }
+    /// Plan > Make It Fit: the planner's set-ups for the open plan (a dock, hidden until asked for).
+    [[nodiscard]] MakeItFitPanel* makeItFitPanel() const noexcept { return m_makeItFit; }
+    /// Plan > Compare GPUs: the set-up on every GPU (a dock, hidden until asked for).
+    [[nodiscard]] GpuCompareView* gpuCompareView() const noexcept { return m_compareView; }
     /// Where presets and the GPU catalogue were found (empty if nowhere).
     [[nodiscard]] QString resourceDir() const { return m_resourceDir; }
 
@@ -99,6 +105,9 @@ private:
     SetupPanel* m_setupPanel;
     BatchPanel* m_batchPanel;
     MemoryChartView* m_chartView;
+    MakeItFitPanel* m_makeItFit;
+    GpuCompareView* m_compareView;
+    QAction* m_includePlanAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_presetMenu = nullptr;
     QString m_resourceDir;

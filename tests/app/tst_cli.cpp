@@ -118,6 +118,7 @@ private slots:
     void planNothingFits();
     void compareAgreesWithMaxBatch();
     void compareTable();
+    void reportIncludesPlan();
 
 private:
     [[nodiscard]] nlohmann::json jsonOf(const QStringList& args);
@@ -482,9 +483,15 @@ void TestCli::errors_data()
                                  << "plan chooses the micro-batch: give the goal with --target-batch instead of --batch";
     QTest::newRow("plan: gpus list") << plan({"--gpus-list", "RTX 4090"})
                                      << "--gpus-list is an option of headroom compare, not of plan";
-    QTest::newRow("estimate: allow") << lenet({"--allow", "lora"}) << "--allow is an option of headroom plan, not of estimate";
+    QTest::newRow("estimate: allow") << lenet({"--allow", "lora"}) << "--allow is an option of headroom plan and report, not of estimate";
     QTest::newRow("estimate: target") << lenet({"--target-batch", "64"})
-                                      << "--target-batch is an option of headroom plan and compare, not of estimate";
+                                      << "--target-batch is an option of headroom plan, compare and report, not of estimate";
+    QTest::newRow("report: allow without include-plan")
+        << QStringList{QStringLiteral("report"), QStringLiteral("@lenet"), QStringLiteral("-o"), QStringLiteral("@x.pdf"),
+                       QStringLiteral("--allow"), QStringLiteral("lora")}
+        << "--allow on report is the goal of the planner's table: it needs --include-plan";
+    QTest::newRow("estimate: include-plan") << lenet({"--include-plan"})
+                                            << "--include-plan is an option of headroom report, not of estimate";
     QTest::newRow("compare: gpu") << compare({"--gpu", "RTX 4090"})
                                   << "compare runs the set-up on every GPU of the catalogue: choose some with --gpus-list, not --gpu";
     QTest::newRow("compare: unknown gpu in list") << compare({"--gpus-list", "RTX 4090,Voodoo"})
@@ -1292,6 +1299,29 @@ void TestCli::compareAgreesWithMaxBatch()
         reachedBefore = reachedBefore || row["reaches_target"].get<bool>();
     }
     QCOMPARE(flagged, 1);
+}
+
+void TestCli::reportIncludesPlan()
+{
+    // The report's planner table says what `headroom plan` says: the same set-up first.
+    const QString vgg = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    const QString pdf = m_dir.filePath(QStringLiteral("plan-table.pdf"));
+    const Run r = runHeadroom({QStringLiteral("report"), vgg, QStringLiteral("--gpu"), QStringLiteral("GTX 1080"), QStringLiteral("-o"),
+                               pdf, QStringLiteral("--include-plan"), QStringLiteral("--target-batch"), QStringLiteral("256")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"), {QStringLiteral("-layout"), pdf, QStringLiteral("-")});
+    if (!text.waitForStarted() || !text.waitForFinished(60000))
+        QSKIP("pdftotext is not available");
+    const QString content = QString::fromUtf8(text.readAllStandardOutput());
+    for (const char* fragment : {"Set-ups that fit", "Goal: an effective batch of 256", "4 accumulation steps", "64 × 4"})
+        QVERIFY2(content.contains(QString::fromUtf8(fragment)), fragment);
+    // Without --include-plan there is no such table.
+    const QString plain = m_dir.filePath(QStringLiteral("no-plan-table.pdf"));
+    QCOMPARE(runHeadroom({QStringLiteral("report"), vgg, QStringLiteral("-o"), plain}).exitCode, 0);
+    text.start(QStringLiteral("pdftotext"), {plain, QStringLiteral("-")});
+    QVERIFY(text.waitForFinished(60000));
+    QVERIFY(!QString::fromUtf8(text.readAllStandardOutput()).contains(QStringLiteral("Set-ups that fit")));
 }
 
 void TestCli::compareTable()

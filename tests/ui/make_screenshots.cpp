@@ -290,6 +290,44 @@ int main(int argc, char** argv)
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::MultiGpuTab);
         });
         steps.push_back([&] { saveScreen(path("multi-gpu-zero2-resnet50.png"), frame()); });
+        // Issue 18: Make It Fit for an effective batch of 256 of VGG-16 on a GTX 1080; every GPU for
+        // LoRA on Llama-2-7B (user guide, "Effective batch 256 ..." and "Which GPU for LoRA ...").
+        steps.push_back([&] {
+            window.document()->setParallelism(Parallelism{});
+            window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
+            window.openPreset(QStringLiteral("vgg16"));
+            Document* doc = window.document();
+            if (auto gpu = window.setupPanel()->catalog().find("GTX 1080"))
+                doc->setGpu(gpu.value());
+            doc->setOptimizer(Optimizer::Adam);
+            doc->setPrecision(Precision::Fp32);
+            doc->setBatch(32);
+            find<QAction>(&window, "makeItFitAction")->trigger();
+            find<QSpinBox>(&window, "targetBatchSpinBox")->setValue(256);
+        });
+        steps.push_back([&] { saveScreen(path("make-it-fit-vgg16.png"), frame()); });
+        steps.push_back([&] {
+            window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
+            const QString config = configDir.filePath(QStringLiteral("config.json"));
+            if (!window.openFile(config))
+                qFatal("cannot import %s", qPrintable(config));
+        });
+        steps.push_back([&] {
+            Document* doc = window.document();
+            if (auto gpu = window.setupPanel()->catalog().find("RTX 4090"))
+                doc->setGpu(gpu.value());
+            doc->setPrecision(Precision::Bf16);
+            doc->setOptimizer(Optimizer::Adam);
+            doc->setCheckpointing(Checkpointing::None);
+            doc->setSequenceLength(512);
+            LoraOptions lora;
+            lora.rank = 8;
+            doc->setLora(lora);
+            doc->setAccumulationSteps(4);
+            doc->setBatch(4);
+            find<QAction>(&window, "compareGpusAction")->trigger();
+        });
+        steps.push_back([&] { saveScreen(path("compare-gpus-llama.png"), frame()); });
         steps.push_back([&] {
             window.resize(1280, 800);
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);

@@ -2,6 +2,7 @@
 
 #include "LayerTablePainter.h"
 #include "PlanText.h"
+#include "PlannerText.h"
 #include "MemoryChartPainter.h"
 #include "StepChartPainter.h"
 #include "ComponentColors.h" // ui/
@@ -73,10 +74,12 @@ QString percent(std::uint64_t part, std::uint64_t whole)
 
 } // namespace
 
-ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated)
+ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated,
+    const ReportOptions& options)
     : m_plan { plan }
     , m_result { result }
     , m_generated { std::move(generated) }
+    , m_options { options }
 {
     if (m_result.estimate) {
         TrainingSetup setup = m_plan.setup;
@@ -115,6 +118,8 @@ void ReportComposer::compose(ReportCanvas& canvas) const
         chartSection(canvas);
         stepSection(canvas);
         throughputSection(canvas);
+        if (m_options.planner)
+            plannerSection(canvas);
     } else {
         noEstimateSection(canvas);
     }
@@ -407,6 +412,75 @@ void ReportComposer::captionedChart(ReportCanvas& canvas, const QString& heading
     paint(QRectF { 0, canvas.y(), canvas.width(), height });
     canvas.advance(height + canvas.pt(6));
     canvas.paragraph(caption, FontRole::Small, style::kMuted);
+}
+
+void ReportComposer::plannerSection(ReportCanvas& canvas) const
+{
+    const PlannerResult& planned = *m_options.planner;
+    const PlanGoal& goal = m_options.plannerGoal;
+    const double lineH = canvas.lineHeight(FontRole::Small);
+    QString goalText = goal.targetBatch ? tr("Goal: an effective batch of %1").arg(*goal.targetBatch)
+                                        : tr("Goal: the largest micro-batch that fits");
+    if (goal.maxStepSeconds)
+        goalText += tr(", optimizer steps of at most %1").arg(seconds(*goal.maxStepSeconds));
+    goalText += tr(". Fastest first (estimated samples per second per GPU); ★ marks the Pareto front, "
+                   "where no other set-up is as fast with less memory; \"changed\": the set-up computes "
+                   "something different from the one above.");
+    canvas.heading(tr("Set-ups that fit"), canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
+    canvas.paragraph(goalText, FontRole::Small, style::kMuted);
+    canvas.advance(canvas.pt(3));
+    if (planned.candidates.empty()) {
+        QString nothing = tr("Nothing fits.");
+        if (planned.closest && planned.shortfall)
+            nothing = tr("Nothing fits. Closest: %1 (%2), but %3.")
+                          .arg(PlannerText::changes(*planned.closest), PlannerText::batch(planned.closest->settings.setup),
+                              PlannerText::shortfall(*planned.shortfall));
+        canvas.paragraph(nothing, FontRole::Body, style::kText);
+        return;
+    }
+    // Columns as fractions of the text width: the changes get what the figures leave.
+    struct Column {
+        QString header;
+        double width;
+        int alignment;
+    };
+    const std::vector<Column> columns { { tr("#"), 0.04, Qt::AlignRight }, { tr("What changes"), 0.32, Qt::AlignLeft },
+        { tr("Training"), 0.08, Qt::AlignLeft }, { tr("Batch"), 0.09, Qt::AlignLeft },
+        { tr("Memory"), 0.09, Qt::AlignRight }, { tr("Max batch"), 0.09, Qt::AlignRight },
+        { tr("Step time"), 0.09, Qt::AlignRight }, { tr("Samples/s/GPU"), 0.16, Qt::AlignRight },
+        { QStringLiteral("★"), 0.04, Qt::AlignCenter } };
+    const double rowH = lineH * 1.35;
+    const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
+        canvas.ensureSpace(rowH);
+        if (background)
+            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
+        double x = 0;
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            const double w = columns[i].width * canvas.width();
+            canvas.text(QRectF { x + canvas.pt(2), canvas.y(), w - canvas.pt(4), rowH },
+                columns[i].alignment | Qt::AlignVCenter, cells[i], role, style::kText, true);
+            x += w;
+        }
+        canvas.advance(rowH);
+    };
+    std::vector<QString> header;
+    for (const auto& c : columns)
+        header.push_back(c.header);
+    row(header, FontRole::SmallBold, &style::kTableHeader);
+    // The report lists the fastest set-ups and the whole Pareto front, as `headroom plan` does.
+    constexpr std::size_t kListed = 10;
+    for (std::size_t i = 0; i < planned.candidates.size(); ++i) {
+        const PlanCandidate& c = planned.candidates[i];
+        if (i >= kListed && !c.paretoOptimal)
+            continue;
+        row({ QString::number(i + 1), PlannerText::changes(c), PlannerText::training(c),
+                PlannerText::batch(c.settings.setup), qs(formatBytes(c.estimate.peakBytes())),
+                QString::number(c.estimate.maxBatch),
+                c.throughput ? seconds(c.throughput->stepSeconds) : QStringLiteral("–"),
+                c.throughput ? qs(plantext::formatRate(c.samplesPerSecondPerGpu())) : QStringLiteral("–"),
+                c.paretoOptimal ? QStringLiteral("★") : QString() },
+            FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
+    }
 }
 
 void ReportComposer::layerSection(ReportCanvas& canvas) const

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "ReportWriter.h"
+
 #include "headroom/Estimate.h"
 #include "headroom/Plan.h"
 #include "headroom/Throughput.h"
@@ -27,7 +29,8 @@ class ReportComposer final
     Q_DECLARE_TR_FUNCTIONS(headroom::report::ReportComposer)
 
 public:
-    ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated);
+    ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated,
+        const ReportOptions& options = {});
 
     /// "Memory plan for VGG-16": the document title.
     [[nodiscard]] QString title() const;
@@ -44,6 +47,8 @@ private:
     /// Live memory over one training step at the plan's batch (the peak marked).
     void stepSection(ReportCanvas& canvas) const;
     void throughputSection(ReportCanvas& canvas) const;
+    /// The planner's set-ups (ReportOptions::planner), when asked for.
+    void plannerSection(ReportCanvas& canvas) const;
     void layerSection(ReportCanvas& canvas) const;
     void methodSection(ReportCanvas& canvas) const;
     void keyValue(ReportCanvas& canvas, const QString& key, const QString& value) const;
@@ -59,6 +64,7 @@ private:
     std::optional<ThroughputEstimate> m_throughput; ///< set when there is an estimate and the GPU has figures
     std::string m_throughputError;                  ///< why there is no throughput estimate
     QDateTime m_generated;
+    const ReportOptions& m_options;
 };
 
 } // namespace headroom::report

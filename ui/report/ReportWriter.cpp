@@ -39,7 +39,8 @@ QPageSize pageSize()
 
 } // namespace
 
-Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QString& path)
+Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QString& path,
+                            const ReportOptions& options)
 {
     if (qobject_cast<QGuiApplication*>(QCoreApplication::instance()) == nullptr)
         return failure(
@@ -73,7 +74,7 @@ Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QS
             QMarginsF {
                 style::kMarginLeftMm, style::kMarginTopMm, style::kMarginRightMm, style::kMarginBottomMm },
             QPageLayout::Millimeter });
-        const ReportComposer composer { plan, result, QDateTime::currentDateTime() };
+        const ReportComposer composer { plan, result, QDateTime::currentDateTime(), options };
         writer.setTitle(composer.title());
         writer.setCreator(QStringLiteral("Headroom " HEADROOM_VERSION));
 

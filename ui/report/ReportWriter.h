@@ -2,15 +2,27 @@
 
 #include "headroom/Error.h"
 #include "headroom/Plan.h"
+#include "headroom/Planner.h"
 
 #include <QString>
 
+#include <optional>
+
 namespace headroom::report {
+
+/// What a report adds on request.
+struct ReportOptions final {
+    /// The planner's set-ups for `plannerGoal` (`headroom report --include-plan`, the GUI's Plan >
+    /// Include Set-ups in Reports): a table after the throughput.
+    std::optional<PlannerResult> planner;
+    PlanGoal plannerGoal;
+};
 
 /// Writes `plan` (worked out as `result`) as a PDF report: title, set-up, summary, the stacked
 /// memory chart as vector graphics, the per-layer table across pages, assumptions and method.
 /// The file appears atomically: on any failure nothing is left at `path` and the error says why.
 /// Needs a QGuiApplication (the offscreen platform is enough).
-[[nodiscard]] Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QString& path);
+[[nodiscard]] Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QString& path,
+                                          const ReportOptions& options = {});
 
 } // namespace headroom::report

@@ -1,0 +1,227 @@
+// Issue 18 in the GUI: the "Make it fit" panel lists what planSetups() finds for the open plan, Apply
+// sets the chosen set-up as one undo step; the GPU comparison agrees with compareGpus() and marks
+// the smallest GPU that reaches the target. Real widgets on the offscreen platform.
+#include "Document.h"
+#include "GpuCompareView.h"
+#include "GpuComparisonModel.h"
+#include "MainWindow.h"
+#include "MakeItFitPanel.h"
+#include "PlanCandidateModel.h"
+#include "PlanController.h"
+#include "TestSupport.h"
+
+#include "headroom/ModelFile.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace headroom;
+using headroom::ui::Document;
+using headroom::ui::GpuCompareView;
+using headroom::ui::GpuComparisonModel;
+using headroom::ui::MakeItFitPanel;
+using headroom::ui::PlanCandidateModel;
+
+namespace {
+
+Gpu gtx1080()
+{
+    Gpu g;
+    g.name = "GeForce GTX 1080";
+    g.vendor = "NVIDIA";
+    g.memoryBytes = 8ULL << 30;
+    g.bandwidthGBps = 320;
+    g.fp32Tflops = 8.873;
+    g.fp16Tflops = 0.139;
+    return g;
+}
+
+Network vgg16()
+{
+    auto n = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    if (!n)
+        qFatal("vgg16.json: %s", n.error().message.c_str());
+    return std::move(n).value();
+}
+
+template <typename T>
+T* child(QWidget& parent, const char* name)
+{
+    T* found = parent.findChild<T*>(QString::fromLatin1(name));
+    if (!found)
+        qFatal("no %s", name);
+    return found;
+}
+
+} // namespace
+
+class TestMakeItFit : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase() { test::isolateSettings(); }
+    void listsWhatThePlannerFinds();
+    void applyIsOneUndoStep();
+    void allowancesWidenTheSearch();
+    void nothingFitsSaysWhatIsMissing();
+    void compareMarksTheSmallestGpu();
+    void planMenuShowsTheDocks();
+};
+
+void TestMakeItFit::listsWhatThePlannerFinds()
+{
+    Document doc;
+    doc.resetNetwork(vgg16(), QString());
+    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    MakeItFitPanel panel(&doc);
+    QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    panel.show();
+    child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(256);
+    // What the core's planner says for the same plan and goal, row by row.
+    const auto expected = planSetups(doc.plan(), PlanGoal{256, {}}, PlanAllowances{});
+    QVERIFY(expected.ok());
+    QCOMPARE(panel.model()->rowCount(), static_cast<int>(expected->candidates.size()));
+    QVERIFY(panel.model()->rowCount() >= 1);
+    const PlanCandidate* first = panel.model()->candidate(0);
+    QCOMPARE(first->settings, expected->candidates.front().settings);
+    // VGG-16 reaches 256 on a GTX 1080 as 4 x 64 without changing training (docs/user-guide.md).
+    QCOMPARE(first->settings.setup.accumulationSteps, std::int64_t{4});
+    QCOMPARE(first->settings.setup.batch, std::int64_t{64});
+    QCOMPARE(panel.model()->index(0, PlanCandidateModel::BatchColumn).data().toString(), QStringLiteral("64 × 4"));
+    QCOMPARE(panel.model()->index(0, PlanCandidateModel::TrainingColumn).data().toString(), QStringLiteral("same"));
+    QVERIFY(panel.model()->index(0, PlanCandidateModel::ChangesColumn).data().toString().contains(QStringLiteral("4 accumulation steps")));
+    QVERIFY(child<QPushButton>(panel, "applySetupButton")->isEnabled());
+}
+
+void TestMakeItFit::applyIsOneUndoStep()
+{
+    Document doc;
+    doc.resetNetwork(vgg16(), QString());
+    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    ui::PlanController controller(&doc);
+    MakeItFitPanel panel(&doc);
+    panel.show();
+    child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(256);
+    const Plan before = doc.plan();
+    const int steps = doc.undoStack()->count();
+    QTest::mouseClick(child<QPushButton>(panel, "applySetupButton"), Qt::LeftButton);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    QCOMPARE(doc.plan().setup.accumulationSteps, std::int64_t{4});
+    QCOMPARE(doc.plan().setup.batch, std::int64_t{64});
+    // The estimate the chart shows follows at once: 4 x 64 fits.
+    QVERIFY(controller.estimateState().estimate);
+    QVERIFY(controller.estimateState().estimate->fits);
+    QCOMPARE(controller.estimateState().estimate->effectiveBatch, std::int64_t{256});
+    QVERIFY2(doc.undoStack()->undoText().contains(QStringLiteral("4 accumulation steps")), qPrintable(doc.undoStack()->undoText()));
+    // After applying, the panel plans from the new set-up: the same one, now as set up.
+    QCOMPARE(panel.model()->index(0, PlanCandidateModel::ChangesColumn).data().toString(), QStringLiteral("As set up"));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.plan().setup.accumulationSteps, before.setup.accumulationSteps);
+    QCOMPARE(doc.plan().setup.batch, before.setup.batch);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+}
+
+void TestMakeItFit::allowancesWidenTheSearch()
+{
+    Document doc;
+    doc.resetNetwork(vgg16(), QString());
+    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    MakeItFitPanel panel(&doc);
+    panel.show();
+    child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(256);
+    const int plain = panel.model()->rowCount();
+    for (int row = 0; row < plain; ++row)
+        QCOMPARE(panel.model()->index(row, PlanCandidateModel::TrainingColumn).data().toString(), QStringLiteral("same"));
+    child<QCheckBox>(panel, "allowEightBitCheckBox")->setChecked(true);
+    QVERIFY(panel.allowances().eightBitOptimizer);
+    QVERIFY(panel.model()->rowCount() > plain);
+    bool changed = false;
+    for (int row = 0; row < panel.model()->rowCount(); ++row)
+        changed = changed || panel.model()->index(row, 0).data(PlanCandidateModel::ChangesTrainingRole).toBool();
+    QVERIFY(changed);
+}
+
+void TestMakeItFit::nothingFitsSaysWhatIsMissing()
+{
+    Document doc;
+    doc.resetNetwork(vgg16(), QString());
+    Gpu tiny = gtx1080();
+    tiny.name = "Tiny GPU";
+    tiny.memoryBytes = 256ULL << 20; // less than the 512 MiB of overhead alone
+    doc.resetSetup(Precision::Fp32, TrainingSetup{}, tiny);
+    MakeItFitPanel panel(&doc);
+    panel.show();
+    QCOMPARE(panel.model()->rowCount(), 0);
+    QVERIFY(!child<QPushButton>(panel, "applySetupButton")->isEnabled());
+    const QString status = child<QLabel>(panel, "planStatusLabel")->text();
+    QVERIFY2(status.startsWith(QStringLiteral("Nothing fits. Closest:")), qPrintable(status));
+    QVERIFY2(status.contains(QStringLiteral("more than the GPU holds")), qPrintable(status));
+}
+
+// Three GPUs of 4, 8 and 24 GiB: VGG-16 at batch 32 needs 4.73 GiB (`headroom estimate`), so the
+// 8 GiB card is the smallest that fits; with a target of 256 in micro-batches of 32 (8 steps) too.
+void TestMakeItFit::compareMarksTheSmallestGpu()
+{
+    Document doc;
+    doc.resetNetwork(vgg16(), QString());
+    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    std::vector<Gpu> gpus;
+    for (const std::uint64_t gib : {24ULL, 4ULL, 8ULL}) {
+        Gpu g = gtx1080();
+        g.name = std::to_string(gib) + " GiB card";
+        g.memoryBytes = gib << 30;
+        gpus.push_back(g);
+    }
+    GpuCompareView view(&doc, gpus);
+    QAbstractItemModelTester tester(view.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+    view.show();
+    GpuComparisonModel* model = view.model();
+    QCOMPARE(model->rowCount(), 3);
+    QCOMPARE(model->index(0, GpuComparisonModel::GpuColumn).data().toString(), QStringLiteral("4 GiB card"));
+    QCOMPARE(model->index(1, GpuComparisonModel::GpuColumn).data().toString(), QStringLiteral("8 GiB card"));
+    QVERIFY(model->index(1, 0).data(GpuComparisonModel::SmallestReachingTargetRole).toBool());
+    QVERIFY(!model->index(0, 0).data(GpuComparisonModel::ReachesTargetRole).toBool());
+    QVERIFY(!model->index(2, 0).data(GpuComparisonModel::SmallestReachingTargetRole).toBool());
+    // Every row's max batch is the estimate's on that GPU.
+    const auto expected = compareGpus(doc.plan(), gpus, std::nullopt);
+    QVERIFY(expected.ok());
+    for (int row = 0; row < 3; ++row)
+        QCOMPARE(model->rows()[static_cast<std::size_t>(row)].estimate.maxBatch, (*expected)[static_cast<std::size_t>(row)].estimate.maxBatch);
+    // A set-up change re-compares: batch 64 needs more, so the 8 GiB card still fits (max batch 79).
+    doc.setBatch(64);
+    QVERIFY(model->index(1, 0).data(GpuComparisonModel::SmallestReachingTargetRole).toBool());
+    child<QSpinBox>(view, "compareTargetSpinBox")->setValue(100000);
+    for (int row = 0; row < 3; ++row)
+        QVERIFY(!model->index(row, 0).data(GpuComparisonModel::SmallestReachingTargetRole).toBool());
+    QVERIFY(child<QLabel>(view, "compareStatusLabel")->text().contains(QStringLiteral("No GPU listed reaches the target")));
+}
+
+void TestMakeItFit::planMenuShowsTheDocks()
+{
+    ui::MainWindow window;
+    window.show();
+    window.loadDefault(); // VGG-16 on a GTX 1080
+    auto* fitDock = window.findChild<QDockWidget*>(QStringLiteral("makeItFitDock"));
+    auto* compareDock = window.findChild<QDockWidget*>(QStringLiteral("compareGpusDock"));
+    QVERIFY(fitDock && compareDock);
+    QVERIFY(!fitDock->isVisible());
+    window.findChild<QAction*>(QStringLiteral("makeItFitAction"))->trigger();
+    QTRY_VERIFY(fitDock->isVisible());
+    QVERIFY(window.makeItFitPanel()->isVisible());
+    window.findChild<QAction*>(QStringLiteral("compareGpusAction"))->trigger();
+    QTRY_VERIFY(window.gpuCompareView()->isVisible());
+    // The comparison covers the whole catalogue the window loaded.
+    QTRY_VERIFY(window.gpuCompareView()->model()->rowCount() > 0);
+    QVERIFY(window.findChild<QAction*>(QStringLiteral("includePlanInReportAction"))->isCheckable());
+}
+
+QTEST_MAIN(TestMakeItFit)
+#include "tst_makeitfit.moc"

@@ -1,0 +1,105 @@
+#include "GpuCompareView.h"
+
+#include "Document.h"
+#include "GpuComparisonModel.h"
+#include "QtText.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <limits>
+
+namespace headroom::ui {
+
+GpuCompareView::GpuCompareView(Document* document, std::vector<Gpu> gpus, QWidget* parent)
+    : QWidget(parent), m_document{document}, m_gpus{std::move(gpus)}, m_model{new GpuComparisonModel(this)}
+{
+    m_target = new QSpinBox(this);
+    m_target->setObjectName(QStringLiteral("compareTargetSpinBox"));
+    m_target->setRange(0, std::numeric_limits<int>::max());
+    m_target->setSpecialValueText(tr("The set-up's own"));
+    m_target->setToolTip(tr("Samples per optimizer step the GPU must reach"));
+    auto* targetRow = new QHBoxLayout;
+    auto* label = new QLabel(tr("&Target effective batch:"), this);
+    label->setBuddy(m_target);
+    targetRow->addWidget(label);
+    targetRow->addWidget(m_target);
+    targetRow->addStretch(1);
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("compareTableView"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Stretch);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("compareStatusLabel"));
+    m_status->setWordWrap(true);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(targetRow);
+    layout->addWidget(m_table, 1);
+    layout->addWidget(m_status);
+
+    connect(m_target, &QSpinBox::valueChanged, this, &GpuCompareView::refresh);
+    connect(m_document, &Document::networkChanged, this, &GpuCompareView::planChanged);
+    connect(m_document, &Document::networkReset, this, &GpuCompareView::planChanged);
+    connect(m_document, &Document::strategyChanged, this, &GpuCompareView::planChanged);
+    connect(m_document, &Document::precisionChanged, this, &GpuCompareView::planChanged);
+    connect(m_document, &Document::setupChanged, this, &GpuCompareView::planChanged);
+    connect(m_document, &Document::batchChanged, this, &GpuCompareView::planChanged);
+}
+
+void GpuCompareView::setGpus(std::vector<Gpu> gpus)
+{
+    m_gpus = std::move(gpus);
+    planChanged();
+}
+
+void GpuCompareView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        refresh();
+}
+
+void GpuCompareView::planChanged()
+{
+    m_stale = true;
+    if (isVisible())
+        refresh();
+}
+
+void GpuCompareView::refresh()
+{
+    m_stale = false;
+    std::optional<std::int64_t> target;
+    if (m_target->value() > 0)
+        target = m_target->value();
+    auto rows = compareGpus(m_document->plan(), m_gpus, target);
+    if (!rows) {
+        m_model->setRows({});
+        m_status->setText(tr("Cannot compare: %1").arg(qs(rows.error().message)));
+        return;
+    }
+    m_model->setRows(std::move(rows).value());
+    const auto& r = m_model->rows();
+    const auto smallest = std::find_if(r.begin(), r.end(), [](const GpuComparison& g) { return g.smallestReachingTarget; });
+    if (smallest == r.end()) {
+        m_status->setText(tr("No GPU listed reaches the target with this set-up: Make it fit finds set-ups that do."));
+    } else {
+        m_status->setText(tr("The smallest GPU that reaches the target: %1.").arg(qs(smallest->gpu.name)));
+        // Once the table is laid out (it may have just been shown).
+        const int row = static_cast<int>(smallest - r.begin());
+        QMetaObject::invokeMethod(
+            this, [this, row] { m_table->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter); },
+            Qt::QueuedConnection);
+    }
+}
+
+} // namespace headroom::ui

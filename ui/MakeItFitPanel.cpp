@@ -1,0 +1,186 @@
+#include "MakeItFitPanel.h"
+
+#include "Document.h"
+#include "PlanCandidateModel.h"
+#include "PlannerText.h" // ui/report
+#include "QtText.h"
+
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <limits>
+
+namespace headroom::ui {
+
+namespace {
+
+/// The largest effective batch the spin box takes (the command line's --target-batch goes to 2^31).
+constexpr int kMaxTarget = std::numeric_limits<int>::max();
+
+} // namespace
+
+MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
+    : QWidget(parent), m_document{document}, m_model{new PlanCandidateModel(this)}
+{
+    m_target = new QSpinBox(this);
+    m_target->setObjectName(QStringLiteral("targetBatchSpinBox"));
+    m_target->setRange(0, kMaxTarget);
+    m_target->setSpecialValueText(tr("As large as fits"));
+    m_target->setToolTip(tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs"));
+    m_maxStep = new QDoubleSpinBox(this);
+    m_maxStep->setObjectName(QStringLiteral("maxStepSecondsSpinBox"));
+    m_maxStep->setRange(0, 7 * 24 * 3600.0);
+    m_maxStep->setDecimals(2);
+    m_maxStep->setSuffix(tr(" s"));
+    m_maxStep->setSpecialValueText(tr("No limit"));
+    m_allowPrecision = new QCheckBox(tr("Precision"), this);
+    m_allowPrecision->setObjectName(QStringLiteral("allowPrecisionCheckBox"));
+    m_allowLora = new QCheckBox(tr("LoRA / QLoRA"), this);
+    m_allowLora->setObjectName(QStringLiteral("allowLoraCheckBox"));
+    m_allowEightBit = new QCheckBox(tr("8-bit optimizer state"), this);
+    m_allowEightBit->setObjectName(QStringLiteral("allowEightBitCheckBox"));
+    for (QCheckBox* box : {m_allowPrecision, m_allowLora, m_allowEightBit})
+        box->setToolTip(tr("Changes what training computes: only proposed when ticked"));
+
+    // The goal on one line, so the table keeps the panel's height.
+    auto* goalRow = new QHBoxLayout;
+    const auto labelled = [&](const QString& text, QWidget* field) {
+        auto* label = new QLabel(text, this);
+        label->setBuddy(field);
+        goalRow->addWidget(label);
+        goalRow->addWidget(field);
+        goalRow->addSpacing(12);
+    };
+    labelled(tr("&Effective batch:"), m_target);
+    labelled(tr("&Longest step:"), m_maxStep);
+    goalRow->addWidget(new QLabel(tr("May also change:"), this));
+    goalRow->addWidget(m_allowPrecision);
+    goalRow->addWidget(m_allowLora);
+    goalRow->addWidget(m_allowEightBit);
+    goalRow->addStretch(1);
+
+    m_table = new QTableView(this);
+    m_table->setObjectName(QStringLiteral("setupsTableView"));
+    m_table->setModel(m_model);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setSectionResizeMode(PlanCandidateModel::ChangesColumn, QHeaderView::Stretch);
+    m_table->setWordWrap(false);
+    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("planStatusLabel"));
+    m_status->setWordWrap(true);
+    m_apply = new QPushButton(tr("&Apply"), this);
+    m_apply->setObjectName(QStringLiteral("applySetupButton"));
+    m_apply->setToolTip(tr("Set this set-up in the plan (Edit > Undo takes it back)"));
+    m_apply->setEnabled(false);
+    auto* buttons = new QHBoxLayout;
+    buttons->addWidget(m_status, 1);
+    buttons->addWidget(m_apply);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(goalRow);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+
+    connect(m_target, &QSpinBox::valueChanged, this, &MakeItFitPanel::findSetups);
+    connect(m_maxStep, &QDoubleSpinBox::valueChanged, this, &MakeItFitPanel::findSetups);
+    for (QCheckBox* box : {m_allowPrecision, m_allowLora, m_allowEightBit})
+        connect(box, &QCheckBox::toggled, this, &MakeItFitPanel::findSetups);
+    connect(m_apply, &QPushButton::clicked, this, &MakeItFitPanel::applySelected);
+    connect(m_table, &QTableView::doubleClicked, this, &MakeItFitPanel::applySelected);
+    connect(m_document, &Document::networkChanged, this, &MakeItFitPanel::planChanged);
+    connect(m_document, &Document::networkReset, this, &MakeItFitPanel::planChanged);
+    connect(m_document, &Document::strategyChanged, this, &MakeItFitPanel::planChanged);
+    connect(m_document, &Document::precisionChanged, this, &MakeItFitPanel::planChanged);
+    connect(m_document, &Document::setupChanged, this, &MakeItFitPanel::planChanged);
+}
+
+PlanGoal MakeItFitPanel::goal() const
+{
+    PlanGoal g;
+    if (m_target->value() > 0)
+        g.targetBatch = m_target->value();
+    if (m_maxStep->value() > 0)
+        g.maxStepSeconds = m_maxStep->value();
+    return g;
+}
+
+PlanAllowances MakeItFitPanel::allowances() const
+{
+    return {m_allowPrecision->isChecked(), m_allowLora->isChecked(), m_allowEightBit->isChecked()};
+}
+
+void MakeItFitPanel::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_stale)
+        findSetups();
+}
+
+void MakeItFitPanel::planChanged()
+{
+    m_stale = true;
+    if (isVisible())
+        findSetups();
+}
+
+void MakeItFitPanel::findSetups()
+{
+    m_stale = false;
+    auto planned = planSetups(m_document->plan(), goal(), allowances());
+    if (planned) {
+        m_result = std::move(planned).value();
+        m_model->setCandidates(m_result.candidates);
+    } else {
+        m_result = PlannerResult{};
+        m_model->setCandidates({});
+        m_status->setText(tr("Cannot plan: %1").arg(qs(planned.error().message)));
+        m_apply->setEnabled(false);
+        return;
+    }
+    if (m_model->rowCount() > 0)
+        m_table->selectRow(0);
+    m_apply->setEnabled(m_model->rowCount() > 0);
+    updateStatus();
+}
+
+void MakeItFitPanel::updateStatus()
+{
+    if (!m_result.candidates.empty()) {
+        m_status->setText(tr("Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast "
+                             "with less memory.")
+                              .arg(m_result.candidates.size()));
+        return;
+    }
+    if (m_result.closest && m_result.shortfall) {
+        m_status->setText(tr("Nothing fits. Closest: %1 (%2), but %3.")
+                              .arg(report::PlannerText::changes(*m_result.closest),
+                                   report::PlannerText::batch(m_result.closest->settings.setup),
+                                   report::PlannerText::shortfall(*m_result.shortfall)));
+        return;
+    }
+    m_status->setText(tr("Nothing fits."));
+}
+
+void MakeItFitPanel::applySelected()
+{
+    const QModelIndexList rows = m_table->selectionModel()->selectedRows();
+    const PlanCandidate* c = m_model->candidate(rows.isEmpty() ? 0 : rows.front().row());
+    if (!c)
+        return;
+    m_document->applyPlanSettings(c->settings, tr("Apply set-up: %1").arg(report::PlannerText::changes(*c)));
+}
+
+} // namespace headroom::ui

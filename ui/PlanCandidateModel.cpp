@@ -1,0 +1,111 @@
+#include "PlanCandidateModel.h"
+
+#include "PlannerText.h" // ui/report
+#include "UiText.h"
+
+#include <QFont>
+
+#include <algorithm>
+
+namespace headroom::ui {
+
+PlanCandidateModel::PlanCandidateModel(QObject* parent) : QAbstractTableModel(parent) {}
+
+void PlanCandidateModel::setCandidates(std::vector<PlanCandidate> candidates)
+{
+    beginResetModel();
+    m_candidates = std::move(candidates);
+    m_tokens = std::any_of(m_candidates.begin(), m_candidates.end(),
+                           [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
+    endResetModel();
+}
+
+const PlanCandidate* PlanCandidateModel::candidate(int row) const
+{
+    if (row < 0 || row >= static_cast<int>(m_candidates.size()))
+        return nullptr;
+    return &m_candidates[static_cast<std::size_t>(row)];
+}
+
+int PlanCandidateModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_candidates.size());
+}
+
+int PlanCandidateModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+
+QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const PlanCandidate& c = m_candidates[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case ParetoRole: return c.paretoOptimal;
+    case ChangesTrainingRole: return c.changesTraining();
+    case Qt::TextAlignmentRole:
+        switch (index.column()) {
+        case RankColumn:
+        case MemoryColumn:
+        case MaxBatchColumn:
+        case StepColumn:
+        case SpeedColumn: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        case ParetoColumn: return QVariant::fromValue(Qt::AlignCenter);
+        default: return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        }
+    case Qt::FontRole:
+        if (c.paretoOptimal) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        if (index.column() == TrainingColumn || index.column() == ChangesColumn) {
+            return c.changesTraining()
+                ? tr("This set-up computes something different from the one you have: the model it trains can differ.")
+                : tr("The same training as the set-up you have, run differently.");
+        }
+        if (index.column() == ParetoColumn && c.paretoOptimal)
+            return tr("On the Pareto front: no other set-up is as fast with less memory.");
+        return {};
+    case Qt::DisplayRole: break;
+    default: return {};
+    }
+    switch (static_cast<Column>(index.column())) {
+    case RankColumn: return index.row() + 1;
+    case ChangesColumn: return report::PlannerText::changes(c);
+    case TrainingColumn: return report::PlannerText::training(c);
+    case BatchColumn: return report::PlannerText::batch(c.settings.setup);
+    case MemoryColumn: return UiText::bytes(c.estimate.peakBytes());
+    case MaxBatchColumn: return QString::number(c.estimate.maxBatch);
+    case StepColumn: return c.throughput ? UiText::seconds(c.throughput->stepSeconds) : tr("–");
+    case SpeedColumn:
+        if (!c.throughput)
+            return tr("–");
+        return m_tokens ? UiText::rate(c.tokensPerSecondPerGpu()) : UiText::rate(c.samplesPerSecondPerGpu());
+    case ParetoColumn: return c.paretoOptimal ? QStringLiteral("★") : QString();
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+QVariant PlanCandidateModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (static_cast<Column>(section)) {
+    case RankColumn: return tr("#");
+    case ChangesColumn: return tr("What changes");
+    case TrainingColumn: return tr("Training");
+    case BatchColumn: return tr("Batch");
+    case MemoryColumn: return tr("Memory");
+    case MaxBatchColumn: return tr("Max batch");
+    case StepColumn: return tr("Step time");
+    case SpeedColumn: return m_tokens ? tr("Tokens/s per GPU") : tr("Samples/s per GPU");
+    case ParetoColumn: return tr("Pareto");
+    case ColumnCount: break;
+    }
+    return {};
+}
+
+} // namespace headroom::ui
