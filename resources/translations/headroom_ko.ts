@@ -60,6 +60,101 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::report::PlannerText</name>
+    <message>
+        <source>No LoRA: every weight trains</source>
+        <translation>LoRA 없음: 모든 가중치를 학습</translation>
+    </message>
+    <message>
+        <source>QLoRA rank %1 (4-bit base weights)</source>
+        <translation>QLoRA 랭크 %1 (4비트 기본 가중치)</translation>
+    </message>
+    <message>
+        <source>LoRA rank %1</source>
+        <translation>LoRA 랭크 %1</translation>
+    </message>
+    <message>
+        <source>8-bit optimizer state</source>
+        <translation>8비트 옵티마이저 상태</translation>
+    </message>
+    <message>
+        <source>32-bit optimizer state</source>
+        <translation>32비트 옵티마이저 상태</translation>
+    </message>
+    <message>
+        <source>Optimizer step: %1</source>
+        <translation>옵티마이저 스텝: %1</translation>
+    </message>
+    <message>
+        <source>No checkpointing</source>
+        <translation>체크포인팅 없음</translation>
+    </message>
+    <message>
+        <source>Checkpointing: %1</source>
+        <translation>체크포인팅: %1</translation>
+    </message>
+    <message>
+        <source>No gradient accumulation</source>
+        <translation>그래디언트 누적 없음</translation>
+    </message>
+    <message>
+        <source>%1 accumulation steps (batch-norm statistics over micro-batches of %2)</source>
+        <translation>누적 스텝 %1회 (배치 정규화 통계는 크기 %2의 마이크로 배치 기준)</translation>
+    </message>
+    <message>
+        <source>%1 accumulation steps</source>
+        <translation>누적 스텝 %1회</translation>
+    </message>
+    <message>
+        <source>Tensor parallel × %1</source>
+        <translation>텐서 병렬 × %1</translation>
+    </message>
+    <message>
+        <source>Optimizer state in CPU memory</source>
+        <translation>옵티마이저 상태를 CPU 메모리에 둠</translation>
+    </message>
+    <message>
+        <source>Optimizer state on the GPU</source>
+        <translation>옵티마이저 상태를 GPU에 둠</translation>
+    </message>
+    <message>
+        <source>As set up</source>
+        <translation>현재 설정 그대로</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>, </translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>GPU %1대</translation>
+    </message>
+    <message>
+        <source>it needs %1 more than the GPU holds, at a micro-batch of 1</source>
+        <translation>마이크로 배치 1에서도 GPU 용량보다 %1 더 필요합니다</translation>
+    </message>
+    <message>
+        <source>it reaches an effective batch %1 short of the target</source>
+        <translation>유효 배치가 목표보다 %1 부족합니다</translation>
+    </message>
+    <message>
+        <source>its optimizer step takes %1 longer than allowed</source>
+        <translation>옵티마이저 스텝이 허용 시간보다 %1 더 걸립니다</translation>
+    </message>
+    <message>
+        <source>this GPU has no figures to estimate its step time</source>
+        <translation>이 GPU에는 스텝 시간을 추정할 성능 수치가 없습니다</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>달라짐</translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation>같음</translation>
+    </message>
+</context>
+<context>
     <name>headroom::report::ReportCanvas</name>
     <message>
         <source>Page %1 of %2</source>
@@ -467,6 +562,62 @@ FLOPs</translation>
     <message>
         <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
         <translation>캐싱 할당자의 반올림과 단편화, 그리고 오버헤드 설정을 넘는 cuDNN 작업 공간.</translation>
+    </message>
+    <message>
+        <source>Goal: an effective batch of %1</source>
+        <translation>목표: 유효 배치 %1</translation>
+    </message>
+    <message>
+        <source>Goal: the largest micro-batch that fits</source>
+        <translation>목표: 들어가는 가장 큰 마이크로 배치</translation>
+    </message>
+    <message>
+        <source>, optimizer steps of at most %1</source>
+        <translation>, 옵티마이저 스텝 최대 %1</translation>
+    </message>
+    <message>
+        <source>. Fastest first (estimated samples per second per GPU); ★ marks the Pareto front, where no other set-up is as fast with less memory; &quot;changed&quot;: the set-up computes something different from the one above.</source>
+        <translation>. 빠른 순서 (GPU당 초당 추정 샘플 수); ★는 파레토 전선: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없음; &quot;달라짐&quot;: 위의 설정과 다른 것을 계산하는 설정.</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit</source>
+        <translation>들어가는 설정</translation>
+    </message>
+    <message>
+        <source>Nothing fits.</source>
+        <translation>들어가는 설정이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Nothing fits. Closest: %1 (%2), but %3.</source>
+        <translation>들어가는 설정이 없습니다. 가장 가까운 설정: %1 (%2), 하지만 %3.</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>What changes</source>
+        <translation>바뀌는 점</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>배치</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>메모리</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>최대 배치</translation>
+    </message>
+    <message>
+        <source>Samples/s/GPU</source>
+        <translation>샘플/초/GPU</translation>
     </message>
 </context>
 <context>
@@ -2448,6 +2599,80 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::GpuCompareView</name>
+    <message>
+        <source>The set-up&apos;s own</source>
+        <translation>설정 자체의 값</translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step the GPU must reach</source>
+        <translation>GPU가 옵티마이저 스텝마다 도달해야 하는 샘플 수</translation>
+    </message>
+    <message>
+        <source>&amp;Target effective batch:</source>
+        <translation>목표 유효 배치(&amp;T):</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>비교할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>No GPU listed reaches the target with this set-up: Make it fit finds set-ups that do.</source>
+        <translation>이 설정으로 목표에 도달하는 GPU가 목록에 없습니다: 맞춤 설정 찾기가 도달하는 설정을 찾아 줍니다.</translation>
+    </message>
+    <message>
+        <source>The smallest GPU that reaches the target: %1.</source>
+        <translation>목표에 도달하는 가장 작은 GPU: %1.</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::GpuComparisonModel</name>
+    <message>
+        <source>The GPU with the least memory that reaches the target effective batch</source>
+        <translation>목표 유효 배치에 도달하는 메모리가 가장 적은 GPU</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>예</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
+        <source>%1 (effective %2)</source>
+        <translation>%1 (유효 %2)</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>메모리</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>들어감</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>최대 배치</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>스텝 시간</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>샘플/초</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::GpuSelector</name>
     <message>
         <source>Type to search GPUs</source>
@@ -2919,6 +3144,117 @@ FLOPs</translation>
         <source>The folder %1 does not exist. Choose another folder for %2.</source>
         <translation>폴더 %1이(가) 없습니다. %2을(를) 저장할 다른 폴더를 고르세요.</translation>
     </message>
+    <message>
+        <source>Make It Fit</source>
+        <translation>맞춤 설정 찾기</translation>
+    </message>
+    <message>
+        <source>Compare GPUs</source>
+        <translation>GPU 비교</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>계획(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Make It &amp;Fit...</source>
+        <translation>맞춤 설정 찾기(&amp;F)...</translation>
+    </message>
+    <message>
+        <source>The set-ups that fit the GPU and reach a batch, fastest first</source>
+        <translation>GPU에 들어가고 배치에 도달하는 설정, 빠른 순서</translation>
+    </message>
+    <message>
+        <source>&amp;Compare GPUs...</source>
+        <translation>GPU 비교(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>This set-up on every GPU of the catalogue</source>
+        <translation>카탈로그의 모든 GPU에서 이 설정</translation>
+    </message>
+    <message>
+        <source>&amp;Include Set-ups in Reports</source>
+        <translation>보고서에 설정 포함(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Exported reports add the Make It Fit table for the panel&apos;s goal</source>
+        <translation>내보낸 보고서에 패널 목표에 대한 맞춤 설정 찾기 표를 추가</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MakeItFitPanel</name>
+    <message>
+        <source>As large as fits</source>
+        <translation>들어가는 최대 크기</translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs</source>
+        <translation>옵티마이저 스텝당 샘플 수: 마이크로 배치 × 누적 스텝 × 데이터 병렬 GPU 수</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 초</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>제한 없음</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>정밀도</translation>
+    </message>
+    <message>
+        <source>LoRA / QLoRA</source>
+        <translation>LoRA / QLoRA</translation>
+    </message>
+    <message>
+        <source>8-bit optimizer state</source>
+        <translation>8비트 옵티마이저 상태</translation>
+    </message>
+    <message>
+        <source>Changes what training computes: only proposed when ticked</source>
+        <translation>학습이 계산하는 내용을 바꿈: 체크했을 때만 제안</translation>
+    </message>
+    <message>
+        <source>&amp;Effective batch:</source>
+        <translation>유효 배치(&amp;E):</translation>
+    </message>
+    <message>
+        <source>&amp;Longest step:</source>
+        <translation>최장 스텝(&amp;L):</translation>
+    </message>
+    <message>
+        <source>May also change:</source>
+        <translation>다음도 바꿀 수 있음:</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>적용(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Set this set-up in the plan (Edit &gt; Undo takes it back)</source>
+        <translation>이 설정을 계획에 적용 (편집 &gt; 실행 취소로 되돌림)</translation>
+    </message>
+    <message>
+        <source>Cannot plan: %1</source>
+        <translation>계획할 수 없습니다: %1</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>들어가는 설정: %1개, 빠른 순서. ★는 파레토 전선: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없음.</translation>
+    </message>
+    <message>
+        <source>Nothing fits. Closest: %1 (%2), but %3.</source>
+        <translation>들어가는 설정이 없습니다. 가장 가까운 설정: %1 (%2), 하지만 %3.</translation>
+    </message>
+    <message>
+        <source>Nothing fits.</source>
+        <translation>들어가는 설정이 없습니다.</translation>
+    </message>
+    <message>
+        <source>Apply set-up: %1</source>
+        <translation>설정 적용: %1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>
@@ -2987,6 +3323,65 @@ FLOPs</translation>
     <message>
         <source>During one step</source>
         <translation>한 스텝 동안</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PlanCandidateModel</name>
+    <message>
+        <source>This set-up computes something different from the one you have: the model it trains can differ.</source>
+        <translation>이 설정은 현재 설정과 다른 것을 계산합니다: 학습되는 모델이 달라질 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>The same training as the set-up you have, run differently.</source>
+        <translation>현재 설정과 같은 학습을 다른 방식으로 실행합니다.</translation>
+    </message>
+    <message>
+        <source>On the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>파레토 전선 위: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없습니다.</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>What changes</source>
+        <translation>바뀌는 점</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>학습</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>배치</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>메모리</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>최대 배치</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>스텝 시간</translation>
+    </message>
+    <message>
+        <source>Tokens/s per GPU</source>
+        <translation>GPU당 토큰/초</translation>
+    </message>
+    <message>
+        <source>Samples/s per GPU</source>
+        <translation>GPU당 샘플/초</translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation>파레토</translation>
     </message>
 </context>
 <context>

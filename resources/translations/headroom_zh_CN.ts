@@ -60,6 +60,101 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::report::PlannerText</name>
+    <message>
+        <source>No LoRA: every weight trains</source>
+        <translation>不用 LoRA：所有权重都训练</translation>
+    </message>
+    <message>
+        <source>QLoRA rank %1 (4-bit base weights)</source>
+        <translation>QLoRA 秩 %1（4 位基础权重）</translation>
+    </message>
+    <message>
+        <source>LoRA rank %1</source>
+        <translation>LoRA 秩 %1</translation>
+    </message>
+    <message>
+        <source>8-bit optimizer state</source>
+        <translation>8 位优化器状态</translation>
+    </message>
+    <message>
+        <source>32-bit optimizer state</source>
+        <translation>32 位优化器状态</translation>
+    </message>
+    <message>
+        <source>Optimizer step: %1</source>
+        <translation>优化器步骤：%1</translation>
+    </message>
+    <message>
+        <source>No checkpointing</source>
+        <translation>不使用检查点</translation>
+    </message>
+    <message>
+        <source>Checkpointing: %1</source>
+        <translation>检查点：%1</translation>
+    </message>
+    <message>
+        <source>No gradient accumulation</source>
+        <translation>不使用梯度累积</translation>
+    </message>
+    <message>
+        <source>%1 accumulation steps (batch-norm statistics over micro-batches of %2)</source>
+        <translation>%1 个累积步（批归一化统计基于大小为 %2 的微批次）</translation>
+    </message>
+    <message>
+        <source>%1 accumulation steps</source>
+        <translation>%1 个累积步</translation>
+    </message>
+    <message>
+        <source>Tensor parallel × %1</source>
+        <translation>张量并行 × %1</translation>
+    </message>
+    <message>
+        <source>Optimizer state in CPU memory</source>
+        <translation>优化器状态放在 CPU 内存</translation>
+    </message>
+    <message>
+        <source>Optimizer state on the GPU</source>
+        <translation>优化器状态放在 GPU 上</translation>
+    </message>
+    <message>
+        <source>As set up</source>
+        <translation>与当前设置相同</translation>
+    </message>
+    <message>
+        <source>, </source>
+        <translation>，</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 块 GPU</translation>
+    </message>
+    <message>
+        <source>it needs %1 more than the GPU holds, at a micro-batch of 1</source>
+        <translation>即使微批次为 1，也比 GPU 容量多需要 %1</translation>
+    </message>
+    <message>
+        <source>it reaches an effective batch %1 short of the target</source>
+        <translation>其有效批次比目标少 %1</translation>
+    </message>
+    <message>
+        <source>its optimizer step takes %1 longer than allowed</source>
+        <translation>其优化器步骤比允许的时间长 %1</translation>
+    </message>
+    <message>
+        <source>this GPU has no figures to estimate its step time</source>
+        <translation>此 GPU 没有可用于估算步骤时间的性能数据</translation>
+    </message>
+    <message>
+        <source>changed</source>
+        <translation>已改变</translation>
+    </message>
+    <message>
+        <source>same</source>
+        <translation>相同</translation>
+    </message>
+</context>
+<context>
     <name>headroom::report::ReportCanvas</name>
     <message>
         <source>Page %1 of %2</source>
@@ -467,6 +562,62 @@ FLOPs</translation>
     <message>
         <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
         <translation>缓存分配器的取整和碎片，以及超出开销设置的 cuDNN 工作空间。</translation>
+    </message>
+    <message>
+        <source>Goal: an effective batch of %1</source>
+        <translation>目标：有效批次 %1</translation>
+    </message>
+    <message>
+        <source>Goal: the largest micro-batch that fits</source>
+        <translation>目标：能放下的最大微批次</translation>
+    </message>
+    <message>
+        <source>, optimizer steps of at most %1</source>
+        <translation>，优化器步骤最长 %1</translation>
+    </message>
+    <message>
+        <source>. Fastest first (estimated samples per second per GPU); ★ marks the Pareto front, where no other set-up is as fast with less memory; &quot;changed&quot;: the set-up computes something different from the one above.</source>
+        <translation>。按速度从快到慢排列（估算的每 GPU 每秒样本数）；★ 标记帕累托前沿：没有其他设置能以更少内存达到同样速度；“已改变”：该设置的计算结果与上面的设置不同。</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit</source>
+        <translation>能放下的设置</translation>
+    </message>
+    <message>
+        <source>Nothing fits.</source>
+        <translation>没有能放下的设置。</translation>
+    </message>
+    <message>
+        <source>Nothing fits. Closest: %1 (%2), but %3.</source>
+        <translation>没有能放下的设置。最接近的：%1（%2），但%3。</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>What changes</source>
+        <translation>改变之处</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批次</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>最大批次</translation>
+    </message>
+    <message>
+        <source>Samples/s/GPU</source>
+        <translation>样本/秒/GPU</translation>
     </message>
 </context>
 <context>
@@ -2448,6 +2599,80 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::GpuCompareView</name>
+    <message>
+        <source>The set-up&apos;s own</source>
+        <translation>设置自身的</translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step the GPU must reach</source>
+        <translation>GPU 每个优化器步骤必须达到的样本数</translation>
+    </message>
+    <message>
+        <source>&amp;Target effective batch:</source>
+        <translation>目标有效批次(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>无法比较：%1</translation>
+    </message>
+    <message>
+        <source>No GPU listed reaches the target with this set-up: Make it fit finds set-ups that do.</source>
+        <translation>列表中没有 GPU 能以此设置达到目标：“适配方案”可以找出能达到的设置。</translation>
+    </message>
+    <message>
+        <source>The smallest GPU that reaches the target: %1.</source>
+        <translation>达到目标的最小 GPU：%1。</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::GpuComparisonModel</name>
+    <message>
+        <source>The GPU with the least memory that reaches the target effective batch</source>
+        <translation>达到目标有效批次、内存最少的 GPU</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>%1 (effective %2)</source>
+        <translation>%1（有效 %2）</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>能放下</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>最大批次</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>步骤时间</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::GpuSelector</name>
     <message>
         <source>Type to search GPUs</source>
@@ -2919,6 +3144,117 @@ FLOPs</translation>
         <source>The folder %1 does not exist. Choose another folder for %2.</source>
         <translation>文件夹 %1 不存在。请为 %2 另选一个文件夹。</translation>
     </message>
+    <message>
+        <source>Make It Fit</source>
+        <translation>适配方案</translation>
+    </message>
+    <message>
+        <source>Compare GPUs</source>
+        <translation>比较 GPU</translation>
+    </message>
+    <message>
+        <source>&amp;Plan</source>
+        <translation>规划(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Make It &amp;Fit...</source>
+        <translation>适配方案(&amp;F)...</translation>
+    </message>
+    <message>
+        <source>The set-ups that fit the GPU and reach a batch, fastest first</source>
+        <translation>能放进 GPU 并达到批次的设置，按速度从快到慢</translation>
+    </message>
+    <message>
+        <source>&amp;Compare GPUs...</source>
+        <translation>比较 GPU(&amp;C)...</translation>
+    </message>
+    <message>
+        <source>This set-up on every GPU of the catalogue</source>
+        <translation>此设置在目录中每块 GPU 上的情况</translation>
+    </message>
+    <message>
+        <source>&amp;Include Set-ups in Reports</source>
+        <translation>在报告中包含设置方案(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Exported reports add the Make It Fit table for the panel&apos;s goal</source>
+        <translation>导出的报告附上按面板目标生成的“适配方案”表格</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MakeItFitPanel</name>
+    <message>
+        <source>As large as fits</source>
+        <translation>能放下的最大值</translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs</source>
+        <translation>每个优化器步骤的样本数：微批次 × 累积步数 × 数据并行 GPU 数</translation>
+    </message>
+    <message>
+        <source> s</source>
+        <translation> 秒</translation>
+    </message>
+    <message>
+        <source>No limit</source>
+        <translation>无限制</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>LoRA / QLoRA</source>
+        <translation>LoRA / QLoRA</translation>
+    </message>
+    <message>
+        <source>8-bit optimizer state</source>
+        <translation>8 位优化器状态</translation>
+    </message>
+    <message>
+        <source>Changes what training computes: only proposed when ticked</source>
+        <translation>会改变训练的计算内容：仅在勾选时提出</translation>
+    </message>
+    <message>
+        <source>&amp;Effective batch:</source>
+        <translation>有效批次(&amp;E)：</translation>
+    </message>
+    <message>
+        <source>&amp;Longest step:</source>
+        <translation>最长步骤(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>May also change:</source>
+        <translation>还可以改变：</translation>
+    </message>
+    <message>
+        <source>&amp;Apply</source>
+        <translation>应用(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Set this set-up in the plan (Edit &gt; Undo takes it back)</source>
+        <translation>在计划中采用此设置（编辑 &gt; 撤销可恢复）</translation>
+    </message>
+    <message>
+        <source>Cannot plan: %1</source>
+        <translation>无法规划：%1</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>能放下的设置：%1 个，按速度从快到慢。★ 标记帕累托前沿：没有其他设置能以更少内存达到同样速度。</translation>
+    </message>
+    <message>
+        <source>Nothing fits. Closest: %1 (%2), but %3.</source>
+        <translation>没有能放下的设置。最接近的：%1（%2），但%3。</translation>
+    </message>
+    <message>
+        <source>Nothing fits.</source>
+        <translation>没有能放下的设置。</translation>
+    </message>
+    <message>
+        <source>Apply set-up: %1</source>
+        <translation>应用设置：%1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>
@@ -2987,6 +3323,65 @@ FLOPs</translation>
     <message>
         <source>During one step</source>
         <translation>单步之内</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PlanCandidateModel</name>
+    <message>
+        <source>This set-up computes something different from the one you have: the model it trains can differ.</source>
+        <translation>此设置的计算与当前设置不同：训练出的模型可能不同。</translation>
+    </message>
+    <message>
+        <source>The same training as the set-up you have, run differently.</source>
+        <translation>与当前设置的训练相同，只是运行方式不同。</translation>
+    </message>
+    <message>
+        <source>On the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>位于帕累托前沿：没有其他设置能以更少内存达到同样速度。</translation>
+    </message>
+    <message>
+        <source>–</source>
+        <translation>–</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>What changes</source>
+        <translation>改变之处</translation>
+    </message>
+    <message>
+        <source>Training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批次</translation>
+    </message>
+    <message>
+        <source>Memory</source>
+        <translation>内存</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>最大批次</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>步骤时间</translation>
+    </message>
+    <message>
+        <source>Tokens/s per GPU</source>
+        <translation>每 GPU 词元/秒</translation>
+    </message>
+    <message>
+        <source>Samples/s per GPU</source>
+        <translation>每 GPU 样本/秒</translation>
+    </message>
+    <message>
+        <source>Pareto</source>
+        <translation>帕累托</translation>
     </message>
 </context>
 <context>
