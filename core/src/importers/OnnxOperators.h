@@ -1,6 +1,7 @@
 #pragma once
 
-// Maps the nodes of an indexed ONNX graph to Headroom layer specs (docs/onnx-import.md).
+// Maps the nodes of an indexed ONNX graph to Headroom layer specs (docs/onnx-import.md). The operators
+// and patterns are registered in OnnxRegistry.cpp, one file per family under onnxops/.
 
 #include "OnnxGraph.h"
 

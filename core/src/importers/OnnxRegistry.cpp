@@ -1,0 +1,51 @@
+// Every ONNX operator the importer maps and every pattern it recognises, each family listed once.
+#include "onnxops/Families.h"
+
+#include <algorithm>
+
+namespace headroom::onnximport {
+
+namespace {
+
+std::vector<OperatorEntry> builtinOperators()
+{
+    using namespace ops;
+    Operators table;
+    addConvolution(table);
+    addLinear(table);
+    addNormalization(table);
+    addActivations(table);
+    addSoftmax(table);
+    addPooling(table);
+    addReshape(table);
+    addDropout(table);
+    addMerge(table);
+    addGather(table);
+    std::sort(table.begin(), table.end(),
+        [](const OperatorEntry& a, const OperatorEntry& b) { return std::string_view(a.opType) < b.opType; });
+    return table;
+}
+
+} // namespace
+
+OperatorMapper findOperator(const std::string& opType)
+{
+    static const std::vector<OperatorEntry> table = builtinOperators();
+    const auto it = std::lower_bound(table.begin(), table.end(), opType,
+        [](const OperatorEntry& e, const std::string& op) { return std::string_view(e.opType) < op; });
+    return it != table.end() && opType == it->opType ? it->map : nullptr;
+}
+
+const std::vector<PatternEntry>& patterns()
+{
+    // In order: a node taken by an earlier pattern is not offered to a later one.
+    static const std::vector<PatternEntry> list{
+        {"LogSoftmax", &ops::recogniseTrailingLogSoftmax},
+        {"Erf", &ops::recogniseGeluErf},
+        {"Mul", &ops::recogniseSilu},
+        {"MatMul", &ops::recogniseLinearBias},
+    };
+    return list;
+}
+
+} // namespace headroom::onnximport

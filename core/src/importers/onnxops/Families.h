@@ -1,0 +1,29 @@
+#pragma once
+
+// The operator families and pattern recognisers of the ONNX importer; OnnxRegistry.cpp lists each once.
+
+#include "importers/OnnxMapping.h"
+
+namespace headroom::onnximport::ops {
+
+using Operators = std::vector<OperatorEntry>;
+
+// One file per family: the operators it maps (docs/onnx-import.md, "What maps to what").
+void addConvolution(Operators& table);   // Conv, ConvTranspose
+void addLinear(Operators& table);        // Gemm, MatMul
+void addNormalization(Operators& table); // BatchNormalization, LayerNormalization
+void addActivations(Operators& table);   // Relu, LeakyRelu, Sigmoid, Tanh, Clip, Identity
+void addSoftmax(Operators& table);       // Softmax, LogSoftmax
+void addPooling(Operators& table);       // MaxPool, AveragePool, GlobalAveragePool
+void addReshape(Operators& table);       // Flatten, Reshape, Squeeze, Unsqueeze
+void addDropout(Operators& table);       // Dropout
+void addMerge(Operators& table);         // Add, Sum, Concat
+void addGather(Operators& table);        // Gather (Embedding)
+
+// Patterns of several nodes that come back as the one operator PyTorch ran.
+void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);
+void recogniseGeluErf(MappingContext& ctx, int erf);
+void recogniseSilu(MappingContext& ctx, int mul);
+void recogniseLinearBias(MappingContext& ctx, int matmul);
+
+} // namespace headroom::onnximport::ops
