@@ -54,6 +54,7 @@ struct Options {
     bool json = false;
     // Training strategies (issue #7); defaults as in Plan and TrainingSetup.
     Checkpointing checkpointing = Checkpointing::None;
+    std::optional<Loss> loss; ///< the model's own loss when not given
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     std::optional<std::int64_t> sequenceLength;
     std::vector<std::string> freeze;
@@ -191,6 +192,11 @@ Options parseOptions(const std::vector<std::string>& args)
                 throw UsageError{"--checkpointing must be one of " + choices(allCheckpointings(), checkpointingName)
                                  + ", not \"" + args[i] + "\""};
             o.checkpointing = *parsed;
+        } else if (a == "--loss") {
+            const auto parsed = parseLoss(value());
+            if (!parsed)
+                throw UsageError{"--loss must be one of " + choices(allLosses(), lossName) + ", not \"" + args[i] + "\""};
+            o.loss = *parsed;
         } else if (a == "--attention") {
             const auto parsed = parseAttention(value());
             if (!parsed)
@@ -290,6 +296,8 @@ Plan makePlan(const Options& o, const std::string& executablePath)
         throw UsageError{network.error().message};
     Plan plan;
     plan.network = std::move(network).value();
+    if (o.loss)
+        plan.network.loss = *o.loss;
     if (const auto frozen = freezeLayers(plan.network, o.freeze); !frozen)
         throw UsageError{"--freeze: " + frozen.error().message};
     plan.precision = o.precision;
@@ -317,6 +325,16 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     }
     plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     return plan;
+}
+
+/// evaluate(), with every assumption behind the numbers (Analysis::warnings) printed to `err`.
+PlanResult evaluateWithWarnings(const Plan& plan, std::ostream& err)
+{
+    PlanResult result = evaluate(plan);
+    for (const auto& w : result.analysis.warnings)
+        err << "headroom: warning: " << (w.layer.empty() ? std::string() : "layer '" + w.layer + "': ") << w.message
+            << '\n';
+    return result;
 }
 
 std::string percent(std::uint64_t part, std::uint64_t whole)
@@ -461,10 +479,10 @@ nlohmann::ordered_json throughputJson(const Plan& plan, const PlanResult& result
             {"notes", e.notes}};
 }
 
-int runEstimate(const Options& o, const std::string& exe, std::ostream& out)
+int runEstimate(const Options& o, const std::string& exe, std::ostream& out, std::ostream& err)
 {
     const Plan plan = makePlan(o, exe);
-    const PlanResult result = evaluate(plan);
+    const PlanResult result = evaluateWithWarnings(plan, err);
     if (!result.estimate)
         throw UsageError{result.error->message};
     if (o.json) {
@@ -479,10 +497,10 @@ int runEstimate(const Options& o, const std::string& exe, std::ostream& out)
     return kExitOk;
 }
 
-int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out)
+int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out, std::ostream& err)
 {
     const Plan plan = makePlan(o, exe);
-    const PlanResult result = evaluate(plan);
+    const PlanResult result = evaluateWithWarnings(plan, err);
     if (!result.estimate)
         throw UsageError{result.error->message};
     const Estimate& e = *result.estimate;
@@ -503,10 +521,11 @@ int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out)
     return kExitOk;
 }
 
-int runReport(const Options& o, const std::string& exe, std::ostream& out, const std::function<void()>& startGui)
+int runReport(const Options& o, const std::string& exe, std::ostream& out, std::ostream& err,
+              const std::function<void()>& startGui)
 {
     const Plan plan = makePlan(o, exe);
-    const PlanResult result = evaluate(plan);
+    const PlanResult result = evaluateWithWarnings(plan, err);
     if (startGui)
         startGui();
     auto written = report::writePdfReport(plan, result, QString::fromStdString(o.output));
@@ -568,6 +587,7 @@ std::string helpText()
            "  --precision NAME      fp32|amp-fp16|amp-bf16|fp16|bf16 [fp32]\n"
            "  --batch N             (micro-)batch size per GPU [32]\n"
            "  --overhead-mib X      CUDA context and framework overhead in MiB [512]\n"
+           "  --loss NAME           " + choices(allLosses(), lossName) + " [as in the model]\n"
            "  --json                machine-readable output\n"
            "  -o, --output FILE     the report's PDF file\n"
            "\n"
@@ -591,7 +611,8 @@ std::string helpText()
            "  --utilization U       assumed fraction of the GPU's peak FLOP rate, 0 < U <= 1 [0.4]\n"
            "\n"
            "FILE is a Headroom model file (docs/model-format.md), an ONNX model (.onnx) or a Hugging Face\n"
-           "config.json. Memory is per GPU. Errors go to stderr with exit code 2.\n";
+           "config.json. Memory is per GPU. Errors go to stderr with exit code 2; warnings (assumptions\n"
+           "behind the numbers, such as an ONNX operator Headroom models generically) go to stderr too.\n";
 }
 
 bool isCommandLineInvocation(const std::vector<std::string>& args)
@@ -617,11 +638,11 @@ int run(const std::vector<std::string>& args, const std::string& executablePath,
         }
         const Options o = parseOptions(args);
         if (o.command == "estimate")
-            return runEstimate(o, executablePath, out);
+            return runEstimate(o, executablePath, out, err);
         if (o.command == "max-batch")
-            return runMaxBatch(o, executablePath, out);
+            return runMaxBatch(o, executablePath, out, err);
         if (o.command == "report")
-            return runReport(o, executablePath, out, startGui);
+            return runReport(o, executablePath, out, err, startGui);
         if (o.command == "gpus")
             return runGpus(o, executablePath, out);
         throw UsageError{"unknown command \"" + o.command + "\" (see headroom --help)"};

@@ -94,6 +94,13 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
         layout->addWidget(m_check);
         connect(m_check, &QCheckBox::toggled, this, &AttributeEditor::emitEdited);
         break;
+    case AttributeType::Text:
+        m_text = new QLineEdit(this);
+        m_text->setObjectName(QStringLiteral("textLineEdit"));
+        m_text->setMaxLength(static_cast<int>(kMaxAttributeTextLength));
+        layout->addWidget(m_text);
+        connect(m_text, &QLineEdit::editingFinished, this, &AttributeEditor::emitEdited);
+        break;
     case AttributeType::Choice:
         m_choice = new QComboBox(this);
         m_choice->setObjectName(QStringLiteral("valueComboBox"));
@@ -157,7 +164,7 @@ void AttributeEditor::updateEnabled()
         m_spins[i]->setVisible(shown && !inferred);
         m_spins[i]->setEnabled(!inferred && sizes);
     }
-    for (QWidget* w : std::initializer_list<QWidget*>{m_double, m_check, m_choice, m_list}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{m_double, m_check, m_choice, m_list, m_text}) {
         if (w != nullptr) {
             w->setEnabled(!inferred);
             w->setHidden(inferred);
@@ -210,6 +217,7 @@ void AttributeEditor::setValue(const nlohmann::json& given)
     }
     case AttributeType::Float: m_double->setValue(value.is_number() ? value.get<double>() : 0.0); break;
     case AttributeType::Bool: m_check->setChecked(value.is_boolean() && value.get<bool>()); break;
+    case AttributeType::Text: m_text->setText(value.is_string() ? qs(value.get<std::string>()) : QString()); break;
     case AttributeType::Choice: {
         const auto it = value.is_string() ? std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>())
                                           : m_spec.choices.end();
@@ -252,6 +260,7 @@ nlohmann::json AttributeEditor::value() const
     case AttributeType::Float: return m_double->value();
     case AttributeType::Bool: return m_check->isChecked();
     case AttributeType::Choice: return ss(m_choice->currentText());
+    case AttributeType::Text: return m_text->text().trimmed().isEmpty() ? nlohmann::json() : nlohmann::json(ss(m_text->text()));
     }
     return nullptr;
 }

@@ -118,6 +118,8 @@ public:
 
     Analysis run()
     {
+        for (const auto& w : m_network.warnings)
+            m_result.warnings.push_back(AnalysisWarning{"", w});
         if (auto e = validateInput()) {
             m_result.error = e;
             return std::move(m_result);
@@ -729,7 +731,8 @@ private:
                               "loss"});
             return;
         }
-        // Autocast runs log_softmax / nll_loss / mse_loss in float32; a half output is cast first.
+        // Autocast runs log_softmax / nll_loss, mse_loss, l1_loss and binary_cross_entropy_with_logits in
+        // float32; a half output is cast first.
         const DType lossType = isAutocast(m_precision) ? DType::Float32 : logits.info.dtype;
         const Count elements = logits.info.shape.elements();
         // Nothing upstream trains: the loss is not recorded and keeps nothing.
@@ -740,8 +743,16 @@ private:
                 keep(newStorage(elements * Count{elementSize(lossType)}, 0), row); // log_softmax output
             const Count rows = Shape{{logits.info.shape.dims.begin(), logits.info.shape.dims.end() - 1}}.elements();
             m_labelBytes = rows * Count{elementSize(DType::Int64)};
+        } else if (m_network.loss == Loss::L1) {
+            // l1_loss is (input - target).abs().mean() (ATen Loss.cpp): abs keeps the difference, a new
+            // tensor; sub and mean keep nothing.
+            row.type = "L1Loss";
+            if (recorded)
+                keep(newStorage(elements * Count{elementSize(lossType)}, 0), row);
+            m_labelBytes = elements * Count{elementSize(lossType)};
         } else {
-            row.type = "MSELoss";
+            // mse_loss and binary_cross_entropy(_with_logits) keep the prediction (self) and the target.
+            row.type = m_network.loss == Loss::Mse ? "MSELoss" : "BCELoss";
             const std::size_t prediction = lossType == logits.info.dtype
                 ? logits.storage
                 : newStorage(elements * Count{elementSize(lossType)}, 0);

@@ -69,7 +69,14 @@ private slots:
     void importedNetworkSavesAsModelFile();
     void badInput_data();
     void badInput();
-    void unsupportedOperatorsAreAllListed();
+    void unknownOperatorsBecomeGenericOps();
+    void settingsWithoutALayerBecomeGenericOps();
+    void genericOpInModelFiles_data();
+    void genericOpInModelFiles();
+    void evalModeExportsAreWarnedAbout_data();
+    void evalModeExportsAreWarnedAbout();
+    void lossIsTheUsersChoice_data();
+    void lossIsTheUsersChoice();
     void everyTruncationIsAnError();
     void loadNetworkFileDispatchesOnExtension();
 };
@@ -296,8 +303,6 @@ void TestOnnxImport::badInput_data()
 {
     QTest::addColumn<QString>("file"); // a file under tests/data/onnx, or a special case below
     QTest::addColumn<QString>("expected"); // a part of the message
-    QTest::newRow("asymmetric padding") << "asymmetric_pads.onnx"
-                                        << "conv_asym (Conv: asymmetric padding (begin [0, 0], end [1, 1])";
     QTest::newRow("no shapes") << "no_shapes.onnx"
                                << "input 'x' has no shape";
     QTest::newRow("opset too old") << "opset5.onnx"
@@ -370,15 +375,194 @@ void TestOnnxImport::badInput()
     QVERIFY(!r.error().location.empty());
 }
 
-void TestOnnxImport::unsupportedOperatorsAreAllListed()
+void TestOnnxImport::unknownOperatorsBecomeGenericOps()
 {
-    const auto r = importOnnxFile(dataPath("unsupported_ops.onnx"));
-    QVERIFY(!r.ok());
-    const std::string& m = r.error().message;
-    QVERIFY2(m.find("cannot import 3 operators (HardSwish, Mul, Resize): ") != std::string::npos, m.c_str());
-    for (const char* part : {"/act/HardSwish (HardSwish)", "/Resize (Resize)", "/Mul (Mul)"})
-        QVERIFY2(m.find(part) != std::string::npos, part);
-    QCOMPARE(r.error().location, std::string("/act/HardSwish"));
+    // A custom-domain operator with a stored [16, 16] weight, Erf, TopK with both outputs used, a Cast:
+    // no Headroom layer has them, so each becomes a GenericOp that keeps its inputs, with a warning.
+    const auto n = importOnnxFile(dataPath("generic_ops.onnx"));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(typesOf(n.value()), (std::vector<std::string>{"ReLU", "GenericOp", "GenericOp", "GenericOp", "GenericOp",
+                                     "GenericOp", "Concat", "Flatten", "Linear"}));
+    QCOMPARE(layerNamed(n.value(), "fancy")->attributes.at("op").get<std::string>(), std::string("com.example::Fancy"));
+    QCOMPARE(layerNamed(n.value(), "fancy")->attributes.at("parameters").get<int>(), 16 * 16);
+    QCOMPARE(layerNamed(n.value(), "topk_2")->attributes.at("output_dtype").get<std::string>(), std::string("int64"));
+    QCOMPARE(layerNamed(n.value(), "topk_2")->attributes.at("keeps_inputs").get<bool>(), false);
+    QCOMPARE(layerNamed(n.value(), "concat")->inputs, (std::vector<std::string>{"topk", "to_float"}));
+    QVERIFY2(n->description.find("5 operators Headroom has no exact layer for") != std::string::npos,
+             n->description.c_str());
+
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, std::uint64_t{16 * 16 + 64 * 10 + 10});
+    // Per sample: Fancy keeps relu's [8, 16] float32 (512 B), Erf keeps Fancy's (512), TopK keeps Erf's
+    // (512), Cast keeps the int64 indices [8, 4] (256), the Linear keeps the Concat's [64] (256), the loss
+    // its log-softmax [10] (40); TopK's second layer keeps nothing.
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t{512 * 3 + 256 + 256 + 40});
+    QCOMPARE(a.warnings.size(), std::size_t{5});
+    const std::vector<std::pair<std::string, std::string>> expected{
+        {"fancy", "operator 'com.example::Fancy' has no Headroom layer; it is modelled as a generic operation that "
+                  "keeps its 1 input for backward and makes a new float32 [8, 16] tensor, with 256 parameters"},
+        {"erf", "operator 'Erf' has no Headroom layer"},
+        {"topk", "operator 'TopK' has no Headroom layer"},
+        {"topk_2", "keeps nothing for backward and makes a new int64 [8, 4] tensor"},
+        {"to_float", "operator 'Cast' has no Headroom layer"}};
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        QCOMPARE(a.warnings[k].layer, expected[k].first);
+        QVERIFY2(a.warnings[k].message.find(expected[k].second) != std::string::npos, a.warnings[k].message.c_str());
+    }
+}
+
+void TestOnnxImport::settingsWithoutALayerBecomeGenericOps()
+{
+    // A Conv with asymmetric padding (TensorFlow's "SAME" at stride 2) has no PyTorch layer of its own:
+    // a GenericOp with the Conv's 8 x 3 x 3 x 3 weight as its parameters, and the reason in its warning.
+    const auto n = importOnnxFile(dataPath("asymmetric_pads.onnx"));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(typesOf(n.value()), (std::vector<std::string>{"GenericOp"}));
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QCOMPARE(a.totalParams, std::uint64_t{8 * 3 * 3 * 3});
+    QCOMPARE(a.output.shape.dims, (std::vector<std::int64_t>{8, 8, 8}));
+    QCOMPARE(a.warnings.size(), std::size_t{1});
+    QCOMPARE(a.warnings.front().layer, std::string("conv_asym"));
+    QVERIFY2(a.warnings.front().message.rfind("operator 'Conv' (asymmetric padding (begin [0, 0], end [1, 1])", 0) == 0,
+             a.warnings.front().message.c_str());
+}
+
+void TestOnnxImport::genericOpInModelFiles_data()
+{
+    // A GenericOp written by hand on a [4, 8] input: what it keeps and makes follows its attributes.
+    QTest::addColumn<QString>("attributes"); // the GenericOp's JSON attributes
+    QTest::addColumn<QString>("error");      // part of the error, or empty
+    QTest::addColumn<qint64>("activations"); // activation bytes per sample without the loss
+    QTest::addColumn<qint64>("params");
+    // Between Linear(8) (8 x 8 + 8 parameters) and Linear(2) (16 x 2 + 2): the GenericOp keeps the first
+    // Linear's [4, 8] float32 output (128 B), the second Linear keeps the GenericOp's [4, 16] (256 B).
+    QTest::newRow("defaults") << R"("op": "Fancy", "output_shape": [4, 16])" << "" << qint64{128 + 256} << qint64{72 + 34};
+    QTest::newRow("keeps nothing, holds parameters")
+        << R"("op": "Fancy", "output_shape": [4, 16], "keeps_inputs": false, "parameters": 100)" << ""
+        << qint64{256} << qint64{72 + 100 + 34};
+    QTest::newRow("bfloat16 output") << R"("op": "Fancy", "output_shape": [4, 16], "output_dtype": "bfloat16")" << ""
+                                     << qint64{128 + 128} << qint64{72 + 34};
+    QTest::newRow("empty name") << R"("op": "", "output_shape": [4, 16])"
+                                << "layers[1].op must be a line of text of 1 to 200 characters" << qint64{0} << qint64{0};
+    QTest::newRow("control character") << R"("op": "a\u0007b", "output_shape": [4, 16])"
+                                       << "layers[1].op must be a line of text" << qint64{0} << qint64{0};
+    QTest::newRow("name too long") << QStringLiteral(R"("op": "%1", "output_shape": [4, 16])").arg(QString(201, QLatin1Char('x')))
+                                   << "layers[1].op must be a line of text of 1 to 200 characters" << qint64{0} << qint64{0};
+    QTest::newRow("name not text") << R"("op": 3, "output_shape": [4, 16])" << "layers[1].op must be a line of text"
+                                   << qint64{0} << qint64{0};
+    QTest::newRow("no shape") << R"("op": "Fancy")" << "layers[1].output_shape is required" << qint64{0} << qint64{0};
+}
+
+void TestOnnxImport::genericOpInModelFiles()
+{
+    QFETCH(QString, attributes);
+    QFETCH(QString, error);
+    QFETCH(qint64, activations);
+    QFETCH(qint64, params);
+    const std::string text = R"({"format": "headroom-model", "version": 1, "input": {"shape": [4, 8]}, "loss": "none",
+        "layers": [{"type": "Linear", "out_features": 8}, {"type": "GenericOp", )" + attributes.toStdString() + R"(},
+                   {"type": "Linear", "out_features": 2}]})";
+    const auto n = parseModel(text);
+    QVERIFY2(n.ok(), messageOf(n));
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    if (!error.isEmpty()) {
+        QVERIFY(!a.valid());
+        QVERIFY2(a.error->message.find(error.toStdString()) != std::string::npos, a.error->message.c_str());
+        return;
+    }
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(static_cast<qint64>(a.activationBytesPerSample), activations);
+    QCOMPARE(static_cast<qint64>(a.totalParams), params);
+    QCOMPARE(a.warnings.size(), std::size_t{1});
+    QCOMPARE(a.warnings.front().layer, std::string("1"));
+    QVERIFY2(a.warnings.front().message.rfind("operator 'Fancy' has no Headroom layer", 0) == 0,
+             a.warnings.front().message.c_str());
+    const auto reparsed = parseModel(serializeModel(n.value()));
+    QVERIFY2(reparsed.ok() && reparsed.value() == n.value(), "the GenericOp does not survive saving");
+}
+
+void TestOnnxImport::evalModeExportsAreWarnedAbout_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("parts"); // parts of the one warning; empty: no warning
+    QTest::newRow("eval mode: BatchNorm folded, BatchNorm1d in inference mode")
+        << "eval_mode.onnx"
+        << QStringList{QStringLiteral("the ONNX file was exported in inference (eval) mode"),
+                       QStringLiteral("BatchNorm was folded into 1 convolution (/conv/Conv)"),
+                       QStringLiteral("1 BatchNormalization node is in inference mode (/bn1/BatchNormalization"),
+                       QStringLiteral("any Dropout was removed"),
+                       QStringLiteral("training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False")};
+    for (const char* file : {"resnet18.onnx", "small_resnet.onnx", "mixed.onnx", "signal1d.onnx", "opset9.onnx"})
+        QTest::newRow(file) << file << QStringList{};
+}
+
+void TestOnnxImport::evalModeExportsAreWarnedAbout()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, parts);
+    const auto n = importOnnxFile(dataPath(file.toStdString()));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(n->warnings.size(), parts.isEmpty() ? std::size_t{0} : std::size_t{1});
+    if (parts.isEmpty())
+        return;
+    for (const auto& part : parts)
+        QVERIFY2(n->warnings.front().find(part.toStdString()) != std::string::npos, n->warnings.front().c_str());
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY(!a.warnings.empty());
+    QCOMPARE(a.warnings.front().layer, std::string());
+    QCOMPARE(a.warnings.front().message, n->warnings.front());
+    // Saved as a model file, the network keeps its warning.
+    const auto reparsed = parseModel(serializeModel(n.value()));
+    QVERIFY2(reparsed.ok(), messageOf(reparsed));
+    QCOMPARE(reparsed->warnings, n->warnings);
+}
+
+void TestOnnxImport::lossIsTheUsersChoice_data()
+{
+    // signal1d ends in Sigmoid (output [4], which Sigmoid itself keeps); its input is [2, 64] float32.
+    // What each loss adds per sample (PyTorch 2.x, checked with torch 1.13's saved-tensor hooks):
+    // cross-entropy its log-softmax (4 x 4 B) and one int64 label; MSE and BCE keep the prediction, which
+    // Sigmoid already keeps in fp32 (0 B new) but which autocast casts to a new float32 copy; L1 keeps
+    // (input - target), a new tensor; MSE, L1 and BCE read a float32 target of the output's shape.
+    QTest::addColumn<QString>("loss");
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<qint64>("lossBytes");
+    QTest::addColumn<qint64>("labelBytes");
+    const int fp32 = static_cast<int>(Precision::Fp32);
+    const int bf16 = static_cast<int>(Precision::AmpBf16);
+    QTest::newRow("cross_entropy") << "cross_entropy" << fp32 << qint64{16} << qint64{8};
+    QTest::newRow("mse") << "mse" << fp32 << qint64{0} << qint64{16};
+    QTest::newRow("l1") << "l1" << fp32 << qint64{16} << qint64{16};
+    QTest::newRow("bce") << "bce" << fp32 << qint64{0} << qint64{16};
+    QTest::newRow("none") << "none" << fp32 << qint64{0} << qint64{0};
+    QTest::newRow("bce, autocast") << "bce" << bf16 << qint64{16} << qint64{16};
+    QTest::newRow("l1, autocast") << "l1" << bf16 << qint64{16} << qint64{16};
+}
+
+void TestOnnxImport::lossIsTheUsersChoice()
+{
+    QFETCH(QString, loss);
+    QFETCH(int, precision);
+    QFETCH(qint64, lossBytes);
+    QFETCH(qint64, labelBytes);
+    const auto imported = importOnnxFile(dataPath("signal1d.onnx"));
+    QVERIFY2(imported.ok(), messageOf(imported));
+    const auto parsed = parseLoss(loss.toStdString());
+    QVERIFY(parsed);
+    QCOMPARE(lossName(*parsed), std::string_view(loss.toStdString()));
+    Network n = imported.value();
+    n.loss = Loss::None;
+    const Analysis without = analyze(n, static_cast<Precision>(precision));
+    n.loss = *parsed;
+    const Analysis with = analyze(n, static_cast<Precision>(precision));
+    QVERIFY2(with.valid(), with.error ? with.error->message.c_str() : "");
+    QCOMPARE(static_cast<qint64>(with.activationBytesPerSample - without.activationBytesPerSample), lossBytes);
+    QCOMPARE(static_cast<qint64>(with.inputBytesPerSample), qint64{2 * 64 * 4} + labelBytes);
+    // The model file keeps the choice.
+    const auto reparsed = parseModel(serializeModel(n));
+    QVERIFY2(reparsed.ok(), messageOf(reparsed));
+    QCOMPARE(reparsed->loss, *parsed);
 }
 
 void TestOnnxImport::everyTruncationIsAnError()

@@ -26,6 +26,7 @@ private Q_SLOTS:
     void omittedPaddingIndexReadsNone();
     void choiceAndFloat();
     void everyRegisteredAttributeRoundTrips();
+    void textEditsALine();
 };
 
 // QCOMPARE has no overload for JSON values.
@@ -56,6 +57,7 @@ void TestAttributeEditor::widgetForEachType_data()
     QTest::newRow("Choice") << "GELU" << "approximate" << "valueComboBox";
     QTest::newRow("IntList") << "LayerNorm" << "normalized_shape" << "listLineEdit";
     QTest::newRow("optional") << "Linear" << "in_features" << "inferredCheckBox";
+    QTest::newRow("Text") << "GenericOp" << "op" << "textLineEdit";
 }
 
 void TestAttributeEditor::widgetForEachType()
@@ -188,6 +190,28 @@ void TestAttributeEditor::everyRegisteredAttributeRoundTrips()
         const auto validated = Attributes::validate(kind->attributes(), given, "layers[0]");
         QVERIFY2(validated.ok(), validated.ok() ? "" : validated.error().message.c_str());
     }
+}
+
+void TestAttributeEditor::textEditsALine()
+{
+    AttributeEditor editor(specOf("GenericOp", "op"));
+    auto* line = editor.findChild<QLineEdit*>(QStringLiteral("textLineEdit"));
+    QVERIFY(line);
+    COMPARE_JSON(editor.value(), nlohmann::json("custom")); // the default
+    editor.setValue("com.example::Fancy");
+    QCOMPARE(line->text(), QStringLiteral("com.example::Fancy"));
+    QCOMPARE(line->maxLength(), static_cast<int>(kMaxAttributeTextLength));
+    QSignalSpy edited(&editor, &AttributeEditor::edited);
+    line->clear();
+    QTest::keyClicks(line, QStringLiteral("HardSwish"));
+    QTest::keyClick(line, Qt::Key_Return);
+    QCOMPARE(edited.count(), 1);
+    COMPARE_JSON(editor.value(), nlohmann::json("HardSwish"));
+    line->setText(QStringLiteral("   "));
+    QVERIFY(editor.value().is_null()); // nothing typed: left out, so the default applies
+    // The optional reason starts out omitted.
+    AttributeEditor reason(specOf("GenericOp", "reason"));
+    QVERIFY(reason.value().is_null());
 }
 
 QTEST_MAIN(TestAttributeEditor)

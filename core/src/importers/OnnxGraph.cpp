@@ -126,6 +126,59 @@ std::optional<std::vector<std::int64_t>> ValueType::perSample() const
     return out;
 }
 
+std::string cleanText(std::string_view s)
+{
+    std::string out;
+    out.reserve(s.size());
+    for (std::size_t i = 0; i < s.size();) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        std::size_t length = 0;
+        std::uint32_t code = 0;
+        if (c < 0x80) {
+            out += c < 0x20 || c == 0x7F ? ' ' : static_cast<char>(c);
+            ++i;
+            continue;
+        }
+        if (c >= 0xC2 && c <= 0xDF) {
+            length = 2;
+            code = c & 0x1Fu;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            length = 3;
+            code = c & 0x0Fu;
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            length = 4;
+            code = c & 0x07u;
+        }
+        bool ok = length > 0 && i + length <= s.size();
+        for (std::size_t k = 1; ok && k < length; ++k) {
+            const auto next = static_cast<unsigned char>(s[i + k]);
+            ok = (next & 0xC0u) == 0x80u;
+            code = (code << 6) | (next & 0x3Fu);
+        }
+        ok = ok && !(length == 3 && code < 0x800) && !(length == 4 && (code < 0x10000 || code > 0x10FFFF))
+            && !(code >= 0xD800 && code <= 0xDFFF);
+        if (ok) {
+            out.append(s.substr(i, length));
+            i += length;
+        } else {
+            out += '?';
+            ++i;
+        }
+    }
+    return out;
+}
+
+std::string cleanLine(std::string_view s, std::size_t maxBytes)
+{
+    std::string out = cleanText(s);
+    if (out.size() <= maxBytes)
+        return out;
+    std::size_t cut = maxBytes - 3;
+    while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xC0u) == 0x80u)
+        --cut; // not inside a UTF-8 sequence
+    return out.substr(0, cut) + "...";
+}
+
 std::string describe(const ValueType& type)
 {
     if (!type.hasShape)
@@ -195,6 +248,7 @@ Result<OnnxGraph> OnnxGraph::index(
     }
     g.m_input = inputs.front();
     g.m_dynamic.insert(g.m_input);
+    g.m_data.insert(g.m_input);
     for (const auto& v : graph.value_info())
         g.m_types.try_emplace(v.name(), typeOf(v.type()));
     for (const auto& v : graph.output()) {
@@ -205,6 +259,7 @@ Result<OnnxGraph> OnnxGraph::index(
     for (int i = 0; i < graph.node_size(); ++i) {
         const auto& node = graph.node(i);
         bool dynamic = false;
+        bool data = false;
         for (const auto& in : node.input()) {
             if (in.empty())
                 continue; // an omitted optional input
@@ -215,7 +270,9 @@ Result<OnnxGraph> OnnxGraph::index(
                     node.name()};
             g.m_consumers[in].push_back(i);
             dynamic = dynamic || g.m_dynamic.count(in) > 0;
+            data = data || g.m_data.count(in) > 0;
         }
+        const bool readsSizesOnly = node.domain().empty() && (node.op_type() == "Shape" || node.op_type() == "Size");
         for (const auto& out : node.output()) {
             if (out.empty())
                 continue;
@@ -223,6 +280,8 @@ Result<OnnxGraph> OnnxGraph::index(
             defined.insert(out);
             if (dynamic)
                 g.m_dynamic.insert(out);
+            if (data && !readsSizesOnly)
+                g.m_data.insert(out);
         }
         if (node.op_type() == "Constant" && node.domain().empty() && node.output_size() == 1) {
             for (const auto& a : node.attribute()) {

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -36,6 +37,12 @@ struct ValueType {
     /// The axes after the first (the batch axis) when each has a known size.
     [[nodiscard]] std::optional<std::vector<std::int64_t>> perSample() const;
 };
+
+/// Text from the file as valid UTF-8 without control characters: ONNX strings are unchecked bytes, and
+/// the description and messages end up in JSON and on screen. Anything else becomes '?'.
+[[nodiscard]] std::string cleanText(std::string_view s);
+/// cleanText cut to at most `maxBytes` (ending in "..." when cut), for a layer attribute.
+[[nodiscard]] std::string cleanLine(std::string_view s, std::size_t maxBytes);
 
 /// "[batch, 3, 224, 224]"; "unknown" without a shape.
 [[nodiscard]] std::string describe(const ValueType& type);
@@ -64,6 +71,9 @@ public:
     }
     /// Values that depend on the network input (everything else is a constant or a weight).
     [[nodiscard]] bool isDynamic(const std::string& value) const { return m_dynamic.count(value) > 0; }
+    /// Dynamic values computed from the input's values, not only from its shape (Shape and Size
+    /// read sizes only, so what is computed from them is a shape computation).
+    [[nodiscard]] bool carriesData(const std::string& value) const { return m_data.count(value) > 0; }
     /// The node that produces `value`, or -1 for inputs and initializers.
     [[nodiscard]] int producer(const std::string& value) const;
     /// Indices of the nodes that read `value`, in graph order.
@@ -86,6 +96,7 @@ private:
     std::unordered_map<std::string, int> m_producers;
     std::unordered_map<std::string, std::vector<int>> m_consumers;
     std::unordered_set<std::string> m_dynamic;
+    std::unordered_set<std::string> m_data;
     std::unordered_set<std::string> m_outputs;
     std::unordered_map<std::string, onnx::TensorShapeProto> m_shapeData;
 };

@@ -25,6 +25,7 @@ namespace headroom {
 
 namespace {
 
+using onnximport::cleanText;
 using onnximport::describe;
 using onnximport::nodeLabel;
 using onnximport::OnnxGraph;
@@ -35,50 +36,6 @@ constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxListedRefusals = 40;
 /// Initializers bigger than this lose their data right after parsing: only their dims matter.
 constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
-
-/// Text from the file as valid UTF-8 without control characters: ONNX strings are unchecked bytes, and
-/// the description and messages end up in JSON and on screen. Anything else becomes '?'.
-std::string cleanText(std::string_view s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t length = 0;
-        std::uint32_t code = 0;
-        if (c < 0x80) {
-            out += c < 0x20 || c == 0x7F ? ' ' : static_cast<char>(c);
-            ++i;
-            continue;
-        }
-        if (c >= 0xC2 && c <= 0xDF) {
-            length = 2;
-            code = c & 0x1Fu;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            length = 3;
-            code = c & 0x0Fu;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            length = 4;
-            code = c & 0x07u;
-        }
-        bool ok = length > 0 && i + length <= s.size();
-        for (std::size_t k = 1; ok && k < length; ++k) {
-            const auto next = static_cast<unsigned char>(s[i + k]);
-            ok = (next & 0xC0u) == 0x80u;
-            code = (code << 6) | (next & 0x3Fu);
-        }
-        ok = ok && !(length == 3 && code < 0x800) && !(length == 4 && (code < 0x10000 || code > 0x10FFFF))
-            && !(code >= 0xD800 && code <= 0xDFFF);
-        if (ok) {
-            out.append(s.substr(i, length));
-            i += length;
-        } else {
-            out += '?';
-            ++i;
-        }
-    }
-    return out;
-}
 
 Error fail(const std::string& file, const std::string& what, std::string location = {})
 {
@@ -210,11 +167,14 @@ std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::st
     auto& graph = *model.mutable_graph();
     const StoredTensors stored(graph); // node pointers stay valid: nodes are edited, never added
     std::vector<std::string> controlFlow;
+    std::set<std::string> hiddenDomains;
     for (auto& node : *graph.mutable_node()) {
         if (node.domain() == "ai.onnx")
             node.set_domain("");
         if (!node.domain().empty()) {
-            node.set_domain("headroom.unsupported." + node.domain()); // no schema: inference skips it
+            // A domain without schemas: inference skips its nodes (it only needs the domain imported).
+            node.set_domain("headroom.unsupported." + node.domain());
+            hiddenDomains.insert(node.domain());
             continue;
         }
         bool hasGraph = false;
@@ -276,6 +236,11 @@ std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::st
             for (std::size_t k = 2; k < dims->size(); ++k)
                 a->add_ints((*dims)[k]);
         }
+    }
+    for (const auto& domain : hiddenDomains) {
+        auto* o = model.add_opset_import();
+        o->set_domain(domain);
+        o->set_version(1);
     }
     if (!controlFlow.empty()) {
         std::string list;
@@ -509,10 +474,6 @@ std::string refusalList(const OnnxGraph& g, const std::vector<onnximport::Refusa
     }
     if (refusals.size() > kMaxListedRefusals)
         s += ", and " + std::to_string(refusals.size() - kMaxListedRefusals) + " more";
-    const bool someUnknown
-        = std::any_of(refusals.begin(), refusals.end(), [](const auto& r) { return r.reason.empty(); });
-    if (someUnknown)
-        s += ". Headroom has no layer for these operator types (docs/onnx-import.md lists the ones it maps)";
     return s;
 }
 
@@ -570,9 +531,11 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
             outputValue);
 
     auto mapping = onnximport::mapOperators(g, opset.value());
-    if (!mapping.refusals.empty())
-        return fail(
-            file, refusalList(g, mapping.refusals), g.graph().node(mapping.refusals.front().node).name());
+    std::vector<onnximport::Refusal> fatal;
+    std::copy_if(mapping.refusals.begin(), mapping.refusals.end(), std::back_inserter(fatal),
+        [](const onnximport::Refusal& r) { return r.fatal; });
+    if (!fatal.empty())
+        return fail(file, refusalList(g, fatal), g.graph().node(fatal.front().node).name());
     if (mapping.missingShape) {
         std::string message = mapping.missingShape->message;
         if (!inferenceError.empty())
@@ -656,8 +619,14 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         + " ONNX does not record in-place operations; ReLU, ReLU6 and LeakyReLU run in place where PyTorch "
           "allows "
           "it, as in torchvision's models.";
+    if (mapping.genericLayers > 0)
+        net.description += " " + std::to_string(mapping.genericLayers) + " operator"
+            + (mapping.genericLayers == 1 ? " Headroom has no exact layer for is" : "s Headroom has no exact layer for are")
+            + " modelled as GenericOp layers that keep their inputs (see the warnings).";
     for (const auto& note : mapping.notes)
         net.description += " " + note;
+    for (const auto& w : mapping.warnings)
+        net.warnings.push_back(cleanText(w));
     if (model.graph().output_size() > 1)
         net.description += " The loss applies to the first of its "
             + std::to_string(model.graph().output_size()) + " outputs ('" + outputValue + "').";

@@ -120,7 +120,7 @@ void MappingContext::markNeeded()
         const auto& n = node(p);
         for (int k = 0; k < n.input_size(); ++k) {
             const auto& in = n.input(k);
-            if (!in.empty() && m_g.isDynamic(in) && isDataInput(n.op_type(), k) && seen.insert(in).second)
+            if (!in.empty() && m_g.carriesData(in) && isDataInput(n.op_type(), k) && seen.insert(in).second)
                 work.push_back(in);
         }
     }
@@ -183,7 +183,12 @@ void MappingContext::absorb(int i, const std::string& value, const std::string& 
 
 void MappingContext::refuse(int i, std::string reason)
 {
-    m_out.refusals.push_back(Refusal{i, std::move(reason)});
+    m_out.refusals.push_back(Refusal{i, std::move(reason), false});
+}
+
+void MappingContext::reject(int i, std::string reason)
+{
+    m_out.refusals.push_back(Refusal{i, std::move(reason), true});
 }
 
 void MappingContext::missing(int i, const std::string& value)
@@ -228,7 +233,7 @@ std::optional<std::vector<std::int64_t>> MappingContext::weightDims(
     }
     for (const auto d : *dims) {
         if (d < 1 || d > kMaxDimension) {
-            refuse(i, std::string("its ") + what + " '" + value + "' has the impossible size " + joinDims(*dims));
+            reject(i, std::string("its ") + what + " '" + value + "' has the impossible size " + joinDims(*dims));
             return std::nullopt;
         }
     }
@@ -277,14 +282,14 @@ std::optional<Padding> MappingContext::padding(int i, std::size_t spatial, const
     } else if (autoPad == "NOTSET") {
         if (const auto pads = attrInts(n, "pads")) {
             if (pads->size() != 2 * spatial) {
-                refuse(i, "its pads " + joinDims(*pads) + " do not list 2 values per axis");
+                reject(i, "its pads " + joinDims(*pads) + " do not list 2 values per axis");
                 return std::nullopt;
             }
             begin.assign(pads->begin(), pads->begin() + static_cast<std::ptrdiff_t>(spatial));
             end.assign(pads->begin() + static_cast<std::ptrdiff_t>(spatial), pads->end());
         }
     } else if (autoPad != "VALID") {
-        refuse(i, "auto_pad \"" + autoPad + "\" is not an ONNX padding mode");
+        reject(i, "auto_pad \"" + autoPad + "\" is not an ONNX padding mode");
         return std::nullopt;
     }
     if (begin != end) {
@@ -294,7 +299,7 @@ std::optional<Padding> MappingContext::padding(int i, std::size_t spatial, const
         return std::nullopt;
     }
     if (std::any_of(begin.begin(), begin.end(), [](auto p) { return p < 0 || p > kMaxDimension; })) {
-        refuse(i, "its padding " + joinDims(begin) + " is negative or absurd");
+        reject(i, "its padding " + joinDims(begin) + " is negative or absurd");
         return std::nullopt;
     }
     return Padding{begin};
@@ -307,12 +312,12 @@ std::optional<std::vector<std::int64_t>> MappingContext::window(
     if (!v)
         v = std::move(fallback);
     if (!v) {
-        refuse(i, std::string("it has no ") + name);
+        reject(i, std::string("it has no ") + name);
         return std::nullopt;
     }
     if (v->size() != spatial
         || std::any_of(v->begin(), v->end(), [](auto x) { return x < 1 || x > kMaxDimension; })) {
-        refuse(i,
+        reject(i,
             std::string("its ") + name + " " + joinDims(*v) + " are not " + std::to_string(spatial)
                 + " positive sizes");
         return std::nullopt;
@@ -326,14 +331,14 @@ std::optional<PendingLayer> MappingContext::linearFrom(
     if (in < 1 || out < 1 || in > kMaxDimension || out > kMaxDimension) {
         if (quiet)
             return std::nullopt;
-        refuse(i, "its weight has the impossible size [" + std::to_string(in) + ", " + std::to_string(out) + "]");
+        reject(i, "its weight has the impossible size [" + std::to_string(in) + ", " + std::to_string(out) + "]");
         return std::nullopt;
     }
     const auto* t = m_g.type(input);
     if (t && t->hasShape && !t->dims.empty() && t->dims.back().known() && *t->dims.back().value != in) {
         if (quiet)
             return std::nullopt;
-        refuse(i, "its weight expects " + std::to_string(in) + " input features but the input is " + describe(*t));
+        reject(i, "its weight expects " + std::to_string(in) + " input features but the input is " + describe(*t));
         return std::nullopt;
     }
     json a{{"out_features", out}};

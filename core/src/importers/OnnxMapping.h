@@ -76,8 +76,11 @@ public:
 
     // ---- recording results ---------------------------------------------------------------------
 
-    /// Node `i` cannot be mapped; an empty reason means no Headroom layer has its type.
+    /// Node `i` has no exact layer (an empty reason: no Headroom layer has its type); it becomes a
+    /// GenericOp with a warning.
     void refuse(int i, std::string reason = {});
+    /// Node `i` cannot be followed: the file contradicts itself, or the node changes the batch axis.
+    void reject(int i, std::string reason);
     /// Records the first tensor whose shape a mapping needed but shape inference did not give.
     void missing(int i, const std::string& value);
     /// A layer of `type` reading node i's first input and producing its first output.
@@ -107,6 +110,10 @@ public:
     /// Marks the needed nodes: walks back from the graph outputs through the data inputs.
     void markNeeded();
     [[nodiscard]] OperatorMapping take() { return std::move(m_out); }
+    /// The refusals recorded so far (the driver turns them into GenericOp layers).
+    [[nodiscard]] const std::vector<Refusal>& refusals() const noexcept { return m_out.refusals; }
+    [[nodiscard]] std::vector<PendingLayer>& layers() noexcept { return m_out.layers; }
+    void warn(std::string sentence) { m_out.warnings.push_back(std::move(sentence)); }
 
 private:
     const OnnxGraph& m_g;

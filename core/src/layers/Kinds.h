@@ -45,5 +45,7 @@ std::unique_ptr<LayerKind> makeMul();
 std::unique_ptr<LayerKind> makeNewGELU();
 std::unique_ptr<LayerKind> makeScaledDotProductAttention();
 std::unique_ptr<LayerKind> makeTokenTypeEmbedding();
+// An operator Headroom does not model (GenericOp.cpp; ONNX import's fallback)
+std::unique_ptr<LayerKind> makeGenericOp();
 
 } // namespace headroom::layers

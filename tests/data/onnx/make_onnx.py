@@ -180,6 +180,32 @@ class Unsupported(nn.Module):
         return torch.flatten(y * 2.0, 1)
 
 
+class EvalMode(nn.Module):
+    """Exported in eval mode (the default for a model in eval mode): the BatchNorm2d after the convolution
+    is folded into it, the BatchNorm1d after the Linear stays in inference mode, the Dropout is gone."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.fc1 = nn.Linear(8 * 8 * 8, 32)
+        self.bn1 = nn.BatchNorm1d(32)
+        self.drop = nn.Dropout(0.5)
+        self.fc2 = nn.Linear(32, 10)
+
+    def forward(self, x):
+        x = torch.flatten(F.relu(self.bn(self.conv(x))), 1)
+        return self.fc2(self.drop(F.relu(self.bn1(self.fc1(x)))))
+
+
+def export_eval(model, example):
+    model.eval()
+    buf = io.BytesIO()
+    torch.onnx.export(model, example, buf, opset_version=15, input_names=["input"], output_names=["output"],
+                      dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
+    return onnx.load_from_string(buf.getvalue())
+
+
 def hand_built(out):
     """Graphs torch cannot produce, built with onnx.helper (tiny, weights stripped)."""
 
@@ -244,6 +270,28 @@ def hand_built(out):
     # An AveragePool with a zero stride: divided by zero in ONNX 1.12's shape inference (found by fuzzing).
     save(model([oh.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[0, 2])],
                [x], [y], []), out, "zero_stride.onnx")
+    # Operators no Headroom layer models, imported as GenericOp layers: a custom-domain operator reading
+    # a stored [16, 16] weight (its output's shape declared in value_info, as exporters of custom ops
+    # write it), Erf on its own, and TopK whose two outputs (values, int64 indices) are both used.
+    xs = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8, 16])
+    fancy = oh.make_tensor_value_info("fancy_out", TensorProto.FLOAT, ["N", 8, 16])
+    g = oh.make_graph(
+        [oh.make_node("Relu", ["x"], ["r"], name="relu"),
+         oh.make_node("Fancy", ["r", "fw"], ["fancy_out"], name="fancy", domain="com.example"),
+         oh.make_node("Erf", ["fancy_out"], ["e"], name="erf"),
+         oh.make_node("TopK", ["e", "k"], ["values", "indices"], name="topk", axis=-1),
+         oh.make_node("Cast", ["indices"], ["positions"], name="to_float", to=TensorProto.FLOAT),
+         oh.make_node("Concat", ["values", "positions"], ["both"], name="concat", axis=-1),
+         oh.make_node("Flatten", ["both"], ["flat"], name="flatten", axis=1),
+         oh.make_node("Gemm", ["flat", "w2", "b2"], ["y"], name="fc", transB=1)],
+        "generic_ops", [xs], [oh.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 10])],
+        initializer=[weight("fw", [16, 16]), oh.make_tensor("k", TensorProto.INT64, [1], [4]), weight("w2", [10, 64]),
+                     weight("b2", [10])],
+        value_info=[fancy])
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 15), oh.make_opsetid("com.example", 1)],
+                      producer_name="make_onnx.py")
+    m.ir_version = 8
+    save(m, out, "generic_ops.onnx")
     # Opset 9: Clip with min/max attributes (ReLU6), Dropout with a ratio attribute, Softmax on axis 1 of 2-D.
     x_old = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
     save(model([oh.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
@@ -271,6 +319,7 @@ def main():
     save(strip(export(Mixed(), torch.randn(1, 3, 32, 32))), out, "mixed.onnx")
     save(strip(export(SeqModel(), torch.randint(0, 100, (1, 12)), opset=17)), out, "seq_opset17.onnx")
     save(strip(export(Unsupported(), torch.randn(1, 3, 8, 8), opset=15)), out, "unsupported_ops.onnx")
+    save(strip(export_eval(EvalMode(), torch.randn(2, 3, 8, 8))), out, "eval_mode.onnx")
     # torchvision models at their presets' sizes, weights stripped.
     for name, ctor in (("alexnet", torchvision.models.alexnet), ("vgg16", torchvision.models.vgg16),
                        ("resnet18", torchvision.models.resnet18), ("mobilenet_v2", torchvision.models.mobilenet_v2)):

@@ -21,10 +21,12 @@ void conv(MappingContext& ctx, int i)
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!w || !rank)
         return;
-    if (w->size() != *rank || (*rank != 3 && *rank != 4)) {
-        ctx.refuse(i,
-            *rank == 5 ? "3-D convolution has no Headroom layer"
-                       : "its weight " + joinDims(*w) + " does not fit an input of rank " + std::to_string(*rank));
+    if (w->size() != *rank) {
+        ctx.reject(i, "its weight " + joinDims(*w) + " does not fit an input of rank " + std::to_string(*rank));
+        return;
+    }
+    if (*rank != 3 && *rank != 4) {
+        ctx.refuse(i, std::to_string(*rank - 2) + "-D convolution has no Headroom layer");
         return;
     }
     const std::size_t spatial = *rank - 2;
@@ -35,17 +37,17 @@ void conv(MappingContext& ctx, int i)
     if (!kernel || !stride || !dilation)
         return;
     if (*kernel != weightKernel) {
-        ctx.refuse(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(*w));
+        ctx.reject(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(*w));
         return;
     }
     const std::int64_t groups = attrInt(n, "group").value_or(1);
     if (groups < 1 || groups > kMaxDimension) {
-        ctx.refuse(i, "its group " + std::to_string(groups) + " is not a positive count");
+        ctx.reject(i, "its group " + std::to_string(groups) + " is not a positive count");
         return;
     }
     const auto* in = ctx.graph().type(n.input(0));
     if (in && in->rank() > 1 && in->dims[1].known() && *in->dims[1].value != (*w)[1] * groups) {
-        ctx.refuse(i,
+        ctx.reject(i,
             "its weight " + joinDims(*w) + " with group " + std::to_string(groups) + " does not fit "
                 + std::to_string(*in->dims[1].value) + " input channels");
         return;
@@ -103,7 +105,7 @@ void convTranspose(MappingContext& ctx, int i)
     if (!kernel || !stride || !dilation)
         return;
     if (*kernel != weightKernel) {
-        ctx.refuse(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(*w));
+        ctx.reject(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(*w));
         return;
     }
     const auto pad = ctx.padding(i, 2, *kernel, *stride, *dilation, false);
@@ -113,12 +115,12 @@ void convTranspose(MappingContext& ctx, int i)
     if (outputPadding.size() != 2 || std::any_of(outputPadding.begin(), outputPadding.end(), [](auto p) {
             return p < 0 || p > kMaxDimension;
         })) {
-        ctx.refuse(i, "its output_padding " + joinDims(outputPadding) + " is not two sizes");
+        ctx.reject(i, "its output_padding " + joinDims(outputPadding) + " is not two sizes");
         return;
     }
     const std::int64_t groups = attrInt(n, "group").value_or(1);
     if (groups < 1 || groups > kMaxDimension) {
-        ctx.refuse(i, "its group " + std::to_string(groups) + " is not a positive count");
+        ctx.reject(i, "its group " + std::to_string(groups) + " is not a positive count");
         return;
     }
     json a{{"out_channels", (*w)[1] * groups}, {"kernel_size", tupleJson(*kernel)}};

@@ -26,4 +26,8 @@ void recogniseGeluErf(MappingContext& ctx, int erf);
 void recogniseSilu(MappingContext& ctx, int mul);
 void recogniseLinearBias(MappingContext& ctx, int matmul);
 
+/// Warns when the graph shows an export in inference mode (BatchNorm folded into convolutions or
+/// BatchNormalization in inference mode; Dropout is then gone too).
+void checkExportMode(MappingContext& ctx);
+
 } // namespace headroom::onnximport::ops

@@ -20,7 +20,7 @@ void gemm(MappingContext& ctx, int i)
     if (!w)
         return;
     if (w->size() != 2) {
-        ctx.refuse(i, "its weight " + joinDims(*w) + " is not a matrix");
+        ctx.reject(i, "its weight " + joinDims(*w) + " is not a matrix");
         return;
     }
     const bool transB = attrInt(n, "transB").value_or(0) != 0;

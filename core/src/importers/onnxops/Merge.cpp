@@ -51,7 +51,7 @@ void concat(MappingContext& ctx, int i)
     if (axis < 0)
         axis += r;
     if (axis < 1 || axis >= r) {
-        ctx.refuse(i, "it concatenates along the batch axis");
+        ctx.reject(i, "it concatenates along the batch axis");
         return;
     }
     if (inputs.size() == 1) {

@@ -13,7 +13,7 @@ void batchNorm(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
     if (n.input_size() < 5) {
-        ctx.refuse(i, "it lacks scale, bias, mean or variance inputs");
+        ctx.reject(i, "it lacks scale, bias, mean or variance inputs");
         return;
     }
     const auto rank = ctx.rankOf(i, n.input(0));
@@ -36,10 +36,6 @@ void batchNorm(MappingContext& ctx, int i)
         if (!near(torchMomentum, 0.1))
             a["momentum"] = torchMomentum;
     }
-    if (attrInt(n, "training_mode").value_or(0) == 0)
-        ctx.note("Its BatchNormalization nodes were exported for inference; Headroom models them "
-                 "as they run while training.",
-            "inference BatchNormalization");
     ctx.emit(i, *rank == 4 ? "BatchNorm2d" : "BatchNorm1d", a);
 }
 
@@ -47,7 +43,7 @@ void layerNorm(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
     if (n.input_size() < 2) {
-        ctx.refuse(i, "it has no scale input");
+        ctx.reject(i, "it has no scale input");
         return;
     }
     const auto in = ctx.perSampleOf(i, n.input(0));
@@ -61,7 +57,7 @@ void layerNorm(MappingContext& ctx, int i)
     if (axis < 0)
         axis += rank;
     if (axis < 1 || axis >= rank) {
-        ctx.refuse(i,
+        ctx.reject(i,
             "its axis " + std::to_string(attrInt(n, "axis").value_or(-1))
                 + " is not a feature axis (the batch axis cannot be normalised per sample)");
         return;

@@ -20,7 +20,7 @@ void flatten(MappingContext& ctx, int i)
         axis += static_cast<std::int64_t>(*rank);
     }
     if (axis != 1) {
-        ctx.refuse(i,
+        ctx.reject(i,
             axis == 0 ? "axis 0 merges the batch axis into the features"
                       : "axis " + std::to_string(axis) + " folds feature axes into the batch axis");
         return;
@@ -113,13 +113,13 @@ void reshape(MappingContext& ctx, int i)
         return e;
     };
     if (out->empty()) {
-        ctx.refuse(i,
+        ctx.reject(i,
             "it merges the batch axis and the " + joinDims(*in)
                 + " of each sample into one axis; Headroom keeps the batch axis first and separate");
         return;
     }
     if (elements(*in) < 0 || elements(*in) != elements(*out)) {
-        ctx.refuse(i,
+        ctx.reject(i,
             "it turns " + joinDims(*in) + " per sample into " + joinDims(*out)
                 + ", changing the batch axis, which Headroom keeps first and separate");
         return;

@@ -18,7 +18,7 @@ void softmax(MappingContext& ctx, int i)
     if (axis < 0)
         axis += r;
     if (axis < 1 || axis >= r) {
-        ctx.refuse(i, "its axis is not a feature axis (the batch axis cannot be normalised per sample)");
+        ctx.reject(i, "its axis is not a feature axis (the batch axis cannot be normalised per sample)");
         return;
     }
     if (ctx.opset() < 13 && axis != r - 1) {
