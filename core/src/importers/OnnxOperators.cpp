@@ -187,8 +187,8 @@ OperatorMapping mapOperators(const OnnxGraph& graph, int opset)
     MappingContext ctx(graph, opset);
     ctx.markNeeded();
     ops::checkExportMode(ctx);
-    for (int i = 0; i < ctx.nodeCount(); ++i) {
-        for (const auto& p : patterns()) {
+    for (const auto& p : patterns()) {
+        for (int i = 0; i < ctx.nodeCount(); ++i) {
             if (ctx.needed(i) && !ctx.absorbed(i) && ctx.fusedAt(i) == nullptr && ctx.isOp(i, p.anchorOp))
                 p.recognise(ctx, i);
         }

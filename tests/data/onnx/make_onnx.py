@@ -15,6 +15,7 @@ input shape, an unsupported opset, an absurd dimension, a fixed batch size.
 
 import argparse
 import io
+import math
 import os
 import warnings
 
@@ -180,6 +181,32 @@ class Unsupported(nn.Module):
         return torch.flatten(y * 2.0, 1)
 
 
+class NewGELU(nn.Module):
+    """Hugging Face's NewGELUActivation (GPT-2's gelu_new): GELU's tanh form written in tensor ops."""
+
+    def forward(self, x):
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
+class Patterns(nn.Module):
+    """What opset 15 writes as several nodes: LayerNorm (nine nodes; also over two axes and without
+    affine parameters), GELU's tanh approximation (nine), Hugging Face's NewGELU (eight)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(16)
+        self.fc1 = nn.Linear(16, 32)
+        self.act = nn.GELU(approximate="tanh")
+        self.fc2 = nn.Linear(32, 16)
+        self.new_gelu = NewGELU()
+        self.norm2 = nn.LayerNorm([6, 16], elementwise_affine=False, eps=1e-6)
+        self.head = nn.Linear(6 * 16, 4)
+
+    def forward(self, x):
+        y = self.fc2(self.act(self.fc1(self.norm(x))))
+        return self.head(torch.flatten(self.norm2(self.new_gelu(y)), 1))
+
+
 class EvalMode(nn.Module):
     """Exported in eval mode (the default for a model in eval mode): the BatchNorm2d after the convolution
     is folded into it, the BatchNorm1d after the Linear stays in inference mode, the Dropout is gone."""
@@ -320,6 +347,7 @@ def main():
     save(strip(export(SeqModel(), torch.randint(0, 100, (1, 12)), opset=17)), out, "seq_opset17.onnx")
     save(strip(export(Unsupported(), torch.randn(1, 3, 8, 8), opset=15)), out, "unsupported_ops.onnx")
     save(strip(export_eval(EvalMode(), torch.randn(2, 3, 8, 8))), out, "eval_mode.onnx")
+    save(strip(export(Patterns(), torch.randn(1, 6, 16))), out, "patterns_opset15.onnx")
     # torchvision models at their presets' sizes, weights stripped.
     for name, ctor in (("alexnet", torchvision.models.alexnet), ("vgg16", torchvision.models.vgg16),
                        ("resnet18", torchvision.models.resnet18), ("mobilenet_v2", torchvision.models.mobilenet_v2)):

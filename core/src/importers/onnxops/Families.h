@@ -25,6 +25,10 @@ void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);
 void recogniseGeluErf(MappingContext& ctx, int erf);
 void recogniseSilu(MappingContext& ctx, int mul);
 void recogniseLinearBias(MappingContext& ctx, int matmul);
+void recogniseLayerNorm(MappingContext& ctx, int reduceMean);
+void recogniseGeluTanh(MappingContext& ctx, int tanh);
+void recogniseMultiheadAttention(MappingContext& ctx, int softmax);
+void recogniseZeroPaddedAvgPool(MappingContext& ctx, int averagePool);
 
 /// Warns when the graph shows an export in inference mode (BatchNorm folded into convolutions or
 /// BatchNormalization in inference mode; Dropout is then gone too).
