@@ -67,6 +67,7 @@ private slots:
     void realNetworksMatchMeasuredPyTorch_data();
     void realNetworksMatchMeasuredPyTorch();
     void patternsComeBackAsOneLayer();
+    void newerOpsetsReadAsSeventeen();
     void lenetEqualsNativeLayerByLayer();
     void residualBranchesArePreserved();
     void namesFollowTorchModuleScopes();
@@ -234,6 +235,20 @@ void TestOnnxImport::patternsComeBackAsOneLayer()
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     QCOMPARE(a.totalParams, std::uint64_t{1492}); // sum(p.numel() for p in Patterns().parameters())
     QVERIFY(a.warnings.empty());
+}
+
+void TestOnnxImport::newerOpsetsReadAsSeventeen()
+{
+    // As torch 2's dynamo exporter writes them: opset 20's Gelu and opset 18's ReduceMean with its axes as an
+    // input (read as the axes attribute; ReduceMean has no layer yet, so it is a GenericOp [8]).
+    const auto n = importOnnxFile(dataPath("opset20.onnx"));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(typesOf(n.value()), (std::vector<std::string>{"Conv2d", "GELU", "GenericOp", "Linear"}));
+    QCOMPARE(layerNamed(n.value(), "node_Gelu_1")->attributes.at("approximate").get<std::string>(), std::string("tanh"));
+    QVERIFY(layerNamed(n.value(), "node_ReduceMean_2")->attributes.at("output_shape") == nlohmann::json({8}));
+    QVERIFY2(n->description.find("opset 20 read as 17") != std::string::npos, n->description.c_str());
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QCOMPARE(a.totalParams, std::uint64_t{8 * 3 * 3 * 3 + 8 + 10 * 8 + 10});
 }
 
 void TestOnnxImport::lenetEqualsNativeLayerByLayer()
@@ -423,6 +438,10 @@ void TestOnnxImport::badInput_data()
     QTest::newRow("conv weight rank above input rank")
         << "conv_rank_mismatch.onnx"
         << "conv (Conv: its weight [4, 3, 3, 3] does not fit an input of rank 2)";
+    QTest::newRow("opset 18 without an opset-17 form")
+        << "opset18_antialias.onnx"
+        << "uses opset 18, which Headroom reads as opset 17, but 1 operator has no opset-17 form: node_Resize_0 (Resize: "
+           "antialias = 1 has no opset-17 form)";
     QTest::newRow("zero stride") << "zero_stride.onnx" << "node pool (AveragePool) has strides [0, 2]; they must be positive";
     QTest::newRow("JPEG image")
         << ":jpeg"

@@ -65,7 +65,12 @@ std::optional<std::vector<double>> fieldNumbers(const Field& field, std::size_t 
     return out;
 }
 
-std::optional<std::vector<double>> tensorNumbers(const TensorProto& t, std::size_t maxElements)
+const std::vector<int> kNoConsumers;
+constexpr double kLargestExactInteger = 9007199254740992.0; // 2^53
+
+} // namespace
+
+std::optional<std::vector<double>> tensorNumbers(const onnx::TensorProto& t, std::size_t maxElements)
 {
     std::size_t count = 1;
     for (const auto d : t.dims()) {
@@ -75,30 +80,25 @@ std::optional<std::vector<double>> tensorNumbers(const TensorProto& t, std::size
         if (count > maxElements)
             return std::nullopt;
     }
-    if (t.data_location() == TensorProto::EXTERNAL)
+    if (t.data_location() == onnx::TensorProto::EXTERNAL)
         return std::nullopt;
     const bool raw = t.has_raw_data();
     switch (t.data_type()) {
-    case TensorProto::FLOAT:
+    case onnx::TensorProto::FLOAT:
         return raw ? rawNumbers<float>(t.raw_data(), count) : fieldNumbers(t.float_data(), count);
-    case TensorProto::DOUBLE:
+    case onnx::TensorProto::DOUBLE:
         return raw ? rawNumbers<double>(t.raw_data(), count) : fieldNumbers(t.double_data(), count);
-    case TensorProto::INT64:
+    case onnx::TensorProto::INT64:
         return raw ? rawNumbers<std::int64_t>(t.raw_data(), count) : fieldNumbers(t.int64_data(), count);
-    case TensorProto::INT32:
+    case onnx::TensorProto::INT32:
         return raw ? rawNumbers<std::int32_t>(t.raw_data(), count) : fieldNumbers(t.int32_data(), count);
-    case TensorProto::BOOL:
-    case TensorProto::UINT8:
+    case onnx::TensorProto::BOOL:
+    case onnx::TensorProto::UINT8:
         return raw ? rawNumbers<std::uint8_t>(t.raw_data(), count) : fieldNumbers(t.int32_data(), count);
     default:
         return std::nullopt;
     }
 }
-
-const std::vector<int> kNoConsumers;
-constexpr double kLargestExactInteger = 9007199254740992.0; // 2^53
-
-} // namespace
 
 std::optional<std::vector<std::int64_t>> ValueType::knownDims() const
 {

@@ -50,6 +50,9 @@ struct ValueType {
 /// The name of an ONNX element type ("FLOAT", "INT64", ...).
 [[nodiscard]] std::string elementTypeName(std::int32_t type);
 
+/// The numbers of a tensor with data (raw or typed fields), at most `maxElements`; nullopt without data.
+[[nodiscard]] std::optional<std::vector<double>> tensorNumbers(const onnx::TensorProto& t, std::size_t maxElements);
+
 /// How a node is shown in messages: its name, or "the unnamed Relu producing 'x'".
 [[nodiscard]] std::string nodeLabel(const onnx::NodeProto& node);
 

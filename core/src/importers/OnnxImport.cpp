@@ -5,6 +5,7 @@
 #include "headroom/Analysis.h"
 
 #include "importers/OnnxGraph.h"
+#include "importers/OnnxOpsetAdapter.h"
 #include "importers/OnnxOperators.h"
 
 #include <onnx/defs/schema.h>
@@ -102,12 +103,13 @@ Result<int> defaultOpset(const onnx::ModelProto& model, const std::string& file)
     const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
     const auto it = known.find(onnx::ONNX_DOMAIN);
     const int libraryMax = it == known.end() ? kOnnxMaxOpset : std::min(kOnnxMaxOpset, it->second.second);
-    if (*version > libraryMax)
+    if (*version > kOnnxMaxReadOpset || (*version > libraryMax && libraryMax < kOnnxMaxOpset))
         return fail(file,
             "uses opset " + std::to_string(*version)
-                + ", newer than Headroom's ONNX library knows (it imports opsets "
-                + std::to_string(kOnnxMinOpset) + " to " + std::to_string(libraryMax)
-                + "); export with opset_version=" + std::to_string(libraryMax) + " or lower");
+                + ", newer than Headroom reads (it imports opsets " + std::to_string(kOnnxMinOpset) + " to "
+                + std::to_string(libraryMax) + ", and " + std::to_string(libraryMax + 1) + " to "
+                + std::to_string(kOnnxMaxReadOpset) + " as " + std::to_string(libraryMax)
+                + " where their operators allow); export with opset_version=" + std::to_string(libraryMax) + " or lower");
     return static_cast<int>(*version);
 }
 
@@ -498,9 +500,15 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
 {
     if (!model.has_graph() || model.graph().node_size() == 0)
         return fail(file, "is not an ONNX model (it has no graph of operators)" + sniff(head));
-    const auto opset = defaultOpset(model, file);
-    if (!opset)
-        return opset.error();
+    const auto declared = defaultOpset(model, file);
+    if (!declared)
+        return declared.error();
+    Result<int> opset = declared.value();
+    if (declared.value() > kOnnxMaxOpset) {
+        if (auto e = onnximport::readAsOpset(model, declared.value(), kOnnxMaxOpset, file))
+            return *e;
+        opset = kOnnxMaxOpset;
+    }
 
     for (auto& t : *model.mutable_graph()->mutable_initializer()) {
         if (static_cast<std::size_t>(t.ByteSizeLong()) > kKeptInitializerBytes) {
@@ -614,7 +622,8 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
                                                                : model.producer_name()
             + (model.producer_version().empty() ? "" : " " + model.producer_version()) + ", ";
     net.description = "Imported from the ONNX model " + std::filesystem::path(file).filename().string() + " ("
-        + producer + "opset " + std::to_string(opset.value()) + "): " + std::to_string(mapping.layers.size())
+        + producer + "opset " + std::to_string(declared.value())
+        + (declared.value() != opset.value() ? " read as " + std::to_string(opset.value()) : std::string()) + "): " + std::to_string(mapping.layers.size())
         + " layers named after the ONNX nodes. " + input->batchNote
         + " ONNX does not record in-place operations; ReLU, ReLU6 and LeakyReLU run in place where PyTorch "
           "allows "

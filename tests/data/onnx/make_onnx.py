@@ -319,6 +319,30 @@ def hand_built(out):
                       producer_name="make_onnx.py")
     m.ir_version = 8
     save(m, out, "generic_ops.onnx")
+    # Opsets newer than ONNX 1.12 knows, as torch 2's dynamo exporter writes them (every value's shape in
+    # value_info): opset 18's ReduceMean with its axes as an input, opset 20's Gelu; and a Resize with
+    # antialias, which has no opset-17 form.
+    x4 = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 16, 16])
+    y2 = oh.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 10])
+    axes = oh.make_tensor("axes", TensorProto.INT64, [2], [2, 3])
+    dynamo = [oh.make_node("Conv", ["x", "w", "b"], ["c"], name="node_Conv_0", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+              oh.make_node("Gelu", ["c"], ["g"], name="node_Gelu_1", approximate="tanh"),
+              oh.make_node("ReduceMean", ["g", "axes"], ["m"], name="node_ReduceMean_2", keepdims=0),
+              oh.make_node("Gemm", ["m", "fw", "fb"], ["y"], name="node_Gemm_3", transB=1)]
+    shapes = [oh.make_tensor_value_info("c", TensorProto.FLOAT, ["N", 8, 16, 16]),
+              oh.make_tensor_value_info("g", TensorProto.FLOAT, ["N", 8, 16, 16]),
+              oh.make_tensor_value_info("m", TensorProto.FLOAT, ["N", 8])]
+    inits = [weight("w", [8, 3, 3, 3]), weight("b", [8]), weight("fw", [10, 8]), weight("fb", [10]), axes]
+    g20 = oh.make_graph(dynamo, "dynamo_opset20", [x4], [y2], initializer=inits, value_info=shapes)
+    m20 = oh.make_model(g20, opset_imports=[oh.make_opsetid("", 20)], producer_name="make_onnx.py")
+    m20.ir_version = 9
+    save(m20, out, "opset20.onnx")
+    sizes = oh.make_tensor("sizes", TensorProto.INT64, [4], [1, 3, 32, 32])
+    g18 = oh.make_graph([oh.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="node_Resize_0", mode="linear",
+                                      antialias=1)], "antialias", [x4], [y], initializer=[sizes])
+    m18 = oh.make_model(g18, opset_imports=[oh.make_opsetid("", 18)], producer_name="make_onnx.py")
+    m18.ir_version = 8
+    save(m18, out, "opset18_antialias.onnx")
     # Opset 9: Clip with min/max attributes (ReLU6), Dropout with a ratio attribute, Softmax on axis 1 of 2-D.
     x_old = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
     save(model([oh.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),

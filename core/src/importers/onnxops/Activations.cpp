@@ -1,4 +1,4 @@
-// Elementwise activations: Relu, LeakyRelu, Sigmoid, Tanh, Identity, and Clip as ReLU6 / ReLU.
+// Elementwise activations: Relu, LeakyRelu, Sigmoid, Tanh, Identity, Gelu, and Clip as ReLU6 / ReLU.
 #include "Families.h"
 
 #include <limits>
@@ -13,6 +13,17 @@ void relu(MappingContext& ctx, int i) { ctx.emit(i, "ReLU"); }
 void sigmoid(MappingContext& ctx, int i) { ctx.emit(i, "Sigmoid"); }
 void tanh(MappingContext& ctx, int i) { ctx.emit(i, "Tanh"); }
 void identity(MappingContext& ctx, int i) { ctx.emit(i, "Identity"); }
+
+/// Gelu (opset 20, as torch's dynamo exporter writes F.gelu): approximate "none" or "tanh", as PyTorch's.
+void gelu(MappingContext& ctx, int i)
+{
+    const std::string approximate = attrString(ctx.node(i), "approximate", "none");
+    if (approximate != "none" && approximate != "tanh") {
+        ctx.reject(i, "approximate \"" + approximate + "\" is not an ONNX Gelu mode");
+        return;
+    }
+    ctx.emit(i, "GELU", approximate == "none" ? json::object() : json{{"approximate", approximate}});
+}
 
 void leakyRelu(MappingContext& ctx, int i)
 {
@@ -66,6 +77,7 @@ void addActivations(Operators& table)
     table.push_back({"Tanh", &tanh});
     table.push_back({"Clip", &clip});
     table.push_back({"Identity", &identity});
+    table.push_back({"Gelu", &gelu});
 }
 
 } // namespace headroom::onnximport::ops
