@@ -17,8 +17,11 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <iomanip>
 #include <map>
+#include <new>
 #include <optional>
 #include <ostream>
 #include <span>
@@ -45,7 +48,9 @@ struct Options {
     std::string command;
     std::string file;
     std::string gpu = kDefaultGpu;
+    bool gpuGiven = false;
     Optimizer optimizer = Optimizer::Adam;
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
     Precision precision = Precision::Fp32;
     std::int64_t batch = kDefaultBatch;
     std::uint64_t overheadBytes = kDefaultOverheadBytes;
@@ -57,6 +62,7 @@ struct Options {
     std::optional<Loss> loss; ///< the model's own loss when not given
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     std::optional<std::int64_t> sequenceLength;
+    double moeImbalance = 1.0;
     std::vector<std::string> freeze;
     LoraOptions lora;
     bool loraTargetsGiven = false;
@@ -89,17 +95,21 @@ std::optional<std::int64_t> parseInteger(const std::string& text)
     return value;
 }
 
+/// A finite decimal number ("0.25", "1e-3"); nan, inf and text with anything after the number are not.
+/// A value too small for a double ("1e-400") is 0, as it is for every option's purpose.
 std::optional<double> parseNumber(const std::string& text)
 {
-    try {
-        std::size_t used = 0;
-        const double v = std::stod(text, &used);
-        if (used != text.size())
-            return std::nullopt;
-        return v;
-    } catch (...) {
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    double value = 0;
+    const auto [end, ec] = std::from_chars(first, last, value);
+    if (end != last || (ec != std::errc{} && ec != std::errc::result_out_of_range))
         return std::nullopt;
-    }
+    if (ec == std::errc::result_out_of_range)
+        value = std::strtod(text.c_str(), nullptr); // 0 on underflow, infinite on overflow
+    if (!std::isfinite(value))
+        return std::nullopt;
+    return value;
 }
 
 template <typename Enum>
@@ -116,7 +126,7 @@ std::int64_t integerOption(const std::string& option, const std::string& text, s
     const auto parsed = parseInteger(text);
     if (!parsed || *parsed < min || *parsed > max)
         throw UsageError{option + " must be an integer from " + std::to_string(min) + " to " + std::to_string(max)
-                         + ", not \"" + text + "\""};
+                         + ", not " + quoteForMessage(text)};
     return *parsed;
 }
 
@@ -132,7 +142,8 @@ std::vector<std::string> listOption(const std::string& option, const std::string
         const auto last = item.find_last_not_of(" \t");
         item = first == std::string::npos ? std::string{} : item.substr(first, last - first + 1);
         if (item.empty())
-            throw UsageError{option + " must be a comma-separated list of layer names, not \"" + text + "\""};
+            throw UsageError{option + " must be a comma-separated list of layer names, not "
+                             + quoteForMessage(text)};
         items.push_back(std::move(item));
         if (comma == std::string::npos)
             break;
@@ -157,32 +168,41 @@ Options parseOptions(const std::vector<std::string>& args)
             o.json = true;
         } else if (a == "--gpu") {
             o.gpu = value();
+            o.gpuGiven = true;
         } else if (a == "--optimizer") {
             const auto parsed = parseOptimizer(value());
             if (!parsed)
-                throw UsageError{"--optimizer must be one of " + optimizerChoices() + ", not \"" + args[i] + "\""};
+                throw UsageError{"--optimizer must be one of " + optimizerChoices() + ", not "
+                                 + quoteForMessage(args[i])};
             o.optimizer = *parsed;
+        } else if (a == "--optimizer-impl") {
+            const auto parsed = parseOptimizerImplementation(value());
+            if (!parsed)
+                throw UsageError{"--optimizer-impl must be one of foreach|fused|for-loop, not \"" + args[i] + "\""};
+            o.optimizerImplementation = *parsed;
         } else if (a == "--precision") {
             const auto parsed = parsePrecision(value());
             if (!parsed)
-                throw UsageError{"--precision must be one of fp32|amp-fp16|amp-bf16|fp16|bf16, not \"" + args[i] + "\""};
+                throw UsageError{"--precision must be one of fp32|amp-fp16|amp-bf16|fp16|bf16, not "
+                                 + quoteForMessage(args[i])};
             o.precision = *parsed;
         } else if (a == "--batch") {
             const auto parsed = parseInteger(value());
             if (!parsed || *parsed < 1 || *parsed > kMaxBatch)
-                throw UsageError{"--batch must be an integer from 1 to " + std::to_string(kMaxBatch) + ", not \""
-                                 + args[i] + "\""};
+                throw UsageError{"--batch must be an integer from 1 to " + std::to_string(kMaxBatch) + ", not "
+                                 + quoteForMessage(args[i])};
             o.batch = *parsed;
         } else if (a == "--overhead-mib") {
             const auto parsed = parseNumber(value());
             if (!parsed || *parsed < 0 || *parsed > 1024.0 * 1024.0)
-                throw UsageError{"--overhead-mib must be a number of MiB from 0 to 1048576, not \"" + args[i] + "\""};
+                throw UsageError{"--overhead-mib must be a number of MiB from 0 to 1048576, not "
+                                 + quoteForMessage(args[i])};
             o.overheadBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kMiB));
         } else if (a == "--gpu-memory-gib") {
             const auto parsed = parseNumber(value());
             if (!parsed || !(*parsed >= kMinCustomGpuGiB && *parsed <= kMaxCustomGpuGiB))
                 throw UsageError{"--gpu-memory-gib must be a number of GiB from " + shortNumber(kMinCustomGpuGiB) + " to "
-                                 + shortNumber(kMaxCustomGpuGiB) + ", not \"" + args[i] + "\""};
+                                 + shortNumber(kMaxCustomGpuGiB) + ", not " + quoteForMessage(args[i])};
             o.customMemoryBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kGiB));
         } else if (a == "-o" || a == "--output") {
             o.output = value();
@@ -190,7 +210,7 @@ Options parseOptions(const std::vector<std::string>& args)
             const auto parsed = parseCheckpointing(value());
             if (!parsed)
                 throw UsageError{"--checkpointing must be one of " + choices(allCheckpointings(), checkpointingName)
-                                 + ", not \"" + args[i] + "\""};
+                                 + ", not " + quoteForMessage(args[i])};
             o.checkpointing = *parsed;
         } else if (a == "--loss") {
             const auto parsed = parseLoss(value());
@@ -200,10 +220,16 @@ Options parseOptions(const std::vector<std::string>& args)
         } else if (a == "--attention") {
             const auto parsed = parseAttention(value());
             if (!parsed)
-                throw UsageError{"--attention must be sdpa or eager, not \"" + args[i] + "\""};
+                throw UsageError{"--attention must be sdpa or eager, not " + quoteForMessage(args[i])};
             o.attention = *parsed;
         } else if (a == "--sequence-length") {
             o.sequenceLength = integerOption(a, value(), 1, kMaxBatch);
+        } else if (a == "--moe-imbalance") {
+            const auto parsed = parseNumber(value());
+            if (!parsed || !(*parsed >= 1 && *parsed <= kMaxMoeImbalance))
+                throw UsageError{"--moe-imbalance must be a number from 1 (balanced routing) to "
+                                 + shortNumber(kMaxMoeImbalance) + ", not \"" + args[i] + "\""};
+            o.moeImbalance = *parsed;
         } else if (a == "--lora-rank") {
             o.lora.rank = integerOption(a, value(), 1, kMaxLoraRank);
         } else if (a == "--freeze") {
@@ -215,7 +241,8 @@ Options parseOptions(const std::vector<std::string>& args)
         } else if (a == "--lora-dropout") {
             const auto parsed = parseNumber(value());
             if (!parsed || !(*parsed >= 0 && *parsed < 1))
-                throw UsageError{"--lora-dropout must be a probability from 0 to below 1, not \"" + args[i] + "\""};
+                throw UsageError{"--lora-dropout must be a probability from 0 to below 1, not "
+                                 + quoteForMessage(args[i])};
             o.lora.dropout = *parsed;
             o.loraDropoutGiven = true;
         } else if (a == "--qlora") {
@@ -227,8 +254,8 @@ Options parseOptions(const std::vector<std::string>& args)
         } else if (a == "--sharding") {
             const auto parsed = parseSharding(value());
             if (!parsed)
-                throw UsageError{"--sharding must be one of " + choices(allShardings(), shardingName) + ", not \""
-                                 + args[i] + "\""};
+                throw UsageError{"--sharding must be one of " + choices(allShardings(), shardingName) + ", not "
+                                 + quoteForMessage(args[i])};
             o.parallel.sharding = *parsed;
         } else if (a == "--tensor-parallel") {
             o.parallel.tensorParallel = integerOption(a, value(), 1, kMaxGpus);
@@ -240,10 +267,10 @@ Options parseOptions(const std::vector<std::string>& args)
             const auto parsed = parseNumber(value());
             if (!parsed || !(*parsed >= kMinUtilization && *parsed <= 1))
                 throw UsageError{"--utilization must be a fraction of peak from " + shortNumber(kMinUtilization)
-                                 + " to 1, not \"" + args[i] + "\""};
+                                 + " to 1, not " + quoteForMessage(args[i])};
             o.utilization = *parsed;
         } else if (a.starts_with("-")) {
-            throw UsageError{"unknown option " + a + " (see headroom --help)"};
+            throw UsageError{"unknown option " + quoteForMessage(a) + " (see headroom " + o.command + " --help)"};
         } else {
             positional.push_back(a);
         }
@@ -252,11 +279,13 @@ Options parseOptions(const std::vector<std::string>& args)
     if (needsFile && positional.empty())
         throw UsageError{o.command + " needs a model file (see headroom --help)"};
     if (positional.size() > (needsFile ? 1U : 0U))
-        throw UsageError{"unexpected argument \"" + positional.back() + "\""};
+        throw UsageError{"unexpected argument " + quoteForMessage(positional.back())};
     if (needsFile)
         o.file = positional.front();
     if (o.command == "report" && o.output.empty())
         throw UsageError{"report needs -o OUT.pdf"};
+    if (o.gpuGiven && o.customMemoryBytes)
+        throw UsageError{"--gpu and --gpu-memory-gib both choose the GPU: give one of them"};
     if (!o.lora.enabled()) {
         if (o.lora.quantizeBase)
             throw UsageError{"--qlora needs --lora-rank (the adapters' rank)"};
@@ -302,6 +331,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
         throw UsageError{"--freeze: " + frozen.error().message};
     plan.precision = o.precision;
     plan.setup.optimizer = o.optimizer;
+    plan.setup.optimizerImplementation = o.optimizerImplementation;
     plan.setup.batch = o.batch;
     plan.setup.overheadBytes = o.overheadBytes;
     plan.setup.accumulationSteps = o.accumulationSteps;
@@ -312,6 +342,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     plan.attention = o.attention;
     plan.lora = o.lora;
     plan.sequenceLength = o.sequenceLength;
+    plan.moeImbalance = o.moeImbalance;
     if (o.customMemoryBytes) {
         plan.gpu.name = "Custom GPU";
         plan.gpu.vendor = "Custom";
@@ -423,8 +454,7 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
             << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
     out << std::left << std::setw(22) << "Total" << std::right << std::setw(14) << formatBytes(e.total()) << "\n\n";
-    if (const auto step = optimizerStepText(e))
-        out << *step << ".\n";
+    out << peakText(e) << ".\n";
     out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name << (multiGpu ? " (each GPU)" : "") << ": "
         << (e.fits ? "headroom " : "short by ") << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes())))
         << '\n';
@@ -454,6 +484,24 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
             formatFlops(static_cast<double>(row.forwardFlopsPerSample) + static_cast<double>(row.backwardFlopsPerSample))});
     }
     table.print(out);
+}
+
+/// Every string value made valid UTF-8 (a model named after a file "llama\xff.json"), so dump() cannot throw.
+void escapeInvalidStrings(nlohmann::ordered_json& j)
+{
+    if (j.is_string()) {
+        auto& text = j.get_ref<std::string&>();
+        text = escapeInvalidUtf8(text);
+    } else if (j.is_structured()) {
+        for (auto& element : j)
+            escapeInvalidStrings(element);
+    }
+}
+
+void writeJson(std::ostream& out, nlohmann::ordered_json j, int indent)
+{
+    escapeInvalidStrings(j);
+    out << j.dump(indent) << '\n';
 }
 
 nlohmann::ordered_json throughputJson(const Plan& plan, const PlanResult& result)
@@ -490,7 +538,7 @@ int runEstimate(const Options& o, const std::string& exe, std::ostream& out, std
         // planToJson carries the memory plan; the throughput estimate is the command line's addition.
         if (!j.contains("throughput"))
             j["throughput"] = throughputJson(plan, result);
-        out << j.dump(2) << '\n';
+        writeJson(out, std::move(j), 2);
     } else {
         printTable(plan, result, out);
     }
@@ -505,13 +553,13 @@ int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out, std
         throw UsageError{result.error->message};
     const Estimate& e = *result.estimate;
     if (o.json) {
-        out << nlohmann::ordered_json{{"max_batch", e.maxBatch},
-                                      {"max_effective_batch", e.maxEffectiveBatch},
-                                      {"accumulation_steps", plan.setup.accumulationSteps},
-                                      {"data_parallel_gpus", plan.setup.parallel.dataParallel()},
-                                      {"gpu", plan.gpu.name}}
-                   .dump()
-            << '\n';
+        writeJson(out,
+                  {{"max_batch", e.maxBatch},
+                   {"max_effective_batch", e.maxEffectiveBatch},
+                   {"accumulation_steps", plan.setup.accumulationSteps},
+                   {"data_parallel_gpus", plan.setup.parallel.dataParallel()},
+                   {"gpu", plan.gpu.name}},
+                  -1);
     } else if (report::plantext::hasEffectiveBatch(plan.setup)) {
         out << e.maxBatch << " (micro-batch per GPU; effective batch "
             << report::plantext::effectiveBatchText(e.maxBatch, plan.setup) << ")\n";
@@ -526,6 +574,9 @@ int runReport(const Options& o, const std::string& exe, std::ostream& out, std::
 {
     const Plan plan = makePlan(o, exe);
     const PlanResult result = evaluateWithWarnings(plan, err);
+    // As `estimate`: a network that cannot be estimated is an error, not a report that says so.
+    if (!result.estimate)
+        throw UsageError{result.error->message};
     if (startGui)
         startGui();
     auto written = report::writePdfReport(plan, result, QString::fromStdString(o.output));
@@ -550,7 +601,7 @@ int runGpus(const Options& o, const std::string& exe, std::ostream& out)
                             {"fp16_tflops", g.fp16Tflops},
                             {"bf16_tflops", g.bf16Tflops}});
         }
-        out << list.dump(2) << '\n';
+        writeJson(out, std::move(list), 2);
         return kExitOk;
     }
     using Align = TextTable::Align;
@@ -579,11 +630,13 @@ std::string helpText()
            "                                  a PDF report of the plan (no display needed)\n"
            "  headroom gpus [--json]          the GPU catalogue\n"
            "  headroom --help | --version\n"
+           "  headroom COMMAND --help         a command's usage and options\n"
            "\n"
            "Options (defaults in brackets):\n"
            "  --gpu NAME            a unique part of a GPU's name [GeForce GTX 1080]\n"
            "  --gpu-memory-gib X    a custom GPU with X GiB instead of --gpu\n"
            "  --optimizer NAME      " + optimizerChoices() + " [adam]\n"
+           "  --optimizer-impl NAME how torch.optim runs the step: foreach|fused|for-loop [foreach]\n"
            "  --precision NAME      fp32|amp-fp16|amp-bf16|fp16|bf16 [fp32]\n"
            "  --batch N             (micro-)batch size per GPU [32]\n"
            "  --overhead-mib X      CUDA context and framework overhead in MiB [512]\n"
@@ -595,6 +648,8 @@ std::string helpText()
            "  --checkpointing MODE  none|per-block|selective activation checkpointing [none]\n"
            "  --attention IMPL      sdpa|eager (eager keeps the T x T attention scores) [sdpa]\n"
            "  --sequence-length T   tokens per sample, for sequence models [as in the model]\n"
+           "  --moe-imbalance F     mixture of experts: the busiest expert's tokens over an even\n"
+           "                        share, 1 to experts / top-k [1: balanced routing]\n"
            "  --freeze LIST         comma-separated layers to freeze (no gradients or optimizer state):\n"
            "                        top-level names, or block.layer inside a Repeat (every iteration)\n"
            "  --lora-rank R         LoRA adapters of rank R; every other weight frozen [off]\n"
@@ -611,29 +666,157 @@ std::string helpText()
            "  --utilization U       assumed fraction of the GPU's peak FLOP rate, 0 < U <= 1 [0.4]\n"
            "\n"
            "FILE is a Headroom model file (docs/model-format.md), an ONNX model (.onnx) or a Hugging Face\n"
-           "config.json. Memory is per GPU. Errors go to stderr with exit code 2; warnings (assumptions\n"
-           "behind the numbers, such as an ONNX operator Headroom models generically) go to stderr too.\n";
+           "config.json. Memory is per GPU. Errors go to stderr as one line, with exit code 2; warnings\n"
+           "(assumptions behind the numbers, such as an ONNX operator Headroom models generically) go to\n"
+           "stderr too.\n";
+}
+
+namespace {
+
+const std::vector<std::string>& commandNames()
+{
+    static const std::vector<std::string> names{"estimate", "max-batch", "report", "gpus", "help"};
+    return names;
+}
+
+bool isHelpOption(const std::string& arg) { return arg == "--help" || arg == "-h"; }
+
+bool isCommand(const std::string& arg)
+{
+    return std::find(commandNames().begin(), commandNames().end(), arg) != commandNames().end();
+}
+
+/// Edits (insertions, deletions, substitutions) that turn `a` into `b`.
+std::size_t editDistance(const std::string& a, const std::string& b)
+{
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
+}
+
+/// Why `first` (neither a command nor an option) does not start anything: a typo of a command, a
+/// folder, or a file that does not exist.
+std::string notACommand(const std::string& first)
+{
+    std::string commands;
+    for (const auto& c : commandNames())
+        commands += (commands.empty() ? "" : ", ") + c;
+    std::error_code ec;
+    if (std::filesystem::is_directory(first, ec))
+        return quoteForMessage(first) + " is a folder; give a model file to open, or a command (" + commands + ")";
+    std::string message = quoteForMessage(first) + " is neither a command nor an existing file; the commands are "
+        + commands;
+    if (first.size() < 64) {
+        for (const auto& c : commandNames()) {
+            if (editDistance(first, c) <= 2)
+                return message + " (did you mean " + c + "?)";
+        }
+    }
+    return message + " (see headroom --help)";
+}
+
+/// One line on a terminal, whatever the message holds: bytes that are not UTF-8 and control
+/// characters (a newline in a file name) escaped.
+std::string printableLine(const std::string& message)
+{
+    std::string line;
+    for (const char c : escapeInvalidUtf8(message)) {
+        if (static_cast<unsigned char>(c) < 0x20) {
+            static constexpr char kDigits[] = "0123456789abcdef";
+            line += std::string{'\\', 'x', kDigits[(c >> 4) & 0xF], kDigits[c & 0xF]};
+        } else {
+            line += c;
+        }
+    }
+    return line;
+}
+
+} // namespace
+
+std::string commandHelpText(const std::string& command)
+{
+    if (command == "gpus")
+        return "Usage: headroom gpus [--json]\n"
+               "\n"
+               "Lists the GPU catalogue: name, vendor, memory, memory bandwidth and fp32 peak, as a table or,\n"
+               "with --json, as a JSON array (also the fp16 and bf16 peaks). --gpu takes any of these names.\n";
+    std::string usage;
+    if (command == "estimate")
+        usage = "Usage: headroom estimate FILE [options] [--json]\n"
+                "\n"
+                "The memory one training step takes on the GPU, by component, whether it fits, the largest\n"
+                "batch that does, the throughput estimate and the per-layer table.\n";
+    else if (command == "max-batch")
+        usage = "Usage: headroom max-batch FILE [options] [--json]\n"
+                "\n"
+                "The largest micro-batch per GPU that fits, as an integer (then the effective batch when\n"
+                "accumulating or on several GPUs).\n";
+    else if (command == "report")
+        usage = "Usage: headroom report FILE -o OUT.pdf [options]\n"
+                "\n"
+                "Writes the plan as a PDF report (no display needed). OUT.pdf must be a new path or a regular\n"
+                "file that is not read-only; it is replaced only once the report is complete.\n";
+    else
+        return helpText();
+    // The options are those of every planning command: the --help text from "Options" on.
+    const std::string all = helpText();
+    const auto options = all.find("Options (defaults in brackets):");
+    return usage + "\n" + (options == std::string::npos ? all : all.substr(options));
 }
 
 bool isCommandLineInvocation(const std::vector<std::string>& args)
 {
     if (args.empty())
         return false;
-    static const std::vector<std::string> commands{"estimate", "max-batch", "report", "gpus",
-                                                   "--help",   "-h",        "--version", "help"};
-    return std::find(commands.begin(), commands.end(), args.front()) != commands.end();
+    const std::string& first = args.front();
+    if (first.starts_with("-") || isCommand(first))
+        return true;
+    // The GUI only for a file it can open; anything else (a typo of a command, a missing file, a
+    // folder) is an error on the command line rather than a window, which without a display would
+    // wait forever.
+    std::error_code ec;
+    return !std::filesystem::exists(first, ec) || std::filesystem::is_directory(first, ec);
 }
 
 int run(const std::vector<std::string>& args, const std::string& executablePath, std::ostream& out, std::ostream& err,
         const std::function<void()>& startGui)
 {
+    const auto fail = [&](const std::string& message) {
+        err << "headroom: error: " << printableLine(message) << '\n';
+        return kExitError;
+    };
     try {
-        if (args.empty() || args.front() == "--help" || args.front() == "-h" || args.front() == "help") {
+        if (args.empty() || isHelpOption(args.front())) {
             out << helpText();
+            return kExitOk;
+        }
+        if (args.front() == "help") {
+            if (args.size() > 1 && !isCommand(args[1]))
+                throw UsageError{"help: " + notACommand(args[1])};
+            out << (args.size() > 1 ? commandHelpText(args[1]) : helpText());
             return kExitOk;
         }
         if (args.front() == "--version") {
             out << "headroom " HEADROOM_VERSION "\n";
+            return kExitOk;
+        }
+        if (!isCommand(args.front())) {
+            if (args.front().starts_with("-"))
+                throw UsageError{"unknown option " + quoteForMessage(args.front()) + " (see headroom --help)"};
+            throw UsageError{notACommand(args.front())};
+        }
+        if (std::any_of(args.begin() + 1, args.end(), isHelpOption)) {
+            out << commandHelpText(args.front());
             return kExitOk;
         }
         const Options o = parseOptions(args);
@@ -643,12 +826,16 @@ int run(const std::vector<std::string>& args, const std::string& executablePath,
             return runMaxBatch(o, executablePath, out, err);
         if (o.command == "report")
             return runReport(o, executablePath, out, err, startGui);
-        if (o.command == "gpus")
-            return runGpus(o, executablePath, out);
-        throw UsageError{"unknown command \"" + o.command + "\" (see headroom --help)"};
+        return runGpus(o, executablePath, out);
     } catch (const UsageError& e) {
-        err << "headroom: error: " << e.message << '\n';
-        return kExitError;
+        return fail(e.message);
+    } catch (const std::bad_alloc&) {
+        return fail("out of memory");
+    } catch (const std::exception& e) {
+        // A bug, not the user's input: still one line and exit code 2, never an abort.
+        return fail(std::string("internal error: ") + e.what());
+    } catch (...) {
+        return fail("internal error");
     }
 }
 

@@ -9,11 +9,12 @@ namespace headroom::cli {
 
 /// Exit codes of the command line.
 constexpr int kExitOk = 0;
-constexpr int kExitDoesNotFit = 1; ///< `estimate` when the plan does not fit (only with --fail-if-over)
+constexpr int kExitDoesNotFit = 1; ///< reserved: `estimate` when the plan does not fit (no option asks for it yet)
 constexpr int kExitError = 2;
 
-/// True if `args` (argv without the program name) asks for a command-line action rather than the
-/// GUI: a subcommand, --help or --version.
+/// True if `args` (argv without the program name) is for the command line rather than the GUI:
+/// anything but nothing or an existing file to open. A subcommand, an option, and also a mistyped
+/// command or a missing file, which run() reports as an error.
 [[nodiscard]] bool isCommandLineInvocation(const std::vector<std::string>& args);
 
 /// Runs `headroom <args>`; output to `out`, one-line errors to `err`. `executablePath` locates
@@ -24,5 +25,7 @@ int run(const std::vector<std::string>& args, const std::string& executablePath,
 
 /// The --help text.
 [[nodiscard]] std::string helpText();
+/// `headroom COMMAND --help`: the command's usage and the options it takes.
+[[nodiscard]] std::string commandHelpText(const std::string& command);
 
 } // namespace headroom::cli

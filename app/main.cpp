@@ -1,6 +1,8 @@
-// Headroom's entry point: the command line for subcommands, the GUI otherwise.
+// Headroom's entry point: the command line for subcommands, the GUI otherwise (when built with it).
 #include "CommandLine.h"
+#ifdef HEADROOM_WITH_GUI
 #include "GuiApp.h"
+#endif
 
 #include <QGuiApplication>
 #include <QString>
@@ -27,8 +29,14 @@ int main(int argc, char** argv)
 {
     const std::vector<std::string> args(argv + 1, argv + argc);
     if (!headroom::cli::isCommandLineInvocation(args)) {
+#ifdef HEADROOM_WITH_GUI
         const QString file = args.empty() ? QString() : QString::fromLocal8Bit(args.front().c_str());
         return headroom::ui::runGuiApp(argc, argv, file);
+#else
+        std::cerr << "headroom: error: this headroom is built without the GUI (HEADROOM_BUILD_GUI=OFF); use a "
+                     "command: estimate, max-batch, report or gpus (see headroom --help)\n";
+        return headroom::cli::kExitError;
+#endif
     }
     std::unique_ptr<QGuiApplication> app;
     const auto startGui = [&] {

@@ -5,6 +5,7 @@
 #include "PlanController.h"
 #include "QtText.h"
 #include "UiText.h"
+#include "report/PlanText.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -144,14 +145,7 @@ void BatchPanel::setEstimate(const EstimateState& state)
         m_maxBatch->setStyleSheet(e.maxBatch > 0 ? QString() : QStringLiteral("color: #c01010;"));
         m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
                              .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
-        // DeepSpeed ZeRO's optimizer step can be the peak: the headroom and the max batch use it.
-        if (e.optimizerStepBytes > e.total())
-            m_total->setText(m_total->text()
-                + tr(" · optimizer step %1").arg(UiText::bytes(e.optimizerStepBytes)));
-        m_total->setToolTip(e.optimizerStepBytes > e.total()
-                ? tr("DeepSpeed ZeRO makes a float32 copy of each GPU's gradient partition for the optimizer "
-                     "step, after the activations are freed; that step is the peak the fit uses")
-                : QString());
+        m_total->setToolTip(qs(report::plantext::peakText(e)));
         const double headroom = e.headroomBytes();
         if (headroom >= 0) {
             m_headroom->setText(tr("Headroom: %1").arg(UiText::bytes(static_cast<std::uint64_t>(headroom))));

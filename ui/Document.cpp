@@ -23,6 +23,7 @@ enum MergeId {
     SequenceLengthMerge,
     LoraRankMerge,
     LoraDropoutMerge,
+    MoeImbalanceMerge,
 };
 
 /// Where `path` is after `count` siblings starting at `row` under `parent` were removed.
@@ -113,10 +114,12 @@ struct Document::Settings {
     std::optional<std::int64_t> sequenceLength;
     TrainingSetup setup;
     Gpu gpu;
+    double moeImbalance = 1.0;
 
     static Settings of(const Plan& plan)
     {
-        return {plan.precision, plan.checkpointing, plan.attention, plan.lora, plan.sequenceLength, plan.setup, plan.gpu};
+        return {plan.precision, plan.checkpointing, plan.attention, plan.lora, plan.sequenceLength, plan.setup, plan.gpu,
+            plan.moeImbalance};
     }
     friend bool operator==(const Settings&, const Settings&) = default;
 };
@@ -145,6 +148,7 @@ void Document::resetNetwork(Network network, const QString& filePath, const QStr
     Q_EMIT networkAboutToBeReset();
     m_plan.network = std::move(network);
     m_plan.sequenceLength.reset(); // the new model's own length
+    m_plan.moeImbalance = 1.0;     // its own routing: balanced until said otherwise
     m_savedNetwork = m_plan.network;
     m_undoStack->clear();
     const bool pathChanged = filePath != m_filePath || importedFrom != m_importedFrom;
@@ -647,13 +651,14 @@ void Document::applySettings(const Settings& s)
     m_plan.attention = s.attention;
     m_plan.lora = s.lora;
     m_plan.sequenceLength = s.sequenceLength;
+    m_plan.moeImbalance = s.moeImbalance;
     m_plan.setup = s.setup;
     m_plan.gpu = s.gpu;
     m_plan.setup.gpuMemoryBytes = m_plan.gpu.memoryBytes;
     TrainingSetup oldSetup = old.setup;
     oldSetup.batch = s.setup.batch;
     const bool strategy = old.checkpointing != s.checkpointing || old.attention != s.attention || !(old.lora == s.lora)
-        || old.sequenceLength != s.sequenceLength;
+        || old.sequenceLength != s.sequenceLength || old.moeImbalance != s.moeImbalance;
     if (old.precision != s.precision)
         Q_EMIT precisionChanged(s.precision);
     if (strategy)
@@ -724,6 +729,11 @@ void Document::setLora(const LoraOptions& lora)
 void Document::setSequenceLength(std::optional<std::int64_t> length)
 {
     editSettings(tr("Change sequence length"), [&](Settings& s) { s.sequenceLength = length; }, SequenceLengthMerge);
+}
+
+void Document::setMoeImbalance(double imbalance)
+{
+    editSettings(tr("Change MoE imbalance"), [&](Settings& s) { s.moeImbalance = imbalance; }, MoeImbalanceMerge);
 }
 
 } // namespace headroom::ui

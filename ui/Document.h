@@ -108,6 +108,8 @@ public:
     /// Overrides a sequence model's input length; nullopt follows the model. Cleared when another
     /// network is loaded.
     void setSequenceLength(std::optional<std::int64_t> length);
+    /// Mixture-of-experts routing imbalance (Plan::moeImbalance); back to 1 when another network is loaded.
+    void setMoeImbalance(double imbalance);
 
 Q_SIGNALS:
     void layersAboutToBeInserted(const headroom::ui::LayerPath& parent, int first, int last);

@@ -1,6 +1,7 @@
 #include "LayerDefaults.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace headroom::ui {
 
@@ -22,6 +23,51 @@ std::int64_t sizeFor(const AttributeSpec& spec, const LayerKind& kind, const Ten
     return 64;
 }
 
+bool hasAttribute(const LayerKind& kind, std::string_view name)
+{
+    const auto attrs = kind.attributes();
+    return std::any_of(attrs.begin(), attrs.end(), [&](const AttributeSpec& a) { return a.name == name; });
+}
+
+/// Required attributes of the shape, padding and reduction kinds whose generic size would not fit:
+/// the smallest valid choice that keeps the layer it follows (axis 1, padding 1, reductions over the
+/// last axis, channels-last for Permute, a flattening Reshape).
+std::optional<nlohmann::json> operatorDefault(const AttributeSpec& spec, const TensorInfo* previous)
+{
+    const auto rank = static_cast<std::int64_t>(previous != nullptr ? previous->shape.rank() : 0);
+    const bool list = spec.type == AttributeType::IntList;
+    if (spec.name == "padding")
+        return nlohmann::json(1);
+    if (spec.name == "pad")
+        return nlohmann::json::array({1, 1});
+    if (spec.name == "dims") { // the first feature axis last: channels last for [C, H, W]
+        nlohmann::json dims = nlohmann::json::array({0});
+        for (std::int64_t d = 2; d <= rank; ++d)
+            dims.push_back(d);
+        dims.push_back(1);
+        return dims;
+    }
+    if (spec.name == "dim0")
+        return nlohmann::json(1);
+    if (spec.name == "dim1")
+        return nlohmann::json(rank >= 2 ? 2 : 1);
+    if (spec.name == "shape")
+        return nlohmann::json::array({-1});
+    if (spec.name == "unflattened_size")
+        return nlohmann::json::array({1, -1});
+    if (spec.name == "size" && list)
+        return nlohmann::json(std::vector<std::int64_t>(static_cast<std::size_t>(std::max<std::int64_t>(rank, 1)), -1));
+    if (spec.name == "dim")
+        return list ? nlohmann::json::array({-1}) : nlohmann::json(1);
+    if (spec.name == "start" || spec.name == "index")
+        return nlohmann::json(0);
+    if (spec.name == "length")
+        return nlohmann::json(1);
+    if (spec.name == "upscale_factor" || spec.name == "downscale_factor")
+        return nlohmann::json(2);
+    return std::nullopt;
+}
+
 } // namespace
 
 LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, const std::vector<std::string>& recentOutputs)
@@ -31,6 +77,10 @@ LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, 
     for (const auto& attr : kind.attributes()) {
         if (!attr.required())
             continue;
+        if (auto value = operatorDefault(attr, previousOutput)) {
+            spec.attributes[attr.name] = std::move(*value);
+            continue;
+        }
         const std::int64_t size = std::clamp(sizeFor(attr, kind, previousOutput), attr.minInt, attr.maxInt);
         switch (attr.type) {
         case AttributeType::Int:
@@ -47,9 +97,27 @@ LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, 
             break;
         }
     }
-    if (kind.minInputs() > 1) {
-        const std::size_t n = std::min(recentOutputs.size(), kind.minInputs());
+    // Resizing needs a size or a scale; clamping a bound.
+    if (hasAttribute(kind, "scale_factor") && hasAttribute(kind, "size"))
+        spec.attributes["scale_factor"] = 2.0;
+    if (hasAttribute(kind, "min") && hasAttribute(kind, "max"))
+        spec.attributes["min"] = 0.0;
+    // Kinds whose second operand may be a learned tensor (Add, Mul, Concat, ...) take the two layers before
+    // them as the others do, or, as the first layer, a learned tensor of the last axis's size.
+    const bool learnedOperand = hasAttribute(kind, "parameter") && kind.maxInputs() > 1;
+    const std::size_t operands = learnedOperand ? 2 : kind.minInputs();
+    if (operands > 1) {
+        const std::size_t n = std::min(recentOutputs.size(), operands);
         spec.inputs.assign(recentOutputs.end() - static_cast<std::ptrdiff_t>(n), recentOutputs.end());
+        if (learnedOperand && n < 2 && previousOutput != nullptr && previousOutput->shape.rank() > 0) {
+            // Concat's learned tensor is one slice along its axis (a class token); the others scale the last axis.
+            auto dims = previousOutput->shape.dims;
+            if (hasAttribute(kind, "dim"))
+                dims.front() = 1;
+            else
+                dims = {dims.back()};
+            spec.attributes["parameter"] = dims;
+        }
     }
     return spec;
 }

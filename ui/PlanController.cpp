@@ -108,13 +108,14 @@ void PlanController::updateEstimate()
     m_state.analysisValid = m_analysis.valid();
     m_state.accumulationSteps = s.accumulationSteps;
     m_state.parallel = s.parallel;
-    auto e = estimate(m_analysis, s);
+    // The model was built when the set-up last changed: a tick only reads its envelope.
+    auto e = m_model ? estimate(m_analysis, *m_model, s) : Result<Estimate>{m_modelError.value_or(Error{})};
     if (e)
         m_state.estimate = e.value();
     else
         m_state.error = e.error();
-    if (m_analysis.valid()) {
-        auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu);
+    if (m_analysis.valid() && m_model) {
+        auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu, *m_model);
         if (t)
             m_state.throughput = std::move(t).value();
         else

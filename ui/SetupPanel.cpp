@@ -43,13 +43,38 @@ std::optional<std::int64_t> modelSequenceLength(const Network& network)
     return dims.front();
 }
 
+/// The largest routing imbalance every mixture-of-experts layer allows (num_experts / num_experts_per_tok,
+/// the kind's defaults where not given), or nothing when the network has no such layer.
+std::optional<double> moeImbalanceLimit(const std::vector<LayerSpec>& specs)
+{
+    std::optional<double> limit;
+    for (const auto& spec : specs) {
+        std::optional<double> here;
+        if (spec.isRepeat()) {
+            here = moeImbalanceLimit(spec.children);
+        } else if (spec.type == "MixtureOfExperts") {
+            const auto integer = [&](const char* key, std::int64_t fallback) {
+                const auto it = spec.attributes.find(key);
+                return it != spec.attributes.end() && it->is_number_integer() && it->get<std::int64_t>() > 0
+                    ? it->get<std::int64_t>()
+                    : fallback;
+            };
+            here = static_cast<double>(integer("num_experts", 8)) / static_cast<double>(integer("num_experts_per_tok", 2));
+        }
+        if (here)
+            limit = limit ? std::min(*limit, *here) : *here;
+    }
+    return limit;
+}
+
 /// An error the set-up causes (rather than a layer of the network): the layer editor shows the others.
 bool isSetupError(const Error& error, bool analysisValid)
 {
     if (analysisValid)
         return true; // the network is fine: the estimate refused the set-up
     const std::string& at = error.location;
-    for (const char* key : { "sequence_length", "lora", "checkpoint", "attention", "parallel", "setup" }) {
+    for (const char* key : { "sequence_length", "lora", "checkpoint", "attention", "parallel", "setup",
+             "moe_imbalance" }) {
         if (at.rfind(key, 0) == 0)
             return true;
     }
@@ -226,6 +251,19 @@ QWidget* SetupPanel::createStrategyTab()
     m_qlora->setObjectName(QStringLiteral("qloraCheckBox"));
     m_qlora->setToolTip(tr("QLoRA: the frozen base Linear weights stored as 4-bit NF4 with double-quantised "
                            "constants; adapters in the half type"));
+    m_moeImbalance = new QDoubleSpinBox(page);
+    m_moeImbalance->setObjectName(QStringLiteral("moeImbalanceSpinBox"));
+    m_moeImbalance->setRange(1.0, kMaxMoeImbalance);
+    m_moeImbalance->setSingleStep(0.25);
+    m_moeImbalance->setDecimals(2);
+    m_moeImbalance->setKeyboardTracking(false);
+    m_moeImbalance->setSuffix(tr(" × even share"));
+    m_moeImbalance->setToolTip(
+        tr("Mixture of experts: the tokens the busiest expert of a layer receives, over an even share "
+           "(1: balanced routing, the estimate's assumption). The experts keep the same activations for any "
+           "routing; the busiest expert's backward buffers grow with this. At most experts ÷ experts per "
+           "token, where one expert receives every token"));
+    m_moeImbalanceLabel = buddyLabel(tr("MoE imbalance:"), m_moeImbalance);
 
     auto* grid = new QGridLayout(page);
     grid->setContentsMargins(0, 6, 0, 0);
@@ -245,9 +283,11 @@ QWidget* SetupPanel::createStrategyTab()
     grid->addWidget(buddyLabel(tr("LoRA dropout:"), m_loraDropout), 3, 0);
     grid->addWidget(m_loraDropout, 3, 1);
     grid->addWidget(m_qlora, 3, 2, 1, 2);
+    grid->addWidget(m_moeImbalanceLabel, 4, 0);
+    grid->addWidget(m_moeImbalance, 4, 1);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 1);
-    grid->setRowStretch(4, 1);
+    grid->setRowStretch(5, 1);
 
     connect(m_checkpointing, &QComboBox::currentIndexChanged, this, [this] {
         m_document->setCheckpointing(static_cast<Checkpointing>(m_checkpointing->currentData().toInt()));
@@ -267,6 +307,8 @@ QWidget* SetupPanel::createStrategyTab()
     connect(m_loraTargets, &QLineEdit::editingFinished, this, &SetupPanel::editLora);
     connect(m_loraDropout, &QDoubleSpinBox::valueChanged, this, &SetupPanel::editLora);
     connect(m_qlora, &QCheckBox::toggled, this, &SetupPanel::editLora);
+    connect(m_moeImbalance, &QDoubleSpinBox::valueChanged, this,
+        [this](double imbalance) { m_document->setMoeImbalance(imbalance); });
     return page;
 }
 
@@ -379,7 +421,7 @@ void SetupPanel::refresh()
         QSignalBlocker(m_checkpointing), QSignalBlocker(m_attention), QSignalBlocker(m_sequenceLength),
         QSignalBlocker(m_accumulation), QSignalBlocker(m_loraRank), QSignalBlocker(m_loraDropout),
         QSignalBlocker(m_qlora), QSignalBlocker(m_gpus), QSignalBlocker(m_sharding),
-        QSignalBlocker(m_tensorParallel), QSignalBlocker(m_offload) };
+        QSignalBlocker(m_tensorParallel), QSignalBlocker(m_offload), QSignalBlocker(m_moeImbalance) };
     (void)blockers;
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(plan.setup.optimizer)));
     m_eightBit->setChecked(plan.setup.eightBitOptimizer);
@@ -420,6 +462,13 @@ void SetupPanel::refresh()
     m_loraDropout->setEnabled(lora);
     // Keeps its tick for when a rank returns, but greyed: without adapters the core ignores it.
     m_qlora->setEnabled(lora);
+
+    // Only a network with mixture-of-experts layers has a routing to be imbalanced.
+    const auto limit = moeImbalanceLimit(plan.network.layers);
+    m_moeImbalance->setVisible(limit.has_value());
+    m_moeImbalanceLabel->setVisible(limit.has_value());
+    m_moeImbalance->setMaximum(std::max(limit.value_or(kMaxMoeImbalance), plan.moeImbalance));
+    m_moeImbalance->setValue(plan.moeImbalance);
 
     const Parallelism& par = plan.setup.parallel;
     m_gpus->setValue(static_cast<int>(std::clamp<std::int64_t>(par.gpus, 1, kMaxGpus)));

@@ -72,6 +72,8 @@ private:
     QLineEdit* m_loraTargets;
     QDoubleSpinBox* m_loraDropout;
     QCheckBox* m_qlora;
+    QLabel* m_moeImbalanceLabel;
+    QDoubleSpinBox* m_moeImbalance;
 
     QSpinBox* m_gpus;
     QComboBox* m_sharding;

@@ -1,9 +1,13 @@
 #include "headroom/Analysis.h"
 
+#include "headroom/Format.h"
 #include "headroom/LayerRegistry.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <limits>
 #include <map>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -16,6 +20,22 @@ constexpr std::int64_t kMaxRepeatTimes = 100'000;
 constexpr std::size_t kMaxExpandedLayers = 1'000'000;
 constexpr std::string_view kNetworkInputName = "input";
 constexpr std::string_view kRepeatInputName = "repeat_input";
+
+/// An inner module's name (InnerLinear::name, ::weight) for instance `i`: "experts.{}.w1" -> "experts.3.w1".
+std::string instanceName(std::string pattern, std::int64_t i)
+{
+    if (const auto slot = pattern.find("{}"); slot != std::string::npos)
+        pattern.replace(slot, 2, std::to_string(i));
+    return pattern;
+}
+
+/// "1.5", "inf": the imbalance as given.
+std::string formatImbalance(double value)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", value);
+    return text;
+}
 
 /// A memory block: one tensor's storage, possibly shared by several tensors (views, in-place ops).
 struct Storage {
@@ -32,6 +52,7 @@ struct Storage {
     /// materialises it again as a fresh storage (even when the original is kept, as a block's output
     /// that is the next block's input), so it counts in that iteration's recomputed activations.
     bool savedInSegment = false;
+    std::size_t producerOp = kNoStepOp; ///< the step op that allocates it (kNoStepOp: the input batch)
 };
 
 /// A tensor flowing between layers.
@@ -41,6 +62,14 @@ struct Tensor {
     std::optional<std::size_t> producerRow; ///< nullopt for the network input
     bool valid = true;
     bool requiresGrad = false; ///< autograd records it (an upstream input or parameter needs a gradient)
+    std::size_t producerOp = kNoStepOp; ///< the step op that computes it (kNoStepOp: the network input)
+};
+
+/// One "op keeps storage for backward" fact, resolved into StepStorage release points at the end.
+struct Keep {
+    std::size_t storage = 0;
+    std::size_t op = 0;
+    bool inSegment = false; ///< by an op of the checkpointed iteration that created the storage
 };
 
 /// QLoRA's NF4 storage of `elements` weights (Dettmers et al. 2023, QLoRA section 3): 4 bits per
@@ -134,6 +163,13 @@ public:
             m_result.error = e;
             return std::move(m_result);
         }
+        if (!(m_options.moeImbalance >= 1.0 && m_options.moeImbalance <= kMaxMoeImbalance)) { // also NaN
+            m_result.error = Error{"moe_imbalance must be a number from 1 (balanced routing) to "
+                                       + std::to_string(static_cast<int>(kMaxMoeImbalance)) + ", not "
+                                       + formatImbalance(m_options.moeImbalance),
+                                   "moe_imbalance"};
+            return std::move(m_result);
+        }
         m_headName = lastLinearName(m_network.layers, "").value_or(std::string());
         m_anyCheckpointMark = anyCheckpointMark(m_network.layers);
         m_targetMatched.assign(m_options.lora.targets.size(), false);
@@ -142,14 +178,15 @@ public:
         top.names.emplace(std::string(kNetworkInputName), 0);
         std::size_t current = 0;
         walk(m_network.layers, "layers", "", 0, top, current, false);
+        m_networkOutput = current;
         if (!m_result.error)
             addLoss(current);
         if (!m_stopped && m_options.lora.enabled()) {
             for (std::size_t i = 0; i < m_targetMatched.size(); ++i) {
                 if (!m_targetMatched[i]) {
                     const std::string where = "lora.targets[" + std::to_string(i) + "]";
-                    recordError(Error{where + " \"" + m_options.lora.targets[i]
-                                          + "\" matches no Linear layer (a target must be a layer's full name or its "
+                    recordError(Error{where + " " + quoteForMessage(m_options.lora.targets[i])
+                                          + " matches no Linear layer (a target must be a layer's full name or its "
                                             "end after a dot, e.g. \"q_proj\" for \"layers.3.self_attn.q_proj\")",
                                       where});
                 }
@@ -228,6 +265,10 @@ private:
                 fail(specPath + ".name \"" + spec.name + "\" is used twice in the same block", specPath + ".name");
                 return;
             }
+            if (m_byFullName.contains(namePrefix + localName)) {
+                fail(duplicateNameError(namePrefix + localName, specPath), specPath + ".name");
+                return;
+            }
             if (spec.isRepeat())
                 walkRepeat(spec, specPath, namePrefix + localName, depth, scope, current, frozen || spec.frozen);
             else
@@ -268,7 +309,10 @@ private:
             inner.repeatInput = current;
             if (segments) {
                 m_segment = static_cast<std::ptrdiff_t>(m_segmentCount++);
-                m_storages[m_tensors[current].storage].kept = true; // checkpoint saves its input
+                // checkpoint saves its input until the iteration's backward ends (its first op's)
+                const std::size_t input = m_tensors[current].storage;
+                m_storages[input].kept = true;
+                m_keeps.push_back(Keep{input, m_step.ops.size(), false});
             }
             walk(spec.children, specPath + ".layers", name + "." + std::to_string(t) + ".", depth + 1, inner, current,
                  frozen);
@@ -309,7 +353,7 @@ private:
         std::optional<Error> error = resolveInputs(spec, specPath, scope, current, inputs, row);
         const LayerKind* kind = LayerRegistry::builtin().find(spec.type);
         if (!error && kind == nullptr)
-            error = Error{specPath + ".type \"" + spec.type + "\" is not a known layer type; known types: "
+            error = Error{specPath + ".type " + quoteForMessage(spec.type) + " is not a known layer type; known types: "
                               + LayerRegistry::builtin().knownTypesList(),
                           specPath + ".type"};
         if (!error && (inputs.size() < kind->minInputs() || inputs.size() > kind->maxInputs()))
@@ -346,7 +390,7 @@ private:
                 info.dtype = *target;
             effective.push_back(info);
         }
-        const LayerContext ctx{attrs.value(), effective, m_precision, m_options.attention};
+        const LayerContext ctx{attrs.value(), effective, m_precision, m_options.attention, m_options.moeImbalance};
         auto outcome = kind->infer(ctx);
         if (!outcome) {
             const Error e{specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"")
@@ -357,6 +401,17 @@ private:
             return pushInvalid(std::move(row), m_tensors[current].info);
         }
         auto& o = outcome.value();
+        // PyTorch's sizes are 64-bit: an output with more elements is an error here, and the layers that
+        // read it are blocked rather than computing with it.
+        if (const Count elements = o.output.shape.elements(); elements.isOverflow()
+            || elements.value() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            const Error e{specPath + " (" + spec.type + "): its output " + o.output.shape.toString()
+                              + " overflows 64-bit sizes (more than 2^63 - 1 elements)",
+                          specPath};
+            row.error = e;
+            recordError(e);
+            return pushInvalid(std::move(row), m_tensors[current].info);
+        }
         recordWarnings(o.warnings, specPath, name);
 
         std::optional<std::size_t> tiedRow;
@@ -371,23 +426,49 @@ private:
         const bool layerFrozen = frozen || lora.enabled();
         const bool isLinear = spec.type == "Linear";
         const bool adapted = lora.enabled() && isLinear && loraTargets(name);
+        const std::vector<InnerAdapter> innerAdapters = matchInnerLinears(o, name);
+        const bool innerAdapted = !innerAdapters.empty();
         const bool ownWeight
             = std::any_of(o.params.begin(), o.params.end(), [](const auto& p) { return p.name == "weight"; });
         const bool quantized = lora.enabled() && lora.quantizeBase && isLinear && ownWeight && name != m_headName;
+        // QLoRA loads every Linear module but the head in 4 bits, those inside composite layers included.
+        std::set<std::string> nf4Weights;
+        if (quantized)
+            nf4Weights.insert("weight");
+        if (lora.enabled() && lora.quantizeBase) {
+            for (const auto& inner : o.innerLinears) {
+                for (std::int64_t i = 0; i < inner.instances; ++i)
+                    nf4Weights.insert(instanceName(inner.weight, i));
+            }
+        }
         const bool tiedTrains = tiedRow && !layerFrozen && m_weightTrainsByRow[*tiedRow];
         const bool anyInputGrad
             = std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return m_tensors[t].requiresGrad; });
-        countParameters(o, row, layerFrozen, quantized);
+        StepOp op;
+        op.row = rowIndex;
+        op.segment = m_segment;
+        countParameters(o, row, layerFrozen, nf4Weights, op.parameters);
         const bool weightTrains = tiedRow ? tiedTrains : (ownWeight && !layerFrozen);
         const bool baseTrains = row.trainableParams > 0 || tiedTrains;
-        const bool recorded = anyInputGrad || baseTrains || adapted;
+        const bool recorded = anyInputGrad || baseTrains || adapted || innerAdapted;
+        op.recorded = recorded;
+        if (tiedTrains) // backward produces the shared weight's gradient here too
+            op.parameters.push_back(m_weightParameterByRow[*tiedRow]);
         // The autocast cast cache keeps half copies of weights that require grad; a frozen weight's copy
         // lives on only when backward keeps it (mm/conv save the weight for the input gradient).
+        const Count copiesBefore = m_autocastCopies;
         if (weightTrains || anyInputGrad || (recorded && !ownWeight && !tiedRow))
-            countAutocastCopies(kind->autocast(), o, quantized, tiedRow);
+            countAutocastCopies(kind->autocast(), o, nf4Weights, tiedRow);
+        op.autocastCopyBytes = m_autocastCopies.value() - copiesBefore.value();
+        // Backward keeps the half copy when it computes the input's gradient from it; convolution's single
+        // derivative formula (derivatives.yaml) saves its weight whatever requires grad, addmm only then.
+        const bool copySaved = recorded && (anyInputGrad || kind->category() == LayerCategory::Convolution);
+        op.copyRelease = copySaved ? CopyRelease::AfterBackward
+            : weightTrains         ? CopyRelease::AfterForward
+                                   : CopyRelease::AfterForwardOp;
 
         // The output: a new storage, or the input's for in-place ops and views.
-        Tensor out{o.output, 0, rowIndex, true, recorded};
+        Tensor out{o.output, 0, rowIndex, true, recorded, m_step.ops.size()};
         if (o.outputAliasesInput && !casted[0]) {
             out.storage = m_tensors[inputs[0]].storage;
         } else {
@@ -398,28 +479,49 @@ private:
         m_byFullName[name] = outIndex;
 
         bool scoresDropped = false; // selective checkpointing dropped this layer's attention scores
+        std::vector<bool> castSaved(inputs.size(), false);
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
+        const auto gradientNeeded = [&](std::size_t of) {
+            return of == SavedTensor::kWeight ? weightTrains
+                                              : m_tensors[inputs[std::min(of, inputs.size() - 1)]].requiresGrad;
+        };
         for (const auto& s : recorded ? o.saved : nothing) {
-            // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
-            if (s.onlyForWeightGradient && !weightTrains)
+            // A tensor kept only for gradients nobody needs is not saved: addmm/mm keep their input only
+            // for the weight gradient (measured, docs/finetuning.md), mul keeps each operand for the other's.
+            if (!s.onlyFor.empty() && std::none_of(s.onlyFor.begin(), s.onlyFor.end(), gradientNeeded))
                 continue;
+            // A composite layer's tensor for its inner modules' weight gradients: kept for the instances
+            // LoRA adapts (an expert's share of an all-expert tensor) unless the layer trains.
+            Share share{1, 1};
+            if (!s.onlyForInnerWeights.empty() && !baseTrains) {
+                share = innerAdapterShare(s,
+                    s.source == SavedTensor::Source::Input ? effective[std::min(s.inputIndex, inputs.size() - 1)].dtype
+                                                           : s.dtype,
+                    innerAdapters);
+                if (share.kept == 0)
+                    continue;
+            }
             switch (s.source) {
             case SavedTensor::Source::Input: {
                 const auto i = std::min(s.inputIndex, inputs.size() - 1);
                 const std::size_t storage = casted[i]
                     ? newStorage(effective[i].shape.elements() * Count{elementSize(effective[i].dtype)}, 0)
                     : m_tensors[inputs[i]].storage;
+                castSaved[i] = castSaved[i] || casted[i];
                 keep(storage, row);
                 break;
             }
             case SavedTensor::Source::Output: keep(out.storage, row); break;
             case SavedTensor::Source::Internal: {
-                const Count perSample = s.perSampleElements * Count{elementSize(s.dtype)};
-                const Count fixed = s.fixedElements * Count{elementSize(s.dtype)};
+                const Count perSample = share.of(s.perSampleElements) * Count{elementSize(s.dtype)};
+                const Count fixed = share.of(s.fixedElements) * Count{elementSize(s.dtype)};
                 if (s.attentionScores && m_options.checkpointing == Checkpointing::Selective) {
                     m_droppedPerSample += perSample;
                     m_droppedFixed += fixed;
                     scoresDropped = true;
+                    // recomputed inside this layer's backward
+                    op.backwardScratch.perSample += perSample.value();
+                    op.backwardScratch.fixed += fixed.value();
                     break;
                 }
                 keep(newStorage(perSample, fixed), row);
@@ -428,13 +530,36 @@ private:
             }
         }
 
+        if (!recorded) { // what the kernel makes anyway lives only while the layer runs
+            for (const auto& s : o.saved) {
+                if (s.source == SavedTensor::Source::Internal && s.madeWithoutGrad)
+                    op.forwardScratch.perSample += (s.perSampleElements * Count{elementSize(s.dtype)}).value();
+            }
+        }
         Count forward = o.forwardFlopsPerSample;
-        Count backward = backwardFlops(o, inputs, anyInputGrad, baseTrains, recorded);
-        if (adapted) {
-            const auto flops = addAdapter(inputs[0], effective[0], o.output, row);
+        Count backward = backwardFlops(o, inputs, anyInputGrad || innerAdapted, baseTrains, recorded);
+        for (const auto& inner : innerAdapters) {
+            const auto flops = addInnerAdapter(inner, o.saved, row, op.parameters);
             forward += flops.forward;
             backward += flops.backward;
         }
+        if (adapted) {
+            const auto flops = addAdapter(inputs[0], effective[0], o.output, row, op.parameters);
+            forward += flops.forward;
+            backward += flops.backward;
+        }
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            // a cast copy's backward (ToCopyBackward) makes a new gradient in the original dtype
+            const bool aliased = !casted[i] && i < o.aliasedInputGradients.size() && o.aliasedInputGradients[i];
+            op.inputs.push_back(StepInput{inputs[i], aliased});
+            if (casted[i] && !castSaved[i]) // the cast copy lives only while the layer runs
+                op.forwardScratch.perSample += (effective[i].shape.elements() * Count{elementSize(effective[i].dtype)}).value();
+        }
+        op.output = outIndex;
+        op.forwardScratch.perSample += o.forwardScratchBytesPerSample.value();
+        op.backwardScratch.perSample += o.backwardScratchBytesPerSample.value();
+        m_overflow = m_overflow || o.forwardScratchBytesPerSample.isOverflow()
+            || o.backwardScratchBytesPerSample.isOverflow();
         if (o.attentionCore) {
             const auto& core = *o.attentionCore;
             // Selective checkpointing dropped the scores: backward runs the attention core again (Q K^T,
@@ -448,7 +573,9 @@ private:
         }
 
         if (recorded) {
-            Count gradients = o.output.shape.elements() * Count{elementSize(o.output.dtype)};
+            // What the layer's backward allocates beyond the gradients (a mixture of experts: the
+            // busiest expert's gradients) is alive with them.
+            Count gradients = o.output.shape.elements() * Count{elementSize(o.output.dtype)} + o.backwardScratchBytesPerSample;
             for (const auto t : inputs) {
                 if (m_tensors[t].requiresGrad)
                     gradients += m_tensors[t].info.shape.elements() * Count{elementSize(m_tensors[t].info.dtype)};
@@ -470,6 +597,7 @@ private:
         if (row.checkpointed)
             m_recompute += forward;
         m_result.rows.push_back(std::move(row));
+        m_step.ops.push_back(std::move(op));
         return outIndex;
     }
 
@@ -519,56 +647,193 @@ private:
         return backward;
     }
 
+    /// One place LoRA adapts: `copies` modules of in x out features through which `positions` rows pass
+    /// per sample in all (a Linear layer: one module; an expert projection: the adapted experts' share
+    /// of the routed rows).
+    struct AdapterSite {
+        Count positions;
+        Count in;
+        Count out;
+        std::uint64_t copies = 1;
+        DType inputType = DType::Float32;
+        /// x's storage when A can keep x itself (a Linear layer's input); empty when x lives inside a
+        /// composite layer, whose kind keeps it (SavedTensor::onlyForInnerWeights) or not.
+        std::optional<std::size_t> inputStorage;
+        /// A's input is a tensor the layer keeps already (the kind's, for an inner module).
+        bool inputKept = false;
+        bool inputRequiresGrad = true;
+    };
+
     /// PEFT's LoRA Linear: result = base(x) + lora_B(lora_A(dropout(x))) * scaling. A (r x in) and
     /// B (out x r) train; A keeps its (dropped, cast) input, B keeps A's output (r per position).
-    Flops addAdapter(std::size_t input, const TensorInfo& effective, const TensorInfo& output, LayerRow& row)
+    Flops addAdapters(const AdapterSite& site, LayerRow& row, std::vector<std::size_t>& stepParameters)
     {
         const auto& lora = m_options.lora;
-        const Tensor& x = m_tensors[input];
-        const Count in = Count::fromSigned(effective.shape.dims.back());
-        const Count out = Count::fromSigned(output.shape.dims.back());
         const Count r = Count::fromSigned(lora.rank);
-        const Count elements = x.info.shape.elements();
-        const Count positions = in.value() == 0 ? Count{0} : Count{elements.value() / in.value()};
         const DType adapterType = loraAdapterType();
-        const Count a = r * in;
-        const Count b = out * r;
-        const Count bytes = (a + b) * Count{elementSize(adapterType)};
-        row.loraParams = (a + b).value();
-        row.params += row.loraParams;
-        row.trainableParams += row.loraParams;
-        m_params += a + b;
-        m_trainable += a + b;
-        m_lora += a + b;
+        const Count copies{site.copies};
+        const Count a = r * site.in;
+        const Count b = site.out * r;
+        const Count elements = (a + b) * copies;
+        const Count bytes = elements * Count{elementSize(adapterType)};
+        row.loraParams += elements.value();
+        row.params += elements.value();
+        row.trainableParams += elements.value();
+        m_params += elements;
+        m_trainable += elements;
+        m_lora += elements;
         m_paramBytes += bytes;
         m_trainableBytes += bytes;
-        m_result.trainableTensorElements.push_back(a.value());
-        m_result.trainableTensorElements.push_back(b.value());
-        m_overflow = m_overflow || a.isOverflow() || b.isOverflow() || bytes.isOverflow() || positions.isOverflow();
-        if (isAutocast(m_precision) && adapterType == DType::Float32)
-            m_autocastCopies += (a + b) * Count{elementSize(halfType(m_precision))};
-
-        // The adapters compute in the autocast type, or (QLoRA) in their own dtype: PEFT casts x to
-        // lora_A.weight.dtype outside autocast.
-        const DType compute = isAutocast(m_precision) ? halfType(m_precision)
-            : lora.quantizeBase                       ? adapterType
-                                                      : x.info.dtype;
-        std::size_t aInput = x.storage;
-        if (lora.dropout > 0.0) {
-            if (x.requiresGrad) // dropout is recorded (and keeps its mask) only when x requires grad
-                keep(newStorage(elements * Count{elementSize(DType::Bool)}, 0), row);
-            aInput = newStorage(elements * Count{elementSize(x.info.dtype)}, 0);
+        for (std::uint64_t i = 0; i < site.copies; ++i) {
+            m_result.trainableTensorElements.push_back(a.value());
+            m_result.trainableTensorElements.push_back(b.value());
+            stepParameters.push_back(addStepParameter(a * Count{elementSize(adapterType)}));
+            stepParameters.push_back(addStepParameter(b * Count{elementSize(adapterType)}));
         }
-        if (compute != x.info.dtype)
-            aInput = newStorage(elements * Count{elementSize(compute)}, 0);
-        keep(aInput, row);
-        keep(newStorage(positions * r * Count{elementSize(compute)}, 0), row); // A's output, B's input
+        m_overflow = m_overflow || elements.isOverflow() || bytes.isOverflow() || site.positions.isOverflow();
+        if (isAutocast(m_precision) && adapterType == DType::Float32)
+            m_autocastCopies += elements * Count{elementSize(halfType(m_precision))};
+
+        const DType compute = adapterComputeType(site.inputType);
+        const Count inputs = site.positions * site.in;
+        bool keepsInput = !site.inputKept && site.inputStorage.has_value();
+        std::size_t aInput = site.inputStorage.value_or(0);
+        if (lora.dropout > 0.0) {
+            if (site.inputRequiresGrad) // dropout is recorded (and keeps its mask) only when x requires grad
+                keep(newStorage(inputs * Count{elementSize(DType::Bool)}, 0), row);
+            aInput = newStorage(inputs * Count{elementSize(site.inputType)}, 0);
+            keepsInput = true;
+        }
+        if (compute != site.inputType && !(site.inputKept && lora.dropout == 0.0)) {
+            aInput = newStorage(inputs * Count{elementSize(compute)}, 0);
+            keepsInput = true;
+        }
+        if (keepsInput)
+            keep(aInput, row);
+        keep(newStorage(site.positions * r * Count{elementSize(compute)}, 0), row); // A's output, B's input
 
         // Forward: two matmuls. Backward: A's and B's weight gradients, B's input gradient (A trains),
         // and A's input gradient only when x needs one.
-        const Count aFlops = Count{2} * positions * r * in;
-        const Count bFlops = Count{2} * positions * r * out;
-        return Flops{aFlops + bFlops, aFlops + bFlops + bFlops + (x.requiresGrad ? aFlops : Count{0})};
+        const Count aFlops = Count{2} * site.positions * r * site.in;
+        const Count bFlops = Count{2} * site.positions * r * site.out;
+        return Flops{aFlops + bFlops, aFlops + bFlops + bFlops + (site.inputRequiresGrad ? aFlops : Count{0})};
+    }
+
+    /// The dtype LoRA's adapters compute in on an input of `input`: the autocast type, or (QLoRA) their
+    /// own dtype, since PEFT casts x to lora_A.weight.dtype outside autocast.
+    DType adapterComputeType(DType input) const noexcept
+    {
+        if (isAutocast(m_precision))
+            return halfType(m_precision);
+        return m_options.lora.quantizeBase ? loraAdapterType() : input;
+    }
+
+    /// A Linear layer's adapter.
+    Flops addAdapter(std::size_t input, const TensorInfo& effective, const TensorInfo& output, LayerRow& row,
+                     std::vector<std::size_t>& stepParameters)
+    {
+        const Tensor& x = m_tensors[input];
+        AdapterSite site;
+        site.in = Count::fromSigned(effective.shape.dims.back());
+        site.out = Count::fromSigned(output.shape.dims.back());
+        const Count elements = x.info.shape.elements();
+        site.positions = site.in.value() == 0 ? Count{0} : Count{elements.value() / site.in.value()};
+        site.inputType = x.info.dtype;
+        site.inputStorage = x.storage;
+        site.inputRequiresGrad = x.requiresGrad;
+        return addAdapters(site, row, stepParameters);
+    }
+
+    /// An inner Linear module of a composite layer that LoRA adapts: how many of its instances.
+    struct InnerAdapter {
+        const InnerLinear* module = nullptr;
+        std::uint64_t instances = 0;
+    };
+
+    /// The inner Linear modules (LayerOutcome::innerLinears) LoRA's targets match, by their full names
+    /// ("model.layers.0.block_sparse_moe.experts.3.w1"), as PEFT matches named_modules().
+    std::vector<InnerAdapter> matchInnerLinears(const LayerOutcome& o, const std::string& layerName)
+    {
+        std::vector<InnerAdapter> out;
+        if (!m_options.lora.enabled())
+            return out;
+        for (const auto& inner : o.innerLinears) {
+            InnerAdapter match{&inner, 0};
+            for (std::int64_t i = 0; i < inner.instances; ++i) {
+                if (loraTargets(layerName + "." + instanceName(inner.name, i)))
+                    ++match.instances;
+            }
+            if (match.instances > 0)
+                out.push_back(match);
+        }
+        return out;
+    }
+
+    /// The part of a tensor that is kept: `kept` of `total` equal shares.
+    struct Share {
+        std::uint64_t kept = 1;
+        std::uint64_t total = 1;
+        [[nodiscard]] Count of(Count elements) const
+        {
+            if (kept == total || elements.isOverflow())
+                return elements;
+            const std::uint64_t n = elements.value();
+            return Count{n / total * kept + n % total * kept / total}; // n kept / total without overflow
+        }
+    };
+
+    /// How much LoRA keeps of a tensor a composite layer keeps only for some inner modules' weight
+    /// gradients: lora_A of an adapted module keeps that same input when it needs no dropped or cast copy
+    /// of it, for the instances adapted (the tensor holds all instances' rows, an equal share each).
+    Share innerAdapterShare(const SavedTensor& s, DType dtype, const std::vector<InnerAdapter>& adapters) const
+    {
+        Share share{0, 1};
+        if (m_options.lora.dropout > 0.0)
+            return share;
+        for (const auto& a : adapters) {
+            const auto& modules = s.onlyForInnerWeights;
+            if (std::find(modules.begin(), modules.end(), a.module->name) == modules.end()
+                || adapterComputeType(a.module->inputType) != dtype)
+                continue;
+            const auto total = static_cast<std::uint64_t>(std::max<std::int64_t>(a.module->instances, 1));
+            // The largest share among the modules (w1 and w3 of the same experts read the same tokens).
+            if (a.instances * share.total > share.kept * total)
+                share = Share{a.instances, total};
+        }
+        return share;
+    }
+
+    /// The adapters of an inner module's adapted instances; each instance gets an equal share of the rows.
+    Flops addInnerAdapter(const InnerAdapter& adapter, const std::vector<SavedTensor>& saved, LayerRow& row,
+                          std::vector<std::size_t>& stepParameters)
+    {
+        const InnerLinear& inner = *adapter.module;
+        AdapterSite site;
+        site.in = Count::fromSigned(inner.inFeatures);
+        site.out = Count::fromSigned(inner.outFeatures);
+        site.copies = adapter.instances;
+        const std::uint64_t instances = static_cast<std::uint64_t>(std::max<std::int64_t>(inner.instances, 1));
+        const Count share = inner.rowsPerSample * Count{adapter.instances};
+        site.positions = Count{share.value() / instances + (share.value() % instances != 0 ? 1 : 0)};
+        if (share.isOverflow())
+            site.positions = Count::overflowed();
+        site.inputType = inner.inputType;
+        // A's input is the tensor the kind keeps for this module's weight gradient when its dtype is the
+        // adapters' (innerAdapterShare keeps it); with no such tensor the kind keeps x whatever trains.
+        const DType compute = adapterComputeType(inner.inputType);
+        bool tagged = false;
+        bool taggedMatches = false;
+        for (const auto& s : saved) {
+            if (std::find(s.onlyForInnerWeights.begin(), s.onlyForInnerWeights.end(), inner.name)
+                == s.onlyForInnerWeights.end())
+                continue;
+            tagged = true;
+            // The layer's own input reaches the module as it is (a Custom kind sees it uncast).
+            const DType dtype = s.source == SavedTensor::Source::Input ? inner.inputType : s.dtype;
+            taggedMatches = taggedMatches || dtype == compute;
+        }
+        site.inputKept = tagged ? taggedMatches : compute == inner.inputType;
+        return addAdapters(site, row, stepParameters);
     }
 
     /// QLoRA adapters are stored in the precision's half type (bf16 unless it is fp16-based); LoRA's
@@ -612,7 +877,7 @@ private:
             }
             if (!found) {
                 const std::string where = specPath + ".inputs[" + std::to_string(i) + "]";
-                return Error{where + " \"" + ref + "\" does not name an earlier layer (or \"input\""
+                return Error{where + " " + quoteForMessage(ref) + " does not name an earlier layer (or \"input\""
                                  + (scope.repeatInput ? std::string(", \"repeat_input\"") : std::string()) + ")",
                              where};
             }
@@ -645,13 +910,21 @@ private:
             ? m_weightByRow.find(*m_tensors[*target].producerRow)
             : m_weightByRow.end();
         if (weights == m_weightByRow.end())
-            return Error{where + " \"" + spec.tiedTo + "\" does not name an earlier layer with a weight", where};
+            return Error{where + " " + quoteForMessage(spec.tiedTo) + " does not name an earlier layer with a weight",
+                         where};
         const auto own = std::find_if(o.params.begin(), o.params.end(), [](const auto& p) { return p.name == "weight"; });
         if (own == o.params.end())
             return Error{where + ": this layer has no weight to tie", where};
+        const auto& targetShape = m_weightShapeByRow[weights->first];
+        if (!own->shape.empty() && !targetShape.empty() && own->shape != targetShape)
+            return Error{where + ": this layer's weight is " + Shape{own->shape}.toString() + " but "
+                             + quoteForMessage(spec.tiedTo) + "'s is " + Shape{targetShape}.toString()
+                             + "; a tied weight must have the same shape",
+                         where};
         if (own->elements != weights->second)
             return Error{where + ": this layer's weight has " + std::to_string(own->elements.value())
-                             + " elements but \"" + spec.tiedTo + "\"'s has " + std::to_string(weights->second.value()),
+                             + " elements but " + quoteForMessage(spec.tiedTo) + "'s has "
+                             + std::to_string(weights->second.value()),
                          where};
         o.params.erase(own);
         tiedRow = *m_tensors[*target].producerRow;
@@ -661,7 +934,7 @@ private:
     /// Under autocast: the half copy of each weight a conv/linear (or a Custom kind's castByAutocast
     /// parameter) uses; a tied weight is cast again (autocast casts the shared weight all the same).
     /// QLoRA's NF4 weights are dequantised on the fly instead.
-    void countAutocastCopies(AutocastPolicy policy, const LayerOutcome& o, bool quantized,
+    void countAutocastCopies(AutocastPolicy policy, const LayerOutcome& o, const std::set<std::string>& nf4Weights,
                              std::optional<std::size_t> tiedRow)
     {
         if (!isAutocast(m_precision))
@@ -670,7 +943,7 @@ private:
         for (const auto& p : o.params) {
             const bool cast = p.role == ParamTensor::Role::Parameter
                 && (policy == AutocastPolicy::LowerPrecision || p.castByAutocast)
-                && !(quantized && p.name == "weight");
+                && !nf4Weights.contains(p.name);
             if (cast)
                 m_autocastCopies += p.elements * half;
         }
@@ -678,12 +951,13 @@ private:
             m_autocastCopies += m_weightByRow[*tiedRow] * half;
     }
 
-    void countParameters(const LayerOutcome& o, LayerRow& row, bool frozen, bool quantized)
+    void countParameters(const LayerOutcome& o, LayerRow& row, bool frozen, const std::set<std::string>& nf4Weights,
+                         std::vector<std::size_t>& stepParameters)
     {
         Count params, buffers, paramBytes, bufferBytes, trainable, trainableBytes;
         for (const auto& p : o.params) {
             const DType dtype = p.dtype == DType::Float32 ? parameterType(m_precision) : p.dtype;
-            const bool nf4 = quantized && p.name == "weight";
+            const bool nf4 = nf4Weights.contains(p.name);
             const Count bytes = nf4 ? nf4Bytes(p.elements) : p.elements * Count{elementSize(dtype)};
             if (p.role == ParamTensor::Role::Parameter) {
                 params += p.elements;
@@ -692,9 +966,13 @@ private:
                     trainable += p.elements;
                     trainableBytes += bytes;
                     m_result.trainableTensorElements.push_back(p.elements.value());
+                    stepParameters.push_back(addStepParameter(bytes));
+                    if (p.name == "weight")
+                        m_weightParameterByRow[m_result.rows.size()] = stepParameters.back();
                 }
                 if (p.name == "weight") {
                     m_weightByRow[m_result.rows.size()] = p.elements;
+                    m_weightShapeByRow[m_result.rows.size()] = p.shape;
                     m_weightTrainsByRow[m_result.rows.size()] = !frozen;
                 }
             } else {
@@ -719,7 +997,7 @@ private:
     {
         if (m_network.loss == Loss::None)
             return;
-        const auto& logits = m_tensors[current];
+        const Tensor logits = m_tensors[current]; // a copy: the loss's ops add tensors
         LayerRow row;
         row.name = "loss";
         row.inputs.push_back(tensorName(current));
@@ -737,32 +1015,139 @@ private:
         const Count elements = logits.info.shape.elements();
         // Nothing upstream trains: the loss is not recorded and keeps nothing.
         const bool recorded = logits.requiresGrad;
+        const std::size_t rowIndex = m_result.rows.size();
+        // In the step, the loss is a chain of ops: [cast to float32,] log_softmax + nll_loss, or mse_loss.
+        std::size_t prediction = current;
+        if (lossType != logits.info.dtype) {
+            const TensorInfo cast{logits.info.shape, lossType};
+            prediction = addLossOp(rowIndex, current, cast, recorded, false);
+        }
         if (m_network.loss == Loss::CrossEntropy) {
             row.type = "CrossEntropyLoss";
-            if (recorded)
-                keep(newStorage(elements * Count{elementSize(lossType)}, 0), row); // log_softmax output
+            // log_softmax keeps its output; nll_loss's backward makes a gradient of that size (zeros, then
+            // a scatter) that log_softmax's backward turns into the logits' gradient.
+            const std::size_t logProbabilities
+                = addLossOp(rowIndex, prediction, TensorInfo{logits.info.shape, lossType}, recorded, true, &row);
+            addLossOp(rowIndex, logProbabilities, TensorInfo{Shape{}, lossType}, recorded, false);
             const Count rows = Shape{{logits.info.shape.dims.begin(), logits.info.shape.dims.end() - 1}}.elements();
             m_labelBytes = rows * Count{elementSize(DType::Int64)};
         } else if (m_network.loss == Loss::L1) {
             // l1_loss is (input - target).abs().mean() (ATen Loss.cpp): abs keeps the difference, a new
             // tensor; sub and mean keep nothing.
             row.type = "L1Loss";
-            if (recorded)
-                keep(newStorage(elements * Count{elementSize(lossType)}, 0), row);
+            const TensorInfo elementwise{logits.info.shape, lossType};
+            const std::size_t difference = addLossOp(rowIndex, prediction, elementwise, recorded, true, &row);
+            const std::size_t absolute = addLossOp(rowIndex, difference, elementwise, recorded, false);
+            addLossOp(rowIndex, absolute, TensorInfo{Shape{}, lossType}, recorded, false);
             m_labelBytes = elements * Count{elementSize(lossType)};
         } else {
-            // mse_loss and binary_cross_entropy(_with_logits) keep the prediction (self) and the target.
+            // mse_loss and binary_cross_entropy(_with_logits) keep their input (the float32 cast under
+            // autocast) and the target.
             row.type = m_network.loss == Loss::Mse ? "MSELoss" : "BCELoss";
-            const std::size_t prediction = lossType == logits.info.dtype
-                ? logits.storage
-                : newStorage(elements * Count{elementSize(lossType)}, 0);
             if (recorded)
-                keep(prediction, row);
+                keep(m_tensors[prediction].storage, row);
+            addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
             m_labelBytes = elements * Count{elementSize(lossType)};
         }
         row.output = TensorInfo{Shape{}, lossType};
         m_result.lossActivationBytesPerSample = row.activationBytesPerSample;
         m_result.rows.push_back(std::move(row));
+    }
+
+    /// One op of the loss's chain: reads `input`, produces a new tensor `output` (a scalar costs nothing);
+    /// with `keepsOutput`, keeps it for backward (charged to the loss row). Returns the output tensor.
+    std::size_t addLossOp(std::size_t rowIndex, std::size_t input, const TensorInfo& output, bool recorded,
+                          bool keepsOutput, LayerRow* row = nullptr)
+    {
+        StepOp op;
+        op.row = rowIndex;
+        op.recorded = recorded;
+        op.inputs.push_back(StepInput{input, false});
+        // A scalar (the loss) is one element for the whole batch, not one per sample.
+        const Count bytes = output.shape.elements() * Count{elementSize(output.dtype)};
+        const bool scalar = output.shape.rank() == 0;
+        const std::size_t storage = scalar ? newStorage(0, bytes) : newStorage(bytes, 0);
+        m_tensors.push_back(Tensor{output, storage, rowIndex, true, recorded, m_step.ops.size()});
+        op.output = m_tensors.size() - 1;
+        if (keepsOutput && recorded && row != nullptr)
+            keep(storage, *row);
+        m_step.ops.push_back(std::move(op));
+        return m_tensors.size() - 1;
+    }
+
+    std::size_t addStepParameter(Count gradientBytes)
+    {
+        m_overflow = m_overflow || gradientBytes.isOverflow();
+        m_step.parameters.push_back(StepParameter{gradientBytes.value(), m_result.rows.size()});
+        return m_step.parameters.size() - 1;
+    }
+
+    /// The step graph from the storages, tensors, ops and keeps recorded during the walk.
+    void finishStepGraph()
+    {
+        const std::size_t opCount = m_step.ops.size();
+        // Live ops: recorded, and their output's gradient reaches them from the loss (or the last op).
+        std::vector<bool> live(opCount, false);
+        if (opCount > 0)
+            live[opCount - 1] = m_step.ops[opCount - 1].recorded;
+        for (std::size_t j = opCount; j-- > 0;) {
+            if (!live[j])
+                continue;
+            for (const auto& in : m_step.ops[j].inputs) {
+                const std::size_t producer = m_tensors[in.tensor].producerOp;
+                if (producer != kNoStepOp && m_tensors[in.tensor].requiresGrad && m_step.ops[producer].recorded)
+                    live[producer] = true;
+            }
+        }
+        for (std::size_t j = 0; j < opCount; ++j)
+            m_step.ops[j].recorded = m_step.ops[j].recorded && live[j];
+
+        m_step.storages.resize(m_storages.size());
+        for (std::size_t i = 0; i < m_storages.size(); ++i) {
+            const Storage& from = m_storages[i];
+            StepStorage& to = m_step.storages[i];
+            to.bytes = AffineBytes{from.bytesPerSample.value(), from.bytesFixed.value()};
+            to.producer = from.producerOp;
+            to.lastForwardUse = from.producerOp;
+            to.segment = from.segment;
+            to.isInputBatch = from.isNetworkInput;
+            to.chargedRow = from.producerOp == kNoStepOp ? 0 : m_step.ops[from.producerOp].row;
+        }
+        if (!m_step.storages.empty()) // the batch: the sample and its labels
+            m_step.storages[0].bytes = AffineBytes{m_result.inputBytesPerSample, 0};
+        for (std::size_t j = 0; j < opCount; ++j) {
+            auto& op = m_step.ops[j];
+            for (const auto& in : op.inputs) {
+                auto& use = m_step.storages[m_tensors[in.tensor].storage].lastForwardUse;
+                use = use == kNoStepOp ? j : std::max(use, j);
+            }
+        }
+        std::vector<bool> charged(m_storages.size(), false);
+        for (const auto& k : m_keeps) {
+            StepStorage& s = m_step.storages[k.storage];
+            if (!charged[k.storage] && k.op < opCount) {
+                s.chargedRow = m_step.ops[k.op].row;
+                charged[k.storage] = true;
+            }
+            if (k.op >= opCount || !live[k.op])
+                continue; // never reached by backward: released with the forward graph
+            auto& release = k.inSegment ? s.releasedInSegmentAfterBackwardOf : s.releasedAfterBackwardOf;
+            release = std::min(release, k.op);
+            (k.inSegment ? s.keptInSegment : s.keptAcrossSegments) = true;
+        }
+        for (std::size_t i = 0; i < m_storages.size(); ++i) {
+            if (m_storages[i].producerOp != kNoStepOp)
+                m_step.ops[m_storages[i].producerOp].allocates.push_back(i);
+        }
+        m_step.tensors.reserve(m_tensors.size());
+        for (const auto& t : m_tensors) {
+            const Count grad = t.info.shape.elements() * Count{elementSize(t.info.dtype)};
+            m_overflow = m_overflow || grad.isOverflow();
+            const AffineBytes bytes = t.info.shape.rank() == 0 ? AffineBytes{0, grad.value()} : AffineBytes{grad.value(), 0};
+            m_step.tensors.push_back(StepTensor{t.storage, bytes, t.requiresGrad});
+        }
+        m_step.segments = m_segmentCount;
+        m_result.step = std::move(m_step);
     }
 
     void finish()
@@ -816,19 +1201,21 @@ private:
         m_result.uncheckpointedActivationBytesPerSample = fullPerSample.value();
         m_result.uncheckpointedActivationBytesFixed = fullFixed.value();
         m_result.inputBytesPerSample = input.value();
-        m_result.output = m_tensors.empty() ? TensorInfo{} : m_tensors.back().info;
+        m_result.output = m_tensors.empty() ? TensorInfo{} : m_tensors[m_networkOutput].info;
         const bool overflow = m_overflow || perSample.isOverflow() || fixed.isOverflow() || input.isOverflow()
             || m_autocastCopies.isOverflow() || m_params.isOverflow() || fullPerSample.isOverflow()
             || fullFixed.isOverflow() || m_trainableBytes.isOverflow() || m_forward.isOverflow()
             || m_backward.isOverflow() || m_recompute.isOverflow() || m_attentionRecompute.isOverflow();
         if (overflow && !m_result.error)
             m_result.error = Error{"the network's sizes overflow 64-bit byte counts", "layers"};
+        if (!m_result.error)
+            finishStepGraph();
     }
 
     std::size_t newStorage(Count perSample, Count fixed)
     {
         m_overflow = m_overflow || perSample.isOverflow() || fixed.isOverflow();
-        m_storages.push_back(Storage{perSample, fixed, false, false, false, m_segment, false});
+        m_storages.push_back(Storage{perSample, fixed, false, false, false, m_segment, false, m_step.ops.size()});
         return m_storages.size() - 1;
     }
 
@@ -840,15 +1227,29 @@ private:
         if (s.isNetworkInput)
             return;
         // Inside a checkpointed iteration, a storage that iteration created is recomputed, not kept.
-        if (m_segment >= 0 && s.segment == m_segment)
+        const bool inSegment = m_segment >= 0 && s.segment == m_segment;
+        if (inSegment)
             s.savedInSegment = true;
         else
             s.kept = true;
+        m_keeps.push_back(Keep{storage, m_step.ops.size(), inSegment});
         if (s.saved)
             return;
         s.saved = true;
         row.activationBytesPerSample += s.bytesPerSample.value();
         row.activationBytesFixed += s.bytesFixed.value();
+    }
+
+    /// A layer whose full name another layer already has: "b.0.r" at the top level beside the Repeat
+    /// block b's layer r, or a layer named "0" beside the unnamed first layer.
+    std::string duplicateNameError(const std::string& fullName, const std::string& specPath) const
+    {
+        const auto first = std::find_if(m_result.rows.begin(), m_result.rows.end(),
+                                        [&](const LayerRow& r) { return r.name == fullName; });
+        return specPath + ": its name " + quoteForMessage(fullName) + " is already the name of "
+            + (first == m_result.rows.end() ? std::string("an earlier layer") : first->specPath)
+            + " (an unnamed layer is called by its position, a layer in a Repeat block block.iteration.layer); "
+              "give each layer a name of its own";
     }
 
     std::size_t pushInvalid(LayerRow row, const TensorInfo& passThrough)
@@ -904,7 +1305,11 @@ private:
     std::unordered_map<std::string, std::size_t> m_byFullName;
     std::unordered_set<std::string> m_warned; ///< spec path + message of each warning recorded
     std::map<std::size_t, Count> m_weightByRow;
+    std::map<std::size_t, std::vector<std::int64_t>> m_weightShapeByRow; ///< empty where the kind gives none
     std::map<std::size_t, bool> m_weightTrainsByRow;
+    std::map<std::size_t, std::size_t> m_weightParameterByRow; ///< row -> its trainable weight's StepParameter
+    StepGraph m_step;
+    std::vector<Keep> m_keeps;
     Count m_params, m_buffers, m_paramBytes, m_bufferBytes, m_autocastCopies, m_labelBytes;
     Count m_trainable, m_trainableBytes, m_lora, m_forward, m_backward, m_recompute, m_attentionRecompute;
     Count m_droppedPerSample, m_droppedFixed; ///< attention scores selective checkpointing drops
@@ -915,6 +1320,7 @@ private:
     std::size_t m_segmentCount = 0;      ///< checkpointed iterations so far
     std::uint64_t m_transient = 0;
     std::size_t m_expanded = 0;
+    std::size_t m_networkOutput = 0; ///< the tensor the last layer produces (what the loss reads)
     bool m_overflow = false;
     bool m_stopped = false;
 };

@@ -130,7 +130,9 @@ Result<Attributes> Attributes::validate(std::span<const AttributeSpec> specs, co
     if (!given.is_object() && !given.is_null())
         return Error{path + " must be an object", path};
 
-    for (const auto& [key, value] : given.items()) {
+    for (const auto& entry : given.items()) {
+        // A reference, not a structured binding: clang before 16 cannot capture bindings in a lambda.
+        const std::string& key = entry.key();
         const bool known = std::any_of(specs.begin(), specs.end(), [&](const AttributeSpec& s) { return s.name == key; });
         if (!known) {
             std::vector<std::string> names;

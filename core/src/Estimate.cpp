@@ -2,6 +2,8 @@
 
 #include "headroom/LayerRegistry.h"
 
+#include "TensorParallel.h"
+
 #include <algorithm>
 #include <limits>
 #include <optional>
@@ -66,15 +68,6 @@ struct TensorSplit {
     std::uint64_t largestCastLayerParams = 0;
 };
 
-std::uint64_t removedBySplit(std::uint64_t x, std::uint64_t t) { return x - (x / t + (x % t != 0 ? 1 : 0)); }
-
-/// Megatron-LM (Shoeybi et al. 2019): attention, MLP (Linear) and embedding layers are split t ways;
-/// normalisations, convolutions, recurrent layers and the loss are replicated.
-bool splitByTensorParallel(LayerCategory category) noexcept
-{
-    return category == LayerCategory::Linear || category == LayerCategory::Attention
-        || category == LayerCategory::Embedding;
-}
 
 TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
 {
@@ -88,7 +81,7 @@ TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
         }
         const LayerCategory category = kind->category();
         const bool cast = category == LayerCategory::Linear || category == LayerCategory::Attention;
-        const bool split = t > 1 && splitByTensorParallel(category);
+        const bool split = t > 1 && splitByTensorParallel(row);
         const std::uint64_t removed = split ? removedBySplit(row.params, t) : 0;
         if (split) {
             out.removedParams += removed;
@@ -102,85 +95,6 @@ TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
             out.largestCastLayerParams = std::max(out.largestCastLayerParams, kept);
     }
     return out;
-}
-
-/// Saved bytes, per sample and fixed.
-struct ActivationBytes {
-    Count perSample;
-    Count fixed;
-};
-
-/// One GPU's activations under tensor parallelism of degree t: every split layer's saved bytes
-/// divided by t (Korthikanti et al. 2022 eq. 2 without sequence parallelism, approximated per layer;
-/// docs/multi-gpu.md). Under per-block checkpointing the analysis counts what stays kept plus the one
-/// checkpointed iteration whose recomputed activations are the largest, not every iteration's, so the
-/// split layers of an iteration count only for the iteration that is alive: the one left largest
-/// after the split replaces the one the analysis counted (the largest before it). Iterations are
-/// read off the rows: an outermost checkpointed Repeat header and, below it, one iteration per index
-/// in "<header>.<index>.<layer>".
-ActivationBytes activationsUnderTensorParallel(const Analysis& analysis, std::uint64_t t)
-{
-    const ActivationBytes total{Count{analysis.activationBytesPerSample},
-                                Count{analysis.activationBytesFixed}};
-    if (t <= 1)
-        return total;
-    struct Segment {
-        ActivationBytes charged; ///< what the iteration's layers are charged with
-        ActivationBytes removed; ///< of which the split layers' share on the other t - 1 ranks
-    };
-    ActivationBytes removedOutside;
-    std::vector<Segment> segments;
-    const LayerRegistry& registry = LayerRegistry::builtin();
-    std::optional<std::size_t> header; // the checkpointed Repeat block being walked
-    std::string prefix;                // its name + "."
-    std::string iteration;             // the index of the iteration being walked
-    for (std::size_t i = 0; i < analysis.rows.size(); ++i) {
-        const LayerRow& row = analysis.rows[i];
-        if (header && row.depth <= analysis.rows[*header].depth)
-            header.reset();
-        if (!header && row.type == "Repeat" && row.checkpointed) {
-            header = i;
-            prefix = row.name + ".";
-            iteration.clear();
-            continue;
-        }
-        const LayerKind* kind = registry.find(row.type);
-        const bool split = kind != nullptr && splitByTensorParallel(kind->category());
-        const ActivationBytes removed{Count{split ? removedBySplit(row.activationBytesPerSample, t) : 0},
-                                     Count{split ? removedBySplit(row.activationBytesFixed, t) : 0}};
-        if (!header || row.name.compare(0, prefix.size(), prefix) != 0) {
-            removedOutside.perSample += removed.perSample;
-            removedOutside.fixed += removed.fixed;
-            continue;
-        }
-        const std::size_t end = row.name.find('.', prefix.size());
-        const std::string index = row.name.substr(prefix.size(), end - prefix.size());
-        if (segments.empty() || index != iteration) {
-            segments.emplace_back();
-            iteration = index;
-        }
-        Segment& s = segments.back();
-        s.charged.perSample += Count{row.activationBytesPerSample};
-        s.charged.fixed += Count{row.activationBytesFixed};
-        s.removed.perSample += removed.perSample;
-        s.removed.fixed += removed.fixed;
-    }
-    ActivationBytes largestBefore, largestAfter;
-    for (const auto& s : segments) {
-        largestBefore.perSample = std::max(largestBefore.perSample.value(), s.charged.perSample.value());
-        largestBefore.fixed = std::max(largestBefore.fixed.value(), s.charged.fixed.value());
-        const ActivationBytes after{without(s.charged.perSample, s.removed.perSample),
-                                    without(s.charged.fixed, s.removed.fixed)};
-        largestAfter.perSample = std::max(largestAfter.perSample.value(), after.perSample.value());
-        largestAfter.fixed = std::max(largestAfter.fixed.value(), after.fixed.value());
-    }
-    // The analysis's total holds every layer charged outside the iterations and any one iteration in
-    // full, so neither subtraction can go below zero.
-    const auto alive = [](Count all, Count outside, Count before, Count after) {
-        return without(without(all, outside), before) + after;
-    };
-    return {alive(total.perSample, removedOutside.perSample, largestBefore.perSample, largestAfter.perSample),
-            alive(total.fixed, removedOutside.fixed, largestBefore.fixed, largestAfter.fixed)};
 }
 
 /// Optimizer state bytes for every trainable parameter (before any split): float32 buffers, or
@@ -224,6 +138,49 @@ bool allShardingsContain(Sharding s) noexcept
 {
     const auto all = allShardings();
     return std::find(all.begin(), all.end(), s) != all.end();
+}
+
+/// The optimizer step's temporaries on one GPU (docs/memory-model.md, "The optimizer step"): foreach
+/// keeps lists as large as the parameters it updates (`updated` elements: this GPU's partition under
+/// ZeRO / FSDP), the for-loop a few tensors' worth of two consecutive parameters (each at most the
+/// partition); fused kernels, DeepSpeed's own optimizers, bitsandbytes' 8-bit ones and an optimizer
+/// stepping in CPU memory keep none on the GPU.
+Count stepTemporaryBytes(const Analysis& analysis, const TrainingSetup& setup, Count updated)
+{
+    const Sharding sharding = setup.parallel.sharding;
+    const bool deepSpeed = sharding == Sharding::Zero1 || sharding == Sharding::Zero2 || sharding == Sharding::Zero3;
+    if (setup.eightBitOptimizer || setup.parallel.offloadOptimizer || deepSpeed)
+        return Count{};
+    const StepTemporaries t = optimizerStepTemporaries(setup.optimizer, setup.optimizerImplementation);
+    Count forLoop;
+    std::vector<std::uint64_t> tensors = analysis.trainableTensorElements;
+    if (tensors.empty() && analysis.trainableParams > 0)
+        tensors.push_back(analysis.trainableParams);
+    std::uint64_t previous = 0;
+    for (const std::uint64_t n : tensors) {
+        const std::uint64_t current = std::min(n, updated.value());
+        for (const auto& pair : t.forLoop) {
+            const Count c = Count{static_cast<std::uint64_t>(pair.previous)} * Count{previous}
+                + Count{static_cast<std::uint64_t>(pair.current)} * Count{current};
+            forLoop = std::max(forLoop.value(), c.value());
+        }
+        previous = current;
+    }
+    return (Count{static_cast<std::uint64_t>(t.parameterLists)} * updated + forLoop) * Count{kFloat32Bytes};
+}
+
+void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noexcept
+{
+    switch (c) {
+    case Component::Weights: m.weights = bytes; break;
+    case Component::Gradients: m.gradients = bytes; break;
+    case Component::OptimizerState: m.optimizerState = bytes; break;
+    case Component::Activations: m.activations = bytes; break;
+    case Component::Input: m.input = bytes; break;
+    case Component::Transient: m.transient = bytes; break;
+    case Component::Communication: m.communication = bytes; break;
+    case Component::Overhead: m.overhead = bytes; break;
+    }
 }
 
 } // namespace
@@ -313,6 +270,12 @@ std::optional<Error> validateSetup(const TrainingSetup& setup)
 
 Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingSetup& setup)
 {
+    return build(analysis, setup, RuntimeBehaviour{});
+}
+
+Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingSetup& setup,
+                                       const RuntimeBehaviour& runtime)
+{
     if (analysis.error)
         return Error{"cannot estimate: " + analysis.error->message, analysis.error->location};
     if (auto problem = validateSetup(setup))
@@ -345,60 +308,53 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
     const int stage = shardingStage(par.sharding);
     const bool gathersLayers = ranks > 1 && stage >= 3;
     Count shardedState = stage >= 1 ? ceilDiv(optimizerState, ranks) : optimizerState;
-    Count shardedGradients = stage >= 2 ? ceilDiv(gradients, ranks) : gradients;
     const Count shardedParameters = stage >= 3 ? ceilDiv(parameterBytes, ranks) : parameterBytes;
-    Count communication;
+    StepConditions c;
     if (ranks > 1 && par.sharding == Sharding::None)
-        communication = gradients; // DDP's flat gradient buckets: a second copy of every gradient
+        c.bucketBytes = gradients.value(); // DDP's flat gradient buckets: a second copy of every gradient
     if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
-        communication = Count{2} * share(allParameterBytes, split.largestLayerParams, analysis.totalParams);
-    Count autocastCopies{analysis.autocastWeightCopyBytes};
-    if (isAutocast(p)) {
-        const Count half{elementSize(halfType(p))};
-        autocastCopies = without(autocastCopies, Count{split.removedAutocastCast} * half);
-        // A fully sharded model has a layer's full weights only while it is gathered, so their half
-        // copies exist only for the gathered layer and the prefetched one.
-        const Count gathered = Count{2} * Count{split.largestCastLayerParams} * half;
-        if (gathersLayers && gathered.value() < autocastCopies.value())
-            autocastCopies = gathered;
-    }
+        c.gatheredBytes = (Count{2} * share(allParameterBytes, split.largestLayerParams, analysis.totalParams)).value();
+    // A fully sharded model has a layer's full weights only while it is gathered, so autocast's half
+    // copies exist only for the gathered layer and the prefetched one.
+    if (gathersLayers && isAutocast(p))
+        c.autocastCopyCap = (Count{2} * Count{split.largestCastLayerParams} * Count{elementSize(halfType(p))}).value();
     // DeepSpeed ZeRO's optimizer step in mixed precision: each rank converts its half gradient partition
     // to a float32 copy for the optimizer (stage 1/2: the whole partition; stage 3: one sub-group of at
     // most sub_group_size elements at a time). It exists only during the step, when activations are gone.
     Count stepGradients;
     const bool deepSpeed = par.sharding == Sharding::Zero1 || par.sharding == Sharding::Zero2
         || par.sharding == Sharding::Zero3;
-    if (deepSpeed && isPureHalf(p) && !par.offloadOptimizer) {
-        const Count partition = ceilDiv(trainableHere, ranks);
+    const Count partition = ceilDiv(trainableHere, ranks);
+    if (deepSpeed && isPureHalf(p) && !par.offloadOptimizer)
         stepGradients = (stage >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements) : partition)
             * Count{kFloat32Bytes};
-    }
     if (par.offloadOptimizer) {
         // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
         // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.
         shardedState = Count{};
-        if (par.sharding == Sharding::Zero2 || par.sharding == Sharding::Zero3)
-            shardedGradients = Count{};
+        c.gradientsOffloaded = par.sharding == Sharding::Zero2 || par.sharding == Sharding::Zero3;
     }
-    const Count weights = shardedParameters + Count{analysis.bufferBytes} + autocastCopies;
-    const ActivationBytes activations = activationsUnderTensorParallel(analysis, tensorParallel);
+    const Count temporaries = stepTemporaryBytes(analysis, setup, stage >= 1 ? partition : trainableHere);
+    Count weights = shardedParameters + Count{analysis.bufferBytes};
+    if (analysis.step.ops.empty()) // a hand-made analysis without a step graph: copies for the whole step
+        weights += Count{analysis.autocastWeightCopyBytes};
+    const Count stepBuffers = temporaries + stepGradients;
+    if (weights.isOverflow() || gradients.isOverflow() || shardedState.isOverflow() || stepBuffers.isOverflow()
+        || Count{c.gatheredBytes}.isOverflow())
+        return Error{"the model's byte counts overflow 64 bits", "layers"};
+    c.weights = weights.value();
+    c.optimizerState = shardedState.value();
+    c.gradients = gradients.value();
+    c.overhead = setup.overheadBytes;
+    c.stepTemporaries = stepBuffers.value();
+    c.tensorParallel = tensorParallel;
+    c.gradientShards = stage >= 2 ? ranks : 1;
+    c.accumulationSteps = setup.accumulationSteps;
+    c.gradientSumsInPlace = runtime.gradientSumsInPlace;
 
     MemoryModel m;
-    m.m_fixed.weights = weights.value();
-    m.m_fixed.gradients = shardedGradients.value();
-    m.m_fixed.optimizerState = shardedState.value();
-    m.m_fixed.activations = activations.fixed.value();
-    m.m_fixed.communication = communication.value();
-    m.m_fixed.overhead = setup.overheadBytes;
-    m.m_perSample.activations = activations.perSample.value();
-    m.m_perSample.input = analysis.inputBytesPerSample;
-    m.m_perSample.transient = analysis.transientBytesPerSample;
-    m.m_stepGradients = stepGradients.value();
-    const Count step = weights + shardedGradients + shardedState + Count{setup.overheadBytes} + stepGradients;
-    m.m_optimizerStep = step.value();
-    if (weights.isOverflow() || shardedGradients.isOverflow() || shardedState.isOverflow()
-        || communication.isOverflow() || activations.perSample.isOverflow() || activations.fixed.isOverflow()
-        || step.isOverflow() || total(m.m_fixed).isOverflow() || total(m.m_perSample).isOverflow())
+    m.m_timeline = StepTimeline::simulate(analysis, c);
+    if (m.m_timeline.overflowed())
         return Error{"the model's byte counts overflow 64 bits", "layers"};
     return m;
 }
@@ -408,37 +364,57 @@ Result<MemoryBreakdown> MemoryModel::at(std::int64_t batch) const
     if (batch < 1 || batch > kMaxBatch)
         return Error{"batch size must be from 1 to " + std::to_string(kMaxBatch) + ", not " + std::to_string(batch),
                      "batch"};
+    const StepMoment& m = m_timeline.moments()[peakAt(batch).moment];
     const Count b = Count::fromSigned(batch);
     MemoryBreakdown out;
     bool overflow = false;
-    const auto affine = [&](std::uint64_t fixed, std::uint64_t perSample) {
-        const Count c = Count{fixed} + Count{perSample} * b;
-        overflow = overflow || c.isOverflow();
-        return c.value();
-    };
-    out.weights = affine(m_fixed.weights, m_perSample.weights);
-    out.gradients = affine(m_fixed.gradients, m_perSample.gradients);
-    out.optimizerState = affine(m_fixed.optimizerState, m_perSample.optimizerState);
-    out.activations = affine(m_fixed.activations, m_perSample.activations);
-    out.input = affine(m_fixed.input, m_perSample.input);
-    out.transient = affine(m_fixed.transient, m_perSample.transient);
-    out.overhead = affine(m_fixed.overhead, m_perSample.overhead);
-    out.communication = affine(m_fixed.communication, m_perSample.communication);
+    for (const auto c : kAllComponents) {
+        const Count bytes = Count{componentBytes(m.fixed, c)} + Count{componentBytes(m.perSample, c)} * b;
+        overflow = overflow || bytes.isOverflow();
+        setComponentBytes(out, c, bytes.value());
+    }
     if (overflow || total(out).isOverflow())
         return Error{"memory at batch " + std::to_string(batch) + " overflows 64-bit byte counts", "batch"};
     return out;
 }
 
+StepPeak MemoryModel::peakAt(std::int64_t batch) const
+{
+    const std::size_t i = m_timeline.steady().highestAt(std::clamp<std::int64_t>(batch, 1, kMaxBatch)).id;
+    const StepMoment& m = m_timeline.moments()[i];
+    return StepPeak{m.phase, m.row, m.recomputing, m.laterMicroBatch, i};
+}
+
+std::uint64_t MemoryModel::firstStepPeak(std::int64_t batch) const noexcept
+{
+    return m_timeline.first().valueAt(std::clamp<std::int64_t>(batch, 1, kMaxBatch));
+}
+
+std::size_t MemoryModel::endOfForwardMoment() const noexcept
+{
+    const auto& moments = m_timeline.moments();
+    for (std::size_t i = 0; i < moments.size(); ++i) {
+        if (moments[i].afterOp && !moments[i].laterMicroBatch)
+            return i;
+    }
+    return 0;
+}
+
 std::int64_t MemoryModel::maxBatch(std::uint64_t capacityBytes) const noexcept
 {
-    const std::uint64_t fixed = total(m_fixed).value();
-    const std::uint64_t perSample = total(m_perSample).value();
-    if (fixed + perSample > capacityBytes || fixed + perSample < fixed || m_optimizerStep > capacityBytes)
-        return 0;
-    if (perSample == 0)
-        return kMaxBatch;
-    return static_cast<std::int64_t>(std::min<std::uint64_t>((capacityBytes - fixed) / perSample,
-                                                             static_cast<std::uint64_t>(kMaxBatch)));
+    return m_timeline.steady().largestBatchWithin(capacityBytes, kMaxBatch);
+}
+
+MemoryBreakdown MemoryModel::momentAt(std::size_t moment, std::int64_t batch) const noexcept
+{
+    const StepMoment& m = m_timeline.moments()[moment];
+    const Count b = Count::fromSigned(batch);
+    MemoryBreakdown out;
+    for (const auto c : kAllComponents) {
+        const Count bytes = Count{componentBytes(m.fixed, c)} + Count{componentBytes(m.perSample, c)} * b;
+        setComponentBytes(out, c, bytes.isOverflow() ? std::numeric_limits<std::uint64_t>::max() : bytes.value());
+    }
+    return out;
 }
 
 Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
@@ -446,6 +422,12 @@ Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
     auto model = MemoryModel::build(analysis, setup);
     if (!model)
         return model.error();
+    return estimate(analysis, model.value(), setup);
+}
+
+Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, const TrainingSetup& setup)
+{
+    const MemoryModel* model = &memory;
     auto bytes = model->at(setup.batch);
     if (!bytes)
         return bytes.error();
@@ -454,7 +436,11 @@ Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
     e.precision = analysis.precision;
     e.optimizer = setup.optimizer;
     e.bytes = bytes.value();
-    e.optimizerStepBytes = model->optimizerStepBytes();
+    e.peak = model->peakAt(setup.batch);
+    if (e.peak.phase != StepPhase::OptimizerStep && e.peak.row < analysis.rows.size())
+        e.peakLayer = analysis.rows[e.peak.row].name;
+    e.firstStepPeakBytes = model->firstStepPeak(setup.batch);
+    e.optimizerStepBytes = model->momentAt(model->optimizerStepMoment(), setup.batch).total();
     e.gpuMemoryBytes = setup.gpuMemoryBytes;
     e.fits = e.peakBytes() <= setup.gpuMemoryBytes;
     e.maxBatch = model->maxBatch(setup.gpuMemoryBytes);

@@ -1,5 +1,7 @@
 #include "headroom/Freeze.h"
 
+#include "headroom/Format.h"
+
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -44,24 +46,28 @@ std::string withoutIteration(const std::string& name, const std::vector<std::pai
     return {};
 }
 
-Error unknownName(const std::string& name, const std::vector<std::pair<std::string, LayerSpec*>>& layers)
+Error unknownName(const std::string& name, const std::vector<std::pair<std::string, LayerSpec*>>& layers,
+                  const std::vector<LayerSpec>& topLevel)
 {
     if (const std::string shared = withoutIteration(name, layers); !shared.empty())
-        return Error{"cannot freeze \"" + name + "\" alone: it is one iteration of a Repeat block, whose iterations "
+        return Error{"cannot freeze " + quoteForMessage(name)
+                         + " alone: it is one iteration of a Repeat block, whose iterations "
                          + "share one description; freeze \"" + shared + "\" (every iteration) or split the block",
                      name};
     std::string known;
     std::size_t listed = 0;
-    for (const auto& [path, layer] : layers) {
-        if (path.find('.') != std::string::npos)
+    // The top-level entries by their names, dots and all ("model.embed_tokens", "lm_head").
+    for (const auto& layer : topLevel) {
+        if (layer.name.empty())
             continue;
         if (listed++ == 8) {
             known += ", ...";
             break;
         }
-        known += (known.empty() ? "" : ", ") + path;
+        known += (known.empty() ? "" : ", ") + layer.name;
     }
-    return Error{"no layer is named \"" + name + "\"" + (known.empty() ? std::string(" (the model names none of its layers)")
+    return Error{"no layer is named " + quoteForMessage(name)
+                     + (known.empty() ? std::string(" (the model names none of its layers)")
                                                                        : " (top-level layers: " + known + ")"),
                  name};
 }
@@ -75,7 +81,7 @@ Result<std::size_t> freezeLayers(Network& network, const std::vector<std::string
     for (const auto& name : names) {
         const bool matches = std::any_of(layers.begin(), layers.end(), [&](const auto& l) { return l.first == name; });
         if (!matches)
-            return unknownName(name, layers);
+            return unknownName(name, layers, network.layers);
         for (const auto& [path, layer] : layers) {
             if (path == name && std::find(marked.begin(), marked.end(), layer) == marked.end())
                 marked.push_back(layer);

@@ -1,6 +1,7 @@
 #include "headroom/GpuCatalog.h"
 
 #include "JsonText.h"
+#include "headroom/Format.h"
 
 #include <algorithm>
 #include <cctype>
@@ -160,8 +161,8 @@ Result<Gpu> GpuCatalog::find(std::string_view query) const
     if (partial.size() == 1)
         return *partial.front();
     if (partial.empty())
-        return Error{"unknown GPU \"" + std::string(query) + "\"; `headroom gpus` lists the known ones", "gpu"};
-    return Error{"GPU \"" + std::string(query) + "\" is ambiguous: it matches " + candidateList(partial), "gpu"};
+        return Error{"unknown GPU " + quoteForMessage(query) + "; `headroom gpus` lists the known ones", "gpu"};
+    return Error{"GPU " + quoteForMessage(query) + " is ambiguous: it matches " + candidateList(partial), "gpu"};
 }
 
 void GpuCatalog::addCustom(Gpu gpu)

@@ -1,10 +1,17 @@
 #include "JsonText.h"
 
+#include "headroom/Format.h"
+
+#include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <functional>
+#include <optional>
+#include <set>
+#include <vector>
 
 namespace headroom::detail {
 
@@ -57,26 +64,157 @@ std::string reason(const std::string& what)
     return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
+std::string hexByte(unsigned char c)
+{
+    static constexpr char kDigits[] = "0123456789ABCDEF";
+    return std::string{'0', 'x', kDigits[c >> 4], kDigits[c & 0xF]};
+}
+
+/// Text that is not UTF-8 JSON at all: UTF-16 or UTF-32 (with or without a byte-order mark), binary
+/// data, bytes that are not UTF-8. nlohmann would report these as "invalid literal" or "invalid BOM"
+/// and echo the raw bytes.
+std::optional<std::string> notUtf8Text(std::string_view text)
+{
+    const auto startsWith = [&](std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; };
+    using namespace std::string_view_literals;
+    if (startsWith("\xFF\xFE\0\0"sv) || startsWith("\0\0\xFE\xFF"sv)
+        || (text.size() >= 4 && text[0] == '\0' && text[1] == '\0' && text[2] == '\0' && text[3] != '\0')
+        || (text.size() >= 4 && text[0] != '\0' && text[1] == '\0' && text[2] == '\0' && text[3] == '\0'))
+        return "the file is UTF-32 text; save it as UTF-8";
+    // JSON starts with an ASCII character, so UTF-16 without a byte-order mark has a zero byte
+    // before or after it.
+    if (startsWith("\xFF\xFE"sv) || startsWith("\xFE\xFF"sv)
+        || (text.size() >= 2 && (text[0] == '\0') != (text[1] == '\0')))
+        return "the file is UTF-16 text; save it as UTF-8";
+    const auto control = std::find_if(text.begin(), text.end(), [](char ch) {
+        const auto c = static_cast<unsigned char>(ch);
+        return c < 0x20 && c != '\t' && c != '\n' && c != '\r';
+    });
+    // escapeInvalidUtf8 copies valid text unchanged, so the first difference is the first bad byte.
+    const std::string escaped = escapeInvalidUtf8(text);
+    const auto invalid = std::mismatch(text.begin(), text.end(), escaped.begin(), escaped.end()).first;
+    if (control < invalid) {
+        const auto at = static_cast<std::size_t>(control - text.begin());
+        return position(text, at) + ": not a text file: byte " + std::to_string(at) + " is "
+            + hexByte(static_cast<unsigned char>(*control)) + ", a control character JSON does not allow";
+    }
+    if (invalid != text.end()) {
+        const auto at = static_cast<std::size_t>(invalid - text.begin());
+        return position(text, at) + ": not UTF-8 text: byte " + std::to_string(at) + " is "
+            + hexByte(static_cast<unsigned char>(*invalid)) + ", which is not valid UTF-8 (JSON files are UTF-8)";
+    }
+    return std::nullopt;
+}
+
+/// Byte offset of the `ordinal`-th object key (0-based, in document order) of valid JSON text: a key
+/// is a string followed by a colon.
+std::size_t keyOffset(std::string_view text, std::size_t ordinal)
+{
+    std::size_t seen = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (text[i] != '"')
+            continue;
+        const std::size_t start = i;
+        for (++i; i < text.size() && text[i] != '"'; ++i) {
+            if (text[i] == '\\')
+                ++i;
+        }
+        const std::size_t next = std::min(text.find_first_not_of(" \t\n\r", i + 1), text.size());
+        if (next < text.size() && text[next] == ':' && seen++ == ordinal)
+            return start;
+    }
+    return 0;
+}
+
+/// Where a parse is in the document, for naming a repeated key by its path ("layers[2].padding").
+struct DuplicateFinder {
+    struct Frame {
+        bool object = false;
+        std::set<std::string> keys;
+        std::string key;       ///< objects: the key being read
+        std::size_t index = 0; ///< arrays: the element being read
+    };
+    std::vector<Frame> stack;
+    std::size_t keysSeen = 0;
+    std::optional<std::size_t> duplicateOrdinal;
+    std::string duplicatePath;
+
+    std::string path() const
+    {
+        std::string p;
+        for (const auto& f : stack) {
+            if (f.object)
+                p += (p.empty() ? "" : ".") + f.key;
+            else
+                p += "[" + std::to_string(f.index) + "]";
+        }
+        return p;
+    }
+
+    bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
+    {
+        using Event = nlohmann::json::parse_event_t;
+        switch (event) {
+        case Event::object_start:
+        case Event::array_start:
+            stack.push_back(Frame{event == Event::object_start, {}, {}, 0});
+            break;
+        case Event::key:
+            if (!stack.empty()) {
+                auto& f = stack.back();
+                f.key = parsed.get<std::string>();
+                if (!f.keys.insert(f.key).second && !duplicateOrdinal) {
+                    duplicateOrdinal = keysSeen;
+                    duplicatePath = path();
+                }
+            }
+            ++keysSeen;
+            break;
+        case Event::object_end:
+        case Event::array_end:
+            if (!stack.empty())
+                stack.pop_back();
+            [[fallthrough]];
+        case Event::value:
+            if (!stack.empty() && !stack.back().object)
+                ++stack.back().index;
+            break;
+        }
+        return true;
+    }
+};
+
 } // namespace
 
 Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& what)
 {
     const std::string prefix = what.empty() ? std::string() : what + ": ";
+    if (const auto why = notUtf8Text(text))
+        return Error{prefix + *why, ""};
     if (const auto at = tooDeep(text)) {
         const std::string where = position(text, *at);
         return Error{prefix + where + ": nesting is deeper than " + std::to_string(kMaxJsonDepth) + " levels", where};
     }
     try {
-        return nlohmann::json::parse(text);
+        DuplicateFinder finder;
+        auto parsed = nlohmann::json::parse(text, std::ref(finder));
+        if (finder.duplicateOrdinal) {
+            const std::string where = position(text, keyOffset(text, *finder.duplicateOrdinal));
+            return Error{prefix + finder.duplicatePath
+                             + " is given more than once; give each key once (the second is at " + where + ")",
+                         finder.duplicatePath};
+        }
+        return parsed;
     } catch (const nlohmann::json::parse_error& e) {
         const std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
         const std::string where = position(text, byte);
-        const std::string why = text.empty() ? "the file is empty" : reason(e.what());
+        const std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos ? "the file is empty"
+                                                                                            : reason(e.what());
         return Error{prefix + where + ": " + why, where};
     } catch (const nlohmann::json::exception& e) { // e.g. a number too large for a double (1e400)
-        const std::string what = e.what();
-        const auto bracket = what.find("] ");
-        return Error{prefix + (bracket == std::string::npos ? what : what.substr(bracket + 2)), ""};
+        const std::string message = e.what();
+        const auto bracket = message.find("] ");
+        return Error{prefix + (bracket == std::string::npos ? message : message.substr(bracket + 2)), ""};
     }
 }
 
@@ -88,19 +226,28 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
         return Error{path + ": no such file", path};
     if (std::filesystem::is_directory(status))
         return Error{path + ": is a folder, not a file", path};
-    const auto size = std::filesystem::file_size(path, ec);
-    if (!ec && size > maxBytes)
-        return Error{path + ": the file is " + std::to_string(size) + " bytes, more than the "
-                         + std::to_string(maxBytes) + " allowed",
-                     path};
+    const std::string limit = formatBytes(maxBytes) + " (" + formatCount(maxBytes) + " bytes)";
+    if (std::filesystem::is_regular_file(status)) {
+        const auto size = std::filesystem::file_size(path, ec);
+        if (!ec && size > maxBytes)
+            return Error{path + ": the file is " + formatBytes(size) + ", more than the " + limit + " allowed", path};
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in)
         return Error{path + ": cannot be read (" + std::strerror(errno) + ")", path};
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
+    // Read in pieces and stop past the limit whatever the file is: a device (/dev/zero) or a pipe has
+    // no size to check first, and a regular file may grow while it is read.
+    std::string text;
+    std::array<char, 1 << 16> buffer{};
+    while (in) {
+        in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+        text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
+        if (text.size() > maxBytes)
+            return Error{path + ": holds more than the " + limit + " allowed", path};
+    }
     if (in.bad())
         return Error{path + ": reading failed", path};
-    return buffer.str();
+    return text;
 }
 
 std::string jsonTypeName(const nlohmann::json& v)

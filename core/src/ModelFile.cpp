@@ -1,13 +1,20 @@
 #include "headroom/ModelFile.h"
 
+#include "headroom/Format.h"
+#include "headroom/SaveTarget.h"
+
 #include "JsonText.h"
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <random>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace headroom {
 
@@ -271,9 +278,10 @@ std::string serializeModel(const Network& network)
     nlohmann::ordered_json j;
     j["format"] = kFormatName;
     j["version"] = kModelFormatVersion;
-    j["name"] = network.name;
+    // Escaped so that dump() cannot throw on a name that is not UTF-8 (one taken from a file name).
+    j["name"] = escapeInvalidUtf8(network.name);
     if (!network.description.empty())
-        j["description"] = network.description;
+        j["description"] = escapeInvalidUtf8(network.description);
     j["input"] = {{"shape", network.input.shape.dims}, {"dtype", dtypeName(network.input.dtype)}};
     j["loss"] = lossName(network.loss);
     if (!network.warnings.empty())
@@ -288,30 +296,65 @@ std::string serializeModel(const Network& network)
 Result<bool> saveModelFile(const Network& network, const std::string& path)
 {
     namespace fs = std::filesystem;
+    const auto resolved = saveTarget(path);
+    if (!resolved)
+        return resolved.error();
+    const fs::path target{resolved.value()};
+    const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
     const std::string text = serializeModel(network);
-    std::random_device rd;
-    const fs::path target{path};
-    const fs::path temp = target.parent_path() / (".~" + target.filename().string() + "." + std::to_string(rd()) + ".tmp");
-    {
-        std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-        if (!out)
-            return Error{path + ": cannot write to this folder", path};
-        out << text;
-        out.flush();
-        if (!out) {
-            out.close();
-            std::error_code ignored;
-            fs::remove(temp, ignored);
-            return Error{path + ": writing failed (is the disk full?)", path};
-        }
+    const auto failed = [&](const std::string& what) {
+        return Error{path + ": " + what + " (" + std::strerror(errno) + ")", path};
+    };
+
+    // A temporary file next to the target, renamed over it once complete: a failure at any point leaves
+    // the old file as it was. O_EXCL: never write through someone else's file of the same name.
+    std::random_device random;
+    fs::path temp;
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 16; ++attempt) {
+        temp = folder / (".~" + target.filename().string() + "." + std::to_string(random()) + ".tmp");
+        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
     }
-    std::error_code ec;
-    fs::rename(temp, target, ec);
-    if (ec) {
-        std::error_code ignored;
-        fs::remove(temp, ignored);
-        return Error{path + ": cannot replace the file (" + ec.message() + ")", path};
+    if (fd < 0)
+        return failed("cannot write to the folder " + folder.string());
+    const auto abandon = [&](const std::string& what) {
+        const auto error = failed(what);
+        ::close(fd);
+        ::unlink(temp.c_str());
+        return error;
+    };
+    // The replaced file's permissions and owner (a 600 file stays 600); a new file gets the umask's.
+    struct stat existing{};
+    if (::stat(target.c_str(), &existing) == 0) {
+        if (::fchmod(fd, existing.st_mode & 07777) != 0)
+            return abandon("cannot keep the file's permissions");
+        (void)!::fchown(fd, existing.st_uid, existing.st_gid); // only root may give a file away
     }
+    for (std::size_t written = 0; written < text.size();) {
+        const auto n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return abandon("writing failed");
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0)
+        return abandon("writing failed");
+    if (::close(fd) != 0) {
+        const auto error = failed("writing failed");
+        ::unlink(temp.c_str());
+        return error;
+    }
+    if (::rename(temp.c_str(), target.c_str()) != 0) {
+        const auto error = failed("cannot replace the file");
+        ::unlink(temp.c_str());
+        return error;
+    }
+    // The rename is durable only once the folder is: before that a crash may bring back the old file.
+    if (!syncFolder(folder.string()))
+        return failed("the file is written but its folder could not be synced to disk");
     return true;
 }
 

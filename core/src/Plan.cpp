@@ -11,6 +11,7 @@ AnalysisOptions Plan::analysisOptions() const
     o.checkpointing = checkpointing;
     o.attention = attention;
     o.lora = lora;
+    o.moeImbalance = moeImbalance;
     return o;
 }
 
@@ -33,10 +34,14 @@ PlanResult evaluate(const Plan& plan)
     TrainingSetup setup = plan.setup;
     setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     auto e = estimate(result.analysis, setup);
-    if (e)
+    if (e) {
         result.estimate = e.value();
-    else
+        auto model = MemoryModel::build(result.analysis, setup);
+        if (model)
+            result.memory = std::move(model).value();
+    } else {
         result.error = e.error();
+    }
     return result;
 }
 
@@ -52,6 +57,7 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
     if (result.estimate)
         j["effective_batch"] = result.estimate->effectiveBatch;
     j["optimizer"] = optimizerName(plan.setup.optimizer);
+    j["optimizer_implementation"] = optimizerImplementationName(plan.setup.optimizerImplementation);
     j["eight_bit_optimizer"] = plan.setup.eightBitOptimizer;
     j["precision"] = precisionName(plan.precision);
     const Parallelism& par = plan.setup.parallel;
@@ -67,6 +73,7 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
                  {"dropout", plan.lora.dropout},
                  {"quantize_base", plan.lora.quantizeBase}};
     j["sequence_length"] = plan.sequenceLength ? ordered_json(*plan.sequenceLength) : ordered_json(nullptr);
+    j["moe_imbalance"] = plan.moeImbalance;
     j["gpu"] = {{"name", plan.gpu.name}, {"memory_bytes", plan.gpu.memoryBytes}};
     if (result.estimate) {
         const auto& e = *result.estimate;
@@ -75,9 +82,29 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
             bytes[std::string(componentName(c))] = componentBytes(e.bytes, c);
         bytes["total"] = e.total();
         j["bytes"] = bytes;
-        // DeepSpeed ZeRO's optimizer step can exceed the breakdown; fits and max_batch use the peak.
+        // Two named moments of the step: what backward starts from, and what the optimizer step holds.
+        if (result.memory) {
+            const auto moment = [&](std::size_t i) {
+                const MemoryBreakdown m = result.memory->momentAt(i, plan.setup.batch);
+                ordered_json b;
+                for (const auto c : kAllComponents)
+                    b[std::string(componentName(c))] = componentBytes(m, c);
+                b["total"] = m.total();
+                return b;
+            };
+            j["at_end_of_forward"] = moment(result.memory->endOfForwardMoment());
+            j["at_optimizer_step"] = moment(result.memory->optimizerStepMoment());
+        }
         j["optimizer_step_bytes"] = e.optimizerStepBytes;
         j["peak_bytes"] = e.peakBytes();
+        j["peak"] = {{"bytes", e.peakBytes()},
+                     {"phase", stepPhaseName(e.peak.phase)},
+                     {"layer", e.peak.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(e.peakLayer)},
+                     {"recomputing", e.peak.recomputing},
+                     {"micro_batch", e.peak.laterMicroBatch ? "later" : "first"},
+                     {"step", e.firstStepPeakBytes < e.peakBytes() ? "steady" : "first and steady"},
+                     {"first_step_bytes", e.firstStepPeakBytes},
+                     {"steady_step_bytes", e.peakBytes()}};
         j["per_sample_bytes"] = {{"activations", a.activationBytesPerSample},
                                  {"input", a.inputBytesPerSample},
                                  {"transient", a.transientBytesPerSample}};
@@ -105,6 +132,26 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
         layers.push_back(l);
     }
     j["layers"] = layers;
+    if (result.memory && result.estimate) {
+        // One steady step at the chosen batch: every moment's live bytes by component.
+        auto timeline = ordered_json::array();
+        for (const std::size_t i : result.memory->timeline().oneStep()) {
+            const StepMoment& m = result.memory->timeline().moments()[i];
+            const MemoryBreakdown bytes = result.memory->momentAt(i, plan.setup.batch);
+            ordered_json point;
+            point["phase"] = stepPhaseName(m.phase);
+            point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(a.rows[m.row].name);
+            point["recomputing"] = m.recomputing;
+            point["end_of_forward"] = m.afterOp;
+            ordered_json b;
+            for (const auto c : kAllComponents)
+                b[std::string(componentName(c))] = componentBytes(bytes, c);
+            b["total"] = bytes.total();
+            point["bytes"] = b;
+            timeline.push_back(point);
+        }
+        j["timeline"] = timeline;
+    }
     auto warnings = ordered_json::array();
     for (const auto& w : a.warnings)
         warnings.push_back({{"layer", w.layer}, {"message", w.message}});

@@ -95,7 +95,23 @@ double toDouble(std::uint64_t n) { return static_cast<double>(n); }
 
 } // namespace
 
+namespace {
+/// Why no throughput can be estimated for this analysis, set-up and GPU, if anything.
+std::optional<Error> throughputProblem(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu);
+} // namespace
+
 Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu)
+{
+    if (auto problem = throughputProblem(analysis, setup, gpu))
+        return *problem;
+    auto memory = MemoryModel::build(analysis, setup);
+    if (!memory)
+        return memory.error();
+    return estimateThroughput(analysis, setup, gpu, memory.value());
+}
+
+namespace {
+std::optional<Error> throughputProblem(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu)
 {
     if (analysis.error)
         return Error{"cannot estimate throughput: " + analysis.error->message, analysis.error->location};
@@ -120,17 +136,28 @@ Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const Tr
                          + ") must be a positive multiple of the tensor-parallel degree ("
                          + std::to_string(par.tensorParallel) + ")",
                      "parallel"};
+    const Peak peak = peakFor(gpu, analysis.precision);
+    if (!peak.error.empty())
+        return Error{peak.error + " (precision " + std::string{precisionName(analysis.precision)} + ")", "precision"};
+    return std::nullopt;
+}
+} // namespace
+
+Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu,
+                                              const MemoryModel& memory)
+{
+    if (auto problem = throughputProblem(analysis, setup, gpu))
+        return *problem;
     const Precision precision = analysis.precision;
     const Peak peak = peakFor(gpu, precision);
-    if (!peak.error.empty())
-        return Error{peak.error + " (precision " + std::string{precisionName(precision)} + ")", "precision"};
+    const double utilization = setup.assumedUtilization;
+    const Parallelism& par = setup.parallel;
 
-    auto memory = MemoryModel::build(analysis, setup);
-    if (!memory)
-        return memory.error();
-    auto perGpu = memory->at(setup.batch);
+    auto perGpu = memory.at(setup.batch);
     if (!perGpu)
         return perGpu.error();
+    // What backward reads back: the activations alive when the forward pass ends.
+    const MemoryBreakdown afterForward = memory.momentAt(memory.endOfForwardMoment(), setup.batch);
 
     ThroughputEstimate t;
     t.forwardFlopsPerSample = toDouble(analysis.forwardFlopsPerSample);
@@ -160,8 +187,11 @@ Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const Tr
         ? analysis.trainableParameterBytes
         : analysis.trainableParams * elementSize(parameterType(precision));
     const double gradients = toDouble(trainableBytes) / tp;
-    const double activations = toDouble(perGpu->activations);
-    const double optimizerState = toDouble(perGpu->optimizerState);
+    // (An analysis made by hand, without a step graph: its saved bytes per sample.)
+    const double activations = analysis.step.ops.empty()
+        ? toDouble(analysis.activationBytesPerSample) * micro + toDouble(analysis.activationBytesFixed)
+        : toDouble(afterForward.activations);
+    const double optimizerState = toDouble(afterForward.optimizerState);
     t.bytesPerStep = steps * (2.0 * weights + gradients + 2.0 * activations) + 2.0 * optimizerState;
     if (gpu.bandwidthGBps > 0)
         t.memorySeconds = t.bytesPerStep / (gpu.bandwidthGBps * kGiga);

@@ -3,6 +3,7 @@
 #include <QFile>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -12,6 +13,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace {
 
@@ -95,12 +100,26 @@ private slots:
     void lossOption_data();
     void lossOption();
     void warningsGoToStderr();
+    void moeImbalance();
+
+    // Issues #16 and #17: help, mistakes and hostile input on the command line.
+    void subcommandHelp_data();
+    void subcommandHelp();
+    void nonUtf8NamesAreEscaped_data();
+    void nonUtf8NamesAreEscaped();
+    void longNamesAreCut();
+    void tinyNumbersAreInRange();
+    void reportKeepsSpecialFiles_data();
+    void reportKeepsSpecialFiles();
+    void unestimableReportWritesNothing();
+    void commandLineWithoutGui();
 
 private:
     [[nodiscard]] nlohmann::json jsonOf(const QStringList& args);
     QTemporaryDir m_dir;
     QString m_lenet;
     QString m_mlp;
+    QString m_tiny;
     QString m_projections;
     QString m_gpt2;
 };
@@ -136,6 +155,12 @@ void TestCli::initTestCase()
         return f.fileName();
     };
     m_mlp = writeFile(QStringLiteral("mlp.json"), kMlp);
+    // tests/core's tinyMlp(), whose training step tst_steptimeline works out by hand moment by moment.
+    m_tiny = writeFile(QStringLiteral("tiny.json"),
+                       R"({"format": "headroom-model", "version": 1, "name": "tiny", "input": {"shape": [4]},
+                           "layers": [{"type": "Linear", "name": "fc1", "out_features": 8},
+                                      {"type": "ReLU", "name": "relu"},
+                                      {"type": "Linear", "name": "fc2", "out_features": 2}]})");
     m_projections = writeFile(QStringLiteral("projections.json"), kProjections);
     // Bad files for the error table: an ONNX file cut off mid-way, a config.json with a broken value.
     QFile resnet(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/resnet18.onnx"));
@@ -147,6 +172,30 @@ void TestCli::initTestCase()
                   "intermediate_size": 11008, "vocab_size": 32000, "max_position_embeddings": 4096})");
     m_gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
     QVERIFY(QFile::exists(m_gpt2));
+
+    // Issue #17: bad input that crashed, lied or overwrote.
+    writeFile(QStringLiteral("duplicate_key.json"), QByteArray(kLeNet).replace("\"layers\": [", "\"layers\": [],\n \"layers\": ["));
+    const char16_t utf16[] = u"{\"format\": \"headroom-model\"}"; // as Windows Notepad's "Unicode" saves it
+    writeFile(QStringLiteral("utf16.json"), QByteArray("\xFF\xFE", 2)
+                                                + QByteArray(reinterpret_cast<const char*>(utf16), sizeof utf16 - 2));
+    writeFile(QStringLiteral("random.json"), QByteArray("\xEF\x12\x99\xFF\x41\x80", 6));
+    // conv1 with padding 2^31 - 1: (32 + 2 x 2147483647 - 5) / 1 + 1 = 4,294,967,322 per side, so its
+    // 6 x 4,294,967,322^2 output has about 1.1e20 elements, more than 64 bits hold.
+    writeFile(QStringLiteral("overflow.json"),
+              QByteArray(kLeNet).replace("\"kernel_size\": 5}", "\"kernel_size\": 5, \"padding\": 2147483647}"));
+    // Linear(8 -> 4) has a [4, 8] weight, Linear(4 -> 8) an [8, 4] one: as many elements, and no
+    // matrix product takes one for the other.
+    writeFile(QStringLiteral("tied_transposed.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "Linear", "name": "a", "out_features": 4},
+                 {"type": "Linear", "name": "b", "out_features": 8, "tied_to": "a"}]})");
+    writeFile(QStringLiteral("repeat_name_clash.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "Repeat", "name": "b", "times": 2, "layers": [{"type": "ReLU", "name": "r"}]},
+                 {"type": "ReLU", "name": "b.0.r"}]})");
+    writeFile(QStringLiteral("index_name_clash.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "ReLU"}, {"type": "ReLU", "name": "0"}]})");
+    // Softmax over axis 5 of a [B, 3] output: loads, but cannot be estimated.
+    writeFile(QStringLiteral("unestimable.json"), R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]},
+      "layers": [{"type": "Linear", "out_features": 3}, {"type": "Softmax", "dim": 5}]})");
 }
 
 void TestCli::versionAndHelp()
@@ -162,36 +211,50 @@ void TestCli::versionAndHelp()
 
 void TestCli::estimateJson()
 {
-    const Run r = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json")});
+    // tinyMlp with Adam fp32 at batch 32 (tst_steptimeline): the peak is relu's backward, 4,608 bytes +
+    // 512 MiB overhead: weights 232, fc2's gradients 72, Adam 464, relu's output 1,024, the batch 768,
+    // the gradients of relu's and fc1's outputs 2,048. Max batch on the 8 GiB GTX 1080: from batch 5 the
+    // peak is 768 + 120 B bytes + overhead: (8 GiB - 512 MiB - 768) / 120 = 67,108,857.6.
+    const Run r = runHeadroom({QStringLiteral("estimate"), m_tiny, QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
-    QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{61706});
-    QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), std::uint64_t{61706});
+    QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{58});
+    QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), std::uint64_t{58});
     QCOMPARE(j["batch"].get<int>(), 32);
     QCOMPARE(j["gpu"]["name"].get<std::string>(), std::string("GeForce GTX 1080"));
     QCOMPARE(j["gpu"]["memory_bytes"].get<std::uint64_t>(), std::uint64_t{8} << 30);
-    // Adam fp32 at batch 32: 16 x 61,706 + 32 x (44,984 + 4,104 + 37,632) + 512 MiB overhead.
-    QCOMPARE(j["bytes"]["weights"].get<std::uint64_t>(), std::uint64_t{4 * 61706});
-    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{8 * 61706});
-    QCOMPARE(j["bytes"]["activations"].get<std::uint64_t>(), std::uint64_t{32 * 44984});
-    QCOMPARE(j["bytes"]["input"].get<std::uint64_t>(), std::uint64_t{32 * 4104});
-    QCOMPARE(j["bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{32 * 37632});
+    QCOMPARE(j["bytes"]["weights"].get<std::uint64_t>(), std::uint64_t{232});
+    QCOMPARE(j["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{72});
+    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{464});
+    QCOMPARE(j["bytes"]["activations"].get<std::uint64_t>(), std::uint64_t{1024});
+    QCOMPARE(j["bytes"]["input"].get<std::uint64_t>(), std::uint64_t{768});
+    QCOMPARE(j["bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{2048});
     QCOMPARE(j["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t{512} << 20);
-    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{3762336 + (512ULL << 20)});
+    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{4608 + (512ULL << 20)});
+    QCOMPARE(j["peak"]["phase"].get<std::string>(), std::string("backward"));
+    QCOMPARE(j["peak"]["layer"].get<std::string>(), std::string("relu"));
     QVERIFY(j["fits"].get<bool>());
-    QCOMPARE(j["max_batch"].get<std::int64_t>(), std::int64_t{92851});
-    QCOMPARE(j["layers"].size(), std::size_t{13}); // 12 layers + the loss
+    QCOMPARE(j["max_batch"].get<std::int64_t>(), std::int64_t{67'108'857});
+    // When forward ends: relu's and log_softmax's outputs (40 B per sample) and the scalar loss.
+    QCOMPARE(j["at_end_of_forward"]["activations"].get<std::uint64_t>(), std::uint64_t{32 * 40 + 4});
+    // The optimizer step: every gradient (232) and foreach Adam's temporary list (232).
+    QCOMPARE(j["at_optimizer_step"]["gradients"].get<std::uint64_t>(), std::uint64_t{232});
+    QCOMPARE(j["at_optimizer_step"]["transient"].get<std::uint64_t>(), std::uint64_t{232});
+    QCOMPARE(j["layers"].size(), std::size_t{4}); // 3 layers + the loss
     std::uint64_t perSample = 0;
     for (const auto& l : j["layers"])
         perSample += l["activation_bytes_per_sample"].get<std::uint64_t>();
-    QCOMPARE(perSample, std::uint64_t{44984});
+    QCOMPARE(perSample, std::uint64_t{40});
 
-    const Run amp = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json"), QStringLiteral("--precision"),
+    // Under autocast fp16 with SGD: fc1 keeps a half copy of its input (for its weight gradient, 8 B),
+    // relu's half output (16 B) is kept, the loss casts the half logits to float32 and keeps its
+    // log-softmax (8 B): 32 B per sample, at batch 8 with the scalar loss 260 bytes. SGD keeps no state.
+    const Run amp = runHeadroom({QStringLiteral("estimate"), m_tiny, QStringLiteral("--json"), QStringLiteral("--precision"),
                               QStringLiteral("amp-fp16"), QStringLiteral("--optimizer"), QStringLiteral("sgd"),
                               QStringLiteral("--batch"), QStringLiteral("8"), QStringLiteral("--gpu"), QStringLiteral("RTX 4090")});
     QCOMPARE(amp.exitCode, 0);
     const auto k = nlohmann::json::parse(amp.out.toStdString());
-    QCOMPARE(k["bytes"]["activations"].get<std::uint64_t>(), std::uint64_t{8 * 30864});
+    QCOMPARE(k["at_end_of_forward"]["activations"].get<std::uint64_t>(), std::uint64_t{8 * 32 + 4});
     QCOMPARE(k["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{0});
     QCOMPARE(k["gpu"]["memory_bytes"].get<std::uint64_t>(), std::uint64_t{24} << 30);
 }
@@ -201,8 +264,12 @@ void TestCli::estimateTable()
     const Run r = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--batch"), QStringLiteral("64")});
     QCOMPARE(r.exitCode, 0);
     for (const char* fragment : {"LeNet-5", "61,706 parameters", "GeForce GTX 1080", "batch 64", "Activations",
-                                 "Optimizer state", "Max batch: 92851", "CrossEntropyLoss"})
+                                 "Optimizer state", "Max batch: ", "The peak is in the backward pass, at layer",
+                                 "CrossEntropyLoss"})
         QVERIFY2(r.out.contains(QLatin1String(fragment)), qPrintable(QLatin1String(fragment) + QLatin1Char('\n') + r.out));
+    const Run tiny = runHeadroom({QStringLiteral("estimate"), m_tiny});
+    QVERIFY2(tiny.out.contains(QStringLiteral("Max batch: 67108857")), qPrintable(tiny.out));
+    QVERIFY2(tiny.out.contains(QStringLiteral("The peak is in the backward pass, at layer relu")), qPrintable(tiny.out));
 }
 
 // Llama's layer names ("model.layers.0.post_attention_layernorm") are longer than any fixed column.
@@ -228,14 +295,15 @@ void TestCli::layerTableKeepsLongNamesApart()
 
 void TestCli::maxBatch()
 {
-    const Run r = runHeadroom({QStringLiteral("max-batch"), m_lenet});
+    // tinyMlp (estimateJson): (8 GiB - 512 MiB - 768) / 120 = 67,108,857.6.
+    const Run r = runHeadroom({QStringLiteral("max-batch"), m_tiny});
     QCOMPARE(r.exitCode, 0);
-    QCOMPARE(r.out, QStringLiteral("92851\n"));
-    // The smallest custom card, 0.25 GiB, with no overhead: (268,435,456 - 987,296) / 86,720 = 3084.04.
-    const Run small = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--gpu-memory-gib"),
+    QCOMPARE(r.out, QStringLiteral("67108857\n"));
+    // The smallest custom card, 0.25 GiB, with no overhead: (268,435,456 - 768) / 120 = 2,236,955.7.
+    const Run small = runHeadroom({QStringLiteral("max-batch"), m_tiny, QStringLiteral("--gpu-memory-gib"),
                                 QStringLiteral("0.25"), QStringLiteral("--overhead-mib"), QStringLiteral("0")});
     QCOMPARE(small.exitCode, 0);
-    QCOMPARE(small.out, QStringLiteral("3084\n"));
+    QCOMPARE(small.out, QStringLiteral("2236955\n"));
 }
 
 void TestCli::gpus()
@@ -270,7 +338,7 @@ void TestCli::errors_data()
     QTest::newRow("bad precision") << QStringList{QStringLiteral("estimate"), QStringLiteral("@lenet"), QStringLiteral("--precision"), QStringLiteral("fp8")}
                                    << "--precision must be one of";
     QTest::newRow("unknown option") << QStringList{QStringLiteral("estimate"), QStringLiteral("@lenet"), QStringLiteral("--fast")}
-                                    << "unknown option --fast";
+                                    << "unknown option \"--fast\" (see headroom estimate --help)";
     QTest::newRow("missing file") << QStringList{QStringLiteral("estimate")} << "estimate needs a model file";
     QTest::newRow("no such file") << QStringList{QStringLiteral("estimate"), QStringLiteral("/nonexistent/model.json")}
                                   << "/nonexistent/model.json: no such file";
@@ -334,6 +402,54 @@ void TestCli::errors_data()
     QTest::newRow("onnx opset 99") << QStringList{QStringLiteral("estimate"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/opset99.onnx")}
                                    << "opset99.onnx";
     QTest::newRow("bad config.json") << QStringList{QStringLiteral("estimate"), QStringLiteral("@hf/config.json")} << "config.json";
+
+    // Issue #17: no option takes a non-finite number (NaN converted to a byte count is undefined).
+    QTest::newRow("overhead nan") << lenet({"--overhead-mib", "nan"})
+                                  << "--overhead-mib must be a number of MiB from 0 to 1048576, not \"nan\"";
+    QTest::newRow("overhead inf") << lenet({"--overhead-mib", "inf"}) << "--overhead-mib must be a number of MiB";
+    QTest::newRow("overhead 1e400") << lenet({"--overhead-mib", "1e400"}) << "--overhead-mib must be a number of MiB";
+    QTest::newRow("gpu memory nan") << lenet({"--gpu-memory-gib", "nan"}) << "--gpu-memory-gib must be a number of GiB";
+    QTest::newRow("gpu memory -inf") << lenet({"--gpu-memory-gib", "-inf"}) << "--gpu-memory-gib must be a number of GiB";
+    QTest::newRow("utilization nan") << lenet({"--utilization", "NaN"}) << "--utilization must be a fraction of peak";
+    QTest::newRow("utilization infinity") << lenet({"--utilization", "infinity"}) << "--utilization must be a fraction";
+    QTest::newRow("lora dropout nan") << lenet({"--lora-rank", "4", "--lora-dropout", "nan"})
+                                      << "--lora-dropout must be a probability";
+    QTest::newRow("hexadecimal overhead") << lenet({"--overhead-mib", "0x10"}) << "--overhead-mib must be a number";
+    QTest::newRow("gpu and custom memory") << lenet({"--gpu", "RTX 4090", "--gpu-memory-gib", "24"})
+                                           << "--gpu and --gpu-memory-gib both choose the GPU: give one of them";
+    // Files the command line must refuse with a message, never a crash or a silently different model.
+    QTest::newRow("duplicate key") << QStringList{QStringLiteral("estimate"), QStringLiteral("@duplicate_key")}
+                                   << "duplicate_key.json: layers is given more than once; give each key once (the "
+                                      "second is at line 4, column 2)";
+    QTest::newRow("UTF-16 file") << QStringList{QStringLiteral("estimate"), QStringLiteral("@utf16")}
+                                 << "utf16.json: the file is UTF-16 text; save it as UTF-8";
+    QTest::newRow("random bytes") << QStringList{QStringLiteral("estimate"), QStringLiteral("@random")}
+                                  << "random.json: line 1, column 1: not UTF-8 text: byte 0 is 0xEF";
+    QTest::newRow("shape overflow") << QStringList{QStringLiteral("estimate"), QStringLiteral("@overflow")}
+                                    << "layers[0] (Conv2d): its output [6, 4294967322, 4294967322] overflows 64-bit "
+                                       "sizes";
+    QTest::newRow("tied transposed weights") << QStringList{QStringLiteral("estimate"), QStringLiteral("@tied_transposed")}
+                                             << "layers[1].tied_to: this layer's weight is [8, 4] but \"a\"'s is [4, 8]";
+    QTest::newRow("name of a Repeat's layer") << QStringList{QStringLiteral("estimate"), QStringLiteral("@repeat_name_clash")}
+                                              << "layers[1]: its name \"b.0.r\" is already the name of layers[0].layers[0]";
+    QTest::newRow("name of an unnamed layer") << QStringList{QStringLiteral("estimate"), QStringLiteral("@index_name_clash")}
+                                              << "layers[1]: its name \"0\" is already the name of layers[0]";
+    QTest::newRow("endless file") << QStringList{QStringLiteral("estimate"), QStringLiteral("/dev/zero")}
+                                  << "/dev/zero: holds more than the 64.00 MiB (67,108,864 bytes) allowed";
+    QTest::newRow("report of an unestimable network")
+        << QStringList{QStringLiteral("report"), QStringLiteral("@unestimable"), QStringLiteral("-o"), QStringLiteral("@never.pdf")}
+        << "layers[1] (Softmax): dim 5 is not a feature axis";
+    // Issue #16: a first argument that is neither a command nor a file is an error, not the GUI.
+    QTest::newRow("mistyped command") << QStringList{QStringLiteral("estmate"), QStringLiteral("@lenet")}
+                                      << "\"estmate\" is neither a command nor an existing file; the commands are "
+                                         "estimate, max-batch, report, gpus, help (did you mean estimate?)";
+    QTest::newRow("missing file without a command") << QStringList{QStringLiteral("/nonexistent/model.json")}
+                                                    << "\"/nonexistent/model.json\" is neither a command nor an existing file";
+    QTest::newRow("folder without a command") << QStringList{QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests")}
+                                              << "is a folder; give a model file to open, or a command";
+    QTest::newRow("unknown first option") << QStringList{QStringLiteral("--fast")} << "unknown option \"--fast\"";
+    QTest::newRow("help on no command") << QStringList{QStringLiteral("help"), QStringLiteral("estmate")}
+                                        << "help: \"estmate\" is neither a command";
 }
 
 void TestCli::errors()
@@ -406,26 +522,28 @@ void TestCli::strategiesInHelp()
 
 void TestCli::accumulationMultipliesEffectiveBatch()
 {
-    // Memory follows the micro-batch: the max micro-batch is LeNet's 92,851 with or without
-    // accumulation; 8 steps make the effective batch 8 x 92,851 = 742,808.
-    const Run r = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
+    // tinyMlp with 8 micro-batches: later micro-batches run with every gradient (232 B) allocated, so
+    // relu's backward holds 232 + 232 + 464 + 120 B: (8 GiB - 512 MiB - 928) / 120 = 67,108,856.3 per
+    // micro-batch (one less than without accumulation), x 8 = 536,870,848 samples per optimizer step.
+    const Run r = runHeadroom({QStringLiteral("max-batch"), m_tiny, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
                             QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
-    QCOMPARE(j["max_batch"].get<std::int64_t>(), std::int64_t{92851});
-    QCOMPARE(j["max_effective_batch"].get<std::int64_t>(), std::int64_t{742808});
+    QCOMPARE(j["max_batch"].get<std::int64_t>(), std::int64_t{67'108'856});
+    QCOMPARE(j["max_effective_batch"].get<std::int64_t>(), std::int64_t{536'870'848});
     QCOMPARE(j["accumulation_steps"].get<std::int64_t>(), std::int64_t{8});
-    const Run plain = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8")});
-    QCOMPARE(plain.out, QStringLiteral("92851 (micro-batch per GPU; effective batch 742808 = 92851 x 8 steps x 1 GPU)\n"));
-    const Run table = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
+    const Run plain = runHeadroom({QStringLiteral("max-batch"), m_tiny, QStringLiteral("--accumulation-steps"), QStringLiteral("8")});
+    QCOMPARE(plain.out,
+             QStringLiteral("67108856 (micro-batch per GPU; effective batch 536870848 = 67108856 x 8 steps x 1 GPU)\n"));
+    const Run table = runHeadroom({QStringLiteral("estimate"), m_tiny, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
                                 QStringLiteral("--batch"), QStringLiteral("37")});
     QCOMPARE(table.exitCode, 0);
-    for (const char* fragment : {"Max micro-batch per GPU: 92851 (effective batch 742808 = 92851 x 8 steps x 1 GPU)",
+    for (const char* fragment : {"Max micro-batch per GPU: 67108856 (effective batch 536870848 = 67108856 x 8 steps x 1 GPU)",
                                  "Effective batch  296 = 37 x 8 steps x 1 GPU", "8 micro-batches per optimizer step",
-                                 "batch 37 per GPU"})
+                                 "batch 37 per GPU", "in a micro-batch after the first"})
         QVERIFY2(table.out.contains(QLatin1String(fragment)), qPrintable(QLatin1String(fragment) + QLatin1Char('\n') + table.out));
-    // With 4 data-parallel GPUs: 92,851 x 8 x 4.
-    const Run four = runHeadroom({QStringLiteral("max-batch"), m_lenet, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
+    // With 4 data-parallel GPUs: max micro-batch x 8 x 4.
+    const Run four = runHeadroom({QStringLiteral("max-batch"), m_tiny, QStringLiteral("--accumulation-steps"), QStringLiteral("8"),
                                QStringLiteral("--gpus"), QStringLiteral("4"), QStringLiteral("--json")});
     QCOMPARE(four.exitCode, 0);
     const auto k = nlohmann::json::parse(four.out.toStdString());
@@ -478,21 +596,24 @@ void TestCli::sharding()
     QFETCH(int, gradientsDivisor);
     QFETCH(int, optimizerDivisor);
     QFETCH(qulonglong, communication);
+    // The model states as the optimizer step holds them; the buffers and activations when forward ends.
     const auto one = jsonOf({m_mlp});
-    QCOMPARE(one["bytes"]["weights"].get<std::uint64_t>(), std::uint64_t{4 * 4680});
-    QCOMPARE(one["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 4680});
-    QCOMPARE(one["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{8 * 4680});
+    const auto& oneStep = one["at_optimizer_step"];
+    QCOMPARE(oneStep["weights"].get<std::uint64_t>(), std::uint64_t{4 * 4680});
+    QCOMPARE(oneStep["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 4680});
+    QCOMPARE(oneStep["optimizer_state"].get<std::uint64_t>(), std::uint64_t{8 * 4680});
     const auto many = jsonOf({m_mlp, QStringLiteral("--gpus"), QString::number(gpus), QStringLiteral("--sharding"), sharding});
     QVERIFY(!many.is_null());
-    QCOMPARE(many["bytes"]["weights"].get<std::uint64_t>(), std::uint64_t{4 * 4680} / static_cast<std::uint64_t>(weightsDivisor));
-    QCOMPARE(many["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 4680} / static_cast<std::uint64_t>(gradientsDivisor));
-    QCOMPARE(many["bytes"]["optimizer_state"].get<std::uint64_t>(),
+    const auto& manyStep = many["at_optimizer_step"];
+    QCOMPARE(manyStep["weights"].get<std::uint64_t>(), std::uint64_t{4 * 4680} / static_cast<std::uint64_t>(weightsDivisor));
+    QCOMPARE(manyStep["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 4680} / static_cast<std::uint64_t>(gradientsDivisor));
+    QCOMPARE(manyStep["optimizer_state"].get<std::uint64_t>(),
              std::uint64_t{8 * 4680} / static_cast<std::uint64_t>(optimizerDivisor));
-    // Activations, input and transient follow the micro-batch on each GPU, as on one.
-    for (const char* c : {"activations", "input", "transient"})
-        QCOMPARE(many["bytes"][c].get<std::uint64_t>(), one["bytes"][c].get<std::uint64_t>());
-    QCOMPARE(many["bytes"]["communication"].get<std::uint64_t>(), std::uint64_t{communication});
-    QCOMPARE(one["bytes"]["communication"].get<std::uint64_t>(), std::uint64_t{0});
+    // Activations and input follow the micro-batch on each GPU, as on one.
+    for (const char* c : {"activations", "input"})
+        QCOMPARE(many["at_end_of_forward"][c].get<std::uint64_t>(), one["at_end_of_forward"][c].get<std::uint64_t>());
+    QCOMPARE(many["at_end_of_forward"]["communication"].get<std::uint64_t>(), std::uint64_t{communication});
+    QCOMPARE(one["at_end_of_forward"]["communication"].get<std::uint64_t>(), std::uint64_t{0});
 
     const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--gpus"), QString::number(gpus),
                                 QStringLiteral("--sharding"), sharding});
@@ -509,9 +630,10 @@ void TestCli::offloadAndEightBitOptimizer()
     const auto offload = jsonOf({m_mlp, QStringLiteral("--sharding"), QStringLiteral("zero1"), QStringLiteral("--offload-optimizer")});
     QVERIFY(!one.is_null() && !offload.is_null());
     // The optimizer state lives in CPU memory: none of it on the GPU; weights and gradients stay.
-    QCOMPARE(offload["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{0});
-    QCOMPARE(offload["bytes"]["weights"].get<std::uint64_t>(), one["bytes"]["weights"].get<std::uint64_t>());
-    QCOMPARE(offload["bytes"]["gradients"].get<std::uint64_t>(), one["bytes"]["gradients"].get<std::uint64_t>());
+    QCOMPARE(offload["at_optimizer_step"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{0});
+    QCOMPARE(offload["at_optimizer_step"]["weights"].get<std::uint64_t>(), one["at_optimizer_step"]["weights"].get<std::uint64_t>());
+    QCOMPARE(offload["at_optimizer_step"]["gradients"].get<std::uint64_t>(),
+             one["at_optimizer_step"]["gradients"].get<std::uint64_t>());
     // 8-bit Adam (bitsandbytes, blockwise): fc1's 4,096-element weight gets two uint8 states
     // (8,192 bytes) and, per state, one float32 absmax per 2,048-element block (2 x 2 x 4 = 16
     // bytes); the tensors below min_8bit_size 4,096 (fc1's bias, fc2: 584 elements) keep two
@@ -531,8 +653,8 @@ void TestCli::freeze()
     // 520 x 4 = 2,080 bytes and Adam's two states 520 x 8 = 4,160 bytes.
     const auto j = jsonOf({m_mlp, QStringLiteral("--freeze"), QStringLiteral("fc1")});
     QVERIFY(!j.is_null());
-    QCOMPARE(j["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{2080});
-    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{4160});
+    QCOMPARE(j["at_optimizer_step"]["gradients"].get<std::uint64_t>(), std::uint64_t{2080});
+    QCOMPARE(j["at_optimizer_step"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{4160});
     const Run table = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--freeze"), QStringLiteral("fc1,fc2")});
     QCOMPARE(table.exitCode, 0);
     QVERIFY2(table.out.contains(QStringLiteral("4,680 parameters, 0 trainable")), qPrintable(table.out));
@@ -559,21 +681,21 @@ void TestCli::optimizerStepPeak()
 {
     // Pure bf16 Adam under ZeRO-2 on one GPU, 4,680 parameters, no overhead. The step holds weights
     // 2 x 4,680 = 9,360, gradients 9,360, Adam state and float32 master weights 12 x 4,680 = 56,160,
-    // and DeepSpeed's float32 copy of the gradient partition 4 x 4,680 = 18,720: 93,600 bytes, more
-    // than the breakdown: the same 74,880 plus, at batch 1, activations 144 (the ReLU output 64 x 2,
-    // the loss's log-softmax 8 x 2), input 136 (64 x 2 and an int64 target) and transient 256 (the
-    // ReLU's input and output gradients, 2 x 64 x 2).
+    // DeepSpeed's float32 copy of the gradient partition 4 x 4,680 = 18,720 (no torch.optim temporaries:
+    // DeepSpeed steps with its own fused optimizer), and at batch 1 the batch: 64 bf16 values and an
+    // int64 target, 136 B. 93,736 bytes: the peak, far above anything forward or backward holds.
     const QStringList setup{m_mlp, QStringLiteral("--precision"), QStringLiteral("bf16"), QStringLiteral("--sharding"),
                             QStringLiteral("zero2"), QStringLiteral("--batch"), QStringLiteral("1"),
                             QStringLiteral("--overhead-mib"), QStringLiteral("0")};
     const auto j = jsonOf(setup);
     QVERIFY(!j.is_null());
-    QCOMPARE(j["optimizer_step_bytes"].get<std::uint64_t>(), std::uint64_t{93600});
-    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{74880 + 536});
-    QCOMPARE(j["peak_bytes"].get<std::uint64_t>(), std::uint64_t{93600});
+    QCOMPARE(j["optimizer_step_bytes"].get<std::uint64_t>(), std::uint64_t{93736});
+    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{93736});
+    QCOMPARE(j["peak"]["phase"].get<std::string>(), std::string("optimizer_step"));
+    QVERIFY(j["peak"]["layer"].is_null());
+    QCOMPARE(j["at_optimizer_step"]["transient"].get<std::uint64_t>(), std::uint64_t{18720});
     const Run text = runHeadroom(QStringList{QStringLiteral("estimate")} + setup);
-    QVERIFY2(text.out.contains(QStringLiteral("The optimizer step needs 91.41 KiB, more than the breakdown's 73.65 KiB")),
-             qPrintable(text.out));
+    QVERIFY2(text.out.contains(QStringLiteral("The peak is the optimizer step")), qPrintable(text.out));
 }
 
 void TestCli::lora()
@@ -584,8 +706,8 @@ void TestCli::lora()
     QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{8970 + 2048});
     QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), std::uint64_t{2048});
     // Gradients and Adam's two states for the adapters only.
-    QCOMPARE(j["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 2048});
-    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{8 * 2048});
+    QCOMPARE(j["at_optimizer_step"]["gradients"].get<std::uint64_t>(), std::uint64_t{4 * 2048});
+    QCOMPARE(j["at_optimizer_step"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{8 * 2048});
     const Run table = runHeadroom({QStringLiteral("estimate"), m_projections, QStringLiteral("--lora-rank"), QStringLiteral("8"),
                                 QStringLiteral("--lora-targets"), QStringLiteral("q_proj,v_proj"), QStringLiteral("--lora-dropout"),
                                 QStringLiteral("0.05")});
@@ -608,8 +730,10 @@ void TestCli::checkpointingSavings()
     const auto none = jsonOf(base);
     const auto perBlock = jsonOf(base + QStringList{QStringLiteral("--checkpointing"), QStringLiteral("per-block")});
     QVERIFY(!none.is_null() && !perBlock.is_null());
-    const auto before = none["bytes"]["activations"].get<std::uint64_t>();
-    const auto after = perBlock["bytes"]["activations"].get<std::uint64_t>();
+    // What backward needs kept (per sample, x 4): every block's activations, or each block's input and
+    // the one block recomputed at a time.
+    const auto before = 4 * none["per_sample_bytes"]["activations"].get<std::uint64_t>();
+    const auto after = 4 * perBlock["per_sample_bytes"]["activations"].get<std::uint64_t>();
     QVERIFY2(after < before, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(after)));
     // Recomputing the 12 blocks costs extra forward FLOPs.
     QVERIFY(perBlock["throughput"]["recompute_flops_per_sample"].get<double>() > 0);
@@ -639,8 +763,8 @@ void TestCli::attentionAndSequenceLength()
     const auto eager = jsonOf(base + QStringList{QStringLiteral("--sequence-length"), QStringLiteral("128"),
                                                        QStringLiteral("--attention"), QStringLiteral("eager")});
     QVERIFY(!eager.is_null());
-    QVERIFY2(eager["bytes"]["activations"].get<std::uint64_t>()
-                 >= t128["bytes"]["activations"].get<std::uint64_t>() + 12ULL * 12 * 128 * 128 * 4,
+    QVERIFY2(eager["at_end_of_forward"]["activations"].get<std::uint64_t>()
+                 >= t128["at_end_of_forward"]["activations"].get<std::uint64_t>() + 12ULL * 12 * 128 * 128 * 4,
              "eager attention does not add the 12 layers' 12 x 128 x 128 float32 probabilities");
     const Run table = runHeadroom(QStringList{QStringLiteral("estimate")} + base
                                + QStringList{QStringLiteral("--sequence-length"), QStringLiteral("128"), QStringLiteral("--attention"),
@@ -797,6 +921,244 @@ void TestCli::warningsGoToStderr()
     // A network without assumptions prints none.
     const Run clean = runHeadroom({QStringLiteral("estimate"), m_lenet});
     QVERIFY(clean.err.isEmpty());
+}
+
+void TestCli::moeImbalance()
+{
+    const QString mixtral = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Mixtral-8x7B-v0.1.json");
+    const QStringList base{mixtral, QStringLiteral("--sequence-length"), QStringLiteral("128"), QStringLiteral("--batch"),
+        QStringLiteral("1"), QStringLiteral("--precision"), QStringLiteral("bf16")};
+    const auto balanced = jsonOf(base);
+    const auto skewed = jsonOf(base + QStringList{QStringLiteral("--moe-imbalance"), QStringLiteral("2")});
+    QVERIFY(!balanced.is_null() && !skewed.is_null());
+    QCOMPARE(balanced["moe_imbalance"].get<double>(), 1.0);
+    QCOMPARE(skewed["moe_imbalance"].get<double>(), 2.0);
+    // The routing assumption is a warning naming the layer (once for the 32 layers' Repeat block).
+    QCOMPARE(balanced["warnings"].size(), std::size_t{1});
+    QCOMPARE(balanced["warnings"][0]["layer"].get<std::string>(), std::string("model.layers.0.block_sparse_moe"));
+    QVERIFY(balanced["warnings"][0]["message"].get<std::string>().find("assumes balanced routing") == 0);
+    QVERIFY(skewed["warnings"][0]["message"].get<std::string>().find("2 x an even share") != std::string::npos);
+    // The kept activations do not depend on the routing; the busiest expert's backward buffers do.
+    QCOMPARE(skewed["per_sample_bytes"]["activations"].get<std::uint64_t>(),
+        balanced["per_sample_bytes"]["activations"].get<std::uint64_t>());
+    // Balanced, the largest backward transient is lm_head's: the logits' gradient 128 x 32000 x 2 bytes
+    // and its input's 128 x 4096 x 2: 9,240,576. At imbalance 2 an MoE layer's is larger: its output's
+    // and input's gradients and IndexBackward's zero tensor, 3 x 128 x 4096 x 2 = 3,145,728, and the
+    // busiest expert's 2 x 2 x 128 / 8 = 64 rows of (3 x 14336 + 2 x 4096) bfloat16 gradients, 6,553,600:
+    // 9,699,328.
+    QCOMPARE(balanced["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{9'240'576});
+    QCOMPARE(skewed["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{9'699'328});
+    const Run low = runHeadroom(QStringList{QStringLiteral("estimate")} + base
+        + QStringList{QStringLiteral("--moe-imbalance"), QStringLiteral("0.5")});
+    QCOMPARE(low.exitCode, 2);
+    QVERIFY2(low.err.contains(QStringLiteral("--moe-imbalance must be a number from 1 (balanced routing) to 1024, not \"0.5\"")),
+        qPrintable(low.err));
+    // Mixtral routes each token to 2 of 8 experts: the busiest expert gets at most 4 x an even share.
+    const Run high = runHeadroom(QStringList{QStringLiteral("estimate")} + base
+        + QStringList{QStringLiteral("--moe-imbalance"), QStringLiteral("5")});
+    QCOMPARE(high.exitCode, 2);
+    QVERIFY2(high.err.contains(QStringLiteral("the MoE imbalance 5 is more than this layer allows: with 8 experts and "
+                                              "top-2 the busiest expert gets at most every token, 4 x an even share")),
+        qPrintable(high.err));
+    QVERIFY(runHeadroom({QStringLiteral("--help")}).out.contains(QStringLiteral("--moe-imbalance")));
+}
+
+void TestCli::subcommandHelp_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("usage");
+    QTest::addColumn<bool>("planning"); // takes the planning options (--gpu, --batch, ...)
+    const QString estimate = QStringLiteral("Usage: headroom estimate FILE [options] [--json]\n");
+    QTest::newRow("estimate --help") << QStringList{QStringLiteral("estimate"), QStringLiteral("--help")} << estimate << true;
+    QTest::newRow("estimate FILE -h") << QStringList{QStringLiteral("estimate"), QStringLiteral("@lenet"), QStringLiteral("-h")}
+                                      << estimate << true;
+    QTest::newRow("help estimate") << QStringList{QStringLiteral("help"), QStringLiteral("estimate")} << estimate << true;
+    QTest::newRow("max-batch --help") << QStringList{QStringLiteral("max-batch"), QStringLiteral("--help")}
+                                      << QStringLiteral("Usage: headroom max-batch FILE [options] [--json]\n") << true;
+    QTest::newRow("report --help") << QStringList{QStringLiteral("report"), QStringLiteral("--help")}
+                                   << QStringLiteral("Usage: headroom report FILE -o OUT.pdf [options]\n") << true;
+    QTest::newRow("gpus --help") << QStringList{QStringLiteral("gpus"), QStringLiteral("--help")}
+                                 << QStringLiteral("Usage: headroom gpus [--json]\n") << false;
+}
+
+void TestCli::subcommandHelp()
+{
+    QFETCH(QStringList, args);
+    QFETCH(QString, usage);
+    QFETCH(bool, planning);
+    args.replaceInStrings(QStringLiteral("@lenet"), m_lenet);
+    const Run r = runHeadroom(args);
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+    QVERIFY2(r.out.startsWith(usage), qPrintable(r.out));
+    for (const char* option : {"--gpu NAME", "--batch N", "--sharding MODE", "--utilization U"})
+        QCOMPARE(r.out.contains(QLatin1String(option)), planning);
+}
+
+void TestCli::nonUtf8NamesAreEscaped_data()
+{
+    // A Hugging Face config is named after its file, or its folder when the file is config.json. A byte
+    // 0xFF is not UTF-8: the name is shown escaped, "\xff", in the JSON and in the table alike.
+    QTest::addColumn<QByteArray>("folder");
+    QTest::addColumn<QByteArray>("file");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("file name") << QByteArray() << QByteArray("llama\xff.json") << QStringLiteral("llama\\xff");
+    QTest::newRow("folder name") << QByteArray("folder\xff") << QByteArray("config.json") << QStringLiteral("folder\\xff");
+}
+
+void TestCli::nonUtf8NamesAreEscaped()
+{
+    QFETCH(QByteArray, folder);
+    QFETCH(QByteArray, file);
+    QFETCH(QString, name);
+    // QString cannot hold such a path: write it with byte-exact calls, and have printf spell it for headroom.
+    const QByteArray base = QFile::encodeName(m_dir.path());
+    const QByteArray dir = folder.isEmpty() ? base : base + '/' + folder;
+    QVERIFY(folder.isEmpty() || ::mkdir(dir.constData(), 0755) == 0);
+    QFile source(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/gpt2.json"));
+    QVERIFY(source.open(QIODevice::ReadOnly));
+    const QByteArray config = source.readAll();
+    const std::string written = std::string(dir.constData()) + "/" + file.constData();
+    std::ofstream(written, std::ios::binary).write(config.constData(), config.size());
+    const auto cleanUp = qScopeGuard([&] { // QTemporaryDir cannot remove names QString cannot hold
+        ::unlink(written.c_str());
+        if (!folder.isEmpty())
+            ::rmdir(dir.constData());
+    });
+    QByteArray printfPath = dir + '/' + file;
+    const QString path = QString::fromLatin1(printfPath.replace("\xff", "\\377"));
+    for (const bool json : {true, false}) {
+        QProcess p;
+        p.start(QStringLiteral("/bin/sh"),
+                {QStringLiteral("-c"),
+                 QStringLiteral("exec \"$0\" estimate \"$(printf \"$1\")\" --sequence-length 8") + (json ? QStringLiteral(" --json") : QString()),
+                 QStringLiteral(HEADROOM_BINARY), path});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
+        const QByteArray out = p.readAllStandardOutput();
+        if (json) {
+            const auto j = nlohmann::json::parse(out.toStdString());
+            QCOMPARE(QString::fromStdString(j["model"].get<std::string>()), name);
+            QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{124439808});
+        } else {
+            QVERIFY2(out.startsWith("Model            " + name.toUtf8() + " ("), out.left(200).constData());
+        }
+    }
+}
+
+void TestCli::longNamesAreCut()
+{
+    // A 100,000-character GPU name is echoed as its first 64 characters, an ellipsis and its length.
+    const QString name(100000, QLatin1Char('x'));
+    const Run r = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--gpu"), name});
+    QCOMPARE(r.exitCode, 2);
+    const QString expected = QStringLiteral("headroom: error: unknown GPU \"") + QString(64, QLatin1Char('x'))
+        + QStringLiteral("\u2026\" (100,000 characters); `headroom gpus` lists the known ones\n");
+    QCOMPARE(r.err, expected);
+    const Run freeze = runHeadroom({QStringLiteral("estimate"), m_mlp, QStringLiteral("--freeze"), name});
+    QCOMPARE(freeze.exitCode, 2);
+    QVERIFY2(freeze.err.size() < 300, qPrintable(freeze.err.left(300)));
+    QVERIFY2(freeze.err.contains(QStringLiteral("(100,000 characters)")), qPrintable(freeze.err.left(300)));
+}
+
+void TestCli::tinyNumbersAreInRange()
+{
+    // 1e-320 MiB is within 0 to 1048576 (a subnormal double, 0.00000000001 bytes): accepted, and no overhead.
+    const auto j = jsonOf({m_lenet, QStringLiteral("--overhead-mib"), QStringLiteral("1e-320")});
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t{0});
+    const auto below = jsonOf({m_lenet, QStringLiteral("--overhead-mib"), QStringLiteral("1e-400")}); // below any double: 0
+    QVERIFY(!below.is_null());
+    QCOMPARE(below["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t{0});
+}
+
+void TestCli::reportKeepsSpecialFiles_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("FIFO") << QStringLiteral("fifo") << QStringLiteral(": is a FIFO (named pipe), not a regular file");
+    QTest::newRow("character device") << QStringLiteral("device") << QStringLiteral("/dev/null: is a character device, not a regular file");
+    QTest::newRow("read-only file") << QStringLiteral("readonly") << QStringLiteral(": the file is read-only");
+}
+
+void TestCli::reportKeepsSpecialFiles()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QString target = m_dir.filePath(kind + QStringLiteral(".pdf"));
+    struct stat before {};
+    if (kind == QLatin1String("fifo")) {
+        QVERIFY(::mkfifo(QFile::encodeName(target).constData(), 0644) == 0);
+    } else if (kind == QLatin1String("device")) {
+        target = QStringLiteral("/dev/null");
+    } else {
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("an older report");
+        f.close();
+        QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+    }
+    QVERIFY(::stat(QFile::encodeName(target).constData(), &before) == 0);
+    const Run r = runHeadroom({QStringLiteral("report"), m_lenet, QStringLiteral("-o"), target});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.startsWith(QStringLiteral("headroom: error: cannot write the report to ")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    struct stat after {};
+    QVERIFY(::stat(QFile::encodeName(target).constData(), &after) == 0);
+    QCOMPARE(after.st_ino, before.st_ino); // the very same file, not a replacement
+    QCOMPARE(after.st_mode, before.st_mode);
+    QCOMPARE(after.st_size, before.st_size);
+}
+
+void TestCli::unestimableReportWritesNothing()
+{
+    // As `estimate` does, `report` refuses a network that cannot be estimated: exit 2, no PDF.
+    const QString pdf = m_dir.filePath(QStringLiteral("unestimable.pdf"));
+    const QString model = m_dir.filePath(QStringLiteral("unestimable.json"));
+    const Run estimate = runHeadroom({QStringLiteral("estimate"), model});
+    const Run report = runHeadroom({QStringLiteral("report"), model, QStringLiteral("-o"), pdf});
+    QCOMPARE(estimate.exitCode, 2);
+    QCOMPARE(report.exitCode, 2);
+    QCOMPARE(report.err, estimate.err);
+    QVERIFY(!QFile::exists(pdf));
+}
+
+void TestCli::commandLineWithoutGui()
+{
+    // The command line linked with Qt Core and Gui only (HEADROOM_BUILD_GUI=OFF builds it as `headroom`).
+    const QString nogui = QStringLiteral(HEADROOM_NOGUI_BINARY);
+    QProcess p;
+    p.start(nogui, {QStringLiteral("estimate"), m_lenet, QStringLiteral("--json")});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    const auto j = nlohmann::json::parse(p.readAllStandardOutput().toStdString());
+    // The same engine as the full binary: the same answer, to the sample.
+    const Run full = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--json")});
+    QCOMPARE(full.exitCode, 0);
+    const auto fullJson = nlohmann::json::parse(full.out.toStdString());
+    QVERIFY(j["max_batch"].get<std::int64_t>() > 1000);
+    QCOMPARE(j["max_batch"].get<std::int64_t>(), fullJson["max_batch"].get<std::int64_t>());
+    QCOMPARE(j["peak"]["bytes"].get<std::uint64_t>(), fullJson["peak"]["bytes"].get<std::uint64_t>());
+    const QString pdf = m_dir.filePath(QStringLiteral("nogui.pdf"));
+    p.start(nogui, {QStringLiteral("report"), m_lenet, QStringLiteral("-o"), pdf});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY(QFile::exists(pdf));
+    QProcess ldd;
+    ldd.start(QStringLiteral("ldd"), {nogui});
+    if (!ldd.waitForStarted() || !ldd.waitForFinished(60000))
+        QSKIP("ldd is not available");
+    const QString libraries = QString::fromUtf8(ldd.readAllStandardOutput());
+    QVERIFY2(libraries.contains(QStringLiteral("libQt6Gui")), qPrintable(libraries));
+    for (const char* gui : {"libQt6Widgets", "libQt6Charts", "libQt6Svg"})
+        QVERIFY2(!libraries.contains(QLatin1String(gui)), gui);
+    if (nogui != QStringLiteral(HEADROOM_BINARY))
+        return;
+    // Built without the GUI, a file to open is an error rather than a window.
+    p.start(nogui, {m_lenet});
+    QVERIFY(p.waitForFinished(60000));
+    QCOMPARE(p.exitCode(), 2);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -56,4 +56,13 @@ inline Network lenet5()
                     layer("ReLU"), layer("Linear", {{"out_features", 10}})});
 }
 
+/// A network small enough to follow one training step by hand (tst_steptimeline, tst_estimate):
+/// [4] float32 -> fc1 Linear(4 -> 8) -> relu ReLU -> fc2 Linear(8 -> 2) -> cross-entropy.
+/// 58 parameters (fc1 32 + 8, fc2 16 + 2) = 232 bytes; per sample the input is 16 B plus an 8-byte label.
+inline Network tinyMlp()
+{
+    return network({4}, {layer("Linear", {{"out_features", 8}}, "fc1"), layer("ReLU", {}, "relu"),
+                         layer("Linear", {{"out_features", 2}}, "fc2")});
+}
+
 } // namespace headroom::test

@@ -1,6 +1,6 @@
-// Memory components, totals and max batch, worked out by hand for LeNet-5 (61,706 parameters,
-// 44,984 activation bytes, 4,104 input bytes and 37,632 transient bytes per sample in fp32; see
-// tst_activations) and checked against the ZeRO paper's bytes-per-parameter figures.
+// Memory components, totals and max batch: bytes per parameter for LeNet-5 (61,706 parameters) against
+// the ZeRO paper's figures, and the step's peak for tinyMlp(), whose every moment tst_steptimeline
+// works out by hand.
 #include "NetworkBuilder.h"
 #include "headroom/Estimate.h"
 #include "headroom/Plan.h"
@@ -27,7 +27,7 @@ TrainingSetup setup(Optimizer o, std::int64_t batch, std::uint64_t memory = 8 * 
 class TestEstimate : public QObject {
     Q_OBJECT
 private slots:
-    void lenetAdamFp32();
+    void tinyMlpAdamFp32();
     void optimizerState_data();
     void optimizerState();
     void bytesPerParameter_data();
@@ -38,21 +38,26 @@ private slots:
     void invalidNetworkIsRefusedWithTheLayer();
     void badBatch();
     void byteOverflowIsAnError();
-    void sweepIsAffine();
+    void sweepFollowsThePeak();
     void planJsonHasTheContractFields();
 };
 
-void TestEstimate::lenetAdamFp32()
+void TestEstimate::tinyMlpAdamFp32()
 {
-    const auto e = estimate(analyze(lenet5(), Precision::Fp32), setup(Optimizer::Adam, 32));
+    // At batch 32 the peak is relu's backward (tst_steptimeline): weights 232, fc2's gradients 72, Adam
+    // 464, relu's output 32 x 32 = 1,024, the batch 24 x 32 = 768, the gradients of relu's and fc1's
+    // outputs 64 x 32 = 2,048: 4,608 bytes.
+    const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 32));
     QVERIFY(e.ok());
-    QCOMPARE(e->bytes.weights, 4 * P);
-    QCOMPARE(e->bytes.gradients, 4 * P);
-    QCOMPARE(e->bytes.optimizerState, 8 * P);
-    QCOMPARE(e->bytes.activations, std::uint64_t{32 * 44984});
-    QCOMPARE(e->bytes.input, std::uint64_t{32 * 4104});
-    QCOMPARE(e->bytes.transient, std::uint64_t{32 * 37632});
-    QCOMPARE(e->total(), std::uint64_t{3762336});
+    QCOMPARE(e->bytes.weights, std::uint64_t{232});
+    QCOMPARE(e->bytes.gradients, std::uint64_t{72});
+    QCOMPARE(e->bytes.optimizerState, std::uint64_t{464});
+    QCOMPARE(e->bytes.activations, std::uint64_t{1024});
+    QCOMPARE(e->bytes.input, std::uint64_t{768});
+    QCOMPARE(e->bytes.transient, std::uint64_t{2048});
+    QCOMPARE(e->total(), std::uint64_t{4608});
+    QCOMPARE(e->peak.phase, StepPhase::Backward);
+    QCOMPARE(e->peakLayer, std::string("relu"));
     QVERIFY(e->fits);
 }
 
@@ -90,42 +95,51 @@ void TestEstimate::bytesPerParameter_data()
 {
     QTest::addColumn<QString>("precision");
     QTest::addColumn<int>("bytes");
-    // Weights + gradients + Adam state per parameter:
+    QTest::addColumn<int>("halfCopies");
+    // Weights + gradients + Adam state per parameter during the optimizer step:
     // fp32: 4 + 4 + 8; pure half (ZeRO paper, mixed-precision Adam): 2 + 2 + (4 master + 8) = 16;
-    // autocast: fp32 weights, gradients and state (16) + the cached half copy of conv/linear weights (2).
-    QTest::newRow("fp32") << "fp32" << 16;
-    QTest::newRow("fp16") << "fp16" << 16;
-    QTest::newRow("bf16") << "bf16" << 16;
-    QTest::newRow("amp-fp16") << "amp-fp16" << 18;
-    QTest::newRow("amp-bf16") << "amp-bf16" << 18;
+    // autocast: fp32 weights, gradients and state, 16. While forward and backward run, autocast also
+    // holds a half copy of every conv/linear weight (2 more per parameter; all of LeNet's are such).
+    QTest::newRow("fp32") << "fp32" << 16 << 0;
+    QTest::newRow("fp16") << "fp16" << 16 << 0;
+    QTest::newRow("bf16") << "bf16" << 16 << 0;
+    QTest::newRow("amp-fp16") << "amp-fp16" << 16 << 2;
+    QTest::newRow("amp-bf16") << "amp-bf16" << 16 << 2;
 }
 
 void TestEstimate::bytesPerParameter()
 {
     QFETCH(QString, precision);
     QFETCH(int, bytes);
+    QFETCH(int, halfCopies);
     const auto p = parsePrecision(precision.toStdString());
     QVERIFY(p.has_value());
-    const auto e = estimate(analyze(lenet5(), *p), setup(Optimizer::Adam, 1));
-    QCOMPARE(e->bytes.weights + e->bytes.gradients + e->bytes.optimizerState, static_cast<std::uint64_t>(bytes) * P);
+    const auto model = MemoryModel::build(analyze(lenet5(), *p), setup(Optimizer::Adam, 1));
+    QVERIFY(model.ok());
+    const MemoryBreakdown step = model->momentAt(model->optimizerStepMoment(), 1);
+    QCOMPARE(step.weights + step.gradients + step.optimizerState, static_cast<std::uint64_t>(bytes) * P);
+    const MemoryBreakdown forward = model->momentAt(model->endOfForwardMoment(), 1);
+    QCOMPARE(forward.weights - step.weights, static_cast<std::uint64_t>(halfCopies) * P);
 }
 
 void TestEstimate::maxBatchIsLargestThatFits()
 {
-    // fixed 16 x 61,706 = 987,296; per sample 44,984 + 4,104 + 37,632 = 86,720;
-    // (10 MiB - 987,296) / 86,720 = 109.5 -> 109.
-    const Analysis a = analyze(lenet5(), Precision::Fp32);
-    const auto e = estimate(a, setup(Optimizer::Adam, 200, 10 * kMiB));
-    QCOMPARE(e->maxBatch, std::int64_t{109});
+    // tinyMlp with Adam: from batch 5 the peak is relu's backward, 696 + 24 B + 96 B + 72 bytes
+    // (tst_steptimeline). In 100,000 bytes: 120 B <= 99,232 -> B <= 826.9 -> 826.
+    const Analysis a = analyze(tinyMlp(), Precision::Fp32);
+    const auto e = estimate(a, setup(Optimizer::Adam, 1000, 100'000));
+    QCOMPARE(e->maxBatch, std::int64_t{826});
     QVERIFY(!e->fits);
     QVERIFY(e->headroomBytes() < 0);
-    QVERIFY(estimate(a, setup(Optimizer::Adam, 109, 10 * kMiB))->fits);
-    QVERIFY(!estimate(a, setup(Optimizer::Adam, 110, 10 * kMiB))->fits);
+    QCOMPARE(estimate(a, setup(Optimizer::Adam, 826, 100'000))->total(), std::uint64_t{99'888});
+    QVERIFY(estimate(a, setup(Optimizer::Adam, 826, 100'000))->fits);
+    QVERIFY(!estimate(a, setup(Optimizer::Adam, 827, 100'000))->fits);
 }
 
 void TestEstimate::maxBatchWhenNothingFits()
 {
-    const auto e = estimate(analyze(lenet5(), Precision::Fp32), setup(Optimizer::Adam, 1, 1000000));
+    // tinyMlp needs 1,184 bytes at batch 1 (the optimizer step is the peak).
+    const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 1, 1183));
     QCOMPARE(e->maxBatch, std::int64_t{0});
     QVERIFY(!e->fits);
 }
@@ -167,42 +181,61 @@ void TestEstimate::byteOverflowIsAnError()
     QVERIFY(estimate(a, setup(Optimizer::Adam, 1)).ok());
 }
 
-void TestEstimate::sweepIsAffine()
+void TestEstimate::sweepFollowsThePeak()
 {
-    const Analysis a = analyze(lenet5(), Precision::Fp32);
+    // tinyMlp: the optimizer step is the peak up to batch 4 (1,160 + 24 B), relu's backward from 5
+    // (768 + 120 B): each point is the step's peak at that batch, not one straight line.
+    const Analysis a = analyze(tinyMlp(), Precision::Fp32);
     const auto points = sweep(a, setup(Optimizer::Adam, 1), 1, 4096);
     QVERIFY(points.ok());
     QCOMPARE(points->size(), std::size_t{4096});
-    QCOMPARE(points->at(31).total(), std::uint64_t{3762336}); // batch 32, as above
-    QCOMPARE(points->at(1).total() - points->at(0).total(), std::uint64_t{86720});
+    QCOMPARE(points->at(0).total(), std::uint64_t{1184});
+    QCOMPARE(points->at(3).total(), std::uint64_t{1256});
+    QCOMPARE(points->at(4).total(), std::uint64_t{1368});
+    QCOMPARE(points->at(31).total(), std::uint64_t{4608}); // batch 32, as above
+    QCOMPARE(points->at(5).total() - points->at(4).total(), std::uint64_t{120});
     QVERIFY(!sweep(a, setup(Optimizer::Adam, 1), 5, 4).ok());
 }
 
 void TestEstimate::planJsonHasTheContractFields()
 {
     Plan plan;
-    plan.network = lenet5();
+    plan.network = tinyMlp();
     plan.setup = setup(Optimizer::Adam, 32);
     plan.gpu.name = "GeForce GTX 1080";
     plan.gpu.memoryBytes = 8 * kGiB;
     const auto j = planToJson(plan, evaluate(plan));
-    QCOMPARE(j["params"]["total"].get<std::uint64_t>(), P);
-    QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), P);
+    QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{58});
+    QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), std::uint64_t{58});
     QCOMPARE(j["batch"].get<std::int64_t>(), std::int64_t{32});
     QCOMPARE(j["gpu"]["name"].get<std::string>(), std::string("GeForce GTX 1080"));
     QCOMPARE(j["gpu"]["memory_bytes"].get<std::uint64_t>(), 8 * kGiB);
     for (const char* key : {"weights", "gradients", "optimizer_state", "activations", "input", "transient", "overhead", "total"})
         QVERIFY2(j["bytes"].contains(key), key);
-    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{3762336});
+    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{4608});
     QVERIFY(j["fits"].get<bool>());
     QVERIFY(j.contains("max_batch"));
+    QCOMPARE(j["peak"]["bytes"].get<std::uint64_t>(), std::uint64_t{4608});
+    QCOMPARE(j["peak"]["phase"].get<std::string>(), std::string("backward"));
+    QCOMPARE(j["peak"]["layer"].get<std::string>(), std::string("relu"));
+    QCOMPARE(j["peak"]["first_step_bytes"].get<std::uint64_t>(), std::uint64_t{4144});
+    QCOMPARE(j["optimizer_implementation"].get<std::string>(), std::string("foreach"));
     std::uint64_t perSample = 0;
     for (const auto& l : j["layers"]) {
         for (const char* key : {"name", "type", "output_shape", "params", "activation_bytes_per_sample"})
             QVERIFY2(l.contains(key), key);
         perSample += l["activation_bytes_per_sample"].get<std::uint64_t>();
     }
-    QCOMPARE(j["bytes"]["activations"].get<std::uint64_t>(), 32 * perSample);
+    // Kept for backward: relu's output 32 B and log_softmax's 8 B per sample.
+    QCOMPARE(perSample, std::uint64_t{40});
+    // The timeline: five forward ops and the end of the forward pass, five backward ops, the step.
+    QCOMPARE(j["timeline"].size(), std::size_t{12});
+    const auto& end = j["timeline"][5];
+    QCOMPARE(end["phase"].get<std::string>(), std::string("forward"));
+    QVERIFY(end["end_of_forward"].get<bool>());
+    QCOMPARE(end["bytes"]["activations"].get<std::uint64_t>(), 32 * perSample + 4); // + the scalar loss
+    QCOMPARE(j["timeline"][11]["phase"].get<std::string>(), std::string("optimizer_step"));
+    QVERIFY(j["timeline"][11]["layer"].is_null());
 }
 
 QTEST_APPLESS_MAIN(TestEstimate)

@@ -52,6 +52,7 @@ private slots:
     void freezeByName();
     void freezeByNameErrors_data();
     void freezeByNameErrors();
+    void freezeHintListsDottedNames();
     void loraParameters();
     void loraActivationsAndFlops();
     void loraTargetsMatchNameEnds();
@@ -233,6 +234,22 @@ void TestFinetuning::freezeByNameErrors()
     QVERIFY2(QString::fromStdString(result.error().message).contains(message), result.error().message.c_str());
     QCOMPARE(result.error().location, name.toStdString());
     QVERIFY2(n == before, "a failed freeze leaves the network as it was");
+}
+
+void TestFinetuning::freezeHintListsDottedNames()
+{
+    // Hugging Face imports name their top-level layers with dots ("model.embed_tokens"); the hint lists
+    // them all, not only lm_head.
+    Network n = network({8},
+        {layer("Embedding", {{"num_embeddings", 100}, {"embedding_dim", 16}}, "model.embed_tokens"),
+            repeat("model.layers", 2, {layer("RMSNorm", {}, "input_layernorm")}), layer("RMSNorm", {}, "model.norm"),
+            linear(100, "lm_head")},
+        Loss::CrossEntropy, DType::Int64);
+    const auto result = freezeLayers(n, {"model.embed"});
+    QVERIFY(!result.ok());
+    QCOMPARE(QString::fromStdString(result.error().message),
+        QStringLiteral(R"(no layer is named "model.embed" (top-level layers: model.embed_tokens, model.layers, )"
+                       R"(model.norm, lm_head))"));
 }
 
 void TestFinetuning::loraParameters()

@@ -66,6 +66,11 @@ void TestGpuCatalog::unknownSaysHowToList()
     const auto gpu = GpuCatalog::fromJson(kSmallCatalog)->find("Voodoo 2");
     QVERIFY(!gpu.ok());
     QCOMPARE(gpu.error().message, std::string("unknown GPU \"Voodoo 2\"; `headroom gpus` lists the known ones"));
+    // A 100,000-character name is cut to 64 characters and its length (issue #17).
+    const auto huge = GpuCatalog::fromJson(kSmallCatalog)->find(std::string(100000, 'x'));
+    QVERIFY(!huge.ok());
+    QCOMPARE(huge.error().message, "unknown GPU \"" + std::string(64, 'x')
+                                       + "\u2026\" (100,000 characters); `headroom gpus` lists the known ones");
 }
 
 void TestGpuCatalog::malformedCatalog_data()
@@ -80,6 +85,10 @@ void TestGpuCatalog::malformedCatalog_data()
                                   << "GPU catalogue: gpus[0].name must be a non-empty string";
     QTest::newRow("duplicate") << R"({"format": "headroom-gpus", "gpus": [{"name":"A","vendor":"V","family":"F","memory_bytes":1,"bandwidth_gbps":1,"fp32_tflops":1},{"name":"A","vendor":"V","family":"F","memory_bytes":1,"bandwidth_gbps":1,"fp32_tflops":1}]})"
                                << "GPU catalogue: gpus[1].name \"A\" appears twice";
+    // Issue #17: a key given twice in one entry used to keep the last value silently.
+    QTest::newRow("key given twice") << "{\"format\": \"headroom-gpus\", \"gpus\": [\n {\"name\":\"A\",\"vendor\":\"V\",\"family\":\"F\",\"memory_bytes\":1,\n  \"memory_bytes\":2,\"bandwidth_gbps\":1,\"fp32_tflops\":1}]}"
+                                     << "GPU catalogue: gpus[0].memory_bytes is given more than once; give each key once (the "
+                                        "second is at line 3, column 3)";
 }
 
 void TestGpuCatalog::malformedCatalog()

@@ -9,6 +9,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace headroom;
 using namespace headroom::test;
 
@@ -39,6 +42,18 @@ private slots:
     void fileErrorsNameTheFile();
     void saveIsAtomic();
     void hugeRepeatIsRefused();
+
+    // Issue #17: text that is not UTF-8 JSON, keys given twice, files without end, saves that keep
+    // what they replace.
+    void notUtf8Json_data();
+    void notUtf8Json();
+    void duplicateKeys_data();
+    void duplicateKeys();
+    void readsAreBounded();
+    void saveKeepsWhatItReplaces_data();
+    void saveKeepsWhatItReplaces();
+    void saveRefusesWhatItMustNotReplace_data();
+    void saveRefusesWhatItMustNotReplace();
 };
 
 void TestModelFile::issueExampleLoads()
@@ -70,6 +85,11 @@ void TestModelFile::roundTrip()
     QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
     QVERIFY(back.value() == n);
     QCOMPARE(serializeModel(back.value()), text);
+    // A name that is not UTF-8 (taken from a file name) is written escaped instead of throwing.
+    n.name = "llama\xff";
+    const auto escaped = parseModel(serializeModel(n));
+    QVERIFY(escaped.ok());
+    QCOMPARE(escaped->name, std::string("llama\\xff"));
 }
 
 void TestModelFile::badInput_data()
@@ -181,6 +201,207 @@ void TestModelFile::hugeRepeatIsRefused()
     const Analysis a = analyze(n, Precision::Fp32);
     QVERIFY(!a.valid());
     QVERIFY2(a.error->message.find("more than 1000000 layers") != std::string::npos, a.error->message.c_str());
+}
+
+void TestModelFile::notUtf8Json_data()
+{
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("message");
+    const auto utf16 = [](const char16_t* text, bool bom, bool bigEndian) {
+        QByteArray out = bom ? (bigEndian ? QByteArray("\xFE\xFF", 2) : QByteArray("\xFF\xFE", 2)) : QByteArray();
+        for (; *text != 0; ++text) {
+            const char high = static_cast<char>(*text >> 8);
+            const char low = static_cast<char>(*text & 0xFF);
+            out += bigEndian ? QByteArray{&high, 1} + QByteArray{&low, 1} : QByteArray{&low, 1} + QByteArray{&high, 1};
+        }
+        return out;
+    };
+    const char16_t* json = u"{\"format\": \"headroom-model\"}";
+    // nlohmann said "invalid literal; last read: '\xff'" for these.
+    QTest::newRow("UTF-16 LE with BOM") << utf16(json, true, false) << "the file is UTF-16 text; save it as UTF-8";
+    QTest::newRow("UTF-16 BE with BOM") << utf16(json, true, true) << "the file is UTF-16 text; save it as UTF-8";
+    QTest::newRow("UTF-16 LE without BOM") << utf16(json, false, false) << "the file is UTF-16 text; save it as UTF-8";
+    QTest::newRow("UTF-32 LE with BOM") << QByteArray("\xFF\xFE\0\0{\0\0\0}\0\0\0", 12) << "the file is UTF-32 text; save it as UTF-8";
+    QTest::newRow("UTF-32 BE without BOM") << QByteArray("\0\0\0{\0\0\0}", 8) << "the file is UTF-32 text; save it as UTF-8";
+    // nlohmann said "invalid BOM; must be 0xEF 0xBB 0xBF if given; last read: '<two raw bytes>'".
+    QTest::newRow("random bytes") << QByteArray("\xEF\x12\x99\xFF\x41", 5)
+                                  << "line 1, column 1: not UTF-8 text: byte 0 is 0xEF, which is not valid UTF-8";
+    QTest::newRow("Latin-1 name") << QByteArray("{\"name\": \"Caf\xE9\"}")
+                                  << "line 1, column 14: not UTF-8 text: byte 13 is 0xE9";
+    QTest::newRow("binary") << QByteArray("{\"format\"\0\x01", 11)
+                            << "line 1, column 10: not a text file: byte 9 is 0x00, a control character JSON does not allow";
+    QTest::newRow("overlong slash") << QByteArray("{\"name\": \"\xC0\xAF\"}") << "line 1, column 11: not UTF-8 text: byte 10 is 0xC0";
+    QTest::newRow("surrogate half") << QByteArray("{\"name\": \"\xED\xA0\x80\"}") << "line 1, column 11: not UTF-8 text: byte 10 is 0xED";
+}
+
+void TestModelFile::notUtf8Json()
+{
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, message);
+    const auto n = parseModel(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())));
+    QVERIFY(!n.ok());
+    QVERIFY2(QString::fromStdString(n.error().message).startsWith(message), n.error().message.c_str());
+    // Printable: nothing but ASCII and valid UTF-8 in the message.
+    QVERIFY(QString::fromUtf8(n.error().message.c_str()).toUtf8().toStdString() == n.error().message);
+}
+
+void TestModelFile::duplicateKeys_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    QTest::addColumn<QString>("location");
+    // A second "layers": [] used to replace the first silently: 0 parameters, still called LeNet-5.
+    QTest::newRow("top level") << QString::fromUtf8(kLeNetExample).replace(QStringLiteral("\n  \"layers\": ["),
+                                                                          QStringLiteral("\n  \"layers\": [],\n  \"layers\": ["))
+                               << "layers is given more than once; give each key once (the second is at line 6, column 3)"
+                               << "layers";
+    QTest::newRow("layer attribute")
+        << R"({"format":"headroom-model","version":1,"input":{"shape":[3]},
+"layers":[{"type":"ReLU"},
+  {"type":"Linear","out_features":3,
+   "out_features":30}]})"
+        << "layers[1].out_features is given more than once; give each key once (the second is at line 4, column 4)"
+        << "layers[1].out_features";
+    QTest::newRow("inside a Repeat")
+        << R"({"format":"headroom-model","version":1,"input":{"shape":[3]},"layers":[{"type":"Repeat","times":2,"layers":[{"type":"ReLU","name":"a","name":"b"}]}]})"
+        << "layers[0].layers[0].name is given more than once" << "layers[0].layers[0].name";
+    QTest::newRow("input") << R"({"format":"headroom-model","version":1,"input":{"shape":[3],"dtype":"float32","shape":[4]},"layers":[]})"
+                           << "input.shape is given more than once" << "input.shape";
+    QTest::newRow("escaped spelling") << R"({"format":"headroom-model","version":1,"input":{"shape":[3]},"layers":[],"l\u0061yers":[]})"
+                                      << "layers is given more than once; give each key once (the second is at line 1, column 74)"
+                                      << "layers";
+}
+
+void TestModelFile::duplicateKeys()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    QFETCH(QString, location);
+    const auto n = parseModel(text.toStdString());
+    QVERIFY(!n.ok());
+    QVERIFY2(QString::fromStdString(n.error().message).startsWith(message), n.error().message.c_str());
+    QCOMPARE(QString::fromStdString(n.error().location), location);
+    // The same keys in different objects are fine.
+    QVERIFY(parseModel(R"({"format":"headroom-model","version":1,"input":{"shape":[3]},
+                          "layers":[{"type":"ReLU","name":"a"},{"type":"ReLU","name":"b"}]})").ok());
+}
+
+void TestModelFile::readsAreBounded()
+{
+    // /dev/zero has no size to check first: reading stops at the 64 MiB limit instead of at the end of memory.
+    const auto endless = loadModelFile("/dev/zero");
+    QVERIFY(!endless.ok());
+    QCOMPARE(QString::fromStdString(endless.error().message),
+             QStringLiteral("/dev/zero: holds more than the 64.00 MiB (67,108,864 bytes) allowed"));
+    // A pipe is read once, whole (headroom estimate <(generate-model)).
+    int fds[2];
+    QVERIFY(::pipe(fds) == 0);
+    const std::string text = serializeModel(lenet5());
+    QVERIFY(::write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size()));
+    ::close(fds[1]);
+    const auto piped = loadModelFile("/dev/fd/" + std::to_string(fds[0]));
+    ::close(fds[0]);
+    QVERIFY2(piped.ok(), piped.ok() ? "" : piped.error().message.c_str());
+    QVERIFY(piped.value() == lenet5());
+}
+
+void TestModelFile::saveKeepsWhatItReplaces_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("mode 600") << QStringLiteral("mode600");
+    QTest::newRow("symbolic link") << QStringLiteral("symlink");
+    QTest::newRow("chain of links") << QStringLiteral("chain");
+    QTest::newRow("dangling link") << QStringLiteral("dangling");
+}
+
+void TestModelFile::saveKeepsWhatItReplaces()
+{
+    QFETCH(QString, kind);
+    QTemporaryDir dir;
+    const QString target = dir.filePath(QStringLiteral("model.json"));
+    QString saved = dir.filePath(QStringLiteral("saved.json")); // the path given to saveModelFile
+    if (kind != QLatin1String("dangling")) {
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{}");
+        f.close();
+        QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner)); // 600
+    }
+    if (kind == QLatin1String("mode600")) {
+        saved = target;
+    } else if (kind == QLatin1String("chain")) {
+        QVERIFY(QFile::link(QStringLiteral("model.json"), dir.filePath(QStringLiteral("middle.json"))));
+        QVERIFY(QFile::link(QStringLiteral("middle.json"), saved));
+    } else {
+        QVERIFY(QFile::link(QStringLiteral("model.json"), saved)); // relative, as `ln -s model.json saved.json`
+    }
+    const auto result = saveModelFile(lenet5(), saved.toStdString());
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const QString written = target;
+    const auto loaded = loadModelFile(written.toStdString());
+    QVERIFY(loaded.ok() && loaded.value() == lenet5());
+    if (kind != QLatin1String("mode600"))
+        QVERIFY2(QFileInfo(saved).isSymLink(), "the link became a regular file");
+    struct stat st {};
+    QVERIFY(::stat(QFile::encodeName(written).constData(), &st) == 0);
+    if (kind != QLatin1String("dangling"))
+        QCOMPARE(st.st_mode & 0777, 0600u); // not reset to 644
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System).filter(QStringLiteral(".tmp")).size(), 0);
+}
+
+void TestModelFile::saveRefusesWhatItMustNotReplace_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("read-only file") << QStringLiteral("readonly") << QStringLiteral(": the file is read-only; make it writable or choose another name");
+    QTest::newRow("link to a read-only file") << QStringLiteral("readonly-link")
+                                              << QStringLiteral("saved.json (a link to ");
+    QTest::newRow("FIFO") << QStringLiteral("fifo") << QStringLiteral(": is a FIFO (named pipe), not a regular file; choose a file name");
+    QTest::newRow("character device") << QStringLiteral("/dev/null") << QStringLiteral("/dev/null: is a character device, not a regular file");
+    QTest::newRow("folder") << QStringLiteral("folder") << QStringLiteral(": is a folder, not a regular file");
+    QTest::newRow("missing folder") << QStringLiteral("missing") << QStringLiteral(": cannot write here: the folder ");
+}
+
+void TestModelFile::saveRefusesWhatItMustNotReplace()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("saved.json"));
+    if (kind == QLatin1String("readonly") || kind == QLatin1String("readonly-link")) {
+        const QString file = dir.filePath(QStringLiteral("model.json"));
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"keep\": true}");
+        f.close();
+        QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        if (kind == QLatin1String("readonly"))
+            path = file;
+        else
+            QVERIFY(QFile::link(file, path));
+    } else if (kind == QLatin1String("fifo")) {
+        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0644) == 0);
+    } else if (kind == QLatin1String("folder")) {
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("saved.json")));
+    } else if (kind == QLatin1String("missing")) {
+        path = dir.filePath(QStringLiteral("missing/saved.json"));
+    } else {
+        path = kind;
+    }
+    struct stat before {};
+    const bool existed = ::stat(QFile::encodeName(path).constData(), &before) == 0;
+    const auto result = saveModelFile(lenet5(), path.toStdString());
+    QVERIFY(!result.ok());
+    QVERIFY2(QString::fromStdString(result.error().message).startsWith(path), result.error().message.c_str());
+    QVERIFY2(QString::fromStdString(result.error().message).contains(message), result.error().message.c_str());
+    struct stat after {};
+    QCOMPARE(::stat(QFile::encodeName(path).constData(), &after) == 0, existed);
+    if (existed) {
+        QCOMPARE(after.st_ino, before.st_ino);
+        QCOMPARE(after.st_mode, before.st_mode);
+        QCOMPARE(after.st_size, before.st_size);
+    }
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System).filter(QStringLiteral(".tmp")).size(), 0);
 }
 
 QTEST_APPLESS_MAIN(TestModelFile)

@@ -455,6 +455,14 @@ void TestOnnxImport::badInput_data()
                                << "invalid or truncated";
     QTest::newRow("missing file") << "no_such_model.onnx"
                                   << "no such file";
+    // Issue #17: a graph with two writers of one tensor lost the first; NaN was printed as "null", an
+    // out-of-range axis as the axis plus the rank.
+    QTest::newRow("two writers of one tensor")
+        << "duplicate_output.onnx"
+        << "node second (Sigmoid) writes tensor 'y', which node first writes too; an ONNX graph defines each tensor once";
+    QTest::newRow("dropout ratio NaN") << "dropout_nan.onnx" << "dropout (Dropout: its ratio NaN is not a probability)";
+    QTest::newRow("flatten axis out of range")
+        << "flatten_axis.onnx" << "flatten (Flatten: its axis -99 is out of range for a rank-4 input (from -4 to 4))";
 }
 
 void TestOnnxImport::badInput()

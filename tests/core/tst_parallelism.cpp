@@ -20,6 +20,9 @@ TrainingSetup setup(Optimizer o = Optimizer::Adam, std::int64_t gpus = 1, Shardi
 {
     TrainingSetup s;
     s.optimizer = o;
+    // Fused kernels keep no parameter-sized temporaries, so a step holds exactly the model states (and
+    // DeepSpeed's float32 gradient partition), as the papers and DeepSpeed's estimators count them.
+    s.optimizerImplementation = OptimizerImplementation::Fused;
     s.batch = 1;
     s.gpuMemoryBytes = 80 * kGiB;
     s.overheadBytes = 0;
@@ -51,6 +54,31 @@ Analysis modelStates(std::uint64_t params, std::uint64_t largestLayer = 0)
 }
 
 std::uint64_t modelStateBytes(const MemoryBreakdown& m) { return m.weights + m.gradients + m.optimizerState; }
+
+/// The optimizer step at batch 1: weights, every gradient and the optimizer state as the step holds
+/// them, and its own temporaries (transient).
+MemoryBreakdown atStep(const MemoryModel& m) { return m.momentAt(m.optimizerStepMoment(), 1); }
+/// The end of the forward pass at `batch`: what backward starts from, the gathered layers included.
+MemoryBreakdown afterForward(const MemoryModel& m, std::int64_t batch = 1)
+{
+    return m.momentAt(m.endOfForwardMoment(), batch);
+}
+/// The most of one component that any moment of the step holds at batch 1.
+std::uint64_t most(const MemoryModel& m, Component c)
+{
+    std::uint64_t best = 0;
+    for (std::size_t i = 0; i < m.timeline().moments().size(); ++i)
+        best = std::max(best, componentBytes(m.momentAt(i, 1), c));
+    return best;
+}
+/// The most activation bytes per sample any moment of the step holds.
+std::uint64_t peakActivationsPerSample(const MemoryModel& m)
+{
+    std::uint64_t best = 0;
+    for (const auto& moment : m.timeline().moments())
+        best = std::max(best, moment.perSample.activations);
+    return best;
+}
 
 /// A transformer-like block on [4, 8] float32 (4 positions, width 8):
 ///   ln    LayerNorm        keeps its input x (128 B) + mean and rstd per position (4 x 2 x 4 = 32 B)
@@ -132,7 +160,7 @@ private slots:
     void eightBitLargeLinear();
     void eightBitSmallTensorsStay32Bit();
     void eightBitWithZero();
-    void accumulationChangesEffectiveBatchNotMemory();
+    void accumulationKeepsGradientsBetweenMicroBatches();
     void validation_data();
     void validation();
     void planJsonHasTheSetup();
@@ -142,7 +170,7 @@ void TestParallelism::zeroPaperFigure_data()
 {
     QTest::addColumn<Sharding>("sharding");
     QTest::addColumn<qulonglong>("atRest");
-    QTest::addColumn<qulonglong>("atStep");
+    QTest::addColumn<qulonglong>("duringStep");
     // Rajbhandari et al. 2020, Figure 1: Psi = 7.5B, N = 64, K = 12 (mixed-precision Adam), the model
     // state at rest (weights + gradients + optimizer state):
     // baseline (2 + 2 + K) Psi = 16 x 7.5e9 = 120 GB
@@ -159,7 +187,8 @@ void TestParallelism::zeroPaperFigure_data()
     const qulonglong os = 31'406'250'000;
     const qulonglong osG = 16'640'625'000;
     const qulonglong osGP = 1'875'000'000;
-    QTest::newRow("baseline (DDP)") << Sharding::None << baseline << baseline;
+    // DDP's gradient buckets hold a second copy of every gradient for the whole run: 2 Psi more.
+    QTest::newRow("baseline (DDP)") << Sharding::None << baseline << baseline + 15'000'000'000ULL;
     QTest::newRow("ZeRO-1 (P_os)") << Sharding::Zero1 << os << os + copy;
     QTest::newRow("ZeRO-2 (P_os+g)") << Sharding::Zero2 << osG << osG + copy;
     QTest::newRow("ZeRO-3 (P_os+g+p)") << Sharding::Zero3 << osGP << osGP + copy;
@@ -171,12 +200,13 @@ void TestParallelism::zeroPaperFigure()
 {
     QFETCH(Sharding, sharding);
     QFETCH(qulonglong, atRest);
-    QFETCH(qulonglong, atStep);
+    QFETCH(qulonglong, duringStep);
     const auto model = MemoryModel::build(modelStates(7'500'000'000), setup(Optimizer::Adam, 64, sharding));
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(modelStateBytes(model->fixed()), std::uint64_t{atRest});
-    QCOMPARE(model->optimizerStepBytes(), std::uint64_t{atStep}); // overhead 0
-    QCOMPARE(model->stepGradientBytes(), std::uint64_t{atStep - atRest});
+    QCOMPARE(modelStateBytes(atStep(*model)), std::uint64_t{atRest});
+    QCOMPARE(atStep(*model).total(), std::uint64_t{duringStep}); // overhead 0
+    // What the step adds: DeepSpeed's float32 gradient partition (transient), or DDP's buckets.
+    QCOMPARE(atStep(*model).transient + atStep(*model).communication, std::uint64_t{duringStep - atRest});
 }
 
 void TestParallelism::sixteenBytesPerParameterOnOneGpu_data()
@@ -193,8 +223,8 @@ void TestParallelism::sixteenBytesPerParameterOnOneGpu()
     QFETCH(Sharding, sharding);
     const auto model = MemoryModel::build(modelStates(1'000'000'000, 50'000'000), setup(Optimizer::Adam, 1, sharding));
     QVERIFY(model.ok());
-    QCOMPARE(modelStateBytes(model->fixed()), std::uint64_t{16'000'000'000});
-    QCOMPARE(model->fixed().communication, std::uint64_t{0});
+    QCOMPARE(modelStateBytes(atStep(*model)), std::uint64_t{16'000'000'000});
+    QCOMPARE(most(*model, Component::Communication), std::uint64_t{0});
 }
 
 void TestParallelism::deepSpeedOffloadEstimators()
@@ -205,15 +235,16 @@ void TestParallelism::deepSpeedOffloadEstimators()
     s.parallel.offloadOptimizer = true;
     const auto zero2 = MemoryModel::build(modelStates(13'000'000'000, 325'000'000), s);
     QVERIFY(zero2.ok());
-    QCOMPARE(zero2->fixed().total(), std::uint64_t{26'000'000'000});
+    QCOMPARE(zero2->at(1)->total(), std::uint64_t{26'000'000'000});
     // estimate_zero3_model_states_mem_needs(cpu_offload=True, cpu_offload_params=False):
     // gpu_mem = 4 x largest + 2 x total / GPUs = 1.3e9 + 3.25e9 = 4.55e9.
     s.parallel.sharding = Sharding::Zero3;
     const auto zero3 = MemoryModel::build(modelStates(13'000'000'000, 325'000'000), s);
     QVERIFY(zero3.ok());
-    QCOMPARE(zero3->fixed().weights, std::uint64_t{3'250'000'000});
-    QCOMPARE(zero3->fixed().communication, std::uint64_t{1'300'000'000});
-    QCOMPARE(zero3->fixed().total(), std::uint64_t{4'550'000'000});
+    // During forward and backward: the weight shards and the two gathered layers (the peak).
+    QCOMPARE(afterForward(*zero3).weights, std::uint64_t{3'250'000'000});
+    QCOMPARE(afterForward(*zero3).communication, std::uint64_t{1'300'000'000});
+    QCOMPARE(zero3->at(1)->total(), std::uint64_t{4'550'000'000});
 }
 
 void TestParallelism::stagesOnFourGpus_data()
@@ -250,27 +281,27 @@ void TestParallelism::stagesOnFourGpus()
     QFETCH(qulonglong, communication);
     const Analysis a = analyze(twoLinears(), Precision::Fp32);
     QCOMPARE(a.totalParams, std::uint64_t{2410});
-    const auto one = estimate(a, setup(Optimizer::Adam, 1));
-    const auto e = estimate(a, setup(Optimizer::Adam, 4, sharding));
-    QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
-    QCOMPARE(e->bytes.weights, std::uint64_t{weights});
-    QCOMPARE(e->bytes.gradients, std::uint64_t{gradients});
-    QCOMPARE(e->bytes.optimizerState, std::uint64_t{state});
-    QCOMPARE(e->bytes.communication, std::uint64_t{communication});
+    const auto one = MemoryModel::build(a, setup(Optimizer::Adam, 1));
+    const auto m = MemoryModel::build(a, setup(Optimizer::Adam, 4, sharding));
+    QVERIFY2(m.ok(), m.ok() ? "" : m.error().message.c_str());
+    QCOMPARE(atStep(*m).weights, std::uint64_t{weights});
+    QCOMPARE(atStep(*m).gradients, std::uint64_t{gradients});
+    QCOMPARE(atStep(*m).optimizerState, std::uint64_t{state});
+    QCOMPARE(afterForward(*m).communication, std::uint64_t{communication});
     // Data parallelism splits the batch across GPUs, not the sample: activations are as on one GPU.
-    QCOMPARE(e->bytes.activations, one->bytes.activations);
-    QCOMPARE(e->bytes.input, one->bytes.input);
+    QCOMPARE(afterForward(*m, 8).activations, afterForward(*one, 8).activations);
+    QCOMPARE(afterForward(*m, 8).input, afterForward(*one, 8).input);
 }
 
 void TestParallelism::shardsRoundUp()
 {
     // 3 GPUs, ZeRO-3: each rank holds ceil(bytes / 3): weights and gradients ceil(9,640 / 3) = 3,214,
     // Adam state ceil(19,280 / 3) = 6,427.
-    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), setup(Optimizer::Adam, 3, Sharding::Zero3));
-    QVERIFY(e.ok());
-    QCOMPARE(e->bytes.weights, std::uint64_t{3214});
-    QCOMPARE(e->bytes.gradients, std::uint64_t{3214});
-    QCOMPARE(e->bytes.optimizerState, std::uint64_t{6427});
+    const auto m = MemoryModel::build(analyze(twoLinears(), Precision::Fp32), setup(Optimizer::Adam, 3, Sharding::Zero3));
+    QVERIFY(m.ok());
+    QCOMPARE(atStep(*m).weights, std::uint64_t{3214});
+    QCOMPARE(atStep(*m).gradients, std::uint64_t{3214});
+    QCOMPARE(atStep(*m).optimizerState, std::uint64_t{6427});
 }
 
 void TestParallelism::ddpBucketsDoubleTheGradients()
@@ -311,12 +342,12 @@ void TestParallelism::offload()
     s.parallel.offloadOptimizer = true;
     const auto model = MemoryModel::build(modelStates(1'000'000), s);
     QVERIFY(model.ok());
-    QCOMPARE(model->fixed().optimizerState, std::uint64_t{0});
-    QCOMPARE(model->fixed().weights, std::uint64_t{weights});
-    QCOMPARE(model->fixed().gradients, std::uint64_t{gradients});
-    QCOMPARE(model->fixed().communication, std::uint64_t{communication});
-    // The optimizer steps in CPU memory: no float32 gradient partition on the GPU.
-    QCOMPARE(model->stepGradientBytes(), std::uint64_t{0});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{0});
+    QCOMPARE(atStep(*model).weights, std::uint64_t{weights});
+    QCOMPARE(atStep(*model).gradients, std::uint64_t{gradients});
+    QCOMPARE(most(*model, Component::Communication), std::uint64_t{communication});
+    // The optimizer steps in CPU memory: no float32 gradient partition or temporaries on the GPU.
+    QCOMPARE(atStep(*model).transient, std::uint64_t{0});
 }
 
 void TestParallelism::tensorParallel()
@@ -334,20 +365,22 @@ void TestParallelism::tensorParallel()
     const Analysis a = analyze(n, Precision::Fp32);
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
     QCOMPARE(a.totalParams, std::uint64_t{4938});
+    // (At the end of the forward pass exactly these are alive per sample: the logits were freed.)
     const auto one = MemoryModel::build(a, setup(Optimizer::Adam, 1));
     QVERIFY(one.ok());
-    QCOMPARE(one->perSample().activations, std::uint64_t{560});
+    const auto perSample = [](const MemoryModel& m) { return afterForward(m, 2).activations - afterForward(m, 1).activations; };
+    QCOMPARE(perSample(*one), std::uint64_t{560});
 
     auto s = setup(Optimizer::Adam, 2);
     s.parallel.tensorParallel = 2;
     const auto tp = MemoryModel::build(a, s);
     QVERIFY(tp.ok());
-    QCOMPARE(tp->fixed().weights, std::uint64_t{10132});
-    QCOMPARE(tp->fixed().gradients, std::uint64_t{10132});
-    QCOMPARE(tp->fixed().optimizerState, std::uint64_t{20264});
-    QCOMPARE(tp->fixed().communication, std::uint64_t{0}); // data-parallel degree 1: no DDP buckets
-    QCOMPARE(tp->perSample().activations, std::uint64_t{432});
-    QCOMPARE(tp->perSample().input, one->perSample().input); // every tensor-parallel rank sees the batch
+    QCOMPARE(atStep(*tp).weights, std::uint64_t{10132});
+    QCOMPARE(atStep(*tp).gradients, std::uint64_t{10132});
+    QCOMPARE(atStep(*tp).optimizerState, std::uint64_t{20264});
+    QCOMPARE(most(*tp, Component::Communication), std::uint64_t{0}); // data-parallel degree 1: no DDP buckets
+    QCOMPARE(perSample(*tp), std::uint64_t{432});
+    QCOMPARE(afterForward(*tp).input, afterForward(*one).input); // every tensor-parallel rank sees the batch
 }
 
 void TestParallelism::tensorParallelWithDataParallel()
@@ -360,9 +393,10 @@ void TestParallelism::tensorParallelWithDataParallel()
     s.batch = 16;
     const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s);
     QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
-    QCOMPARE(e->bytes.weights, std::uint64_t{2412});
-    QCOMPARE(e->bytes.gradients, std::uint64_t{1206});
-    QCOMPARE(e->bytes.optimizerState, std::uint64_t{2412});
+    const auto m = MemoryModel::build(analyze(twoLinears(), Precision::Fp32), s);
+    QCOMPARE(atStep(*m).weights, std::uint64_t{2412});
+    QCOMPARE(atStep(*m).gradients, std::uint64_t{1206});
+    QCOMPARE(atStep(*m).optimizerState, std::uint64_t{2412});
     QCOMPARE(e->effectiveBatch, std::int64_t{32});
 }
 
@@ -372,24 +406,27 @@ void TestParallelism::tensorParallelActivations_data()
     QTest::addColumn<int>("checkpointing");
     QTest::addColumn<int>("t");
     QTest::addColumn<qulonglong>("expected");
-    // transformerStack(n), per sample. Without checkpointing every iteration's 1,312 B are kept:
-    // 1,312 n on one GPU, 992 n per GPU with t = 2.
-    // Per block: each iteration keeps only its input (the residual stream, 128 B, replicated) and one
-    // iteration is recomputed at a time: ln's statistics 32 + ln's output 128 + up's output 512 + act's
-    // output 512 = 1,184 B on one GPU. With t = 2 that iteration holds 32 + 128 / 2 (charged to up) +
-    // 512 (charged to act, replicated) + 512 / 2 (charged to down) = 864 B. So 128 n + 1,184 and
-    // 128 n + 864; with one block the same as without checkpointing (128 + 864 = 992).
+    // The most activation bytes per sample alive at any moment of transformerStack(n)'s step.
+    // Without checkpointing every iteration keeps 1,312 B (see transformerBlock()); the most is at the
+    // last block's res, when down's output (128 B, kept by nobody, freed after res) and res's output
+    // (128 B, the network output backward starts from) are alive too: 1,312 n + 256. With t = 2 an
+    // iteration keeps 992 B and down's output is split (64): 992 n + 64 + 128.
+    // Per block: each iteration keeps only its input (128 B, replicated); backward recomputes the last
+    // iteration first, while every iteration's input and the network output (128) are alive: ln's
+    // statistics 32 + its output 128 + up's 512 + act's 512 + down's 128 + res's recomputed output 128 =
+    // 1,440 B: 128 n + 128 + 1,440. With t = 2 (ln's output charged to up and act's and down's outputs
+    // to down, split): 32 + 64 + 512 + 256 + 64 + 128 = 1,056: 128 n + 128 + 1,056.
     const auto none = static_cast<int>(Checkpointing::None);
     const auto perBlock = static_cast<int>(Checkpointing::PerBlock);
-    QTest::newRow("1 block, t = 1") << qint64{1} << none << 1 << qulonglong{1312};
-    QTest::newRow("1 block, t = 2") << qint64{1} << none << 2 << qulonglong{992};
-    QTest::newRow("4 blocks, t = 1") << qint64{4} << none << 1 << qulonglong{5248};
-    QTest::newRow("4 blocks, t = 2") << qint64{4} << none << 2 << qulonglong{3968};
-    QTest::newRow("per block, 1 block, t = 1") << qint64{1} << perBlock << 1 << qulonglong{128 + 1184};
-    QTest::newRow("per block, 1 block, t = 2") << qint64{1} << perBlock << 2 << qulonglong{128 + 864};
-    QTest::newRow("per block, 4 blocks, t = 1") << qint64{4} << perBlock << 1 << qulonglong{512 + 1184};
-    QTest::newRow("per block, 4 blocks, t = 2") << qint64{4} << perBlock << 2 << qulonglong{512 + 864};
-    QTest::newRow("per block, 24 blocks, t = 2") << qint64{24} << perBlock << 2 << qulonglong{3072 + 864};
+    QTest::newRow("1 block, t = 1") << qint64{1} << none << 1 << qulonglong{1312 + 256};
+    QTest::newRow("1 block, t = 2") << qint64{1} << none << 2 << qulonglong{992 + 192};
+    QTest::newRow("4 blocks, t = 1") << qint64{4} << none << 1 << qulonglong{5248 + 256};
+    QTest::newRow("4 blocks, t = 2") << qint64{4} << none << 2 << qulonglong{3968 + 192};
+    QTest::newRow("per block, 1 block, t = 1") << qint64{1} << perBlock << 1 << qulonglong{128 + 128 + 1440};
+    QTest::newRow("per block, 1 block, t = 2") << qint64{1} << perBlock << 2 << qulonglong{128 + 128 + 1056};
+    QTest::newRow("per block, 4 blocks, t = 1") << qint64{4} << perBlock << 1 << qulonglong{512 + 128 + 1440};
+    QTest::newRow("per block, 4 blocks, t = 2") << qint64{4} << perBlock << 2 << qulonglong{512 + 128 + 1056};
+    QTest::newRow("per block, 24 blocks, t = 2") << qint64{24} << perBlock << 2 << qulonglong{3072 + 128 + 1056};
 }
 
 void TestParallelism::tensorParallelActivations()
@@ -402,18 +439,21 @@ void TestParallelism::tensorParallelActivations()
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     const auto model = MemoryModel::build(a, tensorParallelSetup(t));
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(model->perSample().activations, std::uint64_t{expected});
-    QCOMPARE(model->fixed().activations, std::uint64_t{0});
+    QCOMPARE(peakActivationsPerSample(*model), std::uint64_t{expected});
+    QCOMPARE(afterForward(*model).activations, afterForward(*model, 2).activations / 2); // nothing fixed
 }
 
 void TestParallelism::tensorParallelKeepsTheLargestBlockAfterTheSplit()
 {
     // Two checkpointed blocks of different make-up on [4, 8] float32 after embed Linear(8 -> 8):
-    //   a: 9 x GELU (replicated). g1 keeps a's input (kept anyway, 128 B); g2..g9 keep g1..g8's
-    //      outputs, 8 x 128 = 1,024 B recomputed.
-    //   b: transformerBlock(): 1,184 B recomputed on one GPU, 864 B per GPU with t = 2.
-    // Kept: both blocks' inputs, 2 x 128 = 256 B. One GPU: 256 + max(1,024, 1,184) = 1,440 B.
-    // t = 2: b shrinks below a, so a's iteration is the largest alive: 256 + max(1,024, 864) = 1,280 B.
+    //   a: 9 x GELU (replicated), each keeping its input: recomputed, all nine outputs are alive at g9
+    //      (g9's is the iteration's output, held until the iteration's backward ends): 9 x 128 = 1,152.
+    //   b: transformerBlock(): recomputed 1,440 B on one GPU, 1,056 B per GPU with t = 2.
+    // Backward recomputes b first, while a's input (embed's output), b's input (g9's output) and the
+    // network output are alive (3 x 128); then a, with only its input left (128).
+    // One GPU: max(384 + 1,440, 128 + 1,152) = 1,824. t = 2: max(384 + 1,056, 1,280) = 1,440.
+    // (The analysis's per-sample figure, kept + the largest recomputed iteration's saved bytes, is
+    // 256 + 1,184 = 1,440.)
     std::vector<LayerSpec> gelus;
     for (int i = 1; i <= 9; ++i)
         gelus.push_back(layer("GELU", {}, "g" + std::to_string(i)));
@@ -423,16 +463,17 @@ void TestParallelism::tensorParallelKeepsTheLargestBlockAfterTheSplit()
     const Analysis a = analyzed(n, Checkpointing::PerBlock);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     QCOMPARE(a.activationBytesPerSample, std::uint64_t{1440});
+    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(1))), std::uint64_t{1824});
     const auto tp = MemoryModel::build(a, tensorParallelSetup(2));
     QVERIFY(tp.ok());
-    QCOMPARE(tp->perSample().activations, std::uint64_t{1280});
+    QCOMPARE(peakActivationsPerSample(*tp), std::uint64_t{1440});
 }
 
 void TestParallelism::tensorParallelNestedCheckpointedBlocks()
 {
     // Only a marked Repeat inside an unmarked one is checkpointed: embed -> outer x 2 [blocks x 2
     // (checkpoint) [transformerBlock()]]: four iterations, as transformerStack(4) per block:
-    // 4 x 128 + 1,184 = 1,696 B on one GPU, 4 x 128 + 864 = 1,376 B per GPU with t = 2.
+    // 4 x 128 + 128 + 1,440 = 2,080 B on one GPU, 4 x 128 + 128 + 1,056 = 1,696 B per GPU with t = 2.
     LayerSpec marked = repeat("blocks", 2, transformerBlock());
     marked.checkpoint = true;
     const Network inner = network(
@@ -440,13 +481,18 @@ void TestParallelism::tensorParallelNestedCheckpointedBlocks()
     const Analysis a = analyzed(inner, Checkpointing::PerBlock);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     QCOMPARE(a.activationBytesPerSample, std::uint64_t{1696});
-    QCOMPARE(MemoryModel::build(a, tensorParallelSetup(2))->perSample().activations, std::uint64_t{1376});
+    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(1))), std::uint64_t{2080});
+    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(2))), std::uint64_t{1696});
 
     // A Repeat inside a checkpointed iteration belongs to it: blocks x 3 [ln, mlp x 2 [up, act, down]].
     // Per iteration: ln keeps the iteration's input (kept, 128) and its statistics (32); each mlp
-    // iteration's up keeps 128 (ln's or the previous down's output), act 512, down 512. Recomputed:
-    // 32 + 2 x 1,152 = 2,336; kept: 3 inputs x 128 = 384. One GPU: 2,720 B.
-    // t = 2 halves up's and down's: 32 + 2 x (64 + 512 + 256) = 1,696; 384 + 1,696 = 2,080 B.
+    // iteration's up keeps 128 (ln's or the previous down's output), act 512, down 512. The analysis:
+    // recomputed 32 + 2 x 1,152 = 2,336, kept 3 inputs x 128 = 384: 2,720 B.
+    // The step: backward recomputes the last iteration while the three inputs and the network output
+    // (128) are alive: ln 128 + 32, then up 512, act 512, down 128 twice, every one kept or held:
+    // 512 + 160 + 2 x 1,152 = 2,976 B. With t = 2: up's inputs (ln's output, the first down's) and
+    // the act outputs that down keeps are charged to split layers, and so is the last down's output
+    // (the network output: nobody keeps it): 384 + 64 + [64 + 32 + 2 x (512 + 256) + 64 + 64] = 2,208.
     const Network nested = network(
         {4, 8},
         {layer("Linear", {{"out_features", 8}}, "embed"),
@@ -458,7 +504,8 @@ void TestParallelism::tensorParallelNestedCheckpointedBlocks()
     const Analysis b = analyzed(nested, Checkpointing::PerBlock);
     QVERIFY2(b.valid(), b.error ? b.error->message.c_str() : "");
     QCOMPARE(b.activationBytesPerSample, std::uint64_t{2720});
-    QCOMPARE(MemoryModel::build(b, tensorParallelSetup(2))->perSample().activations, std::uint64_t{2080});
+    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(b, tensorParallelSetup(1))), std::uint64_t{2976});
+    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(b, tensorParallelSetup(2))), std::uint64_t{2208});
 }
 
 void TestParallelism::tensorParallelCheckpointedLlama()
@@ -474,11 +521,11 @@ void TestParallelism::tensorParallelCheckpointedLlama()
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     const auto one = MemoryModel::build(a, tensorParallelSetup(1));
     QVERIFY(one.ok());
-    std::uint64_t previous = one->perSample().activations;
+    std::uint64_t previous = peakActivationsPerSample(*one);
     for (const std::int64_t t : {2, 8}) {
         const auto tp = MemoryModel::build(a, tensorParallelSetup(t));
         QVERIFY(tp.ok());
-        const std::uint64_t bytes = tp->perSample().activations;
+        const std::uint64_t bytes = peakActivationsPerSample(*tp);
         QVERIFY2(bytes >= 32 * 32 * kMiB, std::to_string(bytes).c_str());
         QVERIFY2(bytes < previous, std::to_string(bytes).c_str()); // the split layers' share does shrink
         previous = bytes;
@@ -528,8 +575,9 @@ void TestParallelism::autocastCopiesOfGatheredLayers()
     s.parallel.tensorParallel = tensorParallel;
     const auto model = MemoryModel::build(a, s);
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(model->fixed().weights, std::uint64_t{weights});
-    QCOMPARE(model->fixed().communication, std::uint64_t{communication});
+    // The most any moment holds: every copy is alive at the end of the forward pass's last layer.
+    QCOMPARE(most(*model, Component::Weights), std::uint64_t{weights});
+    QCOMPARE(most(*model, Component::Communication), std::uint64_t{communication});
 }
 
 void TestParallelism::deepSpeedEstimatorsWithoutOffload()
@@ -548,22 +596,21 @@ void TestParallelism::deepSpeedEstimatorsWithoutOffload()
     QCOMPARE(deepSpeedZero2, std::uint64_t{78'000'000'000});
     const auto zero2 = estimateOn(Sharding::Zero2, 8);
     QVERIFY(zero2.ok());
-    // Headroom, at the start of backward: 2 Psi + 2 Psi / N + 12 Psi / N = 26e9 + 3.25e9 + 19.5e9 = 48.75e9.
-    QCOMPARE(zero2->fixed().total(), std::uint64_t{48'750'000'000});
-    // At the optimizer step: + the float32 gradient partition 4 Psi / N = 6.5e9:
-    // 55.25e9 = 2 Psi + 18 Psi / N.
-    QCOMPARE(zero2->stepGradientBytes(), std::uint64_t{6'500'000'000});
-    QCOMPARE(zero2->optimizerStepBytes(), std::uint64_t{55'250'000'000});
+    // Headroom at the optimizer step: 2 Psi + 2 Psi / N + 12 Psi / N = 26e9 + 3.25e9 + 19.5e9 = 48.75e9,
+    // + the float32 gradient partition 4 Psi / N = 6.5e9: 55.25e9 = 2 Psi + 18 Psi / N.
+    QCOMPARE(modelStateBytes(atStep(*zero2)), std::uint64_t{48'750'000'000});
+    QCOMPARE(atStep(*zero2).transient, std::uint64_t{6'500'000'000});
+    QCOMPARE(atStep(*zero2).total(), std::uint64_t{55'250'000'000});
     // Deliberate difference: stage 2 reduce-scatters the fp16 gradients in buckets during backward and
     // keeps only its own partition (grads_in_partition, 2 Psi / N), where the estimator counts all of
     // them (2 Psi): DeepSpeed - Headroom = 2 Psi - 2 Psi / N = 26e9 - 3.25e9 = 22.75e9.
-    QCOMPARE(deepSpeedZero2 - zero2->optimizerStepBytes(), 2 * psi - 2 * psi / 8);
-    QCOMPARE(deepSpeedZero2 - zero2->optimizerStepBytes(), std::uint64_t{22'750'000'000});
+    QCOMPARE(deepSpeedZero2 - atStep(*zero2).total(), 2 * psi - 2 * psi / 8);
+    QCOMPARE(deepSpeedZero2 - atStep(*zero2).total(), std::uint64_t{22'750'000'000});
     // Stage 1 does hold every fp16 gradient: its step is exactly the stage-2 estimator's figure,
     // 2 Psi + 2 Psi + (12 + 4) Psi / N = 78e9.
     const auto zero1 = estimateOn(Sharding::Zero1, 8);
     QVERIFY(zero1.ok());
-    QCOMPARE(zero1->optimizerStepBytes(), deepSpeedZero2);
+    QCOMPARE(atStep(*zero1).total(), deepSpeedZero2);
 
     // estimate_zero3_model_states_mem_needs(cpu_offload=False): 4 L + int(18 Psi / N). On 16 GPUs
     // (Psi / N = 812.5e6, one sub-group): 1.3e9 + 14.625e9 = 15.925e9.
@@ -571,17 +618,17 @@ void TestParallelism::deepSpeedEstimatorsWithoutOffload()
     QCOMPARE(deepSpeedZero3, std::uint64_t{15'925'000'000});
     const auto zero3 = estimateOn(Sharding::Zero3, 16);
     QVERIFY(zero3.ok());
-    // Headroom at the start of backward: (2 + 2 + 12) Psi / N + two gathered fp16 layers 4 L
-    // = 13e9 + 1.3e9 = 14.3e9. The estimator's 18 = 2 (fp16 weights) + 16 (master, Adam, float32
+    // Headroom while forward runs: (2 + 12) Psi / N + two gathered fp16 layers 4 L = 11.375e9 + 1.3e9
+    // = 12.675e9 (no gradients yet). The estimator's 18 = 2 (fp16 weights) + 16 (master, Adam, float32
     // gradients) has no room for the fp16 gradient partition DeepSpeed keeps (grad_partitions_flat_buffer,
-    // 2 Psi / N) and counts the float32 gradient (4 Psi / N), which exists only during the step:
-    // DeepSpeed - Headroom = 2 Psi / N = 1.625e9.
-    QCOMPARE(zero3->fixed().total(), std::uint64_t{14'300'000'000});
-    QCOMPARE(deepSpeedZero3 - zero3->fixed().total(), 2 * psi / 16);
-    // At the step the gathered layers are released and the float32 gradient partition exists:
-    // 20 Psi / N = 16.25e9, which is DeepSpeed's figure + 2 Psi / N - 4 L = 15.925e9 + 0.325e9.
-    QCOMPARE(zero3->optimizerStepBytes(), std::uint64_t{16'250'000'000});
-    QCOMPARE(zero3->optimizerStepBytes() - deepSpeedZero3, 2 * psi / 16 - 4 * largest);
+    // 2 Psi / N) and counts the float32 gradient (4 Psi / N), which exists only during the step.
+    QCOMPARE(afterForward(*zero3).total(), std::uint64_t{12'675'000'000});
+    // At the step the gathered layers are released and the fp16 gradient partition and its float32
+    // copy exist: 20 Psi / N = 16.25e9, which is DeepSpeed's figure + 2 Psi / N - 4 L
+    // = 15.925e9 + 0.325e9. It is the peak.
+    QCOMPARE(atStep(*zero3).total(), std::uint64_t{16'250'000'000});
+    QCOMPARE(atStep(*zero3).total() - deepSpeedZero3, 2 * psi / 16 - 4 * largest);
+    QCOMPARE(zero3->at(1)->total(), std::uint64_t{16'250'000'000});
 }
 
 void TestParallelism::deepSpeedSubGroupBoundsTheStage3Step()
@@ -592,8 +639,8 @@ void TestParallelism::deepSpeedSubGroupBoundsTheStage3Step()
     const Analysis states = modelStates(13'000'000'000, 325'000'000);
     const auto zero3 = MemoryModel::build(states, setup(Optimizer::Adam, 8, Sharding::Zero3));
     QVERIFY(zero3.ok());
-    QCOMPARE(zero3->stepGradientBytes(), std::uint64_t{4'000'000'000});
-    QCOMPARE(zero3->optimizerStepBytes(), std::uint64_t{30'000'000'000});
+    QCOMPARE(atStep(*zero3).transient, std::uint64_t{4'000'000'000});
+    QCOMPARE(atStep(*zero3).total(), std::uint64_t{30'000'000'000});
     // Stage 2 converts its whole partition: 4 x 1.625e9 = 6.5e9 (deepSpeedEstimatorsWithoutOffload).
     // Autocast (float32 parameters) has no fp16 gradient to convert: no step copy.
     Analysis a = states;
@@ -602,32 +649,32 @@ void TestParallelism::deepSpeedSubGroupBoundsTheStage3Step()
     a.parameterBytes = a.trainableParameterBytes = 4 * a.totalParams;
     const auto amp = MemoryModel::build(a, setup(Optimizer::Adam, 8, Sharding::Zero3));
     QVERIFY(amp.ok());
-    QCOMPARE(amp->stepGradientBytes(), std::uint64_t{0});
+    QCOMPARE(atStep(*amp).transient, std::uint64_t{0});
 }
 
 void TestParallelism::optimizerStepPeakDecidesFit()
 {
-    // ZeRO-2 on 8 GPUs, Psi = 13e9 pure fp16, no activations: 48.75e9 at the start of backward,
-    // 55.25e9 during the step (deepSpeedEstimatorsWithoutOffload). A 50e9-byte GPU holds the first,
-    // not the second: the plan does not fit, no batch fits, and the shortfall is 5.25e9.
+    // ZeRO-2 on 8 GPUs, Psi = 13e9 pure fp16, no activations: the optimizer step holds 55.25e9
+    // (deepSpeedEstimatorsWithoutOffload); forward and backward hold less. A 50e9-byte GPU cannot hold
+    // the step: the plan does not fit, no batch fits, and the shortfall is 5.25e9.
     auto s = setup(Optimizer::Adam, 8, Sharding::Zero2);
     s.gpuMemoryBytes = 50'000'000'000;
     const auto e = estimate(modelStates(13'000'000'000), s);
     QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
-    QCOMPARE(e->total(), std::uint64_t{48'750'000'000});
+    QCOMPARE(e->total(), std::uint64_t{55'250'000'000});
+    QCOMPARE(e->peak.phase, StepPhase::OptimizerStep);
     QCOMPARE(e->optimizerStepBytes, std::uint64_t{55'250'000'000});
-    QCOMPARE(e->peakBytes(), std::uint64_t{55'250'000'000});
     QVERIFY(!e->fits);
     QCOMPARE(e->maxBatch, std::int64_t{0});
     QCOMPARE(e->headroomBytes(), -5'250'000'000.0);
-    // With 56e9 bytes both fit; FSDP's SHARD_GRAD_OP makes no float32 copy and fits in 50e9.
+    // With 56e9 bytes it fits; FSDP's SHARD_GRAD_OP makes no float32 copy: its step holds 48.75e9.
     s.gpuMemoryBytes = 56'000'000'000;
     QVERIFY(estimate(modelStates(13'000'000'000), s)->fits);
     s.gpuMemoryBytes = 50'000'000'000;
     s.parallel.sharding = Sharding::FsdpShardGradOp;
     const auto fsdp = estimate(modelStates(13'000'000'000), s);
     QVERIFY(fsdp.ok() && fsdp->fits);
-    QCOMPARE(fsdp->peakBytes(), fsdp->total());
+    QCOMPARE(fsdp->total(), std::uint64_t{48'750'000'000});
 }
 
 void TestParallelism::offloadNeedsZeroOrFsdp_data()
@@ -674,11 +721,11 @@ void TestParallelism::gradientsCostTrainableParameterBytes()
     a.trainableParameterBytes = 2000;
     const auto model = MemoryModel::build(a, setup(Optimizer::Adam));
     QVERIFY(model.ok());
-    QCOMPARE(model->fixed().gradients, std::uint64_t{2000});
-    QCOMPARE(model->fixed().optimizerState, std::uint64_t{8000});
+    QCOMPARE(atStep(*model).gradients, std::uint64_t{2000});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{8000});
     // Without trainableParameterBytes, the precision's parameter type: 4 x 1,000.
     a.trainableParameterBytes = 0;
-    QCOMPARE(MemoryModel::build(a, setup(Optimizer::Adam))->fixed().gradients, std::uint64_t{4000});
+    QCOMPARE(atStep(*MemoryModel::build(a, setup(Optimizer::Adam))).gradients, std::uint64_t{4000});
 }
 
 void TestParallelism::eightBitLargeLinear_data()
@@ -705,10 +752,10 @@ void TestParallelism::eightBitLargeLinear()
     s.eightBitOptimizer = true;
     const auto model = MemoryModel::build(a, s);
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(model->fixed().optimizerState, std::uint64_t{state});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{state});
     // 8-bit state touches neither the weights nor the gradients (4 x 16,777,216 each).
-    QCOMPARE(model->fixed().weights, std::uint64_t{67'108'864});
-    QCOMPARE(model->fixed().gradients, std::uint64_t{67'108'864});
+    QCOMPARE(atStep(*model).weights, std::uint64_t{67'108'864});
+    QCOMPARE(atStep(*model).gradients, std::uint64_t{67'108'864});
 }
 
 void TestParallelism::eightBitSmallTensorsStay32Bit()
@@ -725,11 +772,11 @@ void TestParallelism::eightBitSmallTensorsStay32Bit()
     s.eightBitOptimizer = true;
     const auto model = MemoryModel::build(a, s);
     QVERIFY(model.ok());
-    QCOMPARE(model->fixed().optimizerState, std::uint64_t{32760 + 8208});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{32760 + 8208});
     // Pure half keeps its float32 master weights (4 x 8,191 = 32,764) next to the 8-bit state.
     a.precision = Precision::Bf16;
     a.options.precision = Precision::Bf16;
-    QCOMPARE(MemoryModel::build(a, s)->fixed().optimizerState, std::uint64_t{32760 + 8208 + 32764});
+    QCOMPARE(atStep(*MemoryModel::build(a, s)).optimizerState, std::uint64_t{32760 + 8208 + 32764});
 }
 
 void TestParallelism::eightBitWithZero()
@@ -740,11 +787,20 @@ void TestParallelism::eightBitWithZero()
     s.eightBitOptimizer = true;
     const auto model = MemoryModel::build(analyze(n, Precision::Fp32), s);
     QVERIFY(model.ok());
-    QCOMPARE(model->fixed().optimizerState, std::uint64_t{8'404'992});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{8'404'992});
 }
 
-void TestParallelism::accumulationChangesEffectiveBatchNotMemory()
+void TestParallelism::accumulationKeepsGradientsBetweenMicroBatches()
 {
+    // twoLinears() with fused Adam under ZeRO-2 on 4 GPUs, batch 8 (per sample: the input 256 B + an
+    // 8-byte label; fc1's output 128 B, kept by fc2; the logits 40 B; log_softmax's output 40 B, kept).
+    // Constant: weights 9,640, Adam 19,280 / 4 = 4,820: 14,460 + 264 B. One micro-batch: the peak is
+    // fc1's backward, when every gradient has been made (9,640 / 4 = 2,410 kept per rank) and fc1's
+    // output gradient (128 B) and fc2's saved input (128 B) are alive: 16,870 + 392 B = 20,006 at B = 8.
+    // (fc2's backward holds 14,790 + 560 B: 19,270.)
+    // With 16 micro-batches, later ones run with the gradients (2,410) allocated, and each backward
+    // computes its parameters' full gradients into a temporary before they are reduced into them:
+    // fc1's 8,320 B: 25,190 + 392 B = 28,326 at B = 8.
     const Analysis a = analyze(twoLinears(), Precision::Fp32);
     auto s = setup(Optimizer::Adam, 4, Sharding::Zero2);
     s.batch = 8;
@@ -753,10 +809,14 @@ void TestParallelism::accumulationChangesEffectiveBatchNotMemory()
     s.accumulationSteps = 16;
     const auto accumulated = estimate(a, s);
     QVERIFY(once.ok() && accumulated.ok());
-    // Gradients accumulate in place into the same .grad tensors: the memory is the micro-batch's.
-    QCOMPARE(accumulated->bytes, once->bytes);
-    QCOMPARE(accumulated->maxBatch, once->maxBatch);
-    QVERIFY(once->maxBatch > 0);
+    QCOMPARE(once->total(), std::uint64_t{20'006});
+    QCOMPARE(accumulated->total(), std::uint64_t{28'326});
+    QVERIFY(accumulated->peak.laterMicroBatch);
+    // For large batches fc2's backward binds (560 B per sample): (64 MiB - 14,790) / 560 = 119,810.8
+    // for one micro-batch, (64 MiB - 14,790 - 2,410 - 1,320 of fc2's gradient temporary) / 560
+    // = 119,804.8 with accumulation.
+    QCOMPARE(once->maxBatch, std::int64_t{119'810});
+    QCOMPARE(accumulated->maxBatch, std::int64_t{119'804});
     // Samples per optimizer step: micro-batch 8 x 16 steps x 4 data-parallel GPUs = 512.
     QCOMPARE(once->effectiveBatch, std::int64_t{32});
     QCOMPARE(accumulated->effectiveBatch, std::int64_t{512});

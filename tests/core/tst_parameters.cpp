@@ -96,14 +96,17 @@ void TestParameters::batchNormBuffers()
 
 void TestParameters::tiedWeightsCountOnce()
 {
-    // Linear(10->20) and Linear(20->10) share a 200-element weight; the biases stay separate.
-    LayerSpec second = layer("Linear", {{"out_features", 10}});
-    second.tiedTo = "enc";
-    const Analysis a = analyze(network({10}, {layer("Linear", {{"out_features", 20}}, "enc"), second}, Loss::None),
+    // enc and out are both Linear(10 -> 20): one [20, 10] weight of 200 elements, shared; mid (20 -> 10)
+    // has its own 200 + 10 and each bias stays separate: 200 + 20 + 210 + 20.
+    LayerSpec out = layer("Linear", {{"out_features", 20}});
+    out.tiedTo = "enc";
+    const Analysis a = analyze(network({10}, {layer("Linear", {{"out_features", 20}}, "enc"),
+                                              layer("Linear", {{"out_features", 10}}, "mid"), out},
+                                       Loss::None),
                                Precision::Fp32);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(a.totalParams, std::uint64_t{200 + 20 + 10});
-    QCOMPARE(a.rows[1].params, std::uint64_t{10});
+    QCOMPARE(a.totalParams, std::uint64_t{200 + 20 + 210 + 20});
+    QCOMPARE(a.rows[2].params, std::uint64_t{20});
 }
 
 void TestParameters::tiedWeightsMismatch()
@@ -115,6 +118,16 @@ void TestParameters::tiedWeightsMismatch()
     QVERIFY(!a.valid());
     QVERIFY2(QString::fromStdString(a.error->message).contains(QStringLiteral("layers[1].tied_to")),
              a.error->message.c_str());
+    // Linear(10 -> 20) and Linear(20 -> 10): 200 elements each, but [20, 10] against [10, 20]. PyTorch
+    // refuses it (F.linear's matrix product does not take the other's weight); so does Headroom.
+    LayerSpec transposed = layer("Linear", {{"out_features", 10}});
+    transposed.tiedTo = "enc";
+    const Analysis t = analyze(network({10}, {layer("Linear", {{"out_features", 20}}, "enc"), transposed}, Loss::None),
+                               Precision::Fp32);
+    QVERIFY(!t.valid());
+    QCOMPARE(QString::fromStdString(t.error->message),
+             QStringLiteral("layers[1].tied_to: this layer's weight is [10, 20] but \"enc\"'s is [20, 10]; a tied weight "
+                            "must have the same shape"));
     LayerSpec dangling = layer("Linear", {{"out_features", 7}});
     dangling.tiedTo = "nowhere";
     const Analysis b = analyze(network({10}, {dangling}, Loss::None), Precision::Fp32);

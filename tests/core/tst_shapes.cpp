@@ -4,6 +4,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 using namespace headroom;
 using namespace headroom::test;
 using nlohmann::json;
@@ -20,6 +22,10 @@ private slots:
     void lenetShapes();
     void residualAndConcat();
     void repeatExpandsWithPytorchNames();
+    void sizeOverflowStopsTheBranch_data();
+    void sizeOverflowStopsTheBranch();
+    void everyLayerHasItsOwnName_data();
+    void everyLayerHasItsOwnName();
 };
 
 static Shape shape(std::vector<std::int64_t> d) { return Shape{std::move(d)}; }
@@ -178,6 +184,90 @@ void TestShapes::repeatExpandsWithPytorchNames()
     QCOMPARE(a.rows[4].inputs, (std::vector<std::string>{"layer1.1.conv1", "layer1.0.add"}));
     QCOMPARE(a.rows[3].inputs, std::vector<std::string>{"layer1.0.add"});
     QCOMPARE(a.totalParams, std::uint64_t{3 * (8 * 8 * 9 + 8)});
+}
+
+Q_DECLARE_METATYPE(std::vector<headroom::LayerSpec>)
+
+void TestShapes::sizeOverflowStopsTheBranch_data()
+{
+    // A size that does not fit 64 bits is an error at the layer whose formula overflows; the layers
+    // after it are blocked, never computed from a wrapped number (issue #17: Flatten overflowed).
+    QTest::addColumn<Shape>("input");
+    QTest::addColumn<std::vector<LayerSpec>>("layers");
+    QTest::addColumn<int>("culprit");
+    QTest::addColumn<QString>("message");
+    constexpr std::int64_t maxAttr = 2147483647;
+    const std::vector<LayerSpec> rest{layer("ReLU"), layer("Flatten"), layer("Linear", {{"out_features", 10}})};
+    const auto with = [&](std::vector<LayerSpec> first) {
+        first.insert(first.end(), rest.begin(), rest.end());
+        return first;
+    };
+    // (32 + 2 x 2147483647 - 5) / 1 + 1 = 4,294,967,322 per side: 6 x 4294967322^2 ~ 1.1e20 > 2^63.
+    QTest::newRow("LeNet conv1 with huge padding")
+        << shape({1, 32, 32}) << with({layer("Conv2d", {{"out_channels", 6}, {"kernel_size", 5}, {"padding", maxAttr}})})
+        << 0 << "layers[0] (Conv2d): its output [6, 4294967322, 4294967322] overflows 64-bit sizes";
+    // 2^33 rows of 2^31 - 1 features: about 2^64 elements.
+    QTest::newRow("linear output") << shape({std::int64_t{1} << 33, 1})
+                                   << with({layer("Linear", {{"out_features", maxAttr}})}) << 0
+                                   << "layers[0] (Linear): its output [8589934592, 2147483647] overflows 64-bit sizes";
+    // (2^40 - 1) x (2^31 - 1) ~ 2^71 in ConvTranspose2d's own formula.
+    QTest::newRow("transposed convolution")
+        << shape({1, std::int64_t{1} << 40, 1})
+        << with({layer("ConvTranspose2d", {{"out_channels", 1}, {"kernel_size", 1}, {"stride", maxAttr}})}) << 0
+        << "the output size (1099511627776 - 1) x stride 2147483647 does not fit 64-bit sizes";
+    // 2^63 - 1 + 2 x (2^31 - 1): the padded length.
+    QTest::newRow("padded length") << shape({1, std::numeric_limits<std::int64_t>::max()})
+                                   << with({layer("Conv1d", {{"out_channels", 1}, {"kernel_size", 1}, {"padding", maxAttr}})})
+                                   << 0 << "does not fit 64-bit sizes";
+    // 2^62 + 2^62 = 2^63 along the concatenated axis.
+    QTest::newRow("concatenation") << shape({std::int64_t{1} << 62, 1})
+                                   << with({layer("Concat", {{"dim", 1}}, "cat", {"input", "input"})}) << 0
+                                   << "the concatenated axis does not fit 64-bit sizes";
+}
+
+void TestShapes::sizeOverflowStopsTheBranch()
+{
+    QFETCH(Shape, input);
+    QFETCH(std::vector<LayerSpec>, layers);
+    QFETCH(int, culprit);
+    QFETCH(QString, message);
+    const Analysis a = analyze(network(input.dims, layers, Loss::None), Precision::Fp32);
+    QVERIFY(!a.valid());
+    QVERIFY2(QString::fromStdString(a.error->message).contains(message), a.error->message.c_str());
+    const auto at = static_cast<std::size_t>(culprit);
+    QVERIFY(!a.rows.at(at).valid());
+    QVERIFY(!a.rows[at].blockedByEarlierError);
+    for (std::size_t r = at + 1; r < a.rows.size(); ++r)
+        QVERIFY2(a.rows[r].blockedByEarlierError, a.rows[r].name.c_str());
+}
+
+void TestShapes::everyLayerHasItsOwnName_data()
+{
+    // A layer is addressed by its full name (inputs, tied_to, --freeze, the tables): two layers with the
+    // same one would make those ambiguous.
+    QTest::addColumn<std::vector<LayerSpec>>("layers");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("top-level beside a Repeat's layer")
+        << std::vector<LayerSpec>{repeat("b", 2, {layer("ReLU", {}, "r")}), layer("ReLU", {}, "b.0.r")}
+        << "layers[1]: its name \"b.0.r\" is already the name of layers[0].layers[0]";
+    QTest::newRow("Repeat's layer after a top-level one")
+        << std::vector<LayerSpec>{layer("ReLU", {}, "b.1.r"), repeat("b", 2, {layer("ReLU", {}, "r")})}
+        << "layers[1].layers[0]: its name \"b.1.r\" is already the name of layers[0]";
+    QTest::newRow("named like an unnamed layer")
+        << std::vector<LayerSpec>{layer("ReLU"), layer("ReLU", {}, "0")}
+        << "layers[1]: its name \"0\" is already the name of layers[0]";
+    QTest::newRow("unnamed inside a Repeat")
+        << std::vector<LayerSpec>{repeat("b", 1, {layer("ReLU")}), layer("ReLU", {}, "b.0.0")}
+        << "layers[1]: its name \"b.0.0\" is already the name of layers[0].layers[0]";
+}
+
+void TestShapes::everyLayerHasItsOwnName()
+{
+    QFETCH(std::vector<LayerSpec>, layers);
+    QFETCH(QString, message);
+    const Analysis a = analyze(network({8}, layers, Loss::None), Precision::Fp32);
+    QVERIFY(!a.valid());
+    QVERIFY2(QString::fromStdString(a.error->message).startsWith(message), a.error->message.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestShapes)

@@ -21,6 +21,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <sys/stat.h>
+
 using namespace headroom;
 
 Q_DECLARE_METATYPE(headroom::Plan)
@@ -248,6 +250,11 @@ private slots:
     void readOnlyFolderFails();
     void existingFileSurvivesFailedWrite();
     void existingFileIsReplacedOnSuccess();
+    // Issue #17: a save keeps what it replaces and refuses what it must not replace.
+    void replacedFileKeepsItsLinkAndMode_data();
+    void replacedFileKeepsItsLinkAndMode();
+    void specialTargetsAreRefused_data();
+    void specialTargetsAreRefused();
 
 private:
     /// Writes `plan` to a fresh file named after `name`; `path` is set on success.
@@ -860,6 +867,96 @@ void TestReportWriter::existingFileIsReplacedOnSuccess()
     QVERIFY(pdf.read(5) == "%PDF-");
     QCOMPARE(QDir { dir.path() }.entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
         QStringList { QStringLiteral("report.pdf") });
+}
+
+void TestReportWriter::replacedFileKeepsItsLinkAndMode_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::newRow("mode 600") << QStringLiteral("mode600");
+    QTest::newRow("symbolic link to a 600 file") << QStringLiteral("symlink");
+    QTest::newRow("dangling link") << QStringLiteral("dangling");
+}
+
+void TestReportWriter::replacedFileKeepsItsLinkAndMode()
+{
+    QFETCH(QString, kind);
+    QTemporaryDir dir;
+    const QString target = dir.filePath(QStringLiteral("report.pdf"));
+    QString given = dir.filePath(QStringLiteral("latest.pdf"));
+    if (kind != QLatin1String("dangling")) {
+        QFile old { target };
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("the previous report");
+        old.close();
+        QVERIFY(old.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    }
+    if (kind == QLatin1String("mode600"))
+        given = target;
+    else
+        QVERIFY(QFile::link(QStringLiteral("report.pdf"), given));
+    const Plan plan = makePlan(smallCnn());
+    const auto written = report::writePdfReport(plan, evaluate(plan), given);
+    QVERIFY2(written.ok(), written.ok() ? "" : written.error().message.c_str());
+    QFile pdf { target };
+    QVERIFY(pdf.open(QIODevice::ReadOnly));
+    QVERIFY(pdf.read(5) == "%PDF-");
+    if (kind != QLatin1String("mode600"))
+        QVERIFY2(QFileInfo { given }.isSymLink(), "the link became a regular file");
+    if (kind != QLatin1String("dangling"))
+        QCOMPARE(QFile::permissions(target) & ~(QFileDevice::ReadUser | QFileDevice::WriteUser),
+            QFileDevice::ReadOwner | QFileDevice::WriteOwner); // still 600, not 644
+}
+
+void TestReportWriter::specialTargetsAreRefused_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("FIFO") << QStringLiteral("fifo") << QStringLiteral(": is a FIFO (named pipe), not a regular file");
+    QTest::newRow("character device") << QStringLiteral("/dev/null")
+                                      << QStringLiteral("cannot write the report to /dev/null: is a character device");
+    QTest::newRow("read-only file") << QStringLiteral("readonly")
+                                    << QStringLiteral(": the file is read-only; make it writable or choose another name");
+    QTest::newRow("link to a read-only file") << QStringLiteral("readonly-link") << QStringLiteral("(a link to ");
+}
+
+void TestReportWriter::specialTargetsAreRefused()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QTemporaryDir dir;
+    QString path = dir.filePath(QStringLiteral("report.pdf"));
+    if (kind == QLatin1String("fifo")) {
+        QVERIFY(::mkfifo(QFile::encodeName(path).constData(), 0644) == 0);
+    } else if (kind.startsWith(QLatin1String("readonly"))) {
+        const QString file = dir.filePath(QStringLiteral("kept.pdf"));
+        QFile old { file };
+        QVERIFY(old.open(QIODevice::WriteOnly));
+        old.write("the previous report");
+        old.close();
+        QVERIFY(old.setPermissions(QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+        if (kind == QLatin1String("readonly"))
+            path = file;
+        else
+            QVERIFY(QFile::link(file, path));
+    } else {
+        path = kind;
+    }
+    struct stat before {};
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
+    const Plan plan = makePlan(smallCnn());
+    const auto written = report::writePdfReport(plan, evaluate(plan), path);
+    QVERIFY(!written.ok());
+    QVERIFY2(qs(written.error().message).startsWith(QStringLiteral("cannot write the report to ") + path),
+        written.error().message.c_str());
+    QVERIFY2(qs(written.error().message).contains(message), written.error().message.c_str());
+    struct stat after {};
+    QVERIFY(::stat(QFile::encodeName(path).constData(), &after) == 0);
+    QCOMPARE(after.st_ino, before.st_ino); // the same file, untouched
+    QCOMPARE(after.st_mode, before.st_mode);
+    QCOMPARE(after.st_size, before.st_size);
+    if (kind != QLatin1String("/dev/null"))
+        QCOMPARE(QDir { dir.path() }.entryList(QDir::Hidden | QDir::System | QDir::Files).filter(QStringLiteral(".pdf.")),
+            QStringList {}); // no temporary file left behind
 }
 
 QTEST_MAIN(TestReportWriter)

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void invalidSettingShowsTheCoreErrorInline();
     void controlsFollowUndo();
     void fitsWithinTheWindow();
+    void moeImbalanceOnlyForMixtureOfExperts();
 };
 
 namespace {
@@ -82,6 +83,18 @@ Network tokenNetwork()
     head.name = "head";
     head.attributes = { { "out_features", 100 } };
     n.layers = { embed, proj, head };
+    return n;
+}
+
+/// tokenNetwork with a mixture of experts between proj and head: 4 experts of 256, top-2.
+Network moeNetwork()
+{
+    Network n = tokenNetwork();
+    LayerSpec moe;
+    moe.type = "MixtureOfExperts";
+    moe.name = "moe";
+    moe.attributes = { { "num_experts", 4 }, { "num_experts_per_tok", 2 }, { "intermediate_size", 256 } };
+    n.layers.insert(n.layers.begin() + 2, moe);
     return n;
 }
 
@@ -342,6 +355,46 @@ void TestSetupPanel::fitsWithinTheWindow()
             QVERIFY2(page->rect().contains(r), qPrintable(w->objectName() + QStringLiteral(" is clipped")));
         }
     }
+}
+
+void TestSetupPanel::moeImbalanceOnlyForMixtureOfExperts()
+{
+    {
+        Fixture dense(tokenNetwork());
+        dense.panel.tabs()->setCurrentIndex(SetupPanel::StrategyTab);
+        auto* box = dense.child<QDoubleSpinBox>("moeImbalanceSpinBox");
+        QVERIFY(box != nullptr);
+        QVERIFY2(!box->isVisible(), "a network without experts has no routing to imbalance");
+    }
+    Fixture f(moeNetwork());
+    f.panel.tabs()->setCurrentIndex(SetupPanel::StrategyTab);
+    auto* box = f.child<QDoubleSpinBox>("moeImbalanceSpinBox");
+    QVERIFY(box != nullptr);
+    QTRY_VERIFY(box->isVisible());
+    QCOMPARE(box->value(), 1.0);
+    // 4 experts, 2 per token: the busiest expert gets at most every token, 2 x an even share.
+    QCOMPARE(box->maximum(), 2.0);
+    const auto warning = [&f] {
+        const auto& warnings = f.controller.analysis().warnings;
+        return warnings.empty() ? std::string() : warnings.front().message;
+    };
+    QVERIFY2(warning().find("assumes balanced routing") == 0, warning().c_str());
+    const std::uint64_t transient = f.controller.analysis().transientBytesPerSample;
+    const int steps = f.doc.undoStack()->count();
+    box->setValue(1.5);
+    QCOMPARE(f.doc.plan().moeImbalance, 1.5);
+    QCOMPARE(f.doc.undoStack()->count(), steps + 1);
+    // The analysis follows: the warning says the imbalance, the busiest expert's backward grows.
+    QTRY_VERIFY2(warning().find("1.5 x an even share") != std::string::npos, warning().c_str());
+    QVERIFY(f.controller.analysis().transientBytesPerSample > transient);
+    f.doc.undoStack()->undo();
+    QCOMPARE(f.doc.plan().moeImbalance, 1.0);
+    QCOMPARE(box->value(), 1.0);
+    // Another network starts balanced again.
+    box->setValue(2.0);
+    f.doc.resetNetwork(moeNetwork(), QString());
+    QCOMPARE(f.doc.plan().moeImbalance, 1.0);
+    QCOMPARE(box->value(), 1.0);
 }
 
 QTEST_MAIN(TestSetupPanel)

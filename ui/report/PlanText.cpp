@@ -140,13 +140,24 @@ std::optional<std::string> loraText(const Plan& plan, const Analysis& a)
         + percentText(static_cast<double>(a.trainableParams), static_cast<double>(a.totalParams)) + ")";
 }
 
-std::optional<std::string> optimizerStepText(const Estimate& e)
+std::string peakText(const Estimate& e)
 {
-    if (e.optimizerStepBytes <= e.total())
-        return std::nullopt;
-    return "The optimizer step needs " + formatBytes(e.optimizerStepBytes) + ", more than the breakdown's "
-        + formatBytes(e.total()) + ": DeepSpeed ZeRO makes a float32 copy of each GPU's gradient partition "
-        + "for it (after the activations are freed). The fit and the max batch take this peak into account";
+    std::string text;
+    switch (e.peak.phase) {
+    case StepPhase::OptimizerStep:
+        text = "The peak is the optimizer step: weights, gradients and optimizer state with the step's own "
+               "temporaries, after the activations are freed";
+        break;
+    case StepPhase::Backward:
+        text = e.peak.recomputing ? "The peak is in the backward pass, while checkpointing recomputes layer "
+                                  : "The peak is in the backward pass, at layer ";
+        text += e.peakLayer;
+        break;
+    case StepPhase::Forward: text = "The peak is in the forward pass, at layer " + e.peakLayer; break;
+    }
+    if (e.peak.laterMicroBatch && e.peak.phase != StepPhase::OptimizerStep)
+        text += ", in a micro-batch after the first (the accumulated gradients are alive)";
+    return text;
 }
 
 std::string formatSeconds(double seconds)

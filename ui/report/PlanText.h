@@ -40,7 +40,8 @@ namespace plantext {
 /// "The optimizer step needs 17.9 GiB, more than the breakdown's 15.2 GiB: ..." when DeepSpeed ZeRO's
 /// step (its float32 gradient partition) is the peak, which the fit and the max batch then use; empty
 /// otherwise.
-[[nodiscard]] std::optional<std::string> optimizerStepText(const Estimate& estimate);
+/// Where one training step peaks: "The peak is in the backward pass, at layer features.28".
+[[nodiscard]] std::string peakText(const Estimate& estimate);
 
 /// "412 ms", "1.85 s", "3.2 min", "85 us".
 [[nodiscard]] std::string formatSeconds(double seconds);

@@ -180,7 +180,7 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
 void ReportComposer::summarySection(ReportCanvas& canvas) const
 {
     const Estimate& e = *m_result.estimate;
-    const MemoryBreakdown& perSample = m_model->perSample();
+    const MemoryBreakdown& perSample = m_model->timeline().moments()[e.peak.moment].perSample;
     const QString gpuName = qs(m_plan.gpu.name);
 
     // The verdict, in a tinted box: what a reader came for.
@@ -277,8 +277,7 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
 
     // What the strategies change: checkpointing's saving and its price, LoRA's trainable share.
     std::vector<QString> notes;
-    if (const auto step = plantext::optimizerStepText(e))
-        notes.push_back(qs(*step) + QLatin1Char('.'));
+    notes.push_back(qs(plantext::peakText(e)) + QLatin1Char('.'));
     if (const auto saved = plantext::checkpointingSavingsText(m_plan, m_result.analysis, e.batch))
         notes.push_back(qs(*saved) + QLatin1Char('.'));
     if (const auto lora = plantext::loraText(m_plan, m_result.analysis))
@@ -363,12 +362,14 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
 void ReportComposer::chartSection(ReportCanvas& canvas) const
 {
     const MemoryChartPainter chart { *m_model, *m_result.estimate, m_plan.gpu };
+    const StepMoment& peak = m_model->timeline().moments()[m_result.estimate->peak.moment];
     const QString caption = QStringLiteral(
-        "Memory by component from batch %1 to %2, stacked. Memory grows linearly with the batch: "
-        "%3 fixed plus %4 per sample.")
+        "The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
+        "holds %4 fixed plus %5 per sample.")
                                 .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
                                     count(chart.batches().empty() ? 1 : chart.batches().back()),
-                                    bytes(m_model->fixed().total()), bytes(m_model->perSample().total()));
+                                    count(m_result.estimate->batch), bytes(peak.fixed.total()),
+                                    bytes(peak.perSample.total()));
     const double captionH = canvas.paragraphHeight(caption, FontRole::Small, canvas.width());
     const double minimum = canvas.pt(190);
     canvas.heading(QStringLiteral("Memory versus batch size"), minimum + captionH);

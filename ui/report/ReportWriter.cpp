@@ -3,8 +3,10 @@
 #include "ReportCanvas.h"
 #include "ReportComposer.h"
 #include "ReportStyle.h"
+#include "headroom/SaveTarget.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QLocale>
@@ -52,10 +54,16 @@ Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QS
             QStringLiteral("the folder %1 does not exist")
                 .arg(QDir::toNativeSeparators(target.dir().path())));
 
+    // A link is written through to its target; a device, a FIFO or a read-only file is never replaced.
+    const auto resolved = saveTarget(QFile::encodeName(path).toStdString());
+    if (!resolved)
+        return Error { "cannot write the report to " + resolved.error().message, path.toStdString() };
+
     // Written to a temporary file next to the target and renamed over it only once complete: a
     // failure at any point (including a full disk) leaves no partial file, and an existing report
-    // in its place intact.
-    QSaveFile file { path };
+    // in its place intact. QSaveFile keeps the replaced file's permissions and syncs the file.
+    const QString targetPath = QFile::decodeName(QByteArray::fromStdString(resolved.value()));
+    QSaveFile file { targetPath };
     if (!file.open(QIODevice::WriteOnly))
         return failure(path, file.errorString());
     {
@@ -95,6 +103,9 @@ Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QS
                         .arg(file.errorString())
                   : file.errorString());
     }
+    // The rename is durable only once the folder is synced too.
+    if (!syncFolder(QFile::encodeName(QFileInfo { targetPath }.absolutePath()).toStdString()))
+        return failure(path, QStringLiteral("the report is written but its folder could not be synced to disk"));
     return true;
 }
 

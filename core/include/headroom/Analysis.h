@@ -5,6 +5,7 @@
 #include "headroom/LayerKind.h"
 #include "headroom/Network.h"
 #include "headroom/Precision.h"
+#include "headroom/StepGraph.h"
 #include "headroom/Training.h"
 
 #include <cstdint>
@@ -50,12 +51,22 @@ struct AnalysisWarning final {
     friend bool operator==(const AnalysisWarning&, const AnalysisWarning&) = default;
 };
 
+/// The largest mixture-of-experts imbalance accepted anywhere (AnalysisOptions::moeImbalance); a layer
+/// allows at most num_experts / num_experts_per_tok, which no published model takes near this.
+inline constexpr double kMaxMoeImbalance = 1024.0;
+
 /// What changes how a network is analysed (as opposed to how its memory is then budgeted).
 struct AnalysisOptions final {
     Precision precision = Precision::Fp32;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     LoraOptions lora;
+    /// Mixture-of-experts routing imbalance: the tokens routed to a layer's busiest expert divided by an
+    /// even share (num_experts_per_tok x tokens / num_experts). 1 is balanced routing; at most
+    /// num_experts / num_experts_per_tok, where that expert receives every token. Hugging Face's expert
+    /// loop keeps k x tokens assignments whatever the routing, so it scales what one expert allocates
+    /// while its backward runs (docs/hf-import.md, "Mixture of experts").
+    double moeImbalance = 1.0;
     friend bool operator==(const AnalysisOptions&, const AnalysisOptions&) = default;
 };
 
@@ -111,6 +122,8 @@ struct Analysis final {
     /// tensor size (8-bit optimizers keep tensors below 4096 elements in 32 bits).
     std::vector<std::uint64_t> trainableTensorElements;
     TensorInfo output; ///< the last layer's output (what the loss sees)
+    /// Who allocates, reads and keeps each storage in one step: what StepTimeline simulates.
+    StepGraph step;
 
     [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
 };

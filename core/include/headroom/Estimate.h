@@ -3,43 +3,21 @@
 #include "headroom/Analysis.h"
 #include "headroom/Count.h"
 #include "headroom/Error.h"
+#include "headroom/MemoryBreakdown.h"
 #include "headroom/Optimizer.h"
 #include "headroom/Precision.h"
+#include "headroom/StepTimeline.h"
 #include "headroom/Training.h"
 
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
 namespace headroom {
-
-/// The components of training memory, in bytes.
-struct MemoryBreakdown final {
-    std::uint64_t weights = 0;        ///< parameters + buffers (+ autocast's half weight copies)
-    std::uint64_t gradients = 0;      ///< one per trainable parameter
-    std::uint64_t optimizerState = 0; ///< optimizer buffers (+ fp32 master weights in pure half)
-    std::uint64_t activations = 0;    ///< saved for backward, the loss's included, input excluded
-    std::uint64_t input = 0;          ///< the input batch and its labels
-    std::uint64_t transient = 0;      ///< activation gradients alive during backward
-    std::uint64_t overhead = 0;       ///< CUDA context, kernels, allocator reserve (user-settable)
-    /// Multi-GPU buffers: DDP gradient buckets, ZeRO-3 / FSDP all-gathered parameters
-    std::uint64_t communication = 0;
-
-    [[nodiscard]] std::uint64_t total() const noexcept;
-    friend bool operator==(const MemoryBreakdown&, const MemoryBreakdown&) = default;
-};
-
-enum class Component { Weights, Gradients, OptimizerState, Activations, Input, Transient, Communication, Overhead };
-constexpr std::array<Component, 8> kAllComponents{Component::Weights,     Component::Gradients,
-                                                  Component::OptimizerState, Component::Activations,
-                                                  Component::Input,       Component::Transient,
-                                                  Component::Communication, Component::Overhead};
-[[nodiscard]] std::string_view componentName(Component c) noexcept;  ///< "optimizer_state"
-[[nodiscard]] std::string_view componentLabel(Component c) noexcept; ///< "Optimizer state"
-[[nodiscard]] std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept;
 
 /// Default framework overhead: CUDA context and kernel images, cuBLAS/cuDNN handles and workspace.
 constexpr std::uint64_t kDefaultOverheadBytes = 512ULL * 1024ULL * 1024ULL;
@@ -70,6 +48,8 @@ struct TrainingSetup final {
     bool eightBitOptimizer = false;
     /// The fraction of the GPU's peak FLOP rate a training step is assumed to reach (throughput estimate).
     double assumedUtilization = 0.4;
+    /// How torch.optim runs the step: its temporaries (foreach is PyTorch 2.x's default on CUDA).
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
 };
 
@@ -79,33 +59,50 @@ struct TrainingSetup final {
 /// MemoryModel::at().
 [[nodiscard]] std::optional<Error> validateSetup(const TrainingSetup& setup);
 
-/// Memory as an affine function of the batch size: total(B) = fixed + perSample x B. Built once per
-/// analysis and set-up; evaluating it is a handful of multiplications (the slider path). All bytes are
-/// per GPU: docs/multi-gpu.md gives the data-parallel, sharding, tensor-parallel, offload and 8-bit
-/// optimizer rules and their sources.
+/// What PyTorch versions do differently in a step (docs/memory-model.md); the defaults are PyTorch 2.x's.
+struct RuntimeBehaviour final {
+    /// InputBuffer::accumulate adds a tensor's second gradient into the first (2.0 and later).
+    bool gradientSumsInPlace = true;
+};
+
+/// Where in one training step the memory peaks, at a given batch size.
+struct StepPeak final {
+    StepPhase phase = StepPhase::Forward;
+    std::size_t row = 0;           ///< the layer running (Analysis::rows index); meaningless for the optimizer step
+    bool recomputing = false;      ///< inside a checkpointed iteration's recomputation
+    bool laterMicroBatch = false;  ///< in a micro-batch after the first (gradient accumulation)
+    std::size_t moment = 0;        ///< StepTimeline::moments() index
+};
+
+/// Memory over one training step (StepTimeline), per GPU: every moment is affine in the batch size, so
+/// the peak over batch sizes is an upper envelope built once per analysis and set-up; evaluating it is
+/// a few multiplications (the slider path). docs/memory-model.md gives the step's rules, and
+/// docs/multi-gpu.md the data-parallel, sharding, tensor-parallel, offload and 8-bit optimizer rules.
 class MemoryModel final {
 public:
     [[nodiscard]] static Result<MemoryModel> build(const Analysis& analysis, const TrainingSetup& setup);
+    /// build() for a PyTorch whose behaviour differs from 2.x's (the reference runs use torch 1.13).
+    [[nodiscard]] static Result<MemoryModel> build(const Analysis& analysis, const TrainingSetup& setup,
+                                                   const RuntimeBehaviour& runtime);
 
-    [[nodiscard]] const MemoryBreakdown& fixed() const noexcept { return m_fixed; }
-    [[nodiscard]] const MemoryBreakdown& perSample() const noexcept { return m_perSample; }
-    /// The breakdown at `batch`; an error if a byte count would not fit 64 bits.
+    /// What is alive at the step's peak at `batch`, by component; an error if a count would not fit 64 bits.
     [[nodiscard]] Result<MemoryBreakdown> at(std::int64_t batch) const;
-    /// The largest batch whose total fits `capacityBytes` (0 if even the fixed part, or the optimizer
-    /// step, does not fit), capped at kMaxBatch.
+    /// Where the peak is at `batch` (1..kMaxBatch).
+    [[nodiscard]] StepPeak peakAt(std::int64_t batch) const;
+    /// The peak of the first step (no optimizer state until its optimizer step) at `batch`.
+    [[nodiscard]] std::uint64_t firstStepPeak(std::int64_t batch) const noexcept;
+    /// The largest batch whose peak fits `capacityBytes` (0 if batch 1 does not), capped at kMaxBatch.
     [[nodiscard]] std::int64_t maxBatch(std::uint64_t capacityBytes) const noexcept;
-    /// Memory during the optimizer step, when activations, the batch and the gathered layers are gone:
-    /// weights + gradients + optimizer state + overhead + stepGradientBytes(). Batch-independent.
-    [[nodiscard]] std::uint64_t optimizerStepBytes() const noexcept { return m_optimizerStep; }
-    /// DeepSpeed ZeRO's float32 copy of a rank's gradient partition, made for the optimizer step in
-    /// mixed precision (4 bytes x ceil(trainable / N); stage 3: at most one sub-group); 0 otherwise.
-    [[nodiscard]] std::uint64_t stepGradientBytes() const noexcept { return m_stepGradients; }
+    /// A moment's breakdown at `batch` (saturating: for charts of one step).
+    [[nodiscard]] MemoryBreakdown momentAt(std::size_t moment, std::int64_t batch) const noexcept;
+    [[nodiscard]] const StepTimeline& timeline() const noexcept { return m_timeline; }
+    /// The optimizer step's moment (weights, gradients, state, its temporaries, the batch).
+    [[nodiscard]] std::size_t optimizerStepMoment() const noexcept { return m_timeline.moments().size() - 1; }
+    /// The end of the (first micro-batch's) forward pass: what backward starts from.
+    [[nodiscard]] std::size_t endOfForwardMoment() const noexcept;
 
 private:
-    MemoryBreakdown m_fixed;
-    MemoryBreakdown m_perSample;
-    std::uint64_t m_stepGradients = 0;
-    std::uint64_t m_optimizerStep = 0;
+    StepTimeline m_timeline;
 };
 
 /// The answer the product gives: memory at one batch size on one GPU.
@@ -114,25 +111,30 @@ struct Estimate final {
     std::int64_t effectiveBatch = 0; ///< samples per optimizer step: batch x accumulation steps x data-parallel GPUs
     Precision precision = Precision::Fp32;
     Optimizer optimizer = Optimizer::Adam;
-    /// Memory at the start of the backward pass (docs/memory-model.md), by component.
+    /// What is alive at the peak of a training step (docs/memory-model.md), by component; total() is the peak.
     MemoryBreakdown bytes;
-    /// Memory during the optimizer step (MemoryModel::optimizerStepBytes()). Below total() except with
-    /// DeepSpeed ZeRO in mixed precision, whose float32 gradient partition can make the step the peak.
-    std::uint64_t optimizerStepBytes = 0;
+    StepPeak peak;                       ///< where the peak happens
+    std::string peakLayer;               ///< its layer's name ("" for the optimizer step)
+    std::uint64_t firstStepPeakBytes = 0; ///< the first step's peak (at most total(): no state before its step)
+    std::uint64_t optimizerStepBytes = 0; ///< memory during the optimizer step
     std::uint64_t gpuMemoryBytes = 0;
-    bool fits = false; ///< peakBytes() <= gpuMemoryBytes
+    bool fits = false; ///< total() <= gpuMemoryBytes
     std::int64_t maxBatch = 0;          ///< the largest micro-batch per GPU that fits
     std::int64_t maxEffectiveBatch = 0; ///< maxBatch x accumulation steps x data-parallel GPUs
 
     [[nodiscard]] std::uint64_t total() const noexcept { return bytes.total(); }
-    /// The larger of total() and optimizerStepBytes: what the GPU must hold.
-    [[nodiscard]] std::uint64_t peakBytes() const noexcept { return std::max(total(), optimizerStepBytes); }
+    /// The peak: what the GPU must hold (total()).
+    [[nodiscard]] std::uint64_t peakBytes() const noexcept { return total(); }
     /// GPU memory left over at the peak (negative: the shortfall).
     [[nodiscard]] double headroomBytes() const noexcept
     {
         return static_cast<double>(gpuMemoryBytes) - static_cast<double>(peakBytes());
     }
 };
+
+/// The estimate from a memory model already built for this analysis and set-up (every slider tick: a
+/// few multiplications). Fails if the batch is not in 1..kMaxBatch or a byte count would overflow.
+[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& model, const TrainingSetup& setup);
 
 /// Combines an analysis with a set-up. Fails if the analysis has an error (naming the blocking
 /// layer), the batch is not in 1..kMaxBatch, or a byte count would overflow.

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace headroom {
 
@@ -12,5 +14,13 @@ namespace headroom {
 [[nodiscard]] std::string formatSignedBytes(double bytes);
 /// Thousands separated with commas: "138,357,544".
 [[nodiscard]] std::string formatCount(std::uint64_t n);
+
+/// `text` with every byte that is not part of valid UTF-8 written as "\xff": safe to put in JSON and
+/// on a terminal. Valid text comes back unchanged.
+[[nodiscard]] std::string escapeInvalidUtf8(std::string_view text);
+/// A name from a file or the command line as a message quotes it: in double quotes, bytes that are not
+/// UTF-8 and control characters escaped, and cut to `maxCharacters` with an ellipsis and the full
+/// length ("\"aaaa…\" (100000 characters)"), so a huge name cannot flood a message.
+[[nodiscard]] std::string quoteForMessage(std::string_view text, std::size_t maxCharacters = 64);
 
 } // namespace headroom

@@ -13,8 +13,9 @@ namespace headroom {
 
 /// True when `path`'s file name is a Hugging Face model config ("config.json", any case).
 [[nodiscard]] bool isHfConfigPath(const std::string& path);
-/// Builds the network a Hugging Face config.json describes (GPT-2, BERT, Llama, Mistral, Qwen2 and
-/// compatible model_types) as Headroom layers, with a language-modelling head; the input is
+/// Builds the network a Hugging Face config.json describes (the model_types docs/hf-import.md lists:
+/// GPT-2, BERT, Llama, Mistral, Qwen2/3, Gemma 1-3, Phi-3, GPT-NeoX and the mixture-of-experts Mixtral,
+/// Qwen-MoE and DeepSeek-V3) as Headroom layers, with a language-modelling head; the input is
 /// max_position_embeddings tokens unless the plan overrides the sequence length. `path` (the file's
 /// path or name) starts every message and names the model when the config has no _name_or_path: the
 /// file's stem unless it is "config" ("gpt2.json": "gpt2"), else its folder's name

@@ -26,6 +26,11 @@ struct TensorInfo final {
     /// output with batch_first: cuDNN computes [T, B, H] and returns its transpose). Elementwise
     /// layers keep the layout; a layer that reshapes such a tensor copies it.
     bool contiguous = true;
+    /// The layout of a strided view whose pattern is known (Permute, Transpose, Slice, Expand): each
+    /// axis's stride in elements, batch axis first (rank + 1 entries; the batch axis is outermost and
+    /// its stride does not depend on the batch size). Empty when `contiguous`, and when the layout is
+    /// not such a view (a batch-first RNN output): then any reshape that merges axes copies.
+    std::vector<std::int64_t> strides{};
     friend bool operator==(const TensorInfo&, const TensorInfo&) = default;
 };
 
@@ -42,6 +47,9 @@ struct ParamTensor final {
     enum class Role { Parameter, Buffer };
     std::string name;           ///< "weight", "bias", "running_mean", "in_proj_weight", ...
     Count elements;
+    /// The tensor's shape as PyTorch holds it (Linear's weight is [out, in]); empty where a kind does not
+    /// say. Weight tying compares shapes where both weights have one, as F.linear and friends would.
+    std::vector<std::int64_t> shape;
     Role role = Role::Parameter;
     /// Storage dtype if fixed (num_batches_tracked is int64); Float32 here means "the precision's
     /// parameter type" for floating-point tensors.
@@ -66,9 +74,20 @@ struct SavedTensor final {
     /// An attention score matrix (softmax probabilities, their dropout mask): what selective
     /// checkpointing drops and recomputes.
     bool attentionScores = false;
-    /// Kept only to compute the weight's gradient (mm/addmm keep mat1 only when mat2 requires
-    /// grad): dropped when the layer's weight is frozen.
-    bool onlyForWeightGradient = false;
+    /// `onlyFor` names the weight's gradient with this.
+    static constexpr std::size_t kWeight = static_cast<std::size_t>(-1);
+    /// Kept only to compute these gradients: input indices, or kWeight for the layer's weight. The
+    /// autograd codegen saves a tensor only when an output whose formula uses it needs a gradient:
+    /// mm/addmm keep mat1 only when mat2 (the weight) requires grad, mul keeps `other` only when
+    /// `self` does. Dropped when none of them is needed; empty: kept whenever the layer is recorded.
+    std::vector<std::size_t> onlyFor;
+    /// Internal only: the kernel makes it even when autograd does not record the layer (CUDA's
+    /// native_dropout always returns its mask): then it lives only while the layer runs.
+    bool madeWithoutGrad = false;
+    /// Like onlyFor's kWeight for a composite layer's inner Linear modules (InnerLinear::name): kept
+    /// only for the weight gradients of these modules, so dropped unless the layer trains or LoRA
+    /// adapts one of them (whose lora_A then keeps this same input). Empty: kept whenever recorded.
+    std::vector<std::string> onlyForInnerWeights;
 
     [[nodiscard]] static SavedTensor input(std::size_t index = 0)
     {
@@ -105,6 +124,9 @@ struct LayerContext final {
     std::span<const TensorInfo> inputs;
     Precision precision = Precision::Fp32;
     AttentionImplementation attention = AttentionImplementation::Sdpa;
+    /// Mixture-of-experts routing: the busiest expert's assignments relative to an even share
+    /// (AnalysisOptions::moeImbalance; 1 = balanced).
+    double moeImbalance = 1.0;
 
     [[nodiscard]] const TensorInfo& in(std::size_t i = 0) const { return inputs[i]; }
     /// The floating-point type this layer's new activations have: its first float input's dtype, or
@@ -129,6 +151,25 @@ struct AttentionCoreFlops final {
     std::size_t v = kMadeInside;
     /// Flash / memory-efficient attention keeps only a logsumexp, so its backward computes S and P again.
     bool recomputedInBackward = false;
+};
+
+/// A Linear module inside a composite layer (a mixture of experts' router and expert projections, latent
+/// attention's projections): what PEFT's LoRA targets by its name and QLoRA stores in 4 bits, as it does
+/// the Linear layers of a network.
+struct InnerLinear final {
+    /// The module's name below the layer as PyTorch's named_modules() gives it ("gate", "q_a_proj"); "{}"
+    /// stands for the index of each of `instances` copies ("experts.{}.w1": experts.0.w1, experts.1.w1, ...).
+    std::string name;
+    std::int64_t inFeatures = 0;
+    std::int64_t outFeatures = 0;
+    std::int64_t instances = 1;
+    /// Rows through all instances together, per sample (an expert projection: num_experts_per_tok x T
+    /// however the tokens are routed); LoRA charges each instance an equal share.
+    Count rowsPerSample;
+    /// The dtype of the rows the module receives, before autocast casts them.
+    DType inputType = DType::Float32;
+    /// The ParamTensor::name of the instances' weights ("experts.w1.weight").
+    std::string weight;
 };
 
 /// What inferring a layer yields.
@@ -159,6 +200,8 @@ struct LayerOutcome final {
     /// temporaries. Freed when the layer returns.
     Count forwardScratchBytesPerSample;
     Count backwardScratchBytesPerSample;
+    /// Composite layers: the Linear modules inside, for LoRA and QLoRA.
+    std::vector<InnerLinear> innerLinears;
     /// Assumptions about this layer that the user should know, in the user's terms ("assumes balanced
     /// routing across the 8 experts"); the analysis lists them with the layer's name.
     std::vector<std::string> warnings;

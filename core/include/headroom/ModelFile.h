@@ -19,7 +19,9 @@ constexpr std::uint64_t kMaxModelFileBytes = 64ULL * 1024ULL * 1024ULL;
 [[nodiscard]] Result<Network> loadModelFile(const std::string& path);
 /// Serialises a network in the current format, pretty-printed, ending in a newline.
 [[nodiscard]] std::string serializeModel(const Network& network);
-/// Writes atomically (a temporary file renamed over the target): a failure leaves the old file.
+/// Writes atomically (a temporary file renamed over the target, file and folder synced to disk before
+/// it returns): a failure leaves the old file. A symbolic link is written through to its target, which
+/// keeps its permissions; a read-only or non-regular target (a device, a FIFO) is refused (saveTarget).
 [[nodiscard]] Result<bool> saveModelFile(const Network& network, const std::string& path);
 
 } // namespace headroom

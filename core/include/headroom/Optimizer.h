@@ -1,5 +1,6 @@
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -34,5 +35,33 @@ enum class Optimizer {
 [[nodiscard]] std::string_view optimizerLabel(Optimizer o) noexcept; ///< "AdamW"
 [[nodiscard]] std::optional<Optimizer> parseOptimizer(std::string_view name) noexcept;
 [[nodiscard]] std::span<const Optimizer> allOptimizers() noexcept;
+
+/// How torch.optim runs the step (the `foreach` and `fused` constructor arguments).
+enum class OptimizerImplementation {
+    Foreach, ///< multi-tensor kernels over lists of all parameters: PyTorch 2.x's default on CUDA
+    Fused,   ///< one fused kernel per parameter group (`fused=True`): no parameter-sized temporaries
+    ForLoop, ///< one parameter at a time (`foreach=False`): temporaries of one tensor at a time
+};
+[[nodiscard]] std::string_view optimizerImplementationName(OptimizerImplementation i) noexcept;  ///< "for-loop"
+[[nodiscard]] std::string_view optimizerImplementationLabel(OptimizerImplementation i) noexcept; ///< "For-loop"
+[[nodiscard]] std::optional<OptimizerImplementation> parseOptimizerImplementation(std::string_view name) noexcept;
+[[nodiscard]] std::span<const OptimizerImplementation> allOptimizerImplementations() noexcept;
+/// Whether PyTorch 2.x ships `fused=True` for this optimizer (torch/optim/*.py, _fused_* functions).
+[[nodiscard]] bool hasFusedImplementation(Optimizer o) noexcept;
+
+/// The temporaries step() holds at its peak, beyond parameters, gradients and state (docs/memory-model.md,
+/// "The optimizer step"). foreach: `parameterLists` lists as large as every parameter the step updates.
+/// for-loop: one parameter at a time, and a temporary bound to a local name lives until the next
+/// parameter's replaces it, so the peak is the largest over consecutive parameter tensors of
+/// previous x P(i-1) + current x P(i), over each (previous, current) pair listed. Float32.
+struct StepTemporaries final {
+    int parameterLists = 0;
+    struct Pair {
+        int previous = 0;
+        int current = 0;
+    };
+    std::array<Pair, 2> forLoop{};
+};
+[[nodiscard]] StepTemporaries optimizerStepTemporaries(Optimizer o, OptimizerImplementation i) noexcept;
 
 } // namespace headroom

@@ -21,6 +21,8 @@ struct Plan final {
     LoraOptions lora;
     /// Overrides the length of a sequence model's input (tokens [T] or features [T, E]); empty = as in the model.
     std::optional<std::int64_t> sequenceLength;
+    /// Mixture-of-experts routing imbalance (AnalysisOptions::moeImbalance): 1 = balanced.
+    double moeImbalance = 1.0;
     TrainingSetup setup; ///< setup.gpuMemoryBytes is kept equal to gpu.memoryBytes
     Gpu gpu;
 
@@ -31,6 +33,8 @@ struct Plan final {
 struct PlanResult final {
     Analysis analysis;
     std::optional<Estimate> estimate;
+    /// The step simulation behind the estimate (its moments feed the "during one step" views).
+    std::optional<MemoryModel> memory;
     std::optional<Error> error; ///< why there is no estimate
 };
 

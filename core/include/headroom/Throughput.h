@@ -50,5 +50,8 @@ struct ThroughputEstimate final {
 /// below 1, or the GPU count is not a multiple of the tensor-parallel degree.
 [[nodiscard]] Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup,
                                                             const Gpu& gpu);
+/// estimateThroughput() with the set-up's memory model already built (the slider path: no simulation).
+[[nodiscard]] Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup,
+                                                            const Gpu& gpu, const MemoryModel& memory);
 
 } // namespace headroom

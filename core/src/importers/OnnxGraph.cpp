@@ -276,6 +276,15 @@ Result<OnnxGraph> OnnxGraph::index(
         for (const auto& out : node.output()) {
             if (out.empty())
                 continue;
+            if (defined.count(out) > 0) {
+                const auto earlier = g.m_producers.find(out);
+                return Error{"node " + nodeLabel(node) + " (" + node.op_type() + ") writes tensor '" + out + "', which "
+                        + (earlier != g.m_producers.end()
+                                  ? "node " + nodeLabel(graph.node(earlier->second)) + " writes too"
+                                  : std::string("is a graph input or initializer"))
+                        + "; an ONNX graph defines each tensor once",
+                    node.name()};
+            }
             g.m_producers[out] = i;
             defined.insert(out);
             if (dynamic)

@@ -20,6 +20,15 @@ double decimal(float f)
     return d;
 }
 
+std::string numberText(double value)
+{
+    if (std::isnan(value))
+        return "NaN";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    return json(value).dump();
+}
+
 bool near(double value, double expected)
 {
     return std::abs(value - expected) <= 1e-3 * std::abs(expected);

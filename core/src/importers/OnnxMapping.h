@@ -22,6 +22,9 @@ constexpr std::int64_t kMaxDimension = 1LL << 40; // as the model file (docs/mod
 
 /// The shortest decimal that reads back as `f` (ONNX stores float32 attributes): 1e-05, not 9.99999974e-06.
 [[nodiscard]] double decimal(float f);
+/// A number as a message shows it: JSON's shortest form ("0.5", "1e-05"), and NaN or inf where JSON has
+/// no number (nlohmann writes those as "null").
+[[nodiscard]] std::string numberText(double value);
 /// `value` within 0.1 % of `expected`.
 [[nodiscard]] bool near(double value, double expected);
 

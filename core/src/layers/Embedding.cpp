@@ -3,6 +3,10 @@
 // embedding_backward(grad, indices, num_weights, padding_idx, scale_grad_by_freq, sparse), so only the
 // indices (the input itself, usually the network input) are kept; the table is a parameter. Not on
 // any autocast list: the output has the table's dtype (float32 under autocast).
+//
+// scale: Gemma multiplies the looked-up rows by sqrt(hidden_size) (GemmaModel's normalizer, Gemma 3's
+// ScaledWordEmbedding): a multiplication by a constant tensor that needs no gradient keeps nothing, and
+// the product replaces the rows, so only the forward pass briefly holds both.
 #include "KindSupport.h"
 #include "Kinds.h"
 
@@ -23,6 +27,12 @@ public:
                             std::numeric_limits<std::int32_t>::min());
                     s.optional = true;
                     s.whenOmitted = "none";
+                    return s;
+                }(),
+                [] {
+                    AttributeSpec s = floatAttr("scale", 1.0,
+                        "Multiplies the looked-up vectors (Gemma: sqrt(embedding_dim)); 1 = none", 0.0, 1e9);
+                    s.minFloatExclusive = true;
                     return s;
                 }()})
     {
@@ -46,11 +56,16 @@ public:
         LayerOutcome o;
         o.output = TensorInfo{in.shape, ctx.activationType()};
         o.output.shape.dims.push_back(dim);
-        o.params.push_back(parameter("weight", Count::fromSigned(rows) * Count::fromSigned(dim)));
+        o.params.push_back(parameter("weight", {rows, dim}));
         SavedTensor indices = SavedTensor::input();
         indices.label = "indices";
         o.saved.push_back(indices);
         o.forwardFlopsPerSample = 0; // a gather: no arithmetic
+        if (ctx.attrs.real("scale") != 1.0) {
+            const Count rowsOut = o.output.shape.elements();
+            o.forwardFlopsPerSample = rowsOut;
+            o.forwardScratchBytesPerSample = rowsOut * Count{elementSize(o.output.dtype)}; // the unscaled rows
+        }
         return o;
     }
 };

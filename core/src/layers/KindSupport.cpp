@@ -1,5 +1,6 @@
 #include "KindSupport.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace headroom::layers {
@@ -82,6 +83,34 @@ AttributeSpec textAttr(std::string name, json defaultValue, std::string help, st
     return s;
 }
 
+AttributeSpec listAttr(std::string name, std::string help, std::int64_t min)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::IntList;
+    s.minInt = min;
+    s.help = std::move(help);
+    return s;
+}
+
+AttributeSpec optionalAttr(AttributeSpec spec, std::string whenOmitted)
+{
+    spec.defaultValue = nullptr;
+    spec.optional = true;
+    spec.whenOmitted = std::move(whenOmitted);
+    return spec;
+}
+
+AttributeSpec learnedOperandAttr(std::string help)
+{
+    return optionalAttr(listAttr("parameter", std::move(help)), "none");
+}
+
+std::string_view spatialLayout(int spatialDims)
+{
+    return spatialDims == 1 ? "[C, L]" : spatialDims == 2 ? "[C, H, W]" : "[C, D, H, W]";
+}
+
 std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout)
 {
     if (input.shape.rank() == rank)
@@ -113,7 +142,7 @@ Result<LayerOutcome> addedTable(const LayerContext& ctx, std::int64_t rows, std:
         return *e;
     LayerOutcome o;
     o.output = TensorInfo{in.shape, promote(in.dtype, ctx.parameterType())};
-    o.params.push_back(parameter("weight", Count::fromSigned(rows) * Count::fromSigned(dim)));
+    o.params.push_back(parameter("weight", {rows, dim}));
     o.saved.push_back(
         SavedTensor::internal(std::move(idsLabel), 0, DType::Int64, Count::fromSigned(in.shape.dims[0])));
     o.forwardFlopsPerSample = in.shape.elements();
@@ -132,17 +161,41 @@ std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChann
     return std::nullopt;
 }
 
-std::int64_t slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride, std::int64_t pad,
-                               std::int64_t dilation, bool ceilMode)
+std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
+                                              std::int64_t pad, std::int64_t dilation, bool ceilMode)
 {
-    const std::int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
+    // Attributes are at most 2^31 - 1, so only sums with the input size can overflow.
+    std::int64_t padded = 0;
+    if (__builtin_add_overflow(in, 2 * pad, &padded))
+        return std::nullopt;
+    const std::int64_t span = padded - dilation * (kernel - 1) - 1;
     if (span < 0)
         return 0;
-    std::int64_t out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
+    std::int64_t out = (ceilMode ? span / stride + (span % stride != 0 ? 1 : 0) : span / stride) + 1;
     // PyTorch (pooling_output_shape): with ceil_mode the last window must start inside the input.
-    if (ceilMode && (out - 1) * stride >= in + pad)
+    std::int64_t lastStart = 0;
+    if (ceilMode && (__builtin_mul_overflow(out - 1, stride, &lastStart) || lastStart >= in + pad))
         --out;
     return out;
+}
+
+std::optional<std::int64_t> grownSize(std::int64_t a, std::int64_t b, std::int64_t c)
+{
+    constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+    std::int64_t size = 0;
+    if (__builtin_mul_overflow(a, b, &size) || __builtin_add_overflow(size, c, &size) || size > kLimit)
+        return std::nullopt;
+    return size;
+}
+
+Error tooLarge(const std::string& what) { return failure(what + " does not fit 64-bit sizes"); }
+
+Count product(const std::vector<std::int64_t>& sizes)
+{
+    Count n{1};
+    for (const auto s : sizes)
+        n *= Count::fromSigned(s);
+    return n;
 }
 
 std::string joinSizes(const std::vector<std::int64_t>& sizes)
@@ -154,6 +207,20 @@ std::string joinSizes(const std::vector<std::int64_t>& sizes)
         s += std::to_string(sizes[i]);
     }
     return s;
+}
+
+std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b)
+{
+    const std::size_t rank = std::max(a.rank(), b.rank());
+    Shape out{std::vector<std::int64_t>(rank, 1)};
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::int64_t da = i < a.rank() ? a.dims[a.rank() - 1 - i] : 1;
+        const std::int64_t db = i < b.rank() ? b.dims[b.rank() - 1 - i] : 1;
+        if (da != db && da != 1 && db != 1)
+            return std::nullopt;
+        out.dims[rank - 1 - i] = std::max(da, db);
+    }
+    return out;
 }
 
 DType promote(DType a, DType b) noexcept
@@ -175,6 +242,20 @@ ParamTensor parameter(std::string name, Count elements)
     ParamTensor p;
     p.name = std::move(name);
     p.elements = elements;
+    return p;
+}
+
+ParamTensor castParameter(std::string name, Count elements)
+{
+    ParamTensor p = parameter(std::move(name), elements);
+    p.castByAutocast = true;
+    return p;
+}
+
+ParamTensor parameter(std::string name, std::vector<std::int64_t> shape)
+{
+    ParamTensor p = parameter(std::move(name), Shape{shape}.elements());
+    p.shape = std::move(shape);
     return p;
 }
 

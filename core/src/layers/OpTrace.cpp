@@ -35,10 +35,24 @@ OpTrace::Tensor OpTrace::create(std::string label, Count perSample, DType dtype)
     return Tensor{m_storages.size() - 1, dtype, perSample};
 }
 
+void OpTrace::markKept(std::size_t storage)
+{
+    if (std::find(m_kept.begin(), m_kept.end(), storage) == m_kept.end())
+        m_kept.push_back(storage);
+}
+
 void OpTrace::keep(const Tensor& t)
 {
-    if (std::find(m_kept.begin(), m_kept.end(), t.storage) == m_kept.end())
-        m_kept.push_back(t.storage);
+    m_storages[t.storage].unconditional = true;
+    markKept(t.storage);
+}
+
+void OpTrace::keepForWeightOf(const Tensor& t, const std::string& module)
+{
+    auto& modules = m_storages[t.storage].forWeightOf;
+    if (std::find(modules.begin(), modules.end(), module) == modules.end())
+        modules.push_back(module);
+    markKept(t.storage);
 }
 
 void OpTrace::keepFixed(std::string label, Count elements, DType dtype)
@@ -47,6 +61,7 @@ void OpTrace::keepFixed(std::string label, Count elements, DType dtype)
     s.label = std::move(label);
     s.fixed = elements;
     s.dtype = dtype;
+    s.unconditional = true;
     m_storages.push_back(std::move(s));
     m_kept.push_back(m_storages.size() - 1);
 }
@@ -122,6 +137,8 @@ std::vector<SavedTensor> OpTrace::saved(const Tensor& output) const
         else
             t = SavedTensor::internal(s.label, s.perSample, s.dtype, s.fixed);
         t.label = s.label;
+        if (!s.unconditional)
+            t.onlyForInnerWeights = s.forWeightOf;
         out.push_back(std::move(t));
     }
     return out;

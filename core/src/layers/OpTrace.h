@@ -36,6 +36,9 @@ public:
     }
     /// Marks a tensor's storage as kept for backward (once, however many ops keep it).
     void keep(const Tensor& t);
+    /// Marks a tensor's storage as kept only for the weight gradient of the inner Linear module
+    /// `module` (SavedTensor::onlyForInnerWeights); keep() by any other op makes it unconditional.
+    void keepForWeightOf(const Tensor& t, const std::string& module);
     /// Keeps a batch-independent tensor (a few int64 position ids).
     void keepFixed(std::string label, Count elements, DType dtype);
 
@@ -73,7 +76,10 @@ private:
         Count fixed;
         DType dtype = DType::Float32;
         std::optional<std::size_t> inputIndex;
+        bool unconditional = false;          ///< kept by an op that needs it whatever trains
+        std::vector<std::string> forWeightOf; ///< else: the inner modules whose weight gradients need it
     };
+    void markKept(std::size_t storage);
 
     const LayerContext& m_ctx;
     std::vector<Storage> m_storages;

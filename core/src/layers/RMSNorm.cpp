@@ -13,6 +13,18 @@
 // since they already run in float32; the kind decides its casts itself (Custom). Measured with torch
 // 1.13 in tests/data/hf/measure_layers.py (1.13's mean also kept its input, the squared rows; 2.x
 // does not, see docs/hf-import.md).
+//
+// unit_offset: Gemma's RMSNorm (modeling_gemma.py, modeling_gemma2.py, modeling_gemma3.py):
+//
+//   output = self._norm(x.float())               x.float() keeps x if float32, else a float32 copy;
+//                                                pow keeps it, rsqrt its result, the mul both
+//   output = output * (1.0 + self.weight.float()) keeps the normalised rows (float32) and 1 + w
+//                                                (one float32 vector of the weight's size, fixed)
+//   return output.type_as(x)                     the output has the input's dtype
+//
+// group_size: Qwen3's and Gemma 3's q_norm/k_norm normalise each head's head_dim features of a
+// [T, heads x head_dim] projection (applied to its view as [T, heads, head_dim]): a weight of
+// group_size and one rstd per (position, head).
 #include "KindSupport.h"
 #include "Kinds.h"
 
@@ -30,7 +42,17 @@ public:
                     s.minFloatExclusive = true;
                     return s;
                 }(),
-                boolAttr("elementwise_affine", true, "Learnable per-element scale")})
+                boolAttr("elementwise_affine", true, "Learnable per-element scale"),
+                boolAttr("unit_offset", false,
+                    "Scale by 1 + weight in float32 and return the input's dtype (Gemma's RMSNorm)"),
+                [] {
+                    AttributeSpec s = intAttr("group_size", nullptr,
+                        "Normalise each group of this many features on its own (per-head q/k norms: head_dim); "
+                        "the weight has this size");
+                    s.optional = true;
+                    s.whenOmitted = "the whole last axis";
+                    return s;
+                }()})
     {
     }
 
@@ -44,21 +66,33 @@ public:
         const std::int64_t hidden = in.shape.dims.back();
         if (auto e = checkInferred(ctx.attrs, "hidden_size", hidden, "features (its last axis)"))
             return *e;
+        const std::int64_t group = ctx.attrs.optionalInteger("group_size").value_or(hidden);
+        if (hidden % group != 0)
+            return failure("group_size " + std::to_string(group) + " does not divide the input's "
+                + std::to_string(hidden) + " features");
         const Count elements = in.shape.elements();
-        const Count rows = hidden > 0 ? Shape{{in.shape.dims.begin(), in.shape.dims.end() - 1}}.elements() : Count{};
+        const Count rows = Count{elements.value() / static_cast<std::uint64_t>(group)};
         const bool affine = ctx.attrs.flag("elementwise_affine");
+        const bool unitOffset = ctx.attrs.flag("unit_offset");
 
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, affine ? promote(in.dtype, ctx.parameterType()) : in.dtype};
+        o.output = TensorInfo{in.shape, affine && !unitOffset ? promote(in.dtype, ctx.parameterType()) : in.dtype};
         if (affine)
-            o.params.push_back(parameter("weight", Count::fromSigned(hidden)));
+            o.params.push_back(parameter("weight", Count::fromSigned(group)));
         if (in.dtype == DType::Float32)
             o.saved.push_back(SavedTensor::input());
         else
             o.saved.push_back(SavedTensor::internal("input (float32 copy)", elements, DType::Float32));
         o.saved.push_back(SavedTensor::internal("rstd", rows, DType::Float32));
-        if (affine)
+        if (affine && unitOffset) {
+            o.saved.push_back(SavedTensor::internal("normalized (float32)", elements, DType::Float32));
+            o.saved.push_back(SavedTensor::internal("1 + weight (float32)", 0, DType::Float32, Count::fromSigned(group)));
+        } else if (affine) {
             o.saved.push_back(SavedTensor::internal("normalized", elements, in.dtype));
+        }
+        // The float32 result before type_as (Gemma) or the float32 copy of the input: alive while it runs.
+        if (in.dtype != DType::Float32)
+            o.forwardScratchBytesPerSample = elements * Count{elementSize(DType::Float32)};
         // pow, mean, add, rsqrt, mul, cast, mul: about 5 per element.
         o.forwardFlopsPerSample = Count{5} * elements;
         return o;

@@ -36,12 +36,11 @@
 // rotary results) to the half type: new copies.
 #include "KindSupport.h"
 #include "Kinds.h"
+#include "AttentionCore.h"
 #include "SelfAttention.h"
 
 namespace headroom::layers {
 namespace {
-
-constexpr std::int64_t kMemEfficientLseAlign = 32;
 
 class ScaledDotProductAttentionKind final : public DescribedKind {
 public:
@@ -61,7 +60,11 @@ public:
                 boolAttr("softmax_float32", true,
                     "Eager softmax in float32 then cast back (Llama's softmax(dtype=float32)); false: "
                     "in the scores' dtype (GPT-2, BERT)"),
-                boolAttr("is_causal", false, "Causal mask (no memory effect)")})
+                boolAttr("is_causal", false, "Causal mask (no memory effect)"),
+                floatAttr("logit_softcapping", 0.0,
+                    "Gemma 2's attn_logit_softcapping: scores become cap x tanh(scores / cap) before the softmax "
+                    "(eager attention keeps the tanh); 0 = none",
+                    0.0, 1e9)})
     {
     }
 
@@ -131,52 +134,31 @@ public:
             v = trace.create("v repeated to every query head", te, v.dtype);
         }
 
-        OpTrace::Tensor out;
-        if (ctx.attention == AttentionImplementation::Eager) {
-            const OpTrace::Tensor sq = trace.toLowerPrecision(q, "q");
-            const DType mm = sq.dtype;
-            trace.keep(trace.create("q (heads made contiguous)", te, mm));
-            trace.keep(grouped && k.dtype == mm ? k : trace.create("k (heads made contiguous)", te, mm));
-            const bool float32Softmax = ctx.attrs.flag("softmax_float32") || isAutocast(ctx.precision);
-            const OpTrace::Tensor probs = trace.create(
-                "attention probabilities", h * t * t, float32Softmax ? DType::Float32 : mm);
-            trace.keep(probs);
-            const OpTrace::Tensor cast = probs.dtype == mm
-                ? probs
-                : trace.create("attention probabilities (" + std::string(dtypeName(mm)) + " copy)", h * t * t, mm);
-            trace.keep(trace.dropout(cast, p, "attention dropout"));
-            trace.keep(grouped && v.dtype == mm ? v : trace.create("v (heads made contiguous)", te, mm));
-            out = trace.create("attention output (heads merged)", te, mm);
-        } else {
-            const OpTrace::Tensor sq = trace.toLowerPrecision(q, "q");
-            const OpTrace::Tensor sk = trace.toLowerPrecision(k, "k");
-            const OpTrace::Tensor sv = trace.toLowerPrecision(v, "v");
-            trace.keep(sq);
-            trace.keep(sk);
-            trace.keep(sv);
-            out = trace.create("attention output (SDPA)", te, sq.dtype);
-            trace.keep(out);
-            const bool flash = sq.dtype == DType::Float16 || sq.dtype == DType::BFloat16;
-            const std::int64_t blocks = length / kMemEfficientLseAlign + (length % kMemEfficientLseAlign != 0 ? 1 : 0);
-            const Count lse = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
-            trace.keep(trace.create("logsumexp", h * lse, DType::Float32));
-        }
+        AttentionCoreShape shape;
+        shape.length = length;
+        shape.heads = heads;
+        shape.qkHeadDim = headDim;
+        shape.vHeadDim = headDim;
+        shape.kHeadMajor = grouped; // repeat_kv's reshape makes k and v head-major copies
+        shape.vHeadMajor = grouped;
+        shape.dropout = p;
+        shape.softmaxFloat32 = ctx.attrs.flag("softmax_float32");
+        shape.logitSoftcapping = ctx.attrs.real("logit_softcapping");
+        const OpTrace::Tensor out = traceAttentionCore(trace, ctx, q, k, v, shape);
 
         LayerOutcome o;
         o.output = TensorInfo{Shape{{length, heads * headDim}}, out.dtype};
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);
+        if (shape.logitSoftcapping > 0.0 && ctx.attention == AttentionImplementation::Sdpa)
+            o.warnings.push_back(softcapIgnoredWarning(shape.logitSoftcapping));
         // q k^T and probs v: 2 T T h d FLOPs each (grouped-query attention repeats k and v to every
         // query head, so the products are as large as with h key/value heads); softmax about 5 per
         // score; rotary about 3 per element of q and k.
-        AttentionCoreFlops core;
-        core.scores = Count{2} * t * t * e;
-        core.values = Count{2} * t * t * e;
-        core.softmax = Count{5} * h * t * t;
+        AttentionCoreFlops core = attentionCoreFlops(ctx, shape);
         core.q = 0;
         core.k = ctx.inputs.size() == 1 ? 0 : 1;
         core.v = ctx.inputs.size() == 1 ? 0 : 2;
-        core.recomputedInBackward = ctx.attention == AttentionImplementation::Sdpa;
         o.forwardFlopsPerSample = core.scores + core.values + core.softmax
             + (ctx.attrs.flag("rotary") ? Count{3} * (te + tkv) : Count{});
         o.attentionCore = core;

@@ -356,6 +356,27 @@ def hand_built(out):
          out, "opset9.onnx")
 
 
+def hostile(out):
+    """Invalid graphs the importer must refuse with a specific message (issue #17)."""
+
+    def model(nodes, inputs, outputs, opset):
+        g = oh.make_graph(nodes, "hostile", inputs, outputs)
+        m = oh.make_model(g, opset_imports=[oh.make_opsetid("", opset)], producer_name="make_onnx.py")
+        m.ir_version = 8
+        return m
+
+    x = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
+    y = oh.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    # Two nodes write 'y': ONNX graphs are single-assignment; the first writer used to be dropped silently.
+    save(model([oh.make_node("Relu", ["x"], ["y"], name="first"), oh.make_node("Sigmoid", ["x"], ["y"], name="second")],
+               [x], [y], 15), out, "duplicate_output.onnx")
+    # A Dropout whose ratio is NaN (opset 9 keeps the ratio as an attribute).
+    save(model([oh.make_node("Dropout", ["x"], ["y"], name="dropout", ratio=float("nan"))], [x], [y], 9),
+         out, "dropout_nan.onnx")
+    # Flatten with axis -99 on a rank-4 input (ONNX allows -4 to 4).
+    save(model([oh.make_node("Flatten", ["x"], ["y"], name="flatten", axis=-99)], [x], [y], 15), out, "flatten_axis.onnx")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
@@ -377,6 +398,7 @@ def main():
                        ("resnet18", torchvision.models.resnet18), ("mobilenet_v2", torchvision.models.mobilenet_v2)):
         save(strip(export(ctor(), image)), out, f"{name}.onnx")
     hand_built(out)
+    hostile(out)
 
 
 if __name__ == "__main__":

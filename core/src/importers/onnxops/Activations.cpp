@@ -62,8 +62,8 @@ void clip(MappingContext& ctx, int i)
         ctx.emit(i, "Identity");
     else
         ctx.refuse(i,
-            "clipping to [" + (low ? json(*low).dump() : std::string("-inf")) + ", "
-                + (high ? json(*high).dump() : std::string("inf"))
+            "clipping to [" + (low ? numberText(*low) : std::string("-inf")) + ", "
+                + (high ? numberText(*high) : std::string("inf"))
                 + "] has no Headroom layer (only [0, 6] as ReLU6 and [0, inf] as ReLU)");
 }
 

@@ -23,7 +23,7 @@ void dropout(MappingContext& ctx, int i)
         ratio = decimal(static_cast<float>(r->front()));
     }
     if (!(ratio >= 0.0 && ratio <= 1.0)) {
-        ctx.reject(i, "its ratio " + json(ratio).dump() + " is not a probability");
+        ctx.reject(i, "its ratio " + numberText(ratio) + " is not a probability");
         return;
     }
     ctx.emit(i, "Dropout", json{{"p", ratio}});

@@ -12,17 +12,26 @@ using nlohmann::json;
 void flatten(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
-    std::int64_t axis = attrInt(n, "axis").value_or(1);
-    if (axis < 0) {
+    const std::int64_t given = attrInt(n, "axis").value_or(1);
+    std::int64_t axis = given;
+    if (axis < 0 || axis > 1) {
         const auto rank = ctx.rankOf(i, n.input(0));
         if (!rank)
             return;
-        axis += static_cast<std::int64_t>(*rank);
+        // ONNX: axis in [-r, r]; a negative one counts from the end.
+        const auto r = static_cast<std::int64_t>(*rank);
+        if (given < -r || given > r) {
+            ctx.reject(i, "its axis " + std::to_string(given) + " is out of range for a rank-" + std::to_string(r)
+                              + " input (from -" + std::to_string(r) + " to " + std::to_string(r) + ")");
+            return;
+        }
+        if (axis < 0)
+            axis += r;
     }
     if (axis != 1) {
         ctx.reject(i,
-            axis == 0 ? "axis 0 merges the batch axis into the features"
-                      : "axis " + std::to_string(axis) + " folds feature axes into the batch axis");
+            axis == 0 ? "axis " + std::to_string(given) + " merges the batch axis into the features"
+                      : "axis " + std::to_string(given) + " folds feature axes into the batch axis");
         return;
     }
     ctx.emit(i, "Flatten");

@@ -1,0 +1,23 @@
+#pragma once
+
+// Saving a file over what may already be there (a model file, a PDF report): where the bytes go, and
+// what a save must refuse to replace.
+
+#include "headroom/Error.h"
+
+#include <string>
+
+namespace headroom {
+
+/// The file a save to `path` writes: the target of `path` when it is a symbolic link (followed through
+/// a chain of links; a dangling link names the file to create), else `path`. An error naming the
+/// problem when that file exists but is not a regular file (a folder, a FIFO, a device, a socket) or
+/// is read-only, or when its folder does not exist. Saving writes a temporary file in the target's
+/// folder and renames it over the target, so a link stays a link and a device is never replaced.
+[[nodiscard]] Result<std::string> saveTarget(const std::string& path);
+
+/// Flushes `folder`'s entries to disk (fsync), so a file just renamed into it survives a crash.
+/// Returns false with errno set when the folder cannot be opened or synced.
+[[nodiscard]] bool syncFolder(const std::string& folder);
+
+} // namespace headroom

@@ -1,0 +1,84 @@
+#include "headroom/UpperEnvelope.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace headroom {
+
+namespace {
+
+__extension__ typedef __int128 Wide;
+
+Wide valueOf(const UpperEnvelope::Line& l, Wide b) { return static_cast<Wide>(l.fixed) + static_cast<Wide>(l.perSample) * b; }
+
+/// Line `b` is never strictly highest between `a` and `c` (slopes a < b < c), over all real B.
+bool redundant(const UpperEnvelope::Line& a, const UpperEnvelope::Line& b, const UpperEnvelope::Line& c)
+{
+    // The crossing of a and c is at x = (a.f - c.f) / (c.s - a.s); b is redundant if it is not above
+    // that point: (b.f - a.f)(c.s - a.s) <= (c.f - a.f)(b.s - a.s), cross-multiplied, exact in 128 bits.
+    const Wide lhs = (static_cast<Wide>(b.fixed) - static_cast<Wide>(a.fixed))
+        * (static_cast<Wide>(c.perSample) - static_cast<Wide>(a.perSample));
+    const Wide rhs = (static_cast<Wide>(c.fixed) - static_cast<Wide>(a.fixed))
+        * (static_cast<Wide>(b.perSample) - static_cast<Wide>(a.perSample));
+    return lhs <= rhs;
+}
+
+} // namespace
+
+UpperEnvelope::UpperEnvelope(std::vector<Line> lines)
+{
+    // By slope, and for equal slopes keep the highest intercept.
+    std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
+        return a.perSample != b.perSample ? a.perSample < b.perSample : a.fixed > b.fixed;
+    });
+    for (const Line& line : lines) {
+        if (!m_hull.empty() && m_hull.back().perSample == line.perSample)
+            continue; // a lower or equal line of the same slope
+        // Only B >= 1 matters: a flatter line that is below this one already at B = 1 never wins.
+        while (!m_hull.empty() && valueOf(m_hull.back(), 1) <= valueOf(line, 1))
+            m_hull.pop_back();
+        while (m_hull.size() >= 2 && redundant(m_hull[m_hull.size() - 2], m_hull.back(), line))
+            m_hull.pop_back();
+        m_hull.push_back(line);
+    }
+}
+
+const UpperEnvelope::Line& UpperEnvelope::highestAt(std::int64_t batch) const noexcept
+{
+    // The hull's values at a fixed B rise and then fall along the slopes: binary search the top.
+    const Wide b = batch;
+    std::size_t lo = 0;
+    std::size_t hi = m_hull.size() - 1;
+    while (lo < hi) {
+        const std::size_t mid = (lo + hi) / 2;
+        if (valueOf(m_hull[mid], b) > valueOf(m_hull[mid + 1], b))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return m_hull[lo];
+}
+
+std::uint64_t UpperEnvelope::valueAt(std::int64_t batch) const noexcept
+{
+    if (m_hull.empty())
+        return 0;
+    const Wide v = valueOf(highestAt(batch), batch);
+    return v > static_cast<Wide>(std::numeric_limits<std::uint64_t>::max()) ? std::numeric_limits<std::uint64_t>::max()
+                                                                             : static_cast<std::uint64_t>(v);
+}
+
+std::int64_t UpperEnvelope::largestBatchWithin(std::uint64_t capacity, std::int64_t limit) const noexcept
+{
+    // Every line must stay within the capacity: B <= (capacity - fixed) / perSample for each.
+    Wide best = limit;
+    for (const Line& l : m_hull) {
+        if (valueOf(l, 1) > static_cast<Wide>(capacity))
+            return 0;
+        if (l.perSample > 0)
+            best = std::min<Wide>(best, (static_cast<Wide>(capacity) - l.fixed) / l.perSample);
+    }
+    return static_cast<std::int64_t>(best);
+}
+
+} // namespace headroom
