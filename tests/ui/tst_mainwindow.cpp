@@ -475,10 +475,10 @@ void TestMainWindow::importErrorsUseTheErrorDialog()
     auto w = makeWindow();
     MainWindow& win = w->window;
     const Network before = win.document()->network();
-    w->dialogs->openNames.push_back(onnxFile("unsupported_ops.onnx"));
+    w->dialogs->openNames.push_back(onnxFile("batch_merge.onnx"));
     child<QAction>(win, "importAction")->trigger();
     QCOMPARE(w->dialogs->errors.size(), 1);
-    const auto expected = loadNetworkFile(onnxFile("unsupported_ops.onnx").toStdString());
+    const auto expected = loadNetworkFile(onnxFile("batch_merge.onnx").toStdString());
     QVERIFY(!expected);
     QCOMPARE(w->dialogs->errors.front(), QString::fromStdString(expected.error().message));
     QVERIFY(win.document()->network() == before);

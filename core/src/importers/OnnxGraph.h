@@ -25,6 +25,12 @@ struct Dim {
     [[nodiscard]] bool known() const noexcept { return value.has_value(); }
 };
 
+/// A small integer tensor folded from constants (torch's computed Pad amounts).
+struct SmallIntTensor {
+    std::vector<std::int64_t> shape;
+    std::vector<std::int64_t> data;
+};
+
 /// What shape inference knows about a tensor: its element type and, if known, its axes.
 struct ValueType {
     std::int32_t elementType = 0; ///< onnx::TensorProto_DataType, 0 = unknown
@@ -89,6 +95,18 @@ public:
         const std::string& value, std::size_t maxElements = 64) const;
     /// The data propagated into a shape tensor by shape inference, or a constant's values.
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value) const;
+
+    /// The value of a small integer tensor computed from constants only (Shape of a constant,
+    /// ConstantOfShape, Concat, Reshape, Transpose, Slice along the first axis, Add/Sub/Mul), as torch
+    /// writes F.pad's amounts; nullopt for anything else.
+    [[nodiscard]] std::optional<SmallIntTensor> foldIntegers(const std::string& value, int depth = 0) const;
+
+private:
+    [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
+    /// shape inference's data propagation, or a constant's values.
+    [[nodiscard]] std::optional<std::vector<Dim>> propagatedShapeTensor(const std::string& value) const;
+
+public:
 
 private:
     const onnx::GraphProto* m_graph = nullptr;

@@ -12,6 +12,8 @@
 #include <onnx/proto_utils.h>
 #include <onnx/shape_inference/implementation.h>
 
+#include <tuple>
+
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
 #include <algorithm>
@@ -285,6 +287,124 @@ std::unordered_map<std::string, onnx::TensorShapeProto> inferShapes(
     return shapeData;
 }
 
+/// Reshape targets, Slice bounds, Pad amounts and Resize scales ONNX 1.12's data propagation leaves open (a Gather of a Shape, size
+/// arithmetic: ShuffleNet's channel shuffle and chunk, ViT's patches) but OnnxGraph::shapeTensor works
+/// out: pinned as constants, with 0 ("copy the input's axis") for a Reshape's batch axis, so that the
+/// next inference pass knows the output and everything after it. Only shapes are read; the file on
+/// disk is not changed.
+bool pinReshapeTargets(onnx::ModelProto& model, const OnnxGraph& g)
+{
+    std::vector<std::tuple<int, int, std::vector<std::int64_t>>> pins; // node, input, values
+    std::vector<std::tuple<int, int, std::vector<double>>> floatPins;
+    std::vector<std::pair<std::string, std::string>> renamedBatch; // value, the batch symbol
+    const auto& graph = model.graph();
+    for (int i = 0; i < graph.node_size(); ++i) {
+        const auto& n = graph.node(i);
+        // Slice's starts, ends, axes and steps (torch's chunk on a traced size): every value known.
+        if (n.op_type() == "Slice") {
+            for (int k = 1; k < std::min(n.input_size(), 5); ++k) {
+                if (n.input(k).empty() || g.constantNumbers(n.input(k)))
+                    continue;
+                const auto values = g.shapeTensor(n.input(k));
+                if (!values || values->empty()
+                    || !std::all_of(values->begin(), values->end(), [](const auto& d) { return d.known(); }))
+                    continue;
+                std::vector<std::int64_t> known;
+                for (const auto& d : *values)
+                    known.push_back(*d.value);
+                pins.emplace_back(i, k, std::move(known));
+            }
+            continue;
+        }
+        // Resize with a batch scale of 1 keeps the batch axis, which ONNX 1.12's inference loses
+        // (a symbolic size times 1.0 becomes a new unknown): named again so that what follows knows it.
+        if (n.op_type() == "Resize" && n.input_size() > 2 && !n.input(2).empty()) {
+            const auto scales = g.constantNumbers(n.input(2));
+            const auto* in = g.type(n.input(0));
+            const auto* out = g.type(n.output(0));
+            if (scales && !scales->empty() && scales->front() == 1.0 && in && in->hasShape && !in->dims.empty()
+                && !in->dims.front().symbol.empty() && out && out->hasShape && !out->dims.empty()
+                && out->dims.front().symbol != in->dims.front().symbol && !out->dims.front().known())
+                renamedBatch.emplace_back(n.output(0), in->dims.front().symbol);
+        }
+        // Resize's scales, a Concat of constant parts ([1, 1] for batch and channels, then the spatial ones).
+        if (n.op_type() == "Resize" && n.input_size() > 2 && !n.input(2).empty() && !g.constantNumbers(n.input(2))) {
+            const int concat = g.producer(n.input(2));
+            std::vector<double> scales;
+            bool known = concat >= 0 && graph.node(concat).op_type() == "Concat";
+            for (int k = 0; known && k < graph.node(concat).input_size(); ++k) {
+                const auto part = g.constantNumbers(graph.node(concat).input(k));
+                known = part.has_value();
+                if (part)
+                    scales.insert(scales.end(), part->begin(), part->end());
+            }
+            if (known && !scales.empty())
+                floatPins.emplace_back(i, 2, std::move(scales));
+            continue;
+        }
+        // Pad's amounts (opset 11+), which torch 1.13 computes from constants for every F.pad.
+        if (n.op_type() == "Pad" && n.input_size() > 1 && !n.input(1).empty() && !g.constantNumbers(n.input(1))) {
+            if (auto pads = g.foldIntegers(n.input(1)); pads && pads->shape.size() == 1)
+                pins.emplace_back(i, 1, std::move(pads->data));
+            continue;
+        }
+        if (n.op_type() != "Reshape" || n.input_size() != 2 || g.constantNumbers(n.input(1)))
+            continue;
+        const auto* out = g.type(n.output(0));
+        const auto* in = g.type(n.input(0));
+        if ((out && out->perSample()) || in == nullptr || !in->hasShape || in->dims.empty())
+            continue;
+        bool allowZero = false;
+        for (const auto& a : n.attribute())
+            allowZero = allowZero || (a.name() == "allowzero" && a.i() != 0);
+        const auto target = g.shapeTensor(n.input(1));
+        if (allowZero || !target || target->size() < 2)
+            continue;
+        const onnximport::Dim& batch = in->dims.front();
+        const onnximport::Dim& first = target->front();
+        if (!(!first.symbol.empty() && first.symbol == batch.symbol) && !(first.known() && batch.known() && *first.value == *batch.value))
+            continue;
+        std::vector<std::int64_t> pinned{0};
+        for (std::size_t k = 1; k < target->size(); ++k) {
+            if (!(*target)[k].known())
+                break;
+            pinned.push_back(*(*target)[k].value);
+        }
+        if (pinned.size() == target->size())
+            pins.emplace_back(i, 1, std::move(pinned));
+    }
+    // Input k of node i becomes a new 1-D initializer holding `values`.
+    const auto pin = [&](int i, int k, std::size_t size, onnx::TensorProto::DataType dtype, const auto& fill) {
+        auto* n = model.mutable_graph()->mutable_node(i);
+        auto* t = model.mutable_graph()->add_initializer();
+        t->set_name(n->output(0) + "/headroom_pinned_" + std::to_string(k));
+        t->set_data_type(dtype);
+        t->add_dims(static_cast<std::int64_t>(size));
+        fill(*t);
+        n->set_input(k, t->name());
+    };
+    for (const auto& [i, k, dims] : pins)
+        pin(i, k, dims.size(), onnx::TensorProto::INT64, [&dims = dims](onnx::TensorProto& t) {
+            for (const auto d : dims)
+                t.add_int64_data(d);
+        });
+    for (const auto& [i, k, values] : floatPins)
+        pin(i, k, values.size(), onnx::TensorProto::FLOAT, [&values = values](onnx::TensorProto& t) {
+            for (const auto v : values)
+                t.add_float_data(static_cast<float>(v));
+        });
+    for (const auto& [value, symbol] : renamedBatch) {
+        for (auto& info : *model.mutable_graph()->mutable_value_info()) {
+            if (info.name() == value && info.type().tensor_type().shape().dim_size() > 0) {
+                auto* dim = info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+                dim->clear_dim_value();
+                dim->set_dim_param(symbol);
+            }
+        }
+    }
+    return !pins.empty() || !floatPins.empty() || !renamedBatch.empty();
+}
+
 /// The network input: one sample's shape, its dtype and what the batch axis is.
 struct InputInfo {
     InputSpec spec;
@@ -526,6 +646,15 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
     auto indexed = OnnxGraph::index(model.graph(), std::move(shapeData));
     if (!indexed)
         return fail(file, indexed.error().message, indexed.error().location);
+    // Each pass can open the next Reshape's target (its Shape reads a tensor the last pass inferred);
+    // each pins at least one input for good, so there are at most as many passes as nodes.
+    for (int pass = 0; pass < model.graph().node_size() && pinReshapeTargets(model, indexed.value()); ++pass) {
+        inferenceError.clear();
+        shapeData = inferShapes(model, inferenceError);
+        indexed = OnnxGraph::index(model.graph(), std::move(shapeData));
+        if (!indexed)
+            return fail(file, indexed.error().message, indexed.error().location);
+    }
     const OnnxGraph& g = indexed.value();
     const auto input = readInput(g, file);
     if (!input)

@@ -21,6 +21,8 @@ std::vector<OperatorEntry> builtinOperators()
     addDropout(table);
     addMerge(table);
     addGather(table);
+    addArithmetic(table);
+    addMovement(table);
     std::sort(table.begin(), table.end(),
         [](const OperatorEntry& a, const OperatorEntry& b) { return std::string_view(a.opType) < b.opType; });
     return table;
@@ -49,6 +51,8 @@ const std::vector<PatternEntry>& patterns()
         {"ReduceMean", &ops::recogniseLayerNorm},
         {"Tanh", &ops::recogniseGeluTanh},
         {"AveragePool", &ops::recogniseZeroPaddedAvgPool},
+        {"HardSigmoid", &ops::recogniseHardswish},
+        {"Softplus", &ops::recogniseMish},
     };
     return list;
 }

@@ -225,6 +225,55 @@ class EvalMode(nn.Module):
         return self.fc2(self.drop(F.relu(self.bn1(self.fc1(x)))))
 
 
+class Vocabulary(nn.Module):
+    """Operators issue 13's layer kinds cover, as torch 1.13 writes them at opset 15: Hardswish (x *
+    HardSigmoid(x)), a squeeze-excitation gate (ReduceMean, HardSigmoid, Mul of two computed tensors), a
+    layer scale (Mul by a stored [8, 1, 1]), reflection Pad, InstanceNormalization, ELU, SELU, CELU, PReLU,
+    Softplus, Mish (x * tanh(softplus(x))), Resize (bilinear), DepthToSpace (pixel_shuffle), Clip, Div,
+    Sub, Abs, Sqrt, Neg, Exp, Transpose, MatMul of two computed tensors, Split (chunk), Slice, Add of a
+    stored position table, Concat after a stored class token, Gather of one index."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 8, 3, padding=1)
+        self.gate = nn.Conv2d(8, 8, 1)
+        self.gamma = nn.Parameter(torch.ones(8, 1, 1))
+        self.norm = nn.InstanceNorm2d(8, affine=True)
+        self.prelu = nn.PReLU(8)
+        self.shuffle_in = nn.Conv2d(8, 16, 1)
+        self.head = nn.Linear(4, 5)
+
+    def forward(self, x):
+        y = F.hardswish(self.conv(x))
+        y = y * F.hardsigmoid(self.gate(y.mean((2, 3), keepdim=True)))
+        y = self.gamma * y
+        y = self.norm(F.pad(y, (1, 1, 1, 1), mode="reflect"))
+        y = F.softplus(F.celu(F.selu(F.elu(y)), alpha=0.5))
+        y = F.mish(self.prelu(y))
+        y = F.pixel_shuffle(self.shuffle_in(F.interpolate(y, scale_factor=2.0, mode="bilinear")), 2)
+        y = torch.sqrt(torch.abs(y.clamp(-1.0, 1.0) / 2.0 - 1.0)) + torch.exp(-y)
+        return self.head(y.mean((2, 3)))
+
+
+class Tokens(nn.Module):
+    """The token half of Vocabulary: [N, 64, 16] tokens through attention written by hand."""
+
+    def __init__(self):
+        super().__init__()
+        self.position = nn.Parameter(torch.zeros(1, 64, 16))
+        self.token = nn.Parameter(torch.zeros(1, 1, 16))
+        self.head = nn.Linear(8, 5)
+
+    def forward(self, x):
+        z = x.flatten(2).transpose(1, 2) + self.position  # [N, 64, 16]
+        z = torch.cat([self.token.expand(x.shape[0], -1, -1), z], dim=1)  # [N, 65, 16]
+        scores = torch.softmax(z @ z.transpose(1, 2) / 4.0, dim=-1)
+        z = scores @ z
+        a, b = z.chunk(2, dim=-1)
+        z = a[:, 1:] * torch.sigmoid(b[:, 1:])
+        return self.head(z[:, 0] + z.amax(1))
+
+
 def export_eval(model, example):
     model.eval()
     buf = io.BytesIO()
@@ -343,6 +392,23 @@ def hand_built(out):
     m18 = oh.make_model(g18, opset_imports=[oh.make_opsetid("", 18)], producer_name="make_onnx.py")
     m18.ir_version = 8
     save(m18, out, "opset18_antialias.onnx")
+    # Opset 13: Split into two parts (each a Narrow), DepthToSpace in DCR mode (TensorFlow's channel order)
+    # and in CRD mode (pixel_shuffle's), Hardswish as x * HardSigmoid(x) (torch below opset 14), Concat,
+    # ReduceSum with its axes as an input, Sub of a stored number before the input (c - x: no layer).
+    xm = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8, 4, 4])
+    save(model([oh.make_node("Split", ["x", "parts"], ["a", "b"], name="split", axis=1),
+                oh.make_node("DepthToSpace", ["a"], ["a2"], name="dcr", blocksize=2, mode="DCR"),
+                oh.make_node("HardSigmoid", ["b"], ["hs"], name="gate", alpha=1.0 / 6.0, beta=0.5),
+                oh.make_node("Mul", ["b", "hs"], ["hw"], name="hardswish"),
+                oh.make_node("DepthToSpace", ["hw"], ["b2"], name="crd", blocksize=2, mode="CRD"),
+                oh.make_node("Concat", ["a2", "b2"], ["c"], name="concat", axis=1),
+                oh.make_node("Sub", ["one", "c"], ["d"], name="one_minus"),
+                oh.make_node("ReduceSum", ["d", "axes"], ["r"], name="sum", keepdims=0),
+                oh.make_node("Gemm", ["r", "fw", "fb"], ["y"], name="fc", transB=1)],
+               [xm], [y], [oh.make_tensor("parts", TensorProto.INT64, [2], [4, 4]),
+                           oh.make_tensor("axes", TensorProto.INT64, [2], [2, 3]),
+                           oh.make_tensor("one", TensorProto.FLOAT, [], [1.0]), weight("fw", [3, 2]), weight("fb", [3])],
+               opset=13), out, "movement_opset13.onnx")
     # Opset 9: Clip with min/max attributes (ReLU6), Dropout with a ratio attribute, Softmax on axis 1 of 2-D.
     x_old = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
     save(model([oh.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
@@ -393,6 +459,8 @@ def main():
     save(strip(export(Unsupported(), torch.randn(1, 3, 8, 8), opset=15)), out, "unsupported_ops.onnx")
     save(strip(export_eval(EvalMode(), torch.randn(2, 3, 8, 8))), out, "eval_mode.onnx")
     save(strip(export(Patterns(), torch.randn(1, 6, 16))), out, "patterns_opset15.onnx")
+    save(strip(export(Vocabulary(), torch.randn(1, 4, 8, 8))), out, "vocabulary.onnx")
+    save(strip(export(Tokens(), torch.randn(1, 16, 8, 8))), out, "tokens.onnx")
     # torchvision models at their presets' sizes, weights stripped.
     for name, ctor in (("alexnet", torchvision.models.alexnet), ("vgg16", torchvision.models.vgg16),
                        ("resnet18", torchvision.models.resnet18), ("mobilenet_v2", torchvision.models.mobilenet_v2)):

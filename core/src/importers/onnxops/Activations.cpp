@@ -1,4 +1,5 @@
-// Elementwise activations: Relu, LeakyRelu, Sigmoid, Tanh, Identity, Gelu, and Clip as ReLU6 / ReLU.
+// Elementwise activations: Relu, LeakyRelu, Sigmoid, Tanh, Identity, Gelu, HardSigmoid, HardSwish,
+// Mish, Softplus, Elu, Celu, Selu, PRelu, and Clip as ReLU6 / ReLU / Clamp.
 #include "Families.h"
 
 #include <limits>
@@ -60,11 +61,90 @@ void clip(MappingContext& ctx, int i)
         ctx.emit(i, "ReLU");
     else if ((!low || *low <= lowest) && (!high || *high >= highest))
         ctx.emit(i, "Identity");
-    else
+    else {
+        json a = json::object();
+        if (low && *low > lowest)
+            a["min"] = *low;
+        if (high && *high < highest)
+            a["max"] = *high;
+        ctx.emit(i, "Clamp", a);
+    }
+}
+
+/// An attribute only where it differs from PyTorch's default.
+void setIfNot(json& a, const char* name, std::optional<double> value, double torchDefault)
+{
+    if (value && !near(*value, torchDefault))
+        a[name] = decimal(static_cast<float>(*value));
+}
+
+void hardSigmoid(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    const double alpha = attrFloat(n, "alpha").value_or(0.2);
+    const double beta = attrFloat(n, "beta").value_or(0.5);
+    if (!near(alpha, 1.0 / 6.0) || !near(beta, 0.5)) {
         ctx.refuse(i,
-            "clipping to [" + (low ? numberText(*low) : std::string("-inf")) + ", "
-                + (high ? numberText(*high) : std::string("inf"))
-                + "] has no Headroom layer (only [0, 6] as ReLU6 and [0, inf] as ReLU)");
+            "HardSigmoid with alpha " + numberText(alpha) + " and beta " + numberText(beta)
+                + " is not nn.Hardsigmoid (alpha 1/6, beta 0.5)");
+        return;
+    }
+    ctx.emit(i, "Hardsigmoid");
+}
+
+void hardSwish(MappingContext& ctx, int i) { ctx.emit(i, "Hardswish"); }
+void mish(MappingContext& ctx, int i) { ctx.emit(i, "Mish"); }
+
+void softplus(MappingContext& ctx, int i) { ctx.emit(i, "Softplus"); }
+
+void elu(MappingContext& ctx, int i)
+{
+    json a = json::object();
+    setIfNot(a, "alpha", attrFloat(ctx.node(i), "alpha"), 1.0);
+    ctx.emit(i, "ELU", a);
+}
+
+void celu(MappingContext& ctx, int i)
+{
+    json a = json::object();
+    setIfNot(a, "alpha", attrFloat(ctx.node(i), "alpha"), 1.0);
+    ctx.emit(i, "CELU", a);
+}
+
+void selu(MappingContext& ctx, int i)
+{
+    // nn.SELU has fixed constants (alpha 1.6732632, gamma 1.0507010), ONNX's defaults.
+    const auto& n = ctx.node(i);
+    const double alpha = attrFloat(n, "alpha").value_or(1.67326319217681884765625);
+    const double gamma = attrFloat(n, "gamma").value_or(1.05070102214813232421875);
+    if (!near(alpha, 1.6732632) || !near(gamma, 1.0507010)) {
+        ctx.refuse(i, "Selu with alpha " + numberText(alpha) + " and gamma " + numberText(gamma)
+                          + " is not nn.SELU's");
+        return;
+    }
+    ctx.emit(i, "SELU");
+}
+
+/// PRelu: the slope is a stored tensor of one value or one per channel ([C], [C, 1, 1], ...).
+void prelu(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    if (n.input_size() != 2) {
+        ctx.reject(i, "it has no slope input");
+        return;
+    }
+    const auto slope = ctx.weightDims(i, n.input(1), "slope");
+    const auto in = ctx.perSampleOf(i, n.input(0));
+    if (!slope || !in)
+        return;
+    std::int64_t count = 1;
+    for (const auto d : *slope)
+        count *= d;
+    if (count != 1 && (in->empty() || count != in->front())) {
+        ctx.refuse(i, "its slope " + joinDims(*slope) + " is neither one value nor one per channel");
+        return;
+    }
+    ctx.emit(i, "PReLU", count == 1 ? json::object() : json{{"num_parameters", count}});
 }
 
 } // namespace
@@ -78,6 +158,14 @@ void addActivations(Operators& table)
     table.push_back({"Clip", &clip});
     table.push_back({"Identity", &identity});
     table.push_back({"Gelu", &gelu});
+    table.push_back({"HardSigmoid", &hardSigmoid});
+    table.push_back({"HardSwish", &hardSwish});
+    table.push_back({"Mish", &mish});
+    table.push_back({"Softplus", &softplus});
+    table.push_back({"Elu", &elu});
+    table.push_back({"Celu", &celu});
+    table.push_back({"Selu", &selu});
+    table.push_back({"PRelu", &prelu});
 }
 
 } // namespace headroom::onnximport::ops

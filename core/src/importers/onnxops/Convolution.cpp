@@ -1,4 +1,4 @@
-// Conv -> Conv1d / Conv2d, ConvTranspose -> ConvTranspose2d: sizes from the stored weight, PyTorch's
+// Conv -> Conv1d / Conv2d / Conv3d, ConvTranspose -> ConvTranspose1d / 2d / 3d: sizes from the stored weight, PyTorch's
 // symmetric padding.
 #include "Families.h"
 
@@ -25,7 +25,7 @@ void conv(MappingContext& ctx, int i)
         ctx.reject(i, "its weight " + joinDims(*w) + " does not fit an input of rank " + std::to_string(*rank));
         return;
     }
-    if (*rank != 3 && *rank != 4) {
+    if (*rank < 3 || *rank > 5) {
         ctx.refuse(i, std::to_string(*rank - 2) + "-D convolution has no Headroom layer");
         return;
     }
@@ -71,7 +71,7 @@ void conv(MappingContext& ctx, int i)
         return;
     if (!bias)
         a["bias"] = false;
-    ctx.emit(i, spatial == 1 ? "Conv1d" : "Conv2d", a);
+    ctx.emit(i, "Conv" + std::to_string(spatial) + "d", a);
 }
 
 void convTranspose(MappingContext& ctx, int i)
@@ -85,37 +85,38 @@ void convTranspose(MappingContext& ctx, int i)
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!w || !rank)
         return;
-    if (*rank != 4 || w->size() != 4) {
-        ctx.refuse(i, "only 2-D transposed convolution has a Headroom layer (ConvTranspose2d)");
+    if (*rank < 3 || *rank > 5 || w->size() != *rank) {
+        ctx.refuse(i, std::to_string(*rank - 2) + "-D transposed convolution has no Headroom layer");
         return;
     }
+    const std::size_t spatial = *rank - 2;
     if (findAttr(n, "output_shape") != nullptr) {
         ctx.refuse(i, "output_shape is not supported; export with explicit pads and output_padding");
         return;
     }
     const std::string autoPad = attrString(n, "auto_pad", "NOTSET");
     if (autoPad != "NOTSET" && autoPad != "VALID") {
-        ctx.refuse(i, "auto_pad \"" + autoPad + "\" has no PyTorch equivalent for ConvTranspose2d");
+        ctx.refuse(i, "auto_pad \"" + autoPad + "\" has no PyTorch equivalent for a transposed convolution");
         return;
     }
     const std::vector<std::int64_t> weightKernel(w->begin() + 2, w->end());
-    const auto kernel = ctx.window(i, "kernel_shape", 2, weightKernel);
-    const auto stride = ctx.window(i, "strides", 2, std::vector<std::int64_t>(2, 1));
-    const auto dilation = ctx.window(i, "dilations", 2, std::vector<std::int64_t>(2, 1));
+    const auto kernel = ctx.window(i, "kernel_shape", spatial, weightKernel);
+    const auto stride = ctx.window(i, "strides", spatial, std::vector<std::int64_t>(spatial, 1));
+    const auto dilation = ctx.window(i, "dilations", spatial, std::vector<std::int64_t>(spatial, 1));
     if (!kernel || !stride || !dilation)
         return;
     if (*kernel != weightKernel) {
         ctx.reject(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(*w));
         return;
     }
-    const auto pad = ctx.padding(i, 2, *kernel, *stride, *dilation, false);
+    const auto pad = ctx.padding(i, spatial, *kernel, *stride, *dilation, false);
     if (!pad)
         return;
-    const auto outputPadding = attrInts(n, "output_padding").value_or(std::vector<std::int64_t>{0, 0});
-    if (outputPadding.size() != 2 || std::any_of(outputPadding.begin(), outputPadding.end(), [](auto p) {
+    const auto outputPadding = attrInts(n, "output_padding").value_or(std::vector<std::int64_t>(spatial, 0));
+    if (outputPadding.size() != spatial || std::any_of(outputPadding.begin(), outputPadding.end(), [](auto p) {
             return p < 0 || p > kMaxDimension;
         })) {
-        ctx.reject(i, "its output_padding " + joinDims(outputPadding) + " is not two sizes");
+        ctx.reject(i, "its output_padding " + joinDims(outputPadding) + " is not " + std::to_string(spatial) + " sizes");
         return;
     }
     const std::int64_t groups = attrInt(n, "group").value_or(1);
@@ -139,7 +140,7 @@ void convTranspose(MappingContext& ctx, int i)
         return;
     if (!bias)
         a["bias"] = false;
-    ctx.emit(i, "ConvTranspose2d", a);
+    ctx.emit(i, "ConvTranspose" + std::to_string(spatial) + "d", a);
 }
 
 } // namespace

@@ -10,15 +10,23 @@ using Operators = std::vector<OperatorEntry>;
 
 // One file per family: the operators it maps (docs/onnx-import.md, "What maps to what").
 void addConvolution(Operators& table);   // Conv, ConvTranspose
-void addLinear(Operators& table);        // Gemm, MatMul
-void addNormalization(Operators& table); // BatchNormalization, LayerNormalization
-void addActivations(Operators& table);   // Relu, LeakyRelu, Sigmoid, Tanh, Clip, Identity
+void addLinear(Operators& table);        // Gemm, MatMul (with a stored matrix, or of two computed tensors)
+void addNormalization(Operators& table); // BatchNormalization, InstanceNormalization, LayerNormalization
+void addActivations(Operators& table);   // Relu, LeakyRelu, Sigmoid, Tanh, Clip, Identity, Gelu, HardSigmoid,
+                                         // HardSwish, Mish, Softplus, Elu, Celu, Selu, PRelu
 void addSoftmax(Operators& table);       // Softmax, LogSoftmax
-void addPooling(Operators& table);       // MaxPool, AveragePool, GlobalAveragePool
+void addPooling(Operators& table);       // MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool
 void addReshape(Operators& table);       // Flatten, Reshape, Squeeze, Unsqueeze
 void addDropout(Operators& table);       // Dropout
-void addMerge(Operators& table);         // Add, Sum, Concat
-void addGather(Operators& table);        // Gather (Embedding)
+void addMerge(Operators& table);         // Sum, Concat
+void addGather(Operators& table);        // Gather (Embedding, Select)
+void addArithmetic(Operators& table);    // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg, Abs, ReduceMean/Sum/Max
+void addMovement(Operators& table);      // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
+                                         // DepthToSpace, SpaceToDepth
+
+/// An axis of a rank-`rank` input (negative counts from the end) that is not the batch axis; otherwise
+/// the node is rejected with `what` named, and nullopt.
+std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank, const char* what);
 
 // Patterns of several nodes that come back as the one operator PyTorch ran.
 void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);
@@ -29,6 +37,8 @@ void recogniseLayerNorm(MappingContext& ctx, int reduceMean);
 void recogniseGeluTanh(MappingContext& ctx, int tanh);
 void recogniseMultiheadAttention(MappingContext& ctx, int softmax);
 void recogniseZeroPaddedAvgPool(MappingContext& ctx, int averagePool);
+void recogniseHardswish(MappingContext& ctx, int hardSigmoid);
+void recogniseMish(MappingContext& ctx, int softplus);
 
 /// Warns when the graph shows an export in inference mode (BatchNorm folded into convolutions or
 /// BatchNormalization in inference mode; Dropout is then gone too).

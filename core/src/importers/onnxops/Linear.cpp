@@ -1,4 +1,4 @@
-// Gemm and MatMul with a stored matrix -> Linear.
+// Gemm and MatMul with a stored matrix -> Linear; MatMul of two computed tensors -> MatMul.
 #include "Families.h"
 
 namespace headroom::onnximport::ops {
@@ -47,8 +47,22 @@ void gemm(MappingContext& ctx, int i)
 void matmul(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
+    if (n.input_size() == 2 && ctx.graph().carriesData(n.input(0)) && ctx.graph().carriesData(n.input(1))) {
+        // Two computed tensors (attention written by hand): torch.matmul, same number of axes.
+        const auto a = ctx.rankOf(i, n.input(0));
+        const auto b = ctx.rankOf(i, n.input(1));
+        if (!a || !b)
+            return;
+        if (*a != *b || *a < 3) {
+            ctx.refuse(i, "a product of a rank-" + std::to_string(*a) + " and a rank-" + std::to_string(*b)
+                              + " tensor; the MatMul layer multiplies batches of matrices of the same rank");
+            return;
+        }
+        ctx.push(PendingLayer{"MatMul", nlohmann::json::object(), {n.input(0), n.input(1)}, n.output(0), i});
+        return;
+    }
     if (n.input_size() != 2 || ctx.graph().isDynamic(n.input(1))) {
-        ctx.refuse(i, "a product of two computed tensors (as in attention) has no Headroom layer");
+        ctx.refuse(i, "a stored matrix times a computed tensor has no Headroom layer");
         return;
     }
     const auto w = ctx.weightDims(i, n.input(1), "weight");

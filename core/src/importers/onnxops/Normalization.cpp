@@ -1,4 +1,5 @@
-// BatchNormalization -> BatchNorm1d / BatchNorm2d, LayerNormalization -> LayerNorm.
+// BatchNormalization -> BatchNorm1d / 2d / 3d, InstanceNormalization -> InstanceNorm1d / 2d / 3d,
+// LayerNormalization -> LayerNorm.
 #include "Families.h"
 
 #include <cmath>
@@ -19,8 +20,8 @@ void batchNorm(MappingContext& ctx, int i)
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!rank)
         return;
-    if (*rank < 2 || *rank > 4) {
-        ctx.refuse(i, "only inputs of rank 2 to 4 have a BatchNorm layer (BatchNorm1d, BatchNorm2d)");
+    if (*rank < 2 || *rank > 5) {
+        ctx.refuse(i, "only inputs of rank 2 to 5 have a BatchNorm layer (BatchNorm1d, 2d, 3d)");
         return;
     }
     for (int k = 1; k < 5; ++k) {
@@ -36,7 +37,34 @@ void batchNorm(MappingContext& ctx, int i)
         if (!near(torchMomentum, 0.1))
             a["momentum"] = torchMomentum;
     }
-    ctx.emit(i, *rank == 4 ? "BatchNorm2d" : "BatchNorm1d", a);
+    ctx.emit(i, *rank == 5 ? "BatchNorm3d" : *rank == 4 ? "BatchNorm2d" : "BatchNorm1d", a);
+}
+
+/// InstanceNormalization -> InstanceNorm1d/2d/3d: affine when its scale and bias are stored parameters
+/// (initializers); torch writes constant ones and zeros for affine=False. ONNX has no running
+/// statistics, so track_running_stats stays PyTorch's default (false).
+void instanceNorm(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    if (n.input_size() < 3) {
+        ctx.reject(i, "it lacks scale or bias inputs");
+        return;
+    }
+    const auto rank = ctx.rankOf(i, n.input(0));
+    if (!rank)
+        return;
+    if (*rank < 3 || *rank > 5) {
+        ctx.refuse(i, "only inputs of rank 3 to 5 have an InstanceNorm layer (InstanceNorm1d, 2d, 3d)");
+        return;
+    }
+    if (!ctx.weightDims(i, n.input(1), "scale") || !ctx.weightDims(i, n.input(2), "bias"))
+        return;
+    json a = json::object();
+    if (const auto eps = attrFloat(n, "epsilon"); eps && !near(*eps, 1e-5))
+        a["eps"] = *eps;
+    if (ctx.graph().isInitializer(n.input(1)))
+        a["affine"] = true;
+    ctx.emit(i, "InstanceNorm" + std::to_string(*rank - 2) + "d", a);
 }
 
 void layerNorm(MappingContext& ctx, int i)
@@ -78,6 +106,7 @@ void addNormalization(Operators& table)
 {
     table.push_back({"BatchNormalization", &batchNorm});
     table.push_back({"LayerNormalization", &layerNorm});
+    table.push_back({"InstanceNormalization", &instanceNorm});
 }
 
 } // namespace headroom::onnximport::ops

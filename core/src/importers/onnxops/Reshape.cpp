@@ -1,4 +1,4 @@
-// Flatten, and Reshape / Squeeze / Unsqueeze that keep the batch axis: Flatten or Identity.
+// Flatten, and Reshape / Squeeze / Unsqueeze that keep the batch axis: Flatten, Identity or Reshape.
 #include "Families.h"
 
 #include <limits>
@@ -157,9 +157,8 @@ void reshape(MappingContext& ctx, int i)
             return;
         }
     }
-    ctx.refuse(i,
-        "it reshapes " + joinDims(*in) + " into " + joinDims(*out)
-            + " per sample; only merging adjacent axes (Flatten) has a Headroom layer");
+    // Anything else: Tensor.reshape, a view or (on a non-contiguous input) a new copy.
+    ctx.emit(i, "Reshape", json{{"shape", *out}});
 }
 
 } // namespace
