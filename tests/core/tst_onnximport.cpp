@@ -546,6 +546,8 @@ void TestOnnxImport::badInput_data()
     QTest::newRow("dropout ratio NaN") << "dropout_nan.onnx" << "dropout (Dropout: its ratio NaN is not a probability)";
     QTest::newRow("flatten axis out of range")
         << "flatten_axis.onnx" << "flatten (Flatten: its axis -99 is out of range for a rank-4 input (from -4 to 4))";
+    QTest::newRow("reshape target below -1")
+        << "reshape_negative.onnx" << "node reshape (Reshape) has a target shape with a size below -1";
 }
 
 void TestOnnxImport::badInput()

@@ -172,7 +172,23 @@ std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::st
     const StoredTensors stored(graph); // node pointers stay valid: nodes are edited, never added
     std::vector<std::string> controlFlow;
     std::set<std::string> hiddenDomains;
+    // A tensor read before it is defined makes ONNX 1.12's data propagation crash (found by fuzzing):
+    // refused before inference, with OnnxGraph::index's message.
+    std::unordered_set<std::string> defined;
+    for (const auto& in : graph.input())
+        defined.insert(in.name());
+    for (const auto& t : graph.initializer())
+        defined.insert(t.name());
     for (auto& node : *graph.mutable_node()) {
+        for (const auto& in : node.input()) {
+            if (!in.empty() && defined.count(in) == 0)
+                return fail(file,
+                    "node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
+                        + "' before any node produces it (the graph is not in topological order or the tensor "
+                          "does not exist)",
+                    node.name());
+        }
+        defined.insert(node.output().begin(), node.output().end());
         if (node.domain() == "ai.onnx")
             node.set_domain("");
         if (!node.domain().empty()) {
@@ -213,6 +229,21 @@ std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::st
                     "node " + nodeLabel(node) + " (" + node.op_type() + ") has " + a.name() + " "
                         + (single ? std::to_string(a.i()) : onnximport::joinDims(values)) + "; they must be positive",
                     node.name());
+        }
+        // A Reshape target below -1 makes ONNX 1.12's inference crash (found by fuzzing).
+        if (node.op_type() == "Reshape" && node.input_size() > 1) {
+            const onnx::TensorProto* target = nullptr;
+            if (const auto it = stored.initializers.find(node.input(1)); it != stored.initializers.end())
+                target = it->second;
+            else if (const auto p = stored.producers.find(node.input(1));
+                     p != stored.producers.end() && p->second->op_type() == "Constant") {
+                for (const auto& a : p->second->attribute())
+                    target = a.name() == "value" && a.has_t() ? &a.t() : target;
+            }
+            const auto values = target ? onnximport::tensorNumbers(*target, 64) : std::nullopt;
+            if (values && std::any_of(values->begin(), values->end(), [](double v) { return v < -1.0; }))
+                return fail(file,
+                    "node " + nodeLabel(node) + " (Reshape) has a target shape with a size below -1", node.name());
         }
         static const std::map<std::string, int> kWeightInput{
             {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};

@@ -441,6 +441,12 @@ def hostile(out):
          out, "dropout_nan.onnx")
     # Flatten with axis -99 on a rank-4 input (ONNX allows -4 to 4).
     save(model([oh.make_node("Flatten", ["x"], ["y"], name="flatten", axis=-99)], [x], [y], 15), out, "flatten_axis.onnx")
+    # A Reshape target with -3 (only -1 means "inferred"): crashed ONNX 1.12's shape inference (found by fuzzing).
+    g = oh.make_graph([oh.make_node("Reshape", ["x", "target"], ["y"], name="reshape")], "hostile", [x], [y],
+                      initializer=[oh.make_tensor("target", TensorProto.INT64, [2], [0, -3])])
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 15)], producer_name="make_onnx.py")
+    m.ir_version = 8
+    save(m, out, "reshape_negative.onnx")
 
 
 def main():
