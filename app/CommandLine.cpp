@@ -60,6 +60,7 @@ struct Options {
     bool json = false;
     // Training strategies (issue #7); defaults as in Plan and TrainingSetup.
     Checkpointing checkpointing = Checkpointing::None;
+    std::optional<Loss> loss; ///< the model's own loss when not given
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     std::optional<std::int64_t> sequenceLength;
     double moeImbalance = 1.0;
@@ -274,6 +275,11 @@ Options parseOptions(const std::vector<std::string>& args)
                 throw UsageError{"--checkpointing must be one of " + choices(allCheckpointings(), checkpointingName)
                                  + ", not " + quoteForMessage(args[i])};
             o.checkpointing = *parsed;
+        } else if (a == "--loss") {
+            const auto parsed = parseLoss(value());
+            if (!parsed)
+                throw UsageError{"--loss must be one of " + choices(allLosses(), lossName) + ", not \"" + args[i] + "\""};
+            o.loss = *parsed;
         } else if (a == "--attention") {
             const auto parsed = parseAttention(value());
             if (!parsed)
@@ -411,6 +417,8 @@ Plan makePlan(const Options& o, const std::string& executablePath)
         throw UsageError{network.error().message};
     Plan plan;
     plan.network = std::move(network).value();
+    if (o.loss)
+        plan.network.loss = *o.loss;
     if (const auto frozen = freezeLayers(plan.network, o.freeze); !frozen)
         throw UsageError{"--freeze: " + frozen.error().message};
     plan.precision = o.precision;
@@ -440,6 +448,16 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     }
     plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     return plan;
+}
+
+/// evaluate(), with every assumption behind the numbers (Analysis::warnings) printed to `err`.
+PlanResult evaluateWithWarnings(const Plan& plan, std::ostream& err)
+{
+    PlanResult result = evaluate(plan);
+    for (const auto& w : result.analysis.warnings)
+        err << "headroom: warning: " << (w.layer.empty() ? std::string() : "layer '" + w.layer + "': ") << w.message
+            << '\n';
+    return result;
 }
 
 std::string percent(std::uint64_t part, std::uint64_t whole)
@@ -601,10 +619,10 @@ nlohmann::ordered_json throughputJson(const Plan& plan, const PlanResult& result
             {"notes", e.notes}};
 }
 
-int runEstimate(const Options& o, const std::string& exe, std::ostream& out)
+int runEstimate(const Options& o, const std::string& exe, std::ostream& out, std::ostream& err)
 {
     const Plan plan = makePlan(o, exe);
-    const PlanResult result = evaluate(plan);
+    const PlanResult result = evaluateWithWarnings(plan, err);
     if (!result.estimate)
         throw UsageError{result.error->message};
     if (o.json) {
@@ -619,10 +637,10 @@ int runEstimate(const Options& o, const std::string& exe, std::ostream& out)
     return kExitOk;
 }
 
-int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out)
+int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out, std::ostream& err)
 {
     const Plan plan = makePlan(o, exe);
-    const PlanResult result = evaluate(plan);
+    const PlanResult result = evaluateWithWarnings(plan, err);
     if (!result.estimate)
         throw UsageError{result.error->message};
     const Estimate& e = *result.estimate;
@@ -990,10 +1008,11 @@ int runCompare(const Options& o, const std::string& exe, std::ostream& out)
     return kExitOk;
 }
 
-int runReport(const Options& o, const std::string& exe, std::ostream& out, const std::function<void()>& startGui)
+int runReport(const Options& o, const std::string& exe, std::ostream& out, std::ostream& err,
+              const std::function<void()>& startGui)
 {
     const Plan plan = makePlan(o, exe);
-    const PlanResult result = evaluate(plan);
+    const PlanResult result = evaluateWithWarnings(plan, err);
     // As `estimate`: a network that cannot be estimated is an error, not a report that says so.
     if (!result.estimate)
         throw UsageError{result.error->message};
@@ -1074,6 +1093,7 @@ std::string helpText()
            "  --precision NAME      fp32|amp-fp16|amp-bf16|fp16|bf16 [fp32]\n"
            "  --batch N             (micro-)batch size per GPU [32]\n"
            "  --overhead-mib X      CUDA context and framework overhead in MiB [512]\n"
+           "  --loss NAME           " + choices(allLosses(), lossName) + " [as in the model]\n"
            "  --json                machine-readable output\n"
            "  -o, --output FILE     the report's PDF file\n"
            "\n"
@@ -1110,7 +1130,9 @@ std::string helpText()
            "                        and --allow as plan takes them)\n"
            "\n"
            "FILE is a Headroom model file (docs/model-format.md), an ONNX model (.onnx) or a Hugging Face\n"
-           "config.json. Memory is per GPU. Errors go to stderr as one line, with exit code 2.\n";
+           "config.json. Memory is per GPU. Errors go to stderr as one line, with exit code 2; warnings\n"
+           "(assumptions behind the numbers, such as an ONNX operator Headroom models generically) go to\n"
+           "stderr too.\n";
 }
 
 namespace {
@@ -1280,11 +1302,11 @@ int run(const std::vector<std::string>& args, const std::string& executablePath,
         }
         const Options o = parseOptions(args);
         if (o.command == "estimate")
-            return runEstimate(o, executablePath, out);
+            return runEstimate(o, executablePath, out, err);
         if (o.command == "max-batch")
-            return runMaxBatch(o, executablePath, out);
+            return runMaxBatch(o, executablePath, out, err);
         if (o.command == "report")
-            return runReport(o, executablePath, out, startGui);
+            return runReport(o, executablePath, out, err, startGui);
         if (o.command == "plan")
             return runPlan(o, executablePath, out);
         if (o.command == "compare")

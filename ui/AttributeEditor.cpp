@@ -156,6 +156,7 @@ QString AttributeEditor::rangeText(const AttributeSpec& spec)
     }
     case AttributeType::Bool: return tr("on or off");
     case AttributeType::Choice: return tr("one of %1").arg(words.join(QStringLiteral(", ")));
+    case AttributeType::Text: return tr("any text up to %1 characters").arg(kMaxAttributeTextLength);
     }
     return {};
 }
@@ -243,6 +244,13 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
         m_check->setObjectName(QStringLiteral("valueCheckBox"));
         layout->addWidget(m_check);
         connect(m_check, &QCheckBox::toggled, this, &AttributeEditor::emitEdited);
+        break;
+    case AttributeType::Text:
+        m_text = new QLineEdit(m_row);
+        m_text->setObjectName(QStringLiteral("textLineEdit"));
+        m_text->setMaxLength(static_cast<int>(kMaxAttributeTextLength));
+        layout->addWidget(m_text);
+        connect(m_text, &QLineEdit::editingFinished, this, &AttributeEditor::emitEdited);
         break;
     case AttributeType::Choice:
         m_choice = new QComboBox(m_row);
@@ -371,7 +379,7 @@ void AttributeEditor::updateEnabled()
         m_spins[i]->setVisible(shown && !inferred);
         m_spins[i]->setEnabled(!inferred && sizes);
     }
-    for (QWidget* w : std::initializer_list<QWidget*>{m_double, m_check, m_choice, m_list}) {
+    for (QWidget* w : std::initializer_list<QWidget*>{m_double, m_check, m_choice, m_list, m_text}) {
         if (w != nullptr) {
             w->setEnabled(!inferred);
             w->setHidden(inferred);
@@ -463,6 +471,7 @@ void AttributeEditor::setValue(const nlohmann::json& given)
         break;
     }
     case AttributeType::Bool: m_check->setChecked(value.is_boolean() && value.get<bool>()); break;
+    case AttributeType::Text: m_text->setText(value.is_string() ? qs(value.get<std::string>()) : QString()); break;
     case AttributeType::Choice: {
         const auto it = value.is_string() ? std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>())
                                           : m_spec.choices.end();
@@ -513,6 +522,7 @@ nlohmann::json AttributeEditor::value() const
         if (showsRawItem(m_choice))
             return nlohmann::json::parse(ss(m_choice->currentText()), nullptr, false);
         return ss(m_choice->currentText());
+    case AttributeType::Text: return m_text->text().trimmed().isEmpty() ? nlohmann::json() : nlohmann::json(ss(m_text->text()));
     }
     return nullptr;
 }

@@ -19,7 +19,7 @@ namespace headroom::ui {
 /// The editor of one layer attribute, generated from its AttributeSpec: a spin box with the valid
 /// range for an Int; spin boxes with a "same for all" toggle (and the allowed words, such as
 /// "same") for an IntTuple; a list field for an IntList; a double spin box for a Float; a check
-/// box for a Bool; a combo box for a Choice; and an "inferred" toggle for an optional size.
+/// box for a Bool; a combo box for a Choice; a line edit for a Text; and an "inferred" toggle for an optional size.
 ///
 /// It shows what the model file holds, even a value the spec does not allow (out_channels: 0 reads
 /// "0", not the spin box's minimum), so the user sees the problem and can type the fix. The valid
@@ -69,6 +69,7 @@ private:
     QCheckBox* m_check = nullptr;
     QComboBox* m_choice = nullptr;
     QLineEdit* m_list = nullptr;
+    QLineEdit* m_text = nullptr;
 };
 
 } // namespace headroom::ui

@@ -120,6 +120,7 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "x if x > 0 else alpha (exp(x) - 1)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "x if x > 0 else weight * x (a learned slope)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "|x|"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "An operator Headroom does not model: keeps its inputs, makes one new tensor"),
     // Attributes: AttributeSpec::help.
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Window size"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Stride (kernel_size if left out)"),
@@ -269,6 +270,12 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The sizes it splits into; one -1 is inferred"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Upper bound"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Value the negative side approaches"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "\"float\": the type of its floating-point inputs (or the parameter type), following the precision; otherwise a fixed element type"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Keeps every input for backward (the assumption)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The operator's name, shown in the warning"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The output's shape per sample (without the batch axis)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Trainable parameter elements the operator holds"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Why no exact layer models it"),
     // Attributes: AttributeSpec::whenOmitted.
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "the whole last axis"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "kernel_size"),

@@ -97,6 +97,7 @@ LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, 
             spec.attributes[attr.name] = std::clamp(0.0, attr.minFloat, attr.maxFloat);
             break;
         case AttributeType::Bool: spec.attributes[attr.name] = false; break;
+        case AttributeType::Text: spec.attributes[attr.name] = attr.name; break;
         case AttributeType::Choice:
             if (!attr.choices.empty())
                 spec.attributes[attr.name] = attr.choices.front();

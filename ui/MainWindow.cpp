@@ -16,6 +16,7 @@
 #include "QtText.h"
 #include "SetupPanel.h"
 #include "UiText.h"
+#include "WarningBanner.h"
 
 #include "ReportWriter.h"
 
@@ -173,7 +174,16 @@ MainWindow::MainWindow(QWidget* parent)
     mainSplitter->setStretchFactor(0, 1);
     mainSplitter->setStretchFactor(1, 1);
     mainSplitter->setSizes({720, 720});
-    setCentralWidget(mainSplitter);
+    auto* central = new QWidget(this);
+    auto* centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    auto* warnings = new WarningBanner(central);
+    warnings->setObjectName(QStringLiteral("warningBanner"));
+    centralLayout->addWidget(warnings);
+    centralLayout->addWidget(mainSplitter, 1);
+    setCentralWidget(central);
+    connect(m_controller, &PlanController::analysisChanged, warnings, &WarningBanner::setAnalysis);
+    warnings->setAnalysis(m_controller->analysis());
 
     connect(m_controller, &PlanController::analysisChanged, m_layerEditor->model(), &LayerTableModel::setAnalysis);
     connect(m_controller, &PlanController::estimateChanged, m_batchPanel, &BatchPanel::setEstimate);

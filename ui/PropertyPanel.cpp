@@ -31,7 +31,7 @@ namespace {
 
 constexpr std::array kDTypes{DType::Float32, DType::Float16, DType::BFloat16, DType::Float64,
                              DType::Int64,   DType::Int32,   DType::UInt8,    DType::Bool};
-constexpr std::array kLosses{Loss::CrossEntropy, Loss::Mse, Loss::None};
+constexpr std::array kLosses{Loss::CrossEntropy, Loss::Mse, Loss::L1, Loss::Bce, Loss::None};
 
 QString joined(const std::vector<std::string>& names)
 {

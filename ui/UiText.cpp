@@ -78,6 +78,8 @@ QString UiText::loss(Loss l)
     switch (l) {
     case Loss::CrossEntropy: return tr("Cross-entropy");
     case Loss::Mse: return tr("Mean squared error");
+    case Loss::L1: return tr("Mean absolute error (L1)");
+    case Loss::Bce: return tr("Binary cross-entropy");
     case Loss::None: return tr("None");
     }
     return qs(lossName(l));

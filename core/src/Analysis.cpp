@@ -147,6 +147,8 @@ public:
 
     Analysis run()
     {
+        for (const auto& w : m_network.warnings)
+            m_result.warnings.push_back(AnalysisWarning{"", w});
         if (auto e = validateInput()) {
             m_result.error = e;
             return std::move(m_result);
@@ -1007,7 +1009,8 @@ private:
                               "loss"});
             return;
         }
-        // Autocast runs log_softmax / nll_loss / mse_loss in float32; a half output is cast first.
+        // Autocast runs log_softmax / nll_loss, mse_loss, l1_loss and binary_cross_entropy_with_logits in
+        // float32; a half output is cast first.
         const DType lossType = isAutocast(m_precision) ? DType::Float32 : logits.info.dtype;
         const Count elements = logits.info.shape.elements();
         // Nothing upstream trains: the loss is not recorded and keeps nothing.
@@ -1028,19 +1031,33 @@ private:
             addLossOp(rowIndex, logProbabilities, TensorInfo{Shape{}, lossType}, recorded, false);
             const Count rows = Shape{{logits.info.shape.dims.begin(), logits.info.shape.dims.end() - 1}}.elements();
             m_labelBytes = rows * Count{elementSize(DType::Int64)};
+        } else if (m_network.loss == Loss::L1) {
+            // l1_loss is (input - target).abs().mean() (ATen Loss.cpp): abs keeps the difference, a new
+            // tensor; sub and mean keep nothing.
+            row.type = "L1Loss";
+            const TensorInfo elementwise{logits.info.shape, lossType};
+            const std::size_t difference = addLossOp(rowIndex, prediction, elementwise, recorded, true, &row);
+            const std::size_t absolute = addLossOp(rowIndex, difference, elementwise, recorded, false);
+            addLossOp(rowIndex, absolute, TensorInfo{Shape{}, lossType}, recorded, false);
+            m_labelBytes = elements * Count{elementSize(lossType)};
         } else {
-            row.type = "MSELoss";
-            // mse_loss keeps its input (the float32 cast under autocast) and the target. It is a structured
-            // op (aten/src/ATen/native/Loss.cpp, TORCH_IMPL_FUNC(mse_loss_out)): its meta function builds the
-            // output as a TensorIterator over input and target (input-sized), then resize_({}) makes it the
-            // scalar loss without shrinking the storage, which the loss tensor holds until it is deleted;
-            // the elementwise squared errors are a second input-sized tensor, freed once mean_out sums them.
+            const bool mse = m_network.loss == Loss::Mse;
+            row.type = mse ? "MSELoss" : "BCELoss";
+            // mse_loss and binary_cross_entropy(_with_logits) keep their input (the float32 cast under
+            // autocast) and the target. mse_loss is a structured op (aten/src/ATen/native/Loss.cpp,
+            // TORCH_IMPL_FUNC(mse_loss_out)): its meta function builds the output as a TensorIterator over
+            // input and target (input-sized), then resize_({}) makes it the scalar loss without shrinking the
+            // storage, which the loss tensor holds until it is deleted; the elementwise squared errors are a
+            // second input-sized tensor, freed once mean_out sums them. binary_cross_entropy computes the
+            // elementwise loss into an input-sized tensor and reduces it to a new scalar (apply_loss_reduction).
             if (recorded)
                 keep(m_tensors[prediction].storage, row);
             const std::size_t loss = addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
             const Count inputSized = elements * Count{elementSize(lossType)};
-            m_storages[m_tensors[loss].storage].bytesPerSample = inputSized;
-            m_storages[m_tensors[loss].storage].bytesFixed = Count{};
+            if (mse) {
+                m_storages[m_tensors[loss].storage].bytesPerSample = inputSized;
+                m_storages[m_tensors[loss].storage].bytesFixed = Count{};
+            }
             m_step.ops.back().forwardScratch.perSample = inputSized.value();
             m_overflow = m_overflow || inputSized.isOverflow();
             m_labelBytes = elements * Count{elementSize(lossType)};

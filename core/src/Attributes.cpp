@@ -79,6 +79,16 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
         if (!v.is_string() || std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>()) == spec.choices.end())
             return attributeError(where, "must be one of " + quotedList(spec.choices));
         return v;
+    case AttributeType::Text: {
+        const std::string text = v.is_string() ? v.get<std::string>() : std::string();
+        const bool ok = !text.empty() && text.size() <= kMaxAttributeTextLength
+            && std::none_of(text.begin(), text.end(),
+                            [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+        if (!ok)
+            return attributeError(where, "must be a line of text of 1 to " + std::to_string(kMaxAttributeTextLength)
+                                             + " characters");
+        return v;
+    }
     case AttributeType::IntTuple:
     case AttributeType::IntList: {
         const bool tuple = spec.type == AttributeType::IntTuple;

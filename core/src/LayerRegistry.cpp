@@ -46,6 +46,7 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeNewGELU());
     kinds.push_back(makeScaledDotProductAttention());
     kinds.push_back(makeTokenTypeEmbedding());
+    kinds.push_back(makeGenericOp());
     kinds.push_back(makeConv3d());
     kinds.push_back(makeConvTranspose1d());
     kinds.push_back(makeConvTranspose3d());

@@ -24,7 +24,8 @@ using nlohmann::json;
 using detail::jsonTypeName;
 
 constexpr std::string_view kFormatName = "headroom-model";
-constexpr std::array<std::string_view, 6> kTopLevelKeys{"format", "version", "name", "description", "input", "loss"};
+constexpr std::array<std::string_view, 7> kTopLevelKeys{"format", "version", "name", "description", "input", "loss",
+                                                        "warnings"};
 constexpr std::array<std::string_view, 8> kStructuralKeys{"type",  "name",   "inputs",     "tied_to",
                                                           "times", "layers", "frozen", "checkpoint"};
 constexpr std::int64_t kMaxDimension = 1LL << 40;
@@ -200,8 +201,14 @@ Result<Network> parseNetwork(const json& j)
     if (const auto loss = j.find("loss"); loss != j.end()) {
         const auto parsed = loss->is_string() ? parseLoss(loss->get<std::string>()) : std::nullopt;
         if (!parsed)
-            return at("loss", "must be \"cross_entropy\", \"mse\" or \"none\"");
+            return at("loss", "must be \"cross_entropy\", \"mse\", \"l1\", \"bce\" or \"none\"");
         net.loss = *parsed;
+    }
+    if (const auto warnings = j.find("warnings"); warnings != j.end()) {
+        if (!warnings->is_array()
+            || !std::all_of(warnings->begin(), warnings->end(), [](const json& w) { return w.is_string(); }))
+            return at("warnings", "must be a list of strings");
+        net.warnings = warnings->get<std::vector<std::string>>();
     }
     const auto layers = j.find("layers");
     if (layers == j.end())
@@ -277,6 +284,8 @@ std::string serializeModel(const Network& network)
         j["description"] = escapeInvalidUtf8(network.description);
     j["input"] = {{"shape", network.input.shape.dims}, {"dtype", dtypeName(network.input.dtype)}};
     j["loss"] = lossName(network.loss);
+    if (!network.warnings.empty())
+        j["warnings"] = network.warnings;
     auto layers = nlohmann::ordered_json::array();
     for (const auto& l : network.layers)
         layers.push_back(layerToJson(l));

@@ -619,6 +619,14 @@ FLOPs</translation>
         <source>Samples/s/GPU</source>
         <translation>샘플/초/GPU</translation>
     </message>
+    <message>
+        <source>Warning.</source>
+        <translation>경고.</translation>
+    </message>
+    <message>
+        <source>Warning (%1).</source>
+        <translation>경고 (%1).</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -911,6 +919,10 @@ FLOPs</translation>
     <message>
         <source>“%1” is not allowed: %2 takes %3, separated by commas.</source>
         <translation>“%1”은(는) 허용되지 않습니다. %2의 허용 값: 쉼표로 구분한 %3.</translation>
+    </message>
+    <message>
+        <source>any text up to %1 characters</source>
+        <translation>최대 %1자의 임의 텍스트</translation>
     </message>
 </context>
 <context>
@@ -2325,6 +2337,34 @@ FLOPs</translation>
     <message>
         <source>the end of the axis</source>
         <translation>축의 끝</translation>
+    </message>
+    <message>
+        <source>An operator Headroom does not model: keeps its inputs, makes one new tensor</source>
+        <translation>Headroom이 모델링하지 않는 연산자: 입력을 보관하고 새 텐서 하나를 만듦</translation>
+    </message>
+    <message>
+        <source>&quot;float&quot;: the type of its floating-point inputs (or the parameter type), following the precision; otherwise a fixed element type</source>
+        <translation>"float": 부동소수점 입력의 타입 (또는 파라미터 타입), 정밀도를 따름; 그 외에는 고정된 원소 타입</translation>
+    </message>
+    <message>
+        <source>Keeps every input for backward (the assumption)</source>
+        <translation>역전파를 위해 모든 입력을 보관 (가정)</translation>
+    </message>
+    <message>
+        <source>The operator&apos;s name, shown in the warning</source>
+        <translation>연산자 이름, 경고에 표시됨</translation>
+    </message>
+    <message>
+        <source>The output&apos;s shape per sample (without the batch axis)</source>
+        <translation>샘플당 출력 형태 (배치 축 제외)</translation>
+    </message>
+    <message>
+        <source>Trainable parameter elements the operator holds</source>
+        <translation>연산자가 가진 학습 가능한 파라미터 원소 수</translation>
+    </message>
+    <message>
+        <source>Why no exact layer models it</source>
+        <translation>정확히 표현하는 레이어가 없는 이유</translation>
     </message>
 </context>
 <context>
@@ -4033,6 +4073,37 @@ FLOPs</translation>
     <message>
         <source>For-loop</source>
         <translation>For 루프</translation>
+    </message>
+    <message>
+        <source>Mean absolute error (L1)</source>
+        <translation>평균 절대 오차 (L1)</translation>
+    </message>
+    <message>
+        <source>Binary cross-entropy</source>
+        <translation>이진 교차 엔트로피</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::WarningBanner</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>These numbers rest on an assumption you should check:</source>
+        <translation>이 수치는 확인이 필요한 가정 하나에 기반합니다:</translation>
+    </message>
+    <message>
+        <source>These numbers rest on %1 assumptions you should check:</source>
+        <translation>이 수치는 확인이 필요한 가정 %1개에 기반합니다:</translation>
+    </message>
+    <message>
+        <source>Show fewer</source>
+        <translation>간략히 보기</translation>
+    </message>
+    <message>
+        <source>Show all %1</source>
+        <translation>%1개 모두 보기</translation>
     </message>
 </context>
 </TS>

@@ -619,6 +619,14 @@ FLOPs</translation>
         <source>Samples/s/GPU</source>
         <translation>样本/秒/GPU</translation>
     </message>
+    <message>
+        <source>Warning.</source>
+        <translation>警告。</translation>
+    </message>
+    <message>
+        <source>Warning (%1).</source>
+        <translation>警告（%1）。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -911,6 +919,10 @@ FLOPs</translation>
     <message>
         <source>“%1” is not allowed: %2 takes %3, separated by commas.</source>
         <translation>不允许“%1”：%2 接受以逗号分隔的%3。</translation>
+    </message>
+    <message>
+        <source>any text up to %1 characters</source>
+        <translation>不超过 %1 个字符的任意文本</translation>
     </message>
 </context>
 <context>
@@ -2325,6 +2337,34 @@ FLOPs</translation>
     <message>
         <source>the end of the axis</source>
         <translation>轴的末尾</translation>
+    </message>
+    <message>
+        <source>An operator Headroom does not model: keeps its inputs, makes one new tensor</source>
+        <translation>Headroom 未建模的算子：保留其输入，生成一个新张量</translation>
+    </message>
+    <message>
+        <source>&quot;float&quot;: the type of its floating-point inputs (or the parameter type), following the precision; otherwise a fixed element type</source>
+        <translation>"float"：其浮点输入的类型（或参数类型），随精度而定；否则为固定的元素类型</translation>
+    </message>
+    <message>
+        <source>Keeps every input for backward (the assumption)</source>
+        <translation>为反向传播保留所有输入（假设）</translation>
+    </message>
+    <message>
+        <source>The operator&apos;s name, shown in the warning</source>
+        <translation>算子名称，显示在警告中</translation>
+    </message>
+    <message>
+        <source>The output&apos;s shape per sample (without the batch axis)</source>
+        <translation>每个样本的输出形状（不含批次轴）</translation>
+    </message>
+    <message>
+        <source>Trainable parameter elements the operator holds</source>
+        <translation>该算子持有的可训练参数元素数</translation>
+    </message>
+    <message>
+        <source>Why no exact layer models it</source>
+        <translation>为何没有精确的层可以表示它</translation>
     </message>
 </context>
 <context>
@@ -4033,6 +4073,37 @@ FLOPs</translation>
     <message>
         <source>For-loop</source>
         <translation>For 循环</translation>
+    </message>
+    <message>
+        <source>Mean absolute error (L1)</source>
+        <translation>平均绝对误差（L1）</translation>
+    </message>
+    <message>
+        <source>Binary cross-entropy</source>
+        <translation>二元交叉熵</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::WarningBanner</name>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>These numbers rest on an assumption you should check:</source>
+        <translation>这些数值基于一项需要您核实的假设：</translation>
+    </message>
+    <message>
+        <source>These numbers rest on %1 assumptions you should check:</source>
+        <translation>这些数值基于 %1 项需要您核实的假设：</translation>
+    </message>
+    <message>
+        <source>Show fewer</source>
+        <translation>收起</translation>
+    </message>
+    <message>
+        <source>Show all %1</source>
+        <translation>显示全部 %1 项</translation>
     </message>
 </context>
 </TS>

@@ -97,6 +97,9 @@ private slots:
     void throughputTable();
     void setupLinesOnlyWhenNotDefault();
     void reportWithStrategies();
+    void lossOption_data();
+    void lossOption();
+    void warningsGoToStderr();
     void moeImbalance();
 
     // Issues #16 and #17: help, mistakes and hostile input on the command line.
@@ -902,6 +905,75 @@ void TestCli::reportWithStrategies()
     for (const char* fragment : {"ZeRO stage 2", "8 micro-batches per optimizer step", "Per block", "256 tokens",
                                  "Throughput (estimated)", "Communication buffers"})
         QVERIFY2(t.contains(QLatin1String(fragment)), fragment);
+}
+
+void TestCli::lossOption_data()
+{
+    // LeNet-5's output is [10] logits; its sample [1, 32, 32] float32 is 4,096 bytes. Cross-entropy keeps
+    // the log-softmax (40 B) and reads one int64 label; L1 keeps input - target (40 B), BCE and MSE the
+    // logits (the last Linear's output, kept by nothing else: 40 B); those three read a float32 target
+    // of 10 values. 44,984 B of activations with cross-entropy (tests/core/tst_activations.cpp).
+    QTest::addColumn<QString>("loss");
+    QTest::addColumn<QString>("row");
+    QTest::addColumn<qint64>("activations");
+    QTest::addColumn<qint64>("input");
+    QTest::newRow("default") << QString() << QStringLiteral("CrossEntropyLoss") << qint64{44984} << qint64{4096 + 8};
+    QTest::newRow("l1") << QStringLiteral("l1") << QStringLiteral("L1Loss") << qint64{44984} << qint64{4096 + 40};
+    QTest::newRow("bce") << QStringLiteral("bce") << QStringLiteral("BCELoss") << qint64{44984} << qint64{4096 + 40};
+    QTest::newRow("mse") << QStringLiteral("mse") << QStringLiteral("MSELoss") << qint64{44984} << qint64{4096 + 40};
+    QTest::newRow("none") << QStringLiteral("none") << QString() << qint64{44984 - 40} << qint64{4096};
+}
+
+void TestCli::lossOption()
+{
+    QFETCH(QString, loss);
+    QFETCH(QString, row);
+    QFETCH(qint64, activations);
+    QFETCH(qint64, input);
+    QStringList args{m_lenet};
+    if (!loss.isEmpty())
+        args << QStringLiteral("--loss") << loss;
+    const auto j = jsonOf(args);
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["per_sample_bytes"]["activations"].get<qint64>(), activations);
+    QCOMPARE(j["per_sample_bytes"]["input"].get<qint64>(), input);
+    const auto& last = j["layers"].back();
+    if (row.isEmpty())
+        QVERIFY(last["name"].get<std::string>() != "loss");
+    else
+        QCOMPARE(QString::fromStdString(last["type"].get<std::string>()), row);
+    const Run bad = runHeadroom({QStringLiteral("estimate"), m_lenet, QStringLiteral("--loss"), QStringLiteral("hinge")});
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains(QStringLiteral("--loss must be one of cross_entropy|mse|l1|bce|none, not \"hinge\"")),
+             qPrintable(bad.err));
+}
+
+void TestCli::warningsGoToStderr()
+{
+    // Five operators of this file have no Headroom layer: each is a GenericOp with a warning
+    // (tests/core/tst_onnximport.cpp), printed to stderr by estimate, max-batch and report alike.
+    const QString file = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/generic_ops.onnx");
+    const QString pdf = m_dir.filePath(QStringLiteral("generic.pdf"));
+    for (const QStringList& args : {QStringList{QStringLiteral("estimate"), file},
+                                    QStringList{QStringLiteral("max-batch"), file},
+                                    QStringList{QStringLiteral("report"), file, QStringLiteral("-o"), pdf}}) {
+        const Run r = runHeadroom(args);
+        QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+        const QStringList lines = r.err.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 5);
+        QVERIFY2(lines.front().startsWith(QStringLiteral("headroom: warning: layer 'fancy': operator 'com.example::Fancy' "
+                                                         "has no Headroom layer")),
+                 qPrintable(lines.front()));
+        for (const auto& line : lines)
+            QVERIFY2(line.startsWith(QStringLiteral("headroom: warning: ")), qPrintable(line));
+        QVERIFY(!r.out.contains(QStringLiteral("warning")));
+    }
+    const auto j = jsonOf({file});
+    QCOMPARE(j["warnings"].size(), std::size_t{5});
+    QCOMPARE(j["warnings"][0]["layer"].get<std::string>(), std::string("fancy"));
+    // A network without assumptions prints none.
+    const Run clean = runHeadroom({QStringLiteral("estimate"), m_lenet});
+    QVERIFY(clean.err.isEmpty());
 }
 
 void TestCli::moeImbalance()

@@ -129,7 +129,9 @@ void TestModelFile::badInput_data()
     QTest::newRow("unknown top-level key") << R"({"format":"headroom-model","version":1,"input":{"shape":[3]},"layer":[]})"
                                            << "layer is not a known top-level key";
     QTest::newRow("bad loss") << R"({"format":"headroom-model","version":1,"input":{"shape":[3]},"loss":"hinge","layers":[]})"
-                              << "loss must be \"cross_entropy\", \"mse\" or \"none\"";
+                              << "loss must be \"cross_entropy\", \"mse\", \"l1\", \"bce\" or \"none\"";
+    QTest::newRow("warnings not strings") << R"({"format":"headroom-model","version":1,"input":{"shape":[3]},"warnings":[1],"layers":[]})"
+                                          << "warnings must be a list of strings";
 }
 
 void TestModelFile::badInput()

@@ -8,8 +8,12 @@
 
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <iterator>
 
 using namespace headroom;
@@ -60,6 +64,13 @@ private slots:
     void torchvisionMatchesPyTorchAndPresets();
     void smallModelsMatchPyTorch_data();
     void smallModelsMatchPyTorch();
+    void realNetworksMatchMeasuredPyTorch_data();
+    void realNetworksMatchMeasuredPyTorch();
+    void patternsComeBackAsOneLayer();
+    void newKindsMapFromOperators_data();
+    void newKindsMapFromOperators();
+    void storedOperandOrderIsKept();
+    void newerOpsetsReadAsSeventeen();
     void lenetEqualsNativeLayerByLayer();
     void residualBranchesArePreserved();
     void namesFollowTorchModuleScopes();
@@ -69,7 +80,14 @@ private slots:
     void importedNetworkSavesAsModelFile();
     void badInput_data();
     void badInput();
-    void unsupportedOperatorsAreAllListed();
+    void unknownOperatorsBecomeGenericOps();
+    void settingsWithoutALayerBecomeGenericOps();
+    void genericOpInModelFiles_data();
+    void genericOpInModelFiles();
+    void evalModeExportsAreWarnedAbout_data();
+    void evalModeExportsAreWarnedAbout();
+    void lossIsTheUsersChoice_data();
+    void lossIsTheUsersChoice();
     void everyTruncationIsAnError();
     void loadNetworkFileDispatchesOnExtension();
 };
@@ -134,6 +152,186 @@ void TestOnnxImport::smallModelsMatchPyTorch()
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     QCOMPARE(a.totalParams, static_cast<std::uint64_t>(params));
     QVERIFY(a.activationBytesPerSample > 0);
+}
+
+void TestOnnxImport::realNetworksMatchMeasuredPyTorch_data()
+{
+    // tests/data/onnx/networks.json: measure_networks.py's figures from torch 1.13 (parameters, and the
+    // bytes autograd saves per sample with tests/reference/measure.py's method and CUDA adjustments).
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("loss");
+    QTest::addColumn<qint64>("params");
+    QTest::addColumn<qint64>("activations");
+    const auto doc = nlohmann::json::parse(readBytes(dataPath("networks.json")));
+    for (const auto& [name, e] : doc.at("networks").items()) {
+        QVERIFY2(!e.contains("error"), (name + ": " + e.value("error", std::string())).c_str());
+        QTest::newRow(name.c_str()) << QString::fromStdString(e.at("file").get<std::string>())
+                                    << QString::fromStdString(e.at("loss").get<std::string>())
+                                    << e.at("parameters").get<qint64>() << e.at("activation_bytes_per_sample").get<qint64>();
+    }
+}
+
+void TestOnnxImport::realNetworksMatchMeasuredPyTorch()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, loss);
+    QFETCH(qint64, params);
+    QFETCH(qint64, activations);
+    // Networks Headroom cannot import exactly yet (docs/onnx-import.md, "The seventeen networks").
+    static const std::map<std::string, const char*> kPending{
+        {"style_transfer", "imports with every operator mapped and exact parameters, but 41,875,456 activation bytes per "
+                           "sample against 40,826,880 measured (+2.6 %, exactly 1 MiB): not yet explained"},
+    };
+    // One verdict, so that a pending network fails exactly once (XFAIL) and passes visibly (XPASS).
+    std::string verdict;
+    const auto n = importOnnxFile(dataPath(file.toStdString()));
+    if (!n.ok()) {
+        verdict = n.error().message;
+    } else {
+        Network net = n.value();
+        net.loss = parseLoss(loss.toStdString()).value();
+        const Analysis a = analyze(net, Precision::Fp32);
+        const double error = std::abs(static_cast<double>(a.activationBytesPerSample) - static_cast<double>(activations))
+            / static_cast<double>(activations);
+        if (!a.valid())
+            verdict = a.error->message;
+        else if (!a.warnings.empty()) // every operator must have its own layer
+            verdict = std::to_string(a.warnings.size()) + " warnings, the first: " + a.warnings.front().layer + ": "
+                + a.warnings.front().message;
+        else if (static_cast<qint64>(a.totalParams) != params)
+            verdict = std::to_string(a.totalParams) + " parameters, PyTorch counts " + std::to_string(params);
+        else if (error > 0.01) // within 1 % of what PyTorch keeps (CPU -> CUDA adjusted as measure.py documents)
+            verdict = std::to_string(a.activationBytesPerSample) + " activation bytes per sample, measured "
+                + std::to_string(activations);
+    }
+    if (const auto it = kPending.find(QTest::currentDataTag()); it != kPending.end())
+        QEXPECT_FAIL("", it->second, Abort);
+    QVERIFY2(verdict.empty(), verdict.c_str());
+}
+
+void TestOnnxImport::patternsComeBackAsOneLayer()
+{
+    // patterns_opset15.onnx (make_onnx.py's Patterns): LayerNorm as nine nodes, GELU(approximate="tanh") as
+    // nine, Hugging Face's NewGELU as eight, and a LayerNorm over [6, 16] without affine parameters.
+    const auto n = importOnnxFile(dataPath("patterns_opset15.onnx"));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(typesOf(n.value()), (std::vector<std::string>{"LayerNorm", "Linear", "GELU", "Linear", "NewGELU", "LayerNorm",
+                                     "Flatten", "Linear"}));
+    QCOMPARE(layerNamed(n.value(), "act")->attributes.at("approximate").get<std::string>(), std::string("tanh"));
+    const auto& norm2 = layerNamed(n.value(), "norm2")->attributes;
+    QVERIFY(norm2.at("normalized_shape") == nlohmann::json({6, 16}));
+    QCOMPARE(norm2.at("eps").get<double>(), 1e-6);
+    QCOMPARE(norm2.at("elementwise_affine").get<bool>(), false);
+    QVERIFY(layerNamed(n.value(), "norm")->attributes.empty()); // nn.LayerNorm(16): every default
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, std::uint64_t{1492}); // sum(p.numel() for p in Patterns().parameters())
+    QVERIFY(a.warnings.empty());
+}
+
+void TestOnnxImport::newKindsMapFromOperators_data()
+{
+    // make_onnx.py's Vocabulary and Tokens (torch 1.13, opset 15) and its hand-built movement graph (opset 13):
+    // every operator has the layer kind of issue 13 the PyTorch code used.
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("types");
+    QTest::addColumn<qint64>("params"); // sum(p.numel() for p in model.parameters())
+    QTest::newRow("vocabulary") << "vocabulary.onnx"
+        << QStringList{QStringLiteral("Conv2d"), QStringLiteral("Hardswish"), QStringLiteral("Mean"), QStringLiteral("Conv2d"),
+               QStringLiteral("Hardsigmoid"), QStringLiteral("Mul"), QStringLiteral("Mul"), QStringLiteral("Pad"),
+               QStringLiteral("InstanceNorm2d"), QStringLiteral("ELU"), QStringLiteral("SELU"), QStringLiteral("CELU"),
+               QStringLiteral("Softplus"), QStringLiteral("PReLU"), QStringLiteral("Mish"), QStringLiteral("Upsample"),
+               QStringLiteral("Conv2d"), QStringLiteral("PixelShuffle"), QStringLiteral("Clamp"), QStringLiteral("Div"),
+               QStringLiteral("Sub"), QStringLiteral("Abs"), QStringLiteral("Sqrt"), QStringLiteral("Neg"), QStringLiteral("Exp"),
+               QStringLiteral("Add"), QStringLiteral("Mean"), QStringLiteral("Linear")}
+        // conv 4*8*9+8, gate 8*8+8, gamma 8, norm 8+8, prelu 8, shuffle_in 8*16+16, head 4*5+5
+        << qint64{296 + 72 + 8 + 16 + 8 + 144 + 25};
+    QTest::newRow("tokens") << "tokens.onnx"
+        << QStringList{QStringLiteral("Flatten"), QStringLiteral("Permute"), QStringLiteral("Add"), QStringLiteral("Concat"),
+               QStringLiteral("Permute"), QStringLiteral("MatMul"), QStringLiteral("Div"), QStringLiteral("Softmax"),
+               QStringLiteral("MatMul"), QStringLiteral("Slice"), QStringLiteral("Slice"), QStringLiteral("Slice"),
+               QStringLiteral("Slice"), QStringLiteral("Sigmoid"), QStringLiteral("Mul"), QStringLiteral("Select"),
+               QStringLiteral("Amax"), QStringLiteral("Add"), QStringLiteral("Linear")}
+        // position 64*16, token 16, head 8*5+5
+        << qint64{1024 + 16 + 45};
+    QTest::newRow("movement (opset 13)") << "movement_opset13.onnx"
+        << QStringList{QStringLiteral("Narrow"), QStringLiteral("Narrow"), QStringLiteral("PixelShuffle"),
+               QStringLiteral("Hardswish"), QStringLiteral("PixelShuffle"), QStringLiteral("Concat"),
+               QStringLiteral("GenericOp"), QStringLiteral("Sum"), QStringLiteral("Linear")}
+        // fc 3 x 2 + 3, and the stored number the GenericOp for c - x reads (its conservative assumption: 1)
+        << qint64{3 * 2 + 3 + 1};
+}
+
+void TestOnnxImport::newKindsMapFromOperators()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, types);
+    QFETCH(qint64, params);
+    const auto n = importOnnxFile(dataPath(file.toStdString()));
+    QVERIFY2(n.ok(), messageOf(n));
+    QStringList actual;
+    for (const auto& t : typesOf(n.value()))
+        actual << QString::fromStdString(t);
+    QCOMPARE(actual, types);
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, static_cast<std::uint64_t>(params));
+    QCOMPARE(a.warnings.empty(), !types.contains(QStringLiteral("GenericOp")));
+}
+
+void TestOnnxImport::storedOperandOrderIsKept()
+{
+    const auto vocabulary = importOnnxFile(dataPath("vocabulary.onnx"));
+    QVERIFY2(vocabulary.ok(), messageOf(vocabulary));
+    const auto attributesOf = [&](const Network& n, const std::string& type, int nth = 0) {
+        for (const auto& l : n.layers) {
+            if (l.type == type && nth-- == 0)
+                return l.attributes;
+        }
+        return nlohmann::json();
+    };
+    // self.gamma * y: the stored [8, 1, 1] is the Mul's parameter; y / 2.0 and y - 1.0 are scalars.
+    QVERIFY(attributesOf(*vocabulary, "Mul", 1).at("parameter") == nlohmann::json({8, 1, 1}));
+    QCOMPARE(attributesOf(*vocabulary, "Div").at("scalar").get<double>(), 2.0);
+    QCOMPARE(attributesOf(*vocabulary, "Sub").at("scalar").get<double>(), 1.0);
+    QVERIFY(attributesOf(*vocabulary, "Pad") == nlohmann::json({{"pad", {1, 1, 1, 1}}, {"mode", "reflect"}}));
+    QCOMPARE(attributesOf(*vocabulary, "InstanceNorm2d").at("affine").get<bool>(), true);
+    QCOMPARE(attributesOf(*vocabulary, "CELU").at("alpha").get<double>(), 0.5);
+    QCOMPARE(attributesOf(*vocabulary, "PReLU").at("num_parameters").get<int>(), 8);
+    QVERIFY(attributesOf(*vocabulary, "Upsample") == nlohmann::json({{"scale_factor", 2.0}, {"mode", "bilinear"}}));
+    QVERIFY(attributesOf(*vocabulary, "Clamp") == nlohmann::json({{"min", -1.0}, {"max", 1.0}}));
+    // The class token before the tokens and the position table after them: Concat's and Add's parameters.
+    const auto tokens = importOnnxFile(dataPath("tokens.onnx"));
+    QVERIFY2(tokens.ok(), messageOf(tokens));
+    QVERIFY(attributesOf(*tokens, "Concat").at("parameter") == nlohmann::json({1, 16}));
+    QVERIFY(attributesOf(*tokens, "Add").at("parameter") == nlohmann::json({64, 16}));
+    QVERIFY(attributesOf(*tokens, "Permute").at("dims") == nlohmann::json({0, 2, 1}));
+    QVERIFY(attributesOf(*tokens, "Select") == nlohmann::json({{"dim", 1}, {"index", 0}}));
+    // Split [4, 4] on the channels: two Narrows; c - x (a stored number first) has no layer and says why.
+    const auto movement = importOnnxFile(dataPath("movement_opset13.onnx"));
+    QVERIFY2(movement.ok(), messageOf(movement));
+    QVERIFY(attributesOf(*movement, "Narrow", 1) == nlohmann::json({{"dim", 1}, {"start", 4}, {"length", 4}}));
+    QVERIFY(attributesOf(*movement, "Sum") == nlohmann::json({{"dim", {2, 3}}}));
+    QVERIFY2(movement->description.find("DepthToSpace in DCR mode") != std::string::npos, movement->description.c_str());
+    const Analysis a = analyze(*movement, Precision::Fp32);
+    QCOMPARE(a.warnings.size(), std::size_t{1});
+    QCOMPARE(a.warnings.front().layer, std::string("one_minus"));
+    QVERIFY2(a.warnings.front().message.find("a stored operand before the computed one (c - x)") != std::string::npos,
+             a.warnings.front().message.c_str());
+}
+
+void TestOnnxImport::newerOpsetsReadAsSeventeen()
+{
+    // As torch 2's dynamo exporter writes them: opset 20's Gelu and opset 18's ReduceMean with its axes [2, 3]
+    // as an input (read as the axes attribute: a Mean over H and W).
+    const auto n = importOnnxFile(dataPath("opset20.onnx"));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(typesOf(n.value()), (std::vector<std::string>{"Conv2d", "GELU", "Mean", "Linear"}));
+    QCOMPARE(layerNamed(n.value(), "node_Gelu_1")->attributes.at("approximate").get<std::string>(), std::string("tanh"));
+    QVERIFY(layerNamed(n.value(), "node_ReduceMean_2")->attributes.at("dim") == nlohmann::json({2, 3}));
+    QVERIFY2(n->description.find("opset 20 read as 17") != std::string::npos, n->description.c_str());
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QCOMPARE(a.totalParams, std::uint64_t{8 * 3 * 3 * 3 + 8 + 10 * 8 + 10});
 }
 
 void TestOnnxImport::lenetEqualsNativeLayerByLayer()
@@ -296,8 +494,6 @@ void TestOnnxImport::badInput_data()
 {
     QTest::addColumn<QString>("file"); // a file under tests/data/onnx, or a special case below
     QTest::addColumn<QString>("expected"); // a part of the message
-    QTest::newRow("asymmetric padding") << "asymmetric_pads.onnx"
-                                        << "conv_asym (Conv: asymmetric padding (begin [0, 0], end [1, 1])";
     QTest::newRow("no shapes") << "no_shapes.onnx"
                                << "input 'x' has no shape";
     QTest::newRow("opset too old") << "opset5.onnx"
@@ -325,6 +521,10 @@ void TestOnnxImport::badInput_data()
     QTest::newRow("conv weight rank above input rank")
         << "conv_rank_mismatch.onnx"
         << "conv (Conv: its weight [4, 3, 3, 3] does not fit an input of rank 2)";
+    QTest::newRow("opset 18 without an opset-17 form")
+        << "opset18_antialias.onnx"
+        << "uses opset 18, which Headroom reads as opset 17, but 1 operator has no opset-17 form: node_Resize_0 (Resize: "
+           "antialias = 1 has no opset-17 form)";
     QTest::newRow("zero stride") << "zero_stride.onnx" << "node pool (AveragePool) has strides [0, 2]; they must be positive";
     QTest::newRow("JPEG image")
         << ":jpeg"
@@ -346,6 +546,8 @@ void TestOnnxImport::badInput_data()
     QTest::newRow("dropout ratio NaN") << "dropout_nan.onnx" << "dropout (Dropout: its ratio NaN is not a probability)";
     QTest::newRow("flatten axis out of range")
         << "flatten_axis.onnx" << "flatten (Flatten: its axis -99 is out of range for a rank-4 input (from -4 to 4))";
+    QTest::newRow("reshape target below -1")
+        << "reshape_negative.onnx" << "node reshape (Reshape) has a target shape with a size below -1";
 }
 
 void TestOnnxImport::badInput()
@@ -378,15 +580,194 @@ void TestOnnxImport::badInput()
     QVERIFY(!r.error().location.empty());
 }
 
-void TestOnnxImport::unsupportedOperatorsAreAllListed()
+void TestOnnxImport::unknownOperatorsBecomeGenericOps()
 {
-    const auto r = importOnnxFile(dataPath("unsupported_ops.onnx"));
-    QVERIFY(!r.ok());
-    const std::string& m = r.error().message;
-    QVERIFY2(m.find("cannot import 3 operators (HardSwish, Mul, Resize): ") != std::string::npos, m.c_str());
-    for (const char* part : {"/act/HardSwish (HardSwish)", "/Resize (Resize)", "/Mul (Mul)"})
-        QVERIFY2(m.find(part) != std::string::npos, part);
-    QCOMPARE(r.error().location, std::string("/act/HardSwish"));
+    // A custom-domain operator with a stored [16, 16] weight, Erf, TopK with both outputs used, a Cast:
+    // no Headroom layer has them, so each becomes a GenericOp that keeps its inputs, with a warning.
+    const auto n = importOnnxFile(dataPath("generic_ops.onnx"));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(typesOf(n.value()), (std::vector<std::string>{"ReLU", "GenericOp", "GenericOp", "GenericOp", "GenericOp",
+                                     "GenericOp", "Concat", "Flatten", "Linear"}));
+    QCOMPARE(layerNamed(n.value(), "fancy")->attributes.at("op").get<std::string>(), std::string("com.example::Fancy"));
+    QCOMPARE(layerNamed(n.value(), "fancy")->attributes.at("parameters").get<int>(), 16 * 16);
+    QCOMPARE(layerNamed(n.value(), "topk_2")->attributes.at("output_dtype").get<std::string>(), std::string("int64"));
+    QCOMPARE(layerNamed(n.value(), "topk_2")->attributes.at("keeps_inputs").get<bool>(), false);
+    QCOMPARE(layerNamed(n.value(), "concat")->inputs, (std::vector<std::string>{"topk", "to_float"}));
+    QVERIFY2(n->description.find("5 operators Headroom has no exact layer for") != std::string::npos,
+             n->description.c_str());
+
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, std::uint64_t{16 * 16 + 64 * 10 + 10});
+    // Per sample: Fancy keeps relu's [8, 16] float32 (512 B), Erf keeps Fancy's (512), TopK keeps Erf's
+    // (512), Cast keeps the int64 indices [8, 4] (256), the Linear keeps the Concat's [64] (256), the loss
+    // its log-softmax [10] (40); TopK's second layer keeps nothing.
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t{512 * 3 + 256 + 256 + 40});
+    QCOMPARE(a.warnings.size(), std::size_t{5});
+    const std::vector<std::pair<std::string, std::string>> expected{
+        {"fancy", "operator 'com.example::Fancy' has no Headroom layer; it is modelled as a generic operation that "
+                  "keeps its 1 input for backward and makes a new float32 [8, 16] tensor, with 256 parameters"},
+        {"erf", "operator 'Erf' has no Headroom layer"},
+        {"topk", "operator 'TopK' has no Headroom layer"},
+        {"topk_2", "keeps nothing for backward and makes a new int64 [8, 4] tensor"},
+        {"to_float", "operator 'Cast' has no Headroom layer"}};
+    for (std::size_t k = 0; k < expected.size(); ++k) {
+        QCOMPARE(a.warnings[k].layer, expected[k].first);
+        QVERIFY2(a.warnings[k].message.find(expected[k].second) != std::string::npos, a.warnings[k].message.c_str());
+    }
+}
+
+void TestOnnxImport::settingsWithoutALayerBecomeGenericOps()
+{
+    // A Conv with asymmetric padding (TensorFlow's "SAME" at stride 2) has no PyTorch layer of its own:
+    // a GenericOp with the Conv's 8 x 3 x 3 x 3 weight as its parameters, and the reason in its warning.
+    const auto n = importOnnxFile(dataPath("asymmetric_pads.onnx"));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(typesOf(n.value()), (std::vector<std::string>{"GenericOp"}));
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QCOMPARE(a.totalParams, std::uint64_t{8 * 3 * 3 * 3});
+    QCOMPARE(a.output.shape.dims, (std::vector<std::int64_t>{8, 8, 8}));
+    QCOMPARE(a.warnings.size(), std::size_t{1});
+    QCOMPARE(a.warnings.front().layer, std::string("conv_asym"));
+    QVERIFY2(a.warnings.front().message.rfind("operator 'Conv' (asymmetric padding (begin [0, 0], end [1, 1])", 0) == 0,
+             a.warnings.front().message.c_str());
+}
+
+void TestOnnxImport::genericOpInModelFiles_data()
+{
+    // A GenericOp written by hand on a [4, 8] input: what it keeps and makes follows its attributes.
+    QTest::addColumn<QString>("attributes"); // the GenericOp's JSON attributes
+    QTest::addColumn<QString>("error");      // part of the error, or empty
+    QTest::addColumn<qint64>("activations"); // activation bytes per sample without the loss
+    QTest::addColumn<qint64>("params");
+    // Between Linear(8) (8 x 8 + 8 parameters) and Linear(2) (16 x 2 + 2): the GenericOp keeps the first
+    // Linear's [4, 8] float32 output (128 B), the second Linear keeps the GenericOp's [4, 16] (256 B).
+    QTest::newRow("defaults") << R"("op": "Fancy", "output_shape": [4, 16])" << "" << qint64{128 + 256} << qint64{72 + 34};
+    QTest::newRow("keeps nothing, holds parameters")
+        << R"("op": "Fancy", "output_shape": [4, 16], "keeps_inputs": false, "parameters": 100)" << ""
+        << qint64{256} << qint64{72 + 100 + 34};
+    QTest::newRow("bfloat16 output") << R"("op": "Fancy", "output_shape": [4, 16], "output_dtype": "bfloat16")" << ""
+                                     << qint64{128 + 128} << qint64{72 + 34};
+    QTest::newRow("empty name") << R"("op": "", "output_shape": [4, 16])"
+                                << "layers[1].op must be a line of text of 1 to 200 characters" << qint64{0} << qint64{0};
+    QTest::newRow("control character") << R"("op": "a\u0007b", "output_shape": [4, 16])"
+                                       << "layers[1].op must be a line of text" << qint64{0} << qint64{0};
+    QTest::newRow("name too long") << QStringLiteral(R"("op": "%1", "output_shape": [4, 16])").arg(QString(201, QLatin1Char('x')))
+                                   << "layers[1].op must be a line of text of 1 to 200 characters" << qint64{0} << qint64{0};
+    QTest::newRow("name not text") << R"("op": 3, "output_shape": [4, 16])" << "layers[1].op must be a line of text"
+                                   << qint64{0} << qint64{0};
+    QTest::newRow("no shape") << R"("op": "Fancy")" << "layers[1].output_shape is required" << qint64{0} << qint64{0};
+}
+
+void TestOnnxImport::genericOpInModelFiles()
+{
+    QFETCH(QString, attributes);
+    QFETCH(QString, error);
+    QFETCH(qint64, activations);
+    QFETCH(qint64, params);
+    const std::string text = R"({"format": "headroom-model", "version": 1, "input": {"shape": [4, 8]}, "loss": "none",
+        "layers": [{"type": "Linear", "out_features": 8}, {"type": "GenericOp", )" + attributes.toStdString() + R"(},
+                   {"type": "Linear", "out_features": 2}]})";
+    const auto n = parseModel(text);
+    QVERIFY2(n.ok(), messageOf(n));
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    if (!error.isEmpty()) {
+        QVERIFY(!a.valid());
+        QVERIFY2(a.error->message.find(error.toStdString()) != std::string::npos, a.error->message.c_str());
+        return;
+    }
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(static_cast<qint64>(a.activationBytesPerSample), activations);
+    QCOMPARE(static_cast<qint64>(a.totalParams), params);
+    QCOMPARE(a.warnings.size(), std::size_t{1});
+    QCOMPARE(a.warnings.front().layer, std::string("1"));
+    QVERIFY2(a.warnings.front().message.rfind("operator 'Fancy' has no Headroom layer", 0) == 0,
+             a.warnings.front().message.c_str());
+    const auto reparsed = parseModel(serializeModel(n.value()));
+    QVERIFY2(reparsed.ok() && reparsed.value() == n.value(), "the GenericOp does not survive saving");
+}
+
+void TestOnnxImport::evalModeExportsAreWarnedAbout_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("parts"); // parts of the one warning; empty: no warning
+    QTest::newRow("eval mode: BatchNorm folded, BatchNorm1d in inference mode")
+        << "eval_mode.onnx"
+        << QStringList{QStringLiteral("the ONNX file was exported in inference (eval) mode"),
+                       QStringLiteral("BatchNorm was folded into 1 convolution (/conv/Conv)"),
+                       QStringLiteral("1 BatchNormalization node is in inference mode (/bn1/BatchNormalization"),
+                       QStringLiteral("any Dropout was removed"),
+                       QStringLiteral("training=torch.onnx.TrainingMode.TRAINING, do_constant_folding=False")};
+    for (const char* file : {"resnet18.onnx", "small_resnet.onnx", "mixed.onnx", "signal1d.onnx", "opset9.onnx"})
+        QTest::newRow(file) << file << QStringList{};
+}
+
+void TestOnnxImport::evalModeExportsAreWarnedAbout()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, parts);
+    const auto n = importOnnxFile(dataPath(file.toStdString()));
+    QVERIFY2(n.ok(), messageOf(n));
+    QCOMPARE(n->warnings.size(), parts.isEmpty() ? std::size_t{0} : std::size_t{1});
+    if (parts.isEmpty())
+        return;
+    for (const auto& part : parts)
+        QVERIFY2(n->warnings.front().find(part.toStdString()) != std::string::npos, n->warnings.front().c_str());
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY(!a.warnings.empty());
+    QCOMPARE(a.warnings.front().layer, std::string());
+    QCOMPARE(a.warnings.front().message, n->warnings.front());
+    // Saved as a model file, the network keeps its warning.
+    const auto reparsed = parseModel(serializeModel(n.value()));
+    QVERIFY2(reparsed.ok(), messageOf(reparsed));
+    QCOMPARE(reparsed->warnings, n->warnings);
+}
+
+void TestOnnxImport::lossIsTheUsersChoice_data()
+{
+    // signal1d ends in Sigmoid (output [4], which Sigmoid itself keeps); its input is [2, 64] float32.
+    // What each loss adds per sample (PyTorch 2.x, checked with torch 1.13's saved-tensor hooks):
+    // cross-entropy its log-softmax (4 x 4 B) and one int64 label; MSE and BCE keep the prediction, which
+    // Sigmoid already keeps in fp32 (0 B new) but which autocast casts to a new float32 copy; L1 keeps
+    // (input - target), a new tensor; MSE, L1 and BCE read a float32 target of the output's shape.
+    QTest::addColumn<QString>("loss");
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<qint64>("lossBytes");
+    QTest::addColumn<qint64>("labelBytes");
+    const int fp32 = static_cast<int>(Precision::Fp32);
+    const int bf16 = static_cast<int>(Precision::AmpBf16);
+    QTest::newRow("cross_entropy") << "cross_entropy" << fp32 << qint64{16} << qint64{8};
+    QTest::newRow("mse") << "mse" << fp32 << qint64{0} << qint64{16};
+    QTest::newRow("l1") << "l1" << fp32 << qint64{16} << qint64{16};
+    QTest::newRow("bce") << "bce" << fp32 << qint64{0} << qint64{16};
+    QTest::newRow("none") << "none" << fp32 << qint64{0} << qint64{0};
+    QTest::newRow("bce, autocast") << "bce" << bf16 << qint64{16} << qint64{16};
+    QTest::newRow("l1, autocast") << "l1" << bf16 << qint64{16} << qint64{16};
+}
+
+void TestOnnxImport::lossIsTheUsersChoice()
+{
+    QFETCH(QString, loss);
+    QFETCH(int, precision);
+    QFETCH(qint64, lossBytes);
+    QFETCH(qint64, labelBytes);
+    const auto imported = importOnnxFile(dataPath("signal1d.onnx"));
+    QVERIFY2(imported.ok(), messageOf(imported));
+    const auto parsed = parseLoss(loss.toStdString());
+    QVERIFY(parsed);
+    QCOMPARE(lossName(*parsed), std::string_view(loss.toStdString()));
+    Network n = imported.value();
+    n.loss = Loss::None;
+    const Analysis without = analyze(n, static_cast<Precision>(precision));
+    n.loss = *parsed;
+    const Analysis with = analyze(n, static_cast<Precision>(precision));
+    QVERIFY2(with.valid(), with.error ? with.error->message.c_str() : "");
+    QCOMPARE(static_cast<qint64>(with.activationBytesPerSample - without.activationBytesPerSample), lossBytes);
+    QCOMPARE(static_cast<qint64>(with.inputBytesPerSample), qint64{2 * 64 * 4} + labelBytes);
+    // The model file keeps the choice.
+    const auto reparsed = parseModel(serializeModel(n));
+    QVERIFY2(reparsed.ok(), messageOf(reparsed));
+    QCOMPARE(reparsed->loss, *parsed);
 }
 
 void TestOnnxImport::everyTruncationIsAnError()

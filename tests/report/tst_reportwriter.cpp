@@ -248,6 +248,7 @@ private slots:
     void stepChartNamesThePeak_data();
     void stepChartNamesThePeak();
     void defaultPlanListsNoStrategies();
+    void warningsAreListedUnderAssumptions();
 
     void missingFolderFails();
     void parentIsAFileFails();
@@ -883,6 +884,33 @@ void TestReportWriter::defaultPlanListsNoStrategies()
         QVERIFY2(!text.contains(QLatin1String(absent)), absent);
     QVERIFY(text.contains(QStringLiteral("Throughput (estimated)")));
     QVERIFY(hasLineWith(text, QStringLiteral("Assumed utilisation"), QStringLiteral("40 % of 8.87 TFLOP/s peak")));
+}
+
+void TestReportWriter::warningsAreListedUnderAssumptions()
+{
+    // A GenericOp (an operator Headroom does not model) and an importer's warning: both are assumptions the
+    // reader must see, first under "Assumptions and method", naming the layer.
+    Network n = smallCnn();
+    n.layers.insert(n.layers.begin() + 2,
+        layer("GenericOp", { { "op", "com.example::Fancy" }, { "output_shape", { 32, 64, 64 } } }, "fancy"));
+    n.warnings.push_back("the ONNX file was exported in inference (eval) mode");
+    const Plan plan = makePlan(n, 32);
+    const PlanResult result = evaluate(plan);
+    QCOMPARE(result.analysis.warnings.size(), std::size_t { 2 });
+    QString pdf;
+    write(plan, result, QStringLiteral("warnings"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    const QString text = simplified(pdfText(pdf));
+    const qsizetype assumptions = text.indexOf(QStringLiteral("Assumptions and method"));
+    QVERIFY(assumptions >= 0);
+    const qsizetype exported = text.indexOf(QStringLiteral("Warning. The ONNX file was exported in inference (eval) mode."));
+    const qsizetype fancy = text.indexOf(
+        QStringLiteral("Warning (fancy). Operator 'com.example::Fancy' has no Headroom layer; it is modelled as a generic"));
+    QVERIFY2(exported > assumptions, qPrintable(text.mid(assumptions, 600)));
+    QVERIFY2(fancy > exported, qPrintable(text.mid(assumptions, 600)));
+    QVERIFY(fancy < text.indexOf(QStringLiteral("Activations."), assumptions));
 }
 
 void TestReportWriter::missingFolderFails()

@@ -33,6 +33,7 @@ private Q_SLOTS:
     void rangeInTooltip_data();
     void rangeInTooltip();
     void rejectedTypingIsExplained();
+    void textEditsALine();
 };
 
 // QCOMPARE has no overload for JSON values.
@@ -63,6 +64,7 @@ void TestAttributeEditor::widgetForEachType_data()
     QTest::newRow("Choice") << "GELU" << "approximate" << "valueComboBox";
     QTest::newRow("IntList") << "LayerNorm" << "normalized_shape" << "listLineEdit";
     QTest::newRow("optional") << "Linear" << "in_features" << "inferredCheckBox";
+    QTest::newRow("Text") << "GenericOp" << "op" << "textLineEdit";
 }
 
 void TestAttributeEditor::widgetForEachType()
@@ -320,6 +322,28 @@ void TestAttributeEditor::rejectedTypingIsExplained()
     QVERIFY(note->isHidden());
     QTest::keyClick(spin, Qt::Key_Return);
     COMPARE_JSON(edited.last().at(0).value<nlohmann::json>(), nlohmann::json(32));
+}
+
+void TestAttributeEditor::textEditsALine()
+{
+    AttributeEditor editor(specOf("GenericOp", "op"));
+    auto* line = editor.findChild<QLineEdit*>(QStringLiteral("textLineEdit"));
+    QVERIFY(line);
+    COMPARE_JSON(editor.value(), nlohmann::json("custom")); // the default
+    editor.setValue("com.example::Fancy");
+    QCOMPARE(line->text(), QStringLiteral("com.example::Fancy"));
+    QCOMPARE(line->maxLength(), static_cast<int>(kMaxAttributeTextLength));
+    QSignalSpy edited(&editor, &AttributeEditor::edited);
+    line->clear();
+    QTest::keyClicks(line, QStringLiteral("HardSwish"));
+    QTest::keyClick(line, Qt::Key_Return);
+    QCOMPARE(edited.count(), 1);
+    COMPARE_JSON(editor.value(), nlohmann::json("HardSwish"));
+    line->setText(QStringLiteral("   "));
+    QVERIFY(editor.value().is_null()); // nothing typed: left out, so the default applies
+    // The optional reason starts out omitted.
+    AttributeEditor reason(specOf("GenericOp", "reason"));
+    QVERIFY(reason.value().is_null());
 }
 
 QTEST_MAIN(TestAttributeEditor)

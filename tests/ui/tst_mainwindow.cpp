@@ -558,10 +558,10 @@ void TestMainWindow::importErrorsUseTheErrorDialog()
     auto w = makeWindow();
     MainWindow& win = w->window;
     const Network before = win.document()->network();
-    w->dialogs->openNames.push_back(onnxFile("unsupported_ops.onnx"));
+    w->dialogs->openNames.push_back(onnxFile("batch_merge.onnx"));
     child<QAction>(win, "importAction")->trigger();
     QCOMPARE(w->dialogs->errors.size(), 1);
-    const auto expected = loadNetworkFile(onnxFile("unsupported_ops.onnx").toStdString());
+    const auto expected = loadNetworkFile(onnxFile("batch_merge.onnx").toStdString());
     QVERIFY(!expected);
     // The core's message, with its documentation page pointing at the copy shipped with Headroom.
     QString message = QString::fromStdString(expected.error().message);
@@ -756,9 +756,9 @@ void TestMainWindow::errorMessagesAreForUsers()
              qPrintable(w->dialogs->errors.back()));
 
     // An ONNX error that points into the documentation points at a copy the user has.
-    QVERIFY(!win.openFile(onnxFile("unsupported_ops.onnx")));
+    QVERIFY(!win.openFile(onnxFile("batch_merge.onnx")));
     const QString onnx = w->dialogs->errors.back();
-    const auto core = loadNetworkFile(onnxFile("unsupported_ops.onnx").toStdString());
+    const auto core = loadNetworkFile(onnxFile("batch_merge.onnx").toStdString());
     QVERIFY(!core);
     if (core.error().message.find("docs/onnx-import.md") != std::string::npos) {
         const QString installed = QDir(win.docDir()).filePath(QStringLiteral("onnx-import.md"));

@@ -502,6 +502,16 @@ void ReportComposer::layerSection(ReportCanvas& canvas) const
 void ReportComposer::methodSection(ReportCanvas& canvas) const
 {
     std::vector<std::pair<QString, QString>> items;
+    // What the analysis had to assume (an operator modelled generically, an eval-mode export) comes first.
+    for (const auto& w : m_result.analysis.warnings) {
+        QString message = qs(w.message);
+        if (!message.isEmpty())
+            message[0] = message[0].toUpper();
+        if (!message.endsWith(QLatin1Char('.')))
+            message += QLatin1Char('.');
+        items.emplace_back(w.layer.empty() ? tr("Warning.") : tr("Warning (%1).").arg(qs(w.layer)),
+                           message);
+    }
     items.emplace_back(tr("Activations."),
         tr(
             "The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "

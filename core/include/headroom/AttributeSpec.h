@@ -17,7 +17,10 @@ enum class AttributeType {
     Float,    ///< a number
     Bool,     ///< true or false
     Choice,   ///< one of `choices`
+    Text,     ///< a line of text, 1 to kMaxAttributeTextLength characters (GenericOp's operator name)
 };
+
+constexpr std::size_t kMaxAttributeTextLength = 200;
 
 /// Declares one attribute of a layer kind: its type, default, valid range and help text.
 /// Model-file validation and the GUI's property editor both read these, so they cannot disagree.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -34,11 +35,13 @@ struct LayerSpec final {
 };
 
 /// The loss computed on the last layer's output; it counts for activations (what it saves) and input
-/// (the labels).
-enum class Loss { CrossEntropy, Mse, None };
+/// (the labels). L1 is F.l1_loss; Bce is F.binary_cross_entropy on probabilities or
+/// F.binary_cross_entropy_with_logits on logits (both keep the same tensors).
+enum class Loss { CrossEntropy, Mse, L1, Bce, None };
 
-[[nodiscard]] std::string_view lossName(Loss loss) noexcept; ///< "cross_entropy", "mse", "none"
+[[nodiscard]] std::string_view lossName(Loss loss) noexcept; ///< "cross_entropy", "mse", "l1", "bce", "none"
 [[nodiscard]] std::optional<Loss> parseLoss(std::string_view name) noexcept;
+[[nodiscard]] std::span<const Loss> allLosses() noexcept;
 
 struct InputSpec final {
     Shape shape;                  ///< one sample, no batch axis
@@ -53,6 +56,9 @@ struct Network final {
     InputSpec input;
     std::vector<LayerSpec> layers;
     Loss loss = Loss::CrossEntropy;
+    /// What an importer could not take from the file and the user should know (an ONNX model exported
+    /// in eval mode); analyze() lists them first among Analysis::warnings. Saved in model files.
+    std::vector<std::string> warnings;
 
     friend bool operator==(const Network&, const Network&) = default;
 };

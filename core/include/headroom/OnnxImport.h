@@ -13,6 +13,9 @@ namespace headroom {
 /// torch.onnx.export still writes) to 17 (the newest the ONNX 1.12 library's shape inference knows).
 constexpr int kOnnxMinOpset = 7;
 constexpr int kOnnxMaxOpset = 17;
+/// Newer opsets (torch 2's dynamo exporter writes 18 and later) are read as 17 where their operators
+/// have an opset-17 form (docs/onnx-import.md, "Supported opsets").
+constexpr int kOnnxMaxReadOpset = 21;
 /// ONNX's protobuf encoding cannot exceed 2 GiB; larger models keep their weights in external files.
 constexpr std::uint64_t kMaxOnnxFileBytes = (2ULL << 30) - 1;
 

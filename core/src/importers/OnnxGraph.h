@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -22,6 +23,12 @@ struct Dim {
     std::string symbol;
 
     [[nodiscard]] bool known() const noexcept { return value.has_value(); }
+};
+
+/// A small integer tensor folded from constants (torch's computed Pad amounts).
+struct SmallIntTensor {
+    std::vector<std::int64_t> shape;
+    std::vector<std::int64_t> data;
 };
 
 /// What shape inference knows about a tensor: its element type and, if known, its axes.
@@ -37,11 +44,20 @@ struct ValueType {
     [[nodiscard]] std::optional<std::vector<std::int64_t>> perSample() const;
 };
 
+/// Text from the file as valid UTF-8 without control characters: ONNX strings are unchecked bytes, and
+/// the description and messages end up in JSON and on screen. Anything else becomes '?'.
+[[nodiscard]] std::string cleanText(std::string_view s);
+/// cleanText cut to at most `maxBytes` (ending in "..." when cut), for a layer attribute.
+[[nodiscard]] std::string cleanLine(std::string_view s, std::size_t maxBytes);
+
 /// "[batch, 3, 224, 224]"; "unknown" without a shape.
 [[nodiscard]] std::string describe(const ValueType& type);
 [[nodiscard]] std::string joinDims(const std::vector<std::int64_t>& dims);
 /// The name of an ONNX element type ("FLOAT", "INT64", ...).
 [[nodiscard]] std::string elementTypeName(std::int32_t type);
+
+/// The numbers of a tensor with data (raw or typed fields), at most `maxElements`; nullopt without data.
+[[nodiscard]] std::optional<std::vector<double>> tensorNumbers(const onnx::TensorProto& t, std::size_t maxElements);
 
 /// How a node is shown in messages: its name, or "the unnamed Relu producing 'x'".
 [[nodiscard]] std::string nodeLabel(const onnx::NodeProto& node);
@@ -64,6 +80,9 @@ public:
     }
     /// Values that depend on the network input (everything else is a constant or a weight).
     [[nodiscard]] bool isDynamic(const std::string& value) const { return m_dynamic.count(value) > 0; }
+    /// Dynamic values computed from the input's values, not only from its shape (Shape and Size
+    /// read sizes only, so what is computed from them is a shape computation).
+    [[nodiscard]] bool carriesData(const std::string& value) const { return m_data.count(value) > 0; }
     /// The node that produces `value`, or -1 for inputs and initializers.
     [[nodiscard]] int producer(const std::string& value) const;
     /// Indices of the nodes that read `value`, in graph order.
@@ -77,6 +96,18 @@ public:
     /// The data propagated into a shape tensor by shape inference, or a constant's values.
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value) const;
 
+    /// The value of a small integer tensor computed from constants only (Shape of a constant,
+    /// ConstantOfShape, Concat, Reshape, Transpose, Slice along the first axis, Add/Sub/Mul), as torch
+    /// writes F.pad's amounts; nullopt for anything else.
+    [[nodiscard]] std::optional<SmallIntTensor> foldIntegers(const std::string& value, int depth = 0) const;
+
+private:
+    [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
+    /// shape inference's data propagation, or a constant's values.
+    [[nodiscard]] std::optional<std::vector<Dim>> propagatedShapeTensor(const std::string& value) const;
+
+public:
+
 private:
     const onnx::GraphProto* m_graph = nullptr;
     std::string m_input;
@@ -86,6 +117,7 @@ private:
     std::unordered_map<std::string, int> m_producers;
     std::unordered_map<std::string, std::vector<int>> m_consumers;
     std::unordered_set<std::string> m_dynamic;
+    std::unordered_set<std::string> m_data;
     std::unordered_set<std::string> m_outputs;
     std::unordered_map<std::string, onnx::TensorShapeProto> m_shapeData;
 };

@@ -5,11 +5,14 @@
 #include "headroom/Analysis.h"
 
 #include "importers/OnnxGraph.h"
+#include "importers/OnnxOpsetAdapter.h"
 #include "importers/OnnxOperators.h"
 
 #include <onnx/defs/schema.h>
 #include <onnx/proto_utils.h>
 #include <onnx/shape_inference/implementation.h>
+
+#include <tuple>
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 
@@ -25,6 +28,7 @@ namespace headroom {
 
 namespace {
 
+using onnximport::cleanText;
 using onnximport::describe;
 using onnximport::nodeLabel;
 using onnximport::OnnxGraph;
@@ -35,50 +39,6 @@ constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxListedRefusals = 40;
 /// Initializers bigger than this lose their data right after parsing: only their dims matter.
 constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
-
-/// Text from the file as valid UTF-8 without control characters: ONNX strings are unchecked bytes, and
-/// the description and messages end up in JSON and on screen. Anything else becomes '?'.
-std::string cleanText(std::string_view s)
-{
-    std::string out;
-    out.reserve(s.size());
-    for (std::size_t i = 0; i < s.size();) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        std::size_t length = 0;
-        std::uint32_t code = 0;
-        if (c < 0x80) {
-            out += c < 0x20 || c == 0x7F ? ' ' : static_cast<char>(c);
-            ++i;
-            continue;
-        }
-        if (c >= 0xC2 && c <= 0xDF) {
-            length = 2;
-            code = c & 0x1Fu;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            length = 3;
-            code = c & 0x0Fu;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            length = 4;
-            code = c & 0x07u;
-        }
-        bool ok = length > 0 && i + length <= s.size();
-        for (std::size_t k = 1; ok && k < length; ++k) {
-            const auto next = static_cast<unsigned char>(s[i + k]);
-            ok = (next & 0xC0u) == 0x80u;
-            code = (code << 6) | (next & 0x3Fu);
-        }
-        ok = ok && !(length == 3 && code < 0x800) && !(length == 4 && (code < 0x10000 || code > 0x10FFFF))
-            && !(code >= 0xD800 && code <= 0xDFFF);
-        if (ok) {
-            out.append(s.substr(i, length));
-            i += length;
-        } else {
-            out += '?';
-            ++i;
-        }
-    }
-    return out;
-}
 
 Error fail(const std::string& file, const std::string& what, std::string location = {})
 {
@@ -145,12 +105,13 @@ Result<int> defaultOpset(const onnx::ModelProto& model, const std::string& file)
     const auto& known = onnx::OpSchemaRegistry::DomainToVersionRange::Instance().Map();
     const auto it = known.find(onnx::ONNX_DOMAIN);
     const int libraryMax = it == known.end() ? kOnnxMaxOpset : std::min(kOnnxMaxOpset, it->second.second);
-    if (*version > libraryMax)
+    if (*version > kOnnxMaxReadOpset || (*version > libraryMax && libraryMax < kOnnxMaxOpset))
         return fail(file,
             "uses opset " + std::to_string(*version)
-                + ", newer than Headroom's ONNX library knows (it imports opsets "
-                + std::to_string(kOnnxMinOpset) + " to " + std::to_string(libraryMax)
-                + "); export with opset_version=" + std::to_string(libraryMax) + " or lower");
+                + ", newer than Headroom reads (it imports opsets " + std::to_string(kOnnxMinOpset) + " to "
+                + std::to_string(libraryMax) + ", and " + std::to_string(libraryMax + 1) + " to "
+                + std::to_string(kOnnxMaxReadOpset) + " as " + std::to_string(libraryMax)
+                + " where their operators allow); export with opset_version=" + std::to_string(libraryMax) + " or lower");
     return static_cast<int>(*version);
 }
 
@@ -210,11 +171,30 @@ std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::st
     auto& graph = *model.mutable_graph();
     const StoredTensors stored(graph); // node pointers stay valid: nodes are edited, never added
     std::vector<std::string> controlFlow;
+    std::set<std::string> hiddenDomains;
+    // A tensor read before it is defined makes ONNX 1.12's data propagation crash (found by fuzzing):
+    // refused before inference, with OnnxGraph::index's message.
+    std::unordered_set<std::string> defined;
+    for (const auto& in : graph.input())
+        defined.insert(in.name());
+    for (const auto& t : graph.initializer())
+        defined.insert(t.name());
     for (auto& node : *graph.mutable_node()) {
+        for (const auto& in : node.input()) {
+            if (!in.empty() && defined.count(in) == 0)
+                return fail(file,
+                    "node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
+                        + "' before any node produces it (the graph is not in topological order or the tensor "
+                          "does not exist)",
+                    node.name());
+        }
+        defined.insert(node.output().begin(), node.output().end());
         if (node.domain() == "ai.onnx")
             node.set_domain("");
         if (!node.domain().empty()) {
-            node.set_domain("headroom.unsupported." + node.domain()); // no schema: inference skips it
+            // A domain without schemas: inference skips its nodes (it only needs the domain imported).
+            node.set_domain("headroom.unsupported." + node.domain());
+            hiddenDomains.insert(node.domain());
             continue;
         }
         bool hasGraph = false;
@@ -250,6 +230,21 @@ std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::st
                         + (single ? std::to_string(a.i()) : onnximport::joinDims(values)) + "; they must be positive",
                     node.name());
         }
+        // A Reshape target below -1 makes ONNX 1.12's inference crash (found by fuzzing).
+        if (node.op_type() == "Reshape" && node.input_size() > 1) {
+            const onnx::TensorProto* target = nullptr;
+            if (const auto it = stored.initializers.find(node.input(1)); it != stored.initializers.end())
+                target = it->second;
+            else if (const auto p = stored.producers.find(node.input(1));
+                     p != stored.producers.end() && p->second->op_type() == "Constant") {
+                for (const auto& a : p->second->attribute())
+                    target = a.name() == "value" && a.has_t() ? &a.t() : target;
+            }
+            const auto values = target ? onnximport::tensorNumbers(*target, 64) : std::nullopt;
+            if (values && std::any_of(values->begin(), values->end(), [](double v) { return v < -1.0; }))
+                return fail(file,
+                    "node " + nodeLabel(node) + " (Reshape) has a target shape with a size below -1", node.name());
+        }
         static const std::map<std::string, int> kWeightInput{
             {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
         const auto weight = kWeightInput.find(node.op_type());
@@ -276,6 +271,11 @@ std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::st
             for (std::size_t k = 2; k < dims->size(); ++k)
                 a->add_ints((*dims)[k]);
         }
+    }
+    for (const auto& domain : hiddenDomains) {
+        auto* o = model.add_opset_import();
+        o->set_domain(domain);
+        o->set_version(1);
     }
     if (!controlFlow.empty()) {
         std::string list;
@@ -316,6 +316,124 @@ std::unordered_map<std::string, onnx::TensorShapeProto> inferShapes(
         shapeData.clear();
     }
     return shapeData;
+}
+
+/// Reshape targets, Slice bounds, Pad amounts and Resize scales ONNX 1.12's data propagation leaves open (a Gather of a Shape, size
+/// arithmetic: ShuffleNet's channel shuffle and chunk, ViT's patches) but OnnxGraph::shapeTensor works
+/// out: pinned as constants, with 0 ("copy the input's axis") for a Reshape's batch axis, so that the
+/// next inference pass knows the output and everything after it. Only shapes are read; the file on
+/// disk is not changed.
+bool pinReshapeTargets(onnx::ModelProto& model, const OnnxGraph& g)
+{
+    std::vector<std::tuple<int, int, std::vector<std::int64_t>>> pins; // node, input, values
+    std::vector<std::tuple<int, int, std::vector<double>>> floatPins;
+    std::vector<std::pair<std::string, std::string>> renamedBatch; // value, the batch symbol
+    const auto& graph = model.graph();
+    for (int i = 0; i < graph.node_size(); ++i) {
+        const auto& n = graph.node(i);
+        // Slice's starts, ends, axes and steps (torch's chunk on a traced size): every value known.
+        if (n.op_type() == "Slice") {
+            for (int k = 1; k < std::min(n.input_size(), 5); ++k) {
+                if (n.input(k).empty() || g.constantNumbers(n.input(k)))
+                    continue;
+                const auto values = g.shapeTensor(n.input(k));
+                if (!values || values->empty()
+                    || !std::all_of(values->begin(), values->end(), [](const auto& d) { return d.known(); }))
+                    continue;
+                std::vector<std::int64_t> known;
+                for (const auto& d : *values)
+                    known.push_back(*d.value);
+                pins.emplace_back(i, k, std::move(known));
+            }
+            continue;
+        }
+        // Resize with a batch scale of 1 keeps the batch axis, which ONNX 1.12's inference loses
+        // (a symbolic size times 1.0 becomes a new unknown): named again so that what follows knows it.
+        if (n.op_type() == "Resize" && n.input_size() > 2 && !n.input(2).empty()) {
+            const auto scales = g.constantNumbers(n.input(2));
+            const auto* in = g.type(n.input(0));
+            const auto* out = g.type(n.output(0));
+            if (scales && !scales->empty() && scales->front() == 1.0 && in && in->hasShape && !in->dims.empty()
+                && !in->dims.front().symbol.empty() && out && out->hasShape && !out->dims.empty()
+                && out->dims.front().symbol != in->dims.front().symbol && !out->dims.front().known())
+                renamedBatch.emplace_back(n.output(0), in->dims.front().symbol);
+        }
+        // Resize's scales, a Concat of constant parts ([1, 1] for batch and channels, then the spatial ones).
+        if (n.op_type() == "Resize" && n.input_size() > 2 && !n.input(2).empty() && !g.constantNumbers(n.input(2))) {
+            const int concat = g.producer(n.input(2));
+            std::vector<double> scales;
+            bool known = concat >= 0 && graph.node(concat).op_type() == "Concat";
+            for (int k = 0; known && k < graph.node(concat).input_size(); ++k) {
+                const auto part = g.constantNumbers(graph.node(concat).input(k));
+                known = part.has_value();
+                if (part)
+                    scales.insert(scales.end(), part->begin(), part->end());
+            }
+            if (known && !scales.empty())
+                floatPins.emplace_back(i, 2, std::move(scales));
+            continue;
+        }
+        // Pad's amounts (opset 11+), which torch 1.13 computes from constants for every F.pad.
+        if (n.op_type() == "Pad" && n.input_size() > 1 && !n.input(1).empty() && !g.constantNumbers(n.input(1))) {
+            if (auto pads = g.foldIntegers(n.input(1)); pads && pads->shape.size() == 1)
+                pins.emplace_back(i, 1, std::move(pads->data));
+            continue;
+        }
+        if (n.op_type() != "Reshape" || n.input_size() != 2 || g.constantNumbers(n.input(1)))
+            continue;
+        const auto* out = g.type(n.output(0));
+        const auto* in = g.type(n.input(0));
+        if ((out && out->perSample()) || in == nullptr || !in->hasShape || in->dims.empty())
+            continue;
+        bool allowZero = false;
+        for (const auto& a : n.attribute())
+            allowZero = allowZero || (a.name() == "allowzero" && a.i() != 0);
+        const auto target = g.shapeTensor(n.input(1));
+        if (allowZero || !target || target->size() < 2)
+            continue;
+        const onnximport::Dim& batch = in->dims.front();
+        const onnximport::Dim& first = target->front();
+        if (!(!first.symbol.empty() && first.symbol == batch.symbol) && !(first.known() && batch.known() && *first.value == *batch.value))
+            continue;
+        std::vector<std::int64_t> pinned{0};
+        for (std::size_t k = 1; k < target->size(); ++k) {
+            if (!(*target)[k].known())
+                break;
+            pinned.push_back(*(*target)[k].value);
+        }
+        if (pinned.size() == target->size())
+            pins.emplace_back(i, 1, std::move(pinned));
+    }
+    // Input k of node i becomes a new 1-D initializer holding `values`.
+    const auto pin = [&](int i, int k, std::size_t size, onnx::TensorProto::DataType dtype, const auto& fill) {
+        auto* n = model.mutable_graph()->mutable_node(i);
+        auto* t = model.mutable_graph()->add_initializer();
+        t->set_name(n->output(0) + "/headroom_pinned_" + std::to_string(k));
+        t->set_data_type(dtype);
+        t->add_dims(static_cast<std::int64_t>(size));
+        fill(*t);
+        n->set_input(k, t->name());
+    };
+    for (const auto& [i, k, dims] : pins)
+        pin(i, k, dims.size(), onnx::TensorProto::INT64, [&dims = dims](onnx::TensorProto& t) {
+            for (const auto d : dims)
+                t.add_int64_data(d);
+        });
+    for (const auto& [i, k, values] : floatPins)
+        pin(i, k, values.size(), onnx::TensorProto::FLOAT, [&values = values](onnx::TensorProto& t) {
+            for (const auto v : values)
+                t.add_float_data(static_cast<float>(v));
+        });
+    for (const auto& [value, symbol] : renamedBatch) {
+        for (auto& info : *model.mutable_graph()->mutable_value_info()) {
+            if (info.name() == value && info.type().tensor_type().shape().dim_size() > 0) {
+                auto* dim = info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+                dim->clear_dim_value();
+                dim->set_dim_param(symbol);
+            }
+        }
+    }
+    return !pins.empty() || !floatPins.empty() || !renamedBatch.empty();
 }
 
 /// The network input: one sample's shape, its dtype and what the batch axis is.
@@ -509,10 +627,6 @@ std::string refusalList(const OnnxGraph& g, const std::vector<onnximport::Refusa
     }
     if (refusals.size() > kMaxListedRefusals)
         s += ", and " + std::to_string(refusals.size() - kMaxListedRefusals) + " more";
-    const bool someUnknown
-        = std::any_of(refusals.begin(), refusals.end(), [](const auto& r) { return r.reason.empty(); });
-    if (someUnknown)
-        s += ". Headroom has no layer for these operator types (docs/onnx-import.md lists the ones it maps)";
     return s;
 }
 
@@ -537,9 +651,15 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
 {
     if (!model.has_graph() || model.graph().node_size() == 0)
         return fail(file, "is not an ONNX model (it has no graph of operators)" + sniff(head));
-    const auto opset = defaultOpset(model, file);
-    if (!opset)
-        return opset.error();
+    const auto declared = defaultOpset(model, file);
+    if (!declared)
+        return declared.error();
+    Result<int> opset = declared.value();
+    if (declared.value() > kOnnxMaxOpset) {
+        if (auto e = onnximport::readAsOpset(model, declared.value(), kOnnxMaxOpset, file))
+            return *e;
+        opset = kOnnxMaxOpset;
+    }
 
     for (auto& t : *model.mutable_graph()->mutable_initializer()) {
         if (static_cast<std::size_t>(t.ByteSizeLong()) > kKeptInitializerBytes) {
@@ -557,6 +677,15 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
     auto indexed = OnnxGraph::index(model.graph(), std::move(shapeData));
     if (!indexed)
         return fail(file, indexed.error().message, indexed.error().location);
+    // Each pass can open the next Reshape's target (its Shape reads a tensor the last pass inferred);
+    // each pins at least one input for good, so there are at most as many passes as nodes.
+    for (int pass = 0; pass < model.graph().node_size() && pinReshapeTargets(model, indexed.value()); ++pass) {
+        inferenceError.clear();
+        shapeData = inferShapes(model, inferenceError);
+        indexed = OnnxGraph::index(model.graph(), std::move(shapeData));
+        if (!indexed)
+            return fail(file, indexed.error().message, indexed.error().location);
+    }
     const OnnxGraph& g = indexed.value();
     const auto input = readInput(g, file);
     if (!input)
@@ -570,9 +699,11 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
             outputValue);
 
     auto mapping = onnximport::mapOperators(g, opset.value());
-    if (!mapping.refusals.empty())
-        return fail(
-            file, refusalList(g, mapping.refusals), g.graph().node(mapping.refusals.front().node).name());
+    std::vector<onnximport::Refusal> fatal;
+    std::copy_if(mapping.refusals.begin(), mapping.refusals.end(), std::back_inserter(fatal),
+        [](const onnximport::Refusal& r) { return r.fatal; });
+    if (!fatal.empty())
+        return fail(file, refusalList(g, fatal), g.graph().node(fatal.front().node).name());
     if (mapping.missingShape) {
         std::string message = mapping.missingShape->message;
         if (!inferenceError.empty())
@@ -651,13 +782,20 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
                                                                : model.producer_name()
             + (model.producer_version().empty() ? "" : " " + model.producer_version()) + ", ";
     net.description = "Imported from the ONNX model " + std::filesystem::path(file).filename().string() + " ("
-        + producer + "opset " + std::to_string(opset.value()) + "): " + std::to_string(mapping.layers.size())
+        + producer + "opset " + std::to_string(declared.value())
+        + (declared.value() != opset.value() ? " read as " + std::to_string(opset.value()) : std::string()) + "): " + std::to_string(mapping.layers.size())
         + " layers named after the ONNX nodes. " + input->batchNote
         + " ONNX does not record in-place operations; ReLU, ReLU6 and LeakyReLU run in place where PyTorch "
           "allows "
           "it, as in torchvision's models.";
+    if (mapping.genericLayers > 0)
+        net.description += " " + std::to_string(mapping.genericLayers) + " operator"
+            + (mapping.genericLayers == 1 ? " Headroom has no exact layer for is" : "s Headroom has no exact layer for are")
+            + " modelled as GenericOp layers that keep their inputs (see the warnings).";
     for (const auto& note : mapping.notes)
         net.description += " " + note;
+    for (const auto& w : mapping.warnings)
+        net.warnings.push_back(cleanText(w));
     if (model.graph().output_size() > 1)
         net.description += " The loss applies to the first of its "
             + std::to_string(model.graph().output_size()) + " outputs ('" + outputValue + "').";

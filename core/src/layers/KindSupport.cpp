@@ -71,6 +71,18 @@ AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector
     return s;
 }
 
+AttributeSpec textAttr(std::string name, json defaultValue, std::string help, std::string whenOmitted)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::Text;
+    s.optional = defaultValue.is_null();
+    s.defaultValue = std::move(defaultValue);
+    s.whenOmitted = std::move(whenOmitted);
+    s.help = std::move(help);
+    return s;
+}
+
 AttributeSpec listAttr(std::string name, std::string help, std::int64_t min)
 {
     AttributeSpec s;

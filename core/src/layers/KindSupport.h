@@ -25,6 +25,8 @@ using nlohmann::json;
 [[nodiscard]] AttributeSpec boolAttr(std::string name, bool defaultValue, std::string help);
 [[nodiscard]] AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector<std::string> choices,
                                        std::string help);
+/// A line of text; with a null default it may be left out (`whenOmitted` says what that means).
+[[nodiscard]] AttributeSpec textAttr(std::string name, json defaultValue, std::string help, std::string whenOmitted = {});
 
 /// An IntList attribute (a list of integers, or one), required unless `optional` is applied.
 [[nodiscard]] AttributeSpec listAttr(std::string name, std::string help, std::int64_t min = 1);

@@ -46,6 +46,8 @@ std::unique_ptr<LayerKind> makeMul();
 std::unique_ptr<LayerKind> makeNewGELU();
 std::unique_ptr<LayerKind> makeScaledDotProductAttention();
 std::unique_ptr<LayerKind> makeTokenTypeEmbedding();
+// An operator Headroom does not model (GenericOp.cpp; ONNX import's fallback)
+std::unique_ptr<LayerKind> makeGenericOp();
 // Language models from Hugging Face configs (docs/hf-import.md): Gemma, Phi-3, mixture of experts, DeepSeek
 std::unique_ptr<LayerKind> makeLogitSoftcap();
 std::unique_ptr<LayerKind> makeGatedActivation();

@@ -15,6 +15,7 @@ input shape, an unsupported opset, an absurd dimension, a fixed batch size.
 
 import argparse
 import io
+import math
 import os
 import warnings
 
@@ -180,6 +181,107 @@ class Unsupported(nn.Module):
         return torch.flatten(y * 2.0, 1)
 
 
+class NewGELU(nn.Module):
+    """Hugging Face's NewGELUActivation (GPT-2's gelu_new): GELU's tanh form written in tensor ops."""
+
+    def forward(self, x):
+        return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+
+class Patterns(nn.Module):
+    """What opset 15 writes as several nodes: LayerNorm (nine nodes; also over two axes and without
+    affine parameters), GELU's tanh approximation (nine), Hugging Face's NewGELU (eight)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(16)
+        self.fc1 = nn.Linear(16, 32)
+        self.act = nn.GELU(approximate="tanh")
+        self.fc2 = nn.Linear(32, 16)
+        self.new_gelu = NewGELU()
+        self.norm2 = nn.LayerNorm([6, 16], elementwise_affine=False, eps=1e-6)
+        self.head = nn.Linear(6 * 16, 4)
+
+    def forward(self, x):
+        y = self.fc2(self.act(self.fc1(self.norm(x))))
+        return self.head(torch.flatten(self.norm2(self.new_gelu(y)), 1))
+
+
+class EvalMode(nn.Module):
+    """Exported in eval mode (the default for a model in eval mode): the BatchNorm2d after the convolution
+    is folded into it, the BatchNorm1d after the Linear stays in inference mode, the Dropout is gone."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3, padding=1, bias=False)
+        self.bn = nn.BatchNorm2d(8)
+        self.fc1 = nn.Linear(8 * 8 * 8, 32)
+        self.bn1 = nn.BatchNorm1d(32)
+        self.drop = nn.Dropout(0.5)
+        self.fc2 = nn.Linear(32, 10)
+
+    def forward(self, x):
+        x = torch.flatten(F.relu(self.bn(self.conv(x))), 1)
+        return self.fc2(self.drop(F.relu(self.bn1(self.fc1(x)))))
+
+
+class Vocabulary(nn.Module):
+    """Operators issue 13's layer kinds cover, as torch 1.13 writes them at opset 15: Hardswish (x *
+    HardSigmoid(x)), a squeeze-excitation gate (ReduceMean, HardSigmoid, Mul of two computed tensors), a
+    layer scale (Mul by a stored [8, 1, 1]), reflection Pad, InstanceNormalization, ELU, SELU, CELU, PReLU,
+    Softplus, Mish (x * tanh(softplus(x))), Resize (bilinear), DepthToSpace (pixel_shuffle), Clip, Div,
+    Sub, Abs, Sqrt, Neg, Exp, Transpose, MatMul of two computed tensors, Split (chunk), Slice, Add of a
+    stored position table, Concat after a stored class token, Gather of one index."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 8, 3, padding=1)
+        self.gate = nn.Conv2d(8, 8, 1)
+        self.gamma = nn.Parameter(torch.ones(8, 1, 1))
+        self.norm = nn.InstanceNorm2d(8, affine=True)
+        self.prelu = nn.PReLU(8)
+        self.shuffle_in = nn.Conv2d(8, 16, 1)
+        self.head = nn.Linear(4, 5)
+
+    def forward(self, x):
+        y = F.hardswish(self.conv(x))
+        y = y * F.hardsigmoid(self.gate(y.mean((2, 3), keepdim=True)))
+        y = self.gamma * y
+        y = self.norm(F.pad(y, (1, 1, 1, 1), mode="reflect"))
+        y = F.softplus(F.celu(F.selu(F.elu(y)), alpha=0.5))
+        y = F.mish(self.prelu(y))
+        y = F.pixel_shuffle(self.shuffle_in(F.interpolate(y, scale_factor=2.0, mode="bilinear")), 2)
+        y = torch.sqrt(torch.abs(y.clamp(-1.0, 1.0) / 2.0 - 1.0)) + torch.exp(-y)
+        return self.head(y.mean((2, 3)))
+
+
+class Tokens(nn.Module):
+    """The token half of Vocabulary: [N, 64, 16] tokens through attention written by hand."""
+
+    def __init__(self):
+        super().__init__()
+        self.position = nn.Parameter(torch.zeros(1, 64, 16))
+        self.token = nn.Parameter(torch.zeros(1, 1, 16))
+        self.head = nn.Linear(8, 5)
+
+    def forward(self, x):
+        z = x.flatten(2).transpose(1, 2) + self.position  # [N, 64, 16]
+        z = torch.cat([self.token.expand(x.shape[0], -1, -1), z], dim=1)  # [N, 65, 16]
+        scores = torch.softmax(z @ z.transpose(1, 2) / 4.0, dim=-1)
+        z = scores @ z
+        a, b = z.chunk(2, dim=-1)
+        z = a[:, 1:] * torch.sigmoid(b[:, 1:])
+        return self.head(z[:, 0] + z.amax(1))
+
+
+def export_eval(model, example):
+    model.eval()
+    buf = io.BytesIO()
+    torch.onnx.export(model, example, buf, opset_version=15, input_names=["input"], output_names=["output"],
+                      dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
+    return onnx.load_from_string(buf.getvalue())
+
+
 def hand_built(out):
     """Graphs torch cannot produce, built with onnx.helper (tiny, weights stripped)."""
 
@@ -244,6 +346,69 @@ def hand_built(out):
     # An AveragePool with a zero stride: divided by zero in ONNX 1.12's shape inference (found by fuzzing).
     save(model([oh.make_node("AveragePool", ["x"], ["y"], name="pool", kernel_shape=[2, 2], strides=[0, 2])],
                [x], [y], []), out, "zero_stride.onnx")
+    # Operators no Headroom layer models, imported as GenericOp layers: a custom-domain operator reading
+    # a stored [16, 16] weight (its output's shape declared in value_info, as exporters of custom ops
+    # write it), Erf on its own, and TopK whose two outputs (values, int64 indices) are both used.
+    xs = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8, 16])
+    fancy = oh.make_tensor_value_info("fancy_out", TensorProto.FLOAT, ["N", 8, 16])
+    g = oh.make_graph(
+        [oh.make_node("Relu", ["x"], ["r"], name="relu"),
+         oh.make_node("Fancy", ["r", "fw"], ["fancy_out"], name="fancy", domain="com.example"),
+         oh.make_node("Erf", ["fancy_out"], ["e"], name="erf"),
+         oh.make_node("TopK", ["e", "k"], ["values", "indices"], name="topk", axis=-1),
+         oh.make_node("Cast", ["indices"], ["positions"], name="to_float", to=TensorProto.FLOAT),
+         oh.make_node("Concat", ["values", "positions"], ["both"], name="concat", axis=-1),
+         oh.make_node("Flatten", ["both"], ["flat"], name="flatten", axis=1),
+         oh.make_node("Gemm", ["flat", "w2", "b2"], ["y"], name="fc", transB=1)],
+        "generic_ops", [xs], [oh.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 10])],
+        initializer=[weight("fw", [16, 16]), oh.make_tensor("k", TensorProto.INT64, [1], [4]), weight("w2", [10, 64]),
+                     weight("b2", [10])],
+        value_info=[fancy])
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 15), oh.make_opsetid("com.example", 1)],
+                      producer_name="make_onnx.py")
+    m.ir_version = 8
+    save(m, out, "generic_ops.onnx")
+    # Opsets newer than ONNX 1.12 knows, as torch 2's dynamo exporter writes them (every value's shape in
+    # value_info): opset 18's ReduceMean with its axes as an input, opset 20's Gelu; and a Resize with
+    # antialias, which has no opset-17 form.
+    x4 = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 16, 16])
+    y2 = oh.make_tensor_value_info("y", TensorProto.FLOAT, ["N", 10])
+    axes = oh.make_tensor("axes", TensorProto.INT64, [2], [2, 3])
+    dynamo = [oh.make_node("Conv", ["x", "w", "b"], ["c"], name="node_Conv_0", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
+              oh.make_node("Gelu", ["c"], ["g"], name="node_Gelu_1", approximate="tanh"),
+              oh.make_node("ReduceMean", ["g", "axes"], ["m"], name="node_ReduceMean_2", keepdims=0),
+              oh.make_node("Gemm", ["m", "fw", "fb"], ["y"], name="node_Gemm_3", transB=1)]
+    shapes = [oh.make_tensor_value_info("c", TensorProto.FLOAT, ["N", 8, 16, 16]),
+              oh.make_tensor_value_info("g", TensorProto.FLOAT, ["N", 8, 16, 16]),
+              oh.make_tensor_value_info("m", TensorProto.FLOAT, ["N", 8])]
+    inits = [weight("w", [8, 3, 3, 3]), weight("b", [8]), weight("fw", [10, 8]), weight("fb", [10]), axes]
+    g20 = oh.make_graph(dynamo, "dynamo_opset20", [x4], [y2], initializer=inits, value_info=shapes)
+    m20 = oh.make_model(g20, opset_imports=[oh.make_opsetid("", 20)], producer_name="make_onnx.py")
+    m20.ir_version = 9
+    save(m20, out, "opset20.onnx")
+    sizes = oh.make_tensor("sizes", TensorProto.INT64, [4], [1, 3, 32, 32])
+    g18 = oh.make_graph([oh.make_node("Resize", ["x", "", "", "sizes"], ["y"], name="node_Resize_0", mode="linear",
+                                      antialias=1)], "antialias", [x4], [y], initializer=[sizes])
+    m18 = oh.make_model(g18, opset_imports=[oh.make_opsetid("", 18)], producer_name="make_onnx.py")
+    m18.ir_version = 8
+    save(m18, out, "opset18_antialias.onnx")
+    # Opset 13: Split into two parts (each a Narrow), DepthToSpace in DCR mode (TensorFlow's channel order)
+    # and in CRD mode (pixel_shuffle's), Hardswish as x * HardSigmoid(x) (torch below opset 14), Concat,
+    # ReduceSum with its axes as an input, Sub of a stored number before the input (c - x: no layer).
+    xm = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 8, 4, 4])
+    save(model([oh.make_node("Split", ["x", "parts"], ["a", "b"], name="split", axis=1),
+                oh.make_node("DepthToSpace", ["a"], ["a2"], name="dcr", blocksize=2, mode="DCR"),
+                oh.make_node("HardSigmoid", ["b"], ["hs"], name="gate", alpha=1.0 / 6.0, beta=0.5),
+                oh.make_node("Mul", ["b", "hs"], ["hw"], name="hardswish"),
+                oh.make_node("DepthToSpace", ["hw"], ["b2"], name="crd", blocksize=2, mode="CRD"),
+                oh.make_node("Concat", ["a2", "b2"], ["c"], name="concat", axis=1),
+                oh.make_node("Sub", ["one", "c"], ["d"], name="one_minus"),
+                oh.make_node("ReduceSum", ["d", "axes"], ["r"], name="sum", keepdims=0),
+                oh.make_node("Gemm", ["r", "fw", "fb"], ["y"], name="fc", transB=1)],
+               [xm], [y], [oh.make_tensor("parts", TensorProto.INT64, [2], [4, 4]),
+                           oh.make_tensor("axes", TensorProto.INT64, [2], [2, 3]),
+                           oh.make_tensor("one", TensorProto.FLOAT, [], [1.0]), weight("fw", [3, 2]), weight("fb", [3])],
+               opset=13), out, "movement_opset13.onnx")
     # Opset 9: Clip with min/max attributes (ReLU6), Dropout with a ratio attribute, Softmax on axis 1 of 2-D.
     x_old = oh.make_tensor_value_info("x", TensorProto.FLOAT, ["N", 3, 8, 8])
     save(model([oh.make_node("Conv", ["x", "w", "b"], ["c"], name="conv", kernel_shape=[3, 3], pads=[1, 1, 1, 1]),
@@ -276,6 +441,12 @@ def hostile(out):
          out, "dropout_nan.onnx")
     # Flatten with axis -99 on a rank-4 input (ONNX allows -4 to 4).
     save(model([oh.make_node("Flatten", ["x"], ["y"], name="flatten", axis=-99)], [x], [y], 15), out, "flatten_axis.onnx")
+    # A Reshape target with -3 (only -1 means "inferred"): crashed ONNX 1.12's shape inference (found by fuzzing).
+    g = oh.make_graph([oh.make_node("Reshape", ["x", "target"], ["y"], name="reshape")], "hostile", [x], [y],
+                      initializer=[oh.make_tensor("target", TensorProto.INT64, [2], [0, -3])])
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 15)], producer_name="make_onnx.py")
+    m.ir_version = 8
+    save(m, out, "reshape_negative.onnx")
 
 
 def main():
@@ -292,6 +463,10 @@ def main():
     save(strip(export(Mixed(), torch.randn(1, 3, 32, 32))), out, "mixed.onnx")
     save(strip(export(SeqModel(), torch.randint(0, 100, (1, 12)), opset=17)), out, "seq_opset17.onnx")
     save(strip(export(Unsupported(), torch.randn(1, 3, 8, 8), opset=15)), out, "unsupported_ops.onnx")
+    save(strip(export_eval(EvalMode(), torch.randn(2, 3, 8, 8))), out, "eval_mode.onnx")
+    save(strip(export(Patterns(), torch.randn(1, 6, 16))), out, "patterns_opset15.onnx")
+    save(strip(export(Vocabulary(), torch.randn(1, 4, 8, 8))), out, "vocabulary.onnx")
+    save(strip(export(Tokens(), torch.randn(1, 16, 8, 8))), out, "tokens.onnx")
     # torchvision models at their presets' sizes, weights stripped.
     for name, ctor in (("alexnet", torchvision.models.alexnet), ("vgg16", torchvision.models.vgg16),
                        ("resnet18", torchvision.models.resnet18), ("mobilenet_v2", torchvision.models.mobilenet_v2)):

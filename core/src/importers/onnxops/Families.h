@@ -1,0 +1,47 @@
+#pragma once
+
+// The operator families and pattern recognisers of the ONNX importer; OnnxRegistry.cpp lists each once.
+
+#include "importers/OnnxMapping.h"
+
+namespace headroom::onnximport::ops {
+
+using Operators = std::vector<OperatorEntry>;
+
+// One file per family: the operators it maps (docs/onnx-import.md, "What maps to what").
+void addConvolution(Operators& table);   // Conv, ConvTranspose
+void addLinear(Operators& table);        // Gemm, MatMul (with a stored matrix, or of two computed tensors)
+void addNormalization(Operators& table); // BatchNormalization, InstanceNormalization, LayerNormalization
+void addActivations(Operators& table);   // Relu, LeakyRelu, Sigmoid, Tanh, Clip, Identity, Gelu, HardSigmoid,
+                                         // HardSwish, Mish, Softplus, Elu, Celu, Selu, PRelu
+void addSoftmax(Operators& table);       // Softmax, LogSoftmax
+void addPooling(Operators& table);       // MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool
+void addReshape(Operators& table);       // Flatten, Reshape, Squeeze, Unsqueeze
+void addDropout(Operators& table);       // Dropout
+void addMerge(Operators& table);         // Sum, Concat
+void addGather(Operators& table);        // Gather (Embedding, Select)
+void addArithmetic(Operators& table);    // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg, Abs, ReduceMean/Sum/Max
+void addMovement(Operators& table);      // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
+                                         // DepthToSpace, SpaceToDepth
+
+/// An axis of a rank-`rank` input (negative counts from the end) that is not the batch axis; otherwise
+/// the node is rejected with `what` named, and nullopt.
+std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank, const char* what);
+
+// Patterns of several nodes that come back as the one operator PyTorch ran.
+void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);
+void recogniseGeluErf(MappingContext& ctx, int erf);
+void recogniseSilu(MappingContext& ctx, int mul);
+void recogniseLinearBias(MappingContext& ctx, int matmul);
+void recogniseLayerNorm(MappingContext& ctx, int reduceMean);
+void recogniseGeluTanh(MappingContext& ctx, int tanh);
+void recogniseMultiheadAttention(MappingContext& ctx, int softmax);
+void recogniseZeroPaddedAvgPool(MappingContext& ctx, int averagePool);
+void recogniseHardswish(MappingContext& ctx, int hardSigmoid);
+void recogniseMish(MappingContext& ctx, int softplus);
+
+/// Warns when the graph shows an export in inference mode (BatchNorm folded into convolutions or
+/// BatchNormalization in inference mode; Dropout is then gone too).
+void checkExportMode(MappingContext& ctx);
+
+} // namespace headroom::onnximport::ops

@@ -1,0 +1,146 @@
+// nn.MultiheadAttention as torch.onnx (1.13) writes it in training mode: its whole forward
+// (torch/nn/functional.py multi_head_attention_forward, the math path) under the module's scope: the
+// packed in-projection MatMul with "<module>.in_proj_weight", q / sqrt(head_dim), MatMul, Softmax,
+// Dropout, MatMul, the out-projection Gemm with "<module>.out_proj.weight", and the transposes and
+// reshapes between heads and batch. The scope comes back as one MultiheadAttention layer, so what it
+// keeps follows the analysis' attention implementation (SDPA or eager), as for a hand-written model:
+// the export cannot show need_weights (unused weights are pruned), so it is false.
+#include "Families.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace headroom::onnximport::ops {
+
+namespace {
+
+std::string scopeOf(const std::string& nodeName)
+{
+    const auto slash = nodeName.rfind('/');
+    return nodeName.empty() || nodeName.front() != '/' || slash == std::string::npos || slash == 0
+        ? std::string()
+        : nodeName.substr(0, slash + 1);
+}
+
+bool endsWith(const std::string& s, const std::string& tail)
+{
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+/// The initializer behind a value, through Transpose and Identity nodes.
+std::string storedBehind(const OnnxGraph& g, std::string value)
+{
+    for (int hops = 0; hops < 4; ++hops) {
+        if (g.isInitializer(value))
+            return value;
+        const int p = g.producer(value);
+        if (p < 0 || g.graph().node(p).input_size() < 1)
+            return {};
+        const auto& op = g.graph().node(p).op_type();
+        if (op != "Transpose" && op != "Identity")
+            return {};
+        value = g.graph().node(p).input(0);
+    }
+    return {};
+}
+
+} // namespace
+
+void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
+{
+    const auto& g = ctx.graph();
+    const std::string scope = scopeOf(ctx.node(softmax).name());
+    if (scope.empty())
+        return;
+    std::vector<int> parts;
+    std::set<std::string> produced;
+    for (int i = 0; i < ctx.nodeCount(); ++i) {
+        if (ctx.needed(i) && ctx.node(i).name().rfind(scope, 0) == 0
+            && ctx.node(i).name().find('/', scope.size()) == std::string::npos) {
+            parts.push_back(i);
+            for (const auto& o : ctx.node(i).output())
+                produced.insert(o);
+        }
+    }
+    // Exactly one data input and one data output; the projections' weights by their module names.
+    std::set<std::string> inputs, outputs;
+    std::string inProj, inBias, outProj;
+    double dropout = 0.0;
+    int softmaxes = 0, products = 0;
+    for (const int i : parts) {
+        const auto& n = ctx.node(i);
+        for (const auto& in : n.input()) {
+            if (!in.empty() && g.carriesData(in) && produced.count(in) == 0)
+                inputs.insert(in);
+            const std::string stored = in.empty() ? std::string() : storedBehind(g, in);
+            if (endsWith(stored, ".in_proj_weight"))
+                inProj = stored;
+            else if (endsWith(stored, ".in_proj_bias"))
+                inBias = stored;
+            else if (endsWith(stored, ".out_proj.weight"))
+                outProj = stored;
+        }
+        for (const auto& o : n.output()) {
+            bool usedOutside = g.isGraphOutput(o);
+            for (const int c : g.consumers(o))
+                usedOutside = usedOutside || (ctx.needed(c) && std::find(parts.begin(), parts.end(), c) == parts.end());
+            if (usedOutside)
+                outputs.insert(o);
+        }
+        softmaxes += ctx.isOp(i, "Softmax") ? 1 : 0;
+        products += ctx.isOp(i, "MatMul") && g.carriesData(n.input(0)) && n.input_size() == 2 && g.carriesData(n.input(1)) ? 1 : 0;
+        if (ctx.isOp(i, "Dropout") && n.input_size() > 1) {
+            const auto r = g.constantNumbers(n.input(1), 1);
+            if (!r || r->size() != 1)
+                return;
+            dropout = decimal(static_cast<float>(r->front()));
+        }
+    }
+    if (inputs.size() != 1 || outputs.size() != 1 || softmaxes != 1 || products != 2 || inProj.empty() || outProj.empty())
+        return;
+    const std::string x = *inputs.begin();
+    const std::string y = *outputs.begin();
+    const auto* w = g.type(inProj);
+    const auto wd = w ? w->knownDims() : std::nullopt;
+    const auto* xt = g.type(x);
+    const auto* yt = g.type(y);
+    if (!wd || wd->size() != 2 || (*wd)[0] != 3 * (*wd)[1] || !xt || !yt || xt->rank() != 3 || !yt->perSample()
+        || !xt->perSample() || xt->perSample()->back() != (*wd)[1] || *xt->perSample() != *yt->perSample())
+        return;
+    const std::int64_t embed = (*wd)[1];
+    // q is scaled by 1 / sqrt(head_dim) (a Div by the constant sqrt(head_dim), or a Mul by its inverse).
+    std::int64_t headDim = 0;
+    for (const int i : parts) {
+        const auto& n = ctx.node(i);
+        if (n.input_size() != 2 || !(ctx.isOp(i, "Div") || ctx.isOp(i, "Mul")))
+            continue;
+        const auto c = g.constantNumbers(n.input(1), 1);
+        if (!c || c->size() != 1 || !(c->front() > 0) || !g.carriesData(n.input(0)))
+            continue;
+        const double root = ctx.isOp(i, "Div") ? c->front() : 1.0 / c->front();
+        const auto d = static_cast<std::int64_t>(std::llround(root * root));
+        if (d >= 1 && d <= embed && embed % d == 0 && near(root * root, static_cast<double>(d)))
+            headDim = d;
+    }
+    if (headDim == 0)
+        return;
+    // torch transposes a batch-first input to [T, B, E] first; without batch_first the batch axis is not
+    // the graph's first axis, which the import refuses elsewhere.
+    const int first = g.consumers(x).empty() ? -1 : g.consumers(x).front();
+    const auto perm = first >= 0 && ctx.isOp(first, "Transpose") ? attrInts(ctx.node(first), "perm") : std::nullopt;
+    if (!perm || *perm != std::vector<std::int64_t>{1, 0, 2})
+        return;
+    nlohmann::json a{{"num_heads", embed / headDim}, {"batch_first", true}, {"need_weights", false}};
+    if (dropout > 0)
+        a["dropout"] = dropout;
+    if (inBias.empty())
+        a["bias"] = false;
+    const int last = g.producer(y);
+    if (std::find(parts.begin(), parts.end(), last) == parts.end())
+        return;
+    // The layer is named after the module's scope: its last node stands for it.
+    ctx.fuse(parts, PendingLayer{"MultiheadAttention", a, {x}, y, last});
+}
+
+} // namespace headroom::onnximport::ops

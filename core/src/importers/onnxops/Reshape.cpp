@@ -1,0 +1,174 @@
+// Flatten, and Reshape / Squeeze / Unsqueeze that keep the batch axis: Flatten, Identity or Reshape.
+#include "Families.h"
+
+#include <limits>
+
+namespace headroom::onnximport::ops {
+
+namespace {
+
+using nlohmann::json;
+
+void flatten(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    const std::int64_t given = attrInt(n, "axis").value_or(1);
+    std::int64_t axis = given;
+    if (axis < 0 || axis > 1) {
+        const auto rank = ctx.rankOf(i, n.input(0));
+        if (!rank)
+            return;
+        // ONNX: axis in [-r, r]; a negative one counts from the end.
+        const auto r = static_cast<std::int64_t>(*rank);
+        if (given < -r || given > r) {
+            ctx.reject(i, "its axis " + std::to_string(given) + " is out of range for a rank-" + std::to_string(r)
+                              + " input (from -" + std::to_string(r) + " to " + std::to_string(r) + ")");
+            return;
+        }
+        if (axis < 0)
+            axis += r;
+    }
+    if (axis != 1) {
+        ctx.reject(i,
+            axis == 0 ? "axis " + std::to_string(given) + " merges the batch axis into the features"
+                      : "axis " + std::to_string(given) + " folds feature axes into the batch axis");
+        return;
+    }
+    ctx.emit(i, "Flatten");
+}
+
+/// What a Reshape produces per sample, worked out from its target shape when shape inference left
+/// it open (a symbolic batch times -1 has no number).
+std::optional<std::vector<std::int64_t>> reshapeTarget(
+    const MappingContext& ctx, int i, const std::vector<std::int64_t>& in)
+{
+    const auto& n = ctx.node(i);
+    if (n.input_size() < 2)
+        return std::nullopt;
+    const auto target = ctx.graph().shapeTensor(n.input(1));
+    const auto* inType = ctx.graph().type(n.input(0));
+    if (!target || target->empty() || inType == nullptr || inType->dims.empty())
+        return std::nullopt;
+    const bool allowZero = attrInt(n, "allowzero").value_or(0) != 0;
+    const Dim& batch = inType->dims.front();
+    const Dim& first = target->front();
+    const bool firstIsBatch = (!first.symbol.empty() && first.symbol == batch.symbol)
+        || (first.known() && *first.value == 0 && !allowZero)
+        || (first.known() && batch.known() && *first.value == *batch.value);
+    const bool firstInferred = first.known() && *first.value == -1;
+    if (!firstIsBatch && !firstInferred)
+        return std::nullopt;
+    std::int64_t inElements = 1;
+    for (const auto d : in)
+        inElements *= d;
+    std::vector<std::int64_t> out;
+    std::optional<std::size_t> inferred;
+    std::int64_t product = 1;
+    for (std::size_t k = 1; k < target->size(); ++k) {
+        const Dim& d = (*target)[k];
+        if (!d.known())
+            return std::nullopt;
+        std::int64_t v = *d.value;
+        if (v == 0 && !allowZero) {
+            if (k - 1 >= in.size())
+                return std::nullopt;
+            v = in[k - 1];
+        }
+        if (v == -1) {
+            if (inferred || firstInferred)
+                return std::nullopt;
+            inferred = out.size();
+            out.push_back(1);
+            continue;
+        }
+        if (v < 1 || v > kMaxDimension)
+            return std::nullopt;
+        product *= v;
+        if (product > inElements)
+            return std::nullopt;
+        out.push_back(v);
+    }
+    if (inferred) {
+        if (inElements % product != 0)
+            return std::nullopt;
+        out[*inferred] = inElements / product;
+    }
+    return out;
+}
+
+/// Reshape, Squeeze and Unsqueeze keep the batch axis and, to have a Headroom layer, merge one run of
+/// adjacent axes (Flatten) or change nothing (Identity).
+void reshape(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    const auto in = ctx.perSampleOf(i, n.input(0));
+    if (!in)
+        return;
+    const auto* outType = ctx.graph().type(n.output(0));
+    auto out = outType ? outType->perSample() : std::nullopt;
+    if (!out && n.op_type() == "Reshape")
+        out = reshapeTarget(ctx, i, *in);
+    if (!out) {
+        ctx.missing(i, n.output(0));
+        return;
+    }
+    const auto elements = [](const std::vector<std::int64_t>& v) {
+        std::int64_t e = 1;
+        for (const auto d : v) {
+            if (d < 0 || (d > 0 && e > std::numeric_limits<std::int64_t>::max() / d))
+                return std::int64_t{-1};
+            e *= d;
+        }
+        return e;
+    };
+    if (out->empty()) {
+        ctx.reject(i,
+            "it merges the batch axis and the " + joinDims(*in)
+                + " of each sample into one axis; Headroom keeps the batch axis first and separate");
+        return;
+    }
+    if (elements(*in) < 0 || elements(*in) != elements(*out)) {
+        ctx.reject(i,
+            "it turns " + joinDims(*in) + " per sample into " + joinDims(*out)
+                + ", changing the batch axis, which Headroom keeps first and separate");
+        return;
+    }
+    if (*in == *out) {
+        ctx.emit(i, "Identity");
+        return;
+    }
+    // Flatten(start_dim = s + 1, end_dim = e + 1) over per-sample axes s..e.
+    for (std::size_t s = 0; s < in->size(); ++s) {
+        for (std::size_t e = in->size(); e-- > s;) {
+            std::vector<std::int64_t> merged(in->begin(), in->begin() + static_cast<std::ptrdiff_t>(s));
+            std::int64_t m = 1;
+            for (std::size_t k = s; k <= e; ++k)
+                m *= (*in)[k];
+            merged.push_back(m);
+            merged.insert(merged.end(), in->begin() + static_cast<std::ptrdiff_t>(e + 1), in->end());
+            if (merged != *out)
+                continue;
+            json a = json::object();
+            if (s != 0)
+                a["start_dim"] = static_cast<std::int64_t>(s + 1);
+            if (e + 1 != in->size())
+                a["end_dim"] = static_cast<std::int64_t>(e + 1);
+            ctx.emit(i, "Flatten", a);
+            return;
+        }
+    }
+    // Anything else: Tensor.reshape, a view or (on a non-contiguous input) a new copy.
+    ctx.emit(i, "Reshape", json{{"shape", *out}});
+}
+
+} // namespace
+
+void addReshape(Operators& table)
+{
+    table.push_back({"Flatten", &flatten});
+    table.push_back({"Reshape", &reshape});
+    table.push_back({"Squeeze", &reshape});
+    table.push_back({"Unsqueeze", &reshape});
+}
+
+} // namespace headroom::onnximport::ops
