@@ -101,11 +101,11 @@ LayerTablePainter::LayerTablePainter(const Analysis& analysis)
 {
 }
 
-int LayerTablePainter::layerCount(const Analysis& analysis)
+std::uint64_t LayerTablePainter::layerCount(const Analysis& analysis)
 {
-    int n = 0;
+    std::uint64_t n = 0;
     for (const auto& row : analysis.rows)
-        n += isLayer(row) ? 1 : 0;
+        n += isLayer(row) ? row.count : 0;
     return n;
 }
 
@@ -162,8 +162,10 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
     };
 
     paintHeader(canvas);
+    // Identical iterations of a Repeat block share a line ("b.1–9998.fc × 9,998").
     int index = 0;
-    for (const auto& row : m_analysis.rows) {
+    for (const auto& group : groupRows(m_analysis)) {
+        const LayerRow& row = m_analysis.rows[group.row];
         if (row.type == "Repeat")
             continue;
         const bool loss = isLoss(row);
@@ -181,9 +183,10 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
             canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH + errorH }, style::kStripe);
         if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
             cell(IndexColumn, QString::number(index), FontRole::Small, style::kMuted);
+        const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
         canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(),
                         c.width[NameColumn] - 2 * c.padding - indent, rowH },
-            Qt::AlignLeft | Qt::AlignVCenter, qs(row.name), FontRole::Small, ink, true);
+            Qt::AlignLeft | Qt::AlignVCenter, qs(group.name + times), FontRole::Small, ink, true);
         cell(TypeColumn, qs(row.type), FontRole::Small, ink);
         if (row.error) {
             // No sizes for an invalid layer (or one fed by it): they would be meaningless.

@@ -145,7 +145,7 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
     const auto strategies = plantext::strategyRows(m_plan);
     canvas.heading(QStringLiteral("Set-up"), 9 * lineH);
     keyValue(canvas, QStringLiteral("Model"), modelName());
-    keyValue(canvas, QStringLiteral("Layers"), QString::number(LayerTablePainter::layerCount(a)));
+    keyValue(canvas, QStringLiteral("Layers"), qs(formatCount(LayerTablePainter::layerCount(a))));
     if (a.valid())
         keyValue(canvas, QStringLiteral("Parameters"),
             QStringLiteral("%1 (%2 trainable)")
@@ -382,7 +382,7 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
 void ReportComposer::layerSection(ReportCanvas& canvas) const
 {
     const LayerTablePainter table { m_result.analysis };
-    canvas.heading(QStringLiteral("Layers (%1)").arg(LayerTablePainter::layerCount(m_result.analysis)),
+    canvas.heading(QStringLiteral("Layers (%1)").arg(qs(formatCount(LayerTablePainter::layerCount(m_result.analysis)))),
         table.headerHeight(canvas) + 4 * table.rowHeight(canvas));
     table.paint(canvas);
     canvas.advance(canvas.pt(4));
