@@ -1,18 +1,25 @@
 #include "AttributeEditor.h"
 
+#include "CoreText.h"
+#include "FieldCommit.h"
 #include "QtText.h"
+#include "UiText.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpressionValidator>
+#include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace headroom::ui {
@@ -20,30 +27,163 @@ namespace headroom::ui {
 namespace {
 
 constexpr double kFloatLimit = 1e9;
+constexpr int kRawItemRole = Qt::UserRole + 1; ///< a combo box item standing for an invalid value from the file
 
 int toInt(std::int64_t v)
 {
     return static_cast<int>(std::clamp<std::int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 
-std::int64_t jsonInt(const nlohmann::json& j, std::int64_t fallback)
+bool isInteger(const nlohmann::json& j) { return j.is_number_integer() || j.is_number_unsigned(); }
+
+std::int64_t jsonInt(const nlohmann::json& j, std::int64_t fallback) { return isInteger(j) ? j.get<std::int64_t>() : fallback; }
+
+/// How a value the file holds is written in it: 0, "abc", [3, 3, 3].
+QString rawText(const nlohmann::json& j) { return qs(j.dump()); }
+
+QString number(double v) { return QLocale().toString(v, 'g', 6); }
+
+/// A spin box that can show a value outside its range as the model file holds it ("0", "\"abc\"")
+/// instead of its minimum, lets a typed number outside the range stand until Enter puts the value
+/// back (so the editor can say why), and reports keys it refuses.
+template <typename Base, typename Value>
+class FileValueSpinBox final : public Base {
+public:
+    explicit FileValueSpinBox(QWidget* parent) : Base(parent)
+    {
+        // Typing something else ends the file's value: from then on the box holds a number.
+        QObject::connect(this->lineEdit(), &QLineEdit::textEdited, this, [this](const QString& text) {
+            if (text != m_raw)
+                m_raw.clear();
+        });
+    }
+    std::function<void(const QString&)> onRefusedKey;
+
+    /// Shows `raw` in place of the value (empty: the value). Signals are blocked meanwhile.
+    void showRaw(const QString& raw)
+    {
+        m_raw = raw;
+        const QSignalBlocker block(this);
+        // setValue only redraws on a change: step away and back so the text is redone.
+        Base::setValue(this->maximum());
+        Base::setValue(this->minimum());
+    }
+    [[nodiscard]] bool showsRaw() const { return !m_raw.isEmpty(); }
+
+protected:
+    QString textFromValue(Value v) const override
+    {
+        return !m_raw.isEmpty() && v == this->minimum() ? m_raw : Base::textFromValue(v);
+    }
+    QValidator::State validate(QString& text, int& pos) const override
+    {
+        if (!m_raw.isEmpty() && text == m_raw)
+            return QValidator::Intermediate; // not a value: Enter must not turn it into the minimum
+        const QValidator::State state = Base::validate(text, pos);
+        if (state != QValidator::Invalid)
+            return state;
+        static const QRegularExpression numberish{QStringLiteral(R"(^\s*[+-]?[0-9]*[.,]?[0-9]*\s*$)")};
+        return numberish.match(text).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
+    }
+    void keyPressEvent(QKeyEvent* event) override
+    {
+        const QString before = this->lineEdit()->text();
+        Base::keyPressEvent(event);
+        const QString typed = event->text();
+        if (onRefusedKey && !typed.isEmpty() && typed.front().isPrint() && this->lineEdit()->text() == before
+            && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)))
+            onRefusedKey(typed);
+    }
+
+private:
+    QString m_raw;
+};
+
+using IntSpinBox = FileValueSpinBox<QSpinBox, int>;
+using RealSpinBox = FileValueSpinBox<QDoubleSpinBox, double>;
+
+/// Shows `raw` as an extra first item of `combo` (or removes that item for an empty `raw`).
+void showRawItem(QComboBox* combo, const QString& raw)
 {
-    return j.is_number_integer() || j.is_number_unsigned() ? j.get<std::int64_t>() : fallback;
+    if (combo->count() > 0 && combo->itemData(0, kRawItemRole).toBool())
+        combo->removeItem(0);
+    if (raw.isEmpty())
+        return;
+    combo->insertItem(0, raw);
+    combo->setItemData(0, true, kRawItemRole);
+    combo->setItemData(0, QColor(0xc0, 0x10, 0x10), Qt::ForegroundRole);
+    combo->setCurrentIndex(0);
 }
+
+bool showsRawItem(const QComboBox* combo)
+{
+    return combo->currentIndex() >= 0 && combo->itemData(combo->currentIndex(), kRawItemRole).toBool();
+}
+
+/// The first index of a real (not raw) item.
+int firstItem(const QComboBox* combo) { return combo->count() > 0 && combo->itemData(0, kRawItemRole).toBool() ? 1 : 0; }
 
 } // namespace
 
+QString AttributeEditor::rangeText(const AttributeSpec& spec)
+{
+    const auto ints = [&] {
+        const QString lo = QLocale().toString(static_cast<qlonglong>(spec.minInt));
+        if (spec.maxInt >= std::numeric_limits<std::int32_t>::max())
+            return tr("whole numbers from %1 up").arg(lo);
+        return tr("whole numbers from %1 to %2").arg(lo, QLocale().toString(static_cast<qlonglong>(spec.maxInt)));
+    };
+    QStringList words;
+    for (const auto& c : spec.choices)
+        words << QStringLiteral("“%1”").arg(qs(c));
+    switch (spec.type) {
+    case AttributeType::Int:
+    case AttributeType::IntList: return ints();
+    case AttributeType::IntTuple:
+        return words.isEmpty() ? ints() : tr("%1, or %2").arg(ints(), words.join(QStringLiteral(", ")));
+    case AttributeType::Float: {
+        const bool lo = std::isfinite(spec.minFloat);
+        const bool hi = std::isfinite(spec.maxFloat);
+        if (lo && hi)
+            return spec.minFloatExclusive ? tr("numbers above %1, up to %2").arg(number(spec.minFloat), number(spec.maxFloat))
+                                          : tr("numbers from %1 to %2").arg(number(spec.minFloat), number(spec.maxFloat));
+        if (lo)
+            return spec.minFloatExclusive ? tr("numbers above %1").arg(number(spec.minFloat))
+                                          : tr("numbers from %1 up").arg(number(spec.minFloat));
+        if (hi)
+            return tr("numbers up to %1").arg(number(spec.maxFloat));
+        return tr("any number");
+    }
+    case AttributeType::Bool: return tr("on or off");
+    case AttributeType::Choice: return tr("one of %1").arg(words.join(QStringLiteral(", ")));
+    }
+    return {};
+}
+
 AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(parent), m_spec{std::move(spec)}
 {
-    auto* layout = new QHBoxLayout(this);
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->setSpacing(2);
+    m_row = new QWidget(this);
+    auto* layout = new QHBoxLayout(m_row);
     layout->setContentsMargins(0, 0, 0, 0);
-    setToolTip(qs(m_spec.help));
+    outer->addWidget(m_row);
+    m_note = new QLabel(this);
+    m_note->setObjectName(QStringLiteral("noteLabel"));
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_note->setStyleSheet(QStringLiteral("color: #c01010;"));
+    m_note->hide();
+    outer->addWidget(m_note);
+    const QString help = CoreText::translate(m_spec.help);
+    setToolTip((help.isEmpty() ? QString() : help + QLatin1Char('\n')) + tr("Allowed: %1.").arg(rangeText(m_spec)));
 
     switch (m_spec.type) {
     case AttributeType::Int: addSpinBox(QStringLiteral("valueSpinBox")); break;
     case AttributeType::IntTuple:
         if (!m_spec.choices.empty()) {
-            m_mode = new QComboBox(this);
+            m_mode = new QComboBox(m_row);
             m_mode->setObjectName(QStringLiteral("modeComboBox"));
             m_mode->addItem(tr("sizes"));
             for (const auto& c : m_spec.choices)
@@ -57,7 +197,7 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
         for (int i = 0; i < std::max(1, m_spec.arity); ++i)
             addSpinBox(i == 0 ? QStringLiteral("valueSpinBox") : QStringLiteral("valueSpinBox%1").arg(i + 1));
         if (m_spec.arity > 1) {
-            m_same = new QCheckBox(tr("same for all"), this);
+            m_same = new QCheckBox(tr("same for all"), m_row);
             m_same->setObjectName(QStringLiteral("sameCheckBox"));
             m_same->setChecked(true);
             layout->addWidget(m_same);
@@ -68,34 +208,44 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
         }
         break;
     case AttributeType::IntList:
-        m_list = new QLineEdit(this);
+        m_list = new QLineEdit(m_row);
         m_list->setObjectName(QStringLiteral("listLineEdit"));
         m_list->setPlaceholderText(tr("e.g. 768 or 16, 16"));
-        m_list->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral(R"(\s*\d+(\s*,\s*\d+)*\s*)")), m_list));
         layout->addWidget(m_list);
-        connect(m_list, &QLineEdit::editingFinished, this, &AttributeEditor::emitEdited);
+        connect(m_list, &QLineEdit::textEdited, this, &AttributeEditor::checkTypedList);
+        FieldCommit::attach(m_list, [this] {
+            if (m_typingProblem.isEmpty())
+                emitEdited();
+        });
         break;
     case AttributeType::Float: {
-        m_double = new QDoubleSpinBox(this);
+        auto* spin = new RealSpinBox(m_row);
+        m_double = spin;
         m_double->setObjectName(QStringLiteral("valueDoubleSpinBox"));
         m_double->setDecimals(6);
-        m_double->setKeyboardTracking(false);
         const double lo = std::isfinite(m_spec.minFloat) ? m_spec.minFloat : -kFloatLimit;
         const double hi = std::isfinite(m_spec.maxFloat) ? m_spec.maxFloat : kFloatLimit;
         m_double->setRange(m_spec.minFloatExclusive ? lo + 1e-6 : lo, hi);
         m_double->setSingleStep(hi - lo <= 1.0 ? 0.01 : 1.0);
         layout->addWidget(m_double);
-        connect(m_double, &QDoubleSpinBox::valueChanged, this, &AttributeEditor::emitEdited);
+        spin->onRefusedKey = [this](const QString& key) {
+            showTypingProblem(tr("“%1” cannot be typed here: %2 takes %3.").arg(key, qs(m_spec.name), rangeText(m_spec)));
+        };
+        connect(m_double->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, &AttributeEditor::checkTypedNumber);
+        FieldCommit::attach(m_double, [this] {
+            if (m_double->hasAcceptableInput()) // not the file's invalid value, as it still reads
+                emitEdited();
+        });
         break;
     }
     case AttributeType::Bool:
-        m_check = new QCheckBox(this);
+        m_check = new QCheckBox(m_row);
         m_check->setObjectName(QStringLiteral("valueCheckBox"));
         layout->addWidget(m_check);
         connect(m_check, &QCheckBox::toggled, this, &AttributeEditor::emitEdited);
         break;
     case AttributeType::Choice:
-        m_choice = new QComboBox(this);
+        m_choice = new QComboBox(m_row);
         m_choice->setObjectName(QStringLiteral("valueComboBox"));
         for (const auto& c : m_spec.choices)
             m_choice->addItem(qs(c));
@@ -105,8 +255,8 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
     }
     if (m_spec.optional) {
         // Says what is used instead, so no made-up number stands in the hidden field.
-        const QString omitted = m_spec.whenOmitted.empty() ? tr("inferred") : qs(m_spec.whenOmitted);
-        m_auto = new QCheckBox(omitted, this);
+        const QString omitted = m_spec.whenOmitted.empty() ? tr("inferred") : CoreText::translate(m_spec.whenOmitted);
+        m_auto = new QCheckBox(omitted, m_row);
         m_auto->setObjectName(QStringLiteral("inferredCheckBox"));
         m_auto->setToolTip(tr("Leave %1 out of the model file: Headroom uses %2").arg(qs(m_spec.name), omitted));
         layout->addWidget(m_auto);
@@ -116,17 +266,21 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
         });
     }
     layout->addStretch(1);
+    for (QWidget* w : m_row->findChildren<QWidget*>())
+        w->setToolTip(w == m_auto ? w->toolTip() : toolTip());
     setValue(nullptr);
 }
 
 QSpinBox* AttributeEditor::addSpinBox(const QString& objectName)
 {
-    auto* spin = new QSpinBox(this);
+    auto* spin = new IntSpinBox(m_row);
     spin->setObjectName(objectName);
     spin->setRange(toInt(m_spec.minInt), toInt(m_spec.maxInt));
-    spin->setKeyboardTracking(false);
     spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 24);
-    layout()->addWidget(spin);
+    spin->onRefusedKey = [this](const QString& key) {
+        showTypingProblem(tr("“%1” cannot be typed here: %2 takes %3.").arg(key, qs(m_spec.name), rangeText(m_spec)));
+    };
+    m_row->layout()->addWidget(spin);
     m_spins << spin;
     connect(spin, &QSpinBox::valueChanged, this, [this, spin](int v) {
         if (m_same != nullptr && m_same->isChecked() && spin == m_spins.front()) {
@@ -135,15 +289,75 @@ QSpinBox* AttributeEditor::addSpinBox(const QString& objectName)
                 other->setValue(v);
             }
         }
-        emitEdited();
+    });
+    connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, &AttributeEditor::checkTypedNumber);
+    FieldCommit::attach(spin, [this, spin] {
+        if (spin->hasAcceptableInput()) // not the file's invalid value, as it still reads
+            emitEdited();
     });
     return spin;
+}
+
+void AttributeEditor::checkTypedNumber(const QString& text)
+{
+    const QString t = text.trimmed();
+    bool ok = false;
+    const double v = m_spec.type == AttributeType::Float ? QLocale().toDouble(t, &ok) : static_cast<double>(t.toLongLong(&ok));
+    if (!ok) {
+        showTypingProblem(QString()); // still typing ("", "-")
+        return;
+    }
+    bool inside = false;
+    if (m_spec.type == AttributeType::Float)
+        inside = (m_spec.minFloatExclusive ? v > m_spec.minFloat : v >= m_spec.minFloat) && v <= m_spec.maxFloat;
+    else
+        inside = v >= static_cast<double>(m_spec.minInt) && v <= static_cast<double>(m_spec.maxInt);
+    showTypingProblem(inside ? QString()
+                             : tr("“%1” is not allowed: %2 takes %3.").arg(t, qs(m_spec.name), rangeText(m_spec)));
+}
+
+void AttributeEditor::checkTypedList(const QString& text)
+{
+    const QStringList parts = text.split(QRegularExpression(QStringLiteral(R"([,\s]+)")), Qt::SkipEmptyParts);
+    QString problem;
+    if (parts.isEmpty() && m_spec.required())
+        problem = tr("%1 needs at least one size.").arg(qs(m_spec.name));
+    for (const auto& part : parts) {
+        bool ok = false;
+        const qlonglong v = part.toLongLong(&ok);
+        if (!ok || v < m_spec.minInt || v > m_spec.maxInt) {
+            problem = tr("“%1” is not allowed: %2 takes %3, separated by commas.").arg(part, qs(m_spec.name), rangeText(m_spec));
+            break;
+        }
+    }
+    showTypingProblem(problem);
+}
+
+void AttributeEditor::showTypingProblem(const QString& problem)
+{
+    m_typingProblem = problem;
+    updateNote();
+}
+
+void AttributeEditor::setError(const QString& message)
+{
+    m_error = message;
+    updateNote();
+}
+
+QString AttributeEditor::note() const { return m_typingProblem.isEmpty() ? m_error : m_typingProblem; }
+
+void AttributeEditor::updateNote()
+{
+    const QString text = note();
+    m_note->setText(text);
+    m_note->setVisible(!text.isEmpty());
 }
 
 void AttributeEditor::updateEnabled()
 {
     const bool inferred = m_auto != nullptr && m_auto->isChecked();
-    const bool sizes = m_mode == nullptr || m_mode->currentIndex() == 0;
+    const bool sizes = m_mode == nullptr || (m_mode->currentIndex() == firstItem(m_mode) && !showsRawItem(m_mode));
     if (m_mode != nullptr) {
         m_mode->setEnabled(!inferred);
         m_mode->setHidden(inferred);
@@ -171,52 +385,96 @@ void AttributeEditor::setValue(const nlohmann::json& given)
     const nlohmann::json value = given.is_null() ? m_spec.defaultValue : given;
     if (m_auto != nullptr)
         m_auto->setChecked(given.is_null() && m_spec.defaultValue.is_null());
+    // A number being typed stays as typed until its pause is over.
+    const auto typing = [](QWidget* field) {
+        const FieldCommit* c = FieldCommit::of(field);
+        return c != nullptr && c->isPending();
+    };
+    const auto showInt = [&](QSpinBox* spinBox, const nlohmann::json& v) {
+        if (typing(spinBox))
+            return;
+        auto* spin = static_cast<IntSpinBox*>(spinBox);
+        const bool valid = isInteger(v) && jsonInt(v, 0) >= spin->minimum() && jsonInt(v, 0) <= spin->maximum();
+        spin->showRaw(valid ? QString() : rawText(v));
+        if (valid)
+            spin->setValue(toInt(jsonInt(v, 0)));
+    };
     switch (m_spec.type) {
-    case AttributeType::Int: m_spins.front()->setValue(toInt(jsonInt(value, m_spec.minInt))); break;
+    case AttributeType::Int: showInt(m_spins.front(), value.is_null() ? nlohmann::json(std::max<std::int64_t>(m_spec.minInt, 1)) : value); break;
     case AttributeType::IntTuple: {
+        const bool word = value.is_string();
         if (m_mode != nullptr) {
             int mode = 0;
-            if (value.is_string()) {
+            QString raw;
+            if (word) {
                 const auto it = std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>());
-                mode = it == m_spec.choices.end() ? 0 : static_cast<int>(it - m_spec.choices.begin()) + 1;
+                if (it == m_spec.choices.end())
+                    raw = rawText(value);
+                else
+                    mode = static_cast<int>(it - m_spec.choices.begin()) + 1;
             }
-            m_mode->setCurrentIndex(mode);
+            showRawItem(m_mode, raw);
+            if (raw.isEmpty())
+                m_mode->setCurrentIndex(mode);
         }
-        std::vector<std::int64_t> sizes(m_spins.size(), std::max<std::int64_t>(m_spec.minInt, 1));
-        bool same = true;
-        if (value.is_array()) {
-            for (std::size_t i = 0; i < sizes.size() && i < value.size(); ++i)
-                sizes[i] = jsonInt(value[i], sizes[i]);
-            same = std::all_of(sizes.begin(), sizes.end(), [&](auto s) { return s == sizes.front(); });
-        } else if (!value.is_string()) {
-            std::fill(sizes.begin(), sizes.end(), jsonInt(value, sizes.front()));
+        const nlohmann::json fallback = std::max<std::int64_t>(m_spec.minInt, 1);
+        if (value.is_array() && static_cast<int>(value.size()) == static_cast<int>(m_spins.size())) {
+            for (qsizetype i = 0; i < m_spins.size(); ++i)
+                showInt(m_spins[i], value[static_cast<std::size_t>(i)]);
+            if (m_same != nullptr)
+                m_same->setChecked(std::all_of(value.begin(), value.end(), [&](const auto& s) { return s == value.front(); }));
+        } else if (value.is_array() || (word && m_mode == nullptr) || (!word && !isInteger(value) && !value.is_null())) {
+            // Not a size the editor can spread over its boxes: show it whole in the first.
+            showInt(m_spins.front(), value);
+            for (auto* s : m_spins.mid(1))
+                showInt(s, fallback);
+            if (m_same != nullptr)
+                m_same->setChecked(true);
+        } else {
+            for (auto* s : m_spins)
+                showInt(s, word || value.is_null() ? fallback : value);
+            if (m_same != nullptr)
+                m_same->setChecked(true);
         }
-        for (qsizetype i = 0; i < m_spins.size(); ++i)
-            m_spins[i]->setValue(toInt(sizes[static_cast<std::size_t>(i)]));
-        if (m_same != nullptr)
-            m_same->setChecked(same);
         break;
     }
     case AttributeType::IntList: {
+        if (typing(m_list))
+            break;
         QStringList parts;
         if (value.is_array()) {
             for (const auto& v : value)
-                parts << QString::number(jsonInt(v, 0));
+                parts << (isInteger(v) ? QString::number(jsonInt(v, 0)) : rawText(v));
         } else if (!value.is_null()) {
-            parts << QString::number(jsonInt(value, 0));
+            parts << (isInteger(value) ? QString::number(jsonInt(value, 0)) : rawText(value));
         }
         m_list->setText(parts.join(QStringLiteral(", ")));
         break;
     }
-    case AttributeType::Float: m_double->setValue(value.is_number() ? value.get<double>() : 0.0); break;
+    case AttributeType::Float: {
+        if (typing(m_double))
+            break;
+        auto* spin = static_cast<RealSpinBox*>(m_double);
+        const double v = value.is_number() ? value.get<double>() : 0.0;
+        const bool valid = value.is_null() || (value.is_number() && v >= spin->minimum() && v <= spin->maximum());
+        spin->showRaw(valid ? QString() : rawText(value));
+        if (valid)
+            spin->setValue(v);
+        break;
+    }
     case AttributeType::Bool: m_check->setChecked(value.is_boolean() && value.get<bool>()); break;
     case AttributeType::Choice: {
         const auto it = value.is_string() ? std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>())
                                           : m_spec.choices.end();
-        m_choice->setCurrentIndex(it == m_spec.choices.end() ? 0 : static_cast<int>(it - m_spec.choices.begin()));
+        const bool valid = it != m_spec.choices.end() || value.is_null();
+        showRawItem(m_choice, valid ? QString() : rawText(value));
+        if (valid)
+            m_choice->setCurrentIndex(it == m_spec.choices.end() ? 0 : static_cast<int>(it - m_spec.choices.begin()));
         break;
     }
     }
+    m_typingProblem.clear();
+    updateNote();
     updateEnabled();
     m_updating = false;
 }
@@ -228,8 +486,8 @@ nlohmann::json AttributeEditor::value() const
     switch (m_spec.type) {
     case AttributeType::Int: return m_spins.front()->value();
     case AttributeType::IntTuple: {
-        if (m_mode != nullptr && m_mode->currentIndex() > 0)
-            return m_spec.choices[static_cast<std::size_t>(m_mode->currentIndex() - 1)];
+        if (m_mode != nullptr && m_mode->currentIndex() >= firstItem(m_mode) + 1)
+            return m_spec.choices[static_cast<std::size_t>(m_mode->currentIndex() - firstItem(m_mode) - 1)];
         if (m_same == nullptr || m_same->isChecked())
             return m_spins.front()->value();
         auto list = nlohmann::json::array();
@@ -239,9 +497,9 @@ nlohmann::json AttributeEditor::value() const
     }
     case AttributeType::IntList: {
         auto list = nlohmann::json::array();
-        for (const auto& part : m_list->text().split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        for (const auto& part : m_list->text().split(QRegularExpression(QStringLiteral(R"([,\s]+)")), Qt::SkipEmptyParts)) {
             bool ok = false;
-            const qlonglong v = part.trimmed().toLongLong(&ok);
+            const qlonglong v = part.toLongLong(&ok);
             if (ok)
                 list.push_back(v);
         }
@@ -251,7 +509,10 @@ nlohmann::json AttributeEditor::value() const
     }
     case AttributeType::Float: return m_double->value();
     case AttributeType::Bool: return m_check->isChecked();
-    case AttributeType::Choice: return ss(m_choice->currentText());
+    case AttributeType::Choice:
+        if (showsRawItem(m_choice))
+            return nlohmann::json::parse(ss(m_choice->currentText()), nullptr, false);
+        return ss(m_choice->currentText());
     }
     return nullptr;
 }

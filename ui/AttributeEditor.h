@@ -10,6 +10,7 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QLabel;
 class QLineEdit;
 class QSpinBox;
 
@@ -19,6 +20,11 @@ namespace headroom::ui {
 /// range for an Int; spin boxes with a "same for all" toggle (and the allowed words, such as
 /// "same") for an IntTuple; a list field for an IntList; a double spin box for a Float; a check
 /// box for a Bool; a combo box for a Choice; and an "inferred" toggle for an optional size.
+///
+/// It shows what the model file holds, even a value the spec does not allow (out_channels: 0 reads
+/// "0", not the spin box's minimum), so the user sees the problem and can type the fix. The valid
+/// range is in the tooltip, and a typed value outside it is explained under the field instead of
+/// silently snapping back.
 class AttributeEditor final : public QWidget {
     Q_OBJECT
 
@@ -30,6 +36,12 @@ public:
     void setValue(const nlohmann::json& value);
     /// The value to store; null means "leave it out" (inferred).
     [[nodiscard]] nlohmann::json value() const;
+    /// Shows the core's complaint about this attribute under the field (empty: none).
+    void setError(const QString& message);
+    /// What is shown under the field: a typed value's problem, else the core's error.
+    [[nodiscard]] QString note() const;
+    /// "1 or more", "0 to 1": the values the spec allows, as the tooltip and the notes say them.
+    [[nodiscard]] static QString rangeText(const AttributeSpec& spec);
 
 Q_SIGNALS:
     void edited(const nlohmann::json& value);
@@ -37,10 +49,18 @@ Q_SIGNALS:
 private:
     void emitEdited();
     void updateEnabled();
+    void updateNote();
+    void showTypingProblem(const QString& problem);
     QSpinBox* addSpinBox(const QString& objectName);
+    void checkTypedNumber(const QString& text);
+    void checkTypedList(const QString& text);
 
     AttributeSpec m_spec;
     bool m_updating = false;
+    QWidget* m_row = nullptr;
+    QLabel* m_note = nullptr;
+    QString m_typingProblem;
+    QString m_error;
     QCheckBox* m_auto = nullptr;
     QComboBox* m_mode = nullptr;
     QCheckBox* m_same = nullptr;

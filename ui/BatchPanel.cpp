@@ -1,7 +1,10 @@
 #include "BatchPanel.h"
 
 #include "BatchScale.h"
+#include "CoreText.h"
 #include "Document.h"
+#include "ElidedLabel.h"
+#include "FlowLayout.h"
 #include "PlanController.h"
 #include "QtText.h"
 #include "UiText.h"
@@ -54,11 +57,6 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     QFont bold = m_headroom->font();
     bold.setBold(true);
     m_headroom->setFont(bold);
-    m_blocked = new QLabel(this);
-    m_blocked->setObjectName(QStringLiteral("blockedLabel"));
-    m_blocked->setWordWrap(true);
-    m_blocked->setStyleSheet(QStringLiteral("color: #c01010;"));
-    m_blocked->hide();
 
     const auto detailLabel = [this](const char* name) {
         auto* label = new QLabel(this);
@@ -72,7 +70,10 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     m_checkpointing = detailLabel("checkpointingLabel");
     m_trainable = detailLabel("trainableLabel");
     m_throughput = detailLabel("throughputLabel");
-    m_notes = detailLabel("throughputNotesLabel");
+    // The caveats stay one line each (elided, in full on hover): they must not squeeze the chart.
+    m_notes = new ElidedLabel(this);
+    m_notes->setObjectName(QStringLiteral("throughputNotesLabel"));
+    m_notes->hide();
     QFont small = m_notes->font();
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_notes->setFont(small);
@@ -86,15 +87,12 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     grid->addWidget(m_slider, 0, 1);
     grid->addWidget(m_spin, 0, 2);
     grid->addWidget(m_setMax, 0, 3);
-    auto* figures = new QHBoxLayout;
+    // The figures wrap onto a second line in a narrow window rather than widening it.
+    auto* figures = new FlowLayout;
     figures->addWidget(m_maxBatch);
-    figures->addSpacing(24);
     figures->addWidget(m_total);
-    figures->addSpacing(24);
     figures->addWidget(m_headroom);
-    figures->addStretch(1);
     grid->addLayout(figures, 1, 0, 1, 4);
-    grid->addWidget(m_blocked, 2, 0, 1, 4);
     grid->addWidget(m_effective, 3, 0, 1, 4);
     grid->addWidget(m_checkpointing, 4, 0, 1, 4);
     grid->addWidget(m_trainable, 5, 0, 1, 4);
@@ -133,7 +131,17 @@ void BatchPanel::setEstimate(const EstimateState& state)
     // With several GPUs or accumulation the batch is a micro-batch per GPU: say so.
     const bool perGpu = state.parallel.gpus > 1;
     const bool micro = perGpu || state.accumulationSteps > 1;
-    if (state.estimate) {
+    if (state.emptyNetwork) {
+        // Only the input and the overhead: a max batch would be a number about nothing.
+        m_maxBatchValue = 0;
+        m_maxBatch->setText(tr("The network is empty"));
+        m_maxBatch->setStyleSheet(QString());
+        m_total->setText(tr("Add layers to see how much memory training it takes."));
+        m_total->setToolTip(QString());
+        m_headroom->clear();
+        m_setMax->setEnabled(false);
+        m_effective->hide();
+    } else if (state.estimate) {
         const Estimate& e = *state.estimate;
         showBatch(e.batch);
         m_maxBatchValue = e.maxBatch;
@@ -155,7 +163,6 @@ void BatchPanel::setEstimate(const EstimateState& state)
             m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
         }
         m_setMax->setEnabled(e.maxBatch > 0 && e.maxBatch != e.batch);
-        m_blocked->hide();
         if (micro) {
             QStringList factors{UiText::count(static_cast<std::uint64_t>(e.batch))};
             if (state.accumulationSteps > 1)
@@ -175,10 +182,9 @@ void BatchPanel::setEstimate(const EstimateState& state)
         m_maxBatch->setText(micro ? tr("Max micro-batch per GPU: —") : tr("Max batch: —"));
         m_maxBatch->setStyleSheet(QString());
         m_total->setText(perGpu ? tr("Per GPU: —") : tr("Total: —"));
+        m_total->setToolTip(QString());
         m_headroom->clear();
         m_setMax->setEnabled(false);
-        m_blocked->setText(state.error ? tr("No estimate: %1").arg(qs(state.error->message)) : QString());
-        m_blocked->setVisible(state.error.has_value());
         m_effective->hide();
     }
     showThroughput(state);
@@ -203,9 +209,9 @@ void BatchPanel::showThroughput(const EstimateState& state)
                      UiText::seconds(t.computeSeconds), UiText::seconds(t.memorySeconds)));
         m_throughput->show();
         QStringList notes;
-        for (const auto& n : t.notes)
-            notes << qs(n);
-        m_notes->setText(notes.join(QLatin1Char('\n')));
+        for (const auto& n : t.noteTemplates)
+            notes << CoreText::format(n);
+        m_notes->setFullText(notes.join(QLatin1Char('\n')));
         m_notes->setVisible(!notes.isEmpty());
     } else if (state.throughputError) {
         m_throughput->setText(tr("Throughput: — (%1)").arg(qs(state.throughputError->message)));
@@ -224,15 +230,26 @@ void BatchPanel::setAnalysis(const Analysis& a)
     if (checkpointing) {
         const std::uint64_t kept = a.activationBytesPerSample;
         const std::uint64_t full = a.uncheckpointedActivationBytesPerSample;
-        const double share = full > 0 ? 100.0 * static_cast<double>(full - std::min(kept, full)) / static_cast<double>(full) : 0.0;
+        const double change = full > 0 ? 100.0 * (static_cast<double>(kept) - static_cast<double>(full)) / static_cast<double>(full) : 0.0;
         const double extra = a.forwardFlopsPerSample > 0
             ? 100.0 * static_cast<double>(a.recomputeFlopsPerSample) / static_cast<double>(a.forwardFlopsPerSample)
             : 0.0;
-        m_checkpointing->setText(tr("Checkpointing: activations %1 instead of %2 per sample (−%3%), recomputing %4 "
-                                    "per sample (+%5% forward compute)")
-                                     .arg(UiText::bytes(kept), UiText::bytes(full), QString::number(share, 'f', 0),
+        // Checkpointing a single cheap layer can cost memory: its recomputed output is alive next
+        // to the kept input during backward. Say so rather than "−0%".
+        const QString percent = QString::number(std::abs(change), 'f', std::abs(change) < 1 ? 1 : 0);
+        QString effect;
+        if (kept < full)
+            effect = tr("−%1 %").arg(percent);
+        else if (kept > full)
+            effect = tr("+%1 %: checkpointing these layers costs memory").arg(percent);
+        else
+            effect = tr("no saving");
+        m_checkpointing->setText(tr("Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 "
+                                    "per sample (+%5 % forward compute)")
+                                     .arg(UiText::bytes(kept), UiText::bytes(full), effect,
                                           UiText::flops(static_cast<double>(a.recomputeFlopsPerSample)),
                                           QString::number(extra, 'f', 0)));
+        m_checkpointing->setStyleSheet(kept > full ? QStringLiteral("color: #b35900;") : QString());
     }
     m_checkpointing->setVisible(checkpointing);
 

@@ -22,8 +22,9 @@ struct EstimateState;
 
 /// The batch size (a logarithmic slider and a spin box) and what it costs: the total (per GPU), the
 /// headroom or shortfall, and the largest (micro-)batch that fits, with a button to jump to it; then
-/// what the strategies do: the effective batch, checkpointing's savings and extra compute, the
-/// trainable parameters, and the estimated step time and throughput with its caveats.
+/// what the strategies do: the effective batch, checkpointing's savings (or cost) and extra
+/// compute, the trainable parameters, and the estimated step time and throughput with its caveats.
+/// Without an estimate it says only that there is none: why is shown where it can be fixed.
 class BatchPanel final : public QWidget {
     Q_OBJECT
 
@@ -45,12 +46,11 @@ private:
     QLabel* m_total;
     QLabel* m_headroom;
     QLabel* m_maxBatch;
-    QLabel* m_blocked;
     QLabel* m_effective;
     QLabel* m_checkpointing;
     QLabel* m_trainable;
     QLabel* m_throughput;
-    QLabel* m_notes;
+    class ElidedLabel* m_notes;
     std::int64_t m_maxBatchValue = 0;
 };
 

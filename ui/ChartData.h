@@ -13,8 +13,10 @@ namespace headroom::ui {
 /// breakdown at sampled batch sizes, the GPU's capacity, and the per-layer activation bars.
 struct ChartData final {
     bool valid = false;
-    QString message; ///< why there is nothing to draw (the blocking layer's error)
-    std::vector<std::int64_t> batches;        ///< ascending sample points, first is 1
+    /// Why there is nothing to draw: the network is empty, or which layer or setting blocks the
+    /// estimate (the message itself is shown where it can be fixed).
+    QString message;
+    std::vector<std::int64_t> batches;        ///< ascending sample points, first is 1, spaced evenly in log2
     std::vector<MemoryBreakdown> breakdowns;  ///< core's MemoryModel::at(batch) for each sample
     std::uint64_t capacityBytes = 0;
     QString gpuName;

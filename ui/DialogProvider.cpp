@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 #include <QDialog>
+#include <QDesktopServices>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
@@ -11,6 +12,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QUrl>
 
 namespace headroom::ui {
 
@@ -49,6 +51,8 @@ void DialogProvider::showAbout(QWidget* parent, const QString& title, const QStr
 {
     QMessageBox::about(parent, title, text);
 }
+
+bool DialogProvider::openUrl(const QUrl& url) { return QDesktopServices::openUrl(url); }
 
 std::optional<DialogProvider::CustomGpu> DialogProvider::customGpu(QWidget* parent)
 {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 
+class QUrl;
 class QWidget;
 
 namespace headroom::ui {
@@ -37,6 +38,8 @@ public:
     virtual void showAbout(QWidget* parent, const QString& title, const QString& text);
     /// Asks for a user-defined GPU (a name and a memory size); nullopt when cancelled.
     [[nodiscard]] virtual std::optional<CustomGpu> customGpu(QWidget* parent);
+    /// Opens a document (the user guide) in the desktop's viewer; false if none could.
+    virtual bool openUrl(const QUrl& url);
 };
 
 } // namespace headroom::ui

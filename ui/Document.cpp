@@ -175,6 +175,15 @@ void Document::resetSetup(Precision precision, const TrainingSetup& setup, const
     Q_EMIT batchChanged(m_plan.setup.batch);
 }
 
+void Document::resetBatch(std::int64_t batch)
+{
+    batch = std::clamp<std::int64_t>(batch, 1, kMaxBatch);
+    if (batch == m_plan.setup.batch)
+        return;
+    m_plan.setup.batch = batch;
+    Q_EMIT batchChanged(batch);
+}
+
 void Document::markSaved(const QString& filePath)
 {
     m_savedNetwork = m_plan.network;
@@ -349,11 +358,11 @@ void Document::duplicateLayers(const LayerPath& parent, int row, int count)
                  count == 1 ? tr("Duplicate layer") : tr("Duplicate %n layers", nullptr, count));
 }
 
-void Document::wrapInResidual(const LayerPath& parent, int row, int count)
+QString Document::wrapInResidual(const LayerPath& parent, int row, int count)
 {
     const auto* list = children(parent);
     if (list == nullptr || count <= 0 || row < 0 || static_cast<std::size_t>(row + count) > list->size())
-        return;
+        return tr("Select the layers to wrap.");
     LayerSpec block;
     block.type = "Repeat";
     block.name = uniqueName(*list, "residual");
@@ -369,6 +378,39 @@ void Document::wrapInResidual(const LayerPath& parent, int row, int count)
     add.inputs = {"repeat_input", last.name};
     block.children.push_back(add);
 
+    // Refused now, with the reason, rather than leaving an invalid Add behind: the layers' output
+    // must broadcast against their input (PyTorch's x + f(x)).
+    Network candidate = m_plan.network;
+    std::vector<LayerSpec>* siblings = &candidate.layers;
+    for (const int i : parent)
+        siblings = &(*siblings)[static_cast<std::size_t>(i)].children;
+    siblings->erase(siblings->begin() + row, siblings->begin() + row + count);
+    siblings->insert(siblings->begin() + row, block);
+    const std::string addPath = specPath(LayerPath(parent) << row) + ".layers[" + std::to_string(count) + "]";
+    const Analysis after = analyze(candidate, m_plan.analysisOptions());
+    const auto added = std::find_if(after.rows.begin(), after.rows.end(), [&](const LayerRow& r) { return r.specPath == addPath; });
+    if (added != after.rows.end() && added->error && !added->blockedByEarlierError) {
+        const Analysis before = analyze(m_plan.network, m_plan.analysisOptions());
+        const auto rowAt = [&](const LayerPath& path) {
+            const std::string at = specPath(path);
+            return std::find_if(before.rows.begin(), before.rows.end(), [&](const LayerRow& r) { return r.specPath == at; });
+        };
+        const auto first = rowAt(LayerPath(parent) << row);
+        const auto lastRow = rowAt(LayerPath(parent) << row + count - 1);
+        QString from = QString::fromStdString(m_plan.network.input.shape.toBatchedString());
+        if (first != before.rows.end() && !first->inputs.empty()) {
+            const auto producer = std::find_if(before.rows.begin(), before.rows.end(),
+                                               [&](const LayerRow& r) { return r.name == first->inputs.front(); });
+            if (producer != before.rows.end())
+                from = QString::fromStdString(producer->output.shape.toBatchedString());
+        }
+        if (lastRow != before.rows.end() && lastRow->valid())
+            return tr("Cannot wrap these layers in a residual block: they change the shape from %1 to %2, and a residual "
+                      "connection adds the block's input to its output.")
+                .arg(from, QString::fromStdString(lastRow->output.shape.toBatchedString()));
+        return tr("Cannot wrap these layers in a residual block: their output cannot be added to their input.");
+    }
+
     const std::vector<LayerSpec> original(list->begin() + row, list->begin() + row + count);
     push(
         tr("Wrap in residual block"),
@@ -380,6 +422,7 @@ void Document::wrapInResidual(const LayerPath& parent, int row, int count)
             doRemove(parent, row, 1);
             doInsert(parent, row, original);
         });
+    return {};
 }
 
 void Document::editLayer(const LayerPath& path, const QString& text, const std::function<void(LayerSpec&)>& change)

@@ -51,6 +51,8 @@ public:
     void resetNetwork(Network network, const QString& filePath, const QString& importedFrom = QString());
     /// Replaces the whole set-up (start-up, remembered settings): not undoable, clears the undo stack.
     void resetSetup(Precision precision, const TrainingSetup& setup, const Gpu& gpu);
+    /// Sets the batch for a newly opened model: not an edit of the user's, so not undoable.
+    void resetBatch(std::int64_t batch);
     /// Records that the current network is what `filePath` now holds.
     void markSaved(const QString& filePath);
 
@@ -69,8 +71,9 @@ public:
     bool moveLayers(const LayerPath& parent, int row, int count, const LayerPath& newParent, int newRow);
     void duplicateLayers(const LayerPath& parent, int row, int count);
     /// Wraps siblings in a Repeat block (times 1) ending in an Add of the block's input and its last
-    /// layer: a residual connection.
-    void wrapInResidual(const LayerPath& parent, int row, int count);
+    /// layer: a residual connection. Returns an empty string, or why not (the layers change the
+    /// shape, so their output cannot be added to their input); nothing changes then.
+    QString wrapInResidual(const LayerPath& parent, int row, int count);
     /// Sets (or, for a null value, removes) one attribute.
     void setLayerAttribute(const LayerPath& path, const std::string& name, const nlohmann::json& value);
     void setLayerName(const LayerPath& path, const std::string& name);

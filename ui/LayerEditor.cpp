@@ -1,5 +1,6 @@
 #include "LayerEditor.h"
 
+#include "CoreText.h"
 #include "LayerDefaults.h"
 #include "LayerTableModel.h"
 #include "QtText.h"
@@ -16,6 +17,10 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 
+#include <QStyle>
+
+#include <array>
+#include <functional>
 #include <map>
 
 namespace headroom::ui {
@@ -65,8 +70,8 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
             const QString type = qs(kind->type());
             QAction* action = sub->addAction(type);
             action->setObjectName(QStringLiteral("add") + type + QStringLiteral("Action"));
-            action->setToolTip(qs(kind->summary()));
-            action->setStatusTip(qs(kind->summary()));
+            action->setToolTip(CoreText::translate(kind->summary()));
+            action->setStatusTip(CoreText::translate(kind->summary()));
             connect(action, &QAction::triggered, this, [this, type] { addLayer(type); });
         }
     }
@@ -145,24 +150,12 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     m_view->setDropIndicatorShown(true);
     m_view->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed);
     m_view->setAllColumnsShowFocus(true);
+    m_view->setTextElideMode(Qt::ElideMiddle); // "layer2.0.…downsample.1" keeps both ends
     auto* header = m_view->header();
     header->setStretchLastSection(true);
     header->setSectionResizeMode(QHeaderView::Interactive);
-    const QFontMetrics fm = m_view->fontMetrics();
-    header->resizeSection(LayerTableModel::IndexColumn, fm.horizontalAdvance(QStringLiteral("00.00")) + 40);
-    header->resizeSection(LayerTableModel::NameColumn, fm.horizontalAdvance(QStringLiteral("features.classifier")) + 16);
-    header->resizeSection(LayerTableModel::TypeColumn, fm.horizontalAdvance(QStringLiteral("AdaptiveAvgPool2d")) + 16);
-    header->resizeSection(LayerTableModel::OutputColumn, fm.horizontalAdvance(QStringLiteral("B x 512 x 224 x 224")) + 16);
-    header->resizeSection(LayerTableModel::ParametersColumn, fm.horizontalAdvance(QStringLiteral("102,764,544")) + 16);
-    header->resizeSection(LayerTableModel::TrainingColumn, fm.horizontalAdvance(QStringLiteral("frozen, checkpointed")) + 16);
-    header->resizeSection(LayerTableModel::FlopsColumn,
-                          std::max(fm.horizontalAdvance(m_model->headerData(LayerTableModel::FlopsColumn, Qt::Horizontal).toString()),
-                                   fm.horizontalAdvance(QStringLiteral("999 GFLOP")))
-                              + 24);
-    header->resizeSection(LayerTableModel::ActivationColumn,
-                          std::max(fm.horizontalAdvance(m_model->headerData(LayerTableModel::ActivationColumn, Qt::Horizontal).toString()),
-                                   fm.horizontalAdvance(QStringLiteral("12.25 MiB")))
-                              + 24);
+    header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("000")));
+    fitColumns(true);
 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("layerStatusLabel"));
@@ -175,17 +168,21 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     layout->addWidget(m_view, 1);
     layout->addWidget(m_status);
 
-    connect(m_model, &LayerTableModel::statusTextChanged, this, [this](const QString& text) {
-        m_status->setText(text);
-        m_status->setStyleSheet(m_model->hasError() ? QStringLiteral("color: #c01010;") : QString());
+    connect(m_model, &LayerTableModel::statusTextChanged, this, [this] {
+        m_refusal.clear();
+        updateStatus();
+        fitColumns(m_fitOnNextAnalysis);
+        m_fitOnNextAnalysis = false;
     });
     connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
         m_view->expandAll();
         updateActions();
+        m_fitOnNextAnalysis = true;
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex& current) {
                 updateActions();
+                updateStatus();
                 Q_EMIT currentIndexChanged(current);
             });
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LayerEditor::updateActions);
@@ -316,7 +313,10 @@ void LayerEditor::wrapSelected()
     int count = 0;
     if (!selectedRun(parent, first, count))
         return;
-    m_document->wrapInResidual(parent, first, count);
+    if (const QString refused = m_document->wrapInResidual(parent, first, count); !refused.isEmpty()) {
+        showRefusal(refused);
+        return;
+    }
     const LayerPath block = LayerPath(parent) << first;
     m_view->expand(m_model->indexOf(block));
     selectPath(block);
@@ -329,15 +329,113 @@ void LayerEditor::checkpointSelected()
     int count = 0;
     if (!selectedRun(parent, first, count))
         return;
-    const QString error = m_document->checkpointLayers(parent, first, count);
-    if (!error.isEmpty()) {
-        m_status->setText(error);
-        m_status->setStyleSheet(QStringLiteral("color: #c01010;"));
+    if (const QString refused = m_document->checkpointLayers(parent, first, count); !refused.isEmpty()) {
+        showRefusal(refused);
         return;
     }
     const LayerPath block = LayerPath(parent) << first;
     m_view->expand(m_model->indexOf(block));
     selectPath(block);
+}
+
+void LayerEditor::showRefusal(const QString& reason)
+{
+    m_refusal = reason;
+    updateStatus();
+}
+
+void LayerEditor::updateStatus()
+{
+    QString text = m_model->statusText();
+    const bool error = m_model->hasError() || !m_refusal.isEmpty();
+    const LayerPath at = m_model->errorPath();
+    if (!m_refusal.isEmpty()) {
+        text = m_refusal;
+    } else if (m_model->hasError() && !at.isEmpty() && at == currentPath()) {
+        // The property panel below shows this layer's error: say where, not the same words again.
+        QStringList position;
+        for (const int i : at)
+            position << QString::number(i + 1);
+        const QString name = m_model->nameAt(Document::specPath(at));
+        text = name.isEmpty() ? tr("Layer %1 is invalid: see its properties below.").arg(position.join(QLatin1Char('.')))
+                              : tr("Layer %1 (%2) is invalid: see its properties below.")
+                                    .arg(position.join(QLatin1Char('.')), name);
+    }
+    m_status->setText(text);
+    m_status->setStyleSheet(error ? QStringLiteral("color: #c01010;") : QString());
+}
+
+void LayerEditor::fitColumns(bool shrink)
+{
+    auto* header = m_view->header();
+    const QFontMetrics fm = m_view->fontMetrics();
+    QFont bold = m_view->font();
+    bold.setBold(true);
+    const QFontMetrics boldFm(bold);
+    // The style's text margins in a cell, and a little air.
+    const int padding = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 6;
+    std::array<int, LayerTableModel::ColumnCount> widths{};
+    for (int c = 0; c < LayerTableModel::ColumnCount; ++c) {
+        int header = 0;
+        for (const QString& line : m_model->headerData(c, Qt::Horizontal).toString().split(QLatin1Char('\n')))
+            header = std::max(header, fm.horizontalAdvance(line));
+        widths[static_cast<std::size_t>(c)] = header + padding + 4;
+    }
+    // The index column shows positions ("12", "3.4"), painted by the delegate, indented by depth.
+    int rows = 0;
+    int deepest = 0;
+    int longestPosition = 0;
+    constexpr int kMaxMeasuredRows = 3000; // beyond that, the columns are wide enough already
+    const std::function<void(const QModelIndex&)> measure = [&](const QModelIndex& parent) {
+        for (int r = 0; r < m_model->rowCount(parent) && rows < kMaxMeasuredRows; ++r, ++rows) {
+            for (int c = LayerTableModel::NameColumn; c < LayerTableModel::ColumnCount; ++c) {
+                const QModelIndex i = m_model->index(r, c, parent);
+                const QString text = i.data().toString();
+                const bool isBold = i.data(Qt::FontRole).value<QFont>().bold();
+                const int icon = c == LayerTableModel::NameColumn && !i.data(Qt::DecorationRole).isNull()
+                    ? m_view->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_view) + 12
+                    : 0;
+                widths[static_cast<std::size_t>(c)] = std::max(
+                    widths[static_cast<std::size_t>(c)], (isBold ? boldFm : fm).horizontalAdvance(text) + padding + icon);
+            }
+            const QModelIndex child = m_model->index(r, 0, parent);
+            int depth = 0;
+            QString position = QString::number(r + 1);
+            for (QModelIndex up = parent; up.isValid(); up = up.parent(), ++depth)
+                position.prepend(QString::number(up.row() + 1) + QLatin1Char('.'));
+            deepest = std::max(deepest, depth);
+            longestPosition = std::max(longestPosition, fm.horizontalAdvance(position));
+            if (m_model->rowCount(child) > 0)
+                measure(child);
+        }
+    };
+    measure({});
+    // Expand arrows only when there are blocks to expand; room for the deepest row's indentation.
+    const bool blocks = deepest > 0 || std::any_of(m_document->network().layers.begin(), m_document->network().layers.end(),
+                                                   [](const LayerSpec& l) { return l.isRepeat(); });
+    m_view->setRootIsDecorated(blocks);
+    widths[LayerTableModel::IndexColumn] = std::max(
+        widths[LayerTableModel::IndexColumn], longestPosition + padding + (blocks ? (deepest + 1) * m_view->indentation() : 0));
+    // Long names are elided in the middle rather than pushing the numbers out of sight.
+    const int maxName = std::max(fm.horizontalAdvance(QStringLiteral("layer4.1.downsample.0")), m_view->viewport()->width() / 5);
+    widths[LayerTableModel::NameColumn] = std::min(widths[LayerTableModel::NameColumn], maxName);
+    widths[LayerTableModel::InputsColumn] = std::min(widths[LayerTableModel::InputsColumn], maxName);
+    for (int c = 0; c < LayerTableModel::ColumnCount; ++c) {
+        const int w = widths[static_cast<std::size_t>(c)];
+        if (shrink || w > header->sectionSize(c))
+            header->resizeSection(c, w);
+    }
+    // The Training column appears once a layer is frozen, checkpointed or adapted: empty, it would
+    // only push the other columns out of view.
+    bool training = false;
+    const std::function<void(const QModelIndex&)> anyTraining = [&](const QModelIndex& parent) {
+        for (int r = 0; r < m_model->rowCount(parent) && !training; ++r) {
+            training = !m_model->index(r, LayerTableModel::TrainingColumn, parent).data().toString().isEmpty();
+            anyTraining(m_model->index(r, 0, parent));
+        }
+    };
+    anyTraining({});
+    m_view->setColumnHidden(LayerTableModel::TrainingColumn, !training);
 }
 
 void LayerEditor::updateActions()

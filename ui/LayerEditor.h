@@ -47,6 +47,12 @@ private:
     void wrapSelected();
     void checkpointSelected();
     void updateActions();
+    void updateStatus();
+    /// Shows why an edit was refused in the status line until the next change.
+    void showRefusal(const QString& reason);
+    /// Sizes the columns to their content (header included); `shrink`: also narrower than now (a new
+    /// network), else only wider (an edit made a value longer; a column the user resized stays).
+    void fitColumns(bool shrink);
 
     Document* m_document;
     LayerTableModel* m_model;
@@ -60,6 +66,8 @@ private:
     QAction* m_moveDown;
     QAction* m_wrap;
     QAction* m_checkpoint;
+    bool m_fitOnNextAnalysis = true;
+    QString m_refusal;
 };
 
 } // namespace headroom::ui

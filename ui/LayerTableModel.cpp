@@ -1,5 +1,7 @@
 #include "LayerTableModel.h"
 
+#include "CoreText.h"
+#include "ErrorText.h"
 #include "QtText.h"
 #include "UiText.h"
 
@@ -31,11 +33,28 @@ std::string specPathOfLocation(const std::string& location)
     return std::regex_search(location, m, pattern) ? m.str() : std::string();
 }
 
-QString shapeText(const TensorInfo& info)
+/// The dtype as ML code abbreviates it ("bf16"): every row of a half-precision network carries one,
+/// and the full names would push the numbers out of view.
+QString shortDtype(DType t)
+{
+    switch (t) {
+    case DType::Float32: return QStringLiteral("fp32");
+    case DType::Float16: return QStringLiteral("fp16");
+    case DType::BFloat16: return QStringLiteral("bf16");
+    case DType::Float64: return QStringLiteral("fp64");
+    case DType::Int64: return QStringLiteral("i64");
+    case DType::Int32: return QStringLiteral("i32");
+    case DType::UInt8: return QStringLiteral("u8");
+    case DType::Bool: return QStringLiteral("bool");
+    }
+    return qs(dtypeName(t));
+}
+
+QString shapeText(const TensorInfo& info, bool shortType)
 {
     QString s = qs(info.shape.toBatchedString());
     if (info.dtype != DType::Float32)
-        s += QStringLiteral(" (%1)").arg(qs(dtypeName(info.dtype)));
+        s += QStringLiteral(" (%1)").arg(shortType ? shortDtype(info.dtype) : qs(dtypeName(info.dtype)));
     return s;
 }
 
@@ -190,7 +209,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         return {};
     const RowInfo* info = infoOf(index);
     const LayerRow* row = analysisRow(index);
-    const bool invalid = info != nullptr && !info->error.isEmpty();
+    const bool invalid = info != nullptr && info->error.has_value();
     const bool blocked = invalid && info->blocked;
     // Frozen: marked so, or (per the analysis) has parameters of which none is trained but adapters.
     const bool frozen = spec->frozen
@@ -212,7 +231,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case TypeColumn:
             return spec->isRepeat() ? tr("Repeat × %1").arg(spec->times) : qs(spec->type);
         case OutputColumn:
-            return row != nullptr && !invalid ? shapeText(row->output) : QStringLiteral("—");
+            return row != nullptr && !invalid ? shapeText(row->output, true) : QStringLiteral("—");
         case ParametersColumn:
             return info != nullptr && !invalid ? UiText::count(info->params) : QString();
         case ActivationColumn:
@@ -253,11 +272,20 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         return data(index, Qt::DisplayRole);
     case Qt::ToolTipRole:
         if (invalid)
-            return info->error;
+            return ErrorText::withoutLayer(*info->error);
         if (index.column() == TypeColumn) {
             if (const LayerKind* kind = LayerRegistry::builtin().find(spec->type))
-                return qs(kind->summary());
+                return tr("%1: %2").arg(qs(spec->type), CoreText::translate(kind->summary()));
         }
+        // Columns may be too narrow for their text (names are elided in the middle): the full value.
+        if (index.column() == OutputColumn && row != nullptr)
+            return shapeText(row->output, false);
+        if (index.column() == NameColumn || index.column() == InputsColumn)
+            return data(index, Qt::DisplayRole);
+        if (index.column() == ParametersColumn && info != nullptr)
+            return tr("Parameters: %1").arg(UiText::count(info->params));
+        if (index.column() == ActivationColumn && info != nullptr)
+            return tr("%1 per sample kept for the backward pass").arg(UiText::bytes(info->activationBytes));
         if (index.column() == FlopsColumn && info != nullptr)
             return tr("Forward %1 + backward %2 per sample")
                 .arg(UiText::flops(static_cast<double>(info->forwardFlops)),
@@ -298,7 +326,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
             || index.column() == IndexColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case ErrorRole: return invalid ? info->error : QString();
+    case ErrorRole: return invalid ? ErrorText::withoutLayer(*info->error) : QString();
     case SpecPathRole: return qs(Document::specPath(path));
     case IsRepeatRole: return spec->isRepeat();
     case ParametersRole: return QVariant::fromValue<qulonglong>(info != nullptr ? info->params : 0);
@@ -319,10 +347,11 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         case IndexColumn: return tr("#");
         case NameColumn: return tr("Name");
         case TypeColumn: return tr("Type");
+        // Two lines where the words are long, so every column fits beside the others.
         case OutputColumn: return tr("Output shape");
         case ParametersColumn: return tr("Parameters");
-        case ActivationColumn: return tr("Activations / sample");
-        case FlopsColumn: return tr("FLOPs / sample");
+        case ActivationColumn: return tr("Activations\nper sample");
+        case FlopsColumn: return tr("FLOPs\nper sample");
         case TrainingColumn: return tr("Training");
         case InputsColumn: return tr("Inputs");
         default: return {};
@@ -436,9 +465,9 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
         blocks.resize(static_cast<std::size_t>(std::max(0, row.depth)));
         auto [it, inserted] = m_info.try_emplace(row.specPath);
         RowInfo& info = it->second;
-        if (inserted || (info.error.isEmpty() && row.error)) {
+        if (inserted || (!info.error && row.error)) {
             info.analysisRow = static_cast<int>(i);
-            info.error = row.error ? qs(row.error->message) : QString();
+            info.error = row.error;
             info.blocked = row.blockedByEarlierError;
         }
         if (row.type == "Repeat") {
@@ -467,14 +496,18 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
         }
     }
     // Structural errors (a duplicate name, a bad repeat count) stop the walk without a row.
+    m_errorPath.clear();
     if (m_analysis.error) {
         const std::string at = specPathOfLocation(m_analysis.error->location);
-        if (!at.empty() && m_info[at].error.isEmpty())
-            m_info[at].error = qs(m_analysis.error->message);
+        if (!at.empty() && !m_info[at].error)
+            m_info[at].error = *m_analysis.error;
+        static const std::regex index{R"(\[(\d+)\])"};
+        for (auto it = std::sregex_iterator(at.begin(), at.end(), index); it != std::sregex_iterator(); ++it)
+            m_errorPath << std::stoi((*it)[1].str());
     }
 
     if (m_analysis.error) {
-        m_status = tr("Invalid network: %1").arg(qs(m_analysis.error->message));
+        m_status = ErrorText::forUser(*m_analysis.error, [this](const std::string& path) { return nameAt(path); });
     } else {
         std::uint64_t layers = 0;
         for (const auto& row : m_analysis.rows)
@@ -485,6 +518,21 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
     }
     emitAllDataChanged({});
     Q_EMIT statusTextChanged(m_status);
+}
+
+std::optional<Error> LayerTableModel::errorOf(const QModelIndex& index) const
+{
+    const RowInfo* info = index.isValid() ? infoOf(index) : nullptr;
+    return info != nullptr ? info->error : std::nullopt;
+}
+
+QString LayerTableModel::nameAt(const std::string& specPath) const
+{
+    const auto it = m_info.find(specPath);
+    if (it != m_info.end() && it->second.analysisRow >= 0
+        && static_cast<std::size_t>(it->second.analysisRow) < m_analysis.rows.size())
+        return qs(m_analysis.rows[static_cast<std::size_t>(it->second.analysisRow)].name);
+    return {};
 }
 
 void LayerTableModel::emitAllDataChanged(const QModelIndex& parent)

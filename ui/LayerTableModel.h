@@ -7,6 +7,7 @@
 #include <QAbstractItemModel>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -34,7 +35,7 @@ public:
         ColumnCount
     };
     enum Role {
-        ErrorRole = Qt::UserRole, ///< the layer's error message (empty when valid)
+        ErrorRole = Qt::UserRole, ///< the layer's error, without the part naming the layer (empty when valid)
         SpecPathRole,             ///< "layers[4].layers[1]"
         IsRepeatRole,
         ParametersRole,           ///< qulonglong parameter elements (a Repeat block: all repetitions)
@@ -66,9 +67,15 @@ public:
     [[nodiscard]] QModelIndex indexOf(const LayerPath& path, int column = 0) const;
     /// The analysis row describing the layer at `index` (its first repetition), or null.
     [[nodiscard]] const LayerRow* analysisRow(const QModelIndex& index) const;
-    /// One line about the whole network: its size, or the first error.
+    /// The error of the layer at `index` (nullopt when valid), as the core gave it.
+    [[nodiscard]] std::optional<Error> errorOf(const QModelIndex& index) const;
+    /// One line about the whole network: its size, or the first error ("Layer 4 (conv): ...").
     [[nodiscard]] QString statusText() const { return m_status; }
     [[nodiscard]] bool hasError() const noexcept { return m_analysis.error.has_value(); }
+    /// Where the first error is: a layer's path, or empty when it is not about one layer.
+    [[nodiscard]] LayerPath errorPath() const { return m_errorPath; }
+    /// The display name of the layer at a spec path, as the Name column shows it.
+    [[nodiscard]] QString nameAt(const std::string& specPath) const;
 
 public Q_SLOTS:
     void setAnalysis(const headroom::Analysis& analysis);
@@ -91,7 +98,7 @@ private:
         std::uint64_t loraParams = 0;
         std::uint64_t trainedParams = 0; ///< trainable parameters, adapters excluded
         bool checkpointed = false;
-        QString error;
+        std::optional<Error> error;
         bool blocked = false;
     };
 
@@ -107,6 +114,7 @@ private:
     Analysis m_analysis;
     std::unordered_map<std::string, RowInfo> m_info; // by spec path
     QString m_status;
+    LayerPath m_errorPath;
 };
 
 } // namespace headroom::ui

@@ -3,6 +3,8 @@
 #include "BatchPanel.h"
 #include "DialogProvider.h"
 #include "Document.h"
+#include "ErrorText.h"
+#include "FieldCommit.h"
 #include "GpuSelector.h"
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
@@ -26,6 +28,10 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QKeyEvent>
+#include <QRegularExpression>
+#include <QScreen>
+#include <QUrl>
 #include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
@@ -35,11 +41,15 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <bit>
+
 namespace headroom::ui {
 
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
+constexpr std::int64_t kDefaultBatch = 32;
+constexpr QSize kPreferredSize{1480, 920};
 const QString kDefaultPreset = QStringLiteral("vgg16");
 const QString kDefaultGpu = QStringLiteral("GTX 1080");
 
@@ -55,11 +65,58 @@ QString importFilter()
                           "(config.json);;All files (*)");
 }
 
-/// Files Headroom reads but does not write: saving must never replace them.
+/// Files Headroom reads through an importer by their name alone (any other file is tried as a
+/// Headroom model first).
 bool isImportedFormat(const QString& path)
 {
     const std::string p = ss(path);
     return isOnnxPath(p) || isHfConfigPath(p);
+}
+
+/// Where the documentation is: installed next to the executable (bin/headroom ->
+/// share/doc/headroom, as installer/CMakeLists.txt puts it), else the source tree of this build.
+QString findDocDir()
+{
+    const QDir exe(QCoreApplication::applicationDirPath());
+    for (const QString& candidate : {exe.filePath(QStringLiteral("../share/doc/headroom")),
+                                     QStringLiteral(HEADROOM_SOURCE_RESOURCES_DIR "/../docs")}) {
+        if (QFileInfo::exists(QDir(candidate).filePath(QStringLiteral("user-guide.md"))))
+            return QDir::cleanPath(QDir(candidate).absolutePath());
+    }
+    return {};
+}
+
+/// Ctrl+Z and Ctrl+Shift+Z undo and redo the document's last change from every widget of the
+/// window: a text field would otherwise claim them for its own text history, which holds nothing
+/// once the field's value is committed.
+class UndoShortcutGuard final : public QObject {
+public:
+    explicit UndoShortcutGuard(QWidget* window) : QObject(window), m_window{window} { qApp->installEventFilter(this); }
+
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override
+    {
+        if (event->type() != QEvent::ShortcutOverride || !watched->isWidgetType()
+            || static_cast<QWidget*>(watched)->window() != m_window)
+            return false;
+        auto* key = static_cast<QKeyEvent*>(event);
+        if (!key->matches(QKeySequence::Undo) && !key->matches(QKeySequence::Redo))
+            return false;
+        key->ignore(); // not the field's: the window's Undo and Redo actions take it
+        return true;
+    }
+
+private:
+    QWidget* m_window;
+};
+
+/// `standard`'s platform keys, with `fallback` first where the platform has it (or none at all).
+QList<QKeySequence> keysFor(QKeySequence::StandardKey standard, const QKeySequence& fallback)
+{
+    QList<QKeySequence> keys = QKeySequence::keyBindings(standard);
+    if (!keys.contains(fallback))
+        keys.prepend(fallback);
+    return keys;
 }
 
 } // namespace
@@ -93,6 +150,7 @@ MainWindow::MainWindow(QWidget* parent)
     editorSplitter->setStretchFactor(1, 2);
 
     auto* right = new QWidget(this);
+    right->setObjectName(QStringLiteral("rightColumn"));
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* setupGroup = new QGroupBox(tr("Training set-up"), right);
@@ -126,6 +184,10 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::headerChanged, this, &MainWindow::updateTitle);
 
+    // Wrapped lines (the throughput caveats) grow with the results: keep room for them at the
+    // window's minimum size.
+    connect(m_controller, &PlanController::estimateChanged, this, &MainWindow::keepFiguresReadable, Qt::QueuedConnection);
+
     m_layerEditor->model()->setAnalysis(m_controller->analysis());
     m_chartView->setData(m_controller->chartData());
     m_batchPanel->setAnalysis(m_controller->analysis());
@@ -135,6 +197,8 @@ MainWindow::MainWindow(QWidget* parent)
     m_lastDir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
     if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
         m_resourceDir = qs(*dir);
+    m_docDir = findDocDir();
+    new UndoShortcutGuard(this);
     loadCatalog();
     createMenus();
     restoreSettings();
@@ -215,7 +279,8 @@ void MainWindow::createMenus()
     updateRecentFilesMenu();
     file->addSeparator();
     add(file, tr("&Save"), QStringLiteral("saveAction"), QKeySequence::Save, [this] { save(); });
-    add(file, tr("Save &As..."), QStringLiteral("saveAsAction"), QKeySequence::SaveAs, [this] { saveAs(); });
+    QAction* saveAsAction = add(file, tr("Save &As..."), QStringLiteral("saveAsAction"), QKeySequence(), [this] { saveAs(); });
+    saveAsAction->setShortcuts(keysFor(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
     add(file, tr("&Export Report..."), QStringLiteral("exportReportAction"), QKeySequence(Qt::CTRL | Qt::Key_E),
         [this] { exportReport(); });
     file->addSeparator();
@@ -224,14 +289,32 @@ void MainWindow::createMenus()
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->setObjectName(QStringLiteral("editMenu"));
-    QAction* undo = m_document->undoStack()->createUndoAction(this, tr("&Undo"));
-    undo->setObjectName(QStringLiteral("undoAction"));
-    undo->setShortcut(QKeySequence::Undo);
-    QAction* redo = m_document->undoStack()->createRedoAction(this, tr("&Redo"));
-    redo->setObjectName(QStringLiteral("redoAction"));
-    redo->setShortcut(QKeySequence::Redo);
-    edit->addAction(undo);
-    edit->addAction(redo);
+    // What a field holds typed but not yet committed is committed first, so Undo takes back exactly
+    // the change the user just made.
+    QUndoStack* stack = m_document->undoStack();
+    QAction* undo = add(edit, tr("&Undo"), QStringLiteral("undoAction"), QKeySequence(), [this] {
+        FieldCommit::flushAll(this);
+        m_document->undoStack()->undo();
+    });
+    undo->setShortcuts(keysFor(QKeySequence::Undo, QKeySequence(Qt::CTRL | Qt::Key_Z)));
+    QAction* redo = add(edit, tr("&Redo"), QStringLiteral("redoAction"), QKeySequence(), [this] {
+        FieldCommit::flushAll(this);
+        m_document->undoStack()->redo();
+    });
+    redo->setShortcuts(keysFor(QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
+    const auto follow = [stack](QAction* action, bool isUndo) {
+        const auto update = [stack, action, isUndo] {
+            const QString what = isUndo ? stack->undoText() : stack->redoText();
+            action->setEnabled(isUndo ? stack->canUndo() : stack->canRedo());
+            action->setText(what.isEmpty() ? (isUndo ? tr("&Undo") : tr("&Redo"))
+                                           : (isUndo ? tr("&Undo %1") : tr("&Redo %1")).arg(what));
+        };
+        connect(stack, &QUndoStack::indexChanged, action, update);
+        connect(stack, &QUndoStack::cleanChanged, action, update);
+        update();
+    };
+    follow(undo, true);
+    follow(redo, false);
 
     QMenu* layer = menuBar()->addMenu(tr("&Layer"));
     layer->setObjectName(QStringLiteral("layerMenu"));
@@ -241,6 +324,10 @@ void MainWindow::createMenus()
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
+    QAction* guide = add(help, tr("&User Guide"), QStringLiteral("userGuideAction"), QKeySequence::HelpContents,
+                         [this] { showUserGuide(); });
+    guide->setStatusTip(tr("Opens the user guide installed with Headroom"));
+    help->addSeparator();
     QAction* about = add(help, tr("&About Headroom"), QStringLiteral("aboutAction"), QKeySequence(), [this] { showAbout(); });
     about->setMenuRole(QAction::AboutRole);
     QAction* aboutQt = help->addAction(tr("About &Qt"));
@@ -255,6 +342,7 @@ void MainWindow::newDocument()
     network.name = ss(tr("Untitled"));
     network.input.shape.dims = {3, 224, 224};
     m_document->resetNetwork(std::move(network), QString());
+    startModel();
 }
 
 bool MainWindow::openFile(const QString& path) { return maybeSave() && loadFile(path); }
@@ -270,11 +358,19 @@ void MainWindow::importModel()
 
 bool MainWindow::loadFile(const QString& path)
 {
-    const bool imported = isImportedFormat(path);
-    auto network = loadNetworkFile(ss(path));
+    // A Headroom model is saved back to its file. Anything read through an importer (an ONNX
+    // model, a Hugging Face config under any name) is not: Save asks for a new .json file.
+    bool imported = isImportedFormat(path);
+    Result<Network> network = imported ? loadNetworkFile(ss(path)) : loadModelFile(ss(path));
+    if (!network && !imported) {
+        if (auto other = loadNetworkFile(ss(path))) {
+            network = std::move(other);
+            imported = true;
+        }
+    }
     if (!network) {
-        m_dialogs->showError(this, imported ? tr("Cannot import the model") : tr("Cannot open the model"),
-                             qs(network.error().message));
+        showError(imported ? tr("Cannot import the model") : tr("Cannot open the model"),
+                  ErrorText::forUser(network.error()));
         return false;
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -286,8 +382,75 @@ bool MainWindow::loadFile(const QString& path)
     }
     m_lastDir = QFileInfo(absolute).absolutePath();
     addRecentFile(absolute);
-    m_layerEditor->selectPath({0});
+    startModel();
     return true;
+}
+
+void MainWindow::startModel()
+{
+    m_layerEditor->selectPath({0});
+    const auto& state = m_controller->estimateState();
+    if (!state.estimate)
+        return;
+    const std::int64_t max = state.estimate->maxBatch;
+    const std::int64_t batch = m_document->plan().setup.batch;
+    if (batch <= max)
+        return; // it fits: the user's choice stays
+    // The batch of the previous model does not fit this one: the default, or the largest power of
+    // two that fits (1 when nothing does: the summary then says by how much).
+    m_document->resetBatch(max <= 0 ? 1 : std::min(kDefaultBatch, static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(max)))));
+}
+
+void MainWindow::keepFiguresReadable()
+{
+    // The top-level minimum size ignores height-for-width: at the narrowest the right column gets,
+    // its word-wrapped lines need more height than its layout's minimum says. Reserve it, so no line
+    // is cut off however small the window is made.
+    auto* right = findChild<QWidget*>(QStringLiteral("rightColumn"));
+    if (right == nullptr || right->layout() == nullptr)
+        return;
+    const int width = right->minimumSizeHint().width();
+    int height = right->layout()->contentsMargins().top() + right->layout()->contentsMargins().bottom();
+    const int spacing = right->layout()->spacing();
+    for (int i = 0; i < right->layout()->count(); ++i) {
+        QWidget* w = right->layout()->itemAt(i)->widget();
+        if (w == nullptr || w->isHidden())
+            continue;
+        const int needed = w->hasHeightForWidth() ? w->heightForWidth(width) : -1;
+        height += std::max(w->minimumSizeHint().height(), needed) + (i > 0 ? spacing : 0);
+    }
+    right->setMinimumHeight(height);
+}
+
+void MainWindow::showError(const QString& title, const QString& message)
+{
+    // The core names documentation pages by their place in the source tree: point at the copy a
+    // user has.
+    QString text = message;
+    static const QRegularExpression page{QStringLiteral(R"(\bdocs/([A-Za-z0-9_.-]+\.md)\b)")};
+    for (auto m = page.match(text); m.hasMatch();) {
+        const QString installed = m_docDir.isEmpty() ? QString() : QDir(m_docDir).filePath(m.captured(1));
+        const QString where = QFileInfo::exists(installed) ? QDir::toNativeSeparators(installed)
+                                                           : tr("%1 in the documentation (Help > User Guide)").arg(m.captured(1));
+        text.replace(m.capturedStart(), m.capturedLength(), where);
+        m = page.match(text, m.capturedStart() + where.size());
+    }
+    m_dialogs->showError(this, title, text);
+}
+
+void MainWindow::showUserGuide()
+{
+    const QString guide = m_docDir.isEmpty() ? QString() : QDir(m_docDir).filePath(QStringLiteral("user-guide.md"));
+    if (guide.isEmpty() || !QFileInfo::exists(guide)) {
+        showError(tr("Cannot open the user guide"),
+                  tr("The documentation is not installed next to Headroom (it belongs in %1).")
+                      .arg(QDir::toNativeSeparators(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/doc/headroom")))));
+        return;
+    }
+    if (!m_dialogs->openUrl(QUrl::fromLocalFile(guide)))
+        showError(tr("Cannot open the user guide"),
+                  tr("No application could open %1. Open it with a text editor or a Markdown viewer.")
+                      .arg(QDir::toNativeSeparators(guide)));
 }
 
 QString MainWindow::presetPath(const QString& id) const
@@ -310,17 +473,18 @@ bool MainWindow::loadPreset(const QString& id)
         return false;
     auto network = loadModelFile(ss(path));
     if (!network) {
-        m_dialogs->showError(this, tr("Cannot open the preset"), qs(network.error().message));
+        showError(tr("Cannot open the preset"), ErrorText::forUser(network.error()));
         return false;
     }
     // A preset opens as a new, unsaved model: Save asks where to put the copy.
     m_document->resetNetwork(std::move(network).value(), QString());
-    m_layerEditor->selectPath({0});
+    startModel();
     return true;
 }
 
 bool MainWindow::save()
 {
+    FieldCommit::flushAll(this);
     if (m_document->filePath().isEmpty())
         return saveAs();
     return saveTo(m_document->filePath());
@@ -328,6 +492,7 @@ bool MainWindow::save()
 
 bool MainWindow::saveAs()
 {
+    FieldCommit::flushAll(this);
     QString suggested = m_document->filePath();
     if (suggested.isEmpty()) {
         QString stem = m_document->displayName();
@@ -348,15 +513,21 @@ bool MainWindow::saveTo(const QString& path)
 {
     const QString imported = m_document->importedFrom();
     if (isOnnxPath(ss(path)) || (!imported.isEmpty() && QFileInfo(path) == QFileInfo(imported))) {
-        m_dialogs->showError(this, tr("Cannot save the model"),
-                             tr("%1 is the file the model was imported from: Headroom saves models as .json files "
-                                "and leaves it as it is. Choose another name.")
-                                 .arg(QDir::toNativeSeparators(path)));
+        showError(tr("Cannot save the model"),
+                  tr("%1 is the file the model was imported from: Headroom saves models as .json files "
+                     "and leaves it as it is. Choose another name.")
+                      .arg(QDir::toNativeSeparators(path)));
+        return false;
+    }
+    if (const QDir folder = QFileInfo(path).absoluteDir(); !folder.exists()) {
+        showError(tr("Cannot save the model"),
+                  tr("The folder %1 does not exist. Choose another folder for %2.")
+                      .arg(QDir::toNativeSeparators(folder.path()), QFileInfo(path).fileName()));
         return false;
     }
     const auto saved = saveModelFile(m_document->network(), ss(path));
     if (!saved) {
-        m_dialogs->showError(this, tr("Cannot save the model"), qs(saved.error().message));
+        showError(tr("Cannot save the model"), ErrorText::forUser(saved.error()));
         return false;
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -369,6 +540,7 @@ bool MainWindow::saveTo(const QString& path)
 
 void MainWindow::exportReport()
 {
+    FieldCommit::flushAll(this);
     const Plan& plan = m_document->plan();
     QString name = tr("%1 - %2 - batch %3.pdf")
                        .arg(m_document->network().name.empty() ? m_document->displayName() : qs(plan.network.name),
@@ -379,10 +551,16 @@ void MainWindow::exportReport()
                                                  tr("PDF documents (*.pdf)"));
     if (path.isEmpty())
         return;
+    if (const QDir folder = QFileInfo(path).absoluteDir(); !folder.exists()) {
+        showError(tr("Cannot export the report"),
+                  tr("The folder %1 does not exist. Choose another folder for %2.")
+                      .arg(QDir::toNativeSeparators(folder.path()), QFileInfo(path).fileName()));
+        return;
+    }
     const PlanResult result = evaluate(plan);
     const auto written = report::writePdfReport(plan, result, path);
     if (!written) {
-        m_dialogs->showError(this, tr("Cannot export the report"), qs(written.error().message));
+        showError(tr("Cannot export the report"), ErrorText::printable(written.error().message));
         return;
     }
     statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
@@ -390,6 +568,7 @@ void MainWindow::exportReport()
 
 bool MainWindow::maybeSave()
 {
+    FieldCommit::flushAll(this);
     if (!m_document->isModified())
         return true;
     switch (m_dialogs->askToSave(this, m_document->displayName())) {
@@ -456,7 +635,7 @@ void MainWindow::restoreSettings()
 {
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        resize(1480, 920);
+        fitToScreen();
     if (auto* s = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
         s->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
     if (auto* s = findChild<QSplitter*>(QStringLiteral("editorSplitter")))
@@ -486,6 +665,26 @@ void MainWindow::restoreSettings()
     m_document->resetSetup(precision, setup, gpu);
 }
 
+QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum)
+{
+    // A little room for the window frame and the desktop's panels.
+    const QSize room(available.width() * 95 / 100, available.height() * 92 / 100);
+    return kPreferredSize.boundedTo(room).expandedTo(minimum);
+}
+
+void MainWindow::fitToScreen()
+{
+    const QScreen* s = screen() != nullptr ? screen() : QGuiApplication::primaryScreen();
+    if (s == nullptr) {
+        resize(kPreferredSize);
+        return;
+    }
+    // The layouts make the minimum size the smallest at which every label reads in full.
+    const QRect available = s->availableGeometry();
+    resize(firstWindowSize(available.size(), minimumSizeHint()));
+    move(available.center() - QPoint(width() / 2, height() / 2));
+}
+
 void MainWindow::saveSettings() const
 {
     QSettings settings;
@@ -510,6 +709,7 @@ void MainWindow::saveSettings() const
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    FieldCommit::flushAll(this);
     if (!maybeSave()) {
         event->ignore();
         return;

@@ -56,6 +56,14 @@ public:
     void loadDefault();
     /// Asks to save unsaved changes; false if the user cancelled.
     bool maybeSave();
+    /// Help > User Guide: opens the installed copy of docs/user-guide.md.
+    void showUserGuide();
+    /// Where the documentation was found (share/doc/headroom next to the executable, or the source
+    /// tree's docs/ in a build); empty if nowhere.
+    [[nodiscard]] QString docDir() const { return m_docDir; }
+    /// The size the window first opens at on a screen with `available` space: the preferred size,
+    /// or less to fit (never below `minimum`, the size below which labels would be cut).
+    [[nodiscard]] static QSize firstWindowSize(const QSize& available, const QSize& minimum);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -66,6 +74,14 @@ private:
     bool loadFile(const QString& path);
     bool loadPreset(const QString& id);
     bool saveTo(const QString& path);
+    /// After New, Open, Import or a preset: select the first layer, and bring a batch that does not
+    /// fit the new model down to one that does.
+    void startModel();
+    /// An error dialog; paths into the documentation ("docs/onnx-import.md") point at the copy
+    /// installed with Headroom.
+    void showError(const QString& title, const QString& message);
+    void fitToScreen();
+    void keepFiguresReadable();
     void addRecentFile(const QString& path);
     void updateRecentFilesMenu();
     void updateTitle();
@@ -86,6 +102,7 @@ private:
     QMenu* m_recentMenu = nullptr;
     QMenu* m_presetMenu = nullptr;
     QString m_resourceDir;
+    QString m_docDir;
     QString m_lastDir;
 };
 

@@ -1,16 +1,16 @@
 #include "MemoryChartView.h"
 
+#include "LayerActivationsView.h"
 #include "PlanController.h"
 #include "UiText.h"
 
 #include <QAreaSeries>
-#include <QBarCategoryAxis>
-#include <QBarSet>
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QCursor>
+#include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
-#include <QHorizontalBarSeries>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -18,11 +18,11 @@
 #include <QTabWidget>
 #include <QToolTip>
 #include <QValueAxis>
+#include <QResizeEvent>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace headroom::ui {
 
@@ -30,8 +30,7 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
-constexpr std::size_t kMaxBars = 24;
-constexpr int kHighlightedBars = 3;
+const QColor kMaxBatchColour{0x1a, 0x7f, 0x37};
 
 /// 1, 2, 2.5, 5 x 10^k at or above `v`: round axis ends.
 double niceCeil(double v)
@@ -46,12 +45,16 @@ double niceCeil(double v)
     return 10 * p;
 }
 
+/// The batch axis runs in log2(batch).
+double axisX(std::int64_t batch) { return std::log2(static_cast<double>(std::max<std::int64_t>(batch, 1))); }
+double batchAt(double x) { return std::exp2(x); }
+
 } // namespace
 
 struct MemoryChartView::Charts {
     QChart* memory = nullptr;
     QChartView* memoryView = nullptr;
-    QValueAxis* batchAxis = nullptr;
+    QCategoryAxis* batchAxis = nullptr;
     QValueAxis* memoryAxis = nullptr;
     std::array<QLineSeries*, kStackOrder.size()> upper{};
     std::array<QLineSeries*, kStackOrder.size()> lower{};
@@ -61,16 +64,27 @@ struct MemoryChartView::Charts {
     QLineSeries* overTop = nullptr;
     QAreaSeries* over = nullptr;
     QLineSeries* marker = nullptr;
+    QLineSeries* maxMarker = nullptr;
     QGraphicsSimpleTextItem* capacityText = nullptr;
     QGraphicsSimpleTextItem* markerText = nullptr;
-
-    QChart* bars = nullptr;
-    QChartView* barsView = nullptr;
-    QHorizontalBarSeries* barSeries = nullptr;
-    QBarSet* barSet = nullptr;
-    QBarCategoryAxis* barNames = nullptr;
-    QValueAxis* barAxis = nullptr;
+    QGraphicsSimpleTextItem* maxText = nullptr;
+    /// Light panels behind the batch labels, which sit over the coloured bands.
+    QGraphicsRectItem* markerBack = nullptr;
+    QGraphicsRectItem* maxBack = nullptr;
 };
+
+QString MemoryChartView::compactBatch(std::int64_t batch)
+{
+    const auto scaled = [](std::int64_t n, std::int64_t unit, const QString& suffix) {
+        const double v = static_cast<double>(n) / static_cast<double>(unit);
+        return QString::number(v, 'g', 4) + suffix;
+    };
+    if (batch >= (1 << 20))
+        return scaled(batch, 1 << 20, tr("M", "batch-size suffix: 1,048,576"));
+    if (batch >= 1024)
+        return scaled(batch, 1024, tr("k", "batch-size suffix: 1,024"));
+    return QString::number(batch);
+}
 
 MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{std::make_unique<Charts>()}
 {
@@ -79,9 +93,9 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.memory->setObjectName(QStringLiteral("memoryChart"));
     c.memory->legend()->setAlignment(Qt::AlignRight);
     c.memory->setMargins(QMargins(4, 4, 4, 4));
-    c.batchAxis = new QValueAxis;
-    c.batchAxis->setTitleText(tr("Batch size"));
-    c.batchAxis->setLabelFormat(QStringLiteral("%.0f"));
+    c.batchAxis = new QCategoryAxis;
+    c.batchAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    c.batchAxis->setTitleText(tr("Batch size (log scale)"));
     c.memoryAxis = new QValueAxis;
     c.memory->addAxis(c.batchAxis, Qt::AlignBottom);
     c.memory->addAxis(c.memoryAxis, Qt::AlignLeft);
@@ -105,7 +119,7 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
         attach(c.areas[i]);
         connect(c.areas[i], &QAreaSeries::hovered, this, [this](const QPointF& point, bool state) {
             if (state)
-                QToolTip::showText(QCursor::pos(), breakdownText(point.x()), m_charts->memoryView);
+                QToolTip::showText(QCursor::pos(), breakdownText(batchAt(point.x())), m_charts->memoryView);
             else
                 QToolTip::hideText();
         });
@@ -118,6 +132,10 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.over->setColor(QColor(0xe1, 0x57, 0x59, 45));
     c.over->setPen(Qt::NoPen);
     attach(c.over);
+    // The shading explains itself beside the GPU's labelled line; the legend keeps to the components,
+    // so it fits a small chart.
+    for (QLegendMarker* m : c.memory->legend()->markers(c.over))
+        m->setVisible(false);
     QPen capacityPen(QColor(0xc0, 0x20, 0x20));
     capacityPen.setWidth(2);
     // The capacity line is drawn by its own series on top of the shaded region.
@@ -135,66 +153,59 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     markerPen.setStyle(Qt::DashLine);
     c.marker->setPen(markerPen);
     attach(c.marker);
-    for (QLegendMarker* m : c.memory->legend()->markers(capacityLine))
-        m->setVisible(false);
-    for (QLegendMarker* m : c.memory->legend()->markers(c.marker))
-        m->setVisible(false);
+    c.maxMarker = new QLineSeries(this);
+    c.maxMarker->setObjectName(QStringLiteral("maxBatchMarkerSeries"));
+    QPen maxPen(kMaxBatchColour);
+    maxPen.setWidth(2);
+    maxPen.setStyle(Qt::DotLine);
+    c.maxMarker->setPen(maxPen);
+    attach(c.maxMarker);
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{capacityLine, c.marker, c.maxMarker}) {
+        for (QLegendMarker* m : c.memory->legend()->markers(s))
+            m->setVisible(false);
+    }
 
-    c.capacityText = new QGraphicsSimpleTextItem(c.memory);
-    c.capacityText->setBrush(QColor(0xa0, 0x10, 0x10));
     QFont labelFont = font();
     labelFont.setBold(true);
-    c.capacityText->setFont(labelFont);
-    c.markerText = new QGraphicsSimpleTextItem(c.memory);
-    c.markerText->setFont(labelFont);
-    c.capacityText->setZValue(20);
-    c.markerText->setZValue(20);
+    const auto label = [&](const QColor& colour) {
+        auto* item = new QGraphicsSimpleTextItem(c.memory);
+        item->setBrush(colour);
+        item->setFont(labelFont);
+        item->setZValue(20);
+        return item;
+    };
+    const auto panel = [&] {
+        auto* item = new QGraphicsRectItem(c.memory);
+        item->setBrush(QColor(255, 255, 255, 210));
+        item->setPen(Qt::NoPen);
+        item->setZValue(19);
+        return item;
+    };
+    c.capacityText = label(QColor(0xa0, 0x10, 0x10));
+    c.markerText = label(QColor(0x20, 0x20, 0x20));
+    c.maxText = label(kMaxBatchColour);
+    c.markerBack = panel();
+    c.maxBack = panel();
     connect(c.memory, &QChart::plotAreaChanged, this, &MemoryChartView::updateLabels);
 
     c.memoryView = new QChartView(c.memory);
     c.memoryView->setObjectName(QStringLiteral("memoryChartView"));
     c.memoryView->setRenderHint(QPainter::Antialiasing);
-    c.memoryView->setMinimumSize(360, 260);
+    // Tall enough for the legend's entries (in the smaller font a short chart uses).
+    QFont small = font();
+    small.setPointSizeF(small.pointSizeF() * 0.85);
+    const int entries = static_cast<int>(kStackOrder.size());
+    c.memoryView->setMinimumSize(300, std::max(160, entries * (QFontMetrics(small).height() + 7) + 24));
 
-    c.bars = new QChart;
-    c.bars->setObjectName(QStringLiteral("layerChart"));
-    c.bars->legend()->hide();
-    c.bars->setMargins(QMargins(4, 4, 4, 4));
-    c.barSeries = new QHorizontalBarSeries(this);
-    c.barSet = new QBarSet(tr("Activations per sample"), this);
-    c.barSet->setColor(ComponentColors::color(Component::Activations));
-    c.barSet->setSelectedColor(QColor(0xe1, 0x57, 0x59));
-    c.barSeries->append(c.barSet);
-    c.barSeries->setBarWidth(0.75);
-    c.bars->addSeries(c.barSeries);
-    c.barNames = new QBarCategoryAxis(this);
-    c.barAxis = new QValueAxis(this);
-    c.barAxis->setLabelFormat(QStringLiteral("%.1f"));
-    c.bars->addAxis(c.barNames, Qt::AlignLeft);
-    c.bars->addAxis(c.barAxis, Qt::AlignBottom);
-    c.barSeries->attachAxis(c.barNames);
-    c.barSeries->attachAxis(c.barAxis);
-    connect(c.barSet, &QBarSet::hovered, this, [this](bool state, int index) {
-        if (!state) {
-            QToolTip::hideText();
-            return;
-        }
-        const QStringList names = barNames();
-        if (index >= 0 && index < names.size())
-            QToolTip::showText(QCursor::pos(),
-                               tr("%1: %2 per sample").arg(names[index],
-                                                           UiText::bytes(static_cast<std::uint64_t>(barValues()[index] * m_barUnit))),
-                               m_charts->barsView);
-    });
-    c.barsView = new QChartView(c.bars);
-    c.barsView->setObjectName(QStringLiteral("layerChartView"));
-    c.barsView->setRenderHint(QPainter::Antialiasing);
+    m_layers = new LayerActivationsView(this);
+    m_layers->setObjectName(QStringLiteral("layerActivationsView"));
 
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("chartMessageLabel"));
     m_message->setAlignment(Qt::AlignCenter);
     m_message->setWordWrap(true);
-    m_message->setStyleSheet(QStringLiteral("color: #c01010; font-weight: bold;"));
+    m_message->setMargin(24);
+    m_message->setStyleSheet(QStringLiteral("color: palette(placeholder-text); font-weight: bold;"));
     m_memoryStack = new QStackedWidget(this);
     m_memoryStack->addWidget(c.memoryView);
     m_memoryStack->addWidget(m_message);
@@ -202,7 +213,7 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("chartTabWidget"));
     m_tabs->addTab(m_memoryStack, tr("Memory vs. batch size"));
-    m_tabs->addTab(c.barsView, tr("Activations per layer"));
+    m_tabs->addTab(m_layers, tr("Activations per layer"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
@@ -210,9 +221,19 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
 
 MemoryChartView::~MemoryChartView()
 {
-    // The views own their charts; the series belong to the charts once added.
+    // The view owns its chart; the series belong to the chart once added.
     delete m_charts->memoryView;
-    delete m_charts->barsView;
+}
+
+void MemoryChartView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    // A short chart (a small window) gets a smaller legend, so every component's entry still fits
+    // beside the plot.
+    QFont legendFont = font();
+    if (height() < 300)
+        legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
+    m_charts->memory->legend()->setFont(legendFont);
 }
 
 QString MemoryChartView::unitName() const { return m_unit >= kGiB ? QStringLiteral("GiB") : QStringLiteral("MiB"); }
@@ -221,23 +242,33 @@ void MemoryChartView::setData(const ChartData& data)
 {
     m_data = data;
     auto& c = *m_charts;
-    updateBars();
+    m_layers->setLayers(data.layers);
     if (!data.valid) {
-        m_message->setText(data.message.isEmpty() ? tr("No estimate") : tr("No estimate: %1").arg(data.message));
+        m_message->setText(data.message.isEmpty() ? tr("No estimate") : data.message);
         m_memoryStack->setCurrentWidget(m_message);
         return;
     }
     m_memoryStack->setCurrentWidget(c.memoryView);
 
-    const double xMax = static_cast<double>(data.batches.back());
-    const double top = static_cast<double>(std::max(data.breakdowns.back().total(), data.capacityBytes));
+    const std::int64_t range = data.batches.back();
+    const double xMax = axisX(range);
+    // Up to a little above the GPU's memory (or the current batch's total, if higher): the part of
+    // the chart where the answer is. Beyond it the stack is cut off, over the shaded region.
+    const auto totalAt = [&](std::int64_t batch) {
+        const auto it = std::lower_bound(data.batches.begin(), data.batches.end(), batch);
+        const std::size_t i = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
+            it - data.batches.begin(), static_cast<std::ptrdiff_t>(data.batches.size()) - 1));
+        return static_cast<double>(data.breakdowns[i].total());
+    };
+    const double top = std::max({static_cast<double>(data.capacityBytes) * 1.2, totalAt(m_batch) * 1.05,
+                                 static_cast<double>(data.breakdowns.front().total()) * 1.05});
     m_unit = top >= 2 * kGiB ? kGiB : kMiB;
-    const double yMax = niceCeil(top * 1.08 / m_unit);
+    const double yMax = niceCeil(top / m_unit);
 
     QList<QPointF> base;
     base.reserve(static_cast<qsizetype>(data.batches.size()));
     for (const auto b : data.batches)
-        base.append(QPointF(static_cast<double>(b), 0.0));
+        base.append(QPointF(axisX(b), 0.0));
     for (std::size_t i = 0; i < kStackOrder.size(); ++i) {
         QList<QPointF> upper = base;
         bool any = false;
@@ -255,14 +286,45 @@ void MemoryChartView::setData(const ChartData& data)
     const double capacity = static_cast<double>(data.capacityBytes) / m_unit;
     c.capacity->replace(QList<QPointF>{{0.0, capacity}, {xMax, capacity}});
     c.overTop->replace(QList<QPointF>{{0.0, std::max(yMax, capacity)}, {xMax, std::max(yMax, capacity)}});
+
+    m_labelStep = 0; // chosen for the plot's width
+    labelBatchAxis();
     c.batchAxis->setRange(0, xMax);
-    c.batchAxis->setTickCount(9);
     c.memoryAxis->setRange(0, yMax);
     c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
     c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    c.memoryAxis->setTitleText(data.gpus > 1 ? tr("Memory per GPU (%1)").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
-    c.batchAxis->setTitleText(data.gpus > 1 || data.accumulationSteps > 1 ? tr("Micro-batch per GPU") : tr("Batch size"));
+    // Short enough for a small chart, where Qt Charts cuts a long axis title.
+    c.memoryAxis->setTitleText(data.gpus > 1 ? tr("%1 per GPU").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
+    c.batchAxis->setTitleText(data.gpus > 1 || data.accumulationSteps > 1 ? tr("Micro-batch per GPU (log scale)")
+                                                                          : tr("Batch size (log scale)"));
+    const bool maxShown = data.maxBatch > 0 && data.maxBatch <= range && data.maxBatch < kMaxBatch;
+    const double maxX = axisX(data.maxBatch);
+    c.maxMarker->replace(maxShown ? QList<QPointF>{{maxX, 0.0}, {maxX, yMax}} : QList<QPointF>{});
     setCurrentBatch(m_batch);
+}
+
+void MemoryChartView::labelBatchAxis()
+{
+    // Powers of two: every one where the plot is wide enough for their labels, else every other
+    // (or every fourth) one, so none is cut to "...".
+    auto& c = *m_charts;
+    if (!m_data.valid || m_data.batches.empty())
+        return;
+    const int powers = static_cast<int>(std::lround(axisX(m_data.batches.back())));
+    const QFontMetrics fm(c.batchAxis->labelsFont());
+    const double labelWidth = fm.horizontalAdvance(QStringLiteral("512k")) + fm.horizontalAdvance(QLatin1Char(' ')) * 2;
+    const double width = c.memory->plotArea().width() > 0 ? c.memory->plotArea().width() : 400.0;
+    int step = 1;
+    while (step < 8 && (powers / step + 1) * labelWidth > width)
+        step *= 2;
+    if (step == m_labelStep)
+        return;
+    m_labelStep = step;
+    for (const QString& label : c.batchAxis->categoriesLabels())
+        c.batchAxis->remove(label);
+    c.batchAxis->setStartValue(-1e-6);
+    for (int p = 0; p <= powers; p += step)
+        c.batchAxis->append(compactBatch(std::int64_t{1} << p), p);
 }
 
 void MemoryChartView::setEstimate(const EstimateState& state)
@@ -275,7 +337,7 @@ void MemoryChartView::setCurrentBatch(std::int64_t batch)
 {
     m_batch = batch;
     auto& c = *m_charts;
-    const double x = static_cast<double>(batch);
+    const double x = axisX(batch);
     c.marker->replace(QList<QPointF>{{x, 0.0}, {x, c.memoryAxis->max()}});
     updateLabels();
 }
@@ -283,9 +345,13 @@ void MemoryChartView::setCurrentBatch(std::int64_t batch)
 void MemoryChartView::updateLabels()
 {
     auto& c = *m_charts;
+    labelBatchAxis(); // the plot's width may have changed
     const bool shown = m_data.valid;
     c.capacityText->setVisible(shown);
     c.markerText->setVisible(shown);
+    c.maxText->setVisible(shown && !c.maxMarker->points().isEmpty());
+    c.markerBack->setVisible(false);
+    c.maxBack->setVisible(false);
     if (!shown)
         return;
     const QRectF plot = c.memory->plotArea();
@@ -294,69 +360,54 @@ void MemoryChartView::updateLabels()
     const QPointF at
         = c.memory->mapToPosition(QPointF(0, static_cast<double>(m_data.capacityBytes) / m_unit), c.capacityLine);
     const QRectF textRect = c.capacityText->boundingRect();
-    // Above the line at the right of the plot (clear of the batch label at the top), or below it
-    // when the line is at the very top.
+    // Above the line at the left of the plot, where the stack is lowest (the batch label is at the
+    // top), or below it when the line is at the very top.
     double y = at.y() - textRect.height() - 2;
     if (y < plot.top() + textRect.height() + 4)
         y = at.y() + 2;
-    c.capacityText->setPos(plot.right() - textRect.width() - 6, y);
+    c.capacityText->setPos(plot.left() + 6, y);
 
-    c.markerText->setText(tr("batch %1").arg(m_batch));
-    const QPointF m = c.memory->mapToPosition(QPointF(static_cast<double>(m_batch), c.memoryAxis->max()), c.marker);
-    const QRectF markerRect = c.markerText->boundingRect();
-    double mx = m.x() + 4;
-    if (mx + markerRect.width() > plot.right())
-        mx = m.x() - 4 - markerRect.width();
-    c.markerText->setPos(mx, plot.top() + 2);
-    c.markerText->setVisible(m_batch <= static_cast<std::int64_t>(c.batchAxis->max()));
+    // A label beside its line, on a light panel: to the right, or to the left where it would
+    // leave the plot.
+    const auto besideLine = [&](QGraphicsSimpleTextItem* item, QGraphicsRectItem* back, double lineX, double top) {
+        const QRectF r = item->boundingRect();
+        double x = lineX + 5;
+        if (x + r.width() > plot.right())
+            x = lineX - 5 - r.width();
+        item->setPos(std::max(x, plot.left() + 2), top);
+        back->setRect(QRectF(item->pos(), r.size()).adjusted(-2, 0, 2, 0));
+        back->setVisible(item->isVisible());
+    };
+    c.markerText->setText(tr("batch %1").arg(UiText::count(static_cast<std::uint64_t>(m_batch))));
+    const QPointF m = c.memory->mapToPosition(QPointF(axisX(m_batch), c.memoryAxis->max()), c.marker);
+    c.markerText->setVisible(axisX(m_batch) <= c.batchAxis->max() + 1e-9);
+    besideLine(c.markerText, c.markerBack, m.x(), plot.top() + 2);
+
+    if (c.maxText->isVisible()) {
+        c.maxText->setText(maxBatchLabel());
+        const QPointF mx = c.memory->mapToPosition(QPointF(axisX(m_data.maxBatch), 0), c.maxMarker);
+        // At the foot of its line, so it never meets the batch label at the top.
+        besideLine(c.maxText, c.maxBack, mx.x(), plot.bottom() - c.maxText->boundingRect().height() - 4);
+    }
 }
 
-void MemoryChartView::updateBars()
+QList<QPointF> MemoryChartView::inBatches(const QList<QPointF>& points) const
 {
-    auto& c = *m_charts;
-    // The heaviest layers, shown in network order (top to bottom); the three heaviest highlighted.
-    std::vector<std::size_t> order(m_data.layers.size());
-    std::iota(order.begin(), order.end(), 0);
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) {
-        return m_data.layers[a].bytesPerSample > m_data.layers[b].bytesPerSample;
-    });
-    if (order.size() > kMaxBars)
-        order.resize(kMaxBars);
-    std::vector<std::size_t> shown = order;
-    std::sort(shown.begin(), shown.end());
-    std::uint64_t maxBytes = 0;
-    for (const auto i : shown)
-        maxBytes = std::max(maxBytes, m_data.layers[i].bytesPerSample);
-    m_barUnit = maxBytes >= 2 * kMiB ? kMiB : 1024.0;
-
-    c.barSet->remove(0, c.barSet->count());
-    QStringList names;
-    QList<qreal> values;
-    for (auto it = shown.rbegin(); it != shown.rend(); ++it) { // the category axis runs bottom-up
-        names << m_data.layers[*it].name;
-        values << static_cast<double>(m_data.layers[*it].bytesPerSample) / m_barUnit;
+    QList<QPointF> out;
+    out.reserve(points.size());
+    for (qsizetype i = 0; i < points.size(); ++i) {
+        // The exact sampled batch, not 2^x with its rounding.
+        const bool sampled = points.size() == static_cast<qsizetype>(m_data.batches.size());
+        const double batch = sampled ? static_cast<double>(m_data.batches[static_cast<std::size_t>(i)]) : batchAt(points[i].x());
+        out.append(QPointF(batch, points[i].y()));
     }
-    c.barNames->clear();
-    c.barNames->append(names);
-    c.barSet->append(values);
-    c.barSet->deselectAllBars();
-    for (int k = 0; k < kHighlightedBars && static_cast<std::size_t>(k) < order.size(); ++k) {
-        const auto pos = std::find(shown.begin(), shown.end(), order[static_cast<std::size_t>(k)]) - shown.begin();
-        c.barSet->selectBar(static_cast<int>(shown.size()) - 1 - static_cast<int>(pos));
-    }
-    const double xMax = niceCeil(static_cast<double>(maxBytes) * 1.05 / m_barUnit);
-    c.barAxis->setRange(0, maxBytes > 0 ? xMax : 1.0);
-    c.barAxis->setTitleText(tr("Activation memory per sample (%1)").arg(m_barUnit >= kMiB ? QStringLiteral("MiB")
-                                                                                           : QStringLiteral("KiB")));
-    c.bars->setTitle(m_data.layers.size() > shown.size()
-                         ? tr("The %1 heaviest of %2 layers keeping activations").arg(shown.size()).arg(m_data.layers.size())
-                         : tr("Layers keeping activations for the backward pass"));
+    return out;
 }
 
 QList<QPointF> MemoryChartView::upperPoints(Component comp) const
 {
     const auto it = std::find(kStackOrder.begin(), kStackOrder.end(), comp);
-    return m_charts->upper[static_cast<std::size_t>(it - kStackOrder.begin())]->points();
+    return inBatches(m_charts->upper[static_cast<std::size_t>(it - kStackOrder.begin())]->points());
 }
 
 bool MemoryChartView::showsComponent(Component comp) const
@@ -369,16 +420,43 @@ bool MemoryChartView::showsComponent(Component comp) const
     return !markers.isEmpty() && markers.front()->isVisible();
 }
 
-QList<QPointF> MemoryChartView::capacityPoints() const { return m_charts->capacity->points(); }
+QList<QPointF> MemoryChartView::capacityPoints() const
+{
+    QList<QPointF> out = m_charts->capacity->points();
+    for (auto& p : out)
+        p.setX(batchAt(p.x()));
+    return out;
+}
 
 QString MemoryChartView::capacityLabel() const
 {
     return tr("%1: %2").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes));
 }
 
-QList<QPointF> MemoryChartView::markerPoints() const { return m_charts->marker->points(); }
+QList<QPointF> MemoryChartView::markerPoints() const
+{
+    QList<QPointF> out = m_charts->marker->points();
+    for (auto& p : out)
+        p.setX(static_cast<double>(m_batch));
+    return out;
+}
 
-double MemoryChartView::axisMaxBatch() const { return m_charts->batchAxis->max(); }
+QList<QPointF> MemoryChartView::maxBatchPoints() const
+{
+    QList<QPointF> out = m_charts->maxMarker->points();
+    for (auto& p : out)
+        p.setX(static_cast<double>(m_data.maxBatch));
+    return out;
+}
+
+QString MemoryChartView::maxBatchLabel() const
+{
+    return tr("max %1").arg(UiText::count(static_cast<std::uint64_t>(std::max<std::int64_t>(m_data.maxBatch, 0))));
+}
+
+QStringList MemoryChartView::batchAxisLabels() const { return m_charts->batchAxis->categoriesLabels(); }
+
+double MemoryChartView::axisMaxBatch() const { return batchAt(m_charts->batchAxis->max()); }
 
 double MemoryChartView::axisMaxMemory() const { return m_charts->memoryAxis->max(); }
 
@@ -392,23 +470,13 @@ QString MemoryChartView::breakdownText(double batch) const
     if (i > 0 && std::abs(static_cast<double>(m_data.batches[i - 1]) - batch) < std::abs(static_cast<double>(m_data.batches[i]) - batch))
         --i;
     const MemoryBreakdown& b = m_data.breakdowns[i];
-    QStringList lines{tr("Batch %1").arg(m_data.batches[i])};
+    QStringList lines{tr("Batch %1").arg(UiText::count(static_cast<std::uint64_t>(m_data.batches[i])))};
     for (auto c = kStackOrder.rbegin(); c != kStackOrder.rend(); ++c) {
         if (componentBytes(b, *c) > 0)
             lines << tr("%1: %2").arg(UiText::component(*c), UiText::bytes(componentBytes(b, *c)));
     }
     lines << tr("Total: %1 of %2").arg(UiText::bytes(b.total()), UiText::bytes(m_data.capacityBytes));
     return lines.join(QLatin1Char('\n'));
-}
-
-QStringList MemoryChartView::barNames() const { return m_charts->barNames->categories(); }
-
-QList<qreal> MemoryChartView::barValues() const
-{
-    QList<qreal> out;
-    for (int i = 0; i < m_charts->barSet->count(); ++i)
-        out << m_charts->barSet->at(i);
-    return out;
 }
 
 } // namespace headroom::ui

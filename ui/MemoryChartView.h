@@ -14,15 +14,23 @@
 class QLabel;
 class QStackedWidget;
 class QTabWidget;
+class QTreeWidget;
 
 namespace headroom::ui {
 
+class LayerActivationsView;
 struct EstimateState;
 
 /// The charts, and the only class that knows Qt Charts (so it can move to Qt Graphs): memory
 /// versus batch size as stacked areas per component with the GPU's capacity, the over-budget
-/// region, the current batch and a hover breakdown; and the per-layer activation memory as bars.
-/// It draws what the PlanController hands it and computes nothing.
+/// region, the current batch, the largest batch that fits and a hover breakdown; and the
+/// per-layer activation memory (LayerActivationsView). It draws what the PlanController hands it
+/// and computes nothing.
+///
+/// The batch axis is logarithmic (powers of two, labelled 1, 2, ..., 512, 1k, ..., 128k): a batch
+/// of 32 and a max batch of 13,256 both stay readable, where a linear axis would press the first
+/// against the y axis. The memory axis reaches a little above the GPU's memory, so the capacity
+/// line is never flat on the axis.
 class MemoryChartView final : public QWidget {
     Q_OBJECT
 
@@ -32,6 +40,9 @@ public:
 
     /// Components from the bottom of the stack to the top: fixed costs first.
     static constexpr auto kStackOrder = ComponentColors::kStackOrder;
+
+    /// A batch-axis label: 512, 1k, 1.5k, 128k, 1M (k = 1,024, as batch sizes are counted).
+    [[nodiscard]] static QString compactBatch(std::int64_t batch);
 
     // What is drawn, for tests: points are (batch, memory in axis units).
     [[nodiscard]] double bytesPerUnit() const noexcept { return m_unit; }
@@ -43,12 +54,15 @@ public:
     [[nodiscard]] QList<QPointF> capacityPoints() const;
     [[nodiscard]] QString capacityLabel() const;
     [[nodiscard]] QList<QPointF> markerPoints() const;
+    /// The vertical line at the largest batch that fits (empty when it is not on the chart).
+    [[nodiscard]] QList<QPointF> maxBatchPoints() const;
+    [[nodiscard]] QString maxBatchLabel() const;
+    [[nodiscard]] QStringList batchAxisLabels() const;
     [[nodiscard]] double axisMaxBatch() const;
     [[nodiscard]] double axisMaxMemory() const;
     /// The hover tooltip's text for the sample nearest `batch`.
     [[nodiscard]] QString breakdownText(double batch) const;
-    [[nodiscard]] QStringList barNames() const;
-    [[nodiscard]] QList<qreal> barValues() const;
+    [[nodiscard]] LayerActivationsView* layerView() const noexcept { return m_layers; }
     [[nodiscard]] QTabWidget* tabs() const noexcept { return m_tabs; }
 
 public Q_SLOTS:
@@ -56,17 +70,22 @@ public Q_SLOTS:
     void setEstimate(const headroom::ui::EstimateState& state);
     void setCurrentBatch(std::int64_t batch);
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     struct Charts;
     void updateLabels();
-    void updateBars();
+    void labelBatchAxis();
+    [[nodiscard]] QList<QPointF> inBatches(const QList<QPointF>& points) const;
 
     std::unique_ptr<Charts> m_charts;
     ChartData m_data;
     std::int64_t m_batch = 1;
     double m_unit = 1024.0 * 1024.0 * 1024.0;
-    double m_barUnit = 1024.0 * 1024.0;
+    int m_labelStep = 0; ///< every how many powers of two the batch axis is labelled
     QTabWidget* m_tabs;
+    LayerActivationsView* m_layers;
     QStackedWidget* m_memoryStack;
     QLabel* m_message;
 };

@@ -1,20 +1,51 @@
 #include "PlanController.h"
 
 #include "Document.h"
+#include "ErrorText.h"
 #include "QtText.h"
 
 #include "headroom/HfConfig.h"
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 namespace headroom::ui {
 
 namespace {
 constexpr std::int64_t kMinChartRange = 16;
 constexpr std::int64_t kMaxChartRangeFromMaxBatch = 1 << 20;
-constexpr std::int64_t kChartSamples = 512;
+constexpr std::int64_t kChartSamples = 384;
+
+/// The first blocking error's layer, as the table names it: "4 (conv2)"; empty if not a layer's.
+QString blockingLayer(const Analysis& analysis)
+{
+    if (!analysis.error)
+        return {};
+    const std::string path = ErrorText::layerPathOf(*analysis.error);
+    if (path.empty())
+        return {};
+    const QString position = ErrorText::position(path);
+    const auto row = std::find_if(analysis.rows.begin(), analysis.rows.end(),
+                                  [&](const LayerRow& r) { return r.specPath == path; });
+    return row == analysis.rows.end() ? position : QStringLiteral("%1 (%2)").arg(position, qs(row->name));
+}
+
+bool hasLayers(const Network& network) { return !network.layers.empty(); }
 } // namespace
+
+bool PlanController::isSetupError(const Error& error, bool analysisValid)
+{
+    if (analysisValid)
+        return true; // the network is fine: the estimate refused the set-up
+    const std::string& at = error.location;
+    for (const char* key : {"sequence_length", "lora", "checkpoint", "attention", "parallel", "setup",
+                            "moe_imbalance"}) {
+        if (at.rfind(key, 0) == 0)
+            return true;
+    }
+    return false;
+}
 
 PlanController::PlanController(Document* document, QObject* parent) : QObject(parent), m_document{document}
 {
@@ -106,14 +137,19 @@ void PlanController::updateEstimate()
     m_state.capacityBytes = s.gpuMemoryBytes;
     m_state.gpuName = qs(m_document->plan().gpu.name);
     m_state.analysisValid = m_analysis.valid();
+    m_state.emptyNetwork = !hasLayers(m_document->network());
     m_state.accumulationSteps = s.accumulationSteps;
     m_state.parallel = s.parallel;
     // The model was built when the set-up last changed: a tick only reads its envelope.
     auto e = m_model ? estimate(m_analysis, *m_model, s) : Result<Estimate>{m_modelError.value_or(Error{})};
-    if (e)
+    if (e) {
         m_state.estimate = e.value();
-    else
-        m_state.error = e.error();
+    } else {
+        // The analysis's own error rather than estimate()'s wrapper ("cannot estimate: ..."): the
+        // reason, once.
+        m_state.error = m_analysis.error ? *m_analysis.error : e.error();
+        m_state.errorFromSetup = isSetupError(*m_state.error, m_analysis.valid());
+    }
     if (m_analysis.valid() && m_model) {
         auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu, *m_model);
         if (t)
@@ -137,17 +173,32 @@ void PlanController::rebuildChart()
         if (row.type != "Repeat" && row.activationBytesPerSample > 0)
             m_chart.layers.push_back({qs(row.name), qs(row.type), row.activationBytesPerSample});
     }
+    if (!hasLayers(m_document->network())) {
+        m_chart.message = tr("The network is empty: add layers to see how much memory training it takes.");
+        Q_EMIT chartDataChanged(m_chart);
+        return;
+    }
     if (!m_model) {
-        m_chart.message = m_modelError ? qs(m_modelError->message) : QString();
+        // The message itself is shown where it can be fixed; here, only where that is.
+        const QString layer = blockingLayer(m_analysis);
+        if (m_modelError && isSetupError(*m_modelError, m_analysis.valid()))
+            m_chart.message = tr("No estimate: the training set-up cannot be used (the reason is under the set-up).");
+        else if (!layer.isEmpty())
+            m_chart.message = tr("No estimate until layer %1 is fixed.").arg(layer);
+        else
+            m_chart.message = tr("No estimate until the network is fixed (the reason is under the layer table).");
         Q_EMIT chartDataChanged(m_chart);
         return;
     }
     m_chart.maxBatch = m_model->maxBatch(s.gpuMemoryBytes);
+    // Evenly spaced in log2(batch), as the chart's batch axis is: small batches and the max batch
+    // are drawn with the same care.
     const std::int64_t range = chartRange(s.batch, m_chart.maxBatch);
-    const std::int64_t samples = std::min(range, kChartSamples);
+    const double top = std::log2(static_cast<double>(range));
     std::int64_t previous = 0;
-    for (std::int64_t i = 0; i <= samples; ++i) {
-        const std::int64_t b = std::max<std::int64_t>(1, (range * i + samples / 2) / samples);
+    for (std::int64_t i = 0; i <= kChartSamples; ++i) {
+        const auto b = std::clamp<std::int64_t>(
+            std::llround(std::exp2(top * static_cast<double>(i) / static_cast<double>(kChartSamples))), 1, range);
         if (b == previous)
             continue;
         auto at = m_model->at(b);

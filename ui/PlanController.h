@@ -13,14 +13,19 @@ namespace headroom::ui {
 
 class Document;
 
-/// What the summary shows: the core's estimate, or the error that blocks it; the throughput
-/// estimate, or why there is none.
+/// What the summary shows: the core's estimate, or the error that blocks it (the analysis's own,
+/// when the network or a strategy is what blocks it); the throughput estimate, or why there is none.
 struct EstimateState final {
     std::optional<Estimate> estimate;
     std::optional<Error> error;
     std::uint64_t capacityBytes = 0;
     QString gpuName;
     bool analysisValid = true; ///< false: the error comes from the analysis (a layer, or the sequence length)
+    /// The error is the set-up's (the GPU count, LoRA, the sequence length...), not a layer's: the
+    /// set-up panel shows it.
+    bool errorFromSetup = false;
+    /// The network has no layers: there is nothing to plan yet.
+    bool emptyNetwork = false;
     std::int64_t accumulationSteps = 1;
     Parallelism parallel;
     std::optional<ThroughputEstimate> throughput;
@@ -49,6 +54,8 @@ public:
     /// The batch range a chart should span for a batch and a max batch: a power of two with room
     /// above both.
     [[nodiscard]] static std::int64_t chartRange(std::int64_t batch, std::int64_t maxBatch);
+    /// True when `error` is the training set-up's doing rather than a layer's (or the input's).
+    [[nodiscard]] static bool isSetupError(const Error& error, bool analysisValid);
 
 public Q_SLOTS:
     void reanalyze();

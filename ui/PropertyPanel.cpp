@@ -1,7 +1,10 @@
 #include "PropertyPanel.h"
 
 #include "AttributeEditor.h"
+#include "CoreText.h"
 #include "Document.h"
+#include "ErrorText.h"
+#include "FieldCommit.h"
 #include "LayerTableModel.h"
 #include "QtText.h"
 #include "UiText.h"
@@ -14,11 +17,13 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
-#include <QRegularExpressionValidator>
+#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
+
+#include <functional>
 
 namespace headroom::ui {
 
@@ -36,10 +41,52 @@ QString joined(const std::vector<std::string>& names)
     return parts.join(QStringLiteral(", "));
 }
 
-void setTextUnlessEditing(QLineEdit* edit, const QString& text)
+/// Shows the document's value in a field, unless the field already says the same (`same`), or the
+/// user is typing there and has not paused yet.
+void showInField(QLineEdit* edit, const QString& text, const std::function<bool(const QString&, const QString&)>& same = {})
 {
-    if (!edit->hasFocus() || !edit->isModified())
-        edit->setText(text);
+    const bool equal = same ? same(edit->text(), text) : edit->text().trimmed() == text;
+    const FieldCommit* typing = FieldCommit::of(edit);
+    if (equal || (typing != nullptr && typing->isPending()))
+        return;
+    edit->setText(text);
+}
+
+/// A red line under a field saying why what was typed cannot be used (hidden when empty).
+QLabel* noteLabel(const QString& name, QWidget* parent)
+{
+    auto* note = new QLabel(parent);
+    note->setObjectName(name);
+    note->setWordWrap(true);
+    note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    note->setStyleSheet(QStringLiteral("color: #c01010;"));
+    note->hide();
+    return note;
+}
+
+void setNote(QLabel* note, const QString& text)
+{
+    note->setText(text);
+    note->setVisible(!text.isEmpty());
+}
+
+/// A field with its note under it, as one form row.
+QWidget* withNote(QWidget* field, QLabel* note, QWidget* parent)
+{
+    auto* box = new QWidget(parent);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addWidget(field);
+    layout->addWidget(note);
+    return box;
+}
+
+/// The layer name rule of the model format (docs/model-format.md): letters, digits, '_', '.', '-'.
+bool validLayerName(const QString& name)
+{
+    static const QRegularExpression allowed{QStringLiteral(R"(^[A-Za-z0-9_.\-]*$)")};
+    return name.size() <= 200 && allowed.match(name).hasMatch();
 }
 
 } // namespace
@@ -58,8 +105,7 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     m_inputShape = new QLineEdit(networkGroup);
     m_inputShape->setObjectName(QStringLiteral("inputShapeLineEdit"));
     m_inputShape->setToolTip(tr("One sample's shape without the batch axis, e.g. 3, 224, 224"));
-    m_inputShape->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral(R"(\s*[1-9]\d*(\s*,\s*[1-9]\d*)*\s*)")), m_inputShape));
+    m_inputShapeNote = noteLabel(QStringLiteral("inputShapeNoteLabel"), networkGroup);
     m_inputDType = new QComboBox(networkGroup);
     m_inputDType->setObjectName(QStringLiteral("inputDTypeComboBox"));
     for (const DType t : kDTypes)
@@ -72,7 +118,13 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     inputRow->addWidget(m_inputShape, 1);
     inputRow->addWidget(m_inputDType);
     networkForm->addRow(tr("Name:"), m_networkName);
-    networkForm->addRow(tr("Input shape:"), inputRow);
+    auto* inputBox = new QWidget(networkGroup);
+    auto* inputColumn = new QVBoxLayout(inputBox);
+    inputColumn->setContentsMargins(0, 0, 0, 0);
+    inputColumn->setSpacing(2);
+    inputColumn->addLayout(inputRow);
+    inputColumn->addWidget(m_inputShapeNote);
+    networkForm->addRow(tr("Input shape:"), inputBox);
     networkForm->addRow(tr("Loss:"), m_loss);
     outer->addWidget(networkGroup);
 
@@ -91,20 +143,21 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     m_layerName = new QLineEdit(m_layerGroup);
     m_layerName->setObjectName(QStringLiteral("layerNameLineEdit"));
     m_layerName->setPlaceholderText(tr("(unnamed)"));
-    m_layerName->setValidator(
-        new QRegularExpressionValidator(QRegularExpression(QStringLiteral(R"([A-Za-z0-9_.\-]*)")), m_layerName));
+    m_layerName->setToolTip(tr("Letters, digits, “_”, “.” and “-”; other layers use it in their inputs"));
+    m_layerNameNote = noteLabel(QStringLiteral("layerNameNoteLabel"), m_layerGroup);
     m_inputsLabel = new QLabel(tr("Inputs:"), m_layerGroup);
     m_inputs = new QLineEdit(m_layerGroup);
     m_inputs->setObjectName(QStringLiteral("layerInputsLineEdit"));
     m_inputs->setPlaceholderText(tr("the previous layer"));
     m_inputs->setToolTip(tr("Names of the layers feeding this one, separated by commas (\"input\" is the network's input, "
                             "\"repeat_input\" a block's)"));
+    m_inputsNote = noteLabel(QStringLiteral("layerInputsNoteLabel"), m_layerGroup);
     m_timesLabel = new QLabel(tr("Repeat:"), m_layerGroup);
     m_times = new QSpinBox(m_layerGroup);
     m_times->setObjectName(QStringLiteral("repeatTimesSpinBox"));
     m_times->setRange(1, 100000);
     m_times->setSuffix(tr(" times"));
-    m_times->setKeyboardTracking(false);
+    m_timesNote = noteLabel(QStringLiteral("repeatTimesNoteLabel"), m_layerGroup);
     m_trainingLabel = new QLabel(tr("Training:"), m_layerGroup);
     m_frozen = new QCheckBox(tr("Frozen"), m_layerGroup);
     m_frozen->setObjectName(QStringLiteral("frozenCheckBox"));
@@ -122,9 +175,11 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     trainingRow->addWidget(m_frozen);
     trainingRow->addWidget(m_checkpoint);
     trainingRow->addStretch(1);
-    fixedForm->addRow(tr("Name:"), m_layerName);
-    fixedForm->addRow(m_inputsLabel, m_inputs);
-    fixedForm->addRow(m_timesLabel, m_times);
+    m_inputsField = withNote(m_inputs, m_inputsNote, m_layerGroup);
+    m_timesField = withNote(m_times, m_timesNote, m_layerGroup);
+    fixedForm->addRow(tr("Name:"), withNote(m_layerName, m_layerNameNote, m_layerGroup));
+    fixedForm->addRow(m_inputsLabel, m_inputsField);
+    fixedForm->addRow(m_timesLabel, m_timesField);
     fixedForm->addRow(m_trainingLabel, trainingRow);
     fixedForm->addRow(QString(), m_checkpointHint);
     layerLayout->addWidget(m_summary);
@@ -143,15 +198,16 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     scroll->setWidget(m_layerGroup);
     outer->addWidget(scroll, 1);
 
-    connect(m_networkName, &QLineEdit::editingFinished, this,
-            [this] { m_document->setNetworkName(ss(m_networkName->text().trimmed())); });
-    connect(m_inputShape, &QLineEdit::editingFinished, this, [this] {
+    FieldCommit::attach(m_networkName, [this] { m_document->setNetworkName(ss(m_networkName->text().trimmed())); });
+    connect(m_inputShape, &QLineEdit::textEdited, this, &PropertyPanel::checkInputShape);
+    FieldCommit::attach(m_inputShape, [this] {
+        QString problem;
+        const auto dims = parseShape(m_inputShape->text(), &problem);
+        if (!problem.isEmpty())
+            return; // stays as typed, with the reason under it
         InputSpec input = m_document->network().input;
-        input.shape.dims.clear();
-        for (const auto& part : m_inputShape->text().split(QLatin1Char(','), Qt::SkipEmptyParts))
-            input.shape.dims.push_back(part.trimmed().toLongLong());
-        if (!input.shape.dims.empty())
-            m_document->setInput(input);
+        input.shape.dims = dims;
+        m_document->setInput(input);
     });
     connect(m_inputDType, &QComboBox::currentIndexChanged, this, [this](int i) {
         InputSpec input = m_document->network().input;
@@ -161,11 +217,12 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     connect(m_loss, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_document->setLoss(kLosses[static_cast<std::size_t>(std::clamp(i, 0, static_cast<int>(kLosses.size()) - 1))]);
     });
-    connect(m_layerName, &QLineEdit::editingFinished, this, [this] {
-        if (m_current.isValid())
+    connect(m_layerName, &QLineEdit::textEdited, this, &PropertyPanel::checkLayerName);
+    FieldCommit::attach(m_layerName, [this] {
+        if (m_current.isValid() && layerNameProblem(m_layerName->text()).isEmpty())
             m_document->setLayerName(m_model->pathOf(m_current), ss(m_layerName->text().trimmed()));
     });
-    connect(m_inputs, &QLineEdit::editingFinished, this, [this] {
+    FieldCommit::attach(m_inputs, [this] {
         if (!m_current.isValid())
             return;
         std::vector<std::string> names;
@@ -175,9 +232,9 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
         }
         m_document->setLayerInputs(m_model->pathOf(m_current), names);
     });
-    connect(m_times, &QSpinBox::valueChanged, this, [this](int times) {
+    FieldCommit::attach(m_times, [this] {
         if (m_current.isValid())
-            m_document->setRepeatTimes(m_model->pathOf(m_current), times);
+            m_document->setRepeatTimes(m_model->pathOf(m_current), m_times->value());
     });
 
     connect(m_frozen, &QCheckBox::toggled, this, [this](bool on) {
@@ -208,11 +265,18 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
 void PropertyPanel::refreshHeader()
 {
     const Network& n = m_document->network();
-    setTextUnlessEditing(m_networkName, qs(n.name));
+    showInField(m_networkName, qs(n.name));
     QStringList dims;
     for (const auto d : n.input.shape.dims)
         dims << QString::number(d);
-    setTextUnlessEditing(m_inputShape, dims.join(QStringLiteral(", ")));
+    const auto sameShape = [](const QString& shown, const QString& value) {
+        QString problem;
+        return parseShape(shown, &problem) == parseShape(value, nullptr) && problem.isEmpty();
+    };
+    const QString before = m_inputShape->text();
+    showInField(m_inputShape, dims.join(QStringLiteral(", ")), sameShape);
+    if (m_inputShape->text() != before)
+        setNote(m_inputShapeNote, QString());
     const QSignalBlocker b1(m_inputDType);
     const QSignalBlocker b2(m_loss);
     m_inputDType->setCurrentIndex(static_cast<int>(std::find(kDTypes.begin(), kDTypes.end(), n.input.dtype) - kDTypes.begin()));
@@ -221,6 +285,7 @@ void PropertyPanel::refreshHeader()
 
 void PropertyPanel::setCurrentIndex(const QModelIndex& index)
 {
+    FieldCommit::flushAll(this); // what was typed belongs to the layer shown so far
     m_current = index.isValid() ? index.siblingAtColumn(0) : QModelIndex();
     rebuildLayerForm();
 }
@@ -256,7 +321,7 @@ void PropertyPanel::rebuildLayerForm()
                         m_document->setLayerAttribute(m_model->pathOf(m_current), name, value);
                 });
                 auto* label = new QLabel(qs(attr.name) + QLatin1Char(':'), m_attributesHost);
-                label->setToolTip(qs(attr.help));
+                label->setToolTip(editor->toolTip());
                 m_attributesForm->addRow(label, editor);
                 m_editors << editor;
             }
@@ -264,17 +329,17 @@ void PropertyPanel::rebuildLayerForm()
         const bool repeat = spec != nullptr && spec->isRepeat();
         const bool branches = kind != nullptr && kind->maxInputs() > 1;
         m_timesLabel->setVisible(repeat);
-        m_times->setVisible(repeat);
+        m_timesField->setVisible(repeat);
         m_checkpoint->setVisible(repeat);
         m_inputsLabel->setVisible(!repeat);
-        m_inputs->setVisible(!repeat);
+        m_inputsField->setVisible(!repeat);
         m_inputs->setPlaceholderText(branches ? tr("two or more layer names") : tr("the previous layer"));
         if (spec == nullptr)
             m_layerGroup->setTitle(tr("Layer"));
         else if (repeat)
             m_summary->setText(tr("Repeats the layers inside it; \"repeat_input\" names the block's input."));
         else
-            m_summary->setText(kind != nullptr ? qs(kind->summary()) : tr("Unknown layer type"));
+            m_summary->setText(kind != nullptr ? CoreText::translate(kind->summary()) : tr("Unknown layer type"));
         if (spec == nullptr)
             m_summary->setText(tr("Select a layer to edit it."));
     }
@@ -296,11 +361,23 @@ void PropertyPanel::refreshLayerValues()
     for (const int i : m_model->pathOf(m_current))
         position << QString::number(i + 1);
     m_layerGroup->setTitle(tr("Layer %1: %2").arg(position.join(QLatin1Char('.')), qs(spec->type)));
-    setTextUnlessEditing(m_layerName, qs(spec->name));
-    setTextUnlessEditing(m_inputs, joined(spec->inputs));
-    {
+    const QString shownName = m_layerName->text();
+    showInField(m_layerName, qs(spec->name));
+    if (m_layerName->text() != shownName)
+        setNote(m_layerNameNote, QString());
+    showInField(m_inputs, joined(spec->inputs), [](const QString& shown, const QString& value) {
+        const auto names = [](const QString& t) {
+            QStringList out;
+            for (const auto& part : t.split(QLatin1Char(','), Qt::SkipEmptyParts))
+                if (!part.trimmed().isEmpty())
+                    out << part.trimmed();
+            return out;
+        };
+        return names(shown) == names(value);
+    });
+    if (const FieldCommit* typing = FieldCommit::of(m_times); typing == nullptr || !typing->isPending()) {
         const QSignalBlocker block(m_times);
-        m_times->setValue(static_cast<int>(spec->times));
+        m_times->setValue(static_cast<int>(std::clamp<std::int64_t>(spec->times, m_times->minimum(), m_times->maximum())));
     }
     {
         const QSignalBlocker b1(m_frozen);
@@ -324,9 +401,79 @@ void PropertyPanel::refreshLayerValues()
 
 void PropertyPanel::refreshLayerStatus()
 {
-    const QString error = m_current.isValid() ? m_current.data(LayerTableModel::ErrorRole).toString() : QString();
-    m_status->setText(error);
-    m_status->setVisible(!error.isEmpty());
+    // The selected layer's error, once, at the field it is about: an attribute, the name, the
+    // inputs or the repeat count; anything else above the fields.
+    const std::optional<Error> error = m_current.isValid() ? m_model->errorOf(m_current) : std::nullopt;
+    QString field;
+    if (error) {
+        const std::string path = Document::specPath(m_model->pathOf(m_current)) + ".";
+        if (error->location.rfind(path, 0) == 0) {
+            const std::string rest = error->location.substr(path.size());
+            field = qs(rest.substr(0, rest.find_first_of(".[")));
+        }
+    }
+    const QString text = error ? ErrorText::withoutLayer(*error) : QString();
+    QLabel* fieldNote = field == QStringLiteral("name") ? m_layerNameNote
+        : field == QStringLiteral("inputs")             ? m_inputsNote
+        : field == QStringLiteral("times")              ? m_timesNote
+                                                        : nullptr;
+    AttributeEditor* editor = fieldNote == nullptr && !field.isEmpty() ? attributeEditor(field) : nullptr;
+    for (auto* e : m_editors)
+        e->setError(e == editor ? text : QString());
+    for (QLabel* note : {m_inputsNote, m_timesNote})
+        setNote(note, note == fieldNote ? text : QString());
+    const QString typedProblem = layerNameProblem(m_layerName->text());
+    setNote(m_layerNameNote, !typedProblem.isEmpty() ? typedProblem : fieldNote == m_layerNameNote ? text : QString());
+    const bool elsewhere = fieldNote != nullptr || editor != nullptr;
+    m_status->setText(elsewhere ? QString() : text);
+    m_status->setVisible(!elsewhere && !text.isEmpty());
 }
+
+std::vector<std::int64_t> PropertyPanel::parseShape(const QString& text, QString* problem)
+{
+    static const QRegularExpression separators{QStringLiteral(R"([\s,x×*]+)")};
+    QString cleaned = text.trimmed();
+    if (cleaned.startsWith(QLatin1Char('[')) || cleaned.startsWith(QLatin1Char('(')))
+        cleaned.remove(0, 1);
+    if (cleaned.endsWith(QLatin1Char(']')) || cleaned.endsWith(QLatin1Char(')')))
+        cleaned.chop(1);
+    std::vector<std::int64_t> dims;
+    const QStringList parts = cleaned.split(separators, Qt::SkipEmptyParts);
+    QString why;
+    if (parts.isEmpty())
+        why = tr("Type one sample's shape without the batch axis, for example 3, 224, 224.");
+    for (const auto& part : parts) {
+        bool ok = false;
+        const qlonglong d = part.toLongLong(&ok);
+        if (!ok || d < 1) {
+            why = tr("“%1” is not a size: each dimension is a whole number of at least 1 (for example 3, 224, 224).")
+                      .arg(part);
+            break;
+        }
+        dims.push_back(d);
+    }
+    if (problem != nullptr)
+        *problem = why;
+    return why.isEmpty() ? dims : std::vector<std::int64_t>{};
+}
+
+void PropertyPanel::checkInputShape()
+{
+    QString problem;
+    (void)parseShape(m_inputShape->text(), &problem);
+    setNote(m_inputShapeNote, problem);
+}
+
+QString PropertyPanel::layerNameProblem(const QString& text)
+{
+    const QString name = text.trimmed();
+    if (!validLayerName(name))
+        return tr("A name has letters, digits, “_”, “.” and “-” only (at most 200).");
+    if (name == QStringLiteral("input") || name == QStringLiteral("repeat_input"))
+        return tr("“%1” is reserved for the network's input.").arg(name);
+    return {};
+}
+
+void PropertyPanel::checkLayerName() { setNote(m_layerNameNote, layerNameProblem(m_layerName->text())); }
 
 } // namespace headroom::ui

@@ -3,6 +3,9 @@
 #include <QPersistentModelIndex>
 #include <QWidget>
 
+#include <cstdint>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QFormLayout;
@@ -18,8 +21,11 @@ class Document;
 class LayerTableModel;
 
 /// Edits the network's input and loss, and the selected layer: its name, its inputs (for layers
-/// that take several), a Repeat block's count, whether it is frozen (and a block checkpointed), and its attributes through editors generated from
-/// the layer kind's AttributeSpecs. Every change becomes an undo command on the Document.
+/// that take several), a Repeat block's count, whether it is frozen (and a block checkpointed), and
+/// its attributes through editors generated from the layer kind's AttributeSpecs. Every change
+/// becomes an undo command on the Document, as the user types (FieldCommit). Text that cannot be
+/// used (a shape "3, 0, 32", a name with a space) stays as typed with the reason under the field,
+/// and the selected layer's error is shown at the field it is about.
 class PropertyPanel final : public QWidget {
     Q_OBJECT
 
@@ -29,12 +35,19 @@ public:
     /// Shows the layer at `index` of the layer model (invalid: no layer).
     void setCurrentIndex(const QModelIndex& index);
     [[nodiscard]] AttributeEditor* attributeEditor(const QString& name) const;
+    /// Parses an input shape as typed ("3, 224, 224", "3x224x224", "[3, 224, 224]"); the reason it
+    /// cannot be used in `problem` otherwise.
+    [[nodiscard]] static std::vector<std::int64_t> parseShape(const QString& text, QString* problem);
+    /// Why `text` cannot be a layer's name (the model format's rule), or empty.
+    [[nodiscard]] static QString layerNameProblem(const QString& text);
 
 private:
     void refreshHeader();
     void rebuildLayerForm();
     void refreshLayerValues();
     void refreshLayerStatus();
+    void checkInputShape();
+    void checkLayerName();
 
     Document* m_document;
     const LayerTableModel* m_model;
@@ -43,6 +56,7 @@ private:
 
     QLineEdit* m_networkName;
     QLineEdit* m_inputShape;
+    QLabel* m_inputShapeNote;
     QComboBox* m_inputDType;
     QComboBox* m_loss;
 
@@ -50,10 +64,15 @@ private:
     QLabel* m_summary;
     QLabel* m_status;
     QLineEdit* m_layerName;
+    QLabel* m_layerNameNote;
     QLabel* m_inputsLabel;
+    QWidget* m_inputsField;
     QLineEdit* m_inputs;
+    QLabel* m_inputsNote;
     QLabel* m_timesLabel;
+    QWidget* m_timesField;
     QSpinBox* m_times;
+    QLabel* m_timesNote;
     QLabel* m_trainingLabel;
     QCheckBox* m_frozen;
     QCheckBox* m_checkpoint;

@@ -1,6 +1,8 @@
 #include "SetupPanel.h"
 
 #include "Document.h"
+#include "ErrorText.h"
+#include "FieldCommit.h"
 #include "GpuSelector.h"
 #include "PlanController.h"
 #include "QtText.h"
@@ -65,20 +67,6 @@ std::optional<double> moeImbalanceLimit(const std::vector<LayerSpec>& specs)
             limit = limit ? std::min(*limit, *here) : *here;
     }
     return limit;
-}
-
-/// An error the set-up causes (rather than a layer of the network): the layer editor shows the others.
-bool isSetupError(const Error& error, bool analysisValid)
-{
-    if (analysisValid)
-        return true; // the network is fine: the estimate refused the set-up
-    const std::string& at = error.location;
-    for (const char* key : { "sequence_length", "lora", "checkpoint", "attention", "parallel", "setup",
-             "moe_imbalance" }) {
-        if (at.rfind(key, 0) == 0)
-            return true;
-    }
-    return false;
 }
 
 QLabel* buddyLabel(const QString& text, QWidget* buddy)
@@ -150,13 +138,11 @@ QWidget* SetupPanel::createGpuTab()
     m_overhead->setRange(0, 64 * 1024);
     m_overhead->setSingleStep(64);
     m_overhead->setSuffix(tr(" MiB"));
-    m_overhead->setKeyboardTracking(false);
     m_overhead->setToolTip(tr("CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve"));
     m_utilization = new QSpinBox(page);
     m_utilization->setObjectName(QStringLiteral("utilizationSpinBox"));
     m_utilization->setRange(static_cast<int>(std::lround(kMinUtilization * 100.0)), 100);
     m_utilization->setSuffix(tr(" %"));
-    m_utilization->setKeyboardTracking(false);
     m_utilization->setToolTip(
         tr("The fraction of the GPU's peak FLOP rate a training step is assumed to reach (for the "
            "step time and throughput)"));
@@ -184,10 +170,9 @@ QWidget* SetupPanel::createGpuTab()
     connect(m_eightBit, &QCheckBox::toggled, this, [this](bool on) { m_document->setEightBitOptimizer(on); });
     connect(m_precision, &QComboBox::currentIndexChanged, this,
         [this] { m_document->setPrecision(static_cast<Precision>(m_precision->currentData().toInt())); });
-    connect(m_overhead, &QSpinBox::valueChanged, this,
-        [this](int mib) { m_document->setOverheadBytes(static_cast<std::uint64_t>(mib) * kMiB); });
-    connect(m_utilization, &QSpinBox::valueChanged, this,
-        [this](int percent) { m_document->setAssumedUtilization(percent / 100.0); });
+    FieldCommit::attach(m_overhead,
+        [this] { m_document->setOverheadBytes(static_cast<std::uint64_t>(m_overhead->value()) * kMiB); });
+    FieldCommit::attach(m_utilization, [this] { m_document->setAssumedUtilization(m_utilization->value() / 100.0); });
     return page;
 }
 
@@ -208,18 +193,22 @@ QWidget* SetupPanel::createStrategyTab()
     m_attention->setObjectName(QStringLiteral("attentionComboBox"));
     for (const AttentionImplementation a : kAttentions)
         m_attention->addItem(UiText::attention(a), static_cast<int>(a));
+    // Their longest entries need not set the tab's width: the window stays usable on a small
+    // screen (the list shows the entries in full).
+    for (QComboBox* combo : {m_checkpointing, m_attention}) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(12);
+    }
     m_attention->setToolTip(
         tr("Flash / SDPA kernels keep no T × T matrix; eager attention keeps heads × T × T "
            "probabilities (and their dropout mask)"));
     m_sequenceLength = new QSpinBox(page);
     m_sequenceLength->setObjectName(QStringLiteral("sequenceLengthSpinBox"));
     m_sequenceLength->setRange(1, std::numeric_limits<int>::max());
-    m_sequenceLength->setKeyboardTracking(false);
     m_sequenceLength->setSuffix(tr(" tokens"));
     m_accumulation = new QSpinBox(page);
     m_accumulation->setObjectName(QStringLiteral("accumulationStepsSpinBox"));
     m_accumulation->setRange(1, static_cast<int>(kMaxAccumulationSteps));
-    m_accumulation->setKeyboardTracking(false);
     m_accumulation->setSuffix(tr(" steps"));
     m_accumulation->setSpecialValueText(tr("none"));
     m_accumulation->setToolTip(
@@ -228,7 +217,6 @@ QWidget* SetupPanel::createStrategyTab()
     m_loraRank = new QSpinBox(page);
     m_loraRank->setObjectName(QStringLiteral("loraRankSpinBox"));
     m_loraRank->setRange(0, static_cast<int>(kMaxLoraRank));
-    m_loraRank->setKeyboardTracking(false);
     m_loraRank->setSpecialValueText(tr("Off"));
     m_loraRank->setToolTip(
         tr("LoRA rank r: targeted Linear layers are frozen and get trainable r × in and out × r "
@@ -244,7 +232,6 @@ QWidget* SetupPanel::createStrategyTab()
     m_loraDropout->setRange(0.0, 0.95);
     m_loraDropout->setSingleStep(0.05);
     m_loraDropout->setDecimals(2);
-    m_loraDropout->setKeyboardTracking(false);
     m_loraDropout->setToolTip(
         tr("lora_dropout: above 0, each adapted layer keeps a dropped copy of its input"));
     m_qlora = new QCheckBox(tr("QLoRA (4-bit base)"), page);
@@ -295,17 +282,17 @@ QWidget* SetupPanel::createStrategyTab()
     connect(m_attention, &QComboBox::currentIndexChanged, this, [this] {
         m_document->setAttention(static_cast<AttentionImplementation>(m_attention->currentData().toInt()));
     });
-    connect(m_sequenceLength, &QSpinBox::valueChanged, this, [this](int length) {
+    FieldCommit::attach(m_sequenceLength, [this] {
         const auto own = modelSequenceLength(m_document->network());
         if (!own)
             return;
+        const std::int64_t length = m_sequenceLength->value();
         m_document->setSequenceLength(length == *own ? std::nullopt : std::optional<std::int64_t>(length));
     });
-    connect(m_accumulation, &QSpinBox::valueChanged, this,
-        [this](int steps) { m_document->setAccumulationSteps(steps); });
-    connect(m_loraRank, &QSpinBox::valueChanged, this, &SetupPanel::editLora);
-    connect(m_loraTargets, &QLineEdit::editingFinished, this, &SetupPanel::editLora);
-    connect(m_loraDropout, &QDoubleSpinBox::valueChanged, this, &SetupPanel::editLora);
+    FieldCommit::attach(m_accumulation, [this] { m_document->setAccumulationSteps(m_accumulation->value()); });
+    FieldCommit::attach(m_loraRank, [this] { editLora(); });
+    FieldCommit::attach(m_loraTargets, [this] { editLora(); });
+    FieldCommit::attach(m_loraDropout, [this] { editLora(); });
     connect(m_qlora, &QCheckBox::toggled, this, &SetupPanel::editLora);
     connect(m_moeImbalance, &QDoubleSpinBox::valueChanged, this,
         [this](double imbalance) { m_document->setMoeImbalance(imbalance); });
@@ -319,7 +306,6 @@ QWidget* SetupPanel::createMultiGpuTab()
     m_gpus = new QSpinBox(page);
     m_gpus->setObjectName(QStringLiteral("gpuCountSpinBox"));
     m_gpus->setRange(1, static_cast<int>(kMaxGpus));
-    m_gpus->setKeyboardTracking(false);
     m_gpus->setToolTip(tr("GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU's memory"));
     m_sharding = new QComboBox(page);
     m_sharding->setObjectName(QStringLiteral("shardingComboBox"));
@@ -332,7 +318,6 @@ QWidget* SetupPanel::createMultiGpuTab()
     m_tensorParallel = new QSpinBox(page);
     m_tensorParallel->setObjectName(QStringLiteral("tensorParallelSpinBox"));
     m_tensorParallel->setRange(1, static_cast<int>(kMaxGpus));
-    m_tensorParallel->setKeyboardTracking(false);
     m_tensorParallel->setToolTip(tr("Megatron tensor-parallel degree for attention and MLP layers"));
     m_offload = new QCheckBox(tr("Offload optimizer state to the CPU"), page);
     m_offload->setObjectName(QStringLiteral("offloadOptimizerCheckBox"));
@@ -353,9 +338,9 @@ QWidget* SetupPanel::createMultiGpuTab()
     grid->setColumnStretch(3, 2);
     grid->setRowStretch(2, 1);
 
-    connect(m_gpus, &QSpinBox::valueChanged, this, &SetupPanel::editParallelism);
+    FieldCommit::attach(m_gpus, [this] { editParallelism(); });
     connect(m_sharding, &QComboBox::currentIndexChanged, this, &SetupPanel::editParallelism);
-    connect(m_tensorParallel, &QSpinBox::valueChanged, this, &SetupPanel::editParallelism);
+    FieldCommit::attach(m_tensorParallel, [this] { editParallelism(); });
     connect(m_offload, &QCheckBox::toggled, this, &SetupPanel::editParallelism);
     return page;
 }
@@ -407,8 +392,8 @@ void SetupPanel::addCustomGpu(const Gpu& gpu)
 void SetupPanel::setEstimate(const EstimateState& state)
 {
     // The estimate refuses an analysis with an error too; only the set-up's own errors belong here.
-    const bool show = state.error && isSetupError(*state.error, state.analysisValid);
-    m_error->setText(show ? tr("Cannot use this set-up: %1").arg(qs(state.error->message)) : QString());
+    const bool show = state.error && state.errorFromSetup;
+    m_error->setText(show ? tr("Cannot use this set-up: %1").arg(ErrorText::forUser(*state.error)) : QString());
     m_error->setVisible(show);
 }
 
@@ -453,7 +438,10 @@ void SetupPanel::refresh()
     QStringList targets;
     for (const auto& t : plan.lora.targets)
         targets << qs(t);
-    if (!m_loraTargets->hasFocus() || !m_loraTargets->isModified())
+    // As typed while the user types; the document's list otherwise (after an undo, say).
+    const FieldCommit* typing = FieldCommit::of(m_loraTargets);
+    const QStringList shown = m_loraTargets->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    if ((typing == nullptr || !typing->isPending()) && shown != targets)
         m_loraTargets->setText(targets.join(QStringLiteral(", ")));
     m_loraDropout->setValue(plan.lora.dropout);
     m_qlora->setChecked(plan.lora.quantizeBase);

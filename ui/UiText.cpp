@@ -16,7 +16,7 @@ QString UiText::component(Component c)
     case Component::OptimizerState: return tr("Optimizer state");
     case Component::Activations: return tr("Activations");
     case Component::Input: return tr("Input batch");
-    case Component::Transient: return tr("Backward transient");
+    case Component::Transient: return tr("Transient");
     case Component::Communication: return tr("Communication buffers");
     case Component::Overhead: return tr("Framework overhead");
     }

@@ -637,9 +637,14 @@ private:
         bool scoresDropped = false; // selective checkpointing dropped this layer's attention scores
         std::vector<bool> castSaved(inputs.size(), false);
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
+        const auto gradientNeeded = [&](std::size_t of) {
+            return of == SavedTensor::kWeight ? weightTrains
+                                              : m_tensors[inputs[std::min(of, inputs.size() - 1)]].requiresGrad;
+        };
         for (const auto& s : recorded ? o.saved : nothing) {
-            // addmm/mm save their input only for the weight gradient (measured, docs/finetuning.md).
-            if (s.onlyForWeightGradient && !weightTrains)
+            // A tensor kept only for gradients nobody needs is not saved: addmm/mm keep their input only
+            // for the weight gradient (measured, docs/finetuning.md), mul keeps each operand for the other's.
+            if (!s.onlyFor.empty() && std::none_of(s.onlyFor.begin(), s.onlyFor.end(), gradientNeeded))
                 continue;
             // A composite layer's tensor for its inner modules' weight gradients: kept for the instances
             // LoRA adapts (an expert's share of an all-expert tensor) unless the layer trains.
@@ -1185,10 +1190,19 @@ private:
             m_labelBytes = rows * Count{elementSize(DType::Int64)};
         } else {
             row.type = "MSELoss";
-            // mse_loss keeps its input (the float32 cast under autocast) and the target.
+            // mse_loss keeps its input (the float32 cast under autocast) and the target. It is a structured
+            // op (aten/src/ATen/native/Loss.cpp, TORCH_IMPL_FUNC(mse_loss_out)): its meta function builds the
+            // output as a TensorIterator over input and target (input-sized), then resize_({}) makes it the
+            // scalar loss without shrinking the storage, which the loss tensor holds until it is deleted;
+            // the elementwise squared errors are a second input-sized tensor, freed once mean_out sums them.
             if (recorded)
                 keep(m_tensors[prediction].storage, row);
-            addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
+            const std::size_t loss = addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
+            const Count inputSized = elements * Count{elementSize(lossType)};
+            m_storages[m_tensors[loss].storage].bytesPerSample = inputSized;
+            m_storages[m_tensors[loss].storage].bytesFixed = Count{};
+            m_step.ops.back().forwardScratch.perSample = inputSized.value();
+            m_overflow = m_overflow || inputSized.isOverflow();
             m_labelBytes = elements * Count{elementSize(lossType)};
         }
         row.output = TensorInfo{Shape{}, lossType};

@@ -216,7 +216,7 @@ std::string_view componentLabel(Component c) noexcept
     case Component::OptimizerState: return "Optimizer state";
     case Component::Activations: return "Activations";
     case Component::Input: return "Input batch";
-    case Component::Transient: return "Backward transient";
+    case Component::Transient: return "Transient";
     case Component::Communication: return "Communication buffers";
     case Component::Overhead: return "Framework overhead";
     }
@@ -271,6 +271,14 @@ std::optional<Error> validateSetup(const TrainingSetup& setup)
                                + ": bitsandbytes ships 8-bit SGD with momentum, Adam, AdamW, RMSprop and Adagrad",
                      "eight_bit_optimizer"};
     }
+    const bool deepSpeedOptimizer = par.sharding == Sharding::Zero1 || par.sharding == Sharding::Zero2
+        || par.sharding == Sharding::Zero3;
+    if (setup.optimizerImplementation == OptimizerImplementation::Fused && !setup.eightBitOptimizer
+        && !deepSpeedOptimizer && !hasFusedImplementation(setup.optimizer))
+        return Error{"torch.optim has no fused " + std::string{optimizerLabel(setup.optimizer)}
+                         + " on CUDA (fused=True exists for SGD, SGD with momentum or Nesterov, Adam, AdamW and "
+                           "AMSGrad); choose foreach or for-loop",
+                     "optimizer_implementation"};
     return std::nullopt;
 }
 

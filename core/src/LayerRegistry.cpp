@@ -46,6 +46,64 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeNewGELU());
     kinds.push_back(makeScaledDotProductAttention());
     kinds.push_back(makeTokenTypeEmbedding());
+    kinds.push_back(makeConv3d());
+    kinds.push_back(makeConvTranspose1d());
+    kinds.push_back(makeConvTranspose3d());
+    kinds.push_back(makeMaxPool1d());
+    kinds.push_back(makeMaxPool3d());
+    kinds.push_back(makeAvgPool1d());
+    kinds.push_back(makeAvgPool3d());
+    kinds.push_back(makeAdaptiveAvgPool1d());
+    kinds.push_back(makeAdaptiveAvgPool3d());
+    kinds.push_back(makeAdaptiveMaxPool1d());
+    kinds.push_back(makeAdaptiveMaxPool2d());
+    kinds.push_back(makeAdaptiveMaxPool3d());
+    kinds.push_back(makeBatchNorm3d());
+    kinds.push_back(makeInstanceNorm1d());
+    kinds.push_back(makeInstanceNorm2d());
+    kinds.push_back(makeInstanceNorm3d());
+    kinds.push_back(makeHardswish());
+    kinds.push_back(makeHardsigmoid());
+    kinds.push_back(makeHardtanh());
+    kinds.push_back(makeMish());
+    kinds.push_back(makeSoftplus());
+    kinds.push_back(makeELU());
+    kinds.push_back(makeSELU());
+    kinds.push_back(makeCELU());
+    kinds.push_back(makePReLU());
+    kinds.push_back(makeLogSigmoid());
+    kinds.push_back(makeSub());
+    kinds.push_back(makeDiv());
+    kinds.push_back(makePow());
+    kinds.push_back(makeSqrt());
+    kinds.push_back(makeExp());
+    kinds.push_back(makeNeg());
+    kinds.push_back(makeAbs());
+    kinds.push_back(makeClamp());
+    kinds.push_back(makeMean());
+    kinds.push_back(makeSum());
+    kinds.push_back(makeAmax());
+    kinds.push_back(makeMatMul());
+    kinds.push_back(makePermute());
+    kinds.push_back(makeTranspose());
+    kinds.push_back(makeReshape());
+    kinds.push_back(makeView());
+    kinds.push_back(makeUnflatten());
+    kinds.push_back(makeSqueeze());
+    kinds.push_back(makeUnsqueeze());
+    kinds.push_back(makeContiguous());
+    kinds.push_back(makeExpand());
+    kinds.push_back(makeNarrow());
+    kinds.push_back(makeSlice());
+    kinds.push_back(makeSelect());
+    kinds.push_back(makePad());
+    kinds.push_back(makeUpsample());
+    kinds.push_back(makeUpsamplingNearest2d());
+    kinds.push_back(makeUpsamplingBilinear2d());
+    kinds.push_back(makePixelShuffle());
+    kinds.push_back(makePixelUnshuffle());
+    for (auto& kind : makePadModules())
+        kinds.push_back(std::move(kind));
     kinds.push_back(makeLogitSoftcap());
     kinds.push_back(makeGatedActivation());
     kinds.push_back(makeMixtureOfExperts());
@@ -57,6 +115,8 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
 LayerRegistry::LayerRegistry(std::vector<std::unique_ptr<LayerKind>> kinds) : m_kinds{std::move(kinds)}
 {
     std::sort(m_kinds.begin(), m_kinds.end(), [](const auto& a, const auto& b) { return a->type() < b->type(); });
+    for (const auto& kind : m_kinds)
+        m_byType.emplace(kind->type(), kind.get());
 }
 
 const LayerRegistry& LayerRegistry::builtin()
@@ -67,9 +127,8 @@ const LayerRegistry& LayerRegistry::builtin()
 
 const LayerKind* LayerRegistry::find(std::string_view type) const noexcept
 {
-    const auto it = std::lower_bound(m_kinds.begin(), m_kinds.end(), type,
-                                     [](const auto& kind, std::string_view t) { return kind->type() < t; });
-    return it != m_kinds.end() && (*it)->type() == type ? it->get() : nullptr;
+    const auto it = m_byType.find(type);
+    return it != m_byType.end() ? it->second : nullptr;
 }
 
 std::vector<const LayerKind*> LayerRegistry::kinds() const

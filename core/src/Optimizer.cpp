@@ -37,7 +37,8 @@ constexpr std::array<OptimizerInfo, 12> kOptimizers{{
     {Optimizer::RMSprop, "rmsprop", "RMSprop", 1, true, false, 1, {1, 1}, {0, 0}},
     {Optimizer::RMSpropMomentum, "rmsprop-momentum", "RMSprop with momentum", 2, false, false, 1, {1, 1}, {0, 0}},
     {Optimizer::RMSpropCentered, "rmsprop-centered", "RMSprop (centered, momentum)", 3, false, false, 1, {1, 1}, {0, 0}},
-    {Optimizer::Adagrad, "adagrad", "Adagrad", 1, true, true, 2, {1, 1}, {0, 0}},
+    // Adagrad's fused kernel is CPU-only in the 2.x releases (torch/optim/adagrad.py, `_fused_adagrad`).
+    {Optimizer::Adagrad, "adagrad", "Adagrad", 1, true, false, 2, {1, 1}, {0, 0}},
     {Optimizer::Adadelta, "adadelta", "Adadelta", 2, false, false, 2, {2, 1}, {1, 2}},
     {Optimizer::Adamax, "adamax", "Adamax", 2, false, false, 1, {0, 1}, {0, 0}},
 }};

@@ -169,8 +169,8 @@ private:
                 continue;
             if (st.keptAcrossSegments)
                 m_freeAfterBackward[st.releasedAfterBackwardOf].push_back(s);
-            else if (s == rootStorage) // what backward starts from stays until backward reaches it
-                m_freeAfterBackward[n - 1].push_back(s);
+            else if (s == rootStorage) // what backward starts from: the caller holds it (`loss`) until
+                m_rootStorage = s;     // backward returns
             else
                 m_freeAfterForward[std::max(st.lastForwardUse, st.producer)].push_back(s);
             if (st.segment < 0)
@@ -239,9 +239,10 @@ private:
     }
 
     void emit(StepPhase phase, std::size_t op, bool recomputing, bool later, const Affine& extraTransient,
-              std::uint64_t extraFixedTransient)
+              std::uint64_t extraFixedTransient, bool afterOp = false)
     {
         RawMoment raw;
+        raw.afterOp = afterOp;
         raw.phase = phase;
         raw.op = op;
         raw.recomputing = recomputing;
@@ -282,7 +283,9 @@ private:
         m.fixed.communication = m_c.bucketBytes + (raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes);
         m.fixed.overhead = m_c.overhead;
         m_moments.push_back(std::move(m));
-        m_raw.push_back(std::move(raw));
+        // What a moment was made from is kept only while a jump may copy it (inside a stand-in).
+        if (m_openSnapshots > 0)
+            m_raw.push_back(std::move(raw));
     }
 
     /// Where the running state stands, for measuring what one iteration changes.
@@ -297,6 +300,10 @@ private:
 
     void snapshot(std::size_t repeat, bool forward)
     {
+        if (m_openSnapshots++ == 0) {
+            m_raw.clear();
+            m_rawBase = m_moments.size();
+        }
         (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat] = Snapshot{m_activations, m_transient, m_copies, m_cachedCopies, m_parameters,
                                        m_moments.size()};
     }
@@ -313,6 +320,7 @@ private:
     {
         const StepRepeat& rep = m_graph.repeats[repeat];
         const Snapshot& was = (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat];
+        --m_openSnapshots;
         StateDelta d;
         d.activationsPerSample = wide(m_activations.perSample) - wide(was.activations.perSample);
         d.activationsFixed = wide(m_activations.fixed) - wide(was.activations.fixed);
@@ -327,10 +335,11 @@ private:
         if (m_c.autocastCopyCap != kMax && d.copies != 0) {
             const auto cap = static_cast<SignedWide>(m_c.autocastCopyCap);
             for (std::size_t i = was.firstMoment; i < end; ++i) {
-                if (m_raw[i].repeat != kNoStepOp)
+                const RawMoment& stood = m_raw[i - m_rawBase];
+                if (stood.repeat != kNoStepOp)
                     continue;
                 // The last u on the first side of the cap, and the first on the other.
-                const SignedWide c = wide(m_raw[i].copies);
+                const SignedWide c = wide(stood.copies);
                 SignedWide u = -1;
                 if (d.copies > 0 && c <= cap)
                     u = (cap - c) / d.copies;
@@ -345,7 +354,7 @@ private:
         std::sort(simulated.begin(), simulated.end());
         simulated.erase(std::unique(simulated.begin(), simulated.end()), simulated.end());
         for (const auto& [u, i] : simulated) {
-            RawMoment raw = m_raw[i];
+            RawMoment raw = m_raw[i - m_rawBase];
             const bool ok = advance(raw.activations.perSample, d.activationsPerSample, u)
                 && advance(raw.activations.fixed, d.activationsFixed, u)
                 && advance(raw.transient.perSample, d.transientPerSample, u)
@@ -426,9 +435,7 @@ private:
         }
         m_copies = minus(m_copies, m_cachedCopies.value()); // autocast exits: its cast cache is cleared
         // The end of the forward pass (for a hand-made analysis without a step graph, its only moment).
-        emit(StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, later, Affine{}, 0);
-        m_moments.back().afterOp = true;
-        m_raw.back().afterOp = true;
+        emit(StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, later, Affine{}, 0, true);
     }
 
     /// When the first forward frees an op's autocast copies: inside a checkpointed iteration nothing is
@@ -509,6 +516,8 @@ private:
         }
         for (std::size_t t = 0; t < m_gradientOf.size(); ++t) // gradients nobody consumed (the input's)
             dropReference(std::exchange(m_gradientOf[t], -1));
+        if (m_rootStorage != kNoStepOp)
+            release({m_rootStorage});
     }
 
     /// A checkpointed iteration's forward, run again before its backward (torch.utils.checkpoint).
@@ -601,13 +610,16 @@ private:
     std::vector<std::vector<std::size_t>> m_freeAfterForward, m_freeAfterBackward, m_freeAfterRecompute,
         m_releaseRecomputedAfterBackward;
     std::vector<std::size_t> m_segmentFirst, m_segmentLast;
+    std::size_t m_rootStorage = kNoStepOp; ///< the storage of the tensor backward starts from
     std::vector<std::uint64_t> m_parameterBytes;
     Count m_allParameterBytes;
     Affine m_input;
 
     RepeatsAt m_forwardFrom, m_forwardTo, m_backwardFrom, m_backwardTo;
     std::vector<Snapshot> m_forwardSnapshots, m_backwardSnapshots;
-    std::vector<RawMoment> m_raw; ///< what each moment was made from
+    std::vector<RawMoment> m_raw; ///< what the moments from m_rawBase on were made from
+    std::size_t m_rawBase = 0;
+    int m_openSnapshots = 0;
 
     Affine m_activations;
     Affine m_transient;

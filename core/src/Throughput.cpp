@@ -95,6 +95,24 @@ double toDouble(std::uint64_t n) { return static_cast<double>(n); }
 
 } // namespace
 
+std::string TemplatedText::text() const
+{
+    std::string out;
+    for (std::size_t i = 0; i < format.size(); ++i) {
+        const char c = format[i];
+        if (c == '%' && i + 1 < format.size() && format[i + 1] >= '1' && format[i + 1] <= '9') {
+            const auto n = static_cast<std::size_t>(format[i + 1] - '1');
+            if (n < args.size()) {
+                out += args[n];
+                ++i;
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
+}
+
 namespace {
 /// Why no throughput can be estimated for this analysis, set-up and GPU, if anything.
 std::optional<Error> throughputProblem(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu);
@@ -205,32 +223,39 @@ Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const Tr
     }
 
     // Notes, most important first.
+    const auto note = [&t](std::string format, std::vector<std::string> args) {
+        TemplatedText n{std::move(format), std::move(args)};
+        t.notes.push_back(n.text());
+        t.noteTemplates.push_back(std::move(n));
+    };
     const std::string rate = rateName(precision);
     if (halfType(precision) == DType::Float16 && gpu.fp16Tflops < gpu.fp32Tflops) {
         const double ratio = gpu.fp32Tflops / gpu.fp16Tflops;
         char fraction[32];
         std::snprintf(fraction, sizeof fraction, "1/%.0f", ratio);
-        t.notes.push_back(gpu.name + " runs fp16 at " + fraction
-                          + " of its fp32 rate; mixed precision will be slower than fp32 on this card");
+        note("%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card",
+             {gpu.name, fraction});
     }
-    t.notes.push_back("Assumes " + percentText(utilization) + " of the " + rate
-                      + " peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small "
-                        "CNNs less");
+    note("Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, "
+         "small CNNs less",
+         {percentText(utilization), rate});
     if (t.memoryBound)
-        t.notes.push_back("Memory-bound: moving the step's weights, gradients, optimizer state and activations at "
-                          + std::to_string(static_cast<long long>(std::lround(gpu.bandwidthGBps)))
-                          + " GB/s takes longer than its arithmetic");
+        note("Memory-bound: moving the step's weights, gradients, optimizer state and activations at %1 GB/s takes "
+             "longer than its arithmetic",
+             {std::to_string(static_cast<long long>(std::lround(gpu.bandwidthGBps)))});
     if (gpu.bandwidthGBps <= 0)
-        t.notes.push_back(gpu.name + " has no memory bandwidth figure: the memory-bound check is skipped");
+        note("%1 has no memory bandwidth figure: the memory-bound check is skipped", {gpu.name});
     // NVIDIA cards with bf16 are Ampere or newer, the ones with TF32 tensor cores.
     if (precision == Precision::Fp32 && gpu.vendor == "NVIDIA" && gpu.bf16Tflops > 0 && hasConvolution(analysis))
-        t.notes.push_back("fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on "
-                          "this card, so convolution-heavy fp32 training may run faster");
+        note("fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so "
+             "convolution-heavy fp32 training may run faster",
+             {});
     if (par.gpus > 1)
-        t.notes.push_back("Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel "
-                          "exchanges) is not modelled: it is assumed to overlap with compute");
+        note("Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not "
+             "modelled: it is assumed to overlap with compute",
+             {});
     if (t.stepSeconds <= 0)
-        t.notes.push_back("The network does no arithmetic and moves no memory: no throughput to estimate");
+        note("The network does no arithmetic and moves no memory: no throughput to estimate", {});
     return t;
 }
 

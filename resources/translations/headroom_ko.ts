@@ -2,6 +2,609 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ko">
 <context>
+    <name>headroom::report::LayerTablePainter</name>
+    <message>
+        <source>Layer</source>
+        <translation>레이어</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>유형</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>출력 형태</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>파라미터</translation>
+    </message>
+    <message>
+        <source>Activations
+per sample</source>
+        <translation>샘플당
+활성화</translation>
+    </message>
+    <message>
+        <source>FLOPs
+per sample</source>
+        <translation>샘플당
+FLOPs</translation>
+    </message>
+    <message>
+        <source>Layers (continued)</source>
+        <translation>레이어 (계속)</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>오류: %1</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>합계</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::MemoryChartPainter</name>
+    <message>
+        <source>Batch %1: %2</source>
+        <translation>배치 %1: %2</translation>
+    </message>
+    <message>
+        <source>Max batch %1</source>
+        <translation>최대 배치 %1</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>배치 크기</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::ReportCanvas</name>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation>%2쪽 중 %1쪽</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::ReportComposer</name>
+    <message>
+        <source>Untitled model</source>
+        <translation>제목 없는 모델</translation>
+    </message>
+    <message>
+        <source>Generated %1 by Headroom %2, the GPU memory planner for deep-learning training</source>
+        <translation>%1에 Headroom %2(딥러닝 학습용 GPU 메모리 계획 도구)로 생성</translation>
+    </message>
+    <message>
+        <source>Set-up</source>
+        <translation>학습 설정</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>모델</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>레이어 수</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>파라미터</translation>
+    </message>
+    <message>
+        <source>%1 (%2 trainable)</source>
+        <translation>%1 (학습 가능 %2)</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>입력</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>%1, %2 memory</source>
+        <translation>%1, 메모리 %2</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>옵티마이저</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>정밀도</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>배치 크기</translation>
+    </message>
+    <message>
+        <source>%1 per GPU (micro-batch); effective batch %2</source>
+        <translation>GPU당 %1 (마이크로 배치), 유효 배치 %2</translation>
+    </message>
+    <message>
+        <source>Framework overhead</source>
+        <translation>프레임워크 오버헤드</translation>
+    </message>
+    <message>
+        <source>Fits on the %1</source>
+        <translation>%1에 들어갑니다</translation>
+    </message>
+    <message>
+        <source>Does not fit on the %1</source>
+        <translation>%1에 들어가지 않습니다</translation>
+    </message>
+    <message>
+        <source>Batch %1 needs %2 of %3: %4 %5.</source>
+        <translation>배치 %1에는 %3 중 %2가 필요합니다. %4 %5.</translation>
+    </message>
+    <message>
+        <source>headroom</source>
+        <translation>여유</translation>
+    </message>
+    <message>
+        <source>shortfall</source>
+        <translation>부족</translation>
+    </message>
+    <message>
+        <source> Not even batch 1 fits: it needs %1.</source>
+        <translation> 배치 1도 들어가지 않습니다. %1이 필요합니다.</translation>
+    </message>
+    <message>
+        <source> Not even batch 1 fits.</source>
+        <translation> 배치 1도 들어가지 않습니다.</translation>
+    </message>
+    <message>
+        <source> Max batch: %1 (the largest batch Headroom considers).</source>
+        <translation> 최대 배치: %1 (Headroom이 고려하는 가장 큰 배치).</translation>
+    </message>
+    <message>
+        <source> Max batch: %1 per GPU, an effective batch of %2.</source>
+        <translation> 최대 배치: GPU당 %1, 유효 배치 %2.</translation>
+    </message>
+    <message>
+        <source> Max batch: %1.</source>
+        <translation> 최대 배치: %1.</translation>
+    </message>
+    <message>
+        <source> Memory is per GPU, on each of %1 GPUs.</source>
+        <translation> 메모리는 GPU 한 대 기준이며, GPU %1대 각각에 해당합니다.</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>요약</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>구성 요소</translation>
+    </message>
+    <message>
+        <source>At batch %1</source>
+        <translation>배치 %1에서</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>비율</translation>
+    </message>
+    <message>
+        <source>Per sample</source>
+        <translation>샘플당</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>고정</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>합계</translation>
+    </message>
+    <message>
+        <source>No throughput estimate: %1.</source>
+        <translation>처리량 추정 없음: %1.</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>처리량</translation>
+    </message>
+    <message>
+        <source>Throughput (estimated)</source>
+        <translation>처리량 (추정)</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>스텝 시간</translation>
+    </message>
+    <message>
+        <source>%1 per optimizer step (%2)</source>
+        <translation>옵티마이저 스텝당 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>memory-bound</source>
+        <translation>메모리 대역폭 제한</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>연산 제한</translation>
+    </message>
+    <message>
+        <source>Samples per second</source>
+        <translation>초당 샘플 수</translation>
+    </message>
+    <message>
+        <source> across %1 GPUs</source>
+        <translation> (GPU %1대 합계)</translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation>초당 토큰 수</translation>
+    </message>
+    <message>
+        <source>%1 (%2 tokens per sample)</source>
+        <translation>%1 (샘플당 토큰 %2개)</translation>
+    </message>
+    <message>
+        <source>%1 forward + %2 backward</source>
+        <translation>순전파 %1 + 역전파 %2</translation>
+    </message>
+    <message>
+        <source> + %1 recomputed</source>
+        <translation> + 재계산 %1</translation>
+    </message>
+    <message>
+        <source>FLOPs per sample</source>
+        <translation>샘플당 FLOPs</translation>
+    </message>
+    <message>
+        <source>Assumed utilisation</source>
+        <translation>가정한 활용률</translation>
+    </message>
+    <message>
+        <source>%1 of %2 TFLOP/s peak</source>
+        <translation>최대 %2 TFLOP/s의 %1</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>추정 불가</translation>
+    </message>
+    <message>
+        <source>Headroom cannot estimate this plan: %1.</source>
+        <translation>Headroom이 이 계획을 추정할 수 없습니다: %1.</translation>
+    </message>
+    <message>
+        <source> (at %1)</source>
+        <translation> (위치: %1)</translation>
+    </message>
+    <message>
+        <source> Fix the model and export the report again; the layer table below marks the layers concerned.</source>
+        <translation> 모델을 고친 뒤 보고서를 다시 내보내세요. 아래 레이어 표에 관련 레이어가 표시되어 있습니다.</translation>
+    </message>
+    <message>
+        <source>Memory versus batch size</source>
+        <translation>배치 크기별 메모리</translation>
+    </message>
+    <message>
+        <source>Layers (%1)</source>
+        <translation>레이어 (%1개)</translation>
+    </message>
+    <message>
+        <source>Activations per sample: the bytes autograd saves for backward that this layer keeps first, for one sample. Batch-independent saved bytes (such as per-channel statistics) are part of the estimate but not of this column. FLOPs per sample: forward plus backward (input and weight gradients) for one sample; checkpoint recomputation is in the throughput section.</source>
+        <translation>샘플당 활성화: autograd가 역전파를 위해 저장하는 바이트 중 이 레이어가 처음 보관하는 양(샘플 1개 기준). 배치와 무관하게 저장되는 양(채널별 통계 등)은 추정에는 포함되지만 이 열에는 없습니다. 샘플당 FLOPs: 샘플 1개의 순전파와 역전파(입력 및 가중치 그래디언트) 연산량이며, 체크포인팅 재계산은 처리량 항목에 있습니다.</translation>
+    </message>
+    <message>
+        <source>Activations.</source>
+        <translation>활성화.</translation>
+    </message>
+    <message>
+        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the backward transient (the largest pair of activation gradients alive at once during backward) are components of their own.</source>
+        <translation>autograd가 역전파를 위해 저장하는 텐서로, CUDA에서의 PyTorch 2.x 동작을 따릅니다. 저장된 각 스토리지는 처음 보관하는 레이어에서 한 번만 셉니다(손실 함수 포함). 레이블을 포함한 입력 배치와 역전파 임시 텐서(역전파 중 동시에 살아 있는 가장 큰 활성화 그래디언트 쌍)는 별도 구성 요소입니다.</translation>
+    </message>
+    <message>
+        <source>Peak memory.</source>
+        <translation>최대 메모리.</translation>
+    </message>
+    <message>
+        <source>The total is the sum of all the components: the memory at the start of the backward pass when gradients are kept between steps (zero_grad(set_to_none=False), or gradient accumulation). With PyTorch 2.x&apos;s default set_to_none=True the real peak can be lower by up to the gradients&apos; size; Headroom reports the sum so that a plan it says fits does fit. Weights, gradients, optimizer state and overhead do not depend on the batch size; activations, the input batch and the transient grow linearly with it.</source>
+        <translation>합계는 모든 구성 요소의 합으로, 스텝 사이에 그래디언트를 유지할 때(zero_grad(set_to_none=False) 또는 그래디언트 누적) 역전파가 시작되는 시점의 메모리입니다. PyTorch 2.x 기본값인 set_to_none=True에서는 실제 최대치가 그래디언트 크기만큼까지 낮을 수 있습니다. Headroom은 들어간다고 판단한 계획이 실제로 들어가도록 합계를 보고합니다. 가중치, 그래디언트, 옵티마이저 상태, 오버헤드는 배치 크기와 무관하고, 활성화, 입력 배치, 임시 텐서는 배치에 비례해 늘어납니다.</translation>
+    </message>
+    <message>
+        <source>%1 keeps no state.</source>
+        <translation>%1은(는) 상태를 보관하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>%1 keeps one float32 state tensor the size of each trainable parameter.</source>
+        <translation>%1은(는) 학습 가능한 각 파라미터와 같은 크기의 float32 상태 텐서를 하나 보관합니다.</translation>
+    </message>
+    <message>
+        <source>%1 keeps %2 float32 state tensors the size of each trainable parameter.</source>
+        <translation>%1은(는) 학습 가능한 각 파라미터와 같은 크기의 float32 상태 텐서를 %2개 보관합니다.</translation>
+    </message>
+    <message>
+        <source> Pure half-precision training adds a float32 master copy of the weights.</source>
+        <translation> 순수 반정밀도 학습은 가중치의 float32 마스터 사본을 추가합니다.</translation>
+    </message>
+    <message>
+        <source> Under autocast, weights, gradients and optimizer state stay float32, and the half copies of weights autocast caches for the step count as weights.</source>
+        <translation> autocast에서는 가중치, 그래디언트, 옵티마이저 상태가 float32로 유지되고, autocast가 스텝 동안 캐시하는 가중치의 반정밀도 사본은 가중치로 셉니다.</translation>
+    </message>
+    <message>
+        <source>Optimizer and precision.</source>
+        <translation>옵티마이저와 정밀도.</translation>
+    </message>
+    <message>
+        <source>Overhead and GPU memory.</source>
+        <translation>오버헤드와 GPU 메모리.</translation>
+    </message>
+    <message>
+        <source>Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and cuDNN handles and workspaces, and the caching allocator&apos;s reserve; the real figure depends on the driver, the CUDA version and the libraries loaded. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
+        <translation>프레임워크 오버헤드는 사용자가 정하는 값(여기서는 %1)으로, CUDA 컨텍스트, 커널 이미지, cuBLAS와 cuDNN의 핸들 및 작업 공간, 캐싱 할당자의 예약분을 위한 것입니다. 실제 값은 드라이버, CUDA 버전, 로드된 라이브러리에 따라 다릅니다. GPU 메모리는 제조사가 밝힌 값이며, 디스플레이, 드라이버, 다른 프로세스가 그 일부를 차지할 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation.</source>
+        <translation>그래디언트 누적.</translation>
+    </message>
+    <message>
+        <source>Each optimizer step runs %1 micro-batches of %2 samples; memory follows the micro-batch, and the gradients are kept between micro-batches.</source>
+        <translation>옵티마이저 스텝마다 샘플 %2개짜리 마이크로 배치를 %1번 실행합니다. 메모리는 마이크로 배치를 따르며, 그래디언트는 마이크로 배치 사이에 유지됩니다.</translation>
+    </message>
+    <message>
+        <source>DDP: every GPU holds all weights, gradients and optimizer state, plus the gradient buckets the all-reduce uses.</source>
+        <translation>DDP: 모든 GPU가 가중치, 그래디언트, 옵티마이저 상태 전체와 all-reduce가 쓰는 그래디언트 버킷을 보관합니다.</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 1: each GPU keeps 1/N of the optimizer state.</source>
+        <translation>ZeRO 1단계: 각 GPU가 옵티마이저 상태의 1/N을 보관합니다.</translation>
+    </message>
+    <message>
+        <source>%1: each GPU keeps 1/N of the optimizer state and of the gradients.</source>
+        <translation>%1: 각 GPU가 옵티마이저 상태와 그래디언트의 1/N을 보관합니다.</translation>
+    </message>
+    <message>
+        <source>%1: each GPU keeps 1/N of the weights, the gradients and the optimizer state, and gathers each layer&apos;s full weights into communication buffers when it runs.</source>
+        <translation>%1: 각 GPU가 가중치, 그래디언트, 옵티마이저 상태의 1/N을 보관하고, 각 레이어가 실행될 때 그 레이어의 전체 가중치를 통신 버퍼로 모읍니다.</translation>
+    </message>
+    <message>
+        <source> Here N is 1 data-parallel GPU.</source>
+        <translation> 여기서 N은 데이터 병렬 GPU 1대입니다.</translation>
+    </message>
+    <message>
+        <source> Here N is %1 data-parallel GPUs.</source>
+        <translation> 여기서 N은 데이터 병렬 GPU %1대입니다.</translation>
+    </message>
+    <message>
+        <source> Tensor parallelism splits the attention and MLP layers&apos; weights and activations %1 ways.</source>
+        <translation> 텐서 병렬은 어텐션 및 MLP 레이어의 가중치와 활성화를 %1개로 나눕니다.</translation>
+    </message>
+    <message>
+        <source> The optimizer state (with any float32 master weights) lives in CPU memory and takes no GPU memory.</source>
+        <translation> 옵티마이저 상태(float32 마스터 가중치 포함)는 CPU 메모리에 있어 GPU 메모리를 차지하지 않습니다.</translation>
+    </message>
+    <message>
+        <source> Every figure is for one GPU; the chart&apos;s line is one GPU&apos;s memory.</source>
+        <translation> 모든 수치는 GPU 한 대 기준이며, 차트의 선은 GPU 한 대의 메모리입니다.</translation>
+    </message>
+    <message>
+        <source>Several GPUs.</source>
+        <translation>여러 GPU.</translation>
+    </message>
+    <message>
+        <source>8-bit optimizer.</source>
+        <translation>8비트 옵티마이저.</translation>
+    </message>
+    <message>
+        <source>Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); tensors below 4,096 elements stay 32-bit.</source>
+        <translation>옵티마이저 상태는 블록별 스케일과 함께 8비트로 보관됩니다(bitsandbytes). 원소가 4,096개 미만인 텐서는 32비트로 남습니다.</translation>
+    </message>
+    <message>
+        <source>Checkpointing.</source>
+        <translation>체크포인팅.</translation>
+    </message>
+    <message>
+        <source>Each checkpointed block keeps only its input; its activations are recomputed during backward, so one block&apos;s activations are alive at a time. The recomputation costs one more forward pass through those blocks.</source>
+        <translation>체크포인트된 블록은 입력만 보관하고, 그 활성화는 역전파 중에 다시 계산되므로 한 번에 한 블록의 활성화만 메모리에 있습니다. 재계산에는 해당 블록의 순전파가 한 번 더 듭니다.</translation>
+    </message>
+    <message>
+        <source>Selective recomputation keeps everything but the attention score matrices, which backward recomputes.</source>
+        <translation>선택적 재계산은 어텐션 점수 행렬을 제외한 모든 것을 보관하며, 어텐션 점수 행렬은 역전파에서 다시 계산합니다.</translation>
+    </message>
+    <message>
+        <source>LoRA.</source>
+        <translation>LoRA.</translation>
+    </message>
+    <message>
+        <source>Targeted Linear layers get trainable rank-%1 adapters; every other parameter is frozen, so only the adapters have gradients and optimizer state.%2</source>
+        <translation>대상 Linear 레이어에 학습 가능한 랭크 %1 어댑터가 붙고, 나머지 파라미터는 모두 고정되므로 어댑터만 그래디언트와 옵티마이저 상태를 가집니다.%2</translation>
+    </message>
+    <message>
+        <source> QLoRA stores the frozen base weights in 4-bit NF4 with double-quantised constants; the adapters are half precision.</source>
+        <translation> QLoRA는 고정된 기본 가중치를 이중 양자화된 상수와 함께 4비트 NF4로 저장하며, 어댑터는 반정밀도입니다.</translation>
+    </message>
+    <message>
+        <source>Throughput.</source>
+        <translation>처리량.</translation>
+    </message>
+    <message>
+        <source>A roofline estimate: the step&apos;s FLOPs at %1 of the GPU&apos;s peak for the precision, or the bytes it must move at the GPU&apos;s memory bandwidth, whichever takes longer. Real runs vary with kernels, data loading and communication.</source>
+        <translation>루프라인 추정: 해당 정밀도에서 GPU 최대 성능의 %1로 스텝의 FLOPs를 처리하는 시간과, GPU 메모리 대역폭으로 스텝이 옮겨야 하는 바이트를 옮기는 시간 중 더 긴 쪽입니다. 실제 실행은 커널, 데이터 로딩, 통신에 따라 달라집니다.</translation>
+    </message>
+    <message>
+        <source>Not modelled.</source>
+        <translation>모델링하지 않은 것.</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding and fragmentation, cuDNN workspaces beyond the overhead setting, and temporaries inside the optimizer step.</source>
+        <translation>캐싱 할당자의 반올림과 단편화, 오버헤드 설정을 넘는 cuDNN 작업 공간, 옵티마이저 스텝 내부의 임시 텐서.</translation>
+    </message>
+    <message>
+        <source>docs/memory-model.md in Headroom&apos;s documentation describes the memory model, its formulas and their sources. In short:</source>
+        <translation>Headroom 문서의 docs/memory-model.md에 메모리 모델과 그 공식, 출처가 설명되어 있습니다. 요약하면:</translation>
+    </message>
+    <message>
+        <source>Assumptions and method</source>
+        <translation>가정과 방법</translation>
+    </message>
+    <message>
+        <source>Memory plan for %1</source>
+        <translation>%1 메모리 계획</translation>
+    </message>
+    <message>
+        <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
+        <translation>배치 %1부터 %2까지 학습 스텝 한 번의 최대 메모리를 구성 요소별로 쌓은 그림. 배치 %3에서 최대 메모리는 고정 %4에 샘플당 %5입니다.</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::plantext</name>
+    <message>
+        <source>Sequence length</source>
+        <translation>시퀀스 길이</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>토큰 %1개</translation>
+    </message>
+    <message>
+        <source>Accumulation</source>
+        <translation>그래디언트 누적</translation>
+    </message>
+    <message>
+        <source>%1 micro-batches per optimizer step</source>
+        <translation>옵티마이저 스텝당 마이크로 배치 %1개</translation>
+    </message>
+    <message>
+        <source>%1 (%2 data-parallel x %3 tensor-parallel)</source>
+        <translation>%1 (데이터 병렬 %2 × 텐서 병렬 %3)</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 수</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>Offload</source>
+        <translation>오프로드</translation>
+    </message>
+    <message>
+        <source>optimizer state in CPU memory</source>
+        <translation>옵티마이저 상태를 CPU 메모리에 보관</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>옵티마이저 상태</translation>
+    </message>
+    <message>
+        <source>8-bit (block-wise quantised)</source>
+        <translation>8비트 (블록별 양자화)</translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation>체크포인팅</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>어텐션</translation>
+    </message>
+    <message>
+        <source>every Linear layer but the output head</source>
+        <translation>출력 헤드를 제외한 모든 Linear 레이어</translation>
+    </message>
+    <message>
+        <source>QLoRA rank %1 on %2</source>
+        <translation>QLoRA 랭크 %1, 대상 %2</translation>
+    </message>
+    <message>
+        <source>LoRA rank %1 on %2</source>
+        <translation>LoRA 랭크 %1, 대상 %2</translation>
+    </message>
+    <message>
+        <source>, dropout %1</source>
+        <translation>, dropout %1</translation>
+    </message>
+    <message>
+        <source>; base weights 4-bit NF4</source>
+        <translation>; 기본 가중치 4비트 NF4</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>Utilisation</source>
+        <translation>활용률</translation>
+    </message>
+    <message>
+        <source>%1 of peak assumed</source>
+        <translation>최대 성능의 %1 가정</translation>
+    </message>
+    <message>
+        <source>Checkpointing (%1) adds %2 of activations at batch %3 (+%4): checkpointing these layers costs memory, and +%5 forward compute</source>
+        <translation>체크포인팅(%1)은 배치 %3에서 활성화를 %2 늘립니다(+%4). 이 레이어들을 체크포인트하면 메모리가 더 들고, 순전파 연산도 +%5 늘어납니다</translation>
+    </message>
+    <message>
+        <source>Checkpointing (%1) saves %2 of activations at batch %3 (%4) for +%5 forward compute</source>
+        <translation>체크포인팅(%1)은 배치 %3에서 활성화를 %2 절약합니다(%4). 대가는 순전파 연산 +%5입니다</translation>
+    </message>
+    <message>
+        <source>LoRA adds %1 adapter parameters: %2 of %3 parameters train (%4)</source>
+        <translation>LoRA가 어댑터 파라미터 %1개를 추가합니다. 파라미터 %3개 중 %2개를 학습합니다(%4)</translation>
+    </message>
+    <message>
+        <source>1 step</source>
+        <translation>1스텝</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1스텝</translation>
+    </message>
+    <message>
+        <source>1 replica</source>
+        <translation>복제본 1개</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>복제본 %1개</translation>
+    </message>
+    <message>
+        <source>1 GPU</source>
+        <translation>GPU 1대</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>GPU %1대</translation>
+    </message>
+    <message>
+        <source>%1 = %2 x %3 x %4</source>
+        <translation>%1 = %2 × %3 × %4</translation>
+    </message>
+    <message>
+        <source>The peak is the optimizer step: weights, gradients and optimizer state with the step&apos;s own temporaries, after the activations are freed</source>
+        <translation>최대 메모리는 옵티마이저 스텝에서 나옵니다. 활성화가 해제된 뒤의 가중치, 그래디언트, 옵티마이저 상태와 스텝 자체의 임시 텐서입니다</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>최대 메모리는 역전파 중, 체크포인팅이 레이어 %1을(를) 다시 계산할 때 나옵니다</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, at layer %1</source>
+        <translation>최대 메모리는 역전파 중 레이어 %1에서 나옵니다</translation>
+    </message>
+    <message>
+        <source>The peak is in the forward pass, at layer %1</source>
+        <translation>최대 메모리는 순전파 중 레이어 %1에서 나옵니다</translation>
+    </message>
+    <message>
+        <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
+        <translation>%1. 첫 번째 이후의 마이크로 배치에서입니다(누적된 그래디언트가 살아 있음)</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::AttributeEditor</name>
     <message>
         <source>sizes</source>
@@ -20,8 +623,72 @@
         <translation>자동 추론</translation>
     </message>
     <message>
-        <source>Leave it out: Headroom works it out from the input</source>
-        <translation>생략: Headroom이 입력에서 추론합니다</translation>
+        <source>whole numbers from %1 up</source>
+        <translation>%1 이상의 정수</translation>
+    </message>
+    <message>
+        <source>whole numbers from %1 to %2</source>
+        <translation>%1부터 %2까지의 정수</translation>
+    </message>
+    <message>
+        <source>%1, or %2</source>
+        <translation>%1 또는 %2</translation>
+    </message>
+    <message>
+        <source>numbers above %1, up to %2</source>
+        <translation>%1 초과 %2 이하의 수</translation>
+    </message>
+    <message>
+        <source>numbers from %1 to %2</source>
+        <translation>%1부터 %2까지의 수</translation>
+    </message>
+    <message>
+        <source>numbers above %1</source>
+        <translation>%1 초과의 수</translation>
+    </message>
+    <message>
+        <source>numbers from %1 up</source>
+        <translation>%1 이상의 수</translation>
+    </message>
+    <message>
+        <source>numbers up to %1</source>
+        <translation>%1 이하의 수</translation>
+    </message>
+    <message>
+        <source>any number</source>
+        <translation>임의의 수</translation>
+    </message>
+    <message>
+        <source>on or off</source>
+        <translation>켜기 또는 끄기</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>%1 중 하나</translation>
+    </message>
+    <message>
+        <source>Allowed: %1.</source>
+        <translation>허용 값: %1.</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be typed here: %2 takes %3.</source>
+        <translation>여기에는 “%1”을(를) 입력할 수 없습니다. %2의 허용 값: %3.</translation>
+    </message>
+    <message>
+        <source>Leave %1 out of the model file: Headroom uses %2</source>
+        <translation>모델 파일에서 %1을(를) 생략합니다 (Headroom이 쓰는 값: %2)</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed: %2 takes %3.</source>
+        <translation>“%1”은(는) 허용되지 않습니다. %2의 허용 값: %3.</translation>
+    </message>
+    <message>
+        <source>%1 needs at least one size.</source>
+        <translation>%1에는 크기가 하나 이상 필요합니다.</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed: %2 takes %3, separated by commas.</source>
+        <translation>“%1”은(는) 허용되지 않습니다. %2의 허용 값: 쉼표로 구분한 %3.</translation>
     </message>
 </context>
 <context>
@@ -71,10 +738,6 @@
         <translation>합계: —</translation>
     </message>
     <message>
-        <source>No estimate: %1</source>
-        <translation>추정 불가: %1</translation>
-    </message>
-    <message>
         <source>Max micro-batch per GPU: %1</source>
         <translation>GPU당 최대 마이크로 배치: %1</translation>
     </message>
@@ -84,63 +747,886 @@
     </message>
     <message>
         <source>%1 steps</source>
-        <translation type="unfinished"></translation>
+        <translation>%1스텝</translation>
     </message>
     <message>
         <source>%1 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU %1대</translation>
     </message>
     <message>
         <source>Effective batch: %1 (%2); at most %3</source>
-        <translation type="unfinished"></translation>
+        <translation>유효 배치: %1 (%2), 최대 %3</translation>
     </message>
     <message>
         <source>Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>옵티마이저 스텝당 샘플 수: 마이크로 배치 × 누적 스텝 × 데이터 병렬 GPU 수</translation>
     </message>
     <message>
         <source>Max micro-batch per GPU: —</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU당 최대 마이크로 배치: —</translation>
     </message>
     <message>
         <source>Per GPU: —</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU당: —</translation>
     </message>
     <message>
         <source>Step: %1 · %2 samples/s</source>
-        <translation type="unfinished"></translation>
+        <translation>스텝: %1 · 초당 샘플 %2</translation>
     </message>
     <message>
         <source> · %1 tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation> · 초당 토큰 %1</translation>
     </message>
     <message>
         <source> (at %1% of %2 TFLOPS%3)</source>
-        <translation type="unfinished"></translation>
+        <translation> (%2 TFLOPS의 %1%%3)</translation>
     </message>
     <message>
         <source>, memory-bound</source>
-        <translation type="unfinished"></translation>
+        <translation>, 메모리 대역폭 제한</translation>
     </message>
     <message>
         <source>Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); compute %5, memory traffic %6</source>
-        <translation type="unfinished"></translation>
+        <translation>옵티마이저 스텝 및 GPU당: %1 (샘플당 순전파 %2, 역전파 %3, 재계산 %4), 연산 %5, 메모리 전송 %6</translation>
     </message>
     <message>
         <source>Throughput: — (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checkpointing: activations %1 instead of %2 per sample (−%3%), recomputing %4 per sample (+%5% forward compute)</source>
-        <translation type="unfinished"></translation>
+        <translation>처리량: — (%1)</translation>
     </message>
     <message>
         <source>Trainable: %1 of %2 parameters (%3%)</source>
-        <translation type="unfinished"></translation>
+        <translation>학습 대상: 파라미터 %2개 중 %1개 (%3%)</translation>
     </message>
     <message>
         <source>; LoRA adapters: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>; LoRA 어댑터: %1</translation>
+    </message>
+    <message>
+        <source>The network is empty</source>
+        <translation>네트워크가 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>Add layers to see how much memory training it takes.</source>
+        <translation>레이어를 추가하면 학습에 드는 메모리를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>−%1 %</source>
+        <translation>−%1 %</translation>
+    </message>
+    <message>
+        <source>+%1 %: checkpointing these layers costs memory</source>
+        <translation>+%1 %: 이 레이어들을 체크포인트하면 메모리가 더 듭니다</translation>
+    </message>
+    <message>
+        <source>no saving</source>
+        <translation>절약 없음</translation>
+    </message>
+    <message>
+        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
+        <translation>체크포인팅: 샘플당 활성화 %2 대신 %1 (%3), 샘플당 재계산 %4 (순전파 연산 +%5 %)</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::CoreText</name>
+    <message>
+        <source>Average pooling to a fixed output size</source>
+        <translation>고정된 출력 크기로 평균 풀링</translation>
+    </message>
+    <message>
+        <source>Elementwise sum of two or more inputs (residual)</source>
+        <translation>두 개 이상의 입력을 원소별로 더함 (잔차)</translation>
+    </message>
+    <message>
+        <source>2-D average pooling over [C, H, W]</source>
+        <translation>[C, H, W]에 대한 2차원 평균 풀링</translation>
+    </message>
+    <message>
+        <source>Batch normalisation over [C] or [C, L]</source>
+        <translation>[C] 또는 [C, L]에 대한 배치 정규화</translation>
+    </message>
+    <message>
+        <source>Batch normalisation over [C, H, W]</source>
+        <translation>[C, H, W]에 대한 배치 정규화</translation>
+    </message>
+    <message>
+        <source>Concatenates inputs along an axis (torch.cat)</source>
+        <translation>입력을 한 축을 따라 이어 붙임 (torch.cat)</translation>
+    </message>
+    <message>
+        <source>1-D convolution over [C, L]</source>
+        <translation>[C, L]에 대한 1차원 합성곱</translation>
+    </message>
+    <message>
+        <source>2-D convolution over [C, H, W]</source>
+        <translation>[C, H, W]에 대한 2차원 합성곱</translation>
+    </message>
+    <message>
+        <source>2-D transposed convolution over [C, H, W]</source>
+        <translation>[C, H, W]에 대한 2차원 전치 합성곱</translation>
+    </message>
+    <message>
+        <source>Zeroes elements with probability p while training</source>
+        <translation>학습 중 확률 p로 원소를 0으로 만듦</translation>
+    </message>
+    <message>
+        <source>Lookup table of learned vectors for integer ids</source>
+        <translation>정수 id로 학습된 벡터를 찾는 조회 테이블</translation>
+    </message>
+    <message>
+        <source>Flattens a range of axes into one (a view)</source>
+        <translation>연속된 여러 축을 하나로 펼침 (뷰)</translation>
+    </message>
+    <message>
+        <source>Gaussian error linear unit</source>
+        <translation>가우시안 오차 선형 유닛</translation>
+    </message>
+    <message>
+        <source>Gated recurrent unit over a sequence [T, features]</source>
+        <translation>시퀀스 [T, features]에 대한 게이트 순환 유닛</translation>
+    </message>
+    <message>
+        <source>Group normalisation over [C, *]</source>
+        <translation>[C, *]에 대한 그룹 정규화</translation>
+    </message>
+    <message>
+        <source>Passes its input through unchanged</source>
+        <translation>입력을 그대로 전달</translation>
+    </message>
+    <message>
+        <source>Long short-term memory over a sequence [T, features]</source>
+        <translation>시퀀스 [T, features]에 대한 장단기 메모리</translation>
+    </message>
+    <message>
+        <source>Layer normalisation over the trailing axes</source>
+        <translation>뒤쪽 축들에 대한 레이어 정규화</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else negative_slope * x</source>
+        <translation>x &gt; 0이면 x, 아니면 negative_slope * x</translation>
+    </message>
+    <message>
+        <source>Fully connected layer on the last axis</source>
+        <translation>마지막 축에 대한 완전 연결 레이어</translation>
+    </message>
+    <message>
+        <source>2-D max pooling over [C, H, W]</source>
+        <translation>[C, H, W]에 대한 2차원 최대 풀링</translation>
+    </message>
+    <message>
+        <source>Elementwise product of two inputs (gated units)</source>
+        <translation>두 입력의 원소별 곱 (게이트 유닛)</translation>
+    </message>
+    <message>
+        <source>Multi-head self-attention over a sequence [T, E]</source>
+        <translation>시퀀스 [T, E]에 대한 멀티헤드 셀프 어텐션</translation>
+    </message>
+    <message>
+        <source>GELU, tanh approximation written out in tensor ops (Hugging Face&apos;s gelu_new, GPT-2)</source>
+        <translation>텐서 연산으로 풀어 쓴 GELU tanh 근사 (Hugging Face의 gelu_new, GPT-2)</translation>
+    </message>
+    <message>
+        <source>Learned position vectors added to a sequence [T, D]</source>
+        <translation>시퀀스 [T, D]에 더하는 학습된 위치 벡터</translation>
+    </message>
+    <message>
+        <source>Root-mean-square normalisation over the last axis (Llama&apos;s RMSNorm, computed in float32)</source>
+        <translation>마지막 축에 대한 제곱평균제곱근 정규화 (Llama의 RMSNorm, float32로 계산)</translation>
+    </message>
+    <message>
+        <source>max(0, x)</source>
+        <translation>max(0, x)</translation>
+    </message>
+    <message>
+        <source>min(max(0, x), 6)</source>
+        <translation>min(max(0, x), 6)</translation>
+    </message>
+    <message>
+        <source>Multi-head attention on projected q, k, v (grouped-query, optional rotary embedding)</source>
+        <translation>투영된 q, k, v에 대한 멀티헤드 어텐션 (그룹 쿼리, 선택적 회전 임베딩)</translation>
+    </message>
+    <message>
+        <source>x * sigmoid(x) (swish)</source>
+        <translation>x * sigmoid(x) (swish)</translation>
+    </message>
+    <message>
+        <source>1 / (1 + exp(-x))</source>
+        <translation>1 / (1 + exp(-x))</translation>
+    </message>
+    <message>
+        <source>Softmax along one axis</source>
+        <translation>한 축을 따라 softmax</translation>
+    </message>
+    <message>
+        <source>tanh(x)</source>
+        <translation>tanh(x)</translation>
+    </message>
+    <message>
+        <source>Learned segment vectors added to a sequence [T, D] (BERT&apos;s token type embeddings, segment 0)</source>
+        <translation>시퀀스 [T, D]에 더하는 학습된 세그먼트 벡터 (BERT의 토큰 유형 임베딩, 세그먼트 0)</translation>
+    </message>
+    <message>
+        <source>Self-attention and feed-forward block with residuals and LayerNorms</source>
+        <translation>잔차와 LayerNorm을 갖춘 셀프 어텐션 및 피드포워드 블록</translation>
+    </message>
+    <message>
+        <source>Output height and width</source>
+        <translation>출력 높이와 너비</translation>
+    </message>
+    <message>
+        <source>Window size</source>
+        <translation>윈도 크기</translation>
+    </message>
+    <message>
+        <source>Stride (kernel_size if left out)</source>
+        <translation>스트라이드 (생략하면 kernel_size)</translation>
+    </message>
+    <message>
+        <source>Implicit zero padding</source>
+        <translation>암묵적 0 패딩</translation>
+    </message>
+    <message>
+        <source>Rounds the output size up</source>
+        <translation>출력 크기를 올림</translation>
+    </message>
+    <message>
+        <source>Averages over padding too</source>
+        <translation>패딩까지 포함해 평균</translation>
+    </message>
+    <message>
+        <source>Divisor instead of the window size</source>
+        <translation>윈도 크기 대신 쓸 나눗수</translation>
+    </message>
+    <message>
+        <source>Channels (inferred from the input if left out)</source>
+        <translation>채널 수 (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Added to the variance</source>
+        <translation>분산에 더하는 값</translation>
+    </message>
+    <message>
+        <source>Running-statistics momentum</source>
+        <translation>이동 통계의 모멘텀</translation>
+    </message>
+    <message>
+        <source>Learnable scale and shift</source>
+        <translation>학습 가능한 스케일과 이동</translation>
+    </message>
+    <message>
+        <source>Keeps running mean and variance buffers</source>
+        <translation>이동 평균과 분산 버퍼를 유지</translation>
+    </message>
+    <message>
+        <source>Axis, counting the batch axis as 0 (1 = channels)</source>
+        <translation>축 (배치 축을 0으로 셈, 1 = 채널)</translation>
+    </message>
+    <message>
+        <source>Input channels (inferred from the input if left out)</source>
+        <translation>입력 채널 수 (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Output channels</source>
+        <translation>출력 채널 수</translation>
+    </message>
+    <message>
+        <source>Kernel size</source>
+        <translation>커널 크기</translation>
+    </message>
+    <message>
+        <source>Stride</source>
+        <translation>스트라이드</translation>
+    </message>
+    <message>
+        <source>Zero padding on each side</source>
+        <translation>양쪽 각각의 0 패딩</translation>
+    </message>
+    <message>
+        <source>Spacing between kernel elements</source>
+        <translation>커널 원소 사이의 간격</translation>
+    </message>
+    <message>
+        <source>Blocked connections from input to output channels</source>
+        <translation>입력 채널에서 출력 채널로의 그룹 연결</translation>
+    </message>
+    <message>
+        <source>Adds a learnable bias</source>
+        <translation>학습 가능한 편향을 추가</translation>
+    </message>
+    <message>
+        <source>Padding mode (does not change sizes)</source>
+        <translation>패딩 모드 (크기는 바뀌지 않음)</translation>
+    </message>
+    <message>
+        <source>Implicit zero padding removed from each side</source>
+        <translation>양쪽에서 제거되는 암묵적 0 패딩</translation>
+    </message>
+    <message>
+        <source>Extra size added to one side of the output</source>
+        <translation>출력 한쪽에 더해지는 추가 크기</translation>
+    </message>
+    <message>
+        <source>Probability of zeroing an element</source>
+        <translation>원소를 0으로 만들 확률</translation>
+    </message>
+    <message>
+        <source>Overwrites the input</source>
+        <translation>입력을 덮어씀</translation>
+    </message>
+    <message>
+        <source>Vocabulary size (rows of the table)</source>
+        <translation>어휘 크기 (테이블의 행 수)</translation>
+    </message>
+    <message>
+        <source>Vector size</source>
+        <translation>벡터 크기</translation>
+    </message>
+    <message>
+        <source>Id whose vector stays zero and gets no gradient</source>
+        <translation>벡터가 0으로 유지되고 그래디언트를 받지 않는 id</translation>
+    </message>
+    <message>
+        <source>First axis to flatten, counting the batch axis as 0</source>
+        <translation>펼칠 첫 번째 축 (배치 축을 0으로 셈)</translation>
+    </message>
+    <message>
+        <source>Last axis to flatten (negative counts from the end)</source>
+        <translation>펼칠 마지막 축 (음수는 끝에서부터 셈)</translation>
+    </message>
+    <message>
+        <source>Exact erf form or the tanh approximation</source>
+        <translation>정확한 erf 형태 또는 tanh 근사</translation>
+    </message>
+    <message>
+        <source>Input features (inferred from the input if left out)</source>
+        <translation>입력 특성 수 (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Features of the hidden state</source>
+        <translation>은닉 상태의 특성 수</translation>
+    </message>
+    <message>
+        <source>Stacked recurrent layers</source>
+        <translation>쌓은 순환 레이어 수</translation>
+    </message>
+    <message>
+        <source>Biases b_ih and b_hh</source>
+        <translation>편향 b_ih와 b_hh</translation>
+    </message>
+    <message>
+        <source>Batch axis first: the output is a transposed view, which a following Linear or Flatten copies</source>
+        <translation>배치 축을 맨 앞에: 출력은 전치된 뷰이며, 뒤따르는 Linear나 Flatten이 이를 복사합니다</translation>
+    </message>
+    <message>
+        <source>Dropout between stacked layers</source>
+        <translation>쌓은 레이어 사이의 dropout</translation>
+    </message>
+    <message>
+        <source>Also runs the sequence backwards (doubles the output features)</source>
+        <translation>시퀀스를 역방향으로도 처리 (출력 특성 수가 두 배)</translation>
+    </message>
+    <message>
+        <source>Groups the channels are split into</source>
+        <translation>채널을 나눌 그룹 수</translation>
+    </message>
+    <message>
+        <source>Learnable per-channel scale and shift</source>
+        <translation>채널별 학습 가능한 스케일과 이동</translation>
+    </message>
+    <message>
+        <source>Projection size of the hidden state (only 0 is supported)</source>
+        <translation>은닉 상태의 투영 크기 (0만 지원)</translation>
+    </message>
+    <message>
+        <source>Trailing axes to normalise (the last axis if left out)</source>
+        <translation>정규화할 뒤쪽 축들 (생략하면 마지막 축)</translation>
+    </message>
+    <message>
+        <source>Learnable per-element scale (and shift)</source>
+        <translation>원소별 학습 가능한 스케일 (및 이동)</translation>
+    </message>
+    <message>
+        <source>Learnable shift (with elementwise_affine)</source>
+        <translation>학습 가능한 이동 (elementwise_affine과 함께)</translation>
+    </message>
+    <message>
+        <source>Slope for negative inputs</source>
+        <translation>음수 입력의 기울기</translation>
+    </message>
+    <message>
+        <source>Overwrites the input instead of allocating an output</source>
+        <translation>출력을 새로 할당하지 않고 입력을 덮어씀</translation>
+    </message>
+    <message>
+        <source>Output features</source>
+        <translation>출력 특성 수</translation>
+    </message>
+    <message>
+        <source>Implicit negative-infinity padding</source>
+        <translation>암묵적 음의 무한대 패딩</translation>
+    </message>
+    <message>
+        <source>Spacing between window elements</source>
+        <translation>윈도 원소 사이의 간격</translation>
+    </message>
+    <message>
+        <source>Also returns the indices (they are kept anyway)</source>
+        <translation>인덱스도 반환 (인덱스는 어차피 보관됨)</translation>
+    </message>
+    <message>
+        <source>Embedding size E (inferred from the input if left out)</source>
+        <translation>임베딩 크기 E (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Attention heads (must divide embed_dim)</source>
+        <translation>어텐션 헤드 수 (embed_dim을 나누어떨어지게 해야 함)</translation>
+    </message>
+    <message>
+        <source>Dropout on the attention probabilities</source>
+        <translation>어텐션 확률에 적용하는 dropout</translation>
+    </message>
+    <message>
+        <source>Biases on the input and output projections</source>
+        <translation>입력 및 출력 투영의 편향</translation>
+    </message>
+    <message>
+        <source>Learned bias rows appended to keys and values</source>
+        <translation>키와 값에 덧붙이는 학습된 편향 행</translation>
+    </message>
+    <message>
+        <source>A zero row appended to keys and values</source>
+        <translation>키와 값에 덧붙이는 0 행</translation>
+    </message>
+    <message>
+        <source>Key size (must equal embed_dim: self-attention) (inferred from the input if left out)</source>
+        <translation>키 크기 (embed_dim과 같아야 함: 셀프 어텐션) (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Value size (must equal embed_dim: self-attention) (inferred from the input if left out)</source>
+        <translation>값 크기 (embed_dim과 같아야 함: 셀프 어텐션) (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Batch axis first (no memory effect)</source>
+        <translation>배치 축을 맨 앞에 (메모리에 영향 없음)</translation>
+    </message>
+    <message>
+        <source>Return the attention weights: the explicit path that keeps heads x T x T probabilities; false uses fused scaled-dot-product attention</source>
+        <translation>어텐션 가중치 반환: heads × T × T 확률을 보관하는 명시적 경로. false이면 융합된 스케일드 닷 프로덕트 어텐션을 씀</translation>
+    </message>
+    <message>
+        <source>Causal mask hint (no memory effect)</source>
+        <translation>인과 마스크 힌트 (메모리에 영향 없음)</translation>
+    </message>
+    <message>
+        <source>Average the returned weights over heads (no memory effect)</source>
+        <translation>반환하는 가중치를 헤드별로 평균 (메모리에 영향 없음)</translation>
+    </message>
+    <message>
+        <source>Maximum sequence length (rows of the table)</source>
+        <translation>최대 시퀀스 길이 (테이블의 행 수)</translation>
+    </message>
+    <message>
+        <source>Vector size D (inferred from the input if left out)</source>
+        <translation>벡터 크기 D (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Normalised size (the input&apos;s last axis) (inferred from the input if left out)</source>
+        <translation>정규화 크기 (입력의 마지막 축) (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Added to the mean square</source>
+        <translation>제곱평균에 더하는 값</translation>
+    </message>
+    <message>
+        <source>Learnable per-element scale</source>
+        <translation>원소별 학습 가능한 스케일</translation>
+    </message>
+    <message>
+        <source>Query heads h</source>
+        <translation>쿼리 헤드 수 h</translation>
+    </message>
+    <message>
+        <source>Key/value heads g (grouped-query attention; must divide num_heads; default num_heads)</source>
+        <translation>키/값 헤드 수 g (그룹 쿼리 어텐션, num_heads를 나누어떨어지게 해야 함, 기본값 num_heads)</translation>
+    </message>
+    <message>
+        <source>Rotary position embedding applied to q and k (Llama)</source>
+        <translation>q와 k에 회전 위치 임베딩 적용 (Llama)</translation>
+    </message>
+    <message>
+        <source>Eager softmax in float32 then cast back (Llama&apos;s softmax(dtype=float32)); false: in the scores&apos; dtype (GPT-2, BERT)</source>
+        <translation>명시적 softmax를 float32로 계산한 뒤 되돌림 (Llama의 softmax(dtype=float32)). false이면 점수의 dtype으로 계산 (GPT-2, BERT)</translation>
+    </message>
+    <message>
+        <source>Causal mask (no memory effect)</source>
+        <translation>인과 마스크 (메모리에 영향 없음)</translation>
+    </message>
+    <message>
+        <source>Axis, counting the batch axis as 0 (negative counts from the end)</source>
+        <translation>축 (배치 축을 0으로 셈, 음수는 끝에서부터 셈)</translation>
+    </message>
+    <message>
+        <source>Segment types (rows of the table, type_vocab_size)</source>
+        <translation>세그먼트 유형 수 (테이블의 행 수, type_vocab_size)</translation>
+    </message>
+    <message>
+        <source>Model width (the input&apos;s last axis) (inferred from the input if left out)</source>
+        <translation>모델 폭 (입력의 마지막 축) (생략하면 입력에서 추론)</translation>
+    </message>
+    <message>
+        <source>Attention heads (must divide d_model)</source>
+        <translation>어텐션 헤드 수 (d_model을 나누어떨어지게 해야 함)</translation>
+    </message>
+    <message>
+        <source>Feed-forward width</source>
+        <translation>피드포워드 폭</translation>
+    </message>
+    <message>
+        <source>Dropout probability (attention, residual branches, feed-forward)</source>
+        <translation>dropout 확률 (어텐션, 잔차 분기, 피드포워드)</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation</source>
+        <translation>피드포워드 활성화 함수</translation>
+    </message>
+    <message>
+        <source>LayerNorm epsilon</source>
+        <translation>LayerNorm 엡실론</translation>
+    </message>
+    <message>
+        <source>LayerNorm before attention and feed-forward (pre-norm)</source>
+        <translation>어텐션과 피드포워드 앞에 LayerNorm (pre-norm)</translation>
+    </message>
+    <message>
+        <source>Biases in the linear layers and LayerNorms</source>
+        <translation>선형 레이어와 LayerNorm의 편향</translation>
+    </message>
+    <message>
+        <source>kernel_size</source>
+        <translation>kernel_size</translation>
+    </message>
+    <message>
+        <source>the window size</source>
+        <translation>윈도 크기</translation>
+    </message>
+    <message>
+        <source>from the input</source>
+        <translation>입력에서 추론</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>the last axis</source>
+        <translation>마지막 축</translation>
+    </message>
+    <message>
+        <source>num_heads</source>
+        <translation>num_heads</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>가중치</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>그래디언트</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>옵티마이저 상태</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>활성화</translation>
+    </message>
+    <message>
+        <source>Input batch</source>
+        <translation>입력 배치</translation>
+    </message>
+    <message>
+        <source>Transient</source>
+        <translation>임시 텐서</translation>
+    </message>
+    <message>
+        <source>Communication buffers</source>
+        <translation>통신 버퍼</translation>
+    </message>
+    <message>
+        <source>Framework overhead</source>
+        <translation>프레임워크 오버헤드</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD (모멘텀)</translation>
+    </message>
+    <message>
+        <source>SGD with Nesterov momentum</source>
+        <translation>SGD (Nesterov 모멘텀)</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>Adam (AMSGrad)</source>
+        <translation>Adam (AMSGrad)</translation>
+    </message>
+    <message>
+        <source>RMSprop</source>
+        <translation>RMSprop</translation>
+    </message>
+    <message>
+        <source>RMSprop with momentum</source>
+        <translation>RMSprop (모멘텀)</translation>
+    </message>
+    <message>
+        <source>RMSprop (centered, momentum)</source>
+        <translation>RMSprop (중심화, 모멘텀)</translation>
+    </message>
+    <message>
+        <source>Adagrad</source>
+        <translation>Adagrad</translation>
+    </message>
+    <message>
+        <source>Adadelta</source>
+        <translation>Adadelta</translation>
+    </message>
+    <message>
+        <source>Adamax</source>
+        <translation>Adamax</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>Mixed precision (FP16 autocast)</source>
+        <translation>혼합 정밀도 (FP16 autocast)</translation>
+    </message>
+    <message>
+        <source>Mixed precision (BF16 autocast)</source>
+        <translation>혼합 정밀도 (BF16 autocast)</translation>
+    </message>
+    <message>
+        <source>Pure FP16 (FP32 master weights)</source>
+        <translation>순수 FP16 (FP32 마스터 가중치)</translation>
+    </message>
+    <message>
+        <source>Pure BF16 (FP32 master weights)</source>
+        <translation>순수 BF16 (FP32 마스터 가중치)</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>블록별</translation>
+    </message>
+    <message>
+        <source>Selective (attention scores)</source>
+        <translation>선택적 (어텐션 점수)</translation>
+    </message>
+    <message>
+        <source>Flash / SDPA</source>
+        <translation>Flash / SDPA</translation>
+    </message>
+    <message>
+        <source>Eager (keeps T x T scores)</source>
+        <translation>Eager (T × T 점수 보관)</translation>
+    </message>
+    <message>
+        <source>DDP (no sharding)</source>
+        <translation>DDP (샤딩 없음)</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 1</source>
+        <translation>ZeRO 1단계</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 2</source>
+        <translation>ZeRO 2단계</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 3</source>
+        <translation>ZeRO 3단계</translation>
+    </message>
+    <message>
+        <source>FSDP shard grad/op</source>
+        <translation>FSDP 그래디언트·옵티마이저 샤딩</translation>
+    </message>
+    <message>
+        <source>FSDP full shard</source>
+        <translation>FSDP 전체 샤딩</translation>
+    </message>
+    <message>
+        <source>%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card</source>
+        <translation>%1은(는) fp16을 fp32 속도의 %2로 실행합니다. 이 카드에서는 혼합 정밀도가 fp32보다 느립니다</translation>
+    </message>
+    <message>
+        <source>Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small CNNs less</source>
+        <translation>%2 최대 성능의 %1을(를) 가정합니다 (모델 FLOPs 활용률). 대형 트랜스포머 학습은 보통 30-50%, 작은 CNN은 그보다 낮습니다</translation>
+    </message>
+    <message>
+        <source>Memory-bound: moving the step&apos;s weights, gradients, optimizer state and activations at %1 GB/s takes longer than its arithmetic</source>
+        <translation>메모리 대역폭 제한: 스텝의 가중치, 그래디언트, 옵티마이저 상태, 활성화를 %1 GB/s로 옮기는 시간이 연산보다 깁니다</translation>
+    </message>
+    <message>
+        <source>%1 has no memory bandwidth figure: the memory-bound check is skipped</source>
+        <translation>%1에는 메모리 대역폭 수치가 없어 메모리 대역폭 제한 검사를 건너뜁니다</translation>
+    </message>
+    <message>
+        <source>fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so convolution-heavy fp32 training may run faster</source>
+        <translation>fp32는 일반 FP32 최대 성능으로 계산합니다. 이 카드에서 PyTorch는 기본적으로 cuDNN이 합성곱에 TF32를 쓰도록 하므로, 합성곱 위주의 fp32 학습은 더 빠를 수 있습니다</translation>
+    </message>
+    <message>
+        <source>Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute</source>
+        <translation>GPU 간 통신(그래디언트 all-reduce, 샤딩된 상태 수집, 텐서 병렬 교환)은 모델링하지 않으며 연산과 겹친다고 가정합니다</translation>
+    </message>
+    <message>
+        <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>
+        <translation>네트워크가 연산도 메모리 이동도 하지 않아 추정할 처리량이 없습니다</translation>
+    </message>
+    <message>
+        <source>A router and gated expert MLPs, each token through its top-k experts (Mixtral, Qwen-MoE, DeepSeek-V3)</source>
+        <translation>라우터와 게이트 전문가 MLP, 각 토큰은 상위 k개 전문가를 거침 (Mixtral, Qwen-MoE, DeepSeek-V3)</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3&apos;s attention with low-rank query and key/value projections, projections included</source>
+        <translation>쿼리와 키/값 투영이 저랭크인 DeepSeek-V3 어텐션, 투영 포함</translation>
+    </message>
+    <message>
+        <source>Applied to the first half (the gate)</source>
+        <translation>앞쪽 절반(게이트)에 적용</translation>
+    </message>
+    <message>
+        <source>Biases on q_a_proj, kv_a_proj_with_mqa and o_proj</source>
+        <translation>q_a_proj, kv_a_proj_with_mqa, o_proj의 편향</translation>
+    </message>
+    <message>
+        <source>Each expert&apos;s MLP width F</source>
+        <translation>전문가별 MLP 너비 F</translation>
+    </message>
+    <message>
+        <source>Experts each token is routed to (top-k)</source>
+        <translation>토큰마다 라우팅되는 전문가 수 (top-k)</translation>
+    </message>
+    <message>
+        <source>Gemma 2&apos;s attn_logit_softcapping: scores become cap x tanh(scores / cap) before the softmax (eager attention keeps the tanh); 0 = none</source>
+        <translation>Gemma 2의 attn_logit_softcapping: softmax 전에 점수가 cap x tanh(scores / cap)가 됨 (eager 어텐션은 tanh를 보관); 0 = 없음</translation>
+    </message>
+    <message>
+        <source>Heads h</source>
+        <translation>헤드 수 h</translation>
+    </message>
+    <message>
+        <source>Mixtral&apos;s router_jitter_noise: multiplies the input by uniform noise in training</source>
+        <translation>Mixtral의 router_jitter_noise: 학습 중 입력에 균등 잡음을 곱함</translation>
+    </message>
+    <message>
+        <source>Multiplies the looked-up vectors (Gemma: sqrt(embedding_dim)); 1 = none</source>
+        <translation>조회한 벡터에 곱함 (Gemma: sqrt(embedding_dim)); 1 = 없음</translation>
+    </message>
+    <message>
+        <source>Normalise each group of this many features on its own (per-head q/k norms: head_dim); the weight has this size</source>
+        <translation>이 개수만큼의 특징 묶음마다 따로 정규화 (헤드별 q/k 정규화: head_dim). 가중치가 이 크기</translation>
+    </message>
+    <message>
+        <source>Query/key head size with rotary embedding (shared by the heads for keys)</source>
+        <translation>회전 임베딩이 적용되는 쿼리/키 헤드 크기 (키는 헤드들이 공유)</translation>
+    </message>
+    <message>
+        <source>Query/key head size without rotary embedding</source>
+        <translation>회전 임베딩이 없는 쿼리/키 헤드 크기</translation>
+    </message>
+    <message>
+        <source>Rank of the compressed keys and values (kv_a_proj_with_mqa)</source>
+        <translation>압축된 키와 값의 랭크 (kv_a_proj_with_mqa)</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach (PyTorch 기본값)</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused (융합)</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 루프</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>순전파</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>역전파</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <source>act(first half) x second half of a packed gate/up projection (Phi-3&apos;s gate_up_proj)</source>
+        <translation>act(앞쪽 절반) x 뒤쪽 절반, 묶인 gate/up 투영에 적용 (Phi-3의 gate_up_proj)</translation>
+    </message>
+    <message>
+        <source>cap x tanh(x / cap): soft-caps logits to (-cap, cap) (Gemma 2&apos;s final_logit_softcapping)</source>
+        <translation>cap x tanh(x / cap): 로짓을 (-cap, cap)으로 부드럽게 제한 (Gemma 2의 final_logit_softcapping)</translation>
+    </message>
+    <message>
+        <source>Rank of the query projection (q_a_proj, q_b_proj); 0: one q_proj</source>
+        <translation>쿼리 투영의 랭크 (q_a_proj, q_b_proj); 0: q_proj 하나</translation>
+    </message>
+    <message>
+        <source>Renormalise the top-k routing weights to sum to 1</source>
+        <translation>상위 k개 라우팅 가중치의 합이 1이 되도록 다시 정규화</translation>
+    </message>
+    <message>
+        <source>Routed experts E (each a gated MLP)</source>
+        <translation>라우팅되는 전문가 수 E (각각 게이트 MLP)</translation>
+    </message>
+    <message>
+        <source>Scale by 1 + weight in float32 and return the input&apos;s dtype (Gemma&apos;s RMSNorm)</source>
+        <translation>float32로 1 + weight를 곱하고 입력의 dtype으로 반환 (Gemma의 RMSNorm)</translation>
+    </message>
+    <message>
+        <source>The RMSNorms&apos; epsilon</source>
+        <translation>RMSNorm의 epsilon</translation>
+    </message>
+    <message>
+        <source>The bound the values approach</source>
+        <translation>값이 다가가는 한계</translation>
+    </message>
+    <message>
+        <source>The experts&apos; activation (on the gate projection)</source>
+        <translation>전문가의 활성화 함수 (게이트 투영에 적용)</translation>
+    </message>
+    <message>
+        <source>The experts&apos; projection names (LoRA targets): Qwen and DeepSeek&apos;s, or Mixtral&apos;s</source>
+        <translation>전문가 투영의 이름 (LoRA 대상): Qwen과 DeepSeek 방식 또는 Mixtral 방식</translation>
+    </message>
+    <message>
+        <source>Value head size</source>
+        <translation>값 헤드 크기</translation>
+    </message>
+    <message>
+        <source>softmax: softmax over all experts, then top-k (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid scores, bias-corrected group-limited top-k (DeepSeek-V3)</source>
+        <translation>softmax: 모든 전문가에 softmax 후 상위 k개 (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid 점수, 편향 보정과 그룹 제한을 둔 상위 k개 (DeepSeek-V3)</translation>
+    </message>
+    <message>
+        <source>the whole last axis</source>
+        <translation>마지막 축 전체</translation>
     </message>
 </context>
 <context>
@@ -260,91 +1746,154 @@
     </message>
     <message>
         <source>Freeze layer</source>
-        <translation type="unfinished"></translation>
+        <translation>레이어 고정</translation>
     </message>
     <message>
         <source>Unfreeze layer</source>
-        <translation type="unfinished"></translation>
+        <translation>레이어 고정 해제</translation>
     </message>
     <message>
         <source>Checkpoint block</source>
-        <translation type="unfinished"></translation>
+        <translation>블록 체크포인트</translation>
     </message>
     <message>
         <source>Stop checkpointing block</source>
-        <translation type="unfinished"></translation>
+        <translation>블록 체크포인트 해제</translation>
     </message>
     <message>
         <source>Select the layers to checkpoint.</source>
-        <translation type="unfinished"></translation>
+        <translation>체크포인트할 레이어를 선택하세요.</translation>
     </message>
     <message>
         <source>Only top-level layers can be checkpointed as a block.</source>
-        <translation type="unfinished"></translation>
+        <translation>최상위 레이어만 하나의 블록으로 체크포인트할 수 있습니다.</translation>
     </message>
     <message>
         <source>Cannot checkpoint these layers as one block: &quot;%1&quot; after them uses &quot;%2&quot; inside it.</source>
-        <translation type="unfinished"></translation>
+        <translation>이 레이어들을 하나의 블록으로 체크포인트할 수 없습니다. 뒤에 있는 &quot;%1&quot;이(가) 블록 안의 &quot;%2&quot;을(를) 사용합니다.</translation>
     </message>
     <message>
         <source>Checkpoint selection</source>
-        <translation type="unfinished"></translation>
+        <translation>선택 영역 체크포인트</translation>
     </message>
     <message>
         <source>Change accumulation steps</source>
-        <translation type="unfinished"></translation>
+        <translation>누적 스텝 변경</translation>
     </message>
     <message>
         <source>Change parallelism</source>
-        <translation type="unfinished"></translation>
+        <translation>병렬화 변경</translation>
     </message>
     <message>
         <source>Change GPU count</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 수 변경</translation>
     </message>
     <message>
         <source>Change tensor parallelism</source>
-        <translation type="unfinished"></translation>
+        <translation>텐서 병렬 변경</translation>
     </message>
     <message>
         <source>Change sharding</source>
-        <translation type="unfinished"></translation>
+        <translation>샤딩 변경</translation>
     </message>
     <message>
         <source>Offload optimizer state</source>
-        <translation type="unfinished"></translation>
+        <translation>옵티마이저 상태 오프로드</translation>
     </message>
     <message>
         <source>Keep optimizer state on the GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>옵티마이저 상태를 GPU에 유지</translation>
     </message>
     <message>
         <source>Use an 8-bit optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>8비트 옵티마이저 사용</translation>
     </message>
     <message>
         <source>Use a 32-bit optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>32비트 옵티마이저 사용</translation>
     </message>
     <message>
         <source>Change assumed utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>가정 활용률 변경</translation>
     </message>
     <message>
         <source>Change checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>체크포인팅 변경</translation>
     </message>
     <message>
         <source>Change attention implementation</source>
-        <translation type="unfinished"></translation>
+        <translation>어텐션 구현 변경</translation>
     </message>
     <message>
         <source>Change LoRA</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA 변경</translation>
     </message>
     <message>
         <source>Change sequence length</source>
-        <translation type="unfinished"></translation>
+        <translation>시퀀스 길이 변경</translation>
+    </message>
+    <message>
+        <source>Select the layers to wrap.</source>
+        <translation>감쌀 레이어를 선택하세요.</translation>
+    </message>
+    <message>
+        <source>Cannot wrap these layers in a residual block: they change the shape from %1 to %2, and a residual connection adds the block&apos;s input to its output.</source>
+        <translation>이 레이어들을 잔차 블록으로 감쌀 수 없습니다. 형태가 %1에서 %2로 바뀌는데, 잔차 연결은 블록의 입력을 출력에 더합니다.</translation>
+    </message>
+    <message>
+        <source>Cannot wrap these layers in a residual block: their output cannot be added to their input.</source>
+        <translation>이 레이어들을 잔차 블록으로 감쌀 수 없습니다. 출력을 입력에 더할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>Change MoE imbalance</source>
+        <translation>MoE 불균형 변경</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::ErrorText</name>
+    <message>
+        <source>input %1</source>
+        <translation>입력 %1</translation>
+    </message>
+    <message>
+        <source>%1 element %2</source>
+        <translation>%1의 %2번째 원소</translation>
+    </message>
+    <message>
+        <source>input %1 of layer %2</source>
+        <translation>레이어 %2의 입력 %1</translation>
+    </message>
+    <message>
+        <source>the layers of block %1</source>
+        <translation>블록 %1의 레이어</translation>
+    </message>
+    <message>
+        <source>%1 element %2 of layer %3</source>
+        <translation>레이어 %3의 %1 중 %2번째 원소</translation>
+    </message>
+    <message>
+        <source>%1 of layer %2</source>
+        <translation>레이어 %2의 %1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>레이어 %1</translation>
+    </message>
+    <message>
+        <source>dimension %1 of the input shape</source>
+        <translation>입력 형태의 %1번째 차원</translation>
+    </message>
+    <message>
+        <source>LoRA target %1</source>
+        <translation>LoRA 대상 %1</translation>
+    </message>
+    <message>
+        <source>Layer %1 (%2): %3</source>
+        <translation>레이어 %1 (%2): %3</translation>
+    </message>
+    <message>
+        <source>Layer %1: %2</source>
+        <translation>레이어 %1: %2</translation>
     </message>
 </context>
 <context>
@@ -376,6 +1925,39 @@
     <message>
         <source>A GPU with a memory size of your choice</source>
         <translation>메모리 크기를 직접 지정하는 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LayerActivationsView</name>
+    <message>
+        <source>Layer</source>
+        <translation>레이어</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>유형</translation>
+    </message>
+    <message>
+        <source>Activations / sample</source>
+        <translation>활성화 / 샘플</translation>
+    </message>
+    <message>
+        <source>Click a column to sort by it</source>
+        <translation>열을 클릭하면 그 열로 정렬합니다</translation>
+    </message>
+    <message>
+        <source>%1 (%2): keeps %3 per sample for the backward pass, %4% of all activations</source>
+        <translation>%1 (%2): 역전파를 위해 샘플당 %3 보관, 전체 활성화의 %4%</translation>
+    </message>
+    <message>
+        <source>No layer keeps activations for the backward pass.</source>
+        <translation>역전파를 위해 활성화를 보관하는 레이어가 없습니다.</translation>
+    </message>
+    <message numerus="yes">
+        <source>Memory each of the %1 layers keeps per sample for the backward pass (%2 in all). %3 the %n heaviest  %4 the others. Click a column to sort.</source>
+        <translation>
+            <numerusform>레이어 %1개가 각각 역전파를 위해 샘플당 보관하는 메모리 (전체 %2). %3 가장 무거운 %n개  %4 나머지. 열을 클릭하면 정렬합니다.</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -450,11 +2032,19 @@
     </message>
     <message>
         <source>Puts the selected top-level layers in a checkpointed block: backward recomputes their activations instead of keeping them</source>
-        <translation type="unfinished"></translation>
+        <translation>선택한 최상위 레이어를 체크포인트 블록에 넣습니다. 역전파에서 활성화를 보관하지 않고 다시 계산합니다</translation>
     </message>
     <message>
         <source>Checkpoint</source>
         <translation>체크포인트</translation>
+    </message>
+    <message>
+        <source>Layer %1 is invalid: see its properties below.</source>
+        <translation>레이어 %1이(가) 잘못되었습니다. 아래 속성을 보세요.</translation>
+    </message>
+    <message>
+        <source>Layer %1 (%2) is invalid: see its properties below.</source>
+        <translation>레이어 %1 (%2)이(가) 잘못되었습니다. 아래 속성을 보세요.</translation>
     </message>
 </context>
 <context>
@@ -484,20 +2074,12 @@
         <translation>파라미터</translation>
     </message>
     <message>
-        <source>Activations / sample</source>
-        <translation>활성화 / 샘플</translation>
-    </message>
-    <message>
         <source>Inputs</source>
         <translation>입력</translation>
     </message>
     <message>
         <source>Memory kept for the backward pass per sample (a Repeat block: all its repetitions)</source>
         <translation>샘플당 역전파를 위해 보관하는 메모리 (반복 블록: 모든 반복의 합)</translation>
-    </message>
-    <message>
-        <source>Invalid network: %1</source>
-        <translation>잘못된 네트워크: %1</translation>
     </message>
     <message>
         <source>Layers: %1 · Parameters: %2 · Activations per sample: %3</source>
@@ -513,19 +2095,19 @@
     </message>
     <message>
         <source>LoRA +%1</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA +%1</translation>
     </message>
     <message>
         <source>Frozen: no gradients or optimizer state for its parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>고정됨: 파라미터에 그래디언트와 옵티마이저 상태가 없음</translation>
     </message>
     <message>
         <source>Checkpointed: its activations are recomputed in the backward pass</source>
-        <translation type="unfinished"></translation>
+        <translation>체크포인트됨: 활성화를 역전파에서 다시 계산함</translation>
     </message>
     <message>
         <source>LoRA adapters: %1 trainable parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA 어댑터: 학습 가능한 파라미터 %1개</translation>
     </message>
     <message>
         <source>Training</source>
@@ -533,7 +2115,39 @@
     </message>
     <message>
         <source>Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>고정된 레이어, 활성화 체크포인팅으로 다시 계산하는 레이어, LoRA 어댑터 파라미터</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Parameters: %1</source>
+        <translation>파라미터: %1</translation>
+    </message>
+    <message>
+        <source>%1 per sample kept for the backward pass</source>
+        <translation>역전파를 위해 샘플당 %1 보관</translation>
+    </message>
+    <message>
+        <source>Forward %1 + backward %2 per sample</source>
+        <translation>샘플당 순전파 %1 + 역전파 %2</translation>
+    </message>
+    <message>
+        <source>Activations
+per sample</source>
+        <translation>샘플당
+활성화</translation>
+    </message>
+    <message>
+        <source>FLOPs
+per sample</source>
+        <translation>샘플당
+FLOPs</translation>
+    </message>
+    <message>
+        <source>Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); checkpoint recomputation is in the summary</source>
+        <translation>샘플당 순전파 + 역전파 부동소수점 연산 수 (반복 블록: 모든 반복의 합). 체크포인팅 재계산은 요약에 있습니다</translation>
     </message>
 </context>
 <context>
@@ -684,11 +2298,11 @@
     </message>
     <message>
         <source>Models (*.json *.onnx);;Headroom models (*.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>모델 (*.json *.onnx);;Headroom 모델 (*.json);;ONNX 모델 (*.onnx);;Hugging Face 설정 (config.json);;모든 파일 (*)</translation>
     </message>
     <message>
         <source>Models to import (*.onnx config.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>가져올 모델 (*.onnx config.json);;ONNX 모델 (*.onnx);;Hugging Face 설정 (config.json);;모든 파일 (*)</translation>
     </message>
     <message>
         <source>&amp;Import...</source>
@@ -696,7 +2310,7 @@
     </message>
     <message>
         <source>Opens an ONNX model or a Hugging Face config.json as a new Headroom model</source>
-        <translation type="unfinished"></translation>
+        <translation>ONNX 모델이나 Hugging Face config.json을 새 Headroom 모델로 엽니다</translation>
     </message>
     <message>
         <source>Import Model</source>
@@ -708,34 +2322,58 @@
     </message>
     <message>
         <source>Imported %1</source>
-        <translation type="unfinished"></translation>
+        <translation>%1을(를) 가져왔습니다</translation>
     </message>
     <message>
         <source>%1 is the file the model was imported from: Headroom saves models as .json files and leaves it as it is. Choose another name.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1은(는) 모델을 가져온 원본 파일입니다. Headroom은 모델을 .json 파일로 저장하며 원본은 그대로 둡니다. 다른 이름을 고르세요.</translation>
     </message>
     <message>
         <source>%1 (imported from %2)[*] — Headroom</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 (%2에서 가져옴)[*] — Headroom</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>%1 실행 취소(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>%1 다시 실행(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>사용자 가이드(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Opens the user guide installed with Headroom</source>
+        <translation>Headroom과 함께 설치된 사용자 가이드를 엽니다</translation>
+    </message>
+    <message>
+        <source>%1 in the documentation (Help &gt; User Guide)</source>
+        <translation>문서의 %1 (도움말 &gt; 사용자 가이드)</translation>
+    </message>
+    <message>
+        <source>Cannot open the user guide</source>
+        <translation>사용자 가이드를 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>The documentation is not installed next to Headroom (it belongs in %1).</source>
+        <translation>Headroom 옆에 문서가 설치되어 있지 않습니다 (%1에 있어야 합니다).</translation>
+    </message>
+    <message>
+        <source>No application could open %1. Open it with a text editor or a Markdown viewer.</source>
+        <translation>%1을(를) 열 수 있는 프로그램이 없습니다. 텍스트 편집기나 Markdown 뷰어로 여세요.</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist. Choose another folder for %2.</source>
+        <translation>폴더 %1이(가) 없습니다. %2을(를) 저장할 다른 폴더를 고르세요.</translation>
     </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>
     <message>
-        <source>Batch size</source>
-        <translation>배치 크기</translation>
-    </message>
-    <message>
         <source>Over budget</source>
         <translation>메모리 초과</translation>
-    </message>
-    <message>
-        <source>Activations per sample</source>
-        <translation>샘플당 활성화</translation>
-    </message>
-    <message>
-        <source>%1: %2 per sample</source>
-        <translation>%1: 샘플당 %2</translation>
     </message>
     <message>
         <source>Memory vs. batch size</source>
@@ -750,28 +2388,12 @@
         <translation>추정 불가</translation>
     </message>
     <message>
-        <source>No estimate: %1</source>
-        <translation>추정 불가: %1</translation>
-    </message>
-    <message>
         <source>Memory (%1)</source>
         <translation>메모리 (%1)</translation>
     </message>
     <message>
         <source>batch %1</source>
         <translation>배치 %1</translation>
-    </message>
-    <message>
-        <source>Activation memory per sample (%1)</source>
-        <translation>샘플당 활성화 메모리 (%1)</translation>
-    </message>
-    <message>
-        <source>The %1 heaviest of %2 layers keeping activations</source>
-        <translation>활성화를 보관하는 레이어 %2개 중 가장 큰 %1개</translation>
-    </message>
-    <message>
-        <source>Layers keeping activations for the backward pass</source>
-        <translation>역전파를 위해 활성화를 보관하는 레이어</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -786,12 +2408,49 @@
         <translation>합계: %1 / %2</translation>
     </message>
     <message>
-        <source>Memory per GPU (%1)</source>
-        <translation>GPU당 메모리 (%1)</translation>
+        <source>M</source>
+        <comment>batch-size suffix: 1,048,576</comment>
+        <translation>M</translation>
     </message>
     <message>
-        <source>Micro-batch per GPU</source>
-        <translation>GPU당 마이크로 배치</translation>
+        <source>k</source>
+        <comment>batch-size suffix: 1,024</comment>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>Batch size (log scale)</source>
+        <translation>배치 크기 (로그 눈금)</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU (log scale)</source>
+        <translation>GPU당 마이크로 배치 (로그 눈금)</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>최대 %1</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>GPU당 %1</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PlanController</name>
+    <message>
+        <source>The network is empty: add layers to see how much memory training it takes.</source>
+        <translation>네트워크가 비어 있습니다. 레이어를 추가하면 학습에 드는 메모리를 볼 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>No estimate: the training set-up cannot be used (the reason is under the set-up).</source>
+        <translation>추정 불가: 이 학습 설정은 쓸 수 없습니다 (이유는 학습 설정 아래에 있습니다).</translation>
+    </message>
+    <message>
+        <source>No estimate until layer %1 is fixed.</source>
+        <translation>레이어 %1을(를) 고치기 전까지는 추정할 수 없습니다.</translation>
+    </message>
+    <message>
+        <source>No estimate until the network is fixed (the reason is under the layer table).</source>
+        <translation>네트워크를 고치기 전까지는 추정할 수 없습니다 (이유는 레이어 표 아래에 있습니다).</translation>
     </message>
 </context>
 <context>
@@ -874,7 +2533,7 @@
     </message>
     <message>
         <source>Not trained: no gradients or optimizer state for its parameters (on a block: every layer inside)</source>
-        <translation type="unfinished"></translation>
+        <translation>학습하지 않음: 파라미터에 그래디언트와 옵티마이저 상태가 없음 (블록에서는 안의 모든 레이어)</translation>
     </message>
     <message>
         <source>Checkpoint</source>
@@ -882,11 +2541,31 @@
     </message>
     <message>
         <source>Each repetition keeps only its input; backward recomputes the rest (activation checkpointing per block)</source>
-        <translation type="unfinished"></translation>
+        <translation>반복마다 입력만 보관하고 나머지는 역전파에서 다시 계산 (블록별 활성화 체크포인팅)</translation>
     </message>
     <message>
         <source>Takes effect when the set-up&apos;s checkpointing is &quot;%1&quot; (now &quot;%2&quot;).</source>
-        <translation type="unfinished"></translation>
+        <translation>학습 설정의 체크포인팅이 &quot;%1&quot;일 때 적용됩니다 (현재 &quot;%2&quot;).</translation>
+    </message>
+    <message>
+        <source>Letters, digits, “_”, “.” and “-”; other layers use it in their inputs</source>
+        <translation>문자, 숫자, “_”, “.”, “-”. 다른 레이어가 입력에서 이 이름을 씁니다</translation>
+    </message>
+    <message>
+        <source>Type one sample&apos;s shape without the batch axis, for example 3, 224, 224.</source>
+        <translation>배치 축을 뺀 샘플 하나의 형태를 입력하세요. 예: 3, 224, 224.</translation>
+    </message>
+    <message>
+        <source>“%1” is not a size: each dimension is a whole number of at least 1 (for example 3, 224, 224).</source>
+        <translation>“%1”은(는) 크기가 아닙니다. 각 차원은 1 이상의 정수여야 합니다 (예: 3, 224, 224).</translation>
+    </message>
+    <message>
+        <source>A name has letters, digits, “_”, “.” and “-” only (at most 200).</source>
+        <translation>이름에는 문자, 숫자, “_”, “.”, “-”만 쓸 수 있습니다 (최대 200자).</translation>
+    </message>
+    <message>
+        <source>“%1” is reserved for the network&apos;s input.</source>
+        <translation>“%1”은(는) 네트워크 입력용으로 예약되어 있습니다.</translation>
     </message>
 </context>
 <context>
@@ -925,7 +2604,7 @@
     </message>
     <message>
         <source>Activation checkpointing, attention, sequence length, gradient accumulation, LoRA and QLoRA</source>
-        <translation type="unfinished"></translation>
+        <translation>활성화 체크포인팅, 어텐션, 시퀀스 길이, 그래디언트 누적, LoRA와 QLoRA</translation>
     </message>
     <message>
         <source>Multi-GPU</source>
@@ -933,7 +2612,7 @@
     </message>
     <message>
         <source>Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload</source>
-        <translation type="unfinished"></translation>
+        <translation>데이터 병렬 (DDP, ZeRO, FSDP), 텐서 병렬, 옵티마이저 오프로드</translation>
     </message>
     <message>
         <source>8-bit state</source>
@@ -941,15 +2620,15 @@
     </message>
     <message>
         <source>bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay 32-bit)</source>
-        <translation type="unfinished"></translation>
+        <translation>bitsandbytes 방식 8비트 옵티마이저 상태 (블록별 양자화, 원소 4096개 미만 텐서는 32비트 유지)</translation>
     </message>
     <message>
         <source> %</source>
-        <translation type="unfinished"></translation>
+        <translation> %</translation>
     </message>
     <message>
         <source>The fraction of the GPU&apos;s peak FLOP rate a training step is assumed to reach (for the step time and throughput)</source>
-        <translation type="unfinished"></translation>
+        <translation>학습 스텝이 도달한다고 가정하는 GPU 최대 FLOP 속도의 비율 (스텝 시간과 처리량 추정용)</translation>
     </message>
     <message>
         <source>Utilisation:</source>
@@ -957,11 +2636,11 @@
     </message>
     <message>
         <source>Activation checkpointing: per block keeps only each checkpointed block&apos;s input and recomputes the rest in backward (mark blocks in the layer editor; with none marked, every top-level Repeat block); selective recomputes only the attention score matrices</source>
-        <translation type="unfinished"></translation>
+        <translation>활성화 체크포인팅: 블록별은 체크포인트된 각 블록의 입력만 보관하고 나머지는 역전파에서 다시 계산 (레이어 편집기에서 블록 표시, 표시가 없으면 모든 최상위 반복 블록). 선택적은 어텐션 점수 행렬만 다시 계산</translation>
     </message>
     <message>
         <source>Flash / SDPA kernels keep no T × T matrix; eager attention keeps heads × T × T probabilities (and their dropout mask)</source>
-        <translation type="unfinished"></translation>
+        <translation>Flash / SDPA 커널은 T × T 행렬을 보관하지 않고, eager 어텐션은 heads × T × T 확률(과 dropout 마스크)을 보관</translation>
     </message>
     <message>
         <source> tokens</source>
@@ -977,7 +2656,7 @@
     </message>
     <message>
         <source>Gradient accumulation: each optimizer step sees micro-batch × steps samples per data-parallel GPU; memory follows the micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>그래디언트 누적: 옵티마이저 스텝마다 데이터 병렬 GPU당 마이크로 배치 × 스텝 수만큼의 샘플을 처리. 메모리는 마이크로 배치를 따름</translation>
     </message>
     <message>
         <source>Off</source>
@@ -985,19 +2664,19 @@
     </message>
     <message>
         <source>LoRA rank r: targeted Linear layers are frozen and get trainable r × in and out × r adapters; every other parameter is frozen. 0 turns LoRA off</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA 랭크 r: 대상 Linear 레이어는 고정되고 학습 가능한 r × in, out × r 어댑터가 붙음. 나머지 파라미터는 모두 고정. 0이면 LoRA 끔</translation>
     </message>
     <message>
         <source>every Linear but the head</source>
-        <translation type="unfinished"></translation>
+        <translation>헤드를 제외한 모든 Linear</translation>
     </message>
     <message>
         <source>Linear layers to adapt, matched against the end of their names, separated by commas (q_proj, v_proj)</source>
-        <translation type="unfinished"></translation>
+        <translation>어댑터를 붙일 Linear 레이어. 이름의 끝부분으로 찾으며 쉼표로 구분 (q_proj, v_proj)</translation>
     </message>
     <message>
         <source>lora_dropout: above 0, each adapted layer keeps a dropped copy of its input</source>
-        <translation type="unfinished"></translation>
+        <translation>lora_dropout: 0보다 크면 어댑터가 붙은 각 레이어가 입력에 dropout을 적용한 사본을 보관</translation>
     </message>
     <message>
         <source>QLoRA (4-bit base)</source>
@@ -1005,7 +2684,7 @@
     </message>
     <message>
         <source>QLoRA: the frozen base Linear weights stored as 4-bit NF4 with double-quantised constants; adapters in the half type</source>
-        <translation type="unfinished"></translation>
+        <translation>QLoRA: 고정된 기본 Linear 가중치를 이중 양자화된 상수와 함께 4비트 NF4로 저장, 어댑터는 반정밀도</translation>
     </message>
     <message>
         <source>Checkpointing:</source>
@@ -1037,23 +2716,19 @@
     </message>
     <message>
         <source>GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU&apos;s memory</source>
-        <translation type="unfinished"></translation>
+        <translation>전체 GPU 수 (데이터 병렬 × 텐서 병렬). 차트는 GPU 한 대의 메모리를 보여 줌</translation>
     </message>
     <message>
         <source>How data parallelism shares the model state: DDP keeps everything on every GPU; ZeRO 1 shards optimizer state, 2 also gradients, 3 also weights (FSDP: shard-grad-op as ZeRO 2, full shard as ZeRO 3)</source>
-        <translation type="unfinished"></translation>
+        <translation>데이터 병렬이 모델 상태를 나누는 방식: DDP는 모든 GPU에 전부 보관, ZeRO 1은 옵티마이저 상태를 샤딩, 2는 그래디언트도, 3은 가중치도 샤딩 (FSDP: shard-grad-op은 ZeRO 2, full shard는 ZeRO 3에 해당)</translation>
     </message>
     <message>
         <source>Megatron tensor-parallel degree for attention and MLP layers</source>
-        <translation type="unfinished"></translation>
+        <translation>어텐션 및 MLP 레이어의 Megatron 텐서 병렬 차수</translation>
     </message>
     <message>
         <source>Offload optimizer state to the CPU</source>
         <translation>옵티마이저 상태를 CPU로 오프로드</translation>
-    </message>
-    <message>
-        <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload)</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>GPUs:</source>
@@ -1069,19 +2744,35 @@
     </message>
     <message>
         <source>Cannot use this set-up: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>이 학습 설정을 쓸 수 없습니다: %1</translation>
     </message>
     <message>
         <source>Tokens per sample; the model&apos;s own is %1</source>
-        <translation type="unfinished"></translation>
+        <translation>샘플당 토큰 수. 모델 자체의 값은 %1</translation>
     </message>
     <message>
         <source>Only for models whose input is a sequence (token ids [T] or features [T, E])</source>
-        <translation type="unfinished"></translation>
+        <translation>입력이 시퀀스인 모델에만 해당 (토큰 id [T] 또는 특성 [T, E])</translation>
     </message>
     <message>
         <source>n/a</source>
-        <translation type="unfinished"></translation>
+        <translation>해당 없음</translation>
+    </message>
+    <message>
+        <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload); needs a ZeRO stage or FSDP sharding</source>
+        <translation>옵티마이저 상태(와 FP32 마스터 가중치)를 CPU 메모리에 보관 (ZeRO-Offload). ZeRO 단계나 FSDP 샤딩이 필요함</translation>
+    </message>
+    <message>
+        <source> × even share</source>
+        <translation> × 균등 몫</translation>
+    </message>
+    <message>
+        <source>Mixture of experts: the tokens the busiest expert of a layer receives, over an even share (1: balanced routing, the estimate&apos;s assumption). The experts keep the same activations for any routing; the busiest expert&apos;s backward buffers grow with this. At most experts ÷ experts per token, where one expert receives every token</source>
+        <translation>전문가 혼합: 레이어에서 가장 바쁜 전문가가 받는 토큰 수를 균등 몫으로 나눈 값 (1: 균형 라우팅, 추정의 가정). 전문가가 보관하는 활성화는 라우팅과 관계없이 같고, 가장 바쁜 전문가의 역전파 버퍼가 이 값에 따라 커집니다. 최대는 전문가 수 ÷ 토큰당 전문가 수로, 이때 한 전문가가 모든 토큰을 받습니다</translation>
+    </message>
+    <message>
+        <source>MoE imbalance:</source>
+        <translation>MoE 불균형:</translation>
     </message>
 </context>
 <context>
@@ -1107,8 +2798,8 @@
         <translation>입력 배치</translation>
     </message>
     <message>
-        <source>Backward transient</source>
-        <translation>역전파 임시 텐서</translation>
+        <source>Transient</source>
+        <translation>임시 텐서</translation>
     </message>
     <message>
         <source>Framework overhead</source>
@@ -1256,7 +2947,7 @@
     </message>
     <message>
         <source>Flash / SDPA</source>
-        <translation type="unfinished"></translation>
+        <translation>Flash / SDPA</translation>
     </message>
     <message>
         <source>Eager (keeps T × T)</source>
@@ -1280,7 +2971,7 @@
     </message>
     <message>
         <source>FSDP shard-grad-op</source>
-        <translation type="unfinished"></translation>
+        <translation>FSDP shard-grad-op</translation>
     </message>
     <message>
         <source>FSDP full shard</source>
@@ -1288,39 +2979,39 @@
     </message>
     <message>
         <source>%1 %2FLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2FLOP</translation>
     </message>
     <message>
         <source>0 s</source>
-        <translation type="unfinished"></translation>
+        <translation>0초</translation>
     </message>
     <message>
         <source>%1 µs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1µs</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1ms</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1초</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1분</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1시간</translation>
     </message>
     <message>
         <source>%1 M</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 M</translation>
     </message>
     <message>
         <source>%1 G</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 G</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,609 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>headroom::report::LayerTablePainter</name>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Output shape</source>
+        <translation>输出形状</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>Activations
+per sample</source>
+        <translation>每样本
+激活值</translation>
+    </message>
+    <message>
+        <source>FLOPs
+per sample</source>
+        <translation>每样本
+FLOPs</translation>
+    </message>
+    <message>
+        <source>Layers (continued)</source>
+        <translation>各层（续）</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>错误：%1</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::MemoryChartPainter</name>
+    <message>
+        <source>Batch %1: %2</source>
+        <translation>批大小 %1：%2</translation>
+    </message>
+    <message>
+        <source>Max batch %1</source>
+        <translation>最大批大小 %1</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::ReportCanvas</name>
+    <message>
+        <source>Page %1 of %2</source>
+        <translation>第 %1 页，共 %2 页</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::ReportComposer</name>
+    <message>
+        <source>Untitled model</source>
+        <translation>未命名模型</translation>
+    </message>
+    <message>
+        <source>Generated %1 by Headroom %2, the GPU memory planner for deep-learning training</source>
+        <translation>由 Headroom %2（深度学习训练的 GPU 显存规划工具）于 %1 生成</translation>
+    </message>
+    <message>
+        <source>Set-up</source>
+        <translation>训练配置</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>模型</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层数</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>%1 (%2 trainable)</source>
+        <translation>%1（可训练 %2）</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>GPU</source>
+        <translation>GPU</translation>
+    </message>
+    <message>
+        <source>%1, %2 memory</source>
+        <translation>%1，显存 %2</translation>
+    </message>
+    <message>
+        <source>Optimizer</source>
+        <translation>优化器</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精度</translation>
+    </message>
+    <message>
+        <source>Batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>%1 per GPU (micro-batch); effective batch %2</source>
+        <translation>每 GPU %1（微批次）；有效批大小 %2</translation>
+    </message>
+    <message>
+        <source>Framework overhead</source>
+        <translation>框架开销</translation>
+    </message>
+    <message>
+        <source>Fits on the %1</source>
+        <translation>%1 放得下</translation>
+    </message>
+    <message>
+        <source>Does not fit on the %1</source>
+        <translation>%1 放不下</translation>
+    </message>
+    <message>
+        <source>Batch %1 needs %2 of %3: %4 %5.</source>
+        <translation>批大小 %1 需要 %2（共 %3）：%4 %5。</translation>
+    </message>
+    <message>
+        <source>headroom</source>
+        <translation>剩余</translation>
+    </message>
+    <message>
+        <source>shortfall</source>
+        <translation>不足</translation>
+    </message>
+    <message>
+        <source> Not even batch 1 fits: it needs %1.</source>
+        <translation> 即使批大小为 1 也放不下：需要 %1。</translation>
+    </message>
+    <message>
+        <source> Not even batch 1 fits.</source>
+        <translation> 即使批大小为 1 也放不下。</translation>
+    </message>
+    <message>
+        <source> Max batch: %1 (the largest batch Headroom considers).</source>
+        <translation> 最大批大小：%1（Headroom 考虑的最大批大小）。</translation>
+    </message>
+    <message>
+        <source> Max batch: %1 per GPU, an effective batch of %2.</source>
+        <translation> 最大批大小：每 GPU %1，有效批大小为 %2。</translation>
+    </message>
+    <message>
+        <source> Max batch: %1.</source>
+        <translation> 最大批大小：%1。</translation>
+    </message>
+    <message>
+        <source> Memory is per GPU, on each of %1 GPUs.</source>
+        <translation> 显存按每块 GPU 计，共 %1 块 GPU。</translation>
+    </message>
+    <message>
+        <source>Summary</source>
+        <translation>摘要</translation>
+    </message>
+    <message>
+        <source>Component</source>
+        <translation>组成部分</translation>
+    </message>
+    <message>
+        <source>At batch %1</source>
+        <translation>批大小 %1 时</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>占比</translation>
+    </message>
+    <message>
+        <source>Per sample</source>
+        <translation>每样本</translation>
+    </message>
+    <message>
+        <source>fixed</source>
+        <translation>固定</translation>
+    </message>
+    <message>
+        <source>Total</source>
+        <translation>合计</translation>
+    </message>
+    <message>
+        <source>No throughput estimate: %1.</source>
+        <translation>无法估算吞吐量：%1。</translation>
+    </message>
+    <message>
+        <source>Throughput</source>
+        <translation>吞吐量</translation>
+    </message>
+    <message>
+        <source>Throughput (estimated)</source>
+        <translation>吞吐量（估算）</translation>
+    </message>
+    <message>
+        <source>Step time</source>
+        <translation>单步时间</translation>
+    </message>
+    <message>
+        <source>%1 per optimizer step (%2)</source>
+        <translation>每个优化器步 %1（%2）</translation>
+    </message>
+    <message>
+        <source>memory-bound</source>
+        <translation>受限于显存带宽</translation>
+    </message>
+    <message>
+        <source>compute-bound</source>
+        <translation>受限于算力</translation>
+    </message>
+    <message>
+        <source>Samples per second</source>
+        <translation>每秒样本数</translation>
+    </message>
+    <message>
+        <source> across %1 GPUs</source>
+        <translation>（%1 块 GPU 合计）</translation>
+    </message>
+    <message>
+        <source>Tokens per second</source>
+        <translation>每秒 token 数</translation>
+    </message>
+    <message>
+        <source>%1 (%2 tokens per sample)</source>
+        <translation>%1（每样本 %2 个 token）</translation>
+    </message>
+    <message>
+        <source>%1 forward + %2 backward</source>
+        <translation>前向 %1 + 反向 %2</translation>
+    </message>
+    <message>
+        <source> + %1 recomputed</source>
+        <translation> + 重计算 %1</translation>
+    </message>
+    <message>
+        <source>FLOPs per sample</source>
+        <translation>每样本 FLOPs</translation>
+    </message>
+    <message>
+        <source>Assumed utilisation</source>
+        <translation>假定利用率</translation>
+    </message>
+    <message>
+        <source>%1 of %2 TFLOP/s peak</source>
+        <translation>峰值 %2 TFLOP/s 的 %1</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>无法估算</translation>
+    </message>
+    <message>
+        <source>Headroom cannot estimate this plan: %1.</source>
+        <translation>Headroom 无法估算此方案：%1。</translation>
+    </message>
+    <message>
+        <source> (at %1)</source>
+        <translation>（位置：%1）</translation>
+    </message>
+    <message>
+        <source> Fix the model and export the report again; the layer table below marks the layers concerned.</source>
+        <translation> 请修正模型后重新导出报告；下方的层表标出了相关的层。</translation>
+    </message>
+    <message>
+        <source>Memory versus batch size</source>
+        <translation>显存与批大小</translation>
+    </message>
+    <message>
+        <source>Layers (%1)</source>
+        <translation>各层（%1）</translation>
+    </message>
+    <message>
+        <source>Activations per sample: the bytes autograd saves for backward that this layer keeps first, for one sample. Batch-independent saved bytes (such as per-channel statistics) are part of the estimate but not of this column. FLOPs per sample: forward plus backward (input and weight gradients) for one sample; checkpoint recomputation is in the throughput section.</source>
+        <translation>每样本激活值：autograd 为反向传播保存、且首先由该层保留的字节数（单个样本）。与批大小无关的保存量（如按通道的统计量）计入估算，但不在此列。每样本 FLOPs：单个样本的前向加反向（输入梯度和权重梯度）运算量；检查点重计算见吞吐量一节。</translation>
+    </message>
+    <message>
+        <source>Activations.</source>
+        <translation>激活值。</translation>
+    </message>
+    <message>
+        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the backward transient (the largest pair of activation gradients alive at once during backward) are components of their own.</source>
+        <translation>autograd 为反向传播保存的张量，按 PyTorch 2.x 在 CUDA 上的语义计算：每个保存的存储只计一次，记在最先保留它的层上，损失函数保存的也包括在内。带标签的输入批次和反向临时量（反向传播中同时存在的最大一对激活梯度）各自单独列出。</translation>
+    </message>
+    <message>
+        <source>Peak memory.</source>
+        <translation>峰值显存。</translation>
+    </message>
+    <message>
+        <source>The total is the sum of all the components: the memory at the start of the backward pass when gradients are kept between steps (zero_grad(set_to_none=False), or gradient accumulation). With PyTorch 2.x&apos;s default set_to_none=True the real peak can be lower by up to the gradients&apos; size; Headroom reports the sum so that a plan it says fits does fit. Weights, gradients, optimizer state and overhead do not depend on the batch size; activations, the input batch and the transient grow linearly with it.</source>
+        <translation>合计为所有组成部分之和：即各步之间保留梯度时（zero_grad(set_to_none=False) 或梯度累积）反向传播开始时的显存。按 PyTorch 2.x 默认的 set_to_none=True，实际峰值最多可低一个梯度的大小；Headroom 报告的是总和，以保证它判定放得下的方案确实放得下。权重、梯度、优化器状态和开销与批大小无关；激活值、输入批次和临时量随批大小线性增长。</translation>
+    </message>
+    <message>
+        <source>%1 keeps no state.</source>
+        <translation>%1 不保存状态。</translation>
+    </message>
+    <message>
+        <source>%1 keeps one float32 state tensor the size of each trainable parameter.</source>
+        <translation>%1 为每个可训练参数保存一个同样大小的 float32 状态张量。</translation>
+    </message>
+    <message>
+        <source>%1 keeps %2 float32 state tensors the size of each trainable parameter.</source>
+        <translation>%1 为每个可训练参数保存 %2 个同样大小的 float32 状态张量。</translation>
+    </message>
+    <message>
+        <source> Pure half-precision training adds a float32 master copy of the weights.</source>
+        <translation> 纯半精度训练还会增加一份 float32 主权重副本。</translation>
+    </message>
+    <message>
+        <source> Under autocast, weights, gradients and optimizer state stay float32, and the half copies of weights autocast caches for the step count as weights.</source>
+        <translation> 在 autocast 下，权重、梯度和优化器状态保持 float32，autocast 为该步缓存的半精度权重副本计入权重。</translation>
+    </message>
+    <message>
+        <source>Optimizer and precision.</source>
+        <translation>优化器与精度。</translation>
+    </message>
+    <message>
+        <source>Overhead and GPU memory.</source>
+        <translation>开销与 GPU 显存。</translation>
+    </message>
+    <message>
+        <source>Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and cuDNN handles and workspaces, and the caching allocator&apos;s reserve; the real figure depends on the driver, the CUDA version and the libraries loaded. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
+        <translation>框架开销由用户设置，此处为 %1，用于 CUDA 上下文、内核映像、cuBLAS 和 cuDNN 的句柄与工作区，以及缓存分配器的预留；实际数值取决于驱动、CUDA 版本和加载的库。GPU 显存按厂商标称值计算；显示输出、驱动和其他进程可能占用其中一部分。</translation>
+    </message>
+    <message>
+        <source>Gradient accumulation.</source>
+        <translation>梯度累积。</translation>
+    </message>
+    <message>
+        <source>Each optimizer step runs %1 micro-batches of %2 samples; memory follows the micro-batch, and the gradients are kept between micro-batches.</source>
+        <translation>每个优化器步运行 %1 个各含 %2 个样本的微批次；显存取决于微批次，梯度在微批次之间保留。</translation>
+    </message>
+    <message>
+        <source>DDP: every GPU holds all weights, gradients and optimizer state, plus the gradient buckets the all-reduce uses.</source>
+        <translation>DDP：每块 GPU 都保存全部权重、梯度和优化器状态，外加 all-reduce 使用的梯度桶。</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 1: each GPU keeps 1/N of the optimizer state.</source>
+        <translation>ZeRO 第 1 阶段：每块 GPU 保存 1/N 的优化器状态。</translation>
+    </message>
+    <message>
+        <source>%1: each GPU keeps 1/N of the optimizer state and of the gradients.</source>
+        <translation>%1：每块 GPU 保存 1/N 的优化器状态和梯度。</translation>
+    </message>
+    <message>
+        <source>%1: each GPU keeps 1/N of the weights, the gradients and the optimizer state, and gathers each layer&apos;s full weights into communication buffers when it runs.</source>
+        <translation>%1：每块 GPU 保存 1/N 的权重、梯度和优化器状态，并在每层运行时把该层的完整权重收集到通信缓冲区中。</translation>
+    </message>
+    <message>
+        <source> Here N is 1 data-parallel GPU.</source>
+        <translation> 此处 N 为 1 块数据并行 GPU。</translation>
+    </message>
+    <message>
+        <source> Here N is %1 data-parallel GPUs.</source>
+        <translation> 此处 N 为 %1 块数据并行 GPU。</translation>
+    </message>
+    <message>
+        <source> Tensor parallelism splits the attention and MLP layers&apos; weights and activations %1 ways.</source>
+        <translation> 张量并行把注意力层和 MLP 层的权重与激活值切分为 %1 份。</translation>
+    </message>
+    <message>
+        <source> The optimizer state (with any float32 master weights) lives in CPU memory and takes no GPU memory.</source>
+        <translation> 优化器状态（连同 float32 主权重）存放在 CPU 内存中，不占用 GPU 显存。</translation>
+    </message>
+    <message>
+        <source> Every figure is for one GPU; the chart&apos;s line is one GPU&apos;s memory.</source>
+        <translation> 所有数值均按单块 GPU 计；图中的线表示单块 GPU 的显存。</translation>
+    </message>
+    <message>
+        <source>Several GPUs.</source>
+        <translation>多 GPU。</translation>
+    </message>
+    <message>
+        <source>8-bit optimizer.</source>
+        <translation>8 位优化器。</translation>
+    </message>
+    <message>
+        <source>Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); tensors below 4,096 elements stay 32-bit.</source>
+        <translation>优化器状态以 8 位保存，并按块缩放（bitsandbytes）；少于 4,096 个元素的张量仍为 32 位。</translation>
+    </message>
+    <message>
+        <source>Checkpointing.</source>
+        <translation>激活检查点。</translation>
+    </message>
+    <message>
+        <source>Each checkpointed block keeps only its input; its activations are recomputed during backward, so one block&apos;s activations are alive at a time. The recomputation costs one more forward pass through those blocks.</source>
+        <translation>每个检查点块只保留其输入；其激活值在反向传播时重新计算，因此同一时间只有一个块的激活值存在。重计算的代价是让这些块多做一次前向传播。</translation>
+    </message>
+    <message>
+        <source>Selective recomputation keeps everything but the attention score matrices, which backward recomputes.</source>
+        <translation>选择性重计算保留除注意力分数矩阵以外的一切，注意力分数矩阵在反向传播时重新计算。</translation>
+    </message>
+    <message>
+        <source>LoRA.</source>
+        <translation>LoRA。</translation>
+    </message>
+    <message>
+        <source>Targeted Linear layers get trainable rank-%1 adapters; every other parameter is frozen, so only the adapters have gradients and optimizer state.%2</source>
+        <translation>目标 Linear 层获得可训练的秩为 %1 的适配器；其余参数全部冻结，因此只有适配器有梯度和优化器状态。%2</translation>
+    </message>
+    <message>
+        <source> QLoRA stores the frozen base weights in 4-bit NF4 with double-quantised constants; the adapters are half precision.</source>
+        <translation> QLoRA 以 4 位 NF4 存储冻结的基础权重，量化常数再做二次量化；适配器为半精度。</translation>
+    </message>
+    <message>
+        <source>Throughput.</source>
+        <translation>吞吐量。</translation>
+    </message>
+    <message>
+        <source>A roofline estimate: the step&apos;s FLOPs at %1 of the GPU&apos;s peak for the precision, or the bytes it must move at the GPU&apos;s memory bandwidth, whichever takes longer. Real runs vary with kernels, data loading and communication.</source>
+        <translation>屋顶线模型估算：取以下两者中耗时较长者——按该精度下 GPU 峰值算力的 %1 执行该步的 FLOPs，或按 GPU 显存带宽搬运该步必须移动的字节。实际运行会因内核、数据加载和通信而不同。</translation>
+    </message>
+    <message>
+        <source>Not modelled.</source>
+        <translation>未建模。</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding and fragmentation, cuDNN workspaces beyond the overhead setting, and temporaries inside the optimizer step.</source>
+        <translation>缓存分配器的取整与碎片、超出开销设置的 cuDNN 工作区，以及优化器步内部的临时量。</translation>
+    </message>
+    <message>
+        <source>docs/memory-model.md in Headroom&apos;s documentation describes the memory model, its formulas and their sources. In short:</source>
+        <translation>Headroom 文档中的 docs/memory-model.md 介绍了显存模型、其公式及出处。简而言之：</translation>
+    </message>
+    <message>
+        <source>Assumptions and method</source>
+        <translation>假设与方法</translation>
+    </message>
+    <message>
+        <source>Memory plan for %1</source>
+        <translation>%1 的显存规划</translation>
+    </message>
+    <message>
+        <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
+        <translation>批大小从 %1 到 %2 时单个训练步的峰值，按组成部分堆叠。在批大小 %3 时，峰值包含固定的 %4，外加每样本 %5。</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::plantext</name>
+    <message>
+        <source>Sequence length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>%1 tokens</source>
+        <translation>%1 个 token</translation>
+    </message>
+    <message>
+        <source>Accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>%1 micro-batches per optimizer step</source>
+        <translation>每个优化器步 %1 个微批次</translation>
+    </message>
+    <message>
+        <source>%1 (%2 data-parallel x %3 tensor-parallel)</source>
+        <translation>%1（%2 路数据并行 × %3 路张量并行）</translation>
+    </message>
+    <message>
+        <source>GPUs</source>
+        <translation>GPU 数</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>Offload</source>
+        <translation>卸载</translation>
+    </message>
+    <message>
+        <source>optimizer state in CPU memory</source>
+        <translation>优化器状态位于 CPU 内存</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>8-bit (block-wise quantised)</source>
+        <translation>8 位（按块量化）</translation>
+    </message>
+    <message>
+        <source>Checkpointing</source>
+        <translation>激活检查点</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>every Linear layer but the output head</source>
+        <translation>除输出头以外的所有 Linear 层</translation>
+    </message>
+    <message>
+        <source>QLoRA rank %1 on %2</source>
+        <translation>QLoRA，秩 %1，作用于 %2</translation>
+    </message>
+    <message>
+        <source>LoRA rank %1 on %2</source>
+        <translation>LoRA，秩 %1，作用于 %2</translation>
+    </message>
+    <message>
+        <source>, dropout %1</source>
+        <translation>，dropout %1</translation>
+    </message>
+    <message>
+        <source>; base weights 4-bit NF4</source>
+        <translation>；基础权重为 4 位 NF4</translation>
+    </message>
+    <message>
+        <source>LoRA</source>
+        <translation>LoRA</translation>
+    </message>
+    <message>
+        <source>Utilisation</source>
+        <translation>利用率</translation>
+    </message>
+    <message>
+        <source>%1 of peak assumed</source>
+        <translation>假定为峰值的 %1</translation>
+    </message>
+    <message>
+        <source>Checkpointing (%1) adds %2 of activations at batch %3 (+%4): checkpointing these layers costs memory, and +%5 forward compute</source>
+        <translation>激活检查点（%1）在批大小 %3 时反而增加 %2 激活值（+%4）：对这些层做检查点会多占显存，并增加 +%5 前向计算</translation>
+    </message>
+    <message>
+        <source>Checkpointing (%1) saves %2 of activations at batch %3 (%4) for +%5 forward compute</source>
+        <translation>激活检查点（%1）在批大小 %3 时节省 %2 激活值（%4），代价是 +%5 前向计算</translation>
+    </message>
+    <message>
+        <source>LoRA adds %1 adapter parameters: %2 of %3 parameters train (%4)</source>
+        <translation>LoRA 增加 %1 个适配器参数：%3 个参数中有 %2 个参与训练（%4）</translation>
+    </message>
+    <message>
+        <source>1 step</source>
+        <translation>1 步</translation>
+    </message>
+    <message>
+        <source>%1 steps</source>
+        <translation>%1 步</translation>
+    </message>
+    <message>
+        <source>1 replica</source>
+        <translation>1 个副本</translation>
+    </message>
+    <message>
+        <source>%1 replicas</source>
+        <translation>%1 个副本</translation>
+    </message>
+    <message>
+        <source>1 GPU</source>
+        <translation>1 块 GPU</translation>
+    </message>
+    <message>
+        <source>%1 GPUs</source>
+        <translation>%1 块 GPU</translation>
+    </message>
+    <message>
+        <source>%1 = %2 x %3 x %4</source>
+        <translation>%1 = %2 × %3 × %4</translation>
+    </message>
+    <message>
+        <source>The peak is the optimizer step: weights, gradients and optimizer state with the step&apos;s own temporaries, after the activations are freed</source>
+        <translation>峰值出现在优化器步：激活值释放之后，权重、梯度和优化器状态，加上该步自身的临时张量</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>峰值出现在反向传播中，激活检查点正在重新计算层 %1 时</translation>
+    </message>
+    <message>
+        <source>The peak is in the backward pass, at layer %1</source>
+        <translation>峰值出现在反向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>The peak is in the forward pass, at layer %1</source>
+        <translation>峰值出现在前向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
+        <translation>%1，且在第一个之后的微批次中（累积的梯度仍然存在）</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::AttributeEditor</name>
     <message>
         <source>sizes</source>
@@ -20,8 +623,72 @@
         <translation>自动推断</translation>
     </message>
     <message>
-        <source>Leave it out: Headroom works it out from the input</source>
-        <translation>留空：Headroom 会根据输入推断</translation>
+        <source>whole numbers from %1 up</source>
+        <translation>不小于 %1 的整数</translation>
+    </message>
+    <message>
+        <source>whole numbers from %1 to %2</source>
+        <translation>%1 到 %2 的整数</translation>
+    </message>
+    <message>
+        <source>%1, or %2</source>
+        <translation>%1，或 %2</translation>
+    </message>
+    <message>
+        <source>numbers above %1, up to %2</source>
+        <translation>大于 %1 且不超过 %2 的数</translation>
+    </message>
+    <message>
+        <source>numbers from %1 to %2</source>
+        <translation>%1 到 %2 的数</translation>
+    </message>
+    <message>
+        <source>numbers above %1</source>
+        <translation>大于 %1 的数</translation>
+    </message>
+    <message>
+        <source>numbers from %1 up</source>
+        <translation>不小于 %1 的数</translation>
+    </message>
+    <message>
+        <source>numbers up to %1</source>
+        <translation>不超过 %1 的数</translation>
+    </message>
+    <message>
+        <source>any number</source>
+        <translation>任意数</translation>
+    </message>
+    <message>
+        <source>on or off</source>
+        <translation>开或关</translation>
+    </message>
+    <message>
+        <source>one of %1</source>
+        <translation>%1 之一</translation>
+    </message>
+    <message>
+        <source>Allowed: %1.</source>
+        <translation>允许的值：%1。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be typed here: %2 takes %3.</source>
+        <translation>这里不能输入“%1”：%2 接受%3。</translation>
+    </message>
+    <message>
+        <source>Leave %1 out of the model file: Headroom uses %2</source>
+        <translation>在模型文件中省略 %1（Headroom 取值：%2）</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed: %2 takes %3.</source>
+        <translation>不允许“%1”：%2 接受%3。</translation>
+    </message>
+    <message>
+        <source>%1 needs at least one size.</source>
+        <translation>%1 至少需要一个尺寸。</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed: %2 takes %3, separated by commas.</source>
+        <translation>不允许“%1”：%2 接受以逗号分隔的%3。</translation>
     </message>
 </context>
 <context>
@@ -71,10 +738,6 @@
         <translation>合计：—</translation>
     </message>
     <message>
-        <source>No estimate: %1</source>
-        <translation>无法估算：%1</translation>
-    </message>
-    <message>
         <source>Max micro-batch per GPU: %1</source>
         <translation>每 GPU 最大微批大小：%1</translation>
     </message>
@@ -84,63 +747,886 @@
     </message>
     <message>
         <source>%1 steps</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 步</translation>
     </message>
     <message>
         <source>%1 GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 块 GPU</translation>
     </message>
     <message>
         <source>Effective batch: %1 (%2); at most %3</source>
-        <translation type="unfinished"></translation>
+        <translation>有效批大小：%1（%2）；最多 %3</translation>
     </message>
     <message>
         <source>Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs</source>
-        <translation type="unfinished"></translation>
+        <translation>每个优化器步的样本数：微批大小 × 累积步数 × 数据并行 GPU 数</translation>
     </message>
     <message>
         <source>Max micro-batch per GPU: —</source>
-        <translation type="unfinished"></translation>
+        <translation>每 GPU 最大微批大小：—</translation>
     </message>
     <message>
         <source>Per GPU: —</source>
-        <translation type="unfinished"></translation>
+        <translation>每 GPU：—</translation>
     </message>
     <message>
         <source>Step: %1 · %2 samples/s</source>
-        <translation type="unfinished"></translation>
+        <translation>单步：%1 · %2 样本/秒</translation>
     </message>
     <message>
         <source> · %1 tokens/s</source>
-        <translation type="unfinished"></translation>
+        <translation> · %1 token/秒</translation>
     </message>
     <message>
         <source> (at %1% of %2 TFLOPS%3)</source>
-        <translation type="unfinished"></translation>
+        <translation>（按 %2 TFLOPS 的 %1%%3）</translation>
     </message>
     <message>
         <source>, memory-bound</source>
-        <translation type="unfinished"></translation>
+        <translation>，受限于显存带宽</translation>
     </message>
     <message>
         <source>Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); compute %5, memory traffic %6</source>
-        <translation type="unfinished"></translation>
+        <translation>每个优化器步、每块 GPU：%1（每样本前向 %2、反向 %3、重计算 %4）；计算 %5，显存访问 %6</translation>
     </message>
     <message>
         <source>Throughput: — (%1)</source>
-        <translation type="unfinished"></translation>
-    </message>
-    <message>
-        <source>Checkpointing: activations %1 instead of %2 per sample (−%3%), recomputing %4 per sample (+%5% forward compute)</source>
-        <translation type="unfinished"></translation>
+        <translation>吞吐量：—（%1）</translation>
     </message>
     <message>
         <source>Trainable: %1 of %2 parameters (%3%)</source>
-        <translation type="unfinished"></translation>
+        <translation>可训练：%2 个参数中的 %1 个（%3%）</translation>
     </message>
     <message>
         <source>; LoRA adapters: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>；LoRA 适配器：%1</translation>
+    </message>
+    <message>
+        <source>The network is empty</source>
+        <translation>网络为空</translation>
+    </message>
+    <message>
+        <source>Add layers to see how much memory training it takes.</source>
+        <translation>添加层后即可看到训练所需的显存。</translation>
+    </message>
+    <message>
+        <source>−%1 %</source>
+        <translation>−%1 %</translation>
+    </message>
+    <message>
+        <source>+%1 %: checkpointing these layers costs memory</source>
+        <translation>+%1 %：对这些层做检查点反而多占显存</translation>
+    </message>
+    <message>
+        <source>no saving</source>
+        <translation>没有节省</translation>
+    </message>
+    <message>
+        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
+        <translation>激活检查点：每样本激活值 %1（原为 %2，%3），每样本重计算 %4（前向计算 +%5 %）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::CoreText</name>
+    <message>
+        <source>Average pooling to a fixed output size</source>
+        <translation>自适应平均池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Elementwise sum of two or more inputs (residual)</source>
+        <translation>两个或多个输入逐元素相加（残差）</translation>
+    </message>
+    <message>
+        <source>2-D average pooling over [C, H, W]</source>
+        <translation>对 [C, H, W] 做二维平均池化</translation>
+    </message>
+    <message>
+        <source>Batch normalisation over [C] or [C, L]</source>
+        <translation>对 [C] 或 [C, L] 做批归一化</translation>
+    </message>
+    <message>
+        <source>Batch normalisation over [C, H, W]</source>
+        <translation>对 [C, H, W] 做批归一化</translation>
+    </message>
+    <message>
+        <source>Concatenates inputs along an axis (torch.cat)</source>
+        <translation>沿某一轴拼接输入（torch.cat）</translation>
+    </message>
+    <message>
+        <source>1-D convolution over [C, L]</source>
+        <translation>对 [C, L] 做一维卷积</translation>
+    </message>
+    <message>
+        <source>2-D convolution over [C, H, W]</source>
+        <translation>对 [C, H, W] 做二维卷积</translation>
+    </message>
+    <message>
+        <source>2-D transposed convolution over [C, H, W]</source>
+        <translation>对 [C, H, W] 做二维转置卷积</translation>
+    </message>
+    <message>
+        <source>Zeroes elements with probability p while training</source>
+        <translation>训练时以概率 p 将元素置零</translation>
+    </message>
+    <message>
+        <source>Lookup table of learned vectors for integer ids</source>
+        <translation>按整数 id 查找学习到的向量的查找表</translation>
+    </message>
+    <message>
+        <source>Flattens a range of axes into one (a view)</source>
+        <translation>把一段连续的轴展平为一个轴（视图）</translation>
+    </message>
+    <message>
+        <source>Gaussian error linear unit</source>
+        <translation>高斯误差线性单元</translation>
+    </message>
+    <message>
+        <source>Gated recurrent unit over a sequence [T, features]</source>
+        <translation>对序列 [T, features] 的门控循环单元</translation>
+    </message>
+    <message>
+        <source>Group normalisation over [C, *]</source>
+        <translation>对 [C, *] 做组归一化</translation>
+    </message>
+    <message>
+        <source>Passes its input through unchanged</source>
+        <translation>原样传递输入</translation>
+    </message>
+    <message>
+        <source>Long short-term memory over a sequence [T, features]</source>
+        <translation>对序列 [T, features] 的长短期记忆网络</translation>
+    </message>
+    <message>
+        <source>Layer normalisation over the trailing axes</source>
+        <translation>对末尾若干轴做层归一化</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else negative_slope * x</source>
+        <translation>x &gt; 0 时为 x，否则为 negative_slope * x</translation>
+    </message>
+    <message>
+        <source>Fully connected layer on the last axis</source>
+        <translation>作用于最后一个轴的全连接层</translation>
+    </message>
+    <message>
+        <source>2-D max pooling over [C, H, W]</source>
+        <translation>对 [C, H, W] 做二维最大池化</translation>
+    </message>
+    <message>
+        <source>Elementwise product of two inputs (gated units)</source>
+        <translation>两个输入逐元素相乘（门控单元）</translation>
+    </message>
+    <message>
+        <source>Multi-head self-attention over a sequence [T, E]</source>
+        <translation>对序列 [T, E] 的多头自注意力</translation>
+    </message>
+    <message>
+        <source>GELU, tanh approximation written out in tensor ops (Hugging Face&apos;s gelu_new, GPT-2)</source>
+        <translation>以张量运算写出的 GELU tanh 近似（Hugging Face 的 gelu_new，GPT-2）</translation>
+    </message>
+    <message>
+        <source>Learned position vectors added to a sequence [T, D]</source>
+        <translation>加到序列 [T, D] 上的可学习位置向量</translation>
+    </message>
+    <message>
+        <source>Root-mean-square normalisation over the last axis (Llama&apos;s RMSNorm, computed in float32)</source>
+        <translation>对最后一个轴做均方根归一化（Llama 的 RMSNorm，以 float32 计算）</translation>
+    </message>
+    <message>
+        <source>max(0, x)</source>
+        <translation>max(0, x)</translation>
+    </message>
+    <message>
+        <source>min(max(0, x), 6)</source>
+        <translation>min(max(0, x), 6)</translation>
+    </message>
+    <message>
+        <source>Multi-head attention on projected q, k, v (grouped-query, optional rotary embedding)</source>
+        <translation>作用于投影后的 q、k、v 的多头注意力（分组查询，可选旋转位置编码）</translation>
+    </message>
+    <message>
+        <source>x * sigmoid(x) (swish)</source>
+        <translation>x * sigmoid(x)（swish）</translation>
+    </message>
+    <message>
+        <source>1 / (1 + exp(-x))</source>
+        <translation>1 / (1 + exp(-x))</translation>
+    </message>
+    <message>
+        <source>Softmax along one axis</source>
+        <translation>沿某一轴做 softmax</translation>
+    </message>
+    <message>
+        <source>tanh(x)</source>
+        <translation>tanh(x)</translation>
+    </message>
+    <message>
+        <source>Learned segment vectors added to a sequence [T, D] (BERT&apos;s token type embeddings, segment 0)</source>
+        <translation>加到序列 [T, D] 上的可学习分段向量（BERT 的 token 类型嵌入，分段 0）</translation>
+    </message>
+    <message>
+        <source>Self-attention and feed-forward block with residuals and LayerNorms</source>
+        <translation>带残差和 LayerNorm 的自注意力与前馈块</translation>
+    </message>
+    <message>
+        <source>Output height and width</source>
+        <translation>输出的高和宽</translation>
+    </message>
+    <message>
+        <source>Window size</source>
+        <translation>窗口大小</translation>
+    </message>
+    <message>
+        <source>Stride (kernel_size if left out)</source>
+        <translation>步幅（省略时为 kernel_size）</translation>
+    </message>
+    <message>
+        <source>Implicit zero padding</source>
+        <translation>隐式零填充</translation>
+    </message>
+    <message>
+        <source>Rounds the output size up</source>
+        <translation>输出尺寸向上取整</translation>
+    </message>
+    <message>
+        <source>Averages over padding too</source>
+        <translation>平均时也计入填充</translation>
+    </message>
+    <message>
+        <source>Divisor instead of the window size</source>
+        <translation>代替窗口大小的除数</translation>
+    </message>
+    <message>
+        <source>Channels (inferred from the input if left out)</source>
+        <translation>通道数（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Added to the variance</source>
+        <translation>加到方差上</translation>
+    </message>
+    <message>
+        <source>Running-statistics momentum</source>
+        <translation>滑动统计量的动量</translation>
+    </message>
+    <message>
+        <source>Learnable scale and shift</source>
+        <translation>可学习的缩放和平移</translation>
+    </message>
+    <message>
+        <source>Keeps running mean and variance buffers</source>
+        <translation>保留滑动均值和方差缓冲区</translation>
+    </message>
+    <message>
+        <source>Axis, counting the batch axis as 0 (1 = channels)</source>
+        <translation>轴，批次轴计为 0（1 = 通道）</translation>
+    </message>
+    <message>
+        <source>Input channels (inferred from the input if left out)</source>
+        <translation>输入通道数（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Output channels</source>
+        <translation>输出通道数</translation>
+    </message>
+    <message>
+        <source>Kernel size</source>
+        <translation>卷积核大小</translation>
+    </message>
+    <message>
+        <source>Stride</source>
+        <translation>步幅</translation>
+    </message>
+    <message>
+        <source>Zero padding on each side</source>
+        <translation>每侧的零填充</translation>
+    </message>
+    <message>
+        <source>Spacing between kernel elements</source>
+        <translation>卷积核元素之间的间距</translation>
+    </message>
+    <message>
+        <source>Blocked connections from input to output channels</source>
+        <translation>输入通道到输出通道的分组连接</translation>
+    </message>
+    <message>
+        <source>Adds a learnable bias</source>
+        <translation>添加可学习的偏置</translation>
+    </message>
+    <message>
+        <source>Padding mode (does not change sizes)</source>
+        <translation>填充模式（不影响尺寸）</translation>
+    </message>
+    <message>
+        <source>Implicit zero padding removed from each side</source>
+        <translation>从每侧去掉的隐式零填充</translation>
+    </message>
+    <message>
+        <source>Extra size added to one side of the output</source>
+        <translation>加到输出一侧的额外尺寸</translation>
+    </message>
+    <message>
+        <source>Probability of zeroing an element</source>
+        <translation>元素被置零的概率</translation>
+    </message>
+    <message>
+        <source>Overwrites the input</source>
+        <translation>覆盖输入</translation>
+    </message>
+    <message>
+        <source>Vocabulary size (rows of the table)</source>
+        <translation>词表大小（表的行数）</translation>
+    </message>
+    <message>
+        <source>Vector size</source>
+        <translation>向量维度</translation>
+    </message>
+    <message>
+        <source>Id whose vector stays zero and gets no gradient</source>
+        <translation>向量保持为零且不接收梯度的 id</translation>
+    </message>
+    <message>
+        <source>First axis to flatten, counting the batch axis as 0</source>
+        <translation>要展平的第一个轴，批次轴计为 0</translation>
+    </message>
+    <message>
+        <source>Last axis to flatten (negative counts from the end)</source>
+        <translation>要展平的最后一个轴（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Exact erf form or the tanh approximation</source>
+        <translation>精确的 erf 形式或 tanh 近似</translation>
+    </message>
+    <message>
+        <source>Input features (inferred from the input if left out)</source>
+        <translation>输入特征数（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Features of the hidden state</source>
+        <translation>隐藏状态的特征数</translation>
+    </message>
+    <message>
+        <source>Stacked recurrent layers</source>
+        <translation>堆叠的循环层数</translation>
+    </message>
+    <message>
+        <source>Biases b_ih and b_hh</source>
+        <translation>偏置 b_ih 和 b_hh</translation>
+    </message>
+    <message>
+        <source>Batch axis first: the output is a transposed view, which a following Linear or Flatten copies</source>
+        <translation>批次轴在前：输出是转置视图，后面的 Linear 或 Flatten 会复制它</translation>
+    </message>
+    <message>
+        <source>Dropout between stacked layers</source>
+        <translation>堆叠层之间的 dropout</translation>
+    </message>
+    <message>
+        <source>Also runs the sequence backwards (doubles the output features)</source>
+        <translation>同时反向处理序列（输出特征数翻倍）</translation>
+    </message>
+    <message>
+        <source>Groups the channels are split into</source>
+        <translation>通道分成的组数</translation>
+    </message>
+    <message>
+        <source>Learnable per-channel scale and shift</source>
+        <translation>按通道可学习的缩放和平移</translation>
+    </message>
+    <message>
+        <source>Projection size of the hidden state (only 0 is supported)</source>
+        <translation>隐藏状态的投影大小（仅支持 0）</translation>
+    </message>
+    <message>
+        <source>Trailing axes to normalise (the last axis if left out)</source>
+        <translation>要归一化的末尾各轴（省略时为最后一个轴）</translation>
+    </message>
+    <message>
+        <source>Learnable per-element scale (and shift)</source>
+        <translation>按元素可学习的缩放（和平移）</translation>
+    </message>
+    <message>
+        <source>Learnable shift (with elementwise_affine)</source>
+        <translation>可学习的平移（与 elementwise_affine 一起）</translation>
+    </message>
+    <message>
+        <source>Slope for negative inputs</source>
+        <translation>负输入的斜率</translation>
+    </message>
+    <message>
+        <source>Overwrites the input instead of allocating an output</source>
+        <translation>覆盖输入，不另分配输出</translation>
+    </message>
+    <message>
+        <source>Output features</source>
+        <translation>输出特征数</translation>
+    </message>
+    <message>
+        <source>Implicit negative-infinity padding</source>
+        <translation>隐式负无穷填充</translation>
+    </message>
+    <message>
+        <source>Spacing between window elements</source>
+        <translation>窗口元素之间的间距</translation>
+    </message>
+    <message>
+        <source>Also returns the indices (they are kept anyway)</source>
+        <translation>同时返回索引（索引无论如何都会保存）</translation>
+    </message>
+    <message>
+        <source>Embedding size E (inferred from the input if left out)</source>
+        <translation>嵌入维度 E（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Attention heads (must divide embed_dim)</source>
+        <translation>注意力头数（须整除 embed_dim）</translation>
+    </message>
+    <message>
+        <source>Dropout on the attention probabilities</source>
+        <translation>作用于注意力概率的 dropout</translation>
+    </message>
+    <message>
+        <source>Biases on the input and output projections</source>
+        <translation>输入和输出投影的偏置</translation>
+    </message>
+    <message>
+        <source>Learned bias rows appended to keys and values</source>
+        <translation>附加到键和值上的可学习偏置行</translation>
+    </message>
+    <message>
+        <source>A zero row appended to keys and values</source>
+        <translation>附加到键和值上的全零行</translation>
+    </message>
+    <message>
+        <source>Key size (must equal embed_dim: self-attention) (inferred from the input if left out)</source>
+        <translation>键的维度（须等于 embed_dim：自注意力）（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Value size (must equal embed_dim: self-attention) (inferred from the input if left out)</source>
+        <translation>值的维度（须等于 embed_dim：自注意力）（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Batch axis first (no memory effect)</source>
+        <translation>批次轴在前（不影响显存）</translation>
+    </message>
+    <message>
+        <source>Return the attention weights: the explicit path that keeps heads x T x T probabilities; false uses fused scaled-dot-product attention</source>
+        <translation>返回注意力权重：走显式计算路径，保留 heads × T × T 的概率；为 false 时使用融合的缩放点积注意力</translation>
+    </message>
+    <message>
+        <source>Causal mask hint (no memory effect)</source>
+        <translation>因果掩码提示（不影响显存）</translation>
+    </message>
+    <message>
+        <source>Average the returned weights over heads (no memory effect)</source>
+        <translation>对返回的权重按头取平均（不影响显存）</translation>
+    </message>
+    <message>
+        <source>Maximum sequence length (rows of the table)</source>
+        <translation>最大序列长度（表的行数）</translation>
+    </message>
+    <message>
+        <source>Vector size D (inferred from the input if left out)</source>
+        <translation>向量维度 D（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Normalised size (the input&apos;s last axis) (inferred from the input if left out)</source>
+        <translation>归一化的大小（输入的最后一个轴）（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Added to the mean square</source>
+        <translation>加到均方值上</translation>
+    </message>
+    <message>
+        <source>Learnable per-element scale</source>
+        <translation>按元素可学习的缩放</translation>
+    </message>
+    <message>
+        <source>Query heads h</source>
+        <translation>查询头数 h</translation>
+    </message>
+    <message>
+        <source>Key/value heads g (grouped-query attention; must divide num_heads; default num_heads)</source>
+        <translation>键/值头数 g（分组查询注意力；须整除 num_heads；默认为 num_heads）</translation>
+    </message>
+    <message>
+        <source>Rotary position embedding applied to q and k (Llama)</source>
+        <translation>对 q 和 k 应用旋转位置编码（Llama）</translation>
+    </message>
+    <message>
+        <source>Eager softmax in float32 then cast back (Llama&apos;s softmax(dtype=float32)); false: in the scores&apos; dtype (GPT-2, BERT)</source>
+        <translation>显式 softmax 先以 float32 计算再转回（Llama 的 softmax(dtype=float32)）；为 false 时按分数的数据类型计算（GPT-2、BERT）</translation>
+    </message>
+    <message>
+        <source>Causal mask (no memory effect)</source>
+        <translation>因果掩码（不影响显存）</translation>
+    </message>
+    <message>
+        <source>Axis, counting the batch axis as 0 (negative counts from the end)</source>
+        <translation>轴，批次轴计为 0（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Segment types (rows of the table, type_vocab_size)</source>
+        <translation>分段类型数（表的行数，type_vocab_size）</translation>
+    </message>
+    <message>
+        <source>Model width (the input&apos;s last axis) (inferred from the input if left out)</source>
+        <translation>模型宽度（输入的最后一个轴）（省略时根据输入推断）</translation>
+    </message>
+    <message>
+        <source>Attention heads (must divide d_model)</source>
+        <translation>注意力头数（须整除 d_model）</translation>
+    </message>
+    <message>
+        <source>Feed-forward width</source>
+        <translation>前馈层宽度</translation>
+    </message>
+    <message>
+        <source>Dropout probability (attention, residual branches, feed-forward)</source>
+        <translation>dropout 概率（注意力、残差分支、前馈层）</translation>
+    </message>
+    <message>
+        <source>Feed-forward activation</source>
+        <translation>前馈层激活函数</translation>
+    </message>
+    <message>
+        <source>LayerNorm epsilon</source>
+        <translation>LayerNorm 的 epsilon</translation>
+    </message>
+    <message>
+        <source>LayerNorm before attention and feed-forward (pre-norm)</source>
+        <translation>在注意力和前馈层之前做 LayerNorm（前置归一化）</translation>
+    </message>
+    <message>
+        <source>Biases in the linear layers and LayerNorms</source>
+        <translation>线性层和 LayerNorm 中的偏置</translation>
+    </message>
+    <message>
+        <source>kernel_size</source>
+        <translation>kernel_size</translation>
+    </message>
+    <message>
+        <source>the window size</source>
+        <translation>窗口大小</translation>
+    </message>
+    <message>
+        <source>from the input</source>
+        <translation>根据输入推断</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>the last axis</source>
+        <translation>最后一个轴</translation>
+    </message>
+    <message>
+        <source>num_heads</source>
+        <translation>num_heads</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活值</translation>
+    </message>
+    <message>
+        <source>Input batch</source>
+        <translation>输入批次</translation>
+    </message>
+    <message>
+        <source>Transient</source>
+        <translation>反向临时量</translation>
+    </message>
+    <message>
+        <source>Communication buffers</source>
+        <translation>通信缓冲区</translation>
+    </message>
+    <message>
+        <source>Framework overhead</source>
+        <translation>框架开销</translation>
+    </message>
+    <message>
+        <source>SGD</source>
+        <translation>SGD</translation>
+    </message>
+    <message>
+        <source>SGD with momentum</source>
+        <translation>SGD（动量）</translation>
+    </message>
+    <message>
+        <source>SGD with Nesterov momentum</source>
+        <translation>SGD（Nesterov 动量）</translation>
+    </message>
+    <message>
+        <source>Adam</source>
+        <translation>Adam</translation>
+    </message>
+    <message>
+        <source>AdamW</source>
+        <translation>AdamW</translation>
+    </message>
+    <message>
+        <source>Adam (AMSGrad)</source>
+        <translation>Adam（AMSGrad）</translation>
+    </message>
+    <message>
+        <source>RMSprop</source>
+        <translation>RMSprop</translation>
+    </message>
+    <message>
+        <source>RMSprop with momentum</source>
+        <translation>RMSprop（动量）</translation>
+    </message>
+    <message>
+        <source>RMSprop (centered, momentum)</source>
+        <translation>RMSprop（中心化，动量）</translation>
+    </message>
+    <message>
+        <source>Adagrad</source>
+        <translation>Adagrad</translation>
+    </message>
+    <message>
+        <source>Adadelta</source>
+        <translation>Adadelta</translation>
+    </message>
+    <message>
+        <source>Adamax</source>
+        <translation>Adamax</translation>
+    </message>
+    <message>
+        <source>FP32</source>
+        <translation>FP32</translation>
+    </message>
+    <message>
+        <source>Mixed precision (FP16 autocast)</source>
+        <translation>混合精度（FP16 autocast）</translation>
+    </message>
+    <message>
+        <source>Mixed precision (BF16 autocast)</source>
+        <translation>混合精度（BF16 autocast）</translation>
+    </message>
+    <message>
+        <source>Pure FP16 (FP32 master weights)</source>
+        <translation>纯 FP16（FP32 主权重）</translation>
+    </message>
+    <message>
+        <source>Pure BF16 (FP32 master weights)</source>
+        <translation>纯 BF16（FP32 主权重）</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>按块</translation>
+    </message>
+    <message>
+        <source>Selective (attention scores)</source>
+        <translation>选择性（注意力分数）</translation>
+    </message>
+    <message>
+        <source>Flash / SDPA</source>
+        <translation>Flash / SDPA</translation>
+    </message>
+    <message>
+        <source>Eager (keeps T x T scores)</source>
+        <translation>Eager（保留 T × T 分数）</translation>
+    </message>
+    <message>
+        <source>DDP (no sharding)</source>
+        <translation>DDP（不分片）</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 1</source>
+        <translation>ZeRO 第 1 阶段</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 2</source>
+        <translation>ZeRO 第 2 阶段</translation>
+    </message>
+    <message>
+        <source>ZeRO stage 3</source>
+        <translation>ZeRO 第 3 阶段</translation>
+    </message>
+    <message>
+        <source>FSDP shard grad/op</source>
+        <translation>FSDP 分片梯度与优化器状态</translation>
+    </message>
+    <message>
+        <source>FSDP full shard</source>
+        <translation>FSDP 完全分片</translation>
+    </message>
+    <message>
+        <source>%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card</source>
+        <translation>%1 的 fp16 速度只有 fp32 的 %2；在这块显卡上，混合精度会比 fp32 更慢</translation>
+    </message>
+    <message>
+        <source>Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small CNNs less</source>
+        <translation>假定达到 %2 峰值的 %1（模型 FLOPs 利用率）；大型 Transformer 训练通常可达 30-50%，小型 CNN 更低</translation>
+    </message>
+    <message>
+        <source>Memory-bound: moving the step&apos;s weights, gradients, optimizer state and activations at %1 GB/s takes longer than its arithmetic</source>
+        <translation>受限于显存带宽：以 %1 GB/s 搬运该步的权重、梯度、优化器状态和激活值，比其计算耗时更长</translation>
+    </message>
+    <message>
+        <source>%1 has no memory bandwidth figure: the memory-bound check is skipped</source>
+        <translation>%1 没有显存带宽数据：跳过显存带宽限制检查</translation>
+    </message>
+    <message>
+        <source>fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so convolution-heavy fp32 training may run faster</source>
+        <translation>fp32 按普通 FP32 峰值计算；在这块显卡上 PyTorch 默认允许 cuDNN 用 TF32 计算卷积，因此以卷积为主的 fp32 训练可能更快</translation>
+    </message>
+    <message>
+        <source>Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute</source>
+        <translation>未对 GPU 之间的通信（梯度 all-reduce、分片状态收集、张量并行交换）建模：假定它与计算重叠</translation>
+    </message>
+    <message>
+        <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>
+        <translation>该网络既不做运算也不搬运显存：没有吞吐量可估算</translation>
+    </message>
+    <message>
+        <source>A router and gated expert MLPs, each token through its top-k experts (Mixtral, Qwen-MoE, DeepSeek-V3)</source>
+        <translation>路由器与门控专家 MLP，每个 token 经过其 top-k 个专家（Mixtral、Qwen-MoE、DeepSeek-V3）</translation>
+    </message>
+    <message>
+        <source>DeepSeek-V3&apos;s attention with low-rank query and key/value projections, projections included</source>
+        <translation>DeepSeek-V3 的注意力，查询与键/值投影为低秩，含投影</translation>
+    </message>
+    <message>
+        <source>Applied to the first half (the gate)</source>
+        <translation>作用于前一半（门控）</translation>
+    </message>
+    <message>
+        <source>Biases on q_a_proj, kv_a_proj_with_mqa and o_proj</source>
+        <translation>q_a_proj、kv_a_proj_with_mqa 和 o_proj 上的偏置</translation>
+    </message>
+    <message>
+        <source>Each expert&apos;s MLP width F</source>
+        <translation>每个专家的 MLP 宽度 F</translation>
+    </message>
+    <message>
+        <source>Experts each token is routed to (top-k)</source>
+        <translation>每个 token 路由到的专家数（top-k）</translation>
+    </message>
+    <message>
+        <source>Gemma 2&apos;s attn_logit_softcapping: scores become cap x tanh(scores / cap) before the softmax (eager attention keeps the tanh); 0 = none</source>
+        <translation>Gemma 2 的 attn_logit_softcapping：softmax 之前分数变为 cap x tanh(scores / cap)（eager 注意力会保留 tanh）；0 = 无</translation>
+    </message>
+    <message>
+        <source>Heads h</source>
+        <translation>头数 h</translation>
+    </message>
+    <message>
+        <source>Mixtral&apos;s router_jitter_noise: multiplies the input by uniform noise in training</source>
+        <translation>Mixtral 的 router_jitter_noise：训练时把输入乘以均匀噪声</translation>
+    </message>
+    <message>
+        <source>Multiplies the looked-up vectors (Gemma: sqrt(embedding_dim)); 1 = none</source>
+        <translation>乘以查得的向量（Gemma：sqrt(embedding_dim)）；1 = 无</translation>
+    </message>
+    <message>
+        <source>Normalise each group of this many features on its own (per-head q/k norms: head_dim); the weight has this size</source>
+        <translation>对每组这么多个特征单独归一化（按头的 q/k 归一化：head_dim）；权重为此大小</translation>
+    </message>
+    <message>
+        <source>Query/key head size with rotary embedding (shared by the heads for keys)</source>
+        <translation>带旋转位置编码的查询/键头大小（键由各头共享）</translation>
+    </message>
+    <message>
+        <source>Query/key head size without rotary embedding</source>
+        <translation>不带旋转位置编码的查询/键头大小</translation>
+    </message>
+    <message>
+        <source>Rank of the compressed keys and values (kv_a_proj_with_mqa)</source>
+        <translation>压缩后的键和值的秩（kv_a_proj_with_mqa）</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach（PyTorch 默认）</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused（融合）</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 循环</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>act(first half) x second half of a packed gate/up projection (Phi-3&apos;s gate_up_proj)</source>
+        <translation>act(前一半) x 后一半，作用于打包的 gate/up 投影（Phi-3 的 gate_up_proj）</translation>
+    </message>
+    <message>
+        <source>cap x tanh(x / cap): soft-caps logits to (-cap, cap) (Gemma 2&apos;s final_logit_softcapping)</source>
+        <translation>cap x tanh(x / cap)：把 logits 软截断到 (-cap, cap)（Gemma 2 的 final_logit_softcapping）</translation>
+    </message>
+    <message>
+        <source>Rank of the query projection (q_a_proj, q_b_proj); 0: one q_proj</source>
+        <translation>查询投影的秩（q_a_proj、q_b_proj）；0：单个 q_proj</translation>
+    </message>
+    <message>
+        <source>Renormalise the top-k routing weights to sum to 1</source>
+        <translation>把 top-k 路由权重重新归一化为和为 1</translation>
+    </message>
+    <message>
+        <source>Routed experts E (each a gated MLP)</source>
+        <translation>路由专家数 E（每个都是门控 MLP）</translation>
+    </message>
+    <message>
+        <source>Scale by 1 + weight in float32 and return the input&apos;s dtype (Gemma&apos;s RMSNorm)</source>
+        <translation>以 float32 乘以 1 + weight，并返回输入的数据类型（Gemma 的 RMSNorm）</translation>
+    </message>
+    <message>
+        <source>The RMSNorms&apos; epsilon</source>
+        <translation>RMSNorm 的 epsilon</translation>
+    </message>
+    <message>
+        <source>The bound the values approach</source>
+        <translation>数值趋近的界限</translation>
+    </message>
+    <message>
+        <source>The experts&apos; activation (on the gate projection)</source>
+        <translation>专家的激活函数（作用于门控投影）</translation>
+    </message>
+    <message>
+        <source>The experts&apos; projection names (LoRA targets): Qwen and DeepSeek&apos;s, or Mixtral&apos;s</source>
+        <translation>专家投影的名称（LoRA 目标）：Qwen 与 DeepSeek 的，或 Mixtral 的</translation>
+    </message>
+    <message>
+        <source>Value head size</source>
+        <translation>值头大小</translation>
+    </message>
+    <message>
+        <source>softmax: softmax over all experts, then top-k (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid scores, bias-corrected group-limited top-k (DeepSeek-V3)</source>
+        <translation>softmax：先对所有专家做 softmax，再取 top-k（Mixtral、Qwen-MoE）；sigmoid：float32 sigmoid 分数，经偏置校正、按组限制的 top-k（DeepSeek-V3）</translation>
+    </message>
+    <message>
+        <source>the whole last axis</source>
+        <translation>整个最后一个轴</translation>
     </message>
 </context>
 <context>
@@ -260,91 +1746,154 @@
     </message>
     <message>
         <source>Freeze layer</source>
-        <translation type="unfinished"></translation>
+        <translation>冻结层</translation>
     </message>
     <message>
         <source>Unfreeze layer</source>
-        <translation type="unfinished"></translation>
+        <translation>解冻层</translation>
     </message>
     <message>
         <source>Checkpoint block</source>
-        <translation type="unfinished"></translation>
+        <translation>对块做检查点</translation>
     </message>
     <message>
         <source>Stop checkpointing block</source>
-        <translation type="unfinished"></translation>
+        <translation>取消块的检查点</translation>
     </message>
     <message>
         <source>Select the layers to checkpoint.</source>
-        <translation type="unfinished"></translation>
+        <translation>请选择要做检查点的层。</translation>
     </message>
     <message>
         <source>Only top-level layers can be checkpointed as a block.</source>
-        <translation type="unfinished"></translation>
+        <translation>只有顶层的层才能作为一个块做检查点。</translation>
     </message>
     <message>
         <source>Cannot checkpoint these layers as one block: &quot;%1&quot; after them uses &quot;%2&quot; inside it.</source>
-        <translation type="unfinished"></translation>
+        <translation>无法把这些层作为一个块做检查点：其后的“%1”用到了块内的“%2”。</translation>
     </message>
     <message>
         <source>Checkpoint selection</source>
-        <translation type="unfinished"></translation>
+        <translation>对所选层做检查点</translation>
     </message>
     <message>
         <source>Change accumulation steps</source>
-        <translation type="unfinished"></translation>
+        <translation>修改累积步数</translation>
     </message>
     <message>
         <source>Change parallelism</source>
-        <translation type="unfinished"></translation>
+        <translation>修改并行方式</translation>
     </message>
     <message>
         <source>Change GPU count</source>
-        <translation type="unfinished"></translation>
+        <translation>修改 GPU 数</translation>
     </message>
     <message>
         <source>Change tensor parallelism</source>
-        <translation type="unfinished"></translation>
+        <translation>修改张量并行</translation>
     </message>
     <message>
         <source>Change sharding</source>
-        <translation type="unfinished"></translation>
+        <translation>修改分片方式</translation>
     </message>
     <message>
         <source>Offload optimizer state</source>
-        <translation type="unfinished"></translation>
+        <translation>卸载优化器状态</translation>
     </message>
     <message>
         <source>Keep optimizer state on the GPU</source>
-        <translation type="unfinished"></translation>
+        <translation>将优化器状态保留在 GPU 上</translation>
     </message>
     <message>
         <source>Use an 8-bit optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 8 位优化器</translation>
     </message>
     <message>
         <source>Use a 32-bit optimizer</source>
-        <translation type="unfinished"></translation>
+        <translation>使用 32 位优化器</translation>
     </message>
     <message>
         <source>Change assumed utilisation</source>
-        <translation type="unfinished"></translation>
+        <translation>修改假定利用率</translation>
     </message>
     <message>
         <source>Change checkpointing</source>
-        <translation type="unfinished"></translation>
+        <translation>修改激活检查点</translation>
     </message>
     <message>
         <source>Change attention implementation</source>
-        <translation type="unfinished"></translation>
+        <translation>修改注意力实现</translation>
     </message>
     <message>
         <source>Change LoRA</source>
-        <translation type="unfinished"></translation>
+        <translation>修改 LoRA</translation>
     </message>
     <message>
         <source>Change sequence length</source>
-        <translation type="unfinished"></translation>
+        <translation>修改序列长度</translation>
+    </message>
+    <message>
+        <source>Select the layers to wrap.</source>
+        <translation>请选择要包装的层。</translation>
+    </message>
+    <message>
+        <source>Cannot wrap these layers in a residual block: they change the shape from %1 to %2, and a residual connection adds the block&apos;s input to its output.</source>
+        <translation>无法将这些层包装为残差块：它们把形状从 %1 变为 %2，而残差连接要把块的输入加到其输出上。</translation>
+    </message>
+    <message>
+        <source>Cannot wrap these layers in a residual block: their output cannot be added to their input.</source>
+        <translation>无法将这些层包装为残差块：它们的输出无法与输入相加。</translation>
+    </message>
+    <message>
+        <source>Change MoE imbalance</source>
+        <translation>修改 MoE 不均衡度</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::ErrorText</name>
+    <message>
+        <source>input %1</source>
+        <translation>输入 %1</translation>
+    </message>
+    <message>
+        <source>%1 element %2</source>
+        <translation>%1 的第 %2 个元素</translation>
+    </message>
+    <message>
+        <source>input %1 of layer %2</source>
+        <translation>第 %2 层的输入 %1</translation>
+    </message>
+    <message>
+        <source>the layers of block %1</source>
+        <translation>块 %1 中的层</translation>
+    </message>
+    <message>
+        <source>%1 element %2 of layer %3</source>
+        <translation>第 %3 层 %1 的第 %2 个元素</translation>
+    </message>
+    <message>
+        <source>%1 of layer %2</source>
+        <translation>第 %2 层的 %1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message>
+        <source>dimension %1 of the input shape</source>
+        <translation>输入形状的第 %1 维</translation>
+    </message>
+    <message>
+        <source>LoRA target %1</source>
+        <translation>LoRA 目标 %1</translation>
+    </message>
+    <message>
+        <source>Layer %1 (%2): %3</source>
+        <translation>第 %1 层（%2）：%3</translation>
+    </message>
+    <message>
+        <source>Layer %1: %2</source>
+        <translation>第 %1 层：%2</translation>
     </message>
 </context>
 <context>
@@ -376,6 +1925,39 @@
     <message>
         <source>A GPU with a memory size of your choice</source>
         <translation>显存大小由你指定的 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LayerActivationsView</name>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Activations / sample</source>
+        <translation>激活值 / 样本</translation>
+    </message>
+    <message>
+        <source>Click a column to sort by it</source>
+        <translation>点击列标题即可按该列排序</translation>
+    </message>
+    <message>
+        <source>%1 (%2): keeps %3 per sample for the backward pass, %4% of all activations</source>
+        <translation>%1（%2）：每样本为反向传播保留 %3，占全部激活值的 %4%</translation>
+    </message>
+    <message>
+        <source>No layer keeps activations for the backward pass.</source>
+        <translation>没有层为反向传播保留激活值。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Memory each of the %1 layers keeps per sample for the backward pass (%2 in all). %3 the %n heaviest  %4 the others. Click a column to sort.</source>
+        <translation>
+            <numerusform>%1 个层各自每样本为反向传播保留的显存（合计 %2）。%3 最重的 %n 个  %4 其他。点击列标题可排序。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -450,11 +2032,19 @@
     </message>
     <message>
         <source>Puts the selected top-level layers in a checkpointed block: backward recomputes their activations instead of keeping them</source>
-        <translation type="unfinished"></translation>
+        <translation>把所选顶层的层放入一个检查点块：反向传播时重新计算其激活值，而不是保留它们</translation>
     </message>
     <message>
         <source>Checkpoint</source>
         <translation>检查点</translation>
+    </message>
+    <message>
+        <source>Layer %1 is invalid: see its properties below.</source>
+        <translation>第 %1 层无效：请看下方的属性。</translation>
+    </message>
+    <message>
+        <source>Layer %1 (%2) is invalid: see its properties below.</source>
+        <translation>第 %1 层（%2）无效：请看下方的属性。</translation>
     </message>
 </context>
 <context>
@@ -484,20 +2074,12 @@
         <translation>参数量</translation>
     </message>
     <message>
-        <source>Activations / sample</source>
-        <translation>激活 / 样本</translation>
-    </message>
-    <message>
         <source>Inputs</source>
         <translation>输入</translation>
     </message>
     <message>
         <source>Memory kept for the backward pass per sample (a Repeat block: all its repetitions)</source>
         <translation>每个样本为反向传播保留的显存（重复块：所有重复之和）</translation>
-    </message>
-    <message>
-        <source>Invalid network: %1</source>
-        <translation>网络无效：%1</translation>
     </message>
     <message>
         <source>Layers: %1 · Parameters: %2 · Activations per sample: %3</source>
@@ -513,19 +2095,19 @@
     </message>
     <message>
         <source>LoRA +%1</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA +%1</translation>
     </message>
     <message>
         <source>Frozen: no gradients or optimizer state for its parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>已冻结：其参数没有梯度和优化器状态</translation>
     </message>
     <message>
         <source>Checkpointed: its activations are recomputed in the backward pass</source>
-        <translation type="unfinished"></translation>
+        <translation>已做检查点：其激活值在反向传播时重新计算</translation>
     </message>
     <message>
         <source>LoRA adapters: %1 trainable parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA 适配器：%1 个可训练参数</translation>
     </message>
     <message>
         <source>Training</source>
@@ -533,7 +2115,39 @@
     </message>
     <message>
         <source>Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters</source>
-        <translation type="unfinished"></translation>
+        <translation>冻结的层、由激活检查点重计算的层，以及 LoRA 适配器参数</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Parameters: %1</source>
+        <translation>参数：%1</translation>
+    </message>
+    <message>
+        <source>%1 per sample kept for the backward pass</source>
+        <translation>每样本为反向传播保留 %1</translation>
+    </message>
+    <message>
+        <source>Forward %1 + backward %2 per sample</source>
+        <translation>每样本前向 %1 + 反向 %2</translation>
+    </message>
+    <message>
+        <source>Activations
+per sample</source>
+        <translation>每样本
+激活值</translation>
+    </message>
+    <message>
+        <source>FLOPs
+per sample</source>
+        <translation>每样本
+FLOPs</translation>
+    </message>
+    <message>
+        <source>Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); checkpoint recomputation is in the summary</source>
+        <translation>每样本前向加反向的浮点运算次数（重复块：所有重复的合计）；检查点重计算见摘要</translation>
     </message>
 </context>
 <context>
@@ -684,11 +2298,11 @@
     </message>
     <message>
         <source>Models (*.json *.onnx);;Headroom models (*.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 (*.json *.onnx);;Headroom 模型 (*.json);;ONNX 模型 (*.onnx);;Hugging Face 配置 (config.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Models to import (*.onnx config.json);;ONNX models (*.onnx);;Hugging Face configs (config.json);;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>要导入的模型 (*.onnx config.json);;ONNX 模型 (*.onnx);;Hugging Face 配置 (config.json);;所有文件 (*)</translation>
     </message>
     <message>
         <source>&amp;Import...</source>
@@ -696,7 +2310,7 @@
     </message>
     <message>
         <source>Opens an ONNX model or a Hugging Face config.json as a new Headroom model</source>
-        <translation type="unfinished"></translation>
+        <translation>将 ONNX 模型或 Hugging Face 的 config.json 作为新的 Headroom 模型打开</translation>
     </message>
     <message>
         <source>Import Model</source>
@@ -708,34 +2322,58 @@
     </message>
     <message>
         <source>Imported %1</source>
-        <translation type="unfinished"></translation>
+        <translation>已导入 %1</translation>
     </message>
     <message>
         <source>%1 is the file the model was imported from: Headroom saves models as .json files and leaves it as it is. Choose another name.</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 是导入模型的源文件：Headroom 把模型保存为 .json 文件，不会改动它。请另选一个文件名。</translation>
     </message>
     <message>
         <source>%1 (imported from %2)[*] — Headroom</source>
-        <translation type="unfinished"></translation>
+        <translation>%1（导入自 %2）[*] — Headroom</translation>
+    </message>
+    <message>
+        <source>&amp;Undo %1</source>
+        <translation>撤销 %1(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo %1</source>
+        <translation>重做 %1(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;User Guide</source>
+        <translation>用户指南(&amp;U)</translation>
+    </message>
+    <message>
+        <source>Opens the user guide installed with Headroom</source>
+        <translation>打开随 Headroom 安装的用户指南</translation>
+    </message>
+    <message>
+        <source>%1 in the documentation (Help &gt; User Guide)</source>
+        <translation>文档中的 %1（帮助 &gt; 用户指南）</translation>
+    </message>
+    <message>
+        <source>Cannot open the user guide</source>
+        <translation>无法打开用户指南</translation>
+    </message>
+    <message>
+        <source>The documentation is not installed next to Headroom (it belongs in %1).</source>
+        <translation>Headroom 旁边没有安装文档（应位于 %1）。</translation>
+    </message>
+    <message>
+        <source>No application could open %1. Open it with a text editor or a Markdown viewer.</source>
+        <translation>没有应用程序能打开 %1。请用文本编辑器或 Markdown 查看器打开。</translation>
+    </message>
+    <message>
+        <source>The folder %1 does not exist. Choose another folder for %2.</source>
+        <translation>文件夹 %1 不存在。请为 %2 另选一个文件夹。</translation>
     </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>
     <message>
-        <source>Batch size</source>
-        <translation>批大小</translation>
-    </message>
-    <message>
         <source>Over budget</source>
         <translation>超出显存</translation>
-    </message>
-    <message>
-        <source>Activations per sample</source>
-        <translation>每样本激活</translation>
-    </message>
-    <message>
-        <source>%1: %2 per sample</source>
-        <translation>%1：每样本 %2</translation>
     </message>
     <message>
         <source>Memory vs. batch size</source>
@@ -750,28 +2388,12 @@
         <translation>无法估算</translation>
     </message>
     <message>
-        <source>No estimate: %1</source>
-        <translation>无法估算：%1</translation>
-    </message>
-    <message>
         <source>Memory (%1)</source>
         <translation>显存（%1）</translation>
     </message>
     <message>
         <source>batch %1</source>
         <translation>批大小 %1</translation>
-    </message>
-    <message>
-        <source>Activation memory per sample (%1)</source>
-        <translation>每样本激活显存（%1）</translation>
-    </message>
-    <message>
-        <source>The %1 heaviest of %2 layers keeping activations</source>
-        <translation>保留激活的 %2 个层中最重的 %1 个</translation>
-    </message>
-    <message>
-        <source>Layers keeping activations for the backward pass</source>
-        <translation>为反向传播保留激活的层</translation>
     </message>
     <message>
         <source>%1: %2</source>
@@ -786,12 +2408,49 @@
         <translation>合计：%1 / %2</translation>
     </message>
     <message>
-        <source>Memory per GPU (%1)</source>
-        <translation>每 GPU 内存（%1）</translation>
+        <source>M</source>
+        <comment>batch-size suffix: 1,048,576</comment>
+        <translation>M</translation>
     </message>
     <message>
-        <source>Micro-batch per GPU</source>
-        <translation>每 GPU 微批大小</translation>
+        <source>k</source>
+        <comment>batch-size suffix: 1,024</comment>
+        <translation>k</translation>
+    </message>
+    <message>
+        <source>Batch size (log scale)</source>
+        <translation>批大小（对数刻度）</translation>
+    </message>
+    <message>
+        <source>Micro-batch per GPU (log scale)</source>
+        <translation>每 GPU 微批大小（对数刻度）</translation>
+    </message>
+    <message>
+        <source>max %1</source>
+        <translation>最大 %1</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>每 GPU %1</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PlanController</name>
+    <message>
+        <source>The network is empty: add layers to see how much memory training it takes.</source>
+        <translation>网络为空：添加层后即可看到训练所需的显存。</translation>
+    </message>
+    <message>
+        <source>No estimate: the training set-up cannot be used (the reason is under the set-up).</source>
+        <translation>无法估算：此训练配置不可用（原因见训练配置下方）。</translation>
+    </message>
+    <message>
+        <source>No estimate until layer %1 is fixed.</source>
+        <translation>修正第 %1 层之前无法估算。</translation>
+    </message>
+    <message>
+        <source>No estimate until the network is fixed (the reason is under the layer table).</source>
+        <translation>修正网络之前无法估算（原因见层表下方）。</translation>
     </message>
 </context>
 <context>
@@ -874,7 +2533,7 @@
     </message>
     <message>
         <source>Not trained: no gradients or optimizer state for its parameters (on a block: every layer inside)</source>
-        <translation type="unfinished"></translation>
+        <translation>不参与训练：其参数没有梯度和优化器状态（作用于块时：块内所有层）</translation>
     </message>
     <message>
         <source>Checkpoint</source>
@@ -882,11 +2541,31 @@
     </message>
     <message>
         <source>Each repetition keeps only its input; backward recomputes the rest (activation checkpointing per block)</source>
-        <translation type="unfinished"></translation>
+        <translation>每次重复只保留其输入；其余的在反向传播时重新计算（按块激活检查点）</translation>
     </message>
     <message>
         <source>Takes effect when the set-up&apos;s checkpointing is &quot;%1&quot; (now &quot;%2&quot;).</source>
-        <translation type="unfinished"></translation>
+        <translation>在训练配置的激活检查点为“%1”时生效（当前为“%2”）。</translation>
+    </message>
+    <message>
+        <source>Letters, digits, “_”, “.” and “-”; other layers use it in their inputs</source>
+        <translation>字母、数字、“_”、“.”和“-”；其他层在其输入中使用这个名称</translation>
+    </message>
+    <message>
+        <source>Type one sample&apos;s shape without the batch axis, for example 3, 224, 224.</source>
+        <translation>请输入单个样本的形状（不含批次轴），例如 3, 224, 224。</translation>
+    </message>
+    <message>
+        <source>“%1” is not a size: each dimension is a whole number of at least 1 (for example 3, 224, 224).</source>
+        <translation>“%1”不是有效尺寸：每一维都应是不小于 1 的整数（例如 3, 224, 224）。</translation>
+    </message>
+    <message>
+        <source>A name has letters, digits, “_”, “.” and “-” only (at most 200).</source>
+        <translation>名称只能包含字母、数字、“_”、“.”和“-”（最多 200 个字符）。</translation>
+    </message>
+    <message>
+        <source>“%1” is reserved for the network&apos;s input.</source>
+        <translation>“%1”保留给网络的输入使用。</translation>
     </message>
 </context>
 <context>
@@ -925,7 +2604,7 @@
     </message>
     <message>
         <source>Activation checkpointing, attention, sequence length, gradient accumulation, LoRA and QLoRA</source>
-        <translation type="unfinished"></translation>
+        <translation>激活检查点、注意力、序列长度、梯度累积、LoRA 和 QLoRA</translation>
     </message>
     <message>
         <source>Multi-GPU</source>
@@ -933,7 +2612,7 @@
     </message>
     <message>
         <source>Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行（DDP、ZeRO、FSDP）、张量并行和优化器卸载</translation>
     </message>
     <message>
         <source>8-bit state</source>
@@ -941,15 +2620,15 @@
     </message>
     <message>
         <source>bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay 32-bit)</source>
-        <translation type="unfinished"></translation>
+        <translation>bitsandbytes 式 8 位优化器状态（按块量化；少于 4096 个元素的张量仍为 32 位）</translation>
     </message>
     <message>
         <source> %</source>
-        <translation type="unfinished"></translation>
+        <translation> %</translation>
     </message>
     <message>
         <source>The fraction of the GPU&apos;s peak FLOP rate a training step is assumed to reach (for the step time and throughput)</source>
-        <translation type="unfinished"></translation>
+        <translation>假定训练步能达到的 GPU 峰值算力比例（用于估算单步时间和吞吐量）</translation>
     </message>
     <message>
         <source>Utilisation:</source>
@@ -957,11 +2636,11 @@
     </message>
     <message>
         <source>Activation checkpointing: per block keeps only each checkpointed block&apos;s input and recomputes the rest in backward (mark blocks in the layer editor; with none marked, every top-level Repeat block); selective recomputes only the attention score matrices</source>
-        <translation type="unfinished"></translation>
+        <translation>激活检查点：按块时只保留每个检查点块的输入，其余在反向传播时重新计算（在层编辑器中标记块；若未标记，则为所有顶层重复块）；选择性时只重新计算注意力分数矩阵</translation>
     </message>
     <message>
         <source>Flash / SDPA kernels keep no T × T matrix; eager attention keeps heads × T × T probabilities (and their dropout mask)</source>
-        <translation type="unfinished"></translation>
+        <translation>Flash / SDPA 内核不保留 T × T 矩阵；eager 注意力保留 heads × T × T 的概率（及其 dropout 掩码）</translation>
     </message>
     <message>
         <source> tokens</source>
@@ -977,7 +2656,7 @@
     </message>
     <message>
         <source>Gradient accumulation: each optimizer step sees micro-batch × steps samples per data-parallel GPU; memory follows the micro-batch</source>
-        <translation type="unfinished"></translation>
+        <translation>梯度累积：每个优化器步在每块数据并行 GPU 上处理 微批大小 × 步数 个样本；显存取决于微批次</translation>
     </message>
     <message>
         <source>Off</source>
@@ -985,19 +2664,19 @@
     </message>
     <message>
         <source>LoRA rank r: targeted Linear layers are frozen and get trainable r × in and out × r adapters; every other parameter is frozen. 0 turns LoRA off</source>
-        <translation type="unfinished"></translation>
+        <translation>LoRA 秩 r：目标 Linear 层被冻结，并获得可训练的 r × in 和 out × r 适配器；其余参数全部冻结。0 表示关闭 LoRA</translation>
     </message>
     <message>
         <source>every Linear but the head</source>
-        <translation type="unfinished"></translation>
+        <translation>除输出头以外的所有 Linear</translation>
     </message>
     <message>
         <source>Linear layers to adapt, matched against the end of their names, separated by commas (q_proj, v_proj)</source>
-        <translation type="unfinished"></translation>
+        <translation>要适配的 Linear 层，按名称结尾匹配，以逗号分隔（q_proj, v_proj）</translation>
     </message>
     <message>
         <source>lora_dropout: above 0, each adapted layer keeps a dropped copy of its input</source>
-        <translation type="unfinished"></translation>
+        <translation>lora_dropout：大于 0 时，每个适配层会保留一份经过 dropout 的输入副本</translation>
     </message>
     <message>
         <source>QLoRA (4-bit base)</source>
@@ -1005,7 +2684,7 @@
     </message>
     <message>
         <source>QLoRA: the frozen base Linear weights stored as 4-bit NF4 with double-quantised constants; adapters in the half type</source>
-        <translation type="unfinished"></translation>
+        <translation>QLoRA：冻结的基础 Linear 权重以 4 位 NF4 存储，量化常数再做二次量化；适配器使用半精度类型</translation>
     </message>
     <message>
         <source>Checkpointing:</source>
@@ -1037,23 +2716,19 @@
     </message>
     <message>
         <source>GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU&apos;s memory</source>
-        <translation type="unfinished"></translation>
+        <translation>GPU 总数（数据并行 × 张量并行）；图表显示单块 GPU 的显存</translation>
     </message>
     <message>
         <source>How data parallelism shares the model state: DDP keeps everything on every GPU; ZeRO 1 shards optimizer state, 2 also gradients, 3 also weights (FSDP: shard-grad-op as ZeRO 2, full shard as ZeRO 3)</source>
-        <translation type="unfinished"></translation>
+        <translation>数据并行如何分担模型状态：DDP 在每块 GPU 上保留全部状态；ZeRO 1 分片优化器状态，2 还分片梯度，3 再分片权重（FSDP：shard-grad-op 相当于 ZeRO 2，full shard 相当于 ZeRO 3）</translation>
     </message>
     <message>
         <source>Megatron tensor-parallel degree for attention and MLP layers</source>
-        <translation type="unfinished"></translation>
+        <translation>注意力层和 MLP 层的 Megatron 张量并行度</translation>
     </message>
     <message>
         <source>Offload optimizer state to the CPU</source>
         <translation>将优化器状态卸载到 CPU</translation>
-    </message>
-    <message>
-        <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload)</source>
-        <translation type="unfinished"></translation>
     </message>
     <message>
         <source>GPUs:</source>
@@ -1069,19 +2744,35 @@
     </message>
     <message>
         <source>Cannot use this set-up: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法使用此训练配置：%1</translation>
     </message>
     <message>
         <source>Tokens per sample; the model&apos;s own is %1</source>
-        <translation type="unfinished"></translation>
+        <translation>每样本的 token 数；模型自身为 %1</translation>
     </message>
     <message>
         <source>Only for models whose input is a sequence (token ids [T] or features [T, E])</source>
-        <translation type="unfinished"></translation>
+        <translation>仅适用于输入为序列的模型（token id [T] 或特征 [T, E]）</translation>
     </message>
     <message>
         <source>n/a</source>
-        <translation type="unfinished"></translation>
+        <translation>不适用</translation>
+    </message>
+    <message>
+        <source>Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload); needs a ZeRO stage or FSDP sharding</source>
+        <translation>优化器状态（及 FP32 主权重）保存在 CPU 内存中（ZeRO-Offload）；需要 ZeRO 某一阶段或 FSDP 分片</translation>
+    </message>
+    <message>
+        <source> × even share</source>
+        <translation> × 均分份额</translation>
+    </message>
+    <message>
+        <source>Mixture of experts: the tokens the busiest expert of a layer receives, over an even share (1: balanced routing, the estimate&apos;s assumption). The experts keep the same activations for any routing; the busiest expert&apos;s backward buffers grow with this. At most experts ÷ experts per token, where one expert receives every token</source>
+        <translation>混合专家：每层最忙的专家收到的 token 数与均分份额之比（1：均衡路由，即估算的假设）。无论如何路由，专家保留的激活值都相同；最忙专家的反向缓冲区随此值增长。最大为 专家数 ÷ 每 token 专家数，此时一个专家收到全部 token</translation>
+    </message>
+    <message>
+        <source>MoE imbalance:</source>
+        <translation>MoE 不均衡度：</translation>
     </message>
 </context>
 <context>
@@ -1107,8 +2798,8 @@
         <translation>输入批数据</translation>
     </message>
     <message>
-        <source>Backward transient</source>
-        <translation>反向传播临时张量</translation>
+        <source>Transient</source>
+        <translation>临时张量</translation>
     </message>
     <message>
         <source>Framework overhead</source>
@@ -1256,7 +2947,7 @@
     </message>
     <message>
         <source>Flash / SDPA</source>
-        <translation type="unfinished"></translation>
+        <translation>Flash / SDPA</translation>
     </message>
     <message>
         <source>Eager (keeps T × T)</source>
@@ -1280,7 +2971,7 @@
     </message>
     <message>
         <source>FSDP shard-grad-op</source>
-        <translation type="unfinished"></translation>
+        <translation>FSDP shard-grad-op</translation>
     </message>
     <message>
         <source>FSDP full shard</source>
@@ -1288,39 +2979,39 @@
     </message>
     <message>
         <source>%1 %2FLOP</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 %2FLOP</translation>
     </message>
     <message>
         <source>0 s</source>
-        <translation type="unfinished"></translation>
+        <translation>0 s</translation>
     </message>
     <message>
         <source>%1 µs</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 µs</translation>
     </message>
     <message>
         <source>%1 ms</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 ms</translation>
     </message>
     <message>
         <source>%1 s</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 s</translation>
     </message>
     <message>
         <source>%1 min</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 分钟</translation>
     </message>
     <message>
         <source>%1 h</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 小时</translation>
     </message>
     <message>
         <source>%1 M</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 M</translation>
     </message>
     <message>
         <source>%1 G</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 G</translation>
     </message>
 </context>
 </TS>

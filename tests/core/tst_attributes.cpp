@@ -82,10 +82,10 @@ void TestAttributes::tupleExpandsInt()
 
 void TestAttributes::unknownTypeListsKnownOnes()
 {
-    const Analysis a = analyze(network({4}, {layer("Conv3d", {{"out_channels", 4}})}, Loss::None), Precision::Fp32);
+    const Analysis a = analyze(network({4}, {layer("Conv4d", {{"out_channels", 4}})}, Loss::None), Precision::Fp32);
     QVERIFY(!a.valid());
     const QString message = QString::fromStdString(a.error->message);
-    QVERIFY2(message.startsWith(QStringLiteral("layers[0].type \"Conv3d\" is not a known layer type; known types: ")),
+    QVERIFY2(message.startsWith(QStringLiteral("layers[0].type \"Conv4d\" is not a known layer type; known types: ")),
              qPrintable(message));
     QVERIFY(message.contains(QStringLiteral("Conv2d")) && message.contains(QStringLiteral("Linear"))
             && message.contains(QStringLiteral("Repeat")));

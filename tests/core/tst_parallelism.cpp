@@ -161,6 +161,8 @@ private slots:
     void eightBitSmallTensorsStay32Bit();
     void eightBitWithZero();
     void accumulationKeepsGradientsBetweenMicroBatches();
+    void fusedNeedsAFusedKernel_data();
+    void fusedNeedsAFusedKernel();
     void validation_data();
     void validation();
     void planJsonHasTheSetup();
@@ -874,6 +876,46 @@ void TestParallelism::validation()
     QVERIFY2(QString::fromStdString(e.error().message).contains(message), e.error().message.c_str());
     QVERIFY(validateSetup(s).has_value());
     QVERIFY(!sweep(analyze(twoLinears(), Precision::Fp32), s, 1, 4).ok());
+}
+
+void TestParallelism::fusedNeedsAFusedKernel_data()
+{
+    // torch.optim 2.x: fused=True exists for SGD (with or without momentum), Adam, AdamW (and AMSGrad);
+    // RMSprop, Adadelta and Adamax have none, and Adagrad's is CPU-only: constructing them with
+    // fused=True on CUDA raises. bitsandbytes' 8-bit kernels and DeepSpeed's optimizers are not torch.optim.
+    QTest::addColumn<Optimizer>("optimizer");
+    QTest::addColumn<bool>("eightBit");
+    QTest::addColumn<Sharding>("sharding");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("adam") << Optimizer::Adam << false << Sharding::None << true;
+    QTest::newRow("amsgrad") << Optimizer::AdamAmsgrad << false << Sharding::None << true;
+    QTest::newRow("nesterov") << Optimizer::Nesterov << false << Sharding::None << true;
+    QTest::newRow("rmsprop") << Optimizer::RMSprop << false << Sharding::None << false;
+    QTest::newRow("adagrad") << Optimizer::Adagrad << false << Sharding::None << false;
+    QTest::newRow("adadelta under fsdp") << Optimizer::Adadelta << false << Sharding::FsdpFullShard << false;
+    QTest::newRow("adamax") << Optimizer::Adamax << false << Sharding::None << false;
+    QTest::newRow("8-bit rmsprop") << Optimizer::RMSprop << true << Sharding::None << true;
+    QTest::newRow("rmsprop under zero-2") << Optimizer::RMSprop << false << Sharding::Zero2 << true;
+}
+
+void TestParallelism::fusedNeedsAFusedKernel()
+{
+    QFETCH(Optimizer, optimizer);
+    QFETCH(bool, eightBit);
+    QFETCH(Sharding, sharding);
+    QFETCH(bool, accepted);
+    auto s = setup(optimizer, 4, sharding);
+    s.eightBitOptimizer = eightBit;
+    s.optimizerImplementation = OptimizerImplementation::Fused;
+    const auto problem = validateSetup(s);
+    QCOMPARE(!problem.has_value(), accepted);
+    if (problem) {
+        QCOMPARE(problem->location, std::string("optimizer_implementation"));
+        QVERIFY2(problem->message.find("no fused " + std::string(optimizerLabel(optimizer))) != std::string::npos,
+                 problem->message.c_str());
+        s.optimizerImplementation = OptimizerImplementation::Foreach;
+        QVERIFY(!validateSetup(s).has_value());
+    }
 }
 
 void TestParallelism::planJsonHasTheSetup()

@@ -57,6 +57,7 @@ class TestStepTimeline : public QObject {
 private slots:
     void tinyMlpMomentByMoment();
     void tinyMlpPeakMovesWithTheBatch();
+    void mseLossHoldsAnInputSizedScalar();
     void branchGradientsSumInPlaceOnPyTorch2();
     void accumulationKeepsTheGradients();
     void optimizerTemporaries_data();
@@ -75,7 +76,8 @@ void TestStepTimeline::tinyMlpMomentByMoment()
     //   log_softmax 40 + 8 = 48 (the logits are freed after it) | nll_loss 40 + the 4-byte scalar |
     //   end of forward: 40 + 4.
     // Backward (transient = activation gradients), from the scalar loss (its gradient is 1 element):
-    //   nll_loss: a gradient of log_softmax's output, 8 -> act 40 + 4, transient 8; the scalar is freed.
+    //   nll_loss: a gradient of log_softmax's output, 8 -> act 40 + 4, transient 8. The scalar loss stays
+    //   until backward returns (the caller's `loss` holds it).
     //   log_softmax: the logits' gradient, 8 (transient 16); then log_softmax's output is freed (act 32).
     //   fc2: relu output's gradient 32 (transient 8 + 32 = 40), fc2's weight and bias gradients 72 B.
     //   relu: fc1 output's gradient 32 (transient 32 + 32 = 64, gradients 72); then relu's output goes.
@@ -90,9 +92,9 @@ void TestStepTimeline::tinyMlpMomentByMoment()
         {StepPhase::Forward, {32, 0, 0, 0, 0}},   {StepPhase::Forward, {64, 0, 0, 0, 0}},
         {StepPhase::Forward, {40, 0, 0, 0, 0}},   {StepPhase::Forward, {48, 0, 0, 0, 0}},
         {StepPhase::Forward, {40, 4, 0, 0, 0}},   {StepPhase::Forward, {40, 4, 0, 0, 0}},
-        {StepPhase::Backward, {40, 4, 8, 0, 0}},  {StepPhase::Backward, {40, 0, 16, 0, 0}},
-        {StepPhase::Backward, {32, 0, 40, 0, 72}}, {StepPhase::Backward, {32, 0, 64, 0, 72}},
-        {StepPhase::Backward, {0, 0, 32, 0, 232}}, {StepPhase::OptimizerStep, {0, 0, 0, 232, 232}},
+        {StepPhase::Backward, {40, 4, 8, 0, 0}},  {StepPhase::Backward, {40, 4, 16, 0, 0}},
+        {StepPhase::Backward, {32, 4, 40, 0, 72}}, {StepPhase::Backward, {32, 4, 64, 0, 72}},
+        {StepPhase::Backward, {0, 4, 32, 0, 232}}, {StepPhase::OptimizerStep, {0, 0, 0, 232, 232}},
     };
     QCOMPARE(m.size(), expected.size());
     for (std::size_t i = 0; i < m.size(); ++i) {
@@ -113,14 +115,43 @@ void TestStepTimeline::tinyMlpMomentByMoment()
     }
 }
 
+void TestStepTimeline::mseLossHoldsAnInputSizedScalar()
+{
+    // [4] -> fc1 Linear(4 -> 8) -> relu -> fc2 Linear(8 -> 3) -> MSE. Per sample: fc1's output 32 B, relu's
+    // 32 B (kept), fc2's 12 B (kept by mse_loss). mse_loss (a structured op) builds its output input-sized
+    // and resizes it to the scalar loss: a 12-byte-per-sample storage the caller's `loss` holds until
+    // backward returns; the squared errors (12 B) exist only while it runs.
+    // Forward: fc1 32 | relu 64 | fc2 32 + 12 = 44 | mse_loss 44 + 12 = 56, scratch 12 | end 56.
+    // Backward: mse_loss: fc2 output's gradient 12 (then fc2's output goes: 44) | fc2: relu output's
+    // gradient 32 -> transient 44 | relu: fc1 output's gradient 32 -> 64 (then relu's output goes: 12) |
+    // fc1: transient 32, the loss's 12 still held.
+    const Analysis a = analyze(network({4}, {layer("Linear", {{"out_features", 8}}, "fc1"), layer("ReLU", {}, "relu"),
+                                             layer("Linear", {{"out_features", 3}}, "fc2")},
+                                       Loss::Mse),
+                               Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    const auto model = MemoryModel::build(a, setup());
+    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
+    const auto& m = model->timeline().moments();
+    const std::vector<std::pair<std::uint64_t, std::uint64_t>> expected{
+        {32, 0}, {64, 0}, {44, 0}, {56, 12}, {56, 0}, // forward
+        {56, 12}, {44, 44}, {44, 64}, {12, 32},        // backward
+    };
+    QCOMPARE(m.size(), expected.size() + 1); // and the optimizer step
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        QCOMPARE(m[i].perSample.activations, expected[i].first);
+        QCOMPARE(m[i].perSample.transient, expected[i].second);
+    }
+}
+
 void TestStepTimeline::tinyMlpPeakMovesWithTheBatch()
 {
     // Steady step total = 232 + 464 + 24 B + the largest moment: the optimizer step holds gradients 232 +
-    // foreach Adam's list 232 = 464; relu's backward 96 B + 72. So the step is the peak up to B = 4
-    // (96 x 4 + 72 = 456 < 464) and relu's backward from B = 5.
-    // B = 1: 696 + 24 + 464 = 1,184. B = 32: 696 + 768 + 3,144 = 4,608, of which activations
-    // 32 x 32 = 1,024 and transient 64 x 32 = 2,048. The first step has no state before its optimizer
-    // step: 232 + 768 + 3,144 = 4,144.
+    // foreach Adam's list 232 = 464; relu's backward 96 B + 72 + the 4-byte loss. So the step is the peak
+    // up to B = 4 (96 x 4 + 76 = 460 < 464) and relu's backward from B = 5.
+    // B = 1: 696 + 24 + 464 = 1,184. B = 32: 696 + 768 + 3,148 = 4,612, of which activations
+    // 32 x 32 = 1,024 + 4 and transient 64 x 32 = 2,048. The first step has no state before its optimizer
+    // step: 232 + 768 + 3,148 = 4,148.
     const Analysis a = analyze(tinyMlp(), Precision::Fp32);
     const auto one = estimate(a, setup(Optimizer::Adam, 1));
     QVERIFY(one.ok());
@@ -134,18 +165,18 @@ void TestStepTimeline::tinyMlpPeakMovesWithTheBatch()
     const auto five = estimate(a, setup(Optimizer::Adam, 5));
     QCOMPARE(five->peak.phase, StepPhase::Backward);
     QCOMPARE(five->peakLayer, std::string("relu"));
-    QCOMPARE(five->total(), std::uint64_t{696 + 120 + 552});
+    QCOMPARE(five->total(), std::uint64_t{696 + 120 + 556});
     const auto e = estimate(a, setup(Optimizer::Adam, 32));
-    QCOMPARE(e->total(), std::uint64_t{4608}); // its components: tst_estimate's tinyMlpAdamFp32
-    QCOMPARE(e->firstStepPeakBytes, std::uint64_t{4144});
+    QCOMPARE(e->total(), std::uint64_t{4612}); // its components: tst_estimate's tinyMlpAdamFp32
+    QCOMPARE(e->firstStepPeakBytes, std::uint64_t{4148});
     QCOMPARE(e->optimizerStepBytes, std::uint64_t{232 + 232 + 464 + 232 + 768});
-    // Max batch in 10,000 bytes: 696 + 24 B + 96 B + 72 <= 10,000 -> B <= 76.9.
+    // Max batch in 10,000 bytes: 696 + 24 B + 96 B + 76 <= 10,000 -> B <= 76.9.
     auto tight = setup(Optimizer::Adam, 77);
     tight.gpuMemoryBytes = 10'000;
     const auto capped = estimate(a, tight);
     QCOMPARE(capped->maxBatch, std::int64_t{76});
     QVERIFY(!capped->fits);
-    QCOMPARE(capped->total(), std::uint64_t{10'008});
+    QCOMPARE(capped->total(), std::uint64_t{10'012});
 }
 
 void TestStepTimeline::branchGradientsSumInPlaceOnPyTorch2()
@@ -181,13 +212,13 @@ void TestStepTimeline::accumulationKeepsTheGradients()
     // Two micro-batches: the second's forward and backward run with every gradient (232 B) allocated,
     // and each layer's backward computes its parameters' gradients into a temporary that is added in
     // place (fc2: 72 B, fc1: 160 B). At B = 32 the peak is relu's backward in the later micro-batch:
-    // 232 + 232 + 464 + 32 x 32 + 768 + 2,048 = 4,768.
+    // 232 + 232 + 464 + 32 x 32 + 4 (the loss) + 768 + 2,048 = 4,772.
     const Analysis a = analyze(tinyMlp(), Precision::Fp32);
     auto s = setup(Optimizer::Adam, 32);
     s.accumulationSteps = 2;
     const auto e = estimate(a, s);
     QVERIFY(e.ok());
-    QCOMPARE(e->total(), std::uint64_t{4768});
+    QCOMPARE(e->total(), std::uint64_t{4772});
     QVERIFY(e->peak.laterMicroBatch);
     QCOMPARE(e->bytes.gradients, std::uint64_t{232});
     const auto model = MemoryModel::build(a, s);

@@ -92,6 +92,10 @@ expected=(
     /usr/bin/headroom
     /usr/share/headroom/gpus.json
     /usr/share/headroom/presets/lenet5.json
+    # The documentation Help > User Guide and the error messages point at.
+    /usr/share/doc/headroom/user-guide.md
+    /usr/share/doc/headroom/onnx-import.md
+    /usr/share/doc/headroom/images/main-window-vgg16.png
 )
 # Every preset in the source tree must ship (a new preset needs a line in resources/CMakeLists.txt).
 for preset in "$source_dir"/resources/presets/*.json; do

@@ -4,6 +4,23 @@
 
 namespace headroom::test {
 
+namespace {
+
+/// AdaptiveAvgPool{1,2,3}d to a single element per channel: adaptive_avg_pool{2,3}d compute
+/// input.mean(spatial axes, keepdim=True) then (adaptive_avg_pool1d runs adaptive_avg_pool2d on the input
+/// unsqueezed to 2-D).
+bool runsAsMean(const LayerRow& row)
+{
+    const auto& dims = row.output.shape.dims;
+    for (const char* type : {"AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"}) {
+        if (row.type == type)
+            return dims.size() >= 2 && std::all_of(dims.begin() + 1, dims.end(), [](auto d) { return d == 1; });
+    }
+    return false;
+}
+
+} // namespace
+
 Analysis onTorch113Cpu(Analysis a)
 {
     StepGraph& g = a.step;
@@ -19,8 +36,18 @@ Analysis onTorch113Cpu(Analysis a)
             if (!op.recorded && op.forwardScratch.perSample > 0)
                 g.ops[j].forwardScratch = g.storages[output].bytes;
         }
-        const bool mean = row.type == "AdaptiveAvgPool2d" && row.output.shape.dims.size() == 3
-            && row.output.shape.dims[1] == 1 && row.output.shape.dims[2] == 1;
+        if (row.type == "LogSigmoid" && op.recorded) {
+            StepStorage buffer; // as large as the output, kept with the input until the layer's backward
+            buffer.bytes = g.storages[output].bytes;
+            buffer.producer = j;
+            buffer.lastForwardUse = j;
+            buffer.keptAcrossSegments = true;
+            buffer.releasedAfterBackwardOf = j;
+            buffer.chargedRow = op.row;
+            g.storages.push_back(buffer);
+            g.ops[j].allocates.push_back(g.storages.size() - 1);
+        }
+        const bool mean = row.type == "Mean" || runsAsMean(row);
         if (mean && op.recorded && !op.inputs.empty()) {
             StepStorage& input = g.storages[g.tensors[op.inputs[0].tensor].storage];
             if (!input.isInputBatch) {

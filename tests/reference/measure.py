@@ -22,8 +22,8 @@ some networks):
   memory events;
 * the rules of thumb people use today (cs231n / summary tools), for comparison.
 
-CPU torch 1.13 and the CUDA PyTorch 2.x Headroom models differ in four places (dropout mask, attention,
-mean's saved input, recurrent layers); the first three are applied explicitly from the per-tensor
+CPU torch 1.13 and the CUDA PyTorch 2.x Headroom models differ in five places (dropout mask, attention,
+mean's saved input, log_sigmoid's buffer, recurrent layers); the first four are applied explicitly from the per-tensor
 records, the recurrent internals are split out (see ADJUSTMENTS below and README.md), and both the raw
 and the adjusted figures are written.
 
@@ -61,7 +61,8 @@ RULE_BATCH = 32  # the batch docs/accuracy.md compares the rules of thumb at (ru
 # Tables from an existing measurements.json (no torch needed: this part runs before torch is imported)
 # --------------------------------------------------------------------------------------------------
 
-ADJUSTMENT_LABELS = (("dropout_mask", "dropout mask"), ("attention_sdpa", "SDPA"), ("mean_input", "mean input"))
+ADJUSTMENT_LABELS = (("dropout_mask", "dropout mask"), ("attention_sdpa", "SDPA"), ("mean_input", "mean input"),
+                     ("log_sigmoid_buffer", "log_sigmoid buffer"))
 
 
 def adjustment_parts(run):
@@ -100,6 +101,36 @@ def _headroom_cells(tag, measured, headroom):
     if got[0] != measured:
         raise SystemExit(f"{tag}: the log's measured figure {got[0]:,} is not this file's {measured:,}")
     return f"{got[1]:,}", f"{100.0 * (got[1] - measured) / measured:+.2f} %"
+
+
+PEAK_TABLE_HEADER = (
+    "| network | batch | compared | first step: measured (B) | first step: simulated (B) | first step: difference "
+    "| steady step: measured (B) | steady step: simulated (B) | steady step: difference | steady peak at, measured "
+    "| steady peak at, simulated |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|")
+MAX_BATCH_TABLE_HEADER = (
+    "| network | rule of thumb | old sum of worst cases | simulated peak | measured | simulated vs measured "
+    "| simulated peak at | simulated, through the measured batches |\n|---|---:|---:|---:|---:|---:|---|---:|")
+
+
+def read_headroom_rows(path, marker):
+    """The Markdown rows tst_reference logs after `marker` ("peak table row:", "max batch row:"): the step-peak
+    and max-batch tables are computed by the test from measurements.json and Headroom's simulation."""
+    rows = []
+    if path is None:
+        return rows
+    with open(path) as f:
+        for line in f:
+            at = line.find(marker)
+            if at >= 0:
+                rows.append(line[at + len(marker):].strip())
+    return rows
+
+
+def step_tables(headroom_log):
+    """docs/accuracy.md's step-peak and max-batch tables, from a tst_reference log (without one: headers only)."""
+    peaks = read_headroom_rows(headroom_log, "peak table row:")
+    batches = read_headroom_rows(headroom_log, "max batch row:")
+    return "\n".join([PEAK_TABLE_HEADER, *peaks, "", MAX_BATCH_TABLE_HEADER, *batches])
 
 
 def accuracy_tables(doc, headroom):
@@ -260,6 +291,8 @@ def print_tables(args):
         with open(args.accuracy) as f:
             doc = json.load(f)
         print(accuracy_tables(doc, read_headroom_log(args.headroom)))
+        print()
+        print(step_tables(args.headroom))
         return True
     return False
 
@@ -348,20 +381,99 @@ class Recurrent(nn.Module):
 
 
 class _Fn(nn.Module):
-    def __init__(self, kind, **kw):
+    """Headroom's functional kinds (merges, arithmetic, reductions, views, padding), written as a PyTorch
+    user writes them: `a + b`, `x * gamma`, `torch.cat`, `x.permute(...)`, `F.pad`, `a @ b`. A kind with a
+    `parameter` owns it here, shaped [1, *parameter] (a batch axis of 1) as nn.Parameter(torch.zeros(1, ...))
+    usually is. Axes count the batch axis as in the model file; shape lists are per sample."""
+
+    def __init__(self, kind, a=None, dtype=torch.float32):
         super().__init__()
         self.kind = kind
-        self.kw = kw
+        self.a = dict(a or {})
+        shape = self.a.get("parameter")
+        self.weight = nn.Parameter(torch.ones([1] + list(shape))) if shape is not None else None
 
     def forward(self, *xs):
-        if self.kind == "Add":
-            out = xs[0]
-            for x in xs[1:]:
-                out = out + x
+        k, a = self.kind, self.a
+        b = xs[0].shape[0]
+        if k == "Concat":
+            parts = ([self.weight.expand(b, *self.weight.shape[1:])] if self.weight is not None else []) + list(xs)
+            return torch.cat(parts, dim=a.get("dim", 1))
+        if k in ("Add", "Sub", "Mul", "Div"):
+            operands = list(xs) + ([self.weight] if self.weight is not None else []) + \
+                ([a["scalar"]] if a.get("scalar") is not None else [])
+            out = operands[0]
+            for y in operands[1:]:
+                out = {"Add": lambda p, q: p + q, "Sub": lambda p, q: p - q, "Mul": lambda p, q: p * q,
+                       "Div": lambda p, q: p / q}[k](out, y)
             return out
-        if self.kind == "Concat":
-            return torch.cat(xs, dim=self.kw.get("dim", 1))
-        raise AssertionError(self.kind)
+        x = xs[0]
+        if k == "MatMul":
+            return torch.matmul(xs[0], xs[1])
+        if k == "Pow":
+            return torch.pow(x, a.get("exponent", 2.0))
+        if k == "Sqrt":
+            return torch.sqrt(x)
+        if k == "Exp":
+            return torch.exp(x)
+        if k == "Neg":
+            return torch.neg(x)
+        if k == "Abs":
+            return torch.abs(x)
+        if k == "Clamp":
+            return torch.clamp(x, min=a.get("min"), max=a.get("max"))
+        if k in ("Mean", "Sum", "Amax"):
+            dims = a["dim"] if isinstance(a["dim"], list) else [a["dim"]]
+            fn = {"Mean": torch.mean, "Sum": torch.sum, "Amax": torch.amax}[k]
+            return fn(x, dim=dims, keepdim=a.get("keepdim", False))
+        if k == "Permute":
+            return x.permute(*a["dims"])
+        if k == "Transpose":
+            return x.transpose(a["dim0"], a["dim1"])
+        if k == "Reshape":
+            return x.reshape(b, *a["shape"])
+        if k == "View":
+            return x.view(b, *a["shape"])
+        if k == "Unflatten":
+            return x.unflatten(a["dim"], a["unflattened_size"])
+        if k == "Squeeze":
+            if a.get("dim") is not None:
+                return x.squeeze(a["dim"])
+            for d in reversed(range(1, x.dim())):  # never the batch axis, whatever the batch size
+                if x.shape[d] == 1:
+                    x = x.squeeze(d)
+            return x
+        if k == "Unsqueeze":
+            return x.unsqueeze(a["dim"])
+        if k == "Contiguous":
+            return x.contiguous()
+        if k == "Expand":
+            size = a["size"]
+            for _ in range(len(size) - (x.dim() - 1)):
+                x = x.unsqueeze(1)
+            return x.expand(b, *size)
+        if k == "Narrow":
+            return x.narrow(a["dim"], a["start"], a["length"])
+        if k == "Slice":
+            index = [slice(None)] * x.dim()
+            index[a["dim"]] = slice(a.get("start", 0), a.get("end"), a.get("step", 1))
+            return x[tuple(index)]
+        if k == "Select":
+            return x.select(a["dim"], a["index"])
+        if k == "Pad":
+            return F.pad(x, a["pad"], mode=a.get("mode", "constant"), value=a.get("value", 0.0)) \
+                if a.get("mode", "constant") == "constant" else F.pad(x, a["pad"], mode=a["mode"])
+        raise AssertionError(k)
+
+
+_FUNCTIONAL = {"Add", "Sub", "Mul", "Div", "Concat", "MatMul", "Pow", "Sqrt", "Exp", "Neg", "Abs", "Clamp", "Mean",
+               "Sum", "Amax", "Permute", "Transpose", "Reshape", "View", "Unflatten", "Squeeze", "Unsqueeze",
+               "Contiguous", "Expand", "Narrow", "Slice", "Select", "Pad"}
+
+
+def _padding_list(padding, n):
+    """A ConstantPadNd-style padding (one int or 2N ints) as F.pad's list."""
+    return list(padding) if isinstance(padding, (list, tuple)) else [padding] * (2 * n)
 
 
 class HeadroomNet(nn.Module):
@@ -444,17 +556,18 @@ class HeadroomNet(nn.Module):
 
     def _make(self, t, a, xs):
         x = xs[0]
-        if t in ("Conv1d", "Conv2d"):
-            n = 1 if t == "Conv1d" else 2
+        nd = int(t[-2]) if len(t) > 2 and t[-1] == "d" and t[-2] in "123" else None
+        if t in ("Conv1d", "Conv2d", "Conv3d"):
             pad = a.get("padding", 0)
-            cls = nn.Conv1d if n == 1 else nn.Conv2d
-            return cls(x.shape[1], a["out_channels"], _pair(a["kernel_size"], n), stride=_pair(a.get("stride", 1), n),
-                       padding=pad if isinstance(pad, str) else _pair(pad, n), dilation=_pair(a.get("dilation", 1), n),
+            cls = {1: nn.Conv1d, 2: nn.Conv2d, 3: nn.Conv3d}[nd]
+            return cls(x.shape[1], a["out_channels"], _pair(a["kernel_size"], nd), stride=_pair(a.get("stride", 1), nd),
+                       padding=pad if isinstance(pad, str) else _pair(pad, nd), dilation=_pair(a.get("dilation", 1), nd),
                        groups=a.get("groups", 1), bias=a.get("bias", True), padding_mode=a.get("padding_mode", "zeros"))
-        if t == "ConvTranspose2d":
-            return nn.ConvTranspose2d(x.shape[1], a["out_channels"], _pair(a["kernel_size"]), stride=_pair(a.get("stride", 1)),
-                                      padding=_pair(a.get("padding", 0)), output_padding=_pair(a.get("output_padding", 0)),
-                                      groups=a.get("groups", 1), bias=a.get("bias", True), dilation=_pair(a.get("dilation", 1)))
+        if t in ("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"):
+            cls = {1: nn.ConvTranspose1d, 2: nn.ConvTranspose2d, 3: nn.ConvTranspose3d}[nd]
+            return cls(x.shape[1], a["out_channels"], _pair(a["kernel_size"], nd), stride=_pair(a.get("stride", 1), nd),
+                       padding=_pair(a.get("padding", 0), nd), output_padding=_pair(a.get("output_padding", 0), nd),
+                       groups=a.get("groups", 1), bias=a.get("bias", True), dilation=_pair(a.get("dilation", 1), nd))
         if t == "Linear":
             lin = nn.Linear(x.shape[-1], a["out_features"], bias=a.get("bias", True))
             if a.get("tied_to"):
@@ -462,10 +575,11 @@ class HeadroomNet(nn.Module):
                 assert emb.weight.shape == lin.weight.shape, "tied Linear/Embedding shapes differ"
                 lin.weight = emb.weight
             return lin
-        if t in ("BatchNorm1d", "BatchNorm2d"):
-            cls = nn.BatchNorm1d if t == "BatchNorm1d" else nn.BatchNorm2d
-            return cls(x.shape[1], eps=a.get("eps", 1e-5), momentum=a.get("momentum", 0.1), affine=a.get("affine", True),
-                       track_running_stats=a.get("track_running_stats", True))
+        if t in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"):
+            cls = getattr(nn, t)
+            instance = t.startswith("Instance")
+            return cls(x.shape[1], eps=a.get("eps", 1e-5), momentum=a.get("momentum", 0.1),
+                       affine=a.get("affine", not instance), track_running_stats=a.get("track_running_stats", not instance))
         if t == "LayerNorm":
             ln = nn.LayerNorm(a.get("normalized_shape", [x.shape[-1]]), eps=a.get("eps", 1e-5),
                               elementwise_affine=a.get("elementwise_affine", True))
@@ -474,38 +588,59 @@ class HeadroomNet(nn.Module):
             return ln
         if t == "GroupNorm":
             return nn.GroupNorm(a["num_groups"], x.shape[1], eps=a.get("eps", 1e-5), affine=a.get("affine", True))
-        if t == "ReLU":
-            return nn.ReLU(inplace=a.get("inplace", False))
-        if t == "ReLU6":
-            return nn.ReLU6(inplace=a.get("inplace", False))
-        if t == "SiLU":
-            return nn.SiLU(inplace=a.get("inplace", False))
+        if t in ("ReLU", "ReLU6", "SiLU", "Hardswish", "Hardsigmoid", "Mish", "SELU"):
+            return getattr(nn, t)(inplace=a.get("inplace", False))
         if t == "LeakyReLU":
             return nn.LeakyReLU(a.get("negative_slope", 0.01), inplace=a.get("inplace", False))
+        if t in ("ELU", "CELU"):
+            return getattr(nn, t)(a.get("alpha", 1.0), inplace=a.get("inplace", False))
+        if t == "Hardtanh":
+            return nn.Hardtanh(a.get("min_val", -1.0), a.get("max_val", 1.0), inplace=a.get("inplace", False))
+        if t == "Softplus":
+            return nn.Softplus(a.get("beta", 1.0), a.get("threshold", 20.0))
+        if t == "PReLU":
+            return nn.PReLU(a.get("num_parameters", 1), a.get("init", 0.25))
         if t == "GELU":
             return nn.GELU(approximate=a.get("approximate", "none"))
-        if t == "Sigmoid":
-            return nn.Sigmoid()
-        if t == "Tanh":
-            return nn.Tanh()
+        if t in ("Sigmoid", "Tanh", "LogSigmoid", "Identity"):
+            return getattr(nn, t)()
         if t == "Softmax":
             return nn.Softmax(dim=a.get("dim", -1))
-        if t == "MaxPool2d":
-            return nn.MaxPool2d(_pair(a["kernel_size"]), stride=_pair(a["stride"]) if a.get("stride") is not None else None,
-                                padding=_pair(a.get("padding", 0)), dilation=_pair(a.get("dilation", 1)),
-                                ceil_mode=a.get("ceil_mode", False))
-        if t == "AvgPool2d":
-            return nn.AvgPool2d(_pair(a["kernel_size"]), stride=_pair(a["stride"]) if a.get("stride") is not None else None,
-                                padding=_pair(a.get("padding", 0)), ceil_mode=a.get("ceil_mode", False),
-                                count_include_pad=a.get("count_include_pad", True), divisor_override=a.get("divisor_override"))
-        if t == "AdaptiveAvgPool2d":
-            return nn.AdaptiveAvgPool2d(_pair(a["output_size"]))
+        if t in ("MaxPool1d", "MaxPool2d", "MaxPool3d"):
+            return getattr(nn, t)(_pair(a["kernel_size"], nd),
+                                  stride=_pair(a["stride"], nd) if a.get("stride") is not None else None,
+                                  padding=_pair(a.get("padding", 0), nd), dilation=_pair(a.get("dilation", 1), nd),
+                                  ceil_mode=a.get("ceil_mode", False))
+        if t in ("AvgPool1d", "AvgPool2d", "AvgPool3d"):
+            kw = dict(stride=_pair(a["stride"], nd) if a.get("stride") is not None else None,
+                      padding=_pair(a.get("padding", 0), nd), ceil_mode=a.get("ceil_mode", False),
+                      count_include_pad=a.get("count_include_pad", True))
+            if nd > 1:
+                kw["divisor_override"] = a.get("divisor_override")
+            return getattr(nn, t)(_pair(a["kernel_size"], nd), **kw)
+        if t.startswith("AdaptiveAvgPool") or t.startswith("AdaptiveMaxPool"):
+            return getattr(nn, t)(_pair(a["output_size"], nd))
+        if t in ("ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
+                 "CircularPad1d", "CircularPad2d", "CircularPad3d"):
+            mode = "circular" if t.startswith("Circular") else "constant"
+            return _Fn("Pad", dict(pad=_padding_list(a["padding"], nd), mode=mode, value=a.get("value", 0.0)))
+        if t in ("ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d", "ReplicationPad1d", "ReplicationPad2d",
+                 "ReplicationPad3d"):
+            return getattr(nn, t)(_padding_list(a["padding"], nd))
+        if t == "Upsample":
+            return nn.Upsample(size=a.get("size"), scale_factor=a.get("scale_factor"), mode=a.get("mode", "nearest"),
+                               align_corners=a.get("align_corners"),
+                               recompute_scale_factor=a.get("recompute_scale_factor"))
+        if t in ("UpsamplingNearest2d", "UpsamplingBilinear2d"):
+            return getattr(nn, t)(size=a.get("size"), scale_factor=a.get("scale_factor"))
+        if t == "PixelShuffle":
+            return nn.PixelShuffle(a["upscale_factor"])
+        if t == "PixelUnshuffle":
+            return nn.PixelUnshuffle(a["downscale_factor"])
         if t == "Flatten":
             return nn.Flatten(a.get("start_dim", 1), a.get("end_dim", -1))
         if t == "Dropout":
             return nn.Dropout(a.get("p", 0.5), inplace=a.get("inplace", False))
-        if t == "Identity":
-            return nn.Identity()
         if t == "Embedding":
             emb = nn.Embedding(a["num_embeddings"], a["embedding_dim"])
             if a.get("name"):
@@ -525,8 +660,8 @@ class HeadroomNet(nn.Module):
             return Recurrent(t, x.shape[-1], batch_first=a.get("batch_first", False), hidden_size=a["hidden_size"],
                              num_layers=a.get("num_layers", 1), bias=a.get("bias", True), dropout=a.get("dropout", 0.0),
                              bidirectional=a.get("bidirectional", False))
-        if t in ("Add", "Concat"):
-            return _Fn(t, dim=a.get("dim", 1))
+        if t in _FUNCTIONAL:
+            return _Fn(t, a)
         raise ValueError(f"layer type {t!r} is not supported by the reference builder")
 
     def forward(self, x):
@@ -656,6 +791,317 @@ class LSTMLM(nn.Module):
         return self.head(out)
 
 
+# --- issue 13: the operator vocabulary of real networks -----------------------------------------------
+
+
+class C3DSmall(nn.Module):
+    """A small C3D-style video classifier on 8 frames of 32x32: Conv3d-BN3d blocks with MaxPool3d, AvgPool3d
+    and a global AdaptiveAvgPool3d(1); ELU in place."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv3d(3, 16, 3, padding=1), nn.BatchNorm3d(16), nn.ReLU(inplace=True), nn.MaxPool3d((1, 2, 2)),
+            nn.Conv3d(16, 32, 3, padding=1), nn.BatchNorm3d(32), nn.ELU(inplace=True), nn.MaxPool3d(2),
+            nn.Conv3d(32, 64, 3, padding=1), nn.BatchNorm3d(64), nn.ReLU(inplace=True), nn.AvgPool3d(2),
+            nn.Conv3d(64, 64, 3, padding=1), nn.ReLU(inplace=True), nn.AdaptiveAvgPool3d(1))
+        self.classifier = nn.Sequential(nn.Flatten(), nn.Dropout(0.5), nn.Linear(64, 10))
+
+    def forward(self, x):
+        return self.classifier(self.features(x))
+
+
+class AudioCNN(nn.Module):
+    """A 1-D CNN on raw audio (4,000 samples): a strided Conv1d front end, BatchNorm1d and InstanceNorm1d,
+    Mish, CELU and SELU, MaxPool1d and AvgPool1d, then average and max pooling over time concatenated."""
+
+    def __init__(self):
+        super().__init__()
+        self.features = nn.Sequential(
+            nn.Conv1d(1, 32, 80, stride=4), nn.BatchNorm1d(32), nn.ReLU(), nn.MaxPool1d(4),
+            nn.Conv1d(32, 32, 3), nn.InstanceNorm1d(32, affine=True, track_running_stats=True), nn.Mish(), nn.MaxPool1d(4),
+            nn.Conv1d(32, 64, 3), nn.BatchNorm1d(64), nn.CELU(), nn.AvgPool1d(2),
+            nn.Conv1d(64, 64, 3), nn.InstanceNorm1d(64), nn.SELU(inplace=True))
+        self.avg = nn.AdaptiveAvgPool1d(1)
+        self.max = nn.AdaptiveMaxPool1d(1)
+        self.head = nn.Linear(128, 10)
+
+    def forward(self, x):
+        h = self.features(x)
+        return self.head(torch.cat([self.avg(h), self.max(h)], dim=1).flatten(1))
+
+
+def double_conv(cin, cout):
+    return nn.Sequential(nn.Conv2d(cin, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True),
+                         nn.Conv2d(cout, cout, 3, padding=1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
+
+
+class UNetSmall(nn.Module):
+    """A two-level U-Net on 3x62x62 (milesial/Pytorch-UNet's structure): a ConvTranspose2d up-step whose
+    output F.pad brings to the skip's size (30 -> 31), a bilinear Upsample up-step, skips concatenated."""
+
+    def __init__(self):
+        super().__init__()
+        self.inc = double_conv(3, 16)
+        self.down1 = nn.Sequential(nn.MaxPool2d(2), double_conv(16, 32))
+        self.down2 = nn.Sequential(nn.MaxPool2d(2), double_conv(32, 64))
+        self.up1 = nn.ConvTranspose2d(64, 32, 2, stride=2)
+        self.conv1 = double_conv(64, 32)
+        self.up2 = nn.Upsample(scale_factor=2, mode="bilinear", align_corners=True)
+        self.conv2 = double_conv(48, 16)
+        self.outc = nn.Conv2d(16, 2, 1)
+
+    def forward(self, x):
+        x1 = self.inc(x)
+        x2 = self.down1(x1)
+        x3 = self.down2(x2)
+        u = self.up1(x3)
+        dy, dx = x2.shape[2] - u.shape[2], x2.shape[3] - u.shape[3]
+        u = F.pad(u, [dx // 2, dx - dx // 2, dy // 2, dy - dy // 2])
+        u = self.conv1(torch.cat([x2, u], dim=1))
+        u = self.conv2(torch.cat([x1, self.up2(u)], dim=1))
+        return self.outc(u)
+
+
+class ESPCN(nn.Module):
+    """ESPCN super-resolution (Shi et al. 2016) with a space-to-depth stem: PixelUnshuffle(2), three
+    convolutions with tanh, PixelShuffle(4): 1x64x64 -> 1x128x128."""
+
+    def __init__(self):
+        super().__init__()
+        self.net = nn.Sequential(nn.PixelUnshuffle(2), nn.Conv2d(4, 64, 5, padding=2), nn.Tanh(),
+                                 nn.Conv2d(64, 32, 3, padding=1), nn.Tanh(), nn.Conv2d(32, 16, 3, padding=1),
+                                 nn.PixelShuffle(4))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class ConvLayer(nn.Sequential):
+    """pytorch/examples fast_neural_style: reflection padding, then the convolution."""
+
+    def __init__(self, cin, cout, k, stride=1, pad=nn.ReflectionPad2d):
+        super().__init__(pad(k // 2), nn.Conv2d(cin, cout, k, stride))
+
+
+class ResidualBlock(nn.Module):
+    def __init__(self, c, reflect_in_conv=False):
+        super().__init__()
+        # the same reflection padding written as the convolution's padding_mode in one block
+        self.conv1 = nn.Conv2d(c, c, 3, padding=1, padding_mode="reflect") if reflect_in_conv else ConvLayer(c, c, 3)
+        self.in1 = nn.InstanceNorm2d(c, affine=True)
+        self.conv2 = ConvLayer(c, c, 3)
+        self.in2 = nn.InstanceNorm2d(c, affine=True)
+        self.relu = nn.ReLU()
+
+    def forward(self, x):
+        return self.in2(self.conv2(self.relu(self.in1(self.conv1(x))))) + x
+
+
+class StyleTransferNet(nn.Module):
+    """Johnson et al.'s transformer network as pytorch/examples writes it (fast_neural_style), at half width
+    with two residual blocks, on 3x64x64: reflection padding, InstanceNorm2d, nearest upsampling; one
+    up-step pads by replication and one InstanceNorm tracks running statistics."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1, self.in1 = ConvLayer(3, 16, 9), nn.InstanceNorm2d(16, affine=True)
+        self.conv2, self.in2 = ConvLayer(16, 32, 3, 2), nn.InstanceNorm2d(32, affine=True)
+        self.conv3, self.in3 = ConvLayer(32, 64, 3, 2), nn.InstanceNorm2d(64, affine=True)
+        self.res1, self.res2 = ResidualBlock(64, reflect_in_conv=True), ResidualBlock(64)
+        self.up1 = nn.Upsample(scale_factor=2, mode="nearest")
+        self.deconv1 = ConvLayer(64, 32, 3)
+        self.in4 = nn.InstanceNorm2d(32, affine=True, track_running_stats=True)
+        self.up2 = nn.Upsample(scale_factor=2, mode="nearest")
+        self.deconv2 = ConvLayer(32, 16, 3, pad=nn.ReplicationPad2d)
+        self.in5 = nn.InstanceNorm2d(16, affine=True)
+        self.deconv3 = ConvLayer(16, 3, 9)
+        self.relu = nn.ReLU()
+
+    def forward(self, x):
+        y = self.relu(self.in1(self.conv1(x)))
+        y = self.relu(self.in2(self.conv2(y)))
+        y = self.relu(self.in3(self.conv3(y)))
+        y = self.res2(self.res1(y))
+        y = self.relu(self.in4(self.deconv1(self.up1(y))))
+        y = self.relu(self.in5(self.deconv2(self.up2(y))))
+        return self.deconv3(y)
+
+
+class SqueezeExcite(nn.Module):
+    """torchvision's SqueezeExcitation: global average, two 1x1 convolutions, a gate that scales x."""
+
+    def __init__(self, c, squeeze, activation=nn.ReLU, gate=nn.Hardsigmoid):
+        super().__init__()
+        self.avgpool = nn.AdaptiveAvgPool2d(1)
+        self.fc1, self.activation = nn.Conv2d(c, squeeze, 1), activation()
+        self.fc2, self.scale_activation = nn.Conv2d(squeeze, c, 1), gate()
+
+    def forward(self, x):
+        return x * self.scale_activation(self.fc2(self.activation(self.fc1(self.avgpool(x)))))
+
+
+class SEBasicBlock(nn.Module):
+    def __init__(self, cin, cout, stride=1, act=None):
+        super().__init__()
+        self.conv1, self.bn1 = nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout)
+        self.act1 = act if act is not None else nn.Hardswish()
+        self.conv2, self.bn2 = nn.Conv2d(cout, cout, 3, 1, 1, bias=False), nn.BatchNorm2d(cout)
+        self.se = SqueezeExcite(cout, cout // 4)
+        self.shortcut = nn.Sequential() if stride == 1 and cin == cout else \
+            nn.Sequential(nn.Conv2d(cin, cout, 1, stride, bias=False), nn.BatchNorm2d(cout))
+        self.act2 = nn.Hardswish(inplace=True)
+
+    def forward(self, x):
+        out = self.se(self.bn2(self.conv2(self.act1(self.bn1(self.conv1(x))))))
+        return self.act2(out + self.shortcut(x))
+
+
+class SEResNet(nn.Module):
+    """A small SE-ResNet on 3x32x32: basic blocks with squeeze-excitation (Hardsigmoid gate, a Mul),
+    Hardswish (in place after the residual add), PReLU in the last block."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, padding=1, bias=False), nn.BatchNorm2d(16), nn.Hardswish())
+        self.layer1 = SEBasicBlock(16, 16)
+        self.layer2 = SEBasicBlock(16, 32, 2)
+        self.layer3 = SEBasicBlock(32, 64, 2, act=nn.PReLU(64))
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(64, 10)
+
+    def forward(self, x):
+        return self.fc(self.pool(self.layer3(self.layer2(self.layer1(self.stem(x))))).flatten(1))
+
+
+class HandAttention(nn.Module):
+    """timm's Attention with the batch axis kept first: qkv reshaped and permuted to [B, 3, heads, N, d],
+    q @ k^T scaled, softmax, attention dropout, @ v, heads merged by transpose + reshape."""
+
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.heads, self.scale = heads, (dim // heads) ** -0.5
+        self.qkv, self.proj = nn.Linear(dim, 3 * dim), nn.Linear(dim, dim)
+        self.attn_drop = nn.Dropout(0.1)
+
+    def forward(self, x):
+        b, n, c = x.shape
+        qkv = self.qkv(x).reshape(b, n, 3, self.heads, c // self.heads).permute(0, 2, 3, 1, 4)
+        q, k, v = qkv[:, 0], qkv[:, 1], qkv[:, 2]
+        attn = self.attn_drop(((q @ k.transpose(-2, -1)) * self.scale).softmax(dim=-1))
+        return self.proj((attn @ v).transpose(1, 2).reshape(b, n, c))
+
+
+class LayerScale(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.gamma = nn.Parameter(1e-5 * torch.ones(dim))
+
+    def forward(self, x):
+        return x * self.gamma
+
+
+class ViTBlock(nn.Module):
+    def __init__(self, dim, heads):
+        super().__init__()
+        self.norm1, self.attn, self.ls1 = nn.LayerNorm(dim), HandAttention(dim, heads), LayerScale(dim)
+        self.norm2, self.ls2 = nn.LayerNorm(dim), LayerScale(dim)
+        self.mlp = nn.Sequential(nn.Linear(dim, 4 * dim), nn.GELU(approximate="tanh"), nn.Linear(4 * dim, dim))
+
+    def forward(self, x):
+        x = x + self.ls1(self.attn(self.norm1(x)))
+        return x + self.ls2(self.mlp(self.norm2(x)))
+
+
+class ViTTiny(nn.Module):
+    """A ViT on 3x32x32 with 4x4 patches (64 tokens + a class token, width 64, 4 heads, 2 blocks): patch
+    embedding flattened and transposed, a learned class token concatenated and a learned position table
+    added, hand-written attention, layer scale, GELU(tanh), the class token's output to the head."""
+
+    def __init__(self):
+        super().__init__()
+        self.patch_embed = nn.Conv2d(3, 64, 4, 4)
+        self.cls_token = nn.Parameter(torch.zeros(1, 1, 64))
+        self.pos_embed = nn.Parameter(0.02 * torch.randn(1, 65, 64))
+        self.blocks = nn.Sequential(ViTBlock(64, 4), ViTBlock(64, 4))
+        self.norm, self.head = nn.LayerNorm(64), nn.Linear(64, 10)
+
+    def forward(self, x):
+        x = self.patch_embed(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1) + self.pos_embed
+        return self.head(self.norm(self.blocks(x))[:, 0])
+
+
+class InvertedResidual(nn.Module):
+    """MobileNetV3's / EfficientNet's block: 1x1 expansion, depthwise convolution, squeeze-excitation,
+    1x1 projection, residual when the shape allows. `hand_silu` writes the expansion's SiLU as
+    x * x.sigmoid(), as exported graphs show it."""
+
+    def __init__(self, cin, expanded, cout, k, stride, act, se_act, se_gate, hand_silu=False):
+        super().__init__()
+        self.expand = nn.Sequential(nn.Conv2d(cin, expanded, 1, bias=False), nn.BatchNorm2d(expanded))
+        self.expand_act = None if hand_silu else act()
+        self.depthwise = nn.Sequential(nn.Conv2d(expanded, expanded, k, stride, k // 2, groups=expanded, bias=False),
+                                       nn.BatchNorm2d(expanded), act())
+        self.se = SqueezeExcite(expanded, max(8, cin // 4), se_act, se_gate)
+        self.project = nn.Sequential(nn.Conv2d(expanded, cout, 1, bias=False), nn.BatchNorm2d(cout))
+        self.residual = stride == 1 and cin == cout
+
+    def forward(self, x):
+        h = self.expand(x)
+        h = h * h.sigmoid() if self.expand_act is None else self.expand_act(h)
+        h = self.project(self.se(self.depthwise(h)))
+        return h + x if self.residual else h
+
+
+class MobileEfficientNet(nn.Module):
+    """A MobileNetV3 / EfficientNet mix on 3x64x64: a Hardswish stem (in place), a MobileNetV3 block
+    (Hardswish, ReLU squeeze, Hardsigmoid gate), two EfficientNet MBConv blocks (SiLU, SiLU squeeze,
+    Sigmoid gate; one with SiLU written as x * sigmoid(x)), MobileNetV3's head (Hardswish, Dropout)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 16, 3, 2, 1, bias=False), nn.BatchNorm2d(16), nn.Hardswish(inplace=True))
+        self.blocks = nn.Sequential(
+            InvertedResidual(16, 64, 16, 3, 1, nn.Hardswish, nn.ReLU, nn.Hardsigmoid),
+            InvertedResidual(16, 64, 24, 5, 2, nn.SiLU, nn.SiLU, nn.Sigmoid),
+            InvertedResidual(24, 96, 24, 3, 1, nn.SiLU, nn.SiLU, nn.Sigmoid, hand_silu=True))
+        self.head = nn.Sequential(nn.Conv2d(24, 96, 1, bias=False), nn.BatchNorm2d(96), nn.Hardswish(),
+                                  nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(96, 128), nn.Hardswish(),
+                                  nn.Dropout(0.2), nn.Linear(128, 10))
+
+    def forward(self, x):
+        return self.head(self.blocks(self.stem(x)))
+
+
+class HandLayerNorm(nn.Module):
+    """LayerNorm as ONNX opsets below 17 write it: mean, sub, pow, mean, add, sqrt, div, mul, add."""
+
+    def __init__(self, d):
+        super().__init__()
+        self.weight, self.bias = nn.Parameter(torch.ones(d)), nn.Parameter(torch.zeros(d))
+
+    def forward(self, x):
+        d = x - x.mean(-1, keepdim=True)
+        return d / torch.sqrt(d.pow(2).mean(-1, keepdim=True) + 1e-5) * self.weight + self.bias
+
+
+class TokenOps(nn.Module):
+    """Token features [16, 32] through operators as exported graphs show them: a LayerNorm written out, a
+    numerically stable softmax written out (amax, sub, exp, sum, div), abs / neg / clamp, the token mean."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1, self.norm, self.fc2, self.head = nn.Linear(32, 64), HandLayerNorm(64), nn.Linear(64, 64), nn.Linear(64, 10)
+
+    def forward(self, x):
+        h = self.norm(self.fc1(x))
+        e = torch.exp(h - torch.amax(h, dim=-1, keepdim=True))
+        h = self.fc2(e / torch.sum(e, dim=-1, keepdim=True))
+        h = torch.clamp(torch.neg(torch.abs(h)), min=-3.0)
+        return self.head(h.mean(1))
+
+
 def tv(name):
     def make():
         return getattr(torchvision.models, name)(weights=None)
@@ -701,6 +1147,40 @@ NETWORKS = [
     dict(name="lstm_lm", build=LSTMLM, model_file="tests/reference/models/lstm_lm.json", input=[LSTMLM.T],
          input_dtype="int64", classes=LSTMLM.VOCAB, batches=[2, 4, 8], precisions=["fp32"],
          description="Embedding 5000x128, 2-layer LSTM(256, batch_first), Linear 5000 on T=64; cross-entropy on all positions"),
+    # issue 13: the operator vocabulary of real networks
+    dict(name="c3d_video", build=C3DSmall, model_file="tests/reference/models/c3d_video.json", input=[3, 8, 32, 32],
+         classes=10, batches=[2, 4, 8], precisions=["fp32"], description=C3DSmall.__doc__.split("\n")[0]),
+    dict(name="audio_cnn", build=AudioCNN, model_file="tests/reference/models/audio_cnn.json", input=[1, 4000],
+         classes=10, batches=[2, 4, 8], precisions=["fp32"], description=AudioCNN.__doc__.split("\n")[0]),
+    dict(name="unet_small", build=UNetSmall, model_file="tests/reference/models/unet_small.json", input=[3, 62, 62],
+         classes=2, loss="mse", batches=[2, 4, 8], precisions=["fp32"], description=UNetSmall.__doc__.split("\n")[0]),
+    dict(name="espcn", build=ESPCN, model_file="tests/reference/models/espcn.json", input=[1, 64, 64], classes=1,
+         loss="mse", batches=[2, 4, 8], precisions=["fp32"], description=ESPCN.__doc__.split("\n")[0]),
+    dict(name="style_transfer", build=StyleTransferNet, model_file="tests/reference/models/style_transfer.json",
+         input=[3, 64, 64], classes=3, loss="mse", batches=[2, 4, 8], precisions=["fp32"],
+         description=StyleTransferNet.__doc__.split("\n")[0]),
+    dict(name="se_resnet", build=SEResNet, model_file="tests/reference/models/se_resnet.json", input=[3, 32, 32],
+         classes=10, batches=[2, 4, 8], precisions=["fp32"], description=SEResNet.__doc__.split("\n")[0]),
+    dict(name="vit_tiny", build=ViTTiny, model_file="tests/reference/models/vit_tiny.json", input=[3, 32, 32],
+         classes=10, batches=[2, 4, 8], precisions=["fp32"], description=ViTTiny.__doc__.split("\n")[0]),
+    dict(name="mobile_efficientnet", build=MobileEfficientNet, model_file="tests/reference/models/mobile_efficientnet.json",
+         input=[3, 64, 64], classes=10, batches=[2, 4, 8], precisions=["fp32"],
+         description=MobileEfficientNet.__doc__.split("\n")[0]),
+    dict(name="token_ops", build=TokenOps, model_file="tests/reference/models/token_ops.json", input=[16, 32],
+         classes=10, batches=[2, 4, 8], precisions=["fp32"], description=TokenOps.__doc__.split("\n")[0]),
+    dict(name="volume_autoencoder", build=None, model_file="tests/reference/models/volume_autoencoder.json",
+         input=None, classes=None, batches=[2, 4, 8], precisions=["fp32"],
+         description="a 3-D encoder-decoder built from its model file: Conv3d, InstanceNorm3d, MaxPool3d, "
+                     "ConvTranspose3d, trilinear Upsample, AdaptiveMaxPool3d, Concat; MSE"),
+    dict(name="signal_decoder", build=None, model_file="tests/reference/models/signal_decoder.json",
+         input=None, classes=None, batches=[2, 4, 8], precisions=["fp32"],
+         description="a 1-D decoder built from its model file: ConvTranspose1d, Hardtanh, linear Upsample, "
+                     "Softplus, ReplicationPad1d, LogSigmoid, MaxPool1d, AdaptiveAvgPool1d and AdaptiveMaxPool2d"),
+    dict(name="image_ops", build=None, model_file="tests/reference/models/image_ops.json",
+         input=None, classes=None, batches=[2, 4, 8], precisions=["fp32"],
+         description="2-D padding, resampling and shape operators built from its model file: every padding "
+                     "module and mode, every Upsample mode, PixelShuffle, views and copies (Permute, Reshape, "
+                     "View, Unflatten, Squeeze, Unsqueeze, Expand, Narrow, Slice, Contiguous), Sub, Div, Pow"),
 ]
 
 # --------------------------------------------------------------------------------------------------
@@ -950,6 +1430,7 @@ def analyse_storages(probe, precision):
     loss_bytes = 0
     mean_delta = 0
     mean_items = {}
+    logsig_delta = 0
     by_dtype = {}  # adjusted bytes per dtype
 
     def add_dtype(d, n):
@@ -973,6 +1454,10 @@ def analyse_storages(probe, precision):
             mean_delta -= s["nbytes"]
             k = f"MeanBackward1.self|{s['dtype']} -> nothing"
             mean_items[k] = mean_items.get(k, 0) - s["nbytes"]
+            continue
+        # (5) log_sigmoid_forward's `buffer`: input-sized on the CPU, empty on CUDA (log_sigmoid_forward_cuda)
+        if all(all(tuple(sv) == ("LogSigmoidBackward0", "buffer") for sv in r["savers"]) for r in s["records"]):
+            logsig_delta -= s["nbytes"]
             continue
         # (1) CPU dropout noise (float, input dtype) -> CUDA native_dropout's bool mask
         if any(r["module_type"] == "Dropout" and any(sv == ("MulBackward0", "other") for sv in r["savers"])
@@ -1011,30 +1496,32 @@ def analyse_storages(probe, precision):
             attention_added[k] = attention_added.get(k, 0) + v
             add_dtype("float32" if "logsumexp" in k else c.get("output_dtype", "float32"), v)
     attention_delta = -attention_removed + sum(attention_added.values())
-    adjusted = out["activation"] + dropout_delta + attention_delta + mean_delta
+    adjusted = out["activation"] + dropout_delta + attention_delta + mean_delta + logsig_delta
     return dict(
         raw=out["activation"], adjusted=adjusted, classes=out, groups=groups, modules=modules, loss=loss_bytes,
         dropout=dict(delta=dropout_delta, items=dropout_items),
         attention=dict(delta=attention_delta, removed=attention_removed, removed_groups=attention_removed_groups,
                        added=attention_added, calls=sum(1 for c in probe.calls if c["kind"] == "MultiheadAttention" and c.get("requires_grad", True))),
         mean=dict(delta=mean_delta, items=mean_items),
+        log_sigmoid=dict(delta=logsig_delta),
         recurrent_internal=recurrent_internal, by_dtype=by_dtype,
         recurrent_calls=sum(1 for c in probe.calls if c["kind"] in ("LSTM", "GRU")),
         storages=len(storages))
 
 
-def make_batch(net, batch, model):
+def make_batch(net, batch, model, device=None):
+    """A random batch and its labels (on `device`, where `model` must be for an MSE loss; default the CPU)."""
     if net.get("input_dtype") == "int64":
-        x = torch.randint(0, net["classes"], [batch] + net["input"])
+        x = torch.randint(0, net["classes"], [batch] + net["input"], device=device)
     else:
-        x = torch.randn([batch] + net["input"])
+        x = torch.randn([batch] + net["input"], device=device)
     if net["loss"] == "mse":
         with torch.no_grad():
             y = torch.randn_like(model(x).float())
     elif net.get("input_dtype") == "int64":
-        y = torch.randint(0, net["classes"], [batch] + net["input"])
+        y = torch.randint(0, net["classes"], [batch] + net["input"], device=device)
     else:
-        y = torch.randint(0, net["classes"], [batch])
+        y = torch.randint(0, net["classes"], [batch], device=device)
     return x, y
 
 
@@ -1433,8 +1920,10 @@ def measure_step_timeline(net, model, batch, optimizer="adam"):
 # Rules of thumb
 # --------------------------------------------------------------------------------------------------
 
-WEIGHTED_OR_POOL = (nn.Conv1d, nn.Conv2d, nn.ConvTranspose2d, nn.Linear, nn.MaxPool2d, nn.AvgPool2d,
-                    nn.AdaptiveAvgPool2d, nn.Embedding, nn.LSTM, nn.GRU, nn.MultiheadAttention)
+WEIGHTED_OR_POOL = (nn.Conv1d, nn.Conv2d, nn.Conv3d, nn.ConvTranspose1d, nn.ConvTranspose2d, nn.ConvTranspose3d,
+                    nn.Linear, nn.MaxPool1d, nn.MaxPool2d, nn.MaxPool3d, nn.AvgPool1d, nn.AvgPool2d, nn.AvgPool3d,
+                    nn.AdaptiveAvgPool1d, nn.AdaptiveAvgPool2d, nn.AdaptiveAvgPool3d, nn.AdaptiveMaxPool1d,
+                    nn.AdaptiveMaxPool2d, nn.AdaptiveMaxPool3d, nn.Embedding, nn.LSTM, nn.GRU, nn.MultiheadAttention)
 
 
 def layer_output_counts(net, model):
@@ -1570,6 +2059,7 @@ def run_precision(net, model, precision, log):
         s_, f_, _ = fit(bs, {b: results[b]["by_dtype"].get(d, 0) for b in bs})
         dtype_split_adjusted[d] = dict(bytes_per_sample=s_, bytes_fixed=f_)
     mean_slope, mean_fixed, _ = fit(bs, {b: results[b]["mean"]["delta"] for b in bs})
+    logsig_slope, logsig_fixed, _ = fit(bs, {b: results[b]["log_sigmoid"]["delta"] for b in bs})
     all_mods = sorted(set().union(*[results[b]["modules"].keys() for b in bs]))
     modules = {}
     for m in all_mods:
@@ -1610,6 +2100,7 @@ def run_precision(net, model, precision, log):
                                 added_at_batch={str(b): results[b]["attention"]["added"] for b in bs}),
             mean_input=dict(bytes_per_sample=mean_slope, bytes_fixed=mean_fixed,
                             items_at_batch={str(b): results[b]["mean"]["items"] for b in bs}),
+            log_sigmoid_buffer=dict(bytes_per_sample=logsig_slope, bytes_fixed=logsig_fixed),
         ),
         recurrent=dict(calls=r0["recurrent_calls"], internal_bytes_per_sample=rec_slope, internal_bytes_fixed=rec_fixed,
                        cuda_comparable=r0["recurrent_calls"] == 0),
@@ -1645,14 +2136,14 @@ def check_model_file(net, ref_model, ref_counts, log):
     return res, built
 
 
-def measure_network(net, args, log):
-    t0 = time.time()
+def build_network(net):
+    """The PyTorch module of a NETWORKS entry, in training mode (None if its model file is missing). A
+    network built from its model file gets its input shape and dtype, loss and classes filled into `net`."""
     torch.manual_seed(0)
-    spec = load_model_file(net["model_file"])
     if net["build"] is None:
+        spec = load_model_file(net["model_file"])
         if spec is None:
-            log(f"  {net['name']}: {net['model_file']} missing, skipped")
-            return dict(name=net["name"], model_file=net["model_file"], skipped="model file missing")
+            return None
         model = HeadroomNet(spec)
         net["input"] = model.input_shape
         net["input_dtype"] = model.input_dtype
@@ -1664,7 +2155,15 @@ def measure_network(net, args, log):
     else:
         model = net["build"]()
         net.setdefault("loss", "cross_entropy")
-    model.train()
+    return model.train()
+
+
+def measure_network(net, args, log):
+    t0 = time.time()
+    model = build_network(net)
+    if model is None:
+        log(f"  {net['name']}: {net['model_file']} missing, skipped")
+        return dict(name=net["name"], model_file=net["model_file"], skipped="model file missing")
     pc, bc = counts_of(model)
     log(f"  {net['name']}: {pc['total']:,} parameters, {bc['elements']:,} buffer elements")
 
@@ -2131,6 +2630,11 @@ ADJUSTMENTS = {
         "self.sym_numel() as values (self_sym_sizes, self_sym_numel), so 2.x keeps no tensor there. Applied to every "
         "storage whose only savers are MeanBackward1.self: its bytes are removed. A storage some other node keeps "
         "too (ResNet's last ReLU output, which the ReLU keeps) is unchanged."),
+    "log_sigmoid_buffer": (
+        "log_sigmoid_forward returns (output, buffer) and LogSigmoidBackward0 saves self and buffer. The CPU kernel "
+        "fills buffer with an input-sized tensor (torch 1.13, observed); the CUDA kernel returns at::empty({0}) and "
+        "ignores it (aten/src/ATen/native/cuda/Activation.cpp, log_sigmoid_forward_cuda: 'buffer is only used by CPU "
+        "dispatch'). Applied to every storage whose only savers are LogSigmoidBackward0.buffer: its bytes are removed."),
     "recurrent": (
         "Not adjusted. CPU LSTM/GRU in torch 1.13 are unfused (per-step, per-gate tensors saved by sigmoid/tanh/mul "
         "nodes); cuDNN keeps one reserve buffer instead, whose size Headroom documents separately. The raw CPU "

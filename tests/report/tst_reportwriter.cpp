@@ -15,7 +15,9 @@
 
 #include <QDir>
 #include <QFile>
+#include <QHash>
 #include <QProcess>
+#include <QTranslator>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -238,6 +240,9 @@ private slots:
     void codeBuiltPlans();
     void fontsAreEmbeddedAndChartIsVector();
     void bigModelTablePaginatesWithHeaders();
+    void totalsNeverStandAloneOnAPage();
+    void layerTypesKeepTheirSize();
+    void koreanUiMakesAKoreanReport();
     void invalidLayerExplainsMissingEstimate();
     void strategiesAndThroughput();
     void defaultPlanListsNoStrategies();
@@ -565,6 +570,125 @@ void TestReportWriter::bigModelTablePaginatesWithHeaders()
     QCOMPARE(headers, tablePages); // "Output shape" only ever appears in the table header
 }
 
+void TestReportWriter::totalsNeverStandAloneOnAPage()
+{
+    // Tables of every length from one that just fits its first page to two pages more: whatever
+    // falls on the page break, a page that continues the table holds layer rows, never the totals
+    // alone under a "Layers (continued)" caption.
+    REQUIRE_POPPLER();
+    const QRegularExpression layerRow { QStringLiteral("^\\s*\\d+\\s+block\\d+\\s"), QRegularExpression::MultilineOption };
+    int continued = 0;
+    for (int layers = 40; layers <= 130; layers += 3) {
+        const Plan plan = makePlan(deepMlp(layers), 64);
+        const PlanResult result = evaluate(plan);
+        QString pdf;
+        write(plan, result, QStringLiteral("deep-mlp-%1").arg(layers), pdf);
+        if (QTest::currentTestFailed())
+            return;
+        const QStringList pages = pdfText(pdf).split(QLatin1Char('\f'), Qt::SkipEmptyParts);
+        for (int i = 0; i < pages.size(); ++i) {
+            if (!pages[i].contains(QStringLiteral("Layers (continued)")))
+                continue;
+            ++continued;
+            QVERIFY2(layerRow.match(pages[i]).hasMatch(),
+                qPrintable(QStringLiteral("%1 layers: page %2 continues the table without a layer row:\n%3")
+                               .arg(layers)
+                               .arg(i + 1)
+                               .arg(pages[i].left(600))));
+        }
+        // The table's totals (the row with FLOPs) are printed once, on a page with layer rows.
+        const QRegularExpression totals { QStringLiteral("^\\s*Total\\b.*FLOP"), QRegularExpression::MultilineOption };
+        int pagesWithTotals = 0;
+        for (const QString& page : pages) {
+            if (totals.match(page).hasMatch()) {
+                ++pagesWithTotals;
+                QVERIFY2(layerRow.match(page).hasMatch(), qPrintable(QStringLiteral("%1 layers: the totals stand alone").arg(layers)));
+            }
+        }
+        QCOMPARE(pagesWithTotals, 1);
+    }
+    QVERIFY2(continued > 10, "the lengths tried never broke the table across pages");
+}
+
+void TestReportWriter::layerTypesKeepTheirSize()
+{
+    // VGG-16 has an AdaptiveAvgPool2d, the longest type name of the presets: it is set in the same
+    // size as "ReLU", not squeezed into its column.
+    REQUIRE_POPPLER();
+    const auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    QVERIFY(network);
+    const Plan plan = makePlan(network.value());
+    const PlanResult result = evaluate(plan);
+    QString pdf;
+    write(plan, result, QStringLiteral("vgg16-types"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    const Tool boxes = run(QStringLiteral("pdftotext"), { QStringLiteral("-bbox"), pdf, QStringLiteral("-") });
+    QVERIFY(boxes.ok);
+    const QRegularExpression word { QStringLiteral(
+        R"re(<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(AdaptiveAvgPool2d|ReLU|MaxPool2d)</word>)re") };
+    QHash<QString, double> heights;
+    for (auto it = word.globalMatch(boxes.output); it.hasNext();) {
+        const auto m = it.next();
+        heights.insert(m.captured(5), m.captured(4).toDouble() - m.captured(2).toDouble());
+    }
+    QVERIFY2(heights.contains(QStringLiteral("AdaptiveAvgPool2d")) && heights.contains(QStringLiteral("ReLU")),
+        "the table's type names were not found");
+    QVERIFY2(std::abs(heights.value(QStringLiteral("AdaptiveAvgPool2d")) - heights.value(QStringLiteral("ReLU"))) < 0.05,
+        qPrintable(QStringLiteral("AdaptiveAvgPool2d %1 pt high, ReLU %2 pt")
+                       .arg(heights.value(QStringLiteral("AdaptiveAvgPool2d")))
+                       .arg(heights.value(QStringLiteral("ReLU")))));
+}
+
+void TestReportWriter::koreanUiMakesAKoreanReport()
+{
+    // The GUI installs the user's language; the report it exports is then in that language too.
+    REQUIRE_POPPLER();
+#ifndef HEADROOM_TEST_TRANSLATIONS
+    QSKIP("the translations are built with the GUI only");
+#endif
+    QTranslator korean;
+    QVERIFY2(korean.load(QStringLiteral(HEADROOM_TEST_BINARY_DIR "/ui/headroom_ko.qm")),
+        "headroom_ko.qm not built (the headroom_ui_lrelease target)");
+    QCoreApplication::installTranslator(&korean);
+    const auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    QVERIFY(network);
+    Plan plan = makePlan(network.value());
+    plan.checkpointing = Checkpointing::PerBlock;
+    const PlanResult result = evaluate(plan);
+    QString pdf;
+    write(plan, result, QStringLiteral("vgg16-ko"), pdf);
+    QCoreApplication::removeTranslator(&korean);
+    if (QTest::currentTestFailed())
+        return;
+    const QString text = simplified(pdfText(pdf));
+    struct Phrase {
+        const char* context;
+        const char* english;
+    };
+    for (const Phrase& p : std::initializer_list<Phrase> {
+             { "headroom::report::ReportComposer", "Set-up" },
+             { "headroom::report::ReportComposer", "Summary" },
+             { "headroom::report::ReportComposer", "Memory versus batch size" },
+             { "headroom::report::ReportComposer", "Assumptions and method" },
+             { "headroom::report::ReportComposer", "Framework overhead" },
+             { "headroom::report::LayerTablePainter", "Output shape" },
+             { "headroom::report::MemoryChartPainter", "Batch size" },
+             { "headroom::ui::CoreText", "Optimizer state" },
+             { "headroom::ui::CoreText", "Adam" },
+         }) {
+        const QString translated = korean.translate(p.context, p.english);
+        QVERIFY2(!translated.isEmpty(), p.english);
+        QVERIFY2(text.contains(translated), qPrintable(QStringLiteral("\"%1\" missing").arg(translated)));
+    }
+    for (const char* english : { "Set-up", "Summary", "Memory versus batch size", "Assumptions and method",
+             "Output shape", "Page 1 of", "Generated ", "Fits on the", "Throughput" })
+        QVERIFY2(!text.contains(QLatin1String(english)), english);
+    // Hangul, not boxes: the fonts embedded have the glyphs (their text extracts as Korean).
+    const auto hangul = std::count_if(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0xac00 && c.unicode() <= 0xd7a3; });
+    QVERIFY2(hangul > 200, qPrintable(QString::number(hangul)));
+}
+
 void TestReportWriter::invalidLayerExplainsMissingEstimate()
 {
     Network n = smallCnn();
@@ -596,7 +720,7 @@ void TestReportWriter::invalidLayerExplainsMissingEstimate()
     QVERIFY(text.contains(QStringLiteral("depends on an invalid layer")));
     // No figures that would need an estimate: no summary table, chart, verdict or totals.
     for (const char* absent : { "Fits on the", "Does not fit", "Max batch", "Memory versus batch size",
-             "Optimizer state", "Backward transient", "Total", ": headroom", ": shortfall" })
+             "Optimizer state", "Transient", "Total", ": headroom", ": shortfall" })
         QVERIFY2(!text.contains(QString::fromUtf8(absent)), absent);
     QVERIFY(text.contains(QStringLiteral("Page 1 of %1").arg(pageCount(pdf))));
 }

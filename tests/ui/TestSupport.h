@@ -12,6 +12,7 @@
 #include <QCoreApplication>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QUrl>
 
 #include <deque>
 
@@ -99,6 +100,7 @@ public:
     int saveQuestions = 0;
     int abouts = 0;
     QString aboutText;
+    QList<QUrl> openedUrls;
 
     QString openFileName(QWidget*, const QString&, const QString&, const QString&) override { return take(openNames); }
     QString saveFileName(QWidget*, const QString&, const QString& path, const QString&) override
@@ -128,6 +130,12 @@ public:
         CustomGpu g = customGpus.front();
         customGpus.pop_front();
         return g;
+    }
+
+    bool openUrl(const QUrl& url) override
+    {
+        openedUrls << url;
+        return true;
     }
 
 private:

@@ -94,7 +94,10 @@ int main(int argc, char** argv)
 
     QTemporaryDir configDir; // a Hugging Face config must be called config.json
     MainWindow window;
-    window.setGeometry(0, 0, 1440, 900);
+    // As a first start on this screen (1600x1000 under the Xvfb above): the window fitted to it.
+    const QSize first = MainWindow::firstWindowSize(QGuiApplication::primaryScreen()->availableGeometry().size(),
+                                                    window.minimumSizeHint());
+    window.setGeometry(0, 0, first.width(), first.height());
     window.show();
     window.loadDefault();
     const auto path = [&](const char* name) { return out.filePath(QString::fromLatin1(name)); };
@@ -275,10 +278,16 @@ int main(int argc, char** argv)
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
         });
         steps.push_back([&] { saveScreen(path("window-1280x800.png"), frame()); });
+        // The smallest the window goes: every label still reads.
+        steps.push_back([&] {
+            window.resize(window.minimumSizeHint());
+            find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::GpuTab);
+        });
+        steps.push_back([&] { saveScreen(path("window-minimum.png"), frame()); });
     }
     std::size_t next = 0;
     QTimer timer;
-    timer.setInterval(400);
+    timer.setInterval(800); // time for the window to repaint between steps on a busy machine
     QObject::connect(&timer, &QTimer::timeout, &app, [&] {
         if (next < steps.size()) {
             steps[next++]();

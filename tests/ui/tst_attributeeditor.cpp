@@ -5,6 +5,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -26,6 +27,12 @@ private Q_SLOTS:
     void omittedPaddingIndexReadsNone();
     void choiceAndFloat();
     void everyRegisteredAttributeRoundTrips();
+    void showsWhatTheFileHolds_data();
+    void showsWhatTheFileHolds();
+    void typedFixIsAccepted();
+    void rangeInTooltip_data();
+    void rangeInTooltip();
+    void rejectedTypingIsExplained();
 };
 
 // QCOMPARE has no overload for JSON values.
@@ -188,6 +195,131 @@ void TestAttributeEditor::everyRegisteredAttributeRoundTrips()
         const auto validated = Attributes::validate(kind->attributes(), given, "layers[0]");
         QVERIFY2(validated.ok(), validated.ok() ? "" : validated.error().message.c_str());
     }
+}
+
+void TestAttributeEditor::showsWhatTheFileHolds_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QString>("attribute");
+    QTest::addColumn<QString>("json");
+    QTest::addColumn<QString>("widget");
+    QTest::addColumn<QString>("shown");
+    QTest::newRow("Int below its minimum") << "Conv2d" << "out_channels" << "0" << "valueSpinBox" << "0";
+    QTest::newRow("Int as a string") << "Linear" << "out_features" << "\"ten\"" << "valueSpinBox" << "\"ten\"";
+    QTest::newRow("negative size") << "Conv2d" << "kernel_size" << "-3" << "valueSpinBox" << "-3";
+    QTest::newRow("Float above its maximum") << "Dropout" << "p" << "1.5" << "valueDoubleSpinBox" << "1.5";
+    QTest::newRow("unknown choice") << "GELU" << "approximate" << "\"fast\"" << "valueComboBox" << "\"fast\"";
+    QTest::newRow("unknown word") << "Conv2d" << "padding" << "\"full\"" << "modeComboBox" << "\"full\"";
+}
+
+void TestAttributeEditor::showsWhatTheFileHolds()
+{
+    // A file the core rejects is shown as it is, not as the nearest value the widget allows: the
+    // user sees the problem (and editing it is not mistaken for a change already made).
+    QFETCH(QString, type);
+    QFETCH(QString, attribute);
+    QFETCH(QString, json);
+    QFETCH(QString, widget);
+    QFETCH(QString, shown);
+    AttributeEditor editor(specOf(type.toStdString(), attribute.toStdString()));
+    QSignalSpy edited(&editor, &AttributeEditor::edited);
+    editor.setValue(nlohmann::json::parse(json.toStdString()));
+    QWidget* w = editor.findChild<QWidget*>(widget);
+    QVERIFY(w);
+    if (auto* spin = qobject_cast<QAbstractSpinBox*>(w))
+        QCOMPARE(spin->text(), shown);
+    else
+        QCOMPARE(qobject_cast<QComboBox*>(w)->currentText(), shown);
+    QCOMPARE(edited.count(), 0);
+    // A valid value afterwards shows normally.
+    const auto& spec = specOf(type.toStdString(), attribute.toStdString());
+    if (!spec.defaultValue.is_null()) {
+        editor.setValue(spec.defaultValue);
+        if (auto* spin = qobject_cast<QAbstractSpinBox*>(w))
+            QVERIFY2(spin->text() != shown, qPrintable(spin->text()));
+        else
+            QVERIFY(qobject_cast<QComboBox*>(w)->currentText() != shown);
+    }
+}
+
+void TestAttributeEditor::typedFixIsAccepted()
+{
+    // out_channels: 0 in the file. Typing 1 (the spin box's own minimum) and Enter is an edit.
+    AttributeEditor editor(specOf("Conv2d", "out_channels"));
+    editor.show();
+    editor.setValue(0);
+    auto* spin = editor.findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
+    QCOMPARE(spin->text(), QStringLiteral("0"));
+    QSignalSpy edited(&editor, &AttributeEditor::edited);
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("1"));
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCOMPARE(edited.count(), 1);
+    COMPARE_JSON(edited.last().at(0).value<nlohmann::json>(), nlohmann::json(1));
+    // Enter on the file's own invalid text changes nothing (it is not turned into the minimum).
+    editor.setValue(0);
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("0"));
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCOMPARE(edited.count(), 1);
+    QCOMPARE(spin->text(), QStringLiteral("0"));
+}
+
+void TestAttributeEditor::rangeInTooltip_data()
+{
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<QString>("attribute");
+    QTest::addColumn<QString>("range");
+    QTest::newRow("positive") << "Conv2d" << "out_channels" << "whole numbers from 1 up";
+    QTest::newRow("non-negative") << "Conv2d" << "padding" << "whole numbers from 0 up, or “valid”, “same”";
+    QTest::newRow("probability") << "Dropout" << "p" << "numbers from 0 to 1";
+    QTest::newRow("choice") << "GELU" << "approximate" << "one of “none”, “tanh”";
+}
+
+void TestAttributeEditor::rangeInTooltip()
+{
+    QFETCH(QString, type);
+    QFETCH(QString, attribute);
+    QFETCH(QString, range);
+    const AttributeSpec& spec = specOf(type.toStdString(), attribute.toStdString());
+    QCOMPARE(AttributeEditor::rangeText(spec), range);
+    AttributeEditor editor(spec);
+    QVERIFY2(editor.toolTip().startsWith(QString::fromStdString(spec.help)), qPrintable(editor.toolTip()));
+    QVERIFY2(editor.toolTip().endsWith(QStringLiteral("Allowed: %1.").arg(range)), qPrintable(editor.toolTip()));
+    for (QWidget* field : editor.findChildren<QWidget*>()) {
+        if (qobject_cast<QAbstractSpinBox*>(field) != nullptr || qobject_cast<QComboBox*>(field) != nullptr)
+            QCOMPARE(field->toolTip(), editor.toolTip());
+    }
+}
+
+void TestAttributeEditor::rejectedTypingIsExplained()
+{
+    AttributeEditor editor(specOf("Conv2d", "out_channels"));
+    editor.show();
+    editor.setValue(64);
+    auto* spin = editor.findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
+    auto* note = editor.findChild<QLabel*>(QStringLiteral("noteLabel"));
+    QVERIFY(note && note->isHidden());
+    QSignalSpy edited(&editor, &AttributeEditor::edited);
+    spin->setFocus();
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("0"));
+    QVERIFY(note->isVisible());
+    QCOMPARE(note->text(), QStringLiteral("“0” is not allowed: out_channels takes whole numbers from 1 up."));
+    QTest::keyClick(spin, Qt::Key_Return);
+    QCOMPARE(spin->value(), 64); // kept, and the note still says why
+    QVERIFY(note->isVisible());
+    // A key a number cannot contain is explained too, instead of being dropped silently.
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("x"));
+    QCOMPARE(note->text(), QStringLiteral("“x” cannot be typed here: out_channels takes whole numbers from 1 up."));
+    // A valid number clears it.
+    spin->selectAll();
+    QTest::keyClicks(spin, QStringLiteral("32"));
+    QVERIFY(note->isHidden());
+    QTest::keyClick(spin, Qt::Key_Return);
+    COMPARE_JSON(edited.last().at(0).value<nlohmann::json>(), nlohmann::json(32));
 }
 
 QTEST_MAIN(TestAttributeEditor)

@@ -27,6 +27,8 @@ private Q_SLOTS:
     void sliderStepsChangeBatchAndLabels();
     void setToMaxUsesCoreMaxBatch();
     void shortfallWhenOverBudget();
+    void emptyNetworkHasNoMaxBatch();
+    void checkpointingThatCostsMemorySaysSo();
 };
 
 namespace {
@@ -37,6 +39,7 @@ struct Fixture {
     Fixture()
     {
         QObject::connect(&controller, &PlanController::estimateChanged, &panel, &BatchPanel::setEstimate);
+        QObject::connect(&controller, &PlanController::analysisChanged, &panel, &BatchPanel::setAnalysis);
         doc.resetNetwork(test::tinyNetwork(), QString());
         Gpu gpu;
         gpu.name = "Small";
@@ -110,6 +113,37 @@ void TestBatchPanel::shortfallWhenOverBudget()
              QStringLiteral("Shortfall: %1")
                  .arg(QString::fromStdString(formatBytes(static_cast<std::uint64_t>(-expected.estimate->headroomBytes())))));
     QCOMPARE(f.child<QSlider>("batchSlider")->value(), BatchScale::kMaxPosition);
+}
+
+void TestBatchPanel::emptyNetworkHasNoMaxBatch()
+{
+    // Without layers only the input batch and the overhead are left: "Max batch: 13,256" would be
+    // a number about nothing.
+    Fixture f;
+    f.doc.removeLayers({}, 0, static_cast<int>(f.doc.network().layers.size()));
+    QVERIFY(f.controller.estimateState().emptyNetwork);
+    QCOMPARE(f.child<QLabel>("maxBatchLabel")->text(), QStringLiteral("The network is empty"));
+    QVERIFY(!f.child<QPushButton>("setMaxBatchButton")->isEnabled());
+    QVERIFY(f.child<QLabel>("headroomLabel")->text().isEmpty());
+}
+
+void TestBatchPanel::checkpointingThatCostsMemorySaysSo()
+{
+    // Checkpointing the ReLU alone: the block keeps its input (the conv's output, 4 x 8 x 8 floats =
+    // 1 KiB) and the Linear still needs the ReLU's output (another 1 KiB), where without
+    // checkpointing the ReLU's output alone was kept: memory goes up, and the summary says so.
+    Fixture f;
+    const std::uint64_t before = analyze(f.doc.network(), Precision::Fp32).activationBytesPerSample;
+    QVERIFY(f.doc.checkpointLayers({}, 1, 1).isEmpty());
+    const Analysis& a = f.controller.analysis();
+    QCOMPARE(a.uncheckpointedActivationBytesPerSample, before);
+    QVERIFY2(a.activationBytesPerSample > before, qPrintable(QStringLiteral("%1 <= %2").arg(a.activationBytesPerSample).arg(before)));
+    auto* label = f.child<QLabel>("checkpointingLabel");
+    QVERIFY(label->isVisible());
+    const double more = 100.0 * static_cast<double>(a.activationBytesPerSample - before) / static_cast<double>(before);
+    const QString expected = QStringLiteral("(+%1 %: checkpointing these layers costs memory)").arg(QString::number(more, 'f', 0));
+    QVERIFY2(label->text().contains(expected), qPrintable(label->text() + QStringLiteral(" / ") + expected));
+    QVERIFY(!label->text().contains(QStringLiteral("−0")));
 }
 
 QTEST_MAIN(TestBatchPanel)

@@ -4,16 +4,24 @@
 #include "PlanController.h"
 #include "TestSupport.h"
 
+#include "LayerActivationsView.h"
+
 #include "headroom/Format.h"
+#include "headroom/ModelFile.h"
 
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSet>
 #include <QStackedWidget>
+#include <QHeaderView>
 #include <QTabWidget>
 #include <QTest>
+#include <QTreeWidget>
+#include <QUndoStack>
 
 using namespace headroom;
 using headroom::ui::Document;
+using headroom::ui::LayerActivationsView;
 using headroom::ui::MemoryChartView;
 using headroom::ui::PlanController;
 
@@ -25,6 +33,11 @@ private Q_SLOTS:
     void capacityLineAndMarker();
     void tooltipGivesBreakdown();
     void heaviestLayersAsBars();
+    void layerListReadsOnVgg16();
+    void batchAxisReadsInPowersOfTwo_data();
+    void batchAxisReadsInPowersOfTwo();
+    void rangeFollowsMaxBatchAndVram();
+    void emptyNetworkSaysSo();
     void errorInsteadOfStaleChart();
     void communicationHasItsOwnBand();
 };
@@ -116,16 +129,118 @@ void TestMemoryChartView::heaviestLayersAsBars()
     QList<qreal> bytes;
     for (const auto& row : a.rows) {
         if (row.activationBytesPerSample > 0) {
-            names.prepend(QString::fromStdString(row.name)); // bottom-up on the axis
-            bytes.prepend(static_cast<qreal>(row.activationBytesPerSample));
+            names.append(QString::fromStdString(row.name)); // in network order
+            bytes.append(static_cast<qreal>(row.activationBytesPerSample));
         }
     }
-    QCOMPARE(f.view.barNames(), names);
-    const auto values = f.view.barValues();
+    LayerActivationsView* list = f.view.layerView();
+    QCOMPARE(list->names(), names);
+    const auto values = list->bytes();
     QCOMPARE(values.size(), bytes.size());
-    const double unit = bytes.front() / values.front();
     for (qsizetype i = 0; i < values.size(); ++i)
-        QVERIFY(std::abs(values[i] * unit - bytes[i]) < 1.0);
+        QCOMPARE(static_cast<qreal>(values[i]), bytes[i]);
+}
+
+void TestMemoryChartView::layerListReadsOnVgg16()
+{
+    // VGG-16: every layer keeping activations is listed (a scrolling list, not 24 squeezed bars),
+    // names are elided in the middle, each row has a tooltip, and the legend explains the colours.
+    Document doc;
+    PlanController controller{&doc};
+    MemoryChartView view;
+    QObject::connect(&controller, &PlanController::chartDataChanged, &view, &MemoryChartView::setData);
+    const auto vgg = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    QVERIFY(vgg);
+    doc.resetNetwork(vgg.value(), QString());
+    view.resize(700, 450);
+    view.show();
+    view.tabs()->setCurrentIndex(1);
+    LayerActivationsView* list = view.layerView();
+    const Analysis a = analyze(vgg.value(), Precision::Fp32);
+    qsizetype keeping = 0;
+    std::vector<std::uint64_t> sizes;
+    for (const auto& row : a.rows) {
+        if (row.type != "Repeat" && row.activationBytesPerSample > 0) {
+            ++keeping;
+            sizes.push_back(row.activationBytesPerSample);
+        }
+    }
+    QCOMPARE(list->names().size(), keeping);
+    QVERIFY(keeping > 24);
+    QCOMPARE(list->list()->textElideMode(), Qt::ElideMiddle);
+    QTreeWidgetItem* first = list->list()->topLevelItem(0);
+    QVERIFY2(first->toolTip(0).contains(first->text(0)), qPrintable(first->toolTip(0)));
+    // The names column is wide enough for VGG's names: none is elided at this size.
+    const int nameWidth = list->list()->header()->sectionSize(0);
+    for (int i = 0; i < list->list()->topLevelItemCount(); ++i)
+        QVERIFY2(list->list()->fontMetrics().horizontalAdvance(list->list()->topLevelItem(i)->text(0)) < nameWidth,
+                 qPrintable(list->list()->topLevelItem(i)->text(0)));
+    // The three heaviest (each of VGG's first two ReLU outputs is 64 x 224 x 224 x 4 B = 12.25 MiB)
+    // are highlighted, and the legend says what the colours mean.
+    std::sort(sizes.rbegin(), sizes.rend());
+    QCOMPARE(sizes.front(), std::uint64_t{64} * 224 * 224 * 4);
+    QCOMPARE(list->highlighted().size(), LayerActivationsView::kHighlighted);
+    QVERIFY2(list->legendText().contains(QStringLiteral("heaviest")), qPrintable(list->legendText()));
+    // Sorting by size puts the heaviest first.
+    list->list()->sortByColumn(2, Qt::DescendingOrder);
+    QCOMPARE(list->list()->topLevelItem(0)->data(0, Qt::UserRole).toULongLong(), sizes.front());
+}
+
+void TestMemoryChartView::batchAxisReadsInPowersOfTwo_data()
+{
+    QTest::addColumn<qlonglong>("batch");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("small") << 512LL << QStringLiteral("512");
+    QTest::newRow("1k") << 1024LL << QStringLiteral("1k");
+    QTest::newRow("1.5k") << 1536LL << QStringLiteral("1.5k");
+    QTest::newRow("128k") << 131072LL << QStringLiteral("128k");
+    QTest::newRow("1M") << 1048576LL << QStringLiteral("1M");
+}
+
+void TestMemoryChartView::batchAxisReadsInPowersOfTwo()
+{
+    QFETCH(qlonglong, batch);
+    QFETCH(QString, text);
+    QCOMPARE(MemoryChartView::compactBatch(batch), text);
+}
+
+void TestMemoryChartView::rangeFollowsMaxBatchAndVram()
+{
+    // The tiny network on a 1 GiB card: the max batch is far above batch 32. The axis reaches
+    // past it in powers of two with short labels, the max batch is marked, and the memory axis
+    // ends a little above the card's memory (its line is not flat on the axis).
+    Fixture f;
+    const auto model = f.model();
+    const std::int64_t max = model.maxBatch(1ULL << 30);
+    QVERIFY2(max > 1000, qPrintable(QString::number(max)));
+    QVERIFY(f.view.axisMaxBatch() >= static_cast<double>(max));
+    QVERIFY(f.view.axisMaxBatch() <= 2.5 * static_cast<double>(max));
+    const QStringList labels = f.view.batchAxisLabels();
+    QVERIFY2(labels.contains(QStringLiteral("1")) && labels.filter(QRegularExpression(QStringLiteral("^\\d+k$"))).size() >= 2,
+             qPrintable(labels.join(u' ')));
+    for (const auto& label : labels)
+        QVERIFY2(label.size() <= 4, qPrintable(label));
+    const auto maxLine = f.view.maxBatchPoints();
+    QCOMPARE(maxLine.size(), 2);
+    QCOMPARE(maxLine.front().x(), static_cast<double>(max));
+    QCOMPARE(f.view.maxBatchLabel(), QStringLiteral("max %1").arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(max)))));
+    const double vram = static_cast<double>(1ULL << 30) / f.view.bytesPerUnit();
+    QVERIFY(f.view.axisMaxMemory() > vram);
+    QVERIFY2(f.view.axisMaxMemory() < 2 * vram, qPrintable(QString::number(f.view.axisMaxMemory())));
+    // The batch marker is where the batch is, not squeezed onto the axis: on the log scale 32 of
+    // about 2^12 sits well inside the plot.
+    QCOMPARE(f.view.markerPoints().front().x(), 32.0);
+}
+
+void TestMemoryChartView::emptyNetworkSaysSo()
+{
+    Fixture f;
+    f.doc.removeLayers({}, 0, 4);
+    auto* message = f.view.findChild<QLabel*>(QStringLiteral("chartMessageLabel"));
+    QVERIFY(message->isVisible());
+    QVERIFY2(message->text().contains(QStringLiteral("empty")), qPrintable(message->text()));
+    f.doc.undoStack()->undo();
+    QVERIFY(!message->isVisible());
 }
 
 void TestMemoryChartView::errorInsteadOfStaleChart()
@@ -134,7 +249,9 @@ void TestMemoryChartView::errorInsteadOfStaleChart()
     f.doc.setLayerAttribute({0}, "kernel_size", 11);
     auto* message = f.view.findChild<QLabel*>(QStringLiteral("chartMessageLabel"));
     QVERIFY(message->isVisible());
-    QVERIFY2(message->text().contains(QStringLiteral("layers[0]")), qPrintable(message->text()));
+    // Which layer, in the table's numbering; the error itself is shown at the layer.
+    QVERIFY2(message->text().contains(QStringLiteral("layer 1 (conv)")), qPrintable(message->text()));
+    QVERIFY2(!message->text().contains(QStringLiteral("layers[")), qPrintable(message->text()));
     f.doc.setLayerAttribute({0}, "kernel_size", 3);
     QVERIFY(!message->isVisible());
 }

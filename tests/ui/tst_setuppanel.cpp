@@ -308,6 +308,19 @@ void TestSetupPanel::invalidSettingShowsTheCoreErrorInline()
     QVERIFY2(
         error->text().contains(QString::fromStdString(eightBit.error->message)), qPrintable(error->text()));
 
+    // A strategy the analysis refuses (a LoRA target no layer has): its reason once, in the user's
+    // numbering, without estimate()'s "cannot estimate:" in front.
+    f.doc.undoStack()->undo();
+    LoraOptions lora;
+    lora.rank = 8;
+    lora.targets = { "no_such_layer" };
+    f.doc.setLora(lora);
+    QVERIFY(!f.controller.analysis().valid());
+    QVERIFY(error->isVisible());
+    QVERIFY2(error->text().startsWith(QStringLiteral("Cannot use this set-up: LoRA target 1 ")), qPrintable(error->text()));
+    QVERIFY2(!error->text().contains(QStringLiteral("cannot estimate")), qPrintable(error->text()));
+    QVERIFY2(!error->text().contains(QStringLiteral("lora.targets[")), qPrintable(error->text()));
+
     // A layer's error is the layer editor's to show, not the set-up's.
     f.doc.undoStack()->undo();
     f.doc.setLayerAttribute({ 0 }, "kernel_size", 99);

@@ -29,19 +29,25 @@ enum Column {
 struct ColumnSpec final
 {
     const char* title; ///< '\n' splits a two-line header
-    double fraction; ///< of the table's width
     Qt::Alignment alignment;
 };
 
 constexpr std::array<ColumnSpec, ColumnCount> kColumns { {
-    { "#", 0.045, Qt::AlignRight },
-    { "Layer", 0.205, Qt::AlignLeft },
-    { "Type", 0.145, Qt::AlignLeft },
-    { "Output shape", 0.2, Qt::AlignLeft },
-    { "Parameters", 0.13, Qt::AlignRight },
-    { "Activations\nper sample", 0.13, Qt::AlignRight },
-    { "FLOPs\nper sample", 0.145, Qt::AlignRight },
+    { "#", Qt::AlignRight },
+    { QT_TRANSLATE_NOOP("headroom::report::LayerTablePainter", "Layer"), Qt::AlignLeft },
+    { QT_TRANSLATE_NOOP("headroom::report::LayerTablePainter", "Type"), Qt::AlignLeft },
+    { QT_TRANSLATE_NOOP("headroom::report::LayerTablePainter", "Output shape"), Qt::AlignLeft },
+    { QT_TRANSLATE_NOOP("headroom::report::LayerTablePainter", "Parameters"), Qt::AlignRight },
+    { QT_TRANSLATE_NOOP("headroom::report::LayerTablePainter", "Activations\nper sample"), Qt::AlignRight },
+    { QT_TRANSLATE_NOOP("headroom::report::LayerTablePainter", "FLOPs\nper sample"), Qt::AlignRight },
 } };
+/// The layer names take what the other columns leave, but at least this share of the width.
+constexpr double kMinNameShare = 0.16;
+
+QString title(int column)
+{
+    return QCoreApplication::translate("headroom::report::LayerTablePainter", kColumns[static_cast<std::size_t>(column)].title);
+}
 
 /// Forward + backward FLOPs of one sample, as the GUI's FLOPs column shows them.
 std::string flopsText(std::uint64_t forward, std::uint64_t backward)
@@ -73,28 +79,69 @@ QString shapeText(const TensorInfo& info)
     return s;
 }
 
-/// Left edges and widths of the columns, with padding inside each cell.
-struct Cells final
-{
-    std::array<double, ColumnCount> left {};
-    std::array<double, ColumnCount> width {};
-    double padding = 0;
-};
+} // namespace
 
-Cells cells(const ReportCanvas& canvas)
+LayerTablePainter::Cells LayerTablePainter::cells(const ReportCanvas& canvas) const
 {
+    // Every column as wide as its widest text (header included), so no type or number is set
+    // smaller or cut; the layer names take the rest (and are elided if a name is longer still).
     Cells c;
     c.padding = canvas.pt(3);
+    const QFontMetricsF small = canvas.metrics(FontRole::Small);
+    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
+    std::array<double, ColumnCount> needed {};
+    for (int i = 0; i < ColumnCount; ++i) {
+        for (const QString& line : title(i).split(QLatin1Char('\n')))
+            needed[i] = std::max(needed[i], bold.horizontalAdvance(line));
+    }
+    int index = 0;
+    for (const auto& row : m_analysis.rows) {
+        if (row.type == "Repeat")
+            continue;
+        index += isLoss(row) ? 0 : 1;
+        needed[IndexColumn] = std::max(needed[IndexColumn], small.horizontalAdvance(QString::number(index)));
+        needed[TypeColumn] = std::max(needed[TypeColumn], small.horizontalAdvance(qs(row.type)));
+        if (row.error)
+            continue;
+        needed[ShapeColumn] = std::max(needed[ShapeColumn], small.horizontalAdvance(shapeText(row.output)));
+        needed[ParamsColumn] = std::max(needed[ParamsColumn], small.horizontalAdvance(qs(formatCount(row.params))));
+        needed[ActivationsColumn]
+            = std::max(needed[ActivationsColumn], small.horizontalAdvance(qs(formatBytes(row.activationBytesPerSample))));
+        needed[FlopsColumn] = std::max(needed[FlopsColumn],
+            small.horizontalAdvance(qs(flopsText(row.forwardFlopsPerSample, row.backwardFlopsPerSample))));
+    }
+    if (m_analysis.valid()) { // the totals, in bold
+        needed[ParamsColumn] = std::max(needed[ParamsColumn], bold.horizontalAdvance(qs(formatCount(m_analysis.totalParams))));
+        needed[ActivationsColumn] = std::max(
+            needed[ActivationsColumn], bold.horizontalAdvance(qs(formatBytes(m_analysis.activationBytesPerSample))));
+        needed[FlopsColumn] = std::max(needed[FlopsColumn],
+            bold.horizontalAdvance(qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample))));
+    }
+    double fixed = 0;
+    for (int i = 0; i < ColumnCount; ++i) {
+        c.width[i] = needed[i] + 2 * c.padding + canvas.pt(1);
+        if (i != NameColumn)
+            fixed += c.width[i];
+    }
+    // What is left goes to the names; if that is too little, the other columns give up space in
+    // proportion (their text is then set up to a fifth smaller, as ReportCanvas::text does).
+    const double nameMin = kMinNameShare * canvas.width();
+    if (fixed + nameMin > canvas.width()) {
+        const double scale = (canvas.width() - nameMin) / fixed;
+        for (int i = 0; i < ColumnCount; ++i) {
+            if (i != NameColumn)
+                c.width[i] *= scale;
+        }
+        fixed = canvas.width() - nameMin;
+    }
+    c.width[NameColumn] = canvas.width() - fixed;
     double x = 0;
     for (int i = 0; i < ColumnCount; ++i) {
-        c.width[i] = kColumns[i].fraction * canvas.width();
         c.left[i] = x;
         x += c.width[i];
     }
     return c;
 }
-
-} // namespace
 
 LayerTablePainter::LayerTablePainter(const Analysis& analysis)
     : m_analysis { analysis }
@@ -119,14 +166,13 @@ double LayerTablePainter::rowHeight(const ReportCanvas& canvas) const
     return canvas.metrics(FontRole::Small).height() + canvas.pt(4.5);
 }
 
-void LayerTablePainter::paintHeader(ReportCanvas& canvas) const
+void LayerTablePainter::paintHeader(ReportCanvas& canvas, const Cells& c) const
 {
-    const Cells c = cells(canvas);
     const double h = headerHeight(canvas);
     const double line = canvas.metrics(FontRole::SmallBold).lineSpacing();
     canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), h }, style::kTableHeader);
     for (int i = 0; i < ColumnCount; ++i) {
-        const QStringList lines = QString::fromUtf8(kColumns[i].title).split(QLatin1Char('\n'));
+        const QStringList lines = title(i).split(QLatin1Char('\n'));
         // Bottom-aligned, so one-line titles sit on the same baseline as the second line of two.
         double y = canvas.y() + h - canvas.pt(3) - line * static_cast<double>(lines.size());
         for (const QString& text : lines) {
@@ -156,15 +202,29 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
         canvas.newPage();
         const double captionH = canvas.metrics(FontRole::SmallBold).height() + canvas.pt(4);
         canvas.text(QRectF { 0, canvas.y(), canvas.width(), captionH }, Qt::AlignLeft | Qt::AlignTop,
-            QStringLiteral("Layers (continued)"), FontRole::SmallBold, style::kMuted);
+            tr("Layers (continued)"), FontRole::SmallBold, style::kMuted);
         canvas.advance(captionH);
-        paintHeader(canvas);
+        paintHeader(canvas, c);
     };
-
-    paintHeader(canvas);
+    // The totals stay with the last layer (and the loss after it): no page holds them without a
+    // numbered row.
     // Identical iterations of a Repeat block share a line ("b.1–9998.fc × 9,998").
+    const std::vector<RowGroup> groups = groupRows(m_analysis);
+    double tail = m_analysis.valid() ? rowH + canvas.pt(3) : 0;
+    std::size_t last = groups.size();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (isLayer(m_analysis.rows[groups[g].row]))
+            last = g;
+    }
+    for (std::size_t g = last + 1; g < groups.size(); ++g) {
+        if (m_analysis.rows[groups[g].row].type != "Repeat")
+            tail += rowH;
+    }
+
+    paintHeader(canvas, c);
     int index = 0;
-    for (const auto& group : groupRows(m_analysis)) {
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const RowGroup& group = groups[g];
         const LayerRow& row = m_analysis.rows[group.row];
         if (row.type == "Repeat")
             continue;
@@ -173,12 +233,12 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
         // Nested (repeated) layers are indented under their block, as in `headroom estimate`.
         const double indent = canvas.pt(6) * std::clamp(row.depth, 0, 8);
         // An invalid layer's error is wrapped under its row, in full.
-        const QString error = row.error ? QStringLiteral("Error: ") + qs(row.error->message) : QString();
+        const QString error = row.error ? tr("Error: %1").arg(qs(row.error->message)) : QString();
         const double errorLeft = c.left[NameColumn] + c.padding + indent;
         const double errorH = row.error
             ? canvas.paragraphHeight(error, FontRole::Small, canvas.width() - errorLeft) + canvas.pt(2)
             : 0;
-        reserve(rowH + errorH);
+        reserve(rowH + errorH + (g == last ? tail : 0));
         if (!loss && ++index % 2 == 0)
             canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH + errorH }, style::kStripe);
         if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
@@ -209,11 +269,11 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
 
     if (!m_analysis.valid())
         return; // partial sums of an invalid network would be garbage
-    reserve(rowH + canvas.pt(2));
+    reserve(rowH + canvas.pt(3));
     canvas.line(QPointF { 0, canvas.y() }, QPointF { canvas.width(), canvas.y() },
         QPen { style::kMuted, canvas.pt(0.6) });
     canvas.advance(canvas.pt(1));
-    cell(NameColumn, QStringLiteral("Total"), FontRole::SmallBold);
+    cell(NameColumn, tr("Total"), FontRole::SmallBold);
     cell(ParamsColumn, qs(formatCount(m_analysis.totalParams)), FontRole::SmallBold);
     cell(ActivationsColumn, qs(formatBytes(m_analysis.activationBytesPerSample)), FontRole::SmallBold);
     cell(FlopsColumn, qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample)),

@@ -1,10 +1,13 @@
 #pragma once
 
 #include <cstdint>
+#include <QCoreApplication>
 
 #include "headroom/Analysis.h"
 
 #include <QString>
+
+#include <array>
 
 namespace headroom::report {
 
@@ -17,6 +20,8 @@ class ReportCanvas;
 /// instead of numbers.
 class LayerTablePainter final
 {
+    Q_DECLARE_TR_FUNCTIONS(headroom::report::LayerTablePainter)
+
 public:
     explicit LayerTablePainter(const Analysis& analysis);
 
@@ -29,7 +34,14 @@ public:
     void paint(ReportCanvas& canvas) const;
 
 private:
-    void paintHeader(ReportCanvas& canvas) const;
+    /// Left edges and widths of the columns, with padding inside each cell.
+    struct Cells final {
+        std::array<double, 7> left {};
+        std::array<double, 7> width {};
+        double padding = 0;
+    };
+    [[nodiscard]] Cells cells(const ReportCanvas& canvas) const;
+    void paintHeader(ReportCanvas& canvas, const Cells& cells) const;
 
     const Analysis& m_analysis;
 };

@@ -1,5 +1,7 @@
 #include "MemoryChartPainter.h"
 
+#include "CoreText.h" // ui/
+
 #include "ComponentColors.h" // ui/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
@@ -107,7 +109,7 @@ double MemoryChartPainter::legendHeight(const ReportCanvas& canvas, double width
     double x = 0;
     int rows = 1;
     for (const auto c : m_shown) {
-        const double entry = swatch + canvas.pt(4) + fm.horizontalAdvance(qs(std::string(componentLabel(c))))
+        const double entry = swatch + canvas.pt(4) + fm.horizontalAdvance(ui::CoreText::translate(componentLabel(c)))
             + canvas.pt(kLegendGapPt);
         if (x > 0 && x + entry > width) {
             ++rows;
@@ -127,7 +129,7 @@ void MemoryChartPainter::paintLegend(const ReportCanvas& canvas, const QRectF& r
     std::vector<std::vector<Component>> rows(1);
     std::vector<double> rowWidths(1, 0);
     for (const auto c : m_shown) {
-        const double entry = swatch + canvas.pt(4) + fm.horizontalAdvance(qs(std::string(componentLabel(c))))
+        const double entry = swatch + canvas.pt(4) + fm.horizontalAdvance(ui::CoreText::translate(componentLabel(c)))
             + canvas.pt(kLegendGapPt);
         if (!rows.back().empty() && rowWidths.back() + entry > rect.width()) {
             rows.emplace_back();
@@ -140,7 +142,7 @@ void MemoryChartPainter::paintLegend(const ReportCanvas& canvas, const QRectF& r
         double x = rect.left() + (rect.width() - rowWidths[r] + canvas.pt(kLegendGapPt)) / 2;
         const double y = rect.top() + static_cast<double>(r) * rowHeight;
         for (const auto c : rows[r]) {
-            const QString label = qs(std::string(componentLabel(c)));
+            const QString label = ui::CoreText::translate(componentLabel(c));
             canvas.fillRect(
                 QRectF { x, y + (rowHeight - swatch) / 2, swatch, swatch }, ui::ComponentColors::color(c));
             x += swatch + canvas.pt(4);
@@ -170,12 +172,12 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     // ---- layout: marker labels on top, y labels left, x labels + title + legend below
     const double markerRow = small.height() * 1.3;
     const double gap = canvas.pt(10);
-    const QString batchLabel = QStringLiteral("Batch %1: %2")
+    const QString batchLabel = tr("Batch %1: %2")
                                    .arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.batch))),
                                        qs(formatBytes(m_estimate.total())));
     const bool showBatch = static_cast<double>(m_estimate.batch) <= xMax;
     const bool showMax = m_estimate.maxBatch >= 1 && static_cast<double>(m_estimate.maxBatch) <= xMax;
-    const QString maxLabel = QStringLiteral("Max batch %1")
+    const QString maxLabel = tr("Max batch %1")
                                  .arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.maxBatch))));
 
     // About one labelled grid line per 30 points of plot height.
@@ -271,7 +273,7 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
             qs(formatCount(static_cast<std::uint64_t>(v))), FontRole::Tiny, style::kMuted);
     }
     canvas.text(QRectF { plot.left(), plot.bottom() + xLabelsH + canvas.pt(2), plot.width(), xTitleH },
-        Qt::AlignHCenter | Qt::AlignVCenter, QStringLiteral("Batch size"), FontRole::Small, style::kText);
+        Qt::AlignHCenter | Qt::AlignVCenter, tr("Batch size"), FontRole::Small, style::kText);
 
     // ---- the GPU's memory: the line under the markers, its label over them
     const double gpuY = yOf(gpuBytes);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCoreApplication>
+
 #include "headroom/Estimate.h"
 #include "headroom/GpuCatalog.h"
 
@@ -17,6 +19,8 @@ class ReportCanvas;
 /// paths and real text, so it stays sharp at any zoom and its labels can be selected.
 class MemoryChartPainter final
 {
+    Q_DECLARE_TR_FUNCTIONS(headroom::report::MemoryChartPainter)
+
 public:
     MemoryChartPainter(const MemoryModel& model, const Estimate& estimate, const Gpu& gpu);
 

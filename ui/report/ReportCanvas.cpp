@@ -169,7 +169,7 @@ void ReportCanvas::drawFooter() const
     const double ruleY = m_footerTop + pt(4);
     line(QPointF { 0, ruleY }, QPointF { m_width, ruleY }, QPen { style::kRule, pt(0.5) });
     const double height = metrics(FontRole::Small).height();
-    const QString pageText = QStringLiteral("Page %1 of %2").arg(m_page).arg(m_pageCount);
+    const QString pageText = tr("Page %1 of %2").arg(m_page).arg(m_pageCount);
     const double pageWidth = metrics(FontRole::Small).horizontalAdvance(pageText) + pt(2);
     const QRectF band { 0, ruleY + pt(4), m_width, height };
     text(band.adjusted(0, 0, -pageWidth - pt(12), 0), Qt::AlignLeft | Qt::AlignVCenter, m_footerText,

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCoreApplication>
+
 #include "ReportStyle.h"
 
 #include <QColor>
@@ -24,6 +26,8 @@ namespace headroom::report {
 /// pt() converts typographic points to them.
 class ReportCanvas final
 {
+    Q_DECLARE_TR_FUNCTIONS(headroom::report::ReportCanvas)
+
 public:
     /// `painter` null: measuring pass. `pageCount`: the total for the footer (ignored when measuring).
     ReportCanvas(QPagedPaintDevice& device, QPainter* painter, int pageCount, QString footerText);

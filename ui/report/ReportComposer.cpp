@@ -4,6 +4,7 @@
 #include "PlanText.h"
 #include "MemoryChartPainter.h"
 #include "ComponentColors.h" // ui/
+#include "CoreText.h" // ui/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Format.h"
@@ -30,6 +31,11 @@ QString qs(const std::string& s)
 QString qs(std::string_view s)
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+/// A name the core gives in English (an optimizer, a precision), as the user's language has it.
+QString label(std::string_view english)
+{
+    return ui::CoreText::translate(english);
 }
 /// formatBytes() with a no-break space, so a wrapped line never parts a number from its unit. (It
 /// copies out of the PDF as a plain space: both characters share one glyph.)
@@ -85,12 +91,12 @@ ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDate
 
 QString ReportComposer::modelName() const
 {
-    return m_plan.network.name.empty() ? QStringLiteral("Untitled model") : qs(m_plan.network.name);
+    return m_plan.network.name.empty() ? tr("Untitled model") : qs(m_plan.network.name);
 }
 
 QString ReportComposer::title() const
 {
-    return QStringLiteral("Memory plan for ") + modelName();
+    return tr("Memory plan for %1").arg(modelName());
 }
 
 QString ReportComposer::footerText() const
@@ -119,7 +125,7 @@ void ReportComposer::titleBlock(ReportCanvas& canvas) const
     canvas.paragraph(title(), FontRole::Title, style::kText);
     canvas.advance(canvas.pt(1));
     canvas.paragraph(
-        QStringLiteral("Generated %1 by Headroom %2, the GPU memory planner for deep-learning training")
+        tr("Generated %1 by Headroom %2, the GPU memory planner for deep-learning training")
             .arg(m_generated.toString(QStringLiteral("yyyy-MM-dd HH:mm")), QStringLiteral(HEADROOM_VERSION)),
         FontRole::Small, style::kMuted);
     if (!m_plan.network.description.empty()) {
@@ -143,12 +149,12 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
     const Analysis& a = m_result.analysis;
     const double lineH = canvas.lineHeight(FontRole::Body);
     const auto strategies = plantext::strategyRows(m_plan);
-    canvas.heading(QStringLiteral("Set-up"), 9 * lineH);
-    keyValue(canvas, QStringLiteral("Model"), modelName());
-    keyValue(canvas, QStringLiteral("Layers"), qs(formatCount(LayerTablePainter::layerCount(a))));
+    canvas.heading(tr("Set-up"), 9 * lineH);
+    keyValue(canvas, tr("Model"), modelName());
+    keyValue(canvas, tr("Layers"), qs(formatCount(LayerTablePainter::layerCount(a))));
     if (a.valid())
-        keyValue(canvas, QStringLiteral("Parameters"),
-            QStringLiteral("%1 (%2 trainable)")
+        keyValue(canvas, tr("Parameters"),
+            tr("%1 (%2 trainable)")
                 .arg(qs(formatCount(a.totalParams)), qs(formatCount(a.trainableParams))));
     // The input as analysed: with the plan's sequence length when it overrides the model's.
     auto input = m_plan.network.input;
@@ -156,22 +162,22 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
         if (auto resized = withSequenceLength(m_plan.network, *m_plan.sequenceLength))
             input = resized->input;
     }
-    keyValue(canvas, QStringLiteral("Input"),
-        QStringLiteral("%1, %2").arg(qs(input.shape.toBatchedString()), qs(dtypeName(input.dtype))));
+    keyValue(canvas, tr("Input"),
+        tr("%1, %2").arg(qs(input.shape.toBatchedString()), qs(dtypeName(input.dtype))));
     QString gpu = qs(m_plan.gpu.name);
     if (!m_plan.gpu.vendor.empty() && !gpu.startsWith(qs(m_plan.gpu.vendor)))
         gpu = qs(m_plan.gpu.vendor) + QLatin1Char(' ') + gpu;
-    keyValue(canvas, QStringLiteral("GPU"),
-        QStringLiteral("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
-    keyValue(canvas, QStringLiteral("Optimizer"), qs(optimizerLabel(m_plan.setup.optimizer)));
-    keyValue(canvas, QStringLiteral("Precision"), qs(precisionLabel(m_plan.precision)));
+    keyValue(canvas, tr("GPU"),
+        tr("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
+    keyValue(canvas, tr("Optimizer"), label(optimizerLabel(m_plan.setup.optimizer)));
+    keyValue(canvas, tr("Precision"), label(precisionLabel(m_plan.precision)));
     if (plantext::hasEffectiveBatch(m_plan.setup))
-        keyValue(canvas, QStringLiteral("Batch size"),
-            QStringLiteral("%1 per GPU (micro-batch); effective batch %2")
+        keyValue(canvas, tr("Batch size"),
+            tr("%1 per GPU (micro-batch); effective batch %2")
                 .arg(count(m_plan.setup.batch), qs(plantext::effectiveBatchText(m_plan.setup.batch, m_plan.setup, true))));
     else
-        keyValue(canvas, QStringLiteral("Batch size"), count(m_plan.setup.batch));
-    keyValue(canvas, QStringLiteral("Framework overhead"), bytes(m_plan.setup.overheadBytes));
+        keyValue(canvas, tr("Batch size"), count(m_plan.setup.batch));
+    keyValue(canvas, tr("Framework overhead"), bytes(m_plan.setup.overheadBytes));
     // Training strategies: only those that differ from one GPU training every weight.
     for (const auto& [key, value] : strategies)
         keyValue(canvas, qs(key), qs(value));
@@ -184,27 +190,27 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     const QString gpuName = qs(m_plan.gpu.name);
 
     // The verdict, in a tinted box: what a reader came for.
-    QString verdict = e.fits ? QStringLiteral("Fits on the %1").arg(gpuName)
-                             : QStringLiteral("Does not fit on the %1").arg(gpuName);
-    QString detail = QStringLiteral("Batch %1 needs %2 of %3: %4 %5.")
+    QString verdict = e.fits ? tr("Fits on the %1").arg(gpuName)
+                             : tr("Does not fit on the %1").arg(gpuName);
+    QString detail = tr("Batch %1 needs %2 of %3: %4 %5.")
                          .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
-                             e.fits ? QStringLiteral("headroom") : QStringLiteral("shortfall"),
+                             e.fits ? tr("headroom") : tr("shortfall"),
                              absoluteBytes(e.headroomBytes()));
     if (e.maxBatch == 0) {
         const auto one = m_model->at(1);
-        detail += one ? QStringLiteral(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))
-                      : QStringLiteral(" Not even batch 1 fits.");
+        detail += one ? tr(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))
+                      : tr(" Not even batch 1 fits.");
     } else if (e.maxBatch >= kMaxBatch) {
-        detail += QStringLiteral(" Max batch: %1 (the largest batch Headroom considers).")
+        detail += tr(" Max batch: %1 (the largest batch Headroom considers).")
                       .arg(count(e.maxBatch));
     } else if (plantext::hasEffectiveBatch(m_plan.setup)) {
-        detail += QStringLiteral(" Max batch: %1 per GPU, an effective batch of %2.")
+        detail += tr(" Max batch: %1 per GPU, an effective batch of %2.")
                       .arg(count(e.maxBatch), qs(plantext::effectiveBatchText(e.maxBatch, m_plan.setup, true)));
     } else {
-        detail += QStringLiteral(" Max batch: %1.").arg(count(e.maxBatch));
+        detail += tr(" Max batch: %1.").arg(count(e.maxBatch));
     }
     if (m_plan.setup.parallel.gpus > 1)
-        detail += QStringLiteral(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
+        detail += tr(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
 
     const double pad = canvas.pt(8);
     const double bar = canvas.pt(3);
@@ -220,7 +226,7 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
             components.push_back(c);
     }
     const double tableH = static_cast<double>(components.size() + 2) * rowH;
-    canvas.heading(QStringLiteral("Summary"), boxH + canvas.pt(10) + tableH);
+    canvas.heading(tr("Summary"), boxH + canvas.pt(10) + tableH);
     const QColor ink = e.fits ? style::kFits : style::kFails;
     canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH },
         e.fits ? style::kFitsBackground : style::kFailsBackground);
@@ -250,10 +256,10 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
                   text, role, color);
           };
     canvas.ensureSpace(tableH);
-    cell(name, QStringLiteral("Component"), FontRole::SmallBold, style::kMuted);
-    cell(memory, QStringLiteral("At batch %1").arg(count(e.batch)), FontRole::SmallBold, style::kMuted);
-    cell(share, QStringLiteral("Share"), FontRole::SmallBold, style::kMuted);
-    cell(growth, QStringLiteral("Per sample"), FontRole::SmallBold, style::kMuted);
+    cell(name, tr("Component"), FontRole::SmallBold, style::kMuted);
+    cell(memory, tr("At batch %1").arg(count(e.batch)), FontRole::SmallBold, style::kMuted);
+    cell(share, tr("Share"), FontRole::SmallBold, style::kMuted);
+    cell(growth, tr("Per sample"), FontRole::SmallBold, style::kMuted);
     canvas.advance(rowH);
     canvas.line(QPointF { 0, canvas.y() }, QPointF { w, canvas.y() }, QPen { style::kRule, canvas.pt(0.6) });
     for (const auto c : components) {
@@ -261,15 +267,15 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
         const std::uint64_t each = componentBytes(perSample, c);
         canvas.fillRect(
             QRectF { 0, canvas.y() + (rowH - swatch) / 2, swatch, swatch }, ui::ComponentColors::color(c));
-        cell(name, qs(componentLabel(c)), FontRole::Body);
+        cell(name, label(componentLabel(c)), FontRole::Body);
         cell(memory, bytes(n), FontRole::Body);
         cell(share, percent(n, e.total()), FontRole::Body);
-        cell(growth, each > 0 ? bytes(each) : QStringLiteral("fixed"), FontRole::Body,
+        cell(growth, each > 0 ? bytes(each) : tr("fixed"), FontRole::Body,
             each > 0 ? style::kText : style::kMuted);
         canvas.advance(rowH);
     }
     canvas.line(QPointF { 0, canvas.y() }, QPointF { w, canvas.y() }, QPen { style::kMuted, canvas.pt(0.6) });
-    cell(name, QStringLiteral("Total"), FontRole::BodyBold);
+    cell(name, tr("Total"), FontRole::BodyBold);
     cell(memory, bytes(e.total()), FontRole::BodyBold);
     cell(share, percent(e.total(), e.total()), FontRole::BodyBold);
     cell(growth, bytes(perSample.total()), FontRole::BodyBold);
@@ -295,37 +301,37 @@ void ReportComposer::throughputSection(ReportCanvas& canvas) const
 {
     const double lineH = canvas.lineHeight(FontRole::Body);
     if (!m_throughput) {
-        const QString why = QStringLiteral("No throughput estimate: %1.").arg(qs(m_throughputError));
-        canvas.heading(QStringLiteral("Throughput"), canvas.paragraphHeight(why, FontRole::Body, canvas.width()));
+        const QString why = tr("No throughput estimate: %1.").arg(qs(m_throughputError));
+        canvas.heading(tr("Throughput"), canvas.paragraphHeight(why, FontRole::Body, canvas.width()));
         canvas.paragraph(why, FontRole::Body, style::kText);
         return;
     }
     const ThroughputEstimate& t = *m_throughput;
-    canvas.heading(QStringLiteral("Throughput (estimated)"), 6 * lineH);
+    canvas.heading(tr("Throughput (estimated)"), 6 * lineH);
     const std::int64_t gpus = m_plan.setup.parallel.gpus;
-    keyValue(canvas, QStringLiteral("Step time"),
-        QStringLiteral("%1 per optimizer step (%2)")
+    keyValue(canvas, tr("Step time"),
+        tr("%1 per optimizer step (%2)")
             .arg(seconds(t.stepSeconds),
-                t.memoryBound ? QStringLiteral("memory-bound") : QStringLiteral("compute-bound")));
-    keyValue(canvas, QStringLiteral("Samples per second"),
+                t.memoryBound ? tr("memory-bound") : tr("compute-bound")));
+    keyValue(canvas, tr("Samples per second"),
         qs(plantext::formatRate(t.samplesPerSecond))
-            + (gpus > 1 ? QStringLiteral(" across %1 GPUs").arg(count(gpus)) : QString {}));
+            + (gpus > 1 ? tr(" across %1 GPUs").arg(count(gpus)) : QString {}));
     if (t.tokensPerSecond > 0)
-        keyValue(canvas, QStringLiteral("Tokens per second"),
-            QStringLiteral("%1 (%2 tokens per sample)")
+        keyValue(canvas, tr("Tokens per second"),
+            tr("%1 (%2 tokens per sample)")
                 .arg(qs(plantext::formatRate(t.tokensPerSecond)), count(t.sequenceLength)));
-    QString flops = QStringLiteral("%1 forward + %2 backward")
+    QString flops = tr("%1 forward + %2 backward")
                         .arg(qs(plantext::formatFlops(t.forwardFlopsPerSample)),
                             qs(plantext::formatFlops(t.backwardFlopsPerSample)));
     if (t.recomputeFlopsPerSample > 0)
-        flops += QStringLiteral(" + %1 recomputed").arg(qs(plantext::formatFlops(t.recomputeFlopsPerSample)));
-    keyValue(canvas, QStringLiteral("FLOPs per sample"), flops);
-    keyValue(canvas, QStringLiteral("Assumed utilisation"),
-        QStringLiteral("%1 of %2 TFLOP/s peak")
+        flops += tr(" + %1 recomputed").arg(qs(plantext::formatFlops(t.recomputeFlopsPerSample)));
+    keyValue(canvas, tr("FLOPs per sample"), flops);
+    keyValue(canvas, tr("Assumed utilisation"),
+        tr("%1 of %2 TFLOP/s peak")
             .arg(qs(plantext::formatFraction(t.utilization)), qs(plantext::formatRate(t.peakTflops))));
     canvas.advance(canvas.pt(4));
-    for (const auto& note : t.notes) {
-        const QString text = QStringLiteral("\u2022 ") + qs(note);
+    for (const auto& note : t.noteTemplates) {
+        const QString text = QStringLiteral("\u2022 ") + ui::CoreText::format(note);
         canvas.ensureSpace(canvas.paragraphHeight(text, FontRole::Small, canvas.width()));
         canvas.paragraph(text, FontRole::Small, style::kMuted);
         canvas.advance(canvas.pt(1));
@@ -338,18 +344,18 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
     const Error error = m_result.analysis.error ? *m_result.analysis.error
         : m_result.error                        ? *m_result.error
                                                 : Error { "the plan could not be worked out", "" };
-    const QString verdict = QStringLiteral("No estimate");
-    QString detail = QStringLiteral("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
+    const QString verdict = tr("No estimate");
+    QString detail = tr("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
     if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
-        detail += QStringLiteral(" (at %1)").arg(qs(error.location));
-    detail += QStringLiteral(" Fix the model and export the report again; the layer table below marks the "
+        detail += tr(" (at %1)").arg(qs(error.location));
+    detail += tr(" Fix the model and export the report again; the layer table below marks the "
                              "layers concerned.");
     const double pad = canvas.pt(8);
     const double bar = canvas.pt(3);
     const double innerWidth = canvas.width() - 2 * pad - bar;
     const double boxH = pad + canvas.paragraphHeight(verdict, FontRole::Heading, innerWidth) + canvas.pt(2)
         + canvas.paragraphHeight(detail, FontRole::Body, innerWidth) + pad;
-    canvas.heading(QStringLiteral("Summary"), boxH);
+    canvas.heading(tr("Summary"), boxH);
     canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH }, style::kFailsBackground);
     canvas.fillRect(QRectF { 0, canvas.y(), bar, boxH }, style::kFails);
     canvas.advance(pad);
@@ -363,7 +369,7 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
 {
     const MemoryChartPainter chart { *m_model, *m_result.estimate, m_plan.gpu };
     const StepMoment& peak = m_model->timeline().moments()[m_result.estimate->peak.moment];
-    const QString caption = QStringLiteral(
+    const QString caption = tr(
         "The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
         "holds %4 fixed plus %5 per sample.")
                                 .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
@@ -372,7 +378,7 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
                                     bytes(peak.perSample.total()));
     const double captionH = canvas.paragraphHeight(caption, FontRole::Small, canvas.width());
     const double minimum = canvas.pt(190);
-    canvas.heading(QStringLiteral("Memory versus batch size"), minimum + captionH);
+    canvas.heading(tr("Memory versus batch size"), minimum + captionH);
     const double height = std::clamp(canvas.remaining() - captionH - canvas.pt(8), minimum, canvas.pt(320));
     chart.paint(canvas, QRectF { 0, canvas.y(), canvas.width(), height });
     canvas.advance(height + canvas.pt(6));
@@ -382,12 +388,12 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
 void ReportComposer::layerSection(ReportCanvas& canvas) const
 {
     const LayerTablePainter table { m_result.analysis };
-    canvas.heading(QStringLiteral("Layers (%1)").arg(qs(formatCount(LayerTablePainter::layerCount(m_result.analysis)))),
+    canvas.heading(tr("Layers (%1)").arg(qs(formatCount(LayerTablePainter::layerCount(m_result.analysis)))),
         table.headerHeight(canvas) + 4 * table.rowHeight(canvas));
     table.paint(canvas);
     canvas.advance(canvas.pt(4));
     canvas.paragraph(
-        QStringLiteral("Activations per sample: the bytes autograd saves for backward that this layer "
+        tr("Activations per sample: the bytes autograd saves for backward that this layer "
                        "keeps first, for one sample. Batch-independent saved bytes (such as per-channel "
                        "statistics) are part of the estimate but not of this column. FLOPs per sample: "
                        "forward plus backward (input and weight gradients) for one sample; checkpoint "
@@ -398,14 +404,14 @@ void ReportComposer::layerSection(ReportCanvas& canvas) const
 void ReportComposer::methodSection(ReportCanvas& canvas) const
 {
     std::vector<std::pair<QString, QString>> items;
-    items.emplace_back(QStringLiteral("Activations."),
-        QStringLiteral(
+    items.emplace_back(tr("Activations."),
+        tr(
             "The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
             "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
             "input batch with its labels and the backward transient (the largest pair of activation "
             "gradients alive at once during backward) are components of their own."));
-    items.emplace_back(QStringLiteral("Peak memory."),
-        QStringLiteral(
+    items.emplace_back(tr("Peak memory."),
+        tr(
             "The total is the sum of all the components: the memory at the start of the backward pass "
             "when gradients are kept between steps (zero_grad(set_to_none=False), or gradient "
             "accumulation). With PyTorch 2.x's default set_to_none=True the real peak can be lower by up "
@@ -414,21 +420,23 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
             "activations, the input batch and the transient grow linearly with it."));
     const int tensors = optimizerStateTensors(m_plan.setup.optimizer);
     QString optimizer = tensors == 0
-        ? QStringLiteral("%1 keeps no state.").arg(qs(optimizerLabel(m_plan.setup.optimizer)))
-        : QStringLiteral("%1 keeps %2 float32 state tensor%3 the size of each trainable parameter.")
-              .arg(qs(optimizerLabel(m_plan.setup.optimizer)))
-              .arg(tensors)
-              .arg(tensors == 1 ? QString {} : QStringLiteral("s"));
+        ? tr("%1 keeps no state.").arg(label(optimizerLabel(m_plan.setup.optimizer)))
+        : tensors == 1
+        ? tr("%1 keeps one float32 state tensor the size of each trainable parameter.")
+              .arg(label(optimizerLabel(m_plan.setup.optimizer)))
+        : tr("%1 keeps %2 float32 state tensors the size of each trainable parameter.")
+              .arg(label(optimizerLabel(m_plan.setup.optimizer)))
+              .arg(tensors);
     if (isPureHalf(m_plan.precision))
         optimizer
-            += QStringLiteral(" Pure half-precision training adds a float32 master copy of the weights.");
+            += tr(" Pure half-precision training adds a float32 master copy of the weights.");
     else if (isAutocast(m_plan.precision))
         optimizer
-            += QStringLiteral(" Under autocast, weights, gradients and optimizer state stay float32, and the "
+            += tr(" Under autocast, weights, gradients and optimizer state stay float32, and the "
                               "half copies of weights autocast caches for the step count as weights.");
-    items.emplace_back(QStringLiteral("Optimizer and precision."), optimizer);
-    items.emplace_back(QStringLiteral("Overhead and GPU memory."),
-        QStringLiteral(
+    items.emplace_back(tr("Optimizer and precision."), optimizer);
+    items.emplace_back(tr("Overhead and GPU memory."),
+        tr(
             "Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and "
             "cuDNN handles and workspaces, and the caching allocator's reserve; the real figure depends on "
             "the driver, the CUDA version and the libraries loaded. The GPU's memory is as the vendor states "
@@ -437,78 +445,78 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
     const TrainingSetup& setup = m_plan.setup;
     const Parallelism& par = setup.parallel;
     if (setup.accumulationSteps > 1)
-        items.emplace_back(QStringLiteral("Gradient accumulation."),
-            QStringLiteral("Each optimizer step runs %1 micro-batches of %2 samples; memory follows the "
+        items.emplace_back(tr("Gradient accumulation."),
+            tr("Each optimizer step runs %1 micro-batches of %2 samples; memory follows the "
                            "micro-batch, and the gradients are kept between micro-batches.")
                 .arg(count(setup.accumulationSteps), count(setup.batch)));
     if (par.gpus > 1 || par.sharding != Sharding::None || par.offloadOptimizer || par.tensorParallel > 1) {
         QString text;
         switch (par.sharding) {
         case Sharding::None:
-            text = QStringLiteral("DDP: every GPU holds all weights, gradients and optimizer state, plus the "
+            text = tr("DDP: every GPU holds all weights, gradients and optimizer state, plus the "
                                   "gradient buckets the all-reduce uses.");
             break;
         case Sharding::Zero1:
-            text = QStringLiteral("ZeRO stage 1: each GPU keeps 1/N of the optimizer state.");
+            text = tr("ZeRO stage 1: each GPU keeps 1/N of the optimizer state.");
             break;
         case Sharding::Zero2:
         case Sharding::FsdpShardGradOp:
-            text = QStringLiteral("%1: each GPU keeps 1/N of the optimizer state and of the gradients.")
-                       .arg(qs(shardingLabel(par.sharding)));
+            text = tr("%1: each GPU keeps 1/N of the optimizer state and of the gradients.")
+                       .arg(label(shardingLabel(par.sharding)));
             break;
         case Sharding::Zero3:
         case Sharding::FsdpFullShard:
-            text = QStringLiteral("%1: each GPU keeps 1/N of the weights, the gradients and the optimizer "
+            text = tr("%1: each GPU keeps 1/N of the weights, the gradients and the optimizer "
                                   "state, and gathers each layer's full weights into communication buffers "
                                   "when it runs.")
-                       .arg(qs(shardingLabel(par.sharding)));
+                       .arg(label(shardingLabel(par.sharding)));
             break;
         }
-        text += QStringLiteral(" Here N is %1 data-parallel GPU%2.")
-                    .arg(count(par.dataParallel()), par.dataParallel() == 1 ? QString {} : QStringLiteral("s"));
+        text += par.dataParallel() == 1 ? tr(" Here N is 1 data-parallel GPU.")
+                                        : tr(" Here N is %1 data-parallel GPUs.").arg(count(par.dataParallel()));
         if (par.tensorParallel > 1)
-            text += QStringLiteral(" Tensor parallelism splits the attention and MLP layers' weights and "
+            text += tr(" Tensor parallelism splits the attention and MLP layers' weights and "
                                    "activations %1 ways.")
                         .arg(count(par.tensorParallel));
         if (par.offloadOptimizer)
-            text += QStringLiteral(" The optimizer state (with any float32 master weights) lives in CPU memory "
+            text += tr(" The optimizer state (with any float32 master weights) lives in CPU memory "
                                    "and takes no GPU memory.");
-        text += QStringLiteral(" Every figure is for one GPU; the chart's line is one GPU's memory.");
-        items.emplace_back(QStringLiteral("Several GPUs."), text);
+        text += tr(" Every figure is for one GPU; the chart's line is one GPU's memory.");
+        items.emplace_back(tr("Several GPUs."), text);
     }
     if (setup.eightBitOptimizer)
-        items.emplace_back(QStringLiteral("8-bit optimizer."),
-            QStringLiteral("Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); "
+        items.emplace_back(tr("8-bit optimizer."),
+            tr("Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); "
                            "tensors below 4,096 elements stay 32-bit."));
     if (m_plan.checkpointing != Checkpointing::None)
-        items.emplace_back(QStringLiteral("Checkpointing."),
+        items.emplace_back(tr("Checkpointing."),
             m_plan.checkpointing == Checkpointing::PerBlock
-                ? QStringLiteral("Each checkpointed block keeps only its input; its activations are recomputed "
+                ? tr("Each checkpointed block keeps only its input; its activations are recomputed "
                                  "during backward, so one block's activations are alive at a time. The "
                                  "recomputation costs one more forward pass through those blocks.")
-                : QStringLiteral("Selective recomputation keeps everything but the attention score matrices, "
+                : tr("Selective recomputation keeps everything but the attention score matrices, "
                                  "which backward recomputes."));
     if (m_plan.lora.enabled())
-        items.emplace_back(QStringLiteral("LoRA."),
-            QStringLiteral("Targeted Linear layers get trainable rank-%1 adapters; every other parameter is "
+        items.emplace_back(tr("LoRA."),
+            tr("Targeted Linear layers get trainable rank-%1 adapters; every other parameter is "
                            "frozen, so only the adapters have gradients and optimizer state.%2")
                 .arg(count(m_plan.lora.rank),
                     m_plan.lora.quantizeBase
-                        ? QStringLiteral(" QLoRA stores the frozen base weights in 4-bit NF4 with "
+                        ? tr(" QLoRA stores the frozen base weights in 4-bit NF4 with "
                                          "double-quantised constants; the adapters are half precision.")
                         : QString {}));
-    items.emplace_back(QStringLiteral("Throughput."),
-        QStringLiteral("A roofline estimate: the step's FLOPs at %1 of the GPU's peak for the precision, or "
+    items.emplace_back(tr("Throughput."),
+        tr("A roofline estimate: the step's FLOPs at %1 of the GPU's peak for the precision, or "
                        "the bytes it must move at the GPU's memory bandwidth, whichever takes longer. Real "
                        "runs vary with kernels, data loading and communication.")
             .arg(qs(plantext::formatFraction(setup.assumedUtilization))));
-    items.emplace_back(QStringLiteral("Not modelled."),
-        QStringLiteral("The caching allocator's rounding and fragmentation, cuDNN workspaces beyond the "
+    items.emplace_back(tr("Not modelled."),
+        tr("The caching allocator's rounding and fragmentation, cuDNN workspaces beyond the "
                        "overhead setting, and temporaries inside the optimizer step."));
 
     // The path leads its sentence so the line never breaks inside it (at its hyphen).
     const QString intro
-        = QStringLiteral("docs/memory-model.md in Headroom's documentation describes the memory model, "
+        = tr("docs/memory-model.md in Headroom's documentation describes the memory model, "
                          "its formulas and their sources. In short:");
     const double gap = canvas.pt(4);
     const auto height = [&](const std::pair<QString, QString>& item) {
@@ -516,7 +524,7 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
             item.first + QLatin1Char(' ') + item.second, FontRole::Body, canvas.width(), item.first.size());
     };
     // The heading stays with the introduction and the first item.
-    canvas.heading(QStringLiteral("Assumptions and method"),
+    canvas.heading(tr("Assumptions and method"),
         canvas.paragraphHeight(intro, FontRole::Body, canvas.width()) + gap + height(items.front()));
     canvas.paragraph(intro, FontRole::Body, style::kText);
     canvas.advance(gap);

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <QCoreApplication>
+
 #include "headroom/Estimate.h"
 #include "headroom/Plan.h"
 #include "headroom/Throughput.h"
@@ -19,6 +21,8 @@ class ReportCanvas;
 /// show) and is formatted through headroom/Format.h.
 class ReportComposer final
 {
+    Q_DECLARE_TR_FUNCTIONS(headroom::report::ReportComposer)
+
 public:
     ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated);
 

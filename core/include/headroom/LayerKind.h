@@ -26,6 +26,11 @@ struct TensorInfo final {
     /// output with batch_first: cuDNN computes [T, B, H] and returns its transpose). Elementwise
     /// layers keep the layout; a layer that reshapes such a tensor copies it.
     bool contiguous = true;
+    /// The layout of a strided view whose pattern is known (Permute, Transpose, Slice, Expand): each
+    /// axis's stride in elements, batch axis first (rank + 1 entries; the batch axis is outermost and
+    /// its stride does not depend on the batch size). Empty when `contiguous`, and when the layout is
+    /// not such a view (a batch-first RNN output): then any reshape that merges axes copies.
+    std::vector<std::int64_t> strides{};
     friend bool operator==(const TensorInfo&, const TensorInfo&) = default;
 };
 
@@ -69,15 +74,19 @@ struct SavedTensor final {
     /// An attention score matrix (softmax probabilities, their dropout mask): what selective
     /// checkpointing drops and recomputes.
     bool attentionScores = false;
-    /// Kept only to compute the weight's gradient (mm/addmm keep mat1 only when mat2 requires
-    /// grad): dropped when the layer's weight is frozen.
-    bool onlyForWeightGradient = false;
+    /// `onlyFor` names the weight's gradient with this.
+    static constexpr std::size_t kWeight = static_cast<std::size_t>(-1);
+    /// Kept only to compute these gradients: input indices, or kWeight for the layer's weight. The
+    /// autograd codegen saves a tensor only when an output whose formula uses it needs a gradient:
+    /// mm/addmm keep mat1 only when mat2 (the weight) requires grad, mul keeps `other` only when
+    /// `self` does. Dropped when none of them is needed; empty: kept whenever the layer is recorded.
+    std::vector<std::size_t> onlyFor;
     /// Internal only: the kernel makes it even when autograd does not record the layer (CUDA's
     /// native_dropout always returns its mask): then it lives only while the layer runs.
     bool madeWithoutGrad = false;
-    /// The same for a composite layer's inner Linear modules (InnerLinear::name): kept only for the
-    /// weight gradients of these modules, so dropped unless the layer trains or LoRA adapts one of
-    /// them (whose lora_A then keeps this same input). Empty: kept whenever the layer is recorded.
+    /// Like onlyFor's kWeight for a composite layer's inner Linear modules (InnerLinear::name): kept
+    /// only for the weight gradients of these modules, so dropped unless the layer trains or LoRA
+    /// adapts one of them (whose lora_A then keeps this same input). Empty: kept whenever recorded.
     std::vector<std::string> onlyForInnerWeights;
 
     [[nodiscard]] static SavedTensor input(std::size_t index = 0)

@@ -5,6 +5,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 namespace headroom {
@@ -24,6 +25,7 @@ public:
 
 private:
     std::vector<std::unique_ptr<LayerKind>> m_kinds; // sorted by type name
+    std::unordered_map<std::string_view, const LayerKind*> m_byType; // find() runs once per layer
 };
 
 } // namespace headroom

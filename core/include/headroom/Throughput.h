@@ -14,6 +14,17 @@
 
 namespace headroom {
 
+/// A sentence with %1, %2, ... placeholders and the values that fill them: what a user interface
+/// translates before filling in (the command line prints text()).
+struct TemplatedText final {
+    std::string format;
+    std::vector<std::string> args;
+
+    /// The format with %1.. replaced by the arguments.
+    [[nodiscard]] std::string text() const;
+    friend bool operator==(const TemplatedText&, const TemplatedText&) = default;
+};
+
 /// One optimizer step on one GPU. FLOPs are floating-point operations (a multiply-add is 2); times are
 /// seconds; rates are per second.
 struct ThroughputEstimate final {
@@ -41,6 +52,9 @@ struct ThroughputEstimate final {
     /// assumed ("Assumes 40% of the bf16 peak ..."), and on GeForce 10 cards in fp16 "... runs fp16
     /// at 1/64 of its fp32 rate ...".
     std::vector<std::string> notes;
+    /// notes[i] as a sentence template and its values (notes[i] == noteTemplates[i].text()), for a
+    /// translated user interface.
+    std::vector<TemplatedText> noteTemplates;
 };
 
 /// compute = flopsPerStep / (peak x utilisation), memory = bytesPerStep / bandwidth,

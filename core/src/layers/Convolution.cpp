@@ -1,8 +1,19 @@
-// Conv1d and Conv2d (torch.nn.ConvNd): saves its input for the weight gradient.
+// Conv1d, Conv2d and Conv3d (torch.nn.ConvNd): convolution_backward(grad, input, weight, ...) keeps the
+// input for the weight gradient (the weight is a parameter). What the input is depends on the padding:
+// - padding_mode "zeros" (the default) pads inside the kernel: the layer's own input is kept;
+// - padding="same" with an even reach (dilation x (kernel - 1) odd) pads asymmetrically: ATen's
+//   _convolution_mode first makes a constant_pad_nd copy one element larger on the far side of each
+//   such axis, and the convolution keeps that copy (aten/src/ATen/native/Convolution.cpp);
+// - padding_mode "reflect", "replicate" or "circular": _ConvNd._conv_forward calls F.pad first, so the
+//   convolution keeps the padded copy, and reflection_pad / replication_pad keep their input too
+//   (derivatives.yaml: reflection_padNd_backward(grad, self, padding)); circular padding is built from
+//   slice copies that keep nothing.
 #include "Kinds.h"
 #include "KindSupport.h"
+#include "Layout.h"
 
 #include <algorithm>
+#include <array>
 
 namespace headroom::layers {
 namespace {
@@ -10,18 +21,18 @@ namespace {
 class ConvolutionKind final : public DescribedKind {
 public:
     explicit ConvolutionKind(int spatialDims)
-        : DescribedKind(spatialDims == 1 ? "Conv1d" : "Conv2d", LayerCategory::Convolution,
-                        spatialDims == 1 ? "1-D convolution over [C, L]" : "2-D convolution over [C, H, W]",
+        : DescribedKind("Conv" + std::to_string(spatialDims) + "d", LayerCategory::Convolution,
+                        std::to_string(spatialDims) + "-D convolution over " + std::string(spatialLayout(spatialDims)),
                         {inferredAttr("in_channels", "Input channels"),
                          intAttr("out_channels", nullptr, "Output channels"),
                          tupleAttr("kernel_size", spatialDims, nullptr, "Kernel size"),
                          tupleAttr("stride", spatialDims, 1, "Stride"),
-                         tupleAttr("padding", spatialDims, 0, "Zero padding on each side", 0, {"valid", "same"}),
+                         tupleAttr("padding", spatialDims, 0, "Padding on each side", 0, {"valid", "same"}),
                          tupleAttr("dilation", spatialDims, 1, "Spacing between kernel elements"),
                          intAttr("groups", 1, "Blocked connections from input to output channels"),
                          boolAttr("bias", true, "Adds a learnable bias"),
                          choiceAttr("padding_mode", "zeros", {"zeros", "reflect", "replicate", "circular"},
-                                    "Padding mode (does not change sizes)")}),
+                                    "How the padding is filled (other than zeros: a padded copy is made first)")}),
           m_dims{spatialDims}
     {
     }
@@ -31,7 +42,8 @@ public:
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();
-        if (auto e = expectRank(in, static_cast<std::size_t>(m_dims) + 1, m_dims == 1 ? "[C, L]" : "[C, H, W]"))
+        const auto dims = static_cast<std::size_t>(m_dims);
+        if (auto e = expectRank(in, dims + 1, spatialLayout(m_dims)))
             return *e;
         const auto& a = ctx.attrs;
         const std::int64_t inChannels = in.shape.dims[0];
@@ -39,51 +51,76 @@ public:
             return *e;
         const std::int64_t outChannels = a.integer("out_channels");
         const std::int64_t groups = a.integer("groups");
-
         const auto kernel = a.integers("kernel_size");
         const auto stride = a.integers("stride");
         const auto dilation = a.integers("dilation");
-        const auto paddingMode = a.text("padding");
-        std::vector<std::int64_t> spatialIn(in.shape.dims.begin() + 1, in.shape.dims.end());
-        std::vector<std::int64_t> padding = a.integers("padding");
-        if (paddingMode) {
-            if (*paddingMode == "same" && std::any_of(stride.begin(), stride.end(), [](auto s) { return s != 1; }))
-                return failure("padding \"same\" needs stride 1 (PyTorch refuses strided \"same\" convolutions)");
-            padding.assign(static_cast<std::size_t>(m_dims), 0);
+        const auto paddingText = a.text("padding");
+        const std::string paddingMode = a.choice("padding_mode");
+        const bool same = paddingText == "same";
+        if (same && std::any_of(stride.begin(), stride.end(), [](auto s) { return s != 1; }))
+            return failure("padding \"same\" needs stride 1 (PyTorch refuses strided \"same\" convolutions)");
+        const auto spatialIn = [&](std::size_t d) { return in.shape.dims[d + 1]; };
+
+        // Padding before and after each axis (at most three: fixed arrays, no allocation per layer).
+        std::array<std::int64_t, 3> before{}, after{};
+        if (same) {
+            for (std::size_t d = 0; d < dims; ++d) {
+                const std::int64_t total = dilation[d] * (kernel[d] - 1);
+                before[d] = total / 2;
+                after[d] = total - before[d];
+            }
+        } else if (!paddingText) {
+            const auto padding = a.integers("padding");
+            std::copy(padding.begin(), padding.end(), before.begin());
+            after = before;
+        }
+        for (std::size_t d = 0; d < dims; ++d)
+            if (!grownSize(spatialIn(d), 1, before[d] + after[d]))
+                return tooLarge("the padded input " + joinSizes({in.shape.dims.begin() + 1, in.shape.dims.end()})
+                                + " + 2x" + joinSizes({before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims)}));
+        // What the convolution keeps: its input, or a padded copy of it.
+        const bool zeros = paddingMode == "zeros";
+        bool copied = false;
+        Count keptElements = Count::fromSigned(inChannels);
+        for (std::size_t d = 0; d < dims; ++d) {
+            if (!zeros) {
+                if ((paddingMode == "reflect" && after[d] >= spatialIn(d)) || (paddingMode == "circular" && after[d] > spatialIn(d)))
+                    return failure("padding " + std::to_string(after[d]) + " is too large for \"" + paddingMode
+                                   + "\" padding of an axis of size " + std::to_string(spatialIn(d)));
+                copied = copied || after[d] > 0;
+                keptElements *= Count::fromSigned(spatialIn(d) + before[d] + after[d]);
+            } else {
+                copied = copied || after[d] != before[d];
+                keptElements *= Count::fromSigned(spatialIn(d) + after[d] - before[d]);
+            }
         }
 
         TensorInfo out{Shape{{outChannels}}, ctx.activationType()};
-        for (int i = 0; i < m_dims; ++i) {
-            const auto d = static_cast<std::size_t>(i);
-            std::int64_t size = 0;
-            if (paddingMode == "same") {
-                size = spatialIn[d];
-            } else {
-                const auto sliding
-                    = slidingOutputSize(spatialIn[d], kernel[d], stride[d], padding[d], dilation[d], false);
-                if (!sliding)
-                    return sizeOverflow("the padded input " + joinSizes(spatialIn) + " + 2x" + joinSizes(padding));
-                if (*sliding == 0)
-                    return failure("kernel " + joinSizes(kernel) + " (dilation " + joinSizes(dilation)
-                                   + ") does not fit the padded input " + joinSizes(spatialIn) + " + 2x"
-                                   + joinSizes(padding) + " padding");
-                size = *sliding;
-            }
-            out.shape.dims.push_back(size);
+        for (std::size_t d = 0; d < dims; ++d) {
+            const std::int64_t reach = dilation[d] * (kernel[d] - 1) + 1;
+            if (spatialIn(d) + before[d] + after[d] < reach)
+                return failure("kernel " + joinSizes(kernel) + " (dilation " + joinSizes(dilation)
+                               + ") does not fit the padded input "
+                               + joinSizes({in.shape.dims.begin() + 1, in.shape.dims.end()}) + " + 2x"
+                               + joinSizes({before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims)})
+                               + " padding");
+            out.shape.dims.push_back((spatialIn(d) + before[d] + after[d] - reach) / stride[d] + 1);
         }
 
-        Count kernelVolume{1};
-        for (const auto k : kernel)
-            kernelVolume *= Count::fromSigned(k);
-
+        const Count kernelVolume = product(kernel);
         LayerOutcome o;
         o.output = out;
-        std::vector<std::int64_t> weightShape{outChannels, inChannels / groups};
-        weightShape.insert(weightShape.end(), kernel.begin(), kernel.end());
-        o.params.push_back(parameter("weight", std::move(weightShape)));
+        o.params.push_back(parameter("weight", Count::fromSigned(outChannels) * Count::fromSigned(inChannels / groups)
+                                                   * kernelVolume));
         if (a.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outChannels)));
-        o.saved.push_back(SavedTensor::input());
+        if (copied) {
+            o.saved.push_back(SavedTensor::internal("padded input", keptElements, in.dtype));
+            if (paddingMode == "reflect" || paddingMode == "replicate")
+                o.saved.push_back(SavedTensor::input());
+        } else {
+            o.saved.push_back(SavedTensor::input());
+        }
         o.forwardFlopsPerSample = Count{2} * out.shape.elements() * Count::fromSigned(inChannels / groups) * kernelVolume;
         return o;
     }
@@ -96,5 +133,6 @@ private:
 
 std::unique_ptr<LayerKind> makeConv1d() { return std::make_unique<ConvolutionKind>(1); }
 std::unique_ptr<LayerKind> makeConv2d() { return std::make_unique<ConvolutionKind>(2); }
+std::unique_ptr<LayerKind> makeConv3d() { return std::make_unique<ConvolutionKind>(3); }
 
 } // namespace headroom::layers

@@ -2,6 +2,7 @@
 // (1 byte per element); p = 0 returns the input itself; p = 1 multiplies by a scalar zero.
 #include "Kinds.h"
 #include "KindSupport.h"
+#include "Layout.h"
 
 namespace headroom::layers {
 namespace {
@@ -22,8 +23,8 @@ public:
             return failure("needs a floating-point input");
         const double p = ctx.attrs.real("p");
         LayerOutcome o;
-        o.output = in;
         o.outputAliasesInput = p == 0.0 || ctx.attrs.flag("inplace");
+        o.output = o.outputAliasesInput ? in : elementwiseResult(in, in.shape, in.dtype);
         o.aliasedInputGradients = {p == 0.0}; // F.dropout(p=0) returns its input unchanged
         if (p > 0.0 && p < 1.0) {
             o.saved.push_back(SavedTensor::internal("mask", in.shape.elements(), DType::Bool));

@@ -1,6 +1,8 @@
-// Flatten (torch.nn.Flatten): a view of a contiguous input, so it shares its input's storage.
+// Flatten (torch.nn.Flatten): a view of its input when the merged axes allow one (ATen's computeStride;
+// always for a contiguous input), so it shares its input's storage; otherwise reshape copies.
 #include "Kinds.h"
 #include "KindSupport.h"
+#include "Layout.h"
 
 namespace headroom::layers {
 namespace {
@@ -35,25 +37,25 @@ public:
                            "axis first (use start_dim 1)");
         if (end < start)
             return failure("end_dim comes before start_dim");
-        LayerOutcome o;
-        o.output.dtype = in.dtype;
         const auto first = static_cast<std::size_t>(start - 1);
         const auto last = static_cast<std::size_t>(end - 1);
+        Shape shape;
         std::int64_t merged = 1;
         for (std::size_t i = 0; i < in.shape.rank(); ++i) {
             if (i < first || i > last) {
-                o.output.shape.dims.push_back(in.shape.dims[i]);
+                shape.dims.push_back(in.shape.dims[i]);
             } else {
                 if (__builtin_mul_overflow(merged, in.shape.dims[i], &merged))
-                    return sizeOverflow("the flattened axis of " + in.shape.toString());
+                    return tooLarge("the flattened axis of " + in.shape.toString());
                 if (i == last)
-                    o.output.shape.dims.push_back(merged);
+                    shape.dims.push_back(merged);
             }
         }
-        // flatten is a reshape: a view, unless it merges axes of a non-contiguous tensor (a copy).
-        const bool merges = last > first;
-        o.outputAliasesInput = in.contiguous || !merges;
-        o.output.contiguous = o.outputAliasesInput ? in.contiguous : true;
+        // flatten is a reshape: a view, unless the merged axes are not contiguous with each other (a copy).
+        auto result = reshaped(in, shape);
+        LayerOutcome o;
+        o.output = std::move(result.output);
+        o.outputAliasesInput = result.view;
         // The backward of a view (and of the copying reshape, _unsafe_view(clone)) reshapes the gradient.
         o.aliasedInputGradients = {true};
         return o;

@@ -1,5 +1,6 @@
 #include "KindSupport.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace headroom::layers {
@@ -70,6 +71,34 @@ AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector
     return s;
 }
 
+AttributeSpec listAttr(std::string name, std::string help, std::int64_t min)
+{
+    AttributeSpec s;
+    s.name = std::move(name);
+    s.type = AttributeType::IntList;
+    s.minInt = min;
+    s.help = std::move(help);
+    return s;
+}
+
+AttributeSpec optionalAttr(AttributeSpec spec, std::string whenOmitted)
+{
+    spec.defaultValue = nullptr;
+    spec.optional = true;
+    spec.whenOmitted = std::move(whenOmitted);
+    return spec;
+}
+
+AttributeSpec learnedOperandAttr(std::string help)
+{
+    return optionalAttr(listAttr("parameter", std::move(help)), "none");
+}
+
+std::string_view spatialLayout(int spatialDims)
+{
+    return spatialDims == 1 ? "[C, L]" : spatialDims == 2 ? "[C, H, W]" : "[C, D, H, W]";
+}
+
 std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout)
 {
     if (input.shape.rank() == rank)
@@ -138,7 +167,24 @@ std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kern
     return out;
 }
 
-Error sizeOverflow(const std::string& what) { return failure(what + " does not fit 64-bit sizes"); }
+std::optional<std::int64_t> grownSize(std::int64_t a, std::int64_t b, std::int64_t c)
+{
+    constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+    std::int64_t size = 0;
+    if (__builtin_mul_overflow(a, b, &size) || __builtin_add_overflow(size, c, &size) || size > kLimit)
+        return std::nullopt;
+    return size;
+}
+
+Error tooLarge(const std::string& what) { return failure(what + " does not fit 64-bit sizes"); }
+
+Count product(const std::vector<std::int64_t>& sizes)
+{
+    Count n{1};
+    for (const auto s : sizes)
+        n *= Count::fromSigned(s);
+    return n;
+}
 
 std::string joinSizes(const std::vector<std::int64_t>& sizes)
 {
@@ -149,6 +195,20 @@ std::string joinSizes(const std::vector<std::int64_t>& sizes)
         s += std::to_string(sizes[i]);
     }
     return s;
+}
+
+std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b)
+{
+    const std::size_t rank = std::max(a.rank(), b.rank());
+    Shape out{std::vector<std::int64_t>(rank, 1)};
+    for (std::size_t i = 0; i < rank; ++i) {
+        const std::int64_t da = i < a.rank() ? a.dims[a.rank() - 1 - i] : 1;
+        const std::int64_t db = i < b.rank() ? b.dims[b.rank() - 1 - i] : 1;
+        if (da != db && da != 1 && db != 1)
+            return std::nullopt;
+        out.dims[rank - 1 - i] = std::max(da, db);
+    }
+    return out;
 }
 
 DType promote(DType a, DType b) noexcept

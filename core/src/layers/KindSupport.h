@@ -26,6 +26,17 @@ using nlohmann::json;
 [[nodiscard]] AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector<std::string> choices,
                                        std::string help);
 
+/// An IntList attribute (a list of integers, or one), required unless `optional` is applied.
+[[nodiscard]] AttributeSpec listAttr(std::string name, std::string help, std::int64_t min = 1);
+/// `spec` made optional with no default: left out, it means `whenOmitted` ("none", "kernel_size").
+[[nodiscard]] AttributeSpec optionalAttr(AttributeSpec spec, std::string whenOmitted);
+/// The `parameter` attribute of kinds that take a learned tensor as an operand (Add, Mul, Concat, ...):
+/// its shape per sample, broadcast over the batch.
+[[nodiscard]] AttributeSpec learnedOperandAttr(std::string help);
+
+/// "[C, L]", "[C, H, W]" or "[C, D, H, W]": the per-sample layout of 1-, 2- or 3-D spatial data.
+[[nodiscard]] std::string_view spatialLayout(int spatialDims);
+
 /// Implements the descriptive half of LayerKind from constructor arguments.
 class DescribedKind : public LayerKind {
 public:
@@ -65,15 +76,26 @@ private:
 /// PyTorch's sliding-window output size (Conv, MaxPool, AvgPool):
 /// floor or ceil of (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1, with ceil_mode's rule
 /// that the last window must start inside the input or left padding. 0 when the kernel does not fit
-/// the padded input; nullopt when the padded input does not fit 64 bits (kernelSizeOverflow()).
+/// the padded input; nullopt when the padded input does not fit 64 bits (tooLarge()).
 [[nodiscard]] std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
                                                             std::int64_t pad, std::int64_t dilation, bool ceilMode);
-/// The error for a size formula whose result does not fit 64 bits: an error at the layer where it
-/// happens, never a wrapped number carried to the next layer.
-[[nodiscard]] Error sizeOverflow(const std::string& what);
+
+/// A size that layers grow (pixel shuffle, transposed convolution, padding, concatenation): a x b + c,
+/// or nullopt when that exceeds 2^62 (so later sums with attribute-sized terms cannot overflow).
+[[nodiscard]] std::optional<std::int64_t> grownSize(std::int64_t a, std::int64_t b, std::int64_t c = 0);
+/// The error for a size formula whose result does not fit 64 bits, "<what> does not fit 64-bit sizes":
+/// an error at the layer where it happens, never a wrapped number carried to the next layer.
+[[nodiscard]] Error tooLarge(const std::string& what);
+
+/// The product of a list of sizes (a kernel's volume), as a Count.
+[[nodiscard]] Count product(const std::vector<std::int64_t>& sizes);
 
 /// "3x3" for a list of sizes.
 [[nodiscard]] std::string joinSizes(const std::vector<std::int64_t>& sizes);
+
+/// PyTorch's broadcasting of two per-sample shapes (right-aligned; the batch axes are equal): nullopt
+/// when an axis differs and neither is 1.
+[[nodiscard]] std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b);
 
 /// The dtype PyTorch's type promotion gives two floating or integer inputs.
 [[nodiscard]] DType promote(DType a, DType b) noexcept;

@@ -1,7 +1,8 @@
 // LayerNorm (torch.nn.LayerNorm): native_layer_norm saves its input and a float32 mean and rstd
-// per normalised row. Autocast runs it in float32.
+// per normalised row, over any trailing shape (normalized_shape). Autocast runs it in float32.
 #include "Kinds.h"
 #include "KindSupport.h"
+#include "Layout.h"
 
 #include <algorithm>
 
@@ -47,7 +48,12 @@ public:
         const Count rows = Shape{{dims.begin(), dims.end() - static_cast<std::ptrdiff_t>(normalized.size())}}.elements();
 
         LayerOutcome o;
-        o.output = in;
+        o.output = contiguousTensor(in.shape, in.dtype);
+        // native_layer_norm computes on input.expect_contiguous() and its backward does again: a
+        // non-contiguous input (a transposed view) is copied while each runs, and the view is what is kept.
+        if (!in.contiguous)
+            o.forwardScratchBytesPerSample = o.backwardScratchBytesPerSample
+                = in.shape.elements() * Count{elementSize(in.dtype)};
         if (ctx.attrs.flag("elementwise_affine")) {
             o.params.push_back(parameter("weight", normalizedElements));
             if (ctx.attrs.flag("bias"))

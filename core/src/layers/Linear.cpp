@@ -1,6 +1,7 @@
 // Linear (torch.nn.Linear): y = x W^T + b on the last axis; saves its input for the weight gradient.
 #include "Kinds.h"
 #include "KindSupport.h"
+#include "Layout.h"
 
 namespace headroom::layers {
 namespace {
@@ -31,17 +32,20 @@ public:
         const std::int64_t outFeatures = ctx.attrs.integer("out_features");
 
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, ctx.activationType()};
+        o.output = contiguousTensor(in.shape, ctx.activationType());
         o.output.shape.dims.back() = outFeatures;
         o.params.push_back(parameter("weight", {outFeatures, inFeatures}));
         if (ctx.attrs.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outFeatures)));
-        // at::linear folds a 3-D input into a matrix for the matmul: a view when the input is
-        // contiguous, a contiguous copy (what mm then keeps) when it is not.
-        SavedTensor kept = in.contiguous || in.shape.rank() < 2
+        // at::linear folds an input of three or more dimensions into a matrix for the matmul: a view
+        // when its layout allows one (always for a contiguous input), otherwise a contiguous copy (what
+        // mm then keeps; PyTorch 2.x's matmul folds whenever the weight requires grad, should_fold in
+        // LinearAlgebra.cpp, and without a weight gradient nothing is kept). A 2-D input goes to addmm as
+        // it is, strided or not.
+        SavedTensor kept = foldsAsView(in)
             ? SavedTensor::input()
             : SavedTensor::internal("input (contiguous copy)", in.shape.elements(), in.dtype);
-        kept.onlyForWeightGradient = true;
+        kept.onlyFor = {SavedTensor::kWeight};
         o.saved.push_back(kept);
         o.forwardFlopsPerSample = Count{2} * in.shape.elements() * Count::fromSigned(outFeatures);
         return o;

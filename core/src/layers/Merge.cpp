@@ -1,99 +1,61 @@
-// Add (elementwise sum of branches, with broadcasting) and Concat (torch.cat). Neither keeps a
-// tensor for backward: add's gradient is the incoming gradient, cat's backward needs only sizes.
+// Concat (torch.cat) of the inputs, optionally after a learned tensor (`parameter`: a class token,
+// cls_token.expand(B, -1, -1) put first). cat keeps nothing for backward (only the inputs' sizes) and
+// hands each input a slice of the output gradient (a view; a cast copy where the input was promoted);
+// the learned tensor's gradient is its slice summed over the batch. The result is a new contiguous tensor.
 #include "Kinds.h"
 #include "KindSupport.h"
-
-#include <algorithm>
+#include "Layout.h"
 
 namespace headroom::layers {
 namespace {
 
 constexpr std::size_t kManyInputs = 1024;
 
-/// PyTorch broadcasting of two per-sample shapes (the batch axes are equal).
-std::optional<Shape> broadcast(const Shape& a, const Shape& b)
-{
-    const std::size_t rank = std::max(a.rank(), b.rank());
-    Shape out{std::vector<std::int64_t>(rank, 1)};
-    for (std::size_t i = 0; i < rank; ++i) {
-        const std::int64_t da = i < a.rank() ? a.dims[a.rank() - 1 - i] : 1;
-        const std::int64_t db = i < b.rank() ? b.dims[b.rank() - 1 - i] : 1;
-        if (da != db && da != 1 && db != 1)
-            return std::nullopt;
-        out.dims[rank - 1 - i] = std::max(da, db);
-    }
-    return out;
-}
-
-class AddKind final : public DescribedKind {
-public:
-    AddKind()
-        : DescribedKind("Add", LayerCategory::Merge, "Elementwise sum of two or more inputs (residual)", {})
-    {
-    }
-    [[nodiscard]] std::size_t minInputs() const override { return 2; }
-    [[nodiscard]] std::size_t maxInputs() const override { return kManyInputs; }
-
-    [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
-    {
-        TensorInfo out = ctx.in(0);
-        for (std::size_t i = 1; i < ctx.inputs.size(); ++i) {
-            auto shape = broadcast(out.shape, ctx.in(i).shape);
-            if (!shape)
-                return failure("cannot add inputs of shapes " + out.shape.toString() + " and "
-                               + ctx.in(i).shape.toString());
-            out.shape = *shape;
-            out.dtype = promote(out.dtype, ctx.in(i).dtype);
-        }
-        LayerOutcome o;
-        o.output = out;
-        o.forwardFlopsPerSample = Count{ctx.inputs.size() - 1} * out.shape.elements();
-        // add's backward passes grad to an operand of the output's shape and dtype; a broadcast operand
-        // gets a reduced copy (sum_to_size), a promoted one a cast copy.
-        for (const auto& in : ctx.inputs)
-            o.aliasedInputGradients.push_back(in == TensorInfo{out.shape, out.dtype, in.contiguous});
-        return o;
-    }
-};
-
 class ConcatKind final : public DescribedKind {
 public:
     ConcatKind()
         : DescribedKind("Concat", LayerCategory::Merge, "Concatenates inputs along an axis (torch.cat)",
                         {intAttr("dim", 1, "Axis, counting the batch axis as 0 (1 = channels)",
-                                 std::numeric_limits<std::int32_t>::min())})
+                                 std::numeric_limits<std::int32_t>::min()),
+                         learnedOperandAttr("Shape of a learned tensor put before the inputs, per sample (no batch "
+                                            "axis): [1, 768] for a class token")})
     {
     }
-    [[nodiscard]] std::size_t minInputs() const override { return 2; }
+    [[nodiscard]] std::size_t minInputs() const override { return 1; }
     [[nodiscard]] std::size_t maxInputs() const override { return kManyInputs; }
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
-        const auto& first = ctx.in(0);
-        const auto rank = static_cast<std::int64_t>(first.shape.rank()) + 1;
-        std::int64_t dim = ctx.attrs.integer("dim");
-        if (dim < 0)
-            dim += rank;
-        if (dim < 1 || dim >= rank)
+        std::vector<TensorInfo> parts;
+        if (ctx.attrs.has("parameter"))
+            parts.push_back(TensorInfo{Shape{ctx.attrs.integers("parameter")}, ctx.parameterType()});
+        parts.insert(parts.end(), ctx.inputs.begin(), ctx.inputs.end());
+        if (parts.size() < 2)
+            return failure("needs at least two inputs, or one input and a `parameter` (a learned tensor)");
+        const auto& first = parts.front();
+        const auto axis = featureAxis(ctx.attrs.integer("dim"), first.shape.rank());
+        if (!axis)
             return failure("dim " + std::to_string(ctx.attrs.integer("dim")) + " is not a feature axis of "
                            + first.shape.toBatchedString());
-        const auto axis = static_cast<std::size_t>(dim - 1);
-        TensorInfo out = first;
-        for (std::size_t i = 1; i < ctx.inputs.size(); ++i) {
-            const auto& next = ctx.in(i);
+        TensorInfo out{first.shape, first.dtype};
+        for (std::size_t i = 1; i < parts.size(); ++i) {
+            const auto& next = parts[i];
             bool compatible = next.shape.rank() == first.shape.rank();
             for (std::size_t d = 0; compatible && d < first.shape.rank(); ++d)
-                compatible = d == axis || next.shape.dims[d] == first.shape.dims[d];
+                compatible = d == *axis || next.shape.dims[d] == first.shape.dims[d];
             if (!compatible)
                 return failure("cannot concatenate " + first.shape.toString() + " and " + next.shape.toString()
-                               + " along dim " + std::to_string(dim) + ": the other axes must match");
-            if (__builtin_add_overflow(out.shape.dims[axis], next.shape.dims[axis], &out.shape.dims[axis]))
-                return sizeOverflow("the concatenated axis");
+                               + " along dim " + std::to_string(*axis + 1) + ": the other axes must match");
+            const auto grown = grownSize(out.shape.dims[*axis], 1, next.shape.dims[*axis]);
+            if (!grown)
+                return tooLarge("the concatenated axis");
+            out.shape.dims[*axis] = *grown;
             out.dtype = promote(out.dtype, next.dtype);
         }
         LayerOutcome o;
         o.output = out;
-        // cat's backward hands each input a slice (a view) of the output gradient, cast where promoted.
+        if (ctx.attrs.has("parameter"))
+            o.params.push_back(parameter("weight", first.shape.elements()));
         for (const auto& in : ctx.inputs)
             o.aliasedInputGradients.push_back(in.dtype == out.dtype);
         return o;
@@ -102,7 +64,6 @@ public:
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeAdd() { return std::make_unique<AddKind>(); }
 std::unique_ptr<LayerKind> makeConcat() { return std::make_unique<ConcatKind>(); }
 
 } // namespace headroom::layers

@@ -29,7 +29,7 @@ public:
             return failure("dim " + std::to_string(ctx.attrs.integer("dim")) + " is not a feature axis of "
                            + in.shape.toBatchedString() + " (the batch axis 0 cannot be normalised per sample)");
         LayerOutcome o;
-        o.output = in;
+        o.output = TensorInfo{in.shape, in.dtype}; // computed on input.contiguous(): a contiguous result
         o.saved.push_back(SavedTensor::output());
         o.forwardFlopsPerSample = Count{5} * in.shape.elements();
         return o;

@@ -1,0 +1,176 @@
+// The first window on a 1600x1000 screen, at QT_SCALE_FACTOR 1 and 1.5 (tests/ui/CMakeLists.txt runs
+// this suite under both, on the offscreen platform configured as that screen): it fits, the chart
+// is on screen, and at the smallest size the window allows every label still reads in full.
+#include "Document.h"
+#include "ElidedLabel.h"
+#include "MainWindow.h"
+#include "SetupPanel.h"
+#include "MemoryChartView.h"
+#include "TestSupport.h"
+
+#include <QAbstractButton>
+#include <QCheckBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QScreen>
+#include <QSettings>
+#include <QTabBar>
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::ui;
+
+class TestWindowSize : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase();
+    void firstWindowSize_data();
+    void firstWindowSize();
+    void firstWindowFitsTheScreen();
+    void labelsReadAtTheMinimumSize();
+    void labelsReadAtTheMinimumSizeWithEveryFigureShown();
+};
+
+namespace {
+
+/// The visible texts that do not fit their widget: "Add Laye", "heckpoin", a number cut off.
+QStringList clippedTexts(const QWidget& window)
+{
+    QStringList clipped;
+    for (const QLabel* label : window.findChildren<QLabel*>()) {
+        if (!label->isVisible() || label->text().isEmpty() || qobject_cast<const ElidedLabel*>(label) != nullptr)
+            continue; // an ElidedLabel shortens its lines on purpose, with the full text on hover
+        if (label->wordWrap()) { // wrapped lines must all fit in its height
+            if (label->heightForWidth(label->contentsRect().width()) > label->contentsRect().height() + 1)
+                clipped << QStringLiteral("%1 \"%2\" (%3 lines high, needs %4)")
+                               .arg(label->objectName(), label->text().left(40))
+                               .arg(label->contentsRect().height())
+                               .arg(label->heightForWidth(label->contentsRect().width()));
+            continue;
+        }
+        if (label->textFormat() == Qt::RichText || label->text().contains(QLatin1Char('<')))
+            continue;
+        const int needed = label->fontMetrics().horizontalAdvance(label->text());
+        if (needed > label->contentsRect().width())
+            clipped << QStringLiteral("%1 \"%2\" (%3 < %4)").arg(label->objectName(), label->text()).arg(label->contentsRect().width()).arg(needed);
+    }
+    for (const QAbstractButton* button : window.findChildren<QAbstractButton*>()) {
+        if (!button->isVisible() || button->text().isEmpty())
+            continue;
+        QString text = button->text();
+        text.remove(QLatin1Char('&'));
+        const int indicator = qobject_cast<const QCheckBox*>(button) != nullptr ? 22 : 8;
+        const int needed = button->fontMetrics().horizontalAdvance(text) + indicator;
+        if (needed > button->width())
+            clipped << QStringLiteral("%1 \"%2\" (%3 < %4)").arg(button->objectName(), text).arg(button->width()).arg(needed);
+    }
+    for (const QTabBar* tabs : window.findChildren<QTabBar*>()) {
+        for (int i = 0; tabs->isVisible() && i < tabs->count(); ++i) {
+            if (tabs->fontMetrics().horizontalAdvance(tabs->tabText(i).remove(QLatin1Char('&'))) > tabs->tabRect(i).width())
+                clipped << QStringLiteral("tab \"%1\"").arg(tabs->tabText(i));
+        }
+    }
+    return clipped;
+}
+
+} // namespace
+
+void TestWindowSize::initTestCase()
+{
+    test::isolateSettings();
+    QSettings().clear();
+}
+
+void TestWindowSize::firstWindowSize_data()
+{
+    QTest::addColumn<QSize>("available");
+    QTest::addColumn<QSize>("expected");
+    // The preferred 1480 x 920 where it fits with room for the frame (95 % x 92 % of the screen).
+    QTest::newRow("1920x1080") << QSize(1920, 1040) << QSize(1480, 920);
+    QTest::newRow("1600x1000") << QSize(1600, 1000) << QSize(1480, 920);
+    // 1600 x 1000 at QT_SCALE_FACTOR 1.5 is 1066 x 666 device-independent pixels.
+    QTest::newRow("1600x1000 at 1.5") << QSize(1066, 666) << QSize(1012, 612);
+    // Smaller than the minimum: the minimum (the screen is too small for a readable window).
+    QTest::newRow("800x600") << QSize(800, 600) << QSize(1000, 600);
+}
+
+void TestWindowSize::firstWindowSize()
+{
+    QFETCH(QSize, available);
+    QFETCH(QSize, expected);
+    QCOMPARE(MainWindow::firstWindowSize(available, QSize(1000, 600)), expected);
+}
+
+void TestWindowSize::firstWindowFitsTheScreen()
+{
+    QSettings().clear(); // a first start: no remembered geometry
+    MainWindow window;
+    window.show();
+    window.loadDefault();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QRect available = window.screen()->availableGeometry();
+    QVERIFY2(available.contains(window.frameGeometry()),
+             qPrintable(QStringLiteral("%1,%2 %3x%4 outside %5x%6")
+                            .arg(window.frameGeometry().x())
+                            .arg(window.frameGeometry().y())
+                            .arg(window.frameGeometry().width())
+                            .arg(window.frameGeometry().height())
+                            .arg(available.width())
+                            .arg(available.height())));
+    QVERIFY(window.minimumSize().width() <= available.width() && window.minimumSize().height() <= available.height());
+    // The chart is on screen, with room to read it.
+    QWidget* chart = window.chartView();
+    const QRect onScreen(chart->mapToGlobal(QPoint(0, 0)), chart->size());
+    QVERIFY(available.contains(onScreen));
+    QVERIFY2(chart->height() >= 220 && chart->width() >= 300, qPrintable(QStringLiteral("%1x%2").arg(chart->width()).arg(chart->height())));
+}
+
+void TestWindowSize::labelsReadAtTheMinimumSize()
+{
+    QSettings().clear();
+    MainWindow window;
+    window.show();
+    window.loadDefault();
+    window.resize(window.minimumSize());
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QTRY_COMPARE(window.size(), window.minimumSize());
+    QTRY_VERIFY2(clippedTexts(window).isEmpty(), qPrintable(clippedTexts(window).join(QStringLiteral("; "))));
+    // Below the minimum the window does not go.
+    window.resize(800, 400);
+    QTRY_COMPARE(window.size(), window.minimumSize());
+}
+
+void TestWindowSize::labelsReadAtTheMinimumSizeWithEveryFigureShown()
+{
+    // ResNet-50 on four GPUs with accumulation: the summary has its most lines (effective batch,
+    // throughput and its caveats); the window still fits the screen and nothing is cut.
+    QSettings().clear();
+    MainWindow window;
+    window.show();
+    QVERIFY(window.openPreset(QStringLiteral("resnet50")));
+    Parallelism p;
+    p.gpus = 4;
+    p.sharding = Sharding::Zero2;
+    window.document()->setParallelism(p);
+    window.document()->setAccumulationSteps(4);
+    if (auto gpu = window.setupPanel()->catalog().find("RTX 3090"))
+        window.document()->setGpu(gpu.value());
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    // The room for the wrapped lines is reserved once the figures are shown (a queued update).
+    const auto* right = window.findChild<QWidget*>(QStringLiteral("rightColumn"));
+    QTRY_VERIFY(right->minimumHeight() > 0);
+    window.resize(window.minimumSize());
+    QTRY_COMPARE(window.size(), window.minimumSize());
+    QTRY_VERIFY2(clippedTexts(window).isEmpty(), qPrintable(clippedTexts(window).join(QStringLiteral("; "))));
+    const QRect available = window.screen()->availableGeometry();
+    QVERIFY2(window.minimumSize().height() <= available.height() - 30 && window.minimumSize().width() <= available.width(),
+             qPrintable(QStringLiteral("minimum %1x%2 on %3x%4")
+                            .arg(window.minimumSize().width())
+                            .arg(window.minimumSize().height())
+                            .arg(available.width())
+                            .arg(available.height())));
+}
+
+QTEST_MAIN(TestWindowSize)
+#include "tst_windowsize.moc"

@@ -1,0 +1,250 @@
+#include "CoreText.h"
+
+#include <array>
+
+namespace headroom::ui {
+
+namespace {
+
+// The English texts as the core has them (tst_translations checks this list against the layer
+// registry and the enumerations, and that every entry is translated).
+constexpr std::array kTexts{
+    // Layer kinds: LayerKind::summary().
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Average pooling to a fixed output size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Elementwise sum of two or more inputs (residual)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D average pooling over [C, H, W]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Batch normalisation over [C] or [C, L]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Batch normalisation over [C, H, W]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Concatenates inputs along an axis (torch.cat)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "1-D convolution over [C, L]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D convolution over [C, H, W]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D transposed convolution over [C, H, W]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Zeroes elements with probability p while training"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Lookup table of learned vectors for integer ids"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Flattens a range of axes into one (a view)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Gaussian error linear unit"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Gated recurrent unit over a sequence [T, features]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Group normalisation over [C, *]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Passes its input through unchanged"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Long short-term memory over a sequence [T, features]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Layer normalisation over the trailing axes"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "x if x > 0 else negative_slope * x"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Fully connected layer on the last axis"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D max pooling over [C, H, W]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Elementwise product of two inputs (gated units)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Multi-head self-attention over a sequence [T, E]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "GELU, tanh approximation written out in tensor ops (Hugging Face's gelu_new, GPT-2)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learned position vectors added to a sequence [T, D]"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Root-mean-square normalisation over the last axis (Llama's RMSNorm, computed in float32)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "max(0, x)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "min(max(0, x), 6)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Multi-head attention on projected q, k, v (grouped-query, optional rotary embedding)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "x * sigmoid(x) (swish)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "1 / (1 + exp(-x))"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Softmax along one axis"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "tanh(x)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learned segment vectors added to a sequence [T, D] (BERT's token type embeddings, segment 0)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Self-attention and feed-forward block with residuals and LayerNorms"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "A router and gated expert MLPs, each token through its top-k experts (Mixtral, Qwen-MoE, DeepSeek-V3)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "DeepSeek-V3's attention with low-rank query and key/value projections, projections included"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "act(first half) x second half of a packed gate/up projection (Phi-3's gate_up_proj)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "cap x tanh(x / cap): soft-caps logits to (-cap, cap) (Gemma 2's final_logit_softcapping)"),
+    // Attributes: AttributeSpec::help.
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Output height and width"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Window size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Stride (kernel_size if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Implicit zero padding"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Rounds the output size up"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Averages over padding too"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Divisor instead of the window size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Channels (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Added to the variance"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Running-statistics momentum"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learnable scale and shift"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Keeps running mean and variance buffers"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Axis, counting the batch axis as 0 (1 = channels)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Input channels (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Output channels"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Kernel size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Stride"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Zero padding on each side"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Spacing between kernel elements"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Blocked connections from input to output channels"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Adds a learnable bias"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Padding mode (does not change sizes)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Implicit zero padding removed from each side"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Extra size added to one side of the output"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Probability of zeroing an element"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Overwrites the input"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Vocabulary size (rows of the table)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Vector size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Id whose vector stays zero and gets no gradient"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "First axis to flatten, counting the batch axis as 0"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Last axis to flatten (negative counts from the end)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Exact erf form or the tanh approximation"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Input features (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Features of the hidden state"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Stacked recurrent layers"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Biases b_ih and b_hh"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Batch axis first: the output is a transposed view, which a following Linear or Flatten copies"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Dropout between stacked layers"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Also runs the sequence backwards (doubles the output features)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Groups the channels are split into"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learnable per-channel scale and shift"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Projection size of the hidden state (only 0 is supported)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Trailing axes to normalise (the last axis if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learnable per-element scale (and shift)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learnable shift (with elementwise_affine)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Slope for negative inputs"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Overwrites the input instead of allocating an output"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Output features"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Implicit negative-infinity padding"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Spacing between window elements"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Also returns the indices (they are kept anyway)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Embedding size E (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Attention heads (must divide embed_dim)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Dropout on the attention probabilities"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Biases on the input and output projections"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learned bias rows appended to keys and values"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "A zero row appended to keys and values"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Key size (must equal embed_dim: self-attention) (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Value size (must equal embed_dim: self-attention) (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Batch axis first (no memory effect)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Return the attention weights: the explicit path that keeps heads x T x T probabilities; false uses fused scaled-dot-product attention"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Causal mask hint (no memory effect)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Average the returned weights over heads (no memory effect)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Maximum sequence length (rows of the table)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Vector size D (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Normalised size (the input's last axis) (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Added to the mean square"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Learnable per-element scale"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Query heads h"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Key/value heads g (grouped-query attention; must divide num_heads; default num_heads)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Rotary position embedding applied to q and k (Llama)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Eager softmax in float32 then cast back (Llama's softmax(dtype=float32)); false: in the scores' dtype (GPT-2, BERT)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Causal mask (no memory effect)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Axis, counting the batch axis as 0 (negative counts from the end)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Segment types (rows of the table, type_vocab_size)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Model width (the input's last axis) (inferred from the input if left out)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Attention heads (must divide d_model)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Feed-forward width"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Dropout probability (attention, residual branches, feed-forward)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Feed-forward activation"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "LayerNorm epsilon"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "LayerNorm before attention and feed-forward (pre-norm)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Biases in the linear layers and LayerNorms"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Applied to the first half (the gate)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Biases on q_a_proj, kv_a_proj_with_mqa and o_proj"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Each expert's MLP width F"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Experts each token is routed to (top-k)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Gemma 2's attn_logit_softcapping: scores become cap x tanh(scores / cap) before the softmax (eager attention keeps the tanh); 0 = none"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Heads h"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Mixtral's router_jitter_noise: multiplies the input by uniform noise in training"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Multiplies the looked-up vectors (Gemma: sqrt(embedding_dim)); 1 = none"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Normalise each group of this many features on its own (per-head q/k norms: head_dim); the weight has this size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Query/key head size with rotary embedding (shared by the heads for keys)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Query/key head size without rotary embedding"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Rank of the compressed keys and values (kv_a_proj_with_mqa)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Rank of the query projection (q_a_proj, q_b_proj); 0: one q_proj"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Renormalise the top-k routing weights to sum to 1"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Routed experts E (each a gated MLP)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Scale by 1 + weight in float32 and return the input's dtype (Gemma's RMSNorm)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The RMSNorms' epsilon"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The bound the values approach"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The experts' activation (on the gate projection)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The experts' projection names (LoRA targets): Qwen and DeepSeek's, or Mixtral's"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Value head size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "softmax: softmax over all experts, then top-k (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid scores, bias-corrected group-limited top-k (DeepSeek-V3)"),
+    // Attributes: AttributeSpec::whenOmitted.
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "the whole last axis"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "kernel_size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "the window size"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "from the input"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "none"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "the last axis"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "num_heads"),
+    // The core's names of its enumerations (the PDF report prints them).
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Weights"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Gradients"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Optimizer state"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Activations"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Input batch"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Transient"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Communication buffers"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Framework overhead"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "SGD"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "SGD with momentum"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "SGD with Nesterov momentum"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Adam"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "AdamW"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Adam (AMSGrad)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "RMSprop"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "RMSprop with momentum"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "RMSprop (centered, momentum)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Adagrad"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Adadelta"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Adamax"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "FP32"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Mixed precision (FP16 autocast)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Mixed precision (BF16 autocast)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Pure FP16 (FP32 master weights)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Pure BF16 (FP32 master weights)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "None"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Per block"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Selective (attention scores)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Flash / SDPA"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Eager (keeps T x T scores)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "DDP (no sharding)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "ZeRO stage 1"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "ZeRO stage 2"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "ZeRO stage 3"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "FSDP shard grad/op"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "FSDP full shard"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Foreach (PyTorch default)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Fused"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "For-loop"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Forward"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Backward"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Optimizer step"),
+    // Throughput caveats: ThroughputEstimate::noteTemplates.
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, small CNNs less"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Memory-bound: moving the step's weights, gradients, optimizer state and activations at %1 GB/s takes longer than its arithmetic"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "%1 has no memory bandwidth figure: the memory-bound check is skipped"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so convolution-heavy fp32 training may run faster"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The network does no arithmetic and moves no memory: no throughput to estimate"),
+};
+
+} // namespace
+
+QString CoreText::translate(std::string_view english)
+{
+    const QByteArray source(english.data(), static_cast<qsizetype>(english.size()));
+    return QCoreApplication::translate("headroom::ui::CoreText", source.constData());
+}
+
+QString CoreText::format(const TemplatedText& text)
+{
+    // One pass, so a value that itself contains "%1" is not filled in again.
+    const QString translated = translate(text.format);
+    QString out;
+    for (qsizetype i = 0; i < translated.size(); ++i) {
+        const QChar c = translated[i];
+        if (c == QLatin1Char('%') && i + 1 < translated.size() && translated[i + 1] >= QLatin1Char('1')
+            && translated[i + 1] <= QLatin1Char('9')) {
+            const auto n = static_cast<std::size_t>(translated[i + 1].unicode() - u'1');
+            if (n < text.args.size()) {
+                out += QString::fromStdString(text.args[n]);
+                ++i;
+                continue;
+            }
+        }
+        out += c;
+    }
+    return out;
+}
+
+std::span<const char* const> CoreText::known() { return kTexts; }
+
+} // namespace headroom::ui
