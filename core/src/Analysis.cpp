@@ -20,7 +20,7 @@ namespace {
 // expanded network may be huge while the analysed layers stay few; the limits bound the rest.
 constexpr std::int64_t kMaxRepeatTimes = 1'000'000'000;
 constexpr std::uint64_t kMaxExpandedLayers = 1'000'000'000'000'000;
-constexpr std::size_t kMaxAnalysedLayers = 1'000'000;
+constexpr std::size_t kMaxAnalysedLayers = 100'000;
 constexpr std::string_view kNetworkInputName = "input";
 constexpr std::string_view kRepeatInputName = "repeat_input";
 
