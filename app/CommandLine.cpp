@@ -8,6 +8,7 @@
 #include "headroom/GpuCatalog.h"
 #include "headroom/NetworkFile.h"
 #include "headroom/Plan.h"
+#include "headroom/Planner.h"
 #include "headroom/Resources.h"
 #include "headroom/Throughput.h"
 #include "headroom/Training.h"
@@ -70,6 +71,16 @@ struct Options {
     Parallelism parallel;
     bool eightBitOptimizer = false;
     double utilization = TrainingSetup{}.assumedUtilization;
+    // plan and compare (issue #18).
+    std::optional<std::int64_t> targetBatch;
+    std::optional<double> maxStepSeconds;
+    PlanAllowances allow;
+    bool listAll = false;
+    std::vector<std::string> gpuList;
+    /// Options `plan` never changes, as given: each planned set-up's `headroom estimate` repeats them.
+    std::vector<std::string> kept;
+    std::vector<std::string> keptLora; ///< --lora-targets and --lora-dropout: repeated where LoRA is on
+    std::vector<std::string> given;    ///< every option named, for the per-command checks
 };
 
 /// A command-line error: printed as one line, exit code 2.
@@ -151,6 +162,39 @@ std::vector<std::string> listOption(const std::string& option, const std::string
     return items;
 }
 
+/// The longest step time --max-step-seconds takes: a week.
+constexpr double kMaxStepSeconds = 7 * 24 * 3600.0;
+
+bool wasGiven(const Options& o, std::string_view option)
+{
+    return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
+}
+
+/// Options that belong to one command are an error on another.
+void checkCommandOptions(const Options& o)
+{
+    struct OwnedOption {
+        std::string_view option;
+        std::vector<std::string_view> commands;
+    };
+    static const std::vector<OwnedOption> owned{{"--target-batch", {"plan", "compare"}},
+                                                {"--max-step-seconds", {"plan"}},
+                                                {"--allow", {"plan"}},
+                                                {"--all", {"plan"}},
+                                                {"--gpus-list", {"compare"}}};
+    for (const auto& [option, commands] : owned) {
+        if (wasGiven(o, option) && std::find(commands.begin(), commands.end(), o.command) == commands.end())
+            throw UsageError{std::string(option) + " is an option of headroom " + std::string(commands.front())
+                             + (commands.size() > 1 ? " and " + std::string(commands.back()) : std::string())
+                             + ", not of " + o.command};
+    }
+    if (o.command == "plan" && wasGiven(o, "--batch"))
+        throw UsageError{"plan chooses the micro-batch: give the goal with --target-batch instead of --batch"};
+    if (o.command == "compare" && (wasGiven(o, "--gpu") || wasGiven(o, "--gpu-memory-gib")))
+        throw UsageError{"compare runs the set-up on every GPU of the catalogue: choose some with --gpus-list, not "
+                         + std::string(wasGiven(o, "--gpu") ? "--gpu" : "--gpu-memory-gib")};
+}
+
 Options parseOptions(const std::vector<std::string>& args)
 {
     Options o;
@@ -163,6 +207,15 @@ Options parseOptions(const std::vector<std::string>& args)
                 throw UsageError{a + " needs a value"};
             return args[++i];
         };
+        if (a.starts_with("-"))
+            o.given.push_back(a);
+        // What the planner keeps as given (checked below like every option).
+        static const std::vector<std::string> keptOptions{"--optimizer", "--overhead-mib", "--gpu-memory-gib",
+            "--attention", "--sequence-length", "--moe-imbalance", "--freeze", "--utilization"};
+        if (i + 1 < args.size() && std::find(keptOptions.begin(), keptOptions.end(), a) != keptOptions.end())
+            o.kept.insert(o.kept.end(), {a, args[i + 1]});
+        if (i + 1 < args.size() && (a == "--lora-targets" || a == "--lora-dropout"))
+            o.keptLora.insert(o.keptLora.end(), {a, args[i + 1]});
         if (a == "--json") {
             o.json = true;
         } else if (a == "--gpu") {
@@ -263,6 +316,31 @@ Options parseOptions(const std::vector<std::string>& args)
                 throw UsageError{"--utilization must be a fraction of peak from " + shortNumber(kMinUtilization)
                                  + " to 1, not " + quoteForMessage(args[i])};
             o.utilization = *parsed;
+        } else if (a == "--target-batch") {
+            o.targetBatch = integerOption(a, value(), 1, kMaxBatch);
+        } else if (a == "--max-step-seconds") {
+            const auto parsed = parseNumber(value());
+            if (!parsed || !(*parsed > 0 && *parsed <= kMaxStepSeconds))
+                throw UsageError{"--max-step-seconds must be a number of seconds above 0 and at most "
+                                 + shortNumber(kMaxStepSeconds) + ", not " + quoteForMessage(args[i])};
+            o.maxStepSeconds = *parsed;
+        } else if (a == "--allow") {
+            for (const auto& item : listOption(a, value())) {
+                if (item == "precision")
+                    o.allow.precision = true;
+                else if (item == "lora")
+                    o.allow.lora = true;
+                else if (item == "8bit-optimizer")
+                    o.allow.eightBitOptimizer = true;
+                else
+                    throw UsageError{"--allow: " + quoteForMessage(item)
+                                     + " is not something plan may change; give precision, lora or 8bit-optimizer"};
+            }
+        } else if (a == "--all") {
+            o.listAll = true;
+        } else if (a == "--gpus-list") {
+            const auto names = listOption(a, value());
+            o.gpuList.insert(o.gpuList.end(), names.begin(), names.end());
         } else if (a.starts_with("-")) {
             throw UsageError{"unknown option " + quoteForMessage(a) + " (see headroom " + o.command + " --help)"};
         } else {
@@ -280,7 +358,9 @@ Options parseOptions(const std::vector<std::string>& args)
         throw UsageError{"report needs -o OUT.pdf"};
     if (o.gpuGiven && o.customMemoryBytes)
         throw UsageError{"--gpu and --gpu-memory-gib both choose the GPU: give one of them"};
-    if (!o.lora.enabled()) {
+    checkCommandOptions(o);
+    // plan may add LoRA: --lora-targets and --lora-dropout then say how.
+    if (!o.lora.enabled() && !(o.command == "plan" && o.allow.lora)) {
         if (o.lora.quantizeBase)
             throw UsageError{"--qlora needs --lora-rank (the adapters' rank)"};
         if (o.loraTargetsGiven)
@@ -554,6 +634,353 @@ int runMaxBatch(const Options& o, const std::string& exe, std::ostream& out)
     return kExitOk;
 }
 
+/// An argument as a POSIX shell reads it back: bare when it is safe, otherwise single-quoted.
+std::string shellQuoted(const std::string& arg)
+{
+    const bool safe = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || std::string_view("_./,:=+-@%").find(c) != std::string_view::npos;
+    });
+    if (safe)
+        return arg;
+    std::string quoted = "'";
+    for (const char c : arg)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+/// The `headroom estimate` arguments that reproduce a planned set-up: the plan's own options as given,
+/// then the settings the planner chose (each only where it is not the default).
+std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, const PlanSettings& s)
+{
+    std::vector<std::string> args{"estimate", o.file};
+    if (!plan.gpu.custom)
+        args.insert(args.end(), {"--gpu", plan.gpu.name});
+    args.insert(args.end(), o.kept.begin(), o.kept.end());
+    const auto add = [&](std::string option, std::string value) {
+        args.push_back(std::move(option));
+        if (!value.empty())
+            args.push_back(std::move(value));
+    };
+    const TrainingSetup& t = s.setup;
+    if (s.precision != Precision::Fp32)
+        add("--precision", std::string(precisionName(s.precision)));
+    add("--batch", std::to_string(t.batch));
+    if (t.accumulationSteps != 1)
+        add("--accumulation-steps", std::to_string(t.accumulationSteps));
+    if (s.checkpointing != Checkpointing::None)
+        add("--checkpointing", std::string(checkpointingName(s.checkpointing)));
+    if (t.optimizerImplementation != OptimizerImplementation::Foreach)
+        add("--optimizer-impl", std::string(optimizerImplementationName(t.optimizerImplementation)));
+    if (t.eightBitOptimizer)
+        add("--8bit-optimizer", {});
+    if (s.lora.enabled()) {
+        add("--lora-rank", std::to_string(s.lora.rank));
+        args.insert(args.end(), o.keptLora.begin(), o.keptLora.end());
+        if (s.lora.quantizeBase)
+            add("--qlora", {});
+    }
+    if (t.parallel.gpus != 1)
+        add("--gpus", std::to_string(t.parallel.gpus));
+    if (t.parallel.sharding != Sharding::None)
+        add("--sharding", std::string(shardingName(t.parallel.sharding)));
+    if (t.parallel.tensorParallel != 1)
+        add("--tensor-parallel", std::to_string(t.parallel.tensorParallel));
+    if (t.parallel.offloadOptimizer)
+        add("--offload-optimizer", {});
+    return args;
+}
+
+std::string commandText(const std::vector<std::string>& args)
+{
+    std::string line = "headroom";
+    for (const auto& a : args)
+        line += ' ' + shellQuoted(a);
+    return line;
+}
+
+std::string changesText(const PlanCandidate& c)
+{
+    if (c.changes.empty())
+        return "As given";
+    std::string text;
+    for (const auto& change : c.changes)
+        text += (text.empty() ? "" : ", ") + change.text;
+    return text;
+}
+
+/// "64 x 4 x 2 GPUs": micro-batch, accumulation steps, data-parallel GPUs.
+std::string batchText(const TrainingSetup& s)
+{
+    std::string text = std::to_string(s.batch);
+    if (s.accumulationSteps > 1)
+        text += " x " + std::to_string(s.accumulationSteps);
+    if (s.parallel.dataParallel() > 1)
+        text += " x " + std::to_string(s.parallel.dataParallel()) + " GPUs";
+    return text;
+}
+
+nlohmann::ordered_json candidateJson(const Options& o, const Plan& plan, const PlanCandidate& c)
+{
+    using nlohmann::ordered_json;
+    auto changes = ordered_json::array();
+    for (const auto& change : c.changes)
+        changes.push_back({{"setting", setupSettingName(change.setting)},
+                           {"value", change.value},
+                           {"text", change.text},
+                           {"changes_training", change.changesTraining}});
+    const TrainingSetup& t = c.settings.setup;
+    const Estimate& e = c.estimate;
+    const auto args = estimateArguments(o, plan, c.settings);
+    ordered_json j;
+    j["changes"] = changes;
+    j["changes_training"] = c.changesTraining();
+    j["settings"] = {{"precision", precisionName(c.settings.precision)},
+                     {"checkpointing", checkpointingName(c.settings.checkpointing)},
+                     {"lora", {{"rank", c.settings.lora.rank}, {"quantize_base", c.settings.lora.quantizeBase}}},
+                     {"optimizer_implementation", optimizerImplementationName(t.optimizerImplementation)},
+                     {"eight_bit_optimizer", t.eightBitOptimizer},
+                     {"gpus", t.parallel.gpus},
+                     {"sharding", shardingName(t.parallel.sharding)},
+                     {"tensor_parallel", t.parallel.tensorParallel},
+                     {"offload_optimizer", t.parallel.offloadOptimizer}};
+    j["micro_batch"] = t.batch;
+    j["accumulation_steps"] = t.accumulationSteps;
+    j["effective_batch"] = e.effectiveBatch;
+    j["peak_bytes"] = e.peakBytes();
+    j["gpu_memory_bytes"] = e.gpuMemoryBytes;
+    j["fits"] = e.fits;
+    j["max_batch"] = e.maxBatch;
+    j["max_effective_batch"] = e.maxEffectiveBatch;
+    if (c.throughput) {
+        j["step_seconds"] = c.throughput->stepSeconds;
+        j["samples_per_second"] = c.throughput->samplesPerSecond;
+        j["samples_per_second_per_gpu"] = c.samplesPerSecondPerGpu();
+        j["tokens_per_second_per_gpu"] = c.tokensPerSecondPerGpu();
+    } else {
+        j["step_seconds"] = nullptr;
+        j["samples_per_second"] = nullptr;
+        j["samples_per_second_per_gpu"] = nullptr;
+        j["tokens_per_second_per_gpu"] = nullptr;
+    }
+    j["pareto"] = c.paretoOptimal;
+    j["estimate_arguments"] = args;
+    j["command"] = commandText(args);
+    return j;
+}
+
+std::string goalText(const PlanGoal& goal)
+{
+    std::string text = goal.targetBatch ? "effective batch " + std::to_string(*goal.targetBatch)
+                                        : std::string("the largest micro-batch that fits");
+    if (goal.maxStepSeconds)
+        text += ", optimizer steps of at most " + report::plantext::formatSeconds(*goal.maxStepSeconds);
+    return text;
+}
+
+std::string allowedText(const PlanAllowances& allow)
+{
+    std::string text = "checkpointing, accumulation, optimizer step";
+    if (allow.precision)
+        text += ", precision";
+    if (allow.lora)
+        text += ", LoRA";
+    if (allow.eightBitOptimizer)
+        text += ", 8-bit optimizer state";
+    return text;
+}
+
+/// How many set-ups `plan` lists without --all (the Pareto front is always listed in full).
+constexpr std::size_t kListedSetups = 10;
+
+int runPlan(const Options& o, const std::string& exe, std::ostream& out)
+{
+    using namespace report::plantext;
+    const Plan plan = makePlan(o, exe);
+    const PlanGoal goal{o.targetBatch, o.maxStepSeconds};
+    const auto planned = planSetups(plan, goal, o.allow);
+    if (!planned)
+        throw UsageError{planned.error().message};
+    const PlannerResult& r = planned.value();
+    if (o.json) {
+        using nlohmann::ordered_json;
+        ordered_json j;
+        j["model"] = plan.network.name;
+        j["gpu"] = {{"name", plan.gpu.name}, {"memory_bytes", plan.gpu.memoryBytes}};
+        j["gpus"] = plan.setup.parallel.gpus;
+        j["goal"] = {{"target_batch", goal.targetBatch ? ordered_json(*goal.targetBatch) : ordered_json(nullptr)},
+                     {"max_step_seconds", goal.maxStepSeconds ? ordered_json(*goal.maxStepSeconds) : ordered_json(nullptr)}};
+        j["allowed"] = {{"precision", o.allow.precision}, {"lora", o.allow.lora},
+                        {"eight_bit_optimizer", o.allow.eightBitOptimizer}};
+        j["setups_examined"] = r.setupsExamined;
+        j["analyses"] = r.analyses;
+        auto list = ordered_json::array();
+        for (const auto& c : r.candidates)
+            list.push_back(candidateJson(o, plan, c));
+        j["setups"] = list;
+        if (r.closest && r.shortfall) {
+            const PlanShortfall& s = *r.shortfall;
+            static constexpr const char* kKinds[] = {"memory", "batch", "step_time"};
+            j["nothing_fits"] = {{"reason", kKinds[static_cast<int>(s.kind)]},
+                                 {"text", s.text()},
+                                 {"bytes_over", s.bytesOver},
+                                 {"batch_short", s.batchShort},
+                                 {"seconds_over", std::isfinite(s.secondsOver) ? ordered_json(s.secondsOver) : ordered_json(nullptr)},
+                                 {"closest", candidateJson(o, plan, *r.closest)}};
+        } else {
+            j["nothing_fits"] = nullptr;
+        }
+        writeJson(out, std::move(j), 2);
+        return r.candidates.empty() ? kExitDoesNotFit : kExitOk;
+    }
+    keyLine(out, "Model", plan.network.name);
+    keyLine(out, "Starting from", std::string(optimizerLabel(plan.setup.optimizer)) + ", "
+                                      + std::string(precisionLabel(plan.precision)));
+    for (const auto& [key, value] : strategyRows(plan))
+        keyLine(out, key, value);
+    keyLine(out, "GPU", plan.gpu.name + " (" + formatBytes(plan.gpu.memoryBytes) + ")"
+                            + (plan.setup.parallel.gpus > 1 ? " x " + std::to_string(plan.setup.parallel.gpus) : ""));
+    keyLine(out, "Goal", goalText(goal));
+    keyLine(out, "May change", allowedText(o.allow) + (plan.setup.parallel.gpus > 1 ? ", sharding, tensor parallelism" : "")
+                                   + ", offload where needed");
+    keyLine(out, "Searched", formatCount(r.setupsExamined) + " set-ups over " + plural(static_cast<std::int64_t>(r.analyses), "analysis", "analyses"));
+    out << '\n';
+    if (r.candidates.empty()) {
+        out << "Nothing fits: no set-up reaches " << goalText(goal) << " on the " << plan.gpu.name << ".\n";
+        if (r.closest && r.shortfall) {
+            const PlanCandidate& c = *r.closest;
+            out << "Closest: " << changesText(c) << " (micro-batch " << batchText(c.settings.setup) << ", "
+                << formatBytes(c.estimate.peakBytes()) << ") " << r.shortfall->text() << ".\n";
+            out << "  " << commandText(estimateArguments(o, plan, c.settings)) << '\n';
+        }
+        return kExitDoesNotFit;
+    }
+    const bool tokens = std::any_of(r.candidates.begin(), r.candidates.end(),
+                                    [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
+    using Align = TextTable::Align;
+    std::vector<TextTable::Column> columns{{"#", Align::Right}, {"Set-up"}, {"Training"}, {"Batch"},
+        {"Memory", Align::Right}, {"Max batch", Align::Right}, {"Step", Align::Right}, {"Samples/s/GPU", Align::Right}};
+    if (tokens)
+        columns.push_back({"Tokens/s/GPU", Align::Right});
+    columns.push_back({"Pareto"});
+    TextTable table(columns);
+    std::vector<std::size_t> listed;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+        const PlanCandidate& c = r.candidates[i];
+        if (!o.listAll && i >= kListedSetups && !c.paretoOptimal)
+            continue;
+        listed.push_back(i);
+        std::vector<std::string> row{std::to_string(i + 1), changesText(c), c.changesTraining() ? "changed" : "same",
+            batchText(c.settings.setup), formatBytes(c.estimate.peakBytes()), std::to_string(c.estimate.maxBatch),
+            c.throughput ? formatSeconds(c.throughput->stepSeconds) : "-",
+            c.throughput ? formatRate(c.samplesPerSecondPerGpu()) : "-"};
+        if (tokens)
+            row.push_back(c.throughput ? formatRate(c.tokensPerSecondPerGpu()) : "-");
+        row.push_back(c.paretoOptimal ? "*" : "");
+        table.addRow(std::move(row));
+    }
+    table.print(out);
+    if (listed.size() < r.candidates.size())
+        out << plural(static_cast<std::int64_t>(r.candidates.size() - listed.size()), "more set-up fits", "more set-ups fit")
+            << " (--all lists every one).\n";
+    out << "\nTraining \"changed\": the set-up computes something different (precision, LoRA, 8-bit state, or\n"
+           "batch-norm statistics over smaller micro-batches). Pareto *: no other set-up is faster with as\n"
+           "little memory. Memory is the peak per GPU; Max batch the largest micro-batch that fits.\n\n"
+           "Each with headroom estimate:\n";
+    for (const std::size_t i : listed)
+        out << std::right << std::setw(3) << i + 1 << "  " << std::left
+            << commandText(estimateArguments(o, plan, r.candidates[i].settings)) << '\n';
+    return kExitOk;
+}
+
+/// --gpus-list resolved in the catalogue (each an error if unknown or ambiguous), or the whole catalogue.
+std::vector<Gpu> gpusToCompare(const Options& o, const GpuCatalog& catalog)
+{
+    if (o.gpuList.empty())
+        return catalog.gpus();
+    std::vector<Gpu> gpus;
+    for (const auto& name : o.gpuList) {
+        auto gpu = catalog.find(name);
+        if (!gpu)
+            throw UsageError{"--gpus-list: " + gpu.error().message};
+        if (std::none_of(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.name == gpu->name; }))
+            gpus.push_back(gpu.value());
+    }
+    return gpus;
+}
+
+int runCompare(const Options& o, const std::string& exe, std::ostream& out)
+{
+    using namespace report::plantext;
+    const GpuCatalog catalog = loadCatalog(exe);
+    const std::vector<Gpu> gpus = gpusToCompare(o, catalog);
+    Plan plan = makePlan(o, exe);
+    const auto compared = compareGpus(plan, gpus, o.targetBatch);
+    if (!compared)
+        throw UsageError{compared.error().message};
+    const auto& rows = compared.value();
+    const TrainingSetup& s = plan.setup;
+    const std::int64_t target = o.targetBatch.value_or(rows.empty() ? s.batch : rows.front().estimate.effectiveBatch);
+    if (o.json) {
+        using nlohmann::ordered_json;
+        auto list = ordered_json::array();
+        for (const auto& r : rows) {
+            ordered_json j;
+            j["gpu"] = r.gpu.name;
+            j["memory_bytes"] = r.gpu.memoryBytes;
+            j["peak_bytes"] = r.estimate.peakBytes();
+            j["fits"] = r.estimate.fits;
+            j["max_batch"] = r.estimate.maxBatch;
+            j["max_effective_batch"] = r.estimate.maxEffectiveBatch;
+            if (r.throughput) {
+                j["step_seconds"] = r.throughput->stepSeconds;
+                j["samples_per_second"] = r.throughput->samplesPerSecond;
+                j["tokens_per_second"] = r.throughput->tokensPerSecond;
+            } else {
+                j["step_seconds"] = nullptr;
+                j["samples_per_second"] = nullptr;
+                j["tokens_per_second"] = nullptr;
+                j["throughput_error"] = r.throughputError;
+            }
+            j["reaches_target"] = r.reachesTarget;
+            j["smallest_reaching_target"] = r.smallestReachingTarget;
+            list.push_back(j);
+        }
+        writeJson(out, {{"model", plan.network.name}, {"batch", s.batch}, {"target_batch", target}, {"gpus", list}}, 2);
+        return kExitOk;
+    }
+    keyLine(out, "Model", plan.network.name);
+    keyLine(out, "Set-up", std::string(optimizerLabel(s.optimizer)) + ", " + std::string(precisionLabel(plan.precision))
+                               + ", batch " + std::to_string(s.batch) + (hasEffectiveBatch(s) ? " per GPU" : ""));
+    for (const auto& [key, value] : strategyRows(plan))
+        keyLine(out, key, value);
+    keyLine(out, "Target", "effective batch " + std::to_string(target));
+    out << '\n';
+    using Align = TextTable::Align;
+    const bool effective = hasEffectiveBatch(s);
+    std::vector<TextTable::Column> columns{{"GPU"}, {"Memory", Align::Right}, {"Peak", Align::Right}, {"Fits"},
+        {"Max batch", Align::Right}};
+    if (effective)
+        columns.push_back({"Max effective", Align::Right});
+    columns.insert(columns.end(), {{"Step", Align::Right}, {"Samples/s", Align::Right}, {""}});
+    TextTable table(columns);
+    for (const auto& r : rows) {
+        const bool runs = r.estimate.fits && r.throughput;
+        std::vector<std::string> row{r.gpu.name, formatBytes(r.gpu.memoryBytes), formatBytes(r.estimate.peakBytes()),
+            r.estimate.fits ? "yes" : "no", std::to_string(r.estimate.maxBatch)};
+        if (effective)
+            row.push_back(std::to_string(r.estimate.maxEffectiveBatch));
+        row.push_back(runs ? formatSeconds(r.throughput->stepSeconds) : "-");
+        row.push_back(runs ? formatRate(r.throughput->samplesPerSecond) : "-");
+        row.push_back(r.smallestReachingTarget ? "<- smallest that reaches the target" : "");
+        table.addRow(std::move(row));
+    }
+    table.print(out);
+    if (std::none_of(rows.begin(), rows.end(), [](const GpuComparison& r) { return r.reachesTarget; }))
+        out << "\nNo GPU listed reaches an effective batch of " << target << " with this set-up (headroom plan finds"
+            << " set-ups that do).\n";
+    return kExitOk;
+}
+
 int runReport(const Options& o, const std::string& exe, std::ostream& out, const std::function<void()>& startGui)
 {
     const Plan plan = makePlan(o, exe);
@@ -612,6 +1039,12 @@ std::string helpText()
            "                                  effective batch when accumulating or on several GPUs)\n"
            "  headroom report FILE -o OUT.pdf [options]\n"
            "                                  a PDF report of the plan (no display needed)\n"
+           "  headroom plan FILE --gpu NAME [--gpus N] [--target-batch N] [--max-step-seconds S]\n"
+           "                [--allow LIST] [options] [--json]\n"
+           "                                  the set-ups that fit and reach the goal, fastest first,\n"
+           "                                  each with the estimate options that reproduce it\n"
+           "  headroom compare FILE [options] [--gpus-list LIST] [--json]\n"
+           "                                  the set-up on every GPU: fits, max batch, speed\n"
            "  headroom gpus [--json]          the GPU catalogue\n"
            "  headroom --help | --version\n"
            "  headroom COMMAND --help         a command's usage and options\n"
@@ -648,6 +1081,15 @@ std::string helpText()
            "  --8bit-optimizer      8-bit optimizer state (bitsandbytes)\n"
            "  --utilization U       assumed fraction of the GPU's peak FLOP rate, 0 < U <= 1 [0.4]\n"
            "\n"
+           "Planning (plan and compare; the options above are the set-up plan starts from):\n"
+           "  --target-batch N      samples per optimizer step to reach [plan: the largest micro-batch;\n"
+           "                        compare: the set-up's effective batch]\n"
+           "  --max-step-seconds S  plan: the longest an optimizer step may take [no limit]\n"
+           "  --allow LIST          plan may also change what training computes: precision, lora,\n"
+           "                        8bit-optimizer, comma-separated [none]\n"
+           "  --all                 plan: list every set-up [the 10 fastest and the Pareto front]\n"
+           "  --gpus-list LIST      compare: comma-separated GPUs [the whole catalogue]\n"
+           "\n"
            "FILE is a Headroom model file (docs/model-format.md), an ONNX model (.onnx) or a Hugging Face\n"
            "config.json. Memory is per GPU. Errors go to stderr as one line, with exit code 2.\n";
 }
@@ -656,7 +1098,7 @@ namespace {
 
 const std::vector<std::string>& commandNames()
 {
-    static const std::vector<std::string> names{"estimate", "max-batch", "report", "gpus", "help"};
+    static const std::vector<std::string> names{"estimate", "max-batch", "report", "plan", "compare", "gpus", "help"};
     return names;
 }
 
@@ -742,6 +1184,23 @@ std::string commandHelpText(const std::string& command)
                 "\n"
                 "The largest micro-batch per GPU that fits, as an integer (then the effective batch when\n"
                 "accumulating or on several GPUs).\n";
+    else if (command == "plan")
+        usage = "Usage: headroom plan FILE --gpu NAME [--gpus N] [--target-batch N] [--max-step-seconds S]\n"
+                "                     [--allow precision,lora,8bit-optimizer] [--all] [options] [--json]\n"
+                "\n"
+                "The set-ups that fit the GPU and reach the goal (an effective batch, or the largest micro-batch),\n"
+                "fastest first (estimated samples per second per GPU), with what each changes, whether that\n"
+                "changes what training computes, its memory, max batch and step time, the memory/speed Pareto\n"
+                "front, and the `headroom estimate` options that reproduce each. Checkpointing, accumulation,\n"
+                "the optimizer step's implementation and, on several GPUs, sharding and tensor parallelism always\n"
+                "vary; precision, LoRA and 8-bit optimizer state only with --allow. When nothing fits: the\n"
+                "closest set-up and what it lacks, with exit code 1.\n";
+    else if (command == "compare")
+        usage = "Usage: headroom compare FILE [options] [--target-batch N] [--gpus-list LIST] [--json]\n"
+                "\n"
+                "The set-up on every GPU of the catalogue (or of --gpus-list), smallest memory first: its peak,\n"
+                "whether it fits, the largest micro-batch, step time and samples per second, with the smallest\n"
+                "GPU that reaches the target effective batch marked.\n";
     else if (command == "report")
         usage = "Usage: headroom report FILE -o OUT.pdf [options]\n"
                 "\n"
@@ -807,6 +1266,10 @@ int run(const std::vector<std::string>& args, const std::string& executablePath,
             return runMaxBatch(o, executablePath, out);
         if (o.command == "report")
             return runReport(o, executablePath, out, startGui);
+        if (o.command == "plan")
+            return runPlan(o, executablePath, out);
+        if (o.command == "compare")
+            return runCompare(o, executablePath, out);
         return runGpus(o, executablePath, out);
     } catch (const UsageError& e) {
         return fail(e.message);

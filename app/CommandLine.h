@@ -9,7 +9,7 @@ namespace headroom::cli {
 
 /// Exit codes of the command line.
 constexpr int kExitOk = 0;
-constexpr int kExitDoesNotFit = 1; ///< reserved: `estimate` when the plan does not fit (no option asks for it yet)
+constexpr int kExitDoesNotFit = 1; ///< `plan` when no set-up reaches the goal (and nothing else yet)
 constexpr int kExitError = 2;
 
 /// True if `args` (argv without the program name) is for the command line rather than the GUI:

@@ -126,20 +126,6 @@ Count optimizerStateBytes(const Analysis& analysis, Optimizer optimizer, bool ei
     return perState * tensors;
 }
 
-/// 0 for DDP, else the ZeRO stage a strategy corresponds to (FSDP SHARD_GRAD_OP ~ 2, FULL_SHARD ~ 3).
-int shardingStage(Sharding s) noexcept
-{
-    switch (s) {
-    case Sharding::None: return 0;
-    case Sharding::Zero1: return 1;
-    case Sharding::Zero2:
-    case Sharding::FsdpShardGradOp: return 2;
-    case Sharding::Zero3:
-    case Sharding::FsdpFullShard: return 3;
-    }
-    return 0;
-}
-
 bool allShardingsContain(Sharding s) noexcept
 {
     const auto all = allShardings();

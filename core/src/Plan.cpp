@@ -15,21 +15,27 @@ AnalysisOptions Plan::analysisOptions() const
     return o;
 }
 
+Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
+{
+    if (!plan.sequenceLength)
+        return analyze(plan.network, options);
+    auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
+    if (resized)
+        return analyze(resized.value(), options);
+    Analysis failed;
+    failed.precision = options.precision;
+    failed.options = options;
+    failed.error = resized.error();
+    return failed;
+}
+
 PlanResult evaluate(const Plan& plan)
 {
     PlanResult result;
-    if (plan.sequenceLength) {
-        auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
-        if (!resized) {
-            result.analysis.precision = plan.precision;
-            result.analysis.options = plan.analysisOptions();
-            result.analysis.error = resized.error();
-            result.error = resized.error();
-            return result;
-        }
-        result.analysis = analyze(resized.value(), plan.analysisOptions());
-    } else {
-        result.analysis = analyze(plan.network, plan.analysisOptions());
+    result.analysis = analyzePlan(plan, plan.analysisOptions());
+    if (result.analysis.error && result.analysis.rows.empty()) { // the sequence length could not be applied
+        result.error = result.analysis.error;
+        return result;
     }
     TrainingSetup setup = plan.setup;
     setup.gpuMemoryBytes = plan.gpu.memoryBytes;

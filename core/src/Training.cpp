@@ -98,4 +98,17 @@ std::optional<Sharding> parseSharding(std::string_view name) noexcept
 
 std::span<const Sharding> allShardings() noexcept { return kShardings; }
 
+int shardingStage(Sharding s) noexcept
+{
+    switch (s) {
+    case Sharding::None: return 0;
+    case Sharding::Zero1: return 1;
+    case Sharding::Zero2:
+    case Sharding::FsdpShardGradOp: return 2;
+    case Sharding::Zero3:
+    case Sharding::FsdpFullShard: return 3;
+    }
+    return 0;
+}
+
 } // namespace headroom

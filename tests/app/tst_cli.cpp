@@ -111,6 +111,14 @@ private slots:
     void unestimableReportWritesNothing();
     void commandLineWithoutGui();
 
+    // Issue #18: plan and compare.
+    void planSetupsReEstimate_data();
+    void planSetupsReEstimate();
+    void planTable();
+    void planNothingFits();
+    void compareAgreesWithMaxBatch();
+    void compareTable();
+
 private:
     [[nodiscard]] nlohmann::json jsonOf(const QStringList& args);
     QTemporaryDir m_dir;
@@ -202,16 +210,19 @@ void TestCli::versionAndHelp()
     QCOMPARE(v.out, QStringLiteral("headroom " HEADROOM_VERSION "\n"));
     const Run h = runHeadroom({QStringLiteral("--help")});
     QCOMPARE(h.exitCode, 0);
-    for (const char* fragment : {"GeForce GTX 1080]", "[adam]", "[fp32]", "[32]", "max-batch", "report", "gpus"})
+    for (const char* fragment : {"GeForce GTX 1080]", "[adam]", "[fp32]", "[32]", "max-batch", "report", "gpus",
+                                 "headroom plan FILE", "headroom compare FILE", "--target-batch N", "--allow LIST",
+                                 "--gpus-list LIST"})
         QVERIFY2(h.out.contains(QLatin1String(fragment)), fragment);
 }
 
 void TestCli::estimateJson()
 {
-    // tinyMlp with Adam fp32 at batch 32 (tst_steptimeline): the peak is relu's backward, 4,608 bytes +
-    // 512 MiB overhead: weights 232, fc2's gradients 72, Adam 464, relu's output 1,024, the batch 768,
-    // the gradients of relu's and fc1's outputs 2,048. Max batch on the 8 GiB GTX 1080: from batch 5 the
-    // peak is 768 + 120 B bytes + overhead: (8 GiB - 512 MiB - 768) / 120 = 67,108,857.6.
+    // tinyMlp with Adam fp32 at batch 32 (tst_steptimeline): the peak is relu's backward, 4,612 bytes +
+    // 512 MiB overhead: weights 232, fc2's gradients 72, Adam 464, relu's output 1,024 and the 4-byte
+    // loss the training loop's `loss` still holds, the batch 768, the gradients of relu's and fc1's
+    // outputs 2,048. Max batch on the 8 GiB GTX 1080: from batch 5 the peak is 772 + 120 B bytes +
+    // overhead: (8 GiB - 512 MiB - 772) / 120 = 67,108,857.6.
     const Run r = runHeadroom({QStringLiteral("estimate"), m_tiny, QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
     const auto j = nlohmann::json::parse(r.out.toStdString());
@@ -223,11 +234,11 @@ void TestCli::estimateJson()
     QCOMPARE(j["bytes"]["weights"].get<std::uint64_t>(), std::uint64_t{232});
     QCOMPARE(j["bytes"]["gradients"].get<std::uint64_t>(), std::uint64_t{72});
     QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{464});
-    QCOMPARE(j["bytes"]["activations"].get<std::uint64_t>(), std::uint64_t{1024});
+    QCOMPARE(j["bytes"]["activations"].get<std::uint64_t>(), std::uint64_t{1024 + 4});
     QCOMPARE(j["bytes"]["input"].get<std::uint64_t>(), std::uint64_t{768});
     QCOMPARE(j["bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{2048});
     QCOMPARE(j["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t{512} << 20);
-    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{4608 + (512ULL << 20)});
+    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{4612 + (512ULL << 20)});
     QCOMPARE(j["peak"]["phase"].get<std::string>(), std::string("backward"));
     QCOMPARE(j["peak"]["layer"].get<std::string>(), std::string("relu"));
     QVERIFY(j["fits"].get<bool>());
@@ -439,7 +450,7 @@ void TestCli::errors_data()
     // Issue #16: a first argument that is neither a command nor a file is an error, not the GUI.
     QTest::newRow("mistyped command") << QStringList{QStringLiteral("estmate"), QStringLiteral("@lenet")}
                                       << "\"estmate\" is neither a command nor an existing file; the commands are "
-                                         "estimate, max-batch, report, gpus, help (did you mean estimate?)";
+                                         "estimate, max-batch, report, plan, compare, gpus, help (did you mean estimate?)";
     QTest::newRow("missing file without a command") << QStringList{QStringLiteral("/nonexistent/model.json")}
                                                     << "\"/nonexistent/model.json\" is neither a command nor an existing file";
     QTest::newRow("folder without a command") << QStringList{QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests")}
@@ -447,6 +458,41 @@ void TestCli::errors_data()
     QTest::newRow("unknown first option") << QStringList{QStringLiteral("--fast")} << "unknown option \"--fast\"";
     QTest::newRow("help on no command") << QStringList{QStringLiteral("help"), QStringLiteral("estmate")}
                                         << "help: \"estmate\" is neither a command";
+    // Issue #18: plan and compare.
+    const auto plan = [&](std::initializer_list<const char*> rest) {
+        QStringList args = lenet(rest);
+        args.front() = QStringLiteral("plan");
+        return args;
+    };
+    const auto compare = [&](std::initializer_list<const char*> rest) {
+        QStringList args = lenet(rest);
+        args.front() = QStringLiteral("compare");
+        return args;
+    };
+    QTest::newRow("plan: unknown allow item") << plan({"--allow", "lora,fast"})
+                                              << "--allow: \"fast\" is not something plan may change; give precision, "
+                                                 "lora or 8bit-optimizer";
+    QTest::newRow("plan: empty allow item") << plan({"--allow", "lora,"}) << "--allow must be a comma-separated list";
+    QTest::newRow("plan: unknown gpu") << plan({"--gpu", "Voodoo"}) << "unknown GPU \"Voodoo\"";
+    QTest::newRow("plan: zero target") << plan({"--target-batch", "0"}) << "--target-batch must be an integer from 1 to 2147483648, not \"0\"";
+    QTest::newRow("plan: negative step time") << plan({"--max-step-seconds", "-1"})
+                                              << "--max-step-seconds must be a number of seconds above 0";
+    QTest::newRow("plan: nan step time") << plan({"--max-step-seconds", "nan"}) << "--max-step-seconds must be a number";
+    QTest::newRow("plan: batch") << plan({"--batch", "8"})
+                                 << "plan chooses the micro-batch: give the goal with --target-batch instead of --batch";
+    QTest::newRow("plan: gpus list") << plan({"--gpus-list", "RTX 4090"})
+                                     << "--gpus-list is an option of headroom compare, not of plan";
+    QTest::newRow("estimate: allow") << lenet({"--allow", "lora"}) << "--allow is an option of headroom plan, not of estimate";
+    QTest::newRow("estimate: target") << lenet({"--target-batch", "64"})
+                                      << "--target-batch is an option of headroom plan and compare, not of estimate";
+    QTest::newRow("compare: gpu") << compare({"--gpu", "RTX 4090"})
+                                  << "compare runs the set-up on every GPU of the catalogue: choose some with --gpus-list, not --gpu";
+    QTest::newRow("compare: unknown gpu in list") << compare({"--gpus-list", "RTX 4090,Voodoo"})
+                                                  << "--gpus-list: unknown GPU \"Voodoo\"";
+    QTest::newRow("compare: ambiguous gpu in list") << compare({"--gpus-list", "1080"})
+                                                    << "--gpus-list: GPU \"1080\" is ambiguous";
+    QTest::newRow("plan: unestimable network") << QStringList{QStringLiteral("plan"), QStringLiteral("@unestimable")}
+                                               << "cannot plan: layers[1] (Softmax): dim 5 is not a feature axis";
 }
 
 void TestCli::errors()
@@ -905,6 +951,10 @@ void TestCli::subcommandHelp_data()
                                       << QStringLiteral("Usage: headroom max-batch FILE [options] [--json]\n") << true;
     QTest::newRow("report --help") << QStringList{QStringLiteral("report"), QStringLiteral("--help")}
                                    << QStringLiteral("Usage: headroom report FILE -o OUT.pdf [options]\n") << true;
+    QTest::newRow("plan --help") << QStringList{QStringLiteral("plan"), QStringLiteral("--help")}
+                                 << QStringLiteral("Usage: headroom plan FILE --gpu NAME [--gpus N] [--target-batch N]") << true;
+    QTest::newRow("compare --help") << QStringList{QStringLiteral("compare"), QStringLiteral("--help")}
+                                    << QStringLiteral("Usage: headroom compare FILE [options]") << true;
     QTest::newRow("gpus --help") << QStringList{QStringLiteral("gpus"), QStringLiteral("--help")}
                                  << QStringLiteral("Usage: headroom gpus [--json]\n") << false;
 }
@@ -1087,6 +1137,183 @@ void TestCli::commandLineWithoutGui()
     p.start(nogui, {m_lenet});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 2);
+}
+
+void TestCli::planSetupsReEstimate_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<qlonglong>("target"); // 0: the largest micro-batch
+    const QString vgg = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    const QString llama = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json");
+    const QString gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    const QString resnet = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/resnet18.json");
+    const auto list = [](std::initializer_list<const char*> items) {
+        QStringList out;
+        for (const char* item : items)
+            out << QString::fromUtf8(item);
+        return out;
+    };
+    QTest::newRow("vgg16 gtx 1080 256") << vgg << list({"--gpu", "GTX 1080"}) << 256LL;
+    QTest::newRow("vgg16 gtx 1080 256 precision 8-bit")
+        << vgg << list({"--gpu", "GTX 1080", "--allow", "precision,8bit-optimizer"}) << 256LL;
+    QTest::newRow("llama lora 4090") << llama
+                                     << list({"--gpu", "RTX 4090", "--sequence-length", "512", "--precision", "amp-bf16",
+                                              "--allow", "lora", "--lora-targets", "q_proj,v_proj"})
+                                     << 16LL;
+    QTest::newRow("gpt2 4 gpus, custom memory, frozen embedding")
+        << gpt2
+        << list({"--gpu-memory-gib", "6.5", "--gpus", "4", "--sequence-length", "256", "--freeze", "wte",
+                 "--overhead-mib", "300.5", "--optimizer", "adamw"})
+        << 64LL;
+    QTest::newRow("resnet18 largest, max step") << resnet << list({"--gpu", "RTX 3060", "--max-step-seconds", "10"}) << 0LL;
+}
+
+void TestCli::planSetupsReEstimate()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, options);
+    QFETCH(qlonglong, target);
+    QStringList args{QStringLiteral("plan"), file};
+    args << options << QStringLiteral("--json") << QStringLiteral("--all");
+    if (target > 0)
+        args << QStringLiteral("--target-batch") << QString::number(target);
+    const Run r = runHeadroom(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto plan = nlohmann::json::parse(r.out.toStdString());
+    const auto& setups = plan["setups"];
+    QVERIFY(!setups.empty());
+    QVERIFY(plan["nothing_fits"].is_null());
+    double previous = INFINITY;
+    for (const auto& setup : setups) {
+        QStringList estimate;
+        for (const auto& a : setup["estimate_arguments"])
+            estimate << QString::fromStdString(a.get<std::string>());
+        QCOMPARE(estimate.front(), QStringLiteral("estimate"));
+        QVERIFY(QString::fromStdString(setup["command"].get<std::string>()).startsWith(QStringLiteral("headroom estimate ")));
+        // What `headroom estimate` says for the printed options is what plan listed: it fits, and reaches the target.
+        const Run e = runHeadroom(estimate + QStringList{QStringLiteral("--json")});
+        const QByteArray where = estimate.join(QLatin1Char(' ')).toUtf8();
+        QVERIFY2(e.exitCode == 0, qPrintable(QString::fromUtf8(where) + QStringLiteral(": ") + e.err));
+        const auto j = nlohmann::json::parse(e.out.toStdString());
+        QVERIFY2(j["fits"].get<bool>(), where.constData());
+        QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), setup["peak_bytes"].get<std::uint64_t>());
+        QCOMPARE(j["max_batch"].get<std::int64_t>(), setup["max_batch"].get<std::int64_t>());
+        QCOMPARE(j["effective_batch"].get<std::int64_t>(), setup["effective_batch"].get<std::int64_t>());
+        if (target > 0)
+            QVERIFY2(j["effective_batch"].get<std::int64_t>() >= target, where.constData());
+        else
+            QCOMPARE(j["batch"].get<std::int64_t>(), j["max_batch"].get<std::int64_t>());
+        // Nothing that changes training unless allowed (ResNet-18's batch norm aside: accumulation).
+        if (!options.contains(QStringLiteral("--allow")) && !file.contains(QStringLiteral("resnet")))
+            QVERIFY2(!setup["changes_training"].get<bool>(), where.constData());
+        // A custom GPU has no peak figures: no throughput, in estimate and in plan alike (ranked last, by memory).
+        QCOMPARE(setup["samples_per_second"].is_null(), j["throughput"].contains("error"));
+        if (setup["samples_per_second"].is_null())
+            continue;
+        QCOMPARE(j["throughput"]["samples_per_second"].get<double>(), setup["samples_per_second"].get<double>());
+        if (options.contains(QStringLiteral("--max-step-seconds")))
+            QVERIFY(j["throughput"]["step_seconds"].get<double>() <= 10);
+        // Ranked by samples per second per GPU.
+        const double perGpu = setup["samples_per_second_per_gpu"].get<double>();
+        QVERIFY2(perGpu <= previous, where.constData());
+        previous = perGpu;
+    }
+}
+
+void TestCli::planTable()
+{
+    const Run r = runHeadroom({QStringLiteral("plan"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json"),
+                               QStringLiteral("--gpu"), QStringLiteral("GTX 1080"), QStringLiteral("--target-batch"),
+                               QStringLiteral("256")});
+    QCOMPARE(r.exitCode, 0);
+    for (const char* fragment : {"Goal             effective batch 256", "Set-up", "Samples/s/GPU", "Pareto",
+                                 "Each with headroom estimate:", "--gpu 'GeForce GTX 1080'", "--accumulation-steps"})
+        QVERIFY2(r.out.contains(QLatin1String(fragment)), fragment);
+}
+
+void TestCli::planNothingFits()
+{
+    // A quarter GiB cannot hold the 512 MiB of CUDA context and framework overhead alone: whatever the
+    // set-up, at least 256 MiB are missing.
+    const QStringList args{QStringLiteral("plan"), m_lenet, QStringLiteral("--gpu-memory-gib"), QStringLiteral("0.25")};
+    const Run r = runHeadroom(args);
+    QCOMPARE(r.exitCode, 1);
+    for (const char* fragment : {"Nothing fits: no set-up reaches the largest micro-batch that fits", "Closest:",
+                                 "more than the GPU holds, at a micro-batch of 1"})
+        QVERIFY2(r.out.contains(QLatin1String(fragment)), qPrintable(r.out));
+    const Run j = runHeadroom(args + QStringList{QStringLiteral("--json")});
+    QCOMPARE(j.exitCode, 1);
+    const auto plan = nlohmann::json::parse(j.out.toStdString());
+    QVERIFY(plan["setups"].empty());
+    const auto& nothing = plan["nothing_fits"];
+    QCOMPARE(nothing["reason"].get<std::string>(), std::string("memory"));
+    const auto over = nothing["bytes_over"].get<std::uint64_t>();
+    QVERIFY(over >= 256ULL * 1024 * 1024);
+    QCOMPARE(over, nothing["closest"]["peak_bytes"].get<std::uint64_t>() - 256ULL * 1024 * 1024);
+    // The closest set-up, estimated with its options, is short by exactly that.
+    QStringList estimate;
+    for (const auto& a : nothing["closest"]["estimate_arguments"])
+        estimate << QString::fromStdString(a.get<std::string>());
+    const auto e = jsonOf(estimate.mid(1));
+    QCOMPARE(e["headroom_bytes"].get<double>(), -static_cast<double>(over));
+}
+
+void TestCli::compareAgreesWithMaxBatch()
+{
+    const QString vgg = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    const QStringList setup{QStringLiteral("--precision"), QStringLiteral("amp-fp16"), QStringLiteral("--accumulation-steps"),
+                            QStringLiteral("2"), QStringLiteral("--batch"), QStringLiteral("48")};
+    const Run r = runHeadroom(QStringList{QStringLiteral("compare"), vgg} + setup + QStringList{QStringLiteral("--json")});
+    QCOMPARE(r.exitCode, 0);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
+    const Run catalogue = runHeadroom({QStringLiteral("gpus"), QStringLiteral("--json")});
+    QCOMPARE(j["gpus"].size(), nlohmann::json::parse(catalogue.out.toStdString()).size());
+    QCOMPARE(j["target_batch"].get<std::int64_t>(), std::int64_t{96}); // 48 x 2 steps
+    std::uint64_t previousMemory = 0;
+    int flagged = 0;
+    bool reachedBefore = false;
+    for (const auto& row : j["gpus"]) {
+        const QString gpu = QString::fromStdString(row["gpu"].get<std::string>());
+        const Run m = runHeadroom(QStringList{QStringLiteral("max-batch"), vgg, QStringLiteral("--gpu"), gpu} + setup
+                                  + QStringList{QStringLiteral("--json")});
+        QVERIFY2(m.exitCode == 0, qPrintable(gpu + m.err));
+        const auto max = nlohmann::json::parse(m.out.toStdString());
+        QCOMPARE(row["max_batch"].get<std::int64_t>(), max["max_batch"].get<std::int64_t>());
+        QCOMPARE(row["max_effective_batch"].get<std::int64_t>(), max["max_effective_batch"].get<std::int64_t>());
+        QCOMPARE(row["reaches_target"].get<bool>(), max["max_effective_batch"].get<std::int64_t>() >= 96);
+        QCOMPARE(row["fits"].get<bool>(), max["max_batch"].get<std::int64_t>() >= 48);
+        QVERIFY(row["memory_bytes"].get<std::uint64_t>() >= previousMemory);
+        previousMemory = row["memory_bytes"].get<std::uint64_t>();
+        if (row["smallest_reaching_target"].get<bool>()) {
+            ++flagged;
+            QVERIFY(!reachedBefore);
+        }
+        reachedBefore = reachedBefore || row["reaches_target"].get<bool>();
+    }
+    QCOMPARE(flagged, 1);
+}
+
+void TestCli::compareTable()
+{
+    const Run r = runHeadroom({QStringLiteral("compare"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json"),
+                               QStringLiteral("--gpus-list"), QStringLiteral("RTX 4090,GTX 1080,GeForce GTX 1060 6GB"),
+                               QStringLiteral("--target-batch"), QStringLiteral("64")});
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.split(QLatin1Char('\n'));
+    const auto row = [&](const char* gpu) {
+        for (int i = 0; i < lines.size(); ++i) {
+            if (lines[i].startsWith(QLatin1String(gpu)))
+                return i;
+        }
+        return -1;
+    };
+    // Smallest memory first: the 6 GB 1060, the 8 GB 1080, the 24 GB 4090.
+    QVERIFY2(row("GeForce GTX 1060 6GB") >= 0, qPrintable(r.out));
+    QVERIFY(row("GeForce GTX 1060 6GB") < row("GeForce GTX 1080"));
+    QVERIFY(row("GeForce GTX 1080") < row("GeForce RTX 4090"));
+    QVERIFY2(r.out.contains(QStringLiteral("Target           effective batch 64")), qPrintable(r.out));
+    QCOMPARE(r.out.count(QStringLiteral("<- smallest that reaches the target")), 1);
 }
 
 QTEST_GUILESS_MAIN(TestCli)

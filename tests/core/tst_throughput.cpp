@@ -2,6 +2,7 @@
 // with known FLOP and byte counts, the catalogue's peak figures checked against the vendors'
 // published specifications, and the analysis's forward / backward / recompute FLOPs checked against
 // hand counts and Narayanan et al.'s transformer formula.
+#include "CatalogueGpus.h"
 #include "NetworkBuilder.h"
 #include "headroom/HfConfig.h"
 #include "headroom/ModelFile.h"
@@ -17,22 +18,7 @@ using namespace headroom::test;
 
 namespace {
 
-const GpuCatalog& catalogue()
-{
-    static const GpuCatalog c = [] {
-        auto loaded = GpuCatalog::fromFile(HEADROOM_TEST_SOURCE_DIR "/resources/gpus.json");
-        return loaded ? loaded.value() : GpuCatalog{};
-    }();
-    return c;
-}
-
-Gpu gpu(const char* name)
-{
-    auto found = catalogue().find(name);
-    if (!found)
-        qFatal("GPU %s missing from resources/gpus.json: %s", name, found.error().message.c_str());
-    return found.value();
-}
+Gpu gpu(const char* name) { return catalogueGpu(name); }
 
 /// A hand-made analysis: `params` float32 (or half, in pure half training) parameters, all trainable,
 /// with the given FLOPs and saved-activation bytes per sample.

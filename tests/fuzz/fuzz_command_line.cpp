@@ -49,7 +49,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // No paths but the model's: an argument naming a file (/dev/stdin, a FIFO) could block or read
     // anything. A report is never written: without a QGuiApplication it stops before opening a file.
     std::erase_if(args, [](const std::string& a) { return a.find('/') != std::string::npos; });
-    const bool planning = !args.empty() && (args[0] == "estimate" || args[0] == "max-batch" || args[0] == "report");
+    const bool planning = !args.empty()
+        && (args[0] == "estimate" || args[0] == "max-batch" || args[0] == "report" || args[0] == "plan"
+            || args[0] == "compare");
     if (planning)
         args.insert(args.begin() + 1, kModels[data[0] % std::size(kModels)]);
     std::ostringstream out;
@@ -62,7 +64,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             std::abort();
         return 0;
     }
-    if (code != headroom::cli::kExitOk || !error.empty())
+    // `plan` finding nothing that fits is a result (exit 1), with its answer on standard output.
+    const bool nothingFits = code == headroom::cli::kExitDoesNotFit && args[0] == "plan";
+    if ((code != headroom::cli::kExitOk && !nothingFits) || !error.empty())
         std::abort();
     const auto given = [&](const char* option) { return std::find(args.begin() + 1, args.end(), option) != args.end(); };
     const bool json = (planning || (!args.empty() && args[0] == "gpus")) && given("--json") && !given("--help") && !given("-h");

@@ -38,6 +38,10 @@ struct PlanResult final {
     std::optional<Error> error; ///< why there is no estimate
 };
 
+/// analyze() of the plan's network at its sequence length, under `options` (the planner varies them; an
+/// error from the sequence length is the analysis's error).
+[[nodiscard]] Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options);
+
 /// analyze() + estimate(): what `headroom estimate`, the GUI and the report all show.
 [[nodiscard]] PlanResult evaluate(const Plan& plan);
 

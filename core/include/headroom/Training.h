@@ -73,6 +73,8 @@ enum class Sharding {
 [[nodiscard]] std::string_view shardingLabel(Sharding s) noexcept; ///< "ZeRO stage 2"
 [[nodiscard]] std::optional<Sharding> parseSharding(std::string_view name) noexcept;
 [[nodiscard]] std::span<const Sharding> allShardings() noexcept;
+/// 0 for DDP, else the ZeRO stage a strategy corresponds to (FSDP SHARD_GRAD_OP ~ 2, FULL_SHARD ~ 3).
+[[nodiscard]] int shardingStage(Sharding s) noexcept;
 
 /// The GPUs a step runs on. Per-GPU memory is what is charted against one GPU's VRAM.
 struct Parallelism final {

@@ -1,0 +1,726 @@
+#include "headroom/Planner.h"
+
+#include "headroom/Format.h"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <iterator>
+#include <system_error>
+#include <thread>
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <tuple>
+#include <utility>
+
+namespace headroom {
+
+namespace {
+
+/// The rank LoRA gets when the plan has none: Hugging Face PEFT's default (LoraConfig.r = 8).
+constexpr std::int64_t kDefaultLoraRank = 8;
+/// Tensor-parallel degrees tried: Megatron-LM splits within one node (NVLink), at most 8 GPUs.
+constexpr std::int64_t kMaxTensorParallel = 8;
+
+template <typename T>
+void appendOnce(std::vector<T>& list, const T& value)
+{
+    if (std::find(list.begin(), list.end(), value) == list.end())
+        list.push_back(value);
+}
+
+bool sameLora(const LoraOptions& a, const LoraOptions& b) { return a == b || (!a.enabled() && !b.enabled()); }
+
+std::string loraText(const LoraOptions& lora)
+{
+    if (!lora.enabled())
+        return "No LoRA: every weight trains";
+    return std::string(lora.quantizeBase ? "QLoRA" : "LoRA") + " rank " + std::to_string(lora.rank)
+        + (lora.quantizeBase ? " (4-bit base weights)" : "");
+}
+
+std::string loraValue(const LoraOptions& lora)
+{
+    if (!lora.enabled())
+        return "off";
+    return std::string(lora.quantizeBase ? "qlora-" : "lora-") + std::to_string(lora.rank);
+}
+
+bool hasBatchNorm(const Analysis& analysis)
+{
+    return std::any_of(analysis.rows.begin(), analysis.rows.end(),
+                       [](const LayerRow& row) { return row.type.starts_with("BatchNorm"); });
+}
+
+/// What `candidate` changes against `base`, in the order a reader needs them: changes to training first.
+std::vector<SetupChange> changesBetween(const PlanSettings& base, const PlanSettings& candidate, bool batchNorm)
+{
+    std::vector<SetupChange> out;
+    const TrainingSetup& b = base.setup;
+    const TrainingSetup& c = candidate.setup;
+    if (candidate.precision != base.precision)
+        out.push_back({SetupSetting::Precision, std::string(precisionName(candidate.precision)),
+                       std::string(precisionLabel(candidate.precision)), true});
+    if (!sameLora(candidate.lora, base.lora))
+        out.push_back({SetupSetting::Lora, loraValue(candidate.lora), loraText(candidate.lora), true});
+    if (c.eightBitOptimizer != b.eightBitOptimizer)
+        out.push_back({SetupSetting::EightBitOptimizer, c.eightBitOptimizer ? "on" : "off",
+                       c.eightBitOptimizer ? "8-bit optimizer state" : "32-bit optimizer state", true});
+    if (c.accumulationSteps != b.accumulationSteps) {
+        std::string text = c.accumulationSteps == 1 ? std::string("No gradient accumulation")
+                                                    : std::to_string(c.accumulationSteps) + " accumulation steps";
+        const bool changesStatistics = batchNorm && c.accumulationSteps > 1;
+        if (changesStatistics)
+            text += " (batch-norm statistics over micro-batches of " + std::to_string(c.batch) + ")";
+        out.push_back({SetupSetting::Accumulation, std::to_string(c.accumulationSteps), text, changesStatistics});
+    }
+    if (candidate.checkpointing != base.checkpointing)
+        out.push_back({SetupSetting::Checkpointing, std::string(checkpointingName(candidate.checkpointing)),
+                       candidate.checkpointing == Checkpointing::None
+                           ? std::string("No checkpointing")
+                           : "Checkpointing: " + std::string(checkpointingLabel(candidate.checkpointing)),
+                       false});
+    if (c.optimizerImplementation != b.optimizerImplementation)
+        out.push_back({SetupSetting::OptimizerImplementation,
+                       std::string(optimizerImplementationName(c.optimizerImplementation)),
+                       "Optimizer step: " + std::string(optimizerImplementationLabel(c.optimizerImplementation)),
+                       false});
+    if (c.parallel.sharding != b.parallel.sharding)
+        out.push_back({SetupSetting::Sharding, std::string(shardingName(c.parallel.sharding)),
+                       std::string(shardingLabel(c.parallel.sharding)), false});
+    if (c.parallel.tensorParallel != b.parallel.tensorParallel)
+        out.push_back({SetupSetting::TensorParallel, std::to_string(c.parallel.tensorParallel),
+                       "Tensor parallel x " + std::to_string(c.parallel.tensorParallel), false});
+    if (c.parallel.offloadOptimizer != b.parallel.offloadOptimizer)
+        out.push_back({SetupSetting::Offload, c.parallel.offloadOptimizer ? "on" : "off",
+                       c.parallel.offloadOptimizer ? "Optimizer state in CPU memory" : "Optimizer state on the GPU",
+                       false});
+    return out;
+}
+
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+
+/// The accumulation steps that split `need` samples per replica into micro-batches of at most
+/// `maxMicro`: the fewest that divide `need` exactly (`divisors` lists its divisors, ascending),
+/// otherwise the fewest at all (the last micro-batch rounded up). 0 if even the most steps do not.
+std::int64_t accumulationStepsFor(std::int64_t need, std::int64_t maxMicro, const std::vector<std::int64_t>& divisors)
+{
+    if (maxMicro < 1)
+        return 0;
+    const std::int64_t fewest = ceilDiv(need, maxMicro);
+    if (fewest > kMaxAccumulationSteps)
+        return 0;
+    const auto exact = std::lower_bound(divisors.begin(), divisors.end(), fewest);
+    if (exact != divisors.end() && *exact <= kMaxAccumulationSteps)
+        return *exact;
+    return fewest;
+}
+
+/// The shardings tried: DDP and those of the framework the plan uses, PyTorch FSDP's when it shards
+/// with FSDP, DeepSpeed ZeRO's stages otherwise (the frameworks' stages 2 and 3 are modelled alike).
+const std::vector<Sharding>& shardingChoices(Sharding base)
+{
+    static const std::vector<Sharding> fsdp{Sharding::None, Sharding::FsdpShardGradOp, Sharding::FsdpFullShard};
+    static const std::vector<Sharding> zero{Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3};
+    return base == Sharding::FsdpShardGradOp || base == Sharding::FsdpFullShard ? fsdp : zero;
+}
+
+std::vector<std::int64_t> divisorsOf(std::int64_t n)
+{
+    std::vector<std::int64_t> low;
+    std::vector<std::int64_t> high;
+    for (std::int64_t d = 1; d * d <= n; ++d) {
+        if (n % d == 0) {
+            low.push_back(d);
+            if (d != n / d)
+                high.push_back(n / d);
+        }
+    }
+    low.insert(low.end(), high.rbegin(), high.rend());
+    return low;
+}
+
+struct Shortfall {
+    PlanShortfall what;
+    PlanSettings settings;
+    const Analysis* analysis = nullptr;
+};
+
+/// Whether `a` misses the goal by less than `b` (a later kind: memory < batch < step time, then less missing).
+bool closer(const PlanShortfall& a, const PlanShortfall& b)
+{
+    const auto distance = [](const PlanShortfall& s) {
+        switch (s.kind) {
+        case PlanShortfall::Kind::Memory: return static_cast<double>(s.bytesOver);
+        case PlanShortfall::Kind::Batch: return static_cast<double>(s.batchShort);
+        case PlanShortfall::Kind::StepTime: return s.secondsOver;
+        }
+        return 0.0;
+    };
+    return a.kind != b.kind ? a.kind > b.kind : distance(a) < distance(b);
+}
+
+/// One analysis-affecting choice (precision, LoRA, checkpointing): its analysis and what its set-ups gave.
+struct Unit {
+    Precision precision = Precision::Fp32;
+    LoraOptions lora;
+    Checkpointing checkpointing = Checkpointing::None;
+    std::unique_ptr<Analysis> analysis; ///< null when the choice does not apply to the network
+    std::vector<PlanCandidate> candidates;
+    std::optional<Shortfall> closest;
+    std::vector<std::pair<std::int64_t, std::vector<std::int64_t>>> divisors;
+    std::size_t examined = 0;
+};
+
+/// Runs work(0) ... work(n - 1) on the machine's cores (each index once, in any order); rethrows the
+/// first exception a call threw once every thread has finished.
+void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& work)
+{
+    const std::size_t threads = std::min<std::size_t>(n, std::max(1U, std::thread::hardware_concurrency()));
+    std::atomic<std::size_t> next{0};
+    std::vector<std::exception_ptr> errors(threads);
+    const auto worker = [&](std::size_t t) {
+        try {
+            for (std::size_t i = next++; i < n; i = next++)
+                work(i);
+        } catch (...) {
+            errors[t] = std::current_exception();
+        }
+    };
+    std::vector<std::thread> pool;
+    pool.reserve(threads);
+    try {
+        for (std::size_t t = 1; t < threads; ++t)
+            pool.emplace_back(worker, t);
+    } catch (const std::system_error&) {
+        // No more threads to be had: the ones started and this one share the work.
+    }
+    worker(0);
+    for (auto& thread : pool)
+        thread.join();
+    for (const auto& error : errors) {
+        if (error)
+            std::rethrow_exception(error);
+    }
+}
+
+/// The search over one plan: one unit per analysis-affecting choice, searched in parallel, merged in
+/// the order of enumeration (so the result does not depend on the threads).
+class Search final {
+public:
+    Search(const Plan& base, const PlanGoal& goal, const PlanAllowances& allow)
+        : m_base{base}, m_goal{goal}, m_allow{allow}, m_baseSettings{PlanSettings::of(base)}
+    {
+        m_baseSettings.setup.gpuMemoryBytes = base.gpu.memoryBytes;
+    }
+
+    Result<PlannerResult> run();
+
+private:
+    struct Tried {
+        bool reached = true; ///< false: short of memory or batch (so offloading may help)
+        /// The optimizer step's memory is highest at some batch: its temporaries (the implementation)
+        /// matter. When it is not, another implementation changes no figure.
+        bool optimizerStepMatters = false;
+    };
+
+    [[nodiscard]] std::vector<Precision> precisions() const;
+    [[nodiscard]] std::vector<LoraOptions> loraChoices() const;
+    [[nodiscard]] std::vector<Parallelism> parallelChoices() const;
+    /// Analyses the unit's choice (unless it is the plan's own) and tries its set-ups.
+    void search(Unit& unit, const Analysis& baseAnalysis) const;
+    /// Tries one set-up, choosing its micro-batch and accumulation steps.
+    Tried tryConfiguration(Unit& unit, PlanSettings settings) const;
+    void keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const;
+    [[nodiscard]] PlanCandidate candidateFor(const Analysis& analysis, const PlanSettings& settings,
+                                             const MemoryModel& model) const;
+
+    const Plan& m_base;
+    PlanGoal m_goal;
+    PlanAllowances m_allow;
+    PlanSettings m_baseSettings;
+    bool m_batchNorm = false;
+    std::vector<OptimizerImplementation> m_implementations;
+    std::vector<bool> m_eightBit;
+    std::vector<Parallelism> m_parallel;
+};
+
+void noteShortfall(Unit& unit, const PlanShortfall& what, const PlanSettings& settings)
+{
+    if (!unit.closest || closer(what, unit.closest->what))
+        unit.closest = Shortfall{what, settings, unit.analysis.get()};
+}
+
+const std::vector<std::int64_t>& divisorsFor(Unit& unit, std::int64_t need)
+{
+    for (const auto& [n, divisors] : unit.divisors) {
+        if (n == need)
+            return divisors;
+    }
+    unit.divisors.emplace_back(need, divisorsOf(need));
+    return unit.divisors.back().second;
+}
+
+std::vector<Precision> Search::precisions() const
+{
+    std::vector<Precision> out{m_base.precision};
+    if (!m_allow.precision)
+        return out;
+    const Gpu& gpu = m_base.gpu;
+    for (const Precision p : {Precision::Fp32, Precision::AmpBf16, Precision::AmpFp16, Precision::Bf16, Precision::Fp16}) {
+        // A catalogue GPU without bfloat16 (before Ampere) cannot train in it; a custom GPU may.
+        if (halfType(p) == DType::BFloat16 && !gpu.custom && gpu.bf16Tflops <= 0)
+            continue;
+        // Where bfloat16 runs as fast as float16, float16 only adds loss scaling and a narrower range for
+        // the same memory and speed: bfloat16 is the one to propose.
+        if (halfType(p) == DType::Float16 && !gpu.custom && gpu.bf16Tflops > 0 && gpu.bf16Tflops >= gpu.fp16Tflops)
+            continue;
+        appendOnce(out, p);
+    }
+    return out;
+}
+
+std::vector<LoraOptions> Search::loraChoices() const
+{
+    std::vector<LoraOptions> out{m_base.lora};
+    if (!m_allow.lora)
+        return out;
+    LoraOptions lora = m_base.lora;
+    if (!lora.enabled())
+        lora.rank = kDefaultLoraRank;
+    lora.quantizeBase = false;
+    appendOnce(out, lora);
+    lora.quantizeBase = true;
+    appendOnce(out, lora);
+    if (m_base.lora.enabled())
+        appendOnce(out, LoraOptions{});
+    return out;
+}
+
+std::vector<Parallelism> Search::parallelChoices() const
+{
+    const Parallelism& base = m_base.setup.parallel;
+    std::vector<Parallelism> out{base};
+    std::vector<std::int64_t> degrees{base.tensorParallel};
+    for (std::int64_t t = 1; t <= std::min(base.gpus, kMaxTensorParallel); t *= 2) {
+        if (base.gpus % t == 0)
+            appendOnce(degrees, t);
+    }
+    for (const std::int64_t t : degrees) {
+        Parallelism p = base;
+        p.tensorParallel = t;
+        p.offloadOptimizer = false;
+        // Sharding across one replica shards nothing: only offloading (tried where needed) uses it.
+        if (base.gpus / t == 1) {
+            p.sharding = Sharding::None;
+            appendOnce(out, p);
+            continue;
+        }
+        for (const Sharding s : shardingChoices(base.sharding)) {
+            p.sharding = s;
+            appendOnce(out, p);
+        }
+    }
+    return out;
+}
+
+PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model) const
+{
+    PlanCandidate c;
+    c.settings = settings;
+    c.changes = changesBetween(m_baseSettings, settings, m_batchNorm);
+    c.estimate = estimate(analysis, model, settings.setup).value();
+    if (auto t = estimateThroughput(analysis, settings.setup, m_base.gpu, model))
+        c.throughput = std::move(t).value();
+    return c;
+}
+
+void Search::keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const
+{
+    PlanCandidate c = candidateFor(*unit.analysis, settings, model);
+    if (m_goal.maxStepSeconds) {
+        const double limit = *m_goal.maxStepSeconds;
+        if (!c.throughput || c.throughput->stepSeconds > limit) {
+            PlanShortfall s;
+            s.kind = PlanShortfall::Kind::StepTime;
+            s.secondsOver = c.throughput ? c.throughput->stepSeconds - limit : HUGE_VAL;
+            noteShortfall(unit, s, settings);
+            return;
+        }
+    }
+    unit.candidates.push_back(std::move(c));
+}
+
+/// Whether the optimizer step is the highest moment at one of these batches: only then does another
+/// implementation (other temporaries) change the peak there.
+bool optimizerStepPeaks(const MemoryModel& model, std::initializer_list<std::int64_t> batches)
+{
+    return std::any_of(batches.begin(), batches.end(), [&](std::int64_t b) {
+        return model.peakAt(std::clamp<std::int64_t>(b, 1, kMaxBatch)).phase == StepPhase::OptimizerStep;
+    });
+}
+
+Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
+{
+    const Analysis& analysis = *unit.analysis;
+    TrainingSetup& setup = settings.setup;
+    const std::uint64_t capacity = m_base.gpu.memoryBytes;
+    const std::int64_t ranks = setup.parallel.dataParallel();
+    if (!m_goal.targetBatch)
+        setup.accumulationSteps = m_base.setup.accumulationSteps;
+    else
+        setup.accumulationSteps = 1;
+    setup.batch = 1;
+    auto model = MemoryModel::build(analysis, setup);
+    ++unit.examined;
+    if (!model)
+        return {}; // not a set-up Headroom can estimate (nothing offloading would change)
+    const std::int64_t largest = model->maxBatch(capacity);
+    // What decides the figures: the peak at the largest micro-batch, and just above it.
+    Tried tried{true, optimizerStepPeaks(model.value(), {largest, largest + 1})};
+    if (largest < 1) {
+        const auto atOne = model->at(1);
+        PlanShortfall s;
+        s.kind = PlanShortfall::Kind::Memory;
+        s.bytesOver = atOne ? atOne->total() - std::min(atOne->total(), capacity) : UINT64_MAX;
+        noteShortfall(unit, s, settings);
+        tried.reached = false;
+        return tried;
+    }
+    if (!m_goal.targetBatch) {
+        setup.batch = largest;
+        keep(unit, settings, model.value());
+        return tried;
+    }
+    const std::int64_t need = ceilDiv(*m_goal.targetBatch, ranks);
+    if (need <= largest) {
+        setup.batch = need;
+        tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(model.value(), {need});
+        keep(unit, settings, model.value());
+        return tried;
+    }
+    // Accumulation keeps earlier micro-batches' gradients alive: one model for every count above 1
+    // (StepTimeline only asks whether there are later micro-batches).
+    setup.accumulationSteps = 2;
+    auto accumulating = MemoryModel::build(analysis, setup);
+    ++unit.examined;
+    if (!accumulating)
+        return tried;
+    const std::int64_t largestMicro = accumulating->maxBatch(capacity);
+    tried.optimizerStepMatters = tried.optimizerStepMatters
+        || optimizerStepPeaks(accumulating.value(), {largestMicro, largestMicro + 1});
+    const std::int64_t steps = accumulationStepsFor(need, largestMicro, divisorsFor(unit, need));
+    if (steps == 0) {
+        PlanShortfall s;
+        s.kind = PlanShortfall::Kind::Batch;
+        setup.batch = std::max<std::int64_t>(largestMicro, 1);
+        setup.accumulationSteps = kMaxAccumulationSteps;
+        const double most = static_cast<double>(largestMicro) * static_cast<double>(kMaxAccumulationSteps)
+            * static_cast<double>(ranks);
+        s.batchShort = static_cast<std::int64_t>(static_cast<double>(*m_goal.targetBatch) - most);
+        noteShortfall(unit, s, settings);
+        tried.reached = false;
+        return tried;
+    }
+    setup.accumulationSteps = steps;
+    setup.batch = ceilDiv(need, steps);
+    tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(accumulating.value(), {setup.batch});
+    keep(unit, settings, accumulating.value());
+    return tried;
+}
+
+void Search::search(Unit& unit, const Analysis& baseAnalysis) const
+{
+    AnalysisOptions options = m_base.analysisOptions();
+    options.precision = unit.precision;
+    options.lora = unit.lora;
+    options.checkpointing = unit.checkpointing;
+    auto analysis = std::make_unique<Analysis>(options == baseAnalysis.options ? baseAnalysis : analyzePlan(m_base, options));
+    if (analysis->error)
+        return; // this choice does not apply to the network (LoRA without Linear layers)
+    // Checkpointing that recomputes nothing drops nothing: the same set-ups as without it.
+    if (unit.checkpointing != Checkpointing::None && unit.checkpointing != m_base.checkpointing
+        && analysis->recomputeFlopsPerSample == 0)
+        return;
+    unit.analysis = std::move(analysis);
+    for (const Parallelism& par : m_parallel) {
+        for (const bool eight : m_eightBit) {
+            bool optimizerStepMatters = true;
+            for (const OptimizerImplementation implementation : m_implementations) {
+                // Another implementation only changes the optimizer step's temporaries.
+                if (implementation != m_implementations.front() && !optimizerStepMatters)
+                    continue;
+                PlanSettings s = m_baseSettings;
+                s.precision = unit.precision;
+                s.lora = unit.lora;
+                s.checkpointing = unit.checkpointing;
+                s.setup.parallel = par;
+                s.setup.optimizerImplementation = implementation;
+                s.setup.eightBitOptimizer = eight;
+                const Tried tried = tryConfiguration(unit, s);
+                bool matters = tried.optimizerStepMatters;
+                if (!tried.reached && !par.offloadOptimizer) {
+                    // Offloading only where the set-up does not reach the goal without it.
+                    std::vector<Sharding> shardings;
+                    if (par.sharding != Sharding::None)
+                        shardings.push_back(par.sharding);
+                    else if (par.dataParallel() == 1)
+                        shardings.assign(shardingChoices(m_base.setup.parallel.sharding).begin() + 1,
+                                         shardingChoices(m_base.setup.parallel.sharding).end());
+                    for (const Sharding sharding : shardings) {
+                        s.setup.parallel = par;
+                        s.setup.parallel.sharding = sharding;
+                        s.setup.parallel.offloadOptimizer = true;
+                        matters = tryConfiguration(unit, s).optimizerStepMatters || matters;
+                    }
+                }
+                if (implementation == m_implementations.front())
+                    optimizerStepMatters = matters;
+            }
+        }
+    }
+}
+
+Result<PlannerResult> Search::run()
+{
+    const Analysis baseAnalysis = analyzePlan(m_base, m_base.analysisOptions());
+    if (baseAnalysis.error)
+        return Error{"cannot plan: " + baseAnalysis.error->message, baseAnalysis.error->location};
+    m_batchNorm = hasBatchNorm(baseAnalysis);
+
+    const Optimizer optimizer = m_base.setup.optimizer;
+    m_implementations = {m_base.setup.optimizerImplementation};
+    for (const OptimizerImplementation i : allOptimizerImplementations()) {
+        if (i != OptimizerImplementation::Fused || hasFusedImplementation(optimizer))
+            appendOnce(m_implementations, i);
+    }
+    m_eightBit = {m_base.setup.eightBitOptimizer};
+    if (m_allow.eightBitOptimizer && hasEightBitVariant(optimizer))
+        appendOnce(m_eightBit, !m_base.setup.eightBitOptimizer);
+    m_parallel = parallelChoices();
+    std::vector<Checkpointing> checkpointings{m_base.checkpointing};
+    for (const Checkpointing c : allCheckpointings())
+        appendOnce(checkpointings, c);
+
+    std::vector<Unit> units;
+    for (const Precision precision : precisions()) {
+        for (const LoraOptions& lora : loraChoices()) {
+            for (const Checkpointing checkpointing : checkpointings) {
+                Unit& unit = units.emplace_back();
+                unit.precision = precision;
+                unit.lora = lora;
+                unit.checkpointing = checkpointing;
+            }
+        }
+    }
+    forEachInParallel(units.size(), [&](std::size_t i) { search(units[i], baseAnalysis); });
+
+    std::vector<PlanCandidate> candidates;
+    std::optional<Shortfall> closest;
+    PlannerResult result;
+    for (Unit& unit : units) {
+        if (!unit.analysis)
+            continue;
+        ++result.analyses;
+        result.setupsExamined += unit.examined;
+        std::move(unit.candidates.begin(), unit.candidates.end(), std::back_inserter(candidates));
+        if (unit.closest && (!closest || closer(unit.closest->what, closest->what)))
+            closest = unit.closest;
+    }
+    // Fastest first; among equals fewer changes to training, then less of the communication the
+    // estimate leaves out (no offload, less tensor parallelism, a lower ZeRO stage), fewer changes, less
+    // memory, then the order of enumeration (the plan's own choices first).
+    const auto trainingChanges = [](const PlanCandidate& c) {
+        return std::count_if(c.changes.begin(), c.changes.end(), [](const SetupChange& x) { return x.changesTraining; });
+    };
+    const auto unmodelledTraffic = [](const PlanCandidate& c) {
+        const Parallelism& p = c.settings.setup.parallel;
+        return std::tuple{p.offloadOptimizer, p.tensorParallel, shardingStage(p.sharding)};
+    };
+    std::stable_sort(candidates.begin(), candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
+        if (a.throughput.has_value() != b.throughput.has_value())
+            return a.throughput.has_value();
+        if (a.samplesPerSecondPerGpu() != b.samplesPerSecondPerGpu())
+            return a.samplesPerSecondPerGpu() > b.samplesPerSecondPerGpu();
+        if (trainingChanges(a) != trainingChanges(b))
+            return trainingChanges(a) < trainingChanges(b);
+        if (unmodelledTraffic(a) != unmodelledTraffic(b))
+            return unmodelledTraffic(a) < unmodelledTraffic(b);
+        if (a.changes.size() != b.changes.size())
+            return a.changes.size() < b.changes.size();
+        return a.estimate.peakBytes() < b.estimate.peakBytes();
+    });
+    // A set-up whose extra changes buy neither memory nor speed over a listed one is not worth listing;
+    // nor is one that only repeats a listed one's figures under another name (FSDP SHARD_GRAD_OP and ZeRO-2).
+    const auto includes = [](const PlanCandidate& more, const PlanCandidate& fewer) {
+        return std::all_of(fewer.changes.begin(), fewer.changes.end(), [&](const SetupChange& x) {
+            return std::find(more.changes.begin(), more.changes.end(), x) != more.changes.end();
+        });
+    };
+    for (auto& c : candidates) {
+        const bool redundant = std::any_of(result.candidates.begin(), result.candidates.end(), [&](const PlanCandidate& kept) {
+            const bool asFast = kept.samplesPerSecondPerGpu() >= c.samplesPerSecondPerGpu();
+            const bool asSmall = kept.estimate.peakBytes() <= c.estimate.peakBytes();
+            if (!asFast || !asSmall)
+                return false;
+            if (includes(c, kept))
+                return true;
+            return kept.samplesPerSecondPerGpu() == c.samplesPerSecondPerGpu()
+                && kept.estimate.peakBytes() == c.estimate.peakBytes()
+                && kept.settings.precision == c.settings.precision && sameLora(kept.settings.lora, c.settings.lora)
+                && kept.settings.setup.eightBitOptimizer == c.settings.setup.eightBitOptimizer
+                && kept.settings.setup.batch == c.settings.setup.batch
+                && kept.settings.setup.accumulationSteps == c.settings.setup.accumulationSteps
+                && kept.changes.size() <= c.changes.size();
+        });
+        if (!redundant)
+            result.candidates.push_back(std::move(c));
+    }
+    // The Pareto front of memory against speed: no other listed set-up is at least as fast with less
+    // memory, or faster with no more.
+    for (PlanCandidate& c : result.candidates) {
+        c.paretoOptimal = std::none_of(result.candidates.begin(), result.candidates.end(), [&](const PlanCandidate& o) {
+            const double speed = o.samplesPerSecondPerGpu();
+            const std::uint64_t peak = o.estimate.peakBytes();
+            return speed >= c.samplesPerSecondPerGpu() && peak <= c.estimate.peakBytes()
+                && (speed > c.samplesPerSecondPerGpu() || peak < c.estimate.peakBytes());
+        });
+    }
+    if (result.candidates.empty() && closest) {
+        const MemoryModel model = MemoryModel::build(*closest->analysis, closest->settings.setup).value();
+        result.closest = candidateFor(*closest->analysis, closest->settings, model);
+        result.shortfall = closest->what;
+    }
+    return result;
+}
+
+} // namespace
+
+std::string_view setupSettingName(SetupSetting s) noexcept
+{
+    switch (s) {
+    case SetupSetting::Precision: return "precision";
+    case SetupSetting::Lora: return "lora";
+    case SetupSetting::EightBitOptimizer: return "eight_bit_optimizer";
+    case SetupSetting::OptimizerImplementation: return "optimizer_implementation";
+    case SetupSetting::Checkpointing: return "checkpointing";
+    case SetupSetting::Accumulation: return "accumulation_steps";
+    case SetupSetting::Sharding: return "sharding";
+    case SetupSetting::TensorParallel: return "tensor_parallel";
+    case SetupSetting::Offload: return "offload_optimizer";
+    }
+    return "";
+}
+
+PlanSettings PlanSettings::of(const Plan& plan)
+{
+    return {plan.precision, plan.checkpointing, plan.lora, plan.setup};
+}
+
+Plan PlanSettings::appliedTo(Plan plan) const
+{
+    plan.precision = precision;
+    plan.checkpointing = checkpointing;
+    plan.lora = lora;
+    plan.setup = setup;
+    plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
+    return plan;
+}
+
+bool PlanCandidate::changesTraining() const noexcept
+{
+    return std::any_of(changes.begin(), changes.end(), [](const SetupChange& c) { return c.changesTraining; });
+}
+
+double PlanCandidate::samplesPerSecondPerGpu() const noexcept
+{
+    if (!throughput)
+        return 0;
+    return throughput->samplesPerSecond / static_cast<double>(settings.setup.parallel.gpus);
+}
+
+double PlanCandidate::tokensPerSecondPerGpu() const noexcept
+{
+    if (!throughput)
+        return 0;
+    return throughput->tokensPerSecond / static_cast<double>(settings.setup.parallel.gpus);
+}
+
+std::string PlanShortfall::text() const
+{
+    switch (kind) {
+    case Kind::Memory:
+        return "needs " + formatBytes(bytesOver) + " more than the GPU holds, at a micro-batch of 1";
+    case Kind::Batch:
+        return "reaches an effective batch " + formatCount(static_cast<std::uint64_t>(batchShort))
+            + " short of the target";
+    case Kind::StepTime: {
+        char seconds[48];
+        std::snprintf(seconds, sizeof seconds, "%.3g s", secondsOver);
+        return std::isfinite(secondsOver) ? "takes " + std::string(seconds) + " longer per optimizer step than allowed"
+                                          : "has no step-time estimate on this GPU";
+    }
+    }
+    return {};
+}
+
+Result<PlannerResult> planSetups(const Plan& base, const PlanGoal& goal, const PlanAllowances& allow)
+{
+    if (goal.targetBatch && *goal.targetBatch < 1)
+        return Error{"the target batch must be at least 1, not " + std::to_string(*goal.targetBatch), "target_batch"};
+    if (goal.maxStepSeconds && !(*goal.maxStepSeconds > 0))
+        return Error{"the step-time limit must be a positive number of seconds", "max_step_seconds"};
+    if (auto problem = validateSetup(base.setup))
+        return *problem;
+    Search search{base, goal, allow};
+    return search.run();
+}
+
+Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const Gpu> gpus,
+                                               std::optional<std::int64_t> targetBatch)
+{
+    const Analysis analysis = analyzePlan(base, base.analysisOptions());
+    if (analysis.error)
+        return Error{"cannot compare: " + analysis.error->message, analysis.error->location};
+    // The memory model does not depend on the GPU: one for all of them.
+    auto model = MemoryModel::build(analysis, base.setup);
+    if (!model)
+        return model.error();
+    std::vector<GpuComparison> rows;
+    rows.reserve(gpus.size());
+    for (const Gpu& gpu : gpus) {
+        TrainingSetup setup = base.setup;
+        setup.gpuMemoryBytes = gpu.memoryBytes;
+        auto e = estimate(analysis, model.value(), setup);
+        if (!e)
+            return e.error();
+        GpuComparison row;
+        row.gpu = gpu;
+        row.estimate = e.value();
+        auto t = estimateThroughput(analysis, setup, gpu, model.value());
+        if (t)
+            row.throughput = std::move(t).value();
+        else
+            row.throughputError = t.error().message;
+        row.reachesTarget = row.estimate.maxEffectiveBatch >= targetBatch.value_or(row.estimate.effectiveBatch)
+            && row.estimate.maxBatch > 0;
+        rows.push_back(std::move(row));
+    }
+    const auto samples = [](const GpuComparison& r) { return r.throughput ? r.throughput->samplesPerSecond : 0.0; };
+    std::stable_sort(rows.begin(), rows.end(), [&](const GpuComparison& a, const GpuComparison& b) {
+        if (a.gpu.memoryBytes != b.gpu.memoryBytes)
+            return a.gpu.memoryBytes < b.gpu.memoryBytes;
+        if (samples(a) != samples(b))
+            return samples(a) > samples(b);
+        return a.gpu.name < b.gpu.name;
+    });
+    const auto smallest = std::find_if(rows.begin(), rows.end(), [](const GpuComparison& r) { return r.reachesTarget; });
+    if (smallest != rows.end())
+        smallest->smallestReachingTarget = true;
+    return rows;
+}
+
+} // namespace headroom
