@@ -1,28 +1,37 @@
 #pragma once
 
+#include "StepChart.h" // ui/report/
+
 #include "headroom/Estimate.h"
 
 #include <QString>
+#include <QStringList>
+
+#include <memory>
 
 #include <cstdint>
 #include <vector>
 
 namespace headroom::ui {
 
+/// What both memory charts say about the set-up: the GPU and what the memory is per.
+struct ChartSetup {
+    std::uint64_t capacityBytes = 0;
+    QString gpuName;
+    std::int64_t gpus = 1;              ///< memory is per GPU when > 1
+    std::int64_t accumulationSteps = 1; ///< the batch is a micro-batch when > 1
+};
+
 /// What the memory chart draws, worked out by the PlanController from the core's MemoryModel: the
 /// breakdown at sampled batch sizes, the GPU's capacity, and the per-layer activation bars.
-struct ChartData final {
+struct ChartData final : ChartSetup {
     bool valid = false;
     /// Why there is nothing to draw: the network is empty, or which layer or setting blocks the
     /// estimate (the message itself is shown where it can be fixed).
     QString message;
     std::vector<std::int64_t> batches;        ///< ascending sample points, first is 1, spaced evenly in log2
     std::vector<MemoryBreakdown> breakdowns;  ///< core's MemoryModel::at(batch) for each sample
-    std::uint64_t capacityBytes = 0;
-    QString gpuName;
     std::int64_t maxBatch = 0;
-    std::int64_t gpus = 1;             ///< memory is per GPU when > 1
-    std::int64_t accumulationSteps = 1; ///< the batch axis is the micro-batch when > 1 (or gpus > 1)
 
     struct LayerBar {
         QString name;
@@ -30,6 +39,17 @@ struct ChartData final {
         std::uint64_t bytesPerSample = 0;
     };
     std::vector<LayerBar> layers; ///< layers keeping activations, in network order
+};
+
+/// What the "During one step" chart draws: the PlanController's cached MemoryModel and the batch, from
+/// which the chart reads the moments of one training step (report::StepChart) when it is shown, so a
+/// slider tick with the chart hidden costs nothing.
+struct StepChartData final : ChartSetup {
+    bool valid = false;
+    QString message; ///< why there is nothing to draw (as ChartData's)
+    std::shared_ptr<const MemoryModel> model;
+    std::int64_t batch = 1;
+    QStringList layerNames; ///< Analysis::rows names, by row (StepChartMoment::row)
 };
 
 } // namespace headroom::ui

@@ -635,15 +635,18 @@ void Document::setBatch(std::int64_t batch)
 
 void Document::setOptimizer(Optimizer optimizer)
 {
-    const Optimizer before = m_plan.setup.optimizer;
-    if (before == optimizer)
-        return;
-    const auto apply = [this](Optimizer o) {
-        m_plan.setup.optimizer = o;
-        Q_EMIT setupChanged();
-    };
-    push(
-        tr("Change optimizer"), [apply, optimizer] { apply(optimizer); }, [apply, before] { apply(before); });
+    editSettings(tr("Change optimizer"), [&](Settings& s) {
+        s.setup.optimizer = optimizer;
+        // torch.optim refuses fused=True for an optimizer without a fused kernel: back to its default.
+        if (s.setup.optimizerImplementation == OptimizerImplementation::Fused && !hasFusedImplementation(optimizer))
+            s.setup.optimizerImplementation = OptimizerImplementation::Foreach;
+    });
+}
+
+void Document::setOptimizerImplementation(OptimizerImplementation implementation)
+{
+    editSettings(tr("Change optimizer implementation"),
+                 [&](Settings& s) { s.setup.optimizerImplementation = implementation; });
 }
 
 void Document::setGpu(const Gpu& gpu)

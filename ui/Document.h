@@ -96,7 +96,9 @@ public:
     // --- Undoable set-up edits ---
     void setPrecision(Precision precision);
     void setBatch(std::int64_t batch);
+    /// Also goes back to the foreach implementation when the new optimizer has no fused one.
     void setOptimizer(Optimizer optimizer);
+    void setOptimizerImplementation(OptimizerImplementation implementation);
     void setGpu(const Gpu& gpu);
     void setOverheadBytes(std::uint64_t bytes);
     void setAccumulationSteps(std::int64_t steps);

@@ -178,6 +178,7 @@ MainWindow::MainWindow(QWidget* parent)
     connect(m_controller, &PlanController::estimateChanged, m_setupPanel, &SetupPanel::setEstimate);
     connect(m_controller, &PlanController::estimateChanged, m_chartView, &MemoryChartView::setEstimate);
     connect(m_controller, &PlanController::chartDataChanged, m_chartView, &MemoryChartView::setData);
+    connect(m_controller, &PlanController::stepChartChanged, m_chartView, &MemoryChartView::setStepData);
     connect(m_layerEditor, &LayerEditor::currentIndexChanged, m_propertyPanel, &PropertyPanel::setCurrentIndex);
     connect(m_setupPanel, &SetupPanel::customGpuRequested, this, &MainWindow::requestCustomGpu);
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
@@ -190,6 +191,7 @@ MainWindow::MainWindow(QWidget* parent)
 
     m_layerEditor->model()->setAnalysis(m_controller->analysis());
     m_chartView->setData(m_controller->chartData());
+    m_chartView->setStepData(m_controller->stepChartData());
     m_batchPanel->setAnalysis(m_controller->analysis());
     m_batchPanel->setEstimate(m_controller->estimateState());
     m_setupPanel->setEstimate(m_controller->estimateState());
@@ -657,6 +659,11 @@ void MainWindow::restoreSettings()
     }
     TrainingSetup setup;
     setup.optimizer = parseOptimizer(ss(settings.value(QStringLiteral("setup/optimizer")).toString())).value_or(Optimizer::Adam);
+    setup.optimizerImplementation
+        = parseOptimizerImplementation(ss(settings.value(QStringLiteral("setup/optimizerImplementation")).toString()))
+              .value_or(OptimizerImplementation::Foreach);
+    if (setup.optimizerImplementation == OptimizerImplementation::Fused && !hasFusedImplementation(setup.optimizer))
+        setup.optimizerImplementation = OptimizerImplementation::Foreach;
     setup.batch = settings.value(QStringLiteral("setup/batch"), 32).toLongLong();
     setup.overheadBytes = settings.value(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(kDefaultOverheadBytes))
                               .toULongLong();
@@ -696,6 +703,8 @@ void MainWindow::saveSettings() const
     const Plan& plan = m_document->plan();
     settings.setValue(QStringLiteral("setup/gpu"), qs(plan.gpu.name));
     settings.setValue(QStringLiteral("setup/optimizer"), qs(optimizerName(plan.setup.optimizer)));
+    settings.setValue(QStringLiteral("setup/optimizerImplementation"),
+                      qs(optimizerImplementationName(plan.setup.optimizerImplementation)));
     settings.setValue(QStringLiteral("setup/precision"), qs(precisionName(plan.precision)));
     settings.setValue(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(plan.setup.batch));
     settings.setValue(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(plan.setup.overheadBytes));

@@ -1,7 +1,9 @@
 #include "MemoryChartView.h"
 
+#include "ComponentStack.h"
 #include "LayerActivationsView.h"
 #include "PlanController.h"
+#include "StepChartView.h"
 #include "UiText.h"
 
 #include <QAreaSeries>
@@ -56,9 +58,7 @@ struct MemoryChartView::Charts {
     QChartView* memoryView = nullptr;
     QCategoryAxis* batchAxis = nullptr;
     QValueAxis* memoryAxis = nullptr;
-    std::array<QLineSeries*, kStackOrder.size()> upper{};
-    std::array<QLineSeries*, kStackOrder.size()> lower{};
-    std::array<QAreaSeries*, kStackOrder.size()> areas{};
+    std::unique_ptr<ComponentStack> stack;
     QLineSeries* capacity = nullptr;
     QLineSeries* capacityLine = nullptr;
     QLineSeries* overTop = nullptr;
@@ -105,25 +105,13 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
         s->attachAxis(c.batchAxis);
         s->attachAxis(c.memoryAxis);
     };
-    for (std::size_t i = 0; i < kStackOrder.size(); ++i) {
-        const Component comp = kStackOrder[i];
-        c.upper[i] = new QLineSeries(this);
-        c.lower[i] = new QLineSeries(this);
-        c.areas[i] = new QAreaSeries(c.upper[i], c.lower[i]);
-        c.areas[i]->setName(UiText::component(comp));
-        c.areas[i]->setObjectName(QString::fromLatin1(componentName(comp).data(),
-                                                      static_cast<qsizetype>(componentName(comp).size()))
-                                  + QStringLiteral("Series"));
-        c.areas[i]->setColor(ComponentColors::color(comp));
-        c.areas[i]->setBorderColor(ComponentColors::border(comp));
-        attach(c.areas[i]);
-        connect(c.areas[i], &QAreaSeries::hovered, this, [this](const QPointF& point, bool state) {
-            if (state)
-                QToolTip::showText(QCursor::pos(), breakdownText(batchAt(point.x())), m_charts->memoryView);
-            else
-                QToolTip::hideText();
-        });
-    }
+    c.stack = std::make_unique<ComponentStack>(c.memory, c.batchAxis, c.memoryAxis, this, QStringLiteral("Series"));
+    c.stack->onHover(this, [this](const QPointF& point, bool state) {
+        if (state)
+            QToolTip::showText(QCursor::pos(), breakdownText(batchAt(point.x())), m_charts->memoryView);
+        else
+            QToolTip::hideText();
+    });
     c.overTop = new QLineSeries(this);
     c.capacity = new QLineSeries(this);
     c.over = new QAreaSeries(c.overTop, c.capacity);
@@ -212,7 +200,10 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("chartTabWidget"));
+    m_step = new StepChartView(this);
+    m_step->setObjectName(QStringLiteral("stepChartView"));
     m_tabs->addTab(m_memoryStack, tr("Memory vs. batch size"));
+    m_tabs->addTab(m_step, tr("During one step"));
     m_tabs->addTab(m_layers, tr("Activations per layer"));
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -265,24 +256,12 @@ void MemoryChartView::setData(const ChartData& data)
     m_unit = top >= 2 * kGiB ? kGiB : kMiB;
     const double yMax = niceCeil(top / m_unit);
 
-    QList<QPointF> base;
-    base.reserve(static_cast<qsizetype>(data.batches.size()));
+    QList<double> xs;
+    xs.reserve(static_cast<qsizetype>(data.batches.size()));
     for (const auto b : data.batches)
-        base.append(QPointF(axisX(b), 0.0));
-    for (std::size_t i = 0; i < kStackOrder.size(); ++i) {
-        QList<QPointF> upper = base;
-        bool any = false;
-        for (std::size_t s = 0; s < data.batches.size(); ++s) {
-            const std::uint64_t bytes = componentBytes(data.breakdowns[s], kStackOrder[i]);
-            any = any || bytes > 0;
-            upper[static_cast<qsizetype>(s)].setY(base[static_cast<qsizetype>(s)].y() + static_cast<double>(bytes) / m_unit);
-        }
-        c.lower[i]->replace(base);
-        c.upper[i]->replace(upper);
-        for (QLegendMarker* m : c.memory->legend()->markers(c.areas[i]))
-            m->setVisible(any);
-        base = upper;
-    }
+        xs.append(axisX(b));
+    c.stack->set(xs, [&](qsizetype i) -> const MemoryBreakdown& { return data.breakdowns[static_cast<std::size_t>(i)]; },
+                 m_unit);
     const double capacity = static_cast<double>(data.capacityBytes) / m_unit;
     c.capacity->replace(QList<QPointF>{{0.0, capacity}, {xMax, capacity}});
     c.overTop->replace(QList<QPointF>{{0.0, std::max(yMax, capacity)}, {xMax, std::max(yMax, capacity)}});
@@ -332,6 +311,8 @@ void MemoryChartView::setEstimate(const EstimateState& state)
     if (state.estimate)
         setCurrentBatch(state.estimate->batch);
 }
+
+void MemoryChartView::setStepData(const StepChartData& data) { m_step->setData(data); }
 
 void MemoryChartView::setCurrentBatch(std::int64_t batch)
 {
@@ -404,21 +385,9 @@ QList<QPointF> MemoryChartView::inBatches(const QList<QPointF>& points) const
     return out;
 }
 
-QList<QPointF> MemoryChartView::upperPoints(Component comp) const
-{
-    const auto it = std::find(kStackOrder.begin(), kStackOrder.end(), comp);
-    return inBatches(m_charts->upper[static_cast<std::size_t>(it - kStackOrder.begin())]->points());
-}
+QList<QPointF> MemoryChartView::upperPoints(Component comp) const { return inBatches(m_charts->stack->upperPoints(comp)); }
 
-bool MemoryChartView::showsComponent(Component comp) const
-{
-    const auto it = std::find(kStackOrder.begin(), kStackOrder.end(), comp);
-    if (it == kStackOrder.end() || !m_data.valid)
-        return false;
-    const auto i = static_cast<std::size_t>(it - kStackOrder.begin());
-    const auto markers = m_charts->memory->legend()->markers(m_charts->areas[i]);
-    return !markers.isEmpty() && markers.front()->isVisible();
-}
+bool MemoryChartView::showsComponent(Component comp) const { return m_data.valid && m_charts->stack->shows(comp); }
 
 QList<QPointF> MemoryChartView::capacityPoints() const
 {

@@ -19,12 +19,13 @@ class QTreeWidget;
 namespace headroom::ui {
 
 class LayerActivationsView;
+class StepChartView;
 struct EstimateState;
 
-/// The charts, and the only class that knows Qt Charts (so it can move to Qt Graphs): memory
-/// versus batch size as stacked areas per component with the GPU's capacity, the over-budget
-/// region, the current batch, the largest batch that fits and a hover breakdown; and the
-/// per-layer activation memory (LayerActivationsView). It draws what the PlanController hands it
+/// The charts, and with StepChartView the only classes that know Qt Charts (so they can move to Qt
+/// Graphs): memory versus batch size as stacked areas per component with the GPU's capacity, the
+/// over-budget region, the current batch, the largest batch that fits and a hover breakdown; memory
+/// during one step (StepChartView); and the per-layer activation memory (LayerActivationsView). It draws what the PlanController hands it
 /// and computes nothing.
 ///
 /// The batch axis is logarithmic (powers of two, labelled 1, 2, ..., 512, 1k, ..., 128k): a batch
@@ -63,12 +64,14 @@ public:
     /// The hover tooltip's text for the sample nearest `batch`.
     [[nodiscard]] QString breakdownText(double batch) const;
     [[nodiscard]] LayerActivationsView* layerView() const noexcept { return m_layers; }
+    [[nodiscard]] StepChartView* stepView() const noexcept { return m_step; }
     [[nodiscard]] QTabWidget* tabs() const noexcept { return m_tabs; }
 
 public Q_SLOTS:
     void setData(const headroom::ui::ChartData& data);
     void setEstimate(const headroom::ui::EstimateState& state);
     void setCurrentBatch(std::int64_t batch);
+    void setStepData(const headroom::ui::StepChartData& data);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -86,6 +89,7 @@ private:
     int m_labelStep = 0; ///< every how many powers of two the batch axis is labelled
     QTabWidget* m_tabs;
     LayerActivationsView* m_layers;
+    StepChartView* m_step;
     QStackedWidget* m_memoryStack;
     QLabel* m_message;
 };

@@ -64,6 +64,12 @@ TrainingSetup PlanController::setup() const
     return s;
 }
 
+ChartSetup PlanController::chartSetup() const
+{
+    const TrainingSetup s = setup();
+    return ChartSetup{s.gpuMemoryBytes, qs(m_document->plan().gpu.name), s.parallel.gpus, s.accumulationSteps};
+}
+
 PlanResult PlanController::planResult() const
 {
     PlanResult r;
@@ -98,6 +104,10 @@ void PlanController::reanalyze()
         m_analysis = analyze(plan.network, plan.analysisOptions());
     }
     ++m_analysisRuns;
+    m_layerNames.clear();
+    m_layerNames.reserve(static_cast<qsizetype>(m_analysis.rows.size()));
+    for (const auto& row : m_analysis.rows)
+        m_layerNames.append(qs(row.name));
     Q_EMIT analysisChanged(m_analysis);
     rebuildModel();
 }
@@ -106,7 +116,7 @@ void PlanController::rebuildModel()
 {
     auto model = MemoryModel::build(m_analysis, setup());
     if (model) {
-        m_model = std::move(model).value();
+        m_model = std::make_shared<const MemoryModel>(std::move(model).value());
         m_modelError.reset();
     } else {
         m_model.reset();
@@ -114,6 +124,7 @@ void PlanController::rebuildModel()
     }
     updateEstimate();
     rebuildChart();
+    updateStepChart();
 }
 
 void PlanController::updateBatch()
@@ -128,6 +139,7 @@ void PlanController::updateBatch()
         if (batch > range || wanted < range / 2)
             rebuildChart();
     }
+    updateStepChart();
 }
 
 void PlanController::updateEstimate()
@@ -160,15 +172,32 @@ void PlanController::updateEstimate()
     Q_EMIT estimateChanged(m_state);
 }
 
+void PlanController::updateStepChart()
+{
+    const TrainingSetup s = setup();
+    m_stepChart = StepChartData{};
+    static_cast<ChartSetup&>(m_stepChart) = chartSetup();
+    m_stepChart.layerNames = m_layerNames;
+    if (m_model && m_state.estimate && !m_state.emptyNetwork) {
+        // A tick hands the model on; the chart reads the step's moments from it only when shown.
+        m_stepChart.valid = true;
+        m_stepChart.model = m_model;
+        m_stepChart.batch = s.batch;
+    } else {
+        // Where the estimate's error is (the memory chart's message), or the error itself.
+        m_stepChart.message = !m_chart.message.isEmpty() ? m_chart.message
+            : m_state.error                             ? qs(m_state.error->message)
+                                                        : tr("No estimate");
+    }
+    Q_EMIT stepChartChanged(m_stepChart);
+}
+
 void PlanController::rebuildChart()
 {
     ++m_chartBuilds;
     const TrainingSetup s = setup();
     m_chart = ChartData{};
-    m_chart.capacityBytes = s.gpuMemoryBytes;
-    m_chart.gpuName = qs(m_document->plan().gpu.name);
-    m_chart.gpus = s.parallel.gpus;
-    m_chart.accumulationSteps = s.accumulationSteps;
+    static_cast<ChartSetup&>(m_chart) = chartSetup();
     for (const auto& row : m_analysis.rows) {
         if (row.type != "Repeat" && row.activationBytesPerSample > 0)
             m_chart.layers.push_back({qs(row.name), qs(row.type), row.activationBytesPerSample});

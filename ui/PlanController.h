@@ -7,6 +7,7 @@
 
 #include <QObject>
 
+#include <memory>
 #include <optional>
 
 namespace headroom::ui {
@@ -34,7 +35,8 @@ struct EstimateState final {
 
 /// Keeps the document's results current at two speeds: a network, precision or strategy edit re-runs
 /// the core's analyze() (with the plan's analysis options and sequence length); a set-up change rebuilds the MemoryModel and the chart sweep; a batch change
-/// (every slider tick) only re-estimates, a handful of multiplications, and never re-analyses.
+/// (every slider tick) only re-estimates from the model and re-reads its step's moments at the new
+/// batch, and never re-analyses.
 class PlanController final : public QObject {
     Q_OBJECT
 
@@ -44,6 +46,7 @@ public:
     [[nodiscard]] const Analysis& analysis() const noexcept { return m_analysis; }
     [[nodiscard]] const EstimateState& estimateState() const noexcept { return m_state; }
     [[nodiscard]] const ChartData& chartData() const noexcept { return m_chart; }
+    [[nodiscard]] const StepChartData& stepChartData() const noexcept { return m_stepChart; }
     /// The full result as the CLI and the report see it (same analysis, same estimate).
     [[nodiscard]] PlanResult planResult() const;
 
@@ -66,18 +69,25 @@ Q_SIGNALS:
     void analysisChanged(const headroom::Analysis& analysis);
     void estimateChanged(const headroom::ui::EstimateState& state);
     void chartDataChanged(const headroom::ui::ChartData& data);
+    /// Every tick (the step's moments at the new batch) and every rebuild.
+    void stepChartChanged(const headroom::ui::StepChartData& data);
 
 private:
     void rebuildChart();
     void updateEstimate();
+    void updateStepChart();
     TrainingSetup setup() const;
+    ChartSetup chartSetup() const;
 
     Document* m_document;
     Analysis m_analysis;
-    std::optional<MemoryModel> m_model;
+    /// Shared with the step chart's data, which reads it only when the chart is shown.
+    std::shared_ptr<const MemoryModel> m_model;
     std::optional<Error> m_modelError;
     EstimateState m_state;
     ChartData m_chart;
+    StepChartData m_stepChart;
+    QStringList m_layerNames; ///< the analysis's row names, kept between ticks
     int m_analysisRuns = 0;
     int m_chartBuilds = 0;
 };

@@ -22,6 +22,7 @@
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -129,6 +130,14 @@ QWidget* SetupPanel::createGpuTab()
     m_eightBit->setToolTip(
         tr("bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 "
            "elements stay 32-bit)"));
+    m_implementation = new QComboBox(page);
+    m_implementation->setObjectName(QStringLiteral("optimizerImplementationComboBox"));
+    for (const OptimizerImplementation i : allOptimizerImplementations())
+        m_implementation->addItem(UiText::optimizerImplementation(i), static_cast<int>(i));
+    m_implementation->setToolTip(
+        tr("How torch.optim runs the optimizer step, and the temporaries it holds then: foreach (the "
+           "default on CUDA) lists as large as all the parameters, fused=True none, foreach=False "
+           "(for-loop) those of one parameter at a time"));
     m_precision = new QComboBox(page);
     m_precision->setObjectName(QStringLiteral("precisionComboBox"));
     for (const Precision p : kPrecisions)
@@ -160,6 +169,7 @@ QWidget* SetupPanel::createGpuTab()
     form->setContentsMargins(0, 6, 0, 0);
     form->addRow(tr("GPU:"), m_gpu);
     form->addRow(tr("Optimizer:"), optimizerRow);
+    form->addRow(tr("Implementation:"), m_implementation);
     form->addRow(tr("Precision:"), m_precision);
     form->addRow(tr("Overhead:"), overheadRow);
 
@@ -168,6 +178,10 @@ QWidget* SetupPanel::createGpuTab()
     connect(m_optimizer, &QComboBox::currentIndexChanged, this,
         [this] { m_document->setOptimizer(static_cast<Optimizer>(m_optimizer->currentData().toInt())); });
     connect(m_eightBit, &QCheckBox::toggled, this, [this](bool on) { m_document->setEightBitOptimizer(on); });
+    connect(m_implementation, &QComboBox::currentIndexChanged, this, [this] {
+        m_document->setOptimizerImplementation(
+            static_cast<OptimizerImplementation>(m_implementation->currentData().toInt()));
+    });
     connect(m_precision, &QComboBox::currentIndexChanged, this,
         [this] { m_document->setPrecision(static_cast<Precision>(m_precision->currentData().toInt())); });
     FieldCommit::attach(m_overhead,
@@ -402,7 +416,7 @@ void SetupPanel::refresh()
     const Plan& plan = m_document->plan();
     m_gpu->setCurrentGpu(plan.gpu);
     const QSignalBlocker blockers[] { QSignalBlocker(m_optimizer), QSignalBlocker(m_precision),
-        QSignalBlocker(m_overhead), QSignalBlocker(m_eightBit), QSignalBlocker(m_utilization),
+        QSignalBlocker(m_overhead), QSignalBlocker(m_eightBit), QSignalBlocker(m_utilization), QSignalBlocker(m_implementation),
         QSignalBlocker(m_checkpointing), QSignalBlocker(m_attention), QSignalBlocker(m_sequenceLength),
         QSignalBlocker(m_accumulation), QSignalBlocker(m_loraRank), QSignalBlocker(m_loraDropout),
         QSignalBlocker(m_qlora), QSignalBlocker(m_gpus), QSignalBlocker(m_sharding),
@@ -410,6 +424,18 @@ void SetupPanel::refresh()
     (void)blockers;
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(plan.setup.optimizer)));
     m_eightBit->setChecked(plan.setup.eightBitOptimizer);
+    m_implementation->setCurrentIndex(m_implementation->findData(static_cast<int>(plan.setup.optimizerImplementation)));
+    // Fused only where torch.optim has it (Document::setOptimizer leaves it for the others).
+    auto* implementations = qobject_cast<QStandardItemModel*>(m_implementation->model());
+    const int fused = m_implementation->findData(static_cast<int>(OptimizerImplementation::Fused));
+    if (implementations && fused >= 0) {
+        QStandardItem* item = implementations->item(fused);
+        const bool available = hasFusedImplementation(plan.setup.optimizer);
+        item->setEnabled(available);
+        item->setToolTip(available ? QString()
+                                   : tr("%1 has no fused implementation in torch.optim")
+                                         .arg(UiText::optimizer(plan.setup.optimizer)));
+    }
     m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(plan.precision)));
     m_overhead->setValue(static_cast<int>(plan.setup.overheadBytes / kMiB));
     m_utilization->setValue(static_cast<int>(std::lround(plan.setup.assumedUtilization * 100.0)));

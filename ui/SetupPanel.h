@@ -60,6 +60,7 @@ private:
     GpuSelector* m_gpu;
     QComboBox* m_optimizer;
     QCheckBox* m_eightBit;
+    QComboBox* m_implementation;
     QComboBox* m_precision;
     QSpinBox* m_overhead;
     QSpinBox* m_utilization;

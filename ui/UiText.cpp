@@ -115,6 +115,16 @@ QString UiText::sharding(Sharding s)
     return qs(shardingLabel(s));
 }
 
+QString UiText::optimizerImplementation(OptimizerImplementation i)
+{
+    switch (i) {
+    case OptimizerImplementation::Foreach: return tr("Foreach (PyTorch default)");
+    case OptimizerImplementation::Fused: return tr("Fused");
+    case OptimizerImplementation::ForLoop: return tr("For-loop");
+    }
+    return qs(optimizerImplementationLabel(i));
+}
+
 QString UiText::bytes(std::uint64_t n) { return qs(formatBytes(n)); }
 
 QString UiText::signedBytes(double n) { return qs(formatSignedBytes(n)); }

@@ -28,6 +28,7 @@ public:
     [[nodiscard]] static QString checkpointing(Checkpointing c);
     [[nodiscard]] static QString attention(AttentionImplementation a);
     [[nodiscard]] static QString sharding(Sharding s);
+    [[nodiscard]] static QString optimizerImplementation(OptimizerImplementation i);
     [[nodiscard]] static QString bytes(std::uint64_t n);
     [[nodiscard]] static QString signedBytes(double n);
     [[nodiscard]] static QString count(std::uint64_t n);

@@ -378,16 +378,29 @@ Result<MemoryBreakdown> MemoryModel::at(std::int64_t batch) const
     return out;
 }
 
+namespace {
+/// The moment highest on `envelope` at `batch` (clamped to 1..kMaxBatch), as a StepPeak.
+StepPeak highestMoment(const StepTimeline& timeline, const UpperEnvelope& envelope, std::int64_t batch)
+{
+    const std::size_t i = envelope.highestAt(std::clamp<std::int64_t>(batch, 1, kMaxBatch)).id;
+    const StepMoment& m = timeline.moments()[i];
+    return StepPeak{m.phase, m.row, m.recomputing, m.laterMicroBatch, i};
+}
+} // namespace
+
 StepPeak MemoryModel::peakAt(std::int64_t batch) const
 {
-    const std::size_t i = m_timeline.steady().highestAt(std::clamp<std::int64_t>(batch, 1, kMaxBatch)).id;
-    const StepMoment& m = m_timeline.moments()[i];
-    return StepPeak{m.phase, m.row, m.recomputing, m.laterMicroBatch, i};
+    return highestMoment(m_timeline, m_timeline.steady(), batch);
 }
 
 std::uint64_t MemoryModel::firstStepPeak(std::int64_t batch) const noexcept
 {
     return m_timeline.first().valueAt(std::clamp<std::int64_t>(batch, 1, kMaxBatch));
+}
+
+StepPeak MemoryModel::firstStepPeakAt(std::int64_t batch) const
+{
+    return highestMoment(m_timeline, m_timeline.first(), batch);
 }
 
 std::size_t MemoryModel::endOfForwardMoment() const noexcept
@@ -414,6 +427,15 @@ MemoryBreakdown MemoryModel::momentAt(std::size_t moment, std::int64_t batch) co
         const Count bytes = Count{componentBytes(m.fixed, c)} + Count{componentBytes(m.perSample, c)} * b;
         setComponentBytes(out, c, bytes.isOverflow() ? std::numeric_limits<std::uint64_t>::max() : bytes.value());
     }
+    return out;
+}
+
+MemoryBreakdown MemoryModel::firstStepMomentAt(std::size_t moment, std::int64_t batch) const noexcept
+{
+    MemoryBreakdown out = momentAt(moment, batch);
+    // StepTimeline::simulate() builds the first step's envelope the same way: the state is fixed.
+    if (m_timeline.moments()[moment].phase != StepPhase::OptimizerStep)
+        out.optimizerState -= std::min(out.optimizerState, m_timeline.moments()[moment].fixed.optimizerState);
     return out;
 }
 

@@ -301,16 +301,8 @@ FLOPs</translation>
         <translation>활성화.</translation>
     </message>
     <message>
-        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the backward transient (the largest pair of activation gradients alive at once during backward) are components of their own.</source>
-        <translation>autograd가 역전파를 위해 저장하는 텐서로, CUDA에서의 PyTorch 2.x 동작을 따릅니다. 저장된 각 스토리지는 처음 보관하는 레이어에서 한 번만 셉니다(손실 함수 포함). 레이블을 포함한 입력 배치와 역전파 임시 텐서(역전파 중 동시에 살아 있는 가장 큰 활성화 그래디언트 쌍)는 별도 구성 요소입니다.</translation>
-    </message>
-    <message>
         <source>Peak memory.</source>
         <translation>최대 메모리.</translation>
-    </message>
-    <message>
-        <source>The total is the sum of all the components: the memory at the start of the backward pass when gradients are kept between steps (zero_grad(set_to_none=False), or gradient accumulation). With PyTorch 2.x&apos;s default set_to_none=True the real peak can be lower by up to the gradients&apos; size; Headroom reports the sum so that a plan it says fits does fit. Weights, gradients, optimizer state and overhead do not depend on the batch size; activations, the input batch and the transient grow linearly with it.</source>
-        <translation>합계는 모든 구성 요소의 합으로, 스텝 사이에 그래디언트를 유지할 때(zero_grad(set_to_none=False) 또는 그래디언트 누적) 역전파가 시작되는 시점의 메모리입니다. PyTorch 2.x 기본값인 set_to_none=True에서는 실제 최대치가 그래디언트 크기만큼까지 낮을 수 있습니다. Headroom은 들어간다고 판단한 계획이 실제로 들어가도록 합계를 보고합니다. 가중치, 그래디언트, 옵티마이저 상태, 오버헤드는 배치 크기와 무관하고, 활성화, 입력 배치, 임시 텐서는 배치에 비례해 늘어납니다.</translation>
     </message>
     <message>
         <source>%1 keeps no state.</source>
@@ -437,10 +429,6 @@ FLOPs</translation>
         <translation>모델링하지 않은 것.</translation>
     </message>
     <message>
-        <source>The caching allocator&apos;s rounding and fragmentation, cuDNN workspaces beyond the overhead setting, and temporaries inside the optimizer step.</source>
-        <translation>캐싱 할당자의 반올림과 단편화, 오버헤드 설정을 넘는 cuDNN 작업 공간, 옵티마이저 스텝 내부의 임시 텐서.</translation>
-    </message>
-    <message>
         <source>docs/memory-model.md in Headroom&apos;s documentation describes the memory model, its formulas and their sources. In short:</source>
         <translation>Headroom 문서의 docs/memory-model.md에 메모리 모델과 그 공식, 출처가 설명되어 있습니다. 요약하면:</translation>
     </message>
@@ -455,6 +443,89 @@ FLOPs</translation>
     <message>
         <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
         <translation>배치 %1부터 %2까지 학습 스텝 한 번의 최대 메모리를 구성 요소별로 쌓은 그림. 배치 %3에서 최대 메모리는 고정 %4에 샘플당 %5입니다.</translation>
+    </message>
+    <message>
+        <source>Implementation</source>
+        <translation>구현 방식</translation>
+    </message>
+    <message>
+        <source>During one step</source>
+        <translation>한 스텝 동안</translation>
+    </message>
+    <message>
+        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the transient (the activation gradients alive at the peak, or the optimizer step&apos;s temporaries) are components of their own.</source>
+        <translation>autograd가 역전파를 위해 저장하는 텐서로, CUDA에서의 PyTorch 2.x 의미를 따릅니다. 저장된 각 스토리지는 그것을 처음 보관하는 레이어에서 한 번만 세며, 손실 함수의 것도 포함합니다. 레이블을 포함한 입력 배치와 임시 텐서(최대 메모리 시점에 살아 있는 활성화 그래디언트, 또는 옵티마이저 스텝의 임시 텐서)는 별도의 구성 요소입니다.</translation>
+    </message>
+    <message>
+        <source>Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer (each output allocated, a tensor nothing keeps freed after its last use), the backward pass in reverse (activation gradients alive until their layer&apos;s backward has run, parameter gradients created when first reached, as zero_grad(set_to_none=True) leaves them, saved tensors freed once no backward needs them), then the optimizer step with the temporaries of its implementation (here %1, as torch.optim names it). The total is the highest point of that step, and the breakdown is what is alive then. The first step has no optimizer state until its optimizer step creates it. Every moment&apos;s memory is a fixed part plus a part per sample.</source>
+        <translation>Headroom은 PyTorch 2.x가 실행하는 방식대로 학습 스텝 하나를 시뮬레이션합니다. 순전파를 레이어별로(출력마다 메모리를 할당하고, 아무도 보관하지 않는 텐서는 마지막 사용 후 해제), 역전파를 역순으로(활성화 그래디언트는 해당 레이어의 역전파가 끝날 때까지 유지, 파라미터 그래디언트는 zero_grad(set_to_none=True)가 남긴 상태대로 처음 도달할 때 생성, 저장된 텐서는 더 이상 필요로 하는 역전파가 없으면 해제), 그리고 구현 방식의 임시 텐서와 함께 옵티마이저 스텝을 실행합니다(여기서는 torch.optim의 이름으로 %1). 합계는 그 스텝의 최고점이고, 구성 요소는 그 시점에 살아 있는 것입니다. 첫 스텝에는 옵티마이저 스텝이 만들기 전까지 옵티마이저 상태가 없습니다. 각 시점의 메모리는 고정 부분에 샘플당 부분을 더한 것입니다.</translation>
+    </message>
+    <message>
+        <source>At batch %1 the step peaks at %2, the first step at %3.</source>
+        <translation>배치 %1에서 스텝의 최대 메모리는 %2, 첫 스텝은 %3입니다.</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
+        <translation>캐싱 할당자의 반올림과 단편화, 그리고 오버헤드 설정을 넘는 cuDNN 작업 공간.</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::StepChart</name>
+    <message>
+        <source>End of the forward pass, after layer %1</source>
+        <translation>순전파 끝, 레이어 %1 다음</translation>
+    </message>
+    <message>
+        <source>Forward pass, layer %1</source>
+        <translation>순전파, 레이어 %1</translation>
+    </message>
+    <message>
+        <source>Backward pass, recomputing layer %1 (checkpointing)</source>
+        <translation>역전파, 레이어 %1 다시 계산 중 (체크포인팅)</translation>
+    </message>
+    <message>
+        <source>Backward pass, layer %1</source>
+        <translation>역전파, 레이어 %1</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <source>Peak %1 · %2</source>
+        <translation>최대 %1 · %2</translation>
+    </message>
+    <message>
+        <source>at the end of the forward pass, after layer %1</source>
+        <translation>순전파가 끝날 때, 레이어 %1 다음</translation>
+    </message>
+    <message>
+        <source>in the forward pass, at layer %1</source>
+        <translation>순전파 중 레이어 %1에서</translation>
+    </message>
+    <message>
+        <source>in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>역전파 중 체크포인팅이 레이어 %1을(를) 다시 계산할 때</translation>
+    </message>
+    <message>
+        <source>in the backward pass, at layer %1</source>
+        <translation>역전파 중 레이어 %1에서</translation>
+    </message>
+    <message>
+        <source>in the optimizer step</source>
+        <translation>옵티마이저 스텝에서</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1 (no optimizer state before its optimizer step): %2 at its peak, %3.</source>
+        <translation>배치 %1에서 첫 학습 스텝(옵티마이저 스텝 전에는 옵티마이저 상태 없음): 최대 %2, %3.</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: %2 at its peak, %3.</source>
+        <translation>배치 %1에서 학습 스텝 하나: 최대 %2, %3.</translation>
+    </message>
+    <message>
+        <source>The last of %1 micro-batches: the accumulated gradients are alive.</source>
+        <translation>마이크로 배치 %1개 중 마지막: 누적된 그래디언트가 살아 있습니다.</translation>
     </message>
 </context>
 <context>
@@ -829,14 +900,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::CoreText</name>
     <message>
-        <source>Average pooling to a fixed output size</source>
-        <translation>고정된 출력 크기로 평균 풀링</translation>
-    </message>
-    <message>
-        <source>Elementwise sum of two or more inputs (residual)</source>
-        <translation>두 개 이상의 입력을 원소별로 더함 (잔차)</translation>
-    </message>
-    <message>
         <source>2-D average pooling over [C, H, W]</source>
         <translation>[C, H, W]에 대한 2차원 평균 풀링</translation>
     </message>
@@ -913,10 +976,6 @@ FLOPs</translation>
         <translation>[C, H, W]에 대한 2차원 최대 풀링</translation>
     </message>
     <message>
-        <source>Elementwise product of two inputs (gated units)</source>
-        <translation>두 입력의 원소별 곱 (게이트 유닛)</translation>
-    </message>
-    <message>
         <source>Multi-head self-attention over a sequence [T, E]</source>
         <translation>시퀀스 [T, E]에 대한 멀티헤드 셀프 어텐션</translation>
     </message>
@@ -969,10 +1028,6 @@ FLOPs</translation>
         <translation>잔차와 LayerNorm을 갖춘 셀프 어텐션 및 피드포워드 블록</translation>
     </message>
     <message>
-        <source>Output height and width</source>
-        <translation>출력 높이와 너비</translation>
-    </message>
-    <message>
         <source>Window size</source>
         <translation>윈도 크기</translation>
     </message>
@@ -1009,10 +1064,6 @@ FLOPs</translation>
         <translation>이동 통계의 모멘텀</translation>
     </message>
     <message>
-        <source>Learnable scale and shift</source>
-        <translation>학습 가능한 스케일과 이동</translation>
-    </message>
-    <message>
         <source>Keeps running mean and variance buffers</source>
         <translation>이동 평균과 분산 버퍼를 유지</translation>
     </message>
@@ -1037,10 +1088,6 @@ FLOPs</translation>
         <translation>스트라이드</translation>
     </message>
     <message>
-        <source>Zero padding on each side</source>
-        <translation>양쪽 각각의 0 패딩</translation>
-    </message>
-    <message>
         <source>Spacing between kernel elements</source>
         <translation>커널 원소 사이의 간격</translation>
     </message>
@@ -1051,10 +1098,6 @@ FLOPs</translation>
     <message>
         <source>Adds a learnable bias</source>
         <translation>학습 가능한 편향을 추가</translation>
-    </message>
-    <message>
-        <source>Padding mode (does not change sizes)</source>
-        <translation>패딩 모드 (크기는 바뀌지 않음)</translation>
     </message>
     <message>
         <source>Implicit zero padding removed from each side</source>
@@ -1628,6 +1671,510 @@ FLOPs</translation>
         <source>the whole last axis</source>
         <translation>마지막 축 전체</translation>
     </message>
+    <message>
+        <source>1-D transposed convolution over [C, L]</source>
+        <translation>[C, L]에 대한 1차원 전치 합성곱</translation>
+    </message>
+    <message>
+        <source>3-D convolution over [C, D, H, W]</source>
+        <translation>[C, D, H, W]에 대한 3차원 합성곱</translation>
+    </message>
+    <message>
+        <source>3-D transposed convolution over [C, D, H, W]</source>
+        <translation>[C, D, H, W]에 대한 3차원 전치 합성곱</translation>
+    </message>
+    <message>
+        <source>1-D average pooling over [C, L]</source>
+        <translation>[C, L]에 대한 1차원 평균 풀링</translation>
+    </message>
+    <message>
+        <source>1-D max pooling over [C, L]</source>
+        <translation>[C, L]에 대한 1차원 최대 풀링</translation>
+    </message>
+    <message>
+        <source>3-D average pooling over [C, D, H, W]</source>
+        <translation>[C, D, H, W]에 대한 3차원 평균 풀링</translation>
+    </message>
+    <message>
+        <source>3-D max pooling over [C, D, H, W]</source>
+        <translation>[C, D, H, W]에 대한 3차원 최대 풀링</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, D, H, W] to a fixed output size</source>
+        <translation>[C, D, H, W]를 고정된 출력 크기로 평균 풀링</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, H, W] to a fixed output size</source>
+        <translation>[C, H, W]를 고정된 출력 크기로 평균 풀링</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, L] to a fixed output size</source>
+        <translation>[C, L]을 고정된 출력 크기로 평균 풀링</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, D, H, W] to a fixed output size</source>
+        <translation>[C, D, H, W]를 고정된 출력 크기로 최대 풀링</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, H, W] to a fixed output size</source>
+        <translation>[C, H, W]를 고정된 출력 크기로 최대 풀링</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, L] to a fixed output size</source>
+        <translation>[C, L]을 고정된 출력 크기로 최대 풀링</translation>
+    </message>
+    <message>
+        <source>Batch normalisation over [C, D, H, W]</source>
+        <translation>[C, D, H, W]에 대한 배치 정규화</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, D, H, W]</source>
+        <translation>[C, D, H, W]에 대한 인스턴스 정규화 (샘플과 채널별)</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, H, W]</source>
+        <translation>[C, H, W]에 대한 인스턴스 정규화 (샘플과 채널별)</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, L]</source>
+        <translation>[C, L]에 대한 인스턴스 정규화 (샘플과 채널별)</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last 2 axes</source>
+        <translation>마지막 2개 축의 순환 패딩</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last 3 axes</source>
+        <translation>마지막 3개 축의 순환 패딩</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last axis</source>
+        <translation>마지막 축의 순환 패딩</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last 2 axes</source>
+        <translation>마지막 2개 축의 상수 패딩</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last 3 axes</source>
+        <translation>마지막 3개 축의 상수 패딩</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last axis</source>
+        <translation>마지막 축의 상수 패딩</translation>
+    </message>
+    <message>
+        <source>Pads the last axes (F.pad)</source>
+        <translation>마지막 축들을 패딩 (F.pad)</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last 2 axes</source>
+        <translation>마지막 2개 축의 반사 패딩</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last 3 axes</source>
+        <translation>마지막 3개 축의 반사 패딩</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last axis</source>
+        <translation>마지막 축의 반사 패딩</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last 2 axes</source>
+        <translation>마지막 2개 축의 복제 패딩</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last 3 axes</source>
+        <translation>마지막 3개 축의 복제 패딩</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last axis</source>
+        <translation>마지막 축의 복제 패딩</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last 2 axes</source>
+        <translation>마지막 2개 축의 0 패딩</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last 3 axes</source>
+        <translation>마지막 3개 축의 0 패딩</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last axis</source>
+        <translation>마지막 축의 0 패딩</translation>
+    </message>
+    <message>
+        <source>Elementwise difference of two operands</source>
+        <translation>두 피연산자의 원소별 차</translation>
+    </message>
+    <message>
+        <source>Elementwise product of two operands (gates, layer scale)</source>
+        <translation>두 피연산자의 원소별 곱 (게이트, 레이어 스케일)</translation>
+    </message>
+    <message>
+        <source>Elementwise quotient of two operands</source>
+        <translation>두 피연산자의 원소별 나눗셈</translation>
+    </message>
+    <message>
+        <source>Elementwise sum of two or more operands (residual)</source>
+        <translation>두 개 이상의 피연산자를 원소별로 더함 (잔차)</translation>
+    </message>
+    <message>
+        <source>Matrix product of two inputs over their last two axes (torch.matmul, bmm)</source>
+        <translation>두 입력의 마지막 두 축에 대한 행렬 곱 (torch.matmul, bmm)</translation>
+    </message>
+    <message>
+        <source>Maximum over axes (torch.amax)</source>
+        <translation>여러 축에 걸친 최댓값 (torch.amax)</translation>
+    </message>
+    <message>
+        <source>Mean over axes (torch.mean)</source>
+        <translation>여러 축에 걸친 평균 (torch.mean)</translation>
+    </message>
+    <message>
+        <source>Sum over axes (torch.sum)</source>
+        <translation>여러 축에 걸친 합 (torch.sum)</translation>
+    </message>
+    <message>
+        <source>A contiguous copy of a permuted or sliced view (Tensor.contiguous)</source>
+        <translation>축 순서를 바꾸거나 잘라 낸 뷰의 연속 복사본 (Tensor.contiguous)</translation>
+    </message>
+    <message>
+        <source>A new shape: a view when the layout allows, else a copy (Tensor.reshape)</source>
+        <translation>새 형태: 메모리 배치가 허용하면 뷰, 아니면 복사본 (Tensor.reshape)</translation>
+    </message>
+    <message>
+        <source>A view with a new shape (Tensor.view)</source>
+        <translation>새 형태의 뷰 (Tensor.view)</translation>
+    </message>
+    <message>
+        <source>Broadcasts axes of size 1 to a larger size (a view)</source>
+        <translation>크기가 1인 축을 더 큰 크기로 브로드캐스트 (뷰)</translation>
+    </message>
+    <message>
+        <source>Inserts an axis of size 1 (a view)</source>
+        <translation>크기가 1인 축을 삽입 (뷰)</translation>
+    </message>
+    <message>
+        <source>One index of an axis, which is removed (x[:, 0]; a view)</source>
+        <translation>한 축의 인덱스 하나를 고르고 그 축은 제거 (x[:, 0]; 뷰)</translation>
+    </message>
+    <message>
+        <source>Removes axes of size 1 (a view)</source>
+        <translation>크기가 1인 축을 제거 (뷰)</translation>
+    </message>
+    <message>
+        <source>Reorders the axes (a view)</source>
+        <translation>축의 순서를 바꿈 (뷰)</translation>
+    </message>
+    <message>
+        <source>Splits one axis into several (a view)</source>
+        <translation>한 축을 여러 축으로 나눔 (뷰)</translation>
+    </message>
+    <message>
+        <source>Swaps two axes (a view)</source>
+        <translation>두 축을 맞바꿈 (뷰)</translation>
+    </message>
+    <message>
+        <source>length elements of one axis from start (a view)</source>
+        <translation>한 축에서 start부터 length개 원소 (뷰)</translation>
+    </message>
+    <message>
+        <source>x[..., start:end:step] along one axis (a view)</source>
+        <translation>한 축을 따라 x[..., start:end:step] (뷰)</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes (nn.Upsample, F.interpolate)</source>
+        <translation>공간 축의 크기를 바꿈 (nn.Upsample, F.interpolate)</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes, bilinear (2-D)</source>
+        <translation>공간 축의 크기를 바꿈, 쌍선형 보간 (2차원)</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes, nearest (2-D)</source>
+        <translation>공간 축의 크기를 바꿈, 최근접 보간 (2차원)</translation>
+    </message>
+    <message>
+        <source>[C r^2, H, W] to [C, H r, W r] (sub-pixel convolution)</source>
+        <translation>[C r^2, H, W]를 [C, H r, W r]로 (서브픽셀 합성곱)</translation>
+    </message>
+    <message>
+        <source>[C, H r, W r] to [C r^2, H, W]</source>
+        <translation>[C, H r, W r]을 [C r^2, H, W]로</translation>
+    </message>
+    <message>
+        <source>-x</source>
+        <translation>-x</translation>
+    </message>
+    <message>
+        <source>Square root</source>
+        <translation>제곱근</translation>
+    </message>
+    <message>
+        <source>e ** x</source>
+        <translation>e ** x</translation>
+    </message>
+    <message>
+        <source>log(1 + exp(beta x)) / beta</source>
+        <translation>log(1 + exp(beta x)) / beta</translation>
+    </message>
+    <message>
+        <source>log(sigmoid(x))</source>
+        <translation>log(sigmoid(x))</translation>
+    </message>
+    <message>
+        <source>max(0, x) + min(0, alpha (exp(x / alpha) - 1))</source>
+        <translation>max(0, x) + min(0, alpha (exp(x / alpha) - 1))</translation>
+    </message>
+    <message>
+        <source>min(max(x, min), max) (torch.clamp)</source>
+        <translation>min(max(x, min), max) (torch.clamp)</translation>
+    </message>
+    <message>
+        <source>min(max(x, min_val), max_val)</source>
+        <translation>min(max(x, min_val), max_val)</translation>
+    </message>
+    <message>
+        <source>relu6(x + 3) / 6</source>
+        <translation>relu6(x + 3) / 6</translation>
+    </message>
+    <message>
+        <source>scale x if x &gt; 0 else scale alpha (exp(x) - 1), fixed constants</source>
+        <translation>x &gt; 0이면 scale x, 아니면 scale alpha (exp(x) - 1), 상수는 고정</translation>
+    </message>
+    <message>
+        <source>x * relu6(x + 3) / 6 (MobileNetV3)</source>
+        <translation>x * relu6(x + 3) / 6 (MobileNetV3)</translation>
+    </message>
+    <message>
+        <source>x * tanh(softplus(x))</source>
+        <translation>x * tanh(softplus(x))</translation>
+    </message>
+    <message>
+        <source>x ** exponent</source>
+        <translation>x ** exponent</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else alpha (exp(x) - 1)</source>
+        <translation>x &gt; 0이면 x, 아니면 alpha (exp(x) - 1)</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else weight * x (a learned slope)</source>
+        <translation>x &gt; 0이면 x, 아니면 weight * x (학습되는 기울기)</translation>
+    </message>
+    <message>
+        <source>|x|</source>
+        <translation>|x|</translation>
+    </message>
+    <message>
+        <source>A constant used as the last operand (x / 8)</source>
+        <translation>마지막 피연산자로 쓰는 상수 (x / 8)</translation>
+    </message>
+    <message>
+        <source>Above beta x &gt; threshold the function is linear</source>
+        <translation>beta x &gt; threshold이면 함수가 선형</translation>
+    </message>
+    <message>
+        <source>Aligns the corner pixels (interpolating modes)</source>
+        <translation>모서리 픽셀을 맞춤 (보간 모드)</translation>
+    </message>
+    <message>
+        <source>Axes to reduce, counting the batch axis as 0 (negative counts from the end)</source>
+        <translation>축소할 축 (배치 축을 0으로 셈, 음수는 끝에서부터 셈)</translation>
+    </message>
+    <message>
+        <source>Axis (counting the batch axis as 0)</source>
+        <translation>축 (배치 축을 0으로 셈)</translation>
+    </message>
+    <message>
+        <source>Axis to remove (counting the batch axis as 0)</source>
+        <translation>제거할 축 (배치 축을 0으로 셈)</translation>
+    </message>
+    <message>
+        <source>Axis to split (counting the batch axis as 0)</source>
+        <translation>나눌 축 (배치 축을 0으로 셈)</translation>
+    </message>
+    <message>
+        <source>Before and after each padded axis, last axis first: [left, right, top, bottom]</source>
+        <translation>패딩할 각 축의 앞뒤 패딩, 마지막 축부터: [left, right, top, bottom]</translation>
+    </message>
+    <message>
+        <source>End index, excluded (negative counts from the end)</source>
+        <translation>끝 인덱스, 그 위치는 제외 (음수는 끝에서부터 셈)</translation>
+    </message>
+    <message>
+        <source>Fill value</source>
+        <translation>채울 값</translation>
+    </message>
+    <message>
+        <source>Fill value (constant mode)</source>
+        <translation>채울 값 (constant 모드)</translation>
+    </message>
+    <message>
+        <source>First axis (counting the batch axis as 0)</source>
+        <translation>첫 번째 축 (배치 축을 0으로 셈)</translation>
+    </message>
+    <message>
+        <source>First index (negative counts from the end)</source>
+        <translation>첫 인덱스 (음수는 끝에서부터 셈)</translation>
+    </message>
+    <message>
+        <source>How the padding is filled</source>
+        <translation>패딩을 채우는 방식</translation>
+    </message>
+    <message>
+        <source>How the padding is filled (other than zeros: a padded copy is made first)</source>
+        <translation>패딩을 채우는 방식 (zeros 이외의 모드는 먼저 패딩된 복사본을 만듦)</translation>
+    </message>
+    <message>
+        <source>Index (negative counts from the end)</source>
+        <translation>인덱스 (음수는 끝에서부터 셈)</translation>
+    </message>
+    <message>
+        <source>Initial slope</source>
+        <translation>초기 기울기</translation>
+    </message>
+    <message>
+        <source>Interpolation</source>
+        <translation>보간 방식</translation>
+    </message>
+    <message>
+        <source>Keeps the reduced axes with size 1</source>
+        <translation>축소한 축을 크기 1로 유지</translation>
+    </message>
+    <message>
+        <source>Learnable scale and shift per channel</source>
+        <translation>채널별 학습 가능한 스케일과 이동</translation>
+    </message>
+    <message>
+        <source>Learned slopes: 1, or one per channel</source>
+        <translation>학습되는 기울기 수: 1 또는 채널마다 하나</translation>
+    </message>
+    <message>
+        <source>Lower bound</source>
+        <translation>하한</translation>
+    </message>
+    <message>
+        <source>Multiplier of every spatial axis (the output is floor(input x scale_factor))</source>
+        <translation>모든 공간 축의 배율 (출력은 floor(input x scale_factor))</translation>
+    </message>
+    <message>
+        <source>Number of elements</source>
+        <translation>원소 수</translation>
+    </message>
+    <message>
+        <source>Only zeros: PyTorch&apos;s transposed convolutions support no other</source>
+        <translation>zeros만 가능: PyTorch의 전치 합성곱은 다른 모드를 지원하지 않음</translation>
+    </message>
+    <message>
+        <source>Output size</source>
+        <translation>출력 크기</translation>
+    </message>
+    <message>
+        <source>Output size of the spatial axes (one size for all, or one per axis)</source>
+        <translation>공간 축의 출력 크기 (모든 축에 하나 또는 축마다 하나)</translation>
+    </message>
+    <message>
+        <source>Padding on each side</source>
+        <translation>양쪽 각각의 패딩</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right, top, bottom, front, back]</source>
+        <translation>모든 쪽에 같은 패딩 또는 [left, right, top, bottom, front, back]</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right, top, bottom]</source>
+        <translation>모든 쪽에 같은 패딩 또는 [left, right, top, bottom]</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right]</source>
+        <translation>모든 쪽에 같은 패딩 또는 [left, right]</translation>
+    </message>
+    <message>
+        <source>Position of the new axis (counting the batch axis as 0)</source>
+        <translation>새 축의 위치 (배치 축을 0으로 셈)</translation>
+    </message>
+    <message>
+        <source>Recomputes the scale from the output size (sizes are the same)</source>
+        <translation>출력 크기로 배율을 다시 계산 (크기는 같음)</translation>
+    </message>
+    <message>
+        <source>Scale of the negative side (not 0)</source>
+        <translation>음수 쪽의 배율 (0이면 안 됨)</translation>
+    </message>
+    <message>
+        <source>Second axis (counting the batch axis as 0)</source>
+        <translation>두 번째 축 (배치 축을 0으로 셈)</translation>
+    </message>
+    <message>
+        <source>Shape of a learned tensor put before the inputs, per sample (no batch axis): [1, 768] for a class token</source>
+        <translation>입력 앞에 놓는 학습되는 텐서의 형태, 샘플당 (배치 축 없음): 클래스 토큰이면 [1, 768]</translation>
+    </message>
+    <message>
+        <source>Shape of a learned tensor used as the next operand, per sample (no batch axis): [384] for a layer scale, [197, 384] for a position table, [C, 1, 1] per channel</source>
+        <translation>다음 피연산자로 쓰는 학습되는 텐서의 형태, 샘플당 (배치 축 없음): 레이어 스케일은 [384], 위치 테이블은 [197, 384], 채널별이면 [C, 1, 1]</translation>
+    </message>
+    <message>
+        <source>Sharpness</source>
+        <translation>날카로움</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>간격</translation>
+    </message>
+    <message>
+        <source>The factor r</source>
+        <translation>배율 r</translation>
+    </message>
+    <message>
+        <source>The new order of the axes, counting the batch axis as 0, which stays first: [0, 2, 3, 1] for channels last</source>
+        <translation>축의 새 순서 (배치 축을 0으로 세며 맨 앞에 그대로 둠): 채널 마지막(channels last)이면 [0, 2, 3, 1]</translation>
+    </message>
+    <message>
+        <source>The new shape of one sample (no batch axis); -1 keeps an axis</source>
+        <translation>샘플 하나의 새 형태 (배치 축 없음). -1은 그 축을 그대로 둠</translation>
+    </message>
+    <message>
+        <source>The new shape of one sample (no batch axis); one -1 is inferred</source>
+        <translation>샘플 하나의 새 형태 (배치 축 없음). -1 하나는 추론됨</translation>
+    </message>
+    <message>
+        <source>The power (a number)</source>
+        <translation>지수 (숫자)</translation>
+    </message>
+    <message>
+        <source>The sizes it splits into; one -1 is inferred</source>
+        <translation>나뉠 크기들. -1 하나는 추론됨</translation>
+    </message>
+    <message>
+        <source>Upper bound</source>
+        <translation>상한</translation>
+    </message>
+    <message>
+        <source>Value the negative side approaches</source>
+        <translation>음수 쪽이 다가가는 값</translation>
+    </message>
+    <message>
+        <source>every axis of size 1</source>
+        <translation>크기가 1인 모든 축</translation>
+    </message>
+    <message>
+        <source>false</source>
+        <translation>false</translation>
+    </message>
+    <message>
+        <source>from scale_factor</source>
+        <translation>scale_factor로 계산</translation>
+    </message>
+    <message>
+        <source>from size</source>
+        <translation>size로 계산</translation>
+    </message>
+    <message>
+        <source>the end of the axis</source>
+        <translation>축의 끝</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -1847,6 +2394,10 @@ FLOPs</translation>
     <message>
         <source>Change MoE imbalance</source>
         <translation>MoE 불균형 변경</translation>
+    </message>
+    <message>
+        <source>Change optimizer implementation</source>
+        <translation>옵티마이저 구현 방식 변경</translation>
     </message>
 </context>
 <context>
@@ -2433,6 +2984,10 @@ FLOPs</translation>
         <source>%1 per GPU</source>
         <translation>GPU당 %1</translation>
     </message>
+    <message>
+        <source>During one step</source>
+        <translation>한 스텝 동안</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanController</name>
@@ -2451,6 +3006,10 @@ FLOPs</translation>
     <message>
         <source>No estimate until the network is fixed (the reason is under the layer table).</source>
         <translation>네트워크를 고치기 전까지는 추정할 수 없습니다 (이유는 레이어 표 아래에 있습니다).</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>추정 없음</translation>
     </message>
 </context>
 <context>
@@ -2774,6 +3333,61 @@ FLOPs</translation>
         <source>MoE imbalance:</source>
         <translation>MoE 불균형:</translation>
     </message>
+    <message>
+        <source>How torch.optim runs the optimizer step, and the temporaries it holds then: foreach (the default on CUDA) lists as large as all the parameters, fused=True none, foreach=False (for-loop) those of one parameter at a time</source>
+        <translation>torch.optim이 옵티마이저 스텝을 실행하는 방식과 그때 보관하는 임시 텐서: foreach(CUDA의 기본값)는 전체 파라미터만큼 큰 리스트, fused=True는 없음, foreach=False(for 루프)는 한 번에 파라미터 하나분</translation>
+    </message>
+    <message>
+        <source>Implementation:</source>
+        <translation>구현 방식:</translation>
+    </message>
+    <message>
+        <source>%1 has no fused implementation in torch.optim</source>
+        <translation>%1에는 torch.optim의 fused 구현이 없습니다</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::StepChartView</name>
+    <message>
+        <source>Steady step</source>
+        <translation>정상 스텝</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>첫 스텝</translation>
+    </message>
+    <message>
+        <source>A steady step holds the optimizer state throughout; the first step has none until its optimizer step creates it.</source>
+        <translation>정상 스텝은 처음부터 끝까지 옵티마이저 상태를 보관합니다. 첫 스텝은 옵티마이저 스텝이 만들기 전까지 상태가 없습니다.</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>추정 없음</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>GPU당 %1</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>메모리 (%1)</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1: no optimizer state until its optimizer step creates it.</source>
+        <translation>배치 %1에서 첫 학습 스텝: 옵티마이저 스텝이 만들기 전까지 옵티마이저 상태가 없습니다.</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: what is alive while each layer runs forward, then backward, then the optimizer step.</source>
+        <translation>배치 %1에서 학습 스텝 하나: 각 레이어가 순전파, 그다음 역전파, 마지막으로 옵티마이저 스텝을 실행하는 동안 살아 있는 것.</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>Live: %1 of %2</source>
+        <translation>사용 중: %1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::UiText</name>
@@ -3012,6 +3626,18 @@ FLOPs</translation>
     <message>
         <source>%1 G</source>
         <translation>%1 G</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach (PyTorch 기본값)</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused (융합)</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 루프</translation>
     </message>
 </context>
 </TS>

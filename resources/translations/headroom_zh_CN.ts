@@ -301,16 +301,8 @@ FLOPs</translation>
         <translation>激活值。</translation>
     </message>
     <message>
-        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the backward transient (the largest pair of activation gradients alive at once during backward) are components of their own.</source>
-        <translation>autograd 为反向传播保存的张量，按 PyTorch 2.x 在 CUDA 上的语义计算：每个保存的存储只计一次，记在最先保留它的层上，损失函数保存的也包括在内。带标签的输入批次和反向临时量（反向传播中同时存在的最大一对激活梯度）各自单独列出。</translation>
-    </message>
-    <message>
         <source>Peak memory.</source>
         <translation>峰值显存。</translation>
-    </message>
-    <message>
-        <source>The total is the sum of all the components: the memory at the start of the backward pass when gradients are kept between steps (zero_grad(set_to_none=False), or gradient accumulation). With PyTorch 2.x&apos;s default set_to_none=True the real peak can be lower by up to the gradients&apos; size; Headroom reports the sum so that a plan it says fits does fit. Weights, gradients, optimizer state and overhead do not depend on the batch size; activations, the input batch and the transient grow linearly with it.</source>
-        <translation>合计为所有组成部分之和：即各步之间保留梯度时（zero_grad(set_to_none=False) 或梯度累积）反向传播开始时的显存。按 PyTorch 2.x 默认的 set_to_none=True，实际峰值最多可低一个梯度的大小；Headroom 报告的是总和，以保证它判定放得下的方案确实放得下。权重、梯度、优化器状态和开销与批大小无关；激活值、输入批次和临时量随批大小线性增长。</translation>
     </message>
     <message>
         <source>%1 keeps no state.</source>
@@ -437,10 +429,6 @@ FLOPs</translation>
         <translation>未建模。</translation>
     </message>
     <message>
-        <source>The caching allocator&apos;s rounding and fragmentation, cuDNN workspaces beyond the overhead setting, and temporaries inside the optimizer step.</source>
-        <translation>缓存分配器的取整与碎片、超出开销设置的 cuDNN 工作区，以及优化器步内部的临时量。</translation>
-    </message>
-    <message>
         <source>docs/memory-model.md in Headroom&apos;s documentation describes the memory model, its formulas and their sources. In short:</source>
         <translation>Headroom 文档中的 docs/memory-model.md 介绍了显存模型、其公式及出处。简而言之：</translation>
     </message>
@@ -455,6 +443,89 @@ FLOPs</translation>
     <message>
         <source>The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak holds %4 fixed plus %5 per sample.</source>
         <translation>批大小从 %1 到 %2 时单个训练步的峰值，按组成部分堆叠。在批大小 %3 时，峰值包含固定的 %4，外加每样本 %5。</translation>
+    </message>
+    <message>
+        <source>Implementation</source>
+        <translation>实现方式</translation>
+    </message>
+    <message>
+        <source>During one step</source>
+        <translation>单步之内</translation>
+    </message>
+    <message>
+        <source>The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each saved storage is counted once, at the layer that first keeps it, the loss&apos;s included. The input batch with its labels and the transient (the activation gradients alive at the peak, or the optimizer step&apos;s temporaries) are components of their own.</source>
+        <translation>autograd 为反向传播保存的张量，采用 PyTorch 2.x 在 CUDA 上的语义：每个保存的存储只计一次，计入首先保留它的层，损失函数的也包括在内。输入批次及其标签，以及临时量（峰值时存在的激活梯度，或优化器步的临时张量）各自单独作为组成部分。</translation>
+    </message>
+    <message>
+        <source>Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer (each output allocated, a tensor nothing keeps freed after its last use), the backward pass in reverse (activation gradients alive until their layer&apos;s backward has run, parameter gradients created when first reached, as zero_grad(set_to_none=True) leaves them, saved tensors freed once no backward needs them), then the optimizer step with the temporaries of its implementation (here %1, as torch.optim names it). The total is the highest point of that step, and the breakdown is what is alive then. The first step has no optimizer state until its optimizer step creates it. Every moment&apos;s memory is a fixed part plus a part per sample.</source>
+        <translation>Headroom 按 PyTorch 2.x 的运行方式模拟一个训练步：逐层前向传播（为每个输出分配内存，没有谁保留的张量在最后一次使用后释放），再反向逆序执行反向传播（激活梯度存在到其所在层的反向计算完成为止；参数梯度在首次到达时创建，正如 zero_grad(set_to_none=True) 留下的状态；保存的张量在不再有反向计算需要时释放），最后是优化器步及其实现方式的临时张量（此处为 %1，即 torch.optim 中的名称）。合计为该步的最高点，各组成部分即该时刻存在的内容。第一步在其优化器步创建优化器状态之前没有优化器状态。每个时刻的显存都是固定部分加上每样本部分。</translation>
+    </message>
+    <message>
+        <source>At batch %1 the step peaks at %2, the first step at %3.</source>
+        <translation>批大小为 %1 时，该步的峰值为 %2，第一步为 %3。</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
+        <translation>缓存分配器的取整和碎片，以及超出开销设置的 cuDNN 工作空间。</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::StepChart</name>
+    <message>
+        <source>End of the forward pass, after layer %1</source>
+        <translation>前向传播结束，位于层 %1 之后</translation>
+    </message>
+    <message>
+        <source>Forward pass, layer %1</source>
+        <translation>前向传播，层 %1</translation>
+    </message>
+    <message>
+        <source>Backward pass, recomputing layer %1 (checkpointing)</source>
+        <translation>反向传播，正在重新计算层 %1（激活检查点）</translation>
+    </message>
+    <message>
+        <source>Backward pass, layer %1</source>
+        <translation>反向传播，层 %1</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>Peak %1 · %2</source>
+        <translation>峰值 %1 · %2</translation>
+    </message>
+    <message>
+        <source>at the end of the forward pass, after layer %1</source>
+        <translation>在前向传播结束时，位于层 %1 之后</translation>
+    </message>
+    <message>
+        <source>in the forward pass, at layer %1</source>
+        <translation>在前向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>in the backward pass, while checkpointing recomputes layer %1</source>
+        <translation>在反向传播中，激活检查点正在重新计算层 %1 时</translation>
+    </message>
+    <message>
+        <source>in the backward pass, at layer %1</source>
+        <translation>在反向传播中，位于层 %1</translation>
+    </message>
+    <message>
+        <source>in the optimizer step</source>
+        <translation>在优化器步中</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1 (no optimizer state before its optimizer step): %2 at its peak, %3.</source>
+        <translation>批大小 %1 时的第一个训练步（其优化器步之前没有优化器状态）：峰值 %2，%3。</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: %2 at its peak, %3.</source>
+        <translation>批大小 %1 时的一个训练步：峰值 %2，%3。</translation>
+    </message>
+    <message>
+        <source>The last of %1 micro-batches: the accumulated gradients are alive.</source>
+        <translation>%1 个微批次中的最后一个：累积的梯度仍然存在。</translation>
     </message>
 </context>
 <context>
@@ -829,14 +900,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::CoreText</name>
     <message>
-        <source>Average pooling to a fixed output size</source>
-        <translation>自适应平均池化到固定输出尺寸</translation>
-    </message>
-    <message>
-        <source>Elementwise sum of two or more inputs (residual)</source>
-        <translation>两个或多个输入逐元素相加（残差）</translation>
-    </message>
-    <message>
         <source>2-D average pooling over [C, H, W]</source>
         <translation>对 [C, H, W] 做二维平均池化</translation>
     </message>
@@ -913,10 +976,6 @@ FLOPs</translation>
         <translation>对 [C, H, W] 做二维最大池化</translation>
     </message>
     <message>
-        <source>Elementwise product of two inputs (gated units)</source>
-        <translation>两个输入逐元素相乘（门控单元）</translation>
-    </message>
-    <message>
         <source>Multi-head self-attention over a sequence [T, E]</source>
         <translation>对序列 [T, E] 的多头自注意力</translation>
     </message>
@@ -969,10 +1028,6 @@ FLOPs</translation>
         <translation>带残差和 LayerNorm 的自注意力与前馈块</translation>
     </message>
     <message>
-        <source>Output height and width</source>
-        <translation>输出的高和宽</translation>
-    </message>
-    <message>
         <source>Window size</source>
         <translation>窗口大小</translation>
     </message>
@@ -1009,10 +1064,6 @@ FLOPs</translation>
         <translation>滑动统计量的动量</translation>
     </message>
     <message>
-        <source>Learnable scale and shift</source>
-        <translation>可学习的缩放和平移</translation>
-    </message>
-    <message>
         <source>Keeps running mean and variance buffers</source>
         <translation>保留滑动均值和方差缓冲区</translation>
     </message>
@@ -1037,10 +1088,6 @@ FLOPs</translation>
         <translation>步幅</translation>
     </message>
     <message>
-        <source>Zero padding on each side</source>
-        <translation>每侧的零填充</translation>
-    </message>
-    <message>
         <source>Spacing between kernel elements</source>
         <translation>卷积核元素之间的间距</translation>
     </message>
@@ -1051,10 +1098,6 @@ FLOPs</translation>
     <message>
         <source>Adds a learnable bias</source>
         <translation>添加可学习的偏置</translation>
-    </message>
-    <message>
-        <source>Padding mode (does not change sizes)</source>
-        <translation>填充模式（不影响尺寸）</translation>
     </message>
     <message>
         <source>Implicit zero padding removed from each side</source>
@@ -1346,7 +1389,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>Transient</source>
-        <translation>反向临时量</translation>
+        <translation>临时张量</translation>
     </message>
     <message>
         <source>Communication buffers</source>
@@ -1628,6 +1671,510 @@ FLOPs</translation>
         <source>the whole last axis</source>
         <translation>整个最后一个轴</translation>
     </message>
+    <message>
+        <source>1-D transposed convolution over [C, L]</source>
+        <translation>对 [C, L] 做一维转置卷积</translation>
+    </message>
+    <message>
+        <source>3-D convolution over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维卷积</translation>
+    </message>
+    <message>
+        <source>3-D transposed convolution over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维转置卷积</translation>
+    </message>
+    <message>
+        <source>1-D average pooling over [C, L]</source>
+        <translation>对 [C, L] 做一维平均池化</translation>
+    </message>
+    <message>
+        <source>1-D max pooling over [C, L]</source>
+        <translation>对 [C, L] 做一维最大池化</translation>
+    </message>
+    <message>
+        <source>3-D average pooling over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维平均池化</translation>
+    </message>
+    <message>
+        <source>3-D max pooling over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做三维最大池化</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, D, H, W] to a fixed output size</source>
+        <translation>把 [C, D, H, W] 自适应平均池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, H, W] to a fixed output size</source>
+        <translation>把 [C, H, W] 自适应平均池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Average pooling of [C, L] to a fixed output size</source>
+        <translation>把 [C, L] 自适应平均池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, D, H, W] to a fixed output size</source>
+        <translation>把 [C, D, H, W] 自适应最大池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, H, W] to a fixed output size</source>
+        <translation>把 [C, H, W] 自适应最大池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Max pooling of [C, L] to a fixed output size</source>
+        <translation>把 [C, L] 自适应最大池化到固定输出尺寸</translation>
+    </message>
+    <message>
+        <source>Batch normalisation over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做批归一化</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, D, H, W]</source>
+        <translation>对 [C, D, H, W] 做实例归一化（按样本和通道）</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, H, W]</source>
+        <translation>对 [C, H, W] 做实例归一化（按样本和通道）</translation>
+    </message>
+    <message>
+        <source>Instance normalisation (per sample and channel) over [C, L]</source>
+        <translation>对 [C, L] 做实例归一化（按样本和通道）</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做循环填充</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做循环填充</translation>
+    </message>
+    <message>
+        <source>Circular padding of the last axis</source>
+        <translation>对最后一个轴做循环填充</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做常数填充</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做常数填充</translation>
+    </message>
+    <message>
+        <source>Constant padding of the last axis</source>
+        <translation>对最后一个轴做常数填充</translation>
+    </message>
+    <message>
+        <source>Pads the last axes (F.pad)</source>
+        <translation>填充最后若干个轴（F.pad）</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做反射填充</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做反射填充</translation>
+    </message>
+    <message>
+        <source>Reflection padding of the last axis</source>
+        <translation>对最后一个轴做反射填充</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做复制填充</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做复制填充</translation>
+    </message>
+    <message>
+        <source>Replication padding of the last axis</source>
+        <translation>对最后一个轴做复制填充</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last 2 axes</source>
+        <translation>对最后 2 个轴做零填充</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last 3 axes</source>
+        <translation>对最后 3 个轴做零填充</translation>
+    </message>
+    <message>
+        <source>Zero padding of the last axis</source>
+        <translation>对最后一个轴做零填充</translation>
+    </message>
+    <message>
+        <source>Elementwise difference of two operands</source>
+        <translation>两个操作数逐元素相减</translation>
+    </message>
+    <message>
+        <source>Elementwise product of two operands (gates, layer scale)</source>
+        <translation>两个操作数逐元素相乘（门控、层缩放）</translation>
+    </message>
+    <message>
+        <source>Elementwise quotient of two operands</source>
+        <translation>两个操作数逐元素相除</translation>
+    </message>
+    <message>
+        <source>Elementwise sum of two or more operands (residual)</source>
+        <translation>两个或多个操作数逐元素相加（残差）</translation>
+    </message>
+    <message>
+        <source>Matrix product of two inputs over their last two axes (torch.matmul, bmm)</source>
+        <translation>两个输入在最后两个轴上的矩阵乘积（torch.matmul、bmm）</translation>
+    </message>
+    <message>
+        <source>Maximum over axes (torch.amax)</source>
+        <translation>沿若干轴取最大值（torch.amax）</translation>
+    </message>
+    <message>
+        <source>Mean over axes (torch.mean)</source>
+        <translation>沿若干轴取平均值（torch.mean）</translation>
+    </message>
+    <message>
+        <source>Sum over axes (torch.sum)</source>
+        <translation>沿若干轴求和（torch.sum）</translation>
+    </message>
+    <message>
+        <source>A contiguous copy of a permuted or sliced view (Tensor.contiguous)</source>
+        <translation>重排或切片视图的连续副本（Tensor.contiguous）</translation>
+    </message>
+    <message>
+        <source>A new shape: a view when the layout allows, else a copy (Tensor.reshape)</source>
+        <translation>改为新形状：内存布局允许时为视图，否则为副本（Tensor.reshape）</translation>
+    </message>
+    <message>
+        <source>A view with a new shape (Tensor.view)</source>
+        <translation>具有新形状的视图（Tensor.view）</translation>
+    </message>
+    <message>
+        <source>Broadcasts axes of size 1 to a larger size (a view)</source>
+        <translation>把大小为 1 的轴广播到更大的大小（视图）</translation>
+    </message>
+    <message>
+        <source>Inserts an axis of size 1 (a view)</source>
+        <translation>插入一个大小为 1 的轴（视图）</translation>
+    </message>
+    <message>
+        <source>One index of an axis, which is removed (x[:, 0]; a view)</source>
+        <translation>取某一轴上的一个索引，该轴被去掉（x[:, 0]；视图）</translation>
+    </message>
+    <message>
+        <source>Removes axes of size 1 (a view)</source>
+        <translation>去掉大小为 1 的轴（视图）</translation>
+    </message>
+    <message>
+        <source>Reorders the axes (a view)</source>
+        <translation>重新排列各轴的顺序（视图）</translation>
+    </message>
+    <message>
+        <source>Splits one axis into several (a view)</source>
+        <translation>把一个轴拆成多个轴（视图）</translation>
+    </message>
+    <message>
+        <source>Swaps two axes (a view)</source>
+        <translation>交换两个轴（视图）</translation>
+    </message>
+    <message>
+        <source>length elements of one axis from start (a view)</source>
+        <translation>某一轴上从 start 起的 length 个元素（视图）</translation>
+    </message>
+    <message>
+        <source>x[..., start:end:step] along one axis (a view)</source>
+        <translation>沿某一轴的 x[..., start:end:step]（视图）</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes (nn.Upsample, F.interpolate)</source>
+        <translation>调整空间轴的大小（nn.Upsample、F.interpolate）</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes, bilinear (2-D)</source>
+        <translation>调整空间轴的大小，双线性插值（二维）</translation>
+    </message>
+    <message>
+        <source>Resizes the spatial axes, nearest (2-D)</source>
+        <translation>调整空间轴的大小，最近邻插值（二维）</translation>
+    </message>
+    <message>
+        <source>[C r^2, H, W] to [C, H r, W r] (sub-pixel convolution)</source>
+        <translation>[C r^2, H, W] 变为 [C, H r, W r]（亚像素卷积）</translation>
+    </message>
+    <message>
+        <source>[C, H r, W r] to [C r^2, H, W]</source>
+        <translation>[C, H r, W r] 变为 [C r^2, H, W]</translation>
+    </message>
+    <message>
+        <source>-x</source>
+        <translation>-x</translation>
+    </message>
+    <message>
+        <source>Square root</source>
+        <translation>平方根</translation>
+    </message>
+    <message>
+        <source>e ** x</source>
+        <translation>e ** x</translation>
+    </message>
+    <message>
+        <source>log(1 + exp(beta x)) / beta</source>
+        <translation>log(1 + exp(beta x)) / beta</translation>
+    </message>
+    <message>
+        <source>log(sigmoid(x))</source>
+        <translation>log(sigmoid(x))</translation>
+    </message>
+    <message>
+        <source>max(0, x) + min(0, alpha (exp(x / alpha) - 1))</source>
+        <translation>max(0, x) + min(0, alpha (exp(x / alpha) - 1))</translation>
+    </message>
+    <message>
+        <source>min(max(x, min), max) (torch.clamp)</source>
+        <translation>min(max(x, min), max)（torch.clamp）</translation>
+    </message>
+    <message>
+        <source>min(max(x, min_val), max_val)</source>
+        <translation>min(max(x, min_val), max_val)</translation>
+    </message>
+    <message>
+        <source>relu6(x + 3) / 6</source>
+        <translation>relu6(x + 3) / 6</translation>
+    </message>
+    <message>
+        <source>scale x if x &gt; 0 else scale alpha (exp(x) - 1), fixed constants</source>
+        <translation>x &gt; 0 时为 scale x，否则为 scale alpha (exp(x) - 1)，常数固定</translation>
+    </message>
+    <message>
+        <source>x * relu6(x + 3) / 6 (MobileNetV3)</source>
+        <translation>x * relu6(x + 3) / 6（MobileNetV3）</translation>
+    </message>
+    <message>
+        <source>x * tanh(softplus(x))</source>
+        <translation>x * tanh(softplus(x))</translation>
+    </message>
+    <message>
+        <source>x ** exponent</source>
+        <translation>x ** exponent</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else alpha (exp(x) - 1)</source>
+        <translation>x &gt; 0 时为 x，否则为 alpha (exp(x) - 1)</translation>
+    </message>
+    <message>
+        <source>x if x &gt; 0 else weight * x (a learned slope)</source>
+        <translation>x &gt; 0 时为 x，否则为 weight * x（可学习的斜率）</translation>
+    </message>
+    <message>
+        <source>|x|</source>
+        <translation>|x|</translation>
+    </message>
+    <message>
+        <source>A constant used as the last operand (x / 8)</source>
+        <translation>用作最后一个操作数的常数（x / 8）</translation>
+    </message>
+    <message>
+        <source>Above beta x &gt; threshold the function is linear</source>
+        <translation>beta x &gt; threshold 时函数为线性</translation>
+    </message>
+    <message>
+        <source>Aligns the corner pixels (interpolating modes)</source>
+        <translation>对齐角点像素（插值模式）</translation>
+    </message>
+    <message>
+        <source>Axes to reduce, counting the batch axis as 0 (negative counts from the end)</source>
+        <translation>要归约的轴，批次轴计为 0（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Axis (counting the batch axis as 0)</source>
+        <translation>轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Axis to remove (counting the batch axis as 0)</source>
+        <translation>要去掉的轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Axis to split (counting the batch axis as 0)</source>
+        <translation>要拆分的轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Before and after each padded axis, last axis first: [left, right, top, bottom]</source>
+        <translation>每个被填充轴前后的填充量，从最后一个轴开始：[left, right, top, bottom]</translation>
+    </message>
+    <message>
+        <source>End index, excluded (negative counts from the end)</source>
+        <translation>结束索引，不含该位置（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Fill value</source>
+        <translation>填充值</translation>
+    </message>
+    <message>
+        <source>Fill value (constant mode)</source>
+        <translation>填充值（constant 模式）</translation>
+    </message>
+    <message>
+        <source>First axis (counting the batch axis as 0)</source>
+        <translation>第一个轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>First index (negative counts from the end)</source>
+        <translation>起始索引（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>How the padding is filled</source>
+        <translation>填充方式</translation>
+    </message>
+    <message>
+        <source>How the padding is filled (other than zeros: a padded copy is made first)</source>
+        <translation>填充方式（zeros 以外的模式会先生成一个填充后的副本）</translation>
+    </message>
+    <message>
+        <source>Index (negative counts from the end)</source>
+        <translation>索引（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>Initial slope</source>
+        <translation>初始斜率</translation>
+    </message>
+    <message>
+        <source>Interpolation</source>
+        <translation>插值方式</translation>
+    </message>
+    <message>
+        <source>Keeps the reduced axes with size 1</source>
+        <translation>以大小 1 保留被归约的轴</translation>
+    </message>
+    <message>
+        <source>Learnable scale and shift per channel</source>
+        <translation>按通道可学习的缩放和平移</translation>
+    </message>
+    <message>
+        <source>Learned slopes: 1, or one per channel</source>
+        <translation>可学习斜率的个数：1，或每个通道一个</translation>
+    </message>
+    <message>
+        <source>Lower bound</source>
+        <translation>下界</translation>
+    </message>
+    <message>
+        <source>Multiplier of every spatial axis (the output is floor(input x scale_factor))</source>
+        <translation>每个空间轴的倍数（输出为 floor(input x scale_factor)）</translation>
+    </message>
+    <message>
+        <source>Number of elements</source>
+        <translation>元素个数</translation>
+    </message>
+    <message>
+        <source>Only zeros: PyTorch&apos;s transposed convolutions support no other</source>
+        <translation>只能为 zeros：PyTorch 的转置卷积不支持其他模式</translation>
+    </message>
+    <message>
+        <source>Output size</source>
+        <translation>输出尺寸</translation>
+    </message>
+    <message>
+        <source>Output size of the spatial axes (one size for all, or one per axis)</source>
+        <translation>空间轴的输出尺寸（所有轴一个值，或每轴一个）</translation>
+    </message>
+    <message>
+        <source>Padding on each side</source>
+        <translation>每侧的填充</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right, top, bottom, front, back]</source>
+        <translation>各侧相同的填充，或 [left, right, top, bottom, front, back]</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right, top, bottom]</source>
+        <translation>各侧相同的填充，或 [left, right, top, bottom]</translation>
+    </message>
+    <message>
+        <source>Padding on every side, or [left, right]</source>
+        <translation>各侧相同的填充，或 [left, right]</translation>
+    </message>
+    <message>
+        <source>Position of the new axis (counting the batch axis as 0)</source>
+        <translation>新轴的位置（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Recomputes the scale from the output size (sizes are the same)</source>
+        <translation>根据输出尺寸重新计算缩放比例（尺寸不变）</translation>
+    </message>
+    <message>
+        <source>Scale of the negative side (not 0)</source>
+        <translation>负侧的缩放系数（不能为 0）</translation>
+    </message>
+    <message>
+        <source>Second axis (counting the batch axis as 0)</source>
+        <translation>第二个轴（批次轴计为 0）</translation>
+    </message>
+    <message>
+        <source>Shape of a learned tensor put before the inputs, per sample (no batch axis): [1, 768] for a class token</source>
+        <translation>放在输入之前的可学习张量的形状，按单个样本（不含批次轴）：类别 token 为 [1, 768]</translation>
+    </message>
+    <message>
+        <source>Shape of a learned tensor used as the next operand, per sample (no batch axis): [384] for a layer scale, [197, 384] for a position table, [C, 1, 1] per channel</source>
+        <translation>用作下一个操作数的可学习张量的形状，按单个样本（不含批次轴）：层缩放为 [384]，位置表为 [197, 384]，按通道为 [C, 1, 1]</translation>
+    </message>
+    <message>
+        <source>Sharpness</source>
+        <translation>锐度</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>步长</translation>
+    </message>
+    <message>
+        <source>The factor r</source>
+        <translation>倍数 r</translation>
+    </message>
+    <message>
+        <source>The new order of the axes, counting the batch axis as 0, which stays first: [0, 2, 3, 1] for channels last</source>
+        <translation>各轴的新顺序，批次轴计为 0 且保持在最前：通道在后（channels last）为 [0, 2, 3, 1]</translation>
+    </message>
+    <message>
+        <source>The new shape of one sample (no batch axis); -1 keeps an axis</source>
+        <translation>单个样本的新形状（不含批次轴）；-1 表示保持该轴不变</translation>
+    </message>
+    <message>
+        <source>The new shape of one sample (no batch axis); one -1 is inferred</source>
+        <translation>单个样本的新形状（不含批次轴）；可有一个 -1，由推断得出</translation>
+    </message>
+    <message>
+        <source>The power (a number)</source>
+        <translation>幂指数（一个数）</translation>
+    </message>
+    <message>
+        <source>The sizes it splits into; one -1 is inferred</source>
+        <translation>拆分成的各个大小；可有一个 -1，由推断得出</translation>
+    </message>
+    <message>
+        <source>Upper bound</source>
+        <translation>上界</translation>
+    </message>
+    <message>
+        <source>Value the negative side approaches</source>
+        <translation>负侧趋近的值</translation>
+    </message>
+    <message>
+        <source>every axis of size 1</source>
+        <translation>所有大小为 1 的轴</translation>
+    </message>
+    <message>
+        <source>false</source>
+        <translation>false</translation>
+    </message>
+    <message>
+        <source>from scale_factor</source>
+        <translation>由 scale_factor 决定</translation>
+    </message>
+    <message>
+        <source>from size</source>
+        <translation>由 size 决定</translation>
+    </message>
+    <message>
+        <source>the end of the axis</source>
+        <translation>轴的末尾</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -1847,6 +2394,10 @@ FLOPs</translation>
     <message>
         <source>Change MoE imbalance</source>
         <translation>修改 MoE 不均衡度</translation>
+    </message>
+    <message>
+        <source>Change optimizer implementation</source>
+        <translation>修改优化器实现方式</translation>
     </message>
 </context>
 <context>
@@ -2433,6 +2984,10 @@ FLOPs</translation>
         <source>%1 per GPU</source>
         <translation>每 GPU %1</translation>
     </message>
+    <message>
+        <source>During one step</source>
+        <translation>单步之内</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanController</name>
@@ -2451,6 +3006,10 @@ FLOPs</translation>
     <message>
         <source>No estimate until the network is fixed (the reason is under the layer table).</source>
         <translation>修正网络之前无法估算（原因见层表下方）。</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>无估算</translation>
     </message>
 </context>
 <context>
@@ -2774,6 +3333,61 @@ FLOPs</translation>
         <source>MoE imbalance:</source>
         <translation>MoE 不均衡度：</translation>
     </message>
+    <message>
+        <source>How torch.optim runs the optimizer step, and the temporaries it holds then: foreach (the default on CUDA) lists as large as all the parameters, fused=True none, foreach=False (for-loop) those of one parameter at a time</source>
+        <translation>torch.optim 如何执行优化器步，以及此时持有的临时张量：foreach（CUDA 上的默认方式）为与全部参数同样大的列表，fused=True 没有，foreach=False（for 循环）每次只有一个参数的</translation>
+    </message>
+    <message>
+        <source>Implementation:</source>
+        <translation>实现方式：</translation>
+    </message>
+    <message>
+        <source>%1 has no fused implementation in torch.optim</source>
+        <translation>%1 在 torch.optim 中没有 fused 实现</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::StepChartView</name>
+    <message>
+        <source>Steady step</source>
+        <translation>稳定步</translation>
+    </message>
+    <message>
+        <source>First step</source>
+        <translation>第一步</translation>
+    </message>
+    <message>
+        <source>A steady step holds the optimizer state throughout; the first step has none until its optimizer step creates it.</source>
+        <translation>稳定步自始至终持有优化器状态；第一步在其优化器步创建之前没有优化器状态。</translation>
+    </message>
+    <message>
+        <source>No estimate</source>
+        <translation>无估算</translation>
+    </message>
+    <message>
+        <source>%1 per GPU</source>
+        <translation>每 GPU %1</translation>
+    </message>
+    <message>
+        <source>Memory (%1)</source>
+        <translation>显存（%1）</translation>
+    </message>
+    <message>
+        <source>The first training step at batch %1: no optimizer state until its optimizer step creates it.</source>
+        <translation>批大小 %1 时的第一个训练步：在其优化器步创建之前没有优化器状态。</translation>
+    </message>
+    <message>
+        <source>One training step at batch %1: what is alive while each layer runs forward, then backward, then the optimizer step.</source>
+        <translation>批大小 %1 时的一个训练步：各层依次前向、再反向、最后优化器步运行时存在的内容。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>Live: %1 of %2</source>
+        <translation>存活：%1 / %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::UiText</name>
@@ -3012,6 +3626,18 @@ FLOPs</translation>
     <message>
         <source>%1 G</source>
         <translation>%1 G</translation>
+    </message>
+    <message>
+        <source>Foreach (PyTorch default)</source>
+        <translation>Foreach（PyTorch 默认）</translation>
+    </message>
+    <message>
+        <source>Fused</source>
+        <translation>Fused（融合）</translation>
+    </message>
+    <message>
+        <source>For-loop</source>
+        <translation>For 循环</translation>
     </message>
 </context>
 </TS>

@@ -58,6 +58,7 @@ private slots:
     void tinyMlpMomentByMoment();
     void tinyMlpPeakMovesWithTheBatch();
     void mseLossHoldsAnInputSizedScalar();
+    void firstStepLacksTheStateUntilItsStep();
     void branchGradientsSumInPlaceOnPyTorch2();
     void accumulationKeepsTheGradients();
     void optimizerTemporaries_data();
@@ -177,6 +178,33 @@ void TestStepTimeline::tinyMlpPeakMovesWithTheBatch()
     QCOMPARE(capped->maxBatch, std::int64_t{76});
     QVERIFY(!capped->fits);
     QCOMPARE(capped->total(), std::uint64_t{10'012});
+}
+
+void TestStepTimeline::firstStepLacksTheStateUntilItsStep()
+{
+    // tinyMlp() at B = 32 (moments as in tinyMlpMomentByMoment): relu's backward (moment 9) holds
+    // weights 232 + activations 32 x 32 and the 4-byte loss + transient 64 x 32 + gradients 72 + the batch
+    // 24 x 32 = 4,148 B in the first step, Adam's 464 B of state not yet created; the optimizer step (moment 11) creates
+    // it: 232 + gradients 232 + state 464 + foreach's list 232 + the batch 768 = 1,928 B. So the first
+    // step peaks at relu's backward, 4,148 B. At B = 1 relu's backward is 232 + 24 + 32 + 4 + 64 + 72 = 428 B
+    // and the optimizer step, 1,184 B, is the first step's peak too.
+    const Analysis a = analyze(tinyMlp(), Precision::Fp32);
+    const auto model = MemoryModel::build(a, setup());
+    QVERIFY(model.ok());
+    const MemoryBreakdown relu = model->firstStepMomentAt(9, 32);
+    QCOMPARE(relu.optimizerState, std::uint64_t{0});
+    QCOMPARE(relu.total(), std::uint64_t{4148});
+    QCOMPARE(model->momentAt(9, 32).total(), std::uint64_t{4148 + 464});
+    QCOMPARE(model->firstStepMomentAt(11, 32), model->momentAt(11, 32));
+    QCOMPARE(model->firstStepMomentAt(11, 32).total(), std::uint64_t{1928});
+    const StepPeak first = model->firstStepPeakAt(32);
+    QCOMPARE(first.phase, StepPhase::Backward);
+    QCOMPARE(first.moment, std::size_t{9});
+    QCOMPARE(a.rows[first.row].name, std::string("relu"));
+    QCOMPARE(model->firstStepPeak(32), std::uint64_t{4148});
+    QCOMPARE(model->firstStepPeakAt(1).phase, StepPhase::OptimizerStep);
+    QCOMPARE(model->firstStepMomentAt(model->firstStepPeakAt(1).moment, 1).total(), std::uint64_t{1184});
+    QCOMPARE(model->firstStepMomentAt(9, 1).total(), std::uint64_t{428});
 }
 
 void TestStepTimeline::branchGradientsSumInPlaceOnPyTorch2()

@@ -245,6 +245,8 @@ private slots:
     void koreanUiMakesAKoreanReport();
     void invalidLayerExplainsMissingEstimate();
     void strategiesAndThroughput();
+    void stepChartNamesThePeak_data();
+    void stepChartNamesThePeak();
     void defaultPlanListsNoStrategies();
 
     void missingFolderFails();
@@ -450,6 +452,59 @@ void TestReportWriter::presetReport()
         return;
     REQUIRE_POPPLER();
     verifyNumbers(plan, result, pdf);
+}
+
+void TestReportWriter::stepChartNamesThePeak_data()
+{
+    // tinyMlp() of tests/core/tst_steptimeline.cpp, no overhead: weights 232 B, Adam's state 464 B,
+    // 24 B of batch per sample. Batch 32: relu's backward holds 696 + 768 + 1,024 of activations +
+    // 2,048 of activation gradients + 72 of parameter gradients + the 4-byte loss the training loop holds
+    // through backward = 4,612 B, the first step 464 B less. Batch 1 with the fused step (no
+    // parameter-sized temporaries): fc1's backward holds 696 + 24 + 32 of activation gradient + 232 of
+    // parameter gradients + the loss 4 = 988 B, above the optimizer step's
+    // 696 + 24 + 232 = 952 B. The first step lacks the 464 B of state until its step: 952 B.
+    QTest::addColumn<qint64>("batch");
+    QTest::addColumn<int>("implementation");
+    QTest::addColumn<QString>("caption");
+    QTest::addColumn<qint64>("firstStep");
+    QTest::newRow("batch 32, foreach") << qint64 { 32 } << int(OptimizerImplementation::Foreach)
+        << QStringLiteral("One training step at batch 32: %1 at its peak, in the backward pass, at layer relu.")
+               .arg(qs(formatBytes(4612)))
+        << qint64 { 4148 };
+    QTest::newRow("batch 1, fused") << qint64 { 1 } << int(OptimizerImplementation::Fused)
+        << QStringLiteral("One training step at batch 1: 988 B at its peak, in the backward pass, at layer fc1.")
+        << qint64 { 952 };
+}
+
+void TestReportWriter::stepChartNamesThePeak()
+{
+    QFETCH(qint64, batch);
+    QFETCH(int, implementation);
+    QFETCH(QString, caption);
+    QFETCH(qint64, firstStep);
+    Network mlp;
+    mlp.name = "Tiny MLP";
+    mlp.input.shape = Shape { { 4 } };
+    mlp.layers = { layer("Linear", { { "out_features", 8 } }, "fc1"), layer("ReLU", {}, "relu"),
+        layer("Linear", { { "out_features", 2 } }, "fc2") };
+    Plan plan = makePlan(mlp, batch);
+    plan.setup.overheadBytes = 0;
+    plan.setup.optimizerImplementation = static_cast<OptimizerImplementation>(implementation);
+    const PlanResult result = evaluate(plan);
+    QVERIFY(result.estimate);
+    QString pdf;
+    write(plan, result, QStringLiteral("step-chart-%1").arg(batch), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    const QString text = simplified(pdfText(pdf));
+    QVERIFY(text.contains(QStringLiteral("During one step")));
+    QVERIFY2(text.contains(caption), qPrintable(text));
+    QVERIFY(text.contains(QStringLiteral("Implementation ")
+        + qs(optimizerImplementationLabel(plan.setup.optimizerImplementation))));
+    QVERIFY2(text.contains(QStringLiteral("the first step at %1.").arg(qs(formatBytes(static_cast<std::uint64_t>(firstStep))))),
+        qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("temporaries inside the optimizer step")));
 }
 
 void TestReportWriter::codeBuiltPlans_data()

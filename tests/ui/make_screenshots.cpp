@@ -7,12 +7,14 @@
 
 #include "Document.h"
 #include "GpuSelector.h"
+#include "LayerActivationsView.h"
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
 #include "MainWindow.h"
 #include "MemoryChartView.h"
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
+#include "StepChartView.h"
 
 #include "headroom/Plan.h"
 
@@ -39,6 +41,7 @@
 #include <QTreeView>
 #include <QUndoStack>
 
+#include <algorithm>
 #include <functional>
 #include <vector>
 
@@ -142,10 +145,24 @@ int main(int argc, char** argv)
                                window.chartView()->breakdownText(48), view);
         });
         steps.push_back([&] { saveScreen(path("chart-tooltip.png"), globalRect(window.chartView())); });
+        // During one step at batch 32, the peak's moment hovered.
+        steps.push_back([&] {
+            QToolTip::hideText();
+            window.document()->setBatch(32);
+            window.chartView()->tabs()->setCurrentWidget(window.chartView()->stepView());
+        });
+        steps.push_back([&] {
+            StepChartView* step = window.chartView()->stepView();
+            const QPoint peak = step->peakPosition();
+            // Over the forward pass, left of the peak, so the backward pass and the step stay in view.
+            QToolTip::showText(step->mapToGlobal(QPoint(std::max(70, peak.x() - 300), peak.y() + 70)),
+                               step->momentText(step->xOfMoment(step->peakMoment())), step);
+        });
+        steps.push_back([&] { saveScreen(path("during-one-step.png"), globalRect(window.chartView())); });
         // The per-layer bars.
         steps.push_back([&] {
             QToolTip::hideText();
-            window.chartView()->tabs()->setCurrentIndex(1);
+            window.chartView()->tabs()->setCurrentWidget(window.chartView()->layerView());
         });
         steps.push_back([&] { saveScreen(path("activations-per-layer.png"), globalRect(window.chartView())); });
         // Adding a layer from the categorised menu.

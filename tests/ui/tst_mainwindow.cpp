@@ -467,6 +467,7 @@ void TestMainWindow::remembersSetupAndRecentFiles()
         QVERIFY(w->window.openFile(path));
         w->window.document()->setBatch(96);
         w->window.document()->setOptimizer(Optimizer::Sgd);
+        w->window.document()->setOptimizerImplementation(OptimizerImplementation::ForLoop);
         QVERIFY(w->window.close());
     }
     MainWindow again;
@@ -474,6 +475,7 @@ void TestMainWindow::remembersSetupAndRecentFiles()
     // rest comes back as it was.
     QCOMPARE(again.document()->plan().setup.batch, std::int64_t{96});
     QCOMPARE(again.document()->plan().setup.optimizer, Optimizer::Sgd);
+    QCOMPARE(again.document()->plan().setup.optimizerImplementation, OptimizerImplementation::ForLoop);
     QCOMPARE(QSettings().value(QStringLiteral("setup/gpu")).toString(), QStringLiteral("Test GPU 8"));
     auto* recent = again.findChild<QMenu*>(QStringLiteral("recentFilesMenu"));
     QVERIFY(recent && recent->isEnabled());

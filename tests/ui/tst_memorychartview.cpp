@@ -154,7 +154,7 @@ void TestMemoryChartView::layerListReadsOnVgg16()
     doc.resetNetwork(vgg.value(), QString());
     view.resize(700, 450);
     view.show();
-    view.tabs()->setCurrentIndex(1);
+    view.tabs()->setCurrentWidget(view.layerView());
     LayerActivationsView* list = view.layerView();
     const Analysis a = analyze(vgg.value(), Precision::Fp32);
     qsizetype keeping = 0;

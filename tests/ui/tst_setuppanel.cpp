@@ -11,6 +11,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
@@ -35,6 +36,7 @@ private Q_SLOTS:
     void controlsFollowUndo();
     void fitsWithinTheWindow();
     void moeImbalanceOnlyForMixtureOfExperts();
+    void optimizerImplementationChangesTheStep();
 };
 
 namespace {
@@ -170,6 +172,8 @@ void TestSetupPanel::everyControlEditsThePlanUndoably()
             [](const Plan& p) { return p.setup.parallel.offloadOptimizer; } },
         { "eightBitOptimizerCheckBox", check("eightBitOptimizerCheckBox"),
             [](const Plan& p) { return p.setup.eightBitOptimizer; } },
+        { "optimizerImplementationComboBox", combo("optimizerImplementationComboBox", 2),
+            [](const Plan& p) { return p.setup.optimizerImplementation == OptimizerImplementation::ForLoop; } },
         { "utilizationSpinBox", spin("utilizationSpinBox", 55),
             [](const Plan& p) { return std::abs(p.setup.assumedUtilization - 0.55) < 1e-9; } },
     };
@@ -408,6 +412,42 @@ void TestSetupPanel::moeImbalanceOnlyForMixtureOfExperts()
     f.doc.resetNetwork(moeNetwork(), QString());
     QCOMPARE(f.doc.plan().moeImbalance, 1.0);
     QCOMPARE(box->value(), 1.0);
+}
+
+
+void TestSetupPanel::optimizerImplementationChangesTheStep()
+{
+    // tinyNetwork() has 2,682 parameters: foreach Adam holds one parameter-sized list during its step,
+    // 2,682 x 4 = 10,728 B, that the fused step does not.
+    Fixture f;
+    auto* box = f.child<QComboBox>("optimizerImplementationComboBox");
+    QCOMPARE(box->currentData().toInt(), int(OptimizerImplementation::Foreach));
+    QCOMPARE(box->currentText(), QStringLiteral("Foreach (PyTorch default)"));
+    const std::uint64_t foreachStep = f.controller.estimateState().estimate->optimizerStepBytes;
+    box->setCurrentIndex(box->findData(int(OptimizerImplementation::Fused)));
+    QCOMPARE(f.doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
+    QCOMPARE(f.doc.undoStack()->undoText(), QStringLiteral("Change optimizer implementation"));
+    QCOMPARE(foreachStep - f.controller.estimateState().estimate->optimizerStepBytes, std::uint64_t { 10'728 });
+
+    // RMSprop has no fused kernel in torch.optim: choosing it goes back to foreach in the same step,
+    // and the fused entry greys out.
+    auto* optimizer = f.child<QComboBox>("optimizerComboBox");
+    const int steps = f.doc.undoStack()->count();
+    optimizer->setCurrentIndex(optimizer->findData(int(Optimizer::RMSprop)));
+    QCOMPARE(f.doc.undoStack()->count(), steps + 1);
+    QCOMPARE(f.doc.plan().setup.optimizerImplementation, OptimizerImplementation::Foreach);
+    QCOMPARE(box->currentData().toInt(), int(OptimizerImplementation::Foreach));
+    const auto* items = qobject_cast<const QStandardItemModel*>(box->model());
+    QVERIFY(items);
+    QVERIFY(!items->item(box->findData(int(OptimizerImplementation::Fused)))->isEnabled());
+    f.doc.undoStack()->undo();
+    QCOMPARE(f.doc.plan().setup.optimizer, Optimizer::Adam);
+    QCOMPARE(f.doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
+    QCOMPARE(box->currentData().toInt(), int(OptimizerImplementation::Fused));
+    QVERIFY(items->item(box->findData(int(OptimizerImplementation::Fused)))->isEnabled());
+    f.doc.undoStack()->undo();
+    QCOMPARE(f.doc.plan().setup.optimizerImplementation, OptimizerImplementation::Foreach);
+    QCOMPARE(f.controller.estimateState().estimate->optimizerStepBytes, foreachStep);
 }
 
 QTEST_MAIN(TestSetupPanel)

@@ -1,7 +1,6 @@
 #include "MemoryChartPainter.h"
 
-#include "CoreText.h" // ui/
-
+#include "ChartParts.h"
 #include "ComponentColors.h" // ui/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
@@ -22,45 +21,10 @@ using style::FontRole;
 namespace {
 
 constexpr std::int64_t kMaxSamples = 240;
-constexpr double kLegendGapPt = 11; ///< between legend entries
 
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
-}
-
-/// The smallest of 1, 2, 5 x 10^k (k >= 0 when `integral`) not below `raw`.
-double niceStep(double raw, bool integral)
-{
-    if (!(raw > 0))
-        return 1;
-    const double magnitude = std::pow(10.0, std::floor(std::log10(raw)));
-    for (const double m : { 1.0, 2.0, 2.5, 5.0, 10.0 }) {
-        if (integral && m == 2.5)
-            continue;
-        if (m * magnitude >= raw * (1 - 1e-9))
-            return integral ? std::max(1.0, m * magnitude) : m * magnitude;
-    }
-    return 10 * magnitude;
-}
-
-/// The binary unit the y axis counts in: the largest one the top of the axis holds at least twice.
-std::pair<double, QString> yUnit(double maxBytes)
-{
-    static const std::array<std::pair<double, const char*>, 5> units { { { double(kGiB) * 1024, "TiB" },
-        { double(kGiB), "GiB" }, { double(kMiB), "MiB" }, { 1024.0, "KiB" }, { 1.0, "B" } } };
-    for (const auto& [size, name] : units) {
-        if (maxBytes >= 2 * size)
-            return { size, QString::fromLatin1(name) };
-    }
-    return { 1.0, QStringLiteral("B") };
-}
-
-QString tickLabel(double valueInUnit, const QString& unit)
-{
-    if (valueInUnit == 0)
-        return QStringLiteral("0");
-    return QString::number(valueInUnit, 'g', 6) + QLatin1Char(' ') + unit;
 }
 
 } // namespace
@@ -102,58 +66,6 @@ MemoryChartPainter::MemoryChartPainter(const MemoryModel& model, const Estimate&
     }
 }
 
-double MemoryChartPainter::legendHeight(const ReportCanvas& canvas, double width) const
-{
-    const auto fm = canvas.metrics(FontRole::Small);
-    const double swatch = canvas.pt(7);
-    double x = 0;
-    int rows = 1;
-    for (const auto c : m_shown) {
-        const double entry = swatch + canvas.pt(4) + fm.horizontalAdvance(ui::CoreText::translate(componentLabel(c)))
-            + canvas.pt(kLegendGapPt);
-        if (x > 0 && x + entry > width) {
-            ++rows;
-            x = 0;
-        }
-        x += entry;
-    }
-    return rows * fm.height() * 1.5;
-}
-
-void MemoryChartPainter::paintLegend(const ReportCanvas& canvas, const QRectF& rect) const
-{
-    const auto fm = canvas.metrics(FontRole::Small);
-    const double swatch = canvas.pt(7);
-    const double rowHeight = fm.height() * 1.5;
-    // Rows are centred: measure each row first.
-    std::vector<std::vector<Component>> rows(1);
-    std::vector<double> rowWidths(1, 0);
-    for (const auto c : m_shown) {
-        const double entry = swatch + canvas.pt(4) + fm.horizontalAdvance(ui::CoreText::translate(componentLabel(c)))
-            + canvas.pt(kLegendGapPt);
-        if (!rows.back().empty() && rowWidths.back() + entry > rect.width()) {
-            rows.emplace_back();
-            rowWidths.push_back(0);
-        }
-        rows.back().push_back(c);
-        rowWidths.back() += entry;
-    }
-    for (std::size_t r = 0; r < rows.size(); ++r) {
-        double x = rect.left() + (rect.width() - rowWidths[r] + canvas.pt(kLegendGapPt)) / 2;
-        const double y = rect.top() + static_cast<double>(r) * rowHeight;
-        for (const auto c : rows[r]) {
-            const QString label = ui::CoreText::translate(componentLabel(c));
-            canvas.fillRect(
-                QRectF { x, y + (rowHeight - swatch) / 2, swatch, swatch }, ui::ComponentColors::color(c));
-            x += swatch + canvas.pt(4);
-            const double w = fm.horizontalAdvance(label) + canvas.pt(1);
-            canvas.text(QRectF { x, y, w, rowHeight }, Qt::AlignLeft | Qt::AlignVCenter, label,
-                FontRole::Small, style::kText);
-            x += w - canvas.pt(1) + canvas.pt(kLegendGapPt);
-        }
-    }
-}
-
 void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) const
 {
     QPainter* p = canvas.painter();
@@ -167,7 +79,8 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     const double xMin = static_cast<double>(m_batches.front());
     const double xMax = std::max(xMin + 1, static_cast<double>(m_batches.back()));
     const double yData = std::max(static_cast<double>(m_peakBytes), gpuBytes) * 1.04;
-    const auto [unitBytes, unitName] = yUnit(yData);
+    const chartparts::MemoryScale scale = chartparts::memoryScale(canvas, yData, rect.height() * 0.7);
+    const double yTop = scale.topBytes;
 
     // ---- layout: marker labels on top, y labels left, x labels + title + legend below
     const double markerRow = small.height() * 1.3;
@@ -180,22 +93,10 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     const QString maxLabel = tr("Max batch %1")
                                  .arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.maxBatch))));
 
-    // About one labelled grid line per 30 points of plot height.
-    double yLabelWidth = 0;
-    const double plotHeightGuess = rect.height() * 0.7;
-    const double yStep = niceStep(yData / unitBytes / std::max(2.0, plotHeightGuess / canvas.pt(30)), false);
-    // The axis ends on a labelled grid line.
-    const double yTop = std::ceil(yData / unitBytes / yStep - 1e-9) * yStep * unitBytes;
-    std::vector<double> yTicks;
-    for (double v = 0; v * unitBytes <= yTop * (1 + 1e-9); v += yStep) {
-        yTicks.push_back(v);
-        yLabelWidth = std::max(yLabelWidth, tiny.horizontalAdvance(tickLabel(v, unitName)));
-    }
-
-    const double legendH = legendHeight(canvas, rect.width());
+    const double legendH = chartparts::legendHeight(canvas, m_shown, rect.width());
     const double xLabelsH = tiny.height() + canvas.pt(4);
     const double xTitleH = small.height() + canvas.pt(4);
-    QRectF plot { rect.left() + yLabelWidth + canvas.pt(6), rect.top(), 0, 0 };
+    QRectF plot { rect.left() + scale.labelWidth + canvas.pt(6), rect.top(), 0, 0 };
     plot.setRight(rect.right() - canvas.pt(6));
 
     const auto xOf
@@ -220,50 +121,21 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     p->save();
     p->setRenderHint(QPainter::Antialiasing, true);
 
-    // ---- grid and y axis
-    for (const double v : yTicks) {
-        const double y = yOf(v * unitBytes);
-        canvas.line(
-            QPointF { plot.left(), y }, QPointF { plot.right(), y }, QPen { style::kGrid, canvas.pt(0.5) });
-        canvas.text(QRectF { rect.left(), y - tiny.height() / 2, yLabelWidth, tiny.height() },
-            Qt::AlignRight | Qt::AlignVCenter, tickLabel(v, unitName), FontRole::Tiny, style::kMuted);
-    }
-
-    // ---- stacked areas, bottom to top
-    std::vector<double> below(m_batches.size(), 0.0);
-    for (const auto c : m_shown) {
-        QPolygonF area;
-        std::vector<double> above(below);
-        for (std::size_t i = 0; i < m_batches.size(); ++i) {
-            above[i] += static_cast<double>(componentBytes(m_breakdowns[i], c));
-            area << QPointF { xOf(static_cast<double>(m_batches[i])), yOf(above[i]) };
-        }
-        for (std::size_t i = m_batches.size(); i-- > 0;)
-            area << QPointF { xOf(static_cast<double>(m_batches[i])), yOf(below[i]) };
-        QPainterPath path;
-        path.addPolygon(area);
-        path.closeSubpath();
-        p->fillPath(path, ui::ComponentColors::color(c));
-        below = std::move(above);
-    }
-    // A thin outline of the total makes the top edge crisp.
-    {
-        QPolygonF top;
-        for (std::size_t i = 0; i < m_batches.size(); ++i)
-            top << QPointF { xOf(static_cast<double>(m_batches[i])), yOf(below[i]) };
-        p->setPen(QPen { style::kText, canvas.pt(0.6) });
-        p->setBrush(Qt::NoBrush);
-        p->drawPolyline(top);
-    }
+    chartparts::paintMemoryGrid(canvas, scale, plot, rect.left());
+    std::vector<double> xs;
+    xs.reserve(m_batches.size());
+    for (const std::int64_t b : m_batches)
+        xs.push_back(xOf(static_cast<double>(b)));
+    chartparts::paintStack(canvas, m_shown, xs, [&](std::size_t i) -> const MemoryBreakdown& { return m_breakdowns[i]; }, yOf);
 
     // ---- x axis
     canvas.line(plot.bottomLeft(), plot.bottomRight(), QPen { style::kMuted, canvas.pt(0.7) });
     canvas.line(plot.bottomLeft(), plot.topLeft(), QPen { style::kMuted, canvas.pt(0.7) });
     const double widestX
         = tiny.horizontalAdvance(qs(formatCount(static_cast<std::uint64_t>(xMax)))) + canvas.pt(14);
-    double xStep = niceStep((xMax - xMin) / 8, true);
+    double xStep = chartparts::niceStep((xMax - xMin) / 8, true);
     while ((xStep / (xMax - xMin)) * plot.width() < widestX)
-        xStep = niceStep(xStep * 1.01, true);
+        xStep = chartparts::niceStep(xStep * 1.01, true);
     for (double v = std::ceil(xMin / xStep) * xStep; v <= xMax + 1e-9; v += xStep) {
         const double x = xOf(v);
         canvas.line(QPointF { x, plot.bottom() }, QPointF { x, plot.bottom() + canvas.pt(3) },
@@ -325,7 +197,7 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
             FontRole::Small, style::kGpuLine);
     }
 
-    paintLegend(canvas, QRectF { rect.left(), rect.bottom() - legendH, rect.width(), legendH });
+    chartparts::paintLegend(canvas, m_shown, QRectF { rect.left(), rect.bottom() - legendH, rect.width(), legendH });
     p->restore();
 }
 

@@ -31,9 +31,6 @@ public:
     [[nodiscard]] const std::vector<std::int64_t>& batches() const noexcept { return m_batches; }
 
 private:
-    [[nodiscard]] double legendHeight(const ReportCanvas& canvas, double width) const;
-    void paintLegend(const ReportCanvas& canvas, const QRectF& rect) const;
-
     const Estimate& m_estimate;
     const Gpu& m_gpu;
     std::vector<std::int64_t> m_batches;

@@ -3,6 +3,7 @@
 #include "LayerTablePainter.h"
 #include "PlanText.h"
 #include "MemoryChartPainter.h"
+#include "StepChartPainter.h"
 #include "ComponentColors.h" // ui/
 #include "CoreText.h" // ui/
 #include "ReportCanvas.h"
@@ -112,6 +113,7 @@ void ReportComposer::compose(ReportCanvas& canvas) const
     if (m_result.estimate && m_model) {
         summarySection(canvas);
         chartSection(canvas);
+        stepSection(canvas);
         throughputSection(canvas);
     } else {
         noEstimateSection(canvas);
@@ -149,7 +151,7 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
     const Analysis& a = m_result.analysis;
     const double lineH = canvas.lineHeight(FontRole::Body);
     const auto strategies = plantext::strategyRows(m_plan);
-    canvas.heading(tr("Set-up"), 9 * lineH);
+    canvas.heading(tr("Set-up"), 10 * lineH);
     keyValue(canvas, tr("Model"), modelName());
     keyValue(canvas, tr("Layers"), qs(formatCount(LayerTablePainter::layerCount(a))));
     if (a.valid())
@@ -170,6 +172,7 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
     keyValue(canvas, tr("GPU"),
         tr("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
     keyValue(canvas, tr("Optimizer"), label(optimizerLabel(m_plan.setup.optimizer)));
+    keyValue(canvas, tr("Implementation"), label(optimizerImplementationLabel(m_plan.setup.optimizerImplementation)));
     keyValue(canvas, tr("Precision"), label(precisionLabel(m_plan.precision)));
     if (plantext::hasEffectiveBatch(m_plan.setup))
         keyValue(canvas, tr("Batch size"),
@@ -376,11 +379,32 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
                                     count(chart.batches().empty() ? 1 : chart.batches().back()),
                                     count(m_result.estimate->batch), bytes(peak.fixed.total()),
                                     bytes(peak.perSample.total()));
+    captionedChart(canvas, tr("Memory versus batch size"), caption, { 190, 320 },
+        [&](const QRectF& rect) { chart.paint(canvas, rect); });
+}
+
+void ReportComposer::stepSection(ReportCanvas& canvas) const
+{
+    const StepChart step
+        = StepChart::build(*m_model, m_result.estimate->batch, StepKind::Steady, StepChartPainter::kMaxDrawnMoments);
+    const StepChartPainter chart { step, m_result.analysis, m_plan.gpu };
+    QString caption = step.caption(chart.peakLayer());
+    if (m_plan.setup.accumulationSteps > 1)
+        caption += QLatin1Char(' ') + StepChart::accumulationNote(m_plan.setup.accumulationSteps);
+    captionedChart(canvas, tr("During one step"), caption, { 170, 250 },
+        [&](const QRectF& rect) { chart.paint(canvas, rect); });
+}
+
+void ReportComposer::captionedChart(ReportCanvas& canvas, const QString& heading, const QString& caption,
+    std::pair<double, double> heightPt, const std::function<void(const QRectF&)>& paint) const
+{
+    // As tall as the page has room for, within the bounds: a chart never starts a page alone.
     const double captionH = canvas.paragraphHeight(caption, FontRole::Small, canvas.width());
-    const double minimum = canvas.pt(190);
-    canvas.heading(tr("Memory versus batch size"), minimum + captionH);
-    const double height = std::clamp(canvas.remaining() - captionH - canvas.pt(8), minimum, canvas.pt(320));
-    chart.paint(canvas, QRectF { 0, canvas.y(), canvas.width(), height });
+    const double minimum = canvas.pt(heightPt.first);
+    canvas.heading(heading, minimum + captionH);
+    const double height
+        = std::clamp(canvas.remaining() - captionH - canvas.pt(8), minimum, canvas.pt(heightPt.second));
+    paint(QRectF { 0, canvas.y(), canvas.width(), height });
     canvas.advance(height + canvas.pt(6));
     canvas.paragraph(caption, FontRole::Small, style::kMuted);
 }
@@ -408,16 +432,24 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
         tr(
             "The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
             "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
-            "input batch with its labels and the backward transient (the largest pair of activation "
-            "gradients alive at once during backward) are components of their own."));
-    items.emplace_back(tr("Peak memory."),
-        tr(
-            "The total is the sum of all the components: the memory at the start of the backward pass "
-            "when gradients are kept between steps (zero_grad(set_to_none=False), or gradient "
-            "accumulation). With PyTorch 2.x's default set_to_none=True the real peak can be lower by up "
-            "to the gradients' size; Headroom reports the sum so that a plan it says fits does fit. "
-            "Weights, gradients, optimizer state and overhead do not depend on the batch size; "
-            "activations, the input batch and the transient grow linearly with it."));
+            "input batch with its labels and the transient (the activation gradients alive at the peak, or "
+            "the optimizer step's temporaries) are components of their own."));
+    QString peak
+        = tr("Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer "
+             "(each output allocated, a tensor nothing keeps freed after its last use), the backward pass in "
+             "reverse (activation gradients alive until their layer's backward has run, parameter gradients "
+             "created when first reached, as zero_grad(set_to_none=True) leaves them, saved tensors freed "
+             "once no backward needs them), then the optimizer step with the temporaries of its "
+             "implementation (here %1, as torch.optim names it). The total is the highest point of that step, and the breakdown is "
+             "what is alive then. The first step has no optimizer state until its optimizer step creates "
+             "it. Every moment's memory is a fixed part plus a part per sample.")
+              .arg(qs(optimizerImplementationName(m_plan.setup.optimizerImplementation)));
+    if (m_result.estimate)
+        peak += QLatin1Char(' ')
+            + tr("At batch %1 the step peaks at %2, the first step at %3.")
+                  .arg(count(m_result.estimate->batch), bytes(m_result.estimate->peakBytes()),
+                      bytes(m_result.estimate->firstStepPeakBytes));
+    items.emplace_back(tr("Peak memory."), peak);
     const int tensors = optimizerStateTensors(m_plan.setup.optimizer);
     QString optimizer = tensors == 0
         ? tr("%1 keeps no state.").arg(label(optimizerLabel(m_plan.setup.optimizer)))
@@ -511,8 +543,8 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
                        "runs vary with kernels, data loading and communication.")
             .arg(qs(plantext::formatFraction(setup.assumedUtilization))));
     items.emplace_back(tr("Not modelled."),
-        tr("The caching allocator's rounding and fragmentation, cuDNN workspaces beyond the "
-                       "overhead setting, and temporaries inside the optimizer step."));
+        tr("The caching allocator's rounding and fragmentation, and cuDNN workspaces beyond the "
+           "overhead setting."));
 
     // The path leads its sentence so the line never breaks inside it (at its hyphen).
     const QString intro

@@ -95,6 +95,11 @@ public:
     [[nodiscard]] std::int64_t maxBatch(std::uint64_t capacityBytes) const noexcept;
     /// A moment's breakdown at `batch` (saturating: for charts of one step).
     [[nodiscard]] MemoryBreakdown momentAt(std::size_t moment, std::int64_t batch) const noexcept;
+    /// A moment of the first step at `batch` (saturating): as momentAt(), without the optimizer state
+    /// before the optimizer step creates it.
+    [[nodiscard]] MemoryBreakdown firstStepMomentAt(std::size_t moment, std::int64_t batch) const noexcept;
+    /// Where the first step peaks at `batch` (1..kMaxBatch).
+    [[nodiscard]] StepPeak firstStepPeakAt(std::int64_t batch) const;
     [[nodiscard]] const StepTimeline& timeline() const noexcept { return m_timeline; }
     /// The optimizer step's moment (weights, gradients, state, its temporaries, the batch).
     [[nodiscard]] std::size_t optimizerStepMoment() const noexcept { return m_timeline.moments().size() - 1; }

@@ -1,0 +1,360 @@
+#include "StepChartView.h"
+
+#include "ChartParts.h" // ui/report/
+#include "ComponentStack.h"
+#include "UiText.h"
+
+#include <QAreaSeries>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QGraphicsRectItem>
+#include <QGraphicsSimpleTextItem>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScatterSeries>
+#include <QStackedWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+
+namespace headroom::ui {
+
+namespace {
+const QColor kPeakColour{0x1f, 0x23, 0x28};
+const QColor kCapacityColour{0xc0, 0x20, 0x20};
+
+/// 1, 2, 2.5, 5 x 10^k at or above `v`: a round top for the memory axis.
+double niceCeil(double v)
+{
+    if (!(v > 0))
+        return 1;
+    const double step = report::chartparts::niceStep(v / 5, false);
+    return std::ceil(v / step - 1e-9) * step;
+}
+} // namespace
+
+struct StepChartView::Charts {
+    QChart* chart = nullptr;
+    QChartView* view = nullptr;
+    QCategoryAxis* phaseAxis = nullptr;
+    QValueAxis* memoryAxis = nullptr;
+    std::unique_ptr<ComponentStack> stack;
+    QLineSeries* capacity = nullptr;
+    QScatterSeries* peak = nullptr;
+    QGraphicsSimpleTextItem* peakText = nullptr;
+    QGraphicsRectItem* peakBack = nullptr;
+    QGraphicsSimpleTextItem* capacityText = nullptr;
+};
+
+StepChartView::StepChartView(QWidget* parent) : QWidget(parent), m_charts{std::make_unique<Charts>()}
+{
+    auto& c = *m_charts;
+    c.chart = new QChart;
+    c.chart->setObjectName(QStringLiteral("stepChart"));
+    c.chart->legend()->setAlignment(Qt::AlignRight);
+    c.chart->setMargins(QMargins(4, 4, 4, 4));
+    c.phaseAxis = new QCategoryAxis;
+    c.phaseAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
+    c.phaseAxis->setGridLineVisible(true);
+    QPen separator(QColor(0x80, 0x80, 0x80));
+    separator.setStyle(Qt::DashLine);
+    c.phaseAxis->setGridLinePen(separator);
+    c.memoryAxis = new QValueAxis;
+    c.chart->addAxis(c.phaseAxis, Qt::AlignBottom);
+    c.chart->addAxis(c.memoryAxis, Qt::AlignLeft);
+    const auto attach = [&](QAbstractSeries* s) {
+        c.chart->addSeries(s);
+        s->attachAxis(c.phaseAxis);
+        s->attachAxis(c.memoryAxis);
+    };
+    c.stack = std::make_unique<ComponentStack>(c.chart, c.phaseAxis, c.memoryAxis, this, QStringLiteral("StepSeries"));
+    c.stack->onHover(this, [this](const QPointF& point, bool state) {
+        if (state)
+            QToolTip::showText(QCursor::pos(), momentText(point.x()), m_charts->view);
+        else
+            QToolTip::hideText();
+    });
+    c.capacity = new QLineSeries(this);
+    c.capacity->setObjectName(QStringLiteral("stepCapacitySeries"));
+    QPen capacityPen(kCapacityColour);
+    capacityPen.setWidth(2);
+    c.capacity->setPen(capacityPen);
+    attach(c.capacity);
+    c.peak = new QScatterSeries(this);
+    c.peak->setObjectName(QStringLiteral("stepPeakSeries"));
+    c.peak->setMarkerSize(10);
+    c.peak->setColor(kPeakColour);
+    c.peak->setBorderColor(Qt::white);
+    attach(c.peak);
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{c.capacity, c.peak}) {
+        for (QLegendMarker* m : c.chart->legend()->markers(s))
+            m->setVisible(false);
+    }
+    QFont bold = font();
+    bold.setBold(true);
+    c.peakBack = new QGraphicsRectItem(c.chart);
+    c.peakBack->setBrush(QColor(255, 255, 255, 220));
+    c.peakBack->setPen(Qt::NoPen);
+    c.peakBack->setZValue(19);
+    c.peakText = new QGraphicsSimpleTextItem(c.chart);
+    c.peakText->setFont(bold);
+    c.peakText->setBrush(kPeakColour);
+    c.peakText->setZValue(20);
+    c.capacityText = new QGraphicsSimpleTextItem(c.chart);
+    c.capacityText->setFont(bold);
+    c.capacityText->setBrush(QColor(0xa0, 0x10, 0x10));
+    c.capacityText->setZValue(20);
+    connect(c.chart, &QChart::plotAreaChanged, this, &StepChartView::updateLabels);
+
+    c.view = new QChartView(c.chart);
+    c.view->setObjectName(QStringLiteral("stepChartView"));
+    c.view->setRenderHint(QPainter::Antialiasing);
+    c.view->setMinimumSize(300, 160);
+
+    m_kindBox = new QComboBox(this);
+    m_kindBox->setObjectName(QStringLiteral("stepKindBox"));
+    m_kindBox->addItem(tr("Steady step"), static_cast<int>(report::StepKind::Steady));
+    m_kindBox->addItem(tr("First step"), static_cast<int>(report::StepKind::First));
+    m_kindBox->setToolTip(tr("A steady step holds the optimizer state throughout; the first step has none "
+                             "until its optimizer step creates it."));
+    m_kindBox->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_kindBox, &QComboBox::currentIndexChanged, this, [this](int index) {
+        setStepKind(static_cast<report::StepKind>(m_kindBox->itemData(index).toInt()));
+    });
+    m_caption = new QLabel(this);
+    m_caption->setObjectName(QStringLiteral("stepCaptionLabel"));
+    m_caption->setWordWrap(true);
+    m_caption->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("stepMessageLabel"));
+    m_message->setAlignment(Qt::AlignCenter);
+    m_message->setWordWrap(true);
+    m_message->setMargin(24);
+    m_message->setStyleSheet(QStringLiteral("color: palette(placeholder-text); font-weight: bold;"));
+    m_stack = new QStackedWidget(this);
+    m_stack->addWidget(c.view);
+    m_stack->addWidget(m_message);
+
+    auto* header = new QHBoxLayout;
+    header->setContentsMargins(6, 4, 6, 0);
+    header->addWidget(m_kindBox);
+    header->addWidget(m_caption, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(header);
+    layout->addWidget(m_stack, 1);
+}
+
+StepChartView::~StepChartView()
+{
+    // The view owns its chart; the series belong to the chart once added.
+    delete m_charts->view;
+}
+
+void StepChartView::showEvent(QShowEvent* event)
+{
+    QWidget::showEvent(event);
+    if (m_dirty)
+        redraw();
+}
+
+void StepChartView::setStepKind(report::StepKind kind)
+{
+    const int index = m_kindBox->findData(static_cast<int>(kind));
+    if (index >= 0 && index != m_kindBox->currentIndex()) {
+        m_kindBox->setCurrentIndex(index); // comes back here through the signal
+        return;
+    }
+    if (kind == m_kind)
+        return;
+    m_kind = kind;
+    redraw();
+}
+
+void StepChartView::setData(const StepChartData& data)
+{
+    m_data = data;
+    m_dirty = true;
+    // Every slider tick brings new data: only a visible chart redraws (showEvent catches up).
+    if (isVisible())
+        redraw();
+}
+
+QString StepChartView::layerText(const report::StepChartMoment& m) const
+{
+    const auto row = static_cast<qsizetype>(m.row);
+    return row < m_data.layerNames.size() ? m_data.layerNames[row] : QString();
+}
+
+void StepChartView::redraw()
+{
+    m_dirty = false;
+    auto& c = *m_charts;
+    m_chart = m_data.valid && m_data.model
+        ? report::StepChart::build(*m_data.model, m_data.batch, m_kind, kMaxDrawnMoments)
+        : report::StepChart{};
+    m_bandStart.clear();
+    if (m_chart.empty()) {
+        m_message->setText(m_data.message.isEmpty() ? tr("No estimate") : m_data.message);
+        m_stack->setCurrentWidget(m_message);
+        m_caption->clear();
+        return;
+    }
+    m_stack->setCurrentWidget(c.view);
+    const report::StepChart& step = m_chart;
+    const std::size_t count = step.moments.size();
+    m_bandStart = step.bandStarts();
+    const double xMax = m_bandStart.back();
+
+    const auto peakBytes = static_cast<double>(step.peakMoment().bytes.total());
+    const auto capacity = static_cast<double>(m_data.capacityBytes);
+    // The GPU's memory is drawn when it is near the peak (or below it); far above, it would flatten the step.
+    const bool capacityShown = capacity > 0 && capacity <= peakBytes * 1.6;
+    const double top = std::max(peakBytes * 1.15, capacityShown ? capacity * 1.06 : 0.0);
+    std::tie(m_unit, m_unitName) = report::chartparts::binaryUnit(top);
+    const double yMax = niceCeil(top / m_unit);
+
+    // Each moment is a flat band [start, end): two points per moment.
+    QList<double> xs;
+    xs.reserve(static_cast<qsizetype>(2 * count));
+    for (std::size_t k = 0; k < count; ++k) {
+        xs.append(m_bandStart[k]);
+        xs.append(m_bandStart[k + 1]);
+    }
+    c.stack->set(xs, [&](qsizetype i) -> const MemoryBreakdown& { return step.moments[static_cast<std::size_t>(i / 2)].bytes; },
+                 m_unit);
+
+    for (const QString& label : c.phaseAxis->categoriesLabels())
+        c.phaseAxis->remove(label);
+    c.phaseAxis->setStartValue(0);
+    for (const auto& run : step.phaseRuns()) {
+        QString label = report::StepChart::phaseName(run.phase);
+        // Category labels must differ: a phase met twice gets an invisible mark.
+        while (c.phaseAxis->categoriesLabels().contains(label))
+            label += QChar(0x200B);
+        c.phaseAxis->append(label, m_bandStart[run.end]);
+    }
+    c.phaseAxis->setRange(0, xMax);
+    c.memoryAxis->setRange(0, yMax);
+    c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
+    c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    c.memoryAxis->setTitleText(m_data.gpus > 1 ? tr("%1 per GPU").arg(m_unitName) : tr("Memory (%1)").arg(m_unitName));
+    c.capacity->replace(capacityShown ? QList<QPointF>{{0.0, capacity / m_unit}, {xMax, capacity / m_unit}}
+                                      : QList<QPointF>{});
+
+    c.peak->replace(QList<QPointF>{{(m_bandStart[step.peak] + m_bandStart[step.peak + 1]) / 2, peakBytes / m_unit}});
+
+    QString caption = m_kind == report::StepKind::First
+        ? tr("The first training step at batch %1: no optimizer state until its optimizer step creates it.")
+        : tr("One training step at batch %1: what is alive while each layer runs forward, then backward, "
+             "then the optimizer step.");
+    caption = caption.arg(UiText::count(static_cast<std::uint64_t>(step.batch)));
+    if (m_data.accumulationSteps > 1)
+        caption += QLatin1Char(' ') + report::StepChart::accumulationNote(m_data.accumulationSteps);
+    m_caption->setText(caption);
+    updateLabels();
+}
+
+void StepChartView::updateLabels()
+{
+    auto& c = *m_charts;
+    const bool shown = !m_chart.empty();
+    c.peakText->setVisible(shown && !c.peak->points().isEmpty());
+    c.peakBack->setVisible(c.peakText->isVisible());
+    c.capacityText->setVisible(shown && !c.capacity->points().isEmpty());
+    if (!shown)
+        return;
+    const QRectF plot = c.chart->plotArea();
+    if (c.peakText->isVisible()) {
+        c.peakText->setText(peakLabel());
+        const QPointF at = c.chart->mapToPosition(c.peak->points().front(), c.peak);
+        const QRectF r = c.peakText->boundingRect();
+        // Above the marker, kept inside the plot; to its left when it is in the right half.
+        const double x = at.x() > plot.center().x() ? at.x() - r.width() - 8 : at.x() + 8;
+        const double y = std::max(plot.top() + 2, at.y() - r.height() - 6);
+        c.peakText->setPos(std::clamp(x, plot.left() + 2, std::max(plot.left() + 2, plot.right() - r.width() - 2)), y);
+        c.peakBack->setRect(QRectF(c.peakText->pos(), r.size()).adjusted(-3, -1, 3, 1));
+    }
+    if (c.capacityText->isVisible()) {
+        c.capacityText->setText(tr("%1: %2").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes)));
+        const QPointF at = c.chart->mapToPosition(c.capacity->points().front(), c.capacity);
+        const QRectF r = c.capacityText->boundingRect();
+        const double y = at.y() - r.height() - 2 < plot.top() ? at.y() + 2 : at.y() - r.height() - 2;
+        c.capacityText->setPos(plot.left() + 6, y);
+    }
+}
+
+std::optional<std::size_t> StepChartView::bandAt(double x) const
+{
+    if (m_chart.empty() || x < m_bandStart.front() || x > m_bandStart.back())
+        return std::nullopt;
+    const auto it = std::upper_bound(m_bandStart.begin(), m_bandStart.end(), x);
+    const auto k = static_cast<std::size_t>(std::max<std::ptrdiff_t>(it - m_bandStart.begin() - 1, 0));
+    return std::min(k, m_chart.moments.size() - 1);
+}
+
+QString StepChartView::momentText(double x) const
+{
+    const auto k = bandAt(x);
+    if (!k)
+        return {};
+    const report::StepChartMoment& m = m_chart.moments[*k];
+    QStringList lines{report::StepChart::momentName(m, layerText(m))};
+    for (auto comp = kStackOrder.rbegin(); comp != kStackOrder.rend(); ++comp) {
+        if (componentBytes(m.bytes, *comp) > 0)
+            lines << tr("%1: %2").arg(UiText::component(*comp), UiText::bytes(componentBytes(m.bytes, *comp)));
+    }
+    lines << tr("Live: %1 of %2").arg(UiText::bytes(m.bytes.total()), UiText::bytes(m_data.capacityBytes));
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString StepChartView::peakLabel() const
+{
+    if (m_chart.empty())
+        return {};
+    return m_chart.peakText(layerText(m_chart.peakMoment()));
+}
+
+QPoint StepChartView::peakPosition() const
+{
+    const auto& c = *m_charts;
+    if (c.peak->points().isEmpty())
+        return {};
+    const QPointF inChart = c.chart->mapToPosition(c.peak->points().front(), c.peak);
+    const QPoint inView = c.view->mapFromScene(c.chart->mapToScene(inChart));
+    return c.view->mapTo(this, inView);
+}
+
+QString StepChartView::message() const { return m_stack->currentWidget() == m_message ? m_message->text() : QString(); }
+
+double StepChartView::xOfMoment(std::size_t moment) const
+{
+    if (moment >= m_chart.moments.size())
+        return -1;
+    return (m_bandStart[moment] + m_bandStart[moment + 1]) / 2;
+}
+
+QList<QPointF> StepChartView::upperPoints(Component comp) const { return m_charts->stack->upperPoints(comp); }
+
+bool StepChartView::showsComponent(Component comp) const { return !m_chart.empty() && m_charts->stack->shows(comp); }
+
+QList<QPointF> StepChartView::totalPoints() const { return m_charts->stack->upperPoints(kStackOrder.back()); }
+
+QList<QPointF> StepChartView::peakPoints() const { return m_charts->peak->points(); }
+
+QStringList StepChartView::phaseLabels() const { return m_charts->phaseAxis->categoriesLabels(); }
+
+QList<QPointF> StepChartView::capacityPoints() const { return m_charts->capacity->points(); }
+
+} // namespace headroom::ui

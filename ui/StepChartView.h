@@ -1,0 +1,100 @@
+#pragma once
+
+#include "ChartData.h"
+#include "ComponentColors.h"
+
+#include <QList>
+#include <QPoint>
+#include <QPointF>
+#include <QWidget>
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QStackedWidget;
+
+namespace headroom::ui {
+
+/// "During one step": live memory by component over the moments of one training step (forward,
+/// backward, the optimizer step) at the chosen batch, as stacked areas, with the phases labelled, the
+/// GPU's memory, and the peak marked with its layer and bytes; hovering names a moment's layer, phase
+/// and live bytes. Shows the steady step or the first (no optimizer state before its optimizer step).
+/// It draws what the PlanController hands it (the core's step simulation) and computes nothing.
+///
+/// Each moment is drawn as a flat step of equal width, the optimizer step as a wider band so its label
+/// fits; a long step is thinned to the highest moment of each run of neighbours (the peak always kept).
+/// It reads the step from the model only when shown: a slider tick with the tab hidden costs nothing.
+class StepChartView final : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit StepChartView(QWidget* parent = nullptr);
+    ~StepChartView() override;
+
+    static constexpr auto kStackOrder = ComponentColors::kStackOrder;
+    /// At most this many moments are drawn (about one per two pixels of a wide chart).
+    static constexpr std::size_t kMaxDrawnMoments = 800;
+
+    [[nodiscard]] report::StepKind stepKind() const noexcept { return m_kind; }
+    void setStepKind(report::StepKind kind);
+    [[nodiscard]] QComboBox* stepKindBox() const noexcept { return m_kindBox; }
+
+    // What is drawn, for tests: x runs over the moments (see xOfMoment), y is memory in axis units.
+    [[nodiscard]] double bytesPerUnit() const noexcept { return m_unit; }
+    [[nodiscard]] QString unitName() const { return m_unitName; }
+    /// The top edge of a component's band (the stack up to and including it).
+    [[nodiscard]] QList<QPointF> upperPoints(Component c) const;
+    [[nodiscard]] bool showsComponent(Component c) const;
+    /// The top of the whole stack: the step's total live memory.
+    [[nodiscard]] QList<QPointF> totalPoints() const;
+    /// The peak marker: (x, total in axis units); empty when nothing is drawn.
+    [[nodiscard]] QList<QPointF> peakPoints() const;
+    [[nodiscard]] QString peakLabel() const;
+    /// The moments[] index of the peak in the chart shown.
+    [[nodiscard]] std::size_t peakMoment() const { return m_chart.peak; }
+    /// The step drawn (its moments thinned to at most kMaxDrawnMoments).
+    [[nodiscard]] const report::StepChart& chart() const noexcept { return m_chart; }
+    /// Where the peak marker is, in this widget's coordinates (for hovering it).
+    [[nodiscard]] QPoint peakPosition() const;
+    /// The phase labels under the plot, left to right.
+    [[nodiscard]] QStringList phaseLabels() const;
+    [[nodiscard]] QList<QPointF> capacityPoints() const;
+    /// The middle of a moment's band (moments[] index of the chart shown).
+    [[nodiscard]] double xOfMoment(std::size_t moment) const;
+    /// The hover tooltip's text at `x`: the moment's phase, layer and live bytes by component.
+    [[nodiscard]] QString momentText(double x) const;
+    [[nodiscard]] QString message() const;
+
+public Q_SLOTS:
+    void setData(const headroom::ui::StepChartData& data);
+
+protected:
+    void showEvent(QShowEvent* event) override;
+
+private:
+    struct Charts;
+    void redraw();
+    void updateLabels();
+    /// The moments[] index of the band under x.
+    [[nodiscard]] std::optional<std::size_t> bandAt(double x) const;
+    [[nodiscard]] QString layerText(const report::StepChartMoment& m) const;
+
+    std::unique_ptr<Charts> m_charts;
+    StepChartData m_data;
+    report::StepKind m_kind = report::StepKind::Steady;
+    bool m_dirty = true; ///< data arrived while hidden: redraw when shown
+    report::StepChart m_chart;       ///< read from the model when drawn
+    std::vector<double> m_bandStart; ///< x where each moment's band starts (and one past the last)
+    double m_unit = 1024.0 * 1024.0;
+    QString m_unitName = QStringLiteral("MiB");
+    QComboBox* m_kindBox;
+    QLabel* m_caption;
+    QStackedWidget* m_stack;
+    QLabel* m_message;
+};
+
+} // namespace headroom::ui

@@ -1,0 +1,45 @@
+#pragma once
+
+#include "StepChart.h"
+
+#include "headroom/Analysis.h"
+#include "headroom/GpuCatalog.h"
+
+#include <QCoreApplication>
+#include <QRectF>
+
+#include <vector>
+
+namespace headroom::report {
+
+class ReportCanvas;
+
+/// The "during one step" chart of the report: live memory by component over the moments of one
+/// training step at the plan's batch, stacked, with the phases labelled under the plot, the GPU's
+/// memory when it is near, the peak marked with its bytes and layer, and the component legend. Vector
+/// paths and real text, as MemoryChartPainter.
+class StepChartPainter final
+{
+    Q_DECLARE_TR_FUNCTIONS(headroom::report::StepChartPainter)
+
+public:
+    /// At most this many moments are worth drawing (a printed chart is about 500 points wide).
+    static constexpr std::size_t kMaxDrawnMoments = 600;
+
+    /// `chart` built with at most kMaxDrawnMoments.
+    StepChartPainter(const StepChart& chart, const Analysis& analysis, const Gpu& gpu);
+
+    /// Paints into `rect` (device coordinates of `canvas`); nothing in the measuring pass.
+    void paint(const ReportCanvas& canvas, const QRectF& rect) const;
+    /// The peak's layer name ("" for the optimizer step).
+    [[nodiscard]] QString peakLayer() const;
+
+private:
+    const StepChart& m_chart;
+    const Analysis& m_analysis;
+    const Gpu& m_gpu;
+    std::vector<double> m_bandStart;
+    std::vector<Component> m_shown; ///< components that are not zero somewhere, bottom to top
+};
+
+} // namespace headroom::report
