@@ -566,12 +566,15 @@ void printTable(const Plan& plan, const PlanResult& result, std::ostream& out)
     using Align = TextTable::Align;
     TextTable table({{"#"}, {"Layer"}, {"Type"}, {"Output"}, {"Parameters", Align::Right}, {"Act./sample", Align::Right},
         {"FLOPs/sample", Align::Right}});
+    // Identical iterations of a Repeat block share one line ("b.1–9998.fc × 9,998").
     int index = 0;
-    for (const auto& row : a.rows) {
+    for (const auto& group : groupRows(a)) {
+        const LayerRow& row = a.rows[group.row];
         if (row.type == "Repeat")
             continue;
         const std::string indent(static_cast<std::size_t>(row.depth) * 2, ' ');
-        table.addRow({std::to_string(index++), indent + row.name, row.type, row.output.shape.toString(),
+        const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
+        table.addRow({std::to_string(index++), indent + group.name + times, row.type, row.output.shape.toString(),
             formatCount(row.params), formatBytes(row.activationBytesPerSample),
             formatFlops(static_cast<double>(row.forwardFlopsPerSample) + static_cast<double>(row.backwardFlopsPerSample))});
     }

@@ -484,14 +484,14 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
             info.trainedParams = row.frozen ? 0 : trained;
             info.checkpointed = row.checkpointed;
         }
-        for (const auto& block : blocks) {
+        for (const auto& block : blocks) { // a row stands for row.count identical layers
             auto& b = m_info[block];
-            b.params += row.params;
-            b.activationBytes += row.activationBytesPerSample;
-            b.forwardFlops += row.forwardFlopsPerSample;
-            b.backwardFlops += row.backwardFlopsPerSample;
-            b.loraParams += row.loraParams;
-            b.trainedParams += row.frozen ? 0 : trained;
+            b.params += row.params * row.count;
+            b.activationBytes += row.activationBytesPerSample * row.count;
+            b.forwardFlops += row.forwardFlopsPerSample * row.count;
+            b.backwardFlops += row.backwardFlopsPerSample * row.count;
+            b.loraParams += row.loraParams * row.count;
+            b.trainedParams += row.frozen ? 0 : trained * row.count;
             b.checkpointed = b.checkpointed || row.checkpointed;
         }
     }
@@ -509,11 +509,11 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
     if (m_analysis.error) {
         m_status = ErrorText::forUser(*m_analysis.error, [this](const std::string& path) { return nameAt(path); });
     } else {
-        int layers = 0;
+        std::uint64_t layers = 0;
         for (const auto& row : m_analysis.rows)
-            layers += row.type != "Repeat" && row.specPath != "loss" ? 1 : 0;
+            layers += row.type != "Repeat" && row.specPath != "loss" ? row.count : 0;
         m_status = tr("Layers: %1 · Parameters: %2 · Activations per sample: %3")
-                       .arg(UiText::count(static_cast<std::uint64_t>(layers)), UiText::count(m_analysis.totalParams),
+                       .arg(UiText::count(layers), UiText::count(m_analysis.totalParams),
                             UiText::bytes(m_analysis.activationBytesPerSample));
     }
     emitAllDataChanged({});

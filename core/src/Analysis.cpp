@@ -16,13 +16,16 @@ namespace headroom {
 
 namespace {
 
-constexpr std::int64_t kMaxRepeatTimes = 100'000;
-constexpr std::size_t kMaxExpandedLayers = 1'000'000;
+// Identical iterations of a Repeat block are analysed once (docs/model-format.md, "Repeat"), so the
+// expanded network may be huge while the analysed layers stay few; the limits bound the rest.
+constexpr std::int64_t kMaxRepeatTimes = 1'000'000'000;
+constexpr std::uint64_t kMaxExpandedLayers = 1'000'000'000'000'000;
+constexpr std::size_t kMaxAnalysedLayers = 100'000;
 constexpr std::string_view kNetworkInputName = "input";
 constexpr std::string_view kRepeatInputName = "repeat_input";
 
 /// An inner module's name (InnerLinear::name, ::weight) for instance `i`: "experts.{}.w1" -> "experts.3.w1".
-std::string instanceName(std::string pattern, std::int64_t i)
+std::string innerModuleName(std::string pattern, std::int64_t i)
 {
     if (const auto slot = pattern.find("{}"); slot != std::string::npos)
         pattern.replace(slot, 2, std::to_string(i));
@@ -53,6 +56,50 @@ struct Storage {
     /// that is the next block's input), so it counts in that iteration's recomputed activations.
     bool savedInSegment = false;
     std::size_t producerOp = kNoStepOp; ///< the step op that allocates it (kNoStepOp: the input batch)
+    /// The identical storages it stands for (its iteration's, and the identical iterations' analysed
+    /// with it), and of those the ones within its own checkpointed iteration.
+    Count copies{1};
+    Count copiesInSegment{1};
+};
+
+/// A count minus an earlier value of it (what was added since), overflow kept.
+Count since(Count now, Count before)
+{
+    return now.isOverflow() || before.isOverflow() ? Count::overflowed() : Count{now.value() - before.value()};
+}
+
+/// Every run of digits between dots in `text` ("layers.3.fc" -> 3): the Repeat iterations a name,
+/// reference or LoRA target may single out.
+void addIterationNumbers(std::string_view text, std::set<std::int64_t>& out)
+{
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t dot = std::min(text.find('.', start), text.size());
+        const std::string_view part = text.substr(start, dot - start);
+        if (!part.empty() && part.size() <= 18
+            && std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; }))
+            out.insert(std::stoll(std::string(part)));
+        start = dot + 1;
+    }
+}
+
+void collectIterationNumbers(const std::vector<LayerSpec>& specs, std::set<std::int64_t>& out)
+{
+    for (const auto& spec : specs) {
+        addIterationNumbers(spec.name, out);
+        addIterationNumbers(spec.tiedTo, out);
+        for (const auto& input : spec.inputs)
+            addIterationNumbers(input, out);
+        collectIterationNumbers(spec.children, out);
+    }
+}
+
+/// What an iteration of a Repeat block sees of its input: iterations with equal inputs are identical.
+struct InputSignature {
+    TensorInfo info;
+    bool requiresGrad = false;
+    bool valid = true;
+    friend bool operator==(const InputSignature&, const InputSignature&) = default;
 };
 
 /// A tensor flowing between layers.
@@ -153,12 +200,14 @@ public:
             m_result.error = e;
             return std::move(m_result);
         }
-        if (const auto count = expandedCount(m_network.layers); count > kMaxExpandedLayers) {
-            m_result.error = Error{"the network expands to more than " + std::to_string(kMaxExpandedLayers)
+        const Count expanded = expandedCount(m_network.layers);
+        if (expanded.isOverflow() || expanded.value() > kMaxExpandedLayers) {
+            m_result.error = Error{"the network expands to more than " + formatCount(kMaxExpandedLayers)
                                        + " layers (check the Repeat counts)",
                                    "layers"};
             return std::move(m_result);
         }
+        m_result.expandedLayers = expanded.value();
         if (auto e = validateLora()) {
             m_result.error = e;
             return std::move(m_result);
@@ -173,6 +222,9 @@ public:
         m_headName = lastLinearName(m_network.layers, "").value_or(std::string());
         m_anyCheckpointMark = anyCheckpointMark(m_network.layers);
         m_targetMatched.assign(m_options.lora.targets.size(), false);
+        collectIterationNumbers(m_network.layers, m_singledOut);
+        for (const auto& target : m_options.lora.targets)
+            addIterationNumbers(target, m_singledOut);
         addNetworkInput();
         Scope top;
         top.names.emplace(std::string(kNetworkInputName), 0);
@@ -229,16 +281,14 @@ private:
         return std::nullopt;
     }
 
-    /// Layers after expanding Repeat blocks, saturating just past the limit.
-    static std::size_t expandedCount(const std::vector<LayerSpec>& specs)
+    /// Layers after expanding Repeat blocks (overflowed past 64 bits).
+    static Count expandedCount(const std::vector<LayerSpec>& specs)
     {
-        std::size_t n = 0;
+        Count n;
         for (const auto& spec : specs) {
-            const std::size_t one = spec.isRepeat()
-                ? static_cast<std::size_t>(std::clamp<std::int64_t>(spec.times, 0, kMaxRepeatTimes))
+            n += spec.isRepeat() ? Count{static_cast<std::uint64_t>(std::clamp<std::int64_t>(spec.times, 0, kMaxRepeatTimes))}
                     * expandedCount(spec.children)
-                : 1;
-            n = std::min(n + one, kMaxExpandedLayers + 1);
+                                 : Count{1};
         }
         return n;
     }
@@ -301,9 +351,16 @@ private:
         const bool segments = m_options.checkpointing == Checkpointing::PerBlock && m_segment < 0
             && (m_anyCheckpointMark ? spec.checkpoint : depth == 0);
         header.checkpointed = segments || m_segment >= 0;
+        header.iterations = m_iterations;
         const std::size_t headerRow = m_result.rows.size();
         m_result.rows.push_back(header);
-        for (std::int64_t t = 0; t < spec.times && !m_stopped; ++t) {
+        const bool insideSegment = m_segment >= 0;
+        const std::size_t level = m_iterations.size();
+        std::optional<InputSignature> previousInput;
+        std::size_t awaitingNext = kNoStepOp; // the StepRepeat whose next iteration comes now
+        for (std::int64_t t = 0; t < spec.times && !m_stopped;) {
+            const InputSignature input{m_tensors[current].info, m_tensors[current].requiresGrad, m_tensors[current].valid};
+            const Mark before = mark();
             Scope inner;
             inner.parent = &scope;
             inner.repeatInput = current;
@@ -314,10 +371,30 @@ private:
                 m_storages[input].kept = true;
                 m_keeps.push_back(Keep{input, m_step.ops.size(), false});
             }
+            m_iterations.push_back(RowIterations{name.size() + 1, t, t});
             walk(spec.children, specPath + ".layers", name + "." + std::to_string(t) + ".", depth + 1, inner, current,
                  frozen);
+            m_iterations.pop_back();
             if (segments)
                 m_segment = -1;
+            if (awaitingNext != kNoStepOp) {
+                auto& r = m_step.repeats[awaitingNext];
+                r.nextFirst = before.ops;
+                r.nextLast = m_step.ops.size() - 1;
+                awaitingNext = kNoStepOp;
+            }
+            std::int64_t next = t + 1;
+            if (const std::int64_t hidden = hiddenAfter(t, spec.times, previousInput, input); hidden > 0 && !m_stopped) {
+                repeatSince(before, static_cast<std::uint64_t>(hidden), level, !insideSegment);
+                if (m_step.ops.size() > before.ops) {
+                    m_step.repeats.push_back(StepRepeat{before.ops, m_step.ops.size() - 1, 0, 0,
+                                                        static_cast<std::uint64_t>(hidden), level, headerRow, t + 1});
+                    awaitingNext = m_step.repeats.size() - 1;
+                }
+                next += hidden;
+            }
+            previousInput = input;
+            t = next;
         }
         m_byFullName[name] = current;
         auto& row = m_result.rows[headerRow];
@@ -333,12 +410,92 @@ private:
             row.error = Error{"contains an invalid layer", specPath};
     }
 
+    /// Where the analysis stands: what an iteration of a Repeat block adds from here.
+    struct Mark {
+        std::size_t rows = 0;
+        std::size_t ops = 0;
+        std::size_t storages = 0;
+        std::size_t parameters = 0;
+        std::size_t trainableTensors = 0;
+        std::vector<Count> totals;
+    };
+
+    /// Every network total an iteration adds to.
+    std::vector<Count*> totals()
+    {
+        return {&m_params, &m_buffers, &m_paramBytes, &m_bufferBytes, &m_autocastCopies, &m_trainable,
+                &m_trainableBytes, &m_lora, &m_forward, &m_backward, &m_recompute, &m_attentionRecompute,
+                &m_droppedPerSample, &m_droppedFixed};
+    }
+
+    Mark mark()
+    {
+        Mark m{m_result.rows.size(), m_step.ops.size(), m_storages.size(), m_step.parameters.size(),
+               m_result.trainableTensorElements.size(), {}};
+        for (const Count* c : totals())
+            m.totals.push_back(*c);
+        return m;
+    }
+
+    /// The iterations after iteration `t` (of `times`) that are identical to it and need no analysis
+    /// of their own. Iteration t's input equals the previous one's, so every later iteration is the
+    /// same, except where something singles one out by its number: a name, a reference or a LoRA target
+    /// ("b.7.fc"). Those, their neighbours and the last two iterations stay analysed, so that the
+    /// iterations on either side of a hidden run behave as its members do (StepRepeat).
+    std::int64_t hiddenAfter(std::int64_t t, std::int64_t times, const std::optional<InputSignature>& previous,
+                             const InputSignature& input) const
+    {
+        const auto singledOut = [&](std::int64_t i) { return m_singledOut.contains(i); };
+        if (t < 1 || previous != input || singledOut(t - 1) || singledOut(t) || singledOut(t + 1))
+            return 0;
+        std::int64_t next = times - 2; // the analysed iteration after the hidden ones
+        if (const auto p = m_singledOut.upper_bound(t + 1); p != m_singledOut.end())
+            next = std::min(next, *p - 1);
+        return next > t + 1 ? next - t - 1 : 0;
+    }
+
+    /// Makes what was analysed since `before` (one iteration) stand for itself and `hidden` identical
+    /// iterations after it: rows name the range and count them, storages, parameters and totals
+    /// multiply. `ownSegments`: the block is not inside a checkpointed iteration (its iterations are
+    /// segments of their own, or none is).
+    void repeatSince(const Mark& before, std::uint64_t hidden, std::size_t level, bool ownSegments)
+    {
+        const Count times = Count{hidden} + Count{1};
+        for (std::size_t r = before.rows; r < m_result.rows.size(); ++r) {
+            auto& row = m_result.rows[r];
+            row.iterations[level].last += static_cast<std::int64_t>(hidden);
+            const Count count = Count{row.count} * times;
+            m_overflow = m_overflow || count.isOverflow();
+            row.count = count.value();
+        }
+        for (std::size_t i = before.storages; i < m_storages.size(); ++i) {
+            m_storages[i].copies *= times;
+            if (!ownSegments)
+                m_storages[i].copiesInSegment *= times;
+            m_overflow = m_overflow || m_storages[i].copies.isOverflow() || m_storages[i].copiesInSegment.isOverflow();
+        }
+        for (std::size_t i = before.parameters; i < m_step.parameters.size(); ++i) {
+            const Count copies = Count{m_step.parameters[i].copies} * times;
+            m_overflow = m_overflow || copies.isOverflow();
+            m_step.parameters[i].copies = copies.value();
+        }
+        for (std::size_t i = before.trainableTensors; i < m_result.trainableTensorCopies.size(); ++i) {
+            const Count copies = Count{m_result.trainableTensorCopies[i]} * times;
+            m_overflow = m_overflow || copies.isOverflow();
+            m_result.trainableTensorCopies[i] = copies.value();
+        }
+        const auto now = totals();
+        for (std::size_t i = 0; i < now.size(); ++i)
+            *now[i] += since(*now[i], before.totals[i]) * Count{hidden};
+    }
+
     std::size_t addLayer(const LayerSpec& spec, const std::string& specPath, const std::string& name, int depth,
                          const Scope& scope, std::size_t current, bool frozen)
     {
-        if (++m_expanded > kMaxExpandedLayers) {
-            fail("the network expands to more than " + std::to_string(kMaxExpandedLayers)
-                     + " layers (check the Repeat counts)",
+        if (++m_analysed > kMaxAnalysedLayers) {
+            fail("the network has more than " + formatCount(kMaxAnalysedLayers)
+                     + " layers to analyse (identical iterations of a Repeat block count once); split it or "
+                       "describe repeated layers with Repeat",
                  specPath);
             return current;
         }
@@ -347,6 +504,7 @@ private:
         row.type = spec.type;
         row.depth = depth;
         row.specPath = specPath;
+        row.iterations = m_iterations;
         const std::size_t rowIndex = m_result.rows.size();
 
         std::vector<std::size_t> inputs;
@@ -438,7 +596,7 @@ private:
         if (lora.enabled() && lora.quantizeBase) {
             for (const auto& inner : o.innerLinears) {
                 for (std::int64_t i = 0; i < inner.instances; ++i)
-                    nf4Weights.insert(instanceName(inner.weight, i));
+                    nf4Weights.insert(innerModuleName(inner.weight, i));
             }
         }
         const bool tiedTrains = tiedRow && !layerFrozen && m_weightTrainsByRow[*tiedRow];
@@ -687,6 +845,7 @@ private:
         for (std::uint64_t i = 0; i < site.copies; ++i) {
             m_result.trainableTensorElements.push_back(a.value());
             m_result.trainableTensorElements.push_back(b.value());
+            m_result.trainableTensorCopies.insert(m_result.trainableTensorCopies.end(), 2, 1);
             stepParameters.push_back(addStepParameter(a * Count{elementSize(adapterType)}));
             stepParameters.push_back(addStepParameter(b * Count{elementSize(adapterType)}));
         }
@@ -760,7 +919,7 @@ private:
         for (const auto& inner : o.innerLinears) {
             InnerAdapter match{&inner, 0};
             for (std::int64_t i = 0; i < inner.instances; ++i) {
-                if (loraTargets(layerName + "." + instanceName(inner.name, i)))
+                if (loraTargets(layerName + "." + innerModuleName(inner.name, i)))
                     ++match.instances;
             }
             if (match.instances > 0)
@@ -966,6 +1125,7 @@ private:
                     trainable += p.elements;
                     trainableBytes += bytes;
                     m_result.trainableTensorElements.push_back(p.elements.value());
+                    m_result.trainableTensorCopies.push_back(1);
                     stepParameters.push_back(addStepParameter(bytes));
                     if (p.name == "weight")
                         m_weightParameterByRow[m_result.rows.size()] = stepParameters.back();
@@ -1187,17 +1347,17 @@ private:
             if (s.isNetworkInput)
                 continue;
             if (s.saved) {
-                fullPerSample += s.bytesPerSample;
-                fullFixed += s.bytesFixed;
+                fullPerSample += s.bytesPerSample * s.copies;
+                fullFixed += s.bytesFixed * s.copies;
             }
             if (s.kept) {
-                perSample += s.bytesPerSample;
-                fixed += s.bytesFixed;
+                perSample += s.bytesPerSample * s.copies;
+                fixed += s.bytesFixed * s.copies;
             }
-            if (s.savedInSegment) {
+            if (s.savedInSegment) { // one checkpointed iteration's recomputed activations
                 auto& seg = segments[static_cast<std::size_t>(s.segment)];
-                seg.first += s.bytesPerSample;
-                seg.second += s.bytesFixed;
+                seg.first += s.bytesPerSample * s.copiesInSegment;
+                seg.second += s.bytesFixed * s.copiesInSegment;
             }
         }
         Count largestPerSample, largestFixed;
@@ -1332,13 +1492,148 @@ private:
     std::ptrdiff_t m_segment = -1;       ///< the checkpointed iteration being walked
     std::size_t m_segmentCount = 0;      ///< checkpointed iterations so far
     std::uint64_t m_transient = 0;
-    std::size_t m_expanded = 0;
+    std::size_t m_analysed = 0;
+    std::vector<RowIterations> m_iterations; ///< the Repeat iterations being walked, outermost first
+    std::set<std::int64_t> m_singledOut;     ///< iteration numbers that names, references or targets single out
     std::size_t m_networkOutput = 0; ///< the tensor the last layer produces (what the loss reads)
     bool m_overflow = false;
     bool m_stopped = false;
 };
 
 } // namespace
+
+namespace {
+
+/// `name` with the index of each iteration level shifted or written as a range.
+std::string nameWith(std::string name, const std::vector<RowIterations>& written, const std::vector<RowIterations>& first,
+                     bool range)
+{
+    // From the innermost block out, so that earlier offsets stay valid.
+    for (std::size_t level = std::min(written.size(), first.size()); level-- > 0;) {
+        const RowIterations& it = written[level];
+        const std::size_t digits = std::to_string(first[level].first).size();
+        if (it.offset + digits > name.size())
+            continue;
+        const std::string index = range && it.first != it.last
+            ? std::to_string(it.first) + "\u2013" + std::to_string(it.last) // an en dash
+            : std::to_string(range ? it.first : it.last);
+        name.replace(it.offset, digits, index);
+    }
+    return name;
+}
+
+bool sameFigures(const LayerRow& a, const LayerRow& b)
+{
+    const auto message = [](const LayerRow& r) { return r.error ? r.error->message : std::string(); };
+    return a.type == b.type && a.depth == b.depth && a.specPath == b.specPath && a.output == b.output
+        && a.params == b.params && a.trainableParams == b.trainableParams && a.bufferElements == b.bufferElements
+        && a.activationBytesPerSample == b.activationBytesPerSample && a.activationBytesFixed == b.activationBytesFixed
+        && a.forwardFlopsPerSample == b.forwardFlopsPerSample && a.backwardFlopsPerSample == b.backwardFlopsPerSample
+        && a.error.has_value() == b.error.has_value() && message(a) == message(b)
+        && a.blockedByEarlierError == b.blockedByEarlierError && a.frozen == b.frozen && a.checkpointed == b.checkpointed
+        && a.loraParams == b.loraParams;
+}
+
+class RowGrouper {
+public:
+    explicit RowGrouper(const Analysis& a) : m_rows{a.rows} {}
+
+    std::vector<RowGroup> run()
+    {
+        std::size_t i = 0;
+        std::vector<RowGroup> out;
+        while (i < m_rows.size()) {
+            auto part = collect(i, m_rows[i].depth, kNone, 0);
+            out.insert(out.end(), std::make_move_iterator(part.begin()), std::make_move_iterator(part.end()));
+        }
+        for (auto& g : out) {
+            const LayerRow& row = m_rows[g.row];
+            Count count{1};
+            for (const auto& it : g.iterations)
+                count *= Count{static_cast<std::uint64_t>(it.last - it.first + 1)};
+            g.count = count.value();
+            g.name = nameWith(row.name, g.iterations, row.iterations, true);
+            g.firstName = row.name;
+            g.lastName = nameWith(row.name, g.iterations, row.iterations, false);
+        }
+        return out;
+    }
+
+private:
+    static constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+    /// The rows from `i` at `depth` and deeper (one block's iteration when `level` is set: while its
+    /// index at that level is `iteration`), with the iterations of every block inside grouped.
+    std::vector<RowGroup> collect(std::size_t& i, int depth, std::size_t level, std::int64_t iteration)
+    {
+        std::vector<RowGroup> out;
+        while (i < m_rows.size() && m_rows[i].depth >= depth) {
+            const LayerRow& row = m_rows[i];
+            if (level != kNone && (row.iterations.size() <= level || row.iterations[level].first != iteration))
+                break;
+            out.push_back(RowGroup{i, row.iterations, 1, {}, {}, {}});
+            ++i;
+            if (row.type != "Repeat")
+                continue;
+            const std::size_t inner = row.iterations.size();
+            std::vector<std::vector<RowGroup>> iterations;
+            while (i < m_rows.size() && m_rows[i].depth > row.depth && m_rows[i].iterations.size() > inner) {
+                const std::int64_t first = m_rows[i].iterations[inner].first;
+                auto next = collect(i, row.depth + 1, inner, first);
+                if (!iterations.empty() && alike(iterations.back(), next, inner)) {
+                    for (std::size_t k = 0; k < next.size(); ++k)
+                        iterations.back()[k].iterations[inner].last = next[k].iterations[inner].last;
+                } else {
+                    iterations.push_back(std::move(next));
+                }
+            }
+            for (auto& it : iterations)
+                out.insert(out.end(), std::make_move_iterator(it.begin()), std::make_move_iterator(it.end()));
+        }
+        return out;
+    }
+
+    /// `b` continues `a` at `level`: the next iterations, alike layer by layer.
+    bool alike(const std::vector<RowGroup>& a, const std::vector<RowGroup>& b, std::size_t level) const
+    {
+        if (a.size() != b.size() || a.empty())
+            return false;
+        for (std::size_t k = 0; k < a.size(); ++k) {
+            const auto& x = a[k].iterations;
+            const auto& y = b[k].iterations;
+            if (x.size() != y.size() || x.size() <= level || y[level].first != x[level].last + 1
+                || !sameFigures(m_rows[a[k].row], m_rows[b[k].row]))
+                return false;
+            for (std::size_t l = 0; l < x.size(); ++l) {
+                if (l != level && (x[l].first != y[l].first || x[l].last != y[l].last))
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    const std::vector<LayerRow>& m_rows;
+};
+
+} // namespace
+
+std::string instanceName(const LayerRow& row, const std::vector<std::int64_t>& shift)
+{
+    std::vector<RowIterations> shifted = row.iterations;
+    for (std::size_t level = 0; level < std::min(shift.size(), shifted.size()); ++level)
+        shifted[level].last = shifted[level].first + shift[level];
+    return nameWith(row.name, shifted, row.iterations, false);
+}
+
+std::string rangeName(const LayerRow& row)
+{
+    return nameWith(row.name, row.iterations, row.iterations, true);
+}
+
+std::vector<RowGroup> groupRows(const Analysis& analysis)
+{
+    return RowGrouper{analysis}.run();
+}
 
 Analysis analyze(const Network& network, const AnalysisOptions& options)
 {

@@ -83,11 +83,11 @@ TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
         const bool cast = category == LayerCategory::Linear || category == LayerCategory::Attention;
         const bool split = t > 1 && splitByTensorParallel(row);
         const std::uint64_t removed = split ? removedBySplit(row.params, t) : 0;
-        if (split) {
-            out.removedParams += removed;
-            out.removedTrainable += removedBySplit(row.trainableParams, t);
+        if (split) { // the row stands for `count` identical layers (totals fit 64 bits: the analysis checked)
+            out.removedParams += removed * row.count;
+            out.removedTrainable += removedBySplit(row.trainableParams, t) * row.count;
             if (cast)
-                out.removedAutocastCast += removed;
+                out.removedAutocastCast += removed * row.count;
         }
         const std::uint64_t kept = row.params - removed;
         out.largestLayerParams = std::max(out.largestLayerParams, kept);
@@ -115,8 +115,14 @@ Count optimizerStateBytes(const Analysis& analysis, Optimizer optimizer, bool ei
     // Until the analysis lists the trainable tensors, all trainable parameters count as one tensor.
     if (analysis.trainableTensorElements.empty() && analysis.trainableParams > 0)
         add(analysis.trainableParams);
-    for (const auto n : analysis.trainableTensorElements)
-        add(n);
+    const auto& elements = analysis.trainableTensorElements;
+    const auto& copies = analysis.trainableTensorCopies;
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const Count before = perState;
+        add(elements[i]);
+        if (i < copies.size() && copies[i] > 1) // identical tensors of identical Repeat iterations
+            perState += (perState.isOverflow() ? perState : Count{perState.value() - before.value()}) * Count{copies[i] - 1};
+    }
     return perState * tensors;
 }
 
@@ -453,8 +459,7 @@ Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, c
     e.optimizer = setup.optimizer;
     e.bytes = bytes.value();
     e.peak = model->peakAt(setup.batch);
-    if (e.peak.phase != StepPhase::OptimizerStep && e.peak.row < analysis.rows.size())
-        e.peakLayer = analysis.rows[e.peak.row].name;
+    e.peakLayer = momentLayerName(analysis, model->timeline().moments()[e.peak.moment]);
     e.firstStepPeakBytes = model->firstStepPeak(setup.batch);
     e.optimizerStepBytes = model->momentAt(model->optimizerStepMoment(), setup.batch).total();
     e.gpuMemoryBytes = setup.gpuMemoryBytes;

@@ -8,7 +8,6 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <optional>
 #include <set>
 #include <vector>
@@ -126,7 +125,9 @@ std::size_t keyOffset(std::string_view text, std::size_t ordinal)
     return 0;
 }
 
-/// Where a parse is in the document, for naming a repeated key by its path ("layers[2].padding").
+/// A SAX pass that finds the first key given twice in one object and names it by its path
+/// ("layers[2].padding"). A separate pass rather than a parse callback: nlohmann's callback parser
+/// scans the enclosing container after every value it closes, quadratic in a long `layers` array.
 struct DuplicateFinder {
     struct Frame {
         bool object = false;
@@ -151,37 +152,49 @@ struct DuplicateFinder {
         return p;
     }
 
-    bool operator()(int /*depth*/, nlohmann::json::parse_event_t event, nlohmann::json& parsed)
+    bool value()
     {
-        using Event = nlohmann::json::parse_event_t;
-        switch (event) {
-        case Event::object_start:
-        case Event::array_start:
-            stack.push_back(Frame{event == Event::object_start, {}, {}, 0});
-            break;
-        case Event::key:
-            if (!stack.empty()) {
-                auto& f = stack.back();
-                f.key = parsed.get<std::string>();
-                if (!f.keys.insert(f.key).second && !duplicateOrdinal) {
-                    duplicateOrdinal = keysSeen;
-                    duplicatePath = path();
-                }
-            }
-            ++keysSeen;
-            break;
-        case Event::object_end:
-        case Event::array_end:
-            if (!stack.empty())
-                stack.pop_back();
-            [[fallthrough]];
-        case Event::value:
-            if (!stack.empty() && !stack.back().object)
-                ++stack.back().index;
-            break;
-        }
+        if (!stack.empty() && !stack.back().object)
+            ++stack.back().index;
         return true;
     }
+    bool open(bool object)
+    {
+        stack.push_back(Frame{object, {}, {}, 0});
+        return true;
+    }
+    bool close()
+    {
+        if (!stack.empty())
+            stack.pop_back();
+        return value();
+    }
+
+    bool null() { return value(); }
+    bool boolean(bool) { return value(); }
+    bool number_integer(nlohmann::json::number_integer_t) { return value(); }
+    bool number_unsigned(nlohmann::json::number_unsigned_t) { return value(); }
+    bool number_float(nlohmann::json::number_float_t, const std::string&) { return value(); }
+    bool string(std::string&) { return value(); }
+    bool binary(nlohmann::json::binary_t&) { return value(); }
+    bool start_object(std::size_t) { return open(true); }
+    bool start_array(std::size_t) { return open(false); }
+    bool end_object() { return close(); }
+    bool end_array() { return close(); }
+    bool key(std::string& name)
+    {
+        if (!stack.empty()) {
+            auto& f = stack.back();
+            f.key = name;
+            if (!f.keys.insert(f.key).second && !duplicateOrdinal) {
+                duplicateOrdinal = keysSeen;
+                duplicatePath = path();
+            }
+        }
+        ++keysSeen;
+        return !duplicateOrdinal; // the first duplicate is all the error needs
+    }
+    bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
 };
 
 } // namespace
@@ -196,8 +209,9 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
         return Error{prefix + where + ": nesting is deeper than " + std::to_string(kMaxJsonDepth) + " levels", where};
     }
     try {
+        auto parsed = nlohmann::json::parse(text);
         DuplicateFinder finder;
-        auto parsed = nlohmann::json::parse(text, std::ref(finder));
+        nlohmann::json::sax_parse(text, &finder);
         if (finder.duplicateOrdinal) {
             const std::string where = position(text, keyOffset(text, *finder.duplicateOrdinal));
             return Error{prefix + finder.duplicatePath

@@ -120,11 +120,16 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
         j["headroom_bytes"] = e.headroomBytes();
     }
     auto layers = ordered_json::array();
-    for (const auto& row : a.rows) {
+    // Identical iterations of a Repeat block are one entry: `count` layers named name to last_name.
+    for (const auto& group : groupRows(a)) {
+        const LayerRow& row = a.rows[group.row];
         if (row.type == "Repeat")
             continue;
         ordered_json l;
-        l["name"] = row.name;
+        l["name"] = group.firstName;
+        l["count"] = group.count;
+        if (group.count > 1)
+            l["last_name"] = group.lastName;
         l["type"] = row.type;
         l["output_shape"] = row.output.shape.dims;
         l["output_dtype"] = dtypeName(row.output.dtype);
@@ -146,7 +151,9 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
             const MemoryBreakdown bytes = result.memory->momentAt(i, plan.setup.batch);
             ordered_json point;
             point["phase"] = stepPhaseName(m.phase);
-            point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(a.rows[m.row].name);
+            point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(momentLayerName(a, m));
+            if (m.repeat != kNoStepOp) // the identical iterations run here, not simulated one by one
+                point["repeated_iterations"] = a.step.repeats[m.repeat].hidden;
             point["recomputing"] = m.recomputing;
             point["end_of_forward"] = m.afterOp;
             ordered_json b;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <utility>
 
 namespace headroom {
@@ -12,6 +13,7 @@ namespace {
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 __extension__ typedef unsigned __int128 Wide;
+__extension__ typedef __int128 SignedWide;
 
 /// Running affine byte counts. Sums only ever hold bytes that were added, so they never go below zero.
 struct Affine {
@@ -44,6 +46,54 @@ private:
 Affine affine(const AffineBytes& b) { return Affine{Count{b.perSample}, Count{b.fixed}}; }
 
 std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n) { return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0); }
+
+/// What is alive at one moment, before a set-up's constants turn it into a StepMoment.
+struct RawMoment {
+    StepPhase phase = StepPhase::Forward;
+    std::size_t op = kNoStepOp;
+    bool recomputing = false;
+    bool later = false;
+    bool afterOp = false;
+    Affine activations;
+    Affine transient; ///< activation gradients, with the op's scratch
+    Count copies;     ///< autocast's weight copies
+    Count parameters; ///< parameter gradients allocated so far
+    std::uint64_t fixedTransient = 0; ///< a parameter gradient accumulated in place, or the step's buffers
+    std::vector<std::int64_t> shift;
+    std::size_t repeat = kNoStepOp;
+};
+
+/// The running state a hidden iteration changes, as signed differences between two points in time.
+struct StateDelta {
+    SignedWide activationsPerSample = 0;
+    SignedWide activationsFixed = 0;
+    SignedWide transientPerSample = 0;
+    SignedWide transientFixed = 0;
+    SignedWide copies = 0;
+    SignedWide cachedCopies = 0;
+    SignedWide parameters = 0;
+};
+
+SignedWide wide(Count c) { return static_cast<SignedWide>(c.value()); }
+
+/// `c` plus `times` x `delta`; false when it leaves 0..2^64-1.
+bool advance(Count& c, SignedWide delta, std::uint64_t times)
+{
+    if (c.isOverflow())
+        return false;
+    const SignedWide v = wide(c) + delta * static_cast<SignedWide>(times);
+    if (v < 0 || v > static_cast<SignedWide>(kMax))
+        return false;
+    c = Count{static_cast<std::uint64_t>(v)};
+    return true;
+}
+
+/// Ops first..last.
+struct OpRange {
+    std::size_t first = 0;
+    std::size_t last = kNoStepOp;
+    [[nodiscard]] bool holds(const StepRepeat& r) const { return r.first >= first && r.nextLast <= last; }
+};
 
 /// A gradient buffer of an activation: one storage, referenced by one or more tensors' gradient slots
 /// (the engine's input buffers) and by the op that passes it on.
@@ -138,19 +188,41 @@ private:
         // proportion, so one GPU's gradients always add up to its trainable weights.
         Count unsplit;
         for (const auto& p : m_graph.parameters)
-            unsplit += Count{p.gradientBytes};
+            unsplit += Count{p.gradientBytes} * Count{p.copies};
         const bool rescale = m_c.tensorParallel > 1 && !unsplit.isOverflow() && unsplit.value() > 0;
         Count given;
         for (std::size_t i = 0; i < m_graph.parameters.size(); ++i) {
-            std::uint64_t bytes = m_graph.parameters[i].gradientBytes;
+            const StepParameter& p = m_graph.parameters[i];
+            std::uint64_t bytes = p.gradientBytes;
             if (rescale) {
                 bytes = static_cast<std::uint64_t>(static_cast<Wide>(bytes) * m_c.gradients / unsplit.value());
-                if (i + 1 == m_graph.parameters.size()) // the rounding's remainder
+                if (i + 1 == m_graph.parameters.size() && p.copies == 1) // the rounding's remainder
                     bytes = m_c.gradients - std::min(m_c.gradients, given.value());
             }
-            given += Count{bytes};
+            given += Count{bytes} * Count{p.copies};
             m_parameterBytes.push_back(bytes);
         }
+        // Hidden iterations: where their stand-ins start and end, going forward and backward. At one op,
+        // an enclosing block's stand-in starts before and ends after an inner one's.
+        for (std::size_t r = 0; r < m_graph.repeats.size(); ++r) {
+            const StepRepeat& rep = m_graph.repeats[r];
+            if (rep.hidden == 0 || rep.first > rep.last || rep.last >= rep.nextFirst || rep.nextFirst > rep.nextLast
+                || rep.nextLast >= n)
+                continue;
+            m_forwardFrom[rep.first].push_back(r);
+            m_forwardTo[rep.last].push_back(r);
+            m_backwardFrom[rep.nextLast].push_back(r);
+            m_backwardTo[rep.nextFirst].push_back(r);
+        }
+        const auto span = [&](std::size_t r) { return m_graph.repeats[r].nextLast - m_graph.repeats[r].first; };
+        for (auto* lists : {&m_forwardFrom, &m_backwardFrom})
+            for (auto& [op, rs] : *lists)
+                std::sort(rs.begin(), rs.end(), [&](auto a, auto b) { return span(a) > span(b); });
+        for (auto* lists : {&m_forwardTo, &m_backwardTo})
+            for (auto& [op, rs] : *lists)
+                std::sort(rs.begin(), rs.end(), [&](auto a, auto b) { return span(a) < span(b); });
+        m_forwardSnapshots.resize(m_graph.repeats.size());
+        m_backwardSnapshots.resize(m_graph.repeats.size());
         m_allParameterBytes = m_graph.parameters.empty() ? Count{m_c.gradients} : given;
         m_overflow = m_overflow || m_allParameterBytes.isOverflow();
         for (const auto& s : m_graph.storages) {
@@ -167,32 +239,151 @@ private:
     }
 
     void emit(StepPhase phase, std::size_t op, bool recomputing, bool later, const Affine& extraTransient,
-              std::uint64_t extraFixedTransient)
+              std::uint64_t extraFixedTransient, bool afterOp = false)
+    {
+        RawMoment raw;
+        raw.afterOp = afterOp;
+        raw.phase = phase;
+        raw.op = op;
+        raw.recomputing = recomputing;
+        raw.later = later;
+        raw.activations = m_activations;
+        raw.transient = Affine{m_transient} += extraTransient;
+        raw.copies = m_copies;
+        raw.parameters = m_parameters;
+        raw.fixedTransient = extraFixedTransient;
+        push(std::move(raw));
+    }
+
+    void push(RawMoment raw)
     {
         StepMoment m;
-        m.phase = phase;
-        m.op = op;
-        m.row = op == kNoStepOp || m_graph.ops.empty() ? 0 : m_graph.ops[op].row;
-        m.recomputing = recomputing;
-        m.laterMicroBatch = later;
-        const Affine transient = Affine{m_transient} += extraTransient;
-        const Count copies{std::min(m_copies.value(), m_c.autocastCopyCap)};
+        m.phase = raw.phase;
+        m.op = raw.op;
+        m.row = raw.op == kNoStepOp || m_graph.ops.empty() ? 0 : m_graph.ops[raw.op].row;
+        m.recomputing = raw.recomputing;
+        m.laterMicroBatch = raw.later;
+        m.afterOp = raw.afterOp;
+        m.shift = raw.shift;
+        m.repeat = raw.repeat;
+        const Count copies{std::min(raw.copies.value(), m_c.autocastCopyCap)};
         const Count weights = Count{m_c.weights} + copies;
-        const Count gradientTransient = Count{extraFixedTransient} + transient.fixed;
-        m_overflow = m_overflow || weights.isOverflow() || m_copies.isOverflow() || m_activations.overflowed()
-            || transient.overflowed() || gradientTransient.isOverflow();
+        const Count gradientTransient = Count{raw.fixedTransient} + raw.transient.fixed;
+        m_overflow = m_overflow || weights.isOverflow() || raw.copies.isOverflow() || raw.activations.overflowed()
+            || raw.transient.overflowed() || gradientTransient.isOverflow() || raw.parameters.isOverflow();
         m.fixed.weights = weights.value();
-        m.fixed.gradients = gradientsHeld(later ? m_allParameterBytes : m_parameters);
+        m.fixed.gradients = gradientsHeld(raw.later ? m_allParameterBytes : raw.parameters);
         m.fixed.optimizerState = m_c.optimizerState;
-        m.fixed.activations = m_activations.fixed.value();
-        m.perSample.activations = m_activations.perSample.value();
+        m.fixed.activations = raw.activations.fixed.value();
+        m.perSample.activations = raw.activations.perSample.value();
         m.fixed.input = m_input.fixed.value();
         m.perSample.input = m_input.perSample.value();
         m.fixed.transient = gradientTransient.value();
-        m.perSample.transient = transient.perSample.value();
-        m.fixed.communication = m_c.bucketBytes + (phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes);
+        m.perSample.transient = raw.transient.perSample.value();
+        m.fixed.communication = m_c.bucketBytes + (raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes);
         m.fixed.overhead = m_c.overhead;
-        m_moments.push_back(m);
+        m_moments.push_back(std::move(m));
+        // What a moment was made from is kept only while a jump may copy it (inside a stand-in).
+        if (m_openSnapshots > 0)
+            m_raw.push_back(std::move(raw));
+    }
+
+    /// Where the running state stands, for measuring what one iteration changes.
+    struct Snapshot {
+        Affine activations;
+        Affine transient;
+        Count copies;
+        Count cachedCopies;
+        Count parameters;
+        std::size_t firstMoment = 0;
+    };
+
+    void snapshot(std::size_t repeat, bool forward)
+    {
+        if (m_openSnapshots++ == 0) {
+            m_raw.clear();
+            m_rawBase = m_moments.size();
+        }
+        (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat] = Snapshot{m_activations, m_transient, m_copies, m_cachedCopies, m_parameters,
+                                       m_moments.size()};
+    }
+
+    /// The hidden iterations of `repeat`, after the iteration that stands for them ran since its
+    /// snapshot (forward: the one before them; backward: the one after them, whose backward runs first).
+    /// Each hidden iteration changes the state as that one did, so a moment's memory in hidden iteration
+    /// u (1 = nearest the stand-in) is the stand-in's moment plus u times the change: affine in u, apart
+    /// from autocast's copy cap (a minimum) and the sharded gradients (a ceiling). Affine with an integer
+    /// slope plus ceil(a + u g / N) is monotone in u at every batch size, so the largest value of each
+    /// piece between the cap's breakpoints is at its ends: the stand-ins on either side, or the
+    /// iterations around a breakpoint, which are simulated here. Then the state jumps past them all.
+    void jump(std::size_t repeat, bool forward)
+    {
+        const StepRepeat& rep = m_graph.repeats[repeat];
+        const Snapshot& was = (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat];
+        --m_openSnapshots;
+        StateDelta d;
+        d.activationsPerSample = wide(m_activations.perSample) - wide(was.activations.perSample);
+        d.activationsFixed = wide(m_activations.fixed) - wide(was.activations.fixed);
+        d.transientPerSample = wide(m_transient.perSample) - wide(was.transient.perSample);
+        d.transientFixed = wide(m_transient.fixed) - wide(was.transient.fixed);
+        d.copies = wide(m_copies) - wide(was.copies);
+        d.cachedCopies = wide(m_cachedCopies) - wide(was.cachedCopies);
+        d.parameters = wide(m_parameters) - wide(was.parameters);
+
+        std::vector<std::pair<std::uint64_t, std::size_t>> simulated; // (u, the stand-in's moment)
+        const std::size_t end = m_moments.size();
+        if (m_c.autocastCopyCap != kMax && d.copies != 0) {
+            const auto cap = static_cast<SignedWide>(m_c.autocastCopyCap);
+            for (std::size_t i = was.firstMoment; i < end; ++i) {
+                const RawMoment& stood = m_raw[i - m_rawBase];
+                if (stood.repeat != kNoStepOp)
+                    continue;
+                // The last u on the first side of the cap, and the first on the other.
+                const SignedWide c = wide(stood.copies);
+                SignedWide u = -1;
+                if (d.copies > 0 && c <= cap)
+                    u = (cap - c) / d.copies;
+                else if (d.copies < 0 && c >= cap)
+                    u = (c - cap) / -d.copies;
+                for (const SignedWide v : {u, u + 1}) {
+                    if (v >= 1 && v <= static_cast<SignedWide>(rep.hidden))
+                        simulated.emplace_back(static_cast<std::uint64_t>(v), i);
+                }
+            }
+        }
+        std::sort(simulated.begin(), simulated.end());
+        simulated.erase(std::unique(simulated.begin(), simulated.end()), simulated.end());
+        for (const auto& [u, i] : simulated) {
+            RawMoment raw = m_raw[i - m_rawBase];
+            const bool ok = advance(raw.activations.perSample, d.activationsPerSample, u)
+                && advance(raw.activations.fixed, d.activationsFixed, u)
+                && advance(raw.transient.perSample, d.transientPerSample, u)
+                && advance(raw.transient.fixed, d.transientFixed, u) && advance(raw.copies, d.copies, u)
+                && advance(raw.parameters, d.parameters, u);
+            m_overflow = m_overflow || !ok;
+            raw.shift.resize(std::max(raw.shift.size(), rep.level + 1), 0);
+            raw.shift[rep.level] += forward ? static_cast<std::int64_t>(u) : -static_cast<std::int64_t>(u);
+            raw.afterOp = false;
+            push(std::move(raw));
+        }
+        const std::uint64_t n = rep.hidden;
+        const bool ok = advance(m_activations.perSample, d.activationsPerSample, n)
+            && advance(m_activations.fixed, d.activationsFixed, n) && advance(m_transient.perSample, d.transientPerSample, n)
+            && advance(m_transient.fixed, d.transientFixed, n) && advance(m_copies, d.copies, n)
+            && advance(m_cachedCopies, d.cachedCopies, n) && advance(m_parameters, d.parameters, n);
+        m_overflow = m_overflow || !ok;
+        // A marker of what is alive once they have run (not a moment of the step: see StepMoment::repeat).
+        RawMoment marker;
+        marker.phase = forward ? StepPhase::Forward : StepPhase::Backward;
+        marker.op = forward ? rep.last : rep.nextFirst;
+        marker.recomputing = m_recomputing;
+        marker.later = m_later;
+        marker.activations = m_activations;
+        marker.transient = m_transient;
+        marker.copies = m_copies;
+        marker.parameters = m_parameters;
+        marker.repeat = repeat;
+        push(std::move(marker));
     }
 
     void allocate(const std::vector<std::size_t>& storages)
@@ -212,6 +403,7 @@ private:
 
     void runMicroBatch(bool later)
     {
+        m_later = later;
         m_activations = {};
         m_transient = {};
         m_copies = {};
@@ -224,23 +416,26 @@ private:
     void forward(bool later)
     {
         const auto& ops = m_graph.ops;
-        Count cachedCopies;
+        m_cachedCopies = {};
+        m_later = later;
+        m_recomputing = false;
         for (std::size_t j = 0; j < ops.size(); ++j) {
             const StepOp& op = ops[j];
+            startRepeats(m_forwardFrom, j, true);
             allocate(op.allocates);
             m_copies += copyBytes(j);
             emit(StepPhase::Forward, j, false, later, scratch(op.forwardScratch, j), 0);
             release(m_freeAfterForward[j]);
             switch (forwardCopyRelease(op)) {
             case CopyRelease::AfterForwardOp: m_copies = minus(m_copies, copyBytes(j).value()); break;
-            case CopyRelease::AfterForward: cachedCopies += copyBytes(j); break;
+            case CopyRelease::AfterForward: m_cachedCopies += copyBytes(j); break;
             case CopyRelease::AfterBackward: break;
             }
+            endRepeats(m_forwardTo, j, true);
         }
-        m_copies = minus(m_copies, cachedCopies.value()); // autocast exits: its cast cache is cleared
+        m_copies = minus(m_copies, m_cachedCopies.value()); // autocast exits: its cast cache is cleared
         // The end of the forward pass (for a hand-made analysis without a step graph, its only moment).
-        emit(StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, later, Affine{}, 0);
-        m_moments.back().afterOp = true;
+        emit(StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, later, Affine{}, 0, true);
     }
 
     /// When the first forward frees an op's autocast copies: inside a checkpointed iteration nothing is
@@ -250,6 +445,24 @@ private:
         if (op.segment >= 0 && op.copyRelease == CopyRelease::AfterBackward)
             return CopyRelease::AfterForward;
         return op.copyRelease;
+    }
+
+    using RepeatsAt = std::map<std::size_t, std::vector<std::size_t>>;
+    /// `within`: only repeats whose iterations all lie in it (a checkpointed iteration's recomputation
+    /// runs again the hidden iterations inside it, not those it is one of).
+    void startRepeats(const RepeatsAt& at, std::size_t op, bool forward, OpRange within = {})
+    {
+        if (const auto it = at.find(op); it != at.end())
+            for (const std::size_t r : it->second)
+                if (within.holds(m_graph.repeats[r]))
+                    snapshot(r, forward);
+    }
+    void endRepeats(const RepeatsAt& at, std::size_t op, bool forward, OpRange within = {})
+    {
+        if (const auto it = at.find(op); it != at.end())
+            for (const std::size_t r : it->second)
+                if (within.holds(m_graph.repeats[r]))
+                    jump(r, forward);
     }
 
     static Count minus(Count a, std::uint64_t b)
@@ -288,6 +501,7 @@ private:
         std::vector<int> heldOutputGradient(m_graph.segments, -1);
         for (std::size_t j = n; j-- > 0;) {
             const StepOp& op = ops[j];
+            startRepeats(m_backwardFrom, j, false);
             const std::ptrdiff_t g = op.segment;
             if (g >= 0 && m_segmentLast[static_cast<std::size_t>(g)] == j)
                 recompute(static_cast<std::size_t>(g), later);
@@ -298,6 +512,7 @@ private:
             release(m_releaseRecomputedAfterBackward[j]);
             if (g >= 0 && m_segmentFirst[static_cast<std::size_t>(g)] == j) // the iteration's backward ends
                 dropReference(std::exchange(heldOutputGradient[static_cast<std::size_t>(g)], -1));
+            endRepeats(m_backwardTo, j, false);
         }
         for (std::size_t t = 0; t < m_gradientOf.size(); ++t) // gradients nobody consumed (the input's)
             dropReference(std::exchange(m_gradientOf[t], -1));
@@ -308,14 +523,19 @@ private:
     /// A checkpointed iteration's forward, run again before its backward (torch.utils.checkpoint).
     void recompute(std::size_t g, bool later)
     {
+        m_recomputing = true;
         for (std::size_t k = m_segmentFirst[g]; k <= m_segmentLast[g]; ++k) {
             const StepOp& op = m_graph.ops[k];
+            const OpRange segment{m_segmentFirst[g], m_segmentLast[g]};
+            startRepeats(m_forwardFrom, k, true, segment);
             allocate(op.allocates);
             if (op.copyRelease == CopyRelease::AfterBackward)
                 m_copies += copyBytes(k);
             emit(StepPhase::Backward, k, true, later, scratch(op.forwardScratch, k), 0);
             release(m_freeAfterRecompute[k]);
+            endRepeats(m_forwardTo, k, true, segment);
         }
+        m_recomputing = false;
     }
 
     void backwardOf(std::size_t j, bool later, int* holdOutputGradient)
@@ -395,9 +615,18 @@ private:
     Count m_allParameterBytes;
     Affine m_input;
 
+    RepeatsAt m_forwardFrom, m_forwardTo, m_backwardFrom, m_backwardTo;
+    std::vector<Snapshot> m_forwardSnapshots, m_backwardSnapshots;
+    std::vector<RawMoment> m_raw; ///< what the moments from m_rawBase on were made from
+    std::size_t m_rawBase = 0;
+    int m_openSnapshots = 0;
+
     Affine m_activations;
     Affine m_transient;
     Count m_copies;
+    Count m_cachedCopies; ///< autocast's cast cache, cleared when the forward pass ends
+    bool m_later = false;
+    bool m_recomputing = false;
     Count m_parameters;
     std::vector<bool> m_allocatedParameter;
     std::vector<GradientBuffer> m_buffers;
@@ -447,6 +676,8 @@ StepTimeline StepTimeline::simulate(const Analysis& analysis, const StepConditio
     first.reserve(t.m_moments.size());
     for (std::size_t i = 0; i < t.m_moments.size(); ++i) {
         const StepMoment& m = t.m_moments[i];
+        if (m.repeat != kNoStepOp)
+            continue; // what is alive after hidden iterations: never above the moments around it
         const std::uint64_t fixed = total(m.fixed);
         const std::uint64_t perSample = total(m.perSample);
         steady.push_back(UpperEnvelope::Line{fixed, perSample, i});
@@ -457,6 +688,23 @@ StepTimeline StepTimeline::simulate(const Analysis& analysis, const StepConditio
     t.m_first = UpperEnvelope{std::move(first)};
     t.m_overflow = simulator.overflowed();
     return t;
+}
+
+std::string momentLayerName(const Analysis& analysis, const StepMoment& moment)
+{
+    if (moment.phase == StepPhase::OptimizerStep)
+        return {};
+    if (moment.repeat != kNoStepOp && moment.repeat < analysis.step.repeats.size()) {
+        const StepRepeat& r = analysis.step.repeats[moment.repeat];
+        if (r.headerRow >= analysis.rows.size())
+            return {};
+        const std::string first = std::to_string(r.firstHidden);
+        const std::int64_t last = r.firstHidden + static_cast<std::int64_t>(r.hidden) - 1;
+        return analysis.rows[r.headerRow].name + "." + first + (r.hidden > 1 ? "\u2013" + std::to_string(last) : "");
+    }
+    if (moment.row >= analysis.rows.size())
+        return {};
+    return instanceName(analysis.rows[moment.row], moment.shift);
 }
 
 std::vector<std::size_t> StepTimeline::oneStep() const

@@ -27,9 +27,12 @@ bool redundant(const UpperEnvelope::Line& a, const UpperEnvelope::Line& b, const
 
 UpperEnvelope::UpperEnvelope(std::vector<Line> lines)
 {
-    // By slope, and for equal slopes keep the highest intercept.
+    // By slope, and for equal slopes keep the highest intercept; of equal lines the first (lowest id), so
+    // that the peak is the earliest moment that reaches it, whatever order the lines come in.
     std::sort(lines.begin(), lines.end(), [](const Line& a, const Line& b) {
-        return a.perSample != b.perSample ? a.perSample < b.perSample : a.fixed > b.fixed;
+        if (a.perSample != b.perSample)
+            return a.perSample < b.perSample;
+        return a.fixed != b.fixed ? a.fixed > b.fixed : a.id < b.id;
     });
     for (const Line& line : lines) {
         if (!m_hull.empty() && m_hull.back().perSample == line.perSample)

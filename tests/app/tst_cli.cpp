@@ -300,9 +300,12 @@ void TestCli::layerTableKeepsLongNamesApart()
         QVERIFY2(!cells[1].contains(QStringLiteral("Linear")) && !cells[1].contains(QStringLiteral("RMSNorm")), qPrintable(*line));
         ++layerRows;
     }
-    // The embedding, 32 blocks of 14 layers, the final norm, the head and the loss.
-    QCOMPARE(layerRows, 1 + 32 * 14 + 2 + 1);
-    QVERIFY2(r.out.contains(QRegularExpression(QStringLiteral("model\\.layers\\.0\\.post_attention_layernorm +RMSNorm "))), qPrintable(r.out));
+    // The embedding, the 14 layers of the 32 identical blocks (one line each: "model.layers.0–31.x
+    // × 32"), the final norm, the head and the loss.
+    QCOMPARE(layerRows, 1 + 14 + 2 + 1);
+    QVERIFY2(r.out.contains(QRegularExpression(
+                 QStringLiteral("model\\.layers\\.0\u2013" "31\\.post_attention_layernorm \u00d7 32 +RMSNorm "))),
+             qPrintable(r.out));
 }
 
 void TestCli::maxBatch()

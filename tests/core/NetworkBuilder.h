@@ -2,11 +2,13 @@
 
 // Small helpers to write networks in tests as compactly as in a model file.
 
+#include "headroom/Analysis.h"
 #include "headroom/Network.h"
 
 #include <nlohmann/json.hpp>
 
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -63,6 +65,41 @@ inline Network tinyMlp()
 {
     return network({4}, {layer("Linear", {{"out_features", 8}}, "fc1"), layer("ReLU", {}, "relu"),
                          layer("Linear", {{"out_features", 2}}, "fc2")});
+}
+
+/// The iteration of each enclosing Repeat block that `name` names, relative to `row`'s first ones, if
+/// `row` stands for a layer of that name (identical iterations share a row: "b.1.fc" stands for
+/// "b.1.fc" ... "b.9997.fc").
+inline std::optional<std::vector<std::int64_t>> iterationsOf(const LayerRow& row, const std::string& name)
+{
+    std::vector<std::int64_t> shift;
+    std::ptrdiff_t moved = 0; // how much longer `name` is than row.name up to here
+    for (const auto& it : row.iterations) {
+        const auto at = static_cast<std::size_t>(static_cast<std::ptrdiff_t>(it.offset) + moved);
+        std::size_t end = at;
+        while (end < name.size() && end - at < 18 && name[end] >= '0' && name[end] <= '9')
+            ++end;
+        if (end == at)
+            return std::nullopt;
+        const std::int64_t index = std::stoll(name.substr(at, end - at));
+        if (index < it.first || index > it.last)
+            return std::nullopt;
+        shift.push_back(index - it.first);
+        moved += static_cast<std::ptrdiff_t>(end - at) - static_cast<std::ptrdiff_t>(std::to_string(it.first).size());
+    }
+    if (instanceName(row, shift) != name)
+        return std::nullopt;
+    return shift;
+}
+
+/// The row that stands for the layer `name`, or null.
+inline const LayerRow* rowStandingFor(const Analysis& a, const std::string& name)
+{
+    for (const auto& r : a.rows) {
+        if (r.name == name || (r.count > 1 && iterationsOf(r, name)))
+            return &r;
+    }
+    return nullptr;
 }
 
 } // namespace headroom::test

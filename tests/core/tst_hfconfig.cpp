@@ -84,19 +84,23 @@ Network importOrDie(const std::string& text)
 /// Activation bytes per sample of every row of repetition `index` of the block `block`.
 std::uint64_t blockBytes(const Analysis& a, const std::string& block, int index = 0)
 {
-    const std::string prefix = block + "." + std::to_string(index) + ".";
+    // A row may stand for several iterations of the block (and of blocks inside it): count its layers
+    // in iteration `index` only.
     std::uint64_t sum = 0;
     for (const auto& row : a.rows) {
-        if (row.name.rfind(prefix, 0) == 0)
-            sum += row.activationBytesPerSample;
+        if (row.name.rfind(block + ".", 0) != 0)
+            continue;
+        for (const auto& it : row.iterations) {
+            if (it.offset == block.size() + 1 && index >= it.first && index <= it.last)
+                sum += row.activationBytesPerSample * (row.count / static_cast<std::uint64_t>(it.last - it.first + 1));
+        }
     }
     return sum;
 }
 
 const LayerRow* row(const Analysis& a, const std::string& name)
 {
-    const auto it = std::find_if(a.rows.begin(), a.rows.end(), [&](const auto& r) { return r.name == name; });
-    return it == a.rows.end() ? nullptr : &*it;
+    return rowStandingFor(a, name);
 }
 
 /// measured_layers.json's per-sample figure for one measured layer.
@@ -1094,7 +1098,7 @@ void TestHfConfig::checkpointingPerDecoderLayer()
     std::uint64_t layers = 0;
     for (const auto& r : full.rows) {
         if (r.name.rfind("model.layers.", 0) == 0)
-            layers += r.activationBytesPerSample;
+            layers += r.activationBytesPerSample * r.count;
     }
     const std::uint64_t outside = full.activationBytesPerSample - layers;
     QCOMPARE(blockBytes(full, "model.layers.3-60", 57), blockBytes(full, "model.layers.3-60", 0));

@@ -96,8 +96,8 @@ Analysis analyzed(const Network& n, AttentionImplementation attention = Attentio
 std::uint64_t rowBackwardSum(const Analysis& a)
 {
     std::uint64_t sum = 0;
-    for (const auto& row : a.rows)
-        sum += row.backwardFlopsPerSample;
+    for (const auto& row : a.rows) // a row stands for row.count identical layers
+        sum += row.backwardFlopsPerSample * row.count;
     return sum;
 }
 

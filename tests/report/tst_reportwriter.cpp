@@ -315,26 +315,31 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
 
     // The layer count, as the GUI counts layers: neither Repeat headers nor the loss.
     int layers = 0;
-    for (const auto& row : result.analysis.rows)
-        layers += row.type != "Repeat" && row.specPath != "loss" ? 1 : 0;
+    for (const auto& row : result.analysis.rows) // a row stands for row.count identical layers
+        layers += row.type != "Repeat" && row.specPath != "loss" ? static_cast<int>(row.count) : 0;
     QVERIFY2(QRegularExpression(
                  QStringLiteral("^Layers\\s+%1\\s*$").arg(layers), QRegularExpression::MultilineOption)
                  .match(text)
                  .hasMatch(),
         qPrintable(QStringLiteral("no \"Layers %1\" line").arg(layers)));
     QVERIFY(text.contains(QStringLiteral("Layers (%1)").arg(layers)));
-    // ... and the table's last numbered row is that count, with the last layer's name.
+    // ... and the table's last numbered line (identical Repeat iterations share one) has the last
+    // layer's name.
     std::string lastName;
-    for (const auto& row : result.analysis.rows) {
-        if (row.type != "Repeat" && row.specPath != "loss")
-            lastName = row.name;
+    int lines = 0;
+    for (const auto& group : groupRows(result.analysis)) {
+        const LayerRow& row = result.analysis.rows[group.row];
+        if (row.type != "Repeat" && row.specPath != "loss") {
+            lastName = group.name;
+            ++lines;
+        }
     }
     QVERIFY2(QRegularExpression(
-                 QStringLiteral("^\\s*%1\\s+%2\\s").arg(layers).arg(QRegularExpression::escape(qs(lastName))),
+                 QStringLiteral("^\\s*%1\\s+%2\\s").arg(lines).arg(QRegularExpression::escape(qs(lastName))),
                  QRegularExpression::MultilineOption)
                  .match(text)
                  .hasMatch(),
-        qPrintable(QStringLiteral("no row %1 for %2").arg(layers).arg(qs(lastName))));
+        qPrintable(QStringLiteral("no row %1 for %2").arg(lines).arg(qs(lastName))));
 
     // Summary: every component as formatBytes shows it, with its share as `headroom estimate` prints
     // it ("9.4 %"), on its own line with its label.

@@ -148,11 +148,11 @@ LayerTablePainter::LayerTablePainter(const Analysis& analysis)
 {
 }
 
-int LayerTablePainter::layerCount(const Analysis& analysis)
+std::uint64_t LayerTablePainter::layerCount(const Analysis& analysis)
 {
-    int n = 0;
+    std::uint64_t n = 0;
     for (const auto& row : analysis.rows)
-        n += isLayer(row) ? 1 : 0;
+        n += isLayer(row) ? row.count : 0;
     return n;
 }
 
@@ -208,21 +208,24 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
     };
     // The totals stay with the last layer (and the loss after it): no page holds them without a
     // numbered row.
+    // Identical iterations of a Repeat block share a line ("b.1–9998.fc × 9,998").
+    const std::vector<RowGroup> groups = groupRows(m_analysis);
     double tail = m_analysis.valid() ? rowH + canvas.pt(3) : 0;
-    std::size_t last = m_analysis.rows.size();
-    for (std::size_t i = 0; i < m_analysis.rows.size(); ++i) {
-        if (isLayer(m_analysis.rows[i]))
-            last = i;
+    std::size_t last = groups.size();
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (isLayer(m_analysis.rows[groups[g].row]))
+            last = g;
     }
-    for (std::size_t i = last + 1; i < m_analysis.rows.size(); ++i) {
-        if (m_analysis.rows[i].type != "Repeat")
+    for (std::size_t g = last + 1; g < groups.size(); ++g) {
+        if (m_analysis.rows[groups[g].row].type != "Repeat")
             tail += rowH;
     }
 
     paintHeader(canvas, c);
     int index = 0;
-    for (std::size_t r = 0; r < m_analysis.rows.size(); ++r) {
-        const LayerRow& row = m_analysis.rows[r];
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        const RowGroup& group = groups[g];
+        const LayerRow& row = m_analysis.rows[group.row];
         if (row.type == "Repeat")
             continue;
         const bool loss = isLoss(row);
@@ -235,14 +238,15 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
         const double errorH = row.error
             ? canvas.paragraphHeight(error, FontRole::Small, canvas.width() - errorLeft) + canvas.pt(2)
             : 0;
-        reserve(rowH + errorH + (r == last ? tail : 0));
+        reserve(rowH + errorH + (g == last ? tail : 0));
         if (!loss && ++index % 2 == 0)
             canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH + errorH }, style::kStripe);
         if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
             cell(IndexColumn, QString::number(index), FontRole::Small, style::kMuted);
+        const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
         canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(),
                         c.width[NameColumn] - 2 * c.padding - indent, rowH },
-            Qt::AlignLeft | Qt::AlignVCenter, qs(row.name), FontRole::Small, ink, true);
+            Qt::AlignLeft | Qt::AlignVCenter, qs(group.name + times), FontRole::Small, ink, true);
         cell(TypeColumn, qs(row.type), FontRole::Small, ink);
         if (row.error) {
             // No sizes for an invalid layer (or one fed by it): they would be meaningless.

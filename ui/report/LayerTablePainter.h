@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <QCoreApplication>
 
 #include "headroom/Analysis.h"
@@ -25,7 +26,7 @@ public:
     explicit LayerTablePainter(const Analysis& analysis);
 
     /// The layers the table numbers (neither Repeat headers nor the loss), as the GUI counts them.
-    [[nodiscard]] static int layerCount(const Analysis& analysis);
+    [[nodiscard]] static std::uint64_t layerCount(const Analysis& analysis);
     /// The height of the column header plus `rows` rows: what a heading keeps with it.
     [[nodiscard]] double headerHeight(const ReportCanvas& canvas) const;
     [[nodiscard]] double rowHeight(const ReportCanvas& canvas) const;

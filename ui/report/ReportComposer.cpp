@@ -158,7 +158,7 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
     const auto strategies = plantext::strategyRows(m_plan);
     canvas.heading(tr("Set-up"), 10 * lineH);
     keyValue(canvas, tr("Model"), modelName());
-    keyValue(canvas, tr("Layers"), QString::number(LayerTablePainter::layerCount(a)));
+    keyValue(canvas, tr("Layers"), qs(formatCount(LayerTablePainter::layerCount(a))));
     if (a.valid())
         keyValue(canvas, tr("Parameters"),
             tr("%1 (%2 trainable)")
@@ -486,7 +486,7 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
 void ReportComposer::layerSection(ReportCanvas& canvas) const
 {
     const LayerTablePainter table { m_result.analysis };
-    canvas.heading(tr("Layers (%1)").arg(LayerTablePainter::layerCount(m_result.analysis)),
+    canvas.heading(tr("Layers (%1)").arg(qs(formatCount(LayerTablePainter::layerCount(m_result.analysis)))),
         table.headerHeight(canvas) + 4 * table.rowHeight(canvas));
     table.paint(canvas);
     canvas.advance(canvas.pt(4));

@@ -15,8 +15,18 @@
 
 namespace headroom {
 
-/// One analysed layer instance (a Repeat block expands to one row per repeated layer, plus a
-/// row for the block itself).
+/// Where the index of an enclosing Repeat block's iteration sits in a row's name, and the consecutive
+/// iterations the row stands for.
+struct RowIterations final {
+    std::size_t offset = 0; ///< the index's first character in LayerRow::name
+    std::int64_t first = 0;
+    std::int64_t last = 0;
+    friend bool operator==(const RowIterations&, const RowIterations&) = default;
+};
+
+/// One analysed layer (a Repeat block gives one row per layer of each iteration it analyses, plus a
+/// row for the block itself). Identical iterations of a block are analysed once: the row of such an
+/// iteration stands for `count` identical layers, named first to last by `iterations`.
 struct LayerRow final {
     std::string name;     ///< unique path, PyTorch style: "features.0", "blocks.3.attn"
     std::string type;     ///< "Conv2d", or "Repeat" for a block header row
@@ -39,8 +49,31 @@ struct LayerRow final {
     bool frozen = false;       ///< no parameter of this layer is trained (frozen in the model, or by LoRA)
     bool checkpointed = false; ///< recomputed in backward (inside a checkpointed block)
     std::uint64_t loraParams = 0; ///< LoRA adapter elements added to this layer (trainable)
+    /// One per enclosing Repeat block, outermost first: the iterations this row stands for.
+    std::vector<RowIterations> iterations;
+    /// The identical layers this row stands for (the product of its iteration counts); every per-layer
+    /// figure above is one layer's, and the network's totals count each of them.
+    std::uint64_t count = 1;
 
     [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
+};
+
+/// The name of one layer a row stands for: `shift[level]` iterations after the first of each
+/// enclosing block ("b.1.fc" shifted by {5} is "b.6.fc"); a shorter `shift` leaves the rest.
+[[nodiscard]] std::string instanceName(const LayerRow& row, const std::vector<std::int64_t>& shift);
+/// The row's name with each iteration range written out: "b.1–9998.fc" (the name itself when it
+/// stands for one layer).
+[[nodiscard]] std::string rangeName(const LayerRow& row);
+
+/// Rows as the outputs list them: consecutive iterations of a Repeat block whose layers are alike in
+/// everything but their names shown once. Each group stands for `count` identical layers.
+struct RowGroup final {
+    std::size_t row = 0;                  ///< the Analysis::rows index of its first layer (its figures)
+    std::vector<RowIterations> iterations; ///< the iterations it spans, per enclosing block
+    std::uint64_t count = 1;              ///< the identical layers it stands for
+    std::string name;                     ///< "b.1.fc" ... "b.9998.fc" as "b.1–9998.fc"
+    std::string firstName;                ///< "b.1.fc"
+    std::string lastName;                 ///< "b.9998.fc"
 };
 
 /// An assumption or approximation behind an analysis that the user should see next to the numbers
@@ -119,8 +152,13 @@ struct Analysis final {
     std::uint64_t uncheckpointedActivationBytesFixed = 0;
     std::uint64_t loraParams = 0; ///< LoRA adapter elements (included in totalParams and trainableParams)
     /// Element count of every trainable parameter tensor, for optimizers whose state depends on the
-    /// tensor size (8-bit optimizers keep tensors below 4096 elements in 32 bits).
+    /// tensor size (8-bit optimizers keep tensors below 4096 elements in 32 bits), in forward order.
     std::vector<std::uint64_t> trainableTensorElements;
+    /// How many identical tensors each entry above stands for (identical Repeat iterations are analysed
+    /// once); empty means one each.
+    std::vector<std::uint64_t> trainableTensorCopies;
+    /// Layers after expanding every Repeat block (rows.size() counts the analysed ones).
+    std::uint64_t expandedLayers = 0;
     TensorInfo output; ///< the last layer's output (what the loss sees)
     /// Who allocates, reads and keeps each storage in one step: what StepTimeline simulates.
     StepGraph step;
@@ -134,5 +172,7 @@ struct Analysis final {
 [[nodiscard]] Analysis analyze(const Network& network, const AnalysisOptions& options);
 /// analyze() with default options at `precision`.
 [[nodiscard]] Analysis analyze(const Network& network, Precision precision);
+/// The analysis's rows (Repeat headers and the loss included) grouped for display.
+[[nodiscard]] std::vector<RowGroup> groupRows(const Analysis& analysis);
 
 } // namespace headroom

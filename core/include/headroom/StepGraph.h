@@ -63,6 +63,9 @@ struct StepInput final {
 struct StepParameter final {
     std::uint64_t gradientBytes = 0;
     std::size_t row = 0; ///< the layer owning it (a tied layer's weight is its target's)
+    /// The identical parameters it stands for: its own, and those of the identical iterations its
+    /// iteration stands for (StepRepeat), whose gradients the step also holds.
+    std::uint64_t copies = 1;
 };
 
 /// When an autocast half copy of a layer's weights is released.
@@ -87,12 +90,28 @@ struct StepOp final {
     std::ptrdiff_t segment = -1;     ///< the checkpointed iteration it belongs to (-1: none)
 };
 
+/// Identical iterations of a Repeat block that have no ops of their own. The ops `first`..`last` are
+/// an iteration just before them, `nextFirst`..`nextLast` the iteration just after, both like them:
+/// each hidden iteration's forward changes live memory as the first one's does, its backward as the
+/// second one's (docs/memory-model.md, "Repeated iterations").
+struct StepRepeat final {
+    std::size_t first = 0;
+    std::size_t last = 0;
+    std::size_t nextFirst = 0;
+    std::size_t nextLast = 0;
+    std::uint64_t hidden = 0;    ///< iterations between the two
+    std::size_t level = 0;       ///< the block's place in LayerRow::iterations of the rows inside it
+    std::size_t headerRow = 0;   ///< the block's Analysis::rows index
+    std::int64_t firstHidden = 0; ///< the first hidden iteration's index
+};
+
 /// The analysis's record of one step. Empty for an analysis with an error.
 struct StepGraph final {
     std::vector<StepStorage> storages;
     std::vector<StepTensor> tensors;
     std::vector<StepOp> ops;
     std::vector<StepParameter> parameters;
+    std::vector<StepRepeat> repeats;
     std::size_t segments = 0; ///< checkpointed iterations
 };
 

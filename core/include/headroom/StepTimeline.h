@@ -12,6 +12,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -31,9 +32,20 @@ struct StepMoment final {
     bool laterMicroBatch = false; ///< gradient accumulation: gradients of earlier micro-batches are alive
     /// After the op returned and what it no longer needs was freed (the end of the forward pass).
     bool afterOp = false;
+    /// A moment of an iteration no op stands for (StepRepeat): `row`'s layer that many iterations
+    /// later (LayerRow::iterations levels; instanceName() names it). Empty for the op's own layer.
+    std::vector<std::int64_t> shift;
+    /// Not a moment but the StepGraph::repeats entry whose hidden iterations ran here: what is alive
+    /// after them. Never the peak (every moment inside them is at most the larger of the moments of
+    /// the iterations on either side, or one of the moments simulated for them).
+    std::size_t repeat = kNoStepOp;
     MemoryBreakdown fixed;
     MemoryBreakdown perSample;
 };
+
+/// The layer a moment belongs to ("blocks.7.fc"), or for the hidden iterations of a Repeat block their
+/// range ("blocks.2–9997"); "" for the optimizer step.
+[[nodiscard]] std::string momentLayerName(const Analysis& analysis, const StepMoment& moment);
 
 /// What a set-up contributes to every moment, per GPU (MemoryModel::build works these out).
 struct StepConditions final {

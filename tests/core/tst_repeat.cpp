@@ -1,0 +1,408 @@
+// Identical iterations of a Repeat block are analysed once and multiplied (issue 17, item 6). Every
+// test here compares a network with Repeat blocks against the same network written out layer by
+// layer in the model file (expandRepeats below: an independent construction, not the analysis's own
+// code path), so the two must give the same numbers: totals, the step's peak (bytes, phase, layer,
+// breakdown), the first step's peak and the largest batch.
+
+#include "NetworkBuilder.h"
+
+#include "headroom/Analysis.h"
+#include "headroom/Estimate.h"
+#include "headroom/ModelFile.h"
+
+#include <QTest>
+
+#include <map>
+#include <string>
+
+using namespace headroom;
+using namespace headroom::test;
+
+namespace {
+
+/// Names visible to a layer, as the model format defines them: local names of this iteration, then
+/// the enclosing ones; `repeatInput` is the current iteration's input.
+struct NameScope {
+    std::map<std::string, std::string> full; ///< local name -> the expanded layer's name
+    std::string repeatInput;
+    const NameScope* parent = nullptr;
+
+    std::string resolve(const std::string& ref) const
+    {
+        for (const NameScope* s = this; s != nullptr; s = s->parent) {
+            if (const auto it = s->full.find(ref); it != s->full.end())
+                return it->second;
+            if (ref == "repeat_input" && !s->repeatInput.empty())
+                return s->repeatInput;
+        }
+        return ref; // "input", or already a full name
+    }
+};
+
+/// `specs` with every Repeat written out: layer `r` of iteration t of block `b` becomes a top-level
+/// layer named "b.t.r" whose inputs name their producers explicitly.
+void writeOut(const std::vector<LayerSpec>& specs, const std::string& prefix, NameScope& scope, std::string& previous,
+              bool frozen, std::vector<LayerSpec>& out)
+{
+    for (std::size_t i = 0; i < specs.size(); ++i) {
+        const LayerSpec& spec = specs[i];
+        const std::string full = prefix + (spec.name.empty() ? std::to_string(i) : spec.name);
+        if (spec.isRepeat()) {
+            for (std::int64_t t = 0; t < spec.times; ++t) {
+                NameScope inner;
+                inner.parent = &scope;
+                inner.repeatInput = previous;
+                writeOut(spec.children, full + "." + std::to_string(t) + ".", inner, previous, frozen || spec.frozen,
+                         out);
+            }
+        } else {
+            LayerSpec copy = spec;
+            copy.name = full;
+            copy.frozen = frozen || spec.frozen;
+            copy.inputs.clear();
+            if (spec.inputs.empty())
+                copy.inputs.push_back(previous);
+            for (const auto& ref : spec.inputs)
+                copy.inputs.push_back(scope.resolve(ref));
+            if (!spec.tiedTo.empty())
+                copy.tiedTo = scope.resolve(spec.tiedTo);
+            out.push_back(copy);
+            previous = full;
+        }
+        if (!spec.name.empty())
+            scope.full[spec.name] = previous;
+    }
+}
+
+Network expandRepeats(const Network& n)
+{
+    Network out = n;
+    out.layers.clear();
+    NameScope top;
+    std::string previous = "input";
+    writeOut(n.layers, "", top, previous, false, out.layers);
+    return out;
+}
+
+/// Per-block checkpointing needs the blocks: each top-level iteration becomes a Repeat of one
+/// iteration named "b.t" (its layers are then "b.t.0.r"; sameLayer() maps the names back).
+Network wrapIterations(const Network& n)
+{
+    Network out = n;
+    out.layers.clear();
+    for (std::size_t i = 0; i < n.layers.size(); ++i) {
+        const LayerSpec& spec = n.layers[i];
+        if (!spec.isRepeat()) {
+            out.layers.push_back(spec);
+            continue;
+        }
+        for (std::int64_t t = 0; t < spec.times; ++t) {
+            LayerSpec one = spec;
+            one.name = (spec.name.empty() ? std::to_string(i) : spec.name) + "." + std::to_string(t);
+            one.times = 1;
+            out.layers.push_back(one);
+        }
+    }
+    return out;
+}
+
+/// "b.5.0.fc" (a wrapped iteration) is "b.5.fc".
+std::string unwrapName(std::string name, bool wrapped)
+{
+    if (!wrapped)
+        return name;
+    for (std::size_t dot = name.find('.'); dot != std::string::npos; dot = name.find('.', dot + 1)) {
+        const std::size_t next = name.find('.', dot + 1);
+        if (next != std::string::npos && name.compare(next, 3, ".0.") == 0)
+            return name.erase(next, 2);
+    }
+    return name;
+}
+
+Network preset(const char* id)
+{
+    auto n = loadModelFile(std::string(HEADROOM_TEST_SOURCE_DIR "/resources/presets/") + id + ".json");
+    if (!n)
+        qFatal("preset %s: %s", id, n.error().message.c_str());
+    return n.value();
+}
+
+Network mlp()
+{
+    return network({64}, {layer("Linear", {{"out_features", 64}}, "in"),
+                          repeat("b", 40, {layer("Linear", {{"out_features", 64}}, "fc"), layer("ReLU", {}, "act")}),
+                          layer("Linear", {{"out_features", 10}}, "head")});
+}
+
+/// ResNet basic blocks: the residual reads repeat_input.
+Network residual()
+{
+    const auto conv = [](const char* name) {
+        return layer("Conv2d", {{"out_channels", 16}, {"kernel_size", 3}, {"padding", 1}, {"bias", false}}, name);
+    };
+    return network({16, 8, 8},
+                   {repeat("layer", 12,
+                           {conv("conv1"), layer("BatchNorm2d", {}, "bn1"), layer("ReLU", {{"inplace", true}}, "relu"),
+                            conv("conv2"), layer("BatchNorm2d", {}, "bn2"),
+                            layer("Add", {}, "add", {"bn2", "repeat_input"}), layer("ReLU", {{"inplace", true}}, "out")}),
+                    layer("AdaptiveAvgPool2d", {{"output_size", 1}}), layer("Flatten"),
+                    layer("Linear", {{"out_features", 10}}, "fc")});
+}
+
+/// A Repeat inside a Repeat, with a layer after the inner block and a name from outside.
+Network nested()
+{
+    return network({8, 32},
+                   {layer("Linear", {{"out_features", 32}}, "stem"),
+                    repeat("outer", 9,
+                           {repeat("inner", 7, {layer("Linear", {{"out_features", 32}}, "fc"), layer("GELU", {}, "act")}),
+                            layer("LayerNorm", {}, "norm"), layer("Add", {}, "skip", {"norm", "stem"})}),
+                    layer("Linear", {{"out_features", 5}}, "head")});
+}
+
+struct Setup {
+    AnalysisOptions options;
+    TrainingSetup training;
+};
+
+Setup setupWith(Precision precision, Checkpointing checkpointing = Checkpointing::None)
+{
+    Setup s;
+    s.options.precision = precision;
+    s.options.checkpointing = checkpointing;
+    s.training.gpuMemoryBytes = 80ULL << 30;
+    return s;
+}
+
+} // namespace
+
+class TestRepeat : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void compressedEqualsExpanded_data();
+    void compressedEqualsExpanded();
+    void hundredThousandIterationsStayFew();
+    void singledOutIterationsAreAnalysed();
+    void outputsGroupIdenticalIterations();
+    void limits();
+};
+
+void TestRepeat::compressedEqualsExpanded_data()
+{
+    QTest::addColumn<Network>("net");
+    QTest::addColumn<int>("precision");
+    QTest::addColumn<int>("checkpointing");
+    QTest::addColumn<int>("accumulation");
+    QTest::addColumn<int>("sharding");
+    QTest::addColumn<int>("gpus");
+    QTest::addColumn<int>("tensorParallel");
+    QTest::addColumn<int>("loraRank");
+
+    const auto fp32 = static_cast<int>(Precision::Fp32);
+    const auto bf16 = static_cast<int>(Precision::AmpBf16);
+    const auto none = static_cast<int>(Checkpointing::None);
+    const auto perBlock = static_cast<int>(Checkpointing::PerBlock);
+    const auto ddp = static_cast<int>(Sharding::None);
+    const auto zero3 = static_cast<int>(Sharding::Zero3);
+    const auto zero2 = static_cast<int>(Sharding::Zero2);
+    QTest::newRow("MLP") << mlp() << fp32 << none << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("MLP, autocast") << mlp() << bf16 << none << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("MLP, accumulation") << mlp() << fp32 << none << 4 << ddp << 1 << 1 << 0;
+    QTest::newRow("MLP, per block") << mlp() << fp32 << perBlock << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("MLP, ZeRO-2 on 3 GPUs") << mlp() << fp32 << none << 1 << zero2 << 3 << 1 << 0;
+    QTest::newRow("MLP, LoRA") << mlp() << fp32 << none << 1 << ddp << 1 << 1 << 4;
+    QTest::newRow("residual") << residual() << fp32 << none << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("residual, per block, autocast") << residual() << bf16 << perBlock << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("residual, accumulation, autocast") << residual() << bf16 << none << 3 << ddp << 1 << 1 << 0;
+    QTest::newRow("nested") << nested() << fp32 << none << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("nested, per block, accumulation") << nested() << fp32 << perBlock << 2 << ddp << 1 << 1 << 0;
+    QTest::newRow("nested, ZeRO-3, autocast") << nested() << bf16 << none << 1 << zero3 << 8 << 1 << 0;
+    QTest::newRow("GPT-2") << preset("gpt2_small") << fp32 << none << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("GPT-2, per block, autocast") << preset("gpt2_small") << bf16 << perBlock << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("GPT-2, ZeRO-3 on 8 GPUs, autocast") << preset("gpt2_small") << bf16 << none << 1 << zero3 << 8 << 1 << 0;
+    QTest::newRow("GPT-2, accumulation, DDP") << preset("gpt2_small") << fp32 << none << 2 << ddp << 2 << 1 << 0;
+    QTest::newRow("GPT-2, tensor parallel") << preset("gpt2_small") << bf16 << none << 1 << ddp << 2 << 2 << 0;
+    QTest::newRow("BERT, LoRA, autocast") << preset("bert_base") << bf16 << none << 1 << ddp << 1 << 1 << 8;
+    QTest::newRow("BERT, ZeRO-3, per block") << preset("bert_base") << fp32 << perBlock << 1 << zero3 << 4 << 1 << 0;
+}
+
+void TestRepeat::compressedEqualsExpanded()
+{
+    QFETCH(Network, net);
+    QFETCH(int, precision);
+    QFETCH(int, checkpointing);
+    QFETCH(int, accumulation);
+    QFETCH(int, sharding);
+    QFETCH(int, gpus);
+    QFETCH(int, tensorParallel);
+    QFETCH(int, loraRank);
+    Setup s = setupWith(static_cast<Precision>(precision), static_cast<Checkpointing>(checkpointing));
+    s.options.lora.rank = loraRank;
+    s.training.accumulationSteps = accumulation;
+    s.training.parallel.sharding = static_cast<Sharding>(sharding);
+    s.training.parallel.gpus = gpus;
+    s.training.parallel.tensorParallel = tensorParallel;
+
+    const bool wrapped = s.options.checkpointing == Checkpointing::PerBlock;
+    const Network written = wrapped ? wrapIterations(net) : expandRepeats(net);
+    const Analysis compressed = analyze(net, s.options);
+    const Analysis expanded = analyze(written, s.options);
+    QVERIFY2(compressed.valid(), compressed.error ? compressed.error->message.c_str() : "");
+    QVERIFY2(expanded.valid(), expanded.error ? expanded.error->message.c_str() : "");
+    QVERIFY2(compressed.rows.size() < expanded.rows.size(), "identical iterations were analysed one by one");
+
+    QCOMPARE(compressed.totalParams, expanded.totalParams);
+    QCOMPARE(compressed.trainableParams, expanded.trainableParams);
+    QCOMPARE(compressed.loraParams, expanded.loraParams);
+    QCOMPARE(compressed.parameterBytes, expanded.parameterBytes);
+    QCOMPARE(compressed.bufferBytes, expanded.bufferBytes);
+    QCOMPARE(compressed.autocastWeightCopyBytes, expanded.autocastWeightCopyBytes);
+    QCOMPARE(compressed.activationBytesPerSample, expanded.activationBytesPerSample);
+    QCOMPARE(compressed.activationBytesFixed, expanded.activationBytesFixed);
+    QCOMPARE(compressed.uncheckpointedActivationBytesPerSample, expanded.uncheckpointedActivationBytesPerSample);
+    QCOMPARE(compressed.transientBytesPerSample, expanded.transientBytesPerSample);
+    QCOMPARE(compressed.forwardFlopsPerSample, expanded.forwardFlopsPerSample);
+    QCOMPARE(compressed.backwardFlopsPerSample, expanded.backwardFlopsPerSample);
+    QCOMPARE(compressed.recomputeFlopsPerSample, expanded.recomputeFlopsPerSample);
+    QCOMPARE(compressed.expandedLayers, expanded.expandedLayers);
+    // The rows, each counted as the layers it stands for, add up to the totals.
+    std::uint64_t params = 0;
+    for (const auto& row : compressed.rows)
+        params += row.type == "Repeat" ? 0 : row.params * row.count;
+    QCOMPARE(params, compressed.totalParams);
+
+    const auto compressedModel = MemoryModel::build(compressed, s.training);
+    const auto expandedModel = MemoryModel::build(expanded, s.training);
+    QVERIFY(compressedModel && expandedModel);
+    QVERIFY(compressedModel.value().timeline().moments().size() < expandedModel.value().timeline().moments().size());
+    for (const std::int64_t batch : {1, 3, 16, 64, 1000}) {
+        s.training.batch = batch;
+        const auto a = estimate(compressed, compressedModel.value(), s.training);
+        const auto b = estimate(expanded, expandedModel.value(), s.training);
+        QVERIFY(a && b);
+        const std::string where = "batch " + std::to_string(batch);
+        QVERIFY2(a.value().bytes == b.value().bytes, where.c_str());
+        QCOMPARE(a.value().peakBytes(), b.value().peakBytes());
+        QCOMPARE(static_cast<int>(a.value().peak.phase), static_cast<int>(b.value().peak.phase));
+        QCOMPARE(a.value().peak.recomputing, b.value().peak.recomputing);
+        QCOMPARE(a.value().peak.laterMicroBatch, b.value().peak.laterMicroBatch);
+        QCOMPARE(a.value().peakLayer, unwrapName(b.value().peakLayer, wrapped));
+        QCOMPARE(a.value().firstStepPeakBytes, b.value().firstStepPeakBytes);
+        QCOMPARE(a.value().optimizerStepBytes, b.value().optimizerStepBytes);
+        QCOMPARE(a.value().maxBatch, b.value().maxBatch);
+    }
+    for (const std::uint64_t capacity : {1ULL << 30, 12ULL << 30, 100ULL << 30})
+        QCOMPARE(compressedModel.value().maxBatch(capacity), expandedModel.value().maxBatch(capacity));
+}
+
+void TestRepeat::hundredThousandIterationsStayFew()
+{
+    // The issue's 689-byte file: 100,000 iterations of 5 x (Linear 16 -> 16, ReLU).
+    std::vector<LayerSpec> block;
+    for (int i = 0; i < 5; ++i) {
+        block.push_back(layer("Linear", {{"out_features", 16}}));
+        block.push_back(layer("ReLU"));
+    }
+    const Network net = network({16}, {repeat("b", 100'000, block)});
+    const Analysis a = analyze(net, Precision::Fp32);
+    QVERIFY(a.valid());
+    // By hand: each Linear has 16 x 16 weights + 16 biases = 272; 5 per iteration, 100,000 iterations.
+    QCOMPARE(a.totalParams, std::uint64_t{136'000'000});
+    QCOMPARE(a.expandedLayers, std::uint64_t{1'000'000});
+    // Iteration 0 reads the input batch (no gradient), iteration 1 iteration 0's output (which needs
+    // one): from iteration 2 on each input equals the previous one. Analysed: 0, 1, 2 (standing for
+    // 2..99,997), 99,998 and 99,999, 10 rows each, plus the block's and the loss's.
+    QCOMPARE(a.rows.size(), std::size_t{5 * 10 + 1 + 1});
+    QVERIFY(a.step.ops.size() < 100);
+    // Forward FLOPs by hand: 2 x 16 x 16 per Linear, 16 per ReLU (one comparison), per sample.
+    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t{100'000} * 5 * (2 * 16 * 16 + 16));
+    TrainingSetup setup;
+    const auto model = MemoryModel::build(a, setup);
+    QVERIFY(model);
+    QVERIFY(model.value().timeline().moments().size() < 400);
+    // Weights (fp32), gradients and Adam's two states: 16 bytes per parameter, all alive at the step.
+    QCOMPARE(model.value().momentAt(model.value().optimizerStepMoment(), 1).weights, std::uint64_t{4 * 136'000'000});
+}
+
+void TestRepeat::singledOutIterationsAreAnalysed()
+{
+    // A LoRA target naming one iteration, and a later layer reading another by its full name.
+    Network net = network({32}, {repeat("b", 50, {layer("Linear", {{"out_features", 32}}, "fc"), layer("ReLU", {}, "act")}),
+                                 layer("Add", {}, "mix", {"b", "b.20.act"}), layer("Linear", {{"out_features", 4}}, "head")});
+    AnalysisOptions options;
+    options.lora.rank = 2;
+    options.lora.targets = {"b.30.fc", "head"};
+    const Analysis compressed = analyze(net, options);
+    const Analysis expanded = analyze(expandRepeats(net), options);
+    QVERIFY2(compressed.valid(), compressed.error ? compressed.error->message.c_str() : "");
+    QVERIFY(expanded.valid());
+    // Adapters on b.30.fc and head only: 2 x (32 + 32) + 2 x (32 + 4).
+    QCOMPARE(compressed.loraParams, std::uint64_t{2 * 64 + 2 * 36});
+    QCOMPARE(compressed.loraParams, expanded.loraParams);
+    QCOMPARE(compressed.activationBytesPerSample, expanded.activationBytesPerSample);
+    const auto named = [](const Analysis& a, const std::string& name) {
+        return std::any_of(a.rows.begin(), a.rows.end(), [&](const LayerRow& r) { return r.name == name && r.count == 1; });
+    };
+    QVERIFY(named(compressed, "b.20.act"));
+    QVERIFY(named(compressed, "b.30.fc"));
+    TrainingSetup setup;
+    for (const std::int64_t batch : {1, 50, 5000}) {
+        setup.batch = batch;
+        const auto a = estimate(compressed, setup);
+        const auto b = estimate(expanded, setup);
+        QVERIFY(a && b);
+        QVERIFY(a.value().bytes == b.value().bytes);
+        QCOMPARE(a.value().peakLayer, b.value().peakLayer);
+        QCOMPARE(a.value().maxBatch, b.value().maxBatch);
+    }
+}
+
+void TestRepeat::outputsGroupIdenticalIterations()
+{
+    // 10,000 iterations of (Linear, ReLU) after a first Linear 16 -> 8: iteration 0 reads the stem's
+    // output, every later one the previous iteration's; the last one's ReLU output is kept by the loss.
+    const Network net = network({16}, {layer("Linear", {{"out_features", 8}}, "stem"),
+                                       repeat("b", 10'000, {layer("Linear", {{"out_features", 8}}, "fc"), layer("ReLU", {}, "act")})},
+                                Loss::Mse);
+    const Analysis a = analyze(net, Precision::Fp32);
+    QVERIFY(a.valid());
+    std::vector<std::string> names;
+    std::uint64_t layers = 0;
+    for (const auto& g : groupRows(a)) {
+        if (a.rows[g.row].type == "Repeat")
+            continue;
+        names.push_back(g.name + " x" + std::to_string(g.count));
+        layers += a.rows[g.row].specPath == "loss" ? 0 : g.count;
+    }
+    // Each fc keeps its input and each ReLU its output, and a storage is charged to its first keeper:
+    // b.0.fc is charged the stem's output (32 bytes), every later fc nothing (the ReLU before it was
+    // charged). So iteration 0 stands alone and iterations 1 to 9,999 are one group.
+    const std::vector<std::string> expected{"stem x1", "b.0.fc x1", "b.0.act x1", "b.1\u20139999.fc x9999",
+                                            "b.1\u20139999.act x9999", "loss x1"};
+    QCOMPARE(QString::fromStdString(names.empty() ? "" : [&] { std::string all; for (const auto& n : names) all += n + "; "; return all; }()),
+             QString::fromStdString([&] { std::string all; for (const auto& n : expected) all += n + "; "; return all; }()));
+    QCOMPARE(layers, std::uint64_t{20'001});
+}
+
+void TestRepeat::limits()
+{
+    // A billion iterations of one layer analyse as quickly as ten.
+    const Network big = network({4}, {repeat("b", 1'000'000'000, {layer("Linear", {{"out_features", 4}})})});
+    const Analysis a = analyze(big, Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, std::uint64_t{1'000'000'000} * 20);
+    const Network tooMany = network({4}, {repeat("b", 1'000'000'001, {layer("ReLU")})});
+    const Analysis b = analyze(tooMany, Precision::Fp32);
+    QVERIFY(!b.valid());
+    QVERIFY2(b.error->message.find("1 to 1000000000") != std::string::npos, b.error->message.c_str());
+    // Nested blocks past 10^15 layers in all.
+    const Network huge = network({4}, {repeat("a", 1'000'000'000, {repeat("b", 1'000'000, {layer("ReLU"), layer("ReLU")})})});
+    const Analysis c = analyze(huge, Precision::Fp32);
+    QVERIFY(!c.valid());
+    QVERIFY2(c.error->message.find("expands to more than 1,000,000,000,000,000 layers") != std::string::npos,
+             c.error->message.c_str());
+}
+
+QTEST_APPLESS_MAIN(TestRepeat)
+#include "tst_repeat.moc"
