@@ -10,34 +10,52 @@ namespace {
 
 using nlohmann::json;
 
-void conv(MappingContext& ctx, int i)
+/// A (transposed) convolution's stored weight dims and its input's rank; nullopt (the node refused or
+/// rejected) when either is missing.
+struct WeightAndRank {
+    std::vector<std::int64_t> weight;
+    std::size_t rank = 0;
+};
+
+std::optional<WeightAndRank> weightAndRank(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
     if (n.input_size() < 2) {
         ctx.refuse(i, "it has no weight input");
-        return;
+        return std::nullopt;
     }
-    const auto w = ctx.weightDims(i, n.input(1), "weight");
+    auto w = ctx.weightDims(i, n.input(1), "weight");
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!w || !rank)
+        return std::nullopt;
+    return WeightAndRank{std::move(*w), *rank};
+}
+
+void conv(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    const auto wr = weightAndRank(ctx, i);
+    if (!wr)
         return;
-    if (w->size() != *rank) {
-        ctx.reject(i, "its weight " + joinDims(*w) + " does not fit an input of rank " + std::to_string(*rank));
+    const auto& w = wr->weight;
+    const std::size_t rank = wr->rank;
+    if (w.size() != rank) {
+        ctx.reject(i, "its weight " + joinDims(w) + " does not fit an input of rank " + std::to_string(rank));
         return;
     }
-    if (*rank < 3 || *rank > 5) {
-        ctx.refuse(i, std::to_string(*rank - 2) + "-D convolution has no Headroom layer");
+    if (rank < 3 || rank > 5) {
+        ctx.refuse(i, std::to_string(rank - 2) + "-D convolution has no Headroom layer");
         return;
     }
-    const std::size_t spatial = *rank - 2;
-    const std::vector<std::int64_t> weightKernel(w->begin() + 2, w->end());
+    const std::size_t spatial = rank - 2;
+    const std::vector<std::int64_t> weightKernel(w.begin() + 2, w.end());
     const auto kernel = ctx.window(i, "kernel_shape", spatial, weightKernel);
     const auto stride = ctx.window(i, "strides", spatial, std::vector<std::int64_t>(spatial, 1));
     const auto dilation = ctx.window(i, "dilations", spatial, std::vector<std::int64_t>(spatial, 1));
     if (!kernel || !stride || !dilation)
         return;
     if (*kernel != weightKernel) {
-        ctx.reject(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(*w));
+        ctx.reject(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(w));
         return;
     }
     const std::int64_t groups = attrInt(n, "group").value_or(1);
@@ -46,16 +64,16 @@ void conv(MappingContext& ctx, int i)
         return;
     }
     const auto* in = ctx.graph().type(n.input(0));
-    if (in && in->rank() > 1 && in->dims[1].known() && *in->dims[1].value != (*w)[1] * groups) {
+    if (in && in->rank() > 1 && in->dims[1].known() && *in->dims[1].value != w[1] * groups) {
         ctx.reject(i,
-            "its weight " + joinDims(*w) + " with group " + std::to_string(groups) + " does not fit "
+            "its weight " + joinDims(w) + " with group " + std::to_string(groups) + " does not fit "
                 + std::to_string(*in->dims[1].value) + " input channels");
         return;
     }
     const auto pad = ctx.padding(i, spatial, *kernel, *stride, *dilation, true);
     if (!pad)
         return;
-    json a{{"out_channels", (*w)[0]}, {"kernel_size", tupleJson(*kernel)}};
+    json a{{"out_channels", w[0]}, {"kernel_size", tupleJson(*kernel)}};
     if (!allEqual(*stride, 1))
         a["stride"] = tupleJson(*stride);
     if (const auto* same = std::get_if<std::string>(&*pad))
@@ -77,19 +95,16 @@ void conv(MappingContext& ctx, int i)
 void convTranspose(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
-    if (n.input_size() < 2) {
-        ctx.refuse(i, "it has no weight input");
+    const auto wr = weightAndRank(ctx, i);
+    if (!wr)
+        return;
+    const auto& w = wr->weight;
+    const std::size_t rank = wr->rank;
+    if (rank < 3 || rank > 5 || w.size() != rank) {
+        ctx.refuse(i, std::to_string(rank - 2) + "-D transposed convolution has no Headroom layer");
         return;
     }
-    const auto w = ctx.weightDims(i, n.input(1), "weight");
-    const auto rank = ctx.rankOf(i, n.input(0));
-    if (!w || !rank)
-        return;
-    if (*rank < 3 || *rank > 5 || w->size() != *rank) {
-        ctx.refuse(i, std::to_string(*rank - 2) + "-D transposed convolution has no Headroom layer");
-        return;
-    }
-    const std::size_t spatial = *rank - 2;
+    const std::size_t spatial = rank - 2;
     if (findAttr(n, "output_shape") != nullptr) {
         ctx.refuse(i, "output_shape is not supported; export with explicit pads and output_padding");
         return;
@@ -99,14 +114,14 @@ void convTranspose(MappingContext& ctx, int i)
         ctx.refuse(i, "auto_pad \"" + autoPad + "\" has no PyTorch equivalent for a transposed convolution");
         return;
     }
-    const std::vector<std::int64_t> weightKernel(w->begin() + 2, w->end());
+    const std::vector<std::int64_t> weightKernel(w.begin() + 2, w.end());
     const auto kernel = ctx.window(i, "kernel_shape", spatial, weightKernel);
     const auto stride = ctx.window(i, "strides", spatial, std::vector<std::int64_t>(spatial, 1));
     const auto dilation = ctx.window(i, "dilations", spatial, std::vector<std::int64_t>(spatial, 1));
     if (!kernel || !stride || !dilation)
         return;
     if (*kernel != weightKernel) {
-        ctx.reject(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(*w));
+        ctx.reject(i, "its kernel_shape " + joinDims(*kernel) + " disagrees with its weight " + joinDims(w));
         return;
     }
     const auto pad = ctx.padding(i, spatial, *kernel, *stride, *dilation, false);
@@ -124,7 +139,7 @@ void convTranspose(MappingContext& ctx, int i)
         ctx.reject(i, "its group " + std::to_string(groups) + " is not a positive count");
         return;
     }
-    json a{{"out_channels", (*w)[1] * groups}, {"kernel_size", tupleJson(*kernel)}};
+    json a{{"out_channels", w[1] * groups}, {"kernel_size", tupleJson(*kernel)}};
     if (!allEqual(*stride, 1))
         a["stride"] = tupleJson(*stride);
     if (const auto& p = std::get<std::vector<std::int64_t>>(*pad); !allEqual(p, 0))
