@@ -438,17 +438,44 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
         canvas.paragraph(nothing, FontRole::Body, style::kText);
         return;
     }
-    // Columns as fractions of the text width: the changes get what the figures leave.
+    // Every figure column as wide as its widest text (header included), so none is set smaller; the
+    // changes take the rest, wrapped to two lines' height by ReportCanvas::text's shrinking at worst.
     struct Column {
         QString header;
-        double width;
         int alignment;
     };
-    const std::vector<Column> columns { { tr("#"), 0.04, Qt::AlignRight }, { tr("What changes"), 0.32, Qt::AlignLeft },
-        { tr("Training"), 0.08, Qt::AlignLeft }, { tr("Batch"), 0.09, Qt::AlignLeft },
-        { tr("Memory"), 0.09, Qt::AlignRight }, { tr("Max batch"), 0.09, Qt::AlignRight },
-        { tr("Step time"), 0.09, Qt::AlignRight }, { tr("Samples/s/GPU"), 0.16, Qt::AlignRight },
-        { QStringLiteral("★"), 0.04, Qt::AlignCenter } };
+    const std::vector<Column> columns { { tr("#"), Qt::AlignRight }, { tr("What changes"), Qt::AlignLeft },
+        { tr("Training"), Qt::AlignLeft }, { tr("Batch"), Qt::AlignLeft }, { tr("Memory"), Qt::AlignRight },
+        { tr("Max batch"), Qt::AlignRight }, { tr("Step time"), Qt::AlignRight },
+        { tr("Samples/s/GPU"), Qt::AlignRight }, { QStringLiteral("★"), Qt::AlignCenter } };
+    constexpr std::size_t kChangesColumn = 1;
+    // The report lists the fastest set-ups and the whole Pareto front, as `headroom plan` does.
+    constexpr std::size_t kListed = 10;
+    std::vector<std::vector<QString>> body;
+    for (std::size_t i = 0; i < planned.candidates.size(); ++i) {
+        const PlanCandidate& c = planned.candidates[i];
+        if (i >= kListed && !c.paretoOptimal)
+            continue;
+        body.push_back({ QString::number(i + 1), PlannerText::changes(c), PlannerText::training(c),
+            PlannerText::batch(c.settings.setup), qs(formatBytes(c.estimate.peakBytes())),
+            QString::number(c.estimate.maxBatch), c.throughput ? seconds(c.throughput->stepSeconds) : QStringLiteral("–"),
+            c.throughput ? qs(plantext::formatRate(c.samplesPerSecondPerGpu())) : QStringLiteral("–"),
+            c.paretoOptimal ? QStringLiteral("★") : QString() });
+    }
+    const QFontMetricsF small = canvas.metrics(FontRole::Small);
+    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
+    const double padding = canvas.pt(2);
+    std::vector<double> widths(columns.size());
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        widths[i] = bold.horizontalAdvance(columns[i].header);
+        for (const auto& cells : body)
+            widths[i] = std::max(widths[i], small.horizontalAdvance(cells[i]));
+        widths[i] += 2 * padding + canvas.pt(1);
+    }
+    double figures = 0;
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        figures += i == kChangesColumn ? 0.0 : widths[i];
+    widths[kChangesColumn] = std::max(canvas.width() - figures, 0.25 * canvas.width());
     const double rowH = lineH * 1.35;
     const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
         canvas.ensureSpace(rowH);
@@ -456,10 +483,9 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
             canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
         double x = 0;
         for (std::size_t i = 0; i < columns.size(); ++i) {
-            const double w = columns[i].width * canvas.width();
-            canvas.text(QRectF { x + canvas.pt(2), canvas.y(), w - canvas.pt(4), rowH },
+            canvas.text(QRectF { x + padding, canvas.y(), widths[i] - 2 * padding, rowH },
                 columns[i].alignment | Qt::AlignVCenter, cells[i], role, style::kText, true);
-            x += w;
+            x += widths[i];
         }
         canvas.advance(rowH);
     };
@@ -467,20 +493,8 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
     for (const auto& c : columns)
         header.push_back(c.header);
     row(header, FontRole::SmallBold, &style::kTableHeader);
-    // The report lists the fastest set-ups and the whole Pareto front, as `headroom plan` does.
-    constexpr std::size_t kListed = 10;
-    for (std::size_t i = 0; i < planned.candidates.size(); ++i) {
-        const PlanCandidate& c = planned.candidates[i];
-        if (i >= kListed && !c.paretoOptimal)
-            continue;
-        row({ QString::number(i + 1), PlannerText::changes(c), PlannerText::training(c),
-                PlannerText::batch(c.settings.setup), qs(formatBytes(c.estimate.peakBytes())),
-                QString::number(c.estimate.maxBatch),
-                c.throughput ? seconds(c.throughput->stepSeconds) : QStringLiteral("–"),
-                c.throughput ? qs(plantext::formatRate(c.samplesPerSecondPerGpu())) : QStringLiteral("–"),
-                c.paretoOptimal ? QStringLiteral("★") : QString() },
-            FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
-    }
+    for (std::size_t i = 0; i < body.size(); ++i)
+        row(body[i], FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
 }
 
 void ReportComposer::layerSection(ReportCanvas& canvas) const
