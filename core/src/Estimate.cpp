@@ -16,14 +16,6 @@ namespace {
 
 constexpr std::uint64_t kFloat32Bytes = 4;
 
-Count total(const MemoryBreakdown& m)
-{
-    Count sum;
-    for (const auto c : kAllComponents)
-        sum += Count{componentBytes(m, c)};
-    return sum;
-}
-
 // Unsigned 128-bit intermediate for exact proportional shares of 64-bit byte counts.
 __extension__ typedef unsigned __int128 Wide;
 
@@ -177,7 +169,15 @@ void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noe
 
 } // namespace
 
-std::uint64_t MemoryBreakdown::total() const noexcept { return headroom::total(*this).value(); }
+Count MemoryBreakdown::checkedTotal() const noexcept
+{
+    Count sum;
+    for (const auto c : kAllComponents)
+        sum += Count{componentBytes(*this, c)};
+    return sum;
+}
+
+std::uint64_t MemoryBreakdown::total() const noexcept { return checkedTotal().value(); }
 
 std::string_view componentName(Component c) noexcept
 {
@@ -373,7 +373,7 @@ Result<MemoryBreakdown> MemoryModel::at(std::int64_t batch) const
         overflow = overflow || bytes.isOverflow();
         setComponentBytes(out, c, bytes.value());
     }
-    if (overflow || total(out).isOverflow())
+    if (overflow || out.checkedTotal().isOverflow())
         return Error{"memory at batch " + std::to_string(batch) + " overflows 64-bit byte counts", "batch"};
     return out;
 }

@@ -635,11 +635,10 @@ private:
     bool m_overflow = false;
 };
 
+/// The sum of the components, saturated: an overflowed moment is above any memory.
 std::uint64_t total(const MemoryBreakdown& m)
 {
-    Count sum;
-    for (const auto c : kAllComponents)
-        sum += Count{componentBytes(m, c)};
+    const Count sum = m.checkedTotal();
     return sum.isOverflow() ? kMax : sum.value();
 }
 

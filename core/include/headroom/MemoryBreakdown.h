@@ -1,5 +1,7 @@
 #pragma once
 
+#include "headroom/Count.h"
+
 #include <array>
 #include <cstdint>
 #include <string_view>
@@ -19,6 +21,8 @@ struct MemoryBreakdown final {
     std::uint64_t communication = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept;
+    /// The sum of the components, overflow kept (total() is its value).
+    [[nodiscard]] Count checkedTotal() const noexcept;
     friend bool operator==(const MemoryBreakdown&, const MemoryBreakdown&) = default;
 };
 
