@@ -525,7 +525,7 @@ void TestOnnxImport::badInput_data()
         << "opset18_antialias.onnx"
         << "uses opset 18, which Headroom reads as opset 17, but 1 operator has no opset-17 form: node_Resize_0 (Resize: "
            "antialias = 1 has no opset-17 form)";
-    QTest::newRow("zero stride") << "zero_stride.onnx" << "node pool (AveragePool) has strides [0, 2]; they must be positive";
+    QTest::newRow("zero stride") << "zero_stride.onnx" << "node pool (AveragePool) attribute 'strides' is [0, 2]; sizes must be 1 to 2^20";
     QTest::newRow("JPEG image")
         << ":jpeg"
         << "is not an ONNX model: its protobuf data is invalid or truncated (it looks like a JPEG image)";

@@ -4,17 +4,19 @@
 
 #include "headroom/Analysis.h"
 
+#include "JsonText.h"
+
 #include "importers/OnnxGraph.h"
-#include "importers/OnnxOpsetAdapter.h"
+#include "importers/OnnxInference.h"
 #include "importers/OnnxOperators.h"
-
-#include <onnx/defs/schema.h>
-#include <onnx/proto_utils.h>
-#include <onnx/shape_inference/implementation.h>
-
-#include <tuple>
+#include "importers/OnnxOpsetAdapter.h"
+#include "importers/OnnxPinning.h"
+#include "importers/OnnxPreflight.h"
+#include "importers/OnnxValidation.h"
 
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <onnx/defs/schema.h>
+#include <onnx/proto_utils.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -34,11 +36,15 @@ using onnximport::nodeLabel;
 using onnximport::OnnxGraph;
 using onnximport::PendingLayer;
 
-constexpr std::int64_t kMaxDimension = 1LL << 40;
+using onnximport::kMaxDimension;
 constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxListedRefusals = 40;
 /// Initializers bigger than this lose their data right after parsing: only their dims matter.
 constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
+/// Inference passes: the first pins what data propagation cannot compute (Pad amounts and Resize scales
+/// torch folds from constants), the second infers with them; every export in tests/data/onnx needs at
+/// most two. The bound keeps the work linear in the graph (issue 26: a pass per node was quadratic).
+constexpr int kMaxInferencePasses = 3;
 
 Error fail(const std::string& file, const std::string& what, std::string location = {})
 {
@@ -90,9 +96,19 @@ std::optional<DType> dtypeOf(std::int32_t onnxType)
 Result<int> defaultOpset(const onnx::ModelProto& model, const std::string& file)
 {
     std::optional<std::int64_t> version;
+    std::map<std::string, std::vector<std::int64_t>> declared;
     for (const auto& o : model.opset_import()) {
-        if (o.domain().empty() || o.domain() == "ai.onnx")
+        const bool standard = o.domain().empty() || o.domain() == "ai.onnx";
+        declared[standard ? std::string() : o.domain()].push_back(o.version());
+        if (standard)
             version = o.version();
+    }
+    for (const auto& [domain, versions] : declared) {
+        if (versions.size() > 1)
+            return fail(file,
+                "declares the opset of " + (domain.empty() ? std::string("the standard ONNX operators") : "domain '" + domain + "'")
+                    + " " + std::to_string(versions.size()) + " times (" + std::to_string(versions[0]) + " and "
+                    + std::to_string(versions[1]) + "); a model imports each domain once");
     }
     const std::string range = std::to_string(kOnnxMinOpset) + " to " + std::to_string(kOnnxMaxOpset);
     if (!version)
@@ -113,327 +129,6 @@ Result<int> defaultOpset(const onnx::ModelProto& model, const std::string& file)
                 + std::to_string(kOnnxMaxReadOpset) + " as " + std::to_string(libraryMax)
                 + " where their operators allow); export with opset_version=" + std::to_string(libraryMax) + " or lower");
     return static_cast<int>(*version);
-}
-
-/// The dims of a tensor the file stores (an initializer or a Constant node, possibly behind Identity
-/// nodes), before any inference.
-struct StoredTensors {
-    std::unordered_map<std::string, const onnx::TensorProto*> initializers;
-    std::unordered_map<std::string, const onnx::NodeProto*> producers;
-
-    explicit StoredTensors(const onnx::GraphProto& graph)
-    {
-        for (const auto& t : graph.initializer())
-            initializers.emplace(t.name(), &t);
-        for (const auto& n : graph.node()) {
-            for (const auto& out : n.output())
-                producers[out] = &n;
-        }
-    }
-};
-
-std::optional<std::vector<std::int64_t>> storedDims(const StoredTensors& stored, std::string value)
-{
-    for (int hops = 0; hops < 8; ++hops) {
-        if (const auto it = stored.initializers.find(value); it != stored.initializers.end())
-            return std::vector<std::int64_t>(it->second->dims().begin(), it->second->dims().end());
-        const auto p = stored.producers.find(value);
-        if (p == stored.producers.end())
-            return std::nullopt;
-        const onnx::NodeProto* producer = p->second;
-        if (producer->op_type() == "Constant") {
-            for (const auto& a : producer->attribute()) {
-                if (a.name() == "value" && a.has_t())
-                    return std::vector<std::int64_t>(a.t().dims().begin(), a.t().dims().end());
-            }
-            return std::nullopt;
-        }
-        if (producer->op_type() != "Identity" || producer->input_size() != 1)
-            return std::nullopt;
-        value = producer->input(0);
-    }
-    return std::nullopt;
-}
-
-/// Makes the model safe for ONNX 1.12's shape inference, which trusts what it reads: a node that does
-/// not match its operator's schema, or a convolution whose weight has more axes than its input (no
-/// kernel_shape), crashes it. Every standard node is checked against its schema (the ONNX checker's
-/// node rule); convolutions get their kernel_shape from the stored weight; operators of other domains
-/// and model-local functions are hidden from inference (Headroom refuses them anyway), and nodes with
-/// subgraphs (If, Loop, Scan) are refused here.
-std::optional<Error> preflight(onnx::ModelProto& model, int opset, const std::string& file)
-{
-    model.clear_functions();
-    for (auto& o : *model.mutable_opset_import()) {
-        if (o.domain() == "ai.onnx")
-            o.set_domain("");
-    }
-    auto& graph = *model.mutable_graph();
-    const StoredTensors stored(graph); // node pointers stay valid: nodes are edited, never added
-    std::vector<std::string> controlFlow;
-    std::set<std::string> hiddenDomains;
-    // A tensor read before it is defined makes ONNX 1.12's data propagation crash (found by fuzzing):
-    // refused before inference, with OnnxGraph::index's message.
-    std::unordered_set<std::string> defined;
-    for (const auto& in : graph.input())
-        defined.insert(in.name());
-    for (const auto& t : graph.initializer())
-        defined.insert(t.name());
-    for (auto& node : *graph.mutable_node()) {
-        for (const auto& in : node.input()) {
-            if (!in.empty() && defined.count(in) == 0)
-                return fail(file,
-                    "node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
-                        + "' before any node produces it (the graph is not in topological order or the tensor "
-                          "does not exist)",
-                    node.name());
-        }
-        defined.insert(node.output().begin(), node.output().end());
-        if (node.domain() == "ai.onnx")
-            node.set_domain("");
-        if (!node.domain().empty()) {
-            // A domain without schemas: inference skips its nodes (it only needs the domain imported).
-            node.set_domain("headroom.unsupported." + node.domain());
-            hiddenDomains.insert(node.domain());
-            continue;
-        }
-        bool hasGraph = false;
-        for (const auto& a : node.attribute())
-            hasGraph = hasGraph || a.has_g() || a.graphs_size() > 0;
-        if (hasGraph) {
-            controlFlow.push_back(nodeLabel(node) + " (" + node.op_type() + ")");
-            continue;
-        }
-        const auto* schema = onnx::OpSchemaRegistry::Schema(node.op_type(), opset, onnx::ONNX_DOMAIN);
-        if (schema == nullptr)
-            continue; // not an ONNX operator at this opset: inference skips it, the mapping reports it
-        try {
-            schema->Verify(node);
-        } catch (const std::exception& e) {
-            return fail(file,
-                "node " + nodeLabel(node) + " (" + node.op_type()
-                    + ") does not match the ONNX operator: " + e.what(),
-                node.name());
-        }
-        // Sizes ONNX's inference functions divide by or count with (a zero stride divides by zero).
-        static const std::set<std::string> kPositive{
-            "strides", "dilations", "kernel_shape", "group", "blocksize", "size"};
-        for (const auto& a : node.attribute()) {
-            if (kPositive.count(a.name()) == 0)
-                continue;
-            const bool single = a.type() == onnx::AttributeProto::INT;
-            const std::vector<std::int64_t> values
-                = single ? std::vector<std::int64_t>{a.i()} : std::vector<std::int64_t>(a.ints().begin(), a.ints().end());
-            if (std::any_of(values.begin(), values.end(), [](std::int64_t v) { return v < 1; }))
-                return fail(file,
-                    "node " + nodeLabel(node) + " (" + node.op_type() + ") has " + a.name() + " "
-                        + (single ? std::to_string(a.i()) : onnximport::joinDims(values)) + "; they must be positive",
-                    node.name());
-        }
-        // A Reshape target below -1 makes ONNX 1.12's inference crash (found by fuzzing).
-        if (node.op_type() == "Reshape" && node.input_size() > 1) {
-            const onnx::TensorProto* target = nullptr;
-            if (const auto it = stored.initializers.find(node.input(1)); it != stored.initializers.end())
-                target = it->second;
-            else if (const auto p = stored.producers.find(node.input(1));
-                     p != stored.producers.end() && p->second->op_type() == "Constant") {
-                for (const auto& a : p->second->attribute())
-                    target = a.name() == "value" && a.has_t() ? &a.t() : target;
-            }
-            const auto values = target ? onnximport::tensorNumbers(*target, 64) : std::nullopt;
-            if (values && std::any_of(values->begin(), values->end(), [](double v) { return v < -1.0; }))
-                return fail(file,
-                    "node " + nodeLabel(node) + " (Reshape) has a target shape with a size below -1", node.name());
-        }
-        static const std::map<std::string, int> kWeightInput{
-            {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
-        const auto weight = kWeightInput.find(node.op_type());
-        if (weight == kWeightInput.end())
-            continue;
-        const auto dims = node.input_size() > weight->second ? storedDims(stored, node.input(weight->second))
-                                                             : std::optional<std::vector<std::int64_t>> {};
-        const onnx::AttributeProto* kernel = nullptr;
-        for (const auto& a : node.attribute()) {
-            if (a.name() == "kernel_shape")
-                kernel = &a;
-        }
-        if (!dims || dims->size() < 3
-            || (kernel != nullptr && static_cast<std::size_t>(kernel->ints_size()) + 2 != dims->size()))
-            return fail(file,
-                "node " + nodeLabel(node) + " (" + node.op_type() + ") needs a stored weight with "
-                    + (kernel ? std::to_string(kernel->ints_size() + 2) : std::string("3 or more")) + " axes"
-                    + (dims ? ", not " + onnximport::joinDims(*dims) : std::string()),
-                node.name());
-        if (kernel == nullptr) {
-            auto* a = node.add_attribute();
-            a->set_name("kernel_shape");
-            a->set_type(onnx::AttributeProto::INTS);
-            for (std::size_t k = 2; k < dims->size(); ++k)
-                a->add_ints((*dims)[k]);
-        }
-    }
-    for (const auto& domain : hiddenDomains) {
-        auto* o = model.add_opset_import();
-        o->set_domain(domain);
-        o->set_version(1);
-    }
-    if (!controlFlow.empty()) {
-        std::string list;
-        for (const auto& c : controlFlow)
-            list += (list.empty() ? "" : ", ") + c;
-        return fail(file,
-            "cannot import " + std::to_string(controlFlow.size()) + " control-flow operator"
-                + (controlFlow.size() == 1 ? "" : "s") + " (" + list
-                + "): a Headroom network has no subgraphs");
-    }
-    return std::nullopt;
-}
-
-/// Runs ONNX shape inference (with data propagation, so Reshape targets computed from Shape are
-/// known). A node ONNX cannot infer does not stop the import: its error is kept for the message of
-/// whichever tensor turns out to be missing.
-std::unordered_map<std::string, onnx::TensorShapeProto> inferShapes(
-    onnx::ModelProto& model, std::string& inferenceError)
-{
-    std::unordered_map<std::string, onnx::TensorShapeProto> shapeData;
-    const onnx::ModelProto original = model;
-    try {
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
-            onnx::ShapeInferenceOptions{false, 1, true}, &shapeData);
-        return shapeData;
-    } catch (const std::exception& e) {
-        inferenceError = e.what();
-    }
-    model = original;
-    shapeData.clear();
-    try {
-        onnx::shape_inference::InferShapes(model, onnx::OpSchemaRegistry::Instance(),
-            onnx::ShapeInferenceOptions{false, 0, true}, &shapeData);
-    } catch (const std::exception&) {
-        // Even lenient inference gave up (a declared type contradicts an inferred one): go on with the
-        // shapes the file declares; a tensor that lacks one is reported with ONNX's message.
-        model = original;
-        shapeData.clear();
-    }
-    return shapeData;
-}
-
-/// Reshape targets, Slice bounds, Pad amounts and Resize scales ONNX 1.12's data propagation leaves open (a Gather of a Shape, size
-/// arithmetic: ShuffleNet's channel shuffle and chunk, ViT's patches) but OnnxGraph::shapeTensor works
-/// out: pinned as constants, with 0 ("copy the input's axis") for a Reshape's batch axis, so that the
-/// next inference pass knows the output and everything after it. Only shapes are read; the file on
-/// disk is not changed.
-bool pinReshapeTargets(onnx::ModelProto& model, const OnnxGraph& g)
-{
-    std::vector<std::tuple<int, int, std::vector<std::int64_t>>> pins; // node, input, values
-    std::vector<std::tuple<int, int, std::vector<double>>> floatPins;
-    std::vector<std::pair<std::string, std::string>> renamedBatch; // value, the batch symbol
-    const auto& graph = model.graph();
-    for (int i = 0; i < graph.node_size(); ++i) {
-        const auto& n = graph.node(i);
-        // Slice's starts, ends, axes and steps (torch's chunk on a traced size): every value known.
-        if (n.op_type() == "Slice") {
-            for (int k = 1; k < std::min(n.input_size(), 5); ++k) {
-                if (n.input(k).empty() || g.constantNumbers(n.input(k)))
-                    continue;
-                const auto values = g.shapeTensor(n.input(k));
-                if (!values || values->empty()
-                    || !std::all_of(values->begin(), values->end(), [](const auto& d) { return d.known(); }))
-                    continue;
-                std::vector<std::int64_t> known;
-                for (const auto& d : *values)
-                    known.push_back(*d.value);
-                pins.emplace_back(i, k, std::move(known));
-            }
-            continue;
-        }
-        // Resize with a batch scale of 1 keeps the batch axis, which ONNX 1.12's inference loses
-        // (a symbolic size times 1.0 becomes a new unknown): named again so that what follows knows it.
-        if (n.op_type() == "Resize" && n.input_size() > 2 && !n.input(2).empty()) {
-            const auto scales = g.constantNumbers(n.input(2));
-            const auto* in = g.type(n.input(0));
-            const auto* out = g.type(n.output(0));
-            if (scales && !scales->empty() && scales->front() == 1.0 && in && in->hasShape && !in->dims.empty()
-                && !in->dims.front().symbol.empty() && out && out->hasShape && !out->dims.empty()
-                && out->dims.front().symbol != in->dims.front().symbol && !out->dims.front().known())
-                renamedBatch.emplace_back(n.output(0), in->dims.front().symbol);
-        }
-        // Resize's scales, a Concat of constant parts ([1, 1] for batch and channels, then the spatial ones).
-        if (n.op_type() == "Resize" && n.input_size() > 2 && !n.input(2).empty() && !g.constantNumbers(n.input(2))) {
-            const int concat = g.producer(n.input(2));
-            std::vector<double> scales;
-            bool known = concat >= 0 && graph.node(concat).op_type() == "Concat";
-            for (int k = 0; known && k < graph.node(concat).input_size(); ++k) {
-                const auto part = g.constantNumbers(graph.node(concat).input(k));
-                known = part.has_value();
-                if (part)
-                    scales.insert(scales.end(), part->begin(), part->end());
-            }
-            if (known && !scales.empty())
-                floatPins.emplace_back(i, 2, std::move(scales));
-            continue;
-        }
-        // Pad's amounts (opset 11+), which torch 1.13 computes from constants for every F.pad.
-        if (n.op_type() == "Pad" && n.input_size() > 1 && !n.input(1).empty() && !g.constantNumbers(n.input(1))) {
-            if (auto pads = g.foldIntegers(n.input(1)); pads && pads->shape.size() == 1)
-                pins.emplace_back(i, 1, std::move(pads->data));
-            continue;
-        }
-        if (n.op_type() != "Reshape" || n.input_size() != 2 || g.constantNumbers(n.input(1)))
-            continue;
-        const auto* out = g.type(n.output(0));
-        const auto* in = g.type(n.input(0));
-        if ((out && out->perSample()) || in == nullptr || !in->hasShape || in->dims.empty())
-            continue;
-        bool allowZero = false;
-        for (const auto& a : n.attribute())
-            allowZero = allowZero || (a.name() == "allowzero" && a.i() != 0);
-        const auto target = g.shapeTensor(n.input(1));
-        if (allowZero || !target || target->size() < 2)
-            continue;
-        const onnximport::Dim& batch = in->dims.front();
-        const onnximport::Dim& first = target->front();
-        if (!(!first.symbol.empty() && first.symbol == batch.symbol) && !(first.known() && batch.known() && *first.value == *batch.value))
-            continue;
-        std::vector<std::int64_t> pinned{0};
-        for (std::size_t k = 1; k < target->size(); ++k) {
-            if (!(*target)[k].known())
-                break;
-            pinned.push_back(*(*target)[k].value);
-        }
-        if (pinned.size() == target->size())
-            pins.emplace_back(i, 1, std::move(pinned));
-    }
-    // Input k of node i becomes a new 1-D initializer holding `values`.
-    const auto pin = [&](int i, int k, std::size_t size, onnx::TensorProto::DataType dtype, const auto& fill) {
-        auto* n = model.mutable_graph()->mutable_node(i);
-        auto* t = model.mutable_graph()->add_initializer();
-        t->set_name(n->output(0) + "/headroom_pinned_" + std::to_string(k));
-        t->set_data_type(dtype);
-        t->add_dims(static_cast<std::int64_t>(size));
-        fill(*t);
-        n->set_input(k, t->name());
-    };
-    for (const auto& [i, k, dims] : pins)
-        pin(i, k, dims.size(), onnx::TensorProto::INT64, [&dims = dims](onnx::TensorProto& t) {
-            for (const auto d : dims)
-                t.add_int64_data(d);
-        });
-    for (const auto& [i, k, values] : floatPins)
-        pin(i, k, values.size(), onnx::TensorProto::FLOAT, [&values = values](onnx::TensorProto& t) {
-            for (const auto v : values)
-                t.add_float_data(static_cast<float>(v));
-        });
-    for (const auto& [value, symbol] : renamedBatch) {
-        for (auto& info : *model.mutable_graph()->mutable_value_info()) {
-            if (info.name() == value && info.type().tensor_type().shape().dim_size() > 0) {
-                auto* dim = info.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
-                dim->clear_dim_value();
-                dim->set_dim_param(symbol);
-            }
-        }
-    }
-    return !pins.empty() || !floatPins.empty() || !renamedBatch.empty();
 }
 
 /// The network input: one sample's shape, its dtype and what the batch axis is.
@@ -646,6 +341,50 @@ Error notProtobuf(std::string_view head, const std::string& file)
     return fail(file, "is not an ONNX model: its protobuf data is invalid or truncated" + sniff(head));
 }
 
+/// Weights are not needed, only their dims: large initializers lose their data right after parsing.
+void dropLargeInitializerData(onnx::ModelProto& model)
+{
+    for (auto& t : *model.mutable_graph()->mutable_initializer()) {
+        if (static_cast<std::size_t>(t.ByteSizeLong()) > kKeptInitializerBytes) {
+            t.clear_raw_data();
+            t.clear_float_data();
+            t.clear_double_data();
+            t.clear_int32_data();
+            t.clear_int64_data();
+            t.clear_uint64_data();
+        }
+    }
+}
+
+/// The checked, shape-inferred graph: preflight, then inference passes, each pinning the shape inputs the
+/// last one opened (a Reshape whose Shape reads a tensor the last pass inferred), at most
+/// kMaxInferencePasses of them.
+Result<OnnxGraph> inferGraph(onnx::ModelProto& model, int opset, std::string& inferenceError, const std::string& file)
+{
+    dropLargeInitializerData(model);
+    onnximport::markMissingDataExternal(model);
+    if (auto e = onnximport::preflight(model, opset, file))
+        return *e;
+    for (int pass = 1;; ++pass) {
+        inferenceError.clear();
+        auto shapeData = onnximport::inferShapes(model, inferenceError);
+        if (!shapeData)
+            return fail(file, shapeData.error().message, shapeData.error().location);
+        auto indexed = OnnxGraph::index(model.graph(), shapeData.value());
+        if (!indexed)
+            return fail(file, indexed.error().message, indexed.error().location);
+        const auto pinned = onnximport::pinShapeInputs(model, indexed.value());
+        if (pinned == onnximport::PinResult::Nothing)
+            return indexed;
+        if (pinned == onnximport::PinResult::ValuesOnly || pass == kMaxInferencePasses) {
+            indexed = OnnxGraph::index(model.graph(), std::move(shapeData).value()); // knows the pinned values
+            if (!indexed)
+                return fail(file, indexed.error().message, indexed.error().location);
+            return indexed;
+        }
+    }
+}
+
 /// Everything after parsing; `head` is the file's first bytes, for the hint when it is no ONNX model.
 Result<Network> importModel(onnx::ModelProto& model, std::string_view head, const std::string& file)
 {
@@ -654,6 +393,8 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
     const auto declared = defaultOpset(model, file);
     if (!declared)
         return declared.error();
+    if (auto e = onnximport::validateModel(model))
+        return fail(file, e->message, e->location);
     Result<int> opset = declared.value();
     if (declared.value() > kOnnxMaxOpset) {
         if (auto e = onnximport::readAsOpset(model, declared.value(), kOnnxMaxOpset, file))
@@ -661,31 +402,10 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         opset = kOnnxMaxOpset;
     }
 
-    for (auto& t : *model.mutable_graph()->mutable_initializer()) {
-        if (static_cast<std::size_t>(t.ByteSizeLong()) > kKeptInitializerBytes) {
-            t.clear_raw_data();
-            t.clear_float_data();
-            t.clear_double_data();
-            t.clear_int32_data();
-            t.clear_int64_data();
-        }
-    }
-    if (auto e = preflight(model, opset.value(), file))
-        return *e;
     std::string inferenceError;
-    auto shapeData = inferShapes(model, inferenceError);
-    auto indexed = OnnxGraph::index(model.graph(), std::move(shapeData));
+    auto indexed = inferGraph(model, opset.value(), inferenceError, file);
     if (!indexed)
-        return fail(file, indexed.error().message, indexed.error().location);
-    // Each pass can open the next Reshape's target (its Shape reads a tensor the last pass inferred);
-    // each pins at least one input for good, so there are at most as many passes as nodes.
-    for (int pass = 0; pass < model.graph().node_size() && pinReshapeTargets(model, indexed.value()); ++pass) {
-        inferenceError.clear();
-        shapeData = inferShapes(model, inferenceError);
-        indexed = OnnxGraph::index(model.graph(), std::move(shapeData));
-        if (!indexed)
-            return fail(file, indexed.error().message, indexed.error().location);
-    }
+        return indexed.error();
     const OnnxGraph& g = indexed.value();
     const auto input = readInput(g, file);
     if (!input)
@@ -866,7 +586,7 @@ Result<Network> importOnnxFile(const std::string& path)
         std::error_code ec;
         const auto status = std::filesystem::status(path, ec);
         if (ec || !std::filesystem::exists(status))
-            return Error{path + ": no such file", path};
+            return detail::unopenablePath(path, ec);
         if (std::filesystem::is_directory(status))
             return Error{path + ": is a folder, not a file", path};
         const auto size = std::filesystem::file_size(path, ec);

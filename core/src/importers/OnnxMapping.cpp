@@ -249,6 +249,20 @@ std::optional<std::vector<std::int64_t>> MappingContext::weightDims(
     return dims;
 }
 
+bool MappingContext::parameterShaped(int i, const std::string& value, const char* what,
+    const std::vector<std::int64_t>& expected, const char* meaning)
+{
+    const auto dims = weightDims(i, value, what);
+    if (!dims)
+        return false;
+    if (*dims != expected) {
+        reject(i, std::string("its ") + what + " '" + value + "' is " + joinDims(*dims) + ", not " + joinDims(expected)
+                + " (" + meaning + ")");
+        return false;
+    }
+    return true;
+}
+
 std::optional<std::size_t> MappingContext::rankOf(int i, const std::string& value)
 {
     const auto* t = m_g.type(value);

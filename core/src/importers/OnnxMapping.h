@@ -4,6 +4,7 @@
 // the shared checks (weights, ranks, padding, windows), and where it records layers, refusals and notes.
 // Each operator family lives in its own file under onnxops/ and is listed once in OnnxRegistry.cpp.
 
+#include "OnnxLimits.h"
 #include "OnnxOperators.h"
 
 #include <nlohmann/json.hpp>
@@ -17,8 +18,6 @@
 #include <vector>
 
 namespace headroom::onnximport {
-
-constexpr std::int64_t kMaxDimension = 1LL << 40; // as the model file (docs/model-format.md)
 
 /// The shortest decimal that reads back as `f` (ONNX stores float32 attributes): 1e-05, not 9.99999974e-06.
 [[nodiscard]] double decimal(float f);
@@ -96,6 +95,11 @@ public:
 
     /// A weight's dims (a tensor that does not depend on the input), checked to be sane.
     std::optional<std::vector<std::int64_t>> weightDims(int i, const std::string& value, const char* what);
+    /// weightDims, when the stored parameter `value` must be `expected` (a bias with one value per output
+    /// channel, a BatchNorm scale with one per channel): otherwise the file contradicts itself, and the
+    /// node is rejected naming both.
+    bool parameterShaped(int i, const std::string& value, const char* what, const std::vector<std::int64_t>& expected,
+        const char* meaning);
     /// The rank (with the batch axis) of a data input, or nullopt after recording a missing shape.
     std::optional<std::size_t> rankOf(int i, const std::string& value);
     /// The per-sample dims of a value, or nullopt after recording a missing shape.

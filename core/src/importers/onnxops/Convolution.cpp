@@ -85,7 +85,7 @@ void conv(MappingContext& ctx, int i)
     if (groups != 1)
         a["groups"] = groups;
     const bool bias = n.input_size() > 2 && !n.input(2).empty();
-    if (bias && !ctx.weightDims(i, n.input(2), "bias"))
+    if (bias && !ctx.parameterShaped(i, n.input(2), "bias", {w[0]}, "one value per output channel"))
         return;
     if (!bias)
         a["bias"] = false;
@@ -151,7 +151,7 @@ void convTranspose(MappingContext& ctx, int i)
     if (groups != 1)
         a["groups"] = groups;
     const bool bias = n.input_size() > 2 && !n.input(2).empty();
-    if (bias && !ctx.weightDims(i, n.input(2), "bias"))
+    if (bias && !ctx.parameterShaped(i, n.input(2), "bias", {w[1] * groups}, "one value per output channel"))
         return;
     if (!bias)
         a["bias"] = false;

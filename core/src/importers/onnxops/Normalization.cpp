@@ -10,6 +10,18 @@ namespace {
 
 using nlohmann::json;
 
+/// The channel count of node `i`'s input (its second axis), or nullopt with the shape recorded missing.
+std::optional<std::int64_t> channelsOf(MappingContext& ctx, int i)
+{
+    const auto& input = ctx.node(i).input(0);
+    const auto* t = ctx.graph().type(input);
+    if (t == nullptr || t->rank() < 2 || !t->dims[1].known()) {
+        ctx.missing(i, input);
+        return std::nullopt;
+    }
+    return *t->dims[1].value;
+}
+
 void batchNorm(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
@@ -24,8 +36,12 @@ void batchNorm(MappingContext& ctx, int i)
         ctx.refuse(i, "only inputs of rank 2 to 5 have a BatchNorm layer (BatchNorm1d, 2d, 3d)");
         return;
     }
+    const auto channels = channelsOf(ctx, i);
+    if (!channels)
+        return;
     for (int k = 1; k < 5; ++k) {
-        if (!ctx.weightDims(i, n.input(k), k == 1 ? "scale" : k == 2 ? "bias" : k == 3 ? "mean" : "variance"))
+        const char* what = k == 1 ? "scale" : k == 2 ? "bias" : k == 3 ? "mean" : "variance";
+        if (!ctx.parameterShaped(i, n.input(k), what, {*channels}, "one value per channel"))
             return;
     }
     json a = json::object();
@@ -57,7 +73,9 @@ void instanceNorm(MappingContext& ctx, int i)
         ctx.refuse(i, "only inputs of rank 3 to 5 have an InstanceNorm layer (InstanceNorm1d, 2d, 3d)");
         return;
     }
-    if (!ctx.weightDims(i, n.input(1), "scale") || !ctx.weightDims(i, n.input(2), "bias"))
+    const auto channels = channelsOf(ctx, i);
+    if (!channels || !ctx.parameterShaped(i, n.input(1), "scale", {*channels}, "one value per channel")
+        || !ctx.parameterShaped(i, n.input(2), "bias", {*channels}, "one value per channel"))
         return;
     json a = json::object();
     if (const auto eps = attrFloat(n, "epsilon"); eps && !near(*eps, 1e-5))
@@ -75,11 +93,9 @@ void layerNorm(MappingContext& ctx, int i)
         return;
     }
     const auto in = ctx.perSampleOf(i, n.input(0));
-    if (!in || !ctx.weightDims(i, n.input(1), "scale"))
+    if (!in)
         return;
     const bool bias = n.input_size() > 2 && !n.input(2).empty();
-    if (bias && !ctx.weightDims(i, n.input(2), "bias"))
-        return;
     const auto rank = static_cast<std::int64_t>(in->size()) + 1;
     std::int64_t axis = attrInt(n, "axis").value_or(-1);
     if (axis < 0)
@@ -90,9 +106,13 @@ void layerNorm(MappingContext& ctx, int i)
                 + " is not a feature axis (the batch axis cannot be normalised per sample)");
         return;
     }
+    const std::vector<std::int64_t> normalized(in->begin() + (axis - 1), in->end());
+    if (!ctx.parameterShaped(i, n.input(1), "scale", normalized, "the normalised axes")
+        || (bias && !ctx.parameterShaped(i, n.input(2), "bias", normalized, "the normalised axes")))
+        return;
     json a = json::object();
     if (axis != rank - 1)
-        a["normalized_shape"] = std::vector<std::int64_t>(in->begin() + (axis - 1), in->end());
+        a["normalized_shape"] = normalized;
     if (const auto eps = attrFloat(n, "epsilon"); eps && !near(*eps, 1e-5))
         a["eps"] = *eps;
     if (!bias)

@@ -1,0 +1,425 @@
+#include "OnnxInference.h"
+
+#include "OnnxGraph.h"
+#include "OnnxValidation.h"
+
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace headroom::onnximport {
+
+namespace {
+
+/// Each node carries its index in this attribute while ONNX infers, so the guard knows which node an
+/// inference call is for (ONNX's context does not say). No ONNX operator has an attribute of this name.
+constexpr const char* kNodeIndex = "headroom.node_index";
+/// The most values of a constant the inference functions are given: they read constants only as shapes,
+/// axes, pads, scales or split sizes, none near this long.
+constexpr std::int64_t kMaxConstantValues = 4096;
+/// The most values data propagation keeps for one tensor (a shape, or pads: two per axis).
+constexpr int kMaxShapeValues = 2 * static_cast<int>(kMaxRank);
+
+struct NodeInfo {
+    std::string label;
+    std::vector<std::string> inputs;
+    std::vector<std::string> outputs;
+};
+
+/// Elements of a tensor type with every axis known, or -1.
+std::int64_t knownElements(const onnx::TypeProto* type)
+{
+    if (type == nullptr || !type->has_tensor_type() || !type->tensor_type().has_shape())
+        return -1;
+    std::int64_t n = 1;
+    for (const auto& d : type->tensor_type().shape().dim()) {
+        if (!d.has_dim_value() || d.dim_value() < 0 || d.dim_value() > kMaxDimension)
+            return -1;
+        n = d.dim_value() != 0 && n > kMaxDimension / d.dim_value() ? kMaxDimension : n * d.dim_value();
+    }
+    return n;
+}
+
+/// An output type Headroom refuses: more than kMaxRank axes, or an axis outside 0 to 2^40.
+std::optional<std::string> outputProblem(const onnx::TypeProto& type, int depth = 0)
+{
+    if (depth > 8)
+        return std::nullopt;
+    if (type.has_sequence_type())
+        return outputProblem(type.sequence_type().elem_type(), depth + 1);
+    if (type.has_optional_type())
+        return outputProblem(type.optional_type().elem_type(), depth + 1);
+    if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+        return std::nullopt;
+    const auto& shape = type.tensor_type().shape();
+    if (static_cast<std::size_t>(shape.dim_size()) > kMaxRank)
+        return std::to_string(shape.dim_size()) + " axes; tensors have at most " + std::to_string(kMaxRank)
+            + " (PyTorch's limit)";
+    for (const auto& d : shape.dim()) {
+        if (d.has_dim_value() && (d.dim_value() < 0 || d.dim_value() > kMaxDimension))
+            return "an axis of size " + std::to_string(d.dim_value()) + "; sizes must be 0 to 2^40";
+    }
+    return std::nullopt;
+}
+
+/// ONNX's inference context with three changes. Large constants are hidden: what an operator reads as
+/// a shape, axes, pads or scales is never that long, and ParseData would copy it whole. A 1-D integer
+/// input whose every value data propagation knows is given as a constant, so that Slice, Pad, Tile and
+/// the axes inputs (which ONNX 1.12 reads only from constants) use what propagation found in the same
+/// pass. And a Reshape target that names the input's symbolic axis (the batch, [N, -1, H, W] after a
+/// channel shuffle) says "copy that axis" (0), which lets ONNX work out the -1.
+class GuardedContext final : public onnx::InferenceContext {
+public:
+    GuardedContext(onnx::InferenceContext& inner, const std::string& op) : m_inner{inner}, m_op{op} {}
+
+    const onnx::AttributeProto* getAttribute(const std::string& name) const override
+    {
+        return m_inner.getAttribute(name);
+    }
+    size_t getNumInputs() const override { return m_inner.getNumInputs(); }
+    const onnx::TypeProto* getInputType(size_t index) const override { return m_inner.getInputType(index); }
+    const onnx::TensorProto* getInputData(size_t index) const override
+    {
+        if (const auto* data = m_inner.getInputData(index)) {
+            std::int64_t n = 1;
+            for (const auto d : data->dims())
+                n = d > kMaxConstantValues || n * d > kMaxConstantValues ? kMaxConstantValues + 1 : n * d;
+            return n > kMaxConstantValues ? nullptr : data;
+        }
+        return propagatedConstant(index);
+    }
+    size_t getNumOutputs() const override { return m_inner.getNumOutputs(); }
+    onnx::TypeProto* getOutputType(size_t index) override { return m_inner.getOutputType(index); }
+    onnx::GraphInferencer* getGraphAttributeInferencer(const std::string& name) override
+    {
+        return m_inner.getGraphAttributeInferencer(name);
+    }
+    const onnx::SparseTensorProto* getInputSparseData(size_t) const override { return nullptr; }
+    const onnx::TensorShapeProto* getSymbolicInput(size_t index) const override
+    {
+        const auto* data = m_inner.getSymbolicInput(index);
+        if (data == nullptr || data->dim_size() > kMaxShapeValues)
+            return nullptr;
+        if (m_op != "Reshape" || index != 1)
+            return data;
+        const auto* allowZero = m_inner.getAttribute("allowzero");
+        const auto* in = m_inner.getInputType(0);
+        if ((allowZero != nullptr && allowZero->i() != 0) || in == nullptr || !in->tensor_type().has_shape())
+            return data;
+        m_target = *data;
+        const auto& dims = in->tensor_type().shape();
+        for (int i = 0; i < m_target.dim_size() && i < dims.dim_size(); ++i) {
+            auto* d = m_target.mutable_dim(i);
+            if (d->has_dim_param() && dims.dim(i).has_dim_param() && d->dim_param() == dims.dim(i).dim_param())
+                d->set_dim_value(0);
+        }
+        return &m_target;
+    }
+
+private:
+    const onnx::TensorProto* propagatedConstant(size_t index) const
+    {
+        const auto* data = m_inner.getSymbolicInput(index);
+        const auto* type = m_inner.getInputType(index);
+        if (data == nullptr || type == nullptr || !type->has_tensor_type() || !type->tensor_type().has_shape()
+            || data->dim_size() == 0 || data->dim_size() > kMaxShapeValues)
+            return nullptr;
+        const auto elementType = type->tensor_type().elem_type();
+        const int rank = type->tensor_type().shape().dim_size();
+        if ((elementType != onnx::TensorProto::INT64 && elementType != onnx::TensorProto::INT32) || rank > 1
+            || (rank == 0 && data->dim_size() != 1))
+            return nullptr;
+        auto& t = m_constants[index];
+        t.Clear();
+        t.set_data_type(elementType);
+        if (rank == 1)
+            t.add_dims(data->dim_size());
+        for (const auto& d : data->dim()) {
+            if (!d.has_dim_value() || (elementType == onnx::TensorProto::INT32 && (d.dim_value() < INT32_MIN || d.dim_value() > INT32_MAX)))
+                return nullptr;
+            if (elementType == onnx::TensorProto::INT64)
+                t.add_int64_data(d.dim_value());
+            else
+                t.add_int32_data(static_cast<std::int32_t>(d.dim_value()));
+        }
+        return &t;
+    }
+
+    onnx::InferenceContext& m_inner;
+    const std::string& m_op;
+    mutable std::map<std::size_t, onnx::TensorProto> m_constants;
+    mutable onnx::TensorShapeProto m_target;
+};
+
+/// ONNX's data propagation context, passing on only short, non-empty shape vectors: an empty one is read
+/// at index 0 by ONNX 1.12's Add/Sub/Mul propagation, and a long one (a table of token ids) is no shape.
+class GuardedPropagation final : public onnx::DataPropagationContext {
+public:
+    explicit GuardedPropagation(onnx::DataPropagationContext& inner) : m_inner{inner} {}
+
+    const onnx::AttributeProto* getAttribute(const std::string& name) const override
+    {
+        return m_inner.getAttribute(name);
+    }
+    size_t getNumInputs() const override { return m_inner.getNumInputs(); }
+    const onnx::TypeProto* getInputType(size_t index) const override { return m_inner.getInputType(index); }
+    size_t getNumOutputs() const override { return m_inner.getNumOutputs(); }
+    const onnx::TypeProto* getOutputType(size_t index) const override { return m_inner.getOutputType(index); }
+    const onnx::TensorShapeProto* getInputData(size_t index) override
+    {
+        const auto* type = index < m_inner.getNumInputs() ? m_inner.getInputType(index) : nullptr;
+        if (type != nullptr && type->has_tensor_type() && type->tensor_type().has_shape()
+            && (type->tensor_type().shape().dim_size() > 1 || knownElements(type) > kMaxShapeValues))
+            return nullptr; // not a shape vector: never converted
+        const auto* data = m_inner.getInputData(index);
+        return data != nullptr && data->dim_size() > 0 && data->dim_size() <= kMaxShapeValues ? data : nullptr;
+    }
+    void addOutputData(size_t index, onnx::TensorShapeProto&& data) override
+    {
+        if (data.dim_size() <= kMaxShapeValues)
+            m_inner.addOutputData(index, std::move(data));
+    }
+
+private:
+    onnx::DataPropagationContext& m_inner;
+};
+
+/// Data propagation for Div, which ONNX 1.12 lacks (it has Add, Sub and Mul): torch writes `size // k`
+/// as Div on int64 sizes (torchvision's channel_shuffle, ViT's patch count), and without it every
+/// Reshape after a channel shuffle would wait for another inference pass. Sizes are non-negative, so
+/// ONNX's truncating integer Div is Python's floor division here; anything else stays unknown.
+void propagateDivision(onnx::DataPropagationContext& ctx)
+{
+    const auto* a = ctx.getInputData(0);
+    const auto* b = ctx.getInputData(1);
+    const auto* type = ctx.getInputType(0);
+    if (a == nullptr || b == nullptr || type == nullptr || !type->has_tensor_type()
+        || (type->tensor_type().elem_type() != onnx::TensorProto::INT64
+            && type->tensor_type().elem_type() != onnx::TensorProto::INT32)
+        || (a->dim_size() != b->dim_size() && a->dim_size() != 1 && b->dim_size() != 1))
+        return;
+    onnx::TensorShapeProto result;
+    for (int i = 0; i < std::max(a->dim_size(), b->dim_size()); ++i) {
+        const auto& x = a->dim(a->dim_size() == 1 ? 0 : i);
+        const auto& y = b->dim(b->dim_size() == 1 ? 0 : i);
+        auto* d = result.add_dim();
+        if (x.has_dim_value() && y.has_dim_value() && x.dim_value() >= 0 && y.dim_value() > 0)
+            d->set_dim_value(x.dim_value() / y.dim_value());
+    }
+    ctx.addOutputData(0, std::move(result));
+}
+
+/// Resize (and Upsample) with a batch scale of 1 keeps the batch axis, which ONNX 1.12's inference
+/// loses (a symbolic size times 1.0 becomes an unknown): the output gets the input's symbol back, so that
+/// what follows knows the batch axis.
+void keepBatchAxis(onnx::InferenceContext& ctx)
+{
+    const std::size_t scalesInput = ctx.getNumInputs() > 2 ? 2 : 1;
+    const auto* scales = ctx.getNumInputs() > scalesInput ? ctx.getInputData(scalesInput) : nullptr;
+    const auto* in = ctx.getInputType(0);
+    auto* out = ctx.getNumOutputs() > 0 ? ctx.getOutputType(0) : nullptr;
+    if (scales == nullptr || scales->data_type() != onnx::TensorProto::FLOAT || in == nullptr || out == nullptr
+        || !in->tensor_type().has_shape() || in->tensor_type().shape().dim_size() == 0
+        || !out->tensor_type().has_shape() || out->tensor_type().shape().dim_size() == 0)
+        return;
+    const auto& batch = in->tensor_type().shape().dim(0);
+    auto* result = out->mutable_tensor_type()->mutable_shape()->mutable_dim(0);
+    const auto first = tensorNumbers(*scales, 64);
+    if (first && !first->empty() && first->front() == 1.0 && batch.has_dim_param() && !result->has_dim_value()
+        && !result->has_dim_param())
+        result->set_dim_param(batch.dim_param());
+}
+
+/// A schema registry handing out ONNX's schemas with guarded inference and propagation functions.
+class GuardedSchemas final : public onnx::ISchemaRegistry {
+public:
+    explicit GuardedSchemas(std::vector<NodeInfo> nodes) : m_nodes{std::move(nodes)} {}
+
+    const onnx::OpSchema* GetSchema(
+        const std::string& key, const int maxInclusiveVersion, const std::string& domain) const override
+    {
+        const auto* schema = onnx::OpSchemaRegistry::Schema(key, maxInclusiveVersion, domain);
+        if (schema == nullptr)
+            return nullptr;
+        auto& wrapped = m_wrapped[schema];
+        if (!wrapped)
+            wrapped = wrap(*schema);
+        return wrapped.get();
+    }
+
+    [[nodiscard]] const std::optional<Error>& problem() const noexcept { return m_problem; }
+
+private:
+    std::unique_ptr<onnx::OpSchema> wrap(const onnx::OpSchema& schema) const
+    {
+        auto copy = std::make_unique<onnx::OpSchema>(schema);
+        const std::string op = schema.Name();
+        if (schema.has_type_and_shape_inference_function()) {
+            auto original = schema.GetTypeAndShapeInferenceFunction();
+            copy->TypeAndShapeInferenceFunction(
+                [this, original, op](onnx::InferenceContext& ctx) { infer(original, op, ctx); });
+        }
+        if (schema.Name() == "Div" && schema.domain() == onnx::ONNX_DOMAIN && !schema.has_data_propagation_function())
+            copy->PartialDataPropagationFunction([this](onnx::DataPropagationContext& ctx) {
+                if (m_problem)
+                    return;
+                GuardedPropagation guarded(ctx);
+                propagateDivision(guarded);
+            });
+        else if (schema.has_data_propagation_function()) {
+            auto original = schema.GetDataPropagationFunction();
+            copy->PartialDataPropagationFunction([this, original](onnx::DataPropagationContext& ctx) {
+                if (m_problem)
+                    return;
+                GuardedPropagation guarded(ctx);
+                original(guarded);
+            });
+        }
+        return copy;
+    }
+
+    const NodeInfo* nodeOf(const onnx::InferenceContext& ctx) const
+    {
+        const auto* a = ctx.getAttribute(kNodeIndex);
+        if (a == nullptr || a->i() < 0 || static_cast<std::size_t>(a->i()) >= m_nodes.size())
+            return nullptr; // a node inside an operator's function body
+        return &m_nodes[static_cast<std::size_t>(a->i())];
+    }
+
+    void refuse(const NodeInfo* node, const std::string& what) const
+    {
+        if (!m_problem)
+            m_problem = Error{(node ? node->label : std::string("a node inside an operator's function body")) + " "
+                    + what,
+                node ? node->outputs.front() : std::string()};
+    }
+
+    /// Why ONNX 1.12 may not run the node's inference function, or nullopt: a named input without a type
+    /// (its functions dereference input types unchecked), or a shape input it would loop over that is
+    /// too long (a fatal problem, recorded).
+    std::optional<std::string> mayNotInfer(const onnx::InferenceContext& ctx, const std::string& op, const NodeInfo* node) const
+    {
+        for (std::size_t i = 0; i < ctx.getNumInputs(); ++i) {
+            const bool named = node == nullptr || (i < node->inputs.size() && !node->inputs[i].empty());
+            if (named && ctx.getInputType(i) == nullptr)
+                return "input " + std::to_string(i)
+                    + (node ? " ('" + cleanLine(node->inputs[i], 120) + "')" : std::string()) + " has no type";
+        }
+        // Expand and ConstantOfShape add one output axis per entry of their shape input, also when only
+        // its length is known (getShapeInput's "rank inference").
+        const std::size_t shapeInput = op == "Expand" ? 1 : 0;
+        if ((op == "Expand" || op == "ConstantOfShape") && shapeInput < ctx.getNumInputs()) {
+            const auto length = knownElements(ctx.getInputType(shapeInput));
+            if (length > static_cast<std::int64_t>(kMaxRank)) {
+                refuse(node, "reads a shape of " + std::to_string(length) + " sizes; tensors have at most "
+                        + std::to_string(kMaxRank) + " axes (PyTorch's limit)");
+                return "its shape input is too long";
+            }
+        }
+        return std::nullopt;
+    }
+
+    void infer(const onnx::InferenceFunction& original, const std::string& op, onnx::InferenceContext& ctx) const
+    {
+        if (m_problem)
+            return; // the import fails anyway: no more work
+        const NodeInfo* node = nodeOf(ctx);
+        // Thrown as ONNX's own inference errors are: ONNX then leaves the outputs unknown, skips the
+        // node's data propagation, and the message explains a missing shape later.
+        if (auto why = mayNotInfer(ctx, op, node))
+            fail_shape_inference("Headroom did not run the inference of ", op, ": ", *why);
+        GuardedContext guarded(ctx, op);
+        original(guarded);
+        if (op == "Resize" || op == "Upsample")
+            keepBatchAxis(guarded);
+        for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i) {
+            if (auto what = outputProblem(*ctx.getOutputType(i))) {
+                const std::string name = node && i < node->outputs.size() ? node->outputs[i] : std::string();
+                refuse(node, "gives tensor '" + cleanLine(name, 120) + "' " + *what);
+                return;
+            }
+        }
+    }
+
+    std::vector<NodeInfo> m_nodes;
+    mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> m_wrapped;
+    mutable std::optional<Error> m_problem;
+};
+
+/// Tags every node with its index (kNodeIndex) and returns what messages need about each.
+std::vector<NodeInfo> tagNodes(onnx::GraphProto& graph)
+{
+    std::vector<NodeInfo> nodes;
+    nodes.reserve(static_cast<std::size_t>(graph.node_size()));
+    for (int i = 0; i < graph.node_size(); ++i) {
+        auto& n = *graph.mutable_node(i);
+        NodeInfo info{"node " + cleanLine(nodeLabel(n), 120) + " (" + cleanLine(n.op_type(), 60) + ")",
+            {n.input().begin(), n.input().end()}, {n.output().begin(), n.output().end()}};
+        if (info.outputs.empty())
+            info.outputs.emplace_back();
+        nodes.push_back(std::move(info));
+        auto* a = n.add_attribute();
+        a->set_name(kNodeIndex);
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(i);
+    }
+    return nodes;
+}
+
+void untagNodes(onnx::GraphProto& graph)
+{
+    for (auto& n : *graph.mutable_node()) {
+        auto* attributes = n.mutable_attribute();
+        if (!attributes->empty() && attributes->rbegin()->name() == kNodeIndex)
+            attributes->RemoveLast();
+    }
+}
+
+/// One InferShapes call; false with the message when ONNX threw.
+bool tryInfer(onnx::ModelProto& model, const GuardedSchemas& schemas, int errorMode, ShapeData& shapeData,
+    std::string& error)
+{
+    shapeData.clear();
+    try {
+        onnx::shape_inference::InferShapes(
+            model, &schemas, onnx::ShapeInferenceOptions{false, errorMode, true}, &shapeData);
+        return true;
+    } catch (const std::exception& e) {
+        error = e.what();
+        return false;
+    }
+}
+
+} // namespace
+
+Result<ShapeData> inferShapes(onnx::ModelProto& model, std::string& inferenceError)
+{
+    // ONNX gives initializers a type only from IR version 4 on (before, they had to be graph inputs too):
+    // an older version would leave them untyped.
+    if (model.ir_version() < 4)
+        model.set_ir_version(4);
+    const GuardedSchemas schemas(tagNodes(*model.mutable_graph()));
+    const onnx::ModelProto original = model;
+    ShapeData shapeData;
+    std::string lenient;
+    if (!tryInfer(model, schemas, 1, shapeData, inferenceError)) {
+        model = original;
+        // Even lenient inference may give up (a declared type contradicts an inferred one): then the
+        // shapes the file declares are all there is; a tensor that lacks one is reported with ONNX's message.
+        if (!tryInfer(model, schemas, 0, shapeData, lenient)) {
+            model = original;
+            shapeData.clear();
+        }
+    }
+    untagNodes(*model.mutable_graph());
+    if (schemas.problem())
+        return *schemas.problem();
+    return shapeData;
+}
+
+} // namespace headroom::onnximport
