@@ -1,5 +1,7 @@
 #include "headroom/Attributes.h"
 
+#include "JsonText.h"
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -138,7 +140,7 @@ Result<Attributes> Attributes::validate(std::span<const AttributeSpec> specs, co
             std::vector<std::string> names;
             for (const auto& s : specs)
                 names.push_back(s.name);
-            const std::string where = path + "." + key;
+            const std::string where = path + "." + detail::shortKey(key);
             return Error{where + " is not an attribute of this layer type; known attributes: "
                              + (names.empty() ? std::string("none") : quotedList(names)),
                          where};

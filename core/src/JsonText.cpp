@@ -197,6 +197,46 @@ struct DuplicateFinder {
     bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
 };
 
+/// A SAX handler that accepts everything and records where parsing fails.
+struct ErrorPosition {
+    std::optional<std::size_t> byte;
+
+    bool null() { return true; }
+    bool boolean(bool) { return true; }
+    bool number_integer(nlohmann::json::number_integer_t) { return true; }
+    bool number_unsigned(nlohmann::json::number_unsigned_t) { return true; }
+    bool number_float(nlohmann::json::number_float_t, const std::string&) { return true; }
+    bool string(std::string&) { return true; }
+    bool binary(nlohmann::json::binary_t&) { return true; }
+    bool start_object(std::size_t) { return true; }
+    bool start_array(std::size_t) { return true; }
+    bool end_object() { return true; }
+    bool end_array() { return true; }
+    bool key(std::string&) { return true; }
+    /// `at` is just past the token (the lexer has read one character more): the token starts earlier.
+    bool parse_error(std::size_t at, const std::string& token, const nlohmann::detail::exception&)
+    {
+        byte = at >= token.size() ? at - token.size() : at;
+        return false;
+    }
+};
+
+/// nlohmann's messages quote the token they stopped at ("last read: '...'", "number overflow parsing
+/// '...'"), which may be a whole 1 MB string or a 100,000-digit number: cut to 40 characters.
+std::string shortQuotedToken(const std::string& why)
+{
+    constexpr std::size_t kShown = 40;
+    const auto open = why.find('\'');
+    const auto close = why.rfind('\'');
+    if (open == std::string::npos || close <= open + kShown + 1)
+        return why;
+    std::size_t cut = open + 1 + kShown;
+    while (cut > open + 1 && (static_cast<unsigned char>(why[cut]) & 0xC0u) == 0x80u)
+        --cut;
+    return why.substr(0, cut) + "\xE2\x80\xA6' (" + formatCount(close - open - 1) + " characters)"
+        + why.substr(close + 1);
+}
+
 } // namespace
 
 Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& what)
@@ -222,14 +262,38 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
     } catch (const nlohmann::json::parse_error& e) {
         const std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
         const std::string where = position(text, byte);
-        const std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos ? "the file is empty"
-                                                                                            : reason(e.what());
+        const std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos
+            ? "the file is empty"
+            : shortQuotedToken(reason(e.what()));
         return Error{prefix + where + ": " + why, where};
     } catch (const nlohmann::json::exception& e) { // e.g. a number too large for a double (1e400)
         const std::string message = e.what();
         const auto bracket = message.find("] ");
-        return Error{prefix + (bracket == std::string::npos ? message : message.substr(bracket + 2)), ""};
+        const std::string why = shortQuotedToken(bracket == std::string::npos ? message : message.substr(bracket + 2));
+        // The DOM parser's exception has no position; a SAX pass over the same text reports it.
+        ErrorPosition finder;
+        (void)nlohmann::json::sax_parse(text, &finder);
+        const std::string where = finder.byte ? position(text, *finder.byte) : std::string();
+        return Error{prefix + (where.empty() ? "" : where + ": ") + why, where};
     }
+}
+
+Error unopenablePath(const std::string& path, std::error_code ec)
+{
+    namespace fs = std::filesystem;
+    std::string why = "no such file";
+    std::error_code linkError;
+    if (ec == std::errc::too_many_symbolic_link_levels)
+        why = "is a loop of symbolic links (following them never reaches a file)";
+    else if (ec == std::errc::permission_denied)
+        why = "cannot be reached: permission denied";
+    else if (ec == std::errc::not_a_directory)
+        why = "cannot be reached: a part of the path is a file, not a folder";
+    else if (ec == std::errc::filename_too_long)
+        why = "the path is too long";
+    else if (fs::is_symlink(fs::symlink_status(path, linkError)))
+        why = "is a symbolic link to " + fs::read_symlink(path, linkError).string() + ", which does not exist";
+    return Error{path + ": " + why, path};
 }
 
 Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
@@ -237,7 +301,7 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
     std::error_code ec;
     const auto status = std::filesystem::status(path, ec);
     if (ec || !std::filesystem::exists(status))
-        return Error{path + ": no such file", path};
+        return unopenablePath(path, ec);
     if (std::filesystem::is_directory(status))
         return Error{path + ": is a folder, not a file", path};
     const std::string limit = formatBytes(maxBytes) + " (" + formatCount(maxBytes) + " bytes)";
@@ -262,6 +326,28 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
     if (in.bad())
         return Error{path + ": reading failed", path};
     return text;
+}
+
+std::string shortJson(const nlohmann::json& v)
+{
+    constexpr std::size_t kShown = 64;
+    // Strings from a parsed file are valid UTF-8; replace keeps dump() from throwing on any other.
+    const std::string text = v.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    if (text.size() <= kShown)
+        return text;
+    std::size_t cut = kShown;
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u)
+        --cut; // not inside a UTF-8 sequence
+    const auto characters = static_cast<std::uint64_t>(std::count_if(
+        text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u; }));
+    return text.substr(0, cut) + "\xE2\x80\xA6 (" + formatCount(characters) + " characters)";
+}
+
+std::string shortKey(std::string_view key)
+{
+    const bool plain = key.size() <= 64 && !key.empty()
+        && std::all_of(key.begin(), key.end(), [](char c) { return c > 0x20 && c < 0x7F && c != '"'; });
+    return plain ? std::string(key) : quoteForMessage(key);
 }
 
 std::string jsonTypeName(const nlohmann::json& v)

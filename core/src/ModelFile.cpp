@@ -29,6 +29,13 @@ constexpr std::array<std::string_view, 7> kTopLevelKeys{"format", "version", "na
 constexpr std::array<std::string_view, 8> kStructuralKeys{"type",  "name",   "inputs",     "tied_to",
                                                           "times", "layers", "frozen", "checkpoint"};
 constexpr std::int64_t kMaxDimension = 1LL << 40;
+/// PyTorch's CUDA kernels take tensors of at most 25 axes (aten/src/ATen/cuda/detail/OffsetCalculator.cuh,
+/// MAX_DIMS): 24 per sample, with the batch axis.
+constexpr std::size_t kMaxInputAxes = 24;
+/// Identical iterations are analysed once and jumped in the step simulation (docs/model-format.md,
+/// "Repeat"), so a block's cost does not grow with `times`; the expanded network is limited separately
+/// (10^15 layers, Analysis).
+constexpr std::int64_t kMaxRepeatTimes = 1'000'000'000;
 
 Error at(const std::string& path, const std::string& what) { return Error{path + " " + what, path}; }
 
@@ -46,19 +53,22 @@ Result<InputSpec> parseInput(const json& j)
         return at("input", "must be an object with \"shape\" (and optionally \"dtype\")");
     for (const auto& [key, value] : j.items()) {
         if (key != "shape" && key != "dtype")
-            return at("input." + key, "is not a known key (expected \"shape\" and \"dtype\")");
+            return at("input." + detail::shortKey(key), "is not a known key (expected \"shape\" and \"dtype\")");
     }
     InputSpec input;
     const auto shape = j.find("shape");
     if (shape == j.end() || !shape->is_array() || shape->empty())
         return at("input.shape", "must be a list of positive integers: one sample's shape without the batch axis");
+    if (shape->size() > kMaxInputAxes)
+        return at("input.shape", "has " + std::to_string(shape->size()) + " axes; a sample has at most "
+                + std::to_string(kMaxInputAxes) + " (PyTorch's tensors have at most 25, with the batch axis)");
     for (std::size_t i = 0; i < shape->size(); ++i) {
         const auto& d = (*shape)[i];
         if (!(d.is_number_integer() || d.is_number_unsigned()) || d.get<std::int64_t>() < 1
             || (d.is_number_unsigned() && d.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxDimension))
             || d.get<std::int64_t>() > kMaxDimension)
             return at("input.shape[" + std::to_string(i) + "]",
-                      "must be a positive integer up to 2^40, not " + d.dump());
+                      "must be a positive integer up to 2^40, not " + detail::shortJson(d));
         input.shape.dims.push_back(d.get<std::int64_t>());
     }
     if (const auto dtype = j.find("dtype"); dtype != j.end()) {
@@ -135,8 +145,9 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
             return at(path, "nests Repeat blocks more than 16 deep");
         const auto times = j.find("times");
         if (times == j.end() || !(times->is_number_integer() || times->is_number_unsigned())
-            || times->get<std::int64_t>() < 1 || times->get<std::int64_t>() > 100000)
-            return at(path + ".times", "must be an integer from 1 to 100000");
+            || (times->is_number_unsigned() && times->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxRepeatTimes))
+            || times->get<std::int64_t>() < 1 || times->get<std::int64_t>() > kMaxRepeatTimes)
+            return at(path + ".times", "must be an integer from 1 to 1,000,000,000");
         spec.times = times->get<std::int64_t>();
         const auto children = j.find("layers");
         if (children == j.end())
@@ -149,14 +160,14 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
         spec.children = std::move(parsed).value();
         for (const auto& [key, value] : j.items()) {
             if (std::find(kStructuralKeys.begin(), kStructuralKeys.end(), key) == kStructuralKeys.end())
-                return at(path + "." + key, "is not a key of a Repeat block (it takes \"times\", \"layers\", "
+                return at(path + "." + detail::shortKey(key), "is not a key of a Repeat block (it takes \"times\", \"layers\", "
                                             "\"frozen\" and \"checkpoint\")");
         }
         return spec;
     }
     for (const auto& [key, value] : j.items()) {
         if (key == "times" || key == "layers")
-            return at(path + "." + key, "only belongs to a Repeat block");
+            return at(path + "." + detail::shortKey(key), "only belongs to a Repeat block");
         if (std::find(kStructuralKeys.begin(), kStructuralKeys.end(), key) == kStructuralKeys.end())
             spec.attributes[key] = value;
     }
@@ -178,7 +189,7 @@ Result<Network> parseNetwork(const json& j)
                                  + std::to_string(kModelFormatVersion));
     for (const auto& [key, value] : j.items()) {
         if (key != "layers" && std::find(kTopLevelKeys.begin(), kTopLevelKeys.end(), key) == kTopLevelKeys.end())
-            return at(key, "is not a known top-level key");
+            return at(detail::shortKey(key), "is not a known top-level key");
     }
     Network net;
     if (const auto name = j.find("name"); name != j.end()) {

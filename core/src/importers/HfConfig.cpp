@@ -150,7 +150,7 @@ Result<Network> importText(
             nameForErrors + ": model_type is missing (a string such as \"llama\")" + supported, "model_type"};
     if (!type->is_string())
         return Error{
-            nameForErrors + ": model_type must be a string such as \"llama\", not " + type->dump() + supported,
+            nameForErrors + ": model_type must be a string such as \"llama\", not " + detail::shortJson(*type) + supported,
             "model_type"};
     const std::string modelType = type->get<std::string>();
 

@@ -88,7 +88,7 @@ Dimensions readDimensions(ConfigReader& r, const char* intermediateKey, bool gro
     d.hidden = r.size({"hidden_size"});
     d.layers = r.size({"num_hidden_layers"}, std::nullopt, kMaxLayers);
     d.heads = r.size({"num_attention_heads"});
-    d.kvHeads = groupedQuery ? r.size({"num_key_value_heads"}, d.heads.value) : d.heads;
+    d.kvHeads = groupedQuery ? r.size({"num_key_value_heads"}, d.heads.value, kMaxSize, true) : d.heads;
     d.intermediate = r.size({intermediateKey});
     d.vocab = r.size({"vocab_size"});
     d.positions = r.size({"max_position_embeddings"});

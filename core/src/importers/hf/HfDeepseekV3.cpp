@@ -22,7 +22,7 @@ std::optional<Network> buildDeepseekV3(ConfigReader& r, const json&, const std::
     d.intermediate = r.size({"moe_intermediate_size"});
     d.vocab = r.size({"vocab_size"});
     d.positions = r.size({"max_position_embeddings"});
-    const Size qRank = r.size({"q_lora_rank"}, 0); // None: one q_proj
+    const Size qRank = r.size({"q_lora_rank"}, 0, kMaxSize, true); // None: one q_proj
     const Size kvRank = r.size({"kv_lora_rank"});
     const Size nope = r.size({"qk_nope_head_dim"});
     const Size rope = r.size({"qk_rope_head_dim"});

@@ -8,6 +8,7 @@
 // logits (final_logit_softcapping); Gemma 3 normalises q and k per head (q_norm, k_norm). Sliding-window
 // layers and query_pre_attn_scalar change no memory.
 #include "HfBlocks.h"
+#include "JsonText.h"
 #include "HfFamilies.h"
 
 #include <cmath>
@@ -41,7 +42,7 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
         if (it == config.end() || !it->is_object()) {
             top.fail(std::string("text_config must be an object with the language model's sizes (a gemma3 config "
                                  "describes an image-text model; Headroom builds its language model), not ")
-                    + (it == config.end() ? "missing" : it->dump()),
+                    + (it == config.end() ? "missing" : detail::shortJson(*it)),
                 "text_config");
             return std::nullopt;
         }
@@ -56,7 +57,7 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
     d.hidden = r.size({"hidden_size"}, fallback(2304));
     d.layers = r.size({"num_hidden_layers"}, fallback(26), kMaxLayers);
     d.heads = r.size({"num_attention_heads"}, fallback(8));
-    d.kvHeads = r.size({"num_key_value_heads"}, multimodal ? 4 : d.heads.value);
+    d.kvHeads = r.size({"num_key_value_heads"}, multimodal ? 4 : d.heads.value, kMaxSize, true);
     d.intermediate = r.size({"intermediate_size"}, fallback(9216));
     d.vocab = r.size({"vocab_size"}, fallback(262208));
     d.positions = r.size({"max_position_embeddings"}, fallback(131072));

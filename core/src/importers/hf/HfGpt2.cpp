@@ -14,7 +14,7 @@ std::optional<Network> buildGpt2(ConfigReader& r, const json&, const std::string
     d.heads = r.size({"n_head", "num_attention_heads"});
     d.kvHeads = d.heads;
     // GPT2MLP: n_inner None is 4 × n_embd.
-    d.intermediate = r.size({"n_inner", "intermediate_size"}, 4 * d.hidden.value);
+    d.intermediate = r.size({"n_inner", "intermediate_size"}, 4 * d.hidden.value, kMaxSize, true);
     d.vocab = r.size({"vocab_size"});
     d.positions = r.size({"n_positions", "max_position_embeddings"});
     d.learnedPositions = true;

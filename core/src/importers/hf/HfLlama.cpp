@@ -14,7 +14,7 @@ std::optional<Network> buildLlama(ConfigReader& r, const json&, const std::strin
     const bool qwen2 = modelType == "qwen2";
     const bool qwen3 = modelType == "qwen3";
     Dimensions d = readDimensions(r, "intermediate_size");
-    d.headDim = r.size({"head_dim"}, 0); // None: hidden_size / num_attention_heads
+    d.headDim = r.size({"head_dim"}, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
     const double eps = r.number("rms_norm_eps", 1e-6, 1.0);
     const double attnDrop = r.number("attention_dropout", 0.0, 1.0);
     const std::string act = r.text("hidden_act", "silu");

@@ -12,7 +12,7 @@ namespace headroom::hf {
 std::optional<Network> buildPhi3(ConfigReader& r, const json&, const std::string&)
 {
     Dimensions d = readDimensions(r, "intermediate_size");
-    d.headDim = r.size({"head_dim"}, 0); // None: hidden_size / num_attention_heads
+    d.headDim = r.size({"head_dim"}, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
     const double eps = r.number("rms_norm_eps", 1e-5, 1.0);
     const double attnDrop = r.number("attention_dropout", 0.0, 1.0);
     const double residDrop = r.number("resid_pdrop", 0.0, 1.0);

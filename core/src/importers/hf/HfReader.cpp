@@ -1,4 +1,5 @@
 #include "HfReader.h"
+#include "JsonText.h"
 
 #include <cmath>
 #include <set>
@@ -29,12 +30,13 @@ ConfigReader ConfigReader::nested(const json& object, const std::string& key)
     return inner;
 }
 
-Size ConfigReader::size(std::initializer_list<const char*> keys, std::optional<std::int64_t> fallback, std::int64_t max)
+Size ConfigReader::size(
+    std::initializer_list<const char*> keys, std::optional<std::int64_t> fallback, std::int64_t max, bool nullIsDefault)
 {
     const auto [raw, value] = find(keys);
     const std::string key = named(raw);
     Size out{fallback.value_or(1), key, false};
-    if (value == nullptr || (value->is_null() && fallback)) {
+    if (value == nullptr || (value->is_null() && fallback && nullIsDefault)) {
         if (!fallback)
             fail(spelled(keys) + " is missing", key);
         return out;
@@ -44,19 +46,19 @@ Size ConfigReader::size(std::initializer_list<const char*> keys, std::optional<s
         // Python writes 4096.0 for a float; transformers would fail on it as a size too.
         const double real = value->get<double>();
         const bool whole = real >= 1 && real <= static_cast<double>(max) && real == std::floor(real);
-        fail(rule + value->dump()
+        fail(rule + detail::shortJson(*value)
                 + (whole ? " (a float: write " + std::to_string(static_cast<std::int64_t>(real)) + ")" : ""),
             key);
         return out;
     }
     if (!value->is_number_integer()) {
-        fail(rule + value->dump(), key);
+        fail(rule + detail::shortJson(*value), key);
         return out;
     }
     const bool tooBig = value->is_number_unsigned() ? value->get<std::uint64_t>() > static_cast<std::uint64_t>(max)
                                                     : value->get<std::int64_t>() > max;
     if (tooBig || value->get<std::int64_t>() < 1) {
-        fail(rule + value->dump(), key);
+        fail(rule + detail::shortJson(*value), key);
         return out;
     }
     out.value = value->get<std::int64_t>();
@@ -70,7 +72,7 @@ double ConfigReader::number(const char* key, double fallback, double max, bool n
     if (value == nullptr || (value->is_null() && nullIsDefault))
         return fallback;
     if (!value->is_number() || value->get<double>() < 0.0 || value->get<double>() > max) {
-        fail(named(key) + " must be a number from 0 to " + formatNumber(max) + ", not " + value->dump(), named(key));
+        fail(named(key) + " must be a number from 0 to " + formatNumber(max) + ", not " + detail::shortJson(*value), named(key));
         return fallback;
     }
     return value->get<double>();
@@ -82,7 +84,7 @@ bool ConfigReader::flag(const char* key, bool fallback)
     if (value == nullptr)
         return fallback;
     if (!value->is_boolean()) {
-        fail(named(key) + " must be true or false, not " + value->dump(), named(key));
+        fail(named(key) + " must be true or false, not " + detail::shortJson(*value), named(key));
         return fallback;
     }
     return value->get<bool>();
@@ -94,7 +96,7 @@ std::string ConfigReader::text(const char* key, const std::string& fallback, boo
     if (value == nullptr || (value->is_null() && nullIsDefault))
         return fallback;
     if (!value->is_string()) {
-        fail(named(key) + " must be a string such as \"" + fallback + "\", not " + value->dump(), named(key));
+        fail(named(key) + " must be a string such as \"" + fallback + "\", not " + detail::shortJson(*value), named(key));
         return fallback;
     }
     return value->get<std::string>();
@@ -108,13 +110,13 @@ std::vector<std::int64_t> ConfigReader::indices(const char* key, std::int64_t li
         return out;
     const std::string rule = named(key) + " must be a list of layer indices from 0 to " + std::to_string(limit - 1);
     if (!value->is_array()) {
-        fail(rule + ", not " + value->dump(), named(key));
+        fail(rule + ", not " + detail::shortJson(*value), named(key));
         return out;
     }
     std::set<std::int64_t> seen;
     for (const auto& item : *value) {
         if (!item.is_number_integer() || item.get<std::int64_t>() < 0 || item.get<std::int64_t>() >= limit) {
-            fail(rule + "; " + item.dump() + " is not one", named(key));
+            fail(rule + "; " + detail::shortJson(item) + " is not one", named(key));
             return {};
         }
         if (seen.insert(item.get<std::int64_t>()).second)
@@ -133,7 +135,7 @@ std::int64_t ConfigReader::count(const char* key, std::int64_t fallback, std::in
         && (value->is_number_unsigned() ? value->get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
                                         : value->get<std::int64_t>() >= 0 && value->get<std::int64_t>() <= max);
     if (!inRange) {
-        fail(named(key) + " must be a whole number from 0 to " + std::to_string(max) + ", not " + value->dump(),
+        fail(named(key) + " must be a whole number from 0 to " + std::to_string(max) + ", not " + detail::shortJson(*value),
             named(key));
         return fallback;
     }

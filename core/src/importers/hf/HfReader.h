@@ -55,10 +55,11 @@ public:
     [[nodiscard]] std::string named(const std::string& key) const { return m_prefix + key; }
 
     /// A whole number from 1 to `max` from the first of `keys` present (HF spells some keys two ways:
-    /// n_embd / hidden_size). Absent (or null, when there is a fallback): `fallback`, or an error when
-    /// there is none.
+    /// n_embd / hidden_size). Absent: `fallback`, or an error when there is none. Null is an error too,
+    /// unless `nullIsDefault` (transformers substitutes a default for None only for num_key_value_heads,
+    /// head_dim and n_inner; elsewhere the model would not build).
     Size size(std::initializer_list<const char*> keys, std::optional<std::int64_t> fallback = std::nullopt,
-        std::int64_t max = kMaxSize);
+        std::int64_t max = kMaxSize, bool nullIsDefault = false);
     /// A number from 0 to `max`; absent: `fallback`. `nullIsDefault`: null is `fallback` too.
     double number(const char* key, double fallback, double max, bool nullIsDefault = false);
     bool flag(const char* key, bool fallback);

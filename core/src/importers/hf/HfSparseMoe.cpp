@@ -25,7 +25,7 @@ std::optional<Network> buildSparseMoe(ConfigReader& r, const json&, const std::s
     // the dense layers' MLP).
     Dimensions d = readDimensions(r, mixtral ? "intermediate_size" : "moe_intermediate_size");
     const Size dense = mixtral ? Size{} : r.size({"intermediate_size"});
-    d.headDim = r.size({"head_dim"}, 0); // None: hidden_size / num_attention_heads
+    d.headDim = r.size({"head_dim"}, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
     const Size experts = r.size({mixtral ? "num_local_experts" : "num_experts"}, std::nullopt, 1 << 16);
     const Size topK = r.size({"num_experts_per_tok"});
     const Size shared = qwen2 ? r.size({"shared_expert_intermediate_size"}) : Size{};
