@@ -21,6 +21,9 @@ namespace {
 constexpr std::int64_t kMaxRepeatTimes = 1'000'000'000;
 constexpr std::uint64_t kMaxExpandedLayers = 1'000'000'000'000'000;
 constexpr std::size_t kMaxAnalysedLayers = 100'000;
+/// Axes of one sample: PyTorch's CUDA kernels take at most 25 with the batch axis
+/// (aten/src/ATen/cuda/detail/OffsetCalculator.cuh, MAX_DIMS).
+constexpr std::size_t kMaxSampleAxes = 24;
 constexpr std::string_view kNetworkInputName = "input";
 constexpr std::string_view kRepeatInputName = "repeat_input";
 
@@ -515,8 +518,8 @@ private:
                               + LayerRegistry::builtin().knownTypesList(),
                           specPath + ".type"};
         if (!error && (inputs.size() < kind->minInputs() || inputs.size() > kind->maxInputs()))
-            error = Error{specPath + " (" + spec.type + "): takes " + inputCountText(*kind) + " but gets "
-                              + std::to_string(inputs.size()),
+            error = Error{specPath + " (" + spec.type + "): takes " + inputCountText(*kind, inputs.size()) + " but gets "
+                              + formatCount(inputs.size()),
                           specPath + ".inputs"};
 
         const bool blocked = !error && std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return !m_tensors[t].valid; });
@@ -561,10 +564,16 @@ private:
         auto& o = outcome.value();
         // PyTorch's sizes are 64-bit: an output with more elements is an error here, and the layers that
         // read it are blocked rather than computing with it.
+        // And at most kMaxSampleAxes axes (PyTorch's CUDA limit): a Repeat of Unsqueeze would otherwise grow
+        // every later shape (issue 26).
         if (const Count elements = o.output.shape.elements(); elements.isOverflow()
-            || elements.value() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-            const Error e{specPath + " (" + spec.type + "): its output " + o.output.shape.toString()
-                              + " overflows 64-bit sizes (more than 2^63 - 1 elements)",
+            || elements.value() > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
+            || o.output.shape.rank() > kMaxSampleAxes) {
+            const Error e{specPath + " (" + spec.type + "): its output "
+                              + (o.output.shape.rank() > kMaxSampleAxes
+                                      ? "has " + std::to_string(o.output.shape.rank() + 1)
+                                          + " axes with the batch axis; PyTorch's tensors have at most 25"
+                                      : o.output.shape.toString() + " overflows 64-bit sizes (more than 2^63 - 1 elements)"),
                           specPath};
             row.error = e;
             recordError(e);
@@ -1462,11 +1471,13 @@ private:
         return t.producerRow ? m_result.rows[*t.producerRow].name : std::string(kNetworkInputName);
     }
 
-    static std::string inputCountText(const LayerKind& kind)
+    /// "1 input", "2 inputs", "at least 2 inputs", "at most 65,536 inputs": the bound `given` breaks.
+    static std::string inputCountText(const LayerKind& kind, std::size_t given)
     {
+        const auto inputs = [](std::size_t n) { return formatCount(n) + (n == 1 ? " input" : " inputs"); };
         if (kind.minInputs() == kind.maxInputs())
-            return kind.minInputs() == 1 ? "1 input" : std::to_string(kind.minInputs()) + " inputs";
-        return "at least " + std::to_string(kind.minInputs()) + " inputs";
+            return inputs(kind.minInputs());
+        return given > kind.maxInputs() ? "at most " + inputs(kind.maxInputs()) : "at least " + inputs(kind.minInputs());
     }
 
     const Network& m_network;

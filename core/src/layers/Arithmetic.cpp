@@ -23,7 +23,7 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::size_t kManyInputs = 1024;
+constexpr std::size_t kManyInputs = 65536;
 
 enum class Op { Add, Sub, Mul, Div };
 

@@ -9,7 +9,7 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::size_t kManyInputs = 1024;
+constexpr std::size_t kManyInputs = 65536;
 const char* const kFollowInput = "float";
 
 AttributeSpec shapeAttr()

@@ -9,7 +9,7 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::size_t kManyInputs = 1024;
+constexpr std::size_t kManyInputs = 65536;
 
 class ConcatKind final : public DescribedKind {
 public:
