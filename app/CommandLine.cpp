@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 
 #include "PlanText.h"     // ui/report
+#include "TerminalStream.h"
 #include "TextTable.h"
 #include "ReportWriter.h" // ui/report
 #include "headroom/Format.h"
@@ -84,6 +85,9 @@ struct Options {
     std::vector<std::string> keptLora; ///< --lora-targets and --lora-dropout: repeated where LoRA is on
     std::vector<std::string> given;    ///< every option named, for the per-command checks
 };
+
+/// Warnings printed before the result; the rest are counted in one more line.
+constexpr std::size_t kMaxWarningLines = 20;
 
 /// A command-line error: printed as one line, exit code 2.
 struct UsageError {
@@ -454,9 +458,14 @@ Plan makePlan(const Options& o, const std::string& executablePath)
 PlanResult evaluateWithWarnings(const Plan& plan, std::ostream& err)
 {
     PlanResult result = evaluate(plan);
-    for (const auto& w : result.analysis.warnings)
-        err << "headroom: warning: " << (w.layer.empty() ? std::string() : "layer '" + w.layer + "': ") << w.message
-            << '\n';
+    // At most kMaxWarningLines: a file of thousands of unmapped operators would bury the result.
+    const auto& warnings = result.analysis.warnings;
+    for (std::size_t k = 0; k < warnings.size() && k < kMaxWarningLines; ++k)
+        err << "headroom: warning: " << (warnings[k].layer.empty() ? std::string() : "layer '" + warnings[k].layer + "': ")
+            << warnings[k].message << '\n';
+    if (warnings.size() > kMaxWarningLines)
+        err << "headroom: warning: and " << formatCount(warnings.size() - kMaxWarningLines)
+            << " more warnings (--json lists every one)\n";
     return result;
 }
 
@@ -1022,6 +1031,7 @@ int runReport(const Options& o, const std::string& exe, std::ostream& out, std::
     if (startGui)
         startGui();
     report::ReportOptions options;
+    options.sources = {o.file};
     if (o.includePlan) {
         options.plannerGoal = PlanGoal{o.targetBatch, o.maxStepSeconds};
         auto planned = planSetups(plan, options.plannerGoal, o.allow);
@@ -1272,8 +1282,10 @@ bool isCommandLineInvocation(const std::vector<std::string>& args)
     return !std::filesystem::exists(first, ec) || std::filesystem::is_directory(first, ec);
 }
 
-int run(const std::vector<std::string>& args, const std::string& executablePath, std::ostream& out, std::ostream& err,
-        const std::function<void()>& startGui)
+namespace {
+
+int runCommand(const std::vector<std::string>& args, const std::string& executablePath, std::ostream& out,
+               std::ostream& err, const std::function<void()>& startGui)
 {
     const auto fail = [&](const std::string& message) {
         err << "headroom: error: " << printableLine(message) << '\n';
@@ -1325,6 +1337,17 @@ int run(const std::vector<std::string>& args, const std::string& executablePath,
     } catch (...) {
         return fail("internal error");
     }
+}
+
+} // namespace
+
+int run(const std::vector<std::string>& args, const std::string& executablePath, std::ostream& out, std::ostream& err,
+        const std::function<void()>& startGui)
+{
+    // Names come from files: a control character in one is shown escaped, never sent to the terminal.
+    TerminalSafeStream safeOut(out);
+    TerminalSafeStream safeErr(err);
+    return runCommand(args, executablePath, safeOut, safeErr, startGui);
 }
 
 } // namespace headroom::cli

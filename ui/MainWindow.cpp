@@ -30,6 +30,7 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QKeyEvent>
@@ -613,6 +614,10 @@ void MainWindow::exportReport()
     }
     const PlanResult result = evaluate(plan);
     report::ReportOptions options;
+    for (const QString& source : {m_document->filePath(), m_document->importedFrom()}) {
+        if (!source.isEmpty())
+            options.sources.push_back(QFile::encodeName(source).toStdString());
+    }
     if (m_includePlanAction->isChecked()) {
         options.plannerGoal = m_makeItFit->goal();
         if (auto planned = planSetups(plan, options.plannerGoal, m_makeItFit->allowances()))

@@ -27,7 +27,30 @@ std::string describe(fs::file_type type)
     }
 }
 
+/// Whether `a` and `b` name the same file (the same device and inode, through any links).
+bool sameFile(const std::string& a, const std::string& b)
+{
+    struct stat x{};
+    struct stat y{};
+    return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
 } // namespace
+
+Result<std::string> saveTarget(const std::string& path, const std::vector<std::string>& inputs)
+{
+    auto target = saveTarget(path);
+    if (!target)
+        return target;
+    for (const auto& input : inputs) {
+        if (!input.empty() && sameFile(target.value(), input)) {
+            const std::string shown = input == path ? path : path + " (the same file as " + input + ")";
+            return Error{shown + ": is the file it is made from; writing there would replace it: choose another name",
+                         path};
+        }
+    }
+    return target;
+}
 
 Result<std::string> saveTarget(const std::string& path)
 {

@@ -55,8 +55,9 @@ Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QS
             QStringLiteral("the folder %1 does not exist")
                 .arg(QDir::toNativeSeparators(target.dir().path())));
 
-    // A link is written through to its target; a device, a FIFO or a read-only file is never replaced.
-    const auto resolved = saveTarget(QFile::encodeName(path).toStdString());
+    // A link is written through to its target; a device, a FIFO, a read-only file or the model the report
+    // is made from is never replaced.
+    const auto resolved = saveTarget(QFile::encodeName(path).toStdString(), options.sources);
     if (!resolved)
         return Error { "cannot write the report to " + resolved.error().message, path.toStdString() };
 

@@ -7,6 +7,8 @@
 #include <QString>
 
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace headroom::report {
 
@@ -16,6 +18,9 @@ struct ReportOptions final {
     /// Include Set-ups in Reports): a table after the throughput.
     std::optional<PlannerResult> planner;
     PlanGoal plannerGoal;
+    /// The files the plan was read from (the model file, the ONNX model or config it was imported from):
+    /// the report never replaces one of them (saveTarget).
+    std::vector<std::string> sources;
 };
 
 /// Writes `plan` (worked out as `result`) as a PDF report: title, set-up, summary, the stacked

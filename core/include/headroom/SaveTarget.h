@@ -6,6 +6,7 @@
 #include "headroom/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace headroom {
 
@@ -15,6 +16,10 @@ namespace headroom {
 /// is read-only, or when its folder does not exist. Saving writes a temporary file in the target's
 /// folder and renames it over the target, so a link stays a link and a device is never replaced.
 [[nodiscard]] Result<std::string> saveTarget(const std::string& path);
+/// saveTarget(path), also refusing a target that is one of `inputs` (the files the output is made from:
+/// `report model.json -o model.json` would replace the model with the PDF). Files are compared as files,
+/// by device and inode, so a symbolic link, a hard link or another spelling of the path is caught too.
+[[nodiscard]] Result<std::string> saveTarget(const std::string& path, const std::vector<std::string>& inputs);
 
 /// Flushes `folder`'s entries to disk (fsync), so a file just renamed into it survives a crash.
 /// Returns false with errno set when the folder cannot be opened or synced.
