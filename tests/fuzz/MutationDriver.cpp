@@ -26,6 +26,11 @@
 #include <unistd.h>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+// A harness may mutate structurally (fuzz_onnx_import.cpp changes one protobuf field); as under libFuzzer
+// it then calls LLVMFuzzerMutate, which this driver provides, for plain byte edits.
+extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t maxSize,
+                                               unsigned int seed) __attribute__((weak));
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t maxSize);
 
 namespace {
 
@@ -99,10 +104,24 @@ public:
     Bytes next()
     {
         Bytes data = m_seeds[pick(m_seeds.size())];
+        if (LLVMFuzzerCustomMutator != nullptr && pick(2) == 0) {
+            const std::size_t size = data.size();
+            data.resize(std::max<std::size_t>(2 * size, 4096));
+            data.resize(LLVMFuzzerCustomMutator(data.data(), size, data.size(), static_cast<unsigned int>(pick(1U << 31))));
+            return data;
+        }
         const std::size_t edits = 1 + pick(8);
         for (std::size_t i = 0; i < edits; ++i)
             mutate(data);
         return data;
+    }
+
+    /// One to eight byte edits of `data` (LLVMFuzzerMutate).
+    void edit(Bytes& data)
+    {
+        const std::size_t edits = 1 + pick(8);
+        for (std::size_t i = 0; i < edits; ++i)
+            mutate(data);
     }
 
 private:
@@ -163,6 +182,8 @@ private:
     const std::vector<Bytes>& m_dictionary;
 };
 
+Mutator* g_mutator = nullptr;
+
 void run(const Bytes& input)
 {
     g_current = &input;
@@ -171,6 +192,17 @@ void run(const Bytes& input)
 }
 
 } // namespace
+
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t maxSize)
+{
+    if (g_mutator == nullptr)
+        return size;
+    Bytes bytes(data, data + size);
+    g_mutator->edit(bytes);
+    bytes.resize(std::min(bytes.size(), maxSize));
+    std::copy(bytes.begin(), bytes.end(), data);
+    return bytes.size();
+}
 
 int main(int argc, char** argv)
 {
@@ -216,6 +248,7 @@ int main(int argc, char** argv)
         run(s);
 
     Mutator mutator{seed, seeds, dictionary};
+    g_mutator = &mutator;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     long long runs = 0;
     while ((maxRuns < 0 || runs < maxRuns) && std::chrono::steady_clock::now() < deadline) {

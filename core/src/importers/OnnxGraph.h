@@ -59,6 +59,14 @@ struct ValueType {
 /// The numbers of a tensor with data (raw or typed fields), at most `maxElements`; nullopt without data.
 [[nodiscard]] std::optional<std::vector<double>> tensorNumbers(const onnx::TensorProto& t, std::size_t maxElements);
 
+/// A constant's number as an int64: truncated, and saturated at the int64 limits (ONNX writes INT64_MAX for
+/// "to the end", which reads back as a double just past the range); nullopt for NaN. Never a cast of a
+/// double that does not fit, which is undefined behaviour.
+[[nodiscard]] std::optional<std::int64_t> saturatedInteger(double x);
+
+/// A node's INT attribute `name`, if it has one of that type.
+[[nodiscard]] std::optional<std::int64_t> intAttribute(const onnx::NodeProto& node, const char* name);
+
 /// How a node is shown in messages: its name, or "the unnamed Relu producing 'x'".
 [[nodiscard]] std::string nodeLabel(const onnx::NodeProto& node);
 
@@ -103,6 +111,7 @@ public:
 
 private:
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
+    [[nodiscard]] std::optional<SmallIntTensor> foldIntegersUnchecked(const std::string& value, int depth) const;
     /// shape inference's data propagation, or a constant's values.
     [[nodiscard]] std::optional<std::vector<Dim>> propagatedShapeTensor(const std::string& value) const;
 

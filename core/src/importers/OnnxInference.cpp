@@ -321,6 +321,18 @@ private:
                 return "its shape input is too long";
             }
         }
+        // SplitToSequence divides the axis by a scalar split size (ONNX 1.12's inference: splitDimValue %
+        // splitSizes[0]), so a size of 0 would divide by zero.
+        const auto* split = op == "SplitToSequence" && ctx.getNumInputs() > 1 ? ctx.getInputData(1) : nullptr;
+        if (split != nullptr && split->dims_size() == 0) {
+            const auto size = tensorNumbers(*split, 1);
+            if (size && size->size() == 1 && !(size->front() > 0)) {
+                const auto whole = saturatedInteger(size->front());
+                refuse(node, "splits into pieces of size " + (whole ? std::to_string(*whole) : std::string("NaN"))
+                        + "; split sizes must be positive");
+                return "its split size is not positive";
+            }
+        }
         return std::nullopt;
     }
 

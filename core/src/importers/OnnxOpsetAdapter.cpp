@@ -74,8 +74,12 @@ std::string rewrite(onnx::NodeProto& node, const Constants& constants)
         auto* a = node.add_attribute();
         a->set_name("axes");
         a->set_type(onnx::AttributeProto::INTS);
-        for (const double x : *axes)
-            a->add_ints(static_cast<std::int64_t>(x));
+        for (const double x : *axes) {
+            const auto k = saturatedInteger(x);
+            if (!k)
+                return "its axes are not numbers";
+            a->add_ints(*k);
+        }
         node.mutable_input()->DeleteSubrange(1, node.input_size() - 1);
         return {};
     }

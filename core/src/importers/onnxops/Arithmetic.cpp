@@ -8,6 +8,8 @@
 #include "Families.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace headroom::onnximport::ops {
 
@@ -30,6 +32,10 @@ std::optional<std::vector<std::int64_t>> perSampleParameter(
     const auto dims = ctx.weightDims(i, value, "operand");
     if (!dims)
         return std::nullopt;
+    // A stored scalar whose value the file does not hold (stripped weights): a learned scalar, one value
+    // that broadcasts as [1] does.
+    if (dims->empty())
+        return std::vector<std::int64_t>{1};
     if (dims->size() > rank) {
         ctx.reject(i, "its stored operand " + joinDims(*dims) + " has more axes than the computed one");
         return std::nullopt;
@@ -139,8 +145,8 @@ void pow(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
     const auto e = n.input_size() == 2 ? ctx.graph().constantNumbers(n.input(1), 1) : std::nullopt;
-    if (!e || e->size() != 1) {
-        ctx.refuse(i, "its exponent is not one stored number");
+    if (!e || e->size() != 1 || !(std::fabs(e->front()) <= std::numeric_limits<float>::max())) {
+        ctx.refuse(i, "its exponent is not one stored float32 number");
         return;
     }
     ctx.emit(i, "Pow", json{{"exponent", decimal(static_cast<float>(e->front()))}});
@@ -163,7 +169,15 @@ void reduce(MappingContext& ctx, int i, const char* type)
             ctx.refuse(i, "its axes are computed at run time");
             return;
         }
-        axes = std::vector<std::int64_t>(v->begin(), v->end());
+        axes.emplace();
+        for (const double x : *v) {
+            const auto k = saturatedInteger(x);
+            if (!k) {
+                ctx.reject(i, "its axes are not numbers");
+                return;
+            }
+            axes->push_back(*k);
+        }
     }
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!rank)

@@ -24,7 +24,12 @@ void select(MappingContext& ctx, int i)
     const auto axis = featureAxis(ctx, i, attrInt(n, "axis").value_or(0), *rank, "gathered axis");
     if (!axis)
         return;
-    ctx.emit(i, "Select", json{{"dim", *axis}, {"index", static_cast<std::int64_t>(index->front())}});
+    const auto k = saturatedInteger(index->front());
+    if (!k) {
+        ctx.reject(i, "its index is not a number");
+        return;
+    }
+    ctx.emit(i, "Select", json{{"dim", *axis}, {"index", *k}});
 }
 
 void gather(MappingContext& ctx, int i)

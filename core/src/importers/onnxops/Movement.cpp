@@ -31,10 +31,12 @@ std::optional<std::vector<std::int64_t>> intsFrom(
     }
     std::vector<std::int64_t> out;
     for (const double d : *v) {
-        // int64 limits (INT64_MAX for "to the end") read back as doubles just past the range.
-        out.push_back(d >= 9.2e18 ? std::numeric_limits<std::int64_t>::max()
-                                  : d <= -9.2e18 ? std::numeric_limits<std::int64_t>::min()
-                                                 : static_cast<std::int64_t>(d));
+        const auto k = saturatedInteger(d); // INT64_MAX ("to the end") reads back just past the range
+        if (!k) {
+            ctx.reject(i, std::string("its ") + attribute + " are not numbers");
+            return std::nullopt;
+        }
+        out.push_back(*k);
     }
     return out;
 }

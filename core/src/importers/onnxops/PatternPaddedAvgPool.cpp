@@ -34,7 +34,11 @@ void recogniseZeroPaddedAvgPool(MappingContext& ctx, int pool)
     if (!kernel || kernel->size() != 2 || stride.size() != 2 || !allEqual(ownPads, 0)
         || attrString(p, "auto_pad", "NOTSET") != "NOTSET")
         return;
-    const std::vector<std::int64_t> padding{static_cast<std::int64_t>((*pads)[2]), static_cast<std::int64_t>((*pads)[3])};
+    const auto top = saturatedInteger((*pads)[2]);
+    const auto left = saturatedInteger((*pads)[3]);
+    if (!top || !left)
+        return;
+    const std::vector<std::int64_t> padding{*top, *left};
     // PyTorch allows at most half the kernel as padding; a wider Pad is not what avg_pool2d wrote.
     if (padding[0] > (*kernel)[0] / 2 || padding[1] > (*kernel)[1] / 2)
         return;
