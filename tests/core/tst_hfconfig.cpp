@@ -633,6 +633,25 @@ void TestHfConfig::errors_data()
         "n_embd", "missing", "config.json: n_embd (or hidden_size) is missing");
     row("null size", llamaWith("vocab_size", nullptr), "vocab_size", "null",
         "config.json: vocab_size must be a whole number from 1 to 2147483647, not null");
+    // Issue 26: null took the default for these keys, where transformers would build nothing (None
+    // reaches an nn.Embedding or a range()); only num_key_value_heads, head_dim (not Gemma's), n_inner,
+    // q_lora_rank and position_embedding_type turn None into a default (acceptedVariants).
+    const auto nullRow = [&](const char* name, const char* file, const char* key, std::int64_t max) {
+        row(name, fileWith(file, {{key, nullptr}}), key, "null",
+            std::string("config.json: ") + key + " must be a whole number from 1 to " + std::to_string(max) + ", not null");
+    };
+    nullRow("null type_vocab_size", "bert-base-uncased.json", "type_vocab_size", 2147483647);
+    nullRow("null n_group", "DeepSeek-V3.json", "n_group", 2147483647);
+    nullRow("null topk_group", "DeepSeek-V3.json", "topk_group", 2147483647);
+    nullRow("null decoder_sparse_step", "Qwen1.5-MoE-A2.7B.json", "decoder_sparse_step", 10000);
+    nullRow("null gemma head_dim", "gemma-7b.json", "head_dim", 2147483647);
+    nullRow("null gemma3 hidden_size", "gemma-3-4b-it.json", "text_config.hidden_size", 2147483647);
+    nullRow("null gemma3 num_hidden_layers", "gemma-3-4b-it.json", "text_config.num_hidden_layers", 10000);
+    nullRow("null gemma3 num_attention_heads", "gemma-3-4b-it.json", "text_config.num_attention_heads", 2147483647);
+    nullRow("null gemma3 intermediate_size", "gemma-3-4b-it.json", "text_config.intermediate_size", 2147483647);
+    nullRow("null gemma3 vocab_size", "gemma-3-4b-it.json", "text_config.vocab_size", 2147483647);
+    nullRow("null gemma3 max_position_embeddings", "gemma-3-4b-it.json", "text_config.max_position_embeddings",
+        2147483647);
     row("negative", llamaWith("vocab_size", -3), "vocab_size", "-3",
         "config.json: vocab_size must be a whole number from 1 to 2147483647, not -3");
     row("zero_heads", llamaWith("num_attention_heads", 0), "num_attention_heads", "0",

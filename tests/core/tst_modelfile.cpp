@@ -37,6 +37,9 @@ private slots:
     void roundTrip();
     void badInput_data();
     void badInput();
+    void hugeValuesGiveShortMessages_data();
+    void hugeValuesGiveShortMessages();
+    void repeatTimesUpToABillion();
     void truncatedFilesNeverCrash();
     void deepNestingIsRefused();
     void fileErrorsNameTheFile();
@@ -142,6 +145,68 @@ void TestModelFile::badInput()
     const auto n = parseModel(text.toStdString());
     QVERIFY(!n.ok());
     QVERIFY2(QString::fromStdString(n.error().message).startsWith(message), n.error().message.c_str());
+}
+
+void TestModelFile::hugeValuesGiveShortMessages_data()
+{
+    // Issue 26: a 100,000-digit number or a 100,000-character string in a file came back whole in the
+    // one-line error (100 KB lines). Each row: a file and the start of its message; the message must stay
+    // under 400 bytes and say "(100,0xx characters)" for what it cut.
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<QString>("message");
+    const QString head = QString::fromUtf8(R"({"format":"headroom-model","version":1,"input":{"shape":[4]},"layers":[)");
+    const QString digits(100000, QLatin1Char('9'));
+    const QString letters(100000, QLatin1Char('x'));
+    // The number starts after `head` (71 characters) and `{"type":"Linear","out_features":` (32): column 104.
+    QTest::newRow("huge integer") << head + QString::fromUtf8(R"({"type":"Linear","out_features":)") + digits + QStringLiteral("}]}")
+                                  << QString::fromUtf8("line 1, column 104: number overflow parsing '9999999999999999999999999999999999999999\u2026' (100,000 characters)");
+    QTest::newRow("huge exponent") << head + QString::fromUtf8(R"({"type":"Linear","out_features":1e)") + digits + QStringLiteral("}]}")
+                                   << QString::fromUtf8("line 1, column 104: number overflow parsing '1e99999999999999999999999999999999999999\u2026' (100,002 characters)");
+    QTest::newRow("unterminated string") << head + QString::fromUtf8(R"({"type":")") + letters
+                                         << QString::fromUtf8("line 1, column 100079: syntax error while parsing value - invalid string: missing closing quote; last read: '\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\u2026' (100,001 characters)");
+    QTest::newRow("huge top-level key") << QString::fromUtf8(R"({"format":"headroom-model","version":1,")") + letters + QString::fromUtf8(R"(":1,"input":{"shape":[4]},"layers":[]})")
+                                        << QString::fromUtf8("\"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\u2026\" (100,000 characters) is not a known top-level key");
+    QTest::newRow("huge input size") << QString::fromUtf8(R"({"format":"headroom-model","version":1,"input":{"shape":[)") + digits.left(30) + QString::fromUtf8(R"(]},"layers":[]})")
+                                     << QString::fromUtf8("input.shape[0] must be a positive integer up to 2^40, not 1e+30");
+    QTest::newRow("input of 25 axes") << QString::fromUtf8(R"({"format":"headroom-model","version":1,"input":{"shape":[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]},"layers":[]})")
+                                      << QString::fromUtf8("input.shape has 25 axes; a sample has at most 24 (PyTorch's tensors have at most 25, with the batch axis)");
+}
+
+void TestModelFile::hugeValuesGiveShortMessages()
+{
+    QFETCH(QString, text);
+    QFETCH(QString, message);
+    const auto n = parseModel(text.toStdString());
+    QVERIFY(!n.ok());
+    const QString got = QString::fromStdString(n.error().message);
+    QVERIFY2(got.startsWith(message), qPrintable(got.left(600)));
+    QVERIFY2(n.error().message.size() < 400, qPrintable(got.left(600)));
+}
+
+void TestModelFile::repeatTimesUpToABillion()
+{
+    // Issue 26: docs/model-format.md says 1 to 1,000,000,000 but the file loader stopped at 100,000. The
+    // analysis groups identical iterations, so a billion cost what a few do: iteration 0, 1, one for 2 to
+    // 999,999,997, and the last two (docs/model-format.md, "Repeat").
+    const std::string file = R"({"format":"headroom-model","version":1,"input":{"shape":[16]},"layers":[
+        {"type":"Repeat","name":"b","times":TIMES,"layers":[{"type":"Linear","out_features":16},{"type":"ReLU"}]}]})";
+    const auto with = [&](const std::string& times) {
+        std::string text = file;
+        text.replace(text.find("TIMES"), 5, times);
+        return parseModel(text);
+    };
+    const auto n = with("1000000000");
+    QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.rows.size(), std::size_t{10}); // 5 analysed iterations of 2 layers
+    // 10^9 x (16 x 16 + 16) parameters.
+    QCOMPARE(a.totalParams, std::uint64_t{272'000'000'000});
+    for (const char* bad : {"1000000001", "0", "18446744073709551615", "-1"}) {
+        const auto refused = with(bad);
+        QVERIFY(!refused.ok());
+        QCOMPARE(refused.error().message, std::string("layers[0].times must be an integer from 1 to 1,000,000,000"));
+    }
 }
 
 void TestModelFile::truncatedFilesNeverCrash()

@@ -11,6 +11,7 @@ using namespace headroom::test;
 using nlohmann::json;
 
 Q_DECLARE_METATYPE(headroom::Shape)
+Q_DECLARE_METATYPE(headroom::DType)
 
 class TestShapes : public QObject {
     Q_OBJECT
@@ -26,6 +27,10 @@ private slots:
     void sizeOverflowStopsTheBranch();
     void everyLayerHasItsOwnName_data();
     void everyLayerHasItsOwnName();
+    void integerInputsAreRefused_data();
+    void integerInputsAreRefused();
+    void axesAreLimitedToPyTorchs();
+    void inputCountsInMessages();
 };
 
 static Shape shape(std::vector<std::int64_t> d) { return Shape{std::move(d)}; }
@@ -268,6 +273,87 @@ void TestShapes::everyLayerHasItsOwnName()
     const Analysis a = analyze(network({8}, layers, Loss::None), Precision::Fp32);
     QVERIFY(!a.valid());
     QVERIFY2(QString::fromStdString(a.error->message).startsWith(message), a.error->message.c_str());
+}
+
+void TestShapes::integerInputsAreRefused_data()
+{
+    // Issue 26: these kinds took int64, uint8 and bool inputs. PyTorch refuses each (torch 1.13 CPU, checked
+    // with python3-torch; the CUDA kernels of the pools dispatch floating types only,
+    // aten/src/ATen/native/cuda/DilatedMaxPool2d.cu and AveragePool2d.cu: AT_DISPATCH_FLOATING_TYPES_AND2):
+    //   nn.Conv2d(3,4,3)(x.long())          Input type (long int) and bias type (float) should be the same
+    //   nn.ConvTranspose2d(3,4,3)(x.long()) expected scalar type Long but found Float
+    //   nn.MaxPool2d(2)(x.long()/.bool()/.byte())   "max_pool2d" not implemented for 'Long'/'Bool'/'Byte'
+    //   nn.AdaptiveAvgPool2d(1)(x.long())   mean(): could not infer output dtype ... Got: Long
+    //   nn.AdaptiveMaxPool2d(1)(x.long())   "adaptive_max_pool2d" not implemented for 'Long'
+    // (avg_pool2d on a Long tensor runs on the CPU only. Padding is not refused: CUDA's reflection and
+    // replication padding dispatch every type in the forward, ReflectionPad.cu, although torch 1.13's CPU
+    // kernels refuse Long.)
+    QTest::addColumn<QString>("layerJson");
+    QTest::addColumn<DType>("dtype");
+    const auto row = [](const char* name, const char* layerJson, DType dtype) { QTest::newRow(name) << QString::fromUtf8(layerJson) << dtype; };
+    row("Conv2d int64", R"({"type":"Conv2d","out_channels":4,"kernel_size":3})", DType::Int64);
+    row("Conv2d uint8", R"({"type":"Conv2d","out_channels":4,"kernel_size":3})", DType::UInt8);
+    row("ConvTranspose2d int64", R"({"type":"ConvTranspose2d","out_channels":4,"kernel_size":3})", DType::Int64);
+    row("MaxPool2d int64", R"({"type":"MaxPool2d","kernel_size":2})", DType::Int64);
+    row("MaxPool2d bool", R"({"type":"MaxPool2d","kernel_size":2})", DType::Bool);
+    row("MaxPool2d uint8", R"({"type":"MaxPool2d","kernel_size":2})", DType::UInt8);
+    row("AvgPool2d int32", R"({"type":"AvgPool2d","kernel_size":2})", DType::Int32);
+    row("AdaptiveAvgPool2d int64", R"({"type":"AdaptiveAvgPool2d","output_size":1})", DType::Int64);
+    row("AdaptiveMaxPool2d int64", R"({"type":"AdaptiveMaxPool2d","output_size":1})", DType::Int64);
+}
+
+void TestShapes::integerInputsAreRefused()
+{
+    QFETCH(QString, layerJson);
+    QFETCH(DType, dtype);
+    auto spec = json::parse(layerJson.toStdString());
+    const std::string type = spec["type"];
+    spec.erase("type");
+    const Analysis a = analyze(network({3, 8, 8}, {layer(type, spec, "culprit")}, Loss::None, dtype), Precision::Fp32);
+    QVERIFY(!a.valid());
+    const std::string expected = "layers[0] (" + type + " \"culprit\"): needs a floating-point input but gets "
+        + std::string(dtypeName(dtype)) + ": ";
+    QVERIFY2(a.error->message.rfind(expected, 0) == 0, a.error->message.c_str());
+
+    // The same layer on float32 is fine: it is the dtype that is refused.
+    QVERIFY(analyze(network({3, 8, 8}, {layer(type, spec, "culprit")}, Loss::None), Precision::Fp32).valid());
+}
+
+void TestShapes::axesAreLimitedToPyTorchs()
+{
+    // PyTorch's CUDA kernels index at most 25 axes (OffsetCalculator.cuh, MAX_DIMS): 24 per sample. Issue 26:
+    // a Repeat of 20,000 Unsqueeze(-1) grew one axis per iteration, copying ever longer shapes (quadratic:
+    // 9.6 s, 3.95 GB). From [4] (2 axes with the batch), the 24th Unsqueeze (r.23) would give 26 axes.
+    const Analysis a = analyze(network({4}, {repeat("r", 20000, {layer("Unsqueeze", {{"dim", -1}})})}, Loss::None),
+                               Precision::Fp32);
+    QVERIFY(!a.valid());
+    QVERIFY2(a.error->message.find("its output has 26 axes with the batch axis; PyTorch's tensors have at most 25")
+                 != std::string::npos,
+             a.error->message.c_str());
+    // 23 of them end at 25 axes, the most there may be.
+    QVERIFY(analyze(network({4}, {repeat("r", 23, {layer("Unsqueeze", {{"dim", -1}})})}, Loss::None), Precision::Fp32)
+                .valid());
+}
+
+void TestShapes::inputCountsInMessages()
+{
+    // Issue 26: a 2,000-input sum is a valid Add (torch.stack(xs).sum(0) exports as one Sum)...
+    std::vector<std::string> names;
+    std::vector<LayerSpec> layers;
+    for (int i = 0; i < 2000; ++i) {
+        names.push_back("r" + std::to_string(i));
+        layers.push_back(layer("ReLU", {}, names.back(), {"input"}));
+    }
+    layers.push_back(layer("Add", {}, "sum", names));
+    QVERIFY(analyze(network({8}, layers, Loss::None), Precision::Fp32).valid());
+    // ... and past Add's bound (65,536) the message said "takes at least 1 inputs but gets 70000".
+    std::vector<std::string> many(70000, "input");
+    const Analysis a = analyze(network({8}, {layer("Add", {}, "sum", many)}, Loss::None), Precision::Fp32);
+    QVERIFY(!a.valid());
+    QVERIFY2(a.error->message.find("(Add): takes at most 65,536 inputs but gets 70,000") != std::string::npos,
+             a.error->message.c_str());
+    const Analysis one = analyze(network({8}, {layer("ReLU", {}, "r", {"input", "input"})}, Loss::None), Precision::Fp32);
+    QVERIFY2(one.error->message.find("(ReLU): takes 1 input but gets 2") != std::string::npos, one.error->message.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestShapes)

@@ -45,6 +45,8 @@ public:
         const auto dims = static_cast<std::size_t>(m_dims);
         if (auto e = expectRank(in, dims + 1, spatialLayout(m_dims)))
             return *e;
+        if (auto e = expectFloatingPoint(in, "a convolution's input must have its (floating-point) weight's dtype"))
+            return *e;
         const auto& a = ctx.attrs;
         const std::int64_t inChannels = in.shape.dims[0];
         if (auto e = checkChannels(a, inChannels))

@@ -119,6 +119,14 @@ std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::
                    + " dimensions) but gets " + input.shape.toString());
 }
 
+std::optional<Error> expectFloatingPoint(const TensorInfo& input, std::string_view why)
+{
+    if (isFloatingPoint(input.dtype))
+        return std::nullopt;
+    return failure("needs a floating-point input but gets " + std::string(dtypeName(input.dtype)) + ": " + std::string(why)
+                   + " (convert the input with .float(), or look ids up with an Embedding)");
+}
+
 std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
                                    std::string_view what)
 {

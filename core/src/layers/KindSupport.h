@@ -63,6 +63,9 @@ private:
 
 /// Checks the input rank; the message names what the layer expects ("[C, H, W]").
 [[nodiscard]] std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout);
+/// Refuses an integer or bool input to an operator PyTorch computes only on floating-point tensors;
+/// `why` says why ("PyTorch's max pooling has no integer or bool CUDA kernel").
+[[nodiscard]] std::optional<Error> expectFloatingPoint(const TensorInfo& input, std::string_view why);
 /// Checks an inferred size attribute against the actual size.
 [[nodiscard]] std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
                                                  std::string_view what);

@@ -83,6 +83,8 @@ public:
     {
         if (auto e = expectRank(ctx.in(), m_dims + 1, spatialLayout(static_cast<int>(m_dims))))
             return *e;
+        if (auto e = expectFloatingPoint(ctx.in(), "PyTorch's max pooling has no integer or bool CUDA kernel"))
+            return *e;
         const Window w = windowOf(ctx.attrs, m_dims, true);
         auto shape = pooledShape(ctx.in(), w);
         if (!shape)
@@ -112,6 +114,8 @@ public:
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         if (auto e = expectRank(ctx.in(), m_dims + 1, spatialLayout(static_cast<int>(m_dims))))
+            return *e;
+        if (auto e = expectFloatingPoint(ctx.in(), "PyTorch's average pooling has no integer or bool CUDA kernel"))
             return *e;
         const Window w = windowOf(ctx.attrs, m_dims, false);
         auto shape = pooledShape(ctx.in(), w);
@@ -155,6 +159,8 @@ public:
     {
         const auto& in = ctx.in();
         if (auto e = expectRank(in, m_dims + 1, spatialLayout(static_cast<int>(m_dims))))
+            return *e;
+        if (auto e = expectFloatingPoint(in, "PyTorch's adaptive pooling has no integer or bool CUDA kernel"))
             return *e;
         const auto size = ctx.attrs.integers("output_size");
         LayerOutcome o;
