@@ -1,5 +1,7 @@
 #include "headroom/Analysis.h"
 
+#include "analysis/StepRecorder.h"
+
 #include "headroom/Format.h"
 #include "headroom/LayerRegistry.h"
 
@@ -40,28 +42,6 @@ std::string formatImbalance(double value)
     return text;
 }
 
-/// A memory block: one tensor's storage, possibly shared by several tensors (views, in-place ops).
-struct Storage {
-    Count bytesPerSample;
-    Count bytesFixed;
-    bool isNetworkInput = false;
-    bool saved = false; ///< kept for backward by some layer (what counts without checkpointing)
-    /// Kept from the forward pass to the backward pass under per-block checkpointing: saved by a layer
-    /// outside every checkpointed iteration, saved by a checkpointed iteration that did not create
-    /// it, or the input of a checkpointed iteration (torch.utils.checkpoint saves its inputs).
-    bool kept = false;
-    std::ptrdiff_t segment = -1; ///< the checkpointed iteration that created it (-1: none)
-    /// Saved by a layer of the checkpointed iteration that created it: recomputation in backward
-    /// materialises it again as a fresh storage (even when the original is kept, as a block's output
-    /// that is the next block's input), so it counts in that iteration's recomputed activations.
-    bool savedInSegment = false;
-    std::size_t producerOp = kNoStepOp; ///< the step op that allocates it (kNoStepOp: the input batch)
-    /// The identical storages it stands for (its iteration's, and the identical iterations' analysed
-    /// with it), and of those the ones within its own checkpointed iteration.
-    Count copies{1};
-    Count copiesInSegment{1};
-};
-
 /// A count minus an earlier value of it (what was added since), overflow kept.
 Count since(Count now, Count before)
 {
@@ -100,23 +80,6 @@ struct InputSignature {
     bool requiresGrad = false;
     bool valid = true;
     friend bool operator==(const InputSignature&, const InputSignature&) = default;
-};
-
-/// A tensor flowing between layers.
-struct Tensor {
-    TensorInfo info;
-    std::size_t storage = 0;
-    std::optional<std::size_t> producerRow; ///< nullopt for the network input
-    bool valid = true;
-    bool requiresGrad = false; ///< autograd records it (an upstream input or parameter needs a gradient)
-    std::size_t producerOp = kNoStepOp; ///< the step op that computes it (kNoStepOp: the network input)
-};
-
-/// One "op keeps storage for backward" fact, resolved into StepStorage release points at the end.
-struct Keep {
-    std::size_t storage = 0;
-    std::size_t op = 0;
-    bool inSegment = false; ///< by an op of the checkpointed iteration that created the storage
 };
 
 /// QLoRA's NF4 storage of `elements` weights (Dettmers et al. 2023, QLoRA section 3): 4 bits per
@@ -298,9 +261,7 @@ private:
         TensorInfo info{m_network.input.shape, m_network.input.dtype};
         if (isPureHalf(m_precision) && isFloatingPoint(info.dtype))
             info.dtype = halfType(m_precision); // the batch is converted with .half() / .bfloat16()
-        m_storages.push_back(Storage{info.shape.elements() * Count{elementSize(info.dtype)}, 0, true, false});
-        m_tensors.push_back(Tensor{info, 0, std::nullopt, true});
-        m_result.inputBytesPerSample = m_storages[0].bytesPerSample.value();
+        m_result.inputBytesPerSample = m_rec.addNetworkInput(info).value();
     }
 
     /// Walks a list of specs, expanding Repeat blocks. `current` is the tensor flowing in and out.
@@ -348,48 +309,42 @@ private:
         header.specPath = specPath;
         // Per-block checkpointing: each iteration of this block is one torch.utils.checkpoint segment
         // (the outermost checkpointed block wins; marks inside it change nothing).
-        const bool segments = m_options.checkpointing == Checkpointing::PerBlock && m_segment < 0
+        const bool segments = m_options.checkpointing == Checkpointing::PerBlock && m_rec.segment() < 0
             && (m_anyCheckpointMark ? spec.checkpoint : depth == 0);
-        header.checkpointed = segments || m_segment >= 0;
+        header.checkpointed = segments || m_rec.segment() >= 0;
         header.iterations = m_iterations;
         const std::size_t headerRow = m_result.rows.size();
         m_result.rows.push_back(header);
-        const bool insideSegment = m_segment >= 0;
+        const bool insideSegment = m_rec.segment() >= 0;
         const std::size_t level = m_iterations.size();
         std::optional<InputSignature> previousInput;
         std::size_t awaitingNext = kNoStepOp; // the StepRepeat whose next iteration comes now
         for (std::int64_t t = 0; t < spec.times && !m_stopped;) {
-            const InputSignature input{m_tensors[current].info, m_tensors[current].requiresGrad, m_tensors[current].valid};
+            const InputSignature input{m_rec.tensor(current).info, m_rec.tensor(current).requiresGrad, m_rec.tensor(current).valid};
             const Mark before = mark();
             Scope inner;
             inner.parent = &scope;
             inner.repeatInput = current;
-            if (segments) {
-                m_segment = static_cast<std::ptrdiff_t>(m_segmentCount++);
-                // checkpoint saves its input until the iteration's backward ends (its first op's)
-                const std::size_t input = m_tensors[current].storage;
-                m_storages[input].kept = true;
-                m_keeps.push_back(Keep{input, m_step.ops.size(), false});
-            }
+            if (segments)
+                m_rec.beginSegment(m_rec.tensor(current).storage);
             m_iterations.push_back(RowIterations{name.size() + 1, t, t});
             walk(spec.children, specPath + ".layers", name + "." + std::to_string(t) + ".", depth + 1, inner, current,
                  frozen);
             m_iterations.pop_back();
             if (segments)
-                m_segment = -1;
+                m_rec.endSegment();
             if (awaitingNext != kNoStepOp) {
-                auto& r = m_step.repeats[awaitingNext];
-                r.nextFirst = before.ops;
-                r.nextLast = m_step.ops.size() - 1;
+                auto& r = m_rec.repeat(awaitingNext);
+                r.nextFirst = before.step.ops;
+                r.nextLast = m_rec.nextOp() - 1;
                 awaitingNext = kNoStepOp;
             }
             std::int64_t next = t + 1;
             if (const std::int64_t hidden = hiddenAfter(t, spec.times, previousInput, input); hidden > 0 && !m_stopped) {
                 repeatSince(before, static_cast<std::uint64_t>(hidden), level, !insideSegment);
-                if (m_step.ops.size() > before.ops) {
-                    m_step.repeats.push_back(StepRepeat{before.ops, m_step.ops.size() - 1, 0, 0,
-                                                        static_cast<std::uint64_t>(hidden), level, headerRow, t + 1});
-                    awaitingNext = m_step.repeats.size() - 1;
+                if (m_rec.nextOp() > before.step.ops) {
+                    awaitingNext = m_rec.addRepeat(StepRepeat{before.step.ops, m_rec.nextOp() - 1, 0, 0,
+                                                              static_cast<std::uint64_t>(hidden), level, headerRow, t + 1});
                 }
                 next += hidden;
             }
@@ -398,7 +353,7 @@ private:
         }
         m_byFullName[name] = current;
         auto& row = m_result.rows[headerRow];
-        row.output = m_tensors[current].info;
+        row.output = m_rec.tensor(current).info;
         bool anyParams = false;
         bool anyTrains = false;
         for (std::size_t r = headerRow + 1; r < m_result.rows.size(); ++r) {
@@ -406,16 +361,14 @@ private:
             anyTrains = anyTrains || m_result.rows[r].trainableParams > 0;
         }
         row.frozen = anyParams && !anyTrains;
-        if (!m_tensors[current].valid)
+        if (!m_rec.tensor(current).valid)
             row.error = Error{"contains an invalid layer", specPath};
     }
 
     /// Where the analysis stands: what an iteration of a Repeat block adds from here.
     struct Mark {
         std::size_t rows = 0;
-        std::size_t ops = 0;
-        std::size_t storages = 0;
-        std::size_t parameters = 0;
+        analysis::StepSizes step;
         std::size_t trainableTensors = 0;
         std::vector<Count> totals;
     };
@@ -430,7 +383,7 @@ private:
 
     Mark mark()
     {
-        Mark m{m_result.rows.size(), m_step.ops.size(), m_storages.size(), m_step.parameters.size(),
+        Mark m{m_result.rows.size(), m_rec.sizes(),
                m_result.trainableTensorElements.size(), {}};
         for (const Count* c : totals())
             m.totals.push_back(*c);
@@ -468,17 +421,7 @@ private:
             m_overflow = m_overflow || count.isOverflow();
             row.count = count.value();
         }
-        for (std::size_t i = before.storages; i < m_storages.size(); ++i) {
-            m_storages[i].copies *= times;
-            if (!ownSegments)
-                m_storages[i].copiesInSegment *= times;
-            m_overflow = m_overflow || m_storages[i].copies.isOverflow() || m_storages[i].copiesInSegment.isOverflow();
-        }
-        for (std::size_t i = before.parameters; i < m_step.parameters.size(); ++i) {
-            const Count copies = Count{m_step.parameters[i].copies} * times;
-            m_overflow = m_overflow || copies.isOverflow();
-            m_step.parameters[i].copies = copies.value();
-        }
+        m_rec.multiplySince(before.step, times, ownSegments);
         for (std::size_t i = before.trainableTensors; i < m_result.trainableTensorCopies.size(); ++i) {
             const Count copies = Count{m_result.trainableTensorCopies[i]} * times;
             m_overflow = m_overflow || copies.isOverflow();
@@ -519,29 +462,29 @@ private:
                               + std::to_string(inputs.size()),
                           specPath + ".inputs"};
 
-        const bool blocked = !error && std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return !m_tensors[t].valid; });
+        const bool blocked = !error && std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return !m_rec.tensor(t).valid; });
         if (blocked) {
             row.blockedByEarlierError = true;
             row.error = Error{"depends on an invalid layer", specPath};
-            return pushInvalid(std::move(row), m_tensors[current].info);
+            return pushInvalid(std::move(row), m_rec.tensor(current).info);
         }
         if (error) {
             row.error = error;
             recordError(*error);
-            return pushInvalid(std::move(row), m_tensors[current].info);
+            return pushInvalid(std::move(row), m_rec.tensor(current).info);
         }
 
         auto attrs = Attributes::validate(kind->attributes(), spec.attributes, specPath);
         if (!attrs) {
             row.error = attrs.error();
             recordError(attrs.error());
-            return pushInvalid(std::move(row), m_tensors[current].info);
+            return pushInvalid(std::move(row), m_rec.tensor(current).info);
         }
 
         std::vector<TensorInfo> effective;
         std::vector<bool> casted;
         for (const auto t : inputs) {
-            TensorInfo info = m_tensors[t].info;
+            TensorInfo info = m_rec.tensor(t).info;
             const auto target = autocastTarget(kind->autocast(), info.dtype);
             casted.push_back(target.has_value());
             if (target)
@@ -556,7 +499,7 @@ private:
                           specPath};
             row.error = e;
             recordError(e);
-            return pushInvalid(std::move(row), m_tensors[current].info);
+            return pushInvalid(std::move(row), m_rec.tensor(current).info);
         }
         auto& o = outcome.value();
         // PyTorch's sizes are 64-bit: an output with more elements is an error here, and the layers that
@@ -568,7 +511,7 @@ private:
                           specPath};
             row.error = e;
             recordError(e);
-            return pushInvalid(std::move(row), m_tensors[current].info);
+            return pushInvalid(std::move(row), m_rec.tensor(current).info);
         }
         recordWarnings(o.warnings, specPath, name);
 
@@ -576,7 +519,7 @@ private:
         if (auto e = applyTying(spec, specPath, scope, o, tiedRow)) {
             row.error = e;
             recordError(*e);
-            return pushInvalid(std::move(row), m_tensors[current].info);
+            return pushInvalid(std::move(row), m_rec.tensor(current).info);
         }
 
         // What trains (PEFT freezes every base parameter) and what autograd records.
@@ -601,10 +544,10 @@ private:
         }
         const bool tiedTrains = tiedRow && !layerFrozen && m_weightTrainsByRow[*tiedRow];
         const bool anyInputGrad
-            = std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return m_tensors[t].requiresGrad; });
+            = std::any_of(inputs.begin(), inputs.end(), [&](auto t) { return m_rec.tensor(t).requiresGrad; });
         StepOp op;
         op.row = rowIndex;
-        op.segment = m_segment;
+        op.segment = m_rec.segment();
         countParameters(o, row, layerFrozen, nf4Weights, op.parameters);
         const bool weightTrains = tiedRow ? tiedTrains : (ownWeight && !layerFrozen);
         const bool baseTrains = row.trainableParams > 0 || tiedTrains;
@@ -626,14 +569,13 @@ private:
                                    : CopyRelease::AfterForwardOp;
 
         // The output: a new storage, or the input's for in-place ops and views.
-        Tensor out{o.output, 0, rowIndex, true, recorded, m_step.ops.size()};
+        analysis::Tensor out{o.output, 0, rowIndex, true, recorded, m_rec.nextOp()};
         if (o.outputAliasesInput && !casted[0]) {
-            out.storage = m_tensors[inputs[0]].storage;
+            out.storage = m_rec.tensor(inputs[0]).storage;
         } else {
             out.storage = newStorage(o.output.shape.elements() * Count{elementSize(o.output.dtype)}, 0);
         }
-        const std::size_t outIndex = m_tensors.size();
-        m_tensors.push_back(out);
+        const std::size_t outIndex = m_rec.addTensor(out);
         m_byFullName[name] = outIndex;
 
         bool scoresDropped = false; // selective checkpointing dropped this layer's attention scores
@@ -641,7 +583,7 @@ private:
         const std::vector<SavedTensor> nothing; // a layer autograd does not record keeps nothing
         const auto gradientNeeded = [&](std::size_t of) {
             return of == SavedTensor::kWeight ? weightTrains
-                                              : m_tensors[inputs[std::min(of, inputs.size() - 1)]].requiresGrad;
+                                              : m_rec.tensor(inputs[std::min(of, inputs.size() - 1)]).requiresGrad;
         };
         for (const auto& s : recorded ? o.saved : nothing) {
             // A tensor kept only for gradients nobody needs is not saved: addmm/mm keep their input only
@@ -664,7 +606,7 @@ private:
                 const auto i = std::min(s.inputIndex, inputs.size() - 1);
                 const std::size_t storage = casted[i]
                     ? newStorage(effective[i].shape.elements() * Count{elementSize(effective[i].dtype)}, 0)
-                    : m_tensors[inputs[i]].storage;
+                    : m_rec.tensor(inputs[i]).storage;
                 castSaved[i] = castSaved[i] || casted[i];
                 keep(storage, row);
                 break;
@@ -735,27 +677,27 @@ private:
             // busiest expert's gradients) is alive with them.
             Count gradients = o.output.shape.elements() * Count{elementSize(o.output.dtype)} + o.backwardScratchBytesPerSample;
             for (const auto t : inputs) {
-                if (m_tensors[t].requiresGrad)
-                    gradients += m_tensors[t].info.shape.elements() * Count{elementSize(m_tensors[t].info.dtype)};
+                if (m_rec.tensor(t).requiresGrad)
+                    gradients += m_rec.tensor(t).info.shape.elements() * Count{elementSize(m_rec.tensor(t).info.dtype)};
             }
             m_transient = std::max(m_transient, gradients.value());
             m_overflow = m_overflow || gradients.isOverflow();
         }
         m_overflow = m_overflow || forward.isOverflow() || backward.isOverflow();
-        if (m_overflow && !m_result.error)
+        if ((m_overflow || m_rec.overflowed()) && !m_result.error)
             recordError(Error{specPath + " (" + spec.type + "): its sizes overflow 64-bit byte counts", specPath});
 
         row.output = o.output;
         row.forwardFlopsPerSample = forward.value();
         row.backwardFlopsPerSample = backward.value();
         row.frozen = row.params > 0 && row.trainableParams == 0 && !tiedTrains;
-        row.checkpointed = m_segment >= 0;
+        row.checkpointed = m_rec.segment() >= 0;
         m_forward += forward;
         m_backward += backward;
         if (row.checkpointed)
             m_recompute += forward;
         m_result.rows.push_back(std::move(row));
-        m_step.ops.push_back(std::move(op));
+        m_rec.addOp(std::move(op));
         return outIndex;
     }
 
@@ -776,7 +718,7 @@ private:
         const auto requiresGrad = [&](std::size_t operand) {
             if (operand == AttentionCoreFlops::kMadeInside)
                 return recorded;
-            return m_tensors[inputs[std::min(operand, inputs.size() - 1)]].requiresGrad;
+            return m_rec.tensor(inputs[std::min(operand, inputs.size() - 1)]).requiresGrad;
         };
         Count special = o.elementwiseFlopsPerSample;
         Count backward;
@@ -891,7 +833,7 @@ private:
     Flops addAdapter(std::size_t input, const TensorInfo& effective, const TensorInfo& output, LayerRow& row,
                      std::vector<std::size_t>& stepParameters)
     {
-        const Tensor& x = m_tensors[input];
+        const analysis::Tensor& x = m_rec.tensor(input);
         AdapterSite site;
         site.in = Count::fromSigned(effective.shape.dims.back());
         site.out = Count::fromSigned(output.shape.dims.back());
@@ -1065,8 +1007,8 @@ private:
             return std::nullopt;
         const std::string where = specPath + ".tied_to";
         std::optional<std::size_t> target = scope.lookup(spec.tiedTo);
-        const auto weights = target && m_tensors[*target].producerRow
-            ? m_weightByRow.find(*m_tensors[*target].producerRow)
+        const auto weights = target && m_rec.tensor(*target).producerRow
+            ? m_weightByRow.find(*m_rec.tensor(*target).producerRow)
             : m_weightByRow.end();
         if (weights == m_weightByRow.end())
             return Error{where + " " + quoteForMessage(spec.tiedTo) + " does not name an earlier layer with a weight",
@@ -1086,7 +1028,7 @@ private:
                              + std::to_string(weights->second.value()),
                          where};
         o.params.erase(own);
-        tiedRow = *m_tensors[*target].producerRow;
+        tiedRow = *m_rec.tensor(*target).producerRow;
         return std::nullopt;
     }
 
@@ -1157,7 +1099,7 @@ private:
     {
         if (m_network.loss == Loss::None)
             return;
-        const Tensor logits = m_tensors[current]; // a copy: the loss's ops add tensors
+        const analysis::Tensor logits = m_rec.tensor(current); // a copy: the loss's ops add tensors
         LayerRow row;
         row.name = "loss";
         row.inputs.push_back(tensorName(current));
@@ -1211,14 +1153,13 @@ private:
             // second input-sized tensor, freed once mean_out sums them. binary_cross_entropy computes the
             // elementwise loss into an input-sized tensor and reduces it to a new scalar (apply_loss_reduction).
             if (recorded)
-                keep(m_tensors[prediction].storage, row);
+                keep(m_rec.tensor(prediction).storage, row);
             const std::size_t loss = addLossOp(rowIndex, prediction, TensorInfo{Shape{}, lossType}, recorded, false);
             const Count inputSized = elements * Count{elementSize(lossType)};
             if (mse) {
-                m_storages[m_tensors[loss].storage].bytesPerSample = inputSized;
-                m_storages[m_tensors[loss].storage].bytesFixed = Count{};
+                m_rec.resize(m_rec.tensor(loss).storage, inputSized, Count{});
             }
-            m_step.ops.back().forwardScratch.perSample = inputSized.value();
+            m_rec.lastOp().forwardScratch.perSample = inputSized.value();
             m_overflow = m_overflow || inputSized.isOverflow();
             m_labelBytes = elements * Count{elementSize(lossType)};
         }
@@ -1240,87 +1181,17 @@ private:
         const Count bytes = output.shape.elements() * Count{elementSize(output.dtype)};
         const bool scalar = output.shape.rank() == 0;
         const std::size_t storage = scalar ? newStorage(0, bytes) : newStorage(bytes, 0);
-        m_tensors.push_back(Tensor{output, storage, rowIndex, true, recorded, m_step.ops.size()});
-        op.output = m_tensors.size() - 1;
+        op.output = m_rec.addTensor(analysis::Tensor{output, storage, rowIndex, true, recorded, m_rec.nextOp()});
+        const std::size_t tensor = op.output;
         if (keepsOutput && recorded && row != nullptr)
             keep(storage, *row);
-        m_step.ops.push_back(std::move(op));
-        return m_tensors.size() - 1;
+        m_rec.addOp(std::move(op));
+        return tensor;
     }
 
     std::size_t addStepParameter(Count gradientBytes)
     {
-        m_overflow = m_overflow || gradientBytes.isOverflow();
-        m_step.parameters.push_back(StepParameter{gradientBytes.value(), m_result.rows.size()});
-        return m_step.parameters.size() - 1;
-    }
-
-    /// The step graph from the storages, tensors, ops and keeps recorded during the walk.
-    void finishStepGraph()
-    {
-        const std::size_t opCount = m_step.ops.size();
-        // Live ops: recorded, and their output's gradient reaches them from the loss (or the last op).
-        std::vector<bool> live(opCount, false);
-        if (opCount > 0)
-            live[opCount - 1] = m_step.ops[opCount - 1].recorded;
-        for (std::size_t j = opCount; j-- > 0;) {
-            if (!live[j])
-                continue;
-            for (const auto& in : m_step.ops[j].inputs) {
-                const std::size_t producer = m_tensors[in.tensor].producerOp;
-                if (producer != kNoStepOp && m_tensors[in.tensor].requiresGrad && m_step.ops[producer].recorded)
-                    live[producer] = true;
-            }
-        }
-        for (std::size_t j = 0; j < opCount; ++j)
-            m_step.ops[j].recorded = m_step.ops[j].recorded && live[j];
-
-        m_step.storages.resize(m_storages.size());
-        for (std::size_t i = 0; i < m_storages.size(); ++i) {
-            const Storage& from = m_storages[i];
-            StepStorage& to = m_step.storages[i];
-            to.bytes = AffineBytes{from.bytesPerSample.value(), from.bytesFixed.value()};
-            to.producer = from.producerOp;
-            to.lastForwardUse = from.producerOp;
-            to.segment = from.segment;
-            to.isInputBatch = from.isNetworkInput;
-            to.chargedRow = from.producerOp == kNoStepOp ? 0 : m_step.ops[from.producerOp].row;
-        }
-        if (!m_step.storages.empty()) // the batch: the sample and its labels
-            m_step.storages[0].bytes = AffineBytes{m_result.inputBytesPerSample, 0};
-        for (std::size_t j = 0; j < opCount; ++j) {
-            auto& op = m_step.ops[j];
-            for (const auto& in : op.inputs) {
-                auto& use = m_step.storages[m_tensors[in.tensor].storage].lastForwardUse;
-                use = use == kNoStepOp ? j : std::max(use, j);
-            }
-        }
-        std::vector<bool> charged(m_storages.size(), false);
-        for (const auto& k : m_keeps) {
-            StepStorage& s = m_step.storages[k.storage];
-            if (!charged[k.storage] && k.op < opCount) {
-                s.chargedRow = m_step.ops[k.op].row;
-                charged[k.storage] = true;
-            }
-            if (k.op >= opCount || !live[k.op])
-                continue; // never reached by backward: released with the forward graph
-            auto& release = k.inSegment ? s.releasedInSegmentAfterBackwardOf : s.releasedAfterBackwardOf;
-            release = std::min(release, k.op);
-            (k.inSegment ? s.keptInSegment : s.keptAcrossSegments) = true;
-        }
-        for (std::size_t i = 0; i < m_storages.size(); ++i) {
-            if (m_storages[i].producerOp != kNoStepOp)
-                m_step.ops[m_storages[i].producerOp].allocates.push_back(i);
-        }
-        m_step.tensors.reserve(m_tensors.size());
-        for (const auto& t : m_tensors) {
-            const Count grad = t.info.shape.elements() * Count{elementSize(t.info.dtype)};
-            m_overflow = m_overflow || grad.isOverflow();
-            const AffineBytes bytes = t.info.shape.rank() == 0 ? AffineBytes{0, grad.value()} : AffineBytes{grad.value(), 0};
-            m_step.tensors.push_back(StepTensor{t.storage, bytes, t.requiresGrad});
-        }
-        m_step.segments = m_segmentCount;
-        m_result.step = std::move(m_step);
+        return m_rec.addParameter(gradientBytes, m_result.rows.size());
     }
 
     void finish()
@@ -1338,80 +1209,31 @@ private:
         m_result.bufferBytes = m_bufferBytes.value();
         m_result.autocastWeightCopyBytes = m_autocastCopies.value();
         m_result.transientBytesPerSample = m_transient;
-        // Without checkpointing: every saved storage. Per block: what stays kept, plus the one
-        // checkpointed iteration whose recomputed activations are the largest (alive while backward
-        // runs through it). Selective: the attention scores were never kept.
-        Count perSample, fixed, fullPerSample{m_droppedPerSample}, fullFixed{m_droppedFixed};
-        std::vector<std::pair<Count, Count>> segments(m_segmentCount);
-        for (const auto& s : m_storages) {
-            if (s.isNetworkInput)
-                continue;
-            if (s.saved) {
-                fullPerSample += s.bytesPerSample * s.copies;
-                fullFixed += s.bytesFixed * s.copies;
-            }
-            if (s.kept) {
-                perSample += s.bytesPerSample * s.copies;
-                fixed += s.bytesFixed * s.copies;
-            }
-            if (s.savedInSegment) { // one checkpointed iteration's recomputed activations
-                auto& seg = segments[static_cast<std::size_t>(s.segment)];
-                seg.first += s.bytesPerSample * s.copiesInSegment;
-                seg.second += s.bytesFixed * s.copiesInSegment;
-            }
-        }
-        Count largestPerSample, largestFixed;
-        for (const auto& [segPerSample, segFixed] : segments) {
-            m_overflow = m_overflow || segPerSample.isOverflow() || segFixed.isOverflow();
-            largestPerSample = std::max(largestPerSample.value(), segPerSample.value());
-            largestFixed = std::max(largestFixed.value(), segFixed.value());
-        }
-        perSample += largestPerSample;
-        fixed += largestFixed;
+        const analysis::KeptActivations kept = m_rec.keptActivations(m_droppedPerSample, m_droppedFixed);
+        const Count perSample = kept.perSample;
+        const Count fixed = kept.fixed;
+        const Count fullPerSample = kept.fullPerSample;
+        const Count fullFixed = kept.fullFixed;
         const Count input = Count{m_result.inputBytesPerSample} + m_labelBytes;
         m_result.activationBytesPerSample = perSample.value();
         m_result.activationBytesFixed = fixed.value();
         m_result.uncheckpointedActivationBytesPerSample = fullPerSample.value();
         m_result.uncheckpointedActivationBytesFixed = fullFixed.value();
         m_result.inputBytesPerSample = input.value();
-        m_result.output = m_tensors.empty() ? TensorInfo{} : m_tensors[m_networkOutput].info;
-        const bool overflow = m_overflow || perSample.isOverflow() || fixed.isOverflow() || input.isOverflow()
+        m_result.output = m_rec.tensorCount() == 0 ? TensorInfo{} : m_rec.tensor(m_networkOutput).info;
+        const bool overflow = m_overflow || m_rec.overflowed() || kept.overflow || perSample.isOverflow() || fixed.isOverflow() || input.isOverflow()
             || m_autocastCopies.isOverflow() || m_params.isOverflow() || fullPerSample.isOverflow()
             || fullFixed.isOverflow() || m_trainableBytes.isOverflow() || m_forward.isOverflow()
             || m_backward.isOverflow() || m_recompute.isOverflow() || m_attentionRecompute.isOverflow();
         if (overflow && !m_result.error)
             m_result.error = Error{"the network's sizes overflow 64-bit byte counts", "layers"};
         if (!m_result.error)
-            finishStepGraph();
+            m_result.step = m_rec.finish(m_result.inputBytesPerSample);
     }
 
-    std::size_t newStorage(Count perSample, Count fixed)
-    {
-        m_overflow = m_overflow || perSample.isOverflow() || fixed.isOverflow();
-        m_storages.push_back(Storage{perSample, fixed, false, false, false, m_segment, false, m_step.ops.size()});
-        return m_storages.size() - 1;
-    }
+    std::size_t newStorage(Count perSample, Count fixed) { return m_rec.newStorage(perSample, fixed); }
 
-    /// Marks a storage as kept for backward; the first layer to keep it is charged for it (inside a
-    /// checkpointed block: what the layer keeps while backward recomputes the block).
-    void keep(std::size_t storage, LayerRow& row)
-    {
-        auto& s = m_storages[storage];
-        if (s.isNetworkInput)
-            return;
-        // Inside a checkpointed iteration, a storage that iteration created is recomputed, not kept.
-        const bool inSegment = m_segment >= 0 && s.segment == m_segment;
-        if (inSegment)
-            s.savedInSegment = true;
-        else
-            s.kept = true;
-        m_keeps.push_back(Keep{storage, m_step.ops.size(), inSegment});
-        if (s.saved)
-            return;
-        s.saved = true;
-        row.activationBytesPerSample += s.bytesPerSample.value();
-        row.activationBytesFixed += s.bytesFixed.value();
-    }
+    void keep(std::size_t storage, LayerRow& row) { m_rec.keep(storage, row); }
 
     /// A layer whose full name another layer already has: "b.0.r" at the top level beside the Repeat
     /// block b's layer r, or a layer named "0" beside the unnamed first layer.
@@ -1428,10 +1250,9 @@ private:
     std::size_t pushInvalid(LayerRow row, const TensorInfo& passThrough)
     {
         row.output = passThrough;
-        m_byFullName[row.name] = m_tensors.size();
+        m_byFullName[row.name] = m_rec.tensorCount();
         m_result.rows.push_back(std::move(row));
-        m_tensors.push_back(Tensor{passThrough, 0, m_result.rows.size() - 1, false, true});
-        return m_tensors.size() - 1;
+        return m_rec.addTensor(analysis::Tensor{passThrough, 0, m_result.rows.size() - 1, false, true});
     }
 
     /// A layer's warnings, once per spec (a Repeat block's iterations would repeat them).
@@ -1458,7 +1279,7 @@ private:
 
     std::string tensorName(std::size_t tensor) const
     {
-        const auto& t = m_tensors[tensor];
+        const auto& t = m_rec.tensor(tensor);
         return t.producerRow ? m_result.rows[*t.producerRow].name : std::string(kNetworkInputName);
     }
 
@@ -1473,24 +1294,19 @@ private:
     AnalysisOptions m_options;
     Precision m_precision;
     Analysis m_result;
-    std::vector<Storage> m_storages;
-    std::vector<Tensor> m_tensors;
+    analysis::StepRecorder m_rec;
     std::unordered_map<std::string, std::size_t> m_byFullName;
     std::unordered_set<std::string> m_warned; ///< spec path + message of each warning recorded
     std::map<std::size_t, Count> m_weightByRow;
     std::map<std::size_t, std::vector<std::int64_t>> m_weightShapeByRow; ///< empty where the kind gives none
     std::map<std::size_t, bool> m_weightTrainsByRow;
     std::map<std::size_t, std::size_t> m_weightParameterByRow; ///< row -> its trainable weight's StepParameter
-    StepGraph m_step;
-    std::vector<Keep> m_keeps;
     Count m_params, m_buffers, m_paramBytes, m_bufferBytes, m_autocastCopies, m_labelBytes;
     Count m_trainable, m_trainableBytes, m_lora, m_forward, m_backward, m_recompute, m_attentionRecompute;
     Count m_droppedPerSample, m_droppedFixed; ///< attention scores selective checkpointing drops
     std::string m_headName;              ///< the last Linear layer: LoRA's default targets skip it
     std::vector<bool> m_targetMatched;   ///< per LoRA target
     bool m_anyCheckpointMark = false;
-    std::ptrdiff_t m_segment = -1;       ///< the checkpointed iteration being walked
-    std::size_t m_segmentCount = 0;      ///< checkpointed iterations so far
     std::uint64_t m_transient = 0;
     std::size_t m_analysed = 0;
     std::vector<RowIterations> m_iterations; ///< the Repeat iterations being walked, outermost first
