@@ -8,7 +8,8 @@ namespace headroom::analysis {
 
 Count StepRecorder::addNetworkInput(const TensorInfo& info)
 {
-    m_storages.push_back(Storage { info.shape.elements() * Count { elementSize(info.dtype) }, 0, true, false });
+    m_storages.push_back(
+        Storage { info.shape.elements() * Count { elementSize(info.dtype) }, 0, true, false });
     m_tensors.push_back(Tensor { info, 0, std::nullopt, true });
     return m_storages[0].bytesPerSample;
 }
@@ -51,7 +52,10 @@ void StepRecorder::keep(std::size_t storage, LayerRow& row)
     row.activationBytesFixed += s.bytesFixed.value();
 }
 
-void StepRecorder::addOp(StepOp op) { m_graph.ops.push_back(std::move(op)); }
+void StepRecorder::addOp(StepOp op)
+{
+    m_graph.ops.push_back(std::move(op));
+}
 
 std::size_t StepRecorder::addParameter(Count gradientBytes, std::size_t row)
 {
@@ -78,7 +82,8 @@ void StepRecorder::multiplySince(const StepSizes& before, Count times, bool ownS
         m_storages[i].copies *= times;
         if (!ownSegments)
             m_storages[i].copiesInSegment *= times;
-        m_overflow = m_overflow || m_storages[i].copies.isOverflow() || m_storages[i].copiesInSegment.isOverflow();
+        m_overflow
+            = m_overflow || m_storages[i].copies.isOverflow() || m_storages[i].copiesInSegment.isOverflow();
     }
     for (std::size_t i = before.parameters; i < m_graph.parameters.size(); ++i) {
         const Count copies = Count { m_graph.parameters[i].copies } * times;

@@ -18,7 +18,8 @@
 namespace headroom::analysis {
 
 /// A memory block: one tensor's storage, possibly shared by several tensors (views, in-place ops).
-struct Storage final {
+struct Storage final
+{
     Count bytesPerSample;
     Count bytesFixed;
     bool isNetworkInput = false;
@@ -40,7 +41,8 @@ struct Storage final {
 };
 
 /// A tensor flowing between layers.
-struct Tensor final {
+struct Tensor final
+{
     TensorInfo info;
     std::size_t storage = 0;
     std::optional<std::size_t> producerRow; ///< nullopt for the network input
@@ -50,7 +52,8 @@ struct Tensor final {
 };
 
 /// The activation bytes backward keeps, summed over the storages.
-struct KeptActivations final {
+struct KeptActivations final
+{
     /// With checkpointing: what stays kept, plus the checkpointed iteration whose recomputed activations
     /// are the largest (alive while backward runs through it).
     Count perSample;
@@ -62,13 +65,15 @@ struct KeptActivations final {
 };
 
 /// How far the record has come: what an iteration of a Repeat block adds from here.
-struct StepSizes final {
+struct StepSizes final
+{
     std::size_t ops = 0;
     std::size_t storages = 0;
     std::size_t parameters = 0;
 };
 
-class StepRecorder final {
+class StepRecorder final
+{
 public:
     /// The input batch: storage 0 and tensor 0. Returns its bytes per sample.
     Count addNetworkInput(const TensorInfo& info);
@@ -114,7 +119,8 @@ public:
 
 private:
     /// One "op keeps storage for backward" fact, resolved into StepStorage release points at the end.
-    struct Keep {
+    struct Keep
+    {
         std::size_t storage = 0;
         std::size_t op = 0;
         bool inSegment = false; ///< by an op of the checkpointed iteration that created the storage
