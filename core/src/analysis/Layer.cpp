@@ -178,7 +178,7 @@ std::size_t analyzeLayer(
             site.specPath);
         return current;
     }
-    LayerWork work { site, state.result.rows.size(), {}, nullptr, {}, {}, {}, {}, {}, {}, {}, 0 };
+    LayerWork work { site, state.result.rows.size() };
     work.row.name = site.name;
     work.row.type = site.spec.type;
     work.row.depth = site.depth;

@@ -19,6 +19,12 @@ namespace headroom::analysis {
 
 struct LayerWork final
 {
+    LayerWork(const LayerSite& layer, std::size_t row)
+        : site { layer }
+        , rowIndex { row }
+    {
+    }
+
     const LayerSite& site;
     std::size_t rowIndex = 0;
     LayerRow row;
