@@ -32,7 +32,9 @@
 // PyTorch then picks (AttentionCore.h, sdpaKernel):
 //   - flash attention for float16/bfloat16 (autocast casts float32 q/k/v, e.g. the rotary results, to
 //     the half type: new copies), grouped-query included: it keeps q, k, v as given (k and v with g
-//     heads), its output and a float32 logsumexp [h, T]; dropout is regenerated from a Philox seed;
+//     heads), its output and a float32 logsumexp [h, T]; dropout is regenerated from a Philox seed.
+//     cuDNN attention, put first on H100-class GPUs with cuDNN >= 9.15.1 (check_prefer_cudnn_attention),
+//     keeps the same (derivatives.yaml: q, k, v, output, logsumexp);
 //   - memory-efficient attention when k and v have every query head (g = h), float32 included: the
 //     same, with the logsumexp padded to [h, ceil(T / 32) 32];
 //   - the math path otherwise, i.e. float32 with g < h (memory-efficient attention refuses enable_gqa:
