@@ -40,15 +40,13 @@ std::string shortNumber(double value)
     return text.str();
 }
 
-constexpr const char* kDefaultGpu = "GeForce GTX 1080";
-constexpr std::int64_t kDefaultBatch = 32;
 /// Keeps the effective batch (micro-batch x steps x GPUs, each within the core's limits) in 64 bits.
 constexpr std::int64_t kMaxStepsTimesGpus = 1LL << 31;
 
 struct Options {
     std::string command;
     std::string file;
-    std::string gpu = kDefaultGpu;
+    std::string gpu{kDefaultGpuName};
     bool gpuGiven = false;
     Optimizer optimizer = Optimizer::Adam;
     OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;

@@ -635,12 +635,7 @@ void Document::setBatch(std::int64_t batch)
 
 void Document::setOptimizer(Optimizer optimizer)
 {
-    editSettings(tr("Change optimizer"), [&](Settings& s) {
-        s.setup.optimizer = optimizer;
-        // torch.optim refuses fused=True for an optimizer without a fused kernel: back to its default.
-        if (s.setup.optimizerImplementation == OptimizerImplementation::Fused && !hasFusedImplementation(optimizer))
-            s.setup.optimizerImplementation = OptimizerImplementation::Foreach;
-    });
+    editSettings(tr("Change optimizer"), [&](Settings& s) { s.setup.optimizer = optimizer; });
 }
 
 void Document::setOptimizerImplementation(OptimizerImplementation implementation)
@@ -692,6 +687,9 @@ void Document::editSettings(const QString& text, const std::function<void(Settin
     const Settings before = Settings::of(m_plan);
     Settings after = before;
     change(after);
+    // An optimizer implementation the new settings cannot run falls back in the same step
+    // (normalized(): a fused step that torch.optim does not have goes back to foreach).
+    after.setup = normalized(after.setup);
     if (after == before)
         return;
     push(

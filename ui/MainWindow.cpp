@@ -52,10 +52,8 @@ namespace headroom::ui {
 namespace {
 
 constexpr int kMaxRecentFiles = 8;
-constexpr std::int64_t kDefaultBatch = 32;
 constexpr QSize kPreferredSize{1480, 920};
 const QString kDefaultPreset = QStringLiteral("vgg16");
-const QString kDefaultGpu = QStringLiteral("GTX 1080");
 
 QString modelFilter() { return MainWindow::tr("Headroom models (*.json);;All files (*)"); }
 QString openFilter()
@@ -702,32 +700,19 @@ void MainWindow::restoreSettings()
         s->restoreState(settings.value(QStringLiteral("window/editorSplitter")).toByteArray());
 
     const GpuCatalog& catalog = m_setupPanel->catalog();
-    Gpu gpu;
     auto remembered = catalog.find(ss(settings.value(QStringLiteral("setup/gpu")).toString()));
-    if (!remembered)
-        remembered = catalog.find(ss(kDefaultGpu));
-    if (remembered) {
-        gpu = remembered.value();
-    } else if (!catalog.gpus().empty()) {
-        gpu = catalog.gpus().front();
-    } else {
-        gpu.name = "8 GiB GPU";
-        gpu.memoryBytes = 8 * kGiB;
-        gpu.custom = true;
-    }
+    const Gpu gpu = remembered ? std::move(remembered).value() : catalog.defaultGpu();
     TrainingSetup setup;
     setup.optimizer = parseOptimizer(ss(settings.value(QStringLiteral("setup/optimizer")).toString())).value_or(Optimizer::Adam);
     setup.optimizerImplementation
         = parseOptimizerImplementation(ss(settings.value(QStringLiteral("setup/optimizerImplementation")).toString()))
               .value_or(OptimizerImplementation::Foreach);
-    if (setup.optimizerImplementation == OptimizerImplementation::Fused && !hasFusedImplementation(setup.optimizer))
-        setup.optimizerImplementation = OptimizerImplementation::Foreach;
-    setup.batch = settings.value(QStringLiteral("setup/batch"), 32).toLongLong();
+    setup.batch = settings.value(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(kDefaultBatch)).toLongLong();
     setup.overheadBytes = settings.value(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(kDefaultOverheadBytes))
                               .toULongLong();
     const Precision precision
         = parsePrecision(ss(settings.value(QStringLiteral("setup/precision")).toString())).value_or(Precision::Fp32);
-    m_document->resetSetup(precision, setup, gpu);
+    m_document->resetSetup(precision, normalized(setup), gpu);
 }
 
 QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum)

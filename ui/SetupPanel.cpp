@@ -425,12 +425,12 @@ void SetupPanel::refresh()
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(plan.setup.optimizer)));
     m_eightBit->setChecked(plan.setup.eightBitOptimizer);
     m_implementation->setCurrentIndex(m_implementation->findData(static_cast<int>(plan.setup.optimizerImplementation)));
-    // Fused only where torch.optim has it (Document::setOptimizer leaves it for the others).
+    // Fused only where the set-up can run it (fusedStepAvailable(); the document falls back from it).
     auto* implementations = qobject_cast<QStandardItemModel*>(m_implementation->model());
     const int fused = m_implementation->findData(static_cast<int>(OptimizerImplementation::Fused));
     if (implementations && fused >= 0) {
         QStandardItem* item = implementations->item(fused);
-        const bool available = hasFusedImplementation(plan.setup.optimizer);
+        const bool available = fusedStepAvailable(plan.setup);
         item->setEnabled(available);
         item->setToolTip(available ? QString()
                                    : tr("%1 has no fused implementation in torch.optim")

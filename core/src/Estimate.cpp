@@ -118,12 +118,6 @@ Count optimizerStateBytes(const Analysis& analysis, Optimizer optimizer, bool ei
     return perState * tensors;
 }
 
-bool allShardingsContain(Sharding s) noexcept
-{
-    const auto all = allShardings();
-    return std::find(all.begin(), all.end(), s) != all.end();
-}
-
 /// The optimizer step's temporaries on one GPU (docs/memory-model.md, "The optimizer step"): foreach
 /// keeps lists as large as the parameters it updates (`updated` elements: this GPU's partition under
 /// ZeRO / FSDP), the for-loop a few tensors' worth of two consecutive parameters (each at most the
@@ -131,9 +125,7 @@ bool allShardingsContain(Sharding s) noexcept
 /// stepping in CPU memory keep none on the GPU.
 Count stepTemporaryBytes(const Analysis& analysis, const TrainingSetup& setup, Count updated)
 {
-    const Sharding sharding = setup.parallel.sharding;
-    const bool deepSpeed = sharding == Sharding::Zero1 || sharding == Sharding::Zero2 || sharding == Sharding::Zero3;
-    if (setup.eightBitOptimizer || setup.parallel.offloadOptimizer || deepSpeed)
+    if (!stepsWithTorchOptim(setup) || setup.parallel.offloadOptimizer)
         return Count{};
     const StepTemporaries t = optimizerStepTemporaries(setup.optimizer, setup.optimizerImplementation);
     Count forLoop;
@@ -222,50 +214,6 @@ std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept
     case Component::Overhead: return m.overhead;
     }
     return 0;
-}
-
-std::optional<Error> validateSetup(const TrainingSetup& setup)
-{
-    if (setup.accumulationSteps < 1 || setup.accumulationSteps > kMaxAccumulationSteps)
-        return Error{"accumulation steps must be from 1 to " + std::to_string(kMaxAccumulationSteps) + ", not "
-                         + std::to_string(setup.accumulationSteps),
-                     "accumulation_steps"};
-    const Parallelism& par = setup.parallel;
-    if (par.gpus < 1 || par.gpus > kMaxGpus)
-        return Error{"the GPU count must be from 1 to " + std::to_string(kMaxGpus) + ", not "
-                         + std::to_string(par.gpus),
-                     "parallel.gpus"};
-    if (par.tensorParallel < 1 || par.tensorParallel > par.gpus)
-        return Error{"the tensor-parallel degree must be from 1 to the GPU count (" + std::to_string(par.gpus)
-                         + "), not " + std::to_string(par.tensorParallel),
-                     "parallel.tensor_parallel"};
-    if (par.gpus % par.tensorParallel != 0)
-        return Error{"the tensor-parallel degree " + std::to_string(par.tensorParallel) + " must divide the GPU count "
-                         + std::to_string(par.gpus) + " (data-parallel degree = GPUs / tensor-parallel degree)",
-                     "parallel.tensor_parallel"};
-    if (!allShardingsContain(par.sharding))
-        return Error{"the sharding strategy is not one Headroom knows", "parallel.sharding"};
-    if (par.offloadOptimizer && par.sharding == Sharding::None)
-        return Error{"offloading the optimizer to the CPU needs DeepSpeed ZeRO (stage 1, 2 or 3, also on one "
-                     "GPU) or FSDP; plain PyTorch and DDP keep the optimizer on the GPU",
-                     "parallel.offload_optimizer"};
-    if (setup.eightBitOptimizer && !hasEightBitVariant(setup.optimizer)) {
-        const std::string name{optimizerLabel(setup.optimizer)};
-        return Error{optimizerStateTensors(setup.optimizer) == 0
-                         ? "8-bit optimizer state needs an optimizer with state; " + name + " keeps none"
-                         : "8-bit optimizer state is not available for " + name
-                               + ": bitsandbytes ships 8-bit SGD with momentum, Adam, AdamW, RMSprop and Adagrad",
-                     "eight_bit_optimizer"};
-    }
-    const bool deepSpeedOptimizer = par.sharding == Sharding::Zero1 || par.sharding == Sharding::Zero2
-        || par.sharding == Sharding::Zero3;
-    if (setup.optimizerImplementation == OptimizerImplementation::Fused && !setup.eightBitOptimizer
-        && !deepSpeedOptimizer && !hasFusedImplementation(setup.optimizer))
-        return Error{"torch.optim has no fused " + std::string{optimizerLabel(setup.optimizer)}
-                         + " on CUDA (fused=True exists for SGD, SGD with momentum or Nesterov, Adam, AdamW and "
-                           "AMSGrad); choose foreach or for-loop",
-                     "optimizer_implementation"};
-    return std::nullopt;
 }
 
 Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingSetup& setup)
