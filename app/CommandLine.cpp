@@ -444,7 +444,6 @@ Plan makePlan(const Options& o, const std::string& executablePath)
             throw UsageError{gpu.error().message};
         plan.gpu = gpu.value();
     }
-    plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     return plan;
 }
 
@@ -478,18 +477,18 @@ std::string plural(std::int64_t n, const char* one, const char* many)
     return std::to_string(n) + ' ' + (n == 1 ? one : many);
 }
 
-/// The throughput estimate, or why there is none (a GPU without figures for the precision).
-Result<ThroughputEstimate> throughputOf(const Plan& plan, const PlanResult& result)
+/// The throughput estimate evaluate() made, or why there is none (a GPU without figures for the precision).
+Result<ThroughputEstimate> throughputOf(const PlanResult& result)
 {
-    TrainingSetup setup = plan.setup;
-    setup.gpuMemoryBytes = plan.gpu.memoryBytes;
-    return estimateThroughput(result.analysis, setup, plan.gpu);
+    if (result.throughput)
+        return *result.throughput;
+    return result.throughputError.value_or(Error{"no throughput estimate", "throughput"});
 }
 
 void printThroughput(const Plan& plan, const PlanResult& result, std::ostream& out)
 {
     using namespace report::plantext;
-    const auto t = throughputOf(plan, result);
+    const auto t = throughputOf(result);
     out << "Throughput (estimated)\n";
     if (!t) {
         keyLine(out, "  Not estimated", t.error().message);
@@ -597,9 +596,9 @@ void writeJson(std::ostream& out, nlohmann::ordered_json j, int indent)
     out << j.dump(indent) << '\n';
 }
 
-nlohmann::ordered_json throughputJson(const Plan& plan, const PlanResult& result)
+nlohmann::ordered_json throughputJson(const PlanResult& result)
 {
-    const auto t = throughputOf(plan, result);
+    const auto t = throughputOf(result);
     if (!t)
         return {{"error", t.error().message}};
     const ThroughputEstimate& e = *t;
@@ -630,7 +629,7 @@ int runEstimate(const Options& o, const std::string& exe, std::ostream& out, std
         auto j = planToJson(plan, result);
         // planToJson carries the memory plan; the throughput estimate is the command line's addition.
         if (!j.contains("throughput"))
-            j["throughput"] = throughputJson(plan, result);
+            j["throughput"] = throughputJson(result);
         writeJson(out, std::move(j), 2);
     } else {
         printTable(plan, result, out);

@@ -387,15 +387,16 @@ MemoryBreakdown MemoryModel::firstStepMomentAt(std::size_t moment, std::int64_t 
     return out;
 }
 
-Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
+Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup, std::uint64_t gpuMemoryBytes)
 {
     auto model = MemoryModel::build(analysis, setup);
     if (!model)
         return model.error();
-    return estimate(analysis, model.value(), setup);
+    return estimate(analysis, model.value(), setup, gpuMemoryBytes);
 }
 
-Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, const TrainingSetup& setup)
+Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, const TrainingSetup& setup,
+                          std::uint64_t gpuMemoryBytes)
 {
     const MemoryModel* model = &memory;
     auto bytes = model->at(setup.batch);
@@ -410,9 +411,9 @@ Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, c
     e.peakLayer = momentLayerName(analysis, model->timeline().moments()[e.peak.moment]);
     e.firstStepPeakBytes = model->firstStepPeak(setup.batch);
     e.optimizerStepBytes = model->momentAt(model->optimizerStepMoment(), setup.batch).total();
-    e.gpuMemoryBytes = setup.gpuMemoryBytes;
-    e.fits = e.peakBytes() <= setup.gpuMemoryBytes;
-    e.maxBatch = model->maxBatch(setup.gpuMemoryBytes);
+    e.gpuMemoryBytes = gpuMemoryBytes;
+    e.fits = e.peakBytes() <= gpuMemoryBytes;
+    e.maxBatch = model->maxBatch(gpuMemoryBytes);
     // build() validated steps and GPUs (each at most 2^20); the products saturate rather than wrap.
     const auto times = [](std::int64_t a, std::int64_t b) {
         std::int64_t r = 0;

@@ -212,10 +212,10 @@ void TestDocument::gpuChangeIsUndoable()
     doc.resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
     doc.setGpu(catalog.gpus()[1]);
     doc.setGpu(catalog.gpus()[2]);
-    QCOMPARE(doc.plan().setup.gpuMemoryBytes, catalog.gpus()[2].memoryBytes);
+    QCOMPARE(doc.plan().gpu.memoryBytes, catalog.gpus()[2].memoryBytes);
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().gpu.name, catalog.gpus()[1].name);
-    QCOMPARE(doc.plan().setup.gpuMemoryBytes, catalog.gpus()[1].memoryBytes);
+    QCOMPARE(doc.plan().gpu.memoryBytes, catalog.gpus()[1].memoryBytes);
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().gpu.name, catalog.gpus()[0].name);
 }

@@ -92,7 +92,7 @@ struct Estimate final {
     std::string peakLayer;               ///< its layer's name ("" for the optimizer step)
     std::uint64_t firstStepPeakBytes = 0; ///< the first step's peak (at most total(): no state before its step)
     std::uint64_t optimizerStepBytes = 0; ///< memory during the optimizer step
-    std::uint64_t gpuMemoryBytes = 0;
+    std::uint64_t gpuMemoryBytes = 0; ///< the GPU's memory it was estimated for
     bool fits = false; ///< total() <= gpuMemoryBytes
     std::int64_t maxBatch = 0;          ///< the largest micro-batch per GPU that fits
     std::int64_t maxEffectiveBatch = 0; ///< maxBatch x accumulation steps x data-parallel GPUs
@@ -107,13 +107,16 @@ struct Estimate final {
     }
 };
 
-/// The estimate from a memory model already built for this analysis and set-up (every slider tick: a
-/// few multiplications). Fails if the batch is not in 1..kMaxBatch or a byte count would overflow.
-[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& model, const TrainingSetup& setup);
+/// The estimate on a GPU of `gpuMemoryBytes` from a memory model already built for this analysis and
+/// set-up (every slider tick: a few multiplications). Fails if the batch is not in 1..kMaxBatch or a
+/// byte count would overflow.
+[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& model, const TrainingSetup& setup,
+                                        std::uint64_t gpuMemoryBytes);
 
-/// Combines an analysis with a set-up. Fails if the analysis has an error (naming the blocking
-/// layer), the batch is not in 1..kMaxBatch, or a byte count would overflow.
-[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup);
+/// Combines an analysis with a set-up on a GPU of `gpuMemoryBytes` (Plan's evaluate() does it for a
+/// plan, on its GPU). Fails if the analysis has an error (naming the blocking layer), the batch is
+/// not in 1..kMaxBatch, or a byte count would overflow.
+[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup, std::uint64_t gpuMemoryBytes);
 
 /// The breakdown for each batch in [first, last] (step 1), for charts. Empty on error.
 [[nodiscard]] Result<std::vector<MemoryBreakdown>> sweep(const Analysis& analysis, const TrainingSetup& setup,

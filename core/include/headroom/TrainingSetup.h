@@ -26,7 +26,6 @@ inline constexpr std::int64_t kMaxGpus = 1LL << 20;
 struct TrainingSetup final {
     Optimizer optimizer = Optimizer::Adam;
     std::int64_t batch = kDefaultBatch;
-    std::uint64_t gpuMemoryBytes = 8ULL * 1024ULL * 1024ULL * 1024ULL;
     std::uint64_t overheadBytes = kDefaultOverheadBytes;
     /// Gradient accumulation: `batch` is the micro-batch; each optimizer step sees batch x steps
     /// samples per data-parallel rank. Memory follows the micro-batch.
