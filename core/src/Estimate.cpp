@@ -145,6 +145,72 @@ Count stepTemporaryBytes(const Analysis& analysis, const TrainingSetup& setup, C
     return (Count{static_cast<std::uint64_t>(t.parameterLists)} * updated + forLoop) * Count{kFloat32Bytes};
 }
 
+/// The model states on one GPU after tensor parallelism (Megatron-LM: the split layers hold 1/t of
+/// their parameters), before data parallelism shards them.
+struct ModelStates {
+    TensorSplit split;
+    Count parameterBytes;
+    Count gradients;
+    Count optimizerState; ///< with pure half training's float32 master weights
+    Count trainableHere;  ///< trainable parameter elements on this GPU
+};
+
+ModelStates modelStatesPerGpu(const Analysis& analysis, const TrainingSetup& setup)
+{
+    ModelStates out;
+    const Precision p = analysis.precision;
+    out.split = splitForTensorParallel(analysis, static_cast<std::uint64_t>(setup.parallel.tensorParallel));
+    const TensorSplit& split = out.split;
+    const std::uint64_t trainable = analysis.trainableParams;
+    const Count allParameterBytes{analysis.parameterBytes};
+    out.parameterBytes = without(allParameterBytes, share(allParameterBytes, split.removedParams, analysis.totalParams));
+    // Gradients have their parameters' dtype. Until the analysis reports trainableParameterBytes, every
+    // trainable parameter has the precision's parameter type.
+    const Count gradientBase = analysis.trainableParameterBytes > 0 || trainable == 0
+        ? Count{analysis.trainableParameterBytes}
+        : Count{trainable} * Count{elementSize(parameterType(p))};
+    out.gradients = without(gradientBase, share(gradientBase, split.removedTrainable, trainable));
+    const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
+    out.optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
+    out.trainableHere = without(Count{trainable}, Count{split.removedTrainable});
+    // Pure half training: the optimizer's float32 master copy of the trainable weights.
+    if (isPureHalf(p))
+        out.optimizerState += out.trainableHere * Count{kFloat32Bytes};
+    return out;
+}
+
+/// What data parallelism adds beside the model states: DDP's gradient buckets, ZeRO-3 / FSDP's gathered
+/// layers, and the cap on autocast's half copies while only gathered layers have full weights.
+void addDataParallelBuffers(StepConditions& c, const Analysis& analysis, const Parallelism& par, const ModelStates& states)
+{
+    const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
+    const bool gathersLayers = ranks > 1 && shardingStage(par.sharding) >= 3;
+    const Precision p = analysis.precision;
+    if (ranks > 1 && par.sharding == Sharding::None)
+        c.bucketBytes = states.gradients.value(); // DDP's flat gradient buckets: a second copy of every gradient
+    if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
+        c.gatheredBytes = (Count{2}
+                           * share(Count{analysis.parameterBytes}, states.split.largestLayerParams, analysis.totalParams))
+                              .value();
+    // A fully sharded model has a layer's full weights only while it is gathered, so autocast's half
+    // copies exist only for the gathered layer and the prefetched one.
+    if (gathersLayers && isAutocast(p))
+        c.autocastCopyCap
+            = (Count{2} * Count{states.split.largestCastLayerParams} * Count{elementSize(halfType(p))}).value();
+}
+
+/// DeepSpeed ZeRO's optimizer step in mixed precision: each rank converts its half gradient partition
+/// (`partition` elements) to a float32 copy for the optimizer (stage 1/2: the whole partition; stage 3:
+/// one sub-group of at most sub_group_size elements at a time). It exists only during the step, when
+/// activations are gone.
+Count deepSpeedStepGradientBytes(const Parallelism& par, Precision p, Count partition)
+{
+    if (!isDeepSpeedZero(par.sharding) || !isPureHalf(p) || par.offloadOptimizer)
+        return Count{};
+    return (shardingStage(par.sharding) >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements) : partition)
+        * Count{kFloat32Bytes};
+}
+
 void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noexcept
 {
     switch (c) {
@@ -232,50 +298,18 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
     const Parallelism& par = setup.parallel;
     const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
     const auto tensorParallel = static_cast<std::uint64_t>(par.tensorParallel);
-
-    // Per GPU after tensor parallelism (Megatron-LM): the split layers hold 1/t of their parameters.
-    const TensorSplit split = splitForTensorParallel(analysis, tensorParallel);
-    const std::uint64_t trainable = analysis.trainableParams;
-    const Count allParameterBytes{analysis.parameterBytes};
-    const Count parameterBytes
-        = without(allParameterBytes, share(allParameterBytes, split.removedParams, analysis.totalParams));
-    // Gradients have their parameters' dtype. Until the analysis reports trainableParameterBytes, every
-    // trainable parameter has the precision's parameter type.
-    const Count gradientBase = analysis.trainableParameterBytes > 0 || trainable == 0
-        ? Count{analysis.trainableParameterBytes}
-        : Count{trainable} * Count{elementSize(parameterType(p))};
-    const Count gradients = without(gradientBase, share(gradientBase, split.removedTrainable, trainable));
-    const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
-    Count optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
-    const Count trainableHere = without(Count{trainable}, Count{split.removedTrainable});
-    // Pure half training: the optimizer's float32 master copy of the trainable weights.
-    if (isPureHalf(p))
-        optimizerState += trainableHere * Count{kFloat32Bytes};
+    const ModelStates states = modelStatesPerGpu(analysis, setup);
+    const Count& gradients = states.gradients;
+    const Count& trainableHere = states.trainableHere;
 
     // Data parallelism over `ranks` GPUs: ZeRO / FSDP shards (each rank holds ceil(bytes / N)).
     const int stage = shardingStage(par.sharding);
-    const bool gathersLayers = ranks > 1 && stage >= 3;
-    Count shardedState = stage >= 1 ? ceilDiv(optimizerState, ranks) : optimizerState;
-    const Count shardedParameters = stage >= 3 ? ceilDiv(parameterBytes, ranks) : parameterBytes;
+    Count shardedState = stage >= 1 ? ceilDiv(states.optimizerState, ranks) : states.optimizerState;
+    const Count shardedParameters = stage >= 3 ? ceilDiv(states.parameterBytes, ranks) : states.parameterBytes;
     StepConditions c;
-    if (ranks > 1 && par.sharding == Sharding::None)
-        c.bucketBytes = gradients.value(); // DDP's flat gradient buckets: a second copy of every gradient
-    if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
-        c.gatheredBytes = (Count{2} * share(allParameterBytes, split.largestLayerParams, analysis.totalParams)).value();
-    // A fully sharded model has a layer's full weights only while it is gathered, so autocast's half
-    // copies exist only for the gathered layer and the prefetched one.
-    if (gathersLayers && isAutocast(p))
-        c.autocastCopyCap = (Count{2} * Count{split.largestCastLayerParams} * Count{elementSize(halfType(p))}).value();
-    // DeepSpeed ZeRO's optimizer step in mixed precision: each rank converts its half gradient partition
-    // to a float32 copy for the optimizer (stage 1/2: the whole partition; stage 3: one sub-group of at
-    // most sub_group_size elements at a time). It exists only during the step, when activations are gone.
-    Count stepGradients;
-    const bool deepSpeed = par.sharding == Sharding::Zero1 || par.sharding == Sharding::Zero2
-        || par.sharding == Sharding::Zero3;
+    addDataParallelBuffers(c, analysis, par, states);
     const Count partition = ceilDiv(trainableHere, ranks);
-    if (deepSpeed && isPureHalf(p) && !par.offloadOptimizer)
-        stepGradients = (stage >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements) : partition)
-            * Count{kFloat32Bytes};
+    const Count stepGradients = deepSpeedStepGradientBytes(par, p, partition);
     if (par.offloadOptimizer) {
         // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
         // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.

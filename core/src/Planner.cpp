@@ -173,6 +173,9 @@ private:
     void search(Unit& unit, const Analysis& baseAnalysis) const;
     /// Tries one set-up, choosing its micro-batch and accumulation steps.
     Tried tryConfiguration(Unit& unit, PlanSettings settings) const;
+    /// tryConfiguration() when `need` samples per replica do not fit one micro-batch: the fewest
+    /// accumulation steps that reach them.
+    Tried tryAccumulation(Unit& unit, PlanSettings settings, std::int64_t need, Tried tried) const;
     void keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const;
     [[nodiscard]] PlanCandidate candidateFor(const Analysis& analysis, const PlanSettings& settings,
                                              const MemoryModel& model) const;
@@ -341,14 +344,20 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
         keep(unit, settings, model.value());
         return tried;
     }
+    return tryAccumulation(unit, std::move(settings), need, tried);
+}
+
+Search::Tried Search::tryAccumulation(Unit& unit, PlanSettings settings, std::int64_t need, Tried tried) const
+{
     // Accumulation keeps earlier micro-batches' gradients alive: one model for every count above 1
     // (StepTimeline only asks whether there are later micro-batches).
+    TrainingSetup& setup = settings.setup;
     setup.accumulationSteps = 2;
-    auto accumulating = MemoryModel::build(analysis, setup);
+    auto accumulating = MemoryModel::build(*unit.analysis, setup);
     ++unit.examined;
     if (!accumulating)
         return tried;
-    const std::int64_t largestMicro = accumulating->maxBatch(capacity);
+    const std::int64_t largestMicro = accumulating->maxBatch(m_base.gpu.memoryBytes);
     tried.optimizerStepMatters = tried.optimizerStepMatters
         || optimizerStepPeaks(accumulating.value(), {largestMicro, largestMicro + 1});
     const std::int64_t steps = accumulationStepsFor(need, largestMicro, divisorsFor(unit, need));
@@ -358,7 +367,7 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
         setup.batch = std::max<std::int64_t>(largestMicro, 1);
         setup.accumulationSteps = kMaxAccumulationSteps;
         const double most = static_cast<double>(largestMicro) * static_cast<double>(kMaxAccumulationSteps)
-            * static_cast<double>(ranks);
+            * static_cast<double>(setup.parallel.dataParallel());
         s.batchShort = static_cast<std::int64_t>(static_cast<double>(*m_goal.targetBatch) - most);
         noteShortfall(unit, s, settings);
         tried.reached = false;

@@ -13,9 +13,12 @@ bool allShardingsContain(Sharding s) noexcept
     return std::find(all.begin(), all.end(), s) != all.end();
 }
 
-bool isDeepSpeedZero(Sharding s) noexcept { return s == Sharding::Zero1 || s == Sharding::Zero2 || s == Sharding::Zero3; }
-
 } // namespace
+
+bool isDeepSpeedZero(Sharding s) noexcept
+{
+    return s == Sharding::Zero1 || s == Sharding::Zero2 || s == Sharding::Zero3;
+}
 
 bool stepsWithTorchOptim(const TrainingSetup& setup) noexcept
 {

@@ -40,6 +40,9 @@ struct TrainingSetup final {
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
 };
 
+/// DeepSpeed ZeRO stage 1, 2 or 3 (not FSDP, whose stages it resembles).
+[[nodiscard]] bool isDeepSpeedZero(Sharding s) noexcept;
+
 /// Whether torch.optim runs the optimizer step. Not with bitsandbytes' 8-bit optimizers
 /// (bitsandbytes/optim/*.py: their own block-wise kernels) nor under DeepSpeed ZeRO, whose engine
 /// steps with its own optimizer (DeepSpeed's FusedAdam / CPU Adam); FSDP keeps torch.optim.
