@@ -1,6 +1,6 @@
 #include "PlanText.h"
 
-#include "CoreText.h" // ui/
+#include "CoreText.h" // text/
 
 #include "headroom/Format.h"
 #include "headroom/Optimizer.h"

@@ -14,8 +14,8 @@ enum class FontRole { Title, Heading, Body, BodyBold, Small, SmallBold, Tiny };
 /// DejaVu Sans where installed (it is embedded in the PDF, so readers need not have it); the
 /// platform's sans-serif otherwise.
 [[nodiscard]] QFont font(FontRole role);
-// Component colours and the chart's stacking order come from ui/ComponentColors.h, which the GUI's
-// chart uses too.
+// Component colours and the chart's stacking order come from ComponentColors.h (beside this file),
+// which the GUI's charts use too.
 
 inline const QColor kText { 0x1f, 0x23, 0x28 };
 inline const QColor kMuted { 0x5f, 0x66, 0x6d };

@@ -1,7 +1,7 @@
 #include "ChartParts.h"
 
-#include "ComponentColors.h" // ui/
-#include "CoreText.h"        // ui/
+#include "ComponentColors.h"
+#include "CoreText.h"        // text/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Count.h"

@@ -1,7 +1,7 @@
 #include "MemoryChartPainter.h"
 
 #include "ChartParts.h"
-#include "ComponentColors.h" // ui/
+#include "ComponentColors.h"
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Count.h"

@@ -1,6 +1,6 @@
 #include "StepChart.h"
 
-#include "CoreText.h" // ui/
+#include "CoreText.h" // text/
 #include "headroom/Format.h"
 
 #include <algorithm>

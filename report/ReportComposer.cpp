@@ -5,8 +5,8 @@
 #include "PlannerText.h"
 #include "MemoryChartPainter.h"
 #include "StepChartPainter.h"
-#include "ComponentColors.h" // ui/
-#include "CoreText.h" // ui/
+#include "ComponentColors.h"
+#include "CoreText.h" // text/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Format.h"

@@ -12,8 +12,10 @@
 namespace headroom::report {
 
 /// Sentences and figures that `headroom estimate` and the PDF report both show for a plan's
-/// training strategies, so the two say the same thing in the same words. Plain std::string (no Qt):
-/// the command line formats through them too.
+/// training strategies, so the two say the same thing in the same words. Plain std::string in and
+/// out, so the command line formats through them too; inside, the words go through
+/// QCoreApplication::translate (Qt Core only), which gives English unless a language is installed
+/// (the GUI installs the user's, the command line none).
 namespace plantext {
 
 /// The strategies that differ from the default (one GPU, no accumulation, checkpointing or LoRA,
