@@ -1,9 +1,10 @@
 // The command line against hostile input (issue 26): a report never replaces the model it is made from,
 // names from files cannot drive the terminal, a flood of warnings is summarised, a symbolic-link loop
 // is called what it is. The real `headroom` binary, run as a process.
+#include "RunHeadroom.h"
+
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -13,21 +14,6 @@
 #include <unistd.h>
 
 namespace {
-
-struct Run {
-    int exitCode = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Run runHeadroom(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(HEADROOM_BINARY), args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
 
 void writeFile(const QString& path, const QByteArray& bytes)
 {
@@ -114,14 +100,14 @@ void TestCliHostile::reportNeverReplacesItsModel()
         QVERIFY(QFile::link(modelPath, output = folder + QStringLiteral("/link.pdf")));
     else if (how == QLatin1String("hardlink"))
         QVERIFY(::link(QFile::encodeName(modelPath).constData(), QFile::encodeName(output = folder + QStringLiteral("/hard.pdf")).constData()) == 0);
-    const Run r = runHeadroom({QStringLiteral("report"), modelPath, QStringLiteral("-o"), output});
+    const RunBytes r = runHeadroomBytes({QStringLiteral("report"), modelPath, QStringLiteral("-o"), output});
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.startsWith("headroom: error: cannot write the report to "), r.err.constData());
     QVERIFY2(r.err.contains(shown.toUtf8()), r.err.constData());
     QVERIFY2(r.err.contains("writing there would replace it: choose another name"), r.err.constData());
     QCOMPARE(readFile(modelPath), before); // the model is untouched
     // Any other name is fine.
-    const Run ok = runHeadroom({QStringLiteral("report"), modelPath, QStringLiteral("-o"), folder + QStringLiteral("/report.pdf")});
+    const RunBytes ok = runHeadroomBytes({QStringLiteral("report"), modelPath, QStringLiteral("-o"), folder + QStringLiteral("/report.pdf")});
     QCOMPARE(ok.exitCode, 0);
 }
 
@@ -132,11 +118,11 @@ void TestCliHostile::controlCharactersAreEscaped()
     const std::string name = "evil\x1b[31mred\x07\xc2\x9b" "2J\x7f";
     const QString path = m_dir.filePath(QStringLiteral("control.json"));
     writeFile(path, model(name));
-    const Run table = runHeadroom({QStringLiteral("estimate"), path});
+    const RunBytes table = runHeadroomBytes({QStringLiteral("estimate"), path});
     QCOMPARE(table.exitCode, 0);
     QVERIFY2(!hasControlCharacters(table.out), table.out.constData());
     QVERIFY2(table.out.contains("evil\\x1b[31mred\\x07\\u009b2J\\u007f"), table.out.constData());
-    const Run json = runHeadroom({QStringLiteral("estimate"), path, QStringLiteral("--json")});
+    const RunBytes json = runHeadroomBytes({QStringLiteral("estimate"), path, QStringLiteral("--json")});
     QCOMPARE(json.exitCode, 0);
     QVERIFY(!hasControlCharacters(json.out));
     QCOMPARE(nlohmann::json::parse(json.out.toStdString())["model"].get<std::string>(), name);
@@ -153,13 +139,13 @@ void TestCliHostile::warningsAreSummarised()
     const nlohmann::json m = {{"format", "headroom-model"}, {"version", 1}, {"input", {{"shape", {8}}}}, {"layers", layers}};
     const QString path = m_dir.filePath(QStringLiteral("warnings.json"));
     writeFile(path, QByteArray::fromStdString(m.dump()));
-    const Run r = runHeadroom({QStringLiteral("estimate"), path});
+    const RunBytes r = runHeadroomBytes({QStringLiteral("estimate"), path});
     QCOMPARE(r.exitCode, 0);
     const QList<QByteArray> lines = r.err.trimmed().split('\n');
     QCOMPARE(lines.size(), 21);
     QVERIFY2(lines.first().startsWith("headroom: warning: layer 'op0': "), lines.first().constData());
     QCOMPARE(lines.last(), QByteArray("headroom: warning: and 10 more warnings (--json lists every one)"));
-    const Run json = runHeadroom({QStringLiteral("estimate"), path, QStringLiteral("--json")});
+    const RunBytes json = runHeadroomBytes({QStringLiteral("estimate"), path, QStringLiteral("--json")});
     QCOMPARE(nlohmann::json::parse(json.out.toStdString())["warnings"].size(), std::size_t{30});
 }
 
@@ -170,16 +156,16 @@ void TestCliHostile::symbolicLinkLoopsAreNamed()
     const QString b = m_dir.filePath(QStringLiteral("b.json"));
     QVERIFY(QFile::link(b, a));
     QVERIFY(QFile::link(a, b));
-    const Run loop = runHeadroom({QStringLiteral("estimate"), a});
+    const RunBytes loop = runHeadroomBytes({QStringLiteral("estimate"), a});
     QCOMPARE(loop.exitCode, 2);
     QCOMPARE(loop.err, QByteArray("headroom: error: " + QFile::encodeName(a)
                                   + ": is a loop of symbolic links (following them never reaches a file)\n"));
     const QString onnx = m_dir.filePath(QStringLiteral("loop.onnx"));
     QVERIFY(QFile::link(onnx, onnx));
-    QVERIFY(runHeadroom({QStringLiteral("estimate"), onnx}).err.contains(": is a loop of symbolic links"));
+    QVERIFY(runHeadroomBytes({QStringLiteral("estimate"), onnx}).err.contains(": is a loop of symbolic links"));
     const QString dangling = m_dir.filePath(QStringLiteral("dangling.json"));
     QVERIFY(QFile::link(m_dir.filePath(QStringLiteral("nowhere.json")), dangling));
-    QVERIFY2(runHeadroom({QStringLiteral("estimate"), dangling}).err.contains(": is a symbolic link to "),
+    QVERIFY2(runHeadroomBytes({QStringLiteral("estimate"), dangling}).err.contains(": is a symbolic link to "),
              "a dangling link");
 }
 
