@@ -1212,6 +1212,9 @@ void TestCli::commandLineWithoutGui()
     p.start(nogui, {m_lenet});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 2);
+    // ...which names every command there is (it once listed four of the six).
+    const QString said = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(said.contains(QStringLiteral("estimate, max-batch, plan, compare, report or gpus")), qPrintable(said));
 }
 
 void TestCli::planSetupsReEstimate_data()
