@@ -3,6 +3,7 @@
 #include "headroom/LayerRegistry.h"
 
 #include "TensorParallel.h"
+#include "Wide.h"
 
 #include <algorithm>
 #include <limits>
@@ -15,9 +16,6 @@ namespace headroom {
 namespace {
 
 constexpr std::uint64_t kFloat32Bytes = 4;
-
-// Unsigned 128-bit intermediate for exact proportional shares of 64-bit byte counts.
-__extension__ typedef unsigned __int128 Wide;
 
 /// a - b, floored at 0 (b is a part of a computed elsewhere; never wraps). Overflow propagates.
 Count without(Count a, Count b)

@@ -1831,6 +1831,10 @@ FLOPs</translation>
         <translation>softmax: 모든 전문가에 softmax 후 상위 k개 (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid 점수, 편향 보정과 그룹 제한을 둔 상위 k개 (DeepSeek-V3)</translation>
     </message>
     <message>
+        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
+        <translation>eager: 전문가마다 반복하며 index_add_로 합산 (transformers 4.5x, 또는 experts_implementation=&quot;eager&quot;); grouped_mm: 가중치의 dtype으로 모든 배정을 한 번의 그룹 행렬곱으로 계산 (CUDA에서 transformers 5의 기본값)</translation>
+    </message>
+    <message>
         <source>the whole last axis</source>
         <translation>마지막 축 전체</translation>
     </message>

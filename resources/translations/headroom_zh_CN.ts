@@ -1831,6 +1831,10 @@ FLOPs</translation>
         <translation>softmax：先对所有专家做 softmax，再取 top-k（Mixtral、Qwen-MoE）；sigmoid：float32 sigmoid 分数，经偏置校正、按组限制的 top-k（DeepSeek-V3）</translation>
     </message>
     <message>
+        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
+        <translation>eager：逐个专家循环并用 index_add_ 累加（transformers 4.5x，或 experts_implementation=&quot;eager&quot;）；grouped_mm：在权重的数据类型下对所有分配做一次分组矩阵乘（transformers 5 在 CUDA 上的默认方式）</translation>
+    </message>
+    <message>
         <source>the whole last axis</source>
         <translation>整个最后一个轴</translation>
     </message>
