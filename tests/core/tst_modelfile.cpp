@@ -203,7 +203,8 @@ void TestModelFile::repeatTimesUpToABillion()
     const Analysis a = analyze(n.value(), Precision::Fp32);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     // 5 analysed iterations of 2 layers (besides them the rows hold the Repeat's own row and the loss).
-    const auto iterationRows = std::count_if(a.rows.begin(), a.rows.end(), [](const auto& r) { return r.name.starts_with("b."); });
+    const auto iterationRows
+        = std::count_if(a.rows.begin(), a.rows.end(), [](const auto& r) { return r.name.starts_with("b."); });
     QCOMPARE(iterationRows, std::ptrdiff_t{10});
     // 10^9 x (16 x 16 + 16) parameters.
     QCOMPARE(a.totalParams, std::uint64_t{272'000'000'000});

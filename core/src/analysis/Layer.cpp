@@ -28,7 +28,8 @@ std::string inputCountText(const LayerKind& kind, std::size_t given)
     const auto inputs = [](std::size_t n) { return formatCount(n) + (n == 1 ? " input" : " inputs"); };
     if (kind.minInputs() == kind.maxInputs())
         return inputs(kind.minInputs());
-    return given > kind.maxInputs() ? "at most " + inputs(kind.maxInputs()) : "at least " + inputs(kind.minInputs());
+    return given > kind.maxInputs() ? "at most " + inputs(kind.maxInputs())
+                                    : "at least " + inputs(kind.minInputs());
 }
 
 /// The row of an invalid layer, whose output is its input passed through (marked invalid).
@@ -57,8 +58,8 @@ std::optional<Error> resolveLayer(
             specPath + ".type" };
     const auto count = work.inputs.size();
     if (!error && (count < kind->minInputs() || count > kind->maxInputs()))
-        error = Error { specPath + " (" + spec.type + "): takes " + inputCountText(*kind, count) + " but gets "
-                + formatCount(count),
+        error = Error { specPath + " (" + spec.type + "): takes " + inputCountText(*kind, count)
+                + " but gets " + formatCount(count),
             specPath + ".inputs" };
     work.kind = kind;
     return error;
