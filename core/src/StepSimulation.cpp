@@ -14,7 +14,12 @@ std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n) { return n <= 1 ? x : x 
 } // namespace
 
 StepSimulation::StepSimulation(const Analysis& analysis, const StepConditions& conditions)
-    : m_analysis{analysis}, m_graph{analysis.step}, m_c{conditions}
+    : StepSimulation{analysis, analysis.step, conditions}
+{
+}
+
+StepSimulation::StepSimulation(const Analysis& analysis, const StepGraph& graph, const StepConditions& conditions)
+    : m_analysis{analysis}, m_graph{graph}, m_c{conditions}
 {
     prepare();
 }
@@ -166,10 +171,10 @@ void StepSimulation::runMicroBatch(StepSink& sink, bool later)
     sink.backwardDone();
 }
 
-void StepSimulation::allocate(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role)
+void StepSimulation::allocate(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role, std::size_t op)
 {
     for (const std::size_t s : storages)
-        sink.allocate(role, s, m_storageBytes[s], false);
+        sink.allocate(role, s, m_storageBytes[s], false, op);
 }
 
 void StepSimulation::release(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role)
@@ -210,14 +215,14 @@ void StepSimulation::forward(StepSink& sink)
     for (std::size_t j = 0; j < ops.size(); ++j) {
         const StepOp& op = ops[j];
         startRepeats(sink, m_forwardFrom, j, true);
-        allocate(sink, op.allocates, BlockRole::Storage);
+        allocate(sink, op.allocates, BlockRole::Storage, j);
         const CopyRelease copyRelease = forwardCopyRelease(op);
         const Affine copy = copyBytes(j);
         if (!copy.empty())
-            sink.allocate(BlockRole::AutocastCopy, j, copy, copyRelease == CopyRelease::AfterForward);
+            sink.allocate(BlockRole::AutocastCopy, j, copy, copyRelease == CopyRelease::AfterForward, j);
         const Affine extra = scratch(op.forwardScratch, j);
         if (!extra.empty())
-            sink.allocate(BlockRole::ForwardScratch, j, extra, false);
+            sink.allocate(BlockRole::ForwardScratch, j, extra, false, j);
         sink.moment(MomentEvent{StepPhase::Forward, j, false, false});
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, j, extra);
@@ -231,11 +236,11 @@ void StepSimulation::forward(StepSink& sink)
     sink.moment(MomentEvent{StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, true});
 }
 
-int StepSimulation::newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row)
+int StepSimulation::newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row, std::size_t op)
 {
     m_buffers.push_back(GradientBuffer{onGpu(bytes, row), 1});
     const auto id = m_buffers.size() - 1;
-    sink.allocate(BlockRole::ActivationGradient, id, m_buffers.back().bytes, false);
+    sink.allocate(BlockRole::ActivationGradient, id, m_buffers.back().bytes, false, op);
     return static_cast<int>(id);
 }
 
@@ -260,7 +265,7 @@ void StepSimulation::backward(StepSink& sink)
     // loss, the network output's gradient, which the caller supplies.
     const StepTensor& root = m_graph.tensors[ops[n - 1].output];
     const bool lossRoot = m_analysis.rows[ops[n - 1].row].specPath == "loss";
-    m_gradientOf[ops[n - 1].output] = newBuffer(sink, lossRoot ? AffineBytes{} : root.gradientBytes, ops[n - 1].row);
+    m_gradientOf[ops[n - 1].output] = newBuffer(sink, lossRoot ? AffineBytes{} : root.gradientBytes, ops[n - 1].row, n - 1);
     std::vector<int> heldOutputGradient(m_graph.segments, -1);
     for (std::size_t j = n; j-- > 0;) {
         const StepOp& op = ops[j];
@@ -290,13 +295,13 @@ void StepSimulation::recompute(StepSink& sink, std::size_t g)
     for (std::size_t k = m_segmentFirst[g]; k <= m_segmentLast[g]; ++k) {
         const StepOp& op = m_graph.ops[k];
         startRepeats(sink, m_forwardFrom, k, true, segment);
-        allocate(sink, op.allocates, BlockRole::RecomputedStorage);
+        allocate(sink, op.allocates, BlockRole::RecomputedStorage, k);
         const Affine copy = copyBytes(k);
         if (op.copyRelease == CopyRelease::AfterBackward && !copy.empty())
-            sink.allocate(BlockRole::AutocastCopy, k, copy, false);
+            sink.allocate(BlockRole::AutocastCopy, k, copy, false, k);
         const Affine extra = scratch(op.forwardScratch, k);
         if (!extra.empty())
-            sink.allocate(BlockRole::ForwardScratch, k, extra, false);
+            sink.allocate(BlockRole::ForwardScratch, k, extra, false, k);
         sink.moment(MomentEvent{StepPhase::Backward, k, true, false});
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, k, extra);
@@ -320,7 +325,7 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
             incoming = outGrad;
             ++m_buffers[static_cast<std::size_t>(outGrad)].references;
         } else {
-            incoming = newBuffer(sink, t.gradientBytes, producerRow(in.tensor));
+            incoming = newBuffer(sink, t.gradientBytes, producerRow(in.tensor), j);
         }
         int& slot = m_gradientOf[in.tensor];
         if (slot < 0) {
@@ -330,23 +335,23 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
         } else {
             releaseAfter.push_back(slot); // shared: summed out of place into a new buffer
             releaseAfter.push_back(incoming);
-            slot = newBuffer(sink, t.gradientBytes, producerRow(in.tensor));
+            slot = newBuffer(sink, t.gradientBytes, producerRow(in.tensor), j);
         }
     }
     std::vector<std::size_t> accumulated;
     for (const std::size_t p : op.parameters) {
         const Affine bytes{Count{}, Count{m_parameterBytes[p]}};
         if (m_allocatedParameter[p]) {
-            sink.allocate(BlockRole::GradientAccumulation, p, bytes, false); // accumulated in place, then freed
+            sink.allocate(BlockRole::GradientAccumulation, p, bytes, false, j); // accumulated in place, then freed
             accumulated.push_back(p);
         } else {
             m_allocatedParameter[p] = true;
-            sink.allocate(BlockRole::ParameterGradient, p, bytes, false);
+            sink.allocate(BlockRole::ParameterGradient, p, bytes, false, j);
         }
     }
     const Affine extra = scratch(op.backwardScratch, j);
     if (!extra.empty())
-        sink.allocate(BlockRole::BackwardScratch, j, extra, false);
+        sink.allocate(BlockRole::BackwardScratch, j, extra, false, j);
     sink.moment(MomentEvent{StepPhase::Backward, j, false, false});
     if (!extra.empty())
         sink.release(BlockRole::BackwardScratch, j, extra);

@@ -73,7 +73,8 @@ public:
     /// A micro-batch begins (later: a micro-batch after the first, every .grad already exists).
     virtual void microBatch(bool later) = 0;
     /// `cachedCopy`: an autocast copy in the cast cache, freed by autocastExit() rather than release().
-    virtual void allocate(BlockRole role, std::size_t id, const Affine& bytes, bool cachedCopy) = 0;
+    /// `op`: the op running (forward or backward) that allocates it.
+    virtual void allocate(BlockRole role, std::size_t id, const Affine& bytes, bool cachedCopy, std::size_t op) = 0;
     virtual void release(BlockRole role, std::size_t id, const Affine& bytes) = 0;
     virtual void moment(const MomentEvent& m) = 0;
     /// The iteration that stands for a Repeat block's hidden iterations starts (forward: the one before
@@ -99,6 +100,8 @@ struct OpRange {
 class StepSimulation final {
 public:
     StepSimulation(const Analysis& analysis, const StepConditions& conditions);
+    /// The same for another graph of this analysis (its repeated blocks written out: StepGraphExpansion).
+    StepSimulation(const Analysis& analysis, const StepGraph& graph, const StepConditions& conditions);
 
     /// The first micro-batch's forward and backward, a later micro-batch's with gradient accumulation, then
     /// the optimizer step.
@@ -131,12 +134,12 @@ private:
     void startRepeats(StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within = {});
     void endRepeats(StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within = {});
 
-    void allocate(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role);
+    void allocate(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role, std::size_t op);
     void release(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role);
     Affine scratch(const AffineBytes& b, std::size_t op) const { return onGpu(b, m_graph.ops[op].row); }
     /// An op's autocast half weight copies on this GPU (a split layer's are split with it).
     Affine copyBytes(std::size_t op) const;
-    int newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row);
+    int newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row, std::size_t op);
     void dropReference(StepSink& sink, int buffer);
     /// The row whose tensor-parallel split applies to a tensor's gradient: its storage's.
     std::size_t producerRow(std::size_t tensor) const;

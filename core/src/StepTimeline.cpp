@@ -86,7 +86,7 @@ public:
         m_parameters = {};
     }
 
-    void allocate(BlockRole role, std::size_t, const Affine& bytes, bool cachedCopy) override
+    void allocate(BlockRole role, std::size_t, const Affine& bytes, bool cachedCopy, std::size_t) override
     {
         switch (role) {
         case BlockRole::Storage:
@@ -352,6 +352,7 @@ StepTimeline StepTimeline::simulate(const Analysis& analysis, const StepConditio
     StepTimeline t;
     t.m_moments = builder.take();
     t.m_optimizerState = conditions.optimizerState;
+    t.m_conditions = conditions;
     std::vector<UpperEnvelope::Line> steady, first;
     steady.reserve(t.m_moments.size());
     first.reserve(t.m_moments.size());
