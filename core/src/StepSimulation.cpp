@@ -104,6 +104,17 @@ void StepSimulation::prepareReleases()
         else
             m_freeAfterRecompute[lastUseInSegment[s] == kNoStepOp ? st.producer : lastUseInSegment[s]].push_back(s);
     }
+    // Storages released together go in the order they were made (a node releases its saved variables in
+    // order), whatever their numbers (a written-out Repeat block numbers its copies last).
+    std::vector<std::size_t> made(m_graph.storages.size(), 0);
+    std::size_t order = 0;
+    for (const StepOp& op : ops)
+        for (const std::size_t s : op.allocates)
+            made[s] = ++order;
+    const auto byCreation = [&](std::size_t a, std::size_t b) { return made[a] != made[b] ? made[a] < made[b] : a < b; };
+    for (auto* lists : {&m_freeAfterForward, &m_freeAfterBackward, &m_freeAfterRecompute, &m_releaseRecomputedAfterBackward})
+        for (auto& list : *lists)
+            std::sort(list.begin(), list.end(), byCreation);
 }
 
 /// Tensor parallelism: the set-up's total (split per layer like the weights) shared out in proportion,

@@ -55,7 +55,17 @@ public:
     }
 
     /// The parameters' .grad blocks: alive until zero_grad.
-    std::vector<std::uint32_t>& gradients() { return m_gradients; }
+    /// The parameters' .grad blocks in parameter order (zero_grad's order), which the recorder forgets.
+    std::vector<std::uint32_t> takeGradients()
+    {
+        std::sort(m_gradients.begin(), m_gradients.end());
+        std::vector<std::uint32_t> out;
+        out.reserve(m_gradients.size());
+        for (const auto& [parameter, block] : m_gradients)
+            out.push_back(block);
+        m_gradients.clear();
+        return out;
+    }
 
     void microBatch(bool) override { m_log.stage = TraceStage::Forward; }
 
@@ -74,7 +84,7 @@ public:
     void record(BlockRole role, std::size_t id, std::uint32_t block, bool cachedCopy)
     {
         if (role == BlockRole::ParameterGradient) {
-            m_gradients.push_back(block);
+            m_gradients.emplace_back(id, block);
             return;
         }
         m_live[key(role, id)].push_back(block);
@@ -153,10 +163,13 @@ public:
 
     void backwardDone() override
     {
-        // What the graph still holds goes with it.
+        // What the graph still holds goes with it, oldest first.
+        std::vector<std::uint32_t> left;
         for (auto& [k, blocks] : m_live)
-            for (const std::uint32_t b : blocks)
-                m_log.free(b);
+            left.insert(left.end(), blocks.begin(), blocks.end());
+        std::sort(left.begin(), left.end());
+        for (const std::uint32_t b : left)
+            m_log.free(b);
         m_live.clear();
         m_cachedCopies.clear();
     }
@@ -189,7 +202,7 @@ private:
     const TraceSettings& m_settings;
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_live;
     std::vector<std::uint32_t> m_cachedCopies;
-    std::vector<std::uint32_t> m_gradients;
+    std::vector<std::pair<std::size_t, std::uint32_t>> m_gradients; ///< (parameter, block)
     bool m_handleUsed[2] = {false, false};
     /// A convolution's weight and bias gradients, made after its workspaces.
     struct Pending {
@@ -208,10 +221,10 @@ std::uint64_t shareOf(std::uint64_t total, std::uint64_t part, std::uint64_t who
     return whole == 0 ? 0 : static_cast<std::uint64_t>(static_cast<Wide>(total) * part / whole);
 }
 
-/// The model's parameters and buffers, made with the model in its order (row by row): each trainable
-/// tensor on its own, a layer's frozen parameters and its buffers (BatchNorm: running_mean, running_var,
-/// num_batches_tracked) as they are kept. Scaled to the set-up's per-GPU weights where sharding or
-/// quantisation makes those differ from the tensors' sizes.
+/// The model's parameters and buffers, made with the model, layer by layer in the order its ops run (one op
+/// per layer instance; Repeat blocks written out): a layer's frozen parameters, each trainable tensor on its
+/// own (weight, then bias), then its buffers (BatchNorm: running_mean, running_var, num_batches_tracked).
+/// Scaled to the set-up's per-GPU weights where sharding or quantisation makes those differ.
 void addWeights(EventLog& log, const Analysis& a, const StepGraph& graph, const StepSimulation& sim,
                 const StepConditions& c)
 {
@@ -219,10 +232,6 @@ void addWeights(EventLog& log, const Analysis& a, const StepGraph& graph, const 
         std::uint32_t row;
         std::uint64_t bytes;
     };
-    std::vector<std::vector<std::size_t>> trainableByRow(a.rows.size());
-    for (std::size_t p = 0; p < graph.parameters.size(); ++p)
-        if (graph.parameters[p].row < a.rows.size())
-            trainableByRow[graph.parameters[p].row].push_back(p);
     const std::uint64_t parameterSize = elementSize(parameterType(a.precision));
     std::vector<Weight> weights;
     Count sum;
@@ -232,25 +241,30 @@ void addWeights(EventLog& log, const Analysis& a, const StepGraph& graph, const 
         weights.push_back(Weight{rowIndex(row), bytes});
         sum += Count{bytes};
     };
-    for (std::size_t r = 0; r < a.rows.size(); ++r) {
-        const LayerRow& row = a.rows[r];
-        for (const std::size_t p : trainableByRow[r])
-            add(r, sim.parameterBytes()[p] * graph.parameters[p].copies);
-        const std::uint64_t frozen = (row.params - std::min(row.params, row.trainableParams)) * parameterSize;
-        const std::uint64_t buffers = shareOf(a.bufferBytes, row.bufferElements, a.bufferElements);
-        const bool batchNorm = row.type.starts_with("BatchNorm") && row.bufferElements % 2 == 1;
-        for (std::uint64_t i = 0; i < row.count; ++i) {
-            add(r, frozen);
-            if (batchNorm) { // two float32 statistics of C channels and an int64 counter
-                const std::uint64_t channels = row.bufferElements / 2;
-                add(r, channels * 4);
-                add(r, channels * 4);
-                add(r, 8);
-            } else {
-                add(r, buffers);
+    std::vector<bool> made(graph.parameters.size(), false);
+    for (const StepOp& op : graph.ops) {
+        if (op.row >= a.rows.size())
+            continue;
+        const LayerRow& row = a.rows[op.row];
+        add(op.row, (row.params - std::min(row.params, row.trainableParams)) * parameterSize);
+        for (const std::size_t p : op.parameters) {
+            if (p < made.size() && !made[p]) {
+                made[p] = true;
+                add(op.row, sim.parameterBytes()[p] * graph.parameters[p].copies);
             }
         }
+        if (row.type.starts_with("BatchNorm") && row.bufferElements % 2 == 1) {
+            const std::uint64_t channels = row.bufferElements / 2; // two float32 statistics, an int64 counter
+            add(op.row, channels * 4);
+            add(op.row, channels * 4);
+            add(op.row, 8);
+        } else {
+            add(op.row, shareOf(a.bufferBytes, row.bufferElements, a.bufferElements));
+        }
     }
+    for (std::size_t p = 0; p < graph.parameters.size(); ++p) // parameters no op uses
+        if (!made[p])
+            add(graph.parameters[p].row, sim.parameterBytes()[p] * graph.parameters[p].copies);
     const bool exact = !sum.isOverflow() && sum.value() == c.weights;
     for (const Weight& w : weights)
         log.allocate(TraceKind::Weights, w.row,
@@ -338,8 +352,9 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
             log.free(gathered);
         }
         log.stage = TraceStage::Optimizer;
+        std::vector<std::uint32_t> gradients = recorder.takeGradients();
         addOptimizerStep(log, analysis, setup, conditions, graph, expanded.value().parameterOrigin, simulation, s == 1,
-                         recorder.gradients());
+                         gradients);
     }
     return log.take();
 }
