@@ -12,26 +12,29 @@
 
 namespace headroom {
 
-bool CachingAllocator::BySize::operator()(std::uint32_t a, std::uint32_t b) const
+CachingAllocator::CachingAllocator(const AllocatorSettings& settings, std::size_t expectedBlocks)
+    : m_settings{settings}, m_small{true, &m_memory}, m_large{false, &m_memory}
 {
-    const Block& x = (*blocks)[a];
-    const Block& y = (*blocks)[b];
-    return x.size != y.size ? x.size < y.size : x.address < y.address;
-}
-bool CachingAllocator::BySize::operator()(std::uint32_t a, SizeKey k) const { return (*blocks)[a].size < k.size; }
-// The key stands for (size, address 0): before every block of its size, after every smaller block.
-bool CachingAllocator::BySize::operator()(SizeKey k, std::uint32_t a) const { return k.size <= (*blocks)[a].size; }
-
-bool CachingAllocator::ByAddress::operator()(std::uint32_t a, std::uint32_t b) const
-{
-    return (*blocks)[a].address < (*blocks)[b].address;
-}
-
-CachingAllocator::CachingAllocator(const AllocatorSettings& settings)
-    : m_settings{settings}, m_small{true, &m_blocks}, m_large{false, &m_blocks}
-{
+    m_blocks.reserve(expectedBlocks);
     if (m_settings.physicalCapacity == kNoLimit)
         m_settings.physicalCapacity = m_settings.capacity;
+}
+
+void CachingAllocator::reset(const AllocatorSettings& settings)
+{
+    m_settings = settings;
+    if (m_settings.physicalCapacity == kNoLimit)
+        m_settings.physicalCapacity = m_settings.capacity;
+    m_blocks.clear();
+    m_freeSlots.clear();
+    for (Pool* pool : {&m_small, &m_large}) {
+        pool->blocks.clear();
+        pool->unmapped.clear();
+        pool->freeBlockCalls = 0;
+        pool->expandableSegments = 0;
+    }
+    m_nextAddress = 1ULL << 32;
+    m_stats = AllocatorStats{};
 }
 
 std::uint64_t CachingAllocator::roundSize(std::uint64_t size, const AllocatorSettings& settings) noexcept
@@ -94,7 +97,7 @@ void CachingAllocator::insertFree(std::uint32_t b)
 {
     Pool& pool = poolOf(m_blocks[b]);
     m_blocks[b].gcBase = pool.freeBlockCalls; // insert_into_blocks
-    pool.blocks.insert(b);
+    pool.blocks.insert(FreeKey{m_blocks[b].size, m_blocks[b].address, b});
 }
 
 void CachingAllocator::addReserved(std::uint64_t bytes)
@@ -143,34 +146,36 @@ bool CachingAllocator::getFreeBlock(Pool& pool, std::uint64_t size, std::uint32_
 {
     if (m_settings.capacity != kNoLimit && m_settings.garbageCollectionThreshold > 0.0)
         ++pool.freeBlockCalls;
-    auto it = pool.blocks.lower_bound(SizeKey{size});
-    if (it == pool.blocks.end())
+    FreeKey it = pool.blocks.lowerBound(size);
+    if (it.block == kNone)
         return false;
-    if (m_blocks[*it].expandable) {
+    if (m_blocks[it.block].expandable) {
         if (m_settings.expandableSegments) {
             // A block at the end of the mapped range counts with the unmapped space after it: among
             // blocks large enough, prefer one that would not grow the segment.
-            auto next = std::next(it);
-            while (m_blocks[*it].expandable && next != pool.blocks.end()
-                   && expandableSize(*next) < expandableSize(*it))
-                it = next++;
+            FreeKey next = pool.blocks.successor(it);
+            while (m_blocks[it.block].expandable && next.block != kNone
+                   && expandableSize(next.block) < expandableSize(it.block)) {
+                it = next;
+                next = pool.blocks.successor(it);
+            }
         } else {
             do {
-                ++it;
-            } while (it != pool.blocks.end() && m_blocks[*it].expandable);
-            if (it == pool.blocks.end())
+                it = pool.blocks.successor(it);
+            } while (it.block != kNone && m_blocks[it.block].expandable);
+            if (it.block == kNone)
                 return false;
         }
     }
     const std::uint64_t maxSplit = m_settings.maxSplitSize;
     // Do not return an oversized block for a large request; an oversize request takes a cached oversize
     // block only within max_non_split_rounding_size of its size.
-    if (size < maxSplit && m_blocks[*it].size >= maxSplit)
+    if (size < maxSplit && it.size >= maxSplit)
         return false;
-    if (size >= maxSplit && m_blocks[*it].size >= size + m_settings.maxNonSplitRoundingSize)
+    if (size >= maxSplit && it.size >= size + m_settings.maxNonSplitRoundingSize)
         return false;
-    found = *it;
-    pool.blocks.erase(it);
+    found = it.block;
+    pool.blocks.erase(found);
     return true;
 }
 
@@ -264,7 +269,7 @@ std::uint64_t CachingAllocator::tryMerge(std::uint32_t dst, std::uint32_t src)
     if (m_blocks[src].mapped)
         pool.blocks.erase(src);
     else
-        pool.unmapped.erase(src);
+        pool.unmapped.erase(addressOf(src));
     Block& d = m_blocks[dst];
     const Block& s = m_blocks[src];
     if (d.prev == src) { // [src dst]
@@ -297,7 +302,8 @@ void CachingAllocator::releaseBlocks(Pool& pool)
 {
     std::vector<std::uint32_t> toUnmap;
     std::vector<std::uint32_t> toRelease;
-    for (const std::uint32_t b : pool.blocks) {
+    for (const FreeKey& k : pool.blocks.ordered()) {
+        const std::uint32_t b = k.block;
         if (m_blocks[b].expandable)
             toUnmap.push_back(b);
         else if (m_blocks[b].prev == kNone && m_blocks[b].next == kNone)
@@ -311,7 +317,7 @@ void CachingAllocator::releaseBlocks(Pool& pool)
         unmapBlock(b);
         if (m_blocks[b].live && !m_blocks[b].mapped && m_blocks[b].prev == kNone && m_blocks[b].next == kNone) {
             // release_expandable_segment: the whole segment is unmapped
-            pool.unmapped.erase(b);
+            pool.unmapped.erase(addressOf(b));
             deleteBlock(b);
             --pool.expandableSegments;
         }
@@ -332,20 +338,22 @@ bool CachingAllocator::releaseAvailableCachedBlocks(Pool& pool, std::uint64_t si
     if (maxSplit == kNoLimit)
         return false;
     const std::uint64_t key = std::max(size, maxSplit);
-    auto it = pool.blocks.lower_bound(SizeKey{key});
-    if (it == pool.blocks.end() || m_blocks[*it].expandable) {
+    const std::vector<FreeKey> cached = pool.blocks.ordered();
+    auto it = std::lower_bound(cached.begin(), cached.end(), key,
+                               [](const FreeKey& k, std::uint64_t size) { return k.size < size; });
+    if (it == cached.end() || m_blocks[it->block].expandable) {
         // No single block is large enough: release oversize blocks, largest first, until enough.
-        if (it == pool.blocks.begin())
+        if (it == cached.begin())
             return false;
         std::uint64_t released = 0;
         --it;
         std::vector<std::uint32_t> victims;
-        while (released < key && m_blocks[*it].size >= maxSplit) {
-            if (!m_blocks[*it].expandable) {
-                victims.push_back(*it);
-                released += m_blocks[*it].size;
+        while (released < key && it->size >= maxSplit) {
+            if (!m_blocks[it->block].expandable) {
+                victims.push_back(it->block);
+                released += it->size;
             }
-            if (it == pool.blocks.begin())
+            if (it == cached.begin())
                 break;
             --it;
         }
@@ -355,9 +363,9 @@ bool CachingAllocator::releaseAvailableCachedBlocks(Pool& pool, std::uint64_t si
         }
         return released >= key;
     }
-    if (m_blocks[*it].prev != kNone || m_blocks[*it].next != kNone)
+    if (m_blocks[it->block].prev != kNone || m_blocks[it->block].next != kNone)
         return false; // cudaFree of a split block is impossible; PyTorch asserts it never happens
-    releaseBlock(*it);
+    releaseBlock(it->block);
     return true;
 }
 
@@ -373,7 +381,8 @@ void CachingAllocator::garbageCollect()
     const auto age = [&](std::uint32_t b) { return m_large.freeBlockCalls - m_blocks[b].gcBase; };
     std::int64_t totalAge = 0;
     std::int64_t freeable = 0;
-    for (const std::uint32_t b : m_large.blocks) {
+    for (const FreeKey& k : m_large.blocks.ordered()) {
+        const std::uint32_t b = k.block;
         if (m_blocks[b].prev == kNone && m_blocks[b].next == kNone && !m_blocks[b].expandable) {
             totalAge += age(b);
             ++freeable;
@@ -385,7 +394,8 @@ void CachingAllocator::garbageCollect()
         const double averageAge = static_cast<double>(totalAge) / static_cast<double>(freeable);
         freed = false;
         std::vector<std::uint32_t> victims;
-        for (const std::uint32_t b : m_large.blocks) {
+        for (const FreeKey& k : m_large.blocks.ordered()) {
+            const std::uint32_t b = k.block;
             if (m_blocks[b].prev == kNone && m_blocks[b].next == kNone && !m_blocks[b].expandable
                 && static_cast<double>(age(b)) >= averageAge)
                 victims.push_back(b);
@@ -404,7 +414,8 @@ std::vector<FragmentationEntry> CachingAllocator::fragmentationNow() const
 {
     std::map<std::pair<bool, std::uint32_t>, FragmentationEntry> byTag;
     for (const Pool* pool : {&m_small, &m_large}) {
-        for (const std::uint32_t b : pool->blocks) {
+        for (const FreeKey& k : pool->blocks.ordered()) {
+            const std::uint32_t b = k.block;
             FragmentationEntry& e = byTag[{pool->small, m_blocks[b].tag}];
             e.tag = m_blocks[b].tag;
             e.smallPool = pool->small;

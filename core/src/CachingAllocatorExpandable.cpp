@@ -32,7 +32,8 @@ std::uint32_t CachingAllocator::findExpandableBlock(Pool& pool, std::uint64_t si
         }
         return bytes >= size;
     };
-    for (const std::uint32_t u : pool.unmapped) {
+    for (const AddressKey& k : pool.unmapped) {
+        const std::uint32_t u = k.block;
         // the lowest unmapped range, joined with a free mapped block just before it
         const std::uint32_t c = allocatable(m_blocks[u].prev) ? m_blocks[u].prev : u;
         if (hasRoom(c))
@@ -51,7 +52,7 @@ std::uint32_t CachingAllocator::findExpandableBlock(Pool& pool, std::uint64_t si
     b.expandable = true;
     m_nextAddress = b.address + span + (1ULL << 30);
     const std::uint32_t i = newBlock(b);
-    pool.unmapped.insert(i);
+    pool.unmapped.insert(addressOf(i));
     ++pool.expandableSegments;
     return i;
 }
@@ -65,7 +66,7 @@ bool CachingAllocator::mapBlock(std::uint32_t b, std::uint64_t size)
     const std::uint64_t mapped = end - begin;
     if (mapped > m_settings.physicalCapacity || m_stats.reserved > m_settings.physicalCapacity - mapped)
         return false; // cuMemCreate: CUDA_ERROR_OUT_OF_MEMORY
-    pool.unmapped.erase(b);
+    pool.unmapped.erase(addressOf(b));
     m_blocks[b].mapped = true;
     if (mapped < m_blocks[b].size) { // the rest of the range stays unmapped
         Block rest = m_blocks[b];
@@ -79,7 +80,7 @@ bool CachingAllocator::mapBlock(std::uint32_t b, std::uint64_t size)
             m_blocks[m_blocks[r].next].prev = r;
         m_blocks[b].next = r;
         m_blocks[b].size = mapped;
-        pool.unmapped.insert(r);
+        pool.unmapped.insert(addressOf(r));
     }
     tryMerge(b, m_blocks[b].prev);
     tryMerge(b, m_blocks[b].next);
@@ -143,7 +144,7 @@ void CachingAllocator::unmapBlock(std::uint32_t b)
     m_blocks[b].mapped = false;
     tryMerge(b, m_blocks[b].prev);
     tryMerge(b, m_blocks[b].next);
-    pool.unmapped.insert(b);
+    pool.unmapped.insert(addressOf(b));
     m_stats.reserved -= end - begin;
     ++m_stats.deviceFrees;
 }

@@ -3,9 +3,18 @@
 #include "StepTrace.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
+#include <mutex>
 
 namespace headroom {
+
+/// What one replay needs, kept for the next.
+struct ReservedModel::Scratch {
+    std::mutex mutex;
+    CachingAllocator allocator;
+    std::vector<CachingAllocator::Handle> handles;
+};
 
 Result<ReservedModel> ReservedModel::build(const Analysis& analysis, const TrainingSetup& setup,
                                            const ReservedOptions& options)
@@ -28,6 +37,7 @@ Result<ReservedModel> ReservedModel::build(const Analysis& analysis, const Train
         return trace.error();
     m.m_trace = std::move(trace).value();
     m.m_allocated = std::move(allocated).value();
+    m.m_scratch = std::make_shared<Scratch>();
     return m;
 }
 
@@ -36,32 +46,30 @@ namespace {
 std::size_t phaseIndex(const TraceEvent& e) { return e.step == 0 ? 0 : 1 + (e.step - 1) * 3 + (static_cast<std::size_t>(e.stage) - 1); }
 } // namespace
 
-bool ReservedModel::replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
-                           CachingAllocator* keep) const
+void ReservedModel::withAllocator(
+    const AllocatorSettings& settings,
+    const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const
 {
-    AllocatorSettings settings = m_options.allocator;
-    settings.capacity = capacity;
-    CachingAllocator local{settings};
-    CachingAllocator& a = keep != nullptr ? *keep : local;
-    out.batch = batch;
-    out.capacity = capacity;
-    out.phases.assign(1 + 3 * static_cast<std::size_t>(std::max(1, m_options.steps)), PhasePeak{});
-    for (std::size_t i = 0; i < out.phases.size(); ++i) {
-        out.phases[i].step = static_cast<std::uint8_t>(i == 0 ? 0 : 1 + (i - 1) / 3);
-        out.phases[i].stage = i == 0 ? TraceStage::Setup : static_cast<TraceStage>(1 + (i - 1) % 3);
+    if (m_scratch && m_scratch->mutex.try_lock()) {
+        const std::lock_guard<std::mutex> held{m_scratch->mutex, std::adopt_lock};
+        m_scratch->allocator.reset(settings);
+        m_scratch->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
+        use(m_scratch->allocator, m_scratch->handles);
+        return;
     }
+    CachingAllocator local{settings};
     std::vector<CachingAllocator::Handle> handles(m_trace.blocks(), CachingAllocator::kFailed);
+    use(local, handles);
+}
+
+std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
+                                       std::int64_t batch, std::size_t end,
+                                       const std::function<void(std::size_t)>& after) const
+{
     const auto& events = m_trace.events();
-    std::size_t phase = 0;
-    const std::size_t end = std::min(stopAt, events.size());
+    end = std::min(end, events.size());
     for (std::size_t i = 0; i < end; ++i) {
         const TraceEvent& e = events[i];
-        const std::size_t p = std::min(phaseIndex(e), out.phases.size() - 1);
-        if (p != phase) { // the peak statistics are reset as a phase starts
-            phase = p;
-            out.phases[p].allocated = std::max(out.phases[p].allocated, a.stats().allocated);
-            out.phases[p].reserved = std::max(out.phases[p].reserved, a.stats().reserved);
-        }
         if (e.allocate) {
             const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
             if (bytes == 0)
@@ -70,22 +78,78 @@ bool ReservedModel::replay(std::int64_t batch, std::uint64_t capacity, ReservedR
             if (h == CachingAllocator::kFailed) {
                 if (e.optional)
                     continue; // cuDNN's try_configs: a plan without this workspace runs instead
-                out.outOfMemoryEvent = i;
-                break;
+                return i;
             }
             handles[e.block] = h;
         } else if (handles[e.block] != CachingAllocator::kFailed) {
             a.free(handles[e.block]);
             handles[e.block] = CachingAllocator::kFailed;
         }
-        out.phases[p].allocated = std::max(out.phases[p].allocated, a.stats().allocated);
-        out.phases[p].reserved = std::max(out.phases[p].reserved, a.stats().reserved);
-        if (a.stats().reserved > out.peakReserved || out.peakReservedEvent == ReservedRun::kNoEvent) {
-            if (a.stats().reserved > out.peakReserved)
-                out.peakReservedEvent = i;
-            out.peakReserved = std::max(out.peakReserved, a.stats().reserved);
-        }
+        if (after)
+            after(i);
     }
+    return ReservedRun::kNoEvent;
+}
+
+bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity) const
+{
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    bool ok = false;
+    withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+        ok = replayEvents(a, handles, batch, m_trace.events().size(), {}) == ReservedRun::kNoEvent;
+    });
+    return ok;
+}
+
+bool ReservedModel::replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
+                           CachingAllocator* keep) const
+{
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    if (keep == nullptr) {
+        bool fits = false;
+        withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+            fits = replayWith(a, handles, batch, capacity, out, stopAt);
+        });
+        return fits;
+    }
+    std::vector<CachingAllocator::Handle> handles(m_trace.blocks(), CachingAllocator::kFailed);
+    return replayWith(*keep, handles, batch, capacity, out, stopAt);
+}
+
+bool ReservedModel::replayWith(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles, std::int64_t batch,
+                               std::uint64_t capacity, ReservedRun& out, std::size_t stopAt) const
+{
+    out.batch = batch;
+    out.capacity = capacity;
+    out.phases.assign(1 + 3 * static_cast<std::size_t>(std::max(1, m_options.steps)), PhasePeak{});
+    for (std::size_t i = 0; i < out.phases.size(); ++i) {
+        out.phases[i].step = static_cast<std::uint8_t>(i == 0 ? 0 : 1 + (i - 1) / 3);
+        out.phases[i].stage = i == 0 ? TraceStage::Setup : static_cast<TraceStage>(1 + (i - 1) % 3);
+    }
+    const auto& events = m_trace.events();
+    std::size_t phase = 0;
+    std::uint64_t allocated = 0; // after the previous event
+    std::uint64_t reserved = 0;
+    // After each event: the phase's peaks, which start from what was held as the phase began (the
+    // measurements reset the peak statistics then), and where the reserved peak was first reached.
+    out.outOfMemoryEvent = replayEvents(a, handles, batch, stopAt, [&](std::size_t i) {
+        const std::size_t p = std::min(phaseIndex(events[i]), out.phases.size() - 1);
+        if (p != phase) {
+            phase = p;
+            out.phases[p].allocated = std::max(out.phases[p].allocated, allocated);
+            out.phases[p].reserved = std::max(out.phases[p].reserved, reserved);
+        }
+        allocated = a.stats().allocated;
+        reserved = a.stats().reserved;
+        out.phases[p].allocated = std::max(out.phases[p].allocated, allocated);
+        out.phases[p].reserved = std::max(out.phases[p].reserved, reserved);
+        if (reserved > out.peakReserved) {
+            out.peakReservedEvent = i;
+            out.peakReserved = reserved;
+        }
+    });
     out.peakAllocated = a.stats().peakAllocated;
     out.peakReserved = std::max(out.peakReserved, a.stats().peakReserved);
     out.allocRetries = a.stats().allocRetries;
@@ -140,34 +204,14 @@ std::uint64_t ReservedModel::marginBytes(std::uint64_t capacity) noexcept
     return static_cast<std::uint64_t>(static_cast<double>(capacity) * kReservedMarginFraction);
 }
 
-bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity) const
-{
-    ReservedRun r;
-    return replay(batch, capacity, r, m_trace.events().size(), nullptr);
-}
 
-ReservedModel::Line ReservedModel::lineBelow(std::int64_t upper) const
+std::int64_t ReservedModel::largestFitting(std::uint64_t capacity, std::int64_t lo, std::int64_t hi,
+                                           std::int64_t guess) const
 {
-    Line line;
-    upper = std::max<std::int64_t>(2, upper);
-    line.batch = std::max<std::int64_t>(1, upper / 2);
-    line.reserved = static_cast<double>(reservedAt(line.batch));
-    line.slope = (static_cast<double>(reservedAt(upper)) - line.reserved) / static_cast<double>(upper - line.batch);
-    return line;
-}
-
-std::int64_t ReservedModel::largestFitting(std::uint64_t capacity, std::int64_t below, const Line& line) const
-{
-    if (below <= 1)
-        return 0;
-    // First probe: where the reserved peak's line meets the capacity.
-    double guess = static_cast<double>(below - 1);
-    if (line.slope > 0)
-        guess = static_cast<double>(line.batch) + (static_cast<double>(capacity) - line.reserved) / line.slope;
-    const auto g = static_cast<std::int64_t>(std::clamp(guess, 1.0, static_cast<double>(below - 1)));
-    // Gallop from the guess to a bracket, then bisect it.
-    std::int64_t lo = 0;     // fits (0: nothing known to)
-    std::int64_t hi = below; // does not fit
+    // Gallop from the guess to a bracket (lo fits, hi does not), then bisect it.
+    if (hi - lo <= 1)
+        return lo;
+    const std::int64_t g = std::clamp(guess, lo + 1, hi - 1);
     if (fits(g, capacity)) {
         lo = g;
         for (std::int64_t step = 1; lo + step < hi; step *= 2) {
@@ -179,7 +223,7 @@ std::int64_t ReservedModel::largestFitting(std::uint64_t capacity, std::int64_t 
         }
     } else {
         hi = g;
-        for (std::int64_t step = 1; hi - step > 0; step *= 2) {
+        for (std::int64_t step = 1; hi - step > lo; step *= 2) {
             if (fits(hi - step, capacity)) {
                 lo = hi - step;
                 break;
@@ -194,23 +238,50 @@ std::int64_t ReservedModel::largestFitting(std::uint64_t capacity, std::int64_t 
     return lo;
 }
 
+std::int64_t ReservedModel::firstFailureBelow(std::uint64_t capacity, std::int64_t hi, std::int64_t guess) const
+{
+    std::int64_t b = largestFitting(capacity, 0, hi, guess);
+    // Near the edge the cache's layout makes some batches fail above the first that does; a bisection can
+    // land past it. Look below the answer (1, 2, 4, ... batches down, to about 3 % of it) and start again
+    // below any failure found.
+    for (std::int64_t d = 1; b > 1 && d <= std::max<std::int64_t>(1, b / 32);) {
+        if (b - d >= 1 && !fits(b - d, capacity)) {
+            b = largestFitting(capacity, 0, b - d, b - d - 1);
+            d = 1;
+            continue;
+        }
+        d *= 2;
+    }
+    return b;
+}
+
 ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
 {
     ReservedMaxBatch out;
     out.marginBytes = marginBytes(capacity);
     // Beyond the allocated-bytes answer the tensors alone exceed the capacity.
     const std::int64_t upper = m_allocated.maxBatch(capacity);
-    const Line line = lineBelow(upper);
-    out.unguarded = largestFitting(capacity, upper + 1, line);
-    // The answer must fit a little less memory too: each quarter of the band below the capacity, found
-    // the same way (the cache's layout at the edge changes with the capacity; an answer only one exact
+    if (upper < 1)
+        return out;
+    // Searches start where the tensors' peak, scaled by what one replay reserves over it, meets the capacity.
+    const auto tensors = m_allocated.at(upper);
+    const double ratio = tensors.ok() && tensors.value().total() > 0
+        ? std::max(1.0, static_cast<double>(reservedAt(upper)) / static_cast<double>(tensors.value().total()))
+        : 1.0;
+    const auto guess = [&](std::uint64_t c) {
+        return m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(c) / ratio));
+    };
+    // The answer fits the band below the capacity: found at its lowest capacity first, then checked at its
+    // middle and top (the cache's layout at the edge changes with the capacity; an answer only one exact
     // capacity allows is luck).
-    out.batch = out.unguarded;
-    constexpr int kSteps = 4;
-    for (int k = 1; k <= kSteps && out.batch > 0; ++k) {
-        const std::uint64_t c = capacity - out.marginBytes / kSteps * static_cast<std::uint64_t>(k);
-        out.batch = std::min(out.batch, largestFitting(c, std::min(out.batch, m_allocated.maxBatch(c)) + 1, line));
+    const auto band = [&](std::uint64_t halves) { return capacity - out.marginBytes / 2 * halves; };
+    out.batch = firstFailureBelow(band(2), m_allocated.maxBatch(band(2)) + 1, guess(band(2)));
+    for (const std::uint64_t halves : {1, 0}) {
+        if (out.batch > 0 && !fits(out.batch, band(halves)))
+            out.batch = firstFailureBelow(band(halves), out.batch, guess(band(halves)));
     }
+    // Without the band: up from the answer at exactly the capacity.
+    out.unguarded = largestFitting(capacity, out.batch, upper + 1, out.batch + 1);
     return out;
 }
 

@@ -9,6 +9,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <map>
+#include <memory_resource>
 #include <set>
 #include <vector>
 
@@ -74,8 +76,9 @@ public:
     using Handle = std::uint32_t;
     static constexpr Handle kFailed = std::numeric_limits<Handle>::max();
 
-    explicit CachingAllocator(const AllocatorSettings& settings = {});
-    // The pools' orderings refer to this object's blocks: it stays where it was made.
+    /// `expectedBlocks`: room for that many blocks up front (a replay knows its allocations).
+    explicit CachingAllocator(const AllocatorSettings& settings = {}, std::size_t expectedBlocks = 0);
+    // The pools refer to this object's memory resource: it stays where it was made.
     CachingAllocator(const CachingAllocator&) = delete;
     CachingAllocator& operator=(const CachingAllocator&) = delete;
 
@@ -87,6 +90,8 @@ public:
     void free(Handle block);
     /// torch.cuda.empty_cache(): every cached segment that holds no allocation is released.
     void emptyCache();
+    /// A fresh allocator with these settings, keeping the memory this one has grown (for repeated replays).
+    void reset(const AllocatorSettings& settings);
 
     [[nodiscard]] const AllocatorStats& stats() const noexcept { return m_stats; }
     /// The block's size (round_size of the request, plus an unsplit remainder).
@@ -119,29 +124,59 @@ private:
     };
     static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
-    /// A search key for the size-ordered pool: the smallest block of at least `size` bytes.
-    struct SizeKey {
+    /// A cached block in its pool's best-fit order (BlockComparatorSize: size, then address).
+    struct FreeKey {
         std::uint64_t size = 0;
+        std::uint64_t address = 0;
+        std::uint32_t block = kNone;
     };
-    struct BySize {
-        using is_transparent = void;
-        const std::vector<Block>* blocks;
-        bool operator()(std::uint32_t a, std::uint32_t b) const;
-        bool operator()(std::uint32_t a, SizeKey k) const;
-        bool operator()(SizeKey k, std::uint32_t a) const;
+    /// A pool's cached blocks, for best fit: by size, and among equal sizes by address (a min-heap per size;
+    /// removals are lazy: a block's stamp changes when it leaves, so its old entries are skipped). Ordered
+    /// like PyTorch's std::set<Block*, BlockComparatorSize>, cheaper to update.
+    class FreeIndex {
+    public:
+        explicit FreeIndex(std::pmr::memory_resource* memory) : m_classes(memory) {}
+        void insert(const FreeKey& key);
+        void erase(std::uint32_t block);
+        /// The smallest (size, address) of at least `size` bytes; block kNone if none.
+        [[nodiscard]] FreeKey lowerBound(std::uint64_t size);
+        /// The cached block after `key` in (size, address) order; block kNone if none.
+        [[nodiscard]] FreeKey successor(const FreeKey& key);
+        /// Every cached block in (size, address) order (whole-pool walks: release, reports).
+        [[nodiscard]] std::vector<FreeKey> ordered() const;
+        void clear();
+
+    private:
+        struct Entry {
+            std::uint64_t address;
+            std::uint32_t block;
+            std::uint32_t stamp;
+        };
+        /// Sizes up to a small segment (2 MiB) in 512-byte classes with a bitmap of the classes in use;
+        /// larger sizes in a map.
+        static constexpr std::size_t kSmallClasses = kSmallBuffer / kMinBlockSize;
+        std::vector<Entry>* heapOf(std::uint64_t size);
+        bool clean(std::vector<Entry>& heap);
+        std::pmr::map<std::uint64_t, std::vector<Entry>> m_classes;
+        std::vector<std::vector<Entry>> m_small; ///< grown to the largest class used
+        std::array<std::uint64_t, kSmallClasses / 64> m_used{};
+        std::vector<std::uint32_t> m_stamp; ///< per block slot; odd while the block is in the index
     };
-    struct ByAddress {
-        const std::vector<Block>* blocks;
-        bool operator()(std::uint32_t a, std::uint32_t b) const;
+    /// An expandable segment's unmapped range, by address (BlockComparatorAddress).
+    struct AddressKey {
+        std::uint64_t address = 0;
+        std::uint32_t block = kNone;
+        friend bool operator<(const AddressKey& a, const AddressKey& b) { return a.address < b.address; }
     };
     struct Pool {
-        Pool(bool isSmall, const std::vector<Block>* all) : blocks(BySize{all}), unmapped(ByAddress{all}), small(isSmall) {}
-        std::set<std::uint32_t, BySize> blocks;      ///< cached free blocks (BlockComparatorSize)
-        std::set<std::uint32_t, ByAddress> unmapped; ///< expandable segments' unmapped ranges
+        Pool(bool isSmall, std::pmr::memory_resource* memory) : blocks(memory), unmapped(memory), small(isSmall) {}
+        FreeIndex blocks;                   ///< cached free blocks
+        std::pmr::set<AddressKey> unmapped; ///< expandable segments' unmapped ranges
         bool small = false;
-        std::int64_t freeBlockCalls = 0;            ///< get_free_blocks_call_count
-        std::uint32_t expandableSegments = 0;       ///< live expandable segments of this pool
+        std::int64_t freeBlockCalls = 0;    ///< get_free_blocks_call_count
+        std::uint32_t expandableSegments = 0; ///< live expandable segments of this pool
     };
+    AddressKey addressOf(std::uint32_t b) const { return AddressKey{m_blocks[b].address, b}; }
 
     std::uint32_t newBlock(const Block& b);
     void deleteBlock(std::uint32_t b);
@@ -173,6 +208,7 @@ private:
     AllocatorSettings m_settings;
     std::vector<Block> m_blocks;
     std::vector<std::uint32_t> m_freeSlots;
+    std::pmr::unsynchronized_pool_resource m_memory; ///< the pools' set nodes (before the pools)
     Pool m_small;
     Pool m_large;
     std::uint64_t m_nextAddress = 1ULL << 32;

@@ -14,6 +14,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <vector>
 
 namespace headroom {
@@ -72,7 +74,7 @@ inline constexpr double kReservedMarginFraction = 0.02;
 
 /// The largest batch that fits, and how sure it is.
 struct ReservedMaxBatch final {
-    /// The answer: fits under every capacity from the capacity less the margin up to the capacity (a
+    /// The answer: fits under the capacity less the margin, less half of it, and the capacity itself (a
     /// batch that fits only for a lucky layout of the cache at exactly the capacity is not reported).
     std::int64_t batch = 0;
     std::int64_t unguarded = 0;    ///< the largest batch the replay fits at exactly the capacity
@@ -97,9 +99,10 @@ public:
     [[nodiscard]] ReservedRun run(std::int64_t batch, std::uint64_t capacity = kNoLimit,
                                   bool withFragmentation = false) const;
     /// The largest batch (up to kMaxBatch) whose first two steps fit `capacity` (0 if batch 1 does not),
-    /// and fit every capacity down to `capacity` less marginBytes(capacity). Bisects below the
-    /// allocated-bytes answer (MemoryModel::maxBatch, an upper bound: reserved >= allocated), starting
-    /// where the reserved peak's line crosses the capacity.
+    /// and under `capacity` less marginBytes(capacity) and less half of it. Searches below the
+    /// allocated-bytes answer (MemoryModel::maxBatch, an upper bound: reserved >= allocated), starting where
+    /// the tensors' peak scaled by the reserved/allocated ratio of one replay meets the capacity; about ten
+    /// replays.
     [[nodiscard]] ReservedMaxBatch maxBatch(std::uint64_t capacity) const;
     /// What the answer keeps free below `capacity` for what the model cannot see exactly (a workspace cuDNN
     /// sizes differently, a kernel's temporary; docs/memory-model.md, "Where the model is uncertain"):
@@ -112,19 +115,29 @@ public:
     [[nodiscard]] std::uint64_t cublasWorkspaceBytes() const noexcept { return m_cublasWorkspace; }
 
 private:
-    /// The reserved peak's line through two batches (uncapped), where a search starts.
-    struct Line {
-        std::int64_t batch = 0;
-        double reserved = 0.0;
-        double slope = 0.0;
-    };
-    [[nodiscard]] Line lineBelow(std::int64_t upper) const;
     [[nodiscard]] bool fits(std::int64_t batch, std::uint64_t capacity) const;
-    /// The largest batch in [1, below) that fits `capacity` (`below` does not): galloping from where
-    /// `line` meets the capacity, then bisecting.
-    [[nodiscard]] std::int64_t largestFitting(std::uint64_t capacity, std::int64_t below, const Line& line) const;
+    /// The largest batch that fits `capacity` between `lo` (fits; 0: nothing known to) and `hi` (does not):
+    /// galloping from `guess` to a bracket, then bisecting.
+    [[nodiscard]] std::int64_t largestFitting(std::uint64_t capacity, std::int64_t lo, std::int64_t hi,
+                                              std::int64_t guess) const;
+    /// largestFitting() below `hi`, then no batch 1, 2, 4, ... below the answer (within about 3 % of it) fails:
+    /// the largest batch every batch up to which fits, as far as a few replays can tell.
+    [[nodiscard]] std::int64_t firstFailureBelow(std::uint64_t capacity, std::int64_t hi, std::int64_t guess) const;
     bool replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
                 CachingAllocator* keep) const;
+    bool replayWith(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles, std::int64_t batch,
+                    std::uint64_t capacity, ReservedRun& out, std::size_t stopAt) const;
+    /// The trace's events up to `end` through `a` at `batch`, `after` called after each one the allocator
+    /// saw; the event that ran out of memory, or ReservedRun::kNoEvent.
+    std::size_t replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles, std::int64_t batch,
+                             std::size_t end, const std::function<void(std::size_t)>& after) const;
+    /// Calls `use` with an allocator in the state `settings` describe and room for the trace's handles: the
+    /// model's own, kept between replays (a replay is thousands of allocations), unless another thread has it.
+    void withAllocator(const AllocatorSettings& settings,
+                       const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const;
+
+    struct Scratch;
+    std::shared_ptr<Scratch> m_scratch;
 
     AllocationTrace m_trace;
     MemoryModel m_allocated; ///< the allocated-bytes model (no overhead): the upper bound of maxBatch

@@ -1,0 +1,97 @@
+// Speed of the reserved-memory model (issue 23): building the allocation trace of a 10,000-layer step,
+// replaying it through the caching allocator once (a chart point, reservedAt), and the max batch search.
+// Run: build/tests/benchmarks/bench_reserved (add -iterations N for stable figures). docs/performance.md.
+#include "BenchNetworks.h"
+#include "headroom/Analysis.h"
+#include "headroom/ReservedModel.h"
+
+#include <QTest>
+
+using namespace headroom;
+
+namespace {
+
+using bench::tenThousandLayers;
+
+/// The same 10,000 layers as one Repeat of 2,000 blocks: the trace writes the hidden ones out.
+Network tenThousandLayersRepeated()
+{
+    Network n;
+    n.name = "bench";
+    n.input = InputSpec{Shape{{64, 32, 32}}, DType::Float32};
+    const nlohmann::json conv = {{"out_channels", 64}, {"kernel_size", 3}, {"padding", 1}, {"bias", false}};
+    n.layers.push_back(test::repeat("b", 2000,
+                                    {test::layer("Conv2d", conv, "conv1"), test::layer("BatchNorm2d", {}, "bn"),
+                                     test::layer("ReLU", {{"inplace", true}}, "relu"), test::layer("Conv2d", conv, "conv2"),
+                                     test::layer("Add", {}, "add", {"conv2", "repeat_input"})}));
+    return n;
+}
+
+} // namespace
+
+class BenchReserved : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void buildTraceTenThousandLayers();
+    void buildTraceRepeated();
+    void replayTenThousandLayers();
+    void maxBatchTenThousandLayers();
+
+private:
+    Analysis m_analysis;
+    Analysis m_repeated;
+    TrainingSetup m_setup;
+};
+
+void BenchReserved::initTestCase()
+{
+    m_analysis = analyze(tenThousandLayers(), Precision::Fp32);
+    m_repeated = analyze(tenThousandLayersRepeated(), Precision::Fp32);
+    QVERIFY(m_analysis.valid() && m_repeated.valid());
+    m_setup.overheadBytes = 0;
+    const auto m = ReservedModel::build(m_analysis, m_setup);
+    QVERIFY(m.ok());
+    qInfo("trace: %zu events, %u tensors", m.value().trace().events().size(), m.value().trace().blocks());
+}
+
+void BenchReserved::buildTraceTenThousandLayers()
+{
+    QBENCHMARK {
+        const auto m = ReservedModel::build(m_analysis, m_setup);
+        QVERIFY(m.ok());
+    }
+}
+
+void BenchReserved::buildTraceRepeated()
+{
+    QBENCHMARK {
+        const auto m = ReservedModel::build(m_repeated, m_setup);
+        QVERIFY(m.ok());
+    }
+}
+
+void BenchReserved::replayTenThousandLayers()
+{
+    const auto m = ReservedModel::build(m_analysis, m_setup);
+    QVERIFY(m.ok());
+    QBENCHMARK {
+        const ReservedRun r = m.value().run(4);
+        QVERIFY(r.fits);
+    }
+}
+
+void BenchReserved::maxBatchTenThousandLayers()
+{
+    const auto m = ReservedModel::build(m_analysis, m_setup);
+    QVERIFY(m.ok());
+    std::int64_t batch = 0;
+    QBENCHMARK {
+        batch = m.value().maxBatch(80ULL << 30).batch;
+    }
+    qInfo("max batch in 80 GiB: %lld", static_cast<long long>(batch));
+    QVERIFY(batch > 0);
+}
+
+QTEST_APPLESS_MAIN(BenchReserved)
+#include "bench_reserved.moc"
