@@ -13,7 +13,9 @@
 namespace headroom {
 
 CachingAllocator::CachingAllocator(const AllocatorSettings& settings, std::size_t expectedBlocks)
-    : m_settings{settings}, m_small{true, &m_memory}, m_large{false, &m_memory}
+    : m_settings { settings }
+    , m_small { true, &m_memory }
+    , m_large { false, &m_memory }
 {
     m_blocks.reserve(expectedBlocks);
     if (m_settings.physicalCapacity == kNoLimit)
@@ -27,14 +29,14 @@ void CachingAllocator::reset(const AllocatorSettings& settings)
         m_settings.physicalCapacity = m_settings.capacity;
     m_blocks.clear();
     m_freeSlots.clear();
-    for (Pool* pool : {&m_small, &m_large}) {
+    for (Pool* pool : { &m_small, &m_large }) {
         pool->blocks.clear();
         pool->unmapped.clear();
         pool->freeBlockCalls = 0;
         pool->expandableSegments = 0;
     }
     m_nextAddress = 1ULL << 32;
-    m_stats = AllocatorStats{};
+    m_stats = AllocatorStats {};
 }
 
 std::uint64_t CachingAllocator::roundSize(std::uint64_t size, const AllocatorSettings& settings) noexcept
@@ -97,7 +99,7 @@ void CachingAllocator::insertFree(std::uint32_t b)
 {
     Pool& pool = poolOf(m_blocks[b]);
     m_blocks[b].gcBase = pool.freeBlockCalls; // insert_into_blocks
-    pool.blocks.insert(FreeKey{m_blocks[b].size, m_blocks[b].address, b});
+    pool.blocks.insert(FreeKey { m_blocks[b].size, m_blocks[b].address, b });
 }
 
 void CachingAllocator::addReserved(std::uint64_t bytes)
@@ -155,7 +157,7 @@ bool CachingAllocator::getFreeBlock(Pool& pool, std::uint64_t size, std::uint32_
             // blocks large enough, prefer one that would not grow the segment.
             FreeKey next = pool.blocks.successor(it);
             while (m_blocks[it.block].expandable && next.block != kNone
-                   && expandableSize(next.block) < expandableSize(it.block)) {
+                && expandableSize(next.block) < expandableSize(it.block)) {
                 it = next;
                 next = pool.blocks.successor(it);
             }
@@ -179,8 +181,8 @@ bool CachingAllocator::getFreeBlock(Pool& pool, std::uint64_t size, std::uint32_
     return true;
 }
 
-bool CachingAllocator::allocBlock(Pool& pool, std::uint64_t size, std::uint64_t allocSize, std::uint32_t tag,
-                                  std::uint32_t& found)
+bool CachingAllocator::allocBlock(
+    Pool& pool, std::uint64_t size, std::uint64_t allocSize, std::uint32_t tag, std::uint32_t& found)
 {
     if (m_settings.capacity != kNoLimit
         && (allocSize > m_settings.capacity || m_stats.reserved > m_settings.capacity - allocSize))
@@ -213,8 +215,8 @@ bool CachingAllocator::shouldSplit(const Block& b, std::uint64_t size) const
     return size < m_settings.maxSplitSize && remaining > kSmallSize;
 }
 
-CachingAllocator::Handle CachingAllocator::allocFoundBlock(std::uint32_t b, std::uint64_t size,
-                                                            std::uint64_t requested, std::uint32_t tag)
+CachingAllocator::Handle CachingAllocator::allocFoundBlock(
+    std::uint32_t b, std::uint64_t size, std::uint64_t requested, std::uint32_t tag)
 {
     if (shouldSplit(m_blocks[b], size)) {
         // The request takes the front of the block; the rest stays cached (alloc_found_block).
@@ -315,7 +317,8 @@ void CachingAllocator::releaseBlocks(Pool& pool)
         if (!m_blocks[b].live || !m_blocks[b].mapped || m_blocks[b].allocated)
             continue;
         unmapBlock(b);
-        if (m_blocks[b].live && !m_blocks[b].mapped && m_blocks[b].prev == kNone && m_blocks[b].next == kNone) {
+        if (m_blocks[b].live && !m_blocks[b].mapped && m_blocks[b].prev == kNone
+            && m_blocks[b].next == kNone) {
             // release_expandable_segment: the whole segment is unmapped
             pool.unmapped.erase(addressOf(b));
             deleteBlock(b);
@@ -330,7 +333,10 @@ void CachingAllocator::releaseCachedBlocks()
     releaseBlocks(m_small);
 }
 
-void CachingAllocator::emptyCache() { releaseCachedBlocks(); }
+void CachingAllocator::emptyCache()
+{
+    releaseCachedBlocks();
+}
 
 bool CachingAllocator::releaseAvailableCachedBlocks(Pool& pool, std::uint64_t size)
 {
@@ -340,7 +346,7 @@ bool CachingAllocator::releaseAvailableCachedBlocks(Pool& pool, std::uint64_t si
     const std::uint64_t key = std::max(size, maxSplit);
     const std::vector<FreeKey> cached = pool.blocks.ordered();
     auto it = std::lower_bound(cached.begin(), cached.end(), key,
-                               [](const FreeKey& k, std::uint64_t size) { return k.size < size; });
+        [](const FreeKey& k, std::uint64_t size) { return k.size < size; });
     if (it == cached.end() || m_blocks[it->block].expandable) {
         // No single block is large enough: release oversize blocks, largest first, until enough.
         if (it == cached.begin())
@@ -373,8 +379,8 @@ void CachingAllocator::garbageCollect()
 {
     // garbage_collect_cached_blocks: release unsplit large blocks older than the average, until the
     // reserved bytes are below garbage_collection_threshold x capacity.
-    const auto threshold = static_cast<std::uint64_t>(m_settings.garbageCollectionThreshold
-                                                      * static_cast<double>(m_settings.capacity));
+    const auto threshold = static_cast<std::uint64_t>(
+        m_settings.garbageCollectionThreshold * static_cast<double>(m_settings.capacity));
     if (m_stats.reserved <= threshold)
         return;
     const std::uint64_t target = m_stats.reserved - threshold;
@@ -413,10 +419,10 @@ void CachingAllocator::garbageCollect()
 std::vector<FragmentationEntry> CachingAllocator::fragmentationNow() const
 {
     std::map<std::pair<bool, std::uint32_t>, FragmentationEntry> byTag;
-    for (const Pool* pool : {&m_small, &m_large}) {
+    for (const Pool* pool : { &m_small, &m_large }) {
         for (const FreeKey& k : pool->blocks.ordered()) {
             const std::uint32_t b = k.block;
-            FragmentationEntry& e = byTag[{pool->small, m_blocks[b].tag}];
+            FragmentationEntry& e = byTag[{ pool->small, m_blocks[b].tag }];
             e.tag = m_blocks[b].tag;
             e.smallPool = pool->small;
             e.bytes += m_blocks[b].size;
@@ -427,9 +433,8 @@ std::vector<FragmentationEntry> CachingAllocator::fragmentationNow() const
     out.reserve(byTag.size());
     for (const auto& [key, e] : byTag)
         out.push_back(e);
-    std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
-        return a.bytes != b.bytes ? a.bytes > b.bytes : a.tag < b.tag;
-    });
+    std::sort(out.begin(), out.end(),
+        [](const auto& a, const auto& b) { return a.bytes != b.bytes ? a.bytes > b.bytes : a.tag < b.tag; });
     return out;
 }
 

@@ -11,7 +11,10 @@
 namespace headroom {
 
 namespace {
-std::uint64_t roundUp(std::uint64_t x, std::uint64_t step) { return (x + step - 1) / step * step; }
+std::uint64_t roundUp(std::uint64_t x, std::uint64_t step)
+{
+    return (x + step - 1) / step * step;
+}
 } // namespace
 
 std::uint64_t CachingAllocator::expandableSize(std::uint32_t b) const

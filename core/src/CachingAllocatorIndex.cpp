@@ -14,7 +14,10 @@ constexpr std::uint32_t kNoBlock = std::numeric_limits<std::uint32_t>::max();
 } // namespace
 
 /// Heap order: the lowest address on top.
-static bool laterAddress(const std::uint64_t a, const std::uint64_t b) { return a > b; }
+static bool laterAddress(const std::uint64_t a, const std::uint64_t b)
+{
+    return a > b;
+}
 
 std::vector<CachingAllocator::FreeIndex::Entry>* CachingAllocator::FreeIndex::heapOf(std::uint64_t size)
 {
@@ -35,8 +38,9 @@ void CachingAllocator::FreeIndex::insert(const FreeKey& key)
     const std::uint32_t stamp = ++m_stamp[key.block] | 1U; // odd: in the index
     m_stamp[key.block] = stamp;
     auto& heap = *heapOf(key.size);
-    heap.push_back(Entry{key.address, key.block, stamp});
-    std::push_heap(heap.begin(), heap.end(), [](const Entry& a, const Entry& b) { return laterAddress(a.address, b.address); });
+    heap.push_back(Entry { key.address, key.block, stamp });
+    std::push_heap(heap.begin(), heap.end(),
+        [](const Entry& a, const Entry& b) { return laterAddress(a.address, b.address); });
 }
 
 void CachingAllocator::FreeIndex::erase(std::uint32_t block)
@@ -49,7 +53,8 @@ void CachingAllocator::FreeIndex::erase(std::uint32_t block)
 bool CachingAllocator::FreeIndex::clean(std::vector<Entry>& heap)
 {
     while (!heap.empty() && m_stamp[heap.front().block] != heap.front().stamp) {
-        std::pop_heap(heap.begin(), heap.end(), [](const Entry& a, const Entry& b) { return laterAddress(a.address, b.address); });
+        std::pop_heap(heap.begin(), heap.end(),
+            [](const Entry& a, const Entry& b) { return laterAddress(a.address, b.address); });
         heap.pop_back();
     }
     return !heap.empty();
@@ -68,17 +73,18 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::lowerBound(std::uint64_t 
             }
             c = word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
             if (clean(m_small[c]))
-                return FreeKey{(c + 1) * kMinBlockSize, m_small[c].front().address, m_small[c].front().block};
+                return FreeKey { (c + 1) * kMinBlockSize, m_small[c].front().address,
+                    m_small[c].front().block };
             m_used[word] &= ~(1ULL << (c % 64));
             ++c;
         }
     }
     for (auto it = m_classes.lower_bound(size); it != m_classes.end();) {
         if (clean(it->second))
-            return FreeKey{it->first, it->second.front().address, it->second.front().block};
+            return FreeKey { it->first, it->second.front().address, it->second.front().block };
         it = m_classes.erase(it);
     }
-    return FreeKey{0, 0, kNoBlock};
+    return FreeKey { 0, 0, kNoBlock };
 }
 
 CachingAllocator::FreeKey CachingAllocator::FreeIndex::successor(const FreeKey& key)
@@ -92,15 +98,17 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::successor(const FreeKey& 
         heap = &it->second;
     }
     if (heap != nullptr) {
-        FreeKey best{0, 0, kNoBlock};
+        FreeKey best { 0, 0, kNoBlock };
         for (const Entry& e : *heap) {
-            if (m_stamp[e.block] == e.stamp && e.address > key.address && (best.block == kNoBlock || e.address < best.address))
-                best = FreeKey{key.size, e.address, e.block};
+            if (m_stamp[e.block] == e.stamp && e.address > key.address
+                && (best.block == kNoBlock || e.address < best.address))
+                best = FreeKey { key.size, e.address, e.block };
         }
         if (best.block != kNoBlock)
             return best;
     }
-    return key.size == std::numeric_limits<std::uint64_t>::max() ? FreeKey{0, 0, kNoBlock} : lowerBound(key.size + 1);
+    return key.size == std::numeric_limits<std::uint64_t>::max() ? FreeKey { 0, 0, kNoBlock }
+                                                                 : lowerBound(key.size + 1);
 }
 
 void CachingAllocator::FreeIndex::clear()
@@ -119,10 +127,10 @@ std::vector<CachingAllocator::FreeKey> CachingAllocator::FreeIndex::ordered() co
         const std::size_t first = out.size();
         for (const Entry& e : heap) {
             if (m_stamp[e.block] == e.stamp)
-                out.push_back(FreeKey{size, e.address, e.block});
+                out.push_back(FreeKey { size, e.address, e.block });
         }
         std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
-                  [](const FreeKey& a, const FreeKey& b) { return a.address < b.address; });
+            [](const FreeKey& a, const FreeKey& b) { return a.address < b.address; });
     };
     for (std::size_t c = 0; c < m_small.size(); ++c)
         add((c + 1) * kMinBlockSize, m_small[c]);

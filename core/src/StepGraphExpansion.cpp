@@ -14,11 +14,17 @@ constexpr std::size_t kNone = kNoStepOp;
 /// Writes out one Repeat block's hidden iterations. A = ops first..last (the iteration before them),
 /// C = nextFirst..nextLast (the one after, which StepRepeat guarantees follows A directly and is made
 /// like it, op for op and input for input); the H copies go between them.
-class OneExpansion {
+class OneExpansion
+{
 public:
     OneExpansion(StepGraph& g, std::vector<std::size_t>& origin, const StepRepeat& r)
-        : m_g{g}, m_origin{origin}, m_f{r.first}, m_l{r.last}, m_nf{r.nextFirst}, m_h{r.hidden},
-          m_len{r.last - r.first + 1}
+        : m_g { g }
+        , m_origin { origin }
+        , m_f { r.first }
+        , m_l { r.last }
+        , m_nf { r.nextFirst }
+        , m_h { r.hidden }
+        , m_len { r.last - r.first + 1 }
     {
     }
 
@@ -31,7 +37,10 @@ public:
     }
 
     /// Where op j of the graph before this expansion ends up.
-    [[nodiscard]] std::size_t shifted(std::size_t j) const { return j == kNone || j <= m_l ? j : j + m_h * m_len; }
+    [[nodiscard]] std::size_t shifted(std::size_t j) const
+    {
+        return j == kNone || j <= m_l ? j : j + m_h * m_len;
+    }
 
 private:
     [[nodiscard]] bool inA(std::size_t j) const { return j != kNone && j >= m_f && j <= m_l; }
@@ -112,7 +121,8 @@ private:
         if (k == 0)
             return s;
         if (m_localStorage[s] != kNone)
-            return m_storageBase + static_cast<std::size_t>(k - 1) * m_localStorages.size() + m_localStorage[s];
+            return m_storageBase + static_cast<std::size_t>(k - 1) * m_localStorages.size()
+                + m_localStorage[s];
         if (const auto it = m_carriedStorage.find(s); it != m_carriedStorage.end())
             return storageFor(it->second, k - 1);
         return s;
@@ -144,7 +154,7 @@ private:
                 local.push_back(p);
         }
         m_parameterMap.resize(n);
-        std::iota(m_parameterMap.begin(), m_parameterMap.end(), std::size_t{0});
+        std::iota(m_parameterMap.begin(), m_parameterMap.end(), std::size_t { 0 });
         m_localParameter.assign(n, kNone);
         if (local.empty())
             return;
@@ -153,8 +163,10 @@ private:
             m_localParameter[local[i]] = i;
             m_g.parameters[local[i]].copies /= m_h + 1;
         }
-        std::vector<StepParameter> parameters(m_g.parameters.begin(), m_g.parameters.begin() + static_cast<std::ptrdiff_t>(last + 1));
-        std::vector<std::size_t> origin(m_origin.begin(), m_origin.begin() + static_cast<std::ptrdiff_t>(last + 1));
+        std::vector<StepParameter> parameters(
+            m_g.parameters.begin(), m_g.parameters.begin() + static_cast<std::ptrdiff_t>(last + 1));
+        std::vector<std::size_t> origin(
+            m_origin.begin(), m_origin.begin() + static_cast<std::ptrdiff_t>(last + 1));
         m_copyParameterBase = last + 1;
         m_localParameters = local.size();
         for (std::uint64_t k = 1; k <= m_h; ++k) {
@@ -177,7 +189,8 @@ private:
     {
         if (k == 0 || m_localParameter[p] == kNone)
             return m_parameterMap[p];
-        return m_copyParameterBase + static_cast<std::size_t>(k - 1) * m_localParameters + m_localParameter[p];
+        return m_copyParameterBase + static_cast<std::size_t>(k - 1) * m_localParameters
+            + m_localParameter[p];
     }
 
     void buildStoragesAndTensors()
@@ -289,9 +302,9 @@ private:
 
 Result<ExpandedGraph> expandRepeats(const StepGraph& graph, std::size_t maxOps)
 {
-    ExpandedGraph out{graph, {}};
+    ExpandedGraph out { graph, {} };
     out.parameterOrigin.resize(graph.parameters.size());
-    std::iota(out.parameterOrigin.begin(), out.parameterOrigin.end(), std::size_t{0});
+    std::iota(out.parameterOrigin.begin(), out.parameterOrigin.end(), std::size_t { 0 });
     std::vector<StepRepeat> repeats;
     std::size_t ops = graph.ops.size();
     for (const StepRepeat& r : graph.repeats) {
@@ -301,24 +314,27 @@ Result<ExpandedGraph> expandRepeats(const StepGraph& graph, std::size_t maxOps)
             continue;
         const std::uint64_t added = r.hidden * (r.last - r.first + 1);
         if (added > maxOps || ops + added > maxOps)
-            return Error{"the step has more than " + std::to_string(maxOps)
-                             + " operations once its repeated blocks are written out: too many to simulate "
-                               "the caching allocator tensor by tensor",
-                         "layers"};
+            return Error { "the step has more than " + std::to_string(maxOps)
+                    + " operations once its repeated blocks are written out: too many to simulate "
+                      "the caching allocator tensor by tensor",
+                "layers" };
         ops += static_cast<std::size_t>(added);
         repeats.push_back(r);
     }
     out.graph.repeats.clear();
     // Innermost first: a block nested in an iteration is written out before that iteration is copied.
     std::sort(repeats.begin(), repeats.end(),
-              [](const auto& a, const auto& b) { return a.nextLast - a.first < b.nextLast - b.first; });
+        [](const auto& a, const auto& b) { return a.nextLast - a.first < b.nextLast - b.first; });
     for (std::size_t i = 0; i < repeats.size(); ++i) {
         const StepRepeat& r = repeats[i];
-        if (r.last + 1 != r.nextFirst || r.nextLast - r.nextFirst != r.last - r.first || r.nextLast >= out.graph.ops.size())
-            return Error{"a repeated block's iterations on either side of its identical ones differ; the caching "
-                         "allocator cannot be simulated tensor by tensor",
-                         "layers"};
-        OneExpansion e{out.graph, out.parameterOrigin, r};
+        if (r.last + 1 != r.nextFirst || r.nextLast - r.nextFirst != r.last - r.first
+            || r.nextLast >= out.graph.ops.size())
+            return Error {
+                "a repeated block's iterations on either side of its identical ones differ; the caching "
+                "allocator cannot be simulated tensor by tensor",
+                "layers"
+            };
+        OneExpansion e { out.graph, out.parameterOrigin, r };
         e.run();
         for (std::size_t j = i + 1; j < repeats.size(); ++j) {
             StepRepeat& r = repeats[j];

@@ -11,7 +11,8 @@
 
 namespace headroom::step {
 
-struct ExpandedGraph {
+struct ExpandedGraph
+{
     StepGraph graph; ///< no repeats; every StepParameter stands for itself (copies 1)
     /// For each parameter of `graph`, the parameter of the original graph it is an instance of.
     std::vector<std::size_t> parameterOrigin;

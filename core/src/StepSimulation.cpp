@@ -10,16 +10,22 @@ namespace headroom::step {
 namespace {
 __extension__ typedef unsigned __int128 Wide;
 
-std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n) { return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0); }
+std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n)
+{
+    return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0);
+}
 } // namespace
 
 StepSimulation::StepSimulation(const Analysis& analysis, const StepConditions& conditions)
-    : StepSimulation{analysis, analysis.step, conditions}
+    : StepSimulation { analysis, analysis.step, conditions }
 {
 }
 
-StepSimulation::StepSimulation(const Analysis& analysis, const StepGraph& graph, const StepConditions& conditions)
-    : m_analysis{analysis}, m_graph{graph}, m_c{conditions}
+StepSimulation::StepSimulation(
+    const Analysis& analysis, const StepGraph& graph, const StepConditions& conditions)
+    : m_analysis { analysis }
+    , m_graph { graph }
+    , m_c { conditions }
 {
     prepare();
 }
@@ -29,12 +35,14 @@ Affine StepSimulation::onGpu(const AffineBytes& b, std::size_t row) const
 {
     if (m_c.tensorParallel <= 1 || row >= m_analysis.rows.size() || !m_split[row])
         return affine(b);
-    return Affine{Count{ceilDiv(b.perSample, m_c.tensorParallel)}, Count{ceilDiv(b.fixed, m_c.tensorParallel)}};
+    return Affine { Count { ceilDiv(b.perSample, m_c.tensorParallel) },
+        Count { ceilDiv(b.fixed, m_c.tensorParallel) } };
 }
 
 Affine StepSimulation::copyBytes(std::size_t op) const
 {
-    return Affine{Count{}, onGpu(AffineBytes{0, m_graph.ops[op].autocastCopyBytes}, m_graph.ops[op].row).fixed};
+    return Affine { Count {},
+        onGpu(AffineBytes { 0, m_graph.ops[op].autocastCopyBytes }, m_graph.ops[op].row).fixed };
 }
 
 void StepSimulation::prepare()
@@ -90,7 +98,7 @@ void StepSimulation::prepareReleases()
         if (st.keptAcrossSegments)
             m_freeAfterBackward[st.releasedAfterBackwardOf].push_back(s);
         else if (s == rootStorage) // what backward starts from: the caller holds it (`loss`) until
-            m_rootStorage = s;     // backward returns
+            m_rootStorage = s; // backward returns
         else
             m_freeAfterForward[std::max(st.lastForwardUse, st.producer)].push_back(s);
         if (st.segment < 0)
@@ -102,7 +110,8 @@ void StepSimulation::prepareReleases()
         else if (st.keptInSegment)
             m_releaseRecomputedAfterBackward[st.releasedInSegmentAfterBackwardOf].push_back(s);
         else
-            m_freeAfterRecompute[lastUseInSegment[s] == kNoStepOp ? st.producer : lastUseInSegment[s]].push_back(s);
+            m_freeAfterRecompute[lastUseInSegment[s] == kNoStepOp ? st.producer : lastUseInSegment[s]]
+                .push_back(s);
     }
     // Storages released together go in the order they were made (a node releases its saved variables in
     // order), whatever their numbers (a written-out Repeat block numbers its copies last).
@@ -111,8 +120,10 @@ void StepSimulation::prepareReleases()
     for (const StepOp& op : ops)
         for (const std::size_t s : op.allocates)
             made[s] = ++order;
-    const auto byCreation = [&](std::size_t a, std::size_t b) { return made[a] != made[b] ? made[a] < made[b] : a < b; };
-    for (auto* lists : {&m_freeAfterForward, &m_freeAfterBackward, &m_freeAfterRecompute, &m_releaseRecomputedAfterBackward})
+    const auto byCreation
+        = [&](std::size_t a, std::size_t b) { return made[a] != made[b] ? made[a] < made[b] : a < b; };
+    for (auto* lists : { &m_freeAfterForward, &m_freeAfterBackward, &m_freeAfterRecompute,
+             &m_releaseRecomputedAfterBackward })
         for (auto& list : *lists)
             std::sort(list.begin(), list.end(), byCreation);
 }
@@ -123,7 +134,7 @@ void StepSimulation::prepareParameters()
 {
     Count unsplit;
     for (const auto& p : m_graph.parameters)
-        unsplit += Count{p.gradientBytes} * Count{p.copies};
+        unsplit += Count { p.gradientBytes } * Count { p.copies };
     const bool rescale = m_c.tensorParallel > 1 && !unsplit.isOverflow() && unsplit.value() > 0;
     Count given;
     for (std::size_t i = 0; i < m_graph.parameters.size(); ++i) {
@@ -134,10 +145,10 @@ void StepSimulation::prepareParameters()
             if (i + 1 == m_graph.parameters.size() && p.copies == 1) // the rounding's remainder
                 bytes = m_c.gradients - std::min(m_c.gradients, given.value());
         }
-        given += Count{bytes} * Count{p.copies};
+        given += Count { bytes } * Count { p.copies };
         m_parameterBytes.push_back(bytes);
     }
-    m_allParameterBytes = m_graph.parameters.empty() ? Count{m_c.gradients} : given;
+    m_allParameterBytes = m_graph.parameters.empty() ? Count { m_c.gradients } : given;
     m_overflow = m_overflow || m_allParameterBytes.isOverflow();
 }
 
@@ -148,8 +159,8 @@ void StepSimulation::prepareRepeats()
     const std::size_t n = m_graph.ops.size();
     for (std::size_t r = 0; r < m_graph.repeats.size(); ++r) {
         const StepRepeat& rep = m_graph.repeats[r];
-        if (rep.hidden == 0 || rep.first > rep.last || rep.last >= rep.nextFirst || rep.nextFirst > rep.nextLast
-            || rep.nextLast >= n)
+        if (rep.hidden == 0 || rep.first > rep.last || rep.last >= rep.nextFirst
+            || rep.nextFirst > rep.nextLast || rep.nextLast >= n)
             continue;
         m_forwardFrom[rep.first].push_back(r);
         m_forwardTo[rep.last].push_back(r);
@@ -157,10 +168,10 @@ void StepSimulation::prepareRepeats()
         m_backwardTo[rep.nextFirst].push_back(r);
     }
     const auto span = [&](std::size_t r) { return m_graph.repeats[r].nextLast - m_graph.repeats[r].first; };
-    for (auto* lists : {&m_forwardFrom, &m_backwardFrom})
+    for (auto* lists : { &m_forwardFrom, &m_backwardFrom })
         for (auto& [op, rs] : *lists)
             std::sort(rs.begin(), rs.end(), [&](auto a, auto b) { return span(a) > span(b); });
-    for (auto* lists : {&m_forwardTo, &m_backwardTo})
+    for (auto* lists : { &m_forwardTo, &m_backwardTo })
         for (auto& [op, rs] : *lists)
             std::sort(rs.begin(), rs.end(), [&](auto a, auto b) { return span(a) < span(b); });
 }
@@ -182,7 +193,8 @@ void StepSimulation::runMicroBatch(StepSink& sink, bool later)
     sink.backwardDone();
 }
 
-void StepSimulation::allocate(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role, std::size_t op)
+void StepSimulation::allocate(
+    StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role, std::size_t op)
 {
     for (const std::size_t s : storages)
         sink.allocate(role, s, m_storageBytes[s], false, op);
@@ -194,7 +206,8 @@ void StepSimulation::release(StepSink& sink, const std::vector<std::size_t>& sto
         sink.release(role, s, m_storageBytes[s]);
 }
 
-void StepSimulation::startRepeats(StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within)
+void StepSimulation::startRepeats(
+    StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within)
 {
     if (const auto it = at.find(op); it != at.end())
         for (const std::size_t r : it->second)
@@ -202,7 +215,8 @@ void StepSimulation::startRepeats(StepSink& sink, const RepeatsAt& at, std::size
                 sink.repeatBegin(r, forward);
 }
 
-void StepSimulation::endRepeats(StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within)
+void StepSimulation::endRepeats(
+    StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within)
 {
     if (const auto it = at.find(op); it != at.end())
         for (const std::size_t r : it->second)
@@ -234,7 +248,7 @@ void StepSimulation::forward(StepSink& sink)
         const Affine extra = scratch(op.forwardScratch, j);
         if (!extra.empty())
             sink.allocate(BlockRole::ForwardScratch, j, extra, false, j);
-        sink.moment(MomentEvent{StepPhase::Forward, j, false, false});
+        sink.moment(MomentEvent { StepPhase::Forward, j, false, false });
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, j, extra);
         release(sink, m_freeAfterForward[j], BlockRole::Storage);
@@ -244,12 +258,12 @@ void StepSimulation::forward(StepSink& sink)
     }
     sink.autocastExit(); // autocast exits: its cast cache is cleared
     // The end of the forward pass (for a hand-made analysis without a step graph, its only moment).
-    sink.moment(MomentEvent{StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, true});
+    sink.moment(MomentEvent { StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, true });
 }
 
 int StepSimulation::newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row, std::size_t op)
 {
-    m_buffers.push_back(GradientBuffer{onGpu(bytes, row), 1});
+    m_buffers.push_back(GradientBuffer { onGpu(bytes, row), 1 });
     const auto id = m_buffers.size() - 1;
     sink.allocate(BlockRole::ActivationGradient, id, m_buffers.back().bytes, false, op);
     return static_cast<int>(id);
@@ -276,7 +290,8 @@ void StepSimulation::backward(StepSink& sink)
     // loss, the network output's gradient, which the caller supplies.
     const StepTensor& root = m_graph.tensors[ops[n - 1].output];
     const bool lossRoot = m_analysis.rows[ops[n - 1].row].specPath == "loss";
-    m_gradientOf[ops[n - 1].output] = newBuffer(sink, lossRoot ? AffineBytes{} : root.gradientBytes, ops[n - 1].row, n - 1);
+    m_gradientOf[ops[n - 1].output]
+        = newBuffer(sink, lossRoot ? AffineBytes {} : root.gradientBytes, ops[n - 1].row, n - 1);
     std::vector<int> heldOutputGradient(m_graph.segments, -1);
     for (std::size_t j = n; j-- > 0;) {
         const StepOp& op = ops[j];
@@ -302,7 +317,7 @@ void StepSimulation::backward(StepSink& sink)
 void StepSimulation::recompute(StepSink& sink, std::size_t g)
 {
     m_recomputing = true;
-    const OpRange segment{m_segmentFirst[g], m_segmentLast[g]};
+    const OpRange segment { m_segmentFirst[g], m_segmentLast[g] };
     for (std::size_t k = m_segmentFirst[g]; k <= m_segmentLast[g]; ++k) {
         const StepOp& op = m_graph.ops[k];
         startRepeats(sink, m_forwardFrom, k, true, segment);
@@ -313,7 +328,7 @@ void StepSimulation::recompute(StepSink& sink, std::size_t g)
         const Affine extra = scratch(op.forwardScratch, k);
         if (!extra.empty())
             sink.allocate(BlockRole::ForwardScratch, k, extra, false, k);
-        sink.moment(MomentEvent{StepPhase::Backward, k, true, false});
+        sink.moment(MomentEvent { StepPhase::Backward, k, true, false });
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, k, extra);
         release(sink, m_freeAfterRecompute[k], BlockRole::RecomputedStorage);
@@ -351,9 +366,10 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
     }
     std::vector<std::size_t> accumulated;
     for (const std::size_t p : op.parameters) {
-        const Affine bytes{Count{}, Count{m_parameterBytes[p]}};
+        const Affine bytes { Count {}, Count { m_parameterBytes[p] } };
         if (m_allocatedParameter[p]) {
-            sink.allocate(BlockRole::GradientAccumulation, p, bytes, false, j); // accumulated in place, then freed
+            sink.allocate(
+                BlockRole::GradientAccumulation, p, bytes, false, j); // accumulated in place, then freed
             accumulated.push_back(p);
         } else {
             m_allocatedParameter[p] = true;
@@ -363,11 +379,11 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
     const Affine extra = scratch(op.backwardScratch, j);
     if (!extra.empty())
         sink.allocate(BlockRole::BackwardScratch, j, extra, false, j);
-    sink.moment(MomentEvent{StepPhase::Backward, j, false, false});
+    sink.moment(MomentEvent { StepPhase::Backward, j, false, false });
     if (!extra.empty())
         sink.release(BlockRole::BackwardScratch, j, extra);
     for (const std::size_t p : accumulated)
-        sink.release(BlockRole::GradientAccumulation, p, Affine{Count{}, Count{m_parameterBytes[p]}});
+        sink.release(BlockRole::GradientAccumulation, p, Affine { Count {}, Count { m_parameterBytes[p] } });
     if (holdOutputGradient != nullptr)
         *holdOutputGradient = outGrad; // the checkpoint holds it until the iteration's backward ends
     else

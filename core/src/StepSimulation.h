@@ -18,7 +18,8 @@
 namespace headroom::step {
 
 /// Running affine byte counts. Sums only ever hold bytes that were added, so they never go below zero.
-struct Affine {
+struct Affine
+{
     Count perSample;
     Count fixed;
 
@@ -40,26 +41,30 @@ struct Affine {
     {
         if (a.isOverflow() || b.isOverflow())
             return Count::overflowed();
-        return Count{a.value() - std::min(a.value(), b.value())};
+        return Count { a.value() - std::min(a.value(), b.value()) };
     }
 };
 
-[[nodiscard]] inline Affine affine(const AffineBytes& b) { return Affine{Count{b.perSample}, Count{b.fixed}}; }
+[[nodiscard]] inline Affine affine(const AffineBytes& b)
+{
+    return Affine { Count { b.perSample }, Count { b.fixed } };
+}
 
 /// What a block of the step is. The id that comes with it is a StepGraph index of that kind.
 enum class BlockRole : std::uint8_t {
-    Storage,              ///< a StepGraph storage made by the forward pass (id: storage)
-    RecomputedStorage,    ///< the same storage made again by a checkpointed iteration's recomputation
-    ActivationGradient,   ///< a gradient buffer of backward (id: its number in this backward pass)
-    ForwardScratch,       ///< what an op allocates only while its forward runs (id: op)
-    BackwardScratch,      ///< what an op's backward allocates beyond the gradients (id: op)
-    AutocastCopy,         ///< an op's half weight copies (id: op)
-    ParameterGradient,    ///< a parameter's .grad, alive until zero_grad (id: StepGraph parameter)
+    Storage, ///< a StepGraph storage made by the forward pass (id: storage)
+    RecomputedStorage, ///< the same storage made again by a checkpointed iteration's recomputation
+    ActivationGradient, ///< a gradient buffer of backward (id: its number in this backward pass)
+    ForwardScratch, ///< what an op allocates only while its forward runs (id: op)
+    BackwardScratch, ///< what an op's backward allocates beyond the gradients (id: op)
+    AutocastCopy, ///< an op's half weight copies (id: op)
+    ParameterGradient, ///< a parameter's .grad, alive until zero_grad (id: StepGraph parameter)
     GradientAccumulation, ///< a later micro-batch's new parameter gradient, added into .grad (id: parameter)
 };
 
 /// A moment of the step: memory can peak here.
-struct MomentEvent {
+struct MomentEvent
+{
     StepPhase phase = StepPhase::Forward;
     std::size_t op = kNoStepOp;
     bool recomputing = false;
@@ -67,14 +72,17 @@ struct MomentEvent {
 };
 
 /// Receives the step's events in order.
-class StepSink {
+class StepSink
+{
 public:
     virtual ~StepSink() = default;
     /// A micro-batch begins (later: a micro-batch after the first, every .grad already exists).
     virtual void microBatch(bool later) = 0;
     /// `cachedCopy`: an autocast copy in the cast cache, freed by autocastExit() rather than release().
     /// `op`: the op running (forward or backward) that allocates it.
-    virtual void allocate(BlockRole role, std::size_t id, const Affine& bytes, bool cachedCopy, std::size_t op) = 0;
+    virtual void allocate(
+        BlockRole role, std::size_t id, const Affine& bytes, bool cachedCopy, std::size_t op)
+        = 0;
     virtual void release(BlockRole role, std::size_t id, const Affine& bytes) = 0;
     virtual void moment(const MomentEvent& m) = 0;
     /// The iteration that stands for a Repeat block's hidden iterations starts (forward: the one before
@@ -90,14 +98,16 @@ public:
 };
 
 /// Ops first..last.
-struct OpRange {
+struct OpRange
+{
     std::size_t first = 0;
     std::size_t last = kNoStepOp;
     [[nodiscard]] bool holds(const StepRepeat& r) const { return r.first >= first && r.nextLast <= last; }
 };
 
 /// A step graph's lifetimes under a set-up's per-GPU conditions.
-class StepSimulation final {
+class StepSimulation final
+{
 public:
     StepSimulation(const Analysis& analysis, const StepConditions& conditions);
     /// The same for another graph of this analysis (its repeated blocks written out: StepGraphExpansion).
@@ -146,7 +156,8 @@ private:
 
     /// A gradient buffer of an activation: one storage, referenced by one or more tensors' gradient slots
     /// (the engine's input buffers) and by the op that passes it on.
-    struct GradientBuffer {
+    struct GradientBuffer
+    {
         Affine bytes;
         int references = 0;
     };

@@ -16,10 +16,14 @@ using step::BlockRole;
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
 __extension__ typedef __int128 SignedWide;
 
-std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n) { return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0); }
+std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n)
+{
+    return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0);
+}
 
 /// What is alive at one moment, before a set-up's constants turn it into a StepMoment.
-struct RawMoment {
+struct RawMoment
+{
     StepPhase phase = StepPhase::Forward;
     std::size_t op = kNoStepOp;
     bool recomputing = false;
@@ -27,7 +31,7 @@ struct RawMoment {
     bool afterOp = false;
     Affine activations;
     Affine transient; ///< activation gradients, with the op's scratch
-    Count copies;     ///< autocast's weight copies
+    Count copies; ///< autocast's weight copies
     Count parameters; ///< parameter gradients allocated so far
     std::uint64_t fixedTransient = 0; ///< parameter gradients accumulated in place, or the step's buffers
     std::vector<std::int64_t> shift;
@@ -35,7 +39,8 @@ struct RawMoment {
 };
 
 /// The running state a hidden iteration changes, as signed differences between two points in time.
-struct StateDelta {
+struct StateDelta
+{
     SignedWide activationsPerSample = 0;
     SignedWide activationsFixed = 0;
     SignedWide transientPerSample = 0;
@@ -45,7 +50,10 @@ struct StateDelta {
     SignedWide parameters = 0;
 };
 
-SignedWide wide(Count c) { return static_cast<SignedWide>(c.value()); }
+SignedWide wide(Count c)
+{
+    return static_cast<SignedWide>(c.value());
+}
 
 /// `c` plus `times` x `delta`; false when it leaves 0..2^64-1.
 bool advance(Count& c, SignedWide delta, std::uint64_t times)
@@ -55,19 +63,25 @@ bool advance(Count& c, SignedWide delta, std::uint64_t times)
     const SignedWide v = wide(c) + delta * static_cast<SignedWide>(times);
     if (v < 0 || v > static_cast<SignedWide>(kMax))
         return false;
-    c = Count{static_cast<std::uint64_t>(v)};
+    c = Count { static_cast<std::uint64_t>(v) };
     return true;
 }
 
-Count minus(Count a, std::uint64_t b) { return a.isOverflow() ? a : Count{a.value() - std::min(a.value(), b)}; }
+Count minus(Count a, std::uint64_t b)
+{
+    return a.isOverflow() ? a : Count { a.value() - std::min(a.value(), b) };
+}
 
 /// Turns the step simulation's events into moments: running sums per component, and at the hidden
 /// iterations of a Repeat block a jump by the change one iteration makes (docs/memory-model.md,
 /// "Repeated iterations").
-class MomentBuilder final : public step::StepSink {
+class MomentBuilder final : public step::StepSink
+{
 public:
     MomentBuilder(const Analysis& analysis, const StepConditions& c, const step::StepSimulation& simulation)
-        : m_graph{analysis.step}, m_c{c}, m_simulation{simulation}
+        : m_graph { analysis.step }
+        , m_c { c }
+        , m_simulation { simulation }
     {
         m_forwardSnapshots.resize(m_graph.repeats.size());
         m_backwardSnapshots.resize(m_graph.repeats.size());
@@ -90,17 +104,25 @@ public:
     {
         switch (role) {
         case BlockRole::Storage:
-        case BlockRole::RecomputedStorage: m_activations += bytes; break;
+        case BlockRole::RecomputedStorage:
+            m_activations += bytes;
+            break;
         case BlockRole::ActivationGradient:
         case BlockRole::ForwardScratch:
-        case BlockRole::BackwardScratch: m_transient += bytes; break;
+        case BlockRole::BackwardScratch:
+            m_transient += bytes;
+            break;
         case BlockRole::AutocastCopy:
             m_copies += bytes.fixed;
             if (cachedCopy)
                 m_cachedCopies += bytes.fixed;
             break;
-        case BlockRole::ParameterGradient: m_parameters += bytes.fixed; break;
-        case BlockRole::GradientAccumulation: m_fixedTransient += bytes.fixed.value(); break;
+        case BlockRole::ParameterGradient:
+            m_parameters += bytes.fixed;
+            break;
+        case BlockRole::GradientAccumulation:
+            m_fixedTransient += bytes.fixed.value();
+            break;
         }
     }
 
@@ -108,12 +130,20 @@ public:
     {
         switch (role) {
         case BlockRole::Storage:
-        case BlockRole::RecomputedStorage: m_activations -= bytes; break;
+        case BlockRole::RecomputedStorage:
+            m_activations -= bytes;
+            break;
         case BlockRole::ActivationGradient:
         case BlockRole::ForwardScratch:
-        case BlockRole::BackwardScratch: m_transient -= bytes; break;
-        case BlockRole::AutocastCopy: m_copies = minus(m_copies, bytes.fixed.value()); break;
-        case BlockRole::ParameterGradient: m_parameters = minus(m_parameters, bytes.fixed.value()); break;
+        case BlockRole::BackwardScratch:
+            m_transient -= bytes;
+            break;
+        case BlockRole::AutocastCopy:
+            m_copies = minus(m_copies, bytes.fixed.value());
+            break;
+        case BlockRole::ParameterGradient:
+            m_parameters = minus(m_parameters, bytes.fixed.value());
+            break;
         case BlockRole::GradientAccumulation:
             m_fixedTransient -= std::min(m_fixedTransient, bytes.fixed.value());
             break;
@@ -137,7 +167,7 @@ public:
     }
 
     void autocastExit() override { m_copies = minus(m_copies, m_cachedCopies.value()); }
-    void backwardDone() override {}
+    void backwardDone() override { }
 
     void optimizerStep() override
     {
@@ -159,8 +189,8 @@ public:
             m_raw.clear();
             m_rawBase = m_moments.size();
         }
-        (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat]
-            = Snapshot{m_activations, m_transient, m_copies, m_cachedCopies, m_parameters, m_moments.size()};
+        (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat] = Snapshot { m_activations, m_transient,
+            m_copies, m_cachedCopies, m_parameters, m_moments.size() };
     }
 
     void repeatEnd(std::size_t repeat, bool forward, bool recomputing) override;
@@ -176,7 +206,8 @@ private:
     void push(RawMoment raw);
 
     /// Where the running state stands, for measuring what one iteration changes.
-    struct Snapshot {
+    struct Snapshot
+    {
         Affine activations;
         Affine transient;
         Count copies;
@@ -215,9 +246,9 @@ void MomentBuilder::push(RawMoment raw)
     m.afterOp = raw.afterOp;
     m.shift = raw.shift;
     m.repeat = raw.repeat;
-    const Count copies{std::min(raw.copies.value(), m_c.autocastCopyCap)};
-    const Count weights = Count{m_c.weights} + copies;
-    const Count gradientTransient = Count{raw.fixedTransient} + raw.transient.fixed;
+    const Count copies { std::min(raw.copies.value(), m_c.autocastCopyCap) };
+    const Count weights = Count { m_c.weights } + copies;
+    const Count gradientTransient = Count { raw.fixedTransient } + raw.transient.fixed;
     m_overflow = m_overflow || weights.isOverflow() || raw.copies.isOverflow() || raw.activations.overflowed()
         || raw.transient.overflowed() || gradientTransient.isOverflow() || raw.parameters.isOverflow();
     m.fixed.weights = weights.value();
@@ -274,7 +305,7 @@ void MomentBuilder::repeatEnd(std::size_t repeat, bool forward, bool recomputing
                 u = (cap - c) / d.copies;
             else if (d.copies < 0 && c >= cap)
                 u = (c - cap) / -d.copies;
-            for (const SignedWide v : {u, u + 1}) {
+            for (const SignedWide v : { u, u + 1 }) {
                 if (v >= 1 && v <= static_cast<SignedWide>(rep.hidden))
                     simulated.emplace_back(static_cast<std::uint64_t>(v), i);
             }
@@ -297,7 +328,8 @@ void MomentBuilder::repeatEnd(std::size_t repeat, bool forward, bool recomputing
     }
     const std::uint64_t n = rep.hidden;
     const bool ok = advance(m_activations.perSample, d.activationsPerSample, n)
-        && advance(m_activations.fixed, d.activationsFixed, n) && advance(m_transient.perSample, d.transientPerSample, n)
+        && advance(m_activations.fixed, d.activationsFixed, n)
+        && advance(m_transient.perSample, d.transientPerSample, n)
         && advance(m_transient.fixed, d.transientFixed, n) && advance(m_copies, d.copies, n)
         && advance(m_cachedCopies, d.cachedCopies, n) && advance(m_parameters, d.parameters, n);
     m_overflow = m_overflow || !ok;
@@ -327,9 +359,12 @@ std::uint64_t total(const MemoryBreakdown& m)
 std::string_view stepPhaseName(StepPhase p) noexcept
 {
     switch (p) {
-    case StepPhase::Forward: return "forward";
-    case StepPhase::Backward: return "backward";
-    case StepPhase::OptimizerStep: return "optimizer_step";
+    case StepPhase::Forward:
+        return "forward";
+    case StepPhase::Backward:
+        return "backward";
+    case StepPhase::OptimizerStep:
+        return "optimizer_step";
     }
     return "";
 }
@@ -337,17 +372,20 @@ std::string_view stepPhaseName(StepPhase p) noexcept
 std::string_view stepPhaseLabel(StepPhase p) noexcept
 {
     switch (p) {
-    case StepPhase::Forward: return "Forward";
-    case StepPhase::Backward: return "Backward";
-    case StepPhase::OptimizerStep: return "Optimizer step";
+    case StepPhase::Forward:
+        return "Forward";
+    case StepPhase::Backward:
+        return "Backward";
+    case StepPhase::OptimizerStep:
+        return "Optimizer step";
     }
     return "";
 }
 
 StepTimeline StepTimeline::simulate(const Analysis& analysis, const StepConditions& conditions)
 {
-    step::StepSimulation simulation{analysis, conditions};
-    MomentBuilder builder{analysis, conditions, simulation};
+    step::StepSimulation simulation { analysis, conditions };
+    MomentBuilder builder { analysis, conditions, simulation };
     simulation.run(builder);
     StepTimeline t;
     t.m_moments = builder.take();
@@ -362,12 +400,13 @@ StepTimeline StepTimeline::simulate(const Analysis& analysis, const StepConditio
             continue; // what is alive after hidden iterations: never above the moments around it
         const std::uint64_t fixed = total(m.fixed);
         const std::uint64_t perSample = total(m.perSample);
-        steady.push_back(UpperEnvelope::Line{fixed, perSample, i});
+        steady.push_back(UpperEnvelope::Line { fixed, perSample, i });
         const bool beforeTheStep = m.phase != StepPhase::OptimizerStep;
-        first.push_back(UpperEnvelope::Line{beforeTheStep ? fixed - m.fixed.optimizerState : fixed, perSample, i});
+        first.push_back(
+            UpperEnvelope::Line { beforeTheStep ? fixed - m.fixed.optimizerState : fixed, perSample, i });
     }
-    t.m_steady = UpperEnvelope{std::move(steady)};
-    t.m_first = UpperEnvelope{std::move(first)};
+    t.m_steady = UpperEnvelope { std::move(steady) };
+    t.m_first = UpperEnvelope { std::move(first) };
     t.m_overflow = simulation.overflowed() || builder.overflowed();
     return t;
 }
@@ -382,7 +421,8 @@ std::string momentLayerName(const Analysis& analysis, const StepMoment& moment)
             return {};
         const std::string first = std::to_string(r.firstHidden);
         const std::int64_t last = r.firstHidden + static_cast<std::int64_t>(r.hidden) - 1;
-        return analysis.rows[r.headerRow].name + "." + first + (r.hidden > 1 ? "\u2013" + std::to_string(last) : "");
+        return analysis.rows[r.headerRow].name + "." + first
+            + (r.hidden > 1 ? "\u2013" + std::to_string(last) : "");
     }
     if (moment.row >= analysis.rows.size())
         return {};
@@ -391,8 +431,8 @@ std::string momentLayerName(const Analysis& analysis, const StepMoment& moment)
 
 std::vector<std::size_t> StepTimeline::oneStep() const
 {
-    const bool accumulation = std::any_of(m_moments.begin(), m_moments.end(),
-                                          [](const StepMoment& m) { return m.laterMicroBatch; });
+    const bool accumulation = std::any_of(
+        m_moments.begin(), m_moments.end(), [](const StepMoment& m) { return m.laterMicroBatch; });
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < m_moments.size(); ++i) {
         const StepMoment& m = m_moments[i];

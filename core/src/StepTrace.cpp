@@ -1,8 +1,8 @@
 #include "StepTrace.h"
 
 #include "StepGraphExpansion.h"
-#include "TraceLog.h"
 #include "StepSimulation.h"
+#include "TraceLog.h"
 #include "headroom/LayerRegistry.h"
 
 #include <algorithm>
@@ -12,7 +12,10 @@ namespace headroom::step {
 
 namespace {
 
-AffineBytes plain(const Affine& a) { return AffineBytes{a.perSample.value(), a.fixed.value()}; }
+AffineBytes plain(const Affine& a)
+{
+    return AffineBytes { a.perSample.value(), a.fixed.value() };
+}
 
 /// A row's layer category, if it is a registered layer kind (Repeat headers and the loss are not).
 const LayerKind* kindOf(const Analysis& analysis, std::size_t row)
@@ -34,23 +37,33 @@ TraceKind kindOf(BlockRole role)
 {
     switch (role) {
     case BlockRole::Storage:
-    case BlockRole::RecomputedStorage: return TraceKind::Activation;
-    case BlockRole::ActivationGradient: return TraceKind::ActivationGradient;
+    case BlockRole::RecomputedStorage:
+        return TraceKind::Activation;
+    case BlockRole::ActivationGradient:
+        return TraceKind::ActivationGradient;
     case BlockRole::ForwardScratch:
-    case BlockRole::BackwardScratch: return TraceKind::Scratch;
-    case BlockRole::AutocastCopy: return TraceKind::AutocastCopy;
+    case BlockRole::BackwardScratch:
+        return TraceKind::Scratch;
+    case BlockRole::AutocastCopy:
+        return TraceKind::AutocastCopy;
     case BlockRole::ParameterGradient:
-    case BlockRole::GradientAccumulation: return TraceKind::ParameterGradient;
+    case BlockRole::GradientAccumulation:
+        return TraceKind::ParameterGradient;
     }
     return TraceKind::Activation;
 }
 
 /// Turns the step simulation's events into allocations and frees; adds the cuBLAS workspaces at the first
 /// cuBLAS call of each thread and cuDNN's workspaces around convolutions.
-class TraceRecorder final : public StepSink {
+class TraceRecorder final : public StepSink
+{
 public:
-    TraceRecorder(EventLog& log, const Analysis& analysis, const StepGraph& graph, const TraceSettings& settings)
-        : m_log{log}, m_analysis{analysis}, m_graph{graph}, m_settings{settings}
+    TraceRecorder(
+        EventLog& log, const Analysis& analysis, const StepGraph& graph, const TraceSettings& settings)
+        : m_log { log }
+        , m_analysis { analysis }
+        , m_graph { graph }
+        , m_settings { settings }
     {
     }
 
@@ -69,13 +82,15 @@ public:
 
     void microBatch(bool) override { m_log.stage = TraceStage::Forward; }
 
-    void allocate(BlockRole role, std::size_t id, const Affine& bytes, bool cachedCopy, std::size_t op) override
+    void allocate(
+        BlockRole role, std::size_t id, const Affine& bytes, bool cachedCopy, std::size_t op) override
     {
         const std::uint32_t row = op < m_graph.ops.size() ? rowIndex(m_graph.ops[op].row) : kNoTraceRow;
-        const bool weightGradient = role == BlockRole::ParameterGradient || role == BlockRole::GradientAccumulation;
+        const bool weightGradient
+            = role == BlockRole::ParameterGradient || role == BlockRole::GradientAccumulation;
         if (weightGradient && m_settings.cudnnWorkspaces && isConvolution(op)) {
             // convolution_backward makes the weight's gradient after the input's (and its workspace)
-            m_pending.push_back(Pending{role, id, plain(bytes), row});
+            m_pending.push_back(Pending { role, id, plain(bytes), row });
             return;
         }
         record(role, id, m_log.allocate(kindOf(role), row, plain(bytes)), cachedCopy);
@@ -174,9 +189,9 @@ public:
         m_cachedCopies.clear();
     }
 
-    void optimizerStep() override {}
-    void repeatBegin(std::size_t, bool) override {}
-    void repeatEnd(std::size_t, bool, bool) override {}
+    void optimizerStep() override { }
+    void repeatBegin(std::size_t, bool) override { }
+    void repeatEnd(std::size_t, bool, bool) override { }
 
 private:
     static std::uint64_t key(BlockRole role, std::size_t id)
@@ -191,9 +206,11 @@ private:
             return;
         m_handleUsed[thread] = true;
         if (m_settings.cublasWorkspace > 0)
-            m_log.allocate(TraceKind::CublasWorkspace, rowIndex(row), AffineBytes{0, m_settings.cublasWorkspace});
+            m_log.allocate(
+                TraceKind::CublasWorkspace, rowIndex(row), AffineBytes { 0, m_settings.cublasWorkspace });
         if (m_settings.cublasLtWorkspace > 0)
-            m_log.allocate(TraceKind::CublasWorkspace, rowIndex(row), AffineBytes{0, m_settings.cublasLtWorkspace});
+            m_log.allocate(
+                TraceKind::CublasWorkspace, rowIndex(row), AffineBytes { 0, m_settings.cublasLtWorkspace });
     }
 
     EventLog& m_log;
@@ -203,9 +220,10 @@ private:
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_live;
     std::vector<std::uint32_t> m_cachedCopies;
     std::vector<std::pair<std::size_t, std::uint32_t>> m_gradients; ///< (parameter, block)
-    bool m_handleUsed[2] = {false, false};
+    bool m_handleUsed[2] = { false, false };
     /// A convolution's weight and bias gradients, made after its workspaces.
-    struct Pending {
+    struct Pending
+    {
         BlockRole role;
         std::size_t id;
         AffineBytes bytes;
@@ -226,9 +244,10 @@ std::uint64_t shareOf(std::uint64_t total, std::uint64_t part, std::uint64_t who
 /// own (weight, then bias), then its buffers (BatchNorm: running_mean, running_var, num_batches_tracked).
 /// Scaled to the set-up's per-GPU weights where sharding or quantisation makes those differ.
 void addWeights(EventLog& log, const Analysis& a, const StepGraph& graph, const StepSimulation& sim,
-                const StepConditions& c)
+    const StepConditions& c)
 {
-    struct Weight {
+    struct Weight
+    {
         std::uint32_t row;
         std::uint64_t bytes;
     };
@@ -238,8 +257,8 @@ void addWeights(EventLog& log, const Analysis& a, const StepGraph& graph, const 
     const auto add = [&](std::size_t row, std::uint64_t bytes) {
         if (bytes == 0)
             return;
-        weights.push_back(Weight{rowIndex(row), bytes});
-        sum += Count{bytes};
+        weights.push_back(Weight { rowIndex(row), bytes });
+        sum += Count { bytes };
     };
     std::vector<bool> made(graph.parameters.size(), false);
     for (const StepOp& op : graph.ops) {
@@ -268,7 +287,8 @@ void addWeights(EventLog& log, const Analysis& a, const StepGraph& graph, const 
     const bool exact = !sum.isOverflow() && sum.value() == c.weights;
     for (const Weight& w : weights)
         log.allocate(TraceKind::Weights, w.row,
-                     AffineBytes{0, exact || sum.isOverflow() ? w.bytes : shareOf(w.bytes, c.weights, sum.value())});
+            AffineBytes {
+                0, exact || sum.isOverflow() ? w.bytes : shareOf(w.bytes, c.weights, sum.value()) });
 }
 
 /// The batch and its labels (two tensors, made before the first step).
@@ -285,9 +305,9 @@ void addInput(EventLog& log, const StepGraph& graph)
                 break;
             }
         }
-        log.allocate(TraceKind::Input, kNoTraceRow, AffineBytes{sample, st.bytes.fixed});
+        log.allocate(TraceKind::Input, kNoTraceRow, AffineBytes { sample, st.bytes.fixed });
         if (st.bytes.perSample > sample)
-            log.allocate(TraceKind::Input, kNoTraceRow, AffineBytes{st.bytes.perSample - sample, 0});
+            log.allocate(TraceKind::Input, kNoTraceRow, AffineBytes { st.bytes.perSample - sample, 0 });
     }
 }
 
@@ -299,7 +319,7 @@ void addBuckets(EventLog& log, std::uint64_t bytes)
     const std::uint64_t cap = 25ULL << 20;
     for (std::uint64_t left = bytes, size = first; left > 0; size = cap) {
         const std::uint64_t b = std::min(left, size);
-        log.allocate(TraceKind::Communication, kNoTraceRow, AffineBytes{0, b});
+        log.allocate(TraceKind::Communication, kNoTraceRow, AffineBytes { 0, b });
         left -= b;
     }
 }
@@ -317,44 +337,46 @@ AffineBytes cudnnWorkspace(const Analysis& analysis, const StepGraph& graph, std
     const AffineBytes x = graph.tensors[o.inputs[0].tensor].gradientBytes;
     const AffineBytes y = graph.tensors[o.output].gradientBytes;
     const std::uint64_t w = analysis.rows[o.row].params
-        * elementSize(isAutocast(analysis.precision) ? halfType(analysis.precision) : parameterType(analysis.precision));
-    return AffineBytes{x.perSample + y.perSample, x.fixed + y.fixed + w};
+        * elementSize(isAutocast(analysis.precision) ? halfType(analysis.precision)
+                                                     : parameterType(analysis.precision));
+    return AffineBytes { x.perSample + y.perSample, x.fixed + y.fixed + w };
 }
 
 Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup& setup,
-                                   const StepConditions& conditions, const TraceSettings& settings)
+    const StepConditions& conditions, const TraceSettings& settings)
 {
     if (analysis.error)
-        return Error{"cannot trace the step: " + analysis.error->message, analysis.error->location};
+        return Error { "cannot trace the step: " + analysis.error->message, analysis.error->location };
     if (analysis.step.ops.empty())
-        return Error{"the analysis has no step graph to trace", "layers"};
+        return Error { "the analysis has no step graph to trace", "layers" };
     auto expanded = expandRepeats(analysis.step, settings.maxOps);
     if (!expanded)
         return expanded.error();
     const StepGraph& graph = expanded.value().graph;
-    StepSimulation simulation{analysis, graph, conditions};
+    StepSimulation simulation { analysis, graph, conditions };
     if (simulation.overflowed())
-        return Error{"the model's byte counts overflow 64 bits", "layers"};
+        return Error { "the model's byte counts overflow 64 bits", "layers" };
     EventLog log;
     addWeights(log, analysis, graph, simulation, conditions);
     addInput(log, graph);
     addBuckets(log, conditions.bucketBytes);
-    TraceRecorder recorder{log, analysis, graph, settings};
+    TraceRecorder recorder { log, analysis, graph, settings };
     for (int s = 1; s <= settings.steps; ++s) {
         log.step = static_cast<std::uint8_t>(s);
         for (int m = 0; m < std::max(1, settings.microBatches); ++m) {
             log.stage = TraceStage::Forward;
             // ZeRO-3 / FSDP: the gathered layer and the prefetched one, through forward and backward
             const std::uint32_t gathered = conditions.gatheredBytes > 0
-                ? log.allocate(TraceKind::Communication, kNoTraceRow, AffineBytes{0, conditions.gatheredBytes})
+                ? log.allocate(
+                    TraceKind::Communication, kNoTraceRow, AffineBytes { 0, conditions.gatheredBytes })
                 : kNoBlock;
             simulation.runMicroBatch(recorder, m > 0);
             log.free(gathered);
         }
         log.stage = TraceStage::Optimizer;
         std::vector<std::uint32_t> gradients = recorder.takeGradients();
-        addOptimizerStep(log, analysis, setup, conditions, graph, expanded.value().parameterOrigin, simulation, s == 1,
-                         gradients);
+        addOptimizerStep(log, analysis, setup, conditions, graph, expanded.value().parameterOrigin,
+            simulation, s == 1, gradients);
     }
     return log.take();
 }

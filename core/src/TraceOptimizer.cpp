@@ -1,5 +1,4 @@
 #include "TraceLog.h"
-
 #include "headroom/Optimizer.h"
 
 #include <algorithm>
@@ -26,7 +25,7 @@ __extension__ typedef unsigned __int128 Wide;
 
 /// Each trainable parameter tensor's elements on this GPU, in step order.
 std::vector<std::uint64_t> elementsOnGpu(const Analysis& a, const StepGraph& graph,
-                                         const std::vector<std::size_t>& origin, const StepSimulation& sim)
+    const std::vector<std::size_t>& origin, const StepSimulation& sim)
 {
     std::vector<std::uint64_t> out;
     out.reserve(graph.parameters.size());
@@ -37,8 +36,8 @@ std::vector<std::uint64_t> elementsOnGpu(const Analysis& a, const StepGraph& gra
                                                                       : param.gradientBytes / kFloat32;
         // this GPU's share under tensor parallelism (the gradient's share)
         if (param.gradientBytes > 0 && sim.parameterBytes()[p] != param.gradientBytes)
-            elements = static_cast<std::uint64_t>(static_cast<Wide>(elements) * sim.parameterBytes()[p]
-                                                  / param.gradientBytes);
+            elements = static_cast<std::uint64_t>(
+                static_cast<Wide>(elements) * sim.parameterBytes()[p] / param.gradientBytes);
         out.push_back(elements * param.copies);
     }
     return out;
@@ -49,8 +48,8 @@ std::vector<std::uint64_t> elementsOnGpu(const Analysis& a, const StepGraph& gra
 std::vector<std::uint64_t> eightBitState(std::uint64_t elements)
 {
     if (elements < kEightBitMinTensorElements)
-        return {elements * kFloat32};
-    return {elements, (elements + kEightBitBlockElements - 1) / kEightBitBlockElements * kFloat32};
+        return { elements * kFloat32 };
+    return { elements, (elements + kEightBitBlockElements - 1) / kEightBitBlockElements * kFloat32 };
 }
 
 bool hasStepTensor(Optimizer o)
@@ -60,8 +59,8 @@ bool hasStepTensor(Optimizer o)
 
 /// The state, parameter by parameter; an empty list when the per-tensor sizes do not add up to the
 /// set-up's state on this GPU (sharded or offloaded state: then it is laid out as flat partitions).
-std::vector<std::uint64_t> stateTensors(const Analysis& a, const TrainingSetup& setup, const StepConditions& c,
-                                        const std::vector<std::uint64_t>& elements)
+std::vector<std::uint64_t> stateTensors(const Analysis& a, const TrainingSetup& setup,
+    const StepConditions& c, const std::vector<std::uint64_t>& elements)
 {
     std::vector<std::uint64_t> blocks;
     const int tensors = optimizerStateTensors(setup.optimizer);
@@ -71,14 +70,15 @@ std::vector<std::uint64_t> stateTensors(const Analysis& a, const TrainingSetup& 
         if (setup.optimizerImplementation == OptimizerImplementation::Fused && hasStepTensor(setup.optimizer))
             blocks.push_back(kFloat32); // state["step"] on the GPU
         for (int t = 0; t < tensors; ++t) {
-            for (const std::uint64_t b : setup.eightBitOptimizer ? eightBitState(n) : std::vector{n * kFloat32}) {
+            for (const std::uint64_t b :
+                setup.eightBitOptimizer ? eightBitState(n) : std::vector { n * kFloat32 }) {
                 blocks.push_back(b);
-                total += Count{b};
+                total += Count { b };
             }
         }
         if (master) {
             blocks.push_back(n * kFloat32);
-            total += Count{n * kFloat32};
+            total += Count { n * kFloat32 };
         }
     }
     if (total.isOverflow() || total.value() != c.optimizerState)
@@ -89,19 +89,21 @@ std::vector<std::uint64_t> stateTensors(const Analysis& a, const TrainingSetup& 
 /// The step's temporaries: foreach lists or the for-loop's pattern, per tensor; empty when they do not add
 /// up to the set-up's (then one block stands for them).
 void addTemporaries(EventLog& log, const TrainingSetup& setup, const StepConditions& c,
-                    const std::vector<std::uint64_t>& elements)
+    const std::vector<std::uint64_t>& elements)
 {
     const StepTemporaries t = optimizerStepTemporaries(setup.optimizer, setup.optimizerImplementation);
     Count foreach;
     for (const std::uint64_t n : elements)
-        foreach += Count{n * kFloat32} * Count{static_cast<std::uint64_t>(t.parameterLists)};
+        foreach
+            += Count { n * kFloat32 } * Count { static_cast<std::uint64_t>(t.parameterLists) };
     std::uint64_t forLoop = 0;
     std::uint64_t previous = 0;
     for (const std::uint64_t n : elements) {
         const std::uint64_t bytes = n * kFloat32;
         for (const auto& pair : t.forLoop)
-            forLoop = std::max(forLoop, static_cast<std::uint64_t>(pair.previous) * previous
-                                            + static_cast<std::uint64_t>(pair.current) * bytes);
+            forLoop = std::max(forLoop,
+                static_cast<std::uint64_t>(pair.previous) * previous
+                    + static_cast<std::uint64_t>(pair.current) * bytes);
         previous = bytes;
     }
     if (c.stepTemporaries == 0)
@@ -110,7 +112,8 @@ void addTemporaries(EventLog& log, const TrainingSetup& setup, const StepConditi
         std::vector<std::uint32_t> lists;
         for (int l = 0; l < t.parameterLists; ++l)
             for (const std::uint64_t n : elements)
-                lists.push_back(log.allocate(TraceKind::OptimizerTemporary, kNoTraceRow, AffineBytes{0, n * kFloat32}));
+                lists.push_back(log.allocate(
+                    TraceKind::OptimizerTemporary, kNoTraceRow, AffineBytes { 0, n * kFloat32 }));
         // A Python list frees its items last to first (list_dealloc).
         for (auto it = lists.rbegin(); it != lists.rend(); ++it)
             log.free(*it);
@@ -123,7 +126,8 @@ void addTemporaries(EventLog& log, const TrainingSetup& setup, const StepConditi
         for (const std::uint64_t n : elements) {
             std::vector<std::uint32_t> made;
             for (std::size_t i = 0; i < make; ++i)
-                made.push_back(log.allocate(TraceKind::OptimizerTemporary, kNoTraceRow, AffineBytes{0, n * kFloat32}));
+                made.push_back(log.allocate(
+                    TraceKind::OptimizerTemporary, kNoTraceRow, AffineBytes { 0, n * kFloat32 }));
             for (const std::uint32_t b : kept)
                 log.free(b);
             kept.clear();
@@ -138,25 +142,27 @@ void addTemporaries(EventLog& log, const TrainingSetup& setup, const StepConditi
             log.free(b);
         return;
     }
-    log.free(log.allocate(TraceKind::OptimizerTemporary, kNoTraceRow, AffineBytes{0, c.stepTemporaries}));
+    log.free(log.allocate(TraceKind::OptimizerTemporary, kNoTraceRow, AffineBytes { 0, c.stepTemporaries }));
 }
 
 } // namespace
 
-void addOptimizerStep(EventLog& log, const Analysis& analysis, const TrainingSetup& setup, const StepConditions& c,
-                      const StepGraph& graph, const std::vector<std::size_t>& parameterOrigin,
-                      const StepSimulation& simulation, bool createState, std::vector<std::uint32_t>& gradients)
+void addOptimizerStep(EventLog& log, const Analysis& analysis, const TrainingSetup& setup,
+    const StepConditions& c, const StepGraph& graph, const std::vector<std::size_t>& parameterOrigin,
+    const StepSimulation& simulation, bool createState, std::vector<std::uint32_t>& gradients)
 {
     const std::vector<std::uint64_t> elements = elementsOnGpu(analysis, graph, parameterOrigin, simulation);
     if (createState && c.optimizerState > 0) {
         std::vector<std::uint64_t> blocks = stateTensors(analysis, setup, c, elements);
         if (blocks.empty()) { // flat partitions, one per state tensor
-            const auto tensors = static_cast<std::uint64_t>(std::max(1, optimizerStateTensors(setup.optimizer)));
+            const auto tensors
+                = static_cast<std::uint64_t>(std::max(1, optimizerStateTensors(setup.optimizer)));
             for (std::uint64_t t = 0; t < tensors; ++t)
-                blocks.push_back(c.optimizerState / tensors + (t + 1 == tensors ? c.optimizerState % tensors : 0));
+                blocks.push_back(
+                    c.optimizerState / tensors + (t + 1 == tensors ? c.optimizerState % tensors : 0));
         }
         for (const std::uint64_t b : blocks)
-            log.allocate(TraceKind::OptimizerState, kNoTraceRow, AffineBytes{0, b});
+            log.allocate(TraceKind::OptimizerState, kNoTraceRow, AffineBytes { 0, b });
     }
     addTemporaries(log, setup, c, elements);
     for (const std::uint32_t g : gradients) // zero_grad(set_to_none=True)

@@ -21,7 +21,8 @@ AllocatorSettings capped(std::uint64_t capacity)
 }
 } // namespace
 
-class TestCachingAllocator : public QObject {
+class TestCachingAllocator : public QObject
+{
     Q_OBJECT
 private slots:
     void roundSize_data();
@@ -48,18 +49,18 @@ void TestCachingAllocator::roundSize_data()
     QTest::addColumn<quint32>("divisions");
     QTest::addColumn<quint64>("rounded");
     // round_size: below 512 bytes a 512-byte block; otherwise the next multiple of 512.
-    QTest::newRow("0 bytes") << quint64{0} << 0u << quint64{512};
-    QTest::newRow("1 byte") << quint64{1} << 0u << quint64{512};
-    QTest::newRow("512") << quint64{512} << 0u << quint64{512};
-    QTest::newRow("513") << quint64{513} << 0u << quint64{1024};
-    QTest::newRow("a 1000-float bias") << quint64{4000} << 0u << quint64{4096};
+    QTest::newRow("0 bytes") << quint64 { 0 } << 0u << quint64 { 512 };
+    QTest::newRow("1 byte") << quint64 { 1 } << 0u << quint64 { 512 };
+    QTest::newRow("512") << quint64 { 512 } << 0u << quint64 { 512 };
+    QTest::newRow("513") << quint64 { 513 } << 0u << quint64 { 1024 };
+    QTest::newRow("a 1000-float bias") << quint64 { 4000 } << 0u << quint64 { 4096 };
     // roundup_power2_divisions:4 splits [1 MiB, 2 MiB) into 1, 1.25, 1.5, 1.75 MiB: 1.2 MiB -> 1.25 MiB.
-    QTest::newRow("1.2 MiB, 4 divisions") << quint64{1258291} << 4u << quint64{1310720};
+    QTest::newRow("1.2 MiB, 4 divisions") << quint64 { 1258291 } << 4u << quint64 { 1310720 };
     // A power of two stays; below 512 x divisions the plain rule applies (1200 -> 1536).
-    QTest::newRow("2 MiB, 4 divisions") << quint64{2 * MiB} << 4u << quint64{2 * MiB};
-    QTest::newRow("1200, 4 divisions") << quint64{1200} << 4u << quint64{1536};
+    QTest::newRow("2 MiB, 4 divisions") << quint64 { 2 * MiB } << 4u << quint64 { 2 * MiB };
+    QTest::newRow("1200, 4 divisions") << quint64 { 1200 } << 4u << quint64 { 1536 };
     // 5000 lies in [4096, 8192): steps of 1024, next is 5120.
-    QTest::newRow("5000, 4 divisions") << quint64{5000} << 4u << quint64{5120};
+    QTest::newRow("5000, 4 divisions") << quint64 { 5000 } << 4u << quint64 { 5120 };
 }
 
 void TestCachingAllocator::roundSize()
@@ -76,12 +77,12 @@ void TestCachingAllocator::allocationSize_data()
 {
     QTest::addColumn<quint64>("size");
     QTest::addColumn<quint64>("segment");
-    QTest::newRow("512 bytes: small segment") << quint64{512} << quint64{2 * MiB};
-    QTest::newRow("1 MiB: still small") << quint64{MiB} << quint64{2 * MiB};
-    QTest::newRow("1 MiB + 512: shared 20 MiB") << quint64{MiB + 512} << quint64{20 * MiB};
-    QTest::newRow("10 MiB - 512: shared 20 MiB") << quint64{10 * MiB - 512} << quint64{20 * MiB};
-    QTest::newRow("10 MiB: its own") << quint64{10 * MiB} << quint64{10 * MiB};
-    QTest::newRow("11 MiB + 512: 12 MiB") << quint64{11 * MiB + 512} << quint64{12 * MiB};
+    QTest::newRow("512 bytes: small segment") << quint64 { 512 } << quint64 { 2 * MiB };
+    QTest::newRow("1 MiB: still small") << quint64 { MiB } << quint64 { 2 * MiB };
+    QTest::newRow("1 MiB + 512: shared 20 MiB") << quint64 { MiB + 512 } << quint64 { 20 * MiB };
+    QTest::newRow("10 MiB - 512: shared 20 MiB") << quint64 { 10 * MiB - 512 } << quint64 { 20 * MiB };
+    QTest::newRow("10 MiB: its own") << quint64 { 10 * MiB } << quint64 { 10 * MiB };
+    QTest::newRow("11 MiB + 512: 12 MiB") << quint64 { 11 * MiB + 512 } << quint64 { 12 * MiB };
 }
 
 void TestCachingAllocator::allocationSize()
@@ -164,8 +165,8 @@ void TestCachingAllocator::freedNeighboursMerge()
     a.free(x);
     const auto y = a.allocate(30 * MiB); // [y 30][free 20]
     const auto z = a.allocate(20 * MiB); // [y 30][z 20]
-    a.free(y);                           // [free 30][z 20]
-    a.free(z);                           // merges with its free neighbour: [free 50]
+    a.free(y); // [free 30][z 20]
+    a.free(z); // merges with its free neighbour: [free 50]
     // 50 MiB fits the merged block: no new segment.
     QVERIFY(a.allocate(50 * MiB) != CachingAllocator::kFailed);
     QCOMPARE(a.stats().reserved, 50 * MiB);
@@ -192,7 +193,7 @@ void TestCachingAllocator::largeCachedBlockThatCannotBeReused()
 
 void TestCachingAllocator::capReleasesCacheAndRetries()
 {
-    CachingAllocator a{capped(100 * MiB)};
+    CachingAllocator a { capped(100 * MiB) };
     const auto x = a.allocate(50 * MiB);
     a.free(x);
     // 60 MiB: nothing cached fits; a new 60 MiB segment would make 110 MiB > 100 MiB, so malloc releases
@@ -207,7 +208,7 @@ void TestCachingAllocator::capReleasesCacheAndRetries()
 
 void TestCachingAllocator::fragmentationCausesOutOfMemory()
 {
-    CachingAllocator a{capped(100 * MiB)};
+    CachingAllocator a { capped(100 * MiB) };
     const auto x = a.allocate(60 * MiB);
     a.free(x);
     // 30 MiB splits the cached 60 MiB segment: [y 30][free 30].
@@ -229,7 +230,7 @@ void TestCachingAllocator::maxSplitSizeKeepsOversizeBlocksWhole()
 {
     AllocatorSettings s;
     s.maxSplitSize = 40 * MiB;
-    CachingAllocator a{s};
+    CachingAllocator a { s };
     const auto x = a.allocate(100 * MiB);
     a.free(x);
     // 30 MiB < max_split_size may not take the oversize (>= 40 MiB) cached block: a new 30 MiB segment.
@@ -245,7 +246,7 @@ void TestCachingAllocator::expandableSegmentsGrowOneSegment()
 {
     AllocatorSettings s;
     s.expandableSegments = true;
-    CachingAllocator a{s};
+    CachingAllocator a { s };
     // 5 MiB maps one 20 MiB page of the large pool's segment: [5 used][15 free], 20 MiB reserved.
     const auto x = a.allocate(5 * MiB);
     QCOMPARE(a.stats().reserved, 20 * MiB);
@@ -276,9 +277,9 @@ void TestCachingAllocator::expandableSegmentsReleasePages()
     AllocatorSettings s;
     s.expandableSegments = true;
     s.capacity = 60 * MiB;
-    CachingAllocator a{s};
+    CachingAllocator a { s };
     const auto x = a.allocate(30 * MiB); // two 20 MiB pages: [30 used][10 free], 40 MiB
-    const auto y = a.allocate(5 * MiB);  // fits the 10 MiB free tail: 40 MiB
+    const auto y = a.allocate(5 * MiB); // fits the 10 MiB free tail: 40 MiB
     QCOMPARE(a.stats().reserved, 40 * MiB);
     a.free(x); // [30 free][5 used][5 free]
     // 25 MiB fits the free 30 MiB at the start without growing.
@@ -301,10 +302,11 @@ void TestCachingAllocator::fragmentationNamesWhatFreedTheBytes()
 {
     CachingAllocator a;
     const auto x = a.allocate(40 * MiB, 7); // tag 7
-    QVERIFY(a.allocate(100, 3) != CachingAllocator::kFailed);                     // small pool: 2 MiB segment, 2 MiB - 512 free (split off by 3)
-    a.free(x);                              // 40 MiB free, freed by 7
+    QVERIFY(a.allocate(100, 3)
+        != CachingAllocator::kFailed); // small pool: 2 MiB segment, 2 MiB - 512 free (split off by 3)
+    a.free(x); // 40 MiB free, freed by 7
     const auto report = a.fragmentationNow();
-    QCOMPARE(report.size(), std::size_t{2});
+    QCOMPARE(report.size(), std::size_t { 2 });
     QCOMPARE(report[0].tag, 7u);
     QCOMPARE(report[0].bytes, 40 * MiB);
     QVERIFY(!report[0].smallPool);

@@ -33,16 +33,18 @@ ReservedModel modelOf(const Network& net, Precision p = Precision::Fp32, Reserve
 /// A small CNN whose tensors are many megabytes per sample at 64x64: the large pool is exercised.
 Network cnn()
 {
-    return network({3, 64, 64}, {layer("Conv2d", {{"out_channels", 32}, {"kernel_size", 3}, {"padding", 1}}),
-                                 layer("ReLU", {{"inplace", true}}), layer("MaxPool2d", {{"kernel_size", 2}}),
-                                 layer("Conv2d", {{"out_channels", 64}, {"kernel_size", 3}, {"padding", 1}}),
-                                 layer("ReLU", {{"inplace", true}}), layer("AdaptiveAvgPool2d", {{"output_size", 1}}),
-                                 layer("Flatten"), layer("Linear", {{"out_features", 10}})});
+    return network({ 3, 64, 64 },
+        { layer("Conv2d", { { "out_channels", 32 }, { "kernel_size", 3 }, { "padding", 1 } }),
+            layer("ReLU", { { "inplace", true } }), layer("MaxPool2d", { { "kernel_size", 2 } }),
+            layer("Conv2d", { { "out_channels", 64 }, { "kernel_size", 3 }, { "padding", 1 } }),
+            layer("ReLU", { { "inplace", true } }), layer("AdaptiveAvgPool2d", { { "output_size", 1 } }),
+            layer("Flatten"), layer("Linear", { { "out_features", 10 } }) });
 }
 
 } // namespace
 
-class TestReservedModel : public QObject {
+class TestReservedModel : public QObject
+{
     Q_OBJECT
 private slots:
     void cublasWorkspaceByGpu_data();
@@ -63,12 +65,12 @@ void TestReservedModel::cublasWorkspaceByGpu_data()
     QTest::addColumn<quint64>("lt");
     // parseChosenWorkspaceSize: ":4096:2:16:8" = 2 x 4,194,304 + 8 x 16,384 = 8,519,680 bytes; Hopper 32 MiB;
     // Blackwell 32 MiB from 2.11; Lt unified with cuBLAS from 2.11, else its own 1 MiB.
-    QTest::newRow("GTX 1080, 2.11") << 6 << 11 << quint64{8519680} << quint64{0};
-    QTest::newRow("A100, 2.11") << 8 << 11 << quint64{8519680} << quint64{0};
-    QTest::newRow("H100, 2.11") << 9 << 11 << quint64{33554432} << quint64{0};
-    QTest::newRow("H100, 2.5") << 9 << 5 << quint64{33554432} << quint64{1048576};
-    QTest::newRow("B200, 2.10") << 10 << 10 << quint64{8519680} << quint64{1048576};
-    QTest::newRow("B200, 2.11") << 10 << 11 << quint64{33554432} << quint64{0};
+    QTest::newRow("GTX 1080, 2.11") << 6 << 11 << quint64 { 8519680 } << quint64 { 0 };
+    QTest::newRow("A100, 2.11") << 8 << 11 << quint64 { 8519680 } << quint64 { 0 };
+    QTest::newRow("H100, 2.11") << 9 << 11 << quint64 { 33554432 } << quint64 { 0 };
+    QTest::newRow("H100, 2.5") << 9 << 5 << quint64 { 33554432 } << quint64 { 1048576 };
+    QTest::newRow("B200, 2.10") << 10 << 10 << quint64 { 8519680 } << quint64 { 1048576 };
+    QTest::newRow("B200, 2.11") << 10 << 11 << quint64 { 33554432 } << quint64 { 0 };
 }
 
 void TestReservedModel::cublasWorkspaceByGpu()
@@ -77,23 +79,23 @@ void TestReservedModel::cublasWorkspaceByGpu()
     QFETCH(int, torchMinor);
     QFETCH(quint64, cublas);
     QFETCH(quint64, lt);
-    QCOMPARE(cublasWorkspaceBytes(ComputeCapability{major, 0}, TorchVersion{2, torchMinor}), cublas);
-    QCOMPARE(cublasLtWorkspaceBytes(TorchVersion{2, torchMinor}), lt);
+    QCOMPARE(cublasWorkspaceBytes(ComputeCapability { major, 0 }, TorchVersion { 2, torchMinor }), cublas);
+    QCOMPARE(cublasLtWorkspaceBytes(TorchVersion { 2, torchMinor }), lt);
     // Before 2.0 cuBLAS kept its workspace outside PyTorch's allocator.
-    QCOMPARE(cublasWorkspaceBytes(ComputeCapability{major, 0}, TorchVersion{1, 13}), quint64{0});
+    QCOMPARE(cublasWorkspaceBytes(ComputeCapability { major, 0 }, TorchVersion { 1, 13 }), quint64 { 0 });
 }
 
 void TestReservedModel::cudaContextByGeneration()
 {
     // Measured on the H100 (CUDA 13): 718,077,952 bytes after the first cuBLAS call; Headroom rounds up.
-    QVERIFY(cudaContextBytes(ComputeCapability{9, 0}).bytes >= 718077952ULL);
+    QVERIFY(cudaContextBytes(ComputeCapability { 9, 0 }).bytes >= 718077952ULL);
     // Published with lazy loading before Hopper: 287-400 MB; Headroom errs high.
-    QVERIFY(cudaContextBytes(ComputeCapability{8, 0}).bytes >= 400'000'000ULL);
-    QVERIFY(cudaContextBytes(ComputeCapability{6, 1}).bytes >= 400'000'000ULL);
+    QVERIFY(cudaContextBytes(ComputeCapability { 8, 0 }).bytes >= 400'000'000ULL);
+    QVERIFY(cudaContextBytes(ComputeCapability { 6, 1 }).bytes >= 400'000'000ULL);
     // Eager loading: 1,687 MB measured on an RTX 3090, 721 MB on a GTX 1080.
-    QVERIFY(cudaContextBytes(ComputeCapability{8, 6}, false).bytes >= 1'687'000'000ULL);
-    QVERIFY(cudaContextBytes(ComputeCapability{6, 1}, false).bytes >= 721'000'000ULL);
-    QVERIFY(!cudaContextBytes(ComputeCapability{7, 5}).source.empty());
+    QVERIFY(cudaContextBytes(ComputeCapability { 8, 6 }, false).bytes >= 1'687'000'000ULL);
+    QVERIFY(cudaContextBytes(ComputeCapability { 6, 1 }, false).bytes >= 721'000'000ULL);
+    QVERIFY(!cudaContextBytes(ComputeCapability { 7, 5 }).source.empty());
 }
 
 void TestReservedModel::reservedHoldsWhatIsAllocated()
@@ -104,14 +106,14 @@ void TestReservedModel::reservedHoldsWhatIsAllocated()
     const auto reserved = ReservedModel::build(a, setup());
     const auto tensors = MemoryModel::build(a, setup());
     QVERIFY(reserved.ok() && tensors.ok());
-    for (const std::int64_t batch : {1, 7, 64, 300}) {
+    for (const std::int64_t batch : { 1, 7, 64, 300 }) {
         const ReservedRun run = reserved.value().run(batch);
         QVERIFY(run.fits);
         QVERIFY(run.peakReserved >= run.peakAllocated);
         QVERIFY(run.peakAllocated >= tensors.value().at(batch).value().total());
         QCOMPARE(reserved.value().reservedAt(batch), run.peakReserved);
         QCOMPARE(reserved.value().allocatedAt(batch), run.peakAllocated);
-        QCOMPARE(run.peakReserved % (2 * MiB), std::uint64_t{0}); // segments are whole 2 MiB multiples
+        QCOMPARE(run.peakReserved % (2 * MiB), std::uint64_t { 0 }); // segments are whole 2 MiB multiples
     }
 }
 
@@ -129,11 +131,11 @@ void TestReservedModel::maxBatchIsTheLargestThatFits()
     QCOMPARE(answer.unguarded, firstFailure - 1);
     QCOMPARE(answer.marginBytes, static_cast<std::uint64_t>(300.0 * MiB * kReservedMarginFraction));
     QVERIFY(answer.batch <= answer.unguarded);
-    for (const std::uint64_t halves : {0, 1, 2})
+    for (const std::uint64_t halves : { 0, 1, 2 })
         QVERIFY(m.run(answer.batch, capacity - answer.marginBytes / 2 * halves).fits);
     QVERIFY(answer.batch >= 1);
     // Not even one sample: 0.
-    QCOMPARE(m.maxBatch(1 * MiB).batch, std::int64_t{0});
+    QCOMPARE(m.maxBatch(1 * MiB).batch, std::int64_t { 0 });
 }
 
 void TestReservedModel::capReleasesTheCacheThenRunsOut()
@@ -186,13 +188,13 @@ void TestReservedModel::optionsReachTheAllocator()
     QVERIFY(a.reservedAt(256) != b.reservedAt(256));
     // A GPU before Hopper makes 8,519,680-byte cuBLAS workspaces (two: forward and autograd's thread).
     ReservedOptions ampere;
-    ampere.gpu = ComputeCapability{8, 0};
+    ampere.gpu = ComputeCapability { 8, 0 };
     const ReservedModel c = modelOf(cnn(), Precision::Fp32, ampere);
-    QCOMPARE(c.cublasWorkspaceBytes(), std::uint64_t{8519680});
+    QCOMPARE(c.cublasWorkspaceBytes(), std::uint64_t { 8519680 });
     std::size_t workspaces = 0;
     for (const TraceEvent& e : c.trace().events())
         workspaces += e.kind == TraceKind::CublasWorkspace ? 1 : 0;
-    QCOMPARE(workspaces, std::size_t{kCublasHandlesPerTrainingStep});
+    QCOMPARE(workspaces, std::size_t { kCublasHandlesPerTrainingStep });
 }
 
 QTEST_APPLESS_MAIN(TestReservedModel)

@@ -17,26 +17,26 @@ namespace headroom {
 
 /// What an allocation holds.
 enum class TraceKind : std::uint8_t {
-    Weights,            ///< a parameter or buffer, made with the model
-    Input,              ///< the batch and its labels
-    Activation,         ///< an op's output or a tensor it saves for backward
+    Weights, ///< a parameter or buffer, made with the model
+    Input, ///< the batch and its labels
+    Activation, ///< an op's output or a tensor it saves for backward
     ActivationGradient, ///< the gradient of an activation, in backward
-    Scratch,            ///< what an op allocates only while it runs
-    AutocastCopy,       ///< autocast's half copy of a weight
-    ParameterGradient,  ///< a parameter's .grad (and, accumulating, the new gradient added into it)
-    OptimizerState,     ///< optimizer state, created by the first step()
+    Scratch, ///< what an op allocates only while it runs
+    AutocastCopy, ///< autocast's half copy of a weight
+    ParameterGradient, ///< a parameter's .grad (and, accumulating, the new gradient added into it)
+    OptimizerState, ///< optimizer state, created by the first step()
     OptimizerTemporary, ///< the optimizer implementation's temporaries during step()
-    CublasWorkspace,    ///< a cuBLAS handle's workspace, kept for the process
-    CudnnWorkspace,     ///< a cuDNN convolution's workspace, while it runs
-    Communication,      ///< DDP's gradient buckets, ZeRO-3 / FSDP's gathered parameters
+    CublasWorkspace, ///< a cuBLAS handle's workspace, kept for the process
+    CudnnWorkspace, ///< a cuDNN convolution's workspace, while it runs
+    Communication, ///< DDP's gradient buckets, ZeRO-3 / FSDP's gathered parameters
 };
-[[nodiscard]] std::string_view traceKindName(TraceKind k) noexcept;  ///< "activation_gradient"
+[[nodiscard]] std::string_view traceKindName(TraceKind k) noexcept; ///< "activation_gradient"
 [[nodiscard]] std::string_view traceKindLabel(TraceKind k) noexcept; ///< "Activation gradient"
 
 /// Where in the run an event happens.
 enum class TraceStage : std::uint8_t {
-    Setup,    ///< before the first step: the model's weights, the batch
-    Forward,  ///< the forward pass and the loss
+    Setup, ///< before the first step: the model's weights, the batch
+    Forward, ///< the forward pass and the loss
     Backward, ///< loss.backward()
     Optimizer ///< optimizer.step() and zero_grad(set_to_none=True)
 };
@@ -45,25 +45,28 @@ enum class TraceStage : std::uint8_t {
 inline constexpr std::uint32_t kNoTraceRow = std::numeric_limits<std::uint32_t>::max();
 
 /// One allocation or free.
-struct TraceEvent final {
+struct TraceEvent final
+{
     bool allocate = true;
     /// An allocation the op can do without (a cuDNN workspace: try_configs falls back to a plan that needs
     /// none when it fails), so failing it is no out-of-memory error.
     bool optional = false;
     TraceKind kind = TraceKind::Activation;
     TraceStage stage = TraceStage::Setup;
-    std::uint8_t step = 0;             ///< 0 before the first step, then 1, 2
-    std::uint32_t block = 0;           ///< the tensor, numbered from 0 (a free names its allocation's block)
-    std::uint32_t row = kNoTraceRow;   ///< the Analysis::rows index of the layer (kNoTraceRow: none)
-    AffineBytes bytes;                 ///< requested bytes: perSample x batch + fixed (allocations only)
+    std::uint8_t step = 0; ///< 0 before the first step, then 1, 2
+    std::uint32_t block = 0; ///< the tensor, numbered from 0 (a free names its allocation's block)
+    std::uint32_t row = kNoTraceRow; ///< the Analysis::rows index of the layer (kNoTraceRow: none)
+    AffineBytes bytes; ///< requested bytes: perSample x batch + fixed (allocations only)
 };
 
 /// A run's allocations and frees, affine in the batch size.
-class AllocationTrace final {
+class AllocationTrace final
+{
 public:
     AllocationTrace() = default;
     AllocationTrace(std::vector<TraceEvent> events, std::uint32_t blocks)
-        : m_events{std::move(events)}, m_blocks{blocks}
+        : m_events { std::move(events) }
+        , m_blocks { blocks }
     {
     }
 

@@ -10,14 +10,16 @@
 namespace headroom {
 
 /// A GPU's CUDA compute capability (major.minor): 6.1 for a GTX 1080, 8.0 for an A100, 9.0 for an H100.
-struct ComputeCapability final {
+struct ComputeCapability final
+{
     int major = 9;
     int minor = 0;
     friend bool operator==(const ComputeCapability&, const ComputeCapability&) = default;
 };
 
 /// A PyTorch release, major.minor.
-struct TorchVersion final {
+struct TorchVersion final
+{
     int major = 2;
     int minor = 11;
     friend auto operator<=>(const TorchVersion&, const TorchVersion&) = default;
@@ -25,9 +27,10 @@ struct TorchVersion final {
 
 /// The cuBLAS workspace PyTorch allocates through the caching allocator, once per (cuBLAS handle, stream),
 /// at the first cuBLAS call on a thread, and keeps for the process: getChosenWorkspaceSize() in
-/// aten/src/ATen/cuda/CublasHandlePool.cpp (parseChosenWorkspaceSize: the default of CUBLAS_WORKSPACE_CONFIG).
-/// Before 2.0 cuBLAS kept its own workspace outside the allocator (0 here; pytorch/pytorch#86167).
-/// PyTorch 2.0 and later: ":4096:2:16:8" = 2 x 4 MiB + 8 x 16 KiB = 8,519,680 bytes, and 32 MiB
+/// aten/src/ATen/cuda/CublasHandlePool.cpp (parseChosenWorkspaceSize: the default of
+/// CUBLAS_WORKSPACE_CONFIG). Before 2.0 cuBLAS kept its own workspace outside the allocator (0 here;
+/// pytorch/pytorch#86167). PyTorch 2.0 and later: ":4096:2:16:8" = 2 x 4 MiB + 8 x 16 KiB = 8,519,680 bytes,
+/// and 32 MiB
 /// (":4096:8") on Hopper (pytorch/pytorch#89027) and, from 2.11, on Blackwell (compute capability 10, 11,
 /// 12; pytorch/pytorch#175344). cuBLASLt shares this workspace since 2.11 (TORCH_CUBLASLT_UNIFIED_WORKSPACE
 /// on by default, pytorch/pytorch#168175); before, Lt allocated its own 1 MiB (CUBLASLT_WORKSPACE_SIZE,
@@ -48,7 +51,8 @@ inline constexpr int kCublasHandlesPerTrainingStep = 2;
 /// not see, by GPU generation, with lazy module loading (CUDA 11.7+ and PyTorch 1.13+ set
 /// CUDA_MODULE_LOADING=LAZY, pytorch/pytorch#86509) or eager loading. Errs high where no measurement is
 /// published; `source` says which figure it used.
-struct CudaContextEstimate final {
+struct CudaContextEstimate final
+{
     std::uint64_t bytes = 0;
     std::string_view source;
 };
