@@ -10,14 +10,15 @@
 namespace headroom {
 
 /// What one replay needs, kept for the next.
-struct ReservedModel::Scratch {
+struct ReservedModel::Scratch
+{
     std::mutex mutex;
     CachingAllocator allocator;
     std::vector<CachingAllocator::Handle> handles;
 };
 
-Result<ReservedModel> ReservedModel::build(const Analysis& analysis, const TrainingSetup& setup,
-                                           const ReservedOptions& options)
+Result<ReservedModel> ReservedModel::build(
+    const Analysis& analysis, const TrainingSetup& setup, const ReservedOptions& options)
 {
     TrainingSetup bare = setup;
     bare.overheadBytes = 0; // the context lives outside the allocator
@@ -26,7 +27,8 @@ Result<ReservedModel> ReservedModel::build(const Analysis& analysis, const Train
         return allocated.error();
     ReservedModel m;
     m.m_options = options;
-    m.m_cublasWorkspace = options.cublasWorkspaces ? headroom::cublasWorkspaceBytes(options.gpu, options.torch) : 0;
+    m.m_cublasWorkspace
+        = options.cublasWorkspaces ? headroom::cublasWorkspaceBytes(options.gpu, options.torch) : 0;
     step::TraceSettings settings;
     settings.steps = std::max(1, options.steps);
     settings.microBatches = static_cast<int>(std::min<std::int64_t>(setup.accumulationSteps, 3));
@@ -43,28 +45,29 @@ Result<ReservedModel> ReservedModel::build(const Analysis& analysis, const Train
 
 namespace {
 /// The index of a (step, stage) phase in ReservedRun::phases.
-std::size_t phaseIndex(const TraceEvent& e) { return e.step == 0 ? 0 : 1 + (e.step - 1) * 3 + (static_cast<std::size_t>(e.stage) - 1); }
+std::size_t phaseIndex(const TraceEvent& e)
+{
+    return e.step == 0 ? 0 : 1 + (e.step - 1) * 3 + (static_cast<std::size_t>(e.stage) - 1);
+}
 } // namespace
 
-void ReservedModel::withAllocator(
-    const AllocatorSettings& settings,
+void ReservedModel::withAllocator(const AllocatorSettings& settings,
     const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const
 {
     if (m_scratch && m_scratch->mutex.try_lock()) {
-        const std::lock_guard<std::mutex> held{m_scratch->mutex, std::adopt_lock};
+        const std::lock_guard<std::mutex> held { m_scratch->mutex, std::adopt_lock };
         m_scratch->allocator.reset(settings);
         m_scratch->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
         use(m_scratch->allocator, m_scratch->handles);
         return;
     }
-    CachingAllocator local{settings};
+    CachingAllocator local { settings };
     std::vector<CachingAllocator::Handle> handles(m_trace.blocks(), CachingAllocator::kFailed);
     use(local, handles);
 }
 
 std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
-                                       std::int64_t batch, std::size_t end,
-                                       const std::function<void(std::size_t)>& after) const
+    std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after) const
 {
     const auto& events = m_trace.events();
     end = std::min(end, events.size());
@@ -91,19 +94,33 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
     return ReservedRun::kNoEvent;
 }
 
-bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity) const
+bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo) const
 {
+    if (memo != nullptr) {
+        if (const auto it = memo->untouched.find(batch);
+            it != memo->untouched.end() && it->second <= capacity)
+            return true;
+    }
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;
     bool ok = false;
+    bool untouched = false;
     withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
         ok = replayEvents(a, handles, batch, m_trace.events().size(), {}) == ReservedRun::kNoEvent;
+        // Without max_split_size every refused segment is retried after release_cached_blocks (counted);
+        // garbage collection acts by a fraction of the capacity.
+        untouched = a.stats().allocRetries == 0 && a.stats().ooms == 0 && settings.maxSplitSize == kNoLimit
+            && settings.garbageCollectionThreshold <= 0.0;
     });
+    if (ok && untouched && memo != nullptr) {
+        auto [it, inserted] = memo->untouched.try_emplace(batch, capacity);
+        it->second = std::min(it->second, capacity);
+    }
     return ok;
 }
 
 bool ReservedModel::replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
-                           CachingAllocator* keep) const
+    CachingAllocator* keep) const
 {
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;
@@ -118,12 +135,12 @@ bool ReservedModel::replay(std::int64_t batch, std::uint64_t capacity, ReservedR
     return replayWith(*keep, handles, batch, capacity, out, stopAt);
 }
 
-bool ReservedModel::replayWith(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles, std::int64_t batch,
-                               std::uint64_t capacity, ReservedRun& out, std::size_t stopAt) const
+bool ReservedModel::replayWith(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
+    std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt) const
 {
     out.batch = batch;
     out.capacity = capacity;
-    out.phases.assign(1 + 3 * static_cast<std::size_t>(std::max(1, m_options.steps)), PhasePeak{});
+    out.phases.assign(1 + 3 * static_cast<std::size_t>(std::max(1, m_options.steps)), PhasePeak {});
     for (std::size_t i = 0; i < out.phases.size(); ++i) {
         out.phases[i].step = static_cast<std::uint8_t>(i == 0 ? 0 : 1 + (i - 1) / 3);
         out.phases[i].stage = i == 0 ? TraceStage::Setup : static_cast<TraceStage>(1 + (i - 1) % 3);
@@ -166,7 +183,7 @@ ReservedRun ReservedModel::run(std::int64_t batch, std::uint64_t capacity, bool 
     // Replay up to the reserved peak and read the free blocks there.
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;
-    CachingAllocator a{settings};
+    CachingAllocator a { settings };
     ReservedRun again;
     replay(batch, capacity, again, out.peakReservedEvent + 1, &a);
     std::vector<TraceKind> kinds(m_trace.blocks(), TraceKind::Activation);
@@ -181,7 +198,7 @@ ReservedRun ReservedModel::run(std::int64_t batch, std::uint64_t capacity, bool 
     for (const FragmentationEntry& f : a.fragmentationNow()) {
         const TraceKind kind = f.tag < kinds.size() ? kinds[f.tag] : TraceKind::Activation;
         const std::uint32_t row = f.tag < rows.size() ? rows[f.tag] : kNoTraceRow;
-        FragmentationSource& s = bySource[{f.smallPool, kind, row}];
+        FragmentationSource& s = bySource[{ f.smallPool, kind, row }];
         s.kind = kind;
         s.row = row;
         s.smallPool = f.smallPool;
@@ -191,31 +208,36 @@ ReservedRun ReservedModel::run(std::int64_t batch, std::uint64_t capacity, bool 
     for (const auto& [key, s] : bySource)
         out.fragmentation.push_back(s);
     std::sort(out.fragmentation.begin(), out.fragmentation.end(),
-              [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+        [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
     return out;
 }
 
-std::uint64_t ReservedModel::reservedAt(std::int64_t batch) const { return run(batch).peakReserved; }
+std::uint64_t ReservedModel::reservedAt(std::int64_t batch) const
+{
+    return run(batch).peakReserved;
+}
 
-std::uint64_t ReservedModel::allocatedAt(std::int64_t batch) const { return run(batch).peakAllocated; }
+std::uint64_t ReservedModel::allocatedAt(std::int64_t batch) const
+{
+    return run(batch).peakAllocated;
+}
 
 std::uint64_t ReservedModel::marginBytes(std::uint64_t capacity) noexcept
 {
     return static_cast<std::uint64_t>(static_cast<double>(capacity) * kReservedMarginFraction);
 }
 
-
-std::int64_t ReservedModel::largestFitting(std::uint64_t capacity, std::int64_t lo, std::int64_t hi,
-                                           std::int64_t guess) const
+std::int64_t ReservedModel::largestFitting(
+    std::uint64_t capacity, std::int64_t lo, std::int64_t hi, std::int64_t guess, FitMemo* memo) const
 {
     // Gallop from the guess to a bracket (lo fits, hi does not), then bisect it.
     if (hi - lo <= 1)
         return lo;
     const std::int64_t g = std::clamp(guess, lo + 1, hi - 1);
-    if (fits(g, capacity)) {
+    if (fits(g, capacity, memo)) {
         lo = g;
         for (std::int64_t step = 1; lo + step < hi; step *= 2) {
-            if (!fits(lo + step, capacity)) {
+            if (!fits(lo + step, capacity, memo)) {
                 hi = lo + step;
                 break;
             }
@@ -224,7 +246,7 @@ std::int64_t ReservedModel::largestFitting(std::uint64_t capacity, std::int64_t 
     } else {
         hi = g;
         for (std::int64_t step = 1; hi - step > lo; step *= 2) {
-            if (fits(hi - step, capacity)) {
+            if (fits(hi - step, capacity, memo)) {
                 lo = hi - step;
                 break;
             }
@@ -233,20 +255,21 @@ std::int64_t ReservedModel::largestFitting(std::uint64_t capacity, std::int64_t 
     }
     while (hi - lo > 1) {
         const std::int64_t mid = lo + (hi - lo) / 2;
-        (fits(mid, capacity) ? lo : hi) = mid;
+        (fits(mid, capacity, memo) ? lo : hi) = mid;
     }
     return lo;
 }
 
-std::int64_t ReservedModel::firstFailureBelow(std::uint64_t capacity, std::int64_t hi, std::int64_t guess) const
+std::int64_t ReservedModel::firstFailureBelow(
+    std::uint64_t capacity, std::int64_t hi, std::int64_t guess, FitMemo* memo) const
 {
-    std::int64_t b = largestFitting(capacity, 0, hi, guess);
+    std::int64_t b = largestFitting(capacity, 0, hi, guess, memo);
     // Near the edge the cache's layout makes some batches fail above the first that does; a bisection can
     // land past it. Look below the answer (1, 2, 4, ... batches down, to about 3 % of it) and start again
     // below any failure found.
     for (std::int64_t d = 1; b > 1 && d <= std::max<std::int64_t>(1, b / 32);) {
-        if (b - d >= 1 && !fits(b - d, capacity)) {
-            b = largestFitting(capacity, 0, b - d, b - d - 1);
+        if (b - d >= 1 && !fits(b - d, capacity, memo)) {
+            b = largestFitting(capacity, 0, b - d, b - d - 1, memo);
             d = 1;
             continue;
         }
@@ -263,10 +286,18 @@ ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
     const std::int64_t upper = m_allocated.maxBatch(capacity);
     if (upper < 1)
         return out;
-    // Searches start where the tensors' peak, scaled by what one replay reserves over it, meets the capacity.
+    // Searches start where the tensors' peak, scaled by what one replay allocates over it (rounding and
+    // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
+    // fails, so the edge is near the allocated peak, not the uncapped reserved one.
     const auto tensors = m_allocated.at(upper);
+    const ReservedRun probe = run(upper);
+    FitMemo memo;
+    if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
+        && m_options.allocator.garbageCollectionThreshold <= 0.0)
+        memo.untouched[upper] = probe.peakReserved; // the same replay under any capacity at least that
     const double ratio = tensors.ok() && tensors.value().total() > 0
-        ? std::max(1.0, static_cast<double>(reservedAt(upper)) / static_cast<double>(tensors.value().total()))
+        ? std::max(
+            1.0, static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))
         : 1.0;
     const auto guess = [&](std::uint64_t c) {
         return m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(c) / ratio));
@@ -275,13 +306,13 @@ ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
     // middle and top (the cache's layout at the edge changes with the capacity; an answer only one exact
     // capacity allows is luck).
     const auto band = [&](std::uint64_t halves) { return capacity - out.marginBytes / 2 * halves; };
-    out.batch = firstFailureBelow(band(2), m_allocated.maxBatch(band(2)) + 1, guess(band(2)));
-    for (const std::uint64_t halves : {1, 0}) {
-        if (out.batch > 0 && !fits(out.batch, band(halves)))
-            out.batch = firstFailureBelow(band(halves), out.batch, guess(band(halves)));
+    out.batch = firstFailureBelow(band(2), m_allocated.maxBatch(band(2)) + 1, guess(band(2)), &memo);
+    for (const std::uint64_t halves : { 1, 0 }) {
+        if (out.batch > 0 && !fits(out.batch, band(halves), &memo))
+            out.batch = firstFailureBelow(band(halves), out.batch, guess(band(halves)), &memo);
     }
     // Without the band: up from the answer at exactly the capacity.
-    out.unguarded = largestFitting(capacity, out.batch, upper + 1, out.batch + 1);
+    out.unguarded = largestFitting(capacity, out.batch, upper + 1, out.batch + 1, &memo);
     return out;
 }
 
