@@ -1,15 +1,32 @@
 // Speed of the reserved-memory model (issue 23): building the allocation trace of a 10,000-layer step,
 // replaying it through the caching allocator once (a chart point, reservedAt), and the max batch search.
 // Run: build/tests/benchmarks/bench_reserved (add -iterations N for stable figures). docs/performance.md.
+// Each benchmark also logs the processor time per call (the project's machine is shared: wall clock under
+// load is several times the processor time).
 #include "BenchNetworks.h"
 #include "headroom/Analysis.h"
 #include "headroom/ReservedModel.h"
 
 #include <QTest>
+#include <ctime>
 
 using namespace headroom;
 
 namespace {
+
+/// Processor time of this process, milliseconds.
+double cpuMs()
+{
+    timespec t {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+/// Logs the processor time per call of a benchmark body that ran `calls` times since `start`.
+void logCpu(const char* what, double start, int calls)
+{
+    qInfo("%s: %.1f ms processor time per call (%d calls)", what, (cpuMs() - start) / calls, calls);
+}
 
 using bench::tenThousandLayers;
 
@@ -18,18 +35,20 @@ Network tenThousandLayersRepeated()
 {
     Network n;
     n.name = "bench";
-    n.input = InputSpec{Shape{{64, 32, 32}}, DType::Float32};
-    const nlohmann::json conv = {{"out_channels", 64}, {"kernel_size", 3}, {"padding", 1}, {"bias", false}};
+    n.input = InputSpec { Shape { { 64, 32, 32 } }, DType::Float32 };
+    const nlohmann::json conv
+        = { { "out_channels", 64 }, { "kernel_size", 3 }, { "padding", 1 }, { "bias", false } };
     n.layers.push_back(test::repeat("b", 2000,
-                                    {test::layer("Conv2d", conv, "conv1"), test::layer("BatchNorm2d", {}, "bn"),
-                                     test::layer("ReLU", {{"inplace", true}}, "relu"), test::layer("Conv2d", conv, "conv2"),
-                                     test::layer("Add", {}, "add", {"conv2", "repeat_input"})}));
+        { test::layer("Conv2d", conv, "conv1"), test::layer("BatchNorm2d", {}, "bn"),
+            test::layer("ReLU", { { "inplace", true } }, "relu"), test::layer("Conv2d", conv, "conv2"),
+            test::layer("Add", {}, "add", { "conv2", "repeat_input" }) }));
     return n;
 }
 
 } // namespace
 
-class BenchReserved : public QObject {
+class BenchReserved : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -57,28 +76,43 @@ void BenchReserved::initTestCase()
 
 void BenchReserved::buildTraceTenThousandLayers()
 {
-    QBENCHMARK {
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
         const auto m = ReservedModel::build(m_analysis, m_setup);
         QVERIFY(m.ok());
+        ++calls;
     }
+    logCpu("build", start, calls);
 }
 
 void BenchReserved::buildTraceRepeated()
 {
-    QBENCHMARK {
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
         const auto m = ReservedModel::build(m_repeated, m_setup);
         QVERIFY(m.ok());
+        ++calls;
     }
+    logCpu("build (Repeat written out)", start, calls);
 }
 
 void BenchReserved::replayTenThousandLayers()
 {
     const auto m = ReservedModel::build(m_analysis, m_setup);
     QVERIFY(m.ok());
-    QBENCHMARK {
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
         const ReservedRun r = m.value().run(4);
         QVERIFY(r.fits);
+        ++calls;
     }
+    logCpu("one replay", start, calls);
 }
 
 void BenchReserved::maxBatchTenThousandLayers()
@@ -86,9 +120,14 @@ void BenchReserved::maxBatchTenThousandLayers()
     const auto m = ReservedModel::build(m_analysis, m_setup);
     QVERIFY(m.ok());
     std::int64_t batch = 0;
-    QBENCHMARK {
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
         batch = m.value().maxBatch(80ULL << 30).batch;
+        ++calls;
     }
+    logCpu("maxBatch", start, calls);
     qInfo("max batch in 80 GiB: %lld", static_cast<long long>(batch));
     QVERIFY(batch > 0);
 }
