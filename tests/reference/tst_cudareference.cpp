@@ -10,7 +10,7 @@
 //   which also held what earlier measurements of the same process left (README.md): the cuBLAS workspaces
 //   among them, so the model is replayed without them, except the one the very first measured backward
 //   made (vgg16 fp32, batch 8; derivation in cublasWorkspaceMadeBy()).
-// The comparison table goes to the log (qInfo) for docs/accuracy.md.
+// The comparison goes to the log (qInfo); docs/accuracy.md's max-batch table is checked against it.
 #include "headroom/Analysis.h"
 #include "headroom/Estimate.h"
 #include "headroom/ModelFile.h"
@@ -18,10 +18,9 @@
 
 #include <QFile>
 #include <QTest>
-#include <nlohmann/json.hpp>
-
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 
 using namespace headroom;
 using nlohmann::json;
@@ -44,14 +43,14 @@ json measurements()
 /// The Headroom model files of the measured networks (presets, or tests/reference/models).
 const std::map<std::string, std::string>& modelFiles()
 {
-    static const std::map<std::string, std::string> files{
-        {"vgg16", "resources/presets/vgg16.json"},
-        {"resnet50", "resources/presets/resnet50.json"},
-        {"resnet18", "resources/presets/resnet18.json"},
-        {"alexnet", "resources/presets/alexnet.json"},
-        {"mobilenet_v2", "resources/presets/mobilenet_v2.json"},
-        {"densenet121", "tests/reference/models/densenet121.json"},
-        {"lenet5", "resources/presets/lenet5.json"},
+    static const std::map<std::string, std::string> files {
+        { "vgg16", "resources/presets/vgg16.json" },
+        { "resnet50", "resources/presets/resnet50.json" },
+        { "resnet18", "resources/presets/resnet18.json" },
+        { "alexnet", "resources/presets/alexnet.json" },
+        { "mobilenet_v2", "resources/presets/mobilenet_v2.json" },
+        { "densenet121", "tests/reference/models/densenet121.json" },
+        { "lenet5", "resources/presets/lenet5.json" },
     };
     return files;
 }
@@ -82,11 +81,43 @@ Result<ReservedModel> modelOf(const std::string& name, Precision precision, cons
 /// process (vgg16 fp32 at batch 8), where `alive_before_step1` grows between batch 8 and batch 32 by 24
 /// samples' batch (24 x 602,112 bytes) plus exactly 33,554,432 bytes (32 MiB, an H100's workspace):
 /// 865,620,480 - 817,615,360 - 14,450,688. Made by step 1's backward, alive from then on.
-std::uint64_t cublasWorkspaceMadeBy(const std::string& network, const std::string& precision, int batch, int step,
-                                    TraceStage stage)
+std::uint64_t cublasWorkspaceMadeBy(
+    const std::string& network, const std::string& precision, int batch, int step, TraceStage stage)
 {
     const bool first = network == "vgg16" && precision == "fp32" && batch == 8;
     return first && (step == 2 || stage != TraceStage::Forward) ? 32ULL << 20 : 0;
+}
+
+/// One network's max-batch answers (docs/accuracy.md's table).
+struct MaxBatchRow
+{
+    std::int64_t measured = 0;
+    ReservedMaxBatch reserved;
+    std::int64_t tensorsAlone = 0;
+};
+
+/// The row of the Markdown table in `text` whose header has `marker` and whose first cell is `first`;
+/// empty when there is none.
+QStringList markdownRow(const QString& text, const QString& marker, const QString& first)
+{
+    bool inTable = false;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        if (!line.startsWith(QLatin1Char('|'))) {
+            inTable = false;
+            continue;
+        }
+        QStringList cells = line.split(QLatin1Char('|'));
+        cells = cells.mid(1, cells.size() - 2);
+        for (QString& c : cells)
+            c = c.trimmed();
+        if (!inTable) {
+            inTable = cells.contains(marker);
+            continue;
+        }
+        if (!cells.isEmpty() && cells.first() == first)
+            return cells;
+    }
+    return {};
 }
 
 const char* stageKey(TraceStage s)
@@ -96,7 +127,8 @@ const char* stageKey(TraceStage s)
 
 } // namespace
 
-class TestCudaReference : public QObject {
+class TestCudaReference : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -104,16 +136,39 @@ private slots:
     void maxBatchNeverAboveMeasured();
     void phasePeaksWithinTolerance_data();
     void phasePeaksWithinTolerance();
+    void accuracyDocumentMatches();
 
 private:
+    MaxBatchRow maxBatchRow(const std::string& name);
+
     json m_data;
+    std::map<std::string, MaxBatchRow> m_maxBatch;
 };
+
+MaxBatchRow TestCudaReference::maxBatchRow(const std::string& name)
+{
+    if (const auto it = m_maxBatch.find(name); it != m_maxBatch.end())
+        return it->second;
+    MaxBatchRow row;
+    row.measured = m_data["networks"][name]["max_batch_8GiB_fp32"]["max_batch"].get<std::int64_t>();
+    ReservedOptions o; // H100 (9.0), PyTorch 2.11: its cuBLAS workspaces included (a fresh process)
+    const auto model = modelOf(name, Precision::Fp32, o);
+    if (!model)
+        qFatal("%s", model.error().message.c_str());
+    row.reserved = model.value().maxBatch(kCapacity);
+    const auto allocated = MemoryModel::build(analysisOf(name, Precision::Fp32), setup());
+    if (!allocated)
+        qFatal("%s", allocated.error().message.c_str());
+    row.tensorsAlone = allocated.value().maxBatch(kCapacity);
+    return m_maxBatch[name] = row;
+}
 
 void TestCudaReference::initTestCase()
 {
     m_data = measurements();
-    QVERIFY2(m_data.is_object() && m_data.contains("networks"), "tests/reference/cuda/measurements.json missing");
-    QCOMPARE(m_data["env"]["torch"].get<std::string>(), std::string{"2.11.0+cu130"});
+    QVERIFY2(
+        m_data.is_object() && m_data.contains("networks"), "tests/reference/cuda/measurements.json missing");
+    QCOMPARE(m_data["env"]["torch"].get<std::string>(), std::string { "2.11.0+cu130" });
 }
 
 void TestCudaReference::maxBatchNeverAboveMeasured_data()
@@ -130,19 +185,15 @@ void TestCudaReference::maxBatchNeverAboveMeasured()
 {
     QFETCH(QString, network);
     const std::string name = network.toStdString();
-    const auto measured = m_data["networks"][name]["max_batch_8GiB_fp32"]["max_batch"].get<std::int64_t>();
-    ReservedOptions o; // H100 (9.0), PyTorch 2.11: its cuBLAS workspaces included (a fresh process)
-    const auto model = modelOf(name, Precision::Fp32, o);
-    QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    const ReservedMaxBatch answer = model.value().maxBatch(kCapacity);
-    const auto allocated = MemoryModel::build(analysisOf(name, Precision::Fp32), setup());
-    QVERIFY(allocated.ok());
+    const MaxBatchRow row = maxBatchRow(name);
+    const std::int64_t measured = row.measured;
+    const ReservedMaxBatch& answer = row.reserved;
     const double below = static_cast<double>(measured - answer.batch) / static_cast<double>(measured);
     qInfo("max batch | %s | measured %lld | Headroom %lld (%+.1f %%) | at the exact capacity %lld | "
           "tensors alone %lld | margin %.0f MiB",
-          name.c_str(), static_cast<long long>(measured), static_cast<long long>(answer.batch), -100.0 * below,
-          static_cast<long long>(answer.unguarded), static_cast<long long>(allocated.value().maxBatch(kCapacity)),
-          static_cast<double>(answer.marginBytes) / (1 << 20));
+        name.c_str(), static_cast<long long>(measured), static_cast<long long>(answer.batch), -100.0 * below,
+        static_cast<long long>(answer.unguarded), static_cast<long long>(row.tensorsAlone),
+        static_cast<double>(answer.marginBytes) / (1 << 20));
     QVERIFY2(answer.batch <= measured, "Headroom's max batch is above the batch that really trained");
     QVERIFY2(below <= kMaxBatchTolerance, "more than 3 % below the measured max batch");
 }
@@ -154,10 +205,10 @@ void TestCudaReference::phasePeaksWithinTolerance_data()
     QTest::addColumn<int>("batch");
     const json all = measurements();
     for (const auto& [name, entry] : all["networks"].items()) {
-        for (const char* precision : {"fp32", "amp-bf16"}) {
+        for (const char* precision : { "fp32", "amp-bf16" }) {
             if (!entry.contains(precision))
                 continue;
-            for (const int batch : {8, 32})
+            for (const int batch : { 8, 32 })
                 QTest::addRow("%s %s batch %d", name.c_str(), precision, batch)
                     << QString::fromStdString(name) << QString::fromLatin1(precision) << batch;
         }
@@ -187,8 +238,8 @@ void TestCudaReference::phasePeaksWithinTolerance()
         const double headroom = static_cast<double>(ph.allocated) - before
             + static_cast<double>(cublasWorkspaceMadeBy(name, p, batch, ph.step, ph.stage));
         const double diff = headroom - measured;
-        qInfo("phase | %s | %s | %d | step %d %s | measured %.0f | Headroom %.0f | %+.2f %%", name.c_str(), p.c_str(),
-              batch, ph.step, stageKey(ph.stage), measured, headroom, 100.0 * diff / measured);
+        qInfo("phase | %s | %s | %d | step %d %s | measured %.0f | Headroom %.0f | %+.2f %%", name.c_str(),
+            p.c_str(), batch, ph.step, stageKey(ph.stage), measured, headroom, 100.0 * diff / measured);
         if (std::abs(diff) > std::max(kPhaseTolerance * measured, kPhaseFloorBytes))
             outside << QStringLiteral("step %1 %2: measured %3, Headroom %4 (%5 %)")
                            .arg(ph.step)
@@ -199,18 +250,43 @@ void TestCudaReference::phasePeaksWithinTolerance()
     }
     // Known residuals (docs/accuracy.md, "Reserved memory on a GPU"): cuDNN's backward plans take workspaces
     // Headroom does not size (fp32: 10-20 MB more than the NHWC copies it counts; autocast: less).
-    static const std::map<std::string, const char*> known{
-        {"alexnet fp32 8", "cuDNN's fp32 backward workspaces: 19-20 MB more than modelled"},
-        {"alexnet fp32 32", "cuDNN's fp32 backward workspaces: 10 MB more than modelled"},
-        {"resnet18 fp32 8", "cuDNN's fp32 backward workspaces: 10-14 MB more than modelled"},
-        {"resnet18 amp-bf16 8", "cuDNN's bf16 backward workspaces: 5-6 MB less than modelled"},
-        {"resnet50 amp-bf16 8", "cuDNN's bf16 backward workspaces and the cache's unsplit remainders: 12-13 MB"},
-        {"mobilenet_v2 amp-bf16 8", "cuDNN's bf16 backward workspaces: 9-10 MB more than modelled"},
-        {"mobilenet_v2 amp-bf16 32", "cuDNN's bf16 backward workspaces: 42-45 MB more than modelled"},
+    static const std::map<std::string, const char*> known {
+        { "alexnet fp32 8", "cuDNN's fp32 backward workspaces: 19-20 MB more than modelled" },
+        { "alexnet fp32 32", "cuDNN's fp32 backward workspaces: 10 MB more than modelled" },
+        { "resnet18 fp32 8", "cuDNN's fp32 backward workspaces: 10-14 MB more than modelled" },
+        { "resnet18 amp-bf16 8", "cuDNN's bf16 backward workspaces: 5-6 MB less than modelled" },
+        { "resnet50 amp-bf16 8",
+            "cuDNN's bf16 backward workspaces and the cache's unsplit remainders: 12-13 MB" },
+        { "mobilenet_v2 amp-bf16 8", "cuDNN's bf16 backward workspaces: 9-10 MB more than modelled" },
+        { "mobilenet_v2 amp-bf16 32", "cuDNN's bf16 backward workspaces: 42-45 MB more than modelled" },
     };
     if (const auto it = known.find(name + " " + p + " " + std::to_string(batch)); it != known.end())
         QEXPECT_FAIL("", it->second, Continue);
     QVERIFY2(outside.isEmpty(), qPrintable(outside.join(QStringLiteral("; "))));
+}
+
+void TestCudaReference::accuracyDocumentMatches()
+{
+    QFile f(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/docs/accuracy.md"));
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(f.readAll());
+    const QString marker = QStringLiteral("measured on the H100");
+    QStringList problems;
+    for (const auto& [name, entry] : m_data["networks"].items()) {
+        if (!entry.contains("max_batch_8GiB_fp32"))
+            continue;
+        const MaxBatchRow row = maxBatchRow(name);
+        const double below = 100.0 * static_cast<double>(row.measured - row.reserved.batch)
+            / static_cast<double>(row.measured);
+        const QStringList expected { QString::fromStdString(name), QString::number(row.measured),
+            QString::number(row.reserved.batch), QStringLiteral("%1 %").arg(below, 0, 'f', 1),
+            QString::number(row.reserved.unguarded), QString::number(row.tensorsAlone) };
+        const QStringList actual = markdownRow(text, marker, QString::fromStdString(name));
+        if (actual != expected)
+            problems << QStringLiteral("docs/accuracy.md: '| %1 |' should be '| %2 |'")
+                            .arg(actual.join(QStringLiteral(" | ")), expected.join(QStringLiteral(" | ")));
+    }
+    QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
 QTEST_APPLESS_MAIN(TestCudaReference)
