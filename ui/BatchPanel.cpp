@@ -8,7 +8,7 @@
 #include "PlanController.h"
 #include "QtText.h"
 #include "UiText.h"
-#include "report/PlanText.h"
+#include "PlanText.h" // report/
 
 #include <QGridLayout>
 #include <QLabel>

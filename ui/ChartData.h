@@ -1,6 +1,6 @@
 #pragma once
 
-#include "StepChart.h" // ui/report/
+#include "StepChart.h" // report/
 
 #include "headroom/Estimate.h"
 

@@ -2,7 +2,7 @@
 
 #include "Document.h"
 #include "PlanCandidateModel.h"
-#include "PlannerText.h" // ui/report
+#include "PlannerText.h" // report/
 #include "QtText.h"
 
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 #include "PlanCandidateModel.h"
 
-#include "PlannerText.h" // ui/report
+#include "PlannerText.h" // report/
 #include "UiText.h"
 
 #include <QFont>

@@ -12,6 +12,10 @@ class QLineEdit;
 class QSpinBox;
 class QTabWidget;
 
+namespace headroom {
+struct Plan;
+}
+
 namespace headroom::ui {
 
 class Document;
@@ -49,9 +53,19 @@ Q_SIGNALS:
 
 private:
     QWidget* createGpuTab();
+    void createGpuFields(QWidget* page);
+    void connectGpuTab();
     QWidget* createStrategyTab();
+    void createStrategyFields(QWidget* page);
+    void createLoraFields(QWidget* page);
+    void connectStrategyTab();
     QWidget* createMultiGpuTab();
+    /// Shows the document's plan (with the fields' own signals blocked).
     void refresh();
+    void refreshGpuTab(const Plan& plan);
+    void refreshStrategyTab(const Plan& plan);
+    void refreshLora(const Plan& plan);
+    void refreshMultiGpuTab(const Plan& plan);
     void editLora();
     void editParallelism();
 

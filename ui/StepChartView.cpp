@@ -1,6 +1,6 @@
 #include "StepChartView.h"
 
-#include "ChartParts.h" // ui/report/
+#include "ChartParts.h" // report/
 #include "ComponentStack.h"
 #include "UiText.h"
 

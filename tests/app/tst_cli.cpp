@@ -1,4 +1,6 @@
 // The command line as scripts use it: the real `headroom` binary run as a process.
+#include "RunHeadroom.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -46,21 +48,6 @@ const char* kProjections = R"({"format": "headroom-model", "version": 1, "name":
   "layers": [{"type": "Linear", "name": "q_proj", "out_features": 64},
              {"type": "Linear", "name": "v_proj", "out_features": 64}, {"type": "ReLU"},
              {"type": "Linear", "name": "head", "out_features": 10}]})";
-
-struct Run {
-    int exitCode = -1;
-    QString out;
-    QString err;
-};
-
-Run runHeadroom(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(HEADROOM_BINARY), args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
 
 } // namespace
 
@@ -457,7 +444,7 @@ void TestCli::errors_data()
     // Issue #16: a first argument that is neither a command nor a file is an error, not the GUI.
     QTest::newRow("mistyped command") << QStringList{QStringLiteral("estmate"), QStringLiteral("@lenet")}
                                       << "\"estmate\" is neither a command nor an existing file; the commands are "
-                                         "estimate, max-batch, report, plan, compare, gpus, help (did you mean estimate?)";
+                                         "estimate, max-batch, plan, compare, report, gpus, help (did you mean estimate?)";
     QTest::newRow("missing file without a command") << QStringList{QStringLiteral("/nonexistent/model.json")}
                                                     << "\"/nonexistent/model.json\" is neither a command nor an existing file";
     QTest::newRow("folder without a command") << QStringList{QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests")}
@@ -989,21 +976,21 @@ void TestCli::moeImbalance()
     QVERIFY(!balanced.is_null() && !skewed.is_null());
     QCOMPARE(balanced["moe_imbalance"].get<double>(), 1.0);
     QCOMPARE(skewed["moe_imbalance"].get<double>(), 2.0);
-    // The routing assumption is a warning naming the layer (once for the 32 layers' Repeat block).
+    // The experts' assumption is a warning naming the layer (once for the 32 layers' Repeat block): the
+    // import runs transformers 5's grouped_mm experts, whose memory the routing does not change.
     QCOMPARE(balanced["warnings"].size(), std::size_t{1});
     QCOMPARE(balanced["warnings"][0]["layer"].get<std::string>(), std::string("model.layers.0.block_sparse_moe"));
-    QVERIFY(balanced["warnings"][0]["message"].get<std::string>().find("assumes balanced routing") == 0);
-    QVERIFY(skewed["warnings"][0]["message"].get<std::string>().find("2 x an even share") != std::string::npos);
-    // The kept activations do not depend on the routing; the busiest expert's backward buffers do.
+    QVERIFY(balanced["warnings"][0]["message"].get<std::string>().find("assumes transformers 5's grouped_mm") == 0);
+    QCOMPARE(skewed["warnings"][0]["message"], balanced["warnings"][0]["message"]);
     QCOMPARE(skewed["per_sample_bytes"]["activations"].get<std::uint64_t>(),
         balanced["per_sample_bytes"]["activations"].get<std::uint64_t>());
-    // Balanced, the largest backward transient is lm_head's: the logits' gradient 128 x 32000 x 2 bytes
-    // and its input's 128 x 4096 x 2: 9,240,576. At imbalance 2 an MoE layer's is larger: its output's
-    // and input's gradients and IndexBackward's zero tensor, 3 x 128 x 4096 x 2 = 3,145,728, and the
-    // busiest expert's 2 x 2 x 128 / 8 = 64 rows of (3 x 14336 + 2 x 4096) bfloat16 gradients, 6,553,600:
-    // 9,699,328.
-    QCOMPARE(balanced["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{9'240'576});
-    QCOMPARE(skewed["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{9'699'328});
+    // The largest backward transient is an MoE layer's, all 2 x 128 = 256 assignments at once: chunk's
+    // cat of the gate and up gradients beside them, 4 x 14336 bfloat16 per row (more than 2 x 4096
+    // float32 weighted-output gradients or 2 x 14336 + 4096 bfloat16), 256 x 114,688 = 29,360,128, and
+    // the layer's output and input gradients 2 x 128 x 4096 x 2 = 2,097,152: 31,457,280, the same at
+    // imbalance 2 (lm_head's, the logits' gradient and its input's, is 9,240,576).
+    QCOMPARE(balanced["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{31'457'280});
+    QCOMPARE(skewed["per_sample_bytes"]["transient"].get<std::uint64_t>(), std::uint64_t{31'457'280});
     const Run low = runHeadroom(QStringList{QStringLiteral("estimate")} + base
         + QStringList{QStringLiteral("--moe-imbalance"), QStringLiteral("0.5")});
     QCOMPARE(low.exitCode, 2);
@@ -1023,7 +1010,7 @@ void TestCli::subcommandHelp_data()
 {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("usage");
-    QTest::addColumn<bool>("planning"); // takes the planning options (--gpu, --batch, ...)
+    QTest::addColumn<bool>("planning"); // takes the set-up options (--sharding, --utilization, ...)
     const QString estimate = QStringLiteral("Usage: headroom estimate FILE [options] [--json]\n");
     QTest::newRow("estimate --help") << QStringList{QStringLiteral("estimate"), QStringLiteral("--help")} << estimate << true;
     QTest::newRow("estimate FILE -h") << QStringList{QStringLiteral("estimate"), QStringLiteral("@lenet"), QStringLiteral("-h")}
@@ -1034,7 +1021,7 @@ void TestCli::subcommandHelp_data()
     QTest::newRow("report --help") << QStringList{QStringLiteral("report"), QStringLiteral("--help")}
                                    << QStringLiteral("Usage: headroom report FILE -o OUT.pdf [options]\n") << true;
     QTest::newRow("plan --help") << QStringList{QStringLiteral("plan"), QStringLiteral("--help")}
-                                 << QStringLiteral("Usage: headroom plan FILE --gpu NAME [--gpus N] [--target-batch N]") << true;
+                                 << QStringLiteral("Usage: headroom plan FILE [--gpu NAME] [--gpus N] [--target-batch N]") << true;
     QTest::newRow("compare --help") << QStringList{QStringLiteral("compare"), QStringLiteral("--help")}
                                     << QStringLiteral("Usage: headroom compare FILE [options]") << true;
     QTest::newRow("gpus --help") << QStringList{QStringLiteral("gpus"), QStringLiteral("--help")}
@@ -1051,8 +1038,14 @@ void TestCli::subcommandHelp()
     QCOMPARE(r.exitCode, 0);
     QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
     QVERIFY2(r.out.startsWith(usage), qPrintable(r.out));
-    for (const char* option : {"--gpu NAME", "--batch N", "--sharding MODE", "--utilization U"})
+    for (const char* option : {"--sharding MODE", "--utilization U"})
         QCOMPARE(r.out.contains(QLatin1String(option)), planning);
+    // Issue 25 item 14: plan chooses the batch and compare runs every GPU, so neither lists those
+    // options (tst_clihelp checks every option of every command).
+    const bool plan = args.front() == QLatin1String("plan");
+    const bool compare = args.front() == QLatin1String("compare");
+    QCOMPARE(r.out.contains(QLatin1String("--batch N")), planning && !plan);
+    QCOMPARE(r.out.contains(QLatin1String("--gpu NAME")), planning && !compare);
 }
 
 void TestCli::nonUtf8NamesAreEscaped_data()
@@ -1219,6 +1212,9 @@ void TestCli::commandLineWithoutGui()
     p.start(nogui, {m_lenet});
     QVERIFY(p.waitForFinished(60000));
     QCOMPARE(p.exitCode(), 2);
+    // ...which names every command there is (it once listed four of the six).
+    const QString said = QString::fromUtf8(p.readAllStandardError());
+    QVERIFY2(said.contains(QStringLiteral("estimate, max-batch, plan, compare, report or gpus")), qPrintable(said));
 }
 
 void TestCli::planSetupsReEstimate_data()

@@ -1,15 +1,8 @@
 // Every message of the GUI and the PDF report has a finished Simplified Chinese and Korean
-// translation. lupdate reads the sources (ui/, the report and the core's texts in CoreText.cpp) into
+// translation. lupdate reads the sources (ui/, report/ and the core's texts in text/CoreText.cpp) into
 // copies of the committed .ts files, so a tr() string added anywhere without a translation fails
 // here; `cmake --build <build> --target update_translations` brings the .ts files up to date.
-#include "CoreText.h"
-
-#include "headroom/Estimate.h"
-#include "headroom/LayerRegistry.h"
-#include "headroom/Optimizer.h"
-#include "headroom/Precision.h"
-#include "headroom/Throughput.h"
-#include "headroom/Training.h"
+#include "CoreTexts.h" // tests/text
 
 #include <QDir>
 #include <QFile>
@@ -24,6 +17,7 @@
 #include <set>
 
 using namespace headroom;
+using headroom::test::coreTexts;
 
 class TestTranslations : public QObject {
     Q_OBJECT
@@ -31,10 +25,8 @@ class TestTranslations : public QObject {
 private Q_SLOTS:
     void everyMessageIsTranslated_data();
     void everyMessageIsTranslated();
-    void coreTextsAreListed();
     void coreTextsTranslateAtRunTime_data();
     void coreTextsTranslateAtRunTime();
-    void throughputCaveatsAreListed();
 };
 
 namespace {
@@ -103,38 +95,6 @@ QStringList placeholders(const QString& text)
     return list;
 }
 
-/// The core's English texts the GUI and the report show (what CoreText must list).
-std::set<std::string> coreTexts()
-{
-    std::set<std::string> texts;
-    for (const LayerKind* kind : LayerRegistry::builtin().kinds()) {
-        texts.insert(std::string(kind->summary()));
-        for (const auto& a : kind->attributes()) {
-            if (!a.help.empty())
-                texts.insert(a.help);
-            if (!a.whenOmitted.empty())
-                texts.insert(a.whenOmitted);
-        }
-    }
-    for (const auto c : kAllComponents)
-        texts.insert(std::string(componentLabel(c)));
-    for (const auto o : allOptimizers())
-        texts.insert(std::string(optimizerLabel(o)));
-    for (const auto p : {Precision::Fp32, Precision::AmpFp16, Precision::AmpBf16, Precision::Fp16, Precision::Bf16})
-        texts.insert(std::string(precisionLabel(p)));
-    for (const auto c : allCheckpointings())
-        texts.insert(std::string(checkpointingLabel(c)));
-    for (const auto a : {AttentionImplementation::Sdpa, AttentionImplementation::Eager})
-        texts.insert(std::string(attentionLabel(a)));
-    for (const auto s : allShardings())
-        texts.insert(std::string(shardingLabel(s)));
-    for (const auto i : allOptimizerImplementations())
-        texts.insert(std::string(optimizerImplementationLabel(i)));
-    for (const auto p : {StepPhase::Forward, StepPhase::Backward, StepPhase::OptimizerStep})
-        texts.insert(std::string(stepPhaseLabel(p)));
-    return texts;
-}
-
 } // namespace
 
 void TestTranslations::everyMessageIsTranslated_data()
@@ -157,7 +117,9 @@ void TestTranslations::everyMessageIsTranslated()
     QProcess lupdate;
     lupdate.start(QStringLiteral(HEADROOM_LUPDATE),
                   {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
-                   QStringLiteral("-silent"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/ui"), QStringLiteral("-ts"), ts});
+                   QStringLiteral("-silent"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/ui"),
+                   QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/report"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/text"),
+                   QStringLiteral("-ts"), ts});
     QVERIFY2(lupdate.waitForFinished(120000), "lupdate did not finish");
     QVERIFY2(lupdate.exitCode() == 0, lupdate.readAllStandardError().constData());
 
@@ -188,21 +150,6 @@ void TestTranslations::everyMessageIsTranslated()
                             .arg(language, problems.mid(0, 40).join(QStringLiteral("\n  ")))));
 }
 
-void TestTranslations::coreTextsAreListed()
-{
-    // A layer kind added to the core brings texts the GUI shows: CoreText.cpp must list them, or
-    // lupdate never offers them to the translators.
-    std::set<std::string> listed;
-    for (const char* text : ui::CoreText::known())
-        listed.insert(text);
-    QStringList missing;
-    for (const auto& text : coreTexts()) {
-        if (!listed.contains(text))
-            missing << QString::fromStdString(text);
-    }
-    QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("add to ui/CoreText.cpp:\n  ") + missing.join(QStringLiteral("\n  "))));
-}
-
 void TestTranslations::coreTextsTranslateAtRunTime_data() { everyMessageIsTranslated_data(); }
 
 void TestTranslations::coreTextsTranslateAtRunTime()
@@ -220,73 +167,6 @@ void TestTranslations::coreTextsTranslateAtRunTime()
     }
     QCoreApplication::removeTranslator(&translator);
     QVERIFY2(untranslated.isEmpty(), qPrintable(untranslated.join(QStringLiteral("\n"))));
-}
-
-void TestTranslations::throughputCaveatsAreListed()
-{
-    // Every caveat the throughput estimate can add, in set-ups that bring each one out: its sentence
-    // template is listed in CoreText (so it is translated), and the English note is that template
-    // filled in.
-    Network conv;
-    conv.input.shape.dims = {3, 32, 32};
-    LayerSpec c;
-    c.type = "Conv2d";
-    c.attributes = {{"out_channels", 8}, {"kernel_size", 3}};
-    conv.layers = {c};
-    Network nothing;
-    nothing.input.shape.dims = {4};
-    LayerSpec identity;
-    identity.type = "Identity";
-    nothing.layers = {identity};
-
-    Gpu pascal; // fp16 at 1/64 of fp32, like a GeForce 10 card
-    pascal.name = "Pascal";
-    pascal.vendor = "NVIDIA";
-    pascal.memoryBytes = 8ULL << 30;
-    pascal.bandwidthGBps = 320;
-    pascal.fp32Tflops = 8.9;
-    pascal.fp16Tflops = 0.14;
-    Gpu ampere = pascal; // TF32 for convolutions
-    ampere.name = "Ampere";
-    ampere.fp16Tflops = 71;
-    ampere.bf16Tflops = 71;
-    Gpu slow = ampere; // a memory-bound step
-    slow.bandwidthGBps = 0.001;
-    Gpu noBandwidth = ampere;
-    noBandwidth.bandwidthGBps = 0;
-
-    struct Case {
-        const Network* network;
-        Precision precision;
-        const Gpu* gpu;
-        std::int64_t gpus;
-    };
-    std::set<std::string> formats;
-    for (const Case& k : std::initializer_list<Case>{{&conv, Precision::AmpFp16, &pascal, 1},
-                                                     {&conv, Precision::Fp32, &ampere, 2},
-                                                     {&conv, Precision::Fp32, &slow, 1},
-                                                     {&conv, Precision::Fp32, &noBandwidth, 1},
-                                                     {&nothing, Precision::Fp32, &ampere, 1}}) {
-        const Analysis a = analyze(*k.network, k.precision);
-        QVERIFY(a.valid());
-        TrainingSetup setup;
-        setup.batch = 8;
-        setup.gpuMemoryBytes = k.gpu->memoryBytes;
-        setup.parallel.gpus = k.gpus;
-        const auto t = estimateThroughput(a, setup, *k.gpu);
-        QVERIFY2(t, t ? "" : t.error().message.c_str());
-        QCOMPARE(t->noteTemplates.size(), t->notes.size());
-        for (std::size_t i = 0; i < t->notes.size(); ++i) {
-            QCOMPARE(t->noteTemplates[i].text(), t->notes[i]);
-            formats.insert(t->noteTemplates[i].format);
-        }
-    }
-    QVERIFY2(formats.size() >= 6, qPrintable(QString::number(formats.size())));
-    std::set<std::string> listed;
-    for (const char* text : ui::CoreText::known())
-        listed.insert(text);
-    for (const auto& f : formats)
-        QVERIFY2(listed.contains(f), f.c_str());
 }
 
 QTEST_GUILESS_MAIN(TestTranslations)

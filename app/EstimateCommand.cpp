@@ -1,0 +1,183 @@
+// headroom estimate: the memory breakdown, the fit, the max batch, the throughput and the layer table.
+#include "Command.h"
+#include "Output.h"
+#include "PlanFromOptions.h"
+#include "PlanText.h" // report/
+#include "TextTable.h"
+#include "headroom/Format.h"
+
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+
+namespace headroom::cli {
+
+namespace {
+
+void printThroughput(const Plan& plan, const PlanResult& result, std::ostream& out)
+{
+    using namespace report::plantext;
+    const auto t = throughputOf(result);
+    out << "Throughput (estimated)\n";
+    if (!t) {
+        keyLine(out, "  Not estimated", t.error().message);
+        return;
+    }
+    const ThroughputEstimate& e = *t;
+    keyLine(out, "  Step time",
+        formatSeconds(e.stepSeconds) + " per optimizer step ("
+            + (e.memoryBound ? "memory-bound" : "compute-bound") + ")");
+    const std::int64_t gpus = plan.setup.parallel.gpus;
+    keyLine(out, "  Samples/s",
+        formatRate(e.samplesPerSecond) + (gpus > 1 ? " across " + plural(gpus, "GPU", "GPUs") : ""));
+    if (e.tokensPerSecond > 0)
+        keyLine(out, "  Tokens/s",
+            formatRate(e.tokensPerSecond) + " (" + formatCount(static_cast<std::uint64_t>(e.sequenceLength))
+                + " tokens per sample)");
+    std::string flops = formatFlops(e.forwardFlopsPerSample) + " forward + "
+        + formatFlops(e.backwardFlopsPerSample) + " backward";
+    if (e.recomputeFlopsPerSample > 0)
+        flops += " + " + formatFlops(e.recomputeFlopsPerSample) + " recomputed";
+    keyLine(out, "  FLOPs/sample", flops);
+    keyLine(
+        out, "  Peak", formatRate(e.peakTflops) + " TFLOP/s, " + formatFraction(e.utilization) + " assumed");
+    for (const auto& note : e.notes)
+        out << "  - " << note << '\n';
+}
+
+/// Model, GPU and set-up, then the memory by component.
+void printBreakdown(const Plan& plan, const PlanResult& result, std::ostream& out)
+{
+    using namespace report::plantext;
+    const Analysis& a = result.analysis;
+    const Estimate& e = *result.estimate;
+    const TrainingSetup& s = plan.setup;
+    std::string params = formatCount(a.totalParams) + " parameters";
+    if (a.trainableParams != a.totalParams)
+        params += ", " + formatCount(a.trainableParams) + " trainable";
+    keyLine(out, "Model", plan.network.name + " (" + params + ")");
+    keyLine(out, "GPU", plan.gpu.name + " (" + formatBytes(plan.gpu.memoryBytes) + ")");
+    keyLine(out, "Set-up",
+        std::string(optimizerLabel(s.optimizer)) + ", " + std::string(precisionLabel(plan.precision))
+            + ", batch " + std::to_string(s.batch) + (hasEffectiveBatch(s) ? " per GPU" : "") + ", overhead "
+            + formatBytes(s.overheadBytes));
+    for (const auto& [key, value] : strategyRows(plan))
+        keyLine(out, key, value);
+    if (hasEffectiveBatch(s))
+        keyLine(out, "Effective batch", effectiveBatchText(s.batch, s));
+    out << '\n';
+
+    const bool multiGpu = s.parallel.gpus > 1;
+    out << std::left << std::setw(22) << "Component" << std::right << std::setw(14)
+        << (multiGpu ? "Per GPU" : "Memory") << std::setw(10) << "Share" << '\n';
+    for (const auto c : kAllComponents) {
+        const auto bytes = componentBytes(e.bytes, c);
+        if (c == Component::Communication && bytes == 0 && !multiGpu)
+            continue; // no multi-GPU buffers on one GPU: not worth a row
+        out << std::left << std::setw(22) << componentLabel(c) << std::right << std::setw(14)
+            << formatBytes(bytes) << std::setw(10) << percent(bytes, e.total()) << '\n';
+    }
+    out << std::left << std::setw(22) << "Total" << std::right << std::setw(14) << formatBytes(e.total())
+        << "\n\n";
+}
+
+/// Where the step peaks, whether it fits, the max batch and what the strategies save or add.
+void printFit(const Plan& plan, const PlanResult& result, std::ostream& out)
+{
+    using namespace report::plantext;
+    const Estimate& e = *result.estimate;
+    const TrainingSetup& s = plan.setup;
+    out << peakText(e) << ".\n";
+    out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name
+        << (s.parallel.gpus > 1 ? " (each GPU)" : "") << ": " << (e.fits ? "headroom " : "short by ")
+        << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes()))) << '\n';
+    if (hasEffectiveBatch(s))
+        out << "Max micro-batch per GPU: " << e.maxBatch << " (effective batch "
+            << effectiveBatchText(e.maxBatch, s) << ")\n";
+    else
+        out << "Max batch: " << e.maxBatch << '\n';
+    if (const auto saved = checkpointingSavingsText(plan, result.analysis, s.batch))
+        out << *saved << '\n';
+    if (const auto lora = loraText(plan, result.analysis))
+        out << *lora << '\n';
+}
+
+void printLayerTable(const Analysis& a, std::ostream& out)
+{
+    using namespace report::plantext;
+    using Align = TextTable::Align;
+    TextTable table({ { "#" }, { "Layer" }, { "Type" }, { "Output" }, { "Parameters", Align::Right },
+        { "Act./sample", Align::Right }, { "FLOPs/sample", Align::Right } });
+    // Identical iterations of a Repeat block share one line ("b.1–9998.fc × 9,998").
+    int index = 0;
+    for (const auto& group : groupRows(a)) {
+        const LayerRow& row = a.rows[group.row];
+        if (row.type == "Repeat")
+            continue;
+        const std::string indent(static_cast<std::size_t>(row.depth) * 2, ' ');
+        const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
+        table.addRow({ std::to_string(index++), indent + group.name + times, row.type,
+            row.output.shape.toString(), formatCount(row.params), formatBytes(row.activationBytesPerSample),
+            formatFlops(static_cast<double>(row.forwardFlopsPerSample)
+                + static_cast<double>(row.backwardFlopsPerSample)) });
+    }
+    table.print(out);
+}
+
+nlohmann::ordered_json throughputJson(const PlanResult& result)
+{
+    const auto t = throughputOf(result);
+    if (!t)
+        return { { "error", t.error().message } };
+    const ThroughputEstimate& e = *t;
+    return { { "step_seconds", e.stepSeconds }, { "compute_seconds", e.computeSeconds },
+        { "memory_seconds", e.memorySeconds }, { "memory_bound", e.memoryBound },
+        { "samples_per_second", e.samplesPerSecond }, { "tokens_per_second", e.tokensPerSecond },
+        { "sequence_length", e.sequenceLength }, { "forward_flops_per_sample", e.forwardFlopsPerSample },
+        { "backward_flops_per_sample", e.backwardFlopsPerSample },
+        { "recompute_flops_per_sample", e.recomputeFlopsPerSample }, { "flops_per_step", e.flopsPerStep },
+        { "bytes_per_step", e.bytesPerStep }, { "peak_tflops", e.peakTflops },
+        { "utilization", e.utilization }, { "notes", e.notes } };
+}
+
+int runEstimate(const Options& o, const CommandContext& c)
+{
+    const Plan plan = makePlan(o, c.executablePath);
+    const PlanResult result = evaluateWithWarnings(plan, c.err);
+    if (!result.estimate)
+        throw UsageError { result.error->message };
+    if (o.json) {
+        auto j = planToJson(plan, result);
+        // planToJson carries the memory plan; the throughput estimate is the command line's addition.
+        if (!j.contains("throughput"))
+            j["throughput"] = throughputJson(result);
+        writeJson(c.out, std::move(j), 2);
+        return kExitOk;
+    }
+    printBreakdown(plan, result, c.out);
+    printFit(plan, result, c.out);
+    c.out << '\n';
+    printThroughput(plan, result, c.out);
+    c.out << '\n';
+    printLayerTable(result.analysis, c.out);
+    return kExitOk;
+}
+
+} // namespace
+
+const Command& estimateCommand()
+{
+    static const Command command {
+        .name = "estimate",
+        .usage = "FILE [options] [--json]",
+        .summary = "memory breakdown, fit and max batch",
+        .description
+        = "The memory one training step takes on the GPU, by component, whether it fits, the largest\n"
+          "batch that does, the throughput estimate and the per-layer table.\n",
+        .options = setupOptions({}, { { "--json" } }),
+        .run = runEstimate,
+    };
+    return command;
+}
+
+} // namespace headroom::cli

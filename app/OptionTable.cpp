@@ -1,0 +1,369 @@
+// Every option of the command line: its names, help and the checks on its value. Which commands
+// take an option is each command's business (its file lists them); an option means the same on all.
+#include "Options.h"
+#include "Output.h"
+#include "headroom/Format.h"
+#include "headroom/GpuCatalog.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <span>
+
+namespace headroom::cli {
+
+namespace {
+
+std::optional<std::int64_t> parseInteger(const std::string& text)
+{
+    std::int64_t value = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc {} || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
+/// A finite decimal number ("0.25", "1e-3"); nan, inf and text with anything after the number are not.
+/// A value too small for a double ("1e-400") is 0, as it is for every option's purpose.
+std::optional<double> parseNumber(const std::string& text)
+{
+    const char* first = text.data();
+    const char* last = text.data() + text.size();
+    double value = 0;
+    const auto [end, ec] = std::from_chars(first, last, value);
+    if (end != last || (ec != std::errc {} && ec != std::errc::result_out_of_range))
+        return std::nullopt;
+    if (ec == std::errc::result_out_of_range)
+        value = std::strtod(text.c_str(), nullptr); // 0 on underflow, infinite on overflow
+    if (!std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+template <typename Enum>
+std::string choices(std::span<const Enum> all, std::string_view (*nameOf)(Enum) noexcept)
+{
+    std::string s;
+    for (const Enum e : all)
+        s += (s.empty() ? "" : "|") + std::string(nameOf(e));
+    return s;
+}
+
+std::int64_t integerOption(
+    const std::string& option, const std::string& text, std::int64_t min, std::int64_t max)
+{
+    const auto parsed = parseInteger(text);
+    if (!parsed || *parsed < min || *parsed > max)
+        throw UsageError { option + " must be an integer from " + std::to_string(min) + " to "
+            + std::to_string(max) + ", not " + quoteForMessage(text) };
+    return *parsed;
+}
+
+/// "q_proj,v_proj" -> {"q_proj", "v_proj"}; an empty entry is an error.
+std::vector<std::string> listOption(const std::string& option, const std::string& text)
+{
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t comma = text.find(',', start);
+        std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        const auto first = item.find_first_not_of(" \t");
+        const auto last = item.find_last_not_of(" \t");
+        item = first == std::string::npos ? std::string {} : item.substr(first, last - first + 1);
+        if (item.empty())
+            throw UsageError { option + " must be a comma-separated list of layer names, not "
+                + quoteForMessage(text) };
+        items.push_back(std::move(item));
+        if (comma == std::string::npos)
+            break;
+        start = comma + 1;
+    }
+    return items;
+}
+
+/// The longest step time --max-step-seconds takes: a week.
+constexpr double kMaxStepSeconds = 7 * 24 * 3600.0;
+
+using G = OptionGroup;
+
+/// The GPU and the optimizer (the help's "Options" section).
+void addGpuAndOptimizerOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back({ "--gpu", {}, "NAME", G::General, "a unique part of a GPU's name [" + std::string(kDefaultGpuName) + "]",
+        [](Options& o, const std::string&, const std::string& v) {
+            o.gpu = v;
+            o.gpuGiven = true;
+        } });
+    all.push_back({ "--gpu-memory-gib", {}, "X", G::General, "a custom GPU with X GiB instead of --gpu",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseNumber(v);
+            if (!parsed || !(*parsed >= kMinCustomGpuGiB && *parsed <= kMaxCustomGpuGiB))
+                throw UsageError { "--gpu-memory-gib must be a number of GiB from "
+                    + shortNumber(kMinCustomGpuGiB) + " to " + shortNumber(kMaxCustomGpuGiB) + ", not "
+                    + quoteForMessage(v) };
+            o.customMemoryBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kGiB));
+        } });
+    all.push_back({ "--optimizer", {}, "NAME", G::General, optimizerChoices() + " [adam]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseOptimizer(v);
+            if (!parsed)
+                throw UsageError { "--optimizer must be one of " + optimizerChoices() + ", not "
+                    + quoteForMessage(v) };
+            o.optimizer = *parsed;
+        } });
+    all.push_back({ "--optimizer-impl", {}, "NAME", G::General,
+        "how torch.optim runs the step: foreach|fused|for-loop [foreach]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseOptimizerImplementation(v);
+            if (!parsed)
+                throw UsageError { "--optimizer-impl must be one of foreach|fused|for-loop, not \"" + v
+                    + "\"" };
+            o.optimizerImplementation = *parsed;
+        } });
+}
+
+/// The rest of the set-up, and the output (also the help's "Options").
+void addSetupOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back({ "--precision", {}, "NAME", G::General, "fp32|amp-fp16|amp-bf16|fp16|bf16 [fp32]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parsePrecision(v);
+            if (!parsed)
+                throw UsageError { "--precision must be one of fp32|amp-fp16|amp-bf16|fp16|bf16, not "
+                    + quoteForMessage(v) };
+            o.precision = *parsed;
+        } });
+    all.push_back({ "--batch", {}, "N", G::General, "(micro-)batch size per GPU [" + std::to_string(kDefaultBatch) + "]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseInteger(v);
+            if (!parsed || *parsed < 1 || *parsed > kMaxBatch)
+                throw UsageError { "--batch must be an integer from 1 to " + std::to_string(kMaxBatch)
+                    + ", not " + quoteForMessage(v) };
+            o.batch = *parsed;
+        } });
+    all.push_back({ "--overhead-mib", {}, "X", G::General, "CUDA context and framework overhead in MiB [512]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseNumber(v);
+            if (!parsed || *parsed < 0 || *parsed > 1024.0 * 1024.0)
+                throw UsageError { "--overhead-mib must be a number of MiB from 0 to 1048576, not "
+                    + quoteForMessage(v) };
+            o.overheadBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kMiB));
+        } });
+    all.push_back({ "--loss", {}, "NAME", G::General, choices(allLosses(), lossName) + " [as in the model]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseLoss(v);
+            if (!parsed)
+                throw UsageError { "--loss must be one of " + choices(allLosses(), lossName) + ", not \"" + v
+                    + "\"" };
+            o.loss = *parsed;
+        } });
+    all.push_back({ "--json", {}, {}, G::General, "machine-readable output",
+        [](Options& o, const std::string&, const std::string&) { o.json = true; } });
+    all.push_back({ "--output", "-o", "FILE", G::General, "the report's PDF file",
+        [](Options& o, const std::string&, const std::string& v) { o.output = v; } });
+}
+
+/// What the model keeps and how the memory is spread: the help's "Training strategies".
+void addStrategyOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back({ "--checkpointing", {}, "MODE", G::Strategy,
+        "none|per-block|selective activation checkpointing [none]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseCheckpointing(v);
+            if (!parsed)
+                throw UsageError { "--checkpointing must be one of "
+                    + choices(allCheckpointings(), checkpointingName) + ", not " + quoteForMessage(v) };
+            o.checkpointing = *parsed;
+        } });
+    all.push_back({ "--attention", {}, "IMPL", G::Strategy,
+        "sdpa|eager (eager keeps the T x T attention scores) [sdpa]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseAttention(v);
+            if (!parsed)
+                throw UsageError { "--attention must be sdpa or eager, not " + quoteForMessage(v) };
+            o.attention = *parsed;
+        } });
+    all.push_back({ "--sequence-length", {}, "T", G::Strategy,
+        "tokens per sample, for sequence models [as in the model]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.sequenceLength = integerOption(a, v, 1, kMaxBatch);
+        } });
+    all.push_back({ "--moe-imbalance", {}, "F", G::Strategy,
+        "mixture of experts: the busiest expert's tokens over an even\n"
+        "share, 1 to experts / top-k [1: balanced routing]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseNumber(v);
+            if (!parsed || !(*parsed >= 1 && *parsed <= kMaxMoeImbalance))
+                throw UsageError { "--moe-imbalance must be a number from 1 (balanced routing) to "
+                    + shortNumber(kMaxMoeImbalance) + ", not \"" + v + "\"" };
+            o.moeImbalance = *parsed;
+        } });
+    all.push_back({ "--freeze", {}, "LIST", G::Strategy,
+        "comma-separated layers to freeze (no gradients or optimizer state):\n"
+        "top-level names, or block.layer inside a Repeat (every iteration)",
+        [](Options& o, const std::string& a, const std::string& v) {
+            const auto names = listOption(a, v);
+            o.freeze.insert(o.freeze.end(), names.begin(), names.end());
+        } });
+}
+
+/// LoRA and QLoRA (also "Training strategies").
+void addLoraOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back(
+        { "--lora-rank", {}, "R", G::Strategy, "LoRA adapters of rank R; every other weight frozen [off]",
+            [](Options& o, const std::string& a, const std::string& v) {
+                o.lora.rank = integerOption(a, v, 1, kMaxLoraRank);
+            } });
+    all.push_back({ "--lora-targets", {}, "LIST", G::Strategy,
+        "comma-separated Linear layer names to adapt, e.g. q_proj,v_proj\n"
+        "[every Linear layer but the output head]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.lora.targets = listOption(a, v);
+            o.loraTargetsGiven = true;
+        } });
+    all.push_back({ "--lora-dropout", {}, "P", G::Strategy, "LoRA dropout probability [0]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseNumber(v);
+            if (!parsed || !(*parsed >= 0 && *parsed < 1))
+                throw UsageError { "--lora-dropout must be a probability from 0 to below 1, not "
+                    + quoteForMessage(v) };
+            o.lora.dropout = *parsed;
+            o.loraDropoutGiven = true;
+        } });
+    all.push_back({ "--qlora", {}, {}, G::Strategy, "4-bit NF4 base weights (needs --lora-rank)",
+        [](Options& o, const std::string&, const std::string&) { o.lora.quantizeBase = true; } });
+}
+
+/// Accumulation, several GPUs, the optimizer state's form and the speed assumed (also "Training strategies").
+void addParallelOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back({ "--accumulation-steps", {}, "K", G::Strategy, "micro-batches per optimizer step [1]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.accumulationSteps = integerOption(a, v, 1, kMaxAccumulationSteps);
+        } });
+    all.push_back({ "--gpus", {}, "N", G::Strategy, "GPUs in total (data x tensor parallel) [1]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.parallel.gpus = integerOption(a, v, 1, kMaxGpus);
+        } });
+    all.push_back({ "--sharding", {}, "MODE", G::Strategy, choices(allShardings(), shardingName) + " [ddp]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseSharding(v);
+            if (!parsed)
+                throw UsageError { "--sharding must be one of " + choices(allShardings(), shardingName)
+                    + ", not " + quoteForMessage(v) };
+            o.parallel.sharding = *parsed;
+        } });
+    all.push_back(
+        { "--tensor-parallel", {}, "T", G::Strategy, "tensor-parallel degree; must divide --gpus [1]",
+            [](Options& o, const std::string& a, const std::string& v) {
+                o.parallel.tensorParallel = integerOption(a, v, 1, kMaxGpus);
+            } });
+    all.push_back({ "--offload-optimizer", {}, {}, G::Strategy, "keep the optimizer state in CPU memory",
+        [](Options& o, const std::string&, const std::string&) { o.parallel.offloadOptimizer = true; } });
+    all.push_back({ "--8bit-optimizer", {}, {}, G::Strategy, "8-bit optimizer state (bitsandbytes)",
+        [](Options& o, const std::string&, const std::string&) { o.eightBitOptimizer = true; } });
+    all.push_back({ "--utilization", {}, "U", G::Strategy,
+        "assumed fraction of the GPU's peak FLOP rate, 0 < U <= 1 [0.4]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseNumber(v);
+            if (!parsed || !(*parsed >= kMinUtilization && *parsed <= 1))
+                throw UsageError { "--utilization must be a fraction of peak from "
+                    + shortNumber(kMinUtilization) + " to 1, not " + quoteForMessage(v) };
+            o.utilization = *parsed;
+        } });
+}
+
+/// The goal of plan and compare, and what plan may change (the help's "Planning").
+void addPlanningOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back({ "--target-batch", {}, "N", G::Planning,
+        "samples per optimizer step to reach [plan: the largest micro-batch;\n"
+        "compare: the set-up's effective batch]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.targetBatch = integerOption(a, v, 1, kMaxBatch);
+        } });
+    all.push_back({ "--max-step-seconds", {}, "S", G::Planning,
+        "plan: the longest an optimizer step may take [no limit]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseNumber(v);
+            if (!parsed || !(*parsed > 0 && *parsed <= kMaxStepSeconds))
+                throw UsageError { "--max-step-seconds must be a number of seconds above 0 and at most "
+                    + shortNumber(kMaxStepSeconds) + ", not " + quoteForMessage(v) };
+            o.maxStepSeconds = *parsed;
+        } });
+    all.push_back({ "--allow", {}, "LIST", G::Planning,
+        "plan may also change what training computes: precision, lora,\n"
+        "8bit-optimizer, comma-separated [none]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            for (const auto& item : listOption(a, v)) {
+                if (item == "precision")
+                    o.allow.precision = true;
+                else if (item == "lora")
+                    o.allow.lora = true;
+                else if (item == "8bit-optimizer")
+                    o.allow.eightBitOptimizer = true;
+                else
+                    throw UsageError { "--allow: " + quoteForMessage(item)
+                        + " is not something plan may change; give precision, lora or 8bit-optimizer" };
+            }
+        } });
+    all.push_back(
+        { "--all", {}, {}, G::Planning, "plan: list every set-up [the 10 fastest and the Pareto front]",
+            [](Options& o, const std::string&, const std::string&) { o.listAll = true; } });
+    all.push_back(
+        { "--gpus-list", {}, "LIST", G::Planning, "compare: comma-separated GPUs [the whole catalogue]",
+            [](Options& o, const std::string& a, const std::string& v) {
+                const auto names = listOption(a, v);
+                o.gpuList.insert(o.gpuList.end(), names.begin(), names.end());
+            } });
+    all.push_back({ "--include-plan", {}, {}, G::Planning,
+        "report: add plan's table (for --target-batch, --max-step-seconds\n"
+        "and --allow as plan takes them)",
+        [](Options& o, const std::string&, const std::string&) { o.includePlan = true; } });
+}
+
+} // namespace
+
+std::string optimizerChoices()
+{
+    std::string s;
+    for (const auto o : allOptimizers())
+        s += (s.empty() ? "" : "|") + std::string(optimizerName(o));
+    return s;
+}
+
+std::string OptionSpec::synopsis() const
+{
+    std::string text
+        = shortName.empty() ? std::string(name) : std::string(shortName) + ", " + std::string(name);
+    if (takesValue())
+        text += " " + std::string(valueName);
+    return text;
+}
+
+const std::vector<OptionSpec>& allOptions()
+{
+    static const std::vector<OptionSpec> all = [] {
+        std::vector<OptionSpec> options;
+        addGpuAndOptimizerOptions(options);
+        addSetupOptions(options);
+        addStrategyOptions(options);
+        addLoraOptions(options);
+        addParallelOptions(options);
+        addPlanningOptions(options);
+        return options;
+    }();
+    return all;
+}
+
+const OptionSpec* findOption(std::string_view name)
+{
+    for (const auto& option : allOptions()) {
+        if (option.name == name || (!option.shortName.empty() && option.shortName == name))
+            return &option;
+    }
+    return nullptr;
+}
+
+} // namespace headroom::cli

@@ -1,0 +1,124 @@
+#include "Options.h"
+
+#include "Command.h"
+#include "headroom/Format.h"
+
+#include <algorithm>
+
+namespace headroom::cli {
+
+namespace {
+
+/// Keeps the effective batch (micro-batch x steps x GPUs, each within the core's limits) in 64 bits.
+constexpr std::int64_t kMaxStepsTimesGpus = 1LL << 31;
+
+/// "plan, compare and report": the commands that take `option`, in the help's order.
+std::string ownersOf(std::string_view option)
+{
+    std::vector<std::string_view> owners;
+    for (const Command* command : commands()) {
+        if (command->takes(option))
+            owners.push_back(command->name);
+    }
+    std::string text;
+    for (std::size_t i = 0; i < owners.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == owners.size() ? " and " : ", ") + std::string(owners[i]);
+    return text;
+}
+
+/// An option the command does not take is an error that names the command (and, when it has one,
+/// its reason).
+void checkCommandOptions(const Options& o, const Command& command)
+{
+    for (const auto& option : o.given) {
+        if (command.takes(option))
+            continue;
+        const OptionSpec* spec = findOption(option);
+        for (const auto& [name, reason] : command.refused) {
+            if (spec != nullptr && spec->name == name)
+                throw UsageError { std::string(reason) };
+        }
+        throw UsageError { option + " is an option of headroom " + ownersOf(option) + ", not of "
+            + o.command };
+    }
+    if (command.check)
+        command.check(o);
+}
+
+/// The checks between options that hold for every command.
+void checkCombinations(const Options& o)
+{
+    // plan may add LoRA: --lora-targets and --lora-dropout then say how.
+    if (!o.lora.enabled() && !(o.command == "plan" && o.allow.lora)) {
+        if (o.lora.quantizeBase)
+            throw UsageError { "--qlora needs --lora-rank (the adapters' rank)" };
+        if (o.loraTargetsGiven)
+            throw UsageError { "--lora-targets needs --lora-rank" };
+        if (o.loraDropoutGiven)
+            throw UsageError { "--lora-dropout needs --lora-rank" };
+    }
+    if (o.parallel.tensorParallel > o.parallel.gpus || o.parallel.gpus % o.parallel.tensorParallel != 0)
+        throw UsageError { "--tensor-parallel " + std::to_string(o.parallel.tensorParallel)
+            + " must divide --gpus " + std::to_string(o.parallel.gpus) };
+    if (o.accumulationSteps * o.parallel.gpus > kMaxStepsTimesGpus)
+        throw UsageError { "--accumulation-steps x --gpus must be at most "
+            + std::to_string(kMaxStepsTimesGpus) };
+}
+
+/// Options `plan` never changes: each planned set-up's `headroom estimate` repeats them as given.
+bool isKept(std::string_view option)
+{
+    static constexpr std::string_view kKept[] = { "--optimizer", "--overhead-mib", "--gpu-memory-gib",
+        "--attention", "--sequence-length", "--moe-imbalance", "--freeze", "--utilization" };
+    return std::find(std::begin(kKept), std::end(kKept), option) != std::end(kKept);
+}
+
+} // namespace
+
+bool wasGiven(const Options& o, std::string_view option)
+{
+    return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
+}
+
+Options parseOptions(const std::vector<std::string>& args, const Command& command)
+{
+    Options o;
+    o.command = args.at(0);
+    std::vector<std::string> positional;
+    for (std::size_t i = 1; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a.starts_with("-"))
+            o.given.push_back(a);
+        // What the planner keeps as given (checked below like every option).
+        if (i + 1 < args.size() && isKept(a))
+            o.kept.insert(o.kept.end(), { a, args[i + 1] });
+        if (i + 1 < args.size() && (a == "--lora-targets" || a == "--lora-dropout"))
+            o.keptLora.insert(o.keptLora.end(), { a, args[i + 1] });
+        const OptionSpec* spec = findOption(a);
+        if (spec != nullptr) {
+            if (spec->takesValue() && i + 1 >= args.size())
+                throw UsageError { a + " needs a value" };
+            spec->apply(o, a, spec->takesValue() ? args[++i] : std::string());
+        } else if (a.starts_with("-")) {
+            throw UsageError { "unknown option " + quoteForMessage(a) + " (see headroom " + o.command
+                + " --help)" };
+        } else {
+            positional.push_back(a);
+        }
+    }
+    if (command.takesFile && positional.empty())
+        throw UsageError { o.command + " needs a model file (see headroom --help)" };
+    if (positional.size() > (command.takesFile ? 1U : 0U))
+        throw UsageError { "unexpected argument " + quoteForMessage(positional.back()) };
+    if (command.takesFile)
+        o.file = positional.front();
+    if (o.command == "report" && o.output.empty())
+        throw UsageError { "report needs -o OUT.pdf" };
+    if (o.gpuGiven && o.customMemoryBytes)
+        throw UsageError { "--gpu and --gpu-memory-gib both choose the GPU: give one of them" };
+    checkCommandOptions(o, command);
+    checkCombinations(o);
+    return o;
+}
+
+} // namespace headroom::cli

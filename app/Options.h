@@ -1,0 +1,104 @@
+#pragma once
+
+#include "headroom/Estimate.h"
+#include "headroom/Optimizer.h"
+#include "headroom/Plan.h"
+#include "headroom/Planner.h"
+#include "headroom/Precision.h"
+#include "headroom/Training.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace headroom::cli {
+
+struct Command;
+
+/// Everything the options of one `headroom COMMAND ...` say, with the defaults of Plan and TrainingSetup.
+struct Options final
+{
+    std::string command;
+    std::string file;
+    std::string gpu { kDefaultGpuName };
+    bool gpuGiven = false;
+    Optimizer optimizer = Optimizer::Adam;
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
+    Precision precision = Precision::Fp32;
+    std::int64_t batch = kDefaultBatch;
+    std::uint64_t overheadBytes = kDefaultOverheadBytes;
+    std::optional<std::uint64_t> customMemoryBytes;
+    std::string output;
+    bool json = false;
+    // Training strategies (issue #7); defaults as in Plan and TrainingSetup.
+    Checkpointing checkpointing = Checkpointing::None;
+    std::optional<Loss> loss; ///< the model's own loss when not given
+    AttentionImplementation attention = AttentionImplementation::Sdpa;
+    std::optional<std::int64_t> sequenceLength;
+    double moeImbalance = 1.0;
+    std::vector<std::string> freeze;
+    LoraOptions lora;
+    bool loraTargetsGiven = false;
+    bool loraDropoutGiven = false;
+    std::int64_t accumulationSteps = 1;
+    Parallelism parallel;
+    bool eightBitOptimizer = false;
+    double utilization = TrainingSetup {}.assumedUtilization;
+    // plan and compare (issue #18).
+    std::optional<std::int64_t> targetBatch;
+    std::optional<double> maxStepSeconds;
+    PlanAllowances allow;
+    bool listAll = false;
+    bool includePlan = false; ///< report: add the planner's table
+    std::vector<std::string> gpuList;
+    /// Options `plan` never changes, as given: each planned set-up's `headroom estimate` repeats them.
+    std::vector<std::string> kept;
+    std::vector<std::string> keptLora; ///< --lora-targets and --lora-dropout: repeated where LoRA is on
+    std::vector<std::string> given; ///< every option named, for the per-command checks
+};
+
+/// A command-line error: printed as one line, exit code 2.
+struct UsageError final
+{
+    std::string message;
+};
+
+/// Where an option's help is listed: under "Options", "Training strategies" or "Planning".
+enum class OptionGroup { General, Strategy, Planning };
+
+/// One option of the command line, whichever commands take it: its names, its value, its help and
+/// what it sets in Options.
+struct OptionSpec final
+{
+    std::string_view name; ///< "--output"
+    std::string_view shortName; ///< "-o", or empty
+    std::string_view valueName; ///< "FILE"; empty for a flag
+    OptionGroup group = OptionGroup::General;
+    /// The help as `headroom --help` lists it; each line after the first continues it.
+    std::string help;
+    /// Checks `value` (empty for a flag) and sets it; `given` is the name as typed, for messages.
+    void (*apply)(Options& o, const std::string& given, const std::string& value) = nullptr;
+
+    [[nodiscard]] bool takesValue() const { return !valueName.empty(); }
+    /// "-o, --output FILE", "--gpu NAME", "--qlora": the option as help lists it.
+    [[nodiscard]] std::string synopsis() const;
+};
+
+/// Every option, in the order `headroom --help` lists them (OptionTable.cpp).
+[[nodiscard]] const std::vector<OptionSpec>& allOptions();
+/// The option named `name` (long or short), or null.
+[[nodiscard]] const OptionSpec* findOption(std::string_view name);
+
+/// "sgd|momentum|...": the names `--optimizer` takes.
+[[nodiscard]] std::string optimizerChoices();
+
+/// `args` (the command first) as `command` reads them; a UsageError names the first problem:
+/// an unknown option, a value out of range, a missing model file, an option the command does not take.
+[[nodiscard]] Options parseOptions(const std::vector<std::string>& args, const Command& command);
+
+/// Whether `option` (as typed) was given.
+[[nodiscard]] bool wasGiven(const Options& o, std::string_view option);
+
+} // namespace headroom::cli

@@ -1,0 +1,344 @@
+// headroom plan: the set-ups that fit the GPU and reach the goal, each with the `headroom estimate`
+// arguments that reproduce it.
+#include "Command.h"
+#include "Output.h"
+#include "PlanFromOptions.h"
+#include "PlanText.h" // report/
+#include "TextTable.h"
+#include "headroom/Format.h"
+#include "headroom/Planner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+
+namespace headroom::cli {
+
+namespace {
+
+/// Under the table: what its columns mean.
+constexpr const char* kLegend
+    = "\nTraining \"changed\": the set-up computes something different (precision, LoRA, 8-bit state, or\n"
+      "batch-norm statistics over smaller micro-batches). Pareto *: no other set-up is faster with as\n"
+      "little memory. Memory is the peak per GPU; Max batch the largest micro-batch that fits.\n\n"
+      "Each with headroom estimate:\n";
+
+/// How many set-ups `plan` lists without --all (the Pareto front is always listed in full).
+constexpr std::size_t kListedSetups = 10;
+
+/// An argument as a POSIX shell reads it back: bare when it is safe, otherwise single-quoted.
+std::string shellQuoted(const std::string& arg)
+{
+    const bool safe = !arg.empty() && std::all_of(arg.begin(), arg.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c))
+            || std::string_view("_./,:=+-@%").find(c) != std::string_view::npos;
+    });
+    if (safe)
+        return arg;
+    std::string quoted = "'";
+    for (const char c : arg)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+/// The `headroom estimate` arguments that reproduce a planned set-up: the plan's own options as given,
+/// then the settings the planner chose (each only where it is not the default).
+std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, const PlanSettings& s)
+{
+    std::vector<std::string> args { "estimate", o.file };
+    if (!plan.gpu.custom)
+        args.insert(args.end(), { "--gpu", plan.gpu.name });
+    args.insert(args.end(), o.kept.begin(), o.kept.end());
+    const auto add = [&](std::string option, std::string value) {
+        args.push_back(std::move(option));
+        if (!value.empty())
+            args.push_back(std::move(value));
+    };
+    const TrainingSetup& t = s.setup;
+    if (s.precision != Precision::Fp32)
+        add("--precision", std::string(precisionName(s.precision)));
+    add("--batch", std::to_string(t.batch));
+    if (t.accumulationSteps != 1)
+        add("--accumulation-steps", std::to_string(t.accumulationSteps));
+    if (s.checkpointing != Checkpointing::None)
+        add("--checkpointing", std::string(checkpointingName(s.checkpointing)));
+    if (t.optimizerImplementation != OptimizerImplementation::Foreach)
+        add("--optimizer-impl", std::string(optimizerImplementationName(t.optimizerImplementation)));
+    if (t.eightBitOptimizer)
+        add("--8bit-optimizer", {});
+    if (s.lora.enabled()) {
+        add("--lora-rank", std::to_string(s.lora.rank));
+        args.insert(args.end(), o.keptLora.begin(), o.keptLora.end());
+        if (s.lora.quantizeBase)
+            add("--qlora", {});
+    }
+    if (t.parallel.gpus != 1)
+        add("--gpus", std::to_string(t.parallel.gpus));
+    if (t.parallel.sharding != Sharding::None)
+        add("--sharding", std::string(shardingName(t.parallel.sharding)));
+    if (t.parallel.tensorParallel != 1)
+        add("--tensor-parallel", std::to_string(t.parallel.tensorParallel));
+    if (t.parallel.offloadOptimizer)
+        add("--offload-optimizer", {});
+    return args;
+}
+
+std::string commandText(const std::vector<std::string>& args)
+{
+    std::string line = "headroom";
+    for (const auto& a : args)
+        line += ' ' + shellQuoted(a);
+    return line;
+}
+
+std::string changesText(const PlanCandidate& c)
+{
+    if (c.changes.empty())
+        return "As given";
+    std::string text;
+    for (const auto& change : c.changes)
+        text += (text.empty() ? "" : ", ") + change.text;
+    return text;
+}
+
+/// "64 x 4 x 2 GPUs": micro-batch, accumulation steps, data-parallel GPUs.
+std::string batchText(const TrainingSetup& s)
+{
+    std::string text = std::to_string(s.batch);
+    if (s.accumulationSteps > 1)
+        text += " x " + std::to_string(s.accumulationSteps);
+    if (s.parallel.dataParallel() > 1)
+        text += " x " + std::to_string(s.parallel.dataParallel()) + " GPUs";
+    return text;
+}
+
+nlohmann::ordered_json candidateJson(const Options& o, const Plan& plan, const PlanCandidate& c)
+{
+    using nlohmann::ordered_json;
+    auto changes = ordered_json::array();
+    for (const auto& change : c.changes)
+        changes.push_back({ { "setting", setupSettingName(change.setting) }, { "value", change.value },
+            { "text", change.text }, { "changes_training", change.changesTraining } });
+    const TrainingSetup& t = c.settings.setup;
+    const Estimate& e = c.estimate;
+    const auto args = estimateArguments(o, plan, c.settings);
+    ordered_json j;
+    j["changes"] = changes;
+    j["changes_training"] = c.changesTraining();
+    j["settings"] = { { "precision", precisionName(c.settings.precision) },
+        { "checkpointing", checkpointingName(c.settings.checkpointing) },
+        { "lora", { { "rank", c.settings.lora.rank }, { "quantize_base", c.settings.lora.quantizeBase } } },
+        { "optimizer_implementation", optimizerImplementationName(t.optimizerImplementation) },
+        { "eight_bit_optimizer", t.eightBitOptimizer }, { "gpus", t.parallel.gpus },
+        { "sharding", shardingName(t.parallel.sharding) }, { "tensor_parallel", t.parallel.tensorParallel },
+        { "offload_optimizer", t.parallel.offloadOptimizer } };
+    j["micro_batch"] = t.batch;
+    j["accumulation_steps"] = t.accumulationSteps;
+    j["effective_batch"] = e.effectiveBatch;
+    j["peak_bytes"] = e.peakBytes();
+    j["gpu_memory_bytes"] = e.gpuMemoryBytes;
+    j["fits"] = e.fits;
+    j["max_batch"] = e.maxBatch;
+    j["max_effective_batch"] = e.maxEffectiveBatch;
+    const bool timed = c.throughput.has_value();
+    j["step_seconds"] = timed ? ordered_json(c.throughput->stepSeconds) : ordered_json(nullptr);
+    j["samples_per_second"] = timed ? ordered_json(c.throughput->samplesPerSecond) : ordered_json(nullptr);
+    j["samples_per_second_per_gpu"]
+        = timed ? ordered_json(c.samplesPerSecondPerGpu()) : ordered_json(nullptr);
+    j["tokens_per_second_per_gpu"] = timed ? ordered_json(c.tokensPerSecondPerGpu()) : ordered_json(nullptr);
+    j["pareto"] = c.paretoOptimal;
+    j["estimate_arguments"] = args;
+    j["command"] = commandText(args);
+    return j;
+}
+
+std::string goalText(const PlanGoal& goal)
+{
+    std::string text = goal.targetBatch ? "effective batch " + std::to_string(*goal.targetBatch)
+                                        : std::string("the largest micro-batch that fits");
+    if (goal.maxStepSeconds)
+        text += ", optimizer steps of at most " + report::plantext::formatSeconds(*goal.maxStepSeconds);
+    return text;
+}
+
+std::string allowedText(const PlanAllowances& allow)
+{
+    std::string text = "checkpointing, accumulation, optimizer step";
+    if (allow.precision)
+        text += ", precision";
+    if (allow.lora)
+        text += ", LoRA";
+    if (allow.eightBitOptimizer)
+        text += ", 8-bit optimizer state";
+    return text;
+}
+
+void printPlanJson(
+    const Options& o, const Plan& plan, const PlanGoal& goal, const PlannerResult& r, std::ostream& out)
+{
+    using nlohmann::ordered_json;
+    ordered_json j;
+    j["model"] = plan.network.name;
+    j["gpu"] = { { "name", plan.gpu.name }, { "memory_bytes", plan.gpu.memoryBytes } };
+    j["gpus"] = plan.setup.parallel.gpus;
+    j["goal"]
+        = { { "target_batch", goal.targetBatch ? ordered_json(*goal.targetBatch) : ordered_json(nullptr) },
+              { "max_step_seconds",
+                  goal.maxStepSeconds ? ordered_json(*goal.maxStepSeconds) : ordered_json(nullptr) } };
+    j["allowed"] = { { "precision", o.allow.precision }, { "lora", o.allow.lora },
+        { "eight_bit_optimizer", o.allow.eightBitOptimizer } };
+    j["setups_examined"] = r.setupsExamined;
+    j["analyses"] = r.analyses;
+    auto list = ordered_json::array();
+    for (const auto& c : r.candidates)
+        list.push_back(candidateJson(o, plan, c));
+    j["setups"] = list;
+    if (r.closest && r.shortfall) {
+        const PlanShortfall& s = *r.shortfall;
+        static constexpr const char* kKinds[] = { "memory", "batch", "step_time" };
+        j["nothing_fits"] = { { "reason", kKinds[static_cast<int>(s.kind)] }, { "text", s.text() },
+            { "bytes_over", s.bytesOver }, { "batch_short", s.batchShort },
+            { "seconds_over",
+                std::isfinite(s.secondsOver) ? ordered_json(s.secondsOver) : ordered_json(nullptr) },
+            { "closest", candidateJson(o, plan, *r.closest) } };
+    } else {
+        j["nothing_fits"] = nullptr;
+    }
+    writeJson(out, std::move(j), 2);
+}
+
+/// Where the plan starts from, its goal and what the search covered.
+void printPlanHeader(
+    const Options& o, const Plan& plan, const PlanGoal& goal, const PlannerResult& r, std::ostream& out)
+{
+    using namespace report::plantext;
+    const std::int64_t gpus = plan.setup.parallel.gpus;
+    keyLine(out, "Model", plan.network.name);
+    keyLine(out, "Starting from",
+        std::string(optimizerLabel(plan.setup.optimizer)) + ", "
+            + std::string(precisionLabel(plan.precision)));
+    for (const auto& [key, value] : strategyRows(plan))
+        keyLine(out, key, value);
+    keyLine(out, "GPU",
+        plan.gpu.name + " (" + formatBytes(plan.gpu.memoryBytes) + ")"
+            + (gpus > 1 ? " x " + std::to_string(gpus) : ""));
+    keyLine(out, "Goal", goalText(goal));
+    keyLine(out, "May change",
+        allowedText(o.allow) + (gpus > 1 ? ", sharding, tensor parallelism" : "") + ", offload where needed");
+    keyLine(out, "Searched",
+        formatCount(r.setupsExamined) + " set-ups over "
+            + plural(static_cast<std::int64_t>(r.analyses), "analysis", "analyses"));
+    out << '\n';
+}
+
+/// The table of set-ups; returns the indices it listed.
+std::vector<std::size_t> printSetupTable(const Options& o, const PlannerResult& r, std::ostream& out)
+{
+    using namespace report::plantext;
+    const bool tokens = std::any_of(r.candidates.begin(), r.candidates.end(),
+        [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
+    using Align = TextTable::Align;
+    std::vector<TextTable::Column> columns { { "#", Align::Right }, { "Set-up" }, { "Training" }, { "Batch" },
+        { "Memory", Align::Right }, { "Max batch", Align::Right }, { "Step", Align::Right },
+        { "Samples/s/GPU", Align::Right } };
+    if (tokens)
+        columns.push_back({ "Tokens/s/GPU", Align::Right });
+    columns.push_back({ "Pareto" });
+    TextTable table(columns);
+    std::vector<std::size_t> listed;
+    for (std::size_t i = 0; i < r.candidates.size(); ++i) {
+        const PlanCandidate& c = r.candidates[i];
+        if (!o.listAll && i >= kListedSetups && !c.paretoOptimal)
+            continue;
+        listed.push_back(i);
+        std::vector<std::string> row { std::to_string(i + 1), changesText(c),
+            c.changesTraining() ? "changed" : "same", batchText(c.settings.setup),
+            formatBytes(c.estimate.peakBytes()), std::to_string(c.estimate.maxBatch),
+            c.throughput ? formatSeconds(c.throughput->stepSeconds) : "-",
+            c.throughput ? formatRate(c.samplesPerSecondPerGpu()) : "-" };
+        if (tokens)
+            row.push_back(c.throughput ? formatRate(c.tokensPerSecondPerGpu()) : "-");
+        row.push_back(c.paretoOptimal ? "*" : "");
+        table.addRow(std::move(row));
+    }
+    table.print(out);
+    return listed;
+}
+
+int printPlanText(
+    const Options& o, const Plan& plan, const PlanGoal& goal, const PlannerResult& r, std::ostream& out)
+{
+    using namespace report::plantext;
+    printPlanHeader(o, plan, goal, r, out);
+    if (r.candidates.empty()) {
+        out << "Nothing fits: no set-up reaches " << goalText(goal) << " on the " << plan.gpu.name << ".\n";
+        if (r.closest && r.shortfall) {
+            const PlanCandidate& c = *r.closest;
+            out << "Closest: " << changesText(c) << " (micro-batch " << batchText(c.settings.setup) << ", "
+                << formatBytes(c.estimate.peakBytes()) << ") " << r.shortfall->text() << ".\n";
+            out << "  " << commandText(estimateArguments(o, plan, c.settings)) << '\n';
+        }
+        return kExitDoesNotFit;
+    }
+    const std::vector<std::size_t> listed = printSetupTable(o, r, out);
+    if (listed.size() < r.candidates.size())
+        out << plural(static_cast<std::int64_t>(r.candidates.size() - listed.size()), "more set-up fits",
+            "more set-ups fit")
+            << " (--all lists every one).\n";
+    out << kLegend;
+    for (const std::size_t i : listed)
+        out << std::right << std::setw(3) << i + 1 << "  " << std::left
+            << commandText(estimateArguments(o, plan, r.candidates[i].settings)) << '\n';
+    return kExitOk;
+}
+
+int runPlan(const Options& o, const CommandContext& c)
+{
+    const Plan plan = makePlan(o, c.executablePath);
+    const PlanGoal goal { o.targetBatch, o.maxStepSeconds };
+    const auto planned = planSetups(plan, goal, o.allow);
+    if (!planned)
+        throw UsageError { planned.error().message };
+    const PlannerResult& r = planned.value();
+    if (o.json) {
+        printPlanJson(o, plan, goal, r, c.out);
+        return r.candidates.empty() ? kExitDoesNotFit : kExitOk;
+    }
+    return printPlanText(o, plan, goal, r, c.out);
+}
+
+} // namespace
+
+constexpr const char* kDescription
+    = "The set-ups that fit the GPU and reach the goal (an effective batch, or the largest micro-batch),\n"
+      "fastest first (estimated samples per second per GPU), with what each changes, whether that\n"
+      "changes what training computes, its memory, max batch and step time, the memory/speed Pareto\n"
+      "front, and the `headroom estimate` options that reproduce each. Checkpointing, accumulation,\n"
+      "the optimizer step's implementation and, on several GPUs, sharding and tensor parallelism always\n"
+      "vary; precision, LoRA and 8-bit optimizer state only with --allow. When nothing fits: the\n"
+      "closest set-up and what it lacks, with exit code 1.\n";
+
+const Command& planCommand()
+{
+    static const Command command {
+        .name = "plan",
+        .usage = "FILE [--gpu NAME] [--gpus N] [--target-batch N] [--max-step-seconds S]\n"
+                 "[--allow LIST] [--all] [options] [--json]",
+        .summary = "the set-ups that fit and reach the goal, fastest first,\n"
+                   "each with the estimate options that reproduce it",
+        .description = kDescription,
+        .options = setupOptions({ "--batch" },
+            { { "--json" },
+                { "--target-batch",
+                    "samples per optimizer step to reach [the largest micro-batch that fits]" },
+                { "--max-step-seconds", "the longest an optimizer step may take [no limit]" }, { "--allow" },
+                { "--all", "list every set-up [the 10 fastest and the Pareto front]" } }),
+        .refused = { { "--batch",
+            "plan chooses the micro-batch: give the goal with --target-batch instead of --batch" } },
+        .run = runPlan,
+    };
+    return command;
+}
+
+} // namespace headroom::cli

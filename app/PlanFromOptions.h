@@ -1,0 +1,21 @@
+#pragma once
+
+#include "Options.h"
+#include "headroom/GpuCatalog.h"
+#include "headroom/Plan.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace headroom::cli {
+
+/// The GPU catalogue in Headroom's data folder (found from the executable, or HEADROOM_RESOURCES).
+[[nodiscard]] GpuCatalog loadCatalog(const std::string& executablePath);
+
+/// The plan the options describe: the model file loaded, the GPU looked up, the set-up filled in.
+[[nodiscard]] Plan makePlan(const Options& o, const std::string& executablePath);
+
+/// evaluate(), with every assumption behind the numbers (Analysis::warnings) printed to `err`.
+[[nodiscard]] PlanResult evaluateWithWarnings(const Plan& plan, std::ostream& err);
+
+} // namespace headroom::cli

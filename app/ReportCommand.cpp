@@ -1,0 +1,78 @@
+// headroom report: the plan as a PDF, optionally with the planner's table.
+#include "Command.h"
+#include "PlanFromOptions.h"
+#include "ReportWriter.h" // report/
+#include "headroom/Planner.h"
+
+#include <QString>
+#include <ostream>
+
+namespace headroom::cli {
+
+namespace {
+
+/// The planner's goal on report is the goal of its table: without --include-plan it has none.
+void checkReportOptions(const Options& o)
+{
+    if (o.includePlan)
+        return;
+    for (const char* option : { "--target-batch", "--max-step-seconds", "--allow" }) {
+        if (wasGiven(o, option))
+            throw UsageError { std::string(option)
+                + " on report is the goal of the planner's table: it needs --include-plan" };
+    }
+}
+
+int runReport(const Options& o, const CommandContext& c)
+{
+    const Plan plan = makePlan(o, c.executablePath);
+    const PlanResult result = evaluateWithWarnings(plan, c.err);
+    // As `estimate`: a network that cannot be estimated is an error, not a report that says so.
+    if (!result.estimate)
+        throw UsageError { result.error->message };
+    if (c.startGui)
+        c.startGui();
+    report::ReportOptions options;
+    if (o.includePlan) {
+        options.plannerGoal = PlanGoal { o.targetBatch, o.maxStepSeconds };
+        auto planned = planSetups(plan, options.plannerGoal, o.allow);
+        if (!planned)
+            throw UsageError { planned.error().message };
+        options.planner = std::move(planned).value();
+    }
+    auto written = report::writePdfReport(plan, result, QString::fromStdString(o.output), options);
+    if (!written)
+        throw UsageError { written.error().message };
+    c.out << "Wrote " << o.output << '\n';
+    return kExitOk;
+}
+
+} // namespace
+
+const Command& reportCommand()
+{
+    static const Command command {
+        .name = "report",
+        .usage = "FILE -o OUT.pdf [options]",
+        .summary = "a PDF report of the plan (no display needed)",
+        .description
+        = "Writes the plan as a PDF report (no display needed). OUT.pdf must be a new path or a regular\n"
+          "file that is not read-only; it is replaced only once the report is complete.\n",
+        .options = setupOptions({},
+            { { "--output" }, { "--include-plan", "add plan's table of set-ups after the throughput" },
+                { "--target-batch",
+                    "with --include-plan: the effective batch the table's set-ups reach\n"
+                    "[the largest micro-batch]" },
+                { "--max-step-seconds",
+                    "with --include-plan: the longest an optimizer step may take\n"
+                    "[no limit]" },
+                { "--allow",
+                    "with --include-plan: what plan may also change: precision, lora,\n"
+                    "8bit-optimizer, comma-separated [none]" } }),
+        .check = checkReportOptions,
+        .run = runReport,
+    };
+    return command;
+}
+
+} // namespace headroom::cli

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "headroom/Plan.h"
+#include "headroom/Throughput.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace headroom::report {
+
+/// Sentences and figures that `headroom estimate` and the PDF report both show for a plan's
+/// training strategies, so the two say the same thing in the same words. Plain std::string in and
+/// out, so the command line formats through them too; inside, the words go through
+/// QCoreApplication::translate (Qt Core only), which gives English unless a language is installed
+/// (the GUI installs the user's, the command line none).
+namespace plantext {
+
+/// The strategies that differ from the default (one GPU, no accumulation, checkpointing or LoRA,
+/// SDPA attention, 32-bit optimizer state), as label/value rows in the order a reader needs them:
+/// {"Accumulation", "8 steps"}, {"GPUs", "4 (2 data-parallel x 2 tensor-parallel), ZeRO stage 2"},
+/// {"Checkpointing", "Per block"}, ... Empty for a default plan.
+[[nodiscard]] std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan);
+
+/// "296 = 37 x 8 steps x 1 GPU": a micro-batch times the accumulation steps times the
+/// data-parallel GPUs (replicas when tensor parallelism groups GPUs). `grouped`: thousands separated
+/// ("224,768 = 7,024 x 8 steps x 4 GPUs"), for prose; plain integers for the command line.
+[[nodiscard]] std::string effectiveBatchText(
+    std::int64_t microBatch, const TrainingSetup& setup, bool grouped = false);
+/// True when the effective batch differs from the micro-batch (accumulation or data parallelism).
+[[nodiscard]] bool hasEffectiveBatch(const TrainingSetup& setup);
+
+/// "Checkpointing (per block) saves 1.20 GiB of activations (63.0 %) for +33.3 % forward compute",
+/// at `batch`; empty when checkpointing is off.
+[[nodiscard]] std::optional<std::string> checkpointingSavingsText(
+    const Plan& plan, const Analysis& analysis, std::int64_t batch);
+/// "LoRA adds 294,912 adapter parameters: 294,912 of 124,734,720 parameters train (0.24 %)"; empty
+/// when LoRA is off.
+[[nodiscard]] std::optional<std::string> loraText(const Plan& plan, const Analysis& analysis);
+/// "The optimizer step needs 17.9 GiB, more than the breakdown's 15.2 GiB: ..." when DeepSpeed ZeRO's
+/// step (its float32 gradient partition) is the peak, which the fit and the max batch then use; empty
+/// otherwise.
+/// Where one training step peaks: "The peak is in the backward pass, at layer features.28".
+[[nodiscard]] std::string peakText(const Estimate& estimate);
+
+/// "412 ms", "1.85 s", "3.2 min", "85 us".
+[[nodiscard]] std::string formatSeconds(double seconds);
+/// A rate or any positive figure to three significant digits with thousands separated: "1,234",
+/// "56.7", "0.123".
+[[nodiscard]] std::string formatRate(double perSecond);
+/// Floating-point operations with a decimal prefix: "1.82 GFLOP", "3.12 TFLOP".
+[[nodiscard]] std::string formatFlops(double flops);
+/// "40 %", "37.5 %".
+[[nodiscard]] std::string formatFraction(double fraction);
+
+} // namespace plantext
+} // namespace headroom::report

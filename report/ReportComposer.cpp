@@ -1,0 +1,661 @@
+#include "ReportComposer.h"
+
+#include "LayerTablePainter.h"
+#include "PlanText.h"
+#include "PlannerText.h"
+#include "MemoryChartPainter.h"
+#include "StepChartPainter.h"
+#include "ComponentColors.h"
+#include "CoreText.h" // text/
+#include "ReportCanvas.h"
+#include "ReportStyle.h"
+#include "headroom/Format.h"
+#include "headroom/HfConfig.h"
+#include "headroom/Optimizer.h"
+#include "headroom/Precision.h"
+
+#include <QPen>
+#include <algorithm>
+#include <cmath>
+#include <utility>
+#include <vector>
+
+namespace headroom::report {
+
+using style::FontRole;
+
+namespace {
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+QString qs(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+/// A name the core gives in English (an optimizer, a precision), as the user's language has it.
+QString label(std::string_view english)
+{
+    return ui::CoreText::translate(english);
+}
+/// formatBytes() with a no-break space, so a wrapped line never parts a number from its unit. (It
+/// copies out of the PDF as a plain space: both characters share one glyph.)
+QString bytes(std::uint64_t n)
+{
+    return qs(formatBytes(n)).replace(QLatin1Char(' '), QChar { 0x00a0 });
+}
+/// A headroom or shortfall as the GUI and `headroom estimate` show it: its size, no sign.
+QString absoluteBytes(double n)
+{
+    return bytes(static_cast<std::uint64_t>(std::abs(n)));
+}
+QString count(std::int64_t n)
+{
+    return qs(formatCount(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0))));
+}
+
+/// plantext::formatSeconds with a real micro sign ("85 µs"; the command line writes "us").
+QString seconds(double s)
+{
+    QString text = qs(plantext::formatSeconds(s));
+    if (text.endsWith(QStringLiteral(" us")))
+        text = text.chopped(2) + QStringLiteral("\u00b5s");
+    return text;
+}
+
+QString percent(std::uint64_t part, std::uint64_t whole)
+{
+    if (whole == 0)
+        return QStringLiteral("\u2013");
+    return QString::number(100.0 * static_cast<double>(part) / static_cast<double>(whole), 'f', 1)
+        + QStringLiteral("\u00a0%"); // as `headroom estimate` prints it: "9.4 %"
+}
+
+} // namespace
+
+ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated,
+    const ReportOptions& options)
+    : m_plan { plan }
+    , m_result { result }
+    , m_generated { std::move(generated) }
+    , m_options { options }
+{
+}
+
+QString ReportComposer::modelName() const
+{
+    return m_plan.network.name.empty() ? tr("Untitled model") : qs(m_plan.network.name);
+}
+
+QString ReportComposer::title() const
+{
+    return tr("Memory plan for %1").arg(modelName());
+}
+
+QString ReportComposer::footerText() const
+{
+    return QStringLiteral("Headroom %1 \u00b7 %2 \u00b7 %3")
+        .arg(QStringLiteral(HEADROOM_VERSION), title(), m_generated.toString(QStringLiteral("yyyy-MM-dd")));
+}
+
+void ReportComposer::compose(ReportCanvas& canvas) const
+{
+    titleBlock(canvas);
+    setupSection(canvas);
+    if (m_result.estimate && m_result.memory) {
+        summarySection(canvas);
+        chartSection(canvas);
+        stepSection(canvas);
+        throughputSection(canvas);
+        if (m_options.planner)
+            plannerSection(canvas);
+    } else {
+        noEstimateSection(canvas);
+    }
+    layerSection(canvas);
+    methodSection(canvas);
+}
+
+void ReportComposer::titleBlock(ReportCanvas& canvas) const
+{
+    canvas.paragraph(title(), FontRole::Title, style::kText);
+    canvas.advance(canvas.pt(1));
+    canvas.paragraph(
+        tr("Generated %1 by Headroom %2, the GPU memory planner for deep-learning training")
+            .arg(m_generated.toString(QStringLiteral("yyyy-MM-dd HH:mm")), QStringLiteral(HEADROOM_VERSION)),
+        FontRole::Small, style::kMuted);
+    if (!m_plan.network.description.empty()) {
+        canvas.advance(canvas.pt(4));
+        canvas.paragraph(qs(m_plan.network.description), FontRole::Body, style::kText);
+    }
+}
+
+void ReportComposer::keyValue(ReportCanvas& canvas, const QString& key, const QString& value) const
+{
+    const double keyWidth = canvas.pt(130);
+    const double lineH = canvas.lineHeight(FontRole::Body);
+    canvas.ensureSpace(lineH);
+    canvas.text(QRectF { 0, canvas.y(), keyWidth - canvas.pt(8), lineH }, Qt::AlignLeft | Qt::AlignTop, key,
+        FontRole::Body, style::kMuted);
+    canvas.paragraph(value, FontRole::Body, style::kText, keyWidth);
+}
+
+void ReportComposer::setupSection(ReportCanvas& canvas) const
+{
+    const Analysis& a = m_result.analysis;
+    const double lineH = canvas.lineHeight(FontRole::Body);
+    const auto strategies = plantext::strategyRows(m_plan);
+    canvas.heading(tr("Set-up"), 10 * lineH);
+    keyValue(canvas, tr("Model"), modelName());
+    keyValue(canvas, tr("Layers"), qs(formatCount(LayerTablePainter::layerCount(a))));
+    if (a.valid())
+        keyValue(canvas, tr("Parameters"),
+            tr("%1 (%2 trainable)")
+                .arg(qs(formatCount(a.totalParams)), qs(formatCount(a.trainableParams))));
+    // The input as analysed: with the plan's sequence length when it overrides the model's.
+    auto input = m_plan.network.input;
+    if (m_plan.sequenceLength) {
+        if (auto resized = withSequenceLength(m_plan.network, *m_plan.sequenceLength))
+            input = resized->input;
+    }
+    keyValue(canvas, tr("Input"),
+        tr("%1, %2").arg(qs(input.shape.toBatchedString()), qs(dtypeName(input.dtype))));
+    QString gpu = qs(m_plan.gpu.name);
+    if (!m_plan.gpu.vendor.empty() && !gpu.startsWith(qs(m_plan.gpu.vendor)))
+        gpu = qs(m_plan.gpu.vendor) + QLatin1Char(' ') + gpu;
+    keyValue(canvas, tr("GPU"),
+        tr("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
+    keyValue(canvas, tr("Optimizer"), label(optimizerLabel(m_plan.setup.optimizer)));
+    keyValue(canvas, tr("Implementation"), label(optimizerImplementationLabel(m_plan.setup.optimizerImplementation)));
+    keyValue(canvas, tr("Precision"), label(precisionLabel(m_plan.precision)));
+    if (plantext::hasEffectiveBatch(m_plan.setup))
+        keyValue(canvas, tr("Batch size"),
+            tr("%1 per GPU (micro-batch); effective batch %2")
+                .arg(count(m_plan.setup.batch), qs(plantext::effectiveBatchText(m_plan.setup.batch, m_plan.setup, true))));
+    else
+        keyValue(canvas, tr("Batch size"), count(m_plan.setup.batch));
+    keyValue(canvas, tr("Framework overhead"), bytes(m_plan.setup.overheadBytes));
+    // Training strategies: only those that differ from one GPU training every weight.
+    for (const auto& [key, value] : strategies)
+        keyValue(canvas, qs(key), qs(value));
+}
+
+void ReportComposer::summarySection(ReportCanvas& canvas) const
+{
+    const Estimate& e = *m_result.estimate;
+    const MemoryBreakdown& perSample = m_result.memory->timeline().moments()[e.peak.moment].perSample;
+    const QString gpuName = qs(m_plan.gpu.name);
+
+    // The verdict, in a tinted box: what a reader came for.
+    QString verdict = e.fits ? tr("Fits on the %1").arg(gpuName)
+                             : tr("Does not fit on the %1").arg(gpuName);
+    QString detail = tr("Batch %1 needs %2 of %3: %4 %5.")
+                         .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
+                             e.fits ? tr("headroom") : tr("shortfall"),
+                             absoluteBytes(e.headroomBytes()));
+    if (e.maxBatch == 0) {
+        const auto one = m_result.memory->at(1);
+        detail += one ? tr(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))
+                      : tr(" Not even batch 1 fits.");
+    } else if (e.maxBatch >= kMaxBatch) {
+        detail += tr(" Max batch: %1 (the largest batch Headroom considers).")
+                      .arg(count(e.maxBatch));
+    } else if (plantext::hasEffectiveBatch(m_plan.setup)) {
+        detail += tr(" Max batch: %1 per GPU, an effective batch of %2.")
+                      .arg(count(e.maxBatch), qs(plantext::effectiveBatchText(e.maxBatch, m_plan.setup, true)));
+    } else {
+        detail += tr(" Max batch: %1.").arg(count(e.maxBatch));
+    }
+    if (m_plan.setup.parallel.gpus > 1)
+        detail += tr(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
+
+    const double pad = canvas.pt(8);
+    const double bar = canvas.pt(3);
+    const double innerWidth = canvas.width() - 2 * pad - bar;
+    const double verdictH = canvas.paragraphHeight(verdict, FontRole::Heading, innerWidth);
+    const double detailH = canvas.paragraphHeight(detail, FontRole::Body, innerWidth);
+    const double boxH = pad + verdictH + canvas.pt(2) + detailH + pad;
+    const double rowH = canvas.metrics(FontRole::Body).lineSpacing() * 1.25;
+    // Communication buffers exist only with several GPUs: on one, the row would always read 0 B.
+    std::vector<Component> components;
+    for (const auto c : kAllComponents) {
+        if (c != Component::Communication || componentBytes(e.bytes, c) > 0 || m_plan.setup.parallel.gpus > 1)
+            components.push_back(c);
+    }
+    const double tableH = static_cast<double>(components.size() + 2) * rowH;
+    canvas.heading(tr("Summary"), boxH + canvas.pt(10) + tableH);
+    const QColor ink = e.fits ? style::kFits : style::kFails;
+    canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH },
+        e.fits ? style::kFitsBackground : style::kFailsBackground);
+    canvas.fillRect(QRectF { 0, canvas.y(), bar, boxH }, ink);
+    canvas.advance(pad);
+    canvas.paragraph(verdict, FontRole::Heading, ink, bar + pad);
+    canvas.advance(canvas.pt(2));
+    canvas.paragraph(detail, FontRole::Body, style::kText, bar + pad);
+    canvas.advance(pad + canvas.pt(10));
+
+    // The breakdown: each component at this batch, its share, and how it grows with the batch.
+    const double w = canvas.width();
+    const double swatch = canvas.pt(8);
+    struct Col
+    {
+        double left;
+        double width;
+        Qt::Alignment align;
+    };
+    const Col name { swatch + canvas.pt(6), w * 0.42, Qt::AlignLeft };
+    const Col memory { w * 0.44, w * 0.18, Qt::AlignRight };
+    const Col share { w * 0.62, w * 0.14, Qt::AlignRight };
+    const Col growth { w * 0.76, w * 0.24, Qt::AlignRight };
+    const auto cell
+        = [&](const Col& col, const QString& text, FontRole role, const QColor& color = style::kText) {
+              canvas.text(QRectF { col.left, canvas.y(), col.width, rowH }, col.align | Qt::AlignVCenter,
+                  text, role, color);
+          };
+    canvas.ensureSpace(tableH);
+    cell(name, tr("Component"), FontRole::SmallBold, style::kMuted);
+    cell(memory, tr("At batch %1").arg(count(e.batch)), FontRole::SmallBold, style::kMuted);
+    cell(share, tr("Share"), FontRole::SmallBold, style::kMuted);
+    cell(growth, tr("Per sample"), FontRole::SmallBold, style::kMuted);
+    canvas.advance(rowH);
+    canvas.line(QPointF { 0, canvas.y() }, QPointF { w, canvas.y() }, QPen { style::kRule, canvas.pt(0.6) });
+    for (const auto c : components) {
+        const std::uint64_t n = componentBytes(e.bytes, c);
+        const std::uint64_t each = componentBytes(perSample, c);
+        canvas.fillRect(
+            QRectF { 0, canvas.y() + (rowH - swatch) / 2, swatch, swatch }, ui::ComponentColors::color(c));
+        cell(name, label(componentLabel(c)), FontRole::Body);
+        cell(memory, bytes(n), FontRole::Body);
+        cell(share, percent(n, e.total()), FontRole::Body);
+        cell(growth, each > 0 ? bytes(each) : tr("fixed"), FontRole::Body,
+            each > 0 ? style::kText : style::kMuted);
+        canvas.advance(rowH);
+    }
+    canvas.line(QPointF { 0, canvas.y() }, QPointF { w, canvas.y() }, QPen { style::kMuted, canvas.pt(0.6) });
+    cell(name, tr("Total"), FontRole::BodyBold);
+    cell(memory, bytes(e.total()), FontRole::BodyBold);
+    cell(share, percent(e.total(), e.total()), FontRole::BodyBold);
+    cell(growth, bytes(perSample.total()), FontRole::BodyBold);
+    canvas.advance(rowH);
+
+    // What the strategies change: checkpointing's saving and its price, LoRA's trainable share.
+    std::vector<QString> notes;
+    notes.push_back(qs(plantext::peakText(e)) + QLatin1Char('.'));
+    if (const auto saved = plantext::checkpointingSavingsText(m_plan, m_result.analysis, e.batch))
+        notes.push_back(qs(*saved) + QLatin1Char('.'));
+    if (const auto lora = plantext::loraText(m_plan, m_result.analysis))
+        notes.push_back(qs(*lora) + QLatin1Char('.'));
+    if (!notes.empty())
+        canvas.advance(canvas.pt(6));
+    for (const auto& note : notes) {
+        canvas.ensureSpace(canvas.paragraphHeight(note, FontRole::Body, canvas.width()));
+        canvas.paragraph(note, FontRole::Body, style::kText);
+        canvas.advance(canvas.pt(2));
+    }
+}
+
+void ReportComposer::throughputSection(ReportCanvas& canvas) const
+{
+    const double lineH = canvas.lineHeight(FontRole::Body);
+    if (!m_result.throughput) {
+        const QString why = tr("No throughput estimate: %1.")
+                                .arg(qs(m_result.throughputError ? m_result.throughputError->message : std::string()));
+        canvas.heading(tr("Throughput"), canvas.paragraphHeight(why, FontRole::Body, canvas.width()));
+        canvas.paragraph(why, FontRole::Body, style::kText);
+        return;
+    }
+    const ThroughputEstimate& t = *m_result.throughput;
+    canvas.heading(tr("Throughput (estimated)"), 6 * lineH);
+    const std::int64_t gpus = m_plan.setup.parallel.gpus;
+    keyValue(canvas, tr("Step time"),
+        tr("%1 per optimizer step (%2)")
+            .arg(seconds(t.stepSeconds),
+                t.memoryBound ? tr("memory-bound") : tr("compute-bound")));
+    keyValue(canvas, tr("Samples per second"),
+        qs(plantext::formatRate(t.samplesPerSecond))
+            + (gpus > 1 ? tr(" across %1 GPUs").arg(count(gpus)) : QString {}));
+    if (t.tokensPerSecond > 0)
+        keyValue(canvas, tr("Tokens per second"),
+            tr("%1 (%2 tokens per sample)")
+                .arg(qs(plantext::formatRate(t.tokensPerSecond)), count(t.sequenceLength)));
+    QString flops = tr("%1 forward + %2 backward")
+                        .arg(qs(plantext::formatFlops(t.forwardFlopsPerSample)),
+                            qs(plantext::formatFlops(t.backwardFlopsPerSample)));
+    if (t.recomputeFlopsPerSample > 0)
+        flops += tr(" + %1 recomputed").arg(qs(plantext::formatFlops(t.recomputeFlopsPerSample)));
+    keyValue(canvas, tr("FLOPs per sample"), flops);
+    keyValue(canvas, tr("Assumed utilisation"),
+        tr("%1 of %2 TFLOP/s peak")
+            .arg(qs(plantext::formatFraction(t.utilization)), qs(plantext::formatRate(t.peakTflops))));
+    canvas.advance(canvas.pt(4));
+    for (const auto& note : t.noteTemplates) {
+        const QString text = QStringLiteral("\u2022 ") + ui::CoreText::format(note);
+        canvas.ensureSpace(canvas.paragraphHeight(text, FontRole::Small, canvas.width()));
+        canvas.paragraph(text, FontRole::Small, style::kMuted);
+        canvas.advance(canvas.pt(1));
+    }
+}
+
+void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
+{
+    // The analysis's error is the root cause; estimate() only wraps it ("cannot estimate: ...").
+    const Error error = m_result.analysis.error ? *m_result.analysis.error
+        : m_result.error                        ? *m_result.error
+                                                : Error { "the plan could not be worked out", "" };
+    const QString verdict = tr("No estimate");
+    QString detail = tr("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
+    if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
+        detail += tr(" (at %1)").arg(qs(error.location));
+    detail += tr(" Fix the model and export the report again; the layer table below marks the "
+                             "layers concerned.");
+    const double pad = canvas.pt(8);
+    const double bar = canvas.pt(3);
+    const double innerWidth = canvas.width() - 2 * pad - bar;
+    const double boxH = pad + canvas.paragraphHeight(verdict, FontRole::Heading, innerWidth) + canvas.pt(2)
+        + canvas.paragraphHeight(detail, FontRole::Body, innerWidth) + pad;
+    canvas.heading(tr("Summary"), boxH);
+    canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH }, style::kFailsBackground);
+    canvas.fillRect(QRectF { 0, canvas.y(), bar, boxH }, style::kFails);
+    canvas.advance(pad);
+    canvas.paragraph(verdict, FontRole::Heading, style::kFails, bar + pad);
+    canvas.advance(canvas.pt(2));
+    canvas.paragraph(detail, FontRole::Body, style::kText, bar + pad);
+    canvas.advance(pad);
+}
+
+void ReportComposer::chartSection(ReportCanvas& canvas) const
+{
+    const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu };
+    const StepMoment& peak = m_result.memory->timeline().moments()[m_result.estimate->peak.moment];
+    const QString caption = tr(
+        "The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
+        "holds %4 fixed plus %5 per sample.")
+                                .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
+                                    count(chart.batches().empty() ? 1 : chart.batches().back()),
+                                    count(m_result.estimate->batch), bytes(peak.fixed.total()),
+                                    bytes(peak.perSample.total()));
+    captionedChart(canvas, tr("Memory versus batch size"), caption, { 190, 320 },
+        [&](const QRectF& rect) { chart.paint(canvas, rect); });
+}
+
+void ReportComposer::stepSection(ReportCanvas& canvas) const
+{
+    const StepChart step
+        = StepChart::build(*m_result.memory, m_result.estimate->batch, StepKind::Steady, StepChartPainter::kMaxDrawnMoments);
+    const StepChartPainter chart { step, m_result.analysis, m_plan.gpu };
+    QString caption = step.caption(chart.peakLayer());
+    if (m_plan.setup.accumulationSteps > 1)
+        caption += QLatin1Char(' ') + StepChart::accumulationNote(m_plan.setup.accumulationSteps);
+    captionedChart(canvas, tr("During one step"), caption, { 170, 250 },
+        [&](const QRectF& rect) { chart.paint(canvas, rect); });
+}
+
+void ReportComposer::captionedChart(ReportCanvas& canvas, const QString& heading, const QString& caption,
+    std::pair<double, double> heightPt, const std::function<void(const QRectF&)>& paint) const
+{
+    // As tall as the page has room for, within the bounds: a chart never starts a page alone.
+    const double captionH = canvas.paragraphHeight(caption, FontRole::Small, canvas.width());
+    const double minimum = canvas.pt(heightPt.first);
+    canvas.heading(heading, minimum + captionH);
+    const double height
+        = std::clamp(canvas.remaining() - captionH - canvas.pt(8), minimum, canvas.pt(heightPt.second));
+    paint(QRectF { 0, canvas.y(), canvas.width(), height });
+    canvas.advance(height + canvas.pt(6));
+    canvas.paragraph(caption, FontRole::Small, style::kMuted);
+}
+
+void ReportComposer::plannerSection(ReportCanvas& canvas) const
+{
+    const PlannerResult& planned = *m_options.planner;
+    const PlanGoal& goal = m_options.plannerGoal;
+    const double lineH = canvas.lineHeight(FontRole::Small);
+    QString goalText = goal.targetBatch ? tr("Goal: an effective batch of %1").arg(*goal.targetBatch)
+                                        : tr("Goal: the largest micro-batch that fits");
+    if (goal.maxStepSeconds)
+        goalText += tr(", optimizer steps of at most %1").arg(seconds(*goal.maxStepSeconds));
+    goalText += tr(". Fastest first (estimated samples per second per GPU); ★ marks the Pareto front, "
+                   "where no other set-up is as fast with less memory; \"changed\": the set-up computes "
+                   "something different from the one above.");
+    canvas.heading(tr("Set-ups that fit"), canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
+    canvas.paragraph(goalText, FontRole::Small, style::kMuted);
+    canvas.advance(canvas.pt(3));
+    if (planned.candidates.empty()) {
+        QString nothing = tr("Nothing fits.");
+        if (planned.closest && planned.shortfall)
+            nothing = tr("Nothing fits. Closest: %1 (%2), but %3.")
+                          .arg(PlannerText::changes(*planned.closest), PlannerText::batch(planned.closest->settings.setup),
+                              PlannerText::shortfall(*planned.shortfall));
+        canvas.paragraph(nothing, FontRole::Body, style::kText);
+        return;
+    }
+    // Every figure column as wide as its widest text (header included), so none is set smaller; the
+    // changes take the rest, wrapped to two lines' height by ReportCanvas::text's shrinking at worst.
+    struct Column {
+        QString header;
+        int alignment;
+    };
+    const std::vector<Column> columns { { tr("#"), Qt::AlignRight }, { tr("What changes"), Qt::AlignLeft },
+        { tr("Training"), Qt::AlignLeft }, { tr("Batch"), Qt::AlignLeft }, { tr("Memory"), Qt::AlignRight },
+        { tr("Max batch"), Qt::AlignRight }, { tr("Step time"), Qt::AlignRight },
+        { tr("Samples/s/GPU"), Qt::AlignRight }, { QStringLiteral("★"), Qt::AlignCenter } };
+    constexpr std::size_t kChangesColumn = 1;
+    // The report lists the fastest set-ups and the whole Pareto front, as `headroom plan` does.
+    constexpr std::size_t kListed = 10;
+    std::vector<std::vector<QString>> body;
+    for (std::size_t i = 0; i < planned.candidates.size(); ++i) {
+        const PlanCandidate& c = planned.candidates[i];
+        if (i >= kListed && !c.paretoOptimal)
+            continue;
+        body.push_back({ QString::number(i + 1), PlannerText::changes(c), PlannerText::training(c),
+            PlannerText::batch(c.settings.setup), qs(formatBytes(c.estimate.peakBytes())),
+            QString::number(c.estimate.maxBatch), c.throughput ? seconds(c.throughput->stepSeconds) : QStringLiteral("–"),
+            c.throughput ? qs(plantext::formatRate(c.samplesPerSecondPerGpu())) : QStringLiteral("–"),
+            c.paretoOptimal ? QStringLiteral("★") : QString() });
+    }
+    const QFontMetricsF small = canvas.metrics(FontRole::Small);
+    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
+    const double padding = canvas.pt(2);
+    std::vector<double> widths(columns.size());
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+        widths[i] = bold.horizontalAdvance(columns[i].header);
+        for (const auto& cells : body)
+            widths[i] = std::max(widths[i], small.horizontalAdvance(cells[i]));
+        widths[i] += 2 * padding + canvas.pt(1);
+    }
+    double figures = 0;
+    for (std::size_t i = 0; i < columns.size(); ++i)
+        figures += i == kChangesColumn ? 0.0 : widths[i];
+    widths[kChangesColumn] = std::max(canvas.width() - figures, 0.25 * canvas.width());
+    const double rowH = lineH * 1.35;
+    const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
+        canvas.ensureSpace(rowH);
+        if (background)
+            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
+        double x = 0;
+        for (std::size_t i = 0; i < columns.size(); ++i) {
+            canvas.text(QRectF { x + padding, canvas.y(), widths[i] - 2 * padding, rowH },
+                columns[i].alignment | Qt::AlignVCenter, cells[i], role, style::kText, true);
+            x += widths[i];
+        }
+        canvas.advance(rowH);
+    };
+    std::vector<QString> header;
+    for (const auto& c : columns)
+        header.push_back(c.header);
+    row(header, FontRole::SmallBold, &style::kTableHeader);
+    for (std::size_t i = 0; i < body.size(); ++i)
+        row(body[i], FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
+}
+
+void ReportComposer::layerSection(ReportCanvas& canvas) const
+{
+    const LayerTablePainter table { m_result.analysis };
+    canvas.heading(tr("Layers (%1)").arg(qs(formatCount(LayerTablePainter::layerCount(m_result.analysis)))),
+        table.headerHeight(canvas) + 4 * table.rowHeight(canvas));
+    table.paint(canvas);
+    canvas.advance(canvas.pt(4));
+    canvas.paragraph(
+        tr("Activations per sample: the bytes autograd saves for backward that this layer "
+                       "keeps first, for one sample. Batch-independent saved bytes (such as per-channel "
+                       "statistics) are part of the estimate but not of this column. FLOPs per sample: "
+                       "forward plus backward (input and weight gradients) for one sample; checkpoint "
+                       "recomputation is in the throughput section."),
+        FontRole::Tiny, style::kMuted);
+}
+
+void ReportComposer::methodSection(ReportCanvas& canvas) const
+{
+    std::vector<std::pair<QString, QString>> items;
+    // What the analysis had to assume (an operator modelled generically, an eval-mode export) comes first.
+    for (const auto& w : m_result.analysis.warnings) {
+        QString message = qs(w.message);
+        if (!message.isEmpty())
+            message[0] = message[0].toUpper();
+        if (!message.endsWith(QLatin1Char('.')))
+            message += QLatin1Char('.');
+        items.emplace_back(w.layer.empty() ? tr("Warning.") : tr("Warning (%1).").arg(qs(w.layer)),
+                           message);
+    }
+    items.emplace_back(tr("Activations."),
+        tr(
+            "The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
+            "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
+            "input batch with its labels and the transient (the activation gradients alive at the peak, or "
+            "the optimizer step's temporaries) are components of their own."));
+    QString peak
+        = tr("Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer "
+             "(each output allocated, a tensor nothing keeps freed after its last use), the backward pass in "
+             "reverse (activation gradients alive until their layer's backward has run, parameter gradients "
+             "created when first reached, as zero_grad(set_to_none=True) leaves them, saved tensors freed "
+             "once no backward needs them), then the optimizer step with the temporaries of its "
+             "implementation (here %1, as torch.optim names it). The total is the highest point of that step, and the breakdown is "
+             "what is alive then. The first step has no optimizer state until its optimizer step creates "
+             "it. Every moment's memory is a fixed part plus a part per sample.")
+              .arg(qs(optimizerImplementationName(m_plan.setup.optimizerImplementation)));
+    if (m_result.estimate)
+        peak += QLatin1Char(' ')
+            + tr("At batch %1 the step peaks at %2, the first step at %3.")
+                  .arg(count(m_result.estimate->batch), bytes(m_result.estimate->peakBytes()),
+                      bytes(m_result.estimate->firstStepPeakBytes));
+    items.emplace_back(tr("Peak memory."), peak);
+    const int tensors = optimizerStateTensors(m_plan.setup.optimizer);
+    QString optimizer = tensors == 0
+        ? tr("%1 keeps no state.").arg(label(optimizerLabel(m_plan.setup.optimizer)))
+        : tensors == 1
+        ? tr("%1 keeps one float32 state tensor the size of each trainable parameter.")
+              .arg(label(optimizerLabel(m_plan.setup.optimizer)))
+        : tr("%1 keeps %2 float32 state tensors the size of each trainable parameter.")
+              .arg(label(optimizerLabel(m_plan.setup.optimizer)))
+              .arg(tensors);
+    if (isPureHalf(m_plan.precision))
+        optimizer
+            += tr(" Pure half-precision training adds a float32 master copy of the weights.");
+    else if (isAutocast(m_plan.precision))
+        optimizer
+            += tr(" Under autocast, weights, gradients and optimizer state stay float32, and the "
+                              "half copies of weights autocast caches for the step count as weights.");
+    items.emplace_back(tr("Optimizer and precision."), optimizer);
+    items.emplace_back(tr("Overhead and GPU memory."),
+        tr(
+            "Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and "
+            "cuDNN handles and workspaces, and the caching allocator's reserve; the real figure depends on "
+            "the driver, the CUDA version and the libraries loaded. The GPU's memory is as the vendor states "
+            "it; the display, the driver and other processes may hold part of it.")
+            .arg(bytes(m_plan.setup.overheadBytes)));
+    const TrainingSetup& setup = m_plan.setup;
+    const Parallelism& par = setup.parallel;
+    if (setup.accumulationSteps > 1)
+        items.emplace_back(tr("Gradient accumulation."),
+            tr("Each optimizer step runs %1 micro-batches of %2 samples; memory follows the "
+                           "micro-batch, and the gradients are kept between micro-batches.")
+                .arg(count(setup.accumulationSteps), count(setup.batch)));
+    if (par.gpus > 1 || par.sharding != Sharding::None || par.offloadOptimizer || par.tensorParallel > 1) {
+        QString text;
+        switch (par.sharding) {
+        case Sharding::None:
+            text = tr("DDP: every GPU holds all weights, gradients and optimizer state, plus the "
+                                  "gradient buckets the all-reduce uses.");
+            break;
+        case Sharding::Zero1:
+            text = tr("ZeRO stage 1: each GPU keeps 1/N of the optimizer state.");
+            break;
+        case Sharding::Zero2:
+        case Sharding::FsdpShardGradOp:
+            text = tr("%1: each GPU keeps 1/N of the optimizer state and of the gradients.")
+                       .arg(label(shardingLabel(par.sharding)));
+            break;
+        case Sharding::Zero3:
+        case Sharding::FsdpFullShard:
+            text = tr("%1: each GPU keeps 1/N of the weights, the gradients and the optimizer "
+                                  "state, and gathers each layer's full weights into communication buffers "
+                                  "when it runs.")
+                       .arg(label(shardingLabel(par.sharding)));
+            break;
+        }
+        text += par.dataParallel() == 1 ? tr(" Here N is 1 data-parallel GPU.")
+                                        : tr(" Here N is %1 data-parallel GPUs.").arg(count(par.dataParallel()));
+        if (par.tensorParallel > 1)
+            text += tr(" Tensor parallelism splits the attention and MLP layers' weights and "
+                                   "activations %1 ways.")
+                        .arg(count(par.tensorParallel));
+        if (par.offloadOptimizer)
+            text += tr(" The optimizer state (with any float32 master weights) lives in CPU memory "
+                                   "and takes no GPU memory.");
+        text += tr(" Every figure is for one GPU; the chart's line is one GPU's memory.");
+        items.emplace_back(tr("Several GPUs."), text);
+    }
+    if (setup.eightBitOptimizer)
+        items.emplace_back(tr("8-bit optimizer."),
+            tr("Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); "
+                           "tensors below 4,096 elements stay 32-bit."));
+    if (m_plan.checkpointing != Checkpointing::None)
+        items.emplace_back(tr("Checkpointing."),
+            m_plan.checkpointing == Checkpointing::PerBlock
+                ? tr("Each checkpointed block keeps only its input; its activations are recomputed "
+                                 "during backward, so one block's activations are alive at a time. The "
+                                 "recomputation costs one more forward pass through those blocks.")
+                : tr("Selective recomputation keeps everything but the attention score matrices, "
+                                 "which backward recomputes."));
+    if (m_plan.lora.enabled())
+        items.emplace_back(tr("LoRA."),
+            tr("Targeted Linear layers get trainable rank-%1 adapters; every other parameter is "
+                           "frozen, so only the adapters have gradients and optimizer state.%2")
+                .arg(count(m_plan.lora.rank),
+                    m_plan.lora.quantizeBase
+                        ? tr(" QLoRA stores the frozen base weights in 4-bit NF4 with "
+                                         "double-quantised constants; the adapters are half precision.")
+                        : QString {}));
+    items.emplace_back(tr("Throughput."),
+        tr("A roofline estimate: the step's FLOPs at %1 of the GPU's peak for the precision, or "
+                       "the bytes it must move at the GPU's memory bandwidth, whichever takes longer. Real "
+                       "runs vary with kernels, data loading and communication.")
+            .arg(qs(plantext::formatFraction(setup.assumedUtilization))));
+    items.emplace_back(tr("Not modelled."),
+        tr("The caching allocator's rounding and fragmentation, and cuDNN workspaces beyond the "
+           "overhead setting."));
+
+    // The path leads its sentence so the line never breaks inside it (at its hyphen).
+    const QString intro
+        = tr("docs/memory-model.md in Headroom's documentation describes the memory model, "
+                         "its formulas and their sources. In short:");
+    const double gap = canvas.pt(4);
+    const auto height = [&](const std::pair<QString, QString>& item) {
+        return canvas.paragraphHeight(
+            item.first + QLatin1Char(' ') + item.second, FontRole::Body, canvas.width(), item.first.size());
+    };
+    // The heading stays with the introduction and the first item.
+    canvas.heading(tr("Assumptions and method"),
+        canvas.paragraphHeight(intro, FontRole::Body, canvas.width()) + gap + height(items.front()));
+    canvas.paragraph(intro, FontRole::Body, style::kText);
+    canvas.advance(gap);
+    for (const auto& item : items) {
+        // Short paragraphs read better whole: one that does not fit moves to the next page.
+        canvas.ensureSpace(height(item));
+        canvas.paragraph(
+            item.first + QLatin1Char(' ') + item.second, FontRole::Body, style::kText, 0, item.first.size());
+        canvas.advance(gap);
+    }
+}
+
+} // namespace headroom::report

@@ -1,0 +1,67 @@
+#pragma once
+
+#include <QCoreApplication>
+
+#include "ReportWriter.h"
+
+#include "headroom/Estimate.h"
+#include "headroom/Plan.h"
+#include "headroom/Throughput.h"
+
+#include <QDateTime>
+#include <QRectF>
+#include <QString>
+#include <functional>
+#include <optional>
+#include <utility>
+#include <string>
+
+namespace headroom::report {
+
+class ReportCanvas;
+
+/// What the report says and in which order: title, set-up, summary, memory versus batch, memory during
+/// one step, throughput, layer table, assumptions. It only lays out onto a ReportCanvas, so the same code runs for the measuring pass
+/// and the painting pass. Every number comes from `result` (what the GUI and `headroom estimate`
+/// show) and is formatted through headroom/Format.h.
+class ReportComposer final
+{
+    Q_DECLARE_TR_FUNCTIONS(headroom::report::ReportComposer)
+
+public:
+    ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated,
+        const ReportOptions& options = {});
+
+    /// "Memory plan for VGG-16": the document title.
+    [[nodiscard]] QString title() const;
+    /// The running footer: version, model, date.
+    [[nodiscard]] QString footerText() const;
+    void compose(ReportCanvas& canvas) const;
+
+private:
+    void titleBlock(ReportCanvas& canvas) const;
+    void setupSection(ReportCanvas& canvas) const;
+    void summarySection(ReportCanvas& canvas) const;
+    void noEstimateSection(ReportCanvas& canvas) const;
+    void chartSection(ReportCanvas& canvas) const;
+    /// Live memory over one training step at the plan's batch (the peak marked).
+    void stepSection(ReportCanvas& canvas) const;
+    void throughputSection(ReportCanvas& canvas) const;
+    /// The planner's set-ups (ReportOptions::planner), when asked for.
+    void plannerSection(ReportCanvas& canvas) const;
+    void layerSection(ReportCanvas& canvas) const;
+    void methodSection(ReportCanvas& canvas) const;
+    void keyValue(ReportCanvas& canvas, const QString& key, const QString& value) const;
+    /// A heading, a chart between heightPt.first and .second points tall painted by `paint` into the
+    /// rectangle given, and its caption.
+    void captionedChart(ReportCanvas& canvas, const QString& heading, const QString& caption,
+        std::pair<double, double> heightPt, const std::function<void(const QRectF&)>& paint) const;
+    [[nodiscard]] QString modelName() const;
+
+    const Plan& m_plan;
+    const PlanResult& m_result; ///< evaluate()'s: the step model and the throughput with the estimate
+    QDateTime m_generated;
+    const ReportOptions& m_options;
+};
+
+} // namespace headroom::report

@@ -1,0 +1,155 @@
+#include "StepChart.h"
+
+#include "CoreText.h" // text/
+#include "headroom/Format.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace headroom::report {
+
+StepChart StepChart::build(const MemoryModel& model, std::int64_t batch, StepKind kind, std::size_t maxMoments)
+{
+    StepChart chart;
+    chart.batch = batch;
+    chart.kind = kind;
+    const bool first = kind == StepKind::First;
+    const auto& all = model.timeline().moments();
+    const std::size_t peak = (first ? model.firstStepPeakAt(batch) : model.peakAt(batch)).moment;
+    const std::vector<std::size_t> step = model.timeline().oneStep();
+    chart.stepMoments = step.size();
+    if (step.empty())
+        return chart;
+    const auto totalAt = [&](std::size_t i) {
+        return (first ? model.firstStepMomentAt(i, batch) : model.momentAt(i, batch)).total();
+    };
+    // The core's peak may be in a micro-batch the chart does not show (the first of several): the last
+    // one holds at least as much at each moment, so its highest moment stands for it.
+    std::size_t marked = peak;
+    if (std::find(step.begin(), step.end(), peak) == step.end()) {
+        marked = *std::max_element(step.begin(), step.end(),
+                                   [&](std::size_t a, std::size_t b) { return totalAt(a) < totalAt(b); });
+    }
+    // Runs of at most `run` neighbours in one phase; each is drawn as its highest moment (the peak's
+    // run as the peak).
+    const std::size_t n = step.size();
+    const std::size_t run = std::max<std::size_t>(1, (n + std::max<std::size_t>(maxMoments, 1) - 1)
+                                                         / std::max<std::size_t>(maxMoments, 1));
+    std::size_t start = 0;
+    while (start < n) {
+        std::size_t end = start + 1;
+        while (end < n && end - start < run && all[step[end]].phase == all[step[start]].phase)
+            ++end;
+        std::size_t best = step[start];
+        if (run > 1) {
+            std::uint64_t bestTotal = totalAt(best);
+            for (std::size_t k = start + 1; k < end; ++k) {
+                const std::uint64_t t = totalAt(step[k]);
+                if (step[k] == marked || (best != marked && t > bestTotal)) {
+                    best = step[k];
+                    bestTotal = t;
+                }
+            }
+        }
+        const StepMoment& m = all[best];
+        if (best == marked)
+            chart.peak = chart.moments.size();
+        chart.moments.push_back(StepChartMoment{m.phase, m.row, m.recomputing,
+                                                m.afterOp && m.phase == StepPhase::Forward,
+                                                first ? model.firstStepMomentAt(best, batch) : model.momentAt(best, batch)});
+        start = end;
+    }
+    return chart;
+}
+
+std::vector<double> StepChart::bandStarts() const
+{
+    std::size_t steps = 0;
+    for (const StepChartMoment& m : moments)
+        steps += m.phase == StepPhase::OptimizerStep ? 1 : 0;
+    const std::size_t others = moments.size() - steps;
+    // A fifth of the axis for the optimizer step: width w with w / (others + w) = 1/5.
+    const double stepWidth = std::max(1.0, static_cast<double>(others) / 4.0);
+    std::vector<double> starts;
+    starts.reserve(moments.size() + 1);
+    double x = 0;
+    for (const StepChartMoment& m : moments) {
+        starts.push_back(x);
+        x += m.phase == StepPhase::OptimizerStep ? stepWidth : 1.0;
+    }
+    starts.push_back(x);
+    return starts;
+}
+
+std::vector<StepChart::PhaseRun> StepChart::phaseRuns() const
+{
+    std::vector<PhaseRun> runs;
+    for (std::size_t k = 0; k < moments.size(); ++k) {
+        const StepPhase phase = moments[k].phase;
+        if (runs.empty() || runs.back().phase != phase)
+            runs.push_back(PhaseRun{phase, k, k});
+        runs.back().end = k + 1;
+    }
+    return runs;
+}
+
+QString StepChart::phaseName(StepPhase phase)
+{
+    return ui::CoreText::translate(stepPhaseLabel(phase));
+}
+
+QString StepChart::momentName(const StepChartMoment& moment, const QString& layer)
+{
+    switch (moment.phase) {
+    case StepPhase::Forward:
+        return moment.endOfForward ? tr("End of the forward pass, after layer %1").arg(layer)
+                                   : tr("Forward pass, layer %1").arg(layer);
+    case StepPhase::Backward:
+        return moment.recomputing ? tr("Backward pass, recomputing layer %1 (checkpointing)").arg(layer)
+                                  : tr("Backward pass, layer %1").arg(layer);
+    case StepPhase::OptimizerStep: return tr("Optimizer step");
+    }
+    return {};
+}
+
+QString StepChart::peakText(const QString& layer) const
+{
+    if (moments.empty())
+        return {};
+    return tr("Peak %1 · %2").arg(QString::fromStdString(formatBytes(peakMoment().bytes.total())),
+                                  momentName(peakMoment(), layer));
+}
+
+QString StepChart::accumulationNote(std::int64_t steps)
+{
+    return tr("The last of %1 micro-batches: the accumulated gradients are alive.")
+        .arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(steps))));
+}
+
+QString StepChart::caption(const QString& layer) const
+{
+    if (moments.empty())
+        return {};
+    const StepChartMoment& m = peakMoment();
+    QString where;
+    switch (m.phase) {
+    case StepPhase::Forward:
+        where = m.endOfForward ? tr("at the end of the forward pass, after layer %1").arg(layer)
+                               : tr("in the forward pass, at layer %1").arg(layer);
+        break;
+    case StepPhase::Backward:
+        where = m.recomputing ? tr("in the backward pass, while checkpointing recomputes layer %1").arg(layer)
+                              : tr("in the backward pass, at layer %1").arg(layer);
+        break;
+    case StepPhase::OptimizerStep: where = tr("in the optimizer step"); break;
+    }
+    const QString bytes = QString::fromStdString(formatBytes(m.bytes.total()));
+    const QString samples = QString::fromStdString(formatCount(static_cast<std::uint64_t>(batch)));
+    return kind == StepKind::First
+        ? tr("The first training step at batch %1 (no optimizer state before its optimizer step): %2 at "
+             "its peak, %3.")
+              .arg(samples, bytes, where)
+        : tr("One training step at batch %1: %2 at its peak, %3.").arg(samples, bytes, where);
+}
+
+} // namespace headroom::report

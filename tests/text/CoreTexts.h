@@ -1,0 +1,50 @@
+#pragma once
+
+// The core's English texts that the GUI and the report show, gathered from the core itself: what
+// text/CoreText.cpp must list (tests/text) and what the compiled translations must hold (tests/ui).
+#include "headroom/Estimate.h"
+#include "headroom/LayerRegistry.h"
+#include "headroom/Optimizer.h"
+#include "headroom/Precision.h"
+#include "headroom/StepTimeline.h"
+#include "headroom/Training.h"
+
+#include <set>
+#include <string>
+
+namespace headroom::test {
+
+/// The core's English texts the GUI and the report show (what CoreText must list).
+inline std::set<std::string> coreTexts()
+{
+    std::set<std::string> texts;
+    for (const LayerKind* kind : LayerRegistry::builtin().kinds()) {
+        texts.insert(std::string(kind->summary()));
+        for (const auto& a : kind->attributes()) {
+            if (!a.help.empty())
+                texts.insert(a.help);
+            if (!a.whenOmitted.empty())
+                texts.insert(a.whenOmitted);
+        }
+    }
+    for (const auto c : kAllComponents)
+        texts.insert(std::string(componentLabel(c)));
+    for (const auto o : allOptimizers())
+        texts.insert(std::string(optimizerLabel(o)));
+    for (const auto p :
+        { Precision::Fp32, Precision::AmpFp16, Precision::AmpBf16, Precision::Fp16, Precision::Bf16 })
+        texts.insert(std::string(precisionLabel(p)));
+    for (const auto c : allCheckpointings())
+        texts.insert(std::string(checkpointingLabel(c)));
+    for (const auto a : { AttentionImplementation::Sdpa, AttentionImplementation::Eager })
+        texts.insert(std::string(attentionLabel(a)));
+    for (const auto s : allShardings())
+        texts.insert(std::string(shardingLabel(s)));
+    for (const auto i : allOptimizerImplementations())
+        texts.insert(std::string(optimizerImplementationLabel(i)));
+    for (const auto p : { StepPhase::Forward, StepPhase::Backward, StepPhase::OptimizerStep })
+        texts.insert(std::string(stepPhaseLabel(p)));
+    return texts;
+}
+
+} // namespace headroom::test

@@ -1,0 +1,109 @@
+// CoreText lists every English text of the core that the GUI and the report show, so lupdate offers
+// each to the translators (tests/ui/tst_translations checks the translations themselves).
+#include "CoreText.h"
+#include "CoreTexts.h"
+#include "headroom/Analysis.h"
+#include "headroom/GpuCatalog.h"
+#include "headroom/Throughput.h"
+
+#include <QString>
+#include <QStringList>
+#include <QTest>
+#include <initializer_list>
+#include <set>
+
+using namespace headroom;
+using headroom::test::coreTexts;
+
+class TestCoreText : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void coreTextsAreListed();
+    void throughputCaveatsAreListed();
+};
+
+void TestCoreText::coreTextsAreListed()
+{
+    // A layer kind added to the core brings texts the GUI shows: CoreText.cpp must list them, or
+    // lupdate never offers them to the translators.
+    std::set<std::string> listed;
+    for (const char* text : ui::CoreText::known())
+        listed.insert(text);
+    QStringList missing;
+    for (const auto& text : coreTexts()) {
+        if (!listed.contains(text))
+            missing << QString::fromStdString(text);
+    }
+    QVERIFY2(missing.isEmpty(),
+        qPrintable(QStringLiteral("add to text/CoreText.cpp:\n  ") + missing.join(QStringLiteral("\n  "))));
+}
+
+void TestCoreText::throughputCaveatsAreListed()
+{
+    // Every caveat the throughput estimate can add, in set-ups that bring each one out: its sentence
+    // template is listed in CoreText (so it is translated), and the English note is that template
+    // filled in.
+    Network conv;
+    conv.input.shape.dims = { 3, 32, 32 };
+    LayerSpec c;
+    c.type = "Conv2d";
+    c.attributes = { { "out_channels", 8 }, { "kernel_size", 3 } };
+    conv.layers = { c };
+    Network nothing;
+    nothing.input.shape.dims = { 4 };
+    LayerSpec identity;
+    identity.type = "Identity";
+    nothing.layers = { identity };
+
+    Gpu pascal; // fp16 at 1/64 of fp32, like a GeForce 10 card
+    pascal.name = "Pascal";
+    pascal.vendor = "NVIDIA";
+    pascal.memoryBytes = 8ULL << 30;
+    pascal.bandwidthGBps = 320;
+    pascal.fp32Tflops = 8.9;
+    pascal.fp16Tflops = 0.14;
+    Gpu ampere = pascal; // TF32 for convolutions
+    ampere.name = "Ampere";
+    ampere.fp16Tflops = 71;
+    ampere.bf16Tflops = 71;
+    Gpu slow = ampere; // a memory-bound step
+    slow.bandwidthGBps = 0.001;
+    Gpu noBandwidth = ampere;
+    noBandwidth.bandwidthGBps = 0;
+
+    struct Case
+    {
+        const Network* network;
+        Precision precision;
+        const Gpu* gpu;
+        std::int64_t gpus;
+    };
+    std::set<std::string> formats;
+    for (const Case& k : std::initializer_list<Case> { { &conv, Precision::AmpFp16, &pascal, 1 },
+             { &conv, Precision::Fp32, &ampere, 2 }, { &conv, Precision::Fp32, &slow, 1 },
+             { &conv, Precision::Fp32, &noBandwidth, 1 }, { &nothing, Precision::Fp32, &ampere, 1 } }) {
+        const Analysis a = analyze(*k.network, k.precision);
+        QVERIFY(a.valid());
+        TrainingSetup setup;
+        setup.batch = 8;
+        setup.parallel.gpus = k.gpus;
+        const auto t = estimateThroughput(a, setup, *k.gpu);
+        QVERIFY2(t, t ? "" : t.error().message.c_str());
+        QCOMPARE(t->noteTemplates.size(), t->notes.size());
+        for (std::size_t i = 0; i < t->notes.size(); ++i) {
+            QCOMPARE(t->noteTemplates[i].text(), t->notes[i]);
+            formats.insert(t->noteTemplates[i].format);
+        }
+    }
+    QVERIFY2(formats.size() >= 6, qPrintable(QString::number(formats.size())));
+    std::set<std::string> listed;
+    for (const char* text : ui::CoreText::known())
+        listed.insert(text);
+    for (const auto& f : formats)
+        QVERIFY2(listed.contains(f), f.c_str());
+}
+
+QTEST_GUILESS_MAIN(TestCoreText)
+#include "tst_coretext.moc"
