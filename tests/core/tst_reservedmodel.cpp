@@ -4,6 +4,7 @@
 #include "NetworkBuilder.h"
 #include "headroom/CudaRuntime.h"
 #include "headroom/Estimate.h"
+#include "headroom/Plan.h"
 #include "headroom/ReservedModel.h"
 
 #include <QTest>
@@ -55,6 +56,9 @@ private slots:
     void capReleasesTheCacheThenRunsOut();
     void fragmentationAtThePeak();
     void optionsReachTheAllocator();
+    void overheadDefaultsToTheContext_data();
+    void overheadDefaultsToTheContext();
+    void overheadFollowsTheGpu();
 };
 
 void TestReservedModel::cublasWorkspaceByGpu_data()
@@ -195,6 +199,62 @@ void TestReservedModel::optionsReachTheAllocator()
     for (const TraceEvent& e : c.trace().events())
         workspaces += e.kind == TraceKind::CublasWorkspace ? 1 : 0;
     QCOMPARE(workspaces, std::size_t { kCublasHandlesPerTrainingStep });
+}
+
+void TestReservedModel::overheadDefaultsToTheContext_data()
+{
+    // The families as resources/gpus.json spells them; the context as docs/memory-model.md's table
+    // gives it with lazy loading: 512 MiB before Hopper, 768 MiB from Hopper on, and Hopper's (the
+    // larger, erring high) where the family names no NVIDIA architecture.
+    QTest::addColumn<QString>("vendor");
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<int>("major");
+    QTest::addColumn<int>("minor");
+    QTest::addColumn<qulonglong>("mib");
+    QTest::newRow("GTX 1080") << "NVIDIA" << "GeForce 10 (Pascal)" << 6 << 1 << 512ULL;
+    QTest::newRow("V100") << "NVIDIA" << "Data centre (Pascal/Volta/Turing)" << 7 << 0 << 512ULL;
+    QTest::newRow("RTX 2080") << "NVIDIA" << "GeForce 20 (Turing)" << 7 << 5 << 512ULL;
+    QTest::newRow("A100") << "NVIDIA" << "Data centre (Ampere)" << 8 << 0 << 512ULL;
+    QTest::newRow("RTX 4090") << "NVIDIA" << "GeForce 40 (Ada)" << 8 << 9 << 512ULL;
+    QTest::newRow("H100") << "NVIDIA" << "Data centre (Hopper)" << 9 << 0 << 768ULL;
+    QTest::newRow("RTX 5090") << "NVIDIA" << "GeForce 50 (Blackwell)" << 10 << 0 << 768ULL;
+    QTest::newRow("MI300X") << "AMD" << "Instinct" << 9 << 0 << 768ULL;
+    QTest::newRow("custom") << "Custom" << "" << 9 << 0 << 768ULL;
+}
+
+void TestReservedModel::overheadDefaultsToTheContext()
+{
+    QFETCH(QString, vendor);
+    QFETCH(QString, family);
+    QFETCH(int, major);
+    QFETCH(int, minor);
+    QFETCH(qulonglong, mib);
+    Gpu gpu;
+    gpu.vendor = vendor.toStdString();
+    gpu.family = family.toStdString();
+    QCOMPARE(computeCapabilityOf(gpu), (ComputeCapability { major, minor }));
+    QCOMPARE(defaultOverheadBytes(gpu), static_cast<std::uint64_t>(mib) << 20);
+}
+
+void TestReservedModel::overheadFollowsTheGpu()
+{
+    Gpu pascal;
+    pascal.vendor = "NVIDIA";
+    pascal.family = "GeForce 10 (Pascal)";
+    Gpu hopper = pascal;
+    hopper.family = "Data centre (Hopper)";
+    PlanSettings s;
+    s.gpu = pascal;
+    s.setup.overheadBytes = 512ULL << 20; // Pascal's context: follows the GPU
+    moveToGpu(s, hopper);
+    QCOMPARE(s.setup.overheadBytes, std::uint64_t { 768ULL << 20 });
+    QCOMPARE(s.gpu, hopper);
+    s.setup.overheadBytes = 1000ULL << 20; // the user's own: stays
+    moveToGpu(s, pascal);
+    QCOMPARE(s.setup.overheadBytes, std::uint64_t { 1000ULL << 20 });
+    s.setup.overheadBytes = 0; // the whole memory to the allocator: stays
+    moveToGpu(s, hopper);
+    QCOMPARE(s.setup.overheadBytes, std::uint64_t { 0 });
 }
 
 QTEST_APPLESS_MAIN(TestReservedModel)

@@ -14,6 +14,7 @@
 #include "headroom/Analysis.h"
 #include "headroom/Estimate.h"
 #include "headroom/ModelFile.h"
+#include "headroom/Plan.h"
 #include "headroom/ReservedModel.h"
 
 #include <QFile>
@@ -137,6 +138,8 @@ private slots:
     void phasePeaksWithinTolerance_data();
     void phasePeaksWithinTolerance();
     void accuracyDocumentMatches();
+    void evaluatedPlanAnswersFromReserved_data();
+    void evaluatedPlanAnswersFromReserved();
 
 private:
     MaxBatchRow maxBatchRow(const std::string& name);
@@ -287,6 +290,44 @@ void TestCudaReference::accuracyDocumentMatches()
                             .arg(actual.join(QStringLiteral(" | ")), expected.join(QStringLiteral(" | ")));
     }
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+}
+
+void TestCudaReference::evaluatedPlanAnswersFromReserved_data() { maxBatchNeverAboveMeasured_data(); }
+
+void TestCudaReference::evaluatedPlanAnswersFromReserved()
+{
+    // What every view shows goes through evaluate(): the measured set-up as a plan (a GPU of 8 GiB,
+    // --overhead-mib 0: the allocator capped at 8 GiB as set_per_process_memory_fraction did, the
+    // context outside it). Its max batch must obey the same claims as the reserved model's: never above
+    // the batch that really trained on the H100, within 3 % of it.
+    QFETCH(QString, network);
+    const std::string name = network.toStdString();
+    const auto net = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/" + modelFiles().at(name));
+    QVERIFY(net.ok());
+    Plan plan;
+    plan.network = net.value();
+    plan.setup = setup();
+    plan.gpu.name = "Custom GPU"; // no family: Hopper's cuBLAS workspace, as on the H100
+    plan.gpu.memoryBytes = kCapacity;
+    plan.gpu.custom = true;
+    const PlanResult result = evaluate(plan);
+    QVERIFY(result.estimate.has_value());
+    QVERIFY2(result.reservedFigures.has_value(), result.reservedError ? result.reservedError->message.c_str() : "");
+    const std::int64_t measured = m_data["networks"][name]["max_batch_8GiB_fp32"]["max_batch"].get<std::int64_t>();
+    const std::int64_t answer = result.estimate->maxBatch;
+    QVERIFY2(answer <= measured, qPrintable(QStringLiteral("%1 > %2 measured").arg(answer).arg(measured)));
+    QVERIFY2(static_cast<double>(measured - answer) / static_cast<double>(measured) <= kMaxBatchTolerance,
+        qPrintable(QStringLiteral("%1 more than 3 % below %2 measured").arg(answer).arg(measured)));
+    QCOMPARE(result.reservedFigures->capacityBytes, kCapacity); // no overhead
+    QCOMPARE(result.reservedFigures->cublasWorkspaceBytes, std::uint64_t { 2 * (32ULL << 20) }); // 2 H100 handles
+    // The plan's batch (32) fits: reserved at least the allocated peak, which holds at least the tensors'.
+    QVERIFY(result.reservedFigures->fits && result.estimate->fits);
+    QVERIFY(result.reservedFigures->peakReservedBytes >= result.reservedFigures->peakAllocatedBytes);
+    const nlohmann::ordered_json j = planToJson(plan, result);
+    QCOMPARE(j["max_batch"].get<std::int64_t>(), answer);
+    QCOMPARE(j["reserved"]["max_batch"].get<std::int64_t>(), answer);
+    QCOMPARE(j["reserved"]["overhead_bytes"].get<std::uint64_t>(), std::uint64_t { 0 });
+    QCOMPARE(j["reserved"]["cuda_context"]["bytes"].get<std::uint64_t>(), std::uint64_t { 768ULL << 20 });
 }
 
 QTEST_APPLESS_MAIN(TestCudaReference)
