@@ -5,6 +5,7 @@
 // load is several times the processor time).
 #include "BenchNetworks.h"
 #include "headroom/Analysis.h"
+#include "headroom/Plan.h"
 #include "headroom/ReservedModel.h"
 
 #include <QTest>
@@ -56,6 +57,8 @@ private slots:
     void buildTraceRepeated();
     void replayTenThousandLayers();
     void maxBatchTenThousandLayers();
+    void evaluateTenThousandLayers();
+    void sliderTickTenThousandLayers();
 
 private:
     Analysis m_analysis;
@@ -130,6 +133,52 @@ void BenchReserved::maxBatchTenThousandLayers()
     logCpu("maxBatch", start, calls);
     qInfo("max batch in 80 GiB: %lld", static_cast<long long>(batch));
     QVERIFY(batch > 0);
+}
+
+namespace {
+/// The plan on an 80 GiB GPU with no overhead, as evaluate() takes it.
+PlanSettings eightyGiB(std::int64_t batch)
+{
+    PlanSettings s;
+    s.setup.overheadBytes = 0;
+    s.setup.batch = batch;
+    s.gpu.name = "80 GiB";
+    s.gpu.memoryBytes = 80ULL << 30;
+    return s;
+}
+} // namespace
+
+void BenchReserved::evaluateTenThousandLayers()
+{
+    // A set-up change in the GUI, `headroom estimate` after the analysis: the step model, the trace,
+    // the max batch search and one replay at the batch.
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        const PlanResult r = evaluate(eightyGiB(4), m_analysis);
+        QVERIFY(r.reservedFigures.has_value());
+        ++calls;
+    }
+    logCpu("evaluate (set-up change)", start, calls);
+}
+
+void BenchReserved::sliderTickTenThousandLayers()
+{
+    // A slider tick: reestimate() at a new batch, the max batch kept (same capacity): one replay.
+    PlanResult r = evaluate(eightyGiB(4), m_analysis);
+    QVERIFY(r.reservedFigures.has_value());
+    std::int64_t batch = 4;
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        batch = batch == 4 ? 8 : 4;
+        reestimate(r, eightyGiB(batch));
+        ++calls;
+    }
+    logCpu("slider tick (reestimate)", start, calls);
+    QVERIFY(r.estimate && r.estimate->fits);
 }
 
 QTEST_APPLESS_MAIN(BenchReserved)
