@@ -43,6 +43,9 @@ void printCompareJson(
         j["fits"] = r.estimate.fits;
         j["max_batch"] = r.estimate.maxBatch;
         j["max_effective_batch"] = r.estimate.maxEffectiveBatch;
+        // What the caching allocator reserves at the batch, and what stays outside it (the CUDA context).
+        j["reserved_peak_bytes"] = r.reserved ? ordered_json(r.reserved->peakReservedBytes) : ordered_json(nullptr);
+        j["overhead_bytes"] = r.reserved ? ordered_json(r.reserved->overheadBytes) : ordered_json(nullptr);
         if (r.throughput) {
             j["step_seconds"] = r.throughput->stepSeconds;
             j["samples_per_second"] = r.throughput->samplesPerSecond;

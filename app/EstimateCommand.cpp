@@ -88,14 +88,29 @@ void printFit(const Plan& plan, const PlanResult& result, std::ostream& out)
     const Estimate& e = *result.estimate;
     const TrainingSetup& s = plan.setup;
     out << peakText(e) << ".\n";
+    const ReservedFigures* r = result.reservedFigures ? &*result.reservedFigures : nullptr;
     out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name
-        << (s.parallel.gpus > 1 ? " (each GPU)" : "") << ": " << (e.fits ? "headroom " : "short by ")
-        << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes()))) << '\n';
+        << (s.parallel.gpus > 1 ? " (each GPU)" : "") << ": ";
+    if (e.fits || e.headroomBytes() < 0)
+        out << (e.fits ? "headroom " : "short by ")
+            << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes()))) << '\n';
+    else // the tensors fit; the allocator's segments do not
+        out << "the tensors leave " << formatBytes(static_cast<std::uint64_t>(e.headroomBytes()))
+            << ", but PyTorch's caching allocator needs more than its " << formatBytes(r->capacityBytes)
+            << " less a margin of " << formatBytes(r->maxBatch.marginBytes) << '\n';
+    if (r != nullptr)
+        out << "Reserved by PyTorch's caching allocator: " << formatBytes(r->peakReservedBytes)
+            << " at its peak (tensors " << formatBytes(r->peakAllocatedBytes) << "), plus "
+            << formatBytes(r->overheadBytes) << " outside it\n";
     if (hasEffectiveBatch(s))
         out << "Max micro-batch per GPU: " << e.maxBatch << " (effective batch "
             << effectiveBatchText(e.maxBatch, s) << ")\n";
     else
         out << "Max batch: " << e.maxBatch << '\n';
+    if (r != nullptr && e.maxBatch > 0 && e.maxBatch < kMaxBatch)
+        out << "  from the reserved peak, keeping " << formatBytes(r->maxBatch.marginBytes)
+            << " spare for what the model cannot see (" << r->maxBatch.unguarded
+            << " at exactly the allocator's " << formatBytes(r->capacityBytes) << ")\n";
     if (const auto saved = checkpointingSavingsText(plan, result.analysis, s.batch))
         out << *saved << '\n';
     if (const auto lora = loraText(plan, result.analysis))

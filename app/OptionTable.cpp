@@ -141,7 +141,7 @@ void addSetupOptions(std::vector<OptionSpec>& all)
                     + ", not " + quoteForMessage(v) };
             o.batch = *parsed;
         } });
-    all.push_back({ "--overhead-mib", {}, "X", G::General, "CUDA context and framework overhead in MiB [512]",
+    all.push_back({ "--overhead-mib", {}, "X", G::General, "MiB outside PyTorch's allocator [the GPU's CUDA context]",
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseNumber(v);
             if (!parsed || *parsed < 0 || *parsed > 1024.0 * 1024.0)

@@ -28,7 +28,8 @@ struct Options final
     OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
     Precision precision = Precision::Fp32;
     std::int64_t batch = kDefaultBatch;
-    std::uint64_t overheadBytes = kDefaultOverheadBytes;
+    /// --overhead-mib; empty: the CUDA context of the chosen GPU (defaultOverheadBytes()).
+    std::optional<std::uint64_t> overheadBytes;
     std::optional<std::uint64_t> customMemoryBytes;
     std::string output;
     bool json = false;

@@ -47,7 +47,6 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     plan.setup.optimizer = o.optimizer;
     plan.setup.optimizerImplementation = o.optimizerImplementation;
     plan.setup.batch = o.batch;
-    plan.setup.overheadBytes = o.overheadBytes;
     plan.setup.accumulationSteps = o.accumulationSteps;
     plan.setup.parallel = o.parallel;
     plan.setup.eightBitOptimizer = o.eightBitOptimizer;
@@ -68,6 +67,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
             throw UsageError { gpu.error().message };
         plan.gpu = gpu.value();
     }
+    plan.setup.overheadBytes = o.overheadBytes.value_or(defaultOverheadBytes(plan.gpu));
     return plan;
 }
 

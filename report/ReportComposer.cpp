@@ -181,6 +181,22 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
         keyValue(canvas, qs(key), qs(value));
 }
 
+QString ReportComposer::reservedText(const ReservedFigures& r) const
+{
+    // Allocated (the tensors) and reserved (the allocator's segments) and why they differ.
+    QString text = tr(" PyTorch's caching allocator reserves %1 at its peak for %2 of tensors: it rounds "
+                      "every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, "
+                      "and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA "
+                      "context), the GPU holds %5.")
+                       .arg(bytes(r.peakReservedBytes), bytes(r.peakAllocatedBytes), bytes(r.cublasWorkspaceBytes),
+                           bytes(r.overheadBytes), bytes(r.peakWithOverheadBytes()));
+    if (r.maxBatch.batch > 0 && r.maxBatch.batch < kMaxBatch)
+        text += tr(" The max batch is the largest whose reserved peak fits in %1, keeping %2 spare for what "
+                   "the model cannot see exactly.")
+                    .arg(bytes(r.capacityBytes), bytes(r.maxBatch.marginBytes));
+    return text;
+}
+
 void ReportComposer::summarySection(ReportCanvas& canvas) const
 {
     const Estimate& e = *m_result.estimate;
@@ -190,10 +206,15 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     // The verdict, in a tinted box: what a reader came for.
     QString verdict = e.fits ? tr("Fits on the %1").arg(gpuName)
                              : tr("Does not fit on the %1").arg(gpuName);
-    QString detail = tr("Batch %1 needs %2 of %3: %4 %5.")
-                         .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
-                             e.fits ? tr("headroom") : tr("shortfall"),
-                             absoluteBytes(e.headroomBytes()));
+    const ReservedFigures* reserved = m_result.reservedFigures ? &*m_result.reservedFigures : nullptr;
+    QString detail = e.fits || e.headroomBytes() < 0 || reserved == nullptr
+        ? tr("Batch %1 needs %2 of %3: %4 %5.")
+              .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
+                  e.fits ? tr("headroom") : tr("shortfall"), absoluteBytes(e.headroomBytes()))
+        : tr("Batch %1's tensors need %2 of %3, but PyTorch's caching allocator needs more than its %4 "
+             "less a margin of %5.")
+              .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes), bytes(reserved->capacityBytes),
+                  bytes(reserved->maxBatch.marginBytes));
     if (e.maxBatch == 0) {
         const auto one = m_result.memory->at(1);
         detail += one ? tr(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))
@@ -207,6 +228,8 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     } else {
         detail += tr(" Max batch: %1.").arg(count(e.maxBatch));
     }
+    if (reserved != nullptr)
+        detail += reservedText(*reserved);
     if (m_plan.setup.parallel.gpus > 1)
         detail += tr(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
 
@@ -558,10 +581,12 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
     items.emplace_back(tr("Optimizer and precision."), optimizer);
     items.emplace_back(tr("Overhead and GPU memory."),
         tr(
-            "Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and "
-            "cuDNN handles and workspaces, and the caching allocator's reserve; the real figure depends on "
-            "the driver, the CUDA version and the libraries loaded. The GPU's memory is as the vendor states "
-            "it; the display, the driver and other processes may hold part of it.")
+            "Framework overhead is the memory outside PyTorch's caching allocator, here %1: by default the "
+            "CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose "
+            "real size depends on the driver and the CUDA version. The allocator's rounding, cached segments "
+            "and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay "
+            "of the step's allocations through the allocator's rules. The GPU's memory is as the vendor "
+            "states it; the display, the driver and other processes may hold part of it.")
             .arg(bytes(m_plan.setup.overheadBytes)));
     const TrainingSetup& setup = m_plan.setup;
     const Parallelism& par = setup.parallel;

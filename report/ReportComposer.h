@@ -42,6 +42,8 @@ private:
     void titleBlock(ReportCanvas& canvas) const;
     void setupSection(ReportCanvas& canvas) const;
     void summarySection(ReportCanvas& canvas) const;
+    /// The summary's sentences on reserved and allocated memory.
+    [[nodiscard]] QString reservedText(const ReservedFigures& r) const;
     void noEstimateSection(ReportCanvas& canvas) const;
     void chartSection(ReportCanvas& canvas) const;
     /// Live memory over one training step at the plan's batch (the peak marked).

@@ -151,11 +151,31 @@ void BatchPanel::setEstimate(const EstimateState& state)
         else
             m_maxBatch->setText(micro ? tr("Max micro-batch per GPU: %1").arg(max) : tr("Max batch: %1").arg(max));
         m_maxBatch->setStyleSheet(e.maxBatch > 0 ? QString() : QStringLiteral("color: #c01010;"));
+        m_maxBatch->setToolTip(state.reserved
+                ? tr("From the reserved peak: the largest batch whose first two steps PyTorch's caching allocator "
+                     "can hold in %1 (the GPU's memory less the overhead), keeping %2 spare; %3 at exactly %1.")
+                      .arg(UiText::bytes(state.reserved->capacityBytes), UiText::bytes(state.reserved->maxBatch.marginBytes),
+                           UiText::count(static_cast<std::uint64_t>(state.reserved->maxBatch.unguarded)))
+                : QString());
         m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
                              .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
-        m_total->setToolTip(qs(report::plantext::peakText(e)));
+        QString totalTip = qs(report::plantext::peakText(e));
+        const bool replayed = state.reserved && state.reserved->peakAllocatedBytes > 0; // not on a slider tick
+        if (replayed)
+            totalTip += QLatin1Char('\n')
+                + tr("Reserved by PyTorch's caching allocator: %1 (tensors %2), plus %3 outside it")
+                      .arg(UiText::bytes(state.reserved->peakReservedBytes), UiText::bytes(state.reserved->peakAllocatedBytes),
+                           UiText::bytes(state.reserved->overheadBytes));
+        m_total->setToolTip(totalTip);
         const double headroom = e.headroomBytes();
-        if (headroom >= 0) {
+        if (headroom >= 0 && !e.fits) {
+            // The tensors fit; the allocator's segments (rounding, cache, fragmentation) do not.
+            m_headroom->setText(replayed
+                    ? tr("Above the max batch: PyTorch's allocator would reserve %1")
+                          .arg(UiText::bytes(state.reserved->peakWithOverheadBytes()))
+                    : tr("Above the max batch of PyTorch's reserved memory"));
+            m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
+        } else if (headroom >= 0) {
             m_headroom->setText(tr("Headroom: %1").arg(UiText::bytes(static_cast<std::uint64_t>(headroom))));
             m_headroom->setStyleSheet(QStringLiteral("color: #1a7f37;"));
         } else {

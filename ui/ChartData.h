@@ -31,7 +31,12 @@ struct ChartData final : ChartSetup {
     QString message;
     std::vector<std::int64_t> batches;        ///< ascending sample points, first is 1, spaced evenly in log2
     std::vector<MemoryBreakdown> breakdowns;  ///< core's MemoryModel::at(batch) for each sample
-    std::int64_t maxBatch = 0;
+    std::int64_t maxBatch = 0; ///< from the reserved peak where there is a reserved model
+    /// What the GPU holds by PyTorch's caching allocator's count (reserved bytes plus the overhead) at
+    /// some of the sampled batches: under the GPU's memory where the step fits, what the allocator
+    /// would need where it does not. Empty without a reserved model.
+    std::vector<std::int64_t> reservedBatches;
+    std::vector<std::uint64_t> reservedBytes;
 
     struct LayerBar {
         QString name;

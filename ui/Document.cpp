@@ -427,12 +427,19 @@ void Document::setGpu(const Gpu& gpu)
     const Gpu before = m_plan.gpu;
     if (before == gpu)
         return;
-    const auto apply = [this](const Gpu& g) {
+    // An overhead left at the CUDA context follows the new GPU's context.
+    const std::uint64_t overheadBefore = m_plan.setup.overheadBytes;
+    PlanSettings moved = m_plan;
+    moveToGpu(moved, gpu);
+    const std::uint64_t overheadAfter = moved.setup.overheadBytes;
+    const auto apply = [this](const Gpu& g, std::uint64_t overhead) {
         m_plan.gpu = g;
+        m_plan.setup.overheadBytes = overhead;
         Q_EMIT setupChanged();
     };
     push(
-        tr("Change GPU"), [apply, gpu] { apply(gpu); }, [apply, before] { apply(before); });
+        tr("Change GPU"), [apply, gpu, overheadAfter] { apply(gpu, overheadAfter); },
+        [apply, before, overheadBefore] { apply(before, overheadBefore); });
 }
 
 void Document::setOverheadBytes(std::uint64_t bytes)

@@ -65,6 +65,7 @@ struct MemoryChartView::Charts {
     QAreaSeries* over = nullptr;
     QLineSeries* marker = nullptr;
     QLineSeries* maxMarker = nullptr;
+    QLineSeries* reserved = nullptr; ///< what PyTorch's caching allocator reserves, plus the overhead
     QGraphicsSimpleTextItem* capacityText = nullptr;
     QGraphicsSimpleTextItem* markerText = nullptr;
     QGraphicsSimpleTextItem* maxText = nullptr;
@@ -134,20 +135,22 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     attach(capacityLine);
     connect(c.capacity, &QLineSeries::pointsReplaced, capacityLine,
             [capacity = c.capacity, capacityLine] { capacityLine->replace(capacity->points()); });
-    c.marker = new QLineSeries(this);
-    c.marker->setObjectName(QStringLiteral("batchMarkerSeries"));
-    QPen markerPen(QColor(0x20, 0x20, 0x20));
-    markerPen.setWidth(2);
-    markerPen.setStyle(Qt::DashLine);
-    c.marker->setPen(markerPen);
-    attach(c.marker);
-    c.maxMarker = new QLineSeries(this);
-    c.maxMarker->setObjectName(QStringLiteral("maxBatchMarkerSeries"));
-    QPen maxPen(kMaxBatchColour);
-    maxPen.setWidth(2);
-    maxPen.setStyle(Qt::DotLine);
-    c.maxMarker->setPen(maxPen);
-    attach(c.maxMarker);
+    // The batch markers and the reserved line: 2-pixel lines over the stack.
+    const auto line = [&](const QString& objectName, const QColor& colour, Qt::PenStyle style) {
+        auto* series = new QLineSeries(this);
+        series->setObjectName(objectName);
+        QPen pen(colour);
+        pen.setWidth(2);
+        pen.setStyle(style);
+        series->setPen(pen);
+        attach(series);
+        return series;
+    };
+    c.marker = line(QStringLiteral("batchMarkerSeries"), QColor(0x20, 0x20, 0x20), Qt::DashLine);
+    c.maxMarker = line(QStringLiteral("maxBatchMarkerSeries"), kMaxBatchColour, Qt::DotLine);
+    // Reserved next to the allocated stack: the line a run out of memory is decided by.
+    c.reserved = line(QStringLiteral("reservedSeries"), QColor(0x1f, 0x3a, 0x93), Qt::DashDotLine);
+    c.reserved->setName(tr("Reserved (PyTorch's cache + overhead)"));
     for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{capacityLine, c.marker, c.maxMarker}) {
         for (QLegendMarker* m : c.memory->legend()->markers(s))
             m->setVisible(false);
@@ -276,6 +279,11 @@ void MemoryChartView::setData(const ChartData& data)
     c.memoryAxis->setTitleText(data.gpus > 1 ? tr("%1 per GPU").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
     c.batchAxis->setTitleText(data.gpus > 1 || data.accumulationSteps > 1 ? tr("Micro-batch per GPU (log scale)")
                                                                           : tr("Batch size (log scale)"));
+    QList<QPointF> reserved;
+    for (std::size_t i = 0; i < data.reservedBatches.size(); ++i)
+        reserved.append(QPointF(axisX(data.reservedBatches[i]), static_cast<double>(data.reservedBytes[i]) / m_unit));
+    c.reserved->replace(reserved);
+    c.reserved->setVisible(!reserved.isEmpty());
     const bool maxShown = data.maxBatch > 0 && data.maxBatch <= range && data.maxBatch < kMaxBatch;
     const double maxX = axisX(data.maxBatch);
     c.maxMarker->replace(maxShown ? QList<QPointF>{{maxX, 0.0}, {maxX, yMax}} : QList<QPointF>{});
@@ -397,6 +405,14 @@ QList<QPointF> MemoryChartView::capacityPoints() const
     return out;
 }
 
+QList<QPointF> MemoryChartView::reservedPoints() const
+{
+    QList<QPointF> out;
+    for (std::size_t i = 0; i < m_data.reservedBatches.size(); ++i)
+        out.append(QPointF(static_cast<double>(m_data.reservedBatches[i]), static_cast<double>(m_data.reservedBytes[i])));
+    return out;
+}
+
 QString MemoryChartView::capacityLabel() const
 {
     return tr("%1: %2").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes));
@@ -445,6 +461,12 @@ QString MemoryChartView::breakdownText(double batch) const
             lines << tr("%1: %2").arg(UiText::component(*c), UiText::bytes(componentBytes(b, *c)));
     }
     lines << tr("Total: %1 of %2").arg(UiText::bytes(b.total()), UiText::bytes(m_data.capacityBytes));
+    // The reserved line's nearest sample at or above the batch (its samples are sparser).
+    const auto r = std::lower_bound(m_data.reservedBatches.begin(), m_data.reservedBatches.end(), m_data.batches[i]);
+    if (r != m_data.reservedBatches.end())
+        lines << tr("Reserved by PyTorch at batch %1, with the overhead: %2")
+                     .arg(UiText::count(static_cast<std::uint64_t>(*r)),
+                          UiText::bytes(m_data.reservedBytes[static_cast<std::size_t>(r - m_data.reservedBatches.begin())]));
     return lines.join(QLatin1Char('\n'));
 }
 

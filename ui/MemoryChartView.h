@@ -53,6 +53,8 @@ public:
     /// True when the component has a band (non-zero somewhere) and a legend entry.
     [[nodiscard]] bool showsComponent(Component c) const;
     [[nodiscard]] QList<QPointF> capacityPoints() const;
+    /// The reserved line: (batch, bytes reserved by the caching allocator plus the overhead).
+    [[nodiscard]] QList<QPointF> reservedPoints() const;
     [[nodiscard]] QString capacityLabel() const;
     [[nodiscard]] QList<QPointF> markerPoints() const;
     /// The vertical line at the largest batch that fits (empty when it is not on the chart).

@@ -14,6 +14,8 @@ namespace {
 constexpr std::int64_t kMinChartRange = 16;
 constexpr std::int64_t kMaxChartRangeFromMaxBatch = 1 << 20;
 constexpr std::int64_t kChartSamples = 384;
+/// The reserved line takes every this-many-th sample (and the last).
+constexpr std::size_t kReservedStride = 8;
 
 /// The first blocking error's layer, as the table names it: "4 (conv2)"; empty if not a layer's.
 QString blockingLayer(const Analysis& analysis)
@@ -94,7 +96,7 @@ void PlanController::rebuildModel()
 void PlanController::updateBatch()
 {
     // The model was built when the set-up last changed: a tick only reads its envelope.
-    reestimate(m_result, m_document->plan());
+    reestimateTick();
     updateEstimate();
     // The sweep depends on the batch only through its range: rebuild when the batch leaves it or
     // the range has become much too wide.
@@ -106,6 +108,29 @@ void PlanController::updateBatch()
             rebuildChart();
     }
     updateStepChart();
+}
+
+void PlanController::reestimateTick()
+{
+    // The tensors' estimate at the new batch, and the reserved max batch searched when the set-up
+    // changed (same capacity): a replay of the allocator at every batch would cost milliseconds on a
+    // 1,000-layer network. The batch fits when it is not above that max batch; the reserved figures
+    // at the batch are left out (peakAllocatedBytes 0) until the next set-up change.
+    const Plan& plan = m_document->plan();
+    std::shared_ptr<const ReservedModel> reserved = std::move(m_result.reserved);
+    std::optional<ReservedFigures> figures = std::move(m_result.reservedFigures);
+    m_result.reserved.reset();
+    reestimate(m_result, plan);
+    m_result.reserved = std::move(reserved);
+    if (!figures || !m_result.estimate)
+        return;
+    figures->batch = plan.setup.batch;
+    figures->fits = figures->batch <= figures->maxBatch.batch;
+    figures->peakReservedBytes = 0;
+    figures->peakAllocatedBytes = 0;
+    figures->cudnnWorkspaceBytes = 0;
+    applyReserved(*m_result.estimate, *figures, plan.setup);
+    m_result.reservedFigures = std::move(figures);
 }
 
 void PlanController::updateEstimate()
@@ -128,6 +153,7 @@ void PlanController::updateEstimate()
     }
     m_state.throughput = m_result.throughput;
     m_state.throughputError = m_result.throughputError;
+    m_state.reserved = m_result.reservedFigures;
     Q_EMIT estimateChanged(m_state);
 }
 
@@ -179,7 +205,7 @@ void PlanController::rebuildChart()
         return;
     }
     const MemoryModel& model = *m_result.memory;
-    m_chart.maxBatch = model.maxBatch(plan.gpu.memoryBytes);
+    m_chart.maxBatch = m_result.estimate ? m_result.estimate->maxBatch : model.maxBatch(plan.gpu.memoryBytes);
     // Evenly spaced in log2(batch), as the chart's batch axis is: small batches and the max batch
     // are drawn with the same care.
     const std::int64_t range = chartRange(plan.setup.batch, m_chart.maxBatch);
@@ -198,7 +224,31 @@ void PlanController::rebuildChart()
         previous = b;
     }
     m_chart.valid = !m_chart.batches.empty();
+    sampleReserved();
     Q_EMIT chartDataChanged(m_chart);
+}
+
+void PlanController::sampleReserved()
+{
+    if (!m_result.reserved || !m_result.reservedFigures || m_chart.batches.empty())
+        return;
+    // A replay per point (well under a millisecond for hundreds of layers; docs/performance.md): every
+    // kReservedStride-th sample is enough for a line on a log axis.
+    const ReservedModel& reserved = *m_result.reserved;
+    const ReservedFigures& figures = *m_result.reservedFigures;
+    const auto at = [&](std::int64_t b) {
+        // Past the largest batch that fits at the capacity it fails there: what it would reserve.
+        if (b <= figures.maxBatch.unguarded) {
+            if (const ReservedRun run = reserved.run(b, figures.capacityBytes); run.fits)
+                return run.peakReserved;
+        }
+        return reserved.reservedAt(b);
+    };
+    const std::size_t last = m_chart.batches.size() - 1;
+    for (std::size_t i = 0; i <= last; i += (i + kReservedStride > last && i != last) ? last - i : kReservedStride) {
+        m_chart.reservedBatches.push_back(m_chart.batches[i]);
+        m_chart.reservedBytes.push_back(at(m_chart.batches[i]) + figures.overheadBytes);
+    }
 }
 
 } // namespace headroom::ui

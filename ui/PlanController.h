@@ -30,6 +30,9 @@ struct EstimateState final {
     Parallelism parallel;
     std::optional<ThroughputEstimate> throughput;
     std::optional<Error> throughputError;
+    /// What PyTorch's caching allocator reserves at the batch, and the max batch it leaves (the
+    /// estimate's maxBatch and fits already follow it).
+    std::optional<ReservedFigures> reserved;
 };
 
 /// Keeps the document's results current through the core's pipeline (Plan.h), at its speeds: a
@@ -74,6 +77,10 @@ Q_SIGNALS:
 
 private:
     void rebuildChart();
+    /// The chart's reserved line: the reserved model replayed at some of the chart's batches.
+    void sampleReserved();
+    /// A batch change: reestimate() without replaying the allocator (the max batch is kept).
+    void reestimateTick();
     void updateEstimate();
     void updateStepChart();
     ChartSetup chartSetup() const;

@@ -171,7 +171,8 @@ void SetupPanel::createGpuFields(QWidget* page)
     m_overhead->setRange(0, 64 * 1024);
     m_overhead->setSingleStep(64);
     m_overhead->setSuffix(tr(" MiB"));
-    m_overhead->setToolTip(tr("CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve"));
+    m_overhead->setToolTip(tr("Memory outside PyTorch's caching allocator: the CUDA context (its default follows the GPU). "
+                                "0 leaves all of the GPU's memory to the allocator."));
     m_utilization = new QSpinBox(page);
     m_utilization->setObjectName(QStringLiteral("utilizationSpinBox"));
     m_utilization->setRange(static_cast<int>(std::lround(kMinUtilization * 100.0)), 100);

@@ -1,13 +1,16 @@
 #include "headroom/Planner.h"
 
 #include <algorithm>
+#include <utility>
+#include <vector>
 
 namespace headroom {
 
 Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const Gpu> gpus,
                                                std::optional<std::int64_t> targetBatch)
 {
-    // One evaluation for every GPU: the analysis and the step model do not depend on it.
+    // One evaluation for every GPU: the analysis does not depend on it, the step model only through
+    // the overhead (one per overhead: an overhead at the CUDA context follows each GPU's).
     const PlanResult result = evaluate(base);
     if (result.analysis.error)
         return Error{"cannot compare: " + result.analysis.error->message, result.analysis.error->location};
@@ -15,16 +18,46 @@ Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const
         return result.error.value_or(Error{"cannot compare: no step model", "setup"});
     std::vector<GpuComparison> rows;
     rows.reserve(gpus.size());
-    PlanSettings onGpu = base;
+    // The reserved model depends on the GPU only through its cuBLAS workspace: one per generation.
+    std::vector<std::pair<ComputeCapability, std::shared_ptr<const ReservedModel>>> reserved;
+    const auto reservedFor = [&](const PlanSettings& settings) -> const ReservedModel* {
+        if (!settings.reservedModel)
+            return nullptr;
+        const ComputeCapability cc = computeCapabilityOf(settings.gpu);
+        for (const auto& [capability, model] : reserved) {
+            if (capability == cc)
+                return model.get();
+        }
+        auto built = buildReservedModel(result.analysis, settings);
+        reserved.emplace_back(cc, built ? std::move(built).value() : nullptr);
+        return reserved.back().second.get();
+    };
+    std::vector<std::shared_ptr<const MemoryModel>> memory{result.memory};
+    const auto memoryFor = [&](const PlanSettings& settings) -> Result<const MemoryModel*> {
+        for (const auto& m : memory) {
+            if (m->timeline().conditions().overhead == settings.setup.overheadBytes)
+                return m.get();
+        }
+        auto built = MemoryModel::build(result.analysis, settings.setup);
+        if (!built)
+            return built.error();
+        memory.push_back(std::make_shared<const MemoryModel>(std::move(built).value()));
+        return memory.back().get();
+    };
     for (const Gpu& gpu : gpus) {
-        onGpu.gpu = gpu;
-        auto figures = figuresOf(result.analysis, *result.memory, onGpu);
+        PlanSettings onGpu = base;
+        moveToGpu(onGpu, gpu); // an overhead left at the CUDA context follows each GPU's
+        const auto model = memoryFor(onGpu);
+        if (!model)
+            return model.error();
+        auto figures = figuresOf(result.analysis, *model.value(), onGpu, reservedFor(onGpu));
         if (!figures)
             return figures.error();
         GpuComparison row;
         row.gpu = gpu;
         row.estimate = figures->estimate;
         row.throughput = figures->throughput;
+        row.reserved = figures->reserved;
         if (figures->throughputError)
             row.throughputError = figures->throughputError->message;
         row.reachesTarget = row.estimate.maxEffectiveBatch >= targetBatch.value_or(row.estimate.effectiveBatch)

@@ -37,12 +37,17 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
     return failed;
 }
 
-Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model, const PlanSettings& settings)
+Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model, const PlanSettings& settings,
+                               const ReservedModel* reserved, const ReservedFigures* known)
 {
     auto e = estimate(analysis, model, settings.setup, settings.gpu.memoryBytes);
     if (!e)
         return e.error();
-    SetupFigures f{std::move(e).value(), std::nullopt, std::nullopt};
+    SetupFigures f{std::move(e).value(), std::nullopt, std::nullopt, std::nullopt};
+    if (reserved != nullptr) {
+        f.reserved = reservedFiguresOf(*reserved, settings, known);
+        applyReserved(f.estimate, *f.reserved, settings.setup);
+    }
     if (auto t = estimateThroughput(analysis, settings.setup, settings.gpu, model))
         f.throughput = std::move(t).value();
     else
@@ -64,10 +69,20 @@ void reestimate(PlanResult& result, const PlanSettings& settings)
     else
         result.throughputError = t.error();
     auto e = estimate(result.analysis, *result.memory, settings.setup, settings.gpu.memoryBytes);
-    if (e)
-        result.estimate = std::move(e).value();
-    else
+    if (!e) {
+        result.reservedFigures.reset();
         result.error = e.error();
+        return;
+    }
+    result.estimate = std::move(e).value();
+    if (result.reserved) {
+        // The max batch search runs again only when the allocator's capacity changed.
+        const std::optional<ReservedFigures> known = std::move(result.reservedFigures);
+        result.reservedFigures = reservedFiguresOf(*result.reserved, settings, known ? &*known : nullptr);
+        applyReserved(*result.estimate, *result.reservedFigures, settings.setup);
+    } else {
+        result.reservedFigures.reset();
+    }
 }
 
 PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
@@ -84,6 +99,13 @@ PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
         return result;
     }
     result.memory = std::make_shared<const MemoryModel>(std::move(model).value());
+    if (!settings.reservedModel) {
+        // the tensors alone
+    } else if (auto reserved = buildReservedModel(result.analysis, settings)) {
+        result.reserved = std::move(reserved).value();
+    } else {
+        result.reservedError = reserved.error(); // the max batch is then the tensors' alone
+    }
     reestimate(result, settings);
     return result;
 }
@@ -158,6 +180,26 @@ void addEstimate(ordered_json& j, const Plan& plan, const PlanResult& result)
     j["headroom_bytes"] = e.headroomBytes();
 }
 
+/// What PyTorch's caching allocator reserves (docs/cli.md, "reserved").
+ordered_json reservedJson(const ReservedFigures& r)
+{
+    ordered_json j;
+    j["peak_bytes"] = r.peakReservedBytes;
+    j["peak_allocated_bytes"] = r.peakAllocatedBytes;
+    j["peak_with_overhead_bytes"] = r.peakWithOverheadBytes();
+    j["fits"] = r.fits;
+    j["capacity_bytes"] = r.capacityBytes;
+    j["overhead_bytes"] = r.overheadBytes;
+    j["cuda_context"] = {{"bytes", r.cudaContextBytes}, {"source", r.cudaContextSource}};
+    j["workspaces"] = {{"cublas_bytes", r.cublasWorkspaceBytes},
+                       {"cublas_handles", kCublasHandlesPerTrainingStep},
+                       {"cudnn_largest_bytes", r.cudnnWorkspaceBytes}};
+    j["max_batch"] = r.maxBatch.batch;
+    j["max_batch_at_capacity"] = r.maxBatch.unguarded;
+    j["margin_bytes"] = r.maxBatch.marginBytes;
+    return j;
+}
+
 /// Identical iterations of a Repeat block are one entry: `count` layers named name to last_name.
 ordered_json layersJson(const Analysis& a)
 {
@@ -221,6 +263,10 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
     if (result.estimate)
         addEstimate(j, plan, result);
     j["layers"] = layersJson(a);
+    if (result.reservedFigures && result.estimate)
+        j["reserved"] = reservedJson(*result.reservedFigures);
+    else if (result.reservedError)
+        j["reserved"] = {{"error", result.reservedError->message}};
     if (result.memory && result.estimate)
         j["timeline"] = timelineJson(a, *result.memory, plan.setup.batch);
     auto warnings = ordered_json::array();

@@ -176,9 +176,20 @@ private:
     /// tryConfiguration() when `need` samples per replica do not fit one micro-batch: the fewest
     /// accumulation steps that reach them.
     Tried tryAccumulation(Unit& unit, PlanSettings settings, std::int64_t need, Tried tried) const;
-    void keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const;
+    /// What the search already knows of a set-up's reserved model: the model and its max batch.
+    struct Reserved {
+        std::shared_ptr<const ReservedModel> model;
+        ReservedFigures searched; ///< capacityBytes and maxBatch
+        std::int64_t accumulationSteps = 1; ///< of the set-up it was built for
+    };
+    void keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model, const Reserved& reserved) const;
     [[nodiscard]] PlanCandidate candidateFor(const Analysis& analysis, const PlanSettings& settings,
-                                             const MemoryModel& model) const;
+                                             const MemoryModel& model, const Reserved& reserved) const;
+    /// The largest micro-batch of `settings` that fits: the reserved model's (the allocator's segments
+    /// under the GPU's memory less the overhead) where it can be built, else the tensors'. `reserved`
+    /// receives the model.
+    [[nodiscard]] std::int64_t largestFitting(const Analysis& analysis, const PlanSettings& settings,
+                                              const MemoryModel& model, Reserved& reserved) const;
 
     const Plan& m_base;
     PlanGoal m_goal;
@@ -269,9 +280,11 @@ std::vector<Parallelism> Search::parallelChoices() const
     return out;
 }
 
-PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model) const
+PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model,
+                                   const Reserved& reserved) const
 {
-    SetupFigures figures = figuresOf(analysis, model, settings).value();
+    SetupFigures figures = figuresOf(analysis, model, settings, reserved.model.get(),
+                                     reserved.model ? &reserved.searched : nullptr).value();
     PlanCandidate c;
     c.settings = settings;
     c.changes = changesBetween(m_baseSettings, settings, m_batchNorm);
@@ -280,9 +293,19 @@ PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings&
     return c;
 }
 
-void Search::keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const
+void Search::keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model,
+                  const Reserved& reserved) const
 {
-    PlanCandidate c = candidateFor(*unit.analysis, settings, model);
+    // The trace writes out up to three micro-batches: a set-up that chose another count (accumulation
+    // searched with two) gets its own reserved model, so its figures are `headroom estimate`'s.
+    const auto written = [](std::int64_t steps) { return std::min<std::int64_t>(steps, 3); };
+    Reserved own;
+    if (reserved.model && written(settings.setup.accumulationSteps) != written(reserved.accumulationSteps)) {
+        if (auto built = buildReservedModel(*unit.analysis, settings))
+            own.model = std::move(built).value();
+        own.searched.capacityBytes = ~std::uint64_t{0}; // nothing searched: figuresOf() searches
+    }
+    PlanCandidate c = candidateFor(*unit.analysis, settings, model, own.model ? own : reserved);
     if (m_goal.maxStepSeconds) {
         const double limit = *m_goal.maxStepSeconds;
         if (!c.throughput || c.throughput->stepSeconds > limit) {
@@ -305,6 +328,22 @@ bool optimizerStepPeaks(const MemoryModel& model, std::initializer_list<std::int
     });
 }
 
+std::int64_t Search::largestFitting(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model,
+                                    Reserved& reserved) const
+{
+    const std::int64_t tensors = model.maxBatch(settings.gpu.memoryBytes);
+    auto built = tensors >= 1 && settings.reservedModel ? buildReservedModel(analysis, settings)
+                                                        : Result<std::shared_ptr<const ReservedModel>>{nullptr};
+    reserved.model = built ? std::move(built).value() : nullptr;
+    reserved.accumulationSteps = settings.setup.accumulationSteps;
+    if (!reserved.model)
+        return tensors;
+    const std::uint64_t overhead = std::min(settings.gpu.memoryBytes, settings.setup.overheadBytes);
+    reserved.searched.capacityBytes = settings.gpu.memoryBytes - overhead;
+    reserved.searched.maxBatch = reserved.model->maxBatch(reserved.searched.capacityBytes);
+    return std::min(tensors, reserved.searched.maxBatch.batch);
+}
+
 Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
 {
     const Analysis& analysis = *unit.analysis;
@@ -320,7 +359,8 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
     ++unit.examined;
     if (!model)
         return {}; // not a set-up Headroom can estimate (nothing offloading would change)
-    const std::int64_t largest = model->maxBatch(capacity);
+    Reserved reserved;
+    const std::int64_t largest = largestFitting(analysis, settings, model.value(), reserved);
     // What decides the figures: the peak at the largest micro-batch, and just above it.
     Tried tried{true, optimizerStepPeaks(model.value(), {largest, largest + 1})};
     if (largest < 1) {
@@ -334,14 +374,14 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
     }
     if (!m_goal.targetBatch) {
         setup.batch = largest;
-        keep(unit, settings, model.value());
+        keep(unit, settings, model.value(), reserved);
         return tried;
     }
     const std::int64_t need = ceilDiv(*m_goal.targetBatch, ranks);
     if (need <= largest) {
         setup.batch = need;
         tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(model.value(), {need});
-        keep(unit, settings, model.value());
+        keep(unit, settings, model.value(), reserved);
         return tried;
     }
     return tryAccumulation(unit, std::move(settings), need, tried);
@@ -357,7 +397,8 @@ Search::Tried Search::tryAccumulation(Unit& unit, PlanSettings settings, std::in
     ++unit.examined;
     if (!accumulating)
         return tried;
-    const std::int64_t largestMicro = accumulating->maxBatch(m_base.gpu.memoryBytes);
+    Reserved reserved;
+    const std::int64_t largestMicro = largestFitting(*unit.analysis, settings, accumulating.value(), reserved);
     tried.optimizerStepMatters = tried.optimizerStepMatters
         || optimizerStepPeaks(accumulating.value(), {largestMicro, largestMicro + 1});
     const std::int64_t steps = accumulationStepsFor(need, largestMicro, divisorsFor(unit, need));
@@ -376,7 +417,7 @@ Search::Tried Search::tryAccumulation(Unit& unit, PlanSettings settings, std::in
     setup.accumulationSteps = steps;
     setup.batch = ceilDiv(need, steps);
     tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(accumulating.value(), {setup.batch});
-    keep(unit, settings, accumulating.value());
+    keep(unit, settings, accumulating.value(), reserved);
     return tried;
 }
 
@@ -481,7 +522,13 @@ Result<PlannerResult> Search::run()
     result.candidates = rankCandidates(std::move(candidates));
     if (result.candidates.empty() && closest) {
         const MemoryModel model = MemoryModel::build(*closest->analysis, closest->settings.setup).value();
-        result.closest = candidateFor(*closest->analysis, closest->settings, model);
+        Reserved reserved;
+        auto built = closest->settings.reservedModel ? buildReservedModel(*closest->analysis, closest->settings)
+                                                     : Result<std::shared_ptr<const ReservedModel>>{nullptr};
+        if (built)
+            reserved.model = std::move(built).value();
+        reserved.searched.capacityBytes = ~std::uint64_t{0}; // nothing searched: figuresOf() searches
+        result.closest = candidateFor(*closest->analysis, closest->settings, model, reserved);
         result.shortfall = closest->what;
     }
     return result;

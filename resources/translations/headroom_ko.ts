@@ -428,10 +428,6 @@ FLOPs</translation>
         <translation>오버헤드와 GPU 메모리.</translation>
     </message>
     <message>
-        <source>Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and cuDNN handles and workspaces, and the caching allocator&apos;s reserve; the real figure depends on the driver, the CUDA version and the libraries loaded. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
-        <translation>프레임워크 오버헤드는 사용자가 정하는 값(여기서는 %1)으로, CUDA 컨텍스트, 커널 이미지, cuBLAS와 cuDNN의 핸들 및 작업 공간, 캐싱 할당자의 예약분을 위한 것입니다. 실제 값은 드라이버, CUDA 버전, 로드된 라이브러리에 따라 다릅니다. GPU 메모리는 제조사가 밝힌 값이며, 디스플레이, 드라이버, 다른 프로세스가 그 일부를 차지할 수 있습니다.</translation>
-    </message>
-    <message>
         <source>Gradient accumulation.</source>
         <translation>그래디언트 누적.</translation>
     </message>
@@ -626,6 +622,22 @@ FLOPs</translation>
     <message>
         <source>Warning (%1).</source>
         <translation>경고 (%1).</translation>
+    </message>
+    <message>
+        <source> PyTorch&apos;s caching allocator reserves %1 at its peak for %2 of tensors: it rounds every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA context), the GPU holds %5.</source>
+        <translation> PyTorch 캐싱 할당자는 최대치에서 %2의 텐서를 위해 %1을 예약합니다. 모든 블록을 올림하고, 2 MiB와 20 MiB 세그먼트에 담으며, 해제된 블록을 캐시에 남겨 두고, cuBLAS와 cuDNN이 작업 공간을 씁니다(cuBLAS %3). 할당자 밖의 %4(CUDA 컨텍스트)를 더하면 GPU는 %5를 사용합니다.</translation>
+    </message>
+    <message>
+        <source> The max batch is the largest whose reserved peak fits in %1, keeping %2 spare for what the model cannot see exactly.</source>
+        <translation> 최대 배치는 예약 최대치가 %1 안에 들어가는 가장 큰 배치이며, 모델이 정확히 볼 수 없는 부분을 위해 %2의 여유를 남깁니다.</translation>
+    </message>
+    <message>
+        <source>Batch %1&apos;s tensors need %2 of %3, but PyTorch&apos;s caching allocator needs more than its %4 less a margin of %5.</source>
+        <translation>배치 %1의 텐서에는 %3 중 %2가 필요하지만, PyTorch 캐싱 할당자에는 %4에서 여유분 %5를 뺀 것보다 많은 메모리가 필요합니다.</translation>
+    </message>
+    <message>
+        <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version. The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
+        <translation>프레임워크 오버헤드는 PyTorch 캐싱 할당자 밖의 메모리로, 여기서는 %1입니다. 기본값은 GPU의 CUDA 컨텍스트(드라이버 상태와 CUDA, cuBLAS, cuDNN의 커널 이미지)이며 실제 크기는 드라이버와 CUDA 버전에 따라 다릅니다. 할당자의 올림, 캐시된 세그먼트와 단편화, cuBLAS와 cuDNN 작업 공간은 예약 수치에 들어 있으며, 이 수치는 스텝의 할당을 할당자 규칙대로 재생해 얻습니다. GPU 메모리는 제조사가 밝힌 값이며, 디스플레이, 드라이버, 다른 프로세스가 그 일부를 쓸 수 있습니다.</translation>
     </message>
 </context>
 <context>
@@ -1058,6 +1070,22 @@ FLOPs</translation>
     <message>
         <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
         <translation>체크포인팅: 샘플당 활성화 %2 대신 %1 (%3), 샘플당 재계산 %4 (순전파 연산 +%5 %)</translation>
+    </message>
+    <message>
+        <source>From the reserved peak: the largest batch whose first two steps PyTorch&apos;s caching allocator can hold in %1 (the GPU&apos;s memory less the overhead), keeping %2 spare; %3 at exactly %1.</source>
+        <translation>예약 최대치 기준: PyTorch 캐싱 할당자가 %1(GPU 메모리에서 오버헤드를 뺀 값) 안에 처음 두 스텝을 담을 수 있는 가장 큰 배치이며, %2의 여유를 남깁니다. 정확히 %1에서는 %3입니다.</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch&apos;s caching allocator: %1 (tensors %2), plus %3 outside it</source>
+        <translation>PyTorch 캐싱 할당자 예약: %1(텐서 %2), 할당자 밖에 %3 추가</translation>
+    </message>
+    <message>
+        <source>Above the max batch: PyTorch&apos;s allocator would reserve %1</source>
+        <translation>최대 배치 초과: PyTorch 할당자가 %1을 예약하게 됩니다</translation>
+    </message>
+    <message>
+        <source>Above the max batch of PyTorch&apos;s reserved memory</source>
+        <translation>PyTorch 예약 메모리 기준 최대 배치 초과</translation>
     </message>
 </context>
 <context>
@@ -2348,7 +2376,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>&quot;float&quot;: the type of its floating-point inputs (or the parameter type), following the precision; otherwise a fixed element type</source>
-        <translation>"float": 부동소수점 입력의 타입 (또는 파라미터 타입), 정밀도를 따름; 그 외에는 고정된 원소 타입</translation>
+        <translation>&quot;float&quot;: 부동소수점 입력의 타입 (또는 파라미터 타입), 정밀도를 따름; 그 외에는 고정된 원소 타입</translation>
     </message>
     <message>
         <source>Keeps every input for backward (the assumption)</source>
@@ -3368,6 +3396,14 @@ FLOPs</translation>
         <source>During one step</source>
         <translation>한 스텝 동안</translation>
     </message>
+    <message>
+        <source>Reserved (PyTorch&apos;s cache + overhead)</source>
+        <translation>예약(PyTorch 캐시 + 오버헤드)</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch at batch %1, with the overhead: %2</source>
+        <translation>배치 %1에서 PyTorch가 예약한 메모리(오버헤드 포함): %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanCandidateModel</name>
@@ -3571,10 +3607,6 @@ FLOPs</translation>
     <message>
         <source> MiB</source>
         <translation> MiB</translation>
-    </message>
-    <message>
-        <source>CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve</source>
-        <translation>CUDA 컨텍스트, 커널 이미지, cuBLAS/cuDNN 작업 공간, 할당자 예약</translation>
     </message>
     <message>
         <source>GPU:</source>
@@ -3783,6 +3815,10 @@ FLOPs</translation>
     <message>
         <source>%1 has no fused implementation in torch.optim</source>
         <translation>%1에는 torch.optim의 fused 구현이 없습니다</translation>
+    </message>
+    <message>
+        <source>Memory outside PyTorch&apos;s caching allocator: the CUDA context (its default follows the GPU). 0 leaves all of the GPU&apos;s memory to the allocator.</source>
+        <translation>PyTorch 캐싱 할당자 밖의 메모리: CUDA 컨텍스트(기본값은 GPU에 따라 정해짐). 0이면 GPU 메모리 전체를 할당자에 맡깁니다.</translation>
     </message>
 </context>
 <context>

@@ -428,10 +428,6 @@ FLOPs</translation>
         <translation>开销与 GPU 显存。</translation>
     </message>
     <message>
-        <source>Framework overhead is a user setting, here %1, for the CUDA context, kernel images, cuBLAS and cuDNN handles and workspaces, and the caching allocator&apos;s reserve; the real figure depends on the driver, the CUDA version and the libraries loaded. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
-        <translation>框架开销由用户设置，此处为 %1，用于 CUDA 上下文、内核映像、cuBLAS 和 cuDNN 的句柄与工作区，以及缓存分配器的预留；实际数值取决于驱动、CUDA 版本和加载的库。GPU 显存按厂商标称值计算；显示输出、驱动和其他进程可能占用其中一部分。</translation>
-    </message>
-    <message>
         <source>Gradient accumulation.</source>
         <translation>梯度累积。</translation>
     </message>
@@ -626,6 +622,22 @@ FLOPs</translation>
     <message>
         <source>Warning (%1).</source>
         <translation>警告（%1）。</translation>
+    </message>
+    <message>
+        <source> PyTorch&apos;s caching allocator reserves %1 at its peak for %2 of tensors: it rounds every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA context), the GPU holds %5.</source>
+        <translation>PyTorch 缓存分配器在峰值时为 %2 的张量预留 %1：它对每个块取整，把块放在 2 MiB 和 20 MiB 的段中，并缓存已释放的块；cuBLAS 和 cuDNN 还占用工作区（cuBLAS 为 %3）。加上分配器之外的 %4（CUDA 上下文），GPU 共占用 %5。</translation>
+    </message>
+    <message>
+        <source> The max batch is the largest whose reserved peak fits in %1, keeping %2 spare for what the model cannot see exactly.</source>
+        <translation>最大批量是预留峰值能放进 %1 的最大批量，并为模型无法精确预见的部分留出 %2 余量。</translation>
+    </message>
+    <message>
+        <source>Batch %1&apos;s tensors need %2 of %3, but PyTorch&apos;s caching allocator needs more than its %4 less a margin of %5.</source>
+        <translation>批量 %1 的张量需要 %2（共 %3），但 PyTorch 缓存分配器需要的显存超过其 %4 减去 %5 余量。</translation>
+    </message>
+    <message>
+        <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version. The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
+        <translation>框架开销是 PyTorch 缓存分配器之外的显存，此处为 %1：默认是该 GPU 的 CUDA 上下文（驱动状态以及 CUDA、cuBLAS 和 cuDNN 的内核映像），其实际大小取决于驱动和 CUDA 版本。分配器的取整、缓存的段和碎片，以及 cuBLAS 和 cuDNN 的工作区，都计入预留值；预留值来自按分配器规则重放训练步的分配。GPU 显存按厂商标称；显示、驱动和其他进程可能占用其中一部分。</translation>
     </message>
 </context>
 <context>
@@ -1058,6 +1070,22 @@ FLOPs</translation>
     <message>
         <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
         <translation>激活检查点：每样本激活值 %1（原为 %2，%3），每样本重计算 %4（前向计算 +%5 %）</translation>
+    </message>
+    <message>
+        <source>From the reserved peak: the largest batch whose first two steps PyTorch&apos;s caching allocator can hold in %1 (the GPU&apos;s memory less the overhead), keeping %2 spare; %3 at exactly %1.</source>
+        <translation>根据预留峰值：PyTorch 缓存分配器能在 %1（GPU 显存减去开销）内容纳前两步训练的最大批量，并留出 %2 余量；恰好 %1 时为 %3。</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch&apos;s caching allocator: %1 (tensors %2), plus %3 outside it</source>
+        <translation>PyTorch 缓存分配器预留：%1（张量 %2），另有 %3 在分配器之外</translation>
+    </message>
+    <message>
+        <source>Above the max batch: PyTorch&apos;s allocator would reserve %1</source>
+        <translation>超过最大批量：PyTorch 分配器将预留 %1</translation>
+    </message>
+    <message>
+        <source>Above the max batch of PyTorch&apos;s reserved memory</source>
+        <translation>超过 PyTorch 预留显存所允许的最大批量</translation>
     </message>
 </context>
 <context>
@@ -2348,7 +2376,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>&quot;float&quot;: the type of its floating-point inputs (or the parameter type), following the precision; otherwise a fixed element type</source>
-        <translation>"float"：其浮点输入的类型（或参数类型），随精度而定；否则为固定的元素类型</translation>
+        <translation>&quot;float&quot;：其浮点输入的类型（或参数类型），随精度而定；否则为固定的元素类型</translation>
     </message>
     <message>
         <source>Keeps every input for backward (the assumption)</source>
@@ -3368,6 +3396,14 @@ FLOPs</translation>
         <source>During one step</source>
         <translation>单步之内</translation>
     </message>
+    <message>
+        <source>Reserved (PyTorch&apos;s cache + overhead)</source>
+        <translation>预留（PyTorch 缓存 + 开销）</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch at batch %1, with the overhead: %2</source>
+        <translation>批量 %1 时 PyTorch 预留的显存（含开销）：%2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanCandidateModel</name>
@@ -3571,10 +3607,6 @@ FLOPs</translation>
     <message>
         <source> MiB</source>
         <translation> MiB</translation>
-    </message>
-    <message>
-        <source>CUDA context, kernel images, cuBLAS/cuDNN workspaces and allocator reserve</source>
-        <translation>CUDA 上下文、内核映像、cuBLAS/cuDNN 工作区和分配器预留</translation>
     </message>
     <message>
         <source>GPU:</source>
@@ -3783,6 +3815,10 @@ FLOPs</translation>
     <message>
         <source>%1 has no fused implementation in torch.optim</source>
         <translation>%1 在 torch.optim 中没有 fused 实现</translation>
+    </message>
+    <message>
+        <source>Memory outside PyTorch&apos;s caching allocator: the CUDA context (its default follows the GPU). 0 leaves all of the GPU&apos;s memory to the allocator.</source>
+        <translation>PyTorch 缓存分配器之外的显存：CUDA 上下文（默认值随 GPU 而定）。设为 0 则把 GPU 的全部显存留给分配器。</translation>
     </message>
 </context>
 <context>

@@ -9,6 +9,7 @@
 #include "headroom/Analysis.h"
 #include "headroom/Estimate.h"
 #include "headroom/ModelFile.h"
+#include "headroom/ReservedModel.h"
 
 #include <QTest>
 
@@ -182,6 +183,8 @@ class TestRepeat : public QObject {
 private Q_SLOTS:
     void compressedEqualsExpanded_data();
     void compressedEqualsExpanded();
+    void traceEqualsWrittenOut_data() { compressedEqualsExpanded_data(); }
+    void traceEqualsWrittenOut();
     void hundredThousandIterationsStayFew();
     void singledOutIterationsAreAnalysed();
     void outputsGroupIdenticalIterations();
@@ -294,6 +297,43 @@ void TestRepeat::compressedEqualsExpanded()
     }
     for (const std::uint64_t capacity : {1ULL << 30, 12ULL << 30, 100ULL << 30})
         QCOMPARE(compressedModel.value().maxBatch(capacity), expandedModel.value().maxBatch(capacity));
+}
+
+void TestRepeat::traceEqualsWrittenOut()
+{
+    // The allocation trace writes the hidden iterations out (StepGraphExpansion): it must be the written-out
+    // network's, allocation for allocation: kind, phase and bytes (only the layer rows differ).
+    QFETCH(Network, net);
+    QFETCH(int, precision);
+    QFETCH(int, checkpointing);
+    QFETCH(int, accumulation);
+    QFETCH(int, sharding);
+    QFETCH(int, gpus);
+    QFETCH(int, tensorParallel);
+    QFETCH(int, loraRank);
+    Setup s = setupWith(static_cast<Precision>(precision), static_cast<Checkpointing>(checkpointing));
+    s.options.lora.rank = loraRank;
+    s.training.accumulationSteps = accumulation;
+    s.training.parallel.sharding = static_cast<Sharding>(sharding);
+    s.training.parallel.gpus = gpus;
+    s.training.parallel.tensorParallel = tensorParallel;
+    const bool wrapped = s.options.checkpointing == Checkpointing::PerBlock;
+    const Network written = wrapped ? wrapIterations(net) : expandRepeats(net);
+    const auto compressed = ReservedModel::build(analyze(net, s.options), s.training);
+    const auto expanded = ReservedModel::build(analyze(written, s.options), s.training);
+    QVERIFY2(compressed.ok(), compressed.ok() ? "" : compressed.error().message.c_str());
+    QVERIFY2(expanded.ok(), expanded.ok() ? "" : expanded.error().message.c_str());
+    const auto& a = compressed.value().trace().events();
+    const auto& b = expanded.value().trace().events();
+    QCOMPARE(a.size(), b.size());
+    QCOMPARE(compressed.value().trace().blocks(), expanded.value().trace().blocks());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const bool same = a[i].allocate == b[i].allocate && a[i].kind == b[i].kind && a[i].stage == b[i].stage
+            && a[i].step == b[i].step && a[i].optional == b[i].optional && a[i].block == b[i].block
+            && a[i].bytes == b[i].bytes;
+        QVERIFY2(same, qPrintable(QStringLiteral("event %1 of %2 differs").arg(i).arg(a.size())));
+    }
+    QCOMPARE(compressed.value().reservedAt(7), expanded.value().reservedAt(7));
 }
 
 void TestRepeat::hundredThousandIterationsStayFew()

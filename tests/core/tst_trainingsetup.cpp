@@ -2,6 +2,7 @@
 // another setting changes (normalized), worked out from which optimizers torch.optim 2.x builds with
 // fused=True on CUDA and which steps torch.optim does not run at all; and the defaults a plan starts from.
 #include "headroom/GpuCatalog.h"
+#include "headroom/Plan.h"
 #include "headroom/TrainingSetup.h"
 
 #include <QTest>
@@ -108,7 +109,8 @@ void TestTrainingSetup::normalizedKeepsTheRest()
 
 void TestTrainingSetup::defaults()
 {
-    // The documented defaults (docs/cli.md): batch 32, overhead 512 MiB = 536,870,912 bytes, Adam with
+    // The documented defaults (docs/cli.md): batch 32, overhead 512 MiB = 536,870,912 bytes (the CUDA
+    // context of the default GPU, defaultGpu() below), Adam with
     // PyTorch 2.x's foreach step, one GPU, 40 % utilisation.
     const TrainingSetup s;
     QCOMPARE(s.batch, std::int64_t{32});
@@ -131,6 +133,8 @@ void TestTrainingSetup::defaultGpu()
     QCOMPARE(gpu.name, std::string("GeForce GTX 1080"));
     QCOMPARE(gpu.memoryBytes, 8ULL << 30); // 8 GB of GDDR5X
     QVERIFY(!gpu.custom);
+    // A set-up's default overhead is this GPU's CUDA context (Pascal, lazy loading: 512 MiB).
+    QCOMPARE(defaultOverheadBytes(gpu), kDefaultOverheadBytes);
     // A catalogue without it starts on its first GPU; an empty one on an 8 GiB GPU of its own.
     Gpu other;
     other.name = "Other";

@@ -375,6 +375,14 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
             qPrintable(QStringLiteral("max batch %1 missing").arg(e.maxBatch)));
     else
         QVERIFY(simplified(text).contains(QStringLiteral("Not even batch 1 fits")));
+    // Reserved next to allocated, and why they differ (issue 23).
+    if (result.reservedFigures) {
+        const ReservedFigures& r = *result.reservedFigures;
+        const QString reserved = QStringLiteral("PyTorch's caching allocator reserves %1 at its peak for %2 of tensors")
+                                     .arg(qs(formatBytes(r.peakReservedBytes)), qs(formatBytes(r.peakAllocatedBytes)));
+        QVERIFY2(simplified(text).contains(reserved), qPrintable(reserved));
+        QVERIFY(simplified(text).contains(QStringLiteral("keeps freed blocks cached")));
+    }
 
     // The chart's labels are text too: the GPU line and the current batch.
     const QString gpuLabel = qs(plan.gpu.name + ": " + formatBytes(plan.gpu.memoryBytes));

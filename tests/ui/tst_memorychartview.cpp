@@ -40,6 +40,7 @@ private Q_SLOTS:
     void emptyNetworkSaysSo();
     void errorInsteadOfStaleChart();
     void communicationHasItsOwnBand();
+    void reservedLineNextToAllocated();
 };
 
 namespace {
@@ -211,7 +212,12 @@ void TestMemoryChartView::rangeFollowsMaxBatchAndVram()
     // ends a little above the card's memory (its line is not flat on the axis).
     Fixture f;
     const auto model = f.model();
-    const std::int64_t max = model.maxBatch(1ULL << 30);
+    // The max batch is the reserved model's (issue 23): at most the tensors' alone.
+    const PlanResult result = evaluate(f.doc.plan());
+    QVERIFY(result.reservedFigures);
+    const std::int64_t max = result.estimate->maxBatch;
+    QCOMPARE(max, result.reservedFigures->maxBatch.batch);
+    QVERIFY(max <= model.maxBatch(1ULL << 30));
     QVERIFY2(max > 1000, qPrintable(QString::number(max)));
     QVERIFY(f.view.axisMaxBatch() >= static_cast<double>(max));
     QVERIFY(f.view.axisMaxBatch() <= 2.5 * static_cast<double>(max));
@@ -290,6 +296,33 @@ void TestMemoryChartView::communicationHasItsOwnBand()
         colours.insert(ui::ComponentColors::color(c).rgb());
     QCOMPARE(colours.size(), static_cast<qsizetype>(ui::ComponentColors::kStackOrder.size()));
     QCOMPARE(ui::ComponentColors::kStackOrder.size(), kAllComponents.size());
+}
+
+void TestMemoryChartView::reservedLineNextToAllocated()
+{
+    // The reserved line (the caching allocator's segments plus the overhead) runs beside the stack of
+    // tensors: never below it (rounding and cached blocks only add), below the GPU's memory up to the
+    // max batch, and it reads what the reserved model replays.
+    Fixture f;
+    const PlanResult result = evaluate(f.doc.plan());
+    QVERIFY(result.reserved && result.reservedFigures);
+    const QList<QPointF> reserved = f.view.reservedPoints();
+    QVERIFY2(reserved.size() >= 10, qPrintable(QString::number(reserved.size())));
+    const MemoryModel model = f.model();
+    const std::uint64_t overhead = f.doc.plan().setup.overheadBytes;
+    for (const QPointF& p : reserved) {
+        const auto batch = static_cast<std::int64_t>(p.x());
+        const auto bytes = static_cast<std::uint64_t>(p.y());
+        QVERIFY2(bytes >= model.at(batch)->total(), qPrintable(QString::number(batch)));
+        if (batch <= result.estimate->maxBatch) {
+            QVERIFY2(bytes <= 1ULL << 30, qPrintable(QString::number(batch)));
+            QCOMPARE(bytes, result.reserved->run(batch, result.reservedFigures->capacityBytes).peakReserved + overhead);
+        }
+    }
+    QCOMPARE(static_cast<std::int64_t>(reserved.front().x()), std::int64_t { 1 });
+    // The tooltip gives it too.
+    QVERIFY2(f.view.breakdownText(1).contains(QStringLiteral("Reserved by PyTorch at batch 1")),
+        qPrintable(f.view.breakdownText(1)));
 }
 
 QTEST_MAIN(TestMemoryChartView)

@@ -114,7 +114,15 @@ void TestPlanController::chartSweepIsTheMemoryModel()
     QCOMPARE(chart.capacityBytes, 1ULL << 30);
     auto model = MemoryModel::build(analyze(doc.network(), Precision::Fp32), doc.plan().setup);
     QVERIFY(model);
-    QCOMPARE(chart.maxBatch, model->maxBatch(1ULL << 30));
+    // Its max batch is the reserved model's, as every view's (issue 23), at most the tensors' alone.
+    const PlanResult evaluated = evaluate(doc.plan());
+    QCOMPARE(chart.maxBatch, evaluated.estimate->maxBatch);
+    QVERIFY(chart.maxBatch <= model->maxBatch(1ULL << 30));
+    // The reserved line: every 8th sample and the last, as the replay gives them plus the overhead.
+    QCOMPARE(chart.reservedBatches.size(), chart.reservedBytes.size());
+    QCOMPARE(chart.reservedBatches.front(), std::int64_t{1});
+    QCOMPARE(chart.reservedBatches.back(), chart.batches.back());
+    QCOMPARE(chart.reservedBatches.size(), (chart.batches.size() - 1 + 7) / 8 + 1);
     QCOMPARE(chart.batches.front(), std::int64_t{1});
     QCOMPARE(chart.batches.size(), chart.breakdowns.size());
     for (std::size_t i = 0; i < chart.batches.size(); i += 37)

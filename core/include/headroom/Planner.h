@@ -125,6 +125,7 @@ struct GpuComparison final {
     Estimate estimate; ///< at the set-up's batch; estimate.maxBatch as `headroom max-batch` gives it
     std::optional<ThroughputEstimate> throughput;
     std::string throughputError; ///< why there is no throughput estimate ("... has no bfloat16 support")
+    std::optional<ReservedFigures> reserved; ///< what the allocator reserves on this GPU (its max batch is the estimate's)
     bool reachesTarget = false;  ///< estimate.maxEffectiveBatch >= the target
     bool smallestReachingTarget = false; ///< the first row that reaches it: least memory, then fastest
 };

@@ -89,6 +89,8 @@ public:
     [[nodiscard]] std::uint64_t optimizerState() const noexcept { return m_optimizerState; }
     /// A byte count did not fit 64 bits somewhere in the step.
     [[nodiscard]] bool overflowed() const noexcept { return m_overflow; }
+    /// The set-up's per-GPU constants the step was simulated under.
+    [[nodiscard]] const StepConditions& conditions() const noexcept { return m_conditions; }
 
 private:
     std::vector<StepMoment> m_moments;
@@ -96,6 +98,7 @@ private:
     UpperEnvelope m_first;
     std::uint64_t m_optimizerState = 0;
     bool m_overflow = false;
+    StepConditions m_conditions;
 };
 
 } // namespace headroom

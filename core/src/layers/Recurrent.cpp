@@ -10,8 +10,13 @@
 //   result3  cuDNN's training reserve space (below)
 //   weight, result4 (the flat weight buffer) are the parameters themselves in fp32; under autocast
 //            they are a fresh float16 flat copy, counted as the autocast weight copy (castByAutocast).
-// The dropout-state buffer (cudnnDropoutGetStatesSize, cached once per device) and cuDNN's workspace
-// (freed after the call) are not per-sample saved tensors and are not counted.
+// The dropout-state buffer (cudnnDropoutGetStatesSize, cached once per device) is not counted. cuDNN's
+// workspace (cudnnGetRNNTempSpaceSizes' workSpaceSize, allocated by _cudnn_rnn and _cudnn_rnn_backward
+// through the caching allocator and freed when they return) is not a saved tensor but is alive while
+// they run: its size is not documented either. Counted as scratch of the forward and of the backward
+// (issue 23), erring high: the input projections of every step for all gates at once, T x D x gates x H
+// elements per sample (gates: 4 LSTM, 3 GRU), which cuDNN's standard algorithm computes up front as one
+// GEMM per layer and which a workspace must at least hold once; a real workspace may be smaller.
 //
 // Reserve space (cudnnGetRNNTrainingReserveSize / cudnnGetRNNTempSpaceSizes). NVIDIA does not
 // document its size. The model used here, per sample, in elements of the RNN's dtype:
@@ -126,6 +131,10 @@ public:
         if (dropout > 0.0 && layers > 1)
             o.saved.push_back(SavedTensor::internal("inter-layer dropout mask (estimate)",
                 Count::fromSigned(layers - 1) * t * d * h, DType::Bool));
+        // cuDNN's workspace while the forward and the backward run (see above: an upper estimate).
+        const Count workspace = t * d * gates * h * Count{elementSize(type)};
+        o.forwardScratchBytesPerSample = workspace;
+        o.backwardScratchBytesPerSample = workspace;
         o.forwardFlopsPerSample = flops;
         return o;
     }

@@ -1,0 +1,185 @@
+// Speed of the reserved-memory model (issue 23): building the allocation trace of a 10,000-layer step,
+// replaying it through the caching allocator once (a chart point, reservedAt), and the max batch search.
+// Run: build/tests/benchmarks/bench_reserved (add -iterations N for stable figures). docs/performance.md.
+// Each benchmark also logs the processor time per call (the project's machine is shared: wall clock under
+// load is several times the processor time).
+#include "BenchNetworks.h"
+#include "headroom/Analysis.h"
+#include "headroom/Plan.h"
+#include "headroom/ReservedModel.h"
+
+#include <QTest>
+#include <ctime>
+
+using namespace headroom;
+
+namespace {
+
+/// Processor time of this process, milliseconds.
+double cpuMs()
+{
+    timespec t {};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+/// Logs the processor time per call of a benchmark body that ran `calls` times since `start`.
+void logCpu(const char* what, double start, int calls)
+{
+    qInfo("%s: %.1f ms processor time per call (%d calls)", what, (cpuMs() - start) / calls, calls);
+}
+
+using bench::tenThousandLayers;
+
+/// The same 10,000 layers as one Repeat of 2,000 blocks: the trace writes the hidden ones out.
+Network tenThousandLayersRepeated()
+{
+    Network n;
+    n.name = "bench";
+    n.input = InputSpec { Shape { { 64, 32, 32 } }, DType::Float32 };
+    const nlohmann::json conv
+        = { { "out_channels", 64 }, { "kernel_size", 3 }, { "padding", 1 }, { "bias", false } };
+    n.layers.push_back(test::repeat("b", 2000,
+        { test::layer("Conv2d", conv, "conv1"), test::layer("BatchNorm2d", {}, "bn"),
+            test::layer("ReLU", { { "inplace", true } }, "relu"), test::layer("Conv2d", conv, "conv2"),
+            test::layer("Add", {}, "add", { "conv2", "repeat_input" }) }));
+    return n;
+}
+
+} // namespace
+
+class BenchReserved : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void buildTraceTenThousandLayers();
+    void buildTraceRepeated();
+    void replayTenThousandLayers();
+    void maxBatchTenThousandLayers();
+    void evaluateTenThousandLayers();
+    void sliderTickTenThousandLayers();
+
+private:
+    Analysis m_analysis;
+    Analysis m_repeated;
+    TrainingSetup m_setup;
+};
+
+void BenchReserved::initTestCase()
+{
+    m_analysis = analyze(tenThousandLayers(), Precision::Fp32);
+    m_repeated = analyze(tenThousandLayersRepeated(), Precision::Fp32);
+    QVERIFY(m_analysis.valid() && m_repeated.valid());
+    m_setup.overheadBytes = 0;
+    const auto m = ReservedModel::build(m_analysis, m_setup);
+    QVERIFY(m.ok());
+    qInfo("trace: %zu events, %u tensors", m.value().trace().events().size(), m.value().trace().blocks());
+}
+
+void BenchReserved::buildTraceTenThousandLayers()
+{
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        const auto m = ReservedModel::build(m_analysis, m_setup);
+        QVERIFY(m.ok());
+        ++calls;
+    }
+    logCpu("build", start, calls);
+}
+
+void BenchReserved::buildTraceRepeated()
+{
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        const auto m = ReservedModel::build(m_repeated, m_setup);
+        QVERIFY(m.ok());
+        ++calls;
+    }
+    logCpu("build (Repeat written out)", start, calls);
+}
+
+void BenchReserved::replayTenThousandLayers()
+{
+    const auto m = ReservedModel::build(m_analysis, m_setup);
+    QVERIFY(m.ok());
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        const ReservedRun r = m.value().run(4);
+        QVERIFY(r.fits);
+        ++calls;
+    }
+    logCpu("one replay", start, calls);
+}
+
+void BenchReserved::maxBatchTenThousandLayers()
+{
+    const auto m = ReservedModel::build(m_analysis, m_setup);
+    QVERIFY(m.ok());
+    std::int64_t batch = 0;
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        batch = m.value().maxBatch(80ULL << 30).batch;
+        ++calls;
+    }
+    logCpu("maxBatch", start, calls);
+    qInfo("max batch in 80 GiB: %lld", static_cast<long long>(batch));
+    QVERIFY(batch > 0);
+}
+
+namespace {
+/// The plan on an 80 GiB GPU with no overhead, as evaluate() takes it.
+PlanSettings eightyGiB(std::int64_t batch)
+{
+    PlanSettings s;
+    s.setup.overheadBytes = 0;
+    s.setup.batch = batch;
+    s.gpu.name = "80 GiB";
+    s.gpu.memoryBytes = 80ULL << 30;
+    return s;
+}
+} // namespace
+
+void BenchReserved::evaluateTenThousandLayers()
+{
+    // A set-up change in the GUI, `headroom estimate` after the analysis: the step model, the trace,
+    // the max batch search and one replay at the batch.
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        const PlanResult r = evaluate(eightyGiB(4), m_analysis);
+        QVERIFY(r.reservedFigures.has_value());
+        ++calls;
+    }
+    logCpu("evaluate (set-up change)", start, calls);
+}
+
+void BenchReserved::sliderTickTenThousandLayers()
+{
+    // A slider tick: reestimate() at a new batch, the max batch kept (same capacity): one replay.
+    PlanResult r = evaluate(eightyGiB(4), m_analysis);
+    QVERIFY(r.reservedFigures.has_value());
+    std::int64_t batch = 4;
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        batch = batch == 4 ? 8 : 4;
+        reestimate(r, eightyGiB(batch));
+        ++calls;
+    }
+    logCpu("slider tick (reestimate)", start, calls);
+    QVERIFY(r.estimate && r.estimate->fits);
+}
+
+QTEST_APPLESS_MAIN(BenchReserved)
+#include "bench_reserved.moc"

@@ -1,0 +1,319 @@
+// The caching allocator simulation (issue 23) on short sequences whose bytes are worked out by hand from
+// the rules of c10/cuda/CUDACachingAllocator.cpp: round_size (512-byte blocks), get_allocation_size (2 MiB
+// small segments, 20 MiB shared large segments for 1-10 MiB, else 2 MiB multiples), get_free_block (best
+// fit), should_split (small pool: any remainder of 512 bytes; large pool: a remainder over 1 MiB),
+// free_block (merge with free neighbours), malloc's release-and-retry at the cap, expandable segments.
+#include "headroom/CachingAllocator.h"
+
+#include <QTest>
+
+using namespace headroom;
+
+namespace {
+constexpr std::uint64_t KiB = 1024;
+constexpr std::uint64_t MiB = 1024 * KiB;
+
+AllocatorSettings capped(std::uint64_t capacity)
+{
+    AllocatorSettings s;
+    s.capacity = capacity;
+    return s;
+}
+} // namespace
+
+class TestCachingAllocator : public QObject
+{
+    Q_OBJECT
+private slots:
+    void roundSize_data();
+    void roundSize();
+    void allocationSize_data();
+    void allocationSize();
+    void smallRequestsShareTwoMebibyteSegments();
+    void largeRequestsSplitOnlyOverOneMebibyte();
+    void unsplitRemainderCountsAsAllocated();
+    void freedBlockIsReusedAndSplit();
+    void freedNeighboursMerge();
+    void largeCachedBlockThatCannotBeReused();
+    void capReleasesCacheAndRetries();
+    void fragmentationCausesOutOfMemory();
+    void maxSplitSizeKeepsOversizeBlocksWhole();
+    void expandableSegmentsGrowOneSegment();
+    void expandableSegmentsReleasePages();
+    void fragmentationNamesWhatFreedTheBytes();
+};
+
+void TestCachingAllocator::roundSize_data()
+{
+    QTest::addColumn<quint64>("size");
+    QTest::addColumn<quint32>("divisions");
+    QTest::addColumn<quint64>("rounded");
+    // round_size: below 512 bytes a 512-byte block; otherwise the next multiple of 512.
+    QTest::newRow("0 bytes") << quint64 { 0 } << 0u << quint64 { 512 };
+    QTest::newRow("1 byte") << quint64 { 1 } << 0u << quint64 { 512 };
+    QTest::newRow("512") << quint64 { 512 } << 0u << quint64 { 512 };
+    QTest::newRow("513") << quint64 { 513 } << 0u << quint64 { 1024 };
+    QTest::newRow("a 1000-float bias") << quint64 { 4000 } << 0u << quint64 { 4096 };
+    // roundup_power2_divisions:4 splits [1 MiB, 2 MiB) into 1, 1.25, 1.5, 1.75 MiB: 1.2 MiB -> 1.25 MiB.
+    QTest::newRow("1.2 MiB, 4 divisions") << quint64 { 1258291 } << 4u << quint64 { 1310720 };
+    // A power of two stays; below 512 x divisions the plain rule applies (1200 -> 1536).
+    QTest::newRow("2 MiB, 4 divisions") << quint64 { 2 * MiB } << 4u << quint64 { 2 * MiB };
+    QTest::newRow("1200, 4 divisions") << quint64 { 1200 } << 4u << quint64 { 1536 };
+    // 5000 lies in [4096, 8192): steps of 1024, next is 5120.
+    QTest::newRow("5000, 4 divisions") << quint64 { 5000 } << 4u << quint64 { 5120 };
+}
+
+void TestCachingAllocator::roundSize()
+{
+    QFETCH(quint64, size);
+    QFETCH(quint32, divisions);
+    QFETCH(quint64, rounded);
+    AllocatorSettings s;
+    s.roundupPower2Divisions.fill(divisions);
+    QCOMPARE(CachingAllocator::roundSize(size, s), rounded);
+}
+
+void TestCachingAllocator::allocationSize_data()
+{
+    QTest::addColumn<quint64>("size");
+    QTest::addColumn<quint64>("segment");
+    QTest::newRow("512 bytes: small segment") << quint64 { 512 } << quint64 { 2 * MiB };
+    QTest::newRow("1 MiB: still small") << quint64 { MiB } << quint64 { 2 * MiB };
+    QTest::newRow("1 MiB + 512: shared 20 MiB") << quint64 { MiB + 512 } << quint64 { 20 * MiB };
+    QTest::newRow("10 MiB - 512: shared 20 MiB") << quint64 { 10 * MiB - 512 } << quint64 { 20 * MiB };
+    QTest::newRow("10 MiB: its own") << quint64 { 10 * MiB } << quint64 { 10 * MiB };
+    QTest::newRow("11 MiB + 512: 12 MiB") << quint64 { 11 * MiB + 512 } << quint64 { 12 * MiB };
+}
+
+void TestCachingAllocator::allocationSize()
+{
+    QFETCH(quint64, size);
+    QFETCH(quint64, segment);
+    QCOMPARE(CachingAllocator::allocationSize(size), segment);
+}
+
+void TestCachingAllocator::smallRequestsShareTwoMebibyteSegments()
+{
+    CachingAllocator a;
+    // 1 MiB is a small request: a 2 MiB segment, split (1 MiB left >= 512 bytes).
+    const auto x = a.allocate(MiB);
+    QCOMPARE(a.stats().reserved, 2 * MiB);
+    QCOMPARE(a.stats().allocated, MiB);
+    // The second 1 MiB takes the remainder exactly; nothing is left to split.
+    const auto y = a.allocate(MiB);
+    QCOMPARE(a.stats().reserved, 2 * MiB);
+    QCOMPARE(a.blockSize(y), MiB);
+    // A 1-byte request (512 bytes) finds no free block: a second segment.
+    QVERIFY(a.allocate(1) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 4 * MiB);
+    QCOMPARE(a.stats().allocated, 2 * MiB + 512);
+    QCOMPARE(a.stats().requested, 2 * MiB + 1);
+    QVERIFY(x != y);
+}
+
+void TestCachingAllocator::largeRequestsSplitOnlyOverOneMebibyte()
+{
+    CachingAllocator a;
+    // 1 MiB + 1 byte rounds to 1 MiB + 512: large pool, a 20 MiB segment split (19 MiB - 512 left > 1 MiB).
+    const auto x = a.allocate(MiB + 1);
+    QCOMPARE(a.blockSize(x), MiB + 512);
+    QCOMPARE(a.stats().reserved, 20 * MiB);
+    // 18.5 MiB: the best fit is the 19 MiB - 512 remainder; 0.5 MiB - 512 would be left, not over 1 MiB,
+    // so the whole remainder is handed out.
+    const auto y = a.allocate(18 * MiB + 512 * KiB);
+    QCOMPARE(a.blockSize(y), 19 * MiB - 512);
+    QCOMPARE(a.stats().reserved, 20 * MiB);
+    QCOMPARE(a.stats().allocated, 20 * MiB);
+}
+
+void TestCachingAllocator::unsplitRemainderCountsAsAllocated()
+{
+    CachingAllocator a;
+    // 11 MiB + 1 byte: a 12 MiB segment (2 MiB multiple); 1 MiB - 512 left is not over 1 MiB: no split,
+    // and max_memory_allocated counts the whole 12 MiB.
+    const auto x = a.allocate(11 * MiB + 1);
+    QCOMPARE(a.blockSize(x), 12 * MiB);
+    QCOMPARE(a.stats().allocated, 12 * MiB);
+    QCOMPARE(a.stats().reserved, 12 * MiB);
+    // Exactly 10 MiB has a segment of its own, nothing shared.
+    QVERIFY(a.allocate(10 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 22 * MiB);
+}
+
+void TestCachingAllocator::freedBlockIsReusedAndSplit()
+{
+    CachingAllocator a;
+    const auto x = a.allocate(50 * MiB);
+    a.free(x);
+    QCOMPARE(a.stats().allocated, 0u);
+    QCOMPARE(a.stats().reserved, 50 * MiB); // cached, not returned
+    // 30 MiB: the cached 50 MiB block is the best fit, split (20 MiB left > 1 MiB): no new segment.
+    const auto y = a.allocate(30 * MiB);
+    QCOMPARE(a.blockSize(y), 30 * MiB);
+    QCOMPARE(a.stats().reserved, 50 * MiB);
+    // The 20 MiB remainder takes a 20 MiB request exactly.
+    QVERIFY(a.allocate(20 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 50 * MiB);
+    QCOMPARE(a.stats().allocated, 50 * MiB);
+    QCOMPARE(a.stats().segments, 1u);
+}
+
+void TestCachingAllocator::freedNeighboursMerge()
+{
+    CachingAllocator a;
+    const auto x = a.allocate(50 * MiB);
+    a.free(x);
+    const auto y = a.allocate(30 * MiB); // [y 30][free 20]
+    const auto z = a.allocate(20 * MiB); // [y 30][z 20]
+    a.free(y); // [free 30][z 20]
+    a.free(z); // merges with its free neighbour: [free 50]
+    // 50 MiB fits the merged block: no new segment.
+    QVERIFY(a.allocate(50 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 50 * MiB);
+    QCOMPARE(a.stats().segments, 1u);
+    QCOMPARE(a.stats().peakReserved, 50 * MiB);
+}
+
+void TestCachingAllocator::largeCachedBlockThatCannotBeReused()
+{
+    CachingAllocator a;
+    const auto x = a.allocate(50 * MiB);
+    QVERIFY(a.allocate(50 * MiB) != CachingAllocator::kFailed);
+    a.free(x);
+    // 60 MiB: the only cached block (50 MiB) is too small, so cudaMalloc a 60 MiB segment while the 50 MiB
+    // one stays cached: 50 + 50 + 60.
+    QVERIFY(a.allocate(60 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 160 * MiB);
+    QCOMPARE(a.stats().allocated, 110 * MiB);
+    // Releasing the cache returns the unused 50 MiB segment.
+    a.emptyCache();
+    QCOMPARE(a.stats().reserved, 110 * MiB);
+    QCOMPARE(a.stats().peakReserved, 160 * MiB);
+}
+
+void TestCachingAllocator::capReleasesCacheAndRetries()
+{
+    CachingAllocator a { capped(100 * MiB) };
+    const auto x = a.allocate(50 * MiB);
+    a.free(x);
+    // 60 MiB: nothing cached fits; a new 60 MiB segment would make 110 MiB > 100 MiB, so malloc releases
+    // the cached (unsplit) 50 MiB segment and retries: 60 MiB reserved.
+    const auto y = a.allocate(60 * MiB);
+    QVERIFY(y != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 60 * MiB);
+    QCOMPARE(a.stats().allocRetries, 1u);
+    QCOMPARE(a.stats().ooms, 0u);
+    QCOMPARE(a.stats().peakReserved, 60 * MiB);
+}
+
+void TestCachingAllocator::fragmentationCausesOutOfMemory()
+{
+    CachingAllocator a { capped(100 * MiB) };
+    const auto x = a.allocate(60 * MiB);
+    a.free(x);
+    // 30 MiB splits the cached 60 MiB segment: [y 30][free 30].
+    const auto y = a.allocate(30 * MiB);
+    QVERIFY(y != CachingAllocator::kFailed);
+    // 45 MiB: no cached block of 45 MiB; 60 + 46 (2 MiB multiple) > 100; the 60 MiB segment is split, so
+    // releasing the cache frees nothing: out of memory with 30 MiB allocated under a 100 MiB cap.
+    QCOMPARE(a.allocate(45 * MiB), CachingAllocator::kFailed);
+    QCOMPARE(a.stats().ooms, 1u);
+    QCOMPARE(a.stats().reserved, 60 * MiB);
+    QCOMPARE(a.stats().allocated, 30 * MiB);
+    // Once y is freed the segment is whole again and 45 MiB splits it: no new segment.
+    a.free(y);
+    QVERIFY(a.allocate(45 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 60 * MiB);
+}
+
+void TestCachingAllocator::maxSplitSizeKeepsOversizeBlocksWhole()
+{
+    AllocatorSettings s;
+    s.maxSplitSize = 40 * MiB;
+    CachingAllocator a { s };
+    const auto x = a.allocate(100 * MiB);
+    a.free(x);
+    // 30 MiB < max_split_size may not take the oversize (>= 40 MiB) cached block: a new 30 MiB segment.
+    QVERIFY(a.allocate(30 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 130 * MiB);
+    // 90 MiB >= max_split_size takes an oversize block only within 20 MiB of its size: 100 < 90 + 20.
+    const auto z = a.allocate(90 * MiB);
+    QCOMPARE(a.blockSize(z), 100 * MiB); // not split
+    QCOMPARE(a.stats().reserved, 130 * MiB);
+}
+
+void TestCachingAllocator::expandableSegmentsGrowOneSegment()
+{
+    AllocatorSettings s;
+    s.expandableSegments = true;
+    CachingAllocator a { s };
+    // 5 MiB maps one 20 MiB page of the large pool's segment: [5 used][15 free], 20 MiB reserved.
+    const auto x = a.allocate(5 * MiB);
+    QCOMPARE(a.stats().reserved, 20 * MiB);
+    // 30 MiB: no mapped block fits; the lowest place with room is the free 15 MiB followed by unmapped
+    // space: map 15 MiB more, rounded to a 20 MiB page -> [5][35 free] -> [5][30 used][5 free], 40 MiB.
+    const auto y = a.allocate(30 * MiB);
+    QCOMPARE(a.stats().reserved, 40 * MiB);
+    a.free(x);
+    a.free(y);
+    // Everything is free and contiguous: 38 MiB fits without mapping more.
+    QVERIFY(a.allocate(38 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 40 * MiB);
+
+    // Without expandable segments: 20 MiB shared segment + a 30 MiB segment; after freeing both, 38 MiB
+    // fits neither cached block: a third segment.
+    CachingAllocator b;
+    const auto p = b.allocate(5 * MiB);
+    const auto q = b.allocate(30 * MiB);
+    QCOMPARE(b.stats().reserved, 50 * MiB);
+    b.free(p);
+    b.free(q);
+    QVERIFY(b.allocate(38 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(b.stats().reserved, 88 * MiB);
+}
+
+void TestCachingAllocator::expandableSegmentsReleasePages()
+{
+    AllocatorSettings s;
+    s.expandableSegments = true;
+    s.capacity = 60 * MiB;
+    CachingAllocator a { s };
+    const auto x = a.allocate(30 * MiB); // two 20 MiB pages: [30 used][10 free], 40 MiB
+    const auto y = a.allocate(5 * MiB); // fits the 10 MiB free tail: 40 MiB
+    QCOMPARE(a.stats().reserved, 40 * MiB);
+    a.free(x); // [30 free][5 used][5 free]
+    // 25 MiB fits the free 30 MiB at the start without growing.
+    const auto z = a.allocate(25 * MiB);
+    QCOMPARE(a.stats().reserved, 40 * MiB);
+    a.free(z);
+    a.free(y);
+    // Releasing the cache unmaps every page no allocation touches: nothing is left.
+    a.emptyCache();
+    QCOMPARE(a.stats().reserved, 0u);
+    // At the cap: the alloc_block check counts get_allocation_size (a 50 MiB request: 50 MiB <= 60), then
+    // three 20 MiB pages are mapped: [50 used][10 free], 60 MiB.
+    QVERIFY(a.allocate(50 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 60 * MiB);
+    // 12 MiB more: the free 10 MiB tail is too small; 60 + 12 > 60: release (nothing unmappable) -> OOM.
+    QCOMPARE(a.allocate(12 * MiB), CachingAllocator::kFailed);
+}
+
+void TestCachingAllocator::fragmentationNamesWhatFreedTheBytes()
+{
+    CachingAllocator a;
+    const auto x = a.allocate(40 * MiB, 7); // tag 7
+    QVERIFY(a.allocate(100, 3)
+        != CachingAllocator::kFailed); // small pool: 2 MiB segment, 2 MiB - 512 free (split off by 3)
+    a.free(x); // 40 MiB free, freed by 7
+    const auto report = a.fragmentationNow();
+    QCOMPARE(report.size(), std::size_t { 2 });
+    QCOMPARE(report[0].tag, 7u);
+    QCOMPARE(report[0].bytes, 40 * MiB);
+    QVERIFY(!report[0].smallPool);
+    QCOMPARE(report[1].tag, 3u);
+    QCOMPARE(report[1].bytes, 2 * MiB - 512);
+    QVERIFY(report[1].smallPool);
+}
+
+QTEST_APPLESS_MAIN(TestCachingAllocator)
+#include "tst_cachingallocator.moc"

@@ -1,0 +1,261 @@
+// ReservedModel (issue 23): the allocation trace replayed through the caching allocator. Its max batch
+// against a search batch by batch, reserved against allocated, what a cap does (release and retry, then
+// out of memory at a named event), the fragmentation report, and the fixed costs by GPU (CudaRuntime.h).
+#include "NetworkBuilder.h"
+#include "headroom/CudaRuntime.h"
+#include "headroom/Estimate.h"
+#include "headroom/Plan.h"
+#include "headroom/ReservedModel.h"
+
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::test;
+
+namespace {
+
+constexpr std::uint64_t MiB = 1024ULL * 1024ULL;
+
+TrainingSetup setup()
+{
+    TrainingSetup s;
+    s.overheadBytes = 0;
+    return s;
+}
+
+ReservedModel modelOf(const Network& net, Precision p = Precision::Fp32, ReservedOptions o = {})
+{
+    auto m = ReservedModel::build(analyze(net, p), setup(), o);
+    if (!m)
+        qFatal("ReservedModel::build: %s", m.error().message.c_str());
+    return std::move(m).value();
+}
+
+/// A small CNN whose tensors are many megabytes per sample at 64x64: the large pool is exercised.
+Network cnn()
+{
+    return network({ 3, 64, 64 },
+        { layer("Conv2d", { { "out_channels", 32 }, { "kernel_size", 3 }, { "padding", 1 } }),
+            layer("ReLU", { { "inplace", true } }), layer("MaxPool2d", { { "kernel_size", 2 } }),
+            layer("Conv2d", { { "out_channels", 64 }, { "kernel_size", 3 }, { "padding", 1 } }),
+            layer("ReLU", { { "inplace", true } }), layer("AdaptiveAvgPool2d", { { "output_size", 1 } }),
+            layer("Flatten"), layer("Linear", { { "out_features", 10 } }) });
+}
+
+} // namespace
+
+class TestReservedModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void cublasWorkspaceByGpu_data();
+    void cublasWorkspaceByGpu();
+    void cudaContextByGeneration();
+    void reservedHoldsWhatIsAllocated();
+    void maxBatchIsTheLargestThatFits();
+    void capReleasesTheCacheThenRunsOut();
+    void fragmentationAtThePeak();
+    void optionsReachTheAllocator();
+    void overheadDefaultsToTheContext_data();
+    void overheadDefaultsToTheContext();
+    void overheadFollowsTheGpu();
+};
+
+void TestReservedModel::cublasWorkspaceByGpu_data()
+{
+    QTest::addColumn<int>("major");
+    QTest::addColumn<int>("torchMinor");
+    QTest::addColumn<quint64>("cublas");
+    QTest::addColumn<quint64>("lt");
+    // parseChosenWorkspaceSize: ":4096:2:16:8" = 2 x 4,194,304 + 8 x 16,384 = 8,519,680 bytes; Hopper 32 MiB;
+    // Blackwell 32 MiB from 2.11; Lt unified with cuBLAS from 2.11, else its own 1 MiB.
+    QTest::newRow("GTX 1080, 2.11") << 6 << 11 << quint64 { 8519680 } << quint64 { 0 };
+    QTest::newRow("A100, 2.11") << 8 << 11 << quint64 { 8519680 } << quint64 { 0 };
+    QTest::newRow("H100, 2.11") << 9 << 11 << quint64 { 33554432 } << quint64 { 0 };
+    QTest::newRow("H100, 2.5") << 9 << 5 << quint64 { 33554432 } << quint64 { 1048576 };
+    QTest::newRow("B200, 2.10") << 10 << 10 << quint64 { 8519680 } << quint64 { 1048576 };
+    QTest::newRow("B200, 2.11") << 10 << 11 << quint64 { 33554432 } << quint64 { 0 };
+}
+
+void TestReservedModel::cublasWorkspaceByGpu()
+{
+    QFETCH(int, major);
+    QFETCH(int, torchMinor);
+    QFETCH(quint64, cublas);
+    QFETCH(quint64, lt);
+    QCOMPARE(cublasWorkspaceBytes(ComputeCapability { major, 0 }, TorchVersion { 2, torchMinor }), cublas);
+    QCOMPARE(cublasLtWorkspaceBytes(TorchVersion { 2, torchMinor }), lt);
+    // Before 2.0 cuBLAS kept its workspace outside PyTorch's allocator.
+    QCOMPARE(cublasWorkspaceBytes(ComputeCapability { major, 0 }, TorchVersion { 1, 13 }), quint64 { 0 });
+}
+
+void TestReservedModel::cudaContextByGeneration()
+{
+    // Measured on the H100 (CUDA 13): 718,077,952 bytes after the first cuBLAS call; Headroom rounds up.
+    QVERIFY(cudaContextBytes(ComputeCapability { 9, 0 }).bytes >= 718077952ULL);
+    // Published with lazy loading before Hopper: 287-400 MB; Headroom errs high.
+    QVERIFY(cudaContextBytes(ComputeCapability { 8, 0 }).bytes >= 400'000'000ULL);
+    QVERIFY(cudaContextBytes(ComputeCapability { 6, 1 }).bytes >= 400'000'000ULL);
+    // Eager loading: 1,687 MB measured on an RTX 3090, 721 MB on a GTX 1080.
+    QVERIFY(cudaContextBytes(ComputeCapability { 8, 6 }, false).bytes >= 1'687'000'000ULL);
+    QVERIFY(cudaContextBytes(ComputeCapability { 6, 1 }, false).bytes >= 721'000'000ULL);
+    QVERIFY(!cudaContextBytes(ComputeCapability { 7, 5 }).source.empty());
+}
+
+void TestReservedModel::reservedHoldsWhatIsAllocated()
+{
+    // reserved >= allocated >= the tensors' bytes (StepTimeline's peak), at every batch: blocks are rounded
+    // up and segments hold blocks.
+    const Analysis a = analyze(cnn(), Precision::Fp32);
+    const auto reserved = ReservedModel::build(a, setup());
+    const auto tensors = MemoryModel::build(a, setup());
+    QVERIFY(reserved.ok() && tensors.ok());
+    for (const std::int64_t batch : { 1, 7, 64, 300 }) {
+        const ReservedRun run = reserved.value().run(batch);
+        QVERIFY(run.fits);
+        QVERIFY(run.peakReserved >= run.peakAllocated);
+        QVERIFY(run.peakAllocated >= tensors.value().at(batch).value().total());
+        QCOMPARE(reserved.value().reservedAt(batch), run.peakReserved);
+        QCOMPARE(reserved.value().allocatedAt(batch), run.peakAllocated);
+        QCOMPARE(run.peakReserved % (2 * MiB), std::uint64_t { 0 }); // segments are whole 2 MiB multiples
+    }
+}
+
+void TestReservedModel::maxBatchIsTheLargestThatFits()
+{
+    // The bisection's answer against a search batch by batch: the largest batch whose replay fits, below
+    // the first that does not; the guarded answer also fits at the bottom and the middle of the 2 % band.
+    const ReservedModel m = modelOf(cnn());
+    const std::uint64_t capacity = 300 * MiB;
+    std::int64_t firstFailure = 1;
+    while (m.run(firstFailure, capacity).fits)
+        ++firstFailure;
+    const ReservedMaxBatch answer = m.maxBatch(capacity);
+    QVERIFY(answer.unguarded > 1);
+    QCOMPARE(answer.unguarded, firstFailure - 1);
+    QCOMPARE(answer.marginBytes, static_cast<std::uint64_t>(300.0 * MiB * kReservedMarginFraction));
+    QVERIFY(answer.batch <= answer.unguarded);
+    for (const std::uint64_t halves : { 0, 1, 2 })
+        QVERIFY(m.run(answer.batch, capacity - answer.marginBytes / 2 * halves).fits);
+    QVERIFY(answer.batch >= 1);
+    // Not even one sample: 0.
+    QCOMPARE(m.maxBatch(1 * MiB).batch, std::int64_t { 0 });
+}
+
+void TestReservedModel::capReleasesTheCacheThenRunsOut()
+{
+    const ReservedModel m = modelOf(cnn());
+    const std::int64_t batch = 200;
+    const ReservedRun free = m.run(batch);
+    QVERIFY(free.peakReserved > free.peakAllocated);
+    // Capped between the allocated and the reserved peak: the cached segments are released and allocations
+    // retried (malloc's release_cached_blocks), which keeps the reserved bytes under the cap.
+    const std::uint64_t cap = (free.peakAllocated + free.peakReserved) / 2;
+    const ReservedRun capped = m.run(batch, cap);
+    if (capped.fits) {
+        QVERIFY(capped.allocRetries > 0);
+        QVERIFY(capped.peakReserved <= cap);
+    } else {
+        QVERIFY(capped.outOfMemoryEvent < m.trace().events().size());
+    }
+    // Far below what the tensors need: out of memory at an allocation that is not optional.
+    const ReservedRun out = m.run(batch, free.peakAllocated / 4);
+    QVERIFY(!out.fits);
+    QVERIFY(out.outOfMemoryEvent < m.trace().events().size());
+    const TraceEvent& failed = m.trace().events()[out.outOfMemoryEvent];
+    QVERIFY(failed.allocate && !failed.optional);
+    QVERIFY(out.peakReserved <= free.peakAllocated / 4);
+}
+
+void TestReservedModel::fragmentationAtThePeak()
+{
+    const ReservedModel m = modelOf(cnn());
+    const ReservedRun run = m.run(256, kNoLimit, true);
+    QVERIFY(!run.fragmentation.empty());
+    std::uint64_t free = 0;
+    for (std::size_t i = 0; i < run.fragmentation.size(); ++i) {
+        free += run.fragmentation[i].bytes;
+        if (i > 0)
+            QVERIFY(run.fragmentation[i - 1].bytes >= run.fragmentation[i].bytes);
+    }
+    // What is free inside the segments at the reserved peak is less than all that is reserved there.
+    QVERIFY(free > 0 && free < run.peakReserved);
+    QVERIFY(run.peakReservedEvent < m.trace().events().size());
+}
+
+void TestReservedModel::optionsReachTheAllocator()
+{
+    ReservedOptions expandable;
+    expandable.allocator.expandableSegments = true;
+    const ReservedModel a = modelOf(cnn());
+    const ReservedModel b = modelOf(cnn(), Precision::Fp32, expandable);
+    QVERIFY(a.reservedAt(256) != b.reservedAt(256));
+    // A GPU before Hopper makes 8,519,680-byte cuBLAS workspaces (two: forward and autograd's thread).
+    ReservedOptions ampere;
+    ampere.gpu = ComputeCapability { 8, 0 };
+    const ReservedModel c = modelOf(cnn(), Precision::Fp32, ampere);
+    QCOMPARE(c.cublasWorkspaceBytes(), std::uint64_t { 8519680 });
+    std::size_t workspaces = 0;
+    for (const TraceEvent& e : c.trace().events())
+        workspaces += e.kind == TraceKind::CublasWorkspace ? 1 : 0;
+    QCOMPARE(workspaces, std::size_t { kCublasHandlesPerTrainingStep });
+}
+
+void TestReservedModel::overheadDefaultsToTheContext_data()
+{
+    // The families as resources/gpus.json spells them; the context as docs/memory-model.md's table
+    // gives it with lazy loading: 512 MiB before Hopper, 768 MiB from Hopper on, and Hopper's (the
+    // larger, erring high) where the family names no NVIDIA architecture.
+    QTest::addColumn<QString>("vendor");
+    QTest::addColumn<QString>("family");
+    QTest::addColumn<int>("major");
+    QTest::addColumn<int>("minor");
+    QTest::addColumn<qulonglong>("mib");
+    QTest::newRow("GTX 1080") << "NVIDIA" << "GeForce 10 (Pascal)" << 6 << 1 << 512ULL;
+    QTest::newRow("V100") << "NVIDIA" << "Data centre (Pascal/Volta/Turing)" << 7 << 0 << 512ULL;
+    QTest::newRow("RTX 2080") << "NVIDIA" << "GeForce 20 (Turing)" << 7 << 5 << 512ULL;
+    QTest::newRow("A100") << "NVIDIA" << "Data centre (Ampere)" << 8 << 0 << 512ULL;
+    QTest::newRow("RTX 4090") << "NVIDIA" << "GeForce 40 (Ada)" << 8 << 9 << 512ULL;
+    QTest::newRow("H100") << "NVIDIA" << "Data centre (Hopper)" << 9 << 0 << 768ULL;
+    QTest::newRow("RTX 5090") << "NVIDIA" << "GeForce 50 (Blackwell)" << 10 << 0 << 768ULL;
+    QTest::newRow("MI300X") << "AMD" << "Instinct" << 9 << 0 << 768ULL;
+    QTest::newRow("custom") << "Custom" << "" << 9 << 0 << 768ULL;
+}
+
+void TestReservedModel::overheadDefaultsToTheContext()
+{
+    QFETCH(QString, vendor);
+    QFETCH(QString, family);
+    QFETCH(int, major);
+    QFETCH(int, minor);
+    QFETCH(qulonglong, mib);
+    Gpu gpu;
+    gpu.vendor = vendor.toStdString();
+    gpu.family = family.toStdString();
+    QCOMPARE(computeCapabilityOf(gpu), (ComputeCapability { major, minor }));
+    QCOMPARE(defaultOverheadBytes(gpu), static_cast<std::uint64_t>(mib) << 20);
+}
+
+void TestReservedModel::overheadFollowsTheGpu()
+{
+    Gpu pascal;
+    pascal.vendor = "NVIDIA";
+    pascal.family = "GeForce 10 (Pascal)";
+    Gpu hopper = pascal;
+    hopper.family = "Data centre (Hopper)";
+    PlanSettings s;
+    s.gpu = pascal;
+    s.setup.overheadBytes = 512ULL << 20; // Pascal's context: follows the GPU
+    moveToGpu(s, hopper);
+    QCOMPARE(s.setup.overheadBytes, std::uint64_t { 768ULL << 20 });
+    QCOMPARE(s.gpu, hopper);
+    s.setup.overheadBytes = 1000ULL << 20; // the user's own: stays
+    moveToGpu(s, pascal);
+    QCOMPARE(s.setup.overheadBytes, std::uint64_t { 1000ULL << 20 });
+    s.setup.overheadBytes = 0; // the whole memory to the allocator: stays
+    moveToGpu(s, hopper);
+    QCOMPARE(s.setup.overheadBytes, std::uint64_t { 0 });
+}
+
+QTEST_APPLESS_MAIN(TestReservedModel)
+#include "tst_reservedmodel.moc"
