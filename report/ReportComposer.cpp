@@ -137,7 +137,8 @@ void ReportComposer::titleBlock(ReportCanvas& canvas) const
         FontRole::Small, style::kMuted);
     if (!m_plan.network.description.empty()) {
         canvas.advance(canvas.pt(4));
-        canvas.paragraph(qs(m_plan.network.description), FontRole::Body, style::kText);
+        // A preset's description in the report's language; the user's own as written.
+        canvas.paragraph(ui::CoreText::translate(m_plan.network.description), FontRole::Body, style::kText);
     }
 }
 
@@ -375,7 +376,8 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
 
 void ReportComposer::chartSection(ReportCanvas& canvas) const
 {
-    const MemoryChartPainter chart { *m_model, *m_result.estimate, m_plan.gpu };
+    const bool microBatch = m_plan.setup.parallel.gpus > 1 || m_plan.setup.accumulationSteps > 1;
+    const MemoryChartPainter chart { *m_model, *m_result.estimate, m_plan.gpu, microBatch };
     const StepMoment& peak = m_model->timeline().moments()[m_result.estimate->peak.moment];
     const QString caption = tr(
         "The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "

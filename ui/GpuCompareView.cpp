@@ -22,7 +22,7 @@ GpuCompareView::GpuCompareView(Document* document, std::vector<Gpu> gpus, QWidge
     m_target = new QSpinBox(this);
     m_target->setObjectName(QStringLiteral("compareTargetSpinBox"));
     m_target->setRange(0, std::numeric_limits<int>::max());
-    m_target->setSpecialValueText(tr("The set-up's own"));
+    m_target->setSpecialValueText(tr("Same as the set-up"));
     m_target->setToolTip(tr("Samples per optimizer step the GPU must reach"));
     auto* targetRow = new QHBoxLayout;
     auto* label = new QLabel(tr("&Target effective batch:"), this);

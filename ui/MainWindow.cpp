@@ -7,6 +7,7 @@
 #include "FieldCommit.h"
 #include "GpuCompareView.h"
 #include "GpuSelector.h"
+#include "LanguageMenu.h"
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
 #include "MakeItFitPanel.h"
@@ -17,6 +18,7 @@
 #include "SetupPanel.h"
 #include "UiText.h"
 #include "WarningBanner.h"
+#include "WindowShortcuts.h"
 
 #include "ReportWriter.h"
 
@@ -32,7 +34,6 @@
 #include <QDockWidget>
 #include <QFileInfo>
 #include <QGroupBox>
-#include <QKeyEvent>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QUrl>
@@ -89,30 +90,6 @@ QString findDocDir()
     }
     return {};
 }
-
-/// Ctrl+Z and Ctrl+Shift+Z undo and redo the document's last change from every widget of the
-/// window: a text field would otherwise claim them for its own text history, which holds nothing
-/// once the field's value is committed.
-class UndoShortcutGuard final : public QObject {
-public:
-    explicit UndoShortcutGuard(QWidget* window) : QObject(window), m_window{window} { qApp->installEventFilter(this); }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override
-    {
-        if (event->type() != QEvent::ShortcutOverride || !watched->isWidgetType()
-            || static_cast<QWidget*>(watched)->window() != m_window)
-            return false;
-        auto* key = static_cast<QKeyEvent*>(event);
-        if (!key->matches(QKeySequence::Undo) && !key->matches(QKeySequence::Redo))
-            return false;
-        key->ignore(); // not the field's: the window's Undo and Redo actions take it
-        return true;
-    }
-
-private:
-    QWidget* m_window;
-};
 
 /// `standard`'s platform keys, with `fallback` first where the platform has it (or none at all).
 QList<QKeySequence> keysFor(QKeySequence::StandardKey standard, const QKeySequence& fallback)
@@ -227,11 +204,11 @@ MainWindow::MainWindow(QWidget* parent)
     QDockWidget* compareDock = dock(m_compareView, tr("Compare GPUs"), QStringLiteral("compareGpusDock"));
     tabifyDockWidget(fitDock, compareDock);
 
-    m_lastDir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    m_lastDir = DialogProvider::existingFolder(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
     if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
         m_resourceDir = qs(*dir);
     m_docDir = findDocDir();
-    new UndoShortcutGuard(this);
+    new WindowShortcuts(this);
     loadCatalog();
     createMenus();
     restoreSettings();
@@ -376,6 +353,12 @@ void MainWindow::createMenus()
     m_includePlanAction->setCheckable(true);
     m_includePlanAction->setStatusTip(tr("Exported reports add the Make It Fit table for the panel's goal"));
 
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    auto* language = new LanguageMenu(view);
+    view->addMenu(language);
+    connect(language, &LanguageMenu::languageChosen, this, [this](const QString& note) { statusBar()->showMessage(note, 15000); });
+
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
     QAction* guide = add(help, tr("&User Guide"), QStringLiteral("userGuideAction"), QKeySequence::HelpContents,
@@ -417,10 +400,10 @@ bool MainWindow::loadFile(const QString& path)
     bool imported = isImportedFormat(path);
     Result<Network> network = imported ? loadNetworkFile(ss(path)) : loadModelFile(ss(path));
     if (!network && !imported) {
-        if (auto other = loadNetworkFile(ss(path))) {
-            network = std::move(other);
-            imported = true;
-        }
+        // A Hugging Face config under another name, or what the file was taken for and why not.
+        auto other = loadNetworkFile(ss(path));
+        imported = other.ok();
+        network = std::move(other);
     }
     if (!network) {
         showError(imported ? tr("Cannot import the model") : tr("Cannot open the model"),
@@ -481,7 +464,9 @@ void MainWindow::showError(const QString& title, const QString& message)
     // The core names documentation pages by their place in the source tree: point at the copy a
     // user has.
     QString text = message;
-    static const QRegularExpression page{QStringLiteral(R"(\bdocs/([A-Za-z0-9_.-]+\.md)\b)")};
+    // Only a bare "docs/x.md": one inside a path (the guide's own, in "No application could open
+    // /opt/x/docs/user-guide.md") is a place already.
+    static const QRegularExpression page{QStringLiteral(R"((?<![\w./\\-])docs/([A-Za-z0-9_.-]+\.md)\b)")};
     for (auto m = page.match(text); m.hasMatch();) {
         const QString installed = m_docDir.isEmpty() ? QString() : QDir(m_docDir).filePath(m.captured(1));
         const QString where = QFileInfo::exists(installed) ? QDir::toNativeSeparators(installed)
@@ -498,7 +483,8 @@ void MainWindow::showUserGuide()
     if (guide.isEmpty() || !QFileInfo::exists(guide)) {
         showError(tr("Cannot open the user guide"),
                   tr("The documentation is not installed next to Headroom (it belongs in %1).")
-                      .arg(QDir::toNativeSeparators(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/doc/headroom")))));
+                      .arg(QDir::toNativeSeparators(QDir::cleanPath(
+                          QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/doc/headroom"))))));
         return;
     }
     if (!m_dialogs->openUrl(QUrl::fromLocalFile(guide)))

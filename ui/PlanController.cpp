@@ -7,15 +7,10 @@
 #include "headroom/HfConfig.h"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 
 namespace headroom::ui {
 
 namespace {
-constexpr std::int64_t kMinChartRange = 16;
-constexpr std::int64_t kMaxChartRangeFromMaxBatch = 1 << 20;
-constexpr std::int64_t kChartSamples = 384;
 
 /// The first blocking error's layer, as the table names it: "4 (conv2)"; empty if not a layer's.
 QString blockingLayer(const Analysis& analysis)
@@ -81,9 +76,7 @@ PlanResult PlanController::planResult() const
 
 std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatch)
 {
-    const auto room = [](std::int64_t b) { return b + b / 4; };
-    const std::int64_t wanted = std::max({kMinChartRange, room(batch), room(std::min(maxBatch, kMaxChartRangeFromMaxBatch))});
-    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(std::min(wanted, kMaxBatch))));
+    return report::MemorySweep::rangeFor(batch, maxBatch);
 }
 
 void PlanController::reanalyze()
@@ -130,15 +123,10 @@ void PlanController::rebuildModel()
 void PlanController::updateBatch()
 {
     updateEstimate();
-    // The sweep depends on the batch only through its range: rebuild when the batch leaves it or
-    // the range has become much too wide.
-    const std::int64_t batch = m_document->plan().setup.batch;
-    if (m_chart.valid && !m_chart.batches.empty()) {
-        const std::int64_t range = m_chart.batches.back();
-        const std::int64_t wanted = chartRange(batch, m_chart.maxBatch);
-        if (batch > range || wanted < range / 2)
-            rebuildChart();
-    }
+    // The sweep depends on the batch only through its range, which follows the batch however it
+    // is set: the same batch always shows the same range.
+    if (m_chart.valid && chartRange(m_document->plan().setup.batch, m_chart.maxBatch) != m_chart.range)
+        rebuildChart();
     updateStepChart();
 }
 
@@ -220,23 +208,8 @@ void PlanController::rebuildChart()
         return;
     }
     m_chart.maxBatch = m_model->maxBatch(s.gpuMemoryBytes);
-    // Evenly spaced in log2(batch), as the chart's batch axis is: small batches and the max batch
-    // are drawn with the same care.
-    const std::int64_t range = chartRange(s.batch, m_chart.maxBatch);
-    const double top = std::log2(static_cast<double>(range));
-    std::int64_t previous = 0;
-    for (std::int64_t i = 0; i <= kChartSamples; ++i) {
-        const auto b = std::clamp<std::int64_t>(
-            std::llround(std::exp2(top * static_cast<double>(i) / static_cast<double>(kChartSamples))), 1, range);
-        if (b == previous)
-            continue;
-        auto at = m_model->at(b);
-        if (!at)
-            break;
-        m_chart.batches.push_back(b);
-        m_chart.breakdowns.push_back(at.value());
-        previous = b;
-    }
+    // Evenly spaced in log2(batch), as the chart's batch axis is (the report's chart samples alike).
+    static_cast<report::MemorySweep&>(m_chart) = report::MemorySweep::sample(*m_model, chartRange(s.batch, m_chart.maxBatch));
     m_chart.valid = !m_chart.batches.empty();
     Q_EMIT chartDataChanged(m_chart);
 }

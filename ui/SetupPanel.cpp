@@ -1,6 +1,7 @@
 #include "SetupPanel.h"
 
 #include "Document.h"
+#include "EntryNote.h"
 #include "ErrorText.h"
 #include "FieldCommit.h"
 #include "GpuSelector.h"
@@ -167,13 +168,33 @@ QWidget* SetupPanel::createGpuTab()
 
     auto* form = new QFormLayout(page);
     form->setContentsMargins(0, 6, 0, 0);
-    form->addRow(tr("GPU:"), m_gpu);
+    // Under the GPU: why typed text was not taken (hidden, taking no room, otherwise).
+    auto* gpuNote = new QLabel(page);
+    gpuNote->setObjectName(QStringLiteral("gpuNoteLabel"));
+    gpuNote->setWordWrap(true);
+    gpuNote->hide();
+    auto* gpuColumn = new QVBoxLayout;
+    gpuColumn->setSpacing(2);
+    gpuColumn->addWidget(m_gpu);
+    gpuColumn->addWidget(gpuNote);
+    form->addRow(tr("GPU:"), gpuColumn);
     form->addRow(tr("Optimizer:"), optimizerRow);
     form->addRow(tr("Implementation:"), m_implementation);
     form->addRow(tr("Precision:"), m_precision);
     form->addRow(tr("Overhead:"), overheadRow);
 
-    connect(m_gpu, &GpuSelector::gpuSelected, this, [this](const Gpu& gpu) { m_document->setGpu(gpu); });
+    connect(m_gpu, &GpuSelector::gpuSelected, this, [this, gpuNote](const Gpu& gpu) {
+        gpuNote->hide();
+        m_document->setGpu(gpu);
+    });
+    connect(m_gpu, &GpuSelector::notFound, this, [this, gpuNote](const QString& query) {
+        EntryNote::show(gpuNote,
+                        tr("No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, "
+                           "“A100 80GB”), or choose Custom... at the end of the list for your own.")
+                            .arg(query, qs(m_document->plan().gpu.name)),
+                        false);
+    });
+    connect(m_gpu->lineEdit(), &QLineEdit::textEdited, gpuNote, &QWidget::hide);
     connect(m_gpu, &GpuSelector::customRequested, this, &SetupPanel::customGpuRequested);
     connect(m_optimizer, &QComboBox::currentIndexChanged, this,
         [this] { m_document->setOptimizer(static_cast<Optimizer>(m_optimizer->currentData().toInt())); });

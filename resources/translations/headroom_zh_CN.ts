@@ -55,8 +55,25 @@ FLOPs</translation>
         <translation>最大批大小 %1</translation>
     </message>
     <message>
-        <source>Batch size</source>
-        <translation>批大小</translation>
+        <source>Micro-batch per GPU (log scale)</source>
+        <translation>每 GPU 微批大小（对数刻度）</translation>
+    </message>
+    <message>
+        <source>Batch size (log scale)</source>
+        <translation>批大小（对数刻度）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::MemorySweep</name>
+    <message>
+        <source>M</source>
+        <comment>batch-size suffix: 1,048,576</comment>
+        <translation>M</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <comment>batch-size suffix: 1,024</comment>
+        <translation>k</translation>
     </message>
 </context>
 <context>
@@ -901,16 +918,8 @@ FLOPs</translation>
         <translation>允许的值：%1。</translation>
     </message>
     <message>
-        <source>“%1” cannot be typed here: %2 takes %3.</source>
-        <translation>这里不能输入“%1”：%2 接受%3。</translation>
-    </message>
-    <message>
         <source>Leave %1 out of the model file: Headroom uses %2</source>
         <translation>在模型文件中省略 %1（Headroom 取值：%2）</translation>
-    </message>
-    <message>
-        <source>“%1” is not allowed: %2 takes %3.</source>
-        <translation>不允许“%1”：%2 接受%3。</translation>
     </message>
     <message>
         <source>%1 needs at least one size.</source>
@@ -1058,6 +1067,14 @@ FLOPs</translation>
     <message>
         <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
         <translation>激活检查点：每样本激活值 %1（原为 %2，%3），每样本重计算 %4（前向计算 +%5 %）</translation>
+    </message>
+    <message>
+        <source>the batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>whole numbers from %1 up</source>
+        <translation>不小于 %1 的整数</translation>
     </message>
 </context>
 <context>
@@ -2344,7 +2361,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>&quot;float&quot;: the type of its floating-point inputs (or the parameter type), following the precision; otherwise a fixed element type</source>
-        <translation>"float"：其浮点输入的类型（或参数类型），随精度而定；否则为固定的元素类型</translation>
+        <translation>&quot;float&quot;：其浮点输入的类型（或参数类型），随精度而定；否则为固定的元素类型</translation>
     </message>
     <message>
         <source>Keeps every input for backward (the assumption)</source>
@@ -2365,6 +2382,42 @@ FLOPs</translation>
     <message>
         <source>Why no exact layer models it</source>
         <translation>为何没有精确的层可以表示它</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s AlexNet (torchvision.models.alexnet, the &quot;one weird trick&quot; single-GPU variant of Krizhevsky et al. 2012) for 224x224 ImageNet images: 61,100,840 parameters.</source>
+        <translation>torchvision 的 AlexNet（torchvision.models.alexnet，Krizhevsky 等人 2012 年网络的“one weird trick”单 GPU 变体），用于 224x224 的 ImageNet 图像：61,100,840 个参数。</translation>
+    </message>
+    <message>
+        <source>A BERT-base-style encoder (Devlin et al. 2018; 12 post-norm blocks, d=768, 12 heads, 512 tokens) built from PyTorch TransformerEncoderLayers, ending in a token-level output layer tied to the word embedding, 108,920,634 parameters: unlike Hugging Face&apos;s BertForMaskedLM (109,514,298) it has no token-type embeddings and no MLM transform (dense + GELU + LayerNorm) before the decoder, and like it no pooler.</source>
+        <translation>BERT-base 式编码器（Devlin 等人 2018；12 个后归一化块，d=768，12 个注意力头，512 个 token），由 PyTorch TransformerEncoderLayer 构成，最后是与词嵌入共享权重的逐 token 输出层，共 108,920,634 个参数：与 Hugging Face 的 BertForMaskedLM（109,514,298）不同，它没有 token 类型嵌入，解码器前也没有 MLM 变换（dense + GELU + LayerNorm）；与之相同，它没有 pooler。</translation>
+    </message>
+    <message>
+        <source>A small VGG-style CNN reading 5-character captchas (62 classes per character: digits and both cases) from 180x50 greyscale images, modelled on the network of a well-known Q&amp;A on mini-batch memory (532,752 activations, 19,072,984 parameters, batch 128) whose layers were not published: this natural design has 19,079,462 parameters (0.03% more), its 5 x 62 character outputs forming one 310-way layer.</source>
+        <translation>一个小型 VGG 式 CNN，从 180x50 的灰度图像中识别 5 个字符的验证码（每个字符 62 类：数字及大小写字母），仿照一篇关于小批量内存的知名问答中的网络（532,752 个激活值、19,072,984 个参数、批大小 128），该网络的层结构未公开：这一自然的设计有 19,079,462 个参数（多 0.03%），5 x 62 个字符输出合为一个 310 路输出层。</translation>
+    </message>
+    <message>
+        <source>A GPT-2-small-style decoder (Radford et al. 2019; 12 pre-norm causal blocks, d=768, 12 heads, 1024-token context) built from PyTorch TransformerEncoderLayers with the LM head tied to the token embedding: 124,439,808 parameters, as Hugging Face&apos;s gpt2, with exact GELU in place of GPT-2&apos;s tanh approximation.</source>
+        <translation>GPT-2 small 式解码器（Radford 等人 2019；12 个前归一化因果块，d=768，12 个注意力头，1024 个 token 的上下文），由 PyTorch TransformerEncoderLayer 构成，语言模型头与 token 嵌入共享权重：共 124,439,808 个参数，与 Hugging Face 的 gpt2 相同，用精确 GELU 代替 GPT-2 的 tanh 近似。</translation>
+    </message>
+    <message>
+        <source>LeCun et al.&apos;s 1998 LeNet-5 for 32x32 digit images (MNIST padded), in the common modern form with ReLU and max pooling instead of tanh and subsampling: 61,706 parameters.</source>
+        <translation>LeCun 等人 1998 年的 LeNet-5，用于 32x32 的数字图像（填充后的 MNIST），采用常见的现代形式，以 ReLU 和最大池化代替 tanh 和下采样：61,706 个参数。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s MobileNetV2 (torchvision.models.mobilenet_v2, Sandler et al. 2018, width 1.0) for 224x224 ImageNet images: inverted residual blocks with depthwise 3x3 convs and ReLU6, 3,504,872 parameters.</source>
+        <translation>torchvision 的 MobileNetV2（torchvision.models.mobilenet_v2，Sandler 等人 2018，宽度 1.0），用于 224x224 的 ImageNet 图像：由深度 3x3 卷积和 ReLU6 组成的倒残差块，3,504,872 个参数。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s ResNet-18 (torchvision.models.resnet18, He et al. 2015, BasicBlocks [2, 2, 2, 2]) for 224x224 ImageNet images, 11,689,512 parameters; each stage&apos;s first, downsampling block is written out as layerN.0 and its remaining blocks repeat as layerN.rest (torchvision&apos;s layerN.1 onwards).</source>
+        <translation>torchvision 的 ResNet-18（torchvision.models.resnet18，He 等人 2015，BasicBlock [2, 2, 2, 2]），用于 224x224 的 ImageNet 图像，11,689,512 个参数；每个阶段第一个下采样块单独写作 layerN.0，其余的块以 layerN.rest 重复（即 torchvision 的 layerN.1 及之后）。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s ResNet-50 (torchvision.models.resnet50, He et al. 2015, v1.5 Bottlenecks [3, 4, 6, 3] with the stride on the 3x3 conv) for 224x224 ImageNet images, 25,557,032 parameters; each stage&apos;s first, downsampling block is written out as layerN.0 and its remaining blocks repeat as layerN.rest (torchvision&apos;s layerN.1 onwards).</source>
+        <translation>torchvision 的 ResNet-50（torchvision.models.resnet50，He 等人 2015，v1.5 Bottleneck [3, 4, 6, 3]，步幅在 3x3 卷积上），用于 224x224 的 ImageNet 图像，25,557,032 个参数；每个阶段第一个下采样块单独写作 layerN.0，其余的块以 layerN.rest 重复（即 torchvision 的 layerN.1 及之后）。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
+        <translation>torchvision 的 VGG-16，不含批归一化（torchvision.models.vgg16，Simonyan 与 Zisserman 2014 的配置 D），用于 224x224 的 ImageNet 图像：138,357,544 个参数。</translation>
     </message>
 </context>
 <context>
@@ -2592,6 +2645,25 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::EntryNote</name>
+    <message>
+        <source>“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.</source>
+        <translation>这里不能输入“%1”，也不允许“%2”：%3 只接受%4。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be typed here: %2 takes %3.</source>
+        <translation>这里不能输入“%1”：%2 只接受%3。</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed: %2 takes %3.</source>
+        <translation>不允许“%1”：%2 只接受%3。</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed, so %2 stays %3.</source>
+        <translation>不允许“%1”，因此 %2 仍为 %3。</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::ErrorText</name>
     <message>
         <source>input %1</source>
@@ -2641,10 +2713,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::GpuCompareView</name>
     <message>
-        <source>The set-up&apos;s own</source>
-        <translation>设置自身的</translation>
-    </message>
-    <message>
         <source>Samples per optimizer step the GPU must reach</source>
         <translation>GPU 每个优化器步骤必须达到的样本数</translation>
     </message>
@@ -2663,6 +2731,10 @@ FLOPs</translation>
     <message>
         <source>The smallest GPU that reaches the target: %1.</source>
         <translation>达到目标的最小 GPU：%1。</translation>
+    </message>
+    <message>
+        <source>Same as the set-up</source>
+        <translation>与训练设置相同</translation>
     </message>
 </context>
 <context>
@@ -2741,6 +2813,21 @@ FLOPs</translation>
     <message>
         <source>A GPU with a memory size of your choice</source>
         <translation>显存大小由你指定的 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Language</source>
+        <translation>跟随系统语言</translation>
+    </message>
+    <message>
+        <source>Headroom speaks %1 from its next start.</source>
+        <translation>下次启动时，Headroom 将使用%1。</translation>
     </message>
 </context>
 <context>
@@ -3220,6 +3307,10 @@ FLOPs</translation>
         <source>Exported reports add the Make It Fit table for the panel&apos;s goal</source>
         <translation>导出的报告附上按面板目标生成的“适配方案”表格</translation>
     </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -3333,16 +3424,6 @@ FLOPs</translation>
     <message>
         <source>Total: %1 of %2</source>
         <translation>合计：%1 / %2</translation>
-    </message>
-    <message>
-        <source>M</source>
-        <comment>batch-size suffix: 1,048,576</comment>
-        <translation>M</translation>
-    </message>
-    <message>
-        <source>k</source>
-        <comment>batch-size suffix: 1,024</comment>
-        <translation>k</translation>
     </message>
     <message>
         <source>Batch size (log scale)</source>
@@ -3779,6 +3860,10 @@ FLOPs</translation>
     <message>
         <source>%1 has no fused implementation in torch.optim</source>
         <translation>%1 在 torch.optim 中没有 fused 实现</translation>
+    </message>
+    <message>
+        <source>No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, “A100 80GB”), or choose Custom... at the end of the list for your own.</source>
+        <translation>没有与“%1”匹配的 GPU，因此 GPU 仍为 %2。请输入名称或别名的一部分（如“4090”、“A100 80GB”），或选择列表末尾的“自定义...”添加自己的 GPU。</translation>
     </message>
 </context>
 <context>

@@ -132,10 +132,12 @@ public:
         return g;
     }
 
+    /// False: as a desktop with no application for the URL.
+    bool canOpenUrls = true;
     bool openUrl(const QUrl& url) override
     {
         openedUrls << url;
-        return true;
+        return canOpenUrls;
     }
 
 private:
