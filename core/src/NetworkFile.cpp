@@ -47,8 +47,13 @@ std::optional<std::string> whyNotAModel(std::string_view text, const nlohmann::j
         // A file that starts like JSON has a syntax error somewhere; one that does not is not JSON.
         if (text[first] == '{')
             return std::nullopt;
-        if (const auto encoding = detail::notUtf8Text(text))
+        if (const auto encoding = detail::notUtf8Text(text)) {
+            // UTF-16 or UTF-32 text is likely a model saved in the wrong encoding: its own message
+            // ("save it as UTF-8") is the help. Other bytes are no text at all.
+            if (encoding->starts_with("the file is UTF-"))
+                return std::nullopt;
             return "it cannot be read as JSON: " + *encoding;
+        }
         return "it is not JSON text (a model file starts with \"{\")";
     }
     const auto format = parsed->is_object() ? parsed->find("format") : parsed->end();

@@ -431,6 +431,8 @@ void TestModelFile::notAModelSaysWhatItWasTakenFor_data()
                          << "it cannot be read as JSON: line 1, column 1: not UTF-8 text: byte 0 is 0x89, which is not "
                             "valid UTF-8 (JSON files are UTF-8)"
                          << "";
+    // UTF-16 text: a model in the wrong encoding, whose own message says what to do.
+    QTest::newRow("UTF-16") << "model.json" << QByteArray("\xFF\xFE{\0}\0", 6) << "" << "the file is UTF-16 text; save it as UTF-8";
     QTest::newRow("JSON list") << "list.json" << QByteArray("[1, 2, 3]")
                                << "it holds JSON without the model's \"format\": \"headroom-model\"" << "";
     QTest::newRow("other JSON") << "package.json" << QByteArray("{\"name\": \"left-pad\"}")
