@@ -428,6 +428,8 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
     goalText += tr(". Fastest first (estimated samples per second per GPU); ★ marks the Pareto front, "
                    "where no other set-up is as fast with less memory; \"changed\": the set-up computes "
                    "something different from the one above.");
+    goalText += tr(" Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the "
+                   "goal, not the set-up's batch.");
     canvas.heading(tr("Set-ups that fit"), canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
     canvas.paragraph(goalText, FontRole::Small, style::kMuted);
     canvas.advance(canvas.pt(3));
@@ -447,7 +449,7 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
         int alignment;
     };
     const std::vector<Column> columns { { tr("#"), Qt::AlignRight }, { tr("What changes"), Qt::AlignLeft },
-        { tr("Training"), Qt::AlignLeft }, { tr("Batch"), Qt::AlignLeft }, { tr("Memory"), Qt::AlignRight },
+        { tr("Training"), Qt::AlignLeft }, { tr("Planned batch"), Qt::AlignLeft }, { tr("Memory"), Qt::AlignRight },
         { tr("Max batch"), Qt::AlignRight }, { tr("Step time"), Qt::AlignRight },
         { tr("Samples/s/GPU"), Qt::AlignRight }, { QStringLiteral("★"), Qt::AlignCenter } };
     constexpr std::size_t kChangesColumn = 1;

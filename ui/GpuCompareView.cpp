@@ -82,12 +82,13 @@ void GpuCompareView::refresh()
     if (m_target->value() > 0)
         target = m_target->value();
     auto rows = compareGpus(m_document->plan(), m_gpus, target);
+    const std::int64_t batch = m_document->plan().setup.batch;
     if (!rows) {
-        m_model->setRows({});
+        m_model->setRows({}, batch);
         m_status->setText(tr("Cannot compare: %1").arg(qs(rows.error().message)));
         return;
     }
-    m_model->setRows(std::move(rows).value());
+    m_model->setRows(std::move(rows).value(), batch);
     const auto& r = m_model->rows();
     const auto smallest = std::find_if(r.begin(), r.end(), [](const GpuComparison& g) { return g.smallestReachingTarget; });
     if (smallest == r.end()) {

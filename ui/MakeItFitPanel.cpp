@@ -159,9 +159,14 @@ void MakeItFitPanel::findSetups()
 void MakeItFitPanel::updateStatus()
 {
     if (!m_result.candidates.empty()) {
-        m_status->setText(tr("Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast "
-                             "with less memory.")
-                              .arg(m_result.candidates.size()));
+        // Which batch the rows run: the goal's, not the set-up's.
+        const PlanGoal g = goal();
+        const QString runs = g.targetBatch ? tr("each at the batch that reaches an effective batch of %1").arg(*g.targetBatch)
+                                           : tr("each at the largest batch that fits");
+        m_status->setText(tr("Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as "
+                             "fast with less memory.")
+                              .arg(m_result.candidates.size())
+                              .arg(runs));
         return;
     }
     if (m_result.closest && m_result.shortfall) {

@@ -621,10 +621,6 @@ FLOPs</translation>
         <translation>학습</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>배치</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>메모리</translation>
     </message>
@@ -643,6 +639,14 @@ FLOPs</translation>
     <message>
         <source>Warning (%1).</source>
         <translation>경고 (%1).</translation>
+    </message>
+    <message>
+        <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
+        <translation> 계획 배치: 각 설정이 목표에 도달하기 위해 실행하는 마이크로 배치(× 누적 스텝 × GPU 수)이며, 현재 설정의 배치가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>계획 배치</translation>
     </message>
 </context>
 <context>
@@ -2768,10 +2772,6 @@ FLOPs</translation>
         <translation>메모리</translation>
     </message>
     <message>
-        <source>Fits</source>
-        <translation>들어감</translation>
-    </message>
-    <message>
         <source>Max batch</source>
         <translation>최대 배치</translation>
     </message>
@@ -2782,6 +2782,46 @@ FLOPs</translation>
     <message>
         <source>Samples/s</source>
         <translation>샘플/초</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory</source>
+        <translation>GPU의 메모리</translation>
+    </message>
+    <message>
+        <source>The peak of one training step at the set-up&apos;s batch, %1</source>
+        <translation>현재 설정의 배치 %1에서 학습 스텝 하나의 최대 메모리</translation>
+    </message>
+    <message>
+        <source>Peak (batch %1)</source>
+        <translation>최대 (배치 %1)</translation>
+    </message>
+    <message>
+        <source>Whether the set-up&apos;s batch, %1, fits this GPU</source>
+        <translation>현재 설정의 배치 %1이(가) 이 GPU에 들어가는지</translation>
+    </message>
+    <message>
+        <source>Fits batch %1</source>
+        <translation>배치 %1 들어감</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits this GPU</source>
+        <translation>이 GPU에 들어가는 가장 큰 마이크로 배치</translation>
+    </message>
+    <message>
+        <source>Whether the largest batch that fits reaches the target effective batch</source>
+        <translation>들어가는 가장 큰 배치가 목표 유효 배치에 도달하는지</translation>
+    </message>
+    <message>
+        <source>Reaches target</source>
+        <translation>목표 도달</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the set-up&apos;s batch</source>
+        <translation>현재 설정의 배치에서 옵티마이저 스텝 하나</translation>
+    </message>
+    <message>
+        <source>Samples per second at the set-up&apos;s batch</source>
+        <translation>현재 설정의 배치에서 초당 샘플 수</translation>
     </message>
 </context>
 <context>
@@ -3371,10 +3411,6 @@ FLOPs</translation>
         <translation>계획할 수 없습니다: %1</translation>
     </message>
     <message>
-        <source>Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
-        <translation>들어가는 설정: %1개, 빠른 순서. ★는 파레토 전선: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없음.</translation>
-    </message>
-    <message>
         <source>Nothing fits. Closest: %1 (%2), but %3.</source>
         <translation>들어가는 설정이 없습니다. 가장 가까운 설정: %1 (%2), 하지만 %3.</translation>
     </message>
@@ -3385,6 +3421,18 @@ FLOPs</translation>
     <message>
         <source>Apply set-up: %1</source>
         <translation>설정 적용: %1</translation>
+    </message>
+    <message>
+        <source>each at the batch that reaches an effective batch of %1</source>
+        <translation>각각 유효 배치 %1에 도달하는 배치로</translation>
+    </message>
+    <message>
+        <source>each at the largest batch that fits</source>
+        <translation>각각 들어가는 가장 큰 배치로</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>들어가는 설정: %1개, 빠른 순서, %2. ★는 파레토 전선: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없습니다.</translation>
     </message>
 </context>
 <context>
@@ -3477,10 +3525,6 @@ FLOPs</translation>
         <translation>학습</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>배치</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>메모리</translation>
     </message>
@@ -3503,6 +3547,42 @@ FLOPs</translation>
     <message>
         <source>Pareto</source>
         <translation>파레토</translation>
+    </message>
+    <message>
+        <source>Fastest first</source>
+        <translation>빠른 순서</translation>
+    </message>
+    <message>
+        <source>What the set-up changes in yours (“As set up”: nothing)</source>
+        <translation>이 설정이 현재 설정에서 바꾸는 점 (“현재 설정 그대로”: 없음)</translation>
+    </message>
+    <message>
+        <source>Whether that changes what training computes</source>
+        <translation>그로 인해 학습이 계산하는 내용이 달라지는지</translation>
+    </message>
+    <message>
+        <source>The micro-batch (× accumulation steps × GPUs) the set-up runs to reach the goal: the target effective batch, or the largest that fits. Not your set-up&apos;s batch.</source>
+        <translation>설정이 목표에 도달하기 위해 실행하는 마이크로 배치(× 누적 스텝 × GPU 수): 목표 유효 배치 또는 들어가는 가장 큰 배치. 현재 설정의 배치가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>계획 배치</translation>
+    </message>
+    <message>
+        <source>The peak per GPU at the planned batch</source>
+        <translation>계획 배치에서 GPU당 최대 메모리</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits with this set-up</source>
+        <translation>이 설정으로 들어가는 가장 큰 마이크로 배치</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the planned batch</source>
+        <translation>계획 배치에서 옵티마이저 스텝 하나</translation>
+    </message>
+    <message>
+        <source>At the planned batch</source>
+        <translation>계획 배치에서</translation>
     </message>
 </context>
 <context>
@@ -4138,14 +4218,6 @@ FLOPs</translation>
     <message>
         <source>%1 h</source>
         <translation>%1시간</translation>
-    </message>
-    <message>
-        <source>%1 M</source>
-        <translation>%1 M</translation>
-    </message>
-    <message>
-        <source>%1 G</source>
-        <translation>%1 G</translation>
     </message>
     <message>
         <source>Foreach (PyTorch default)</source>

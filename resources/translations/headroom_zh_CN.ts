@@ -621,10 +621,6 @@ FLOPs</translation>
         <translation>训练</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>批次</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
@@ -643,6 +639,14 @@ FLOPs</translation>
     <message>
         <source>Warning (%1).</source>
         <translation>警告（%1）。</translation>
+    </message>
+    <message>
+        <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
+        <translation> 计划批次：每个设置为达到目标所运行的微批次（× 累积步数 × GPU 数），而非当前设置的批次。</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>计划批次</translation>
     </message>
 </context>
 <context>
@@ -2768,10 +2772,6 @@ FLOPs</translation>
         <translation>内存</translation>
     </message>
     <message>
-        <source>Fits</source>
-        <translation>能放下</translation>
-    </message>
-    <message>
         <source>Max batch</source>
         <translation>最大批次</translation>
     </message>
@@ -2782,6 +2782,46 @@ FLOPs</translation>
     <message>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory</source>
+        <translation>GPU 的显存</translation>
+    </message>
+    <message>
+        <source>The peak of one training step at the set-up&apos;s batch, %1</source>
+        <translation>在当前设置的批次 %1 下，一个训练步的峰值</translation>
+    </message>
+    <message>
+        <source>Peak (batch %1)</source>
+        <translation>峰值（批次 %1）</translation>
+    </message>
+    <message>
+        <source>Whether the set-up&apos;s batch, %1, fits this GPU</source>
+        <translation>当前设置的批次 %1 能否放进这块 GPU</translation>
+    </message>
+    <message>
+        <source>Fits batch %1</source>
+        <translation>能放下批次 %1</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits this GPU</source>
+        <translation>这块 GPU 能放下的最大微批次</translation>
+    </message>
+    <message>
+        <source>Whether the largest batch that fits reaches the target effective batch</source>
+        <translation>能放下的最大批次能否达到目标有效批次</translation>
+    </message>
+    <message>
+        <source>Reaches target</source>
+        <translation>达到目标</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the set-up&apos;s batch</source>
+        <translation>当前设置的批次下，一个优化器步</translation>
+    </message>
+    <message>
+        <source>Samples per second at the set-up&apos;s batch</source>
+        <translation>当前设置的批次下，每秒样本数</translation>
     </message>
 </context>
 <context>
@@ -3371,10 +3411,6 @@ FLOPs</translation>
         <translation>无法规划：%1</translation>
     </message>
     <message>
-        <source>Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
-        <translation>能放下的设置：%1 个，按速度从快到慢。★ 标记帕累托前沿：没有其他设置能以更少内存达到同样速度。</translation>
-    </message>
-    <message>
         <source>Nothing fits. Closest: %1 (%2), but %3.</source>
         <translation>没有能放下的设置。最接近的：%1（%2），但%3。</translation>
     </message>
@@ -3385,6 +3421,18 @@ FLOPs</translation>
     <message>
         <source>Apply set-up: %1</source>
         <translation>应用设置：%1</translation>
+    </message>
+    <message>
+        <source>each at the batch that reaches an effective batch of %1</source>
+        <translation>每个都以达到有效批次 %1 的批次运行</translation>
+    </message>
+    <message>
+        <source>each at the largest batch that fits</source>
+        <translation>每个都以能放下的最大批次运行</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>能放下的设置：%1 个，按速度从快到慢，%2。★ 标记帕累托前沿：没有其他设置能以更少内存达到同样速度。</translation>
     </message>
 </context>
 <context>
@@ -3477,10 +3525,6 @@ FLOPs</translation>
         <translation>训练</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>批次</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
@@ -3503,6 +3547,42 @@ FLOPs</translation>
     <message>
         <source>Pareto</source>
         <translation>帕累托</translation>
+    </message>
+    <message>
+        <source>Fastest first</source>
+        <translation>按速度从快到慢</translation>
+    </message>
+    <message>
+        <source>What the set-up changes in yours (“As set up”: nothing)</source>
+        <translation>该设置对您的设置所做的改变（“与当前设置相同”：不改变）</translation>
+    </message>
+    <message>
+        <source>Whether that changes what training computes</source>
+        <translation>这是否改变训练的计算结果</translation>
+    </message>
+    <message>
+        <source>The micro-batch (× accumulation steps × GPUs) the set-up runs to reach the goal: the target effective batch, or the largest that fits. Not your set-up&apos;s batch.</source>
+        <translation>该设置为达到目标所运行的微批次（× 累积步数 × GPU 数）：目标有效批次，或能放下的最大批次。不是您当前设置的批次。</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>计划批次</translation>
+    </message>
+    <message>
+        <source>The peak per GPU at the planned batch</source>
+        <translation>计划批次下每 GPU 的峰值</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits with this set-up</source>
+        <translation>此设置下能放下的最大微批次</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the planned batch</source>
+        <translation>计划批次下的一个优化器步</translation>
+    </message>
+    <message>
+        <source>At the planned batch</source>
+        <translation>在计划批次下</translation>
     </message>
 </context>
 <context>
@@ -4138,14 +4218,6 @@ FLOPs</translation>
     <message>
         <source>%1 h</source>
         <translation>%1 小时</translation>
-    </message>
-    <message>
-        <source>%1 M</source>
-        <translation>%1 M</translation>
-    </message>
-    <message>
-        <source>%1 G</source>
-        <translation>%1 G</translation>
     </message>
     <message>
         <source>Foreach (PyTorch default)</source>

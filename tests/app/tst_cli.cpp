@@ -1304,7 +1304,7 @@ void TestCli::planTable()
                                QStringLiteral("--gpu"), QStringLiteral("GTX 1080"), QStringLiteral("--target-batch"),
                                QStringLiteral("256")});
     QCOMPARE(r.exitCode, 0);
-    for (const char* fragment : {"Goal             effective batch 256", "Set-up", "Samples/s/GPU", "Pareto",
+    for (const char* fragment : {"Goal             effective batch 256", "What changes", "Samples/s/GPU", "Pareto",
                                  "Each with headroom estimate:", "--gpu 'GeForce GTX 1080'", "--accumulation-steps"})
         QVERIFY2(r.out.contains(QLatin1String(fragment)), fragment);
 }
