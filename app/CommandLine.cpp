@@ -153,6 +153,15 @@ bool printHelpOrVersion(const std::vector<std::string>& args, std::ostream& out)
 
 } // namespace
 
+std::string commandListText()
+{
+    std::string text;
+    const auto& all = commands();
+    for (std::size_t i = 0; i < all.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == all.size() ? " or " : ", ") + std::string(all[i]->name);
+    return text;
+}
+
 std::string helpText()
 {
     std::string text = "Headroom " HEADROOM_VERSION " - GPU memory planner for deep-learning training\n"

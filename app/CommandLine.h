@@ -23,6 +23,8 @@ constexpr int kExitError = 2;
 int run(const std::vector<std::string>& args, const std::string& executablePath, std::ostream& out, std::ostream& err,
         const std::function<void()>& startGui = {});
 
+/// The commands as a sentence: "estimate, max-batch, plan, compare, report or gpus".
+[[nodiscard]] std::string commandListText();
 /// The --help text.
 [[nodiscard]] std::string helpText();
 /// `headroom COMMAND --help`: the command's usage and the options it takes.

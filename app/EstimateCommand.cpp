@@ -17,7 +17,7 @@ namespace {
 void printThroughput(const Plan& plan, const PlanResult& result, std::ostream& out)
 {
     using namespace report::plantext;
-    const auto t = throughputOf(plan, result);
+    const auto t = throughputOf(result);
     out << "Throughput (estimated)\n";
     if (!t) {
         keyLine(out, "  Not estimated", t.error().message);
@@ -126,9 +126,9 @@ void printLayerTable(const Analysis& a, std::ostream& out)
     table.print(out);
 }
 
-nlohmann::ordered_json throughputJson(const Plan& plan, const PlanResult& result)
+nlohmann::ordered_json throughputJson(const PlanResult& result)
 {
-    const auto t = throughputOf(plan, result);
+    const auto t = throughputOf(result);
     if (!t)
         return { { "error", t.error().message } };
     const ThroughputEstimate& e = *t;
@@ -152,7 +152,7 @@ int runEstimate(const Options& o, const CommandContext& c)
         auto j = planToJson(plan, result);
         // planToJson carries the memory plan; the throughput estimate is the command line's addition.
         if (!j.contains("throughput"))
-            j["throughput"] = throughputJson(plan, result);
+            j["throughput"] = throughputJson(result);
         writeJson(c.out, std::move(j), 2);
         return kExitOk;
     }

@@ -89,7 +89,7 @@ using G = OptionGroup;
 /// The GPU and the optimizer (the help's "Options" section).
 void addGpuAndOptimizerOptions(std::vector<OptionSpec>& all)
 {
-    all.push_back({ "--gpu", {}, "NAME", G::General, "a unique part of a GPU's name [GeForce GTX 1080]",
+    all.push_back({ "--gpu", {}, "NAME", G::General, "a unique part of a GPU's name [" + std::string(kDefaultGpuName) + "]",
         [](Options& o, const std::string&, const std::string& v) {
             o.gpu = v;
             o.gpuGiven = true;
@@ -133,7 +133,7 @@ void addSetupOptions(std::vector<OptionSpec>& all)
                     + quoteForMessage(v) };
             o.precision = *parsed;
         } });
-    all.push_back({ "--batch", {}, "N", G::General, "(micro-)batch size per GPU [32]",
+    all.push_back({ "--batch", {}, "N", G::General, "(micro-)batch size per GPU [" + std::to_string(kDefaultBatch) + "]",
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseInteger(v);
             if (!parsed || *parsed < 1 || *parsed > kMaxBatch)

@@ -17,15 +17,12 @@ namespace headroom::cli {
 
 struct Command;
 
-constexpr const char* kDefaultGpu = "GeForce GTX 1080";
-constexpr std::int64_t kDefaultBatch = 32;
-
 /// Everything the options of one `headroom COMMAND ...` say, with the defaults of Plan and TrainingSetup.
 struct Options final
 {
     std::string command;
     std::string file;
-    std::string gpu = kDefaultGpu;
+    std::string gpu { kDefaultGpuName };
     bool gpuGiven = false;
     Optimizer optimizer = Optimizer::Adam;
     OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;

@@ -57,11 +57,11 @@ void writeJson(std::ostream& out, nlohmann::ordered_json j, int indent)
     out << j.dump(indent) << '\n';
 }
 
-Result<ThroughputEstimate> throughputOf(const Plan& plan, const PlanResult& result)
+Result<ThroughputEstimate> throughputOf(const PlanResult& result)
 {
-    TrainingSetup setup = plan.setup;
-    setup.gpuMemoryBytes = plan.gpu.memoryBytes;
-    return estimateThroughput(result.analysis, setup, plan.gpu);
+    if (result.throughput)
+        return *result.throughput;
+    return result.throughputError.value_or(Error { "no throughput estimate", "throughput" });
 }
 
 } // namespace headroom::cli

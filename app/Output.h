@@ -26,7 +26,7 @@ void keyLine(std::ostream& out, const std::string& key, const std::string& value
 /// after a file "llama\xff.json"), so dump() cannot throw.
 void writeJson(std::ostream& out, nlohmann::ordered_json j, int indent);
 
-/// The throughput estimate, or why there is none (a GPU without figures for the precision).
-[[nodiscard]] Result<ThroughputEstimate> throughputOf(const Plan& plan, const PlanResult& result);
+/// The throughput estimate evaluate() made, or why there is none (a GPU without figures for the precision).
+[[nodiscard]] Result<ThroughputEstimate> throughputOf(const PlanResult& result);
 
 } // namespace headroom::cli

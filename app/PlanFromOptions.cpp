@@ -64,7 +64,6 @@ Plan makePlan(const Options& o, const std::string& executablePath)
             throw UsageError { gpu.error().message };
         plan.gpu = gpu.value();
     }
-    plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     return plan;
 }
 

@@ -34,7 +34,8 @@ int main(int argc, char** argv)
         return headroom::ui::runGuiApp(argc, argv, file);
 #else
         std::cerr << "headroom: error: this headroom is built without the GUI (HEADROOM_BUILD_GUI=OFF); use a "
-                     "command: estimate, max-batch, report or gpus (see headroom --help)\n";
+                     "command: "
+                  << headroom::cli::commandListText() << " (see headroom --help)\n";
         return headroom::cli::kExitError;
 #endif
     }

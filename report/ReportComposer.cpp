@@ -81,16 +81,6 @@ ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDate
     , m_generated { std::move(generated) }
     , m_options { options }
 {
-    if (m_result.estimate) {
-        TrainingSetup setup = m_plan.setup;
-        setup.gpuMemoryBytes = m_plan.gpu.memoryBytes; // as evaluate() does
-        if (auto model = MemoryModel::build(m_result.analysis, setup))
-            m_model = model.value();
-        if (auto throughput = estimateThroughput(m_result.analysis, setup, m_plan.gpu))
-            m_throughput = throughput.value();
-        else
-            m_throughputError = throughput.error().message;
-    }
 }
 
 QString ReportComposer::modelName() const
@@ -113,7 +103,7 @@ void ReportComposer::compose(ReportCanvas& canvas) const
 {
     titleBlock(canvas);
     setupSection(canvas);
-    if (m_result.estimate && m_model) {
+    if (m_result.estimate && m_result.memory) {
         summarySection(canvas);
         chartSection(canvas);
         stepSection(canvas);
@@ -195,7 +185,7 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
 void ReportComposer::summarySection(ReportCanvas& canvas) const
 {
     const Estimate& e = *m_result.estimate;
-    const MemoryBreakdown& perSample = m_model->timeline().moments()[e.peak.moment].perSample;
+    const MemoryBreakdown& perSample = m_result.memory->timeline().moments()[e.peak.moment].perSample;
     const QString gpuName = qs(m_plan.gpu.name);
 
     // The verdict, in a tinted box: what a reader came for.
@@ -206,7 +196,7 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
                              e.fits ? tr("headroom") : tr("shortfall"),
                              absoluteBytes(e.headroomBytes()));
     if (e.maxBatch == 0) {
-        const auto one = m_model->at(1);
+        const auto one = m_result.memory->at(1);
         detail += one ? tr(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))
                       : tr(" Not even batch 1 fits.");
     } else if (e.maxBatch >= kMaxBatch) {
@@ -309,13 +299,14 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
 void ReportComposer::throughputSection(ReportCanvas& canvas) const
 {
     const double lineH = canvas.lineHeight(FontRole::Body);
-    if (!m_throughput) {
-        const QString why = tr("No throughput estimate: %1.").arg(qs(m_throughputError));
+    if (!m_result.throughput) {
+        const QString why = tr("No throughput estimate: %1.")
+                                .arg(qs(m_result.throughputError ? m_result.throughputError->message : std::string()));
         canvas.heading(tr("Throughput"), canvas.paragraphHeight(why, FontRole::Body, canvas.width()));
         canvas.paragraph(why, FontRole::Body, style::kText);
         return;
     }
-    const ThroughputEstimate& t = *m_throughput;
+    const ThroughputEstimate& t = *m_result.throughput;
     canvas.heading(tr("Throughput (estimated)"), 6 * lineH);
     const std::int64_t gpus = m_plan.setup.parallel.gpus;
     keyValue(canvas, tr("Step time"),
@@ -377,8 +368,8 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
 void ReportComposer::chartSection(ReportCanvas& canvas) const
 {
     const bool microBatch = m_plan.setup.parallel.gpus > 1 || m_plan.setup.accumulationSteps > 1;
-    const MemoryChartPainter chart { *m_model, *m_result.estimate, m_plan.gpu, microBatch };
-    const StepMoment& peak = m_model->timeline().moments()[m_result.estimate->peak.moment];
+    const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu, microBatch };
+    const StepMoment& peak = m_result.memory->timeline().moments()[m_result.estimate->peak.moment];
     const QString caption = tr(
         "The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
         "holds %4 fixed plus %5 per sample.")
@@ -393,7 +384,7 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
 void ReportComposer::stepSection(ReportCanvas& canvas) const
 {
     const StepChart step
-        = StepChart::build(*m_model, m_result.estimate->batch, StepKind::Steady, StepChartPainter::kMaxDrawnMoments);
+        = StepChart::build(*m_result.memory, m_result.estimate->batch, StepKind::Steady, StepChartPainter::kMaxDrawnMoments);
     const StepChartPainter chart { step, m_result.analysis, m_plan.gpu };
     QString caption = step.caption(chart.peakLayer());
     if (m_plan.setup.accumulationSteps > 1)

@@ -59,10 +59,7 @@ private:
     [[nodiscard]] QString modelName() const;
 
     const Plan& m_plan;
-    const PlanResult& m_result;
-    std::optional<MemoryModel> m_model; ///< for the chart's sweep; set when there is an estimate
-    std::optional<ThroughputEstimate> m_throughput; ///< set when there is an estimate and the GPU has figures
-    std::string m_throughputError;                  ///< why there is no throughput estimate
+    const PlanResult& m_result; ///< evaluate()'s: the step model and the throughput with the estimate
     QDateTime m_generated;
     const ReportOptions& m_options;
 };

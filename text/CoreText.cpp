@@ -223,6 +223,7 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The experts' projection names (LoRA targets): Qwen and DeepSeek's, or Mixtral's"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Value head size"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "softmax: softmax over all experts, then top-k (Mixtral, Qwen-MoE); sigmoid: float32 sigmoid scores, bias-corrected group-limited top-k (DeepSeek-V3)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=\"eager\"); grouped_mm: one grouped product over all assignments in the weights' dtype (transformers 5's default on CUDA)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "A constant used as the last operand (x / 8)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Above beta x > threshold the function is linear"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Aligns the corner pixels (interpolating modes)"),

@@ -6,7 +6,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
-#include <set>
+#include <utility>
 
 namespace headroom::ui {
 
@@ -26,108 +26,14 @@ enum MergeId {
     MoeImbalanceMerge,
 };
 
-/// Where `path` is after `count` siblings starting at `row` under `parent` were removed.
-LayerPath pathAfterRemoval(LayerPath path, const LayerPath& parent, int row, int count)
-{
-    const auto depth = parent.size();
-    if (path.size() > depth && path.mid(0, depth) == parent && path[depth] >= row + count)
-        path[depth] -= count;
-    return path;
-}
-
-bool isWithin(const LayerPath& path, const LayerPath& parent, int row, int count)
-{
-    const auto depth = parent.size();
-    return path.size() > depth && path.mid(0, depth) == parent && path[depth] >= row && path[depth] < row + count;
-}
-
-std::string uniqueName(const std::vector<LayerSpec>& siblings, const std::string& stem)
-{
-    std::set<std::string> used;
-    for (const auto& s : siblings)
-        used.insert(s.name);
-    if (!used.contains(stem))
-        return stem;
-    for (int n = 2;; ++n) {
-        std::string candidate = stem + "_" + std::to_string(n);
-        if (!used.contains(candidate))
-            return candidate;
-    }
-}
-
-/// Where `ref`, used by a layer somewhere in `specs` (or inside their blocks), resolves to a name
-/// of the enclosing scope: collects each such use. Inside a block, names defined earlier in the same
-/// repetition shadow the outer ones, as in the analysis.
-void collectOuterUses(const std::vector<LayerSpec>& specs, const std::set<std::string>& names,
-                      std::vector<std::pair<const LayerSpec*, std::string>>& uses, bool topLevel)
-{
-    std::set<std::string> local;
-    for (const auto& spec : specs) {
-        const auto outer = [&](const std::string& ref) { return names.contains(ref) && (topLevel || !local.contains(ref)); };
-        for (const auto& ref : spec.inputs) {
-            if (outer(ref))
-                uses.emplace_back(&spec, ref);
-        }
-        if (!spec.tiedTo.empty() && outer(spec.tiedTo))
-            uses.emplace_back(&spec, spec.tiedTo);
-        if (spec.isRepeat()) {
-            std::set<std::string> visible;
-            for (const auto& n : names) {
-                if (topLevel || !local.contains(n))
-                    visible.insert(n);
-            }
-            collectOuterUses(spec.children, visible, uses, false);
-        }
-        if (!spec.name.empty() && !topLevel)
-            local.insert(spec.name);
-    }
-}
-
-/// Renames uses of `from` (as collected above) to `to` in `specs`.
-void renameOuterUses(std::vector<LayerSpec>& specs, const std::string& from, const std::string& to, bool topLevel)
-{
-    bool shadowed = false;
-    for (auto& spec : specs) {
-        if (shadowed)
-            break;
-        for (auto& ref : spec.inputs) {
-            if (ref == from)
-                ref = to;
-        }
-        if (spec.tiedTo == from)
-            spec.tiedTo = to;
-        if (spec.isRepeat())
-            renameOuterUses(spec.children, from, to, false);
-        if (!topLevel && spec.name == from)
-            shadowed = true;
-    }
-}
+SpecPath specPathOf(const LayerPath& path) { return {path.begin(), path.end()}; }
+LayerPath layerPathOf(const SpecPath& path) { return {path.begin(), path.end()}; }
 
 } // namespace
-
-/// The plan without its network: what the set-up panels edit.
-struct Document::Settings {
-    Precision precision = Precision::Fp32;
-    Checkpointing checkpointing = Checkpointing::None;
-    AttentionImplementation attention = AttentionImplementation::Sdpa;
-    LoraOptions lora;
-    std::optional<std::int64_t> sequenceLength;
-    TrainingSetup setup;
-    Gpu gpu;
-    double moeImbalance = 1.0;
-
-    static Settings of(const Plan& plan)
-    {
-        return {plan.precision, plan.checkpointing, plan.attention, plan.lora, plan.sequenceLength, plan.setup, plan.gpu,
-            plan.moeImbalance};
-    }
-    friend bool operator==(const Settings&, const Settings&) = default;
-};
 
 Document::Document(QObject* parent) : QObject(parent), m_undoStack{new QUndoStack(this)}
 {
     m_undoStack->setObjectName(QStringLiteral("documentUndoStack"));
-    m_plan.setup.gpuMemoryBytes = m_plan.gpu.memoryBytes;
 }
 
 Document::~Document() = default;
@@ -168,7 +74,6 @@ void Document::resetSetup(Precision precision, const TrainingSetup& setup, const
     m_plan.setup = setup;
     m_plan.setup.batch = std::clamp<std::int64_t>(setup.batch, 1, kMaxBatch);
     m_plan.gpu = gpu;
-    m_plan.setup.gpuMemoryBytes = gpu.memoryBytes;
     m_undoStack->clear();
     Q_EMIT precisionChanged(m_plan.precision);
     Q_EMIT setupChanged();
@@ -195,46 +100,18 @@ void Document::markSaved(const QString& filePath)
     updateModified();
 }
 
+
 const std::vector<LayerSpec>* Document::children(const LayerPath& parent) const
 {
-    return const_cast<Document*>(this)->mutableChildren(parent);
+    return childrenAt(m_plan.network, specPathOf(parent));
 }
 
-const LayerSpec* Document::spec(const LayerPath& path) const { return const_cast<Document*>(this)->mutableSpec(path); }
-
-std::vector<LayerSpec>* Document::mutableChildren(const LayerPath& parent)
+const LayerSpec* Document::spec(const LayerPath& path) const
 {
-    if (parent.isEmpty())
-        return &m_plan.network.layers;
-    LayerSpec* s = mutableSpec(parent);
-    return s != nullptr && s->isRepeat() ? &s->children : nullptr;
+    return path.isEmpty() ? nullptr : specAt(m_plan.network, specPathOf(path));
 }
 
-LayerSpec* Document::mutableSpec(const LayerPath& path)
-{
-    if (path.isEmpty())
-        return nullptr;
-    std::vector<LayerSpec>* list = &m_plan.network.layers;
-    LayerSpec* s = nullptr;
-    for (const int i : path) {
-        if (list == nullptr || i < 0 || static_cast<std::size_t>(i) >= list->size())
-            return nullptr;
-        s = &(*list)[static_cast<std::size_t>(i)];
-        list = s->isRepeat() ? &s->children : nullptr;
-    }
-    return s;
-}
-
-std::string Document::specPath(const LayerPath& path)
-{
-    std::string out = "layers";
-    for (qsizetype i = 0; i < path.size(); ++i) {
-        if (i > 0)
-            out += ".layers";
-        out += "[" + std::to_string(path[i]) + "]";
-    }
-    return out;
-}
+std::string Document::specPath(const LayerPath& path) { return specPathText(specPathOf(path)); }
 
 void Document::push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId)
 {
@@ -243,34 +120,63 @@ void Document::push(const QString& text, std::function<void()> redo, std::functi
 
 void Document::doInsert(const LayerPath& parent, int row, const std::vector<LayerSpec>& specs)
 {
-    auto* list = mutableChildren(parent);
+    const auto* list = children(parent);
     if (list == nullptr || specs.empty())
         return;
     row = std::clamp(row, 0, static_cast<int>(list->size()));
     const int last = row + static_cast<int>(specs.size()) - 1;
     Q_EMIT layersAboutToBeInserted(parent, row, last);
-    list->insert(list->begin() + row, specs.begin(), specs.end());
+    putLayers(m_plan.network, specPathOf(parent), row, specs);
     Q_EMIT layersInserted(parent, row, last);
     networkEdited();
 }
 
 std::vector<LayerSpec> Document::doRemove(const LayerPath& parent, int row, int count)
 {
-    auto* list = mutableChildren(parent);
+    const auto* list = children(parent);
     if (list == nullptr || count <= 0 || row < 0 || static_cast<std::size_t>(row + count) > list->size())
         return {};
     Q_EMIT layersAboutToBeRemoved(parent, row, row + count - 1);
-    std::vector<LayerSpec> removed(std::make_move_iterator(list->begin() + row),
-                                   std::make_move_iterator(list->begin() + row + count));
-    list->erase(list->begin() + row, list->begin() + row + count);
+    std::vector<LayerSpec> removed = takeLayers(m_plan.network, specPathOf(parent), row, count);
     Q_EMIT layersRemoved(parent, row, row + count - 1);
     networkEdited();
     return removed;
 }
 
+void Document::doSplice(const Splice& edit)
+{
+    const LayerPath parent = layerPathOf(edit.parent);
+    if (!edit.removed.empty())
+        doRemove(parent, edit.row, static_cast<int>(edit.removed.size()));
+    if (!edit.inserted.empty())
+        doInsert(parent, edit.row, edit.inserted);
+}
+
+void Document::doMove(const LayerMove& move)
+{
+    doInsert(layerPathOf(move.to), move.toRow, doRemove(layerPathOf(move.from), move.row, move.count));
+}
+
+void Document::pushSplice(const QString& text, const Splice& edit, const std::optional<PlanSettings>& settings)
+{
+    const PlanSettings before = m_plan;
+    push(
+        text,
+        [this, edit, settings] {
+            doSplice(edit);
+            if (settings)
+                applySettings(*settings);
+        },
+        [this, undo = inverse(edit), before, settings] {
+            doSplice(undo);
+            if (settings)
+                applySettings(before);
+        });
+}
+
 void Document::doReplace(const LayerPath& path, const LayerSpec& spec)
 {
-    LayerSpec* target = mutableSpec(path);
+    LayerSpec* target = path.isEmpty() ? nullptr : specAt(m_plan.network, specPathOf(path));
     if (target == nullptr)
         return;
     auto children = std::move(target->children);
@@ -295,133 +201,61 @@ void Document::updateModified()
     }
 }
 
+
 void Document::insertLayers(const LayerPath& parent, int row, std::vector<LayerSpec> specs, const QString& text)
 {
-    const auto* list = children(parent);
-    if (list == nullptr || specs.empty())
-        return;
-    row = std::clamp(row, 0, static_cast<int>(list->size()));
-    const int count = static_cast<int>(specs.size());
-    push(
-        text, [this, parent, row, specs] { doInsert(parent, row, specs); },
-        [this, parent, row, count] { doRemove(parent, row, count); });
+    if (auto edit = insertEdit(m_plan.network, specPathOf(parent), row, std::move(specs)))
+        pushSplice(text, *edit);
 }
 
 void Document::removeLayers(const LayerPath& parent, int row, int count)
 {
-    const auto* list = children(parent);
-    if (list == nullptr || count <= 0 || row < 0 || static_cast<std::size_t>(row + count) > list->size())
-        return;
-    const std::vector<LayerSpec> removed(list->begin() + row, list->begin() + row + count);
-    push(
-        count == 1 ? tr("Remove layer") : tr("Remove %n layers", nullptr, count),
-        [this, parent, row, count] { doRemove(parent, row, count); },
-        [this, parent, row, removed] { doInsert(parent, row, removed); });
+    if (auto edit = removeEdit(m_plan.network, specPathOf(parent), row, count))
+        pushSplice(count == 1 ? tr("Remove layer") : tr("Remove %n layers", nullptr, count), *edit);
 }
 
 bool Document::moveLayers(const LayerPath& parent, int row, int count, const LayerPath& newParent, int newRow)
 {
-    const auto* list = children(parent);
-    const auto* target = children(newParent);
-    if (list == nullptr || target == nullptr || count <= 0 || row < 0
-        || static_cast<std::size_t>(row + count) > list->size())
+    const auto move = moveEdit(m_plan.network, specPathOf(parent), row, count, specPathOf(newParent), newRow);
+    if (!move)
         return false;
-    if (isWithin(newParent, parent, row, count))
-        return false; // a block cannot move into itself
-    newRow = std::clamp(newRow, 0, static_cast<int>(target->size()));
-    if (newParent == parent && newRow >= row && newRow <= row + count)
-        return false; // lands where it is
-    const LayerPath adjustedParent = pathAfterRemoval(newParent, parent, row, count);
-    const int insertAt = newParent == parent && newRow > row ? newRow - count : newRow;
     push(
-        count == 1 ? tr("Move layer") : tr("Move %n layers", nullptr, count),
-        [this, parent, row, count, adjustedParent, insertAt] {
-            doInsert(adjustedParent, insertAt, doRemove(parent, row, count));
-        },
-        [this, parent, row, count, adjustedParent, insertAt] {
-            doInsert(parent, row, doRemove(adjustedParent, insertAt, count));
-        });
+        count == 1 ? tr("Move layer") : tr("Move %n layers", nullptr, count), [this, m = *move] { doMove(m); },
+        [this, back = inverse(*move)] { doMove(back); });
     return true;
 }
 
 void Document::duplicateLayers(const LayerPath& parent, int row, int count)
 {
-    const auto* list = children(parent);
-    if (list == nullptr || count <= 0 || row < 0 || static_cast<std::size_t>(row + count) > list->size())
-        return;
-    std::vector<LayerSpec> copies(list->begin() + row, list->begin() + row + count);
-    for (auto& c : copies) {
-        if (!c.name.empty())
-            c.name = uniqueName(*list, c.name + "_copy");
+    if (auto edit = duplicateEdit(m_plan.network, specPathOf(parent), row, count))
+        pushSplice(count == 1 ? tr("Duplicate layer") : tr("Duplicate %n layers", nullptr, count), *edit);
+}
+
+QString Document::refusalText(const EditRefusal& refusal, const QString& noLayers)
+{
+    const auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    switch (refusal.reason) {
+    case EditRefusal::Reason::NoLayers: return noLayers;
+    case EditRefusal::Reason::NotTopLevel: return tr("Only top-level layers can be checkpointed as a block.");
+    case EditRefusal::Reason::ChangesShape:
+        return tr("Cannot wrap these layers in a residual block: they change the shape from %1 to %2, and a residual "
+                  "connection adds the block's input to its output.")
+            .arg(q(refusal.first), q(refusal.second));
+    case EditRefusal::Reason::NotAddable:
+        return tr("Cannot wrap these layers in a residual block: their output cannot be added to their input.");
+    case EditRefusal::Reason::UsedInside:
+        return tr("Cannot checkpoint these layers as one block: \"%1\" after them uses \"%2\" inside it.")
+            .arg(q(refusal.first), q(refusal.second));
     }
-    insertLayers(parent, row + count, std::move(copies),
-                 count == 1 ? tr("Duplicate layer") : tr("Duplicate %n layers", nullptr, count));
+    return noLayers;
 }
 
 QString Document::wrapInResidual(const LayerPath& parent, int row, int count)
 {
-    const auto* list = children(parent);
-    if (list == nullptr || count <= 0 || row < 0 || static_cast<std::size_t>(row + count) > list->size())
-        return tr("Select the layers to wrap.");
-    LayerSpec block;
-    block.type = "Repeat";
-    block.name = uniqueName(*list, "residual");
-    block.times = 1;
-    block.children.assign(list->begin() + row, list->begin() + row + count);
-    LayerSpec& last = block.children.back();
-    if (last.name.empty()) {
-        last.name = uniqueName(block.children, "out");
-    }
-    LayerSpec add;
-    add.type = "Add";
-    add.name = uniqueName(block.children, "sum");
-    add.inputs = {"repeat_input", last.name};
-    block.children.push_back(add);
-
-    // Refused now, with the reason, rather than leaving an invalid Add behind: the layers' output
-    // must broadcast against their input (PyTorch's x + f(x)).
-    Network candidate = m_plan.network;
-    std::vector<LayerSpec>* siblings = &candidate.layers;
-    for (const int i : parent)
-        siblings = &(*siblings)[static_cast<std::size_t>(i)].children;
-    siblings->erase(siblings->begin() + row, siblings->begin() + row + count);
-    siblings->insert(siblings->begin() + row, block);
-    const std::string addPath = specPath(LayerPath(parent) << row) + ".layers[" + std::to_string(count) + "]";
-    const Analysis after = analyze(candidate, m_plan.analysisOptions());
-    const auto added = std::find_if(after.rows.begin(), after.rows.end(), [&](const LayerRow& r) { return r.specPath == addPath; });
-    if (added != after.rows.end() && added->error && !added->blockedByEarlierError) {
-        const Analysis before = analyze(m_plan.network, m_plan.analysisOptions());
-        const auto rowAt = [&](const LayerPath& path) {
-            const std::string at = specPath(path);
-            return std::find_if(before.rows.begin(), before.rows.end(), [&](const LayerRow& r) { return r.specPath == at; });
-        };
-        const auto first = rowAt(LayerPath(parent) << row);
-        const auto lastRow = rowAt(LayerPath(parent) << row + count - 1);
-        QString from = QString::fromStdString(m_plan.network.input.shape.toBatchedString());
-        if (first != before.rows.end() && !first->inputs.empty()) {
-            const auto producer = std::find_if(before.rows.begin(), before.rows.end(),
-                                               [&](const LayerRow& r) { return r.name == first->inputs.front(); });
-            if (producer != before.rows.end())
-                from = QString::fromStdString(producer->output.shape.toBatchedString());
-        }
-        if (lastRow != before.rows.end() && lastRow->valid())
-            return tr("Cannot wrap these layers in a residual block: they change the shape from %1 to %2, and a residual "
-                      "connection adds the block's input to its output.")
-                .arg(from, QString::fromStdString(lastRow->output.shape.toBatchedString()));
-        return tr("Cannot wrap these layers in a residual block: their output cannot be added to their input.");
-    }
-
-    const std::vector<LayerSpec> original(list->begin() + row, list->begin() + row + count);
-    push(
-        tr("Wrap in residual block"),
-        [this, parent, row, count, block] {
-            doRemove(parent, row, count);
-            doInsert(parent, row, {block});
-        },
-        [this, parent, row, original] {
-            doRemove(parent, row, 1);
-            doInsert(parent, row, original);
-        });
+    auto edit = residualEdit(m_plan.network, m_plan.analysisOptions(), specPathOf(parent), row, count);
+    if (const auto* refusal = std::get_if<EditRefusal>(&edit))
+        return refusalText(*refusal, tr("Select the layers to wrap."));
+    pushSplice(tr("Wrap in residual block"), std::get<Splice>(edit));
     return {};
 }
 
@@ -470,6 +304,7 @@ void Document::setLayerFrozen(const LayerPath& path, bool frozen)
     editLayer(path, frozen ? tr("Freeze layer") : tr("Unfreeze layer"), [&](LayerSpec& s) { s.frozen = frozen; });
 }
 
+
 void Document::setLayerCheckpoint(const LayerPath& path, bool checkpoint)
 {
     const LayerSpec* current = spec(path);
@@ -479,10 +314,10 @@ void Document::setLayerCheckpoint(const LayerPath& path, bool checkpoint)
     before.children.clear();
     LayerSpec after = before;
     after.checkpoint = checkpoint;
-    const Settings settingsBefore = Settings::of(m_plan);
-    Settings settingsAfter = settingsBefore;
-    if (checkpoint && settingsAfter.checkpointing == Checkpointing::None)
-        settingsAfter.checkpointing = Checkpointing::PerBlock;
+    const PlanSettings settingsBefore = m_plan;
+    PlanSettings settingsAfter = settingsBefore;
+    if (checkpoint)
+        settingsAfter.checkpointing = checkpointingForMarkedBlocks(settingsAfter.checkpointing);
     push(
         checkpoint ? tr("Checkpoint block") : tr("Stop checkpointing block"),
         [this, path, after, settingsAfter] {
@@ -497,74 +332,17 @@ void Document::setLayerCheckpoint(const LayerPath& path, bool checkpoint)
 
 QString Document::checkpointLayers(const LayerPath& parent, int row, int count)
 {
-    const auto* list = children(parent);
-    if (list == nullptr || count <= 0 || row < 0 || static_cast<std::size_t>(row + count) > list->size())
-        return tr("Select the layers to checkpoint.");
-    if (!parent.isEmpty())
-        return tr("Only top-level layers can be checkpointed as a block.");
-    const auto first = static_cast<std::size_t>(row);
-    const auto end = static_cast<std::size_t>(row + count);
-    if (count == 1 && (*list)[first].isRepeat()) {
-        setLayerCheckpoint(LayerPath{row}, true);
+    auto edit = checkpointEdit(m_plan.network, specPathOf(parent), row, count);
+    if (const auto* refusal = std::get_if<EditRefusal>(&edit))
+        return refusalText(*refusal, tr("Select the layers to checkpoint."));
+    const CheckpointEdit& checkpoint = std::get<CheckpointEdit>(edit);
+    if (checkpoint.markBlock) {
+        setLayerCheckpoint(layerPathOf(*checkpoint.markBlock), true);
         return {};
     }
-
-    // Layers after the block see only its name: a use of the last wrapped layer becomes a use of
-    // the block (the same tensor); a use of any other wrapped layer cannot be kept.
-    std::set<std::string> inside;
-    for (std::size_t i = first; i < end; ++i) {
-        if (!(*list)[i].name.empty())
-            inside.insert((*list)[i].name);
-    }
-    const std::string lastName = (*list)[end - 1].name;
-    const std::vector<LayerSpec> later(list->begin() + row + count, list->end());
-    std::vector<std::pair<const LayerSpec*, std::string>> uses;
-    collectOuterUses(later, inside, uses, true);
-    for (const auto& [user, ref] : uses) {
-        if (ref != lastName) {
-            return tr("Cannot checkpoint these layers as one block: \"%1\" after them uses \"%2\" inside it.")
-                .arg(QString::fromStdString(user->name.empty() ? user->type : user->name), QString::fromStdString(ref));
-        }
-    }
-
-    LayerSpec block;
-    block.type = "Repeat";
-    block.name = uniqueName(*list, "checkpoint");
-    block.times = 1;
-    block.checkpoint = true;
-    block.children.assign(list->begin() + row, list->begin() + row + count);
-    std::vector<LayerSpec> replacement{block};
-    std::vector<LayerSpec> rest = later;
-    if (!uses.empty())
-        renameOuterUses(rest, lastName, block.name, true);
-    // Replace the later layers too, up to the last one that changed.
-    std::size_t changed = 0;
-    for (std::size_t i = 0; i < rest.size(); ++i) {
-        if (!(rest[i] == later[i]))
-            changed = i + 1;
-    }
-    replacement.insert(replacement.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(changed));
-    const std::vector<LayerSpec> original(list->begin() + row,
-                                          list->begin() + row + count + static_cast<std::ptrdiff_t>(changed));
-    const int removed = static_cast<int>(original.size());
-    const int inserted = static_cast<int>(replacement.size());
-
-    const Settings settingsBefore = Settings::of(m_plan);
-    Settings settingsAfter = settingsBefore;
-    if (settingsAfter.checkpointing == Checkpointing::None)
-        settingsAfter.checkpointing = Checkpointing::PerBlock;
-    push(
-        tr("Checkpoint selection"),
-        [this, parent, row, removed, replacement, settingsAfter] {
-            doRemove(parent, row, removed);
-            doInsert(parent, row, replacement);
-            applySettings(settingsAfter);
-        },
-        [this, parent, row, inserted, original, settingsBefore] {
-            doRemove(parent, row, inserted);
-            doInsert(parent, row, original);
-            applySettings(settingsBefore);
-        });
+    PlanSettings settings = m_plan;
+    settings.checkpointing = checkpointingForMarkedBlocks(settings.checkpointing);
+    pushSplice(tr("Checkpoint selection"), *checkpoint.wrap, settings);
     return {};
 }
 
@@ -635,18 +413,13 @@ void Document::setBatch(std::int64_t batch)
 
 void Document::setOptimizer(Optimizer optimizer)
 {
-    editSettings(tr("Change optimizer"), [&](Settings& s) {
-        s.setup.optimizer = optimizer;
-        // torch.optim refuses fused=True for an optimizer without a fused kernel: back to its default.
-        if (s.setup.optimizerImplementation == OptimizerImplementation::Fused && !hasFusedImplementation(optimizer))
-            s.setup.optimizerImplementation = OptimizerImplementation::Foreach;
-    });
+    editSettings(tr("Change optimizer"), [&](PlanSettings& s) { s.setup.optimizer = optimizer; });
 }
 
 void Document::setOptimizerImplementation(OptimizerImplementation implementation)
 {
     editSettings(tr("Change optimizer implementation"),
-                 [&](Settings& s) { s.setup.optimizerImplementation = implementation; });
+                 [&](PlanSettings& s) { s.setup.optimizerImplementation = implementation; });
 }
 
 void Document::setGpu(const Gpu& gpu)
@@ -656,7 +429,6 @@ void Document::setGpu(const Gpu& gpu)
         return;
     const auto apply = [this](const Gpu& g) {
         m_plan.gpu = g;
-        m_plan.setup.gpuMemoryBytes = g.memoryBytes;
         Q_EMIT setupChanged();
     };
     push(
@@ -678,40 +450,29 @@ void Document::setOverheadBytes(std::uint64_t bytes)
 
 void Document::applyPlanSettings(const PlanSettings& settings, const QString& text)
 {
-    editSettings(text, [&](Settings& s) {
-        s.precision = settings.precision;
-        s.checkpointing = settings.checkpointing;
-        s.lora = settings.lora;
-        s.setup = settings.setup;
-        s.setup.gpuMemoryBytes = s.gpu.memoryBytes;
-    });
+    editSettings(text, [&](PlanSettings& s) { s = settings; });
 }
 
-void Document::editSettings(const QString& text, const std::function<void(Settings&)>& change, int mergeId)
+void Document::editSettings(const QString& text, const std::function<void(PlanSettings&)>& change, int mergeId)
 {
-    const Settings before = Settings::of(m_plan);
-    Settings after = before;
+    const PlanSettings before = m_plan;
+    PlanSettings after = before;
     change(after);
+    // An optimizer implementation the new settings cannot run falls back in the same step
+    // (normalized(): a fused step that torch.optim does not have goes back to foreach).
+    after.setup = normalized(after.setup);
     if (after == before)
         return;
     push(
         text, [this, after] { applySettings(after); }, [this, before] { applySettings(before); }, mergeId);
 }
 
-void Document::applySettings(const Settings& s)
+void Document::applySettings(const PlanSettings& s)
 {
-    const Settings old = Settings::of(m_plan);
+    const PlanSettings old = m_plan;
     if (old == s)
         return;
-    m_plan.precision = s.precision;
-    m_plan.checkpointing = s.checkpointing;
-    m_plan.attention = s.attention;
-    m_plan.lora = s.lora;
-    m_plan.sequenceLength = s.sequenceLength;
-    m_plan.moeImbalance = s.moeImbalance;
-    m_plan.setup = s.setup;
-    m_plan.gpu = s.gpu;
-    m_plan.setup.gpuMemoryBytes = m_plan.gpu.memoryBytes;
+    static_cast<PlanSettings&>(m_plan) = s;
     TrainingSetup oldSetup = old.setup;
     oldSetup.batch = s.setup.batch;
     const bool strategy = old.checkpointing != s.checkpointing || old.attention != s.attention || !(old.lora == s.lora)
@@ -728,7 +489,7 @@ void Document::applySettings(const Settings& s)
 
 void Document::setAccumulationSteps(std::int64_t steps)
 {
-    editSettings(tr("Change accumulation steps"), [&](Settings& s) { s.setup.accumulationSteps = steps; }, AccumulationMerge);
+    editSettings(tr("Change accumulation steps"), [&](PlanSettings& s) { s.setup.accumulationSteps = steps; }, AccumulationMerge);
 }
 
 void Document::setParallelism(const Parallelism& parallel)
@@ -747,29 +508,29 @@ void Document::setParallelism(const Parallelism& parallel)
     } else if (parallel.offloadOptimizer != old.offloadOptimizer) {
         text = parallel.offloadOptimizer ? tr("Offload optimizer state") : tr("Keep optimizer state on the GPU");
     }
-    editSettings(text, [&](Settings& s) { s.setup.parallel = parallel; }, merge);
+    editSettings(text, [&](PlanSettings& s) { s.setup.parallel = parallel; }, merge);
 }
 
 void Document::setEightBitOptimizer(bool eightBit)
 {
     editSettings(eightBit ? tr("Use an 8-bit optimizer") : tr("Use a 32-bit optimizer"),
-                 [&](Settings& s) { s.setup.eightBitOptimizer = eightBit; });
+                 [&](PlanSettings& s) { s.setup.eightBitOptimizer = eightBit; });
 }
 
 void Document::setAssumedUtilization(double utilization)
 {
-    editSettings(tr("Change assumed utilisation"), [&](Settings& s) { s.setup.assumedUtilization = utilization; },
+    editSettings(tr("Change assumed utilisation"), [&](PlanSettings& s) { s.setup.assumedUtilization = utilization; },
                  UtilizationMerge);
 }
 
 void Document::setCheckpointing(Checkpointing checkpointing)
 {
-    editSettings(tr("Change checkpointing"), [&](Settings& s) { s.checkpointing = checkpointing; });
+    editSettings(tr("Change checkpointing"), [&](PlanSettings& s) { s.checkpointing = checkpointing; });
 }
 
 void Document::setAttention(AttentionImplementation attention)
 {
-    editSettings(tr("Change attention implementation"), [&](Settings& s) { s.attention = attention; });
+    editSettings(tr("Change attention implementation"), [&](PlanSettings& s) { s.attention = attention; });
 }
 
 void Document::setLora(const LoraOptions& lora)
@@ -780,17 +541,17 @@ void Document::setLora(const LoraOptions& lora)
         merge = LoraRankMerge;
     else if (lora.dropout != old.dropout)
         merge = LoraDropoutMerge;
-    editSettings(tr("Change LoRA"), [&](Settings& s) { s.lora = lora; }, merge);
+    editSettings(tr("Change LoRA"), [&](PlanSettings& s) { s.lora = lora; }, merge);
 }
 
 void Document::setSequenceLength(std::optional<std::int64_t> length)
 {
-    editSettings(tr("Change sequence length"), [&](Settings& s) { s.sequenceLength = length; }, SequenceLengthMerge);
+    editSettings(tr("Change sequence length"), [&](PlanSettings& s) { s.sequenceLength = length; }, SequenceLengthMerge);
 }
 
 void Document::setMoeImbalance(double imbalance)
 {
-    editSettings(tr("Change MoE imbalance"), [&](Settings& s) { s.moeImbalance = imbalance; }, MoeImbalanceMerge);
+    editSettings(tr("Change MoE imbalance"), [&](PlanSettings& s) { s.moeImbalance = imbalance; }, MoeImbalanceMerge);
 }
 
 } // namespace headroom::ui

@@ -1,7 +1,7 @@
 #pragma once
 
+#include "headroom/NetworkEdits.h"
 #include "headroom/Plan.h"
-#include "headroom/Planner.h"
 
 #include <QList>
 #include <QObject>
@@ -18,8 +18,8 @@ class QUndoStack;
 
 namespace headroom::ui {
 
-/// Where a layer spec sits in the network's spec tree: indices from the top-level list down
-/// through Repeat blocks. Empty means the top level itself (as a parent).
+/// Where a layer spec sits in the network's spec tree (the core's SpecPath, as Qt's models pass
+/// it): indices from the top-level list down through Repeat blocks. Empty means the top level itself.
 using LayerPath = QList<int>;
 
 /// The open plan: the network as the model file holds it, the precision and the training set-up,
@@ -116,8 +116,9 @@ public:
     void setSequenceLength(std::optional<std::int64_t> length);
     /// Mixture-of-experts routing imbalance (Plan::moeImbalance); back to 1 when another network is loaded.
     void setMoeImbalance(double imbalance);
-    /// Sets what the planner chooses (precision, checkpointing, LoRA and the training set-up with its
-    /// batch) as one undo step named `text`; the network, GPU, attention, sequence length and routing stay.
+    /// Sets the settings of a set-up the planner found for this plan (precision, checkpointing, LoRA
+    /// and the training set-up with its batch; its GPU, attention, sequence length and routing are this
+    /// plan's) as one undo step named `text`; the network stays.
     void applyPlanSettings(const PlanSettings& settings, const QString& text);
 
 Q_SIGNALS:
@@ -142,16 +143,20 @@ Q_SIGNALS:
     void filePathChanged(const QString& filePath);
 
 private:
-    struct Settings;
     /// Pushes an edit of the plan's settings (everything but the network); applying it emits what
     /// changed: strategyChanged / precisionChanged (re-analyse), setupChanged or batchChanged.
-    void editSettings(const QString& text, const std::function<void(Settings&)>& change, int mergeId = -1);
-    void applySettings(const Settings& settings);
-    std::vector<LayerSpec>* mutableChildren(const LayerPath& parent);
-    LayerSpec* mutableSpec(const LayerPath& path);
+    void editSettings(const QString& text, const std::function<void(PlanSettings&)>& change, int mergeId = -1);
+    void applySettings(const PlanSettings& settings);
     void push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1);
+    /// Pushes one structural edit (the core's NetworkEdits) as one undo step; with `settings`, the
+    /// plan's settings change with it (checkpointing a selection switches checkpointing on).
+    void pushSplice(const QString& text, const Splice& edit, const std::optional<PlanSettings>& settings = {});
+    /// Why a structural edit was refused, in the user's words; `noLayers` when there was nothing to edit.
+    [[nodiscard]] static QString refusalText(const EditRefusal& refusal, const QString& noLayers);
     void doInsert(const LayerPath& parent, int row, const std::vector<LayerSpec>& specs);
     std::vector<LayerSpec> doRemove(const LayerPath& parent, int row, int count);
+    void doSplice(const Splice& edit);
+    void doMove(const LayerMove& move);
     /// Replaces a spec's own fields, keeping its children.
     void doReplace(const LayerPath& path, const LayerSpec& spec);
     void editLayer(const LayerPath& path, const QString& text, const std::function<void(LayerSpec&)>& change);

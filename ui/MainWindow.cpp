@@ -7,7 +7,6 @@
 #include "FieldCommit.h"
 #include "GpuCompareView.h"
 #include "GpuSelector.h"
-#include "LanguageMenu.h"
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
 #include "MakeItFitPanel.h"
@@ -52,11 +51,7 @@ namespace headroom::ui {
 
 namespace {
 
-constexpr int kMaxRecentFiles = 8;
-constexpr std::int64_t kDefaultBatch = 32;
-constexpr QSize kPreferredSize{1480, 920};
 const QString kDefaultPreset = QStringLiteral("vgg16");
-const QString kDefaultGpu = QStringLiteral("GTX 1080");
 
 QString modelFilter() { return MainWindow::tr("Headroom models (*.json);;All files (*)"); }
 QString openFilter()
@@ -91,15 +86,6 @@ QString findDocDir()
     return {};
 }
 
-/// `standard`'s platform keys, with `fallback` first where the platform has it (or none at all).
-QList<QKeySequence> keysFor(QKeySequence::StandardKey standard, const QKeySequence& fallback)
-{
-    QList<QKeySequence> keys = QKeySequence::keyBindings(standard);
-    if (!keys.contains(fallback))
-        keys.prepend(fallback);
-    return keys;
-}
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -111,7 +97,25 @@ MainWindow::MainWindow(QWidget* parent)
     setObjectName(QStringLiteral("mainWindow"));
     m_controller->setObjectName(QStringLiteral("planController"));
     m_document->setObjectName(QStringLiteral("document"));
+    createViews();
+    layOutViews();
+    connectViews();
+    createDocks();
 
+    m_lastDir = DialogProvider::existingFolder(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
+    if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
+        m_resourceDir = qs(*dir);
+    m_docDir = findDocDir();
+    new WindowShortcuts(this);
+    loadCatalog();
+    createMenus();
+    restoreSettings();
+    updateTitle();
+    statusBar()->setObjectName(QStringLiteral("mainStatusBar"));
+}
+
+void MainWindow::createViews()
+{
     m_layerEditor = new LayerEditor(m_document, this);
     m_layerEditor->setObjectName(QStringLiteral("layerEditor"));
     m_propertyPanel = new PropertyPanel(m_document, m_layerEditor->model(), this);
@@ -122,7 +126,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_batchPanel->setObjectName(QStringLiteral("batchPanel"));
     m_chartView = new MemoryChartView(this);
     m_chartView->setObjectName(QStringLiteral("memoryChart"));
+}
 
+void MainWindow::layOutViews()
+{
     auto* editorSplitter = new QSplitter(Qt::Vertical, this);
     editorSplitter->setObjectName(QStringLiteral("editorSplitter"));
     editorSplitter->addWidget(m_layerEditor);
@@ -161,7 +168,10 @@ MainWindow::MainWindow(QWidget* parent)
     setCentralWidget(central);
     connect(m_controller, &PlanController::analysisChanged, warnings, &WarningBanner::setAnalysis);
     warnings->setAnalysis(m_controller->analysis());
+}
 
+void MainWindow::connectViews()
+{
     connect(m_controller, &PlanController::analysisChanged, m_layerEditor->model(), &LayerTableModel::setAnalysis);
     connect(m_controller, &PlanController::estimateChanged, m_batchPanel, &BatchPanel::setEstimate);
     connect(m_controller, &PlanController::analysisChanged, m_batchPanel, &BatchPanel::setAnalysis);
@@ -185,7 +195,10 @@ MainWindow::MainWindow(QWidget* parent)
     m_batchPanel->setAnalysis(m_controller->analysis());
     m_batchPanel->setEstimate(m_controller->estimateState());
     m_setupPanel->setEstimate(m_controller->estimateState());
+}
 
+void MainWindow::createDocks()
+{
     // Issue 18: the planner and every GPU side by side, docked beside the chart (which shows an
     // applied set-up at once), hidden until the Plan menu asks for them.
     m_makeItFit = new MakeItFitPanel(m_document, this);
@@ -203,175 +216,12 @@ MainWindow::MainWindow(QWidget* parent)
     QDockWidget* fitDock = dock(m_makeItFit, tr("Make It Fit"), QStringLiteral("makeItFitDock"));
     QDockWidget* compareDock = dock(m_compareView, tr("Compare GPUs"), QStringLiteral("compareGpusDock"));
     tabifyDockWidget(fitDock, compareDock);
-
-    m_lastDir = DialogProvider::existingFolder(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
-    if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
-        m_resourceDir = qs(*dir);
-    m_docDir = findDocDir();
-    new WindowShortcuts(this);
-    loadCatalog();
-    createMenus();
-    restoreSettings();
-    updateTitle();
-    statusBar()->setObjectName(QStringLiteral("mainStatusBar"));
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::setDialogProvider(std::unique_ptr<DialogProvider> dialogs) { m_dialogs = std::move(dialogs); }
 
-void MainWindow::loadCatalog()
-{
-    GpuCatalog catalog;
-    if (!m_resourceDir.isEmpty()) {
-        auto loaded = GpuCatalog::fromFile(ss(QDir(m_resourceDir).filePath(QStringLiteral("gpus.json"))));
-        if (loaded)
-            catalog = std::move(loaded).value();
-        else
-            statusBar()->showMessage(qs(loaded.error().message));
-    }
-    const QSettings settings;
-    for (const auto& entry : settings.value(QStringLiteral("customGpus")).toStringList()) {
-        const auto parts = entry.split(QLatin1Char('\t'));
-        if (parts.size() == 2 && parts[1].toULongLong() > 0) {
-            Gpu gpu;
-            gpu.name = ss(parts[0]);
-            gpu.vendor = ss(tr("Custom"));
-            gpu.family = ss(tr("Custom"));
-            gpu.memoryBytes = parts[1].toULongLong();
-            catalog.addCustom(gpu);
-        }
-    }
-    m_setupPanel->setCatalog(catalog);
-    m_compareView->setGpus(catalog.gpus());
-}
-
-void MainWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->setObjectName(QStringLiteral("fileMenu"));
-    const auto add = [this](QMenu* menu, const QString& text, const QString& name, const QKeySequence& key, auto slot) {
-        QAction* a = menu->addAction(text);
-        a->setObjectName(name);
-        a->setShortcut(key);
-        connect(a, &QAction::triggered, this, slot);
-        return a;
-    };
-    add(file, tr("&New"), QStringLiteral("newAction"), QKeySequence::New, [this] {
-        if (maybeSave())
-            newDocument();
-    });
-    add(file, tr("&Open..."), QStringLiteral("openAction"), QKeySequence::Open, [this] {
-        if (!maybeSave())
-            return;
-        const QString path = m_dialogs->openFileName(this, tr("Open Model"), m_lastDir, openFilter());
-        if (!path.isEmpty())
-            loadFile(path);
-    });
-    QAction* import = add(file, tr("&Import..."), QStringLiteral("importAction"), QKeySequence(Qt::CTRL | Qt::Key_I),
-                          [this] { importModel(); });
-    import->setStatusTip(tr("Opens an ONNX model or a Hugging Face config.json as a new Headroom model"));
-    m_presetMenu = file->addMenu(tr("Open &Preset"));
-    m_presetMenu->setObjectName(QStringLiteral("presetMenu"));
-    if (!m_resourceDir.isEmpty()) {
-        for (const auto& preset : listPresets(ss(m_resourceDir))) {
-            const QString id = qs(preset.id);
-            QString title = id;
-            if (auto net = loadModelFile(preset.path); net && !net->name.empty())
-                title = qs(net->name);
-            QAction* a = m_presetMenu->addAction(title);
-            a->setObjectName(QStringLiteral("preset_") + id + QStringLiteral("Action"));
-            connect(a, &QAction::triggered, this, [this, id] { openPreset(id); });
-        }
-    }
-    m_presetMenu->setEnabled(!m_presetMenu->isEmpty());
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    m_recentMenu->setObjectName(QStringLiteral("recentFilesMenu"));
-    updateRecentFilesMenu();
-    file->addSeparator();
-    add(file, tr("&Save"), QStringLiteral("saveAction"), QKeySequence::Save, [this] { save(); });
-    QAction* saveAsAction = add(file, tr("Save &As..."), QStringLiteral("saveAsAction"), QKeySequence(), [this] { saveAs(); });
-    saveAsAction->setShortcuts(keysFor(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
-    add(file, tr("&Export Report..."), QStringLiteral("exportReportAction"), QKeySequence(Qt::CTRL | Qt::Key_E),
-        [this] { exportReport(); });
-    file->addSeparator();
-    QAction* quit = add(file, tr("&Quit"), QStringLiteral("quitAction"), QKeySequence::Quit, [this] { close(); });
-    quit->setMenuRole(QAction::QuitRole);
-
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->setObjectName(QStringLiteral("editMenu"));
-    // What a field holds typed but not yet committed is committed first, so Undo takes back exactly
-    // the change the user just made.
-    QUndoStack* stack = m_document->undoStack();
-    QAction* undo = add(edit, tr("&Undo"), QStringLiteral("undoAction"), QKeySequence(), [this] {
-        FieldCommit::flushAll(this);
-        m_document->undoStack()->undo();
-    });
-    undo->setShortcuts(keysFor(QKeySequence::Undo, QKeySequence(Qt::CTRL | Qt::Key_Z)));
-    QAction* redo = add(edit, tr("&Redo"), QStringLiteral("redoAction"), QKeySequence(), [this] {
-        FieldCommit::flushAll(this);
-        m_document->undoStack()->redo();
-    });
-    redo->setShortcuts(keysFor(QKeySequence::Redo, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z)));
-    const auto follow = [stack](QAction* action, bool isUndo) {
-        const auto update = [stack, action, isUndo] {
-            const QString what = isUndo ? stack->undoText() : stack->redoText();
-            action->setEnabled(isUndo ? stack->canUndo() : stack->canRedo());
-            action->setText(what.isEmpty() ? (isUndo ? tr("&Undo") : tr("&Redo"))
-                                           : (isUndo ? tr("&Undo %1") : tr("&Redo %1")).arg(what));
-        };
-        connect(stack, &QUndoStack::indexChanged, action, update);
-        connect(stack, &QUndoStack::cleanChanged, action, update);
-        update();
-    };
-    follow(undo, true);
-    follow(redo, false);
-
-    QMenu* layer = menuBar()->addMenu(tr("&Layer"));
-    layer->setObjectName(QStringLiteral("layerMenu"));
-    layer->addMenu(m_layerEditor->addLayerMenu());
-    layer->addSeparator();
-    layer->addActions(m_layerEditor->editActions());
-
-    QMenu* planMenu = menuBar()->addMenu(tr("&Plan"));
-    planMenu->setObjectName(QStringLiteral("planMenu"));
-    const auto showDock = [this](const QString& name) {
-        if (auto* d = findChild<QDockWidget*>(name)) {
-            d->show();
-            d->raise();
-        }
-    };
-    QAction* fit = add(planMenu, tr("Make It &Fit..."), QStringLiteral("makeItFitAction"),
-                       QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F), [showDock] { showDock(QStringLiteral("makeItFitDock")); });
-    fit->setStatusTip(tr("The set-ups that fit the GPU and reach a batch, fastest first"));
-    QAction* compare = add(planMenu, tr("&Compare GPUs..."), QStringLiteral("compareGpusAction"),
-                           QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G), [showDock] { showDock(QStringLiteral("compareGpusDock")); });
-    compare->setStatusTip(tr("This set-up on every GPU of the catalogue"));
-    planMenu->addSeparator();
-    m_includePlanAction = planMenu->addAction(tr("&Include Set-ups in Reports"));
-    m_includePlanAction->setObjectName(QStringLiteral("includePlanInReportAction"));
-    m_includePlanAction->setCheckable(true);
-    m_includePlanAction->setStatusTip(tr("Exported reports add the Make It Fit table for the panel's goal"));
-
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->setObjectName(QStringLiteral("viewMenu"));
-    auto* language = new LanguageMenu(view);
-    view->addMenu(language);
-    connect(language, &LanguageMenu::languageChosen, this, [this](const QString& note) { statusBar()->showMessage(note, 15000); });
-
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->setObjectName(QStringLiteral("helpMenu"));
-    QAction* guide = add(help, tr("&User Guide"), QStringLiteral("userGuideAction"), QKeySequence::HelpContents,
-                         [this] { showUserGuide(); });
-    guide->setStatusTip(tr("Opens the user guide installed with Headroom"));
-    help->addSeparator();
-    QAction* about = add(help, tr("&About Headroom"), QStringLiteral("aboutAction"), QKeySequence(), [this] { showAbout(); });
-    about->setMenuRole(QAction::AboutRole);
-    QAction* aboutQt = help->addAction(tr("About &Qt"));
-    aboutQt->setObjectName(QStringLiteral("aboutQtAction"));
-    aboutQt->setMenuRole(QAction::AboutQtRole);
-    connect(aboutQt, &QAction::triggered, qApp, &QApplication::aboutQt);
-}
 
 void MainWindow::newDocument()
 {
@@ -383,6 +233,15 @@ void MainWindow::newDocument()
 }
 
 bool MainWindow::openFile(const QString& path) { return maybeSave() && loadFile(path); }
+
+void MainWindow::askToOpen()
+{
+    if (!maybeSave())
+        return;
+    const QString path = m_dialogs->openFileName(this, tr("Open Model"), m_lastDir, openFilter());
+    if (!path.isEmpty())
+        loadFile(path);
+}
 
 void MainWindow::importModel()
 {
@@ -631,40 +490,6 @@ void MainWindow::loadDefault()
         newDocument();
 }
 
-void MainWindow::addRecentFile(const QString& path)
-{
-    QSettings settings;
-    QStringList files = settings.value(QStringLiteral("recentFiles")).toStringList();
-    files.removeAll(path);
-    files.prepend(path);
-    while (files.size() > kMaxRecentFiles)
-        files.removeLast();
-    settings.setValue(QStringLiteral("recentFiles"), files);
-    updateRecentFilesMenu();
-}
-
-void MainWindow::updateRecentFilesMenu()
-{
-    m_recentMenu->clear();
-    const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
-    for (qsizetype i = 0; i < files.size(); ++i) {
-        const QString path = files[i];
-        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
-        a->setToolTip(QDir::toNativeSeparators(path));
-        a->setStatusTip(QDir::toNativeSeparators(path));
-        connect(a, &QAction::triggered, this, [this, path] { openFile(path); });
-    }
-    if (!files.isEmpty()) {
-        m_recentMenu->addSeparator();
-        QAction* clear = m_recentMenu->addAction(tr("Clear Recent Files"));
-        connect(clear, &QAction::triggered, this, [this] {
-            QSettings().remove(QStringLiteral("recentFiles"));
-            updateRecentFilesMenu();
-        });
-    }
-    m_recentMenu->setEnabled(!files.isEmpty());
-}
-
 void MainWindow::updateTitle()
 {
     const QString imported = m_document->importedFrom();
@@ -677,88 +502,6 @@ void MainWindow::updateTitle()
     setWindowFilePath(m_document->filePath());
 }
 
-void MainWindow::restoreSettings()
-{
-    QSettings settings;
-    if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
-        fitToScreen();
-    if (auto* s = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
-        s->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
-    if (auto* s = findChild<QSplitter*>(QStringLiteral("editorSplitter")))
-        s->restoreState(settings.value(QStringLiteral("window/editorSplitter")).toByteArray());
-
-    const GpuCatalog& catalog = m_setupPanel->catalog();
-    Gpu gpu;
-    auto remembered = catalog.find(ss(settings.value(QStringLiteral("setup/gpu")).toString()));
-    if (!remembered)
-        remembered = catalog.find(ss(kDefaultGpu));
-    if (remembered) {
-        gpu = remembered.value();
-    } else if (!catalog.gpus().empty()) {
-        gpu = catalog.gpus().front();
-    } else {
-        gpu.name = "8 GiB GPU";
-        gpu.memoryBytes = 8 * kGiB;
-        gpu.custom = true;
-    }
-    TrainingSetup setup;
-    setup.optimizer = parseOptimizer(ss(settings.value(QStringLiteral("setup/optimizer")).toString())).value_or(Optimizer::Adam);
-    setup.optimizerImplementation
-        = parseOptimizerImplementation(ss(settings.value(QStringLiteral("setup/optimizerImplementation")).toString()))
-              .value_or(OptimizerImplementation::Foreach);
-    if (setup.optimizerImplementation == OptimizerImplementation::Fused && !hasFusedImplementation(setup.optimizer))
-        setup.optimizerImplementation = OptimizerImplementation::Foreach;
-    setup.batch = settings.value(QStringLiteral("setup/batch"), 32).toLongLong();
-    setup.overheadBytes = settings.value(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(kDefaultOverheadBytes))
-                              .toULongLong();
-    const Precision precision
-        = parsePrecision(ss(settings.value(QStringLiteral("setup/precision")).toString())).value_or(Precision::Fp32);
-    m_document->resetSetup(precision, setup, gpu);
-}
-
-QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum)
-{
-    // A little room for the window frame and the desktop's panels.
-    const QSize room(available.width() * 95 / 100, available.height() * 92 / 100);
-    return kPreferredSize.boundedTo(room).expandedTo(minimum);
-}
-
-void MainWindow::fitToScreen()
-{
-    const QScreen* s = screen() != nullptr ? screen() : QGuiApplication::primaryScreen();
-    if (s == nullptr) {
-        resize(kPreferredSize);
-        return;
-    }
-    // The layouts make the minimum size the smallest at which every label reads in full.
-    const QRect available = s->availableGeometry();
-    resize(firstWindowSize(available.size(), minimumSizeHint()));
-    move(available.center() - QPoint(width() / 2, height() / 2));
-}
-
-void MainWindow::saveSettings() const
-{
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    if (auto* s = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
-        settings.setValue(QStringLiteral("window/mainSplitter"), s->saveState());
-    if (auto* s = findChild<QSplitter*>(QStringLiteral("editorSplitter")))
-        settings.setValue(QStringLiteral("window/editorSplitter"), s->saveState());
-    const Plan& plan = m_document->plan();
-    settings.setValue(QStringLiteral("setup/gpu"), qs(plan.gpu.name));
-    settings.setValue(QStringLiteral("setup/optimizer"), qs(optimizerName(plan.setup.optimizer)));
-    settings.setValue(QStringLiteral("setup/optimizerImplementation"),
-                      qs(optimizerImplementationName(plan.setup.optimizerImplementation)));
-    settings.setValue(QStringLiteral("setup/precision"), qs(precisionName(plan.precision)));
-    settings.setValue(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(plan.setup.batch));
-    settings.setValue(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(plan.setup.overheadBytes));
-    QStringList custom;
-    for (const auto& g : m_setupPanel->catalog().gpus()) {
-        if (g.custom)
-            custom << qs(g.name) + QLatin1Char('\t') + QString::number(g.memoryBytes);
-    }
-    settings.setValue(QStringLiteral("customGpus"), custom);
-}
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {

@@ -75,8 +75,20 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
-    void createMenus();
-    void loadCatalog();
+    void createViews();
+    void layOutViews();
+    /// The controller's results to the views that show them, the document's changes to the title.
+    void connectViews();
+    void createDocks();
+    void createMenus(); // MainWindowMenus.cpp
+    void createFileMenu();
+    void createEditMenu();
+    void createPlanMenu();
+    void createViewMenu();
+    void createHelpMenu();
+    /// File > Open: asks about unsaved changes, then for the file.
+    void askToOpen();
+    void loadCatalog(); // MainWindowSettings.cpp
     bool loadFile(const QString& path);
     bool loadPreset(const QString& id);
     bool saveTo(const QString& path);
@@ -91,7 +103,7 @@ private:
     void addRecentFile(const QString& path);
     void updateRecentFilesMenu();
     void updateTitle();
-    void restoreSettings();
+    void restoreSettings(); // MainWindowSettings.cpp
     void saveSettings() const;
     void showAbout();
     void requestCustomGpu();

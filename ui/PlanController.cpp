@@ -4,8 +4,6 @@
 #include "ErrorText.h"
 #include "QtText.h"
 
-#include "headroom/HfConfig.h"
-
 #include <algorithm>
 
 namespace headroom::ui {
@@ -52,26 +50,10 @@ PlanController::PlanController(Document* document, QObject* parent) : QObject(pa
     reanalyze();
 }
 
-TrainingSetup PlanController::setup() const
-{
-    TrainingSetup s = m_document->plan().setup;
-    s.gpuMemoryBytes = m_document->plan().gpu.memoryBytes;
-    return s;
-}
-
 ChartSetup PlanController::chartSetup() const
 {
-    const TrainingSetup s = setup();
-    return ChartSetup{s.gpuMemoryBytes, qs(m_document->plan().gpu.name), s.parallel.gpus, s.accumulationSteps};
-}
-
-PlanResult PlanController::planResult() const
-{
-    PlanResult r;
-    r.analysis = m_analysis;
-    r.estimate = m_state.estimate;
-    r.error = m_state.error;
-    return r;
+    const Plan& plan = m_document->plan();
+    return ChartSetup{plan.gpu.memoryBytes, qs(plan.gpu.name), plan.setup.parallel.gpus, plan.setup.accumulationSteps};
 }
 
 std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatch)
@@ -81,40 +63,22 @@ std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatc
 
 void PlanController::reanalyze()
 {
-    // As evaluate() does: the plan's analysis options, on the network at the plan's sequence length.
-    const Plan& plan = m_document->plan();
-    if (plan.sequenceLength) {
-        auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
-        if (resized) {
-            m_analysis = analyze(resized.value(), plan.analysisOptions());
-        } else {
-            m_analysis = Analysis{};
-            m_analysis.precision = plan.precision;
-            m_analysis.options = plan.analysisOptions();
-            m_analysis.error = resized.error();
-        }
-    } else {
-        m_analysis = analyze(plan.network, plan.analysisOptions());
-    }
+    m_result = evaluate(m_document->plan());
     ++m_analysisRuns;
     m_layerNames.clear();
-    m_layerNames.reserve(static_cast<qsizetype>(m_analysis.rows.size()));
-    for (const auto& row : m_analysis.rows)
+    m_layerNames.reserve(static_cast<qsizetype>(m_result.analysis.rows.size()));
+    for (const auto& row : m_result.analysis.rows)
         m_layerNames.append(qs(row.name));
-    Q_EMIT analysisChanged(m_analysis);
-    rebuildModel();
+    Q_EMIT analysisChanged(m_result.analysis);
+    updateEstimate();
+    rebuildChart();
+    updateStepChart();
 }
 
 void PlanController::rebuildModel()
 {
-    auto model = MemoryModel::build(m_analysis, setup());
-    if (model) {
-        m_model = std::make_shared<const MemoryModel>(std::move(model).value());
-        m_modelError.reset();
-    } else {
-        m_model.reset();
-        m_modelError = model.error();
-    }
+    // The same analysis: a new step model for the new set-up.
+    m_result = evaluate(m_document->plan(), std::move(m_result.analysis));
     updateEstimate();
     rebuildChart();
     updateStepChart();
@@ -122,6 +86,8 @@ void PlanController::rebuildModel()
 
 void PlanController::updateBatch()
 {
+    // The model was built when the set-up last changed: a tick only reads its envelope.
+    reestimate(m_result, m_document->plan());
     updateEstimate();
     // The sweep depends on the batch only through its range, which follows the batch however it
     // is set: the same batch always shows the same range.
@@ -132,45 +98,37 @@ void PlanController::updateBatch()
 
 void PlanController::updateEstimate()
 {
-    const TrainingSetup s = setup();
+    const Plan& plan = m_document->plan();
+    const Analysis& analysis = m_result.analysis;
     m_state = EstimateState{};
-    m_state.capacityBytes = s.gpuMemoryBytes;
-    m_state.gpuName = qs(m_document->plan().gpu.name);
-    m_state.analysisValid = m_analysis.valid();
+    m_state.capacityBytes = plan.gpu.memoryBytes;
+    m_state.gpuName = qs(plan.gpu.name);
+    m_state.analysisValid = analysis.valid();
     m_state.emptyNetwork = !hasLayers(m_document->network());
-    m_state.accumulationSteps = s.accumulationSteps;
-    m_state.parallel = s.parallel;
-    // The model was built when the set-up last changed: a tick only reads its envelope.
-    auto e = m_model ? estimate(m_analysis, *m_model, s) : Result<Estimate>{m_modelError.value_or(Error{})};
-    if (e) {
-        m_state.estimate = e.value();
-    } else {
-        // The analysis's own error rather than estimate()'s wrapper ("cannot estimate: ..."): the
+    m_state.accumulationSteps = plan.setup.accumulationSteps;
+    m_state.parallel = plan.setup.parallel;
+    m_state.estimate = m_result.estimate;
+    if (!m_result.estimate) {
+        // The analysis's own error rather than the estimate's wrapper ("cannot estimate: ..."): the
         // reason, once.
-        m_state.error = m_analysis.error ? *m_analysis.error : e.error();
-        m_state.errorFromSetup = isSetupError(*m_state.error, m_analysis.valid());
+        m_state.error = analysis.error ? *analysis.error : m_result.error.value_or(Error{});
+        m_state.errorFromSetup = isSetupError(*m_state.error, analysis.valid());
     }
-    if (m_analysis.valid() && m_model) {
-        auto t = estimateThroughput(m_analysis, s, m_document->plan().gpu, *m_model);
-        if (t)
-            m_state.throughput = std::move(t).value();
-        else
-            m_state.throughputError = t.error();
-    }
+    m_state.throughput = m_result.throughput;
+    m_state.throughputError = m_result.throughputError;
     Q_EMIT estimateChanged(m_state);
 }
 
 void PlanController::updateStepChart()
 {
-    const TrainingSetup s = setup();
     m_stepChart = StepChartData{};
     static_cast<ChartSetup&>(m_stepChart) = chartSetup();
     m_stepChart.layerNames = m_layerNames;
-    if (m_model && m_state.estimate && !m_state.emptyNetwork) {
+    if (m_result.memory && m_state.estimate && !m_state.emptyNetwork) {
         // A tick hands the model on; the chart reads the step's moments from it only when shown.
         m_stepChart.valid = true;
-        m_stepChart.model = m_model;
-        m_stepChart.batch = s.batch;
+        m_stepChart.model = m_result.memory;
+        m_stepChart.batch = m_document->plan().setup.batch;
     } else {
         // Where the estimate's error is (the memory chart's message), or the error itself.
         m_stepChart.message = !m_chart.message.isEmpty() ? m_chart.message
@@ -183,10 +141,11 @@ void PlanController::updateStepChart()
 void PlanController::rebuildChart()
 {
     ++m_chartBuilds;
-    const TrainingSetup s = setup();
+    const Plan& plan = m_document->plan();
+    const Analysis& analysis = m_result.analysis;
     m_chart = ChartData{};
     static_cast<ChartSetup&>(m_chart) = chartSetup();
-    for (const auto& row : m_analysis.rows) {
+    for (const auto& row : analysis.rows) {
         if (row.type != "Repeat" && row.activationBytesPerSample > 0)
             m_chart.layers.push_back({qs(row.name), qs(row.type), row.activationBytesPerSample});
     }
@@ -195,10 +154,10 @@ void PlanController::rebuildChart()
         Q_EMIT chartDataChanged(m_chart);
         return;
     }
-    if (!m_model) {
+    if (!m_result.memory) {
         // The message itself is shown where it can be fixed; here, only where that is.
-        const QString layer = blockingLayer(m_analysis);
-        if (m_modelError && isSetupError(*m_modelError, m_analysis.valid()))
+        const QString layer = blockingLayer(analysis);
+        if (m_result.error && isSetupError(*m_result.error, analysis.valid()))
             m_chart.message = tr("No estimate: the training set-up cannot be used (the reason is under the set-up).");
         else if (!layer.isEmpty())
             m_chart.message = tr("No estimate until layer %1 is fixed.").arg(layer);
@@ -207,9 +166,10 @@ void PlanController::rebuildChart()
         Q_EMIT chartDataChanged(m_chart);
         return;
     }
-    m_chart.maxBatch = m_model->maxBatch(s.gpuMemoryBytes);
+    const MemoryModel& model = *m_result.memory;
+    m_chart.maxBatch = model.maxBatch(plan.gpu.memoryBytes);
     // Evenly spaced in log2(batch), as the chart's batch axis is (the report's chart samples alike).
-    static_cast<report::MemorySweep&>(m_chart) = report::MemorySweep::sample(*m_model, chartRange(s.batch, m_chart.maxBatch));
+    static_cast<report::MemorySweep&>(m_chart) = report::MemorySweep::sample(model, chartRange(plan.setup.batch, m_chart.maxBatch));
     m_chart.valid = !m_chart.batches.empty();
     Q_EMIT chartDataChanged(m_chart);
 }

@@ -7,7 +7,6 @@
 
 #include <QObject>
 
-#include <memory>
 #include <optional>
 
 namespace headroom::ui {
@@ -33,22 +32,23 @@ struct EstimateState final {
     std::optional<Error> throughputError;
 };
 
-/// Keeps the document's results current at two speeds: a network, precision or strategy edit re-runs
-/// the core's analyze() (with the plan's analysis options and sequence length); a set-up change rebuilds the MemoryModel and the chart sweep; a batch change
-/// (every slider tick) only re-estimates from the model and re-reads its step's moments at the new
-/// batch, and never re-analyses.
+/// Keeps the document's results current through the core's pipeline (Plan.h), at its speeds: a
+/// network, precision or strategy edit evaluates the plan anew (evaluate(plan): analysis, step model,
+/// estimate); a set-up change evaluates the same analysis again (a new step model and chart sweep); a
+/// batch change (every slider tick) only re-estimates from the model (reestimate()) and re-reads its
+/// step's moments at the new batch: it never re-analyses nor rebuilds the model.
 class PlanController final : public QObject {
     Q_OBJECT
 
 public:
     explicit PlanController(Document* document, QObject* parent = nullptr);
 
-    [[nodiscard]] const Analysis& analysis() const noexcept { return m_analysis; }
+    [[nodiscard]] const Analysis& analysis() const noexcept { return m_result.analysis; }
     [[nodiscard]] const EstimateState& estimateState() const noexcept { return m_state; }
     [[nodiscard]] const ChartData& chartData() const noexcept { return m_chart; }
     [[nodiscard]] const StepChartData& stepChartData() const noexcept { return m_stepChart; }
-    /// The full result as the CLI and the report see it (same analysis, same estimate).
-    [[nodiscard]] PlanResult planResult() const;
+    /// The full result as the CLI and the report see it (same analysis, step model, estimate and throughput).
+    [[nodiscard]] const PlanResult& planResult() const noexcept { return m_result; }
 
     /// How often each stage ran: the slider path must not re-analyse.
     [[nodiscard]] int analysisRuns() const noexcept { return m_analysisRuns; }
@@ -76,14 +76,12 @@ private:
     void rebuildChart();
     void updateEstimate();
     void updateStepChart();
-    TrainingSetup setup() const;
     ChartSetup chartSetup() const;
 
     Document* m_document;
-    Analysis m_analysis;
-    /// Shared with the step chart's data, which reads it only when the chart is shown.
-    std::shared_ptr<const MemoryModel> m_model;
-    std::optional<Error> m_modelError;
+    /// The analysis, the step model (shared with the step chart's data, which reads it only when the
+    /// chart is shown), the estimate and the throughput.
+    PlanResult m_result;
     EstimateState m_state;
     ChartData m_chart;
     StepChartData m_stepChart;

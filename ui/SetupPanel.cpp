@@ -121,6 +121,39 @@ QWidget* SetupPanel::createGpuTab()
 {
     auto* page = new QWidget(this);
     page->setObjectName(QStringLiteral("gpuSetupPage"));
+    createGpuFields(page);
+    auto* optimizerRow = new QHBoxLayout;
+    optimizerRow->addWidget(m_optimizer, 1);
+    optimizerRow->addWidget(m_eightBit);
+    auto* overheadRow = new QHBoxLayout;
+    overheadRow->addWidget(m_overhead, 1);
+    overheadRow->addSpacing(12);
+    overheadRow->addWidget(buddyLabel(tr("Utilisation:"), m_utilization));
+    overheadRow->addWidget(m_utilization, 1);
+
+    auto* form = new QFormLayout(page);
+    form->setContentsMargins(0, 6, 0, 0);
+    // Under the GPU: why typed text was not taken (hidden, taking no room, otherwise).
+    m_gpuNote = new QLabel(page);
+    m_gpuNote->setObjectName(QStringLiteral("gpuNoteLabel"));
+    m_gpuNote->setWordWrap(true);
+    m_gpuNote->hide();
+    auto* gpuColumn = new QVBoxLayout;
+    gpuColumn->setSpacing(2);
+    gpuColumn->addWidget(m_gpu);
+    gpuColumn->addWidget(m_gpuNote);
+    form->addRow(tr("GPU:"), gpuColumn);
+    form->addRow(tr("Optimizer:"), optimizerRow);
+    form->addRow(tr("Implementation:"), m_implementation);
+    form->addRow(tr("Precision:"), m_precision);
+    form->addRow(tr("Overhead:"), overheadRow);
+
+    connectGpuTab();
+    return page;
+}
+
+void SetupPanel::createGpuFields(QWidget* page)
+{
     m_gpu = new GpuSelector(page);
     m_optimizer = new QComboBox(page);
     m_optimizer->setObjectName(QStringLiteral("optimizerComboBox"));
@@ -156,45 +189,22 @@ QWidget* SetupPanel::createGpuTab()
     m_utilization->setToolTip(
         tr("The fraction of the GPU's peak FLOP rate a training step is assumed to reach (for the "
            "step time and throughput)"));
+}
 
-    auto* optimizerRow = new QHBoxLayout;
-    optimizerRow->addWidget(m_optimizer, 1);
-    optimizerRow->addWidget(m_eightBit);
-    auto* overheadRow = new QHBoxLayout;
-    overheadRow->addWidget(m_overhead, 1);
-    overheadRow->addSpacing(12);
-    overheadRow->addWidget(buddyLabel(tr("Utilisation:"), m_utilization));
-    overheadRow->addWidget(m_utilization, 1);
-
-    auto* form = new QFormLayout(page);
-    form->setContentsMargins(0, 6, 0, 0);
-    // Under the GPU: why typed text was not taken (hidden, taking no room, otherwise).
-    auto* gpuNote = new QLabel(page);
-    gpuNote->setObjectName(QStringLiteral("gpuNoteLabel"));
-    gpuNote->setWordWrap(true);
-    gpuNote->hide();
-    auto* gpuColumn = new QVBoxLayout;
-    gpuColumn->setSpacing(2);
-    gpuColumn->addWidget(m_gpu);
-    gpuColumn->addWidget(gpuNote);
-    form->addRow(tr("GPU:"), gpuColumn);
-    form->addRow(tr("Optimizer:"), optimizerRow);
-    form->addRow(tr("Implementation:"), m_implementation);
-    form->addRow(tr("Precision:"), m_precision);
-    form->addRow(tr("Overhead:"), overheadRow);
-
-    connect(m_gpu, &GpuSelector::gpuSelected, this, [this, gpuNote](const Gpu& gpu) {
-        gpuNote->hide();
+void SetupPanel::connectGpuTab()
+{
+    connect(m_gpu, &GpuSelector::gpuSelected, this, [this](const Gpu& gpu) {
+        m_gpuNote->hide();
         m_document->setGpu(gpu);
     });
-    connect(m_gpu, &GpuSelector::notFound, this, [this, gpuNote](const QString& query) {
-        EntryNote::show(gpuNote,
+    connect(m_gpu, &GpuSelector::notFound, this, [this](const QString& query) {
+        EntryNote::show(m_gpuNote,
                         tr("No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, "
                            "“A100 80GB”), or choose Custom... at the end of the list for your own.")
                             .arg(query, qs(m_document->plan().gpu.name)),
                         false);
     });
-    connect(m_gpu->lineEdit(), &QLineEdit::textEdited, gpuNote, &QWidget::hide);
+    connect(m_gpu->lineEdit(), &QLineEdit::textEdited, m_gpuNote, &QWidget::hide);
     connect(m_gpu, &GpuSelector::customRequested, this, &SetupPanel::customGpuRequested);
     connect(m_optimizer, &QComboBox::currentIndexChanged, this,
         [this] { m_document->setOptimizer(static_cast<Optimizer>(m_optimizer->currentData().toInt())); });
@@ -208,13 +218,44 @@ QWidget* SetupPanel::createGpuTab()
     FieldCommit::attach(m_overhead,
         [this] { m_document->setOverheadBytes(static_cast<std::uint64_t>(m_overhead->value()) * kMiB); });
     FieldCommit::attach(m_utilization, [this] { m_document->setAssumedUtilization(m_utilization->value() / 100.0); });
-    return page;
 }
 
 QWidget* SetupPanel::createStrategyTab()
 {
     auto* page = new QWidget(this);
     page->setObjectName(QStringLiteral("strategySetupPage"));
+    createStrategyFields(page);
+    createLoraFields(page);
+    auto* grid = new QGridLayout(page);
+    grid->setContentsMargins(0, 6, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->addWidget(buddyLabel(tr("Checkpointing:"), m_checkpointing), 0, 0);
+    grid->addWidget(m_checkpointing, 0, 1);
+    grid->addWidget(buddyLabel(tr("Attention:"), m_attention), 0, 2);
+    grid->addWidget(m_attention, 0, 3);
+    grid->addWidget(buddyLabel(tr("Sequence length:"), m_sequenceLength), 1, 0);
+    grid->addWidget(m_sequenceLength, 1, 1);
+    grid->addWidget(buddyLabel(tr("Accumulation:"), m_accumulation), 1, 2);
+    grid->addWidget(m_accumulation, 1, 3);
+    grid->addWidget(buddyLabel(tr("LoRA rank:"), m_loraRank), 2, 0);
+    grid->addWidget(m_loraRank, 2, 1);
+    grid->addWidget(buddyLabel(tr("Targets:"), m_loraTargets), 2, 2);
+    grid->addWidget(m_loraTargets, 2, 3);
+    grid->addWidget(buddyLabel(tr("LoRA dropout:"), m_loraDropout), 3, 0);
+    grid->addWidget(m_loraDropout, 3, 1);
+    grid->addWidget(m_qlora, 3, 2, 1, 2);
+    grid->addWidget(m_moeImbalanceLabel, 4, 0);
+    grid->addWidget(m_moeImbalance, 4, 1);
+    grid->setColumnStretch(1, 1);
+    grid->setColumnStretch(3, 1);
+    grid->setRowStretch(5, 1);
+
+    connectStrategyTab();
+    return page;
+}
+
+void SetupPanel::createStrategyFields(QWidget* page)
+{
     m_checkpointing = new QComboBox(page);
     m_checkpointing->setObjectName(QStringLiteral("checkpointingComboBox"));
     for (const Checkpointing c : allCheckpointings())
@@ -249,6 +290,11 @@ QWidget* SetupPanel::createStrategyTab()
     m_accumulation->setToolTip(
         tr("Gradient accumulation: each optimizer step sees micro-batch × steps samples per "
            "data-parallel GPU; memory follows the micro-batch"));
+}
+
+/// LoRA's fields, and the mixture-of-experts routing's.
+void SetupPanel::createLoraFields(QWidget* page)
+{
     m_loraRank = new QSpinBox(page);
     m_loraRank->setObjectName(QStringLiteral("loraRankSpinBox"));
     m_loraRank->setRange(0, static_cast<int>(kMaxLoraRank));
@@ -286,31 +332,10 @@ QWidget* SetupPanel::createStrategyTab()
            "routing; the busiest expert's backward buffers grow with this. At most experts ÷ experts per "
            "token, where one expert receives every token"));
     m_moeImbalanceLabel = buddyLabel(tr("MoE imbalance:"), m_moeImbalance);
+}
 
-    auto* grid = new QGridLayout(page);
-    grid->setContentsMargins(0, 6, 0, 0);
-    grid->setHorizontalSpacing(8);
-    grid->addWidget(buddyLabel(tr("Checkpointing:"), m_checkpointing), 0, 0);
-    grid->addWidget(m_checkpointing, 0, 1);
-    grid->addWidget(buddyLabel(tr("Attention:"), m_attention), 0, 2);
-    grid->addWidget(m_attention, 0, 3);
-    grid->addWidget(buddyLabel(tr("Sequence length:"), m_sequenceLength), 1, 0);
-    grid->addWidget(m_sequenceLength, 1, 1);
-    grid->addWidget(buddyLabel(tr("Accumulation:"), m_accumulation), 1, 2);
-    grid->addWidget(m_accumulation, 1, 3);
-    grid->addWidget(buddyLabel(tr("LoRA rank:"), m_loraRank), 2, 0);
-    grid->addWidget(m_loraRank, 2, 1);
-    grid->addWidget(buddyLabel(tr("Targets:"), m_loraTargets), 2, 2);
-    grid->addWidget(m_loraTargets, 2, 3);
-    grid->addWidget(buddyLabel(tr("LoRA dropout:"), m_loraDropout), 3, 0);
-    grid->addWidget(m_loraDropout, 3, 1);
-    grid->addWidget(m_qlora, 3, 2, 1, 2);
-    grid->addWidget(m_moeImbalanceLabel, 4, 0);
-    grid->addWidget(m_moeImbalance, 4, 1);
-    grid->setColumnStretch(1, 1);
-    grid->setColumnStretch(3, 1);
-    grid->setRowStretch(5, 1);
-
+void SetupPanel::connectStrategyTab()
+{
     connect(m_checkpointing, &QComboBox::currentIndexChanged, this, [this] {
         m_document->setCheckpointing(static_cast<Checkpointing>(m_checkpointing->currentData().toInt()));
     });
@@ -331,7 +356,6 @@ QWidget* SetupPanel::createStrategyTab()
     connect(m_qlora, &QCheckBox::toggled, this, &SetupPanel::editLora);
     connect(m_moeImbalance, &QDoubleSpinBox::valueChanged, this,
         [this](double imbalance) { m_document->setMoeImbalance(imbalance); });
-    return page;
 }
 
 QWidget* SetupPanel::createMultiGpuTab()
@@ -443,15 +467,23 @@ void SetupPanel::refresh()
         QSignalBlocker(m_qlora), QSignalBlocker(m_gpus), QSignalBlocker(m_sharding),
         QSignalBlocker(m_tensorParallel), QSignalBlocker(m_offload), QSignalBlocker(m_moeImbalance) };
     (void)blockers;
+    refreshGpuTab(plan);
+    refreshStrategyTab(plan);
+    refreshLora(plan);
+    refreshMultiGpuTab(plan);
+}
+
+void SetupPanel::refreshGpuTab(const Plan& plan)
+{
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(plan.setup.optimizer)));
     m_eightBit->setChecked(plan.setup.eightBitOptimizer);
     m_implementation->setCurrentIndex(m_implementation->findData(static_cast<int>(plan.setup.optimizerImplementation)));
-    // Fused only where torch.optim has it (Document::setOptimizer leaves it for the others).
+    // Fused only where the set-up can run it (fusedStepAvailable(); the document falls back from it).
     auto* implementations = qobject_cast<QStandardItemModel*>(m_implementation->model());
     const int fused = m_implementation->findData(static_cast<int>(OptimizerImplementation::Fused));
     if (implementations && fused >= 0) {
         QStandardItem* item = implementations->item(fused);
-        const bool available = hasFusedImplementation(plan.setup.optimizer);
+        const bool available = fusedStepAvailable(plan.setup);
         item->setEnabled(available);
         item->setToolTip(available ? QString()
                                    : tr("%1 has no fused implementation in torch.optim")
@@ -460,7 +492,10 @@ void SetupPanel::refresh()
     m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(plan.precision)));
     m_overhead->setValue(static_cast<int>(plan.setup.overheadBytes / kMiB));
     m_utilization->setValue(static_cast<int>(std::lround(plan.setup.assumedUtilization * 100.0)));
+}
 
+void SetupPanel::refreshStrategyTab(const Plan& plan)
+{
     m_checkpointing->setCurrentIndex(m_checkpointing->findData(static_cast<int>(plan.checkpointing)));
     m_attention->setCurrentIndex(m_attention->findData(static_cast<int>(plan.attention)));
     const auto own = modelSequenceLength(plan.network);
@@ -479,7 +514,11 @@ void SetupPanel::refresh()
     }
     m_accumulation->setValue(static_cast<int>(
         std::clamp<std::int64_t>(plan.setup.accumulationSteps, 1, m_accumulation->maximum())));
+}
 
+/// LoRA's fields, and the mixture-of-experts routing's.
+void SetupPanel::refreshLora(const Plan& plan)
+{
     m_loraRank->setValue(
         static_cast<int>(std::clamp<std::int64_t>(plan.lora.rank, 0, m_loraRank->maximum())));
     QStringList targets;
@@ -504,7 +543,10 @@ void SetupPanel::refresh()
     m_moeImbalanceLabel->setVisible(limit.has_value());
     m_moeImbalance->setMaximum(std::max(limit.value_or(kMaxMoeImbalance), plan.moeImbalance));
     m_moeImbalance->setValue(plan.moeImbalance);
+}
 
+void SetupPanel::refreshMultiGpuTab(const Plan& plan)
+{
     const Parallelism& par = plan.setup.parallel;
     m_gpus->setValue(static_cast<int>(std::clamp<std::int64_t>(par.gpus, 1, kMaxGpus)));
     m_sharding->setCurrentIndex(m_sharding->findData(static_cast<int>(par.sharding)));

@@ -12,6 +12,10 @@ class QLineEdit;
 class QSpinBox;
 class QTabWidget;
 
+namespace headroom {
+struct Plan;
+}
+
 namespace headroom::ui {
 
 class Document;
@@ -49,15 +53,26 @@ Q_SIGNALS:
 
 private:
     QWidget* createGpuTab();
+    void createGpuFields(QWidget* page);
+    void connectGpuTab();
     QWidget* createStrategyTab();
+    void createStrategyFields(QWidget* page);
+    void createLoraFields(QWidget* page);
+    void connectStrategyTab();
     QWidget* createMultiGpuTab();
+    /// Shows the document's plan (with the fields' own signals blocked).
     void refresh();
+    void refreshGpuTab(const Plan& plan);
+    void refreshStrategyTab(const Plan& plan);
+    void refreshLora(const Plan& plan);
+    void refreshMultiGpuTab(const Plan& plan);
     void editLora();
     void editParallelism();
 
     Document* m_document;
     QTabWidget* m_tabs;
     GpuSelector* m_gpu;
+    QLabel* m_gpuNote; ///< why typed text matched no GPU (hidden otherwise)
     QComboBox* m_optimizer;
     QCheckBox* m_eightBit;
     QComboBox* m_implementation;

@@ -118,12 +118,6 @@ Count optimizerStateBytes(const Analysis& analysis, Optimizer optimizer, bool ei
     return perState * tensors;
 }
 
-bool allShardingsContain(Sharding s) noexcept
-{
-    const auto all = allShardings();
-    return std::find(all.begin(), all.end(), s) != all.end();
-}
-
 /// The optimizer step's temporaries on one GPU (docs/memory-model.md, "The optimizer step"): foreach
 /// keeps lists as large as the parameters it updates (`updated` elements: this GPU's partition under
 /// ZeRO / FSDP), the for-loop a few tensors' worth of two consecutive parameters (each at most the
@@ -131,9 +125,7 @@ bool allShardingsContain(Sharding s) noexcept
 /// stepping in CPU memory keep none on the GPU.
 Count stepTemporaryBytes(const Analysis& analysis, const TrainingSetup& setup, Count updated)
 {
-    const Sharding sharding = setup.parallel.sharding;
-    const bool deepSpeed = sharding == Sharding::Zero1 || sharding == Sharding::Zero2 || sharding == Sharding::Zero3;
-    if (setup.eightBitOptimizer || setup.parallel.offloadOptimizer || deepSpeed)
+    if (!stepsWithTorchOptim(setup) || setup.parallel.offloadOptimizer)
         return Count{};
     const StepTemporaries t = optimizerStepTemporaries(setup.optimizer, setup.optimizerImplementation);
     Count forLoop;
@@ -151,6 +143,72 @@ Count stepTemporaryBytes(const Analysis& analysis, const TrainingSetup& setup, C
         previous = current;
     }
     return (Count{static_cast<std::uint64_t>(t.parameterLists)} * updated + forLoop) * Count{kFloat32Bytes};
+}
+
+/// The model states on one GPU after tensor parallelism (Megatron-LM: the split layers hold 1/t of
+/// their parameters), before data parallelism shards them.
+struct ModelStates {
+    TensorSplit split;
+    Count parameterBytes;
+    Count gradients;
+    Count optimizerState; ///< with pure half training's float32 master weights
+    Count trainableHere;  ///< trainable parameter elements on this GPU
+};
+
+ModelStates modelStatesPerGpu(const Analysis& analysis, const TrainingSetup& setup)
+{
+    ModelStates out;
+    const Precision p = analysis.precision;
+    out.split = splitForTensorParallel(analysis, static_cast<std::uint64_t>(setup.parallel.tensorParallel));
+    const TensorSplit& split = out.split;
+    const std::uint64_t trainable = analysis.trainableParams;
+    const Count allParameterBytes{analysis.parameterBytes};
+    out.parameterBytes = without(allParameterBytes, share(allParameterBytes, split.removedParams, analysis.totalParams));
+    // Gradients have their parameters' dtype. Until the analysis reports trainableParameterBytes, every
+    // trainable parameter has the precision's parameter type.
+    const Count gradientBase = analysis.trainableParameterBytes > 0 || trainable == 0
+        ? Count{analysis.trainableParameterBytes}
+        : Count{trainable} * Count{elementSize(parameterType(p))};
+    out.gradients = without(gradientBase, share(gradientBase, split.removedTrainable, trainable));
+    const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
+    out.optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
+    out.trainableHere = without(Count{trainable}, Count{split.removedTrainable});
+    // Pure half training: the optimizer's float32 master copy of the trainable weights.
+    if (isPureHalf(p))
+        out.optimizerState += out.trainableHere * Count{kFloat32Bytes};
+    return out;
+}
+
+/// What data parallelism adds beside the model states: DDP's gradient buckets, ZeRO-3 / FSDP's gathered
+/// layers, and the cap on autocast's half copies while only gathered layers have full weights.
+void addDataParallelBuffers(StepConditions& c, const Analysis& analysis, const Parallelism& par, const ModelStates& states)
+{
+    const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
+    const bool gathersLayers = ranks > 1 && shardingStage(par.sharding) >= 3;
+    const Precision p = analysis.precision;
+    if (ranks > 1 && par.sharding == Sharding::None)
+        c.bucketBytes = states.gradients.value(); // DDP's flat gradient buckets: a second copy of every gradient
+    if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
+        c.gatheredBytes = (Count{2}
+                           * share(Count{analysis.parameterBytes}, states.split.largestLayerParams, analysis.totalParams))
+                              .value();
+    // A fully sharded model has a layer's full weights only while it is gathered, so autocast's half
+    // copies exist only for the gathered layer and the prefetched one.
+    if (gathersLayers && isAutocast(p))
+        c.autocastCopyCap
+            = (Count{2} * Count{states.split.largestCastLayerParams} * Count{elementSize(halfType(p))}).value();
+}
+
+/// DeepSpeed ZeRO's optimizer step in mixed precision: each rank converts its half gradient partition
+/// (`partition` elements) to a float32 copy for the optimizer (stage 1/2: the whole partition; stage 3:
+/// one sub-group of at most sub_group_size elements at a time). It exists only during the step, when
+/// activations are gone.
+Count deepSpeedStepGradientBytes(const Parallelism& par, Precision p, Count partition)
+{
+    if (!isDeepSpeedZero(par.sharding) || !isPureHalf(p) || par.offloadOptimizer)
+        return Count{};
+    return (shardingStage(par.sharding) >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements) : partition)
+        * Count{kFloat32Bytes};
 }
 
 void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noexcept
@@ -224,50 +282,6 @@ std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept
     return 0;
 }
 
-std::optional<Error> validateSetup(const TrainingSetup& setup)
-{
-    if (setup.accumulationSteps < 1 || setup.accumulationSteps > kMaxAccumulationSteps)
-        return Error{"accumulation steps must be from 1 to " + std::to_string(kMaxAccumulationSteps) + ", not "
-                         + std::to_string(setup.accumulationSteps),
-                     "accumulation_steps"};
-    const Parallelism& par = setup.parallel;
-    if (par.gpus < 1 || par.gpus > kMaxGpus)
-        return Error{"the GPU count must be from 1 to " + std::to_string(kMaxGpus) + ", not "
-                         + std::to_string(par.gpus),
-                     "parallel.gpus"};
-    if (par.tensorParallel < 1 || par.tensorParallel > par.gpus)
-        return Error{"the tensor-parallel degree must be from 1 to the GPU count (" + std::to_string(par.gpus)
-                         + "), not " + std::to_string(par.tensorParallel),
-                     "parallel.tensor_parallel"};
-    if (par.gpus % par.tensorParallel != 0)
-        return Error{"the tensor-parallel degree " + std::to_string(par.tensorParallel) + " must divide the GPU count "
-                         + std::to_string(par.gpus) + " (data-parallel degree = GPUs / tensor-parallel degree)",
-                     "parallel.tensor_parallel"};
-    if (!allShardingsContain(par.sharding))
-        return Error{"the sharding strategy is not one Headroom knows", "parallel.sharding"};
-    if (par.offloadOptimizer && par.sharding == Sharding::None)
-        return Error{"offloading the optimizer to the CPU needs DeepSpeed ZeRO (stage 1, 2 or 3, also on one "
-                     "GPU) or FSDP; plain PyTorch and DDP keep the optimizer on the GPU",
-                     "parallel.offload_optimizer"};
-    if (setup.eightBitOptimizer && !hasEightBitVariant(setup.optimizer)) {
-        const std::string name{optimizerLabel(setup.optimizer)};
-        return Error{optimizerStateTensors(setup.optimizer) == 0
-                         ? "8-bit optimizer state needs an optimizer with state; " + name + " keeps none"
-                         : "8-bit optimizer state is not available for " + name
-                               + ": bitsandbytes ships 8-bit SGD with momentum, Adam, AdamW, RMSprop and Adagrad",
-                     "eight_bit_optimizer"};
-    }
-    const bool deepSpeedOptimizer = par.sharding == Sharding::Zero1 || par.sharding == Sharding::Zero2
-        || par.sharding == Sharding::Zero3;
-    if (setup.optimizerImplementation == OptimizerImplementation::Fused && !setup.eightBitOptimizer
-        && !deepSpeedOptimizer && !hasFusedImplementation(setup.optimizer))
-        return Error{"torch.optim has no fused " + std::string{optimizerLabel(setup.optimizer)}
-                         + " on CUDA (fused=True exists for SGD, SGD with momentum or Nesterov, Adam, AdamW and "
-                           "AMSGrad); choose foreach or for-loop",
-                     "optimizer_implementation"};
-    return std::nullopt;
-}
-
 Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingSetup& setup)
 {
     return build(analysis, setup, RuntimeBehaviour{});
@@ -284,50 +298,18 @@ Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingS
     const Parallelism& par = setup.parallel;
     const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
     const auto tensorParallel = static_cast<std::uint64_t>(par.tensorParallel);
-
-    // Per GPU after tensor parallelism (Megatron-LM): the split layers hold 1/t of their parameters.
-    const TensorSplit split = splitForTensorParallel(analysis, tensorParallel);
-    const std::uint64_t trainable = analysis.trainableParams;
-    const Count allParameterBytes{analysis.parameterBytes};
-    const Count parameterBytes
-        = without(allParameterBytes, share(allParameterBytes, split.removedParams, analysis.totalParams));
-    // Gradients have their parameters' dtype. Until the analysis reports trainableParameterBytes, every
-    // trainable parameter has the precision's parameter type.
-    const Count gradientBase = analysis.trainableParameterBytes > 0 || trainable == 0
-        ? Count{analysis.trainableParameterBytes}
-        : Count{trainable} * Count{elementSize(parameterType(p))};
-    const Count gradients = without(gradientBase, share(gradientBase, split.removedTrainable, trainable));
-    const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
-    Count optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
-    const Count trainableHere = without(Count{trainable}, Count{split.removedTrainable});
-    // Pure half training: the optimizer's float32 master copy of the trainable weights.
-    if (isPureHalf(p))
-        optimizerState += trainableHere * Count{kFloat32Bytes};
+    const ModelStates states = modelStatesPerGpu(analysis, setup);
+    const Count& gradients = states.gradients;
+    const Count& trainableHere = states.trainableHere;
 
     // Data parallelism over `ranks` GPUs: ZeRO / FSDP shards (each rank holds ceil(bytes / N)).
     const int stage = shardingStage(par.sharding);
-    const bool gathersLayers = ranks > 1 && stage >= 3;
-    Count shardedState = stage >= 1 ? ceilDiv(optimizerState, ranks) : optimizerState;
-    const Count shardedParameters = stage >= 3 ? ceilDiv(parameterBytes, ranks) : parameterBytes;
+    Count shardedState = stage >= 1 ? ceilDiv(states.optimizerState, ranks) : states.optimizerState;
+    const Count shardedParameters = stage >= 3 ? ceilDiv(states.parameterBytes, ranks) : states.parameterBytes;
     StepConditions c;
-    if (ranks > 1 && par.sharding == Sharding::None)
-        c.bucketBytes = gradients.value(); // DDP's flat gradient buckets: a second copy of every gradient
-    if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
-        c.gatheredBytes = (Count{2} * share(allParameterBytes, split.largestLayerParams, analysis.totalParams)).value();
-    // A fully sharded model has a layer's full weights only while it is gathered, so autocast's half
-    // copies exist only for the gathered layer and the prefetched one.
-    if (gathersLayers && isAutocast(p))
-        c.autocastCopyCap = (Count{2} * Count{split.largestCastLayerParams} * Count{elementSize(halfType(p))}).value();
-    // DeepSpeed ZeRO's optimizer step in mixed precision: each rank converts its half gradient partition
-    // to a float32 copy for the optimizer (stage 1/2: the whole partition; stage 3: one sub-group of at
-    // most sub_group_size elements at a time). It exists only during the step, when activations are gone.
-    Count stepGradients;
-    const bool deepSpeed = par.sharding == Sharding::Zero1 || par.sharding == Sharding::Zero2
-        || par.sharding == Sharding::Zero3;
+    addDataParallelBuffers(c, analysis, par, states);
     const Count partition = ceilDiv(trainableHere, ranks);
-    if (deepSpeed && isPureHalf(p) && !par.offloadOptimizer)
-        stepGradients = (stage >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements) : partition)
-            * Count{kFloat32Bytes};
+    const Count stepGradients = deepSpeedStepGradientBytes(par, p, partition);
     if (par.offloadOptimizer) {
         // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
         // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.
@@ -439,15 +421,16 @@ MemoryBreakdown MemoryModel::firstStepMomentAt(std::size_t moment, std::int64_t 
     return out;
 }
 
-Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup)
+Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup, std::uint64_t gpuMemoryBytes)
 {
     auto model = MemoryModel::build(analysis, setup);
     if (!model)
         return model.error();
-    return estimate(analysis, model.value(), setup);
+    return estimate(analysis, model.value(), setup, gpuMemoryBytes);
 }
 
-Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, const TrainingSetup& setup)
+Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, const TrainingSetup& setup,
+                          std::uint64_t gpuMemoryBytes)
 {
     const MemoryModel* model = &memory;
     auto bytes = model->at(setup.batch);
@@ -462,9 +445,9 @@ Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, c
     e.peakLayer = momentLayerName(analysis, model->timeline().moments()[e.peak.moment]);
     e.firstStepPeakBytes = model->firstStepPeak(setup.batch);
     e.optimizerStepBytes = model->momentAt(model->optimizerStepMoment(), setup.batch).total();
-    e.gpuMemoryBytes = setup.gpuMemoryBytes;
-    e.fits = e.peakBytes() <= setup.gpuMemoryBytes;
-    e.maxBatch = model->maxBatch(setup.gpuMemoryBytes);
+    e.gpuMemoryBytes = gpuMemoryBytes;
+    e.fits = e.peakBytes() <= gpuMemoryBytes;
+    e.maxBatch = model->maxBatch(gpuMemoryBytes);
     // build() validated steps and GPUs (each at most 2^20); the products saturate rather than wrap.
     const auto times = [](std::int64_t a, std::int64_t b) {
         std::int64_t r = 0;

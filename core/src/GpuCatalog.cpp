@@ -165,6 +165,19 @@ Result<Gpu> GpuCatalog::find(std::string_view query) const
     return Error{"GPU " + quoteForMessage(query) + " is ambiguous: it matches " + candidateList(partial), "gpu"};
 }
 
+Gpu GpuCatalog::defaultGpu() const
+{
+    if (auto gpu = find(kDefaultGpuName))
+        return std::move(gpu).value();
+    if (!m_gpus.empty())
+        return m_gpus.front();
+    Gpu gpu;
+    gpu.name = "8 GiB GPU";
+    gpu.memoryBytes = 8ULL << 30;
+    gpu.custom = true;
+    return gpu;
+}
+
 void GpuCatalog::addCustom(Gpu gpu)
 {
     gpu.custom = true;

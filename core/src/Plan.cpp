@@ -2,9 +2,11 @@
 
 #include "headroom/HfConfig.h"
 
+#include <utility>
+
 namespace headroom {
 
-AnalysisOptions Plan::analysisOptions() const
+AnalysisOptions PlanSettings::analysisOptions() const
 {
     AnalysisOptions o;
     o.precision = precision;
@@ -13,6 +15,12 @@ AnalysisOptions Plan::analysisOptions() const
     o.lora = lora;
     o.moeImbalance = moeImbalance;
     return o;
+}
+
+Plan PlanSettings::appliedTo(Plan plan) const
+{
+    static_cast<PlanSettings&>(plan) = *this;
+    return plan;
 }
 
 Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
@@ -29,39 +37,75 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
     return failed;
 }
 
-PlanResult evaluate(const Plan& plan)
+Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model, const PlanSettings& settings)
+{
+    auto e = estimate(analysis, model, settings.setup, settings.gpu.memoryBytes);
+    if (!e)
+        return e.error();
+    SetupFigures f{std::move(e).value(), std::nullopt, std::nullopt};
+    if (auto t = estimateThroughput(analysis, settings.setup, settings.gpu, model))
+        f.throughput = std::move(t).value();
+    else
+        f.throughputError = t.error();
+    return f;
+}
+
+void reestimate(PlanResult& result, const PlanSettings& settings)
+{
+    result.estimate.reset();
+    result.throughput.reset();
+    result.throughputError.reset();
+    if (!result.memory)
+        return; // result.error says why there is none
+    result.error.reset();
+    // The throughput does not depend on the estimate: it is there even when the batch is refused.
+    if (auto t = estimateThroughput(result.analysis, settings.setup, settings.gpu, *result.memory))
+        result.throughput = std::move(t).value();
+    else
+        result.throughputError = t.error();
+    auto e = estimate(result.analysis, *result.memory, settings.setup, settings.gpu.memoryBytes);
+    if (e)
+        result.estimate = std::move(e).value();
+    else
+        result.error = e.error();
+}
+
+PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
 {
     PlanResult result;
-    result.analysis = analyzePlan(plan, plan.analysisOptions());
+    result.analysis = std::move(analysis);
     if (result.analysis.error && result.analysis.rows.empty()) { // the sequence length could not be applied
         result.error = result.analysis.error;
         return result;
     }
-    TrainingSetup setup = plan.setup;
-    setup.gpuMemoryBytes = plan.gpu.memoryBytes;
-    auto e = estimate(result.analysis, setup);
-    if (e) {
-        result.estimate = e.value();
-        auto model = MemoryModel::build(result.analysis, setup);
-        if (model)
-            result.memory = std::move(model).value();
-    } else {
-        result.error = e.error();
+    auto model = MemoryModel::build(result.analysis, settings.setup);
+    if (!model) {
+        result.error = model.error();
+        return result;
     }
+    result.memory = std::make_shared<const MemoryModel>(std::move(model).value());
+    reestimate(result, settings);
     return result;
 }
 
-nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
+PlanResult evaluate(const Plan& plan) { return evaluate(plan, analyzePlan(plan, plan.analysisOptions())); }
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json breakdownJson(const MemoryBreakdown& m)
 {
-    using nlohmann::ordered_json;
-    const Analysis& a = result.analysis;
-    ordered_json j;
-    j["model"] = plan.network.name;
-    j["params"] = {{"total", a.totalParams}, {"trainable", a.trainableParams}, {"buffers", a.bufferElements}};
-    j["batch"] = plan.setup.batch;
-    j["accumulation_steps"] = plan.setup.accumulationSteps;
-    if (result.estimate)
-        j["effective_batch"] = result.estimate->effectiveBatch;
+    ordered_json b;
+    for (const auto c : kAllComponents)
+        b[std::string(componentName(c))] = componentBytes(m, c);
+    b["total"] = m.total();
+    return b;
+}
+
+/// The set-up as `headroom estimate` was given it.
+void addSettings(ordered_json& j, const Plan& plan)
+{
     j["optimizer"] = optimizerName(plan.setup.optimizer);
     j["optimizer_implementation"] = optimizerImplementationName(plan.setup.optimizerImplementation);
     j["eight_bit_optimizer"] = plan.setup.eightBitOptimizer;
@@ -81,46 +125,43 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
     j["sequence_length"] = plan.sequenceLength ? ordered_json(*plan.sequenceLength) : ordered_json(nullptr);
     j["moe_imbalance"] = plan.moeImbalance;
     j["gpu"] = {{"name", plan.gpu.name}, {"memory_bytes", plan.gpu.memoryBytes}};
-    if (result.estimate) {
-        const auto& e = *result.estimate;
-        ordered_json bytes;
-        for (const auto c : kAllComponents)
-            bytes[std::string(componentName(c))] = componentBytes(e.bytes, c);
-        bytes["total"] = e.total();
-        j["bytes"] = bytes;
-        // Two named moments of the step: what backward starts from, and what the optimizer step holds.
-        if (result.memory) {
-            const auto moment = [&](std::size_t i) {
-                const MemoryBreakdown m = result.memory->momentAt(i, plan.setup.batch);
-                ordered_json b;
-                for (const auto c : kAllComponents)
-                    b[std::string(componentName(c))] = componentBytes(m, c);
-                b["total"] = m.total();
-                return b;
-            };
-            j["at_end_of_forward"] = moment(result.memory->endOfForwardMoment());
-            j["at_optimizer_step"] = moment(result.memory->optimizerStepMoment());
-        }
-        j["optimizer_step_bytes"] = e.optimizerStepBytes;
-        j["peak_bytes"] = e.peakBytes();
-        j["peak"] = {{"bytes", e.peakBytes()},
-                     {"phase", stepPhaseName(e.peak.phase)},
-                     {"layer", e.peak.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(e.peakLayer)},
-                     {"recomputing", e.peak.recomputing},
-                     {"micro_batch", e.peak.laterMicroBatch ? "later" : "first"},
-                     {"step", e.firstStepPeakBytes < e.peakBytes() ? "steady" : "first and steady"},
-                     {"first_step_bytes", e.firstStepPeakBytes},
-                     {"steady_step_bytes", e.peakBytes()}};
-        j["per_sample_bytes"] = {{"activations", a.activationBytesPerSample},
-                                 {"input", a.inputBytesPerSample},
-                                 {"transient", a.transientBytesPerSample}};
-        j["fits"] = e.fits;
-        j["max_batch"] = e.maxBatch;
-        j["max_effective_batch"] = e.maxEffectiveBatch;
-        j["headroom_bytes"] = e.headroomBytes();
+}
+
+/// The estimate: the peak's components and where it is, per-sample bytes, fit and max batch.
+void addEstimate(ordered_json& j, const Plan& plan, const PlanResult& result)
+{
+    const Estimate& e = *result.estimate;
+    const Analysis& a = result.analysis;
+    j["bytes"] = breakdownJson(e.bytes);
+    // Two named moments of the step: what backward starts from, and what the optimizer step holds.
+    if (result.memory) {
+        const MemoryModel& m = *result.memory;
+        j["at_end_of_forward"] = breakdownJson(m.momentAt(m.endOfForwardMoment(), plan.setup.batch));
+        j["at_optimizer_step"] = breakdownJson(m.momentAt(m.optimizerStepMoment(), plan.setup.batch));
     }
+    j["optimizer_step_bytes"] = e.optimizerStepBytes;
+    j["peak_bytes"] = e.peakBytes();
+    j["peak"] = {{"bytes", e.peakBytes()},
+                 {"phase", stepPhaseName(e.peak.phase)},
+                 {"layer", e.peak.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(e.peakLayer)},
+                 {"recomputing", e.peak.recomputing},
+                 {"micro_batch", e.peak.laterMicroBatch ? "later" : "first"},
+                 {"step", e.firstStepPeakBytes < e.peakBytes() ? "steady" : "first and steady"},
+                 {"first_step_bytes", e.firstStepPeakBytes},
+                 {"steady_step_bytes", e.peakBytes()}};
+    j["per_sample_bytes"] = {{"activations", a.activationBytesPerSample},
+                             {"input", a.inputBytesPerSample},
+                             {"transient", a.transientBytesPerSample}};
+    j["fits"] = e.fits;
+    j["max_batch"] = e.maxBatch;
+    j["max_effective_batch"] = e.maxEffectiveBatch;
+    j["headroom_bytes"] = e.headroomBytes();
+}
+
+/// Identical iterations of a Repeat block are one entry: `count` layers named name to last_name.
+ordered_json layersJson(const Analysis& a)
+{
     auto layers = ordered_json::array();
-    // Identical iterations of a Repeat block are one entry: `count` layers named name to last_name.
     for (const auto& group : groupRows(a)) {
         const LayerRow& row = a.rows[group.row];
         if (row.type == "Repeat")
@@ -142,29 +183,46 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
             l["error"] = row.error->message;
         layers.push_back(l);
     }
-    j["layers"] = layers;
-    if (result.memory && result.estimate) {
-        // One steady step at the chosen batch: every moment's live bytes by component.
-        auto timeline = ordered_json::array();
-        for (const std::size_t i : result.memory->timeline().oneStep()) {
-            const StepMoment& m = result.memory->timeline().moments()[i];
-            const MemoryBreakdown bytes = result.memory->momentAt(i, plan.setup.batch);
-            ordered_json point;
-            point["phase"] = stepPhaseName(m.phase);
-            point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(momentLayerName(a, m));
-            if (m.repeat != kNoStepOp) // the identical iterations run here, not simulated one by one
-                point["repeated_iterations"] = a.step.repeats[m.repeat].hidden;
-            point["recomputing"] = m.recomputing;
-            point["end_of_forward"] = m.afterOp;
-            ordered_json b;
-            for (const auto c : kAllComponents)
-                b[std::string(componentName(c))] = componentBytes(bytes, c);
-            b["total"] = bytes.total();
-            point["bytes"] = b;
-            timeline.push_back(point);
-        }
-        j["timeline"] = timeline;
+    return layers;
+}
+
+/// One steady step at the plan's batch: every moment's live bytes by component.
+ordered_json timelineJson(const Analysis& a, const MemoryModel& model, std::int64_t batch)
+{
+    auto timeline = ordered_json::array();
+    for (const std::size_t i : model.timeline().oneStep()) {
+        const StepMoment& m = model.timeline().moments()[i];
+        ordered_json point;
+        point["phase"] = stepPhaseName(m.phase);
+        point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(momentLayerName(a, m));
+        if (m.repeat != kNoStepOp) // the identical iterations run here, not simulated one by one
+            point["repeated_iterations"] = a.step.repeats[m.repeat].hidden;
+        point["recomputing"] = m.recomputing;
+        point["end_of_forward"] = m.afterOp;
+        point["bytes"] = breakdownJson(model.momentAt(i, batch));
+        timeline.push_back(point);
     }
+    return timeline;
+}
+
+} // namespace
+
+nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
+{
+    const Analysis& a = result.analysis;
+    ordered_json j;
+    j["model"] = plan.network.name;
+    j["params"] = {{"total", a.totalParams}, {"trainable", a.trainableParams}, {"buffers", a.bufferElements}};
+    j["batch"] = plan.setup.batch;
+    j["accumulation_steps"] = plan.setup.accumulationSteps;
+    if (result.estimate)
+        j["effective_batch"] = result.estimate->effectiveBatch;
+    addSettings(j, plan);
+    if (result.estimate)
+        addEstimate(j, plan, result);
+    j["layers"] = layersJson(a);
+    if (result.memory && result.estimate)
+        j["timeline"] = timelineJson(a, *result.memory, plan.setup.batch);
     auto warnings = ordered_json::array();
     for (const auto& w : a.warnings)
         warnings.push_back({{"layer", w.layer}, {"message", w.message}});

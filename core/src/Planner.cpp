@@ -1,6 +1,7 @@
 #include "headroom/Planner.h"
 
-#include "headroom/Format.h"
+#include "PlannerRanking.h"
+#include "SetupChanges.h"
 
 #include <algorithm>
 #include <atomic>
@@ -32,22 +33,6 @@ void appendOnce(std::vector<T>& list, const T& value)
         list.push_back(value);
 }
 
-bool sameLora(const LoraOptions& a, const LoraOptions& b) { return a == b || (!a.enabled() && !b.enabled()); }
-
-std::string loraText(const LoraOptions& lora)
-{
-    if (!lora.enabled())
-        return "No LoRA: every weight trains";
-    return std::string(lora.quantizeBase ? "QLoRA" : "LoRA") + " rank " + std::to_string(lora.rank)
-        + (lora.quantizeBase ? " (4-bit base weights)" : "");
-}
-
-std::string loraValue(const LoraOptions& lora)
-{
-    if (!lora.enabled())
-        return "off";
-    return std::string(lora.quantizeBase ? "qlora-" : "lora-") + std::to_string(lora.rank);
-}
 
 bool hasBatchNorm(const Analysis& analysis)
 {
@@ -55,51 +40,6 @@ bool hasBatchNorm(const Analysis& analysis)
                        [](const LayerRow& row) { return row.type.starts_with("BatchNorm"); });
 }
 
-/// What `candidate` changes against `base`, in the order a reader needs them: changes to training first.
-std::vector<SetupChange> changesBetween(const PlanSettings& base, const PlanSettings& candidate, bool batchNorm)
-{
-    std::vector<SetupChange> out;
-    const TrainingSetup& b = base.setup;
-    const TrainingSetup& c = candidate.setup;
-    if (candidate.precision != base.precision)
-        out.push_back({SetupSetting::Precision, std::string(precisionName(candidate.precision)),
-                       std::string(precisionLabel(candidate.precision)), true});
-    if (!sameLora(candidate.lora, base.lora))
-        out.push_back({SetupSetting::Lora, loraValue(candidate.lora), loraText(candidate.lora), true});
-    if (c.eightBitOptimizer != b.eightBitOptimizer)
-        out.push_back({SetupSetting::EightBitOptimizer, c.eightBitOptimizer ? "on" : "off",
-                       c.eightBitOptimizer ? "8-bit optimizer state" : "32-bit optimizer state", true});
-    if (c.accumulationSteps != b.accumulationSteps) {
-        std::string text = c.accumulationSteps == 1 ? std::string("No gradient accumulation")
-                                                    : std::to_string(c.accumulationSteps) + " accumulation steps";
-        const bool changesStatistics = batchNorm && c.accumulationSteps > 1;
-        if (changesStatistics)
-            text += " (batch-norm statistics over micro-batches of " + std::to_string(c.batch) + ")";
-        out.push_back({SetupSetting::Accumulation, std::to_string(c.accumulationSteps), text, changesStatistics});
-    }
-    if (candidate.checkpointing != base.checkpointing)
-        out.push_back({SetupSetting::Checkpointing, std::string(checkpointingName(candidate.checkpointing)),
-                       candidate.checkpointing == Checkpointing::None
-                           ? std::string("No checkpointing")
-                           : "Checkpointing: " + std::string(checkpointingLabel(candidate.checkpointing)),
-                       false});
-    if (c.optimizerImplementation != b.optimizerImplementation)
-        out.push_back({SetupSetting::OptimizerImplementation,
-                       std::string(optimizerImplementationName(c.optimizerImplementation)),
-                       "Optimizer step: " + std::string(optimizerImplementationLabel(c.optimizerImplementation)),
-                       false});
-    if (c.parallel.sharding != b.parallel.sharding)
-        out.push_back({SetupSetting::Sharding, std::string(shardingName(c.parallel.sharding)),
-                       std::string(shardingLabel(c.parallel.sharding)), false});
-    if (c.parallel.tensorParallel != b.parallel.tensorParallel)
-        out.push_back({SetupSetting::TensorParallel, std::to_string(c.parallel.tensorParallel),
-                       "Tensor parallel x " + std::to_string(c.parallel.tensorParallel), false});
-    if (c.parallel.offloadOptimizer != b.parallel.offloadOptimizer)
-        out.push_back({SetupSetting::Offload, c.parallel.offloadOptimizer ? "on" : "off",
-                       c.parallel.offloadOptimizer ? "Optimizer state in CPU memory" : "Optimizer state on the GPU",
-                       false});
-    return out;
-}
 
 std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
 
@@ -212,9 +152,8 @@ void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& wo
 class Search final {
 public:
     Search(const Plan& base, const PlanGoal& goal, const PlanAllowances& allow)
-        : m_base{base}, m_goal{goal}, m_allow{allow}, m_baseSettings{PlanSettings::of(base)}
+        : m_base{base}, m_goal{goal}, m_allow{allow}, m_baseSettings{base}
     {
-        m_baseSettings.setup.gpuMemoryBytes = base.gpu.memoryBytes;
     }
 
     Result<PlannerResult> run();
@@ -234,6 +173,9 @@ private:
     void search(Unit& unit, const Analysis& baseAnalysis) const;
     /// Tries one set-up, choosing its micro-batch and accumulation steps.
     Tried tryConfiguration(Unit& unit, PlanSettings settings) const;
+    /// tryConfiguration() when `need` samples per replica do not fit one micro-batch: the fewest
+    /// accumulation steps that reach them.
+    Tried tryAccumulation(Unit& unit, PlanSettings settings, std::int64_t need, Tried tried) const;
     void keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model) const;
     [[nodiscard]] PlanCandidate candidateFor(const Analysis& analysis, const PlanSettings& settings,
                                              const MemoryModel& model) const;
@@ -329,12 +271,12 @@ std::vector<Parallelism> Search::parallelChoices() const
 
 PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model) const
 {
+    SetupFigures figures = figuresOf(analysis, model, settings).value();
     PlanCandidate c;
     c.settings = settings;
     c.changes = changesBetween(m_baseSettings, settings, m_batchNorm);
-    c.estimate = estimate(analysis, model, settings.setup).value();
-    if (auto t = estimateThroughput(analysis, settings.setup, m_base.gpu, model))
-        c.throughput = std::move(t).value();
+    c.estimate = std::move(figures.estimate);
+    c.throughput = std::move(figures.throughput);
     return c;
 }
 
@@ -402,14 +344,20 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
         keep(unit, settings, model.value());
         return tried;
     }
+    return tryAccumulation(unit, std::move(settings), need, tried);
+}
+
+Search::Tried Search::tryAccumulation(Unit& unit, PlanSettings settings, std::int64_t need, Tried tried) const
+{
     // Accumulation keeps earlier micro-batches' gradients alive: one model for every count above 1
     // (StepTimeline only asks whether there are later micro-batches).
+    TrainingSetup& setup = settings.setup;
     setup.accumulationSteps = 2;
-    auto accumulating = MemoryModel::build(analysis, setup);
+    auto accumulating = MemoryModel::build(*unit.analysis, setup);
     ++unit.examined;
     if (!accumulating)
         return tried;
-    const std::int64_t largestMicro = accumulating->maxBatch(capacity);
+    const std::int64_t largestMicro = accumulating->maxBatch(m_base.gpu.memoryBytes);
     tried.optimizerStepMatters = tried.optimizerStepMatters
         || optimizerStepPeaks(accumulating.value(), {largestMicro, largestMicro + 1});
     const std::int64_t steps = accumulationStepsFor(need, largestMicro, divisorsFor(unit, need));
@@ -419,7 +367,7 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
         setup.batch = std::max<std::int64_t>(largestMicro, 1);
         setup.accumulationSteps = kMaxAccumulationSteps;
         const double most = static_cast<double>(largestMicro) * static_cast<double>(kMaxAccumulationSteps)
-            * static_cast<double>(ranks);
+            * static_cast<double>(setup.parallel.dataParallel());
         s.batchShort = static_cast<std::int64_t>(static_cast<double>(*m_goal.targetBatch) - most);
         noteShortfall(unit, s, settings);
         tried.reached = false;
@@ -530,65 +478,7 @@ Result<PlannerResult> Search::run()
         if (unit.closest && (!closest || closer(unit.closest->what, closest->what)))
             closest = unit.closest;
     }
-    // Fastest first; among equals fewer changes to training, then less of the communication the
-    // estimate leaves out (no offload, less tensor parallelism, a lower ZeRO stage), fewer changes, less
-    // memory, then the order of enumeration (the plan's own choices first).
-    const auto trainingChanges = [](const PlanCandidate& c) {
-        return std::count_if(c.changes.begin(), c.changes.end(), [](const SetupChange& x) { return x.changesTraining; });
-    };
-    const auto unmodelledTraffic = [](const PlanCandidate& c) {
-        const Parallelism& p = c.settings.setup.parallel;
-        return std::tuple{p.offloadOptimizer, p.tensorParallel, shardingStage(p.sharding)};
-    };
-    std::stable_sort(candidates.begin(), candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
-        if (a.throughput.has_value() != b.throughput.has_value())
-            return a.throughput.has_value();
-        if (a.samplesPerSecondPerGpu() != b.samplesPerSecondPerGpu())
-            return a.samplesPerSecondPerGpu() > b.samplesPerSecondPerGpu();
-        if (trainingChanges(a) != trainingChanges(b))
-            return trainingChanges(a) < trainingChanges(b);
-        if (unmodelledTraffic(a) != unmodelledTraffic(b))
-            return unmodelledTraffic(a) < unmodelledTraffic(b);
-        if (a.changes.size() != b.changes.size())
-            return a.changes.size() < b.changes.size();
-        return a.estimate.peakBytes() < b.estimate.peakBytes();
-    });
-    // A set-up whose extra changes buy neither memory nor speed over a listed one is not worth listing;
-    // nor is one that only repeats a listed one's figures under another name (FSDP SHARD_GRAD_OP and ZeRO-2).
-    const auto includes = [](const PlanCandidate& more, const PlanCandidate& fewer) {
-        return std::all_of(fewer.changes.begin(), fewer.changes.end(), [&](const SetupChange& x) {
-            return std::find(more.changes.begin(), more.changes.end(), x) != more.changes.end();
-        });
-    };
-    for (auto& c : candidates) {
-        const bool redundant = std::any_of(result.candidates.begin(), result.candidates.end(), [&](const PlanCandidate& kept) {
-            const bool asFast = kept.samplesPerSecondPerGpu() >= c.samplesPerSecondPerGpu();
-            const bool asSmall = kept.estimate.peakBytes() <= c.estimate.peakBytes();
-            if (!asFast || !asSmall)
-                return false;
-            if (includes(c, kept))
-                return true;
-            return kept.samplesPerSecondPerGpu() == c.samplesPerSecondPerGpu()
-                && kept.estimate.peakBytes() == c.estimate.peakBytes()
-                && kept.settings.precision == c.settings.precision && sameLora(kept.settings.lora, c.settings.lora)
-                && kept.settings.setup.eightBitOptimizer == c.settings.setup.eightBitOptimizer
-                && kept.settings.setup.batch == c.settings.setup.batch
-                && kept.settings.setup.accumulationSteps == c.settings.setup.accumulationSteps
-                && kept.changes.size() <= c.changes.size();
-        });
-        if (!redundant)
-            result.candidates.push_back(std::move(c));
-    }
-    // The Pareto front of memory against speed: no other listed set-up is at least as fast with less
-    // memory, or faster with no more.
-    for (PlanCandidate& c : result.candidates) {
-        c.paretoOptimal = std::none_of(result.candidates.begin(), result.candidates.end(), [&](const PlanCandidate& o) {
-            const double speed = o.samplesPerSecondPerGpu();
-            const std::uint64_t peak = o.estimate.peakBytes();
-            return speed >= c.samplesPerSecondPerGpu() && peak <= c.estimate.peakBytes()
-                && (speed > c.samplesPerSecondPerGpu() || peak < c.estimate.peakBytes());
-        });
-    }
+    result.candidates = rankCandidates(std::move(candidates));
     if (result.candidates.empty() && closest) {
         const MemoryModel model = MemoryModel::build(*closest->analysis, closest->settings.setup).value();
         result.closest = candidateFor(*closest->analysis, closest->settings, model);
@@ -598,74 +488,6 @@ Result<PlannerResult> Search::run()
 }
 
 } // namespace
-
-std::string_view setupSettingName(SetupSetting s) noexcept
-{
-    switch (s) {
-    case SetupSetting::Precision: return "precision";
-    case SetupSetting::Lora: return "lora";
-    case SetupSetting::EightBitOptimizer: return "eight_bit_optimizer";
-    case SetupSetting::OptimizerImplementation: return "optimizer_implementation";
-    case SetupSetting::Checkpointing: return "checkpointing";
-    case SetupSetting::Accumulation: return "accumulation_steps";
-    case SetupSetting::Sharding: return "sharding";
-    case SetupSetting::TensorParallel: return "tensor_parallel";
-    case SetupSetting::Offload: return "offload_optimizer";
-    }
-    return "";
-}
-
-PlanSettings PlanSettings::of(const Plan& plan)
-{
-    return {plan.precision, plan.checkpointing, plan.lora, plan.setup};
-}
-
-Plan PlanSettings::appliedTo(Plan plan) const
-{
-    plan.precision = precision;
-    plan.checkpointing = checkpointing;
-    plan.lora = lora;
-    plan.setup = setup;
-    plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
-    return plan;
-}
-
-bool PlanCandidate::changesTraining() const noexcept
-{
-    return std::any_of(changes.begin(), changes.end(), [](const SetupChange& c) { return c.changesTraining; });
-}
-
-double PlanCandidate::samplesPerSecondPerGpu() const noexcept
-{
-    if (!throughput)
-        return 0;
-    return throughput->samplesPerSecond / static_cast<double>(settings.setup.parallel.gpus);
-}
-
-double PlanCandidate::tokensPerSecondPerGpu() const noexcept
-{
-    if (!throughput)
-        return 0;
-    return throughput->tokensPerSecond / static_cast<double>(settings.setup.parallel.gpus);
-}
-
-std::string PlanShortfall::text() const
-{
-    switch (kind) {
-    case Kind::Memory:
-        return "needs " + formatBytes(bytesOver) + " more than the GPU holds, at a micro-batch of 1";
-    case Kind::Batch:
-        return "reaches an effective batch " + formatCount(static_cast<std::uint64_t>(batchShort))
-            + " short of the target";
-    case Kind::StepTime: {
-        char seconds[48];
-        std::snprintf(seconds, sizeof seconds, "%.3g s", secondsOver);
-        return std::isfinite(secondsOver) ? "takes " + std::string(seconds) + " longer per optimizer step than allowed"
-                                          : "has no step-time estimate on this GPU";
-    }
-    }
-    return {};
-}
 
 Result<PlannerResult> planSetups(const Plan& base, const PlanGoal& goal, const PlanAllowances& allow)
 {
@@ -677,50 +499,6 @@ Result<PlannerResult> planSetups(const Plan& base, const PlanGoal& goal, const P
         return *problem;
     Search search{base, goal, allow};
     return search.run();
-}
-
-Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const Gpu> gpus,
-                                               std::optional<std::int64_t> targetBatch)
-{
-    const Analysis analysis = analyzePlan(base, base.analysisOptions());
-    if (analysis.error)
-        return Error{"cannot compare: " + analysis.error->message, analysis.error->location};
-    // The memory model does not depend on the GPU: one for all of them.
-    auto model = MemoryModel::build(analysis, base.setup);
-    if (!model)
-        return model.error();
-    std::vector<GpuComparison> rows;
-    rows.reserve(gpus.size());
-    for (const Gpu& gpu : gpus) {
-        TrainingSetup setup = base.setup;
-        setup.gpuMemoryBytes = gpu.memoryBytes;
-        auto e = estimate(analysis, model.value(), setup);
-        if (!e)
-            return e.error();
-        GpuComparison row;
-        row.gpu = gpu;
-        row.estimate = e.value();
-        auto t = estimateThroughput(analysis, setup, gpu, model.value());
-        if (t)
-            row.throughput = std::move(t).value();
-        else
-            row.throughputError = t.error().message;
-        row.reachesTarget = row.estimate.maxEffectiveBatch >= targetBatch.value_or(row.estimate.effectiveBatch)
-            && row.estimate.maxBatch > 0;
-        rows.push_back(std::move(row));
-    }
-    const auto samples = [](const GpuComparison& r) { return r.throughput ? r.throughput->samplesPerSecond : 0.0; };
-    std::stable_sort(rows.begin(), rows.end(), [&](const GpuComparison& a, const GpuComparison& b) {
-        if (a.gpu.memoryBytes != b.gpu.memoryBytes)
-            return a.gpu.memoryBytes < b.gpu.memoryBytes;
-        if (samples(a) != samples(b))
-            return samples(a) > samples(b);
-        return a.gpu.name < b.gpu.name;
-    });
-    const auto smallest = std::find_if(rows.begin(), rows.end(), [](const GpuComparison& r) { return r.reachesTarget; });
-    if (smallest != rows.end())
-        smallest->smallestReachingTarget = true;
-    return rows;
 }
 
 } // namespace headroom

@@ -1,5 +1,7 @@
 #include "headroom/UpperEnvelope.h"
 
+#include "Wide.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -7,19 +9,20 @@ namespace headroom {
 
 namespace {
 
-__extension__ typedef __int128 Wide;
-
-Wide valueOf(const UpperEnvelope::Line& l, Wide b) { return static_cast<Wide>(l.fixed) + static_cast<Wide>(l.perSample) * b; }
+SignedWide valueOf(const UpperEnvelope::Line& l, SignedWide b)
+{
+    return static_cast<SignedWide>(l.fixed) + static_cast<SignedWide>(l.perSample) * b;
+}
 
 /// Line `b` is never strictly highest between `a` and `c` (slopes a < b < c), over all real B.
 bool redundant(const UpperEnvelope::Line& a, const UpperEnvelope::Line& b, const UpperEnvelope::Line& c)
 {
     // The crossing of a and c is at x = (a.f - c.f) / (c.s - a.s); b is redundant if it is not above
     // that point: (b.f - a.f)(c.s - a.s) <= (c.f - a.f)(b.s - a.s), cross-multiplied, exact in 128 bits.
-    const Wide lhs = (static_cast<Wide>(b.fixed) - static_cast<Wide>(a.fixed))
-        * (static_cast<Wide>(c.perSample) - static_cast<Wide>(a.perSample));
-    const Wide rhs = (static_cast<Wide>(c.fixed) - static_cast<Wide>(a.fixed))
-        * (static_cast<Wide>(b.perSample) - static_cast<Wide>(a.perSample));
+    const SignedWide lhs = (static_cast<SignedWide>(b.fixed) - static_cast<SignedWide>(a.fixed))
+        * (static_cast<SignedWide>(c.perSample) - static_cast<SignedWide>(a.perSample));
+    const SignedWide rhs = (static_cast<SignedWide>(c.fixed) - static_cast<SignedWide>(a.fixed))
+        * (static_cast<SignedWide>(b.perSample) - static_cast<SignedWide>(a.perSample));
     return lhs <= rhs;
 }
 
@@ -49,7 +52,7 @@ UpperEnvelope::UpperEnvelope(std::vector<Line> lines)
 const UpperEnvelope::Line& UpperEnvelope::highestAt(std::int64_t batch) const noexcept
 {
     // The hull's values at a fixed B rise and then fall along the slopes: binary search the top.
-    const Wide b = batch;
+    const SignedWide b = batch;
     std::size_t lo = 0;
     std::size_t hi = m_hull.size() - 1;
     while (lo < hi) {
@@ -66,20 +69,21 @@ std::uint64_t UpperEnvelope::valueAt(std::int64_t batch) const noexcept
 {
     if (m_hull.empty())
         return 0;
-    const Wide v = valueOf(highestAt(batch), batch);
-    return v > static_cast<Wide>(std::numeric_limits<std::uint64_t>::max()) ? std::numeric_limits<std::uint64_t>::max()
-                                                                             : static_cast<std::uint64_t>(v);
+    const SignedWide v = valueOf(highestAt(batch), batch);
+    return v > static_cast<SignedWide>(std::numeric_limits<std::uint64_t>::max())
+        ? std::numeric_limits<std::uint64_t>::max()
+        : static_cast<std::uint64_t>(v);
 }
 
 std::int64_t UpperEnvelope::largestBatchWithin(std::uint64_t capacity, std::int64_t limit) const noexcept
 {
     // Every line must stay within the capacity: B <= (capacity - fixed) / perSample for each.
-    Wide best = limit;
+    SignedWide best = limit;
     for (const Line& l : m_hull) {
-        if (valueOf(l, 1) > static_cast<Wide>(capacity))
+        if (valueOf(l, 1) > static_cast<SignedWide>(capacity))
             return 0;
         if (l.perSample > 0)
-            best = std::min<Wide>(best, (static_cast<Wide>(capacity) - l.fixed) / l.perSample);
+            best = std::min<SignedWide>(best, (static_cast<SignedWide>(capacity) - l.fixed) / l.perSample);
     }
     return static_cast<std::int64_t>(best);
 }

@@ -2423,6 +2423,10 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>배치 정규화가 없는 torchvision의 VGG-16(torchvision.models.vgg16, Simonyan &amp; Zisserman 2014의 구성 D), 224x224 ImageNet 이미지용: 매개변수 138,357,544개.</translation>
     </message>
+    <message>
+        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
+        <translation>eager: index_add_를 쓰는 전문가별 루프 (transformers 4.5x 또는 experts_implementation=&quot;eager&quot;); grouped_mm: 가중치의 dtype으로 모든 할당에 대한 그룹 곱 한 번 (CUDA에서 transformers 5의 기본값)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>

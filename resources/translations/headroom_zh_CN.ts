@@ -2423,6 +2423,10 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>torchvision 的 VGG-16，不含批归一化（torchvision.models.vgg16，Simonyan 与 Zisserman 2014 的配置 D），用于 224x224 的 ImageNet 图像：138,357,544 个参数。</translation>
     </message>
+    <message>
+        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
+        <translation>eager：逐个专家循环并使用 index_add_（transformers 4.5x，或 experts_implementation=&quot;eager&quot;）；grouped_mm：以权重的 dtype 对所有分配做一次分组乘积（transformers 5 在 CUDA 上的默认方式）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>

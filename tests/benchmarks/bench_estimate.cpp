@@ -71,7 +71,7 @@ void BenchEstimate::analyzeTenThousandLayers()
 void BenchEstimate::fullEstimateTenThousandLayers()
 {
     QBENCHMARK {
-        const auto e = estimate(analyze(m_network, Precision::AmpBf16), m_setup);
+        const auto e = estimate(analyze(m_network, Precision::AmpBf16), m_setup, 8ULL << 30);
         QVERIFY(e.ok());
     }
 }

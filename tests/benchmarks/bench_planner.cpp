@@ -71,7 +71,6 @@ void BenchPlanner::initTestCase()
 {
     m_plan.network = thousandLayers();
     m_plan.gpu = rtx4090();
-    m_plan.setup.gpuMemoryBytes = m_plan.gpu.memoryBytes;
     const PlanResult r = evaluate(m_plan);
     QVERIFY2(r.estimate, r.error ? r.error->message.c_str() : "");
     // 200 x 5 layers and the head; identical iterations of the Repeat block are analysed once (issue 17).

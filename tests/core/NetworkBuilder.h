@@ -5,9 +5,9 @@
 #include "headroom/Analysis.h"
 #include "headroom/Network.h"
 
-#include <nlohmann/json.hpp>
-
+#include <QtGlobal>
 #include <initializer_list>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -100,6 +100,35 @@ inline const LayerRow* rowStandingFor(const Analysis& a, const std::string& name
             return &r;
     }
     return nullptr;
+}
+
+/// The row named exactly `name`; a test that asks for a row the analysis lacks stops.
+inline const LayerRow& rowNamed(const Analysis& a, const std::string& name)
+{
+    for (const auto& r : a.rows) {
+        if (r.name == name)
+            return r;
+    }
+    qFatal("no row %s", name.c_str());
+    return a.rows.front();
+}
+
+/// Activation bytes per sample of every row of iteration `index` of the Repeat block `block`. A row may
+/// stand for several iterations of the block (and of blocks inside it): its layers count once per
+/// iteration.
+inline std::uint64_t blockBytes(const Analysis& a, const std::string& block, int index = 0)
+{
+    std::uint64_t sum = 0;
+    for (const auto& row : a.rows) {
+        if (row.name.rfind(block + ".", 0) != 0)
+            continue;
+        for (const auto& it : row.iterations) {
+            if (it.offset == block.size() + 1 && index >= it.first && index <= it.last)
+                sum += row.activationBytesPerSample
+                    * (row.count / static_cast<std::uint64_t>(it.last - it.first + 1));
+        }
+    }
+    return sum;
 }
 
 } // namespace headroom::test

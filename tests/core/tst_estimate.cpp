@@ -13,12 +13,14 @@ using namespace headroom::test;
 namespace {
 constexpr std::uint64_t P = 61706;
 
-TrainingSetup setup(Optimizer o, std::int64_t batch, std::uint64_t memory = 8 * kGiB, std::uint64_t overhead = 0)
+/// The GPU memory the estimates below are on unless they name another.
+constexpr std::uint64_t kGpuBytes = 8 * kGiB;
+
+TrainingSetup setup(Optimizer o, std::int64_t batch, std::uint64_t overhead = 0)
 {
     TrainingSetup s;
     s.optimizer = o;
     s.batch = batch;
-    s.gpuMemoryBytes = memory;
     s.overheadBytes = overhead;
     return s;
 }
@@ -40,6 +42,7 @@ private slots:
     void byteOverflowIsAnError();
     void sweepFollowsThePeak();
     void planJsonHasTheContractFields();
+    void pipelineSpeedsAgree();
 };
 
 void TestEstimate::tinyMlpAdamFp32()
@@ -48,7 +51,7 @@ void TestEstimate::tinyMlpAdamFp32()
     // 464, relu's output 32 x 32 = 1,024 and the 4-byte loss (the training loop's `loss` holds it until
     // backward returns), the batch 24 x 32 = 768, the gradients of relu's and fc1's outputs 64 x 32 =
     // 2,048: 4,612 bytes.
-    const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 32));
+    const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 32), kGpuBytes);
     QVERIFY(e.ok());
     QCOMPARE(e->bytes.weights, std::uint64_t{232});
     QCOMPARE(e->bytes.gradients, std::uint64_t{72});
@@ -88,7 +91,7 @@ void TestEstimate::optimizerState()
     const auto o = parseOptimizer(name.toStdString());
     QVERIFY(o.has_value());
     QCOMPARE(optimizerName(*o), std::string_view(name.toStdString()));
-    const auto e = estimate(analyze(lenet5(), Precision::Fp32), setup(*o, 1));
+    const auto e = estimate(analyze(lenet5(), Precision::Fp32), setup(*o, 1), kGpuBytes);
     QCOMPARE(e->bytes.optimizerState, static_cast<std::uint64_t>(buffers) * 4 * P);
 }
 
@@ -128,19 +131,19 @@ void TestEstimate::maxBatchIsLargestThatFits()
     // tinyMlp with Adam: from batch 5 the peak is relu's backward, 696 + 24 B + 96 B + 72 + 4 (the loss)
     // bytes (tst_steptimeline). In 100,000 bytes: 120 B <= 99,228 -> B <= 826.9 -> 826.
     const Analysis a = analyze(tinyMlp(), Precision::Fp32);
-    const auto e = estimate(a, setup(Optimizer::Adam, 1000, 100'000));
+    const auto e = estimate(a, setup(Optimizer::Adam, 1000), 100'000);
     QCOMPARE(e->maxBatch, std::int64_t{826});
     QVERIFY(!e->fits);
     QVERIFY(e->headroomBytes() < 0);
-    QCOMPARE(estimate(a, setup(Optimizer::Adam, 826, 100'000))->total(), std::uint64_t{772 + 826 * 120});
-    QVERIFY(estimate(a, setup(Optimizer::Adam, 826, 100'000))->fits);
-    QVERIFY(!estimate(a, setup(Optimizer::Adam, 827, 100'000))->fits);
+    QCOMPARE(estimate(a, setup(Optimizer::Adam, 826), 100'000)->total(), std::uint64_t{772 + 826 * 120});
+    QVERIFY(estimate(a, setup(Optimizer::Adam, 826), 100'000)->fits);
+    QVERIFY(!estimate(a, setup(Optimizer::Adam, 827), 100'000)->fits);
 }
 
 void TestEstimate::maxBatchWhenNothingFits()
 {
     // tinyMlp needs 1,184 bytes at batch 1 (the optimizer step is the peak).
-    const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 1, 1183));
+    const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 1), 1183);
     QCOMPARE(e->maxBatch, std::int64_t{0});
     QVERIFY(!e->fits);
 }
@@ -148,8 +151,8 @@ void TestEstimate::maxBatchWhenNothingFits()
 void TestEstimate::overheadCounts()
 {
     const Analysis a = analyze(lenet5(), Precision::Fp32);
-    const auto without = estimate(a, setup(Optimizer::Sgd, 8));
-    const auto with = estimate(a, setup(Optimizer::Sgd, 8, 8 * kGiB, 512 * kMiB));
+    const auto without = estimate(a, setup(Optimizer::Sgd, 8), kGpuBytes);
+    const auto with = estimate(a, setup(Optimizer::Sgd, 8, 512 * kMiB), 8 * kGiB);
     QCOMPARE(with->total() - without->total(), 512 * kMiB);
     QCOMPARE(with->bytes.overhead, 512 * kMiB);
 }
@@ -157,7 +160,7 @@ void TestEstimate::overheadCounts()
 void TestEstimate::invalidNetworkIsRefusedWithTheLayer()
 {
     const Network n = network({1, 4, 4}, {layer("ReLU"), layer("Conv2d", {{"out_channels", 4}, {"kernel_size", 7}}, "big")});
-    const auto e = estimate(analyze(n, Precision::Fp32), setup(Optimizer::Adam, 1));
+    const auto e = estimate(analyze(n, Precision::Fp32), setup(Optimizer::Adam, 1), kGpuBytes);
     QVERIFY(!e.ok());
     const QString message = QString::fromStdString(e.error().message);
     QVERIFY2(message.contains(QStringLiteral("layers[1]")) && message.contains(QStringLiteral("\"big\"")), qPrintable(message));
@@ -166,9 +169,9 @@ void TestEstimate::invalidNetworkIsRefusedWithTheLayer()
 void TestEstimate::badBatch()
 {
     const Analysis a = analyze(lenet5(), Precision::Fp32);
-    QVERIFY(!estimate(a, setup(Optimizer::Adam, 0)).ok());
-    QVERIFY(!estimate(a, setup(Optimizer::Adam, -5)).ok());
-    QVERIFY(!estimate(a, setup(Optimizer::Adam, kMaxBatch + 1)).ok());
+    QVERIFY(!estimate(a, setup(Optimizer::Adam, 0), kGpuBytes).ok());
+    QVERIFY(!estimate(a, setup(Optimizer::Adam, -5), kGpuBytes).ok());
+    QVERIFY(!estimate(a, setup(Optimizer::Adam, kMaxBatch + 1), kGpuBytes).ok());
 }
 
 void TestEstimate::byteOverflowIsAnError()
@@ -176,10 +179,10 @@ void TestEstimate::byteOverflowIsAnError()
     // 2^40 floats per sample: fine per sample, but 2^31 samples need 2^73 bytes.
     const Analysis a = analyze(network({1LL << 40}, {layer("ReLU")}, Loss::None), Precision::Fp32);
     QVERIFY(a.valid());
-    const auto e = estimate(a, setup(Optimizer::Adam, kMaxBatch));
+    const auto e = estimate(a, setup(Optimizer::Adam, kMaxBatch), kGpuBytes);
     QVERIFY(!e.ok());
     QVERIFY2(QString::fromStdString(e.error().message).contains(QStringLiteral("overflow")), e.error().message.c_str());
-    QVERIFY(estimate(a, setup(Optimizer::Adam, 1)).ok());
+    QVERIFY(estimate(a, setup(Optimizer::Adam, 1), kGpuBytes).ok());
 }
 
 void TestEstimate::sweepFollowsThePeak()
@@ -196,6 +199,51 @@ void TestEstimate::sweepFollowsThePeak()
     QCOMPARE(points->at(31).total(), std::uint64_t{4612}); // batch 32, as above
     QCOMPARE(points->at(5).total() - points->at(4).total(), std::uint64_t{120});
     QVERIFY(!sweep(a, setup(Optimizer::Adam, 1), 5, 4).ok());
+}
+
+void TestEstimate::pipelineSpeedsAgree()
+{
+    // tinyMlp, Adam fp32, no overhead (tst_steptimeline works the figures out): 4,612 bytes at B = 32,
+    // 1,184 at B = 1; on a GPU of 10,000 bytes the largest batch is 76 and B = 77 needs 10,012.
+    Plan plan;
+    plan.network = tinyMlp();
+    plan.setup = setup(Optimizer::Adam, 32);
+    plan.gpu.memoryBytes = 10'000;
+    PlanResult r = evaluate(plan);
+    QVERIFY(r.estimate && r.memory);
+    QCOMPARE(r.estimate->total(), std::uint64_t{4612});
+    QCOMPARE(r.estimate->gpuMemoryBytes, std::uint64_t{10'000}); // the GPU's, never a copy in the set-up
+    QCOMPARE(r.estimate->maxBatch, std::int64_t{76});
+    // A GPU without figures has no throughput estimate, and says why.
+    QVERIFY(!r.throughput && r.throughputError);
+    // The slider path: the same step model read at another batch and on another GPU.
+    const MemoryModel* model = r.memory.get();
+    plan.setup.batch = 77;
+    reestimate(r, plan);
+    QCOMPARE(r.memory.get(), model);
+    QCOMPARE(r.estimate->total(), std::uint64_t{10'012});
+    QVERIFY(!r.estimate->fits);
+    plan.setup.batch = 1;
+    plan.gpu.memoryBytes = 8 * kGiB;
+    plan.gpu.fp32Tflops = 10;
+    plan.gpu.bandwidthGBps = 500;
+    reestimate(r, plan);
+    QCOMPARE(r.estimate->total(), std::uint64_t{1184});
+    QVERIFY(r.estimate->fits);
+    QCOMPARE(r.estimate->gpuMemoryBytes, 8 * kGiB);
+    QVERIFY(r.throughput && !r.throughputError);
+    // Each speed agrees with evaluating the plan from scratch.
+    const PlanResult fresh = evaluate(plan);
+    QCOMPARE(fresh.estimate->bytes, r.estimate->bytes);
+    QCOMPARE(fresh.estimate->maxBatch, r.estimate->maxBatch);
+    QCOMPARE(fresh.throughput->stepSeconds, r.throughput->stepSeconds);
+    const PlanResult sameAnalysis = evaluate(plan, r.analysis);
+    QCOMPARE(sameAnalysis.estimate->bytes, r.estimate->bytes);
+    // A refused batch keeps the model (the next tick can use it) and says why.
+    plan.setup.batch = 0;
+    reestimate(r, plan);
+    QVERIFY(!r.estimate && r.error && r.memory);
+    QCOMPARE(r.error->location, std::string("batch"));
 }
 
 void TestEstimate::planJsonHasTheContractFields()

@@ -3,9 +3,9 @@
 // Parameter counts are the published model sizes, each worked out by hand below from the config.
 // Activation figures for one decoder layer are measured with PyTorch (tests/data/hf/measure_layers.py,
 // output in tests/data/hf/measured_layers.json, read here) and converted to PyTorch 2.x on CUDA by the
-// adjustments stated next to each; the SDPA figures (which torch 1.13 cannot run) are worked out by
-// hand from the saved tensors of the fused kernels. Per sample, T = sequence, E = hidden, F = MLP
-// width, h = heads, g = key/value heads, d = head size.
+// adjustments stated next to each; the fused SDPA kernels' figures (which torch 1.13 cannot run) are
+// worked out by hand from their saved tensors (SDPA's math path is measured: tst_frozenweights). Per sample,
+// T = sequence, E = hidden, F = MLP width, h = heads, g = key/value heads, d = head size.
 #include "NetworkBuilder.h"
 #include "headroom/Analysis.h"
 #include "headroom/HfConfig.h"
@@ -79,23 +79,6 @@ Network importOrDie(const std::string& text)
     if (!n)
         qFatal("%s", n.error().message.c_str());
     return n.value();
-}
-
-/// Activation bytes per sample of every row of repetition `index` of the block `block`.
-std::uint64_t blockBytes(const Analysis& a, const std::string& block, int index = 0)
-{
-    // A row may stand for several iterations of the block (and of blocks inside it): count its layers
-    // in iteration `index` only.
-    std::uint64_t sum = 0;
-    for (const auto& row : a.rows) {
-        if (row.name.rfind(block + ".", 0) != 0)
-            continue;
-        for (const auto& it : row.iterations) {
-            if (it.offset == block.size() + 1 && index >= it.first && index <= it.last)
-                sum += row.activationBytesPerSample * (row.count / static_cast<std::uint64_t>(it.last - it.first + 1));
-        }
-    }
-    return sum;
 }
 
 const LayerRow* row(const Analysis& a, const std::string& name)
@@ -478,28 +461,34 @@ void TestHfConfig::gpt2LayerMatchesPyTorch()
 
 void TestHfConfig::sdpaLayerByHand()
 {
-    // The tiny Llama layer (g 2) with SDPA, fp32 (memory-efficient kernel), per sample:
-    //   input 4TE (charged here), RMSNorm 1 rstd 4T + normalised 4TE + output 4TE, q after rotary 4TE,
-    //   k and v repeated to 4 heads 2 x 4TE, the SDPA output 4TE (also o_proj's input), logsumexp
-    //   4 x h x ceil(16 / 32) x 32 = 512, residual 4TE, RMSNorm 2 4T + 4TE + 4TE, MLP 4 x 4TF
-    //   = 10 x 4096 + 128 + 512 + 44,032 = 85,632: 3,584 less than eager (89,216), whose probabilities
-    //   (4hT^2 = 4,096) and separate heads-merged copy (4TE) outweigh the output and logsumexp.
+    // transformers 5's sdpa_attention_forward on an unpadded batch passes k and v with their g heads and
+    // enable_gqa=True. The tiny Llama layer (g 2 < h 4) in fp32: flash takes half types only and
+    // memory-efficient attention refuses enable_gqa (sdp_utils.cpp, check_batch_size_and_num_heads_dense
+    // <false>), so CUDA runs the math path (attention.cpp, _scaled_dot_product_attention_math). Per sample:
+    //   input 4TE (charged here), RMSNorm 1 rstd 4T + normalised 4TE + output 4TE, q scaled 4TE, k
+    //   repeated and scaled 4TE, v repeated 4TE, the probabilities 4hT^2 = 4,096, the heads-merged copy
+    //   o_proj keeps 4TE, residual 4TE, RMSNorm 2 4T + 4TE + 4TE, MLP 4 x 4TF
+    //   = 11 x 4096 + 128 + 44,032 = 89,216: what eager keeps (llamaLayerMatchesPyTorch), and 3,584 more
+    //   than memory-efficient attention on k and v repeated by repeat_kv would (q, k, v, output 4 x 4TE and
+    //   a logsumexp 4 x h x 32 = 512). measure_layers.py measures the math path ("qwen3_sdpa_math_*",
+    //   tst_frozenweights).
     const Network n = importOrDie(tinyLlama(2, false));
     const Analysis sdpa = analyze(n, options(AttentionImplementation::Sdpa));
     QVERIFY(sdpa.valid());
-    QCOMPARE(blockBytes(sdpa, "model.layers"), std::uint64_t{85'632});
-    // bf16 autocast, flash: the rotary results are float32 (cos/sin follow the float32 hidden states),
-    // so SDPA gets bfloat16 copies of q and of k repeated; v repeated is bfloat16 already. Float32
-    // (4TE = 4,096 each): the input, RMSNorm 1's normalised rows, the residual sum, RMSNorm 2's
-    // normalised rows (the RMSNorm outputs themselves are not kept: every Linear keeps its own bf16
-    // cast of them). bf16 (2TE = 2,048 each): q_proj's, k_proj's, v_proj's input casts, SDPA's q, k,
-    // v and output (o_proj keeps that same output), gate_proj's and up_proj's input casts: 9. Then
-    // rstd 2 x 4T = 128, the flash logsumexp 4hT = 256, and the MLP's gate output (SiLU), SiLU output
-    // and up output (Mul), product (down_proj) in bf16, 4 x 2TF = 22,016.
-    //   = 16,384 + 18,432 + 128 + 256 + 22,016 = 57,216.
+    QCOMPARE(blockBytes(sdpa, "model.layers"), std::uint64_t { 89'216 });
+    // bf16 autocast, flash (which takes enable_gqa): the rotary results are float32 (cos/sin follow the
+    // float32 hidden states), so SDPA gets bfloat16 copies of q and k; v is bfloat16 already; k and v keep
+    // their g = 2 heads. Float32 (4TE = 4,096 each): the input, RMSNorm 1's normalised rows, the residual
+    // sum, RMSNorm 2's normalised rows (the RMSNorm outputs themselves are not kept: every Linear keeps
+    // its own bf16 cast of them). bf16 (2TE = 2,048 each): q_proj's, k_proj's, v_proj's input casts,
+    // SDPA's q and output (o_proj keeps that same output), gate_proj's and up_proj's input casts: 7; k and
+    // v with 2 heads, 2 x 2 T g d = 2 x 1,024. Then rstd 2 x 4T = 128, the flash logsumexp 4hT = 256, and
+    // the MLP's gate output (SiLU), SiLU output and up output (Mul), product (down_proj) in bf16, 4 x 2TF
+    // = 22,016.
+    //   = 16,384 + 14,336 + 2,048 + 128 + 256 + 22,016 = 55,168.
     const Analysis amp = analyze(n, options(AttentionImplementation::Sdpa, Precision::AmpBf16));
     QVERIFY(amp.valid());
-    QCOMPARE(blockBytes(amp, "model.layers"), std::uint64_t{57'216});
+    QCOMPARE(blockBytes(amp, "model.layers"), std::uint64_t { 55'168 });
 }
 
 void TestHfConfig::attentionScoresAreMarked()
@@ -947,31 +936,31 @@ void TestHfConfig::newFamilyLayerByHand_data()
         QTest::newRow(name) << QByteArray::fromStdString(config) << block << eager << perSample << fixed;
     };
     // One float32 layer of the tiny sizes (T 16, E 64, h 4 of d 16, g 2, F 172), per sample, the layer's
-    // input included; the Llama layer is 85,632 with SDPA and 89,216 eager (sdpaLayerByHand,
-    // llamaLayerMatchesPyTorch).
+    // input included; the Llama layer is 89,216 with SDPA (its math path: float32 with g < h) and eager
+    // (sdpaLayerByHand, llamaLayerMatchesPyTorch).
     // Qwen3: q_norm keeps q_proj's output 4TE = 4,096, an rstd per position and head 4 x 16 x 4 = 256
     // and the normalised rows 4,096; k_norm k_proj's 4 T g d = 2,048, 128 and 2,048: + 12,672.
-    row("qwen3 sdpa", tinyOf("qwen3"), "model.layers", false, 98'304, 0);
+    row("qwen3 sdpa", tinyOf("qwen3"), "model.layers", false, 89'216 + 12'672, 0);
     row("qwen3 eager", tinyOf("qwen3"), "model.layers", true, 89'216 + 12'672, 0);
     // Phi-3: gate_up_proj's packed output 2 x 4TF (GatedActivation's input), the activation's output 4TF,
-    // the product (down_proj's input) 4TF: the Llama MLP's four tensors. With g < h q, k and v are copied
-    // (rotary, repeat_kv) as in Llama, so the layer is Llama's exactly.
-    row("phi3 sdpa", tinyOf("phi3"), "model.layers", false, 85'632, 0);
+    // the product (down_proj's input) 4TF: the Llama MLP's four tensors. With g < h the math path copies
+    // q, k and v as in Llama, so the layer is Llama's exactly.
+    row("phi3 sdpa", tinyOf("phi3"), "model.layers", false, 89'216, 0);
     // With g = h SDPA keeps v as given, a view of qkv_proj's packed output: all of it, 4 T 3E = 12,288
     // where Llama's v_proj output is 4,096: + 8,192. Eager copies v and keeps only the copy.
     row("phi3 sdpa, g = h", tinyOf("phi3", {{"num_key_value_heads", 4}}), "model.layers", false, 93'824, 0);
     row("phi3 eager, g = h", tinyOf("phi3", {{"num_key_value_heads", 4}}), "model.layers", true, 89'216, 0);
     // Gemma: GemmaRMSNorm in float32 keeps what Llama's does (input, rstd, normalised rows) and 1 + w,
     // 64 float32 per norm, fixed; GELU keeps its input as SiLU does: Llama's figure, + 2 x 256 fixed.
-    row("gemma sdpa", tinyOf("gemma"), "model.layers", false, 85'632, 512);
+    row("gemma sdpa", tinyOf("gemma"), "model.layers", false, 89'216, 512);
     // Gemma 2: post_attention_layernorm and post_feedforward_layernorm each keep their input 4TE, an rstd
     // 4T and the normalised rows 4TE: + 2 x 8,256 = 16,512; four norms' 1 + w, 1,024 fixed.
-    row("gemma2 sdpa", tinyOf("gemma2"), "model.layers", false, 102'144, 1'024);
+    row("gemma2 sdpa", tinyOf("gemma2"), "model.layers", false, 89'216 + 16'512, 1'024);
     // Eager soft-capping keeps tanh's output, h T T float32 = 4,096 more.
     row("gemma2 eager", tinyOf("gemma2"), "model.layers", true, 89'216 + 16'512 + 4'096, 1'024);
     // Gemma 3: Gemma 2's layer (no soft-capping) with Qwen3's q/k norms (+ 12,672) in Gemma's style
     // (1 + w: 2 x 16 x 4 = 128 fixed).
-    row("gemma3 sdpa", tinyOf("gemma3_text"), "model.layers", false, 114'816, 1'152);
+    row("gemma3 sdpa", tinyOf("gemma3_text"), "model.layers", false, 89'216 + 16'512 + 12'672, 1'152);
     // GPT-NeoX (hidden 64, 4 heads, MLP 256, parallel residual, SDPA): input_layernorm keeps the layer's
     // input 4,096, mean and rstd 128; its output (query_key_value's input) 4,096; SDPA keeps q and k after
     // rotary 2 x 4,096, v, a view of the packed 16 x 192 x 4 = 12,288, its output 4,096 and a logsumexp

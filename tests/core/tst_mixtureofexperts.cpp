@@ -115,16 +115,6 @@ AnalysisOptions lora(std::vector<std::string> targets, Precision precision = Pre
     return o;
 }
 
-const LayerRow& rowNamed(const Analysis& a, const std::string& name)
-{
-    for (const auto& r : a.rows) {
-        if (r.name == name)
-            return r;
-    }
-    qFatal("no row %s", name.c_str());
-    return a.rows.front();
-}
-
 } // namespace
 
 class TestMixtureOfExperts : public QObject {
@@ -143,6 +133,9 @@ private slots:
     void loraTargetsTheExperts();
     void loraAdaptsOneExpertByItsFullName();
     void qloraStoresExpertWeightsInFourBits();
+    void groupedBlocksMatchPyTorch_data();
+    void groupedBlocksMatchPyTorch();
+    void groupedExpertsIgnoreRoutingAndAutocast();
     void badAttributes_data();
     void badAttributes();
     void latentAttentionByHand_data();
@@ -389,6 +382,115 @@ void TestMixtureOfExperts::qloraStoresExpertWeightsInFourBits()
     const Analysis a = analyze(projectedMixtralBlock(), lora({"proj", "w2"}, Precision::Bf16, true));
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
     QCOMPARE(a.parameterBytes, std::uint64_t{2'116 + 136 + 38'064 + 8'192 + 6'144});
+}
+
+void TestMixtureOfExperts::groupedBlocksMatchPyTorch_data()
+{
+    QTest::addColumn<QString>("block");
+    QTest::addColumn<bool>("frozen");
+    QTest::addColumn<bool>("amp");
+    QTest::addColumn<qlonglong>("byHand");
+    // transformers 5's grouped_mm experts (measure_moe.py's "*_grouped" blocks, T 16, H 64, float32
+    // experts), the block's input excluded. Qwen3-style, E 8, k 2, F 48, renormalised, frozen (every
+    // weight of the block frozen, its input requiring grad). Per token: softmax 4E = 32, top-k indices 8k
+    // = 16, the renormalised weights' clone 4k = 8 and their sum 4: 60 x 16 = 960. Per assignment (A = 32):
+    // the gathered/routing/restore indices 3 x 8 = 24, the sentinel mask 1, gate_up_proj's output 4 x 2F =
+    // 384 (SiLU keeps the gate half, the mul the up half), the activation 4F = 192, the expert output 4H =
+    // 256 (kept by the mul with the routing weight), the sorted routing weight 4: 861 x 32 = 27,552.
+    // Total 28,512.
+    QTest::newRow("qwen3, frozen") << "qwen3_moe_grouped" << true << false << qlonglong { 28'512 };
+    // Under bf16 autocast the same: grouped_mm runs in the float32 weights' dtype; the router's bf16 weight
+    // copy (8 x 64 x 2 = 1,024, measured as fixed) is an autocast copy, not an activation.
+    QTest::newRow("qwen3, frozen, bf16 autocast")
+        << "qwen3_moe_grouped" << true << true << qlonglong { 28'512 };
+    // Trained: the gathered tokens (gate_up_proj's weight gradient) 4H = 256 and the product (down_proj's)
+    // 4F = 192 per assignment: + 448 x 32 = 14,336. 42,848.
+    QTest::newRow("qwen3, trained") << "qwen3_moe_grouped" << false << false << qlonglong { 42'848 };
+    // Mixtral-style, E 4, k 2, F 96: per token softmax 16 + indices 16 + clone 8 + sum 4 = 44 x 16 = 704;
+    // per assignment 24 + 1 + 768 + 384 + 256 + 4 = 1,437 x 32 = 45,984: 46,688 frozen; trained + (256 +
+    // 384) x 32 = 20,480: 67,168.
+    QTest::newRow("mixtral, frozen") << "mixtral_grouped" << true << false << qlonglong { 46'688 };
+    QTest::newRow("mixtral, trained") << "mixtral_grouped" << false << false << qlonglong { 67'168 };
+    // DeepSeek-V3-style, E 8, k 2, F 32, sigmoid router, a shared expert of 32: per token sigmoid scores 32,
+    // gather's indices 16, clone 8, denominator 4 = 60 x 16 = 960; per assignment 24 + 1 + 256 + 128 + 256 +
+    // 4 = 669 x 32 = 21,408; the frozen shared expert's gate output, SiLU output and up output 3 x 4 x 32 x
+    // 16 = 6,144. 28,512. Trained: + (256 + 128) x 32 = 12,288 and the shared expert's product 2,048: 42,848.
+    QTest::newRow("deepseek, frozen") << "deepseek_v3_grouped" << true << false << qlonglong { 28'512 };
+    QTest::newRow("deepseek, trained") << "deepseek_v3_grouped" << false << false << qlonglong { 42'848 };
+}
+
+void TestMixtureOfExperts::groupedBlocksMatchPyTorch()
+{
+    QFETCH(QString, block);
+    QFETCH(bool, frozen);
+    QFETCH(bool, amp);
+    QFETCH(qlonglong, byHand);
+    const json all = measurements();
+    const std::string name = block.toStdString() + (frozen ? "_frozen" : "") + (amp ? "_amp" : "");
+    const json& m = measuredBlock(all, name);
+    QCOMPARE(m.at("per_sample_bytes").get<qlonglong>(), byHand);
+    QCOMPARE(m.at("input_kept").get<bool>(), !frozen); // trained: the router keeps x for its weight
+    // proj -> norm (an RMSNorm: its float32 output is the block's input, as in a decoder layer) -> the block.
+    const bool deepseek = block == QStringLiteral("deepseek_v3_grouped");
+    json attributes = { { "num_experts", block == QStringLiteral("mixtral_grouped") ? 4 : 8 },
+        { "num_experts_per_tok", 2 },
+        { "intermediate_size",
+            block == QStringLiteral("mixtral_grouped") ? 96
+                : deepseek                             ? 32
+                                                       : 48 },
+        { "experts_implementation", "grouped_mm" } };
+    if (deepseek)
+        attributes["router"] = "sigmoid";
+    std::vector<LayerSpec> layers { linear(64, "proj"), layer("RMSNorm", {}, "norm"),
+        layer("MixtureOfExperts", attributes, "mlp", { "norm" }) };
+    if (deepseek) {
+        for (auto& l : sharedExpert("mlp.shared_experts.", 32)) {
+            if (l.inputs == std::vector<std::string> { "input" })
+                l.inputs = { "norm" };
+            layers.push_back(std::move(l));
+        }
+        layers.push_back(
+            layer("Add", {}, "mlp.routed_plus_shared", { "mlp", "mlp.shared_experts.down_proj" }));
+    }
+    AnalysisOptions o = frozen ? lora({ "proj" }, amp ? Precision::AmpBf16 : Precision::Fp32)
+                               : withImbalance(1.0, amp ? Precision::AmpBf16 : Precision::Fp32);
+    const Analysis a = analyze(network({ 16, 64 }, layers, Loss::None), o);
+    QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
+    std::uint64_t blockBytes = 0;
+    for (const auto& r : a.rows) {
+        if (r.name.rfind("mlp", 0) == 0)
+            blockBytes += r.activationBytesPerSample;
+    }
+    // Trained, the block is the first to keep its input (the router's weight gradient): + 4TH = 4,096.
+    QCOMPARE(blockBytes, std::uint64_t(byHand) + (frozen ? 0U : 4'096U));
+}
+
+void TestMixtureOfExperts::groupedExpertsIgnoreRoutingAndAutocast()
+{
+    Network n = projectedMixtralBlock();
+    n.layers[1].attributes["experts_implementation"] = "grouped_mm";
+    const Analysis even = analyze(n, lora({ "proj" }, Precision::AmpBf16));
+    Network eager = projectedMixtralBlock();
+    const Analysis loop = analyze(eager, lora({ "proj" }, Precision::AmpBf16));
+    QVERIFY(even.valid() && loop.valid());
+    // grouped_mm is on no autocast list: the experts make no bfloat16 copies of their weights. Autocast
+    // copies: proj's weight 64 x 64 x 2 = 8,192, its adapters (4 x 64 + 64 x 4) x 2 = 1,024, the router's
+    // F.linear 4 x 64 x 2 = 512: 9,728. The eager loop's nn.Linear experts add 12 x 96 x 64 x 2 = 147,456.
+    QCOMPARE(even.autocastWeightCopyBytes, std::uint64_t { 9'728 });
+    QCOMPARE(loop.autocastWeightCopyBytes, std::uint64_t { 9'728 + 147'456 });
+    // The routing changes nothing: the imbalance leaves the transient as it is.
+    AnalysisOptions skewed = lora({ "proj" }, Precision::AmpBf16);
+    skewed.moeImbalance = 2.0;
+    const Analysis busy = analyze(n, skewed);
+    QVERIFY(busy.valid());
+    QCOMPARE(busy.transientBytesPerSample, even.transientBytesPerSample);
+    QCOMPARE(busy.activationBytesPerSample, even.activationBytesPerSample);
+    QCOMPARE(even.warnings.size(), std::size_t { 1 });
+    QVERIFY2(even.warnings.front().message.find("assumes transformers 5's grouped_mm experts") == 0,
+        even.warnings.front().message.c_str());
+    // Beyond E / k the imbalance is still refused (it describes no possible routing).
+    skewed.moeImbalance = 2.5;
+    QVERIFY(!analyze(n, skewed).valid());
 }
 
 void TestMixtureOfExperts::badAttributes_data()

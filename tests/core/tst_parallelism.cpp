@@ -24,12 +24,14 @@ TrainingSetup setup(Optimizer o = Optimizer::Adam, std::int64_t gpus = 1, Shardi
     // DeepSpeed's float32 gradient partition), as the papers and DeepSpeed's estimators count them.
     s.optimizerImplementation = OptimizerImplementation::Fused;
     s.batch = 1;
-    s.gpuMemoryBytes = 80 * kGiB;
     s.overheadBytes = 0;
     s.parallel.gpus = gpus;
     s.parallel.sharding = sharding;
     return s;
 }
+
+/// The GPU memory the estimates below are on unless they name another.
+constexpr std::uint64_t kGpuBytes = 80 * kGiB;
 
 /// A model reduced to what the memory model reads: `params` trainable parameters in pure float16
 /// (2 bytes each), no activations; optionally one layer of `largestLayer` parameters.
@@ -309,8 +311,8 @@ void TestParallelism::shardsRoundUp()
 void TestParallelism::ddpBucketsDoubleTheGradients()
 {
     const Analysis a = analyze(twoLinears(), Precision::Fp32);
-    const auto single = estimate(a, setup(Optimizer::Sgd, 1));
-    const auto ddp = estimate(a, setup(Optimizer::Sgd, 2));
+    const auto single = estimate(a, setup(Optimizer::Sgd, 1), kGpuBytes);
+    const auto ddp = estimate(a, setup(Optimizer::Sgd, 2), kGpuBytes);
     QVERIFY(single.ok() && ddp.ok());
     QCOMPARE(single->bytes.communication, std::uint64_t{0}); // one GPU: no Reducer
     QCOMPARE(ddp->bytes.communication, std::uint64_t{9640}); // 2,410 float32 gradients again
@@ -393,7 +395,7 @@ void TestParallelism::tensorParallelWithDataParallel()
     auto s = setup(Optimizer::Adam, 8, Sharding::Zero2);
     s.parallel.tensorParallel = 4;
     s.batch = 16;
-    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s);
+    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s, kGpuBytes);
     QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
     const auto m = MemoryModel::build(analyze(twoLinears(), Precision::Fp32), s);
     QCOMPARE(atStep(*m).weights, std::uint64_t{2412});
@@ -659,9 +661,9 @@ void TestParallelism::optimizerStepPeakDecidesFit()
     // ZeRO-2 on 8 GPUs, Psi = 13e9 pure fp16, no activations: the optimizer step holds 55.25e9
     // (deepSpeedEstimatorsWithoutOffload); forward and backward hold less. A 50e9-byte GPU cannot hold
     // the step: the plan does not fit, no batch fits, and the shortfall is 5.25e9.
+    constexpr std::uint64_t kSmallGpu = 50'000'000'000;
     auto s = setup(Optimizer::Adam, 8, Sharding::Zero2);
-    s.gpuMemoryBytes = 50'000'000'000;
-    const auto e = estimate(modelStates(13'000'000'000), s);
+    const auto e = estimate(modelStates(13'000'000'000), s, kSmallGpu);
     QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
     QCOMPARE(e->total(), std::uint64_t{55'250'000'000});
     QCOMPARE(e->peak.phase, StepPhase::OptimizerStep);
@@ -670,11 +672,9 @@ void TestParallelism::optimizerStepPeakDecidesFit()
     QCOMPARE(e->maxBatch, std::int64_t{0});
     QCOMPARE(e->headroomBytes(), -5'250'000'000.0);
     // With 56e9 bytes it fits; FSDP's SHARD_GRAD_OP makes no float32 copy: its step holds 48.75e9.
-    s.gpuMemoryBytes = 56'000'000'000;
-    QVERIFY(estimate(modelStates(13'000'000'000), s)->fits);
-    s.gpuMemoryBytes = 50'000'000'000;
+    QVERIFY(estimate(modelStates(13'000'000'000), s, 56'000'000'000)->fits);
     s.parallel.sharding = Sharding::FsdpShardGradOp;
-    const auto fsdp = estimate(modelStates(13'000'000'000), s);
+    const auto fsdp = estimate(modelStates(13'000'000'000), s, kSmallGpu);
     QVERIFY(fsdp.ok() && fsdp->fits);
     QCOMPARE(fsdp->total(), std::uint64_t{48'750'000'000});
 }
@@ -702,7 +702,7 @@ void TestParallelism::offloadNeedsZeroOrFsdp()
     s.parallel.offloadOptimizer = true;
     const auto problem = validateSetup(s);
     QCOMPARE(!problem.has_value(), accepted);
-    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s);
+    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s, kGpuBytes);
     QCOMPARE(e.ok(), accepted);
     if (!accepted) {
         QCOMPARE(e.error().location, std::string("parallel.offload_optimizer"));
@@ -807,10 +807,9 @@ void TestParallelism::accumulationKeepsGradientsBetweenMicroBatches()
     const Analysis a = analyze(twoLinears(), Precision::Fp32);
     auto s = setup(Optimizer::Adam, 4, Sharding::Zero2);
     s.batch = 8;
-    s.gpuMemoryBytes = 64 * kMiB;
-    const auto once = estimate(a, s);
+    const auto once = estimate(a, s, 64 * kMiB);
     s.accumulationSteps = 16;
-    const auto accumulated = estimate(a, s);
+    const auto accumulated = estimate(a, s, 64 * kMiB);
     QVERIFY(once.ok() && accumulated.ok());
     QCOMPARE(once->total(), std::uint64_t{20'010});
     QCOMPARE(accumulated->total(), std::uint64_t{28'330});
@@ -871,7 +870,7 @@ void TestParallelism::validation()
     s.accumulationSteps = steps;
     s.parallel.tensorParallel = tensorParallel;
     s.eightBitOptimizer = eightBit;
-    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s);
+    const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s, kGpuBytes);
     QVERIFY(!e.ok());
     QCOMPARE(QString::fromStdString(e.error().location), location);
     QVERIFY2(QString::fromStdString(e.error().message).contains(message), e.error().message.c_str());

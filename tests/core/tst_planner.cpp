@@ -39,7 +39,6 @@ Plan tinyPlan(const Gpu& gpu)
     p.network = tinyMlp();
     p.setup.overheadBytes = 0;
     p.gpu = gpu;
-    p.setup.gpuMemoryBytes = gpu.memoryBytes;
     return p;
 }
 
@@ -53,7 +52,6 @@ Plan presetPlan(const std::string& file, const std::string& gpu)
         qFatal("%s: %s", path.c_str(), network.error().message.c_str());
     p.network = std::move(network).value();
     p.gpu = catalogueGpu(gpu);
-    p.setup.gpuMemoryBytes = p.gpu.memoryBytes;
     return p;
 }
 
@@ -383,7 +381,6 @@ void TestPlanner::compareAgreesWithMaxBatch()
         const GpuComparison& row = (*rows)[i];
         Plan onIt = plan;
         onIt.gpu = row.gpu;
-        onIt.setup.gpuMemoryBytes = row.gpu.memoryBytes;
         const PlanResult r = evaluate(onIt);
         QVERIFY(r.estimate);
         QCOMPARE(row.estimate.maxBatch, r.estimate->maxBatch);

@@ -163,6 +163,7 @@ Network nested()
 struct Setup {
     AnalysisOptions options;
     TrainingSetup training;
+    std::uint64_t gpuMemoryBytes = 80ULL << 30;
 };
 
 Setup setupWith(Precision precision, Checkpointing checkpointing = Checkpointing::None)
@@ -170,7 +171,6 @@ Setup setupWith(Precision precision, Checkpointing checkpointing = Checkpointing
     Setup s;
     s.options.precision = precision;
     s.options.checkpointing = checkpointing;
-    s.training.gpuMemoryBytes = 80ULL << 30;
     return s;
 }
 
@@ -278,8 +278,8 @@ void TestRepeat::compressedEqualsExpanded()
     QVERIFY(compressedModel.value().timeline().moments().size() < expandedModel.value().timeline().moments().size());
     for (const std::int64_t batch : {1, 3, 16, 64, 1000}) {
         s.training.batch = batch;
-        const auto a = estimate(compressed, compressedModel.value(), s.training);
-        const auto b = estimate(expanded, expandedModel.value(), s.training);
+        const auto a = estimate(compressed, compressedModel.value(), s.training, s.gpuMemoryBytes);
+        const auto b = estimate(expanded, expandedModel.value(), s.training, s.gpuMemoryBytes);
         QVERIFY(a && b);
         const std::string where = "batch " + std::to_string(batch);
         QVERIFY2(a.value().bytes == b.value().bytes, where.c_str());
@@ -349,8 +349,8 @@ void TestRepeat::singledOutIterationsAreAnalysed()
     TrainingSetup setup;
     for (const std::int64_t batch : {1, 50, 5000}) {
         setup.batch = batch;
-        const auto a = estimate(compressed, setup);
-        const auto b = estimate(expanded, setup);
+        const auto a = estimate(compressed, setup, 8ULL << 30);
+        const auto b = estimate(expanded, setup, 8ULL << 30);
         QVERIFY(a && b);
         QVERIFY(a.value().bytes == b.value().bytes);
         QCOMPARE(a.value().peakLayer, b.value().peakLayer);

@@ -86,7 +86,6 @@ TrainingSetup torch113Setup(Optimizer optimizer, std::int64_t batch)
     s.optimizerImplementation = OptimizerImplementation::ForLoop;
     s.batch = batch;
     s.overheadBytes = 0;
-    s.gpuMemoryBytes = 1ULL << 50;
     return s;
 }
 

@@ -901,7 +901,6 @@ std::vector<MaxBatchRow> maxBatchRows(const json& data, QStringList& problems)
                                       kGtx1080Bytes);
         TrainingSetup setup;
         setup.optimizer = Optimizer::Adam;
-        setup.gpuMemoryBytes = kGtx1080Bytes;
         setup.overheadBytes = kGtx1080OverheadBytes;
         const auto model = MemoryModel::build(*a, setup);
         if (!model) {

@@ -146,7 +146,6 @@ Plan makePlan(Network network, std::int64_t batch = 32, Optimizer optimizer = Op
     plan.setup.optimizer = optimizer;
     plan.setup.batch = batch;
     plan.gpu = std::move(gpu);
-    plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     return plan;
 }
 
@@ -388,9 +387,7 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
                 .arg(qs(formatCount(static_cast<std::uint64_t>(e.batch))), qs(formatBytes(e.total()))))));
 
     // Throughput: the figures estimateThroughput() gives, or why there are none.
-    TrainingSetup setup = plan.setup;
-    setup.gpuMemoryBytes = plan.gpu.memoryBytes;
-    const auto throughput = estimateThroughput(result.analysis, setup, plan.gpu);
+    const auto throughput = estimateThroughput(result.analysis, plan.setup, plan.gpu);
     if (throughput) {
         QVERIFY(text.contains(QStringLiteral("Throughput (estimated)")));
         QString step = qs(report::plantext::formatSeconds(throughput->stepSeconds));

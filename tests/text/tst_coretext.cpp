@@ -107,7 +107,6 @@ void TestCoreText::throughputCaveatsAreListed()
         QVERIFY(a.valid());
         TrainingSetup setup;
         setup.batch = 8;
-        setup.gpuMemoryBytes = k.gpu->memoryBytes;
         setup.parallel.gpus = k.gpus;
         const auto t = estimateThroughput(a, setup, *k.gpu);
         QVERIFY2(t, t ? "" : t.error().message.c_str());

@@ -28,6 +28,7 @@ private Q_SLOTS:
     void strategyEditsAreUndoable();
     void settingEditsSignalTheirSpeed();
     void spinEditsMergeIntoOneStep();
+    void fusedStepFallsBackInTheSameStep();
     void frozenAndCheckpointFlagsAreNetworkEdits();
     void checkpointSelectionIsOneUndoableEdit();
     void checkpointSelectionRepointsLaterUses();
@@ -211,10 +212,10 @@ void TestDocument::gpuChangeIsUndoable()
     doc.resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
     doc.setGpu(catalog.gpus()[1]);
     doc.setGpu(catalog.gpus()[2]);
-    QCOMPARE(doc.plan().setup.gpuMemoryBytes, catalog.gpus()[2].memoryBytes);
+    QCOMPARE(doc.plan().gpu.memoryBytes, catalog.gpus()[2].memoryBytes);
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().gpu.name, catalog.gpus()[1].name);
-    QCOMPARE(doc.plan().setup.gpuMemoryBytes, catalog.gpus()[1].memoryBytes);
+    QCOMPARE(doc.plan().gpu.memoryBytes, catalog.gpus()[1].memoryBytes);
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().gpu.name, catalog.gpus()[0].name);
 }
@@ -305,6 +306,38 @@ void TestDocument::spinEditsMergeIntoOneStep()
     QCOMPARE(doc.plan().setup.accumulationSteps, std::int64_t{1});
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().setup.parallel.gpus, std::int64_t{1});
+}
+
+void TestDocument::fusedStepFallsBackInTheSameStep()
+{
+    // Under DeepSpeed ZeRO-2 the engine steps with its own optimizer, so Adagrad keeps the fused
+    // setting (torch.optim's CPU-only fused Adagrad does not matter there); back on DDP torch.optim
+    // steps again, and the edit that got there also goes back to foreach, in one undo step.
+    Document doc;
+    Parallelism zero;
+    zero.gpus = 2;
+    zero.sharding = Sharding::Zero2;
+    doc.setParallelism(zero);
+    doc.setOptimizerImplementation(OptimizerImplementation::Fused);
+    doc.setOptimizer(Optimizer::Adagrad);
+    QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
+    const int steps = doc.undoStack()->count();
+    Parallelism ddp = zero;
+    ddp.sharding = Sharding::None;
+    doc.setParallelism(ddp);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Foreach);
+    QVERIFY(!validateSetup(doc.plan().setup));
+    doc.undoStack()->undo();
+    QCOMPARE(doc.plan().setup.parallel.sharding, Sharding::Zero2);
+    QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
+    // 8-bit state likewise: bitsandbytes' kernels, not torch.optim's.
+    doc.setParallelism(Parallelism{});
+    QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Foreach);
+    doc.undoStack()->undo();
+    doc.setEightBitOptimizer(true);
+    doc.setParallelism(Parallelism{});
+    QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
 }
 
 void TestDocument::frozenAndCheckpointFlagsAreNetworkEdits()

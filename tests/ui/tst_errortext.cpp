@@ -42,7 +42,7 @@ void TestErrorText::forUser_data()
     QTest::addColumn<QString>("message");
     QTest::addColumn<QString>("location");
     QTest::addColumn<QString>("expected");
-    // The analysis's forms (core/src/Analysis.cpp, Attributes.cpp), in the table's 1-based numbering.
+    // The analysis's forms (core/src/analysis/, Attributes.cpp), in the table's 1-based numbering.
     QTest::newRow("layer with name") << "layers[0] (Conv2d \"conv\"): kernel 11x11 does not fit" << "layers[0]"
                                      << "Layer 1 (conv): kernel 11x11 does not fit";
     QTest::newRow("layer without name") << "layers[3].layers[1] (ReLU): takes 1 input but gets 2" << "layers[3].layers[1]"

@@ -243,7 +243,7 @@ void TestMainWindow::customGpu()
     QCOMPARE(combo->itemData(custom, GpuSelector::KindRole).toInt(), static_cast<int>(GpuSelector::CustomItem));
     Q_EMIT combo->activated(custom);
     QCOMPARE(w->window.document()->plan().gpu.name, std::string("Lab card"));
-    QCOMPARE(w->window.document()->plan().setup.gpuMemoryBytes, 10ULL << 30);
+    QCOMPARE(w->window.document()->plan().gpu.memoryBytes, 10ULL << 30);
     QVERIFY(combo->currentText().startsWith(QStringLiteral("Lab card")));
 }
 

@@ -74,14 +74,27 @@ void TestPlanController::sliderPathDoesNotReanalyse()
     Document doc;
     PlanController controller(&doc);
     doc.resetNetwork(test::tinyNetwork(), QString());
+    Gpu withFigures = gpu(8);
+    withFigures.fp32Tflops = 10;
+    withFigures.bandwidthGBps = 500;
+    doc.resetSetup(Precision::Fp32, TrainingSetup{}, withFigures);
     const int analyses = controller.analysisRuns();
     QSignalSpy estimates(&controller, &PlanController::estimateChanged);
     QSignalSpy analysed(&controller, &PlanController::analysisChanged);
+    // The step model of one evaluation serves every tick: the same object, never rebuilt.
+    const MemoryModel* model = controller.planResult().memory.get();
+    QVERIFY(model != nullptr);
     for (int b = 1; b <= 64; ++b)
         doc.setBatch(b);
     QCOMPARE(controller.analysisRuns(), analyses);
     QCOMPARE(analysed.count(), 0);
     QCOMPARE(estimates.count(), 64);
+    QCOMPARE(controller.planResult().memory.get(), model);
+    // ... and reads what a full evaluation of the plan gives at the new batch.
+    const PlanResult expected = evaluate(doc.plan());
+    QCOMPARE(controller.planResult().estimate->bytes, expected.estimate->bytes);
+    QCOMPARE(controller.planResult().estimate->batch, std::int64_t{64});
+    QCOMPARE(controller.planResult().throughput->stepSeconds, expected.throughput->stepSeconds);
     doc.setGpu(gpu(24));
     QCOMPARE(controller.analysisRuns(), analyses);
     doc.setLayerAttribute({0}, "out_channels", 8);
@@ -99,8 +112,7 @@ void TestPlanController::chartSweepIsTheMemoryModel()
     const ChartData& chart = controller.chartData();
     QVERIFY(chart.valid);
     QCOMPARE(chart.capacityBytes, 1ULL << 30);
-    TrainingSetup setup = doc.plan().setup;
-    auto model = MemoryModel::build(analyze(doc.network(), Precision::Fp32), setup);
+    auto model = MemoryModel::build(analyze(doc.network(), Precision::Fp32), doc.plan().setup);
     QVERIFY(model);
     QCOMPARE(chart.maxBatch, model->maxBatch(1ULL << 30));
     QCOMPARE(chart.batches.front(), std::int64_t{1});

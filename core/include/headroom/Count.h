@@ -48,26 +48,6 @@ private:
     bool m_overflow = false;
 };
 
-/// A byte count (never an element count): keeps "bytes" and "elements" from being mixed up.
-class Bytes final {
-public:
-    constexpr Bytes() noexcept = default;
-    constexpr explicit Bytes(std::uint64_t n) noexcept : m_n{n} {}
-    [[nodiscard]] constexpr std::uint64_t count() const noexcept { return m_n; }
-    [[nodiscard]] constexpr double mib() const noexcept { return static_cast<double>(m_n) / (1024.0 * 1024.0); }
-    [[nodiscard]] constexpr double gib() const noexcept { return static_cast<double>(m_n) / (1024.0 * 1024.0 * 1024.0); }
-    // Spelled out rather than a defaulted <=>: that needs <compare>, which clang requires to be
-    // included and Qt 6.4's moc cannot parse when a ui header pulls this one in.
-    friend constexpr bool operator==(Bytes a, Bytes b) noexcept { return a.m_n == b.m_n; }
-    friend constexpr bool operator<(Bytes a, Bytes b) noexcept { return a.m_n < b.m_n; }
-    friend constexpr bool operator<=(Bytes a, Bytes b) noexcept { return a.m_n <= b.m_n; }
-    friend constexpr bool operator>(Bytes a, Bytes b) noexcept { return a.m_n > b.m_n; }
-    friend constexpr bool operator>=(Bytes a, Bytes b) noexcept { return a.m_n >= b.m_n; }
-
-private:
-    std::uint64_t m_n = 0;
-};
-
 constexpr std::uint64_t kMiB = 1024ULL * 1024ULL;
 constexpr std::uint64_t kGiB = 1024ULL * kMiB;
 

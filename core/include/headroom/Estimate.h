@@ -8,6 +8,7 @@
 #include "headroom/Precision.h"
 #include "headroom/StepTimeline.h"
 #include "headroom/Training.h"
+#include "headroom/TrainingSetup.h"
 
 #include <algorithm>
 #include <array>
@@ -19,12 +20,6 @@
 
 namespace headroom {
 
-/// Default framework overhead: CUDA context and kernel images, cuBLAS/cuDNN handles and workspace.
-constexpr std::uint64_t kDefaultOverheadBytes = 512ULL * 1024ULL * 1024ULL;
-constexpr std::int64_t kMaxBatch = 1LL << 31;
-/// Limits of the set-up's counts (beyond any real cluster; they keep every product in 64 bits).
-constexpr std::int64_t kMaxAccumulationSteps = 1LL << 20;
-constexpr std::int64_t kMaxGpus = 1LL << 20;
 /// bitsandbytes' block-wise 8-bit optimizer state: one uint8 per element plus one float32 absmax per
 /// block of 2048 elements; tensors below 4096 elements (min_8bit_size) keep float32 state
 /// (bitsandbytes/optim/optimizer.py, Optimizer2State/Optimizer1State.init_state).
@@ -33,31 +28,6 @@ constexpr std::uint64_t kEightBitMinTensorElements = 4096;
 /// DeepSpeed ZeRO-3 steps the optimizer one sub-group of at most this many elements at a time
 /// (zero_optimization.sub_group_size, default 1e9; deepspeed/runtime/zero/config.py).
 constexpr std::uint64_t kDeepSpeedSubGroupElements = 1'000'000'000;
-
-/// A training set-up: everything except the network and the precision (which the analysis carries).
-struct TrainingSetup final {
-    Optimizer optimizer = Optimizer::Adam;
-    std::int64_t batch = 32;
-    std::uint64_t gpuMemoryBytes = 8ULL * 1024ULL * 1024ULL * 1024ULL;
-    std::uint64_t overheadBytes = kDefaultOverheadBytes;
-    /// Gradient accumulation: `batch` is the micro-batch; each optimizer step sees batch x steps
-    /// samples per data-parallel rank. Memory follows the micro-batch.
-    std::int64_t accumulationSteps = 1;
-    Parallelism parallel;
-    /// bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay 32-bit).
-    bool eightBitOptimizer = false;
-    /// The fraction of the GPU's peak FLOP rate a training step is assumed to reach (throughput estimate).
-    double assumedUtilization = 0.4;
-    /// How torch.optim runs the step: its temporaries (foreach is PyTorch 2.x's default on CUDA).
-    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
-    friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
-};
-
-/// The first problem with a set-up's strategy settings (accumulation steps, GPU count, tensor-parallel
-/// degree, optimizer offload without ZeRO or FSDP, 8-bit optimizer), as an Error naming the setting
-/// ("parallel.tensor_parallel"); nullopt if they are consistent. The batch itself is checked by
-/// MemoryModel::at().
-[[nodiscard]] std::optional<Error> validateSetup(const TrainingSetup& setup);
 
 /// What PyTorch versions do differently in a step (docs/memory-model.md); the defaults are PyTorch 2.x's.
 struct RuntimeBehaviour final {
@@ -122,7 +92,7 @@ struct Estimate final {
     std::string peakLayer;               ///< its layer's name ("" for the optimizer step)
     std::uint64_t firstStepPeakBytes = 0; ///< the first step's peak (at most total(): no state before its step)
     std::uint64_t optimizerStepBytes = 0; ///< memory during the optimizer step
-    std::uint64_t gpuMemoryBytes = 0;
+    std::uint64_t gpuMemoryBytes = 0; ///< the GPU's memory it was estimated for
     bool fits = false; ///< total() <= gpuMemoryBytes
     std::int64_t maxBatch = 0;          ///< the largest micro-batch per GPU that fits
     std::int64_t maxEffectiveBatch = 0; ///< maxBatch x accumulation steps x data-parallel GPUs
@@ -137,13 +107,16 @@ struct Estimate final {
     }
 };
 
-/// The estimate from a memory model already built for this analysis and set-up (every slider tick: a
-/// few multiplications). Fails if the batch is not in 1..kMaxBatch or a byte count would overflow.
-[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& model, const TrainingSetup& setup);
+/// The estimate on a GPU of `gpuMemoryBytes` from a memory model already built for this analysis and
+/// set-up (every slider tick: a few multiplications). Fails if the batch is not in 1..kMaxBatch or a
+/// byte count would overflow.
+[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& model, const TrainingSetup& setup,
+                                        std::uint64_t gpuMemoryBytes);
 
-/// Combines an analysis with a set-up. Fails if the analysis has an error (naming the blocking
-/// layer), the batch is not in 1..kMaxBatch, or a byte count would overflow.
-[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup);
+/// Combines an analysis with a set-up on a GPU of `gpuMemoryBytes` (Plan's evaluate() does it for a
+/// plan, on its GPU). Fails if the analysis has an error (naming the blocking layer), the batch is
+/// not in 1..kMaxBatch, or a byte count would overflow.
+[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup, std::uint64_t gpuMemoryBytes);
 
 /// The breakdown for each batch in [first, last] (step 1), for charts. Empty on error.
 [[nodiscard]] Result<std::vector<MemoryBreakdown>> sweep(const Analysis& analysis, const TrainingSetup& setup,

@@ -30,6 +30,9 @@ struct Gpu final {
 inline constexpr double kMinCustomGpuGiB = 0.25;
 inline constexpr double kMaxCustomGpuGiB = 4096.0;
 
+/// The GPU a plan is on when none is named: `headroom` without --gpu, and the GUI's first start.
+inline constexpr std::string_view kDefaultGpuName = "GeForce GTX 1080";
+
 /// The GPU catalogue: loaded from resources/gpus.json, plus user-defined GPUs.
 class GpuCatalog final {
 public:
@@ -45,6 +48,8 @@ public:
     /// its brand word ("GTX 1080" for "GeForce GTX 1080"), then a unique substring. An ambiguous
     /// query's error lists the candidates; an unknown one suggests `headroom gpus`.
     [[nodiscard]] Result<Gpu> find(std::string_view query) const;
+    /// find(kDefaultGpuName); without it the first GPU, and without any a custom GPU of 8 GiB.
+    [[nodiscard]] Gpu defaultGpu() const;
     /// Adds (or replaces, by name) a user-defined GPU.
     void addCustom(Gpu gpu);
 

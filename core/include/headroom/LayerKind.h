@@ -84,9 +84,10 @@ struct SavedTensor final {
     /// Internal only: the kernel makes it even when autograd does not record the layer (CUDA's
     /// native_dropout always returns its mask): then it lives only while the layer runs.
     bool madeWithoutGrad = false;
-    /// Like onlyFor's kWeight for a composite layer's inner Linear modules (InnerLinear::name): kept
-    /// only for the weight gradients of these modules, so dropped unless the layer trains or LoRA
-    /// adapts one of them (whose lora_A then keeps this same input). Empty: kept whenever recorded.
+    /// Like onlyFor's kWeight for a composite layer's inner modules (InnerLinear::name, or an inner
+    /// norm's name such as "q_a_layernorm"): kept only for the weight gradients of these modules, so
+    /// dropped unless the layer trains or LoRA adapts one of them (whose lora_A then keeps this same
+    /// input). Empty: kept whenever recorded.
     std::vector<std::string> onlyForInnerWeights;
 
     [[nodiscard]] static SavedTensor input(std::size_t index = 0)

@@ -65,22 +65,11 @@ struct SetupChange final {
     friend bool operator==(const SetupChange&, const SetupChange&) = default;
 };
 
-/// The part of a plan the planner chooses; the network, attention, sequence length, routing and GPU
-/// stay those of the plan it starts from.
-struct PlanSettings final {
-    Precision precision = Precision::Fp32;
-    Checkpointing checkpointing = Checkpointing::None;
-    LoraOptions lora;
-    TrainingSetup setup; ///< setup.batch is the micro-batch per GPU
-
-    [[nodiscard]] static PlanSettings of(const Plan& plan);
-    /// `plan` with these settings.
-    [[nodiscard]] Plan appliedTo(Plan plan) const;
-    friend bool operator==(const PlanSettings&, const PlanSettings&) = default;
-};
-
 /// One set-up the planner found.
 struct PlanCandidate final {
+    /// The set-up's settings: what the planner chose (precision, checkpointing, LoRA, the training
+    /// set-up with its micro-batch); the attention, sequence length, routing and GPU of the plan it
+    /// started from. settings.appliedTo(plan) is the set-up as a plan.
     PlanSettings settings;
     std::vector<SetupChange> changes; ///< against the starting plan; empty for the plan itself
     Estimate estimate;                ///< estimate() of this set-up at its micro-batch

@@ -9,6 +9,7 @@ namespace headroom::layers {
 namespace {
 
 constexpr std::int64_t kMemEfficientLseAlign = 32;
+constexpr std::int64_t kFlashMaxHeadDim = 256; // sdp_utils.cpp check_head_dim_size_flash
 
 /// What eager matmul keeps of an operand: the operand itself when it is head-major in the matmul dtype,
 /// its autocast copy (which keeps the layout) when only the dtype differs, else matmul's reshape copy.
@@ -21,12 +22,24 @@ OpTrace::Tensor matmulOperand(OpTrace& trace, const OpTrace::Tensor& t, bool hea
 
 } // namespace
 
-OpTrace::Tensor traceAttentionCore(OpTrace& trace, const LayerContext& ctx, OpTrace::Tensor q, OpTrace::Tensor k,
-    OpTrace::Tensor v, const AttentionCoreShape& shape)
+SdpaKernel sdpaKernel(const AttentionCoreShape& shape, DType q)
+{
+    const bool half = q == DType::Float16 || q == DType::BFloat16;
+    if (half && shape.qkHeadDim == shape.vHeadDim && shape.qkHeadDim <= kFlashMaxHeadDim)
+        return SdpaKernel::Flash;
+    const std::int64_t groups = shape.kvHeads > 0 ? shape.kvHeads : shape.heads;
+    if (groups == shape.heads)
+        return SdpaKernel::MemoryEfficient;
+    return SdpaKernel::Math;
+}
+
+AttentionCoreTrace traceAttentionCore(OpTrace& trace, const LayerContext& ctx, OpTrace::Tensor q,
+    OpTrace::Tensor k, OpTrace::Tensor v, const AttentionCoreShape& shape)
 {
     const Count t = Count::fromSigned(shape.length);
     const Count h = Count::fromSigned(shape.heads);
     const Count out = t * h * Count::fromSigned(shape.vHeadDim);
+    AttentionCoreTrace result;
     if (ctx.attention == AttentionImplementation::Eager) {
         const DType mm = trace.toLowerPrecision(q, "q").dtype;
         trace.keep(matmulOperand(trace, q, shape.qHeadMajor, mm, "q"));
@@ -42,26 +55,61 @@ OpTrace::Tensor traceAttentionCore(OpTrace& trace, const LayerContext& ctx, OpTr
             : trace.create("attention probabilities (" + std::string(dtypeName(mm)) + " copy)", h * t * t, mm);
         trace.keep(trace.dropout(cast, shape.dropout, "attention dropout"));
         trace.keep(matmulOperand(trace, v, shape.vHeadMajor, mm, "v"));
-        return trace.create("attention output (heads merged)", out, mm);
+        result.output = trace.create("attention output (heads merged)", out, mm);
+        return result;
     }
     const OpTrace::Tensor sq = trace.toLowerPrecision(q, "q");
     const OpTrace::Tensor sk = trace.toLowerPrecision(k, "k");
     const OpTrace::Tensor sv = trace.toLowerPrecision(v, "v");
+    const SdpaKernel kernel = sdpaKernel(shape, sq.dtype);
+    if (kernel == SdpaKernel::Math) {
+        // _scaled_dot_product_attention_math (aten/src/ATen/native/transformers/attention.cpp): half
+        // inputs are upcast to float32 (allowFP16BF16ReductionMathSDP is off by default); q * sqrt(scale)
+        // is a new tensor (the mul by a scalar keeps nothing); enable_gqa's repeat_interleave copies k and
+        // v to every query head; k^T * sqrt(scale) is another new tensor; the q K^T bmm keeps both scaled
+        // operands, _safe_softmax its result (h T T), the P V bmm the probabilities and the repeated v.
+        // The output (float32, then .to(q's dtype)) is copied by transformers' transpose(1, 2).contiguous()
+        // into the tensor the output projection receives; the core itself keeps none of it. Dropout
+        // (p > 0) is at::dropout: a mask and the dropped probabilities.
+        const DType acc = DType::Float32;
+        const Count qk = t * h * Count::fromSigned(shape.qkHeadDim);
+        trace.keep(trace.create("q scaled (math attention, float32)", qk, acc));
+        trace.keep(trace.create("k repeated to every query head and scaled (float32)", qk, acc));
+        const OpTrace::Tensor probs
+            = trace.create("attention probabilities (math attention, float32)", h * t * t, acc);
+        trace.keep(probs);
+        trace.keep(trace.dropout(probs, shape.dropout, "attention dropout"));
+        trace.keep(trace.create("v repeated to every query head (float32)", out, acc));
+        result.output = trace.create("attention output (heads merged)", out, sq.dtype);
+        // The scores before the softmax while it runs, then the float32 output (and its cast) while the
+        // heads are merged.
+        const Count scores = h * t * t * Count { elementSize(acc) };
+        const Count outputs
+            = out * Count { elementSize(acc) + (sq.dtype == acc ? 0U : elementSize(sq.dtype)) };
+        result.forwardScratchBytes = scores.value() > outputs.value() ? scores : outputs;
+        // Backward: P V's backward makes dP = dO V^T (h T T), _safe_softmax's backward dS from it while
+        // dP is alive.
+        result.backwardScratchBytes = Count { 2 } * scores;
+        return result;
+    }
+    // Flash (half types) and memory-efficient attention keep q, k and v as given (with enable_gqa flash
+    // reads the g key/value heads directly), their output and a float32 logsumexp, which is padded to
+    // 32 rows for memory-efficient attention.
     trace.keep(sq);
     trace.keep(sk);
     trace.keep(sv);
-    const OpTrace::Tensor result = trace.create("attention output (SDPA)", out, sq.dtype);
-    trace.keep(result);
-    // Flash attention takes half types with equal q/k and v head sizes; otherwise memory-efficient
-    // attention runs, whose logsumexp is padded to 32 rows.
-    const bool flash = (sq.dtype == DType::Float16 || sq.dtype == DType::BFloat16) && shape.qkHeadDim == shape.vHeadDim;
+    result.output = trace.create("attention output (SDPA)", out, sq.dtype);
+    trace.keep(result.output);
+    const bool flash = kernel == SdpaKernel::Flash;
     const std::int64_t blocks = shape.length / kMemEfficientLseAlign + (shape.length % kMemEfficientLseAlign != 0 ? 1 : 0);
     const Count lse = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
     trace.keep(trace.create("logsumexp", h * lse, DType::Float32));
+    result.explicitScores = false;
     return result;
 }
 
-AttentionCoreFlops attentionCoreFlops(const LayerContext& ctx, const AttentionCoreShape& shape)
+AttentionCoreFlops attentionCoreFlops(
+    const LayerContext& ctx, const AttentionCoreShape& shape, bool explicitScores)
 {
     const Count t = Count::fromSigned(shape.length);
     const Count h = Count::fromSigned(shape.heads);
@@ -70,7 +118,7 @@ AttentionCoreFlops attentionCoreFlops(const LayerContext& ctx, const AttentionCo
     core.values = Count{2} * t * t * h * Count::fromSigned(shape.vHeadDim);
     const bool capped = shape.logitSoftcapping > 0.0 && ctx.attention == AttentionImplementation::Eager;
     core.softmax = Count{capped ? 8U : 5U} * h * t * t;
-    core.recomputedInBackward = ctx.attention == AttentionImplementation::Sdpa;
+    core.recomputedInBackward = !explicitScores;
     return core;
 }
 

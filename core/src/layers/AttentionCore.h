@@ -1,9 +1,10 @@
 #pragma once
 
 // The attention core of Hugging Face attention modules, between the projections (q, k, v already
-// computed, rotated and repeated to every query head) and the output projection: transformers'
-// eager_attention_forward or sdpa_attention_forward. Shared by the ScaledDotProductAttention and
-// MultiHeadLatentAttention kinds; the rules are stated in ScaledDotProductAttention.cpp.
+// computed and rotated; for eager attention also repeated to every query head) and the output
+// projection: transformers' eager_attention_forward or sdpa_attention_forward. Shared by the
+// ScaledDotProductAttention and MultiHeadLatentAttention kinds; the rules are stated in
+// ScaledDotProductAttention.cpp.
 
 #include "OpTrace.h"
 
@@ -13,7 +14,10 @@ namespace headroom::layers {
 
 struct AttentionCoreShape final {
     std::int64_t length = 0;    ///< T
-    std::int64_t heads = 1;     ///< h (after repeat_kv: every operand has h heads)
+    std::int64_t heads = 1; ///< h: query heads
+    /// g: the heads of k and v as the core receives them; 0 means h. Eager attention receives them
+    /// repeated to h heads (repeat_kv); SDPA receives g < h and runs with enable_gqa.
+    std::int64_t kvHeads = 0;
     std::int64_t qkHeadDim = 0; ///< d of q and k
     std::int64_t vHeadDim = 0;  ///< d of v and of the output
     /// The operand is laid out head-major ([B, h, T, d] contiguous: a cat or repeat_kv result), so eager
@@ -26,14 +30,31 @@ struct AttentionCoreShape final {
     double logitSoftcapping = 0.0; ///< Gemma 2: scores / cap, tanh, * cap before the softmax (eager only)
 };
 
-/// Records the core on q, k, v in `trace` and returns its output [T, h dv] (heads merged, the tensor
-/// the output projection receives).
-[[nodiscard]] OpTrace::Tensor traceAttentionCore(OpTrace& trace, const LayerContext& ctx, OpTrace::Tensor q,
-    OpTrace::Tensor k, OpTrace::Tensor v, const AttentionCoreShape& shape);
+/// The kernel scaled_dot_product_attention picks (sdp_utils.cpp's select_sdp_backend on CUDA, PyTorch
+/// >= 2.5): flash for half types with equal q/k and v head sizes up to 256 (grouped-query included),
+/// else memory-efficient when k and v have every query head (its dense constraints refuse
+/// enable_gqa), else the math path.
+enum class SdpaKernel { Flash, MemoryEfficient, Math };
+[[nodiscard]] SdpaKernel sdpaKernel(const AttentionCoreShape& shape, DType q);
 
-/// Q K^T and P V (2 T T h d each), the softmax (about 5 per score, 3 more with soft-capping); SDPA's
-/// kernels recompute S in backward. The operands are marked as made inside the layer.
-[[nodiscard]] AttentionCoreFlops attentionCoreFlops(const LayerContext& ctx, const AttentionCoreShape& shape);
+struct AttentionCoreTrace final
+{
+    OpTrace::Tensor output; ///< [T, h dv], heads merged: the tensor the output projection receives
+    /// Eager, or SDPA's math path: the T x T scores are real tensors (no recomputation in backward).
+    bool explicitScores = true;
+    Count forwardScratchBytes; ///< per sample, alive only while the core runs
+    Count backwardScratchBytes; ///< per sample, alive only while its backward runs
+};
+
+/// Records the core on q, k, v in `trace`.
+[[nodiscard]] AttentionCoreTrace traceAttentionCore(OpTrace& trace, const LayerContext& ctx,
+    OpTrace::Tensor q, OpTrace::Tensor k, OpTrace::Tensor v, const AttentionCoreShape& shape);
+
+/// Q K^T and P V (2 T T h d each), the softmax (about 5 per score, 3 more with soft-capping); the fused
+/// SDPA kernels recompute S in backward (`explicitScores` false). The operands are marked as made inside
+/// the layer.
+[[nodiscard]] AttentionCoreFlops attentionCoreFlops(
+    const LayerContext& ctx, const AttentionCoreShape& shape, bool explicitScores);
 
 /// transformers' sdpa_attention_forward ignores soft-capping: the warning a layer with a cap gives under SDPA.
 [[nodiscard]] std::string softcapIgnoredWarning(double cap);

@@ -7,6 +7,7 @@
 //   q = q_b_proj(q_a_layernorm(q_a_proj(x)))           each Linear keeps its input (autocast: a half copy)
 //                                                      for its weight gradient; q_a_layernorm is Llama's
 //                                                      RMSNorm: its float32 input, rstd, normalised rows
+//                                                      (these for its weight's gradient only)
 //   q_pass, q_rot = split(q.view(T, h, dn + dr))       views
 //   compressed = kv_a_proj_with_mqa(x)                 [T, rkv + dr]
 //   k_pass, k_rot = split(compressed)                  views
@@ -87,14 +88,15 @@ public:
             trace.keepForWeightOf(cast, name);
             return trace.create(name + " output", t * out, cast.dtype);
         };
-        // LlamaRMSNorm (RMSNorm.cpp): float32 input, rstd, normalised rows in the input's dtype; the
+        // LlamaRMSNorm (RMSNorm.cpp): float32 input, rstd, normalised rows in the input's dtype, these
+        // only for the norm's weight gradient (weight * normalised: a frozen weight keeps none); the
         // output is promoted with the weight.
         const auto rmsNorm = [&](const OpTrace::Tensor& input, Count features, const std::string& name) {
             trace.keep(input.dtype == DType::Float32 ? input
                                                      : trace.create(name + " input (float32 copy)", t * features,
                                                          DType::Float32));
             trace.keep(trace.create(name + " rstd", t, DType::Float32));
-            trace.keep(trace.create(name + " normalized", t * features, input.dtype));
+            trace.keepForWeightOf(trace.create(name + " normalized", t * features, input.dtype), name);
             return trace.create(name + " output", t * features, promote(input.dtype, ctx.parameterType()));
         };
 
@@ -123,7 +125,8 @@ public:
         shape.kHeadMajor = true;
         shape.vHeadMajor = false; // a view of kv_b_proj's [T, h, dn + dv] output
         shape.dropout = ctx.attrs.real("dropout");
-        const OpTrace::Tensor attended = traceAttentionCore(trace, ctx, query, key, value, shape);
+        const AttentionCoreTrace core = traceAttentionCore(trace, ctx, query, key, value, shape);
+        const OpTrace::Tensor& attended = core.output;
         const OpTrace::Tensor outIn = trace.toLowerPrecision(attended, "o_proj input");
         trace.keepForWeightOf(outIn, "o_proj");
         o.output = TensorInfo{in.shape, outIn.dtype};
@@ -131,8 +134,10 @@ public:
         markAttentionScores(o.saved);
         // q_b_proj's output (split into views, then concatenated: not kept) and the rotated parts live
         // until the cat has run.
-        o.forwardScratchBytesPerSample = q.elements * Count{elementSize(q.dtype)}
-            + qRot.elements * Count{elementSize(qRot.dtype)} + kRot.elements * Count{elementSize(kRot.dtype)};
+        o.forwardScratchBytesPerSample = q.elements * Count { elementSize(q.dtype) }
+            + qRot.elements * Count { elementSize(qRot.dtype) }
+            + kRot.elements * Count { elementSize(kRot.dtype) } + core.forwardScratchBytes;
+        o.backwardScratchBytesPerSample = core.backwardScratchBytes;
 
         const auto addLinear = [&](const std::string& name, Count inFeatures, Count outFeatures, bool withBias) {
             o.params.push_back(castParameter(name + ".weight", outFeatures * inFeatures));
@@ -165,14 +170,14 @@ public:
         inner("kv_b_proj", kvRank, heads * (nope + valueDim), promote(projected, ctx.parameterType()));
         inner("o_proj", heads * valueDim, hidden, attended.dtype);
 
-        AttentionCoreFlops core = attentionCoreFlops(ctx, shape);
+        AttentionCoreFlops flops = attentionCoreFlops(ctx, shape, core.explicitScores);
         const Count projections = Count{2} * t
             * ((qRank > 0 ? hd * rq + rq * h * qk : hd * h * qk) + hd * (rkv + dr)
                 + rkv * h * Count::fromSigned(nope + valueDim) + h * dv * hd);
         o.elementwiseFlopsPerSample = Count{5} * t * (rq + rkv) + Count{3} * t * (h * dr + dr);
         o.forwardFlopsPerSample
-            = projections + core.scores + core.values + core.softmax + o.elementwiseFlopsPerSample;
-        o.attentionCore = core;
+            = projections + flops.scores + flops.values + flops.softmax + o.elementwiseFlopsPerSample;
+        o.attentionCore = flops;
         return o;
     }
 };

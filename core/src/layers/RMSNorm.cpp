@@ -14,12 +14,22 @@
 // 1.13 in tests/data/hf/measure_layers.py (1.13's mean also kept its input, the squared rows; 2.x
 // does not, see docs/hf-import.md).
 //
+// Which gradient needs what (tools/autograd/derivatives.yaml; the codegen saves an operand only when a
+// formula that reads it is for an input that requires grad): pow.Tensor_Scalar keeps `self` for self's
+// gradient, rsqrt keeps `result` for its input's, and the first mul keeps each operand for the other's
+// gradient. All three sit on x's path, so the float32 input and rstd are kept only when x requires grad.
+// The last mul, weight * normalised, keeps the normalised rows for the weight's gradient
+// (mul_tensor_backward(grad, self, other.scalar_type()) for `other`) and the weight for the rows'
+// gradient: a frozen weight (LoRA, a frozen layer) keeps no normalised rows. Measured in
+// tests/data/hf/measure_layers.py ("rmsnorm_*").
+//
 // unit_offset: Gemma's RMSNorm (modeling_gemma.py, modeling_gemma2.py, modeling_gemma3.py):
 //
 //   output = self._norm(x.float())               x.float() keeps x if float32, else a float32 copy;
 //                                                pow keeps it, rsqrt its result, the mul both
-//   output = output * (1.0 + self.weight.float()) keeps the normalised rows (float32) and 1 + w
-//                                                (one float32 vector of the weight's size, fixed)
+//   output = output * (1.0 + self.weight.float()) keeps the normalised rows (float32) for the weight's
+//                                                gradient and 1 + w (one float32 vector of the weight's
+//                                                size, fixed) for the rows' gradient, i.e. when x needs one
 //   return output.type_as(x)                     the output has the input's dtype
 //
 // group_size: Qwen3's and Gemma 3's q_norm/k_norm normalise each head's head_dim features of a
@@ -79,16 +89,29 @@ public:
         o.output = TensorInfo{in.shape, affine && !unitOffset ? promote(in.dtype, ctx.parameterType()) : in.dtype};
         if (affine)
             o.params.push_back(parameter("weight", Count::fromSigned(group)));
+        // x's path (pow, rsqrt, the first mul) is recorded only when x requires grad; the weight's mul
+        // keeps the normalised rows only for the weight's gradient.
+        const auto forInput = [](SavedTensor s) {
+            s.onlyFor = { 0 };
+            return s;
+        };
+        const auto forWeight = [](SavedTensor s) {
+            s.onlyFor = { SavedTensor::kWeight };
+            return s;
+        };
         if (in.dtype == DType::Float32)
-            o.saved.push_back(SavedTensor::input());
+            o.saved.push_back(forInput(SavedTensor::input()));
         else
-            o.saved.push_back(SavedTensor::internal("input (float32 copy)", elements, DType::Float32));
-        o.saved.push_back(SavedTensor::internal("rstd", rows, DType::Float32));
+            o.saved.push_back(
+                forInput(SavedTensor::internal("input (float32 copy)", elements, DType::Float32)));
+        o.saved.push_back(forInput(SavedTensor::internal("rstd", rows, DType::Float32)));
         if (affine && unitOffset) {
-            o.saved.push_back(SavedTensor::internal("normalized (float32)", elements, DType::Float32));
-            o.saved.push_back(SavedTensor::internal("1 + weight (float32)", 0, DType::Float32, Count::fromSigned(group)));
+            o.saved.push_back(
+                forWeight(SavedTensor::internal("normalized (float32)", elements, DType::Float32)));
+            o.saved.push_back(forInput(
+                SavedTensor::internal("1 + weight (float32)", 0, DType::Float32, Count::fromSigned(group))));
         } else if (affine) {
-            o.saved.push_back(SavedTensor::internal("normalized", elements, in.dtype));
+            o.saved.push_back(forWeight(SavedTensor::internal("normalized", elements, in.dtype)));
         }
         // The float32 result before type_as (Gemma) or the float32 copy of the input: alive while it runs.
         if (in.dtype != DType::Float32)

@@ -25,15 +25,24 @@
 //   transpose(1, 2).contiguous()       a new [T, h d]: the output, kept by o_proj
 // Every h x T x T tensor is marked as attention scores (selective checkpointing drops them).
 //
-// SDPA (attn_implementation="sdpa", transformers' default with PyTorch 2.x), as in SelfAttention.cpp:
-// flash attention for float16/bfloat16, memory-efficient attention for float32, both keeping q, k, v
-// as given, the output and a float32 logsumexp ([h, T] for flash, [h, ceil(T / 32) 32] for
-// memory-efficient); dropout is regenerated from a Philox seed (no mask). Keys and values are expanded
-// by repeat_kv first when g < h (new [h, T, d] copies): transformers does so whenever it cannot use
-// SDPA's enable_gqa (PyTorch < 2.5, an attention mask, float32's memory-efficient kernel), so the
-// figure is the safe one. The kernels write the output as [B, T, h, d], so transpose(1, 2).contiguous()
-// copies nothing: the output is the SDPA output itself. Under autocast SDPA casts float32 q/k/v (the
-// rotary results) to the half type: new copies.
+// SDPA (attn_implementation="sdpa", transformers' default), as transformers 5's sdpa_attention_forward
+// (integrations/sdpa_attention.py) runs it on full, unpadded sequences: the causal mask is skipped
+// (attention_mask None, is_causal=True), so use_gqa_in_sdpa holds (PyTorch >= 2.5) and keys and values
+// go to scaled_dot_product_attention with their g heads and enable_gqa=True, not through repeat_kv.
+// PyTorch then picks (AttentionCore.h, sdpaKernel):
+//   - flash attention for float16/bfloat16 (autocast casts float32 q/k/v, e.g. the rotary results, to
+//     the half type: new copies), grouped-query included: it keeps q, k, v as given (k and v with g
+//     heads), its output and a float32 logsumexp [h, T]; dropout is regenerated from a Philox seed.
+//     cuDNN attention, put first on H100-class GPUs with cuDNN >= 9.15.1 (check_prefer_cudnn_attention),
+//     keeps the same (derivatives.yaml: q, k, v, output, logsumexp);
+//   - memory-efficient attention when k and v have every query head (g = h), float32 included: the
+//     same, with the logsumexp padded to [h, ceil(T / 32) 32];
+//   - the math path otherwise, i.e. float32 with g < h (memory-efficient attention refuses enable_gqa:
+//     check_batch_size_and_num_heads_dense<false> in sdp_utils.cpp; cuDNN attention takes half types
+//     only): float32 scaled q, k repeated and scaled, v repeated (h T d each) and the probabilities
+//     h T T, the very tensors eager attention keeps (AttentionCore.cpp).
+// Flash and memory-efficient attention write the output as [B, T, h, d], so transpose(1, 2).contiguous()
+// copies nothing: the output is the SDPA output itself; the math path's [B, h, T, d] output is copied.
 #include "KindSupport.h"
 #include "Kinds.h"
 #include "AttentionCore.h"
@@ -129,7 +138,8 @@ public:
             q = trace.create("q with rotary embedding", te, promote(q.dtype, ropeType));
             k = trace.create("k with rotary embedding", tkv, promote(k.dtype, ropeType));
         }
-        if (grouped) {
+        const bool eager = ctx.attention == AttentionImplementation::Eager;
+        if (grouped && eager) { // eager_attention_forward's repeat_kv
             k = trace.create("k repeated to every query head", te, k.dtype);
             v = trace.create("v repeated to every query head", te, v.dtype);
         }
@@ -137,6 +147,7 @@ public:
         AttentionCoreShape shape;
         shape.length = length;
         shape.heads = heads;
+        shape.kvHeads = eager ? heads : groups;
         shape.qkHeadDim = headDim;
         shape.vHeadDim = headDim;
         shape.kHeadMajor = grouped; // repeat_kv's reshape makes k and v head-major copies
@@ -144,24 +155,27 @@ public:
         shape.dropout = p;
         shape.softmaxFloat32 = ctx.attrs.flag("softmax_float32");
         shape.logitSoftcapping = ctx.attrs.real("logit_softcapping");
-        const OpTrace::Tensor out = traceAttentionCore(trace, ctx, q, k, v, shape);
+        const AttentionCoreTrace core = traceAttentionCore(trace, ctx, q, k, v, shape);
+        const OpTrace::Tensor& out = core.output;
 
         LayerOutcome o;
         o.output = TensorInfo{Shape{{length, heads * headDim}}, out.dtype};
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);
+        o.forwardScratchBytesPerSample = core.forwardScratchBytes;
+        o.backwardScratchBytesPerSample = core.backwardScratchBytes;
         if (shape.logitSoftcapping > 0.0 && ctx.attention == AttentionImplementation::Sdpa)
             o.warnings.push_back(softcapIgnoredWarning(shape.logitSoftcapping));
         // q k^T and probs v: 2 T T h d FLOPs each (grouped-query attention repeats k and v to every
         // query head, so the products are as large as with h key/value heads); softmax about 5 per
         // score; rotary about 3 per element of q and k.
-        AttentionCoreFlops core = attentionCoreFlops(ctx, shape);
-        core.q = 0;
-        core.k = ctx.inputs.size() == 1 ? 0 : 1;
-        core.v = ctx.inputs.size() == 1 ? 0 : 2;
-        o.forwardFlopsPerSample = core.scores + core.values + core.softmax
-            + (ctx.attrs.flag("rotary") ? Count{3} * (te + tkv) : Count{});
-        o.attentionCore = core;
+        AttentionCoreFlops flops = attentionCoreFlops(ctx, shape, core.explicitScores);
+        flops.q = 0;
+        flops.k = ctx.inputs.size() == 1 ? 0 : 1;
+        flops.v = ctx.inputs.size() == 1 ? 0 : 2;
+        o.forwardFlopsPerSample = flops.scores + flops.values + flops.softmax
+            + (ctx.attrs.flag("rotary") ? Count { 3 } * (te + tkv) : Count {});
+        o.attentionCore = flops;
         return o;
     }
 };

@@ -13,9 +13,20 @@ CPU vs CUDA: on the CPU, F.dropout keeps a float32 noise tensor (input * noise) 
 native_dropout keeps a bool mask (1 byte per element); the "storages" listing shows each one so the
 test can convert. Everything else (matmul's reshape copies, softmax's result, layer_norm's mean and
 rstd) is the same on both devices.
+
+Frozen weights and LoRA (the "parts" list): LlamaRMSNorm with its weight trained or frozen and its input
+requiring grad or not, float32 and bfloat16 inputs; PEFT's LoRA Linear (peft/tuners/lora/layer.py,
+Linear.forward, dropout 0 = nn.Identity) on a frozen nn.Linear, in float32 and under CPU autocast
+(bfloat16); and a Qwen3-style decoder layer (q_norm/k_norm, grouped-query attention) as transformers 5
+runs it with attn_implementation="sdpa" in float32: sdpa_attention_forward passes k and v with their
+own heads and enable_gqa=True, and CUDA's scaled_dot_product_attention then runs its math path
+(memory-efficient attention refuses enable_gqa, flash and cuDNN take half types only), written here op
+for op after aten/src/ATen/native/transformers/attention.cpp (_scaled_dot_product_attention_math),
+trained in full and with LoRA on q_proj and v_proj.
 """
 import json
 import math
+import weakref
 
 import torch
 import torch.nn as nn
@@ -40,6 +51,39 @@ class Recorder:
 
     def total(self):
         return sum(v[0] for v in self.storages.values())
+
+
+class LiveRecorder:
+    """Like Recorder, but counts only the storages that saved tensors of live graph nodes still hold when
+    the forward returns: a node whose output nothing differentiable reads (a top-k only for its indices)
+    is freed with its saved tensors. Pack returns a holder; the holder dies with the node."""
+
+    class Held:
+        __slots__ = ("t", "__weakref__")
+
+        def __init__(self, t):
+            self.t = t
+
+    def __init__(self, exclude):
+        self.exclude = {storage_key(p)[0] for p in exclude}
+        self.held = []
+
+    def pack(self, t):
+        h = LiveRecorder.Held(t)
+        self.held.append((weakref.ref(h), storage_key(t), tuple(t.shape), str(t.dtype)))
+        return h
+
+    @staticmethod
+    def unpack(h):
+        return h.t
+
+    @property
+    def storages(self):
+        live = {}
+        for ref, (ptr, nbytes), shape, dtype in self.held:
+            if ref() is not None and ptr not in self.exclude and ptr not in live:
+                live[ptr] = (nbytes, shape, dtype)
+        return live
 
 
 def measure(module, make_input, batch):
@@ -292,6 +336,147 @@ def run(name, module, t, e):
     }
 
 
+# ---- Frozen weights and LoRA ------------------------------------------------------------------------
+
+def measure_part(name, module, make, autocast=False, **info):
+    """Per-sample bytes autograd keeps for `module`, measured at batch 2 and 3 (inputs from make(batch))."""
+    def one(batch):
+        torch.manual_seed(0)
+        x = make(batch)
+        rec = LiveRecorder(list(module.parameters()) + list(module.buffers()))
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=autocast):
+            with torch.autograd.graph.saved_tensors_hooks(rec.pack, rec.unpack):
+                out = module(x)
+        storages = rec.storages
+        if out.requires_grad:
+            out.float().sum().backward()  # the graph is sound
+        input_ptr = storage_key(x)[0]
+        new = {k: v for k, v in storages.items() if k != input_ptr}
+        return {"input_kept": input_ptr in storages, "new_bytes": sum(v[0] for v in new.values()),
+                "storages": sorted([[v[0], list(v[1]), v[2]] for v in new.values()], key=lambda r: (-r[0], r[1])),
+                "output_dtype": str(out.dtype)}
+    two, three = one(2), one(3)
+    per_sample = three["new_bytes"] - two["new_bytes"]
+    return {"name": name, **info, "autocast_bf16": autocast, "per_sample_bytes": per_sample,
+            "fixed_bytes": two["new_bytes"] - 2 * per_sample, "input_kept": two["input_kept"],
+            "output_dtype": two["output_dtype"], "storages_batch2": two["storages"]}
+
+
+class LoraLinear(nn.Module):
+    """PEFT's lora.Linear around a frozen nn.Linear: result = base(x) + lora_B(lora_A(dropout(x))) * scaling,
+    x cast to lora_A's dtype first (_cast_input_dtype: a no-op when the dtypes match)."""
+
+    def __init__(self, base, r, alpha=16):
+        super().__init__()
+        self.base_layer = base
+        self.lora_A = nn.Linear(base.in_features, r, bias=False)
+        self.lora_B = nn.Linear(r, base.out_features, bias=False)
+        self.lora_dropout = nn.Identity()
+        self.scaling = alpha / r
+        base.requires_grad_(False)
+
+    def forward(self, x):
+        result = self.base_layer(x)
+        torch_result_dtype = result.dtype
+        if x.dtype != self.lora_A.weight.dtype:
+            x = x.to(self.lora_A.weight.dtype)
+        result = result + self.lora_B(self.lora_A(self.lora_dropout(x))) * self.scaling
+        return result.to(torch_result_dtype)
+
+
+def sdpa_math(query, key, value, scale, enable_gqa):
+    """scaled_dot_product_attention's math path with is_causal=True, as PyTorch 2.5+ writes it
+    (_scaled_dot_product_attention_math); float32 inputs, so no upcast. _safe_softmax keeps its result
+    like softmax."""
+    scaling_factor = math.sqrt(scale)
+    query = query * scaling_factor
+    length, source = query.size(-2), key.size(-2)
+    mask = torch.ones(length, source, dtype=torch.bool).tril()
+    mask = torch.where(mask, 0.0, float("-inf"))  # convert_boolean_attn_mask
+    if enable_gqa and key.size(-3) != query.size(-3):  # pre_process_group_query_attention_input
+        key = key.repeat_interleave(query.size(-3) // key.size(-3), -3)
+        value = value.repeat_interleave(query.size(-3) // value.size(-3), -3)
+    attn = torch.matmul(query, key.transpose(-2, -1) * scaling_factor)
+    attn.add_(mask)
+    attn = torch.softmax(attn, -1)
+    return torch.matmul(attn, value)
+
+
+class Qwen3DecoderLayer(nn.Module):
+    """transformers 5's Qwen3DecoderLayer with attn_implementation="sdpa" on an unpadded batch (the causal
+    mask is skipped: is_causal=True, enable_gqa=True)."""
+
+    def __init__(self, hidden, heads, kv_heads, head_dim, intermediate):
+        super().__init__()
+        self.head_dim = head_dim
+        self.scaling = head_dim ** -0.5
+        self.q_proj = nn.Linear(hidden, heads * head_dim, bias=False)
+        self.k_proj = nn.Linear(hidden, kv_heads * head_dim, bias=False)
+        self.v_proj = nn.Linear(hidden, kv_heads * head_dim, bias=False)
+        self.o_proj = nn.Linear(heads * head_dim, hidden, bias=False)
+        self.q_norm = LlamaRMSNorm(head_dim)
+        self.k_norm = LlamaRMSNorm(head_dim)
+        self.mlp = LlamaMLP(hidden, intermediate)
+        self.input_layernorm = LlamaRMSNorm(hidden)
+        self.post_attention_layernorm = LlamaRMSNorm(hidden)
+        self.rotary_emb = LlamaRotaryEmbedding(head_dim)  # Qwen3Model's, computed once per forward
+
+    def forward(self, hidden_states):
+        t = hidden_states.shape[1]
+        cos, sin = self.rotary_emb(hidden_states, torch.arange(t).unsqueeze(0))
+        residual = hidden_states
+        hidden_states = self.input_layernorm(hidden_states)
+        input_shape = hidden_states.shape[:-1]
+        hidden_shape = (*input_shape, -1, self.head_dim)
+        query_states = self.q_norm(self.q_proj(hidden_states).view(hidden_shape)).transpose(1, 2)
+        key_states = self.k_norm(self.k_proj(hidden_states).view(hidden_shape)).transpose(1, 2)
+        value_states = self.v_proj(hidden_states).view(hidden_shape).transpose(1, 2)
+        query_states, key_states = apply_rotary_pos_emb(query_states, key_states, cos, sin)
+        attn_output = sdpa_math(query_states, key_states, value_states, self.scaling, enable_gqa=True)
+        attn_output = attn_output.transpose(1, 2).contiguous()
+        attn_output = attn_output.reshape(*input_shape, -1).contiguous()
+        hidden_states = residual + self.o_proj(attn_output)
+        residual = hidden_states
+        hidden_states = self.mlp(self.post_attention_layernorm(hidden_states))
+        return residual + hidden_states
+
+
+def parts():
+    out = []
+    t, e = 16, 64
+
+    def tokens(dtype, grad):
+        return lambda batch: torch.randn(batch, t, e).to(dtype).requires_grad_(grad)
+
+    for dtype in (torch.float32, torch.bfloat16):
+        for x_grad in (True, False):
+            for w_grad in (True, False):
+                if not x_grad and not w_grad:
+                    continue  # not recorded at all
+                norm = LlamaRMSNorm(e)
+                norm.weight.requires_grad_(w_grad)
+                name = "rmsnorm_{}_x{}_w{}".format(str(dtype).split(".")[1], int(x_grad), int(w_grad))
+                out.append(measure_part(name, norm, tokens(dtype, x_grad), sequence=t, hidden=e,
+                                        input_grad=x_grad, weight_grad=w_grad))
+    for autocast in (False, True):
+        for x_grad in (True, False):
+            lora = LoraLinear(nn.Linear(e, 96, bias=False), 4)
+            name = "lora_linear_{}_x{}".format("amp" if autocast else "fp32", int(x_grad))
+            out.append(measure_part(name, lora, tokens(torch.float32, x_grad), autocast=autocast, sequence=t,
+                                    in_features=e, out_features=96, rank=4, input_grad=x_grad))
+    # Qwen3-style: hidden 64, 4 heads of 32 (q_norm/k_norm over 32), 2 key/value heads, MLP 96, T 16.
+    for lora in (False, True):
+        layer = Qwen3DecoderLayer(64, 4, 2, 32, 96)
+        if lora:
+            layer.requires_grad_(False)
+            layer.q_proj = LoraLinear(layer.q_proj, 4)
+            layer.v_proj = LoraLinear(layer.v_proj, 4)
+        name = "qwen3_sdpa_math_" + ("lora_qv" if lora else "full")
+        out.append(measure_part(name, layer, tokens(torch.float32, True), sequence=t, hidden=e, heads=4,
+                                kv_heads=2, head_dim=32, intermediate=96, lora_rank=4 if lora else 0))
+    return out
+
+
 def main():
     torch.manual_seed(0)
     results = {"torch": torch.__version__, "device": "cpu", "dtype": "float32", "layers": []}
@@ -305,6 +490,7 @@ def main():
     results["layers"].append(run("gpt2", GPT2Block(64, 4, 256, 32, 0.1), 16, 64))
     # GPT-2-style without dropout (no CPU/CUDA difference at all).
     results["layers"].append(run("gpt2_nodropout", GPT2Block(64, 4, 256, 32, 0.0), 16, 64))
+    results["parts"] = parts()
     print(json.dumps(results, indent=1))
 
 

@@ -249,7 +249,11 @@ std::string appendGatedMlp(std::vector<LayerSpec>& block, const std::string& inp
 
 std::string appendExperts(std::vector<LayerSpec>& block, const std::string& input, const ExpertsBlock& e)
 {
-    block.push_back(layer("MixtureOfExperts", e.name, e.attributes, {input}));
+    // transformers 5 runs the fused experts with grouped_mm by default (PreTrainedModel.
+    // get_correct_experts_implementation; integrations/moe.py): MixtureOfExperts.cpp has its rules.
+    json attributes = e.attributes;
+    attributes["experts_implementation"] = "grouped_mm";
+    block.push_back(layer("MixtureOfExperts", e.name, attributes, { input }));
     if (!e.shared)
         return e.name;
     const std::string sharedOut = appendGatedMlp(block, input, *e.shared);

@@ -1,0 +1,32 @@
+#include "headroom/Shape.h"
+
+namespace headroom {
+
+Count Shape::elements() const noexcept
+{
+    Count n { 1 };
+    for (const std::int64_t d : dims)
+        n *= Count::fromSigned(d);
+    return n;
+}
+
+std::string Shape::toString() const
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < dims.size(); ++i) {
+        if (i > 0)
+            s += ", ";
+        s += std::to_string(dims[i]);
+    }
+    return s + "]";
+}
+
+std::string Shape::toBatchedString() const
+{
+    std::string s = "B";
+    for (const std::int64_t d : dims)
+        s += " x " + std::to_string(d);
+    return s;
+}
+
+} // namespace headroom
