@@ -113,7 +113,8 @@ void ReportComposer::compose(ReportCanvas& canvas) const
     } else {
         noEstimateSection(canvas);
     }
-    layerSection(canvas);
+    if (!m_plan.network.layers.empty()) // "Layers (0)" over an empty table says nothing more
+        layerSection(canvas);
     methodSection(canvas);
 }
 
@@ -344,12 +345,19 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
     const Error error = m_result.analysis.error ? *m_result.analysis.error
         : m_result.error                        ? *m_result.error
                                                 : Error { "the plan could not be worked out", "" };
-    const QString verdict = tr("No estimate");
+    // An empty network has nothing to fix: it says so, as the GUI and the command line do.
+    const bool empty = m_plan.network.layers.empty();
+    const QString verdict = empty ? tr("The network is empty") : tr("No estimate");
     QString detail = tr("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
-    if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
-        detail += tr(" (at %1)").arg(qs(error.location));
-    detail += tr(" Fix the model and export the report again; the layer table below marks the "
-                             "layers concerned.");
+    if (empty) {
+        detail = tr("It has no layers, so there is no training step to estimate. Add layers to see how much memory "
+                    "training it takes, then export the report again.");
+    } else {
+        if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
+            detail += tr(" (at %1)").arg(qs(error.location));
+        detail += tr(" Fix the model and export the report again; the layer table below marks the "
+                     "layers concerned.");
+    }
     const double pad = canvas.pt(8);
     const double bar = canvas.pt(3);
     const double innerWidth = canvas.width() - 2 * pad - bar;

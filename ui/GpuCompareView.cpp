@@ -81,8 +81,13 @@ void GpuCompareView::refresh()
     std::optional<std::int64_t> target;
     if (m_target->value() > 0)
         target = m_target->value();
-    auto rows = compareGpus(m_document->plan(), m_gpus, target);
     const std::int64_t batch = m_document->plan().setup.batch;
+    if (m_document->network().layers.empty()) {
+        m_model->setRows({}, batch);
+        m_status->setText(tr("The network is empty: add layers to compare GPUs for it."));
+        return;
+    }
+    auto rows = compareGpus(m_document->plan(), m_gpus, target);
     if (!rows) {
         m_model->setRows({}, batch);
         m_status->setText(tr("Cannot compare: %1").arg(qs(rows.error().message)));

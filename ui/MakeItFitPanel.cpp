@@ -139,6 +139,14 @@ void MakeItFitPanel::planChanged()
 void MakeItFitPanel::findSetups()
 {
     m_stale = false;
+    if (m_document->network().layers.empty()) {
+        // Set-ups of nothing would list the input batch alone ("batch 256, 807 MiB, 0.00 us").
+        m_result = PlannerResult{};
+        m_model->setCandidates({});
+        m_status->setText(tr("The network is empty: add layers to find the set-ups that fit."));
+        m_apply->setEnabled(false);
+        return;
+    }
     auto planned = planSetups(m_document->plan(), goal(), allowances());
     if (planned) {
         m_result = std::move(planned).value();

@@ -648,6 +648,14 @@ FLOPs</translation>
         <source>Planned batch</source>
         <translation>계획 배치</translation>
     </message>
+    <message>
+        <source>The network is empty</source>
+        <translation>네트워크가 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>It has no layers, so there is no training step to estimate. Add layers to see how much memory training it takes, then export the report again.</source>
+        <translation>레이어가 없어 추정할 학습 스텝이 없습니다. 레이어를 추가하면 학습에 드는 메모리를 볼 수 있으니, 그다음 보고서를 다시 내보내세요.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -2744,6 +2752,10 @@ FLOPs</translation>
         <source>Same as the set-up</source>
         <translation>훈련 설정과 같음</translation>
     </message>
+    <message>
+        <source>The network is empty: add layers to compare GPUs for it.</source>
+        <translation>네트워크가 비어 있습니다. 레이어를 추가해야 GPU를 비교할 수 있습니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuComparisonModel</name>
@@ -3096,6 +3108,10 @@ FLOPs</translation>
         <source>Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); checkpoint recomputation is in the summary</source>
         <translation>샘플당 순전파 + 역전파 부동소수점 연산 수 (반복 블록: 모든 반복의 합). 체크포인팅 재계산은 요약에 있습니다</translation>
     </message>
+    <message>
+        <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
+        <translation>네트워크가 비어 있습니다. 레이어를 추가하면(레이어 추가 버튼 또는 레이어 &gt; 레이어 추가) 학습에 드는 메모리를 볼 수 있습니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MainWindow</name>
@@ -3437,6 +3453,10 @@ FLOPs</translation>
     <message>
         <source>Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
         <translation>들어가는 설정: %1개, 빠른 순서, %2. ★는 파레토 전선: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers to find the set-ups that fit.</source>
+        <translation>네트워크가 비어 있습니다. 레이어를 추가해야 들어가는 설정을 찾을 수 있습니다.</translation>
     </message>
 </context>
 <context>

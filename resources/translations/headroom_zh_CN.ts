@@ -648,6 +648,14 @@ FLOPs</translation>
         <source>Planned batch</source>
         <translation>计划批次</translation>
     </message>
+    <message>
+        <source>The network is empty</source>
+        <translation>网络为空</translation>
+    </message>
+    <message>
+        <source>It has no layers, so there is no training step to estimate. Add layers to see how much memory training it takes, then export the report again.</source>
+        <translation>它没有层，因此没有可估算的训练步。添加层后即可看到训练所需的显存，然后重新导出报告。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -2744,6 +2752,10 @@ FLOPs</translation>
         <source>Same as the set-up</source>
         <translation>与训练设置相同</translation>
     </message>
+    <message>
+        <source>The network is empty: add layers to compare GPUs for it.</source>
+        <translation>网络为空：添加层后才能为它比较 GPU。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuComparisonModel</name>
@@ -3096,6 +3108,10 @@ FLOPs</translation>
         <source>Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); checkpoint recomputation is in the summary</source>
         <translation>每样本前向加反向的浮点运算次数（重复块：所有重复的合计）；检查点重计算见摘要</translation>
     </message>
+    <message>
+        <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
+        <translation>网络为空：添加层（“添加层”按钮，或“层 &gt; 添加层”）后即可看到训练所需的显存。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MainWindow</name>
@@ -3437,6 +3453,10 @@ FLOPs</translation>
     <message>
         <source>Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
         <translation>能放下的设置：%1 个，按速度从快到慢，%2。★ 标记帕累托前沿：没有其他设置能以更少内存达到同样速度。</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers to find the set-ups that fit.</source>
+        <translation>网络为空：添加层后才能找到能放下的设置。</translation>
     </message>
 </context>
 <context>

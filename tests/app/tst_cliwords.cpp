@@ -3,7 +3,9 @@
 // answer (item 13), plurals that agree with their count.
 #include "RunHeadroom.h"
 
+#include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 #include <QTest>
 
 namespace {
@@ -38,6 +40,8 @@ private Q_SLOTS:
     void layersAreNumberedFromOne();
     void planSaysAsSetUpAndNamesItsBatch();
     void compareNamesTheBatchAndTheTarget();
+    void anEmptyNetworkSaysSo_data();
+    void anEmptyNetworkSaysSo();
 };
 
 void TestCliWords::layersAreNumberedFromOne()
@@ -85,6 +89,41 @@ void TestCliWords::compareNamesTheBatchAndTheTarget()
         qPrintable(rows[0]));
     QVERIFY2(QRegularExpression(QStringLiteral("GTX 1070\\s+8.00 GiB\\s+4.73 GiB\\s+yes\\s+79\\s+no\\s")).match(rows[1]).hasMatch(),
         qPrintable(rows[1]));
+}
+
+void TestCliWords::anEmptyNetworkSaysSo_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("estimate") << QStringList { QStringLiteral("estimate") };
+    QTest::newRow("estimate --json") << QStringList { QStringLiteral("estimate"), QStringLiteral("--json") };
+    QTest::newRow("max-batch") << QStringList { QStringLiteral("max-batch") };
+    QTest::newRow("plan") << QStringList { QStringLiteral("plan"), QStringLiteral("--target-batch"), QStringLiteral("256") };
+    QTest::newRow("compare") << QStringList { QStringLiteral("compare") };
+    QTest::newRow("report") << QStringList { QStringLiteral("report"), QStringLiteral("-o"), QStringLiteral("@dir/r.pdf") };
+}
+
+// Issue 25 item 1: a model file with no layers (what the GUI saves after File > New) is no training
+// step: every command says the network is empty, with no step time, rate or max batch of the input
+// alone (the GUI showed "0.00 us · 1280 G samples/s").
+void TestCliWords::anEmptyNetworkSaysSo()
+{
+    QFETCH(QStringList, args);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString model = dir.filePath(QStringLiteral("empty.json"));
+    QFile file(model);
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(R"({"format": "headroom-model", "version": 1, "name": "Untitled", "input": {"shape": [3, 224, 224]}, "layers": []})");
+    file.close();
+    for (QString& a : args)
+        a.replace(QStringLiteral("@dir"), dir.path());
+    args.insert(1, model);
+    const Run r = runHeadroom(args);
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains(QStringLiteral("the network is empty: add layers to see how much memory training it takes")),
+             qPrintable(r.err));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.pdf"))));
 }
 
 QTEST_GUILESS_MAIN(TestCliWords)
