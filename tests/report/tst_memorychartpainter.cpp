@@ -60,7 +60,6 @@ void TestMemoryChartPainter::reportChartIsLogScaleAndShaded()
     plan.setup.batch = 32;
     plan.gpu.name = "GeForce GTX 1080";
     plan.gpu.memoryBytes = 8ULL << 30;
-    plan.setup.gpuMemoryBytes = plan.gpu.memoryBytes;
     const PlanResult result = evaluate(plan);
     QVERIFY(result.estimate);
     QCOMPARE(result.estimate->maxBatch, std::int64_t { 79 });
