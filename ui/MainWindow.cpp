@@ -14,6 +14,7 @@
 #include "PlanController.h"
 #include "PropertyPanel.h"
 #include "QtText.h"
+#include "ScreenBoundArea.h"
 #include "SetupPanel.h"
 #include "UiText.h"
 #include "WarningBanner.h"
@@ -165,7 +166,9 @@ void MainWindow::layOutViews()
     warnings->setObjectName(QStringLiteral("warningBanner"));
     centralLayout->addWidget(warnings);
     centralLayout->addWidget(mainSplitter, 1);
-    setCentralWidget(central);
+    // Scrolled rather than past the screen: a docked panel or a figure that grows never makes the
+    // window taller than the screen (issue 25 item 3).
+    setCentralWidget(new ScreenBoundArea(central, this));
     connect(m_controller, &PlanController::analysisChanged, warnings, &WarningBanner::setAnalysis);
     warnings->setAnalysis(m_controller->analysis());
 }
@@ -312,7 +315,10 @@ void MainWindow::keepFiguresReadable()
         QWidget* w = right->layout()->itemAt(i)->widget();
         if (w == nullptr || w->isHidden())
             continue;
-        const int needed = w->hasHeightForWidth() ? w->heightForWidth(width) : -1;
+        // The figures' wrapped lines only: the charts' heightForWidth (their Activations page wraps
+        // its caption) is a preferred height, the layer list's, which added itself to the window's
+        // minimum at each estimate while that page showed (issue 25 item 3).
+        const int needed = w != m_chartView && w->hasHeightForWidth() ? w->heightForWidth(width) : -1;
         height += std::max(w->minimumSizeHint().height(), needed) + (i > 0 ? spacing : 0);
     }
     right->setMinimumHeight(height);
