@@ -168,11 +168,9 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.memoryView = new QChartView(c.memory);
     c.memoryView->setObjectName(QStringLiteral("memoryChartView"));
     c.memoryView->setRenderHint(QPainter::Antialiasing);
-    // Tall enough for the legend's entries (in the smaller font a short chart uses).
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    const int entries = static_cast<int>(kStackOrder.size());
-    c.memoryView->setMinimumSize(300, std::max(160, entries * (QFontMetrics(small).height() + 7) + 24));
+    // Tall enough for the legend's entries, in the smaller font a short chart uses.
+    c.memoryView->setMinimumWidth(300);
+    ComponentStack::fitLegend(c.memoryView);
 
     m_layers = new LayerActivationsView(this);
     m_layers->setObjectName(QStringLiteral("layerActivationsView"));
@@ -203,17 +201,6 @@ MemoryChartView::~MemoryChartView()
 {
     // The view owns its chart; the series belong to the chart once added.
     delete m_charts->memoryView;
-}
-
-void MemoryChartView::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    // A short chart (a small window) gets a smaller legend, so every component's entry still fits
-    // beside the plot.
-    QFont legendFont = font();
-    if (height() < 300)
-        legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
-    m_charts->memory->legend()->setFont(legendFont);
 }
 
 QString MemoryChartView::unitName() const { return m_unit >= kGiB ? QStringLiteral("GiB") : QStringLiteral("MiB"); }

@@ -73,9 +73,6 @@ public Q_SLOTS:
     void setCurrentBatch(std::int64_t batch);
     void setStepData(const headroom::ui::StepChartData& data);
 
-protected:
-    void resizeEvent(QResizeEvent* event) override;
-
 private:
     struct Charts;
     /// The axes, the stack and the markers for m_data at m_batch.

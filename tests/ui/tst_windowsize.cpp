@@ -3,15 +3,20 @@
 // is on screen, and at the smallest size the window allows every label still reads in full.
 #include "Document.h"
 #include "ElidedLabel.h"
+#include "Language.h"
 #include "MainWindow.h"
 #include "MakeItFitPanel.h"
 #include "SetupPanel.h"
 #include "MemoryChartView.h"
 #include "TestSupport.h"
+#include "UiText.h"
 
 #include <QAbstractButton>
 #include <QAction>
 #include <QCheckBox>
+#include <QGraphicsTextItem>
+#include <QGraphicsView>
+#include <QGraphicsWidget>
 #include <QGroupBox>
 #include <QLabel>
 #include <QPushButton>
@@ -36,6 +41,8 @@ private Q_SLOTS:
     void labelsReadAtTheMinimumSize();
     void labelsReadAtTheMinimumSizeWithEveryFigureShown();
     void applyingAPlanKeepsTheWindowOnTheScreen();
+    void legendsStayWholeWithAPanelDocked_data();
+    void legendsStayWholeWithAPanelDocked();
 };
 
 namespace {
@@ -78,6 +85,32 @@ QStringList clippedTexts(const QWidget& window)
         }
     }
     return clipped;
+}
+
+/// The component names a chart's legend shows but cannot fit: Qt Charts lays entries out past its
+/// legend's bottom and clips them away, silently.
+QStringList cutLegendEntries(QGraphicsView* view)
+{
+    QStringList names;
+    for (const Component c : ComponentColors::kStackOrder)
+        names << UiText::component(c);
+    QStringList cut;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (text == nullptr || !text->isVisible() || !names.contains(text->toPlainText()))
+            continue;
+        const QRectF r = text->sceneBoundingRect();
+        // Inside every widget it sits in (the legend, the chart) and on the view.
+        for (QGraphicsItem* up = text->parentItem(); up != nullptr; up = up->parentItem()) {
+            if (up->isWidget() && !up->sceneBoundingRect().adjusted(-1, -1, 1, 1).contains(r)) {
+                cut << text->toPlainText();
+                break;
+            }
+        }
+        if (!view->mapToScene(view->viewport()->rect()).boundingRect().adjusted(-1, -1, 1, 1).contains(r))
+            cut << text->toPlainText();
+    }
+    return cut;
 }
 
 } // namespace
@@ -218,6 +251,46 @@ void TestWindowSize::applyingAPlanKeepsTheWindowOnTheScreen()
     QTRY_VERIFY2(onScreen(), qPrintable(where()));
     // Apply stays where it can be clicked.
     QVERIFY(available.contains(QRect(apply->mapToGlobal(QPoint(0, 0)), apply->size())));
+}
+
+void TestWindowSize::legendsStayWholeWithAPanelDocked_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("English") << QStringLiteral("en");
+    QTest::newRow("Simplified Chinese") << QStringLiteral("zh_CN");
+    QTest::newRow("Korean") << QStringLiteral("ko");
+}
+
+// Issue 25 item 4: with a Plan panel docked the step chart's legend lost "Activations" and
+// "Transient" in Chinese and Korean (their names come from a taller fallback font), and the memory
+// chart became tiny. Every legend entry shows, in each language, with the panel docked.
+void TestWindowSize::legendsStayWholeWithAPanelDocked()
+{
+    QFETCH(QString, language);
+    QSettings().clear();
+    Language::choose(language);
+    Language::install(*QCoreApplication::instance());
+    {
+        MainWindow window;
+        window.show();
+        window.loadDefault();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QAction*>(QStringLiteral("makeItFitAction"))->trigger();
+        QTRY_VERIFY(window.makeItFitPanel()->isVisible());
+        for (int tab : {0, 1}) { // memory vs. batch size, during one step
+            window.chartView()->tabs()->setCurrentIndex(tab);
+            auto* view = qobject_cast<QGraphicsView*>(window.chartView()->tabs()->currentWidget()->findChild<QGraphicsView*>());
+            QVERIFY(view != nullptr);
+            QTRY_VERIFY(view->isVisible());
+            QCoreApplication::processEvents();
+            QVERIFY2(view->height() >= view->minimumHeight() && view->height() >= 160,
+                     qPrintable(QStringLiteral("tab %1: %2 px").arg(tab).arg(view->height())));
+            QTRY_VERIFY2(cutLegendEntries(view).isEmpty(),
+                         qPrintable(QStringLiteral("tab %1 cuts %2").arg(tab).arg(cutLegendEntries(view).join(QStringLiteral(", ")))));
+        }
+    }
+    Language::choose(QString());
+    Language::install(*QCoreApplication::instance());
 }
 
 QTEST_MAIN(TestWindowSize)
