@@ -81,11 +81,15 @@ void printCompareText(
     out << '\n';
     using Align = TextTable::Align;
     const bool effective = hasEffectiveBatch(s);
-    std::vector<TextTable::Column> columns { { "GPU" }, { "Memory", Align::Right }, { "Peak", Align::Right },
-        { "Fits" }, { "Max batch", Align::Right } };
+    // Each column says what it answers, as the GUI's do: the peak and the fit at the set-up's
+    // batch, reaching the target with the largest batch that fits.
+    const std::string batch = std::to_string(s.batch);
+    std::vector<TextTable::Column> columns { { "GPU" }, { "Memory", Align::Right },
+        { "Peak (batch " + batch + ")", Align::Right }, { "Fits batch " + batch }, { "Max batch", Align::Right } };
     if (effective)
         columns.push_back({ "Max effective", Align::Right });
-    columns.insert(columns.end(), { { "Step", Align::Right }, { "Samples/s", Align::Right }, { "" } });
+    columns.insert(columns.end(),
+        { { "Reaches target" }, { "Step", Align::Right }, { "Samples/s", Align::Right }, { "" } });
     TextTable table(columns);
     for (const auto& r : rows) {
         const bool runs = r.estimate.fits && r.throughput;
@@ -94,6 +98,7 @@ void printCompareText(
             std::to_string(r.estimate.maxBatch) };
         if (effective)
             row.push_back(std::to_string(r.estimate.maxEffectiveBatch));
+        row.push_back(r.reachesTarget ? "yes" : "no");
         row.push_back(runs ? formatSeconds(r.throughput->stepSeconds) : "-");
         row.push_back(runs ? formatRate(r.throughput->samplesPerSecond) : "-");
         row.push_back(r.smallestReachingTarget ? "<- smallest that reaches the target" : "");

@@ -123,7 +123,8 @@ void printLayerTable(const Analysis& a, std::ostream& out)
     using Align = TextTable::Align;
     TextTable table({ { "#" }, { "Layer" }, { "Type" }, { "Output" }, { "Parameters", Align::Right },
         { "Act./sample", Align::Right }, { "FLOPs/sample", Align::Right } });
-    // Identical iterations of a Repeat block share one line ("b.1–9998.fc × 9,998").
+    // Identical iterations of a Repeat block share one line ("b.1–9998.fc × 9,998"). Numbered from
+    // 1 as the GUI's table and the report's are; the loss is not a layer and has no number.
     int index = 0;
     for (const auto& group : groupRows(a)) {
         const LayerRow& row = a.rows[group.row];
@@ -131,7 +132,8 @@ void printLayerTable(const Analysis& a, std::ostream& out)
             continue;
         const std::string indent(static_cast<std::size_t>(row.depth) * 2, ' ');
         const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
-        table.addRow({ std::to_string(index++), indent + group.name + times, row.type,
+        const bool loss = row.specPath == "loss";
+        table.addRow({ loss ? std::string() : std::to_string(++index), indent + group.name + times, row.type,
             row.output.shape.toString(), formatCount(row.params), formatBytes(row.activationBytesPerSample),
             formatFlops(static_cast<double>(row.forwardFlopsPerSample)
                 + static_cast<double>(row.backwardFlopsPerSample)) });

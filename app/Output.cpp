@@ -42,7 +42,8 @@ std::string percent(std::uint64_t part, std::uint64_t whole)
 
 std::string plural(std::int64_t n, const char* one, const char* many)
 {
-    return std::to_string(n) + ' ' + (n == 1 ? one : many);
+    const std::string number = n >= 0 ? formatCount(static_cast<std::uint64_t>(n)) : std::to_string(n);
+    return number + ' ' + (n == 1 ? one : many);
 }
 
 void keyLine(std::ostream& out, const std::string& key, const std::string& value)

@@ -21,7 +21,9 @@ namespace {
 constexpr const char* kLegend
     = "\nTraining \"changed\": the set-up computes something different (precision, LoRA, 8-bit state, or\n"
       "batch-norm statistics over smaller micro-batches). Pareto *: no other set-up is faster with as\n"
-      "little memory. Memory is the peak per GPU; Max batch the largest micro-batch that fits.\n\n"
+      "little memory. Planned batch: the micro-batch (x accumulation steps x GPUs) each set-up runs to\n"
+      "reach the goal, not the batch given; Memory its peak per GPU; Max batch the largest micro-batch\n"
+      "that fits.\n\n"
       "Each with headroom estimate:\n";
 
 /// How many set-ups `plan` lists without --all (the Pareto front is always listed in full).
@@ -95,7 +97,7 @@ std::string commandText(const std::vector<std::string>& args)
 std::string changesText(const PlanCandidate& c)
 {
     if (c.changes.empty())
-        return "As given";
+        return "As set up"; // the GUI's and the report's words (report::PlannerText::changes)
     std::string text;
     for (const auto& change : c.changes)
         text += (text.empty() ? "" : ", ") + change.text;
@@ -227,7 +229,7 @@ void printPlanHeader(
     keyLine(out, "May change",
         allowedText(o.allow) + (gpus > 1 ? ", sharding, tensor parallelism" : "") + ", offload where needed");
     keyLine(out, "Searched",
-        formatCount(r.setupsExamined) + " set-ups over "
+        plural(static_cast<std::int64_t>(r.setupsExamined), "set-up", "set-ups") + " over "
             + plural(static_cast<std::int64_t>(r.analyses), "analysis", "analyses"));
     out << '\n';
 }
@@ -239,7 +241,7 @@ std::vector<std::size_t> printSetupTable(const Options& o, const PlannerResult& 
     const bool tokens = std::any_of(r.candidates.begin(), r.candidates.end(),
         [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
     using Align = TextTable::Align;
-    std::vector<TextTable::Column> columns { { "#", Align::Right }, { "Set-up" }, { "Training" }, { "Batch" },
+    std::vector<TextTable::Column> columns { { "#", Align::Right }, { "What changes" }, { "Training" }, { "Planned batch" },
         { "Memory", Align::Right }, { "Max batch", Align::Right }, { "Step", Align::Right },
         { "Samples/s/GPU", Align::Right } };
     if (tokens)

@@ -17,6 +17,10 @@ public:
     /// The outline drawn around a component's band (the fill, darker).
     [[nodiscard]] static QColor border(Component c);
 
+    /// The shading of the memory chart's region above the GPU's memory (translucent red), in the
+    /// GUI and the report alike.
+    [[nodiscard]] static QColor overBudget() { return QColor(0xe1, 0x57, 0x59, 45); }
+
     /// Components from the bottom of a stack to the top: the batch-independent parts first
     /// (overhead, weights, gradients, optimizer state, communication buffers), then what grows with
     /// the batch.

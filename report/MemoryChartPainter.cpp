@@ -11,7 +11,6 @@
 #include <QPainterPath>
 #include <QPolygonF>
 #include <algorithm>
-#include <array>
 #include <cmath>
 
 namespace headroom::report {
@@ -20,8 +19,6 @@ using style::FontRole;
 
 namespace {
 
-constexpr std::int64_t kMaxSamples = 240;
-
 QString qs(const std::string& s)
 {
     return QString::fromStdString(s);
@@ -29,38 +26,15 @@ QString qs(const std::string& s)
 
 } // namespace
 
-MemoryChartPainter::MemoryChartPainter(const MemoryModel& model, const Estimate& estimate, const Gpu& gpu)
+MemoryChartPainter::MemoryChartPainter(
+    const MemoryModel& model, const Estimate& estimate, const Gpu& gpu, bool microBatch)
     : m_estimate { estimate }
     , m_gpu { gpu }
+    , m_microBatch { microBatch }
+    , m_sweep { MemorySweep::sample(model, MemorySweep::rangeFor(estimate.batch, estimate.maxBatch)) }
 {
-    // Enough range to show both the chosen batch and where the stack crosses the GPU's memory.
-    const double wanted = std::max({ 2.0 * static_cast<double>(estimate.batch),
-        std::ceil(1.25 * static_cast<double>(estimate.maxBatch)), 8.0 });
-    const std::int64_t last = static_cast<std::int64_t>(std::min(wanted, static_cast<double>(kMaxBatch)));
-    // Memory is affine in the batch, so a few hundred samples draw it exactly; the batches the
-    // markers sit on are sampled too.
-    const std::int64_t count = std::min<std::int64_t>(last, kMaxSamples);
-    for (std::int64_t i = 0; i < count; ++i) {
-        const double t = count == 1 ? 0.0 : static_cast<double>(i) / static_cast<double>(count - 1);
-        m_batches.push_back(1 + std::llround(t * static_cast<double>(last - 1)));
-    }
-    for (const std::int64_t b : { estimate.batch, estimate.maxBatch }) {
-        if (b >= 1 && b <= last)
-            m_batches.push_back(b);
-    }
-    std::sort(m_batches.begin(), m_batches.end());
-    m_batches.erase(std::unique(m_batches.begin(), m_batches.end()), m_batches.end());
-    for (std::size_t i = 0; i < m_batches.size(); ++i) {
-        auto bytes = model.at(m_batches[i]);
-        if (!bytes) { // 64-bit overflow far right of a huge range: the chart ends before it
-            m_batches.resize(i);
-            break;
-        }
-        m_breakdowns.push_back(bytes.value());
-        m_peakBytes = std::max(m_peakBytes, bytes->total());
-    }
     for (const auto c : ui::ComponentColors::kStackOrder) {
-        if (std::any_of(m_breakdowns.begin(), m_breakdowns.end(),
+        if (std::any_of(m_sweep.breakdowns.begin(), m_sweep.breakdowns.end(),
                 [c](const MemoryBreakdown& m) { return componentBytes(m, c) > 0; }))
             m_shown.push_back(c);
     }
@@ -69,16 +43,15 @@ MemoryChartPainter::MemoryChartPainter(const MemoryModel& model, const Estimate&
 void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) const
 {
     QPainter* p = canvas.painter();
-    if (!p || m_batches.empty())
+    if (!p || m_sweep.batches.empty())
         return;
     const auto small = canvas.metrics(FontRole::Small);
     const auto tiny = canvas.metrics(FontRole::Tiny);
     const double gpuBytes = static_cast<double>(m_gpu.memoryBytes);
 
-    // ---- value ranges and ticks
-    const double xMin = static_cast<double>(m_batches.front());
-    const double xMax = std::max(xMin + 1, static_cast<double>(m_batches.back()));
-    const double yData = std::max(static_cast<double>(m_peakBytes), gpuBytes) * 1.04;
+    // ---- value ranges and ticks: the GUI chart's (MemorySweep), the batch axis in log2(batch)
+    const double xMax = MemorySweep::axisX(m_sweep.range);
+    const double yData = m_sweep.topBytes(m_gpu.memoryBytes, m_estimate.batch);
     const chartparts::MemoryScale scale = chartparts::memoryScale(canvas, yData, rect.height() * 0.7);
     const double yTop = scale.topBytes;
 
@@ -88,8 +61,8 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     const QString batchLabel = tr("Batch %1: %2")
                                    .arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.batch))),
                                        qs(formatBytes(m_estimate.total())));
-    const bool showBatch = static_cast<double>(m_estimate.batch) <= xMax;
-    const bool showMax = m_estimate.maxBatch >= 1 && static_cast<double>(m_estimate.maxBatch) <= xMax;
+    const bool showBatch = m_estimate.batch >= 1 && m_estimate.batch <= m_sweep.range;
+    const bool showMax = m_estimate.maxBatch >= 1 && m_estimate.maxBatch <= m_sweep.range;
     const QString maxLabel = tr("Max batch %1")
                                  .arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.maxBatch))));
 
@@ -99,8 +72,9 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     QRectF plot { rect.left() + scale.labelWidth + canvas.pt(6), rect.top(), 0, 0 };
     plot.setRight(rect.right() - canvas.pt(6));
 
-    const auto xOf
-        = [&](double batch) { return plot.left() + (batch - xMin) / (xMax - xMin) * plot.width(); };
+    const auto xOf = [&](double batch) {
+        return plot.left() + MemorySweep::axisX(static_cast<std::int64_t>(std::llround(batch))) / xMax * plot.width();
+    };
     // Marker labels: one row, or two when the current and the max batch labels would collide.
     const double batchLabelW = small.horizontalAdvance(batchLabel) + canvas.pt(2);
     const double maxLabelW = small.horizontalAdvance(maxLabel) + canvas.pt(2);
@@ -123,32 +97,41 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
 
     chartparts::paintMemoryGrid(canvas, scale, plot, rect.left());
     std::vector<double> xs;
-    xs.reserve(m_batches.size());
-    for (const std::int64_t b : m_batches)
+    xs.reserve(m_sweep.batches.size());
+    for (const std::int64_t b : m_sweep.batches)
         xs.push_back(xOf(static_cast<double>(b)));
-    chartparts::paintStack(canvas, m_shown, xs, [&](std::size_t i) -> const MemoryBreakdown& { return m_breakdowns[i]; }, yOf);
+    // The axis reaches a little above the GPU's memory: the stack is cut off at its top, as in the GUI.
+    p->save();
+    p->setClipRect(plot);
+    chartparts::paintStack(canvas, m_shown, xs,
+        [&](std::size_t i) -> const MemoryBreakdown& { return m_sweep.breakdowns[i]; }, yOf);
+    p->restore();
+    // Above the GPU's memory: over budget, shaded as in the GUI.
+    const double gpuY = std::clamp(yOf(gpuBytes), plot.top(), plot.bottom());
+    if (gpuBytes > 0 && gpuY > plot.top())
+        p->fillRect(QRectF { plot.left(), plot.top(), plot.width(), gpuY - plot.top() }, ui::ComponentColors::overBudget());
 
-    // ---- x axis
+    // ---- x axis: powers of two, as many as fit without touching
     canvas.line(plot.bottomLeft(), plot.bottomRight(), QPen { style::kMuted, canvas.pt(0.7) });
     canvas.line(plot.bottomLeft(), plot.topLeft(), QPen { style::kMuted, canvas.pt(0.7) });
-    const double widestX
-        = tiny.horizontalAdvance(qs(formatCount(static_cast<std::uint64_t>(xMax)))) + canvas.pt(14);
-    double xStep = chartparts::niceStep((xMax - xMin) / 8, true);
-    while ((xStep / (xMax - xMin)) * plot.width() < widestX)
-        xStep = chartparts::niceStep(xStep * 1.01, true);
-    for (double v = std::ceil(xMin / xStep) * xStep; v <= xMax + 1e-9; v += xStep) {
-        const double x = xOf(v);
+    const double widestX = tiny.horizontalAdvance(QStringLiteral("512k")) + canvas.pt(8);
+    const int every = MemorySweep::labelEvery(m_sweep.range, widestX, plot.width());
+    const int powers = static_cast<int>(std::lround(xMax));
+    for (int power = 0; power <= powers; power += every) {
+        const std::int64_t batch = std::int64_t { 1 } << power;
+        const double x = xOf(static_cast<double>(batch));
         canvas.line(QPointF { x, plot.bottom() }, QPointF { x, plot.bottom() + canvas.pt(3) },
             QPen { style::kMuted, canvas.pt(0.7) });
-        const double w = widestX;
-        canvas.text(QRectF { x - w / 2, plot.bottom() + canvas.pt(4), w, tiny.height() }, Qt::AlignCenter,
-            qs(formatCount(static_cast<std::uint64_t>(v))), FontRole::Tiny, style::kMuted);
+        const double left = std::clamp(x - widestX / 2, plot.left() - widestX / 2, plot.right() - widestX / 2);
+        canvas.text(QRectF { left, plot.bottom() + canvas.pt(4), widestX, tiny.height() }, Qt::AlignCenter,
+            MemorySweep::batchLabel(batch), FontRole::Tiny, style::kMuted);
     }
     canvas.text(QRectF { plot.left(), plot.bottom() + xLabelsH + canvas.pt(2), plot.width(), xTitleH },
-        Qt::AlignHCenter | Qt::AlignVCenter, tr("Batch size"), FontRole::Small, style::kText);
+        Qt::AlignHCenter | Qt::AlignVCenter,
+        m_microBatch ? tr("Micro-batch per GPU (log scale)") : tr("Batch size (log scale)"), FontRole::Small,
+        style::kText);
 
     // ---- the GPU's memory: the line under the markers, its label over them
-    const double gpuY = yOf(gpuBytes);
     if (gpuBytes > 0)
         canvas.line(QPointF { plot.left(), gpuY }, QPointF { plot.right(), gpuY },
             QPen { style::kGpuLine, canvas.pt(1.2), Qt::DashLine });

@@ -2,6 +2,8 @@
 
 #include <QCoreApplication>
 
+#include "MemorySweep.h"
+
 #include "headroom/Estimate.h"
 #include "headroom/GpuCatalog.h"
 
@@ -13,30 +15,34 @@ namespace headroom::report {
 
 class ReportCanvas;
 
-/// The stacked memory chart: one filled area per component against the batch size (a sweep of the
-/// MemoryModel from 1 to about max(2 x batch, 1.25 x max batch)), the GPU's memory as a labelled
-/// line, the current and the largest fitting batch marked, axes and a legend. Painted as vector
-/// paths and real text, so it stays sharp at any zoom and its labels can be selected.
+/// The stacked memory chart: one filled area per component against the batch size, the GPU's memory
+/// as a labelled line with the region above it shaded as over budget, the current and the largest
+/// fitting batch marked, axes and a legend. The batch axis, its range and samples, and the memory
+/// axis's reach are the GUI chart's (MemorySweep): a logarithmic axis labelled at powers of two.
+/// Painted as vector paths and real text, so it stays sharp at any zoom and its labels can be
+/// selected.
 class MemoryChartPainter final
 {
     Q_DECLARE_TR_FUNCTIONS(headroom::report::MemoryChartPainter)
 
 public:
-    MemoryChartPainter(const MemoryModel& model, const Estimate& estimate, const Gpu& gpu);
+    /// `microBatch`: the batch axis counts micro-batches per GPU (several GPUs or accumulation).
+    MemoryChartPainter(const MemoryModel& model, const Estimate& estimate, const Gpu& gpu, bool microBatch = false);
 
     /// Paints into `rect` (device coordinates of `canvas`); nothing in the measuring pass.
     void paint(const ReportCanvas& canvas, const QRectF& rect) const;
 
     /// The batch sizes the chart samples (ascending) and the breakdown at each.
-    [[nodiscard]] const std::vector<std::int64_t>& batches() const noexcept { return m_batches; }
+    [[nodiscard]] const std::vector<std::int64_t>& batches() const noexcept { return m_sweep.batches; }
+    /// Where the batch axis ends.
+    [[nodiscard]] std::int64_t range() const noexcept { return m_sweep.range; }
 
 private:
     const Estimate& m_estimate;
     const Gpu& m_gpu;
-    std::vector<std::int64_t> m_batches;
-    std::vector<MemoryBreakdown> m_breakdowns;
+    bool m_microBatch;
+    MemorySweep m_sweep;
     std::vector<Component> m_shown; ///< components that are not zero everywhere, bottom to top
-    std::uint64_t m_peakBytes = 0;
 };
 
 } // namespace headroom::report

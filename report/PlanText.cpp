@@ -23,7 +23,16 @@ std::string str(const QString& s) { return s.toStdString(); }
 std::string label(std::string_view english) { return str(ui::CoreText::translate(english)); }
 QString q(const std::string& s) { return QString::fromStdString(s); }
 
-/// `value` to `digits` significant digits, without trailing zeros after the point.
+
+std::string percentText(double part, double whole)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
+    return buffer;
+}
+
+} // namespace
+
 std::string significant(double value, int digits)
 {
     if (!(value > 0) || !std::isfinite(value))
@@ -41,15 +50,6 @@ std::string significant(double value, int digits)
     }
     return s;
 }
-
-std::string percentText(double part, double whole)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
-    return buffer;
-}
-
-} // namespace
 
 std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
 {

@@ -45,6 +45,9 @@ namespace plantext {
 /// Where one training step peaks: "The peak is in the backward pass, at layer features.28".
 [[nodiscard]] std::string peakText(const Estimate& estimate);
 
+/// `value` to `digits` significant digits, without trailing zeros after the point: every figure
+/// the GUI, the report and the command line round ("0.598", "41.2", "412").
+[[nodiscard]] std::string significant(double value, int digits);
 /// "412 ms", "1.85 s", "3.2 min", "85 us".
 [[nodiscard]] std::string formatSeconds(double seconds);
 /// A rate or any positive figure to three significant digits with thousands separated: "1,234",

@@ -113,7 +113,8 @@ void ReportComposer::compose(ReportCanvas& canvas) const
     } else {
         noEstimateSection(canvas);
     }
-    layerSection(canvas);
+    if (!m_plan.network.layers.empty()) // "Layers (0)" over an empty table says nothing more
+        layerSection(canvas);
     methodSection(canvas);
 }
 
@@ -127,7 +128,8 @@ void ReportComposer::titleBlock(ReportCanvas& canvas) const
         FontRole::Small, style::kMuted);
     if (!m_plan.network.description.empty()) {
         canvas.advance(canvas.pt(4));
-        canvas.paragraph(qs(m_plan.network.description), FontRole::Body, style::kText);
+        // A preset's description in the report's language; the user's own as written.
+        canvas.paragraph(ui::CoreText::translate(m_plan.network.description), FontRole::Body, style::kText);
     }
 }
 
@@ -366,12 +368,19 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
     const Error error = m_result.analysis.error ? *m_result.analysis.error
         : m_result.error                        ? *m_result.error
                                                 : Error { "the plan could not be worked out", "" };
-    const QString verdict = tr("No estimate");
+    // An empty network has nothing to fix: it says so, as the GUI and the command line do.
+    const bool empty = m_plan.network.layers.empty();
+    const QString verdict = empty ? tr("The network is empty") : tr("No estimate");
     QString detail = tr("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
-    if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
-        detail += tr(" (at %1)").arg(qs(error.location));
-    detail += tr(" Fix the model and export the report again; the layer table below marks the "
-                             "layers concerned.");
+    if (empty) {
+        detail = tr("It has no layers, so there is no training step to estimate. Add layers to see how much memory "
+                    "training it takes, then export the report again.");
+    } else {
+        if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
+            detail += tr(" (at %1)").arg(qs(error.location));
+        detail += tr(" Fix the model and export the report again; the layer table below marks the "
+                     "layers concerned.");
+    }
     const double pad = canvas.pt(8);
     const double bar = canvas.pt(3);
     const double innerWidth = canvas.width() - 2 * pad - bar;
@@ -389,7 +398,8 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
 
 void ReportComposer::chartSection(ReportCanvas& canvas) const
 {
-    const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu };
+    const bool microBatch = m_plan.setup.parallel.gpus > 1 || m_plan.setup.accumulationSteps > 1;
+    const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu, microBatch };
     const StepMoment& peak = m_result.memory->timeline().moments()[m_result.estimate->peak.moment];
     const QString caption = tr(
         "The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
@@ -440,6 +450,8 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
     goalText += tr(". Fastest first (estimated samples per second per GPU); ★ marks the Pareto front, "
                    "where no other set-up is as fast with less memory; \"changed\": the set-up computes "
                    "something different from the one above.");
+    goalText += tr(" Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the "
+                   "goal, not the set-up's batch.");
     canvas.heading(tr("Set-ups that fit"), canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
     canvas.paragraph(goalText, FontRole::Small, style::kMuted);
     canvas.advance(canvas.pt(3));
@@ -459,7 +471,7 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
         int alignment;
     };
     const std::vector<Column> columns { { tr("#"), Qt::AlignRight }, { tr("What changes"), Qt::AlignLeft },
-        { tr("Training"), Qt::AlignLeft }, { tr("Batch"), Qt::AlignLeft }, { tr("Memory"), Qt::AlignRight },
+        { tr("Training"), Qt::AlignLeft }, { tr("Planned batch"), Qt::AlignLeft }, { tr("Memory"), Qt::AlignRight },
         { tr("Max batch"), Qt::AlignRight }, { tr("Step time"), Qt::AlignRight },
         { tr("Samples/s/GPU"), Qt::AlignRight }, { QStringLiteral("★"), Qt::AlignCenter } };
     constexpr std::size_t kChangesColumn = 1;

@@ -12,7 +12,7 @@ namespace headroom::ui {
 
 /// Text the core writes in English that the GUI and the report show: layer summaries, attribute
 /// help, what an omitted attribute means, the names of the core's enumerations and the throughput
-/// caveats (sentence templates). The core has no
+/// caveats (sentence templates), and the presets' descriptions. The core has no
 /// Qt; CoreText.cpp lists every such string once (marked for lupdate), and translate() finds a core
 /// string's translation by its English text. A test checks the list covers the layer registry, so a
 /// new layer kind's texts cannot miss the translators.

@@ -1,6 +1,7 @@
 #include "AttributeEditor.h"
 
 #include "CoreText.h"
+#include "EntryNote.h"
 #include "FieldCommit.h"
 #include "QtText.h"
 #include "UiText.h"
@@ -9,7 +10,6 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QRegularExpression>
@@ -19,7 +19,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <limits>
 
 namespace headroom::ui {
@@ -44,8 +43,8 @@ QString rawText(const nlohmann::json& j) { return qs(j.dump()); }
 QString number(double v) { return QLocale().toString(v, 'g', 6); }
 
 /// A spin box that can show a value outside its range as the model file holds it ("0", "\"abc\"")
-/// instead of its minimum, lets a typed number outside the range stand until Enter puts the value
-/// back (so the editor can say why), and reports keys it refuses.
+/// instead of its minimum, and lets a typed number outside the range stand until Enter puts the
+/// value back (so the editor's EntryNote can say why).
 template <typename Base, typename Value>
 class FileValueSpinBox final : public Base {
 public:
@@ -57,8 +56,6 @@ public:
                 m_raw.clear();
         });
     }
-    std::function<void(const QString&)> onRefusedKey;
-
     /// Shows `raw` in place of the value (empty: the value). Signals are blocked meanwhile.
     void showRaw(const QString& raw)
     {
@@ -84,15 +81,6 @@ protected:
             return state;
         static const QRegularExpression numberish{QStringLiteral(R"(^\s*[+-]?[0-9]*[.,]?[0-9]*\s*$)")};
         return numberish.match(text).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
-    }
-    void keyPressEvent(QKeyEvent* event) override
-    {
-        const QString before = this->lineEdit()->text();
-        Base::keyPressEvent(event);
-        const QString typed = event->text();
-        if (onRefusedKey && !typed.isEmpty() && typed.front().isPrint() && this->lineEdit()->text() == before
-            && !(event->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)))
-            onRefusedKey(typed);
     }
 
 private:
@@ -229,10 +217,7 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
         m_double->setRange(m_spec.minFloatExclusive ? lo + 1e-6 : lo, hi);
         m_double->setSingleStep(hi - lo <= 1.0 ? 0.01 : 1.0);
         layout->addWidget(m_double);
-        spin->onRefusedKey = [this](const QString& key) {
-            showTypingProblem(tr("“%1” cannot be typed here: %2 takes %3.").arg(key, qs(m_spec.name), rangeText(m_spec)));
-        };
-        connect(m_double->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, &AttributeEditor::checkTypedNumber);
+        watchEntries(m_double);
         FieldCommit::attach(m_double, [this] {
             if (m_double->hasAcceptableInput()) // not the file's invalid value, as it still reads
                 emitEdited();
@@ -285,9 +270,6 @@ QSpinBox* AttributeEditor::addSpinBox(const QString& objectName)
     spin->setObjectName(objectName);
     spin->setRange(toInt(m_spec.minInt), toInt(m_spec.maxInt));
     spin->setMinimumWidth(spin->fontMetrics().horizontalAdvance(QStringLiteral("0000000")) + 24);
-    spin->onRefusedKey = [this](const QString& key) {
-        showTypingProblem(tr("“%1” cannot be typed here: %2 takes %3.").arg(key, qs(m_spec.name), rangeText(m_spec)));
-    };
     m_row->layout()->addWidget(spin);
     m_spins << spin;
     connect(spin, &QSpinBox::valueChanged, this, [this, spin](int v) {
@@ -298,7 +280,7 @@ QSpinBox* AttributeEditor::addSpinBox(const QString& objectName)
             }
         }
     });
-    connect(spin->findChild<QLineEdit*>(), &QLineEdit::textEdited, this, &AttributeEditor::checkTypedNumber);
+    watchEntries(spin);
     FieldCommit::attach(spin, [this, spin] {
         if (spin->hasAcceptableInput()) // not the file's invalid value, as it still reads
             emitEdited();
@@ -306,22 +288,11 @@ QSpinBox* AttributeEditor::addSpinBox(const QString& objectName)
     return spin;
 }
 
-void AttributeEditor::checkTypedNumber(const QString& text)
+void AttributeEditor::watchEntries(QAbstractSpinBox* field)
 {
-    const QString t = text.trimmed();
-    bool ok = false;
-    const double v = m_spec.type == AttributeType::Float ? QLocale().toDouble(t, &ok) : static_cast<double>(t.toLongLong(&ok));
-    if (!ok) {
-        showTypingProblem(QString()); // still typing ("", "-")
-        return;
-    }
-    bool inside = false;
-    if (m_spec.type == AttributeType::Float)
-        inside = (m_spec.minFloatExclusive ? v > m_spec.minFloat : v >= m_spec.minFloat) && v <= m_spec.maxFloat;
-    else
-        inside = v >= static_cast<double>(m_spec.minInt) && v <= static_cast<double>(m_spec.maxInt);
-    showTypingProblem(inside ? QString()
-                             : tr("“%1” is not allowed: %2 takes %3.").arg(t, qs(m_spec.name), rangeText(m_spec)));
+    auto* note = new EntryNote(field, qs(m_spec.name), rangeText(m_spec));
+    m_entryNotes << note;
+    connect(note, &EntryNote::changed, this, &AttributeEditor::updateNote);
 }
 
 void AttributeEditor::checkTypedList(const QString& text)
@@ -353,13 +324,29 @@ void AttributeEditor::setError(const QString& message)
     updateNote();
 }
 
-QString AttributeEditor::note() const { return m_typingProblem.isEmpty() ? m_error : m_typingProblem; }
+QString AttributeEditor::note() const
+{
+    // What is wrong with what is typed, then what is wrong with the value, then what was put back.
+    if (!m_typingProblem.isEmpty())
+        return m_typingProblem;
+    for (const EntryNote* n : m_entryNotes) {
+        if (n->isProblem())
+            return n->text();
+    }
+    if (!m_error.isEmpty())
+        return m_error;
+    for (const EntryNote* n : m_entryNotes) {
+        if (!n->text().isEmpty())
+            return n->text();
+    }
+    return {};
+}
 
 void AttributeEditor::updateNote()
 {
-    const QString text = note();
-    m_note->setText(text);
-    m_note->setVisible(!text.isEmpty());
+    const bool problem = !m_typingProblem.isEmpty() || !m_error.isEmpty()
+        || std::any_of(m_entryNotes.begin(), m_entryNotes.end(), [](const EntryNote* n) { return n->isProblem(); });
+    EntryNote::show(m_note, note(), problem);
 }
 
 void AttributeEditor::updateEnabled()
@@ -483,6 +470,8 @@ void AttributeEditor::setValue(const nlohmann::json& given)
     }
     }
     m_typingProblem.clear();
+    for (EntryNote* n : m_entryNotes)
+        n->clear();
     updateNote();
     updateEnabled();
     m_updating = false;

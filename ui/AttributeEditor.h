@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+class QAbstractSpinBox;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
@@ -15,6 +16,8 @@ class QLineEdit;
 class QSpinBox;
 
 namespace headroom::ui {
+
+class EntryNote;
 
 /// The editor of one layer attribute, generated from its AttributeSpec: a spin box with the valid
 /// range for an Int; spin boxes with a "same for all" toggle (and the allowed words, such as
@@ -52,7 +55,8 @@ private:
     void updateNote();
     void showTypingProblem(const QString& problem);
     QSpinBox* addSpinBox(const QString& objectName);
-    void checkTypedNumber(const QString& text);
+    /// Explains what a number field refuses (EntryNote), under the field.
+    void watchEntries(QAbstractSpinBox* field);
     void checkTypedList(const QString& text);
 
     AttributeSpec m_spec;
@@ -61,6 +65,7 @@ private:
     QLabel* m_note = nullptr;
     QString m_typingProblem;
     QString m_error;
+    QList<EntryNote*> m_entryNotes;
     QCheckBox* m_auto = nullptr;
     QComboBox* m_mode = nullptr;
     QCheckBox* m_same = nullptr;

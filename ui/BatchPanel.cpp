@@ -4,6 +4,7 @@
 #include "CoreText.h"
 #include "Document.h"
 #include "ElidedLabel.h"
+#include "EntryNote.h"
 #include "FlowLayout.h"
 #include "PlanController.h"
 #include "QtText.h"
@@ -79,6 +80,15 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     m_notes->setFont(small);
     m_notes->setStyleSheet(QStringLiteral("color: palette(placeholder-text);"));
 
+    // Under the batch size: why a typed batch was refused or put back.
+    m_entryLabel = new QLabel(this);
+    m_entryLabel->setObjectName(QStringLiteral("batchNoteLabel"));
+    m_entryLabel->setWordWrap(true);
+    m_entryLabel->hide();
+    auto* entry = new EntryNote(m_spin, tr("the batch size"), tr("whole numbers from %1 up").arg(1));
+    connect(entry, &EntryNote::changed, this, [this, entry] { EntryNote::show(m_entryLabel, entry->text(), entry->isProblem()); });
+    connect(document, &Document::batchChanged, entry, &EntryNote::clear);
+
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     auto* batchLabel = new QLabel(tr("Batch size:"), this);
@@ -92,7 +102,8 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     figures->addWidget(m_maxBatch);
     figures->addWidget(m_total);
     figures->addWidget(m_headroom);
-    grid->addLayout(figures, 1, 0, 1, 4);
+    grid->addWidget(m_entryLabel, 1, 1, 1, 3);
+    grid->addLayout(figures, 2, 0, 1, 4);
     grid->addWidget(m_effective, 3, 0, 1, 4);
     grid->addWidget(m_checkpointing, 4, 0, 1, 4);
     grid->addWidget(m_trainable, 5, 0, 1, 4);

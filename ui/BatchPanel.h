@@ -43,6 +43,7 @@ private:
     QSlider* m_slider;
     QSpinBox* m_spin;
     QPushButton* m_setMax;
+    QLabel* m_entryLabel;
     QLabel* m_total;
     QLabel* m_headroom;
     QLabel* m_maxBatch;

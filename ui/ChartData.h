@@ -1,6 +1,7 @@
 #pragma once
 
-#include "StepChart.h" // report/
+#include "MemorySweep.h" // report/
+#include "StepChart.h"   // report/
 
 #include "headroom/Estimate.h"
 
@@ -23,14 +24,13 @@ struct ChartSetup {
 };
 
 /// What the memory chart draws, worked out by the PlanController from the core's MemoryModel: the
-/// breakdown at sampled batch sizes, the GPU's capacity, and the per-layer activation bars.
-struct ChartData final : ChartSetup {
+/// breakdown at sampled batch sizes over the batch range (report::MemorySweep, as the PDF report's
+/// chart samples it), the GPU's capacity, and the per-layer activation bars.
+struct ChartData final : ChartSetup, report::MemorySweep {
     bool valid = false;
     /// Why there is nothing to draw: the network is empty, or which layer or setting blocks the
     /// estimate (the message itself is shown where it can be fixed).
     QString message;
-    std::vector<std::int64_t> batches;        ///< ascending sample points, first is 1, spaced evenly in log2
-    std::vector<MemoryBreakdown> breakdowns;  ///< core's MemoryModel::at(batch) for each sample
     std::int64_t maxBatch = 0; ///< from the reserved peak where there is a reserved model
     /// What the GPU holds by PyTorch's caching allocator's count (reserved bytes plus the overhead) at
     /// some of the sampled batches: under the GPU's memory where the step fits, what the allocator

@@ -4,14 +4,56 @@
 
 #include <QAreaSeries>
 #include <QChart>
+#include <QChartView>
+#include <QEvent>
+#include <QGraphicsTextItem>
+#include <QTextDocument>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 
 #include <algorithm>
+#include <cmath>
 
 namespace headroom::ui {
 
 namespace {
+
+/// The legend's font for the view's height: the small one on a short chart.
+class LegendFit final : public QObject {
+public:
+    explicit LegendFit(QChartView* view) : QObject(view), m_view{view}
+    {
+        view->installEventFilter(this);
+        view->setMinimumHeight(std::max(160, ComponentStack::legendHeight(smallFont())));
+        apply();
+    }
+
+protected:
+    bool eventFilter(QObject*, QEvent* event) override
+    {
+        if (event->type() == QEvent::Resize || event->type() == QEvent::FontChange)
+            apply();
+        return false;
+    }
+
+private:
+    [[nodiscard]] QFont smallFont() const
+    {
+        QFont small = m_view->font();
+        small.setPointSizeF(small.pointSizeF() * 0.85);
+        return small;
+    }
+    void apply()
+    {
+        const QFont font = m_view->height() < ComponentStack::kShortChart ? smallFont() : m_view->font();
+        if (m_view->chart()->legend()->font() != font)
+            m_view->chart()->legend()->setFont(font);
+    }
+
+    QChartView* m_view;
+};
+
 std::size_t indexOf(Component c)
 {
     return static_cast<std::size_t>(std::find(ComponentStack::kStackOrder.begin(), ComponentStack::kStackOrder.end(), c)
@@ -78,6 +120,29 @@ bool ComponentStack::shows(Component c) const
         return false;
     const auto markers = m_chart->legend()->markers(m_areas[i]);
     return !markers.isEmpty() && markers.front()->isVisible();
+}
+
+} // namespace headroom::ui
+
+namespace headroom::ui {
+
+void ComponentStack::fitLegend(QChartView* view) { new LegendFit(view); }
+
+int ComponentStack::legendHeight(const QFont& font)
+{
+    // Qt Charts sets each entry as a text item a few pixels apart (QLegend's layout): measured the
+    // same way, so a name in a fallback font counts at its real height.
+    constexpr int kEntrySpacing = 6;
+    constexpr int kMargins = 2 * 13 + 2 * 4; // the legend's and the chart's, above and below
+    QGraphicsTextItem text;
+    text.document()->setDocumentMargin(0.5); // as Qt Charts sets its legend's labels
+    text.setFont(font);
+    int height = kMargins;
+    for (const Component c : kStackOrder) {
+        text.setHtml(UiText::component(c).toHtmlEscaped());
+        height += static_cast<int>(std::ceil(text.boundingRect().height())) + kEntrySpacing;
+    }
+    return height;
 }
 
 } // namespace headroom::ui

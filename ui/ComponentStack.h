@@ -12,6 +12,8 @@
 class QAbstractAxis;
 class QAreaSeries;
 class QChart;
+class QChartView;
+class QFont;
 class QLineSeries;
 class QObject;
 
@@ -36,6 +38,16 @@ public:
     [[nodiscard]] QList<QPointF> upperPoints(Component c) const;
     /// True when the component is non-zero somewhere and has a legend entry.
     [[nodiscard]] bool shows(Component c) const;
+
+    /// Keeps the legend of `view`'s chart (on its right) whole: the view is never shorter than every
+    /// component's entry needs in the legend's small font, which a view shorter than kShortChart
+    /// uses. Without it a docked panel squeezed the chart until entries dropped off the legend.
+    static void fitLegend(QChartView* view);
+    /// The height a vertical legend of every component's entry takes in `font`, with the chart's
+    /// margins: each entry is a line of the translated name as Qt Charts lays it out (Chinese and
+    /// Korean names come from a taller fallback font, which the font's own metrics do not show).
+    [[nodiscard]] static int legendHeight(const QFont& font);
+    static constexpr int kShortChart = 300;
 
 private:
     QChart* m_chart;

@@ -6,7 +6,9 @@
 #include <QDialog>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QDoubleSpinBox>
+#include <QFileInfo>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QLineEdit>
@@ -18,14 +20,28 @@ namespace headroom::ui {
 
 DialogProvider::~DialogProvider() = default;
 
+QString DialogProvider::existingFolder(const QString& folder)
+{
+    QString path = folder.isEmpty() ? QDir::homePath() : QDir::cleanPath(QDir(folder).absolutePath());
+    while (!QFileInfo(path).isDir()) {
+        const QString up = QFileInfo(path).path();
+        if (up == path)
+            return QDir::homePath();
+        path = up;
+    }
+    return path;
+}
+
 QString DialogProvider::openFileName(QWidget* parent, const QString& caption, const QString& dir, const QString& filter)
 {
-    return QFileDialog::getOpenFileName(parent, caption, dir, filter);
+    return QFileDialog::getOpenFileName(parent, caption, existingFolder(dir), filter);
 }
 
 QString DialogProvider::saveFileName(QWidget* parent, const QString& caption, const QString& path, const QString& filter)
 {
-    return QFileDialog::getSaveFileName(parent, caption, path, filter);
+    const QFileInfo suggested(path);
+    return QFileDialog::getSaveFileName(parent, caption,
+                                        QDir(existingFolder(suggested.absolutePath())).filePath(suggested.fileName()), filter);
 }
 
 DialogProvider::SaveChoice DialogProvider::askToSave(QWidget* parent, const QString& documentName)

@@ -28,6 +28,10 @@ public:
     DialogProvider& operator=(const DialogProvider&) = delete;
     virtual ~DialogProvider();
 
+    /// `folder` if it exists, else the nearest folder above it that does (else the home folder): a
+    /// file dialog given a folder that does not exist takes its last part for a file name.
+    [[nodiscard]] static QString existingFolder(const QString& folder);
+
     /// An empty string when cancelled.
     [[nodiscard]] virtual QString openFileName(QWidget* parent, const QString& caption, const QString& dir,
                                                const QString& filter);

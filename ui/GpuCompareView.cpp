@@ -22,7 +22,7 @@ GpuCompareView::GpuCompareView(Document* document, std::vector<Gpu> gpus, QWidge
     m_target = new QSpinBox(this);
     m_target->setObjectName(QStringLiteral("compareTargetSpinBox"));
     m_target->setRange(0, std::numeric_limits<int>::max());
-    m_target->setSpecialValueText(tr("The set-up's own"));
+    m_target->setSpecialValueText(tr("Same as the set-up"));
     m_target->setToolTip(tr("Samples per optimizer step the GPU must reach"));
     auto* targetRow = new QHBoxLayout;
     auto* label = new QLabel(tr("&Target effective batch:"), this);
@@ -81,13 +81,19 @@ void GpuCompareView::refresh()
     std::optional<std::int64_t> target;
     if (m_target->value() > 0)
         target = m_target->value();
+    const std::int64_t batch = m_document->plan().setup.batch;
+    if (m_document->network().layers.empty()) {
+        m_model->setRows({}, batch);
+        m_status->setText(tr("The network is empty: add layers to compare GPUs for it."));
+        return;
+    }
     auto rows = compareGpus(m_document->plan(), m_gpus, target);
     if (!rows) {
-        m_model->setRows({});
+        m_model->setRows({}, batch);
         m_status->setText(tr("Cannot compare: %1").arg(qs(rows.error().message)));
         return;
     }
-    m_model->setRows(std::move(rows).value());
+    m_model->setRows(std::move(rows).value(), batch);
     const auto& r = m_model->rows();
     const auto smallest = std::find_if(r.begin(), r.end(), [](const GpuComparison& g) { return g.smallestReachingTarget; });
     if (smallest == r.end()) {

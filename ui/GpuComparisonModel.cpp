@@ -11,10 +11,11 @@ namespace headroom::ui {
 
 GpuComparisonModel::GpuComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void GpuComparisonModel::setRows(std::vector<GpuComparison> rows)
+void GpuComparisonModel::setRows(std::vector<GpuComparison> rows, std::int64_t batch)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    m_batch = batch;
     endResetModel();
 }
 
@@ -52,7 +53,7 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
             return qs(r.throughputError);
         return {};
     case Qt::TextAlignmentRole:
-        return index.column() == GpuColumn || index.column() == FitsColumn
+        return index.column() == GpuColumn || index.column() == FitsColumn || index.column() == ReachesColumn
             ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
             : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::DisplayRole: break;
@@ -61,7 +62,9 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
     switch (static_cast<Column>(index.column())) {
     case GpuColumn: return qs(r.gpu.name);
     case MemoryColumn: return UiText::bytes(r.gpu.memoryBytes);
+    case PeakColumn: return UiText::bytes(r.estimate.peakBytes());
     case FitsColumn: return r.estimate.fits ? tr("yes") : tr("no");
+    case ReachesColumn: return r.reachesTarget ? tr("yes") : tr("no");
     case MaxBatchColumn:
         return r.estimate.maxEffectiveBatch != r.estimate.maxBatch
             ? tr("%1 (effective %2)").arg(r.estimate.maxBatch).arg(r.estimate.maxEffectiveBatch)
@@ -75,15 +78,23 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
 
 QVariant GpuComparisonModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
+    const bool tip = role == Qt::ToolTipRole;
     switch (static_cast<Column>(section)) {
-    case GpuColumn: return tr("GPU");
-    case MemoryColumn: return tr("Memory");
-    case FitsColumn: return tr("Fits");
-    case MaxBatchColumn: return tr("Max batch");
-    case StepColumn: return tr("Step time");
-    case SpeedColumn: return tr("Samples/s");
+    case GpuColumn: return tip ? QVariant() : tr("GPU");
+    case MemoryColumn: return tip ? tr("The GPU's memory") : tr("Memory");
+    case PeakColumn:
+        return tip ? tr("The peak of one training step at the set-up's batch, %1").arg(m_batch)
+                   : tr("Peak (batch %1)").arg(m_batch);
+    case FitsColumn:
+        return tip ? tr("Whether the set-up's batch, %1, fits this GPU").arg(m_batch) : tr("Fits batch %1").arg(m_batch);
+    case MaxBatchColumn: return tip ? tr("The largest micro-batch that fits this GPU") : tr("Max batch");
+    case ReachesColumn:
+        return tip ? tr("Whether the largest batch that fits reaches the target effective batch")
+                   : tr("Reaches target");
+    case StepColumn: return tip ? tr("One optimizer step at the set-up's batch") : tr("Step time");
+    case SpeedColumn: return tip ? tr("Samples per second at the set-up's batch") : tr("Samples/s");
     case ColumnCount: break;
     }
     return {};

@@ -33,8 +33,12 @@ GpuSelector::GpuSelector(QWidget* parent)
             [this](const QString& text) { selectByQuery(text); });
     connect(this, &QComboBox::activated, this, &GpuSelector::onActivated);
     connect(lineEdit(), &QLineEdit::editingFinished, this, [this] {
-        if (lineEdit()->text() != itemText(m_current) && !selectByQuery(lineEdit()->text()))
-            revert();
+        const QString typed = lineEdit()->text();
+        if (typed == itemText(m_current) || selectByQuery(typed))
+            return;
+        revert();
+        if (!typed.trimmed().isEmpty())
+            Q_EMIT notFound(typed.trimmed());
     });
 }
 

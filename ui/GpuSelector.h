@@ -31,6 +31,8 @@ public:
 Q_SIGNALS:
     void gpuSelected(const headroom::Gpu& gpu);
     void customRequested();
+    /// Typed text that names no GPU was put back to the current one.
+    void notFound(const QString& query);
 
 private:
     void onActivated(int index);

@@ -1,12 +1,10 @@
 #include "GuiApp.h"
 
+#include "Language.h"
 #include "MainWindow.h"
 
 #include <QApplication>
 #include <QIcon>
-#include <QLibraryInfo>
-#include <QLocale>
-#include <QTranslator>
 
 namespace headroom::ui {
 
@@ -24,14 +22,10 @@ int runGuiApp(int argc, char** argv, const QString& fileToOpen)
         icon.addFile(QStringLiteral(":/icons/headroom-%1.png").arg(size), QSize(size, size));
     QApplication::setWindowIcon(icon);
 
-    // Qt's own strings (standard buttons, file dialogs), then ours, for the system locale.
-    QTranslator qtTranslator;
-    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qtTranslator);
-    QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("headroom"), QStringLiteral("_"), QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    // Qt's own strings (standard buttons, file dialogs), then ours, in the language chosen in
+    // View > Language or the system's.
+    if (!Language::install(app))
+        qWarning("Qt's own translations are missing (qtbase_*.qm, package qt6-translations-l10n): Qt's dialogs stay in English");
 
     MainWindow window;
     window.show();

@@ -82,11 +82,15 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     connect(repeat, &QAction::triggered, this, [this] { addLayer(QStringLiteral("Repeat")); });
     m_addMenu->setToolTipsVisible(true);
 
+    // Keys a text field needs for itself (Delete; Alt+Up and Alt+Down, which open a combo box) act
+    // only where the layer table has the focus; the others, as the Layer menu shows them, from
+    // anywhere in the window (WindowShortcuts keeps them from the fields).
     const auto makeAction = [this](const QString& text, const QString& name, const QKeySequence& key, auto slot) {
         auto* a = new QAction(text, this);
         a->setObjectName(name);
         a->setShortcut(key);
-        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        a->setShortcutContext(key[0].keyboardModifiers() & Qt::ControlModifier ? Qt::WindowShortcut
+                                                                                : Qt::WidgetWithChildrenShortcut);
         connect(a, &QAction::triggered, this, slot);
         addAction(a);
         return a;

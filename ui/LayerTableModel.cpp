@@ -506,7 +506,10 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
             m_errorPath << std::stoi((*it)[1].str());
     }
 
-    if (m_analysis.error) {
+    if (emptyNetwork()) {
+        m_status = tr("The network is empty: add layers (Add Layer, or Layer > Add Layer) to see how much memory "
+                      "training it takes.");
+    } else if (m_analysis.error) {
         m_status = ErrorText::forUser(*m_analysis.error, [this](const std::string& path) { return nameAt(path); });
     } else {
         std::uint64_t layers = 0;

@@ -3,6 +3,7 @@
 #include "Document.h"
 
 #include "headroom/Analysis.h"
+#include "headroom/EmptyNetwork.h"
 
 #include <QAbstractItemModel>
 
@@ -71,7 +72,12 @@ public:
     [[nodiscard]] std::optional<Error> errorOf(const QModelIndex& index) const;
     /// One line about the whole network: its size, or the first error ("Layer 4 (conv): ...").
     [[nodiscard]] QString statusText() const { return m_status; }
-    [[nodiscard]] bool hasError() const noexcept { return m_analysis.error.has_value(); }
+    /// A blocking error in the network (an empty network is not one: it says so in the status).
+    [[nodiscard]] bool hasError() const noexcept { return m_analysis.error.has_value() && !emptyNetwork(); }
+    [[nodiscard]] bool emptyNetwork() const noexcept
+    {
+        return m_analysis.error && m_analysis.error->message == kEmptyNetworkMessage;
+    }
     /// Where the first error is: a layer's path, or empty when it is not about one layer.
     [[nodiscard]] LayerPath errorPath() const { return m_errorPath; }
     /// The display name of the layer at a spec path, as the Name column shows it.

@@ -14,9 +14,11 @@
 #include "PlanController.h"
 #include "PropertyPanel.h"
 #include "QtText.h"
+#include "ScreenBoundArea.h"
 #include "SetupPanel.h"
 #include "UiText.h"
 #include "WarningBanner.h"
+#include "WindowShortcuts.h"
 
 #include "ReportWriter.h"
 
@@ -33,7 +35,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
-#include <QKeyEvent>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QUrl>
@@ -87,30 +88,6 @@ QString findDocDir()
     return {};
 }
 
-/// Ctrl+Z and Ctrl+Shift+Z undo and redo the document's last change from every widget of the
-/// window: a text field would otherwise claim them for its own text history, which holds nothing
-/// once the field's value is committed.
-class UndoShortcutGuard final : public QObject {
-public:
-    explicit UndoShortcutGuard(QWidget* window) : QObject(window), m_window{window} { qApp->installEventFilter(this); }
-
-protected:
-    bool eventFilter(QObject* watched, QEvent* event) override
-    {
-        if (event->type() != QEvent::ShortcutOverride || !watched->isWidgetType()
-            || static_cast<QWidget*>(watched)->window() != m_window)
-            return false;
-        auto* key = static_cast<QKeyEvent*>(event);
-        if (!key->matches(QKeySequence::Undo) && !key->matches(QKeySequence::Redo))
-            return false;
-        key->ignore(); // not the field's: the window's Undo and Redo actions take it
-        return true;
-    }
-
-private:
-    QWidget* m_window;
-};
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -127,11 +104,11 @@ MainWindow::MainWindow(QWidget* parent)
     connectViews();
     createDocks();
 
-    m_lastDir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    m_lastDir = DialogProvider::existingFolder(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
     if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
         m_resourceDir = qs(*dir);
     m_docDir = findDocDir();
-    new UndoShortcutGuard(this);
+    new WindowShortcuts(this);
     loadCatalog();
     createMenus();
     restoreSettings();
@@ -190,7 +167,9 @@ void MainWindow::layOutViews()
     warnings->setObjectName(QStringLiteral("warningBanner"));
     centralLayout->addWidget(warnings);
     centralLayout->addWidget(mainSplitter, 1);
-    setCentralWidget(central);
+    // Scrolled rather than past the screen: a docked panel or a figure that grows never makes the
+    // window taller than the screen (issue 25 item 3).
+    setCentralWidget(new ScreenBoundArea(central, this));
     connect(m_controller, &PlanController::analysisChanged, warnings, &WarningBanner::setAnalysis);
     warnings->setAnalysis(m_controller->analysis());
 }
@@ -284,10 +263,10 @@ bool MainWindow::loadFile(const QString& path)
     bool imported = isImportedFormat(path);
     Result<Network> network = imported ? loadNetworkFile(ss(path)) : loadModelFile(ss(path));
     if (!network && !imported) {
-        if (auto other = loadNetworkFile(ss(path))) {
-            network = std::move(other);
-            imported = true;
-        }
+        // A Hugging Face config under another name, or what the file was taken for and why not.
+        auto other = loadNetworkFile(ss(path));
+        imported = other.ok();
+        network = std::move(other);
     }
     if (!network) {
         showError(imported ? tr("Cannot import the model") : tr("Cannot open the model"),
@@ -337,7 +316,10 @@ void MainWindow::keepFiguresReadable()
         QWidget* w = right->layout()->itemAt(i)->widget();
         if (w == nullptr || w->isHidden())
             continue;
-        const int needed = w->hasHeightForWidth() ? w->heightForWidth(width) : -1;
+        // The figures' wrapped lines only: the charts' heightForWidth (their Activations page wraps
+        // its caption) is a preferred height, the layer list's, which added itself to the window's
+        // minimum at each estimate while that page showed (issue 25 item 3).
+        const int needed = w != m_chartView && w->hasHeightForWidth() ? w->heightForWidth(width) : -1;
         height += std::max(w->minimumSizeHint().height(), needed) + (i > 0 ? spacing : 0);
     }
     right->setMinimumHeight(height);
@@ -348,7 +330,9 @@ void MainWindow::showError(const QString& title, const QString& message)
     // The core names documentation pages by their place in the source tree: point at the copy a
     // user has.
     QString text = message;
-    static const QRegularExpression page{QStringLiteral(R"(\bdocs/([A-Za-z0-9_.-]+\.md)\b)")};
+    // Only a bare "docs/x.md": one inside a path (the guide's own, in "No application could open
+    // /opt/x/docs/user-guide.md") is a place already.
+    static const QRegularExpression page{QStringLiteral(R"((?<![\w./\\-])docs/([A-Za-z0-9_.-]+\.md)\b)")};
     for (auto m = page.match(text); m.hasMatch();) {
         const QString installed = m_docDir.isEmpty() ? QString() : QDir(m_docDir).filePath(m.captured(1));
         const QString where = QFileInfo::exists(installed) ? QDir::toNativeSeparators(installed)
@@ -365,7 +349,8 @@ void MainWindow::showUserGuide()
     if (guide.isEmpty() || !QFileInfo::exists(guide)) {
         showError(tr("Cannot open the user guide"),
                   tr("The documentation is not installed next to Headroom (it belongs in %1).")
-                      .arg(QDir::toNativeSeparators(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/doc/headroom")))));
+                      .arg(QDir::toNativeSeparators(QDir::cleanPath(
+                          QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/doc/headroom"))))));
         return;
     }
     if (!m_dialogs->openUrl(QUrl::fromLocalFile(guide)))

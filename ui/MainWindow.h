@@ -84,6 +84,7 @@ private:
     void createFileMenu();
     void createEditMenu();
     void createPlanMenu();
+    void createViewMenu();
     void createHelpMenu();
     /// File > Open: asks about unsaved changes, then for the file.
     void askToOpen();

@@ -4,6 +4,7 @@
 #include "DialogProvider.h"
 #include "Document.h"
 #include "FieldCommit.h"
+#include "LanguageMenu.h"
 #include "LayerEditor.h"
 #include "QtText.h"
 
@@ -18,6 +19,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QSettings>
+#include <QStatusBar>
 #include <QUndoStack>
 
 namespace headroom::ui {
@@ -59,6 +61,7 @@ void MainWindow::createMenus()
     layer->addSeparator();
     layer->addActions(m_layerEditor->editActions());
     createPlanMenu();
+    createViewMenu();
     createHelpMenu();
 }
 
@@ -158,6 +161,15 @@ void MainWindow::createPlanMenu()
     m_includePlanAction->setObjectName(QStringLiteral("includePlanInReportAction"));
     m_includePlanAction->setCheckable(true);
     m_includePlanAction->setStatusTip(tr("Exported reports add the Make It Fit table for the panel's goal"));
+}
+
+void MainWindow::createViewMenu()
+{
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->setObjectName(QStringLiteral("viewMenu"));
+    auto* language = new LanguageMenu(view);
+    view->addMenu(language);
+    connect(language, &LanguageMenu::languageChosen, this, [this](const QString& note) { statusBar()->showMessage(note, 15000); });
 }
 
 void MainWindow::createHelpMenu()

@@ -139,6 +139,14 @@ void MakeItFitPanel::planChanged()
 void MakeItFitPanel::findSetups()
 {
     m_stale = false;
+    if (m_document->network().layers.empty()) {
+        // Set-ups of nothing would list the input batch alone ("batch 256, 807 MiB, 0.00 us").
+        m_result = PlannerResult{};
+        m_model->setCandidates({});
+        m_status->setText(tr("The network is empty: add layers to find the set-ups that fit."));
+        m_apply->setEnabled(false);
+        return;
+    }
     auto planned = planSetups(m_document->plan(), goal(), allowances());
     if (planned) {
         m_result = std::move(planned).value();
@@ -159,9 +167,14 @@ void MakeItFitPanel::findSetups()
 void MakeItFitPanel::updateStatus()
 {
     if (!m_result.candidates.empty()) {
-        m_status->setText(tr("Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast "
-                             "with less memory.")
-                              .arg(m_result.candidates.size()));
+        // Which batch the rows run: the goal's, not the set-up's.
+        const PlanGoal g = goal();
+        const QString runs = g.targetBatch ? tr("each at the batch that reaches an effective batch of %1").arg(*g.targetBatch)
+                                           : tr("each at the largest batch that fits");
+        m_status->setText(tr("Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as "
+                             "fast with less memory.")
+                              .arg(m_result.candidates.size())
+                              .arg(runs));
         return;
     }
     if (m_result.closest && m_result.shortfall) {

@@ -48,7 +48,7 @@ double niceCeil(double v)
 }
 
 /// The batch axis runs in log2(batch).
-double axisX(std::int64_t batch) { return std::log2(static_cast<double>(std::max<std::int64_t>(batch, 1))); }
+double axisX(std::int64_t batch) { return report::MemorySweep::axisX(batch); }
 double batchAt(double x) { return std::exp2(x); }
 
 } // namespace
@@ -74,18 +74,7 @@ struct MemoryChartView::Charts {
     QGraphicsRectItem* maxBack = nullptr;
 };
 
-QString MemoryChartView::compactBatch(std::int64_t batch)
-{
-    const auto scaled = [](std::int64_t n, std::int64_t unit, const QString& suffix) {
-        const double v = static_cast<double>(n) / static_cast<double>(unit);
-        return QString::number(v, 'g', 4) + suffix;
-    };
-    if (batch >= (1 << 20))
-        return scaled(batch, 1 << 20, tr("M", "batch-size suffix: 1,048,576"));
-    if (batch >= 1024)
-        return scaled(batch, 1024, tr("k", "batch-size suffix: 1,024"));
-    return QString::number(batch);
-}
+QString MemoryChartView::compactBatch(std::int64_t batch) { return report::MemorySweep::batchLabel(batch); }
 
 MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{std::make_unique<Charts>()}
 {
@@ -118,7 +107,7 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.over = new QAreaSeries(c.overTop, c.capacity);
     c.over->setName(tr("Over budget"));
     c.over->setObjectName(QStringLiteral("overBudgetSeries"));
-    c.over->setColor(QColor(0xe1, 0x57, 0x59, 45));
+    c.over->setColor(ComponentColors::overBudget());
     c.over->setPen(Qt::NoPen);
     attach(c.over);
     // The shading explains itself beside the GPU's labelled line; the legend keeps to the components,
@@ -182,11 +171,9 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     c.memoryView = new QChartView(c.memory);
     c.memoryView->setObjectName(QStringLiteral("memoryChartView"));
     c.memoryView->setRenderHint(QPainter::Antialiasing);
-    // Tall enough for the legend's entries (in the smaller font a short chart uses).
-    QFont small = font();
-    small.setPointSizeF(small.pointSizeF() * 0.85);
-    const int entries = static_cast<int>(kStackOrder.size());
-    c.memoryView->setMinimumSize(300, std::max(160, entries * (QFontMetrics(small).height() + 7) + 24));
+    // Tall enough for the legend's entries, in the smaller font a short chart uses.
+    c.memoryView->setMinimumWidth(300);
+    ComponentStack::fitLegend(c.memoryView);
 
     m_layers = new LayerActivationsView(this);
     m_layers->setObjectName(QStringLiteral("layerActivationsView"));
@@ -219,45 +206,33 @@ MemoryChartView::~MemoryChartView()
     delete m_charts->memoryView;
 }
 
-void MemoryChartView::resizeEvent(QResizeEvent* event)
-{
-    QWidget::resizeEvent(event);
-    // A short chart (a small window) gets a smaller legend, so every component's entry still fits
-    // beside the plot.
-    QFont legendFont = font();
-    if (height() < 300)
-        legendFont.setPointSizeF(legendFont.pointSizeF() * 0.85);
-    m_charts->memory->legend()->setFont(legendFont);
-}
-
 QString MemoryChartView::unitName() const { return m_unit >= kGiB ? QStringLiteral("GiB") : QStringLiteral("MiB"); }
 
 void MemoryChartView::setData(const ChartData& data)
 {
     m_data = data;
-    auto& c = *m_charts;
     m_layers->setLayers(data.layers);
     if (!data.valid) {
         m_message->setText(data.message.isEmpty() ? tr("No estimate") : data.message);
         m_memoryStack->setCurrentWidget(m_message);
         return;
     }
-    m_memoryStack->setCurrentWidget(c.memoryView);
+    m_memoryStack->setCurrentWidget(m_charts->memoryView);
+    m_labelStep = 0; // chosen for the plot's width
+    draw();
+}
 
-    const std::int64_t range = data.batches.back();
-    const double xMax = axisX(range);
-    // Up to a little above the GPU's memory (or the current batch's total, if higher): the part of
-    // the chart where the answer is. Beyond it the stack is cut off, over the shaded region.
-    const auto totalAt = [&](std::int64_t batch) {
-        const auto it = std::lower_bound(data.batches.begin(), data.batches.end(), batch);
-        const std::size_t i = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
-            it - data.batches.begin(), static_cast<std::ptrdiff_t>(data.batches.size()) - 1));
-        return static_cast<double>(data.breakdowns[i].total());
-    };
-    const double top = std::max({static_cast<double>(data.capacityBytes) * 1.2, totalAt(m_batch) * 1.05,
-                                 static_cast<double>(data.breakdowns.front().total()) * 1.05});
+void MemoryChartView::draw()
+{
+    // The range, the samples and the memory axis's reach are report::MemorySweep's, which the PDF
+    // report's chart uses too: the same picture in both places.
+    auto& c = *m_charts;
+    const ChartData& data = m_data;
+    const double xMax = axisX(data.range);
+    const double top = data.topBytes(data.capacityBytes, m_batch);
     m_unit = top >= 2 * kGiB ? kGiB : kMiB;
     const double yMax = niceCeil(top / m_unit);
+    m_drawnTop = top;
 
     QList<double> xs;
     xs.reserve(static_cast<qsizetype>(data.batches.size()));
@@ -269,7 +244,6 @@ void MemoryChartView::setData(const ChartData& data)
     c.capacity->replace(QList<QPointF>{{0.0, capacity}, {xMax, capacity}});
     c.overTop->replace(QList<QPointF>{{0.0, std::max(yMax, capacity)}, {xMax, std::max(yMax, capacity)}});
 
-    m_labelStep = 0; // chosen for the plot's width
     labelBatchAxis();
     c.batchAxis->setRange(0, xMax);
     c.memoryAxis->setRange(0, yMax);
@@ -284,10 +258,10 @@ void MemoryChartView::setData(const ChartData& data)
         reserved.append(QPointF(axisX(data.reservedBatches[i]), static_cast<double>(data.reservedBytes[i]) / m_unit));
     c.reserved->replace(reserved);
     c.reserved->setVisible(!reserved.isEmpty());
-    const bool maxShown = data.maxBatch > 0 && data.maxBatch <= range && data.maxBatch < kMaxBatch;
+    const bool maxShown = data.maxBatch > 0 && data.maxBatch <= data.range && data.maxBatch < kMaxBatch;
     const double maxX = axisX(data.maxBatch);
     c.maxMarker->replace(maxShown ? QList<QPointF>{{maxX, 0.0}, {maxX, yMax}} : QList<QPointF>{});
-    setCurrentBatch(m_batch);
+    placeMarker();
 }
 
 void MemoryChartView::labelBatchAxis()
@@ -297,19 +271,17 @@ void MemoryChartView::labelBatchAxis()
     auto& c = *m_charts;
     if (!m_data.valid || m_data.batches.empty())
         return;
-    const int powers = static_cast<int>(std::lround(axisX(m_data.batches.back())));
     const QFontMetrics fm(c.batchAxis->labelsFont());
     const double labelWidth = fm.horizontalAdvance(QStringLiteral("512k")) + fm.horizontalAdvance(QLatin1Char(' ')) * 2;
     const double width = c.memory->plotArea().width() > 0 ? c.memory->plotArea().width() : 400.0;
-    int step = 1;
-    while (step < 8 && (powers / step + 1) * labelWidth > width)
-        step *= 2;
+    const int step = report::MemorySweep::labelEvery(m_data.range, labelWidth, width);
     if (step == m_labelStep)
         return;
     m_labelStep = step;
     for (const QString& label : c.batchAxis->categoriesLabels())
         c.batchAxis->remove(label);
     c.batchAxis->setStartValue(-1e-6);
+    const int powers = static_cast<int>(std::lround(axisX(m_data.range)));
     for (int p = 0; p <= powers; p += step)
         c.batchAxis->append(compactBatch(std::int64_t{1} << p), p);
 }
@@ -325,8 +297,18 @@ void MemoryChartView::setStepData(const StepChartData& data) { m_step->setData(d
 void MemoryChartView::setCurrentBatch(std::int64_t batch)
 {
     m_batch = batch;
+    // The memory axis follows the batch too (a batch far over the GPU's memory raises it; back
+    // under, it comes down again).
+    if (m_data.valid && m_data.topBytes(m_data.capacityBytes, batch) != m_drawnTop)
+        draw();
+    else
+        placeMarker();
+}
+
+void MemoryChartView::placeMarker()
+{
     auto& c = *m_charts;
-    const double x = axisX(batch);
+    const double x = axisX(m_batch);
     c.marker->replace(QList<QPointF>{{x, 0.0}, {x, c.memoryAxis->max()}});
     updateLabels();
 }

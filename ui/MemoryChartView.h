@@ -75,11 +75,11 @@ public Q_SLOTS:
     void setCurrentBatch(std::int64_t batch);
     void setStepData(const headroom::ui::StepChartData& data);
 
-protected:
-    void resizeEvent(QResizeEvent* event) override;
-
 private:
     struct Charts;
+    /// The axes, the stack and the markers for m_data at m_batch.
+    void draw();
+    void placeMarker();
     void updateLabels();
     void labelBatchAxis();
     [[nodiscard]] QList<QPointF> inBatches(const QList<QPointF>& points) const;
@@ -89,6 +89,7 @@ private:
     std::int64_t m_batch = 1;
     double m_unit = 1024.0 * 1024.0 * 1024.0;
     int m_labelStep = 0; ///< every how many powers of two the batch axis is labelled
+    double m_drawnTop = 0; ///< the memory axis's reach when last drawn (bytes, before rounding)
     QTabWidget* m_tabs;
     LayerActivationsView* m_layers;
     StepChartView* m_step;

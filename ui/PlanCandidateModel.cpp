@@ -91,18 +91,27 @@ QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
 
 QVariant PlanCandidateModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
         return QAbstractTableModel::headerData(section, orientation, role);
+    // Each header says what its column answers; the tooltip says it in full.
+    const bool tip = role == Qt::ToolTipRole;
     switch (static_cast<Column>(section)) {
-    case RankColumn: return tr("#");
-    case ChangesColumn: return tr("What changes");
-    case TrainingColumn: return tr("Training");
-    case BatchColumn: return tr("Batch");
-    case MemoryColumn: return tr("Memory");
-    case MaxBatchColumn: return tr("Max batch");
-    case StepColumn: return tr("Step time");
-    case SpeedColumn: return m_tokens ? tr("Tokens/s per GPU") : tr("Samples/s per GPU");
-    case ParetoColumn: return tr("Pareto");
+    case RankColumn: return tip ? tr("Fastest first") : tr("#");
+    case ChangesColumn: return tip ? tr("What the set-up changes in yours (“As set up”: nothing)") : tr("What changes");
+    case TrainingColumn: return tip ? tr("Whether that changes what training computes") : tr("Training");
+    case BatchColumn:
+        return tip ? tr("The micro-batch (× accumulation steps × GPUs) the set-up runs to reach the goal: the target "
+                        "effective batch, or the largest that fits. Not your set-up's batch.")
+                   : tr("Planned batch");
+    case MemoryColumn: return tip ? tr("The peak per GPU at the planned batch") : tr("Memory");
+    case MaxBatchColumn: return tip ? tr("The largest micro-batch that fits with this set-up") : tr("Max batch");
+    case StepColumn: return tip ? tr("One optimizer step at the planned batch") : tr("Step time");
+    case SpeedColumn:
+        if (tip)
+            return tr("At the planned batch");
+        return m_tokens ? tr("Tokens/s per GPU") : tr("Samples/s per GPU");
+    case ParetoColumn:
+        return tip ? tr("On the Pareto front: no other set-up is as fast with less memory.") : tr("Pareto");
     case ColumnCount: break;
     }
     return {};

@@ -5,15 +5,10 @@
 #include "QtText.h"
 
 #include <algorithm>
-#include <bit>
-#include <cmath>
 
 namespace headroom::ui {
 
 namespace {
-constexpr std::int64_t kMinChartRange = 16;
-constexpr std::int64_t kMaxChartRangeFromMaxBatch = 1 << 20;
-constexpr std::int64_t kChartSamples = 384;
 /// The reserved line takes every this-many-th sample (and the last).
 constexpr std::size_t kReservedStride = 8;
 
@@ -65,9 +60,7 @@ ChartSetup PlanController::chartSetup() const
 
 std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatch)
 {
-    const auto room = [](std::int64_t b) { return b + b / 4; };
-    const std::int64_t wanted = std::max({kMinChartRange, room(batch), room(std::min(maxBatch, kMaxChartRangeFromMaxBatch))});
-    return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(std::min(wanted, kMaxBatch))));
+    return report::MemorySweep::rangeFor(batch, maxBatch);
 }
 
 void PlanController::reanalyze()
@@ -98,15 +91,10 @@ void PlanController::updateBatch()
     // The model was built when the set-up last changed: a tick only reads its envelope.
     reestimateTick();
     updateEstimate();
-    // The sweep depends on the batch only through its range: rebuild when the batch leaves it or
-    // the range has become much too wide.
-    const std::int64_t batch = m_document->plan().setup.batch;
-    if (m_chart.valid && !m_chart.batches.empty()) {
-        const std::int64_t range = m_chart.batches.back();
-        const std::int64_t wanted = chartRange(batch, m_chart.maxBatch);
-        if (batch > range || wanted < range / 2)
-            rebuildChart();
-    }
+    // The sweep depends on the batch only through its range, which follows the batch however it
+    // is set: the same batch always shows the same range.
+    if (m_chart.valid && chartRange(m_document->plan().setup.batch, m_chart.maxBatch) != m_chart.range)
+        rebuildChart();
     updateStepChart();
 }
 
@@ -206,23 +194,8 @@ void PlanController::rebuildChart()
     }
     const MemoryModel& model = *m_result.memory;
     m_chart.maxBatch = m_result.estimate ? m_result.estimate->maxBatch : model.maxBatch(plan.gpu.memoryBytes);
-    // Evenly spaced in log2(batch), as the chart's batch axis is: small batches and the max batch
-    // are drawn with the same care.
-    const std::int64_t range = chartRange(plan.setup.batch, m_chart.maxBatch);
-    const double top = std::log2(static_cast<double>(range));
-    std::int64_t previous = 0;
-    for (std::int64_t i = 0; i <= kChartSamples; ++i) {
-        const auto b = std::clamp<std::int64_t>(
-            std::llround(std::exp2(top * static_cast<double>(i) / static_cast<double>(kChartSamples))), 1, range);
-        if (b == previous)
-            continue;
-        auto at = model.at(b);
-        if (!at)
-            break;
-        m_chart.batches.push_back(b);
-        m_chart.breakdowns.push_back(at.value());
-        previous = b;
-    }
+    // Evenly spaced in log2(batch), as the chart's batch axis is (the report's chart samples alike).
+    static_cast<report::MemorySweep&>(m_chart) = report::MemorySweep::sample(model, chartRange(plan.setup.batch, m_chart.maxBatch));
     m_chart.valid = !m_chart.batches.empty();
     sampleReserved();
     Q_EMIT chartDataChanged(m_chart);

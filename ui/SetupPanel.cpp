@@ -1,6 +1,7 @@
 #include "SetupPanel.h"
 
 #include "Document.h"
+#include "EntryNote.h"
 #include "ErrorText.h"
 #include "FieldCommit.h"
 #include "GpuSelector.h"
@@ -132,7 +133,16 @@ QWidget* SetupPanel::createGpuTab()
 
     auto* form = new QFormLayout(page);
     form->setContentsMargins(0, 6, 0, 0);
-    form->addRow(tr("GPU:"), m_gpu);
+    // Under the GPU: why typed text was not taken (hidden, taking no room, otherwise).
+    m_gpuNote = new QLabel(page);
+    m_gpuNote->setObjectName(QStringLiteral("gpuNoteLabel"));
+    m_gpuNote->setWordWrap(true);
+    m_gpuNote->hide();
+    auto* gpuColumn = new QVBoxLayout;
+    gpuColumn->setSpacing(2);
+    gpuColumn->addWidget(m_gpu);
+    gpuColumn->addWidget(m_gpuNote);
+    form->addRow(tr("GPU:"), gpuColumn);
     form->addRow(tr("Optimizer:"), optimizerRow);
     form->addRow(tr("Implementation:"), m_implementation);
     form->addRow(tr("Precision:"), m_precision);
@@ -184,7 +194,18 @@ void SetupPanel::createGpuFields(QWidget* page)
 
 void SetupPanel::connectGpuTab()
 {
-    connect(m_gpu, &GpuSelector::gpuSelected, this, [this](const Gpu& gpu) { m_document->setGpu(gpu); });
+    connect(m_gpu, &GpuSelector::gpuSelected, this, [this](const Gpu& gpu) {
+        m_gpuNote->hide();
+        m_document->setGpu(gpu);
+    });
+    connect(m_gpu, &GpuSelector::notFound, this, [this](const QString& query) {
+        EntryNote::show(m_gpuNote,
+                        tr("No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, "
+                           "“A100 80GB”), or choose Custom... at the end of the list for your own.")
+                            .arg(query, qs(m_document->plan().gpu.name)),
+                        false);
+    });
+    connect(m_gpu->lineEdit(), &QLineEdit::textEdited, m_gpuNote, &QWidget::hide);
     connect(m_gpu, &GpuSelector::customRequested, this, &SetupPanel::customGpuRequested);
     connect(m_optimizer, &QComboBox::currentIndexChanged, this,
         [this] { m_document->setOptimizer(static_cast<Optimizer>(m_optimizer->currentData().toInt())); });

@@ -72,6 +72,7 @@ private:
     Document* m_document;
     QTabWidget* m_tabs;
     GpuSelector* m_gpu;
+    QLabel* m_gpuNote; ///< why typed text matched no GPU (hidden otherwise)
     QComboBox* m_optimizer;
     QCheckBox* m_eightBit;
     QComboBox* m_implementation;

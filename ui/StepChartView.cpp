@@ -118,7 +118,8 @@ StepChartView::StepChartView(QWidget* parent) : QWidget(parent), m_charts{std::m
     c.view = new QChartView(c.chart);
     c.view->setObjectName(QStringLiteral("stepChartView"));
     c.view->setRenderHint(QPainter::Antialiasing);
-    c.view->setMinimumSize(300, 160);
+    c.view->setMinimumWidth(300);
+    ComponentStack::fitLegend(c.view); // every component's entry, as the memory chart's
 
     m_kindBox = new QComboBox(this);
     m_kindBox->setObjectName(QStringLiteral("stepKindBox"));

@@ -1,5 +1,7 @@
 #include "UiText.h"
 
+#include "PlanText.h" // report/
+
 #include "QtText.h"
 
 #include "headroom/Format.h"
@@ -135,12 +137,8 @@ QString UiText::count(std::uint64_t n) { return qs(formatCount(n)); }
 
 namespace {
 
-/// Three significant digits: 4.12, 41.2, 412.
-QString threeDigits(double v)
-{
-    const int decimals = v >= 100 ? 0 : v >= 10 ? 1 : 2;
-    return QString::number(v, 'f', decimals);
-}
+/// Three significant digits, as the report and the command line round: 4.12, 41.2, 412, 0.598.
+QString threeDigits(double v) { return qs(report::plantext::significant(v, 3)); }
 
 } // namespace
 
@@ -170,17 +168,6 @@ QString UiText::seconds(double s)
     return tr("%1 h").arg(threeDigits(s / 3600));
 }
 
-QString UiText::rate(double perSecond)
-{
-    if (!(perSecond > 0))
-        return QStringLiteral("0");
-    if (perSecond < 1000)
-        return threeDigits(perSecond);
-    if (perSecond < 100000)
-        return count(static_cast<std::uint64_t>(std::llround(perSecond)));
-    if (perSecond < 1e9)
-        return tr("%1 M").arg(threeDigits(perSecond / 1e6));
-    return tr("%1 G").arg(threeDigits(perSecond / 1e9));
-}
+QString UiText::rate(double perSecond) { return qs(report::plantext::formatRate(perSecond)); }
 
 } // namespace headroom::ui

@@ -36,7 +36,7 @@ public:
     [[nodiscard]] static QString flops(double n);
     /// A duration: "850 µs", "412 ms", "3.25 s", "2.1 min".
     [[nodiscard]] static QString seconds(double s);
-    /// A rate with three significant digits: "77.7", "1,240", "19.9 k".
+    /// A rate as the report and the command line write it: "0.598", "77.7", "1,240".
     [[nodiscard]] static QString rate(double perSecond);
 };
 

@@ -69,9 +69,8 @@ std::string hexByte(unsigned char c)
     return std::string{'0', 'x', kDigits[c >> 4], kDigits[c & 0xF]};
 }
 
-/// Text that is not UTF-8 JSON at all: UTF-16 or UTF-32 (with or without a byte-order mark), binary
-/// data, bytes that are not UTF-8. nlohmann would report these as "invalid literal" or "invalid BOM"
-/// and echo the raw bytes.
+} // namespace
+
 std::optional<std::string> notUtf8Text(std::string_view text)
 {
     const auto startsWith = [&](std::string_view prefix) { return text.substr(0, prefix.size()) == prefix; };
@@ -104,6 +103,8 @@ std::optional<std::string> notUtf8Text(std::string_view text)
     }
     return std::nullopt;
 }
+
+namespace {
 
 /// Byte offset of the `ordinal`-th object key (0-based, in document order) of valid JSON text: a key
 /// is a string followed by a colon.

@@ -6,9 +6,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
-#include <system_error>
 #include <string_view>
+#include <system_error>
 
 namespace headroom::detail {
 
@@ -20,6 +21,10 @@ constexpr int kMaxJsonDepth = 200;
 /// symbolic links", "is a symbolic link to X, which does not exist", "permission denied" (prefixed by
 /// the path). Also for the ONNX importer.
 [[nodiscard]] Error unopenablePath(const std::string& path, std::error_code ec);
+/// Why `text` is not UTF-8 text JSON could be (UTF-16 or UTF-32, binary data, bytes that are not
+/// UTF-8), or nothing. nlohmann would report these as "invalid literal" or "invalid BOM" and echo
+/// the raw bytes.
+[[nodiscard]] std::optional<std::string> notUtf8Text(std::string_view text);
 /// Reads a whole file of at most `maxBytes`; errors name the file.
 [[nodiscard]] Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes);
 /// A value as a message shows it: its JSON text, cut to 64 characters with an ellipsis and the full

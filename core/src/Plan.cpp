@@ -1,5 +1,6 @@
 #include "headroom/Plan.h"
 
+#include "headroom/EmptyNetwork.h"
 #include "headroom/HfConfig.h"
 
 #include <utility>
@@ -25,6 +26,16 @@ Plan PlanSettings::appliedTo(Plan plan) const
 
 Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
 {
+    if (plan.network.layers.empty()) {
+        // Only the input batch and the overhead would be left: a step time of nothing, a max batch
+        // of the input alone. Every view of a plan (the GUI, the planner, compare, the report, the
+        // command line) says the network is empty instead.
+        Analysis empty;
+        empty.precision = options.precision;
+        empty.options = options;
+        empty.error = Error{std::string(kEmptyNetworkMessage), "layers"};
+        return empty;
+    }
     if (!plan.sequenceLength)
         return analyze(plan.network, options);
     auto resized = withSequenceLength(plan.network, *plan.sequenceLength);

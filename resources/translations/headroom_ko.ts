@@ -55,8 +55,25 @@ FLOPs</translation>
         <translation>최대 배치 %1</translation>
     </message>
     <message>
-        <source>Batch size</source>
-        <translation>배치 크기</translation>
+        <source>Micro-batch per GPU (log scale)</source>
+        <translation>GPU당 마이크로배치(로그 눈금)</translation>
+    </message>
+    <message>
+        <source>Batch size (log scale)</source>
+        <translation>배치 크기(로그 눈금)</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::MemorySweep</name>
+    <message>
+        <source>M</source>
+        <comment>batch-size suffix: 1,048,576</comment>
+        <translation>M</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <comment>batch-size suffix: 1,024</comment>
+        <translation>k</translation>
     </message>
 </context>
 <context>
@@ -600,10 +617,6 @@ FLOPs</translation>
         <translation>학습</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>배치</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>메모리</translation>
     </message>
@@ -638,6 +651,22 @@ FLOPs</translation>
     <message>
         <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version. The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
         <translation>프레임워크 오버헤드는 PyTorch 캐싱 할당자 밖의 메모리로, 여기서는 %1입니다. 기본값은 GPU의 CUDA 컨텍스트(드라이버 상태와 CUDA, cuBLAS, cuDNN의 커널 이미지)이며 실제 크기는 드라이버와 CUDA 버전에 따라 다릅니다. 할당자의 올림, 캐시된 세그먼트와 단편화, cuBLAS와 cuDNN 작업 공간은 예약 수치에 들어 있으며, 이 수치는 스텝의 할당을 할당자 규칙대로 재생해 얻습니다. GPU 메모리는 제조사가 밝힌 값이며, 디스플레이, 드라이버, 다른 프로세스가 그 일부를 쓸 수 있습니다.</translation>
+    </message>
+    <message>
+        <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
+        <translation> 계획 배치: 각 설정이 목표에 도달하기 위해 실행하는 마이크로 배치(× 누적 스텝 × GPU 수)이며, 현재 설정의 배치가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>계획 배치</translation>
+    </message>
+    <message>
+        <source>The network is empty</source>
+        <translation>네트워크가 비어 있습니다</translation>
+    </message>
+    <message>
+        <source>It has no layers, so there is no training step to estimate. Add layers to see how much memory training it takes, then export the report again.</source>
+        <translation>레이어가 없어 추정할 학습 스텝이 없습니다. 레이어를 추가하면 학습에 드는 메모리를 볼 수 있으니, 그다음 보고서를 다시 내보내세요.</translation>
     </message>
 </context>
 <context>
@@ -913,16 +942,8 @@ FLOPs</translation>
         <translation>허용 값: %1.</translation>
     </message>
     <message>
-        <source>“%1” cannot be typed here: %2 takes %3.</source>
-        <translation>여기에는 “%1”을(를) 입력할 수 없습니다. %2의 허용 값: %3.</translation>
-    </message>
-    <message>
         <source>Leave %1 out of the model file: Headroom uses %2</source>
         <translation>모델 파일에서 %1을(를) 생략합니다 (Headroom이 쓰는 값: %2)</translation>
-    </message>
-    <message>
-        <source>“%1” is not allowed: %2 takes %3.</source>
-        <translation>“%1”은(는) 허용되지 않습니다. %2의 허용 값: %3.</translation>
     </message>
     <message>
         <source>%1 needs at least one size.</source>
@@ -1086,6 +1107,14 @@ FLOPs</translation>
     <message>
         <source>Above the max batch of PyTorch&apos;s reserved memory</source>
         <translation>PyTorch 예약 메모리 기준 최대 배치 초과</translation>
+    </message>
+    <message>
+        <source>the batch size</source>
+        <translation>배치 크기</translation>
+    </message>
+    <message>
+        <source>whole numbers from %1 up</source>
+        <translation>%1 이상의 정수</translation>
     </message>
 </context>
 <context>
@@ -2398,6 +2427,46 @@ FLOPs</translation>
         <source>Why no exact layer models it</source>
         <translation>정확히 표현하는 레이어가 없는 이유</translation>
     </message>
+    <message>
+        <source>torchvision&apos;s AlexNet (torchvision.models.alexnet, the &quot;one weird trick&quot; single-GPU variant of Krizhevsky et al. 2012) for 224x224 ImageNet images: 61,100,840 parameters.</source>
+        <translation>torchvision의 AlexNet(torchvision.models.alexnet, Krizhevsky 외 2012 네트워크의 “one weird trick” 단일 GPU 변형), 224x224 ImageNet 이미지용: 매개변수 61,100,840개.</translation>
+    </message>
+    <message>
+        <source>A BERT-base-style encoder (Devlin et al. 2018; 12 post-norm blocks, d=768, 12 heads, 512 tokens) built from PyTorch TransformerEncoderLayers, ending in a token-level output layer tied to the word embedding, 108,920,634 parameters: unlike Hugging Face&apos;s BertForMaskedLM (109,514,298) it has no token-type embeddings and no MLM transform (dense + GELU + LayerNorm) before the decoder, and like it no pooler.</source>
+        <translation>BERT-base 방식 인코더(Devlin 외 2018, 후처리 정규화 블록 12개, d=768, 헤드 12개, 토큰 512개)로, PyTorch TransformerEncoderLayer로 구성되고 단어 임베딩과 가중치를 공유하는 토큰 단위 출력층으로 끝나며 매개변수는 108,920,634개입니다. Hugging Face의 BertForMaskedLM(109,514,298)과 달리 토큰 유형 임베딩이 없고 디코더 앞의 MLM 변환(dense + GELU + LayerNorm)도 없으며, 그와 마찬가지로 pooler는 없습니다.</translation>
+    </message>
+    <message>
+        <source>A small VGG-style CNN reading 5-character captchas (62 classes per character: digits and both cases) from 180x50 greyscale images, modelled on the network of a well-known Q&amp;A on mini-batch memory (532,752 activations, 19,072,984 parameters, batch 128) whose layers were not published: this natural design has 19,079,462 parameters (0.03% more), its 5 x 62 character outputs forming one 310-way layer.</source>
+        <translation>180x50 흑백 이미지에서 5자리 캡차(문자당 62개 클래스: 숫자와 대소문자)를 읽는 작은 VGG 방식 CNN으로, 미니배치 메모리에 관한 잘 알려진 Q&amp;A의 네트워크(활성값 532,752개, 매개변수 19,072,984개, 배치 128)를 본떴습니다. 그 네트워크의 층 구성은 공개되지 않았으며, 이 자연스러운 설계는 매개변수가 19,079,462개(0.03% 많음)이고 5 x 62개의 문자 출력이 하나의 310갈래 층을 이룹니다.</translation>
+    </message>
+    <message>
+        <source>A GPT-2-small-style decoder (Radford et al. 2019; 12 pre-norm causal blocks, d=768, 12 heads, 1024-token context) built from PyTorch TransformerEncoderLayers with the LM head tied to the token embedding: 124,439,808 parameters, as Hugging Face&apos;s gpt2, with exact GELU in place of GPT-2&apos;s tanh approximation.</source>
+        <translation>GPT-2 small 방식 디코더(Radford 외 2019, 사전 정규화 인과 블록 12개, d=768, 헤드 12개, 1024토큰 문맥)로, PyTorch TransformerEncoderLayer로 구성되고 LM 헤드가 토큰 임베딩과 가중치를 공유합니다. 매개변수는 Hugging Face의 gpt2와 같은 124,439,808개이며, GPT-2의 tanh 근사 대신 정확한 GELU를 씁니다.</translation>
+    </message>
+    <message>
+        <source>LeCun et al.&apos;s 1998 LeNet-5 for 32x32 digit images (MNIST padded), in the common modern form with ReLU and max pooling instead of tanh and subsampling: 61,706 parameters.</source>
+        <translation>LeCun 외의 1998년 LeNet-5로, 32x32 숫자 이미지(패딩한 MNIST)용이며 tanh와 서브샘플링 대신 ReLU와 최대 풀링을 쓰는 흔한 현대식 형태입니다. 매개변수 61,706개.</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s MobileNetV2 (torchvision.models.mobilenet_v2, Sandler et al. 2018, width 1.0) for 224x224 ImageNet images: inverted residual blocks with depthwise 3x3 convs and ReLU6, 3,504,872 parameters.</source>
+        <translation>torchvision의 MobileNetV2(torchvision.models.mobilenet_v2, Sandler 외 2018, 너비 1.0), 224x224 ImageNet 이미지용: 깊이별 3x3 합성곱과 ReLU6로 된 역잔차 블록, 매개변수 3,504,872개.</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s ResNet-18 (torchvision.models.resnet18, He et al. 2015, BasicBlocks [2, 2, 2, 2]) for 224x224 ImageNet images, 11,689,512 parameters; each stage&apos;s first, downsampling block is written out as layerN.0 and its remaining blocks repeat as layerN.rest (torchvision&apos;s layerN.1 onwards).</source>
+        <translation>torchvision의 ResNet-18(torchvision.models.resnet18, He 외 2015, BasicBlock [2, 2, 2, 2]), 224x224 ImageNet 이미지용, 매개변수 11,689,512개. 각 단계의 첫 다운샘플링 블록은 layerN.0으로 따로 쓰고, 나머지 블록은 layerN.rest로 반복합니다(torchvision의 layerN.1부터).</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s ResNet-50 (torchvision.models.resnet50, He et al. 2015, v1.5 Bottlenecks [3, 4, 6, 3] with the stride on the 3x3 conv) for 224x224 ImageNet images, 25,557,032 parameters; each stage&apos;s first, downsampling block is written out as layerN.0 and its remaining blocks repeat as layerN.rest (torchvision&apos;s layerN.1 onwards).</source>
+        <translation>torchvision의 ResNet-50(torchvision.models.resnet50, He 외 2015, 3x3 합성곱에 스트라이드를 둔 v1.5 Bottleneck [3, 4, 6, 3]), 224x224 ImageNet 이미지용, 매개변수 25,557,032개. 각 단계의 첫 다운샘플링 블록은 layerN.0으로 따로 쓰고, 나머지 블록은 layerN.rest로 반복합니다(torchvision의 layerN.1부터).</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
+        <translation>배치 정규화가 없는 torchvision의 VGG-16(torchvision.models.vgg16, Simonyan &amp; Zisserman 2014의 구성 D), 224x224 ImageNet 이미지용: 매개변수 138,357,544개.</translation>
+    </message>
+    <message>
+        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
+        <translation>eager: index_add_를 쓰는 전문가별 루프 (transformers 4.5x 또는 experts_implementation=&quot;eager&quot;); grouped_mm: 가중치의 dtype으로 모든 할당에 대한 그룹 곱 한 번 (CUDA에서 transformers 5의 기본값)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2624,6 +2693,25 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::EntryNote</name>
+    <message>
+        <source>“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.</source>
+        <translation>여기에는 “%1”을(를) 입력할 수 없고 “%2”도 허용되지 않습니다. %3의 허용 값: %4.</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be typed here: %2 takes %3.</source>
+        <translation>여기에는 “%1”을(를) 입력할 수 없습니다. %2의 허용 값: %3.</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed: %2 takes %3.</source>
+        <translation>“%1”은(는) 허용되지 않습니다. %2의 허용 값: %3.</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed, so %2 stays %3.</source>
+        <translation>“%1”은(는) 허용되지 않으므로 %2은(는) %3(으)로 유지됩니다.</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::ErrorText</name>
     <message>
         <source>input %1</source>
@@ -2673,10 +2761,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::GpuCompareView</name>
     <message>
-        <source>The set-up&apos;s own</source>
-        <translation>설정 자체의 값</translation>
-    </message>
-    <message>
         <source>Samples per optimizer step the GPU must reach</source>
         <translation>GPU가 옵티마이저 스텝마다 도달해야 하는 샘플 수</translation>
     </message>
@@ -2695,6 +2779,14 @@ FLOPs</translation>
     <message>
         <source>The smallest GPU that reaches the target: %1.</source>
         <translation>목표에 도달하는 가장 작은 GPU: %1.</translation>
+    </message>
+    <message>
+        <source>Same as the set-up</source>
+        <translation>훈련 설정과 같음</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers to compare GPUs for it.</source>
+        <translation>네트워크가 비어 있습니다. 레이어를 추가해야 GPU를 비교할 수 있습니다.</translation>
     </message>
 </context>
 <context>
@@ -2728,10 +2820,6 @@ FLOPs</translation>
         <translation>메모리</translation>
     </message>
     <message>
-        <source>Fits</source>
-        <translation>들어감</translation>
-    </message>
-    <message>
         <source>Max batch</source>
         <translation>최대 배치</translation>
     </message>
@@ -2742,6 +2830,46 @@ FLOPs</translation>
     <message>
         <source>Samples/s</source>
         <translation>샘플/초</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory</source>
+        <translation>GPU의 메모리</translation>
+    </message>
+    <message>
+        <source>The peak of one training step at the set-up&apos;s batch, %1</source>
+        <translation>현재 설정의 배치 %1에서 학습 스텝 하나의 최대 메모리</translation>
+    </message>
+    <message>
+        <source>Peak (batch %1)</source>
+        <translation>최대 (배치 %1)</translation>
+    </message>
+    <message>
+        <source>Whether the set-up&apos;s batch, %1, fits this GPU</source>
+        <translation>현재 설정의 배치 %1이(가) 이 GPU에 들어가는지</translation>
+    </message>
+    <message>
+        <source>Fits batch %1</source>
+        <translation>배치 %1 들어감</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits this GPU</source>
+        <translation>이 GPU에 들어가는 가장 큰 마이크로 배치</translation>
+    </message>
+    <message>
+        <source>Whether the largest batch that fits reaches the target effective batch</source>
+        <translation>들어가는 가장 큰 배치가 목표 유효 배치에 도달하는지</translation>
+    </message>
+    <message>
+        <source>Reaches target</source>
+        <translation>목표 도달</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the set-up&apos;s batch</source>
+        <translation>현재 설정의 배치에서 옵티마이저 스텝 하나</translation>
+    </message>
+    <message>
+        <source>Samples per second at the set-up&apos;s batch</source>
+        <translation>현재 설정의 배치에서 초당 샘플 수</translation>
     </message>
 </context>
 <context>
@@ -2773,6 +2901,21 @@ FLOPs</translation>
     <message>
         <source>A GPU with a memory size of your choice</source>
         <translation>메모리 크기를 직접 지정하는 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>언어(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Language</source>
+        <translation>시스템 언어</translation>
+    </message>
+    <message>
+        <source>Headroom speaks %1 from its next start.</source>
+        <translation>다음 시작부터 Headroom이 %1로 표시됩니다.</translation>
     </message>
 </context>
 <context>
@@ -2996,6 +3139,10 @@ FLOPs</translation>
     <message>
         <source>Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); checkpoint recomputation is in the summary</source>
         <translation>샘플당 순전파 + 역전파 부동소수점 연산 수 (반복 블록: 모든 반복의 합). 체크포인팅 재계산은 요약에 있습니다</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
+        <translation>네트워크가 비어 있습니다. 레이어를 추가하면(레이어 추가 버튼 또는 레이어 &gt; 레이어 추가) 학습에 드는 메모리를 볼 수 있습니다.</translation>
     </message>
 </context>
 <context>
@@ -3252,6 +3399,10 @@ FLOPs</translation>
         <source>Exported reports add the Make It Fit table for the panel&apos;s goal</source>
         <translation>내보낸 보고서에 패널 목표에 대한 맞춤 설정 찾기 표를 추가</translation>
     </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>보기(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -3312,10 +3463,6 @@ FLOPs</translation>
         <translation>계획할 수 없습니다: %1</translation>
     </message>
     <message>
-        <source>Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
-        <translation>들어가는 설정: %1개, 빠른 순서. ★는 파레토 전선: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없음.</translation>
-    </message>
-    <message>
         <source>Nothing fits. Closest: %1 (%2), but %3.</source>
         <translation>들어가는 설정이 없습니다. 가장 가까운 설정: %1 (%2), 하지만 %3.</translation>
     </message>
@@ -3326,6 +3473,22 @@ FLOPs</translation>
     <message>
         <source>Apply set-up: %1</source>
         <translation>설정 적용: %1</translation>
+    </message>
+    <message>
+        <source>each at the batch that reaches an effective batch of %1</source>
+        <translation>각각 유효 배치 %1에 도달하는 배치로</translation>
+    </message>
+    <message>
+        <source>each at the largest batch that fits</source>
+        <translation>각각 들어가는 가장 큰 배치로</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>들어가는 설정: %1개, 빠른 순서, %2. ★는 파레토 전선: 더 적은 메모리로 같은 속도를 내는 다른 설정이 없습니다.</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers to find the set-ups that fit.</source>
+        <translation>네트워크가 비어 있습니다. 레이어를 추가해야 들어가는 설정을 찾을 수 있습니다.</translation>
     </message>
 </context>
 <context>
@@ -3365,16 +3528,6 @@ FLOPs</translation>
     <message>
         <source>Total: %1 of %2</source>
         <translation>합계: %1 / %2</translation>
-    </message>
-    <message>
-        <source>M</source>
-        <comment>batch-size suffix: 1,048,576</comment>
-        <translation>M</translation>
-    </message>
-    <message>
-        <source>k</source>
-        <comment>batch-size suffix: 1,024</comment>
-        <translation>k</translation>
     </message>
     <message>
         <source>Batch size (log scale)</source>
@@ -3436,10 +3589,6 @@ FLOPs</translation>
         <translation>학습</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>배치</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>메모리</translation>
     </message>
@@ -3462,6 +3611,42 @@ FLOPs</translation>
     <message>
         <source>Pareto</source>
         <translation>파레토</translation>
+    </message>
+    <message>
+        <source>Fastest first</source>
+        <translation>빠른 순서</translation>
+    </message>
+    <message>
+        <source>What the set-up changes in yours (“As set up”: nothing)</source>
+        <translation>이 설정이 현재 설정에서 바꾸는 점 (“현재 설정 그대로”: 없음)</translation>
+    </message>
+    <message>
+        <source>Whether that changes what training computes</source>
+        <translation>그로 인해 학습이 계산하는 내용이 달라지는지</translation>
+    </message>
+    <message>
+        <source>The micro-batch (× accumulation steps × GPUs) the set-up runs to reach the goal: the target effective batch, or the largest that fits. Not your set-up&apos;s batch.</source>
+        <translation>설정이 목표에 도달하기 위해 실행하는 마이크로 배치(× 누적 스텝 × GPU 수): 목표 유효 배치 또는 들어가는 가장 큰 배치. 현재 설정의 배치가 아닙니다.</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>계획 배치</translation>
+    </message>
+    <message>
+        <source>The peak per GPU at the planned batch</source>
+        <translation>계획 배치에서 GPU당 최대 메모리</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits with this set-up</source>
+        <translation>이 설정으로 들어가는 가장 큰 마이크로 배치</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the planned batch</source>
+        <translation>계획 배치에서 옵티마이저 스텝 하나</translation>
+    </message>
+    <message>
+        <source>At the planned batch</source>
+        <translation>계획 배치에서</translation>
     </message>
 </context>
 <context>
@@ -3820,6 +4005,10 @@ FLOPs</translation>
         <source>Memory outside PyTorch&apos;s caching allocator: the CUDA context (its default follows the GPU). 0 leaves all of the GPU&apos;s memory to the allocator.</source>
         <translation>PyTorch 캐싱 할당자 밖의 메모리: CUDA 컨텍스트(기본값은 GPU에 따라 정해짐). 0이면 GPU 메모리 전체를 할당자에 맡깁니다.</translation>
     </message>
+    <message>
+        <source>No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, “A100 80GB”), or choose Custom... at the end of the list for your own.</source>
+        <translation>“%1”과(와) 일치하는 GPU가 없으므로 GPU는 %2(으)로 유지됩니다. 이름이나 별칭의 일부(“4090”, “A100 80GB”)를 입력하거나, 목록 맨 끝의 “사용자 정의...”를 선택해 직접 추가하세요.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -4093,14 +4282,6 @@ FLOPs</translation>
     <message>
         <source>%1 h</source>
         <translation>%1시간</translation>
-    </message>
-    <message>
-        <source>%1 M</source>
-        <translation>%1 M</translation>
-    </message>
-    <message>
-        <source>%1 G</source>
-        <translation>%1 G</translation>
     </message>
     <message>
         <source>Foreach (PyTorch default)</source>

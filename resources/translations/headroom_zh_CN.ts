@@ -55,8 +55,25 @@ FLOPs</translation>
         <translation>最大批大小 %1</translation>
     </message>
     <message>
-        <source>Batch size</source>
-        <translation>批大小</translation>
+        <source>Micro-batch per GPU (log scale)</source>
+        <translation>每 GPU 微批大小（对数刻度）</translation>
+    </message>
+    <message>
+        <source>Batch size (log scale)</source>
+        <translation>批大小（对数刻度）</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::MemorySweep</name>
+    <message>
+        <source>M</source>
+        <comment>batch-size suffix: 1,048,576</comment>
+        <translation>M</translation>
+    </message>
+    <message>
+        <source>k</source>
+        <comment>batch-size suffix: 1,024</comment>
+        <translation>k</translation>
     </message>
 </context>
 <context>
@@ -600,10 +617,6 @@ FLOPs</translation>
         <translation>训练</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>批次</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
@@ -638,6 +651,22 @@ FLOPs</translation>
     <message>
         <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version. The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
         <translation>框架开销是 PyTorch 缓存分配器之外的显存，此处为 %1：默认是该 GPU 的 CUDA 上下文（驱动状态以及 CUDA、cuBLAS 和 cuDNN 的内核映像），其实际大小取决于驱动和 CUDA 版本。分配器的取整、缓存的段和碎片，以及 cuBLAS 和 cuDNN 的工作区，都计入预留值；预留值来自按分配器规则重放训练步的分配。GPU 显存按厂商标称；显示、驱动和其他进程可能占用其中一部分。</translation>
+    </message>
+    <message>
+        <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
+        <translation> 计划批次：每个设置为达到目标所运行的微批次（× 累积步数 × GPU 数），而非当前设置的批次。</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>计划批次</translation>
+    </message>
+    <message>
+        <source>The network is empty</source>
+        <translation>网络为空</translation>
+    </message>
+    <message>
+        <source>It has no layers, so there is no training step to estimate. Add layers to see how much memory training it takes, then export the report again.</source>
+        <translation>它没有层，因此没有可估算的训练步。添加层后即可看到训练所需的显存，然后重新导出报告。</translation>
     </message>
 </context>
 <context>
@@ -913,16 +942,8 @@ FLOPs</translation>
         <translation>允许的值：%1。</translation>
     </message>
     <message>
-        <source>“%1” cannot be typed here: %2 takes %3.</source>
-        <translation>这里不能输入“%1”：%2 接受%3。</translation>
-    </message>
-    <message>
         <source>Leave %1 out of the model file: Headroom uses %2</source>
         <translation>在模型文件中省略 %1（Headroom 取值：%2）</translation>
-    </message>
-    <message>
-        <source>“%1” is not allowed: %2 takes %3.</source>
-        <translation>不允许“%1”：%2 接受%3。</translation>
     </message>
     <message>
         <source>%1 needs at least one size.</source>
@@ -1086,6 +1107,14 @@ FLOPs</translation>
     <message>
         <source>Above the max batch of PyTorch&apos;s reserved memory</source>
         <translation>超过 PyTorch 预留显存所允许的最大批量</translation>
+    </message>
+    <message>
+        <source>the batch size</source>
+        <translation>批大小</translation>
+    </message>
+    <message>
+        <source>whole numbers from %1 up</source>
+        <translation>不小于 %1 的整数</translation>
     </message>
 </context>
 <context>
@@ -2398,6 +2427,46 @@ FLOPs</translation>
         <source>Why no exact layer models it</source>
         <translation>为何没有精确的层可以表示它</translation>
     </message>
+    <message>
+        <source>torchvision&apos;s AlexNet (torchvision.models.alexnet, the &quot;one weird trick&quot; single-GPU variant of Krizhevsky et al. 2012) for 224x224 ImageNet images: 61,100,840 parameters.</source>
+        <translation>torchvision 的 AlexNet（torchvision.models.alexnet，Krizhevsky 等人 2012 年网络的“one weird trick”单 GPU 变体），用于 224x224 的 ImageNet 图像：61,100,840 个参数。</translation>
+    </message>
+    <message>
+        <source>A BERT-base-style encoder (Devlin et al. 2018; 12 post-norm blocks, d=768, 12 heads, 512 tokens) built from PyTorch TransformerEncoderLayers, ending in a token-level output layer tied to the word embedding, 108,920,634 parameters: unlike Hugging Face&apos;s BertForMaskedLM (109,514,298) it has no token-type embeddings and no MLM transform (dense + GELU + LayerNorm) before the decoder, and like it no pooler.</source>
+        <translation>BERT-base 式编码器（Devlin 等人 2018；12 个后归一化块，d=768，12 个注意力头，512 个 token），由 PyTorch TransformerEncoderLayer 构成，最后是与词嵌入共享权重的逐 token 输出层，共 108,920,634 个参数：与 Hugging Face 的 BertForMaskedLM（109,514,298）不同，它没有 token 类型嵌入，解码器前也没有 MLM 变换（dense + GELU + LayerNorm）；与之相同，它没有 pooler。</translation>
+    </message>
+    <message>
+        <source>A small VGG-style CNN reading 5-character captchas (62 classes per character: digits and both cases) from 180x50 greyscale images, modelled on the network of a well-known Q&amp;A on mini-batch memory (532,752 activations, 19,072,984 parameters, batch 128) whose layers were not published: this natural design has 19,079,462 parameters (0.03% more), its 5 x 62 character outputs forming one 310-way layer.</source>
+        <translation>一个小型 VGG 式 CNN，从 180x50 的灰度图像中识别 5 个字符的验证码（每个字符 62 类：数字及大小写字母），仿照一篇关于小批量内存的知名问答中的网络（532,752 个激活值、19,072,984 个参数、批大小 128），该网络的层结构未公开：这一自然的设计有 19,079,462 个参数（多 0.03%），5 x 62 个字符输出合为一个 310 路输出层。</translation>
+    </message>
+    <message>
+        <source>A GPT-2-small-style decoder (Radford et al. 2019; 12 pre-norm causal blocks, d=768, 12 heads, 1024-token context) built from PyTorch TransformerEncoderLayers with the LM head tied to the token embedding: 124,439,808 parameters, as Hugging Face&apos;s gpt2, with exact GELU in place of GPT-2&apos;s tanh approximation.</source>
+        <translation>GPT-2 small 式解码器（Radford 等人 2019；12 个前归一化因果块，d=768，12 个注意力头，1024 个 token 的上下文），由 PyTorch TransformerEncoderLayer 构成，语言模型头与 token 嵌入共享权重：共 124,439,808 个参数，与 Hugging Face 的 gpt2 相同，用精确 GELU 代替 GPT-2 的 tanh 近似。</translation>
+    </message>
+    <message>
+        <source>LeCun et al.&apos;s 1998 LeNet-5 for 32x32 digit images (MNIST padded), in the common modern form with ReLU and max pooling instead of tanh and subsampling: 61,706 parameters.</source>
+        <translation>LeCun 等人 1998 年的 LeNet-5，用于 32x32 的数字图像（填充后的 MNIST），采用常见的现代形式，以 ReLU 和最大池化代替 tanh 和下采样：61,706 个参数。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s MobileNetV2 (torchvision.models.mobilenet_v2, Sandler et al. 2018, width 1.0) for 224x224 ImageNet images: inverted residual blocks with depthwise 3x3 convs and ReLU6, 3,504,872 parameters.</source>
+        <translation>torchvision 的 MobileNetV2（torchvision.models.mobilenet_v2，Sandler 等人 2018，宽度 1.0），用于 224x224 的 ImageNet 图像：由深度 3x3 卷积和 ReLU6 组成的倒残差块，3,504,872 个参数。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s ResNet-18 (torchvision.models.resnet18, He et al. 2015, BasicBlocks [2, 2, 2, 2]) for 224x224 ImageNet images, 11,689,512 parameters; each stage&apos;s first, downsampling block is written out as layerN.0 and its remaining blocks repeat as layerN.rest (torchvision&apos;s layerN.1 onwards).</source>
+        <translation>torchvision 的 ResNet-18（torchvision.models.resnet18，He 等人 2015，BasicBlock [2, 2, 2, 2]），用于 224x224 的 ImageNet 图像，11,689,512 个参数；每个阶段第一个下采样块单独写作 layerN.0，其余的块以 layerN.rest 重复（即 torchvision 的 layerN.1 及之后）。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s ResNet-50 (torchvision.models.resnet50, He et al. 2015, v1.5 Bottlenecks [3, 4, 6, 3] with the stride on the 3x3 conv) for 224x224 ImageNet images, 25,557,032 parameters; each stage&apos;s first, downsampling block is written out as layerN.0 and its remaining blocks repeat as layerN.rest (torchvision&apos;s layerN.1 onwards).</source>
+        <translation>torchvision 的 ResNet-50（torchvision.models.resnet50，He 等人 2015，v1.5 Bottleneck [3, 4, 6, 3]，步幅在 3x3 卷积上），用于 224x224 的 ImageNet 图像，25,557,032 个参数；每个阶段第一个下采样块单独写作 layerN.0，其余的块以 layerN.rest 重复（即 torchvision 的 layerN.1 及之后）。</translation>
+    </message>
+    <message>
+        <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
+        <translation>torchvision 的 VGG-16，不含批归一化（torchvision.models.vgg16，Simonyan 与 Zisserman 2014 的配置 D），用于 224x224 的 ImageNet 图像：138,357,544 个参数。</translation>
+    </message>
+    <message>
+        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
+        <translation>eager：逐个专家循环并使用 index_add_（transformers 4.5x，或 experts_implementation=&quot;eager&quot;）；grouped_mm：以权重的 dtype 对所有分配做一次分组乘积（transformers 5 在 CUDA 上的默认方式）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2624,6 +2693,25 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::EntryNote</name>
+    <message>
+        <source>“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.</source>
+        <translation>这里不能输入“%1”，也不允许“%2”：%3 只接受%4。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be typed here: %2 takes %3.</source>
+        <translation>这里不能输入“%1”：%2 只接受%3。</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed: %2 takes %3.</source>
+        <translation>不允许“%1”：%2 只接受%3。</translation>
+    </message>
+    <message>
+        <source>“%1” is not allowed, so %2 stays %3.</source>
+        <translation>不允许“%1”，因此 %2 仍为 %3。</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::ErrorText</name>
     <message>
         <source>input %1</source>
@@ -2673,10 +2761,6 @@ FLOPs</translation>
 <context>
     <name>headroom::ui::GpuCompareView</name>
     <message>
-        <source>The set-up&apos;s own</source>
-        <translation>设置自身的</translation>
-    </message>
-    <message>
         <source>Samples per optimizer step the GPU must reach</source>
         <translation>GPU 每个优化器步骤必须达到的样本数</translation>
     </message>
@@ -2695,6 +2779,14 @@ FLOPs</translation>
     <message>
         <source>The smallest GPU that reaches the target: %1.</source>
         <translation>达到目标的最小 GPU：%1。</translation>
+    </message>
+    <message>
+        <source>Same as the set-up</source>
+        <translation>与训练设置相同</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers to compare GPUs for it.</source>
+        <translation>网络为空：添加层后才能为它比较 GPU。</translation>
     </message>
 </context>
 <context>
@@ -2728,10 +2820,6 @@ FLOPs</translation>
         <translation>内存</translation>
     </message>
     <message>
-        <source>Fits</source>
-        <translation>能放下</translation>
-    </message>
-    <message>
         <source>Max batch</source>
         <translation>最大批次</translation>
     </message>
@@ -2742,6 +2830,46 @@ FLOPs</translation>
     <message>
         <source>Samples/s</source>
         <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory</source>
+        <translation>GPU 的显存</translation>
+    </message>
+    <message>
+        <source>The peak of one training step at the set-up&apos;s batch, %1</source>
+        <translation>在当前设置的批次 %1 下，一个训练步的峰值</translation>
+    </message>
+    <message>
+        <source>Peak (batch %1)</source>
+        <translation>峰值（批次 %1）</translation>
+    </message>
+    <message>
+        <source>Whether the set-up&apos;s batch, %1, fits this GPU</source>
+        <translation>当前设置的批次 %1 能否放进这块 GPU</translation>
+    </message>
+    <message>
+        <source>Fits batch %1</source>
+        <translation>能放下批次 %1</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits this GPU</source>
+        <translation>这块 GPU 能放下的最大微批次</translation>
+    </message>
+    <message>
+        <source>Whether the largest batch that fits reaches the target effective batch</source>
+        <translation>能放下的最大批次能否达到目标有效批次</translation>
+    </message>
+    <message>
+        <source>Reaches target</source>
+        <translation>达到目标</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the set-up&apos;s batch</source>
+        <translation>当前设置的批次下，一个优化器步</translation>
+    </message>
+    <message>
+        <source>Samples per second at the set-up&apos;s batch</source>
+        <translation>当前设置的批次下，每秒样本数</translation>
     </message>
 </context>
 <context>
@@ -2773,6 +2901,21 @@ FLOPs</translation>
     <message>
         <source>A GPU with a memory size of your choice</source>
         <translation>显存大小由你指定的 GPU</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::LanguageMenu</name>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System Language</source>
+        <translation>跟随系统语言</translation>
+    </message>
+    <message>
+        <source>Headroom speaks %1 from its next start.</source>
+        <translation>下次启动时，Headroom 将使用%1。</translation>
     </message>
 </context>
 <context>
@@ -2996,6 +3139,10 @@ FLOPs</translation>
     <message>
         <source>Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); checkpoint recomputation is in the summary</source>
         <translation>每样本前向加反向的浮点运算次数（重复块：所有重复的合计）；检查点重计算见摘要</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
+        <translation>网络为空：添加层（“添加层”按钮，或“层 &gt; 添加层”）后即可看到训练所需的显存。</translation>
     </message>
 </context>
 <context>
@@ -3252,6 +3399,10 @@ FLOPs</translation>
         <source>Exported reports add the Make It Fit table for the panel&apos;s goal</source>
         <translation>导出的报告附上按面板目标生成的“适配方案”表格</translation>
     </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -3312,10 +3463,6 @@ FLOPs</translation>
         <translation>无法规划：%1</translation>
     </message>
     <message>
-        <source>Set-ups that fit: %1, fastest first. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
-        <translation>能放下的设置：%1 个，按速度从快到慢。★ 标记帕累托前沿：没有其他设置能以更少内存达到同样速度。</translation>
-    </message>
-    <message>
         <source>Nothing fits. Closest: %1 (%2), but %3.</source>
         <translation>没有能放下的设置。最接近的：%1（%2），但%3。</translation>
     </message>
@@ -3326,6 +3473,22 @@ FLOPs</translation>
     <message>
         <source>Apply set-up: %1</source>
         <translation>应用设置：%1</translation>
+    </message>
+    <message>
+        <source>each at the batch that reaches an effective batch of %1</source>
+        <translation>每个都以达到有效批次 %1 的批次运行</translation>
+    </message>
+    <message>
+        <source>each at the largest batch that fits</source>
+        <translation>每个都以能放下的最大批次运行</translation>
+    </message>
+    <message>
+        <source>Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as fast with less memory.</source>
+        <translation>能放下的设置：%1 个，按速度从快到慢，%2。★ 标记帕累托前沿：没有其他设置能以更少内存达到同样速度。</translation>
+    </message>
+    <message>
+        <source>The network is empty: add layers to find the set-ups that fit.</source>
+        <translation>网络为空：添加层后才能找到能放下的设置。</translation>
     </message>
 </context>
 <context>
@@ -3365,16 +3528,6 @@ FLOPs</translation>
     <message>
         <source>Total: %1 of %2</source>
         <translation>合计：%1 / %2</translation>
-    </message>
-    <message>
-        <source>M</source>
-        <comment>batch-size suffix: 1,048,576</comment>
-        <translation>M</translation>
-    </message>
-    <message>
-        <source>k</source>
-        <comment>batch-size suffix: 1,024</comment>
-        <translation>k</translation>
     </message>
     <message>
         <source>Batch size (log scale)</source>
@@ -3436,10 +3589,6 @@ FLOPs</translation>
         <translation>训练</translation>
     </message>
     <message>
-        <source>Batch</source>
-        <translation>批次</translation>
-    </message>
-    <message>
         <source>Memory</source>
         <translation>内存</translation>
     </message>
@@ -3462,6 +3611,42 @@ FLOPs</translation>
     <message>
         <source>Pareto</source>
         <translation>帕累托</translation>
+    </message>
+    <message>
+        <source>Fastest first</source>
+        <translation>按速度从快到慢</translation>
+    </message>
+    <message>
+        <source>What the set-up changes in yours (“As set up”: nothing)</source>
+        <translation>该设置对您的设置所做的改变（“与当前设置相同”：不改变）</translation>
+    </message>
+    <message>
+        <source>Whether that changes what training computes</source>
+        <translation>这是否改变训练的计算结果</translation>
+    </message>
+    <message>
+        <source>The micro-batch (× accumulation steps × GPUs) the set-up runs to reach the goal: the target effective batch, or the largest that fits. Not your set-up&apos;s batch.</source>
+        <translation>该设置为达到目标所运行的微批次（× 累积步数 × GPU 数）：目标有效批次，或能放下的最大批次。不是您当前设置的批次。</translation>
+    </message>
+    <message>
+        <source>Planned batch</source>
+        <translation>计划批次</translation>
+    </message>
+    <message>
+        <source>The peak per GPU at the planned batch</source>
+        <translation>计划批次下每 GPU 的峰值</translation>
+    </message>
+    <message>
+        <source>The largest micro-batch that fits with this set-up</source>
+        <translation>此设置下能放下的最大微批次</translation>
+    </message>
+    <message>
+        <source>One optimizer step at the planned batch</source>
+        <translation>计划批次下的一个优化器步</translation>
+    </message>
+    <message>
+        <source>At the planned batch</source>
+        <translation>在计划批次下</translation>
     </message>
 </context>
 <context>
@@ -3820,6 +4005,10 @@ FLOPs</translation>
         <source>Memory outside PyTorch&apos;s caching allocator: the CUDA context (its default follows the GPU). 0 leaves all of the GPU&apos;s memory to the allocator.</source>
         <translation>PyTorch 缓存分配器之外的显存：CUDA 上下文（默认值随 GPU 而定）。设为 0 则把 GPU 的全部显存留给分配器。</translation>
     </message>
+    <message>
+        <source>No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, “A100 80GB”), or choose Custom... at the end of the list for your own.</source>
+        <translation>没有与“%1”匹配的 GPU，因此 GPU 仍为 %2。请输入名称或别名的一部分（如“4090”、“A100 80GB”），或选择列表末尾的“自定义...”添加自己的 GPU。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -4093,14 +4282,6 @@ FLOPs</translation>
     <message>
         <source>%1 h</source>
         <translation>%1 小时</translation>
-    </message>
-    <message>
-        <source>%1 M</source>
-        <translation>%1 M</translation>
-    </message>
-    <message>
-        <source>%1 G</source>
-        <translation>%1 G</translation>
     </message>
     <message>
         <source>Foreach (PyTorch default)</source>

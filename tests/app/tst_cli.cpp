@@ -480,7 +480,9 @@ void TestCli::errors_data()
     QTest::newRow("UTF-16 file") << QStringList{QStringLiteral("estimate"), QStringLiteral("@utf16")}
                                  << "utf16.json: the file is UTF-16 text; save it as UTF-8";
     QTest::newRow("random bytes") << QStringList{QStringLiteral("estimate"), QStringLiteral("@random")}
-                                  << "random.json: line 1, column 1: not UTF-8 text: byte 0 is 0xEF";
+                                  << "random.json: read as a Headroom model file (its name does not end in .onnx or "
+                                     "config.json), but it cannot be read as JSON: line 1, column 1: not UTF-8 text: "
+                                     "byte 0 is 0xEF";
     QTest::newRow("shape overflow") << QStringList{QStringLiteral("estimate"), QStringLiteral("@overflow")}
                                     << "layers[0] (Conv2d): its output [6, 4294967322, 4294967322] overflows 64-bit "
                                        "sizes";
@@ -1365,7 +1367,7 @@ void TestCli::planTable()
                                QStringLiteral("--gpu"), QStringLiteral("GTX 1080"), QStringLiteral("--target-batch"),
                                QStringLiteral("256")});
     QCOMPARE(r.exitCode, 0);
-    for (const char* fragment : {"Goal             effective batch 256", "Set-up", "Samples/s/GPU", "Pareto",
+    for (const char* fragment : {"Goal             effective batch 256", "What changes", "Samples/s/GPU", "Pareto",
                                  "Each with headroom estimate:", "--gpu 'GeForce GTX 1080'", "--accumulation-steps"})
         QVERIFY2(r.out.contains(QLatin1String(fragment)), fragment);
 }

@@ -3,6 +3,7 @@
 #include "NetworkBuilder.h"
 #include "headroom/Analysis.h"
 #include "headroom/ModelFile.h"
+#include "headroom/NetworkFile.h"
 
 #include <QDir>
 #include <QFile>
@@ -59,6 +60,10 @@ private slots:
     void saveKeepsWhatItReplaces();
     void saveRefusesWhatItMustNotReplace_data();
     void saveRefusesWhatItMustNotReplace();
+
+    // Issue #25 item 8: a file that is no model says what it was taken for and what Headroom opens.
+    void notAModelSaysWhatItWasTakenFor_data();
+    void notAModelSaysWhatItWasTakenFor();
 };
 
 void TestModelFile::issueExampleLoads()
@@ -482,3 +487,61 @@ void TestModelFile::saveRefusesWhatItMustNotReplace()
 
 QTEST_APPLESS_MAIN(TestModelFile)
 #include "tst_modelfile.moc"
+
+void TestModelFile::notAModelSaysWhatItWasTakenFor_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QByteArray>("bytes");
+    QTest::addColumn<QString>("why"); ///< empty: a model with a mistake, whose own error stands
+    QTest::addColumn<QString>("own");
+    // The reasons as the issue's newcomer would need them: nlohmann said "line 1, column 1: syntax
+    // error while parsing value - invalid literal; last read: 'h'" for the first.
+    QTest::newRow("text") << "notes.txt" << QByteArray("hello, this is a note\n")
+                          << "it is not JSON text (a model file starts with \"{\")" << "";
+    QTest::newRow("empty") << "empty.json" << QByteArray(" \n") << "it is empty" << "";
+    QTest::newRow("PNG") << "picture.png" << QByteArray("\x89PNG\r\n\x1A\n", 8)
+                         << "it cannot be read as JSON: line 1, column 1: not UTF-8 text: byte 0 is 0x89, which is not "
+                            "valid UTF-8 (JSON files are UTF-8)"
+                         << "";
+    // UTF-16 text: a model in the wrong encoding, whose own message says what to do.
+    QTest::newRow("UTF-16") << "model.json" << QByteArray("\xFF\xFE{\0}\0", 6) << "" << "the file is UTF-16 text; save it as UTF-8";
+    QTest::newRow("JSON list") << "list.json" << QByteArray("[1, 2, 3]")
+                               << "it holds JSON without the model's \"format\": \"headroom-model\"" << "";
+    QTest::newRow("other JSON") << "package.json" << QByteArray("{\"name\": \"left-pad\"}")
+                                << "it holds JSON without the model's \"format\": \"headroom-model\"" << "";
+    QTest::newRow("other format") << "x.json" << QByteArray("{\"format\": \"keras\"}")
+                                  << "it holds JSON without the model's \"format\": \"headroom-model\"" << "";
+    // A model with a typo: its own located error, no lecture about formats.
+    QTest::newRow("model with a typo") << "model.json"
+                                       << QByteArray("{\n  \"format\": \"headroom-model\",\n  \"version\": 1,,\n}") << ""
+                                       << "line 3, column 16: syntax error while parsing object key - unexpected ','";
+    QTest::newRow("model missing its input") << "model.json" << QByteArray(R"({"format": "headroom-model", "version": 1})")
+                                             << "" << "input is required";
+}
+
+void TestModelFile::notAModelSaysWhatItWasTakenFor()
+{
+    QFETCH(QString, name);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, why);
+    QFETCH(QString, own);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(name);
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+    f.close();
+    const auto n = loadNetworkFile(path.toStdString());
+    QVERIFY(!n.ok());
+    const QString message = QString::fromStdString(n.error().message);
+    if (why.isEmpty()) {
+        QVERIFY2(message.startsWith(path + QStringLiteral(": ") + own), qPrintable(message));
+        QVERIFY2(!message.contains(QStringLiteral("Headroom opens")), qPrintable(message));
+        return;
+    }
+    QCOMPARE(message, path + QStringLiteral(": read as a Headroom model file (its name does not end in .onnx or "
+                                            "config.json), but ")
+                 + why
+                 + QStringLiteral(". Headroom opens Headroom model files (.json), ONNX models (.onnx) and Hugging "
+                                  "Face configs (config.json)"));
+}

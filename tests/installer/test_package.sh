@@ -141,6 +141,8 @@ if [[ -z "$depends" ]]; then
     fail "Depends is empty: dpkg-shlibdeps found no libraries (CPACK_DEBIAN_PACKAGE_SHLIBDEPS)"
 elif ! grep -q 'libqt6' <<<"$depends"; then
     fail "Depends does not mention Qt 6: $depends"
+elif [[ "$gui" == 1 ]] && ! grep -q 'qt6-translations-l10n' <<<"$depends"; then
+    fail "Depends does not name qt6-translations-l10n (Qt's own dialogs in Chinese and Korean): $depends"
 else
     pass "Depends: $depends"
 fi

@@ -739,7 +739,7 @@ void TestReportWriter::koreanUiMakesAKoreanReport()
              { "headroom::report::ReportComposer", "Assumptions and method" },
              { "headroom::report::ReportComposer", "Framework overhead" },
              { "headroom::report::LayerTablePainter", "Output shape" },
-             { "headroom::report::MemoryChartPainter", "Batch size" },
+             { "headroom::report::MemoryChartPainter", "Batch size (log scale)" },
              { "headroom::ui::CoreText", "Optimizer state" },
              { "headroom::ui::CoreText", "Adam" },
          }) {
@@ -748,8 +748,13 @@ void TestReportWriter::koreanUiMakesAKoreanReport()
         QVERIFY2(text.contains(translated), qPrintable(QStringLiteral("\"%1\" missing").arg(translated)));
     }
     for (const char* english : { "Set-up", "Summary", "Memory versus batch size", "Assumptions and method",
-             "Output shape", "Page 1 of", "Generated ", "Fits on the", "Throughput" })
+             "Output shape", "Page 1 of", "Generated ", "Fits on the", "Throughput", "without batch norm" })
         QVERIFY2(!text.contains(QLatin1String(english)), english);
+    // The preset's description too (issue 25 item 11): its translation's first words, before any
+    // line break.
+    const QString description = korean.translate("headroom::ui::CoreText", network->description.c_str());
+    QVERIFY2(!description.isEmpty(), "the VGG-16 preset's description has no Korean translation");
+    QVERIFY2(text.contains(description.left(12)), qPrintable(description.left(12)));
     // Hangul, not boxes: the fonts embedded have the glyphs (their text extracts as Korean).
     const auto hangul = std::count_if(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0xac00 && c.unicode() <= 0xd7a3; });
     QVERIFY2(hangul > 200, qPrintable(QString::number(hangul)));

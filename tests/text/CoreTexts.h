@@ -4,8 +4,10 @@
 // text/CoreText.cpp must list (tests/text) and what the compiled translations must hold (tests/ui).
 #include "headroom/Estimate.h"
 #include "headroom/LayerRegistry.h"
+#include "headroom/ModelFile.h"
 #include "headroom/Optimizer.h"
 #include "headroom/Precision.h"
+#include "headroom/Resources.h"
 #include "headroom/StepTimeline.h"
 #include "headroom/Training.h"
 
@@ -44,6 +46,11 @@ inline std::set<std::string> coreTexts()
         texts.insert(std::string(optimizerImplementationLabel(i)));
     for (const auto p : { StepPhase::Forward, StepPhase::Backward, StepPhase::OptimizerStep })
         texts.insert(std::string(stepPhaseLabel(p)));
+    // The presets' descriptions: the report prints them.
+    for (const auto& preset : listPresets(HEADROOM_TEST_SOURCE_DIR "/resources")) {
+        if (const auto network = loadModelFile(preset.path); network && !network->description.empty())
+            texts.insert(network->description);
+    }
     return texts;
 }
 

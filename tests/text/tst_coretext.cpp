@@ -4,6 +4,8 @@
 #include "CoreTexts.h"
 #include "headroom/Analysis.h"
 #include "headroom/GpuCatalog.h"
+#include "headroom/ModelFile.h"
+#include "headroom/Resources.h"
 #include "headroom/Throughput.h"
 
 #include <QString>
@@ -22,6 +24,7 @@ class TestCoreText : public QObject
 private Q_SLOTS:
     void coreTextsAreListed();
     void throughputCaveatsAreListed();
+    void presetDescriptionsAreListed();
 };
 
 void TestCoreText::coreTextsAreListed()
@@ -38,6 +41,22 @@ void TestCoreText::coreTextsAreListed()
     }
     QVERIFY2(missing.isEmpty(),
         qPrintable(QStringLiteral("add to text/CoreText.cpp:\n  ") + missing.join(QStringLiteral("\n  "))));
+}
+
+void TestCoreText::presetDescriptionsAreListed()
+{
+    // Issue 25 item 11: a report on a preset printed its description in English in a Chinese
+    // report. Every preset's description is listed, so it is offered to the translators.
+    std::set<std::string> listed;
+    for (const char* text : ui::CoreText::known())
+        listed.insert(text);
+    const auto presets = listPresets(HEADROOM_TEST_SOURCE_DIR "/resources");
+    QVERIFY2(presets.size() >= 9, "the presets were not found");
+    for (const auto& preset : presets) {
+        const auto network = loadModelFile(preset.path);
+        QVERIFY2(network.ok(), preset.path.c_str());
+        QVERIFY2(listed.contains(network->description), preset.id.c_str());
+    }
 }
 
 void TestCoreText::throughputCaveatsAreListed()

@@ -10,6 +10,7 @@
 #include "headroom/Network.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QUrl>
@@ -80,12 +81,17 @@ inline GpuCatalog testCatalog()
     return GpuCatalog{{small, big, other}};
 }
 
-/// Keeps tests away from the user's settings.
+/// Keeps tests away from the user's settings, and from each other's: ctest -j runs several test
+/// executables at once, and one that clears the settings (every init()) must not clear another's
+/// mid-test (tst_languagemenu's remembered language). One settings file per executable and scale.
 inline void isolateSettings()
 {
     QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("HeadroomTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("HeadroomTests"));
+    QString name = QFileInfo(QCoreApplication::applicationFilePath()).fileName();
+    if (qEnvironmentVariableIsSet("QT_SCALE_FACTOR"))
+        name += QStringLiteral("-scale-") + qEnvironmentVariable("QT_SCALE_FACTOR");
+    QCoreApplication::setApplicationName(QStringLiteral("HeadroomTests-") + name);
 }
 
 /// Answers the GUI's questions from queues and records what it was told.
@@ -132,10 +138,12 @@ public:
         return g;
     }
 
+    /// False: as a desktop with no application for the URL.
+    bool canOpenUrls = true;
     bool openUrl(const QUrl& url) override
     {
         openedUrls << url;
-        return true;
+        return canOpenUrls;
     }
 
 private:

@@ -310,8 +310,9 @@ void TestAttributeEditor::rejectedTypingIsExplained()
     QVERIFY(note->isVisible());
     QCOMPARE(note->text(), QStringLiteral("“0” is not allowed: out_channels takes whole numbers from 1 up."));
     QTest::keyClick(spin, Qt::Key_Return);
-    QCOMPARE(spin->value(), 64); // kept, and the note still says why
+    QCOMPARE(spin->value(), 64); // kept, and the note says so (issue 25 item 7)
     QVERIFY(note->isVisible());
+    QCOMPARE(note->text(), QStringLiteral("“0” is not allowed, so out_channels stays 64."));
     // A key a number cannot contain is explained too, instead of being dropped silently.
     spin->selectAll();
     QTest::keyClicks(spin, QStringLiteral("x"));

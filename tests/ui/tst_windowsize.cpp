@@ -3,16 +3,26 @@
 // is on screen, and at the smallest size the window allows every label still reads in full.
 #include "Document.h"
 #include "ElidedLabel.h"
+#include "Language.h"
 #include "MainWindow.h"
+#include "MakeItFitPanel.h"
 #include "SetupPanel.h"
 #include "MemoryChartView.h"
 #include "TestSupport.h"
+#include "UiText.h"
 
 #include <QAbstractButton>
+#include <QAction>
 #include <QCheckBox>
+#include <QGraphicsTextItem>
+#include <QGraphicsView>
+#include <QGraphicsWidget>
 #include <QGroupBox>
 #include <QLabel>
+#include <QPushButton>
 #include <QScreen>
+#include <QSpinBox>
+#include <QTabWidget>
 #include <QSettings>
 #include <QTabBar>
 #include <QTest>
@@ -30,6 +40,9 @@ private Q_SLOTS:
     void firstWindowFitsTheScreen();
     void labelsReadAtTheMinimumSize();
     void labelsReadAtTheMinimumSizeWithEveryFigureShown();
+    void applyingAPlanKeepsTheWindowOnTheScreen();
+    void legendsStayWholeWithAPanelDocked_data();
+    void legendsStayWholeWithAPanelDocked();
 };
 
 namespace {
@@ -72,6 +85,32 @@ QStringList clippedTexts(const QWidget& window)
         }
     }
     return clipped;
+}
+
+/// The component names a chart's legend shows but cannot fit: Qt Charts lays entries out past its
+/// legend's bottom and clips them away, silently.
+QStringList cutLegendEntries(QGraphicsView* view)
+{
+    QStringList names;
+    for (const Component c : ComponentColors::kStackOrder)
+        names << UiText::component(c);
+    QStringList cut;
+    for (QGraphicsItem* item : view->scene()->items()) {
+        auto* text = dynamic_cast<QGraphicsTextItem*>(item);
+        if (text == nullptr || !text->isVisible() || !names.contains(text->toPlainText()))
+            continue;
+        const QRectF r = text->sceneBoundingRect();
+        // Inside every widget it sits in (the legend, the chart) and on the view.
+        for (QGraphicsItem* up = text->parentItem(); up != nullptr; up = up->parentItem()) {
+            if (up->isWidget() && !up->sceneBoundingRect().adjusted(-1, -1, 1, 1).contains(r)) {
+                cut << text->toPlainText();
+                break;
+            }
+        }
+        if (!view->mapToScene(view->viewport()->rect()).boundingRect().adjusted(-1, -1, 1, 1).contains(r))
+            cut << text->toPlainText();
+    }
+    return cut;
 }
 
 } // namespace
@@ -170,6 +209,88 @@ void TestWindowSize::labelsReadAtTheMinimumSizeWithEveryFigureShown()
                             .arg(window.minimumSize().height())
                             .arg(available.width())
                             .arg(available.height())));
+}
+
+// Issue 25 item 3: the window grew taller than the screen (920 -> 1131 px on a 1000 px screen)
+// after Apply in Make It Fit with the Activations-per-layer tab showing. The cause: the reserve for
+// wrapped figures added the chart's heightForWidth, a preferred height (the layer list's), which
+// exists only while that page shows; and a docked panel on top of a window at its minimum. Here
+// the same steps at 1600x1000, and at QT_SCALE_FACTOR 1.5 (tst_windowsize_scaled), where the dock
+// alone made the window 778 px tall on a 666 px screen.
+void TestWindowSize::applyingAPlanKeepsTheWindowOnTheScreen()
+{
+    QSettings().clear();
+    MainWindow window;
+    window.show();
+    window.loadDefault(); // VGG-16 on a GTX 1080, batch 32
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const QRect available = window.screen()->availableGeometry();
+    const auto onScreen = [&] {
+        return available.contains(window.frameGeometry()) && window.minimumSize().height() <= available.height();
+    };
+    const auto where = [&] {
+        return QStringLiteral("%1x%2 at %3,%4 (minimum height %5) on %6x%7")
+            .arg(window.frameGeometry().width())
+            .arg(window.frameGeometry().height())
+            .arg(window.frameGeometry().x())
+            .arg(window.frameGeometry().y())
+            .arg(window.minimumSize().height())
+            .arg(available.width())
+            .arg(available.height());
+    };
+    window.findChild<QAction*>(QStringLiteral("makeItFitAction"))->trigger();
+    QTRY_VERIFY(window.makeItFitPanel()->isVisible());
+    QTRY_VERIFY2(onScreen(), qPrintable(where()));
+    window.chartView()->tabs()->setCurrentIndex(2); // Activations per layer
+    window.findChild<QSpinBox*>(QStringLiteral("targetBatchSpinBox"))->setValue(256);
+    auto* apply = window.findChild<QPushButton*>(QStringLiteral("applySetupButton"));
+    QVERIFY(apply->isEnabled());
+    QTest::mouseClick(apply, Qt::LeftButton);
+    QTRY_COMPARE(window.document()->plan().setup.accumulationSteps, std::int64_t{4});
+    QTest::qWait(50); // the reserve for the figures is a queued update
+    QTRY_VERIFY2(onScreen(), qPrintable(where()));
+    // Apply stays where it can be clicked.
+    QVERIFY(available.contains(QRect(apply->mapToGlobal(QPoint(0, 0)), apply->size())));
+}
+
+void TestWindowSize::legendsStayWholeWithAPanelDocked_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("English") << QStringLiteral("en");
+    QTest::newRow("Simplified Chinese") << QStringLiteral("zh_CN");
+    QTest::newRow("Korean") << QStringLiteral("ko");
+}
+
+// Issue 25 item 4: with a Plan panel docked the step chart's legend lost "Activations" and
+// "Transient" in Chinese and Korean (their names come from a taller fallback font), and the memory
+// chart became tiny. Every legend entry shows, in each language, with the panel docked.
+void TestWindowSize::legendsStayWholeWithAPanelDocked()
+{
+    QFETCH(QString, language);
+    QSettings().clear();
+    Language::choose(language);
+    Language::install(*QCoreApplication::instance());
+    {
+        MainWindow window;
+        window.show();
+        window.loadDefault();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.findChild<QAction*>(QStringLiteral("makeItFitAction"))->trigger();
+        QTRY_VERIFY(window.makeItFitPanel()->isVisible());
+        for (int tab : {0, 1}) { // memory vs. batch size, during one step
+            window.chartView()->tabs()->setCurrentIndex(tab);
+            auto* view = qobject_cast<QGraphicsView*>(window.chartView()->tabs()->currentWidget()->findChild<QGraphicsView*>());
+            QVERIFY(view != nullptr);
+            QTRY_VERIFY(view->isVisible());
+            QCoreApplication::processEvents();
+            QVERIFY2(view->height() >= view->minimumHeight() && view->height() >= 160,
+                     qPrintable(QStringLiteral("tab %1: %2 px").arg(tab).arg(view->height())));
+            QTRY_VERIFY2(cutLegendEntries(view).isEmpty(),
+                         qPrintable(QStringLiteral("tab %1 cuts %2").arg(tab).arg(cutLegendEntries(view).join(QStringLiteral(", ")))));
+        }
+    }
+    Language::choose(QString());
+    Language::install(*QCoreApplication::instance());
 }
 
 QTEST_MAIN(TestWindowSize)
