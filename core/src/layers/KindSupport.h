@@ -63,6 +63,13 @@ private:
 
 /// Checks the input rank; the message names what the layer expects ("[C, H, W]").
 [[nodiscard]] std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout);
+/// The batch axis of the [T, features] sequence that LSTM, GRU, MultiheadAttention and
+/// TransformerEncoderLayer read and give (TensorInfo::batchAxis): 1 for a sequence-first [T, B, E]
+/// input when batch_first is false, 0 for a batch-first one (with batch_first false too, which a model
+/// file without the layout has always meant); an error for batch_first with a sequence-first input and
+/// for any other place of the batch axis.
+[[nodiscard]] Result<std::size_t> sequenceBatchAxis(const LayerContext& ctx);
+
 /// Checks an inferred size attribute against the actual size.
 [[nodiscard]] std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
                                                  std::string_view what);
