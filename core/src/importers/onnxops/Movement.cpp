@@ -92,7 +92,7 @@ void slice(MappingContext& ctx, int i)
     std::vector<PendingLayer> layers;
     std::string value = n.input(0);
     for (std::size_t k = 0; k < starts->size(); ++k) {
-        const auto axis = featureAxis(ctx, i, (*axes)[k], *rank, "sliced axis");
+        const auto axis = featureAxis(ctx, i, (*axes)[k], *rank, "sliced axis", ctx.graph().batchAxisOf(n.input(0)));
         if (!axis)
             return;
         if ((*steps)[k] < 1) {

@@ -125,7 +125,7 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         ctx.refuse(i, "it runs only backwards (direction reverse), which no nn." + std::string(op) + " does");
         return;
     }
-    if (!hidden || *hidden < 1 || w->size() != 3 || r->size() != 3 || (*w)[0] != directions || (*w)[1] != gates * *hidden
+    if (!hidden || *hidden < 1 || *hidden > kMaxDimension || w->size() != 3 || r->size() != 3 || (*w)[0] != directions || (*w)[1] != gates * *hidden
         || *r != std::vector<std::int64_t>{directions, gates * *hidden, *hidden}) {
         ctx.reject(i, "its weights W " + joinDims(*w) + " and R " + joinDims(*r) + " do not fit hidden_size "
                           + (hidden ? std::to_string(*hidden) : std::string("(missing)")) + " and direction " + direction);
