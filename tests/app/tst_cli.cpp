@@ -981,7 +981,7 @@ void TestCli::moeImbalance()
     QCOMPARE(balanced["warnings"].size(), std::size_t{1});
     QCOMPARE(balanced["warnings"][0]["layer"].get<std::string>(), std::string("model.layers.0.block_sparse_moe"));
     QVERIFY(balanced["warnings"][0]["message"].get<std::string>().find("assumes transformers 5's grouped_mm") == 0);
-    QCOMPARE(skewed["warnings"][0]["message"], balanced["warnings"][0]["message"]);
+    QCOMPARE(skewed["warnings"][0]["message"].get<std::string>(), balanced["warnings"][0]["message"].get<std::string>());
     QCOMPARE(skewed["per_sample_bytes"]["activations"].get<std::uint64_t>(),
         balanced["per_sample_bytes"]["activations"].get<std::uint64_t>());
     // The largest backward transient is an MoE layer's, all 2 x 128 = 256 assignments at once: chunk's
