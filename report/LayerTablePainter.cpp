@@ -73,7 +73,7 @@ bool isLayer(const LayerRow& row)
 /// As the GUI's layer table shows it: "B x 64 x 112 x 112", with the dtype unless float32.
 QString shapeText(const TensorInfo& info)
 {
-    QString s = qs(info.shape.toBatchedString());
+    QString s = qs(info.shape.toBatchedString(info.batchAxis));
     if (info.dtype != DType::Float32)
         s += QStringLiteral(" (%1)").arg(qs(std::string(dtypeName(info.dtype))));
     return s;

@@ -264,7 +264,7 @@ constexpr std::array kTexts{
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Sharpness"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Step"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The factor r"),
-    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The new order of the axes, counting the batch axis as 0, which stays first: [0, 2, 3, 1] for channels last"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The new order of the axes, counting the batch axis as 0: [0, 2, 3, 1] for channels last, [1, 0, 2] for sequence-first"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The new shape of one sample (no batch axis); -1 keeps an axis"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The new shape of one sample (no batch axis); one -1 is inferred"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "The power (a number)"),

@@ -52,7 +52,7 @@ QString shortDtype(DType t)
 
 QString shapeText(const TensorInfo& info, bool shortType)
 {
-    QString s = qs(info.shape.toBatchedString());
+    QString s = qs(info.shape.toBatchedString(info.batchAxis));
     if (info.dtype != DType::Float32)
         s += QStringLiteral(" (%1)").arg(shortType ? shortDtype(info.dtype) : qs(dtypeName(info.dtype)));
     return s;

@@ -106,10 +106,10 @@ EditRefusal residualRefusal(const Network& network, const AnalysisOptions& optio
         const auto producer = std::find_if(before.rows.begin(), before.rows.end(),
                                            [&](const LayerRow& r) { return r.name == first->inputs.front(); });
         if (producer != before.rows.end())
-            from = producer->output.shape.toBatchedString();
+            from = producer->output.shape.toBatchedString(producer->output.batchAxis);
     }
     if (last != before.rows.end() && last->valid())
-        return {EditRefusal::Reason::ChangesShape, from, last->output.shape.toBatchedString()};
+        return {EditRefusal::Reason::ChangesShape, from, last->output.shape.toBatchedString(last->output.batchAxis)};
     return {EditRefusal::Reason::NotAddable, {}, {}};
 }
 

@@ -21,11 +21,17 @@ std::string Shape::toString() const
     return s + "]";
 }
 
-std::string Shape::toBatchedString() const
+std::string Shape::toBatchedString(std::size_t batchAxis) const
 {
-    std::string s = "B";
-    for (const std::int64_t d : dims)
-        s += " x " + std::to_string(d);
+    std::string s;
+    for (std::size_t i = 0; i <= dims.size(); ++i) {
+        if (i > 0)
+            s += " x ";
+        if (i == batchAxis)
+            s += "B";
+        else
+            s += std::to_string(dims[i < batchAxis ? i : i - 1]);
+    }
     return s;
 }
 

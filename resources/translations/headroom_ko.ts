@@ -2352,8 +2352,8 @@ FLOPs</translation>
         <translation>배율 r</translation>
     </message>
     <message>
-        <source>The new order of the axes, counting the batch axis as 0, which stays first: [0, 2, 3, 1] for channels last</source>
-        <translation>축의 새 순서 (배치 축을 0으로 세며 맨 앞에 그대로 둠): 채널 마지막(channels last)이면 [0, 2, 3, 1]</translation>
+        <source>The new order of the axes, counting the batch axis as 0: [0, 2, 3, 1] for channels last, [1, 0, 2] for sequence-first</source>
+        <translation>축의 새 순서 (배치 축을 0으로 셈): 채널 마지막(channels last)이면 [0, 2, 3, 1], 시퀀스 우선(sequence-first)이면 [1, 0, 2]</translation>
     </message>
     <message>
         <source>The new shape of one sample (no batch axis); -1 keeps an axis</source>

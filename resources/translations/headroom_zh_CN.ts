@@ -2352,8 +2352,8 @@ FLOPs</translation>
         <translation>倍数 r</translation>
     </message>
     <message>
-        <source>The new order of the axes, counting the batch axis as 0, which stays first: [0, 2, 3, 1] for channels last</source>
-        <translation>各轴的新顺序，批次轴计为 0 且保持在最前：通道在后（channels last）为 [0, 2, 3, 1]</translation>
+        <source>The new order of the axes, counting the batch axis as 0: [0, 2, 3, 1] for channels last, [1, 0, 2] for sequence-first</source>
+        <translation>各轴的新顺序，批次轴计为 0：通道在后（channels last）为 [0, 2, 3, 1]，序列在前（sequence-first）为 [1, 0, 2]</translation>
     </message>
     <message>
         <source>The new shape of one sample (no batch axis); -1 keeps an axis</source>

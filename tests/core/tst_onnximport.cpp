@@ -162,14 +162,45 @@ void TestOnnxImport::realNetworksMatchMeasuredPyTorch_data()
     QTest::addColumn<QString>("loss");
     QTest::addColumn<qint64>("params");
     QTest::addColumn<qint64>("activations");
+    QTest::addColumn<bool>("recurrent"); // activations: only what is saved outside the LSTM / GRU calls
     const auto doc = nlohmann::json::parse(readBytes(dataPath("networks.json")));
     for (const auto& [name, e] : doc.at("networks").items()) {
         QVERIFY2(!e.contains("error"), (name + ": " + e.value("error", std::string())).c_str());
-        QTest::newRow(name.c_str()) << QString::fromStdString(e.at("file").get<std::string>())
-                                    << QString::fromStdString(e.at("loss").get<std::string>())
-                                    << e.at("parameters").get<qint64>() << e.at("activation_bytes_per_sample").get<qint64>();
+        const bool recurrent = e.contains("activation_bytes_per_sample_outside_recurrent");
+        QTest::newRow(name.c_str())
+            << QString::fromStdString(e.at("file").get<std::string>())
+            << QString::fromStdString(e.at("loss").get<std::string>()) << e.at("parameters").get<qint64>()
+            << e.at(recurrent ? "activation_bytes_per_sample_outside_recurrent" : "activation_bytes_per_sample").get<qint64>()
+            << recurrent;
     }
 }
+
+namespace {
+
+/// Headroom's side of a recurrent network's comparison (measure_networks.py): torch 1.13's CPU RNNs run
+/// unfused, so the measurement counts only the storages saved outside the nn.LSTM / nn.GRU calls. On
+/// Headroom's side that is every saved byte except what the LSTM / GRU rows keep themselves (cuDNN's
+/// h_0, c_0 and reserve, and the outputs of inner layers, which only the next layer reads), keeping a
+/// recurrent output that a non-recurrent layer reads (the head's saved view of it, which the RNN row
+/// is the first to keep).
+std::uint64_t activationsOutsideRecurrent(const Analysis& a)
+{
+    const auto isRecurrent = [](const LayerRow& r) { return r.type == "LSTM" || r.type == "GRU"; };
+    std::uint64_t bytes = a.activationBytesPerSample;
+    for (const auto& row : a.rows) {
+        if (!isRecurrent(row))
+            continue;
+        bytes -= row.activationBytesPerSample;
+        const bool readOutside = std::any_of(a.rows.begin(), a.rows.end(), [&](const LayerRow& r) {
+            return !isRecurrent(r) && std::find(r.inputs.begin(), r.inputs.end(), row.name) != r.inputs.end();
+        });
+        if (readOutside)
+            bytes += row.output.shape.elements().value() * elementSize(row.output.dtype);
+    }
+    return bytes;
+}
+
+} // namespace
 
 void TestOnnxImport::realNetworksMatchMeasuredPyTorch()
 {
@@ -177,6 +208,7 @@ void TestOnnxImport::realNetworksMatchMeasuredPyTorch()
     QFETCH(QString, loss);
     QFETCH(qint64, params);
     QFETCH(qint64, activations);
+    QFETCH(bool, recurrent);
     // Networks Headroom cannot import exactly yet (docs/onnx-import.md, "The seventeen networks").
     static const std::map<std::string, const char*> kPending{
         {"style_transfer", "imports with every operator mapped and exact parameters, but 41,875,456 activation bytes per "
@@ -191,7 +223,8 @@ void TestOnnxImport::realNetworksMatchMeasuredPyTorch()
         Network net = n.value();
         net.loss = parseLoss(loss.toStdString()).value();
         const Analysis a = analyze(net, Precision::Fp32);
-        const double error = std::abs(static_cast<double>(a.activationBytesPerSample) - static_cast<double>(activations))
+        const std::uint64_t estimated = recurrent ? activationsOutsideRecurrent(a) : a.activationBytesPerSample;
+        const double error = std::abs(static_cast<double>(estimated) - static_cast<double>(activations))
             / static_cast<double>(activations);
         if (!a.valid())
             verdict = a.error->message;
@@ -200,8 +233,10 @@ void TestOnnxImport::realNetworksMatchMeasuredPyTorch()
                 + a.warnings.front().message;
         else if (static_cast<qint64>(a.totalParams) != params)
             verdict = std::to_string(a.totalParams) + " parameters, PyTorch counts " + std::to_string(params);
-        else if (error > 0.01) // within 1 % of what PyTorch keeps (CPU -> CUDA adjusted as measure.py documents)
-            verdict = std::to_string(a.activationBytesPerSample) + " activation bytes per sample, measured "
+        // Within 1 % of what PyTorch keeps (CPU -> CUDA adjusted as measure.py documents); the recurrent
+        // networks' part outside the RNNs exactly.
+        else if (error > 0.01 || (recurrent && estimated != static_cast<std::uint64_t>(activations)))
+            verdict = std::to_string(estimated) + " activation bytes per sample, measured "
                 + std::to_string(activations);
     }
     if (const auto it = kPending.find(QTest::currentDataTag()); it != kPending.end())
@@ -514,6 +549,12 @@ void TestOnnxImport::badInput_data()
                                      << "its output 'y' does not depend on its input 'x'";
     QTest::newRow("batch axis merged") << "batch_merge.onnx"
                                        << "merge_batch (Reshape: it merges the batch axis";
+    // nn.LSTM whose final state h_n feeds the head (make_onnx.py's FinalStateClassifier): the node, why it
+    // has no layer, and why no generic operation can stand in (its Y [T, 1, batch, H] is sequence-first).
+    QTest::newRow("LSTM final state used")
+        << "lstm_final_state.onnx"
+        << "/rnn/LSTM (LSTM: its output '/rnn/LSTM_output_0' [12, 1, batch, 16] has the batch axis at position 2, "
+           "where no generic operation can stand in for it; its final state '/rnn/LSTM_output_1' is used";
     QTest::newRow("shape unknown after inference")
         << "unknown_shape.onnx"
         << "the shape of tensor 'r' (at opaque_reshape, Reshape) is unknown after ONNX shape inference";

@@ -175,8 +175,8 @@ void TestOperatorEditor::addEditSaveReopen()
     QCOMPARE(win.document()->network().layers[2].inputs, (std::vector<std::string>{"conv", "1"}));
 
     // A bad edit shows its error on the row; undo restores it.
-    win.document()->setLayerAttribute({5}, "dims", nlohmann::json::array({1, 0, 2, 3}));
-    QVERIFY(model->index(5, 0).data(LayerTableModel::ErrorRole).toString().contains(QStringLiteral("batch axis")));
+    win.document()->setLayerAttribute({5}, "dims", nlohmann::json::array({0, 1, 1, 3}));
+    QVERIFY(model->index(5, 0).data(LayerTableModel::ErrorRole).toString().contains(QStringLiteral("not a permutation")));
     win.document()->undoStack()->undo();
     QVERIFY(model->index(5, 0).data(LayerTableModel::ErrorRole).toString().isEmpty());
     QVERIFY(evaluate(win.document()->plan()).analysis.valid());

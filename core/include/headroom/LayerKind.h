@@ -22,13 +22,17 @@ namespace headroom {
 struct TensorInfo final {
     Shape shape;
     DType dtype = DType::Float32;
+    /// Where the batch axis is among the whole tensor's rank() + 1 axes: 0 for batch-first tensors,
+    /// 1 for a sequence-first [T, B, E] (an LSTM or MultiheadAttention without batch_first); `shape`
+    /// lists the other axes in order. Memory does not depend on it (batch x shape.elements() either way).
+    std::size_t batchAxis = 0;
     /// False for a batch-first view whose batch axis is not outermost in memory (an LSTM/GRU's
     /// output with batch_first: cuDNN computes [T, B, H] and returns its transpose). Elementwise
     /// layers keep the layout; a layer that reshapes such a tensor copies it.
     bool contiguous = true;
     /// The layout of a strided view whose pattern is known (Permute, Transpose, Slice, Expand): each
-    /// axis's stride in elements, batch axis first (rank + 1 entries; the batch axis is outermost and
-    /// its stride does not depend on the batch size). Empty when `contiguous`, and when the layout is
+    /// axis's stride in elements, in the whole tensor's axis order (rank + 1 entries, the batch axis at
+    /// `batchAxis`; strides of axes outside the batch axis assume Layout.h's probe batch size). Empty when `contiguous`, and when the layout is
     /// not such a view (a batch-first RNN output): then any reshape that merges axes copies.
     std::vector<std::int64_t> strides{};
     friend bool operator==(const TensorInfo&, const TensorInfo&) = default;
@@ -208,6 +212,19 @@ struct LayerOutcome final {
     std::vector<std::string> warnings;
 };
 
+/// How a layer kind treats the position of its inputs' batch axis (TensorInfo::batchAxis).
+enum class BatchAxisUse {
+    /// Needs the batch axis first (convolutions, pooling, BatchNorm, reshapes): the analysis refuses an
+    /// input whose batch axis is elsewhere, naming the layer and the input's layout.
+    First,
+    /// Acts on each position alike or on trailing axes after the batch axis (element-wise ops, Linear,
+    /// LayerNorm, Dropout): the inputs' batch axes must be at the same place counted from the end, and
+    /// the output's is there too; the analysis refuses a batch axis that is the last axis.
+    Kept,
+    /// Reads and sets the batch axis itself (Permute, Select, sequence-first LSTM and attention).
+    Own,
+};
+
 enum class LayerCategory {
     Convolution, Linear, Normalization, Activation, Pooling, Dropout, Shape, Recurrent, Attention,
     Embedding, Merge, Structure,
@@ -224,6 +241,7 @@ public:
     [[nodiscard]] virtual std::string_view summary() const = 0; ///< one line for menus and tooltips
     [[nodiscard]] virtual std::span<const AttributeSpec> attributes() const = 0;
     [[nodiscard]] virtual AutocastPolicy autocast() const { return AutocastPolicy::Passthrough; }
+    [[nodiscard]] virtual BatchAxisUse batchAxisUse() const { return BatchAxisUse::First; }
     [[nodiscard]] virtual std::size_t minInputs() const { return 1; }
     [[nodiscard]] virtual std::size_t maxInputs() const { return 1; }
     /// Infers output, parameters, saved tensors. An error's message describes the problem in the

@@ -17,8 +17,9 @@ struct Shape final {
     [[nodiscard]] Count elements() const noexcept;
     /// "[3, 224, 224]"
     [[nodiscard]] std::string toString() const;
-    /// "B x 3 x 224 x 224": the shape with the batch axis, as a user reads it.
-    [[nodiscard]] std::string toBatchedString() const;
+    /// "B x 3 x 224 x 224": the shape with the batch axis, as a user reads it; with `batchAxis` the
+    /// batch axis at that place among all axes ("16 x B x 32" for a sequence-first tensor).
+    [[nodiscard]] std::string toBatchedString(std::size_t batchAxis = 0) const;
 
     friend bool operator==(const Shape&, const Shape&) = default;
 };

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
 #include <utility>
 
 namespace headroom::analysis {
@@ -65,6 +66,37 @@ std::optional<Error> resolveLayer(
     return error;
 }
 
+/// How far from the last axis the batch axis is (1: it is the last axis).
+std::size_t batchFromEnd(const TensorInfo& t)
+{
+    return t.shape.rank() + 1 - t.batchAxis;
+}
+
+/// TensorInfo::batchAxis against what the kind accepts (LayerKind::batchAxisUse): an error for a moved
+/// batch axis a kind needs first, or inputs whose batch axes do not line up; for a Kept kind the
+/// batch axis's distance from the end that the output keeps (nullopt when every input is batch-first).
+Result<std::optional<std::size_t>> keptBatchAxis(const LayerKind& kind, std::span<const TensorInfo> inputs)
+{
+    const auto moved = std::find_if(inputs.begin(), inputs.end(), [](const auto& t) { return t.batchAxis != 0; });
+    if (moved == inputs.end() || kind.batchAxisUse() == BatchAxisUse::Own)
+        return std::optional<std::size_t>{};
+    const std::string layout = moved->shape.toBatchedString(moved->batchAxis) + " (the batch axis at position "
+        + std::to_string(moved->batchAxis) + ")";
+    if (kind.batchAxisUse() == BatchAxisUse::First)
+        return Error { "needs the batch axis first, but its input is " + layout
+                + "; a Transpose or Permute can bring the batch axis to the front",
+            {} };
+    const std::size_t fromEnd = batchFromEnd(*moved);
+    if (fromEnd == 1)
+        return Error { "acts on the last axis, which is the batch axis of its input " + layout, {} };
+    for (const auto& t : inputs)
+        if (batchFromEnd(t) != fromEnd)
+            return Error { "its inputs have their batch axes at different places: " + layout + " and "
+                    + t.shape.toBatchedString(t.batchAxis),
+                {} };
+    return std::optional<std::size_t>{fromEnd};
+}
+
 /// Attributes, the inputs as autocast casts them, and the kind's inference; an error for invalid
 /// attributes, what the kind rejects, and an output past PyTorch's 64-bit sizes.
 std::optional<Error> inferOutcome(AnalysisState& state, LayerWork& work)
@@ -85,12 +117,25 @@ std::optional<Error> inferOutcome(AnalysisState& state, LayerWork& work)
     const auto& options = state.options;
     const LayerContext ctx { attrs.value(), work.effective, state.precision, options.attention,
         options.moeImbalance };
+    const std::string where = specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"") + "): ";
+    const auto kept = keptBatchAxis(*work.kind, work.effective);
+    if (!kept)
+        return Error { where + kept.error().message, specPath };
     auto outcome = work.kind->infer(ctx);
     if (!outcome)
-        return Error { specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"")
-                + "): " + outcome.error().message,
-            specPath };
+        return Error { where + outcome.error().message, specPath };
     work.outcome = std::move(outcome).value();
+    if (const auto fromEnd = kept.value()) {
+        TensorInfo& out = work.outcome.output;
+        if (*fromEnd > out.shape.rank() + 1)
+            return Error { where + "its output " + out.shape.toString() + " has too few axes to keep the batch axis "
+                    + std::to_string(*fromEnd - 1) + " from the end, where its input has it",
+                specPath };
+        const std::size_t axis = out.shape.rank() + 1 - *fromEnd;
+        if (out.batchAxis != axis && !out.contiguous)
+            out.strides.clear(); // laid out for another batch position: unknown
+        out.batchAxis = axis;
+    }
     // PyTorch's sizes are 64-bit: an output with more elements is an error here, and the layers that
     // read it are blocked rather than computing with it.
     const auto& shape = work.outcome.output.shape;

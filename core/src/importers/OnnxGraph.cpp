@@ -150,6 +150,42 @@ std::optional<std::vector<std::int64_t>> ValueType::perSample() const
     return out;
 }
 
+std::size_t OnnxGraph::batchAxisOf(const std::string& value) const
+{
+    const auto* in = type(m_input);
+    const auto* t = type(value);
+    if (in == nullptr || t == nullptr || !in->hasShape || in->dims.empty() || !t->hasShape
+        || in->dims.front().symbol.empty())
+        return 0;
+    const std::string& batch = in->dims.front().symbol;
+    std::size_t found = 0;
+    std::size_t count = 0;
+    for (std::size_t k = 0; k < t->dims.size(); ++k) {
+        if (t->dims[k].symbol == batch) {
+            found = k;
+            ++count;
+        }
+    }
+    return count == 1 ? found : 0;
+}
+
+std::optional<std::vector<std::int64_t>> OnnxGraph::perSampleOf(const std::string& value) const
+{
+    const auto* t = type(value);
+    if (t == nullptr || !t->hasShape || t->dims.empty())
+        return std::nullopt;
+    const std::size_t batch = batchAxisOf(value);
+    std::vector<std::int64_t> out;
+    for (std::size_t i = 0; i < t->dims.size(); ++i) {
+        if (i == batch)
+            continue;
+        if (!t->dims[i].known())
+            return std::nullopt;
+        out.push_back(*t->dims[i].value);
+    }
+    return out;
+}
+
 std::string cleanText(std::string_view s)
 {
     std::string out;

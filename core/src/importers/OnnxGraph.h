@@ -91,6 +91,11 @@ public:
     /// Dynamic values computed from the input's values, not only from its shape (Shape and Size
     /// read sizes only, so what is computed from them is a shape computation).
     [[nodiscard]] bool carriesData(const std::string& value) const { return m_data.count(value) > 0; }
+    /// Where the batch axis is among `value`'s axes: the one axis that carries the network input's batch
+    /// symbol (a sequence-first [T, batch, E] has it at 1); 0 when none or several do (a fixed batch).
+    [[nodiscard]] std::size_t batchAxisOf(const std::string& value) const;
+    /// The axes of `value` other than its batch axis (batchAxisOf), when each has a known size.
+    [[nodiscard]] std::optional<std::vector<std::int64_t>> perSampleOf(const std::string& value) const;
     /// The node that produces `value`, or -1 for inputs and initializers.
     [[nodiscard]] int producer(const std::string& value) const;
     /// Indices of the nodes that read `value`, in graph order.

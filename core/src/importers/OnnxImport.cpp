@@ -536,12 +536,13 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
             continue;
         const auto& layer = mapping.layers[it->second];
         const auto* t = g.type(layer.outputValue);
-        const auto expected = t ? t->perSample() : std::nullopt;
-        if (expected && *expected != row.output.shape.dims)
+        const auto expected = g.perSampleOf(layer.outputValue);
+        if (expected && (*expected != row.output.shape.dims || g.batchAxisOf(layer.outputValue) != row.output.batchAxis))
             return fail(file,
                 "layer '" + row.name + "' (" + row.type + " from " + nodeLabel(g.graph().node(layer.node))
-                    + ") gives " + row.output.shape.toString() + " per sample but ONNX infers " + describe(*t)
-                    + " for '" + layer.outputValue + "'; the operator has a setting Headroom does not model",
+                    + ") gives " + row.output.shape.toBatchedString(row.output.batchAxis) + " but ONNX infers "
+                    + describe(*t) + " for '" + layer.outputValue
+                    + "'; the operator has a setting Headroom does not model",
                 row.name);
     }
     return net;

@@ -275,8 +275,7 @@ std::optional<std::size_t> MappingContext::rankOf(int i, const std::string& valu
 
 std::optional<std::vector<std::int64_t>> MappingContext::perSampleOf(int i, const std::string& value)
 {
-    const auto* t = m_g.type(value);
-    auto dims = t ? t->perSample() : std::nullopt;
+    auto dims = m_g.perSampleOf(value);
     if (!dims)
         missing(i, value);
     return dims;

@@ -157,6 +157,14 @@ private:
     {
         const auto& g = m_ctx.graph();
         const auto* t = g.type(value);
+        if (t != nullptr && t->hasShape && g.batchAxisOf(value) != 0) {
+            const auto why = m_reasons.find(node);
+            m_ctx.reject(node,
+                "its output '" + value + "' " + describe(*t) + " has the batch axis at position "
+                    + std::to_string(g.batchAxisOf(value)) + ", where no generic operation can stand in for it"
+                    + (why == m_reasons.end() || why->second.empty() ? std::string() : "; " + why->second));
+            return std::nullopt;
+        }
         if (t == nullptr || !t->hasShape || t->elementType == 0 || !t->perSample()) {
             m_ctx.missing(node, value);
             return std::nullopt;

@@ -23,6 +23,7 @@ std::vector<OperatorEntry> builtinOperators()
     addGather(table);
     addArithmetic(table);
     addMovement(table);
+    addRecurrent(table);
     std::sort(table.begin(), table.end(),
         [](const OperatorEntry& a, const OperatorEntry& b) { return std::string_view(a.opType) < b.opType; });
     return table;

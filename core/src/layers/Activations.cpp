@@ -44,6 +44,8 @@ public:
 
     [[nodiscard]] AutocastPolicy autocast() const override { return m_info.autocast; }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Kept; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();
@@ -108,6 +110,9 @@ protected:
         const auto& in = ctx.in();
         if (n == 1)
             return std::nullopt;
+        if (in.batchAxis != 0)
+            return failure("num_parameters " + std::to_string(n) + " reads channels after the batch axis, but its input is "
+                           + layoutText(in));
         if (in.shape.rank() == 0 || in.shape.dims[0] != n)
             return failure("num_parameters " + std::to_string(n) + " must be 1 or the input's channels (its first axis, "
                            + (in.shape.rank() == 0 ? std::string("none") : std::to_string(in.shape.dims[0])) + ")");

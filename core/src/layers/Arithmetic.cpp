@@ -67,9 +67,15 @@ public:
     [[nodiscard]] std::size_t minInputs() const override { return 1; }
     [[nodiscard]] std::size_t maxInputs() const override { return m_op == Op::Add ? kManyInputs : 2; }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Kept; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const Shape learned{ctx.attrs.has("parameter") ? ctx.attrs.integers("parameter") : std::vector<std::int64_t>{}};
+        // A learned tensor broadcasts from the right over the whole tensor: it must not reach the batch axis.
+        if (const auto& in = ctx.in(); in.batchAxis != 0 && learned.rank() > in.shape.rank() - in.batchAxis)
+            return failure("its parameter " + learned.toString() + " would broadcast over the batch axis of "
+                           + layoutText(in));
         auto operands = operandsOf(ctx, learned);
         if (!operands)
             return operands.error();

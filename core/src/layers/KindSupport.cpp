@@ -111,6 +111,21 @@ std::string_view spatialLayout(int spatialDims)
     return spatialDims == 1 ? "[C, L]" : spatialDims == 2 ? "[C, H, W]" : "[C, D, H, W]";
 }
 
+Result<std::size_t> sequenceBatchAxis(const LayerContext& ctx)
+{
+    const auto& in = ctx.in();
+    if (in.batchAxis == 0)
+        return std::size_t{0};
+    const std::string layout = in.shape.toBatchedString(in.batchAxis);
+    if (in.batchAxis != 1 || in.shape.rank() != 2)
+        return failure("reads a sequence [B, T, features] or, with batch_first false, [T, B, features], but its input is "
+                       + layout);
+    if (ctx.attrs.flag("batch_first"))
+        return failure("has batch_first true but its input " + layout
+                       + " is sequence-first; set batch_first to false, or transpose the input to batch-first");
+    return std::size_t{1};
+}
+
 std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout)
 {
     if (input.shape.rank() == rank)

@@ -66,6 +66,13 @@ private:
 /// Refuses an integer or bool input to an operator PyTorch computes only on floating-point tensors;
 /// `why` says why ("PyTorch's max pooling has no integer or bool CUDA kernel").
 [[nodiscard]] std::optional<Error> expectFloatingPoint(const TensorInfo& input, std::string_view why);
+/// The batch axis of the [T, features] sequence that LSTM, GRU, MultiheadAttention and
+/// TransformerEncoderLayer read and give (TensorInfo::batchAxis): 1 for a sequence-first [T, B, E]
+/// input when batch_first is false, 0 for a batch-first one (with batch_first false too, which a model
+/// file without the layout has always meant); an error for batch_first with a sequence-first input and
+/// for any other place of the batch axis.
+[[nodiscard]] Result<std::size_t> sequenceBatchAxis(const LayerContext& ctx);
+
 /// Checks an inferred size attribute against the actual size.
 [[nodiscard]] std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
                                                  std::string_view what);

@@ -31,6 +31,8 @@ public:
 
     [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Float32; }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Kept; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();
@@ -44,6 +46,9 @@ public:
             || !std::equal(normalized.rbegin(), normalized.rend(), dims.rbegin()))
             return failure("normalized_shape " + Shape{normalized}.toString()
                            + " does not match the trailing axes of the input " + in.shape.toString());
+        if (normalized.size() > dims.size() - in.batchAxis)
+            return failure("normalized_shape " + Shape{normalized}.toString() + " would take in the batch axis of "
+                           + layoutText(in));
         const Count normalizedElements = Shape{normalized}.elements();
         const Count rows = Shape{{dims.begin(), dims.end() - static_cast<std::ptrdiff_t>(normalized.size())}}.elements();
 

@@ -8,8 +8,10 @@ namespace headroom::layers {
 
 namespace {
 
-/// Any batch size above 1 decides the same views: the batch axis's stride does not depend on it.
-constexpr std::int64_t kProbeBatch = 2;
+/// The batch size strides are computed with. A batch-first tensor's strides do not depend on it; a
+/// sequence-first one's outer axes do, and a prime far from usual sizes keeps their ratios from
+/// matching a per-sample axis's size by accident (which would make a copy look like a view).
+constexpr std::int64_t kProbeBatch = 1009;
 
 /// Products of sizes and strides saturate instead of overflowing: a tensor that large is reported by
 /// the analysis (its byte count overflows) whatever layout it is given here.
@@ -19,10 +21,10 @@ std::int64_t mul(std::int64_t a, std::int64_t b)
     return __builtin_mul_overflow(a, b, &r) ? std::numeric_limits<std::int64_t>::max() : r;
 }
 
-std::vector<std::int64_t> batched(const Shape& shape)
+std::vector<std::int64_t> batched(const Shape& shape, std::size_t batchAxis = 0)
 {
-    std::vector<std::int64_t> dims{kProbeBatch};
-    dims.insert(dims.end(), shape.dims.begin(), shape.dims.end());
+    std::vector<std::int64_t> dims = shape.dims;
+    dims.insert(dims.begin() + static_cast<std::ptrdiff_t>(std::min(batchAxis, dims.size())), kProbeBatch);
     return dims;
 }
 
@@ -88,9 +90,9 @@ Strides unmergeable(const std::vector<std::int64_t>& sizes)
 
 } // namespace
 
-Strides contiguousStrides(const Shape& shape)
+Strides contiguousStrides(const Shape& shape, std::size_t batchAxis)
 {
-    const auto sizes = batched(shape);
+    const auto sizes = batched(shape, batchAxis);
     Strides strides(sizes.size(), 1);
     for (std::size_t d = sizes.size() - 1; d-- > 0;)
         strides[d] = mul(strides[d + 1], sizes[d + 1]);
@@ -100,30 +102,33 @@ Strides contiguousStrides(const Shape& shape)
 std::optional<Strides> stridesOf(const TensorInfo& t)
 {
     if (t.contiguous)
-        return contiguousStrides(t.shape);
+        return contiguousStrides(t.shape, t.batchAxis);
     if (t.strides.size() == t.shape.rank() + 1)
         return t.strides;
     return std::nullopt;
 }
 
-TensorInfo stridedTensor(Shape shape, DType dtype, Strides strides)
+TensorInfo stridedTensor(Shape shape, DType dtype, Strides strides, std::size_t batchAxis)
 {
     TensorInfo t{std::move(shape), dtype};
-    if (!isRowMajor(batched(t.shape), strides)) {
+    t.batchAxis = batchAxis;
+    if (!isRowMajor(batched(t.shape, batchAxis), strides)) {
         t.contiguous = false;
         t.strides = std::move(strides);
     }
     return t;
 }
 
-TensorInfo contiguousTensor(Shape shape, DType dtype)
+TensorInfo contiguousTensor(Shape shape, DType dtype, std::size_t batchAxis)
 {
-    return TensorInfo{std::move(shape), dtype};
+    TensorInfo t{std::move(shape), dtype};
+    t.batchAxis = batchAxis;
+    return t;
 }
 
 std::optional<Strides> viewStrides(const TensorInfo& t, const std::vector<std::int64_t>& batchedShape)
 {
-    const auto sizes = batched(t.shape);
+    const auto sizes = batched(t.shape, t.batchAxis);
     const auto strides = stridesOf(t);
     return computeStride(sizes, strides ? *strides : unmergeable(sizes), batchedShape);
 }
@@ -154,13 +159,20 @@ bool mergesWithBatchAsView(const TensorInfo& t, std::size_t axes)
 
 bool foldsAsView(const TensorInfo& t)
 {
-    return t.shape.rank() < 2 || mergesWithBatchAsView(t, t.shape.rank() - 1);
+    if (t.batchAxis == 0)
+        return t.shape.rank() < 2 || mergesWithBatchAsView(t, t.shape.rank() - 1);
+    if (t.contiguous)
+        return true;
+    const auto sizes = batched(t.shape, t.batchAxis);
+    const std::vector<std::int64_t> matrix{
+        std::accumulate(sizes.begin(), sizes.end() - 1, std::int64_t{1}, mul), sizes.back()};
+    return viewStrides(t, matrix).has_value();
 }
 
 TensorInfo elementwiseResult(const TensorInfo& like, Shape shape, DType dtype)
 {
     if (like.contiguous || shape != like.shape)
-        return contiguousTensor(std::move(shape), dtype);
+        return contiguousTensor(std::move(shape), dtype, like.batchAxis);
     const auto strides = stridesOf(like);
     if (!strides) {
         TensorInfo out{std::move(shape), dtype};
@@ -168,9 +180,9 @@ TensorInfo elementwiseResult(const TensorInfo& like, Shape shape, DType dtype)
         return out;
     }
     if (std::find(strides->begin(), strides->end(), 0) != strides->end())
-        return contiguousTensor(std::move(shape), dtype);
+        return contiguousTensor(std::move(shape), dtype, like.batchAxis);
     // Dense, innermost axis = the one with the smallest stride (stable for equal strides).
-    const auto sizes = batched(shape);
+    const auto sizes = batched(shape, like.batchAxis);
     std::vector<std::size_t> order(sizes.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
     std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return (*strides)[a] > (*strides)[b]; });
@@ -180,17 +192,23 @@ TensorInfo elementwiseResult(const TensorInfo& like, Shape shape, DType dtype)
         dense[order[i]] = step;
         step = mul(step, sizes[order[i]]);
     }
-    return stridedTensor(std::move(shape), dtype, std::move(dense));
+    return stridedTensor(std::move(shape), dtype, std::move(dense), like.batchAxis);
 }
 
-std::optional<std::size_t> featureAxis(std::int64_t dim, std::size_t rank)
+std::optional<std::size_t> featureAxis(std::int64_t dim, std::size_t rank, std::size_t batchAxis)
 {
     const auto batchedRank = static_cast<std::int64_t>(rank) + 1;
     if (dim < 0)
         dim += batchedRank;
-    if (dim < 1 || dim >= batchedRank)
+    const auto batch = static_cast<std::int64_t>(batchAxis);
+    if (dim < 0 || dim >= batchedRank || dim == batch)
         return std::nullopt;
-    return static_cast<std::size_t>(dim - 1);
+    return static_cast<std::size_t>(dim < batch ? dim : dim - 1);
+}
+
+std::string layoutText(const TensorInfo& t)
+{
+    return t.shape.toBatchedString(t.batchAxis) + " (the batch axis at position " + std::to_string(t.batchAxis) + ")";
 }
 
 } // namespace headroom::layers

@@ -18,6 +18,8 @@ public:
 
     [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::LowerPrecision; }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Kept; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();

@@ -37,6 +37,7 @@ public:
     }
 
     [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Custom; }
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
@@ -46,6 +47,9 @@ public:
                 + " (token ids go through an Embedding first)");
         if (auto e = expectRank(in, 2, "[T, E] (sequence, embedding)"))
             return *e;
+        const auto batchAxis = sequenceBatchAxis(ctx);
+        if (!batchAxis)
+            return batchAxis.error();
         const std::int64_t embed = in.shape.dims[1];
         if (auto e = checkInferred(ctx.attrs, "embed_dim", embed, "features (its last axis)"))
             return *e;
@@ -75,6 +79,7 @@ public:
         const OpTrace::Tensor out = selfAttention(trace, trace.input(), options);
         LayerOutcome o;
         o.output = TensorInfo{in.shape, out.dtype};
+        o.output.batchAxis = batchAxis.value();
         o.params = selfAttentionParameters(options, ctx.attrs.flag("bias"));
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);

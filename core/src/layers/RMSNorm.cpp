@@ -68,6 +68,8 @@ public:
 
     [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Custom; }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Kept; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();

@@ -62,6 +62,7 @@ public:
     }
 
     [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Custom; }
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
@@ -71,6 +72,9 @@ public:
                 + " (token ids go through an Embedding first)");
         if (auto e = expectRank(in, 2, "[T, input_size] (sequence, features)"))
             return *e;
+        const auto batchAxis = sequenceBatchAxis(ctx);
+        if (!batchAxis)
+            return batchAxis.error();
         const std::int64_t inputSize = in.shape.dims[1];
         if (auto e = checkInferred(ctx.attrs, "input_size", inputSize, "features (its last axis)"))
             return *e;
@@ -96,8 +100,10 @@ public:
 
         LayerOutcome o;
         o.output = TensorInfo{Shape{{in.shape.dims[0], directions * hidden}}, type};
-        // _cudnn_rnn computes [T, B, H] and returns output.transpose(0, 1) when batch_first.
+        // _cudnn_rnn computes [T, B, H] and returns output.transpose(0, 1) when batch_first. Without
+        // batch_first a sequence-first input gives the [T, B, H] output itself.
         o.output.contiguous = !ctx.attrs.flag("batch_first");
+        o.output.batchAxis = batchAxis.value();
         Count flops;
         for (std::int64_t k = 0; k < layers; ++k) {
             const Count layerInput = k == 0 ? Count::fromSigned(inputSize) : d * h;

@@ -1,6 +1,7 @@
 // Softmax (torch.nn.Softmax): keeps its output; autocast runs it in float32.
 #include "Kinds.h"
 #include "KindSupport.h"
+#include "Layout.h"
 
 namespace headroom::layers {
 namespace {
@@ -16,20 +17,19 @@ public:
 
     [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Float32; }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();
         if (!isFloatingPoint(in.dtype))
             return failure("needs a floating-point input");
-        const auto rank = static_cast<std::int64_t>(in.shape.rank()) + 1;
-        std::int64_t dim = ctx.attrs.integer("dim");
-        if (dim < 0)
-            dim += rank;
-        if (dim < 1 || dim >= rank)
+        if (!featureAxis(ctx.attrs.integer("dim"), in.shape.rank(), in.batchAxis))
             return failure("dim " + std::to_string(ctx.attrs.integer("dim")) + " is not a feature axis of "
-                           + in.shape.toBatchedString() + " (the batch axis 0 cannot be normalised per sample)");
+                           + in.shape.toBatchedString(in.batchAxis) + " (the batch axis "
+                           + std::to_string(in.batchAxis) + " cannot be normalised per sample)");
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, in.dtype}; // computed on input.contiguous(): a contiguous result
+        o.output = contiguousTensor(in.shape, in.dtype, in.batchAxis); // computed on input.contiguous()
         o.saved.push_back(SavedTensor::output());
         o.forwardFlopsPerSample = Count{5} * in.shape.elements();
         return o;

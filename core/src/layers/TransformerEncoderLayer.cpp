@@ -46,6 +46,7 @@ public:
     }
 
     [[nodiscard]] AutocastPolicy autocast() const override { return AutocastPolicy::Custom; }
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
@@ -55,6 +56,9 @@ public:
                 + " (token ids go through an Embedding first)");
         if (auto e = expectRank(in, 2, "[T, d_model] (sequence, features)"))
             return *e;
+        const auto batchAxis = sequenceBatchAxis(ctx);
+        if (!batchAxis)
+            return batchAxis.error();
         const std::int64_t d = in.shape.dims[1];
         if (auto e = checkInferred(ctx.attrs, "d_model", d, "features (its last axis)"))
             return *e;
@@ -103,6 +107,7 @@ public:
 
         LayerOutcome o;
         o.output = TensorInfo{in.shape, out.dtype};
+        o.output.batchAxis = batchAxis.value();
         o.params = selfAttentionParameters(attention, bias);
         const Count dff = Count::fromSigned(d) * Count::fromSigned(ff);
         auto linearParams = [&](const std::string& name, Count weight, Count biasElements) {

@@ -29,6 +29,8 @@ public:
 
     [[nodiscard]] AutocastPolicy autocast() const override { return m_autocast; }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Kept; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();

@@ -1,7 +1,9 @@
 // Shape and data-movement kinds: Permute, Transpose, Reshape, View, Unflatten, Squeeze, Unsqueeze,
 // Contiguous, Expand, Narrow, Slice, Select. Shape lists describe one sample (no batch axis), as
-// `input.shape`; axis indices count the batch axis as 0, as PyTorch's dim arguments, and the batch axis
-// itself can be neither moved nor resized. None keeps a tensor for backward (derivatives.yaml: permute,
+// `input.shape`; axis indices count every axis of the tensor, the batch axis among them (0 unless a
+// Transpose or Permute moved it: TensorInfo::batchAxis), as PyTorch's dim arguments. Permute and
+// Transpose may move the batch axis; Narrow, Slice, Select and Contiguous keep it wherever it is (Select
+// of an axis before it moves it one place forward); the reshaping kinds need it first. None keeps a tensor for backward (derivatives.yaml: permute,
 // transpose, view, squeeze, unsqueeze, expand, narrow/slice and select need only sizes).
 // - Views (Permute, Transpose, View, Unflatten, Squeeze, Unsqueeze, Expand, Narrow, Slice, Select, and
 //   Reshape / Contiguous when no copy is needed) share their input's storage; their result is strided
@@ -16,6 +18,7 @@
 #include "Layout.h"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <set>
 
@@ -32,22 +35,30 @@ AttributeSpec dimAttr(std::string name, json defaultValue, std::string help)
 /// A feature axis named by a dim argument, or an error naming it.
 Result<std::size_t> axisOf(const std::string& name, std::int64_t dim, const TensorInfo& in)
 {
-    const auto axis = featureAxis(dim, in.shape.rank());
+    const auto axis = featureAxis(dim, in.shape.rank(), in.batchAxis);
     if (!axis)
-        return failure(name + " " + std::to_string(dim) + " is not a feature axis of " + in.shape.toBatchedString()
-                       + (dim == 0 ? " (the batch axis stays first)" : ""));
+        return failure(name + " " + std::to_string(dim) + " is not a feature axis of "
+                       + in.shape.toBatchedString(in.batchAxis)
+                       + (dim == static_cast<std::int64_t>(in.batchAxis) ? " (it is the batch axis)" : ""));
     return *axis;
 }
 
-/// A view of `in` with new per-sample shape and strides (unknown when the input's layout is unknown).
-TensorInfo viewOf(const TensorInfo& in, Shape shape, const std::optional<Strides>& strides)
+/// A view of `in` with new per-sample shape and strides (unknown when the input's layout is unknown),
+/// its batch axis at `batchAxis`.
+TensorInfo viewOf(const TensorInfo& in, Shape shape, const std::optional<Strides>& strides, std::size_t batchAxis)
 {
     if (!strides) {
         TensorInfo out{std::move(shape), in.dtype};
         out.contiguous = false;
+        out.batchAxis = batchAxis;
         return out;
     }
-    return stridedTensor(std::move(shape), in.dtype, *strides);
+    return stridedTensor(std::move(shape), in.dtype, *strides, batchAxis);
+}
+
+TensorInfo viewOf(const TensorInfo& in, Shape shape, const std::optional<Strides>& strides)
+{
+    return viewOf(in, std::move(shape), strides, 0);
 }
 
 LayerOutcome viewOutcome(TensorInfo output, bool gradientIsView)
@@ -68,58 +79,80 @@ public:
                         transpose ? std::vector<AttributeSpec>{dimAttr("dim0", nullptr, "First axis"),
                                                                dimAttr("dim1", nullptr, "Second axis")}
                                   : std::vector<AttributeSpec>{listAttr(
-                                      "dims", "The new order of the axes, counting the batch axis as 0, which stays "
-                                              "first: [0, 2, 3, 1] for channels last", kMinDim)}),
+                                      "dims", "The new order of the axes, counting the batch axis as 0: [0, 2, 3, 1] for "
+                                              "channels last, [1, 0, 2] for sequence-first", kMinDim)}),
           m_transpose{transpose}
     {
     }
+
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();
         const std::size_t rank = in.shape.rank();
-        std::vector<std::size_t> order(rank + 1); // batched axes
-        std::iota(order.begin(), order.end(), std::size_t{0});
-        if (m_transpose) {
-            auto a = axisOf("dim0", ctx.attrs.integer("dim0"), in);
-            auto b = axisOf("dim1", ctx.attrs.integer("dim1"), in);
-            if (!a)
-                return a.error();
-            if (!b)
-                return b.error();
-            std::swap(order[*a + 1], order[*b + 1]);
-        } else {
-            const auto dims = ctx.attrs.integers("dims");
-            if (dims.size() != rank + 1)
-                return failure("dims lists " + std::to_string(dims.size()) + " axes but the input "
-                               + in.shape.toBatchedString() + " has " + std::to_string(rank + 1));
-            std::set<std::size_t> seen;
-            for (std::size_t i = 0; i < dims.size(); ++i) {
-                std::int64_t d = dims[i] < 0 ? dims[i] + static_cast<std::int64_t>(rank + 1) : dims[i];
-                if (d < 0 || d > static_cast<std::int64_t>(rank) || !seen.insert(static_cast<std::size_t>(d)).second)
-                    return failure("dims " + Shape{dims}.toString() + " is not a permutation of the axes 0 to "
-                                   + std::to_string(rank));
-                order[i] = static_cast<std::size_t>(d);
-            }
-            if (order[0] != 0)
-                return failure("dims must keep the batch axis 0 first; Headroom describes one sample and the batch "
-                               "axis stays outermost");
-        }
+        const auto order = axisOrder(ctx, in);
+        if (!order)
+            return order.error();
+        // The whole tensor's sizes (the batch axis as 0, a placeholder), reordered.
+        std::vector<std::int64_t> sizes = in.shape.dims;
+        sizes.insert(sizes.begin() + static_cast<std::ptrdiff_t>(in.batchAxis), 0);
         Shape shape;
-        for (std::size_t i = 1; i <= rank; ++i)
-            shape.dims.push_back(in.shape.dims[order[i] - 1]);
+        std::size_t batchAxis = 0;
+        for (std::size_t i = 0; i <= rank; ++i) {
+            if ((*order)[i] == in.batchAxis)
+                batchAxis = i;
+            else
+                shape.dims.push_back(sizes[(*order)[i]]);
+        }
         std::optional<Strides> strides;
         if (const auto old = stridesOf(in)) {
             strides.emplace();
-            for (const auto axis : order)
+            for (const auto axis : *order)
                 strides->push_back((*old)[axis]);
-        } else if (std::is_sorted(order.begin(), order.end())) {
+        } else if (std::is_sorted(order->begin(), order->end())) {
             return viewOutcome(in, true);
         }
-        return viewOutcome(viewOf(in, shape, strides), true);
+        return viewOutcome(viewOf(in, shape, strides, batchAxis), true);
     }
 
 private:
+    /// The new order of the whole tensor's axes (the batch axis among them).
+    [[nodiscard]] Result<std::vector<std::size_t>> axisOrder(const LayerContext& ctx, const TensorInfo& in) const
+    {
+        const std::size_t rank = in.shape.rank();
+        const auto whole = static_cast<std::int64_t>(rank + 1);
+        std::vector<std::size_t> order(rank + 1);
+        std::iota(order.begin(), order.end(), std::size_t{0});
+        if (m_transpose) {
+            std::array<std::size_t, 2> ab{};
+            for (std::size_t k = 0; k < 2; ++k) {
+                const std::string name = k == 0 ? "dim0" : "dim1";
+                const std::int64_t given = ctx.attrs.integer(name);
+                const std::int64_t d = given < 0 ? given + whole : given;
+                if (d < 0 || d >= whole)
+                    return failure(name + " " + std::to_string(given) + " is not an axis of "
+                                   + in.shape.toBatchedString(in.batchAxis));
+                ab[k] = static_cast<std::size_t>(d);
+            }
+            std::swap(order[ab[0]], order[ab[1]]);
+            return order;
+        }
+        const auto dims = ctx.attrs.integers("dims");
+        if (dims.size() != rank + 1)
+            return failure("dims lists " + std::to_string(dims.size()) + " axes but the input "
+                           + in.shape.toBatchedString(in.batchAxis) + " has " + std::to_string(rank + 1));
+        std::set<std::size_t> seen;
+        for (std::size_t i = 0; i < dims.size(); ++i) {
+            const std::int64_t d = dims[i] < 0 ? dims[i] + whole : dims[i];
+            if (d < 0 || d >= whole || !seen.insert(static_cast<std::size_t>(d)).second)
+                return failure("dims " + Shape{dims}.toString() + " is not a permutation of the axes 0 to "
+                               + std::to_string(rank));
+            order[i] = static_cast<std::size_t>(d);
+        }
+        return order;
+    }
+
     bool m_transpose;
 };
 
@@ -287,11 +320,13 @@ public:
     {
         const auto& in = ctx.in();
         LayerOutcome o;
-        o.output = contiguousTensor(in.shape, in.dtype);
+        o.output = contiguousTensor(in.shape, in.dtype, in.batchAxis);
         o.outputAliasesInput = in.contiguous;
         o.aliasedInputGradients = {true};
         return o;
     }
+
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
 };
 
 /// Tensor.expand: repeats axes of size 1 without copying (stride 0); new leading axes may be added.
@@ -348,12 +383,15 @@ public:
     {
     }
 
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
+
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
         const auto& in = ctx.in();
         auto axis = axisOf("dim", ctx.attrs.integer("dim"), in);
         if (!axis)
             return axis.error();
+        const std::size_t whole = wholeAxis(*axis, in.batchAxis);
         const std::int64_t size = in.shape.dims[*axis];
         std::int64_t start = 0, length = 0, step = 1;
         switch (m_form) {
@@ -365,7 +403,7 @@ public:
             if (start < 0 || start + length > size)
                 return failure("start " + std::to_string(ctx.attrs.integer("start")) + " and length "
                                + std::to_string(length) + " go past the " + std::to_string(size) + " elements of dim "
-                               + std::to_string(*axis + 1));
+                               + std::to_string(whole));
             break;
         case Form::Slice: {
             // Python slicing: negative indices count from the end, out-of-range ones are clamped.
@@ -377,7 +415,7 @@ public:
             if (length == 0)
                 return failure("the slice " + std::to_string(ctx.attrs.integer("start")) + ":"
                                + (ctx.attrs.has("end") ? std::to_string(ctx.attrs.integer("end")) : std::string()) + " of dim "
-                               + std::to_string(*axis + 1) + " (size " + std::to_string(size) + ") is empty");
+                               + std::to_string(whole) + " (size " + std::to_string(size) + ") is empty");
             break;
         }
         case Form::Select:
@@ -386,22 +424,25 @@ public:
                 start += size;
             if (start < 0 || start >= size)
                 return failure("index " + std::to_string(ctx.attrs.integer("index")) + " is out of range for dim "
-                               + std::to_string(*axis + 1) + " of size " + std::to_string(size));
+                               + std::to_string(whole) + " of size " + std::to_string(size));
             length = 1;
             break;
         }
         Shape shape = in.shape;
         auto strides = stridesOf(in);
+        std::size_t batchAxis = in.batchAxis;
         if (m_form == Form::Select) {
             shape.dims.erase(shape.dims.begin() + static_cast<std::ptrdiff_t>(*axis));
             if (strides)
-                strides->erase(strides->begin() + static_cast<std::ptrdiff_t>(*axis) + 1);
+                strides->erase(strides->begin() + static_cast<std::ptrdiff_t>(whole));
+            if (whole < batchAxis)
+                --batchAxis;
         } else {
             shape.dims[*axis] = length;
             if (strides)
-                (*strides)[*axis + 1] *= step;
+                (*strides)[whole] *= step;
         }
-        return viewOutcome(viewOf(in, shape, strides), false);
+        return viewOutcome(viewOf(in, shape, strides, batchAxis), false);
     }
 
 private:

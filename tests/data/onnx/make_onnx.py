@@ -449,6 +449,20 @@ def hostile(out):
     save(m, out, "reshape_negative.onnx")
 
 
+class FinalStateClassifier(nn.Module):
+    """nn.LSTM(8, 16, batch_first=True) whose final hidden state h_n[-1] feeds the head: the ONNX LSTM's
+    Y_h is used, which Headroom's LSTM layer (the output sequence only) does not give."""
+
+    def __init__(self):
+        super().__init__()
+        self.rnn = nn.LSTM(8, 16, batch_first=True)
+        self.fc = nn.Linear(16, 5)
+
+    def forward(self, x):
+        _, (h, _) = self.rnn(x)
+        return self.fc(h[-1])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=os.path.dirname(os.path.abspath(__file__)))
@@ -467,6 +481,7 @@ def main():
     save(strip(export(Patterns(), torch.randn(1, 6, 16))), out, "patterns_opset15.onnx")
     save(strip(export(Vocabulary(), torch.randn(1, 4, 8, 8))), out, "vocabulary.onnx")
     save(strip(export(Tokens(), torch.randn(1, 16, 8, 8))), out, "tokens.onnx")
+    save(strip(export(FinalStateClassifier(), torch.randn(1, 12, 8))), out, "lstm_final_state.onnx")
     # torchvision models at their presets' sizes, weights stripped.
     for name, ctor in (("alexnet", torchvision.models.alexnet), ("vgg16", torchvision.models.vgg16),
                        ("resnet18", torchvision.models.resnet18), ("mobilenet_v2", torchvision.models.mobilenet_v2)):

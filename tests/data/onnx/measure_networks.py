@@ -237,6 +237,52 @@ class StyleTransfer(nn.Module):
         return self.up(self.res(self.down(x)))
 
 
+class RNNClassifier(nn.Module):
+    """An nn.LSTM / nn.GRU sequence classifier on [B, T, F] features: two stacked layers, the last step's
+    output through a Linear. batch_first=False transposes the input to [T, B, F] first, as sequence-first
+    code does, and takes out[-1]; batch_first=True takes out[:, -1]."""
+
+    def __init__(self, kind="LSTM", batch_first=True, features=8, hidden=32, layers=2, classes=5):
+        super().__init__()
+        self.batch_first = batch_first
+        self.rnn = getattr(nn, kind)(features, hidden, num_layers=layers, batch_first=batch_first)
+        self.fc = nn.Linear(hidden, classes)
+
+    def forward(self, x):
+        if self.batch_first:
+            out, _ = self.rnn(x)
+            return self.fc(out[:, -1])
+        out, _ = self.rnn(x.transpose(0, 1))
+        return self.fc(out[-1])
+
+
+class TransformerLM(nn.Module):
+    """A small nn.TransformerEncoder language model as PyTorch's word_language_model example writes it:
+    sequence-first inside (batch_first=False, the default), token ids [B, T] in, logits [B, T, V] out."""
+
+    VOCAB = 100
+
+    def __init__(self, d=32, heads=4, ff=64, layers=2):
+        super().__init__()
+        self.emb = nn.Embedding(self.VOCAB, d)
+        self.encoder = nn.TransformerEncoder(nn.TransformerEncoderLayer(d, heads, ff, dropout=0.1), layers)
+        self.head = nn.Linear(d, self.VOCAB)
+
+    def forward(self, ids):
+        x = self.emb(ids).transpose(0, 1)  # [T, B, d]
+        return self.head(self.encoder(x).transpose(0, 1))
+
+
+# Networks whose input is token ids: the vocabulary they are drawn from.
+TOKEN_INPUTS = {"transformer_lm": TransformerLM.VOCAB}
+
+
+def example_input(name, shape, batch):
+    if name in TOKEN_INPUTS:
+        return torch.randint(0, TOKEN_INPUTS[name], [batch] + shape)
+    return torch.randn([batch] + shape)
+
+
 def tv(name, **kw):
     return lambda: getattr(torchvision.models, name)(weights=None, **kw)
 
@@ -279,6 +325,13 @@ NETWORKS = {
     "style_transfer": (StyleTransfer, [3, 128, 128], "mse"),
     # make_onnx.py's Patterns: LayerNorm, GELU's tanh form and NewGELU as opset 15 writes them.
     "onnx_patterns": (make_onnx.Patterns, [6, 16], "cross_entropy"),
+    # Recurrent classifiers, batch-first and sequence-first (T = 16 steps of 8 features, hidden 32).
+    "lstm_classifier": (lambda: RNNClassifier("LSTM", True), [16, 8], "cross_entropy"),
+    "lstm_classifier_seq_first": (lambda: RNNClassifier("LSTM", False), [16, 8], "cross_entropy"),
+    "gru_classifier": (lambda: RNNClassifier("GRU", True), [16, 8], "cross_entropy"),
+    "gru_classifier_seq_first": (lambda: RNNClassifier("GRU", False), [16, 8], "cross_entropy"),
+    # nn.TransformerEncoder, sequence-first: 32 tokens; cross-entropy on the [B, T, V] logits.
+    "transformer_lm": (TransformerLM, [32], "cross_entropy"),
 }
 
 
@@ -327,10 +380,10 @@ class FirstOutput(nn.Module):
         return first_output(self.model(x))
 
 
-def export(model, shape, opset=15):
+def export(model, shape, opset=15, name=""):
     buf = io.BytesIO()
     model.train()
-    torch.onnx.export(model, torch.randn([1] + shape), buf, opset_version=opset, input_names=["input"],
+    torch.onnx.export(model, example_input(name, shape, 1), buf, opset_version=opset, input_names=["input"],
                       output_names=["output"], dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}},
                       **make_onnx.TRAINING)
     return make_onnx.strip(onnx.load_from_string(buf.getvalue()))
@@ -348,9 +401,9 @@ def loss_of(kind, out, batch, probe):
     return F.mse_loss(out, target) if kind == "mse" else F.cross_entropy(out, target)
 
 
-def saved_bytes(model, shape, loss, batch):
+def saved_bytes(model, shape, loss, batch, name=""):
     """measure.measure_saved's method for one batch: the adjusted and raw activation bytes."""
-    x = torch.randn([batch] + shape)
+    x = example_input(name, shape, batch)
     probe = measure.Probe(model)
     probe.input_key = measure.storage_of(x)[0]
     model.zero_grad(set_to_none=True)
@@ -372,17 +425,25 @@ def measure_network(name, build, shape, loss):
     model.train()
     params = sum(p.numel() for p in model.parameters())
     buffers = sum(b.numel() for b in model.buffers())
-    runs = {b: saved_bytes(model, shape, loss, b) for b in BATCHES}
+    runs = {b: saved_bytes(model, shape, loss, b, name) for b in BATCHES}
     b1, b2 = BATCHES
     per_sample = (runs[b2]["adjusted"] - runs[b1]["adjusted"]) // (b2 - b1)
     fixed = runs[b1]["adjusted"] - per_sample * b1
     raw = (runs[b2]["raw"] - runs[b1]["raw"]) // (b2 - b1)
     adjustments = {k: (runs[b2][k]["delta"] - runs[b1][k]["delta"]) // (b2 - b1)
                    for k in ("dropout", "attention", "mean") if runs[b2][k]["delta"] or runs[b1][k]["delta"]}
-    return model, dict(name=name, input=shape, loss=loss, parameters=params, buffers=buffers,
-                       activation_bytes_per_sample=per_sample, activation_bytes_fixed=fixed,
-                       activation_bytes_per_sample_raw=raw, adjustments_per_sample=adjustments,
-                       attention_calls=runs[b1]["attention"]["calls"])
+    entry = dict(name=name, input=shape, loss=loss, parameters=params, buffers=buffers,
+                 activation_bytes_per_sample=per_sample, activation_bytes_fixed=fixed,
+                 activation_bytes_per_sample_raw=raw, adjustments_per_sample=adjustments,
+                 attention_calls=runs[b1]["attention"]["calls"])
+    if runs[b1]["recurrent_calls"]:
+        # CPU LSTM/GRU run unfused (per-step, per-gate tensors), which cuDNN does not keep: as measure.py's
+        # lstm_lm, only what is saved outside the recurrent calls is compared (docs/accuracy.md).
+        outside = {b: runs[b]["raw"] - runs[b]["recurrent_internal"] for b in BATCHES}
+        entry["recurrent_calls"] = runs[b1]["recurrent_calls"]
+        entry["activation_bytes_per_sample_outside_recurrent"] = (outside[b2] - outside[b1]) // (b2 - b1)
+        entry["recurrent_internal_bytes_per_sample"] = raw - entry["activation_bytes_per_sample_outside_recurrent"]
+    return model, entry
 
 
 def main():
@@ -410,7 +471,7 @@ def main():
             model, entry = measure_network(name, build, shape, loss)
             path = os.path.join(args.out_dir, name + ".onnx")
             with open(path, "wb") as f:
-                f.write(export(model.model, shape).SerializeToString())
+                f.write(export(model.model, shape, name=name).SerializeToString())
             entry["file"] = os.path.relpath(path, HERE)
         except Exception as e:  # a model torch 1.13 cannot export or run: recorded, not hidden
             entry = dict(name=name, error=f"{type(e).__name__}: {e}"[:500])

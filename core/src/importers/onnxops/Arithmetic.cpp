@@ -191,7 +191,7 @@ void reduce(MappingContext& ctx, int i, const char* type)
         return;
     }
     for (auto& a : *axes) {
-        const auto axis = featureAxis(ctx, i, a, *rank, "reduced axis");
+        const auto axis = featureAxis(ctx, i, a, *rank, "reduced axis", ctx.graph().batchAxisOf(n.input(0)));
         if (!axis)
             return;
         a = *axis;

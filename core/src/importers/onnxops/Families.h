@@ -23,10 +23,12 @@ void addGather(Operators& table);        // Gather (Embedding, Select)
 void addArithmetic(Operators& table);    // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg, Abs, ReduceMean/Sum/Max
 void addMovement(Operators& table);      // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
                                          // DepthToSpace, SpaceToDepth
+void addRecurrent(Operators& table);     // LSTM, GRU (sequence-first, one layer per node)
 
-/// An axis of a rank-`rank` input (negative counts from the end) that is not the batch axis; otherwise
-/// the node is rejected with `what` named, and nullopt.
-std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank, const char* what);
+/// An axis of a rank-`rank` input (negative counts from the end) that is not its batch axis (at
+/// `batchAxis`, OnnxGraph::batchAxisOf); otherwise the node is rejected with `what` named, and nullopt.
+std::optional<std::int64_t> featureAxis(
+    MappingContext& ctx, int i, std::int64_t axis, std::size_t rank, const char* what, std::size_t batchAxis = 0);
 
 // Patterns of several nodes that come back as the one operator PyTorch ran.
 void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);

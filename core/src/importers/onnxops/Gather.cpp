@@ -21,7 +21,8 @@ void select(MappingContext& ctx, int i)
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!rank)
         return;
-    const auto axis = featureAxis(ctx, i, attrInt(n, "axis").value_or(0), *rank, "gathered axis");
+    const auto axis = featureAxis(
+        ctx, i, attrInt(n, "axis").value_or(0), *rank, "gathered axis", ctx.graph().batchAxisOf(n.input(0)));
     if (!axis)
         return;
     const auto k = saturatedInteger(index->front());

@@ -2,7 +2,8 @@
 // Narrow per output (torch.split / chunk return views; Headroom's kinds have one output each, and a
 // Narrow keeps exactly what each view of a split keeps: nothing), Expand -> Expand, Pad -> Pad,
 // Resize / Upsample -> Upsample, DepthToSpace / SpaceToDepth -> PixelShuffle / PixelUnshuffle.
-// Every axis number here counts the batch axis as 0, as ONNX's and the kinds' do.
+// Every axis number here counts the whole tensor's axes, the batch axis among them, as ONNX's and the
+// kinds' do.
 #include "Families.h"
 
 #include <algorithm>
@@ -57,10 +58,8 @@ void transpose(MappingContext& ctx, int i)
         ctx.reject(i, "its perm " + joinDims(perm) + " does not list the " + std::to_string(*rank) + " axes");
         return;
     }
-    if (perm.front() != 0) {
-        ctx.reject(i, "its perm " + joinDims(perm) + " moves the batch axis, which Headroom keeps first");
-        return;
-    }
+    // A perm that moves the batch axis gives a tensor whose batch axis is elsewhere (a sequence-first
+    // [T, B, E] for the RNNs and attention); the layers after it decide whether they can read that.
     ctx.emit(i, "Permute", json{{"dims", perm}});
 }
 
@@ -95,7 +94,7 @@ void slice(MappingContext& ctx, int i)
     std::vector<PendingLayer> layers;
     std::string value = n.input(0);
     for (std::size_t k = 0; k < starts->size(); ++k) {
-        const auto axis = featureAxis(ctx, i, (*axes)[k], *rank, "sliced axis");
+        const auto axis = featureAxis(ctx, i, (*axes)[k], *rank, "sliced axis", ctx.graph().batchAxisOf(n.input(0)));
         if (!axis)
             return;
         if ((*steps)[k] < 1) {
@@ -330,7 +329,8 @@ void spaceToDepth(MappingContext& ctx, int i) { depthToSpace(ctx, i, false); }
 
 } // namespace
 
-std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank, const char* what)
+std::optional<std::int64_t> featureAxis(
+    MappingContext& ctx, int i, std::int64_t axis, std::size_t rank, const char* what, std::size_t batchAxis)
 {
     const auto r = static_cast<std::int64_t>(rank);
     if (axis < -r || axis >= r) {
@@ -340,8 +340,8 @@ std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t
     }
     if (axis < 0)
         axis += r;
-    if (axis == 0) {
-        ctx.reject(i, std::string("its ") + what + " is the batch axis, which Headroom keeps first and whole");
+    if (axis == static_cast<std::int64_t>(batchAxis)) {
+        ctx.reject(i, std::string("its ") + what + " is the batch axis, which Headroom keeps whole");
         return std::nullopt;
     }
     return axis;

@@ -52,11 +52,11 @@ void recogniseLayerNorm(MappingContext& ctx, int mean)
     const auto& m1 = ctx.node(mean);
     const std::string& x = m1.input(0);
     const auto* xt = g.type(x);
-    const auto perSample = xt ? xt->perSample() : std::nullopt;
-    if (!perSample || !g.carriesData(x))
+    const auto perSample = g.perSampleOf(x);
+    if (!xt || !perSample || !g.carriesData(x))
         return;
     const auto axes = trailingAxes(ctx, mean, xt->rank());
-    if (axes.empty())
+    if (axes.empty() || axes.size() >= xt->rank() - g.batchAxisOf(x)) // the batch axis is not normalised
         return;
     const int sub = ctx.soleConsumer(m1.output(0));
     if (!ctx.isOp(sub, "Sub") || ctx.node(sub).input(0) != x || ctx.node(sub).input(1) != m1.output(0))

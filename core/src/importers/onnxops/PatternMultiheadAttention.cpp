@@ -105,8 +105,10 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
     const auto wd = w ? w->knownDims() : std::nullopt;
     const auto* xt = g.type(x);
     const auto* yt = g.type(y);
-    if (!wd || wd->size() != 2 || (*wd)[0] != 3 * (*wd)[1] || !xt || !yt || xt->rank() != 3 || !yt->perSample()
-        || !xt->perSample() || xt->perSample()->back() != (*wd)[1] || *xt->perSample() != *yt->perSample())
+    const auto xs = g.perSampleOf(x);
+    const auto ys = g.perSampleOf(y);
+    if (!wd || wd->size() != 2 || (*wd)[0] != 3 * (*wd)[1] || !xt || !yt || xt->rank() != 3 || !ys || !xs
+        || xs->back() != (*wd)[1] || *xs != *ys || g.batchAxisOf(x) != g.batchAxisOf(y))
         return;
     const std::int64_t embed = (*wd)[1];
     // q is scaled by 1 / sqrt(head_dim) (a Div by the constant sqrt(head_dim), or a Mul by its inverse).
@@ -125,13 +127,16 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
     }
     if (headDim == 0)
         return;
-    // torch transposes a batch-first input to [T, B, E] first; without batch_first the batch axis is not
-    // the graph's first axis, which the import refuses elsewhere.
+    // torch transposes a batch-first input to [T, B, E] first; without batch_first the input is
+    // sequence-first already, its batch axis second.
+    const bool sequenceFirst = g.batchAxisOf(x) == 1;
     const int first = g.consumers(x).empty() ? -1 : g.consumers(x).front();
     const auto perm = first >= 0 && ctx.isOp(first, "Transpose") ? attrInts(ctx.node(first), "perm") : std::nullopt;
-    if (!perm || *perm != std::vector<std::int64_t>{1, 0, 2})
+    if (!sequenceFirst && (!perm || *perm != std::vector<std::int64_t>{1, 0, 2}))
         return;
-    nlohmann::json a{{"num_heads", embed / headDim}, {"batch_first", true}, {"need_weights", false}};
+    nlohmann::json a{{"num_heads", embed / headDim}, {"need_weights", false}};
+    if (!sequenceFirst)
+        a["batch_first"] = true;
     if (dropout > 0)
         a["dropout"] = dropout;
     if (inBias.empty())

@@ -17,7 +17,7 @@ void softmax(MappingContext& ctx, int i)
     std::int64_t axis = attrInt(n, "axis").value_or(ctx.opset() < 13 ? 1 : -1);
     if (axis < 0)
         axis += r;
-    if (axis < 1 || axis >= r) {
+    if (axis < 0 || axis >= r || axis == static_cast<std::int64_t>(ctx.graph().batchAxisOf(n.input(0)))) {
         ctx.reject(i, "its axis is not a feature axis (the batch axis cannot be normalised per sample)");
         return;
     }
