@@ -20,8 +20,8 @@ constexpr int kExitError = 2;
 /// Runs `headroom <args>`; output to `out`, one-line errors to `err`. `executablePath` locates
 /// the resources. The `report` command draws with QPainter: it calls `startGui` (which must create
 /// a QGuiApplication) once its arguments and model have been checked.
-int run(const std::vector<std::string>& args, const std::string& executablePath, std::ostream& out, std::ostream& err,
-        const std::function<void()>& startGui = {});
+int run(const std::vector<std::string>& args, const std::string& executablePath, std::ostream& out,
+    std::ostream& err, const std::function<void()>& startGui = {});
 
 /// The commands as a sentence: "estimate, max-batch, plan, compare, report or gpus".
 [[nodiscard]] std::string commandListText();

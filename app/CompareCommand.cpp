@@ -44,7 +44,8 @@ void printCompareJson(
         j["max_batch"] = r.estimate.maxBatch;
         j["max_effective_batch"] = r.estimate.maxEffectiveBatch;
         // What the caching allocator reserves at the batch, and what stays outside it (the CUDA context).
-        j["reserved_peak_bytes"] = r.reserved ? ordered_json(r.reserved->peakReservedBytes) : ordered_json(nullptr);
+        j["reserved_peak_bytes"]
+            = r.reserved ? ordered_json(r.reserved->peakReservedBytes) : ordered_json(nullptr);
         j["overhead_bytes"] = r.reserved ? ordered_json(r.reserved->overheadBytes) : ordered_json(nullptr);
         if (r.throughput) {
             j["step_seconds"] = r.throughput->stepSeconds;
@@ -85,7 +86,8 @@ void printCompareText(
     // batch, reaching the target with the largest batch that fits.
     const std::string batch = std::to_string(s.batch);
     std::vector<TextTable::Column> columns { { "GPU" }, { "Memory", Align::Right },
-        { "Peak (batch " + batch + ")", Align::Right }, { "Fits batch " + batch }, { "Max batch", Align::Right } };
+        { "Peak (batch " + batch + ")", Align::Right }, { "Fits batch " + batch },
+        { "Max batch", Align::Right } };
     if (effective)
         columns.push_back({ "Max effective", Align::Right });
     columns.insert(columns.end(),

@@ -89,7 +89,8 @@ using G = OptionGroup;
 /// The GPU and the optimizer (the help's "Options" section).
 void addGpuAndOptimizerOptions(std::vector<OptionSpec>& all)
 {
-    all.push_back({ "--gpu", {}, "NAME", G::General, "a unique part of a GPU's name [" + std::string(kDefaultGpuName) + "]",
+    all.push_back({ "--gpu", {}, "NAME", G::General,
+        "a unique part of a GPU's name [" + std::string(kDefaultGpuName) + "]",
         [](Options& o, const std::string&, const std::string& v) {
             o.gpu = v;
             o.gpuGiven = true;
@@ -133,7 +134,8 @@ void addSetupOptions(std::vector<OptionSpec>& all)
                     + quoteForMessage(v) };
             o.precision = *parsed;
         } });
-    all.push_back({ "--batch", {}, "N", G::General, "(micro-)batch size per GPU [" + std::to_string(kDefaultBatch) + "]",
+    all.push_back({ "--batch", {}, "N", G::General,
+        "(micro-)batch size per GPU [" + std::to_string(kDefaultBatch) + "]",
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseInteger(v);
             if (!parsed || *parsed < 1 || *parsed > kMaxBatch)
@@ -141,14 +143,15 @@ void addSetupOptions(std::vector<OptionSpec>& all)
                     + ", not " + quoteForMessage(v) };
             o.batch = *parsed;
         } });
-    all.push_back({ "--overhead-mib", {}, "X", G::General, "MiB outside PyTorch's allocator [the GPU's CUDA context]",
-        [](Options& o, const std::string&, const std::string& v) {
-            const auto parsed = parseNumber(v);
-            if (!parsed || *parsed < 0 || *parsed > 1024.0 * 1024.0)
-                throw UsageError { "--overhead-mib must be a number of MiB from 0 to 1048576, not "
-                    + quoteForMessage(v) };
-            o.overheadBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kMiB));
-        } });
+    all.push_back(
+        { "--overhead-mib", {}, "X", G::General, "MiB outside PyTorch's allocator [the GPU's CUDA context]",
+            [](Options& o, const std::string&, const std::string& v) {
+                const auto parsed = parseNumber(v);
+                if (!parsed || *parsed < 0 || *parsed > 1024.0 * 1024.0)
+                    throw UsageError { "--overhead-mib must be a number of MiB from 0 to 1048576, not "
+                        + quoteForMessage(v) };
+                o.overheadBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kMiB));
+            } });
     all.push_back({ "--loss", {}, "NAME", G::General, choices(allLosses(), lossName) + " [as in the model]",
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseLoss(v);

@@ -241,9 +241,9 @@ std::vector<std::size_t> printSetupTable(const Options& o, const PlannerResult& 
     const bool tokens = std::any_of(r.candidates.begin(), r.candidates.end(),
         [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
     using Align = TextTable::Align;
-    std::vector<TextTable::Column> columns { { "#", Align::Right }, { "What changes" }, { "Training" }, { "Planned batch" },
-        { "Memory", Align::Right }, { "Max batch", Align::Right }, { "Step", Align::Right },
-        { "Samples/s/GPU", Align::Right } };
+    std::vector<TextTable::Column> columns { { "#", Align::Right }, { "What changes" }, { "Training" },
+        { "Planned batch" }, { "Memory", Align::Right }, { "Max batch", Align::Right },
+        { "Step", Align::Right }, { "Samples/s/GPU", Align::Right } };
     if (tokens)
         columns.push_back({ "Tokens/s/GPU", Align::Right });
     columns.push_back({ "Pareto" });

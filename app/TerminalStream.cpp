@@ -10,7 +10,10 @@ constexpr char kDigits[] = "0123456789abcdef";
 
 } // namespace
 
-ControlEscapingBuffer::~ControlEscapingBuffer() { flushPending(); }
+ControlEscapingBuffer::~ControlEscapingBuffer()
+{
+    flushPending();
+}
 
 ControlEscapingBuffer::int_type ControlEscapingBuffer::overflow(int_type ch)
 {
@@ -44,7 +47,7 @@ void ControlEscapingBuffer::put(unsigned char c)
     if (m_pendingLead) {
         m_pendingLead = false;
         if (c >= 0x80 && c <= 0x9F) { // U+0080..U+009F in UTF-8: C2 80..C2 9F
-            const std::string escape{'\\', 'u', '0', '0', kDigits[c >> 4], kDigits[c & 0xF]};
+            const std::string escape { '\\', 'u', '0', '0', kDigits[c >> 4], kDigits[c & 0xF] };
             m_target->sputn(escape.data(), static_cast<std::streamsize>(escape.size()));
             return;
         }
@@ -59,7 +62,7 @@ void ControlEscapingBuffer::put(unsigned char c)
         return;
     }
     if (c < 0x20 && c != '\n' && c != '\t') {
-        const std::string escape{'\\', 'x', kDigits[c >> 4], kDigits[c & 0xF]};
+        const std::string escape { '\\', 'x', kDigits[c >> 4], kDigits[c & 0xF] };
         m_target->sputn(escape.data(), static_cast<std::streamsize>(escape.size()));
         return;
     }
@@ -67,7 +70,8 @@ void ControlEscapingBuffer::put(unsigned char c)
 }
 
 TerminalSafeStream::TerminalSafeStream(std::ostream& stream)
-    : std::ostream(nullptr), m_buffer{std::make_unique<ControlEscapingBuffer>(stream.rdbuf())}
+    : std::ostream(nullptr)
+    , m_buffer { std::make_unique<ControlEscapingBuffer>(stream.rdbuf()) }
 {
     rdbuf(m_buffer.get());
 }

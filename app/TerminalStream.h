@@ -13,9 +13,13 @@ namespace headroom::cli {
 /// visible escapes: C0 controls other than newline and tab as "\x1b", DEL and the C1 controls (U+0080 to
 /// U+009F, which some terminals obey as ESC sequences) as "\u009b". The second form is also a valid JSON
 /// escape, so `--json` output stays valid (its writer escapes C0 controls itself).
-class ControlEscapingBuffer final : public std::streambuf {
+class ControlEscapingBuffer final : public std::streambuf
+{
 public:
-    explicit ControlEscapingBuffer(std::streambuf* target) : m_target{target} {}
+    explicit ControlEscapingBuffer(std::streambuf* target)
+        : m_target { target }
+    {
+    }
     ~ControlEscapingBuffer() override;
 
     ControlEscapingBuffer(const ControlEscapingBuffer&) = delete;
@@ -35,7 +39,8 @@ private:
 };
 
 /// `stream`'s output through a ControlEscapingBuffer, for as long as this object lives.
-class TerminalSafeStream final : public std::ostream {
+class TerminalSafeStream final : public std::ostream
+{
 public:
     explicit TerminalSafeStream(std::ostream& stream);
     ~TerminalSafeStream() override;

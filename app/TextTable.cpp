@@ -9,8 +9,8 @@ namespace {
 /// Characters as a terminal shows them: UTF-8 continuation bytes take no column.
 std::size_t displayWidth(const std::string& text)
 {
-    return static_cast<std::size_t>(
-        std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
+    return static_cast<std::size_t>(std::count_if(
+        text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; }));
 }
 
 void printCell(std::ostream& out, const std::string& text, std::size_t width, TextTable::Align align)
@@ -24,7 +24,8 @@ void printCell(std::ostream& out, const std::string& text, std::size_t width, Te
 
 } // namespace
 
-TextTable::TextTable(std::vector<Column> columns) : m_columns{std::move(columns)}
+TextTable::TextTable(std::vector<Column> columns)
+    : m_columns { std::move(columns) }
 {
 }
 
@@ -49,7 +50,8 @@ void TextTable::print(std::ostream& out) const
             if (c > 0)
                 out << "  ";
             // No trailing blanks after a left-aligned last column.
-            printCell(out, cellAt(c), last && m_columns[c].align == Align::Left ? 0 : widths[c], m_columns[c].align);
+            printCell(out, cellAt(c), last && m_columns[c].align == Align::Left ? 0 : widths[c],
+                m_columns[c].align);
         }
         out << '\n';
     };

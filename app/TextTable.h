@@ -8,10 +8,12 @@ namespace headroom::cli {
 
 /// A plain-text table whose columns are as wide as their widest cell, two spaces apart, so long
 /// layer or GPU names never run into the next column.
-class TextTable final {
+class TextTable final
+{
 public:
     enum class Align { Left, Right };
-    struct Column final {
+    struct Column final
+    {
         std::string header;
         Align align = Align::Left;
     };

@@ -6,7 +6,6 @@
 
 #include <QGuiApplication>
 #include <QString>
-
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -33,16 +32,18 @@ int main(int argc, char** argv)
         const QString file = args.empty() ? QString() : QString::fromLocal8Bit(args.front().c_str());
         return headroom::ui::runGuiApp(argc, argv, file);
 #else
-        std::cerr << "headroom: error: this headroom is built without the GUI (HEADROOM_BUILD_GUI=OFF); use a "
-                     "command: "
-                  << headroom::cli::commandListText() << " (see headroom --help)\n";
+        std::cerr
+            << "headroom: error: this headroom is built without the GUI (HEADROOM_BUILD_GUI=OFF); use a "
+               "command: "
+            << headroom::cli::commandListText() << " (see headroom --help)\n";
         return headroom::cli::kExitError;
 #endif
     }
     std::unique_ptr<QGuiApplication> app;
     const auto startGui = [&] {
         // The report needs no display: without one it draws on the offscreen platform.
-        const bool hasDisplay = std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
+        const bool hasDisplay
+            = std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
         if (!hasDisplay && std::getenv("QT_QPA_PLATFORM") == nullptr)
             setenv("QT_QPA_PLATFORM", "offscreen", 1);
         qInstallMessageHandler(quietQtMessages);

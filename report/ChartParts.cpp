@@ -1,7 +1,7 @@
 #include "ChartParts.h"
 
 #include "ComponentColors.h"
-#include "CoreText.h"        // text/
+#include "CoreText.h" // text/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
 #include "headroom/Count.h"
@@ -10,8 +10,8 @@
 #include <QPainterPath>
 #include <QPolygonF>
 #include <array>
-#include <tuple>
 #include <cmath>
+#include <tuple>
 
 namespace headroom::report::chartparts {
 
@@ -75,20 +75,22 @@ MemoryScale memoryScale(const ReportCanvas& canvas, double maxBytes, double plot
     return scale;
 }
 
-void paintMemoryGrid(const ReportCanvas& canvas, const MemoryScale& scale, const QRectF& plot, double labelsLeft)
+void paintMemoryGrid(
+    const ReportCanvas& canvas, const MemoryScale& scale, const QRectF& plot, double labelsLeft)
 {
     const auto tiny = canvas.metrics(FontRole::Tiny);
     for (const double v : scale.ticks) {
         const double y = plot.bottom() - v * scale.unitBytes / scale.topBytes * plot.height();
-        canvas.line(QPointF { plot.left(), y }, QPointF { plot.right(), y }, QPen { style::kGrid, canvas.pt(0.5) });
+        canvas.line(
+            QPointF { plot.left(), y }, QPointF { plot.right(), y }, QPen { style::kGrid, canvas.pt(0.5) });
         canvas.text(QRectF { labelsLeft, y - tiny.height() / 2, scale.labelWidth, tiny.height() },
             Qt::AlignRight | Qt::AlignVCenter, tickLabel(v, scale.unitName), FontRole::Tiny, style::kMuted);
     }
 }
 
-void paintStack(const ReportCanvas& canvas, const std::vector<Component>& shown, const std::vector<double>& xs,
-                const std::function<const MemoryBreakdown&(std::size_t)>& at,
-                const std::function<double(double)>& yOf)
+void paintStack(const ReportCanvas& canvas, const std::vector<Component>& shown,
+    const std::vector<double>& xs, const std::function<const MemoryBreakdown&(std::size_t)>& at,
+    const std::function<double(double)>& yOf)
 {
     QPainter* p = canvas.painter();
     if (p == nullptr)

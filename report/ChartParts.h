@@ -5,7 +5,6 @@
 #include <QCoreApplication>
 #include <QRectF>
 #include <QString>
-
 #include <functional>
 #include <utility>
 #include <vector>
@@ -28,25 +27,28 @@ namespace chartparts {
 
 /// A memory axis from 0 to at least `maxBytes`, in a binary unit, with about one labelled grid line per
 /// 30 points of `plotHeight`; it ends on a labelled line.
-struct MemoryScale {
+struct MemoryScale
+{
     double unitBytes = 1;
     QString unitName;
     double topBytes = 1;
     std::vector<double> ticks; ///< in units, from 0
-    double labelWidth = 0;     ///< the widest tick label
+    double labelWidth = 0; ///< the widest tick label
 };
 [[nodiscard]] MemoryScale memoryScale(const ReportCanvas& canvas, double maxBytes, double plotHeight);
 /// The grid lines across `plot` and their labels right-aligned in [labelsLeft, plot's left).
-void paintMemoryGrid(const ReportCanvas& canvas, const MemoryScale& scale, const QRectF& plot, double labelsLeft);
+void paintMemoryGrid(
+    const ReportCanvas& canvas, const MemoryScale& scale, const QRectF& plot, double labelsLeft);
 
 /// Stacked areas of the `shown` components (bottom to top) through points at device x `xs[i]` holding
 /// `at(i)`, with a thin outline along the top of the stack; `yOf` maps bytes to device y.
-void paintStack(const ReportCanvas& canvas, const std::vector<Component>& shown, const std::vector<double>& xs,
-                const std::function<const MemoryBreakdown&(std::size_t)>& at,
-                const std::function<double(double)>& yOf);
+void paintStack(const ReportCanvas& canvas, const std::vector<Component>& shown,
+    const std::vector<double>& xs, const std::function<const MemoryBreakdown&(std::size_t)>& at,
+    const std::function<double(double)>& yOf);
 
 /// The height of the legend of `shown` (bottom to top of the stack) wrapped to `width`.
-[[nodiscard]] double legendHeight(const ReportCanvas& canvas, const std::vector<Component>& shown, double width);
+[[nodiscard]] double legendHeight(
+    const ReportCanvas& canvas, const std::vector<Component>& shown, double width);
 /// A swatch and the translated name of each component, in centred rows.
 void paintLegend(const ReportCanvas& canvas, const std::vector<Component>& shown, const QRectF& rect);
 

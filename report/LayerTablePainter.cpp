@@ -46,7 +46,8 @@ constexpr double kMinNameShare = 0.16;
 
 QString title(int column)
 {
-    return QCoreApplication::translate("headroom::report::LayerTablePainter", kColumns[static_cast<std::size_t>(column)].title);
+    return QCoreApplication::translate(
+        "headroom::report::LayerTablePainter", kColumns[static_cast<std::size_t>(column)].title);
 }
 
 /// Forward + backward FLOPs of one sample, as the GUI's FLOPs column shows them.
@@ -104,18 +105,21 @@ LayerTablePainter::Cells LayerTablePainter::cells(const ReportCanvas& canvas) co
         if (row.error)
             continue;
         needed[ShapeColumn] = std::max(needed[ShapeColumn], small.horizontalAdvance(shapeText(row.output)));
-        needed[ParamsColumn] = std::max(needed[ParamsColumn], small.horizontalAdvance(qs(formatCount(row.params))));
-        needed[ActivationsColumn]
-            = std::max(needed[ActivationsColumn], small.horizontalAdvance(qs(formatBytes(row.activationBytesPerSample))));
+        needed[ParamsColumn]
+            = std::max(needed[ParamsColumn], small.horizontalAdvance(qs(formatCount(row.params))));
+        needed[ActivationsColumn] = std::max(needed[ActivationsColumn],
+            small.horizontalAdvance(qs(formatBytes(row.activationBytesPerSample))));
         needed[FlopsColumn] = std::max(needed[FlopsColumn],
             small.horizontalAdvance(qs(flopsText(row.forwardFlopsPerSample, row.backwardFlopsPerSample))));
     }
     if (m_analysis.valid()) { // the totals, in bold
-        needed[ParamsColumn] = std::max(needed[ParamsColumn], bold.horizontalAdvance(qs(formatCount(m_analysis.totalParams))));
-        needed[ActivationsColumn] = std::max(
-            needed[ActivationsColumn], bold.horizontalAdvance(qs(formatBytes(m_analysis.activationBytesPerSample))));
+        needed[ParamsColumn]
+            = std::max(needed[ParamsColumn], bold.horizontalAdvance(qs(formatCount(m_analysis.totalParams))));
+        needed[ActivationsColumn] = std::max(needed[ActivationsColumn],
+            bold.horizontalAdvance(qs(formatBytes(m_analysis.activationBytesPerSample))));
         needed[FlopsColumn] = std::max(needed[FlopsColumn],
-            bold.horizontalAdvance(qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample))));
+            bold.horizontalAdvance(
+                qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample))));
     }
     double fixed = 0;
     for (int i = 0; i < ColumnCount; ++i) {
@@ -263,7 +267,8 @@ void LayerTablePainter::paint(ReportCanvas& canvas) const
         cell(ShapeColumn, loss ? kDash : shapeText(row.output), FontRole::Small, ink);
         cell(ParamsColumn, qs(formatCount(row.params)), FontRole::Small, ink);
         cell(ActivationsColumn, qs(formatBytes(row.activationBytesPerSample)), FontRole::Small, ink);
-        cell(FlopsColumn, qs(flopsText(row.forwardFlopsPerSample, row.backwardFlopsPerSample)), FontRole::Small, ink);
+        cell(FlopsColumn, qs(flopsText(row.forwardFlopsPerSample, row.backwardFlopsPerSample)),
+            FontRole::Small, ink);
         canvas.advance(rowH);
     }
 

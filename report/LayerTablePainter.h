@@ -1,13 +1,11 @@
 #pragma once
 
-#include <cstdint>
-#include <QCoreApplication>
-
 #include "headroom/Analysis.h"
 
+#include <QCoreApplication>
 #include <QString>
-
 #include <array>
+#include <cstdint>
 
 namespace headroom::report {
 
@@ -35,7 +33,8 @@ public:
 
 private:
     /// Left edges and widths of the columns, with padding inside each cell.
-    struct Cells final {
+    struct Cells final
+    {
         std::array<double, 7> left {};
         std::array<double, 7> width {};
         double padding = 0;

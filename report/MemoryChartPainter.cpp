@@ -63,8 +63,8 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
                                        qs(formatBytes(m_estimate.total())));
     const bool showBatch = m_estimate.batch >= 1 && m_estimate.batch <= m_sweep.range;
     const bool showMax = m_estimate.maxBatch >= 1 && m_estimate.maxBatch <= m_sweep.range;
-    const QString maxLabel = tr("Max batch %1")
-                                 .arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.maxBatch))));
+    const QString maxLabel
+        = tr("Max batch %1").arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.maxBatch))));
 
     const double legendH = chartparts::legendHeight(canvas, m_shown, rect.width());
     const double xLabelsH = tiny.height() + canvas.pt(4);
@@ -73,7 +73,8 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     plot.setRight(rect.right() - canvas.pt(6));
 
     const auto xOf = [&](double batch) {
-        return plot.left() + MemorySweep::axisX(static_cast<std::int64_t>(std::llround(batch))) / xMax * plot.width();
+        return plot.left()
+            + MemorySweep::axisX(static_cast<std::int64_t>(std::llround(batch))) / xMax * plot.width();
     };
     // Marker labels: one row, or two when the current and the max batch labels would collide.
     const double batchLabelW = small.horizontalAdvance(batchLabel) + canvas.pt(2);
@@ -103,13 +104,15 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
     // The axis reaches a little above the GPU's memory: the stack is cut off at its top, as in the GUI.
     p->save();
     p->setClipRect(plot);
-    chartparts::paintStack(canvas, m_shown, xs,
-        [&](std::size_t i) -> const MemoryBreakdown& { return m_sweep.breakdowns[i]; }, yOf);
+    chartparts::paintStack(
+        canvas, m_shown, xs, [&](std::size_t i) -> const MemoryBreakdown& { return m_sweep.breakdowns[i]; },
+        yOf);
     p->restore();
     // Above the GPU's memory: over budget, shaded as in the GUI.
     const double gpuY = std::clamp(yOf(gpuBytes), plot.top(), plot.bottom());
     if (gpuBytes > 0 && gpuY > plot.top())
-        p->fillRect(QRectF { plot.left(), plot.top(), plot.width(), gpuY - plot.top() }, ui::ComponentColors::overBudget());
+        p->fillRect(QRectF { plot.left(), plot.top(), plot.width(), gpuY - plot.top() },
+            ui::ComponentColors::overBudget());
 
     // ---- x axis: powers of two, as many as fit without touching
     canvas.line(plot.bottomLeft(), plot.bottomRight(), QPen { style::kMuted, canvas.pt(0.7) });
@@ -122,7 +125,8 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
         const double x = xOf(static_cast<double>(batch));
         canvas.line(QPointF { x, plot.bottom() }, QPointF { x, plot.bottom() + canvas.pt(3) },
             QPen { style::kMuted, canvas.pt(0.7) });
-        const double left = std::clamp(x - widestX / 2, plot.left() - widestX / 2, plot.right() - widestX / 2);
+        const double left
+            = std::clamp(x - widestX / 2, plot.left() - widestX / 2, plot.right() - widestX / 2);
         canvas.text(QRectF { left, plot.bottom() + canvas.pt(4), widestX, tiny.height() }, Qt::AlignCenter,
             MemorySweep::batchLabel(batch), FontRole::Tiny, style::kMuted);
     }
@@ -180,7 +184,8 @@ void MemoryChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) c
             FontRole::Small, style::kGpuLine);
     }
 
-    chartparts::paintLegend(canvas, m_shown, QRectF { rect.left(), rect.bottom() - legendH, rect.width(), legendH });
+    chartparts::paintLegend(
+        canvas, m_shown, QRectF { rect.left(), rect.bottom() - legendH, rect.width(), legendH });
     p->restore();
 }
 

@@ -1,12 +1,10 @@
 #pragma once
 
-#include <QCoreApplication>
-
 #include "MemorySweep.h"
-
 #include "headroom/Estimate.h"
 #include "headroom/GpuCatalog.h"
 
+#include <QCoreApplication>
 #include <QRectF>
 #include <cstdint>
 #include <vector>
@@ -27,7 +25,8 @@ class MemoryChartPainter final
 
 public:
     /// `microBatch`: the batch axis counts micro-batches per GPU (several GPUs or accumulation).
-    MemoryChartPainter(const MemoryModel& model, const Estimate& estimate, const Gpu& gpu, bool microBatch = false);
+    MemoryChartPainter(
+        const MemoryModel& model, const Estimate& estimate, const Gpu& gpu, bool microBatch = false);
 
     /// Paints into `rect` (device coordinates of `canvas`); nothing in the measuring pass.
     void paint(const ReportCanvas& canvas, const QRectF& rect) const;

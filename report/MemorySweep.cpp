@@ -16,8 +16,8 @@ constexpr std::int64_t kMaxRangeFromMaxBatch = 1 << 20;
 std::int64_t MemorySweep::rangeFor(std::int64_t batch, std::int64_t maxBatch)
 {
     const auto room = [](std::int64_t b) { return b + b / 4; };
-    const std::int64_t wanted
-        = std::max({ kMinRange, room(std::max<std::int64_t>(batch, 1)), room(std::min(maxBatch, kMaxRangeFromMaxBatch)) });
+    const std::int64_t wanted = std::max({ kMinRange, room(std::max<std::int64_t>(batch, 1)),
+        room(std::min(maxBatch, kMaxRangeFromMaxBatch)) });
     return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(std::min(wanted, kMaxBatch))));
 }
 
@@ -29,7 +29,8 @@ MemorySweep MemorySweep::sample(const MemoryModel& model, std::int64_t range, in
     std::int64_t previous = 0;
     for (int i = 0; i <= samples; ++i) {
         const auto b = std::clamp<std::int64_t>(
-            std::llround(std::exp2(top * static_cast<double>(i) / static_cast<double>(samples))), 1, sweep.range);
+            std::llround(std::exp2(top * static_cast<double>(i) / static_cast<double>(samples))), 1,
+            sweep.range);
         if (b == previous)
             continue;
         auto at = model.at(b);
@@ -45,7 +46,8 @@ MemorySweep MemorySweep::sample(const MemoryModel& model, std::int64_t range, in
 const MemoryBreakdown& MemorySweep::near(std::int64_t batch) const
 {
     const auto it = std::lower_bound(batches.begin(), batches.end(), batch);
-    const auto i = std::min<std::ptrdiff_t>(it - batches.begin(), static_cast<std::ptrdiff_t>(batches.size()) - 1);
+    const auto i
+        = std::min<std::ptrdiff_t>(it - batches.begin(), static_cast<std::ptrdiff_t>(batches.size()) - 1);
     return breakdowns[static_cast<std::size_t>(i)];
 }
 
@@ -53,8 +55,9 @@ double MemorySweep::topBytes(std::uint64_t capacityBytes, std::int64_t batch) co
 {
     if (breakdowns.empty())
         return static_cast<double>(capacityBytes) * 1.2;
-    return std::max({ static_cast<double>(capacityBytes) * 1.2, static_cast<double>(near(batch).total()) * 1.05,
-        static_cast<double>(breakdowns.front().total()) * 1.05 });
+    return std::max(
+        { static_cast<double>(capacityBytes) * 1.2, static_cast<double>(near(batch).total()) * 1.05,
+            static_cast<double>(breakdowns.front().total()) * 1.05 });
 }
 
 double MemorySweep::axisX(std::int64_t batch)

@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QString>
-
 #include <cstdint>
 #include <vector>
 
@@ -16,13 +15,14 @@ namespace headroom::report {
 /// of two; the memory model sampled evenly in log2(batch) over it; a memory axis reaching a little
 /// above the GPU's memory (or the batch's total when that is higher), the region above the GPU's
 /// memory shaded as over budget.
-struct MemorySweep {
+struct MemorySweep
+{
     Q_DECLARE_TR_FUNCTIONS(headroom::report::MemorySweep)
 
 public:
     static constexpr int kSamples = 384;
 
-    std::vector<std::int64_t> batches;       ///< ascending, the first 1, evenly spaced in log2(batch)
+    std::vector<std::int64_t> batches; ///< ascending, the first 1, evenly spaced in log2(batch)
     std::vector<MemoryBreakdown> breakdowns; ///< MemoryModel::at(batch) for each
     std::int64_t range = 1; ///< where the batch axis ends (the samples stop early where 64 bits overflow)
 
@@ -30,7 +30,8 @@ public:
     /// (the max batch counted up to 2^20), at least 16, at most kMaxBatch.
     [[nodiscard]] static std::int64_t rangeFor(std::int64_t batch, std::int64_t maxBatch);
     /// The model's breakdown at batches evenly spaced in log2(batch) from 1 to `range`.
-    [[nodiscard]] static MemorySweep sample(const MemoryModel& model, std::int64_t range, int samples = kSamples);
+    [[nodiscard]] static MemorySweep sample(
+        const MemoryModel& model, std::int64_t range, int samples = kSamples);
     /// The breakdown at the first sample at or above `batch` (the last when none is).
     [[nodiscard]] const MemoryBreakdown& near(std::int64_t batch) const;
     /// How high the memory axis must reach: 1.2 x the GPU's memory, or 1.05 x the total at `batch`

@@ -1,12 +1,10 @@
 #include "PlanText.h"
 
 #include "CoreText.h" // text/
-
 #include "headroom/Format.h"
 #include "headroom/Optimizer.h"
 
 #include <QCoreApplication>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -19,10 +17,18 @@ namespace headroom::report::plantext {
 
 namespace {
 
-std::string str(const QString& s) { return s.toStdString(); }
-std::string label(std::string_view english) { return str(ui::CoreText::translate(english)); }
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
+std::string str(const QString& s)
+{
+    return s.toStdString();
+}
+std::string label(std::string_view english)
+{
+    return str(ui::CoreText::translate(english));
+}
+QString q(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 std::string percentText(double part, double whole)
 {
@@ -58,46 +64,62 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
     const Parallelism& par = s.parallel;
     if (plan.sequenceLength)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Sequence length")),
-            str(QCoreApplication::translate("headroom::report::plantext", "%1 tokens").arg(q(formatCount(static_cast<std::uint64_t>(*plan.sequenceLength))))));
+            str(QCoreApplication::translate("headroom::report::plantext", "%1 tokens")
+                    .arg(q(formatCount(static_cast<std::uint64_t>(*plan.sequenceLength))))));
     if (s.accumulationSteps > 1)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Accumulation")),
-            str(QCoreApplication::translate("headroom::report::plantext", "%1 micro-batches per optimizer step").arg(s.accumulationSteps)));
+            str(QCoreApplication::translate(
+                "headroom::report::plantext", "%1 micro-batches per optimizer step")
+                    .arg(s.accumulationSteps)));
     if (par.gpus > 1 || par.sharding != Sharding::None || par.tensorParallel > 1) {
         QString gpus = QString::number(par.gpus);
         if (par.tensorParallel > 1)
-            gpus = QCoreApplication::translate("headroom::report::plantext", "%1 (%2 data-parallel x %3 tensor-parallel)")
+            gpus = QCoreApplication::translate(
+                "headroom::report::plantext", "%1 (%2 data-parallel x %3 tensor-parallel)")
                        .arg(par.gpus)
                        .arg(par.dataParallel())
                        .arg(par.tensorParallel);
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "GPUs")), str(QCoreApplication::translate("headroom::report::plantext", "%1, %2").arg(gpus, q(label(shardingLabel(par.sharding))))));
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "GPUs")),
+            str(QCoreApplication::translate("headroom::report::plantext", "%1, %2")
+                    .arg(gpus, q(label(shardingLabel(par.sharding))))));
     }
     if (par.offloadOptimizer)
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Offload")), str(QCoreApplication::translate("headroom::report::plantext", "optimizer state in CPU memory")));
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Offload")),
+            str(QCoreApplication::translate("headroom::report::plantext", "optimizer state in CPU memory")));
     if (s.eightBitOptimizer)
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Optimizer state")), str(QCoreApplication::translate("headroom::report::plantext", "8-bit (block-wise quantised)")));
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Optimizer state")),
+            str(QCoreApplication::translate("headroom::report::plantext", "8-bit (block-wise quantised)")));
     if (plan.checkpointing != Checkpointing::None)
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Checkpointing")), label(checkpointingLabel(plan.checkpointing)));
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Checkpointing")),
+            label(checkpointingLabel(plan.checkpointing)));
     if (plan.attention != AttentionImplementation::Sdpa)
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Attention")), label(attentionLabel(plan.attention)));
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Attention")),
+            label(attentionLabel(plan.attention)));
     if (plan.lora.enabled()) {
         QString targets;
         if (plan.lora.targets.empty()) {
-            targets = QCoreApplication::translate("headroom::report::plantext", "every Linear layer but the output head");
+            targets = QCoreApplication::translate(
+                "headroom::report::plantext", "every Linear layer but the output head");
         } else {
             for (std::size_t i = 0; i < plan.lora.targets.size(); ++i)
                 targets += (i == 0 ? QString() : QStringLiteral(", ")) + q(plan.lora.targets[i]);
         }
-        QString lora = (plan.lora.quantizeBase ? QCoreApplication::translate("headroom::report::plantext", "QLoRA rank %1 on %2") : QCoreApplication::translate("headroom::report::plantext", "LoRA rank %1 on %2"))
+        QString lora = (plan.lora.quantizeBase
+                ? QCoreApplication::translate("headroom::report::plantext", "QLoRA rank %1 on %2")
+                : QCoreApplication::translate("headroom::report::plantext", "LoRA rank %1 on %2"))
                            .arg(plan.lora.rank)
                            .arg(targets);
         if (plan.lora.dropout > 0)
-            lora += QCoreApplication::translate("headroom::report::plantext", ", dropout %1").arg(q(significant(plan.lora.dropout, 3)));
+            lora += QCoreApplication::translate("headroom::report::plantext", ", dropout %1")
+                        .arg(q(significant(plan.lora.dropout, 3)));
         if (plan.lora.quantizeBase)
             lora += QCoreApplication::translate("headroom::report::plantext", "; base weights 4-bit NF4");
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "LoRA")), str(lora));
     }
     if (s.assumedUtilization != TrainingSetup {}.assumedUtilization)
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Utilisation")), str(QCoreApplication::translate("headroom::report::plantext", "%1 of peak assumed").arg(q(formatFraction(s.assumedUtilization)))));
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Utilisation")),
+            str(QCoreApplication::translate("headroom::report::plantext", "%1 of peak assumed")
+                    .arg(q(formatFraction(s.assumedUtilization)))));
     return rows;
 }
 
@@ -109,15 +131,23 @@ bool hasEffectiveBatch(const TrainingSetup& setup)
 std::string effectiveBatchText(std::int64_t microBatch, const TrainingSetup& setup, bool grouped)
 {
     const auto number = [grouped](std::int64_t n) {
-        return q(grouped ? formatCount(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0))) : std::to_string(n));
+        return q(grouped ? formatCount(static_cast<std::uint64_t>(std::max<std::int64_t>(n, 0)))
+                         : std::to_string(n));
     };
     const std::int64_t steps = std::max<std::int64_t>(1, setup.accumulationSteps);
     const std::int64_t replicas = std::max<std::int64_t>(1, setup.parallel.dataParallel());
-    const QString stepsText = steps == 1 ? QCoreApplication::translate("headroom::report::plantext", "1 step") : QCoreApplication::translate("headroom::report::plantext", "%1 steps").arg(steps);
+    const QString stepsText = steps == 1
+        ? QCoreApplication::translate("headroom::report::plantext", "1 step")
+        : QCoreApplication::translate("headroom::report::plantext", "%1 steps").arg(steps);
     const QString gpus = setup.parallel.tensorParallel > 1
-        ? (replicas == 1 ? QCoreApplication::translate("headroom::report::plantext", "1 replica") : QCoreApplication::translate("headroom::report::plantext", "%1 replicas").arg(replicas))
-        : (replicas == 1 ? QCoreApplication::translate("headroom::report::plantext", "1 GPU") : QCoreApplication::translate("headroom::report::plantext", "%1 GPUs").arg(replicas));
-    return str(QCoreApplication::translate("headroom::report::plantext", "%1 = %2 x %3 x %4").arg(number(microBatch * steps * replicas), number(microBatch), stepsText, gpus));
+        ? (replicas == 1
+                ? QCoreApplication::translate("headroom::report::plantext", "1 replica")
+                : QCoreApplication::translate("headroom::report::plantext", "%1 replicas").arg(replicas))
+        : (replicas == 1
+                ? QCoreApplication::translate("headroom::report::plantext", "1 GPU")
+                : QCoreApplication::translate("headroom::report::plantext", "%1 GPUs").arg(replicas));
+    return str(QCoreApplication::translate("headroom::report::plantext", "%1 = %2 x %3 x %4")
+                   .arg(number(microBatch * steps * replicas), number(microBatch), stepsText, gpus));
 }
 
 std::optional<std::string> checkpointingSavingsText(const Plan& plan, const Analysis& a, std::int64_t batch)
@@ -135,12 +165,14 @@ std::optional<std::string> checkpointingSavingsText(const Plan& plan, const Anal
     // Checkpointing a few cheap layers can cost memory: their recomputed outputs are alive next to
     // the kept inputs. Say so, rather than "saves 0 B (0.0 %)".
     if (with > without)
-        return str(QCoreApplication::translate("headroom::report::plantext", "Checkpointing (%1) adds %2 of activations at batch %3 (+%4): checkpointing these "
-                            "layers costs memory, and +%5 forward compute")
-                       .arg(mode, q(formatBytes(static_cast<std::uint64_t>(with - without))), QString::number(batch),
-                           q(percentText(with - without, without)), compute));
+        return str(QCoreApplication::translate("headroom::report::plantext",
+            "Checkpointing (%1) adds %2 of activations at batch %3 (+%4): checkpointing these "
+            "layers costs memory, and +%5 forward compute")
+                       .arg(mode, q(formatBytes(static_cast<std::uint64_t>(with - without))),
+                           QString::number(batch), q(percentText(with - without, without)), compute));
     const double saved = without - with;
-    return str(QCoreApplication::translate("headroom::report::plantext", "Checkpointing (%1) saves %2 of activations at batch %3 (%4) for +%5 forward compute")
+    return str(QCoreApplication::translate("headroom::report::plantext",
+        "Checkpointing (%1) saves %2 of activations at batch %3 (%4) for +%5 forward compute")
                    .arg(mode, q(formatBytes(static_cast<std::uint64_t>(saved))), QString::number(batch),
                        q(percentText(saved, without)), compute));
 }
@@ -149,9 +181,12 @@ std::optional<std::string> loraText(const Plan& plan, const Analysis& a)
 {
     if (!plan.lora.enabled())
         return std::nullopt;
-    return str(QCoreApplication::translate("headroom::report::plantext", "LoRA adds %1 adapter parameters: %2 of %3 parameters train (%4)")
-                   .arg(q(formatCount(a.loraParams)), q(formatCount(a.trainableParams)), q(formatCount(a.totalParams)),
-                       q(percentText(static_cast<double>(a.trainableParams), static_cast<double>(a.totalParams)))));
+    return str(
+        QCoreApplication::translate(
+            "headroom::report::plantext", "LoRA adds %1 adapter parameters: %2 of %3 parameters train (%4)")
+            .arg(q(formatCount(a.loraParams)), q(formatCount(a.trainableParams)),
+                q(formatCount(a.totalParams)),
+                q(percentText(static_cast<double>(a.trainableParams), static_cast<double>(a.totalParams)))));
 }
 
 std::string peakText(const Estimate& e)
@@ -159,18 +194,27 @@ std::string peakText(const Estimate& e)
     QString text;
     switch (e.peak.phase) {
     case StepPhase::OptimizerStep:
-        text = QCoreApplication::translate("headroom::report::plantext", "The peak is the optimizer step: weights, gradients and optimizer state with the step's own "
-                  "temporaries, after the activations are freed");
+        text = QCoreApplication::translate("headroom::report::plantext",
+            "The peak is the optimizer step: weights, gradients and optimizer state with the step's own "
+            "temporaries, after the activations are freed");
         break;
     case StepPhase::Backward:
-        text = (e.peak.recomputing ? QCoreApplication::translate("headroom::report::plantext", "The peak is in the backward pass, while checkpointing recomputes layer %1")
-                                   : QCoreApplication::translate("headroom::report::plantext", "The peak is in the backward pass, at layer %1"))
+        text = (e.peak.recomputing ? QCoreApplication::translate("headroom::report::plantext",
+                    "The peak is in the backward pass, while checkpointing recomputes layer %1")
+                                   : QCoreApplication::translate("headroom::report::plantext",
+                                       "The peak is in the backward pass, at layer %1"))
                    .arg(q(e.peakLayer));
         break;
-    case StepPhase::Forward: text = QCoreApplication::translate("headroom::report::plantext", "The peak is in the forward pass, at layer %1").arg(q(e.peakLayer)); break;
+    case StepPhase::Forward:
+        text = QCoreApplication::translate(
+            "headroom::report::plantext", "The peak is in the forward pass, at layer %1")
+                   .arg(q(e.peakLayer));
+        break;
     }
     if (e.peak.laterMicroBatch && e.peak.phase != StepPhase::OptimizerStep)
-        text = QCoreApplication::translate("headroom::report::plantext", "%1, in a micro-batch after the first (the accumulated gradients are alive)").arg(text);
+        text = QCoreApplication::translate("headroom::report::plantext",
+            "%1, in a micro-batch after the first (the accumulated gradients are alive)")
+                   .arg(text);
     return str(text);
 }
 

@@ -2,18 +2,19 @@
 
 #include "CoreText.h"
 #include "PlanText.h"
-
 #include "headroom/Format.h"
 
 #include <QStringList>
-
 #include <cmath>
 
 namespace headroom::report {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 } // namespace
 
@@ -21,7 +22,8 @@ QString PlannerText::change(const SetupChange& change, const PlanSettings& setti
 {
     const TrainingSetup& s = settings.setup;
     switch (change.setting) {
-    case SetupSetting::Precision: return ui::CoreText::translate(precisionLabel(settings.precision));
+    case SetupSetting::Precision:
+        return ui::CoreText::translate(precisionLabel(settings.precision));
     case SetupSetting::Lora:
         if (!settings.lora.enabled())
             return tr("No LoRA: every weight trains");
@@ -35,7 +37,8 @@ QString PlannerText::change(const SetupChange& change, const PlanSettings& setti
     case SetupSetting::Checkpointing:
         return settings.checkpointing == Checkpointing::None
             ? tr("No checkpointing")
-            : tr("Checkpointing: %1").arg(ui::CoreText::translate(checkpointingLabel(settings.checkpointing)));
+            : tr("Checkpointing: %1")
+                  .arg(ui::CoreText::translate(checkpointingLabel(settings.checkpointing)));
     case SetupSetting::Accumulation:
         if (s.accumulationSteps == 1)
             return tr("No gradient accumulation");
@@ -44,10 +47,13 @@ QString PlannerText::change(const SetupChange& change, const PlanSettings& setti
                   .arg(s.accumulationSteps)
                   .arg(s.batch)
             : tr("%1 accumulation steps").arg(s.accumulationSteps);
-    case SetupSetting::Sharding: return ui::CoreText::translate(shardingLabel(s.parallel.sharding));
-    case SetupSetting::TensorParallel: return tr("Tensor parallel × %1").arg(s.parallel.tensorParallel);
+    case SetupSetting::Sharding:
+        return ui::CoreText::translate(shardingLabel(s.parallel.sharding));
+    case SetupSetting::TensorParallel:
+        return tr("Tensor parallel × %1").arg(s.parallel.tensorParallel);
     case SetupSetting::Offload:
-        return s.parallel.offloadOptimizer ? tr("Optimizer state in CPU memory") : tr("Optimizer state on the GPU");
+        return s.parallel.offloadOptimizer ? tr("Optimizer state in CPU memory")
+                                           : tr("Optimizer state on the GPU");
     }
     return {};
 }
@@ -76,14 +82,15 @@ QString PlannerText::shortfall(const PlanShortfall& s)
 {
     switch (s.kind) {
     case PlanShortfall::Kind::Memory:
-        return tr("it needs %1 more than the GPU holds, at a micro-batch of 1").arg(qs(formatBytes(s.bytesOver)));
+        return tr("it needs %1 more than the GPU holds, at a micro-batch of 1")
+            .arg(qs(formatBytes(s.bytesOver)));
     case PlanShortfall::Kind::Batch:
         return tr("it reaches an effective batch %1 short of the target")
             .arg(qs(formatCount(static_cast<std::uint64_t>(s.batchShort))));
     case PlanShortfall::Kind::StepTime:
-        return std::isfinite(s.secondsOver)
-            ? tr("its optimizer step takes %1 longer than allowed").arg(qs(plantext::formatSeconds(s.secondsOver)))
-            : tr("this GPU has no figures to estimate its step time");
+        return std::isfinite(s.secondsOver) ? tr("its optimizer step takes %1 longer than allowed")
+                                                  .arg(qs(plantext::formatSeconds(s.secondsOver)))
+                                            : tr("this GPU has no figures to estimate its step time");
     }
     return {};
 }

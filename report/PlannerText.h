@@ -9,7 +9,8 @@ namespace headroom::report {
 
 /// The planner's set-ups in the user's language, for the GUI's "Make it fit" panel and the PDF report
 /// alike (the command line prints the core's English texts).
-class PlannerText final {
+class PlannerText final
+{
     Q_DECLARE_TR_FUNCTIONS(headroom::report::PlannerText)
 
 public:

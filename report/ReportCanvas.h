@@ -1,10 +1,9 @@
 #pragma once
 
-#include <QCoreApplication>
-
 #include "ReportStyle.h"
 
 #include <QColor>
+#include <QCoreApplication>
 #include <QFont>
 #include <QFontMetricsF>
 #include <QRectF>

@@ -1,14 +1,14 @@
 #include "ReportComposer.h"
 
-#include "LayerTablePainter.h"
-#include "PlanText.h"
-#include "PlannerText.h"
-#include "MemoryChartPainter.h"
-#include "StepChartPainter.h"
 #include "ComponentColors.h"
 #include "CoreText.h" // text/
+#include "LayerTablePainter.h"
+#include "MemoryChartPainter.h"
+#include "PlanText.h"
+#include "PlannerText.h"
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
+#include "StepChartPainter.h"
 #include "headroom/Format.h"
 #include "headroom/HfConfig.h"
 #include "headroom/Optimizer.h"
@@ -74,8 +74,8 @@ QString percent(std::uint64_t part, std::uint64_t whole)
 
 } // namespace
 
-ReportComposer::ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated,
-    const ReportOptions& options)
+ReportComposer::ReportComposer(
+    const Plan& plan, const PlanResult& result, QDateTime generated, const ReportOptions& options)
     : m_plan { plan }
     , m_result { result }
     , m_generated { std::move(generated) }
@@ -153,28 +153,28 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
     keyValue(canvas, tr("Layers"), qs(formatCount(LayerTablePainter::layerCount(a))));
     if (a.valid())
         keyValue(canvas, tr("Parameters"),
-            tr("%1 (%2 trainable)")
-                .arg(qs(formatCount(a.totalParams)), qs(formatCount(a.trainableParams))));
+            tr("%1 (%2 trainable)").arg(qs(formatCount(a.totalParams)), qs(formatCount(a.trainableParams))));
     // The input as analysed: with the plan's sequence length when it overrides the model's.
     auto input = m_plan.network.input;
     if (m_plan.sequenceLength) {
         if (auto resized = withSequenceLength(m_plan.network, *m_plan.sequenceLength))
             input = resized->input;
     }
-    keyValue(canvas, tr("Input"),
-        tr("%1, %2").arg(qs(input.shape.toBatchedString()), qs(dtypeName(input.dtype))));
+    keyValue(
+        canvas, tr("Input"), tr("%1, %2").arg(qs(input.shape.toBatchedString()), qs(dtypeName(input.dtype))));
     QString gpu = qs(m_plan.gpu.name);
     if (!m_plan.gpu.vendor.empty() && !gpu.startsWith(qs(m_plan.gpu.vendor)))
         gpu = qs(m_plan.gpu.vendor) + QLatin1Char(' ') + gpu;
-    keyValue(canvas, tr("GPU"),
-        tr("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
+    keyValue(canvas, tr("GPU"), tr("%1, %2 memory").arg(gpu, bytes(m_plan.gpu.memoryBytes)));
     keyValue(canvas, tr("Optimizer"), label(optimizerLabel(m_plan.setup.optimizer)));
-    keyValue(canvas, tr("Implementation"), label(optimizerImplementationLabel(m_plan.setup.optimizerImplementation)));
+    keyValue(canvas, tr("Implementation"),
+        label(optimizerImplementationLabel(m_plan.setup.optimizerImplementation)));
     keyValue(canvas, tr("Precision"), label(precisionLabel(m_plan.precision)));
     if (plantext::hasEffectiveBatch(m_plan.setup))
         keyValue(canvas, tr("Batch size"),
             tr("%1 per GPU (micro-batch); effective batch %2")
-                .arg(count(m_plan.setup.batch), qs(plantext::effectiveBatchText(m_plan.setup.batch, m_plan.setup, true))));
+                .arg(count(m_plan.setup.batch),
+                    qs(plantext::effectiveBatchText(m_plan.setup.batch, m_plan.setup, true))));
     else
         keyValue(canvas, tr("Batch size"), count(m_plan.setup.batch));
     keyValue(canvas, tr("Framework overhead"), bytes(m_plan.setup.overheadBytes));
@@ -186,12 +186,13 @@ void ReportComposer::setupSection(ReportCanvas& canvas) const
 QString ReportComposer::reservedText(const ReservedFigures& r) const
 {
     // Allocated (the tensors) and reserved (the allocator's segments) and why they differ.
-    QString text = tr(" PyTorch's caching allocator reserves %1 at its peak for %2 of tensors: it rounds "
-                      "every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, "
-                      "and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA "
-                      "context), the GPU holds %5.")
-                       .arg(bytes(r.peakReservedBytes), bytes(r.peakAllocatedBytes), bytes(r.cublasWorkspaceBytes),
-                           bytes(r.overheadBytes), bytes(r.peakWithOverheadBytes()));
+    QString text
+        = tr(" PyTorch's caching allocator reserves %1 at its peak for %2 of tensors: it rounds "
+             "every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, "
+             "and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA "
+             "context), the GPU holds %5.")
+              .arg(bytes(r.peakReservedBytes), bytes(r.peakAllocatedBytes), bytes(r.cublasWorkspaceBytes),
+                  bytes(r.overheadBytes), bytes(r.peakWithOverheadBytes()));
     if (r.maxBatch.batch > 0 && r.maxBatch.batch < kMaxBatch)
         text += tr(" The max batch is the largest whose reserved peak fits in %1, keeping %2 spare for what "
                    "the model cannot see exactly.")
@@ -206,8 +207,7 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     const QString gpuName = qs(m_plan.gpu.name);
 
     // The verdict, in a tinted box: what a reader came for.
-    QString verdict = e.fits ? tr("Fits on the %1").arg(gpuName)
-                             : tr("Does not fit on the %1").arg(gpuName);
+    QString verdict = e.fits ? tr("Fits on the %1").arg(gpuName) : tr("Does not fit on the %1").arg(gpuName);
     const ReservedFigures* reserved = m_result.reservedFigures ? &*m_result.reservedFigures : nullptr;
     QString detail = e.fits || e.headroomBytes() < 0 || reserved == nullptr
         ? tr("Batch %1 needs %2 of %3: %4 %5.")
@@ -215,18 +215,18 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
                   e.fits ? tr("headroom") : tr("shortfall"), absoluteBytes(e.headroomBytes()))
         : tr("Batch %1's tensors need %2 of %3, but PyTorch's caching allocator needs more than its %4 "
              "less a margin of %5.")
-              .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes), bytes(reserved->capacityBytes),
-                  bytes(reserved->maxBatch.marginBytes));
+              .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
+                  bytes(reserved->capacityBytes), bytes(reserved->maxBatch.marginBytes));
     if (e.maxBatch == 0) {
         const auto one = m_result.memory->at(1);
         detail += one ? tr(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))
                       : tr(" Not even batch 1 fits.");
     } else if (e.maxBatch >= kMaxBatch) {
-        detail += tr(" Max batch: %1 (the largest batch Headroom considers).")
-                      .arg(count(e.maxBatch));
+        detail += tr(" Max batch: %1 (the largest batch Headroom considers).").arg(count(e.maxBatch));
     } else if (plantext::hasEffectiveBatch(m_plan.setup)) {
-        detail += tr(" Max batch: %1 per GPU, an effective batch of %2.")
-                      .arg(count(e.maxBatch), qs(plantext::effectiveBatchText(e.maxBatch, m_plan.setup, true)));
+        detail
+            += tr(" Max batch: %1 per GPU, an effective batch of %2.")
+                   .arg(count(e.maxBatch), qs(plantext::effectiveBatchText(e.maxBatch, m_plan.setup, true)));
     } else {
         detail += tr(" Max batch: %1.").arg(count(e.maxBatch));
     }
@@ -324,8 +324,9 @@ void ReportComposer::throughputSection(ReportCanvas& canvas) const
 {
     const double lineH = canvas.lineHeight(FontRole::Body);
     if (!m_result.throughput) {
-        const QString why = tr("No throughput estimate: %1.")
-                                .arg(qs(m_result.throughputError ? m_result.throughputError->message : std::string()));
+        const QString why
+            = tr("No throughput estimate: %1.")
+                  .arg(qs(m_result.throughputError ? m_result.throughputError->message : std::string()));
         canvas.heading(tr("Throughput"), canvas.paragraphHeight(why, FontRole::Body, canvas.width()));
         canvas.paragraph(why, FontRole::Body, style::kText);
         return;
@@ -335,8 +336,7 @@ void ReportComposer::throughputSection(ReportCanvas& canvas) const
     const std::int64_t gpus = m_plan.setup.parallel.gpus;
     keyValue(canvas, tr("Step time"),
         tr("%1 per optimizer step (%2)")
-            .arg(seconds(t.stepSeconds),
-                t.memoryBound ? tr("memory-bound") : tr("compute-bound")));
+            .arg(seconds(t.stepSeconds), t.memoryBound ? tr("memory-bound") : tr("compute-bound")));
     keyValue(canvas, tr("Samples per second"),
         qs(plantext::formatRate(t.samplesPerSecond))
             + (gpus > 1 ? tr(" across %1 GPUs").arg(count(gpus)) : QString {}));
@@ -373,8 +373,9 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
     const QString verdict = empty ? tr("The network is empty") : tr("No estimate");
     QString detail = tr("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
     if (empty) {
-        detail = tr("It has no layers, so there is no training step to estimate. Add layers to see how much memory "
-                    "training it takes, then export the report again.");
+        detail = tr(
+            "It has no layers, so there is no training step to estimate. Add layers to see how much memory "
+            "training it takes, then export the report again.");
     } else {
         if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
             detail += tr(" (at %1)").arg(qs(error.location));
@@ -401,21 +402,20 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
     const bool microBatch = m_plan.setup.parallel.gpus > 1 || m_plan.setup.accumulationSteps > 1;
     const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu, microBatch };
     const StepMoment& peak = m_result.memory->timeline().moments()[m_result.estimate->peak.moment];
-    const QString caption = tr(
-        "The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
-        "holds %4 fixed plus %5 per sample.")
-                                .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
-                                    count(chart.batches().empty() ? 1 : chart.batches().back()),
-                                    count(m_result.estimate->batch), bytes(peak.fixed.total()),
-                                    bytes(peak.perSample.total()));
+    const QString caption
+        = tr("The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
+             "holds %4 fixed plus %5 per sample.")
+              .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
+                  count(chart.batches().empty() ? 1 : chart.batches().back()),
+                  count(m_result.estimate->batch), bytes(peak.fixed.total()), bytes(peak.perSample.total()));
     captionedChart(canvas, tr("Memory versus batch size"), caption, { 190, 320 },
         [&](const QRectF& rect) { chart.paint(canvas, rect); });
 }
 
 void ReportComposer::stepSection(ReportCanvas& canvas) const
 {
-    const StepChart step
-        = StepChart::build(*m_result.memory, m_result.estimate->batch, StepKind::Steady, StepChartPainter::kMaxDrawnMoments);
+    const StepChart step = StepChart::build(
+        *m_result.memory, m_result.estimate->batch, StepKind::Steady, StepChartPainter::kMaxDrawnMoments);
     const StepChartPainter chart { step, m_result.analysis, m_plan.gpu };
     QString caption = step.caption(chart.peakLayer());
     if (m_plan.setup.accumulationSteps > 1)
@@ -450,30 +450,35 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
     goalText += tr(". Fastest first (estimated samples per second per GPU); ★ marks the Pareto front, "
                    "where no other set-up is as fast with less memory; \"changed\": the set-up computes "
                    "something different from the one above.");
-    goalText += tr(" Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the "
-                   "goal, not the set-up's batch.");
-    canvas.heading(tr("Set-ups that fit"), canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
+    goalText
+        += tr(" Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the "
+              "goal, not the set-up's batch.");
+    canvas.heading(tr("Set-ups that fit"),
+        canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
     canvas.paragraph(goalText, FontRole::Small, style::kMuted);
     canvas.advance(canvas.pt(3));
     if (planned.candidates.empty()) {
         QString nothing = tr("Nothing fits.");
         if (planned.closest && planned.shortfall)
             nothing = tr("Nothing fits. Closest: %1 (%2), but %3.")
-                          .arg(PlannerText::changes(*planned.closest), PlannerText::batch(planned.closest->settings.setup),
+                          .arg(PlannerText::changes(*planned.closest),
+                              PlannerText::batch(planned.closest->settings.setup),
                               PlannerText::shortfall(*planned.shortfall));
         canvas.paragraph(nothing, FontRole::Body, style::kText);
         return;
     }
     // Every figure column as wide as its widest text (header included), so none is set smaller; the
     // changes take the rest, wrapped to two lines' height by ReportCanvas::text's shrinking at worst.
-    struct Column {
+    struct Column
+    {
         QString header;
         int alignment;
     };
     const std::vector<Column> columns { { tr("#"), Qt::AlignRight }, { tr("What changes"), Qt::AlignLeft },
-        { tr("Training"), Qt::AlignLeft }, { tr("Planned batch"), Qt::AlignLeft }, { tr("Memory"), Qt::AlignRight },
-        { tr("Max batch"), Qt::AlignRight }, { tr("Step time"), Qt::AlignRight },
-        { tr("Samples/s/GPU"), Qt::AlignRight }, { QStringLiteral("★"), Qt::AlignCenter } };
+        { tr("Training"), Qt::AlignLeft }, { tr("Planned batch"), Qt::AlignLeft },
+        { tr("Memory"), Qt::AlignRight }, { tr("Max batch"), Qt::AlignRight },
+        { tr("Step time"), Qt::AlignRight }, { tr("Samples/s/GPU"), Qt::AlignRight },
+        { QStringLiteral("★"), Qt::AlignCenter } };
     constexpr std::size_t kChangesColumn = 1;
     // The report lists the fastest set-ups and the whole Pareto front, as `headroom plan` does.
     constexpr std::size_t kListed = 10;
@@ -484,7 +489,8 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
             continue;
         body.push_back({ QString::number(i + 1), PlannerText::changes(c), PlannerText::training(c),
             PlannerText::batch(c.settings.setup), qs(formatBytes(c.estimate.peakBytes())),
-            QString::number(c.estimate.maxBatch), c.throughput ? seconds(c.throughput->stepSeconds) : QStringLiteral("–"),
+            QString::number(c.estimate.maxBatch),
+            c.throughput ? seconds(c.throughput->stepSeconds) : QStringLiteral("–"),
             c.throughput ? qs(plantext::formatRate(c.samplesPerSecondPerGpu())) : QStringLiteral("–"),
             c.paretoOptimal ? QStringLiteral("★") : QString() });
     }
@@ -530,12 +536,11 @@ void ReportComposer::layerSection(ReportCanvas& canvas) const
         table.headerHeight(canvas) + 4 * table.rowHeight(canvas));
     table.paint(canvas);
     canvas.advance(canvas.pt(4));
-    canvas.paragraph(
-        tr("Activations per sample: the bytes autograd saves for backward that this layer "
-                       "keeps first, for one sample. Batch-independent saved bytes (such as per-channel "
-                       "statistics) are part of the estimate but not of this column. FLOPs per sample: "
-                       "forward plus backward (input and weight gradients) for one sample; checkpoint "
-                       "recomputation is in the throughput section."),
+    canvas.paragraph(tr("Activations per sample: the bytes autograd saves for backward that this layer "
+                        "keeps first, for one sample. Batch-independent saved bytes (such as per-channel "
+                        "statistics) are part of the estimate but not of this column. FLOPs per sample: "
+                        "forward plus backward (input and weight gradients) for one sample; checkpoint "
+                        "recomputation is in the throughput section."),
         FontRole::Tiny, style::kMuted);
 }
 
@@ -549,22 +554,21 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
             message[0] = message[0].toUpper();
         if (!message.endsWith(QLatin1Char('.')))
             message += QLatin1Char('.');
-        items.emplace_back(w.layer.empty() ? tr("Warning.") : tr("Warning (%1).").arg(qs(w.layer)),
-                           message);
+        items.emplace_back(w.layer.empty() ? tr("Warning.") : tr("Warning (%1).").arg(qs(w.layer)), message);
     }
     items.emplace_back(tr("Activations."),
-        tr(
-            "The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
-            "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
-            "input batch with its labels and the transient (the activation gradients alive at the peak, or "
-            "the optimizer step's temporaries) are components of their own."));
+        tr("The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
+           "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
+           "input batch with its labels and the transient (the activation gradients alive at the peak, or "
+           "the optimizer step's temporaries) are components of their own."));
     QString peak
         = tr("Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer "
              "(each output allocated, a tensor nothing keeps freed after its last use), the backward pass in "
              "reverse (activation gradients alive until their layer's backward has run, parameter gradients "
              "created when first reached, as zero_grad(set_to_none=True) leaves them, saved tensors freed "
              "once no backward needs them), then the optimizer step with the temporaries of its "
-             "implementation (here %1, as torch.optim names it). The total is the highest point of that step, and the breakdown is "
+             "implementation (here %1, as torch.optim names it). The total is the highest point of that "
+             "step, and the breakdown is "
              "what is alive then. The first step has no optimizer state until its optimizer step creates "
              "it. Every moment's memory is a fixed part plus a part per sample.")
               .arg(qs(optimizerImplementationName(m_plan.setup.optimizerImplementation)));
@@ -577,42 +581,38 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
     const int tensors = optimizerStateTensors(m_plan.setup.optimizer);
     QString optimizer = tensors == 0
         ? tr("%1 keeps no state.").arg(label(optimizerLabel(m_plan.setup.optimizer)))
-        : tensors == 1
-        ? tr("%1 keeps one float32 state tensor the size of each trainable parameter.")
-              .arg(label(optimizerLabel(m_plan.setup.optimizer)))
-        : tr("%1 keeps %2 float32 state tensors the size of each trainable parameter.")
-              .arg(label(optimizerLabel(m_plan.setup.optimizer)))
-              .arg(tensors);
+        : tensors == 1 ? tr("%1 keeps one float32 state tensor the size of each trainable parameter.")
+                             .arg(label(optimizerLabel(m_plan.setup.optimizer)))
+                       : tr("%1 keeps %2 float32 state tensors the size of each trainable parameter.")
+                             .arg(label(optimizerLabel(m_plan.setup.optimizer)))
+                             .arg(tensors);
     if (isPureHalf(m_plan.precision))
-        optimizer
-            += tr(" Pure half-precision training adds a float32 master copy of the weights.");
+        optimizer += tr(" Pure half-precision training adds a float32 master copy of the weights.");
     else if (isAutocast(m_plan.precision))
-        optimizer
-            += tr(" Under autocast, weights, gradients and optimizer state stay float32, and the "
-                              "half copies of weights autocast caches for the step count as weights.");
+        optimizer += tr(" Under autocast, weights, gradients and optimizer state stay float32, and the "
+                        "half copies of weights autocast caches for the step count as weights.");
     items.emplace_back(tr("Optimizer and precision."), optimizer);
     items.emplace_back(tr("Overhead and GPU memory."),
-        tr(
-            "Framework overhead is the memory outside PyTorch's caching allocator, here %1: by default the "
-            "CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose "
-            "real size depends on the driver and the CUDA version. The allocator's rounding, cached segments "
-            "and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay "
-            "of the step's allocations through the allocator's rules. The GPU's memory is as the vendor "
-            "states it; the display, the driver and other processes may hold part of it.")
+        tr("Framework overhead is the memory outside PyTorch's caching allocator, here %1: by default the "
+           "CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose "
+           "real size depends on the driver and the CUDA version. The allocator's rounding, cached segments "
+           "and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay "
+           "of the step's allocations through the allocator's rules. The GPU's memory is as the vendor "
+           "states it; the display, the driver and other processes may hold part of it.")
             .arg(bytes(m_plan.setup.overheadBytes)));
     const TrainingSetup& setup = m_plan.setup;
     const Parallelism& par = setup.parallel;
     if (setup.accumulationSteps > 1)
         items.emplace_back(tr("Gradient accumulation."),
             tr("Each optimizer step runs %1 micro-batches of %2 samples; memory follows the "
-                           "micro-batch, and the gradients are kept between micro-batches.")
+               "micro-batch, and the gradients are kept between micro-batches.")
                 .arg(count(setup.accumulationSteps), count(setup.batch)));
     if (par.gpus > 1 || par.sharding != Sharding::None || par.offloadOptimizer || par.tensorParallel > 1) {
         QString text;
         switch (par.sharding) {
         case Sharding::None:
             text = tr("DDP: every GPU holds all weights, gradients and optimizer state, plus the "
-                                  "gradient buckets the all-reduce uses.");
+                      "gradient buckets the all-reduce uses.");
             break;
         case Sharding::Zero1:
             text = tr("ZeRO stage 1: each GPU keeps 1/N of the optimizer state.");
@@ -625,57 +625,57 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
         case Sharding::Zero3:
         case Sharding::FsdpFullShard:
             text = tr("%1: each GPU keeps 1/N of the weights, the gradients and the optimizer "
-                                  "state, and gathers each layer's full weights into communication buffers "
-                                  "when it runs.")
+                      "state, and gathers each layer's full weights into communication buffers "
+                      "when it runs.")
                        .arg(label(shardingLabel(par.sharding)));
             break;
         }
-        text += par.dataParallel() == 1 ? tr(" Here N is 1 data-parallel GPU.")
-                                        : tr(" Here N is %1 data-parallel GPUs.").arg(count(par.dataParallel()));
+        text += par.dataParallel() == 1
+            ? tr(" Here N is 1 data-parallel GPU.")
+            : tr(" Here N is %1 data-parallel GPUs.").arg(count(par.dataParallel()));
         if (par.tensorParallel > 1)
             text += tr(" Tensor parallelism splits the attention and MLP layers' weights and "
-                                   "activations %1 ways.")
+                       "activations %1 ways.")
                         .arg(count(par.tensorParallel));
         if (par.offloadOptimizer)
             text += tr(" The optimizer state (with any float32 master weights) lives in CPU memory "
-                                   "and takes no GPU memory.");
+                       "and takes no GPU memory.");
         text += tr(" Every figure is for one GPU; the chart's line is one GPU's memory.");
         items.emplace_back(tr("Several GPUs."), text);
     }
     if (setup.eightBitOptimizer)
         items.emplace_back(tr("8-bit optimizer."),
             tr("Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); "
-                           "tensors below 4,096 elements stay 32-bit."));
+               "tensors below 4,096 elements stay 32-bit."));
     if (m_plan.checkpointing != Checkpointing::None)
         items.emplace_back(tr("Checkpointing."),
             m_plan.checkpointing == Checkpointing::PerBlock
                 ? tr("Each checkpointed block keeps only its input; its activations are recomputed "
-                                 "during backward, so one block's activations are alive at a time. The "
-                                 "recomputation costs one more forward pass through those blocks.")
+                     "during backward, so one block's activations are alive at a time. The "
+                     "recomputation costs one more forward pass through those blocks.")
                 : tr("Selective recomputation keeps everything but the attention score matrices, "
-                                 "which backward recomputes."));
+                     "which backward recomputes."));
     if (m_plan.lora.enabled())
         items.emplace_back(tr("LoRA."),
             tr("Targeted Linear layers get trainable rank-%1 adapters; every other parameter is "
-                           "frozen, so only the adapters have gradients and optimizer state.%2")
+               "frozen, so only the adapters have gradients and optimizer state.%2")
                 .arg(count(m_plan.lora.rank),
                     m_plan.lora.quantizeBase
                         ? tr(" QLoRA stores the frozen base weights in 4-bit NF4 with "
-                                         "double-quantised constants; the adapters are half precision.")
+                             "double-quantised constants; the adapters are half precision.")
                         : QString {}));
     items.emplace_back(tr("Throughput."),
         tr("A roofline estimate: the step's FLOPs at %1 of the GPU's peak for the precision, or "
-                       "the bytes it must move at the GPU's memory bandwidth, whichever takes longer. Real "
-                       "runs vary with kernels, data loading and communication.")
+           "the bytes it must move at the GPU's memory bandwidth, whichever takes longer. Real "
+           "runs vary with kernels, data loading and communication.")
             .arg(qs(plantext::formatFraction(setup.assumedUtilization))));
     items.emplace_back(tr("Not modelled."),
         tr("The caching allocator's rounding and fragmentation, and cuDNN workspaces beyond the "
            "overhead setting."));
 
     // The path leads its sentence so the line never breaks inside it (at its hyphen).
-    const QString intro
-        = tr("docs/memory-model.md in Headroom's documentation describes the memory model, "
-                         "its formulas and their sources. In short:");
+    const QString intro = tr("docs/memory-model.md in Headroom's documentation describes the memory model, "
+                             "its formulas and their sources. In short:");
     const double gap = canvas.pt(4);
     const auto height = [&](const std::pair<QString, QString>& item) {
         return canvas.paragraphHeight(

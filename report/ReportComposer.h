@@ -1,36 +1,34 @@
 #pragma once
 
-#include <QCoreApplication>
-
 #include "ReportWriter.h"
-
 #include "headroom/Estimate.h"
 #include "headroom/Plan.h"
 #include "headroom/Throughput.h"
 
+#include <QCoreApplication>
 #include <QDateTime>
 #include <QRectF>
 #include <QString>
 #include <functional>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 
 namespace headroom::report {
 
 class ReportCanvas;
 
 /// What the report says and in which order: title, set-up, summary, memory versus batch, memory during
-/// one step, throughput, layer table, assumptions. It only lays out onto a ReportCanvas, so the same code runs for the measuring pass
-/// and the painting pass. Every number comes from `result` (what the GUI and `headroom estimate`
-/// show) and is formatted through headroom/Format.h.
+/// one step, throughput, layer table, assumptions. It only lays out onto a ReportCanvas, so the same code
+/// runs for the measuring pass and the painting pass. Every number comes from `result` (what the GUI and
+/// `headroom estimate` show) and is formatted through headroom/Format.h.
 class ReportComposer final
 {
     Q_DECLARE_TR_FUNCTIONS(headroom::report::ReportComposer)
 
 public:
-    ReportComposer(const Plan& plan, const PlanResult& result, QDateTime generated,
-        const ReportOptions& options = {});
+    ReportComposer(
+        const Plan& plan, const PlanResult& result, QDateTime generated, const ReportOptions& options = {});
 
     /// "Memory plan for VGG-16": the document title.
     [[nodiscard]] QString title() const;

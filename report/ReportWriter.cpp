@@ -39,8 +39,8 @@ QPageSize pageSize()
 
 } // namespace
 
-Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QString& path,
-                            const ReportOptions& options)
+Result<bool> writePdfReport(
+    const Plan& plan, const PlanResult& result, const QString& path, const ReportOptions& options)
 {
     if (qobject_cast<QGuiApplication*>(QCoreApplication::instance()) == nullptr)
         return failure(
@@ -107,7 +107,8 @@ Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QS
     }
     // The rename is durable only once the folder is synced too.
     if (!syncFolder(QFile::encodeName(QFileInfo { targetPath }.absolutePath()).toStdString()))
-        return failure(path, QStringLiteral("the report is written but its folder could not be synced to disk"));
+        return failure(
+            path, QStringLiteral("the report is written but its folder could not be synced to disk"));
     return true;
 }
 

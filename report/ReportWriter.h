@@ -5,7 +5,6 @@
 #include "headroom/Planner.h"
 
 #include <QString>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -13,7 +12,8 @@
 namespace headroom::report {
 
 /// What a report adds on request.
-struct ReportOptions final {
+struct ReportOptions final
+{
     /// The planner's set-ups for `plannerGoal` (`headroom report --include-plan`, the GUI's Plan >
     /// Include Set-ups in Reports): a table after the throughput.
     std::optional<PlannerResult> planner;
@@ -27,7 +27,7 @@ struct ReportOptions final {
 /// memory chart as vector graphics, the per-layer table across pages, assumptions and method.
 /// The file appears atomically: on any failure nothing is left at `path` and the error says why.
 /// Needs a QGuiApplication (the offscreen platform is enough).
-[[nodiscard]] Result<bool> writePdfReport(const Plan& plan, const PlanResult& result, const QString& path,
-                                          const ReportOptions& options = {});
+[[nodiscard]] Result<bool> writePdfReport(
+    const Plan& plan, const PlanResult& result, const QString& path, const ReportOptions& options = {});
 
 } // namespace headroom::report

@@ -8,7 +8,8 @@
 
 namespace headroom::report {
 
-StepChart StepChart::build(const MemoryModel& model, std::int64_t batch, StepKind kind, std::size_t maxMoments)
+StepChart StepChart::build(
+    const MemoryModel& model, std::int64_t batch, StepKind kind, std::size_t maxMoments)
 {
     StepChart chart;
     chart.batch = batch;
@@ -27,14 +28,14 @@ StepChart StepChart::build(const MemoryModel& model, std::int64_t batch, StepKin
     // one holds at least as much at each moment, so its highest moment stands for it.
     std::size_t marked = peak;
     if (std::find(step.begin(), step.end(), peak) == step.end()) {
-        marked = *std::max_element(step.begin(), step.end(),
-                                   [&](std::size_t a, std::size_t b) { return totalAt(a) < totalAt(b); });
+        marked = *std::max_element(
+            step.begin(), step.end(), [&](std::size_t a, std::size_t b) { return totalAt(a) < totalAt(b); });
     }
     // Runs of at most `run` neighbours in one phase; each is drawn as its highest moment (the peak's
     // run as the peak).
     const std::size_t n = step.size();
-    const std::size_t run = std::max<std::size_t>(1, (n + std::max<std::size_t>(maxMoments, 1) - 1)
-                                                         / std::max<std::size_t>(maxMoments, 1));
+    const std::size_t run = std::max<std::size_t>(
+        1, (n + std::max<std::size_t>(maxMoments, 1) - 1) / std::max<std::size_t>(maxMoments, 1));
     std::size_t start = 0;
     while (start < n) {
         std::size_t end = start + 1;
@@ -54,9 +55,9 @@ StepChart StepChart::build(const MemoryModel& model, std::int64_t batch, StepKin
         const StepMoment& m = all[best];
         if (best == marked)
             chart.peak = chart.moments.size();
-        chart.moments.push_back(StepChartMoment{m.phase, m.row, m.recomputing,
-                                                m.afterOp && m.phase == StepPhase::Forward,
-                                                first ? model.firstStepMomentAt(best, batch) : model.momentAt(best, batch)});
+        chart.moments.push_back(
+            StepChartMoment { m.phase, m.row, m.recomputing, m.afterOp && m.phase == StepPhase::Forward,
+                first ? model.firstStepMomentAt(best, batch) : model.momentAt(best, batch) });
         start = end;
     }
     return chart;
@@ -87,7 +88,7 @@ std::vector<StepChart::PhaseRun> StepChart::phaseRuns() const
     for (std::size_t k = 0; k < moments.size(); ++k) {
         const StepPhase phase = moments[k].phase;
         if (runs.empty() || runs.back().phase != phase)
-            runs.push_back(PhaseRun{phase, k, k});
+            runs.push_back(PhaseRun { phase, k, k });
         runs.back().end = k + 1;
     }
     return runs;
@@ -107,7 +108,8 @@ QString StepChart::momentName(const StepChartMoment& moment, const QString& laye
     case StepPhase::Backward:
         return moment.recomputing ? tr("Backward pass, recomputing layer %1 (checkpointing)").arg(layer)
                                   : tr("Backward pass, layer %1").arg(layer);
-    case StepPhase::OptimizerStep: return tr("Optimizer step");
+    case StepPhase::OptimizerStep:
+        return tr("Optimizer step");
     }
     return {};
 }
@@ -116,8 +118,9 @@ QString StepChart::peakText(const QString& layer) const
 {
     if (moments.empty())
         return {};
-    return tr("Peak %1 · %2").arg(QString::fromStdString(formatBytes(peakMoment().bytes.total())),
-                                  momentName(peakMoment(), layer));
+    return tr("Peak %1 · %2")
+        .arg(
+            QString::fromStdString(formatBytes(peakMoment().bytes.total())), momentName(peakMoment(), layer));
 }
 
 QString StepChart::accumulationNote(std::int64_t steps)
@@ -141,7 +144,9 @@ QString StepChart::caption(const QString& layer) const
         where = m.recomputing ? tr("in the backward pass, while checkpointing recomputes layer %1").arg(layer)
                               : tr("in the backward pass, at layer %1").arg(layer);
         break;
-    case StepPhase::OptimizerStep: where = tr("in the optimizer step"); break;
+    case StepPhase::OptimizerStep:
+        where = tr("in the optimizer step");
+        break;
     }
     const QString bytes = QString::fromStdString(formatBytes(m.bytes.total()));
     const QString samples = QString::fromStdString(formatCount(static_cast<std::uint64_t>(batch)));

@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QString>
-
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -14,15 +13,16 @@ namespace headroom::report {
 /// Which training step a "during one step" chart shows.
 enum class StepKind {
     Steady, ///< every step after the first: the optimizer state is alive throughout
-    First,  ///< the first step: no optimizer state until its optimizer step creates it
+    First, ///< the first step: no optimizer state until its optimizer step creates it
 };
 
 /// One moment of the step as the charts draw it: the core's StepMoment evaluated at the batch.
-struct StepChartMoment final {
+struct StepChartMoment final
+{
     StepPhase phase = StepPhase::Forward;
-    std::size_t row = 0;        ///< Analysis::rows index of the layer running (not for the optimizer step)
-    bool recomputing = false;   ///< a checkpointed block's forward, run again inside backward
-    bool endOfForward = false;  ///< after the forward pass, before backward starts
+    std::size_t row = 0; ///< Analysis::rows index of the layer running (not for the optimizer step)
+    bool recomputing = false; ///< a checkpointed block's forward, run again inside backward
+    bool endOfForward = false; ///< after the forward pass, before backward starts
     MemoryBreakdown bytes;
 };
 
@@ -30,21 +30,22 @@ struct StepChartMoment final {
 /// simulated, evaluated at the batch; nothing is worked out here): what the GUI's "During one step"
 /// tab and the PDF report draw. With gradient accumulation it is the last micro-batch's forward and
 /// backward (the accumulated gradients alive), then the optimizer step.
-struct StepChart final {
+struct StepChart final
+{
     Q_DECLARE_TR_FUNCTIONS(headroom::report::StepChart)
 
 public:
     std::int64_t batch = 0;
     StepKind kind = StepKind::Steady;
     std::vector<StepChartMoment> moments; ///< the moments drawn, in the order they happen
-    std::size_t peak = 0;                 ///< moments[] index of the core's peak
-    std::size_t stepMoments = 0;          ///< how many moments the step has (moments.size() unless thinned)
+    std::size_t peak = 0; ///< moments[] index of the core's peak
+    std::size_t stepMoments = 0; ///< how many moments the step has (moments.size() unless thinned)
 
     /// The step at `batch`. A step of more than `maxMoments` moments is thinned to the highest of each
     /// run of neighbours within one phase (only their totals are read), so every phase keeps its place
     /// and the peak is drawn at its height; a chart has no more pixels than that anyway.
-    [[nodiscard]] static StepChart build(const MemoryModel& model, std::int64_t batch, StepKind kind,
-                                         std::size_t maxMoments);
+    [[nodiscard]] static StepChart build(
+        const MemoryModel& model, std::int64_t batch, StepKind kind, std::size_t maxMoments);
 
     [[nodiscard]] bool empty() const noexcept { return moments.empty(); }
     [[nodiscard]] const StepChartMoment& peakMoment() const { return moments[peak]; }
@@ -53,7 +54,8 @@ public:
     /// wide, the optimizer step (a single moment) a fifth of the axis, so it can be seen and labelled.
     [[nodiscard]] std::vector<double> bandStarts() const;
     /// A run of moments in one phase: moments[begin, end).
-    struct PhaseRun {
+    struct PhaseRun
+    {
         StepPhase phase = StepPhase::Forward;
         std::size_t begin = 0;
         std::size_t end = 0;

@@ -74,7 +74,8 @@ void StepChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) con
         xs.push_back(xOf(m_bandStart[k]));
         xs.push_back(xOf(m_bandStart[k + 1]));
     }
-    chartparts::paintStack(canvas, m_shown, xs,
+    chartparts::paintStack(
+        canvas, m_shown, xs,
         [&](std::size_t i) -> const MemoryBreakdown& { return m_chart.moments[i / 2].bytes; }, yOf);
 
     // ---- axes, phase separators and labels
@@ -99,7 +100,8 @@ void StepChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) con
         const QString label = QString::fromStdString(m_gpu.name + ": " + formatBytes(m_gpu.memoryBytes));
         const double w = std::min(small.horizontalAdvance(label) + canvas.pt(10), plot.width() * 0.45);
         const double h = small.height() + canvas.pt(2);
-        const double top = gpuY - plot.top() >= h + canvas.pt(2) ? gpuY - h - canvas.pt(1) : gpuY + canvas.pt(1);
+        const double top
+            = gpuY - plot.top() >= h + canvas.pt(2) ? gpuY - h - canvas.pt(1) : gpuY + canvas.pt(1);
         const QRectF box { plot.left() + canvas.pt(4), top, w, h };
         p->fillRect(box, Qt::white);
         canvas.text(box.adjusted(canvas.pt(4), 0, -canvas.pt(2), 0), Qt::AlignLeft | Qt::AlignVCenter, label,
@@ -111,17 +113,20 @@ void StepChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) con
         const std::size_t k = m_chart.peak;
         const double x = (xOf(m_bandStart[k]) + xOf(m_bandStart[k + 1])) / 2;
         const double y = yOf(peakBytes);
-        canvas.line(QPointF { x, rect.top() + labelRow }, QPointF { x, y }, QPen { style::kText, canvas.pt(0.6), Qt::DotLine });
+        canvas.line(QPointF { x, rect.top() + labelRow }, QPointF { x, y },
+            QPen { style::kText, canvas.pt(0.6), Qt::DotLine });
         p->setPen(QPen { Qt::white, canvas.pt(0.8) });
         p->setBrush(style::kText);
         p->drawEllipse(QPointF { x, y }, canvas.pt(2.6), canvas.pt(2.6));
         const QString label = m_chart.peakText(peakLayer());
         const double w = std::min(small.horizontalAdvance(label) + canvas.pt(2), rect.width());
         const double left = std::clamp(x - w / 2, rect.left(), rect.right() - w);
-        canvas.text(QRectF { left, rect.top(), w, labelRow }, Qt::AlignCenter, label, FontRole::Small, style::kText);
+        canvas.text(
+            QRectF { left, rect.top(), w, labelRow }, Qt::AlignCenter, label, FontRole::Small, style::kText);
     }
 
-    chartparts::paintLegend(canvas, m_shown, QRectF { rect.left(), rect.bottom() - legendH, rect.width(), legendH });
+    chartparts::paintLegend(
+        canvas, m_shown, QRectF { rect.left(), rect.bottom() - legendH, rect.width(), legendH });
     p->restore();
 }
 

@@ -1,13 +1,11 @@
 #pragma once
 
 #include "StepChart.h"
-
 #include "headroom/Analysis.h"
 #include "headroom/GpuCatalog.h"
 
 #include <QCoreApplication>
 #include <QRectF>
-
 #include <vector>
 
 namespace headroom::report {

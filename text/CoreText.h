@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QString>
-
 #include <span>
 #include <string_view>
 
@@ -16,7 +15,8 @@ namespace headroom::ui {
 /// Qt; CoreText.cpp lists every such string once (marked for lupdate), and translate() finds a core
 /// string's translation by its English text. A test checks the list covers the layer registry, so a
 /// new layer kind's texts cannot miss the translators.
-class CoreText final {
+class CoreText final
+{
     Q_DECLARE_TR_FUNCTIONS(headroom::ui::CoreText)
 
 public:

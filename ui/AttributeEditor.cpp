@@ -16,7 +16,6 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -26,29 +25,44 @@ namespace headroom::ui {
 namespace {
 
 constexpr double kFloatLimit = 1e9;
-constexpr int kRawItemRole = Qt::UserRole + 1; ///< a combo box item standing for an invalid value from the file
+constexpr int kRawItemRole
+    = Qt::UserRole + 1; ///< a combo box item standing for an invalid value from the file
 
 int toInt(std::int64_t v)
 {
-    return static_cast<int>(std::clamp<std::int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
+    return static_cast<int>(
+        std::clamp<std::int64_t>(v, std::numeric_limits<int>::min(), std::numeric_limits<int>::max()));
 }
 
-bool isInteger(const nlohmann::json& j) { return j.is_number_integer() || j.is_number_unsigned(); }
+bool isInteger(const nlohmann::json& j)
+{
+    return j.is_number_integer() || j.is_number_unsigned();
+}
 
-std::int64_t jsonInt(const nlohmann::json& j, std::int64_t fallback) { return isInteger(j) ? j.get<std::int64_t>() : fallback; }
+std::int64_t jsonInt(const nlohmann::json& j, std::int64_t fallback)
+{
+    return isInteger(j) ? j.get<std::int64_t>() : fallback;
+}
 
 /// How a value the file holds is written in it: 0, "abc", [3, 3, 3].
-QString rawText(const nlohmann::json& j) { return qs(j.dump()); }
+QString rawText(const nlohmann::json& j)
+{
+    return qs(j.dump());
+}
 
-QString number(double v) { return QLocale().toString(v, 'g', 6); }
+QString number(double v)
+{
+    return QLocale().toString(v, 'g', 6);
+}
 
 /// A spin box that can show a value outside its range as the model file holds it ("0", "\"abc\"")
 /// instead of its minimum, and lets a typed number outside the range stand until Enter puts the
 /// value back (so the editor's EntryNote can say why).
-template <typename Base, typename Value>
-class FileValueSpinBox final : public Base {
+template <typename Base, typename Value> class FileValueSpinBox final : public Base
+{
 public:
-    explicit FileValueSpinBox(QWidget* parent) : Base(parent)
+    explicit FileValueSpinBox(QWidget* parent)
+        : Base(parent)
     {
         // Typing something else ends the file's value: from then on the box holds a number.
         QObject::connect(this->lineEdit(), &QLineEdit::textEdited, this, [this](const QString& text) {
@@ -79,7 +93,7 @@ protected:
         const QValidator::State state = Base::validate(text, pos);
         if (state != QValidator::Invalid)
             return state;
-        static const QRegularExpression numberish{QStringLiteral(R"(^\s*[+-]?[0-9]*[.,]?[0-9]*\s*$)")};
+        static const QRegularExpression numberish { QStringLiteral(R"(^\s*[+-]?[0-9]*[.,]?[0-9]*\s*$)") };
         return numberish.match(text).hasMatch() ? QValidator::Intermediate : QValidator::Invalid;
     }
 
@@ -109,7 +123,10 @@ bool showsRawItem(const QComboBox* combo)
 }
 
 /// The first index of a real (not raw) item.
-int firstItem(const QComboBox* combo) { return combo->count() > 0 && combo->itemData(0, kRawItemRole).toBool() ? 1 : 0; }
+int firstItem(const QComboBox* combo)
+{
+    return combo->count() > 0 && combo->itemData(0, kRawItemRole).toBool() ? 1 : 0;
+}
 
 } // namespace
 
@@ -119,22 +136,25 @@ QString AttributeEditor::rangeText(const AttributeSpec& spec)
         const QString lo = QLocale().toString(static_cast<qlonglong>(spec.minInt));
         if (spec.maxInt >= std::numeric_limits<std::int32_t>::max())
             return tr("whole numbers from %1 up").arg(lo);
-        return tr("whole numbers from %1 to %2").arg(lo, QLocale().toString(static_cast<qlonglong>(spec.maxInt)));
+        return tr("whole numbers from %1 to %2")
+            .arg(lo, QLocale().toString(static_cast<qlonglong>(spec.maxInt)));
     };
     QStringList words;
     for (const auto& c : spec.choices)
         words << QStringLiteral("“%1”").arg(qs(c));
     switch (spec.type) {
     case AttributeType::Int:
-    case AttributeType::IntList: return ints();
+    case AttributeType::IntList:
+        return ints();
     case AttributeType::IntTuple:
         return words.isEmpty() ? ints() : tr("%1, or %2").arg(ints(), words.join(QStringLiteral(", ")));
     case AttributeType::Float: {
         const bool lo = std::isfinite(spec.minFloat);
         const bool hi = std::isfinite(spec.maxFloat);
         if (lo && hi)
-            return spec.minFloatExclusive ? tr("numbers above %1, up to %2").arg(number(spec.minFloat), number(spec.maxFloat))
-                                          : tr("numbers from %1 to %2").arg(number(spec.minFloat), number(spec.maxFloat));
+            return spec.minFloatExclusive
+                ? tr("numbers above %1, up to %2").arg(number(spec.minFloat), number(spec.maxFloat))
+                : tr("numbers from %1 to %2").arg(number(spec.minFloat), number(spec.maxFloat));
         if (lo)
             return spec.minFloatExclusive ? tr("numbers above %1").arg(number(spec.minFloat))
                                           : tr("numbers from %1 up").arg(number(spec.minFloat));
@@ -142,14 +162,19 @@ QString AttributeEditor::rangeText(const AttributeSpec& spec)
             return tr("numbers up to %1").arg(number(spec.maxFloat));
         return tr("any number");
     }
-    case AttributeType::Bool: return tr("on or off");
-    case AttributeType::Choice: return tr("one of %1").arg(words.join(QStringLiteral(", ")));
-    case AttributeType::Text: return tr("any text up to %1 characters").arg(kMaxAttributeTextLength);
+    case AttributeType::Bool:
+        return tr("on or off");
+    case AttributeType::Choice:
+        return tr("one of %1").arg(words.join(QStringLiteral(", ")));
+    case AttributeType::Text:
+        return tr("any text up to %1 characters").arg(kMaxAttributeTextLength);
     }
     return {};
 }
 
-AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(parent), m_spec{std::move(spec)}
+AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent)
+    : QWidget(parent)
+    , m_spec { std::move(spec) }
 {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -166,10 +191,13 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
     m_note->hide();
     outer->addWidget(m_note);
     const QString help = CoreText::translate(m_spec.help);
-    setToolTip((help.isEmpty() ? QString() : help + QLatin1Char('\n')) + tr("Allowed: %1.").arg(rangeText(m_spec)));
+    setToolTip(
+        (help.isEmpty() ? QString() : help + QLatin1Char('\n')) + tr("Allowed: %1.").arg(rangeText(m_spec)));
 
     switch (m_spec.type) {
-    case AttributeType::Int: addSpinBox(QStringLiteral("valueSpinBox")); break;
+    case AttributeType::Int:
+        addSpinBox(QStringLiteral("valueSpinBox"));
+        break;
     case AttributeType::IntTuple:
         if (!m_spec.choices.empty()) {
             m_mode = new QComboBox(m_row);
@@ -248,10 +276,12 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent) : QWidget(
     }
     if (m_spec.optional) {
         // Says what is used instead, so no made-up number stands in the hidden field.
-        const QString omitted = m_spec.whenOmitted.empty() ? tr("inferred") : CoreText::translate(m_spec.whenOmitted);
+        const QString omitted
+            = m_spec.whenOmitted.empty() ? tr("inferred") : CoreText::translate(m_spec.whenOmitted);
         m_auto = new QCheckBox(omitted, m_row);
         m_auto->setObjectName(QStringLiteral("inferredCheckBox"));
-        m_auto->setToolTip(tr("Leave %1 out of the model file: Headroom uses %2").arg(qs(m_spec.name), omitted));
+        m_auto->setToolTip(
+            tr("Leave %1 out of the model file: Headroom uses %2").arg(qs(m_spec.name), omitted));
         layout->addWidget(m_auto);
         connect(m_auto, &QCheckBox::toggled, this, [this] {
             updateEnabled();
@@ -305,7 +335,8 @@ void AttributeEditor::checkTypedList(const QString& text)
         bool ok = false;
         const qlonglong v = part.toLongLong(&ok);
         if (!ok || v < m_spec.minInt || v > m_spec.maxInt) {
-            problem = tr("“%1” is not allowed: %2 takes %3, separated by commas.").arg(part, qs(m_spec.name), rangeText(m_spec));
+            problem = tr("“%1” is not allowed: %2 takes %3, separated by commas.")
+                          .arg(part, qs(m_spec.name), rangeText(m_spec));
             break;
         }
     }
@@ -345,14 +376,16 @@ QString AttributeEditor::note() const
 void AttributeEditor::updateNote()
 {
     const bool problem = !m_typingProblem.isEmpty() || !m_error.isEmpty()
-        || std::any_of(m_entryNotes.begin(), m_entryNotes.end(), [](const EntryNote* n) { return n->isProblem(); });
+        || std::any_of(
+            m_entryNotes.begin(), m_entryNotes.end(), [](const EntryNote* n) { return n->isProblem(); });
     EntryNote::show(m_note, note(), problem);
 }
 
 void AttributeEditor::updateEnabled()
 {
     const bool inferred = m_auto != nullptr && m_auto->isChecked();
-    const bool sizes = m_mode == nullptr || (m_mode->currentIndex() == firstItem(m_mode) && !showsRawItem(m_mode));
+    const bool sizes
+        = m_mode == nullptr || (m_mode->currentIndex() == firstItem(m_mode) && !showsRawItem(m_mode));
     if (m_mode != nullptr) {
         m_mode->setEnabled(!inferred);
         m_mode->setHidden(inferred);
@@ -366,7 +399,7 @@ void AttributeEditor::updateEnabled()
         m_spins[i]->setVisible(shown && !inferred);
         m_spins[i]->setEnabled(!inferred && sizes);
     }
-    for (QWidget* w : std::initializer_list<QWidget*>{m_double, m_check, m_choice, m_list, m_text}) {
+    for (QWidget* w : std::initializer_list<QWidget*> { m_double, m_check, m_choice, m_list, m_text }) {
         if (w != nullptr) {
             w->setEnabled(!inferred);
             w->setHidden(inferred);
@@ -389,20 +422,25 @@ void AttributeEditor::setValue(const nlohmann::json& given)
         if (typing(spinBox))
             return;
         auto* spin = static_cast<IntSpinBox*>(spinBox);
-        const bool valid = isInteger(v) && jsonInt(v, 0) >= spin->minimum() && jsonInt(v, 0) <= spin->maximum();
+        const bool valid
+            = isInteger(v) && jsonInt(v, 0) >= spin->minimum() && jsonInt(v, 0) <= spin->maximum();
         spin->showRaw(valid ? QString() : rawText(v));
         if (valid)
             spin->setValue(toInt(jsonInt(v, 0)));
     };
     switch (m_spec.type) {
-    case AttributeType::Int: showInt(m_spins.front(), value.is_null() ? nlohmann::json(std::max<std::int64_t>(m_spec.minInt, 1)) : value); break;
+    case AttributeType::Int:
+        showInt(m_spins.front(),
+            value.is_null() ? nlohmann::json(std::max<std::int64_t>(m_spec.minInt, 1)) : value);
+        break;
     case AttributeType::IntTuple: {
         const bool word = value.is_string();
         if (m_mode != nullptr) {
             int mode = 0;
             QString raw;
             if (word) {
-                const auto it = std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>());
+                const auto it
+                    = std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>());
                 if (it == m_spec.choices.end())
                     raw = rawText(value);
                 else
@@ -417,8 +455,10 @@ void AttributeEditor::setValue(const nlohmann::json& given)
             for (qsizetype i = 0; i < m_spins.size(); ++i)
                 showInt(m_spins[i], value[static_cast<std::size_t>(i)]);
             if (m_same != nullptr)
-                m_same->setChecked(std::all_of(value.begin(), value.end(), [&](const auto& s) { return s == value.front(); }));
-        } else if (value.is_array() || (word && m_mode == nullptr) || (!word && !isInteger(value) && !value.is_null())) {
+                m_same->setChecked(std::all_of(
+                    value.begin(), value.end(), [&](const auto& s) { return s == value.front(); }));
+        } else if (value.is_array() || (word && m_mode == nullptr)
+            || (!word && !isInteger(value) && !value.is_null())) {
             // Not a size the editor can spread over its boxes: show it whole in the first.
             showInt(m_spins.front(), value);
             for (auto* s : m_spins.mid(1))
@@ -451,21 +491,28 @@ void AttributeEditor::setValue(const nlohmann::json& given)
             break;
         auto* spin = static_cast<RealSpinBox*>(m_double);
         const double v = value.is_number() ? value.get<double>() : 0.0;
-        const bool valid = value.is_null() || (value.is_number() && v >= spin->minimum() && v <= spin->maximum());
+        const bool valid
+            = value.is_null() || (value.is_number() && v >= spin->minimum() && v <= spin->maximum());
         spin->showRaw(valid ? QString() : rawText(value));
         if (valid)
             spin->setValue(v);
         break;
     }
-    case AttributeType::Bool: m_check->setChecked(value.is_boolean() && value.get<bool>()); break;
-    case AttributeType::Text: m_text->setText(value.is_string() ? qs(value.get<std::string>()) : QString()); break;
+    case AttributeType::Bool:
+        m_check->setChecked(value.is_boolean() && value.get<bool>());
+        break;
+    case AttributeType::Text:
+        m_text->setText(value.is_string() ? qs(value.get<std::string>()) : QString());
+        break;
     case AttributeType::Choice: {
-        const auto it = value.is_string() ? std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>())
-                                          : m_spec.choices.end();
+        const auto it = value.is_string()
+            ? std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>())
+            : m_spec.choices.end();
         const bool valid = it != m_spec.choices.end() || value.is_null();
         showRawItem(m_choice, valid ? QString() : rawText(value));
         if (valid)
-            m_choice->setCurrentIndex(it == m_spec.choices.end() ? 0 : static_cast<int>(it - m_spec.choices.begin()));
+            m_choice->setCurrentIndex(
+                it == m_spec.choices.end() ? 0 : static_cast<int>(it - m_spec.choices.begin()));
         break;
     }
     }
@@ -482,7 +529,8 @@ nlohmann::json AttributeEditor::value() const
     if (m_auto != nullptr && m_auto->isChecked())
         return nullptr;
     switch (m_spec.type) {
-    case AttributeType::Int: return m_spins.front()->value();
+    case AttributeType::Int:
+        return m_spins.front()->value();
     case AttributeType::IntTuple: {
         if (m_mode != nullptr && m_mode->currentIndex() >= firstItem(m_mode) + 1)
             return m_spec.choices[static_cast<std::size_t>(m_mode->currentIndex() - firstItem(m_mode) - 1)];
@@ -495,7 +543,8 @@ nlohmann::json AttributeEditor::value() const
     }
     case AttributeType::IntList: {
         auto list = nlohmann::json::array();
-        for (const auto& part : m_list->text().split(QRegularExpression(QStringLiteral(R"([,\s]+)")), Qt::SkipEmptyParts)) {
+        for (const auto& part :
+            m_list->text().split(QRegularExpression(QStringLiteral(R"([,\s]+)")), Qt::SkipEmptyParts)) {
             bool ok = false;
             const qlonglong v = part.toLongLong(&ok);
             if (ok)
@@ -505,13 +554,16 @@ nlohmann::json AttributeEditor::value() const
             return nullptr;
         return list.size() == 1 ? list.front() : list;
     }
-    case AttributeType::Float: return m_double->value();
-    case AttributeType::Bool: return m_check->isChecked();
+    case AttributeType::Float:
+        return m_double->value();
+    case AttributeType::Bool:
+        return m_check->isChecked();
     case AttributeType::Choice:
         if (showsRawItem(m_choice))
             return nlohmann::json::parse(ss(m_choice->currentText()), nullptr, false);
         return ss(m_choice->currentText());
-    case AttributeType::Text: return m_text->text().trimmed().isEmpty() ? nlohmann::json() : nlohmann::json(ss(m_text->text()));
+    case AttributeType::Text:
+        return m_text->text().trimmed().isEmpty() ? nlohmann::json() : nlohmann::json(ss(m_text->text()));
     }
     return nullptr;
 }

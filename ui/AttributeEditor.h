@@ -4,7 +4,6 @@
 
 #include <QList>
 #include <QWidget>
-
 #include <nlohmann/json.hpp>
 
 class QAbstractSpinBox;
@@ -22,13 +21,15 @@ class EntryNote;
 /// The editor of one layer attribute, generated from its AttributeSpec: a spin box with the valid
 /// range for an Int; spin boxes with a "same for all" toggle (and the allowed words, such as
 /// "same") for an IntTuple; a list field for an IntList; a double spin box for a Float; a check
-/// box for a Bool; a combo box for a Choice; a line edit for a Text; and an "inferred" toggle for an optional size.
+/// box for a Bool; a combo box for a Choice; a line edit for a Text; and an "inferred" toggle for an optional
+/// size.
 ///
 /// It shows what the model file holds, even a value the spec does not allow (out_channels: 0 reads
 /// "0", not the spin box's minimum), so the user sees the problem and can type the fix. The valid
 /// range is in the tooltip, and a typed value outside it is explained under the field instead of
 /// silently snapping back.
-class AttributeEditor final : public QWidget {
+class AttributeEditor final : public QWidget
+{
     Q_OBJECT
 
 public:

@@ -7,9 +7,10 @@
 #include "EntryNote.h"
 #include "FlowLayout.h"
 #include "PlanController.h"
+#include "PlanText.h" // report/
 #include "QtText.h"
 #include "UiText.h"
-#include "PlanText.h" // report/
+#include "headroom/Analysis.h"
 
 #include <QGridLayout>
 #include <QLabel>
@@ -17,14 +18,13 @@
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QSpinBox>
-
-#include "headroom/Analysis.h"
-
 #include <limits>
 
 namespace headroom::ui {
 
-BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m_document{document}
+BatchPanel::BatchPanel(Document* document, QWidget* parent)
+    : QWidget(parent)
+    , m_document { document }
 {
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("batchSlider"));
@@ -86,7 +86,8 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     m_entryLabel->setWordWrap(true);
     m_entryLabel->hide();
     auto* entry = new EntryNote(m_spin, tr("the batch size"), tr("whole numbers from %1 up").arg(1));
-    connect(entry, &EntryNote::changed, this, [this, entry] { EntryNote::show(m_entryLabel, entry->text(), entry->isProblem()); });
+    connect(entry, &EntryNote::changed, this,
+        [this, entry] { EntryNote::show(m_entryLabel, entry->text(), entry->isProblem()); });
     connect(document, &Document::batchChanged, entry, &EntryNote::clear);
 
     auto* grid = new QGridLayout(this);
@@ -113,7 +114,7 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent) : QWidget(parent), m
     grid->setColumnStretch(1, 1);
 
     connect(m_slider, &QSlider::valueChanged, this,
-            [this](int position) { m_document->setBatch(BatchScale::batchAt(position)); });
+        [this](int position) { m_document->setBatch(BatchScale::batchAt(position)); });
     connect(m_spin, &QSpinBox::valueChanged, this, [this](int batch) { m_document->setBatch(batch); });
     connect(m_setMax, &QPushButton::clicked, this, [this] {
         if (m_maxBatchValue > 0)
@@ -160,52 +161,59 @@ void BatchPanel::setEstimate(const EstimateState& state)
         if (e.maxBatch <= 0)
             m_maxBatch->setText(tr("Does not fit, even at batch 1"));
         else
-            m_maxBatch->setText(micro ? tr("Max micro-batch per GPU: %1").arg(max) : tr("Max batch: %1").arg(max));
+            m_maxBatch->setText(
+                micro ? tr("Max micro-batch per GPU: %1").arg(max) : tr("Max batch: %1").arg(max));
         m_maxBatch->setStyleSheet(e.maxBatch > 0 ? QString() : QStringLiteral("color: #c01010;"));
-        m_maxBatch->setToolTip(state.reserved
-                ? tr("From the reserved peak: the largest batch whose first two steps PyTorch's caching allocator "
-                     "can hold in %1 (the GPU's memory less the overhead), keeping %2 spare; %3 at exactly %1.")
-                      .arg(UiText::bytes(state.reserved->capacityBytes), UiText::bytes(state.reserved->maxBatch.marginBytes),
-                           UiText::count(static_cast<std::uint64_t>(state.reserved->maxBatch.unguarded)))
-                : QString());
+        m_maxBatch->setToolTip(
+            state.reserved ? tr(
+                "From the reserved peak: the largest batch whose first two steps PyTorch's caching allocator "
+                "can hold in %1 (the GPU's memory less the overhead), keeping %2 spare; %3 at exactly %1.")
+                                 .arg(UiText::bytes(state.reserved->capacityBytes),
+                                     UiText::bytes(state.reserved->maxBatch.marginBytes),
+                                     UiText::count(
+                                         static_cast<std::uint64_t>(state.reserved->maxBatch.unguarded)))
+                           : QString());
         m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
                              .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
         QString totalTip = qs(report::plantext::peakText(e));
-        const bool replayed = state.reserved && state.reserved->peakAllocatedBytes > 0; // not on a slider tick
+        const bool replayed
+            = state.reserved && state.reserved->peakAllocatedBytes > 0; // not on a slider tick
         if (replayed)
             totalTip += QLatin1Char('\n')
                 + tr("Reserved by PyTorch's caching allocator: %1 (tensors %2), plus %3 outside it")
-                      .arg(UiText::bytes(state.reserved->peakReservedBytes), UiText::bytes(state.reserved->peakAllocatedBytes),
-                           UiText::bytes(state.reserved->overheadBytes));
+                      .arg(UiText::bytes(state.reserved->peakReservedBytes),
+                          UiText::bytes(state.reserved->peakAllocatedBytes),
+                          UiText::bytes(state.reserved->overheadBytes));
         m_total->setToolTip(totalTip);
         const double headroom = e.headroomBytes();
         if (headroom >= 0 && !e.fits) {
             // The tensors fit; the allocator's segments (rounding, cache, fragmentation) do not.
-            m_headroom->setText(replayed
-                    ? tr("Above the max batch: PyTorch's allocator would reserve %1")
-                          .arg(UiText::bytes(state.reserved->peakWithOverheadBytes()))
-                    : tr("Above the max batch of PyTorch's reserved memory"));
+            m_headroom->setText(replayed ? tr("Above the max batch: PyTorch's allocator would reserve %1")
+                                               .arg(UiText::bytes(state.reserved->peakWithOverheadBytes()))
+                                         : tr("Above the max batch of PyTorch's reserved memory"));
             m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
         } else if (headroom >= 0) {
             m_headroom->setText(tr("Headroom: %1").arg(UiText::bytes(static_cast<std::uint64_t>(headroom))));
             m_headroom->setStyleSheet(QStringLiteral("color: #1a7f37;"));
         } else {
-            m_headroom->setText(tr("Shortfall: %1").arg(UiText::bytes(static_cast<std::uint64_t>(-headroom))));
+            m_headroom->setText(
+                tr("Shortfall: %1").arg(UiText::bytes(static_cast<std::uint64_t>(-headroom))));
             m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
         }
         m_setMax->setEnabled(e.maxBatch > 0 && e.maxBatch != e.batch);
         if (micro) {
-            QStringList factors{UiText::count(static_cast<std::uint64_t>(e.batch))};
+            QStringList factors { UiText::count(static_cast<std::uint64_t>(e.batch)) };
             if (state.accumulationSteps > 1)
                 factors << tr("%1 steps").arg(state.accumulationSteps);
             if (state.parallel.dataParallel() > 1)
                 factors << tr("%1 GPUs").arg(state.parallel.dataParallel());
             m_effective->setText(tr("Effective batch: %1 (%2); at most %3")
                                      .arg(UiText::count(static_cast<std::uint64_t>(e.effectiveBatch)),
-                                          factors.join(QStringLiteral(" × ")),
-                                          UiText::count(static_cast<std::uint64_t>(e.maxEffectiveBatch))));
-            m_effective->setToolTip(tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel "
-                                       "GPUs"));
+                                         factors.join(QStringLiteral(" × ")),
+                                         UiText::count(static_cast<std::uint64_t>(e.maxEffectiveBatch))));
+            m_effective->setToolTip(
+                tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel "
+                   "GPUs"));
         }
         m_effective->setVisible(micro);
     } else {
@@ -225,19 +233,22 @@ void BatchPanel::showThroughput(const EstimateState& state)
 {
     if (state.throughput) {
         const ThroughputEstimate& t = *state.throughput;
-        QString text = tr("Step: %1 · %2 samples/s").arg(UiText::seconds(t.stepSeconds), UiText::rate(t.samplesPerSecond));
+        QString text = tr("Step: %1 · %2 samples/s")
+                           .arg(UiText::seconds(t.stepSeconds), UiText::rate(t.samplesPerSecond));
         if (t.tokensPerSecond > 0)
             text += tr(" · %1 tokens/s").arg(UiText::rate(t.tokensPerSecond));
-        text += tr(" (at %1% of %2 TFLOPS%3)")
-                    .arg(QString::number(t.utilization * 100.0, 'f', 0), QString::number(t.peakTflops, 'g', 3),
-                         t.memoryBound ? tr(", memory-bound") : QString());
+        text
+            += tr(" (at %1% of %2 TFLOPS%3)")
+                   .arg(QString::number(t.utilization * 100.0, 'f', 0), QString::number(t.peakTflops, 'g', 3),
+                       t.memoryBound ? tr(", memory-bound") : QString());
         m_throughput->setText(text);
         m_throughput->setToolTip(
-            tr("Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); compute %5, "
+            tr("Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); "
+               "compute %5, "
                "memory traffic %6")
                 .arg(UiText::flops(t.flopsPerStep), UiText::flops(t.forwardFlopsPerSample),
-                     UiText::flops(t.backwardFlopsPerSample), UiText::flops(t.recomputeFlopsPerSample),
-                     UiText::seconds(t.computeSeconds), UiText::seconds(t.memorySeconds)));
+                    UiText::flops(t.backwardFlopsPerSample), UiText::flops(t.recomputeFlopsPerSample),
+                    UiText::seconds(t.computeSeconds), UiText::seconds(t.memorySeconds)));
         m_throughput->show();
         QStringList notes;
         for (const auto& n : t.noteTemplates)
@@ -261,9 +272,12 @@ void BatchPanel::setAnalysis(const Analysis& a)
     if (checkpointing) {
         const std::uint64_t kept = a.activationBytesPerSample;
         const std::uint64_t full = a.uncheckpointedActivationBytesPerSample;
-        const double change = full > 0 ? 100.0 * (static_cast<double>(kept) - static_cast<double>(full)) / static_cast<double>(full) : 0.0;
+        const double change = full > 0
+            ? 100.0 * (static_cast<double>(kept) - static_cast<double>(full)) / static_cast<double>(full)
+            : 0.0;
         const double extra = a.forwardFlopsPerSample > 0
-            ? 100.0 * static_cast<double>(a.recomputeFlopsPerSample) / static_cast<double>(a.forwardFlopsPerSample)
+            ? 100.0 * static_cast<double>(a.recomputeFlopsPerSample)
+                / static_cast<double>(a.forwardFlopsPerSample)
             : 0.0;
         // Checkpointing a single cheap layer can cost memory: its recomputed output is alive next
         // to the kept input during backward. Say so rather than "−0%".
@@ -275,21 +289,24 @@ void BatchPanel::setAnalysis(const Analysis& a)
             effect = tr("+%1 %: checkpointing these layers costs memory").arg(percent);
         else
             effect = tr("no saving");
-        m_checkpointing->setText(tr("Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 "
-                                    "per sample (+%5 % forward compute)")
-                                     .arg(UiText::bytes(kept), UiText::bytes(full), effect,
-                                          UiText::flops(static_cast<double>(a.recomputeFlopsPerSample)),
-                                          QString::number(extra, 'f', 0)));
+        m_checkpointing->setText(
+            tr("Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 "
+               "per sample (+%5 % forward compute)")
+                .arg(UiText::bytes(kept), UiText::bytes(full), effect,
+                    UiText::flops(static_cast<double>(a.recomputeFlopsPerSample)),
+                    QString::number(extra, 'f', 0)));
         m_checkpointing->setStyleSheet(kept > full ? QStringLiteral("color: #b35900;") : QString());
     }
     m_checkpointing->setVisible(checkpointing);
 
     const bool partial = a.valid() && a.trainableParams != a.totalParams;
     if (partial) {
-        const double share = a.totalParams > 0 ? 100.0 * static_cast<double>(a.trainableParams) / static_cast<double>(a.totalParams) : 0.0;
+        const double share = a.totalParams > 0
+            ? 100.0 * static_cast<double>(a.trainableParams) / static_cast<double>(a.totalParams)
+            : 0.0;
         QString text = tr("Trainable: %1 of %2 parameters (%3%)")
                            .arg(UiText::count(a.trainableParams), UiText::count(a.totalParams),
-                                QString::number(share, 'g', share < 1 ? 2 : 3));
+                               QString::number(share, 'g', share < 1 ? 2 : 3));
         if (a.loraParams > 0)
             text += tr("; LoRA adapters: %1").arg(UiText::count(a.loraParams));
         m_trainable->setText(text);

@@ -3,7 +3,6 @@
 #include "headroom/Training.h"
 
 #include <QWidget>
-
 #include <cstdint>
 
 namespace headroom {
@@ -25,7 +24,8 @@ struct EstimateState;
 /// what the strategies do: the effective batch, checkpointing's savings (or cost) and extra
 /// compute, the trainable parameters, and the estimated step time and throughput with its caveats.
 /// Without an estimate it says only that there is none: why is shown where it can be fixed.
-class BatchPanel final : public QWidget {
+class BatchPanel final : public QWidget
+{
     Q_OBJECT
 
 public:

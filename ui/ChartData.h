@@ -1,32 +1,31 @@
 #pragma once
 
 #include "MemorySweep.h" // report/
-#include "StepChart.h"   // report/
-
+#include "StepChart.h" // report/
 #include "headroom/Estimate.h"
 
 #include <QString>
 #include <QStringList>
-
-#include <memory>
-
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace headroom::ui {
 
 /// What both memory charts say about the set-up: the GPU and what the memory is per.
-struct ChartSetup {
+struct ChartSetup
+{
     std::uint64_t capacityBytes = 0;
     QString gpuName;
-    std::int64_t gpus = 1;              ///< memory is per GPU when > 1
+    std::int64_t gpus = 1; ///< memory is per GPU when > 1
     std::int64_t accumulationSteps = 1; ///< the batch is a micro-batch when > 1
 };
 
 /// What the memory chart draws, worked out by the PlanController from the core's MemoryModel: the
 /// breakdown at sampled batch sizes over the batch range (report::MemorySweep, as the PDF report's
 /// chart samples it), the GPU's capacity, and the per-layer activation bars.
-struct ChartData final : ChartSetup, report::MemorySweep {
+struct ChartData final : ChartSetup, report::MemorySweep
+{
     bool valid = false;
     /// Why there is nothing to draw: the network is empty, or which layer or setting blocks the
     /// estimate (the message itself is shown where it can be fixed).
@@ -38,7 +37,8 @@ struct ChartData final : ChartSetup, report::MemorySweep {
     std::vector<std::int64_t> reservedBatches;
     std::vector<std::uint64_t> reservedBytes;
 
-    struct LayerBar {
+    struct LayerBar
+    {
         QString name;
         QString type;
         std::uint64_t bytesPerSample = 0;
@@ -49,7 +49,8 @@ struct ChartData final : ChartSetup, report::MemorySweep {
 /// What the "During one step" chart draws: the PlanController's cached MemoryModel and the batch, from
 /// which the chart reads the moments of one training step (report::StepChart) when it is shown, so a
 /// slider tick with the chart hidden costs nothing.
-struct StepChartData final : ChartSetup {
+struct StepChartData final : ChartSetup
+{
     bool valid = false;
     QString message; ///< why there is nothing to draw (as ChartData's)
     std::shared_ptr<const MemoryModel> model;

@@ -7,11 +7,10 @@
 #include <QChartView>
 #include <QEvent>
 #include <QGraphicsTextItem>
-#include <QTextDocument>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
-
+#include <QTextDocument>
 #include <algorithm>
 #include <cmath>
 
@@ -20,9 +19,12 @@ namespace headroom::ui {
 namespace {
 
 /// The legend's font for the view's height: the small one on a short chart.
-class LegendFit final : public QObject {
+class LegendFit final : public QObject
+{
 public:
-    explicit LegendFit(QChartView* view) : QObject(view), m_view{view}
+    explicit LegendFit(QChartView* view)
+        : QObject(view)
+        , m_view { view }
     {
         view->installEventFilter(this);
         view->setMinimumHeight(std::max(160, ComponentStack::legendHeight(smallFont())));
@@ -56,14 +58,15 @@ private:
 
 std::size_t indexOf(Component c)
 {
-    return static_cast<std::size_t>(std::find(ComponentStack::kStackOrder.begin(), ComponentStack::kStackOrder.end(), c)
-                                    - ComponentStack::kStackOrder.begin());
+    return static_cast<std::size_t>(
+        std::find(ComponentStack::kStackOrder.begin(), ComponentStack::kStackOrder.end(), c)
+        - ComponentStack::kStackOrder.begin());
 }
 } // namespace
 
-ComponentStack::ComponentStack(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, QObject* owner,
-                               const QString& objectNameSuffix)
-    : m_chart{chart}
+ComponentStack::ComponentStack(
+    QChart* chart, QAbstractAxis* x, QAbstractAxis* y, QObject* owner, const QString& objectNameSuffix)
+    : m_chart { chart }
 {
     for (std::size_t i = 0; i < kStackOrder.size(); ++i) {
         const Component comp = kStackOrder[i];
@@ -72,8 +75,8 @@ ComponentStack::ComponentStack(QChart* chart, QAbstractAxis* x, QAbstractAxis* y
         m_areas[i] = new QAreaSeries(m_upper[i], m_lower[i]);
         m_areas[i]->setName(UiText::component(comp));
         m_areas[i]->setObjectName(QString::fromLatin1(componentName(comp).data(),
-                                                      static_cast<qsizetype>(componentName(comp).size()))
-                                  + objectNameSuffix);
+                                      static_cast<qsizetype>(componentName(comp).size()))
+            + objectNameSuffix);
         m_areas[i]->setColor(ComponentColors::color(comp));
         m_areas[i]->setBorderColor(ComponentColors::border(comp));
         chart->addSeries(m_areas[i]);
@@ -88,8 +91,8 @@ void ComponentStack::onHover(QObject* context, const std::function<void(const QP
         QObject::connect(area, &QAreaSeries::hovered, context, hovered);
 }
 
-void ComponentStack::set(const QList<double>& xs, const std::function<const MemoryBreakdown&(qsizetype)>& at,
-                         double unit)
+void ComponentStack::set(
+    const QList<double>& xs, const std::function<const MemoryBreakdown&(qsizetype)>& at, double unit)
 {
     QList<QPointF> base;
     base.reserve(xs.size());
@@ -111,7 +114,10 @@ void ComponentStack::set(const QList<double>& xs, const std::function<const Memo
     }
 }
 
-QList<QPointF> ComponentStack::upperPoints(Component c) const { return m_upper[indexOf(c)]->points(); }
+QList<QPointF> ComponentStack::upperPoints(Component c) const
+{
+    return m_upper[indexOf(c)]->points();
+}
 
 bool ComponentStack::shows(Component c) const
 {
@@ -126,7 +132,10 @@ bool ComponentStack::shows(Component c) const
 
 namespace headroom::ui {
 
-void ComponentStack::fitLegend(QChartView* view) { new LegendFit(view); }
+void ComponentStack::fitLegend(QChartView* view)
+{
+    new LegendFit(view);
+}
 
 int ComponentStack::legendHeight(const QFont& font)
 {

@@ -5,7 +5,6 @@
 #include <QList>
 #include <QPointF>
 #include <QString>
-
 #include <array>
 #include <functional>
 
@@ -22,18 +21,21 @@ namespace headroom::ui {
 /// Memory components as stacked areas on a Qt chart: one QAreaSeries per component between two line
 /// series, named, coloured and ordered as ComponentColors has them. The memory and the step charts
 /// share it.
-class ComponentStack final {
+class ComponentStack final
+{
 public:
     static constexpr auto kStackOrder = ComponentColors::kStackOrder;
 
     /// Adds the areas to `chart` on axes `x` and `y`; the line series belong to `owner`, and each area
     /// is named "<component><objectNameSuffix>" (weightsSeries).
-    ComponentStack(QChart* chart, QAbstractAxis* x, QAbstractAxis* y, QObject* owner, const QString& objectNameSuffix);
+    ComponentStack(
+        QChart* chart, QAbstractAxis* x, QAbstractAxis* y, QObject* owner, const QString& objectNameSuffix);
 
     /// `hovered(point, entered)` when the pointer enters or leaves an area (point in axis units).
     void onHover(QObject* context, const std::function<void(const QPointF&, bool)>& hovered) const;
     /// Stacks `at(i)` / `unit` at x = xs[i]. A component that is zero everywhere keeps no legend entry.
-    void set(const QList<double>& xs, const std::function<const MemoryBreakdown&(qsizetype)>& at, double unit);
+    void set(
+        const QList<double>& xs, const std::function<const MemoryBreakdown&(qsizetype)>& at, double unit);
     /// The top edge of a component's band (the stack up to and including it).
     [[nodiscard]] QList<QPointF> upperPoints(Component c) const;
     /// True when the component is non-zero somewhere and has a legend entry.
@@ -51,9 +53,9 @@ public:
 
 private:
     QChart* m_chart;
-    std::array<QLineSeries*, kStackOrder.size()> m_upper{};
-    std::array<QLineSeries*, kStackOrder.size()> m_lower{};
-    std::array<QAreaSeries*, kStackOrder.size()> m_areas{};
+    std::array<QLineSeries*, kStackOrder.size()> m_upper {};
+    std::array<QLineSeries*, kStackOrder.size()> m_lower {};
+    std::array<QAreaSeries*, kStackOrder.size()> m_areas {};
 };
 
 } // namespace headroom::ui

@@ -3,13 +3,13 @@
 #include "headroom/GpuCatalog.h"
 
 #include <QCoreApplication>
-#include <QDialog>
 #include <QDesktopServices>
+#include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
-#include <QFileInfo>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -32,29 +32,32 @@ QString DialogProvider::existingFolder(const QString& folder)
     return path;
 }
 
-QString DialogProvider::openFileName(QWidget* parent, const QString& caption, const QString& dir, const QString& filter)
+QString DialogProvider::openFileName(
+    QWidget* parent, const QString& caption, const QString& dir, const QString& filter)
 {
     return QFileDialog::getOpenFileName(parent, caption, existingFolder(dir), filter);
 }
 
-QString DialogProvider::saveFileName(QWidget* parent, const QString& caption, const QString& path, const QString& filter)
+QString DialogProvider::saveFileName(
+    QWidget* parent, const QString& caption, const QString& path, const QString& filter)
 {
     const QFileInfo suggested(path);
     return QFileDialog::getSaveFileName(parent, caption,
-                                        QDir(existingFolder(suggested.absolutePath())).filePath(suggested.fileName()), filter);
+        QDir(existingFolder(suggested.absolutePath())).filePath(suggested.fileName()), filter);
 }
 
 DialogProvider::SaveChoice DialogProvider::askToSave(QWidget* parent, const QString& documentName)
 {
-    const auto answer = QMessageBox::warning(
-        parent, tr("Unsaved changes"),
-        tr("“%1” has unsaved changes. Save them first?")
-            .arg(documentName),
+    const auto answer = QMessageBox::warning(parent, tr("Unsaved changes"),
+        tr("“%1” has unsaved changes. Save them first?").arg(documentName),
         QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
     switch (answer) {
-    case QMessageBox::Save: return SaveChoice::Save;
-    case QMessageBox::Discard: return SaveChoice::Discard;
-    default: return SaveChoice::Cancel;
+    case QMessageBox::Save:
+        return SaveChoice::Save;
+    case QMessageBox::Discard:
+        return SaveChoice::Discard;
+    default:
+        return SaveChoice::Cancel;
     }
 }
 
@@ -68,7 +71,10 @@ void DialogProvider::showAbout(QWidget* parent, const QString& title, const QStr
     QMessageBox::about(parent, title, text);
 }
 
-bool DialogProvider::openUrl(const QUrl& url) { return QDesktopServices::openUrl(url); }
+bool DialogProvider::openUrl(const QUrl& url)
+{
+    return QDesktopServices::openUrl(url);
+}
 
 std::optional<DialogProvider::CustomGpu> DialogProvider::customGpu(QWidget* parent)
 {
@@ -97,7 +103,7 @@ std::optional<DialogProvider::CustomGpu> DialogProvider::customGpu(QWidget* pare
     if (dialog.exec() != QDialog::Accepted)
         return std::nullopt;
     constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-    return CustomGpu{name->text().trimmed(), static_cast<std::uint64_t>(memory->value() * kGiB)};
+    return CustomGpu { name->text().trimmed(), static_cast<std::uint64_t>(memory->value() * kGiB) };
 }
 
 } // namespace headroom::ui

@@ -2,7 +2,6 @@
 
 #include <QCoreApplication>
 #include <QString>
-
 #include <cstdint>
 #include <optional>
 
@@ -13,12 +12,14 @@ namespace headroom::ui {
 
 /// Every modal question the GUI asks goes through here, so tests can answer without a dialog
 /// (install a subclass with MainWindow::setDialogProvider).
-class DialogProvider {
+class DialogProvider
+{
     Q_DECLARE_TR_FUNCTIONS(headroom::ui::DialogProvider)
 
 public:
     enum class SaveChoice { Save, Discard, Cancel };
-    struct CustomGpu {
+    struct CustomGpu
+    {
         QString name;
         std::uint64_t memoryBytes = 0;
     };
@@ -33,10 +34,10 @@ public:
     [[nodiscard]] static QString existingFolder(const QString& folder);
 
     /// An empty string when cancelled.
-    [[nodiscard]] virtual QString openFileName(QWidget* parent, const QString& caption, const QString& dir,
-                                               const QString& filter);
-    [[nodiscard]] virtual QString saveFileName(QWidget* parent, const QString& caption, const QString& path,
-                                               const QString& filter);
+    [[nodiscard]] virtual QString openFileName(
+        QWidget* parent, const QString& caption, const QString& dir, const QString& filter);
+    [[nodiscard]] virtual QString saveFileName(
+        QWidget* parent, const QString& caption, const QString& path, const QString& filter);
     [[nodiscard]] virtual SaveChoice askToSave(QWidget* parent, const QString& documentName);
     virtual void showError(QWidget* parent, const QString& title, const QString& message);
     virtual void showAbout(QWidget* parent, const QString& title, const QString& text);

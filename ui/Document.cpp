@@ -4,7 +4,6 @@
 
 #include <QFileInfo>
 #include <QUndoStack>
-
 #include <algorithm>
 #include <utility>
 
@@ -26,12 +25,20 @@ enum MergeId {
     MoeImbalanceMerge,
 };
 
-SpecPath specPathOf(const LayerPath& path) { return {path.begin(), path.end()}; }
-LayerPath layerPathOf(const SpecPath& path) { return {path.begin(), path.end()}; }
+SpecPath specPathOf(const LayerPath& path)
+{
+    return { path.begin(), path.end() };
+}
+LayerPath layerPathOf(const SpecPath& path)
+{
+    return { path.begin(), path.end() };
+}
 
 } // namespace
 
-Document::Document(QObject* parent) : QObject(parent), m_undoStack{new QUndoStack(this)}
+Document::Document(QObject* parent)
+    : QObject(parent)
+    , m_undoStack { new QUndoStack(this) }
 {
     m_undoStack->setObjectName(QStringLiteral("documentUndoStack"));
 }
@@ -54,7 +61,7 @@ void Document::resetNetwork(Network network, const QString& filePath, const QStr
     Q_EMIT networkAboutToBeReset();
     m_plan.network = std::move(network);
     m_plan.sequenceLength.reset(); // the new model's own length
-    m_plan.moeImbalance = 1.0;     // its own routing: balanced until said otherwise
+    m_plan.moeImbalance = 1.0; // its own routing: balanced until said otherwise
     m_savedNetwork = m_plan.network;
     m_undoStack->clear();
     const bool pathChanged = filePath != m_filePath || importedFrom != m_importedFrom;
@@ -100,7 +107,6 @@ void Document::markSaved(const QString& filePath)
     updateModified();
 }
 
-
 const std::vector<LayerSpec>* Document::children(const LayerPath& parent) const
 {
     return childrenAt(m_plan.network, specPathOf(parent));
@@ -111,7 +117,10 @@ const LayerSpec* Document::spec(const LayerPath& path) const
     return path.isEmpty() ? nullptr : specAt(m_plan.network, specPathOf(path));
 }
 
-std::string Document::specPath(const LayerPath& path) { return specPathText(specPathOf(path)); }
+std::string Document::specPath(const LayerPath& path)
+{
+    return specPathText(specPathOf(path));
+}
 
 void Document::push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId)
 {
@@ -157,7 +166,8 @@ void Document::doMove(const LayerMove& move)
     doInsert(layerPathOf(move.to), move.toRow, doRemove(layerPathOf(move.from), move.row, move.count));
 }
 
-void Document::pushSplice(const QString& text, const Splice& edit, const std::optional<PlanSettings>& settings)
+void Document::pushSplice(
+    const QString& text, const Splice& edit, const std::optional<PlanSettings>& settings)
 {
     const PlanSettings before = m_plan;
     push(
@@ -201,8 +211,8 @@ void Document::updateModified()
     }
 }
 
-
-void Document::insertLayers(const LayerPath& parent, int row, std::vector<LayerSpec> specs, const QString& text)
+void Document::insertLayers(
+    const LayerPath& parent, int row, std::vector<LayerSpec> specs, const QString& text)
 {
     if (auto edit = insertEdit(m_plan.network, specPathOf(parent), row, std::move(specs)))
         pushSplice(text, *edit);
@@ -220,8 +230,8 @@ bool Document::moveLayers(const LayerPath& parent, int row, int count, const Lay
     if (!move)
         return false;
     push(
-        count == 1 ? tr("Move layer") : tr("Move %n layers", nullptr, count), [this, m = *move] { doMove(m); },
-        [this, back = inverse(*move)] { doMove(back); });
+        count == 1 ? tr("Move layer") : tr("Move %n layers", nullptr, count),
+        [this, m = *move] { doMove(m); }, [this, back = inverse(*move)] { doMove(back); });
     return true;
 }
 
@@ -235,14 +245,18 @@ QString Document::refusalText(const EditRefusal& refusal, const QString& noLayer
 {
     const auto q = [](const std::string& s) { return QString::fromStdString(s); };
     switch (refusal.reason) {
-    case EditRefusal::Reason::NoLayers: return noLayers;
-    case EditRefusal::Reason::NotTopLevel: return tr("Only top-level layers can be checkpointed as a block.");
+    case EditRefusal::Reason::NoLayers:
+        return noLayers;
+    case EditRefusal::Reason::NotTopLevel:
+        return tr("Only top-level layers can be checkpointed as a block.");
     case EditRefusal::Reason::ChangesShape:
-        return tr("Cannot wrap these layers in a residual block: they change the shape from %1 to %2, and a residual "
+        return tr("Cannot wrap these layers in a residual block: they change the shape from %1 to %2, and a "
+                  "residual "
                   "connection adds the block's input to its output.")
             .arg(q(refusal.first), q(refusal.second));
     case EditRefusal::Reason::NotAddable:
-        return tr("Cannot wrap these layers in a residual block: their output cannot be added to their input.");
+        return tr(
+            "Cannot wrap these layers in a residual block: their output cannot be added to their input.");
     case EditRefusal::Reason::UsedInside:
         return tr("Cannot checkpoint these layers as one block: \"%1\" after them uses \"%2\" inside it.")
             .arg(q(refusal.first), q(refusal.second));
@@ -259,7 +273,8 @@ QString Document::wrapInResidual(const LayerPath& parent, int row, int count)
     return {};
 }
 
-void Document::editLayer(const LayerPath& path, const QString& text, const std::function<void(LayerSpec&)>& change)
+void Document::editLayer(
+    const LayerPath& path, const QString& text, const std::function<void(LayerSpec&)>& change)
 {
     const LayerSpec* current = spec(path);
     if (current == nullptr)
@@ -271,7 +286,8 @@ void Document::editLayer(const LayerPath& path, const QString& text, const std::
     if (after == before)
         return;
     push(
-        text, [this, path, after] { doReplace(path, after); }, [this, path, before] { doReplace(path, before); });
+        text, [this, path, after] { doReplace(path, after); },
+        [this, path, before] { doReplace(path, before); });
 }
 
 void Document::setLayerAttribute(const LayerPath& path, const std::string& name, const nlohmann::json& value)
@@ -301,9 +317,9 @@ void Document::setRepeatTimes(const LayerPath& path, std::int64_t times)
 
 void Document::setLayerFrozen(const LayerPath& path, bool frozen)
 {
-    editLayer(path, frozen ? tr("Freeze layer") : tr("Unfreeze layer"), [&](LayerSpec& s) { s.frozen = frozen; });
+    editLayer(
+        path, frozen ? tr("Freeze layer") : tr("Unfreeze layer"), [&](LayerSpec& s) { s.frozen = frozen; });
 }
-
 
 void Document::setLayerCheckpoint(const LayerPath& path, bool checkpoint)
 {
@@ -408,7 +424,8 @@ void Document::setBatch(std::int64_t batch)
         Q_EMIT batchChanged(b);
     };
     push(
-        tr("Change batch size"), [apply, batch] { apply(batch); }, [apply, before] { apply(before); }, BatchMerge);
+        tr("Change batch size"), [apply, batch] { apply(batch); }, [apply, before] { apply(before); },
+        BatchMerge);
 }
 
 void Document::setOptimizer(Optimizer optimizer)
@@ -419,7 +436,7 @@ void Document::setOptimizer(Optimizer optimizer)
 void Document::setOptimizerImplementation(OptimizerImplementation implementation)
 {
     editSettings(tr("Change optimizer implementation"),
-                 [&](PlanSettings& s) { s.setup.optimizerImplementation = implementation; });
+        [&](PlanSettings& s) { s.setup.optimizerImplementation = implementation; });
 }
 
 void Document::setGpu(const Gpu& gpu)
@@ -452,7 +469,8 @@ void Document::setOverheadBytes(std::uint64_t bytes)
         Q_EMIT setupChanged();
     };
     push(
-        tr("Change overhead"), [apply, bytes] { apply(bytes); }, [apply, before] { apply(before); }, OverheadMerge);
+        tr("Change overhead"), [apply, bytes] { apply(bytes); }, [apply, before] { apply(before); },
+        OverheadMerge);
 }
 
 void Document::applyPlanSettings(const PlanSettings& settings, const QString& text)
@@ -460,7 +478,8 @@ void Document::applyPlanSettings(const PlanSettings& settings, const QString& te
     editSettings(text, [&](PlanSettings& s) { s = settings; });
 }
 
-void Document::editSettings(const QString& text, const std::function<void(PlanSettings&)>& change, int mergeId)
+void Document::editSettings(
+    const QString& text, const std::function<void(PlanSettings&)>& change, int mergeId)
 {
     const PlanSettings before = m_plan;
     PlanSettings after = before;
@@ -482,8 +501,9 @@ void Document::applySettings(const PlanSettings& s)
     static_cast<PlanSettings&>(m_plan) = s;
     TrainingSetup oldSetup = old.setup;
     oldSetup.batch = s.setup.batch;
-    const bool strategy = old.checkpointing != s.checkpointing || old.attention != s.attention || !(old.lora == s.lora)
-        || old.sequenceLength != s.sequenceLength || old.moeImbalance != s.moeImbalance;
+    const bool strategy = old.checkpointing != s.checkpointing || old.attention != s.attention
+        || !(old.lora == s.lora) || old.sequenceLength != s.sequenceLength
+        || old.moeImbalance != s.moeImbalance;
     if (old.precision != s.precision)
         Q_EMIT precisionChanged(s.precision);
     if (strategy)
@@ -496,7 +516,9 @@ void Document::applySettings(const PlanSettings& s)
 
 void Document::setAccumulationSteps(std::int64_t steps)
 {
-    editSettings(tr("Change accumulation steps"), [&](PlanSettings& s) { s.setup.accumulationSteps = steps; }, AccumulationMerge);
+    editSettings(
+        tr("Change accumulation steps"), [&](PlanSettings& s) { s.setup.accumulationSteps = steps; },
+        AccumulationMerge);
 }
 
 void Document::setParallelism(const Parallelism& parallel)
@@ -513,21 +535,24 @@ void Document::setParallelism(const Parallelism& parallel)
     } else if (parallel.sharding != old.sharding) {
         text = tr("Change sharding");
     } else if (parallel.offloadOptimizer != old.offloadOptimizer) {
-        text = parallel.offloadOptimizer ? tr("Offload optimizer state") : tr("Keep optimizer state on the GPU");
+        text = parallel.offloadOptimizer ? tr("Offload optimizer state")
+                                         : tr("Keep optimizer state on the GPU");
     }
-    editSettings(text, [&](PlanSettings& s) { s.setup.parallel = parallel; }, merge);
+    editSettings(
+        text, [&](PlanSettings& s) { s.setup.parallel = parallel; }, merge);
 }
 
 void Document::setEightBitOptimizer(bool eightBit)
 {
     editSettings(eightBit ? tr("Use an 8-bit optimizer") : tr("Use a 32-bit optimizer"),
-                 [&](PlanSettings& s) { s.setup.eightBitOptimizer = eightBit; });
+        [&](PlanSettings& s) { s.setup.eightBitOptimizer = eightBit; });
 }
 
 void Document::setAssumedUtilization(double utilization)
 {
-    editSettings(tr("Change assumed utilisation"), [&](PlanSettings& s) { s.setup.assumedUtilization = utilization; },
-                 UtilizationMerge);
+    editSettings(
+        tr("Change assumed utilisation"), [&](PlanSettings& s) { s.setup.assumedUtilization = utilization; },
+        UtilizationMerge);
 }
 
 void Document::setCheckpointing(Checkpointing checkpointing)
@@ -548,17 +573,21 @@ void Document::setLora(const LoraOptions& lora)
         merge = LoraRankMerge;
     else if (lora.dropout != old.dropout)
         merge = LoraDropoutMerge;
-    editSettings(tr("Change LoRA"), [&](PlanSettings& s) { s.lora = lora; }, merge);
+    editSettings(
+        tr("Change LoRA"), [&](PlanSettings& s) { s.lora = lora; }, merge);
 }
 
 void Document::setSequenceLength(std::optional<std::int64_t> length)
 {
-    editSettings(tr("Change sequence length"), [&](PlanSettings& s) { s.sequenceLength = length; }, SequenceLengthMerge);
+    editSettings(
+        tr("Change sequence length"), [&](PlanSettings& s) { s.sequenceLength = length; },
+        SequenceLengthMerge);
 }
 
 void Document::setMoeImbalance(double imbalance)
 {
-    editSettings(tr("Change MoE imbalance"), [&](PlanSettings& s) { s.moeImbalance = imbalance; }, MoeImbalanceMerge);
+    editSettings(
+        tr("Change MoE imbalance"), [&](PlanSettings& s) { s.moeImbalance = imbalance; }, MoeImbalanceMerge);
 }
 
 } // namespace headroom::ui

@@ -6,11 +6,9 @@
 #include <QList>
 #include <QObject>
 #include <QString>
-
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <functional>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <vector>
 
@@ -25,7 +23,8 @@ using LayerPath = QList<int>;
 /// The open plan: the network as the model file holds it, the precision and the training set-up,
 /// and the undo stack through which every edit goes (like Tiled's Document). Views edit through
 /// the methods below and react to the typed change signals; nothing else mutates the plan.
-class Document final : public QObject {
+class Document final : public QObject
+{
     Q_OBJECT
 
 public:
@@ -145,12 +144,14 @@ Q_SIGNALS:
 private:
     /// Pushes an edit of the plan's settings (everything but the network); applying it emits what
     /// changed: strategyChanged / precisionChanged (re-analyse), setupChanged or batchChanged.
-    void editSettings(const QString& text, const std::function<void(PlanSettings&)>& change, int mergeId = -1);
+    void editSettings(
+        const QString& text, const std::function<void(PlanSettings&)>& change, int mergeId = -1);
     void applySettings(const PlanSettings& settings);
     void push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1);
     /// Pushes one structural edit (the core's NetworkEdits) as one undo step; with `settings`, the
     /// plan's settings change with it (checkpointing a selection switches checkpointing on).
-    void pushSplice(const QString& text, const Splice& edit, const std::optional<PlanSettings>& settings = {});
+    void pushSplice(
+        const QString& text, const Splice& edit, const std::optional<PlanSettings>& settings = {});
     /// Why a structural edit was refused, in the user's words; `noLayers` when there was nothing to edit.
     [[nodiscard]] static QString refusalText(const EditRefusal& refusal, const QString& noLayers);
     void doInsert(const LayerPath& parent, int row, const std::vector<LayerSpec>& specs);

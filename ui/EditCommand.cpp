@@ -2,14 +2,24 @@
 
 namespace headroom::ui {
 
-EditCommand::EditCommand(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId)
-    : QUndoCommand(text), m_redo{std::move(redo)}, m_undo{std::move(undo)}, m_mergeId{mergeId}
+EditCommand::EditCommand(
+    const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId)
+    : QUndoCommand(text)
+    , m_redo { std::move(redo) }
+    , m_undo { std::move(undo) }
+    , m_mergeId { mergeId }
 {
 }
 
-void EditCommand::redo() { m_redo(); }
+void EditCommand::redo()
+{
+    m_redo();
+}
 
-void EditCommand::undo() { m_undo(); }
+void EditCommand::undo()
+{
+    m_undo();
+}
 
 bool EditCommand::mergeWith(const QUndoCommand* other)
 {

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QUndoCommand>
-
 #include <functional>
 
 namespace headroom::ui {
@@ -9,9 +8,11 @@ namespace headroom::ui {
 /// One undoable edit of a Document: a pair of actions that take the document from the state before
 /// the edit to the state after it and back. Edits of the same setting made in a row (dragging the
 /// batch slider) merge into one step when they carry the same non-negative merge id.
-class EditCommand final : public QUndoCommand {
+class EditCommand final : public QUndoCommand
+{
 public:
-    EditCommand(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1);
+    EditCommand(
+        const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1);
 
     void redo() override;
     void undo() override;

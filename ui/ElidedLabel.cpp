@@ -4,7 +4,8 @@
 
 namespace headroom::ui {
 
-ElidedLabel::ElidedLabel(QWidget* parent) : QLabel(parent)
+ElidedLabel::ElidedLabel(QWidget* parent)
+    : QLabel(parent)
 {
     setWordWrap(false);
     setTextFormat(Qt::PlainText);
@@ -21,7 +22,7 @@ QSize ElidedLabel::minimumSizeHint() const
 {
     // As narrow as a few characters: the text elides instead of widening the window.
     const int lines = static_cast<int>(m_full.count(QLatin1Char('\n'))) + 1;
-    return {fontMetrics().horizontalAdvance(QStringLiteral("Abc…")), lines * fontMetrics().lineSpacing()};
+    return { fontMetrics().horizontalAdvance(QStringLiteral("Abc…")), lines * fontMetrics().lineSpacing() };
 }
 
 QSize ElidedLabel::sizeHint() const
@@ -29,7 +30,7 @@ QSize ElidedLabel::sizeHint() const
     int width = 0;
     for (const QString& line : m_full.split(QLatin1Char('\n')))
         width = std::max(width, fontMetrics().horizontalAdvance(line));
-    return {width, minimumSizeHint().height()};
+    return { width, minimumSizeHint().height() };
 }
 
 void ElidedLabel::resizeEvent(QResizeEvent* event)

@@ -7,7 +7,8 @@ namespace headroom::ui {
 /// A label whose lines each stay on one line, elided at the right when the label is narrower than
 /// they are, with the full text in its tooltip: small print (the throughput caveats) that must not
 /// push the window taller or wider, and stays readable in full on hover.
-class ElidedLabel final : public QLabel {
+class ElidedLabel final : public QLabel
+{
     Q_OBJECT
 
 public:

@@ -8,7 +8,10 @@
 namespace headroom::ui {
 
 EntryNote::EntryNote(QAbstractSpinBox* field, QString subject, QString rule)
-    : QObject(field), m_field{field}, m_subject{std::move(subject)}, m_rule{std::move(rule)}
+    : QObject(field)
+    , m_field { field }
+    , m_subject { std::move(subject) }
+    , m_rule { std::move(rule) }
 {
     setObjectName(QStringLiteral("entryNote"));
     field->installEventFilter(this);
@@ -20,7 +23,8 @@ EntryNote::EntryNote(QAbstractSpinBox* field, QString subject, QString rule)
 QString EntryNote::text() const
 {
     if (!m_refused.isEmpty() && !m_invalid.isEmpty())
-        return tr("“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.").arg(m_refused, m_invalid, m_subject, m_rule);
+        return tr("“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.")
+            .arg(m_refused, m_invalid, m_subject, m_rule);
     if (!m_refused.isEmpty())
         return tr("“%1” cannot be typed here: %2 takes %3.").arg(m_refused, m_subject, m_rule);
     if (!m_invalid.isEmpty())
@@ -41,7 +45,8 @@ void EntryNote::clear()
 void EntryNote::show(QLabel* label, const QString& text, bool problem)
 {
     label->setText(text);
-    label->setStyleSheet(problem ? QStringLiteral("color: #c01010;") : QStringLiteral("color: palette(placeholder-text);"));
+    label->setStyleSheet(
+        problem ? QStringLiteral("color: #c01010;") : QStringLiteral("color: palette(placeholder-text);"));
     label->setVisible(!text.isEmpty());
 }
 

@@ -16,7 +16,8 @@ namespace headroom::ui {
 ///  - the field putting its value back when the focus leaves or Enter is pressed on such a number:
 ///    "“-5” is not allowed, so out_channels stays 64." (an entry, no longer a problem: shown muted
 ///    until the next edit).
-class EntryNote final : public QObject {
+class EntryNote final : public QObject
+{
     Q_OBJECT
 
 public:
@@ -46,9 +47,9 @@ private:
     QAbstractSpinBox* m_field;
     QString m_subject;
     QString m_rule;
-    QString m_refused;  ///< keys refused since the text last changed
-    QString m_invalid;  ///< the typed text, when it is not a value the field takes
-    QString m_putBack;  ///< the note about an entry the field put back
+    QString m_refused; ///< keys refused since the text last changed
+    QString m_invalid; ///< the typed text, when it is not a value the field takes
+    QString m_putBack; ///< the note about an entry the field put back
 };
 
 } // namespace headroom::ui

@@ -13,40 +13,46 @@ const QString kPath = QStringLiteral(R"(layers\[\d+\](?:\.layers\[\d+\])*)");
 
 const QRegularExpression& pathWithSuffix()
 {
-    static const QRegularExpression re{QStringLiteral(R"(\b(%1)(?:\.inputs\[(\d+)\]|\.([A-Za-z_]\w*)(?:\[(\d+)\])?)?)")
-                                           .arg(kPath)};
+    static const QRegularExpression re {
+        QStringLiteral(R"(\b(%1)(?:\.inputs\[(\d+)\]|\.([A-Za-z_]\w*)(?:\[(\d+)\])?)?)").arg(kPath)
+    };
     return re;
 }
 
 /// "layers[3] (Conv2d \"conv\"): rest" at the start of a message: the path, the type, the name, the rest.
 const QRegularExpression& leadingLayer()
 {
-    static const QRegularExpression re{
+    static const QRegularExpression re {
         QStringLiteral(R"re(^(%1) \(([^)"\s]+)(?: "([^"]*)")?\):\s*(.*)$)re").arg(kPath),
-        QRegularExpression::DotMatchesEverythingOption};
+        QRegularExpression::DotMatchesEverythingOption
+    };
     return re;
 }
 
 /// "layers[3].kernel_size must be ..." or "layers[3]: ..." at the start of a message.
 const QRegularExpression& leadingPath()
 {
-    static const QRegularExpression re{QStringLiteral(R"(^(%1)(?::\s*|\s+|(?=\.))(.*)$)").arg(kPath),
-                                       QRegularExpression::DotMatchesEverythingOption};
+    static const QRegularExpression re { QStringLiteral(R"(^(%1)(?::\s*|\s+|(?=\.))(.*)$)").arg(kPath),
+        QRegularExpression::DotMatchesEverythingOption };
     return re;
 }
 
-QString number(const QString& zeroBased) { return QString::number(zeroBased.toLongLong() + 1); }
+QString number(const QString& zeroBased)
+{
+    return QString::number(zeroBased.toLongLong() + 1);
+}
 
 /// The parts of a message after the layer it is about: "kernel_size must be", "input 2 ...".
 QString keyPhrase(const QString& rest)
 {
-    static const QRegularExpression input{QStringLiteral(R"(^\.inputs\[(\d+)\])")};
-    static const QRegularExpression key{QStringLiteral(R"(^\.([A-Za-z_]\w*)(?:\[(\d+)\])?)")};
+    static const QRegularExpression input { QStringLiteral(R"(^\.inputs\[(\d+)\])") };
+    static const QRegularExpression key { QStringLiteral(R"(^\.([A-Za-z_]\w*)(?:\[(\d+)\])?)") };
     if (const auto m = input.match(rest); m.hasMatch())
         return ErrorText::tr("input %1").arg(number(m.captured(1))) + rest.mid(m.capturedLength());
     if (const auto m = key.match(rest); m.hasMatch()) {
-        const QString name = m.captured(2).isEmpty() ? m.captured(1)
-                                                     : ErrorText::tr("%1 element %2").arg(m.captured(1), number(m.captured(2)));
+        const QString name = m.captured(2).isEmpty()
+            ? m.captured(1)
+            : ErrorText::tr("%1 element %2").arg(m.captured(1), number(m.captured(2)));
         return name + rest.mid(m.capturedLength());
     }
     return rest;
@@ -67,7 +73,8 @@ QString convertPaths(QString text)
         else if (m.captured(3) == QStringLiteral("layers"))
             out += ErrorText::tr("the layers of block %1").arg(layer);
         else if (!m.captured(3).isEmpty() && !m.captured(4).isEmpty())
-            out += ErrorText::tr("%1 element %2 of layer %3").arg(m.captured(3), number(m.captured(4)), layer);
+            out += ErrorText::tr("%1 element %2 of layer %3")
+                       .arg(m.captured(3), number(m.captured(4)), layer);
         else if (!m.captured(3).isEmpty())
             out += ErrorText::tr("%1 of layer %2").arg(m.captured(3), layer);
         else
@@ -76,12 +83,14 @@ QString convertPaths(QString text)
     }
     out += text.mid(last);
     // The network's input and LoRA targets are lists too.
-    static const QRegularExpression shape{QStringLiteral(R"(\binput\.shape\[(\d+)\])")};
-    static const QRegularExpression target{QStringLiteral(R"(\blora\.targets\[(\d+)\])")};
+    static const QRegularExpression shape { QStringLiteral(R"(\binput\.shape\[(\d+)\])") };
+    static const QRegularExpression target { QStringLiteral(R"(\blora\.targets\[(\d+)\])") };
     for (auto m = shape.match(out); m.hasMatch(); m = shape.match(out))
-        out.replace(m.capturedStart(), m.capturedLength(), ErrorText::tr("dimension %1 of the input shape").arg(number(m.captured(1))));
+        out.replace(m.capturedStart(), m.capturedLength(),
+            ErrorText::tr("dimension %1 of the input shape").arg(number(m.captured(1))));
     for (auto m = target.match(out); m.hasMatch(); m = target.match(out))
-        out.replace(m.capturedStart(), m.capturedLength(), ErrorText::tr("LoRA target %1").arg(number(m.captured(1))));
+        out.replace(m.capturedStart(), m.capturedLength(),
+            ErrorText::tr("LoRA target %1").arg(number(m.captured(1))));
     return out;
 }
 
@@ -89,7 +98,7 @@ QString convertPaths(QString text)
 
 QString ErrorText::position(std::string_view specPath)
 {
-    static const QRegularExpression index{QStringLiteral(R"(\[(\d+)\])")};
+    static const QRegularExpression index { QStringLiteral(R"(\[(\d+)\])") };
     const QString path = QString::fromUtf8(specPath.data(), static_cast<qsizetype>(specPath.size()));
     if (!QRegularExpression(QStringLiteral("^%1$").arg(kPath)).match(path).hasMatch())
         return {};
@@ -101,8 +110,8 @@ QString ErrorText::position(std::string_view specPath)
 
 std::string ErrorText::layerPathOf(const Error& error)
 {
-    static const QRegularExpression re{QStringLiteral("^%1").arg(kPath)};
-    for (const std::string* s : {&error.location, &error.message}) {
+    static const QRegularExpression re { QStringLiteral("^%1").arg(kPath) };
+    for (const std::string* s : { &error.location, &error.message }) {
         const auto m = re.match(QString::fromStdString(*s));
         if (m.hasMatch())
             return m.captured().toStdString();
@@ -119,13 +128,15 @@ QString ErrorText::forUser(const Error& error, const NameLookup& names)
     };
     if (const auto m = leadingLayer().match(text); m.hasMatch()) {
         const QString name = m.captured(3).isEmpty() ? label(m.captured(1), m.captured(2)) : m.captured(3);
-        return tr("Layer %1 (%2): %3").arg(position(m.captured(1).toStdString()), name, convertPaths(m.captured(4)));
+        return tr("Layer %1 (%2): %3")
+            .arg(position(m.captured(1).toStdString()), name, convertPaths(m.captured(4)));
     }
     if (const auto m = leadingPath().match(text); m.hasMatch()) {
         const QString pos = position(m.captured(1).toStdString());
         const QString rest = convertPaths(keyPhrase(m.captured(2)));
         const QString name = label(m.captured(1), QString());
-        return name.isEmpty() ? tr("Layer %1: %2").arg(pos, rest) : tr("Layer %1 (%2): %3").arg(pos, name, rest);
+        return name.isEmpty() ? tr("Layer %1: %2").arg(pos, rest)
+                              : tr("Layer %1 (%2): %3").arg(pos, name, rest);
     }
     return convertPaths(text);
 }
@@ -157,14 +168,19 @@ QString ErrorText::printable(std::string_view text)
             ++i;
             continue;
         }
-        const std::size_t length = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        const std::size_t length = c >= 0xc2 && c <= 0xdf ? 2
+            : c >= 0xe0 && c <= 0xef                      ? 3
+            : c >= 0xf0 && c <= 0xf4                      ? 4
+                                                          : 0;
         bool valid = length > 0 && i + length <= text.size();
         for (std::size_t k = 1; valid && k < length; ++k)
             valid = (static_cast<unsigned char>(text[i + k]) & 0xc0) == 0x80;
-        const QString decoded = valid ? QString::fromUtf8(text.data() + i, static_cast<qsizetype>(length)) : QString();
+        const QString decoded
+            = valid ? QString::fromUtf8(text.data() + i, static_cast<qsizetype>(length)) : QString();
         // Overlong forms and surrogates decode to U+FFFD; C1 controls print as nothing.
         if (!valid || decoded.contains(QChar::ReplacementCharacter)
-            || (decoded.size() == 1 && decoded.front().unicode() >= 0x80 && decoded.front().unicode() < 0xa0)) {
+            || (decoded.size() == 1 && decoded.front().unicode() >= 0x80
+                && decoded.front().unicode() < 0xa0)) {
             escape(c);
             ++i;
             continue;

@@ -4,7 +4,6 @@
 
 #include <QCoreApplication>
 #include <QString>
-
 #include <functional>
 #include <string>
 #include <string_view>
@@ -16,7 +15,8 @@ namespace headroom::ui {
 /// path becomes the table's numbering ("kernel_size of layer 4.1"), a message about one layer leads
 /// with that layer ("Layer 4.1 (conv2): ..."), and bytes that are not printable text (a binary file
 /// quoted by the JSON parser) are shown as \xNN escapes.
-class ErrorText final {
+class ErrorText final
+{
     Q_DECLARE_TR_FUNCTIONS(headroom::ui::ErrorText)
 
 public:

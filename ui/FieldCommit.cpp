@@ -6,7 +6,9 @@
 
 namespace headroom::ui {
 
-FieldCommit::FieldCommit(QObject* field, std::function<void()> commit) : QObject(field), m_commit{std::move(commit)}
+FieldCommit::FieldCommit(QObject* field, std::function<void()> commit)
+    : QObject(field)
+    , m_commit { std::move(commit) }
 {
     setObjectName(QStringLiteral("fieldCommit"));
     m_pause.setSingleShot(true);
@@ -45,7 +47,9 @@ FieldCommit* FieldCommit::attach(QLineEdit* edit, std::function<void()> commit)
 
 FieldCommit* FieldCommit::of(const QObject* field)
 {
-    return field == nullptr ? nullptr : field->findChild<FieldCommit*>(QStringLiteral("fieldCommit"), Qt::FindDirectChildrenOnly);
+    return field == nullptr
+        ? nullptr
+        : field->findChild<FieldCommit*>(QStringLiteral("fieldCommit"), Qt::FindDirectChildrenOnly);
 }
 
 void FieldCommit::flushAll(const QObject* root)

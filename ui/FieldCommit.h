@@ -2,7 +2,6 @@
 
 #include <QObject>
 #include <QTimer>
-
 #include <functional>
 
 class QDoubleSpinBox;
@@ -16,7 +15,8 @@ namespace headroom::ui {
 /// leaves, and at once for a change that was not typed (arrows, mouse wheel). Enter commits even a
 /// value the field already shows, so a field that shows what an invalid file holds accepts the fix.
 /// Undo, save and export first commit what is pending (flushAll), so nothing typed is lost.
-class FieldCommit final : public QObject {
+class FieldCommit final : public QObject
+{
     Q_OBJECT
 
 public:

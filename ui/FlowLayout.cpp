@@ -1,18 +1,22 @@
 #include "FlowLayout.h"
 
 #include <QWidget>
-
 #include <algorithm>
 
 namespace headroom::ui {
 
 namespace {
 /// A widget's own size hint (a layout item may still hold one from before its text changed).
-QSize hintOf(const QLayoutItem* item) { return item->widget() != nullptr ? item->widget()->sizeHint() : item->sizeHint(); }
+QSize hintOf(const QLayoutItem* item)
+{
+    return item->widget() != nullptr ? item->widget()->sizeHint() : item->sizeHint();
+}
 } // namespace
 
 FlowLayout::FlowLayout(QWidget* parent, int horizontalSpacing, int verticalSpacing)
-    : QLayout(parent), m_horizontalSpacing{horizontalSpacing}, m_verticalSpacing{verticalSpacing}
+    : QLayout(parent)
+    , m_horizontalSpacing { horizontalSpacing }
+    , m_verticalSpacing { verticalSpacing }
 {
     setContentsMargins(0, 0, 0, 0);
 }
@@ -23,19 +27,40 @@ FlowLayout::~FlowLayout()
         delete item;
 }
 
-void FlowLayout::addItem(QLayoutItem* item) { m_items.append(item); }
+void FlowLayout::addItem(QLayoutItem* item)
+{
+    m_items.append(item);
+}
 
-int FlowLayout::count() const { return static_cast<int>(m_items.size()); }
+int FlowLayout::count() const
+{
+    return static_cast<int>(m_items.size());
+}
 
-QLayoutItem* FlowLayout::itemAt(int index) const { return index >= 0 && index < m_items.size() ? m_items[index] : nullptr; }
+QLayoutItem* FlowLayout::itemAt(int index) const
+{
+    return index >= 0 && index < m_items.size() ? m_items[index] : nullptr;
+}
 
-QLayoutItem* FlowLayout::takeAt(int index) { return index >= 0 && index < m_items.size() ? m_items.takeAt(index) : nullptr; }
+QLayoutItem* FlowLayout::takeAt(int index)
+{
+    return index >= 0 && index < m_items.size() ? m_items.takeAt(index) : nullptr;
+}
 
-Qt::Orientations FlowLayout::expandingDirections() const { return {}; }
+Qt::Orientations FlowLayout::expandingDirections() const
+{
+    return {};
+}
 
-bool FlowLayout::hasHeightForWidth() const { return true; }
+bool FlowLayout::hasHeightForWidth() const
+{
+    return true;
+}
 
-int FlowLayout::heightForWidth(int width) const { return arrange(QRect(0, 0, width, 0), false); }
+int FlowLayout::heightForWidth(int width) const
+{
+    return arrange(QRect(0, 0, width, 0), false);
+}
 
 void FlowLayout::setGeometry(const QRect& rect)
 {
@@ -98,7 +123,7 @@ int FlowLayout::arrange(const QRect& rect, bool place) const
             y += lineHeight + m_verticalSpacing;
             lineHeight = 0;
         }
-        line.append({item, QPoint(x, y)});
+        line.append({ item, QPoint(x, y) });
         x += hint.width() + m_horizontalSpacing;
         lineHeight = std::max(lineHeight, hint.height());
     }

@@ -8,7 +8,8 @@ namespace headroom::ui {
 /// Lays its items out left to right and continues on the next line when the width runs out, like
 /// words in a paragraph: a row of figures that stays on one line in a wide window and wraps, rather
 /// than forcing the window wider (or cutting a number off), in a narrow one.
-class FlowLayout final : public QLayout {
+class FlowLayout final : public QLayout
+{
 public:
     explicit FlowLayout(QWidget* parent = nullptr, int horizontalSpacing = 24, int verticalSpacing = 2);
     ~FlowLayout() override;

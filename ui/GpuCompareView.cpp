@@ -10,14 +10,16 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <limits>
 
 namespace headroom::ui {
 
 GpuCompareView::GpuCompareView(Document* document, std::vector<Gpu> gpus, QWidget* parent)
-    : QWidget(parent), m_document{document}, m_gpus{std::move(gpus)}, m_model{new GpuComparisonModel(this)}
+    : QWidget(parent)
+    , m_document { document }
+    , m_gpus { std::move(gpus) }
+    , m_model { new GpuComparisonModel(this) }
 {
     m_target = new QSpinBox(this);
     m_target->setObjectName(QStringLiteral("compareTargetSpinBox"));
@@ -95,15 +97,18 @@ void GpuCompareView::refresh()
     }
     m_model->setRows(std::move(rows).value(), batch);
     const auto& r = m_model->rows();
-    const auto smallest = std::find_if(r.begin(), r.end(), [](const GpuComparison& g) { return g.smallestReachingTarget; });
+    const auto smallest
+        = std::find_if(r.begin(), r.end(), [](const GpuComparison& g) { return g.smallestReachingTarget; });
     if (smallest == r.end()) {
-        m_status->setText(tr("No GPU listed reaches the target with this set-up: Make it fit finds set-ups that do."));
+        m_status->setText(
+            tr("No GPU listed reaches the target with this set-up: Make it fit finds set-ups that do."));
     } else {
         m_status->setText(tr("The smallest GPU that reaches the target: %1.").arg(qs(smallest->gpu.name)));
         // Once the table is laid out (it may have just been shown).
         const int row = static_cast<int>(smallest - r.begin());
         QMetaObject::invokeMethod(
-            this, [this, row] { m_table->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter); },
+            this,
+            [this, row] { m_table->scrollTo(m_model->index(row, 0), QAbstractItemView::PositionAtCenter); },
             Qt::QueuedConnection);
     }
 }

@@ -3,7 +3,6 @@
 #include "headroom/Planner.h"
 
 #include <QWidget>
-
 #include <vector>
 
 class QLabel;
@@ -16,7 +15,8 @@ class Document;
 class GpuComparisonModel;
 
 /// The comparison with its target: the set-up's own effective batch, or one the user types.
-class GpuCompareView final : public QWidget {
+class GpuCompareView final : public QWidget
+{
     Q_OBJECT
 
 public:

@@ -9,7 +9,10 @@
 
 namespace headroom::ui {
 
-GpuComparisonModel::GpuComparisonModel(QObject* parent) : QAbstractTableModel(parent) {}
+GpuComparisonModel::GpuComparisonModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void GpuComparisonModel::setRows(std::vector<GpuComparison> rows, std::int64_t batch)
 {
@@ -24,7 +27,10 @@ int GpuComparisonModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int GpuComparisonModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int GpuComparisonModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
 {
@@ -33,8 +39,10 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
     const GpuComparison& r = m_rows[static_cast<std::size_t>(index.row())];
     const bool runs = r.estimate.fits && r.throughput;
     switch (role) {
-    case SmallestReachingTargetRole: return r.smallestReachingTarget;
-    case ReachesTargetRole: return r.reachesTarget;
+    case SmallestReachingTargetRole:
+        return r.smallestReachingTarget;
+    case ReachesTargetRole:
+        return r.reachesTarget;
     case Qt::FontRole:
         if (r.smallestReachingTarget) {
             QFont bold;
@@ -56,22 +64,32 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
         return index.column() == GpuColumn || index.column() == FitsColumn || index.column() == ReachesColumn
             ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
             : QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-    case Qt::DisplayRole: break;
-    default: return {};
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
     }
     switch (static_cast<Column>(index.column())) {
-    case GpuColumn: return qs(r.gpu.name);
-    case MemoryColumn: return UiText::bytes(r.gpu.memoryBytes);
-    case PeakColumn: return UiText::bytes(r.estimate.peakBytes());
-    case FitsColumn: return r.estimate.fits ? tr("yes") : tr("no");
-    case ReachesColumn: return r.reachesTarget ? tr("yes") : tr("no");
+    case GpuColumn:
+        return qs(r.gpu.name);
+    case MemoryColumn:
+        return UiText::bytes(r.gpu.memoryBytes);
+    case PeakColumn:
+        return UiText::bytes(r.estimate.peakBytes());
+    case FitsColumn:
+        return r.estimate.fits ? tr("yes") : tr("no");
+    case ReachesColumn:
+        return r.reachesTarget ? tr("yes") : tr("no");
     case MaxBatchColumn:
         return r.estimate.maxEffectiveBatch != r.estimate.maxBatch
             ? tr("%1 (effective %2)").arg(r.estimate.maxBatch).arg(r.estimate.maxEffectiveBatch)
             : QString::number(r.estimate.maxBatch);
-    case StepColumn: return runs ? UiText::seconds(r.throughput->stepSeconds) : tr("–");
-    case SpeedColumn: return runs ? UiText::rate(r.throughput->samplesPerSecond) : tr("–");
-    case ColumnCount: break;
+    case StepColumn:
+        return runs ? UiText::seconds(r.throughput->stepSeconds) : tr("–");
+    case SpeedColumn:
+        return runs ? UiText::rate(r.throughput->samplesPerSecond) : tr("–");
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -82,20 +100,27 @@ QVariant GpuComparisonModel::headerData(int section, Qt::Orientation orientation
         return QAbstractTableModel::headerData(section, orientation, role);
     const bool tip = role == Qt::ToolTipRole;
     switch (static_cast<Column>(section)) {
-    case GpuColumn: return tip ? QVariant() : tr("GPU");
-    case MemoryColumn: return tip ? tr("The GPU's memory") : tr("Memory");
+    case GpuColumn:
+        return tip ? QVariant() : tr("GPU");
+    case MemoryColumn:
+        return tip ? tr("The GPU's memory") : tr("Memory");
     case PeakColumn:
         return tip ? tr("The peak of one training step at the set-up's batch, %1").arg(m_batch)
                    : tr("Peak (batch %1)").arg(m_batch);
     case FitsColumn:
-        return tip ? tr("Whether the set-up's batch, %1, fits this GPU").arg(m_batch) : tr("Fits batch %1").arg(m_batch);
-    case MaxBatchColumn: return tip ? tr("The largest micro-batch that fits this GPU") : tr("Max batch");
+        return tip ? tr("Whether the set-up's batch, %1, fits this GPU").arg(m_batch)
+                   : tr("Fits batch %1").arg(m_batch);
+    case MaxBatchColumn:
+        return tip ? tr("The largest micro-batch that fits this GPU") : tr("Max batch");
     case ReachesColumn:
         return tip ? tr("Whether the largest batch that fits reaches the target effective batch")
                    : tr("Reaches target");
-    case StepColumn: return tip ? tr("One optimizer step at the set-up's batch") : tr("Step time");
-    case SpeedColumn: return tip ? tr("Samples per second at the set-up's batch") : tr("Samples/s");
-    case ColumnCount: break;
+    case StepColumn:
+        return tip ? tr("One optimizer step at the set-up's batch") : tr("Step time");
+    case SpeedColumn:
+        return tip ? tr("Samples per second at the set-up's batch") : tr("Samples/s");
+    case ColumnCount:
+        break;
     }
     return {};
 }

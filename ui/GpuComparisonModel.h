@@ -3,7 +3,6 @@
 #include "headroom/Planner.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
 namespace headroom::ui {
@@ -13,7 +12,8 @@ namespace headroom::ui {
 /// effective batch, step time, samples per second, smallest memory first, the smallest GPU that
 /// reaches the target marked (Qt::UserRole, bold and highlighted). The command line's compare
 /// table has the same columns.
-class GpuComparisonModel final : public QAbstractTableModel {
+class GpuComparisonModel final : public QAbstractTableModel
+{
     Q_OBJECT
 
 public:
@@ -38,7 +38,8 @@ public:
     [[nodiscard]] int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     std::vector<GpuComparison> m_rows;

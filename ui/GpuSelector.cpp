@@ -7,13 +7,14 @@
 #include <QLineEdit>
 #include <QStandardItemModel>
 #include <QStringListModel>
-
 #include <map>
 
 namespace headroom::ui {
 
 GpuSelector::GpuSelector(QWidget* parent)
-    : QComboBox(parent), m_items{new QStandardItemModel(this)}, m_names{new QStringListModel(this)}
+    : QComboBox(parent)
+    , m_items { new QStandardItemModel(this) }
+    , m_names { new QStringListModel(this) }
 {
     setObjectName(QStringLiteral("gpuComboBox"));
     setModel(m_items);
@@ -30,7 +31,7 @@ GpuSelector::GpuSelector(QWidget* parent)
     completer->setCompletionMode(QCompleter::PopupCompletion);
     setCompleter(completer);
     connect(completer, qOverload<const QString&>(&QCompleter::activated), this,
-            [this](const QString& text) { selectByQuery(text); });
+        [this](const QString& text) { selectByQuery(text); });
     connect(this, &QComboBox::activated, this, &GpuSelector::onActivated);
     connect(lineEdit(), &QLineEdit::editingFinished, this, [this] {
         const QString typed = lineEdit()->text();
@@ -56,13 +57,14 @@ void GpuSelector::setCatalog(const GpuCatalog& catalog)
     // Group by vendor and family, in the catalogue's order of first appearance.
     std::vector<std::pair<std::string, std::string>> groups;
     for (const auto& g : m_catalog.gpus()) {
-        const auto key = g.custom ? std::pair<std::string, std::string>{"", ""} : std::pair{g.vendor, g.family};
+        const auto key
+            = g.custom ? std::pair<std::string, std::string> { "", "" } : std::pair { g.vendor, g.family };
         if (std::find(groups.begin(), groups.end(), key) == groups.end())
             groups.push_back(key);
     }
     for (const auto& group : groups) {
-        auto* header = new QStandardItem(group.first.empty() ? tr("Custom GPUs")
-                                                             : tr("%1 · %2").arg(qs(group.first), qs(group.second)));
+        auto* header = new QStandardItem(
+            group.first.empty() ? tr("Custom GPUs") : tr("%1 · %2").arg(qs(group.first), qs(group.second)));
         header->setFlags(Qt::NoItemFlags);
         header->setData(HeaderItem, KindRole);
         QFont bold = font();
@@ -71,13 +73,14 @@ void GpuSelector::setCatalog(const GpuCatalog& catalog)
         m_items->appendRow(header);
         for (std::size_t i = 0; i < m_catalog.gpus().size(); ++i) {
             const Gpu& g = m_catalog.gpus()[i];
-            const auto key = g.custom ? std::pair<std::string, std::string>{"", ""} : std::pair{g.vendor, g.family};
+            const auto key = g.custom ? std::pair<std::string, std::string> { "", "" }
+                                      : std::pair { g.vendor, g.family };
             if (key != group)
                 continue;
             auto* item = new QStandardItem(itemText(g));
             item->setData(static_cast<int>(i), GpuIndexRole);
             item->setData(GpuItem, KindRole);
-            QStringList tip{qs(g.name)};
+            QStringList tip { qs(g.name) };
             if (!g.aliases.empty()) {
                 QStringList aliases;
                 for (const auto& a : g.aliases)
@@ -163,7 +166,9 @@ void GpuSelector::onActivated(int index)
         revert();
         Q_EMIT customRequested();
         break;
-    default: revert(); break;
+    default:
+        revert();
+        break;
     }
 }
 

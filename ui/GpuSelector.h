@@ -11,7 +11,8 @@ namespace headroom::ui {
 
 /// A searchable GPU combo box over the catalogue: GPUs grouped under vendor / family headings,
 /// type-to-filter (any part of the name or an alias), and a last "Custom..." entry.
-class GpuSelector final : public QComboBox {
+class GpuSelector final : public QComboBox
+{
     Q_OBJECT
 
 public:

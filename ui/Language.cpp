@@ -20,7 +20,10 @@ QTranslator* translator(QCoreApplication& app, const QString& name)
 
 } // namespace
 
-QStringList Language::available() { return {QStringLiteral("en"), QStringLiteral("zh_CN"), QStringLiteral("ko")}; }
+QStringList Language::available()
+{
+    return { QStringLiteral("en"), QStringLiteral("zh_CN"), QStringLiteral("ko") };
+}
 
 QString Language::chosen()
 {
@@ -65,11 +68,12 @@ bool Language::install(QCoreApplication& app)
     // Qt's own strings (standard buttons, file dialogs), then ours; the last installed is asked first.
     QTranslator* qt = translator(app, QStringLiteral("Qt"));
     const bool qtLoaded = qt->load(wanted, QStringLiteral("qtbase"), QStringLiteral("_"),
-                                   QLibraryInfo::path(QLibraryInfo::TranslationsPath));
+        QLibraryInfo::path(QLibraryInfo::TranslationsPath));
     if (qtLoaded)
         QCoreApplication::installTranslator(qt);
     QTranslator* ours = translator(app, QStringLiteral("Headroom"));
-    const bool oursLoaded = ours->load(wanted, QStringLiteral("headroom"), QStringLiteral("_"), QStringLiteral(":/i18n"));
+    const bool oursLoaded
+        = ours->load(wanted, QStringLiteral("headroom"), QStringLiteral("_"), QStringLiteral(":/i18n"));
     if (oursLoaded)
         QCoreApplication::installTranslator(ours);
     // English needs no file; a language Headroom speaks does need Qt's.

@@ -12,7 +12,8 @@ namespace headroom::ui {
 /// "ui/language"), or the system's. install() loads Headroom's translation and Qt's own (file
 /// dialogs, standard buttons: qtbase_*.qm from Qt's translations folder, Debian's
 /// qt6-translations-l10n) for it; a new choice takes effect at the next start.
-class Language final {
+class Language final
+{
 public:
     static constexpr const char* kSettingsKey = "ui/language";
 

@@ -7,14 +7,17 @@
 
 namespace headroom::ui {
 
-LanguageMenu::LanguageMenu(QWidget* parent) : QMenu(tr("&Language"), parent), m_group{new QActionGroup(this)}
+LanguageMenu::LanguageMenu(QWidget* parent)
+    : QMenu(tr("&Language"), parent)
+    , m_group { new QActionGroup(this) }
 {
     setObjectName(QStringLiteral("languageMenu"));
     m_group->setExclusive(true);
     const QString current = Language::chosen();
     const auto add = [&](const QString& name, const QString& text) {
         QAction* a = addAction(text);
-        a->setObjectName(QStringLiteral("language_%1Action").arg(name.isEmpty() ? QStringLiteral("system") : name));
+        a->setObjectName(
+            QStringLiteral("language_%1Action").arg(name.isEmpty() ? QStringLiteral("system") : name));
         a->setCheckable(true);
         a->setChecked(name == current);
         a->setData(name);

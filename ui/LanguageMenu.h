@@ -9,7 +9,8 @@ namespace headroom::ui {
 /// View > Language: the system's language or one Headroom is translated to, each named in its own
 /// language. The choice is kept in the settings (Language::choose) and takes effect at the next
 /// start; languageChosen() carries a note saying so, in the chosen language.
-class LanguageMenu final : public QMenu {
+class LanguageMenu final : public QMenu
+{
     Q_OBJECT
 
 public:

@@ -9,7 +9,6 @@
 #include <QStyledItemDelegate>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-
 #include <algorithm>
 #include <numeric>
 
@@ -18,16 +17,23 @@ namespace headroom::ui {
 namespace {
 
 enum Column { NameColumn, TypeColumn, BytesColumn, BarColumn, ColumnCount };
-constexpr int kBytesRole = Qt::UserRole;         ///< qulonglong bytes per sample
-constexpr int kOrderRole = Qt::UserRole + 1;     ///< position in the network
+constexpr int kBytesRole = Qt::UserRole; ///< qulonglong bytes per sample
+constexpr int kOrderRole = Qt::UserRole + 1; ///< position in the network
 constexpr int kHighlightRole = Qt::UserRole + 2; ///< one of the heaviest
-constexpr int kFractionRole = Qt::UserRole + 3;  ///< of the heaviest layer's bytes
+constexpr int kFractionRole = Qt::UserRole + 3; ///< of the heaviest layer's bytes
 
-QColor heavyColor() { return {0xe1, 0x57, 0x59}; }
-QColor barColor() { return ComponentColors::color(Component::Activations); }
+QColor heavyColor()
+{
+    return { 0xe1, 0x57, 0x59 };
+}
+QColor barColor()
+{
+    return ComponentColors::color(Component::Activations);
+}
 
 /// Sorts by the clicked column: numbers by value, names and types by text, ties in network order.
-class LayerItem final : public QTreeWidgetItem {
+class LayerItem final : public QTreeWidgetItem
+{
 public:
     using QTreeWidgetItem::QTreeWidgetItem;
     bool operator<(const QTreeWidgetItem& other) const override
@@ -45,7 +51,8 @@ public:
 };
 
 /// The bar column: a bar as long as the layer's share of the heaviest layer.
-class BarDelegate final : public QStyledItemDelegate {
+class BarDelegate final : public QStyledItemDelegate
+{
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
@@ -60,11 +67,15 @@ public:
     }
 };
 
-QString swatch(const QColor& c) { return QStringLiteral("<span style=\"color:%1\">■</span>").arg(c.name()); }
+QString swatch(const QColor& c)
+{
+    return QStringLiteral("<span style=\"color:%1\">■</span>").arg(c.name());
+}
 
 } // namespace
 
-LayerActivationsView::LayerActivationsView(QWidget* parent) : QWidget(parent)
+LayerActivationsView::LayerActivationsView(QWidget* parent)
+    : QWidget(parent)
 {
     m_legend = new QLabel(this);
     m_legend->setObjectName(QStringLiteral("layerActivationsLegendLabel"));
@@ -74,7 +85,7 @@ LayerActivationsView::LayerActivationsView(QWidget* parent) : QWidget(parent)
     m_list = new QTreeWidget(this);
     m_list->setObjectName(QStringLiteral("layerActivationsTreeWidget"));
     m_list->setColumnCount(ColumnCount);
-    m_list->setHeaderLabels({tr("Layer"), tr("Type"), tr("Activations / sample"), QString()});
+    m_list->setHeaderLabels({ tr("Layer"), tr("Type"), tr("Activations / sample"), QString() });
     m_list->setRootIsDecorated(false);
     m_list->setUniformRowHeights(true);
     m_list->setAlternatingRowColors(true);
@@ -98,18 +109,21 @@ LayerActivationsView::LayerActivationsView(QWidget* parent) : QWidget(parent)
     setLayers({});
 }
 
-QString LayerActivationsView::legendText() const { return m_legend->text(); }
+QString LayerActivationsView::legendText() const
+{
+    return m_legend->text();
+}
 
 void LayerActivationsView::setLayers(const std::vector<ChartData::LayerBar>& layers)
 {
     std::vector<std::size_t> heaviest(layers.size());
     std::iota(heaviest.begin(), heaviest.end(), 0);
     std::stable_sort(heaviest.begin(), heaviest.end(),
-                     [&](auto a, auto b) { return layers[a].bytesPerSample > layers[b].bytesPerSample; });
+        [&](auto a, auto b) { return layers[a].bytesPerSample > layers[b].bytesPerSample; });
     heaviest.resize(std::min<std::size_t>(heaviest.size(), kHighlighted));
     const std::uint64_t top = heaviest.empty() ? 0 : layers[heaviest.front()].bytesPerSample;
-    const std::uint64_t total = std::accumulate(layers.begin(), layers.end(), std::uint64_t{0},
-                                                [](std::uint64_t sum, const auto& l) { return sum + l.bytesPerSample; });
+    const std::uint64_t total = std::accumulate(layers.begin(), layers.end(), std::uint64_t { 0 },
+        [](std::uint64_t sum, const auto& l) { return sum + l.bytesPerSample; });
 
     const int sortColumn = m_list->sortColumn();
     const Qt::SortOrder sortOrder = m_list->header()->sortIndicatorOrder();
@@ -126,12 +140,15 @@ void LayerActivationsView::setLayers(const std::vector<ChartData::LayerBar>& lay
         item->setData(0, kBytesRole, QVariant::fromValue<qulonglong>(layer.bytesPerSample));
         item->setData(0, kOrderRole, static_cast<int>(i));
         item->setData(0, kHighlightRole, heavy);
-        item->setData(0, kFractionRole, top > 0 ? static_cast<double>(layer.bytesPerSample) / static_cast<double>(top) : 0.0);
+        item->setData(0, kFractionRole,
+            top > 0 ? static_cast<double>(layer.bytesPerSample) / static_cast<double>(top) : 0.0);
         item->setTextAlignment(BytesColumn, Qt::AlignRight | Qt::AlignVCenter);
-        const double share = total > 0 ? 100.0 * static_cast<double>(layer.bytesPerSample) / static_cast<double>(total) : 0.0;
+        const double share = total > 0
+            ? 100.0 * static_cast<double>(layer.bytesPerSample) / static_cast<double>(total)
+            : 0.0;
         const QString tip = tr("%1 (%2): keeps %3 per sample for the backward pass, %4% of all activations")
                                 .arg(layer.name, layer.type, UiText::bytes(layer.bytesPerSample),
-                                     QString::number(share, 'f', share < 10 ? 1 : 0));
+                                    QString::number(share, 'f', share < 10 ? 1 : 0));
         for (int c = 0; c < ColumnCount; ++c)
             item->setToolTip(c, tip);
         items << item;
@@ -140,18 +157,20 @@ void LayerActivationsView::setLayers(const std::vector<ChartData::LayerBar>& lay
     m_list->setSortingEnabled(true);
     m_list->sortByColumn(sortColumn, sortOrder);
     if (m_list->header()->sectionSize(NameColumn) < 40 || layers.empty())
-        m_list->header()->resizeSection(NameColumn, m_list->fontMetrics().horizontalAdvance(QStringLiteral("layer4.2.downsample.0")) + 16);
+        m_list->header()->resizeSection(NameColumn,
+            m_list->fontMetrics().horizontalAdvance(QStringLiteral("layer4.2.downsample.0")) + 16);
 
     if (layers.empty()) {
         m_legend->setText(tr("No layer keeps activations for the backward pass."));
         return;
     }
     const int shown = static_cast<int>(heaviest.size());
-    m_legend->setText(tr("Memory each of the %1 layers keeps per sample for the backward pass (%2 in all). %3 the %n "
-                         "heaviest  %4 the others. Click a column to sort.",
-                         nullptr, shown)
-                          .arg(layers.size())
-                          .arg(UiText::bytes(total), swatch(heavyColor()), swatch(barColor())));
+    m_legend->setText(
+        tr("Memory each of the %1 layers keeps per sample for the backward pass (%2 in all). %3 the %n "
+           "heaviest  %4 the others. Click a column to sort.",
+            nullptr, shown)
+            .arg(layers.size())
+            .arg(UiText::bytes(total), swatch(heavyColor()), swatch(barColor())));
 }
 
 QStringList LayerActivationsView::names() const

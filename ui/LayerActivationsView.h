@@ -5,7 +5,6 @@
 #include <QList>
 #include <QStringList>
 #include <QWidget>
-
 #include <cstdint>
 #include <vector>
 
@@ -18,7 +17,8 @@ namespace headroom::ui {
 /// order, as a scrolling list with a bar per layer; names elided in the middle so both ends read,
 /// full details in each row's tooltip, the heaviest layers highlighted and a legend saying so. A
 /// header click sorts by any column.
-class LayerActivationsView final : public QWidget {
+class LayerActivationsView final : public QWidget
+{
     Q_OBJECT
 
 public:

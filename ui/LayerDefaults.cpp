@@ -10,7 +10,10 @@ namespace {
 constexpr std::int64_t kMinConvChannels = 64; // VGG's and ResNet's first width
 constexpr std::int64_t kMaxLinearFeatures = 512;
 
-bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+bool contains(const std::string& s, std::string_view part)
+{
+    return s.find(part) != std::string::npos;
+}
 
 bool hasAttribute(const LayerKind& kind, std::string_view name)
 {
@@ -46,9 +49,9 @@ std::optional<nlohmann::json> operatorDefault(const AttributeSpec& spec, const T
     if (spec.name == "padding")
         return nlohmann::json(1);
     if (spec.name == "pad")
-        return nlohmann::json::array({1, 1});
+        return nlohmann::json::array({ 1, 1 });
     if (spec.name == "dims") { // the first feature axis last: channels last for [C, H, W]
-        nlohmann::json dims = nlohmann::json::array({0});
+        nlohmann::json dims = nlohmann::json::array({ 0 });
         for (std::int64_t d = 2; d <= rank; ++d)
             dims.push_back(d);
         dims.push_back(1);
@@ -59,13 +62,14 @@ std::optional<nlohmann::json> operatorDefault(const AttributeSpec& spec, const T
     if (spec.name == "dim1")
         return nlohmann::json(rank >= 2 ? 2 : 1);
     if (spec.name == "shape")
-        return nlohmann::json::array({-1});
+        return nlohmann::json::array({ -1 });
     if (spec.name == "unflattened_size")
-        return nlohmann::json::array({1, -1});
+        return nlohmann::json::array({ 1, -1 });
     if (spec.name == "size" && list)
-        return nlohmann::json(std::vector<std::int64_t>(static_cast<std::size_t>(std::max<std::int64_t>(rank, 1)), -1));
+        return nlohmann::json(
+            std::vector<std::int64_t>(static_cast<std::size_t>(std::max<std::int64_t>(rank, 1)), -1));
     if (spec.name == "dim")
-        return list ? nlohmann::json::array({-1}) : nlohmann::json(1);
+        return list ? nlohmann::json::array({ -1 }) : nlohmann::json(1);
     if (spec.name == "start" || spec.name == "index")
         return nlohmann::json(0);
     if (spec.name == "length")
@@ -77,7 +81,8 @@ std::optional<nlohmann::json> operatorDefault(const AttributeSpec& spec, const T
 
 } // namespace
 
-LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, const std::vector<std::string>& recentOutputs)
+LayerSpec newLayerSpec(
+    const LayerKind& kind, const TensorInfo* previousOutput, const std::vector<std::string>& recentOutputs)
 {
     LayerSpec spec;
     spec.type = std::string(kind.type());
@@ -92,12 +97,18 @@ LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, 
         switch (attr.type) {
         case AttributeType::Int:
         case AttributeType::IntTuple:
-        case AttributeType::IntList: spec.attributes[attr.name] = size; break;
+        case AttributeType::IntList:
+            spec.attributes[attr.name] = size;
+            break;
         case AttributeType::Float:
             spec.attributes[attr.name] = std::clamp(0.0, attr.minFloat, attr.maxFloat);
             break;
-        case AttributeType::Bool: spec.attributes[attr.name] = false; break;
-        case AttributeType::Text: spec.attributes[attr.name] = attr.name; break;
+        case AttributeType::Bool:
+            spec.attributes[attr.name] = false;
+            break;
+        case AttributeType::Text:
+            spec.attributes[attr.name] = attr.name;
+            break;
         case AttributeType::Choice:
             if (!attr.choices.empty())
                 spec.attributes[attr.name] = attr.choices.front();
@@ -105,8 +116,8 @@ LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, 
         }
     }
     // A convolution keeps the spatial size at stride 1 ("same" padding) when its kernel is odd.
-    if (kind.category() == LayerCategory::Convolution && hasAttribute(kind, "padding") && spec.attributes.contains("kernel_size")
-        && spec.attributes["kernel_size"].is_number_integer()) {
+    if (kind.category() == LayerCategory::Convolution && hasAttribute(kind, "padding")
+        && spec.attributes.contains("kernel_size") && spec.attributes["kernel_size"].is_number_integer()) {
         const std::int64_t k = spec.attributes["kernel_size"].get<std::int64_t>();
         if (k % 2 == 1 && k > 1)
             spec.attributes["padding"] = (k - 1) / 2;
@@ -124,12 +135,13 @@ LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput, 
         const std::size_t n = std::min(recentOutputs.size(), operands);
         spec.inputs.assign(recentOutputs.end() - static_cast<std::ptrdiff_t>(n), recentOutputs.end());
         if (learnedOperand && n < 2 && previousOutput != nullptr && previousOutput->shape.rank() > 0) {
-            // Concat's learned tensor is one slice along its axis (a class token); the others scale the last axis.
+            // Concat's learned tensor is one slice along its axis (a class token); the others scale the last
+            // axis.
             auto dims = previousOutput->shape.dims;
             if (hasAttribute(kind, "dim"))
                 dims.front() = 1;
             else
-                dims = {dims.back()};
+                dims = { dims.back() };
             spec.attributes["parameter"] = dims;
         }
     }

@@ -16,8 +16,8 @@ namespace headroom::ui {
 /// layer, not a 25,088-wide one); normalisations take the size they see; pooling windows are 2;
 /// output sizes 1. A layer taking several inputs gets the two layers before it (`recentOutputs`,
 /// nearest last).
-[[nodiscard]] LayerSpec newLayerSpec(const LayerKind& kind, const TensorInfo* previousOutput,
-                                     const std::vector<std::string>& recentOutputs);
+[[nodiscard]] LayerSpec newLayerSpec(
+    const LayerKind& kind, const TensorInfo* previousOutput, const std::vector<std::string>& recentOutputs);
 /// A Repeat block holding one Identity layer, to be filled by dragging layers into it.
 [[nodiscard]] LayerSpec newRepeatSpec();
 

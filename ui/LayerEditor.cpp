@@ -5,20 +5,17 @@
 #include "LayerTableModel.h"
 #include "QtText.h"
 #include "UiText.h"
-
 #include "headroom/LayerRegistry.h"
 
 #include <QAction>
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QStyle>
 #include <QStyledItemDelegate>
 #include <QToolButton>
 #include <QTreeView>
 #include <QVBoxLayout>
-
-#include <QStyle>
-
 #include <array>
 #include <functional>
 #include <map>
@@ -28,7 +25,8 @@ namespace headroom::ui {
 namespace {
 
 /// Paints a row's position ("3", "3.2" inside a block) in the index column.
-class PositionDelegate final : public QStyledItemDelegate {
+class PositionDelegate final : public QStyledItemDelegate
+{
 public:
     using QStyledItemDelegate::QStyledItemDelegate;
 
@@ -48,7 +46,9 @@ protected:
 } // namespace
 
 LayerEditor::LayerEditor(Document* document, QWidget* parent)
-    : QWidget(parent), m_document{document}, m_model{new LayerTableModel(document, this)}
+    : QWidget(parent)
+    , m_document { document }
+    , m_model { new LayerTableModel(document, this) }
 {
     m_model->setObjectName(QStringLiteral("layerTableModel"));
 
@@ -85,31 +85,34 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     // Keys a text field needs for itself (Delete; Alt+Up and Alt+Down, which open a combo box) act
     // only where the layer table has the focus; the others, as the Layer menu shows them, from
     // anywhere in the window (WindowShortcuts keeps them from the fields).
-    const auto makeAction = [this](const QString& text, const QString& name, const QKeySequence& key, auto slot) {
-        auto* a = new QAction(text, this);
-        a->setObjectName(name);
-        a->setShortcut(key);
-        a->setShortcutContext(key[0].keyboardModifiers() & Qt::ControlModifier ? Qt::WindowShortcut
-                                                                                : Qt::WidgetWithChildrenShortcut);
-        connect(a, &QAction::triggered, this, slot);
-        addAction(a);
-        return a;
-    };
+    const auto makeAction
+        = [this](const QString& text, const QString& name, const QKeySequence& key, auto slot) {
+              auto* a = new QAction(text, this);
+              a->setObjectName(name);
+              a->setShortcut(key);
+              a->setShortcutContext(key[0].keyboardModifiers() & Qt::ControlModifier
+                      ? Qt::WindowShortcut
+                      : Qt::WidgetWithChildrenShortcut);
+              connect(a, &QAction::triggered, this, slot);
+              addAction(a);
+              return a;
+          };
     m_remove = makeAction(tr("&Remove Layer"), QStringLiteral("removeLayerAction"), QKeySequence::Delete,
-                          &LayerEditor::removeSelected);
+        &LayerEditor::removeSelected);
     m_duplicate = makeAction(tr("D&uplicate Layer"), QStringLiteral("duplicateLayerAction"),
-                             QKeySequence(Qt::CTRL | Qt::Key_D), &LayerEditor::duplicateSelected);
-    m_moveUp = makeAction(tr("Move &Up"), QStringLiteral("moveLayerUpAction"), QKeySequence(Qt::ALT | Qt::Key_Up),
-                          [this] { moveSelected(-1); });
+        QKeySequence(Qt::CTRL | Qt::Key_D), &LayerEditor::duplicateSelected);
+    m_moveUp = makeAction(tr("Move &Up"), QStringLiteral("moveLayerUpAction"),
+        QKeySequence(Qt::ALT | Qt::Key_Up), [this] { moveSelected(-1); });
     m_moveDown = makeAction(tr("Move Do&wn"), QStringLiteral("moveLayerDownAction"),
-                            QKeySequence(Qt::ALT | Qt::Key_Down), [this] { moveSelected(1); });
+        QKeySequence(Qt::ALT | Qt::Key_Down), [this] { moveSelected(1); });
     m_wrap = makeAction(tr("Wrap in Residual &Block"), QStringLiteral("wrapResidualAction"),
-                        QKeySequence(Qt::CTRL | Qt::Key_R), &LayerEditor::wrapSelected);
+        QKeySequence(Qt::CTRL | Qt::Key_R), &LayerEditor::wrapSelected);
     m_wrap->setStatusTip(tr("Puts the selected layers in a block whose input is added to its output"));
     m_checkpoint = makeAction(tr("&Checkpoint Selection"), QStringLiteral("checkpointSelectionAction"),
-                              QKeySequence(Qt::CTRL | Qt::Key_K), &LayerEditor::checkpointSelected);
-    m_checkpoint->setStatusTip(tr("Puts the selected top-level layers in a checkpointed block: backward recomputes "
-                                  "their activations instead of keeping them"));
+        QKeySequence(Qt::CTRL | Qt::Key_K), &LayerEditor::checkpointSelected);
+    m_checkpoint->setStatusTip(
+        tr("Puts the selected top-level layers in a checkpointed block: backward recomputes "
+           "their activations instead of keeping them"));
 
     auto* toolbar = new QHBoxLayout;
     toolbar->setContentsMargins(0, 0, 0, 0);
@@ -127,7 +130,7 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
         // (a button's own text would be replaced by the action's on every change).
         action->setIconText(text);
         action->setToolTip(action->text().remove(QLatin1Char('&')) + QStringLiteral(" (")
-                           + action->shortcut().toString(QKeySequence::NativeText) + QLatin1Char(')'));
+            + action->shortcut().toString(QKeySequence::NativeText) + QLatin1Char(')'));
         b->setDefaultAction(action);
         toolbar->addWidget(b);
     };
@@ -184,22 +187,26 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
         m_fitOnNextAnalysis = true;
     });
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) {
-                updateActions();
-                updateStatus();
-                Q_EMIT currentIndexChanged(current);
-            });
-    connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LayerEditor::updateActions);
+        [this](const QModelIndex& current) {
+            updateActions();
+            updateStatus();
+            Q_EMIT currentIndexChanged(current);
+        });
+    connect(
+        m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LayerEditor::updateActions);
     m_view->expandAll();
     updateActions();
 }
 
 QList<QAction*> LayerEditor::editActions() const
 {
-    return {m_remove, m_duplicate, m_moveUp, m_moveDown, m_wrap, m_checkpoint};
+    return { m_remove, m_duplicate, m_moveUp, m_moveDown, m_wrap, m_checkpoint };
 }
 
-LayerPath LayerEditor::currentPath() const { return m_model->pathOf(m_view->currentIndex()); }
+LayerPath LayerEditor::currentPath() const
+{
+    return m_model->pathOf(m_view->currentIndex());
+}
 
 void LayerEditor::selectPath(const LayerPath& path)
 {
@@ -207,7 +214,8 @@ void LayerEditor::selectPath(const LayerPath& path)
     if (!index.isValid())
         return;
     m_view->scrollTo(index);
-    m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_view->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 bool LayerEditor::selectedRun(LayerPath& parent, int& first, int& count) const
@@ -222,7 +230,7 @@ bool LayerEditor::selectedRun(LayerPath& parent, int& first, int& count) const
     // Grow the run from the current row through adjacent selected siblings.
     const auto isSelected = [&](int row) {
         return std::any_of(selected.begin(), selected.end(),
-                           [&](const QModelIndex& i) { return i.row() == row && i.parent() == parentIndex; });
+            [&](const QModelIndex& i) { return i.row() == row && i.parent() == parentIndex; });
     };
     while (lo > 0 && isSelected(lo - 1))
         --lo;
@@ -258,10 +266,11 @@ void LayerEditor::addLayer(const QString& type)
             if (previous != nullptr)
                 recent.push_back(previous->name);
         }
-        TensorInfo input{m_document->network().input.shape, m_document->network().input.dtype};
-        spec = newLayerSpec(*kind, previous != nullptr && previous->valid() ? &previous->output : &input, recent);
+        TensorInfo input { m_document->network().input.shape, m_document->network().input.dtype };
+        spec = newLayerSpec(
+            *kind, previous != nullptr && previous->valid() ? &previous->output : &input, recent);
     }
-    m_document->insertLayers(parent, row, {spec}, tr("Add %1").arg(type));
+    m_document->insertLayers(parent, row, { spec }, tr("Add %1").arg(type));
     selectPath(LayerPath(parent) << row);
     if (spec.isRepeat())
         m_view->expand(m_model->indexOf(LayerPath(parent) << row));
@@ -306,7 +315,7 @@ void LayerEditor::moveSelected(int delta)
         selectPath(LayerPath(parent) << newFirst);
         for (int r = newFirst + 1; r < newFirst + count; ++r)
             m_view->selectionModel()->select(m_model->indexOf(LayerPath(parent) << r),
-                                             QItemSelectionModel::Select | QItemSelectionModel::Rows);
+                QItemSelectionModel::Select | QItemSelectionModel::Rows);
     }
 }
 
@@ -361,9 +370,10 @@ void LayerEditor::updateStatus()
         for (const int i : at)
             position << QString::number(i + 1);
         const QString name = m_model->nameAt(Document::specPath(at));
-        text = name.isEmpty() ? tr("Layer %1 is invalid: see its properties below.").arg(position.join(QLatin1Char('.')))
-                              : tr("Layer %1 (%2) is invalid: see its properties below.")
-                                    .arg(position.join(QLatin1Char('.')), name);
+        text = name.isEmpty()
+            ? tr("Layer %1 is invalid: see its properties below.").arg(position.join(QLatin1Char('.')))
+            : tr("Layer %1 (%2) is invalid: see its properties below.")
+                  .arg(position.join(QLatin1Char('.')), name);
     }
     m_status->setText(text);
     m_status->setStyleSheet(error ? QStringLiteral("color: #c01010;") : QString());
@@ -377,8 +387,9 @@ void LayerEditor::fitColumns(bool shrink)
     bold.setBold(true);
     const QFontMetrics boldFm(bold);
     // The style's text margins in a cell, and a little air.
-    const int padding = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 6;
-    std::array<int, LayerTableModel::ColumnCount> widths{};
+    const int padding
+        = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 6;
+    std::array<int, LayerTableModel::ColumnCount> widths {};
     for (int c = 0; c < LayerTableModel::ColumnCount; ++c) {
         int header = 0;
         for (const QString& line : m_model->headerData(c, Qt::Horizontal).toString().split(QLatin1Char('\n')))
@@ -399,8 +410,8 @@ void LayerEditor::fitColumns(bool shrink)
                 const int icon = c == LayerTableModel::NameColumn && !i.data(Qt::DecorationRole).isNull()
                     ? m_view->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_view) + 12
                     : 0;
-                widths[static_cast<std::size_t>(c)] = std::max(
-                    widths[static_cast<std::size_t>(c)], (isBold ? boldFm : fm).horizontalAdvance(text) + padding + icon);
+                widths[static_cast<std::size_t>(c)] = std::max(widths[static_cast<std::size_t>(c)],
+                    (isBold ? boldFm : fm).horizontalAdvance(text) + padding + icon);
             }
             const QModelIndex child = m_model->index(r, 0, parent);
             int depth = 0;
@@ -415,13 +426,15 @@ void LayerEditor::fitColumns(bool shrink)
     };
     measure({});
     // Expand arrows only when there are blocks to expand; room for the deepest row's indentation.
-    const bool blocks = deepest > 0 || std::any_of(m_document->network().layers.begin(), m_document->network().layers.end(),
-                                                   [](const LayerSpec& l) { return l.isRepeat(); });
+    const bool blocks = deepest > 0
+        || std::any_of(m_document->network().layers.begin(), m_document->network().layers.end(),
+            [](const LayerSpec& l) { return l.isRepeat(); });
     m_view->setRootIsDecorated(blocks);
-    widths[LayerTableModel::IndexColumn] = std::max(
-        widths[LayerTableModel::IndexColumn], longestPosition + padding + (blocks ? (deepest + 1) * m_view->indentation() : 0));
+    widths[LayerTableModel::IndexColumn] = std::max(widths[LayerTableModel::IndexColumn],
+        longestPosition + padding + (blocks ? (deepest + 1) * m_view->indentation() : 0));
     // Long names are elided in the middle rather than pushing the numbers out of sight.
-    const int maxName = std::max(fm.horizontalAdvance(QStringLiteral("layer4.1.downsample.0")), m_view->viewport()->width() / 5);
+    const int maxName = std::max(
+        fm.horizontalAdvance(QStringLiteral("layer4.1.downsample.0")), m_view->viewport()->width() / 5);
     widths[LayerTableModel::NameColumn] = std::min(widths[LayerTableModel::NameColumn], maxName);
     widths[LayerTableModel::InputsColumn] = std::min(widths[LayerTableModel::InputsColumn], maxName);
     for (int c = 0; c < LayerTableModel::ColumnCount; ++c) {
@@ -434,7 +447,8 @@ void LayerEditor::fitColumns(bool shrink)
     bool training = false;
     const std::function<void(const QModelIndex&)> anyTraining = [&](const QModelIndex& parent) {
         for (int r = 0; r < m_model->rowCount(parent) && !training; ++r) {
-            training = !m_model->index(r, LayerTableModel::TrainingColumn, parent).data().toString().isEmpty();
+            training
+                = !m_model->index(r, LayerTableModel::TrainingColumn, parent).data().toString().isEmpty();
             anyTraining(m_model->index(r, 0, parent));
         }
     };

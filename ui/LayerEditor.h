@@ -18,7 +18,8 @@ class LayerTableModel;
 /// The layer table (a tree for Repeat blocks) with its editing actions: add from a categorised
 /// menu built from the layer registry, remove, duplicate, move up and down (or drag), and wrap the
 /// selection in a residual block; plus a status line about the whole network.
-class LayerEditor final : public QWidget {
+class LayerEditor final : public QWidget
+{
     Q_OBJECT
 
 public:

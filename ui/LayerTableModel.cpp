@@ -4,7 +4,6 @@
 #include "ErrorText.h"
 #include "QtText.h"
 #include "UiText.h"
-
 #include "headroom/LayerRegistry.h"
 
 #include <QApplication>
@@ -15,7 +14,6 @@
 #include <QMimeData>
 #include <QPalette>
 #include <QStyle>
-
 #include <algorithm>
 #include <regex>
 
@@ -28,7 +26,7 @@ const QString kMimeType = QStringLiteral("application/x-headroom-layer-rows");
 /// The spec path a location such as "layers[3].layers[0].kernel_size" is about.
 std::string specPathOfLocation(const std::string& location)
 {
-    static const std::regex pattern{R"(^layers\[\d+\](\.layers\[\d+\])*)"};
+    static const std::regex pattern { R"(^layers\[\d+\](\.layers\[\d+\])*)" };
     std::smatch m;
     return std::regex_search(location, m, pattern) ? m.str() : std::string();
 }
@@ -38,14 +36,22 @@ std::string specPathOfLocation(const std::string& location)
 QString shortDtype(DType t)
 {
     switch (t) {
-    case DType::Float32: return QStringLiteral("fp32");
-    case DType::Float16: return QStringLiteral("fp16");
-    case DType::BFloat16: return QStringLiteral("bf16");
-    case DType::Float64: return QStringLiteral("fp64");
-    case DType::Int64: return QStringLiteral("i64");
-    case DType::Int32: return QStringLiteral("i32");
-    case DType::UInt8: return QStringLiteral("u8");
-    case DType::Bool: return QStringLiteral("bool");
+    case DType::Float32:
+        return QStringLiteral("fp32");
+    case DType::Float16:
+        return QStringLiteral("fp16");
+    case DType::BFloat16:
+        return QStringLiteral("bf16");
+    case DType::Float64:
+        return QStringLiteral("fp64");
+    case DType::Int64:
+        return QStringLiteral("i64");
+    case DType::Int32:
+        return QStringLiteral("i32");
+    case DType::UInt8:
+        return QStringLiteral("u8");
+    case DType::Bool:
+        return QStringLiteral("bool");
     }
     return qs(dtypeName(t));
 }
@@ -60,12 +66,15 @@ QString shapeText(const TensorInfo& info, bool shortType)
 
 } // namespace
 
-LayerTableModel::LayerTableModel(Document* document, QObject* parent) : QAbstractItemModel(parent), m_document{document}
+LayerTableModel::LayerTableModel(Document* document, QObject* parent)
+    : QAbstractItemModel(parent)
+    , m_document { document }
 {
     build(&m_root, document->network().layers);
 
     connect(document, &Document::layersAboutToBeInserted, this,
-            [this](const LayerPath& parent, int first, int last) { beginInsertRows(indexOf(parent), first, last); });
+        [this](
+            const LayerPath& parent, int first, int last) { beginInsertRows(indexOf(parent), first, last); });
     connect(document, &Document::layersInserted, this, [this](const LayerPath& parent, int first, int last) {
         Node* node = nodeAt(parent);
         const auto* specs = m_document->children(parent);
@@ -81,7 +90,8 @@ LayerTableModel::LayerTableModel(Document* document, QObject* parent) : QAbstrac
         endInsertRows();
     });
     connect(document, &Document::layersAboutToBeRemoved, this,
-            [this](const LayerPath& parent, int first, int last) { beginRemoveRows(indexOf(parent), first, last); });
+        [this](
+            const LayerPath& parent, int first, int last) { beginRemoveRows(indexOf(parent), first, last); });
     connect(document, &Document::layersRemoved, this, [this](const LayerPath& parent, int first, int last) {
         if (Node* node = nodeAt(parent)) {
             node->children.erase(node->children.begin() + first, node->children.begin() + last + 1);
@@ -163,7 +173,10 @@ int LayerTableModel::rowCount(const QModelIndex& parent) const
     return static_cast<int>(nodeOf(parent)->children.size());
 }
 
-int LayerTableModel::columnCount(const QModelIndex&) const { return ColumnCount; }
+int LayerTableModel::columnCount(const QModelIndex&) const
+{
+    return ColumnCount;
+}
 
 LayerPath LayerTableModel::pathOf(const QModelIndex& index) const
 {
@@ -194,7 +207,8 @@ const LayerTableModel::RowInfo* LayerTableModel::infoOf(const QModelIndex& index
 const LayerRow* LayerTableModel::analysisRow(const QModelIndex& index) const
 {
     const RowInfo* info = infoOf(index);
-    if (info == nullptr || info->analysisRow < 0 || static_cast<std::size_t>(info->analysisRow) >= m_analysis.rows.size())
+    if (info == nullptr || info->analysisRow < 0
+        || static_cast<std::size_t>(info->analysisRow) >= m_analysis.rows.size())
         return nullptr;
     return &m_analysis.rows[static_cast<std::size_t>(info->analysisRow)];
 }
@@ -237,9 +251,9 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         case ActivationColumn:
             return info != nullptr && !invalid ? UiText::bytes(info->activationBytes) : QString();
         case FlopsColumn:
-            return info != nullptr && !invalid
-                ? UiText::flops(static_cast<double>(info->forwardFlops) + static_cast<double>(info->backwardFlops))
-                : QString();
+            return info != nullptr && !invalid ? UiText::flops(
+                       static_cast<double>(info->forwardFlops) + static_cast<double>(info->backwardFlops))
+                                               : QString();
         case TrainingColumn: {
             QStringList parts;
             if (frozen)
@@ -264,7 +278,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
                     names << qs(n);
                 return names.join(QStringLiteral(", "));
             }
-        default: return {};
+        default:
+            return {};
         }
     case Qt::EditRole:
         if (index.column() == NameColumn)
@@ -289,7 +304,7 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         if (index.column() == FlopsColumn && info != nullptr)
             return tr("Forward %1 + backward %2 per sample")
                 .arg(UiText::flops(static_cast<double>(info->forwardFlops)),
-                     UiText::flops(static_cast<double>(info->backwardFlops)));
+                    UiText::flops(static_cast<double>(info->backwardFlops)));
         if (index.column() == TrainingColumn) {
             QStringList lines;
             if (frozen)
@@ -308,7 +323,8 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
     case Qt::ForegroundRole:
         if (invalid)
             return QBrush(blocked ? QColor(0xb0, 0x60, 0x60) : QColor(0xc0, 0x10, 0x10));
-        if ((index.column() == NameColumn && spec->name.empty()) || (frozen && index.column() != TrainingColumn))
+        if ((index.column() == NameColumn && spec->name.empty())
+            || (frozen && index.column() != TrainingColumn))
             return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
         if (index.column() == TrainingColumn && (checkpointed || lora > 0))
             return QBrush(QColor(0x1f, 0x6f, 0x8b));
@@ -322,19 +338,28 @@ QVariant LayerTableModel::data(const QModelIndex& index, int role) const
         }
         return {};
     case Qt::TextAlignmentRole:
-        if (index.column() == ParametersColumn || index.column() == ActivationColumn || index.column() == FlopsColumn
-            || index.column() == IndexColumn)
+        if (index.column() == ParametersColumn || index.column() == ActivationColumn
+            || index.column() == FlopsColumn || index.column() == IndexColumn)
             return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
         return {};
-    case ErrorRole: return invalid ? ErrorText::withoutLayer(*info->error) : QString();
-    case SpecPathRole: return qs(Document::specPath(path));
-    case IsRepeatRole: return spec->isRepeat();
-    case ParametersRole: return QVariant::fromValue<qulonglong>(info != nullptr ? info->params : 0);
-    case ActivationBytesRole: return QVariant::fromValue<qulonglong>(info != nullptr ? info->activationBytes : 0);
-    case FrozenRole: return frozen;
-    case CheckpointedRole: return checkpointed;
-    case LoraParamsRole: return QVariant::fromValue<qulonglong>(lora);
-    default: return {};
+    case ErrorRole:
+        return invalid ? ErrorText::withoutLayer(*info->error) : QString();
+    case SpecPathRole:
+        return qs(Document::specPath(path));
+    case IsRepeatRole:
+        return spec->isRepeat();
+    case ParametersRole:
+        return QVariant::fromValue<qulonglong>(info != nullptr ? info->params : 0);
+    case ActivationBytesRole:
+        return QVariant::fromValue<qulonglong>(info != nullptr ? info->activationBytes : 0);
+    case FrozenRole:
+        return frozen;
+    case CheckpointedRole:
+        return checkpointed;
+    case LoraParamsRole:
+        return QVariant::fromValue<qulonglong>(lora);
+    default:
+        return {};
     }
 }
 
@@ -344,26 +369,38 @@ QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, i
         return {};
     if (role == Qt::DisplayRole) {
         switch (section) {
-        case IndexColumn: return tr("#");
-        case NameColumn: return tr("Name");
-        case TypeColumn: return tr("Type");
+        case IndexColumn:
+            return tr("#");
+        case NameColumn:
+            return tr("Name");
+        case TypeColumn:
+            return tr("Type");
         // Two lines where the words are long, so every column fits beside the others.
-        case OutputColumn: return tr("Output shape");
-        case ParametersColumn: return tr("Parameters");
-        case ActivationColumn: return tr("Activations\nper sample");
-        case FlopsColumn: return tr("FLOPs\nper sample");
-        case TrainingColumn: return tr("Training");
-        case InputsColumn: return tr("Inputs");
-        default: return {};
+        case OutputColumn:
+            return tr("Output shape");
+        case ParametersColumn:
+            return tr("Parameters");
+        case ActivationColumn:
+            return tr("Activations\nper sample");
+        case FlopsColumn:
+            return tr("FLOPs\nper sample");
+        case TrainingColumn:
+            return tr("Training");
+        case InputsColumn:
+            return tr("Inputs");
+        default:
+            return {};
         }
     }
     if (role == Qt::ToolTipRole && section == ActivationColumn)
         return tr("Memory kept for the backward pass per sample (a Repeat block: all its repetitions)");
     if (role == Qt::ToolTipRole && section == FlopsColumn)
-        return tr("Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); "
-                  "checkpoint recomputation is in the summary");
+        return tr(
+            "Forward + backward floating-point operations per sample (a Repeat block: all its repetitions); "
+            "checkpoint recomputation is in the summary");
     if (role == Qt::ToolTipRole && section == TrainingColumn)
-        return tr("Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters");
+        return tr(
+            "Frozen layers, layers recomputed by activation checkpointing, and LoRA adapter parameters");
     return {};
 }
 
@@ -383,15 +420,22 @@ Qt::ItemFlags LayerTableModel::flags(const QModelIndex& index) const
 
 bool LayerTableModel::setData(const QModelIndex& index, const QVariant& value, int role)
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || role != Qt::EditRole || index.column() != NameColumn)
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid) || role != Qt::EditRole
+        || index.column() != NameColumn)
         return false;
     m_document->setLayerName(pathOf(index), ss(value.toString().trimmed()));
     return true;
 }
 
-Qt::DropActions LayerTableModel::supportedDropActions() const { return Qt::MoveAction; }
+Qt::DropActions LayerTableModel::supportedDropActions() const
+{
+    return Qt::MoveAction;
+}
 
-QStringList LayerTableModel::mimeTypes() const { return {kMimeType}; }
+QStringList LayerTableModel::mimeTypes() const
+{
+    return { kMimeType };
+}
 
 QMimeData* LayerTableModel::mimeData(const QModelIndexList& indexes) const
 {
@@ -424,7 +468,8 @@ QMimeData* LayerTableModel::mimeData(const QModelIndexList& indexes) const
     return mime;
 }
 
-bool LayerTableModel::dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int, const QModelIndex& parent)
+bool LayerTableModel::dropMimeData(
+    const QMimeData* data, Qt::DropAction action, int row, int, const QModelIndex& parent)
 {
     if (data == nullptr || action != Qt::MoveAction || !data->hasFormat(kMimeType))
         return false;
@@ -501,23 +546,25 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
         const std::string at = specPathOfLocation(m_analysis.error->location);
         if (!at.empty() && !m_info[at].error)
             m_info[at].error = *m_analysis.error;
-        static const std::regex index{R"(\[(\d+)\])"};
+        static const std::regex index { R"(\[(\d+)\])" };
         for (auto it = std::sregex_iterator(at.begin(), at.end(), index); it != std::sregex_iterator(); ++it)
             m_errorPath << std::stoi((*it)[1].str());
     }
 
     if (emptyNetwork()) {
-        m_status = tr("The network is empty: add layers (Add Layer, or Layer > Add Layer) to see how much memory "
-                      "training it takes.");
+        m_status
+            = tr("The network is empty: add layers (Add Layer, or Layer > Add Layer) to see how much memory "
+                 "training it takes.");
     } else if (m_analysis.error) {
-        m_status = ErrorText::forUser(*m_analysis.error, [this](const std::string& path) { return nameAt(path); });
+        m_status
+            = ErrorText::forUser(*m_analysis.error, [this](const std::string& path) { return nameAt(path); });
     } else {
         std::uint64_t layers = 0;
         for (const auto& row : m_analysis.rows)
             layers += row.type != "Repeat" && row.specPath != "loss" ? row.count : 0;
         m_status = tr("Layers: %1 · Parameters: %2 · Activations per sample: %3")
                        .arg(UiText::count(layers), UiText::count(m_analysis.totalParams),
-                            UiText::bytes(m_analysis.activationBytesPerSample));
+                           UiText::bytes(m_analysis.activationBytesPerSample));
     }
     emitAllDataChanged({});
     Q_EMIT statusTextChanged(m_status);

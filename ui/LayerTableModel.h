@@ -1,12 +1,10 @@
 #pragma once
 
 #include "Document.h"
-
 #include "headroom/Analysis.h"
 #include "headroom/EmptyNetwork.h"
 
 #include <QAbstractItemModel>
-
 #include <memory>
 #include <optional>
 #include <string>
@@ -19,7 +17,8 @@ namespace headroom::ui {
 /// the core's analysis: output shape, parameters, activation memory per sample, inputs, and each
 /// invalid layer's reason. Follows the Document's change signals row by row; renaming (setData)
 /// and drag-and-drop moves become undo commands on the Document.
-class LayerTableModel final : public QAbstractItemModel {
+class LayerTableModel final : public QAbstractItemModel
+{
     Q_OBJECT
 
 public:
@@ -30,20 +29,20 @@ public:
         OutputColumn,
         ParametersColumn,
         ActivationColumn,
-        FlopsColumn,    ///< forward + backward FLOPs per sample
+        FlopsColumn, ///< forward + backward FLOPs per sample
         TrainingColumn, ///< frozen, checkpointed, LoRA adapters
         InputsColumn,
         ColumnCount
     };
     enum Role {
         ErrorRole = Qt::UserRole, ///< the layer's error, without the part naming the layer (empty when valid)
-        SpecPathRole,             ///< "layers[4].layers[1]"
+        SpecPathRole, ///< "layers[4].layers[1]"
         IsRepeatRole,
-        ParametersRole,           ///< qulonglong parameter elements (a Repeat block: all repetitions)
-        ActivationBytesRole,      ///< qulonglong activation bytes per sample (a Repeat block: all repetitions)
-        FrozenRole,               ///< bool: none of its parameters train (a block: none inside)
-        CheckpointedRole,         ///< bool: recomputed in backward (a block: any layer inside)
-        LoraParamsRole,           ///< qulonglong LoRA adapter elements added (a Repeat block: all repetitions)
+        ParametersRole, ///< qulonglong parameter elements (a Repeat block: all repetitions)
+        ActivationBytesRole, ///< qulonglong activation bytes per sample (a Repeat block: all repetitions)
+        FrozenRole, ///< bool: none of its parameters train (a block: none inside)
+        CheckpointedRole, ///< bool: recomputed in backward (a block: any layer inside)
+        LoraParamsRole, ///< qulonglong LoRA adapter elements added (a Repeat block: all repetitions)
     };
 
     explicit LayerTableModel(Document* document, QObject* parent = nullptr);
@@ -54,7 +53,8 @@ public:
     [[nodiscard]] int rowCount(const QModelIndex& parent = {}) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = {}) const override;
     [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
     [[nodiscard]] Qt::ItemFlags flags(const QModelIndex& index) const override;
     bool setData(const QModelIndex& index, const QVariant& value, int role = Qt::EditRole) override;
 
@@ -62,7 +62,7 @@ public:
     [[nodiscard]] QStringList mimeTypes() const override;
     [[nodiscard]] QMimeData* mimeData(const QModelIndexList& indexes) const override;
     bool dropMimeData(const QMimeData* data, Qt::DropAction action, int row, int column,
-                      const QModelIndex& parent) override;
+        const QModelIndex& parent) override;
 
     [[nodiscard]] LayerPath pathOf(const QModelIndex& index) const;
     [[nodiscard]] QModelIndex indexOf(const LayerPath& path, int column = 0) const;
@@ -90,16 +90,18 @@ Q_SIGNALS:
     void statusTextChanged(const QString& text);
 
 private:
-    struct Node {
+    struct Node
+    {
         Node* parent = nullptr;
         int row = 0;
         std::vector<std::unique_ptr<Node>> children;
     };
-    struct RowInfo {
+    struct RowInfo
+    {
         int analysisRow = -1;
         std::uint64_t params = 0;
         std::uint64_t activationBytes = 0;
-        std::uint64_t forwardFlops = 0;  ///< per sample
+        std::uint64_t forwardFlops = 0; ///< per sample
         std::uint64_t backwardFlops = 0; ///< per sample
         std::uint64_t loraParams = 0;
         std::uint64_t trainedParams = 0; ///< trainable parameters, adapters excluded

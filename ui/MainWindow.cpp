@@ -14,14 +14,12 @@
 #include "PlanController.h"
 #include "PropertyPanel.h"
 #include "QtText.h"
+#include "ReportWriter.h"
 #include "ScreenBoundArea.h"
 #include "SetupPanel.h"
 #include "UiText.h"
 #include "WarningBanner.h"
 #include "WindowShortcuts.h"
-
-#include "ReportWriter.h"
-
 #include "headroom/HfConfig.h"
 #include "headroom/ModelFile.h"
 #include "headroom/NetworkFile.h"
@@ -35,18 +33,17 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QMenuBar>
 #include <QRegularExpression>
 #include <QScreen>
-#include <QUrl>
-#include <QMenuBar>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTreeView>
 #include <QUndoStack>
+#include <QUrl>
 #include <QVBoxLayout>
-
 #include <bit>
 
 namespace headroom::ui {
@@ -55,7 +52,10 @@ namespace {
 
 const QString kDefaultPreset = QStringLiteral("vgg16");
 
-QString modelFilter() { return MainWindow::tr("Headroom models (*.json);;All files (*)"); }
+QString modelFilter()
+{
+    return MainWindow::tr("Headroom models (*.json);;All files (*)");
+}
 QString openFilter()
 {
     return MainWindow::tr("Models (*.json *.onnx);;Headroom models (*.json);;ONNX models (*.onnx);;"
@@ -80,8 +80,8 @@ bool isImportedFormat(const QString& path)
 QString findDocDir()
 {
     const QDir exe(QCoreApplication::applicationDirPath());
-    for (const QString& candidate : {exe.filePath(QStringLiteral("../share/doc/headroom")),
-                                     QStringLiteral(HEADROOM_SOURCE_RESOURCES_DIR "/../docs")}) {
+    for (const QString& candidate : { exe.filePath(QStringLiteral("../share/doc/headroom")),
+             QStringLiteral(HEADROOM_SOURCE_RESOURCES_DIR "/../docs") }) {
         if (QFileInfo::exists(QDir(candidate).filePath(QStringLiteral("user-guide.md"))))
             return QDir::cleanPath(QDir(candidate).absolutePath());
     }
@@ -91,10 +91,10 @@ QString findDocDir()
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent),
-      m_dialogs{std::make_unique<DialogProvider>()},
-      m_document{new Document(this)},
-      m_controller{new PlanController(m_document, this)}
+    : QMainWindow(parent)
+    , m_dialogs { std::make_unique<DialogProvider>() }
+    , m_document { new Document(this) }
+    , m_controller { new PlanController(m_document, this) }
 {
     setObjectName(QStringLiteral("mainWindow"));
     m_controller->setObjectName(QStringLiteral("planController"));
@@ -104,7 +104,8 @@ MainWindow::MainWindow(QWidget* parent)
     connectViews();
     createDocks();
 
-    m_lastDir = DialogProvider::existingFolder(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
+    m_lastDir
+        = DialogProvider::existingFolder(QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation));
     if (const auto dir = findResourceDir(QCoreApplication::applicationFilePath().toStdString()))
         m_resourceDir = qs(*dir);
     m_docDir = findDocDir();
@@ -159,7 +160,7 @@ void MainWindow::layOutViews()
     mainSplitter->addWidget(right);
     mainSplitter->setStretchFactor(0, 1);
     mainSplitter->setStretchFactor(1, 1);
-    mainSplitter->setSizes({720, 720});
+    mainSplitter->setSizes({ 720, 720 });
     auto* central = new QWidget(this);
     auto* centralLayout = new QVBoxLayout(central);
     centralLayout->setContentsMargins(0, 0, 0, 0);
@@ -176,14 +177,16 @@ void MainWindow::layOutViews()
 
 void MainWindow::connectViews()
 {
-    connect(m_controller, &PlanController::analysisChanged, m_layerEditor->model(), &LayerTableModel::setAnalysis);
+    connect(m_controller, &PlanController::analysisChanged, m_layerEditor->model(),
+        &LayerTableModel::setAnalysis);
     connect(m_controller, &PlanController::estimateChanged, m_batchPanel, &BatchPanel::setEstimate);
     connect(m_controller, &PlanController::analysisChanged, m_batchPanel, &BatchPanel::setAnalysis);
     connect(m_controller, &PlanController::estimateChanged, m_setupPanel, &SetupPanel::setEstimate);
     connect(m_controller, &PlanController::estimateChanged, m_chartView, &MemoryChartView::setEstimate);
     connect(m_controller, &PlanController::chartDataChanged, m_chartView, &MemoryChartView::setData);
     connect(m_controller, &PlanController::stepChartChanged, m_chartView, &MemoryChartView::setStepData);
-    connect(m_layerEditor, &LayerEditor::currentIndexChanged, m_propertyPanel, &PropertyPanel::setCurrentIndex);
+    connect(
+        m_layerEditor, &LayerEditor::currentIndexChanged, m_propertyPanel, &PropertyPanel::setCurrentIndex);
     connect(m_setupPanel, &SetupPanel::customGpuRequested, this, &MainWindow::requestCustomGpu);
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
@@ -191,7 +194,8 @@ void MainWindow::connectViews()
 
     // Wrapped lines (the throughput caveats) grow with the results: keep room for them at the
     // window's minimum size.
-    connect(m_controller, &PlanController::estimateChanged, this, &MainWindow::keepFiguresReadable, Qt::QueuedConnection);
+    connect(m_controller, &PlanController::estimateChanged, this, &MainWindow::keepFiguresReadable,
+        Qt::QueuedConnection);
 
     m_layerEditor->model()->setAnalysis(m_controller->analysis());
     m_chartView->setData(m_controller->chartData());
@@ -224,19 +228,24 @@ void MainWindow::createDocks()
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::setDialogProvider(std::unique_ptr<DialogProvider> dialogs) { m_dialogs = std::move(dialogs); }
-
+void MainWindow::setDialogProvider(std::unique_ptr<DialogProvider> dialogs)
+{
+    m_dialogs = std::move(dialogs);
+}
 
 void MainWindow::newDocument()
 {
     Network network;
     network.name = ss(tr("Untitled"));
-    network.input.shape.dims = {3, 224, 224};
+    network.input.shape.dims = { 3, 224, 224 };
     m_document->resetNetwork(std::move(network), QString());
     startModel();
 }
 
-bool MainWindow::openFile(const QString& path) { return maybeSave() && loadFile(path); }
+bool MainWindow::openFile(const QString& path)
+{
+    return maybeSave() && loadFile(path);
+}
 
 void MainWindow::askToOpen()
 {
@@ -270,7 +279,7 @@ bool MainWindow::loadFile(const QString& path)
     }
     if (!network) {
         showError(imported ? tr("Cannot import the model") : tr("Cannot open the model"),
-                  ErrorText::forUser(network.error()));
+            ErrorText::forUser(network.error()));
         return false;
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
@@ -288,7 +297,7 @@ bool MainWindow::loadFile(const QString& path)
 
 void MainWindow::startModel()
 {
-    m_layerEditor->selectPath({0});
+    m_layerEditor->selectPath({ 0 });
     const auto& state = m_controller->estimateState();
     if (!state.estimate)
         return;
@@ -298,7 +307,10 @@ void MainWindow::startModel()
         return; // it fits: the user's choice stays
     // The batch of the previous model does not fit this one: the default, or the largest power of
     // two that fits (1 when nothing does: the summary then says by how much).
-    m_document->resetBatch(max <= 0 ? 1 : std::min(kDefaultBatch, static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(max)))));
+    m_document->resetBatch(max <= 0
+            ? 1
+            : std::min(
+                kDefaultBatch, static_cast<std::int64_t>(std::bit_floor(static_cast<std::uint64_t>(max)))));
 }
 
 void MainWindow::keepFiguresReadable()
@@ -332,11 +344,12 @@ void MainWindow::showError(const QString& title, const QString& message)
     QString text = message;
     // Only a bare "docs/x.md": one inside a path (the guide's own, in "No application could open
     // /opt/x/docs/user-guide.md") is a place already.
-    static const QRegularExpression page{QStringLiteral(R"((?<![\w./\\-])docs/([A-Za-z0-9_.-]+\.md)\b)")};
+    static const QRegularExpression page { QStringLiteral(R"((?<![\w./\\-])docs/([A-Za-z0-9_.-]+\.md)\b)") };
     for (auto m = page.match(text); m.hasMatch();) {
         const QString installed = m_docDir.isEmpty() ? QString() : QDir(m_docDir).filePath(m.captured(1));
-        const QString where = QFileInfo::exists(installed) ? QDir::toNativeSeparators(installed)
-                                                           : tr("%1 in the documentation (Help > User Guide)").arg(m.captured(1));
+        const QString where = QFileInfo::exists(installed)
+            ? QDir::toNativeSeparators(installed)
+            : tr("%1 in the documentation (Help > User Guide)").arg(m.captured(1));
         text.replace(m.capturedStart(), m.capturedLength(), where);
         m = page.match(text, m.capturedStart() + where.size());
     }
@@ -345,18 +358,20 @@ void MainWindow::showError(const QString& title, const QString& message)
 
 void MainWindow::showUserGuide()
 {
-    const QString guide = m_docDir.isEmpty() ? QString() : QDir(m_docDir).filePath(QStringLiteral("user-guide.md"));
+    const QString guide
+        = m_docDir.isEmpty() ? QString() : QDir(m_docDir).filePath(QStringLiteral("user-guide.md"));
     if (guide.isEmpty() || !QFileInfo::exists(guide)) {
         showError(tr("Cannot open the user guide"),
-                  tr("The documentation is not installed next to Headroom (it belongs in %1).")
-                      .arg(QDir::toNativeSeparators(QDir::cleanPath(
-                          QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("../share/doc/headroom"))))));
+            tr("The documentation is not installed next to Headroom (it belongs in %1).")
+                .arg(QDir::toNativeSeparators(
+                    QDir::cleanPath(QDir(QCoreApplication::applicationDirPath())
+                                        .filePath(QStringLiteral("../share/doc/headroom"))))));
         return;
     }
     if (!m_dialogs->openUrl(QUrl::fromLocalFile(guide)))
         showError(tr("Cannot open the user guide"),
-                  tr("No application could open %1. Open it with a text editor or a Markdown viewer.")
-                      .arg(QDir::toNativeSeparators(guide)));
+            tr("No application could open %1. Open it with a text editor or a Markdown viewer.")
+                .arg(QDir::toNativeSeparators(guide)));
 }
 
 QString MainWindow::presetPath(const QString& id) const
@@ -370,7 +385,10 @@ QString MainWindow::presetPath(const QString& id) const
     return {};
 }
 
-bool MainWindow::openPreset(const QString& id) { return !presetPath(id).isEmpty() && maybeSave() && loadPreset(id); }
+bool MainWindow::openPreset(const QString& id)
+{
+    return !presetPath(id).isEmpty() && maybeSave() && loadPreset(id);
+}
 
 bool MainWindow::loadPreset(const QString& id)
 {
@@ -420,15 +438,15 @@ bool MainWindow::saveTo(const QString& path)
     const QString imported = m_document->importedFrom();
     if (isOnnxPath(ss(path)) || (!imported.isEmpty() && QFileInfo(path) == QFileInfo(imported))) {
         showError(tr("Cannot save the model"),
-                  tr("%1 is the file the model was imported from: Headroom saves models as .json files "
-                     "and leaves it as it is. Choose another name.")
-                      .arg(QDir::toNativeSeparators(path)));
+            tr("%1 is the file the model was imported from: Headroom saves models as .json files "
+               "and leaves it as it is. Choose another name.")
+                .arg(QDir::toNativeSeparators(path)));
         return false;
     }
     if (const QDir folder = QFileInfo(path).absoluteDir(); !folder.exists()) {
         showError(tr("Cannot save the model"),
-                  tr("The folder %1 does not exist. Choose another folder for %2.")
-                      .arg(QDir::toNativeSeparators(folder.path()), QFileInfo(path).fileName()));
+            tr("The folder %1 does not exist. Choose another folder for %2.")
+                .arg(QDir::toNativeSeparators(folder.path()), QFileInfo(path).fileName()));
         return false;
     }
     const auto saved = saveModelFile(m_document->network(), ss(path));
@@ -448,24 +466,25 @@ void MainWindow::exportReport()
 {
     FieldCommit::flushAll(this);
     const Plan& plan = m_document->plan();
-    QString name = tr("%1 - %2 - batch %3.pdf")
-                       .arg(m_document->network().name.empty() ? m_document->displayName() : qs(plan.network.name),
-                            qs(plan.gpu.name))
-                       .arg(plan.setup.batch);
+    QString name
+        = tr("%1 - %2 - batch %3.pdf")
+              .arg(m_document->network().name.empty() ? m_document->displayName() : qs(plan.network.name),
+                  qs(plan.gpu.name))
+              .arg(plan.setup.batch);
     name.replace(QLatin1Char('/'), QLatin1Char('-'));
-    const QString path = m_dialogs->saveFileName(this, tr("Export Report"), QDir(m_lastDir).filePath(name),
-                                                 tr("PDF documents (*.pdf)"));
+    const QString path = m_dialogs->saveFileName(
+        this, tr("Export Report"), QDir(m_lastDir).filePath(name), tr("PDF documents (*.pdf)"));
     if (path.isEmpty())
         return;
     if (const QDir folder = QFileInfo(path).absoluteDir(); !folder.exists()) {
         showError(tr("Cannot export the report"),
-                  tr("The folder %1 does not exist. Choose another folder for %2.")
-                      .arg(QDir::toNativeSeparators(folder.path()), QFileInfo(path).fileName()));
+            tr("The folder %1 does not exist. Choose another folder for %2.")
+                .arg(QDir::toNativeSeparators(folder.path()), QFileInfo(path).fileName()));
         return;
     }
     const PlanResult result = evaluate(plan);
     report::ReportOptions options;
-    for (const QString& source : {m_document->filePath(), m_document->importedFrom()}) {
+    for (const QString& source : { m_document->filePath(), m_document->importedFrom() }) {
         if (!source.isEmpty())
             options.sources.push_back(QFile::encodeName(source).toStdString());
     }
@@ -488,9 +507,12 @@ bool MainWindow::maybeSave()
     if (!m_document->isModified())
         return true;
     switch (m_dialogs->askToSave(this, m_document->displayName())) {
-    case DialogProvider::SaveChoice::Save: return save();
-    case DialogProvider::SaveChoice::Discard: return true;
-    case DialogProvider::SaveChoice::Cancel: return false;
+    case DialogProvider::SaveChoice::Save:
+        return save();
+    case DialogProvider::SaveChoice::Discard:
+        return true;
+    case DialogProvider::SaveChoice::Cancel:
+        return false;
     }
     return false;
 }
@@ -513,7 +535,6 @@ void MainWindow::updateTitle()
     setWindowFilePath(m_document->filePath());
 }
 
-
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     FieldCommit::flushAll(this);
@@ -527,10 +548,11 @@ void MainWindow::closeEvent(QCloseEvent* event)
 
 void MainWindow::showAbout()
 {
-    m_dialogs->showAbout(
-        this, tr("About Headroom"),
-        tr("<h3>Headroom %1</h3><p>Plans GPU memory for deep-learning training: build or open a network, pick a GPU "
-           "and see the largest batch that fits.</p><p>Estimates follow PyTorch's memory behaviour; see the user guide "
+    m_dialogs->showAbout(this, tr("About Headroom"),
+        tr("<h3>Headroom %1</h3><p>Plans GPU memory for deep-learning training: build or open a network, "
+           "pick a GPU "
+           "and see the largest batch that fits.</p><p>Estimates follow PyTorch's memory behaviour; see the "
+           "user guide "
            "for the assumptions.</p>")
             .arg(QStringLiteral(HEADROOM_VERSION)));
 }

@@ -3,7 +3,6 @@
 #include "headroom/GpuCatalog.h"
 
 #include <QMainWindow>
-
 #include <memory>
 
 class QAction;
@@ -24,7 +23,8 @@ class SetupPanel;
 
 /// The main window: the layer editor and property panel on the left; the set-up, the batch size
 /// with its figures, and the charts on the right. Owns the Document and the PlanController.
-class MainWindow final : public QMainWindow {
+class MainWindow final : public QMainWindow
+{
     Q_OBJECT
 
 public:

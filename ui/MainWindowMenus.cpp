@@ -1,13 +1,11 @@
 // MainWindow's menus and the recent-files list (the rest of MainWindow is in MainWindow.cpp).
-#include "MainWindow.h"
-
 #include "DialogProvider.h"
 #include "Document.h"
 #include "FieldCommit.h"
 #include "LanguageMenu.h"
 #include "LayerEditor.h"
+#include "MainWindow.h"
 #include "QtText.h"
-
 #include "headroom/ModelFile.h"
 #include "headroom/Resources.h"
 
@@ -39,8 +37,8 @@ QList<QKeySequence> keysFor(QKeySequence::StandardKey standard, const QKeySequen
 
 /// An action named `name` (tests find it by that) in `menu`, running `slot` in `window`.
 template <typename Slot>
-QAction* menuAction(MainWindow* window, QMenu* menu, const QString& text, const QString& name, const QKeySequence& key,
-                   Slot slot)
+QAction* menuAction(MainWindow* window, QMenu* menu, const QString& text, const QString& name,
+    const QKeySequence& key, Slot slot)
 {
     QAction* a = menu->addAction(text);
     a->setObjectName(name);
@@ -73,9 +71,10 @@ void MainWindow::createFileMenu()
         if (maybeSave())
             newDocument();
     });
-    menuAction(this, file, tr("&Open..."), QStringLiteral("openAction"), QKeySequence::Open, [this] { askToOpen(); });
+    menuAction(this, file, tr("&Open..."), QStringLiteral("openAction"), QKeySequence::Open,
+        [this] { askToOpen(); });
     QAction* import = menuAction(this, file, tr("&Import..."), QStringLiteral("importAction"),
-                                QKeySequence(Qt::CTRL | Qt::Key_I), [this] { importModel(); });
+        QKeySequence(Qt::CTRL | Qt::Key_I), [this] { importModel(); });
     import->setStatusTip(tr("Opens an ONNX model or a Hugging Face config.json as a new Headroom model"));
     m_presetMenu = file->addMenu(tr("Open &Preset"));
     m_presetMenu->setObjectName(QStringLiteral("presetMenu"));
@@ -96,13 +95,14 @@ void MainWindow::createFileMenu()
     updateRecentFilesMenu();
     file->addSeparator();
     menuAction(this, file, tr("&Save"), QStringLiteral("saveAction"), QKeySequence::Save, [this] { save(); });
-    QAction* saveAsAction
-        = menuAction(this, file, tr("Save &As..."), QStringLiteral("saveAsAction"), QKeySequence(), [this] { saveAs(); });
+    QAction* saveAsAction = menuAction(
+        this, file, tr("Save &As..."), QStringLiteral("saveAsAction"), QKeySequence(), [this] { saveAs(); });
     saveAsAction->setShortcuts(keysFor(QKeySequence::SaveAs, QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)));
-    menuAction(this, file, tr("&Export Report..."), QStringLiteral("exportReportAction"), QKeySequence(Qt::CTRL | Qt::Key_E),
-              [this] { exportReport(); });
+    menuAction(this, file, tr("&Export Report..."), QStringLiteral("exportReportAction"),
+        QKeySequence(Qt::CTRL | Qt::Key_E), [this] { exportReport(); });
     file->addSeparator();
-    QAction* quit = menuAction(this, file, tr("&Quit"), QStringLiteral("quitAction"), QKeySequence::Quit, [this] { close(); });
+    QAction* quit = menuAction(
+        this, file, tr("&Quit"), QStringLiteral("quitAction"), QKeySequence::Quit, [this] { close(); });
     quit->setMenuRole(QAction::QuitRole);
 }
 
@@ -149,12 +149,12 @@ void MainWindow::createPlanMenu()
         }
     };
     QAction* fit = menuAction(this, planMenu, tr("Make It &Fit..."), QStringLiteral("makeItFitAction"),
-                             QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
-                             [showDock] { showDock(QStringLiteral("makeItFitDock")); });
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F),
+        [showDock] { showDock(QStringLiteral("makeItFitDock")); });
     fit->setStatusTip(tr("The set-ups that fit the GPU and reach a batch, fastest first"));
     QAction* compare = menuAction(this, planMenu, tr("&Compare GPUs..."), QStringLiteral("compareGpusAction"),
-                                 QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G),
-                                 [showDock] { showDock(QStringLiteral("compareGpusDock")); });
+        QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_G),
+        [showDock] { showDock(QStringLiteral("compareGpusDock")); });
     compare->setStatusTip(tr("This set-up on every GPU of the catalogue"));
     planMenu->addSeparator();
     m_includePlanAction = planMenu->addAction(tr("&Include Set-ups in Reports"));
@@ -169,7 +169,8 @@ void MainWindow::createViewMenu()
     view->setObjectName(QStringLiteral("viewMenu"));
     auto* language = new LanguageMenu(view);
     view->addMenu(language);
-    connect(language, &LanguageMenu::languageChosen, this, [this](const QString& note) { statusBar()->showMessage(note, 15000); });
+    connect(language, &LanguageMenu::languageChosen, this,
+        [this](const QString& note) { statusBar()->showMessage(note, 15000); });
 }
 
 void MainWindow::createHelpMenu()
@@ -177,11 +178,11 @@ void MainWindow::createHelpMenu()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->setObjectName(QStringLiteral("helpMenu"));
     QAction* guide = menuAction(this, help, tr("&User Guide"), QStringLiteral("userGuideAction"),
-                               QKeySequence::HelpContents, [this] { showUserGuide(); });
+        QKeySequence::HelpContents, [this] { showUserGuide(); });
     guide->setStatusTip(tr("Opens the user guide installed with Headroom"));
     help->addSeparator();
-    QAction* about
-        = menuAction(this, help, tr("&About Headroom"), QStringLiteral("aboutAction"), QKeySequence(), [this] { showAbout(); });
+    QAction* about = menuAction(this, help, tr("&About Headroom"), QStringLiteral("aboutAction"),
+        QKeySequence(), [this] { showAbout(); });
     about->setMenuRole(QAction::AboutRole);
     QAction* aboutQt = help->addAction(tr("About &Qt"));
     aboutQt->setObjectName(QStringLiteral("aboutQtAction"));
@@ -207,7 +208,8 @@ void MainWindow::updateRecentFilesMenu()
     const QStringList files = QSettings().value(QStringLiteral("recentFiles")).toStringList();
     for (qsizetype i = 0; i < files.size(); ++i) {
         const QString path = files[i];
-        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
+        QAction* a
+            = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(QFileInfo(path).fileName()));
         a->setToolTip(QDir::toNativeSeparators(path));
         a->setStatusTip(QDir::toNativeSeparators(path));
         connect(a, &QAction::triggered, this, [this, path] { openFile(path); });

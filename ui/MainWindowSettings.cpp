@@ -1,12 +1,10 @@
 // MainWindow's remembered state: the GPU catalogue with the user's own GPUs, the set-up and the
 // window's geometry (the rest of MainWindow is in MainWindow.cpp).
-#include "MainWindow.h"
-
 #include "Document.h"
 #include "GpuCompareView.h"
+#include "MainWindow.h"
 #include "QtText.h"
 #include "SetupPanel.h"
-
 #include "headroom/Plan.h"
 
 #include <QDir>
@@ -19,7 +17,7 @@
 namespace headroom::ui {
 
 namespace {
-constexpr QSize kPreferredSize{1480, 920};
+constexpr QSize kPreferredSize { 1480, 920 };
 } // namespace
 
 void MainWindow::loadCatalog()
@@ -62,15 +60,20 @@ void MainWindow::restoreSettings()
     auto remembered = catalog.find(ss(settings.value(QStringLiteral("setup/gpu")).toString()));
     const Gpu gpu = remembered ? std::move(remembered).value() : catalog.defaultGpu();
     TrainingSetup setup;
-    setup.optimizer = parseOptimizer(ss(settings.value(QStringLiteral("setup/optimizer")).toString())).value_or(Optimizer::Adam);
-    setup.optimizerImplementation
-        = parseOptimizerImplementation(ss(settings.value(QStringLiteral("setup/optimizerImplementation")).toString()))
-              .value_or(OptimizerImplementation::Foreach);
-    setup.batch = settings.value(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(kDefaultBatch)).toLongLong();
-    setup.overheadBytes = settings.value(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(kDefaultOverheadBytes))
+    setup.optimizer = parseOptimizer(ss(settings.value(QStringLiteral("setup/optimizer")).toString()))
+                          .value_or(Optimizer::Adam);
+    setup.optimizerImplementation = parseOptimizerImplementation(
+        ss(settings.value(QStringLiteral("setup/optimizerImplementation")).toString()))
+                                        .value_or(OptimizerImplementation::Foreach);
+    setup.batch = settings.value(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(kDefaultBatch))
+                      .toLongLong();
+    setup.overheadBytes = settings
+                              .value(QStringLiteral("setup/overheadBytes"),
+                                  QVariant::fromValue<qulonglong>(kDefaultOverheadBytes))
                               .toULongLong();
     const Precision precision
-        = parsePrecision(ss(settings.value(QStringLiteral("setup/precision")).toString())).value_or(Precision::Fp32);
+        = parsePrecision(ss(settings.value(QStringLiteral("setup/precision")).toString()))
+              .value_or(Precision::Fp32);
     m_document->resetSetup(precision, normalized(setup), gpu);
 }
 
@@ -106,10 +109,11 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("setup/gpu"), qs(plan.gpu.name));
     settings.setValue(QStringLiteral("setup/optimizer"), qs(optimizerName(plan.setup.optimizer)));
     settings.setValue(QStringLiteral("setup/optimizerImplementation"),
-                      qs(optimizerImplementationName(plan.setup.optimizerImplementation)));
+        qs(optimizerImplementationName(plan.setup.optimizerImplementation)));
     settings.setValue(QStringLiteral("setup/precision"), qs(precisionName(plan.precision)));
     settings.setValue(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(plan.setup.batch));
-    settings.setValue(QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(plan.setup.overheadBytes));
+    settings.setValue(
+        QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(plan.setup.overheadBytes));
     QStringList custom;
     for (const auto& g : m_setupPanel->catalog().gpus()) {
         if (g.custom)

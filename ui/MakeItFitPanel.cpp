@@ -15,7 +15,6 @@
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
-
 #include <limits>
 
 namespace headroom::ui {
@@ -28,13 +27,16 @@ constexpr int kMaxTarget = std::numeric_limits<int>::max();
 } // namespace
 
 MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
-    : QWidget(parent), m_document{document}, m_model{new PlanCandidateModel(this)}
+    : QWidget(parent)
+    , m_document { document }
+    , m_model { new PlanCandidateModel(this) }
 {
     m_target = new QSpinBox(this);
     m_target->setObjectName(QStringLiteral("targetBatchSpinBox"));
     m_target->setRange(0, kMaxTarget);
     m_target->setSpecialValueText(tr("As large as fits"));
-    m_target->setToolTip(tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs"));
+    m_target->setToolTip(
+        tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel GPUs"));
     m_maxStep = new QDoubleSpinBox(this);
     m_maxStep->setObjectName(QStringLiteral("maxStepSecondsSpinBox"));
     m_maxStep->setRange(0, 7 * 24 * 3600.0);
@@ -47,7 +49,7 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     m_allowLora->setObjectName(QStringLiteral("allowLoraCheckBox"));
     m_allowEightBit = new QCheckBox(tr("8-bit optimizer state"), this);
     m_allowEightBit->setObjectName(QStringLiteral("allowEightBitCheckBox"));
-    for (QCheckBox* box : {m_allowPrecision, m_allowLora, m_allowEightBit})
+    for (QCheckBox* box : { m_allowPrecision, m_allowLora, m_allowEightBit })
         box->setToolTip(tr("Changes what training computes: only proposed when ticked"));
 
     // The goal on one line, so the table keeps the panel's height.
@@ -74,7 +76,8 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setSectionResizeMode(PlanCandidateModel::ChangesColumn, QHeaderView::Stretch);
+    m_table->horizontalHeader()->setSectionResizeMode(
+        PlanCandidateModel::ChangesColumn, QHeaderView::Stretch);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
 
@@ -96,7 +99,7 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
 
     connect(m_target, &QSpinBox::valueChanged, this, &MakeItFitPanel::findSetups);
     connect(m_maxStep, &QDoubleSpinBox::valueChanged, this, &MakeItFitPanel::findSetups);
-    for (QCheckBox* box : {m_allowPrecision, m_allowLora, m_allowEightBit})
+    for (QCheckBox* box : { m_allowPrecision, m_allowLora, m_allowEightBit })
         connect(box, &QCheckBox::toggled, this, &MakeItFitPanel::findSetups);
     connect(m_apply, &QPushButton::clicked, this, &MakeItFitPanel::applySelected);
     connect(m_table, &QTableView::doubleClicked, this, &MakeItFitPanel::applySelected);
@@ -119,7 +122,7 @@ PlanGoal MakeItFitPanel::goal() const
 
 PlanAllowances MakeItFitPanel::allowances() const
 {
-    return {m_allowPrecision->isChecked(), m_allowLora->isChecked(), m_allowEightBit->isChecked()};
+    return { m_allowPrecision->isChecked(), m_allowLora->isChecked(), m_allowEightBit->isChecked() };
 }
 
 void MakeItFitPanel::showEvent(QShowEvent* event)
@@ -141,7 +144,7 @@ void MakeItFitPanel::findSetups()
     m_stale = false;
     if (m_document->network().layers.empty()) {
         // Set-ups of nothing would list the input batch alone ("batch 256, 807 MiB, 0.00 us").
-        m_result = PlannerResult{};
+        m_result = PlannerResult {};
         m_model->setCandidates({});
         m_status->setText(tr("The network is empty: add layers to find the set-ups that fit."));
         m_apply->setEnabled(false);
@@ -152,7 +155,7 @@ void MakeItFitPanel::findSetups()
         m_result = std::move(planned).value();
         m_model->setCandidates(m_result.candidates);
     } else {
-        m_result = PlannerResult{};
+        m_result = PlannerResult {};
         m_model->setCandidates({});
         m_status->setText(tr("Cannot plan: %1").arg(qs(planned.error().message)));
         m_apply->setEnabled(false);
@@ -169,19 +172,21 @@ void MakeItFitPanel::updateStatus()
     if (!m_result.candidates.empty()) {
         // Which batch the rows run: the goal's, not the set-up's.
         const PlanGoal g = goal();
-        const QString runs = g.targetBatch ? tr("each at the batch that reaches an effective batch of %1").arg(*g.targetBatch)
-                                           : tr("each at the largest batch that fits");
-        m_status->setText(tr("Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as "
-                             "fast with less memory.")
-                              .arg(m_result.candidates.size())
-                              .arg(runs));
+        const QString runs = g.targetBatch
+            ? tr("each at the batch that reaches an effective batch of %1").arg(*g.targetBatch)
+            : tr("each at the largest batch that fits");
+        m_status->setText(
+            tr("Set-ups that fit: %1, fastest first, %2. ★ marks the Pareto front: no other set-up is as "
+               "fast with less memory.")
+                .arg(m_result.candidates.size())
+                .arg(runs));
         return;
     }
     if (m_result.closest && m_result.shortfall) {
         m_status->setText(tr("Nothing fits. Closest: %1 (%2), but %3.")
                               .arg(report::PlannerText::changes(*m_result.closest),
-                                   report::PlannerText::batch(m_result.closest->settings.setup),
-                                   report::PlannerText::shortfall(*m_result.shortfall)));
+                                  report::PlannerText::batch(m_result.closest->settings.setup),
+                                  report::PlannerText::shortfall(*m_result.shortfall)));
         return;
     }
     m_status->setText(tr("Nothing fits."));

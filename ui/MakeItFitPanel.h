@@ -20,7 +20,8 @@ class PlanCandidateModel;
 /// batch, or the largest micro-batch; optionally a step-time limit) and what may change training
 /// (precision, LoRA, 8-bit optimizer state); the panel lists the set-ups that fit, fastest first, and
 /// Apply sets the chosen one in the document as one undoable step, so the chart shows it at once.
-class MakeItFitPanel final : public QWidget {
+class MakeItFitPanel final : public QWidget
+{
     Q_OBJECT
 
 public:

@@ -16,13 +16,12 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QResizeEvent>
 #include <QStackedWidget>
 #include <QTabWidget>
 #include <QToolTip>
-#include <QValueAxis>
-#include <QResizeEvent>
 #include <QVBoxLayout>
-
+#include <QValueAxis>
 #include <algorithm>
 #include <cmath>
 
@@ -32,7 +31,7 @@ namespace {
 
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
-const QColor kMaxBatchColour{0x1a, 0x7f, 0x37};
+const QColor kMaxBatchColour { 0x1a, 0x7f, 0x37 };
 
 /// 1, 2, 2.5, 5 x 10^k at or above `v`: round axis ends.
 double niceCeil(double v)
@@ -40,7 +39,7 @@ double niceCeil(double v)
     if (v <= 0)
         return 1;
     const double p = std::pow(10.0, std::floor(std::log10(v)));
-    for (const double m : {1.0, 2.0, 2.5, 5.0, 10.0}) {
+    for (const double m : { 1.0, 2.0, 2.5, 5.0, 10.0 }) {
         if (m * p >= v * (1 - 1e-9))
             return m * p;
     }
@@ -48,12 +47,19 @@ double niceCeil(double v)
 }
 
 /// The batch axis runs in log2(batch).
-double axisX(std::int64_t batch) { return report::MemorySweep::axisX(batch); }
-double batchAt(double x) { return std::exp2(x); }
+double axisX(std::int64_t batch)
+{
+    return report::MemorySweep::axisX(batch);
+}
+double batchAt(double x)
+{
+    return std::exp2(x);
+}
 
 } // namespace
 
-struct MemoryChartView::Charts {
+struct MemoryChartView::Charts
+{
     QChart* memory = nullptr;
     QChartView* memoryView = nullptr;
     QCategoryAxis* batchAxis = nullptr;
@@ -74,9 +80,14 @@ struct MemoryChartView::Charts {
     QGraphicsRectItem* maxBack = nullptr;
 };
 
-QString MemoryChartView::compactBatch(std::int64_t batch) { return report::MemorySweep::batchLabel(batch); }
+QString MemoryChartView::compactBatch(std::int64_t batch)
+{
+    return report::MemorySweep::batchLabel(batch);
+}
 
-MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{std::make_unique<Charts>()}
+MemoryChartView::MemoryChartView(QWidget* parent)
+    : QWidget(parent)
+    , m_charts { std::make_unique<Charts>() }
 {
     auto& c = *m_charts;
     c.memory = new QChart;
@@ -95,7 +106,8 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
         s->attachAxis(c.batchAxis);
         s->attachAxis(c.memoryAxis);
     };
-    c.stack = std::make_unique<ComponentStack>(c.memory, c.batchAxis, c.memoryAxis, this, QStringLiteral("Series"));
+    c.stack = std::make_unique<ComponentStack>(
+        c.memory, c.batchAxis, c.memoryAxis, this, QStringLiteral("Series"));
     c.stack->onHover(this, [this](const QPointF& point, bool state) {
         if (state)
             QToolTip::showText(QCursor::pos(), breakdownText(batchAt(point.x())), m_charts->memoryView);
@@ -123,7 +135,7 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     capacityLine->setPen(capacityPen);
     attach(capacityLine);
     connect(c.capacity, &QLineSeries::pointsReplaced, capacityLine,
-            [capacity = c.capacity, capacityLine] { capacityLine->replace(capacity->points()); });
+        [capacity = c.capacity, capacityLine] { capacityLine->replace(capacity->points()); });
     // The batch markers and the reserved line: 2-pixel lines over the stack.
     const auto line = [&](const QString& objectName, const QColor& colour, Qt::PenStyle style) {
         auto* series = new QLineSeries(this);
@@ -140,7 +152,8 @@ MemoryChartView::MemoryChartView(QWidget* parent) : QWidget(parent), m_charts{st
     // Reserved next to the allocated stack: the line a run out of memory is decided by.
     c.reserved = line(QStringLiteral("reservedSeries"), QColor(0x1f, 0x3a, 0x93), Qt::DashDotLine);
     c.reserved->setName(tr("Reserved (PyTorch's cache + overhead)"));
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{capacityLine, c.marker, c.maxMarker}) {
+    for (QAbstractSeries* s :
+        std::initializer_list<QAbstractSeries*> { capacityLine, c.marker, c.maxMarker }) {
         for (QLegendMarker* m : c.memory->legend()->markers(s))
             m->setVisible(false);
     }
@@ -206,7 +219,10 @@ MemoryChartView::~MemoryChartView()
     delete m_charts->memoryView;
 }
 
-QString MemoryChartView::unitName() const { return m_unit >= kGiB ? QStringLiteral("GiB") : QStringLiteral("MiB"); }
+QString MemoryChartView::unitName() const
+{
+    return m_unit >= kGiB ? QStringLiteral("GiB") : QStringLiteral("MiB");
+}
 
 void MemoryChartView::setData(const ChartData& data)
 {
@@ -238,11 +254,14 @@ void MemoryChartView::draw()
     xs.reserve(static_cast<qsizetype>(data.batches.size()));
     for (const auto b : data.batches)
         xs.append(axisX(b));
-    c.stack->set(xs, [&](qsizetype i) -> const MemoryBreakdown& { return data.breakdowns[static_cast<std::size_t>(i)]; },
-                 m_unit);
+    c.stack->set(
+        xs,
+        [&](qsizetype i) -> const MemoryBreakdown& { return data.breakdowns[static_cast<std::size_t>(i)]; },
+        m_unit);
     const double capacity = static_cast<double>(data.capacityBytes) / m_unit;
-    c.capacity->replace(QList<QPointF>{{0.0, capacity}, {xMax, capacity}});
-    c.overTop->replace(QList<QPointF>{{0.0, std::max(yMax, capacity)}, {xMax, std::max(yMax, capacity)}});
+    c.capacity->replace(QList<QPointF> { { 0.0, capacity }, { xMax, capacity } });
+    c.overTop->replace(
+        QList<QPointF> { { 0.0, std::max(yMax, capacity) }, { xMax, std::max(yMax, capacity) } });
 
     labelBatchAxis();
     c.batchAxis->setRange(0, xMax);
@@ -250,17 +269,20 @@ void MemoryChartView::draw()
     c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
     c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     // Short enough for a small chart, where Qt Charts cuts a long axis title.
-    c.memoryAxis->setTitleText(data.gpus > 1 ? tr("%1 per GPU").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
-    c.batchAxis->setTitleText(data.gpus > 1 || data.accumulationSteps > 1 ? tr("Micro-batch per GPU (log scale)")
-                                                                          : tr("Batch size (log scale)"));
+    c.memoryAxis->setTitleText(
+        data.gpus > 1 ? tr("%1 per GPU").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
+    c.batchAxis->setTitleText(data.gpus > 1 || data.accumulationSteps > 1
+            ? tr("Micro-batch per GPU (log scale)")
+            : tr("Batch size (log scale)"));
     QList<QPointF> reserved;
     for (std::size_t i = 0; i < data.reservedBatches.size(); ++i)
-        reserved.append(QPointF(axisX(data.reservedBatches[i]), static_cast<double>(data.reservedBytes[i]) / m_unit));
+        reserved.append(
+            QPointF(axisX(data.reservedBatches[i]), static_cast<double>(data.reservedBytes[i]) / m_unit));
     c.reserved->replace(reserved);
     c.reserved->setVisible(!reserved.isEmpty());
     const bool maxShown = data.maxBatch > 0 && data.maxBatch <= data.range && data.maxBatch < kMaxBatch;
     const double maxX = axisX(data.maxBatch);
-    c.maxMarker->replace(maxShown ? QList<QPointF>{{maxX, 0.0}, {maxX, yMax}} : QList<QPointF>{});
+    c.maxMarker->replace(maxShown ? QList<QPointF> { { maxX, 0.0 }, { maxX, yMax } } : QList<QPointF> {});
     placeMarker();
 }
 
@@ -272,7 +294,8 @@ void MemoryChartView::labelBatchAxis()
     if (!m_data.valid || m_data.batches.empty())
         return;
     const QFontMetrics fm(c.batchAxis->labelsFont());
-    const double labelWidth = fm.horizontalAdvance(QStringLiteral("512k")) + fm.horizontalAdvance(QLatin1Char(' ')) * 2;
+    const double labelWidth
+        = fm.horizontalAdvance(QStringLiteral("512k")) + fm.horizontalAdvance(QLatin1Char(' ')) * 2;
     const double width = c.memory->plotArea().width() > 0 ? c.memory->plotArea().width() : 400.0;
     const int step = report::MemorySweep::labelEvery(m_data.range, labelWidth, width);
     if (step == m_labelStep)
@@ -283,7 +306,7 @@ void MemoryChartView::labelBatchAxis()
     c.batchAxis->setStartValue(-1e-6);
     const int powers = static_cast<int>(std::lround(axisX(m_data.range)));
     for (int p = 0; p <= powers; p += step)
-        c.batchAxis->append(compactBatch(std::int64_t{1} << p), p);
+        c.batchAxis->append(compactBatch(std::int64_t { 1 } << p), p);
 }
 
 void MemoryChartView::setEstimate(const EstimateState& state)
@@ -292,7 +315,10 @@ void MemoryChartView::setEstimate(const EstimateState& state)
         setCurrentBatch(state.estimate->batch);
 }
 
-void MemoryChartView::setStepData(const StepChartData& data) { m_step->setData(data); }
+void MemoryChartView::setStepData(const StepChartData& data)
+{
+    m_step->setData(data);
+}
 
 void MemoryChartView::setCurrentBatch(std::int64_t batch)
 {
@@ -309,7 +335,7 @@ void MemoryChartView::placeMarker()
 {
     auto& c = *m_charts;
     const double x = axisX(m_batch);
-    c.marker->replace(QList<QPointF>{{x, 0.0}, {x, c.memoryAxis->max()}});
+    c.marker->replace(QList<QPointF> { { x, 0.0 }, { x, c.memoryAxis->max() } });
     updateLabels();
 }
 
@@ -328,8 +354,8 @@ void MemoryChartView::updateLabels()
     const QRectF plot = c.memory->plotArea();
     const QString capacityText = capacityLabel();
     c.capacityText->setText(capacityText);
-    const QPointF at
-        = c.memory->mapToPosition(QPointF(0, static_cast<double>(m_data.capacityBytes) / m_unit), c.capacityLine);
+    const QPointF at = c.memory->mapToPosition(
+        QPointF(0, static_cast<double>(m_data.capacityBytes) / m_unit), c.capacityLine);
     const QRectF textRect = c.capacityText->boundingRect();
     // Above the line at the left of the plot, where the stack is lowest (the batch label is at the
     // top), or below it when the line is at the very top.
@@ -340,15 +366,16 @@ void MemoryChartView::updateLabels()
 
     // A label beside its line, on a light panel: to the right, or to the left where it would
     // leave the plot.
-    const auto besideLine = [&](QGraphicsSimpleTextItem* item, QGraphicsRectItem* back, double lineX, double top) {
-        const QRectF r = item->boundingRect();
-        double x = lineX + 5;
-        if (x + r.width() > plot.right())
-            x = lineX - 5 - r.width();
-        item->setPos(std::max(x, plot.left() + 2), top);
-        back->setRect(QRectF(item->pos(), r.size()).adjusted(-2, 0, 2, 0));
-        back->setVisible(item->isVisible());
-    };
+    const auto besideLine
+        = [&](QGraphicsSimpleTextItem* item, QGraphicsRectItem* back, double lineX, double top) {
+              const QRectF r = item->boundingRect();
+              double x = lineX + 5;
+              if (x + r.width() > plot.right())
+                  x = lineX - 5 - r.width();
+              item->setPos(std::max(x, plot.left() + 2), top);
+              back->setRect(QRectF(item->pos(), r.size()).adjusted(-2, 0, 2, 0));
+              back->setVisible(item->isVisible());
+          };
     c.markerText->setText(tr("batch %1").arg(UiText::count(static_cast<std::uint64_t>(m_batch))));
     const QPointF m = c.memory->mapToPosition(QPointF(axisX(m_batch), c.memoryAxis->max()), c.marker);
     c.markerText->setVisible(axisX(m_batch) <= c.batchAxis->max() + 1e-9);
@@ -369,15 +396,22 @@ QList<QPointF> MemoryChartView::inBatches(const QList<QPointF>& points) const
     for (qsizetype i = 0; i < points.size(); ++i) {
         // The exact sampled batch, not 2^x with its rounding.
         const bool sampled = points.size() == static_cast<qsizetype>(m_data.batches.size());
-        const double batch = sampled ? static_cast<double>(m_data.batches[static_cast<std::size_t>(i)]) : batchAt(points[i].x());
+        const double batch = sampled ? static_cast<double>(m_data.batches[static_cast<std::size_t>(i)])
+                                     : batchAt(points[i].x());
         out.append(QPointF(batch, points[i].y()));
     }
     return out;
 }
 
-QList<QPointF> MemoryChartView::upperPoints(Component comp) const { return inBatches(m_charts->stack->upperPoints(comp)); }
+QList<QPointF> MemoryChartView::upperPoints(Component comp) const
+{
+    return inBatches(m_charts->stack->upperPoints(comp));
+}
 
-bool MemoryChartView::showsComponent(Component comp) const { return m_data.valid && m_charts->stack->shows(comp); }
+bool MemoryChartView::showsComponent(Component comp) const
+{
+    return m_data.valid && m_charts->stack->shows(comp);
+}
 
 QList<QPointF> MemoryChartView::capacityPoints() const
 {
@@ -391,7 +425,8 @@ QList<QPointF> MemoryChartView::reservedPoints() const
 {
     QList<QPointF> out;
     for (std::size_t i = 0; i < m_data.reservedBatches.size(); ++i)
-        out.append(QPointF(static_cast<double>(m_data.reservedBatches[i]), static_cast<double>(m_data.reservedBytes[i])));
+        out.append(QPointF(
+            static_cast<double>(m_data.reservedBatches[i]), static_cast<double>(m_data.reservedBytes[i])));
     return out;
 }
 
@@ -418,37 +453,52 @@ QList<QPointF> MemoryChartView::maxBatchPoints() const
 
 QString MemoryChartView::maxBatchLabel() const
 {
-    return tr("max %1").arg(UiText::count(static_cast<std::uint64_t>(std::max<std::int64_t>(m_data.maxBatch, 0))));
+    return tr("max %1").arg(
+        UiText::count(static_cast<std::uint64_t>(std::max<std::int64_t>(m_data.maxBatch, 0))));
 }
 
-QStringList MemoryChartView::batchAxisLabels() const { return m_charts->batchAxis->categoriesLabels(); }
+QStringList MemoryChartView::batchAxisLabels() const
+{
+    return m_charts->batchAxis->categoriesLabels();
+}
 
-double MemoryChartView::axisMaxBatch() const { return batchAt(m_charts->batchAxis->max()); }
+double MemoryChartView::axisMaxBatch() const
+{
+    return batchAt(m_charts->batchAxis->max());
+}
 
-double MemoryChartView::axisMaxMemory() const { return m_charts->memoryAxis->max(); }
+double MemoryChartView::axisMaxMemory() const
+{
+    return m_charts->memoryAxis->max();
+}
 
 QString MemoryChartView::breakdownText(double batch) const
 {
     if (!m_data.valid)
         return {};
-    const auto it = std::lower_bound(m_data.batches.begin(), m_data.batches.end(), static_cast<std::int64_t>(std::llround(batch)));
-    std::size_t i = static_cast<std::size_t>(std::min<std::ptrdiff_t>(it - m_data.batches.begin(),
-                                                                      static_cast<std::ptrdiff_t>(m_data.batches.size()) - 1));
-    if (i > 0 && std::abs(static_cast<double>(m_data.batches[i - 1]) - batch) < std::abs(static_cast<double>(m_data.batches[i]) - batch))
+    const auto it = std::lower_bound(
+        m_data.batches.begin(), m_data.batches.end(), static_cast<std::int64_t>(std::llround(batch)));
+    std::size_t i = static_cast<std::size_t>(std::min<std::ptrdiff_t>(
+        it - m_data.batches.begin(), static_cast<std::ptrdiff_t>(m_data.batches.size()) - 1));
+    if (i > 0
+        && std::abs(static_cast<double>(m_data.batches[i - 1]) - batch)
+            < std::abs(static_cast<double>(m_data.batches[i]) - batch))
         --i;
     const MemoryBreakdown& b = m_data.breakdowns[i];
-    QStringList lines{tr("Batch %1").arg(UiText::count(static_cast<std::uint64_t>(m_data.batches[i])))};
+    QStringList lines { tr("Batch %1").arg(UiText::count(static_cast<std::uint64_t>(m_data.batches[i]))) };
     for (auto c = kStackOrder.rbegin(); c != kStackOrder.rend(); ++c) {
         if (componentBytes(b, *c) > 0)
             lines << tr("%1: %2").arg(UiText::component(*c), UiText::bytes(componentBytes(b, *c)));
     }
     lines << tr("Total: %1 of %2").arg(UiText::bytes(b.total()), UiText::bytes(m_data.capacityBytes));
     // The reserved line's nearest sample at or above the batch (its samples are sparser).
-    const auto r = std::lower_bound(m_data.reservedBatches.begin(), m_data.reservedBatches.end(), m_data.batches[i]);
+    const auto r
+        = std::lower_bound(m_data.reservedBatches.begin(), m_data.reservedBatches.end(), m_data.batches[i]);
     if (r != m_data.reservedBatches.end())
         lines << tr("Reserved by PyTorch at batch %1, with the overhead: %2")
                      .arg(UiText::count(static_cast<std::uint64_t>(*r)),
-                          UiText::bytes(m_data.reservedBytes[static_cast<std::size_t>(r - m_data.reservedBatches.begin())]));
+                         UiText::bytes(m_data.reservedBytes[static_cast<std::size_t>(
+                             r - m_data.reservedBatches.begin())]));
     return lines.join(QLatin1Char('\n'));
 }
 

@@ -6,7 +6,6 @@
 #include <QList>
 #include <QPointF>
 #include <QWidget>
-
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -25,14 +24,15 @@ struct EstimateState;
 /// The charts, and with StepChartView the only classes that know Qt Charts (so they can move to Qt
 /// Graphs): memory versus batch size as stacked areas per component with the GPU's capacity, the
 /// over-budget region, the current batch, the largest batch that fits and a hover breakdown; memory
-/// during one step (StepChartView); and the per-layer activation memory (LayerActivationsView). It draws what the PlanController hands it
-/// and computes nothing.
+/// during one step (StepChartView); and the per-layer activation memory (LayerActivationsView). It draws what
+/// the PlanController hands it and computes nothing.
 ///
 /// The batch axis is logarithmic (powers of two, labelled 1, 2, ..., 512, 1k, ..., 128k): a batch
 /// of 32 and a max batch of 13,256 both stay readable, where a linear axis would press the first
 /// against the y axis. The memory axis reaches a little above the GPU's memory, so the capacity
 /// line is never flat on the axis.
-class MemoryChartView final : public QWidget {
+class MemoryChartView final : public QWidget
+{
     Q_OBJECT
 
 public:

@@ -4,19 +4,21 @@
 #include "UiText.h"
 
 #include <QFont>
-
 #include <algorithm>
 
 namespace headroom::ui {
 
-PlanCandidateModel::PlanCandidateModel(QObject* parent) : QAbstractTableModel(parent) {}
+PlanCandidateModel::PlanCandidateModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
 
 void PlanCandidateModel::setCandidates(std::vector<PlanCandidate> candidates)
 {
     beginResetModel();
     m_candidates = std::move(candidates);
     m_tokens = std::any_of(m_candidates.begin(), m_candidates.end(),
-                           [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
+        [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
     endResetModel();
 }
 
@@ -32,7 +34,10 @@ int PlanCandidateModel::rowCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : static_cast<int>(m_candidates.size());
 }
 
-int PlanCandidateModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int PlanCandidateModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
 {
@@ -40,17 +45,22 @@ QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
         return {};
     const PlanCandidate& c = m_candidates[static_cast<std::size_t>(index.row())];
     switch (role) {
-    case ParetoRole: return c.paretoOptimal;
-    case ChangesTrainingRole: return c.changesTraining();
+    case ParetoRole:
+        return c.paretoOptimal;
+    case ChangesTrainingRole:
+        return c.changesTraining();
     case Qt::TextAlignmentRole:
         switch (index.column()) {
         case RankColumn:
         case MemoryColumn:
         case MaxBatchColumn:
         case StepColumn:
-        case SpeedColumn: return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-        case ParetoColumn: return QVariant::fromValue(Qt::AlignCenter);
-        default: return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
+        case SpeedColumn:
+            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+        case ParetoColumn:
+            return QVariant::fromValue(Qt::AlignCenter);
+        default:
+            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
         }
     case Qt::FontRole:
         if (c.paretoOptimal) {
@@ -61,30 +71,41 @@ QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
         return {};
     case Qt::ToolTipRole:
         if (index.column() == TrainingColumn || index.column() == ChangesColumn) {
-            return c.changesTraining()
-                ? tr("This set-up computes something different from the one you have: the model it trains can differ.")
-                : tr("The same training as the set-up you have, run differently.");
+            return c.changesTraining() ? tr("This set-up computes something different from the one you have: "
+                                            "the model it trains can differ.")
+                                       : tr("The same training as the set-up you have, run differently.");
         }
         if (index.column() == ParetoColumn && c.paretoOptimal)
             return tr("On the Pareto front: no other set-up is as fast with less memory.");
         return {};
-    case Qt::DisplayRole: break;
-    default: return {};
+    case Qt::DisplayRole:
+        break;
+    default:
+        return {};
     }
     switch (static_cast<Column>(index.column())) {
-    case RankColumn: return index.row() + 1;
-    case ChangesColumn: return report::PlannerText::changes(c);
-    case TrainingColumn: return report::PlannerText::training(c);
-    case BatchColumn: return report::PlannerText::batch(c.settings.setup);
-    case MemoryColumn: return UiText::bytes(c.estimate.peakBytes());
-    case MaxBatchColumn: return QString::number(c.estimate.maxBatch);
-    case StepColumn: return c.throughput ? UiText::seconds(c.throughput->stepSeconds) : tr("–");
+    case RankColumn:
+        return index.row() + 1;
+    case ChangesColumn:
+        return report::PlannerText::changes(c);
+    case TrainingColumn:
+        return report::PlannerText::training(c);
+    case BatchColumn:
+        return report::PlannerText::batch(c.settings.setup);
+    case MemoryColumn:
+        return UiText::bytes(c.estimate.peakBytes());
+    case MaxBatchColumn:
+        return QString::number(c.estimate.maxBatch);
+    case StepColumn:
+        return c.throughput ? UiText::seconds(c.throughput->stepSeconds) : tr("–");
     case SpeedColumn:
         if (!c.throughput)
             return tr("–");
         return m_tokens ? UiText::rate(c.tokensPerSecondPerGpu()) : UiText::rate(c.samplesPerSecondPerGpu());
-    case ParetoColumn: return c.paretoOptimal ? QStringLiteral("★") : QString();
-    case ColumnCount: break;
+    case ParetoColumn:
+        return c.paretoOptimal ? QStringLiteral("★") : QString();
+    case ColumnCount:
+        break;
     }
     return {};
 }
@@ -96,23 +117,32 @@ QVariant PlanCandidateModel::headerData(int section, Qt::Orientation orientation
     // Each header says what its column answers; the tooltip says it in full.
     const bool tip = role == Qt::ToolTipRole;
     switch (static_cast<Column>(section)) {
-    case RankColumn: return tip ? tr("Fastest first") : tr("#");
-    case ChangesColumn: return tip ? tr("What the set-up changes in yours (“As set up”: nothing)") : tr("What changes");
-    case TrainingColumn: return tip ? tr("Whether that changes what training computes") : tr("Training");
+    case RankColumn:
+        return tip ? tr("Fastest first") : tr("#");
+    case ChangesColumn:
+        return tip ? tr("What the set-up changes in yours (“As set up”: nothing)") : tr("What changes");
+    case TrainingColumn:
+        return tip ? tr("Whether that changes what training computes") : tr("Training");
     case BatchColumn:
-        return tip ? tr("The micro-batch (× accumulation steps × GPUs) the set-up runs to reach the goal: the target "
-                        "effective batch, or the largest that fits. Not your set-up's batch.")
-                   : tr("Planned batch");
-    case MemoryColumn: return tip ? tr("The peak per GPU at the planned batch") : tr("Memory");
-    case MaxBatchColumn: return tip ? tr("The largest micro-batch that fits with this set-up") : tr("Max batch");
-    case StepColumn: return tip ? tr("One optimizer step at the planned batch") : tr("Step time");
+        return tip
+            ? tr(
+                "The micro-batch (× accumulation steps × GPUs) the set-up runs to reach the goal: the target "
+                "effective batch, or the largest that fits. Not your set-up's batch.")
+            : tr("Planned batch");
+    case MemoryColumn:
+        return tip ? tr("The peak per GPU at the planned batch") : tr("Memory");
+    case MaxBatchColumn:
+        return tip ? tr("The largest micro-batch that fits with this set-up") : tr("Max batch");
+    case StepColumn:
+        return tip ? tr("One optimizer step at the planned batch") : tr("Step time");
     case SpeedColumn:
         if (tip)
             return tr("At the planned batch");
         return m_tokens ? tr("Tokens/s per GPU") : tr("Samples/s per GPU");
     case ParetoColumn:
         return tip ? tr("On the Pareto front: no other set-up is as fast with less memory.") : tr("Pareto");
-    case ColumnCount: break;
+    case ColumnCount:
+        break;
     }
     return {};
 }

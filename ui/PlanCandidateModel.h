@@ -4,7 +4,6 @@
 
 #include <QAbstractTableModel>
 #include <QString>
-
 #include <vector>
 
 namespace headroom::ui {
@@ -12,7 +11,8 @@ namespace headroom::ui {
 /// The planner's set-ups (planSetups()), ranked, as a table: what each changes, whether that changes
 /// what training computes, its batch, memory, largest micro-batch, step time, speed and whether it is
 /// on the memory/speed Pareto front.
-class PlanCandidateModel final : public QAbstractTableModel {
+class PlanCandidateModel final : public QAbstractTableModel
+{
     Q_OBJECT
 
 public:
@@ -41,7 +41,8 @@ public:
     [[nodiscard]] int rowCount(const QModelIndex& parent = QModelIndex()) const override;
     [[nodiscard]] int columnCount(const QModelIndex& parent = QModelIndex()) const override;
     [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] QVariant headerData(
+        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
     std::vector<PlanCandidate> m_candidates;

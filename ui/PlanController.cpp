@@ -21,12 +21,15 @@ QString blockingLayer(const Analysis& analysis)
     if (path.empty())
         return {};
     const QString position = ErrorText::position(path);
-    const auto row = std::find_if(analysis.rows.begin(), analysis.rows.end(),
-                                  [&](const LayerRow& r) { return r.specPath == path; });
+    const auto row = std::find_if(
+        analysis.rows.begin(), analysis.rows.end(), [&](const LayerRow& r) { return r.specPath == path; });
     return row == analysis.rows.end() ? position : QStringLiteral("%1 (%2)").arg(position, qs(row->name));
 }
 
-bool hasLayers(const Network& network) { return !network.layers.empty(); }
+bool hasLayers(const Network& network)
+{
+    return !network.layers.empty();
+}
 } // namespace
 
 bool PlanController::isSetupError(const Error& error, bool analysisValid)
@@ -34,15 +37,17 @@ bool PlanController::isSetupError(const Error& error, bool analysisValid)
     if (analysisValid)
         return true; // the network is fine: the estimate refused the set-up
     const std::string& at = error.location;
-    for (const char* key : {"sequence_length", "lora", "checkpoint", "attention", "parallel", "setup",
-                            "moe_imbalance"}) {
+    for (const char* key :
+        { "sequence_length", "lora", "checkpoint", "attention", "parallel", "setup", "moe_imbalance" }) {
         if (at.rfind(key, 0) == 0)
             return true;
     }
     return false;
 }
 
-PlanController::PlanController(Document* document, QObject* parent) : QObject(parent), m_document{document}
+PlanController::PlanController(Document* document, QObject* parent)
+    : QObject(parent)
+    , m_document { document }
 {
     connect(document, &Document::networkChanged, this, &PlanController::reanalyze);
     connect(document, &Document::precisionChanged, this, &PlanController::reanalyze);
@@ -55,7 +60,8 @@ PlanController::PlanController(Document* document, QObject* parent) : QObject(pa
 ChartSetup PlanController::chartSetup() const
 {
     const Plan& plan = m_document->plan();
-    return ChartSetup{plan.gpu.memoryBytes, qs(plan.gpu.name), plan.setup.parallel.gpus, plan.setup.accumulationSteps};
+    return ChartSetup { plan.gpu.memoryBytes, qs(plan.gpu.name), plan.setup.parallel.gpus,
+        plan.setup.accumulationSteps };
 }
 
 std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatch)
@@ -125,7 +131,7 @@ void PlanController::updateEstimate()
 {
     const Plan& plan = m_document->plan();
     const Analysis& analysis = m_result.analysis;
-    m_state = EstimateState{};
+    m_state = EstimateState {};
     m_state.capacityBytes = plan.gpu.memoryBytes;
     m_state.gpuName = qs(plan.gpu.name);
     m_state.analysisValid = analysis.valid();
@@ -136,7 +142,7 @@ void PlanController::updateEstimate()
     if (!m_result.estimate) {
         // The analysis's own error rather than the estimate's wrapper ("cannot estimate: ..."): the
         // reason, once.
-        m_state.error = analysis.error ? *analysis.error : m_result.error.value_or(Error{});
+        m_state.error = analysis.error ? *analysis.error : m_result.error.value_or(Error {});
         m_state.errorFromSetup = isSetupError(*m_state.error, analysis.valid());
     }
     m_state.throughput = m_result.throughput;
@@ -147,7 +153,7 @@ void PlanController::updateEstimate()
 
 void PlanController::updateStepChart()
 {
-    m_stepChart = StepChartData{};
+    m_stepChart = StepChartData {};
     static_cast<ChartSetup&>(m_stepChart) = chartSetup();
     m_stepChart.layerNames = m_layerNames;
     if (m_result.memory && m_state.estimate && !m_state.emptyNetwork) {
@@ -158,8 +164,8 @@ void PlanController::updateStepChart()
     } else {
         // Where the estimate's error is (the memory chart's message), or the error itself.
         m_stepChart.message = !m_chart.message.isEmpty() ? m_chart.message
-            : m_state.error                             ? qs(m_state.error->message)
-                                                        : tr("No estimate");
+            : m_state.error                              ? qs(m_state.error->message)
+                                                         : tr("No estimate");
     }
     Q_EMIT stepChartChanged(m_stepChart);
 }
@@ -169,11 +175,11 @@ void PlanController::rebuildChart()
     ++m_chartBuilds;
     const Plan& plan = m_document->plan();
     const Analysis& analysis = m_result.analysis;
-    m_chart = ChartData{};
+    m_chart = ChartData {};
     static_cast<ChartSetup&>(m_chart) = chartSetup();
     for (const auto& row : analysis.rows) {
         if (row.type != "Repeat" && row.activationBytesPerSample > 0)
-            m_chart.layers.push_back({qs(row.name), qs(row.type), row.activationBytesPerSample});
+            m_chart.layers.push_back({ qs(row.name), qs(row.type), row.activationBytesPerSample });
     }
     if (!hasLayers(m_document->network())) {
         m_chart.message = tr("The network is empty: add layers to see how much memory training it takes.");
@@ -184,18 +190,21 @@ void PlanController::rebuildChart()
         // The message itself is shown where it can be fixed; here, only where that is.
         const QString layer = blockingLayer(analysis);
         if (m_result.error && isSetupError(*m_result.error, analysis.valid()))
-            m_chart.message = tr("No estimate: the training set-up cannot be used (the reason is under the set-up).");
+            m_chart.message
+                = tr("No estimate: the training set-up cannot be used (the reason is under the set-up).");
         else if (!layer.isEmpty())
             m_chart.message = tr("No estimate until layer %1 is fixed.").arg(layer);
         else
-            m_chart.message = tr("No estimate until the network is fixed (the reason is under the layer table).");
+            m_chart.message
+                = tr("No estimate until the network is fixed (the reason is under the layer table).");
         Q_EMIT chartDataChanged(m_chart);
         return;
     }
     const MemoryModel& model = *m_result.memory;
     m_chart.maxBatch = m_result.estimate ? m_result.estimate->maxBatch : model.maxBatch(plan.gpu.memoryBytes);
     // Evenly spaced in log2(batch), as the chart's batch axis is (the report's chart samples alike).
-    static_cast<report::MemorySweep&>(m_chart) = report::MemorySweep::sample(model, chartRange(plan.setup.batch, m_chart.maxBatch));
+    static_cast<report::MemorySweep&>(m_chart)
+        = report::MemorySweep::sample(model, chartRange(plan.setup.batch, m_chart.maxBatch));
     m_chart.valid = !m_chart.batches.empty();
     sampleReserved();
     Q_EMIT chartDataChanged(m_chart);
@@ -218,7 +227,8 @@ void PlanController::sampleReserved()
         return reserved.reservedAt(b);
     };
     const std::size_t last = m_chart.batches.size() - 1;
-    for (std::size_t i = 0; i <= last; i += (i + kReservedStride > last && i != last) ? last - i : kReservedStride) {
+    for (std::size_t i = 0; i <= last;
+         i += (i + kReservedStride > last && i != last) ? last - i : kReservedStride) {
         m_chart.reservedBatches.push_back(m_chart.batches[i]);
         m_chart.reservedBytes.push_back(at(m_chart.batches[i]) + figures.overheadBytes);
     }

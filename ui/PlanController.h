@@ -1,12 +1,10 @@
 #pragma once
 
 #include "ChartData.h"
-
 #include "headroom/Plan.h"
 #include "headroom/Throughput.h"
 
 #include <QObject>
-
 #include <optional>
 
 namespace headroom::ui {
@@ -15,7 +13,8 @@ class Document;
 
 /// What the summary shows: the core's estimate, or the error that blocks it (the analysis's own,
 /// when the network or a strategy is what blocks it); the throughput estimate, or why there is none.
-struct EstimateState final {
+struct EstimateState final
+{
     std::optional<Estimate> estimate;
     std::optional<Error> error;
     std::uint64_t capacityBytes = 0;
@@ -40,7 +39,8 @@ struct EstimateState final {
 /// estimate); a set-up change evaluates the same analysis again (a new step model and chart sweep); a
 /// batch change (every slider tick) only re-estimates from the model (reestimate()) and re-reads its
 /// step's moments at the new batch: it never re-analyses nor rebuilds the model.
-class PlanController final : public QObject {
+class PlanController final : public QObject
+{
     Q_OBJECT
 
 public:

@@ -8,7 +8,6 @@
 #include "LayerTableModel.h"
 #include "QtText.h"
 #include "UiText.h"
-
 #include "headroom/LayerRegistry.h"
 
 #include <QCheckBox>
@@ -22,16 +21,15 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QVBoxLayout>
-
 #include <functional>
 
 namespace headroom::ui {
 
 namespace {
 
-constexpr std::array kDTypes{DType::Float32, DType::Float16, DType::BFloat16, DType::Float64,
-                             DType::Int64,   DType::Int32,   DType::UInt8,    DType::Bool};
-constexpr std::array kLosses{Loss::CrossEntropy, Loss::Mse, Loss::L1, Loss::Bce, Loss::None};
+constexpr std::array kDTypes { DType::Float32, DType::Float16, DType::BFloat16, DType::Float64, DType::Int64,
+    DType::Int32, DType::UInt8, DType::Bool };
+constexpr std::array kLosses { Loss::CrossEntropy, Loss::Mse, Loss::L1, Loss::Bce, Loss::None };
 
 QString joined(const std::vector<std::string>& names)
 {
@@ -43,7 +41,8 @@ QString joined(const std::vector<std::string>& names)
 
 /// Shows the document's value in a field, unless the field already says the same (`same`), or the
 /// user is typing there and has not paused yet.
-void showInField(QLineEdit* edit, const QString& text, const std::function<bool(const QString&, const QString&)>& same = {})
+void showInField(QLineEdit* edit, const QString& text,
+    const std::function<bool(const QString&, const QString&)>& same = {})
 {
     const bool equal = same ? same(edit->text(), text) : edit->text().trimmed() == text;
     const FieldCommit* typing = FieldCommit::of(edit);
@@ -85,14 +84,16 @@ QWidget* withNote(QWidget* field, QLabel* note, QWidget* parent)
 /// The layer name rule of the model format (docs/model-format.md): letters, digits, '_', '.', '-'.
 bool validLayerName(const QString& name)
 {
-    static const QRegularExpression allowed{QStringLiteral(R"(^[A-Za-z0-9_.\-]*$)")};
+    static const QRegularExpression allowed { QStringLiteral(R"(^[A-Za-z0-9_.\-]*$)") };
     return name.size() <= 200 && allowed.match(name).hasMatch();
 }
 
 } // namespace
 
 PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, QWidget* parent)
-    : QWidget(parent), m_document{document}, m_model{model}
+    : QWidget(parent)
+    , m_document { document }
+    , m_model { model }
 {
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
@@ -149,8 +150,9 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     m_inputs = new QLineEdit(m_layerGroup);
     m_inputs->setObjectName(QStringLiteral("layerInputsLineEdit"));
     m_inputs->setPlaceholderText(tr("the previous layer"));
-    m_inputs->setToolTip(tr("Names of the layers feeding this one, separated by commas (\"input\" is the network's input, "
-                            "\"repeat_input\" a block's)"));
+    m_inputs->setToolTip(
+        tr("Names of the layers feeding this one, separated by commas (\"input\" is the network's input, "
+           "\"repeat_input\" a block's)"));
     m_inputsNote = noteLabel(QStringLiteral("layerInputsNoteLabel"), m_layerGroup);
     m_timesLabel = new QLabel(tr("Repeat:"), m_layerGroup);
     m_times = new QSpinBox(m_layerGroup);
@@ -161,12 +163,14 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     m_trainingLabel = new QLabel(tr("Training:"), m_layerGroup);
     m_frozen = new QCheckBox(tr("Frozen"), m_layerGroup);
     m_frozen->setObjectName(QStringLiteral("frozenCheckBox"));
-    m_frozen->setToolTip(tr("Not trained: no gradients or optimizer state for its parameters (on a block: every layer "
-                            "inside)"));
+    m_frozen->setToolTip(
+        tr("Not trained: no gradients or optimizer state for its parameters (on a block: every layer "
+           "inside)"));
     m_checkpoint = new QCheckBox(tr("Checkpoint"), m_layerGroup);
     m_checkpoint->setObjectName(QStringLiteral("checkpointCheckBox"));
-    m_checkpoint->setToolTip(tr("Each repetition keeps only its input; backward recomputes the rest (activation "
-                                "checkpointing per block)"));
+    m_checkpoint->setToolTip(
+        tr("Each repetition keeps only its input; backward recomputes the rest (activation "
+           "checkpointing per block)"));
     m_checkpointHint = new QLabel(m_layerGroup);
     m_checkpointHint->setObjectName(QStringLiteral("checkpointHintLabel"));
     m_checkpointHint->setWordWrap(true);
@@ -198,7 +202,8 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     scroll->setWidget(m_layerGroup);
     outer->addWidget(scroll, 1);
 
-    FieldCommit::attach(m_networkName, [this] { m_document->setNetworkName(ss(m_networkName->text().trimmed())); });
+    FieldCommit::attach(
+        m_networkName, [this] { m_document->setNetworkName(ss(m_networkName->text().trimmed())); });
     connect(m_inputShape, &QLineEdit::textEdited, this, &PropertyPanel::checkInputShape);
     FieldCommit::attach(m_inputShape, [this] {
         QString problem;
@@ -211,11 +216,13 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     });
     connect(m_inputDType, &QComboBox::currentIndexChanged, this, [this](int i) {
         InputSpec input = m_document->network().input;
-        input.dtype = kDTypes[static_cast<std::size_t>(std::clamp(i, 0, static_cast<int>(kDTypes.size()) - 1))];
+        input.dtype
+            = kDTypes[static_cast<std::size_t>(std::clamp(i, 0, static_cast<int>(kDTypes.size()) - 1))];
         m_document->setInput(input);
     });
     connect(m_loss, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_document->setLoss(kLosses[static_cast<std::size_t>(std::clamp(i, 0, static_cast<int>(kLosses.size()) - 1))]);
+        m_document->setLoss(
+            kLosses[static_cast<std::size_t>(std::clamp(i, 0, static_cast<int>(kLosses.size()) - 1))]);
     });
     connect(m_layerName, &QLineEdit::textEdited, this, &PropertyPanel::checkLayerName);
     FieldCommit::attach(m_layerName, [this] {
@@ -279,8 +286,10 @@ void PropertyPanel::refreshHeader()
         setNote(m_inputShapeNote, QString());
     const QSignalBlocker b1(m_inputDType);
     const QSignalBlocker b2(m_loss);
-    m_inputDType->setCurrentIndex(static_cast<int>(std::find(kDTypes.begin(), kDTypes.end(), n.input.dtype) - kDTypes.begin()));
-    m_loss->setCurrentIndex(static_cast<int>(std::find(kLosses.begin(), kLosses.end(), n.loss) - kLosses.begin()));
+    m_inputDType->setCurrentIndex(
+        static_cast<int>(std::find(kDTypes.begin(), kDTypes.end(), n.input.dtype) - kDTypes.begin()));
+    m_loss->setCurrentIndex(
+        static_cast<int>(std::find(kLosses.begin(), kLosses.end(), n.loss) - kLosses.begin()));
 }
 
 void PropertyPanel::setCurrentIndex(const QModelIndex& index)
@@ -339,7 +348,8 @@ void PropertyPanel::rebuildLayerForm()
         else if (repeat)
             m_summary->setText(tr("Repeats the layers inside it; \"repeat_input\" names the block's input."));
         else
-            m_summary->setText(kind != nullptr ? CoreText::translate(kind->summary()) : tr("Unknown layer type"));
+            m_summary->setText(
+                kind != nullptr ? CoreText::translate(kind->summary()) : tr("Unknown layer type"));
         if (spec == nullptr)
             m_summary->setText(tr("Select a layer to edit it."));
     }
@@ -377,7 +387,8 @@ void PropertyPanel::refreshLayerValues()
     });
     if (const FieldCommit* typing = FieldCommit::of(m_times); typing == nullptr || !typing->isPending()) {
         const QSignalBlocker block(m_times);
-        m_times->setValue(static_cast<int>(std::clamp<std::int64_t>(spec->times, m_times->minimum(), m_times->maximum())));
+        m_times->setValue(
+            static_cast<int>(std::clamp<std::int64_t>(spec->times, m_times->minimum(), m_times->maximum())));
     }
     {
         const QSignalBlocker b1(m_frozen);
@@ -388,9 +399,10 @@ void PropertyPanel::refreshLayerValues()
     // A mark alone changes nothing unless checkpointing is per block.
     const Checkpointing mode = m_document->plan().checkpointing;
     const bool hint = spec->isRepeat() && spec->checkpoint && mode != Checkpointing::PerBlock;
-    m_checkpointHint->setText(hint ? tr("Takes effect when the set-up's checkpointing is \"%1\" (now \"%2\").")
-                                         .arg(UiText::checkpointing(Checkpointing::PerBlock), UiText::checkpointing(mode))
-                                   : QString());
+    m_checkpointHint->setText(hint
+            ? tr("Takes effect when the set-up's checkpointing is \"%1\" (now \"%2\").")
+                  .arg(UiText::checkpointing(Checkpointing::PerBlock), UiText::checkpointing(mode))
+            : QString());
     m_checkpointHint->setVisible(hint);
     for (auto* editor : m_editors) {
         const auto it = spec->attributes.find(editor->spec().name);
@@ -420,10 +432,13 @@ void PropertyPanel::refreshLayerStatus()
     AttributeEditor* editor = fieldNote == nullptr && !field.isEmpty() ? attributeEditor(field) : nullptr;
     for (auto* e : m_editors)
         e->setError(e == editor ? text : QString());
-    for (QLabel* note : {m_inputsNote, m_timesNote})
+    for (QLabel* note : { m_inputsNote, m_timesNote })
         setNote(note, note == fieldNote ? text : QString());
     const QString typedProblem = layerNameProblem(m_layerName->text());
-    setNote(m_layerNameNote, !typedProblem.isEmpty() ? typedProblem : fieldNote == m_layerNameNote ? text : QString());
+    setNote(m_layerNameNote,
+        !typedProblem.isEmpty()            ? typedProblem
+            : fieldNote == m_layerNameNote ? text
+                                           : QString());
     const bool elsewhere = fieldNote != nullptr || editor != nullptr;
     m_status->setText(elsewhere ? QString() : text);
     m_status->setVisible(!elsewhere && !text.isEmpty());
@@ -431,7 +446,7 @@ void PropertyPanel::refreshLayerStatus()
 
 std::vector<std::int64_t> PropertyPanel::parseShape(const QString& text, QString* problem)
 {
-    static const QRegularExpression separators{QStringLiteral(R"([\s,x×*]+)")};
+    static const QRegularExpression separators { QStringLiteral(R"([\s,x×*]+)") };
     QString cleaned = text.trimmed();
     if (cleaned.startsWith(QLatin1Char('[')) || cleaned.startsWith(QLatin1Char('(')))
         cleaned.remove(0, 1);
@@ -446,7 +461,8 @@ std::vector<std::int64_t> PropertyPanel::parseShape(const QString& text, QString
         bool ok = false;
         const qlonglong d = part.toLongLong(&ok);
         if (!ok || d < 1) {
-            why = tr("“%1” is not a size: each dimension is a whole number of at least 1 (for example 3, 224, 224).")
+            why = tr("“%1” is not a size: each dimension is a whole number of at least 1 (for example 3, "
+                     "224, 224).")
                       .arg(part);
             break;
         }
@@ -454,7 +470,7 @@ std::vector<std::int64_t> PropertyPanel::parseShape(const QString& text, QString
     }
     if (problem != nullptr)
         *problem = why;
-    return why.isEmpty() ? dims : std::vector<std::int64_t>{};
+    return why.isEmpty() ? dims : std::vector<std::int64_t> {};
 }
 
 void PropertyPanel::checkInputShape()
@@ -474,6 +490,9 @@ QString PropertyPanel::layerNameProblem(const QString& text)
     return {};
 }
 
-void PropertyPanel::checkLayerName() { setNote(m_layerNameNote, layerNameProblem(m_layerName->text())); }
+void PropertyPanel::checkLayerName()
+{
+    setNote(m_layerNameNote, layerNameProblem(m_layerName->text()));
+}
 
 } // namespace headroom::ui

@@ -2,7 +2,6 @@
 
 #include <QPersistentModelIndex>
 #include <QWidget>
-
 #include <cstdint>
 #include <vector>
 
@@ -26,7 +25,8 @@ class LayerTableModel;
 /// becomes an undo command on the Document, as the user types (FieldCommit). Text that cannot be
 /// used (a shape "3, 0, 32", a name with a space) stays as typed with the reason under the field,
 /// and the selected layer's error is shown at the field it is about.
-class PropertyPanel final : public QWidget {
+class PropertyPanel final : public QWidget
+{
     Q_OBJECT
 
 public:

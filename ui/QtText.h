@@ -1,7 +1,6 @@
 #pragma once
 
 #include <QString>
-
 #include <string>
 #include <string_view>
 
@@ -12,6 +11,9 @@ namespace headroom::ui {
 {
     return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
 }
-[[nodiscard]] inline std::string ss(const QString& s) { return s.toStdString(); }
+[[nodiscard]] inline std::string ss(const QString& s)
+{
+    return s.toStdString();
+}
 
 } // namespace headroom::ui

@@ -3,12 +3,13 @@
 #include <QEvent>
 #include <QLayout>
 #include <QScreen>
-
 #include <algorithm>
 
 namespace headroom::ui {
 
-ScreenBoundArea::ScreenBoundArea(QWidget* content, QWidget* window) : QScrollArea(window), m_window{window}
+ScreenBoundArea::ScreenBoundArea(QWidget* content, QWidget* window)
+    : QScrollArea(window)
+    , m_window { window }
 {
     setObjectName(QStringLiteral("centralScrollArea"));
     setFrameShape(QFrame::NoFrame);
@@ -28,7 +29,10 @@ QSize ScreenBoundArea::minimumSizeHint() const
     return size;
 }
 
-QSize ScreenBoundArea::sizeHint() const { return widget()->sizeHint().expandedTo(minimumSizeHint()); }
+QSize ScreenBoundArea::sizeHint() const
+{
+    return widget()->sizeHint().expandedTo(minimumSizeHint());
+}
 
 bool ScreenBoundArea::eventFilter(QObject* watched, QEvent* event)
 {
@@ -55,7 +59,8 @@ void ScreenBoundArea::keepOnScreen()
         return;
     const QRect available = screen->availableGeometry();
     const int frame = m_window->frameGeometry().height() - m_window->height();
-    if (m_window->height() + frame > available.height() && m_window->minimumHeight() + frame <= available.height())
+    if (m_window->height() + frame > available.height()
+        && m_window->minimumHeight() + frame <= available.height())
         m_window->resize(m_window->width(), available.height() - frame);
     const QRect outer = m_window->frameGeometry();
     if (outer.bottom() > available.bottom())

@@ -11,7 +11,8 @@ namespace headroom::ui {
 /// than the screen: a top-level window grows to its layout's minimum, whatever the screen holds. And
 /// should the window still grow past the screen (QMainWindow makes room for a panel it shows), it is
 /// brought back within it.
-class ScreenBoundArea final : public QScrollArea {
+class ScreenBoundArea final : public QScrollArea
+{
     Q_OBJECT
 
 public:

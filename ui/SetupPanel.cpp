@@ -63,7 +63,8 @@ std::optional<double> moeImbalanceLimit(const std::vector<LayerSpec>& specs)
                     ? it->get<std::int64_t>()
                     : fallback;
             };
-            here = static_cast<double>(integer("num_experts", 8)) / static_cast<double>(integer("num_experts_per_tok", 2));
+            here = static_cast<double>(integer("num_experts", 8))
+                / static_cast<double>(integer("num_experts_per_tok", 2));
         }
         if (here)
             limit = limit ? std::min(*limit, *here) : *here;
@@ -181,8 +182,9 @@ void SetupPanel::createGpuFields(QWidget* page)
     m_overhead->setRange(0, 64 * 1024);
     m_overhead->setSingleStep(64);
     m_overhead->setSuffix(tr(" MiB"));
-    m_overhead->setToolTip(tr("Memory outside PyTorch's caching allocator: the CUDA context (its default follows the GPU). "
-                                "0 leaves all of the GPU's memory to the allocator."));
+    m_overhead->setToolTip(
+        tr("Memory outside PyTorch's caching allocator: the CUDA context (its default follows the GPU). "
+           "0 leaves all of the GPU's memory to the allocator."));
     m_utilization = new QSpinBox(page);
     m_utilization->setObjectName(QStringLiteral("utilizationSpinBox"));
     m_utilization->setRange(static_cast<int>(std::lround(kMinUtilization * 100.0)), 100);
@@ -200,10 +202,10 @@ void SetupPanel::connectGpuTab()
     });
     connect(m_gpu, &GpuSelector::notFound, this, [this](const QString& query) {
         EntryNote::show(m_gpuNote,
-                        tr("No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, "
-                           "“A100 80GB”), or choose Custom... at the end of the list for your own.")
-                            .arg(query, qs(m_document->plan().gpu.name)),
-                        false);
+            tr("No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, "
+               "“A100 80GB”), or choose Custom... at the end of the list for your own.")
+                .arg(query, qs(m_document->plan().gpu.name)),
+            false);
     });
     connect(m_gpu->lineEdit(), &QLineEdit::textEdited, m_gpuNote, &QWidget::hide);
     connect(m_gpu, &GpuSelector::customRequested, this, &SetupPanel::customGpuRequested);
@@ -218,7 +220,8 @@ void SetupPanel::connectGpuTab()
         [this] { m_document->setPrecision(static_cast<Precision>(m_precision->currentData().toInt())); });
     FieldCommit::attach(m_overhead,
         [this] { m_document->setOverheadBytes(static_cast<std::uint64_t>(m_overhead->value()) * kMiB); });
-    FieldCommit::attach(m_utilization, [this] { m_document->setAssumedUtilization(m_utilization->value() / 100.0); });
+    FieldCommit::attach(
+        m_utilization, [this] { m_document->setAssumedUtilization(m_utilization->value() / 100.0); });
 }
 
 QWidget* SetupPanel::createStrategyTab()
@@ -272,7 +275,7 @@ void SetupPanel::createStrategyFields(QWidget* page)
         m_attention->addItem(UiText::attention(a), static_cast<int>(a));
     // Their longest entries need not set the tab's width: the window stays usable on a small
     // screen (the list shows the entries in full).
-    for (QComboBox* combo : {m_checkpointing, m_attention}) {
+    for (QComboBox* combo : { m_checkpointing, m_attention }) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         combo->setMinimumContentsLength(12);
     }
@@ -350,7 +353,8 @@ void SetupPanel::connectStrategyTab()
         const std::int64_t length = m_sequenceLength->value();
         m_document->setSequenceLength(length == *own ? std::nullopt : std::optional<std::int64_t>(length));
     });
-    FieldCommit::attach(m_accumulation, [this] { m_document->setAccumulationSteps(m_accumulation->value()); });
+    FieldCommit::attach(
+        m_accumulation, [this] { m_document->setAccumulationSteps(m_accumulation->value()); });
     FieldCommit::attach(m_loraRank, [this] { editLora(); });
     FieldCommit::attach(m_loraTargets, [this] { editLora(); });
     FieldCommit::attach(m_loraDropout, [this] { editLora(); });
@@ -453,7 +457,8 @@ void SetupPanel::setEstimate(const EstimateState& state)
 {
     // The estimate refuses an analysis with an error too; only the set-up's own errors belong here.
     const bool show = state.error && state.errorFromSetup;
-    m_error->setText(show ? tr("Cannot use this set-up: %1").arg(ErrorText::forUser(*state.error)) : QString());
+    m_error->setText(
+        show ? tr("Cannot use this set-up: %1").arg(ErrorText::forUser(*state.error)) : QString());
     m_error->setVisible(show);
 }
 
@@ -462,11 +467,12 @@ void SetupPanel::refresh()
     const Plan& plan = m_document->plan();
     m_gpu->setCurrentGpu(plan.gpu);
     const QSignalBlocker blockers[] { QSignalBlocker(m_optimizer), QSignalBlocker(m_precision),
-        QSignalBlocker(m_overhead), QSignalBlocker(m_eightBit), QSignalBlocker(m_utilization), QSignalBlocker(m_implementation),
-        QSignalBlocker(m_checkpointing), QSignalBlocker(m_attention), QSignalBlocker(m_sequenceLength),
-        QSignalBlocker(m_accumulation), QSignalBlocker(m_loraRank), QSignalBlocker(m_loraDropout),
-        QSignalBlocker(m_qlora), QSignalBlocker(m_gpus), QSignalBlocker(m_sharding),
-        QSignalBlocker(m_tensorParallel), QSignalBlocker(m_offload), QSignalBlocker(m_moeImbalance) };
+        QSignalBlocker(m_overhead), QSignalBlocker(m_eightBit), QSignalBlocker(m_utilization),
+        QSignalBlocker(m_implementation), QSignalBlocker(m_checkpointing), QSignalBlocker(m_attention),
+        QSignalBlocker(m_sequenceLength), QSignalBlocker(m_accumulation), QSignalBlocker(m_loraRank),
+        QSignalBlocker(m_loraDropout), QSignalBlocker(m_qlora), QSignalBlocker(m_gpus),
+        QSignalBlocker(m_sharding), QSignalBlocker(m_tensorParallel), QSignalBlocker(m_offload),
+        QSignalBlocker(m_moeImbalance) };
     (void)blockers;
     refreshGpuTab(plan);
     refreshStrategyTab(plan);
@@ -478,7 +484,8 @@ void SetupPanel::refreshGpuTab(const Plan& plan)
 {
     m_optimizer->setCurrentIndex(m_optimizer->findData(static_cast<int>(plan.setup.optimizer)));
     m_eightBit->setChecked(plan.setup.eightBitOptimizer);
-    m_implementation->setCurrentIndex(m_implementation->findData(static_cast<int>(plan.setup.optimizerImplementation)));
+    m_implementation->setCurrentIndex(
+        m_implementation->findData(static_cast<int>(plan.setup.optimizerImplementation)));
     // Fused only where the set-up can run it (fusedStepAvailable(); the document falls back from it).
     auto* implementations = qobject_cast<QStandardItemModel*>(m_implementation->model());
     const int fused = m_implementation->findData(static_cast<int>(OptimizerImplementation::Fused));
@@ -527,7 +534,8 @@ void SetupPanel::refreshLora(const Plan& plan)
         targets << qs(t);
     // As typed while the user types; the document's list otherwise (after an undo, say).
     const FieldCommit* typing = FieldCommit::of(m_loraTargets);
-    const QStringList shown = m_loraTargets->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
+    const QStringList shown
+        = m_loraTargets->text().split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts);
     if ((typing == nullptr || !typing->isPending()) && shown != targets)
         m_loraTargets->setText(targets.join(QStringLiteral(", ")));
     m_loraDropout->setValue(plan.lora.dropout);

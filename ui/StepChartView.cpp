@@ -21,7 +21,6 @@
 #include <QToolTip>
 #include <QVBoxLayout>
 #include <QValueAxis>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -29,8 +28,8 @@
 namespace headroom::ui {
 
 namespace {
-const QColor kPeakColour{0x1f, 0x23, 0x28};
-const QColor kCapacityColour{0xc0, 0x20, 0x20};
+const QColor kPeakColour { 0x1f, 0x23, 0x28 };
+const QColor kCapacityColour { 0xc0, 0x20, 0x20 };
 
 /// 1, 2, 2.5, 5 x 10^k at or above `v`: a round top for the memory axis.
 double niceCeil(double v)
@@ -42,7 +41,8 @@ double niceCeil(double v)
 }
 } // namespace
 
-struct StepChartView::Charts {
+struct StepChartView::Charts
+{
     QChart* chart = nullptr;
     QChartView* view = nullptr;
     QCategoryAxis* phaseAxis = nullptr;
@@ -55,7 +55,9 @@ struct StepChartView::Charts {
     QGraphicsSimpleTextItem* capacityText = nullptr;
 };
 
-StepChartView::StepChartView(QWidget* parent) : QWidget(parent), m_charts{std::make_unique<Charts>()}
+StepChartView::StepChartView(QWidget* parent)
+    : QWidget(parent)
+    , m_charts { std::make_unique<Charts>() }
 {
     auto& c = *m_charts;
     c.chart = new QChart;
@@ -76,7 +78,8 @@ StepChartView::StepChartView(QWidget* parent) : QWidget(parent), m_charts{std::m
         s->attachAxis(c.phaseAxis);
         s->attachAxis(c.memoryAxis);
     };
-    c.stack = std::make_unique<ComponentStack>(c.chart, c.phaseAxis, c.memoryAxis, this, QStringLiteral("StepSeries"));
+    c.stack = std::make_unique<ComponentStack>(
+        c.chart, c.phaseAxis, c.memoryAxis, this, QStringLiteral("StepSeries"));
     c.stack->onHover(this, [this](const QPointF& point, bool state) {
         if (state)
             QToolTip::showText(QCursor::pos(), momentText(point.x()), m_charts->view);
@@ -95,7 +98,7 @@ StepChartView::StepChartView(QWidget* parent) : QWidget(parent), m_charts{std::m
     c.peak->setColor(kPeakColour);
     c.peak->setBorderColor(Qt::white);
     attach(c.peak);
-    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*>{c.capacity, c.peak}) {
+    for (QAbstractSeries* s : std::initializer_list<QAbstractSeries*> { c.capacity, c.peak }) {
         for (QLegendMarker* m : c.chart->legend()->markers(s))
             m->setVisible(false);
     }
@@ -204,7 +207,7 @@ void StepChartView::redraw()
     auto& c = *m_charts;
     m_chart = m_data.valid && m_data.model
         ? report::StepChart::build(*m_data.model, m_data.batch, m_kind, kMaxDrawnMoments)
-        : report::StepChart{};
+        : report::StepChart {};
     m_bandStart.clear();
     if (m_chart.empty()) {
         m_message->setText(m_data.message.isEmpty() ? tr("No estimate") : m_data.message);
@@ -233,8 +236,12 @@ void StepChartView::redraw()
         xs.append(m_bandStart[k]);
         xs.append(m_bandStart[k + 1]);
     }
-    c.stack->set(xs, [&](qsizetype i) -> const MemoryBreakdown& { return step.moments[static_cast<std::size_t>(i / 2)].bytes; },
-                 m_unit);
+    c.stack->set(
+        xs,
+        [&](qsizetype i) -> const MemoryBreakdown& {
+            return step.moments[static_cast<std::size_t>(i / 2)].bytes;
+        },
+        m_unit);
 
     for (const QString& label : c.phaseAxis->categoriesLabels())
         c.phaseAxis->remove(label);
@@ -250,11 +257,14 @@ void StepChartView::redraw()
     c.memoryAxis->setRange(0, yMax);
     c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
     c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
-    c.memoryAxis->setTitleText(m_data.gpus > 1 ? tr("%1 per GPU").arg(m_unitName) : tr("Memory (%1)").arg(m_unitName));
-    c.capacity->replace(capacityShown ? QList<QPointF>{{0.0, capacity / m_unit}, {xMax, capacity / m_unit}}
-                                      : QList<QPointF>{});
+    c.memoryAxis->setTitleText(
+        m_data.gpus > 1 ? tr("%1 per GPU").arg(m_unitName) : tr("Memory (%1)").arg(m_unitName));
+    c.capacity->replace(capacityShown
+            ? QList<QPointF> { { 0.0, capacity / m_unit }, { xMax, capacity / m_unit } }
+            : QList<QPointF> {});
 
-    c.peak->replace(QList<QPointF>{{(m_bandStart[step.peak] + m_bandStart[step.peak + 1]) / 2, peakBytes / m_unit}});
+    c.peak->replace(
+        QList<QPointF> { { (m_bandStart[step.peak] + m_bandStart[step.peak + 1]) / 2, peakBytes / m_unit } });
 
     QString caption = m_kind == report::StepKind::First
         ? tr("The first training step at batch %1: no optimizer state until its optimizer step creates it.")
@@ -284,7 +294,8 @@ void StepChartView::updateLabels()
         // Above the marker, kept inside the plot; to its left when it is in the right half.
         const double x = at.x() > plot.center().x() ? at.x() - r.width() - 8 : at.x() + 8;
         const double y = std::max(plot.top() + 2, at.y() - r.height() - 6);
-        c.peakText->setPos(std::clamp(x, plot.left() + 2, std::max(plot.left() + 2, plot.right() - r.width() - 2)), y);
+        c.peakText->setPos(
+            std::clamp(x, plot.left() + 2, std::max(plot.left() + 2, plot.right() - r.width() - 2)), y);
         c.peakBack->setRect(QRectF(c.peakText->pos(), r.size()).adjusted(-3, -1, 3, 1));
     }
     if (c.capacityText->isVisible()) {
@@ -311,10 +322,11 @@ QString StepChartView::momentText(double x) const
     if (!k)
         return {};
     const report::StepChartMoment& m = m_chart.moments[*k];
-    QStringList lines{report::StepChart::momentName(m, layerText(m))};
+    QStringList lines { report::StepChart::momentName(m, layerText(m)) };
     for (auto comp = kStackOrder.rbegin(); comp != kStackOrder.rend(); ++comp) {
         if (componentBytes(m.bytes, *comp) > 0)
-            lines << tr("%1: %2").arg(UiText::component(*comp), UiText::bytes(componentBytes(m.bytes, *comp)));
+            lines << tr("%1: %2").arg(
+                UiText::component(*comp), UiText::bytes(componentBytes(m.bytes, *comp)));
     }
     lines << tr("Live: %1 of %2").arg(UiText::bytes(m.bytes.total()), UiText::bytes(m_data.capacityBytes));
     return lines.join(QLatin1Char('\n'));
@@ -337,7 +349,10 @@ QPoint StepChartView::peakPosition() const
     return c.view->mapTo(this, inView);
 }
 
-QString StepChartView::message() const { return m_stack->currentWidget() == m_message ? m_message->text() : QString(); }
+QString StepChartView::message() const
+{
+    return m_stack->currentWidget() == m_message ? m_message->text() : QString();
+}
 
 double StepChartView::xOfMoment(std::size_t moment) const
 {
@@ -346,16 +361,34 @@ double StepChartView::xOfMoment(std::size_t moment) const
     return (m_bandStart[moment] + m_bandStart[moment + 1]) / 2;
 }
 
-QList<QPointF> StepChartView::upperPoints(Component comp) const { return m_charts->stack->upperPoints(comp); }
+QList<QPointF> StepChartView::upperPoints(Component comp) const
+{
+    return m_charts->stack->upperPoints(comp);
+}
 
-bool StepChartView::showsComponent(Component comp) const { return !m_chart.empty() && m_charts->stack->shows(comp); }
+bool StepChartView::showsComponent(Component comp) const
+{
+    return !m_chart.empty() && m_charts->stack->shows(comp);
+}
 
-QList<QPointF> StepChartView::totalPoints() const { return m_charts->stack->upperPoints(kStackOrder.back()); }
+QList<QPointF> StepChartView::totalPoints() const
+{
+    return m_charts->stack->upperPoints(kStackOrder.back());
+}
 
-QList<QPointF> StepChartView::peakPoints() const { return m_charts->peak->points(); }
+QList<QPointF> StepChartView::peakPoints() const
+{
+    return m_charts->peak->points();
+}
 
-QStringList StepChartView::phaseLabels() const { return m_charts->phaseAxis->categoriesLabels(); }
+QStringList StepChartView::phaseLabels() const
+{
+    return m_charts->phaseAxis->categoriesLabels();
+}
 
-QList<QPointF> StepChartView::capacityPoints() const { return m_charts->capacity->points(); }
+QList<QPointF> StepChartView::capacityPoints() const
+{
+    return m_charts->capacity->points();
+}
 
 } // namespace headroom::ui

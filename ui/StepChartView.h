@@ -7,7 +7,6 @@
 #include <QPoint>
 #include <QPointF>
 #include <QWidget>
-
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -28,7 +27,8 @@ namespace headroom::ui {
 /// Each moment is drawn as a flat step of equal width, the optimizer step as a wider band so its label
 /// fits; a long step is thinned to the highest moment of each run of neighbours (the peak always kept).
 /// It reads the step from the model only when shown: a slider tick with the tab hidden costs nothing.
-class StepChartView final : public QWidget {
+class StepChartView final : public QWidget
+{
     Q_OBJECT
 
 public:
@@ -87,7 +87,7 @@ private:
     StepChartData m_data;
     report::StepKind m_kind = report::StepKind::Steady;
     bool m_dirty = true; ///< data arrived while hidden: redraw when shown
-    report::StepChart m_chart;       ///< read from the model when drawn
+    report::StepChart m_chart; ///< read from the model when drawn
     std::vector<double> m_bandStart; ///< x where each moment's band starts (and one past the last)
     double m_unit = 1024.0 * 1024.0;
     QString m_unitName = QStringLiteral("MiB");

@@ -9,14 +9,14 @@
 
 #include <QCoreApplication>
 #include <QString>
-
 #include <cstdint>
 
 namespace headroom::ui {
 
 /// The user-visible, translated names of the core's enumerations, and the core's number formats as
 /// QStrings (the GUI, the CLI and the report show identical numbers).
-class UiText final {
+class UiText final
+{
     Q_DECLARE_TR_FUNCTIONS(headroom::ui::UiText)
 
 public:

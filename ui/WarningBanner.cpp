@@ -17,12 +17,14 @@ constexpr qsizetype kCollapsedLines = 3;
 
 } // namespace
 
-WarningBanner::WarningBanner(QWidget* parent) : QFrame(parent)
+WarningBanner::WarningBanner(QWidget* parent)
+    : QFrame(parent)
 {
     setFrameShape(QFrame::StyledPanel);
     // Amber with dark text, set together so it reads the same on light and dark themes.
-    setStyleSheet(QStringLiteral("headroom--ui--WarningBanner { background: #fff4ce; border: 1px solid #e0b040; "
-                                 "border-radius: 3px; } QLabel, QToolButton { color: #3d2f00; }"));
+    setStyleSheet(
+        QStringLiteral("headroom--ui--WarningBanner { background: #fff4ce; border: 1px solid #e0b040; "
+                       "border-radius: 3px; } QLabel, QToolButton { color: #3d2f00; }"));
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(8, 6, 8, 6);
     auto* icon = new QLabel(this);

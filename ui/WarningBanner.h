@@ -13,7 +13,8 @@ namespace headroom::ui {
 /// operator modelled generically, an eval-mode export, balanced expert routing), each with the layer
 /// it concerns. A long list shows its first lines and a button that shows the rest. Hidden while
 /// there are none.
-class WarningBanner final : public QFrame {
+class WarningBanner final : public QFrame
+{
     Q_OBJECT
 
 public:

@@ -7,7 +7,9 @@
 
 namespace headroom::ui {
 
-WindowShortcuts::WindowShortcuts(QWidget* window) : QObject(window), m_window{window}
+WindowShortcuts::WindowShortcuts(QWidget* window)
+    : QObject(window)
+    , m_window { window }
 {
     setObjectName(QStringLiteral("windowShortcuts"));
     qApp->installEventFilter(this);

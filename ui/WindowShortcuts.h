@@ -14,7 +14,8 @@ namespace headroom::ui {
 /// Checkpoint Selection's Ctrl+K, Edit > Undo's Ctrl+Z) goes to that action from every widget of
 /// the window, and never to the field, even when the action is disabled. Keys of actions that only
 /// act where their widget has the focus (the layer table's Delete) are left to the fields.
-class WindowShortcuts final : public QObject {
+class WindowShortcuts final : public QObject
+{
 public:
     explicit WindowShortcuts(QWidget* window);
 

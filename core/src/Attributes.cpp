@@ -34,7 +34,10 @@ std::string quotedList(const std::vector<std::string>& items)
     return s;
 }
 
-bool isInteger(const json& v) { return v.is_number_integer() || v.is_number_unsigned(); }
+bool isInteger(const json& v)
+{
+    return v.is_number_integer() || v.is_number_unsigned();
+}
 
 bool intInRange(const json& v, const AttributeSpec& spec)
 {
@@ -46,7 +49,7 @@ bool intInRange(const json& v, const AttributeSpec& spec)
 
 Error attributeError(const std::string& where, const std::string& what)
 {
-    return Error{where + " " + what, where};
+    return Error { where + " " + what, where };
 }
 
 /// Checks one given value; returns the normalised value or an error.
@@ -54,7 +57,8 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
 {
     switch (spec.type) {
     case AttributeType::Int:
-        if (isInteger(v) && !intInRange(v, spec) && !(v.is_number_integer() && v.get<std::int64_t>() < spec.minInt))
+        if (isInteger(v) && !intInRange(v, spec)
+            && !(v.is_number_integer() && v.get<std::int64_t>() < spec.minInt))
             return attributeError(where, "must be at most " + std::to_string(spec.maxInt));
         if (!isInteger(v) || !intInRange(v, spec))
             return attributeError(where, "must be " + describeIntRange(spec));
@@ -78,17 +82,19 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
             return attributeError(where, "must be true or false");
         return v;
     case AttributeType::Choice:
-        if (!v.is_string() || std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>()) == spec.choices.end())
+        if (!v.is_string()
+            || std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>())
+                == spec.choices.end())
             return attributeError(where, "must be one of " + quotedList(spec.choices));
         return v;
     case AttributeType::Text: {
         const std::string text = v.is_string() ? v.get<std::string>() : std::string();
         const bool ok = !text.empty() && text.size() <= kMaxAttributeTextLength
             && std::none_of(text.begin(), text.end(),
-                            [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+                [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
         if (!ok)
-            return attributeError(where, "must be a line of text of 1 to " + std::to_string(kMaxAttributeTextLength)
-                                             + " characters");
+            return attributeError(where,
+                "must be a line of text of 1 to " + std::to_string(kMaxAttributeTextLength) + " characters");
         return v;
     }
     case AttributeType::IntTuple:
@@ -98,10 +104,13 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
             const std::string expected = tuple && spec.arity > 1
                 ? describeIntRange(spec) + " or a list of " + std::to_string(spec.arity) + " such integers"
                 : describeIntRange(spec) + " or a list of them";
-            return attributeError(where, "must be " + (spec.choices.empty() ? expected : expected + ", or " + quotedList(spec.choices)));
+            return attributeError(where,
+                "must be "
+                    + (spec.choices.empty() ? expected : expected + ", or " + quotedList(spec.choices)));
         };
         if (v.is_string()) {
-            if (std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>()) == spec.choices.end())
+            if (std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>())
+                == spec.choices.end())
                 return invalid();
             return v;
         }
@@ -109,11 +118,13 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
             if (!intInRange(v, spec))
                 return invalid();
             if (!tuple)
-                return json::array({v.get<std::int64_t>()});
-            return json(std::vector<std::int64_t>(static_cast<std::size_t>(spec.arity), v.get<std::int64_t>()));
+                return json::array({ v.get<std::int64_t>() });
+            return json(
+                std::vector<std::int64_t>(static_cast<std::size_t>(spec.arity), v.get<std::int64_t>()));
         }
         if (!v.is_array() || v.empty() || (tuple && v.size() != static_cast<std::size_t>(spec.arity))
-            || !std::all_of(v.begin(), v.end(), [&](const json& e) { return isInteger(e) && intInRange(e, spec); }))
+            || !std::all_of(
+                v.begin(), v.end(), [&](const json& e) { return isInteger(e) && intInRange(e, spec); }))
             return invalid();
         std::vector<std::int64_t> values;
         for (const auto& e : v)
@@ -126,31 +137,33 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
 
 } // namespace
 
-Result<Attributes> Attributes::validate(std::span<const AttributeSpec> specs, const json& given, const std::string& path)
+Result<Attributes> Attributes::validate(
+    std::span<const AttributeSpec> specs, const json& given, const std::string& path)
 {
     Attributes attrs;
     if (!given.is_object() && !given.is_null())
-        return Error{path + " must be an object", path};
+        return Error { path + " must be an object", path };
 
     for (const auto& entry : given.items()) {
         // A reference, not a structured binding: clang before 16 cannot capture bindings in a lambda.
         const std::string& key = entry.key();
-        const bool known = std::any_of(specs.begin(), specs.end(), [&](const AttributeSpec& s) { return s.name == key; });
+        const bool known
+            = std::any_of(specs.begin(), specs.end(), [&](const AttributeSpec& s) { return s.name == key; });
         if (!known) {
             std::vector<std::string> names;
             for (const auto& s : specs)
                 names.push_back(s.name);
             const std::string where = path + "." + detail::shortKey(key);
-            return Error{where + " is not an attribute of this layer type; known attributes: "
-                             + (names.empty() ? std::string("none") : quotedList(names)),
-                         where};
+            return Error { where + " is not an attribute of this layer type; known attributes: "
+                    + (names.empty() ? std::string("none") : quotedList(names)),
+                where };
         }
     }
     for (const auto& spec : specs) {
         const auto it = given.is_object() ? given.find(spec.name) : given.end();
         if (it == given.end() || it->is_null()) {
             if (spec.required())
-                return Error{path + "." + spec.name + " is required", path + "." + spec.name};
+                return Error { path + "." + spec.name + " is required", path + "." + spec.name };
             if (!spec.defaultValue.is_null()) {
                 auto normalised = checkValue(spec, spec.defaultValue, path + "." + spec.name);
                 if (!normalised)
@@ -167,17 +180,32 @@ Result<Attributes> Attributes::validate(std::span<const AttributeSpec> specs, co
     return attrs;
 }
 
-bool Attributes::has(const std::string& name) const { return m_values.contains(name); }
-std::int64_t Attributes::integer(const std::string& name) const { return m_values.at(name).get<std::int64_t>(); }
+bool Attributes::has(const std::string& name) const
+{
+    return m_values.contains(name);
+}
+std::int64_t Attributes::integer(const std::string& name) const
+{
+    return m_values.at(name).get<std::int64_t>();
+}
 std::optional<std::int64_t> Attributes::optionalInteger(const std::string& name) const
 {
     if (!has(name))
         return std::nullopt;
     return integer(name);
 }
-double Attributes::real(const std::string& name) const { return m_values.at(name).get<double>(); }
-bool Attributes::flag(const std::string& name) const { return m_values.at(name).get<bool>(); }
-std::string Attributes::choice(const std::string& name) const { return m_values.at(name).get<std::string>(); }
+double Attributes::real(const std::string& name) const
+{
+    return m_values.at(name).get<double>();
+}
+bool Attributes::flag(const std::string& name) const
+{
+    return m_values.at(name).get<bool>();
+}
+std::string Attributes::choice(const std::string& name) const
+{
+    return m_values.at(name).get<std::string>();
+}
 
 std::vector<std::int64_t> Attributes::integers(const std::string& name) const
 {

@@ -10,22 +10,26 @@ namespace headroom {
 namespace {
 std::string scaled(double value)
 {
-    const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    const char* units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB" };
     std::size_t unit = 0;
     while (std::fabs(value) >= 1024.0 && unit + 1 < std::size(units)) {
         value /= 1024.0;
         ++unit;
     }
-    std::array<char, 48> buffer{};
+    std::array<char, 48> buffer {};
     if (unit == 0)
         std::snprintf(buffer.data(), buffer.size(), "%.0f %s", value, units[unit]);
     else
-        std::snprintf(buffer.data(), buffer.size(), std::fabs(value) >= 100 ? "%.0f %s" : "%.2f %s", value, units[unit]);
+        std::snprintf(buffer.data(), buffer.size(), std::fabs(value) >= 100 ? "%.0f %s" : "%.2f %s", value,
+            units[unit]);
     return buffer.data();
 }
 } // namespace
 
-std::string formatBytes(std::uint64_t bytes) { return scaled(static_cast<double>(bytes)); }
+std::string formatBytes(std::uint64_t bytes)
+{
+    return scaled(static_cast<double>(bytes));
+}
 
 std::string formatSignedBytes(double bytes)
 {
@@ -90,7 +94,7 @@ std::size_t utf8SequenceLength(std::string_view s, std::size_t i)
 std::string hexByte(unsigned char c)
 {
     static constexpr char kDigits[] = "0123456789abcdef";
-    return std::string{'\\', 'x', kDigits[c >> 4], kDigits[c & 0xF]};
+    return std::string { '\\', 'x', kDigits[c >> 4], kDigits[c & 0xF] };
 }
 
 } // namespace

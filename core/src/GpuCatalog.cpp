@@ -14,13 +14,14 @@ using nlohmann::json;
 
 constexpr std::uint64_t kMaxCatalogBytes = 4ULL * 1024ULL * 1024ULL;
 /// Brand words a user may leave out: "GTX 1080" finds "GeForce GTX 1080".
-constexpr std::array<std::string_view, 8> kBrandWords{"NVIDIA ", "AMD ", "GeForce ", "Radeon ", "Instinct ",
-                                                     "Tesla ", "Quadro ", "Intel "};
+constexpr std::array<std::string_view, 8> kBrandWords { "NVIDIA ", "AMD ", "GeForce ", "Radeon ", "Instinct ",
+    "Tesla ", "Quadro ", "Intel " };
 
 std::string lower(std::string_view s)
 {
     std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(out.begin(), out.end(), out.begin(),
+        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return out;
 }
 
@@ -43,39 +44,41 @@ Result<double> number(const json& entry, const char* key, const std::string& pat
     const auto it = entry.find(key);
     if (it == entry.end()) {
         if (required)
-            return Error{path + "." + key + " is required", path + "." + key};
+            return Error { path + "." + key + " is required", path + "." + key };
         return 0.0;
     }
     if (!it->is_number() || it->get<double>() < 0)
-        return Error{path + "." + key + " must be a non-negative number", path + "." + key};
+        return Error { path + "." + key + " must be a non-negative number", path + "." + key };
     return it->get<double>();
 }
 
 Result<Gpu> parseGpu(const json& entry, const std::string& path)
 {
     if (!entry.is_object())
-        return Error{path + " must be an object", path};
+        return Error { path + " must be an object", path };
     Gpu gpu;
-    for (const auto& [key, field] : {std::pair{"name", &gpu.name}, {"vendor", &gpu.vendor}, {"family", &gpu.family}}) {
+    for (const auto& [key, field] :
+        { std::pair { "name", &gpu.name }, { "vendor", &gpu.vendor }, { "family", &gpu.family } }) {
         const auto it = entry.find(key);
         if (it == entry.end() || !it->is_string() || it->get<std::string>().empty())
-            return Error{path + "." + key + " must be a non-empty string", path + "." + key};
+            return Error { path + "." + key + " must be a non-empty string", path + "." + key };
         *field = it->get<std::string>();
     }
     const auto memory = entry.find("memory_bytes");
     if (memory == entry.end() || !memory->is_number_unsigned() || memory->get<std::uint64_t>() == 0)
-        return Error{path + ".memory_bytes must be a positive integer (bytes)", path + ".memory_bytes"};
+        return Error { path + ".memory_bytes must be a positive integer (bytes)", path + ".memory_bytes" };
     gpu.memoryBytes = memory->get<std::uint64_t>();
     if (const auto aliases = entry.find("aliases"); aliases != entry.end()) {
-        if (!aliases->is_array() || !std::all_of(aliases->begin(), aliases->end(), [](const json& a) { return a.is_string(); }))
-            return Error{path + ".aliases must be a list of strings", path + ".aliases"};
+        if (!aliases->is_array()
+            || !std::all_of(aliases->begin(), aliases->end(), [](const json& a) { return a.is_string(); }))
+            return Error { path + ".aliases must be a list of strings", path + ".aliases" };
         gpu.aliases = aliases->get<std::vector<std::string>>();
     }
     auto bandwidth = number(entry, "bandwidth_gbps", path, true);
     auto fp32 = number(entry, "fp32_tflops", path, true);
     auto fp16 = number(entry, "fp16_tflops", path, false);
     auto bf16 = number(entry, "bf16_tflops", path, false);
-    for (const auto* r : {&bandwidth, &fp32, &fp16, &bf16}) {
+    for (const auto* r : { &bandwidth, &fp32, &fp16, &bf16 }) {
         if (!*r)
             return r->error();
     }
@@ -103,22 +106,24 @@ Result<GpuCatalog> GpuCatalog::fromJson(std::string_view text)
         return parsed.error();
     const auto& j = parsed.value();
     if (!j.is_object() || j.value("format", "") != "headroom-gpus")
-        return Error{"GPU catalogue: format must be \"headroom-gpus\"", "format"};
+        return Error { "GPU catalogue: format must be \"headroom-gpus\"", "format" };
     const auto list = j.find("gpus");
     if (list == j.end() || !list->is_array())
-        return Error{"GPU catalogue: gpus must be a list", "gpus"};
+        return Error { "GPU catalogue: gpus must be a list", "gpus" };
     std::vector<Gpu> gpus;
     for (std::size_t i = 0; i < list->size(); ++i) {
         auto gpu = parseGpu((*list)[i], "gpus[" + std::to_string(i) + "]");
         if (!gpu)
-            return Error{"GPU catalogue: " + gpu.error().message, gpu.error().location};
-        const bool duplicate = std::any_of(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.name == gpu->name; });
+            return Error { "GPU catalogue: " + gpu.error().message, gpu.error().location };
+        const bool duplicate
+            = std::any_of(gpus.begin(), gpus.end(), [&](const Gpu& g) { return g.name == gpu->name; });
         if (duplicate)
-            return Error{"GPU catalogue: gpus[" + std::to_string(i) + "].name \"" + gpu->name + "\" appears twice",
-                         "gpus[" + std::to_string(i) + "].name"};
+            return Error { "GPU catalogue: gpus[" + std::to_string(i) + "].name \"" + gpu->name
+                    + "\" appears twice",
+                "gpus[" + std::to_string(i) + "].name" };
         gpus.push_back(std::move(gpu).value());
     }
-    return GpuCatalog{std::move(gpus)};
+    return GpuCatalog { std::move(gpus) };
 }
 
 Result<GpuCatalog> GpuCatalog::fromFile(const std::string& path)
@@ -128,7 +133,7 @@ Result<GpuCatalog> GpuCatalog::fromFile(const std::string& path)
         return text.error();
     auto catalog = fromJson(text.value());
     if (!catalog)
-        return Error{path + ": " + catalog.error().message, catalog.error().location};
+        return Error { path + ": " + catalog.error().message, catalog.error().location };
     return catalog;
 }
 
@@ -136,7 +141,7 @@ Result<Gpu> GpuCatalog::find(std::string_view query) const
 {
     const std::string q = lower(query);
     if (q.empty())
-        return Error{"no GPU name given", "gpu"};
+        return Error { "no GPU name given", "gpu" };
     const auto collect = [&](auto&& matches) {
         std::vector<const Gpu*> out;
         for (const auto& g : m_gpus) {
@@ -151,18 +156,22 @@ Result<Gpu> GpuCatalog::find(std::string_view query) const
     });
     if (exact.size() == 1)
         return *exact.front();
-    const auto unbranded = collect([&](const Gpu& g) { return lower(withoutBrand(g.name)) == lower(withoutBrand(std::string(query))); });
+    const auto unbranded = collect(
+        [&](const Gpu& g) { return lower(withoutBrand(g.name)) == lower(withoutBrand(std::string(query))); });
     if (unbranded.size() == 1)
         return *unbranded.front();
     const auto partial = collect([&](const Gpu& g) {
         return lower(g.name).find(q) != std::string::npos
-            || std::any_of(g.aliases.begin(), g.aliases.end(), [&](const auto& a) { return lower(a).find(q) != std::string::npos; });
+            || std::any_of(g.aliases.begin(), g.aliases.end(),
+                [&](const auto& a) { return lower(a).find(q) != std::string::npos; });
     });
     if (partial.size() == 1)
         return *partial.front();
     if (partial.empty())
-        return Error{"unknown GPU " + quoteForMessage(query) + "; `headroom gpus` lists the known ones", "gpu"};
-    return Error{"GPU " + quoteForMessage(query) + " is ambiguous: it matches " + candidateList(partial), "gpu"};
+        return Error { "unknown GPU " + quoteForMessage(query) + "; `headroom gpus` lists the known ones",
+            "gpu" };
+    return Error { "GPU " + quoteForMessage(query) + " is ambiguous: it matches " + candidateList(partial),
+        "gpu" };
 }
 
 Gpu GpuCatalog::defaultGpu() const
@@ -181,7 +190,8 @@ Gpu GpuCatalog::defaultGpu() const
 void GpuCatalog::addCustom(Gpu gpu)
 {
     gpu.custom = true;
-    const auto same = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const Gpu& g) { return g.name == gpu.name; });
+    const auto same
+        = std::find_if(m_gpus.begin(), m_gpus.end(), [&](const Gpu& g) { return g.name == gpu.name; });
     if (same != m_gpus.end())
         *same = std::move(gpu);
     else

@@ -6,16 +6,16 @@
 
 namespace headroom {
 
-Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const Gpu> gpus,
-                                               std::optional<std::int64_t> targetBatch)
+Result<std::vector<GpuComparison>> compareGpus(
+    const Plan& base, std::span<const Gpu> gpus, std::optional<std::int64_t> targetBatch)
 {
     // One evaluation for every GPU: the analysis does not depend on it, the step model only through
     // the overhead (one per overhead: an overhead at the CUDA context follows each GPU's).
     const PlanResult result = evaluate(base);
     if (result.analysis.error)
-        return Error{"cannot compare: " + result.analysis.error->message, result.analysis.error->location};
+        return Error { "cannot compare: " + result.analysis.error->message, result.analysis.error->location };
     if (!result.memory)
-        return result.error.value_or(Error{"cannot compare: no step model", "setup"});
+        return result.error.value_or(Error { "cannot compare: no step model", "setup" });
     std::vector<GpuComparison> rows;
     rows.reserve(gpus.size());
     // The reserved model depends on the GPU only through its cuBLAS workspace: one per generation.
@@ -32,7 +32,7 @@ Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const
         reserved.emplace_back(cc, built ? std::move(built).value() : nullptr);
         return reserved.back().second.get();
     };
-    std::vector<std::shared_ptr<const MemoryModel>> memory{result.memory};
+    std::vector<std::shared_ptr<const MemoryModel>> memory { result.memory };
     const auto memoryFor = [&](const PlanSettings& settings) -> Result<const MemoryModel*> {
         for (const auto& m : memory) {
             if (m->timeline().conditions().overhead == settings.setup.overheadBytes)
@@ -60,11 +60,13 @@ Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const
         row.reserved = figures->reserved;
         if (figures->throughputError)
             row.throughputError = figures->throughputError->message;
-        row.reachesTarget = row.estimate.maxEffectiveBatch >= targetBatch.value_or(row.estimate.effectiveBatch)
+        row.reachesTarget
+            = row.estimate.maxEffectiveBatch >= targetBatch.value_or(row.estimate.effectiveBatch)
             && row.estimate.maxBatch > 0;
         rows.push_back(std::move(row));
     }
-    const auto samples = [](const GpuComparison& r) { return r.throughput ? r.throughput->samplesPerSecond : 0.0; };
+    const auto samples
+        = [](const GpuComparison& r) { return r.throughput ? r.throughput->samplesPerSecond : 0.0; };
     std::stable_sort(rows.begin(), rows.end(), [&](const GpuComparison& a, const GpuComparison& b) {
         if (a.gpu.memoryBytes != b.gpu.memoryBytes)
             return a.gpu.memoryBytes < b.gpu.memoryBytes;
@@ -72,7 +74,8 @@ Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const
             return samples(a) > samples(b);
         return a.gpu.name < b.gpu.name;
     });
-    const auto smallest = std::find_if(rows.begin(), rows.end(), [](const GpuComparison& r) { return r.reachesTarget; });
+    const auto smallest
+        = std::find_if(rows.begin(), rows.end(), [](const GpuComparison& r) { return r.reachesTarget; });
     if (smallest != rows.end())
         smallest->smallestReachingTarget = true;
     return rows;

@@ -56,7 +56,8 @@ std::optional<std::size_t> tooDeep(std::string_view text)
     return std::nullopt;
 }
 
-/// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1, column 2: " prefix.
+/// nlohmann's message without its "[json.exception.parse_error.101] parse error at line 1, column 2: "
+/// prefix.
 std::string reason(const std::string& what)
 {
     const auto colon = what.find(": ");
@@ -66,7 +67,7 @@ std::string reason(const std::string& what)
 std::string hexByte(unsigned char c)
 {
     static constexpr char kDigits[] = "0123456789ABCDEF";
-    return std::string{'0', 'x', kDigits[c >> 4], kDigits[c & 0xF]};
+    return std::string { '0', 'x', kDigits[c >> 4], kDigits[c & 0xF] };
 }
 
 } // namespace
@@ -99,7 +100,8 @@ std::optional<std::string> notUtf8Text(std::string_view text)
     if (invalid != text.end()) {
         const auto at = static_cast<std::size_t>(invalid - text.begin());
         return position(text, at) + ": not UTF-8 text: byte " + std::to_string(at) + " is "
-            + hexByte(static_cast<unsigned char>(*invalid)) + ", which is not valid UTF-8 (JSON files are UTF-8)";
+            + hexByte(static_cast<unsigned char>(*invalid))
+            + ", which is not valid UTF-8 (JSON files are UTF-8)";
     }
     return std::nullopt;
 }
@@ -129,11 +131,13 @@ std::size_t keyOffset(std::string_view text, std::size_t ordinal)
 /// A SAX pass that finds the first key given twice in one object and names it by its path
 /// ("layers[2].padding"). A separate pass rather than a parse callback: nlohmann's callback parser
 /// scans the enclosing container after every value it closes, quadratic in a long `layers` array.
-struct DuplicateFinder {
-    struct Frame {
+struct DuplicateFinder
+{
+    struct Frame
+    {
         bool object = false;
         std::set<std::string> keys;
-        std::string key;       ///< objects: the key being read
+        std::string key; ///< objects: the key being read
         std::size_t index = 0; ///< arrays: the element being read
     };
     std::vector<Frame> stack;
@@ -161,7 +165,7 @@ struct DuplicateFinder {
     }
     bool open(bool object)
     {
-        stack.push_back(Frame{object, {}, {}, 0});
+        stack.push_back(Frame { object, {}, {}, 0 });
         return true;
     }
     bool close()
@@ -199,7 +203,8 @@ struct DuplicateFinder {
 };
 
 /// A SAX handler that accepts everything and records where parsing fails.
-struct ErrorPosition {
+struct ErrorPosition
+{
     std::optional<std::size_t> byte;
 
     bool null() { return true; }
@@ -244,10 +249,12 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
 {
     const std::string prefix = what.empty() ? std::string() : what + ": ";
     if (const auto why = notUtf8Text(text))
-        return Error{prefix + *why, ""};
+        return Error { prefix + *why, "" };
     if (const auto at = tooDeep(text)) {
         const std::string where = position(text, *at);
-        return Error{prefix + where + ": nesting is deeper than " + std::to_string(kMaxJsonDepth) + " levels", where};
+        return Error {
+            prefix + where + ": nesting is deeper than " + std::to_string(kMaxJsonDepth) + " levels", where
+        };
     }
     try {
         auto parsed = nlohmann::json::parse(text);
@@ -255,9 +262,9 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
         nlohmann::json::sax_parse(text, &finder);
         if (finder.duplicateOrdinal) {
             const std::string where = position(text, keyOffset(text, *finder.duplicateOrdinal));
-            return Error{prefix + finder.duplicatePath
-                             + " is given more than once; give each key once (the second is at " + where + ")",
-                         finder.duplicatePath};
+            return Error { prefix + finder.duplicatePath
+                    + " is given more than once; give each key once (the second is at " + where + ")",
+                finder.duplicatePath };
         }
         return parsed;
     } catch (const nlohmann::json::parse_error& e) {
@@ -266,16 +273,17 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
         const std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos
             ? "the file is empty"
             : shortQuotedToken(reason(e.what()));
-        return Error{prefix + where + ": " + why, where};
+        return Error { prefix + where + ": " + why, where };
     } catch (const nlohmann::json::exception& e) { // e.g. a number too large for a double (1e400)
         const std::string message = e.what();
         const auto bracket = message.find("] ");
-        const std::string why = shortQuotedToken(bracket == std::string::npos ? message : message.substr(bracket + 2));
+        const std::string why
+            = shortQuotedToken(bracket == std::string::npos ? message : message.substr(bracket + 2));
         // The DOM parser's exception has no position; a SAX pass over the same text reports it.
         ErrorPosition finder;
         (void)nlohmann::json::sax_parse(text, &finder);
         const std::string where = finder.byte ? position(text, *finder.byte) : std::string();
-        return Error{prefix + (where.empty() ? "" : where + ": ") + why, where};
+        return Error { prefix + (where.empty() ? "" : where + ": ") + why, where };
     }
 }
 
@@ -293,8 +301,9 @@ Error unopenablePath(const std::string& path, std::error_code ec)
     else if (ec == std::errc::filename_too_long)
         why = "the path is too long";
     else if (fs::is_symlink(fs::symlink_status(path, linkError)))
-        why = "is a symbolic link to " + fs::read_symlink(path, linkError).string() + ", which does not exist";
-    return Error{path + ": " + why, path};
+        why = "is a symbolic link to " + fs::read_symlink(path, linkError).string()
+            + ", which does not exist";
+    return Error { path + ": " + why, path };
 }
 
 Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes)
@@ -304,28 +313,30 @@ Result<std::string> readTextFile(const std::string& path, std::uint64_t maxBytes
     if (ec || !std::filesystem::exists(status))
         return unopenablePath(path, ec);
     if (std::filesystem::is_directory(status))
-        return Error{path + ": is a folder, not a file", path};
+        return Error { path + ": is a folder, not a file", path };
     const std::string limit = formatBytes(maxBytes) + " (" + formatCount(maxBytes) + " bytes)";
     if (std::filesystem::is_regular_file(status)) {
         const auto size = std::filesystem::file_size(path, ec);
         if (!ec && size > maxBytes)
-            return Error{path + ": the file is " + formatBytes(size) + ", more than the " + limit + " allowed", path};
+            return Error {
+                path + ": the file is " + formatBytes(size) + ", more than the " + limit + " allowed", path
+            };
     }
     std::ifstream in(path, std::ios::binary);
     if (!in)
-        return Error{path + ": cannot be read (" + std::strerror(errno) + ")", path};
+        return Error { path + ": cannot be read (" + std::strerror(errno) + ")", path };
     // Read in pieces and stop past the limit whatever the file is: a device (/dev/zero) or a pipe has
     // no size to check first, and a regular file may grow while it is read.
     std::string text;
-    std::array<char, 1 << 16> buffer{};
+    std::array<char, 1 << 16> buffer {};
     while (in) {
         in.read(buffer.data(), static_cast<std::streamsize>(buffer.size()));
         text.append(buffer.data(), static_cast<std::size_t>(in.gcount()));
         if (text.size() > maxBytes)
-            return Error{path + ": holds more than the " + limit + " allowed", path};
+            return Error { path + ": holds more than the " + limit + " allowed", path };
     }
     if (in.bad())
-        return Error{path + ": reading failed", path};
+        return Error { path + ": reading failed", path };
     return text;
 }
 
@@ -354,15 +365,23 @@ std::string shortKey(std::string_view key)
 std::string jsonTypeName(const nlohmann::json& v)
 {
     switch (v.type()) {
-    case nlohmann::json::value_t::null: return "null";
-    case nlohmann::json::value_t::object: return "an object";
-    case nlohmann::json::value_t::array: return "an array";
-    case nlohmann::json::value_t::string: return "a string";
-    case nlohmann::json::value_t::boolean: return "a boolean";
+    case nlohmann::json::value_t::null:
+        return "null";
+    case nlohmann::json::value_t::object:
+        return "an object";
+    case nlohmann::json::value_t::array:
+        return "an array";
+    case nlohmann::json::value_t::string:
+        return "a string";
+    case nlohmann::json::value_t::boolean:
+        return "a boolean";
     case nlohmann::json::value_t::number_integer:
-    case nlohmann::json::value_t::number_unsigned: return "an integer";
-    case nlohmann::json::value_t::number_float: return "a number";
-    default: return "a value";
+    case nlohmann::json::value_t::number_unsigned:
+        return "an integer";
+    case nlohmann::json::value_t::number_float:
+        return "a number";
+    default:
+        return "a value";
     }
 }
 

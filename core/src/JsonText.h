@@ -5,7 +5,6 @@
 #include "headroom/Error.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>

@@ -113,16 +113,18 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
 }
 } // namespace
 
-LayerRegistry::LayerRegistry(std::vector<std::unique_ptr<LayerKind>> kinds) : m_kinds{std::move(kinds)}
+LayerRegistry::LayerRegistry(std::vector<std::unique_ptr<LayerKind>> kinds)
+    : m_kinds { std::move(kinds) }
 {
-    std::sort(m_kinds.begin(), m_kinds.end(), [](const auto& a, const auto& b) { return a->type() < b->type(); });
+    std::sort(
+        m_kinds.begin(), m_kinds.end(), [](const auto& a, const auto& b) { return a->type() < b->type(); });
     for (const auto& kind : m_kinds)
         m_byType.emplace(kind->type(), kind.get());
 }
 
 const LayerRegistry& LayerRegistry::builtin()
 {
-    static const LayerRegistry registry{builtinKinds()};
+    static const LayerRegistry registry { builtinKinds() };
     return registry;
 }
 
@@ -154,18 +156,30 @@ std::string LayerRegistry::knownTypesList() const
 std::string_view categoryName(LayerCategory c) noexcept
 {
     switch (c) {
-    case LayerCategory::Convolution: return "Convolution";
-    case LayerCategory::Linear: return "Linear";
-    case LayerCategory::Normalization: return "Normalization";
-    case LayerCategory::Activation: return "Activation";
-    case LayerCategory::Pooling: return "Pooling";
-    case LayerCategory::Dropout: return "Dropout";
-    case LayerCategory::Shape: return "Shape";
-    case LayerCategory::Recurrent: return "Recurrent";
-    case LayerCategory::Attention: return "Attention";
-    case LayerCategory::Embedding: return "Embedding";
-    case LayerCategory::Merge: return "Merge";
-    case LayerCategory::Structure: return "Structure";
+    case LayerCategory::Convolution:
+        return "Convolution";
+    case LayerCategory::Linear:
+        return "Linear";
+    case LayerCategory::Normalization:
+        return "Normalization";
+    case LayerCategory::Activation:
+        return "Activation";
+    case LayerCategory::Pooling:
+        return "Pooling";
+    case LayerCategory::Dropout:
+        return "Dropout";
+    case LayerCategory::Shape:
+        return "Shape";
+    case LayerCategory::Recurrent:
+        return "Recurrent";
+    case LayerCategory::Attention:
+        return "Attention";
+    case LayerCategory::Embedding:
+        return "Embedding";
+    case LayerCategory::Merge:
+        return "Merge";
+    case LayerCategory::Structure:
+        return "Structure";
     }
     return "Other";
 }

@@ -1,18 +1,16 @@
 #include "headroom/ModelFile.h"
 
+#include "JsonText.h"
 #include "headroom/Format.h"
 #include "headroom/SaveTarget.h"
-
-#include "JsonText.h"
 
 #include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <random>
-
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -20,14 +18,14 @@ namespace headroom {
 
 namespace {
 
-using nlohmann::json;
 using detail::jsonTypeName;
+using nlohmann::json;
 
 constexpr std::string_view kFormatName = "headroom-model";
-constexpr std::array<std::string_view, 7> kTopLevelKeys{"format", "version", "name", "description", "input", "loss",
-                                                        "warnings"};
-constexpr std::array<std::string_view, 8> kStructuralKeys{"type",  "name",   "inputs",     "tied_to",
-                                                          "times", "layers", "frozen", "checkpoint"};
+constexpr std::array<std::string_view, 7> kTopLevelKeys { "format", "version", "name", "description", "input",
+    "loss", "warnings" };
+constexpr std::array<std::string_view, 8> kStructuralKeys { "type", "name", "inputs", "tied_to", "times",
+    "layers", "frozen", "checkpoint" };
 constexpr std::int64_t kMaxDimension = 1LL << 40;
 /// PyTorch's CUDA kernels take tensors of at most 25 axes (aten/src/ATen/cuda/detail/OffsetCalculator.cuh,
 /// MAX_DIMS): 24 per sample, with the batch axis.
@@ -37,13 +35,16 @@ constexpr std::size_t kMaxInputAxes = 24;
 /// (10^15 layers, Analysis).
 constexpr std::int64_t kMaxRepeatTimes = 1'000'000'000;
 
-Error at(const std::string& path, const std::string& what) { return Error{path + " " + what, path}; }
+Error at(const std::string& path, const std::string& what)
+{
+    return Error { path + " " + what, path };
+}
 
 bool validName(const std::string& name)
 {
     return !name.empty() && name.size() <= 200 && std::all_of(name.begin(), name.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.'
-            || c == '-';
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
+            || c == '.' || c == '-';
     });
 }
 
@@ -53,29 +54,34 @@ Result<InputSpec> parseInput(const json& j)
         return at("input", "must be an object with \"shape\" (and optionally \"dtype\")");
     for (const auto& [key, value] : j.items()) {
         if (key != "shape" && key != "dtype")
-            return at("input." + detail::shortKey(key), "is not a known key (expected \"shape\" and \"dtype\")");
+            return at(
+                "input." + detail::shortKey(key), "is not a known key (expected \"shape\" and \"dtype\")");
     }
     InputSpec input;
     const auto shape = j.find("shape");
     if (shape == j.end() || !shape->is_array() || shape->empty())
-        return at("input.shape", "must be a list of positive integers: one sample's shape without the batch axis");
+        return at(
+            "input.shape", "must be a list of positive integers: one sample's shape without the batch axis");
     if (shape->size() > kMaxInputAxes)
-        return at("input.shape", "has " + std::to_string(shape->size()) + " axes; a sample has at most "
-                + std::to_string(kMaxInputAxes) + " (PyTorch's tensors have at most 25, with the batch axis)");
+        return at("input.shape",
+            "has " + std::to_string(shape->size()) + " axes; a sample has at most "
+                + std::to_string(kMaxInputAxes)
+                + " (PyTorch's tensors have at most 25, with the batch axis)");
     for (std::size_t i = 0; i < shape->size(); ++i) {
         const auto& d = (*shape)[i];
         if (!(d.is_number_integer() || d.is_number_unsigned()) || d.get<std::int64_t>() < 1
             || (d.is_number_unsigned() && d.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxDimension))
             || d.get<std::int64_t>() > kMaxDimension)
             return at("input.shape[" + std::to_string(i) + "]",
-                      "must be a positive integer up to 2^40, not " + detail::shortJson(d));
+                "must be a positive integer up to 2^40, not " + detail::shortJson(d));
         input.shape.dims.push_back(d.get<std::int64_t>());
     }
     if (const auto dtype = j.find("dtype"); dtype != j.end()) {
         const auto parsed = dtype->is_string() ? parseDType(dtype->get<std::string>()) : std::nullopt;
         if (!parsed)
-            return at("input.dtype", "must be one of \"float32\", \"float16\", \"bfloat16\", \"float64\", \"int64\", "
-                                     "\"int32\", \"uint8\", \"bool\"");
+            return at("input.dtype",
+                "must be one of \"float32\", \"float16\", \"bfloat16\", \"float64\", \"int64\", "
+                "\"int32\", \"uint8\", \"bool\"");
         input.dtype = *parsed;
     }
     return input;
@@ -135,7 +141,8 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
     }
     if (const auto checkpoint = j.find("checkpoint"); checkpoint != j.end()) {
         if (!spec.isRepeat())
-            return at(path + ".checkpoint", "only belongs to a Repeat block (each repetition is a checkpoint segment)");
+            return at(path + ".checkpoint",
+                "only belongs to a Repeat block (each repetition is a checkpoint segment)");
         if (!checkpoint->is_boolean())
             return at(path + ".checkpoint", "must be true or false");
         spec.checkpoint = checkpoint->get<bool>();
@@ -145,7 +152,8 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
             return at(path, "nests Repeat blocks more than 16 deep");
         const auto times = j.find("times");
         if (times == j.end() || !(times->is_number_integer() || times->is_number_unsigned())
-            || (times->is_number_unsigned() && times->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxRepeatTimes))
+            || (times->is_number_unsigned()
+                && times->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxRepeatTimes))
             || times->get<std::int64_t>() < 1 || times->get<std::int64_t>() > kMaxRepeatTimes)
             return at(path + ".times", "must be an integer from 1 to 1,000,000,000");
         spec.times = times->get<std::int64_t>();
@@ -160,8 +168,9 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
         spec.children = std::move(parsed).value();
         for (const auto& [key, value] : j.items()) {
             if (std::find(kStructuralKeys.begin(), kStructuralKeys.end(), key) == kStructuralKeys.end())
-                return at(path + "." + detail::shortKey(key), "is not a key of a Repeat block (it takes \"times\", \"layers\", "
-                                            "\"frozen\" and \"checkpoint\")");
+                return at(path + "." + detail::shortKey(key),
+                    "is not a key of a Repeat block (it takes \"times\", \"layers\", "
+                    "\"frozen\" and \"checkpoint\")");
         }
         return spec;
     }
@@ -177,7 +186,7 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
 Result<Network> parseNetwork(const json& j)
 {
     if (!j.is_object())
-        return Error{"a model file must hold a JSON object, not " + jsonTypeName(j), ""};
+        return Error { "a model file must hold a JSON object, not " + jsonTypeName(j), "" };
     const auto format = j.find("format");
     if (format == j.end() || *format != std::string(kFormatName))
         return at("format", "must be \"headroom-model\" (this is not a Headroom model file)");
@@ -185,10 +194,12 @@ Result<Network> parseNetwork(const json& j)
     if (version == j.end() || !version->is_number_integer())
         return at("version", "must be the format version, 1");
     if (version->get<std::int64_t>() != kModelFormatVersion)
-        return at("version", std::to_string(version->get<std::int64_t>()) + " is not supported; this Headroom reads version "
-                                 + std::to_string(kModelFormatVersion));
+        return at("version",
+            std::to_string(version->get<std::int64_t>()) + " is not supported; this Headroom reads version "
+                + std::to_string(kModelFormatVersion));
     for (const auto& [key, value] : j.items()) {
-        if (key != "layers" && std::find(kTopLevelKeys.begin(), kTopLevelKeys.end(), key) == kTopLevelKeys.end())
+        if (key != "layers"
+            && std::find(kTopLevelKeys.begin(), kTopLevelKeys.end(), key) == kTopLevelKeys.end())
             return at(detail::shortKey(key), "is not a known top-level key");
     }
     Network net;
@@ -263,7 +274,7 @@ nlohmann::ordered_json layerToJson(const LayerSpec& spec)
 Result<Network> parseModel(std::string_view text)
 {
     if (text.size() > kMaxModelFileBytes)
-        return Error{"the model is larger than " + std::to_string(kMaxModelFileBytes) + " bytes", ""};
+        return Error { "the model is larger than " + std::to_string(kMaxModelFileBytes) + " bytes", "" };
     auto j = detail::parseJsonText(text, "");
     if (!j)
         return j.error();
@@ -280,7 +291,7 @@ Result<Network> loadModelFile(const std::string& path)
         return j.error();
     auto net = parseNetwork(j.value());
     if (!net)
-        return Error{path + ": " + net.error().message, net.error().location};
+        return Error { path + ": " + net.error().message, net.error().location };
     return net;
 }
 
@@ -293,7 +304,7 @@ std::string serializeModel(const Network& network)
     j["name"] = escapeInvalidUtf8(network.name);
     if (!network.description.empty())
         j["description"] = escapeInvalidUtf8(network.description);
-    j["input"] = {{"shape", network.input.shape.dims}, {"dtype", dtypeName(network.input.dtype)}};
+    j["input"] = { { "shape", network.input.shape.dims }, { "dtype", dtypeName(network.input.dtype) } };
     j["loss"] = lossName(network.loss);
     if (!network.warnings.empty())
         j["warnings"] = network.warnings;
@@ -310,11 +321,11 @@ Result<bool> saveModelFile(const Network& network, const std::string& path)
     const auto resolved = saveTarget(path);
     if (!resolved)
         return resolved.error();
-    const fs::path target{resolved.value()};
+    const fs::path target { resolved.value() };
     const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
     const std::string text = serializeModel(network);
     const auto failed = [&](const std::string& what) {
-        return Error{path + ": " + what + " (" + std::strerror(errno) + ")", path};
+        return Error { path + ": " + what + " (" + std::strerror(errno) + ")", path };
     };
 
     // A temporary file next to the target, renamed over it once complete: a failure at any point leaves
@@ -337,7 +348,9 @@ Result<bool> saveModelFile(const Network& network, const std::string& path)
         return error;
     };
     // The replaced file's permissions and owner (a 600 file stays 600); a new file gets the umask's.
-    struct stat existing{};
+    struct stat existing
+    {
+    };
     if (::stat(target.c_str(), &existing) == 0) {
         if (::fchmod(fd, existing.st_mode & 07777) != 0)
             return abandon("cannot keep the file's permissions");

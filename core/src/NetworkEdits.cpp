@@ -30,12 +30,13 @@ bool isWithin(const SpecPath& path, const SpecPath& parent, int row, int count)
 
 bool hasRange(const std::vector<LayerSpec>* list, int row, int count)
 {
-    return list != nullptr && count > 0 && row >= 0 && static_cast<std::size_t>(row) + static_cast<std::size_t>(count) <= list->size();
+    return list != nullptr && count > 0 && row >= 0
+        && static_cast<std::size_t>(row) + static_cast<std::size_t>(count) <= list->size();
 }
 
 std::vector<LayerSpec> range(const std::vector<LayerSpec>& list, int row, int count)
 {
-    return {list.begin() + row, list.begin() + row + count};
+    return { list.begin() + row, list.begin() + row + count };
 }
 
 SpecPath child(SpecPath parent, int row)
@@ -48,11 +49,13 @@ SpecPath child(SpecPath parent, int row)
 /// of the enclosing scope: collects each such use. Inside a block, names defined earlier in the same
 /// repetition shadow the outer ones, as in the analysis.
 void collectOuterUses(const std::vector<LayerSpec>& specs, const std::set<std::string>& names,
-                      std::vector<std::pair<const LayerSpec*, std::string>>& uses, bool topLevel)
+    std::vector<std::pair<const LayerSpec*, std::string>>& uses, bool topLevel)
 {
     std::set<std::string> local;
     for (const auto& spec : specs) {
-        const auto outer = [&](const std::string& ref) { return names.contains(ref) && (topLevel || !local.contains(ref)); };
+        const auto outer = [&](const std::string& ref) {
+            return names.contains(ref) && (topLevel || !local.contains(ref));
+        };
         for (const auto& ref : spec.inputs) {
             if (outer(ref))
                 uses.emplace_back(&spec, ref);
@@ -73,7 +76,8 @@ void collectOuterUses(const std::vector<LayerSpec>& specs, const std::set<std::s
 }
 
 /// Renames uses of `from` (as collected above) to `to` in `specs`.
-void renameOuterUses(std::vector<LayerSpec>& specs, const std::string& from, const std::string& to, bool topLevel)
+void renameOuterUses(
+    std::vector<LayerSpec>& specs, const std::string& from, const std::string& to, bool topLevel)
 {
     for (auto& spec : specs) {
         for (auto& ref : spec.inputs) {
@@ -91,26 +95,28 @@ void renameOuterUses(std::vector<LayerSpec>& specs, const std::string& from, con
 
 /// Why the Add that closes a residual block over [row, row + count) is refused: the shapes it
 /// would add, as the analysis of the network before the edit has them.
-EditRefusal residualRefusal(const Network& network, const AnalysisOptions& options, const SpecPath& parent, int row,
-                            int count)
+EditRefusal residualRefusal(
+    const Network& network, const AnalysisOptions& options, const SpecPath& parent, int row, int count)
 {
     const Analysis before = analyze(network, options);
     const auto rowAt = [&](const SpecPath& path) {
         const std::string at = specPathText(path);
-        return std::find_if(before.rows.begin(), before.rows.end(), [&](const LayerRow& r) { return r.specPath == at; });
+        return std::find_if(
+            before.rows.begin(), before.rows.end(), [&](const LayerRow& r) { return r.specPath == at; });
     };
     const auto first = rowAt(child(parent, row));
     const auto last = rowAt(child(parent, row + count - 1));
     std::string from = network.input.shape.toBatchedString();
     if (first != before.rows.end() && !first->inputs.empty()) {
         const auto producer = std::find_if(before.rows.begin(), before.rows.end(),
-                                           [&](const LayerRow& r) { return r.name == first->inputs.front(); });
+            [&](const LayerRow& r) { return r.name == first->inputs.front(); });
         if (producer != before.rows.end())
             from = producer->output.shape.toBatchedString(producer->output.batchAxis);
     }
     if (last != before.rows.end() && last->valid())
-        return {EditRefusal::Reason::ChangesShape, from, last->output.shape.toBatchedString(last->output.batchAxis)};
-    return {EditRefusal::Reason::NotAddable, {}, {}};
+        return { EditRefusal::Reason::ChangesShape, from,
+            last->output.shape.toBatchedString(last->output.batchAxis) };
+    return { EditRefusal::Reason::NotAddable, {}, {} };
 }
 
 } // namespace
@@ -177,15 +183,18 @@ Splice inverse(Splice edit)
     return edit;
 }
 
-LayerMove inverse(const LayerMove& move) { return {move.to, move.toRow, move.count, move.from, move.row}; }
+LayerMove inverse(const LayerMove& move)
+{
+    return { move.to, move.toRow, move.count, move.from, move.row };
+}
 
 std::vector<LayerSpec> takeLayers(Network& network, const SpecPath& parent, int row, int count)
 {
     auto* list = childrenAt(network, parent);
     if (!hasRange(list, row, count))
         return {};
-    std::vector<LayerSpec> taken(std::make_move_iterator(list->begin() + row),
-                                 std::make_move_iterator(list->begin() + row + count));
+    std::vector<LayerSpec> taken(
+        std::make_move_iterator(list->begin() + row), std::make_move_iterator(list->begin() + row + count));
     list->erase(list->begin() + row, list->begin() + row + count);
     return taken;
 }
@@ -210,12 +219,13 @@ void apply(Network& network, const LayerMove& move)
     putLayers(network, move.to, move.toRow, takeLayers(network, move.from, move.row, move.count));
 }
 
-std::optional<Splice> insertEdit(const Network& network, const SpecPath& parent, int row, std::vector<LayerSpec> specs)
+std::optional<Splice> insertEdit(
+    const Network& network, const SpecPath& parent, int row, std::vector<LayerSpec> specs)
 {
     const auto* list = childrenAt(network, parent);
     if (list == nullptr || specs.empty())
         return std::nullopt;
-    return Splice{parent, std::clamp(row, 0, static_cast<int>(list->size())), {}, std::move(specs)};
+    return Splice { parent, std::clamp(row, 0, static_cast<int>(list->size())), {}, std::move(specs) };
 }
 
 std::optional<Splice> removeEdit(const Network& network, const SpecPath& parent, int row, int count)
@@ -223,7 +233,7 @@ std::optional<Splice> removeEdit(const Network& network, const SpecPath& parent,
     const auto* list = childrenAt(network, parent);
     if (!hasRange(list, row, count))
         return std::nullopt;
-    return Splice{parent, row, range(*list, row, count), {}};
+    return Splice { parent, row, range(*list, row, count), {} };
 }
 
 std::optional<Splice> duplicateEdit(const Network& network, const SpecPath& parent, int row, int count)
@@ -236,11 +246,11 @@ std::optional<Splice> duplicateEdit(const Network& network, const SpecPath& pare
         if (!c.name.empty())
             c.name = uniqueName(*list, c.name + "_copy");
     }
-    return Splice{parent, row + count, {}, std::move(copies)};
+    return Splice { parent, row + count, {}, std::move(copies) };
 }
 
-std::optional<LayerMove> moveEdit(const Network& network, const SpecPath& parent, int row, int count,
-                                  const SpecPath& newParent, int newRow)
+std::optional<LayerMove> moveEdit(
+    const Network& network, const SpecPath& parent, int row, int count, const SpecPath& newParent, int newRow)
 {
     const auto* list = childrenAt(network, parent);
     const auto* target = childrenAt(network, newParent);
@@ -252,15 +262,15 @@ std::optional<LayerMove> moveEdit(const Network& network, const SpecPath& parent
     if (newParent == parent && newRow >= row && newRow <= row + count)
         return std::nullopt; // lands where it is
     const int insertAt = newParent == parent && newRow > row ? newRow - count : newRow;
-    return LayerMove{parent, row, count, pathAfterRemoval(newParent, parent, row, count), insertAt};
+    return LayerMove { parent, row, count, pathAfterRemoval(newParent, parent, row, count), insertAt };
 }
 
-std::variant<Splice, EditRefusal> residualEdit(const Network& network, const AnalysisOptions& options,
-                                               const SpecPath& parent, int row, int count)
+std::variant<Splice, EditRefusal> residualEdit(
+    const Network& network, const AnalysisOptions& options, const SpecPath& parent, int row, int count)
 {
     const auto* list = childrenAt(network, parent);
     if (!hasRange(list, row, count))
-        return EditRefusal{};
+        return EditRefusal {};
     LayerSpec block;
     block.type = "Repeat";
     block.name = uniqueName(*list, "residual");
@@ -272,9 +282,9 @@ std::variant<Splice, EditRefusal> residualEdit(const Network& network, const Ana
     LayerSpec add;
     add.type = "Add";
     add.name = uniqueName(block.children, "sum");
-    add.inputs = {"repeat_input", last.name};
+    add.inputs = { "repeat_input", last.name };
     block.children.push_back(add);
-    Splice edit{parent, row, range(*list, row, count), {block}};
+    Splice edit { parent, row, range(*list, row, count), { block } };
 
     // Refused now, with the reason, rather than leaving an invalid Add behind: the layers' output
     // must broadcast against their input (PyTorch's x + f(x)).
@@ -282,22 +292,23 @@ std::variant<Splice, EditRefusal> residualEdit(const Network& network, const Ana
     apply(candidate, edit);
     const std::string addPath = specPathText(child(parent, row)) + ".layers[" + std::to_string(count) + "]";
     const Analysis after = analyze(candidate, options);
-    const auto added = std::find_if(after.rows.begin(), after.rows.end(), [&](const LayerRow& r) { return r.specPath == addPath; });
+    const auto added = std::find_if(
+        after.rows.begin(), after.rows.end(), [&](const LayerRow& r) { return r.specPath == addPath; });
     if (added != after.rows.end() && added->error && !added->blockedByEarlierError)
         return residualRefusal(network, options, parent, row, count);
     return edit;
 }
 
-std::variant<CheckpointEdit, EditRefusal> checkpointEdit(const Network& network, const SpecPath& parent, int row,
-                                                         int count)
+std::variant<CheckpointEdit, EditRefusal> checkpointEdit(
+    const Network& network, const SpecPath& parent, int row, int count)
 {
     const auto* list = childrenAt(network, parent);
     if (!hasRange(list, row, count))
-        return EditRefusal{};
+        return EditRefusal {};
     if (!parent.empty())
-        return EditRefusal{EditRefusal::Reason::NotTopLevel, {}, {}};
+        return EditRefusal { EditRefusal::Reason::NotTopLevel, {}, {} };
     if (count == 1 && (*list)[static_cast<std::size_t>(row)].isRepeat())
-        return CheckpointEdit{std::nullopt, SpecPath{row}};
+        return CheckpointEdit { std::nullopt, SpecPath { row } };
 
     // Layers after the block see only its name: a use of the last wrapped layer becomes a use of
     // the block (the same tensor); a use of any other wrapped layer cannot be kept.
@@ -313,7 +324,8 @@ std::variant<CheckpointEdit, EditRefusal> checkpointEdit(const Network& network,
     collectOuterUses(later, inside, uses, true);
     for (const auto& [user, ref] : uses) {
         if (ref != lastName)
-            return EditRefusal{EditRefusal::Reason::UsedInside, user->name.empty() ? user->type : user->name, ref};
+            return EditRefusal { EditRefusal::Reason::UsedInside,
+                user->name.empty() ? user->type : user->name, ref };
     }
 
     LayerSpec block;
@@ -331,9 +343,10 @@ std::variant<CheckpointEdit, EditRefusal> checkpointEdit(const Network& network,
         if (!(rest[i] == later[i]))
             changed = i + 1;
     }
-    Splice edit{parent, row, range(*list, row, count + static_cast<int>(changed)), {block}};
-    edit.inserted.insert(edit.inserted.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(changed));
-    return CheckpointEdit{std::move(edit), std::nullopt};
+    Splice edit { parent, row, range(*list, row, count + static_cast<int>(changed)), { block } };
+    edit.inserted.insert(
+        edit.inserted.end(), rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(changed));
+    return CheckpointEdit { std::move(edit), std::nullopt };
 }
 
 Checkpointing checkpointingForMarkedBlocks(Checkpointing current) noexcept

@@ -1,11 +1,10 @@
 #include "headroom/NetworkFile.h"
 
+#include "JsonText.h"
 #include "headroom/Format.h"
 #include "headroom/HfConfig.h"
 #include "headroom/ModelFile.h"
 #include "headroom/OnnxImport.h"
-
-#include "JsonText.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -30,10 +29,11 @@ bool looksLikeHfConfig(const nlohmann::json& j)
 /// (it starts with "{" and claims the Headroom format) keeps its located error instead.
 Error notAModel(const std::string& path, const std::string& why)
 {
-    return Error{path + ": read as a Headroom model file (its name does not end in .onnx or config.json), but "
-                     + why + ". Headroom opens Headroom model files (.json), ONNX models (.onnx) and Hugging Face "
-                             "configs (config.json)",
-                 ""};
+    return Error { path
+            + ": read as a Headroom model file (its name does not end in .onnx or config.json), but " + why
+            + ". Headroom opens Headroom model files (.json), ONNX models (.onnx) and Hugging Face "
+              "configs (config.json)",
+        "" };
 }
 
 /// Why `text`, which parseModel refused, is not a Headroom model, or nothing when it is one with
@@ -105,7 +105,7 @@ Result<Network> loadNetworkFile(const std::string& path)
         return withPrintableNames(importHfConfig(text.value(), path));
     if (const auto why = whyNotAModel(text.value(), json ? &json.value() : nullptr))
         return notAModel(path, *why);
-    return Error{path + ": " + network.error().message, network.error().location};
+    return Error { path + ": " + network.error().message, network.error().location };
 }
 
 } // namespace headroom

@@ -5,13 +5,14 @@
 namespace headroom {
 
 namespace {
-struct OptimizerInfo {
+struct OptimizerInfo
+{
     Optimizer optimizer;
     std::string_view name;
     std::string_view label;
     int stateTensors;
     bool eightBit; ///< bitsandbytes has an 8-bit version (bitsandbytes/optim/*.py)
-    bool fused;    ///< torch.optim has fused=True
+    bool fused; ///< torch.optim has fused=True
     int foreachLists;
     StepTemporaries::Pair forLoop;
     StepTemporaries::Pair forLoopAlso;
@@ -27,24 +28,26 @@ struct OptimizerInfo {
 //   for-loop Adam: denom = (exp_avg_sq.sqrt() / bias_correction2_sqrt).add_(eps) holds two tensors of
 //   P(i) while the previous parameter's denom is alive: P(i-1) + 2 P(i); RMSprop and Adagrad
 //   P(i-1) + P(i); Adadelta the larger of 2 P(i-1) + P(i) and P(i-1) + 2 P(i); Adamax and Nesterov P(i).
-constexpr std::array<OptimizerInfo, 12> kOptimizers{{
-    {Optimizer::Sgd, "sgd", "SGD", 0, false, true, 0, {0, 0}, {0, 0}},
-    {Optimizer::Momentum, "momentum", "SGD with momentum", 1, true, true, 0, {0, 0}, {0, 0}},
-    {Optimizer::Nesterov, "nesterov", "SGD with Nesterov momentum", 1, false, true, 0, {0, 1}, {0, 0}},
-    {Optimizer::Adam, "adam", "Adam", 2, true, true, 1, {1, 2}, {0, 0}},
-    {Optimizer::AdamW, "adamw", "AdamW", 2, true, true, 1, {1, 2}, {0, 0}},
-    {Optimizer::AdamAmsgrad, "adam-amsgrad", "Adam (AMSGrad)", 3, false, true, 1, {1, 2}, {0, 0}},
-    {Optimizer::RMSprop, "rmsprop", "RMSprop", 1, true, false, 1, {1, 1}, {0, 0}},
-    {Optimizer::RMSpropMomentum, "rmsprop-momentum", "RMSprop with momentum", 2, false, false, 1, {1, 1}, {0, 0}},
-    {Optimizer::RMSpropCentered, "rmsprop-centered", "RMSprop (centered, momentum)", 3, false, false, 1, {1, 1}, {0, 0}},
+constexpr std::array<OptimizerInfo, 12> kOptimizers { {
+    { Optimizer::Sgd, "sgd", "SGD", 0, false, true, 0, { 0, 0 }, { 0, 0 } },
+    { Optimizer::Momentum, "momentum", "SGD with momentum", 1, true, true, 0, { 0, 0 }, { 0, 0 } },
+    { Optimizer::Nesterov, "nesterov", "SGD with Nesterov momentum", 1, false, true, 0, { 0, 1 }, { 0, 0 } },
+    { Optimizer::Adam, "adam", "Adam", 2, true, true, 1, { 1, 2 }, { 0, 0 } },
+    { Optimizer::AdamW, "adamw", "AdamW", 2, true, true, 1, { 1, 2 }, { 0, 0 } },
+    { Optimizer::AdamAmsgrad, "adam-amsgrad", "Adam (AMSGrad)", 3, false, true, 1, { 1, 2 }, { 0, 0 } },
+    { Optimizer::RMSprop, "rmsprop", "RMSprop", 1, true, false, 1, { 1, 1 }, { 0, 0 } },
+    { Optimizer::RMSpropMomentum, "rmsprop-momentum", "RMSprop with momentum", 2, false, false, 1, { 1, 1 },
+        { 0, 0 } },
+    { Optimizer::RMSpropCentered, "rmsprop-centered", "RMSprop (centered, momentum)", 3, false, false, 1,
+        { 1, 1 }, { 0, 0 } },
     // Adagrad's fused kernel is CPU-only in the 2.x releases (torch/optim/adagrad.py, `_fused_adagrad`).
-    {Optimizer::Adagrad, "adagrad", "Adagrad", 1, true, false, 2, {1, 1}, {0, 0}},
-    {Optimizer::Adadelta, "adadelta", "Adadelta", 2, false, false, 2, {2, 1}, {1, 2}},
-    {Optimizer::Adamax, "adamax", "Adamax", 2, false, false, 1, {0, 1}, {0, 0}},
-}};
+    { Optimizer::Adagrad, "adagrad", "Adagrad", 1, true, false, 2, { 1, 1 }, { 0, 0 } },
+    { Optimizer::Adadelta, "adadelta", "Adadelta", 2, false, false, 2, { 2, 1 }, { 1, 2 } },
+    { Optimizer::Adamax, "adamax", "Adamax", 2, false, false, 1, { 0, 1 }, { 0, 0 } },
+} };
 
 constexpr std::array<Optimizer, kOptimizers.size()> kAll = [] {
-    std::array<Optimizer, kOptimizers.size()> all{};
+    std::array<Optimizer, kOptimizers.size()> all {};
     for (std::size_t i = 0; i < kOptimizers.size(); ++i)
         all[i] = kOptimizers[i].optimizer;
     return all;
@@ -60,36 +63,62 @@ const OptimizerInfo& info(Optimizer o) noexcept
 }
 } // namespace
 
-int optimizerStateTensors(Optimizer o) noexcept { return info(o).stateTensors; }
-bool hasEightBitVariant(Optimizer o) noexcept { return info(o).eightBit; }
-std::string_view optimizerName(Optimizer o) noexcept { return info(o).name; }
-std::string_view optimizerLabel(Optimizer o) noexcept { return info(o).label; }
-std::span<const Optimizer> allOptimizers() noexcept { return kAll; }
+int optimizerStateTensors(Optimizer o) noexcept
+{
+    return info(o).stateTensors;
+}
+bool hasEightBitVariant(Optimizer o) noexcept
+{
+    return info(o).eightBit;
+}
+std::string_view optimizerName(Optimizer o) noexcept
+{
+    return info(o).name;
+}
+std::string_view optimizerLabel(Optimizer o) noexcept
+{
+    return info(o).label;
+}
+std::span<const Optimizer> allOptimizers() noexcept
+{
+    return kAll;
+}
 
-bool hasFusedImplementation(Optimizer o) noexcept { return info(o).fused; }
+bool hasFusedImplementation(Optimizer o) noexcept
+{
+    return info(o).fused;
+}
 
 StepTemporaries optimizerStepTemporaries(Optimizer o, OptimizerImplementation i) noexcept
 {
     StepTemporaries t;
     switch (i) {
-    case OptimizerImplementation::Foreach: t.parameterLists = info(o).foreachLists; break;
-    case OptimizerImplementation::ForLoop: t.forLoop = {info(o).forLoop, info(o).forLoopAlso}; break;
-    case OptimizerImplementation::Fused: break;
+    case OptimizerImplementation::Foreach:
+        t.parameterLists = info(o).foreachLists;
+        break;
+    case OptimizerImplementation::ForLoop:
+        t.forLoop = { info(o).forLoop, info(o).forLoopAlso };
+        break;
+    case OptimizerImplementation::Fused:
+        break;
     }
     return t;
 }
 
 namespace {
-constexpr std::array<OptimizerImplementation, 3> kImplementations{
-    OptimizerImplementation::Foreach, OptimizerImplementation::Fused, OptimizerImplementation::ForLoop};
+constexpr std::array<OptimizerImplementation, 3> kImplementations { OptimizerImplementation::Foreach,
+    OptimizerImplementation::Fused, OptimizerImplementation::ForLoop };
 }
 
 std::string_view optimizerImplementationName(OptimizerImplementation i) noexcept
 {
     switch (i) {
-    case OptimizerImplementation::Foreach: return "foreach";
-    case OptimizerImplementation::Fused: return "fused";
-    case OptimizerImplementation::ForLoop: return "for-loop";
+    case OptimizerImplementation::Foreach:
+        return "foreach";
+    case OptimizerImplementation::Fused:
+        return "fused";
+    case OptimizerImplementation::ForLoop:
+        return "for-loop";
     }
     return "";
 }
@@ -97,9 +126,12 @@ std::string_view optimizerImplementationName(OptimizerImplementation i) noexcept
 std::string_view optimizerImplementationLabel(OptimizerImplementation i) noexcept
 {
     switch (i) {
-    case OptimizerImplementation::Foreach: return "Foreach (PyTorch default)";
-    case OptimizerImplementation::Fused: return "Fused";
-    case OptimizerImplementation::ForLoop: return "For-loop";
+    case OptimizerImplementation::Foreach:
+        return "Foreach (PyTorch default)";
+    case OptimizerImplementation::Fused:
+        return "Fused";
+    case OptimizerImplementation::ForLoop:
+        return "For-loop";
     }
     return "";
 }
@@ -113,7 +145,10 @@ std::optional<OptimizerImplementation> parseOptimizerImplementation(std::string_
     return std::nullopt;
 }
 
-std::span<const OptimizerImplementation> allOptimizerImplementations() noexcept { return kImplementations; }
+std::span<const OptimizerImplementation> allOptimizerImplementations() noexcept
+{
+    return kImplementations;
+}
 
 std::optional<Optimizer> parseOptimizer(std::string_view name) noexcept
 {

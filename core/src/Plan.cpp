@@ -33,7 +33,7 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
         Analysis empty;
         empty.precision = options.precision;
         empty.options = options;
-        empty.error = Error{std::string(kEmptyNetworkMessage), "layers"};
+        empty.error = Error { std::string(kEmptyNetworkMessage), "layers" };
         return empty;
     }
     if (!plan.sequenceLength)
@@ -48,13 +48,13 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
     return failed;
 }
 
-Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model, const PlanSettings& settings,
-                               const ReservedModel* reserved, const ReservedFigures* known)
+Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,
+    const PlanSettings& settings, const ReservedModel* reserved, const ReservedFigures* known)
 {
     auto e = estimate(analysis, model, settings.setup, settings.gpu.memoryBytes);
     if (!e)
         return e.error();
-    SetupFigures f{std::move(e).value(), std::nullopt, std::nullopt, std::nullopt};
+    SetupFigures f { std::move(e).value(), std::nullopt, std::nullopt, std::nullopt };
     if (reserved != nullptr) {
         f.reserved = reservedFiguresOf(*reserved, settings, known);
         applyReserved(f.estimate, *f.reserved, settings.setup);
@@ -121,7 +121,10 @@ PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
     return result;
 }
 
-PlanResult evaluate(const Plan& plan) { return evaluate(plan, analyzePlan(plan, plan.analysisOptions())); }
+PlanResult evaluate(const Plan& plan)
+{
+    return evaluate(plan, analyzePlan(plan, plan.analysisOptions()));
+}
 
 namespace {
 
@@ -144,20 +147,16 @@ void addSettings(ordered_json& j, const Plan& plan)
     j["eight_bit_optimizer"] = plan.setup.eightBitOptimizer;
     j["precision"] = precisionName(plan.precision);
     const Parallelism& par = plan.setup.parallel;
-    j["parallel"] = {{"gpus", par.gpus},
-                     {"sharding", shardingName(par.sharding)},
-                     {"tensor_parallel", par.tensorParallel},
-                     {"data_parallel", par.dataParallel()},
-                     {"offload_optimizer", par.offloadOptimizer}};
+    j["parallel"] = { { "gpus", par.gpus }, { "sharding", shardingName(par.sharding) },
+        { "tensor_parallel", par.tensorParallel }, { "data_parallel", par.dataParallel() },
+        { "offload_optimizer", par.offloadOptimizer } };
     j["checkpointing"] = checkpointingName(plan.checkpointing);
     j["attention"] = attentionName(plan.attention);
-    j["lora"] = {{"rank", plan.lora.rank},
-                 {"targets", plan.lora.targets},
-                 {"dropout", plan.lora.dropout},
-                 {"quantize_base", plan.lora.quantizeBase}};
+    j["lora"] = { { "rank", plan.lora.rank }, { "targets", plan.lora.targets },
+        { "dropout", plan.lora.dropout }, { "quantize_base", plan.lora.quantizeBase } };
     j["sequence_length"] = plan.sequenceLength ? ordered_json(*plan.sequenceLength) : ordered_json(nullptr);
     j["moe_imbalance"] = plan.moeImbalance;
-    j["gpu"] = {{"name", plan.gpu.name}, {"memory_bytes", plan.gpu.memoryBytes}};
+    j["gpu"] = { { "name", plan.gpu.name }, { "memory_bytes", plan.gpu.memoryBytes } };
 }
 
 /// The estimate: the peak's components and where it is, per-sample bytes, fit and max batch.
@@ -174,17 +173,14 @@ void addEstimate(ordered_json& j, const Plan& plan, const PlanResult& result)
     }
     j["optimizer_step_bytes"] = e.optimizerStepBytes;
     j["peak_bytes"] = e.peakBytes();
-    j["peak"] = {{"bytes", e.peakBytes()},
-                 {"phase", stepPhaseName(e.peak.phase)},
-                 {"layer", e.peak.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(e.peakLayer)},
-                 {"recomputing", e.peak.recomputing},
-                 {"micro_batch", e.peak.laterMicroBatch ? "later" : "first"},
-                 {"step", e.firstStepPeakBytes < e.peakBytes() ? "steady" : "first and steady"},
-                 {"first_step_bytes", e.firstStepPeakBytes},
-                 {"steady_step_bytes", e.peakBytes()}};
-    j["per_sample_bytes"] = {{"activations", a.activationBytesPerSample},
-                             {"input", a.inputBytesPerSample},
-                             {"transient", a.transientBytesPerSample}};
+    j["peak"] = { { "bytes", e.peakBytes() }, { "phase", stepPhaseName(e.peak.phase) },
+        { "layer",
+            e.peak.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(e.peakLayer) },
+        { "recomputing", e.peak.recomputing }, { "micro_batch", e.peak.laterMicroBatch ? "later" : "first" },
+        { "step", e.firstStepPeakBytes < e.peakBytes() ? "steady" : "first and steady" },
+        { "first_step_bytes", e.firstStepPeakBytes }, { "steady_step_bytes", e.peakBytes() } };
+    j["per_sample_bytes"] = { { "activations", a.activationBytesPerSample },
+        { "input", a.inputBytesPerSample }, { "transient", a.transientBytesPerSample } };
     j["fits"] = e.fits;
     j["max_batch"] = e.maxBatch;
     j["max_effective_batch"] = e.maxEffectiveBatch;
@@ -201,10 +197,10 @@ ordered_json reservedJson(const ReservedFigures& r)
     j["fits"] = r.fits;
     j["capacity_bytes"] = r.capacityBytes;
     j["overhead_bytes"] = r.overheadBytes;
-    j["cuda_context"] = {{"bytes", r.cudaContextBytes}, {"source", r.cudaContextSource}};
-    j["workspaces"] = {{"cublas_bytes", r.cublasWorkspaceBytes},
-                       {"cublas_handles", kCublasHandlesPerTrainingStep},
-                       {"cudnn_largest_bytes", r.cudnnWorkspaceBytes}};
+    j["cuda_context"] = { { "bytes", r.cudaContextBytes }, { "source", r.cudaContextSource } };
+    j["workspaces"]
+        = { { "cublas_bytes", r.cublasWorkspaceBytes }, { "cublas_handles", kCublasHandlesPerTrainingStep },
+              { "cudnn_largest_bytes", r.cudnnWorkspaceBytes } };
     j["max_batch"] = r.maxBatch.batch;
     j["max_batch_at_capacity"] = r.maxBatch.unguarded;
     j["margin_bytes"] = r.maxBatch.marginBytes;
@@ -247,7 +243,8 @@ ordered_json timelineJson(const Analysis& a, const MemoryModel& model, std::int6
         const StepMoment& m = model.timeline().moments()[i];
         ordered_json point;
         point["phase"] = stepPhaseName(m.phase);
-        point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(momentLayerName(a, m));
+        point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr)
+                                                             : ordered_json(momentLayerName(a, m));
         if (m.repeat != kNoStepOp) // the identical iterations run here, not simulated one by one
             point["repeated_iterations"] = a.step.repeats[m.repeat].hidden;
         point["recomputing"] = m.recomputing;
@@ -265,7 +262,8 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
     const Analysis& a = result.analysis;
     ordered_json j;
     j["model"] = plan.network.name;
-    j["params"] = {{"total", a.totalParams}, {"trainable", a.trainableParams}, {"buffers", a.bufferElements}};
+    j["params"]
+        = { { "total", a.totalParams }, { "trainable", a.trainableParams }, { "buffers", a.bufferElements } };
     j["batch"] = plan.setup.batch;
     j["accumulation_steps"] = plan.setup.accumulationSteps;
     if (result.estimate)
@@ -277,12 +275,12 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
     if (result.reservedFigures && result.estimate)
         j["reserved"] = reservedJson(*result.reservedFigures);
     else if (result.reservedError)
-        j["reserved"] = {{"error", result.reservedError->message}};
+        j["reserved"] = { { "error", result.reservedError->message } };
     if (result.memory && result.estimate)
         j["timeline"] = timelineJson(a, *result.memory, plan.setup.batch);
     auto warnings = ordered_json::array();
     for (const auto& w : a.warnings)
-        warnings.push_back({{"layer", w.layer}, {"message", w.message}});
+        warnings.push_back({ { "layer", w.layer }, { "message", w.message } });
     j["warnings"] = warnings;
     if (result.error)
         j["error"] = result.error->message;

@@ -14,27 +14,27 @@ ComputeCapability computeCapabilityOf(const Gpu& gpu) noexcept
     // gpus.json names each family's architecture in parentheses: "GeForce 10 (Pascal)". The first
     // data-centre family mixes Pascal, Volta and Turing: Volta's 7.0 stands for it (the context and
     // the cuBLAS workspace are the same for all three).
-    struct Architecture {
+    struct Architecture
+    {
         std::string_view name;
         ComputeCapability capability;
     };
-    static constexpr std::array<Architecture, 7> kArchitectures{{{"Pascal/Volta/Turing", {7, 0}},
-                                                                 {"Pascal", {6, 1}},
-                                                                 {"Turing", {7, 5}},
-                                                                 {"Ampere", {8, 0}},
-                                                                 {"Ada", {8, 9}},
-                                                                 {"Hopper", {9, 0}},
-                                                                 {"Blackwell", {10, 0}}}};
+    static constexpr std::array<Architecture, 7> kArchitectures { { { "Pascal/Volta/Turing", { 7, 0 } },
+        { "Pascal", { 6, 1 } }, { "Turing", { 7, 5 } }, { "Ampere", { 8, 0 } }, { "Ada", { 8, 9 } },
+        { "Hopper", { 9, 0 } }, { "Blackwell", { 10, 0 } } } };
     if (gpu.vendor == "NVIDIA") {
         for (const Architecture& a : kArchitectures) {
             if (gpu.family.find("(" + std::string(a.name) + ")") != std::string::npos)
                 return a.capability;
         }
     }
-    return {9, 0};
+    return { 9, 0 };
 }
 
-std::uint64_t defaultOverheadBytes(const Gpu& gpu) noexcept { return cudaContextBytes(computeCapabilityOf(gpu)).bytes; }
+std::uint64_t defaultOverheadBytes(const Gpu& gpu) noexcept
+{
+    return cudaContextBytes(computeCapabilityOf(gpu)).bytes;
+}
 
 void moveToGpu(PlanSettings& settings, const Gpu& gpu)
 {
@@ -43,7 +43,8 @@ void moveToGpu(PlanSettings& settings, const Gpu& gpu)
     settings.gpu = gpu;
 }
 
-Result<std::shared_ptr<const ReservedModel>> buildReservedModel(const Analysis& analysis, const PlanSettings& settings)
+Result<std::shared_ptr<const ReservedModel>> buildReservedModel(
+    const Analysis& analysis, const PlanSettings& settings)
 {
     ReservedOptions options;
     options.gpu = computeCapabilityOf(settings.gpu);
@@ -69,7 +70,8 @@ std::uint64_t largestCudnnWorkspace(const AllocationTrace& trace, std::int64_t b
 
 } // namespace
 
-ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings& settings, const ReservedFigures* known)
+ReservedFigures reservedFiguresOf(
+    const ReservedModel& model, const PlanSettings& settings, const ReservedFigures* known)
 {
     ReservedFigures f;
     const CudaContextEstimate context = cudaContextBytes(computeCapabilityOf(settings.gpu));
@@ -77,8 +79,9 @@ ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings
     f.cudaContextSource = std::string(context.source);
     f.overheadBytes = settings.setup.overheadBytes;
     f.capacityBytes = settings.gpu.memoryBytes - std::min(settings.gpu.memoryBytes, f.overheadBytes);
-    f.maxBatch = known != nullptr && known->capacityBytes == f.capacityBytes ? known->maxBatch
-                                                                             : model.maxBatch(f.capacityBytes);
+    f.maxBatch = known != nullptr && known->capacityBytes == f.capacityBytes
+        ? known->maxBatch
+        : model.maxBatch(f.capacityBytes);
     f.cublasWorkspaceBytes = model.cublasWorkspaceBytes() * kCublasHandlesPerTrainingStep;
     f.batch = settings.setup.batch;
     ReservedRun run = model.run(f.batch, f.capacityBytes);

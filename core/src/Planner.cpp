@@ -5,15 +5,15 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <functional>
-#include <iterator>
-#include <system_error>
-#include <thread>
 #include <cmath>
 #include <cstdio>
+#include <exception>
+#include <functional>
 #include <initializer_list>
+#include <iterator>
 #include <memory>
+#include <system_error>
+#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -26,27 +26,28 @@ constexpr std::int64_t kDefaultLoraRank = 8;
 /// Tensor-parallel degrees tried: Megatron-LM splits within one node (NVLink), at most 8 GPUs.
 constexpr std::int64_t kMaxTensorParallel = 8;
 
-template <typename T>
-void appendOnce(std::vector<T>& list, const T& value)
+template <typename T> void appendOnce(std::vector<T>& list, const T& value)
 {
     if (std::find(list.begin(), list.end(), value) == list.end())
         list.push_back(value);
 }
 
-
 bool hasBatchNorm(const Analysis& analysis)
 {
     return std::any_of(analysis.rows.begin(), analysis.rows.end(),
-                       [](const LayerRow& row) { return row.type.starts_with("BatchNorm"); });
+        [](const LayerRow& row) { return row.type.starts_with("BatchNorm"); });
 }
 
-
-std::int64_t ceilDiv(std::int64_t a, std::int64_t b) { return a / b + (a % b != 0 ? 1 : 0); }
+std::int64_t ceilDiv(std::int64_t a, std::int64_t b)
+{
+    return a / b + (a % b != 0 ? 1 : 0);
+}
 
 /// The accumulation steps that split `need` samples per replica into micro-batches of at most
 /// `maxMicro`: the fewest that divide `need` exactly (`divisors` lists its divisors, ascending),
 /// otherwise the fewest at all (the last micro-batch rounded up). 0 if even the most steps do not.
-std::int64_t accumulationStepsFor(std::int64_t need, std::int64_t maxMicro, const std::vector<std::int64_t>& divisors)
+std::int64_t accumulationStepsFor(
+    std::int64_t need, std::int64_t maxMicro, const std::vector<std::int64_t>& divisors)
 {
     if (maxMicro < 1)
         return 0;
@@ -63,8 +64,10 @@ std::int64_t accumulationStepsFor(std::int64_t need, std::int64_t maxMicro, cons
 /// with FSDP, DeepSpeed ZeRO's stages otherwise (the frameworks' stages 2 and 3 are modelled alike).
 const std::vector<Sharding>& shardingChoices(Sharding base)
 {
-    static const std::vector<Sharding> fsdp{Sharding::None, Sharding::FsdpShardGradOp, Sharding::FsdpFullShard};
-    static const std::vector<Sharding> zero{Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3};
+    static const std::vector<Sharding> fsdp { Sharding::None, Sharding::FsdpShardGradOp,
+        Sharding::FsdpFullShard };
+    static const std::vector<Sharding> zero { Sharding::None, Sharding::Zero1, Sharding::Zero2,
+        Sharding::Zero3 };
     return base == Sharding::FsdpShardGradOp || base == Sharding::FsdpFullShard ? fsdp : zero;
 }
 
@@ -83,20 +86,25 @@ std::vector<std::int64_t> divisorsOf(std::int64_t n)
     return low;
 }
 
-struct Shortfall {
+struct Shortfall
+{
     PlanShortfall what;
     PlanSettings settings;
     const Analysis* analysis = nullptr;
 };
 
-/// Whether `a` misses the goal by less than `b` (a later kind: memory < batch < step time, then less missing).
+/// Whether `a` misses the goal by less than `b` (a later kind: memory < batch < step time, then less
+/// missing).
 bool closer(const PlanShortfall& a, const PlanShortfall& b)
 {
     const auto distance = [](const PlanShortfall& s) {
         switch (s.kind) {
-        case PlanShortfall::Kind::Memory: return static_cast<double>(s.bytesOver);
-        case PlanShortfall::Kind::Batch: return static_cast<double>(s.batchShort);
-        case PlanShortfall::Kind::StepTime: return s.secondsOver;
+        case PlanShortfall::Kind::Memory:
+            return static_cast<double>(s.bytesOver);
+        case PlanShortfall::Kind::Batch:
+            return static_cast<double>(s.batchShort);
+        case PlanShortfall::Kind::StepTime:
+            return s.secondsOver;
         }
         return 0.0;
     };
@@ -104,7 +112,8 @@ bool closer(const PlanShortfall& a, const PlanShortfall& b)
 }
 
 /// One analysis-affecting choice (precision, LoRA, checkpointing): its analysis and what its set-ups gave.
-struct Unit {
+struct Unit
+{
     Precision precision = Precision::Fp32;
     LoraOptions lora;
     Checkpointing checkpointing = Checkpointing::None;
@@ -120,7 +129,7 @@ struct Unit {
 void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& work)
 {
     const std::size_t threads = std::min<std::size_t>(n, std::max(1U, std::thread::hardware_concurrency()));
-    std::atomic<std::size_t> next{0};
+    std::atomic<std::size_t> next { 0 };
     std::vector<std::exception_ptr> errors(threads);
     const auto worker = [&](std::size_t t) {
         try {
@@ -149,17 +158,22 @@ void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& wo
 
 /// The search over one plan: one unit per analysis-affecting choice, searched in parallel, merged in
 /// the order of enumeration (so the result does not depend on the threads).
-class Search final {
+class Search final
+{
 public:
     Search(const Plan& base, const PlanGoal& goal, const PlanAllowances& allow)
-        : m_base{base}, m_goal{goal}, m_allow{allow}, m_baseSettings{base}
+        : m_base { base }
+        , m_goal { goal }
+        , m_allow { allow }
+        , m_baseSettings { base }
     {
     }
 
     Result<PlannerResult> run();
 
 private:
-    struct Tried {
+    struct Tried
+    {
         bool reached = true; ///< false: short of memory or batch (so offloading may help)
         /// The optimizer step's memory is highest at some batch: its temporaries (the implementation)
         /// matter. When it is not, another implementation changes no figure.
@@ -177,19 +191,21 @@ private:
     /// accumulation steps that reach them.
     Tried tryAccumulation(Unit& unit, PlanSettings settings, std::int64_t need, Tried tried) const;
     /// What the search already knows of a set-up's reserved model: the model and its max batch.
-    struct Reserved {
+    struct Reserved
+    {
         std::shared_ptr<const ReservedModel> model;
         ReservedFigures searched; ///< capacityBytes and maxBatch
         std::int64_t accumulationSteps = 1; ///< of the set-up it was built for
     };
-    void keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model, const Reserved& reserved) const;
+    void keep(
+        Unit& unit, const PlanSettings& settings, const MemoryModel& model, const Reserved& reserved) const;
     [[nodiscard]] PlanCandidate candidateFor(const Analysis& analysis, const PlanSettings& settings,
-                                             const MemoryModel& model, const Reserved& reserved) const;
+        const MemoryModel& model, const Reserved& reserved) const;
     /// The largest micro-batch of `settings` that fits: the reserved model's (the allocator's segments
     /// under the GPU's memory less the overhead) where it can be built, else the tensors'. `reserved`
     /// receives the model.
     [[nodiscard]] std::int64_t largestFitting(const Analysis& analysis, const PlanSettings& settings,
-                                              const MemoryModel& model, Reserved& reserved) const;
+        const MemoryModel& model, Reserved& reserved) const;
 
     const Plan& m_base;
     PlanGoal m_goal;
@@ -204,7 +220,7 @@ private:
 void noteShortfall(Unit& unit, const PlanShortfall& what, const PlanSettings& settings)
 {
     if (!unit.closest || closer(what, unit.closest->what))
-        unit.closest = Shortfall{what, settings, unit.analysis.get()};
+        unit.closest = Shortfall { what, settings, unit.analysis.get() };
 }
 
 const std::vector<std::int64_t>& divisorsFor(Unit& unit, std::int64_t need)
@@ -219,17 +235,19 @@ const std::vector<std::int64_t>& divisorsFor(Unit& unit, std::int64_t need)
 
 std::vector<Precision> Search::precisions() const
 {
-    std::vector<Precision> out{m_base.precision};
+    std::vector<Precision> out { m_base.precision };
     if (!m_allow.precision)
         return out;
     const Gpu& gpu = m_base.gpu;
-    for (const Precision p : {Precision::Fp32, Precision::AmpBf16, Precision::AmpFp16, Precision::Bf16, Precision::Fp16}) {
+    for (const Precision p :
+        { Precision::Fp32, Precision::AmpBf16, Precision::AmpFp16, Precision::Bf16, Precision::Fp16 }) {
         // A catalogue GPU without bfloat16 (before Ampere) cannot train in it; a custom GPU may.
         if (halfType(p) == DType::BFloat16 && !gpu.custom && gpu.bf16Tflops <= 0)
             continue;
         // Where bfloat16 runs as fast as float16, float16 only adds loss scaling and a narrower range for
         // the same memory and speed: bfloat16 is the one to propose.
-        if (halfType(p) == DType::Float16 && !gpu.custom && gpu.bf16Tflops > 0 && gpu.bf16Tflops >= gpu.fp16Tflops)
+        if (halfType(p) == DType::Float16 && !gpu.custom && gpu.bf16Tflops > 0
+            && gpu.bf16Tflops >= gpu.fp16Tflops)
             continue;
         appendOnce(out, p);
     }
@@ -238,7 +256,7 @@ std::vector<Precision> Search::precisions() const
 
 std::vector<LoraOptions> Search::loraChoices() const
 {
-    std::vector<LoraOptions> out{m_base.lora};
+    std::vector<LoraOptions> out { m_base.lora };
     if (!m_allow.lora)
         return out;
     LoraOptions lora = m_base.lora;
@@ -249,15 +267,15 @@ std::vector<LoraOptions> Search::loraChoices() const
     lora.quantizeBase = true;
     appendOnce(out, lora);
     if (m_base.lora.enabled())
-        appendOnce(out, LoraOptions{});
+        appendOnce(out, LoraOptions {});
     return out;
 }
 
 std::vector<Parallelism> Search::parallelChoices() const
 {
     const Parallelism& base = m_base.setup.parallel;
-    std::vector<Parallelism> out{base};
-    std::vector<std::int64_t> degrees{base.tensorParallel};
+    std::vector<Parallelism> out { base };
+    std::vector<std::int64_t> degrees { base.tensorParallel };
     for (std::int64_t t = 1; t <= std::min(base.gpus, kMaxTensorParallel); t *= 2) {
         if (base.gpus % t == 0)
             appendOnce(degrees, t);
@@ -280,11 +298,12 @@ std::vector<Parallelism> Search::parallelChoices() const
     return out;
 }
 
-PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model,
-                                   const Reserved& reserved) const
+PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings& settings,
+    const MemoryModel& model, const Reserved& reserved) const
 {
-    SetupFigures figures = figuresOf(analysis, model, settings, reserved.model.get(),
-                                     reserved.model ? &reserved.searched : nullptr).value();
+    SetupFigures figures = figuresOf(
+        analysis, model, settings, reserved.model.get(), reserved.model ? &reserved.searched : nullptr)
+                               .value();
     PlanCandidate c;
     c.settings = settings;
     c.changes = changesBetween(m_baseSettings, settings, m_batchNorm);
@@ -293,8 +312,8 @@ PlanCandidate Search::candidateFor(const Analysis& analysis, const PlanSettings&
     return c;
 }
 
-void Search::keep(Unit& unit, const PlanSettings& settings, const MemoryModel& model,
-                  const Reserved& reserved) const
+void Search::keep(
+    Unit& unit, const PlanSettings& settings, const MemoryModel& model, const Reserved& reserved) const
 {
     // The trace writes out up to three micro-batches: a set-up that chose another count (accumulation
     // searched with two) gets its own reserved model, so its figures are `headroom estimate`'s.
@@ -303,7 +322,7 @@ void Search::keep(Unit& unit, const PlanSettings& settings, const MemoryModel& m
     if (reserved.model && written(settings.setup.accumulationSteps) != written(reserved.accumulationSteps)) {
         if (auto built = buildReservedModel(*unit.analysis, settings))
             own.model = std::move(built).value();
-        own.searched.capacityBytes = ~std::uint64_t{0}; // nothing searched: figuresOf() searches
+        own.searched.capacityBytes = ~std::uint64_t { 0 }; // nothing searched: figuresOf() searches
     }
     PlanCandidate c = candidateFor(*unit.analysis, settings, model, own.model ? own : reserved);
     if (m_goal.maxStepSeconds) {
@@ -328,12 +347,13 @@ bool optimizerStepPeaks(const MemoryModel& model, std::initializer_list<std::int
     });
 }
 
-std::int64_t Search::largestFitting(const Analysis& analysis, const PlanSettings& settings, const MemoryModel& model,
-                                    Reserved& reserved) const
+std::int64_t Search::largestFitting(const Analysis& analysis, const PlanSettings& settings,
+    const MemoryModel& model, Reserved& reserved) const
 {
     const std::int64_t tensors = model.maxBatch(settings.gpu.memoryBytes);
-    auto built = tensors >= 1 && settings.reservedModel ? buildReservedModel(analysis, settings)
-                                                        : Result<std::shared_ptr<const ReservedModel>>{nullptr};
+    auto built = tensors >= 1 && settings.reservedModel
+        ? buildReservedModel(analysis, settings)
+        : Result<std::shared_ptr<const ReservedModel>> { nullptr };
     reserved.model = built ? std::move(built).value() : nullptr;
     reserved.accumulationSteps = settings.setup.accumulationSteps;
     if (!reserved.model)
@@ -362,7 +382,7 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
     Reserved reserved;
     const std::int64_t largest = largestFitting(analysis, settings, model.value(), reserved);
     // What decides the figures: the peak at the largest micro-batch, and just above it.
-    Tried tried{true, optimizerStepPeaks(model.value(), {largest, largest + 1})};
+    Tried tried { true, optimizerStepPeaks(model.value(), { largest, largest + 1 }) };
     if (largest < 1) {
         const auto atOne = model->at(1);
         PlanShortfall s;
@@ -380,7 +400,8 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
     const std::int64_t need = ceilDiv(*m_goal.targetBatch, ranks);
     if (need <= largest) {
         setup.batch = need;
-        tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(model.value(), {need});
+        tried.optimizerStepMatters
+            = tried.optimizerStepMatters || optimizerStepPeaks(model.value(), { need });
         keep(unit, settings, model.value(), reserved);
         return tried;
     }
@@ -398,9 +419,10 @@ Search::Tried Search::tryAccumulation(Unit& unit, PlanSettings settings, std::in
     if (!accumulating)
         return tried;
     Reserved reserved;
-    const std::int64_t largestMicro = largestFitting(*unit.analysis, settings, accumulating.value(), reserved);
+    const std::int64_t largestMicro
+        = largestFitting(*unit.analysis, settings, accumulating.value(), reserved);
     tried.optimizerStepMatters = tried.optimizerStepMatters
-        || optimizerStepPeaks(accumulating.value(), {largestMicro, largestMicro + 1});
+        || optimizerStepPeaks(accumulating.value(), { largestMicro, largestMicro + 1 });
     const std::int64_t steps = accumulationStepsFor(need, largestMicro, divisorsFor(unit, need));
     if (steps == 0) {
         PlanShortfall s;
@@ -416,7 +438,8 @@ Search::Tried Search::tryAccumulation(Unit& unit, PlanSettings settings, std::in
     }
     setup.accumulationSteps = steps;
     setup.batch = ceilDiv(need, steps);
-    tried.optimizerStepMatters = tried.optimizerStepMatters || optimizerStepPeaks(accumulating.value(), {setup.batch});
+    tried.optimizerStepMatters
+        = tried.optimizerStepMatters || optimizerStepPeaks(accumulating.value(), { setup.batch });
     keep(unit, settings, accumulating.value(), reserved);
     return tried;
 }
@@ -427,7 +450,8 @@ void Search::search(Unit& unit, const Analysis& baseAnalysis) const
     options.precision = unit.precision;
     options.lora = unit.lora;
     options.checkpointing = unit.checkpointing;
-    auto analysis = std::make_unique<Analysis>(options == baseAnalysis.options ? baseAnalysis : analyzePlan(m_base, options));
+    auto analysis = std::make_unique<Analysis>(
+        options == baseAnalysis.options ? baseAnalysis : analyzePlan(m_base, options));
     if (analysis->error)
         return; // this choice does not apply to the network (LoRA without Linear layers)
     // Checkpointing that recomputes nothing drops nothing: the same set-ups as without it.
@@ -458,7 +482,7 @@ void Search::search(Unit& unit, const Analysis& baseAnalysis) const
                         shardings.push_back(par.sharding);
                     else if (par.dataParallel() == 1)
                         shardings.assign(shardingChoices(m_base.setup.parallel.sharding).begin() + 1,
-                                         shardingChoices(m_base.setup.parallel.sharding).end());
+                            shardingChoices(m_base.setup.parallel.sharding).end());
                     for (const Sharding sharding : shardings) {
                         s.setup.parallel = par;
                         s.setup.parallel.sharding = sharding;
@@ -477,20 +501,20 @@ Result<PlannerResult> Search::run()
 {
     const Analysis baseAnalysis = analyzePlan(m_base, m_base.analysisOptions());
     if (baseAnalysis.error)
-        return Error{"cannot plan: " + baseAnalysis.error->message, baseAnalysis.error->location};
+        return Error { "cannot plan: " + baseAnalysis.error->message, baseAnalysis.error->location };
     m_batchNorm = hasBatchNorm(baseAnalysis);
 
     const Optimizer optimizer = m_base.setup.optimizer;
-    m_implementations = {m_base.setup.optimizerImplementation};
+    m_implementations = { m_base.setup.optimizerImplementation };
     for (const OptimizerImplementation i : allOptimizerImplementations()) {
         if (i != OptimizerImplementation::Fused || hasFusedImplementation(optimizer))
             appendOnce(m_implementations, i);
     }
-    m_eightBit = {m_base.setup.eightBitOptimizer};
+    m_eightBit = { m_base.setup.eightBitOptimizer };
     if (m_allow.eightBitOptimizer && hasEightBitVariant(optimizer))
         appendOnce(m_eightBit, !m_base.setup.eightBitOptimizer);
     m_parallel = parallelChoices();
-    std::vector<Checkpointing> checkpointings{m_base.checkpointing};
+    std::vector<Checkpointing> checkpointings { m_base.checkpointing };
     for (const Checkpointing c : allCheckpointings())
         appendOnce(checkpointings, c);
 
@@ -523,11 +547,12 @@ Result<PlannerResult> Search::run()
     if (result.candidates.empty() && closest) {
         const MemoryModel model = MemoryModel::build(*closest->analysis, closest->settings.setup).value();
         Reserved reserved;
-        auto built = closest->settings.reservedModel ? buildReservedModel(*closest->analysis, closest->settings)
-                                                     : Result<std::shared_ptr<const ReservedModel>>{nullptr};
+        auto built = closest->settings.reservedModel
+            ? buildReservedModel(*closest->analysis, closest->settings)
+            : Result<std::shared_ptr<const ReservedModel>> { nullptr };
         if (built)
             reserved.model = std::move(built).value();
-        reserved.searched.capacityBytes = ~std::uint64_t{0}; // nothing searched: figuresOf() searches
+        reserved.searched.capacityBytes = ~std::uint64_t { 0 }; // nothing searched: figuresOf() searches
         result.closest = candidateFor(*closest->analysis, closest->settings, model, reserved);
         result.shortfall = closest->what;
     }
@@ -539,12 +564,13 @@ Result<PlannerResult> Search::run()
 Result<PlannerResult> planSetups(const Plan& base, const PlanGoal& goal, const PlanAllowances& allow)
 {
     if (goal.targetBatch && *goal.targetBatch < 1)
-        return Error{"the target batch must be at least 1, not " + std::to_string(*goal.targetBatch), "target_batch"};
+        return Error { "the target batch must be at least 1, not " + std::to_string(*goal.targetBatch),
+            "target_batch" };
     if (goal.maxStepSeconds && !(*goal.maxStepSeconds > 0))
-        return Error{"the step-time limit must be a positive number of seconds", "max_step_seconds"};
+        return Error { "the step-time limit must be a positive number of seconds", "max_step_seconds" };
     if (auto problem = validateSetup(base.setup))
         return *problem;
-    Search search{base, goal, allow};
+    Search search { base, goal, allow };
     return search.run();
 }
 

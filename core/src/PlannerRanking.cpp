@@ -15,25 +15,27 @@ void sortFastestFirst(std::vector<PlanCandidate>& candidates)
     // estimate leaves out (no offload, less tensor parallelism, a lower ZeRO stage), fewer changes, less
     // memory, then the order of enumeration (the plan's own choices first).
     const auto trainingChanges = [](const PlanCandidate& c) {
-        return std::count_if(c.changes.begin(), c.changes.end(), [](const SetupChange& x) { return x.changesTraining; });
+        return std::count_if(
+            c.changes.begin(), c.changes.end(), [](const SetupChange& x) { return x.changesTraining; });
     };
     const auto unmodelledTraffic = [](const PlanCandidate& c) {
         const Parallelism& p = c.settings.setup.parallel;
-        return std::tuple{p.offloadOptimizer, p.tensorParallel, shardingStage(p.sharding)};
+        return std::tuple { p.offloadOptimizer, p.tensorParallel, shardingStage(p.sharding) };
     };
-    std::stable_sort(candidates.begin(), candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
-        if (a.throughput.has_value() != b.throughput.has_value())
-            return a.throughput.has_value();
-        if (a.samplesPerSecondPerGpu() != b.samplesPerSecondPerGpu())
-            return a.samplesPerSecondPerGpu() > b.samplesPerSecondPerGpu();
-        if (trainingChanges(a) != trainingChanges(b))
-            return trainingChanges(a) < trainingChanges(b);
-        if (unmodelledTraffic(a) != unmodelledTraffic(b))
-            return unmodelledTraffic(a) < unmodelledTraffic(b);
-        if (a.changes.size() != b.changes.size())
-            return a.changes.size() < b.changes.size();
-        return a.estimate.peakBytes() < b.estimate.peakBytes();
-    });
+    std::stable_sort(
+        candidates.begin(), candidates.end(), [&](const PlanCandidate& a, const PlanCandidate& b) {
+            if (a.throughput.has_value() != b.throughput.has_value())
+                return a.throughput.has_value();
+            if (a.samplesPerSecondPerGpu() != b.samplesPerSecondPerGpu())
+                return a.samplesPerSecondPerGpu() > b.samplesPerSecondPerGpu();
+            if (trainingChanges(a) != trainingChanges(b))
+                return trainingChanges(a) < trainingChanges(b);
+            if (unmodelledTraffic(a) != unmodelledTraffic(b))
+                return unmodelledTraffic(a) < unmodelledTraffic(b);
+            if (a.changes.size() != b.changes.size())
+                return a.changes.size() < b.changes.size();
+            return a.estimate.peakBytes() < b.estimate.peakBytes();
+        });
 }
 
 std::vector<PlanCandidate> withoutRedundant(std::vector<PlanCandidate> candidates)
@@ -56,7 +58,8 @@ std::vector<PlanCandidate> withoutRedundant(std::vector<PlanCandidate> candidate
                 return true;
             return listed.samplesPerSecondPerGpu() == c.samplesPerSecondPerGpu()
                 && listed.estimate.peakBytes() == c.estimate.peakBytes()
-                && listed.settings.precision == c.settings.precision && sameLora(listed.settings.lora, c.settings.lora)
+                && listed.settings.precision == c.settings.precision
+                && sameLora(listed.settings.lora, c.settings.lora)
                 && listed.settings.setup.eightBitOptimizer == c.settings.setup.eightBitOptimizer
                 && listed.settings.setup.batch == c.settings.setup.batch
                 && listed.settings.setup.accumulationSteps == c.settings.setup.accumulationSteps

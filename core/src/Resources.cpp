@@ -44,7 +44,7 @@ std::vector<PresetInfo> listPresets(const std::string& resourceDir)
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator(fs::path(resourceDir) / "presets", ec)) {
         if (entry.path().extension() == ".json")
-            presets.push_back(PresetInfo{entry.path().stem().string(), entry.path().string()});
+            presets.push_back(PresetInfo { entry.path().stem().string(), entry.path().string() });
     }
     std::sort(presets.begin(), presets.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
     return presets;

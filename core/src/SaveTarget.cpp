@@ -2,9 +2,8 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
-
 #include <fcntl.h>
+#include <filesystem>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,21 +17,32 @@ namespace fs = std::filesystem;
 std::string describe(fs::file_type type)
 {
     switch (type) {
-    case fs::file_type::directory: return "a folder";
-    case fs::file_type::fifo: return "a FIFO (named pipe)";
-    case fs::file_type::character: return "a character device";
-    case fs::file_type::block: return "a block device";
-    case fs::file_type::socket: return "a socket";
-    default: return "not a regular file";
+    case fs::file_type::directory:
+        return "a folder";
+    case fs::file_type::fifo:
+        return "a FIFO (named pipe)";
+    case fs::file_type::character:
+        return "a character device";
+    case fs::file_type::block:
+        return "a block device";
+    case fs::file_type::socket:
+        return "a socket";
+    default:
+        return "not a regular file";
     }
 }
 
 /// Whether `a` and `b` name the same file (the same device and inode, through any links).
 bool sameFile(const std::string& a, const std::string& b)
 {
-    struct stat x{};
-    struct stat y{};
-    return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+    struct stat x
+    {
+    };
+    struct stat y
+    {
+    };
+    return ::stat(a.c_str(), &x) == 0 && ::stat(b.c_str(), &y) == 0 && x.st_dev == y.st_dev
+        && x.st_ino == y.st_ino;
 }
 
 } // namespace
@@ -45,8 +55,9 @@ Result<std::string> saveTarget(const std::string& path, const std::vector<std::s
     for (const auto& input : inputs) {
         if (!input.empty() && sameFile(target.value(), input)) {
             const std::string shown = input == path ? path : path + " (the same file as " + input + ")";
-            return Error{shown + ": is the file it is made from; writing there would replace it: choose another name",
-                         path};
+            return Error { shown
+                    + ": is the file it is made from; writing there would replace it: choose another name",
+                path };
         }
     }
     return target;
@@ -55,33 +66,36 @@ Result<std::string> saveTarget(const std::string& path, const std::vector<std::s
 Result<std::string> saveTarget(const std::string& path)
 {
     if (path.empty())
-        return Error{"no file name given", ""};
-    fs::path target{path};
+        return Error { "no file name given", "" };
+    fs::path target { path };
     std::error_code ec;
     // Follow links the way open() would (at most 40 hops, as Linux's MAXSYMLINKS), keeping a dangling
     // link's target as the file to create.
     for (int hops = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
         if (hops == 40)
-            return Error{path + ": too many levels of symbolic links", path};
+            return Error { path + ": too many levels of symbolic links", path };
         const fs::path link = fs::read_symlink(target, ec);
         if (ec)
-            return Error{path + ": cannot read the symbolic link (" + ec.message() + ")", path};
+            return Error { path + ": cannot read the symbolic link (" + ec.message() + ")", path };
         target = link.is_absolute() ? link : target.parent_path() / link;
     }
     const std::string shown = target.string() == path ? path : path + " (a link to " + target.string() + ")";
     const auto status = fs::status(target, ec);
     if (fs::exists(status)) {
         if (!fs::is_regular_file(status))
-            return Error{shown + ": is " + describe(status.type()) + ", not a regular file; choose a file name", path};
+            return Error {
+                shown + ": is " + describe(status.type()) + ", not a regular file; choose a file name", path
+            };
         const auto writeBits = fs::perms::owner_write | fs::perms::group_write | fs::perms::others_write;
         // The mode bits, not only access(): root may write anything, but a read-only file says "keep me".
         if ((status.permissions() & writeBits) == fs::perms::none || ::access(target.c_str(), W_OK) != 0)
-            return Error{shown + ": the file is read-only; make it writable or choose another name", path};
+            return Error { shown + ": the file is read-only; make it writable or choose another name", path };
         return target.string();
     }
     const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(folder, ec))
-        return Error{shown + ": cannot write here: the folder " + folder.string() + " does not exist", path};
+        return Error { shown + ": cannot write here: the folder " + folder.string() + " does not exist",
+            path };
     return target.string();
 }
 

@@ -13,7 +13,7 @@ namespace headroom {
 
 /// What `candidate` changes against `base`, in the order a reader needs them: changes to training
 /// first. `batchNorm`: the network has batch-norm layers, whose statistics follow the micro-batch.
-[[nodiscard]] std::vector<SetupChange> changesBetween(const PlanSettings& base, const PlanSettings& candidate,
-                                                      bool batchNorm);
+[[nodiscard]] std::vector<SetupChange> changesBetween(
+    const PlanSettings& base, const PlanSettings& candidate, bool batchNorm);
 
 } // namespace headroom

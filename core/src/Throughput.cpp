@@ -28,13 +28,17 @@ std::string percentText(double fraction)
 std::string rateName(Precision p)
 {
     switch (halfType(p)) {
-    case DType::Float16: return "fp16";
-    case DType::BFloat16: return "bf16";
-    default: return "fp32";
+    case DType::Float16:
+        return "fp16";
+    case DType::BFloat16:
+        return "bf16";
+    default:
+        return "fp32";
     }
 }
 
-struct Peak final {
+struct Peak final
+{
     double tflops = 0;
     std::string error; ///< set when the GPU has no figure for the precision
 };
@@ -46,16 +50,16 @@ Peak peakFor(const Gpu& gpu, Precision p)
     switch (halfType(p)) {
     case DType::Float16:
         if (gpu.fp16Tflops > 0)
-            return {gpu.fp16Tflops, {}};
-        return {0, gpu.name + " has no float16 throughput figure in the GPU catalogue"};
+            return { gpu.fp16Tflops, {} };
+        return { 0, gpu.name + " has no float16 throughput figure in the GPU catalogue" };
     case DType::BFloat16:
         if (gpu.bf16Tflops > 0)
-            return {gpu.bf16Tflops, {}};
-        return {0, gpu.name + " has no bfloat16 support"};
+            return { gpu.bf16Tflops, {} };
+        return { 0, gpu.name + " has no bfloat16 support" };
     default:
         if (gpu.fp32Tflops > 0)
-            return {gpu.fp32Tflops, {}};
-        return {0, gpu.name + " has no fp32 throughput figure in the GPU catalogue"};
+            return { gpu.fp32Tflops, {} };
+        return { 0, gpu.name + " has no fp32 throughput figure in the GPU catalogue" };
     }
 }
 
@@ -91,7 +95,10 @@ bool hasConvolution(const Analysis& analysis)
     });
 }
 
-double toDouble(std::uint64_t n) { return static_cast<double>(n); }
+double toDouble(std::uint64_t n)
+{
+    return static_cast<double>(n);
+}
 
 } // namespace
 
@@ -118,7 +125,8 @@ namespace {
 std::optional<Error> throughputProblem(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu);
 } // namespace
 
-Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu)
+Result<ThroughputEstimate> estimateThroughput(
+    const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu)
 {
     if (auto problem = throughputProblem(analysis, setup, gpu))
         return *problem;
@@ -132,37 +140,39 @@ namespace {
 std::optional<Error> throughputProblem(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu)
 {
     if (analysis.error)
-        return Error{"cannot estimate throughput: " + analysis.error->message, analysis.error->location};
+        return Error { "cannot estimate throughput: " + analysis.error->message, analysis.error->location };
     const double utilization = setup.assumedUtilization;
     if (!(utilization > 0.0 && utilization <= 1.0)) { // also rejects NaN
         char given[32];
         std::snprintf(given, sizeof given, "%g", utilization);
-        return Error{std::string{"assumed utilisation must be a fraction of peak above 0 and at most 1 "}
-                         + "(0.4 for 40%), not " + given,
-                     "assumed_utilization"};
+        return Error { std::string { "assumed utilisation must be a fraction of peak above 0 and at most 1 " }
+                + "(0.4 for 40%), not " + given,
+            "assumed_utilization" };
     }
     if (setup.batch < 1 || setup.batch > kMaxBatch)
-        return Error{"batch size must be from 1 to " + std::to_string(kMaxBatch) + ", not "
-                         + std::to_string(setup.batch),
-                     "batch"};
+        return Error { "batch size must be from 1 to " + std::to_string(kMaxBatch) + ", not "
+                + std::to_string(setup.batch),
+            "batch" };
     if (setup.accumulationSteps < 1)
-        return Error{"gradient accumulation steps must be at least 1, not " + std::to_string(setup.accumulationSteps),
-                     "accumulation_steps"};
+        return Error { "gradient accumulation steps must be at least 1, not "
+                + std::to_string(setup.accumulationSteps),
+            "accumulation_steps" };
     const Parallelism& par = setup.parallel;
     if (par.gpus < 1 || par.tensorParallel < 1 || par.gpus % par.tensorParallel != 0)
-        return Error{"the GPU count (" + std::to_string(par.gpus)
-                         + ") must be a positive multiple of the tensor-parallel degree ("
-                         + std::to_string(par.tensorParallel) + ")",
-                     "parallel"};
+        return Error { "the GPU count (" + std::to_string(par.gpus)
+                + ") must be a positive multiple of the tensor-parallel degree ("
+                + std::to_string(par.tensorParallel) + ")",
+            "parallel" };
     const Peak peak = peakFor(gpu, analysis.precision);
     if (!peak.error.empty())
-        return Error{peak.error + " (precision " + std::string{precisionName(analysis.precision)} + ")", "precision"};
+        return Error { peak.error + " (precision " + std::string { precisionName(analysis.precision) } + ")",
+            "precision" };
     return std::nullopt;
 }
 } // namespace
 
-Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu,
-                                              const MemoryModel& memory)
+Result<ThroughputEstimate> estimateThroughput(
+    const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu, const MemoryModel& memory)
 {
     if (auto problem = throughputProblem(analysis, setup, gpu))
         return *problem;
@@ -190,7 +200,8 @@ Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const Tr
     const double steps = static_cast<double>(setup.accumulationSteps);
     const double tp = static_cast<double>(par.tensorParallel);
     const double dataParallel = static_cast<double>(par.gpus / par.tensorParallel);
-    const double flopsPerSample = t.forwardFlopsPerSample + t.backwardFlopsPerSample + t.recomputeFlopsPerSample;
+    const double flopsPerSample
+        = t.forwardFlopsPerSample + t.backwardFlopsPerSample + t.recomputeFlopsPerSample;
     t.flopsPerStep = flopsPerSample * micro * steps / tp;
     t.peakTflops = peak.tflops;
     t.utilization = utilization;
@@ -224,7 +235,7 @@ Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const Tr
 
     // Notes, most important first.
     const auto note = [&t](std::string format, std::vector<std::string> args) {
-        TemplatedText n{std::move(format), std::move(args)};
+        TemplatedText n { std::move(format), std::move(args) };
         t.notes.push_back(n.text());
         t.noteTemplates.push_back(std::move(n));
     };
@@ -234,26 +245,31 @@ Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const Tr
         char fraction[32];
         std::snprintf(fraction, sizeof fraction, "1/%.0f", ratio);
         note("%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card",
-             {gpu.name, fraction});
+            { gpu.name, fraction });
     }
-    note("Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches 30-50%, "
+    note("Assumes %1 of the %2 peak (model FLOPs utilisation); large transformer training typically reaches "
+         "30-50%, "
          "small CNNs less",
-         {percentText(utilization), rate});
+        { percentText(utilization), rate });
     if (t.memoryBound)
-        note("Memory-bound: moving the step's weights, gradients, optimizer state and activations at %1 GB/s takes "
+        note("Memory-bound: moving the step's weights, gradients, optimizer state and activations at %1 GB/s "
+             "takes "
              "longer than its arithmetic",
-             {std::to_string(static_cast<long long>(std::lround(gpu.bandwidthGBps)))});
+            { std::to_string(static_cast<long long>(std::lround(gpu.bandwidthGBps))) });
     if (gpu.bandwidthGBps <= 0)
-        note("%1 has no memory bandwidth figure: the memory-bound check is skipped", {gpu.name});
+        note("%1 has no memory bandwidth figure: the memory-bound check is skipped", { gpu.name });
     // NVIDIA cards with bf16 are Ampere or newer, the ones with TF32 tensor cores.
-    if (precision == Precision::Fp32 && gpu.vendor == "NVIDIA" && gpu.bf16Tflops > 0 && hasConvolution(analysis))
-        note("fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this card, so "
+    if (precision == Precision::Fp32 && gpu.vendor == "NVIDIA" && gpu.bf16Tflops > 0
+        && hasConvolution(analysis))
+        note("fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this "
+             "card, so "
              "convolution-heavy fp32 training may run faster",
-             {});
+            {});
     if (par.gpus > 1)
-        note("Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not "
+        note("Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel "
+             "exchanges) is not "
              "modelled: it is assumed to overlap with compute",
-             {});
+            {});
     if (t.stepSeconds <= 0)
         note("The network does no arithmetic and moves no memory: no throughput to estimate", {});
     return t;

@@ -7,8 +7,8 @@ namespace headroom {
 namespace {
 
 template <typename Enum, std::size_t N>
-std::optional<Enum> parseByName(std::string_view name, const std::array<Enum, N>& all,
-                                std::string_view (*nameOf)(Enum) noexcept)
+std::optional<Enum> parseByName(
+    std::string_view name, const std::array<Enum, N>& all, std::string_view (*nameOf)(Enum) noexcept)
 {
     for (const Enum e : all)
         if (nameOf(e) == name)
@@ -16,19 +16,23 @@ std::optional<Enum> parseByName(std::string_view name, const std::array<Enum, N>
     return std::nullopt;
 }
 
-constexpr std::array kCheckpointings{Checkpointing::None, Checkpointing::PerBlock, Checkpointing::Selective};
-constexpr std::array kAttentions{AttentionImplementation::Sdpa, AttentionImplementation::Eager};
-constexpr std::array kShardings{Sharding::None,  Sharding::Zero1,           Sharding::Zero2,
-                                Sharding::Zero3, Sharding::FsdpShardGradOp, Sharding::FsdpFullShard};
+constexpr std::array kCheckpointings { Checkpointing::None, Checkpointing::PerBlock,
+    Checkpointing::Selective };
+constexpr std::array kAttentions { AttentionImplementation::Sdpa, AttentionImplementation::Eager };
+constexpr std::array kShardings { Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3,
+    Sharding::FsdpShardGradOp, Sharding::FsdpFullShard };
 
 } // namespace
 
 std::string_view checkpointingName(Checkpointing c) noexcept
 {
     switch (c) {
-    case Checkpointing::None: return "none";
-    case Checkpointing::PerBlock: return "per-block";
-    case Checkpointing::Selective: return "selective";
+    case Checkpointing::None:
+        return "none";
+    case Checkpointing::PerBlock:
+        return "per-block";
+    case Checkpointing::Selective:
+        return "selective";
     }
     return "";
 }
@@ -36,9 +40,12 @@ std::string_view checkpointingName(Checkpointing c) noexcept
 std::string_view checkpointingLabel(Checkpointing c) noexcept
 {
     switch (c) {
-    case Checkpointing::None: return "None";
-    case Checkpointing::PerBlock: return "Per block";
-    case Checkpointing::Selective: return "Selective (attention scores)";
+    case Checkpointing::None:
+        return "None";
+    case Checkpointing::PerBlock:
+        return "Per block";
+    case Checkpointing::Selective:
+        return "Selective (attention scores)";
     }
     return "";
 }
@@ -48,7 +55,10 @@ std::optional<Checkpointing> parseCheckpointing(std::string_view name) noexcept
     return parseByName(name, kCheckpointings, checkpointingName);
 }
 
-std::span<const Checkpointing> allCheckpointings() noexcept { return kCheckpointings; }
+std::span<const Checkpointing> allCheckpointings() noexcept
+{
+    return kCheckpointings;
+}
 
 std::string_view attentionName(AttentionImplementation a) noexcept
 {
@@ -68,12 +78,18 @@ std::optional<AttentionImplementation> parseAttention(std::string_view name) noe
 std::string_view shardingName(Sharding s) noexcept
 {
     switch (s) {
-    case Sharding::None: return "ddp";
-    case Sharding::Zero1: return "zero1";
-    case Sharding::Zero2: return "zero2";
-    case Sharding::Zero3: return "zero3";
-    case Sharding::FsdpShardGradOp: return "fsdp-shard-grad-op";
-    case Sharding::FsdpFullShard: return "fsdp-full-shard";
+    case Sharding::None:
+        return "ddp";
+    case Sharding::Zero1:
+        return "zero1";
+    case Sharding::Zero2:
+        return "zero2";
+    case Sharding::Zero3:
+        return "zero3";
+    case Sharding::FsdpShardGradOp:
+        return "fsdp-shard-grad-op";
+    case Sharding::FsdpFullShard:
+        return "fsdp-full-shard";
     }
     return "";
 }
@@ -81,12 +97,18 @@ std::string_view shardingName(Sharding s) noexcept
 std::string_view shardingLabel(Sharding s) noexcept
 {
     switch (s) {
-    case Sharding::None: return "DDP (no sharding)";
-    case Sharding::Zero1: return "ZeRO stage 1";
-    case Sharding::Zero2: return "ZeRO stage 2";
-    case Sharding::Zero3: return "ZeRO stage 3";
-    case Sharding::FsdpShardGradOp: return "FSDP shard grad/op";
-    case Sharding::FsdpFullShard: return "FSDP full shard";
+    case Sharding::None:
+        return "DDP (no sharding)";
+    case Sharding::Zero1:
+        return "ZeRO stage 1";
+    case Sharding::Zero2:
+        return "ZeRO stage 2";
+    case Sharding::Zero3:
+        return "ZeRO stage 3";
+    case Sharding::FsdpShardGradOp:
+        return "FSDP shard grad/op";
+    case Sharding::FsdpFullShard:
+        return "FSDP full shard";
     }
     return "";
 }
@@ -96,17 +118,24 @@ std::optional<Sharding> parseSharding(std::string_view name) noexcept
     return parseByName(name, kShardings, shardingName);
 }
 
-std::span<const Sharding> allShardings() noexcept { return kShardings; }
+std::span<const Sharding> allShardings() noexcept
+{
+    return kShardings;
+}
 
 int shardingStage(Sharding s) noexcept
 {
     switch (s) {
-    case Sharding::None: return 0;
-    case Sharding::Zero1: return 1;
+    case Sharding::None:
+        return 0;
+    case Sharding::Zero1:
+        return 1;
     case Sharding::Zero2:
-    case Sharding::FsdpShardGradOp: return 2;
+    case Sharding::FsdpShardGradOp:
+        return 2;
     case Sharding::Zero3:
-    case Sharding::FsdpFullShard: return 3;
+    case Sharding::FsdpFullShard:
+        return 3;
     }
     return 0;
 }

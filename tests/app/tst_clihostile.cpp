@@ -7,9 +7,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <nlohmann/json.hpp>
-
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,8 +29,9 @@ QByteArray readFile(const QString& path)
 // A network of one Linear layer, named by `name`, as a model file.
 QByteArray model(const std::string& name)
 {
-    nlohmann::json m = {{"format", "headroom-model"}, {"version", 1}, {"name", name}, {"input", {{"shape", {8}}}},
-        {"layers", {{{"type", "Linear"}, {"name", "fc"}, {"out_features", 4}}}}};
+    nlohmann::json m = { { "format", "headroom-model" }, { "version", 1 }, { "name", name },
+        { "input", { { "shape", { 8 } } } },
+        { "layers", { { { "type", "Linear" }, { "name", "fc" }, { "out_features", 4 } } } } };
     return QByteArray::fromStdString(m.dump());
 }
 
@@ -53,7 +52,8 @@ bool hasControlCharacters(const QByteArray& bytes)
 
 } // namespace
 
-class TestCliHostile : public QObject {
+class TestCliHostile : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -78,7 +78,8 @@ void TestCliHostile::reportNeverReplacesItsModel_data()
     // compared with the model as a file (device and inode), so every way of naming it is caught.
     QTest::addColumn<QString>("how");
     QTest::addColumn<QString>("shown");
-    QTest::newRow("the same path") << QStringLiteral("same") << QStringLiteral("model.json: is the file it is made from");
+    QTest::newRow("the same path") << QStringLiteral("same")
+                                   << QStringLiteral("model.json: is the file it is made from");
     QTest::newRow("another spelling") << QStringLiteral("dot") << QStringLiteral("(the same file as ");
     QTest::newRow("a symbolic link") << QStringLiteral("symlink") << QStringLiteral("(the same file as ");
     QTest::newRow("a hard link") << QStringLiteral("hardlink") << QStringLiteral("(the same file as ");
@@ -99,15 +100,19 @@ void TestCliHostile::reportNeverReplacesItsModel()
     else if (how == QLatin1String("symlink"))
         QVERIFY(QFile::link(modelPath, output = folder + QStringLiteral("/link.pdf")));
     else if (how == QLatin1String("hardlink"))
-        QVERIFY(::link(QFile::encodeName(modelPath).constData(), QFile::encodeName(output = folder + QStringLiteral("/hard.pdf")).constData()) == 0);
-    const RunBytes r = runHeadroomBytes({QStringLiteral("report"), modelPath, QStringLiteral("-o"), output});
+        QVERIFY(::link(QFile::encodeName(modelPath).constData(),
+                    QFile::encodeName(output = folder + QStringLiteral("/hard.pdf")).constData())
+            == 0);
+    const RunBytes r
+        = runHeadroomBytes({ QStringLiteral("report"), modelPath, QStringLiteral("-o"), output });
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.startsWith("headroom: error: cannot write the report to "), r.err.constData());
     QVERIFY2(r.err.contains(shown.toUtf8()), r.err.constData());
     QVERIFY2(r.err.contains("writing there would replace it: choose another name"), r.err.constData());
     QCOMPARE(readFile(modelPath), before); // the model is untouched
     // Any other name is fine.
-    const RunBytes ok = runHeadroomBytes({QStringLiteral("report"), modelPath, QStringLiteral("-o"), folder + QStringLiteral("/report.pdf")});
+    const RunBytes ok = runHeadroomBytes({ QStringLiteral("report"), modelPath, QStringLiteral("-o"),
+        folder + QStringLiteral("/report.pdf") });
     QCOMPARE(ok.exitCode, 0);
 }
 
@@ -115,14 +120,15 @@ void TestCliHostile::controlCharactersAreEscaped()
 {
     // A model named with ESC [31m (red), BEL, a C1 CSI (U+009B) and DEL: printed escaped in the table
     // (C0 as \x1b, the others as \u009b), and --json still parses back to the very name.
-    const std::string name = "evil\x1b[31mred\x07\xc2\x9b" "2J\x7f";
+    const std::string name = "evil\x1b[31mred\x07\xc2\x9b"
+                             "2J\x7f";
     const QString path = m_dir.filePath(QStringLiteral("control.json"));
     writeFile(path, model(name));
-    const RunBytes table = runHeadroomBytes({QStringLiteral("estimate"), path});
+    const RunBytes table = runHeadroomBytes({ QStringLiteral("estimate"), path });
     QCOMPARE(table.exitCode, 0);
     QVERIFY2(!hasControlCharacters(table.out), table.out.constData());
     QVERIFY2(table.out.contains("evil\\x1b[31mred\\x07\\u009b2J\\u007f"), table.out.constData());
-    const RunBytes json = runHeadroomBytes({QStringLiteral("estimate"), path, QStringLiteral("--json")});
+    const RunBytes json = runHeadroomBytes({ QStringLiteral("estimate"), path, QStringLiteral("--json") });
     QCOMPARE(json.exitCode, 0);
     QVERIFY(!hasControlCharacters(json.out));
     QCOMPARE(nlohmann::json::parse(json.out.toStdString())["model"].get<std::string>(), name);
@@ -134,19 +140,20 @@ void TestCliHostile::warningsAreSummarised()
     // (before issue 26 a file could print thousands of warning lines ahead of its result).
     nlohmann::json layers = nlohmann::json::array();
     for (int i = 0; i < 30; ++i)
-        layers.push_back({{"type", "GenericOp"}, {"name", "op" + std::to_string(i)}, {"op", "Custom" + std::to_string(i)},
-            {"output_shape", {8}}});
-    const nlohmann::json m = {{"format", "headroom-model"}, {"version", 1}, {"input", {{"shape", {8}}}}, {"layers", layers}};
+        layers.push_back({ { "type", "GenericOp" }, { "name", "op" + std::to_string(i) },
+            { "op", "Custom" + std::to_string(i) }, { "output_shape", { 8 } } });
+    const nlohmann::json m = { { "format", "headroom-model" }, { "version", 1 },
+        { "input", { { "shape", { 8 } } } }, { "layers", layers } };
     const QString path = m_dir.filePath(QStringLiteral("warnings.json"));
     writeFile(path, QByteArray::fromStdString(m.dump()));
-    const RunBytes r = runHeadroomBytes({QStringLiteral("estimate"), path});
+    const RunBytes r = runHeadroomBytes({ QStringLiteral("estimate"), path });
     QCOMPARE(r.exitCode, 0);
     const QList<QByteArray> lines = r.err.trimmed().split('\n');
     QCOMPARE(lines.size(), 21);
     QVERIFY2(lines.first().startsWith("headroom: warning: layer 'op0': "), lines.first().constData());
     QCOMPARE(lines.last(), QByteArray("headroom: warning: and 10 more warnings (--json lists every one)"));
-    const RunBytes json = runHeadroomBytes({QStringLiteral("estimate"), path, QStringLiteral("--json")});
-    QCOMPARE(nlohmann::json::parse(json.out.toStdString())["warnings"].size(), std::size_t{30});
+    const RunBytes json = runHeadroomBytes({ QStringLiteral("estimate"), path, QStringLiteral("--json") });
+    QCOMPARE(nlohmann::json::parse(json.out.toStdString())["warnings"].size(), std::size_t { 30 });
 }
 
 void TestCliHostile::symbolicLinkLoopsAreNamed()
@@ -156,17 +163,20 @@ void TestCliHostile::symbolicLinkLoopsAreNamed()
     const QString b = m_dir.filePath(QStringLiteral("b.json"));
     QVERIFY(QFile::link(b, a));
     QVERIFY(QFile::link(a, b));
-    const RunBytes loop = runHeadroomBytes({QStringLiteral("estimate"), a});
+    const RunBytes loop = runHeadroomBytes({ QStringLiteral("estimate"), a });
     QCOMPARE(loop.exitCode, 2);
-    QCOMPARE(loop.err, QByteArray("headroom: error: " + QFile::encodeName(a)
-                                  + ": is a loop of symbolic links (following them never reaches a file)\n"));
+    QCOMPARE(loop.err,
+        QByteArray("headroom: error: " + QFile::encodeName(a)
+            + ": is a loop of symbolic links (following them never reaches a file)\n"));
     const QString onnx = m_dir.filePath(QStringLiteral("loop.onnx"));
     QVERIFY(QFile::link(onnx, onnx));
-    QVERIFY(runHeadroomBytes({QStringLiteral("estimate"), onnx}).err.contains(": is a loop of symbolic links"));
+    QVERIFY(
+        runHeadroomBytes({ QStringLiteral("estimate"), onnx }).err.contains(": is a loop of symbolic links"));
     const QString dangling = m_dir.filePath(QStringLiteral("dangling.json"));
     QVERIFY(QFile::link(m_dir.filePath(QStringLiteral("nowhere.json")), dangling));
-    QVERIFY2(runHeadroomBytes({QStringLiteral("estimate"), dangling}).err.contains(": is a symbolic link to "),
-             "a dangling link");
+    QVERIFY2(
+        runHeadroomBytes({ QStringLiteral("estimate"), dangling }).err.contains(": is a symbolic link to "),
+        "a dangling link");
 }
 
 QTEST_GUILESS_MAIN(TestCliHostile)

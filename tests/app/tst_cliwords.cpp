@@ -53,41 +53,49 @@ void TestCliWords::layersAreNumberedFromOne()
     QCOMPARE(rows.size(), 1 + 12 + 1);
     QVERIFY2(rows[1].startsWith(QStringLiteral("1   conv1 ")), qPrintable(rows[1]));
     QVERIFY2(rows[12].startsWith(QStringLiteral("12  fc3 ")), qPrintable(rows[12]));
-    QVERIFY2(rows[13].startsWith(QStringLiteral("    loss ")), qPrintable(rows[13])); // not a layer: no number
+    QVERIFY2(
+        rows[13].startsWith(QStringLiteral("    loss ")), qPrintable(rows[13])); // not a layer: no number
 }
 
 void TestCliWords::planSaysAsSetUpAndNamesItsBatch()
 {
     // VGG-16 on a GTX 1080 with no target: one set-up, the plan itself at its max batch 79 (the
     // issue's "batch 79 while the set-up is batch 32").
-    const Run r = runHeadroom({ QStringLiteral("plan"), kVgg, QStringLiteral("--gpu"), QStringLiteral("GTX 1080") });
+    const Run r
+        = runHeadroom({ QStringLiteral("plan"), kVgg, QStringLiteral("--gpu"), QStringLiteral("GTX 1080") });
     QCOMPARE(r.exitCode, 0);
-    QVERIFY2(r.out.contains(QStringLiteral("Searched         1 set-up over 1 analysis\n")), qPrintable(r.out)); // was "1 set-ups"
+    QVERIFY2(r.out.contains(QStringLiteral("Searched         1 set-up over 1 analysis\n")),
+        qPrintable(r.out)); // was "1 set-ups"
     const QStringList rows = table(r.out, QStringLiteral("#  What changes"));
     QCOMPARE(rows.size(), 2);
     QVERIFY2(rows[0].contains(QStringLiteral("Planned batch")), qPrintable(rows[0]));
-    QVERIFY2(QRegularExpression(QStringLiteral("^1  As set up\\s+same\\s+79\\s")).match(rows[1]).hasMatch(), qPrintable(rows[1]));
+    QVERIFY2(QRegularExpression(QStringLiteral("^1  As set up\\s+same\\s+79\\s")).match(rows[1]).hasMatch(),
+        qPrintable(rows[1]));
     QVERIFY2(r.out.contains(QStringLiteral("Planned batch: the micro-batch")), qPrintable(r.out));
     // With a target of 256, two set-ups are searched.
-    const Run target = runHeadroom({ QStringLiteral("plan"), kVgg, QStringLiteral("--gpu"), QStringLiteral("GTX 1080"),
-        QStringLiteral("--target-batch"), QStringLiteral("256") });
-    QVERIFY2(target.out.contains(QStringLiteral("Searched         2 set-ups over 1 analysis\n")), qPrintable(target.out));
+    const Run target = runHeadroom({ QStringLiteral("plan"), kVgg, QStringLiteral("--gpu"),
+        QStringLiteral("GTX 1080"), QStringLiteral("--target-batch"), QStringLiteral("256") });
+    QVERIFY2(target.out.contains(QStringLiteral("Searched         2 set-ups over 1 analysis\n")),
+        qPrintable(target.out));
 }
 
 void TestCliWords::compareNamesTheBatchAndTheTarget()
 {
     // The issue's case: at target 512 the GTX 1070 fits the set-up's batch 32 (4.73 GiB of 8 GiB)
     // but its max batch, 79, does not reach 512.
-    const Run r = runHeadroom({ QStringLiteral("compare"), kVgg, QStringLiteral("--gpus-list"), QStringLiteral("GTX 1070"),
-        QStringLiteral("--target-batch"), QStringLiteral("512") });
+    const Run r = runHeadroom({ QStringLiteral("compare"), kVgg, QStringLiteral("--gpus-list"),
+        QStringLiteral("GTX 1070"), QStringLiteral("--target-batch"), QStringLiteral("512") });
     QCOMPARE(r.exitCode, 0);
     const QStringList rows = table(r.out, QStringLiteral("GPU "));
     QCOMPARE(rows.size(), 2);
-    QVERIFY2(QRegularExpression(QStringLiteral("Peak \\(batch 32\\)\\s+Fits batch 32\\s+Max batch\\s+Reaches target"))
+    QVERIFY2(QRegularExpression(
+                 QStringLiteral("Peak \\(batch 32\\)\\s+Fits batch 32\\s+Max batch\\s+Reaches target"))
                  .match(rows[0])
                  .hasMatch(),
         qPrintable(rows[0]));
-    QVERIFY2(QRegularExpression(QStringLiteral("GTX 1070\\s+8.00 GiB\\s+4.73 GiB\\s+yes\\s+79\\s+no\\s")).match(rows[1]).hasMatch(),
+    QVERIFY2(QRegularExpression(QStringLiteral("GTX 1070\\s+8.00 GiB\\s+4.73 GiB\\s+yes\\s+79\\s+no\\s"))
+                 .match(rows[1])
+                 .hasMatch(),
         qPrintable(rows[1]));
 }
 
@@ -97,9 +105,11 @@ void TestCliWords::anEmptyNetworkSaysSo_data()
     QTest::newRow("estimate") << QStringList { QStringLiteral("estimate") };
     QTest::newRow("estimate --json") << QStringList { QStringLiteral("estimate"), QStringLiteral("--json") };
     QTest::newRow("max-batch") << QStringList { QStringLiteral("max-batch") };
-    QTest::newRow("plan") << QStringList { QStringLiteral("plan"), QStringLiteral("--target-batch"), QStringLiteral("256") };
+    QTest::newRow("plan") << QStringList { QStringLiteral("plan"), QStringLiteral("--target-batch"),
+        QStringLiteral("256") };
     QTest::newRow("compare") << QStringList { QStringLiteral("compare") };
-    QTest::newRow("report") << QStringList { QStringLiteral("report"), QStringLiteral("-o"), QStringLiteral("@dir/r.pdf") };
+    QTest::newRow("report") << QStringList { QStringLiteral("report"), QStringLiteral("-o"),
+        QStringLiteral("@dir/r.pdf") };
 }
 
 // Issue 25 item 1: a model file with no layers (what the GUI saves after File > New) is no training
@@ -113,15 +123,17 @@ void TestCliWords::anEmptyNetworkSaysSo()
     const QString model = dir.filePath(QStringLiteral("empty.json"));
     QFile file(model);
     QVERIFY(file.open(QIODevice::WriteOnly));
-    file.write(R"({"format": "headroom-model", "version": 1, "name": "Untitled", "input": {"shape": [3, 224, 224]}, "layers": []})");
+    file.write(
+        R"({"format": "headroom-model", "version": 1, "name": "Untitled", "input": {"shape": [3, 224, 224]}, "layers": []})");
     file.close();
     for (QString& a : args)
         a.replace(QStringLiteral("@dir"), dir.path());
     args.insert(1, model);
     const Run r = runHeadroom(args);
     QCOMPARE(r.exitCode, 2);
-    QVERIFY2(r.err.contains(QStringLiteral("the network is empty: add layers to see how much memory training it takes")),
-             qPrintable(r.err));
+    QVERIFY2(r.err.contains(
+                 QStringLiteral("the network is empty: add layers to see how much memory training it takes")),
+        qPrintable(r.err));
     QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("r.pdf"))));
 }

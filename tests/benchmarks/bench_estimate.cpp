@@ -12,7 +12,8 @@ using namespace headroom;
 
 using bench::tenThousandLayers;
 
-class BenchEstimate : public QObject {
+class BenchEstimate : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -34,12 +35,13 @@ void BenchEstimate::initTestCase()
     m_network = tenThousandLayers();
     m_analysis = analyze(m_network, Precision::Fp32);
     QVERIFY2(m_analysis.valid(), m_analysis.error ? m_analysis.error->message.c_str() : "");
-    QCOMPARE(m_analysis.rows.size(), std::size_t{10001}); // + the loss
+    QCOMPARE(m_analysis.rows.size(), std::size_t { 10001 }); // + the loss
 }
 
 void BenchEstimate::analyzeTenThousandLayers()
 {
-    QBENCHMARK {
+    QBENCHMARK
+    {
         const Analysis a = analyze(m_network, Precision::Fp32);
         QVERIFY(a.valid());
     }
@@ -47,7 +49,8 @@ void BenchEstimate::analyzeTenThousandLayers()
 
 void BenchEstimate::fullEstimateTenThousandLayers()
 {
-    QBENCHMARK {
+    QBENCHMARK
+    {
         const auto e = estimate(analyze(m_network, Precision::AmpBf16), m_setup, 8ULL << 30);
         QVERIFY(e.ok());
     }
@@ -59,9 +62,10 @@ void BenchEstimate::buildTimelineTenThousandLayers()
     QVERIFY(model.ok());
     static bool said = false; // QBENCHMARK runs this function once per iteration count
     if (!std::exchange(said, true))
-        qInfo("%zu moments, %zu lines on the steady step's upper envelope", model->timeline().moments().size(),
-              model->timeline().steady().lines().size());
-    QBENCHMARK {
+        qInfo("%zu moments, %zu lines on the steady step's upper envelope",
+            model->timeline().moments().size(), model->timeline().steady().lines().size());
+    QBENCHMARK
+    {
         const auto m = MemoryModel::build(m_analysis, m_setup);
         QVERIFY(m.ok());
     }
@@ -72,7 +76,8 @@ void BenchEstimate::sliderTick()
     const auto model = MemoryModel::build(m_analysis, m_setup).value();
     std::int64_t batch = 1;
     std::uint64_t sink = 0;
-    QBENCHMARK {
+    QBENCHMARK
+    {
         batch = batch % 4096 + 1;
         sink += model.at(batch)->total();
     }
@@ -84,7 +89,8 @@ void BenchEstimate::maxBatch()
     const auto model = MemoryModel::build(m_analysis, m_setup).value();
     std::uint64_t capacity = 1ULL << 40; // 1 TiB: tens of samples of this network
     std::int64_t sink = 0;
-    QBENCHMARK {
+    QBENCHMARK
+    {
         capacity += 4096; // a different capacity each time, as when the GPU or the overhead changes
         sink += model.maxBatch(capacity);
     }
@@ -93,9 +99,10 @@ void BenchEstimate::maxBatch()
 
 void BenchEstimate::sweep1To4096()
 {
-    QBENCHMARK {
+    QBENCHMARK
+    {
         const auto points = sweep(m_analysis, m_setup, 1, 4096);
-        QCOMPARE(points->size(), std::size_t{4096});
+        QCOMPARE(points->size(), std::size_t { 4096 });
     }
 }
 

@@ -6,7 +6,6 @@
 #include "headroom/Planner.h"
 
 #include <QTest>
-
 #include <ctime>
 
 using namespace headroom;
@@ -20,21 +19,20 @@ Network thousandLayers()
 {
     Network n;
     n.name = "bench";
-    n.input = InputSpec{Shape{{128, 256}}, DType::Float32};
+    n.input = InputSpec { Shape { { 128, 256 } }, DType::Float32 };
     n.layers.push_back(test::repeat("blocks", 200,
-                                    {test::layer("LayerNorm", {}, "ln"),
-                                     test::layer("MultiheadAttention", {{"num_heads", 4}}, "attn"),
-                                     test::layer("Linear", {{"out_features", 1024}}, "fc1"),
-                                     test::layer("GELU", {}, "act"),
-                                     test::layer("Linear", {{"out_features", 256}}, "fc2")}));
-    n.layers.push_back(test::layer("Linear", {{"out_features", 10}}, "head"));
+        { test::layer("LayerNorm", {}, "ln"),
+            test::layer("MultiheadAttention", { { "num_heads", 4 } }, "attn"),
+            test::layer("Linear", { { "out_features", 1024 } }, "fc1"), test::layer("GELU", {}, "act"),
+            test::layer("Linear", { { "out_features", 256 } }, "fc2") }));
+    n.layers.push_back(test::layer("Linear", { { "out_features", 10 } }, "head"));
     return n;
 }
 
 /// Processor time of every thread of this process so far, in seconds.
 double processorSeconds()
 {
-    timespec t{};
+    timespec t {};
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) * 1e-9;
 }
@@ -53,7 +51,8 @@ Gpu rtx4090()
 
 } // namespace
 
-class BenchPlanner : public QObject {
+class BenchPlanner : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase();
@@ -74,7 +73,7 @@ void BenchPlanner::initTestCase()
     const PlanResult r = evaluate(m_plan);
     QVERIFY2(r.estimate, r.error ? r.error->message.c_str() : "");
     // 200 x 5 layers and the head; identical iterations of the Repeat block are analysed once (issue 17).
-    QCOMPARE(r.analysis.expandedLayers, std::uint64_t{200 * 5 + 1});
+    QCOMPARE(r.analysis.expandedLayers, std::uint64_t { 200 * 5 + 1 });
 }
 
 void BenchPlanner::run(const PlanAllowances& allow, std::int64_t gpus)
@@ -87,22 +86,32 @@ void BenchPlanner::run(const PlanAllowances& allow, std::int64_t gpus)
     // the search costs on a machine to itself.
     int runs = 0;
     const double cpuBefore = processorSeconds();
-    QBENCHMARK {
-        const auto r = planSetups(plan, PlanGoal{512, {}}, allow);
+    QBENCHMARK
+    {
+        const auto r = planSetups(plan, PlanGoal { 512, {} }, allow);
         QVERIFY(r.ok() && !r->candidates.empty());
         examined = r->setupsExamined;
         analyses = r->analyses;
         ++runs;
     }
     qInfo("%zu set-ups examined over %zu analyses; %.1f ms of processor time per search", examined, analyses,
-          1e3 * (processorSeconds() - cpuBefore) / runs);
+        1e3 * (processorSeconds() - cpuBefore) / runs);
 }
 
-void BenchPlanner::planOneGpu() { run(PlanAllowances{}, 1); }
+void BenchPlanner::planOneGpu()
+{
+    run(PlanAllowances {}, 1);
+}
 
-void BenchPlanner::planOneGpuEverythingAllowed() { run(PlanAllowances{true, true, true}, 1); }
+void BenchPlanner::planOneGpuEverythingAllowed()
+{
+    run(PlanAllowances { true, true, true }, 1);
+}
 
-void BenchPlanner::planEightGpus() { run(PlanAllowances{}, 8); }
+void BenchPlanner::planEightGpus()
+{
+    run(PlanAllowances {}, 8);
+}
 
 void BenchPlanner::compareSixtyGpus()
 {
@@ -113,7 +122,8 @@ void BenchPlanner::compareSixtyGpus()
         g.memoryBytes = (4ULL + static_cast<std::uint64_t>(i)) << 30;
         gpus.push_back(g);
     }
-    QBENCHMARK {
+    QBENCHMARK
+    {
         const auto rows = compareGpus(m_plan, gpus, 512);
         QVERIFY(rows.ok());
     }

@@ -5,7 +5,6 @@
 #include "headroom/GpuCatalog.h"
 
 #include <QtGlobal>
-
 #include <string>
 
 namespace headroom::test {

@@ -14,8 +14,8 @@
 
 namespace headroom::test {
 
-inline LayerSpec layer(std::string type, nlohmann::json attributes = nlohmann::json::object(), std::string name = {},
-                       std::vector<std::string> inputs = {})
+inline LayerSpec layer(std::string type, nlohmann::json attributes = nlohmann::json::object(),
+    std::string name = {}, std::vector<std::string> inputs = {})
 {
     LayerSpec spec;
     spec.type = std::move(type);
@@ -36,11 +36,11 @@ inline LayerSpec repeat(std::string name, std::int64_t times, std::vector<LayerS
 }
 
 inline Network network(std::vector<std::int64_t> inputShape, std::vector<LayerSpec> layers,
-                       Loss loss = Loss::CrossEntropy, DType dtype = DType::Float32)
+    Loss loss = Loss::CrossEntropy, DType dtype = DType::Float32)
 {
     Network n;
     n.name = "test";
-    n.input = InputSpec{Shape{std::move(inputShape)}, dtype};
+    n.input = InputSpec { Shape { std::move(inputShape) }, dtype };
     n.layers = std::move(layers);
     n.loss = loss;
     return n;
@@ -49,13 +49,14 @@ inline Network network(std::vector<std::int64_t> inputShape, std::vector<LayerSp
 /// LeNet-5 as in the example file, completed: 61,706 parameters.
 inline Network lenet5()
 {
-    return network({1, 32, 32},
-                   {layer("Conv2d", {{"out_channels", 6}, {"kernel_size", 5}}), layer("ReLU"),
-                    layer("MaxPool2d", {{"kernel_size", 2}}),
-                    layer("Conv2d", {{"out_channels", 16}, {"kernel_size", 5}}), layer("ReLU"),
-                    layer("MaxPool2d", {{"kernel_size", 2}}), layer("Flatten"),
-                    layer("Linear", {{"out_features", 120}}), layer("ReLU"), layer("Linear", {{"out_features", 84}}),
-                    layer("ReLU"), layer("Linear", {{"out_features", 10}})});
+    return network({ 1, 32, 32 },
+        { layer("Conv2d", { { "out_channels", 6 }, { "kernel_size", 5 } }), layer("ReLU"),
+            layer("MaxPool2d", { { "kernel_size", 2 } }),
+            layer("Conv2d", { { "out_channels", 16 }, { "kernel_size", 5 } }), layer("ReLU"),
+            layer("MaxPool2d", { { "kernel_size", 2 } }), layer("Flatten"),
+            layer("Linear", { { "out_features", 120 } }), layer("ReLU"),
+            layer("Linear", { { "out_features", 84 } }), layer("ReLU"),
+            layer("Linear", { { "out_features", 10 } }) });
 }
 
 /// A network small enough to follow one training step by hand (tst_steptimeline, tst_estimate):
@@ -63,8 +64,9 @@ inline Network lenet5()
 /// 58 parameters (fc1 32 + 8, fc2 16 + 2) = 232 bytes; per sample the input is 16 B plus an 8-byte label.
 inline Network tinyMlp()
 {
-    return network({4}, {layer("Linear", {{"out_features", 8}}, "fc1"), layer("ReLU", {}, "relu"),
-                         layer("Linear", {{"out_features", 2}}, "fc2")});
+    return network({ 4 },
+        { layer("Linear", { { "out_features", 8 } }, "fc1"), layer("ReLU", {}, "relu"),
+            layer("Linear", { { "out_features", 2 } }, "fc2") });
 }
 
 /// The iteration of each enclosing Repeat block that `name` names, relative to `row`'s first ones, if
@@ -85,7 +87,8 @@ inline std::optional<std::vector<std::int64_t>> iterationsOf(const LayerRow& row
         if (index < it.first || index > it.last)
             return std::nullopt;
         shift.push_back(index - it.first);
-        moved += static_cast<std::ptrdiff_t>(end - at) - static_cast<std::ptrdiff_t>(std::to_string(it.first).size());
+        moved += static_cast<std::ptrdiff_t>(end - at)
+            - static_cast<std::ptrdiff_t>(std::to_string(it.first).size());
     }
     if (instanceName(row, shift) != name)
         return std::nullopt;

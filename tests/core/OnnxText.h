@@ -4,11 +4,10 @@
 // bytes an .onnx file holds. Text format reaches every field, wrong ones included (raw_data of any
 // length, dims of -1), which onnx.helper and torch.onnx would not write.
 
-#include <google/protobuf/text_format.h>
-#include <onnx/onnx_pb.h>
-
 #include <fstream>
+#include <google/protobuf/text_format.h>
 #include <iterator>
+#include <onnx/onnx_pb.h>
 #include <stdexcept>
 #include <string>
 
@@ -28,7 +27,7 @@ inline std::string onnxFromText(const std::string& text)
 inline std::string readFileBytes(const std::string& path)
 {
     std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    return { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
 }
 
 /// The text after "# expect: " on the first line of a hostile test file.

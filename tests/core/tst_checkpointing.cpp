@@ -16,17 +16,18 @@ namespace {
 
 LayerSpec linear(std::int64_t out, std::string name = {})
 {
-    return layer("Linear", {{"out_features", out}}, std::move(name));
+    return layer("Linear", { { "out_features", out } }, std::move(name));
 }
 
 /// [256] -> stem Linear(256, 256), ReLU -> blocks: n x [Linear(256, 1024), ReLU, Linear(1024, 256), ReLU]
 /// -> head Linear(256, 10), cross-entropy.
 Network mlpStack(std::int64_t n)
 {
-    return network({256}, {linear(256, "stem"), layer("ReLU", {}, "stem_relu"),
-                           repeat("blocks", n, {linear(1024, "0"), layer("ReLU", {}, "1"), linear(256, "2"),
-                                                layer("ReLU", {}, "3")}),
-                           linear(10, "head")});
+    return network({ 256 },
+        { linear(256, "stem"), layer("ReLU", {}, "stem_relu"),
+            repeat("blocks", n,
+                { linear(1024, "0"), layer("ReLU", {}, "1"), linear(256, "2"), layer("ReLU", {}, "3") }),
+            linear(10, "head") });
 }
 
 AnalysisOptions options(Checkpointing c, Precision p = Precision::Fp32)
@@ -39,7 +40,8 @@ AnalysisOptions options(Checkpointing c, Precision p = Precision::Fp32)
 
 } // namespace
 
-class TestCheckpointing : public QObject {
+class TestCheckpointing : public QObject
+{
     Q_OBJECT
 private slots:
     void offEqualsUncheckpointed();
@@ -60,10 +62,10 @@ void TestCheckpointing::offEqualsUncheckpointed()
     // ReLU 3's 1,024 (the Linears keep the same storages); log_softmax 40. 4 blocks: 21,544.
     const Analysis a = analyze(mlpStack(4), options(Checkpointing::None));
     QVERIFY(a.valid());
-    QCOMPARE(a.activationBytesPerSample, std::uint64_t{21544});
-    QCOMPARE(a.uncheckpointedActivationBytesPerSample, std::uint64_t{21544});
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 21544 });
+    QCOMPARE(a.uncheckpointedActivationBytesPerSample, std::uint64_t { 21544 });
     QCOMPARE(a.uncheckpointedActivationBytesFixed, a.activationBytesFixed);
-    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t { 0 });
 }
 
 void TestCheckpointing::perBlockKeepsInputsPlusOneBlock_data()
@@ -75,9 +77,10 @@ void TestCheckpointing::perBlockKeepsInputsPlusOneBlock_data()
     // block's output (kept by the head) 1,024, the loss 40. Recomputed in backward, one block at a time:
     // ReLU 1's output 4,096 + ReLU 3's output 1,024 (a fresh storage, even though the original is kept
     // as the next input) = 5,120. Total 1,024 n + 1,064 + 5,120; without checkpointing 1,064 + 5,120 n.
-    QTest::newRow("1 block") << qint64{1} << quint64{1024 + 1064 + 5120} << quint64{1064 + 5120};
-    QTest::newRow("4 blocks") << qint64{4} << quint64{4096 + 1064 + 5120} << quint64{1064 + 20480};
-    QTest::newRow("24 blocks") << qint64{24} << quint64{24576 + 1064 + 5120} << quint64{1064 + 122880};
+    QTest::newRow("1 block") << qint64 { 1 } << quint64 { 1024 + 1064 + 5120 } << quint64 { 1064 + 5120 };
+    QTest::newRow("4 blocks") << qint64 { 4 } << quint64 { 4096 + 1064 + 5120 } << quint64 { 1064 + 20480 };
+    QTest::newRow("24 blocks") << qint64 { 24 } << quint64 { 24576 + 1064 + 5120 }
+                               << quint64 { 1064 + 122880 };
 }
 
 void TestCheckpointing::perBlockKeepsInputsPlusOneBlock()
@@ -104,9 +107,10 @@ void TestCheckpointing::perBlockMarksRowsAndRecompute()
     QVERIFY(!a.rows[19].checkpointed);
     // Recompute: each block's forward again, 2 x 256 x 1,024 x 2 (the Linears) + 1,024 + 256 (the ReLUs)
     // = 1,049,856; 4 blocks: 4,199,424.
-    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{4199424});
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t { 4199424 });
     // Backward FLOPs do not change with checkpointing.
-    QCOMPARE(a.backwardFlopsPerSample, analyze(mlpStack(4), options(Checkpointing::None)).backwardFlopsPerSample);
+    QCOMPARE(
+        a.backwardFlopsPerSample, analyze(mlpStack(4), options(Checkpointing::None)).backwardFlopsPerSample);
 }
 
 void TestCheckpointing::onlyMarkedBlocksAreCheckpointed()
@@ -117,17 +121,17 @@ void TestCheckpointing::onlyMarkedBlocksAreCheckpointed()
     // its last output kept by the head 1,024, plus one recomputed block 5,120. Loss 40.
     // Total 10,240 + 1,024 (the second's 2nd input) + 1,024 (its output) + 5,120 + 40 = 17,448.
     const auto blocks = [](std::string name, bool mark) {
-        LayerSpec r = repeat(std::move(name), 2, {linear(1024, "0"), layer("ReLU", {}, "1"), linear(256, "2"),
-                                                  layer("ReLU", {}, "3")});
+        LayerSpec r = repeat(std::move(name), 2,
+            { linear(1024, "0"), layer("ReLU", {}, "1"), linear(256, "2"), layer("ReLU", {}, "3") });
         r.checkpoint = mark;
         return r;
     };
-    const Network n = network({256}, {blocks("a", false), blocks("b", true), linear(10, "head")});
+    const Network n = network({ 256 }, { blocks("a", false), blocks("b", true), linear(10, "head") });
     const Analysis a = analyze(n, options(Checkpointing::PerBlock));
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(a.activationBytesPerSample, std::uint64_t{17448});
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 17448 });
     // Without checkpointing: 4 blocks x 5,120 + 40 = 20,520.
-    QCOMPARE(a.uncheckpointedActivationBytesPerSample, std::uint64_t{20520});
+    QCOMPARE(a.uncheckpointedActivationBytesPerSample, std::uint64_t { 20520 });
     QVERIFY(!a.rows[1].checkpointed); // a.0.0
     QVERIFY(a.rows[10].checkpointed); // b.0.0
 }
@@ -136,22 +140,23 @@ void TestCheckpointing::selectiveDropsAttentionScores()
 {
     // MultiheadAttention(E = 32, 4 heads, need_weights=true: the explicit softmax path) on [16, 32]:
     // the softmax probabilities 4 x 16 x 16 = 1,024 float32 = 4,096 bytes are attention scores.
-    const Network n = network({16, 32}, {layer("MultiheadAttention", {{"num_heads", 4}})}, Loss::None);
+    const Network n
+        = network({ 16, 32 }, { layer("MultiheadAttention", { { "num_heads", 4 } }) }, Loss::None);
     const Analysis full = analyze(n, options(Checkpointing::None));
     const Analysis a = analyze(n, options(Checkpointing::Selective));
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(full.activationBytesPerSample - a.activationBytesPerSample, std::uint64_t{4096});
+    QCOMPARE(full.activationBytesPerSample - a.activationBytesPerSample, std::uint64_t { 4096 });
     QCOMPARE(a.uncheckpointedActivationBytesPerSample, full.activationBytesPerSample);
     // Recompute: the attention core again (Korthikanti et al. 2022, §5), Q K^T 2 x T x S x E = 2 x 16 x 16
     // x 32 = 16,384, P V the same 16,384, softmax and dropout 5 per score 5,120: 37,888.
-    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{37888});
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t { 37888 });
 }
 
 void TestCheckpointing::selectiveWithoutAttentionChangesNothing()
 {
     const Analysis a = analyze(mlpStack(2), options(Checkpointing::Selective));
     QCOMPARE(a.activationBytesPerSample, a.uncheckpointedActivationBytesPerSample);
-    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t { 0 });
 }
 
 void TestCheckpointing::modelFileKeysRoundTrip()
@@ -197,14 +202,16 @@ void TestCheckpointing::modelFileKeyErrors_data()
         << R"([{"type": "Repeat", "times": 2, "layers": [{"type": "ReLU", "checkpoint": false}]}])"
         << "layers[0].layers[0].checkpoint";
     QTest::newRow("frozen on a Repeat not a boolean")
-        << R"([{"type": "Repeat", "times": 2, "frozen": null, "layers": [{"type": "ReLU"}]}])" << "layers[0].frozen";
+        << R"([{"type": "Repeat", "times": 2, "frozen": null, "layers": [{"type": "ReLU"}]}])"
+        << "layers[0].frozen";
 }
 
 void TestCheckpointing::modelFileKeyErrors()
 {
     QFETCH(QString, layers);
     QFETCH(QString, location);
-    const std::string text = R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]}, "layers": )"
+    const std::string text
+        = R"({"format": "headroom-model", "version": 1, "input": {"shape": [8]}, "layers": )"
         + layers.toStdString() + "}";
     const auto parsed = parseModel(text);
     QVERIFY(!parsed.ok());

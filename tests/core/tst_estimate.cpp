@@ -26,7 +26,8 @@ TrainingSetup setup(Optimizer o, std::int64_t batch, std::uint64_t overhead = 0)
 }
 } // namespace
 
-class TestEstimate : public QObject {
+class TestEstimate : public QObject
+{
     Q_OBJECT
 private slots:
     void tinyMlpAdamFp32();
@@ -53,13 +54,13 @@ void TestEstimate::tinyMlpAdamFp32()
     // 2,048: 4,612 bytes.
     const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 32), kGpuBytes);
     QVERIFY(e.ok());
-    QCOMPARE(e->bytes.weights, std::uint64_t{232});
-    QCOMPARE(e->bytes.gradients, std::uint64_t{72});
-    QCOMPARE(e->bytes.optimizerState, std::uint64_t{464});
-    QCOMPARE(e->bytes.activations, std::uint64_t{1024 + 4});
-    QCOMPARE(e->bytes.input, std::uint64_t{768});
-    QCOMPARE(e->bytes.transient, std::uint64_t{2048});
-    QCOMPARE(e->total(), std::uint64_t{4612});
+    QCOMPARE(e->bytes.weights, std::uint64_t { 232 });
+    QCOMPARE(e->bytes.gradients, std::uint64_t { 72 });
+    QCOMPARE(e->bytes.optimizerState, std::uint64_t { 464 });
+    QCOMPARE(e->bytes.activations, std::uint64_t { 1024 + 4 });
+    QCOMPARE(e->bytes.input, std::uint64_t { 768 });
+    QCOMPARE(e->bytes.transient, std::uint64_t { 2048 });
+    QCOMPARE(e->total(), std::uint64_t { 4612 });
     QCOMPARE(e->peak.phase, StepPhase::Backward);
     QCOMPARE(e->peakLayer, std::string("relu"));
     QVERIFY(e->fits);
@@ -132,10 +133,10 @@ void TestEstimate::maxBatchIsLargestThatFits()
     // bytes (tst_steptimeline). In 100,000 bytes: 120 B <= 99,228 -> B <= 826.9 -> 826.
     const Analysis a = analyze(tinyMlp(), Precision::Fp32);
     const auto e = estimate(a, setup(Optimizer::Adam, 1000), 100'000);
-    QCOMPARE(e->maxBatch, std::int64_t{826});
+    QCOMPARE(e->maxBatch, std::int64_t { 826 });
     QVERIFY(!e->fits);
     QVERIFY(e->headroomBytes() < 0);
-    QCOMPARE(estimate(a, setup(Optimizer::Adam, 826), 100'000)->total(), std::uint64_t{772 + 826 * 120});
+    QCOMPARE(estimate(a, setup(Optimizer::Adam, 826), 100'000)->total(), std::uint64_t { 772 + 826 * 120 });
     QVERIFY(estimate(a, setup(Optimizer::Adam, 826), 100'000)->fits);
     QVERIFY(!estimate(a, setup(Optimizer::Adam, 827), 100'000)->fits);
 }
@@ -144,7 +145,7 @@ void TestEstimate::maxBatchWhenNothingFits()
 {
     // tinyMlp needs 1,184 bytes at batch 1 (the optimizer step is the peak).
     const auto e = estimate(analyze(tinyMlp(), Precision::Fp32), setup(Optimizer::Adam, 1), 1183);
-    QCOMPARE(e->maxBatch, std::int64_t{0});
+    QCOMPARE(e->maxBatch, std::int64_t { 0 });
     QVERIFY(!e->fits);
 }
 
@@ -159,11 +160,13 @@ void TestEstimate::overheadCounts()
 
 void TestEstimate::invalidNetworkIsRefusedWithTheLayer()
 {
-    const Network n = network({1, 4, 4}, {layer("ReLU"), layer("Conv2d", {{"out_channels", 4}, {"kernel_size", 7}}, "big")});
+    const Network n = network({ 1, 4, 4 },
+        { layer("ReLU"), layer("Conv2d", { { "out_channels", 4 }, { "kernel_size", 7 } }, "big") });
     const auto e = estimate(analyze(n, Precision::Fp32), setup(Optimizer::Adam, 1), kGpuBytes);
     QVERIFY(!e.ok());
     const QString message = QString::fromStdString(e.error().message);
-    QVERIFY2(message.contains(QStringLiteral("layers[1]")) && message.contains(QStringLiteral("\"big\"")), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("layers[1]")) && message.contains(QStringLiteral("\"big\"")),
+        qPrintable(message));
 }
 
 void TestEstimate::badBatch()
@@ -177,11 +180,12 @@ void TestEstimate::badBatch()
 void TestEstimate::byteOverflowIsAnError()
 {
     // 2^40 floats per sample: fine per sample, but 2^31 samples need 2^73 bytes.
-    const Analysis a = analyze(network({1LL << 40}, {layer("ReLU")}, Loss::None), Precision::Fp32);
+    const Analysis a = analyze(network({ 1LL << 40 }, { layer("ReLU") }, Loss::None), Precision::Fp32);
     QVERIFY(a.valid());
     const auto e = estimate(a, setup(Optimizer::Adam, kMaxBatch), kGpuBytes);
     QVERIFY(!e.ok());
-    QVERIFY2(QString::fromStdString(e.error().message).contains(QStringLiteral("overflow")), e.error().message.c_str());
+    QVERIFY2(QString::fromStdString(e.error().message).contains(QStringLiteral("overflow")),
+        e.error().message.c_str());
     QVERIFY(estimate(a, setup(Optimizer::Adam, 1), kGpuBytes).ok());
 }
 
@@ -192,12 +196,12 @@ void TestEstimate::sweepFollowsThePeak()
     const Analysis a = analyze(tinyMlp(), Precision::Fp32);
     const auto points = sweep(a, setup(Optimizer::Adam, 1), 1, 4096);
     QVERIFY(points.ok());
-    QCOMPARE(points->size(), std::size_t{4096});
-    QCOMPARE(points->at(0).total(), std::uint64_t{1184});
-    QCOMPARE(points->at(3).total(), std::uint64_t{1256});
-    QCOMPARE(points->at(4).total(), std::uint64_t{1372});
-    QCOMPARE(points->at(31).total(), std::uint64_t{4612}); // batch 32, as above
-    QCOMPARE(points->at(5).total() - points->at(4).total(), std::uint64_t{120});
+    QCOMPARE(points->size(), std::size_t { 4096 });
+    QCOMPARE(points->at(0).total(), std::uint64_t { 1184 });
+    QCOMPARE(points->at(3).total(), std::uint64_t { 1256 });
+    QCOMPARE(points->at(4).total(), std::uint64_t { 1372 });
+    QCOMPARE(points->at(31).total(), std::uint64_t { 4612 }); // batch 32, as above
+    QCOMPARE(points->at(5).total() - points->at(4).total(), std::uint64_t { 120 });
     QVERIFY(!sweep(a, setup(Optimizer::Adam, 1), 5, 4).ok());
 }
 
@@ -215,9 +219,9 @@ void TestEstimate::pipelineSpeedsAgree()
     plan.reservedModel = false;
     PlanResult r = evaluate(plan);
     QVERIFY(r.estimate && r.memory);
-    QCOMPARE(r.estimate->total(), std::uint64_t{4612});
-    QCOMPARE(r.estimate->gpuMemoryBytes, std::uint64_t{10'000}); // the GPU's, never a copy in the set-up
-    QCOMPARE(r.estimate->maxBatch, std::int64_t{76});
+    QCOMPARE(r.estimate->total(), std::uint64_t { 4612 });
+    QCOMPARE(r.estimate->gpuMemoryBytes, std::uint64_t { 10'000 }); // the GPU's, never a copy in the set-up
+    QCOMPARE(r.estimate->maxBatch, std::int64_t { 76 });
     // A GPU without figures has no throughput estimate, and says why.
     QVERIFY(!r.throughput && r.throughputError);
     // The slider path: the same step model read at another batch and on another GPU.
@@ -225,14 +229,14 @@ void TestEstimate::pipelineSpeedsAgree()
     plan.setup.batch = 77;
     reestimate(r, plan);
     QCOMPARE(r.memory.get(), model);
-    QCOMPARE(r.estimate->total(), std::uint64_t{10'012});
+    QCOMPARE(r.estimate->total(), std::uint64_t { 10'012 });
     QVERIFY(!r.estimate->fits);
     plan.setup.batch = 1;
     plan.gpu.memoryBytes = 8 * kGiB;
     plan.gpu.fp32Tflops = 10;
     plan.gpu.bandwidthGBps = 500;
     reestimate(r, plan);
-    QCOMPARE(r.estimate->total(), std::uint64_t{1184});
+    QCOMPARE(r.estimate->total(), std::uint64_t { 1184 });
     QVERIFY(r.estimate->fits);
     QCOMPARE(r.estimate->gpuMemoryBytes, 8 * kGiB);
     QVERIFY(r.throughput && !r.throughputError);
@@ -258,31 +262,33 @@ void TestEstimate::planJsonHasTheContractFields()
     plan.gpu.name = "GeForce GTX 1080";
     plan.gpu.memoryBytes = 8 * kGiB;
     const auto j = planToJson(plan, evaluate(plan));
-    QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t{58});
-    QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), std::uint64_t{58});
-    QCOMPARE(j["batch"].get<std::int64_t>(), std::int64_t{32});
+    QCOMPARE(j["params"]["total"].get<std::uint64_t>(), std::uint64_t { 58 });
+    QCOMPARE(j["params"]["trainable"].get<std::uint64_t>(), std::uint64_t { 58 });
+    QCOMPARE(j["batch"].get<std::int64_t>(), std::int64_t { 32 });
     QCOMPARE(j["gpu"]["name"].get<std::string>(), std::string("GeForce GTX 1080"));
     QCOMPARE(j["gpu"]["memory_bytes"].get<std::uint64_t>(), 8 * kGiB);
-    for (const char* key : {"weights", "gradients", "optimizer_state", "activations", "input", "transient", "overhead", "total"})
+    for (const char* key : { "weights", "gradients", "optimizer_state", "activations", "input", "transient",
+             "overhead", "total" })
         QVERIFY2(j["bytes"].contains(key), key);
-    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t{4612});
+    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t { 4612 });
     QVERIFY(j["fits"].get<bool>());
     QVERIFY(j.contains("max_batch"));
-    QCOMPARE(j["peak"]["bytes"].get<std::uint64_t>(), std::uint64_t{4612});
+    QCOMPARE(j["peak"]["bytes"].get<std::uint64_t>(), std::uint64_t { 4612 });
     QCOMPARE(j["peak"]["phase"].get<std::string>(), std::string("backward"));
     QCOMPARE(j["peak"]["layer"].get<std::string>(), std::string("relu"));
-    QCOMPARE(j["peak"]["first_step_bytes"].get<std::uint64_t>(), std::uint64_t{4148}); // the steady peak less Adam's 464 bytes of state, made by the first step
+    QCOMPARE(j["peak"]["first_step_bytes"].get<std::uint64_t>(),
+        std::uint64_t { 4148 }); // the steady peak less Adam's 464 bytes of state, made by the first step
     QCOMPARE(j["optimizer_implementation"].get<std::string>(), std::string("foreach"));
     std::uint64_t perSample = 0;
     for (const auto& l : j["layers"]) {
-        for (const char* key : {"name", "type", "output_shape", "params", "activation_bytes_per_sample"})
+        for (const char* key : { "name", "type", "output_shape", "params", "activation_bytes_per_sample" })
             QVERIFY2(l.contains(key), key);
         perSample += l["activation_bytes_per_sample"].get<std::uint64_t>();
     }
     // Kept for backward: relu's output 32 B and log_softmax's 8 B per sample.
-    QCOMPARE(perSample, std::uint64_t{40});
+    QCOMPARE(perSample, std::uint64_t { 40 });
     // The timeline: five forward ops and the end of the forward pass, five backward ops, the step.
-    QCOMPARE(j["timeline"].size(), std::size_t{12});
+    QCOMPARE(j["timeline"].size(), std::size_t { 12 });
     const auto& end = j["timeline"][5];
     QCOMPARE(end["phase"].get<std::string>(), std::string("forward"));
     QVERIFY(end["end_of_forward"].get<bool>());

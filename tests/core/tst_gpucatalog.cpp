@@ -2,7 +2,6 @@
 #include "headroom/GpuCatalog.h"
 
 #include <QTest>
-
 #include <set>
 
 using namespace headroom;
@@ -18,7 +17,8 @@ const char* kSmallCatalog = R"({"format": "headroom-gpus", "version": 1, "gpus":
 ]})";
 } // namespace
 
-class TestGpuCatalog : public QObject {
+class TestGpuCatalog : public QObject
+{
     Q_OBJECT
 private slots:
     void findsByNameAliasOrPart_data();
@@ -35,11 +35,16 @@ void TestGpuCatalog::findsByNameAliasOrPart_data()
 {
     QTest::addColumn<QString>("query");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("exact") << "GeForce GTX 1080" << "GeForce GTX 1080";
-    QTest::newRow("without brand") << "GTX 1080" << "GeForce GTX 1080";
-    QTest::newRow("case-insensitive") << "gtx 1080" << "GeForce GTX 1080";
-    QTest::newRow("ti") << "1080 ti" << "GeForce GTX 1080 Ti";
-    QTest::newRow("unique part") << "4090" << "GeForce RTX 4090";
+    QTest::newRow("exact") << "GeForce GTX 1080"
+                           << "GeForce GTX 1080";
+    QTest::newRow("without brand") << "GTX 1080"
+                                   << "GeForce GTX 1080";
+    QTest::newRow("case-insensitive") << "gtx 1080"
+                                      << "GeForce GTX 1080";
+    QTest::newRow("ti") << "1080 ti"
+                        << "GeForce GTX 1080 Ti";
+    QTest::newRow("unique part") << "4090"
+                                 << "GeForce RTX 4090";
 }
 
 void TestGpuCatalog::findsByNameAliasOrPart()
@@ -58,37 +63,46 @@ void TestGpuCatalog::ambiguousListsCandidates()
     const auto gpu = GpuCatalog::fromJson(kSmallCatalog)->find("1080");
     QVERIFY(!gpu.ok());
     QCOMPARE(gpu.error().message,
-             std::string("GPU \"1080\" is ambiguous: it matches GeForce GTX 1080, GeForce GTX 1080 Ti"));
+        std::string("GPU \"1080\" is ambiguous: it matches GeForce GTX 1080, GeForce GTX 1080 Ti"));
 }
 
 void TestGpuCatalog::unknownSaysHowToList()
 {
     const auto gpu = GpuCatalog::fromJson(kSmallCatalog)->find("Voodoo 2");
     QVERIFY(!gpu.ok());
-    QCOMPARE(gpu.error().message, std::string("unknown GPU \"Voodoo 2\"; `headroom gpus` lists the known ones"));
+    QCOMPARE(
+        gpu.error().message, std::string("unknown GPU \"Voodoo 2\"; `headroom gpus` lists the known ones"));
     // A 100,000-character name is cut to 64 characters and its length (issue #17).
     const auto huge = GpuCatalog::fromJson(kSmallCatalog)->find(std::string(100000, 'x'));
     QVERIFY(!huge.ok());
-    QCOMPARE(huge.error().message, "unknown GPU \"" + std::string(64, 'x')
-                                       + "\u2026\" (100,000 characters); `headroom gpus` lists the known ones");
+    QCOMPARE(huge.error().message,
+        "unknown GPU \"" + std::string(64, 'x')
+            + "\u2026\" (100,000 characters); `headroom gpus` lists the known ones");
 }
 
 void TestGpuCatalog::malformedCatalog_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("truncated") << R"({"format": "headroom-gpus", "gpus": [)" << "GPU catalogue: line 1, column";
-    QTest::newRow("wrong format") << R"({"format": "x", "gpus": []})" << "GPU catalogue: format must be";
-    QTest::newRow("negative memory") << R"({"format": "headroom-gpus", "gpus": [{"name":"A","vendor":"V","family":"F","memory_bytes":-1,"bandwidth_gbps":1,"fp32_tflops":1}]})"
-                                     << "GPU catalogue: gpus[0].memory_bytes must be a positive integer";
+    QTest::newRow("truncated") << R"({"format": "headroom-gpus", "gpus": [)"
+                               << "GPU catalogue: line 1, column";
+    QTest::newRow("wrong format") << R"({"format": "x", "gpus": []})"
+                                  << "GPU catalogue: format must be";
+    QTest::newRow("negative memory")
+        << R"({"format": "headroom-gpus", "gpus": [{"name":"A","vendor":"V","family":"F","memory_bytes":-1,"bandwidth_gbps":1,"fp32_tflops":1}]})"
+        << "GPU catalogue: gpus[0].memory_bytes must be a positive integer";
     QTest::newRow("missing name") << R"({"format": "headroom-gpus", "gpus": [{"vendor":"V"}]})"
                                   << "GPU catalogue: gpus[0].name must be a non-empty string";
-    QTest::newRow("duplicate") << R"({"format": "headroom-gpus", "gpus": [{"name":"A","vendor":"V","family":"F","memory_bytes":1,"bandwidth_gbps":1,"fp32_tflops":1},{"name":"A","vendor":"V","family":"F","memory_bytes":1,"bandwidth_gbps":1,"fp32_tflops":1}]})"
-                               << "GPU catalogue: gpus[1].name \"A\" appears twice";
+    QTest::newRow("duplicate")
+        << R"({"format": "headroom-gpus", "gpus": [{"name":"A","vendor":"V","family":"F","memory_bytes":1,"bandwidth_gbps":1,"fp32_tflops":1},{"name":"A","vendor":"V","family":"F","memory_bytes":1,"bandwidth_gbps":1,"fp32_tflops":1}]})"
+        << "GPU catalogue: gpus[1].name \"A\" appears twice";
     // Issue #17: a key given twice in one entry used to keep the last value silently.
-    QTest::newRow("key given twice") << "{\"format\": \"headroom-gpus\", \"gpus\": [\n {\"name\":\"A\",\"vendor\":\"V\",\"family\":\"F\",\"memory_bytes\":1,\n  \"memory_bytes\":2,\"bandwidth_gbps\":1,\"fp32_tflops\":1}]}"
-                                     << "GPU catalogue: gpus[0].memory_bytes is given more than once; give each key once (the "
-                                        "second is at line 3, column 3)";
+    QTest::newRow("key given twice")
+        << "{\"format\": \"headroom-gpus\", \"gpus\": [\n "
+           "{\"name\":\"A\",\"vendor\":\"V\",\"family\":\"F\",\"memory_bytes\":1,\n  "
+           "\"memory_bytes\":2,\"bandwidth_gbps\":1,\"fp32_tflops\":1}]}"
+        << "GPU catalogue: gpus[0].memory_bytes is given more than once; give each key once (the "
+           "second is at line 3, column 3)";
 }
 
 void TestGpuCatalog::malformedCatalog()
@@ -97,7 +111,8 @@ void TestGpuCatalog::malformedCatalog()
     QFETCH(QString, message);
     const auto catalog = GpuCatalog::fromJson(text.toStdString());
     QVERIFY(!catalog.ok());
-    QVERIFY2(QString::fromStdString(catalog.error().message).startsWith(message), catalog.error().message.c_str());
+    QVERIFY2(
+        QString::fromStdString(catalog.error().message).startsWith(message), catalog.error().message.c_str());
 }
 
 void TestGpuCatalog::customGpu()

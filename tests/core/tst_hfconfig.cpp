@@ -16,7 +16,6 @@
 #include <QFileInfo>
 #include <QTemporaryDir>
 #include <QTest>
-
 #include <algorithm>
 #include <fstream>
 #include <limits>
@@ -101,17 +100,17 @@ std::int64_t measured(const std::string& name)
 /// The tiny configurations measure_layers.py measures, as config.json text. One layer; T = 16.
 std::string tinyLlama(int kvHeads, bool qwen2)
 {
-    json c = {{"model_type", qwen2 ? "qwen2" : "llama"}, {"hidden_size", 64}, {"num_hidden_layers", 1},
-        {"num_attention_heads", 4}, {"num_key_value_heads", kvHeads}, {"intermediate_size", 172},
-        {"vocab_size", 100}, {"max_position_embeddings", 16}, {"rms_norm_eps", 1e-6}};
+    json c = { { "model_type", qwen2 ? "qwen2" : "llama" }, { "hidden_size", 64 }, { "num_hidden_layers", 1 },
+        { "num_attention_heads", 4 }, { "num_key_value_heads", kvHeads }, { "intermediate_size", 172 },
+        { "vocab_size", 100 }, { "max_position_embeddings", 16 }, { "rms_norm_eps", 1e-6 } };
     return c.dump();
 }
 
 std::string tinyGpt2(double dropout)
 {
-    json c = {{"model_type", "gpt2"}, {"n_embd", 64}, {"n_layer", 1}, {"n_head", 4}, {"n_inner", 256},
-        {"vocab_size", 100}, {"n_positions", 16}, {"attn_pdrop", dropout}, {"resid_pdrop", dropout},
-        {"embd_pdrop", dropout}};
+    json c = { { "model_type", "gpt2" }, { "n_embd", 64 }, { "n_layer", 1 }, { "n_head", 4 },
+        { "n_inner", 256 }, { "vocab_size", 100 }, { "n_positions", 16 }, { "attn_pdrop", dropout },
+        { "resid_pdrop", dropout }, { "embd_pdrop", dropout } };
     return c.dump();
 }
 
@@ -155,7 +154,8 @@ AnalysisOptions options(AttentionImplementation attention, Precision precision =
 
 } // namespace
 
-class TestHfConfig : public QObject {
+class TestHfConfig : public QObject
+{
     Q_OBJECT
 
 private slots:
@@ -201,84 +201,92 @@ void TestHfConfig::publishedParameterCounts_data()
     // per layer ln_1 1,536 + c_attn 768 x 2304 + 2304 = 1,771,776 + c_proj 768 x 768 + 768 = 590,592
     // + ln_2 1,536 + c_fc 768 x 3072 + 3072 = 2,362,368 + mlp.c_proj 3072 x 768 + 768 = 2,360,064
     // = 7,087,872, x 12 = 85,054,464; ln_f 1,536. Total 124,439,808.
-    QTest::newRow("gpt2") << "gpt2.json" << qulonglong{124'439'808} << qlonglong{1024};
+    QTest::newRow("gpt2") << "gpt2.json" << qulonglong { 124'439'808 } << qlonglong { 1024 };
     // BertForMaskedLM (no pooler; decoder weight tied, its bias 30,522 separate): embeddings
     // 30522 x 768 = 23,440,896 + 512 x 768 = 393,216 + 2 x 768 = 1,536 + LayerNorm 1,536 = 23,837,184;
     // per layer 4 x (768 x 768 + 768) = 2,362,368 + LN 1,536 + 768 x 3072 + 3072 = 2,362,368
     // + 3072 x 768 + 768 = 2,360,064 + LN 1,536 = 7,087,872, x 12 = 85,054,464; MLM transform
     // 590,592 + 1,536; decoder bias 30,522. Total 109,514,298 (BertModel with its pooler instead:
     // 109,482,240).
-    QTest::newRow("bert-base-uncased") << "bert-base-uncased.json" << qulonglong{109'514'298} << qlonglong{512};
+    QTest::newRow("bert-base-uncased")
+        << "bert-base-uncased.json" << qulonglong { 109'514'298 } << qlonglong { 512 };
     // Llama-2-7B: embed 32000 x 4096 = 131,072,000; per layer q, k, v, o 4 x 4096^2 = 67,108,864
     // + gate, up, down 3 x 4096 x 11008 = 135,266,304 + two RMSNorms 8,192 = 202,383,360, x 32 =
     // 6,476,267,520; norm 4,096; lm_head (untied) 131,072,000. Total 6,738,415,616.
-    QTest::newRow("Llama-2-7b") << "Llama-2-7b-hf.json" << qulonglong{6'738'415'616} << qlonglong{4096};
+    QTest::newRow("Llama-2-7b") << "Llama-2-7b-hf.json" << qulonglong { 6'738'415'616 } << qlonglong { 4096 };
     // Mistral-7B-v0.1 (8 key/value heads of 128): per layer q, o 2 x 4096^2 = 33,554,432 + k, v
     // 2 x 4096 x 1024 = 8,388,608 + MLP 3 x 4096 x 14336 = 176,160,768 + norms 8,192 = 218,112,000,
     // x 32 = 6,979,584,000; embed and lm_head 2 x 131,072,000; norm 4,096. Total 7,241,732,096.
-    QTest::newRow("Mistral-7B") << "Mistral-7B-v0.1.json" << qulonglong{7'241'732'096} << qlonglong{32768};
+    QTest::newRow("Mistral-7B") << "Mistral-7B-v0.1.json" << qulonglong { 7'241'732'096 }
+                                << qlonglong { 32768 };
     // Qwen2-0.5B (tied; q/k/v biases, 2 key/value heads of 64): embed 151936 x 896 = 136,134,656;
     // per layer q 896^2 + 896 = 803,712 + k, v 2 x (896 x 128 + 128) = 229,632 + o 802,816 + MLP
     // 3 x 896 x 4864 = 13,074,432 + norms 1,792 = 14,912,384, x 24 = 357,897,216; norm 896.
     // Total 494,032,768.
-    QTest::newRow("Qwen2-0.5B") << "Qwen2-0.5B.json" << qulonglong{494'032'768} << qlonglong{131072};
+    QTest::newRow("Qwen2-0.5B") << "Qwen2-0.5B.json" << qulonglong { 494'032'768 } << qlonglong { 131072 };
     // TinyLlama-1.1B (4 key/value heads of 64): per layer q, o 2 x 2048^2 = 8,388,608 + k, v
     // 2 x 2048 x 256 = 1,048,576 + MLP 3 x 2048 x 5632 = 34,603,008 + norms 4,096 = 44,044,288,
     // x 22 = 968,974,336; embed and lm_head 2 x 65,536,000; norm 2,048. Total 1,100,048,384.
-    QTest::newRow("TinyLlama-1.1B") << "TinyLlama-1.1B-Chat-v1.0.json" << qulonglong{1'100'048'384} << qlonglong{2048};
+    QTest::newRow("TinyLlama-1.1B") << "TinyLlama-1.1B-Chat-v1.0.json" << qulonglong { 1'100'048'384 }
+                                    << qlonglong { 2048 };
     // Gemma-7B (gemma; 16 heads of 256, tied): embed 256000 x 3072 = 786,432,000; per layer q, k, v
     // 3 x 3072 x 4096 = 37,748,736 + o 4096 x 3072 = 12,582,912 + MLP 3 x 3072 x 24576 = 226,492,416 +
     // two norms 6,144 = 276,830,208, x 28 = 7,751,245,824; norm 3,072. Total 8,537,680,896.
-    QTest::newRow("gemma-7b") << "gemma-7b.json" << qulonglong{8'537'680'896} << qlonglong{8192};
+    QTest::newRow("gemma-7b") << "gemma-7b.json" << qulonglong { 8'537'680'896 } << qlonglong { 8192 };
     // Gemma-2-9B (gemma2; 16 heads of 256, 8 key/value, tied): embed 256000 x 3584 = 917,504,000; per
     // layer q 3584 x 4096 = 14,680,064 + k, v 2 x 3584 x 2048 = 14,680,064 + o 14,680,064 + MLP
     // 3 x 3584 x 14336 = 154,140,672 + four norms 14,336 = 198,195,200, x 42 = 8,324,198,400; norm 3,584.
     // Total 9,241,705,984.
-    QTest::newRow("gemma-2-9b") << "gemma-2-9b.json" << qulonglong{9'241'705'984} << qlonglong{8192};
+    QTest::newRow("gemma-2-9b") << "gemma-2-9b.json" << qulonglong { 9'241'705'984 } << qlonglong { 8192 };
     // Gemma-3-1B (gemma3_text; 4 heads of 256, 1 key/value, tied): embed 262144 x 1152 = 301,989,888; per
     // layer q 1152 x 1024 = 1,179,648 + k, v 2 x 1152 x 256 = 589,824 + o 1,179,648 + q_norm, k_norm
     // 2 x 256 + MLP 3 x 1152 x 6912 = 23,887,872 + four norms 4,608 = 26,842,112, x 26 = 697,894,912;
     // norm 1,152. Total 999,885,952.
-    QTest::newRow("gemma-3-1b") << "gemma-3-1b-it.json" << qulonglong{999'885'952} << qlonglong{32768};
+    QTest::newRow("gemma-3-1b") << "gemma-3-1b-it.json" << qulonglong { 999'885'952 } << qlonglong { 32768 };
     // Gemma-3-4B (gemma3: the language model of the image-text model; its text_config gives hidden 2560,
     // MLP 10240, 34 layers, Gemma3TextConfig's defaults the rest: 8 heads of 256, 4 key/value, vocabulary
     // 262208, 131072 positions): embed 262208 x 2560 = 671,252,480; per layer q 2560 x 2048 = 5,242,880 +
     // k, v 2 x 2560 x 1024 = 5,242,880 + o 5,242,880 + q/k norms 512 + MLP 3 x 2560 x 10240 = 78,643,200
     // + four norms 10,240 = 94,382,592, x 34 = 3,209,008,128; norm 2,560. Total 3,880,263,168 (the vision
     // tower and projector, not built, make up the rest of the published 4.3B).
-    QTest::newRow("gemma-3-4b (text)") << "gemma-3-4b-it.json" << qulonglong{3'880'263'168} << qlonglong{131072};
+    QTest::newRow("gemma-3-4b (text)")
+        << "gemma-3-4b-it.json" << qulonglong { 3'880'263'168 } << qlonglong { 131072 };
     // Phi-3-mini-4k (phi3; packed qkv_proj and gate_up_proj, untied): embed 32064 x 3072 = 98,500,608;
     // per layer qkv_proj 3072 x 9216 = 28,311,552 + o 3072 x 3072 = 9,437,184 + gate_up_proj 3072 x 16384 =
     // 50,331,648 + down_proj 8192 x 3072 = 25,165,824 + norms 6,144 = 113,252,352, x 32 = 3,624,075,264;
     // norm 3,072; lm_head 98,500,608. Total 3,821,079,552.
-    QTest::newRow("Phi-3-mini") << "Phi-3-mini-4k-instruct.json" << qulonglong{3'821'079'552} << qlonglong{4096};
+    QTest::newRow("Phi-3-mini") << "Phi-3-mini-4k-instruct.json" << qulonglong { 3'821'079'552 }
+                                << qlonglong { 4096 };
     // Qwen3-8B (qwen3; 32 heads of 128, 8 key/value, q/k norms, untied): embed 151936 x 4096 =
     // 622,329,856; per layer q, o 2 x 4096^2 = 33,554,432 + k, v 2 x 4096 x 1024 = 8,388,608 + q_norm,
     // k_norm 256 + MLP 3 x 4096 x 12288 = 150,994,944 + norms 8,192 = 192,946,432, x 36 = 6,946,071,552;
     // norm 4,096; lm_head 622,329,856. Total 8,190,735,360.
-    QTest::newRow("Qwen3-8B") << "Qwen3-8B.json" << qulonglong{8'190'735'360} << qlonglong{40960};
+    QTest::newRow("Qwen3-8B") << "Qwen3-8B.json" << qulonglong { 8'190'735'360 } << qlonglong { 40960 };
     // Pythia-160M (gpt_neox; biases everywhere, untied embed_out): embed_in 50304 x 768 = 38,633,472; per
     // layer two LayerNorms 3,072 + query_key_value 768 x 2304 + 2304 = 1,771,776 + dense 590,592 +
     // dense_h_to_4h 768 x 3072 + 3072 = 2,362,368 + dense_4h_to_h 3072 x 768 + 768 = 2,360,064 =
     // 7,087,872, x 12 = 85,054,464; final_layer_norm 1,536; embed_out 38,633,472. Total 162,322,944.
-    QTest::newRow("pythia-160m") << "pythia-160m.json" << qulonglong{162'322'944} << qlonglong{2048};
+    QTest::newRow("pythia-160m") << "pythia-160m.json" << qulonglong { 162'322'944 } << qlonglong { 2048 };
     // Mixtral-8x7B (mixtral; 8 experts of 14336, top-2, 8 key/value heads): embed 32000 x 4096 =
     // 131,072,000; per layer q, o 2 x 4096^2 = 33,554,432 + k, v 2 x 4096 x 1024 = 8,388,608 + gate
     // 4096 x 8 = 32,768 + experts 8 x 3 x 4096 x 14336 = 1,409,286,144 + norms 8,192 = 1,451,270,144,
     // x 32 = 46,440,644,608; norm 4,096; lm_head 131,072,000. Total 46,702,792,704.
-    QTest::newRow("Mixtral-8x7B") << "Mixtral-8x7B-v0.1.json" << qulonglong{46'702'792'704} << qlonglong{32768};
+    QTest::newRow("Mixtral-8x7B") << "Mixtral-8x7B-v0.1.json" << qulonglong { 46'702'792'704 }
+                                  << qlonglong { 32768 };
     // Qwen1.5-MoE-A2.7B (qwen2_moe; 60 experts of 1408, top-4, a shared expert of 5632 and its gate, q/k/v
     // biases): embed 151936 x 2048 = 311,164,928; per layer q, k, v 3 x (2048^2 + 2048) = 12,589,056 + o
     // 4,194,304 + gate 2048 x 60 = 122,880 + experts 60 x 3 x 2048 x 1408 = 519,045,120 + shared expert
     // 3 x 2048 x 5632 = 34,603,008 + shared_expert_gate 2,048 + norms 4,096 = 570,560,512, x 24 =
     // 13,693,452,288; norm 2,048; lm_head 311,164,928. Total 14,315,784,192.
-    QTest::newRow("Qwen1.5-MoE-A2.7B") << "Qwen1.5-MoE-A2.7B.json" << qulonglong{14'315'784'192} << qlonglong{8192};
+    QTest::newRow("Qwen1.5-MoE-A2.7B")
+        << "Qwen1.5-MoE-A2.7B.json" << qulonglong { 14'315'784'192 } << qlonglong { 8192 };
     // Qwen3-30B-A3B (qwen3_moe; 128 experts of 768, top-8, 32 heads of 128, 4 key/value, q/k norms):
     // embed 151936 x 2048 = 311,164,928; per layer q, o 2 x 2048 x 4096 = 16,777,216 + k, v 2 x 2048 x 512
     // = 2,097,152 + q/k norms 256 + gate 2048 x 128 = 262,144 + experts 128 x 3 x 2048 x 768 =
     // 603,979,776 + norms 4,096 = 623,120,640, x 48 = 29,909,790,720; norm 2,048; lm_head 311,164,928.
     // Total 30,532,122,624.
-    QTest::newRow("Qwen3-30B-A3B") << "Qwen3-30B-A3B.json" << qulonglong{30'532'122'624} << qlonglong{40960};
+    QTest::newRow("Qwen3-30B-A3B") << "Qwen3-30B-A3B.json" << qulonglong { 30'532'122'624 }
+                                   << qlonglong { 40960 };
     // DeepSeek-V3 (deepseek_v3): embed 129280 x 7168 = 926,679,040. Latent attention per layer: q_a_proj
     // 7168 x 1536 = 11,010,048 + q_a_layernorm 1,536 + q_b_proj 1536 x 128 x 192 = 37,748,736 +
     // kv_a_proj_with_mqa 7168 x 576 = 4,128,768 + kv_a_layernorm 512 + kv_b_proj 512 x 128 x 256 =
@@ -287,7 +295,8 @@ void TestHfConfig::publishedParameterCounts_data()
     // 256 x 7168 = 1,835,008 + 256 experts 256 x 3 x 7168 x 2048 = 11,274,289,152 + shared experts
     // 3 x 7168 x 2048 = 44,040,192: 11,507,286,016 each, 667,422,588,928. Norm 7,168; lm_head
     // 926,679,040. Total 671,026,404,352 (the published 671B; e_score_correction_bias is a buffer).
-    QTest::newRow("DeepSeek-V3") << "DeepSeek-V3.json" << qulonglong{671'026'404'352} << qlonglong{163840};
+    QTest::newRow("DeepSeek-V3") << "DeepSeek-V3.json" << qulonglong { 671'026'404'352 }
+                                 << qlonglong { 163840 };
 }
 
 void TestHfConfig::publishedParameterCounts()
@@ -297,13 +306,13 @@ void TestHfConfig::publishedParameterCounts()
     QFETCH(qlonglong, tokens);
     const auto n = importHfConfigFile(dataPath(file.toStdString()));
     QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
-    QCOMPARE(n->input.shape.dims, std::vector<std::int64_t>{tokens});
+    QCOMPARE(n->input.shape.dims, std::vector<std::int64_t> { tokens });
     QCOMPARE(n->input.dtype, DType::Int64);
     QCOMPARE(n->loss, Loss::CrossEntropy);
     const Analysis a = analyze(n.value(), Precision::Fp32);
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
-    QCOMPARE(a.totalParams, std::uint64_t{params});
-    QCOMPARE(a.trainableParams, std::uint64_t{params});
+    QCOMPARE(a.totalParams, std::uint64_t { params });
+    QCOMPARE(a.trainableParams, std::uint64_t { params });
 }
 
 void TestHfConfig::namesFollowHuggingFace()
@@ -311,30 +320,32 @@ void TestHfConfig::namesFollowHuggingFace()
     const auto llama = importHfConfigFile(dataPath("Llama-2-7b-hf.json"));
     QVERIFY(llama.ok());
     QCOMPARE(llama->name, std::string("meta-llama/Llama-2-7b-hf"));
-    const auto block = std::find_if(llama->layers.begin(), llama->layers.end(), [](const auto& l) { return l.isRepeat(); });
+    const auto block = std::find_if(
+        llama->layers.begin(), llama->layers.end(), [](const auto& l) { return l.isRepeat(); });
     QVERIFY(block != llama->layers.end());
     QCOMPARE(block->name, std::string("model.layers"));
-    QCOMPARE(block->times, std::int64_t{32});
+    QCOMPARE(block->times, std::int64_t { 32 });
     const Analysis a = analyze(llama.value(), Precision::AmpBf16);
     QVERIFY(a.valid());
-    for (const char* name : {"model.embed_tokens", "model.layers.0.self_attn.q_proj", "model.layers.0.self_attn.k_proj",
-             "model.layers.0.self_attn.v_proj", "model.layers.31.self_attn.o_proj", "model.layers.5.mlp.gate_proj",
-             "model.layers.5.mlp.up_proj", "model.layers.5.mlp.down_proj", "model.norm", "lm_head"}) {
+    for (const char* name : { "model.embed_tokens", "model.layers.0.self_attn.q_proj",
+             "model.layers.0.self_attn.k_proj", "model.layers.0.self_attn.v_proj",
+             "model.layers.31.self_attn.o_proj", "model.layers.5.mlp.gate_proj", "model.layers.5.mlp.up_proj",
+             "model.layers.5.mlp.down_proj", "model.norm", "lm_head" }) {
         QVERIFY2(row(a, name) != nullptr, name);
     }
     QCOMPARE(row(a, "model.layers.0.self_attn.q_proj")->type, std::string("Linear"));
-    QCOMPARE(row(a, "model.layers.0.self_attn.q_proj")->params, std::uint64_t{4096} * 4096);
-    QCOMPARE(row(a, "lm_head")->output.shape.dims, (std::vector<std::int64_t>{4096, 32000}));
+    QCOMPARE(row(a, "model.layers.0.self_attn.q_proj")->params, std::uint64_t { 4096 } * 4096);
+    QCOMPARE(row(a, "lm_head")->output.shape.dims, (std::vector<std::int64_t> { 4096, 32000 }));
 
     const auto gpt2 = importHfConfigFile(dataPath("gpt2.json"));
     QVERIFY(gpt2.ok());
     QCOMPARE(gpt2->name, std::string("gpt2")); // no _name_or_path: the file's name
     const Analysis g = analyze(gpt2.value(), Precision::Fp32);
-    for (const char* name : {"transformer.h.0.attn.c_attn", "transformer.h.0.attn.c_proj", "transformer.h.11.mlp.c_fc",
-             "transformer.h.11.mlp.c_proj", "lm_head"}) {
+    for (const char* name : { "transformer.h.0.attn.c_attn", "transformer.h.0.attn.c_proj",
+             "transformer.h.11.mlp.c_fc", "transformer.h.11.mlp.c_proj", "lm_head" }) {
         QVERIFY2(row(g, name) != nullptr && row(g, name)->type == "Linear", name);
     }
-    QCOMPARE(row(g, "lm_head")->params, std::uint64_t{0}); // tied to wte
+    QCOMPARE(row(g, "lm_head")->params, std::uint64_t { 0 }); // tied to wte
 }
 
 void TestHfConfig::modelName_data()
@@ -342,14 +353,27 @@ void TestHfConfig::modelName_data()
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("nameOrPath"); // "-": no _name_or_path key
     QTest::addColumn<QString>("name");
-    QTest::newRow("_name_or_path") << "whatever/config.json" << "org/Some-Model" << "org/Some-Model";
-    QTest::newRow("_name_or_path over the file's name") << "gpt2.json" << "openai-community/gpt2"
+    QTest::newRow("_name_or_path") << "whatever/config.json"
+                                   << "org/Some-Model"
+                                   << "org/Some-Model";
+    QTest::newRow("_name_or_path over the file's name") << "gpt2.json"
+                                                        << "openai-community/gpt2"
                                                         << "openai-community/gpt2";
-    QTest::newRow("empty _name_or_path: the file's name") << "tiny.json" << "" << "tiny";
-    QTest::newRow("the file's name") << "models/gpt2.json" << "-" << "gpt2";
-    QTest::newRow("config.json: the folder's name") << "Llama-2-7b-hf/config.json" << "-" << "Llama-2-7b-hf";
-    QTest::newRow("CONFIG.JSON: the folder's name") << "Some-Model/CONFIG.JSON" << "-" << "Some-Model";
-    QTest::newRow("empty _name_or_path in config.json") << "Qwen2-0.5B/config.json" << "" << "Qwen2-0.5B";
+    QTest::newRow("empty _name_or_path: the file's name") << "tiny.json"
+                                                          << ""
+                                                          << "tiny";
+    QTest::newRow("the file's name") << "models/gpt2.json"
+                                     << "-"
+                                     << "gpt2";
+    QTest::newRow("config.json: the folder's name") << "Llama-2-7b-hf/config.json"
+                                                    << "-"
+                                                    << "Llama-2-7b-hf";
+    QTest::newRow("CONFIG.JSON: the folder's name") << "Some-Model/CONFIG.JSON"
+                                                    << "-"
+                                                    << "Some-Model";
+    QTest::newRow("empty _name_or_path in config.json") << "Qwen2-0.5B/config.json"
+                                                        << ""
+                                                        << "Qwen2-0.5B";
 }
 
 void TestHfConfig::modelName()
@@ -387,7 +411,8 @@ void TestHfConfig::modelNameFallbacks()
     QVERIFY2(relative.ok(), relative.ok() ? "" : relative.error().message.c_str());
     QCOMPARE(relative->name, std::string("Mistral-7B-v0.1"));
     // The test configs: Llama-2 has _name_or_path, the others are named after their files.
-    QCOMPARE(importHfConfigFile(dataPath("Llama-2-7b-hf.json"))->name, std::string("meta-llama/Llama-2-7b-hf"));
+    QCOMPARE(
+        importHfConfigFile(dataPath("Llama-2-7b-hf.json"))->name, std::string("meta-llama/Llama-2-7b-hf"));
     QCOMPARE(importHfConfigFile(dataPath("Qwen2-0.5B.json"))->name, std::string("Qwen2-0.5B"));
     QCOMPARE(importHfConfigFile(dataPath("bert-base-uncased.json"))->name, std::string("bert-base-uncased"));
 }
@@ -407,9 +432,9 @@ void TestHfConfig::llamaLayerMatchesPyTorch_data()
     // PyTorch 2.x: mean.dim's backward needs only sizes (derivatives.yaml: mean_backward(grad,
     // self.sym_sizes(), dim, self.sym_numel(), keepdim)), so minus 2 x 4TE = 85,120. Headroom
     // charges the layer input to input_layernorm (its first keeper): + 4TE = 89,216.
-    QTest::newRow("llama, grouped-query (g 2)") << "llama_gqa" << 2 << false << qlonglong{93'312};
-    QTest::newRow("llama, g = h") << "llama_mha" << 4 << false << qlonglong{93'312};
-    QTest::newRow("qwen2 (q/k/v biases)") << "qwen2_bias" << 2 << true << qlonglong{93'312};
+    QTest::newRow("llama, grouped-query (g 2)") << "llama_gqa" << 2 << false << qlonglong { 93'312 };
+    QTest::newRow("llama, g = h") << "llama_mha" << 4 << false << qlonglong { 93'312 };
+    QTest::newRow("qwen2 (q/k/v biases)") << "qwen2_bias" << 2 << true << qlonglong { 93'312 };
 }
 
 void TestHfConfig::llamaLayerMatchesPyTorch()
@@ -419,10 +444,11 @@ void TestHfConfig::llamaLayerMatchesPyTorch()
     QFETCH(bool, qwen2);
     QFETCH(qlonglong, byHand);
     const std::int64_t pytorch113 = measured(measurement.toStdString());
-    QCOMPARE(pytorch113, std::int64_t{byHand});
+    QCOMPARE(pytorch113, std::int64_t { byHand });
     constexpr std::int64_t te = 4 * 16 * 64;
     const std::int64_t pytorch2 = pytorch113 - 2 * te;
-    const Analysis a = analyze(importOrDie(tinyLlama(kvHeads, qwen2)), options(AttentionImplementation::Eager));
+    const Analysis a
+        = analyze(importOrDie(tinyLlama(kvHeads, qwen2)), options(AttentionImplementation::Eager));
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
     QCOMPARE(blockBytes(a, "model.layers"), std::uint64_t(pytorch2 + te));
 }
@@ -440,8 +466,8 @@ void TestHfConfig::gpt2LayerMatchesPyTorch_data()
     // With dropout 0.1: + attention noise 4hT^2 + dropped probabilities 4hT^2 + two residual noises
     //   2 x 4TE = 131,328. On the CPU dropout keeps float32 noise; CUDA's native_dropout a bool mask:
     //   3 x 4096 bytes become 3 x 1024 (- 9,216).
-    QTest::newRow("dropout 0") << 0.0 << qlonglong{114'944} << qlonglong{0};
-    QTest::newRow("dropout 0.1") << 0.1 << qlonglong{131'328} << qlonglong{-9'216};
+    QTest::newRow("dropout 0") << 0.0 << qlonglong { 114'944 } << qlonglong { 0 };
+    QTest::newRow("dropout 0.1") << 0.1 << qlonglong { 131'328 } << qlonglong { -9'216 };
 }
 
 void TestHfConfig::gpt2LayerMatchesPyTorch()
@@ -450,7 +476,7 @@ void TestHfConfig::gpt2LayerMatchesPyTorch()
     QFETCH(qlonglong, byHand);
     QFETCH(qlonglong, cudaAdjustment);
     const std::int64_t cpu = measured(dropout > 0 ? "gpt2" : "gpt2_nodropout");
-    QCOMPARE(cpu, std::int64_t{byHand});
+    QCOMPARE(cpu, std::int64_t { byHand });
     constexpr std::int64_t te = 4 * 16 * 64;
     const Analysis a = analyze(importOrDie(tinyGpt2(dropout)), options(AttentionImplementation::Eager));
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
@@ -495,21 +521,23 @@ void TestHfConfig::attentionScoresAreMarked()
 {
     const LayerKind* kind = LayerRegistry::builtin().find("ScaledDotProductAttention");
     QVERIFY(kind != nullptr);
-    const auto attrs = Attributes::validate(kind->attributes(), json{{"num_heads", 4}, {"dropout", 0.1}}, "layers[0]");
+    const auto attrs = Attributes::validate(
+        kind->attributes(), json { { "num_heads", 4 }, { "dropout", 0.1 } }, "layers[0]");
     QVERIFY(attrs.ok());
-    const std::vector<TensorInfo> packed{TensorInfo{Shape{{16, 192}}, DType::Float32}};
-    for (const auto impl : {AttentionImplementation::Eager, AttentionImplementation::Sdpa}) {
-        const LayerContext ctx{attrs.value(), packed, Precision::Fp32, impl};
+    const std::vector<TensorInfo> packed { TensorInfo { Shape { { 16, 192 } }, DType::Float32 } };
+    for (const auto impl : { AttentionImplementation::Eager, AttentionImplementation::Sdpa }) {
+        const LayerContext ctx { attrs.value(), packed, Precision::Fp32, impl };
         const auto o = kind->infer(ctx);
         QVERIFY(o.ok());
-        QCOMPARE(o->output.shape.dims, (std::vector<std::int64_t>{16, 64}));
+        QCOMPARE(o->output.shape.dims, (std::vector<std::int64_t> { 16, 64 }));
         std::uint64_t scores = 0;
         for (const auto& s : o->saved) {
             if (s.attentionScores)
                 scores += s.perSampleElements.value() * elementSize(s.dtype);
         }
         // Eager: probabilities 4hT^2 = 4,096, bool mask hT^2 = 1,024, dropped probabilities 4,096.
-        QCOMPARE(scores, impl == AttentionImplementation::Eager ? std::uint64_t{9'216} : std::uint64_t{0});
+        QCOMPARE(
+            scores, impl == AttentionImplementation::Eager ? std::uint64_t { 9'216 } : std::uint64_t { 0 });
     }
 }
 
@@ -519,14 +547,17 @@ void TestHfConfig::transformerEncoderLayerEager()
     // keeps q scaled 4TE, k scaled 4TE, probabilities 4hT^2 = 4,096, their bool mask 1,024 and the
     // dropped copy 4,096 = 17,408 where the fused kernel keeps its output 4TE and a logsumexp
     // 4 x h x 32 = 512: 12,800 more. need_weights=true MultiheadAttention is eager either way.
-    const Network tel = network({16, 64},
-        {layer("TransformerEncoderLayer", {{"nhead", 4}, {"dim_feedforward", 256}, {"dropout", 0.1}})}, Loss::None);
+    const Network tel = network({ 16, 64 },
+        { layer(
+            "TransformerEncoderLayer", { { "nhead", 4 }, { "dim_feedforward", 256 }, { "dropout", 0.1 } }) },
+        Loss::None);
     const Analysis sdpa = analyze(tel, options(AttentionImplementation::Sdpa));
     const Analysis eager = analyze(tel, options(AttentionImplementation::Eager));
     QVERIFY(sdpa.valid() && eager.valid());
-    QCOMPARE(eager.activationBytesPerSample - sdpa.activationBytesPerSample, std::uint64_t{12'800});
+    QCOMPARE(eager.activationBytesPerSample - sdpa.activationBytesPerSample, std::uint64_t { 12'800 });
 
-    const Network mha = network({16, 64}, {layer("MultiheadAttention", {{"num_heads", 4}})}, Loss::None);
+    const Network mha
+        = network({ 16, 64 }, { layer("MultiheadAttention", { { "num_heads", 4 } }) }, Loss::None);
     QCOMPARE(analyze(mha, options(AttentionImplementation::Eager)).activationBytesPerSample,
         analyze(mha, options(AttentionImplementation::Sdpa)).activationBytesPerSample);
 }
@@ -537,17 +568,19 @@ void TestHfConfig::sequenceLengthOverride()
     QVERIFY(llama.ok());
     const auto shorter = withSequenceLength(llama.value(), 512);
     QVERIFY(shorter.ok());
-    QCOMPARE(shorter->input.shape.dims, std::vector<std::int64_t>{512});
+    QCOMPARE(shorter->input.shape.dims, std::vector<std::int64_t> { 512 });
     const Analysis full = analyze(llama.value(), options(AttentionImplementation::Sdpa, Precision::AmpBf16));
     const Analysis cut = analyze(shorter.value(), options(AttentionImplementation::Sdpa, Precision::AmpBf16));
     QVERIFY(full.valid() && cut.valid());
     QCOMPARE(cut.totalParams, full.totalParams);
-    QCOMPARE(cut.output.shape.dims, (std::vector<std::int64_t>{512, 32000}));
+    QCOMPARE(cut.output.shape.dims, (std::vector<std::int64_t> { 512, 32000 }));
     // With SDPA nothing is quadratic in T: the activations scale exactly with T (4096 / 512 = 8);
     // eager's h x T x T probabilities do not.
     QCOMPARE(full.activationBytesPerSample, 8 * cut.activationBytesPerSample);
-    const Analysis eagerFull = analyze(llama.value(), options(AttentionImplementation::Eager, Precision::AmpBf16));
-    const Analysis eagerCut = analyze(shorter.value(), options(AttentionImplementation::Eager, Precision::AmpBf16));
+    const Analysis eagerFull
+        = analyze(llama.value(), options(AttentionImplementation::Eager, Precision::AmpBf16));
+    const Analysis eagerCut
+        = analyze(shorter.value(), options(AttentionImplementation::Eager, Precision::AmpBf16));
     QVERIFY(eagerFull.activationBytesPerSample > 8 * eagerCut.activationBytesPerSample);
 
     // GPT-2's learned position table has 1024 rows: longer sequences are an error naming wpe.
@@ -557,10 +590,12 @@ void TestHfConfig::sequenceLengthOverride()
     QVERIFY(longer.ok());
     const Analysis tooLong = analyze(longer.value(), Precision::Fp32);
     QVERIFY(!tooLong.valid());
-    QVERIFY2(tooLong.error->message.find("transformer.wpe") != std::string::npos, tooLong.error->message.c_str());
+    QVERIFY2(
+        tooLong.error->message.find("transformer.wpe") != std::string::npos, tooLong.error->message.c_str());
 
     // Not a sequence model: an image input has no sequence axis.
-    const Network image = network({3, 32, 32}, {layer("Flatten"), layer("Linear", {{"out_features", 10}})});
+    const Network image
+        = network({ 3, 32, 32 }, { layer("Flatten"), layer("Linear", { { "out_features", 10 } }) });
     const auto refused = withSequenceLength(image, 128);
     QVERIFY(!refused.ok());
     QCOMPARE(refused.error().location, std::string("input.shape"));
@@ -577,27 +612,32 @@ void TestHfConfig::errors_data()
     QTest::addColumn<QString>("message");
     const auto row = [](const char* name, const std::string& config, const char* key, const char* value,
                          const std::string& message) {
-        QTest::newRow(name) << QByteArray::fromStdString(config) << QString::fromUtf8(key) << QString::fromUtf8(value)
-                            << QString::fromStdString(message);
+        QTest::newRow(name) << QByteArray::fromStdString(config) << QString::fromUtf8(key)
+                            << QString::fromUtf8(value) << QString::fromStdString(message);
     };
     const json drop = json::value_t::discarded;
-    const std::string supported = "; supported: bert, deepseek_v3, gemma, gemma2, gemma3, gemma3_text, gpt2, gpt_neox, "
-                                  "llama, mistral, mixtral, phi3, qwen2, qwen2_moe, qwen3, qwen3_moe";
+    const std::string supported
+        = "; supported: bert, deepseek_v3, gemma, gemma2, gemma3, gemma3_text, gpt2, gpt_neox, "
+          "llama, mistral, mixtral, phi3, qwen2, qwen2_moe, qwen3, qwen3_moe";
 
     // Not a JSON object.
     row("empty", "", "", "empty", "config.json: the file is empty (a config.json is a JSON object such as");
     row("blank", " \n\t\n", "", "empty", "config.json: the file is empty");
     row("binary (nul)", std::string("\0\0", 2), "", "0x00",
         "config.json: not a text file: byte 0 is 0x00, a control character JSON does not allow");
-    row("binary (control)", "{\"model_type\": \x01}", "", "0x01", "config.json: not a text file: byte 15 is 0x01");
+    row("binary (control)", "{\"model_type\": \x01}", "", "0x01",
+        "config.json: not a text file: byte 15 is 0x01");
     row("UTF-16", std::string("\xFF\xFE{\0}\0", 6), "", "UTF-16",
         "config.json: the file is UTF-16 text; save it as UTF-8");
-    row("array", "[1, 2]", "", "an array", "config.json: a Hugging Face config.json is a JSON object, not an array");
-    row("syntax", "{\"model_type\": }", "line 1, column 16", "line 1, column 16", "config.json: line 1, column 16: ");
+    row("array", "[1, 2]", "", "an array",
+        "config.json: a Hugging Face config.json is a JSON object, not an array");
+    row("syntax", "{\"model_type\": }", "line 1, column 16", "line 1, column 16",
+        "config.json: line 1, column 16: ");
     row("trunc", "{\"model_type\": \"llama\", \"hidden_size\": 4096", "line 1, column 44", "cut short",
         "config.json: line 1, column 44: ");
     row("eps_nan", llamaWithRaw("rms_norm_eps", "NaN"), "rms_norm_eps", "NaN",
-        "config.json: rms_norm_eps is NaN, which JSON does not allow (Python's json writes it for a non-finite "
+        "config.json: rms_norm_eps is NaN, which JSON does not allow (Python's json writes it for a "
+        "non-finite "
         "float); give a number");
     row("-Infinity", llamaWithRaw("attention_dropout", "-Infinity"), "attention_dropout", "-Infinity",
         "config.json: attention_dropout is -Infinity, which JSON does not allow");
@@ -617,8 +657,9 @@ void TestHfConfig::errors_data()
     // Sizes: whole numbers from 1 to the largest a layer takes (2^31 - 1).
     row("missing", llamaWith("intermediate_size", drop), "intermediate_size", "missing",
         "config.json: intermediate_size is missing");
-    row("gpt2_noembd", "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 2, \"vocab_size\": 10, "
-                       "\"n_positions\": 8}",
+    row("gpt2_noembd",
+        "{\"model_type\": \"gpt2\", \"n_layer\": 2, \"n_head\": 2, \"vocab_size\": 10, "
+        "\"n_positions\": 8}",
         "n_embd", "missing", "config.json: n_embd (or hidden_size) is missing");
     row("null size", llamaWith("vocab_size", nullptr), "vocab_size", "null",
         "config.json: vocab_size must be a whole number from 1 to 2147483647, not null");
@@ -626,8 +667,9 @@ void TestHfConfig::errors_data()
     // reaches an nn.Embedding or a range()); only num_key_value_heads, head_dim (not Gemma's), n_inner,
     // q_lora_rank and position_embedding_type turn None into a default (acceptedVariants).
     const auto nullRow = [&](const char* name, const char* file, const char* key, std::int64_t max) {
-        row(name, fileWith(file, {{key, nullptr}}), key, "null",
-            std::string("config.json: ") + key + " must be a whole number from 1 to " + std::to_string(max) + ", not null");
+        row(name, fileWith(file, { { key, nullptr } }), key, "null",
+            std::string("config.json: ") + key + " must be a whole number from 1 to " + std::to_string(max)
+                + ", not null");
     };
     nullRow("null type_vocab_size", "bert-base-uncased.json", "type_vocab_size", 2147483647);
     nullRow("null n_group", "DeepSeek-V3.json", "n_group", 2147483647);
@@ -636,41 +678,48 @@ void TestHfConfig::errors_data()
     nullRow("null gemma head_dim", "gemma-7b.json", "head_dim", 2147483647);
     nullRow("null gemma3 hidden_size", "gemma-3-4b-it.json", "text_config.hidden_size", 2147483647);
     nullRow("null gemma3 num_hidden_layers", "gemma-3-4b-it.json", "text_config.num_hidden_layers", 10000);
-    nullRow("null gemma3 num_attention_heads", "gemma-3-4b-it.json", "text_config.num_attention_heads", 2147483647);
-    nullRow("null gemma3 intermediate_size", "gemma-3-4b-it.json", "text_config.intermediate_size", 2147483647);
-    nullRow("null gemma3 vocab_size", "gemma-3-4b-it.json", "text_config.vocab_size", 2147483647);
-    nullRow("null gemma3 max_position_embeddings", "gemma-3-4b-it.json", "text_config.max_position_embeddings",
+    nullRow("null gemma3 num_attention_heads", "gemma-3-4b-it.json", "text_config.num_attention_heads",
         2147483647);
+    nullRow(
+        "null gemma3 intermediate_size", "gemma-3-4b-it.json", "text_config.intermediate_size", 2147483647);
+    nullRow("null gemma3 vocab_size", "gemma-3-4b-it.json", "text_config.vocab_size", 2147483647);
+    nullRow("null gemma3 max_position_embeddings", "gemma-3-4b-it.json",
+        "text_config.max_position_embeddings", 2147483647);
     row("negative", llamaWith("vocab_size", -3), "vocab_size", "-3",
         "config.json: vocab_size must be a whole number from 1 to 2147483647, not -3");
     row("zero_heads", llamaWith("num_attention_heads", 0), "num_attention_heads", "0",
         "config.json: num_attention_heads must be a whole number from 1 to 2147483647, not 0");
     row("headdim0", llamaWith("head_dim", 0), "head_dim", "0",
         "config.json: head_dim must be a whole number from 1 to 2147483647, not 0");
-    row("hugehidden", llamaWith("hidden_size", std::int64_t{1} << 40), "hidden_size", "1099511627776",
+    row("hugehidden", llamaWith("hidden_size", std::int64_t { 1 } << 40), "hidden_size", "1099511627776",
         "config.json: hidden_size must be a whole number from 1 to 2147483647, not 1099511627776");
-    row("hugevocab", llamaWith("vocab_size", std::int64_t{1} << 40), "vocab_size", "1099511627776",
+    row("hugevocab", llamaWith("vocab_size", std::int64_t { 1 } << 40), "vocab_size", "1099511627776",
         "config.json: vocab_size must be a whole number from 1 to 2147483647, not 1099511627776");
-    row("maxpos_huge", llamaWith("max_position_embeddings", std::int64_t{1} << 40), "max_position_embeddings",
-        "1099511627776",
-        "config.json: max_position_embeddings must be a whole number from 1 to 2147483647, not 1099511627776");
-    row("just over", llamaWith("intermediate_size", std::int64_t{2147483648}), "intermediate_size", "2147483648",
+    row("maxpos_huge", llamaWith("max_position_embeddings", std::int64_t { 1 } << 40),
+        "max_position_embeddings", "1099511627776",
+        "config.json: max_position_embeddings must be a whole number from 1 to 2147483647, not "
+        "1099511627776");
+    row("just over", llamaWith("intermediate_size", std::int64_t { 2147483648 }), "intermediate_size",
+        "2147483648",
         "config.json: intermediate_size must be a whole number from 1 to 2147483647, not 2147483648");
     row("unsigned_big", llamaWith("hidden_size", std::numeric_limits<std::uint64_t>::max()), "hidden_size",
         "18446744073709551615",
         "config.json: hidden_size must be a whole number from 1 to 2147483647, not 18446744073709551615");
     row("bigint", llamaWithRaw("intermediate_size", "99999999999999999999999"), "intermediate_size",
         "9.999999999999999e+22",
-        "config.json: intermediate_size must be a whole number from 1 to 2147483647, not 9.999999999999999e+22");
+        "config.json: intermediate_size must be a whole number from 1 to 2147483647, not "
+        "9.999999999999999e+22");
     row("float_hidden", llamaWithRaw("hidden_size", "4096.0"), "hidden_size", "4096.0",
-        "config.json: hidden_size must be a whole number from 1 to 2147483647, not 4096.0 (a float: write 4096)");
+        "config.json: hidden_size must be a whole number from 1 to 2147483647, not 4096.0 (a float: write "
+        "4096)");
     row("float_hidden2", llamaWith("hidden_size", 4096.5), "hidden_size", "4096.5",
         "config.json: hidden_size must be a whole number from 1 to 2147483647, not 4096.5");
     row("string_hidden", llamaWith("hidden_size", "4096"), "hidden_size", "\"4096\"",
         "config.json: hidden_size must be a whole number from 1 to 2147483647, not \"4096\"");
     row("bool_int", llamaWith("num_hidden_layers", true), "num_hidden_layers", "true",
         "config.json: num_hidden_layers must be a whole number from 1 to 10000, not true");
-    row("hugelayers", llamaWith("num_hidden_layers", std::int64_t{1} << 40), "num_hidden_layers", "1099511627776",
+    row("hugelayers", llamaWith("num_hidden_layers", std::int64_t { 1 } << 40), "num_hidden_layers",
+        "1099511627776",
         "config.json: num_hidden_layers must be a whole number from 1 to 10000, not 1099511627776");
     row("layers1e5", llamaWith("num_hidden_layers", 100000), "num_hidden_layers", "100000",
         "config.json: num_hidden_layers must be a whole number from 1 to 10000, not 100000");
@@ -678,7 +727,8 @@ void TestHfConfig::errors_data()
     // Sizes together.
     row("heads", llamaWith("num_attention_heads", 30), "num_attention_heads", "30",
         "config.json: num_attention_heads (30) must divide hidden_size (4096)");
-    row("gpt2 heads", gpt2With({{"n_head", 10}}), "n_head", "10", "config.json: n_head (10) must divide n_embd (768)");
+    row("gpt2 heads", gpt2With({ { "n_head", 10 } }), "n_head", "10",
+        "config.json: n_head (10) must divide n_embd (768)");
     row("kv heads", llamaWith("num_key_value_heads", 5), "num_key_value_heads", "5",
         "config.json: num_key_value_heads (5) must divide num_attention_heads (32)");
     row("kv_gt_heads", llamaWith("num_key_value_heads", 64), "num_key_value_heads", "64",
@@ -689,12 +739,15 @@ void TestHfConfig::errors_data()
         "config.json: hidden_size / num_attention_heads (224 / 32 = 7, the head size) must be even: rotary "
         "position embeddings rotate pairs of dimensions; give an even head_dim");
     row("wide heads", llamaWith("head_dim", 1 << 30), "head_dim", "1073741824",
-        "config.json: num_attention_heads × head_dim (32 × 1073741824 = 34359738368) must be at most 2147483647");
-    row("gpt2 c_attn", gpt2With({{"n_embd", 1'000'000'002}, {"n_head", 1}}), "n_embd", "1000000002",
+        "config.json: num_attention_heads × head_dim (32 × 1073741824 = 34359738368) must be at most "
+        "2147483647");
+    row("gpt2 c_attn", gpt2With({ { "n_embd", 1'000'000'002 }, { "n_head", 1 } }), "n_embd", "1000000002",
         "config.json: n_embd (1000000002) must be at most 715827882: attn.c_attn is 3 × n_embd wide");
-    row("gpt2 n_inner", gpt2With({{"n_embd", 600'000'000}, {"n_head", 1}}), "n_inner", "2400000000",
-        "config.json: n_inner is not given, so it is 4 × n_embd = 2400000000, more than 2147483647; give n_inner");
-    const json huge = {{"hidden_size", 2'147'483'646}, {"num_attention_heads", 1}, {"num_key_value_heads", 1}};
+    row("gpt2 n_inner", gpt2With({ { "n_embd", 600'000'000 }, { "n_head", 1 } }), "n_inner", "2400000000",
+        "config.json: n_inner is not given, so it is 4 × n_embd = 2400000000, more than 2147483647; give "
+        "n_inner");
+    const json huge
+        = { { "hidden_size", 2'147'483'646 }, { "num_attention_heads", 1 }, { "num_key_value_heads", 1 } };
     json tooMany = json::parse(readFile(dataPath("Llama-2-7b-hf.json")));
     tooMany.update(huge);
     row("too many parameters", tooMany.dump(), "hidden_size", "2147483646",
@@ -705,9 +758,10 @@ void TestHfConfig::errors_data()
     row("act_null", llamaWith("hidden_act", nullptr), "hidden_act", "null",
         "config.json: hidden_act must be a string such as \"silu\", not null");
     row("activation", llamaWith("hidden_act", "mish"), "hidden_act", "mish",
-        "config.json: hidden_act \"mish\" is not supported; supported: gelu, gelu_new, gelu_pytorch_tanh, relu, silu");
-    row("gpt2 activation", gpt2With({{"activation_function", "quick_gelu"}}), "activation_function", "quick_gelu",
-        "config.json: activation_function \"quick_gelu\" is not supported");
+        "config.json: hidden_act \"mish\" is not supported; supported: gelu, gelu_new, gelu_pytorch_tanh, "
+        "relu, silu");
+    row("gpt2 activation", gpt2With({ { "activation_function", "quick_gelu" } }), "activation_function",
+        "quick_gelu", "config.json: activation_function \"quick_gelu\" is not supported");
     row("bool", llamaWith("tie_word_embeddings", "yes"), "tie_word_embeddings", "\"yes\"",
         "config.json: tie_word_embeddings must be true or false, not \"yes\"");
     row("dropout_gt1", llamaWith("attention_dropout", 1.5), "attention_dropout", "1.5",
@@ -725,59 +779,72 @@ void TestHfConfig::errors_data()
     const std::string mixtral = "Mixtral-8x7B-v0.1.json";
     const std::string deepseek = "DeepSeek-V3.json";
     const std::string qwenMoe = "Qwen1.5-MoE-A2.7B.json";
-    row("mixtral top-k", fileWith(mixtral, {{"num_experts_per_tok", 9}}), "num_experts_per_tok", "9",
-        "config.json: num_experts_per_tok (9) must be at most num_local_experts (8): each token goes to that many "
+    row("mixtral top-k", fileWith(mixtral, { { "num_experts_per_tok", 9 } }), "num_experts_per_tok", "9",
+        "config.json: num_experts_per_tok (9) must be at most num_local_experts (8): each token goes to that "
+        "many "
         "distinct experts");
-    row("mixtral no experts", fileWith(mixtral, {{"num_local_experts", "<erase>"}}), "num_local_experts", "missing",
-        "config.json: num_local_experts is missing");
-    row("mixtral experts 0", fileWith(mixtral, {{"num_local_experts", 0}}), "num_local_experts", "0",
+    row("mixtral no experts", fileWith(mixtral, { { "num_local_experts", "<erase>" } }), "num_local_experts",
+        "missing", "config.json: num_local_experts is missing");
+    row("mixtral experts 0", fileWith(mixtral, { { "num_local_experts", 0 } }), "num_local_experts", "0",
         "config.json: num_local_experts must be a whole number from 1 to 65536, not 0");
-    row("mixtral gelu_new", fileWith(mixtral, {{"hidden_act", "gelu_new"}}), "hidden_act", "gelu_new",
-        "config.json: hidden_act \"gelu_new\" is not supported here; supported: gelu, gelu_pytorch_tanh, relu, silu");
-    row("qwen2_moe no moe width", fileWith(qwenMoe, {{"moe_intermediate_size", "<erase>"}}), "moe_intermediate_size",
-        "missing", "config.json: moe_intermediate_size is missing");
-    row("qwen2_moe no shared width", fileWith(qwenMoe, {{"shared_expert_intermediate_size", nullptr}}),
+    row("mixtral gelu_new", fileWith(mixtral, { { "hidden_act", "gelu_new" } }), "hidden_act", "gelu_new",
+        "config.json: hidden_act \"gelu_new\" is not supported here; supported: gelu, gelu_pytorch_tanh, "
+        "relu, silu");
+    row("qwen2_moe no moe width", fileWith(qwenMoe, { { "moe_intermediate_size", "<erase>" } }),
+        "moe_intermediate_size", "missing", "config.json: moe_intermediate_size is missing");
+    row("qwen2_moe no shared width", fileWith(qwenMoe, { { "shared_expert_intermediate_size", nullptr } }),
         "shared_expert_intermediate_size", "null",
         "config.json: shared_expert_intermediate_size must be a whole number from 1 to 2147483647, not null");
-    row("qwen2_moe sparse step", fileWith(qwenMoe, {{"decoder_sparse_step", 0}}), "decoder_sparse_step", "0",
-        "config.json: decoder_sparse_step must be a whole number from 1 to 10000, not 0");
-    row("qwen3_moe mlp_only_layers", fileWith("Qwen3-30B-A3B.json", {{"mlp_only_layers", {0, 48}}}),
-        "mlp_only_layers", "48", "config.json: mlp_only_layers must be a list of layer indices from 0 to 47; 48 is not one");
-    row("qwen3_moe top-k", fileWith("Qwen3-30B-A3B.json", {{"num_experts_per_tok", 129}}), "num_experts_per_tok",
-        "129", "config.json: num_experts_per_tok (129) must be at most num_experts (128)");
-    row("deepseek groups", fileWith(deepseek, {{"n_group", 7}}), "n_group", "7",
-        "config.json: n_group (7) must divide n_routed_experts (256): the router picks groups of equally many experts");
-    row("deepseek topk_group", fileWith(deepseek, {{"topk_group", 9}}), "topk_group", "9",
+    row("qwen2_moe sparse step", fileWith(qwenMoe, { { "decoder_sparse_step", 0 } }), "decoder_sparse_step",
+        "0", "config.json: decoder_sparse_step must be a whole number from 1 to 10000, not 0");
+    row("qwen3_moe mlp_only_layers", fileWith("Qwen3-30B-A3B.json", { { "mlp_only_layers", { 0, 48 } } }),
+        "mlp_only_layers", "48",
+        "config.json: mlp_only_layers must be a list of layer indices from 0 to 47; 48 is not one");
+    row("qwen3_moe top-k", fileWith("Qwen3-30B-A3B.json", { { "num_experts_per_tok", 129 } }),
+        "num_experts_per_tok", "129",
+        "config.json: num_experts_per_tok (129) must be at most num_experts (128)");
+    row("deepseek groups", fileWith(deepseek, { { "n_group", 7 } }), "n_group", "7",
+        "config.json: n_group (7) must divide n_routed_experts (256): the router picks groups of equally "
+        "many experts");
+    row("deepseek topk_group", fileWith(deepseek, { { "topk_group", 9 } }), "topk_group", "9",
         "config.json: topk_group (9) must be at most n_group (8)");
-    row("deepseek top-k beyond the groups", fileWith(deepseek, {{"topk_group", 2}, {"num_experts_per_tok", 70}}),
-        "num_experts_per_tok", "70",
-        "config.json: num_experts_per_tok (70) must be at most topk_group × experts per group (2 × 32): the top-k "
+    row("deepseek top-k beyond the groups",
+        fileWith(deepseek, { { "topk_group", 2 }, { "num_experts_per_tok", 70 } }), "num_experts_per_tok",
+        "70",
+        "config.json: num_experts_per_tok (70) must be at most topk_group × experts per group (2 × 32): the "
+        "top-k "
         "experts come from the chosen groups");
-    row("deepseek dense layers", fileWith(deepseek, {{"first_k_dense_replace", -1}}), "first_k_dense_replace", "-1",
+    row("deepseek dense layers", fileWith(deepseek, { { "first_k_dense_replace", -1 } }),
+        "first_k_dense_replace", "-1",
         "config.json: first_k_dense_replace must be a whole number from 0 to 61, not -1");
-    row("deepseek odd rope", fileWith(deepseek, {{"qk_rope_head_dim", 63}}), "qk_rope_head_dim", "63",
-        "config.json: qk_rope_head_dim (63) must be even: rotary position embeddings rotate pairs of dimensions");
-    row("deepseek no kv rank", fileWith(deepseek, {{"kv_lora_rank", "<erase>"}}), "kv_lora_rank", "missing",
-        "config.json: kv_lora_rank is missing");
-    row("phi3 heads", fileWith("Phi-3-mini-4k-instruct.json", {{"num_attention_heads", 30}}), "num_attention_heads",
-        "30", "config.json: num_attention_heads (30) must divide hidden_size (3072)");
-    row("phi3 activation", fileWith("Phi-3-mini-4k-instruct.json", {{"hidden_act", "mish"}}), "hidden_act", "mish",
-        "config.json: hidden_act \"mish\" is not supported here");
-    row("qwen3 kv heads", fileWith("Qwen3-8B.json", {{"num_key_value_heads", 5}}), "num_key_value_heads", "5",
-        "config.json: num_key_value_heads (5) must divide num_attention_heads (32)");
-    row("gpt_neox heads", fileWith("pythia-160m.json", {{"num_attention_heads", 10}}), "num_attention_heads", "10",
-        "config.json: num_attention_heads (10) must divide hidden_size (768)");
-    row("gpt_neox rotary_pct", fileWith("pythia-160m.json", {{"rotary_pct", 2}}), "rotary_pct", "2",
+    row("deepseek odd rope", fileWith(deepseek, { { "qk_rope_head_dim", 63 } }), "qk_rope_head_dim", "63",
+        "config.json: qk_rope_head_dim (63) must be even: rotary position embeddings rotate pairs of "
+        "dimensions");
+    row("deepseek no kv rank", fileWith(deepseek, { { "kv_lora_rank", "<erase>" } }), "kv_lora_rank",
+        "missing", "config.json: kv_lora_rank is missing");
+    row("phi3 heads", fileWith("Phi-3-mini-4k-instruct.json", { { "num_attention_heads", 30 } }),
+        "num_attention_heads", "30", "config.json: num_attention_heads (30) must divide hidden_size (3072)");
+    row("phi3 activation", fileWith("Phi-3-mini-4k-instruct.json", { { "hidden_act", "mish" } }),
+        "hidden_act", "mish", "config.json: hidden_act \"mish\" is not supported here");
+    row("qwen3 kv heads", fileWith("Qwen3-8B.json", { { "num_key_value_heads", 5 } }), "num_key_value_heads",
+        "5", "config.json: num_key_value_heads (5) must divide num_attention_heads (32)");
+    row("gpt_neox heads", fileWith("pythia-160m.json", { { "num_attention_heads", 10 } }),
+        "num_attention_heads", "10", "config.json: num_attention_heads (10) must divide hidden_size (768)");
+    row("gpt_neox rotary_pct", fileWith("pythia-160m.json", { { "rotary_pct", 2 } }), "rotary_pct", "2",
         "config.json: rotary_pct must be a number from 0 to 1, not 2");
-    row("gemma2 softcap", fileWith("gemma-2-9b.json", {{"attn_logit_softcapping", "x"}}), "attn_logit_softcapping",
-        "\"x\"", "config.json: attn_logit_softcapping must be a number from 0 to 1e+09, not \"x\"");
-    row("gemma3 no text_config", fileWith("gemma-3-4b-it.json", {{"text_config", "<erase>"}}), "text_config", "missing",
-        "config.json: text_config must be an object with the language model's sizes (a gemma3 config describes an "
+    row("gemma2 softcap", fileWith("gemma-2-9b.json", { { "attn_logit_softcapping", "x" } }),
+        "attn_logit_softcapping", "\"x\"",
+        "config.json: attn_logit_softcapping must be a number from 0 to 1e+09, not \"x\"");
+    row("gemma3 no text_config", fileWith("gemma-3-4b-it.json", { { "text_config", "<erase>" } }),
+        "text_config", "missing",
+        "config.json: text_config must be an object with the language model's sizes (a gemma3 config "
+        "describes an "
         "image-text model; Headroom builds its language model), not missing");
-    row("gemma3 text_config key", fileWith("gemma-3-4b-it.json", {{"text_config.num_attention_heads", 0}}),
+    row("gemma3 text_config key",
+        fileWith("gemma-3-4b-it.json", { { "text_config.num_attention_heads", 0 } }),
         "text_config.num_attention_heads", "0",
         "config.json: text_config.num_attention_heads must be a whole number from 1 to 2147483647, not 0");
-    row("gemma3 text_config kv", fileWith("gemma-3-4b-it.json", {{"text_config.num_key_value_heads", 3}}),
+    row("gemma3 text_config kv", fileWith("gemma-3-4b-it.json", { { "text_config.num_key_value_heads", 3 } }),
         "text_config.num_key_value_heads", "3",
         "config.json: text_config.num_key_value_heads (3) must divide text_config.num_attention_heads (8)");
 }
@@ -809,7 +876,8 @@ void TestHfConfig::acceptedVariants_data()
     constexpr qulonglong llama2 = 6'738'415'616;
     row("dropout_1 (nn.Dropout takes p = 1)", llamaWith("attention_dropout", 1.0), llama2);
     row("gelu_llama", llamaWith("hidden_act", "gelu"), llama2);
-    row("rope_scaling (no memory)", llamaWith("rope_scaling", {{"type", "linear"}, {"factor", 4.0}}), llama2);
+    row("rope_scaling (no memory)", llamaWith("rope_scaling", { { "type", "linear" }, { "factor", 4.0 } }),
+        llama2);
     row("maxpos_1e6", llamaWith("max_position_embeddings", 1'000'000), llama2);
     row("num_key_value_heads null", llamaWith("num_key_value_heads", nullptr), llama2);
     row("head_dim null", llamaWith("head_dim", nullptr), llama2);
@@ -821,26 +889,30 @@ void TestHfConfig::acceptedVariants_data()
     json bert = json::parse(readFile(dataPath("bert-base-uncased.json")));
     bert["position_embedding_type"] = nullptr;
     row("BERT position_embedding_type null", bert.dump(), 109'514'298);
-    row("GPT-2 hidden_size for n_embd", gpt2With({{"hidden_size", 768}, {"n_embd", nullptr}}), 124'439'808);
+    row("GPT-2 hidden_size for n_embd", gpt2With({ { "hidden_size", 768 }, { "n_embd", nullptr } }),
+        124'439'808);
     // The families of issue 14: keys that change no parameter.
-    row("mixtral output_router_logits", fileWith("Mixtral-8x7B-v0.1.json", {{"output_router_logits", true}}),
+    row("mixtral output_router_logits",
+        fileWith("Mixtral-8x7B-v0.1.json", { { "output_router_logits", true } }), 46'702'792'704);
+    row("mixtral router jitter", fileWith("Mixtral-8x7B-v0.1.json", { { "router_jitter_noise", 0.01 } }),
         46'702'792'704);
-    row("mixtral router jitter", fileWith("Mixtral-8x7B-v0.1.json", {{"router_jitter_noise", 0.01}}), 46'702'792'704);
-    row("qwen3_moe mlp_only_layers null", fileWith("Qwen3-30B-A3B.json", {{"mlp_only_layers", nullptr}}),
+    row("qwen3_moe mlp_only_layers null", fileWith("Qwen3-30B-A3B.json", { { "mlp_only_layers", nullptr } }),
         30'532'122'624);
     row("gemma2 soft-capping null (off)",
-        fileWith("gemma-2-9b.json", {{"attn_logit_softcapping", nullptr}, {"final_logit_softcapping", nullptr}}),
+        fileWith("gemma-2-9b.json",
+            { { "attn_logit_softcapping", nullptr }, { "final_logit_softcapping", nullptr } }),
         9'241'705'984);
-    row("gemma hidden_act ignored", fileWith("gemma-7b.json", {{"hidden_act", "mish"}}), 8'537'680'896);
+    row("gemma hidden_act ignored", fileWith("gemma-7b.json", { { "hidden_act", "mish" } }), 8'537'680'896);
     // Qwen2-MoE with every other layer dense (decoder_sparse_step 2: layers 1, 3, ... are sparse): 12 of
     // the 24 layers trade the router 122,880, the experts 519,045,120, the shared expert 34,603,008 and
     // its gate 2,048 (553,773,056) for an MLP of 5632 (3 x 2048 x 5632 = 34,603,008):
     // 14,315,784,192 - 12 x 519,170,048 = 8,085,743,616.
-    row("qwen2_moe every other layer dense", fileWith("Qwen1.5-MoE-A2.7B.json", {{"decoder_sparse_step", 2}}),
-        8'085'743'616);
+    row("qwen2_moe every other layer dense",
+        fileWith("Qwen1.5-MoE-A2.7B.json", { { "decoder_sparse_step", 2 } }), 8'085'743'616);
     // DeepSeek-V3 without a query rank (V2-Lite style): q_proj 7168 x 24576 = 176,160,768 in place of
     // q_a_proj, q_a_layernorm and q_b_proj (48,760,320): + 61 x 127,400,448 = 7,771,427,328.
-    row("deepseek q_lora_rank null", fileWith("DeepSeek-V3.json", {{"q_lora_rank", nullptr}}), 678'797'831'680);
+    row("deepseek q_lora_rank null", fileWith("DeepSeek-V3.json", { { "q_lora_rank", nullptr } }),
+        678'797'831'680);
 }
 
 void TestHfConfig::acceptedVariants()
@@ -851,7 +923,7 @@ void TestHfConfig::acceptedVariants()
     QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
     const Analysis a = analyze(n.value(), Precision::Fp32);
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
-    QCOMPARE(a.totalParams, std::uint64_t{params});
+    QCOMPARE(a.totalParams, std::uint64_t { params });
 }
 
 void TestHfConfig::loadNetworkFileDispatches()
@@ -870,7 +942,7 @@ void TestHfConfig::loadNetworkFileDispatches()
     // Any other name: recognised by its model_type.
     const auto byContent = loadNetworkFile(dataPath("gpt2.json"));
     QVERIFY2(byContent.ok(), byContent.ok() ? "" : byContent.error().message.c_str());
-    QCOMPARE(analyze(byContent.value(), Precision::Fp32).totalParams, std::uint64_t{124'439'808});
+    QCOMPARE(analyze(byContent.value(), Precision::Fp32).totalParams, std::uint64_t { 124'439'808 });
     // Headroom model files still load as before, and their errors are theirs.
     const auto preset = loadNetworkFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
     QVERIFY(preset.ok());
@@ -950,8 +1022,8 @@ void TestHfConfig::newFamilyLayerByHand_data()
     QTest::addColumn<bool>("eager");
     QTest::addColumn<qlonglong>("perSample");
     QTest::addColumn<qlonglong>("fixed");
-    const auto row = [](const char* name, const std::string& config, const char* block, bool eager, qlonglong perSample,
-                         qlonglong fixed) {
+    const auto row = [](const char* name, const std::string& config, const char* block, bool eager,
+                         qlonglong perSample, qlonglong fixed) {
         QTest::newRow(name) << QByteArray::fromStdString(config) << block << eager << perSample << fixed;
     };
     // One float32 layer of the tiny sizes (T 16, E 64, h 4 of d 16, g 2, F 172), per sample, the layer's
@@ -967,8 +1039,10 @@ void TestHfConfig::newFamilyLayerByHand_data()
     row("phi3 sdpa", tinyOf("phi3"), "model.layers", false, 89'216, 0);
     // With g = h SDPA keeps v as given, a view of qkv_proj's packed output: all of it, 4 T 3E = 12,288
     // where Llama's v_proj output is 4,096: + 8,192. Eager copies v and keeps only the copy.
-    row("phi3 sdpa, g = h", tinyOf("phi3", {{"num_key_value_heads", 4}}), "model.layers", false, 93'824, 0);
-    row("phi3 eager, g = h", tinyOf("phi3", {{"num_key_value_heads", 4}}), "model.layers", true, 89'216, 0);
+    row("phi3 sdpa, g = h", tinyOf("phi3", { { "num_key_value_heads", 4 } }), "model.layers", false, 93'824,
+        0);
+    row("phi3 eager, g = h", tinyOf("phi3", { { "num_key_value_heads", 4 } }), "model.layers", true, 89'216,
+        0);
     // Gemma: GemmaRMSNorm in float32 keeps what Llama's does (input, rstd, normalised rows) and 1 + w,
     // 64 float32 per norm, fixed; GELU keeps its input as SiLU does: Llama's figure, + 2 x 256 fixed.
     row("gemma sdpa", tinyOf("gemma"), "model.layers", false, 89'216, 512);
@@ -986,8 +1060,9 @@ void TestHfConfig::newFamilyLayerByHand_data()
     // 4 x 32 x 4 = 512; post_attention_layernorm reads the layer's input (kept already): mean and rstd
     // 128, output 4,096; dense_h_to_4h's output (GELU's input) 16,384 and GELU's output 16,384: 70,400.
     row("gpt_neox sdpa",
-        json{{"model_type", "gpt_neox"}, {"hidden_size", 64}, {"num_hidden_layers", 1}, {"num_attention_heads", 4},
-            {"intermediate_size", 256}, {"vocab_size", 100}, {"max_position_embeddings", 16}}
+        json { { "model_type", "gpt_neox" }, { "hidden_size", 64 }, { "num_hidden_layers", 1 },
+            { "num_attention_heads", 4 }, { "intermediate_size", 256 }, { "vocab_size", 100 },
+            { "max_position_embeddings", 16 } }
             .dump(),
         "gpt_neox.layers", false, 70'400, 0);
 }
@@ -1020,10 +1095,11 @@ void TestHfConfig::gemma2SoftcapsScoresAndLogits()
     const Analysis fp32 = analyze(n, options(AttentionImplementation::Sdpa));
     const Analysis amp = analyze(n, options(AttentionImplementation::Sdpa, Precision::AmpBf16));
     QVERIFY(fp32.valid() && amp.valid());
-    QCOMPARE(row(fp32, "final_logit_softcapping")->activationBytesPerSample, std::uint64_t{16 * 100 * 4});
-    QCOMPARE(row(amp, "final_logit_softcapping")->activationBytesPerSample, std::uint64_t{16 * 100 * 2});
-    // Attention soft-capping is ignored by transformers' SDPA path: the analysis says so, once per layer spec.
-    QCOMPARE(fp32.warnings.size(), std::size_t{1});
+    QCOMPARE(row(fp32, "final_logit_softcapping")->activationBytesPerSample, std::uint64_t { 16 * 100 * 4 });
+    QCOMPARE(row(amp, "final_logit_softcapping")->activationBytesPerSample, std::uint64_t { 16 * 100 * 2 });
+    // Attention soft-capping is ignored by transformers' SDPA path: the analysis says so, once per layer
+    // spec.
+    QCOMPARE(fp32.warnings.size(), std::size_t { 1 });
     QCOMPARE(fp32.warnings.front().layer, std::string("model.layers.0.self_attn.attention"));
     QVERIFY2(fp32.warnings.front().message.find("attn_implementation=\"eager\"") != std::string::npos,
         fp32.warnings.front().message.c_str());
@@ -1037,30 +1113,32 @@ void TestHfConfig::loraTargetsPerFamily_data()
     QTest::addColumn<qulonglong>("adapters");
     // Rank 8: an adapter on an in x out projection has 8 (in + out) parameters.
     // Phi-3's fused projections: qkv_proj 8 x (3072 + 9216) = 98,304, x 32 layers.
-    QTest::newRow("phi3 qkv_proj") << "Phi-3-mini-4k-instruct.json" << "qkv_proj"
-                                   << qulonglong{3'145'728};
+    QTest::newRow("phi3 qkv_proj") << "Phi-3-mini-4k-instruct.json"
+                                   << "qkv_proj" << qulonglong { 3'145'728 };
     // Mixtral's experts: w1, w3 8 x (4096 + 14336) = 147,456 each, w2 the same; x 8 experts x 32 layers.
-    QTest::newRow("mixtral w1 w2 w3") << "Mixtral-8x7B-v0.1.json" << "w1,w2,w3"
-                                      << qulonglong{113'246'208};
+    QTest::newRow("mixtral w1 w2 w3") << "Mixtral-8x7B-v0.1.json"
+                                      << "w1,w2,w3" << qulonglong { 113'246'208 };
     // Every Linear but lm_head (PEFT's "all-linear"): q, o 8 x 8192 = 65,536 each, k, v 8 x 5120 =
     // 40,960 each, the router gate 8 x (4096 + 8) = 32,832 and the experts 3,538,944: 3,784,768 x 32.
-    QTest::newRow("mixtral all") << "Mixtral-8x7B-v0.1.json" << "" << qulonglong{121'112'576};
+    QTest::newRow("mixtral all") << "Mixtral-8x7B-v0.1.json"
+                                 << "" << qulonglong { 121'112'576 };
     // Qwen-MoE's experts and shared expert: 60 x 3 x 8 x (2048 + 1408) = 4,976,640 and
     // 3 x 8 x (2048 + 5632) = 184,320 per layer, x 24.
-    QTest::newRow("qwen2_moe gate/up/down_proj") << "Qwen1.5-MoE-A2.7B.json"
-                                                 << "gate_proj,up_proj,down_proj"
-                                                 << qulonglong{123'863'040};
+    QTest::newRow("qwen2_moe gate/up/down_proj")
+        << "Qwen1.5-MoE-A2.7B.json"
+        << "gate_proj,up_proj,down_proj" << qulonglong { 123'863'040 };
     // DeepSeek-V3's latent attention: q_a_proj 8 x (7168 + 1536) = 69,632, q_b_proj 8 x (1536 + 24576) =
     // 208,896, kv_a_proj_with_mqa 8 x (7168 + 576) = 61,952, kv_b_proj 8 x (512 + 32768) = 266,240,
     // o_proj 8 x (16384 + 7168) = 188,416: 795,136 x 61.
     QTest::newRow("deepseek attention")
-        << "DeepSeek-V3.json" << "q_a_proj,q_b_proj,kv_a_proj_with_mqa,kv_b_proj,o_proj"
-        << qulonglong{48'503'296};
+        << "DeepSeek-V3.json"
+        << "q_a_proj,q_b_proj,kv_a_proj_with_mqa,kv_b_proj,o_proj" << qulonglong { 48'503'296 };
     // Gemma 2: q_proj 8 x (3584 + 4096) = 61,440, v_proj 8 x (3584 + 2048) = 45,056, x 42.
-    QTest::newRow("gemma2 q v") << "gemma-2-9b.json" << "q_proj,v_proj" << qulonglong{4'472'832};
+    QTest::newRow("gemma2 q v") << "gemma-2-9b.json"
+                                << "q_proj,v_proj" << qulonglong { 4'472'832 };
     // GPT-NeoX: query_key_value 8 x (768 + 2304) = 24,576, x 12.
-    QTest::newRow("gpt_neox query_key_value") << "pythia-160m.json" << "query_key_value"
-                                              << qulonglong{294'912};
+    QTest::newRow("gpt_neox query_key_value") << "pythia-160m.json"
+                                              << "query_key_value" << qulonglong { 294'912 };
 }
 
 void TestHfConfig::loraTargetsPerFamily()
@@ -1078,8 +1156,8 @@ void TestHfConfig::loraTargetsPerFamily()
         o.lora.targets.push_back(t.toStdString());
     const Analysis a = analyze(shorter.value(), o);
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
-    QCOMPARE(a.loraParams, std::uint64_t{adapters});
-    QCOMPARE(a.trainableParams, std::uint64_t{adapters});
+    QCOMPARE(a.loraParams, std::uint64_t { adapters });
+    QCOMPARE(a.trainableParams, std::uint64_t { adapters });
 }
 
 void TestHfConfig::checkpointingPerDecoderLayer()
@@ -1129,15 +1207,17 @@ void TestHfConfig::mixtralFlopsFollowActiveParameters()
     const Analysis a = analyze(shorter.value(), options(AttentionImplementation::Sdpa, Precision::AmpBf16));
     QVERIFY(a.valid());
     const double active = 2.0 * 12'748'587'008.0 * 128;
-    QVERIFY2(static_cast<double>(a.forwardFlopsPerSample) >= active, std::to_string(a.forwardFlopsPerSample).c_str());
-    QVERIFY2(static_cast<double>(a.forwardFlopsPerSample) <= 1.01 * active, std::to_string(a.forwardFlopsPerSample).c_str());
+    QVERIFY2(static_cast<double>(a.forwardFlopsPerSample) >= active,
+        std::to_string(a.forwardFlopsPerSample).c_str());
+    QVERIFY2(static_cast<double>(a.forwardFlopsPerSample) <= 1.01 * active,
+        std::to_string(a.forwardFlopsPerSample).c_str());
 }
 
 void TestHfConfig::importedModelsSaveAndReopen_data()
 {
     QTest::addColumn<QString>("file");
-    for (const char* file : {"gemma-2-9b.json", "gemma-3-4b-it.json", "Phi-3-mini-4k-instruct.json", "pythia-160m.json",
-             "Qwen1.5-MoE-A2.7B.json", "DeepSeek-V3.json"})
+    for (const char* file : { "gemma-2-9b.json", "gemma-3-4b-it.json", "Phi-3-mini-4k-instruct.json",
+             "pythia-160m.json", "Qwen1.5-MoE-A2.7B.json", "DeepSeek-V3.json" })
         QTest::newRow(file) << file;
 }
 

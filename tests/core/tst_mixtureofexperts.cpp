@@ -8,7 +8,6 @@
 #include "headroom/Analysis.h"
 
 #include <QTest>
-
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -40,51 +39,57 @@ const json& measuredBlock(const json& all, const std::string& name)
 
 LayerSpec linear(std::int64_t out, std::string name, std::vector<std::string> inputs = {})
 {
-    return layer("Linear", {{"out_features", out}, {"bias", false}}, std::move(name), std::move(inputs));
+    return layer(
+        "Linear", { { "out_features", out }, { "bias", false } }, std::move(name), std::move(inputs));
 }
 
 /// The shared expert of Qwen-MoE and DeepSeek as ordinary layers on the block input, as the importer
 /// builds it: gate_proj, up_proj, SiLU, *, down_proj.
 std::vector<LayerSpec> sharedExpert(const std::string& prefix, std::int64_t width)
 {
-    return {linear(width, prefix + "gate_proj", {"input"}), linear(width, prefix + "up_proj", {"input"}),
-        layer("SiLU", {}, prefix + "act_fn", {prefix + "gate_proj"}),
-        layer("Mul", {}, prefix + "act_fn_times_up", {prefix + "act_fn", prefix + "up_proj"}),
-        linear(64, prefix + "down_proj")};
+    return { linear(width, prefix + "gate_proj", { "input" }), linear(width, prefix + "up_proj", { "input" }),
+        layer("SiLU", {}, prefix + "act_fn", { prefix + "gate_proj" }),
+        layer("Mul", {}, prefix + "act_fn_times_up", { prefix + "act_fn", prefix + "up_proj" }),
+        linear(64, prefix + "down_proj") };
 }
 
 /// measure_moe.py's blocks: T 16, H 64, float32.
 Network mixtralBlock()
 {
-    return network({16, 64},
-        {layer("MixtureOfExperts",
-            {{"num_experts", 4}, {"num_experts_per_tok", 2}, {"intermediate_size", 96}, {"expert_names", "w1/w3/w2"}},
-            "block_sparse_moe")},
+    return network({ 16, 64 },
+        { layer("MixtureOfExperts",
+            { { "num_experts", 4 }, { "num_experts_per_tok", 2 }, { "intermediate_size", 96 },
+                { "expert_names", "w1/w3/w2" } },
+            "block_sparse_moe") },
         Loss::None);
 }
 
 Network qwen2MoeBlock()
 {
-    std::vector<LayerSpec> layers{layer("MixtureOfExperts",
-        {{"num_experts", 8}, {"num_experts_per_tok", 2}, {"intermediate_size", 48}, {"norm_topk_prob", false}}, "mlp")};
+    std::vector<LayerSpec> layers { layer("MixtureOfExperts",
+        { { "num_experts", 8 }, { "num_experts_per_tok", 2 }, { "intermediate_size", 48 },
+            { "norm_topk_prob", false } },
+        "mlp") };
     for (auto& l : sharedExpert("mlp.shared_expert.", 128))
         layers.push_back(std::move(l));
-    layers.push_back(linear(1, "mlp.shared_expert_gate", {"input"}));
+    layers.push_back(linear(1, "mlp.shared_expert_gate", { "input" }));
     layers.push_back(layer("Sigmoid", {}, "mlp.shared_expert_gate_sigmoid"));
-    layers.push_back(
-        layer("Mul", {}, "mlp.shared_expert_gated", {"mlp.shared_expert_gate_sigmoid", "mlp.shared_expert.down_proj"}));
-    layers.push_back(layer("Add", {}, "mlp.routed_plus_shared", {"mlp", "mlp.shared_expert_gated"}));
-    return network({16, 64}, std::move(layers), Loss::None);
+    layers.push_back(layer("Mul", {}, "mlp.shared_expert_gated",
+        { "mlp.shared_expert_gate_sigmoid", "mlp.shared_expert.down_proj" }));
+    layers.push_back(layer("Add", {}, "mlp.routed_plus_shared", { "mlp", "mlp.shared_expert_gated" }));
+    return network({ 16, 64 }, std::move(layers), Loss::None);
 }
 
 Network deepseekBlock()
 {
-    std::vector<LayerSpec> layers{layer("MixtureOfExperts",
-        {{"num_experts", 8}, {"num_experts_per_tok", 2}, {"intermediate_size", 32}, {"router", "sigmoid"}}, "mlp")};
+    std::vector<LayerSpec> layers { layer("MixtureOfExperts",
+        { { "num_experts", 8 }, { "num_experts_per_tok", 2 }, { "intermediate_size", 32 },
+            { "router", "sigmoid" } },
+        "mlp") };
     for (auto& l : sharedExpert("mlp.shared_experts.", 32))
         layers.push_back(std::move(l));
-    layers.push_back(layer("Add", {}, "mlp.routed_plus_shared", {"mlp", "mlp.shared_experts.down_proj"}));
-    return network({16, 64}, std::move(layers), Loss::None);
+    layers.push_back(layer("Add", {}, "mlp.routed_plus_shared", { "mlp", "mlp.shared_experts.down_proj" }));
+    return network({ 16, 64 }, std::move(layers), Loss::None);
 }
 
 /// The Mixtral block behind a projection "proj", so that its input requires grad when proj trains, and
@@ -105,7 +110,8 @@ AnalysisOptions withImbalance(double imbalance, Precision precision = Precision:
     return o;
 }
 
-AnalysisOptions lora(std::vector<std::string> targets, Precision precision = Precision::Fp32, bool quantize = false)
+AnalysisOptions lora(
+    std::vector<std::string> targets, Precision precision = Precision::Fp32, bool quantize = false)
 {
     AnalysisOptions o;
     o.precision = precision;
@@ -117,7 +123,8 @@ AnalysisOptions lora(std::vector<std::string> targets, Precision precision = Pre
 
 } // namespace
 
-class TestMixtureOfExperts : public QObject {
+class TestMixtureOfExperts : public QObject
+{
     Q_OBJECT
 private slots:
     void blockMatchesPyTorch_data();
@@ -153,18 +160,18 @@ void TestMixtureOfExperts::blockMatchesPyTorch_data()
     // 4H = 256; the routing weight 4; the [n, 2] int64 slot and token indices 16: 2,324 x 32 = 74,368.
     // Per token: softmax 4E = 16, top-k indices 8k = 16, the renormalised weights 4k = 8 and their sum
     // 4: 44 x 16 = 704. Total 75,072.
-    QTest::newRow("mixtral") << "mixtral" << qlonglong{75'072};
+    QTest::newRow("mixtral") << "mixtral" << qlonglong { 75'072 };
     // Qwen2-MoE-style, E 8, k 2, F 48, no renormalising, a shared expert of 128 behind a sigmoid gate.
     // Per assignment 256 + 4 x 4 x 48 + 256 + 256 + 4 + 16 = 1,556 x 32 = 49,792; per token softmax 32 +
     // indices 16 = 48 x 16 = 768; the shared expert's gate output, SiLU output, up output and product
     // 4 x 4 x 128 = 2,048 x 16 = 32,768, its output (kept by the gate's mul) 4H = 256 x 16 = 4,096, the
     // sigmoid's output 4 x 16 = 64. Total 87,488.
-    QTest::newRow("qwen2_moe") << "qwen2_moe" << qlonglong{87'488};
+    QTest::newRow("qwen2_moe") << "qwen2_moe" << qlonglong { 87'488 };
     // DeepSeek-V3-style, E 8, k 2, F 32, sigmoid router, renormalised, a shared expert of 32. Per
     // assignment 256 + 4 x 4 x 32 + 256 + 256 + 4 + 16 = 1,300 x 32 = 41,600; per token sigmoid scores
     // 4E = 32, gather's indices 16, renormalised weights 8 and sum 4 = 60 x 16 = 960; the shared expert
     // 4 x 4 x 32 = 512 x 16 = 8,192. Total 50,752.
-    QTest::newRow("deepseek_v3") << "deepseek_v3" << qlonglong{50'752};
+    QTest::newRow("deepseek_v3") << "deepseek_v3" << qlonglong { 50'752 };
 }
 
 void TestMixtureOfExperts::blockMatchesPyTorch()
@@ -176,17 +183,20 @@ void TestMixtureOfExperts::blockMatchesPyTorch()
     // Measured at batch 2 and 3: the difference is the per-sample part.
     QCOMPARE(m.at("per_sample_bytes").get<qlonglong>(), byHand);
     const std::string name = block.toStdString();
-    const Network n = name == "mixtral" ? mixtralBlock() : name == "qwen2_moe" ? qwen2MoeBlock() : deepseekBlock();
+    const Network n = name == "mixtral" ? mixtralBlock()
+        : name == "qwen2_moe"           ? qwen2MoeBlock()
+                                        : deepseekBlock();
     const Analysis a = analyze(n, Precision::Fp32);
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
     // The issue asks for 3 %; the rules reproduce the measurement exactly.
     const double measuredBytes = static_cast<double>(byHand);
-    QVERIFY(std::abs(static_cast<double>(a.activationBytesPerSample) - measuredBytes) <= 0.03 * measuredBytes);
+    QVERIFY(
+        std::abs(static_cast<double>(a.activationBytesPerSample) - measuredBytes) <= 0.03 * measuredBytes);
     QCOMPARE(a.activationBytesPerSample, std::uint64_t(byHand));
     // torch 1.13 measured a batch-independent 8 bytes for DeepSeek's block: the 0-dim float64 scalar
     // mul(Tensor, Scalar) wraps routed_scaling_factor in. Not counted.
     QVERIFY(m.at("fixed_bytes").get<int>() <= 8);
-    QCOMPARE(a.activationBytesFixed, std::uint64_t{0});
+    QCOMPARE(a.activationBytesFixed, std::uint64_t { 0 });
 }
 
 void TestMixtureOfExperts::keptBytesDoNotDependOnRouting()
@@ -195,9 +205,10 @@ void TestMixtureOfExperts::keptBytesDoNotDependOnRouting()
     const json& balanced = measuredBlock(all, "mixtral");
     const json& skewed = measuredBlock(all, "mixtral_skewed");
     // Skewed: every token on experts 0 and 1 (the busiest gets T tokens, twice an even share).
-    QVERIFY(skewed.at("assignments_per_expert_batch2") == (json{32, 32, 0, 0}));
-    QVERIFY(balanced.at("assignments_per_expert_batch2") == (json{16, 16, 16, 16}));
-    QCOMPARE(skewed.at("per_sample_bytes").get<qlonglong>(), balanced.at("per_sample_bytes").get<qlonglong>());
+    QVERIFY(skewed.at("assignments_per_expert_batch2") == (json { 32, 32, 0, 0 }));
+    QVERIFY(balanced.at("assignments_per_expert_batch2") == (json { 16, 16, 16, 16 }));
+    QCOMPARE(
+        skewed.at("per_sample_bytes").get<qlonglong>(), balanced.at("per_sample_bytes").get<qlonglong>());
     const Analysis even = analyze(mixtralBlock(), withImbalance(1.0));
     const Analysis busiest = analyze(mixtralBlock(), withImbalance(2.0));
     QVERIFY(even.valid() && busiest.valid());
@@ -211,9 +222,9 @@ void TestMixtureOfExperts::imbalanceScalesTheBusiestExpertsBackward()
     // output gradient 4 T H = 4,096, IndexBackward's zero tensor of the input's size 4,096, and the
     // busiest expert's gradients (3F + 2H) x 4 = 1,664 bytes per row. Balanced: f k T / E = 8 rows,
     // 13,312: 21,504. Imbalance 2 (every token on that expert): 16 rows, 26,624: 34,816. 1.5: 12 rows.
-    QCOMPARE(analyze(mixtralBlock(), withImbalance(1.0)).transientBytesPerSample, std::uint64_t{21'504});
-    QCOMPARE(analyze(mixtralBlock(), withImbalance(2.0)).transientBytesPerSample, std::uint64_t{34'816});
-    QCOMPARE(analyze(mixtralBlock(), withImbalance(1.5)).transientBytesPerSample, std::uint64_t{28'160});
+    QCOMPARE(analyze(mixtralBlock(), withImbalance(1.0)).transientBytesPerSample, std::uint64_t { 21'504 });
+    QCOMPARE(analyze(mixtralBlock(), withImbalance(2.0)).transientBytesPerSample, std::uint64_t { 34'816 });
+    QCOMPARE(analyze(mixtralBlock(), withImbalance(1.5)).transientBytesPerSample, std::uint64_t { 28'160 });
 }
 
 void TestMixtureOfExperts::imbalanceRange_data()
@@ -221,16 +232,19 @@ void TestMixtureOfExperts::imbalanceRange_data()
     QTest::addColumn<double>("imbalance");
     QTest::addColumn<QString>("location");
     QTest::addColumn<QString>("message");
-    QTest::newRow("balanced") << 1.0 << "" << "";
-    QTest::newRow("every token on one expert (E / k)") << 2.0 << "" << "";
+    QTest::newRow("balanced") << 1.0 << ""
+                              << "";
+    QTest::newRow("every token on one expert (E / k)") << 2.0 << ""
+                                                       << "";
     QTest::newRow("below 1") << 0.5 << "moe_imbalance"
                              << "moe_imbalance must be a number from 1 (balanced routing) to 1024, not 0.5";
     QTest::newRow("NaN") << std::numeric_limits<double>::quiet_NaN() << "moe_imbalance"
                          << "moe_imbalance must be a number from 1 (balanced routing) to 1024, not nan";
-    QTest::newRow("beyond the layer") << 2.5 << "layers[0]"
-                                      << "layers[0] (MixtureOfExperts \"block_sparse_moe\"): the MoE imbalance 2.5 is "
-                                         "more than this layer allows: with 4 experts and top-2 the busiest expert gets "
-                                         "at most every token, 2 x an even share";
+    QTest::newRow("beyond the layer")
+        << 2.5 << "layers[0]"
+        << "layers[0] (MixtureOfExperts \"block_sparse_moe\"): the MoE imbalance 2.5 is "
+           "more than this layer allows: with 4 experts and top-2 the busiest expert gets "
+           "at most every token, 2 x an even share";
 }
 
 void TestMixtureOfExperts::imbalanceRange()
@@ -252,21 +266,23 @@ void TestMixtureOfExperts::routingWarningReachesTheAnalysis()
 {
     // One warning per MoE layer spec (a Repeat block's iterations share it), naming the layer.
     Network n = mixtralBlock();
-    n.layers = {repeat("layers", 3, {n.layers.front()})};
+    n.layers = { repeat("layers", 3, { n.layers.front() }) };
     const Analysis even = analyze(n, withImbalance(1.0));
     QVERIFY(even.valid());
-    QCOMPARE(even.warnings.size(), std::size_t{1});
+    QCOMPARE(even.warnings.size(), std::size_t { 1 });
     QCOMPARE(even.warnings.front().layer, std::string("layers.0.block_sparse_moe"));
     QCOMPARE(even.warnings.front().message,
-        std::string("assumes balanced routing: each of the 4 experts gets 2 x T / 4 tokens (T tokens, top-2). The "
-                    "saved activations are the same for any routing; the busiest expert's backward buffers grow "
-                    "with the MoE imbalance setting."));
+        std::string(
+            "assumes balanced routing: each of the 4 experts gets 2 x T / 4 tokens (T tokens, top-2). The "
+            "saved activations are the same for any routing; the busiest expert's backward buffers grow "
+            "with the MoE imbalance setting."));
     const Analysis skewed = analyze(n, withImbalance(1.5));
-    QCOMPARE(skewed.warnings.size(), std::size_t{1});
+    QCOMPARE(skewed.warnings.size(), std::size_t { 1 });
     QCOMPARE(skewed.warnings.front().message,
-        std::string("assumes the busiest of the 4 experts gets 1.5 x an even share (2 x T / 4 tokens): MoE imbalance "
-                    "1.5. The saved activations are the same for any routing; only that expert's backward buffers "
-                    "grow with the imbalance."));
+        std::string(
+            "assumes the busiest of the 4 experts gets 1.5 x an even share (2 x T / 4 tokens): MoE imbalance "
+            "1.5. The saved activations are the same for any routing; only that expert's backward buffers "
+            "grow with the imbalance."));
 }
 
 void TestMixtureOfExperts::flopsCountActiveExpertsOnly()
@@ -275,18 +291,18 @@ void TestMixtureOfExperts::flopsCountActiveExpertsOnly()
     // projections 6 A H F = 6 x 32 x 64 x 96 = 1,179,648; element-wise work 5 T E + A (2F + 3H) =
     // 320 + 32 x 384 = 12,608. Total 1,200,448.
     const Analysis four = analyze(mixtralBlock(), Precision::Fp32);
-    QCOMPARE(four.forwardFlopsPerSample, std::uint64_t{1'200'448});
+    QCOMPARE(four.forwardFlopsPerSample, std::uint64_t { 1'200'448 });
     // Twice the experts at the same top-k: only the router grows (+ 2 T H 4 + 5 T 4 = 8,512); the
     // parameters double.
     Network eight = mixtralBlock();
     eight.layers.front().attributes["num_experts"] = 8;
     const Analysis a = analyze(eight, Precision::Fp32);
-    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t{1'200'448 + 8'512});
+    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t { 1'200'448 + 8'512 });
     // gate 8 x 64 + 8 experts x 3 x 64 x 96 = 512 + 147,456.
-    QCOMPARE(a.totalParams, std::uint64_t{147'968});
+    QCOMPARE(a.totalParams, std::uint64_t { 147'968 });
     // The network's input needs no gradient: backward is the weight gradients (the products once) and
     // the element-wise work once: 1,187,840 + 12,608.
-    QCOMPARE(four.backwardFlopsPerSample, std::uint64_t{1'200'448});
+    QCOMPARE(four.backwardFlopsPerSample, std::uint64_t { 1'200'448 });
 }
 
 void TestMixtureOfExperts::autocastKeepsHalfCopiesPerProjection()
@@ -299,10 +315,10 @@ void TestMixtureOfExperts::autocastKeepsHalfCopiesPerProjection()
     // 4H = 256; the indices 16: 1,428 x 32 = 45,696. Total 48,448.
     const Analysis a = analyze(mixtralBlock(), withImbalance(1.0, Precision::AmpBf16));
     QVERIFY(a.valid());
-    QCOMPARE(a.activationBytesPerSample, std::uint64_t{48'448});
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 48'448 });
     QCOMPARE(rowNamed(a, "block_sparse_moe").output.dtype, DType::Float32);
     // Autocast caches a bfloat16 copy of the gate's and every expert's weights: (256 + 12 x 6,144) x 2.
-    QCOMPARE(a.autocastWeightCopyBytes, std::uint64_t{147'968});
+    QCOMPARE(a.autocastWeightCopyBytes, std::uint64_t { 147'968 });
 }
 
 void TestMixtureOfExperts::sigmoidRouterInPureHalf()
@@ -314,16 +330,18 @@ void TestMixtureOfExperts::sigmoidRouterInPureHalf()
     // Per token: x in float32 256, sigmoid scores 4E = 32, indices 16, weights 8 and sum 4 = 316 x 16 =
     // 5,056. Per assignment: gathered token 2H = 128, 4 x 2F = 256, expert output 2H = 128, the weighted
     // output 4H = 256, the routing weight 4, indices 16 = 788 x 32 = 25,216. Total 30,272.
-    const Network n = network({16, 64},
-        {layer("MixtureOfExperts",
-            {{"num_experts", 8}, {"num_experts_per_tok", 2}, {"intermediate_size", 32}, {"router", "sigmoid"}}, "mlp")},
+    const Network n = network({ 16, 64 },
+        { layer("MixtureOfExperts",
+            { { "num_experts", 8 }, { "num_experts_per_tok", 2 }, { "intermediate_size", 32 },
+                { "router", "sigmoid" } },
+            "mlp") },
         Loss::None);
     const Analysis a = analyze(n, Precision::Bf16);
     QVERIFY(a.valid());
-    QCOMPARE(a.activationBytesFixed, std::uint64_t{2'048});
-    QCOMPARE(a.activationBytesPerSample, std::uint64_t{30'272});
+    QCOMPARE(a.activationBytesFixed, std::uint64_t { 2'048 });
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 30'272 });
     QCOMPARE(a.output.dtype, DType::BFloat16);
-    QCOMPARE(a.bufferElements, std::uint64_t{8}); // gate.e_score_correction_bias
+    QCOMPARE(a.bufferElements, std::uint64_t { 8 }); // gate.e_score_correction_bias
 }
 
 void TestMixtureOfExperts::loraTargetsTheExperts()
@@ -331,32 +349,32 @@ void TestMixtureOfExperts::loraTargetsTheExperts()
     // LoRA rank 4 on "proj" and every expert's "w2" (PEFT matches block_sparse_moe.experts.N.w2).
     // Adapters: proj 4 x 64 + 64 x 4 = 512; w2 per expert 4 x 96 + 64 x 4 = 640, x 4 experts = 2,560.
     const Network n = projectedMixtralBlock();
-    const Analysis a = analyze(n, lora({"proj", "w2"}));
+    const Analysis a = analyze(n, lora({ "proj", "w2" }));
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
-    QCOMPARE(a.loraParams, std::uint64_t{3'072});
-    QCOMPARE(a.trainableParams, std::uint64_t{3'072});
-    QCOMPARE(rowNamed(a, "block_sparse_moe").loraParams, std::uint64_t{2'560});
+    QCOMPARE(a.loraParams, std::uint64_t { 3'072 });
+    QCOMPARE(a.trainableParams, std::uint64_t { 3'072 });
+    QCOMPARE(rowNamed(a, "block_sparse_moe").loraParams, std::uint64_t { 2'560 });
     // The MoE layer, every base weight frozen: the gate's input and the gathered tokens are kept only
     // for frozen weights' gradients (w1, w3, gate): dropped. Kept: per token softmax, indices, weights
     // and sum 44 x 16 = 704; per assignment the w1/w3 outputs, SiLU output, product (w2's adapter keeps
     // it) 4 x 4F = 1,536, w2's output 256, weighted output 256, routing weight 4, indices 16 = 2,068 x 32
     // = 66,176; w2's adapters' B inputs 32 rows x 4 x 4 = 512. proj: its adapter's B input 16 x 4 x 4 =
     // 256 (its A keeps the network's input). Total 67,648.
-    QCOMPARE(a.activationBytesPerSample, std::uint64_t{67'648});
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 67'648 });
     // All three projections: the gathered tokens come back (w1's and w3's adapters keep them), 32 x 256,
     // and two more adapters' B inputs 2 x 512: 67,648 + 8,192 + 1,024 = 76,864.
-    const Analysis all = analyze(n, lora({"proj", "w1", "w2", "w3"}));
-    QCOMPARE(all.activationBytesPerSample, std::uint64_t{76'864});
-    QCOMPARE(all.loraParams, std::uint64_t{512 + 3 * 2'560});
+    const Analysis all = analyze(n, lora({ "proj", "w1", "w2", "w3" }));
+    QCOMPARE(all.activationBytesPerSample, std::uint64_t { 76'864 });
+    QCOMPARE(all.loraParams, std::uint64_t { 512 + 3 * 2'560 });
     // Mixtral's router is an nn.Linear: "gate" adapts it, 4 x 64 + 4 x 4 = 272.
-    const Analysis gate = analyze(n, lora({"proj", "gate"}));
-    QCOMPARE(gate.loraParams, std::uint64_t{512 + 272});
+    const Analysis gate = analyze(n, lora({ "proj", "gate" }));
+    QCOMPARE(gate.loraParams, std::uint64_t { 512 + 272 });
     // Qwen's and DeepSeek's names: gate_proj, up_proj, down_proj; "w2" matches nothing there.
-    const Analysis qwen = analyze(qwen2MoeBlock(), lora({"down_proj"}));
+    const Analysis qwen = analyze(qwen2MoeBlock(), lora({ "down_proj" }));
     QVERIFY(qwen.valid());
     // 8 experts x (4 x 48 + 64 x 4) = 3,584, and the shared expert's down_proj 4 x 128 + 64 x 4 = 768.
-    QCOMPARE(qwen.loraParams, std::uint64_t{3'584 + 768});
-    const Analysis none = analyze(qwen2MoeBlock(), lora({"w2"}));
+    QCOMPARE(qwen.loraParams, std::uint64_t { 3'584 + 768 });
+    const Analysis none = analyze(qwen2MoeBlock(), lora({ "w2" }));
     QVERIFY(!none.valid());
     QVERIFY2(none.error->message.find("lora.targets[0] \"w2\" matches no Linear layer") == 0,
         none.error->message.c_str());
@@ -367,10 +385,10 @@ void TestMixtureOfExperts::loraAdaptsOneExpertByItsFullName()
     // "experts.0.w2": one expert. Its adapter sees its share of the rows, 32 / 4 = 8 (B input 8 x 4 x 4 =
     // 128 where all four experts' was 512), and the products are kept for its rows only (the other
     // experts' w2 is frozen): 8 x 4F = 3,072 of 12,288. 67,648 - 384 - 9,216 = 58,048.
-    const Analysis one = analyze(projectedMixtralBlock(), lora({"proj", "experts.0.w2"}));
+    const Analysis one = analyze(projectedMixtralBlock(), lora({ "proj", "experts.0.w2" }));
     QVERIFY2(one.valid(), one.valid() ? "" : one.error->message.c_str());
-    QCOMPARE(one.loraParams, std::uint64_t{512 + 640});
-    QCOMPARE(one.activationBytesPerSample, std::uint64_t{58'048});
+    QCOMPARE(one.loraParams, std::uint64_t { 512 + 640 });
+    QCOMPARE(one.activationBytesPerSample, std::uint64_t { 58'048 });
 }
 
 void TestMixtureOfExperts::qloraStoresExpertWeightsInFourBits()
@@ -379,9 +397,9 @@ void TestMixtureOfExperts::qloraStoresExpertWeightsInFourBits()
     // per block of 64 and 4 per 256 blocks. proj 4,096 elements: 2,048 + 64 + 4 = 2,116; the gate 256
     // elements: 128 + 4 + 4 = 136; each expert projection 6,144 elements: 3,072 + 96 + 4 = 3,172, x 12 =
     // 38,064; lm_head in bf16 4,096 x 2 = 8,192; the adapters (proj 512, w2 2,560) in bf16 6,144.
-    const Analysis a = analyze(projectedMixtralBlock(), lora({"proj", "w2"}, Precision::Bf16, true));
+    const Analysis a = analyze(projectedMixtralBlock(), lora({ "proj", "w2" }, Precision::Bf16, true));
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
-    QCOMPARE(a.parameterBytes, std::uint64_t{2'116 + 136 + 38'064 + 8'192 + 6'144});
+    QCOMPARE(a.parameterBytes, std::uint64_t { 2'116 + 136 + 38'064 + 8'192 + 6'144 });
 }
 
 void TestMixtureOfExperts::groupedBlocksMatchPyTorch_data()
@@ -498,10 +516,10 @@ void TestMixtureOfExperts::badAttributes_data()
     QTest::addColumn<QString>("attribute");
     QTest::addColumn<int>("value");
     QTest::addColumn<QString>("message");
-    QTest::newRow("top-k beyond the experts")
-        << "num_experts_per_tok" << 5
-        << "layers[0] (MixtureOfExperts \"block_sparse_moe\"): num_experts_per_tok 5 is more than num_experts 4: a "
-           "token is routed to distinct experts";
+    QTest::newRow("top-k beyond the experts") << "num_experts_per_tok" << 5
+                                              << "layers[0] (MixtureOfExperts \"block_sparse_moe\"): "
+                                                 "num_experts_per_tok 5 is more than num_experts 4: a "
+                                                 "token is routed to distinct experts";
     QTest::newRow("no experts") << "num_experts" << 0 << "layers[0].num_experts";
     QTest::newRow("no width") << "intermediate_size" << 0 << "layers[0].intermediate_size";
 }
@@ -530,21 +548,21 @@ void TestMixtureOfExperts::latentAttentionByHand_data()
     // SDPA (v's head 6 differs from q/k's 12: memory-efficient attention): query and key (the cat
     // results) 2 x 8 x 24 x 4 = 1,536, value a view of kv_b_proj's output 8 x 28 x 4 = 896, the output
     // (also o_proj's input) 8 x 12 x 4 = 384, logsumexp 2 x 32 x 4 = 256: 2,496 + 3,072 = 5,568.
-    QTest::newRow("sdpa") << false << qlonglong{5'568};
+    QTest::newRow("sdpa") << false << qlonglong { 5'568 };
     // Eager: query and key head-major already (kept as they are) 1,536, probabilities float32 2 x 8 x 8
     // x 4 = 512, v copied to head-major for the matmul 384, the heads-merged output 384: 2,496 + 2,816.
-    QTest::newRow("eager") << true << qlonglong{5'312};
+    QTest::newRow("eager") << true << qlonglong { 5'312 };
 }
 
 void TestMixtureOfExperts::latentAttentionByHand()
 {
     QFETCH(bool, eager);
     QFETCH(qlonglong, bytes);
-    const Network n = network({8, 32},
-        {layer("MultiHeadLatentAttention",
-            {{"num_heads", 2}, {"q_lora_rank", 16}, {"kv_lora_rank", 8}, {"qk_nope_head_dim", 8},
-                {"qk_rope_head_dim", 4}, {"v_head_dim", 6}},
-            "self_attn")},
+    const Network n = network({ 8, 32 },
+        { layer("MultiHeadLatentAttention",
+            { { "num_heads", 2 }, { "q_lora_rank", 16 }, { "kv_lora_rank", 8 }, { "qk_nope_head_dim", 8 },
+                { "qk_rope_head_dim", 4 }, { "v_head_dim", 6 } },
+            "self_attn") },
         Loss::None);
     AnalysisOptions o;
     o.attention = eager ? AttentionImplementation::Eager : AttentionImplementation::Sdpa;
@@ -553,15 +571,15 @@ void TestMixtureOfExperts::latentAttentionByHand()
     QCOMPARE(a.activationBytesPerSample, std::uint64_t(bytes));
     // q_a_proj 32 x 16, q_a_layernorm 16, q_b_proj 16 x 24, kv_a_proj_with_mqa 32 x 12, kv_a_layernorm 8,
     // kv_b_proj 8 x 28, o_proj 12 x 32: 512 + 16 + 384 + 384 + 8 + 224 + 384 = 1,912.
-    QCOMPARE(a.totalParams, std::uint64_t{1'912});
+    QCOMPARE(a.totalParams, std::uint64_t { 1'912 });
     // LoRA by the projections' names.
     AnalysisOptions l = o;
     l.lora.rank = 2;
-    l.lora.targets = {"q_b_proj", "kv_b_proj"};
+    l.lora.targets = { "q_b_proj", "kv_b_proj" };
     const Analysis adapted = analyze(n, l);
     QVERIFY2(adapted.valid(), adapted.valid() ? "" : adapted.error->message.c_str());
     // q_b_proj 2 x 16 + 24 x 2 = 80; kv_b_proj 2 x 8 + 28 x 2 = 72.
-    QCOMPARE(adapted.loraParams, std::uint64_t{152});
+    QCOMPARE(adapted.loraParams, std::uint64_t { 152 });
 }
 
 QTEST_APPLESS_MAIN(TestMixtureOfExperts)

@@ -11,7 +11,6 @@
 
 #include <QDir>
 #include <QTest>
-
 #include <ctime>
 #include <functional>
 
@@ -25,10 +24,14 @@ namespace {
 const std::string kDataDir = HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/";
 
 /// CPU seconds this process has used (not wall time: the machine may be busy).
-double cpuSeconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC; }
+double cpuSeconds()
+{
+    return static_cast<double>(std::clock()) / CLOCKS_PER_SEC;
+}
 
 /// A model with one input x [N, 3, 8, 8] (float) and the nodes `build` adds; the output is `output`.
-onnx::ModelProto modelWith(const std::function<void(onnx::GraphProto&)>& build, const std::string& output, int opset = 13)
+onnx::ModelProto modelWith(
+    const std::function<void(onnx::GraphProto&)>& build, const std::string& output, int opset = 13)
 {
     onnx::ModelProto m;
     m.set_ir_version(8);
@@ -41,14 +44,15 @@ onnx::ModelProto modelWith(const std::function<void(onnx::GraphProto&)>& build, 
     auto* t = in->mutable_type()->mutable_tensor_type();
     t->set_elem_type(onnx::TensorProto::FLOAT);
     t->mutable_shape()->add_dim()->set_dim_param("N");
-    for (const int d : {3, 8, 8})
+    for (const int d : { 3, 8, 8 })
         t->mutable_shape()->add_dim()->set_dim_value(d);
     build(g);
     g.add_output()->set_name(output);
     return m;
 }
 
-onnx::NodeProto& addNode(onnx::GraphProto& g, const std::string& op, std::vector<std::string> inputs, const std::string& output)
+onnx::NodeProto& addNode(
+    onnx::GraphProto& g, const std::string& op, std::vector<std::string> inputs, const std::string& output)
 {
     auto& n = *g.add_node();
     n.set_op_type(op);
@@ -80,15 +84,19 @@ std::string bytesOf(const onnx::ModelProto& m)
 std::string checkImport(const Result<Network>& n, const std::string& file)
 {
     if (!n.ok())
-        return n.error().message.rfind(file + ": ", 0) == 0 ? std::string() : "error without the file name: " + n.error().message;
+        return n.error().message.rfind(file + ": ", 0) == 0
+            ? std::string()
+            : "error without the file name: " + n.error().message;
     (void)analyze(n.value(), Precision::Fp32);
     const auto reparsed = parseModel(serializeModel(n.value()));
-    return reparsed.ok() && reparsed.value() == n.value() ? std::string() : "the network does not survive saving";
+    return reparsed.ok() && reparsed.value() == n.value() ? std::string()
+                                                          : "the network does not survive saving";
 }
 
 } // namespace
 
-class TestOnnxHostile : public QObject {
+class TestOnnxHostile : public QObject
+{
     Q_OBJECT
 private slots:
     void hostileFiles_data();
@@ -103,7 +111,7 @@ void TestOnnxHostile::hostileFiles_data()
 {
     QTest::addColumn<QString>("path");
     const QDir dir(QString::fromStdString(kDataDir + "hostile"));
-    const auto files = dir.entryList({QStringLiteral("*.textproto")}, QDir::Files, QDir::Name);
+    const auto files = dir.entryList({ QStringLiteral("*.textproto") }, QDir::Files, QDir::Name);
     QVERIFY(files.size() >= 25);
     for (const auto& f : files)
         QTest::newRow(qPrintable(f)) << dir.filePath(f);
@@ -142,8 +150,8 @@ void TestOnnxHostile::largeGraphsStayCheap_data()
             [](onnx::GraphProto& g) {
                 std::string previous = "x";
                 for (int i = 0; i < 1000; ++i) {
-                    auto& n = addNode(g, "Unsqueeze", {previous}, "u" + std::to_string(i));
-                    addIntsAttribute(n, "axes", {-1});
+                    auto& n = addNode(g, "Unsqueeze", { previous }, "u" + std::to_string(i));
+                    addIntsAttribute(n, "axes", { -1 });
                     previous = n.output(0);
                 }
             },
@@ -155,7 +163,7 @@ void TestOnnxHostile::largeGraphsStayCheap_data()
             [](onnx::GraphProto& g) {
                 std::vector<std::string> terms;
                 for (int i = 0; i < 2000; ++i)
-                    terms.push_back(addNode(g, "Relu", {"x"}, "r" + std::to_string(i)).output(0));
+                    terms.push_back(addNode(g, "Relu", { "x" }, "r" + std::to_string(i)).output(0));
                 addNode(g, "Sum", terms, "sum");
             },
             "sum");
@@ -174,7 +182,7 @@ void TestOnnxHostile::largeGraphsStayCheap()
     if (expected == QStringLiteral("imports")) {
         QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
         QCOMPARE(n->layers.back().type, std::string("Add"));
-        QCOMPARE(n->layers.back().inputs.size(), std::size_t{2000});
+        QCOMPARE(n->layers.back().inputs.size(), std::size_t { 2000 });
         const Analysis a = analyze(n.value(), Precision::Fp32);
         QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
         return;
@@ -191,7 +199,8 @@ void TestOnnxHostile::everyOneFieldChangeFailsCleanly_data()
     // (issue 26: one-field changes of it crashed ONNX 1.12's inference); about 12,800 changes.
     QTest::newRow("tokens.onnx") << QStringLiteral("tokens.onnx") << 7;
     QTest::newRow("stripped weights") << QStringLiteral("hostile/stripped_weights_import.textproto") << 1;
-    QTest::newRow("expand of a long shape") << QStringLiteral("hostile/expand_shape_of_2p40_sizes.textproto") << 1;
+    QTest::newRow("expand of a long shape")
+        << QStringLiteral("hostile/expand_shape_of_2p40_sizes.textproto") << 1;
 }
 
 void TestOnnxHostile::everyOneFieldChangeFailsCleanly()
@@ -213,9 +222,11 @@ void TestOnnxHostile::everyOneFieldChangeFailsCleanly()
         const auto n = importOnnx(bytesOf(changed), "mutant.onnx");
         slowest = std::max(slowest, cpuSeconds() - start);
         const std::string problem = checkImport(n, "mutant.onnx");
-        QVERIFY2(problem.empty(), qPrintable(QStringLiteral("change %1: %2").arg(k).arg(QString::fromStdString(problem))));
+        QVERIFY2(problem.empty(),
+            qPrintable(QStringLiteral("change %1: %2").arg(k).arg(QString::fromStdString(problem))));
     }
-    QVERIFY2(slowest < 1.0, qPrintable(QStringLiteral("the slowest change took %1 s of CPU time").arg(slowest)));
+    QVERIFY2(
+        slowest < 1.0, qPrintable(QStringLiteral("the slowest change took %1 s of CPU time").arg(slowest)));
 }
 
 QTEST_APPLESS_MAIN(TestOnnxHostile)

@@ -55,11 +55,17 @@ Analysis modelStates(std::uint64_t params, std::uint64_t largestLayer = 0)
     return a;
 }
 
-std::uint64_t modelStateBytes(const MemoryBreakdown& m) { return m.weights + m.gradients + m.optimizerState; }
+std::uint64_t modelStateBytes(const MemoryBreakdown& m)
+{
+    return m.weights + m.gradients + m.optimizerState;
+}
 
 /// The optimizer step at batch 1: weights, every gradient and the optimizer state as the step holds
 /// them, and its own temporaries (transient).
-MemoryBreakdown atStep(const MemoryModel& m) { return m.momentAt(m.optimizerStepMoment(), 1); }
+MemoryBreakdown atStep(const MemoryModel& m)
+{
+    return m.momentAt(m.optimizerStepMoment(), 1);
+}
 /// The end of the forward pass at `batch`: what backward starts from, the gathered layers included.
 MemoryBreakdown afterForward(const MemoryModel& m, std::int64_t batch = 1)
 {
@@ -93,16 +99,16 @@ std::uint64_t peakActivationsPerSample(const MemoryModel& m)
 /// and down's: 64 + 256 stay, 320 go, 992 per iteration on one GPU.
 std::vector<LayerSpec> transformerBlock()
 {
-    return {layer("LayerNorm", {}, "ln"), layer("Linear", {{"out_features", 32}}, "up"),
-            layer("GELU", {}, "act"), layer("Linear", {{"out_features", 8}}, "down"),
-            layer("Add", {}, "res", {"down", "repeat_input"})};
+    return { layer("LayerNorm", {}, "ln"), layer("Linear", { { "out_features", 32 } }, "up"),
+        layer("GELU", {}, "act"), layer("Linear", { { "out_features", 8 } }, "down"),
+        layer("Add", {}, "res", { "down", "repeat_input" }) };
 }
 
 /// [4, 8] -> embed Linear(8 -> 8) (keeps the network input: nothing) -> `blocks` x transformerBlock().
 Network transformerStack(std::int64_t blocks)
 {
-    const LayerSpec embed = layer("Linear", {{"out_features", 8}}, "embed");
-    return network({4, 8}, {embed, repeat("blocks", blocks, transformerBlock())}, Loss::None);
+    const LayerSpec embed = layer("Linear", { { "out_features", 8 } }, "embed");
+    return network({ 4, 8 }, { embed, repeat("blocks", blocks, transformerBlock()) }, Loss::None);
 }
 
 Analysis analyzed(const Network& n, Checkpointing c, Precision p = Precision::Fp32)
@@ -124,12 +130,14 @@ TrainingSetup tensorParallelSetup(std::int64_t t)
 /// 2,410 in all; float32 Adam: weights 9,640, gradients 9,640, state 19,280 bytes.
 Network twoLinears()
 {
-    return network({64}, {layer("Linear", {{"out_features", 32}}), layer("Linear", {{"out_features", 10}})});
+    return network(
+        { 64 }, { layer("Linear", { { "out_features", 32 } }), layer("Linear", { { "out_features", 10 } }) });
 }
 
 } // namespace
 
-class TestParallelism : public QObject {
+class TestParallelism : public QObject
+{
     Q_OBJECT
 private slots:
     void zeroPaperFigure_data();
@@ -207,10 +215,10 @@ void TestParallelism::zeroPaperFigure()
     QFETCH(qulonglong, duringStep);
     const auto model = MemoryModel::build(modelStates(7'500'000'000), setup(Optimizer::Adam, 64, sharding));
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(modelStateBytes(atStep(*model)), std::uint64_t{atRest});
-    QCOMPARE(atStep(*model).total(), std::uint64_t{duringStep}); // overhead 0
+    QCOMPARE(modelStateBytes(atStep(*model)), std::uint64_t { atRest });
+    QCOMPARE(atStep(*model).total(), std::uint64_t { duringStep }); // overhead 0
     // What the step adds: DeepSpeed's float32 gradient partition (transient), or DDP's buckets.
-    QCOMPARE(atStep(*model).transient + atStep(*model).communication, std::uint64_t{duringStep - atRest});
+    QCOMPARE(atStep(*model).transient + atStep(*model).communication, std::uint64_t { duringStep - atRest });
 }
 
 void TestParallelism::sixteenBytesPerParameterOnOneGpu_data()
@@ -225,10 +233,11 @@ void TestParallelism::sixteenBytesPerParameterOnOneGpu_data()
 void TestParallelism::sixteenBytesPerParameterOnOneGpu()
 {
     QFETCH(Sharding, sharding);
-    const auto model = MemoryModel::build(modelStates(1'000'000'000, 50'000'000), setup(Optimizer::Adam, 1, sharding));
+    const auto model
+        = MemoryModel::build(modelStates(1'000'000'000, 50'000'000), setup(Optimizer::Adam, 1, sharding));
     QVERIFY(model.ok());
-    QCOMPARE(modelStateBytes(atStep(*model)), std::uint64_t{16'000'000'000});
-    QCOMPARE(most(*model, Component::Communication), std::uint64_t{0});
+    QCOMPARE(modelStateBytes(atStep(*model)), std::uint64_t { 16'000'000'000 });
+    QCOMPARE(most(*model, Component::Communication), std::uint64_t { 0 });
 }
 
 void TestParallelism::deepSpeedOffloadEstimators()
@@ -239,16 +248,16 @@ void TestParallelism::deepSpeedOffloadEstimators()
     s.parallel.offloadOptimizer = true;
     const auto zero2 = MemoryModel::build(modelStates(13'000'000'000, 325'000'000), s);
     QVERIFY(zero2.ok());
-    QCOMPARE(zero2->at(1)->total(), std::uint64_t{26'000'000'000});
+    QCOMPARE(zero2->at(1)->total(), std::uint64_t { 26'000'000'000 });
     // estimate_zero3_model_states_mem_needs(cpu_offload=True, cpu_offload_params=False):
     // gpu_mem = 4 x largest + 2 x total / GPUs = 1.3e9 + 3.25e9 = 4.55e9.
     s.parallel.sharding = Sharding::Zero3;
     const auto zero3 = MemoryModel::build(modelStates(13'000'000'000, 325'000'000), s);
     QVERIFY(zero3.ok());
     // During forward and backward: the weight shards and the two gathered layers (the peak).
-    QCOMPARE(afterForward(*zero3).weights, std::uint64_t{3'250'000'000});
-    QCOMPARE(afterForward(*zero3).communication, std::uint64_t{1'300'000'000});
-    QCOMPARE(zero3->at(1)->total(), std::uint64_t{4'550'000'000});
+    QCOMPARE(afterForward(*zero3).weights, std::uint64_t { 3'250'000'000 });
+    QCOMPARE(afterForward(*zero3).communication, std::uint64_t { 1'300'000'000 });
+    QCOMPARE(zero3->at(1)->total(), std::uint64_t { 4'550'000'000 });
 }
 
 void TestParallelism::stagesOnFourGpus_data()
@@ -262,18 +271,18 @@ void TestParallelism::stagesOnFourGpus_data()
     // DDP buckets: another 9,640. Each stage divides one more of them by 4: 2,410 / 2,410 / 4,820.
     // ZeRO-3 gathers the largest layer (Linear(32): 2,080 float32 parameters = 8,320 bytes) twice
     // (the one in use and the prefetched next): 16,640.
-    QTest::newRow("ddp") << Sharding::None << qulonglong{9640} << qulonglong{9640} << qulonglong{19280}
-                         << qulonglong{9640};
-    QTest::newRow("zero1") << Sharding::Zero1 << qulonglong{9640} << qulonglong{9640} << qulonglong{4820}
-                           << qulonglong{0};
-    QTest::newRow("zero2") << Sharding::Zero2 << qulonglong{9640} << qulonglong{2410} << qulonglong{4820}
-                           << qulonglong{0};
-    QTest::newRow("zero3") << Sharding::Zero3 << qulonglong{2410} << qulonglong{2410} << qulonglong{4820}
-                           << qulonglong{16640};
-    QTest::newRow("fsdp-shard-grad-op") << Sharding::FsdpShardGradOp << qulonglong{9640} << qulonglong{2410}
-                                        << qulonglong{4820} << qulonglong{0};
-    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << qulonglong{2410} << qulonglong{2410}
-                                     << qulonglong{4820} << qulonglong{16640};
+    QTest::newRow("ddp") << Sharding::None << qulonglong { 9640 } << qulonglong { 9640 }
+                         << qulonglong { 19280 } << qulonglong { 9640 };
+    QTest::newRow("zero1") << Sharding::Zero1 << qulonglong { 9640 } << qulonglong { 9640 }
+                           << qulonglong { 4820 } << qulonglong { 0 };
+    QTest::newRow("zero2") << Sharding::Zero2 << qulonglong { 9640 } << qulonglong { 2410 }
+                           << qulonglong { 4820 } << qulonglong { 0 };
+    QTest::newRow("zero3") << Sharding::Zero3 << qulonglong { 2410 } << qulonglong { 2410 }
+                           << qulonglong { 4820 } << qulonglong { 16640 };
+    QTest::newRow("fsdp-shard-grad-op") << Sharding::FsdpShardGradOp << qulonglong { 9640 }
+                                        << qulonglong { 2410 } << qulonglong { 4820 } << qulonglong { 0 };
+    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << qulonglong { 2410 } << qulonglong { 2410 }
+                                     << qulonglong { 4820 } << qulonglong { 16640 };
 }
 
 void TestParallelism::stagesOnFourGpus()
@@ -284,14 +293,14 @@ void TestParallelism::stagesOnFourGpus()
     QFETCH(qulonglong, state);
     QFETCH(qulonglong, communication);
     const Analysis a = analyze(twoLinears(), Precision::Fp32);
-    QCOMPARE(a.totalParams, std::uint64_t{2410});
+    QCOMPARE(a.totalParams, std::uint64_t { 2410 });
     const auto one = MemoryModel::build(a, setup(Optimizer::Adam, 1));
     const auto m = MemoryModel::build(a, setup(Optimizer::Adam, 4, sharding));
     QVERIFY2(m.ok(), m.ok() ? "" : m.error().message.c_str());
-    QCOMPARE(atStep(*m).weights, std::uint64_t{weights});
-    QCOMPARE(atStep(*m).gradients, std::uint64_t{gradients});
-    QCOMPARE(atStep(*m).optimizerState, std::uint64_t{state});
-    QCOMPARE(afterForward(*m).communication, std::uint64_t{communication});
+    QCOMPARE(atStep(*m).weights, std::uint64_t { weights });
+    QCOMPARE(atStep(*m).gradients, std::uint64_t { gradients });
+    QCOMPARE(atStep(*m).optimizerState, std::uint64_t { state });
+    QCOMPARE(afterForward(*m).communication, std::uint64_t { communication });
     // Data parallelism splits the batch across GPUs, not the sample: activations are as on one GPU.
     QCOMPARE(afterForward(*m, 8).activations, afterForward(*one, 8).activations);
     QCOMPARE(afterForward(*m, 8).input, afterForward(*one, 8).input);
@@ -301,11 +310,12 @@ void TestParallelism::shardsRoundUp()
 {
     // 3 GPUs, ZeRO-3: each rank holds ceil(bytes / 3): weights and gradients ceil(9,640 / 3) = 3,214,
     // Adam state ceil(19,280 / 3) = 6,427.
-    const auto m = MemoryModel::build(analyze(twoLinears(), Precision::Fp32), setup(Optimizer::Adam, 3, Sharding::Zero3));
+    const auto m = MemoryModel::build(
+        analyze(twoLinears(), Precision::Fp32), setup(Optimizer::Adam, 3, Sharding::Zero3));
     QVERIFY(m.ok());
-    QCOMPARE(atStep(*m).weights, std::uint64_t{3214});
-    QCOMPARE(atStep(*m).gradients, std::uint64_t{3214});
-    QCOMPARE(atStep(*m).optimizerState, std::uint64_t{6427});
+    QCOMPARE(atStep(*m).weights, std::uint64_t { 3214 });
+    QCOMPARE(atStep(*m).gradients, std::uint64_t { 3214 });
+    QCOMPARE(atStep(*m).optimizerState, std::uint64_t { 6427 });
 }
 
 void TestParallelism::ddpBucketsDoubleTheGradients()
@@ -314,9 +324,9 @@ void TestParallelism::ddpBucketsDoubleTheGradients()
     const auto single = estimate(a, setup(Optimizer::Sgd, 1), kGpuBytes);
     const auto ddp = estimate(a, setup(Optimizer::Sgd, 2), kGpuBytes);
     QVERIFY(single.ok() && ddp.ok());
-    QCOMPARE(single->bytes.communication, std::uint64_t{0}); // one GPU: no Reducer
-    QCOMPARE(ddp->bytes.communication, std::uint64_t{9640}); // 2,410 float32 gradients again
-    QCOMPARE(ddp->total() - single->total(), std::uint64_t{9640});
+    QCOMPARE(single->bytes.communication, std::uint64_t { 0 }); // one GPU: no Reducer
+    QCOMPARE(ddp->bytes.communication, std::uint64_t { 9640 }); // 2,410 float32 gradients again
+    QCOMPARE(ddp->total() - single->total(), std::uint64_t { 9640 });
 }
 
 void TestParallelism::offload_data()
@@ -329,11 +339,14 @@ void TestParallelism::offload_data()
     // ZeRO-1 keeps 2 Psi weights and 2 Psi gradients; ZeRO-2 (ZeRO-Offload) also moves the gradient
     // partitions to the CPU; ZeRO-3 keeps Psi / 4 x 2 bytes of weights; FSDP keeps its sharded
     // gradients. (DDP has no optimizer offload: offloadNeedsZeroOrFsdp.)
-    QTest::newRow("zero1") << Sharding::Zero1 << qulonglong{2'000'000} << qulonglong{2'000'000} << qulonglong{0};
-    QTest::newRow("zero2") << Sharding::Zero2 << qulonglong{2'000'000} << qulonglong{0} << qulonglong{0};
-    QTest::newRow("zero3") << Sharding::Zero3 << qulonglong{500'000} << qulonglong{0} << qulonglong{0};
-    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << qulonglong{500'000} << qulonglong{500'000}
-                                     << qulonglong{0};
+    QTest::newRow("zero1") << Sharding::Zero1 << qulonglong { 2'000'000 } << qulonglong { 2'000'000 }
+                           << qulonglong { 0 };
+    QTest::newRow("zero2") << Sharding::Zero2 << qulonglong { 2'000'000 } << qulonglong { 0 }
+                           << qulonglong { 0 };
+    QTest::newRow("zero3") << Sharding::Zero3 << qulonglong { 500'000 } << qulonglong { 0 }
+                           << qulonglong { 0 };
+    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << qulonglong { 500'000 }
+                                     << qulonglong { 500'000 } << qulonglong { 0 };
 }
 
 void TestParallelism::offload()
@@ -346,12 +359,12 @@ void TestParallelism::offload()
     s.parallel.offloadOptimizer = true;
     const auto model = MemoryModel::build(modelStates(1'000'000), s);
     QVERIFY(model.ok());
-    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{0});
-    QCOMPARE(atStep(*model).weights, std::uint64_t{weights});
-    QCOMPARE(atStep(*model).gradients, std::uint64_t{gradients});
-    QCOMPARE(most(*model, Component::Communication), std::uint64_t{communication});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t { 0 });
+    QCOMPARE(atStep(*model).weights, std::uint64_t { weights });
+    QCOMPARE(atStep(*model).gradients, std::uint64_t { gradients });
+    QCOMPARE(most(*model, Component::Communication), std::uint64_t { communication });
     // The optimizer steps in CPU memory: no float32 gradient partition or temporaries on the GPU.
-    QCOMPARE(atStep(*model).transient, std::uint64_t{0});
+    QCOMPARE(atStep(*model).transient, std::uint64_t { 0 });
 }
 
 void TestParallelism::tensorParallel()
@@ -364,26 +377,30 @@ void TestParallelism::tensorParallel()
     // Tensor parallel t = 2 on 2 GPUs: the Linears are split, the LayerNorm is replicated:
     // 2,080 + 128 + 325 = 2,533 parameters per GPU = 10,132 bytes; gradients the same; Adam 20,264;
     // activations 264 + 256 / 2 + 40 = 432 B per sample.
-    const Network n = network({64}, {layer("Linear", {{"out_features", 64}}), layer("LayerNorm"),
-                                     layer("Linear", {{"out_features", 10}})});
+    const Network n = network({ 64 },
+        { layer("Linear", { { "out_features", 64 } }), layer("LayerNorm"),
+            layer("Linear", { { "out_features", 10 } }) });
     const Analysis a = analyze(n, Precision::Fp32);
     QVERIFY2(a.valid(), a.valid() ? "" : a.error->message.c_str());
-    QCOMPARE(a.totalParams, std::uint64_t{4938});
+    QCOMPARE(a.totalParams, std::uint64_t { 4938 });
     // (At the end of the forward pass exactly these are alive per sample: the logits were freed.)
     const auto one = MemoryModel::build(a, setup(Optimizer::Adam, 1));
     QVERIFY(one.ok());
-    const auto perSample = [](const MemoryModel& m) { return afterForward(m, 2).activations - afterForward(m, 1).activations; };
-    QCOMPARE(perSample(*one), std::uint64_t{560});
+    const auto perSample = [](const MemoryModel& m) {
+        return afterForward(m, 2).activations - afterForward(m, 1).activations;
+    };
+    QCOMPARE(perSample(*one), std::uint64_t { 560 });
 
     auto s = setup(Optimizer::Adam, 2);
     s.parallel.tensorParallel = 2;
     const auto tp = MemoryModel::build(a, s);
     QVERIFY(tp.ok());
-    QCOMPARE(atStep(*tp).weights, std::uint64_t{10132});
-    QCOMPARE(atStep(*tp).gradients, std::uint64_t{10132});
-    QCOMPARE(atStep(*tp).optimizerState, std::uint64_t{20264});
-    QCOMPARE(most(*tp, Component::Communication), std::uint64_t{0}); // data-parallel degree 1: no DDP buckets
-    QCOMPARE(perSample(*tp), std::uint64_t{432});
+    QCOMPARE(atStep(*tp).weights, std::uint64_t { 10132 });
+    QCOMPARE(atStep(*tp).gradients, std::uint64_t { 10132 });
+    QCOMPARE(atStep(*tp).optimizerState, std::uint64_t { 20264 });
+    QCOMPARE(
+        most(*tp, Component::Communication), std::uint64_t { 0 }); // data-parallel degree 1: no DDP buckets
+    QCOMPARE(perSample(*tp), std::uint64_t { 432 });
     QCOMPARE(afterForward(*tp).input, afterForward(*one).input); // every tensor-parallel rank sees the batch
 }
 
@@ -398,10 +415,10 @@ void TestParallelism::tensorParallelWithDataParallel()
     const auto e = estimate(analyze(twoLinears(), Precision::Fp32), s, kGpuBytes);
     QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
     const auto m = MemoryModel::build(analyze(twoLinears(), Precision::Fp32), s);
-    QCOMPARE(atStep(*m).weights, std::uint64_t{2412});
-    QCOMPARE(atStep(*m).gradients, std::uint64_t{1206});
-    QCOMPARE(atStep(*m).optimizerState, std::uint64_t{2412});
-    QCOMPARE(e->effectiveBatch, std::int64_t{32});
+    QCOMPARE(atStep(*m).weights, std::uint64_t { 2412 });
+    QCOMPARE(atStep(*m).gradients, std::uint64_t { 1206 });
+    QCOMPARE(atStep(*m).optimizerState, std::uint64_t { 2412 });
+    QCOMPARE(e->effectiveBatch, std::int64_t { 32 });
 }
 
 void TestParallelism::tensorParallelActivations_data()
@@ -422,15 +439,20 @@ void TestParallelism::tensorParallelActivations_data()
     // to down, split): 32 + 64 + 512 + 256 + 64 + 128 = 1,056: 128 n + 128 + 1,056.
     const auto none = static_cast<int>(Checkpointing::None);
     const auto perBlock = static_cast<int>(Checkpointing::PerBlock);
-    QTest::newRow("1 block, t = 1") << qint64{1} << none << 1 << qulonglong{1312 + 256};
-    QTest::newRow("1 block, t = 2") << qint64{1} << none << 2 << qulonglong{992 + 192};
-    QTest::newRow("4 blocks, t = 1") << qint64{4} << none << 1 << qulonglong{5248 + 256};
-    QTest::newRow("4 blocks, t = 2") << qint64{4} << none << 2 << qulonglong{3968 + 192};
-    QTest::newRow("per block, 1 block, t = 1") << qint64{1} << perBlock << 1 << qulonglong{128 + 128 + 1440};
-    QTest::newRow("per block, 1 block, t = 2") << qint64{1} << perBlock << 2 << qulonglong{128 + 128 + 1056};
-    QTest::newRow("per block, 4 blocks, t = 1") << qint64{4} << perBlock << 1 << qulonglong{512 + 128 + 1440};
-    QTest::newRow("per block, 4 blocks, t = 2") << qint64{4} << perBlock << 2 << qulonglong{512 + 128 + 1056};
-    QTest::newRow("per block, 24 blocks, t = 2") << qint64{24} << perBlock << 2 << qulonglong{3072 + 128 + 1056};
+    QTest::newRow("1 block, t = 1") << qint64 { 1 } << none << 1 << qulonglong { 1312 + 256 };
+    QTest::newRow("1 block, t = 2") << qint64 { 1 } << none << 2 << qulonglong { 992 + 192 };
+    QTest::newRow("4 blocks, t = 1") << qint64 { 4 } << none << 1 << qulonglong { 5248 + 256 };
+    QTest::newRow("4 blocks, t = 2") << qint64 { 4 } << none << 2 << qulonglong { 3968 + 192 };
+    QTest::newRow("per block, 1 block, t = 1")
+        << qint64 { 1 } << perBlock << 1 << qulonglong { 128 + 128 + 1440 };
+    QTest::newRow("per block, 1 block, t = 2")
+        << qint64 { 1 } << perBlock << 2 << qulonglong { 128 + 128 + 1056 };
+    QTest::newRow("per block, 4 blocks, t = 1")
+        << qint64 { 4 } << perBlock << 1 << qulonglong { 512 + 128 + 1440 };
+    QTest::newRow("per block, 4 blocks, t = 2")
+        << qint64 { 4 } << perBlock << 2 << qulonglong { 512 + 128 + 1056 };
+    QTest::newRow("per block, 24 blocks, t = 2")
+        << qint64 { 24 } << perBlock << 2 << qulonglong { 3072 + 128 + 1056 };
 }
 
 void TestParallelism::tensorParallelActivations()
@@ -443,7 +465,7 @@ void TestParallelism::tensorParallelActivations()
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     const auto model = MemoryModel::build(a, tensorParallelSetup(t));
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(peakActivationsPerSample(*model), std::uint64_t{expected});
+    QCOMPARE(peakActivationsPerSample(*model), std::uint64_t { expected });
     QCOMPARE(afterForward(*model).activations, afterForward(*model, 2).activations / 2); // nothing fixed
 }
 
@@ -461,16 +483,18 @@ void TestParallelism::tensorParallelKeepsTheLargestBlockAfterTheSplit()
     std::vector<LayerSpec> gelus;
     for (int i = 1; i <= 9; ++i)
         gelus.push_back(layer("GELU", {}, "g" + std::to_string(i)));
-    const Network n = network({4, 8}, {layer("Linear", {{"out_features", 8}}, "embed"), repeat("a", 1, gelus),
-                                       repeat("b", 1, transformerBlock())},
-                              Loss::None);
+    const Network n = network({ 4, 8 },
+        { layer("Linear", { { "out_features", 8 } }, "embed"), repeat("a", 1, gelus),
+            repeat("b", 1, transformerBlock()) },
+        Loss::None);
     const Analysis a = analyzed(n, Checkpointing::PerBlock);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(a.activationBytesPerSample, std::uint64_t{1440});
-    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(1))), std::uint64_t{1824});
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 1440 });
+    QCOMPARE(
+        peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(1))), std::uint64_t { 1824 });
     const auto tp = MemoryModel::build(a, tensorParallelSetup(2));
     QVERIFY(tp.ok());
-    QCOMPARE(peakActivationsPerSample(*tp), std::uint64_t{1440});
+    QCOMPARE(peakActivationsPerSample(*tp), std::uint64_t { 1440 });
 }
 
 void TestParallelism::tensorParallelNestedCheckpointedBlocks()
@@ -480,13 +504,15 @@ void TestParallelism::tensorParallelNestedCheckpointedBlocks()
     // 4 x 128 + 128 + 1,440 = 2,080 B on one GPU, 4 x 128 + 128 + 1,056 = 1,696 B per GPU with t = 2.
     LayerSpec marked = repeat("blocks", 2, transformerBlock());
     marked.checkpoint = true;
-    const Network inner = network(
-        {4, 8}, {layer("Linear", {{"out_features", 8}}, "embed"), repeat("outer", 2, {marked})}, Loss::None);
+    const Network inner = network({ 4, 8 },
+        { layer("Linear", { { "out_features", 8 } }, "embed"), repeat("outer", 2, { marked }) }, Loss::None);
     const Analysis a = analyzed(inner, Checkpointing::PerBlock);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(a.activationBytesPerSample, std::uint64_t{1696});
-    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(1))), std::uint64_t{2080});
-    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(2))), std::uint64_t{1696});
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 1696 });
+    QCOMPARE(
+        peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(1))), std::uint64_t { 2080 });
+    QCOMPARE(
+        peakActivationsPerSample(*MemoryModel::build(a, tensorParallelSetup(2))), std::uint64_t { 1696 });
 
     // A Repeat inside a checkpointed iteration belongs to it: blocks x 3 [ln, mlp x 2 [up, act, down]].
     // Per iteration: ln keeps the iteration's input (kept, 128) and its statistics (32); each mlp
@@ -497,19 +523,21 @@ void TestParallelism::tensorParallelNestedCheckpointedBlocks()
     // 512 + 160 + 2 x 1,152 = 2,976 B. With t = 2: up's inputs (ln's output, the first down's) and
     // the act outputs that down keeps are charged to split layers, and so is the last down's output
     // (the network output: nobody keeps it): 384 + 64 + [64 + 32 + 2 x (512 + 256) + 64 + 64] = 2,208.
-    const Network nested = network(
-        {4, 8},
-        {layer("Linear", {{"out_features", 8}}, "embed"),
-         repeat("blocks", 3,
-                {layer("LayerNorm", {}, "ln"),
-                 repeat("mlp", 2, {layer("Linear", {{"out_features", 32}}, "up"), layer("GELU", {}, "act"),
-                                   layer("Linear", {{"out_features", 8}}, "down")})})},
+    const Network nested = network({ 4, 8 },
+        { layer("Linear", { { "out_features", 8 } }, "embed"),
+            repeat("blocks", 3,
+                { layer("LayerNorm", {}, "ln"),
+                    repeat("mlp", 2,
+                        { layer("Linear", { { "out_features", 32 } }, "up"), layer("GELU", {}, "act"),
+                            layer("Linear", { { "out_features", 8 } }, "down") }) }) },
         Loss::None);
     const Analysis b = analyzed(nested, Checkpointing::PerBlock);
     QVERIFY2(b.valid(), b.error ? b.error->message.c_str() : "");
-    QCOMPARE(b.activationBytesPerSample, std::uint64_t{2720});
-    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(b, tensorParallelSetup(1))), std::uint64_t{2976});
-    QCOMPARE(peakActivationsPerSample(*MemoryModel::build(b, tensorParallelSetup(2))), std::uint64_t{2208});
+    QCOMPARE(b.activationBytesPerSample, std::uint64_t { 2720 });
+    QCOMPARE(
+        peakActivationsPerSample(*MemoryModel::build(b, tensorParallelSetup(1))), std::uint64_t { 2976 });
+    QCOMPARE(
+        peakActivationsPerSample(*MemoryModel::build(b, tensorParallelSetup(2))), std::uint64_t { 2208 });
 }
 
 void TestParallelism::tensorParallelCheckpointedLlama()
@@ -526,7 +554,7 @@ void TestParallelism::tensorParallelCheckpointedLlama()
     const auto one = MemoryModel::build(a, tensorParallelSetup(1));
     QVERIFY(one.ok());
     std::uint64_t previous = peakActivationsPerSample(*one);
-    for (const std::int64_t t : {2, 8}) {
+    for (const std::int64_t t : { 2, 8 }) {
         const auto tp = MemoryModel::build(a, tensorParallelSetup(t));
         QVERIFY(tp.ok());
         const std::uint64_t bytes = peakActivationsPerSample(*tp);
@@ -553,13 +581,15 @@ void TestParallelism::autocastCopiesOfGatheredLayers_data()
     // ZeRO-3 with t = 2 on 8 GPUs (N = 4): each rank holds half of every Linear: 2,080 x 3 + 325 = 6,565
     // parameters, 26,260 bytes, sharded 4 ways: 6,565; its copies 13,130 bytes, of which the gathered
     // largest (2,080) twice in bf16: 8,320. Weights 14,885; gathered 2 x 2,080 x 4 = 16,640.
-    QTest::newRow("ddp") << Sharding::None << 4LL << 1LL << qulonglong{78780} << qulonglong{52520};
-    QTest::newRow("zero2") << Sharding::Zero2 << 4LL << 1LL << qulonglong{78780} << qulonglong{0};
-    QTest::newRow("zero3") << Sharding::Zero3 << 4LL << 1LL << qulonglong{29770} << qulonglong{33280};
-    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << 4LL << 1LL << qulonglong{29770}
-                                     << qulonglong{33280};
-    QTest::newRow("zero3, one GPU") << Sharding::Zero3 << 1LL << 1LL << qulonglong{78780} << qulonglong{0};
-    QTest::newRow("zero3, t = 2") << Sharding::Zero3 << 8LL << 2LL << qulonglong{14885} << qulonglong{16640};
+    QTest::newRow("ddp") << Sharding::None << 4LL << 1LL << qulonglong { 78780 } << qulonglong { 52520 };
+    QTest::newRow("zero2") << Sharding::Zero2 << 4LL << 1LL << qulonglong { 78780 } << qulonglong { 0 };
+    QTest::newRow("zero3") << Sharding::Zero3 << 4LL << 1LL << qulonglong { 29770 } << qulonglong { 33280 };
+    QTest::newRow("fsdp-full-shard") << Sharding::FsdpFullShard << 4LL << 1LL << qulonglong { 29770 }
+                                     << qulonglong { 33280 };
+    QTest::newRow("zero3, one GPU") << Sharding::Zero3 << 1LL << 1LL << qulonglong { 78780 }
+                                    << qulonglong { 0 };
+    QTest::newRow("zero3, t = 2") << Sharding::Zero3 << 8LL << 2LL << qulonglong { 14885 }
+                                  << qulonglong { 16640 };
 }
 
 void TestParallelism::autocastCopiesOfGatheredLayers()
@@ -569,19 +599,19 @@ void TestParallelism::autocastCopiesOfGatheredLayers()
     QFETCH(qlonglong, tensorParallel);
     QFETCH(qulonglong, weights);
     QFETCH(qulonglong, communication);
-    const LayerSpec wide = layer("Linear", {{"out_features", 64}});
-    const Network n = network({64}, {wide, wide, wide, layer("Linear", {{"out_features", 10}})});
+    const LayerSpec wide = layer("Linear", { { "out_features", 64 } });
+    const Network n = network({ 64 }, { wide, wide, wide, layer("Linear", { { "out_features", 10 } }) });
     const Analysis a = analyze(n, Precision::AmpBf16);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(a.totalParams, std::uint64_t{13130});
-    QCOMPARE(a.autocastWeightCopyBytes, std::uint64_t{26260});
+    QCOMPARE(a.totalParams, std::uint64_t { 13130 });
+    QCOMPARE(a.autocastWeightCopyBytes, std::uint64_t { 26260 });
     auto s = setup(Optimizer::Adam, gpus, sharding);
     s.parallel.tensorParallel = tensorParallel;
     const auto model = MemoryModel::build(a, s);
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
     // The most any moment holds: every copy is alive at the end of the forward pass's last layer.
-    QCOMPARE(most(*model, Component::Weights), std::uint64_t{weights});
-    QCOMPARE(most(*model, Component::Communication), std::uint64_t{communication});
+    QCOMPARE(most(*model, Component::Weights), std::uint64_t { weights });
+    QCOMPARE(most(*model, Component::Communication), std::uint64_t { communication });
 }
 
 void TestParallelism::deepSpeedEstimatorsWithoutOffload()
@@ -597,19 +627,19 @@ void TestParallelism::deepSpeedEstimatorsWithoutOffload()
     // = 52e9 + 26e9 = 78e9: the fp16 weights, the fp16 gradients counted whole, and per rank the
     // float32 master weights, Adam's two states and the float32 gradient partition (4 + 8 + 4).
     const std::uint64_t deepSpeedZero2 = 4 * psi + 16 * psi / 8;
-    QCOMPARE(deepSpeedZero2, std::uint64_t{78'000'000'000});
+    QCOMPARE(deepSpeedZero2, std::uint64_t { 78'000'000'000 });
     const auto zero2 = estimateOn(Sharding::Zero2, 8);
     QVERIFY(zero2.ok());
     // Headroom at the optimizer step: 2 Psi + 2 Psi / N + 12 Psi / N = 26e9 + 3.25e9 + 19.5e9 = 48.75e9,
     // + the float32 gradient partition 4 Psi / N = 6.5e9: 55.25e9 = 2 Psi + 18 Psi / N.
-    QCOMPARE(modelStateBytes(atStep(*zero2)), std::uint64_t{48'750'000'000});
-    QCOMPARE(atStep(*zero2).transient, std::uint64_t{6'500'000'000});
-    QCOMPARE(atStep(*zero2).total(), std::uint64_t{55'250'000'000});
+    QCOMPARE(modelStateBytes(atStep(*zero2)), std::uint64_t { 48'750'000'000 });
+    QCOMPARE(atStep(*zero2).transient, std::uint64_t { 6'500'000'000 });
+    QCOMPARE(atStep(*zero2).total(), std::uint64_t { 55'250'000'000 });
     // Deliberate difference: stage 2 reduce-scatters the fp16 gradients in buckets during backward and
     // keeps only its own partition (grads_in_partition, 2 Psi / N), where the estimator counts all of
     // them (2 Psi): DeepSpeed - Headroom = 2 Psi - 2 Psi / N = 26e9 - 3.25e9 = 22.75e9.
     QCOMPARE(deepSpeedZero2 - atStep(*zero2).total(), 2 * psi - 2 * psi / 8);
-    QCOMPARE(deepSpeedZero2 - atStep(*zero2).total(), std::uint64_t{22'750'000'000});
+    QCOMPARE(deepSpeedZero2 - atStep(*zero2).total(), std::uint64_t { 22'750'000'000 });
     // Stage 1 does hold every fp16 gradient: its step is exactly the stage-2 estimator's figure,
     // 2 Psi + 2 Psi + (12 + 4) Psi / N = 78e9.
     const auto zero1 = estimateOn(Sharding::Zero1, 8);
@@ -619,20 +649,20 @@ void TestParallelism::deepSpeedEstimatorsWithoutOffload()
     // estimate_zero3_model_states_mem_needs(cpu_offload=False): 4 L + int(18 Psi / N). On 16 GPUs
     // (Psi / N = 812.5e6, one sub-group): 1.3e9 + 14.625e9 = 15.925e9.
     const std::uint64_t deepSpeedZero3 = 4 * largest + 18 * psi / 16;
-    QCOMPARE(deepSpeedZero3, std::uint64_t{15'925'000'000});
+    QCOMPARE(deepSpeedZero3, std::uint64_t { 15'925'000'000 });
     const auto zero3 = estimateOn(Sharding::Zero3, 16);
     QVERIFY(zero3.ok());
     // Headroom while forward runs: (2 + 12) Psi / N + two gathered fp16 layers 4 L = 11.375e9 + 1.3e9
     // = 12.675e9 (no gradients yet). The estimator's 18 = 2 (fp16 weights) + 16 (master, Adam, float32
     // gradients) has no room for the fp16 gradient partition DeepSpeed keeps (grad_partitions_flat_buffer,
     // 2 Psi / N) and counts the float32 gradient (4 Psi / N), which exists only during the step.
-    QCOMPARE(afterForward(*zero3).total(), std::uint64_t{12'675'000'000});
+    QCOMPARE(afterForward(*zero3).total(), std::uint64_t { 12'675'000'000 });
     // At the step the gathered layers are released and the fp16 gradient partition and its float32
     // copy exist: 20 Psi / N = 16.25e9, which is DeepSpeed's figure + 2 Psi / N - 4 L
     // = 15.925e9 + 0.325e9. It is the peak.
-    QCOMPARE(atStep(*zero3).total(), std::uint64_t{16'250'000'000});
+    QCOMPARE(atStep(*zero3).total(), std::uint64_t { 16'250'000'000 });
     QCOMPARE(atStep(*zero3).total() - deepSpeedZero3, 2 * psi / 16 - 4 * largest);
-    QCOMPARE(zero3->at(1)->total(), std::uint64_t{16'250'000'000});
+    QCOMPARE(zero3->at(1)->total(), std::uint64_t { 16'250'000'000 });
 }
 
 void TestParallelism::deepSpeedSubGroupBoundsTheStage3Step()
@@ -643,8 +673,8 @@ void TestParallelism::deepSpeedSubGroupBoundsTheStage3Step()
     const Analysis states = modelStates(13'000'000'000, 325'000'000);
     const auto zero3 = MemoryModel::build(states, setup(Optimizer::Adam, 8, Sharding::Zero3));
     QVERIFY(zero3.ok());
-    QCOMPARE(atStep(*zero3).transient, std::uint64_t{4'000'000'000});
-    QCOMPARE(atStep(*zero3).total(), std::uint64_t{30'000'000'000});
+    QCOMPARE(atStep(*zero3).transient, std::uint64_t { 4'000'000'000 });
+    QCOMPARE(atStep(*zero3).total(), std::uint64_t { 30'000'000'000 });
     // Stage 2 converts its whole partition: 4 x 1.625e9 = 6.5e9 (deepSpeedEstimatorsWithoutOffload).
     // Autocast (float32 parameters) has no fp16 gradient to convert: no step copy.
     Analysis a = states;
@@ -653,7 +683,7 @@ void TestParallelism::deepSpeedSubGroupBoundsTheStage3Step()
     a.parameterBytes = a.trainableParameterBytes = 4 * a.totalParams;
     const auto amp = MemoryModel::build(a, setup(Optimizer::Adam, 8, Sharding::Zero3));
     QVERIFY(amp.ok());
-    QCOMPARE(atStep(*amp).transient, std::uint64_t{0});
+    QCOMPARE(atStep(*amp).transient, std::uint64_t { 0 });
 }
 
 void TestParallelism::optimizerStepPeakDecidesFit()
@@ -665,18 +695,18 @@ void TestParallelism::optimizerStepPeakDecidesFit()
     auto s = setup(Optimizer::Adam, 8, Sharding::Zero2);
     const auto e = estimate(modelStates(13'000'000'000), s, kSmallGpu);
     QVERIFY2(e.ok(), e.ok() ? "" : e.error().message.c_str());
-    QCOMPARE(e->total(), std::uint64_t{55'250'000'000});
+    QCOMPARE(e->total(), std::uint64_t { 55'250'000'000 });
     QCOMPARE(e->peak.phase, StepPhase::OptimizerStep);
-    QCOMPARE(e->optimizerStepBytes, std::uint64_t{55'250'000'000});
+    QCOMPARE(e->optimizerStepBytes, std::uint64_t { 55'250'000'000 });
     QVERIFY(!e->fits);
-    QCOMPARE(e->maxBatch, std::int64_t{0});
+    QCOMPARE(e->maxBatch, std::int64_t { 0 });
     QCOMPARE(e->headroomBytes(), -5'250'000'000.0);
     // With 56e9 bytes it fits; FSDP's SHARD_GRAD_OP makes no float32 copy: its step holds 48.75e9.
     QVERIFY(estimate(modelStates(13'000'000'000), s, 56'000'000'000)->fits);
     s.parallel.sharding = Sharding::FsdpShardGradOp;
     const auto fsdp = estimate(modelStates(13'000'000'000), s, kSmallGpu);
     QVERIFY(fsdp.ok() && fsdp->fits);
-    QCOMPARE(fsdp->total(), std::uint64_t{48'750'000'000});
+    QCOMPARE(fsdp->total(), std::uint64_t { 48'750'000'000 });
 }
 
 void TestParallelism::offloadNeedsZeroOrFsdp_data()
@@ -723,11 +753,11 @@ void TestParallelism::gradientsCostTrainableParameterBytes()
     a.trainableParameterBytes = 2000;
     const auto model = MemoryModel::build(a, setup(Optimizer::Adam));
     QVERIFY(model.ok());
-    QCOMPARE(atStep(*model).gradients, std::uint64_t{2000});
-    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{8000});
+    QCOMPARE(atStep(*model).gradients, std::uint64_t { 2000 });
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t { 8000 });
     // Without trainableParameterBytes, the precision's parameter type: 4 x 1,000.
     a.trainableParameterBytes = 0;
-    QCOMPARE(atStep(*MemoryModel::build(a, setup(Optimizer::Adam))).gradients, std::uint64_t{4000});
+    QCOMPARE(atStep(*MemoryModel::build(a, setup(Optimizer::Adam))).gradients, std::uint64_t { 4000 });
 }
 
 void TestParallelism::eightBitLargeLinear_data()
@@ -736,28 +766,29 @@ void TestParallelism::eightBitLargeLinear_data()
     QTest::addColumn<qulonglong>("state");
     // Linear(4096 -> 4096, no bias): one 16,777,216-element weight, 8,192 blocks of 2,048.
     // Each 8-bit state: 16,777,216 uint8 + 8,192 float32 absmax = 16,777,216 + 32,768 = 16,809,984.
-    QTest::newRow("adam: 2 states") << Optimizer::Adam << qulonglong{2 * 16'809'984ULL};
-    QTest::newRow("adamw: 2 states") << Optimizer::AdamW << qulonglong{2 * 16'809'984ULL};
-    QTest::newRow("momentum: 1 state") << Optimizer::Momentum << qulonglong{16'809'984};
-    QTest::newRow("rmsprop: 1 state") << Optimizer::RMSprop << qulonglong{16'809'984};
-    QTest::newRow("adagrad: 1 state") << Optimizer::Adagrad << qulonglong{16'809'984};
+    QTest::newRow("adam: 2 states") << Optimizer::Adam << qulonglong { 2 * 16'809'984ULL };
+    QTest::newRow("adamw: 2 states") << Optimizer::AdamW << qulonglong { 2 * 16'809'984ULL };
+    QTest::newRow("momentum: 1 state") << Optimizer::Momentum << qulonglong { 16'809'984 };
+    QTest::newRow("rmsprop: 1 state") << Optimizer::RMSprop << qulonglong { 16'809'984 };
+    QTest::newRow("adagrad: 1 state") << Optimizer::Adagrad << qulonglong { 16'809'984 };
 }
 
 void TestParallelism::eightBitLargeLinear()
 {
     QFETCH(Optimizer, optimizer);
     QFETCH(qulonglong, state);
-    const Network n = network({4096}, {layer("Linear", {{"out_features", 4096}, {"bias", false}})}, Loss::None);
+    const Network n
+        = network({ 4096 }, { layer("Linear", { { "out_features", 4096 }, { "bias", false } }) }, Loss::None);
     const Analysis a = analyze(n, Precision::Fp32);
-    QCOMPARE(a.trainableParams, std::uint64_t{16'777'216});
+    QCOMPARE(a.trainableParams, std::uint64_t { 16'777'216 });
     auto s = setup(optimizer);
     s.eightBitOptimizer = true;
     const auto model = MemoryModel::build(a, s);
     QVERIFY2(model.ok(), model.ok() ? "" : model.error().message.c_str());
-    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{state});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t { state });
     // 8-bit state touches neither the weights nor the gradients (4 x 16,777,216 each).
-    QCOMPARE(atStep(*model).weights, std::uint64_t{67'108'864});
-    QCOMPARE(atStep(*model).gradients, std::uint64_t{67'108'864});
+    QCOMPARE(atStep(*model).weights, std::uint64_t { 67'108'864 });
+    QCOMPARE(atStep(*model).gradients, std::uint64_t { 67'108'864 });
 }
 
 void TestParallelism::eightBitSmallTensorsStay32Bit()
@@ -769,27 +800,28 @@ void TestParallelism::eightBitSmallTensorsStay32Bit()
     a.trainableParams = 8191;
     a.parameterBytes = 4 * 8191;
     a.trainableParameterBytes = 4 * 8191;
-    a.trainableTensorElements = {4095, 4096};
+    a.trainableTensorElements = { 4095, 4096 };
     auto s = setup(Optimizer::Adam);
     s.eightBitOptimizer = true;
     const auto model = MemoryModel::build(a, s);
     QVERIFY(model.ok());
-    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{32760 + 8208});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t { 32760 + 8208 });
     // Pure half keeps its float32 master weights (4 x 8,191 = 32,764) next to the 8-bit state.
     a.precision = Precision::Bf16;
     a.options.precision = Precision::Bf16;
-    QCOMPARE(atStep(*MemoryModel::build(a, s)).optimizerState, std::uint64_t{32760 + 8208 + 32764});
+    QCOMPARE(atStep(*MemoryModel::build(a, s)).optimizerState, std::uint64_t { 32760 + 8208 + 32764 });
 }
 
 void TestParallelism::eightBitWithZero()
 {
     // The 4096 x 4096 Linear with 8-bit Adam under ZeRO-1 on 4 GPUs: 33,619,968 / 4 = 8,404,992.
-    const Network n = network({4096}, {layer("Linear", {{"out_features", 4096}, {"bias", false}})}, Loss::None);
+    const Network n
+        = network({ 4096 }, { layer("Linear", { { "out_features", 4096 }, { "bias", false } }) }, Loss::None);
     auto s = setup(Optimizer::Adam, 4, Sharding::Zero1);
     s.eightBitOptimizer = true;
     const auto model = MemoryModel::build(analyze(n, Precision::Fp32), s);
     QVERIFY(model.ok());
-    QCOMPARE(atStep(*model).optimizerState, std::uint64_t{8'404'992});
+    QCOMPARE(atStep(*model).optimizerState, std::uint64_t { 8'404'992 });
 }
 
 void TestParallelism::accumulationKeepsGradientsBetweenMicroBatches()
@@ -811,17 +843,17 @@ void TestParallelism::accumulationKeepsGradientsBetweenMicroBatches()
     s.accumulationSteps = 16;
     const auto accumulated = estimate(a, s, 64 * kMiB);
     QVERIFY(once.ok() && accumulated.ok());
-    QCOMPARE(once->total(), std::uint64_t{20'010});
-    QCOMPARE(accumulated->total(), std::uint64_t{28'330});
+    QCOMPARE(once->total(), std::uint64_t { 20'010 });
+    QCOMPARE(accumulated->total(), std::uint64_t { 28'330 });
     QVERIFY(accumulated->peak.laterMicroBatch);
     // For large batches fc2's backward binds (560 B per sample): (64 MiB - 14,790) / 560 = 119,810.8
     // for one micro-batch, (64 MiB - 14,790 - 2,410 - 1,320 of fc2's gradient temporary) / 560
     // = 119,804.8 with accumulation.
-    QCOMPARE(once->maxBatch, std::int64_t{119'810});
-    QCOMPARE(accumulated->maxBatch, std::int64_t{119'804});
+    QCOMPARE(once->maxBatch, std::int64_t { 119'810 });
+    QCOMPARE(accumulated->maxBatch, std::int64_t { 119'804 });
     // Samples per optimizer step: micro-batch 8 x 16 steps x 4 data-parallel GPUs = 512.
-    QCOMPARE(once->effectiveBatch, std::int64_t{32});
-    QCOMPARE(accumulated->effectiveBatch, std::int64_t{512});
+    QCOMPARE(once->effectiveBatch, std::int64_t { 32 });
+    QCOMPARE(accumulated->effectiveBatch, std::int64_t { 512 });
     QCOMPARE(accumulated->maxEffectiveBatch, accumulated->maxBatch * 64);
 }
 
@@ -840,20 +872,22 @@ void TestParallelism::validation_data()
                                     << "not -3";
     QTest::newRow("no GPUs") << 1LL << 0LL << 1LL << Optimizer::Adam << false << "parallel.gpus"
                              << "GPU count must be from 1";
-    QTest::newRow("too many GPUs") << 1LL << qlonglong{kMaxGpus + 1} << 1LL << Optimizer::Adam << false
+    QTest::newRow("too many GPUs") << 1LL << qlonglong { kMaxGpus + 1 } << 1LL << Optimizer::Adam << false
                                    << "parallel.gpus"
                                    << "GPU count must be from 1";
     QTest::newRow("tp 0") << 1LL << 8LL << 0LL << Optimizer::Adam << false << "parallel.tensor_parallel"
                           << "tensor-parallel degree must be from 1";
     QTest::newRow("tp > gpus") << 1LL << 2LL << 4LL << Optimizer::Adam << false << "parallel.tensor_parallel"
                                << "tensor-parallel degree must be from 1 to the GPU count (2)";
-    QTest::newRow("tp not dividing") << 1LL << 8LL << 3LL << Optimizer::Adam << false << "parallel.tensor_parallel"
+    QTest::newRow("tp not dividing") << 1LL << 8LL << 3LL << Optimizer::Adam << false
+                                     << "parallel.tensor_parallel"
                                      << "tensor-parallel degree 3 must divide the GPU count 8";
     QTest::newRow("8-bit sgd") << 1LL << 1LL << 1LL << Optimizer::Sgd << true << "eight_bit_optimizer"
                                << "SGD keeps none";
     QTest::newRow("8-bit adamax") << 1LL << 1LL << 1LL << Optimizer::Adamax << true << "eight_bit_optimizer"
                                   << "not available for Adamax";
-    QTest::newRow("8-bit nesterov") << 1LL << 1LL << 1LL << Optimizer::Nesterov << true << "eight_bit_optimizer"
+    QTest::newRow("8-bit nesterov") << 1LL << 1LL << 1LL << Optimizer::Nesterov << true
+                                    << "eight_bit_optimizer"
                                     << "not available for SGD with Nesterov momentum";
 }
 
@@ -911,8 +945,9 @@ void TestParallelism::fusedNeedsAFusedKernel()
     QCOMPARE(!problem.has_value(), accepted);
     if (problem) {
         QCOMPARE(problem->location, std::string("optimizer_implementation"));
-        QVERIFY2(problem->message.find("no fused " + std::string(optimizerLabel(optimizer))) != std::string::npos,
-                 problem->message.c_str());
+        QVERIFY2(
+            problem->message.find("no fused " + std::string(optimizerLabel(optimizer))) != std::string::npos,
+            problem->message.c_str());
         s.optimizerImplementation = OptimizerImplementation::Foreach;
         QVERIFY(!validateSetup(s).has_value());
     }
@@ -931,21 +966,21 @@ void TestParallelism::planJsonHasTheSetup()
     plan.gpu.memoryBytes = 80 * kGiB;
     const auto j = planToJson(plan, evaluate(plan));
     QVERIFY2(!j.contains("error"), j.dump().c_str());
-    QCOMPARE(j["accumulation_steps"].get<std::int64_t>(), std::int64_t{3});
-    QCOMPARE(j["effective_batch"].get<std::int64_t>(), std::int64_t{4 * 3 * 4}); // 4 data-parallel ranks
+    QCOMPARE(j["accumulation_steps"].get<std::int64_t>(), std::int64_t { 3 });
+    QCOMPARE(j["effective_batch"].get<std::int64_t>(), std::int64_t { 4 * 3 * 4 }); // 4 data-parallel ranks
     QCOMPARE(j["max_effective_batch"].get<std::int64_t>(), j["max_batch"].get<std::int64_t>() * 12);
-    QCOMPARE(j["parallel"]["gpus"].get<std::int64_t>(), std::int64_t{8});
+    QCOMPARE(j["parallel"]["gpus"].get<std::int64_t>(), std::int64_t { 8 });
     QCOMPARE(j["parallel"]["sharding"].get<std::string>(), std::string("zero3"));
-    QCOMPARE(j["parallel"]["tensor_parallel"].get<std::int64_t>(), std::int64_t{2});
-    QCOMPARE(j["parallel"]["data_parallel"].get<std::int64_t>(), std::int64_t{4});
+    QCOMPARE(j["parallel"]["tensor_parallel"].get<std::int64_t>(), std::int64_t { 2 });
+    QCOMPARE(j["parallel"]["data_parallel"].get<std::int64_t>(), std::int64_t { 4 });
     QVERIFY(j["parallel"]["offload_optimizer"].get<bool>());
     QVERIFY(!j["eight_bit_optimizer"].get<bool>());
     QCOMPARE(j["checkpointing"].get<std::string>(), std::string("none"));
     QCOMPARE(j["attention"].get<std::string>(), std::string("sdpa"));
-    QCOMPARE(j["lora"]["rank"].get<std::int64_t>(), std::int64_t{0});
+    QCOMPARE(j["lora"]["rank"].get<std::int64_t>(), std::int64_t { 0 });
     QVERIFY(j["sequence_length"].is_null());
     QVERIFY(j["bytes"].contains("communication"));
-    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t{0});
+    QCOMPARE(j["bytes"]["optimizer_state"].get<std::uint64_t>(), std::uint64_t { 0 });
 }
 
 QTEST_APPLESS_MAIN(TestParallelism)

@@ -10,7 +10,6 @@
 #include "headroom/Planner.h"
 
 #include <QTest>
-
 #include <algorithm>
 #include <cmath>
 
@@ -50,8 +49,9 @@ Plan presetPlan(const std::string& file, const std::string& gpu)
 {
     Plan p;
     const std::string path = HEADROOM_TEST_SOURCE_DIR + file;
-    auto network = file.ends_with("config.json") || file.find("/hf/") != std::string::npos ? importHfConfigFile(path)
-                                                                                              : loadModelFile(path);
+    auto network = file.ends_with("config.json") || file.find("/hf/") != std::string::npos
+        ? importHfConfigFile(path)
+        : loadModelFile(path);
     if (!network)
         qFatal("%s: %s", path.c_str(), network.error().message.c_str());
     p.network = std::move(network).value();
@@ -71,7 +71,8 @@ PlannerResult planned(const Plan& plan, const PlanGoal& goal, const PlanAllowanc
 
 Q_DECLARE_METATYPE(headroom::PlanAllowances)
 
-class TestPlanner : public QObject {
+class TestPlanner : public QObject
+{
     Q_OBJECT
 private slots:
     void tinyMlpFitsAsGiven();
@@ -97,15 +98,15 @@ private slots:
 // exactly (772 + 1,200).
 void TestPlanner::tinyMlpFitsAsGiven()
 {
-    const auto r = planned(tinyPlan(testGpu(1972)), PlanGoal{10, {}});
+    const auto r = planned(tinyPlan(testGpu(1972)), PlanGoal { 10, {} });
     // Fused and for-loop change nothing at B = 10 (same peak, same speed): only the plan as given.
-    QCOMPARE(r.candidates.size(), std::size_t{1});
+    QCOMPARE(r.candidates.size(), std::size_t { 1 });
     const PlanCandidate& c = r.candidates.front();
     QVERIFY(c.changes.empty());
-    QCOMPARE(c.settings.setup.batch, std::int64_t{10});
-    QCOMPARE(c.settings.setup.accumulationSteps, std::int64_t{1});
-    QCOMPARE(c.estimate.peakBytes(), std::uint64_t{1972});
-    QCOMPARE(c.estimate.maxBatch, std::int64_t{10});
+    QCOMPARE(c.settings.setup.batch, std::int64_t { 10 });
+    QCOMPARE(c.settings.setup.accumulationSteps, std::int64_t { 1 });
+    QCOMPARE(c.estimate.peakBytes(), std::uint64_t { 1972 });
+    QCOMPARE(c.estimate.maxBatch, std::int64_t { 10 });
     QVERIFY(c.estimate.fits);
     QVERIFY(c.paretoOptimal);
     QVERIFY(!c.changesTraining());
@@ -118,18 +119,18 @@ void TestPlanner::tinyMlpFitsAsGiven()
 // not divide 20: 4 steps of 5 is exact. At B = 5 the peak is 932 + 600 = 1,532.
 void TestPlanner::tinyMlpAccumulates()
 {
-    const auto r = planned(tinyPlan(testGpu(1972)), PlanGoal{20, {}});
-    QCOMPARE(r.candidates.size(), std::size_t{1});
+    const auto r = planned(tinyPlan(testGpu(1972)), PlanGoal { 20, {} });
+    QCOMPARE(r.candidates.size(), std::size_t { 1 });
     const PlanCandidate& c = r.candidates.front();
-    QCOMPARE(c.changes.size(), std::size_t{1});
+    QCOMPARE(c.changes.size(), std::size_t { 1 });
     QCOMPARE(c.changes.front().setting, SetupSetting::Accumulation);
     QCOMPARE(c.changes.front().value, std::string("4"));
     QVERIFY(!c.changes.front().changesTraining); // no batch norm
-    QCOMPARE(c.settings.setup.batch, std::int64_t{5});
-    QCOMPARE(c.settings.setup.accumulationSteps, std::int64_t{4});
-    QCOMPARE(c.estimate.effectiveBatch, std::int64_t{20});
-    QCOMPARE(c.estimate.peakBytes(), std::uint64_t{1532});
-    QCOMPARE(c.estimate.maxBatch, std::int64_t{8});
+    QCOMPARE(c.settings.setup.batch, std::int64_t { 5 });
+    QCOMPARE(c.settings.setup.accumulationSteps, std::int64_t { 4 });
+    QCOMPARE(c.estimate.effectiveBatch, std::int64_t { 20 });
+    QCOMPARE(c.estimate.peakBytes(), std::uint64_t { 1532 });
+    QCOMPARE(c.estimate.maxBatch, std::int64_t { 8 });
 }
 
 // 900 bytes: at B = 1 foreach needs 720 + 464 = 1,184, for-loop 720 + 488 = 1,208, fused 720 +
@@ -140,20 +141,20 @@ void TestPlanner::tinyMlpAccumulates()
 // optimizer implementation steps on the CPU there, so it changes nothing.
 void TestPlanner::tinyMlpOffloadsWhenNothingElseFits()
 {
-    const auto r = planned(tinyPlan(testGpu(900)), PlanGoal{});
-    QCOMPARE(r.candidates.size(), std::size_t{2});
+    const auto r = planned(tinyPlan(testGpu(900)), PlanGoal {});
+    QCOMPARE(r.candidates.size(), std::size_t { 2 });
     const PlanCandidate& zero2 = r.candidates[0];
     QCOMPARE(zero2.settings.setup.parallel.sharding, Sharding::Zero2);
     QVERIFY(zero2.settings.setup.parallel.offloadOptimizer);
-    QCOMPARE(zero2.settings.setup.batch, std::int64_t{5});
-    QCOMPARE(zero2.estimate.peakBytes(), std::uint64_t{836});
-    QCOMPARE(zero2.changes.size(), std::size_t{2});
+    QCOMPARE(zero2.settings.setup.batch, std::int64_t { 5 });
+    QCOMPARE(zero2.estimate.peakBytes(), std::uint64_t { 836 });
+    QCOMPARE(zero2.changes.size(), std::size_t { 2 });
     QCOMPARE(zero2.changes[0].setting, SetupSetting::Sharding);
     QCOMPARE(zero2.changes[1].setting, SetupSetting::Offload);
     const PlanCandidate& zero1 = r.candidates[1];
     QCOMPARE(zero1.settings.setup.parallel.sharding, Sharding::Zero1);
-    QCOMPARE(zero1.settings.setup.batch, std::int64_t{4});
-    QCOMPARE(zero1.estimate.peakBytes(), std::uint64_t{788});
+    QCOMPARE(zero1.settings.setup.batch, std::int64_t { 4 });
+    QCOMPARE(zero1.estimate.peakBytes(), std::uint64_t { 788 });
     // Faster (a larger batch) against smaller: both on the front.
     QVERIFY(zero2.samplesPerSecondPerGpu() > zero1.samplesPerSecondPerGpu());
     QVERIFY(zero2.paretoOptimal && zero1.paretoOptimal);
@@ -162,12 +163,12 @@ void TestPlanner::tinyMlpOffloadsWhenNothingElseFits()
 // 300 bytes: the least any set-up needs at B = 1 is ZeRO-2 with offload, 236 + 120 = 356: 56 over.
 void TestPlanner::tinyMlpNothingFits()
 {
-    const auto r = planned(tinyPlan(testGpu(300)), PlanGoal{});
+    const auto r = planned(tinyPlan(testGpu(300)), PlanGoal {});
     QVERIFY(r.candidates.empty());
     QVERIFY(r.closest && r.shortfall);
     QCOMPARE(r.shortfall->kind, PlanShortfall::Kind::Memory);
-    QCOMPARE(r.shortfall->bytesOver, std::uint64_t{56});
-    QCOMPARE(r.closest->estimate.peakBytes(), std::uint64_t{356});
+    QCOMPARE(r.shortfall->bytesOver, std::uint64_t { 56 });
+    QCOMPARE(r.closest->estimate.peakBytes(), std::uint64_t { 356 });
     QCOMPARE(r.closest->settings.setup.parallel.sharding, Sharding::Zero2);
     QVERIFY(r.closest->settings.setup.parallel.offloadOptimizer);
     QVERIFY2(r.shortfall->text().find(formatBytes(56)) != std::string::npos, r.shortfall->text().c_str());
@@ -180,12 +181,12 @@ void TestPlanner::tinyMlpNothingFits()
 // Steps go to 2^20: 14,680,064 samples, so a target of 2^31 is 2,132,803,584 short.
 void TestPlanner::targetOutOfReach()
 {
-    const auto r = planned(tinyPlan(testGpu(1972)), PlanGoal{kMaxBatch, {}});
+    const auto r = planned(tinyPlan(testGpu(1972)), PlanGoal { kMaxBatch, {} });
     QVERIFY(r.candidates.empty());
     QVERIFY(r.shortfall);
     QCOMPARE(r.shortfall->kind, PlanShortfall::Kind::Batch);
-    QCOMPARE(r.shortfall->batchShort, std::int64_t{2132803584});
-    QCOMPARE(r.closest->settings.setup.batch, std::int64_t{14});
+    QCOMPARE(r.shortfall->batchShort, std::int64_t { 2132803584 });
+    QCOMPARE(r.closest->settings.setup.batch, std::int64_t { 14 });
     QCOMPARE(r.closest->settings.setup.accumulationSteps, kMaxAccumulationSteps);
     QCOMPARE(r.closest->settings.setup.parallel.sharding, Sharding::Zero2);
 }
@@ -193,19 +194,19 @@ void TestPlanner::targetOutOfReach()
 void TestPlanner::stepTimeLimit()
 {
     const Plan plan = presetPlan("/resources/presets/vgg16.json", "GTX 1080");
-    const auto free = planned(plan, PlanGoal{64, {}});
+    const auto free = planned(plan, PlanGoal { 64, {} });
     QVERIFY(!free.candidates.empty());
     const double fastest = free.candidates.front().throughput->stepSeconds;
     // A limit between the fastest and the slowest keeps exactly the set-ups within it.
     const double slowest = free.candidates.back().throughput->stepSeconds;
     const double limit = (fastest + slowest) / 2;
-    const auto limited = planned(plan, PlanGoal{64, limit});
+    const auto limited = planned(plan, PlanGoal { 64, limit });
     const auto within = std::count_if(free.candidates.begin(), free.candidates.end(),
-                                      [&](const PlanCandidate& c) { return c.throughput->stepSeconds <= limit; });
+        [&](const PlanCandidate& c) { return c.throughput->stepSeconds <= limit; });
     QVERIFY(within > 0);
     QCOMPARE(static_cast<std::ptrdiff_t>(limited.candidates.size()), within);
     // Below the fastest: nothing fits, and the closest is the fastest, over by the difference.
-    const auto impossible = planned(plan, PlanGoal{64, fastest / 2});
+    const auto impossible = planned(plan, PlanGoal { 64, fastest / 2 });
     QVERIFY(impossible.candidates.empty());
     QCOMPARE(impossible.shortfall->kind, PlanShortfall::Kind::StepTime);
     QCOMPARE(impossible.closest->throughput->stepSeconds, fastest);
@@ -221,16 +222,23 @@ void TestPlanner::everySetupReEstimates_data()
     QTest::addColumn<int>("sequenceLength"); // 0: as in the model
     QTest::addColumn<PlanAllowances>("allow");
     const PlanAllowances none;
-    const PlanAllowances all{true, true, true};
-    QTest::newRow("vgg16 gtx1080 256") << "/resources/presets/vgg16.json" << "GTX 1080" << 1 << 256LL << 0 << none;
-    QTest::newRow("vgg16 gtx1080 256 all") << "/resources/presets/vgg16.json" << "GTX 1080" << 1 << 256LL << 0 << all;
-    QTest::newRow("vgg16 largest") << "/resources/presets/vgg16.json" << "RTX 3090" << 1 << 0LL << 0 << all;
-    QTest::newRow("resnet50 4 gpus") << "/resources/presets/resnet50.json" << "RTX 4090" << 4 << 1024LL << 0
-                                     << PlanAllowances{true, false, false};
-    QTest::newRow("gpt2 8 gpus") << "/resources/presets/gpt2_small.json" << "A100 SXM4 40GB" << 8 << 512LL << 0 << all;
-    QTest::newRow("llama-2-7b 4090 lora") << "/tests/data/hf/Llama-2-7b-hf.json" << "RTX 4090" << 1 << 16LL << 512
-                                          << PlanAllowances{true, true, false};
-    QTest::newRow("odd target on 3 gpus") << "/resources/presets/resnet18.json" << "RTX 3060" << 3 << 100LL << 0 << none;
+    const PlanAllowances all { true, true, true };
+    QTest::newRow("vgg16 gtx1080 256") << "/resources/presets/vgg16.json"
+                                       << "GTX 1080" << 1 << 256LL << 0 << none;
+    QTest::newRow("vgg16 gtx1080 256 all") << "/resources/presets/vgg16.json"
+                                           << "GTX 1080" << 1 << 256LL << 0 << all;
+    QTest::newRow("vgg16 largest") << "/resources/presets/vgg16.json"
+                                   << "RTX 3090" << 1 << 0LL << 0 << all;
+    QTest::newRow("resnet50 4 gpus") << "/resources/presets/resnet50.json"
+                                     << "RTX 4090" << 4 << 1024LL << 0
+                                     << PlanAllowances { true, false, false };
+    QTest::newRow("gpt2 8 gpus") << "/resources/presets/gpt2_small.json"
+                                 << "A100 SXM4 40GB" << 8 << 512LL << 0 << all;
+    QTest::newRow("llama-2-7b 4090 lora")
+        << "/tests/data/hf/Llama-2-7b-hf.json"
+        << "RTX 4090" << 1 << 16LL << 512 << PlanAllowances { true, true, false };
+    QTest::newRow("odd target on 3 gpus") << "/resources/presets/resnet18.json"
+                                          << "RTX 3060" << 3 << 100LL << 0 << none;
 }
 
 void TestPlanner::everySetupReEstimates()
@@ -249,7 +257,8 @@ void TestPlanner::everySetupReEstimates()
     if (target > 0)
         goal.targetBatch = target;
     const auto r = planned(base, goal, allow);
-    QVERIFY2(!r.candidates.empty(), r.shortfall ? r.shortfall->text().c_str() : "no candidates and no shortfall");
+    QVERIFY2(
+        !r.candidates.empty(), r.shortfall ? r.shortfall->text().c_str() : "no candidates and no shortfall");
     double previous = INFINITY;
     for (std::size_t i = 0; i < r.candidates.size(); ++i) {
         const PlanCandidate& c = r.candidates[i];
@@ -293,12 +302,15 @@ void TestPlanner::everySetupReEstimates()
             QCOMPARE(c.settings.lora, base.lora);
         if (!allow.eightBitOptimizer)
             QCOMPARE(c.settings.setup.eightBitOptimizer, base.setup.eightBitOptimizer);
-        QCOMPARE(c.settings.setup.parallel.gpus, std::int64_t{gpus});
+        QCOMPARE(c.settings.setup.parallel.gpus, std::int64_t { gpus });
         // The Pareto front, by its definition.
-        const bool dominated = std::any_of(r.candidates.begin(), r.candidates.end(), [&](const PlanCandidate& o) {
-            return o.samplesPerSecondPerGpu() >= c.samplesPerSecondPerGpu() && o.estimate.peakBytes() <= c.estimate.peakBytes()
-                && (o.samplesPerSecondPerGpu() > c.samplesPerSecondPerGpu() || o.estimate.peakBytes() < c.estimate.peakBytes());
-        });
+        const bool dominated
+            = std::any_of(r.candidates.begin(), r.candidates.end(), [&](const PlanCandidate& o) {
+                  return o.samplesPerSecondPerGpu() >= c.samplesPerSecondPerGpu()
+                      && o.estimate.peakBytes() <= c.estimate.peakBytes()
+                      && (o.samplesPerSecondPerGpu() > c.samplesPerSecondPerGpu()
+                          || o.estimate.peakBytes() < c.estimate.peakBytes());
+              });
         QCOMPARE(c.paretoOptimal, !dominated);
     }
     // The fastest speed is on the front (among set-ups as fast, the one with the least memory).
@@ -312,12 +324,12 @@ void TestPlanner::everySetupReEstimates()
 void TestPlanner::precisionRankedByTheCard()
 {
     Plan pascal = presetPlan("/resources/presets/vgg16.json", "GTX 1080");
-    const auto onPascal = planned(pascal, PlanGoal{64, {}}, PlanAllowances{true, false, false});
+    const auto onPascal = planned(pascal, PlanGoal { 64, {} }, PlanAllowances { true, false, false });
     QCOMPARE(onPascal.candidates.front().settings.precision, Precision::Fp32);
     for (const auto& c : onPascal.candidates)
         QVERIFY(halfType(c.settings.precision) != DType::BFloat16);
     Plan ampere = presetPlan("/resources/presets/vgg16.json", "A100 SXM4 40GB");
-    const auto onAmpere = planned(ampere, PlanGoal{64, {}}, PlanAllowances{true, false, false});
+    const auto onAmpere = planned(ampere, PlanGoal { 64, {} }, PlanAllowances { true, false, false });
     QVERIFY(onAmpere.candidates.front().settings.precision != Precision::Fp32);
     QVERIFY(onAmpere.candidates.front().changesTraining());
 }
@@ -326,11 +338,11 @@ void TestPlanner::precisionRankedByTheCard()
 void TestPlanner::batchNormMakesAccumulationChangeTraining()
 {
     const Plan plan = presetPlan("/resources/presets/resnet18.json", "GTX 1050");
-    const auto r = planned(plan, PlanGoal{4096, {}});
+    const auto r = planned(plan, PlanGoal { 4096, {} });
     QVERIFY(!r.candidates.empty());
     const auto& c = r.candidates.front();
     const auto accumulation = std::find_if(c.changes.begin(), c.changes.end(),
-                                           [](const SetupChange& x) { return x.setting == SetupSetting::Accumulation; });
+        [](const SetupChange& x) { return x.setting == SetupSetting::Accumulation; });
     QVERIFY(accumulation != c.changes.end());
     QVERIFY(accumulation->changesTraining);
     QVERIFY2(accumulation->text.find("batch-norm") != std::string::npos, accumulation->text.c_str());
@@ -339,11 +351,11 @@ void TestPlanner::batchNormMakesAccumulationChangeTraining()
 void TestPlanner::invalidPlanIsAnError()
 {
     Plan p = tinyPlan(testGpu(1 << 20));
-    p.network.layers.push_back(layer("Softmax", {{"dim", 5}}, "bad"));
-    const auto r = planSetups(p, PlanGoal{}, PlanAllowances{});
+    p.network.layers.push_back(layer("Softmax", { { "dim", 5 } }, "bad"));
+    const auto r = planSetups(p, PlanGoal {}, PlanAllowances {});
     QVERIFY(!r.ok());
     QVERIFY2(r.error().message.find("bad") != std::string::npos, r.error().message.c_str());
-    const auto zero = planSetups(tinyPlan(testGpu(1 << 20)), PlanGoal{0, {}}, PlanAllowances{});
+    const auto zero = planSetups(tinyPlan(testGpu(1 << 20)), PlanGoal { 0, {} }, PlanAllowances {});
     QVERIFY(!zero.ok());
     QCOMPARE(zero.error().location, std::string("target_batch"));
 }
@@ -353,17 +365,17 @@ void TestPlanner::invalidPlanIsAnError()
 // 10 the 1,972-byte GPU is the smallest that reaches it; with the set-up's own 32, the 4,612-byte one.
 void TestPlanner::compareTinyMlpByHand()
 {
-    const std::vector<Gpu> gpus{testGpu(4612, "C"), testGpu(900, "A"), testGpu(1972, "B")};
+    const std::vector<Gpu> gpus { testGpu(4612, "C"), testGpu(900, "A"), testGpu(1972, "B") };
     Plan plan = tinyPlan(gpus.front());
     const auto rows = compareGpus(plan, gpus, 10);
     QVERIFY(rows.ok());
-    QCOMPARE(rows->size(), std::size_t{3});
+    QCOMPARE(rows->size(), std::size_t { 3 });
     QCOMPARE((*rows)[0].gpu.name, std::string("A"));
-    QCOMPARE((*rows)[0].estimate.maxBatch, std::int64_t{0});
+    QCOMPARE((*rows)[0].estimate.maxBatch, std::int64_t { 0 });
     QVERIFY(!(*rows)[0].reachesTarget);
-    QCOMPARE((*rows)[1].estimate.maxBatch, std::int64_t{10});
+    QCOMPARE((*rows)[1].estimate.maxBatch, std::int64_t { 10 });
     QVERIFY((*rows)[1].smallestReachingTarget);
-    QCOMPARE((*rows)[2].estimate.maxBatch, std::int64_t{32});
+    QCOMPARE((*rows)[2].estimate.maxBatch, std::int64_t { 32 });
     QVERIFY((*rows)[2].estimate.fits);
     QVERIFY(!(*rows)[2].smallestReachingTarget);
     const auto own = compareGpus(plan, gpus, std::nullopt);

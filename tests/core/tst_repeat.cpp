@@ -5,14 +5,12 @@
 // breakdown), the first step's peak and the largest batch.
 
 #include "NetworkBuilder.h"
-
 #include "headroom/Analysis.h"
 #include "headroom/Estimate.h"
 #include "headroom/ModelFile.h"
 #include "headroom/ReservedModel.h"
 
 #include <QTest>
-
 #include <map>
 #include <string>
 
@@ -23,7 +21,8 @@ namespace {
 
 /// Names visible to a layer, as the model format defines them: local names of this iteration, then
 /// the enclosing ones; `repeatInput` is the current iteration's input.
-struct NameScope {
+struct NameScope
+{
     std::map<std::string, std::string> full; ///< local name -> the expanded layer's name
     std::string repeatInput;
     const NameScope* parent = nullptr;
@@ -42,8 +41,8 @@ struct NameScope {
 
 /// `specs` with every Repeat written out: layer `r` of iteration t of block `b` becomes a top-level
 /// layer named "b.t.r" whose inputs name their producers explicitly.
-void writeOut(const std::vector<LayerSpec>& specs, const std::string& prefix, NameScope& scope, std::string& previous,
-              bool frozen, std::vector<LayerSpec>& out)
+void writeOut(const std::vector<LayerSpec>& specs, const std::string& prefix, NameScope& scope,
+    std::string& previous, bool frozen, std::vector<LayerSpec>& out)
 {
     for (std::size_t i = 0; i < specs.size(); ++i) {
         const LayerSpec& spec = specs[i];
@@ -53,8 +52,8 @@ void writeOut(const std::vector<LayerSpec>& specs, const std::string& prefix, Na
                 NameScope inner;
                 inner.parent = &scope;
                 inner.repeatInput = previous;
-                writeOut(spec.children, full + "." + std::to_string(t) + ".", inner, previous, frozen || spec.frozen,
-                         out);
+                writeOut(spec.children, full + "." + std::to_string(t) + ".", inner, previous,
+                    frozen || spec.frozen, out);
             }
         } else {
             LayerSpec copy = spec;
@@ -130,38 +129,43 @@ Network preset(const char* id)
 
 Network mlp()
 {
-    return network({64}, {layer("Linear", {{"out_features", 64}}, "in"),
-                          repeat("b", 40, {layer("Linear", {{"out_features", 64}}, "fc"), layer("ReLU", {}, "act")}),
-                          layer("Linear", {{"out_features", 10}}, "head")});
+    return network({ 64 },
+        { layer("Linear", { { "out_features", 64 } }, "in"),
+            repeat("b", 40, { layer("Linear", { { "out_features", 64 } }, "fc"), layer("ReLU", {}, "act") }),
+            layer("Linear", { { "out_features", 10 } }, "head") });
 }
 
 /// ResNet basic blocks: the residual reads repeat_input.
 Network residual()
 {
     const auto conv = [](const char* name) {
-        return layer("Conv2d", {{"out_channels", 16}, {"kernel_size", 3}, {"padding", 1}, {"bias", false}}, name);
+        return layer("Conv2d",
+            { { "out_channels", 16 }, { "kernel_size", 3 }, { "padding", 1 }, { "bias", false } }, name);
     };
-    return network({16, 8, 8},
-                   {repeat("layer", 12,
-                           {conv("conv1"), layer("BatchNorm2d", {}, "bn1"), layer("ReLU", {{"inplace", true}}, "relu"),
-                            conv("conv2"), layer("BatchNorm2d", {}, "bn2"),
-                            layer("Add", {}, "add", {"bn2", "repeat_input"}), layer("ReLU", {{"inplace", true}}, "out")}),
-                    layer("AdaptiveAvgPool2d", {{"output_size", 1}}), layer("Flatten"),
-                    layer("Linear", {{"out_features", 10}}, "fc")});
+    return network({ 16, 8, 8 },
+        { repeat("layer", 12,
+              { conv("conv1"), layer("BatchNorm2d", {}, "bn1"),
+                  layer("ReLU", { { "inplace", true } }, "relu"), conv("conv2"),
+                  layer("BatchNorm2d", {}, "bn2"), layer("Add", {}, "add", { "bn2", "repeat_input" }),
+                  layer("ReLU", { { "inplace", true } }, "out") }),
+            layer("AdaptiveAvgPool2d", { { "output_size", 1 } }), layer("Flatten"),
+            layer("Linear", { { "out_features", 10 } }, "fc") });
 }
 
 /// A Repeat inside a Repeat, with a layer after the inner block and a name from outside.
 Network nested()
 {
-    return network({8, 32},
-                   {layer("Linear", {{"out_features", 32}}, "stem"),
-                    repeat("outer", 9,
-                           {repeat("inner", 7, {layer("Linear", {{"out_features", 32}}, "fc"), layer("GELU", {}, "act")}),
-                            layer("LayerNorm", {}, "norm"), layer("Add", {}, "skip", {"norm", "stem"})}),
-                    layer("Linear", {{"out_features", 5}}, "head")});
+    return network({ 8, 32 },
+        { layer("Linear", { { "out_features", 32 } }, "stem"),
+            repeat("outer", 9,
+                { repeat("inner", 7,
+                      { layer("Linear", { { "out_features", 32 } }, "fc"), layer("GELU", {}, "act") }),
+                    layer("LayerNorm", {}, "norm"), layer("Add", {}, "skip", { "norm", "stem" }) }),
+            layer("Linear", { { "out_features", 5 } }, "head") });
 }
 
-struct Setup {
+struct Setup
+{
     AnalysisOptions options;
     TrainingSetup training;
     std::uint64_t gpuMemoryBytes = 80ULL << 30;
@@ -177,7 +181,8 @@ Setup setupWith(Precision precision, Checkpointing checkpointing = Checkpointing
 
 } // namespace
 
-class TestRepeat : public QObject {
+class TestRepeat : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -216,18 +221,26 @@ void TestRepeat::compressedEqualsExpanded_data()
     QTest::newRow("MLP, ZeRO-2 on 3 GPUs") << mlp() << fp32 << none << 1 << zero2 << 3 << 1 << 0;
     QTest::newRow("MLP, LoRA") << mlp() << fp32 << none << 1 << ddp << 1 << 1 << 4;
     QTest::newRow("residual") << residual() << fp32 << none << 1 << ddp << 1 << 1 << 0;
-    QTest::newRow("residual, per block, autocast") << residual() << bf16 << perBlock << 1 << ddp << 1 << 1 << 0;
-    QTest::newRow("residual, accumulation, autocast") << residual() << bf16 << none << 3 << ddp << 1 << 1 << 0;
+    QTest::newRow("residual, per block, autocast")
+        << residual() << bf16 << perBlock << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("residual, accumulation, autocast")
+        << residual() << bf16 << none << 3 << ddp << 1 << 1 << 0;
     QTest::newRow("nested") << nested() << fp32 << none << 1 << ddp << 1 << 1 << 0;
-    QTest::newRow("nested, per block, accumulation") << nested() << fp32 << perBlock << 2 << ddp << 1 << 1 << 0;
+    QTest::newRow("nested, per block, accumulation")
+        << nested() << fp32 << perBlock << 2 << ddp << 1 << 1 << 0;
     QTest::newRow("nested, ZeRO-3, autocast") << nested() << bf16 << none << 1 << zero3 << 8 << 1 << 0;
     QTest::newRow("GPT-2") << preset("gpt2_small") << fp32 << none << 1 << ddp << 1 << 1 << 0;
-    QTest::newRow("GPT-2, per block, autocast") << preset("gpt2_small") << bf16 << perBlock << 1 << ddp << 1 << 1 << 0;
-    QTest::newRow("GPT-2, ZeRO-3 on 8 GPUs, autocast") << preset("gpt2_small") << bf16 << none << 1 << zero3 << 8 << 1 << 0;
-    QTest::newRow("GPT-2, accumulation, DDP") << preset("gpt2_small") << fp32 << none << 2 << ddp << 2 << 1 << 0;
-    QTest::newRow("GPT-2, tensor parallel") << preset("gpt2_small") << bf16 << none << 1 << ddp << 2 << 2 << 0;
+    QTest::newRow("GPT-2, per block, autocast")
+        << preset("gpt2_small") << bf16 << perBlock << 1 << ddp << 1 << 1 << 0;
+    QTest::newRow("GPT-2, ZeRO-3 on 8 GPUs, autocast")
+        << preset("gpt2_small") << bf16 << none << 1 << zero3 << 8 << 1 << 0;
+    QTest::newRow("GPT-2, accumulation, DDP")
+        << preset("gpt2_small") << fp32 << none << 2 << ddp << 2 << 1 << 0;
+    QTest::newRow("GPT-2, tensor parallel")
+        << preset("gpt2_small") << bf16 << none << 1 << ddp << 2 << 2 << 0;
     QTest::newRow("BERT, LoRA, autocast") << preset("bert_base") << bf16 << none << 1 << ddp << 1 << 1 << 8;
-    QTest::newRow("BERT, ZeRO-3, per block") << preset("bert_base") << fp32 << perBlock << 1 << zero3 << 4 << 1 << 0;
+    QTest::newRow("BERT, ZeRO-3, per block")
+        << preset("bert_base") << fp32 << perBlock << 1 << zero3 << 4 << 1 << 0;
 }
 
 void TestRepeat::compressedEqualsExpanded()
@@ -263,7 +276,8 @@ void TestRepeat::compressedEqualsExpanded()
     QCOMPARE(compressed.autocastWeightCopyBytes, expanded.autocastWeightCopyBytes);
     QCOMPARE(compressed.activationBytesPerSample, expanded.activationBytesPerSample);
     QCOMPARE(compressed.activationBytesFixed, expanded.activationBytesFixed);
-    QCOMPARE(compressed.uncheckpointedActivationBytesPerSample, expanded.uncheckpointedActivationBytesPerSample);
+    QCOMPARE(
+        compressed.uncheckpointedActivationBytesPerSample, expanded.uncheckpointedActivationBytesPerSample);
     QCOMPARE(compressed.transientBytesPerSample, expanded.transientBytesPerSample);
     QCOMPARE(compressed.forwardFlopsPerSample, expanded.forwardFlopsPerSample);
     QCOMPARE(compressed.backwardFlopsPerSample, expanded.backwardFlopsPerSample);
@@ -278,8 +292,9 @@ void TestRepeat::compressedEqualsExpanded()
     const auto compressedModel = MemoryModel::build(compressed, s.training);
     const auto expandedModel = MemoryModel::build(expanded, s.training);
     QVERIFY(compressedModel && expandedModel);
-    QVERIFY(compressedModel.value().timeline().moments().size() < expandedModel.value().timeline().moments().size());
-    for (const std::int64_t batch : {1, 3, 16, 64, 1000}) {
+    QVERIFY(compressedModel.value().timeline().moments().size()
+        < expandedModel.value().timeline().moments().size());
+    for (const std::int64_t batch : { 1, 3, 16, 64, 1000 }) {
         s.training.batch = batch;
         const auto a = estimate(compressed, compressedModel.value(), s.training, s.gpuMemoryBytes);
         const auto b = estimate(expanded, expandedModel.value(), s.training, s.gpuMemoryBytes);
@@ -295,7 +310,7 @@ void TestRepeat::compressedEqualsExpanded()
         QCOMPARE(a.value().optimizerStepBytes, b.value().optimizerStepBytes);
         QCOMPARE(a.value().maxBatch, b.value().maxBatch);
     }
-    for (const std::uint64_t capacity : {1ULL << 30, 12ULL << 30, 100ULL << 30})
+    for (const std::uint64_t capacity : { 1ULL << 30, 12ULL << 30, 100ULL << 30 })
         QCOMPARE(compressedModel.value().maxBatch(capacity), expandedModel.value().maxBatch(capacity));
 }
 
@@ -341,53 +356,57 @@ void TestRepeat::hundredThousandIterationsStayFew()
     // The 689-byte file: 100,000 iterations of 5 x (Linear 16 -> 16, ReLU).
     std::vector<LayerSpec> block;
     for (int i = 0; i < 5; ++i) {
-        block.push_back(layer("Linear", {{"out_features", 16}}));
+        block.push_back(layer("Linear", { { "out_features", 16 } }));
         block.push_back(layer("ReLU"));
     }
-    const Network net = network({16}, {repeat("b", 100'000, block)});
+    const Network net = network({ 16 }, { repeat("b", 100'000, block) });
     const Analysis a = analyze(net, Precision::Fp32);
     QVERIFY(a.valid());
     // By hand: each Linear has 16 x 16 weights + 16 biases = 272; 5 per iteration, 100,000 iterations.
-    QCOMPARE(a.totalParams, std::uint64_t{136'000'000});
-    QCOMPARE(a.expandedLayers, std::uint64_t{1'000'000});
+    QCOMPARE(a.totalParams, std::uint64_t { 136'000'000 });
+    QCOMPARE(a.expandedLayers, std::uint64_t { 1'000'000 });
     // Iteration 0 reads the input batch (no gradient), iteration 1 iteration 0's output (which needs
     // one): from iteration 2 on each input equals the previous one. Analysed: 0, 1, 2 (standing for
     // 2..99,997), 99,998 and 99,999, 10 rows each, plus the block's and the loss's.
-    QCOMPARE(a.rows.size(), std::size_t{5 * 10 + 1 + 1});
+    QCOMPARE(a.rows.size(), std::size_t { 5 * 10 + 1 + 1 });
     QVERIFY(a.step.ops.size() < 100);
     // Forward FLOPs by hand: 2 x 16 x 16 per Linear, 16 per ReLU (one comparison), per sample.
-    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t{100'000} * 5 * (2 * 16 * 16 + 16));
+    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t { 100'000 } * 5 * (2 * 16 * 16 + 16));
     TrainingSetup setup;
     const auto model = MemoryModel::build(a, setup);
     QVERIFY(model);
     QVERIFY(model.value().timeline().moments().size() < 400);
     // Weights (fp32), gradients and Adam's two states: 16 bytes per parameter, all alive at the step.
-    QCOMPARE(model.value().momentAt(model.value().optimizerStepMoment(), 1).weights, std::uint64_t{4 * 136'000'000});
+    QCOMPARE(model.value().momentAt(model.value().optimizerStepMoment(), 1).weights,
+        std::uint64_t { 4 * 136'000'000 });
 }
 
 void TestRepeat::singledOutIterationsAreAnalysed()
 {
     // A LoRA target naming one iteration, and a later layer reading another by its full name.
-    Network net = network({32}, {repeat("b", 50, {layer("Linear", {{"out_features", 32}}, "fc"), layer("ReLU", {}, "act")}),
-                                 layer("Add", {}, "mix", {"b", "b.20.act"}), layer("Linear", {{"out_features", 4}}, "head")});
+    Network net = network({ 32 },
+        { repeat("b", 50, { layer("Linear", { { "out_features", 32 } }, "fc"), layer("ReLU", {}, "act") }),
+            layer("Add", {}, "mix", { "b", "b.20.act" }),
+            layer("Linear", { { "out_features", 4 } }, "head") });
     AnalysisOptions options;
     options.lora.rank = 2;
-    options.lora.targets = {"b.30.fc", "head"};
+    options.lora.targets = { "b.30.fc", "head" };
     const Analysis compressed = analyze(net, options);
     const Analysis expanded = analyze(expandRepeats(net), options);
     QVERIFY2(compressed.valid(), compressed.error ? compressed.error->message.c_str() : "");
     QVERIFY(expanded.valid());
     // Adapters on b.30.fc and head only: 2 x (32 + 32) + 2 x (32 + 4).
-    QCOMPARE(compressed.loraParams, std::uint64_t{2 * 64 + 2 * 36});
+    QCOMPARE(compressed.loraParams, std::uint64_t { 2 * 64 + 2 * 36 });
     QCOMPARE(compressed.loraParams, expanded.loraParams);
     QCOMPARE(compressed.activationBytesPerSample, expanded.activationBytesPerSample);
     const auto named = [](const Analysis& a, const std::string& name) {
-        return std::any_of(a.rows.begin(), a.rows.end(), [&](const LayerRow& r) { return r.name == name && r.count == 1; });
+        return std::any_of(
+            a.rows.begin(), a.rows.end(), [&](const LayerRow& r) { return r.name == name && r.count == 1; });
     };
     QVERIFY(named(compressed, "b.20.act"));
     QVERIFY(named(compressed, "b.30.fc"));
     TrainingSetup setup;
-    for (const std::int64_t batch : {1, 50, 5000}) {
+    for (const std::int64_t batch : { 1, 50, 5000 }) {
         setup.batch = batch;
         const auto a = estimate(compressed, setup, 8ULL << 30);
         const auto b = estimate(expanded, setup, 8ULL << 30);
@@ -402,9 +421,11 @@ void TestRepeat::outputsGroupIdenticalIterations()
 {
     // 10,000 iterations of (Linear, ReLU) after a first Linear 16 -> 8: iteration 0 reads the stem's
     // output, every later one the previous iteration's; the last one's ReLU output is kept by the loss.
-    const Network net = network({16}, {layer("Linear", {{"out_features", 8}}, "stem"),
-                                       repeat("b", 10'000, {layer("Linear", {{"out_features", 8}}, "fc"), layer("ReLU", {}, "act")})},
-                                Loss::Mse);
+    const Network net = network({ 16 },
+        { layer("Linear", { { "out_features", 8 } }, "stem"),
+            repeat("b", 10'000,
+                { layer("Linear", { { "out_features", 8 } }, "fc"), layer("ReLU", {}, "act") }) },
+        Loss::Mse);
     const Analysis a = analyze(net, Precision::Fp32);
     QVERIFY(a.valid());
     std::vector<std::string> names;
@@ -418,30 +439,32 @@ void TestRepeat::outputsGroupIdenticalIterations()
     // Each fc keeps its input and each ReLU its output, and a storage is charged to its first keeper:
     // b.0.fc is charged the stem's output (32 bytes), every later fc nothing (the ReLU before it was
     // charged). So iteration 0 stands alone and iterations 1 to 9,999 are one group.
-    const std::vector<std::string> expected{"stem x1", "b.0.fc x1", "b.0.act x1", "b.1\u20139999.fc x9999",
-                                            "b.1\u20139999.act x9999", "loss x1"};
+    const std::vector<std::string> expected { "stem x1", "b.0.fc x1", "b.0.act x1", "b.1\u20139999.fc x9999",
+        "b.1\u20139999.act x9999", "loss x1" };
     QCOMPARE(QString::fromStdString(names.empty() ? "" : [&] { std::string all; for (const auto& n : names) all += n + "; "; return all; }()),
              QString::fromStdString([&] { std::string all; for (const auto& n : expected) all += n + "; "; return all; }()));
-    QCOMPARE(layers, std::uint64_t{20'001});
+    QCOMPARE(layers, std::uint64_t { 20'001 });
 }
 
 void TestRepeat::limits()
 {
     // A billion iterations of one layer analyse as quickly as ten.
-    const Network big = network({4}, {repeat("b", 1'000'000'000, {layer("Linear", {{"out_features", 4}})})});
+    const Network big
+        = network({ 4 }, { repeat("b", 1'000'000'000, { layer("Linear", { { "out_features", 4 } }) }) });
     const Analysis a = analyze(big, Precision::Fp32);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
-    QCOMPARE(a.totalParams, std::uint64_t{1'000'000'000} * 20);
-    const Network tooMany = network({4}, {repeat("b", 1'000'000'001, {layer("ReLU")})});
+    QCOMPARE(a.totalParams, std::uint64_t { 1'000'000'000 } * 20);
+    const Network tooMany = network({ 4 }, { repeat("b", 1'000'000'001, { layer("ReLU") }) });
     const Analysis b = analyze(tooMany, Precision::Fp32);
     QVERIFY(!b.valid());
     QVERIFY2(b.error->message.find("1 to 1000000000") != std::string::npos, b.error->message.c_str());
     // Nested blocks past 10^15 layers in all.
-    const Network huge = network({4}, {repeat("a", 1'000'000'000, {repeat("b", 1'000'000, {layer("ReLU"), layer("ReLU")})})});
+    const Network huge = network(
+        { 4 }, { repeat("a", 1'000'000'000, { repeat("b", 1'000'000, { layer("ReLU"), layer("ReLU") }) }) });
     const Analysis c = analyze(huge, Precision::Fp32);
     QVERIFY(!c.valid());
     QVERIFY2(c.error->message.find("expands to more than 1,000,000,000,000,000 layers") != std::string::npos,
-             c.error->message.c_str());
+        c.error->message.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestRepeat)

@@ -211,15 +211,24 @@ void TestReservedModel::overheadDefaultsToTheContext_data()
     QTest::addColumn<int>("major");
     QTest::addColumn<int>("minor");
     QTest::addColumn<qulonglong>("mib");
-    QTest::newRow("GTX 1080") << "NVIDIA" << "GeForce 10 (Pascal)" << 6 << 1 << 512ULL;
-    QTest::newRow("V100") << "NVIDIA" << "Data centre (Pascal/Volta/Turing)" << 7 << 0 << 512ULL;
-    QTest::newRow("RTX 2080") << "NVIDIA" << "GeForce 20 (Turing)" << 7 << 5 << 512ULL;
-    QTest::newRow("A100") << "NVIDIA" << "Data centre (Ampere)" << 8 << 0 << 512ULL;
-    QTest::newRow("RTX 4090") << "NVIDIA" << "GeForce 40 (Ada)" << 8 << 9 << 512ULL;
-    QTest::newRow("H100") << "NVIDIA" << "Data centre (Hopper)" << 9 << 0 << 768ULL;
-    QTest::newRow("RTX 5090") << "NVIDIA" << "GeForce 50 (Blackwell)" << 10 << 0 << 768ULL;
-    QTest::newRow("MI300X") << "AMD" << "Instinct" << 9 << 0 << 768ULL;
-    QTest::newRow("custom") << "Custom" << "" << 9 << 0 << 768ULL;
+    QTest::newRow("GTX 1080") << "NVIDIA"
+                              << "GeForce 10 (Pascal)" << 6 << 1 << 512ULL;
+    QTest::newRow("V100") << "NVIDIA"
+                          << "Data centre (Pascal/Volta/Turing)" << 7 << 0 << 512ULL;
+    QTest::newRow("RTX 2080") << "NVIDIA"
+                              << "GeForce 20 (Turing)" << 7 << 5 << 512ULL;
+    QTest::newRow("A100") << "NVIDIA"
+                          << "Data centre (Ampere)" << 8 << 0 << 512ULL;
+    QTest::newRow("RTX 4090") << "NVIDIA"
+                              << "GeForce 40 (Ada)" << 8 << 9 << 512ULL;
+    QTest::newRow("H100") << "NVIDIA"
+                          << "Data centre (Hopper)" << 9 << 0 << 768ULL;
+    QTest::newRow("RTX 5090") << "NVIDIA"
+                              << "GeForce 50 (Blackwell)" << 10 << 0 << 768ULL;
+    QTest::newRow("MI300X") << "AMD"
+                            << "Instinct" << 9 << 0 << 768ULL;
+    QTest::newRow("custom") << "Custom"
+                            << "" << 9 << 0 << 768ULL;
 }
 
 void TestReservedModel::overheadDefaultsToTheContext()

@@ -9,7 +9,6 @@
 #include "headroom/Throughput.h"
 
 #include <QTest>
-
 #include <cmath>
 #include <limits>
 
@@ -18,12 +17,15 @@ using namespace headroom::test;
 
 namespace {
 
-Gpu gpu(const char* name) { return catalogueGpu(name); }
+Gpu gpu(const char* name)
+{
+    return catalogueGpu(name);
+}
 
 /// A hand-made analysis: `params` float32 (or half, in pure half training) parameters, all trainable,
 /// with the given FLOPs and saved-activation bytes per sample.
 Analysis handAnalysis(Precision p, std::uint64_t params, std::uint64_t forward, std::uint64_t backward,
-                      std::uint64_t activationBytesPerSample = 0)
+    std::uint64_t activationBytesPerSample = 0)
 {
     Analysis a;
     a.precision = p;
@@ -59,7 +61,8 @@ QString describe(double actual, double expected)
     return QStringLiteral("got %1, expected %2").arg(actual, 0, 'g', 12).arg(expected, 0, 'g', 12);
 }
 
-#define VERIFY_NEAR(actual, expected) QVERIFY2(near((actual), (expected)), qPrintable(describe((actual), (expected))))
+#define VERIFY_NEAR(actual, expected)                                                                        \
+    QVERIFY2(near((actual), (expected)), qPrintable(describe((actual), (expected))))
 
 Network loaded(Result<Network> n)
 {
@@ -70,7 +73,8 @@ Network loaded(Result<Network> n)
 
 Network hfModel(const char* file, std::int64_t sequence)
 {
-    const Network n = loaded(importHfConfigFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/" + std::string(file)));
+    const Network n
+        = loaded(importHfConfigFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/" + std::string(file)));
     return loaded(withSequenceLength(n, sequence));
 }
 
@@ -81,7 +85,7 @@ LayerSpec frozenIf(LayerSpec spec, bool frozen)
 }
 
 Analysis analyzed(const Network& n, AttentionImplementation attention = AttentionImplementation::Sdpa,
-                  Checkpointing checkpointing = Checkpointing::None)
+    Checkpointing checkpointing = Checkpointing::None)
 {
     AnalysisOptions o;
     o.precision = Precision::AmpBf16;
@@ -111,7 +115,8 @@ bool hasNoteContaining(const ThroughputEstimate& t, const std::string& text)
 
 } // namespace
 
-class TestThroughput : public QObject {
+class TestThroughput : public QObject
+{
     Q_OBJECT
 private slots:
     void catalogueMatchesVendorPeaks_data();
@@ -245,13 +250,14 @@ void TestThroughput::gtx1080MixedFp16IsSlowerThanFp32()
     VERIFY_NEAR(amp->stepSeconds, 96e9 / (0.1386e12 * 0.4));
     QVERIFY(!fp32->memoryBound && !amp->memoryBound);
     QVERIFY(amp->stepSeconds > 60 * fp32->stepSeconds);
-    const std::string warning
-        = "GeForce GTX 1080 runs fp16 at 1/64 of its fp32 rate; mixed precision will be slower than fp32 on this card";
+    const std::string warning = "GeForce GTX 1080 runs fp16 at 1/64 of its fp32 rate; mixed precision will "
+                                "be slower than fp32 on this card";
     QCOMPARE(amp->notes.front(), warning);
     QVERIFY(!hasNoteContaining(*fp32, "1/64"));
     // Pure fp16 warns too.
-    const auto pure = estimateThroughput(handAnalysis(Precision::Fp16, 1'000'000, 1'000'000'000, 2'000'000'000),
-                                         setup(Optimizer::Adam, 32), g);
+    const auto pure
+        = estimateThroughput(handAnalysis(Precision::Fp16, 1'000'000, 1'000'000'000, 2'000'000'000),
+            setup(Optimizer::Adam, 32), g);
     QVERIFY(pure.ok());
     QCOMPARE(pure->notes.front(), warning);
 }
@@ -261,7 +267,7 @@ void TestThroughput::memoryBoundWhenWeightsDominate()
     // 100M fp32 parameters but only 3 MFLOPs per sample (a huge lookup table), SGD, batch 1, on an
     // RTX 4090 (82.58 TFLOPS fp32, 1,008 GB/s).
     const auto t = estimateThroughput(handAnalysis(Precision::Fp32, 100'000'000, 1'000'000, 2'000'000),
-                                      setup(Optimizer::Sgd, 1), gpu("RTX 4090"));
+        setup(Optimizer::Sgd, 1), gpu("RTX 4090"));
     QVERIFY(t.ok());
     // compute: 3e6 / (82.58e12 x 0.4) = 91 ns
     VERIFY_NEAR(t->computeSeconds, 3e6 / (82.58e12 * 0.4));
@@ -286,10 +292,11 @@ void TestThroughput::bf16OnGtx1080IsAnError()
 {
     QFETCH(int, precision);
     const auto t = estimateThroughput(handAnalysis(static_cast<Precision>(precision), 1000, 1000, 2000),
-                                      setup(Optimizer::Adam, 1), gpu("GTX 1080"));
+        setup(Optimizer::Adam, 1), gpu("GTX 1080"));
     QVERIFY(!t.ok());
-    QVERIFY2(t.error().message.starts_with("GeForce GTX 1080 has no bfloat16 support"), t.error().message.c_str());
-    QCOMPARE(t.error().location, std::string{"precision"});
+    QVERIFY2(
+        t.error().message.starts_with("GeForce GTX 1080 has no bfloat16 support"), t.error().message.c_str());
+    QCOMPARE(t.error().location, std::string { "precision" });
 }
 
 void TestThroughput::utilizationIsValidated_data()
@@ -312,10 +319,11 @@ void TestThroughput::utilizationIsValidated()
     QFETCH(bool, ok);
     auto s = setup(Optimizer::Adam, 1);
     s.assumedUtilization = utilization;
-    const auto t = estimateThroughput(handAnalysis(Precision::Fp32, 1000, 1000, 2000), s, gpu("A100 SXM4 80GB"));
+    const auto t
+        = estimateThroughput(handAnalysis(Precision::Fp32, 1000, 1000, 2000), s, gpu("A100 SXM4 80GB"));
     QCOMPARE(t.ok(), ok);
     if (!ok)
-        QCOMPARE(t.error().location, std::string{"assumed_utilization"});
+        QCOMPARE(t.error().location, std::string { "assumed_utilization" });
     else
         QCOMPARE(t->utilization, utilization);
 }
@@ -326,21 +334,22 @@ void TestThroughput::utilizationNoteIsAlwaysThere()
     s.assumedUtilization = 0.375;
     const auto t = estimateThroughput(handAnalysis(Precision::Fp32, 1000, 1000, 2000), s, gpu("GTX 1080"));
     QVERIFY(t.ok());
-    QVERIFY(hasNoteContaining(*t, "Assumes 37.5% of the fp32 peak (model FLOPs utilisation); large transformer "
-                                  "training typically reaches 30-50%, small CNNs less"));
+    QVERIFY(hasNoteContaining(*t,
+        "Assumes 37.5% of the fp32 peak (model FLOPs utilisation); large transformer "
+        "training typically reaches 30-50%, small CNNs less"));
 }
 
 void TestThroughput::backwardDefaultsToTwiceForward()
 {
     // An analysis without backward FLOPs: 2 x forward (Kaplan et al. 2020: 6N per token in all).
-    auto t = estimateThroughput(handAnalysis(Precision::Fp32, 1000, 5'000'000, 0), setup(Optimizer::Adam, 1),
-                                gpu("A100 SXM4 80GB"));
+    auto t = estimateThroughput(
+        handAnalysis(Precision::Fp32, 1000, 5'000'000, 0), setup(Optimizer::Adam, 1), gpu("A100 SXM4 80GB"));
     QVERIFY(t.ok());
     QCOMPARE(t->backwardFlopsPerSample, 10e6);
     VERIFY_NEAR(t->flopsPerStep, 15e6);
     // The analysis's own figure wins when it has one (frozen layers: 1 x forward).
-    t = estimateThroughput(handAnalysis(Precision::Fp32, 1000, 5'000'000, 5'000'000), setup(Optimizer::Adam, 1),
-                           gpu("A100 SXM4 80GB"));
+    t = estimateThroughput(handAnalysis(Precision::Fp32, 1000, 5'000'000, 5'000'000),
+        setup(Optimizer::Adam, 1), gpu("A100 SXM4 80GB"));
     QVERIFY(t.ok());
     QCOMPARE(t->backwardFlopsPerSample, 5e6);
     // Nothing trains: no backward at all.
@@ -372,8 +381,8 @@ void TestThroughput::accumulationAndParallelism()
     auto s = setup(Optimizer::Sgd, 4, 2);
     s.parallel.gpus = 8;
     s.parallel.tensorParallel = 2;
-    const auto t = estimateThroughput(handAnalysis(Precision::AmpBf16, 1000, 1'000'000'000, 2'000'000'000), s,
-                                      gpu("H100 SXM"));
+    const auto t = estimateThroughput(
+        handAnalysis(Precision::AmpBf16, 1000, 1'000'000'000, 2'000'000'000), s, gpu("H100 SXM"));
     QVERIFY(t.ok());
     VERIFY_NEAR(t->flopsPerStep, 12e9);
     const double step = 12e9 / (989.5e12 * 0.4);
@@ -387,16 +396,16 @@ void TestThroughput::badSetupsAreRefused()
     const auto a = handAnalysis(Precision::Fp32, 1000, 1000, 2000);
     const Gpu g = gpu("GTX 1080");
     auto s = setup(Optimizer::Adam, 0);
-    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string{"batch"});
+    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string { "batch" });
     s = setup(Optimizer::Adam, 1, 0);
-    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string{"accumulation_steps"});
+    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string { "accumulation_steps" });
     s = setup(Optimizer::Adam, 1);
     s.parallel.gpus = 6;
     s.parallel.tensorParallel = 4;
-    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string{"parallel"});
+    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string { "parallel" });
     s.parallel.gpus = 0;
     s.parallel.tensorParallel = 1;
-    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string{"parallel"});
+    QCOMPARE(estimateThroughput(a, s, g).error().location, std::string { "parallel" });
     // A user-defined GPU without a figure for the precision.
     Gpu custom = g;
     custom.name = "My card";
@@ -415,8 +424,9 @@ void TestThroughput::badSetupsAreRefused()
 
 void TestThroughput::invalidAnalysisIsRefused()
 {
-    const auto a = analyze(network({3, 8, 8}, {layer("Conv2d", {{"out_channels", 4}, {"kernel_size", 9}}, "conv")}),
-                           Precision::Fp32);
+    const auto a = analyze(
+        network({ 3, 8, 8 }, { layer("Conv2d", { { "out_channels", 4 }, { "kernel_size", 9 } }, "conv") }),
+        Precision::Fp32);
     QVERIFY(!a.valid());
     const auto t = estimateThroughput(a, setup(Optimizer::Adam, 1), gpu("GTX 1080"));
     QVERIFY(!t.ok());
@@ -430,48 +440,50 @@ void TestThroughput::tokensPerSecondForTokenInput()
     LayerRow row;
     row.name = "wte";
     row.type = "Embedding";
-    row.inputs = {"input"};
-    row.output = TensorInfo{Shape{{1024, 768}}, DType::Float32};
+    row.inputs = { "input" };
+    row.output = TensorInfo { Shape { { 1024, 768 } }, DType::Float32 };
     a.rows.push_back(row);
     const auto t = estimateThroughput(a, setup(Optimizer::Adam, 8), gpu("A100 SXM4 80GB"));
     QVERIFY(t.ok());
-    QCOMPARE(t->sequenceLength, std::int64_t{1024});
+    QCOMPARE(t->sequenceLength, std::int64_t { 1024 });
     // 8 samples per 24e9 / 124.8e12 s = 41,600 samples/s; x 1,024 tokens
     VERIFY_NEAR(t->samplesPerSecond, 41600.0);
     VERIFY_NEAR(t->tokensPerSecond, 41600.0 * 1024);
 
     // The same rule on a real analysis: token ids [16] into an Embedding and a Linear head.
-    const auto real = analyze(network({16},
-                                      {layer("Embedding", {{"num_embeddings", 100}, {"embedding_dim", 8}}),
-                                       layer("Linear", {{"out_features", 100}})},
-                                      Loss::CrossEntropy, DType::Int64),
-                              Precision::Fp32);
+    const auto real = analyze(network({ 16 },
+                                  { layer("Embedding", { { "num_embeddings", 100 }, { "embedding_dim", 8 } }),
+                                      layer("Linear", { { "out_features", 100 } }) },
+                                  Loss::CrossEntropy, DType::Int64),
+        Precision::Fp32);
     QVERIFY2(real.valid(), real.error ? real.error->message.c_str() : "");
     const auto r = estimateThroughput(real, setup(Optimizer::Adam, 4), gpu("GTX 1080"));
     QVERIFY(r.ok());
-    QCOMPARE(r->sequenceLength, std::int64_t{16});
+    QCOMPARE(r->sequenceLength, std::int64_t { 16 });
     VERIFY_NEAR(r->tokensPerSecond, 16 * r->samplesPerSecond);
 }
 
 void TestThroughput::tokensPerSecondForFeatureSequence()
 {
     // Features [T = 50, E = 32] into an LSTM: 50 tokens (time steps) per sample.
-    const auto a = analyze(network({50, 32}, {layer("LSTM", {{"hidden_size", 64}}), layer("Flatten"),
-                                              layer("Linear", {{"out_features", 10}})}),
-                           Precision::Fp32);
+    const auto a = analyze(network({ 50, 32 },
+                               { layer("LSTM", { { "hidden_size", 64 } }), layer("Flatten"),
+                                   layer("Linear", { { "out_features", 10 } }) }),
+        Precision::Fp32);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     const auto t = estimateThroughput(a, setup(Optimizer::Adam, 4), gpu("GTX 1080"));
     QVERIFY(t.ok());
-    QCOMPARE(t->sequenceLength, std::int64_t{50});
+    QCOMPARE(t->sequenceLength, std::int64_t { 50 });
     VERIFY_NEAR(t->tokensPerSecond, 50 * t->samplesPerSecond);
 }
 
 void TestThroughput::noTokensForImages()
 {
-    const auto t = estimateThroughput(analyze(lenet5(), Precision::Fp32), setup(Optimizer::Adam, 32), gpu("GTX 1080"));
+    const auto t
+        = estimateThroughput(analyze(lenet5(), Precision::Fp32), setup(Optimizer::Adam, 32), gpu("GTX 1080"));
     QVERIFY(t.ok());
     QVERIFY(t->samplesPerSecond > 0);
-    QCOMPARE(t->sequenceLength, std::int64_t{0});
+    QCOMPARE(t->sequenceLength, std::int64_t { 0 });
     QCOMPARE(t->tokensPerSecond, 0.0);
 }
 
@@ -482,8 +494,8 @@ void TestThroughput::tf32NoteForConvolutionsOnAmpere()
     const auto lenet = analyze(lenet5(), Precision::Fp32);
     const auto a100 = estimateThroughput(lenet, setup(Optimizer::Adam, 32), gpu("A100 SXM4 80GB"));
     const auto gtx = estimateThroughput(lenet, setup(Optimizer::Adam, 32), gpu("GTX 1080"));
-    const auto mlp = estimateThroughput(handAnalysis(Precision::Fp32, 1000, 1000, 2000), setup(Optimizer::Adam, 32),
-                                        gpu("A100 SXM4 80GB"));
+    const auto mlp = estimateThroughput(
+        handAnalysis(Precision::Fp32, 1000, 1000, 2000), setup(Optimizer::Adam, 32), gpu("A100 SXM4 80GB"));
     QVERIFY(a100.ok() && gtx.ok() && mlp.ok());
     QVERIFY(hasNoteContaining(*a100, "TF32"));
     QVERIFY(!hasNoteContaining(*gtx, "TF32"));
@@ -503,12 +515,12 @@ void TestThroughput::attentionBackwardPerOperand_data()
     QTest::addColumn<bool>("k");
     QTest::addColumn<bool>("v");
     QTest::addColumn<quint64>("backward");
-    QTest::newRow("all") << true << true << true << quint64{4 * 2048 + 640};
-    QTest::newRow("q only (LoRA on q_proj)") << true << false << false << quint64{2048 + 2048 + 640};
-    QTest::newRow("k only") << false << true << false << quint64{2048 + 2048 + 640};
-    QTest::newRow("v only") << false << false << true << quint64{2048};
-    QTest::newRow("q and v (PEFT's default targets)") << true << false << true << quint64{3 * 2048 + 640};
-    QTest::newRow("none: not recorded") << false << false << false << quint64{0};
+    QTest::newRow("all") << true << true << true << quint64 { 4 * 2048 + 640 };
+    QTest::newRow("q only (LoRA on q_proj)") << true << false << false << quint64 { 2048 + 2048 + 640 };
+    QTest::newRow("k only") << false << true << false << quint64 { 2048 + 2048 + 640 };
+    QTest::newRow("v only") << false << false << true << quint64 { 2048 };
+    QTest::newRow("q and v (PEFT's default targets)") << true << false << true << quint64 { 3 * 2048 + 640 };
+    QTest::newRow("none: not recorded") << false << false << false << quint64 { 0 };
 }
 
 void TestThroughput::attentionBackwardPerOperand()
@@ -518,23 +530,25 @@ void TestThroughput::attentionBackwardPerOperand()
     QFETCH(bool, v);
     QFETCH(quint64, backward);
     const auto projection = [](const char* name, bool trains) {
-        return frozenIf(layer("Linear", {{"out_features", 16}}, name, {"input"}), !trains);
+        return frozenIf(layer("Linear", { { "out_features", 16 } }, name, { "input" }), !trains);
     };
-    const Network n = network({8, 16}, {projection("q", q), projection("k", k), projection("v", v),
-                                        layer("ScaledDotProductAttention", {{"num_heads", 2}}, "attn", {"q", "k", "v"})},
-                              Loss::None);
+    const Network n = network({ 8, 16 },
+        { projection("q", q), projection("k", k), projection("v", v),
+            layer("ScaledDotProductAttention", { { "num_heads", 2 } }, "attn", { "q", "k", "v" }) },
+        Loss::None);
     const Analysis a = analyzed(n);
     QCOMPARE(a.rows[3].name, std::string("attn"));
-    QCOMPARE(a.rows[3].forwardFlopsPerSample, std::uint64_t{2048 + 2048 + 640});
-    QCOMPARE(a.rows[3].backwardFlopsPerSample, std::uint64_t{backward});
+    QCOMPARE(a.rows[3].forwardFlopsPerSample, std::uint64_t { 2048 + 2048 + 640 });
+    QCOMPARE(a.rows[3].backwardFlopsPerSample, std::uint64_t { backward });
     // Each trained projection: its weight gradient only (the input needs none), 2 x 8 x 16 x 16 = 4,096.
     const std::uint64_t projections = 4096 * ((q ? 1 : 0) + (k ? 1 : 0) + (v ? 1 : 0));
     QCOMPARE(a.backwardFlopsPerSample, projections + backward);
     // Flash attention (the default SDPA) rebuilds S and P in backward: Q K^T 2,048 + softmax 640 whenever
     // a gradient flows through it; the eager path keeps P and recomputes nothing.
-    QCOMPARE(a.attentionRecomputeFlopsPerSample, std::uint64_t{q || k || v ? 2048U + 640U : 0U});
-    QCOMPARE(analyzed(n, AttentionImplementation::Eager).attentionRecomputeFlopsPerSample, std::uint64_t{0});
-    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(a.attentionRecomputeFlopsPerSample, std::uint64_t { q || k || v ? 2048U + 640U : 0U });
+    QCOMPARE(
+        analyzed(n, AttentionImplementation::Eager).attentionRecomputeFlopsPerSample, std::uint64_t { 0 });
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t { 0 });
 }
 
 void TestThroughput::frozenAttentionCountsOnlyInputGradients()
@@ -543,27 +557,28 @@ void TestThroughput::frozenAttentionCountsOnlyInputGradients()
     // layer: projections 8 T E^2 = 8 x 16 x 1,024 = 131,072; Q K^T 2 T T E = 16,384; P V 16,384; softmax
     // 5 x 4 x 16 x 16 = 5,120: 168,960.
     const auto build = [](bool frozenAttention, bool frozenProj) {
-        return network({16, 32}, {frozenIf(layer("Linear", {{"out_features", 32}}, "proj"), frozenProj),
-                                  frozenIf(layer("MultiheadAttention", {{"num_heads", 4}}, "attn"), frozenAttention)},
-                       Loss::None);
+        return network({ 16, 32 },
+            { frozenIf(layer("Linear", { { "out_features", 32 } }, "proj"), frozenProj),
+                frozenIf(layer("MultiheadAttention", { { "num_heads", 4 } }, "attn"), frozenAttention) },
+            Loss::None);
     };
     // Trained behind a trained layer: projections 2 x 131,072 (input and weight gradients); Q, K, V are
     // made inside from trained projections, so all require grad: 2 x 16,384 + 2 x 16,384; softmax 5,120.
     const Analysis trained = analyzed(build(false, false));
-    QCOMPARE(trained.rows[1].forwardFlopsPerSample, std::uint64_t{168960});
-    QCOMPARE(trained.rows[1].backwardFlopsPerSample, std::uint64_t{262144 + 65536 + 5120});
+    QCOMPARE(trained.rows[1].forwardFlopsPerSample, std::uint64_t { 168960 });
+    QCOMPARE(trained.rows[1].backwardFlopsPerSample, std::uint64_t { 262144 + 65536 + 5120 });
     // Frozen behind a trained layer: no weight gradients, 131,072 for the input gradient; the core
     // still needs every operand's gradient to reach the input: 65,536 + 5,120.
     const Analysis frozen = analyzed(build(true, false));
-    QCOMPARE(frozen.rows[1].backwardFlopsPerSample, std::uint64_t{131072 + 65536 + 5120});
+    QCOMPARE(frozen.rows[1].backwardFlopsPerSample, std::uint64_t { 131072 + 65536 + 5120 });
     // Frozen behind frozen layers on the data: not recorded, no backward at all.
     const Analysis idle = analyzed(build(true, true));
-    QCOMPARE(idle.backwardFlopsPerSample, std::uint64_t{0});
-    QCOMPARE(idle.attentionRecomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(idle.backwardFlopsPerSample, std::uint64_t { 0 });
+    QCOMPARE(idle.attentionRecomputeFlopsPerSample, std::uint64_t { 0 });
     // The fused kernels (need_weights=false) recompute Q K^T and the softmax: 16,384 + 5,120.
     auto fused = build(true, false);
     fused.layers[1].attributes["need_weights"] = false;
-    QCOMPARE(analyzed(fused).attentionRecomputeFlopsPerSample, std::uint64_t{21504});
+    QCOMPARE(analyzed(fused).attentionRecomputeFlopsPerSample, std::uint64_t { 21504 });
 }
 
 void TestThroughput::gpt2PresetAndImportAgree()
@@ -571,33 +586,34 @@ void TestThroughput::gpt2PresetAndImportAgree()
     // The GPT-2 small preset (12 TransformerEncoderLayers) and the imported GPT-2 config (separate
     // LayerNorm, Linear, ScaledDotProductAttention, NewGELU, Dropout and Add layers) at T = 1,024, d = 768,
     // 12 heads, ff 3,072, V = 50,257. Per block, forward:
-    //   LayerNorms 2 x 5 T d = 7,864,320          c_attn 6 T d^2 = 3,623,878,656    c_proj 2 T d^2 = 1,207,959,552
-    //   c_fc, mlp.c_proj 2 x 2 T d ff = 9,663,676,416
-    //   attention core Q K^T + P V 4 T^2 d = 3,221,225,472, softmax 5 x 12 x T^2 = 62,914,560
-    //   import: NewGELU 9 T ff = 28,311,552; 2 dropouts + 2 adds 4 T d = 3,145,728
-    //   preset: exact GELU 8 T ff = 25,165,824 plus a dropout after it T ff = 3,145,728 (PyTorch's
+    //   LayerNorms 2 x 5 T d = 7,864,320          c_attn 6 T d^2 = 3,623,878,656    c_proj 2 T d^2 =
+    //   1,207,959,552 c_fc, mlp.c_proj 2 x 2 T d ff = 9,663,676,416 attention core Q K^T + P V 4 T^2 d =
+    //   3,221,225,472, softmax 5 x 12 x T^2 = 62,914,560 import: NewGELU 9 T ff = 28,311,552; 2 dropouts + 2
+    //   adds 4 T d = 3,145,728 preset: exact GELU 8 T ff = 25,165,824 plus a dropout after it T ff =
+    //   3,145,728 (PyTorch's
     //           feed-forward has one, GPT-2's MLP has not); 2 dropouts + 2 adds 4 T d = 3,145,728
     // so the two differ in the GELU flavour and that dropout, and count the same: 17,818,976,256 per
     // block. Outside the blocks: wpe's add T d = 786,432, drop T d = 786,432, ln_f 5 T d = 3,932,160,
     // lm_head 2 T d V = 79,047,426,048. Forward: 12 x 17,818,976,256 + 79,052,931,072 = 292,880,646,144.
     // Backward, per block: the weighted part (LayerNorms and matmuls, 14,503,378,944) twice,
     // 29,006,757,888; the core's four products of two activations 2 x 3,221,225,472 = 6,442,450,944; the
-    // softmax, GELU, dropouts and adds once, 62,914,560 + 28,311,552 + 3,145,728 = 94,371,840; 35,543,580,672.
-    // Outside: wpe 2 x 786,432 (its weight trains, its input needs a gradient), drop 786,432, ln_f
-    // 2 x 3,932,160, lm_head (tied to wte, which trains) 2 x 79,047,426,048 = 158,094,852,096.
-    // Backward: 12 x 35,543,580,672 + 158,105,075,712 = 584,628,043,776.
-    // (Before attention counted per operand: 585.1 GFLOP for the preset, whose layers counted the core
-    // twice, and 546.0 for the import, whose parameter-free attention layer counted it once.)
-    const Network preset = loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json"));
+    // softmax, GELU, dropouts and adds once, 62,914,560 + 28,311,552 + 3,145,728 = 94,371,840;
+    // 35,543,580,672. Outside: wpe 2 x 786,432 (its weight trains, its input needs a gradient), drop 786,432,
+    // ln_f 2 x 3,932,160, lm_head (tied to wte, which trains) 2 x 79,047,426,048 = 158,094,852,096. Backward:
+    // 12 x 35,543,580,672 + 158,105,075,712 = 584,628,043,776. (Before attention counted per operand: 585.1
+    // GFLOP for the preset, whose layers counted the core twice, and 546.0 for the import, whose
+    // parameter-free attention layer counted it once.)
+    const Network preset
+        = loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json"));
     const Analysis p = analyzed(preset);
     const Analysis i = analyzed(hfModel("gpt2.json", 1024));
     QCOMPARE(p.totalParams, i.totalParams);
-    QCOMPARE(i.forwardFlopsPerSample, std::uint64_t{292880646144});
-    QCOMPARE(i.backwardFlopsPerSample, std::uint64_t{584628043776});
+    QCOMPARE(i.forwardFlopsPerSample, std::uint64_t { 292880646144 });
+    QCOMPARE(i.backwardFlopsPerSample, std::uint64_t { 584628043776 });
     QCOMPARE(p.forwardFlopsPerSample, i.forwardFlopsPerSample);
     QCOMPARE(p.backwardFlopsPerSample, i.backwardFlopsPerSample);
     // SDPA's flash kernels recompute Q K^T and the softmax: 12 x (1,610,612,736 + 62,914,560).
-    QCOMPARE(i.attentionRecomputeFlopsPerSample, std::uint64_t{20082327552});
+    QCOMPARE(i.attentionRecomputeFlopsPerSample, std::uint64_t { 20082327552 });
     QCOMPARE(p.attentionRecomputeFlopsPerSample, i.attentionRecomputeFlopsPerSample);
 }
 
@@ -619,7 +635,7 @@ void TestThroughput::gpt2MatchesNarayanan()
     //   2,563,768,320 in all (0.3% of F).
     const Analysis a = analyzed(hfModel("gpt2.json", 1024));
     const std::uint64_t narayanan = 874944921600;
-    QCOMPARE(a.forwardFlopsPerSample + a.backwardFlopsPerSample, narayanan + std::uint64_t{2563768320});
+    QCOMPARE(a.forwardFlopsPerSample + a.backwardFlopsPerSample, narayanan + std::uint64_t { 2563768320 });
 }
 
 void TestThroughput::llamaAndMistralMatchNarayanan_data()
@@ -649,8 +665,8 @@ void TestThroughput::llamaAndMistralMatchNarayanan_data()
     // plus RMSNorms 2 x 167,772,160, softmax 2,684,354,560, rotary 100,663,296, SiLU / product / adds
     // 304,087,040 = 3,424,649,216 per layer, x 32 = 109,588,774,912, final norm 167,772,160:
     // 125,952,298,319,872 (about 126 TFLOP; 117.2 when the core's backward counted once).
-    QTest::newRow("Llama-2-7B") << "Llama-2-7b-hf.json" << quint64{188763812659200} << quint64{214060498944}
-                                << quint64{125952298319872};
+    QTest::newRow("Llama-2-7B") << "Llama-2-7b-hf.json" << quint64 { 188763812659200 }
+                                << quint64 { 214060498944 } << quint64 { 125952298319872 };
     // Mistral-7B at s = 4,096: h = 4,096, n = 32, g = 8 (k and v 1,024 wide), ff = 14,336, V = 32,000.
     // Per layer, forward matmuls: q and o 4 s h^2 = 274,877,906,944; k and v 4 s h 1,024 =
     // 68,719,476,736; 6 s h ff = 1,443,109,011,456; core 274,877,906,944: 2,061,584,302,080, x 3 x 32 =
@@ -661,8 +677,8 @@ void TestThroughput::llamaAndMistralMatchNarayanan_data()
     // Backward: matmuls 2 x (32 x 2,061,584,302,080 + 1,073,741,824,000) = 134,088,878,981,120; the
     // rest (335,544,320 + 2,684,354,560 + 62,914,560 + 385,875,968) x 32 + 167,772,160 = 111,165,833,216:
     // 134,200,044,814,336.
-    QTest::newRow("Mistral-7B (grouped-query)") << "Mistral-7B-v0.1.json" << quint64{201133318471680}
-                                                << quint64{216879071232} << quint64{134200044814336};
+    QTest::newRow("Mistral-7B (grouped-query)") << "Mistral-7B-v0.1.json" << quint64 { 201133318471680 }
+                                                << quint64 { 216879071232 } << quint64 { 134200044814336 };
 }
 
 void TestThroughput::llamaAndMistralMatchNarayanan()
@@ -672,8 +688,8 @@ void TestThroughput::llamaAndMistralMatchNarayanan()
     QFETCH(quint64, elementwise);
     QFETCH(quint64, backward);
     const Analysis a = analyzed(hfModel(qPrintable(config), 4096));
-    QCOMPARE(a.backwardFlopsPerSample, std::uint64_t{backward});
-    QCOMPARE(a.forwardFlopsPerSample + a.backwardFlopsPerSample, std::uint64_t{narayanan + elementwise});
+    QCOMPARE(a.backwardFlopsPerSample, std::uint64_t { backward });
+    QCOMPARE(a.forwardFlopsPerSample + a.backwardFlopsPerSample, std::uint64_t { narayanan + elementwise });
     QCOMPARE(rowBackwardSum(a), a.backwardFlopsPerSample);
 }
 
@@ -685,22 +701,24 @@ void TestThroughput::selectiveRecomputesTheAttentionCore()
     // (Q K^T and the softmax alone, 20,082,327,552, would be +6.9%).
     const Network n = hfModel("gpt2.json", 1024);
     const Analysis a = analyzed(n, AttentionImplementation::Eager, Checkpointing::Selective);
-    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t{39409680384});
-    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t{292880646144});
+    QCOMPARE(a.recomputeFlopsPerSample, std::uint64_t { 39409680384 });
+    QCOMPARE(a.forwardFlopsPerSample, std::uint64_t { 292880646144 });
     const Analysis none = analyzed(n, AttentionImplementation::Eager);
-    QCOMPARE(none.recomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(none.recomputeFlopsPerSample, std::uint64_t { 0 });
     QCOMPARE(a.backwardFlopsPerSample, none.backwardFlopsPerSample);
     // The eager path recomputes nothing inside its backward.
-    QCOMPARE(a.attentionRecomputeFlopsPerSample, std::uint64_t{0});
+    QCOMPARE(a.attentionRecomputeFlopsPerSample, std::uint64_t { 0 });
     // Flash attention keeps no probabilities, so selective checkpointing has nothing to drop; its kernel
     // recomputes Q K^T and the softmax anyway: 12 x (1,610,612,736 + 62,914,560).
     const Analysis flash = analyzed(n, AttentionImplementation::Sdpa, Checkpointing::Selective);
-    QCOMPARE(flash.recomputeFlopsPerSample, std::uint64_t{0});
-    QCOMPARE(flash.attentionRecomputeFlopsPerSample, std::uint64_t{20082327552});
+    QCOMPARE(flash.recomputeFlopsPerSample, std::uint64_t { 0 });
+    QCOMPARE(flash.attentionRecomputeFlopsPerSample, std::uint64_t { 20082327552 });
     // The preset's TransformerEncoderLayers drop and recompute the same.
-    const Network preset = loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json"));
-    QCOMPARE(analyzed(preset, AttentionImplementation::Eager, Checkpointing::Selective).recomputeFlopsPerSample,
-             std::uint64_t{39409680384});
+    const Network preset
+        = loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json"));
+    QCOMPARE(
+        analyzed(preset, AttentionImplementation::Eager, Checkpointing::Selective).recomputeFlopsPerSample,
+        std::uint64_t { 39409680384 });
 }
 
 void TestThroughput::rowBackwardSumsToTotal_data()
@@ -720,12 +738,12 @@ void TestThroughput::rowBackwardSumsToTotal()
         a = analyzed(hfModel("gpt2.json", 256));
     } else if (which == 1) {
         a = analyzed(loaded(loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json")),
-                     AttentionImplementation::Sdpa, Checkpointing::PerBlock);
+            AttentionImplementation::Sdpa, Checkpointing::PerBlock);
     } else if (which == 2) {
         AnalysisOptions o;
         o.precision = Precision::AmpBf16;
         o.lora.rank = 8;
-        o.lora.targets = {"q_proj", "v_proj"};
+        o.lora.targets = { "q_proj", "v_proj" };
         a = analyze(hfModel("TinyLlama-1.1B-Chat-v1.0.json", 256), o);
     } else {
         Network n = lenet5();
@@ -737,7 +755,7 @@ void TestThroughput::rowBackwardSumsToTotal()
     QCOMPARE(rowBackwardSum(a), a.backwardFlopsPerSample);
     for (const auto& row : a.rows) {
         if (row.type == "Repeat" || row.name == "loss")
-            QCOMPARE(row.backwardFlopsPerSample, std::uint64_t{0});
+            QCOMPARE(row.backwardFlopsPerSample, std::uint64_t { 0 });
     }
 }
 QTEST_APPLESS_MAIN(TestThroughput)

@@ -13,7 +13,8 @@ Q_DECLARE_METATYPE(headroom::Optimizer)
 Q_DECLARE_METATYPE(headroom::OptimizerImplementation)
 Q_DECLARE_METATYPE(headroom::Sharding)
 
-class TestTrainingSetup : public QObject {
+class TestTrainingSetup : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -46,7 +47,8 @@ void TestTrainingSetup::normalizedImplementation_data()
     // 2.x releases (torch/optim/adagrad.py refuses fused=True for CUDA tensors): back to foreach, which
     // _default_to_fused_or_foreach picks for plain CUDA tensors.
     QTest::newRow("rmsprop") << Optimizer::RMSprop << false << Sharding::None << fused << foreach;
-    QTest::newRow("rmsprop centered") << Optimizer::RMSpropCentered << false << Sharding::None << fused << foreach;
+    QTest::newRow("rmsprop centered")
+        << Optimizer::RMSpropCentered << false << Sharding::None << fused << foreach;
     QTest::newRow("adagrad") << Optimizer::Adagrad << false << Sharding::None << fused << foreach;
     QTest::newRow("adadelta") << Optimizer::Adadelta << false << Sharding::None << fused << foreach;
     QTest::newRow("adamax") << Optimizer::Adamax << false << Sharding::None << fused << foreach;
@@ -58,9 +60,10 @@ void TestTrainingSetup::normalizedImplementation_data()
     QTest::newRow("adagrad under zero-2") << Optimizer::Adagrad << false << Sharding::Zero2 << fused << fused;
     QTest::newRow("adamax under zero-3") << Optimizer::Adamax << false << Sharding::Zero3 << fused << fused;
     // FSDP wraps the model, not the optimizer: torch.optim still steps, and its rule holds.
-    QTest::newRow("adadelta under fsdp") << Optimizer::Adadelta << false << Sharding::FsdpFullShard << fused << foreach;
-    QTest::newRow("rmsprop under fsdp grad-op") << Optimizer::RMSprop << false << Sharding::FsdpShardGradOp << fused
-                                                << foreach;
+    QTest::newRow("adadelta under fsdp")
+        << Optimizer::Adadelta << false << Sharding::FsdpFullShard << fused << foreach;
+    QTest::newRow("rmsprop under fsdp grad-op")
+        << Optimizer::RMSprop << false << Sharding::FsdpShardGradOp << fused << foreach;
     // foreach and the for-loop exist for every optimizer: never changed.
     QTest::newRow("adamax for-loop") << Optimizer::Adamax << false << Sharding::None << forLoop << forLoop;
     QTest::newRow("rmsprop foreach") << Optimizer::RMSprop << false << Sharding::None << foreach << foreach;
@@ -86,7 +89,8 @@ void TestTrainingSetup::normalizedImplementation()
         QCOMPARE(fusedStepAvailable(s), expected == OptimizerImplementation::Fused);
     // One rule: what normalized() keeps, validateSetup() accepts, and what it changes, it refused.
     const auto problem = validateSetup(n);
-    QVERIFY2(!problem || problem->location != "optimizer_implementation", problem ? problem->message.c_str() : "");
+    QVERIFY2(
+        !problem || problem->location != "optimizer_implementation", problem ? problem->message.c_str() : "");
     const auto before = validateSetup(s);
     QCOMPARE(before && before->location == "optimizer_implementation", expected != chosen);
     QCOMPARE(normalized(n), n); // settled
@@ -113,12 +117,12 @@ void TestTrainingSetup::defaults()
     // context of the default GPU, defaultGpu() below), Adam with
     // PyTorch 2.x's foreach step, one GPU, 40 % utilisation.
     const TrainingSetup s;
-    QCOMPARE(s.batch, std::int64_t{32});
-    QCOMPARE(kDefaultBatch, std::int64_t{32});
-    QCOMPARE(s.overheadBytes, std::uint64_t{536'870'912});
+    QCOMPARE(s.batch, std::int64_t { 32 });
+    QCOMPARE(kDefaultBatch, std::int64_t { 32 });
+    QCOMPARE(s.overheadBytes, std::uint64_t { 536'870'912 });
     QCOMPARE(s.optimizer, Optimizer::Adam);
     QCOMPARE(s.optimizerImplementation, OptimizerImplementation::Foreach);
-    QCOMPARE(s.parallel.gpus, std::int64_t{1});
+    QCOMPARE(s.parallel.gpus, std::int64_t { 1 });
     QCOMPARE(s.assumedUtilization, 0.4);
     QVERIFY(!validateSetup(s));
     QCOMPARE(normalized(s), s);
@@ -139,8 +143,8 @@ void TestTrainingSetup::defaultGpu()
     Gpu other;
     other.name = "Other";
     other.memoryBytes = 1ULL << 30;
-    QCOMPARE(GpuCatalog({other}).defaultGpu(), other);
-    const Gpu fallback = GpuCatalog{}.defaultGpu();
+    QCOMPARE(GpuCatalog({ other }).defaultGpu(), other);
+    const Gpu fallback = GpuCatalog {}.defaultGpu();
     QCOMPARE(fallback.memoryBytes, 8ULL << 30);
     QVERIFY(fallback.custom);
 }

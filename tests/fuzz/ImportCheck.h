@@ -18,7 +18,7 @@ inline void checkImport(const Result<Network>& network, const std::string& file)
             std::abort(); // every error names the file
         return;
     }
-    for (const auto precision : {Precision::Fp32, Precision::AmpBf16})
+    for (const auto precision : { Precision::Fp32, Precision::AmpBf16 })
         (void)analyze(network.value(), precision);
     const auto reparsed = parseModel(serializeModel(network.value()));
     if (!reparsed.ok() || !(reparsed.value() == network.value()))

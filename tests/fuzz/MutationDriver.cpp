@@ -14,22 +14,21 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
 #include <random>
 #include <string>
-#include <vector>
-
-#include <fcntl.h>
 #include <unistd.h>
+#include <vector>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
 // A harness may mutate structurally (fuzz_onnx_import.cpp changes one protobuf field); as under libFuzzer
 // it then calls LLVMFuzzerMutate, which this driver provides, for plain byte edits.
-extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t maxSize,
-                                               unsigned int seed) __attribute__((weak));
+extern "C" std::size_t LLVMFuzzerCustomMutator(
+    std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned int seed) __attribute__((weak));
 extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t maxSize);
 
 namespace {
@@ -94,10 +93,13 @@ std::vector<Bytes> readDictionary(const std::filesystem::path& path)
     return tokens;
 }
 
-class Mutator {
+class Mutator
+{
 public:
     Mutator(std::uint64_t seed, const std::vector<Bytes>& seeds, const std::vector<Bytes>& dictionary)
-        : m_random{seed}, m_seeds{seeds}, m_dictionary{dictionary}
+        : m_random { seed }
+        , m_seeds { seeds }
+        , m_dictionary { dictionary }
     {
     }
 
@@ -107,7 +109,8 @@ public:
         if (LLVMFuzzerCustomMutator != nullptr && pick(2) == 0) {
             const std::size_t size = data.size();
             data.resize(std::max<std::size_t>(2 * size, 4096));
-            data.resize(LLVMFuzzerCustomMutator(data.data(), size, data.size(), static_cast<unsigned int>(pick(1U << 31))));
+            data.resize(LLVMFuzzerCustomMutator(
+                data.data(), size, data.size(), static_cast<unsigned int>(pick(1U << 31))));
             return data;
         }
         const std::size_t edits = 1 + pick(8);
@@ -125,11 +128,16 @@ public:
     }
 
 private:
-    std::size_t pick(std::size_t n) { return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random); }
+    std::size_t pick(std::size_t n)
+    {
+        return n == 0 ? 0 : std::uniform_int_distribution<std::size_t>(0, n - 1)(m_random);
+    }
     std::uint8_t randomByte()
     {
-        static constexpr std::uint8_t kInteresting[] = {0x00, 0x01, 0x7f, 0x80, 0xff, '"', '{', '}', '[', ']', ',', '-', '9'};
-        return pick(2) == 0 ? kInteresting[pick(std::size(kInteresting))] : static_cast<std::uint8_t>(pick(256));
+        static constexpr std::uint8_t kInteresting[]
+            = { 0x00, 0x01, 0x7f, 0x80, 0xff, '"', '{', '}', '[', ']', ',', '-', '9' };
+        return pick(2) == 0 ? kInteresting[pick(std::size(kInteresting))]
+                            : static_cast<std::uint8_t>(pick(256));
     }
 
     void mutate(Bytes& data)
@@ -144,21 +152,27 @@ private:
             if (!data.empty())
                 data[pick(data.size())] = randomByte();
             break;
-        case 2: data.insert(data.begin() + static_cast<std::ptrdiff_t>(at), randomByte()); break;
+        case 2:
+            data.insert(data.begin() + static_cast<std::ptrdiff_t>(at), randomByte());
+            break;
         case 3: {
             const std::size_t n = std::min(data.size() - std::min(at, data.size()), 1 + pick(16));
-            data.erase(data.begin() + static_cast<std::ptrdiff_t>(at), data.begin() + static_cast<std::ptrdiff_t>(at + n));
+            data.erase(data.begin() + static_cast<std::ptrdiff_t>(at),
+                data.begin() + static_cast<std::ptrdiff_t>(at + n));
             break;
         }
-        case 4: data.resize(pick(data.size() + 1)); break;
+        case 4:
+            data.resize(pick(data.size() + 1));
+            break;
         case 5: {
             if (data.empty())
                 break;
             const std::size_t from = pick(data.size());
             const std::size_t n = std::min(data.size() - from, 1 + pick(64));
             const Bytes chunk(data.begin() + static_cast<std::ptrdiff_t>(from),
-                              data.begin() + static_cast<std::ptrdiff_t>(from + n));
-            data.insert(data.begin() + static_cast<std::ptrdiff_t>(pick(data.size() + 1)), chunk.begin(), chunk.end());
+                data.begin() + static_cast<std::ptrdiff_t>(from + n));
+            data.insert(data.begin() + static_cast<std::ptrdiff_t>(pick(data.size() + 1)), chunk.begin(),
+                chunk.end());
             break;
         }
         case 6: {
@@ -227,7 +241,7 @@ int main(int argc, char** argv)
         else
             dirs.emplace_back(arg);
     }
-    for (const int s : {SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGBUS})
+    for (const int s : { SIGSEGV, SIGABRT, SIGFPE, SIGILL, SIGBUS })
         std::signal(s, writeCrashingInput);
 
     std::vector<Bytes> seeds;
@@ -247,7 +261,7 @@ int main(int argc, char** argv)
     for (const auto& s : seeds)
         run(s);
 
-    Mutator mutator{seed, seeds, dictionary};
+    Mutator mutator { seed, seeds, dictionary };
     g_mutator = &mutator;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     long long runs = 0;

@@ -7,11 +7,10 @@
 // (tests/core/tst_onnxhostile.cpp: each mutation of a real export imports or fails cleanly) and by the
 // ONNX fuzzer's structure-aware mutator (fuzz_onnx_import.cpp), which applies random ones.
 
-#include <google/protobuf/descriptor.h>
-#include <google/protobuf/message.h>
-
 #include <cmath>
 #include <cstdint>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
 #include <limits>
 #include <set>
 #include <string>
@@ -20,14 +19,16 @@
 namespace headroom::fuzz {
 
 /// Where a value sits in a message: field numbers and, in repeated fields, indices (-1: singular).
-struct FieldStep {
+struct FieldStep
+{
     int field = 0;
     int index = -1;
 };
 using FieldPath = std::vector<FieldStep>;
 
 /// One mutation: at `path`, do `kind` with the `variant`-th candidate value.
-struct FieldMutation {
+struct FieldMutation
+{
     enum class Kind { SetValue, Remove, Duplicate, Clear };
     FieldPath path;
     Kind kind = Kind::SetValue;
@@ -40,16 +41,17 @@ namespace pb = google::protobuf;
 
 inline const std::vector<std::int64_t>& intValues()
 {
-    static const std::vector<std::int64_t> values{0, -1, 1, 2, 3, 7, 64, 255, 65536, (1LL << 31) - 1, -(1LL << 31),
-        1LL << 32, 1LL << 40, 1LL << 62, std::numeric_limits<std::int64_t>::min(),
-        std::numeric_limits<std::int64_t>::max()};
+    static const std::vector<std::int64_t> values { 0, -1, 1, 2, 3, 7, 64, 255, 65536, (1LL << 31) - 1,
+        -(1LL << 31), 1LL << 32, 1LL << 40, 1LL << 62, std::numeric_limits<std::int64_t>::min(),
+        std::numeric_limits<std::int64_t>::max() };
     return values;
 }
 
 inline const std::vector<double>& realValues()
 {
-    static const std::vector<double> values{0.0, -1.0, 1e30, -1e-30, std::numeric_limits<double>::quiet_NaN(),
-        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()};
+    static const std::vector<double> values { 0.0, -1.0, 1e30, -1e-30,
+        std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity() };
     return values;
 }
 
@@ -57,7 +59,7 @@ inline const std::vector<double>& realValues()
 /// (tensor and node names, so that a mutation can wire a node to another tensor).
 inline std::vector<std::string> stringValues(const std::vector<std::string>& pool)
 {
-    std::vector<std::string> values{"", "a\n\x1b[31mred\x07", std::string(300, 'n'), "\xff\xfe"};
+    std::vector<std::string> values { "", "a\n\x1b[31mred\x07", std::string(300, 'n'), "\xff\xfe" };
     values.insert(values.end(), pool.begin(), pool.end());
     return values;
 }
@@ -102,7 +104,8 @@ inline void collectStrings(const pb::Message& m, std::set<std::string>& pool)
     }
 }
 
-inline void collect(const pb::Message& m, FieldPath& path, std::size_t poolSize, std::vector<FieldMutation>& out)
+inline void collect(
+    const pb::Message& m, FieldPath& path, std::size_t poolSize, std::vector<FieldMutation>& out)
 {
     const auto* r = m.GetReflection();
     std::vector<const pb::FieldDescriptor*> fields;
@@ -110,18 +113,19 @@ inline void collect(const pb::Message& m, FieldPath& path, std::size_t poolSize,
     for (const auto* f : fields) {
         const int count = f->is_repeated() ? r->FieldSize(m, f) : 1;
         for (int i = 0; i < count; ++i) {
-            path.push_back(FieldStep{f->number(), f->is_repeated() ? i : -1});
+            path.push_back(FieldStep { f->number(), f->is_repeated() ? i : -1 });
             if (f->is_repeated()) {
-                out.push_back(FieldMutation{path, FieldMutation::Kind::Remove, 0});
-                out.push_back(FieldMutation{path, FieldMutation::Kind::Duplicate, 0});
+                out.push_back(FieldMutation { path, FieldMutation::Kind::Remove, 0 });
+                out.push_back(FieldMutation { path, FieldMutation::Kind::Duplicate, 0 });
             }
             if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
                 if (!f->is_repeated())
-                    out.push_back(FieldMutation{path, FieldMutation::Kind::Clear, 0});
-                collect(f->is_repeated() ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), path, poolSize, out);
+                    out.push_back(FieldMutation { path, FieldMutation::Kind::Clear, 0 });
+                collect(f->is_repeated() ? r->GetRepeatedMessage(m, f, i) : r->GetMessage(m, f), path,
+                    poolSize, out);
             } else {
                 for (int v = 0; v < variantCount(f, poolSize); ++v)
-                    out.push_back(FieldMutation{path, FieldMutation::Kind::SetValue, v});
+                    out.push_back(FieldMutation { path, FieldMutation::Kind::SetValue, v });
             }
             path.pop_back();
         }
@@ -140,15 +144,20 @@ template <typename Int> Int shifted(Int value, int variant)
 inline std::string bytesValue(const std::string& value, int variant)
 {
     switch (variant) {
-    case 0: return value.empty() ? value : value.substr(0, value.size() - 1); // a byte short
-    case 1: return value + '\x01';                                             // a byte over
-    case 2: return {};
-    default: return value + value;
+    case 0:
+        return value.empty() ? value : value.substr(0, value.size() - 1); // a byte short
+    case 1:
+        return value + '\x01'; // a byte over
+    case 2:
+        return {};
+    default:
+        return value + value;
     }
 }
 
 /// Sets field `f` (element `i`, or the singular value when `i` is -1) of `m` to the `variant`-th value.
-inline void setValue(pb::Message& m, const pb::FieldDescriptor* f, int i, int variant, const std::vector<std::string>& pool)
+inline void setValue(
+    pb::Message& m, const pb::FieldDescriptor* f, int i, int variant, const std::vector<std::string>& pool)
 {
     using T = pb::FieldDescriptor;
     const auto* r = m.GetReflection();
@@ -165,12 +174,14 @@ inline void setValue(pb::Message& m, const pb::FieldDescriptor* f, int i, int va
         break;
     }
     case T::CPPTYPE_UINT32: {
-        const auto v = shifted<std::uint32_t>(rep ? r->GetRepeatedUInt32(m, f, i) : r->GetUInt32(m, f), variant);
+        const auto v
+            = shifted<std::uint32_t>(rep ? r->GetRepeatedUInt32(m, f, i) : r->GetUInt32(m, f), variant);
         rep ? r->SetRepeatedUInt32(&m, f, i, v) : r->SetUInt32(&m, f, v);
         break;
     }
     case T::CPPTYPE_UINT64: {
-        const auto v = shifted<std::uint64_t>(rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f), variant);
+        const auto v
+            = shifted<std::uint64_t>(rep ? r->GetRepeatedUInt64(m, f, i) : r->GetUInt64(m, f), variant);
         rep ? r->SetRepeatedUInt64(&m, f, i, v) : r->SetUInt64(&m, f, v);
         break;
     }
@@ -235,7 +246,8 @@ inline void applyMutation(google::protobuf::Message& m, const FieldMutation& mut
         const auto& step = mutation.path[k];
         const auto* f = owner->GetDescriptor()->FindFieldByNumber(step.field);
         const auto* r = owner->GetReflection();
-        owner = step.index >= 0 ? r->MutableRepeatedMessage(owner, f, step.index) : r->MutableMessage(owner, f);
+        owner
+            = step.index >= 0 ? r->MutableRepeatedMessage(owner, f, step.index) : r->MutableMessage(owner, f);
     }
     const auto& last = mutation.path.back();
     const auto* f = owner->GetDescriptor()->FindFieldByNumber(last.field);
@@ -259,16 +271,35 @@ inline void applyMutation(google::protobuf::Message& m, const FieldMutation& mut
             // A repeated scalar given twice: append the same element (removing and duplicating cover
             // the counts; its value mutations cover the rest).
             switch (f->cpp_type()) {
-            case pb::FieldDescriptor::CPPTYPE_INT32: r->AddInt32(owner, f, r->GetRepeatedInt32(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_INT64: r->AddInt64(owner, f, r->GetRepeatedInt64(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_UINT32: r->AddUInt32(owner, f, r->GetRepeatedUInt32(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_UINT64: r->AddUInt64(owner, f, r->GetRepeatedUInt64(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_FLOAT: r->AddFloat(owner, f, r->GetRepeatedFloat(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_DOUBLE: r->AddDouble(owner, f, r->GetRepeatedDouble(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_BOOL: r->AddBool(owner, f, r->GetRepeatedBool(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_ENUM: r->AddEnum(owner, f, r->GetRepeatedEnum(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_STRING: r->AddString(owner, f, r->GetRepeatedString(*owner, f, last.index)); break;
-            case pb::FieldDescriptor::CPPTYPE_MESSAGE: break;
+            case pb::FieldDescriptor::CPPTYPE_INT32:
+                r->AddInt32(owner, f, r->GetRepeatedInt32(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_INT64:
+                r->AddInt64(owner, f, r->GetRepeatedInt64(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_UINT32:
+                r->AddUInt32(owner, f, r->GetRepeatedUInt32(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_UINT64:
+                r->AddUInt64(owner, f, r->GetRepeatedUInt64(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_FLOAT:
+                r->AddFloat(owner, f, r->GetRepeatedFloat(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_DOUBLE:
+                r->AddDouble(owner, f, r->GetRepeatedDouble(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_BOOL:
+                r->AddBool(owner, f, r->GetRepeatedBool(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_ENUM:
+                r->AddEnum(owner, f, r->GetRepeatedEnum(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_STRING:
+                r->AddString(owner, f, r->GetRepeatedString(*owner, f, last.index));
+                break;
+            case pb::FieldDescriptor::CPPTYPE_MESSAGE:
+                break;
             }
         }
         return;

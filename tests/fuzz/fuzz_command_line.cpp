@@ -4,11 +4,10 @@
 // core or a library); --json output must be valid JSON.
 #include "CommandLine.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -37,7 +36,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 {
     if (size == 0)
         return 0;
-    static const bool initialized = LLVMFuzzerInitialize(nullptr, nullptr) == 0; // the smoke driver does not call it
+    static const bool initialized
+        = LLVMFuzzerInitialize(nullptr, nullptr) == 0; // the smoke driver does not call it
     (void)initialized;
     const std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
     std::vector<std::string> args;
@@ -68,8 +68,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const bool nothingFits = code == headroom::cli::kExitDoesNotFit && args[0] == "plan";
     if ((code != headroom::cli::kExitOk && !nothingFits) || !error.empty())
         std::abort();
-    const auto given = [&](const char* option) { return std::find(args.begin() + 1, args.end(), option) != args.end(); };
-    const bool json = (planning || (!args.empty() && args[0] == "gpus")) && given("--json") && !given("--help") && !given("-h");
+    const auto given
+        = [&](const char* option) { return std::find(args.begin() + 1, args.end(), option) != args.end(); };
+    const bool json = (planning || (!args.empty() && args[0] == "gpus")) && given("--json")
+        && !given("--help") && !given("-h");
     if (json) {
         const auto parsed = nlohmann::json::parse(out.str(), nullptr, false);
         if (parsed.is_discarded())

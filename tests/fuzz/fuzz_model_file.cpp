@@ -14,7 +14,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!network.ok())
         return 0;
     for (const auto precision :
-        {headroom::Precision::Fp32, headroom::Precision::AmpFp16, headroom::Precision::Bf16})
+        { headroom::Precision::Fp32, headroom::Precision::AmpFp16, headroom::Precision::Bf16 })
         (void)headroom::analyze(network.value(), precision);
     const auto reparsed = headroom::parseModel(headroom::serializeModel(network.value()));
     if (!reparsed.ok())

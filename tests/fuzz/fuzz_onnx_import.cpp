@@ -9,10 +9,9 @@
 #include "ProtoFieldMutations.h"
 #include "headroom/OnnxImport.h"
 
-#include <onnx/onnx_pb.h>
-
 #include <cstdint>
 #include <cstring>
+#include <onnx/onnx_pb.h>
 #include <random>
 #include <string_view>
 
@@ -25,7 +24,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
 }
 
-extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned int seed)
+extern "C" std::size_t LLVMFuzzerCustomMutator(
+    std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned int seed)
 {
     std::mt19937 random(seed);
     onnx::ModelProto model;

@@ -2,12 +2,11 @@
 // from tests/data/onnx/hostile/*.textproto (README.md).
 //
 //   onnx_from_text IN.textproto OUT.onnx
-#include <google/protobuf/text_format.h>
-#include <onnx/onnx_pb.h>
-
 #include <fstream>
+#include <google/protobuf/text_format.h>
 #include <iostream>
 #include <iterator>
+#include <onnx/onnx_pb.h>
 #include <string>
 
 int main(int argc, char** argv)
@@ -17,7 +16,7 @@ int main(int argc, char** argv)
         return 2;
     }
     std::ifstream in(argv[1]);
-    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const std::string text { std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>() };
     onnx::ModelProto model;
     if (!in.good() && !in.eof()) {
         std::cerr << argv[1] << ": cannot be read\n";

@@ -12,9 +12,10 @@ namespace {
 bool runsAsMean(const LayerRow& row)
 {
     const auto& dims = row.output.shape.dims;
-    for (const char* type : {"AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"}) {
+    for (const char* type : { "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d" }) {
         if (row.type == type)
-            return dims.size() >= 2 && std::all_of(dims.begin() + 1, dims.end(), [](auto d) { return d == 1; });
+            return dims.size() >= 2
+                && std::all_of(dims.begin() + 1, dims.end(), [](auto d) { return d == 1; });
     }
     return false;
 }
@@ -67,7 +68,7 @@ Analysis onTorch113Cpu(Analysis a)
         if (j == kNoStepOp)
             continue;
         StepStorage rng;
-        rng.bytes = AffineBytes{0, kCpuRngStateBytes};
+        rng.bytes = AffineBytes { 0, kCpuRngStateBytes };
         rng.producer = j;
         rng.lastForwardUse = j;
         rng.keptAcrossSegments = true;

@@ -24,7 +24,8 @@ inline constexpr std::uint64_t kCpuRngStateBytes = 5056;
 /// 3. torch.utils.checkpoint (preserve_rng_state) saves the CPU RNG state, a 5,056-byte CPU tensor, per
 ///    checkpointed iteration until its backward; on CUDA it saves the CUDA RNG state too, but both are
 ///    CPU tensors: no GPU memory, so Headroom does not count them.
-/// 4. log_sigmoid_forward keeps a `buffer` as large as its input on the CPU (LogSigmoidBackward0._saved_buffer,
+/// 4. log_sigmoid_forward keeps a `buffer` as large as its input on the CPU
+/// (LogSigmoidBackward0._saved_buffer,
 ///    aten/src/ATen/native/Activation.cpp log_sigmoid_forward_cpu); CUDA's log_sigmoid_forward_cuda
 ///    returns an empty one.
 [[nodiscard]] Analysis onTorch113Cpu(Analysis analysis);

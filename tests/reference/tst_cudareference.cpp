@@ -292,7 +292,10 @@ void TestCudaReference::accuracyDocumentMatches()
     QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
 }
 
-void TestCudaReference::evaluatedPlanAnswersFromReserved_data() { maxBatchNeverAboveMeasured_data(); }
+void TestCudaReference::evaluatedPlanAnswersFromReserved_data()
+{
+    maxBatchNeverAboveMeasured_data();
+}
 
 void TestCudaReference::evaluatedPlanAnswersFromReserved()
 {
@@ -312,14 +315,17 @@ void TestCudaReference::evaluatedPlanAnswersFromReserved()
     plan.gpu.custom = true;
     const PlanResult result = evaluate(plan);
     QVERIFY(result.estimate.has_value());
-    QVERIFY2(result.reservedFigures.has_value(), result.reservedError ? result.reservedError->message.c_str() : "");
-    const std::int64_t measured = m_data["networks"][name]["max_batch_8GiB_fp32"]["max_batch"].get<std::int64_t>();
+    QVERIFY2(result.reservedFigures.has_value(),
+        result.reservedError ? result.reservedError->message.c_str() : "");
+    const std::int64_t measured
+        = m_data["networks"][name]["max_batch_8GiB_fp32"]["max_batch"].get<std::int64_t>();
     const std::int64_t answer = result.estimate->maxBatch;
     QVERIFY2(answer <= measured, qPrintable(QStringLiteral("%1 > %2 measured").arg(answer).arg(measured)));
     QVERIFY2(static_cast<double>(measured - answer) / static_cast<double>(measured) <= kMaxBatchTolerance,
         qPrintable(QStringLiteral("%1 more than 3 % below %2 measured").arg(answer).arg(measured)));
     QCOMPARE(result.reservedFigures->capacityBytes, kCapacity); // no overhead
-    QCOMPARE(result.reservedFigures->cublasWorkspaceBytes, std::uint64_t { 2 * (32ULL << 20) }); // 2 H100 handles
+    QCOMPARE(
+        result.reservedFigures->cublasWorkspaceBytes, std::uint64_t { 2 * (32ULL << 20) }); // 2 H100 handles
     // The plan's batch (32) fits: reserved at least the allocated peak, which holds at least the tensors'.
     QVERIFY(result.reservedFigures->fits && result.estimate->fits);
     QVERIFY(result.reservedFigures->peakReservedBytes >= result.reservedFigures->peakAllocatedBytes);

@@ -5,12 +5,11 @@
 // requires_grad_(False), activation checkpointing via torch.utils.checkpoint), analysed with the
 // options each case records.
 // docs/accuracy.md's tables are checked against the same figures, so the document cannot drift.
+#include "Torch113Cpu.h"
 #include "headroom/Analysis.h"
 #include "headroom/Estimate.h"
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
-
-#include "Torch113Cpu.h"
 
 #include <QFile>
 #include <QLocale>
@@ -41,7 +40,8 @@ constexpr std::array kRequiredNetworks { "mlp", "lenet5", "alexnet", "vgg16", "r
 /// style transfer, SE-ResNet, a ViT with hand-written attention, MobileNetV3/EfficientNet blocks, operators
 /// written out as exported graphs show them). Their activations must agree within kOperatorTolerance.
 constexpr std::array kOperatorNetworks { "c3d_video", "audio_cnn", "unet_small", "espcn", "style_transfer",
-    "se_resnet", "vit_tiny", "mobile_efficientnet", "token_ops", "volume_autoencoder", "signal_decoder", "image_ops" };
+    "se_resnet", "vit_tiny", "mobile_efficientnet", "token_ops", "volume_autoencoder", "signal_decoder",
+    "image_ops" };
 constexpr double kOperatorTolerance = 0.01;
 /// The training-strategy cases of issue 7.
 constexpr std::array kRequiredStrategies { "resnet18_frozen_backbone", "mlp_frozen_first",
@@ -85,14 +85,14 @@ const json& runOf(const json& network, const QString& precision)
 Result<Analysis> analysisOf(const json& entry, const AnalysisOptions& options)
 {
     if (!entry.is_object() || !entry.contains("model_file"))
-        return Error{"no such entry in measurements.json (or it has no model_file)", "measurements.json"};
+        return Error { "no such entry in measurements.json (or it has no model_file)", "measurements.json" };
     const std::string file = entry["model_file"].get<std::string>();
     const auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/" + file);
     if (!network.ok())
         return network.error(); // its message names the file
     Analysis a = analyze(network.value(), options);
     if (!a.valid())
-        return Error{file + ": " + a.error->message, file};
+        return Error { file + ": " + a.error->message, file };
     return a;
 }
 
@@ -179,8 +179,8 @@ QStringList optimizerStateMismatches(const Analysis& a, const json& measured, co
 
 /// Logs one comparison ("<label>: measured M, estimated E, error ..."; measure.py --accuracy --headroom
 /// reads these lines) and says whether it is within kTolerance, with the failure message in `why`.
-bool withinTolerance(const QString& label, double measured, double estimated, QString& why,
-    double tolerance = kTolerance)
+bool withinTolerance(
+    const QString& label, double measured, double estimated, QString& why, double tolerance = kTolerance)
 {
     const double error = relativeError(estimated, measured);
     qInfo("%s: measured %.0f, estimated %.0f, error %+.2f %%", qPrintable(label), measured, estimated,
@@ -226,7 +226,7 @@ std::vector<Table> tablesOf(const QString& markdown)
             continue;
         }
         if (!inTable) {
-            tables.push_back(Table{cellsOf(line), {}});
+            tables.push_back(Table { cellsOf(line), {} });
             inTable = true;
         } else if (!line.startsWith(QLatin1String("|---"))) {
             tables.back().rows.push_back(cellsOf(line));
@@ -449,8 +449,9 @@ void TestReference::activationsWithinTolerance()
     QCOMPARE(std::any_of(a->rows.begin(), a->rows.end(), isRecurrent), recurrentSplit);
     const double measured = static_cast<double>(*measuredBytes);
     const double estimated = static_cast<double>(headroomActivations(*a, recurrentSplit));
-    const bool operatorNetwork = std::find(kOperatorNetworks.begin(), kOperatorNetworks.end(),
-                                     network.toStdString()) != kOperatorNetworks.end();
+    const bool operatorNetwork
+        = std::find(kOperatorNetworks.begin(), kOperatorNetworks.end(), network.toStdString())
+        != kOperatorNetworks.end();
     QString why;
     const bool ok = withinTolerance(network + QLatin1Char(' ') + precision, measured, estimated, why,
         operatorNetwork ? kOperatorTolerance : kTolerance);
@@ -516,9 +517,10 @@ void TestReference::strategyUncheckpointedWithinTolerance()
 /// What the measured and simulated steps are compared on: per step (the first, without optimizer state
 /// until its optimizer step; a steady one), each phase's peak and the live bytes at the end of the forward
 /// pass, as bytes above what existed before the step (weights, buffers, the batch and its labels).
-struct StepFigures {
+struct StepFigures
+{
     std::uint64_t forward = 0, backward = 0, optimizerStep = 0, afterForward = 0;
-    [[nodiscard]] std::uint64_t peak() const { return std::max({forward, backward, optimizerStep}); }
+    [[nodiscard]] std::uint64_t peak() const { return std::max({ forward, backward, optimizerStep }); }
 };
 
 /// A simulated step's figures (StepFigures) at `batch`: each moment's bytes above `before` (the weights and
@@ -535,7 +537,8 @@ std::array<StepFigures, 2> figuresOf(const MemoryModel& model, std::uint64_t bef
         const std::uint64_t above = b.total() - before - b.input - b.overhead;
         for (std::size_t step = 0; step < 2; ++step) {
             // the first step has no optimizer state before its optimizer step
-            const std::uint64_t v = step == 0 && m.phase != StepPhase::OptimizerStep ? above - b.optimizerState : above;
+            const std::uint64_t v
+                = step == 0 && m.phase != StepPhase::OptimizerStep ? above - b.optimizerState : above;
             StepFigures& f = out[step];
             switch (m.phase) {
             case StepPhase::Forward:
@@ -543,8 +546,12 @@ std::array<StepFigures, 2> figuresOf(const MemoryModel& model, std::uint64_t bef
                 if (m.afterOp)
                     f.afterForward = v;
                 break;
-            case StepPhase::Backward: f.backward = std::max(f.backward, v); break;
-            case StepPhase::OptimizerStep: f.optimizerStep = std::max(f.optimizerStep, v); break;
+            case StepPhase::Backward:
+                f.backward = std::max(f.backward, v);
+                break;
+            case StepPhase::OptimizerStep:
+                f.optimizerStep = std::max(f.optimizerStep, v);
+                break;
             }
         }
     }
@@ -554,12 +561,12 @@ std::array<StepFigures, 2> figuresOf(const MemoryModel& model, std::uint64_t bef
 /// The step as torch 1.13 runs it on the CPU (Torch113Cpu.h), the reference runs' conditions.
 Result<MemoryModel> torch113Model(const Analysis& analysis, Optimizer optimizer, std::int64_t batch)
 {
-    return MemoryModel::build(test::onTorch113Cpu(analysis), test::torch113Setup(optimizer, batch),
-                              test::torch113Runtime());
+    return MemoryModel::build(
+        test::onTorch113Cpu(analysis), test::torch113Setup(optimizer, batch), test::torch113Runtime());
 }
 
-std::array<StepFigures, 2> simulatedSteps(const Analysis& analysis, Optimizer optimizer, std::int64_t batch,
-                                          QString& error)
+std::array<StepFigures, 2> simulatedSteps(
+    const Analysis& analysis, Optimizer optimizer, std::int64_t batch, QString& error)
 {
     const auto model = torch113Model(analysis, optimizer, batch);
     if (!model) {
@@ -571,7 +578,8 @@ std::array<StepFigures, 2> simulatedSteps(const Analysis& analysis, Optimizer op
 
 /// The same step as PyTorch 2.x runs it on CUDA (foreach optimizer, gradient sums in place, bool dropout
 /// masks): Headroom's own model, without overhead.
-std::array<StepFigures, 2> cudaSteps(const Analysis& analysis, Optimizer optimizer, std::int64_t batch, QString& error)
+std::array<StepFigures, 2> cudaSteps(
+    const Analysis& analysis, Optimizer optimizer, std::int64_t batch, QString& error)
 {
     TrainingSetup setup = test::torch113Setup(optimizer, batch);
     setup.optimizerImplementation = OptimizerImplementation::Foreach;
@@ -610,15 +618,16 @@ void TestReference::stepPeaksWithinTolerance_data()
     QTest::addColumn<QString>("network");
     QTest::addColumn<int>("entry");
     const json data = measurements();
-    for (const char* section : {"networks", "strategies"}) {
+    for (const char* section : { "networks", "strategies" }) {
         for (const auto& n : data[section]) {
             if (!n.contains("step_timeline"))
                 continue;
             for (std::size_t i = 0; i < n["step_timeline"].size(); ++i) {
                 const std::string tag = n["name"].get<std::string>() + " batch "
                     + std::to_string(n["step_timeline"][i]["batch"].get<int>());
-                QTest::newRow(tag.c_str()) << QString::fromLatin1(section)
-                                           << QString::fromStdString(n["name"].get<std::string>()) << static_cast<int>(i);
+                QTest::newRow(tag.c_str())
+                    << QString::fromLatin1(section) << QString::fromStdString(n["name"].get<std::string>())
+                    << static_cast<int>(i);
             }
         }
     }
@@ -630,7 +639,7 @@ void TestReference::stepPeaksWithinTolerance_data()
 /// forward and backward are left to measure_cuda.py on a GPU (tests/reference/README.md).
 bool onlyTheStepComparable(const json& entry)
 {
-    const json& run = entry.contains("runs") ? entry["runs"][0] : json{};
+    const json& run = entry.contains("runs") ? entry["runs"][0] : json {};
     if (!run.is_object())
         return entry.contains("baseline_network") && entry["baseline_network"].is_string()
             && entry["baseline_network"].get<std::string>().rfind("transformer_lm", 0) == 0;
@@ -643,14 +652,16 @@ void TestReference::stepPeaksWithinTolerance()
     QFETCH(QString, section);
     QFETCH(QString, network);
     QFETCH(int, entry);
-    const json& n = entryNamed(m_data, section == QLatin1String("networks") ? "networks" : "strategies", network);
+    const json& n
+        = entryNamed(m_data, section == QLatin1String("networks") ? "networks" : "strategies", network);
     const json& measured = n["step_timeline"][static_cast<std::size_t>(entry)];
     const auto a = analysisOf(n, n.contains("analysis_options") ? optionsOf(n) : optionsAt(Precision::Fp32));
     const bool stepOnly = onlyTheStepComparable(n);
     QVERIFY2(a.ok(), a.ok() ? "" : a.error().message.c_str());
     const std::int64_t batch = measured["batch"].get<std::int64_t>();
     QString error;
-    const auto simulated = simulatedSteps(*a, *parseOptimizer(measured["optimizer"].get<std::string>()), batch, error);
+    const auto simulated
+        = simulatedSteps(*a, *parseOptimizer(measured["optimizer"].get<std::string>()), batch, error);
     QVERIFY2(error.isEmpty(), qPrintable(error));
     const auto measuredFigures = measuredSteps(measured, test::stepCounterBytes(*a));
     QStringList report;
@@ -658,18 +669,20 @@ void TestReference::stepPeaksWithinTolerance()
     for (std::size_t step = 0; step < 2; ++step) {
         const bool steady = step == 1;
         const StepFigures& m = measuredFigures[step];
-        const std::array<std::pair<const char*, std::pair<std::uint64_t, std::uint64_t>>, 4> rows{{
-            {"forward", {m.forward, simulated[step].forward}},
-            {"backward", {m.backward, simulated[step].backward}},
-            {"step", {m.optimizerStep, simulated[step].optimizerStep}},
-            {"after forward", {m.afterForward, simulated[step].afterForward}},
-        }};
+        const std::array<std::pair<const char*, std::pair<std::uint64_t, std::uint64_t>>, 4> rows { {
+            { "forward", { m.forward, simulated[step].forward } },
+            { "backward", { m.backward, simulated[step].backward } },
+            { "step", { m.optimizerStep, simulated[step].optimizerStep } },
+            { "after forward", { m.afterForward, simulated[step].afterForward } },
+        } };
         for (const auto& [what, values] : rows) {
             if (stepOnly && std::string_view(what) != "step")
                 continue;
-            const double err = relativeError(static_cast<double>(values.second), static_cast<double>(values.first));
+            const double err
+                = relativeError(static_cast<double>(values.second), static_cast<double>(values.first));
             report << QStringLiteral("%1 step %2 %3: measured %4, simulated %5 (%6 %)")
-                          .arg(network, steady ? QStringLiteral("steady") : QStringLiteral("first"), QLatin1String(what))
+                          .arg(network, steady ? QStringLiteral("steady") : QStringLiteral("first"),
+                              QLatin1String(what))
                           .arg(values.first)
                           .arg(values.second)
                           .arg(100.0 * err, 0, 'f', 2);
@@ -700,7 +713,8 @@ QString measuredPeakAt(const json& step)
         return QStringLiteral("optimizer step");
     const json& module = step["peak_module"];
     return QString::fromStdString(phase) + QStringLiteral(", ")
-        + (module.is_string() ? QString::fromStdString(module.get<std::string>()) : QStringLiteral("outside any module"));
+        + (module.is_string() ? QString::fromStdString(module.get<std::string>())
+                              : QStringLiteral("outside any module"));
 }
 
 /// Where a simulated step peaks at `batch` ("backward, layer3.0.conv1", "recomputing, blocks.3.1").
@@ -717,12 +731,13 @@ QString simulatedPeakAt(const Analysis& a, const MemoryModel& model, std::int64_
 /// One row of the peak table: a measured step timeline against Headroom's simulation of the same step
 /// on torch 1.13's CPU (the figures stepPeaksWithinTolerance compares). Networks whose forward and
 /// backward are not comparable on the CPU compare their optimizer step only.
-struct PeakRow {
+struct PeakRow
+{
     QString network;
     std::int64_t batch = 0;
     bool stepOnly = false;
-    std::array<std::uint64_t, 2> measured{}, simulated{}; ///< first, steady
-    QString measuredAt, simulatedAt;                      ///< the steady step's peak
+    std::array<std::uint64_t, 2> measured {}, simulated {}; ///< first, steady
+    QString measuredAt, simulatedAt; ///< the steady step's peak
 
     [[nodiscard]] static double difference(std::uint64_t simulated, std::uint64_t measured)
     {
@@ -730,8 +745,8 @@ struct PeakRow {
     }
     [[nodiscard]] QString markdown() const
     {
-        QStringList cells{network, QString::number(batch),
-                          stepOnly ? QStringLiteral("optimizer step") : QStringLiteral("whole step")};
+        QStringList cells { network, QString::number(batch),
+            stepOnly ? QStringLiteral("optimizer step") : QStringLiteral("whole step") };
         for (std::size_t s = 0; s < 2; ++s)
             cells << QLocale(QLocale::English).toString(static_cast<qulonglong>(measured[s]))
                   << QLocale(QLocale::English).toString(static_cast<qulonglong>(simulated[s]))
@@ -746,12 +761,13 @@ struct PeakRow {
 std::vector<PeakRow> peakRows(const json& data, QStringList& problems)
 {
     std::vector<PeakRow> rows;
-    for (const char* section : {"networks", "strategies"}) {
+    for (const char* section : { "networks", "strategies" }) {
         for (const auto& n : data[section]) {
             if (!n.contains("step_timeline") || n["step_timeline"].empty())
                 continue;
             const QString name = QString::fromStdString(n["name"].get<std::string>());
-            const auto a = analysisOf(n, n.contains("analysis_options") ? optionsOf(n) : optionsAt(Precision::Fp32));
+            const auto a
+                = analysisOf(n, n.contains("analysis_options") ? optionsOf(n) : optionsAt(Precision::Fp32));
             if (!a.ok()) {
                 problems << name + QStringLiteral(": ") + QString::fromStdString(a.error().message);
                 continue;
@@ -794,24 +810,30 @@ std::int64_t largestAffineBatch(std::uint64_t fixed, std::uint64_t perSample, st
 {
     if (fixed + perSample > capacity)
         return 0;
-    return perSample == 0 ? kMaxBatch : std::min<std::int64_t>(kMaxBatch, static_cast<std::int64_t>((capacity - fixed) / perSample));
+    return perSample == 0
+        ? kMaxBatch
+        : std::min<std::int64_t>(kMaxBatch, static_cast<std::int64_t>((capacity - fixed) / perSample));
 }
 
 /// One row of the max-batch table (docs/accuracy.md says how each column is computed).
-struct MaxBatchRow {
+struct MaxBatchRow
+{
     QString network;
     std::int64_t ruleOfThumb = 0, oldSum = 0, simulated = 0, measured = 0;
-    std::int64_t simulatedExtrapolated = 0; ///< the simulation through the measured batches, extrapolated alike
+    std::int64_t simulatedExtrapolated
+        = 0; ///< the simulation through the measured batches, extrapolated alike
     QString simulatedAt; ///< where the simulated peak is at the simulated max batch
 
     [[nodiscard]] QString markdown() const
     {
         const QLocale en(QLocale::English);
         return QStringLiteral("| %1 | %2 | %3 | %4 | %5 | %6%7 % | %8 | %9 |")
-            .arg(network, en.toString(static_cast<qlonglong>(ruleOfThumb)), en.toString(static_cast<qlonglong>(oldSum)),
-                 en.toString(static_cast<qlonglong>(simulated)), en.toString(static_cast<qlonglong>(measured)),
-                 simulated < measured ? QString() : QStringLiteral("+"))
-            .arg(100.0 * relativeError(static_cast<double>(simulated), static_cast<double>(measured)), 0, 'f', 1)
+            .arg(network, en.toString(static_cast<qlonglong>(ruleOfThumb)),
+                en.toString(static_cast<qlonglong>(oldSum)), en.toString(static_cast<qlonglong>(simulated)),
+                en.toString(static_cast<qlonglong>(measured)),
+                simulated < measured ? QString() : QStringLiteral("+"))
+            .arg(100.0 * relativeError(static_cast<double>(simulated), static_cast<double>(measured)), 0, 'f',
+                1)
             .arg(simulatedAt, en.toString(static_cast<qlonglong>(simulatedExtrapolated)));
     }
 };
@@ -827,18 +849,20 @@ std::int64_t measuredMaxBatch(const json& n, const Analysis& a, QString& error, 
 {
     std::vector<json> timeline(n["step_timeline"].begin(), n["step_timeline"].end());
     std::sort(timeline.begin(), timeline.end(),
-              [](const json& x, const json& y) { return x["batch"].get<int>() < y["batch"].get<int>(); });
+        [](const json& x, const json& y) { return x["batch"].get<int>() < y["batch"].get<int>(); });
     if (timeline.size() < 2) {
         error = QStringLiteral("fewer than two measured batches");
         return 0;
     }
     const json& run = n["runs"][0];
     const auto counters = test::stepCounterBytes(a);
-    const std::uint64_t weights = n["parameters"]["bytes"].get<std::uint64_t>() + n["buffers"]["bytes"].get<std::uint64_t>();
-    const std::uint64_t inputPerSample
-        = run["input_bytes_per_sample"].get<std::uint64_t>() + run["label_bytes_per_sample"].get<std::uint64_t>();
-    std::array<std::array<std::int64_t, 6>, 2> values{}; // bytes (under 2^40 here) at the two batches: (first, steady) x (forward, backward, step)
-    std::array<std::int64_t, 2> batches{};
+    const std::uint64_t weights
+        = n["parameters"]["bytes"].get<std::uint64_t>() + n["buffers"]["bytes"].get<std::uint64_t>();
+    const std::uint64_t inputPerSample = run["input_bytes_per_sample"].get<std::uint64_t>()
+        + run["label_bytes_per_sample"].get<std::uint64_t>();
+    std::array<std::array<std::int64_t, 6>, 2>
+        values {}; // bytes (under 2^40 here) at the two batches: (first, steady) x (forward, backward, step)
+    std::array<std::int64_t, 2> batches {};
     for (std::size_t k = 0; k < 2; ++k) {
         const json& t = timeline[timeline.size() - 2 + k];
         const std::int64_t b = t["batch"].get<std::int64_t>();
@@ -849,11 +873,13 @@ std::int64_t measuredMaxBatch(const json& n, const Analysis& a, QString& error, 
         const auto measured = simulatedInstead ? cpu : measuredSteps(t, counters);
         if (!error.isEmpty())
             return 0;
-        const std::int64_t present = static_cast<std::int64_t>(weights) + static_cast<std::int64_t>(inputPerSample) * b + kGtx1080OverheadBytes;
+        const std::int64_t present = static_cast<std::int64_t>(weights)
+            + static_cast<std::int64_t>(inputPerSample) * b + kGtx1080OverheadBytes;
         for (std::size_t s = 0; s < 2; ++s) {
             const auto at = [&](auto member) {
-                return static_cast<std::int64_t>(measured[s].*member) + static_cast<std::int64_t>(cuda[s].*member)
-                    - static_cast<std::int64_t>(cpu[s].*member) + present;
+                return static_cast<std::int64_t>(measured[s].*member)
+                    + static_cast<std::int64_t>(cuda[s].*member) - static_cast<std::int64_t>(cpu[s].*member)
+                    + present;
             };
             values[k][3 * s + 0] = at(&StepFigures::forward);
             values[k][3 * s + 1] = at(&StepFigures::backward);
@@ -890,15 +916,14 @@ std::vector<MaxBatchRow> maxBatchRows(const json& data, QStringList& problems)
         // The rule of thumb (the rule-of-thumb table's, with Adam), with the overhead taken off the GPU.
         const json& rot = n["rules_of_thumb"];
         r.ruleOfThumb = largestAffineBatch(rot["parameter_bytes_x4_adam"].get<std::uint64_t>(),
-                                           rot["activation_bytes_per_sample_rule"].get<std::uint64_t>()
-                                               + rot["input_bytes_per_sample"].get<std::uint64_t>(),
-                                           kGtx1080Bytes - kGtx1080OverheadBytes);
+            rot["activation_bytes_per_sample_rule"].get<std::uint64_t>()
+                + rot["input_bytes_per_sample"].get<std::uint64_t>(),
+            kGtx1080Bytes - kGtx1080OverheadBytes);
         // Headroom's total before issue 15: the sum of every component's worst case, affine in the batch.
         const std::uint64_t adamState = 2 * 4 * a->trainableParams;
-        r.oldSum = largestAffineBatch(a->parameterBytes + a->bufferBytes + a->trainableParameterBytes + adamState
-                                          + a->activationBytesFixed + kGtx1080OverheadBytes,
-                                      a->activationBytesPerSample + a->inputBytesPerSample + a->transientBytesPerSample,
-                                      kGtx1080Bytes);
+        r.oldSum = largestAffineBatch(a->parameterBytes + a->bufferBytes + a->trainableParameterBytes
+                + adamState + a->activationBytesFixed + kGtx1080OverheadBytes,
+            a->activationBytesPerSample + a->inputBytesPerSample + a->transientBytesPerSample, kGtx1080Bytes);
         TrainingSetup setup;
         setup.optimizer = Optimizer::Adam;
         setup.overheadBytes = kGtx1080OverheadBytes;
@@ -940,19 +965,23 @@ void TestReference::checkPeakTable(const Table* found, DocChecker& check) const
             continue;
         }
         check.text(tag, table, *row, QStringLiteral("compared"),
-                   r.stepOnly ? QStringLiteral("optimizer step") : QStringLiteral("whole step"));
+            r.stepOnly ? QStringLiteral("optimizer step") : QStringLiteral("whole step"));
         for (std::size_t s = 0; s < 2; ++s) {
             const QString step = s == 0 ? QStringLiteral("first step") : QStringLiteral("steady step");
-            check.number(tag, table, *row, step + QStringLiteral(": measured (B)"), static_cast<double>(r.measured[s]));
-            check.number(tag, table, *row, step + QStringLiteral(": simulated (B)"), static_cast<double>(r.simulated[s]));
+            check.number(tag, table, *row, step + QStringLiteral(": measured (B)"),
+                static_cast<double>(r.measured[s]));
+            check.number(tag, table, *row, step + QStringLiteral(": simulated (B)"),
+                static_cast<double>(r.simulated[s]));
             check.number(tag, table, *row, step + QStringLiteral(": difference"),
-                         PeakRow::difference(r.simulated[s], r.measured[s]), 2);
+                PeakRow::difference(r.simulated[s], r.measured[s]), 2);
         }
         check.text(tag, table, *row, QStringLiteral("steady peak at, measured"), r.measuredAt);
         check.text(tag, table, *row, QStringLiteral("steady peak at, simulated"), r.simulatedAt);
     }
     if (table.rows.size() != rows.size())
-        check.problem(QStringLiteral("peak table: %1 rows for %2 measured step timelines").arg(table.rows.size()).arg(rows.size()));
+        check.problem(QStringLiteral("peak table: %1 rows for %2 measured step timelines")
+                          .arg(table.rows.size())
+                          .arg(rows.size()));
 }
 
 void TestReference::checkMaxBatchTable(const Table* found, DocChecker& check) const
@@ -974,18 +1003,23 @@ void TestReference::checkMaxBatchTable(const Table* found, DocChecker& check) co
             check.problem(QStringLiteral("max-batch table: no row for %1").arg(r.network));
             continue;
         }
-        check.number(r.network, table, *row, QStringLiteral("rule of thumb"), static_cast<double>(r.ruleOfThumb));
-        check.number(r.network, table, *row, QStringLiteral("old sum of worst cases"), static_cast<double>(r.oldSum));
-        check.number(r.network, table, *row, QStringLiteral("simulated peak"), static_cast<double>(r.simulated));
+        check.number(
+            r.network, table, *row, QStringLiteral("rule of thumb"), static_cast<double>(r.ruleOfThumb));
+        check.number(
+            r.network, table, *row, QStringLiteral("old sum of worst cases"), static_cast<double>(r.oldSum));
+        check.number(
+            r.network, table, *row, QStringLiteral("simulated peak"), static_cast<double>(r.simulated));
         check.number(r.network, table, *row, QStringLiteral("measured"), static_cast<double>(r.measured));
         check.number(r.network, table, *row, QStringLiteral("simulated vs measured"),
-                     100.0 * relativeError(static_cast<double>(r.simulated), static_cast<double>(r.measured)), 1);
+            100.0 * relativeError(static_cast<double>(r.simulated), static_cast<double>(r.measured)), 1);
         check.text(r.network, table, *row, QStringLiteral("simulated peak at"), r.simulatedAt);
         check.number(r.network, table, *row, QStringLiteral("simulated, through the measured batches"),
-                     static_cast<double>(r.simulatedExtrapolated));
+            static_cast<double>(r.simulatedExtrapolated));
     }
     if (table.rows.size() != rows.size())
-        check.problem(QStringLiteral("max-batch table: %1 rows for %2 networks").arg(table.rows.size()).arg(rows.size()));
+        check.problem(QStringLiteral("max-batch table: %1 rows for %2 networks")
+                          .arg(table.rows.size())
+                          .arg(rows.size()));
 }
 
 void TestReference::accuracyDocumentMatches()
@@ -998,8 +1032,10 @@ void TestReference::accuracyDocumentMatches()
     const Table* rules = tableWith(tables, QStringLiteral("network"), QStringLiteral("rule, Adam (MiB)"));
     const Table* strategies
         = tableWith(tables, QStringLiteral("case"), QStringLiteral("Headroom (B/sample)"));
-    const Table* peaks = tableWith(tables, QStringLiteral("network"), QStringLiteral("steady step: simulated (B)"));
-    const Table* maxBatch = tableWith(tables, QStringLiteral("network"), QStringLiteral("old sum of worst cases"));
+    const Table* peaks
+        = tableWith(tables, QStringLiteral("network"), QStringLiteral("steady step: simulated (B)"));
+    const Table* maxBatch
+        = tableWith(tables, QStringLiteral("network"), QStringLiteral("old sum of worst cases"));
     DocChecker check;
     // These two log their rows first (measure.py --accuracy --headroom prints them), so a missing table
     // can be regenerated from this test's output.

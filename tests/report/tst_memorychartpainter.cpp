@@ -32,7 +32,7 @@ void TestMemoryChartPainter::rangeIsAPowerOfTwoWithRoom_data()
     QTest::addColumn<qint64>("range");
     // The next power of two at or above batch + batch/4 and maxBatch + maxBatch/4, at least 16.
     QTest::newRow("VGG-16 on a GTX 1080") << qint64 { 32 } << qint64 { 79 } << qint64 { 128 }; // 79 + 19 = 98
-    QTest::newRow("batch 218 over it") << qint64 { 218 } << qint64 { 79 } << qint64 { 512 };   // 218 + 54 = 272
+    QTest::newRow("batch 218 over it") << qint64 { 218 } << qint64 { 79 } << qint64 { 512 }; // 218 + 54 = 272
     QTest::newRow("small") << qint64 { 1 } << qint64 { 0 } << qint64 { 16 };
     QTest::newRow("on a power of two") << qint64 { 32 } << qint64 { 51 } << qint64 { 64 }; // 51 + 12 = 63
 }
@@ -69,21 +69,24 @@ void TestMemoryChartPainter::reportChartIsLogScaleAndShaded()
 
     QProcess text;
     text.start(QStringLiteral("pdftotext"),
-        { QStringLiteral("-layout"), QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("1"),
-            pdf, QStringLiteral("-") });
+        { QStringLiteral("-layout"), QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"),
+            QStringLiteral("1"), pdf, QStringLiteral("-") });
     QVERIFY(text.waitForFinished(60000));
     const QString page = QString::fromUtf8(text.readAllStandardOutput());
     QVERIFY2(page.contains(QStringLiteral("Batch size (log scale)")), qPrintable(page));
     // Every power of two from 1 to 128, in order on one line (the linear axis read 1, 20, 40, ...).
-    QVERIFY2(QRegularExpression(QStringLiteral("(?m)^\\s*1\\s+2\\s+4\\s+8\\s+16\\s+32\\s+64\\s+128\\s*$")).match(page).hasMatch(),
+    QVERIFY2(QRegularExpression(QStringLiteral("(?m)^\\s*1\\s+2\\s+4\\s+8\\s+16\\s+32\\s+64\\s+128\\s*$"))
+                 .match(page)
+                 .hasMatch(),
         qPrintable(page));
 
     // The shading: translucent red over white, as the GUI draws it, covers a good part of the plot
     // above the 8 GiB line (the axis reaches 9.6 GiB and more: a band at least 1.6/10 of the plot).
     QProcess render;
     render.start(QStringLiteral("pdftoppm"),
-        { QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("50"), QStringLiteral("-f"), QStringLiteral("1"),
-            QStringLiteral("-l"), QStringLiteral("1"), QStringLiteral("-singlefile"), pdf, dir.filePath(QStringLiteral("page")) });
+        { QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("50"), QStringLiteral("-f"),
+            QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("1"), QStringLiteral("-singlefile"),
+            pdf, dir.filePath(QStringLiteral("page")) });
     QVERIFY(render.waitForFinished(60000));
     const QImage image(dir.filePath(QStringLiteral("page.png")));
     QVERIFY(!image.isNull());

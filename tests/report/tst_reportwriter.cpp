@@ -17,12 +17,11 @@
 #include <QFile>
 #include <QHash>
 #include <QProcess>
-#include <QTranslator>
 #include <QRegularExpression>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QTranslator>
 #include <QtTest>
-
 #include <sys/stat.h>
 
 using namespace headroom;
@@ -378,8 +377,9 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
     // Reserved next to allocated, and why they differ (issue 23).
     if (result.reservedFigures) {
         const ReservedFigures& r = *result.reservedFigures;
-        const QString reserved = QStringLiteral("PyTorch's caching allocator reserves %1 at its peak for %2 of tensors")
-                                     .arg(qs(formatBytes(r.peakReservedBytes)), qs(formatBytes(r.peakAllocatedBytes)));
+        const QString reserved
+            = QStringLiteral("PyTorch's caching allocator reserves %1 at its peak for %2 of tensors")
+                  .arg(qs(formatBytes(r.peakReservedBytes)), qs(formatBytes(r.peakAllocatedBytes)));
         QVERIFY2(simplified(text).contains(reserved), qPrintable(reserved));
         QVERIFY(simplified(text).contains(QStringLiteral("keeps freed blocks cached")));
     }
@@ -403,20 +403,21 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
             step = step.chopped(2) + QStringLiteral("\u00b5s"); // the report writes a real micro sign
         QVERIFY2(hasLineWith(text, QStringLiteral("Step time"), step + QStringLiteral(" per optimizer step")),
             qPrintable(step));
-        QVERIFY(hasLineWith(
-            text, QStringLiteral("Samples per second"), qs(report::plantext::formatRate(throughput->samplesPerSecond))));
+        QVERIFY(hasLineWith(text, QStringLiteral("Samples per second"),
+            qs(report::plantext::formatRate(throughput->samplesPerSecond))));
         QVERIFY(hasLineWith(text, QStringLiteral("FLOPs per sample"),
-            qs(report::plantext::formatFlops(throughput->forwardFlopsPerSample)) + QStringLiteral(" forward")));
+            qs(report::plantext::formatFlops(throughput->forwardFlopsPerSample))
+                + QStringLiteral(" forward")));
         QVERIFY(hasLineWith(text, QStringLiteral("Assumed utilisation"),
             qs(report::plantext::formatFraction(throughput->utilization))));
         if (throughput->tokensPerSecond > 0)
-            QVERIFY(hasLineWith(
-                text, QStringLiteral("Tokens per second"), qs(report::plantext::formatRate(throughput->tokensPerSecond))));
+            QVERIFY(hasLineWith(text, QStringLiteral("Tokens per second"),
+                qs(report::plantext::formatRate(throughput->tokensPerSecond))));
         for (const auto& note : throughput->notes)
             QVERIFY2(simplified(text).contains(qs(note)), note.c_str());
     } else {
-        QVERIFY2(simplified(text).contains(
-                     QStringLiteral("No throughput estimate: ") + qs(throughput.error().message) + QLatin1Char('.')),
+        QVERIFY2(simplified(text).contains(QStringLiteral("No throughput estimate: ")
+                     + qs(throughput.error().message) + QLatin1Char('.')),
             throughput.error().message.c_str());
     }
 
@@ -473,12 +474,16 @@ void TestReportWriter::stepChartNamesThePeak_data()
     QTest::addColumn<int>("implementation");
     QTest::addColumn<QString>("caption");
     QTest::addColumn<qint64>("firstStep");
-    QTest::newRow("batch 32, foreach") << qint64 { 32 } << int(OptimizerImplementation::Foreach)
-        << QStringLiteral("One training step at batch 32: %1 at its peak, in the backward pass, at layer relu.")
+    QTest::newRow("batch 32, foreach")
+        << qint64 { 32 } << int(OptimizerImplementation::Foreach)
+        << QStringLiteral(
+               "One training step at batch 32: %1 at its peak, in the backward pass, at layer relu.")
                .arg(qs(formatBytes(4612)))
         << qint64 { 4148 };
-    QTest::newRow("batch 1, fused") << qint64 { 1 } << int(OptimizerImplementation::Fused)
-        << QStringLiteral("One training step at batch 1: 988 B at its peak, in the backward pass, at layer fc1.")
+    QTest::newRow("batch 1, fused")
+        << qint64 { 1 } << int(OptimizerImplementation::Fused)
+        << QStringLiteral(
+               "One training step at batch 1: 988 B at its peak, in the backward pass, at layer fc1.")
         << qint64 { 952 };
 }
 
@@ -508,7 +513,8 @@ void TestReportWriter::stepChartNamesThePeak()
     QVERIFY2(text.contains(caption), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("Implementation ")
         + qs(optimizerImplementationLabel(plan.setup.optimizerImplementation))));
-    QVERIFY2(text.contains(QStringLiteral("the first step at %1.").arg(qs(formatBytes(static_cast<std::uint64_t>(firstStep))))),
+    QVERIFY2(text.contains(QStringLiteral("the first step at %1.")
+                               .arg(qs(formatBytes(static_cast<std::uint64_t>(firstStep))))),
         qPrintable(text));
     QVERIFY(!text.contains(QStringLiteral("temporaries inside the optimizer step")));
 }
@@ -642,7 +648,8 @@ void TestReportWriter::totalsNeverStandAloneOnAPage()
     // falls on the page break, a page that continues the table holds layer rows, never the totals
     // alone under a "Layers (continued)" caption.
     REQUIRE_POPPLER();
-    const QRegularExpression layerRow { QStringLiteral("^\\s*\\d+\\s+block\\d+\\s"), QRegularExpression::MultilineOption };
+    const QRegularExpression layerRow { QStringLiteral("^\\s*\\d+\\s+block\\d+\\s"),
+        QRegularExpression::MultilineOption };
     int continued = 0;
     for (int layers = 40; layers <= 130; layers += 3) {
         const Plan plan = makePlan(deepMlp(layers), 64);
@@ -663,12 +670,14 @@ void TestReportWriter::totalsNeverStandAloneOnAPage()
                                .arg(pages[i].left(600))));
         }
         // The table's totals (the row with FLOPs) are printed once, on a page with layer rows.
-        const QRegularExpression totals { QStringLiteral("^\\s*Total\\b.*FLOP"), QRegularExpression::MultilineOption };
+        const QRegularExpression totals { QStringLiteral("^\\s*Total\\b.*FLOP"),
+            QRegularExpression::MultilineOption };
         int pagesWithTotals = 0;
         for (const QString& page : pages) {
             if (totals.match(page).hasMatch()) {
                 ++pagesWithTotals;
-                QVERIFY2(layerRow.match(page).hasMatch(), qPrintable(QStringLiteral("%1 layers: the totals stand alone").arg(layers)));
+                QVERIFY2(layerRow.match(page).hasMatch(),
+                    qPrintable(QStringLiteral("%1 layers: the totals stand alone").arg(layers)));
             }
         }
         QCOMPARE(pagesWithTotals, 1);
@@ -689,18 +698,24 @@ void TestReportWriter::layerTypesKeepTheirSize()
     write(plan, result, QStringLiteral("vgg16-types"), pdf);
     if (QTest::currentTestFailed())
         return;
-    const Tool boxes = run(QStringLiteral("pdftotext"), { QStringLiteral("-bbox"), pdf, QStringLiteral("-") });
+    const Tool boxes
+        = run(QStringLiteral("pdftotext"), { QStringLiteral("-bbox"), pdf, QStringLiteral("-") });
     QVERIFY(boxes.ok);
-    const QRegularExpression word { QStringLiteral(
-        R"re(<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(AdaptiveAvgPool2d|ReLU|MaxPool2d)</word>)re") };
+    const QRegularExpression word {
+        QStringLiteral(
+            R"re(<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="([\d.]+)" yMax="([\d.]+)">(AdaptiveAvgPool2d|ReLU|MaxPool2d)</word>)re")
+    };
     QHash<QString, double> heights;
     for (auto it = word.globalMatch(boxes.output); it.hasNext();) {
         const auto m = it.next();
         heights.insert(m.captured(5), m.captured(4).toDouble() - m.captured(2).toDouble());
     }
-    QVERIFY2(heights.contains(QStringLiteral("AdaptiveAvgPool2d")) && heights.contains(QStringLiteral("ReLU")),
+    QVERIFY2(
+        heights.contains(QStringLiteral("AdaptiveAvgPool2d")) && heights.contains(QStringLiteral("ReLU")),
         "the table's type names were not found");
-    QVERIFY2(std::abs(heights.value(QStringLiteral("AdaptiveAvgPool2d")) - heights.value(QStringLiteral("ReLU"))) < 0.05,
+    QVERIFY2(
+        std::abs(heights.value(QStringLiteral("AdaptiveAvgPool2d")) - heights.value(QStringLiteral("ReLU")))
+            < 0.05,
         qPrintable(QStringLiteral("AdaptiveAvgPool2d %1 pt high, ReLU %2 pt")
                        .arg(heights.value(QStringLiteral("AdaptiveAvgPool2d")))
                        .arg(heights.value(QStringLiteral("ReLU")))));
@@ -728,7 +743,8 @@ void TestReportWriter::koreanUiMakesAKoreanReport()
     if (QTest::currentTestFailed())
         return;
     const QString text = simplified(pdfText(pdf));
-    struct Phrase {
+    struct Phrase
+    {
         const char* context;
         const char* english;
     };
@@ -756,7 +772,8 @@ void TestReportWriter::koreanUiMakesAKoreanReport()
     QVERIFY2(!description.isEmpty(), "the VGG-16 preset's description has no Korean translation");
     QVERIFY2(text.contains(description.left(12)), qPrintable(description.left(12)));
     // Hangul, not boxes: the fonts embedded have the glyphs (their text extracts as Korean).
-    const auto hangul = std::count_if(text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0xac00 && c.unicode() <= 0xd7a3; });
+    const auto hangul = std::count_if(
+        text.begin(), text.end(), [](QChar c) { return c.unicode() >= 0xac00 && c.unicode() <= 0xd7a3; });
     QVERIFY2(hangul > 200, qPrintable(QString::number(hangul)));
 }
 
@@ -833,8 +850,10 @@ void TestReportWriter::strategiesAndThroughput()
                  QStringLiteral("2 per GPU (micro-batch); effective batch 64 = 2 x 8 steps x 4 GPUs")),
         "batch size line");
     QVERIFY(hasLineWith(text, QStringLiteral("Sequence length"), QStringLiteral("256 tokens")));
-    QVERIFY(hasLineWith(text, QStringLiteral("Input"), QStringLiteral("B x 256, int64"))); // not the model's 512
-    QVERIFY(hasLineWith(text, QStringLiteral("Accumulation"), QStringLiteral("8 micro-batches per optimizer step")));
+    QVERIFY(
+        hasLineWith(text, QStringLiteral("Input"), QStringLiteral("B x 256, int64"))); // not the model's 512
+    QVERIFY(hasLineWith(
+        text, QStringLiteral("Accumulation"), QStringLiteral("8 micro-batches per optimizer step")));
     QVERIFY(hasLineWith(text, QStringLiteral("GPUs"), QStringLiteral("4, ZeRO stage 3")));
     QVERIFY(hasLineWith(text, QStringLiteral("Checkpointing"), QStringLiteral("Per block")));
     QVERIFY(hasLineWith(text, QStringLiteral("Attention"), QStringLiteral("Eager (keeps T x T scores)")));
@@ -867,15 +886,18 @@ void TestReportWriter::strategiesAndThroughput()
     // Throughput with the recomputation checkpointing costs.
     QVERIFY(text.contains(QStringLiteral("Throughput (estimated)")));
     QVERIFY(hasLineWith(text, QStringLiteral("FLOPs per sample"), QStringLiteral("recomputed")));
-    QVERIFY(hasLineWith(text, QStringLiteral("Assumed utilisation"), QStringLiteral("35 % of 165 TFLOP/s peak")));
+    QVERIFY(
+        hasLineWith(text, QStringLiteral("Assumed utilisation"), QStringLiteral("35 % of 165 TFLOP/s peak")));
     QVERIFY(text.contains(QStringLiteral("Tokens per second")));
 
     // Assumptions in force.
     for (const char* item : { "Gradient accumulation. Each optimizer step runs 8 micro-batches of 2 samples",
-             "Several GPUs. ZeRO stage 3: each GPU keeps 1/N of the weights, the gradients and the optimizer state, "
+             "Several GPUs. ZeRO stage 3: each GPU keeps 1/N of the weights, the gradients and the optimizer "
+             "state, "
              "and gathers each layer's full weights into communication buffers when it runs.",
              "Here N is 4 data-parallel GPUs.", "Checkpointing. Each checkpointed block keeps only its input",
-             "LoRA. Targeted Linear layers get trainable rank-16 adapters", "Throughput. A roofline estimate" })
+             "LoRA. Targeted Linear layers get trainable rank-16 adapters",
+             "Throughput. A roofline estimate" })
         QVERIFY2(flat.contains(QLatin1String(item)), item);
 }
 
@@ -894,11 +916,12 @@ void TestReportWriter::defaultPlanListsNoStrategies()
     REQUIRE_POPPLER();
     verifyNumbers(plan, result, pdf);
     const QString text = pdfText(pdf);
-    for (const char* absent : { "Sequence length", "Accumulation", "GPUs", "Checkpointing", "Attention", "LoRA",
-             "Utilisation", "effective batch", "Several GPUs", "Communication buffers", "Offload" })
+    for (const char* absent : { "Sequence length", "Accumulation", "GPUs", "Checkpointing", "Attention",
+             "LoRA", "Utilisation", "effective batch", "Several GPUs", "Communication buffers", "Offload" })
         QVERIFY2(!text.contains(QLatin1String(absent)), absent);
     QVERIFY(text.contains(QStringLiteral("Throughput (estimated)")));
-    QVERIFY(hasLineWith(text, QStringLiteral("Assumed utilisation"), QStringLiteral("40 % of 8.87 TFLOP/s peak")));
+    QVERIFY(hasLineWith(
+        text, QStringLiteral("Assumed utilisation"), QStringLiteral("40 % of 8.87 TFLOP/s peak")));
 }
 
 void TestReportWriter::warningsAreListedUnderAssumptions()
@@ -920,9 +943,10 @@ void TestReportWriter::warningsAreListedUnderAssumptions()
     const QString text = simplified(pdfText(pdf));
     const qsizetype assumptions = text.indexOf(QStringLiteral("Assumptions and method"));
     QVERIFY(assumptions >= 0);
-    const qsizetype exported = text.indexOf(QStringLiteral("Warning. The ONNX file was exported in inference (eval) mode."));
-    const qsizetype fancy = text.indexOf(
-        QStringLiteral("Warning (fancy). Operator 'com.example::Fancy' has no Headroom layer; it is modelled as a generic"));
+    const qsizetype exported
+        = text.indexOf(QStringLiteral("Warning. The ONNX file was exported in inference (eval) mode."));
+    const qsizetype fancy = text.indexOf(QStringLiteral(
+        "Warning (fancy). Operator 'com.example::Fancy' has no Headroom layer; it is modelled as a generic"));
     QVERIFY2(exported > assumptions, qPrintable(text.mid(assumptions, 600)));
     QVERIFY2(fancy > exported, qPrintable(text.mid(assumptions, 600)));
     QVERIFY(fancy < text.indexOf(QStringLiteral("Activations."), assumptions));
@@ -1105,12 +1129,14 @@ void TestReportWriter::specialTargetsAreRefused_data()
 {
     QTest::addColumn<QString>("kind");
     QTest::addColumn<QString>("message");
-    QTest::newRow("FIFO") << QStringLiteral("fifo") << QStringLiteral(": is a FIFO (named pipe), not a regular file");
-    QTest::newRow("character device") << QStringLiteral("/dev/null")
-                                      << QStringLiteral("cannot write the report to /dev/null: is a character device");
-    QTest::newRow("read-only file") << QStringLiteral("readonly")
-                                    << QStringLiteral(": the file is read-only; make it writable or choose another name");
-    QTest::newRow("link to a read-only file") << QStringLiteral("readonly-link") << QStringLiteral("(a link to ");
+    QTest::newRow("FIFO") << QStringLiteral("fifo")
+                          << QStringLiteral(": is a FIFO (named pipe), not a regular file");
+    QTest::newRow("character device") << QStringLiteral(
+        "/dev/null") << QStringLiteral("cannot write the report to /dev/null: is a character device");
+    QTest::newRow("read-only file") << QStringLiteral(
+        "readonly") << QStringLiteral(": the file is read-only; make it writable or choose another name");
+    QTest::newRow("link to a read-only file")
+        << QStringLiteral("readonly-link") << QStringLiteral("(a link to ");
 }
 
 void TestReportWriter::specialTargetsAreRefused()
@@ -1135,7 +1161,9 @@ void TestReportWriter::specialTargetsAreRefused()
     } else {
         path = kind;
     }
-    struct stat before {};
+    struct stat before
+    {
+    };
     QVERIFY(::stat(QFile::encodeName(path).constData(), &before) == 0);
     const Plan plan = makePlan(smallCnn());
     const auto written = report::writePdfReport(plan, evaluate(plan), path);
@@ -1143,13 +1171,17 @@ void TestReportWriter::specialTargetsAreRefused()
     QVERIFY2(qs(written.error().message).startsWith(QStringLiteral("cannot write the report to ") + path),
         written.error().message.c_str());
     QVERIFY2(qs(written.error().message).contains(message), written.error().message.c_str());
-    struct stat after {};
+    struct stat after
+    {
+    };
     QVERIFY(::stat(QFile::encodeName(path).constData(), &after) == 0);
     QCOMPARE(after.st_ino, before.st_ino); // the same file, untouched
     QCOMPARE(after.st_mode, before.st_mode);
     QCOMPARE(after.st_size, before.st_size);
     if (kind != QLatin1String("/dev/null"))
-        QCOMPARE(QDir { dir.path() }.entryList(QDir::Hidden | QDir::System | QDir::Files).filter(QStringLiteral(".pdf.")),
+        QCOMPARE(QDir { dir.path() }
+                     .entryList(QDir::Hidden | QDir::System | QDir::Files)
+                     .filter(QStringLiteral(".pdf.")),
             QStringList {}); // no temporary file left behind
 }
 

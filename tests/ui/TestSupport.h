@@ -5,7 +5,6 @@
 // from queues instead of showing dialogs.
 
 #include "DialogProvider.h"
-
 #include "headroom/GpuCatalog.h"
 #include "headroom/Network.h"
 
@@ -14,7 +13,6 @@
 #include <QStandardPaths>
 #include <QStringList>
 #include <QUrl>
-
 #include <deque>
 
 namespace headroom::test {
@@ -25,11 +23,11 @@ inline Network tinyNetwork()
 {
     Network n;
     n.name = "Tiny";
-    n.input.shape.dims = {3, 8, 8};
+    n.input.shape.dims = { 3, 8, 8 };
     LayerSpec conv;
     conv.type = "Conv2d";
     conv.name = "conv";
-    conv.attributes = {{"out_channels", 4}, {"kernel_size", 3}, {"padding", 1}};
+    conv.attributes = { { "out_channels", 4 }, { "kernel_size", 3 }, { "padding", 1 } };
     LayerSpec relu;
     relu.type = "ReLU";
     LayerSpec flatten;
@@ -37,8 +35,8 @@ inline Network tinyNetwork()
     LayerSpec fc;
     fc.type = "Linear";
     fc.name = "fc";
-    fc.attributes = {{"out_features", 10}};
-    n.layers = {conv, relu, flatten, fc};
+    fc.attributes = { { "out_features", 10 } };
+    n.layers = { conv, relu, flatten, fc };
     return n;
 }
 constexpr std::uint64_t kTinyParams = 2682;
@@ -49,11 +47,11 @@ inline Network longNetwork(int count)
 {
     Network n;
     n.name = "Long";
-    n.input.shape.dims = {64};
+    n.input.shape.dims = { 64 };
     for (int i = 0; i < count / 2; ++i) {
         LayerSpec fc;
         fc.type = "Linear";
-        fc.attributes = {{"out_features", 64}};
+        fc.attributes = { { "out_features", 64 } };
         LayerSpec relu;
         relu.type = "ReLU";
         n.layers.push_back(fc);
@@ -72,13 +70,13 @@ inline GpuCatalog testCatalog()
     Gpu big = small;
     big.name = "Test GPU 24";
     big.memoryBytes = 24ULL << 30;
-    big.aliases = {"TG24"};
+    big.aliases = { "TG24" };
     Gpu other = small;
     other.name = "Other GPU 16";
     other.vendor = "AMD";
     other.family = "Other family";
     other.memoryBytes = 16ULL << 30;
-    return GpuCatalog{{small, big, other}};
+    return GpuCatalog { { small, big, other } };
 }
 
 /// Keeps tests away from the user's settings, and from each other's: ctest -j runs several test
@@ -95,7 +93,8 @@ inline void isolateSettings()
 }
 
 /// Answers the GUI's questions from queues and records what it was told.
-class ScriptedDialogs final : public ui::DialogProvider {
+class ScriptedDialogs final : public ui::DialogProvider
+{
 public:
     std::deque<QString> openNames;
     std::deque<QString> saveNames;
@@ -108,7 +107,10 @@ public:
     QString aboutText;
     QList<QUrl> openedUrls;
 
-    QString openFileName(QWidget*, const QString&, const QString&, const QString&) override { return take(openNames); }
+    QString openFileName(QWidget*, const QString&, const QString&, const QString&) override
+    {
+        return take(openNames);
+    }
     QString saveFileName(QWidget*, const QString&, const QString& path, const QString&) override
     {
         suggestedSaveNames << path;

@@ -15,7 +15,6 @@
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
 #include "StepChartView.h"
-
 #include "headroom/Plan.h"
 
 #include <QAction>
@@ -31,8 +30,8 @@
 #include <QScreen>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStatusBar>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
@@ -40,7 +39,6 @@
 #include <QTranslator>
 #include <QTreeView>
 #include <QUndoStack>
-
 #include <algorithm>
 #include <functional>
 #include <vector>
@@ -50,7 +48,10 @@ using namespace headroom::ui;
 
 namespace {
 
-QRect globalRect(const QWidget* w) { return QRect(w->mapToGlobal(QPoint(0, 0)), w->size()); }
+QRect globalRect(const QWidget* w)
+{
+    return QRect(w->mapToGlobal(QPoint(0, 0)), w->size());
+}
 
 void saveScreen(const QString& path, const QRect& area)
 {
@@ -70,8 +71,7 @@ void saveWidget(const QString& path, QWidget* w)
         qInfo("wrote %s", qPrintable(path));
 }
 
-template <typename T>
-T* find(QObject* root, const char* name)
+template <typename T> T* find(QObject* root, const char* name)
 {
     T* w = root->findChild<T*>(QString::fromLatin1(name));
     if (w == nullptr)
@@ -98,8 +98,8 @@ int main(int argc, char** argv)
     QTemporaryDir configDir; // a Hugging Face config must be called config.json
     MainWindow window;
     // As a first start on this screen (1600x1000 under the Xvfb above): the window fitted to it.
-    const QSize first = MainWindow::firstWindowSize(QGuiApplication::primaryScreen()->availableGeometry().size(),
-                                                    window.minimumSizeHint());
+    const QSize first = MainWindow::firstWindowSize(
+        QGuiApplication::primaryScreen()->availableGeometry().size(), window.minimumSizeHint());
     window.setGeometry(0, 0, first.width(), first.height());
     window.show();
     window.loadDefault();
@@ -120,21 +120,25 @@ int main(int argc, char** argv)
         });
         steps.push_back([&] {
             auto* combo = find<GpuSelector>(&window, "gpuComboBox");
-            const QRect area = globalRect(find<QWidget>(&window, "setupGroupBox")).united(globalRect(combo->view()->window()));
+            const QRect area = globalRect(find<QWidget>(&window, "setupGroupBox"))
+                                   .united(globalRect(combo->view()->window()));
             saveScreen(path("gpu-selector.png"), area.adjusted(-4, -4, 4, 4));
             combo->hidePopup();
         });
-        steps.push_back([&] { saveWidget(path("setup-panel.png"), find<QWidget>(&window, "setupGroupBox")); });
+        steps.push_back(
+            [&] { saveWidget(path("setup-panel.png"), find<QWidget>(&window, "setupGroupBox")); });
         // Set to max.
         steps.push_back([&] { find<QPushButton>(&window, "setMaxBatchButton")->click(); });
         steps.push_back([&] {
-            const QRect area = globalRect(find<QWidget>(&window, "batchGroupBox")).united(globalRect(window.chartView()));
+            const QRect area
+                = globalRect(find<QWidget>(&window, "batchGroupBox")).united(globalRect(window.chartView()));
             saveScreen(path("max-batch.png"), area);
         });
         // Too large a batch: the shortfall.
         steps.push_back([&] { window.document()->setBatch(96); });
         steps.push_back([&] {
-            const QRect area = globalRect(find<QWidget>(&window, "batchGroupBox")).united(globalRect(window.chartView()));
+            const QRect area
+                = globalRect(find<QWidget>(&window, "batchGroupBox")).united(globalRect(window.chartView()));
             saveScreen(path("shortfall.png"), area);
         });
         // Hover breakdown at batch 48.
@@ -142,7 +146,7 @@ int main(int argc, char** argv)
             window.document()->setBatch(48);
             auto* view = find<QWidget>(&window, "memoryChartView");
             QToolTip::showText(view->mapToGlobal(QPoint(view->width() / 2, view->height() / 2)),
-                               window.chartView()->breakdownText(48), view);
+                window.chartView()->breakdownText(48), view);
         });
         steps.push_back([&] { saveScreen(path("chart-tooltip.png"), globalRect(window.chartView())); });
         // During one step at batch 32, the peak's moment hovered.
@@ -156,7 +160,7 @@ int main(int argc, char** argv)
             const QPoint peak = step->peakPosition();
             // Over the forward pass, left of the peak, so the backward pass and the step stay in view.
             QToolTip::showText(step->mapToGlobal(QPoint(std::max(70, peak.x() - 300), peak.y() + 70)),
-                               step->momentText(step->xOfMoment(step->peakMoment())), step);
+                step->momentText(step->xOfMoment(step->peakMoment())), step);
         });
         steps.push_back([&] { saveScreen(path("during-one-step.png"), globalRect(window.chartView())); });
         // The per-layer bars.
@@ -164,12 +168,13 @@ int main(int argc, char** argv)
             QToolTip::hideText();
             window.chartView()->tabs()->setCurrentWidget(window.chartView()->layerView());
         });
-        steps.push_back([&] { saveScreen(path("activations-per-layer.png"), globalRect(window.chartView())); });
+        steps.push_back(
+            [&] { saveScreen(path("activations-per-layer.png"), globalRect(window.chartView())); });
         // Adding a layer from the categorised menu.
         steps.push_back([&] {
             window.chartView()->tabs()->setCurrentIndex(0);
             window.document()->setBatch(32);
-            window.layerEditor()->selectPath({1});
+            window.layerEditor()->selectPath({ 1 });
             auto* button = find<QWidget>(&window, "addLayerButton");
             QMenu* menu = window.layerEditor()->addLayerMenu();
             menu->popup(button->mapToGlobal(QPoint(0, button->height())));
@@ -184,7 +189,8 @@ int main(int argc, char** argv)
         steps.push_back([&] {
             QMenu* menu = window.layerEditor()->addLayerMenu();
             QMenu* norm = find<QMenu>(menu, "NormalizationMenu");
-            const QRect area = globalRect(window.layerEditor()).united(globalRect(norm)).united(globalRect(menu));
+            const QRect area
+                = globalRect(window.layerEditor()).united(globalRect(norm)).united(globalRect(menu));
             saveScreen(path("add-layer-menu.png"), area.adjusted(0, 0, 8, 0));
             norm->hide();
             menu->hide();
@@ -208,10 +214,10 @@ int main(int argc, char** argv)
             }
             if (pool < 0)
                 qFatal("no MaxPool2d in the default preset");
-            window.layerEditor()->selectPath({pool});
-            window.document()->setLayerAttribute({pool}, "kernel_size", 32);
-            window.layerEditor()->view()->scrollTo(window.layerEditor()->model()->indexOf({pool}),
-                                                   QAbstractItemView::PositionAtCenter);
+            window.layerEditor()->selectPath({ pool });
+            window.document()->setLayerAttribute({ pool }, "kernel_size", 32);
+            window.layerEditor()->view()->scrollTo(
+                window.layerEditor()->model()->indexOf({ pool }), QAbstractItemView::PositionAtCenter);
         });
         steps.push_back([&] { saveScreen(path("invalid-layer.png"), frame()); });
         // A residual block around a shape-keeping pair (the last Conv2d + ReLU before a pooling layer).
@@ -222,17 +228,18 @@ int main(int argc, char** argv)
             for (int i = 1; i + 1 < static_cast<int>(layers.size()); ++i) {
                 const auto& l = layers[static_cast<std::size_t>(i)];
                 const auto& prev = layers[static_cast<std::size_t>(i - 1)];
-                if (l.type == "Conv2d" && prev.type == "ReLU" && layers[static_cast<std::size_t>(i + 1)].type == "ReLU")
+                if (l.type == "Conv2d" && prev.type == "ReLU"
+                    && layers[static_cast<std::size_t>(i + 1)].type == "ReLU")
                     conv = i; // keeps its channel count when the previous conv had the same
             }
             if (conv < 0)
                 qFatal("no Conv2d + ReLU pair");
-            window.layerEditor()->selectPath({conv});
+            window.layerEditor()->selectPath({ conv });
             window.layerEditor()->view()->selectionModel()->select(
-                window.layerEditor()->model()->indexOf({conv + 1}),
+                window.layerEditor()->model()->indexOf({ conv + 1 }),
                 QItemSelectionModel::Select | QItemSelectionModel::Rows);
             find<QAction>(&window, "wrapResidualAction")->trigger();
-            const QModelIndex block = window.layerEditor()->model()->indexOf({conv});
+            const QModelIndex block = window.layerEditor()->model()->indexOf({ conv });
             window.layerEditor()->view()->setCurrentIndex(window.layerEditor()->model()->index(2, 0, block));
             window.layerEditor()->view()->scrollTo(block, QAbstractItemView::PositionAtCenter);
         });
@@ -259,7 +266,7 @@ int main(int argc, char** argv)
             doc->setSequenceLength(512);
             LoraOptions lora;
             lora.rank = 16;
-            lora.targets = {"q_proj", "v_proj"};
+            lora.targets = { "q_proj", "v_proj" };
             lora.quantizeBase = true;
             doc->setLora(lora);
             doc->setAccumulationSteps(8);
@@ -269,7 +276,7 @@ int main(int argc, char** argv)
         steps.push_back([&] { saveScreen(path("strategy-qlora-llama.png"), frame()); });
         steps.push_back([&] {
             window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
-            window.document()->setLora(LoraOptions{});
+            window.document()->setLora(LoraOptions {});
             window.document()->setCheckpointing(Checkpointing::None);
             window.document()->setAccumulationSteps(1);
             window.openPreset(QStringLiteral("resnet50"));
@@ -293,7 +300,7 @@ int main(int argc, char** argv)
         // Issue 18: Make It Fit for an effective batch of 256 of VGG-16 on a GTX 1080; every GPU for
         // LoRA on Llama-2-7B (user guide, "Effective batch 256 ..." and "Which GPU for LoRA ...").
         steps.push_back([&] {
-            window.document()->setParallelism(Parallelism{});
+            window.document()->setParallelism(Parallelism {});
             window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
             window.openPreset(QStringLiteral("vgg16"));
             Document* doc = window.document();

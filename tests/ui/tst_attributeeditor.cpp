@@ -1,5 +1,4 @@
 #include "AttributeEditor.h"
-
 #include "headroom/LayerRegistry.h"
 
 #include <QCheckBox>
@@ -14,7 +13,8 @@
 using namespace headroom;
 using headroom::ui::AttributeEditor;
 
-class TestAttributeEditor : public QObject {
+class TestAttributeEditor : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -37,8 +37,9 @@ private Q_SLOTS:
 };
 
 // QCOMPARE has no overload for JSON values.
-#define COMPARE_JSON(actual, expected) \
-    QVERIFY2((actual) == (expected), (nlohmann::json(actual).dump() + " != " + nlohmann::json(expected).dump()).c_str())
+#define COMPARE_JSON(actual, expected)                                                                       \
+    QVERIFY2((actual) == (expected),                                                                         \
+        (nlohmann::json(actual).dump() + " != " + nlohmann::json(expected).dump()).c_str())
 
 namespace {
 const AttributeSpec& specOf(std::string_view type, const std::string& name)
@@ -57,14 +58,30 @@ void TestAttributeEditor::widgetForEachType_data()
     QTest::addColumn<QString>("type");
     QTest::addColumn<QString>("attribute");
     QTest::addColumn<QString>("widget");
-    QTest::newRow("Int") << "Linear" << "out_features" << "valueSpinBox";
-    QTest::newRow("IntTuple") << "Conv2d" << "kernel_size" << "sameCheckBox";
-    QTest::newRow("Float") << "Dropout" << "p" << "valueDoubleSpinBox";
-    QTest::newRow("Bool") << "Linear" << "bias" << "valueCheckBox";
-    QTest::newRow("Choice") << "GELU" << "approximate" << "valueComboBox";
-    QTest::newRow("IntList") << "LayerNorm" << "normalized_shape" << "listLineEdit";
-    QTest::newRow("optional") << "Linear" << "in_features" << "inferredCheckBox";
-    QTest::newRow("Text") << "GenericOp" << "op" << "textLineEdit";
+    QTest::newRow("Int") << "Linear"
+                         << "out_features"
+                         << "valueSpinBox";
+    QTest::newRow("IntTuple") << "Conv2d"
+                              << "kernel_size"
+                              << "sameCheckBox";
+    QTest::newRow("Float") << "Dropout"
+                           << "p"
+                           << "valueDoubleSpinBox";
+    QTest::newRow("Bool") << "Linear"
+                          << "bias"
+                          << "valueCheckBox";
+    QTest::newRow("Choice") << "GELU"
+                            << "approximate"
+                            << "valueComboBox";
+    QTest::newRow("IntList") << "LayerNorm"
+                             << "normalized_shape"
+                             << "listLineEdit";
+    QTest::newRow("optional") << "Linear"
+                              << "in_features"
+                              << "inferredCheckBox";
+    QTest::newRow("Text") << "GenericOp"
+                          << "op"
+                          << "textLineEdit";
 }
 
 void TestAttributeEditor::widgetForEachType()
@@ -100,10 +117,10 @@ void TestAttributeEditor::tupleSameForAllToggle()
     auto* first = editor.findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
     auto* second = editor.findChild<QSpinBox*>(QStringLiteral("valueSpinBox2"));
     QVERIFY(same && first && second);
-    editor.setValue(nlohmann::json::array({2, 1}));
+    editor.setValue(nlohmann::json::array({ 2, 1 }));
     QVERIFY(!same->isChecked());
     QVERIFY(second->isVisible());
-    COMPARE_JSON(editor.value(), nlohmann::json::array({2, 1}));
+    COMPARE_JSON(editor.value(), nlohmann::json::array({ 2, 1 }));
     editor.setValue(nullptr); // the default, 1
     QVERIFY(same->isChecked());
     QVERIFY(!second->isVisible());
@@ -111,7 +128,7 @@ void TestAttributeEditor::tupleSameForAllToggle()
     QSignalSpy edited(&editor, &AttributeEditor::edited);
     same->setChecked(false);
     second->setValue(3);
-    COMPARE_JSON(edited.last().at(0).value<nlohmann::json>(), nlohmann::json::array({1, 3}));
+    COMPARE_JSON(edited.last().at(0).value<nlohmann::json>(), nlohmann::json::array({ 1, 3 }));
 }
 
 void TestAttributeEditor::tupleChoiceWord()
@@ -206,12 +223,36 @@ void TestAttributeEditor::showsWhatTheFileHolds_data()
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("widget");
     QTest::addColumn<QString>("shown");
-    QTest::newRow("Int below its minimum") << "Conv2d" << "out_channels" << "0" << "valueSpinBox" << "0";
-    QTest::newRow("Int as a string") << "Linear" << "out_features" << "\"ten\"" << "valueSpinBox" << "\"ten\"";
-    QTest::newRow("negative size") << "Conv2d" << "kernel_size" << "-3" << "valueSpinBox" << "-3";
-    QTest::newRow("Float above its maximum") << "Dropout" << "p" << "1.5" << "valueDoubleSpinBox" << "1.5";
-    QTest::newRow("unknown choice") << "GELU" << "approximate" << "\"fast\"" << "valueComboBox" << "\"fast\"";
-    QTest::newRow("unknown word") << "Conv2d" << "padding" << "\"full\"" << "modeComboBox" << "\"full\"";
+    QTest::newRow("Int below its minimum") << "Conv2d"
+                                           << "out_channels"
+                                           << "0"
+                                           << "valueSpinBox"
+                                           << "0";
+    QTest::newRow("Int as a string") << "Linear"
+                                     << "out_features"
+                                     << "\"ten\""
+                                     << "valueSpinBox"
+                                     << "\"ten\"";
+    QTest::newRow("negative size") << "Conv2d"
+                                   << "kernel_size"
+                                   << "-3"
+                                   << "valueSpinBox"
+                                   << "-3";
+    QTest::newRow("Float above its maximum") << "Dropout"
+                                             << "p"
+                                             << "1.5"
+                                             << "valueDoubleSpinBox"
+                                             << "1.5";
+    QTest::newRow("unknown choice") << "GELU"
+                                    << "approximate"
+                                    << "\"fast\""
+                                    << "valueComboBox"
+                                    << "\"fast\"";
+    QTest::newRow("unknown word") << "Conv2d"
+                                  << "padding"
+                                  << "\"full\""
+                                  << "modeComboBox"
+                                  << "\"full\"";
 }
 
 void TestAttributeEditor::showsWhatTheFileHolds()
@@ -273,10 +314,18 @@ void TestAttributeEditor::rangeInTooltip_data()
     QTest::addColumn<QString>("type");
     QTest::addColumn<QString>("attribute");
     QTest::addColumn<QString>("range");
-    QTest::newRow("positive") << "Conv2d" << "out_channels" << "whole numbers from 1 up";
-    QTest::newRow("non-negative") << "Conv2d" << "padding" << "whole numbers from 0 up, or “valid”, “same”";
-    QTest::newRow("probability") << "Dropout" << "p" << "numbers from 0 to 1";
-    QTest::newRow("choice") << "GELU" << "approximate" << "one of “none”, “tanh”";
+    QTest::newRow("positive") << "Conv2d"
+                              << "out_channels"
+                              << "whole numbers from 1 up";
+    QTest::newRow("non-negative") << "Conv2d"
+                                  << "padding"
+                                  << "whole numbers from 0 up, or “valid”, “same”";
+    QTest::newRow("probability") << "Dropout"
+                                 << "p"
+                                 << "numbers from 0 to 1";
+    QTest::newRow("choice") << "GELU"
+                            << "approximate"
+                            << "one of “none”, “tanh”";
 }
 
 void TestAttributeEditor::rangeInTooltip()
@@ -288,7 +337,8 @@ void TestAttributeEditor::rangeInTooltip()
     QCOMPARE(AttributeEditor::rangeText(spec), range);
     AttributeEditor editor(spec);
     QVERIFY2(editor.toolTip().startsWith(QString::fromStdString(spec.help)), qPrintable(editor.toolTip()));
-    QVERIFY2(editor.toolTip().endsWith(QStringLiteral("Allowed: %1.").arg(range)), qPrintable(editor.toolTip()));
+    QVERIFY2(
+        editor.toolTip().endsWith(QStringLiteral("Allowed: %1.").arg(range)), qPrintable(editor.toolTip()));
     for (QWidget* field : editor.findChildren<QWidget*>()) {
         if (qobject_cast<QAbstractSpinBox*>(field) != nullptr || qobject_cast<QComboBox*>(field) != nullptr)
             QCOMPARE(field->toolTip(), editor.toolTip());
@@ -316,7 +366,8 @@ void TestAttributeEditor::rejectedTypingIsExplained()
     // A key a number cannot contain is explained too, instead of being dropped silently.
     spin->selectAll();
     QTest::keyClicks(spin, QStringLiteral("x"));
-    QCOMPARE(note->text(), QStringLiteral("“x” cannot be typed here: out_channels takes whole numbers from 1 up."));
+    QCOMPARE(note->text(),
+        QStringLiteral("“x” cannot be typed here: out_channels takes whole numbers from 1 up."));
     // A valid number clears it.
     spin->selectAll();
     QTest::keyClicks(spin, QStringLiteral("32"));

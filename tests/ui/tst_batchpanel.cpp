@@ -3,7 +3,6 @@
 #include "Document.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-
 #include "headroom/Format.h"
 #include "headroom/Plan.h"
 
@@ -19,7 +18,8 @@ using headroom::ui::BatchScale;
 using headroom::ui::Document;
 using headroom::ui::PlanController;
 
-class TestBatchPanel : public QObject {
+class TestBatchPanel : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -32,10 +32,11 @@ private Q_SLOTS:
 };
 
 namespace {
-struct Fixture {
+struct Fixture
+{
     Document doc;
-    PlanController controller{&doc};
-    BatchPanel panel{&doc};
+    PlanController controller { &doc };
+    BatchPanel panel { &doc };
     Fixture()
     {
         QObject::connect(&controller, &PlanController::estimateChanged, &panel, &BatchPanel::setEstimate);
@@ -44,11 +45,10 @@ struct Fixture {
         Gpu gpu;
         gpu.name = "Small";
         gpu.memoryBytes = 600ULL << 20; // 600 MiB: the tiny net fits a few thousand samples
-        doc.resetSetup(Precision::Fp32, TrainingSetup{}, gpu);
+        doc.resetSetup(Precision::Fp32, TrainingSetup {}, gpu);
         panel.show();
     }
-    template <typename T>
-    T* child(const char* name) const
+    template <typename T> T* child(const char* name) const
     {
         return panel.findChild<T*>(QString::fromLatin1(name));
     }
@@ -57,9 +57,9 @@ struct Fixture {
 
 void TestBatchPanel::logScaleReachesBothEnds()
 {
-    QCOMPARE(BatchScale::batchAt(0), std::int64_t{1});
-    QCOMPARE(BatchScale::batchAt(BatchScale::kMaxPosition), std::int64_t{4096});
-    for (const std::int64_t b : {1, 2, 3, 8, 13, 32, 64, 100, 512, 1024, 4096})
+    QCOMPARE(BatchScale::batchAt(0), std::int64_t { 1 });
+    QCOMPARE(BatchScale::batchAt(BatchScale::kMaxPosition), std::int64_t { 4096 });
+    for (const std::int64_t b : { 1, 2, 3, 8, 13, 32, 64, 100, 512, 1024, 4096 })
         QCOMPARE(BatchScale::batchAt(BatchScale::positionOf(b)), b);
     // Between large powers of two a step is under 1 %.
     QVERIFY(std::abs(BatchScale::batchAt(BatchScale::positionOf(1000)) - 1000) <= 10);
@@ -76,18 +76,20 @@ void TestBatchPanel::sliderStepsChangeBatchAndLabels()
     QCOMPARE(slider->value(), BatchScale::positionOf(32));
     slider->setFocus();
     QTest::keyClick(slider, Qt::Key_PageUp); // one page is a doubling
-    QCOMPARE(f.doc.plan().setup.batch, std::int64_t{64});
+    QCOMPARE(f.doc.plan().setup.batch, std::int64_t { 64 });
     QCOMPARE(spin->value(), 64);
     const PlanResult expected = evaluate(f.doc.plan());
     QCOMPARE(f.child<QLabel>("totalLabel")->text(),
-             QStringLiteral("Total: %1 of %2")
-                 .arg(QString::fromStdString(formatBytes(expected.estimate->total())),
-                      QString::fromStdString(formatBytes(600ULL << 20))));
+        QStringLiteral("Total: %1 of %2")
+            .arg(QString::fromStdString(formatBytes(expected.estimate->total())),
+                QString::fromStdString(formatBytes(600ULL << 20))));
     QCOMPARE(f.child<QLabel>("maxBatchLabel")->text(),
-             QStringLiteral("Max batch: %1").arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+        QStringLiteral("Max batch: %1")
+            .arg(QString::fromStdString(
+                formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
     spin->setValue(100);
     QCOMPARE(slider->value(), BatchScale::positionOf(100));
-    QCOMPARE(f.doc.plan().setup.batch, std::int64_t{100});
+    QCOMPARE(f.doc.plan().setup.batch, std::int64_t { 100 });
 }
 
 void TestBatchPanel::setToMaxUsesCoreMaxBatch()
@@ -114,8 +116,9 @@ void TestBatchPanel::shortfallWhenOverBudget()
     const PlanResult expected = evaluate(f.doc.plan());
     QVERIFY(!expected.estimate->fits);
     QCOMPARE(f.child<QLabel>("headroomLabel")->text(),
-             QStringLiteral("Shortfall: %1")
-                 .arg(QString::fromStdString(formatBytes(static_cast<std::uint64_t>(-expected.estimate->headroomBytes())))));
+        QStringLiteral("Shortfall: %1")
+            .arg(QString::fromStdString(
+                formatBytes(static_cast<std::uint64_t>(-expected.estimate->headroomBytes())))));
     QCOMPARE(f.child<QSlider>("batchSlider")->value(), BatchScale::kMaxPosition);
 }
 
@@ -141,11 +144,14 @@ void TestBatchPanel::checkpointingThatCostsMemorySaysSo()
     QVERIFY(f.doc.checkpointLayers({}, 1, 1).isEmpty());
     const Analysis& a = f.controller.analysis();
     QCOMPARE(a.uncheckpointedActivationBytesPerSample, before);
-    QVERIFY2(a.activationBytesPerSample > before, qPrintable(QStringLiteral("%1 <= %2").arg(a.activationBytesPerSample).arg(before)));
+    QVERIFY2(a.activationBytesPerSample > before,
+        qPrintable(QStringLiteral("%1 <= %2").arg(a.activationBytesPerSample).arg(before)));
     auto* label = f.child<QLabel>("checkpointingLabel");
     QVERIFY(label->isVisible());
-    const double more = 100.0 * static_cast<double>(a.activationBytesPerSample - before) / static_cast<double>(before);
-    const QString expected = QStringLiteral("(+%1 %: checkpointing these layers costs memory)").arg(QString::number(more, 'f', 0));
+    const double more
+        = 100.0 * static_cast<double>(a.activationBytesPerSample - before) / static_cast<double>(before);
+    const QString expected = QStringLiteral("(+%1 %: checkpointing these layers costs memory)")
+                                 .arg(QString::number(more, 'f', 0));
     QVERIFY2(label->text().contains(expected), qPrintable(label->text() + QStringLiteral(" / ") + expected));
     QVERIFY(!label->text().contains(QStringLiteral("−0")));
 }

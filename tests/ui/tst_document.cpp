@@ -1,6 +1,5 @@
 #include "Document.h"
 #include "TestSupport.h"
-
 #include "headroom/Analysis.h"
 
 #include <QSignalSpy>
@@ -11,7 +10,8 @@ using namespace headroom;
 using headroom::ui::Document;
 using headroom::ui::LayerPath;
 
-class TestDocument : public QObject {
+class TestDocument : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -54,14 +54,16 @@ void TestDocument::insertUndoRedo()
     QSignalSpy changed(&doc, &Document::networkChanged);
     LayerSpec dropout;
     dropout.type = "Dropout";
-    doc.insertLayers({}, 2, {dropout}, QStringLiteral("Add Dropout"));
+    doc.insertLayers({}, 2, { dropout }, QStringLiteral("Add Dropout"));
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(inserted.at(0).at(1).toInt(), 2);
     QCOMPARE(changed.count(), 1);
-    QCOMPARE(types(doc.network().layers), (std::vector<std::string>{"Conv2d", "ReLU", "Dropout", "Flatten", "Linear"}));
+    QCOMPARE(types(doc.network().layers),
+        (std::vector<std::string> { "Conv2d", "ReLU", "Dropout", "Flatten", "Linear" }));
     QVERIFY(doc.isModified());
     doc.undoStack()->undo();
-    QCOMPARE(types(doc.network().layers), (std::vector<std::string>{"Conv2d", "ReLU", "Flatten", "Linear"}));
+    QCOMPARE(
+        types(doc.network().layers), (std::vector<std::string> { "Conv2d", "ReLU", "Flatten", "Linear" }));
     QVERIFY2(!doc.isModified(), "undoing back to the loaded network clears the modified mark");
     doc.undoStack()->redo();
     QCOMPARE(doc.network().layers[2].type, std::string("Dropout"));
@@ -73,7 +75,7 @@ void TestDocument::removeRestoresSpec()
     doc.resetNetwork(test::tinyNetwork(), QString());
     const Network original = doc.network();
     doc.removeLayers({}, 0, 2);
-    QCOMPARE(doc.network().layers.size(), std::size_t{2});
+    QCOMPARE(doc.network().layers.size(), std::size_t { 2 });
     doc.undoStack()->undo();
     QVERIFY(doc.network() == original);
 }
@@ -87,11 +89,16 @@ void TestDocument::moveWithinAndIntoBlock_data()
     QTest::addColumn<int>("newRow");
     QTest::addColumn<QString>("expected"); // top-level types, a block as "[...]"
 
-    QTest::newRow("down one") << LayerPath{} << 0 << 1 << LayerPath{} << 2 << "ReLU Conv2d Flatten Linear [Identity]";
-    QTest::newRow("up two") << LayerPath{} << 3 << 1 << LayerPath{} << 1 << "Conv2d Linear ReLU Flatten [Identity]";
-    QTest::newRow("two to end") << LayerPath{} << 0 << 2 << LayerPath{} << 5 << "Flatten Linear [Identity] Conv2d ReLU";
-    QTest::newRow("into block") << LayerPath{} << 1 << 1 << LayerPath{4} << 1 << "Conv2d Flatten Linear [Identity ReLU]";
-    QTest::newRow("out of block") << LayerPath{4} << 0 << 1 << LayerPath{} << 0 << "Identity Conv2d ReLU Flatten Linear []";
+    QTest::newRow("down one") << LayerPath {} << 0 << 1 << LayerPath {} << 2
+                              << "ReLU Conv2d Flatten Linear [Identity]";
+    QTest::newRow("up two") << LayerPath {} << 3 << 1 << LayerPath {} << 1
+                            << "Conv2d Linear ReLU Flatten [Identity]";
+    QTest::newRow("two to end") << LayerPath {} << 0 << 2 << LayerPath {} << 5
+                                << "Flatten Linear [Identity] Conv2d ReLU";
+    QTest::newRow("into block") << LayerPath {} << 1 << 1 << LayerPath { 4 } << 1
+                                << "Conv2d Flatten Linear [Identity ReLU]";
+    QTest::newRow("out of block") << LayerPath { 4 } << 0 << 1 << LayerPath {} << 0
+                                  << "Identity Conv2d ReLU Flatten Linear []";
 }
 
 void TestDocument::moveWithinAndIntoBlock()
@@ -109,7 +116,7 @@ void TestDocument::moveWithinAndIntoBlock()
     block.times = 2;
     LayerSpec identity;
     identity.type = "Identity";
-    block.children = {identity};
+    block.children = { identity };
     net.layers.push_back(block);
     Document doc;
     doc.resetNetwork(net, QString());
@@ -143,11 +150,11 @@ void TestDocument::moveIntoItselfRefused()
     block.type = "Repeat";
     LayerSpec identity;
     identity.type = "Identity";
-    block.children = {identity};
+    block.children = { identity };
     net.layers.push_back(block);
     Document doc;
     doc.resetNetwork(net, QString());
-    QVERIFY(!doc.moveLayers({}, 4, 1, {4}, 0));
+    QVERIFY(!doc.moveLayers({}, 4, 1, { 4 }, 0));
     QVERIFY(!doc.moveLayers({}, 1, 1, {}, 1));
     QCOMPARE(doc.undoStack()->count(), 0);
 }
@@ -160,9 +167,9 @@ void TestDocument::wrapInResidualAddsInput()
     doc.wrapInResidual({}, 1, 1);
     const auto& block = doc.network().layers[1];
     QVERIFY(block.isRepeat());
-    QCOMPARE(block.times, std::int64_t{1});
-    QCOMPARE(types(block.children), (std::vector<std::string>{"ReLU", "Add"}));
-    QCOMPARE(block.children[1].inputs, (std::vector<std::string>{"repeat_input", block.children[0].name}));
+    QCOMPARE(block.times, std::int64_t { 1 });
+    QCOMPARE(types(block.children), (std::vector<std::string> { "ReLU", "Add" }));
+    QCOMPARE(block.children[1].inputs, (std::vector<std::string> { "repeat_input", block.children[0].name }));
     const Analysis a = analyze(doc.network(), Precision::Fp32);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     QCOMPARE(a.totalParams, test::kTinyParams);
@@ -176,17 +183,17 @@ void TestDocument::attributeEditMarksModifiedUntilUndone()
     doc.resetNetwork(test::tinyNetwork(), QStringLiteral("/tmp/tiny.json"));
     QSignalSpy modified(&doc, &Document::modifiedChanged);
     QSignalSpy layerChanged(&doc, &Document::layerChanged);
-    doc.setLayerAttribute({0}, "out_channels", 8);
+    doc.setLayerAttribute({ 0 }, "out_channels", 8);
     QCOMPARE(doc.network().layers[0].attributes["out_channels"].get<int>(), 8);
     QCOMPARE(layerChanged.count(), 1);
-    QCOMPARE(layerChanged.at(0).at(0).value<LayerPath>(), LayerPath{0});
+    QCOMPARE(layerChanged.at(0).at(0).value<LayerPath>(), LayerPath { 0 });
     QVERIFY(doc.isModified());
     QCOMPARE(doc.displayName(), QStringLiteral("tiny.json"));
     doc.undoStack()->undo();
     QVERIFY(!doc.isModified());
     QCOMPARE(modified.count(), 2);
     // A null value removes the attribute.
-    doc.setLayerAttribute({0}, "padding", nullptr);
+    doc.setLayerAttribute({ 0 }, "padding", nullptr);
     QVERIFY(!doc.network().layers[0].attributes.contains("padding"));
 }
 
@@ -195,13 +202,13 @@ void TestDocument::batchEditsMergeIntoOneStep()
     Document doc;
     QSignalSpy batch(&doc, &Document::batchChanged);
     QSignalSpy setup(&doc, &Document::setupChanged);
-    for (const int b : {40, 50, 64, 128})
+    for (const int b : { 40, 50, 64, 128 })
         doc.setBatch(b);
     QCOMPARE(batch.count(), 4);
     QCOMPARE(setup.count(), 0); // the slider path does not rebuild the memory model
     QCOMPARE(doc.undoStack()->count(), 1);
     doc.undoStack()->undo();
-    QCOMPARE(doc.plan().setup.batch, std::int64_t{32});
+    QCOMPARE(doc.plan().setup.batch, std::int64_t { 32 });
     QVERIFY2(!doc.isModified(), "the set-up is not saved in the model file");
 }
 
@@ -209,7 +216,7 @@ void TestDocument::gpuChangeIsUndoable()
 {
     Document doc;
     const auto catalog = test::testCatalog();
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, catalog.gpus()[0]);
     doc.setGpu(catalog.gpus()[1]);
     doc.setGpu(catalog.gpus()[2]);
     QCOMPARE(doc.plan().gpu.memoryBytes, catalog.gpus()[2].memoryBytes);
@@ -222,8 +229,8 @@ void TestDocument::gpuChangeIsUndoable()
 
 void TestDocument::specPathMatchesAnalysis()
 {
-    QCOMPARE(Document::specPath({3}), std::string("layers[3]"));
-    QCOMPARE(Document::specPath({3, 1}), std::string("layers[3].layers[1]"));
+    QCOMPARE(Document::specPath({ 3 }), std::string("layers[3]"));
+    QCOMPARE(Document::specPath({ 3, 1 }), std::string("layers[3].layers[1]"));
 }
 
 void TestDocument::strategyEditsAreUndoable()
@@ -233,7 +240,7 @@ void TestDocument::strategyEditsAreUndoable()
     const Plan original = doc.plan();
     LoraOptions lora;
     lora.rank = 8;
-    lora.targets = {"fc"};
+    lora.targets = { "fc" };
     lora.dropout = 0.1;
     lora.quantizeBase = true;
     Parallelism parallel;
@@ -254,7 +261,7 @@ void TestDocument::strategyEditsAreUndoable()
     QCOMPARE(p.attention, AttentionImplementation::Eager);
     QVERIFY(p.lora == lora);
     QCOMPARE(p.sequenceLength, std::optional<std::int64_t>(128));
-    QCOMPARE(p.setup.accumulationSteps, std::int64_t{4});
+    QCOMPARE(p.setup.accumulationSteps, std::int64_t { 4 });
     QVERIFY(p.setup.parallel == parallel);
     QVERIFY(p.setup.eightBitOptimizer);
     QCOMPARE(p.setup.assumedUtilization, 0.55);
@@ -262,9 +269,10 @@ void TestDocument::strategyEditsAreUndoable()
     QVERIFY2(!doc.isModified(), "the set-up is not part of the model file");
     while (doc.undoStack()->canUndo())
         doc.undoStack()->undo();
-    QVERIFY2(p.checkpointing == original.checkpointing && p.attention == original.attention && p.lora == original.lora
-                 && p.sequenceLength == original.sequenceLength && p.setup == original.setup,
-             "undo restores every strategy setting");
+    QVERIFY2(p.checkpointing == original.checkpointing && p.attention == original.attention
+            && p.lora == original.lora && p.sequenceLength == original.sequenceLength
+            && p.setup == original.setup,
+        "undo restores every strategy setting");
     doc.undoStack()->redo();
     QCOMPARE(p.checkpointing, Checkpointing::Selective);
 }
@@ -294,18 +302,18 @@ void TestDocument::settingEditsSignalTheirSpeed()
 void TestDocument::spinEditsMergeIntoOneStep()
 {
     Document doc;
-    for (const std::int64_t gpus : {2, 3, 4}) {
+    for (const std::int64_t gpus : { 2, 3, 4 }) {
         Parallelism p = doc.plan().setup.parallel;
         p.gpus = gpus;
         doc.setParallelism(p);
     }
-    for (const std::int64_t steps : {2, 3})
+    for (const std::int64_t steps : { 2, 3 })
         doc.setAccumulationSteps(steps);
     QCOMPARE(doc.undoStack()->count(), 2);
     doc.undoStack()->undo();
-    QCOMPARE(doc.plan().setup.accumulationSteps, std::int64_t{1});
+    QCOMPARE(doc.plan().setup.accumulationSteps, std::int64_t { 1 });
     doc.undoStack()->undo();
-    QCOMPARE(doc.plan().setup.parallel.gpus, std::int64_t{1});
+    QCOMPARE(doc.plan().setup.parallel.gpus, std::int64_t { 1 });
 }
 
 void TestDocument::fusedStepFallsBackInTheSameStep()
@@ -332,11 +340,11 @@ void TestDocument::fusedStepFallsBackInTheSameStep()
     QCOMPARE(doc.plan().setup.parallel.sharding, Sharding::Zero2);
     QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
     // 8-bit state likewise: bitsandbytes' kernels, not torch.optim's.
-    doc.setParallelism(Parallelism{});
+    doc.setParallelism(Parallelism {});
     QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Foreach);
     doc.undoStack()->undo();
     doc.setEightBitOptimizer(true);
-    doc.setParallelism(Parallelism{});
+    doc.setParallelism(Parallelism {});
     QCOMPARE(doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
 }
 
@@ -350,19 +358,19 @@ void TestDocument::frozenAndCheckpointFlagsAreNetworkEdits()
     block.times = 2;
     LayerSpec relu;
     relu.type = "ReLU";
-    block.children = {relu};
+    block.children = { relu };
     n.layers.insert(n.layers.begin() + 2, block);
     doc.resetNetwork(n, QString());
     QSignalSpy changed(&doc, &Document::networkChanged);
-    doc.setLayerFrozen({0}, true);
+    doc.setLayerFrozen({ 0 }, true);
     QVERIFY(doc.network().layers[0].frozen);
     QVERIFY2(doc.isModified(), "frozen is saved in the model file");
     QCOMPARE(changed.count(), 1);
-    doc.setLayerCheckpoint({0}, true); // not a block: ignored
+    doc.setLayerCheckpoint({ 0 }, true); // not a block: ignored
     QVERIFY(!doc.network().layers[0].checkpoint);
-    doc.setLayerCheckpoint({2}, true);
+    doc.setLayerCheckpoint({ 2 }, true);
     QVERIFY(doc.network().layers[2].checkpoint);
-    QCOMPARE(doc.network().layers[2].children.size(), std::size_t{1});
+    QCOMPARE(doc.network().layers[2].children.size(), std::size_t { 1 });
     QCOMPARE(doc.plan().checkpointing, Checkpointing::PerBlock); // a mark alone would do nothing
     doc.undoStack()->undo();
     QVERIFY(!doc.network().layers[2].checkpoint);
@@ -380,10 +388,10 @@ void TestDocument::checkpointSelectionIsOneUndoableEdit()
     QCOMPARE(doc.checkpointLayers({}, 0, 2), QString());
     QCOMPARE(doc.undoStack()->count(), 1);
     const auto& layers = doc.network().layers;
-    QCOMPARE(types(layers), (std::vector<std::string>{"Repeat", "Flatten", "Linear"}));
-    QCOMPARE(layers[0].times, std::int64_t{1});
+    QCOMPARE(types(layers), (std::vector<std::string> { "Repeat", "Flatten", "Linear" }));
+    QCOMPARE(layers[0].times, std::int64_t { 1 });
     QVERIFY(layers[0].checkpoint);
-    QCOMPARE(types(layers[0].children), (std::vector<std::string>{"Conv2d", "ReLU"}));
+    QCOMPARE(types(layers[0].children), (std::vector<std::string> { "Conv2d", "ReLU" }));
     QCOMPARE(doc.plan().checkpointing, Checkpointing::PerBlock);
     // The same network, so the same parameters; the analysis accepts it.
     const Analysis a = analyze(doc.network(), doc.plan().analysisOptions());
@@ -397,7 +405,7 @@ void TestDocument::checkpointSelectionIsOneUndoableEdit()
     QCOMPARE(doc.network().layers[1].type, std::string("Repeat"));
     QCOMPARE(doc.checkpointLayers({}, 1, 1), QString()); // now that block: marked, not wrapped
     QCOMPARE(doc.network().layers[1].children.front().type, std::string("ReLU"));
-    QVERIFY(!doc.checkpointLayers({0}, 0, 1).isEmpty()); // not top level
+    QVERIFY(!doc.checkpointLayers({ 0 }, 0, 1).isEmpty()); // not top level
 }
 
 void TestDocument::checkpointSelectionRepointsLaterUses()
@@ -405,12 +413,12 @@ void TestDocument::checkpointSelectionRepointsLaterUses()
     Document doc;
     Network n = test::tinyNetwork();
     n.layers[1].name = "act";
-    n.layers[2].inputs = {"act"};
+    n.layers[2].inputs = { "act" };
     doc.resetNetwork(n, QString());
     QCOMPARE(doc.checkpointLayers({}, 0, 2), QString());
     const auto& layers = doc.network().layers;
     QCOMPARE(layers[0].name, std::string("checkpoint"));
-    QCOMPARE(layers[1].inputs, (std::vector<std::string>{"checkpoint"}));
+    QCOMPARE(layers[1].inputs, (std::vector<std::string> { "checkpoint" }));
     QVERIFY(analyze(doc.network(), Precision::Fp32).valid());
     doc.undoStack()->undo();
     QVERIFY(doc.network() == n);
@@ -424,7 +432,7 @@ void TestDocument::checkpointSelectionRefusesInnerUses()
     LayerSpec add;
     add.type = "Add";
     add.name = "sum";
-    add.inputs = {"conv", "act"}; // uses the first layer, which would be hidden inside the block
+    add.inputs = { "conv", "act" }; // uses the first layer, which would be hidden inside the block
     n.layers.insert(n.layers.begin() + 2, add);
     doc.resetNetwork(n, QString());
     const QString error = doc.checkpointLayers({}, 0, 2);

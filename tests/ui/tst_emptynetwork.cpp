@@ -28,8 +28,7 @@ using namespace headroom::ui;
 
 namespace {
 
-template <typename T>
-T* child(const QObject& parent, const char* name)
+template <typename T> T* child(const QObject& parent, const char* name)
 {
     T* found = parent.findChild<T*>(QString::fromLatin1(name));
     if (found == nullptr)
@@ -41,7 +40,7 @@ T* child(const QObject& parent, const char* name)
 /// ("0.00 us", "85 µs") or a rate ("1280 G samples/s", "샘플/초").
 bool showsAStepFigure(const QString& text)
 {
-    for (const char* unit : {" us", "µs", "samples/s", "샘플/초", "样本/秒", " G "}) {
+    for (const char* unit : { " us", "µs", "samples/s", "샘플/초", "样本/秒", " G " }) {
         if (text.contains(QString::fromUtf8(unit)))
             return true;
     }
@@ -50,7 +49,8 @@ bool showsAStepFigure(const QString& text)
 
 } // namespace
 
-class TestEmptyNetwork : public QObject {
+class TestEmptyNetwork : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -85,7 +85,7 @@ void TestEmptyNetwork::everyViewSaysItIsEmpty()
     window.setDialogProvider(std::move(dialogs));
     const GpuCatalog catalog = test::testCatalog();
     window.setupPanel()->setCatalog(catalog);
-    window.document()->resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
+    window.document()->resetSetup(Precision::Fp32, TrainingSetup {}, catalog.gpus()[0]);
     window.document()->resetNetwork(test::tinyNetwork(), QString());
     window.resize(1400, 900);
     window.show();
@@ -100,14 +100,16 @@ void TestEmptyNetwork::everyViewSaysItIsEmpty()
     const QString maxBatch = child<QLabel>(window, "maxBatchLabel")->text();
     QCOMPARE(maxBatch == QStringLiteral("The network is empty"), english);
     QVERIFY2(!child<QLabel>(window, "throughputLabel")->isVisible(),
-             qPrintable(child<QLabel>(window, "throughputLabel")->text()));
+        qPrintable(child<QLabel>(window, "throughputLabel")->text()));
     // The layer list says what to do, not an error in red.
     auto* layerStatus = child<QLabel>(window, "layerStatusLabel");
-    QVERIFY2(!layerStatus->styleSheet().contains(QStringLiteral("#c01010")), qPrintable(layerStatus->styleSheet()));
+    QVERIFY2(!layerStatus->styleSheet().contains(QStringLiteral("#c01010")),
+        qPrintable(layerStatus->styleSheet()));
     if (english)
         QVERIFY2(layerStatus->text().startsWith(QStringLiteral("The network is empty: add layers")),
-                 qPrintable(layerStatus->text()));
-    QVERIFY(!layerStatus->text().contains(QStringLiteral("the network is empty"))); // the core's English, untranslated
+            qPrintable(layerStatus->text()));
+    QVERIFY(!layerStatus->text().contains(
+        QStringLiteral("the network is empty"))); // the core's English, untranslated
 
     // Make It Fit, at the target of 256: no set-ups of nothing.
     child<QAction>(window, "makeItFitAction")->trigger();
@@ -140,18 +142,21 @@ void TestEmptyNetwork::everyViewSaysItIsEmpty()
     if (QStandardPaths::findExecutable(QStringLiteral("pdftotext")).isEmpty())
         QSKIP("pdftotext (poppler-utils) is not installed: the report's text cannot be checked");
     QProcess p;
-    p.start(QStringLiteral("pdftotext"), {QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-")});
+    p.start(QStringLiteral("pdftotext"),
+        { QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-") });
     QVERIFY(p.waitForFinished(30000));
     const QString text = QString::fromUtf8(p.readAllStandardOutput()).simplified();
     // Up to the method section (its prose is the same for every report).
-    const QString figures = text.left(text.indexOf(english ? QStringLiteral("Assumptions and method") : QStringLiteral("가정과 방법")));
+    const QString figures = text.left(
+        text.indexOf(english ? QStringLiteral("Assumptions and method") : QStringLiteral("가정과 방법")));
     QVERIFY2(!showsAStepFigure(figures), qPrintable(figures));
     QVERIFY2(figures.size() < text.size(), qPrintable(text));
     QVERIFY2(!text.contains(QStringLiteral("Layers (0)")), qPrintable(text));
     if (english) {
-        QVERIFY2(text.contains(QStringLiteral("The network is empty It has no layers, so there is no training step to "
-                                              "estimate.")),
-                 qPrintable(text));
+        QVERIFY2(text.contains(
+                     QStringLiteral("The network is empty It has no layers, so there is no training step to "
+                                    "estimate.")),
+            qPrintable(text));
     }
 }
 

@@ -7,7 +7,6 @@
 #include "EntryNote.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
-
 #include "headroom/LayerRegistry.h"
 
 #include <QComboBox>
@@ -20,7 +19,8 @@
 using namespace headroom;
 using namespace headroom::ui;
 
-class TestEntryNote : public QObject {
+class TestEntryNote : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -40,7 +40,10 @@ const AttributeSpec& specOf(std::string_view type, const std::string& name)
     qFatal("no attribute %s", name.c_str());
 }
 
-bool isRed(const QLabel* label) { return label->styleSheet().contains(QStringLiteral("#c01010")); }
+bool isRed(const QLabel* label)
+{
+    return label->styleSheet().contains(QStringLiteral("#c01010"));
+}
 
 } // namespace
 
@@ -61,11 +64,13 @@ void TestEntryNote::attributeSaysWhyOnceAndLetsGo()
     spin->selectAll();
     // The sequence: "-5", then "abc". Before: "“c” cannot be typed here", the -5 forgotten.
     QTest::keyClicks(spin, QStringLiteral("-5"));
-    QCOMPARE(note->text(), QStringLiteral("“-5” is not allowed: out_channels takes whole numbers from 1 up."));
+    QCOMPARE(
+        note->text(), QStringLiteral("“-5” is not allowed: out_channels takes whole numbers from 1 up."));
     QTest::keyClicks(spin, QStringLiteral("abc"));
     QCOMPARE(spin->text(), QStringLiteral("-5"));
-    QCOMPARE(note->text(), QStringLiteral("“abc” cannot be typed here, and “-5” is not allowed: out_channels takes "
-                                          "whole numbers from 1 up."));
+    QCOMPARE(note->text(),
+        QStringLiteral("“abc” cannot be typed here, and “-5” is not allowed: out_channels takes "
+                       "whole numbers from 1 up."));
     QVERIFY(note->isVisible() && isRed(note));
     // Tab: the field puts 64 back. Before: silently, with the red message left standing.
     QTest::keyClick(spin, Qt::Key_Tab);
@@ -97,14 +102,16 @@ void TestEntryNote::batchBoxSaysWhy()
     spin->selectAll();
     // Letters were ignored without a word.
     QTest::keyClicks(spin, QStringLiteral("ab"));
-    QCOMPARE(note->text(), QStringLiteral("“ab” cannot be typed here: the batch size takes whole numbers from 1 up."));
+    QCOMPARE(note->text(),
+        QStringLiteral("“ab” cannot be typed here: the batch size takes whole numbers from 1 up."));
     QVERIFY(note->isVisible() && isRed(note));
     // 0 snapped back to 32 without a word.
     spin->selectAll();
     QTest::keyClicks(spin, QStringLiteral("0"));
-    QCOMPARE(note->text(), QStringLiteral("“0” is not allowed: the batch size takes whole numbers from 1 up."));
+    QCOMPARE(
+        note->text(), QStringLiteral("“0” is not allowed: the batch size takes whole numbers from 1 up."));
     QTest::keyClick(spin, Qt::Key_Return);
-    QCOMPARE(doc.plan().setup.batch, std::int64_t{32});
+    QCOMPARE(doc.plan().setup.batch, std::int64_t { 32 });
     QCOMPARE(spin->text(), QStringLiteral("32"));
     QCOMPARE(note->text(), QStringLiteral("“0” is not allowed, so the batch size stays 32."));
     QVERIFY(!isRed(note));
@@ -120,7 +127,7 @@ void TestEntryNote::gpuFieldSaysWhy()
     SetupPanel panel(&doc);
     const GpuCatalog catalog = test::testCatalog();
     panel.setCatalog(catalog);
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, catalog.gpus()[0]);
     panel.show();
     QVERIFY(QTest::qWaitForWindowExposed(&panel));
     auto* combo = panel.findChild<QComboBox*>(QStringLiteral("gpuComboBox"));
@@ -134,9 +141,10 @@ void TestEntryNote::gpuFieldSaysWhy()
     // Put back, as before, but no longer silently.
     QCOMPARE(doc.plan().gpu.name, std::string("Test GPU 8"));
     QTRY_VERIFY(note->isVisible());
-    QCOMPARE(note->text(), QStringLiteral("No GPU matches “foo”, so the GPU stays Test GPU 8. Type part of a name or an "
-                                          "alias (“4090”, “A100 80GB”), or choose Custom... at the end of the list for "
-                                          "your own."));
+    QCOMPARE(note->text(),
+        QStringLiteral("No GPU matches “foo”, so the GPU stays Test GPU 8. Type part of a name or an "
+                       "alias (“4090”, “A100 80GB”), or choose Custom... at the end of the list for "
+                       "your own."));
     // A GPU found by its alias takes the note away.
     combo->lineEdit()->selectAll();
     QTest::keyClicks(combo->lineEdit(), QStringLiteral("TG24"));

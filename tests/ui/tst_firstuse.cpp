@@ -30,7 +30,8 @@
 using namespace headroom;
 using namespace headroom::ui;
 
-class TestFirstUse : public QObject {
+class TestFirstUse : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -43,7 +44,8 @@ private Q_SLOTS:
     void chartRangeFollowsTheBatch();
 
 private:
-    struct Window {
+    struct Window
+    {
         MainWindow window;
         test::ScriptedDialogs* dialogs = nullptr;
     };
@@ -61,7 +63,10 @@ void TestFirstUse::initTestCase()
     test::isolateSettings();
 }
 
-void TestFirstUse::init() { QSettings().clear(); }
+void TestFirstUse::init()
+{
+    QSettings().clear();
+}
 
 std::unique_ptr<TestFirstUse::Window> TestFirstUse::makeWindow(bool scripted)
 {
@@ -73,7 +78,7 @@ std::unique_ptr<TestFirstUse::Window> TestFirstUse::makeWindow(bool scripted)
     }
     const GpuCatalog catalog = test::testCatalog();
     w->window.setupPanel()->setCatalog(catalog);
-    w->window.document()->resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
+    w->window.document()->resetSetup(Precision::Fp32, TrainingSetup {}, catalog.gpus()[0]);
     w->window.document()->resetNetwork(test::tinyNetwork(), QString());
     w->window.resize(1400, 900);
     w->window.show();
@@ -98,16 +103,19 @@ void TestFirstUse::aTextFileSaysWhatItWasTakenFor()
     QCOMPARE(w->dialogs->errors.size(), 1);
     // Before: "line 1, column 1: syntax error while parsing value - invalid literal; last read: 'h'".
     QCOMPARE(w->dialogs->errors.front(),
-             notes + QStringLiteral(": read as a Headroom model file (its name does not end in .onnx or config.json), but "
-                                    "it is not JSON text (a model file starts with \"{\"). Headroom opens Headroom model "
-                                    "files (.json), ONNX models (.onnx) and Hugging Face configs (config.json)"));
+        notes
+            + QStringLiteral(
+                ": read as a Headroom model file (its name does not end in .onnx or config.json), but "
+                "it is not JSON text (a model file starts with \"{\"). Headroom opens Headroom model "
+                "files (.json), ONNX models (.onnx) and Hugging Face configs (config.json)"));
     QVERIFY(w->window.document()->network() == before);
 }
 
 void TestFirstUse::fileDialogsStartInAFolderThatExists()
 {
     QVERIFY(!QDir(m_home.filePath(QStringLiteral("Documents"))).exists());
-    QCOMPARE(DialogProvider::existingFolder(m_home.filePath(QStringLiteral("Documents/Headroom"))), m_home.path());
+    QCOMPARE(
+        DialogProvider::existingFolder(m_home.filePath(QStringLiteral("Documents/Headroom"))), m_home.path());
     auto w = makeWindow(false); // Qt's own file dialog
     QString fileName = QStringLiteral("(no dialog)");
     QString folder;
@@ -122,12 +130,13 @@ void TestFirstUse::fileDialogsStartInAFolderThatExists()
         folder = dialog->directory().absolutePath();
         dialog->reject();
     });
-    for (const char* action : {"openAction", "importAction"}) {
+    for (const char* action : { "openAction", "importAction" }) {
         fileName = QStringLiteral("(no dialog)");
         poll.start();
         w->window.findChild<QAction*>(QString::fromLatin1(action))->trigger();
         // Before: the name field read "Documents", a folder that does not exist.
-        QVERIFY2(fileName.isEmpty(), qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(action), fileName)));
+        QVERIFY2(fileName.isEmpty(),
+            qPrintable(QStringLiteral("%1: %2").arg(QString::fromLatin1(action), fileName)));
         QVERIFY2(QDir(folder).exists(), qPrintable(folder));
     }
 }
@@ -138,11 +147,13 @@ void TestFirstUse::userGuideErrorNamesItsPathOnce()
     w->dialogs->canOpenUrls = false;
     w->window.findChild<QAction*>(QStringLiteral("userGuideAction"))->trigger();
     QCOMPARE(w->dialogs->errors.size(), 1);
-    const QString guide = QDir::toNativeSeparators(QDir(w->window.docDir()).filePath(QStringLiteral("user-guide.md")));
+    const QString guide
+        = QDir::toNativeSeparators(QDir(w->window.docDir()).filePath(QStringLiteral("user-guide.md")));
     // Before: "No application could open /tmp/x//tmp/x/docs/user-guide.md".
-    QCOMPARE(w->dialogs->errors.front(), QStringLiteral("No application could open %1. Open it with a text editor or a "
-                                                        "Markdown viewer.")
-                                             .arg(guide));
+    QCOMPARE(w->dialogs->errors.front(),
+        QStringLiteral("No application could open %1. Open it with a text editor or a "
+                       "Markdown viewer.")
+            .arg(guide));
 }
 
 void TestFirstUse::shortcutsWorkFromEveryField()
@@ -156,7 +167,7 @@ void TestFirstUse::shortcutsWorkFromEveryField()
     QCOMPARE(name->text(), QStringLiteral("Tiny"));
 
     // Ctrl+E exports from the batch box and the input shape (it moved their cursor to the end).
-    for (QWidget* field : std::initializer_list<QWidget*>{batch, shape, name}) {
+    for (QWidget* field : std::initializer_list<QWidget*> { batch, shape, name }) {
         const qsizetype asked = w->dialogs->suggestedSaveNames.size();
         field->setFocus();
         QTRY_VERIFY(field->hasFocus());
@@ -175,7 +186,7 @@ void TestFirstUse::shortcutsWorkFromEveryField()
     QCOMPARE(name->text(), QStringLiteral("Tiny"));
     QVERIFY(!win.document()->undoStack()->canUndo());
     // With the first layer selected it checkpoints it, as the Layer menu says, and the name stays.
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     QVERIFY(checkpoint->isEnabled());
     name->setFocus();
     name->setCursorPosition(0);
@@ -207,17 +218,18 @@ void TestFirstUse::chartRangeFollowsTheBatch()
     // The newcomer's drag to about 218 and back: the axes went to 1-256 x 0-20 GiB and stayed.
     auto* slider = win.findChild<QSlider*>(QStringLiteral("batchSlider"));
     slider->setValue(ui::BatchScale::positionOf(218));
-    QCOMPARE(win.document()->plan().setup.batch, std::int64_t{218});
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 218 });
     QCOMPARE(chart->axisMaxBatch(), 512.0); // 218 + 54 = 272 -> 512
     QVERIFY2(chart->axisMaxMemory() > 10.0, qPrintable(QString::number(chart->axisMaxMemory())));
     slider->setValue(ui::BatchScale::positionOf(32));
-    QCOMPARE(win.document()->plan().setup.batch, std::int64_t{32});
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 32 });
     QCOMPARE(chart->axisMaxBatch(), 128.0);
     QCOMPARE(chart->axisMaxMemory(), 10.0);
 
     // Typed sizes too: 1000, then 32 again.
     auto* spin = win.findChild<QSpinBox*>(QStringLiteral("batchSpinBox"));
-    for (const auto& [typed, range] : {std::pair{QStringLiteral("1000"), 2048.0}, std::pair{QStringLiteral("32"), 128.0}}) {
+    for (const auto& [typed, range] :
+        { std::pair { QStringLiteral("1000"), 2048.0 }, std::pair { QStringLiteral("32"), 128.0 } }) {
         spin->setFocus();
         spin->selectAll();
         QTest::keyClicks(spin, typed);

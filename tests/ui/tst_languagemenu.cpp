@@ -20,7 +20,8 @@
 using namespace headroom;
 using namespace headroom::ui;
 
-class TestLanguageMenu : public QObject {
+class TestLanguageMenu : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -32,9 +33,15 @@ private Q_SLOTS:
     void qtDialogsSpeakTheChosenLanguage();
 };
 
-void TestLanguageMenu::initTestCase() { test::isolateSettings(); }
+void TestLanguageMenu::initTestCase()
+{
+    test::isolateSettings();
+}
 
-void TestLanguageMenu::init() { QSettings().clear(); }
+void TestLanguageMenu::init()
+{
+    QSettings().clear();
+}
 
 void TestLanguageMenu::cleanup()
 {
@@ -60,8 +67,9 @@ void TestLanguageMenu::choiceIsRememberedAndAnnounced()
             if (!a->isSeparator())
                 names << a->text();
         }
-        QCOMPARE(names, (QStringList{QStringLiteral("System Language"), QStringLiteral("English"),
-                                     QStringLiteral("简体中文"), QStringLiteral("한국어")}));
+        QCOMPARE(names,
+            (QStringList { QStringLiteral("System Language"), QStringLiteral("English"),
+                QStringLiteral("简体中文"), QStringLiteral("한국어") }));
         auto* system = window.findChild<QAction*>(QStringLiteral("language_systemAction"));
         QVERIFY(system != nullptr && system->isChecked());
 
@@ -71,7 +79,8 @@ void TestLanguageMenu::choiceIsRememberedAndAnnounced()
         QCOMPARE(QSettings().value(QStringLiteral("ui/language")).toString(), QStringLiteral("ko"));
         QVERIFY(korean->isChecked() && !system->isChecked());
         // Said in Korean, the language the user just picked (the translation in headroom_ko.ts).
-        QCOMPARE(window.statusBar()->currentMessage(), QStringLiteral("다음 시작부터 Headroom이 한국어로 표시됩니다."));
+        QCOMPARE(window.statusBar()->currentMessage(),
+            QStringLiteral("다음 시작부터 Headroom이 한국어로 표시됩니다."));
     }
     {
         // The next window (the next start) shows the choice.
@@ -89,11 +98,17 @@ void TestLanguageMenu::choiceIsRememberedAndAnnounced()
 void TestLanguageMenu::qtDialogsSpeakTheChosenLanguage_data()
 {
     QTest::addColumn<QString>("language");
-    QTest::addColumn<QString>("file");      ///< headroom_*.ts: "&File"
-    QTest::addColumn<QString>("lookIn");    ///< qtbase_*.qm: QFileDialog's "Look in:"
-    QTest::addColumn<QString>("fileName");  ///< qtbase_*.qm: "File &name:"
-    QTest::newRow("Simplified Chinese") << "zh_CN" << "文件(&F)" << "查找范围：" << "文件名称(&N)：";
-    QTest::newRow("Korean") << "ko" << "파일(&F)" << "다음에서 찾기:" << "파일 이름(&N):";
+    QTest::addColumn<QString>("file"); ///< headroom_*.ts: "&File"
+    QTest::addColumn<QString>("lookIn"); ///< qtbase_*.qm: QFileDialog's "Look in:"
+    QTest::addColumn<QString>("fileName"); ///< qtbase_*.qm: "File &name:"
+    QTest::newRow("Simplified Chinese") << "zh_CN"
+                                        << "文件(&F)"
+                                        << "查找范围："
+                                        << "文件名称(&N)：";
+    QTest::newRow("Korean") << "ko"
+                            << "파일(&F)"
+                            << "다음에서 찾기:"
+                            << "파일 이름(&N):";
 }
 
 void TestLanguageMenu::qtDialogsSpeakTheChosenLanguage()
@@ -104,7 +119,7 @@ void TestLanguageMenu::qtDialogsSpeakTheChosenLanguage()
     QFETCH(QString, fileName);
     Language::choose(language);
     QVERIFY2(Language::install(*QCoreApplication::instance()),
-             "Qt's translations are missing: install qt6-translations-l10n (.ci/install-deps does)");
+        "Qt's translations are missing: install qt6-translations-l10n (.ci/install-deps does)");
     // Headroom's own menus...
     MainWindow window;
     QCOMPARE(window.findChild<QMenu*>(QStringLiteral("fileMenu"))->title(), file);
@@ -116,7 +131,7 @@ void TestLanguageMenu::qtDialogsSpeakTheChosenLanguage()
     const auto* buttons = dialog.findChild<QDialogButtonBox*>(QStringLiteral("buttonBox"));
     QVERIFY(buttons != nullptr);
     QVERIFY2(!buttons->button(QDialogButtonBox::Cancel)->text().contains(QStringLiteral("Cancel")),
-             qPrintable(buttons->button(QDialogButtonBox::Cancel)->text()));
+        qPrintable(buttons->button(QDialogButtonBox::Cancel)->text()));
 }
 
 QTEST_MAIN(TestLanguageMenu)

@@ -2,7 +2,6 @@
 #include "LayerTableModel.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-
 #include "headroom/Format.h"
 
 #include <QAbstractItemModelTester>
@@ -18,7 +17,8 @@ using headroom::ui::LayerPath;
 using headroom::ui::LayerTableModel;
 using headroom::ui::PlanController;
 
-class TestLayerTableModel : public QObject {
+class TestLayerTableModel : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -33,15 +33,17 @@ private Q_SLOTS:
 
 namespace {
 
-struct Fixture {
+struct Fixture
+{
     Document doc;
-    LayerTableModel model{&doc};
-    PlanController controller{&doc};
-    QAbstractItemModelTester tester{&model, QAbstractItemModelTester::FailureReportingMode::QtTest};
+    LayerTableModel model { &doc };
+    PlanController controller { &doc };
+    QAbstractItemModelTester tester { &model, QAbstractItemModelTester::FailureReportingMode::QtTest };
 
     explicit Fixture(const Network& net)
     {
-        QObject::connect(&controller, &PlanController::analysisChanged, &model, &LayerTableModel::setAnalysis);
+        QObject::connect(
+            &controller, &PlanController::analysisChanged, &model, &LayerTableModel::setAnalysis);
         doc.resetNetwork(net, QString());
     }
     QString text(int row, int column, const QModelIndex& parent = {}) const
@@ -60,11 +62,11 @@ Network withResidualBlock()
     LayerSpec conv;
     conv.type = "Conv2d";
     conv.name = "c";
-    conv.attributes = {{"out_channels", 4}, {"kernel_size", 3}, {"padding", 1}};
+    conv.attributes = { { "out_channels", 4 }, { "kernel_size", 3 }, { "padding", 1 } };
     LayerSpec add;
     add.type = "Add";
-    add.inputs = {"repeat_input", "c"};
-    block.children = {conv, add};
+    add.inputs = { "repeat_input", "c" };
+    block.children = { conv, add };
     net.layers.insert(net.layers.begin() + 2, block);
     return net;
 }
@@ -80,10 +82,12 @@ void TestLayerTableModel::columnsShowTheCoreAnalysis()
     for (int r = 0; r < 4; ++r) {
         const LayerRow& row = expected.rows[static_cast<std::size_t>(r)];
         QCOMPARE(f.text(r, LayerTableModel::TypeColumn), QString::fromStdString(row.type));
-        QCOMPARE(f.text(r, LayerTableModel::OutputColumn), QString::fromStdString(row.output.shape.toBatchedString()));
-        QCOMPARE(f.text(r, LayerTableModel::ParametersColumn), QString::fromStdString(formatCount(row.params)));
+        QCOMPARE(f.text(r, LayerTableModel::OutputColumn),
+            QString::fromStdString(row.output.shape.toBatchedString()));
+        QCOMPARE(
+            f.text(r, LayerTableModel::ParametersColumn), QString::fromStdString(formatCount(row.params)));
         QCOMPARE(f.text(r, LayerTableModel::ActivationColumn),
-                 QString::fromStdString(formatBytes(row.activationBytesPerSample)));
+            QString::fromStdString(formatBytes(row.activationBytesPerSample)));
     }
     // Worked out by hand: conv 4*3*3*3 + 4 = 112, Linear 256*10 + 10 = 2570.
     QCOMPARE(f.model.index(0, 0).data(LayerTableModel::ParametersRole).toULongLong(), 112ULL);
@@ -95,7 +99,7 @@ void TestLayerTableModel::columnsShowTheCoreAnalysis()
     // needs one: the conv below trains) and the weight gradient, 5,120 each: 15,360 in all.
     QCOMPARE(f.text(3, LayerTableModel::FlopsColumn), QStringLiteral("15.4 kFLOP"));
     QCOMPARE(f.model.index(3, LayerTableModel::FlopsColumn).data(Qt::ToolTipRole).toString(),
-             QStringLiteral("Forward 5.12 kFLOP + backward 10.2 kFLOP per sample"));
+        QStringLiteral("Forward 5.12 kFLOP + backward 10.2 kFLOP per sample"));
 }
 
 void TestLayerTableModel::repeatBlockIsAParent()
@@ -126,8 +130,8 @@ void TestLayerTableModel::repeatBlockIsAParent()
     QCOMPARE(block.data(LayerTableModel::ActivationBytesRole).toULongLong(), activations);
     QCOMPARE(params, 3 * convParams);
     QCOMPARE(f.model.index(0, 0, block).data(LayerTableModel::ParametersRole).toULongLong(), convParams);
-    QCOMPARE(f.model.pathOf(f.model.index(1, 0, block)), (LayerPath{2, 1}));
-    QCOMPARE(f.model.indexOf({2, 1}), f.model.index(1, 0, block));
+    QCOMPARE(f.model.pathOf(f.model.index(1, 0, block)), (LayerPath { 2, 1 }));
+    QCOMPARE(f.model.indexOf({ 2, 1 }), f.model.index(1, 0, block));
 }
 
 void TestLayerTableModel::invalidLayerIsMarked()
@@ -150,12 +154,12 @@ void TestLayerTableModel::invalidLayerIsMarked()
     QVERIFY(f.model.hasError());
     // The status line names it as the table numbers it.
     QCOMPARE(f.model.statusText(), QStringLiteral("Layer 1 (conv): %1").arg(reason));
-    QCOMPARE(f.model.errorPath(), LayerPath{0});
+    QCOMPARE(f.model.errorPath(), LayerPath { 0 });
     // Later layers depend on it: marked, without numbers.
     QVERIFY(!f.model.index(3, 0).data(LayerTableModel::ErrorRole).toString().isEmpty());
     QCOMPARE(f.text(3, LayerTableModel::ParametersColumn), QString());
     // Fixing it clears the marks.
-    f.doc.setLayerAttribute({0}, "kernel_size", 3);
+    f.doc.setLayerAttribute({ 0 }, "kernel_size", 3);
     QCOMPARE(f.model.index(0, 0).data(LayerTableModel::ErrorRole).toString(), QString());
     QVERIFY(!f.model.hasError());
 }
@@ -167,12 +171,13 @@ void TestLayerTableModel::followsEditsUndoAndReset()
     QSignalSpy removed(&f.model, &QAbstractItemModel::rowsRemoved);
     LayerSpec relu;
     relu.type = "ReLU";
-    f.doc.insertLayers({}, 4, {relu}, QStringLiteral("Add"));
+    f.doc.insertLayers({}, 4, { relu }, QStringLiteral("Add"));
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(f.model.rowCount(), 5);
     QCOMPARE(f.text(4, LayerTableModel::OutputColumn), QStringLiteral("B x 10"));
-    f.doc.setLayerAttribute({3}, "out_features", 20);
-    QCOMPARE(f.text(3, LayerTableModel::ParametersColumn), QString::fromStdString(formatCount(256 * 20 + 20)));
+    f.doc.setLayerAttribute({ 3 }, "out_features", 20);
+    QCOMPARE(
+        f.text(3, LayerTableModel::ParametersColumn), QString::fromStdString(formatCount(256 * 20 + 20)));
     QCOMPARE(f.text(4, LayerTableModel::OutputColumn), QStringLiteral("B x 20"));
     f.doc.undoStack()->undo();
     f.doc.undoStack()->undo();
@@ -189,7 +194,7 @@ void TestLayerTableModel::dragAndDropMovesRows()
 {
     Fixture f(withResidualBlock());
     // Drag ReLU (row 1) onto the block: it moves to the block's end.
-    QMimeData* data = f.model.mimeData({f.model.index(1, 0), f.model.index(1, 3)});
+    QMimeData* data = f.model.mimeData({ f.model.index(1, 0), f.model.index(1, 3) });
     QVERIFY(data != nullptr);
     QVERIFY(f.model.canDropMimeData(data, Qt::MoveAction, -1, -1, f.model.index(2, 0)));
     QVERIFY(f.model.dropMimeData(data, Qt::MoveAction, -1, 0, f.model.index(2, 0)));
@@ -199,12 +204,12 @@ void TestLayerTableModel::dragAndDropMovesRows()
     QCOMPARE(f.model.rowCount(block), 3);
     QCOMPARE(f.text(2, LayerTableModel::TypeColumn, block), QStringLiteral("ReLU"));
     // Drag Linear (last) between the first two rows.
-    data = f.model.mimeData({f.model.index(3, 0)});
+    data = f.model.mimeData({ f.model.index(3, 0) });
     QVERIFY(f.model.dropMimeData(data, Qt::MoveAction, 1, 0, {}));
     delete data;
     QCOMPARE(f.text(1, LayerTableModel::TypeColumn), QStringLiteral("Linear"));
     // Non-adjacent rows do not make a drag.
-    QCOMPARE(f.model.mimeData({f.model.index(0, 0), f.model.index(3, 0)}), nullptr);
+    QCOMPARE(f.model.mimeData({ f.model.index(0, 0), f.model.index(3, 0) }), nullptr);
     f.doc.undoStack()->undo();
     f.doc.undoStack()->undo();
     QVERIFY(f.doc.network() == withResidualBlock());
@@ -227,7 +232,8 @@ void TestLayerTableModel::trainingColumnShowsFrozenCheckpointedAndLora()
     Network net = withResidualBlock();
     net.layers[0].frozen = true; // the first conv
     Fixture f(net);
-    QCOMPARE(f.model.headerData(LayerTableModel::TrainingColumn, Qt::Horizontal).toString(), QStringLiteral("Training"));
+    QCOMPARE(f.model.headerData(LayerTableModel::TrainingColumn, Qt::Horizontal).toString(),
+        QStringLiteral("Training"));
     QVERIFY(f.model.index(0, 0).data(LayerTableModel::FrozenRole).toBool());
     QCOMPARE(f.text(0, LayerTableModel::TrainingColumn), QStringLiteral("frozen"));
     QVERIFY(f.model.index(0, LayerTableModel::TypeColumn).data(Qt::FontRole).value<QFont>().italic());
@@ -246,14 +252,17 @@ void TestLayerTableModel::trainingColumnShowsFrozenCheckpointedAndLora()
     // LoRA on the classifier: its adapters are counted on its row, and the rest is frozen.
     LoraOptions lora;
     lora.rank = 2;
-    lora.targets = {"fc"};
+    lora.targets = { "fc" };
     f.doc.setLora(lora);
     const Analysis& a = f.controller.analysis();
     QVERIFY2(a.loraParams > 0, "the analysis adds adapters to fc");
     const QModelIndex fc = f.model.index(4, 0);
     QCOMPARE(fc.data(LayerTableModel::LoraParamsRole).toULongLong(), a.loraParams);
-    QVERIFY2(f.text(4, LayerTableModel::TrainingColumn).contains(QStringLiteral("LoRA +")), qPrintable(f.text(4, LayerTableModel::TrainingColumn)));
-    QVERIFY(f.model.index(2, 0, {}).data(LayerTableModel::FrozenRole).toBool()); // the block's convs: not targeted
+    QVERIFY2(f.text(4, LayerTableModel::TrainingColumn).contains(QStringLiteral("LoRA +")),
+        qPrintable(f.text(4, LayerTableModel::TrainingColumn)));
+    QVERIFY(f.model.index(2, 0, {})
+                .data(LayerTableModel::FrozenRole)
+                .toBool()); // the block's convs: not targeted
     f.doc.undoStack()->undo();
     QCOMPARE(fc.data(LayerTableModel::LoraParamsRole).toULongLong(), 0ULL);
 }

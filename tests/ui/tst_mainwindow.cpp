@@ -11,7 +11,6 @@
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
-
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
 #include "headroom/NetworkFile.h"
@@ -24,12 +23,12 @@
 #include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
-#include <QHeaderView>
-#include <QPushButton>
 #include <QFile>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
+#include <QPushButton>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -38,13 +37,13 @@
 #include <QTest>
 #include <QTreeView>
 #include <QUndoStack>
-
 #include <bit>
 
 using namespace headroom;
 using namespace headroom::ui;
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -87,7 +86,8 @@ private Q_SLOTS:
     void fitsAt1280x800();
 
 private:
-    struct Window {
+    struct Window
+    {
         MainWindow window;
         test::ScriptedDialogs* dialogs = nullptr;
     };
@@ -96,8 +96,7 @@ private:
 
 namespace {
 
-template <typename T>
-T* child(const QObject& parent, const char* name)
+template <typename T> T* child(const QObject& parent, const char* name)
 {
     T* found = parent.findChild<T*>(QString::fromLatin1(name));
     if (found == nullptr)
@@ -105,13 +104,22 @@ T* child(const QObject& parent, const char* name)
     return found;
 }
 
-QString bytes(std::uint64_t n) { return QString::fromStdString(formatBytes(n)); }
+QString bytes(std::uint64_t n)
+{
+    return QString::fromStdString(formatBytes(n));
+}
 
 } // namespace
 
-void TestMainWindow::initTestCase() { test::isolateSettings(); }
+void TestMainWindow::initTestCase()
+{
+    test::isolateSettings();
+}
 
-void TestMainWindow::init() { QSettings().clear(); }
+void TestMainWindow::init()
+{
+    QSettings().clear();
+}
 
 std::unique_ptr<TestMainWindow::Window> TestMainWindow::makeWindow(const Network& network)
 {
@@ -121,7 +129,7 @@ std::unique_ptr<TestMainWindow::Window> TestMainWindow::makeWindow(const Network
     w->window.setDialogProvider(std::move(dialogs));
     const GpuCatalog catalog = test::testCatalog();
     w->window.setupPanel()->setCatalog(catalog);
-    w->window.document()->resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
+    w->window.document()->resetSetup(Precision::Fp32, TrainingSetup {}, catalog.gpus()[0]);
     w->window.document()->resetNetwork(network, QString());
     w->window.resize(1400, 900);
     w->window.show();
@@ -136,13 +144,13 @@ void TestMainWindow::addAndEditLayerUpdatesTableAndTotals()
     auto w = makeWindow();
     MainWindow& win = w->window;
     auto* model = win.layerEditor()->model();
-    win.layerEditor()->selectPath({2}); // Flatten: the new layer goes after it
+    win.layerEditor()->selectPath({ 2 }); // Flatten: the new layer goes after it
     QAction* addLinear = child<QAction>(win, "addLinearAction");
     QVERIFY(addLinear);
     addLinear->trigger();
     QCOMPARE(model->rowCount(), 5);
     QCOMPARE(model->index(3, LayerTableModel::TypeColumn).data().toString(), QStringLiteral("Linear"));
-    QCOMPARE(win.layerEditor()->currentPath(), LayerPath{3});
+    QCOMPARE(win.layerEditor()->currentPath(), LayerPath { 3 });
     // The default keeps the features: Linear(256 -> 256), 256*256 + 256 parameters.
     QCOMPARE(model->index(3, 0).data(LayerTableModel::ParametersRole).toULongLong(), 256ULL * 256 + 256);
 
@@ -152,14 +160,16 @@ void TestMainWindow::addAndEditLayerUpdatesTableAndTotals()
     auto* spin = editor->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
     spin->setValue(32);
     QCOMPARE(win.document()->network().layers[3].attributes["out_features"].get<int>(), 32);
-    QCOMPARE(model->index(3, LayerTableModel::ParametersColumn).data().toString(), QStringLiteral("8,224")); // 256*32+32
-    QCOMPARE(model->index(4, LayerTableModel::ParametersColumn).data().toString(), QStringLiteral("330"));   // 32*10+10
+    QCOMPARE(model->index(3, LayerTableModel::ParametersColumn).data().toString(),
+        QStringLiteral("8,224")); // 256*32+32
+    QCOMPARE(model->index(4, LayerTableModel::ParametersColumn).data().toString(),
+        QStringLiteral("330")); // 32*10+10
 
     const PlanResult expected = evaluate(win.document()->plan());
     QCOMPARE(expected.analysis.totalParams, 112ULL + 8224 + 330);
     QVERIFY(expected.estimate);
     QCOMPARE(child<QLabel>(win, "totalLabel")->text(),
-             QStringLiteral("Total: %1 of %2").arg(bytes(expected.estimate->total()), bytes(8ULL << 30)));
+        QStringLiteral("Total: %1 of %2").arg(bytes(expected.estimate->total()), bytes(8ULL << 30)));
     QVERIFY(child<QLabel>(win, "layerStatusLabel")->text().contains(QStringLiteral("8,666")));
     QVERIFY(win.isWindowModified());
 }
@@ -167,7 +177,7 @@ void TestMainWindow::addAndEditLayerUpdatesTableAndTotals()
 void TestMainWindow::sliderUpdatesMaxBatchMarkerAndSeries()
 {
     Network net = test::tinyNetwork();
-    net.input.shape.dims = {3, 224, 224};
+    net.input.shape.dims = { 3, 224, 224 };
     net.layers[0].attributes["out_channels"] = 64;
     auto w = makeWindow(net);
     MainWindow& win = w->window;
@@ -176,7 +186,7 @@ void TestMainWindow::sliderUpdatesMaxBatchMarkerAndSeries()
     slider->setFocus();
     QTest::keyClick(slider, Qt::Key_PageUp);
     QTest::keyClick(slider, Qt::Key_PageUp);
-    QCOMPARE(win.document()->plan().setup.batch, std::int64_t{128});
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 128 });
     for (int i = 0; i < 5; ++i)
         QTest::keyClick(slider, Qt::Key_Right); // single steps: 10 positions each
     const std::int64_t batch = BatchScale::batchAt(BatchScale::positionOf(128) + 50);
@@ -185,7 +195,9 @@ void TestMainWindow::sliderUpdatesMaxBatchMarkerAndSeries()
 
     const PlanResult expected = evaluate(win.document()->plan());
     QCOMPARE(child<QLabel>(win, "maxBatchLabel")->text(),
-             QStringLiteral("Max batch: %1").arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+        QStringLiteral("Max batch: %1")
+            .arg(QString::fromStdString(
+                formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
     QCOMPARE(child<QSpinBox>(win, "batchSpinBox")->value(), static_cast<int>(batch));
     MemoryChartView* chart = win.chartView();
     QCOMPARE(chart->markerPoints().front().x(), static_cast<double>(batch));
@@ -195,13 +207,14 @@ void TestMainWindow::sliderUpdatesMaxBatchMarkerAndSeries()
     QVERIFY(top.back().x() >= static_cast<double>(batch));
     for (qsizetype i = 0; i < top.size(); i += 25) {
         const auto b = static_cast<std::int64_t>(top[i].x());
-        QVERIFY(std::abs(top[i].y() * chart->bytesPerUnit() - static_cast<double>(model.at(b)->total())) < 1.0);
+        QVERIFY(
+            std::abs(top[i].y() * chart->bytesPerUnit() - static_cast<double>(model.at(b)->total())) < 1.0);
     }
     // Dragging: sliderMoved positions while held down.
     slider->setSliderDown(true);
     slider->setSliderPosition(BatchScale::positionOf(8));
     slider->setSliderDown(false);
-    QCOMPARE(win.document()->plan().setup.batch, std::int64_t{8});
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 8 });
     QCOMPARE(chart->markerPoints().front().x(), 8.0);
 }
 
@@ -237,10 +250,11 @@ void TestMainWindow::switchingGpuMovesTheMemoryLine()
 void TestMainWindow::customGpu()
 {
     auto w = makeWindow();
-    w->dialogs->customGpus.push_back({QStringLiteral("Lab card"), 10ULL << 30});
+    w->dialogs->customGpus.push_back({ QStringLiteral("Lab card"), 10ULL << 30 });
     auto* combo = child<GpuSelector>(w->window, "gpuComboBox");
     const int custom = combo->count() - 1;
-    QCOMPARE(combo->itemData(custom, GpuSelector::KindRole).toInt(), static_cast<int>(GpuSelector::CustomItem));
+    QCOMPARE(
+        combo->itemData(custom, GpuSelector::KindRole).toInt(), static_cast<int>(GpuSelector::CustomItem));
     Q_EMIT combo->activated(custom);
     QCOMPARE(w->window.document()->plan().gpu.name, std::string("Lab card"));
     QCOMPARE(w->window.document()->plan().gpu.memoryBytes, 10ULL << 30);
@@ -255,12 +269,12 @@ void TestMainWindow::undoRedoThroughTheEditMenu()
     QAction* redo = child<QAction>(win, "redoAction");
     QVERIFY(undo && redo);
     QVERIFY(!undo->isEnabled());
-    win.layerEditor()->selectPath({1});
+    win.layerEditor()->selectPath({ 1 });
     child<QAction>(win, "removeLayerAction")->trigger();
     QCOMPARE(win.layerEditor()->model()->rowCount(), 3);
     child<QSpinBox>(win, "batchSpinBox")->setValue(64);
     undo->trigger();
-    QCOMPARE(win.document()->plan().setup.batch, std::int64_t{32});
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 32 });
     QCOMPARE(child<QSpinBox>(win, "batchSpinBox")->value(), 32);
     undo->trigger();
     QCOMPARE(win.layerEditor()->model()->rowCount(), 4);
@@ -274,7 +288,7 @@ void TestMainWindow::residualBlockFromSelection()
 {
     auto w = makeWindow();
     MainWindow& win = w->window;
-    win.layerEditor()->selectPath({1}); // the ReLU keeps its input's shape
+    win.layerEditor()->selectPath({ 1 }); // the ReLU keeps its input's shape
     child<QAction>(win, "wrapResidualAction")->trigger();
     auto* model = win.layerEditor()->model();
     const QModelIndex block = model->index(1, 0);
@@ -290,8 +304,8 @@ void TestMainWindow::invalidLayerShowsItsError()
 {
     auto w = makeWindow();
     MainWindow& win = w->window;
-    win.layerEditor()->selectPath({3}); // the Linear: the conv's error is not the selected layer's
-    win.document()->setLayerAttribute({0}, "kernel_size", 11);
+    win.layerEditor()->selectPath({ 3 }); // the Linear: the conv's error is not the selected layer's
+    win.document()->setLayerAttribute({ 0 }, "kernel_size", 11);
     const Analysis expected = analyze(win.document()->network(), Precision::Fp32);
     QVERIFY(expected.error);
     // The core: "layers[0] (Conv2d \"conv\"): kernel 11x11 ...". The user reads the table's
@@ -311,17 +325,17 @@ void TestMainWindow::invalidLayerShowsItsError()
         }
         return where;
     };
-    QCOMPARE(shows(reason), QStringList{QStringLiteral("layerStatusLabel")});
+    QCOMPARE(shows(reason), QStringList { QStringLiteral("layerStatusLabel") });
     QCOMPARE(child<QLabel>(win, "maxBatchLabel")->text(), QStringLiteral("Max batch: —"));
     auto* chartMessage = child<QLabel>(win, "chartMessageLabel");
     QVERIFY(chartMessage->isVisible());
     QCOMPARE(chartMessage->text(), QStringLiteral("No estimate until layer 1 (conv) is fixed."));
 
     // Selecting the layer moves the message to its properties; the status line says where it went.
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     QCOMPARE(child<QLabel>(*win.propertyPanel(), "layerErrorLabel")->text(), reason);
     QCOMPARE(status->text(), QStringLiteral("Layer 1 (conv) is invalid: see its properties below."));
-    QCOMPARE(shows(reason), QStringList{QStringLiteral("layerErrorLabel")});
+    QCOMPARE(shows(reason), QStringList { QStringLiteral("layerErrorLabel") });
 }
 
 void TestMainWindow::nestedErrorsUseTheTableNumbering()
@@ -330,27 +344,28 @@ void TestMainWindow::nestedErrorsUseTheTableNumbering()
     // "Layer 2.1" as the table numbers it, at the field, and the spin box shows the file's 0.
     Network net;
     net.name = "Nested";
-    net.input.shape.dims = {16};
+    net.input.shape.dims = { 16 };
     LayerSpec fc;
     fc.type = "Linear";
-    fc.attributes = {{"out_features", 16}};
+    fc.attributes = { { "out_features", 16 } };
     LayerSpec bad = fc;
-    bad.attributes = {{"out_features", 0}};
+    bad.attributes = { { "out_features", 0 } };
     LayerSpec block;
     block.type = "Repeat";
     block.name = "block";
     block.times = 2;
-    block.children = {bad};
-    net.layers = {fc, block};
+    block.children = { bad };
+    net.layers = { fc, block };
     auto w = makeWindow(net);
     MainWindow& win = w->window;
     const Analysis a = analyze(net, Precision::Fp32);
     QVERIFY(a.error);
     QCOMPARE(a.error->location, std::string("layers[1].layers[0].out_features"));
     auto* status = child<QLabel>(win, "layerStatusLabel");
-    QVERIFY2(status->text().startsWith(QStringLiteral("Layer 2.1 (block.0.0): out_features ")), qPrintable(status->text()));
+    QVERIFY2(status->text().startsWith(QStringLiteral("Layer 2.1 (block.0.0): out_features ")),
+        qPrintable(status->text()));
     QVERIFY2(!status->text().contains(QStringLiteral("layers[")), qPrintable(status->text()));
-    win.layerEditor()->selectPath({1, 0});
+    win.layerEditor()->selectPath({ 1, 0 });
     auto* editor = win.propertyPanel()->attributeEditor(QStringLiteral("out_features"));
     QVERIFY(editor);
     QVERIFY2(editor->note().startsWith(QStringLiteral("out_features ")), qPrintable(editor->note()));
@@ -374,7 +389,7 @@ void TestMainWindow::openSaveRoundTrip()
     const QString path = dir.filePath(QStringLiteral("tiny.json"));
     auto w = makeWindow();
     MainWindow& win = w->window;
-    win.document()->setLayerAttribute({3}, "out_features", 7);
+    win.document()->setLayerAttribute({ 3 }, "out_features", 7);
     QVERIFY(win.isWindowModified());
     w->dialogs->saveNames.push_back(path);
     child<QAction>(win, "saveAction")->trigger(); // untitled: Save asks where
@@ -406,7 +421,8 @@ void TestMainWindow::openSaveRoundTrip()
     f.close();
     QVERIFY(!win.openFile(broken));
     QCOMPARE(w->dialogs->errors.size(), 1);
-    QVERIFY2(w->dialogs->errors.front().contains(QStringLiteral("line 2")), qPrintable(w->dialogs->errors.front()));
+    QVERIFY2(w->dialogs->errors.front().contains(QStringLiteral("line 2")),
+        qPrintable(w->dialogs->errors.front()));
     QVERIFY(win.document()->network() == saved.value());
 }
 
@@ -418,7 +434,7 @@ void TestMainWindow::unsavedChangesAskFirst()
     w->dialogs->saveChoices.push_back(DialogProvider::SaveChoice::Cancel);
     child<QAction>(win, "newAction")->trigger();
     QCOMPARE(w->dialogs->saveQuestions, 1);
-    QCOMPARE(win.document()->network().layers.size(), std::size_t{3}); // cancelled: kept
+    QCOMPARE(win.document()->network().layers.size(), std::size_t { 3 }); // cancelled: kept
     w->dialogs->saveChoices.push_back(DialogProvider::SaveChoice::Cancel);
     QVERIFY(!win.close());
     QVERIFY(win.isVisible());
@@ -437,8 +453,9 @@ void TestMainWindow::exportReportThroughTheDialog()
     w->dialogs->saveNames.push_back(path);
     child<QAction>(w->window, "exportReportAction")->trigger();
     QCOMPARE(w->dialogs->suggestedSaveNames.size(), 1);
-    QVERIFY2(w->dialogs->suggestedSaveNames.front().endsWith(QStringLiteral("Tiny - Test GPU 8 - batch 32.pdf")),
-             qPrintable(w->dialogs->suggestedSaveNames.front()));
+    QVERIFY2(
+        w->dialogs->suggestedSaveNames.front().endsWith(QStringLiteral("Tiny - Test GPU 8 - batch 32.pdf")),
+        qPrintable(w->dialogs->suggestedSaveNames.front()));
     QVERIFY2(w->dialogs->errors.isEmpty(), qPrintable(w->dialogs->errors.join(QLatin1Char('\n'))));
     QFile pdf(path);
     QVERIFY(pdf.open(QIODevice::ReadOnly));
@@ -473,7 +490,7 @@ void TestMainWindow::remembersSetupAndRecentFiles()
     MainWindow again;
     // The remembered GPU is looked up in the installed catalogue, which tests do not control; the
     // rest comes back as it was.
-    QCOMPARE(again.document()->plan().setup.batch, std::int64_t{96});
+    QCOMPARE(again.document()->plan().setup.batch, std::int64_t { 96 });
     QCOMPARE(again.document()->plan().setup.optimizer, Optimizer::Sgd);
     QCOMPARE(again.document()->plan().setup.optimizerImplementation, OptimizerImplementation::ForLoop);
     QCOMPARE(QSettings().value(QStringLiteral("setup/gpu")).toString(), QStringLiteral("Test GPU 8"));
@@ -486,7 +503,8 @@ void TestMainWindow::startsOnDefaultPreset()
 {
     MainWindow win;
     const auto presets = listPresets(win.resourceDir().toStdString());
-    const auto vgg = std::find_if(presets.begin(), presets.end(), [](const auto& p) { return p.id == "vgg16"; });
+    const auto vgg
+        = std::find_if(presets.begin(), presets.end(), [](const auto& p) { return p.id == "vgg16"; });
     if (vgg == presets.end())
         QSKIP("no vgg16 preset in the resources yet");
     win.loadDefault();
@@ -494,12 +512,13 @@ void TestMainWindow::startsOnDefaultPreset()
     QVERIFY(expected);
     QVERIFY(win.document()->network() == expected.value());
     QVERIFY(!win.isWindowModified());
-    QCOMPARE(win.document()->plan().setup.batch, std::int64_t{32});
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 32 });
     QCOMPARE(win.document()->plan().setup.optimizer, Optimizer::Adam);
     const PlanResult result = evaluate(win.document()->plan());
     QVERIFY(result.estimate);
     QCOMPARE(win.findChild<QLabel*>(QStringLiteral("maxBatchLabel"))->text(),
-             QStringLiteral("Max batch: %1").arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(result.estimate->maxBatch)))));
+        QStringLiteral("Max batch: %1")
+            .arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(result.estimate->maxBatch)))));
 }
 
 void TestMainWindow::sliderStaysSmoothOnThousandLayers()
@@ -515,10 +534,11 @@ void TestMainWindow::sliderStaysSmoothOnThousandLayers()
     constexpr int kTicks = 200;
     for (int i = 0; i < kTicks; ++i) {
         slider->setValue((i * 37) % BatchScale::kMaxPosition); // jumps across the whole range
-        chart->repaint();                                      // and draw the result each time
+        chart->repaint(); // and draw the result each time
     }
     const double perTickMs = static_cast<double>(timer.nsecsElapsed()) / 1e6 / kTicks;
-    qInfo("1,000 layers: %.2f ms per slider tick, labels, chart marker and chart repaint included", perTickMs);
+    qInfo(
+        "1,000 layers: %.2f ms per slider tick, labels, chart marker and chart repaint included", perTickMs);
     QCOMPARE(win.controller()->analysisRuns(), analyses);
     QVERIFY2(perTickMs < 50.0, "dragging must not lag");
 }
@@ -538,10 +558,11 @@ void TestMainWindow::importOnnxKeepsItsParameterCount()
     child<QAction>(win, "importAction")->trigger();
     QVERIFY2(w->dialogs->errors.isEmpty(), qPrintable(w->dialogs->errors.join(QLatin1Char('\n'))));
     // docs/onnx-import.md and tests/data/onnx/README.md: torchvision's ResNet-18 has 11,689,512.
-    QCOMPARE(win.controller()->analysis().totalParams, std::uint64_t{11'689'512});
+    QCOMPARE(win.controller()->analysis().totalParams, std::uint64_t { 11'689'512 });
     QVERIFY(child<QLabel>(win, "layerStatusLabel")->text().contains(QStringLiteral("11,689,512")));
-    QVERIFY2(win.windowTitle().contains(QStringLiteral("resnet18")) && win.windowTitle().contains(QStringLiteral("imported")),
-             qPrintable(win.windowTitle()));
+    QVERIFY2(win.windowTitle().contains(QStringLiteral("resnet18"))
+            && win.windowTitle().contains(QStringLiteral("imported")),
+        qPrintable(win.windowTitle()));
     QCOMPARE(win.document()->filePath(), QString());
     QCOMPARE(win.document()->importedFrom(), QFileInfo(onnxFile("resnet18.onnx")).absoluteFilePath());
     QVERIFY(win.controller()->estimateState().estimate);
@@ -549,7 +570,7 @@ void TestMainWindow::importOnnxKeepsItsParameterCount()
     // File > Open takes ONNX models too, through the same loader.
     w->dialogs->openNames.push_back(onnxFile("lenet5.onnx"));
     child<QAction>(win, "openAction")->trigger();
-    QCOMPARE(win.controller()->analysis().totalParams, std::uint64_t{61'706});
+    QCOMPARE(win.controller()->analysis().totalParams, std::uint64_t { 61'706 });
     QVERIFY(win.windowTitle().contains(QStringLiteral("lenet5.onnx")));
 }
 
@@ -565,7 +586,8 @@ void TestMainWindow::importErrorsUseTheErrorDialog()
     QVERIFY(!expected);
     // The core's message, with its documentation page pointing at the copy shipped with Headroom.
     QString message = QString::fromStdString(expected.error().message);
-    message.replace(QStringLiteral("docs/onnx-import.md"), QDir::toNativeSeparators(QDir(win.docDir()).filePath(QStringLiteral("onnx-import.md"))));
+    message.replace(QStringLiteral("docs/onnx-import.md"),
+        QDir::toNativeSeparators(QDir(win.docDir()).filePath(QStringLiteral("onnx-import.md"))));
     QCOMPARE(w->dialogs->errors.front(), message);
     QVERIFY(win.document()->network() == before);
 }
@@ -589,8 +611,9 @@ void TestMainWindow::savingAnImportNeverOverwritesIt()
     child<QAction>(win, "saveAction")->trigger();
     QCOMPARE(w->dialogs->suggestedSaveNames.size(), 1);
     QVERIFY2(w->dialogs->suggestedSaveNames.front().endsWith(QStringLiteral(".json")),
-             qPrintable(w->dialogs->suggestedSaveNames.front()));
-    QCOMPARE(QFileInfo(w->dialogs->suggestedSaveNames.front()).absolutePath(), QFileInfo(source).absolutePath());
+        qPrintable(w->dialogs->suggestedSaveNames.front()));
+    QCOMPARE(
+        QFileInfo(w->dialogs->suggestedSaveNames.front()).absolutePath(), QFileInfo(source).absolutePath());
     QCOMPARE(w->dialogs->errors.size(), 1);
     QVERIFY(original.open(QIODevice::ReadOnly));
     QCOMPARE(original.readAll(), bytes);
@@ -627,7 +650,8 @@ void TestMainWindow::renamedHfConfigIsNeverTheSaveTarget()
     QVERIFY2(w->dialogs->errors.isEmpty(), qPrintable(w->dialogs->errors.join(QLatin1Char('\n'))));
     QCOMPARE(win.document()->importedFrom(), QFileInfo(source).absoluteFilePath());
     QCOMPARE(win.document()->filePath(), QString());
-    QVERIFY2(win.windowTitle().contains(QStringLiteral("(imported from gpt2.json)")), qPrintable(win.windowTitle()));
+    QVERIFY2(win.windowTitle().contains(QStringLiteral("(imported from gpt2.json)")),
+        qPrintable(win.windowTitle()));
 
     // File > Open takes the same way.
     w->dialogs->openNames.push_back(source);
@@ -639,7 +663,8 @@ void TestMainWindow::renamedHfConfigIsNeverTheSaveTarget()
     QTest::keyClick(&win, Qt::Key_S, Qt::ControlModifier);
     QCOMPARE(w->dialogs->suggestedSaveNames.size(), 1);
     const QString suggested = w->dialogs->suggestedSaveNames.front();
-    QVERIFY2(suggested.endsWith(QStringLiteral(".json")) && QFileInfo(suggested) != QFileInfo(source), qPrintable(suggested));
+    QVERIFY2(suggested.endsWith(QStringLiteral(".json")) && QFileInfo(suggested) != QFileInfo(source),
+        qPrintable(suggested));
     QVERIFY(original.open(QIODevice::ReadOnly));
     QCOMPARE(original.readAll(), bytes);
     original.close();
@@ -656,7 +681,7 @@ void TestMainWindow::undoFromAPropertyField()
     // Type 5 into kernel_size, Enter, Ctrl+Z with the cursor still in the field: the change is undone.
     auto w = makeWindow();
     MainWindow& win = w->window;
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     auto* editor = win.propertyPanel()->attributeEditor(QStringLiteral("kernel_size"));
     QVERIFY(editor);
     auto* spin = editor->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
@@ -693,8 +718,10 @@ void TestMainWindow::numbersFollowTyping()
     // No Enter, no focus change: the totals follow what is typed after a short pause, as one edit.
     auto w = makeWindow();
     MainWindow& win = w->window;
-    win.layerEditor()->selectPath({3});
-    auto* spin = win.propertyPanel()->attributeEditor(QStringLiteral("out_features"))->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
+    win.layerEditor()->selectPath({ 3 });
+    auto* spin = win.propertyPanel()
+                     ->attributeEditor(QStringLiteral("out_features"))
+                     ->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
     win.activateWindow();
     spin->setFocus();
     QTRY_VERIFY(spin->hasFocus());
@@ -705,8 +732,9 @@ void TestMainWindow::numbersFollowTyping()
     QTRY_COMPARE(win.document()->network().layers[3].attributes["out_features"].get<int>(), 128);
     QCOMPARE(win.document()->undoStack()->count(), before + 1);
     // Linear(256 -> 128): 256*128 + 128 = 32,896 parameters, shown without pressing anything.
-    QVERIFY2(child<QLabel>(win, "layerStatusLabel")->text().contains(QStringLiteral("33,008")), // 112 + 32,896
-             qPrintable(child<QLabel>(win, "layerStatusLabel")->text()));
+    QVERIFY2(
+        child<QLabel>(win, "layerStatusLabel")->text().contains(QStringLiteral("33,008")), // 112 + 32,896
+        qPrintable(child<QLabel>(win, "layerStatusLabel")->text()));
 }
 
 void TestMainWindow::shortcutsAndUserGuide()
@@ -751,9 +779,11 @@ void TestMainWindow::errorMessagesAreForUsers()
     w->dialogs->saveNames.push_back(dir.filePath(QStringLiteral("missing/model.json")));
     child<QAction>(win, "saveAsAction")->trigger();
     QCOMPARE(w->dialogs->errors.size(), 2);
-    QVERIFY2(w->dialogs->errors.back().contains(QStringLiteral("does not exist")), qPrintable(w->dialogs->errors.back()));
-    QVERIFY2(w->dialogs->errors.back().contains(QDir::toNativeSeparators(dir.filePath(QStringLiteral("missing")))),
-             qPrintable(w->dialogs->errors.back()));
+    QVERIFY2(w->dialogs->errors.back().contains(QStringLiteral("does not exist")),
+        qPrintable(w->dialogs->errors.back()));
+    QVERIFY2(
+        w->dialogs->errors.back().contains(QDir::toNativeSeparators(dir.filePath(QStringLiteral("missing")))),
+        qPrintable(w->dialogs->errors.back()));
 
     // An ONNX error that points into the documentation points at a copy the user has.
     QVERIFY(!win.openFile(onnxFile("batch_merge.onnx")));
@@ -772,38 +802,39 @@ void TestMainWindow::residualAroundAShapeChangeIsRefused()
     // The conv maps [3, 8, 8] to [4, 8, 8]: its input cannot be added to its output.
     auto w = makeWindow();
     MainWindow& win = w->window;
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     const Network before = win.document()->network();
     child<QAction>(win, "wrapResidualAction")->trigger();
     QVERIFY(win.document()->network() == before);
     QCOMPARE(win.document()->undoStack()->count(), 0);
     const QString status = child<QLabel>(win, "layerStatusLabel")->text();
-    QVERIFY2(status.contains(QStringLiteral("B x 3 x 8 x 8")) && status.contains(QStringLiteral("B x 4 x 8 x 8")),
-             qPrintable(status));
+    QVERIFY2(
+        status.contains(QStringLiteral("B x 3 x 8 x 8")) && status.contains(QStringLiteral("B x 4 x 8 x 8")),
+        qPrintable(status));
 }
 
 void TestMainWindow::newLayersGetSensibleDefaults()
 {
     Network net = test::tinyNetwork();
-    net.input.shape.dims = {3, 32, 32};
+    net.input.shape.dims = { 3, 32, 32 };
     net.layers.resize(3); // conv(4) -> relu -> flatten: 4 x 32 x 32 = 4,096 features
     auto w = makeWindow(net);
     MainWindow& win = w->window;
-    win.layerEditor()->selectPath({2});
+    win.layerEditor()->selectPath({ 2 });
     child<QAction>(win, "addLinearAction")->trigger();
     const auto& fc = win.document()->network().layers[3];
     QCOMPARE(fc.type, std::string("Linear"));
     QCOMPARE(fc.attributes["out_features"].get<int>(), 512); // a hidden layer, not 4,096 wide
     // A Conv2d after the first: 64 channels (more than the conv's 4), a 3x3 kernel padded to keep
     // the 32x32 size.
-    win.layerEditor()->selectPath({1});
+    win.layerEditor()->selectPath({ 1 });
     child<QAction>(win, "addConv2dAction")->trigger();
     const auto& conv = win.document()->network().layers[2];
     QCOMPARE(conv.attributes["out_channels"].get<int>(), 64);
     QCOMPARE(conv.attributes["kernel_size"].get<int>(), 3);
     QCOMPARE(conv.attributes["padding"].get<int>(), 1);
     const Analysis a = analyze(win.document()->network(), Precision::Fp32);
-    QCOMPARE(a.rows[2].output.shape.dims, (std::vector<std::int64_t>{64, 32, 32}));
+    QCOMPARE(a.rows[2].output.shape.dims, (std::vector<std::int64_t> { 64, 32, 32 }));
 }
 
 void TestMainWindow::newModelGetsABatchThatFits()
@@ -818,12 +849,13 @@ void TestMainWindow::newModelGetsABatchThatFits()
     const auto& state = win.controller()->estimateState();
     QVERIFY(state.estimate);
     QVERIFY(state.estimate->fits);
-    QCOMPARE(win.document()->plan().setup.batch, std::min<std::int64_t>(32, std::bit_floor(static_cast<std::uint64_t>(state.estimate->maxBatch))));
+    QCOMPARE(win.document()->plan().setup.batch,
+        std::min<std::int64_t>(32, std::bit_floor(static_cast<std::uint64_t>(state.estimate->maxBatch))));
     QVERIFY(win.chartView()->axisMaxBatch() < 4 * static_cast<double>(state.estimate->maxBatch));
     // A batch that fits stays.
     win.document()->setBatch(8);
     QVERIFY(win.openPreset(QStringLiteral("lenet5")));
-    QCOMPARE(win.document()->plan().setup.batch, std::int64_t{8});
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 8 });
 }
 
 void TestMainWindow::attributeFieldsFollowTheSelection()
@@ -831,8 +863,8 @@ void TestMainWindow::attributeFieldsFollowTheSelection()
     // Selecting a layer of another type shows that type's fields, with room in the panel.
     auto w = makeWindow();
     MainWindow& win = w->window;
-    win.layerEditor()->selectPath({0}); // Conv2d
-    win.layerEditor()->selectPath({3}); // Linear
+    win.layerEditor()->selectPath({ 0 }); // Conv2d
+    win.layerEditor()->selectPath({ 3 }); // Linear
     AttributeEditor* editor = win.propertyPanel()->attributeEditor(QStringLiteral("out_features"));
     QVERIFY(editor);
     QTRY_VERIFY(editor->isVisible());
@@ -840,7 +872,7 @@ void TestMainWindow::attributeFieldsFollowTheSelection()
     auto* spin = editor->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"));
     QTRY_VERIFY(spin->isVisible() && spin->height() > 10);
     // A layer added from the menu: its fields too.
-    win.layerEditor()->selectPath({1});
+    win.layerEditor()->selectPath({ 1 });
     child<QAction>(win, "addBatchNorm2dAction")->trigger();
     AttributeEditor* eps = win.propertyPanel()->attributeEditor(QStringLiteral("eps"));
     QVERIFY(eps);
@@ -876,8 +908,9 @@ void TestMainWindow::tableColumnsShowTheirContent()
             QVERIFY2(view->header()->sectionSize(c) >= fm.horizontalAdvance(line), qPrintable(line));
     }
     for (int r = 0; r < model->rowCount(); ++r) {
-        for (const int c : {LayerTableModel::TypeColumn, LayerTableModel::OutputColumn, LayerTableModel::ParametersColumn,
-                            LayerTableModel::ActivationColumn, LayerTableModel::FlopsColumn}) {
+        for (const int c :
+            { LayerTableModel::TypeColumn, LayerTableModel::OutputColumn, LayerTableModel::ParametersColumn,
+                LayerTableModel::ActivationColumn, LayerTableModel::FlopsColumn }) {
             const QString text = model->index(r, c).data().toString();
             QVERIFY2(view->header()->sectionSize(c) > fm.horizontalAdvance(text), qPrintable(text));
         }
@@ -889,11 +922,13 @@ void TestMainWindow::tableColumnsShowTheirContent()
     int right = 0;
     for (int c = 0; c < LayerTableModel::InputsColumn; ++c) {
         if (!view->isColumnHidden(c))
-            right = std::max(right, view->header()->sectionViewportPosition(c) + view->header()->sectionSize(c));
+            right = std::max(
+                right, view->header()->sectionViewportPosition(c) + view->header()->sectionSize(c));
     }
     // Nothing is frozen: the Training column waits until something is.
     QVERIFY(view->isColumnHidden(LayerTableModel::TrainingColumn));
-    QVERIFY2(right <= view->viewport()->width(), qPrintable(QStringLiteral("%1 > %2").arg(right).arg(view->viewport()->width())));
+    QVERIFY2(right <= view->viewport()->width(),
+        qPrintable(QStringLiteral("%1 > %2").arg(right).arg(view->viewport()->width())));
 }
 
 void TestMainWindow::communicationStacksWithDataParallel()
@@ -917,7 +952,7 @@ void TestMainWindow::communicationStacksWithDataParallel()
     QCOMPARE(comm.size(), below.size());
     const double thickness = (comm.front().y() - below.front().y()) * chart->bytesPerUnit();
     QVERIFY2(std::abs(thickness - static_cast<double>(expected.estimate->bytes.communication)) < 1.0,
-             qPrintable(QString::number(thickness)));
+        qPrintable(QString::number(thickness)));
     QVERIFY(child<QLabel>(win, "totalLabel")->text().startsWith(QStringLiteral("Per GPU: ")));
     win.document()->undoStack()->undo();
     QVERIFY(!chart->showsComponent(Component::Communication));
@@ -930,16 +965,16 @@ void TestMainWindow::checkpointSelectionFromTheEditor()
     Network net = test::tinyNetwork();
     LayerSpec conv2 = net.layers[0];
     conv2.name = "conv2";
-    net.layers.insert(net.layers.begin() + 2, {conv2, net.layers[1]});
+    net.layers.insert(net.layers.begin() + 2, { conv2, net.layers[1] });
     auto w = makeWindow(net);
     MainWindow& win = w->window;
     auto* model = win.layerEditor()->model();
     const std::uint64_t full = win.controller()->analysis().activationBytesPerSample;
     const std::uint64_t params = win.controller()->analysis().totalParams;
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     for (int r = 1; r < 4; ++r)
-        win.layerEditor()->view()->selectionModel()->select(model->indexOf({r}),
-                                                            QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        win.layerEditor()->view()->selectionModel()->select(
+            model->indexOf({ r }), QItemSelectionModel::Select | QItemSelectionModel::Rows);
     QAction* action = child<QAction>(win, "checkpointSelectionAction");
     QVERIFY(action->isEnabled());
     action->trigger();
@@ -948,21 +983,27 @@ void TestMainWindow::checkpointSelectionFromTheEditor()
     QCOMPARE(model->rowCount(block), 4);
     QVERIFY(win.layerEditor()->view()->isExpanded(block));
     QCOMPARE(win.document()->plan().checkpointing, Checkpointing::PerBlock);
-    QCOMPARE(child<QComboBox>(win, "checkpointingComboBox")->currentData().toInt(), static_cast<int>(Checkpointing::PerBlock));
+    QCOMPARE(child<QComboBox>(win, "checkpointingComboBox")->currentData().toInt(),
+        static_cast<int>(Checkpointing::PerBlock));
     auto* checkpoint = child<QCheckBox>(*win.propertyPanel(), "checkpointCheckBox");
     QVERIFY(checkpoint->isVisible() && checkpoint->isChecked());
     QCOMPARE(win.controller()->analysis().totalParams, params);
     // The block's layers are recomputed: the table and the summary say so (the analysis engine's part).
     const Analysis& a = win.controller()->analysis();
-    QVERIFY2(model->index(0, 0, block).data(LayerTableModel::CheckpointedRole).toBool(), "the conv is checkpointed");
-    QVERIFY(model->index(0, LayerTableModel::TrainingColumn).data().toString().contains(QStringLiteral("checkpointed")));
+    QVERIFY2(model->index(0, 0, block).data(LayerTableModel::CheckpointedRole).toBool(),
+        "the conv is checkpointed");
+    QVERIFY(model->index(0, LayerTableModel::TrainingColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("checkpointed")));
     // One iteration: its recomputed activations are alive during its backward, so the peak stays.
     QCOMPARE(a.uncheckpointedActivationBytesPerSample, full);
     QVERIFY(a.recomputeFlopsPerSample > 0);
     auto* saving = child<QLabel>(win, "checkpointingLabel");
     QVERIFY(saving->isVisible());
-    QVERIFY2(saving->text().contains(bytes(a.activationBytesPerSample)) && saving->text().contains(bytes(full)),
-             qPrintable(saving->text()));
+    QVERIFY2(
+        saving->text().contains(bytes(a.activationBytesPerSample)) && saving->text().contains(bytes(full)),
+        qPrintable(saving->text()));
     win.document()->undoStack()->undo();
     QCOMPARE(model->rowCount(), 6);
     QCOMPARE(win.document()->plan().checkpointing, Checkpointing::None);
@@ -975,43 +1016,46 @@ void TestMainWindow::checkpointCheckBoxOnABlockSavesMemory()
     // iteration keeps the iterations' inputs and one iteration's inner ReLU output instead of four.
     Network net;
     net.name = "Blocks";
-    net.input.shape.dims = {64};
+    net.input.shape.dims = { 64 };
     LayerSpec up;
     up.type = "Linear";
-    up.attributes = {{"out_features", 256}};
+    up.attributes = { { "out_features", 256 } };
     LayerSpec relu;
     relu.type = "ReLU";
     LayerSpec fc;
     fc.type = "Linear";
-    fc.attributes = {{"out_features", 64}};
+    fc.attributes = { { "out_features", 64 } };
     LayerSpec block;
     block.type = "Repeat";
     block.name = "blocks";
     block.times = 4;
-    block.children = {up, relu, fc};
+    block.children = { up, relu, fc };
     LayerSpec head = fc;
-    head.attributes = {{"out_features", 10}};
-    net.layers = {block, head};
+    head.attributes = { { "out_features", 10 } };
+    net.layers = { block, head };
     auto w = makeWindow(net);
     MainWindow& win = w->window;
     const std::uint64_t full = win.controller()->analysis().activationBytesPerSample;
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     auto* checkpoint = child<QCheckBox>(*win.propertyPanel(), "checkpointCheckBox");
     QVERIFY(checkpoint->isVisible());
     QTest::mouseClick(checkpoint, Qt::LeftButton);
     QVERIFY(win.document()->network().layers[0].checkpoint);
     QCOMPARE(win.document()->plan().checkpointing, Checkpointing::PerBlock);
     const PlanResult expected = evaluate(win.document()->plan());
-    QCOMPARE(win.controller()->analysis().activationBytesPerSample, expected.analysis.activationBytesPerSample);
+    QCOMPARE(
+        win.controller()->analysis().activationBytesPerSample, expected.analysis.activationBytesPerSample);
     QVERIFY2(expected.analysis.activationBytesPerSample < full, "per-block checkpointing keeps less");
     QVERIFY(win.controller()->estimateState().estimate->maxBatch >= evaluate([&] {
         Plan p = win.document()->plan();
         p.checkpointing = Checkpointing::None;
         return p;
-    }()).estimate->maxBatch);
+    }())
+                                                                        .estimate->maxBatch);
     auto* saving = child<QLabel>(win, "checkpointingLabel");
     QVERIFY(saving->isVisible());
-    QVERIFY2(saving->text().contains(bytes(expected.analysis.activationBytesPerSample)), qPrintable(saving->text()));
+    QVERIFY2(saving->text().contains(bytes(expected.analysis.activationBytesPerSample)),
+        qPrintable(saving->text()));
     // The checkpointing mode and the mark are separate settings: switching to selective shows a hint.
     child<QComboBox>(win, "checkpointingComboBox")->setCurrentIndex(2);
     QVERIFY(child<QLabel>(*win.propertyPanel(), "checkpointHintLabel")->isVisible());
@@ -1026,7 +1070,7 @@ void TestMainWindow::frozenCheckBoxMarksTheLayer()
     auto w = makeWindow();
     MainWindow& win = w->window;
     auto* model = win.layerEditor()->model();
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     auto* frozen = child<QCheckBox>(*win.propertyPanel(), "frozenCheckBox");
     QVERIFY(frozen->isVisible());
     QVERIFY(!child<QCheckBox>(*win.propertyPanel(), "checkpointCheckBox")->isVisible()); // not a block
@@ -1035,7 +1079,10 @@ void TestMainWindow::frozenCheckBoxMarksTheLayer()
     QVERIFY(win.isWindowModified());
     QVERIFY(model->index(0, 0).data(LayerTableModel::FrozenRole).toBool());
     QVERIFY(model->index(0, LayerTableModel::NameColumn).data(Qt::FontRole).value<QFont>().italic());
-    QVERIFY(model->index(0, LayerTableModel::TrainingColumn).data().toString().contains(QStringLiteral("frozen")));
+    QVERIFY(model->index(0, LayerTableModel::TrainingColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("frozen")));
     // The conv's 112 parameters no longer train (the analysis engine's part).
     QCOMPARE(win.controller()->analysis().trainableParams, test::kTinyParams - 112);
     auto* trainable = child<QLabel>(win, "trainableLabel");
@@ -1057,22 +1104,25 @@ void TestMainWindow::summaryShowsEffectiveBatchAndThroughput()
     child<QSpinBox>(win, "gpuCountSpinBox")->setValue(2);
     const PlanResult expected = evaluate(win.document()->plan());
     QVERIFY(expected.estimate);
-    QCOMPARE(expected.estimate->effectiveBatch, std::int64_t{32 * 4 * 2});
+    QCOMPARE(expected.estimate->effectiveBatch, std::int64_t { 32 * 4 * 2 });
     QVERIFY(effective->isVisible());
     QVERIFY2(effective->text().startsWith(QStringLiteral("Effective batch: 256 (32 × 4 steps × 2 GPUs)")),
-             qPrintable(effective->text()));
-    QVERIFY(effective->text().endsWith(
-        QString::fromStdString(formatCount(static_cast<std::uint64_t>(expected.estimate->maxEffectiveBatch)))));
+        qPrintable(effective->text()));
+    QVERIFY(effective->text().endsWith(QString::fromStdString(
+        formatCount(static_cast<std::uint64_t>(expected.estimate->maxEffectiveBatch)))));
     QCOMPARE(child<QLabel>(win, "maxBatchLabel")->text(),
-             QStringLiteral("Max micro-batch per GPU: %1")
-                 .arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+        QStringLiteral("Max micro-batch per GPU: %1")
+            .arg(QString::fromStdString(
+                formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
 
     // The test GPUs have no peak figures: the throughput line says why there is none.
     auto* throughput = child<QLabel>(win, "throughputLabel");
     QVERIFY(throughput->isVisible());
-    const auto none = estimateThroughput(expected.analysis, win.document()->plan().setup, win.document()->plan().gpu);
+    const auto none
+        = estimateThroughput(expected.analysis, win.document()->plan().setup, win.document()->plan().gpu);
     QVERIFY(!none);
-    QVERIFY2(throughput->text().contains(QString::fromStdString(none.error().message)), qPrintable(throughput->text()));
+    QVERIFY2(throughput->text().contains(QString::fromStdString(none.error().message)),
+        qPrintable(throughput->text()));
     // A GPU with figures: step time and samples per second, with the caveats below.
     Gpu gpu = win.document()->plan().gpu;
     gpu.name = "Figures GPU";
@@ -1094,15 +1144,17 @@ void TestMainWindow::fitsAt1280x800()
     // The strategy controls live in tabs: at 1280x800 the chart keeps a usable height.
     auto w = makeWindow();
     MainWindow& win = w->window;
-    QVERIFY2(win.minimumSizeHint().width() <= 1280, qPrintable(QString::number(win.minimumSizeHint().width())));
+    QVERIFY2(
+        win.minimumSizeHint().width() <= 1280, qPrintable(QString::number(win.minimumSizeHint().width())));
     win.resize(1280, 800);
     QTRY_COMPARE(win.size(), QSize(1280, 800));
-    for (const int tab : {SetupPanel::GpuTab, SetupPanel::StrategyTab, SetupPanel::MultiGpuTab}) {
+    for (const int tab : { SetupPanel::GpuTab, SetupPanel::StrategyTab, SetupPanel::MultiGpuTab }) {
         child<QTabWidget>(win, "setupTabWidget")->setCurrentIndex(tab);
-        QTRY_VERIFY2(win.chartView()->height() >= 300, qPrintable(QString::number(win.chartView()->height())));
+        QTRY_VERIFY2(
+            win.chartView()->height() >= 300, qPrintable(QString::number(win.chartView()->height())));
     }
     child<QSpinBox>(win, "accumulationStepsSpinBox")->setValue(2);
-    win.layerEditor()->selectPath({0});
+    win.layerEditor()->selectPath({ 0 });
     QTest::mouseClick(child<QCheckBox>(*win.propertyPanel(), "frozenCheckBox"), Qt::LeftButton);
     QTRY_VERIFY2(win.chartView()->height() >= 260, qPrintable(QString::number(win.chartView()->height())));
 }

@@ -9,7 +9,6 @@
 #include "PlanCandidateModel.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-
 #include "headroom/ModelFile.h"
 
 #include <QAbstractItemModelTester>
@@ -53,8 +52,7 @@ Network vgg16()
     return std::move(n).value();
 }
 
-template <typename T>
-T* child(QWidget& parent, const char* name)
+template <typename T> T* child(QWidget& parent, const char* name)
 {
     T* found = parent.findChild<T*>(QString::fromLatin1(name));
     if (!found)
@@ -64,7 +62,8 @@ T* child(QWidget& parent, const char* name)
 
 } // namespace
 
-class TestMakeItFit : public QObject {
+class TestMakeItFit : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -83,24 +82,30 @@ void TestMakeItFit::listsWhatThePlannerFinds()
 {
     Document doc;
     doc.resetNetwork(vgg16(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
     MakeItFitPanel panel(&doc);
     QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
     panel.show();
     child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(256);
     // What the core's planner says for the same plan and goal, row by row.
-    const auto expected = planSetups(doc.plan(), PlanGoal{256, {}}, PlanAllowances{});
+    const auto expected = planSetups(doc.plan(), PlanGoal { 256, {} }, PlanAllowances {});
     QVERIFY(expected.ok());
     QCOMPARE(panel.model()->rowCount(), static_cast<int>(expected->candidates.size()));
     QVERIFY(panel.model()->rowCount() >= 1);
     const PlanCandidate* first = panel.model()->candidate(0);
     QCOMPARE(first->settings, expected->candidates.front().settings);
     // VGG-16 reaches 256 on a GTX 1080 as 4 x 64 without changing training (docs/user-guide.md).
-    QCOMPARE(first->settings.setup.accumulationSteps, std::int64_t{4});
-    QCOMPARE(first->settings.setup.batch, std::int64_t{64});
-    QCOMPARE(panel.model()->index(0, PlanCandidateModel::BatchColumn).data().toString(), QStringLiteral("64 × 4"));
-    QCOMPARE(panel.model()->index(0, PlanCandidateModel::TrainingColumn).data().toString(), QStringLiteral("same"));
-    QVERIFY(panel.model()->index(0, PlanCandidateModel::ChangesColumn).data().toString().contains(QStringLiteral("4 accumulation steps")));
+    QCOMPARE(first->settings.setup.accumulationSteps, std::int64_t { 4 });
+    QCOMPARE(first->settings.setup.batch, std::int64_t { 64 });
+    QCOMPARE(
+        panel.model()->index(0, PlanCandidateModel::BatchColumn).data().toString(), QStringLiteral("64 × 4"));
+    QCOMPARE(panel.model()->index(0, PlanCandidateModel::TrainingColumn).data().toString(),
+        QStringLiteral("same"));
+    QVERIFY(panel.model()
+                ->index(0, PlanCandidateModel::ChangesColumn)
+                .data()
+                .toString()
+                .contains(QStringLiteral("4 accumulation steps")));
     QVERIFY(child<QPushButton>(panel, "applySetupButton")->isEnabled());
 }
 
@@ -108,7 +113,7 @@ void TestMakeItFit::applyIsOneUndoStep()
 {
     Document doc;
     doc.resetNetwork(vgg16(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
     ui::PlanController controller(&doc);
     MakeItFitPanel panel(&doc);
     panel.show();
@@ -117,15 +122,17 @@ void TestMakeItFit::applyIsOneUndoStep()
     const int steps = doc.undoStack()->count();
     QTest::mouseClick(child<QPushButton>(panel, "applySetupButton"), Qt::LeftButton);
     QCOMPARE(doc.undoStack()->count(), steps + 1);
-    QCOMPARE(doc.plan().setup.accumulationSteps, std::int64_t{4});
-    QCOMPARE(doc.plan().setup.batch, std::int64_t{64});
+    QCOMPARE(doc.plan().setup.accumulationSteps, std::int64_t { 4 });
+    QCOMPARE(doc.plan().setup.batch, std::int64_t { 64 });
     // The estimate the chart shows follows at once: 4 x 64 fits.
     QVERIFY(controller.estimateState().estimate);
     QVERIFY(controller.estimateState().estimate->fits);
-    QCOMPARE(controller.estimateState().estimate->effectiveBatch, std::int64_t{256});
-    QVERIFY2(doc.undoStack()->undoText().contains(QStringLiteral("4 accumulation steps")), qPrintable(doc.undoStack()->undoText()));
+    QCOMPARE(controller.estimateState().estimate->effectiveBatch, std::int64_t { 256 });
+    QVERIFY2(doc.undoStack()->undoText().contains(QStringLiteral("4 accumulation steps")),
+        qPrintable(doc.undoStack()->undoText()));
     // After applying, the panel plans from the new set-up: the same one, now as set up.
-    QCOMPARE(panel.model()->index(0, PlanCandidateModel::ChangesColumn).data().toString(), QStringLiteral("As set up"));
+    QCOMPARE(panel.model()->index(0, PlanCandidateModel::ChangesColumn).data().toString(),
+        QStringLiteral("As set up"));
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().setup.accumulationSteps, before.setup.accumulationSteps);
     QCOMPARE(doc.plan().setup.batch, before.setup.batch);
@@ -136,19 +143,21 @@ void TestMakeItFit::allowancesWidenTheSearch()
 {
     Document doc;
     doc.resetNetwork(vgg16(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
     MakeItFitPanel panel(&doc);
     panel.show();
     child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(256);
     const int plain = panel.model()->rowCount();
     for (int row = 0; row < plain; ++row)
-        QCOMPARE(panel.model()->index(row, PlanCandidateModel::TrainingColumn).data().toString(), QStringLiteral("same"));
+        QCOMPARE(panel.model()->index(row, PlanCandidateModel::TrainingColumn).data().toString(),
+            QStringLiteral("same"));
     child<QCheckBox>(panel, "allowEightBitCheckBox")->setChecked(true);
     QVERIFY(panel.allowances().eightBitOptimizer);
     QVERIFY(panel.model()->rowCount() > plain);
     bool changed = false;
     for (int row = 0; row < panel.model()->rowCount(); ++row)
-        changed = changed || panel.model()->index(row, 0).data(PlanCandidateModel::ChangesTrainingRole).toBool();
+        changed
+            = changed || panel.model()->index(row, 0).data(PlanCandidateModel::ChangesTrainingRole).toBool();
     QVERIFY(changed);
 }
 
@@ -159,7 +168,7 @@ void TestMakeItFit::nothingFitsSaysWhatIsMissing()
     Gpu tiny = gtx1080();
     tiny.name = "Tiny GPU";
     tiny.memoryBytes = 256ULL << 20; // less than the 512 MiB of overhead alone
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, tiny);
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, tiny);
     MakeItFitPanel panel(&doc);
     panel.show();
     QCOMPARE(panel.model()->rowCount(), 0);
@@ -175,9 +184,9 @@ void TestMakeItFit::compareMarksTheSmallestGpu()
 {
     Document doc;
     doc.resetNetwork(vgg16(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
     std::vector<Gpu> gpus;
-    for (const std::uint64_t gib : {24ULL, 4ULL, 8ULL}) {
+    for (const std::uint64_t gib : { 24ULL, 4ULL, 8ULL }) {
         Gpu g = gtx1080();
         g.name = std::to_string(gib) + " GiB card";
         g.memoryBytes = gib << 30;
@@ -197,7 +206,8 @@ void TestMakeItFit::compareMarksTheSmallestGpu()
     const auto expected = compareGpus(doc.plan(), gpus, std::nullopt);
     QVERIFY(expected.ok());
     for (int row = 0; row < 3; ++row)
-        QCOMPARE(model->rows()[static_cast<std::size_t>(row)].estimate.maxBatch, (*expected)[static_cast<std::size_t>(row)].estimate.maxBatch);
+        QCOMPARE(model->rows()[static_cast<std::size_t>(row)].estimate.maxBatch,
+            (*expected)[static_cast<std::size_t>(row)].estimate.maxBatch);
     // A set-up change re-compares: batch 64 needs more, so the 8 GiB card still fits (max batch 71 by the
     // reserved memory: `headroom max-batch resources/presets/vgg16.json --gpu "GTX 1080"`).
     doc.setBatch(64);
@@ -205,7 +215,9 @@ void TestMakeItFit::compareMarksTheSmallestGpu()
     child<QSpinBox>(view, "compareTargetSpinBox")->setValue(100000);
     for (int row = 0; row < 3; ++row)
         QVERIFY(!model->index(row, 0).data(GpuComparisonModel::SmallestReachingTargetRole).toBool());
-    QVERIFY(child<QLabel>(view, "compareStatusLabel")->text().contains(QStringLiteral("No GPU listed reaches the target")));
+    QVERIFY(child<QLabel>(view, "compareStatusLabel")
+                ->text()
+                .contains(QStringLiteral("No GPU listed reaches the target")));
 }
 
 void TestMakeItFit::planMenuShowsTheDocks()
@@ -234,17 +246,19 @@ void TestMakeItFit::columnsSayWhatTheyAnswer()
 {
     Document doc;
     doc.resetNetwork(vgg16(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
-    QCOMPARE(doc.plan().setup.batch, std::int64_t{32});
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
+    QCOMPARE(doc.plan().setup.batch, std::int64_t { 32 });
     MakeItFitPanel panel(&doc);
     panel.show();
     PlanCandidateModel* model = panel.model();
     QCOMPARE(model->rowCount(), 1);
-    QCOMPARE(model->headerData(PlanCandidateModel::BatchColumn, Qt::Horizontal).toString(), QStringLiteral("Planned batch"));
+    QCOMPARE(model->headerData(PlanCandidateModel::BatchColumn, Qt::Horizontal).toString(),
+        QStringLiteral("Planned batch"));
     QVERIFY(model->headerData(PlanCandidateModel::BatchColumn, Qt::Horizontal, Qt::ToolTipRole)
                 .toString()
                 .contains(QStringLiteral("Not your set-up's batch")));
-    QCOMPARE(model->index(0, PlanCandidateModel::ChangesColumn).data().toString(), QStringLiteral("As set up"));
+    QCOMPARE(
+        model->index(0, PlanCandidateModel::ChangesColumn).data().toString(), QStringLiteral("As set up"));
     QCOMPARE(model->index(0, PlanCandidateModel::BatchColumn).data().toString(), QStringLiteral("79"));
     const QString status = child<QLabel>(panel, "planStatusLabel")->text();
     QVERIFY2(status.contains(QStringLiteral("each at the largest batch that fits")), qPrintable(status));
@@ -254,10 +268,15 @@ void TestMakeItFit::columnsSayWhatTheyAnswer()
     // `headroom plan ... --allow precision,8bit-optimizer`); the panel said "0.60".
     child<QCheckBox>(panel, "allowPrecisionCheckBox")->setChecked(true);
     child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(256);
-    QVERIFY(child<QLabel>(panel, "planStatusLabel")->text().contains(QStringLiteral("an effective batch of 256")));
+    QVERIFY(child<QLabel>(panel, "planStatusLabel")
+                ->text()
+                .contains(QStringLiteral("an effective batch of 256")));
     int mixed = -1;
     for (int row = 0; row < model->rowCount(); ++row) {
-        if (model->index(row, PlanCandidateModel::ChangesColumn).data().toString().startsWith(QStringLiteral("Mixed precision (FP16")))
+        if (model->index(row, PlanCandidateModel::ChangesColumn)
+                .data()
+                .toString()
+                .startsWith(QStringLiteral("Mixed precision (FP16")))
             mixed = row;
     }
     QVERIFY(mixed >= 0);
@@ -271,10 +290,10 @@ void TestMakeItFit::compareColumnsNameTheBatch()
 {
     Document doc;
     doc.resetNetwork(vgg16(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gtx1080());
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
     Gpu gtx1070 = gtx1080();
     gtx1070.name = "GeForce GTX 1070";
-    GpuCompareView view(&doc, {gtx1070});
+    GpuCompareView view(&doc, { gtx1070 });
     view.show();
     child<QSpinBox>(view, "compareTargetSpinBox")->setValue(512);
     GpuComparisonModel* model = view.model();

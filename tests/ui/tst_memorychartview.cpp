@@ -1,19 +1,17 @@
 #include "ComponentColors.h"
 #include "Document.h"
+#include "LayerActivationsView.h"
 #include "MemoryChartView.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-
-#include "LayerActivationsView.h"
-
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
 
+#include <QHeaderView>
 #include <QLabel>
 #include <QRegularExpression>
 #include <QSet>
 #include <QStackedWidget>
-#include <QHeaderView>
 #include <QTabWidget>
 #include <QTest>
 #include <QTreeWidget>
@@ -25,7 +23,8 @@ using headroom::ui::LayerActivationsView;
 using headroom::ui::MemoryChartView;
 using headroom::ui::PlanController;
 
-class TestMemoryChartView : public QObject {
+class TestMemoryChartView : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -44,9 +43,10 @@ private Q_SLOTS:
 };
 
 namespace {
-struct Fixture {
+struct Fixture
+{
     Document doc;
-    PlanController controller{&doc};
+    PlanController controller { &doc };
     MemoryChartView view;
     Fixture()
     {
@@ -56,7 +56,7 @@ struct Fixture {
         Gpu gpu;
         gpu.name = "Small";
         gpu.memoryBytes = 1ULL << 30;
-        doc.resetSetup(Precision::Fp32, TrainingSetup{}, gpu);
+        doc.resetSetup(Precision::Fp32, TrainingSetup {}, gpu);
         view.resize(800, 500);
         view.show();
     }
@@ -78,7 +78,8 @@ void TestMemoryChartView::stackedSeriesAreTheCoreBreakdown()
     for (qsizetype i = 0; i < top.size(); i += 17) {
         const auto batch = static_cast<std::int64_t>(top[i].x());
         const MemoryBreakdown b = model.at(batch).value();
-        QVERIFY2(std::abs(top[i].y() * unit - static_cast<double>(b.total())) < 1.0, qPrintable(QString::number(batch)));
+        QVERIFY2(std::abs(top[i].y() * unit - static_cast<double>(b.total())) < 1.0,
+            qPrintable(QString::number(batch)));
         // Each band's top is the stack up to it.
         double stacked = 0;
         for (const Component c : MemoryChartView::kStackOrder) {
@@ -95,7 +96,8 @@ void TestMemoryChartView::capacityLineAndMarker()
     const auto capacity = f.view.capacityPoints();
     QCOMPARE(capacity.size(), 2);
     QCOMPARE(capacity[0].y() * f.view.bytesPerUnit(), static_cast<double>(1ULL << 30));
-    QCOMPARE(f.view.capacityLabel(), QStringLiteral("Small: %1").arg(QString::fromStdString(formatBytes(1ULL << 30))));
+    QCOMPARE(f.view.capacityLabel(),
+        QStringLiteral("Small: %1").arg(QString::fromStdString(formatBytes(1ULL << 30))));
     QCOMPARE(f.view.markerPoints().front().x(), 32.0);
     f.doc.setBatch(48);
     QCOMPARE(f.view.markerPoints().front().x(), 48.0);
@@ -118,7 +120,8 @@ void TestMemoryChartView::tooltipGivesBreakdown()
     const QString text = f.view.breakdownText(sampled + 0.3);
     QVERIFY2(text.startsWith(QStringLiteral("Batch %1\n").arg(batch)), qPrintable(text));
     QVERIFY(text.contains(QStringLiteral("Weights: %1").arg(QString::fromStdString(formatBytes(b.weights)))));
-    QVERIFY(text.contains(QStringLiteral("Activations: %1").arg(QString::fromStdString(formatBytes(b.activations)))));
+    QVERIFY(text.contains(
+        QStringLiteral("Activations: %1").arg(QString::fromStdString(formatBytes(b.activations)))));
     QVERIFY(text.contains(QStringLiteral("Total: %1").arg(QString::fromStdString(formatBytes(b.total())))));
 }
 
@@ -147,7 +150,7 @@ void TestMemoryChartView::layerListReadsOnVgg16()
     // VGG-16: every layer keeping activations is listed (a scrolling list, not 24 squeezed bars),
     // names are elided in the middle, each row has a tooltip, and the legend explains the colours.
     Document doc;
-    PlanController controller{&doc};
+    PlanController controller { &doc };
     MemoryChartView view;
     QObject::connect(&controller, &PlanController::chartDataChanged, &view, &MemoryChartView::setData);
     const auto vgg = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
@@ -174,12 +177,13 @@ void TestMemoryChartView::layerListReadsOnVgg16()
     // The names column is wide enough for VGG's names: none is elided at this size.
     const int nameWidth = list->list()->header()->sectionSize(0);
     for (int i = 0; i < list->list()->topLevelItemCount(); ++i)
-        QVERIFY2(list->list()->fontMetrics().horizontalAdvance(list->list()->topLevelItem(i)->text(0)) < nameWidth,
-                 qPrintable(list->list()->topLevelItem(i)->text(0)));
+        QVERIFY2(
+            list->list()->fontMetrics().horizontalAdvance(list->list()->topLevelItem(i)->text(0)) < nameWidth,
+            qPrintable(list->list()->topLevelItem(i)->text(0)));
     // The three heaviest (each of VGG's first two ReLU outputs is 64 x 224 x 224 x 4 B = 12.25 MiB)
     // are highlighted, and the legend says what the colours mean.
     std::sort(sizes.rbegin(), sizes.rend());
-    QCOMPARE(sizes.front(), std::uint64_t{64} * 224 * 224 * 4);
+    QCOMPARE(sizes.front(), std::uint64_t { 64 } * 224 * 224 * 4);
     QCOMPARE(list->highlighted().size(), LayerActivationsView::kHighlighted);
     QVERIFY2(list->legendText().contains(QStringLiteral("heaviest")), qPrintable(list->legendText()));
     // Sorting by size puts the heaviest first.
@@ -222,14 +226,16 @@ void TestMemoryChartView::rangeFollowsMaxBatchAndVram()
     QVERIFY(f.view.axisMaxBatch() >= static_cast<double>(max));
     QVERIFY(f.view.axisMaxBatch() <= 2.5 * static_cast<double>(max));
     const QStringList labels = f.view.batchAxisLabels();
-    QVERIFY2(labels.contains(QStringLiteral("1")) && labels.filter(QRegularExpression(QStringLiteral("^\\d+k$"))).size() >= 2,
-             qPrintable(labels.join(u' ')));
+    QVERIFY2(labels.contains(QStringLiteral("1"))
+            && labels.filter(QRegularExpression(QStringLiteral("^\\d+k$"))).size() >= 2,
+        qPrintable(labels.join(u' ')));
     for (const auto& label : labels)
         QVERIFY2(label.size() <= 4, qPrintable(label));
     const auto maxLine = f.view.maxBatchPoints();
     QCOMPARE(maxLine.size(), 2);
     QCOMPARE(maxLine.front().x(), static_cast<double>(max));
-    QCOMPARE(f.view.maxBatchLabel(), QStringLiteral("max %1").arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(max)))));
+    QCOMPARE(f.view.maxBatchLabel(),
+        QStringLiteral("max %1").arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(max)))));
     const double vram = static_cast<double>(1ULL << 30) / f.view.bytesPerUnit();
     QVERIFY(f.view.axisMaxMemory() > vram);
     QVERIFY2(f.view.axisMaxMemory() < 2 * vram, qPrintable(QString::number(f.view.axisMaxMemory())));
@@ -252,13 +258,13 @@ void TestMemoryChartView::emptyNetworkSaysSo()
 void TestMemoryChartView::errorInsteadOfStaleChart()
 {
     Fixture f;
-    f.doc.setLayerAttribute({0}, "kernel_size", 11);
+    f.doc.setLayerAttribute({ 0 }, "kernel_size", 11);
     auto* message = f.view.findChild<QLabel*>(QStringLiteral("chartMessageLabel"));
     QVERIFY(message->isVisible());
     // Which layer, in the table's numbering; the error itself is shown at the layer.
     QVERIFY2(message->text().contains(QStringLiteral("layer 1 (conv)")), qPrintable(message->text()));
     QVERIFY2(!message->text().contains(QStringLiteral("layers[")), qPrintable(message->text()));
-    f.doc.setLayerAttribute({0}, "kernel_size", 3);
+    f.doc.setLayerAttribute({ 0 }, "kernel_size", 3);
     QVERIFY(!message->isVisible());
 }
 
@@ -289,7 +295,8 @@ void TestMemoryChartView::communicationHasItsOwnBand()
     const auto comm = view.upperPoints(Component::Communication);
     const auto below = view.upperPoints(Component::OptimizerState);
     QCOMPARE((comm.front().y() - below.front().y()) * view.bytesPerUnit(), static_cast<double>(512ULL << 20));
-    QVERIFY2(view.breakdownText(1).contains(QStringLiteral("Communication buffers")), qPrintable(view.breakdownText(1)));
+    QVERIFY2(view.breakdownText(1).contains(QStringLiteral("Communication buffers")),
+        qPrintable(view.breakdownText(1)));
     // Every component has its own colour, from the one table the report shares.
     QSet<QRgb> colours;
     for (const Component c : ui::ComponentColors::kStackOrder)
@@ -316,7 +323,8 @@ void TestMemoryChartView::reservedLineNextToAllocated()
         QVERIFY2(bytes >= model.at(batch)->total(), qPrintable(QString::number(batch)));
         if (batch <= result.estimate->maxBatch) {
             QVERIFY2(bytes <= 1ULL << 30, qPrintable(QString::number(batch)));
-            QCOMPARE(bytes, result.reserved->run(batch, result.reservedFigures->capacityBytes).peakReserved + overhead);
+            QCOMPARE(bytes,
+                result.reserved->run(batch, result.reservedFigures->capacityBytes).peakReserved + overhead);
         }
     }
     QCOMPARE(static_cast<std::int64_t>(reserved.front().x()), std::int64_t { 1 });

@@ -1,7 +1,6 @@
 #include "Document.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-
 #include "headroom/Plan.h"
 
 #include <QElapsedTimer>
@@ -13,7 +12,8 @@ using headroom::ui::ChartData;
 using headroom::ui::Document;
 using headroom::ui::PlanController;
 
-class TestPlanController : public QObject {
+class TestPlanController : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -54,7 +54,7 @@ void TestPlanController::estimateMatchesEvaluate()
     Document doc;
     PlanController controller(&doc);
     doc.resetNetwork(test::tinyNetwork(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gpu(8));
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gpu(8));
     doc.setPrecision(static_cast<Precision>(precision));
     doc.setOptimizer(static_cast<Optimizer>(optimizer));
     doc.setBatch(batch);
@@ -77,7 +77,7 @@ void TestPlanController::sliderPathDoesNotReanalyse()
     Gpu withFigures = gpu(8);
     withFigures.fp32Tflops = 10;
     withFigures.bandwidthGBps = 500;
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, withFigures);
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, withFigures);
     const int analyses = controller.analysisRuns();
     QSignalSpy estimates(&controller, &PlanController::estimateChanged);
     QSignalSpy analysed(&controller, &PlanController::analysisChanged);
@@ -93,11 +93,11 @@ void TestPlanController::sliderPathDoesNotReanalyse()
     // ... and reads what a full evaluation of the plan gives at the new batch.
     const PlanResult expected = evaluate(doc.plan());
     QCOMPARE(controller.planResult().estimate->bytes, expected.estimate->bytes);
-    QCOMPARE(controller.planResult().estimate->batch, std::int64_t{64});
+    QCOMPARE(controller.planResult().estimate->batch, std::int64_t { 64 });
     QCOMPARE(controller.planResult().throughput->stepSeconds, expected.throughput->stepSeconds);
     doc.setGpu(gpu(24));
     QCOMPARE(controller.analysisRuns(), analyses);
-    doc.setLayerAttribute({0}, "out_channels", 8);
+    doc.setLayerAttribute({ 0 }, "out_channels", 8);
     QCOMPARE(controller.analysisRuns(), analyses + 1);
     doc.setPrecision(Precision::AmpBf16);
     QCOMPARE(controller.analysisRuns(), analyses + 2);
@@ -108,7 +108,7 @@ void TestPlanController::chartSweepIsTheMemoryModel()
     Document doc;
     PlanController controller(&doc);
     doc.resetNetwork(test::tinyNetwork(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gpu(1));
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gpu(1));
     const ChartData& chart = controller.chartData();
     QVERIFY(chart.valid);
     QCOMPARE(chart.capacityBytes, 1ULL << 30);
@@ -120,10 +120,10 @@ void TestPlanController::chartSweepIsTheMemoryModel()
     QVERIFY(chart.maxBatch <= model->maxBatch(1ULL << 30));
     // The reserved line: every 8th sample and the last, as the replay gives them plus the overhead.
     QCOMPARE(chart.reservedBatches.size(), chart.reservedBytes.size());
-    QCOMPARE(chart.reservedBatches.front(), std::int64_t{1});
+    QCOMPARE(chart.reservedBatches.front(), std::int64_t { 1 });
     QCOMPARE(chart.reservedBatches.back(), chart.batches.back());
     QCOMPARE(chart.reservedBatches.size(), (chart.batches.size() - 1 + 7) / 8 + 1);
-    QCOMPARE(chart.batches.front(), std::int64_t{1});
+    QCOMPARE(chart.batches.front(), std::int64_t { 1 });
     QCOMPARE(chart.batches.size(), chart.breakdowns.size());
     for (std::size_t i = 0; i < chart.batches.size(); i += 37)
         QCOMPARE(chart.breakdowns[i], model->at(chart.batches[i]).value());
@@ -138,13 +138,13 @@ void TestPlanController::chartSweepIsTheMemoryModel()
 
 void TestPlanController::chartRangeGrowsWithBatch()
 {
-    QCOMPARE(PlanController::chartRange(1, 0), std::int64_t{16});
-    QCOMPARE(PlanController::chartRange(32, 58), std::int64_t{128});
-    QCOMPARE(PlanController::chartRange(4096, 10), std::int64_t{8192});
+    QCOMPARE(PlanController::chartRange(1, 0), std::int64_t { 16 });
+    QCOMPARE(PlanController::chartRange(32, 58), std::int64_t { 128 });
+    QCOMPARE(PlanController::chartRange(4096, 10), std::int64_t { 8192 });
     Document doc;
     PlanController controller(&doc);
     doc.resetNetwork(test::tinyNetwork(), QString());
-    doc.resetSetup(Precision::Fp32, TrainingSetup{}, gpu(1));
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gpu(1));
     const std::int64_t range = controller.chartData().batches.back();
     const int builds = controller.chartBuilds();
     doc.setBatch(range + 1);
@@ -176,7 +176,7 @@ void TestPlanController::longNetworkSliderTiming()
     timer.start();
     doc.resetNetwork(test::longNetwork(1000), QString());
     const qint64 analyseMs = timer.elapsed();
-    QCOMPARE(controller.analysis().rows.size(), std::size_t{1001}); // + the loss
+    QCOMPARE(controller.analysis().rows.size(), std::size_t { 1001 }); // + the loss
     const int analyses = controller.analysisRuns();
     timer.restart();
     constexpr int kTicks = 2000;

@@ -15,7 +15,8 @@
 using namespace headroom;
 using namespace headroom::ui;
 
-class TestPropertyPanel : public QObject {
+class TestPropertyPanel : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -29,14 +30,16 @@ private Q_SLOTS:
 };
 
 namespace {
-struct Fixture {
+struct Fixture
+{
     Document doc;
-    PlanController controller{&doc};
-    LayerTableModel model{&doc};
-    PropertyPanel panel{&doc, &model};
+    PlanController controller { &doc };
+    LayerTableModel model { &doc };
+    PropertyPanel panel { &doc, &model };
     Fixture()
     {
-        QObject::connect(&controller, &PlanController::analysisChanged, &model, &LayerTableModel::setAnalysis);
+        QObject::connect(
+            &controller, &PlanController::analysisChanged, &model, &LayerTableModel::setAnalysis);
         doc.resetNetwork(test::tinyNetwork(), QString());
         model.setAnalysis(controller.analysis());
         panel.show();
@@ -50,15 +53,15 @@ void TestPropertyPanel::parseShape_data()
 {
     QTest::addColumn<QString>("text");
     QTest::addColumn<QList<qlonglong>>("dims"); // empty: refused
-    QTest::newRow("commas") << "3, 224, 224" << QList<qlonglong>{3, 224, 224};
-    QTest::newRow("no spaces") << "3,224,224" << QList<qlonglong>{3, 224, 224};
-    QTest::newRow("times") << "3x224x224" << QList<qlonglong>{3, 224, 224};
-    QTest::newRow("brackets") << "[3, 32, 32]" << QList<qlonglong>{3, 32, 32};
-    QTest::newRow("one axis") << "128" << QList<qlonglong>{128};
-    QTest::newRow("a zero") << "3, 0, 32" << QList<qlonglong>{};
-    QTest::newRow("letters") << "3, abc" << QList<qlonglong>{};
-    QTest::newRow("negative") << "3, -32, 32" << QList<qlonglong>{};
-    QTest::newRow("empty") << "" << QList<qlonglong>{};
+    QTest::newRow("commas") << "3, 224, 224" << QList<qlonglong> { 3, 224, 224 };
+    QTest::newRow("no spaces") << "3,224,224" << QList<qlonglong> { 3, 224, 224 };
+    QTest::newRow("times") << "3x224x224" << QList<qlonglong> { 3, 224, 224 };
+    QTest::newRow("brackets") << "[3, 32, 32]" << QList<qlonglong> { 3, 32, 32 };
+    QTest::newRow("one axis") << "128" << QList<qlonglong> { 128 };
+    QTest::newRow("a zero") << "3, 0, 32" << QList<qlonglong> {};
+    QTest::newRow("letters") << "3, abc" << QList<qlonglong> {};
+    QTest::newRow("negative") << "3, -32, 32" << QList<qlonglong> {};
+    QTest::newRow("empty") << "" << QList<qlonglong> {};
 }
 
 void TestPropertyPanel::parseShape()
@@ -75,8 +78,10 @@ void TestPropertyPanel::invalidShapeIsExplainedNotChanged_data()
 {
     QTest::addColumn<QString>("typed");
     QTest::addColumn<QString>("culprit");
-    QTest::newRow("a zero") << "3, 0, 32" << "“0”";
-    QTest::newRow("letters") << "3, abc" << "“abc”";
+    QTest::newRow("a zero") << "3, 0, 32"
+                            << "“0”";
+    QTest::newRow("letters") << "3, abc"
+                             << "“abc”";
 }
 
 void TestPropertyPanel::invalidShapeIsExplainedNotChanged()
@@ -107,10 +112,10 @@ void TestPropertyPanel::shapeFollowsTyping()
     f.shape()->selectAll();
     QTest::keyClicks(f.shape(), QStringLiteral("3, 16, 16"));
     QVERIFY(f.shapeNote()->isHidden());
-    QTRY_COMPARE(f.doc.network().input.shape.dims, (std::vector<std::int64_t>{3, 16, 16}));
+    QTRY_COMPARE(f.doc.network().input.shape.dims, (std::vector<std::int64_t> { 3, 16, 16 }));
     QCOMPARE(f.doc.undoStack()->count(), 1);
     // The conv keeps 16x16 (padding 1): 4 x 16 x 16 = 1,024 features into the Linear(10).
-    QCOMPARE(f.controller.analysis().rows[3].params, std::uint64_t{1024 * 10 + 10});
+    QCOMPARE(f.controller.analysis().rows[3].params, std::uint64_t { 1024 * 10 + 10 });
 }
 
 void TestPropertyPanel::layerNameRuleIsExplained()
@@ -139,11 +144,15 @@ void TestPropertyPanel::attributeEditorsShowForEachType()
     // Selecting layers of different types rebuilds the form: the new type's fields are shown.
     Fixture f;
     f.panel.setCurrentIndex(f.model.index(0, 0)); // Conv2d
-    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("kernel_size")) && f.panel.attributeEditor(QStringLiteral("kernel_size"))->isVisible());
+    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("kernel_size"))
+        && f.panel.attributeEditor(QStringLiteral("kernel_size"))->isVisible());
     f.panel.setCurrentIndex(f.model.index(3, 0)); // Linear
     QVERIFY(!f.panel.attributeEditor(QStringLiteral("kernel_size")));
-    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("out_features")) && f.panel.attributeEditor(QStringLiteral("out_features"))->isVisible());
-    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("out_features"))->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"))->isVisible());
+    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("out_features"))
+        && f.panel.attributeEditor(QStringLiteral("out_features"))->isVisible());
+    QTRY_VERIFY(f.panel.attributeEditor(QStringLiteral("out_features"))
+                    ->findChild<QSpinBox*>(QStringLiteral("valueSpinBox"))
+                    ->isVisible());
 }
 
 QTEST_MAIN(TestPropertyPanel)

@@ -173,7 +173,9 @@ void TestSetupPanel::everyControlEditsThePlanUndoably()
         { "eightBitOptimizerCheckBox", check("eightBitOptimizerCheckBox"),
             [](const Plan& p) { return p.setup.eightBitOptimizer; } },
         { "optimizerImplementationComboBox", combo("optimizerImplementationComboBox", 2),
-            [](const Plan& p) { return p.setup.optimizerImplementation == OptimizerImplementation::ForLoop; } },
+            [](const Plan& p) {
+                return p.setup.optimizerImplementation == OptimizerImplementation::ForLoop;
+            } },
         { "utilizationSpinBox", spin("utilizationSpinBox", 55),
             [](const Plan& p) { return std::abs(p.setup.assumedUtilization - 0.55) < 1e-9; } },
     };
@@ -321,7 +323,8 @@ void TestSetupPanel::invalidSettingShowsTheCoreErrorInline()
     f.doc.setLora(lora);
     QVERIFY(!f.controller.analysis().valid());
     QVERIFY(error->isVisible());
-    QVERIFY2(error->text().startsWith(QStringLiteral("Cannot use this set-up: LoRA target 1 ")), qPrintable(error->text()));
+    QVERIFY2(error->text().startsWith(QStringLiteral("Cannot use this set-up: LoRA target 1 ")),
+        qPrintable(error->text()));
     QVERIFY2(!error->text().contains(QStringLiteral("cannot estimate")), qPrintable(error->text()));
     QVERIFY2(!error->text().contains(QStringLiteral("lora.targets[")), qPrintable(error->text()));
 
@@ -414,7 +417,6 @@ void TestSetupPanel::moeImbalanceOnlyForMixtureOfExperts()
     QCOMPARE(box->value(), 1.0);
 }
 
-
 void TestSetupPanel::optimizerImplementationChangesTheStep()
 {
     // tinyNetwork() has 2,682 parameters: foreach Adam holds one parameter-sized list during its step,
@@ -427,7 +429,8 @@ void TestSetupPanel::optimizerImplementationChangesTheStep()
     box->setCurrentIndex(box->findData(int(OptimizerImplementation::Fused)));
     QCOMPARE(f.doc.plan().setup.optimizerImplementation, OptimizerImplementation::Fused);
     QCOMPARE(f.doc.undoStack()->undoText(), QStringLiteral("Change optimizer implementation"));
-    QCOMPARE(foreachStep - f.controller.estimateState().estimate->optimizerStepBytes, std::uint64_t { 10'728 });
+    QCOMPARE(
+        foreachStep - f.controller.estimateState().estimate->optimizerStepBytes, std::uint64_t { 10'728 });
 
     // RMSprop has no fused kernel in torch.optim: choosing it goes back to foreach in the same step,
     // and the fused entry greys out.

@@ -8,7 +8,6 @@
 #include "SetupPanel.h"
 #include "StepChartView.h"
 #include "TestSupport.h"
-
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
 
@@ -19,7 +18,6 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QToolTip>
-
 #include <algorithm>
 
 using namespace headroom;
@@ -28,7 +26,8 @@ using headroom::ui::MainWindow;
 using headroom::ui::PlanController;
 using headroom::ui::StepChartView;
 
-class TestStepChartView : public QObject {
+class TestStepChartView : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -54,16 +53,17 @@ Network tinyMlp()
 {
     Network n;
     n.name = "tiny MLP";
-    n.input.shape.dims = {4};
-    const auto layer = [](const char* type, const char* name, nlohmann::json attributes = nlohmann::json::object()) {
-        LayerSpec l;
-        l.type = type;
-        l.name = name;
-        l.attributes = std::move(attributes);
-        return l;
-    };
-    n.layers = {layer("Linear", "fc1", {{"out_features", 8}}), layer("ReLU", "relu"),
-                layer("Linear", "fc2", {{"out_features", 2}})};
+    n.input.shape.dims = { 4 };
+    const auto layer
+        = [](const char* type, const char* name, nlohmann::json attributes = nlohmann::json::object()) {
+              LayerSpec l;
+              l.type = type;
+              l.name = name;
+              l.attributes = std::move(attributes);
+              return l;
+          };
+    n.layers = { layer("Linear", "fc1", { { "out_features", 8 } }), layer("ReLU", "relu"),
+        layer("Linear", "fc2", { { "out_features", 2 } }) };
     return n;
 }
 
@@ -76,9 +76,10 @@ double highestTotal(const StepChartView& view)
     return highest * view.bytesPerUnit();
 }
 
-struct Fixture {
+struct Fixture
+{
     Document doc;
-    PlanController controller{&doc};
+    PlanController controller { &doc };
     StepChartView view;
     explicit Fixture(const Network& network = tinyMlp())
     {
@@ -96,13 +97,22 @@ struct Fixture {
     [[nodiscard]] double highestTotal() const { return ::highestTotal(view); }
 };
 
-bool near(double a, double b) { return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b)); }
+bool near(double a, double b)
+{
+    return std::abs(a - b) <= 1e-9 * std::max(1.0, std::abs(b));
+}
 
-QString bytes(std::uint64_t n) { return QString::fromStdString(formatBytes(n)); }
+QString bytes(std::uint64_t n)
+{
+    return QString::fromStdString(formatBytes(n));
+}
 
 } // namespace
 
-void TestStepChartView::initTestCase() { test::isolateSettings(); }
+void TestStepChartView::initTestCase()
+{
+    test::isolateSettings();
+}
 
 void TestStepChartView::peakIsTheStepsPeak_data()
 {
@@ -112,11 +122,14 @@ void TestStepChartView::peakIsTheStepsPeak_data()
     // tst_steptimeline's tinyMlpPeakMovesWithTheBatch: 696 B of weights and Adam's state, 24 B per
     // sample of batch, and the larger of the optimizer step (gradients 232 + foreach's list 232) and
     // relu's backward (96 B per sample + 72 B of gradients + the 4-byte loss the training loop holds).
-    QTest::newRow("batch 1: the optimizer step") << qint64{1} << qint64{696 + 24 + 464} << QStringLiteral("Optimizer step");
-    QTest::newRow("batch 4: still the step") << qint64{4} << qint64{696 + 96 + 464} << QStringLiteral("Optimizer step");
-    QTest::newRow("batch 5: relu's backward") << qint64{5} << qint64{696 + 120 + 552 + 4}
-                                              << QStringLiteral("Backward pass, layer relu");
-    QTest::newRow("batch 32: relu's backward") << qint64{32} << qint64{4612} << QStringLiteral("Backward pass, layer relu");
+    QTest::newRow("batch 1: the optimizer step")
+        << qint64 { 1 } << qint64 { 696 + 24 + 464 } << QStringLiteral("Optimizer step");
+    QTest::newRow("batch 4: still the step")
+        << qint64 { 4 } << qint64 { 696 + 96 + 464 } << QStringLiteral("Optimizer step");
+    QTest::newRow("batch 5: relu's backward")
+        << qint64 { 5 } << qint64 { 696 + 120 + 552 + 4 } << QStringLiteral("Backward pass, layer relu");
+    QTest::newRow("batch 32: relu's backward")
+        << qint64 { 32 } << qint64 { 4612 } << QStringLiteral("Backward pass, layer relu");
 }
 
 void TestStepChartView::peakIsTheStepsPeak()
@@ -131,10 +144,11 @@ void TestStepChartView::peakIsTheStepsPeak()
     QCOMPARE(estimate->total(), static_cast<std::uint64_t>(peakBytes));
     // The highest point of the stacked series is the estimate's peak, and the marker sits on it.
     QVERIFY2(near(f.highestTotal(), static_cast<double>(peakBytes)),
-             qPrintable(QStringLiteral("%1 drawn, %2 expected").arg(f.highestTotal()).arg(peakBytes)));
+        qPrintable(QStringLiteral("%1 drawn, %2 expected").arg(f.highestTotal()).arg(peakBytes)));
     QCOMPARE(f.view.peakPoints().size(), 1);
     QVERIFY(near(f.view.peakPoints().front().y() * f.view.bytesPerUnit(), static_cast<double>(peakBytes)));
-    QCOMPARE(f.view.peakLabel(), QStringLiteral("Peak %1 · %2").arg(bytes(static_cast<std::uint64_t>(peakBytes)), where));
+    QCOMPARE(f.view.peakLabel(),
+        QStringLiteral("Peak %1 · %2").arg(bytes(static_cast<std::uint64_t>(peakBytes)), where));
 }
 
 void TestStepChartView::phasesInOrder()
@@ -142,8 +156,9 @@ void TestStepChartView::phasesInOrder()
     // Five forward moments, the end of the forward pass, five backward moments and the step
     // (tst_steptimeline's tinyMlpMomentByMoment), each band labelled once.
     Fixture f;
-    QCOMPARE(f.view.phaseLabels(), (QStringList{QStringLiteral("Forward"), QStringLiteral("Backward"),
-                                               QStringLiteral("Optimizer step")}));
+    QCOMPARE(f.view.phaseLabels(),
+        (QStringList {
+            QStringLiteral("Forward"), QStringLiteral("Backward"), QStringLiteral("Optimizer step") }));
     // Two points per moment, 12 moments.
     QCOMPARE(f.view.totalPoints().size(), 24);
     // The GPU's 1 GiB is far above a 4.5 KiB step: no capacity line flattening the chart.
@@ -157,8 +172,9 @@ void TestStepChartView::firstStepHasNoStateBeforeItsStep()
     // by the optimizer step, which holds 232 + 232 + 464 + 232 + 768 = 1,928 B).
     Fixture f;
     f.doc.setBatch(32);
-    QCOMPARE(f.controller.estimateState().estimate->firstStepPeakBytes, std::uint64_t{4148});
-    f.view.stepKindBox()->setCurrentIndex(f.view.stepKindBox()->findData(static_cast<int>(report::StepKind::First)));
+    QCOMPARE(f.controller.estimateState().estimate->firstStepPeakBytes, std::uint64_t { 4148 });
+    f.view.stepKindBox()->setCurrentIndex(
+        f.view.stepKindBox()->findData(static_cast<int>(report::StepKind::First)));
     QCOMPARE(f.view.stepKind(), report::StepKind::First);
     QVERIFY(near(f.highestTotal(), 4148.0));
     QCOMPARE(f.view.peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer relu").arg(bytes(4148)));
@@ -171,7 +187,8 @@ void TestStepChartView::firstStepHasNoStateBeforeItsStep()
     QVERIFY(near((state.back().y() - gradients.back().y()) * f.view.bytesPerUnit(), 464.0));
     // Back to the steady step: the state throughout.
     f.view.setStepKind(report::StepKind::Steady);
-    QCOMPARE(f.view.stepKindBox()->currentIndex(), f.view.stepKindBox()->findData(static_cast<int>(report::StepKind::Steady)));
+    QCOMPARE(f.view.stepKindBox()->currentIndex(),
+        f.view.stepKindBox()->findData(static_cast<int>(report::StepKind::Steady)));
     QVERIFY(near(f.highestTotal(), 4612.0));
 }
 
@@ -193,7 +210,8 @@ void TestStepChartView::hoverNamesTheMoment()
     QVERIFY2(first.startsWith(QStringLiteral("Forward pass, layer fc1\n")), qPrintable(first));
     QVERIFY2(first.contains(QStringLiteral("Activations: %1").arg(bytes(1024))), qPrintable(first));
     // The end of the forward pass (moment 5), and the optimizer step (the last).
-    QVERIFY(f.view.momentText(f.view.xOfMoment(5)).startsWith(QStringLiteral("End of the forward pass, after layer")));
+    QVERIFY(f.view.momentText(f.view.xOfMoment(5))
+                .startsWith(QStringLiteral("End of the forward pass, after layer")));
     QVERIFY(f.view.momentText(f.view.xOfMoment(11)).startsWith(QStringLiteral("Optimizer step\n")));
     QVERIFY(f.view.momentText(-5).isEmpty());
 
@@ -233,13 +251,13 @@ void TestStepChartView::followsTheBatchSlider()
     const int runs = window.findChild<PlanController*>()->analysisRuns();
     slider->setFocus();
     QTest::keyClick(slider, Qt::Key_PageUp); // one page is a doubling: batch 32
-    QCOMPARE(window.document()->plan().setup.batch, std::int64_t{32});
+    QCOMPARE(window.document()->plan().setup.batch, std::int64_t { 32 });
     QCOMPARE(step->peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer relu").arg(bytes(4612)));
     QTest::keyClick(slider, Qt::Key_PageDown);
     QTest::keyClick(slider, Qt::Key_PageDown);
     QTest::keyClick(slider, Qt::Key_PageDown);
     QTest::keyClick(slider, Qt::Key_PageDown); // batch 2: the optimizer step, 696 + 48 + 464
-    QCOMPARE(window.document()->plan().setup.batch, std::int64_t{2});
+    QCOMPARE(window.document()->plan().setup.batch, std::int64_t { 2 });
     QCOMPARE(step->peakLabel(), QStringLiteral("Peak %1 · Optimizer step").arg(bytes(1208)));
     QCOMPARE(window.findChild<PlanController*>()->analysisRuns(), runs);
     // Hidden behind the memory chart it skips the ticks, and catches up when shown: batch 32 again.
@@ -257,10 +275,12 @@ void TestStepChartView::presetsPeakAtTheEstimate_data()
     QTest::addColumn<qint64>("batch");
     QTest::addColumn<int>("accumulation");
     QTest::addColumn<int>("checkpointing");
-    QTest::newRow("VGG-16, batch 32") << QStringLiteral("vgg16") << qint64{32} << 1 << int(Checkpointing::None);
-    QTest::newRow("ResNet-50, 4 micro-batches") << QStringLiteral("resnet50") << qint64{16} << 4 << int(Checkpointing::None);
-    QTest::newRow("GPT-2, per-block checkpointing") << QStringLiteral("gpt2_small") << qint64{4} << 1
-                                                    << int(Checkpointing::PerBlock);
+    QTest::newRow("VGG-16, batch 32")
+        << QStringLiteral("vgg16") << qint64 { 32 } << 1 << int(Checkpointing::None);
+    QTest::newRow("ResNet-50, 4 micro-batches")
+        << QStringLiteral("resnet50") << qint64 { 16 } << 4 << int(Checkpointing::None);
+    QTest::newRow("GPT-2, per-block checkpointing")
+        << QStringLiteral("gpt2_small") << qint64 { 4 } << 1 << int(Checkpointing::PerBlock);
 }
 
 void TestStepChartView::presetsPeakAtTheEstimate()
@@ -271,7 +291,8 @@ void TestStepChartView::presetsPeakAtTheEstimate()
     QFETCH(qint64, batch);
     QFETCH(int, accumulation);
     QFETCH(int, checkpointing);
-    const auto network = loadModelFile(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/%1.json").arg(preset).toStdString());
+    const auto network = loadModelFile(
+        QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/%1.json").arg(preset).toStdString());
     QVERIFY(network);
     Fixture f(network.value());
     f.doc.setCheckpointing(static_cast<Checkpointing>(checkpointing));
@@ -280,9 +301,10 @@ void TestStepChartView::presetsPeakAtTheEstimate()
     const auto& e = f.controller.estimateState().estimate;
     QVERIFY(e);
     QVERIFY2(near(f.highestTotal(), static_cast<double>(e->total())),
-             qPrintable(QStringLiteral("%1 drawn, %2 estimated").arg(f.highestTotal()).arg(e->total())));
+        qPrintable(QStringLiteral("%1 drawn, %2 estimated").arg(f.highestTotal()).arg(e->total())));
     if (e->peak.phase != StepPhase::OptimizerStep)
-        QVERIFY2(f.view.peakLabel().endsWith(QString::fromStdString(e->peakLayer)), qPrintable(f.view.peakLabel()));
+        QVERIFY2(f.view.peakLabel().endsWith(QString::fromStdString(e->peakLayer)),
+            qPrintable(f.view.peakLabel()));
 }
 
 void TestStepChartView::longNetworkIsThinnedAndStaysQuick()

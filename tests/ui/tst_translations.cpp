@@ -13,13 +13,13 @@
 #include <QTest>
 #include <QTranslator>
 #include <QXmlStreamReader>
-
 #include <set>
 
 using namespace headroom;
 using headroom::test::coreTexts;
 
-class TestTranslations : public QObject {
+class TestTranslations : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -31,11 +31,12 @@ private Q_SLOTS:
 
 namespace {
 
-struct Message {
+struct Message
+{
     QString context;
     QString source;
     QStringList translations; ///< one, or one per plural form
-    QString type;             ///< "", "unfinished", "vanished", "obsolete"
+    QString type; ///< "", "unfinished", "vanished", "obsolete"
     bool numerus = false;
 };
 
@@ -58,7 +59,7 @@ QList<Message> readTs(const QString& path, QString* error)
         if (name == QLatin1String("name")) {
             context = xml.readElementText();
         } else if (name == QLatin1String("message")) {
-            current = Message{};
+            current = Message {};
             current.context = context;
             current.numerus = xml.attributes().value(QLatin1String("numerus")) == QLatin1String("yes");
         } else if (name == QLatin1String("source")) {
@@ -86,7 +87,7 @@ QList<Message> readTs(const QString& path, QString* error)
 /// The %1, %2, %n placeholders of a text, as a sorted set.
 QStringList placeholders(const QString& text)
 {
-    static const QRegularExpression re{QStringLiteral(R"(%(\d+|n))")};
+    static const QRegularExpression re { QStringLiteral(R"(%(\d+|n))") };
     QSet<QString> found;
     for (auto it = re.globalMatch(text); it.hasNext();)
         found.insert(it.next().captured());
@@ -107,7 +108,8 @@ void TestTranslations::everyMessageIsTranslated_data()
 void TestTranslations::everyMessageIsTranslated()
 {
     QFETCH(QString, language);
-    const QString committed = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/translations/headroom_%1.ts").arg(language);
+    const QString committed
+        = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/translations/headroom_%1.ts").arg(language);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString ts = dir.filePath(QFileInfo(committed).fileName());
@@ -116,10 +118,10 @@ void TestTranslations::everyMessageIsTranslated()
     // As the update_translations target reads them: every source of the GUI and the report.
     QProcess lupdate;
     lupdate.start(QStringLiteral(HEADROOM_LUPDATE),
-                  {QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
-                   QStringLiteral("-silent"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/ui"),
-                   QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/report"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/text"),
-                   QStringLiteral("-ts"), ts});
+        { QStringLiteral("-no-obsolete"), QStringLiteral("-locations"), QStringLiteral("none"),
+            QStringLiteral("-silent"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/ui"),
+            QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/report"),
+            QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/text"), QStringLiteral("-ts"), ts });
     QVERIFY2(lupdate.waitForFinished(120000), "lupdate did not finish");
     QVERIFY2(lupdate.exitCode() == 0, lupdate.readAllStandardError().constData());
 
@@ -137,20 +139,24 @@ void TestTranslations::everyMessageIsTranslated()
         for (const QString& t : m.translations) {
             if (t.trimmed().isEmpty())
                 problems << QStringLiteral("%1 has an empty translation").arg(where);
-            else if (placeholders(t) != placeholders(m.source) && !(m.numerus && !t.contains(QLatin1String("%n"))))
+            else if (placeholders(t) != placeholders(m.source)
+                && !(m.numerus && !t.contains(QLatin1String("%n"))))
                 problems << QStringLiteral("%1: the translation's placeholders %2 differ from %3")
                                 .arg(where, placeholders(t).join(u','), placeholders(m.source).join(u','));
         }
     }
     QVERIFY2(problems.isEmpty(),
-             qPrintable(QStringLiteral("%1 of %2 messages in %3 need work (cmake --build <build> --target "
-                                       "update_translations, then translate them):\n  %4")
-                            .arg(problems.size())
-                            .arg(messages.size())
-                            .arg(language, problems.mid(0, 40).join(QStringLiteral("\n  ")))));
+        qPrintable(QStringLiteral("%1 of %2 messages in %3 need work (cmake --build <build> --target "
+                                  "update_translations, then translate them):\n  %4")
+                       .arg(problems.size())
+                       .arg(messages.size())
+                       .arg(language, problems.mid(0, 40).join(QStringLiteral("\n  ")))));
 }
 
-void TestTranslations::coreTextsTranslateAtRunTime_data() { everyMessageIsTranslated_data(); }
+void TestTranslations::coreTextsTranslateAtRunTime_data()
+{
+    everyMessageIsTranslated_data();
+}
 
 void TestTranslations::coreTextsTranslateAtRunTime()
 {

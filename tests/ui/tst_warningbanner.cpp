@@ -21,11 +21,12 @@ LayerSpec genericOp(const std::string& name, const std::string& op, std::vector<
     LayerSpec l;
     l.type = "GenericOp";
     l.name = name;
-    l.attributes = {{"op", op}, {"output_shape", shape}};
+    l.attributes = { { "op", op }, { "output_shape", shape } };
     return l;
 }
 
-struct Window {
+struct Window
+{
     std::unique_ptr<MainWindow> window;
     test::ScriptedDialogs* dialogs = nullptr;
     WarningBanner* banner = nullptr;
@@ -40,7 +41,7 @@ Window makeWindow(const Network& network)
     w.window->setDialogProvider(std::move(dialogs));
     const GpuCatalog catalog = test::testCatalog();
     w.window->setupPanel()->setCatalog(catalog);
-    w.window->document()->resetSetup(Precision::Fp32, TrainingSetup{}, catalog.gpus()[0]);
+    w.window->document()->resetSetup(Precision::Fp32, TrainingSetup {}, catalog.gpus()[0]);
     w.window->document()->resetNetwork(network, QString());
     w.window->resize(1400, 900);
     w.window->show();
@@ -50,7 +51,8 @@ Window makeWindow(const Network& network)
 
 } // namespace
 
-class TestWarningBanner : public QObject {
+class TestWarningBanner : public QObject
+{
     Q_OBJECT
 private slots:
     void initTestCase() { test::isolateSettings(); }
@@ -72,8 +74,8 @@ void TestWarningBanner::hiddenWithoutWarnings()
 
 void TestWarningBanner::namesEveryWarning_data()
 {
-    QTest::addColumn<int>("generic");           // GenericOp layers added after the tiny network's Flatten
-    QTest::addColumn<bool>("networkWarning");   // a warning from the importer (Network::warnings)
+    QTest::addColumn<int>("generic"); // GenericOp layers added after the tiny network's Flatten
+    QTest::addColumn<bool>("networkWarning"); // a warning from the importer (Network::warnings)
     QTest::newRow("one generic operator") << 1 << false;
     QTest::newRow("three generic operators") << 3 << false;
     QTest::newRow("five generic operators, more than the banner shows at first") << 5 << false;
@@ -88,7 +90,9 @@ void TestWarningBanner::namesEveryWarning()
     Network n = test::tinyNetwork();
     auto flatten = n.layers.begin() + 3; // conv, relu, flatten | fc
     for (int k = 0; k < generic; ++k)
-        flatten = n.layers.insert(flatten, genericOp("mystery" + std::to_string(k), "Op" + std::to_string(k), {256})) + 1;
+        flatten = n.layers.insert(
+                      flatten, genericOp("mystery" + std::to_string(k), "Op" + std::to_string(k), { 256 }))
+            + 1;
     if (networkWarning)
         n.warnings.push_back("the ONNX file was exported in inference (eval) mode");
     auto w = makeWindow(n);
@@ -105,8 +109,9 @@ void TestWarningBanner::namesEveryWarning()
     }
     const auto* title = w.banner->findChild<QLabel*>(QStringLiteral("warningTitleLabel"));
     QVERIFY(title);
-    QVERIFY2(title->text().contains(lines.size() == 1 ? QStringLiteral("an assumption") : QString::number(lines.size())),
-             qPrintable(title->text()));
+    QVERIFY2(title->text().contains(
+                 lines.size() == 1 ? QStringLiteral("an assumption") : QString::number(lines.size())),
+        qPrintable(title->text()));
     // A long list shows its first three lines; "Show all" shows every one.
     const auto* list = w.banner->findChild<QLabel*>(QStringLiteral("warningListLabel"));
     auto* more = w.banner->findChild<QToolButton*>(QStringLiteral("showAllWarningsButton"));
@@ -122,18 +127,20 @@ void TestWarningBanner::importedOnnxModelShowsItsGenericOperators()
 {
     // A Conv with asymmetric padding has no exact layer: it is imported as a GenericOp, and named.
     auto w = makeWindow(test::tinyNetwork());
-    QVERIFY(w.window->openFile(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/asymmetric_pads.onnx")));
+    QVERIFY(
+        w.window->openFile(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/asymmetric_pads.onnx")));
     QVERIFY2(w.dialogs->errors.isEmpty(), qPrintable(w.dialogs->errors.join(QLatin1Char('\n'))));
     QTRY_VERIFY(w.banner->isVisible());
     QCOMPARE(w.banner->lines().size(), 1);
-    QVERIFY2(w.banner->lines().front().startsWith(QStringLiteral("conv_asym: operator 'Conv' (asymmetric padding")),
-             qPrintable(w.banner->lines().front()));
+    QVERIFY2(w.banner->lines().front().startsWith(
+                 QStringLiteral("conv_asym: operator 'Conv' (asymmetric padding")),
+        qPrintable(w.banner->lines().front()));
 }
 
 void TestWarningBanner::followsEdits()
 {
     Network n = test::tinyNetwork();
-    n.layers.insert(n.layers.begin() + 3, genericOp("mystery", "Foo", {256}));
+    n.layers.insert(n.layers.begin() + 3, genericOp("mystery", "Foo", { 256 }));
     auto w = makeWindow(n);
     QTRY_VERIFY(w.banner->isVisible());
     w.window->document()->resetNetwork(test::tinyNetwork(), QString());

@@ -6,8 +6,8 @@
 #include "Language.h"
 #include "MainWindow.h"
 #include "MakeItFitPanel.h"
-#include "SetupPanel.h"
 #include "MemoryChartView.h"
+#include "SetupPanel.h"
 #include "TestSupport.h"
 #include "UiText.h"
 
@@ -21,16 +21,17 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScreen>
-#include <QSpinBox>
-#include <QTabWidget>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTabBar>
+#include <QTabWidget>
 #include <QTest>
 
 using namespace headroom;
 using namespace headroom::ui;
 
-class TestWindowSize : public QObject {
+class TestWindowSize : public QObject
+{
     Q_OBJECT
 
 private Q_SLOTS:
@@ -52,7 +53,8 @@ QStringList clippedTexts(const QWidget& window)
 {
     QStringList clipped;
     for (const QLabel* label : window.findChildren<QLabel*>()) {
-        if (!label->isVisible() || label->text().isEmpty() || qobject_cast<const ElidedLabel*>(label) != nullptr)
+        if (!label->isVisible() || label->text().isEmpty()
+            || qobject_cast<const ElidedLabel*>(label) != nullptr)
             continue; // an ElidedLabel shortens its lines on purpose, with the full text on hover
         if (label->wordWrap()) { // wrapped lines must all fit in its height
             if (label->heightForWidth(label->contentsRect().width()) > label->contentsRect().height() + 1)
@@ -66,7 +68,10 @@ QStringList clippedTexts(const QWidget& window)
             continue;
         const int needed = label->fontMetrics().horizontalAdvance(label->text());
         if (needed > label->contentsRect().width())
-            clipped << QStringLiteral("%1 \"%2\" (%3 < %4)").arg(label->objectName(), label->text()).arg(label->contentsRect().width()).arg(needed);
+            clipped << QStringLiteral("%1 \"%2\" (%3 < %4)")
+                           .arg(label->objectName(), label->text())
+                           .arg(label->contentsRect().width())
+                           .arg(needed);
     }
     for (const QAbstractButton* button : window.findChildren<QAbstractButton*>()) {
         if (!button->isVisible() || button->text().isEmpty())
@@ -76,11 +81,15 @@ QStringList clippedTexts(const QWidget& window)
         const int indicator = qobject_cast<const QCheckBox*>(button) != nullptr ? 22 : 8;
         const int needed = button->fontMetrics().horizontalAdvance(text) + indicator;
         if (needed > button->width())
-            clipped << QStringLiteral("%1 \"%2\" (%3 < %4)").arg(button->objectName(), text).arg(button->width()).arg(needed);
+            clipped << QStringLiteral("%1 \"%2\" (%3 < %4)")
+                           .arg(button->objectName(), text)
+                           .arg(button->width())
+                           .arg(needed);
     }
     for (const QTabBar* tabs : window.findChildren<QTabBar*>()) {
         for (int i = 0; tabs->isVisible() && i < tabs->count(); ++i) {
-            if (tabs->fontMetrics().horizontalAdvance(tabs->tabText(i).remove(QLatin1Char('&'))) > tabs->tabRect(i).width())
+            if (tabs->fontMetrics().horizontalAdvance(tabs->tabText(i).remove(QLatin1Char('&')))
+                > tabs->tabRect(i).width())
                 clipped << QStringLiteral("tab \"%1\"").arg(tabs->tabText(i));
         }
     }
@@ -150,19 +159,21 @@ void TestWindowSize::firstWindowFitsTheScreen()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const QRect available = window.screen()->availableGeometry();
     QVERIFY2(available.contains(window.frameGeometry()),
-             qPrintable(QStringLiteral("%1,%2 %3x%4 outside %5x%6")
-                            .arg(window.frameGeometry().x())
-                            .arg(window.frameGeometry().y())
-                            .arg(window.frameGeometry().width())
-                            .arg(window.frameGeometry().height())
-                            .arg(available.width())
-                            .arg(available.height())));
-    QVERIFY(window.minimumSize().width() <= available.width() && window.minimumSize().height() <= available.height());
+        qPrintable(QStringLiteral("%1,%2 %3x%4 outside %5x%6")
+                       .arg(window.frameGeometry().x())
+                       .arg(window.frameGeometry().y())
+                       .arg(window.frameGeometry().width())
+                       .arg(window.frameGeometry().height())
+                       .arg(available.width())
+                       .arg(available.height())));
+    QVERIFY(window.minimumSize().width() <= available.width()
+        && window.minimumSize().height() <= available.height());
     // The chart is on screen, with room to read it.
     QWidget* chart = window.chartView();
     const QRect onScreen(chart->mapToGlobal(QPoint(0, 0)), chart->size());
     QVERIFY(available.contains(onScreen));
-    QVERIFY2(chart->height() >= 220 && chart->width() >= 300, qPrintable(QStringLiteral("%1x%2").arg(chart->width()).arg(chart->height())));
+    QVERIFY2(chart->height() >= 220 && chart->width() >= 300,
+        qPrintable(QStringLiteral("%1x%2").arg(chart->width()).arg(chart->height())));
 }
 
 void TestWindowSize::labelsReadAtTheMinimumSize()
@@ -203,12 +214,13 @@ void TestWindowSize::labelsReadAtTheMinimumSizeWithEveryFigureShown()
     QTRY_COMPARE(window.size(), window.minimumSize());
     QTRY_VERIFY2(clippedTexts(window).isEmpty(), qPrintable(clippedTexts(window).join(QStringLiteral("; "))));
     const QRect available = window.screen()->availableGeometry();
-    QVERIFY2(window.minimumSize().height() <= available.height() - 30 && window.minimumSize().width() <= available.width(),
-             qPrintable(QStringLiteral("minimum %1x%2 on %3x%4")
-                            .arg(window.minimumSize().width())
-                            .arg(window.minimumSize().height())
-                            .arg(available.width())
-                            .arg(available.height())));
+    QVERIFY2(window.minimumSize().height() <= available.height() - 30
+            && window.minimumSize().width() <= available.width(),
+        qPrintable(QStringLiteral("minimum %1x%2 on %3x%4")
+                       .arg(window.minimumSize().width())
+                       .arg(window.minimumSize().height())
+                       .arg(available.width())
+                       .arg(available.height())));
 }
 
 // Issue 25 item 3: the window grew taller than the screen (920 -> 1131 px on a 1000 px screen)
@@ -226,7 +238,8 @@ void TestWindowSize::applyingAPlanKeepsTheWindowOnTheScreen()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     const QRect available = window.screen()->availableGeometry();
     const auto onScreen = [&] {
-        return available.contains(window.frameGeometry()) && window.minimumSize().height() <= available.height();
+        return available.contains(window.frameGeometry())
+            && window.minimumSize().height() <= available.height();
     };
     const auto where = [&] {
         return QStringLiteral("%1x%2 at %3,%4 (minimum height %5) on %6x%7")
@@ -246,7 +259,7 @@ void TestWindowSize::applyingAPlanKeepsTheWindowOnTheScreen()
     auto* apply = window.findChild<QPushButton*>(QStringLiteral("applySetupButton"));
     QVERIFY(apply->isEnabled());
     QTest::mouseClick(apply, Qt::LeftButton);
-    QTRY_COMPARE(window.document()->plan().setup.accumulationSteps, std::int64_t{4});
+    QTRY_COMPARE(window.document()->plan().setup.accumulationSteps, std::int64_t { 4 });
     QTest::qWait(50); // the reserve for the figures is a queued update
     QTRY_VERIFY2(onScreen(), qPrintable(where()));
     // Apply stays where it can be clicked.
@@ -277,16 +290,19 @@ void TestWindowSize::legendsStayWholeWithAPanelDocked()
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.findChild<QAction*>(QStringLiteral("makeItFitAction"))->trigger();
         QTRY_VERIFY(window.makeItFitPanel()->isVisible());
-        for (int tab : {0, 1}) { // memory vs. batch size, during one step
+        for (int tab : { 0, 1 }) { // memory vs. batch size, during one step
             window.chartView()->tabs()->setCurrentIndex(tab);
-            auto* view = qobject_cast<QGraphicsView*>(window.chartView()->tabs()->currentWidget()->findChild<QGraphicsView*>());
+            auto* view = qobject_cast<QGraphicsView*>(
+                window.chartView()->tabs()->currentWidget()->findChild<QGraphicsView*>());
             QVERIFY(view != nullptr);
             QTRY_VERIFY(view->isVisible());
             QCoreApplication::processEvents();
             QVERIFY2(view->height() >= view->minimumHeight() && view->height() >= 160,
-                     qPrintable(QStringLiteral("tab %1: %2 px").arg(tab).arg(view->height())));
+                qPrintable(QStringLiteral("tab %1: %2 px").arg(tab).arg(view->height())));
             QTRY_VERIFY2(cutLegendEntries(view).isEmpty(),
-                         qPrintable(QStringLiteral("tab %1 cuts %2").arg(tab).arg(cutLegendEntries(view).join(QStringLiteral(", ")))));
+                qPrintable(QStringLiteral("tab %1 cuts %2")
+                               .arg(tab)
+                               .arg(cutLegendEntries(view).join(QStringLiteral(", ")))));
         }
     }
     Language::choose(QString());

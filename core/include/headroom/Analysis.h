@@ -17,7 +17,8 @@ namespace headroom {
 
 /// Where the index of an enclosing Repeat block's iteration sits in a row's name, and the consecutive
 /// iterations the row stands for.
-struct RowIterations final {
+struct RowIterations final
+{
     std::size_t offset = 0; ///< the index's first character in LayerRow::name
     std::int64_t first = 0;
     std::int64_t last = 0;
@@ -27,26 +28,27 @@ struct RowIterations final {
 /// One analysed layer (a Repeat block gives one row per layer of each iteration it analyses, plus a
 /// row for the block itself). Identical iterations of a block are analysed once: the row of such an
 /// iteration stands for `count` identical layers, named first to last by `iterations`.
-struct LayerRow final {
-    std::string name;     ///< unique path, PyTorch style: "features.0", "blocks.3.attn"
-    std::string type;     ///< "Conv2d", or "Repeat" for a block header row
-    int depth = 0;        ///< nesting level (0 = top level)
+struct LayerRow final
+{
+    std::string name; ///< unique path, PyTorch style: "features.0", "blocks.3.attn"
+    std::string type; ///< "Conv2d", or "Repeat" for a block header row
+    int depth = 0; ///< nesting level (0 = top level)
     std::vector<std::string> inputs; ///< resolved producer names ("input" for the network input)
     /// JSON path of the spec in the model file ("layers[4].layers[1]"), for editors and errors.
     std::string specPath;
     TensorInfo output;
-    std::uint64_t params = 0;          ///< trainable + frozen parameter elements
+    std::uint64_t params = 0; ///< trainable + frozen parameter elements
     std::uint64_t trainableParams = 0;
     std::uint64_t bufferElements = 0;
     std::uint64_t activationBytesPerSample = 0; ///< saved-for-backward bytes first kept by this layer
-    std::uint64_t activationBytesFixed = 0;     ///< batch-independent saved bytes (per-channel statistics)
+    std::uint64_t activationBytesFixed = 0; ///< batch-independent saved bytes (per-channel statistics)
     std::uint64_t forwardFlopsPerSample = 0; ///< LoRA adapters included
     /// This layer's input-gradient plus weight-gradient FLOPs per sample (LoRA adapters included;
     /// 0 for block headers and the loss): the rows sum to Analysis::backwardFlopsPerSample.
     std::uint64_t backwardFlopsPerSample = 0;
     std::optional<Error> error; ///< set when this layer is invalid or depends on an invalid layer
     bool blockedByEarlierError = false;
-    bool frozen = false;       ///< no parameter of this layer is trained (frozen in the model, or by LoRA)
+    bool frozen = false; ///< no parameter of this layer is trained (frozen in the model, or by LoRA)
     bool checkpointed = false; ///< recomputed in backward (inside a checkpointed block)
     std::uint64_t loraParams = 0; ///< LoRA adapter elements added to this layer (trainable)
     /// One per enclosing Repeat block, outermost first: the iterations this row stands for.
@@ -67,19 +69,21 @@ struct LayerRow final {
 
 /// Rows as the outputs list them: consecutive iterations of a Repeat block whose layers are alike in
 /// everything but their names shown once. Each group stands for `count` identical layers.
-struct RowGroup final {
-    std::size_t row = 0;                  ///< the Analysis::rows index of its first layer (its figures)
+struct RowGroup final
+{
+    std::size_t row = 0; ///< the Analysis::rows index of its first layer (its figures)
     std::vector<RowIterations> iterations; ///< the iterations it spans, per enclosing block
-    std::uint64_t count = 1;              ///< the identical layers it stands for
-    std::string name;                     ///< "b.1.fc" ... "b.9998.fc" as "b.1–9998.fc"
-    std::string firstName;                ///< "b.1.fc"
-    std::string lastName;                 ///< "b.9998.fc"
+    std::uint64_t count = 1; ///< the identical layers it stands for
+    std::string name; ///< "b.1.fc" ... "b.9998.fc" as "b.1–9998.fc"
+    std::string firstName; ///< "b.1.fc"
+    std::string lastName; ///< "b.9998.fc"
 };
 
 /// An assumption or approximation behind an analysis that the user should see next to the numbers
 /// (an operator Headroom does not know, modelled generically; balanced expert routing).
-struct AnalysisWarning final {
-    std::string layer;   ///< the layer's name ("" for the whole network)
+struct AnalysisWarning final
+{
+    std::string layer; ///< the layer's name ("" for the whole network)
     std::string message; ///< in the user's terms, without the layer's name
     friend bool operator==(const AnalysisWarning&, const AnalysisWarning&) = default;
 };
@@ -89,7 +93,8 @@ struct AnalysisWarning final {
 inline constexpr double kMaxMoeImbalance = 1024.0;
 
 /// What changes how a network is analysed (as opposed to how its memory is then budgeted).
-struct AnalysisOptions final {
+struct AnalysisOptions final
+{
     Precision precision = Precision::Fp32;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImplementation attention = AttentionImplementation::Sdpa;
@@ -105,7 +110,8 @@ struct AnalysisOptions final {
 
 /// The batch-independent result of walking a network once for one precision policy: shapes,
 /// parameters, and per-sample / fixed bytes. Everything set-up dependent lives in estimate().
-struct Analysis final {
+struct Analysis final
+{
     Precision precision = Precision::Fp32;
     AnalysisOptions options; ///< options.precision == precision
     std::vector<LayerRow> rows;
@@ -114,10 +120,10 @@ struct Analysis final {
     /// Assumptions behind the numbers, in layer order (LayerOutcome::warnings, once per layer spec).
     std::vector<AnalysisWarning> warnings;
 
-    std::uint64_t totalParams = 0;     ///< as sum(p.numel() for p in model.parameters())
+    std::uint64_t totalParams = 0; ///< as sum(p.numel() for p in model.parameters())
     std::uint64_t trainableParams = 0;
     std::uint64_t bufferElements = 0;
-    std::uint64_t parameterBytes = 0;  ///< parameters in their storage dtype
+    std::uint64_t parameterBytes = 0; ///< parameters in their storage dtype
     std::uint64_t bufferBytes = 0;
     /// Trainable parameters in their storage dtype (what gradients cost: a gradient has its
     /// parameter's dtype). Differs from trainableParams x parameter size when LoRA adapters have
@@ -129,7 +135,7 @@ struct Analysis final {
     std::uint64_t activationBytesPerSample = 0; ///< all layers' and the loss's, excluding the input
     std::uint64_t activationBytesFixed = 0;
     std::uint64_t lossActivationBytesPerSample = 0; ///< the part kept by the loss (included above)
-    std::uint64_t inputBytesPerSample = 0;          ///< the sample plus its labels
+    std::uint64_t inputBytesPerSample = 0; ///< the sample plus its labels
     /// Largest activation-gradient pair (a layer's input gradient + output gradient) alive at once
     /// during backward, per sample.
     std::uint64_t transientBytesPerSample = 0;

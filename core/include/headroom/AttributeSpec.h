@@ -1,9 +1,8 @@
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -11,20 +10,22 @@ namespace headroom {
 
 /// The kinds of value a layer attribute takes, as PyTorch's constructors take them.
 enum class AttributeType {
-    Int,      ///< an integer
-    IntTuple, ///< an integer or a list of `arity` integers (kernel_size=3 or [3, 5]); may also allow `choices` strings
-    IntList,  ///< an integer or a list of any positive length (LayerNorm's normalized_shape)
-    Float,    ///< a number
-    Bool,     ///< true or false
-    Choice,   ///< one of `choices`
-    Text,     ///< a line of text, 1 to kMaxAttributeTextLength characters (GenericOp's operator name)
+    Int, ///< an integer
+    IntTuple, ///< an integer or a list of `arity` integers (kernel_size=3 or [3, 5]); may also allow
+              ///< `choices` strings
+    IntList, ///< an integer or a list of any positive length (LayerNorm's normalized_shape)
+    Float, ///< a number
+    Bool, ///< true or false
+    Choice, ///< one of `choices`
+    Text, ///< a line of text, 1 to kMaxAttributeTextLength characters (GenericOp's operator name)
 };
 
 constexpr std::size_t kMaxAttributeTextLength = 200;
 
 /// Declares one attribute of a layer kind: its type, default, valid range and help text.
 /// Model-file validation and the GUI's property editor both read these, so they cannot disagree.
-struct AttributeSpec final {
+struct AttributeSpec final
+{
     std::string name;
     AttributeType type = AttributeType::Int;
     /// The default, as JSON. null means "no default": required unless `optional`.

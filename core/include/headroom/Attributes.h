@@ -3,9 +3,8 @@
 #include "headroom/AttributeSpec.h"
 #include "headroom/Error.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,12 +14,13 @@ namespace headroom {
 
 /// A layer's attribute values after validation against its kind's AttributeSpecs: every declared
 /// attribute is present (defaults filled in), every value has the declared type and range.
-class Attributes final {
+class Attributes final
+{
 public:
     /// Validates `given` (the layer's JSON object minus the structural keys) against `specs`.
     /// `path` names the layer in errors, e.g. "layers[3]".
-    [[nodiscard]] static Result<Attributes> validate(std::span<const AttributeSpec> specs,
-                                                     const nlohmann::json& given, const std::string& path);
+    [[nodiscard]] static Result<Attributes> validate(
+        std::span<const AttributeSpec> specs, const nlohmann::json& given, const std::string& path);
 
     [[nodiscard]] bool has(const std::string& name) const; ///< false for an optional attribute left out
     [[nodiscard]] std::int64_t integer(const std::string& name) const;

@@ -8,10 +8,14 @@ namespace headroom {
 /// An element or byte count whose arithmetic never wraps: an overflowing operation yields an
 /// "overflowed" value that stays overflowed through later arithmetic, so a layer kind can write
 /// plain formulas and the analysis reports one clear error at the end.
-class Count final {
+class Count final
+{
 public:
     constexpr Count() noexcept = default;
-    constexpr Count(std::uint64_t n) noexcept : m_value{n} {} // NOLINT: implicit from literals is the point
+    constexpr Count(std::uint64_t n) noexcept
+        : m_value { n }
+    {
+    } // NOLINT: implicit from literals is the point
     [[nodiscard]] static constexpr Count overflowed() noexcept
     {
         Count c;
@@ -21,7 +25,7 @@ public:
     /// A non-negative signed value; a negative one is treated as an overflow (an impossible size).
     [[nodiscard]] static constexpr Count fromSigned(std::int64_t n) noexcept
     {
-        return n < 0 ? overflowed() : Count{static_cast<std::uint64_t>(n)};
+        return n < 0 ? overflowed() : Count { static_cast<std::uint64_t>(n) };
     }
 
     [[nodiscard]] constexpr bool isOverflow() const noexcept { return m_overflow; }
@@ -30,13 +34,15 @@ public:
     friend constexpr Count operator+(Count a, Count b) noexcept
     {
         Count r;
-        r.m_overflow = a.m_overflow || b.m_overflow || __builtin_add_overflow(a.m_value, b.m_value, &r.m_value);
+        r.m_overflow
+            = a.m_overflow || b.m_overflow || __builtin_add_overflow(a.m_value, b.m_value, &r.m_value);
         return r;
     }
     friend constexpr Count operator*(Count a, Count b) noexcept
     {
         Count r;
-        r.m_overflow = a.m_overflow || b.m_overflow || __builtin_mul_overflow(a.m_value, b.m_value, &r.m_value);
+        r.m_overflow
+            = a.m_overflow || b.m_overflow || __builtin_mul_overflow(a.m_value, b.m_value, &r.m_value);
         return r;
     }
     constexpr Count& operator+=(Count o) noexcept { return *this = *this + o; }

@@ -14,13 +14,17 @@ enum class DType : std::uint8_t { Float32, Float16, BFloat16, Float64, Int64, In
 {
     switch (t) {
     case DType::Float64:
-    case DType::Int64: return 8;
+    case DType::Int64:
+        return 8;
     case DType::Float32:
-    case DType::Int32: return 4;
+    case DType::Int32:
+        return 4;
     case DType::Float16:
-    case DType::BFloat16: return 2;
+    case DType::BFloat16:
+        return 2;
     case DType::UInt8:
-    case DType::Bool: return 1;
+    case DType::Bool:
+        return 1;
     }
     return 0;
 }

@@ -10,7 +10,8 @@ namespace headroom {
 /// A human-readable error with the place it is about. `message` is complete on its own
 /// ("layers[3].kernel_size must be a positive integer"); `location` repeats the place in a form a
 /// program can use (a JSON path such as "layers[3].kernel_size", a layer name, or "line 4, column 7").
-struct Error final {
+struct Error final
+{
     std::string message;
     std::string location;
 
@@ -18,11 +19,17 @@ struct Error final {
 };
 
 /// Either a value or an Error (a small stand-in for C++23's std::expected).
-template <typename T>
-class [[nodiscard]] Result final {
+template <typename T> class [[nodiscard]] Result final
+{
 public:
-    Result(T value) : m_state{std::move(value)} {}      // NOLINT: implicit by design
-    Result(Error error) : m_state{std::move(error)} {}  // NOLINT: implicit by design
+    Result(T value)
+        : m_state { std::move(value) }
+    {
+    } // NOLINT: implicit by design
+    Result(Error error)
+        : m_state { std::move(error) }
+    {
+    } // NOLINT: implicit by design
 
     [[nodiscard]] bool ok() const noexcept { return m_state.index() == 0; }
     explicit operator bool() const noexcept { return ok(); }

@@ -30,30 +30,33 @@ constexpr std::uint64_t kEightBitMinTensorElements = 4096;
 constexpr std::uint64_t kDeepSpeedSubGroupElements = 1'000'000'000;
 
 /// What PyTorch versions do differently in a step (docs/memory-model.md); the defaults are PyTorch 2.x's.
-struct RuntimeBehaviour final {
+struct RuntimeBehaviour final
+{
     /// InputBuffer::accumulate adds a tensor's second gradient into the first (2.0 and later).
     bool gradientSumsInPlace = true;
 };
 
 /// Where in one training step the memory peaks, at a given batch size.
-struct StepPeak final {
+struct StepPeak final
+{
     StepPhase phase = StepPhase::Forward;
-    std::size_t row = 0;           ///< the layer running (Analysis::rows index); meaningless for the optimizer step
-    bool recomputing = false;      ///< inside a checkpointed iteration's recomputation
-    bool laterMicroBatch = false;  ///< in a micro-batch after the first (gradient accumulation)
-    std::size_t moment = 0;        ///< StepTimeline::moments() index
+    std::size_t row = 0; ///< the layer running (Analysis::rows index); meaningless for the optimizer step
+    bool recomputing = false; ///< inside a checkpointed iteration's recomputation
+    bool laterMicroBatch = false; ///< in a micro-batch after the first (gradient accumulation)
+    std::size_t moment = 0; ///< StepTimeline::moments() index
 };
 
 /// Memory over one training step (StepTimeline), per GPU: every moment is affine in the batch size, so
 /// the peak over batch sizes is an upper envelope built once per analysis and set-up; evaluating it is
 /// a few multiplications (the slider path). docs/memory-model.md gives the step's rules, and
 /// docs/multi-gpu.md the data-parallel, sharding, tensor-parallel, offload and 8-bit optimizer rules.
-class MemoryModel final {
+class MemoryModel final
+{
 public:
     [[nodiscard]] static Result<MemoryModel> build(const Analysis& analysis, const TrainingSetup& setup);
     /// build() for a PyTorch whose behaviour differs from 2.x's (the reference runs use torch 1.13).
-    [[nodiscard]] static Result<MemoryModel> build(const Analysis& analysis, const TrainingSetup& setup,
-                                                   const RuntimeBehaviour& runtime);
+    [[nodiscard]] static Result<MemoryModel> build(
+        const Analysis& analysis, const TrainingSetup& setup, const RuntimeBehaviour& runtime);
 
     /// What is alive at the step's peak at `batch`, by component; an error if a count would not fit 64 bits.
     [[nodiscard]] Result<MemoryBreakdown> at(std::int64_t batch) const;
@@ -81,20 +84,24 @@ private:
 };
 
 /// The answer the product gives: memory at one batch size on one GPU.
-struct Estimate final {
-    std::int64_t batch = 0;          ///< the micro-batch per GPU
-    std::int64_t effectiveBatch = 0; ///< samples per optimizer step: batch x accumulation steps x data-parallel GPUs
+struct Estimate final
+{
+    std::int64_t batch = 0; ///< the micro-batch per GPU
+    std::int64_t effectiveBatch
+        = 0; ///< samples per optimizer step: batch x accumulation steps x data-parallel GPUs
     Precision precision = Precision::Fp32;
     Optimizer optimizer = Optimizer::Adam;
-    /// What is alive at the peak of a training step (docs/memory-model.md), by component; total() is the peak.
+    /// What is alive at the peak of a training step (docs/memory-model.md), by component; total() is the
+    /// peak.
     MemoryBreakdown bytes;
-    StepPeak peak;                       ///< where the peak happens
-    std::string peakLayer;               ///< its layer's name ("" for the optimizer step)
-    std::uint64_t firstStepPeakBytes = 0; ///< the first step's peak (at most total(): no state before its step)
+    StepPeak peak; ///< where the peak happens
+    std::string peakLayer; ///< its layer's name ("" for the optimizer step)
+    std::uint64_t firstStepPeakBytes
+        = 0; ///< the first step's peak (at most total(): no state before its step)
     std::uint64_t optimizerStepBytes = 0; ///< memory during the optimizer step
     std::uint64_t gpuMemoryBytes = 0; ///< the GPU's memory it was estimated for
     bool fits = false; ///< total() <= gpuMemoryBytes
-    std::int64_t maxBatch = 0;          ///< the largest micro-batch per GPU that fits
+    std::int64_t maxBatch = 0; ///< the largest micro-batch per GPU that fits
     std::int64_t maxEffectiveBatch = 0; ///< maxBatch x accumulation steps x data-parallel GPUs
 
     [[nodiscard]] std::uint64_t total() const noexcept { return bytes.total(); }
@@ -110,16 +117,17 @@ struct Estimate final {
 /// The estimate on a GPU of `gpuMemoryBytes` from a memory model already built for this analysis and
 /// set-up (every slider tick: a few multiplications). Fails if the batch is not in 1..kMaxBatch or a
 /// byte count would overflow.
-[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& model, const TrainingSetup& setup,
-                                        std::uint64_t gpuMemoryBytes);
+[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& model,
+    const TrainingSetup& setup, std::uint64_t gpuMemoryBytes);
 
 /// Combines an analysis with a set-up on a GPU of `gpuMemoryBytes` (Plan's evaluate() does it for a
 /// plan, on its GPU). Fails if the analysis has an error (naming the blocking layer), the batch is
 /// not in 1..kMaxBatch, or a byte count would overflow.
-[[nodiscard]] Result<Estimate> estimate(const Analysis& analysis, const TrainingSetup& setup, std::uint64_t gpuMemoryBytes);
+[[nodiscard]] Result<Estimate> estimate(
+    const Analysis& analysis, const TrainingSetup& setup, std::uint64_t gpuMemoryBytes);
 
 /// The breakdown for each batch in [first, last] (step 1), for charts. Empty on error.
-[[nodiscard]] Result<std::vector<MemoryBreakdown>> sweep(const Analysis& analysis, const TrainingSetup& setup,
-                                                         std::int64_t first, std::int64_t last);
+[[nodiscard]] Result<std::vector<MemoryBreakdown>> sweep(
+    const Analysis& analysis, const TrainingSetup& setup, std::int64_t first, std::int64_t last);
 
 } // namespace headroom

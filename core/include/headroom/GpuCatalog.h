@@ -10,17 +10,18 @@
 namespace headroom {
 
 /// One GPU model. Figures are the vendor's published specifications.
-struct Gpu final {
-    std::string name;    ///< "GeForce GTX 1080"
-    std::string vendor;  ///< "NVIDIA", "AMD"
-    std::string family;  ///< "GeForce 10 (Pascal)", "Data centre (Hopper)"
+struct Gpu final
+{
+    std::string name; ///< "GeForce GTX 1080"
+    std::string vendor; ///< "NVIDIA", "AMD"
+    std::string family; ///< "GeForce 10 (Pascal)", "Data centre (Hopper)"
     std::vector<std::string> aliases; ///< other exact names: "GTX 1080", "RTX 4090"
-    std::uint64_t memoryBytes = 0;   ///< as the vendor states it: 8 GB of GDDR5X = 8 GiB
-    double bandwidthGBps = 0;        ///< memory bandwidth, GB/s
-    double fp32Tflops = 0;           ///< peak dense FP32
-    double fp16Tflops = 0;           ///< peak dense FP16 (tensor cores where present)
-    double bf16Tflops = 0;           ///< peak dense BF16; 0 = not supported
-    bool custom = false;             ///< user-defined
+    std::uint64_t memoryBytes = 0; ///< as the vendor states it: 8 GB of GDDR5X = 8 GiB
+    double bandwidthGBps = 0; ///< memory bandwidth, GB/s
+    double fp32Tflops = 0; ///< peak dense FP32
+    double fp16Tflops = 0; ///< peak dense FP16 (tensor cores where present)
+    double bf16Tflops = 0; ///< peak dense BF16; 0 = not supported
+    bool custom = false; ///< user-defined
 
     friend bool operator==(const Gpu&, const Gpu&) = default;
 };
@@ -34,10 +35,14 @@ inline constexpr double kMaxCustomGpuGiB = 4096.0;
 inline constexpr std::string_view kDefaultGpuName = "GeForce GTX 1080";
 
 /// The GPU catalogue: loaded from resources/gpus.json, plus user-defined GPUs.
-class GpuCatalog final {
+class GpuCatalog final
+{
 public:
     GpuCatalog() = default;
-    explicit GpuCatalog(std::vector<Gpu> gpus) : m_gpus{std::move(gpus)} {}
+    explicit GpuCatalog(std::vector<Gpu> gpus)
+        : m_gpus { std::move(gpus) }
+    {
+    }
 
     /// Parses the catalogue's JSON; errors name the entry ("gpus[4].memory_bytes must be ...").
     [[nodiscard]] static Result<GpuCatalog> fromJson(std::string_view text);

@@ -19,7 +19,8 @@
 namespace headroom {
 
 /// One tensor flowing between layers, per sample (no batch axis).
-struct TensorInfo final {
+struct TensorInfo final
+{
     Shape shape;
     DType dtype = DType::Float32;
     /// Where the batch axis is among the whole tensor's rank() + 1 axes: 0 for batch-first tensors,
@@ -32,24 +33,26 @@ struct TensorInfo final {
     bool contiguous = true;
     /// The layout of a strided view whose pattern is known (Permute, Transpose, Slice, Expand): each
     /// axis's stride in elements, in the whole tensor's axis order (rank + 1 entries, the batch axis at
-    /// `batchAxis`; strides of axes outside the batch axis assume Layout.h's probe batch size). Empty when `contiguous`, and when the layout is
-    /// not such a view (a batch-first RNN output): then any reshape that merges axes copies.
-    std::vector<std::int64_t> strides{};
+    /// `batchAxis`; strides of axes outside the batch axis assume Layout.h's probe batch size). Empty when
+    /// `contiguous`, and when the layout is not such a view (a batch-first RNN output): then any reshape that
+    /// merges axes copies.
+    std::vector<std::int64_t> strides {};
     friend bool operator==(const TensorInfo&, const TensorInfo&) = default;
 };
 
 /// How torch.autocast treats an operator (PyTorch's autocast op lists).
 enum class AutocastPolicy {
-    Passthrough,    ///< runs in its input's dtype (ReLU, pooling, BatchNorm, Dropout, Add)
+    Passthrough, ///< runs in its input's dtype (ReLU, pooling, BatchNorm, Dropout, Add)
     LowerPrecision, ///< casts float inputs and its weights to the half type (conv, linear, matmul)
-    Float32,        ///< casts float inputs to float32 (layer_norm, group_norm, softmax, losses)
-    Custom,         ///< a composite layer that decides per internal op; sees its raw inputs
+    Float32, ///< casts float inputs to float32 (layer_norm, group_norm, softmax, losses)
+    Custom, ///< a composite layer that decides per internal op; sees its raw inputs
 };
 
 /// A parameter or buffer tensor of a layer.
-struct ParamTensor final {
+struct ParamTensor final
+{
     enum class Role { Parameter, Buffer };
-    std::string name;           ///< "weight", "bias", "running_mean", "in_proj_weight", ...
+    std::string name; ///< "weight", "bias", "running_mean", "in_proj_weight", ...
     Count elements;
     /// The tensor's shape as PyTorch holds it (Linear's weight is [out, in]); empty where a kind does not
     /// say. Weight tying compares shapes where both weights have one, as F.linear and friends would.
@@ -63,17 +66,18 @@ struct ParamTensor final {
 };
 
 /// A tensor autograd keeps from the forward pass for the backward pass.
-struct SavedTensor final {
+struct SavedTensor final
+{
     enum class Source {
-        Input,    ///< the layer's (effective) input `inputIndex`: shares that storage
-        Output,   ///< the layer's output: shares its storage
+        Input, ///< the layer's (effective) input `inputIndex`: shares that storage
+        Output, ///< the layer's output: shares its storage
         Internal, ///< a buffer the layer creates (mask, indices, statistics, internal activations)
     };
     Source source = Source::Internal;
     std::size_t inputIndex = 0;
-    std::string label;       ///< what it is, for the per-layer breakdown: "indices", "mask", "save_mean"
+    std::string label; ///< what it is, for the per-layer breakdown: "indices", "mask", "save_mean"
     Count perSampleElements; ///< Internal only: elements that scale with the batch
-    Count fixedElements;     ///< Internal only: elements independent of the batch (per-channel statistics)
+    Count fixedElements; ///< Internal only: elements independent of the batch (per-channel statistics)
     DType dtype = DType::Float32; ///< Internal only
     /// An attention score matrix (softmax probabilities, their dropout mask): what selective
     /// checkpointing drops and recomputes.
@@ -109,7 +113,8 @@ struct SavedTensor final {
         s.label = "output";
         return s;
     }
-    [[nodiscard]] static SavedTensor internal(std::string label, Count perSample, DType dtype, Count fixed = 0)
+    [[nodiscard]] static SavedTensor internal(
+        std::string label, Count perSample, DType dtype, Count fixed = 0)
     {
         SavedTensor s;
         s.source = Source::Internal;
@@ -122,7 +127,8 @@ struct SavedTensor final {
 };
 
 /// What a layer kind sees of one layer when inferring it.
-struct LayerContext final {
+struct LayerContext final
+{
     const Attributes& attrs;
     /// The inputs as the operator receives them: under autocast, a LowerPrecision kind sees its float
     /// inputs already cast to the half type and a Float32 kind sees them in float32.
@@ -144,12 +150,13 @@ struct LayerContext final {
 /// (and its dropout), O = P V. All of it is part of LayerOutcome::forwardFlopsPerSample; the analysis
 /// uses the split to count backward per operand that requires grad, selective checkpointing's
 /// recomputation, and the fused kernels' recomputation of S (docs/finetuning.md, "Backward FLOPs").
-struct AttentionCoreFlops final {
+struct AttentionCoreFlops final
+{
     /// An operand the layer makes itself from its own projections: it requires grad whenever the layer
     /// is recorded by autograd.
     static constexpr std::size_t kMadeInside = static_cast<std::size_t>(-1);
-    Count scores;  ///< Q K^T: 2 x T x S x head_dim per head
-    Count values;  ///< P V: the same
+    Count scores; ///< Q K^T: 2 x T x S x head_dim per head
+    Count values; ///< P V: the same
     Count softmax; ///< scaling, masking, softmax and dropout of the scores
     std::size_t q = kMadeInside; ///< the layer input Q comes from (it requires grad when that input does)
     std::size_t k = kMadeInside;
@@ -161,7 +168,8 @@ struct AttentionCoreFlops final {
 /// A Linear module inside a composite layer (a mixture of experts' router and expert projections, latent
 /// attention's projections): what PEFT's LoRA targets by its name and QLoRA stores in 4 bits, as it does
 /// the Linear layers of a network.
-struct InnerLinear final {
+struct InnerLinear final
+{
     /// The module's name below the layer as PyTorch's named_modules() gives it ("gate", "q_a_proj"); "{}"
     /// stands for the index of each of `instances` copies ("experts.{}.w1": experts.0.w1, experts.1.w1, ...).
     std::string name;
@@ -178,7 +186,8 @@ struct InnerLinear final {
 };
 
 /// What inferring a layer yields.
-struct LayerOutcome final {
+struct LayerOutcome final
+{
     TensorInfo output;
     /// The output shares storage with input 0 (an in-place op, a view, Identity): it costs nothing new.
     bool outputAliasesInput = false;
@@ -226,14 +235,25 @@ enum class BatchAxisUse {
 };
 
 enum class LayerCategory {
-    Convolution, Linear, Normalization, Activation, Pooling, Dropout, Shape, Recurrent, Attention,
-    Embedding, Merge, Structure,
+    Convolution,
+    Linear,
+    Normalization,
+    Activation,
+    Pooling,
+    Dropout,
+    Shape,
+    Recurrent,
+    Attention,
+    Embedding,
+    Merge,
+    Structure,
 };
 [[nodiscard]] std::string_view categoryName(LayerCategory c) noexcept;
 
 /// One operator. Each lives in its own file under core/src/layers/ and is listed once in the
 /// registry; nothing else in the engine switches on type names.
-class LayerKind {
+class LayerKind
+{
 public:
     virtual ~LayerKind() = default;
     [[nodiscard]] virtual std::string_view type() const = 0;

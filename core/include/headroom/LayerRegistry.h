@@ -11,7 +11,8 @@
 namespace headroom {
 
 /// All layer kinds Headroom knows, by type name. Immutable after construction.
-class LayerRegistry final {
+class LayerRegistry final
+{
 public:
     /// The registry of built-in kinds.
     [[nodiscard]] static const LayerRegistry& builtin();

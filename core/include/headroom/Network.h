@@ -3,9 +3,8 @@
 #include "headroom/DType.h"
 #include "headroom/Shape.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <span>
 #include <string>
@@ -15,14 +14,15 @@
 namespace headroom {
 
 /// One entry of a model file's "layers": a layer, or a Repeat block holding layers.
-struct LayerSpec final {
-    std::string type;                ///< "Conv2d", "Repeat", ...
-    std::string name;                ///< optional, unique among siblings
+struct LayerSpec final
+{
+    std::string type; ///< "Conv2d", "Repeat", ...
+    std::string name; ///< optional, unique among siblings
     std::vector<std::string> inputs; ///< names of producers; empty = the previous layer's output
     nlohmann::json attributes = nlohmann::json::object(); ///< as written in the file (not yet validated)
     /// Weight tying: this layer's "weight" is the named layer's weight (counted once).
     std::string tiedTo;
-    std::int64_t times = 1;          ///< Repeat only
+    std::int64_t times = 1; ///< Repeat only
     /// "frozen": true: no parameter of this layer (or, on a Repeat, of any layer inside) is trained.
     bool frozen = false;
     /// "checkpoint": true on a Repeat: each iteration is a torch.utils.checkpoint segment when
@@ -43,14 +43,16 @@ enum class Loss { CrossEntropy, Mse, L1, Bce, None };
 [[nodiscard]] std::optional<Loss> parseLoss(std::string_view name) noexcept;
 [[nodiscard]] std::span<const Loss> allLosses() noexcept;
 
-struct InputSpec final {
-    Shape shape;                  ///< one sample, no batch axis
+struct InputSpec final
+{
+    Shape shape; ///< one sample, no batch axis
     DType dtype = DType::Float32;
     friend bool operator==(const InputSpec&, const InputSpec&) = default;
 };
 
 /// A network as the model file holds it: pure data, validated by analyze().
-struct Network final {
+struct Network final
+{
     std::string name;
     std::string description;
     InputSpec input;

@@ -33,7 +33,8 @@ using SpecPath = std::vector<int>;
 [[nodiscard]] std::string uniqueName(const std::vector<LayerSpec>& siblings, const std::string& stem);
 
 /// An edit of one list of siblings: `removed` (the specs at `row`..) give way to `inserted`.
-struct Splice final {
+struct Splice final
+{
     SpecPath parent;
     int row = 0;
     std::vector<LayerSpec> removed;
@@ -45,7 +46,8 @@ struct Splice final {
 
 /// `count` siblings from `row` under `from` moved to `toRow` under `to`, both as they are once the
 /// siblings are taken out.
-struct LayerMove final {
+struct LayerMove final
+{
     SpecPath from;
     int row = 0;
     int count = 0;
@@ -63,13 +65,14 @@ void apply(Network& network, const Splice& edit);
 void apply(Network& network, const LayerMove& move);
 
 /// Why an edit cannot be made, for a user interface to word.
-struct EditRefusal final {
+struct EditRefusal final
+{
     enum class Reason {
-        NoLayers,     ///< the range holds no layers (nothing selected, or a stale selection)
-        NotTopLevel,  ///< only top-level layers can be checkpointed as a block
+        NoLayers, ///< the range holds no layers (nothing selected, or a stale selection)
+        NotTopLevel, ///< only top-level layers can be checkpointed as a block
         ChangesShape, ///< residual: the layers change the shape from `first` to `second` ("B x 8")
-        NotAddable,   ///< residual: their output cannot be added to their input (it has no shape)
-        UsedInside,   ///< checkpoint: `first` (a later layer) uses `second`, a layer inside the block
+        NotAddable, ///< residual: their output cannot be added to their input (it has no shape)
+        UsedInside, ///< checkpoint: `first` (a later layer) uses `second`, a layer inside the block
     };
     Reason reason = Reason::NoLayers;
     std::string first;
@@ -79,36 +82,39 @@ struct EditRefusal final {
 
 /// `specs` inserted at `row` (clamped) under `parent`; nothing when the parent is not a list or
 /// there is nothing to insert.
-[[nodiscard]] std::optional<Splice> insertEdit(const Network& network, const SpecPath& parent, int row,
-                                               std::vector<LayerSpec> specs);
+[[nodiscard]] std::optional<Splice> insertEdit(
+    const Network& network, const SpecPath& parent, int row, std::vector<LayerSpec> specs);
 /// `count` siblings from `row` removed; nothing when the range is not there.
-[[nodiscard]] std::optional<Splice> removeEdit(const Network& network, const SpecPath& parent, int row, int count);
+[[nodiscard]] std::optional<Splice> removeEdit(
+    const Network& network, const SpecPath& parent, int row, int count);
 /// Copies of `count` siblings from `row` inserted after them; a named copy of "fc" is "fc_copy"
 /// (uniqueName()), an unnamed one stays unnamed.
-[[nodiscard]] std::optional<Splice> duplicateEdit(const Network& network, const SpecPath& parent, int row, int count);
+[[nodiscard]] std::optional<Splice> duplicateEdit(
+    const Network& network, const SpecPath& parent, int row, int count);
 /// `count` siblings from `row` under `parent` moved to `newRow` of `newParent`, `newRow` counted
 /// before the move (like QAbstractItemModel::beginMoveRows). Nothing when the range or the target is
 /// not there, a block would move into itself, or the layers would land where they are.
-[[nodiscard]] std::optional<LayerMove> moveEdit(const Network& network, const SpecPath& parent, int row, int count,
-                                                const SpecPath& newParent, int newRow);
+[[nodiscard]] std::optional<LayerMove> moveEdit(const Network& network, const SpecPath& parent, int row,
+    int count, const SpecPath& newParent, int newRow);
 
 /// Siblings wrapped in a Repeat block (times 1, named "residual") ending in an Add of the block's
 /// input and its last layer (named "out" if it had no name): a residual connection, PyTorch's
 /// x + f(x). Refused when the layers' output does not broadcast against their input, checked by
 /// analysing the network with the block under `options`.
-[[nodiscard]] std::variant<Splice, EditRefusal> residualEdit(const Network& network, const AnalysisOptions& options,
-                                                             const SpecPath& parent, int row, int count);
+[[nodiscard]] std::variant<Splice, EditRefusal> residualEdit(
+    const Network& network, const AnalysisOptions& options, const SpecPath& parent, int row, int count);
 
 /// Checkpointing `count` consecutive top-level layers from `row`: wrapped in a checkpointed Repeat
 /// block (times 1, named "checkpoint"), later layers that use the last wrapped layer by name pointed
 /// at the block (the same tensor); one selected block is marked instead (`markBlock`). Refused when
 /// a later layer uses a wrapped layer other than the last, or the range is inside a block.
-struct CheckpointEdit final {
-    std::optional<Splice> wrap;         ///< the layers and, up to the last one repointed, the later layers
-    std::optional<SpecPath> markBlock;  ///< or: the selected block to mark "checkpoint"
+struct CheckpointEdit final
+{
+    std::optional<Splice> wrap; ///< the layers and, up to the last one repointed, the later layers
+    std::optional<SpecPath> markBlock; ///< or: the selected block to mark "checkpoint"
 };
-[[nodiscard]] std::variant<CheckpointEdit, EditRefusal> checkpointEdit(const Network& network, const SpecPath& parent,
-                                                                       int row, int count);
+[[nodiscard]] std::variant<CheckpointEdit, EditRefusal> checkpointEdit(
+    const Network& network, const SpecPath& parent, int row, int count);
 
 /// The checkpointing that recomputes a block marked "checkpoint": per block when it is off (a mark
 /// alone would change nothing), else as it is.

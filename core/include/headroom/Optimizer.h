@@ -9,18 +9,18 @@ namespace headroom {
 
 /// Optimizers, with the state PyTorch's torch.optim implementation keeps per parameter element.
 enum class Optimizer {
-    Sgd,             ///< torch.optim.SGD, momentum=0: no state
-    Momentum,        ///< SGD(momentum>0): momentum_buffer
-    Nesterov,        ///< SGD(momentum>0, nesterov=True): momentum_buffer
-    Adam,            ///< exp_avg, exp_avg_sq
-    AdamW,           ///< exp_avg, exp_avg_sq
-    AdamAmsgrad,     ///< Adam(amsgrad=True): + max_exp_avg_sq
-    RMSprop,         ///< square_avg
+    Sgd, ///< torch.optim.SGD, momentum=0: no state
+    Momentum, ///< SGD(momentum>0): momentum_buffer
+    Nesterov, ///< SGD(momentum>0, nesterov=True): momentum_buffer
+    Adam, ///< exp_avg, exp_avg_sq
+    AdamW, ///< exp_avg, exp_avg_sq
+    AdamAmsgrad, ///< Adam(amsgrad=True): + max_exp_avg_sq
+    RMSprop, ///< square_avg
     RMSpropMomentum, ///< square_avg, momentum_buffer
     RMSpropCentered, ///< RMSprop(centered=True, momentum>0): square_avg, momentum_buffer, grad_avg
-    Adagrad,         ///< sum
-    Adadelta,        ///< square_avg, acc_delta
-    Adamax,          ///< exp_avg, exp_inf
+    Adagrad, ///< sum
+    Adadelta, ///< square_avg, acc_delta
+    Adamax, ///< exp_avg, exp_inf
 };
 
 /// Full-size state tensors per parameter (each the parameter's size, float32 unless pure-half
@@ -31,7 +31,7 @@ enum class Optimizer {
 /// momentum (nothing to quantise; bitsandbytes refuses it), Nesterov (bitsandbytes ignores
 /// `nesterov`), AMSGrad, RMSprop with momentum or centered (one state only / refused), Adadelta, Adamax.
 [[nodiscard]] bool hasEightBitVariant(Optimizer o) noexcept;
-[[nodiscard]] std::string_view optimizerName(Optimizer o) noexcept;  ///< command-line name: "adamw"
+[[nodiscard]] std::string_view optimizerName(Optimizer o) noexcept; ///< command-line name: "adamw"
 [[nodiscard]] std::string_view optimizerLabel(Optimizer o) noexcept; ///< "AdamW"
 [[nodiscard]] std::optional<Optimizer> parseOptimizer(std::string_view name) noexcept;
 [[nodiscard]] std::span<const Optimizer> allOptimizers() noexcept;
@@ -39,12 +39,15 @@ enum class Optimizer {
 /// How torch.optim runs the step (the `foreach` and `fused` constructor arguments).
 enum class OptimizerImplementation {
     Foreach, ///< multi-tensor kernels over lists of all parameters: PyTorch 2.x's default on CUDA
-    Fused,   ///< one fused kernel per parameter group (`fused=True`): no parameter-sized temporaries
+    Fused, ///< one fused kernel per parameter group (`fused=True`): no parameter-sized temporaries
     ForLoop, ///< one parameter at a time (`foreach=False`): temporaries of one tensor at a time
 };
-[[nodiscard]] std::string_view optimizerImplementationName(OptimizerImplementation i) noexcept;  ///< "for-loop"
-[[nodiscard]] std::string_view optimizerImplementationLabel(OptimizerImplementation i) noexcept; ///< "For-loop"
-[[nodiscard]] std::optional<OptimizerImplementation> parseOptimizerImplementation(std::string_view name) noexcept;
+[[nodiscard]] std::string_view optimizerImplementationName(
+    OptimizerImplementation i) noexcept; ///< "for-loop"
+[[nodiscard]] std::string_view optimizerImplementationLabel(
+    OptimizerImplementation i) noexcept; ///< "For-loop"
+[[nodiscard]] std::optional<OptimizerImplementation> parseOptimizerImplementation(
+    std::string_view name) noexcept;
 [[nodiscard]] std::span<const OptimizerImplementation> allOptimizerImplementations() noexcept;
 /// Whether PyTorch 2.x ships `fused=True` for this optimizer (torch/optim/*.py, _fused_* functions).
 [[nodiscard]] bool hasFusedImplementation(Optimizer o) noexcept;
@@ -54,13 +57,15 @@ enum class OptimizerImplementation {
 /// for-loop: one parameter at a time, and a temporary bound to a local name lives until the next
 /// parameter's replaces it, so the peak is the largest over consecutive parameter tensors of
 /// previous x P(i-1) + current x P(i), over each (previous, current) pair listed. Float32.
-struct StepTemporaries final {
+struct StepTemporaries final
+{
     int parameterLists = 0;
-    struct Pair {
+    struct Pair
+    {
         int previous = 0;
         int current = 0;
     };
-    std::array<Pair, 2> forLoop{};
+    std::array<Pair, 2> forLoop {};
 };
 [[nodiscard]] StepTemporaries optimizerStepTemporaries(Optimizer o, OptimizerImplementation i) noexcept;
 

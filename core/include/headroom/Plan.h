@@ -14,10 +14,9 @@
 #include "headroom/Training.h"
 #include "headroom/TrainingSetup.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 
@@ -29,12 +28,14 @@ struct Plan;
 /// and the GPU. What the GUI's set-up panels edit (one undo step per change), what the planner
 /// chooses for each set-up it lists, and what `headroom` reads from its options. The GPU's memory is
 /// gpu.memoryBytes and nowhere else.
-struct PlanSettings {
+struct PlanSettings
+{
     Precision precision = Precision::Fp32;
     Checkpointing checkpointing = Checkpointing::None;
     AttentionImplementation attention = AttentionImplementation::Sdpa;
     LoraOptions lora;
-    /// Overrides the length of a sequence model's input (tokens [T] or features [T, E]); empty = as in the model.
+    /// Overrides the length of a sequence model's input (tokens [T] or features [T, E]); empty = as in the
+    /// model.
     std::optional<std::int64_t> sequenceLength;
     /// Mixture-of-experts routing imbalance (AnalysisOptions::moeImbalance): 1 = balanced.
     double moeImbalance = 1.0;
@@ -56,7 +57,8 @@ struct PlanSettings {
 /// that a plan reads as one thing (plan.setup.batch, plan.gpu) and its settings are a slice of it
 /// (`const PlanSettings& s = plan;`): the GUI's undo steps and the planner's set-ups copy the
 /// settings alone, never the network.
-struct Plan final : PlanSettings {
+struct Plan final : PlanSettings
+{
     Network network;
 
     friend bool operator==(const Plan&, const Plan&) = default;
@@ -65,7 +67,8 @@ struct Plan final : PlanSettings {
 /// What PyTorch's caching allocator reserves for a plan (ReservedModel over the step's allocation
 /// trace, docs/memory-model.md "What the GPU reserves") and the largest batch that leaves: the max
 /// batch every view shows. Per GPU.
-struct ReservedFigures final {
+struct ReservedFigures final
+{
     /// Outside the allocator: the set-up's overhead (by default the CUDA context of the GPU).
     std::uint64_t overheadBytes = 0;
     /// cudaContextBytes() for the plan's GPU: the overhead's default, and where the figure comes from.
@@ -88,12 +91,16 @@ struct ReservedFigures final {
     std::uint64_t cudnnWorkspaceBytes = 0; ///< the largest cuDNN convolution workspace at the batch
 
     /// What the GPU holds at the reserved peak: the reserved bytes plus the overhead.
-    [[nodiscard]] std::uint64_t peakWithOverheadBytes() const noexcept { return peakReservedBytes + overheadBytes; }
+    [[nodiscard]] std::uint64_t peakWithOverheadBytes() const noexcept
+    {
+        return peakReservedBytes + overheadBytes;
+    }
 };
 
 /// A plan worked out. The analysis always; the step model, the estimate and the throughput when the
 /// network and the set-up can be estimated.
-struct PlanResult final {
+struct PlanResult final
+{
     Analysis analysis;
     /// The step simulation behind the estimate (its moments feed the "during one step" views);
     /// shared, so that a view that draws it later and a copy of the result cost no simulation.
@@ -112,7 +119,8 @@ struct PlanResult final {
 };
 
 /// What one set-up gives at its batch on its GPU, read off a step model already built.
-struct SetupFigures final {
+struct SetupFigures final
+{
     Estimate estimate;
     std::optional<ThroughputEstimate> throughput;
     std::optional<Error> throughputError; ///< why there is no throughput estimate
@@ -130,13 +138,13 @@ struct SetupFigures final {
 void moveToGpu(PlanSettings& settings, const Gpu& gpu);
 
 /// The reserved model of `settings` on `analysis` (the cuBLAS workspace of settings.gpu's generation).
-[[nodiscard]] Result<std::shared_ptr<const ReservedModel>> buildReservedModel(const Analysis& analysis,
-                                                                             const PlanSettings& settings);
+[[nodiscard]] Result<std::shared_ptr<const ReservedModel>> buildReservedModel(
+    const Analysis& analysis, const PlanSettings& settings);
 
 /// The reserved figures of `settings` on `model`: the max batch search under the GPU's memory less the
 /// overhead (skipped when `known` has it for the same capacity) and one replay at the batch.
-[[nodiscard]] ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings& settings,
-                                                const ReservedFigures* known = nullptr);
+[[nodiscard]] ReservedFigures reservedFiguresOf(
+    const ReservedModel& model, const PlanSettings& settings, const ReservedFigures* known = nullptr);
 
 /// The estimate with the reserved answer: its max batch no larger than the reserved one, and a batch
 /// above it (or one the allocator cannot hold) does not fit.
@@ -167,8 +175,8 @@ void reestimate(PlanResult& result, const PlanSettings& settings);
 /// With `reserved` (built for the same analysis and set-up), the max batch is the reserved one (its
 /// search skipped where `known` has it for the same capacity).
 [[nodiscard]] Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,
-                                             const PlanSettings& settings, const ReservedModel* reserved = nullptr,
-                                             const ReservedFigures* known = nullptr);
+    const PlanSettings& settings, const ReservedModel* reserved = nullptr,
+    const ReservedFigures* known = nullptr);
 
 /// The `headroom estimate --json` document (docs/cli.md describes every field).
 [[nodiscard]] nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result);

@@ -12,9 +12,10 @@ namespace headroom {
 [[nodiscard]] std::optional<std::string> findResourceDir(const std::string& executablePath);
 
 /// A preset model shipped in resources/presets.
-struct PresetInfo final {
-    std::string id;    ///< file stem: "vgg16"
-    std::string path;  ///< full path of the .json
+struct PresetInfo final
+{
+    std::string id; ///< file stem: "vgg16"
+    std::string path; ///< full path of the .json
 };
 [[nodiscard]] std::vector<PresetInfo> listPresets(const std::string& resourceDir);
 

@@ -9,7 +9,8 @@
 namespace headroom {
 
 /// The shape of one sample's tensor, without the batch axis (PyTorch order, channels first).
-struct Shape final {
+struct Shape final
+{
     std::vector<std::int64_t> dims;
 
     [[nodiscard]] std::size_t rank() const noexcept { return dims.size(); }

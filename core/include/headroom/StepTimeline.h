@@ -19,16 +19,19 @@
 namespace headroom {
 
 enum class StepPhase { Forward, Backward, OptimizerStep };
-[[nodiscard]] std::string_view stepPhaseName(StepPhase p) noexcept;  ///< "forward", "backward", "optimizer_step"
-[[nodiscard]] std::string_view stepPhaseLabel(StepPhase p) noexcept; ///< "Forward", "Backward", "Optimizer step"
+[[nodiscard]] std::string_view stepPhaseName(
+    StepPhase p) noexcept; ///< "forward", "backward", "optimizer_step"
+[[nodiscard]] std::string_view stepPhaseLabel(
+    StepPhase p) noexcept; ///< "Forward", "Backward", "Optimizer step"
 
 /// One moment of the step: what is alive while an op runs (its output, scratch and gradients
 /// allocated), as fixed + perSample x B bytes per component.
-struct StepMoment final {
+struct StepMoment final
+{
     StepPhase phase = StepPhase::Forward;
-    std::size_t op = kNoStepOp;  ///< the StepGraph op running (kNoStepOp: the optimizer step)
-    std::size_t row = 0;         ///< its Analysis::rows index (for names)
-    bool recomputing = false;    ///< a checkpointed iteration's forward, run again inside backward
+    std::size_t op = kNoStepOp; ///< the StepGraph op running (kNoStepOp: the optimizer step)
+    std::size_t row = 0; ///< its Analysis::rows index (for names)
+    bool recomputing = false; ///< a checkpointed iteration's forward, run again inside backward
     bool laterMicroBatch = false; ///< gradient accumulation: gradients of earlier micro-batches are alive
     /// After the op returned and what it no longer needs was freed (the end of the forward pass).
     bool afterOp = false;
@@ -48,21 +51,23 @@ struct StepMoment final {
 [[nodiscard]] std::string momentLayerName(const Analysis& analysis, const StepMoment& moment);
 
 /// What a set-up contributes to every moment, per GPU (MemoryModel::build works these out).
-struct StepConditions final {
-    std::uint64_t weights = 0;        ///< parameters (sharded) + buffers, without autocast's copies
+struct StepConditions final
+{
+    std::uint64_t weights = 0; ///< parameters (sharded) + buffers, without autocast's copies
     std::uint64_t optimizerState = 0; ///< once the first step has created it
     /// Every gradient on this GPU before ZeRO's sharding: used when the step graph lists no parameters (a
     /// hand-made analysis of model states only); otherwise the graph's parameters are summed.
     std::uint64_t gradients = 0;
     std::uint64_t overhead = 0;
-    std::uint64_t bucketBytes = 0;    ///< DDP's gradient buckets: allocated for the whole run
-    std::uint64_t gatheredBytes = 0;  ///< ZeRO-3 / FSDP: the gathered layers, during forward and backward
+    std::uint64_t bucketBytes = 0; ///< DDP's gradient buckets: allocated for the whole run
+    std::uint64_t gatheredBytes = 0; ///< ZeRO-3 / FSDP: the gathered layers, during forward and backward
     /// The optimizer step's own buffers: the implementation's temporaries and DeepSpeed's float32
     /// gradient partition.
     std::uint64_t stepTemporaries = 0;
-    std::uint64_t tensorParallel = 1;     ///< split layers hold ceil(bytes / t) of their activations and gradients
-    std::uint64_t gradientShards = 1;     ///< ZeRO-2/3: a rank keeps ceil(gradients / N)
-    bool gradientsOffloaded = false;      ///< ZeRO-Offload with stage 2/3: reduced gradients leave the GPU
+    std::uint64_t tensorParallel
+        = 1; ///< split layers hold ceil(bytes / t) of their activations and gradients
+    std::uint64_t gradientShards = 1; ///< ZeRO-2/3: a rank keeps ceil(gradients / N)
+    bool gradientsOffloaded = false; ///< ZeRO-Offload with stage 2/3: reduced gradients leave the GPU
     /// Autocast copies of a fully sharded model exist only for the gathered layers: at most this much.
     std::uint64_t autocastCopyCap = UINT64_MAX;
     std::int64_t accumulationSteps = 1;
@@ -73,7 +78,8 @@ struct StepConditions final {
 
 /// The simulated step. Moments of the steady step (optimizer state allocated): the first micro-batch's
 /// forward and backward, with accumulation a later micro-batch's as well, then the optimizer step.
-class StepTimeline final {
+class StepTimeline final
+{
 public:
     [[nodiscard]] static StepTimeline simulate(const Analysis& analysis, const StepConditions& conditions);
 

@@ -16,7 +16,8 @@ namespace headroom {
 
 /// A sentence with %1, %2, ... placeholders and the values that fill them: what a user interface
 /// translates before filling in (the command line prints text()).
-struct TemplatedText final {
+struct TemplatedText final
+{
     std::string format;
     std::vector<std::string> args;
 
@@ -27,7 +28,8 @@ struct TemplatedText final {
 
 /// One optimizer step on one GPU. FLOPs are floating-point operations (a multiply-add is 2); times are
 /// seconds; rates are per second.
-struct ThroughputEstimate final {
+struct ThroughputEstimate final
+{
     double forwardFlopsPerSample = 0;
     /// The analysis's figure; 2 x forward when the analysis has none (it predates backward counting).
     double backwardFlopsPerSample = 0;
@@ -38,13 +40,13 @@ struct ThroughputEstimate final {
     /// per GPU and optimizer step, the least the step reads and writes: weights twice, gradients once,
     /// saved activations twice per micro-batch; optimizer state read and written once per step
     double bytesPerStep = 0;
-    double peakTflops = 0;         ///< the GPU's peak for the precision's compute type (1e12 FLOP/s)
-    double utilization = 0;        ///< the assumed fraction of peak
-    double computeSeconds = 0;     ///< per optimizer step
-    double memorySeconds = 0;      ///< per optimizer step: bytes moved / bandwidth
-    double stepSeconds = 0;        ///< max(compute, memory) per optimizer step
-    double samplesPerSecond = 0;   ///< across all data-parallel GPUs
-    double tokensPerSecond = 0;    ///< samples/s x sequence length for sequence inputs, else 0
+    double peakTflops = 0; ///< the GPU's peak for the precision's compute type (1e12 FLOP/s)
+    double utilization = 0; ///< the assumed fraction of peak
+    double computeSeconds = 0; ///< per optimizer step
+    double memorySeconds = 0; ///< per optimizer step: bytes moved / bandwidth
+    double stepSeconds = 0; ///< max(compute, memory) per optimizer step
+    double samplesPerSecond = 0; ///< across all data-parallel GPUs
+    double tokensPerSecond = 0; ///< samples/s x sequence length for sequence inputs, else 0
     /// Tokens per sample (T) when the input is a sequence (token ids [T] or features [T, E]), else 0.
     std::int64_t sequenceLength = 0;
     bool memoryBound = false;
@@ -62,10 +64,10 @@ struct ThroughputEstimate final {
 /// Fails if the analysis has an error, the GPU has no peak figure for the precision ("GeForce GTX 1080
 /// has no bfloat16 support"), the utilisation is not in (0, 1], the batch or accumulation steps are
 /// below 1, or the GPU count is not a multiple of the tensor-parallel degree.
-[[nodiscard]] Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup,
-                                                            const Gpu& gpu);
+[[nodiscard]] Result<ThroughputEstimate> estimateThroughput(
+    const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu);
 /// estimateThroughput() with the set-up's memory model already built (the slider path: no simulation).
-[[nodiscard]] Result<ThroughputEstimate> estimateThroughput(const Analysis& analysis, const TrainingSetup& setup,
-                                                            const Gpu& gpu, const MemoryModel& memory);
+[[nodiscard]] Result<ThroughputEstimate> estimateThroughput(
+    const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu, const MemoryModel& memory);
 
 } // namespace headroom

@@ -24,7 +24,8 @@ enum class Checkpointing {
     /// which backward recomputes (Korthikanti et al. 2022, "selective activation recomputation").
     Selective,
 };
-[[nodiscard]] std::string_view checkpointingName(Checkpointing c) noexcept;  ///< "none", "per-block", "selective"
+[[nodiscard]] std::string_view checkpointingName(
+    Checkpointing c) noexcept; ///< "none", "per-block", "selective"
 [[nodiscard]] std::string_view checkpointingLabel(Checkpointing c) noexcept; ///< "Per block"
 [[nodiscard]] std::optional<Checkpointing> parseCheckpointing(std::string_view name) noexcept;
 [[nodiscard]] std::span<const Checkpointing> allCheckpointings() noexcept;
@@ -34,7 +35,7 @@ enum class Checkpointing {
 /// probabilities (and, with dropout, their mask). nn.MultiheadAttention with need_weights=true is
 /// always eager.
 enum class AttentionImplementation { Sdpa, Eager };
-[[nodiscard]] std::string_view attentionName(AttentionImplementation a) noexcept;  ///< "sdpa", "eager"
+[[nodiscard]] std::string_view attentionName(AttentionImplementation a) noexcept; ///< "sdpa", "eager"
 [[nodiscard]] std::string_view attentionLabel(AttentionImplementation a) noexcept; ///< "Flash / SDPA"
 [[nodiscard]] std::optional<AttentionImplementation> parseAttention(std::string_view name) noexcept;
 
@@ -46,7 +47,8 @@ inline constexpr double kMinUtilization = 0.01;
 
 /// LoRA (Hu et al. 2021) as Hugging Face PEFT applies it: every targeted Linear layer's weight is
 /// frozen and gets a trainable rank-r pair A (r x in) and B (out x r); every other parameter is frozen.
-struct LoraOptions final {
+struct LoraOptions final
+{
     std::int64_t rank = 0; ///< 0 = LoRA off
     /// Linear layers to adapt, matched against the end of the layer's name ("q_proj" matches
     /// "layers.3.self_attn.q_proj"); empty = every Linear layer except the output head.
@@ -62,14 +64,14 @@ struct LoraOptions final {
 
 /// How data-parallel training shards the model state across GPUs.
 enum class Sharding {
-    None,            ///< DDP: every GPU holds everything (plus gradient buckets)
-    Zero1,           ///< DeepSpeed ZeRO stage 1: optimizer state / N
-    Zero2,           ///< stage 2: + gradients / N
-    Zero3,           ///< stage 3: + weights / N, plus all-gather buffers
+    None, ///< DDP: every GPU holds everything (plus gradient buckets)
+    Zero1, ///< DeepSpeed ZeRO stage 1: optimizer state / N
+    Zero2, ///< stage 2: + gradients / N
+    Zero3, ///< stage 3: + weights / N, plus all-gather buffers
     FsdpShardGradOp, ///< PyTorch FSDP SHARD_GRAD_OP (as ZeRO-2)
-    FsdpFullShard,   ///< PyTorch FSDP FULL_SHARD (as ZeRO-3)
+    FsdpFullShard, ///< PyTorch FSDP FULL_SHARD (as ZeRO-3)
 };
-[[nodiscard]] std::string_view shardingName(Sharding s) noexcept;  ///< "ddp", "zero1", ..., "fsdp-full-shard"
+[[nodiscard]] std::string_view shardingName(Sharding s) noexcept; ///< "ddp", "zero1", ..., "fsdp-full-shard"
 [[nodiscard]] std::string_view shardingLabel(Sharding s) noexcept; ///< "ZeRO stage 2"
 [[nodiscard]] std::optional<Sharding> parseSharding(std::string_view name) noexcept;
 [[nodiscard]] std::span<const Sharding> allShardings() noexcept;
@@ -77,13 +79,17 @@ enum class Sharding {
 [[nodiscard]] int shardingStage(Sharding s) noexcept;
 
 /// The GPUs a step runs on. Per-GPU memory is what is charted against one GPU's VRAM.
-struct Parallelism final {
-    std::int64_t gpus = 1;           ///< total GPUs (data-parallel x tensor-parallel)
+struct Parallelism final
+{
+    std::int64_t gpus = 1; ///< total GPUs (data-parallel x tensor-parallel)
     Sharding sharding = Sharding::None;
-    bool offloadOptimizer = false;   ///< optimizer state (and fp32 master weights) kept in CPU memory
+    bool offloadOptimizer = false; ///< optimizer state (and fp32 master weights) kept in CPU memory
     std::int64_t tensorParallel = 1; ///< Megatron tensor-parallel degree for attention/MLP layers
 
-    [[nodiscard]] std::int64_t dataParallel() const noexcept { return tensorParallel > 0 ? gpus / tensorParallel : gpus; }
+    [[nodiscard]] std::int64_t dataParallel() const noexcept
+    {
+        return tensorParallel > 0 ? gpus / tensorParallel : gpus;
+    }
     friend bool operator==(const Parallelism&, const Parallelism&) = default;
 };
 

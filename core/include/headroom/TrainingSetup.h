@@ -23,7 +23,8 @@ inline constexpr std::int64_t kMaxGpus = 1LL << 20;
 
 /// A training set-up: everything an estimate needs besides the analysis (which carries the network,
 /// the precision and the strategies) and the GPU (Plan::gpu; the estimate reads its memory from there).
-struct TrainingSetup final {
+struct TrainingSetup final
+{
     Optimizer optimizer = Optimizer::Adam;
     std::int64_t batch = kDefaultBatch;
     std::uint64_t overheadBytes = kDefaultOverheadBytes;
@@ -31,7 +32,8 @@ struct TrainingSetup final {
     /// samples per data-parallel rank. Memory follows the micro-batch.
     std::int64_t accumulationSteps = 1;
     Parallelism parallel;
-    /// bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay 32-bit).
+    /// bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay
+    /// 32-bit).
     bool eightBitOptimizer = false;
     /// The fraction of the GPU's peak FLOP rate a training step is assumed to reach (throughput estimate).
     double assumedUtilization = 0.4;

@@ -10,9 +10,11 @@ namespace headroom {
 /// function of the batch size, when every moment of the step is affine in B. Built once (O(n log n));
 /// evaluating it at one B or finding the largest B under a capacity costs O(log h) or O(h) for its h
 /// lines, which are few (typically under 20), so a slider tick stays sub-microsecond.
-class UpperEnvelope final {
+class UpperEnvelope final
+{
 public:
-    struct Line {
+    struct Line
+    {
         std::uint64_t fixed = 0;
         std::uint64_t perSample = 0;
         std::size_t id = 0; ///< the caller's index of the moment this line describes

@@ -77,11 +77,12 @@ std::size_t batchFromEnd(const TensorInfo& t)
 /// batch axis's distance from the end that the output keeps (nullopt when every input is batch-first).
 Result<std::optional<std::size_t>> keptBatchAxis(const LayerKind& kind, std::span<const TensorInfo> inputs)
 {
-    const auto moved = std::find_if(inputs.begin(), inputs.end(), [](const auto& t) { return t.batchAxis != 0; });
+    const auto moved
+        = std::find_if(inputs.begin(), inputs.end(), [](const auto& t) { return t.batchAxis != 0; });
     if (moved == inputs.end() || kind.batchAxisUse() == BatchAxisUse::Own)
-        return std::optional<std::size_t>{};
-    const std::string layout = moved->shape.toBatchedString(moved->batchAxis) + " (the batch axis at position "
-        + std::to_string(moved->batchAxis) + ")";
+        return std::optional<std::size_t> {};
+    const std::string layout = moved->shape.toBatchedString(moved->batchAxis)
+        + " (the batch axis at position " + std::to_string(moved->batchAxis) + ")";
     if (kind.batchAxisUse() == BatchAxisUse::First)
         return Error { "needs the batch axis first, but its input is " + layout
                 + "; a Transpose or Permute can bring the batch axis to the front",
@@ -94,7 +95,7 @@ Result<std::optional<std::size_t>> keptBatchAxis(const LayerKind& kind, std::spa
             return Error { "its inputs have their batch axes at different places: " + layout + " and "
                     + t.shape.toBatchedString(t.batchAxis),
                 {} };
-    return std::optional<std::size_t>{fromEnd};
+    return std::optional<std::size_t> { fromEnd };
 }
 
 /// Attributes, the inputs as autocast casts them, and the kind's inference; an error for invalid
@@ -117,7 +118,8 @@ std::optional<Error> inferOutcome(AnalysisState& state, LayerWork& work)
     const auto& options = state.options;
     const LayerContext ctx { attrs.value(), work.effective, state.precision, options.attention,
         options.moeImbalance };
-    const std::string where = specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"") + "): ";
+    const std::string where
+        = specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"") + "): ";
     const auto kept = keptBatchAxis(*work.kind, work.effective);
     if (!kept)
         return Error { where + kept.error().message, specPath };
@@ -128,8 +130,9 @@ std::optional<Error> inferOutcome(AnalysisState& state, LayerWork& work)
     if (const auto fromEnd = kept.value()) {
         TensorInfo& out = work.outcome.output;
         if (*fromEnd > out.shape.rank() + 1)
-            return Error { where + "its output " + out.shape.toString() + " has too few axes to keep the batch axis "
-                    + std::to_string(*fromEnd - 1) + " from the end, where its input has it",
+            return Error { where + "its output " + out.shape.toString()
+                    + " has too few axes to keep the batch axis " + std::to_string(*fromEnd - 1)
+                    + " from the end, where its input has it",
                 specPath };
         const std::size_t axis = out.shape.rank() + 1 - *fromEnd;
         if (out.batchAxis != axis && !out.contiguous)

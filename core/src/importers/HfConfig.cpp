@@ -25,8 +25,8 @@ constexpr std::uint64_t kMaxConfigBytes = 4 * 1024 * 1024;
 
 std::string lowercase(std::string s)
 {
-    std::transform(s.begin(), s.end(), s.begin(),
-        [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    std::transform(
+        s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     return s;
 }
 
@@ -36,17 +36,17 @@ std::optional<Error> notJsonText(std::string_view text, const std::string& file)
 {
     const std::string hint = " (a config.json is a JSON object such as {\"model_type\": \"llama\", ...})";
     if (text.find_first_not_of(" \t\r\n") == std::string_view::npos)
-        return Error{file + ": the file is empty" + hint, ""};
+        return Error { file + ": the file is empty" + hint, "" };
     if (text.size() >= 2 && (text.substr(0, 2) == "\xFF\xFE" || text.substr(0, 2) == "\xFE\xFF"))
-        return Error{file + ": the file is UTF-16 text; save it as UTF-8", ""};
+        return Error { file + ": the file is UTF-16 text; save it as UTF-8", "" };
     for (std::size_t i = 0; i < text.size(); ++i) {
         const auto c = static_cast<unsigned char>(text[i]);
         if (c < 0x20 && c != '\t' && c != '\n' && c != '\r') {
             std::ostringstream byte;
             byte << "0x" << std::hex << (c < 0x10 ? "0" : "") << static_cast<int>(c);
-            return Error{file + ": not a text file: byte " + std::to_string(i) + " is " + byte.str()
+            return Error { file + ": not a text file: byte " + std::to_string(i) + " is " + byte.str()
                     + ", a control character JSON does not allow" + hint,
-                ""};
+                "" };
         }
     }
     return std::nullopt;
@@ -75,9 +75,9 @@ std::optional<std::pair<std::string, std::string>> nonFiniteValue(std::string_vi
             stringStart = i + 1;
             continue;
         }
-        for (const std::string_view literal : {"NaN", "Infinity", "-Infinity"}) {
+        for (const std::string_view literal : { "NaN", "Infinity", "-Infinity" }) {
             if (text.substr(i, literal.size()) == literal)
-                return std::pair{lastString, std::string(literal)};
+                return std::pair { lastString, std::string(literal) };
         }
     }
     return std::nullopt;
@@ -88,9 +88,10 @@ Error explainParseError(std::string_view text, const std::string& file, Error er
 {
     if (const auto bad = nonFiniteValue(text)) {
         const std::string key = bad->first.empty() ? "a value" : bad->first;
-        return Error{file + ": " + key + " is " + bad->second
-                + ", which JSON does not allow (Python's json writes it for a non-finite float); give a number",
-            bad->first};
+        return Error { file + ": " + key + " is " + bad->second
+                + ", which JSON does not allow (Python's json writes it for a non-finite float); give a "
+                  "number",
+            bad->first };
     }
     if (error.message.find("unexpected end of input") != std::string::npos)
         error.message += " (the file ends before the JSON object does: is it cut short?)";
@@ -138,30 +139,30 @@ Result<Network> importText(
         return explainParseError(text, nameForErrors, parsed.error());
     const json& config = parsed.value();
     if (!config.is_object())
-        return Error{nameForErrors + ": a Hugging Face config.json is a JSON object, not "
+        return Error { nameForErrors + ": a Hugging Face config.json is a JSON object, not "
                 + detail::jsonTypeName(config),
-            ""};
+            "" };
     if (const auto key = duplicateKey(text))
-        return Error{nameForErrors + ": " + *key + " is given more than once; give each key once", *key};
+        return Error { nameForErrors + ": " + *key + " is given more than once; give each key once", *key };
     const std::string supported = "; supported: " + hf::supportedModelTypes();
     const auto type = config.find("model_type");
     if (type == config.end())
-        return Error{
-            nameForErrors + ": model_type is missing (a string such as \"llama\")" + supported, "model_type"};
+        return Error { nameForErrors + ": model_type is missing (a string such as \"llama\")" + supported,
+            "model_type" };
     if (!type->is_string())
-        return Error{
-            nameForErrors + ": model_type must be a string such as \"llama\", not " + detail::shortJson(*type) + supported,
-            "model_type"};
+        return Error { nameForErrors + ": model_type must be a string such as \"llama\", not "
+                + detail::shortJson(*type) + supported,
+            "model_type" };
     const std::string modelType = type->get<std::string>();
 
     const hf::Family* family = hf::findFamily(modelType);
     if (family == nullptr)
-        return Error{
-            nameForErrors + ": model_type \"" + modelType + "\" is not supported" + supported, "model_type"};
-    hf::ConfigReader reader{config, nameForErrors};
+        return Error { nameForErrors + ": model_type \"" + modelType + "\" is not supported" + supported,
+            "model_type" };
+    hf::ConfigReader reader { config, nameForErrors };
     std::optional<Network> network = family->build(reader, config, modelType);
     if (reader.error() || !network)
-        return reader.error().value_or(Error{nameForErrors + ": cannot be imported", ""});
+        return reader.error().value_or(Error { nameForErrors + ": cannot be imported", "" });
 
     Network n = std::move(*network);
     n.loss = Loss::CrossEntropy;

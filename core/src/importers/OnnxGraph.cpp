@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
-
 #include <cstring>
+#include <limits>
 
 namespace headroom::onnximport {
 
@@ -39,7 +38,7 @@ ValueType typeOf(const TensorProto& t)
     v.elementType = t.data_type();
     v.hasShape = true;
     for (const auto d : t.dims())
-        v.dims.push_back(Dim{d, {}});
+        v.dims.push_back(Dim { d, {} });
     return v;
 }
 
@@ -70,7 +69,6 @@ std::optional<std::vector<double>> fieldNumbers(const Field& field, std::size_t 
 }
 
 const std::vector<int> kNoConsumers;
-
 
 } // namespace
 
@@ -297,14 +295,14 @@ Result<OnnxGraph> OnnxGraph::index(
         }
     }
     if (inputs.empty())
-        return Error{"the graph has no input (every graph input is an initializer)", "graph.input"};
+        return Error { "the graph has no input (every graph input is an initializer)", "graph.input" };
     if (inputs.size() > 1) {
         std::string names;
         for (const auto& n : inputs)
             names += (names.empty() ? "'" : ", '") + n + "'";
-        return Error{"the graph has " + std::to_string(inputs.size()) + " inputs (" + names
+        return Error { "the graph has " + std::to_string(inputs.size()) + " inputs (" + names
                 + "); a Headroom network has exactly one",
-            "graph.input"};
+            "graph.input" };
     }
     g.m_input = inputs.front();
     g.m_dynamic.insert(g.m_input);
@@ -324,26 +322,28 @@ Result<OnnxGraph> OnnxGraph::index(
             if (in.empty())
                 continue; // an omitted optional input
             if (defined.count(in) == 0)
-                return Error{"node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
+                return Error { "node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
                         + "' before any node produces it (the graph is not in topological order or the "
                           "tensor does not exist)",
-                    node.name()};
+                    node.name() };
             g.m_consumers[in].push_back(i);
             dynamic = dynamic || g.m_dynamic.count(in) > 0;
             data = data || g.m_data.count(in) > 0;
         }
-        const bool readsSizesOnly = node.domain().empty() && (node.op_type() == "Shape" || node.op_type() == "Size");
+        const bool readsSizesOnly
+            = node.domain().empty() && (node.op_type() == "Shape" || node.op_type() == "Size");
         for (const auto& out : node.output()) {
             if (out.empty())
                 continue;
             if (defined.count(out) > 0) {
                 const auto earlier = g.m_producers.find(out);
-                return Error{"node " + nodeLabel(node) + " (" + node.op_type() + ") writes tensor '" + out + "', which "
+                return Error { "node " + nodeLabel(node) + " (" + node.op_type() + ") writes tensor '" + out
+                        + "', which "
                         + (earlier != g.m_producers.end()
-                                  ? "node " + nodeLabel(graph.node(earlier->second)) + " writes too"
-                                  : std::string("is a graph input or initializer"))
+                                ? "node " + nodeLabel(graph.node(earlier->second)) + " writes too"
+                                : std::string("is a graph input or initializer"))
                         + "; an ONNX graph defines each tensor once",
-                    node.name()};
+                    node.name() };
             }
             g.m_producers[out] = i;
             defined.insert(out);
@@ -361,8 +361,8 @@ Result<OnnxGraph> OnnxGraph::index(
     }
     for (const auto& out : graph.output()) {
         if (defined.count(out.name()) == 0)
-            return Error{
-                "the graph output '" + out.name() + "' is not produced by any node", "graph.output"};
+            return Error { "the graph output '" + out.name() + "' is not produced by any node",
+                "graph.output" };
     }
     return g;
 }
@@ -397,7 +397,8 @@ std::optional<std::vector<double>> OnnxGraph::constantNumbers(
     if (p < 0)
         return std::nullopt;
     const auto& node = m_graph->node(p);
-    // A constant through a Cast (torch 1.13 casts clamp's bounds): its numbers, truncated for an integer type.
+    // A constant through a Cast (torch 1.13 casts clamp's bounds): its numbers, truncated for an integer
+    // type.
     if (node.op_type() == "Cast" && node.domain().empty() && node.input_size() == 1) {
         auto numbers = constantNumbers(node.input(0), maxElements);
         const auto to = intAttribute(node, "to").value_or(onnx::TensorProto::FLOAT);
@@ -413,9 +414,9 @@ std::optional<std::vector<double>> OnnxGraph::constantNumbers(
         return std::nullopt;
     for (const auto& a : node.attribute()) {
         if (a.name() == "value_float")
-            return std::vector<double>{static_cast<double>(a.f())};
+            return std::vector<double> { static_cast<double>(a.f()) };
         if (a.name() == "value_int")
-            return std::vector<double>{static_cast<double>(a.i())};
+            return std::vector<double> { static_cast<double>(a.i()) };
         if (a.name() == "value_floats" && static_cast<std::size_t>(a.floats_size()) <= maxElements)
             return std::vector<double>(a.floats().begin(), a.floats().end());
         if (a.name() == "value_ints" && static_cast<std::size_t>(a.ints_size()) <= maxElements) {

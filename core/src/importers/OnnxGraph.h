@@ -5,9 +5,8 @@
 
 #include "headroom/Error.h"
 
-#include <onnx/onnx_pb.h>
-
 #include <cstdint>
+#include <onnx/onnx_pb.h>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,7 +17,8 @@
 namespace headroom::onnximport {
 
 /// One axis of a tensor type: a size, a symbol ("batch"), or unknown.
-struct Dim {
+struct Dim
+{
     std::optional<std::int64_t> value;
     std::string symbol;
 
@@ -26,13 +26,15 @@ struct Dim {
 };
 
 /// A small integer tensor folded from constants (torch's computed Pad amounts).
-struct SmallIntTensor {
+struct SmallIntTensor
+{
     std::vector<std::int64_t> shape;
     std::vector<std::int64_t> data;
 };
 
 /// What shape inference knows about a tensor: its element type and, if known, its axes.
-struct ValueType {
+struct ValueType
+{
     std::int32_t elementType = 0; ///< onnx::TensorProto_DataType, 0 = unknown
     bool hasShape = false;
     std::vector<Dim> dims;
@@ -57,7 +59,8 @@ struct ValueType {
 [[nodiscard]] std::string elementTypeName(std::int32_t type);
 
 /// The numbers of a tensor with data (raw or typed fields), at most `maxElements`; nullopt without data.
-[[nodiscard]] std::optional<std::vector<double>> tensorNumbers(const onnx::TensorProto& t, std::size_t maxElements);
+[[nodiscard]] std::optional<std::vector<double>> tensorNumbers(
+    const onnx::TensorProto& t, std::size_t maxElements);
 
 /// A constant's number as an int64: truncated, and saturated at the int64 limits (ONNX writes INT64_MAX for
 /// "to the end", which reads back as a double just past the range); nullopt for NaN. Never a cast of a
@@ -70,7 +73,8 @@ struct ValueType {
 /// How a node is shown in messages: its name, or "the unnamed Relu producing 'x'".
 [[nodiscard]] std::string nodeLabel(const onnx::NodeProto& node);
 
-class OnnxGraph final {
+class OnnxGraph final
+{
 public:
     /// Indexes `graph` (already shape-inferred). `shapeData` holds the values data propagation computed
     /// for shape tensors (the second argument of Reshape). Fails when a node uses a tensor that no
@@ -116,12 +120,12 @@ public:
 
 private:
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
-    [[nodiscard]] std::optional<SmallIntTensor> foldIntegersUnchecked(const std::string& value, int depth) const;
+    [[nodiscard]] std::optional<SmallIntTensor> foldIntegersUnchecked(
+        const std::string& value, int depth) const;
     /// shape inference's data propagation, or a constant's values.
     [[nodiscard]] std::optional<std::vector<Dim>> propagatedShapeTensor(const std::string& value) const;
 
 public:
-
 private:
     const onnx::GraphProto* m_graph = nullptr;
     std::string m_input;

@@ -17,13 +17,13 @@ std::optional<std::int64_t> combine(const std::string& op, std::int64_t a, std::
 {
     std::int64_t result = 0;
     if (op == "Add")
-        return __builtin_add_overflow(a, b, &result) ? std::optional<std::int64_t>{} : result;
+        return __builtin_add_overflow(a, b, &result) ? std::optional<std::int64_t> {} : result;
     if (op == "Sub")
-        return __builtin_sub_overflow(a, b, &result) ? std::optional<std::int64_t>{} : result;
+        return __builtin_sub_overflow(a, b, &result) ? std::optional<std::int64_t> {} : result;
     if (op == "Mul")
-        return __builtin_mul_overflow(a, b, &result) ? std::optional<std::int64_t>{} : result;
+        return __builtin_mul_overflow(a, b, &result) ? std::optional<std::int64_t> {} : result;
     if (op == "Div" && b != 0)
-        return a >= 0 && b > 0 ? a / b : std::optional<std::int64_t>{};
+        return a >= 0 && b > 0 ? a / b : std::optional<std::int64_t> {};
     return std::nullopt;
 }
 
@@ -90,7 +90,8 @@ std::optional<std::vector<Dim>> OnnxGraph::shapeTensor(const std::string& value,
     if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && n.input_size() == 2) {
         const auto a = shapeTensor(n.input(0), depth + 1);
         const auto b = shapeTensor(n.input(1), depth + 1);
-        if (!a || !b || a->empty() || b->empty() || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
+        if (!a || !b || a->empty() || b->empty()
+            || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
             return std::nullopt;
         std::vector<Dim> out;
         for (std::size_t k = 0; k < std::max(a->size(), b->size()); ++k) {
@@ -127,7 +128,7 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegers(const std::string& value, 
     // declared type that contradicts the constant, a Reshape to another size) is no result.
     auto folded = foldIntegersUnchecked(value, depth);
     std::int64_t count = 1;
-    for (const auto d : folded ? folded->shape : std::vector<std::int64_t>{}) {
+    for (const auto d : folded ? folded->shape : std::vector<std::int64_t> {}) {
         if (d < 0 || __builtin_mul_overflow(count, d, &count))
             return std::nullopt;
     }
@@ -158,20 +159,23 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
             if (std::isnan(x))
                 return std::nullopt;
             // INT64_MIN / INT64_MAX (a Slice "to the end") kept as far-out values that cannot overflow.
-            out.data.push_back(static_cast<std::int64_t>(std::clamp(x, -kLargestExactInteger, kLargestExactInteger)));
+            out.data.push_back(
+                static_cast<std::int64_t>(std::clamp(x, -kLargestExactInteger, kLargestExactInteger)));
         }
         return out;
     }
     const auto& n = m_graph->node(p);
     const std::string& op = n.op_type();
-    const auto in = [&](int k) { return n.input_size() > k && !n.input(k).empty() ? foldIntegers(n.input(k), depth + 1) : std::nullopt; };
+    const auto in = [&](int k) {
+        return n.input_size() > k && !n.input(k).empty() ? foldIntegers(n.input(k), depth + 1) : std::nullopt;
+    };
     if (op == "Cast" || op == "Identity")
         return in(0);
     if (op == "Shape") {
         const auto x = in(0);
         if (!x)
             return std::nullopt;
-        return SmallIntTensor{{static_cast<std::int64_t>(x->shape.size())}, x->shape};
+        return SmallIntTensor { { static_cast<std::int64_t>(x->shape.size()) }, x->shape };
     }
     if (op == "ConstantOfShape") {
         const auto shape = in(0);
@@ -193,7 +197,8 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
                 fill = static_cast<std::int64_t>(v->front());
             }
         }
-        return SmallIntTensor{shape->data, std::vector<std::int64_t>(static_cast<std::size_t>(count), fill)};
+        return SmallIntTensor { shape->data,
+            std::vector<std::int64_t>(static_cast<std::size_t>(count), fill) };
     }
     if (op == "Add" || op == "Sub" || op == "Mul") {
         const auto a = in(0);
@@ -201,9 +206,10 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
         if (!a || !b || a->data.empty() || b->data.empty()
             || (a->data.size() != b->data.size() && a->data.size() != 1 && b->data.size() != 1))
             return std::nullopt;
-        SmallIntTensor out{a->data.size() >= b->data.size() ? a->shape : b->shape, {}};
+        SmallIntTensor out { a->data.size() >= b->data.size() ? a->shape : b->shape, {} };
         for (std::size_t k = 0; k < std::max(a->data.size(), b->data.size()); ++k) {
-            const auto value = combine(op, a->data[a->data.size() == 1 ? 0 : k], b->data[b->data.size() == 1 ? 0 : k]);
+            const auto value
+                = combine(op, a->data[a->data.size() == 1 ? 0 : k], b->data[b->data.size() == 1 ? 0 : k]);
             if (!value)
                 return std::nullopt;
             out.data.push_back(*value);
@@ -215,7 +221,7 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
         const auto indices = in(1);
         if (!data || !indices || data->shape.size() != 1)
             return std::nullopt;
-        SmallIntTensor out{indices->shape, {}};
+        SmallIntTensor out { indices->shape, {} };
         for (auto k : indices->data) {
             if (k < 0)
                 k += data->shape[0];
@@ -226,7 +232,7 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
         return out;
     }
     if (op == "Concat" && intAttribute(n, "axis").value_or(0) == 0) {
-        SmallIntTensor out{{0}, {}};
+        SmallIntTensor out { { 0 }, {} };
         for (int k = 0; k < n.input_size(); ++k) {
             const auto part = in(k);
             if (!part || part->shape.size() > 1)
@@ -241,7 +247,7 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
         if (!x)
             return std::nullopt;
         if (op != "Reshape")
-            return SmallIntTensor{{static_cast<std::int64_t>(x->data.size())}, x->data};
+            return SmallIntTensor { { static_cast<std::int64_t>(x->data.size()) }, x->data };
         const auto target = in(1);
         if (!target)
             return std::nullopt;
@@ -260,9 +266,11 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
     }
     if (op == "Transpose") {
         const auto x = in(0);
-        if (!x || x->shape.size() != 2 || intsAttribute(n, "perm").value_or(std::vector<std::int64_t>{1, 0}) != std::vector<std::int64_t>{1, 0})
+        if (!x || x->shape.size() != 2
+            || intsAttribute(n, "perm").value_or(std::vector<std::int64_t> { 1, 0 })
+                != std::vector<std::int64_t> { 1, 0 })
             return std::nullopt;
-        SmallIntTensor out{{x->shape[1], x->shape[0]}, {}};
+        SmallIntTensor out { { x->shape[1], x->shape[0] }, {} };
         for (std::int64_t c = 0; c < x->shape[1]; ++c)
             for (std::int64_t r = 0; r < x->shape[0]; ++r)
                 out.data.push_back(x->data[static_cast<std::size_t>(r * x->shape[1] + c)]);
@@ -287,14 +295,16 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
         const auto bound = [&](std::int64_t i) {
             if (i < 0)
                 i += rows;
-            return step > 0 ? std::clamp<std::int64_t>(i, 0, rows) : std::clamp<std::int64_t>(i, -1, rows - 1);
+            return step > 0 ? std::clamp<std::int64_t>(i, 0, rows)
+                            : std::clamp<std::int64_t>(i, -1, rows - 1);
         };
         const std::int64_t start = bound(starts->data[0]);
         const std::int64_t end = bound(ends->data[0]);
-        SmallIntTensor out{x->shape, {}};
+        SmallIntTensor out { x->shape, {} };
         std::int64_t taken = 0;
         for (std::int64_t r = start; step > 0 ? r < end : r > end; r += step, ++taken)
-            out.data.insert(out.data.end(), x->data.begin() + r * rowSize, x->data.begin() + (r + 1) * rowSize);
+            out.data.insert(
+                out.data.end(), x->data.begin() + r * rowSize, x->data.begin() + (r + 1) * rowSize);
         out.shape[0] = taken;
         return out;
     }
@@ -322,7 +332,7 @@ std::optional<std::vector<Dim>> OnnxGraph::propagatedShapeTensor(const std::stri
     for (const double x : *numbers) {
         if (!(x >= -kLargestExactInteger && x <= kLargestExactInteger)) // also refuses NaN
             return std::nullopt;
-        dims.push_back(Dim{static_cast<std::int64_t>(x), {}});
+        dims.push_back(Dim { static_cast<std::int64_t>(x), {} });
     }
     return dims;
 }

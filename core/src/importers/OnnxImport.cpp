@@ -2,10 +2,8 @@
 // analyse the result once and check every layer's shape against ONNX's.
 #include "headroom/OnnxImport.h"
 
-#include "headroom/Analysis.h"
-
 #include "JsonText.h"
-
+#include "headroom/Analysis.h"
 #include "importers/OnnxGraph.h"
 #include "importers/OnnxInference.h"
 #include "importers/OnnxOperators.h"
@@ -14,14 +12,13 @@
 #include "importers/OnnxPreflight.h"
 #include "importers/OnnxValidation.h"
 
-#include <google/protobuf/io/zero_copy_stream_impl.h>
-#include <onnx/defs/schema.h>
-#include <onnx/proto_utils.h>
-
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <map>
+#include <onnx/defs/schema.h>
+#include <onnx/proto_utils.h>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,7 +45,7 @@ constexpr int kMaxInferencePasses = 3;
 
 Error fail(const std::string& file, const std::string& what, std::string location = {})
 {
-    return Error{file + ": " + what, location.empty() ? file : std::move(location)};
+    return Error { file + ": " + what, location.empty() ? file : std::move(location) };
 }
 
 /// A guess at what a file that is not protobuf is, for the message.
@@ -106,9 +103,11 @@ Result<int> defaultOpset(const onnx::ModelProto& model, const std::string& file)
     for (const auto& [domain, versions] : declared) {
         if (versions.size() > 1)
             return fail(file,
-                "declares the opset of " + (domain.empty() ? std::string("the standard ONNX operators") : "domain '" + domain + "'")
-                    + " " + std::to_string(versions.size()) + " times (" + std::to_string(versions[0]) + " and "
-                    + std::to_string(versions[1]) + "); a model imports each domain once");
+                "declares the opset of "
+                    + (domain.empty() ? std::string("the standard ONNX operators")
+                                      : "domain '" + domain + "'")
+                    + " " + std::to_string(versions.size()) + " times (" + std::to_string(versions[0])
+                    + " and " + std::to_string(versions[1]) + "); a model imports each domain once");
     }
     const std::string range = std::to_string(kOnnxMinOpset) + " to " + std::to_string(kOnnxMaxOpset);
     if (!version)
@@ -123,16 +122,17 @@ Result<int> defaultOpset(const onnx::ModelProto& model, const std::string& file)
     const int libraryMax = it == known.end() ? kOnnxMaxOpset : std::min(kOnnxMaxOpset, it->second.second);
     if (*version > kOnnxMaxReadOpset || (*version > libraryMax && libraryMax < kOnnxMaxOpset))
         return fail(file,
-            "uses opset " + std::to_string(*version)
-                + ", newer than Headroom reads (it imports opsets " + std::to_string(kOnnxMinOpset) + " to "
-                + std::to_string(libraryMax) + ", and " + std::to_string(libraryMax + 1) + " to "
-                + std::to_string(kOnnxMaxReadOpset) + " as " + std::to_string(libraryMax)
-                + " where their operators allow); export with opset_version=" + std::to_string(libraryMax) + " or lower");
+            "uses opset " + std::to_string(*version) + ", newer than Headroom reads (it imports opsets "
+                + std::to_string(kOnnxMinOpset) + " to " + std::to_string(libraryMax) + ", and "
+                + std::to_string(libraryMax + 1) + " to " + std::to_string(kOnnxMaxReadOpset) + " as "
+                + std::to_string(libraryMax) + " where their operators allow); export with opset_version="
+                + std::to_string(libraryMax) + " or lower");
     return static_cast<int>(*version);
 }
 
 /// The network input: one sample's shape, its dtype and what the batch axis is.
-struct InputInfo {
+struct InputInfo
+{
     InputSpec spec;
     std::string batchNote;
 };
@@ -205,7 +205,8 @@ std::string sanitize(std::string_view s)
 
 /// torch.onnx names nodes by module scope: "/layer1/layer1.0/conv1/Conv". The scope without the
 /// repeated prefixes ("layer1.0.conv1") and the operator part ("Conv").
-struct NodeName {
+struct NodeName
+{
     std::string scope;
     std::string op;
 };
@@ -214,7 +215,7 @@ NodeName splitNodeName(const onnx::NodeProto& node)
 {
     const std::string& name = node.name();
     if (name.empty() || name.front() != '/')
-        return{{}, name.empty() ? (node.output_size() > 0 ? node.output(0) : node.op_type()) : name};
+        return { {}, name.empty() ? (node.output_size() > 0 ? node.output(0) : node.op_type()) : name };
     std::vector<std::string> parts;
     for (std::size_t start = 0; start <= name.size();) {
         const auto slash = std::min(name.find('/', start), name.size());
@@ -266,7 +267,7 @@ std::vector<std::string> layerNames(const OnnxGraph& g, const std::vector<Pendin
         const auto it = scopeCount.lower_bound(prefix);
         return it != scopeCount.end() && it->first.compare(0, prefix.size(), prefix) == 0;
     };
-    std::unordered_set<std::string> taken{"input", "repeat_input"};
+    std::unordered_set<std::string> taken { "input", "repeat_input" };
     std::unordered_map<std::string, int> nextSuffix;
     std::vector<std::string> names;
     for (const auto& p : parts) {
@@ -293,9 +294,9 @@ std::vector<std::string> layerNames(const OnnxGraph& g, const std::vector<Pendin
 /// that nothing else reads and that its producer does not keep for backward.
 bool canRunInPlace(const std::string& type, const std::string& producerType)
 {
-    static const std::set<std::string> kInPlace{"ReLU", "ReLU6", "LeakyReLU"};
-    static const std::set<std::string> kFreshOutput{"Conv1d", "Conv2d", "ConvTranspose2d", "Linear",
-        "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Add", "Concat", "MaxPool2d", "AvgPool2d"};
+    static const std::set<std::string> kInPlace { "ReLU", "ReLU6", "LeakyReLU" };
+    static const std::set<std::string> kFreshOutput { "Conv1d", "Conv2d", "ConvTranspose2d", "Linear",
+        "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Add", "Concat", "MaxPool2d", "AvgPool2d" };
     return kInPlace.count(type) > 0 && kFreshOutput.count(producerType) > 0;
 }
 
@@ -359,7 +360,8 @@ void dropLargeInitializerData(onnx::ModelProto& model)
 /// The checked, shape-inferred graph: preflight, then inference passes, each pinning the shape inputs the
 /// last one opened (a Reshape whose Shape reads a tensor the last pass inferred), at most
 /// kMaxInferencePasses of them.
-Result<OnnxGraph> inferGraph(onnx::ModelProto& model, int opset, std::string& inferenceError, const std::string& file)
+Result<OnnxGraph> inferGraph(
+    onnx::ModelProto& model, int opset, std::string& inferenceError, const std::string& file)
 {
     dropLargeInitializerData(model);
     onnximport::markMissingDataExternal(model);
@@ -377,7 +379,8 @@ Result<OnnxGraph> inferGraph(onnx::ModelProto& model, int opset, std::string& in
         if (pinned == onnximport::PinResult::Nothing)
             return indexed;
         if (pinned == onnximport::PinResult::ValuesOnly || pass == kMaxInferencePasses) {
-            indexed = OnnxGraph::index(model.graph(), std::move(shapeData).value()); // knows the pinned values
+            indexed
+                = OnnxGraph::index(model.graph(), std::move(shapeData).value()); // knows the pinned values
             if (!indexed)
                 return fail(file, indexed.error().message, indexed.error().location);
             return indexed;
@@ -503,14 +506,16 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
             + (model.producer_version().empty() ? "" : " " + model.producer_version()) + ", ";
     net.description = "Imported from the ONNX model " + std::filesystem::path(file).filename().string() + " ("
         + producer + "opset " + std::to_string(declared.value())
-        + (declared.value() != opset.value() ? " read as " + std::to_string(opset.value()) : std::string()) + "): " + std::to_string(mapping.layers.size())
-        + " layers named after the ONNX nodes. " + input->batchNote
+        + (declared.value() != opset.value() ? " read as " + std::to_string(opset.value()) : std::string())
+        + "): " + std::to_string(mapping.layers.size()) + " layers named after the ONNX nodes. "
+        + input->batchNote
         + " ONNX does not record in-place operations; ReLU, ReLU6 and LeakyReLU run in place where PyTorch "
           "allows "
           "it, as in torchvision's models.";
     if (mapping.genericLayers > 0)
         net.description += " " + std::to_string(mapping.genericLayers) + " operator"
-            + (mapping.genericLayers == 1 ? " Headroom has no exact layer for is" : "s Headroom has no exact layer for are")
+            + (mapping.genericLayers == 1 ? " Headroom has no exact layer for is"
+                                          : "s Headroom has no exact layer for are")
             + " modelled as GenericOp layers that keep their inputs (see the warnings).";
     for (const auto& note : mapping.notes)
         net.description += " " + note;
@@ -537,11 +542,13 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         const auto& layer = mapping.layers[it->second];
         const auto* t = g.type(layer.outputValue);
         const auto expected = g.perSampleOf(layer.outputValue);
-        if (expected && (*expected != row.output.shape.dims || g.batchAxisOf(layer.outputValue) != row.output.batchAxis))
+        if (expected
+            && (*expected != row.output.shape.dims
+                || g.batchAxisOf(layer.outputValue) != row.output.batchAxis))
             return fail(file,
                 "layer '" + row.name + "' (" + row.type + " from " + nodeLabel(g.graph().node(layer.node))
-                    + ") gives " + row.output.shape.toBatchedString(row.output.batchAxis) + " but ONNX infers "
-                    + describe(*t) + " for '" + layer.outputValue
+                    + ") gives " + row.output.shape.toBatchedString(row.output.batchAxis)
+                    + " but ONNX infers " + describe(*t) + " for '" + layer.outputValue
                     + "'; the operator has a setting Headroom does not model",
                 row.name);
     }
@@ -550,10 +557,9 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
 
 /// Runs `import`, turning exceptions from the ONNX and protobuf libraries into errors and making
 /// every message valid UTF-8.
-template <typename Import>
-Result<Network> guarded(const std::string& file, Import import)
+template <typename Import> Result<Network> guarded(const std::string& file, Import import)
 {
-    Result<Network> result = Error{};
+    Result<Network> result = Error {};
     try {
         result = import();
     } catch (const std::exception& e) {
@@ -562,7 +568,7 @@ Result<Network> guarded(const std::string& file, Import import)
         result = fail(file, "the ONNX library could not process the model");
     }
     if (!result.ok())
-        return Error{cleanText(result.error().message), cleanText(result.error().location)};
+        return Error { cleanText(result.error().message), cleanText(result.error().location) };
     return result;
 }
 
@@ -589,16 +595,16 @@ Result<Network> importOnnxFile(const std::string& path)
         if (ec || !std::filesystem::exists(status))
             return detail::unopenablePath(path, ec);
         if (std::filesystem::is_directory(status))
-            return Error{path + ": is a folder, not a file", path};
+            return Error { path + ": is a folder, not a file", path };
         const auto size = std::filesystem::file_size(path, ec);
         if (ec)
-            return Error{path + ": cannot be read (" + ec.message() + ")", path};
+            return Error { path + ": cannot be read (" + ec.message() + ")", path };
         if (auto e = checkSize(size, path))
             return *e;
         std::ifstream in(path, std::ios::binary);
         std::string head(64, '\0');
         if (!in || (!in.read(head.data(), static_cast<std::streamsize>(head.size())) && !in.eof()))
-            return Error{path + ": cannot be read", path};
+            return Error { path + ": cannot be read", path };
         head.resize(static_cast<std::size_t>(in.gcount()));
         in.clear();
         in.seekg(0);
@@ -611,7 +617,7 @@ Result<Network> importOnnxFile(const std::string& path)
                 return notProtobuf(head, path);
         }
         if (in.bad())
-            return Error{path + ": reading failed", path};
+            return Error { path + ": reading failed", path };
         return importModel(model, head, path);
     });
 }

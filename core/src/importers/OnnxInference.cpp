@@ -3,12 +3,11 @@
 #include "OnnxGraph.h"
 #include "OnnxValidation.h"
 
-#include <onnx/defs/schema.h>
-#include <onnx/shape_inference/implementation.h>
-
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <onnx/defs/schema.h>
+#include <onnx/shape_inference/implementation.h>
 #include <optional>
 #include <vector>
 
@@ -25,7 +24,8 @@ constexpr std::int64_t kMaxConstantValues = 4096;
 /// The most values data propagation keeps for one tensor (a shape, or pads: two per axis).
 constexpr int kMaxShapeValues = 2 * static_cast<int>(kMaxRank);
 
-struct NodeInfo {
+struct NodeInfo
+{
     std::string label;
     std::vector<std::string> inputs;
     std::vector<std::string> outputs;
@@ -73,9 +73,14 @@ std::optional<std::string> outputProblem(const onnx::TypeProto& type, int depth 
 /// the axes inputs (which ONNX 1.12 reads only from constants) use what propagation found in the same
 /// pass. And a Reshape target that names the input's symbolic axis (the batch, [N, -1, H, W] after a
 /// channel shuffle) says "copy that axis" (0), which lets ONNX work out the -1.
-class GuardedContext final : public onnx::InferenceContext {
+class GuardedContext final : public onnx::InferenceContext
+{
 public:
-    GuardedContext(onnx::InferenceContext& inner, const std::string& op) : m_inner{inner}, m_op{op} {}
+    GuardedContext(onnx::InferenceContext& inner, const std::string& op)
+        : m_inner { inner }
+        , m_op { op }
+    {
+    }
 
     const onnx::AttributeProto* getAttribute(const std::string& name) const override
     {
@@ -115,7 +120,8 @@ public:
         const auto& dims = in->tensor_type().shape();
         for (int i = 0; i < m_target.dim_size() && i < dims.dim_size(); ++i) {
             auto* d = m_target.mutable_dim(i);
-            if (d->has_dim_param() && dims.dim(i).has_dim_param() && d->dim_param() == dims.dim(i).dim_param())
+            if (d->has_dim_param() && dims.dim(i).has_dim_param()
+                && d->dim_param() == dims.dim(i).dim_param())
                 d->set_dim_value(0);
         }
         return &m_target;
@@ -140,7 +146,9 @@ private:
         if (rank == 1)
             t.add_dims(data->dim_size());
         for (const auto& d : data->dim()) {
-            if (!d.has_dim_value() || (elementType == onnx::TensorProto::INT32 && (d.dim_value() < INT32_MIN || d.dim_value() > INT32_MAX)))
+            if (!d.has_dim_value()
+                || (elementType == onnx::TensorProto::INT32
+                    && (d.dim_value() < INT32_MIN || d.dim_value() > INT32_MAX)))
                 return nullptr;
             if (elementType == onnx::TensorProto::INT64)
                 t.add_int64_data(d.dim_value());
@@ -158,9 +166,13 @@ private:
 
 /// ONNX's data propagation context, passing on only short, non-empty shape vectors: an empty one is read
 /// at index 0 by ONNX 1.12's Add/Sub/Mul propagation, and a long one (a table of token ids) is no shape.
-class GuardedPropagation final : public onnx::DataPropagationContext {
+class GuardedPropagation final : public onnx::DataPropagationContext
+{
 public:
-    explicit GuardedPropagation(onnx::DataPropagationContext& inner) : m_inner{inner} {}
+    explicit GuardedPropagation(onnx::DataPropagationContext& inner)
+        : m_inner { inner }
+    {
+    }
 
     const onnx::AttributeProto* getAttribute(const std::string& name) const override
     {
@@ -177,7 +189,8 @@ public:
             && (type->tensor_type().shape().dim_size() > 1 || knownElements(type) > kMaxShapeValues))
             return nullptr; // not a shape vector: never converted
         const auto* data = m_inner.getInputData(index);
-        return data != nullptr && data->dim_size() > 0 && data->dim_size() <= kMaxShapeValues ? data : nullptr;
+        return data != nullptr && data->dim_size() > 0 && data->dim_size() <= kMaxShapeValues ? data
+                                                                                              : nullptr;
     }
     void addOutputData(size_t index, onnx::TensorShapeProto&& data) override
     {
@@ -223,8 +236,8 @@ void keepBatchAxis(onnx::InferenceContext& ctx)
     const auto* scales = ctx.getNumInputs() > scalesInput ? ctx.getInputData(scalesInput) : nullptr;
     const auto* in = ctx.getInputType(0);
     auto* out = ctx.getNumOutputs() > 0 ? ctx.getOutputType(0) : nullptr;
-    if (scales == nullptr || scales->data_type() != onnx::TensorProto::FLOAT || in == nullptr || out == nullptr
-        || !in->tensor_type().has_shape() || in->tensor_type().shape().dim_size() == 0
+    if (scales == nullptr || scales->data_type() != onnx::TensorProto::FLOAT || in == nullptr
+        || out == nullptr || !in->tensor_type().has_shape() || in->tensor_type().shape().dim_size() == 0
         || !out->tensor_type().has_shape() || out->tensor_type().shape().dim_size() == 0)
         return;
     const auto& batch = in->tensor_type().shape().dim(0);
@@ -236,9 +249,13 @@ void keepBatchAxis(onnx::InferenceContext& ctx)
 }
 
 /// A schema registry handing out ONNX's schemas with guarded inference and propagation functions.
-class GuardedSchemas final : public onnx::ISchemaRegistry {
+class GuardedSchemas final : public onnx::ISchemaRegistry
+{
 public:
-    explicit GuardedSchemas(std::vector<NodeInfo> nodes) : m_nodes{std::move(nodes)} {}
+    explicit GuardedSchemas(std::vector<NodeInfo> nodes)
+        : m_nodes { std::move(nodes) }
+    {
+    }
 
     const onnx::OpSchema* GetSchema(
         const std::string& key, const int maxInclusiveVersion, const std::string& domain) const override
@@ -264,7 +281,8 @@ private:
             copy->TypeAndShapeInferenceFunction(
                 [this, original, op](onnx::InferenceContext& ctx) { infer(original, op, ctx); });
         }
-        if (schema.Name() == "Div" && schema.domain() == onnx::ONNX_DOMAIN && !schema.has_data_propagation_function())
+        if (schema.Name() == "Div" && schema.domain() == onnx::ONNX_DOMAIN
+            && !schema.has_data_propagation_function())
             copy->PartialDataPropagationFunction([this](onnx::DataPropagationContext& ctx) {
                 if (m_problem)
                     return;
@@ -294,21 +312,24 @@ private:
     void refuse(const NodeInfo* node, const std::string& what) const
     {
         if (!m_problem)
-            m_problem = Error{(node ? node->label : std::string("a node inside an operator's function body")) + " "
-                    + what,
-                node ? node->outputs.front() : std::string()};
+            m_problem = Error {
+                (node ? node->label : std::string("a node inside an operator's function body")) + " " + what,
+                node ? node->outputs.front() : std::string()
+            };
     }
 
     /// Why ONNX 1.12 may not run the node's inference function, or nullopt: a named input without a type
     /// (its functions dereference input types unchecked), or a shape input it would loop over that is
     /// too long (a fatal problem, recorded).
-    std::optional<std::string> mayNotInfer(const onnx::InferenceContext& ctx, const std::string& op, const NodeInfo* node) const
+    std::optional<std::string> mayNotInfer(
+        const onnx::InferenceContext& ctx, const std::string& op, const NodeInfo* node) const
     {
         for (std::size_t i = 0; i < ctx.getNumInputs(); ++i) {
             const bool named = node == nullptr || (i < node->inputs.size() && !node->inputs[i].empty());
             if (named && ctx.getInputType(i) == nullptr)
                 return "input " + std::to_string(i)
-                    + (node ? " ('" + cleanLine(node->inputs[i], 120) + "')" : std::string()) + " has no type";
+                    + (node ? " ('" + cleanLine(node->inputs[i], 120) + "')" : std::string())
+                    + " has no type";
         }
         // Expand and ConstantOfShape add one output axis per entry of their shape input, also when only
         // its length is known (getShapeInput's "rank inference").
@@ -316,7 +337,8 @@ private:
         if ((op == "Expand" || op == "ConstantOfShape") && shapeInput < ctx.getNumInputs()) {
             const auto length = knownElements(ctx.getInputType(shapeInput));
             if (length > static_cast<std::int64_t>(kMaxRank)) {
-                refuse(node, "reads a shape of " + std::to_string(length) + " sizes; tensors have at most "
+                refuse(node,
+                    "reads a shape of " + std::to_string(length) + " sizes; tensors have at most "
                         + std::to_string(kMaxRank) + " axes (PyTorch's limit)");
                 return "its shape input is too long";
             }
@@ -328,7 +350,8 @@ private:
             const auto size = tensorNumbers(*split, 1);
             if (size && size->size() == 1 && !(size->front() > 0)) {
                 const auto whole = saturatedInteger(size->front());
-                refuse(node, "splits into pieces of size " + (whole ? std::to_string(*whole) : std::string("NaN"))
+                refuse(node,
+                    "splits into pieces of size " + (whole ? std::to_string(*whole) : std::string("NaN"))
                         + "; split sizes must be positive");
                 return "its split size is not positive";
             }
@@ -336,7 +359,8 @@ private:
         return std::nullopt;
     }
 
-    void infer(const onnx::InferenceFunction& original, const std::string& op, onnx::InferenceContext& ctx) const
+    void infer(
+        const onnx::InferenceFunction& original, const std::string& op, onnx::InferenceContext& ctx) const
     {
         if (m_problem)
             return; // the import fails anyway: no more work
@@ -370,8 +394,8 @@ std::vector<NodeInfo> tagNodes(onnx::GraphProto& graph)
     nodes.reserve(static_cast<std::size_t>(graph.node_size()));
     for (int i = 0; i < graph.node_size(); ++i) {
         auto& n = *graph.mutable_node(i);
-        NodeInfo info{"node " + cleanLine(nodeLabel(n), 120) + " (" + cleanLine(n.op_type(), 60) + ")",
-            {n.input().begin(), n.input().end()}, {n.output().begin(), n.output().end()}};
+        NodeInfo info { "node " + cleanLine(nodeLabel(n), 120) + " (" + cleanLine(n.op_type(), 60) + ")",
+            { n.input().begin(), n.input().end() }, { n.output().begin(), n.output().end() } };
         if (info.outputs.empty())
             info.outputs.emplace_back();
         nodes.push_back(std::move(info));
@@ -399,7 +423,7 @@ bool tryInfer(onnx::ModelProto& model, const GuardedSchemas& schemas, int errorM
     shapeData.clear();
     try {
         onnx::shape_inference::InferShapes(
-            model, &schemas, onnx::ShapeInferenceOptions{false, errorMode, true}, &shapeData);
+            model, &schemas, onnx::ShapeInferenceOptions { false, errorMode, true }, &shapeData);
         return true;
     } catch (const std::exception& e) {
         error = e.what();

@@ -10,7 +10,6 @@
 #include "headroom/Error.h"
 
 #include <onnx/onnx_pb.h>
-
 #include <string>
 #include <unordered_map>
 

@@ -93,9 +93,9 @@ namespace {
 /// ratio...) only steer the operator, so the nodes computing them need no layer.
 bool isDataInput(const std::string& op, int index)
 {
-    static const std::set<std::string> kFirstOnly{"Reshape", "Expand", "Tile", "Slice", "Pad", "Resize",
+    static const std::set<std::string> kFirstOnly { "Reshape", "Expand", "Tile", "Slice", "Pad", "Resize",
         "Upsample", "Squeeze", "Unsqueeze", "Dropout", "Clip", "TopK", "ReduceMean", "ReduceSum", "ReduceMax",
-        "ReduceMin", "ReduceProd", "Split", "OneHot", "CumSum", "Trilu"};
+        "ReduceMin", "ReduceProd", "Split", "OneHot", "CumSum", "Trilu" };
     if (op == "ConstantOfShape" || op == "Range" || op == "EyeLike")
         return false;
     return index == 0 || kFirstOnly.count(op) == 0;
@@ -104,8 +104,8 @@ bool isDataInput(const std::string& op, int index)
 } // namespace
 
 MappingContext::MappingContext(const OnnxGraph& graph, int opset)
-    : m_g{graph}
-    , m_opset{opset}
+    : m_g { graph }
+    , m_opset { opset }
     , m_needed(static_cast<std::size_t>(graph.graph().node_size()), false)
     , m_absorbed(static_cast<std::size_t>(graph.graph().node_size()), false)
 {
@@ -192,12 +192,12 @@ void MappingContext::absorb(int i, const std::string& value, const std::string& 
 
 void MappingContext::refuse(int i, std::string reason)
 {
-    m_out.refusals.push_back(Refusal{i, std::move(reason), false});
+    m_out.refusals.push_back(Refusal { i, std::move(reason), false });
 }
 
 void MappingContext::reject(int i, std::string reason)
 {
-    m_out.refusals.push_back(Refusal{i, std::move(reason), true});
+    m_out.refusals.push_back(Refusal { i, std::move(reason), true });
 }
 
 void MappingContext::missing(int i, const std::string& value)
@@ -205,19 +205,20 @@ void MappingContext::missing(int i, const std::string& value)
     if (m_out.missingShape)
         return;
     const auto* t = m_g.type(value);
-    m_out.missingShape = Error{"the shape of tensor '" + value + "' (at " + nodeLabel(node(i)) + ", "
-            + node(i).op_type() + ") is "
-            + (t && t->hasShape ? "only partly known (" + describe(*t) + ")" : "unknown")
-            + " after ONNX shape inference; Headroom needs it to map the operator "
-              "(export with a concrete example input, or check the model with "
-              "onnx.shape_inference)",
-        value};
+    m_out.missingShape
+        = Error { "the shape of tensor '" + value + "' (at " + nodeLabel(node(i)) + ", " + node(i).op_type()
+                  + ") is " + (t && t->hasShape ? "only partly known (" + describe(*t) + ")" : "unknown")
+                  + " after ONNX shape inference; Headroom needs it to map the operator "
+                    "(export with a concrete example input, or check the model with "
+                    "onnx.shape_inference)",
+              value };
 }
 
 void MappingContext::emit(int i, std::string type, json attributes)
 {
     const auto& n = node(i);
-    m_out.layers.push_back(PendingLayer{std::move(type), std::move(attributes), {n.input(0)}, n.output(0), i});
+    m_out.layers.push_back(
+        PendingLayer { std::move(type), std::move(attributes), { n.input(0) }, n.output(0), i });
 }
 
 void MappingContext::note(std::string sentence, const std::string& key)
@@ -242,7 +243,8 @@ std::optional<std::vector<std::int64_t>> MappingContext::weightDims(
     }
     for (const auto d : *dims) {
         if (d < 1 || d > kMaxDimension) {
-            reject(i, std::string("its ") + what + " '" + value + "' has the impossible size " + joinDims(*dims));
+            reject(i,
+                std::string("its ") + what + " '" + value + "' has the impossible size " + joinDims(*dims));
             return std::nullopt;
         }
     }
@@ -256,8 +258,9 @@ bool MappingContext::parameterShaped(int i, const std::string& value, const char
     if (!dims)
         return false;
     if (*dims != expected) {
-        reject(i, std::string("its ") + what + " '" + value + "' is " + joinDims(*dims) + ", not " + joinDims(expected)
-                + " (" + meaning + ")");
+        reject(i,
+            std::string("its ") + what + " '" + value + "' is " + joinDims(*dims) + ", not "
+                + joinDims(expected) + " (" + meaning + ")");
         return false;
     }
     return true;
@@ -281,15 +284,16 @@ std::optional<std::vector<std::int64_t>> MappingContext::perSampleOf(int i, cons
     return dims;
 }
 
-std::optional<Padding> MappingContext::padding(int i, std::size_t spatial, const std::vector<std::int64_t>& kernel,
-    const std::vector<std::int64_t>& stride, const std::vector<std::int64_t>& dilation, bool sameAllowed)
+std::optional<Padding> MappingContext::padding(int i, std::size_t spatial,
+    const std::vector<std::int64_t>& kernel, const std::vector<std::int64_t>& stride,
+    const std::vector<std::int64_t>& dilation, bool sameAllowed)
 {
     const auto& n = node(i);
     const std::string autoPad = attrString(n, "auto_pad", "NOTSET");
     std::vector<std::int64_t> begin(spatial, 0), end(spatial, 0);
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
         if (sameAllowed && allEqual(stride, 1))
-            return Padding{std::string("same")};
+            return Padding { std::string("same") };
         const auto in = perSampleOf(i, n.input(0));
         if (!in)
             return std::nullopt;
@@ -324,7 +328,7 @@ std::optional<Padding> MappingContext::padding(int i, std::size_t spatial, const
         reject(i, "its padding " + joinDims(begin) + " is negative or absurd");
         return std::nullopt;
     }
-    return Padding{begin};
+    return Padding { begin };
 }
 
 std::optional<std::vector<std::int64_t>> MappingContext::window(
@@ -353,20 +357,22 @@ std::optional<PendingLayer> MappingContext::linearFrom(
     if (in < 1 || out < 1 || in > kMaxDimension || out > kMaxDimension) {
         if (quiet)
             return std::nullopt;
-        reject(i, "its weight has the impossible size [" + std::to_string(in) + ", " + std::to_string(out) + "]");
+        reject(i,
+            "its weight has the impossible size [" + std::to_string(in) + ", " + std::to_string(out) + "]");
         return std::nullopt;
     }
     const auto* t = m_g.type(input);
     if (t && t->hasShape && !t->dims.empty() && t->dims.back().known() && *t->dims.back().value != in) {
         if (quiet)
             return std::nullopt;
-        reject(i, "its weight expects " + std::to_string(in) + " input features but the input is " + describe(*t));
+        reject(i,
+            "its weight expects " + std::to_string(in) + " input features but the input is " + describe(*t));
         return std::nullopt;
     }
-    json a{{"out_features", out}};
+    json a { { "out_features", out } };
     if (!bias)
         a["bias"] = false;
-    return PendingLayer{"Linear", a, {input}, node(i).output(0), i};
+    return PendingLayer { "Linear", a, { input }, node(i).output(0), i };
 }
 
 } // namespace headroom::onnximport

@@ -7,9 +7,8 @@
 #include "OnnxLimits.h"
 #include "OnnxOperators.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <set>
 #include <string>
@@ -42,7 +41,8 @@ namespace headroom::onnximport {
 /// Padding as PyTorch can express it: per-axis symmetric amounts, or "same" (stride 1).
 using Padding = std::variant<std::vector<std::int64_t>, std::string>;
 
-class MappingContext final {
+class MappingContext final
+{
 public:
     MappingContext(const OnnxGraph& graph, int opset);
 
@@ -98,8 +98,8 @@ public:
     /// weightDims, when the stored parameter `value` must be `expected` (a bias with one value per output
     /// channel, a BatchNorm scale with one per channel): otherwise the file contradicts itself, and the
     /// node is rejected naming both.
-    bool parameterShaped(int i, const std::string& value, const char* what, const std::vector<std::int64_t>& expected,
-        const char* meaning);
+    bool parameterShaped(int i, const std::string& value, const char* what,
+        const std::vector<std::int64_t>& expected, const char* meaning);
     /// The rank (with the batch axis) of a data input, or nullopt after recording a missing shape.
     std::optional<std::size_t> rankOf(int i, const std::string& value);
     /// The per-sample dims of a value, or nullopt after recording a missing shape.
@@ -139,12 +139,14 @@ using OperatorMapper = void (*)(MappingContext&, int node);
 /// and, when it matches exactly, fuses it into one layer.
 using PatternRecogniser = void (*)(MappingContext&, int node);
 
-struct OperatorEntry {
+struct OperatorEntry
+{
     const char* opType;
     OperatorMapper map;
 };
 
-struct PatternEntry {
+struct PatternEntry
+{
     const char* anchorOp;
     PatternRecogniser recognise;
 };

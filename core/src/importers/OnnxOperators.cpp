@@ -1,9 +1,8 @@
 // The mapping driver: which nodes matter, the pattern recognisers, then one mapper per remaining node;
 // a node no layer fits becomes a GenericOp. The operators and patterns themselves live under onnxops/,
 // one file per family (OnnxRegistry.cpp).
-#include "onnxops/Families.h"
-
 #include "headroom/AttributeSpec.h"
+#include "onnxops/Families.h"
 
 #include <algorithm>
 #include <unordered_set>
@@ -53,19 +52,26 @@ bool isFloat(std::int32_t onnxType)
 std::string dtypeChoice(std::int32_t onnxType)
 {
     switch (onnxType) {
-    case onnx::TensorProto::INT64: return "int64";
-    case onnx::TensorProto::INT32: return "int32";
-    case onnx::TensorProto::UINT8: return "uint8";
-    case onnx::TensorProto::BOOL: return "bool";
-    default: return "float"; // follows the precision, as the network's other activations
+    case onnx::TensorProto::INT64:
+        return "int64";
+    case onnx::TensorProto::INT32:
+        return "int32";
+    case onnx::TensorProto::UINT8:
+        return "uint8";
+    case onnx::TensorProto::BOOL:
+        return "bool";
+    default:
+        return "float"; // follows the precision, as the network's other activations
     }
 }
 
 /// Turns the nodes refused without being fatal into GenericOp layers (one per output that carries
 /// data on), in graph order among the mapped layers.
-class GenericOps {
+class GenericOps
+{
 public:
-    explicit GenericOps(MappingContext& ctx) : m_ctx{ctx}
+    explicit GenericOps(MappingContext& ctx)
+        : m_ctx { ctx }
     {
         for (const auto& r : ctx.refusals()) {
             if (!r.fatal)
@@ -98,24 +104,27 @@ public:
         std::string domain = n.domain() == "ai.onnx" ? std::string() : n.domain();
         if (const std::string hidden = "headroom.unsupported."; domain.rfind(hidden, 0) == 0)
             domain.erase(0, hidden.size()); // preflight hid it from shape inference
-        const std::string op = cleanLine((domain.empty() ? "" : domain + "::") + n.op_type(), kMaxAttributeTextLength);
+        const std::string op
+            = cleanLine((domain.empty() ? "" : domain + "::") + n.op_type(), kMaxAttributeTextLength);
         bool first = true;
         for (int k = 0; k < n.output_size(); ++k) {
             const std::string& value = n.output(k);
-            if (value.empty() || !g.carriesData(value) || (k > 0 && g.consumers(value).empty() && !g.isGraphOutput(value)))
+            if (value.empty() || !g.carriesData(value)
+                || (k > 0 && g.consumers(value).empty() && !g.isGraphOutput(value)))
                 continue;
             const auto shape = batchFirstShape(node, value);
             if (!shape)
                 return;
             const auto* t = g.type(value);
-            json a{{"op", op}, {"output_shape", *shape}, {"output_dtype", dtypeChoice(t->elementType)}};
+            json a { { "op", op }, { "output_shape", *shape },
+                { "output_dtype", dtypeChoice(t->elementType) } };
             if (first && parameters > 0)
                 a["parameters"] = parameters;
             if (!first)
                 a["keeps_inputs"] = false; // the first output's layer already keeps them
             if (const auto& reason = m_reasons.at(node); !reason.empty())
                 a["reason"] = cleanLine(reason, kMaxAttributeTextLength);
-            out.push_back(PendingLayer{"GenericOp", a, inputs, value, node});
+            out.push_back(PendingLayer { "GenericOp", a, inputs, value, node });
             first = false;
         }
     }
@@ -161,7 +170,8 @@ private:
             const auto why = m_reasons.find(node);
             m_ctx.reject(node,
                 "its output '" + value + "' " + describe(*t) + " has the batch axis at position "
-                    + std::to_string(g.batchAxisOf(value)) + ", where no generic operation can stand in for it"
+                    + std::to_string(g.batchAxisOf(value))
+                    + ", where no generic operation can stand in for it"
                     + (why == m_reasons.end() || why->second.empty() ? std::string() : "; " + why->second));
             return std::nullopt;
         }
@@ -211,8 +221,10 @@ OperatorMapping mapOperators(const OnnxGraph& graph, int opset)
             ctx.push(*fused);
         else
             mapNode(ctx, i);
-        perNode.emplace_back(i, std::vector<PendingLayer>(std::make_move_iterator(ctx.layers().begin() + static_cast<std::ptrdiff_t>(before)),
-                                    std::make_move_iterator(ctx.layers().end())));
+        perNode.emplace_back(i,
+            std::vector<PendingLayer>(
+                std::make_move_iterator(ctx.layers().begin() + static_cast<std::ptrdiff_t>(before)),
+                std::make_move_iterator(ctx.layers().end())));
         ctx.layers().resize(before);
     }
     GenericOps generic(ctx);

@@ -6,7 +6,6 @@
 #include "OnnxGraph.h"
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 #include <vector>
@@ -14,7 +13,8 @@
 namespace headroom::onnximport {
 
 /// A layer before naming: what it is, which ONNX values feed it and which value it produces.
-struct PendingLayer {
+struct PendingLayer
+{
     std::string type;
     nlohmann::json attributes = nlohmann::json::object();
     std::vector<std::string> inputValues;
@@ -25,13 +25,15 @@ struct PendingLayer {
 /// An operator the importer cannot map to a layer of its own; `reason` is empty when no Headroom layer has
 /// its type. Such a node becomes a GenericOp layer with a warning, unless it is `fatal`: the file
 /// contradicts itself, or the node changes the batch axis, so the graph cannot be followed.
-struct Refusal {
+struct Refusal
+{
     int node = -1;
     std::string reason;
     bool fatal = false;
 };
 
-struct OperatorMapping {
+struct OperatorMapping
+{
     std::vector<PendingLayer> layers;
     std::vector<Refusal> refusals;
     /// The first tensor whose shape a mapping needed but shape inference did not give.

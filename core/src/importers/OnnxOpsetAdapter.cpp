@@ -13,7 +13,8 @@ namespace {
 bool removeAttribute(onnx::NodeProto& node, const std::string& name)
 {
     auto* attributes = node.mutable_attribute();
-    const auto it = std::find_if(attributes->begin(), attributes->end(), [&](const auto& a) { return a.name() == name; });
+    const auto it = std::find_if(
+        attributes->begin(), attributes->end(), [&](const auto& a) { return a.name() == name; });
     if (it == attributes->end())
         return false;
     attributes->erase(it);
@@ -30,7 +31,8 @@ const onnx::AttributeProto* attribute(const onnx::NodeProto& node, const std::st
 }
 
 /// The values of a constant tensor: an initializer or a Constant node's value, read before any inference.
-class Constants {
+class Constants
+{
 public:
     explicit Constants(const onnx::GraphProto& graph)
     {
@@ -57,8 +59,8 @@ private:
 /// Rewrites one node; returns why it cannot be, or an empty string.
 std::string rewrite(onnx::NodeProto& node, const Constants& constants)
 {
-    static const std::set<std::string> kReductions{"ReduceL1", "ReduceL2", "ReduceLogSum", "ReduceLogSumExp",
-        "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare"};
+    static const std::set<std::string> kReductions { "ReduceL1", "ReduceL2", "ReduceLogSum",
+        "ReduceLogSumExp", "ReduceMax", "ReduceMean", "ReduceMin", "ReduceProd", "ReduceSumSquare" };
     const std::string& op = node.op_type();
     if (kReductions.count(op) > 0) {
         const auto* noop = attribute(node, "noop_with_empty_axes");
@@ -101,7 +103,8 @@ std::string rewrite(onnx::NodeProto& node, const Constants& constants)
             return "resizing only some axes has no opset-17 form";
         if (const auto* a = attribute(node, "keep_aspect_ratio_policy"); a != nullptr && a->s() != "stretch")
             return "keep_aspect_ratio_policy \"" + a->s() + "\" has no opset-17 form";
-        if (const auto* a = attribute(node, "coordinate_transformation_mode"); a != nullptr && a->s() == "half_pixel_symmetric")
+        if (const auto* a = attribute(node, "coordinate_transformation_mode");
+            a != nullptr && a->s() == "half_pixel_symmetric")
             return "coordinate_transformation_mode \"half_pixel_symmetric\" has no opset-17 form";
         removeAttribute(node, "antialias");
         removeAttribute(node, "keep_aspect_ratio_policy");
@@ -134,15 +137,16 @@ std::optional<Error> readAsOpset(onnx::ModelProto& model, int from, int to, cons
         if (!node.domain().empty() && node.domain() != "ai.onnx")
             continue;
         if (const std::string why = rewrite(node, constants); !why.empty()) {
-            refused += (refused.empty() ? "" : ", ") + nodeLabel(node) + " (" + node.op_type() + ": " + why + ")";
+            refused
+                += (refused.empty() ? "" : ", ") + nodeLabel(node) + " (" + node.op_type() + ": " + why + ")";
             ++count;
         }
     }
     if (count > 0)
-        return Error{file + ": uses opset " + std::to_string(from) + ", which Headroom reads as opset " + std::to_string(to)
-                + ", but " + std::to_string(count) + " operator" + (count == 1 ? " has" : "s have")
-                + " no opset-" + std::to_string(to) + " form: " + refused,
-            file};
+        return Error { file + ": uses opset " + std::to_string(from) + ", which Headroom reads as opset "
+                + std::to_string(to) + ", but " + std::to_string(count) + " operator"
+                + (count == 1 ? " has" : "s have") + " no opset-" + std::to_string(to) + " form: " + refused,
+            file };
     for (auto& o : *model.mutable_opset_import()) {
         if (o.domain().empty() || o.domain() == "ai.onnx")
             o.set_version(to);

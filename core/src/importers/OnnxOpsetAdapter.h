@@ -6,7 +6,6 @@
 #include "headroom/Error.h"
 
 #include <onnx/onnx_pb.h>
-
 #include <optional>
 #include <string>
 
@@ -17,6 +16,7 @@ namespace headroom::onnximport {
 /// num_outputs, and attributes added since that only name their default (Resize's antialias = 0, Cast's
 /// saturate, AveragePool's unit dilations) are dropped. An operator new since `to` (Gelu, ...) is kept for
 /// the mapping. Fails, naming the nodes, when a node's settings have no opset-`to` form.
-[[nodiscard]] std::optional<Error> readAsOpset(onnx::ModelProto& model, int from, int to, const std::string& file);
+[[nodiscard]] std::optional<Error> readAsOpset(
+    onnx::ModelProto& model, int from, int to, const std::string& file);
 
 } // namespace headroom::onnximport

@@ -9,8 +9,10 @@ namespace headroom::onnximport {
 
 namespace {
 
-struct Pins {
-    struct Pin {
+struct Pins
+{
+    struct Pin
+    {
         int node = 0;
         int input = 0;
         std::vector<std::int64_t> ints;
@@ -42,7 +44,7 @@ void pinSlice(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
         std::vector<std::int64_t> known;
         for (const auto& d : *values)
             known.push_back(*d.value);
-        out.pins.push_back({i, k, std::move(known), {}});
+        out.pins.push_back({ i, k, std::move(known), {} });
         out.opensShapes = out.opensShapes || !outputKnown(n, g);
     }
 }
@@ -64,10 +66,11 @@ void pinResize(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
         if (!part)
             return;
         for (const double x : *part) // a float tensor: values beyond float's range are cut to it
-            scales.push_back(std::clamp<double>(x, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max()));
+            scales.push_back(
+                std::clamp<double>(x, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max()));
     }
     if (!scales.empty()) {
-        out.pins.push_back({i, 2, {}, std::move(scales)});
+        out.pins.push_back({ i, 2, {}, std::move(scales) });
         out.opensShapes = out.opensShapes || !outputKnown(n, g);
     }
 }
@@ -78,7 +81,7 @@ void pinPad(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
     if (n.input_size() < 2 || n.input(1).empty() || g.constantNumbers(n.input(1)))
         return;
     if (auto pads = g.foldIntegers(n.input(1)); pads && pads->shape.size() == 1 && !pads->data.empty()) {
-        out.pins.push_back({i, 1, std::move(pads->data), {}});
+        out.pins.push_back({ i, 1, std::move(pads->data), {} });
         out.opensShapes = out.opensShapes || !outputKnown(n, g);
     }
 }
@@ -104,13 +107,13 @@ void pinReshape(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
     if (!(!first.symbol.empty() && first.symbol == batch.symbol)
         && !(first.known() && batch.known() && *first.value == *batch.value))
         return;
-    std::vector<std::int64_t> pinned{0};
+    std::vector<std::int64_t> pinned { 0 };
     for (std::size_t k = 1; k < target->size(); ++k) {
         if (!(*target)[k].known())
             return;
         pinned.push_back(*(*target)[k].value);
     }
-    out.pins.push_back({i, 1, std::move(pinned), {}});
+    out.pins.push_back({ i, 1, std::move(pinned), {} });
     out.opensShapes = true; // only pinned while ONNX does not know the output
 }
 

@@ -2,10 +2,9 @@
 
 #include "OnnxGraph.h"
 
-#include <onnx/defs/schema.h>
-
 #include <algorithm>
 #include <map>
+#include <onnx/defs/schema.h>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -17,14 +16,18 @@ namespace {
 
 Error fail(const std::string& file, const std::string& what, std::string location = {})
 {
-    return Error{file + ": " + what, location.empty() ? file : std::move(location)};
+    return Error { file + ": " + what, location.empty() ? file : std::move(location) };
 }
 
-std::string labelOf(const onnx::NodeProto& node) { return "node " + nodeLabel(node) + " (" + node.op_type() + ")"; }
+std::string labelOf(const onnx::NodeProto& node)
+{
+    return "node " + nodeLabel(node) + " (" + node.op_type() + ")";
+}
 
 /// The tensors the file stores (initializers and Constant nodes' values), found by name before any
 /// inference; node pointers stay valid because nodes are edited, never added.
-struct StoredTensors {
+struct StoredTensors
+{
     std::unordered_map<std::string, const onnx::TensorProto*> initializers;
     std::unordered_map<std::string, const onnx::NodeProto*> producers;
 
@@ -77,7 +80,8 @@ std::optional<Error> checkDefinitionOrder(const onnx::GraphProto& graph, const s
             if (!in.empty() && defined.count(in) == 0)
                 return fail(file,
                     labelOf(node) + " reads tensor '" + in
-                        + "' before any node produces it (the graph is not in topological order or the tensor "
+                        + "' before any node produces it (the graph is not in topological order or the "
+                          "tensor "
                           "does not exist)",
                     node.name());
         }
@@ -95,23 +99,26 @@ std::optional<Error> checkReshapeTarget(
     const auto* target = stored.find(node.input(1));
     const auto values = target ? tensorNumbers(*target, 64) : std::nullopt;
     if (values && std::any_of(values->begin(), values->end(), [](double v) { return v < -1.0; }))
-        return fail(file, "node " + nodeLabel(node) + " (Reshape) has a target shape with a size below -1", node.name());
+        return fail(file, "node " + nodeLabel(node) + " (Reshape) has a target shape with a size below -1",
+            node.name());
     return std::nullopt;
 }
 
 /// ONNX 1.12's convolution inference reads kernel_shape, or else the weight's axes, and reads past a
 /// vector when the weight has more axes than the input: each convolution gets the kernel_shape of its
 /// stored weight, and one whose weight the file does not store is refused.
-std::optional<Error> fillKernelShape(onnx::NodeProto& node, const StoredTensors& stored, const std::string& file)
+std::optional<Error> fillKernelShape(
+    onnx::NodeProto& node, const StoredTensors& stored, const std::string& file)
 {
-    static const std::map<std::string, int> kWeightInput{
-        {"Conv", 1}, {"ConvTranspose", 1}, {"ConvInteger", 1}, {"QLinearConv", 3}};
+    static const std::map<std::string, int> kWeightInput { { "Conv", 1 }, { "ConvTranspose", 1 },
+        { "ConvInteger", 1 }, { "QLinearConv", 3 } };
     const auto weight = kWeightInput.find(node.op_type());
     if (weight == kWeightInput.end())
         return std::nullopt;
-    const auto* tensor = node.input_size() > weight->second ? stored.find(node.input(weight->second)) : nullptr;
-    const auto dims = tensor ? std::optional<std::vector<std::int64_t>>(std::in_place, tensor->dims().begin(),
-                                   tensor->dims().end())
+    const auto* tensor
+        = node.input_size() > weight->second ? stored.find(node.input(weight->second)) : nullptr;
+    const auto dims = tensor ? std::optional<std::vector<std::int64_t>>(
+                          std::in_place, tensor->dims().begin(), tensor->dims().end())
                              : std::nullopt;
     const onnx::AttributeProto* kernel = nullptr;
     for (const auto& a : node.attribute()) {

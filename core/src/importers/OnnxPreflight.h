@@ -6,7 +6,6 @@
 #include "headroom/Error.h"
 
 #include <onnx/onnx_pb.h>
-
 #include <optional>
 #include <string>
 

@@ -43,17 +43,17 @@ const std::vector<PatternEntry>& patterns()
 {
     // In order, each over the whole graph: a node taken by an earlier pattern is not offered to a later
     // one, so whole modules come before the patterns inside them.
-    static const std::vector<PatternEntry> list{
-        {"Softmax", &ops::recogniseMultiheadAttention},
-        {"LogSoftmax", &ops::recogniseTrailingLogSoftmax},
-        {"Erf", &ops::recogniseGeluErf},
-        {"Mul", &ops::recogniseSilu},
-        {"MatMul", &ops::recogniseLinearBias},
-        {"ReduceMean", &ops::recogniseLayerNorm},
-        {"Tanh", &ops::recogniseGeluTanh},
-        {"AveragePool", &ops::recogniseZeroPaddedAvgPool},
-        {"HardSigmoid", &ops::recogniseHardswish},
-        {"Softplus", &ops::recogniseMish},
+    static const std::vector<PatternEntry> list {
+        { "Softmax", &ops::recogniseMultiheadAttention },
+        { "LogSoftmax", &ops::recogniseTrailingLogSoftmax },
+        { "Erf", &ops::recogniseGeluErf },
+        { "Mul", &ops::recogniseSilu },
+        { "MatMul", &ops::recogniseLinearBias },
+        { "ReduceMean", &ops::recogniseLayerNorm },
+        { "Tanh", &ops::recogniseGeluTanh },
+        { "AveragePool", &ops::recogniseZeroPaddedAvgPool },
+        { "HardSigmoid", &ops::recogniseHardswish },
+        { "Softplus", &ops::recogniseMish },
     };
     return list;
 }

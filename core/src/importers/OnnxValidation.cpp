@@ -44,7 +44,8 @@ std::size_t elementBytes(std::int32_t type)
 
 /// The typed field an element type keeps its values in (onnx.proto's comments on each field), and how
 /// many numbers one element takes there (two for complex numbers).
-struct TypedField {
+struct TypedField
+{
     const char* name;
     std::size_t size;
     std::size_t perElement;
@@ -52,12 +53,12 @@ struct TypedField {
 
 std::vector<TypedField> typedFields(const TensorProto& t)
 {
-    return {{"float_data", static_cast<std::size_t>(t.float_data_size()), 1},
-        {"int32_data", static_cast<std::size_t>(t.int32_data_size()), 1},
-        {"int64_data", static_cast<std::size_t>(t.int64_data_size()), 1},
-        {"uint64_data", static_cast<std::size_t>(t.uint64_data_size()), 1},
-        {"double_data", static_cast<std::size_t>(t.double_data_size()), 1},
-        {"string_data", static_cast<std::size_t>(t.string_data_size()), 1}};
+    return { { "float_data", static_cast<std::size_t>(t.float_data_size()), 1 },
+        { "int32_data", static_cast<std::size_t>(t.int32_data_size()), 1 },
+        { "int64_data", static_cast<std::size_t>(t.int64_data_size()), 1 },
+        { "uint64_data", static_cast<std::size_t>(t.uint64_data_size()), 1 },
+        { "double_data", static_cast<std::size_t>(t.double_data_size()), 1 },
+        { "string_data", static_cast<std::size_t>(t.string_data_size()), 1 } };
 }
 
 std::string fieldFor(std::int32_t type)
@@ -90,7 +91,7 @@ std::optional<std::string> countProblem(const TensorProto& t, std::uint64_t& cou
     for (const auto d : dims) {
         if (d < 0 || d > kMaxDimension)
             return "has dims " + joinDims(dims) + "; each axis must have 0 to 2^40 elements";
-        constexpr std::uint64_t kSaturated = std::uint64_t{1} << 62;
+        constexpr std::uint64_t kSaturated = std::uint64_t { 1 } << 62;
         const auto size = static_cast<std::uint64_t>(d);
         count = size != 0 && count > kSaturated / size ? kSaturated : count * size;
     }
@@ -112,15 +113,17 @@ std::optional<std::string> dataProblem(const TensorProto& t, std::uint64_t count
     if (!t.raw_data().empty() && !used.empty())
         return "holds its values twice, in raw_data and in " + std::string(used.front().name);
     if (used.size() > 1 || (used.size() == 1 && used.front().name != fieldFor(t.data_type())))
-        return "holds values in " + std::string(used.back().name) + ", which a " + type + " tensor does not use";
+        return "holds values in " + std::string(used.back().name) + ", which a " + type
+            + " tensor does not use";
     const std::uint64_t perElement
         = t.data_type() == TensorProto::COMPLEX64 || t.data_type() == TensorProto::COMPLEX128 ? 2 : 1;
     if (!t.raw_data().empty() && t.raw_data().size() != count * elementBytes(t.data_type()))
-        return "has " + std::to_string(t.raw_data().size()) + " bytes of raw_data, but " + std::to_string(count)
-            + " " + type + " elements (dims " + dims + ") take " + std::to_string(count * elementBytes(t.data_type()));
+        return "has " + std::to_string(t.raw_data().size()) + " bytes of raw_data, but "
+            + std::to_string(count) + " " + type + " elements (dims " + dims + ") take "
+            + std::to_string(count * elementBytes(t.data_type()));
     if (used.size() == 1 && used.front().size != count * perElement)
-        return "has " + std::to_string(used.front().size) + " values in " + used.front().name + ", but its dims "
-            + dims + " hold " + std::to_string(count * perElement);
+        return "has " + std::to_string(used.front().size) + " values in " + used.front().name
+            + ", but its dims " + dims + " hold " + std::to_string(count * perElement);
     return std::nullopt;
 }
 
@@ -132,7 +135,10 @@ bool holdsNoData(const TensorProto& t)
     return std::all_of(fields.begin(), fields.end(), [](const TypedField& f) { return f.size == 0; });
 }
 
-std::string quoted(const std::string& name) { return "'" + cleanLine(name, 120) + "'"; }
+std::string quoted(const std::string& name)
+{
+    return "'" + cleanLine(name, 120) + "'";
+}
 
 /// A declared type's problem: more axes than kMaxRank, or an axis size outside 0 to 2^40.
 std::optional<std::string> typeProblem(const onnx::TypeProto& type, int depth = 0)
@@ -151,8 +157,8 @@ std::optional<std::string> typeProblem(const onnx::TypeProto& type, int depth = 
         return std::nullopt;
     const auto& shape = type.tensor_type().shape();
     if (static_cast<std::size_t>(shape.dim_size()) > kMaxRank)
-        return "has " + std::to_string(shape.dim_size()) + " axes; tensors have at most " + std::to_string(kMaxRank)
-            + " (PyTorch's limit)";
+        return "has " + std::to_string(shape.dim_size()) + " axes; tensors have at most "
+            + std::to_string(kMaxRank) + " (PyTorch's limit)";
     for (int k = 0; k < shape.dim_size(); ++k) {
         const auto& d = shape.dim(k);
         if (d.has_dim_value() && (d.dim_value() < 0 || d.dim_value() > kMaxDimension))
@@ -167,7 +173,7 @@ std::optional<Error> checkDeclaredTypes(const onnx::GraphProto& graph)
     const auto check = [](const auto& list, const char* what) -> std::optional<Error> {
         for (const auto& v : list) {
             if (auto problem = typeProblem(v.type()))
-                return Error{std::string(what) + " " + quoted(v.name()) + " " + *problem, v.name()};
+                return Error { std::string(what) + " " + quoted(v.name()) + " " + *problem, v.name() };
         }
         return std::nullopt;
     };
@@ -193,52 +199,61 @@ bool longListAllowed(const onnx::NodeProto& node, const onnx::AttributeProto& a)
 
 std::optional<std::string> attributeProblem(const onnx::NodeProto& node, const onnx::AttributeProto& a)
 {
-    static const std::set<std::string> kSizes{"strides", "dilations", "kernel_shape", "group", "blocksize", "size"};
-    const std::size_t listSize = std::max({a.ints_size(), a.floats_size(), a.strings_size(), a.tensors_size()});
+    static const std::set<std::string> kSizes { "strides", "dilations", "kernel_shape", "group", "blocksize",
+        "size" };
+    const std::size_t listSize
+        = std::max({ a.ints_size(), a.floats_size(), a.strings_size(), a.tensors_size() });
     if (listSize > kMaxAttributeList && !longListAllowed(node, a))
         return "lists " + std::to_string(listSize) + " values; at most " + std::to_string(kMaxAttributeList);
     std::vector<std::int64_t> ints(a.ints().begin(), a.ints().end());
     if (a.type() == onnx::AttributeProto::INT)
         ints.push_back(a.i());
     if (kSizes.count(a.name()) > 0) {
-        if (std::any_of(ints.begin(), ints.end(), [](std::int64_t v) { return v < 1 || v > kMaxSizeAttribute; }))
-            return std::string("is ") + (a.type() == onnx::AttributeProto::INT ? std::to_string(a.i()) : joinDims(ints))
+        if (std::any_of(
+                ints.begin(), ints.end(), [](std::int64_t v) { return v < 1 || v > kMaxSizeAttribute; }))
+            return std::string("is ")
+                + (a.type() == onnx::AttributeProto::INT ? std::to_string(a.i()) : joinDims(ints))
                 + "; sizes must be 1 to 2^20";
         return std::nullopt;
     }
-    if (!unboundedIntegers(node, a)
-        && std::any_of(ints.begin(), ints.end(), [](std::int64_t v) { return v < -kMaxIntAttribute || v > kMaxIntAttribute; }))
-        return std::string("is ") + (a.type() == onnx::AttributeProto::INT ? std::to_string(a.i()) : joinDims(ints))
+    if (!unboundedIntegers(node, a) && std::any_of(ints.begin(), ints.end(), [](std::int64_t v) {
+            return v < -kMaxIntAttribute || v > kMaxIntAttribute;
+        }))
+        return std::string("is ")
+            + (a.type() == onnx::AttributeProto::INT ? std::to_string(a.i()) : joinDims(ints))
             + "; integer attributes must be from -2^40 to 2^40";
     if (a.has_sparse_tensor() || a.sparse_tensors_size() > 0)
         return "holds a sparse tensor, which Headroom does not read";
     return std::nullopt;
 }
 
-std::optional<Error> checkNodes(const onnx::GraphProto& graph, const std::unordered_set<std::string>& initializers)
+std::optional<Error> checkNodes(
+    const onnx::GraphProto& graph, const std::unordered_set<std::string>& initializers)
 {
     std::unordered_map<std::string, int> writer;
     for (int i = 0; i < graph.node_size(); ++i) {
         const auto& node = graph.node(i);
-        const std::string label = "node " + cleanLine(nodeLabel(node), 120) + " (" + cleanLine(node.op_type(), 60) + ")";
+        const std::string label
+            = "node " + cleanLine(nodeLabel(node), 120) + " (" + cleanLine(node.op_type(), 60) + ")";
         for (const auto& out : node.output()) {
             if (!out.empty() && initializers.count(out) > 0)
-                return Error{label + " writes tensor " + quoted(out) + ", which is also an initializer", node.name()};
+                return Error { label + " writes tensor " + quoted(out) + ", which is also an initializer",
+                    node.name() };
         }
         const bool standard = node.domain().empty() || node.domain() == "ai.onnx";
         for (const auto& a : node.attribute()) {
             const std::string where = label + " attribute " + quoted(a.name());
             if (standard) {
                 if (auto problem = attributeProblem(node, a))
-                    return Error{where + " " + *problem, node.name()};
+                    return Error { where + " " + *problem, node.name() };
             }
             if (a.has_t()) {
                 if (auto problem = tensorProblem(a.t()))
-                    return Error{where + ": its tensor " + *problem, node.name()};
+                    return Error { where + ": its tensor " + *problem, node.name() };
             }
             for (const auto& t : a.tensors()) {
                 if (auto problem = tensorProblem(t))
-                    return Error{where + ": a tensor in it " + *problem, node.name()};
+                    return Error { where + ": a tensor in it " + *problem, node.name() };
             }
         }
     }
@@ -264,8 +279,9 @@ template <typename Visit> void forEachStoredTensor(onnx::GraphProto& graph, Visi
 std::optional<std::string> tensorProblem(const TensorProto& t)
 {
     if (!onnx::TensorProto_DataType_IsValid(t.data_type()) || t.data_type() == TensorProto::UNDEFINED)
-        return t.data_type() == TensorProto::UNDEFINED ? std::string("has no element type")
-                                                        : "has the unknown element type " + std::to_string(t.data_type());
+        return t.data_type() == TensorProto::UNDEFINED
+            ? std::string("has no element type")
+            : "has the unknown element type " + std::to_string(t.data_type());
     if (t.data_type() == TensorProto::STRING)
         return std::string("holds strings (element type STRING); Headroom reads numeric tensors only");
     if (t.has_segment())
@@ -282,16 +298,17 @@ std::optional<Error> validateModel(const onnx::ModelProto& model)
 {
     const auto& graph = model.graph();
     if (graph.sparse_initializer_size() > 0)
-        return Error{"has a sparse initializer (" + quoted(graph.sparse_initializer(0).values().name())
+        return Error { "has a sparse initializer (" + quoted(graph.sparse_initializer(0).values().name())
                 + "); Headroom does not read sparse tensors",
-            graph.sparse_initializer(0).values().name()};
+            graph.sparse_initializer(0).values().name() };
     std::unordered_set<std::string> initializers;
     for (const auto& t : graph.initializer()) {
         if (!initializers.insert(t.name()).second)
-            return Error{"initializer " + quoted(t.name()) + " is given twice; an ONNX graph defines each tensor once",
-                t.name()};
+            return Error { "initializer " + quoted(t.name())
+                    + " is given twice; an ONNX graph defines each tensor once",
+                t.name() };
         if (auto problem = tensorProblem(t))
-            return Error{"initializer " + quoted(t.name()) + " " + *problem, t.name()};
+            return Error { "initializer " + quoted(t.name()) + " " + *problem, t.name() };
     }
     if (auto e = checkDeclaredTypes(graph))
         return e;
@@ -301,7 +318,8 @@ std::optional<Error> validateModel(const onnx::ModelProto& model)
 void markMissingDataExternal(onnx::ModelProto& model)
 {
     forEachStoredTensor(*model.mutable_graph(), [](TensorProto& t) {
-        const bool empty = std::any_of(t.dims().begin(), t.dims().end(), [](std::int64_t d) { return d == 0; });
+        const bool empty
+            = std::any_of(t.dims().begin(), t.dims().end(), [](std::int64_t d) { return d == 0; });
         if (!empty && holdsNoData(t) && t.data_location() != TensorProto::EXTERNAL)
             t.set_data_location(TensorProto::EXTERNAL);
     });

@@ -15,8 +15,8 @@
 // overwriting it (measured with torch, see tests/reference).
 // Autocast (aten/src/ATen/autocast_mode.cpp, CUDA): softplus runs in float32, prelu in the half type;
 // the others in their input's dtype.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 namespace headroom::layers {
@@ -24,7 +24,8 @@ namespace {
 
 enum class Keeps { Output, Input, Nothing };
 
-struct ActivationInfo {
+struct ActivationInfo
+{
     std::string type;
     std::string summary;
     Keeps keeps;
@@ -35,10 +36,12 @@ struct ActivationInfo {
     AutocastPolicy autocast = AutocastPolicy::Passthrough;
 };
 
-class ActivationKind : public DescribedKind {
+class ActivationKind : public DescribedKind
+{
 public:
     explicit ActivationKind(ActivationInfo info)
-        : DescribedKind(info.type, LayerCategory::Activation, info.summary, attributesOf(info)), m_info{std::move(info)}
+        : DescribedKind(info.type, LayerCategory::Activation, info.summary, attributesOf(info))
+        , m_info { std::move(info) }
     {
     }
 
@@ -60,14 +63,14 @@ public:
             o.output = in;
         else
             o.output = elementwiseResult(in, in.shape, in.dtype);
-        o.aliasedInputGradients = {m_info.keeps == Keeps::Nothing}; // and passes the gradient on
+        o.aliasedInputGradients = { m_info.keeps == Keeps::Nothing }; // and passes the gradient on
         if (inplace && m_info.inplaceNeedsOriginal)
             o.saved.push_back(SavedTensor::internal("original input", in.shape.elements(), in.dtype));
         else if (m_info.keeps == Keeps::Output)
             o.saved.push_back(SavedTensor::output());
         else if (m_info.keeps == Keeps::Input)
             o.saved.push_back(inplace ? SavedTensor::output() : SavedTensor::input());
-        o.forwardFlopsPerSample = Count{m_info.flopsPerElement} * in.shape.elements();
+        o.forwardFlopsPerSample = Count { m_info.flopsPerElement } * in.shape.elements();
         addParameters(ctx, o);
         return o;
     }
@@ -76,14 +79,15 @@ protected:
     /// Kind-specific checks of the input against the attributes.
     [[nodiscard]] virtual std::optional<Error> check(const LayerContext&) const { return std::nullopt; }
     /// Kind-specific parameters.
-    virtual void addParameters(const LayerContext&, LayerOutcome&) const {}
+    virtual void addParameters(const LayerContext&, LayerOutcome&) const { }
 
 private:
     static std::vector<AttributeSpec> attributesOf(const ActivationInfo& info)
     {
         std::vector<AttributeSpec> attrs = info.extra;
         if (info.hasInplace)
-            attrs.push_back(boolAttr("inplace", false, "Overwrites the input instead of allocating an output"));
+            attrs.push_back(
+                boolAttr("inplace", false, "Overwrites the input instead of allocating an output"));
         return attrs;
     }
 
@@ -92,14 +96,15 @@ private:
 
 /// nn.PReLU: a learned negative slope, one for all channels or one per channel (the input's first
 /// per-sample axis).
-class PReLUKind final : public ActivationKind {
+class PReLUKind final : public ActivationKind
+{
 public:
     PReLUKind()
-        : ActivationKind(ActivationInfo{
-              "PReLU", "x if x > 0 else weight * x (a learned slope)", Keeps::Input, false, false, 2,
-              {intAttr("num_parameters", 1, "Learned slopes: 1, or one per channel"),
-               floatAttr("init", 0.25, "Initial slope", -1e9, 1e9)},
-              AutocastPolicy::LowerPrecision})
+        : ActivationKind(ActivationInfo { "PReLU", "x if x > 0 else weight * x (a learned slope)",
+            Keeps::Input, false, false, 2,
+            { intAttr("num_parameters", 1, "Learned slopes: 1, or one per channel"),
+                floatAttr("init", 0.25, "Initial slope", -1e9, 1e9) },
+            AutocastPolicy::LowerPrecision })
     {
     }
 
@@ -111,11 +116,12 @@ protected:
         if (n == 1)
             return std::nullopt;
         if (in.batchAxis != 0)
-            return failure("num_parameters " + std::to_string(n) + " reads channels after the batch axis, but its input is "
-                           + layoutText(in));
+            return failure("num_parameters " + std::to_string(n)
+                + " reads channels after the batch axis, but its input is " + layoutText(in));
         if (in.shape.rank() == 0 || in.shape.dims[0] != n)
-            return failure("num_parameters " + std::to_string(n) + " must be 1 or the input's channels (its first axis, "
-                           + (in.shape.rank() == 0 ? std::string("none") : std::to_string(in.shape.dims[0])) + ")");
+            return failure("num_parameters " + std::to_string(n)
+                + " must be 1 or the input's channels (its first axis, "
+                + (in.shape.rank() == 0 ? std::string("none") : std::to_string(in.shape.dims[0])) + ")");
         return std::nullopt;
     }
     void addParameters(const LayerContext& ctx, LayerOutcome& o) const override
@@ -125,12 +131,14 @@ protected:
 };
 
 /// nn.Hardtanh: min_val must stay below max_val.
-class HardtanhKind final : public ActivationKind {
+class HardtanhKind final : public ActivationKind
+{
 public:
     HardtanhKind()
-        : ActivationKind(ActivationInfo{"Hardtanh", "min(max(x, min_val), max_val)", Keeps::Input, true, true, 2,
-                                        {floatAttr("min_val", -1.0, "Lower bound", -1e9, 1e9),
-                                         floatAttr("max_val", 1.0, "Upper bound", -1e9, 1e9)}})
+        : ActivationKind(
+            ActivationInfo { "Hardtanh", "min(max(x, min_val), max_val)", Keeps::Input, true, true, 2,
+                { floatAttr("min_val", -1.0, "Lower bound", -1e9, 1e9),
+                    floatAttr("max_val", 1.0, "Upper bound", -1e9, 1e9) } })
     {
     }
 
@@ -150,81 +158,103 @@ std::unique_ptr<LayerKind> make(ActivationInfo info)
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeReLU() { return make({"ReLU", "max(0, x)", Keeps::Output, true, false, 1, {}}); }
-std::unique_ptr<LayerKind> makeReLU6() { return make({"ReLU6", "min(max(0, x), 6)", Keeps::Input, true, true, 2, {}}); }
-std::unique_ptr<LayerKind> makeHardtanh() { return std::make_unique<HardtanhKind>(); }
+std::unique_ptr<LayerKind> makeReLU()
+{
+    return make({ "ReLU", "max(0, x)", Keeps::Output, true, false, 1, {} });
+}
+std::unique_ptr<LayerKind> makeReLU6()
+{
+    return make({ "ReLU6", "min(max(0, x), 6)", Keeps::Input, true, true, 2, {} });
+}
+std::unique_ptr<LayerKind> makeHardtanh()
+{
+    return std::make_unique<HardtanhKind>();
+}
 
 std::unique_ptr<LayerKind> makeLeakyReLU()
 {
-    return make({"LeakyReLU", "x if x > 0 else negative_slope * x", Keeps::Input, true, false, 2,
-                 {floatAttr("negative_slope", 0.01, "Slope for negative inputs", -1e9, 1e9)}});
+    return make({ "LeakyReLU", "x if x > 0 else negative_slope * x", Keeps::Input, true, false, 2,
+        { floatAttr("negative_slope", 0.01, "Slope for negative inputs", -1e9, 1e9) } });
 }
 
 std::unique_ptr<LayerKind> makeGELU()
 {
-    return make({"GELU", "Gaussian error linear unit", Keeps::Input, false, false, 8,
-                 {choiceAttr("approximate", "none", {"none", "tanh"}, "Exact erf form or the tanh approximation")}});
+    return make({ "GELU", "Gaussian error linear unit", Keeps::Input, false, false, 8,
+        { choiceAttr(
+            "approximate", "none", { "none", "tanh" }, "Exact erf form or the tanh approximation") } });
 }
 
-std::unique_ptr<LayerKind> makeSiLU() { return make({"SiLU", "x * sigmoid(x) (swish)", Keeps::Input, true, true, 5, {}}); }
-std::unique_ptr<LayerKind> makeSigmoid() { return make({"Sigmoid", "1 / (1 + exp(-x))", Keeps::Output, false, false, 4, {}}); }
-std::unique_ptr<LayerKind> makeTanh() { return make({"Tanh", "tanh(x)", Keeps::Output, false, false, 4, {}}); }
+std::unique_ptr<LayerKind> makeSiLU()
+{
+    return make({ "SiLU", "x * sigmoid(x) (swish)", Keeps::Input, true, true, 5, {} });
+}
+std::unique_ptr<LayerKind> makeSigmoid()
+{
+    return make({ "Sigmoid", "1 / (1 + exp(-x))", Keeps::Output, false, false, 4, {} });
+}
+std::unique_ptr<LayerKind> makeTanh()
+{
+    return make({ "Tanh", "tanh(x)", Keeps::Output, false, false, 4, {} });
+}
 
 std::unique_ptr<LayerKind> makeIdentity()
 {
-    return make({"Identity", "Passes its input through unchanged", Keeps::Nothing, false, false, 0, {}});
+    return make({ "Identity", "Passes its input through unchanged", Keeps::Nothing, false, false, 0, {} });
 }
 
 std::unique_ptr<LayerKind> makeHardswish()
 {
-    return make({"Hardswish", "x * relu6(x + 3) / 6 (MobileNetV3)", Keeps::Input, true, true, 4, {}});
+    return make({ "Hardswish", "x * relu6(x + 3) / 6 (MobileNetV3)", Keeps::Input, true, true, 4, {} });
 }
 
 std::unique_ptr<LayerKind> makeHardsigmoid()
 {
-    return make({"Hardsigmoid", "relu6(x + 3) / 6", Keeps::Input, true, true, 3, {}});
+    return make({ "Hardsigmoid", "relu6(x + 3) / 6", Keeps::Input, true, true, 3, {} });
 }
 
 std::unique_ptr<LayerKind> makeMish()
 {
-    return make({"Mish", "x * tanh(softplus(x))", Keeps::Input, true, true, 8, {}});
+    return make({ "Mish", "x * tanh(softplus(x))", Keeps::Input, true, true, 8, {} });
 }
 
 std::unique_ptr<LayerKind> makeSoftplus()
 {
-    return make({"Softplus", "log(1 + exp(beta x)) / beta", Keeps::Input, false, false, 5,
-                 {floatAttr("beta", 1.0, "Sharpness", -1e9, 1e9),
-                  floatAttr("threshold", 20.0, "Above beta x > threshold the function is linear", -1e9, 1e9)},
-                 AutocastPolicy::Float32});
+    return make({ "Softplus", "log(1 + exp(beta x)) / beta", Keeps::Input, false, false, 5,
+        { floatAttr("beta", 1.0, "Sharpness", -1e9, 1e9),
+            floatAttr("threshold", 20.0, "Above beta x > threshold the function is linear", -1e9, 1e9) },
+        AutocastPolicy::Float32 });
 }
 
 std::unique_ptr<LayerKind> makeELU()
 {
-    return make({"ELU", "x if x > 0 else alpha (exp(x) - 1)", Keeps::Input, true, false, 4,
-                 {floatAttr("alpha", 1.0, "Value the negative side approaches", -1e9, 1e9)}});
+    return make({ "ELU", "x if x > 0 else alpha (exp(x) - 1)", Keeps::Input, true, false, 4,
+        { floatAttr("alpha", 1.0, "Value the negative side approaches", -1e9, 1e9) } });
 }
 
 std::unique_ptr<LayerKind> makeSELU()
 {
-    return make({"SELU", "scale x if x > 0 else scale alpha (exp(x) - 1), fixed constants", Keeps::Input, true, false,
-                 5, {}});
+    return make({ "SELU", "scale x if x > 0 else scale alpha (exp(x) - 1), fixed constants", Keeps::Input,
+        true, false, 5, {} });
 }
 
 std::unique_ptr<LayerKind> makeCELU()
 {
-    return make({"CELU", "max(0, x) + min(0, alpha (exp(x / alpha) - 1))", Keeps::Input, true, false, 5,
-                 {[] {
-                     AttributeSpec s = floatAttr("alpha", 1.0, "Scale of the negative side (not 0)", 0.0, 1e9);
-                     s.minFloatExclusive = true;
-                     return s;
-                 }()}});
+    return make(
+        { "CELU", "max(0, x) + min(0, alpha (exp(x / alpha) - 1))", Keeps::Input, true, false, 5, { [] {
+             AttributeSpec s = floatAttr("alpha", 1.0, "Scale of the negative side (not 0)", 0.0, 1e9);
+             s.minFloatExclusive = true;
+             return s;
+         }() } });
 }
 
-std::unique_ptr<LayerKind> makePReLU() { return std::make_unique<PReLUKind>(); }
+std::unique_ptr<LayerKind> makePReLU()
+{
+    return std::make_unique<PReLUKind>();
+}
 
 std::unique_ptr<LayerKind> makeLogSigmoid()
 {
-    return make({"LogSigmoid", "log(sigmoid(x))", Keeps::Input, false, false, 5, {}});
+    return make({ "LogSigmoid", "log(sigmoid(x))", Keeps::Input, false, false, 5, {} });
 }
 
 } // namespace headroom::layers

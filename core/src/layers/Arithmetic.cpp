@@ -14,8 +14,8 @@
 // Backward: an operand of the output's shape and dtype receives grad itself for add (and for sub's
 // self); an operand that was broadcast (a parameter is, over the batch) gets grad reduced with sum_to,
 // and for mul and div that reduction runs over an output-sized product computed first.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 #include <algorithm>
@@ -27,7 +27,8 @@ constexpr std::size_t kManyInputs = 65536;
 
 enum class Op { Add, Sub, Mul, Div };
 
-struct Operand {
+struct Operand
+{
     enum class Source { Input, Parameter, Scalar };
     Source source = Source::Input;
     std::size_t input = 0;
@@ -37,31 +38,39 @@ struct Operand {
 
 AttributeSpec parameterOperand()
 {
-    return learnedOperandAttr("Shape of a learned tensor used as the next operand, per sample (no batch axis): [384] "
-                              "for a layer scale, [197, 384] for a position table, [C, 1, 1] per channel");
+    return learnedOperandAttr(
+        "Shape of a learned tensor used as the next operand, per sample (no batch axis): [384] "
+        "for a layer scale, [197, 384] for a position table, [C, 1, 1] per channel");
 }
 
 AttributeSpec scalarOperand()
 {
-    return optionalAttr(floatAttr("scalar", 0.0, "A constant used as the last operand (x / 8)", -1e300, 1e300), "none");
+    return optionalAttr(
+        floatAttr("scalar", 0.0, "A constant used as the last operand (x / 8)", -1e300, 1e300), "none");
 }
 
 std::string_view symbolOf(Op op)
 {
     switch (op) {
-    case Op::Add: return "+";
-    case Op::Sub: return "-";
-    case Op::Mul: return "*";
-    case Op::Div: return "/";
+    case Op::Add:
+        return "+";
+    case Op::Sub:
+        return "-";
+    case Op::Mul:
+        return "*";
+    case Op::Div:
+        return "/";
     }
     return "?";
 }
 
-class ArithmeticKind final : public DescribedKind {
+class ArithmeticKind final : public DescribedKind
+{
 public:
     ArithmeticKind(Op op, std::string type, std::string summary)
-        : DescribedKind(std::move(type), LayerCategory::Merge, std::move(summary), {parameterOperand(), scalarOperand()}),
-          m_op{op}
+        : DescribedKind(std::move(type), LayerCategory::Merge, std::move(summary),
+            { parameterOperand(), scalarOperand() })
+        , m_op { op }
     {
     }
     [[nodiscard]] std::size_t minInputs() const override { return 1; }
@@ -71,23 +80,24 @@ public:
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
-        const Shape learned{ctx.attrs.has("parameter") ? ctx.attrs.integers("parameter") : std::vector<std::int64_t>{}};
+        const Shape learned { ctx.attrs.has("parameter") ? ctx.attrs.integers("parameter")
+                                                         : std::vector<std::int64_t> {} };
         // A learned tensor broadcasts from the right over the whole tensor: it must not reach the batch axis.
         if (const auto& in = ctx.in(); in.batchAxis != 0 && learned.rank() > in.shape.rank() - in.batchAxis)
             return failure("its parameter " + learned.toString() + " would broadcast over the batch axis of "
-                           + layoutText(in));
+                + layoutText(in));
         auto operands = operandsOf(ctx, learned);
         if (!operands)
             return operands.error();
         const auto& ops = operands.value();
 
-        TensorInfo out{*ops[0].shape, ops[0].dtype};
+        TensorInfo out { *ops[0].shape, ops[0].dtype };
         for (std::size_t i = 1; i < ops.size(); ++i) {
             if (*ops[i].shape != out.shape) {
                 auto shape = broadcastShapes(out.shape, *ops[i].shape);
                 if (!shape)
                     return failure("cannot broadcast operands of shapes " + out.shape.toString() + " and "
-                                   + ops[i].shape->toString() + " (" + std::string(symbolOf(m_op)) + ")");
+                        + ops[i].shape->toString() + " (" + std::string(symbolOf(m_op)) + ")");
                 out.shape = std::move(*shape);
             }
             if (ops[i].source != Operand::Source::Scalar)
@@ -95,7 +105,7 @@ public:
         }
 
         LayerOutcome o;
-        const Count outBytes = out.shape.elements() * Count{elementSize(out.dtype)};
+        const Count outBytes = out.shape.elements() * Count { elementSize(out.dtype) };
         const auto reduced = [&](const Operand& x) {
             return x.source == Operand::Source::Parameter
                 || (x.source == Operand::Source::Input && *x.shape != out.shape);
@@ -126,9 +136,9 @@ public:
                 scratch += outBytes;
         }
         if (tensorDivisor)
-            scratch += Count{reduced(ops[1]) ? 3U : 2U} * outBytes;
+            scratch += Count { reduced(ops[1]) ? 3U : 2U } * outBytes;
         o.backwardScratchBytesPerSample = scratch;
-        o.forwardFlopsPerSample = Count{ops.size() - 1} * out.shape.elements();
+        o.forwardFlopsPerSample = Count { ops.size() - 1 } * out.shape.elements();
         o.output = elementwiseResult(ctx.in(0), std::move(out.shape), out.dtype);
         return o;
     }
@@ -141,21 +151,22 @@ private:
         std::vector<Operand> ops;
         ops.reserve(ctx.inputs.size() + 2);
         for (std::size_t i = 0; i < ctx.inputs.size(); ++i)
-            ops.push_back(Operand{Operand::Source::Input, i, &ctx.in(i).shape, ctx.in(i).dtype});
+            ops.push_back(Operand { Operand::Source::Input, i, &ctx.in(i).shape, ctx.in(i).dtype });
         if (ctx.attrs.has("parameter"))
-            ops.push_back(Operand{Operand::Source::Parameter, 0, &learned, ctx.parameterType()});
+            ops.push_back(Operand { Operand::Source::Parameter, 0, &learned, ctx.parameterType() });
         if (ctx.attrs.has("scalar"))
-            ops.push_back(Operand{Operand::Source::Scalar, 0, &number, DType::Float64});
+            ops.push_back(Operand { Operand::Source::Scalar, 0, &number, DType::Float64 });
         const bool binary = m_op != Op::Add;
         if (ops.size() < 2 || (binary && ops.size() > 2))
             return failure(std::string(binary ? "takes exactly two operands" : "takes at least two operands")
-                           + ": two inputs, or one input and a `parameter` (a learned tensor) or a `scalar`; it has "
-                           + std::to_string(ctx.inputs.size()) + " input" + (ctx.inputs.size() == 1 ? "" : "s")
-                           + (ctx.attrs.has("parameter") ? ", a parameter" : "") + (ctx.attrs.has("scalar") ? ", a scalar" : ""));
+                + ": two inputs, or one input and a `parameter` (a learned tensor) or a `scalar`; it has "
+                + std::to_string(ctx.inputs.size()) + " input" + (ctx.inputs.size() == 1 ? "" : "s")
+                + (ctx.attrs.has("parameter") ? ", a parameter" : "")
+                + (ctx.attrs.has("scalar") ? ", a scalar" : ""));
         for (const auto& x : ops) {
             if (x.source != Operand::Source::Scalar && !isFloatingPoint(x.dtype))
                 return failure("needs floating-point operands but input " + std::to_string(x.input) + " is "
-                               + std::string(dtypeName(x.dtype)));
+                    + std::string(dtypeName(x.dtype)));
         }
         return ops;
     }
@@ -172,12 +183,12 @@ private:
             return; // a number: self's gradient needs only it, and nothing needs self
         // self is kept for other's gradient
         SavedTensor keptSelf = SavedTensor::input(self.input);
-        keptSelf.onlyFor = {gradientOf(other)};
+        keptSelf.onlyFor = { gradientOf(other) };
         o.saved.push_back(keptSelf);
         if (other.source == Operand::Source::Input) {
             SavedTensor keptOther = SavedTensor::input(other.input);
-            keptOther.onlyFor = m_op == Op::Mul ? std::vector<std::size_t>{self.input}
-                                                : std::vector<std::size_t>{self.input, other.input};
+            keptOther.onlyFor = m_op == Op::Mul ? std::vector<std::size_t> { self.input }
+                                                : std::vector<std::size_t> { self.input, other.input };
             o.saved.push_back(keptOther);
         }
     }
@@ -189,7 +200,8 @@ private:
 
 std::unique_ptr<LayerKind> makeAdd()
 {
-    return std::make_unique<ArithmeticKind>(Op::Add, "Add", "Elementwise sum of two or more operands (residual)");
+    return std::make_unique<ArithmeticKind>(
+        Op::Add, "Add", "Elementwise sum of two or more operands (residual)");
 }
 std::unique_ptr<LayerKind> makeSub()
 {
@@ -197,7 +209,8 @@ std::unique_ptr<LayerKind> makeSub()
 }
 std::unique_ptr<LayerKind> makeMul()
 {
-    return std::make_unique<ArithmeticKind>(Op::Mul, "Mul", "Elementwise product of two operands (gates, layer scale)");
+    return std::make_unique<ArithmeticKind>(
+        Op::Mul, "Mul", "Elementwise product of two operands (gates, layer scale)");
 }
 std::unique_ptr<LayerKind> makeDiv()
 {

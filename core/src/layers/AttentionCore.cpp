@@ -13,7 +13,8 @@ constexpr std::int64_t kFlashMaxHeadDim = 256; // sdp_utils.cpp check_head_dim_s
 
 /// What eager matmul keeps of an operand: the operand itself when it is head-major in the matmul dtype,
 /// its autocast copy (which keeps the layout) when only the dtype differs, else matmul's reshape copy.
-OpTrace::Tensor matmulOperand(OpTrace& trace, const OpTrace::Tensor& t, bool headMajor, DType mm, const char* name)
+OpTrace::Tensor matmulOperand(
+    OpTrace& trace, const OpTrace::Tensor& t, bool headMajor, DType mm, const char* name)
 {
     if (headMajor)
         return trace.toLowerPrecision(t, name);
@@ -52,7 +53,8 @@ AttentionCoreTrace traceAttentionCore(OpTrace& trace, const LayerContext& ctx, O
         trace.keep(probs);
         const OpTrace::Tensor cast = probs.dtype == mm
             ? probs
-            : trace.create("attention probabilities (" + std::string(dtypeName(mm)) + " copy)", h * t * t, mm);
+            : trace.create(
+                "attention probabilities (" + std::string(dtypeName(mm)) + " copy)", h * t * t, mm);
         trace.keep(trace.dropout(cast, shape.dropout, "attention dropout"));
         trace.keep(matmulOperand(trace, v, shape.vHeadMajor, mm, "v"));
         result.output = trace.create("attention output (heads merged)", out, mm);
@@ -101,7 +103,8 @@ AttentionCoreTrace traceAttentionCore(OpTrace& trace, const LayerContext& ctx, O
     result.output = trace.create("attention output (SDPA)", out, sq.dtype);
     trace.keep(result.output);
     const bool flash = kernel == SdpaKernel::Flash;
-    const std::int64_t blocks = shape.length / kMemEfficientLseAlign + (shape.length % kMemEfficientLseAlign != 0 ? 1 : 0);
+    const std::int64_t blocks
+        = shape.length / kMemEfficientLseAlign + (shape.length % kMemEfficientLseAlign != 0 ? 1 : 0);
     const Count lse = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
     trace.keep(trace.create("logsumexp", h * lse, DType::Float32));
     result.explicitScores = false;
@@ -114,10 +117,10 @@ AttentionCoreFlops attentionCoreFlops(
     const Count t = Count::fromSigned(shape.length);
     const Count h = Count::fromSigned(shape.heads);
     AttentionCoreFlops core;
-    core.scores = Count{2} * t * t * h * Count::fromSigned(shape.qkHeadDim);
-    core.values = Count{2} * t * t * h * Count::fromSigned(shape.vHeadDim);
+    core.scores = Count { 2 } * t * t * h * Count::fromSigned(shape.qkHeadDim);
+    core.values = Count { 2 } * t * t * h * Count::fromSigned(shape.vHeadDim);
     const bool capped = shape.logitSoftcapping > 0.0 && ctx.attention == AttentionImplementation::Eager;
-    core.softmax = Count{capped ? 8U : 5U} * h * t * t;
+    core.softmax = Count { capped ? 8U : 5U } * h * t * t;
     core.recomputedInBackward = !explicitScores;
     return core;
 }
@@ -127,7 +130,8 @@ std::string softcapIgnoredWarning(double cap)
     char value[32];
     std::snprintf(value, sizeof value, "%g", cap);
     return std::string("attention logit soft-capping (") + value
-        + ") is skipped by transformers' SDPA attention, which this estimate follows; Hugging Face recommends "
+        + ") is skipped by transformers' SDPA attention, which this estimate follows; Hugging Face "
+          "recommends "
           "attn_implementation=\"eager\" for training this model, which keeps heads x T x T scores per layer "
           "(choose the eager attention implementation to plan for it)";
 }

@@ -12,21 +12,22 @@
 
 namespace headroom::layers {
 
-struct AttentionCoreShape final {
-    std::int64_t length = 0;    ///< T
+struct AttentionCoreShape final
+{
+    std::int64_t length = 0; ///< T
     std::int64_t heads = 1; ///< h: query heads
     /// g: the heads of k and v as the core receives them; 0 means h. Eager attention receives them
     /// repeated to h heads (repeat_kv); SDPA receives g < h and runs with enable_gqa.
     std::int64_t kvHeads = 0;
     std::int64_t qkHeadDim = 0; ///< d of q and k
-    std::int64_t vHeadDim = 0;  ///< d of v and of the output
+    std::int64_t vHeadDim = 0; ///< d of v and of the output
     /// The operand is laid out head-major ([B, h, T, d] contiguous: a cat or repeat_kv result), so eager
     /// matmul's reshape to [B h, T, d] is a view; otherwise (a projection's output viewed as heads) a copy.
     bool qHeadMajor = false;
     bool kHeadMajor = false;
     bool vHeadMajor = false;
     double dropout = 0.0;
-    bool softmaxFloat32 = true;    ///< softmax(dtype=float32), then cast back
+    bool softmaxFloat32 = true; ///< softmax(dtype=float32), then cast back
     double logitSoftcapping = 0.0; ///< Gemma 2: scores / cap, tanh, * cap before the softmax (eager only)
 };
 
@@ -56,7 +57,8 @@ struct AttentionCoreTrace final
 [[nodiscard]] AttentionCoreFlops attentionCoreFlops(
     const LayerContext& ctx, const AttentionCoreShape& shape, bool explicitScores);
 
-/// transformers' sdpa_attention_forward ignores soft-capping: the warning a layer with a cap gives under SDPA.
+/// transformers' sdpa_attention_forward ignores soft-capping: the warning a layer with a cap gives under
+/// SDPA.
 [[nodiscard]] std::string softcapIgnoredWarning(double cap);
 
 } // namespace headroom::layers

@@ -9,18 +9,19 @@
 // (track_running_stats): derivatives.yaml passes weight, running_mean and running_var to
 // native_batch_norm_backward / cudnn_batch_norm_backward. The repeated bias is needed only while the
 // forward runs; backward computes B x C weight and bias gradients before RepeatBackward sums them.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 
 namespace headroom::layers {
 namespace {
 
 std::vector<AttributeSpec> normAttributes(bool instance)
 {
-    return {inferredAttr("num_features", "Channels"), floatAttr("eps", 1e-5, "Added to the variance", 0.0, 1.0),
-            floatAttr("momentum", 0.1, "Running-statistics momentum", 0.0, 1.0),
-            boolAttr("affine", !instance, "Learnable scale and shift per channel"),
-            boolAttr("track_running_stats", !instance, "Keeps running mean and variance buffers")};
+    return { inferredAttr("num_features", "Channels"),
+        floatAttr("eps", 1e-5, "Added to the variance", 0.0, 1.0),
+        floatAttr("momentum", 0.1, "Running-statistics momentum", 0.0, 1.0),
+        boolAttr("affine", !instance, "Learnable scale and shift per channel"),
+        boolAttr("track_running_stats", !instance, "Keeps running mean and variance buffers") };
 }
 
 void addNormParameters(const Attributes& attrs, Count channels, LayerOutcome& o)
@@ -37,15 +38,17 @@ void addNormParameters(const Attributes& attrs, Count channels, LayerOutcome& o)
 }
 
 /// BatchNormNd (`instance` false) and InstanceNormNd (true).
-class NormKind final : public DescribedKind {
+class NormKind final : public DescribedKind
+{
 public:
     NormKind(bool instance, int spatialDims)
         : DescribedKind((instance ? "InstanceNorm" : "BatchNorm") + std::to_string(spatialDims) + "d",
-                        LayerCategory::Normalization,
-                        (instance ? "Instance normalisation (per sample and channel) over " : "Batch normalisation over ")
-                            + layoutText(instance, spatialDims),
-                        normAttributes(instance)),
-          m_instance{instance}, m_dims{spatialDims}
+            LayerCategory::Normalization,
+            (instance ? "Instance normalisation (per sample and channel) over " : "Batch normalisation over ")
+                + layoutText(instance, spatialDims),
+            normAttributes(instance))
+        , m_instance { instance }
+        , m_dims { spatialDims }
     {
     }
 
@@ -55,8 +58,8 @@ public:
         const auto rank = static_cast<std::size_t>(m_dims) + 1;
         const bool vector = !m_instance && m_dims == 1 && in.shape.rank() == 1; // BatchNorm1d on [C]
         if (in.shape.rank() != rank && !vector)
-            return failure("expects a per-sample input of shape " + layoutText(m_instance, m_dims) + " but gets "
-                           + in.shape.toString());
+            return failure("expects a per-sample input of shape " + layoutText(m_instance, m_dims)
+                + " but gets " + in.shape.toString());
         if (!isFloatingPoint(in.dtype))
             return failure("needs a floating-point input");
         const std::int64_t channels = in.shape.dims[0];
@@ -65,9 +68,9 @@ public:
         const Count c = Count::fromSigned(channels);
 
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, in.dtype};
+        o.output = TensorInfo { in.shape, in.dtype };
         addNormParameters(ctx.attrs, c, o);
-        o.forwardFlopsPerSample = Count{4} * in.shape.elements();
+        o.forwardFlopsPerSample = Count { 4 } * in.shape.elements();
         if (!m_instance) {
             o.saved.push_back(SavedTensor::input());
             o.saved.push_back(SavedTensor::internal("save_mean", 0, DType::Float32, c));
@@ -75,16 +78,17 @@ public:
             return o;
         }
         const DType param = ctx.parameterType();
-        o.saved.push_back(in.contiguous ? SavedTensor::input()
-                                        : SavedTensor::internal("input (contiguous copy)", in.shape.elements(), in.dtype));
+        o.saved.push_back(in.contiguous
+                ? SavedTensor::input()
+                : SavedTensor::internal("input (contiguous copy)", in.shape.elements(), in.dtype));
         o.saved.push_back(SavedTensor::internal("save_mean", c, DType::Float32));
         o.saved.push_back(SavedTensor::internal("save_invstd", c, DType::Float32));
         if (ctx.attrs.flag("affine")) {
             o.saved.push_back(SavedTensor::internal("weight repeated per sample", c, param));
             // The repeated bias lives while the forward runs; backward's per-sample weight and bias gradients
             // live until RepeatBackward sums them.
-            o.forwardScratchBytesPerSample = c * Count{elementSize(param)};
-            o.backwardScratchBytesPerSample = Count{2} * c * Count{elementSize(param)};
+            o.forwardScratchBytesPerSample = c * Count { elementSize(param) };
+            o.backwardScratchBytesPerSample = Count { 2 } * c * Count { elementSize(param) };
         }
         if (ctx.attrs.flag("track_running_stats")) {
             o.saved.push_back(SavedTensor::internal("running_mean repeated per sample", c, param));
@@ -105,11 +109,29 @@ private:
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeBatchNorm1d() { return std::make_unique<NormKind>(false, 1); }
-std::unique_ptr<LayerKind> makeBatchNorm2d() { return std::make_unique<NormKind>(false, 2); }
-std::unique_ptr<LayerKind> makeBatchNorm3d() { return std::make_unique<NormKind>(false, 3); }
-std::unique_ptr<LayerKind> makeInstanceNorm1d() { return std::make_unique<NormKind>(true, 1); }
-std::unique_ptr<LayerKind> makeInstanceNorm2d() { return std::make_unique<NormKind>(true, 2); }
-std::unique_ptr<LayerKind> makeInstanceNorm3d() { return std::make_unique<NormKind>(true, 3); }
+std::unique_ptr<LayerKind> makeBatchNorm1d()
+{
+    return std::make_unique<NormKind>(false, 1);
+}
+std::unique_ptr<LayerKind> makeBatchNorm2d()
+{
+    return std::make_unique<NormKind>(false, 2);
+}
+std::unique_ptr<LayerKind> makeBatchNorm3d()
+{
+    return std::make_unique<NormKind>(false, 3);
+}
+std::unique_ptr<LayerKind> makeInstanceNorm1d()
+{
+    return std::make_unique<NormKind>(true, 1);
+}
+std::unique_ptr<LayerKind> makeInstanceNorm2d()
+{
+    return std::make_unique<NormKind>(true, 2);
+}
+std::unique_ptr<LayerKind> makeInstanceNorm3d()
+{
+    return std::make_unique<NormKind>(true, 3);
+}
 
 } // namespace headroom::layers

@@ -8,8 +8,8 @@
 //   convolution keeps the padded copy, and reflection_pad / replication_pad keep their input too
 //   (derivatives.yaml: reflection_padNd_backward(grad, self, padding)); circular padding is built from
 //   slice copies that keep nothing.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 #include <algorithm>
@@ -18,22 +18,23 @@
 namespace headroom::layers {
 namespace {
 
-class ConvolutionKind final : public DescribedKind {
+class ConvolutionKind final : public DescribedKind
+{
 public:
     explicit ConvolutionKind(int spatialDims)
         : DescribedKind("Conv" + std::to_string(spatialDims) + "d", LayerCategory::Convolution,
-                        std::to_string(spatialDims) + "-D convolution over " + std::string(spatialLayout(spatialDims)),
-                        {inferredAttr("in_channels", "Input channels"),
-                         intAttr("out_channels", nullptr, "Output channels"),
-                         tupleAttr("kernel_size", spatialDims, nullptr, "Kernel size"),
-                         tupleAttr("stride", spatialDims, 1, "Stride"),
-                         tupleAttr("padding", spatialDims, 0, "Padding on each side", 0, {"valid", "same"}),
-                         tupleAttr("dilation", spatialDims, 1, "Spacing between kernel elements"),
-                         intAttr("groups", 1, "Blocked connections from input to output channels"),
-                         boolAttr("bias", true, "Adds a learnable bias"),
-                         choiceAttr("padding_mode", "zeros", {"zeros", "reflect", "replicate", "circular"},
-                                    "How the padding is filled (other than zeros: a padded copy is made first)")}),
-          m_dims{spatialDims}
+            std::to_string(spatialDims) + "-D convolution over " + std::string(spatialLayout(spatialDims)),
+            { inferredAttr("in_channels", "Input channels"),
+                intAttr("out_channels", nullptr, "Output channels"),
+                tupleAttr("kernel_size", spatialDims, nullptr, "Kernel size"),
+                tupleAttr("stride", spatialDims, 1, "Stride"),
+                tupleAttr("padding", spatialDims, 0, "Padding on each side", 0, { "valid", "same" }),
+                tupleAttr("dilation", spatialDims, 1, "Spacing between kernel elements"),
+                intAttr("groups", 1, "Blocked connections from input to output channels"),
+                boolAttr("bias", true, "Adds a learnable bias"),
+                choiceAttr("padding_mode", "zeros", { "zeros", "reflect", "replicate", "circular" },
+                    "How the padding is filled (other than zeros: a padded copy is made first)") })
+        , m_dims { spatialDims }
     {
     }
 
@@ -45,7 +46,8 @@ public:
         const auto dims = static_cast<std::size_t>(m_dims);
         if (auto e = expectRank(in, dims + 1, spatialLayout(m_dims)))
             return *e;
-        if (auto e = expectFloatingPoint(in, "a convolution's input must have its (floating-point) weight's dtype"))
+        if (auto e
+            = expectFloatingPoint(in, "a convolution's input must have its (floating-point) weight's dtype"))
             return *e;
         const auto& a = ctx.attrs;
         const std::int64_t inChannels = in.shape.dims[0];
@@ -64,7 +66,7 @@ public:
         const auto spatialIn = [&](std::size_t d) { return in.shape.dims[d + 1]; };
 
         // Padding before and after each axis (at most three: fixed arrays, no allocation per layer).
-        std::array<std::int64_t, 3> before{}, after{};
+        std::array<std::int64_t, 3> before {}, after {};
         if (same) {
             for (std::size_t d = 0; d < dims; ++d) {
                 const std::int64_t total = dilation[d] * (kernel[d] - 1);
@@ -78,17 +80,19 @@ public:
         }
         for (std::size_t d = 0; d < dims; ++d)
             if (!grownSize(spatialIn(d), 1, before[d] + after[d]))
-                return tooLarge("the padded input " + joinSizes({in.shape.dims.begin() + 1, in.shape.dims.end()})
-                                + " + 2x" + joinSizes({before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims)}));
+                return tooLarge("the padded input "
+                    + joinSizes({ in.shape.dims.begin() + 1, in.shape.dims.end() }) + " + 2x"
+                    + joinSizes({ before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims) }));
         // What the convolution keeps: its input, or a padded copy of it.
         const bool zeros = paddingMode == "zeros";
         bool copied = false;
         Count keptElements = Count::fromSigned(inChannels);
         for (std::size_t d = 0; d < dims; ++d) {
             if (!zeros) {
-                if ((paddingMode == "reflect" && after[d] >= spatialIn(d)) || (paddingMode == "circular" && after[d] > spatialIn(d)))
-                    return failure("padding " + std::to_string(after[d]) + " is too large for \"" + paddingMode
-                                   + "\" padding of an axis of size " + std::to_string(spatialIn(d)));
+                if ((paddingMode == "reflect" && after[d] >= spatialIn(d))
+                    || (paddingMode == "circular" && after[d] > spatialIn(d)))
+                    return failure("padding " + std::to_string(after[d]) + " is too large for \""
+                        + paddingMode + "\" padding of an axis of size " + std::to_string(spatialIn(d)));
                 copied = copied || after[d] > 0;
                 keptElements *= Count::fromSigned(spatialIn(d) + before[d] + after[d]);
             } else {
@@ -97,23 +101,23 @@ public:
             }
         }
 
-        TensorInfo out{Shape{{outChannels}}, ctx.activationType()};
+        TensorInfo out { Shape { { outChannels } }, ctx.activationType() };
         for (std::size_t d = 0; d < dims; ++d) {
             const std::int64_t reach = dilation[d] * (kernel[d] - 1) + 1;
             if (spatialIn(d) + before[d] + after[d] < reach)
                 return failure("kernel " + joinSizes(kernel) + " (dilation " + joinSizes(dilation)
-                               + ") does not fit the padded input "
-                               + joinSizes({in.shape.dims.begin() + 1, in.shape.dims.end()}) + " + 2x"
-                               + joinSizes({before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims)})
-                               + " padding");
+                    + ") does not fit the padded input "
+                    + joinSizes({ in.shape.dims.begin() + 1, in.shape.dims.end() }) + " + 2x"
+                    + joinSizes({ before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims) })
+                    + " padding");
             out.shape.dims.push_back((spatialIn(d) + before[d] + after[d] - reach) / stride[d] + 1);
         }
 
         const Count kernelVolume = product(kernel);
         LayerOutcome o;
         o.output = out;
-        o.params.push_back(parameter("weight", Count::fromSigned(outChannels) * Count::fromSigned(inChannels / groups)
-                                                   * kernelVolume));
+        o.params.push_back(parameter("weight",
+            Count::fromSigned(outChannels) * Count::fromSigned(inChannels / groups) * kernelVolume));
         if (a.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outChannels)));
         if (copied) {
@@ -123,7 +127,8 @@ public:
         } else {
             o.saved.push_back(SavedTensor::input());
         }
-        o.forwardFlopsPerSample = Count{2} * out.shape.elements() * Count::fromSigned(inChannels / groups) * kernelVolume;
+        o.forwardFlopsPerSample
+            = Count { 2 } * out.shape.elements() * Count::fromSigned(inChannels / groups) * kernelVolume;
         return o;
     }
 
@@ -133,8 +138,17 @@ private:
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeConv1d() { return std::make_unique<ConvolutionKind>(1); }
-std::unique_ptr<LayerKind> makeConv2d() { return std::make_unique<ConvolutionKind>(2); }
-std::unique_ptr<LayerKind> makeConv3d() { return std::make_unique<ConvolutionKind>(3); }
+std::unique_ptr<LayerKind> makeConv1d()
+{
+    return std::make_unique<ConvolutionKind>(1);
+}
+std::unique_ptr<LayerKind> makeConv2d()
+{
+    return std::make_unique<ConvolutionKind>(2);
+}
+std::unique_ptr<LayerKind> makeConv3d()
+{
+    return std::make_unique<ConvolutionKind>(3);
+}
 
 } // namespace headroom::layers

@@ -15,13 +15,15 @@
 namespace headroom::layers {
 namespace {
 
-class EmbeddingKind final : public DescribedKind {
+class EmbeddingKind final : public DescribedKind
+{
 public:
     EmbeddingKind()
         : DescribedKind("Embedding", LayerCategory::Embedding,
             "Lookup table of learned vectors for integer ids",
-            {intAttr("num_embeddings", nullptr, "Vocabulary size (rows of the table)"),
-                intAttr("embedding_dim", nullptr, "Vector size"), [] {
+            { intAttr("num_embeddings", nullptr, "Vocabulary size (rows of the table)"),
+                intAttr("embedding_dim", nullptr, "Vector size"),
+                [] {
                     AttributeSpec s
                         = intAttr("padding_idx", nullptr, "Id whose vector stays zero and gets no gradient",
                             std::numeric_limits<std::int32_t>::min());
@@ -34,7 +36,7 @@ public:
                         "Multiplies the looked-up vectors (Gemma: sqrt(embedding_dim)); 1 = none", 0.0, 1e9);
                     s.minFloatExclusive = true;
                     return s;
-                }()})
+                }() })
     {
     }
 
@@ -54,9 +56,9 @@ public:
                 + std::to_string(rows) + " rows (num_embeddings)");
 
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, ctx.activationType()};
+        o.output = TensorInfo { in.shape, ctx.activationType() };
         o.output.shape.dims.push_back(dim);
-        o.params.push_back(parameter("weight", {rows, dim}));
+        o.params.push_back(parameter("weight", { rows, dim }));
         SavedTensor indices = SavedTensor::input();
         indices.label = "indices";
         o.saved.push_back(indices);
@@ -64,7 +66,8 @@ public:
         if (ctx.attrs.real("scale") != 1.0) {
             const Count rowsOut = o.output.shape.elements();
             o.forwardFlopsPerSample = rowsOut;
-            o.forwardScratchBytesPerSample = rowsOut * Count{elementSize(o.output.dtype)}; // the unscaled rows
+            o.forwardScratchBytesPerSample
+                = rowsOut * Count { elementSize(o.output.dtype) }; // the unscaled rows
         }
         return o;
     }

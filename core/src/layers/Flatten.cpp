@@ -1,7 +1,7 @@
 // Flatten (torch.nn.Flatten): a view of its input when the merged axes allow one (ATen's computeStride;
 // always for a contiguous input), so it shares its input's storage; otherwise reshape copies.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 namespace headroom::layers {
@@ -9,12 +9,13 @@ namespace {
 
 constexpr std::int64_t kMinDim = std::numeric_limits<std::int32_t>::min();
 
-class FlattenKind final : public DescribedKind {
+class FlattenKind final : public DescribedKind
+{
 public:
     FlattenKind()
         : DescribedKind("Flatten", LayerCategory::Shape, "Flattens a range of axes into one (a view)",
-                        {intAttr("start_dim", 1, "First axis to flatten, counting the batch axis as 0", kMinDim),
-                         intAttr("end_dim", -1, "Last axis to flatten (negative counts from the end)", kMinDim)})
+            { intAttr("start_dim", 1, "First axis to flatten, counting the batch axis as 0", kMinDim),
+                intAttr("end_dim", -1, "Last axis to flatten (negative counts from the end)", kMinDim) })
     {
     }
 
@@ -30,11 +31,12 @@ public:
             end += rank;
         if (start < 0 || start >= rank || end < 0 || end >= rank)
             return failure("start_dim/end_dim " + std::to_string(ctx.attrs.integer("start_dim")) + ", "
-                           + std::to_string(ctx.attrs.integer("end_dim")) + " are out of range for "
-                           + in.shape.toBatchedString());
+                + std::to_string(ctx.attrs.integer("end_dim")) + " are out of range for "
+                + in.shape.toBatchedString());
         if (start == 0)
-            return failure("start_dim 0 would merge the batch axis into the features; Headroom keeps the batch "
-                           "axis first (use start_dim 1)");
+            return failure(
+                "start_dim 0 would merge the batch axis into the features; Headroom keeps the batch "
+                "axis first (use start_dim 1)");
         if (end < start)
             return failure("end_dim comes before start_dim");
         const auto first = static_cast<std::size_t>(start - 1);
@@ -57,13 +59,16 @@ public:
         o.output = std::move(result.output);
         o.outputAliasesInput = result.view;
         // The backward of a view (and of the copying reshape, _unsafe_view(clone)) reshapes the gradient.
-        o.aliasedInputGradients = {true};
+        o.aliasedInputGradients = { true };
         return o;
     }
 };
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeFlatten() { return std::make_unique<FlattenKind>(); }
+std::unique_ptr<LayerKind> makeFlatten()
+{
+    return std::make_unique<FlattenKind>();
+}
 
 } // namespace headroom::layers

@@ -16,13 +16,14 @@
 namespace headroom::layers {
 namespace {
 
-class GatedActivationKind final : public DescribedKind {
+class GatedActivationKind final : public DescribedKind
+{
 public:
     GatedActivationKind()
         : DescribedKind("GatedActivation", LayerCategory::Activation,
             "act(first half) x second half of a packed gate/up projection (Phi-3's gate_up_proj)",
-            {choiceAttr("activation", "silu", {"silu", "gelu", "gelu_tanh", "relu"},
-                "Applied to the first half (the gate)")})
+            { choiceAttr("activation", "silu", { "silu", "gelu", "gelu_tanh", "relu" },
+                "Applied to the first half (the gate)") })
     {
     }
 
@@ -41,7 +42,7 @@ public:
         const Count half = o.output.shape.elements();
         o.saved.push_back(SavedTensor::input());
         o.saved.push_back(SavedTensor::internal("activation output", half, in.dtype));
-        o.forwardFlopsPerSample = Count{5} * half; // the activation (~4) and the product
+        o.forwardFlopsPerSample = Count { 5 } * half; // the activation (~4) and the product
         return o;
     }
 };

@@ -1,19 +1,20 @@
 // GroupNorm (torch.nn.GroupNorm): native_group_norm saves its input and a mean and rstd per
 // (sample, group). Autocast runs it in float32.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 
 namespace headroom::layers {
 namespace {
 
-class GroupNormKind final : public DescribedKind {
+class GroupNormKind final : public DescribedKind
+{
 public:
     GroupNormKind()
         : DescribedKind("GroupNorm", LayerCategory::Normalization, "Group normalisation over [C, *]",
-                        {intAttr("num_groups", nullptr, "Groups the channels are split into"),
-                         inferredAttr("num_channels", "Channels"),
-                         floatAttr("eps", 1e-5, "Added to the variance", 0.0, 1.0),
-                         boolAttr("affine", true, "Learnable per-channel scale and shift")})
+            { intAttr("num_groups", nullptr, "Groups the channels are split into"),
+                inferredAttr("num_channels", "Channels"),
+                floatAttr("eps", 1e-5, "Added to the variance", 0.0, 1.0),
+                boolAttr("affine", true, "Learnable per-channel scale and shift") })
     {
     }
 
@@ -29,8 +30,8 @@ public:
             return *e;
         const std::int64_t groups = ctx.attrs.integer("num_groups");
         if (channels % groups != 0)
-            return failure("num_groups " + std::to_string(groups) + " must divide the " + std::to_string(channels)
-                           + " channels");
+            return failure("num_groups " + std::to_string(groups) + " must divide the "
+                + std::to_string(channels) + " channels");
         LayerOutcome o;
         o.output = in;
         if (ctx.attrs.flag("affine")) {
@@ -40,13 +41,16 @@ public:
         o.saved.push_back(SavedTensor::input());
         o.saved.push_back(SavedTensor::internal("mean", Count::fromSigned(groups), in.dtype));
         o.saved.push_back(SavedTensor::internal("rstd", Count::fromSigned(groups), in.dtype));
-        o.forwardFlopsPerSample = Count{5} * in.shape.elements();
+        o.forwardFlopsPerSample = Count { 5 } * in.shape.elements();
         return o;
     }
 };
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeGroupNorm() { return std::make_unique<GroupNormKind>(); }
+std::unique_ptr<LayerKind> makeGroupNorm()
+{
+    return std::make_unique<GroupNormKind>();
+}
 
 } // namespace headroom::layers

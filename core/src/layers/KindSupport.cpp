@@ -18,14 +18,15 @@ AttributeSpec intAttr(std::string name, json defaultValue, std::string help, std
 
 AttributeSpec inferredAttr(std::string name, std::string help)
 {
-    AttributeSpec s = intAttr(std::move(name), nullptr, std::move(help) + " (inferred from the input if left out)");
+    AttributeSpec s
+        = intAttr(std::move(name), nullptr, std::move(help) + " (inferred from the input if left out)");
     s.optional = true;
     s.whenOmitted = "from the input";
     return s;
 }
 
 AttributeSpec tupleAttr(std::string name, int arity, json defaultValue, std::string help, std::int64_t min,
-                        std::vector<std::string> choices)
+    std::vector<std::string> choices)
 {
     AttributeSpec s;
     s.name = std::move(name);
@@ -60,7 +61,8 @@ AttributeSpec boolAttr(std::string name, bool defaultValue, std::string help)
     return s;
 }
 
-AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector<std::string> choices, std::string help)
+AttributeSpec choiceAttr(
+    std::string name, std::string defaultValue, std::vector<std::string> choices, std::string help)
 {
     AttributeSpec s;
     s.name = std::move(name);
@@ -115,15 +117,16 @@ Result<std::size_t> sequenceBatchAxis(const LayerContext& ctx)
 {
     const auto& in = ctx.in();
     if (in.batchAxis == 0)
-        return std::size_t{0};
+        return std::size_t { 0 };
     const std::string layout = in.shape.toBatchedString(in.batchAxis);
     if (in.batchAxis != 1 || in.shape.rank() != 2)
-        return failure("reads a sequence [B, T, features] or, with batch_first false, [T, B, features], but its input is "
-                       + layout);
+        return failure("reads a sequence [B, T, features] or, with batch_first false, [T, B, features], but "
+                       "its input is "
+            + layout);
     if (ctx.attrs.flag("batch_first"))
         return failure("has batch_first true but its input " + layout
-                       + " is sequence-first; set batch_first to false, or transpose the input to batch-first");
-    return std::size_t{1};
+            + " is sequence-first; set batch_first to false, or transpose the input to batch-first");
+    return std::size_t { 1 };
 }
 
 std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout)
@@ -131,25 +134,25 @@ std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::
     if (input.shape.rank() == rank)
         return std::nullopt;
     return failure("expects a per-sample input of shape " + std::string(layout) + " (" + std::to_string(rank)
-                   + " dimensions) but gets " + input.shape.toString());
+        + " dimensions) but gets " + input.shape.toString());
 }
 
 std::optional<Error> expectFloatingPoint(const TensorInfo& input, std::string_view why)
 {
     if (isFloatingPoint(input.dtype))
         return std::nullopt;
-    return failure("needs a floating-point input but gets " + std::string(dtypeName(input.dtype)) + ": " + std::string(why)
-                   + " (convert the input with .float(), or look ids up with an Embedding)");
+    return failure("needs a floating-point input but gets " + std::string(dtypeName(input.dtype)) + ": "
+        + std::string(why) + " (convert the input with .float(), or look ids up with an Embedding)");
 }
 
-std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
-                                   std::string_view what)
+std::optional<Error> checkInferred(
+    const Attributes& attrs, const std::string& name, std::int64_t actual, std::string_view what)
 {
     const auto given = attrs.optionalInteger(name);
     if (!given || *given == actual)
         return std::nullopt;
-    return failure(name + " is " + std::to_string(*given) + " but the input has " + std::to_string(actual) + " "
-                   + std::string(what));
+    return failure(name + " is " + std::to_string(*given) + " but the input has " + std::to_string(actual)
+        + " " + std::string(what));
 }
 
 Result<LayerOutcome> addedTable(const LayerContext& ctx, std::int64_t rows, std::string idsLabel)
@@ -164,8 +167,8 @@ Result<LayerOutcome> addedTable(const LayerContext& ctx, std::int64_t rows, std:
     if (auto e = checkInferred(ctx.attrs, "embedding_dim", dim, "features (its last axis)"))
         return *e;
     LayerOutcome o;
-    o.output = TensorInfo{in.shape, promote(in.dtype, ctx.parameterType())};
-    o.params.push_back(parameter("weight", {rows, dim}));
+    o.output = TensorInfo { in.shape, promote(in.dtype, ctx.parameterType()) };
+    o.params.push_back(parameter("weight", { rows, dim }));
     o.saved.push_back(
         SavedTensor::internal(std::move(idsLabel), 0, DType::Int64, Count::fromSigned(in.shape.dims[0])));
     o.forwardFlopsPerSample = in.shape.elements();
@@ -179,13 +182,13 @@ std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChann
     const std::int64_t outChannels = attrs.integer("out_channels");
     const std::int64_t groups = attrs.integer("groups");
     if (inChannels % groups != 0 || outChannels % groups != 0)
-        return failure("groups " + std::to_string(groups) + " must divide both in_channels (" + std::to_string(inChannels)
-                       + ") and out_channels (" + std::to_string(outChannels) + ")");
+        return failure("groups " + std::to_string(groups) + " must divide both in_channels ("
+            + std::to_string(inChannels) + ") and out_channels (" + std::to_string(outChannels) + ")");
     return std::nullopt;
 }
 
 std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
-                                              std::int64_t pad, std::int64_t dilation, bool ceilMode)
+    std::int64_t pad, std::int64_t dilation, bool ceilMode)
 {
     // Attributes are at most 2^31 - 1, so only sums with the input size can overflow.
     std::int64_t padded = 0;
@@ -204,18 +207,21 @@ std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kern
 
 std::optional<std::int64_t> grownSize(std::int64_t a, std::int64_t b, std::int64_t c)
 {
-    constexpr std::int64_t kLimit = std::int64_t{1} << 62;
+    constexpr std::int64_t kLimit = std::int64_t { 1 } << 62;
     std::int64_t size = 0;
     if (__builtin_mul_overflow(a, b, &size) || __builtin_add_overflow(size, c, &size) || size > kLimit)
         return std::nullopt;
     return size;
 }
 
-Error tooLarge(const std::string& what) { return failure(what + " does not fit 64-bit sizes"); }
+Error tooLarge(const std::string& what)
+{
+    return failure(what + " does not fit 64-bit sizes");
+}
 
 Count product(const std::vector<std::int64_t>& sizes)
 {
-    Count n{1};
+    Count n { 1 };
     for (const auto s : sizes)
         n *= Count::fromSigned(s);
     return n;
@@ -235,7 +241,7 @@ std::string joinSizes(const std::vector<std::int64_t>& sizes)
 std::optional<Shape> broadcastShapes(const Shape& a, const Shape& b)
 {
     const std::size_t rank = std::max(a.rank(), b.rank());
-    Shape out{std::vector<std::int64_t>(rank, 1)};
+    Shape out { std::vector<std::int64_t>(rank, 1) };
     for (std::size_t i = 0; i < rank; ++i) {
         const std::int64_t da = i < a.rank() ? a.dims[a.rank() - 1 - i] : 1;
         const std::int64_t db = i < b.rank() ? b.dims[b.rank() - 1 - i] : 1;
@@ -277,7 +283,7 @@ ParamTensor castParameter(std::string name, Count elements)
 
 ParamTensor parameter(std::string name, std::vector<std::int64_t> shape)
 {
-    ParamTensor p = parameter(std::move(name), Shape{shape}.elements());
+    ParamTensor p = parameter(std::move(name), Shape { shape }.elements());
     p.shape = std::move(shape);
     return p;
 }

@@ -5,9 +5,8 @@
 
 #include "headroom/LayerKind.h"
 
-#include <nlohmann/json.hpp>
-
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,17 +15,20 @@ namespace headroom::layers {
 
 using nlohmann::json;
 
-[[nodiscard]] AttributeSpec intAttr(std::string name, json defaultValue, std::string help, std::int64_t min = 1);
+[[nodiscard]] AttributeSpec intAttr(
+    std::string name, json defaultValue, std::string help, std::int64_t min = 1);
 /// An input size that is normally inferred from the previous layer; if given it must match.
 [[nodiscard]] AttributeSpec inferredAttr(std::string name, std::string help);
 [[nodiscard]] AttributeSpec tupleAttr(std::string name, int arity, json defaultValue, std::string help,
-                                      std::int64_t min = 1, std::vector<std::string> choices = {});
-[[nodiscard]] AttributeSpec floatAttr(std::string name, double defaultValue, std::string help, double min, double max);
+    std::int64_t min = 1, std::vector<std::string> choices = {});
+[[nodiscard]] AttributeSpec floatAttr(
+    std::string name, double defaultValue, std::string help, double min, double max);
 [[nodiscard]] AttributeSpec boolAttr(std::string name, bool defaultValue, std::string help);
-[[nodiscard]] AttributeSpec choiceAttr(std::string name, std::string defaultValue, std::vector<std::string> choices,
-                                       std::string help);
+[[nodiscard]] AttributeSpec choiceAttr(
+    std::string name, std::string defaultValue, std::vector<std::string> choices, std::string help);
 /// A line of text; with a null default it may be left out (`whenOmitted` says what that means).
-[[nodiscard]] AttributeSpec textAttr(std::string name, json defaultValue, std::string help, std::string whenOmitted = {});
+[[nodiscard]] AttributeSpec textAttr(
+    std::string name, json defaultValue, std::string help, std::string whenOmitted = {});
 
 /// An IntList attribute (a list of integers, or one), required unless `optional` is applied.
 [[nodiscard]] AttributeSpec listAttr(std::string name, std::string help, std::int64_t min = 1);
@@ -40,10 +42,15 @@ using nlohmann::json;
 [[nodiscard]] std::string_view spatialLayout(int spatialDims);
 
 /// Implements the descriptive half of LayerKind from constructor arguments.
-class DescribedKind : public LayerKind {
+class DescribedKind : public LayerKind
+{
 public:
-    DescribedKind(std::string type, LayerCategory category, std::string summary, std::vector<AttributeSpec> attributes)
-        : m_type{std::move(type)}, m_category{category}, m_summary{std::move(summary)}, m_attributes{std::move(attributes)}
+    DescribedKind(
+        std::string type, LayerCategory category, std::string summary, std::vector<AttributeSpec> attributes)
+        : m_type { std::move(type) }
+        , m_category { category }
+        , m_summary { std::move(summary) }
+        , m_attributes { std::move(attributes) }
     {
     }
     [[nodiscard]] std::string_view type() const override { return m_type; }
@@ -59,10 +66,14 @@ private:
 };
 
 /// Shorthand for a failed inference.
-[[nodiscard]] inline Error failure(std::string message) { return Error{std::move(message), {}}; }
+[[nodiscard]] inline Error failure(std::string message)
+{
+    return Error { std::move(message), {} };
+}
 
 /// Checks the input rank; the message names what the layer expects ("[C, H, W]").
-[[nodiscard]] std::optional<Error> expectRank(const TensorInfo& input, std::size_t rank, std::string_view layout);
+[[nodiscard]] std::optional<Error> expectRank(
+    const TensorInfo& input, std::size_t rank, std::string_view layout);
 /// Refuses an integer or bool input to an operator PyTorch computes only on floating-point tensors;
 /// `why` says why ("PyTorch's max pooling has no integer or bool CUDA kernel").
 [[nodiscard]] std::optional<Error> expectFloatingPoint(const TensorInfo& input, std::string_view why);
@@ -74,13 +85,14 @@ private:
 [[nodiscard]] Result<std::size_t> sequenceBatchAxis(const LayerContext& ctx);
 
 /// Checks an inferred size attribute against the actual size.
-[[nodiscard]] std::optional<Error> checkInferred(const Attributes& attrs, const std::string& name, std::int64_t actual,
-                                                 std::string_view what);
+[[nodiscard]] std::optional<Error> checkInferred(
+    const Attributes& attrs, const std::string& name, std::int64_t actual, std::string_view what);
 
 /// A learned `rows` x D table looked up by T int64 ids that are the same for every sample, and added to
 /// a sequence [T, D] (position and token-type embeddings): checks the input and embedding_dim; the
 /// ids are kept as fixed bytes, the add keeps nothing and promotes (half input + float32 table).
-[[nodiscard]] Result<LayerOutcome> addedTable(const LayerContext& ctx, std::int64_t rows, std::string idsLabel);
+[[nodiscard]] Result<LayerOutcome> addedTable(
+    const LayerContext& ctx, std::int64_t rows, std::string idsLabel);
 
 /// Convolutions: a given in_channels must match the input, and groups must divide both channel counts.
 [[nodiscard]] std::optional<Error> checkChannels(const Attributes& attrs, std::int64_t inChannels);
@@ -89,8 +101,8 @@ private:
 /// floor or ceil of (in + 2 pad - dilation (kernel - 1) - 1) / stride + 1, with ceil_mode's rule
 /// that the last window must start inside the input or left padding. 0 when the kernel does not fit
 /// the padded input; nullopt when the padded input does not fit 64 bits (tooLarge()).
-[[nodiscard]] std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kernel, std::int64_t stride,
-                                                            std::int64_t pad, std::int64_t dilation, bool ceilMode);
+[[nodiscard]] std::optional<std::int64_t> slidingOutputSize(std::int64_t in, std::int64_t kernel,
+    std::int64_t stride, std::int64_t pad, std::int64_t dilation, bool ceilMode);
 
 /// A size that layers grow (pixel shuffle, transposed convolution, padding, concatenation): a x b + c,
 /// or nullopt when that exceeds 2^62 (so later sums with attribute-sized terms cannot overflow).

@@ -46,7 +46,7 @@ bool isRowMajor(const std::vector<std::int64_t>& sizes, const Strides& strides)
 /// grouping axes that are contiguous with each other into chunks, and lays the new axes over each
 /// chunk; a new axis that would straddle two chunks needs a copy.
 std::optional<Strides> computeStride(const std::vector<std::int64_t>& oldShape, const Strides& oldStrides,
-                                     const std::vector<std::int64_t>& newShape)
+    const std::vector<std::int64_t>& newShape)
 {
     Strides newStrides(newShape.size(), 0);
     auto viewD = static_cast<std::ptrdiff_t>(newShape.size()) - 1;
@@ -56,9 +56,10 @@ std::optional<Strides> computeStride(const std::vector<std::int64_t>& oldShape, 
     for (auto tensorD = static_cast<std::ptrdiff_t>(oldShape.size()) - 1; tensorD >= 0; --tensorD) {
         const auto t = static_cast<std::size_t>(tensorD);
         tensorNumel = mul(tensorNumel, oldShape[t]);
-        if (tensorD == 0 || (oldShape[t - 1] != 1 && oldStrides[t - 1] != mul(tensorNumel, chunkBaseStride))) {
-            while (viewD >= 0
-                   && (viewNumel < tensorNumel || newShape[static_cast<std::size_t>(viewD)] == 1)) {
+        if (tensorD == 0
+            || (oldShape[t - 1] != 1 && oldStrides[t - 1] != mul(tensorNumel, chunkBaseStride))) {
+            while (
+                viewD >= 0 && (viewNumel < tensorNumel || newShape[static_cast<std::size_t>(viewD)] == 1)) {
                 newStrides[static_cast<std::size_t>(viewD)] = mul(viewNumel, chunkBaseStride);
                 viewNumel = mul(viewNumel, newShape[static_cast<std::size_t>(viewD)]);
                 --viewD;
@@ -110,7 +111,7 @@ std::optional<Strides> stridesOf(const TensorInfo& t)
 
 TensorInfo stridedTensor(Shape shape, DType dtype, Strides strides, std::size_t batchAxis)
 {
-    TensorInfo t{std::move(shape), dtype};
+    TensorInfo t { std::move(shape), dtype };
     t.batchAxis = batchAxis;
     if (!isRowMajor(batched(t.shape, batchAxis), strides)) {
         t.contiguous = false;
@@ -121,7 +122,7 @@ TensorInfo stridedTensor(Shape shape, DType dtype, Strides strides, std::size_t 
 
 TensorInfo contiguousTensor(Shape shape, DType dtype, std::size_t batchAxis)
 {
-    TensorInfo t{std::move(shape), dtype};
+    TensorInfo t { std::move(shape), dtype };
     t.batchAxis = batchAxis;
     return t;
 }
@@ -137,13 +138,13 @@ Reshaped reshaped(const TensorInfo& in, const Shape& shape)
 {
     const auto strides = viewStrides(in, batched(shape));
     if (!strides)
-        return Reshaped{contiguousTensor(shape, in.dtype), false};
+        return Reshaped { contiguousTensor(shape, in.dtype), false };
     if (!stridesOf(in)) { // a view of an unknown layout keeps it unknown
-        TensorInfo out{shape, in.dtype};
+        TensorInfo out { shape, in.dtype };
         out.contiguous = false;
-        return Reshaped{out, true};
+        return Reshaped { out, true };
     }
-    return Reshaped{stridedTensor(shape, in.dtype, *strides), true};
+    return Reshaped { stridedTensor(shape, in.dtype, *strides), true };
 }
 
 bool mergesWithBatchAsView(const TensorInfo& t, std::size_t axes)
@@ -151,8 +152,8 @@ bool mergesWithBatchAsView(const TensorInfo& t, std::size_t axes)
     if (t.contiguous || axes == 0)
         return true;
     const auto& dims = t.shape.dims;
-    std::vector<std::int64_t> merged{std::accumulate(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(axes),
-                                                     kProbeBatch, mul)};
+    std::vector<std::int64_t> merged { std::accumulate(
+        dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(axes), kProbeBatch, mul) };
     merged.insert(merged.end(), dims.begin() + static_cast<std::ptrdiff_t>(axes), dims.end());
     return viewStrides(t, merged).has_value();
 }
@@ -164,8 +165,9 @@ bool foldsAsView(const TensorInfo& t)
     if (t.contiguous)
         return true;
     const auto sizes = batched(t.shape, t.batchAxis);
-    const std::vector<std::int64_t> matrix{
-        std::accumulate(sizes.begin(), sizes.end() - 1, std::int64_t{1}, mul), sizes.back()};
+    const std::vector<std::int64_t> matrix {
+        std::accumulate(sizes.begin(), sizes.end() - 1, std::int64_t { 1 }, mul), sizes.back()
+    };
     return viewStrides(t, matrix).has_value();
 }
 
@@ -175,7 +177,7 @@ TensorInfo elementwiseResult(const TensorInfo& like, Shape shape, DType dtype)
         return contiguousTensor(std::move(shape), dtype, like.batchAxis);
     const auto strides = stridesOf(like);
     if (!strides) {
-        TensorInfo out{std::move(shape), dtype};
+        TensorInfo out { std::move(shape), dtype };
         out.contiguous = false;
         return out;
     }
@@ -184,8 +186,9 @@ TensorInfo elementwiseResult(const TensorInfo& like, Shape shape, DType dtype)
     // Dense, innermost axis = the one with the smallest stride (stable for equal strides).
     const auto sizes = batched(shape, like.batchAxis);
     std::vector<std::size_t> order(sizes.size());
-    std::iota(order.begin(), order.end(), std::size_t{0});
-    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return (*strides)[a] > (*strides)[b]; });
+    std::iota(order.begin(), order.end(), std::size_t { 0 });
+    std::stable_sort(
+        order.begin(), order.end(), [&](auto a, auto b) { return (*strides)[a] > (*strides)[b]; });
     Strides dense(sizes.size(), 1);
     std::int64_t step = 1;
     for (std::size_t i = order.size(); i-- > 0;) {
@@ -208,7 +211,8 @@ std::optional<std::size_t> featureAxis(std::int64_t dim, std::size_t rank, std::
 
 std::string layoutText(const TensorInfo& t)
 {
-    return t.shape.toBatchedString(t.batchAxis) + " (the batch axis at position " + std::to_string(t.batchAxis) + ")";
+    return t.shape.toBatchedString(t.batchAxis) + " (the batch axis at position "
+        + std::to_string(t.batchAxis) + ")";
 }
 
 } // namespace headroom::layers

@@ -31,11 +31,13 @@ using Strides = std::vector<std::int64_t>;
 /// ATen's computeStride: the strides of `t` viewed with batched shape `batchedShape` (its first entry
 /// the batch axis, or the batch merged with the leading axes), or nullopt when no view can express it
 /// and reshape copies. `t`'s own batch axis is where t.batchAxis says.
-[[nodiscard]] std::optional<Strides> viewStrides(const TensorInfo& t, const std::vector<std::int64_t>& batchedShape);
+[[nodiscard]] std::optional<Strides> viewStrides(
+    const TensorInfo& t, const std::vector<std::int64_t>& batchedShape);
 
 /// Tensor.reshape of the per-sample axes to `shape` (same element count): a view of `in` when its
 /// layout allows one, otherwise a contiguous copy.
-struct Reshaped {
+struct Reshaped
+{
     TensorInfo output;
     bool view = true;
 };
@@ -57,7 +59,8 @@ struct Reshaped {
 
 /// The per-sample axis a dim argument names, counting the whole tensor's rank + 1 axes (the batch axis
 /// at `batchAxis`) and negative values from the end: nullopt when out of range or the batch axis.
-[[nodiscard]] std::optional<std::size_t> featureAxis(std::int64_t dim, std::size_t rank, std::size_t batchAxis = 0);
+[[nodiscard]] std::optional<std::size_t> featureAxis(
+    std::int64_t dim, std::size_t rank, std::size_t batchAxis = 0);
 /// The whole-tensor axis of per-sample axis `axis` when the batch axis is at `batchAxis`.
 [[nodiscard]] constexpr std::size_t wholeAxis(std::size_t axis, std::size_t batchAxis) noexcept
 {

@@ -1,18 +1,19 @@
 // Linear (torch.nn.Linear): y = x W^T + b on the last axis; saves its input for the weight gradient.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 namespace headroom::layers {
 namespace {
 
-class LinearKind final : public DescribedKind {
+class LinearKind final : public DescribedKind
+{
 public:
     LinearKind()
         : DescribedKind("Linear", LayerCategory::Linear, "Fully connected layer on the last axis",
-                        {inferredAttr("in_features", "Input features"),
-                         intAttr("out_features", nullptr, "Output features"),
-                         boolAttr("bias", true, "Adds a learnable bias")})
+            { inferredAttr("in_features", "Input features"),
+                intAttr("out_features", nullptr, "Output features"),
+                boolAttr("bias", true, "Adds a learnable bias") })
     {
     }
 
@@ -27,7 +28,7 @@ public:
             return failure("needs an input with at least one axis (features); flatten it first");
         if (!isFloatingPoint(in.dtype))
             return failure("needs a floating-point input but gets " + std::string(dtypeName(in.dtype))
-                           + " (token ids go through an Embedding first)");
+                + " (token ids go through an Embedding first)");
         const std::int64_t inFeatures = in.shape.dims.back();
         if (auto e = checkInferred(ctx.attrs, "in_features", inFeatures, "features (its last axis)"))
             return *e;
@@ -36,7 +37,7 @@ public:
         LayerOutcome o;
         o.output = contiguousTensor(in.shape, ctx.activationType());
         o.output.shape.dims.back() = outFeatures;
-        o.params.push_back(parameter("weight", {outFeatures, inFeatures}));
+        o.params.push_back(parameter("weight", { outFeatures, inFeatures }));
         if (ctx.attrs.flag("bias"))
             o.params.push_back(parameter("bias", Count::fromSigned(outFeatures)));
         // at::linear folds an input of three or more dimensions into a matrix for the matmul: a view
@@ -47,15 +48,18 @@ public:
         SavedTensor kept = foldsAsView(in)
             ? SavedTensor::input()
             : SavedTensor::internal("input (contiguous copy)", in.shape.elements(), in.dtype);
-        kept.onlyFor = {SavedTensor::kWeight};
+        kept.onlyFor = { SavedTensor::kWeight };
         o.saved.push_back(kept);
-        o.forwardFlopsPerSample = Count{2} * in.shape.elements() * Count::fromSigned(outFeatures);
+        o.forwardFlopsPerSample = Count { 2 } * in.shape.elements() * Count::fromSigned(outFeatures);
         return o;
     }
 };
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeLinear() { return std::make_unique<LinearKind>(); }
+std::unique_ptr<LayerKind> makeLinear()
+{
+    return std::make_unique<LinearKind>();
+}
 
 } // namespace headroom::layers

@@ -10,16 +10,16 @@
 namespace headroom::layers {
 namespace {
 
-class LogitSoftcapKind final : public DescribedKind {
+class LogitSoftcapKind final : public DescribedKind
+{
 public:
     LogitSoftcapKind()
         : DescribedKind("LogitSoftcap", LayerCategory::Activation,
-            "cap x tanh(x / cap): soft-caps logits to (-cap, cap) (Gemma 2's final_logit_softcapping)",
-            {[] {
+            "cap x tanh(x / cap): soft-caps logits to (-cap, cap) (Gemma 2's final_logit_softcapping)", { [] {
                 AttributeSpec s = floatAttr("cap", 30.0, "The bound the values approach", 0.0, 1e9);
                 s.minFloatExclusive = true;
                 return s;
-            }()})
+            }() })
     {
     }
 
@@ -32,8 +32,9 @@ public:
         LayerOutcome o;
         o.output = in;
         o.saved.push_back(SavedTensor::internal("tanh output", elements, in.dtype));
-        o.forwardFlopsPerSample = Count{3} * elements; // divide, tanh, multiply
-        o.forwardScratchBytesPerSample = elements * Count{elementSize(in.dtype)}; // x / cap, until tanh is done
+        o.forwardFlopsPerSample = Count { 3 } * elements; // divide, tanh, multiply
+        o.forwardScratchBytesPerSample
+            = elements * Count { elementSize(in.dtype) }; // x / cap, until tanh is done
         return o;
     }
 };

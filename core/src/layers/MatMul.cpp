@@ -9,18 +9,19 @@
 // it is not counted as scratch since both operands normally require grad). The result is a new
 // contiguous tensor. Autocast runs matmul in the half type. Backward costs one product per operand that
 // requires grad.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 namespace headroom::layers {
 namespace {
 
-class MatMulKind final : public DescribedKind {
+class MatMulKind final : public DescribedKind
+{
 public:
     MatMulKind()
         : DescribedKind("MatMul", LayerCategory::Merge,
-                        "Matrix product of two inputs over their last two axes (torch.matmul, bmm)", {})
+            "Matrix product of two inputs over their last two axes (torch.matmul, bmm)", {})
     {
     }
     [[nodiscard]] std::size_t minInputs() const override { return 2; }
@@ -35,21 +36,24 @@ public:
             return failure("needs floating-point inputs");
         if (a.dtype != b.dtype)
             return failure("needs inputs of one dtype but gets " + std::string(dtypeName(a.dtype)) + " and "
-                           + std::string(dtypeName(b.dtype)) + " (torch.matmul does not promote)");
+                + std::string(dtypeName(b.dtype)) + " (torch.matmul does not promote)");
         if (a.shape.rank() < 2 || a.shape.rank() != b.shape.rank())
-            return failure("needs two inputs with the same number of axes, at least two per sample ([..., n, k] and "
-                           "[..., k, m]), but gets " + a.shape.toString() + " and " + b.shape.toString());
+            return failure(
+                "needs two inputs with the same number of axes, at least two per sample ([..., n, k] and "
+                "[..., k, m]), but gets "
+                + a.shape.toString() + " and " + b.shape.toString());
         const std::size_t rank = a.shape.rank();
         const std::int64_t n = a.shape.dims[rank - 2], k = a.shape.dims[rank - 1];
         const std::int64_t k2 = b.shape.dims[rank - 2], m = b.shape.dims[rank - 1];
         if (k != k2)
-            return failure("cannot multiply " + a.shape.toString() + " by " + b.shape.toString() + ": the inner sizes "
-                           + std::to_string(k) + " and " + std::to_string(k2) + " differ");
-        const Shape leadA{{a.shape.dims.begin(), a.shape.dims.end() - 2}};
-        const Shape leadB{{b.shape.dims.begin(), b.shape.dims.end() - 2}};
+            return failure("cannot multiply " + a.shape.toString() + " by " + b.shape.toString()
+                + ": the inner sizes " + std::to_string(k) + " and " + std::to_string(k2) + " differ");
+        const Shape leadA { { a.shape.dims.begin(), a.shape.dims.end() - 2 } };
+        const Shape leadB { { b.shape.dims.begin(), b.shape.dims.end() - 2 } };
         const auto lead = broadcastShapes(leadA, leadB);
         if (!lead)
-            return failure("cannot broadcast the leading axes of " + a.shape.toString() + " and " + b.shape.toString());
+            return failure(
+                "cannot broadcast the leading axes of " + a.shape.toString() + " and " + b.shape.toString());
         const Count products = lead->elements();
 
         Shape out = *lead;
@@ -59,7 +63,8 @@ public:
         o.output = contiguousTensor(out, a.dtype);
         o.saved.push_back(keptOperand(a, *lead, 0, 1));
         o.saved.push_back(keptOperand(b, *lead, 1, 0));
-        const Count flops = Count{2} * products * Count::fromSigned(n) * Count::fromSigned(k) * Count::fromSigned(m);
+        const Count flops
+            = Count { 2 } * products * Count::fromSigned(n) * Count::fromSigned(k) * Count::fromSigned(m);
         o.forwardFlopsPerSample = flops;
         // One product per operand that requires grad (dA = dO B^T, dB = A^T dO), as attention's Q K^T.
         AttentionCoreFlops core;
@@ -73,7 +78,8 @@ public:
 private:
     /// What bmm keeps of one operand: the operand itself when its expand + reshape to [P, rows, cols] is a
     /// view, otherwise that contiguous copy; kept for the other operand's gradient.
-    static SavedTensor keptOperand(const TensorInfo& t, const Shape& lead, std::size_t self, std::size_t other)
+    static SavedTensor keptOperand(
+        const TensorInfo& t, const Shape& lead, std::size_t self, std::size_t other)
     {
         const std::size_t rank = t.shape.rank();
         Shape expanded = lead;
@@ -83,14 +89,17 @@ private:
         const bool view = expanded == t.shape && mergesWithBatchAsView(t, rank - 2);
         SavedTensor s = view ? SavedTensor::input(self)
                              : SavedTensor::internal("input " + std::to_string(self) + " (contiguous copy)",
-                                                     expanded.elements(), t.dtype);
-        s.onlyFor = {other};
+                                 expanded.elements(), t.dtype);
+        s.onlyFor = { other };
         return s;
     }
 };
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeMatMul() { return std::make_unique<MatMulKind>(); }
+std::unique_ptr<LayerKind> makeMatMul()
+{
+    return std::make_unique<MatMulKind>();
+}
 
 } // namespace headroom::layers

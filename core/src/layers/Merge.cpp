@@ -2,8 +2,8 @@
 // cls_token.expand(B, -1, -1) put first). cat keeps nothing for backward (only the inputs' sizes) and
 // hands each input a slice of the output gradient (a view; a cast copy where the input was promoted);
 // the learned tensor's gradient is its slice summed over the batch. The result is a new contiguous tensor.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 namespace headroom::layers {
@@ -11,14 +11,15 @@ namespace {
 
 constexpr std::size_t kManyInputs = 65536;
 
-class ConcatKind final : public DescribedKind {
+class ConcatKind final : public DescribedKind
+{
 public:
     ConcatKind()
         : DescribedKind("Concat", LayerCategory::Merge, "Concatenates inputs along an axis (torch.cat)",
-                        {intAttr("dim", 1, "Axis, counting the batch axis as 0 (1 = channels)",
-                                 std::numeric_limits<std::int32_t>::min()),
-                         learnedOperandAttr("Shape of a learned tensor put before the inputs, per sample (no batch "
-                                            "axis): [1, 768] for a class token")})
+            { intAttr("dim", 1, "Axis, counting the batch axis as 0 (1 = channels)",
+                  std::numeric_limits<std::int32_t>::min()),
+                learnedOperandAttr("Shape of a learned tensor put before the inputs, per sample (no batch "
+                                   "axis): [1, 768] for a class token") })
     {
     }
     [[nodiscard]] std::size_t minInputs() const override { return 1; }
@@ -28,7 +29,7 @@ public:
     {
         std::vector<TensorInfo> parts;
         if (ctx.attrs.has("parameter"))
-            parts.push_back(TensorInfo{Shape{ctx.attrs.integers("parameter")}, ctx.parameterType()});
+            parts.push_back(TensorInfo { Shape { ctx.attrs.integers("parameter") }, ctx.parameterType() });
         parts.insert(parts.end(), ctx.inputs.begin(), ctx.inputs.end());
         if (parts.size() < 2)
             return failure("needs at least two inputs, or one input and a `parameter` (a learned tensor)");
@@ -36,16 +37,17 @@ public:
         const auto axis = featureAxis(ctx.attrs.integer("dim"), first.shape.rank());
         if (!axis)
             return failure("dim " + std::to_string(ctx.attrs.integer("dim")) + " is not a feature axis of "
-                           + first.shape.toBatchedString());
-        TensorInfo out{first.shape, first.dtype};
+                + first.shape.toBatchedString());
+        TensorInfo out { first.shape, first.dtype };
         for (std::size_t i = 1; i < parts.size(); ++i) {
             const auto& next = parts[i];
             bool compatible = next.shape.rank() == first.shape.rank();
             for (std::size_t d = 0; compatible && d < first.shape.rank(); ++d)
                 compatible = d == *axis || next.shape.dims[d] == first.shape.dims[d];
             if (!compatible)
-                return failure("cannot concatenate " + first.shape.toString() + " and " + next.shape.toString()
-                               + " along dim " + std::to_string(*axis + 1) + ": the other axes must match");
+                return failure("cannot concatenate " + first.shape.toString() + " and "
+                    + next.shape.toString() + " along dim " + std::to_string(*axis + 1)
+                    + ": the other axes must match");
             const auto grown = grownSize(out.shape.dims[*axis], 1, next.shape.dims[*axis]);
             if (!grown)
                 return tooLarge("the concatenated axis");
@@ -64,6 +66,9 @@ public:
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeConcat() { return std::make_unique<ConcatKind>(); }
+std::unique_ptr<LayerKind> makeConcat()
+{
+    return std::make_unique<ConcatKind>();
+}
 
 } // namespace headroom::layers

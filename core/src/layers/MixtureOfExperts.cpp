@@ -24,7 +24,8 @@
 //   get_topk_indices (no_grad: bias-corrected, group-limited top-k) keeps nothing; a few [E] temporaries
 //   scores.gather(1, indices)                          keeps the int64 indices [k]
 //   topk_weights /= sum + 1e-20; * routed_scaling     keeps the weights [k] and their sum; the combine
-//                                                      then runs in the scores' dtype (float32 unless autocast)
+//                                                      then runs in the scores' dtype (float32 unless
+//                                                      autocast)
 // Experts, a loop over the experts that received tokens (n_e rows each, sum over experts = k T whatever
 // the routing):
 //   torch.where(expert_mask[e])                        a [n_e, 2] int64 nonzero result: the slot and token
@@ -91,7 +92,8 @@ constexpr const char* kMixtralNames = "w1/w3/w2";
 constexpr const char* kEager = "eager";
 constexpr const char* kGroupedMm = "grouped_mm";
 
-struct ExpertNames {
+struct ExpertNames
+{
     std::string gate; ///< the projection the activation applies to
     std::string up;
     std::string down;
@@ -100,8 +102,8 @@ struct ExpertNames {
 ExpertNames expertNames(const std::string& style)
 {
     if (style == kMixtralNames)
-        return {"w1", "w3", "w2"};
-    return {"gate_proj", "up_proj", "down_proj"};
+        return { "w1", "w3", "w2" };
+    return { "gate_proj", "up_proj", "down_proj" };
 }
 
 std::string number(double value)
@@ -308,7 +310,8 @@ ExpertsTrace traceGroupedExperts(OpTrace& trace, const LayerContext& ctx, const 
     return out;
 }
 
-class MixtureOfExpertsKind final : public DescribedKind {
+class MixtureOfExpertsKind final : public DescribedKind
+{
 public:
     MixtureOfExpertsKind()
         : DescribedKind("MixtureOfExperts", LayerCategory::Linear,
@@ -372,7 +375,7 @@ public:
         z.grouped = ctx.attrs.choice("experts_implementation") == kGroupedMm;
         const ExpertNames names = expertNames(ctx.attrs.choice("expert_names"));
 
-        OpTrace trace{ctx};
+        OpTrace trace { ctx };
         const OpTrace::Tensor x = trace.input(0);
         const Routing routing = traceRouter(trace, ctx, x, z);
         const ExpertsTrace ex = z.grouped ? traceGroupedExperts(trace, ctx, x, z, routing, names)
@@ -415,7 +418,7 @@ private:
         const DType s = ctx.in().dtype;
         if (!sigmoid) // DeepSeek-V3's router is a parameter used through F.linear, not an nn.Linear
             o.innerLinears.push_back(InnerLinear { "gate", hidden, experts, 1, z.tokens, s, "gate.weight" });
-        for (const auto* projection : {&names.gate, &names.up}) {
+        for (const auto* projection : { &names.gate, &names.up }) {
             o.innerLinears.push_back(InnerLinear { moduleName(*projection), hidden, width, experts,
                 z.assignments, s, moduleName(*projection) + ".weight" });
         }

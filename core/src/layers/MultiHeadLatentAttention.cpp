@@ -29,23 +29,27 @@
 namespace headroom::layers {
 namespace {
 
-class MultiHeadLatentAttentionKind final : public DescribedKind {
+class MultiHeadLatentAttentionKind final : public DescribedKind
+{
 public:
     MultiHeadLatentAttentionKind()
         : DescribedKind("MultiHeadLatentAttention", LayerCategory::Attention,
             "DeepSeek-V3's attention with low-rank query and key/value projections, projections included",
-            {intAttr("num_heads", nullptr, "Heads h"),
-                intAttr("q_lora_rank", 0, "Rank of the query projection (q_a_proj, q_b_proj); 0: one q_proj", 0),
-                intAttr("kv_lora_rank", nullptr, "Rank of the compressed keys and values (kv_a_proj_with_mqa)"),
+            { intAttr("num_heads", nullptr, "Heads h"),
+                intAttr(
+                    "q_lora_rank", 0, "Rank of the query projection (q_a_proj, q_b_proj); 0: one q_proj", 0),
+                intAttr(
+                    "kv_lora_rank", nullptr, "Rank of the compressed keys and values (kv_a_proj_with_mqa)"),
                 intAttr("qk_nope_head_dim", nullptr, "Query/key head size without rotary embedding"),
-                intAttr("qk_rope_head_dim", nullptr, "Query/key head size with rotary embedding (shared by the heads for keys)"),
+                intAttr("qk_rope_head_dim", nullptr,
+                    "Query/key head size with rotary embedding (shared by the heads for keys)"),
                 intAttr("v_head_dim", nullptr, "Value head size"),
                 boolAttr("attention_bias", false, "Biases on q_a_proj, kv_a_proj_with_mqa and o_proj"),
                 floatAttr("dropout", 0.0, "Dropout on the attention probabilities", 0.0, 1.0), [] {
                     AttributeSpec s = floatAttr("eps", 1e-6, "The RMSNorms' epsilon", 0.0, 1.0);
                     s.minFloatExclusive = true;
                     return s;
-                }()})
+                }() })
     {
     }
 
@@ -81,7 +85,7 @@ public:
         const DType ropeType = ctx.parameterType(); // cos/sin follow the hidden states' dtype
 
         LayerOutcome o;
-        OpTrace trace{ctx};
+        OpTrace trace { ctx };
         const OpTrace::Tensor x = trace.input(0);
         const auto linear = [&](const OpTrace::Tensor& input, Count out, const std::string& name) {
             const OpTrace::Tensor cast = trace.toLowerPrecision(input, name + " input");
@@ -92,9 +96,9 @@ public:
         // only for the norm's weight gradient (weight * normalised: a frozen weight keeps none); the
         // output is promoted with the weight.
         const auto rmsNorm = [&](const OpTrace::Tensor& input, Count features, const std::string& name) {
-            trace.keep(input.dtype == DType::Float32 ? input
-                                                     : trace.create(name + " input (float32 copy)", t * features,
-                                                         DType::Float32));
+            trace.keep(input.dtype == DType::Float32
+                    ? input
+                    : trace.create(name + " input (float32 copy)", t * features, DType::Float32));
             trace.keep(trace.create(name + " rstd", t, DType::Float32));
             trace.keepForWeightOf(trace.create(name + " normalized", t * features, input.dtype), name);
             return trace.create(name + " output", t * features, promote(input.dtype, ctx.parameterType()));
@@ -109,9 +113,12 @@ public:
         // k_pass is a view of `compressed`: a float32 one is normalised in place of a copy.
         const OpTrace::Tensor kvNormIn
             = compressed.dtype == DType::Float32 ? compressed : OpTrace::view(compressed, t * rkv);
-        const OpTrace::Tensor kv = linear(rmsNorm(kvNormIn, rkv, "kv_a_layernorm"), h * Count::fromSigned(nope + valueDim), "kv_b_proj");
-        const OpTrace::Tensor qRot = trace.create("q with rotary embedding", t * h * dr, promote(q.dtype, ropeType));
-        const OpTrace::Tensor kRot = trace.create("k with rotary embedding", t * dr, promote(compressed.dtype, ropeType));
+        const OpTrace::Tensor kv = linear(
+            rmsNorm(kvNormIn, rkv, "kv_a_layernorm"), h * Count::fromSigned(nope + valueDim), "kv_b_proj");
+        const OpTrace::Tensor qRot
+            = trace.create("q with rotary embedding", t * h * dr, promote(q.dtype, ropeType));
+        const OpTrace::Tensor kRot
+            = trace.create("k with rotary embedding", t * dr, promote(compressed.dtype, ropeType));
         const OpTrace::Tensor query = trace.create("query (cat)", t * h * qk, promote(q.dtype, qRot.dtype));
         const OpTrace::Tensor key = trace.create("key (cat)", t * h * qk, promote(kv.dtype, kRot.dtype));
         const OpTrace::Tensor value = OpTrace::view(kv, t * h * dv);
@@ -129,7 +136,7 @@ public:
         const OpTrace::Tensor& attended = core.output;
         const OpTrace::Tensor outIn = trace.toLowerPrecision(attended, "o_proj input");
         trace.keepForWeightOf(outIn, "o_proj");
-        o.output = TensorInfo{in.shape, outIn.dtype};
+        o.output = TensorInfo { in.shape, outIn.dtype };
         o.saved = trace.saved(trace.create("output", t * hd, o.output.dtype));
         markAttentionScores(o.saved);
         // q_b_proj's output (split into views, then concatenated: not kept) and the rotated parts live
@@ -139,11 +146,12 @@ public:
             + kRot.elements * Count { elementSize(kRot.dtype) } + core.forwardScratchBytes;
         o.backwardScratchBytesPerSample = core.backwardScratchBytes;
 
-        const auto addLinear = [&](const std::string& name, Count inFeatures, Count outFeatures, bool withBias) {
-            o.params.push_back(castParameter(name + ".weight", outFeatures * inFeatures));
-            if (withBias)
-                o.params.push_back(castParameter(name + ".bias", outFeatures));
-        };
+        const auto addLinear
+            = [&](const std::string& name, Count inFeatures, Count outFeatures, bool withBias) {
+                  o.params.push_back(castParameter(name + ".weight", outFeatures * inFeatures));
+                  if (withBias)
+                      o.params.push_back(castParameter(name + ".bias", outFeatures));
+              };
         if (qRank > 0) {
             addLinear("q_a_proj", hd, rq, bias);
             o.params.push_back(parameter("q_a_layernorm.weight", rq));
@@ -156,10 +164,13 @@ public:
         addLinear("kv_b_proj", rkv, h * Count::fromSigned(nope + valueDim), false);
         addLinear("o_proj", h * dv, hd, bias);
 
-        const DType projected = isAutocast(ctx.precision) ? halfType(ctx.precision) : in.dtype; // the projections' outputs
-        const auto inner = [&](const std::string& name, std::int64_t inFeatures, std::int64_t outFeatures, DType type) {
-            o.innerLinears.push_back(InnerLinear{name, inFeatures, outFeatures, 1, t, type, name + ".weight"});
-        };
+        const DType projected
+            = isAutocast(ctx.precision) ? halfType(ctx.precision) : in.dtype; // the projections' outputs
+        const auto inner
+            = [&](const std::string& name, std::int64_t inFeatures, std::int64_t outFeatures, DType type) {
+                  o.innerLinears.push_back(
+                      InnerLinear { name, inFeatures, outFeatures, 1, t, type, name + ".weight" });
+              };
         if (qRank > 0) {
             inner("q_a_proj", hidden, qRank, in.dtype);
             inner("q_b_proj", qRank, heads * (nope + rope), promote(projected, ctx.parameterType()));
@@ -171,10 +182,10 @@ public:
         inner("o_proj", heads * valueDim, hidden, attended.dtype);
 
         AttentionCoreFlops flops = attentionCoreFlops(ctx, shape, core.explicitScores);
-        const Count projections = Count{2} * t
+        const Count projections = Count { 2 } * t
             * ((qRank > 0 ? hd * rq + rq * h * qk : hd * h * qk) + hd * (rkv + dr)
                 + rkv * h * Count::fromSigned(nope + valueDim) + h * dv * hd);
-        o.elementwiseFlopsPerSample = Count{5} * t * (rq + rkv) + Count{3} * t * (h * dr + dr);
+        o.elementwiseFlopsPerSample = Count { 5 } * t * (rq + rkv) + Count { 3 } * t * (h * dr + dr);
         o.forwardFlopsPerSample
             = projections + flops.scores + flops.values + flops.softmax + o.elementwiseFlopsPerSample;
         o.attentionCore = flops;

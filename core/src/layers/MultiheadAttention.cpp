@@ -13,12 +13,13 @@
 namespace headroom::layers {
 namespace {
 
-class MultiheadAttentionKind final : public DescribedKind {
+class MultiheadAttentionKind final : public DescribedKind
+{
 public:
     MultiheadAttentionKind()
         : DescribedKind("MultiheadAttention", LayerCategory::Attention,
             "Multi-head self-attention over a sequence [T, E]",
-            {inferredAttr("embed_dim", "Embedding size E"),
+            { inferredAttr("embed_dim", "Embedding size E"),
                 intAttr("num_heads", nullptr, "Attention heads (must divide embed_dim)"),
                 floatAttr("dropout", 0.0, "Dropout on the attention probabilities", 0.0, 1.0),
                 boolAttr("bias", true, "Biases on the input and output projections"),
@@ -32,7 +33,7 @@ public:
                     "probabilities; false uses fused scaled-dot-product attention"),
                 boolAttr("is_causal", false, "Causal mask hint (no memory effect)"),
                 boolAttr("average_attn_weights", true,
-                    "Average the returned weights over heads (no memory effect)")})
+                    "Average the returned weights over heads (no memory effect)") })
     {
     }
 
@@ -53,7 +54,7 @@ public:
         const std::int64_t embed = in.shape.dims[1];
         if (auto e = checkInferred(ctx.attrs, "embed_dim", embed, "features (its last axis)"))
             return *e;
-        for (const char* name : {"kdim", "vdim"}) {
+        for (const char* name : { "kdim", "vdim" }) {
             const auto given = ctx.attrs.optionalInteger(name);
             if (given && *given != embed)
                 return failure(std::string(name) + " " + std::to_string(*given) + " differs from embed_dim "
@@ -75,10 +76,10 @@ public:
         options.needWeights = ctx.attrs.flag("need_weights");
         options.implementation = ctx.attention;
 
-        OpTrace trace{ctx};
+        OpTrace trace { ctx };
         const OpTrace::Tensor out = selfAttention(trace, trace.input(), options);
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, out.dtype};
+        o.output = TensorInfo { in.shape, out.dtype };
         o.output.batchAxis = batchAxis.value();
         o.params = selfAttentionParameters(options, ctx.attrs.flag("bias"));
         o.saved = trace.saved(out);

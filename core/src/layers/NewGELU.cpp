@@ -16,7 +16,8 @@
 namespace headroom::layers {
 namespace {
 
-class NewGELUKind final : public DescribedKind {
+class NewGELUKind final : public DescribedKind
+{
 public:
     NewGELUKind()
         : DescribedKind("NewGELU", LayerCategory::Activation,
@@ -38,7 +39,7 @@ public:
         const DType inner = castToFloat32 ? DType::Float32 : in.dtype;
 
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, promote(in.dtype, inner)};
+        o.output = TensorInfo { in.shape, promote(in.dtype, inner) };
         if (castToFloat32)
             o.saved.push_back(SavedTensor::internal("input (float32 copy for pow)", n, DType::Float32));
         else
@@ -46,7 +47,7 @@ public:
         o.saved.push_back(SavedTensor::internal("tanh result", n, inner));
         o.saved.push_back(SavedTensor::internal("0.5 * x", n, in.dtype));
         o.saved.push_back(SavedTensor::internal("1 + tanh", n, inner));
-        o.forwardFlopsPerSample = Count{9} * n;
+        o.forwardFlopsPerSample = Count { 9 } * n;
         return o;
     }
 };

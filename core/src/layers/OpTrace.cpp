@@ -7,7 +7,7 @@
 namespace headroom::layers {
 
 OpTrace::OpTrace(const LayerContext& ctx)
-    : m_ctx{ctx}
+    : m_ctx { ctx }
 {
     for (std::size_t i = 0; i < ctx.inputs.size(); ++i) {
         Storage s;
@@ -22,7 +22,7 @@ OpTrace::OpTrace(const LayerContext& ctx)
 OpTrace::Tensor OpTrace::input(std::size_t index) const
 {
     const auto& in = m_ctx.in(index);
-    return Tensor{index, in.dtype, in.shape.elements()};
+    return Tensor { index, in.dtype, in.shape.elements() };
 }
 
 OpTrace::Tensor OpTrace::create(std::string label, Count perSample, DType dtype)
@@ -32,7 +32,7 @@ OpTrace::Tensor OpTrace::create(std::string label, Count perSample, DType dtype)
     s.perSample = perSample;
     s.dtype = dtype;
     m_storages.push_back(std::move(s));
-    return Tensor{m_storages.size() - 1, dtype, perSample};
+    return Tensor { m_storages.size() - 1, dtype, perSample };
 }
 
 void OpTrace::markKept(std::size_t storage)

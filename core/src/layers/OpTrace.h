@@ -13,7 +13,8 @@
 
 namespace headroom::layers {
 
-class OpTrace final {
+class OpTrace final
+{
 public:
     /// A tensor inside the layer: the storage it lives in and what it holds per sample.
     struct Tensor
@@ -32,7 +33,7 @@ public:
     /// A view of `t` (a slice, a reshape): same storage, its own size.
     [[nodiscard]] static Tensor view(const Tensor& t, Count perSample)
     {
-        return Tensor{t.storage, t.dtype, perSample};
+        return Tensor { t.storage, t.dtype, perSample };
     }
     /// Marks a tensor's storage as kept for backward (once, however many ops keep it).
     void keep(const Tensor& t);
@@ -76,7 +77,7 @@ private:
         Count fixed;
         DType dtype = DType::Float32;
         std::optional<std::size_t> inputIndex;
-        bool unconditional = false;          ///< kept by an op that needs it whatever trains
+        bool unconditional = false; ///< kept by an op that needs it whatever trains
         std::vector<std::string> forWeightOf; ///< else: the inner modules whose weight gradients need it
     };
     void markKept(std::size_t storage);

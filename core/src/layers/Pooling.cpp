@@ -9,8 +9,8 @@
 //   input.mean(spatial axes) instead (AdaptiveAveragePooling.cpp, AdaptiveAveragePooling3d.cpp), whose
 //   backward needs only sizes (mean_backward(grad, self.sym_sizes(), ...)), so it keeps nothing.
 // Outputs are contiguous; pooling runs in its input's dtype under autocast.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 
 #include <algorithm>
 
@@ -22,24 +22,26 @@ std::string name(std::string_view base, int dims)
     return std::string(base) + std::to_string(dims) + "d";
 }
 
-struct Window {
+struct Window
+{
     std::vector<std::int64_t> kernel, stride, padding, dilation;
     bool ceilMode = false;
 };
 
 Result<Shape> pooledShape(const TensorInfo& in, const Window& w)
 {
-    Shape out{{in.shape.dims[0]}};
+    Shape out { { in.shape.dims[0] } };
     const std::vector<std::int64_t> spatial(in.shape.dims.begin() + 1, in.shape.dims.end());
     for (std::size_t d = 0; d < spatial.size(); ++d) {
         if (w.padding[d] * 2 > w.kernel[d])
             return failure("padding " + joinSizes(w.padding) + " must be at most half the kernel "
-                           + joinSizes(w.kernel));
+                + joinSizes(w.kernel));
         const std::int64_t reach = w.dilation[d] * (w.kernel[d] - 1) + 1;
         if (spatial[d] + 2 * w.padding[d] < reach)
-            return failure("kernel " + joinSizes(w.kernel) + " is larger than the padded input " + joinSizes(spatial));
-        const auto size
-            = slidingOutputSize(spatial[d], w.kernel[d], w.stride[d], w.padding[d], w.dilation[d], w.ceilMode);
+            return failure(
+                "kernel " + joinSizes(w.kernel) + " is larger than the padded input " + joinSizes(spatial));
+        const auto size = slidingOutputSize(
+            spatial[d], w.kernel[d], w.stride[d], w.padding[d], w.dilation[d], w.ceilMode);
         if (!size)
             return tooLarge("the padded input " + joinSizes(spatial));
         if (*size <= 0)
@@ -62,20 +64,22 @@ Window windowOf(const Attributes& a, std::size_t dims, bool hasDilation)
 
 AttributeSpec optionalStride(int dims)
 {
-    return optionalAttr(tupleAttr("stride", dims, nullptr, "Stride (kernel_size if left out)"), "kernel_size");
+    return optionalAttr(
+        tupleAttr("stride", dims, nullptr, "Stride (kernel_size if left out)"), "kernel_size");
 }
 
-class MaxPoolKind final : public DescribedKind {
+class MaxPoolKind final : public DescribedKind
+{
 public:
     explicit MaxPoolKind(int dims)
         : DescribedKind(name("MaxPool", dims), LayerCategory::Pooling,
-                        std::to_string(dims) + "-D max pooling over " + std::string(spatialLayout(dims)),
-                        {tupleAttr("kernel_size", dims, nullptr, "Window size"), optionalStride(dims),
-                         tupleAttr("padding", dims, 0, "Implicit negative-infinity padding", 0),
-                         tupleAttr("dilation", dims, 1, "Spacing between window elements"),
-                         boolAttr("ceil_mode", false, "Rounds the output size up"),
-                         boolAttr("return_indices", false, "Also returns the indices (they are kept anyway)")}),
-          m_dims{static_cast<std::size_t>(dims)}
+            std::to_string(dims) + "-D max pooling over " + std::string(spatialLayout(dims)),
+            { tupleAttr("kernel_size", dims, nullptr, "Window size"), optionalStride(dims),
+                tupleAttr("padding", dims, 0, "Implicit negative-infinity padding", 0),
+                tupleAttr("dilation", dims, 1, "Spacing between window elements"),
+                boolAttr("ceil_mode", false, "Rounds the output size up"),
+                boolAttr("return_indices", false, "Also returns the indices (they are kept anyway)") })
+        , m_dims { static_cast<std::size_t>(dims) }
     {
     }
 
@@ -83,14 +87,15 @@ public:
     {
         if (auto e = expectRank(ctx.in(), m_dims + 1, spatialLayout(static_cast<int>(m_dims))))
             return *e;
-        if (auto e = expectFloatingPoint(ctx.in(), "PyTorch's max pooling has no integer or bool CUDA kernel"))
+        if (auto e
+            = expectFloatingPoint(ctx.in(), "PyTorch's max pooling has no integer or bool CUDA kernel"))
             return *e;
         const Window w = windowOf(ctx.attrs, m_dims, true);
         auto shape = pooledShape(ctx.in(), w);
         if (!shape)
             return shape.error();
         LayerOutcome o;
-        o.output = TensorInfo{shape.value(), ctx.in().dtype};
+        o.output = TensorInfo { shape.value(), ctx.in().dtype };
         o.saved.push_back(SavedTensor::input());
         o.saved.push_back(SavedTensor::internal("indices", o.output.shape.elements(), DType::Int64));
         o.forwardFlopsPerSample = o.output.shape.elements() * product(w.kernel);
@@ -101,13 +106,14 @@ private:
     std::size_t m_dims;
 };
 
-class AvgPoolKind final : public DescribedKind {
+class AvgPoolKind final : public DescribedKind
+{
 public:
     explicit AvgPoolKind(int dims)
         : DescribedKind(name("AvgPool", dims), LayerCategory::Pooling,
-                        std::to_string(dims) + "-D average pooling over " + std::string(spatialLayout(dims)),
-                        attributesFor(dims)),
-          m_dims{static_cast<std::size_t>(dims)}
+            std::to_string(dims) + "-D average pooling over " + std::string(spatialLayout(dims)),
+            attributesFor(dims))
+        , m_dims { static_cast<std::size_t>(dims) }
     {
     }
 
@@ -115,14 +121,15 @@ public:
     {
         if (auto e = expectRank(ctx.in(), m_dims + 1, spatialLayout(static_cast<int>(m_dims))))
             return *e;
-        if (auto e = expectFloatingPoint(ctx.in(), "PyTorch's average pooling has no integer or bool CUDA kernel"))
+        if (auto e
+            = expectFloatingPoint(ctx.in(), "PyTorch's average pooling has no integer or bool CUDA kernel"))
             return *e;
         const Window w = windowOf(ctx.attrs, m_dims, false);
         auto shape = pooledShape(ctx.in(), w);
         if (!shape)
             return shape.error();
         LayerOutcome o;
-        o.output = TensorInfo{shape.value(), ctx.in().dtype};
+        o.output = TensorInfo { shape.value(), ctx.in().dtype };
         o.saved.push_back(SavedTensor::input());
         o.forwardFlopsPerSample = o.output.shape.elements() * product(w.kernel);
         return o;
@@ -131,27 +138,30 @@ public:
 private:
     static std::vector<AttributeSpec> attributesFor(int dims)
     {
-        std::vector<AttributeSpec> attrs{tupleAttr("kernel_size", dims, nullptr, "Window size"), optionalStride(dims),
-                                         tupleAttr("padding", dims, 0, "Implicit zero padding", 0),
-                                         boolAttr("ceil_mode", false, "Rounds the output size up"),
-                                         boolAttr("count_include_pad", true, "Averages over padding too")};
+        std::vector<AttributeSpec> attrs { tupleAttr("kernel_size", dims, nullptr, "Window size"),
+            optionalStride(dims), tupleAttr("padding", dims, 0, "Implicit zero padding", 0),
+            boolAttr("ceil_mode", false, "Rounds the output size up"),
+            boolAttr("count_include_pad", true, "Averages over padding too") };
         if (dims > 1) // torch.nn.AvgPool1d has no divisor_override
-            attrs.push_back(optionalAttr(intAttr("divisor_override", nullptr, "Divisor instead of the window size"),
-                                     "the window size"));
+            attrs.push_back(
+                optionalAttr(intAttr("divisor_override", nullptr, "Divisor instead of the window size"),
+                    "the window size"));
         return attrs;
     }
 
     std::size_t m_dims;
 };
 
-class AdaptivePoolKind final : public DescribedKind {
+class AdaptivePoolKind final : public DescribedKind
+{
 public:
     AdaptivePoolKind(bool max, int dims)
         : DescribedKind(name(max ? "AdaptiveMaxPool" : "AdaptiveAvgPool", dims), LayerCategory::Pooling,
-                        std::string(max ? "Max" : "Average") + " pooling of " + std::string(spatialLayout(dims))
-                            + " to a fixed output size",
-                        attributesFor(max, dims)),
-          m_max{max}, m_dims{static_cast<std::size_t>(dims)}
+            std::string(max ? "Max" : "Average") + " pooling of " + std::string(spatialLayout(dims))
+                + " to a fixed output size",
+            attributesFor(max, dims))
+        , m_max { max }
+        , m_dims { static_cast<std::size_t>(dims) }
     {
     }
 
@@ -164,7 +174,7 @@ public:
             return *e;
         const auto size = ctx.attrs.integers("output_size");
         LayerOutcome o;
-        o.output = TensorInfo{Shape{{in.shape.dims[0]}}, in.dtype};
+        o.output = TensorInfo { Shape { { in.shape.dims[0] } }, in.dtype };
         o.output.shape.dims.insert(o.output.shape.dims.end(), size.begin(), size.end());
         const bool allOnes = std::all_of(size.begin(), size.end(), [](auto s) { return s == 1; });
         if (m_max) {
@@ -180,9 +190,10 @@ public:
 private:
     static std::vector<AttributeSpec> attributesFor(bool max, int dims)
     {
-        std::vector<AttributeSpec> attrs{tupleAttr("output_size", dims, nullptr, "Output size")};
+        std::vector<AttributeSpec> attrs { tupleAttr("output_size", dims, nullptr, "Output size") };
         if (max)
-            attrs.push_back(boolAttr("return_indices", false, "Also returns the indices (they are kept anyway)"));
+            attrs.push_back(
+                boolAttr("return_indices", false, "Also returns the indices (they are kept anyway)"));
         return attrs;
     }
 
@@ -192,17 +203,53 @@ private:
 
 } // namespace
 
-std::unique_ptr<LayerKind> makeMaxPool1d() { return std::make_unique<MaxPoolKind>(1); }
-std::unique_ptr<LayerKind> makeMaxPool2d() { return std::make_unique<MaxPoolKind>(2); }
-std::unique_ptr<LayerKind> makeMaxPool3d() { return std::make_unique<MaxPoolKind>(3); }
-std::unique_ptr<LayerKind> makeAvgPool1d() { return std::make_unique<AvgPoolKind>(1); }
-std::unique_ptr<LayerKind> makeAvgPool2d() { return std::make_unique<AvgPoolKind>(2); }
-std::unique_ptr<LayerKind> makeAvgPool3d() { return std::make_unique<AvgPoolKind>(3); }
-std::unique_ptr<LayerKind> makeAdaptiveAvgPool1d() { return std::make_unique<AdaptivePoolKind>(false, 1); }
-std::unique_ptr<LayerKind> makeAdaptiveAvgPool2d() { return std::make_unique<AdaptivePoolKind>(false, 2); }
-std::unique_ptr<LayerKind> makeAdaptiveAvgPool3d() { return std::make_unique<AdaptivePoolKind>(false, 3); }
-std::unique_ptr<LayerKind> makeAdaptiveMaxPool1d() { return std::make_unique<AdaptivePoolKind>(true, 1); }
-std::unique_ptr<LayerKind> makeAdaptiveMaxPool2d() { return std::make_unique<AdaptivePoolKind>(true, 2); }
-std::unique_ptr<LayerKind> makeAdaptiveMaxPool3d() { return std::make_unique<AdaptivePoolKind>(true, 3); }
+std::unique_ptr<LayerKind> makeMaxPool1d()
+{
+    return std::make_unique<MaxPoolKind>(1);
+}
+std::unique_ptr<LayerKind> makeMaxPool2d()
+{
+    return std::make_unique<MaxPoolKind>(2);
+}
+std::unique_ptr<LayerKind> makeMaxPool3d()
+{
+    return std::make_unique<MaxPoolKind>(3);
+}
+std::unique_ptr<LayerKind> makeAvgPool1d()
+{
+    return std::make_unique<AvgPoolKind>(1);
+}
+std::unique_ptr<LayerKind> makeAvgPool2d()
+{
+    return std::make_unique<AvgPoolKind>(2);
+}
+std::unique_ptr<LayerKind> makeAvgPool3d()
+{
+    return std::make_unique<AvgPoolKind>(3);
+}
+std::unique_ptr<LayerKind> makeAdaptiveAvgPool1d()
+{
+    return std::make_unique<AdaptivePoolKind>(false, 1);
+}
+std::unique_ptr<LayerKind> makeAdaptiveAvgPool2d()
+{
+    return std::make_unique<AdaptivePoolKind>(false, 2);
+}
+std::unique_ptr<LayerKind> makeAdaptiveAvgPool3d()
+{
+    return std::make_unique<AdaptivePoolKind>(false, 3);
+}
+std::unique_ptr<LayerKind> makeAdaptiveMaxPool1d()
+{
+    return std::make_unique<AdaptivePoolKind>(true, 1);
+}
+std::unique_ptr<LayerKind> makeAdaptiveMaxPool2d()
+{
+    return std::make_unique<AdaptivePoolKind>(true, 2);
+}
+std::unique_ptr<LayerKind> makeAdaptiveMaxPool3d()
+{
+    return std::make_unique<AdaptivePoolKind>(true, 3);
+}
 
 } // namespace headroom::layers

@@ -13,13 +13,14 @@
 namespace headroom::layers {
 namespace {
 
-class PositionalEmbeddingKind final : public DescribedKind {
+class PositionalEmbeddingKind final : public DescribedKind
+{
 public:
     PositionalEmbeddingKind()
         : DescribedKind("PositionalEmbedding", LayerCategory::Embedding,
             "Learned position vectors added to a sequence [T, D]",
-            {intAttr("num_embeddings", nullptr, "Maximum sequence length (rows of the table)"),
-                inferredAttr("embedding_dim", "Vector size D")})
+            { intAttr("num_embeddings", nullptr, "Maximum sequence length (rows of the table)"),
+                inferredAttr("embedding_dim", "Vector size D") })
     {
     }
 

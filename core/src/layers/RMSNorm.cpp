@@ -3,9 +3,11 @@
 //   input_dtype = x.dtype
 //   x = x.to(torch.float32)                       a new float32 copy unless x is float32 already
 //   variance = x.pow(2).mean(-1, keepdim=True)    pow keeps x; mean keeps only sizes (PyTorch >= 2.0:
-//                                                 mean_backward(grad, self.sym_sizes(), dim, self.sym_numel()))
-//   x = x * torch.rsqrt(variance + eps)           rsqrt keeps its result (one float32 per row); mul keeps both
-//   return weight * x.to(input_dtype)             mul keeps x.to(input_dtype) (a new tensor in the input dtype)
+//                                                 mean_backward(grad, self.sym_sizes(), dim,
+//                                                 self.sym_numel()))
+//   x = x * torch.rsqrt(variance + eps)           rsqrt keeps its result (one float32 per row); mul keeps
+//   both return weight * x.to(input_dtype)             mul keeps x.to(input_dtype) (a new tensor in the input
+//   dtype)
 //
 // So per sample: the (float32) input, a float32 rstd per row and the normalised rows in the input's
 // dtype. The output has the promoted dtype of the weight and the input (float32 under autocast, where
@@ -41,12 +43,13 @@
 namespace headroom::layers {
 namespace {
 
-class RMSNormKind final : public DescribedKind {
+class RMSNormKind final : public DescribedKind
+{
 public:
     RMSNormKind()
         : DescribedKind("RMSNorm", LayerCategory::Normalization,
             "Root-mean-square normalisation over the last axis (Llama's RMSNorm, computed in float32)",
-            {inferredAttr("hidden_size", "Normalised size (the input's last axis)"),
+            { inferredAttr("hidden_size", "Normalised size (the input's last axis)"),
                 [] {
                     AttributeSpec s = floatAttr("eps", 1e-6, "Added to the mean square", 0.0, 1.0);
                     s.minFloatExclusive = true;
@@ -57,12 +60,13 @@ public:
                     "Scale by 1 + weight in float32 and return the input's dtype (Gemma's RMSNorm)"),
                 [] {
                     AttributeSpec s = intAttr("group_size", nullptr,
-                        "Normalise each group of this many features on its own (per-head q/k norms: head_dim); "
+                        "Normalise each group of this many features on its own (per-head q/k norms: "
+                        "head_dim); "
                         "the weight has this size");
                     s.optional = true;
                     s.whenOmitted = "the whole last axis";
                     return s;
-                }()})
+                }() })
     {
     }
 
@@ -83,12 +87,13 @@ public:
             return failure("group_size " + std::to_string(group) + " does not divide the input's "
                 + std::to_string(hidden) + " features");
         const Count elements = in.shape.elements();
-        const Count rows = Count{elements.value() / static_cast<std::uint64_t>(group)};
+        const Count rows = Count { elements.value() / static_cast<std::uint64_t>(group) };
         const bool affine = ctx.attrs.flag("elementwise_affine");
         const bool unitOffset = ctx.attrs.flag("unit_offset");
 
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, affine && !unitOffset ? promote(in.dtype, ctx.parameterType()) : in.dtype};
+        o.output = TensorInfo { in.shape,
+            affine && !unitOffset ? promote(in.dtype, ctx.parameterType()) : in.dtype };
         if (affine)
             o.params.push_back(parameter("weight", Count::fromSigned(group)));
         // x's path (pow, rsqrt, the first mul) is recorded only when x requires grad; the weight's mul
@@ -117,9 +122,9 @@ public:
         }
         // The float32 result before type_as (Gemma) or the float32 copy of the input: alive while it runs.
         if (in.dtype != DType::Float32)
-            o.forwardScratchBytesPerSample = elements * Count{elementSize(DType::Float32)};
+            o.forwardScratchBytesPerSample = elements * Count { elementSize(DType::Float32) };
         // pow, mean, add, rsqrt, mul, cast, mul: about 5 per element.
-        o.forwardFlopsPerSample = Count{5} * elements;
+        o.forwardFlopsPerSample = Count { 5 } * elements;
         return o;
     }
 };

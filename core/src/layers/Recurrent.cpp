@@ -50,14 +50,15 @@ enum class Cell { Lstm, Gru };
 
 constexpr std::int64_t kMaxLayers = 10'000;
 
-class RecurrentKind final : public DescribedKind {
+class RecurrentKind final : public DescribedKind
+{
 public:
     explicit RecurrentKind(Cell cell)
         : DescribedKind(cell == Cell::Lstm ? "LSTM" : "GRU", LayerCategory::Recurrent,
             cell == Cell::Lstm ? "Long short-term memory over a sequence [T, features]"
                                : "Gated recurrent unit over a sequence [T, features]",
             attributesOf(cell))
-        , m_cell{cell}
+        , m_cell { cell }
     {
     }
 
@@ -92,14 +93,14 @@ public:
         const std::int64_t directions = ctx.attrs.flag("bidirectional") ? 2 : 1;
         const bool bias = ctx.attrs.flag("bias");
         const double dropout = ctx.attrs.real("dropout");
-        const Count gates{m_cell == Cell::Lstm ? 4U : 3U};
+        const Count gates { m_cell == Cell::Lstm ? 4U : 3U };
         const Count t = Count::fromSigned(in.shape.dims[0]);
         const Count h = Count::fromSigned(hidden);
         const Count d = Count::fromSigned(directions);
         const Count l = Count::fromSigned(layers);
 
         LayerOutcome o;
-        o.output = TensorInfo{Shape{{in.shape.dims[0], directions * hidden}}, type};
+        o.output = TensorInfo { Shape { { in.shape.dims[0], directions * hidden } }, type };
         // _cudnn_rnn computes [T, B, H] and returns output.transpose(0, 1) when batch_first. Without
         // batch_first a sequence-first input gives the [T, B, H] output itself.
         o.output.contiguous = !ctx.attrs.flag("batch_first");
@@ -115,7 +116,7 @@ public:
                     o.params.push_back(castable(parameter("bias_ih" + suffix, gates * h)));
                     o.params.push_back(castable(parameter("bias_hh" + suffix, gates * h)));
                 }
-                flops += Count{2} * gates * h * (layerInput + h) * t;
+                flops += Count { 2 } * gates * h * (layerInput + h) * t;
             }
         }
 
@@ -131,14 +132,14 @@ public:
         if (m_cell == Cell::Lstm)
             o.saved.push_back(SavedTensor::internal("c_0 (zeros)", states, type));
         // 6 L - 1 (LSTM) or 7 L - 1 (GRU) hidden-size vectors per step and direction; see above.
-        const Count perLayer{m_cell == Cell::Lstm ? 6U : 7U};
+        const Count perLayer { m_cell == Cell::Lstm ? 6U : 7U };
         o.saved.push_back(SavedTensor::internal(
             "cuDNN reserve (gates and states)", t * d * h * reserveVectors(perLayer, layers), type));
         if (dropout > 0.0 && layers > 1)
             o.saved.push_back(SavedTensor::internal("inter-layer dropout mask (estimate)",
                 Count::fromSigned(layers - 1) * t * d * h, DType::Bool));
         // cuDNN's workspace while the forward and the backward run (see above: an upper estimate).
-        const Count workspace = t * d * gates * h * Count{elementSize(type)};
+        const Count workspace = t * d * gates * h * Count { elementSize(type) };
         o.forwardScratchBytesPerSample = workspace;
         o.backwardScratchBytesPerSample = workspace;
         o.forwardFlopsPerSample = flops;
@@ -150,7 +151,7 @@ private:
     static Count reserveVectors(Count perLayer, std::int64_t layers)
     {
         const Count all = perLayer * Count::fromSigned(layers);
-        return all.isOverflow() || all.value() == 0 ? Count::overflowed() : Count{all.value() - 1};
+        return all.isOverflow() || all.value() == 0 ? Count::overflowed() : Count { all.value() - 1 };
     }
 
     /// The dtype cuDNN runs in: float16 under either autocast (AutocastRNN.cpp hardcodes kHalf),
@@ -170,7 +171,7 @@ private:
 
     static std::vector<AttributeSpec> attributesOf(Cell cell)
     {
-        std::vector<AttributeSpec> attrs{
+        std::vector<AttributeSpec> attrs {
             inferredAttr("input_size", "Input features"),
             intAttr("hidden_size", nullptr, "Features of the hidden state"),
             [] {
@@ -180,7 +181,8 @@ private:
             }(),
             boolAttr("bias", true, "Biases b_ih and b_hh"),
             boolAttr("batch_first", false,
-                "Batch axis first: the output is a transposed view, which a following Linear or Flatten copies"),
+                "Batch axis first: the output is a transposed view, which a following Linear or Flatten "
+                "copies"),
             floatAttr("dropout", 0.0, "Dropout between stacked layers", 0.0, 1.0),
             boolAttr(
                 "bidirectional", false, "Also runs the sequence backwards (doubles the output features)"),

@@ -6,8 +6,8 @@
 // its result (scale_grad_by_count(..., restore_reduced_dims(result) == self, dim)), and its backward
 // holds the input-sized bool mask of the maxima while it runs. Under autocast sum runs with
 // dtype=float32 (fp32_set_opt_dtype): a float32 result, no copy of the input.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 #include <algorithm>
@@ -18,14 +18,15 @@ namespace {
 
 enum class Reduction { Mean, Sum, Amax };
 
-class ReduceKind final : public DescribedKind {
+class ReduceKind final : public DescribedKind
+{
 public:
     ReduceKind(Reduction r, std::string type, std::string summary)
         : DescribedKind(std::move(type), LayerCategory::Pooling, std::move(summary),
-                        {listAttr("dim", "Axes to reduce, counting the batch axis as 0 (negative counts from the end)",
-                                  std::numeric_limits<std::int32_t>::min()),
-                         boolAttr("keepdim", false, "Keeps the reduced axes with size 1")}),
-          m_reduction{r}
+            { listAttr("dim", "Axes to reduce, counting the batch axis as 0 (negative counts from the end)",
+                  std::numeric_limits<std::int32_t>::min()),
+                boolAttr("keepdim", false, "Keeps the reduced axes with size 1") })
+        , m_reduction { r }
     {
     }
 
@@ -43,8 +44,9 @@ public:
         for (const auto dim : ctx.attrs.integers("dim")) {
             const auto axis = featureAxis(dim, in.shape.rank());
             if (!axis)
-                return failure("dim " + std::to_string(dim) + " is not a feature axis of " + in.shape.toBatchedString()
-                               + " (the batch axis 0 is reduced by the loss, not per sample)");
+                return failure("dim " + std::to_string(dim) + " is not a feature axis of "
+                    + in.shape.toBatchedString()
+                    + " (the batch axis 0 is reduced by the loss, not per sample)");
             if (!axes.insert(*axis).second)
                 return failure("dim " + std::to_string(dim) + " is listed twice");
         }
@@ -61,14 +63,17 @@ public:
             dtype = DType::Float32;
         LayerOutcome o;
         o.output = contiguousTensor(shape, dtype);
-        o.aliasedInputGradients = {false};
+        o.aliasedInputGradients = { false };
         switch (m_reduction) {
-        case Reduction::Mean: break;
-        case Reduction::Sum: o.aliasedInputGradients = {true}; break;
+        case Reduction::Mean:
+            break;
+        case Reduction::Sum:
+            o.aliasedInputGradients = { true };
+            break;
         case Reduction::Amax:
             o.saved.push_back(SavedTensor::input());
             o.saved.push_back(SavedTensor::output());
-            o.backwardScratchBytesPerSample = in.shape.elements() * Count{elementSize(DType::Bool)};
+            o.backwardScratchBytesPerSample = in.shape.elements() * Count { elementSize(DType::Bool) };
             break;
         }
         o.forwardFlopsPerSample = in.shape.elements();

@@ -43,23 +43,25 @@
 //     h T T, the very tensors eager attention keeps (AttentionCore.cpp).
 // Flash and memory-efficient attention write the output as [B, T, h, d], so transpose(1, 2).contiguous()
 // copies nothing: the output is the SDPA output itself; the math path's [B, h, T, d] output is copied.
+#include "AttentionCore.h"
 #include "KindSupport.h"
 #include "Kinds.h"
-#include "AttentionCore.h"
 #include "SelfAttention.h"
 
 namespace headroom::layers {
 namespace {
 
-class ScaledDotProductAttentionKind final : public DescribedKind {
+class ScaledDotProductAttentionKind final : public DescribedKind
+{
 public:
     ScaledDotProductAttentionKind()
         : DescribedKind("ScaledDotProductAttention", LayerCategory::Attention,
             "Multi-head attention on projected q, k, v (grouped-query, optional rotary embedding)",
-            {intAttr("num_heads", nullptr, "Query heads h"),
+            { intAttr("num_heads", nullptr, "Query heads h"),
                 [] {
                     AttributeSpec s = intAttr("num_key_value_heads", nullptr,
-                        "Key/value heads g (grouped-query attention; must divide num_heads; default num_heads)");
+                        "Key/value heads g (grouped-query attention; must divide num_heads; default "
+                        "num_heads)");
                     s.optional = true;
                     s.whenOmitted = "num_heads";
                     return s;
@@ -71,9 +73,10 @@ public:
                     "in the scores' dtype (GPT-2, BERT)"),
                 boolAttr("is_causal", false, "Causal mask (no memory effect)"),
                 floatAttr("logit_softcapping", 0.0,
-                    "Gemma 2's attn_logit_softcapping: scores become cap x tanh(scores / cap) before the softmax "
+                    "Gemma 2's attn_logit_softcapping: scores become cap x tanh(scores / cap) before the "
+                    "softmax "
                     "(eager attention keeps the tanh); 0 = none",
-                    0.0, 1e9)})
+                    0.0, 1e9) })
     {
     }
 
@@ -101,8 +104,10 @@ public:
             const std::int64_t width = ctx.in(0).shape.dims[1];
             const std::int64_t slots = heads + 2 * groups;
             if (width % slots != 0)
-                return failure("the packed input's " + std::to_string(width) + " features are not (num_heads + 2 "
-                    "num_key_value_heads) = " + std::to_string(slots) + " heads of equal size");
+                return failure("the packed input's " + std::to_string(width)
+                    + " features are not (num_heads + 2 "
+                      "num_key_value_heads) = "
+                    + std::to_string(slots) + " heads of equal size");
             headDim = width / slots;
         } else {
             const std::int64_t qWidth = ctx.in(0).shape.dims[1];
@@ -113,9 +118,10 @@ public:
             for (std::size_t i = 1; i < 3; ++i) {
                 const auto& in = ctx.in(i);
                 if (in.shape.dims[0] != length || in.shape.dims[1] != groups * headDim)
-                    return failure(std::string(i == 1 ? "k" : "v") + " is " + in.shape.toString() + " but should be ["
-                        + std::to_string(length) + ", " + std::to_string(groups * headDim)
-                        + "] (T, num_key_value_heads x head_dim " + std::to_string(headDim) + ")");
+                    return failure(std::string(i == 1 ? "k" : "v") + " is " + in.shape.toString()
+                        + " but should be [" + std::to_string(length) + ", "
+                        + std::to_string(groups * headDim) + "] (T, num_key_value_heads x head_dim "
+                        + std::to_string(headDim) + ")");
             }
         }
         if (ctx.attrs.flag("rotary") && headDim % 2 != 0)
@@ -129,7 +135,7 @@ public:
         const bool grouped = groups != heads;
         const double p = ctx.attrs.real("dropout");
 
-        OpTrace trace{ctx};
+        OpTrace trace { ctx };
         OpTrace::Tensor q = OpTrace::view(trace.input(0), te);
         OpTrace::Tensor k = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(1);
         OpTrace::Tensor v = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(2);
@@ -159,7 +165,7 @@ public:
         const OpTrace::Tensor& out = core.output;
 
         LayerOutcome o;
-        o.output = TensorInfo{Shape{{length, heads * headDim}}, out.dtype};
+        o.output = TensorInfo { Shape { { length, heads * headDim } }, out.dtype };
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);
         o.forwardScratchBytesPerSample = core.forwardScratchBytes;

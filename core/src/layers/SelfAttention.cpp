@@ -50,7 +50,8 @@ constexpr std::int64_t kMemEfficientLseAlign = 32;
 
 Count attentionSourceLength(const SelfAttentionOptions& o) noexcept
 {
-    return Count::fromSigned(o.sequence) + Count{o.addBiasKv ? 1U : 0U} + Count{o.addZeroAttn ? 1U : 0U};
+    return Count::fromSigned(o.sequence) + Count { o.addBiasKv ? 1U : 0U }
+    + Count { o.addZeroAttn ? 1U : 0U };
 }
 
 std::vector<ParamTensor> selfAttentionParameters(const SelfAttentionOptions& o, bool bias)
@@ -61,9 +62,9 @@ std::vector<ParamTensor> selfAttentionParameters(const SelfAttentionOptions& o, 
         return p;
     };
     std::vector<ParamTensor> params;
-    params.push_back(cast(parameter(o.prefix + "in_proj_weight", Count{3} * e * e)));
+    params.push_back(cast(parameter(o.prefix + "in_proj_weight", Count { 3 } * e * e)));
     if (bias)
-        params.push_back(cast(parameter(o.prefix + "in_proj_bias", Count{3} * e)));
+        params.push_back(cast(parameter(o.prefix + "in_proj_bias", Count { 3 } * e)));
     if (o.addBiasKv) {
         // Concatenated to k and v (autocast promotes cat, so no half copy of them is made).
         params.push_back(parameter(o.prefix + "bias_k", e));
@@ -84,16 +85,16 @@ OpTrace::Tensor selfAttention(OpTrace& trace, const OpTrace::Tensor& x, const Se
     const Count s = attentionSourceLength(o);
     const Count te = t * e;
 
-    const OpTrace::Tensor projected = trace.linear(x, Count{3} * te, p + "in_proj");
+    const OpTrace::Tensor projected = trace.linear(x, Count { 3 } * te, p + "in_proj");
     const OpTrace::Tensor qkv
-        = trace.create(p + "q, k, v (in-projection made contiguous)", Count{3} * te, projected.dtype);
+        = trace.create(p + "q, k, v (in-projection made contiguous)", Count { 3 } * te, projected.dtype);
     const OpTrace::Tensor q = OpTrace::view(qkv, te);
     OpTrace::Tensor k = OpTrace::view(qkv, te);
     OpTrace::Tensor v = OpTrace::view(qkv, te);
     if (o.addBiasKv) {
         const DType catType = promote(k.dtype, parameterType(trace.precision()));
-        k = trace.create(p + "k with bias_k", (t + Count{1}) * e, catType);
-        v = trace.create(p + "v with bias_v", (t + Count{1}) * e, catType);
+        k = trace.create(p + "k with bias_k", (t + Count { 1 }) * e, catType);
+        v = trace.create(p + "v with bias_v", (t + Count { 1 }) * e, catType);
     }
     if (o.addZeroAttn) {
         k = trace.create(p + "k with a zero row", s * e, k.dtype);
@@ -153,7 +154,8 @@ void markAttentionScores(std::vector<SavedTensor>& saved)
     for (auto& s : saved) {
         if (s.source != SavedTensor::Source::Internal)
             continue;
-        for (const std::string_view mark : {"attention probabilities", "attention scores", "attention dropout"}) {
+        for (const std::string_view mark :
+            { "attention probabilities", "attention scores", "attention dropout" }) {
             const auto at = s.label.find(mark);
             if (at != std::string::npos && (at == 0 || s.label[at - 1] == '.'))
                 s.attentionScores = true;
@@ -167,9 +169,9 @@ AttentionCoreFlops selfAttentionCore(const SelfAttentionOptions& o)
     const Count e = Count::fromSigned(o.embed);
     const Count s = attentionSourceLength(o);
     AttentionCoreFlops core;
-    core.scores = Count{2} * t * s * e;
-    core.values = Count{2} * t * s * e;
-    core.softmax = Count{5} * Count::fromSigned(o.heads) * t * s;
+    core.scores = Count { 2 } * t * s * e;
+    core.values = Count { 2 } * t * s * e;
+    core.softmax = Count { 5 } * Count::fromSigned(o.heads) * t * s;
     core.recomputedInBackward = !o.needWeights && o.implementation == AttentionImplementation::Sdpa;
     return core;
 }
@@ -179,7 +181,7 @@ Count selfAttentionFlops(const SelfAttentionOptions& o)
     const Count t = Count::fromSigned(o.sequence);
     const Count e = Count::fromSigned(o.embed);
     const AttentionCoreFlops core = selfAttentionCore(o);
-    return Count{8} * t * e * e + core.scores + core.values + core.softmax;
+    return Count { 8 } * t * e * e + core.scores + core.values + core.softmax;
 }
 
 } // namespace headroom::layers

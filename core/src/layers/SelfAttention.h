@@ -11,7 +11,8 @@
 
 namespace headroom::layers {
 
-struct SelfAttentionOptions {
+struct SelfAttentionOptions
+{
     std::int64_t sequence = 0; ///< T
     std::int64_t embed = 0; ///< E
     std::int64_t heads = 1;

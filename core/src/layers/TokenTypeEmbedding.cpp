@@ -9,13 +9,14 @@
 namespace headroom::layers {
 namespace {
 
-class TokenTypeEmbeddingKind final : public DescribedKind {
+class TokenTypeEmbeddingKind final : public DescribedKind
+{
 public:
     TokenTypeEmbeddingKind()
         : DescribedKind("TokenTypeEmbedding", LayerCategory::Embedding,
             "Learned segment vectors added to a sequence [T, D] (BERT's token type embeddings, segment 0)",
-            {intAttr("num_embeddings", 2, "Segment types (rows of the table, type_vocab_size)"),
-                inferredAttr("embedding_dim", "Vector size D")})
+            { intAttr("num_embeddings", 2, "Segment types (rows of the table, type_vocab_size)"),
+                inferredAttr("embedding_dim", "Vector size D") })
     {
     }
 

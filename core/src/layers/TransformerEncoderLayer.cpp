@@ -22,17 +22,18 @@
 namespace headroom::layers {
 namespace {
 
-class TransformerEncoderLayerKind final : public DescribedKind {
+class TransformerEncoderLayerKind final : public DescribedKind
+{
 public:
     TransformerEncoderLayerKind()
         : DescribedKind("TransformerEncoderLayer", LayerCategory::Attention,
             "Self-attention and feed-forward block with residuals and LayerNorms",
-            {inferredAttr("d_model", "Model width (the input's last axis)"),
+            { inferredAttr("d_model", "Model width (the input's last axis)"),
                 intAttr("nhead", nullptr, "Attention heads (must divide d_model)"),
                 intAttr("dim_feedforward", 2048, "Feed-forward width"),
                 floatAttr("dropout", 0.1, "Dropout probability (attention, residual branches, feed-forward)",
                     0.0, 1.0),
-                choiceAttr("activation", "relu", {"relu", "gelu"}, "Feed-forward activation"),
+                choiceAttr("activation", "relu", { "relu", "gelu" }, "Feed-forward activation"),
                 [] {
                     AttributeSpec s = floatAttr("layer_norm_eps", 1e-5, "LayerNorm epsilon", 0.0, 1.0);
                     s.minFloatExclusive = true;
@@ -41,7 +42,7 @@ public:
                 boolAttr("batch_first", false, "Batch axis first (no memory effect)"),
                 boolAttr("norm_first", false, "LayerNorm before attention and feed-forward (pre-norm)"),
                 boolAttr("bias", true, "Biases in the linear layers and LayerNorms"),
-                boolAttr("is_causal", false, "Causal mask hint (no memory effect)")})
+                boolAttr("is_causal", false, "Causal mask hint (no memory effect)") })
     {
     }
 
@@ -84,7 +85,7 @@ public:
         const Count td = t * Count::fromSigned(d);
         const Count tf = t * Count::fromSigned(ff);
 
-        OpTrace trace{ctx};
+        OpTrace trace { ctx };
         const auto feedForward = [&](const OpTrace::Tensor& x) {
             const OpTrace::Tensor hidden = trace.linear(x, tf, "linear1");
             const OpTrace::Tensor activated = gelu ? trace.gelu(hidden, "gelu") : trace.relu(hidden, "relu");
@@ -106,7 +107,7 @@ public:
         }
 
         LayerOutcome o;
-        o.output = TensorInfo{in.shape, out.dtype};
+        o.output = TensorInfo { in.shape, out.dtype };
         o.output.batchAxis = batchAxis.value();
         o.params = selfAttentionParameters(attention, bias);
         const Count dff = Count::fromSigned(d) * Count::fromSigned(ff);
@@ -122,7 +123,7 @@ public:
         };
         linearParams("linear1", dff, Count::fromSigned(ff));
         linearParams("linear2", dff, Count::fromSigned(d));
-        for (const char* norm : {"norm1", "norm2"}) {
+        for (const char* norm : { "norm1", "norm2" }) {
             o.params.push_back(parameter(std::string(norm) + ".weight", Count::fromSigned(d)));
             if (bias)
                 o.params.push_back(parameter(std::string(norm) + ".bias", Count::fromSigned(d)));
@@ -133,10 +134,10 @@ public:
         // separate kinds count them; then the weight-free part: the activation (ReLU 1, GELU 8 per
         // element, as Activations.cpp), the three dropouts (1 per element when p > 0) and the two
         // residual adds. Built from those kinds, a layer counts the same forward and backward FLOPs.
-        const Count dropouts = p > 0.0 ? Count{2} * td + tf : Count{};
-        o.elementwiseFlopsPerSample = Count{gelu ? 8U : 1U} * tf + dropouts + Count{2} * td;
-        o.forwardFlopsPerSample = selfAttentionFlops(attention) + Count{4} * tf * Count::fromSigned(d)
-            + Count{10} * td + o.elementwiseFlopsPerSample;
+        const Count dropouts = p > 0.0 ? Count { 2 } * td + tf : Count {};
+        o.elementwiseFlopsPerSample = Count { gelu ? 8U : 1U } * tf + dropouts + Count { 2 } * td;
+        o.forwardFlopsPerSample = selfAttentionFlops(attention) + Count { 4 } * tf * Count::fromSigned(d)
+            + Count { 10 } * td + o.elementwiseFlopsPerSample;
         o.attentionCore = selfAttentionCore(attention);
         return o;
     }

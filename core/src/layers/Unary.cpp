@@ -4,8 +4,8 @@
 // (grad * self.sgn()), clamp keeps self (clamp_backward(grad, self, min, max)), neg nothing (-grad).
 // Autocast (aten/src/ATen/autocast_mode.cpp, CUDA): pow and exp run in float32, the others in their
 // input's dtype.
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 namespace headroom::layers {
@@ -18,12 +18,14 @@ AttributeSpec optionalFloat(std::string name, std::string help)
     return optionalAttr(floatAttr(std::move(name), 0.0, std::move(help), -1e300, 1e300), "none");
 }
 
-class UnaryKind final : public DescribedKind {
+class UnaryKind final : public DescribedKind
+{
 public:
     UnaryKind(std::string type, std::string summary, Keeps keeps, AutocastPolicy autocast,
-              std::vector<AttributeSpec> attributes = {})
-        : DescribedKind(std::move(type), LayerCategory::Activation, std::move(summary), std::move(attributes)),
-          m_keeps{keeps}, m_autocast{autocast}
+        std::vector<AttributeSpec> attributes = {})
+        : DescribedKind(std::move(type), LayerCategory::Activation, std::move(summary), std::move(attributes))
+        , m_keeps { keeps }
+        , m_autocast { autocast }
     {
     }
 
@@ -57,9 +59,8 @@ private:
 
 std::unique_ptr<LayerKind> makePow()
 {
-    return std::make_unique<UnaryKind>(
-        "Pow", "x ** exponent", Keeps::Input, AutocastPolicy::Float32,
-        std::vector<AttributeSpec>{floatAttr("exponent", 2.0, "The power (a number)", -1e9, 1e9)});
+    return std::make_unique<UnaryKind>("Pow", "x ** exponent", Keeps::Input, AutocastPolicy::Float32,
+        std::vector<AttributeSpec> { floatAttr("exponent", 2.0, "The power (a number)", -1e9, 1e9) });
 }
 std::unique_ptr<LayerKind> makeSqrt()
 {
@@ -79,9 +80,10 @@ std::unique_ptr<LayerKind> makeAbs()
 }
 std::unique_ptr<LayerKind> makeClamp()
 {
-    return std::make_unique<UnaryKind>(
-        "Clamp", "min(max(x, min), max) (torch.clamp)", Keeps::Input, AutocastPolicy::Passthrough,
-        std::vector<AttributeSpec>{optionalFloat("min", "Lower bound"), optionalFloat("max", "Upper bound")});
+    return std::make_unique<UnaryKind>("Clamp", "min(max(x, min), max) (torch.clamp)", Keeps::Input,
+        AutocastPolicy::Passthrough,
+        std::vector<AttributeSpec> {
+            optionalFloat("min", "Lower bound"), optionalFloat("max", "Upper bound") });
 }
 
 } // namespace headroom::layers

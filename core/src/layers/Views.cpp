@@ -3,8 +3,9 @@
 // `input.shape`; axis indices count every axis of the tensor, the batch axis among them (0 unless a
 // Transpose or Permute moved it: TensorInfo::batchAxis), as PyTorch's dim arguments. Permute and
 // Transpose may move the batch axis; Narrow, Slice, Select and Contiguous keep it wherever it is (Select
-// of an axis before it moves it one place forward); the reshaping kinds need it first. None keeps a tensor for backward (derivatives.yaml: permute,
-// transpose, view, squeeze, unsqueeze, expand, narrow/slice and select need only sizes).
+// of an axis before it moves it one place forward); the reshaping kinds need it first. None keeps a tensor
+// for backward (derivatives.yaml: permute, transpose, view, squeeze, unsqueeze, expand, narrow/slice and
+// select need only sizes).
 // - Views (Permute, Transpose, View, Unflatten, Squeeze, Unsqueeze, Expand, Narrow, Slice, Select, and
 //   Reshape / Contiguous when no copy is needed) share their input's storage; their result is strided
 //   (Layout.h) and a later reshape copies when ATen's computeStride says so (Tensor.reshape makes a
@@ -13,8 +14,8 @@
 //   squeeze, unsqueeze) is a view of the output gradient, as is a copy's (clone passes grad on); Expand's
 //   is a new reduced tensor (at::sum_to), and Narrow / Slice / Select allocate an input-sized gradient
 //   (slice_backward and select_backward fill zeros and copy grad in).
-#include "Kinds.h"
 #include "KindSupport.h"
+#include "Kinds.h"
 #include "Layout.h"
 
 #include <algorithm>
@@ -29,7 +30,8 @@ constexpr std::int64_t kMinDim = std::numeric_limits<std::int32_t>::min();
 
 AttributeSpec dimAttr(std::string name, json defaultValue, std::string help)
 {
-    return intAttr(std::move(name), std::move(defaultValue), std::move(help) + " (counting the batch axis as 0)", kMinDim);
+    return intAttr(std::move(name), std::move(defaultValue),
+        std::move(help) + " (counting the batch axis as 0)", kMinDim);
 }
 
 /// A feature axis named by a dim argument, or an error naming it.
@@ -38,17 +40,18 @@ Result<std::size_t> axisOf(const std::string& name, std::int64_t dim, const Tens
     const auto axis = featureAxis(dim, in.shape.rank(), in.batchAxis);
     if (!axis)
         return failure(name + " " + std::to_string(dim) + " is not a feature axis of "
-                       + in.shape.toBatchedString(in.batchAxis)
-                       + (dim == static_cast<std::int64_t>(in.batchAxis) ? " (it is the batch axis)" : ""));
+            + in.shape.toBatchedString(in.batchAxis)
+            + (dim == static_cast<std::int64_t>(in.batchAxis) ? " (it is the batch axis)" : ""));
     return *axis;
 }
 
 /// A view of `in` with new per-sample shape and strides (unknown when the input's layout is unknown),
 /// its batch axis at `batchAxis`.
-TensorInfo viewOf(const TensorInfo& in, Shape shape, const std::optional<Strides>& strides, std::size_t batchAxis)
+TensorInfo viewOf(
+    const TensorInfo& in, Shape shape, const std::optional<Strides>& strides, std::size_t batchAxis)
 {
     if (!strides) {
-        TensorInfo out{std::move(shape), in.dtype};
+        TensorInfo out { std::move(shape), in.dtype };
         out.contiguous = false;
         out.batchAxis = batchAxis;
         return out;
@@ -66,22 +69,24 @@ LayerOutcome viewOutcome(TensorInfo output, bool gradientIsView)
     LayerOutcome o;
     o.output = std::move(output);
     o.outputAliasesInput = true;
-    o.aliasedInputGradients = {gradientIsView};
+    o.aliasedInputGradients = { gradientIsView };
     return o;
 }
 
 /// Permute and Transpose: reorders the axes (a view).
-class PermuteKind final : public DescribedKind {
+class PermuteKind final : public DescribedKind
+{
 public:
     explicit PermuteKind(bool transpose)
         : DescribedKind(transpose ? "Transpose" : "Permute", LayerCategory::Shape,
-                        transpose ? "Swaps two axes (a view)" : "Reorders the axes (a view)",
-                        transpose ? std::vector<AttributeSpec>{dimAttr("dim0", nullptr, "First axis"),
-                                                               dimAttr("dim1", nullptr, "Second axis")}
-                                  : std::vector<AttributeSpec>{listAttr(
-                                      "dims", "The new order of the axes, counting the batch axis as 0: [0, 2, 3, 1] for "
-                                              "channels last, [1, 0, 2] for sequence-first", kMinDim)}),
-          m_transpose{transpose}
+            transpose ? "Swaps two axes (a view)" : "Reorders the axes (a view)",
+            transpose ? std::vector<AttributeSpec> { dimAttr("dim0", nullptr, "First axis"),
+                dimAttr("dim1", nullptr, "Second axis") }
+                      : std::vector<AttributeSpec> { listAttr("dims",
+                          "The new order of the axes, counting the batch axis as 0: [0, 2, 3, 1] for "
+                          "channels last, [1, 0, 2] for sequence-first",
+                          kMinDim) })
+        , m_transpose { transpose }
     {
     }
 
@@ -118,21 +123,22 @@ public:
 
 private:
     /// The new order of the whole tensor's axes (the batch axis among them).
-    [[nodiscard]] Result<std::vector<std::size_t>> axisOrder(const LayerContext& ctx, const TensorInfo& in) const
+    [[nodiscard]] Result<std::vector<std::size_t>> axisOrder(
+        const LayerContext& ctx, const TensorInfo& in) const
     {
         const std::size_t rank = in.shape.rank();
         const auto whole = static_cast<std::int64_t>(rank + 1);
         std::vector<std::size_t> order(rank + 1);
-        std::iota(order.begin(), order.end(), std::size_t{0});
+        std::iota(order.begin(), order.end(), std::size_t { 0 });
         if (m_transpose) {
-            std::array<std::size_t, 2> ab{};
+            std::array<std::size_t, 2> ab {};
             for (std::size_t k = 0; k < 2; ++k) {
                 const std::string name = k == 0 ? "dim0" : "dim1";
                 const std::int64_t given = ctx.attrs.integer(name);
                 const std::int64_t d = given < 0 ? given + whole : given;
                 if (d < 0 || d >= whole)
                     return failure(name + " " + std::to_string(given) + " is not an axis of "
-                                   + in.shape.toBatchedString(in.batchAxis));
+                        + in.shape.toBatchedString(in.batchAxis));
                 ab[k] = static_cast<std::size_t>(d);
             }
             std::swap(order[ab[0]], order[ab[1]]);
@@ -141,13 +147,13 @@ private:
         const auto dims = ctx.attrs.integers("dims");
         if (dims.size() != rank + 1)
             return failure("dims lists " + std::to_string(dims.size()) + " axes but the input "
-                           + in.shape.toBatchedString(in.batchAxis) + " has " + std::to_string(rank + 1));
+                + in.shape.toBatchedString(in.batchAxis) + " has " + std::to_string(rank + 1));
         std::set<std::size_t> seen;
         for (std::size_t i = 0; i < dims.size(); ++i) {
             const std::int64_t d = dims[i] < 0 ? dims[i] + whole : dims[i];
             if (d < 0 || d >= whole || !seen.insert(static_cast<std::size_t>(d)).second)
-                return failure("dims " + Shape{dims}.toString() + " is not a permutation of the axes 0 to "
-                               + std::to_string(rank));
+                return failure("dims " + Shape { dims }.toString() + " is not a permutation of the axes 0 to "
+                    + std::to_string(rank));
             order[i] = static_cast<std::size_t>(d);
         }
         return order;
@@ -157,44 +163,46 @@ private:
 };
 
 /// The per-sample shape a Reshape / View / Unflatten asks for, with one -1 inferred.
-Result<Shape> resolvedShape(const std::string& name, std::vector<std::int64_t> dims, Count elements,
-                            const Shape& from)
+Result<Shape> resolvedShape(
+    const std::string& name, std::vector<std::int64_t> dims, Count elements, const Shape& from)
 {
     std::optional<std::size_t> inferred;
-    Count known{1};
+    Count known { 1 };
     for (std::size_t i = 0; i < dims.size(); ++i) {
         if (dims[i] == -1) {
             if (inferred)
-                return failure(name + " " + Shape{dims}.toString() + " has more than one -1");
+                return failure(name + " " + Shape { dims }.toString() + " has more than one -1");
             inferred = i;
         } else if (dims[i] < 1) {
-            return failure(name + " " + Shape{dims}.toString() + " must list positive sizes (and at most one -1)");
+            return failure(
+                name + " " + Shape { dims }.toString() + " must list positive sizes (and at most one -1)");
         } else {
             known *= Count::fromSigned(dims[i]);
         }
     }
     if (inferred) {
         if (known.value() == 0 || elements.value() % known.value() != 0)
-            return failure(name + " " + Shape{dims}.toString() + " does not fit the " + std::to_string(elements.value())
-                           + " elements of " + from.toString());
+            return failure(name + " " + Shape { dims }.toString() + " does not fit the "
+                + std::to_string(elements.value()) + " elements of " + from.toString());
         dims[*inferred] = static_cast<std::int64_t>(elements.value() / known.value());
     } else if (known.value() != elements.value()) {
-        return failure(name + " " + Shape{dims}.toString() + " has " + std::to_string(known.value())
-                       + " elements per sample but the input " + from.toString() + " has "
-                       + std::to_string(elements.value()));
+        return failure(name + " " + Shape { dims }.toString() + " has " + std::to_string(known.value())
+            + " elements per sample but the input " + from.toString() + " has "
+            + std::to_string(elements.value()));
     }
-    return Shape{std::move(dims)};
+    return Shape { std::move(dims) };
 }
 
 /// Reshape (Tensor.reshape: a view or a copy) and View (Tensor.view: a view or an error).
-class ReshapeKind final : public DescribedKind {
+class ReshapeKind final : public DescribedKind
+{
 public:
     explicit ReshapeKind(bool view)
         : DescribedKind(view ? "View" : "Reshape", LayerCategory::Shape,
-                        view ? "A view with a new shape (Tensor.view)"
-                             : "A new shape: a view when the layout allows, else a copy (Tensor.reshape)",
-                        {listAttr("shape", "The new shape of one sample (no batch axis); one -1 is inferred", -1)}),
-          m_view{view}
+            view ? "A view with a new shape (Tensor.view)"
+                 : "A new shape: a view when the layout allows, else a copy (Tensor.reshape)",
+            { listAttr("shape", "The new shape of one sample (no batch axis); one -1 is inferred", -1) })
+        , m_view { view }
     {
     }
 
@@ -206,13 +214,14 @@ public:
             return shape.error();
         auto result = reshaped(in, shape.value());
         if (m_view && !result.view)
-            return failure("cannot view " + in.shape.toBatchedString() + " as " + shape.value().toBatchedString()
-                           + ": the input's layout (a permuted or sliced view) does not allow it; use Reshape, or "
-                             "Contiguous first (PyTorch raises the same error)");
+            return failure("cannot view " + in.shape.toBatchedString() + " as "
+                + shape.value().toBatchedString()
+                + ": the input's layout (a permuted or sliced view) does not allow it; use Reshape, or "
+                  "Contiguous first (PyTorch raises the same error)");
         LayerOutcome o;
         o.output = std::move(result.output);
         o.outputAliasesInput = result.view;
-        o.aliasedInputGradients = {true};
+        o.aliasedInputGradients = { true };
         return o;
     }
 
@@ -221,12 +230,13 @@ private:
 };
 
 /// nn.Unflatten: splits one axis into several (always a view).
-class UnflattenKind final : public DescribedKind {
+class UnflattenKind final : public DescribedKind
+{
 public:
     UnflattenKind()
         : DescribedKind("Unflatten", LayerCategory::Shape, "Splits one axis into several (a view)",
-                        {dimAttr("dim", nullptr, "Axis to split"),
-                         listAttr("unflattened_size", "The sizes it splits into; one -1 is inferred", -1)})
+            { dimAttr("dim", nullptr, "Axis to split"),
+                listAttr("unflattened_size", "The sizes it splits into; one -1 is inferred", -1) })
     {
     }
 
@@ -237,28 +247,29 @@ public:
         if (!axis)
             return axis.error();
         auto parts = resolvedShape("unflattened_size", ctx.attrs.integers("unflattened_size"),
-                                   Count::fromSigned(in.shape.dims[*axis]), Shape{{in.shape.dims[*axis]}});
+            Count::fromSigned(in.shape.dims[*axis]), Shape { { in.shape.dims[*axis] } });
         if (!parts)
             return parts.error();
         Shape shape;
         shape.dims.assign(in.shape.dims.begin(), in.shape.dims.begin() + static_cast<std::ptrdiff_t>(*axis));
         shape.dims.insert(shape.dims.end(), parts.value().dims.begin(), parts.value().dims.end());
         shape.dims.insert(shape.dims.end(), in.shape.dims.begin() + static_cast<std::ptrdiff_t>(*axis) + 1,
-                          in.shape.dims.end());
+            in.shape.dims.end());
         auto result = reshaped(in, shape);
         return viewOutcome(std::move(result.output), true);
     }
 };
 
 /// Squeeze (drops size-1 axes) and Unsqueeze (inserts one): views.
-class SqueezeKind final : public DescribedKind {
+class SqueezeKind final : public DescribedKind
+{
 public:
     explicit SqueezeKind(bool unsqueeze)
         : DescribedKind(unsqueeze ? "Unsqueeze" : "Squeeze", LayerCategory::Shape,
-                        unsqueeze ? "Inserts an axis of size 1 (a view)" : "Removes axes of size 1 (a view)",
-                        {unsqueeze ? dimAttr("dim", nullptr, "Position of the new axis")
-                                   : optionalAttr(dimAttr("dim", nullptr, "Axis to remove"), "every axis of size 1")}),
-          m_unsqueeze{unsqueeze}
+            unsqueeze ? "Inserts an axis of size 1 (a view)" : "Removes axes of size 1 (a view)",
+            { unsqueeze ? dimAttr("dim", nullptr, "Position of the new axis")
+                        : optionalAttr(dimAttr("dim", nullptr, "Axis to remove"), "every axis of size 1") })
+        , m_unsqueeze { unsqueeze }
     {
     }
 
@@ -267,9 +278,10 @@ public:
         const auto& in = ctx.in();
         Shape shape = in.shape;
         const auto strides = stridesOf(in);
-        Strides newStrides = strides.value_or(Strides{});
+        Strides newStrides = strides.value_or(Strides {});
         if (m_unsqueeze) {
-            auto axis = axisOf("dim", ctx.attrs.integer("dim"), TensorInfo{Shape{std::vector<std::int64_t>(in.shape.rank() + 1, 1)}});
+            auto axis = axisOf("dim", ctx.attrs.integer("dim"),
+                TensorInfo { Shape { std::vector<std::int64_t>(in.shape.rank() + 1, 1) } });
             if (!axis)
                 return axis.error();
             shape.dims.insert(shape.dims.begin() + static_cast<std::ptrdiff_t>(*axis), 1);
@@ -290,7 +302,7 @@ public:
                     drop[d] = in.shape.dims[d] == 1;
             }
             shape.dims.clear();
-            Strides kept{strides ? (*strides)[0] : 0};
+            Strides kept { strides ? (*strides)[0] : 0 };
             for (std::size_t d = 0; d < in.shape.rank(); ++d) {
                 if (drop[d])
                     continue;
@@ -300,7 +312,8 @@ public:
             }
             newStrides = kept;
         }
-        return viewOutcome(viewOf(in, shape, strides ? std::optional<Strides>{newStrides} : std::nullopt), true);
+        return viewOutcome(
+            viewOf(in, shape, strides ? std::optional<Strides> { newStrides } : std::nullopt), true);
     }
 
 private:
@@ -308,11 +321,12 @@ private:
 };
 
 /// Tensor.contiguous(): the input itself when contiguous, else a contiguous copy.
-class ContiguousKind final : public DescribedKind {
+class ContiguousKind final : public DescribedKind
+{
 public:
     ContiguousKind()
         : DescribedKind("Contiguous", LayerCategory::Shape,
-                        "A contiguous copy of a permuted or sliced view (Tensor.contiguous)", {})
+            "A contiguous copy of a permuted or sliced view (Tensor.contiguous)", {})
     {
     }
 
@@ -322,7 +336,7 @@ public:
         LayerOutcome o;
         o.output = contiguousTensor(in.shape, in.dtype, in.batchAxis);
         o.outputAliasesInput = in.contiguous;
-        o.aliasedInputGradients = {true};
+        o.aliasedInputGradients = { true };
         return o;
     }
 
@@ -330,11 +344,12 @@ public:
 };
 
 /// Tensor.expand: repeats axes of size 1 without copying (stride 0); new leading axes may be added.
-class ExpandKind final : public DescribedKind {
+class ExpandKind final : public DescribedKind
+{
 public:
     ExpandKind()
         : DescribedKind("Expand", LayerCategory::Shape, "Broadcasts axes of size 1 to a larger size (a view)",
-                        {listAttr("size", "The new shape of one sample (no batch axis); -1 keeps an axis", -1)})
+            { listAttr("size", "The new shape of one sample (no batch axis); -1 keeps an axis", -1) })
     {
     }
 
@@ -343,43 +358,48 @@ public:
         const auto& in = ctx.in();
         const auto size = ctx.attrs.integers("size");
         if (size.size() < in.shape.rank())
-            return failure("size " + Shape{size}.toString() + " has fewer axes than the input " + in.shape.toString());
+            return failure("size " + Shape { size }.toString() + " has fewer axes than the input "
+                + in.shape.toString());
         const std::size_t added = size.size() - in.shape.rank();
         const auto strides = stridesOf(in);
         Shape shape;
-        Strides newStrides{strides ? (*strides)[0] : 0};
+        Strides newStrides { strides ? (*strides)[0] : 0 };
         for (std::size_t i = 0; i < size.size(); ++i) {
             const bool isNew = i < added;
             const std::int64_t old = isNew ? 1 : in.shape.dims[i - added];
             std::int64_t target = size[i];
             if (target == -1) {
                 if (isNew)
-                    return failure("size " + Shape{size}.toString() + ": -1 cannot name a new axis");
+                    return failure("size " + Shape { size }.toString() + ": -1 cannot name a new axis");
                 target = old;
             }
             if (target < 1 || (old != 1 && target != old))
-                return failure("cannot expand " + in.shape.toString() + " to " + Shape{size}.toString()
-                               + ": only axes of size 1 can grow");
+                return failure("cannot expand " + in.shape.toString() + " to " + Shape { size }.toString()
+                    + ": only axes of size 1 can grow");
             shape.dims.push_back(target);
             newStrides.push_back(isNew || old != target ? 0 : (strides ? (*strides)[i - added + 1] : 0));
         }
         // Backward reduces the output gradient to the input's size (at::sum_to): a new tensor.
-        return viewOutcome(viewOf(in, shape, strides ? std::optional<Strides>{newStrides} : std::nullopt),
-                           shape == in.shape);
+        return viewOutcome(viewOf(in, shape, strides ? std::optional<Strides> { newStrides } : std::nullopt),
+            shape == in.shape);
     }
 };
 
 /// Narrow / Slice / Select: a view of part of one axis. Backward allocates an input-sized gradient.
-class SliceKind final : public DescribedKind {
+class SliceKind final : public DescribedKind
+{
 public:
     enum class Form { Narrow, Slice, Select };
     explicit SliceKind(Form form)
-        : DescribedKind(form == Form::Narrow ? "Narrow" : form == Form::Slice ? "Slice" : "Select", LayerCategory::Shape,
-                        form == Form::Narrow  ? "length elements of one axis from start (a view)"
-                            : form == Form::Slice ? "x[..., start:end:step] along one axis (a view)"
-                                                  : "One index of an axis, which is removed (x[:, 0]; a view)",
-                        attributesFor(form)),
-          m_form{form}
+        : DescribedKind(form == Form::Narrow ? "Narrow"
+                : form == Form::Slice        ? "Slice"
+                                             : "Select",
+            LayerCategory::Shape,
+            form == Form::Narrow      ? "length elements of one axis from start (a view)"
+                : form == Form::Slice ? "x[..., start:end:step] along one axis (a view)"
+                                      : "One index of an axis, which is removed (x[:, 0]; a view)",
+            attributesFor(form))
+        , m_form { form }
     {
     }
 
@@ -402,20 +422,21 @@ public:
                 start += size;
             if (start < 0 || start + length > size)
                 return failure("start " + std::to_string(ctx.attrs.integer("start")) + " and length "
-                               + std::to_string(length) + " go past the " + std::to_string(size) + " elements of dim "
-                               + std::to_string(whole));
+                    + std::to_string(length) + " go past the " + std::to_string(size) + " elements of dim "
+                    + std::to_string(whole));
             break;
         case Form::Slice: {
             // Python slicing: negative indices count from the end, out-of-range ones are clamped.
-            const auto clampIndex = [&](std::int64_t i) { return std::clamp(i < 0 ? i + size : i, std::int64_t{0}, size); };
+            const auto clampIndex
+                = [&](std::int64_t i) { return std::clamp(i < 0 ? i + size : i, std::int64_t { 0 }, size); };
             start = clampIndex(ctx.attrs.integer("start"));
             const std::int64_t end = ctx.attrs.has("end") ? clampIndex(ctx.attrs.integer("end")) : size;
             step = ctx.attrs.integer("step");
             length = end > start ? (end - start + step - 1) / step : 0;
             if (length == 0)
                 return failure("the slice " + std::to_string(ctx.attrs.integer("start")) + ":"
-                               + (ctx.attrs.has("end") ? std::to_string(ctx.attrs.integer("end")) : std::string()) + " of dim "
-                               + std::to_string(whole) + " (size " + std::to_string(size) + ") is empty");
+                    + (ctx.attrs.has("end") ? std::to_string(ctx.attrs.integer("end")) : std::string())
+                    + " of dim " + std::to_string(whole) + " (size " + std::to_string(size) + ") is empty");
             break;
         }
         case Form::Select:
@@ -423,8 +444,9 @@ public:
             if (start < 0)
                 start += size;
             if (start < 0 || start >= size)
-                return failure("index " + std::to_string(ctx.attrs.integer("index")) + " is out of range for dim "
-                               + std::to_string(whole) + " of size " + std::to_string(size));
+                return failure("index " + std::to_string(ctx.attrs.integer("index"))
+                    + " is out of range for dim " + std::to_string(whole) + " of size "
+                    + std::to_string(size));
             length = 1;
             break;
         }
@@ -448,7 +470,7 @@ public:
 private:
     static std::vector<AttributeSpec> attributesFor(Form form)
     {
-        std::vector<AttributeSpec> attrs{dimAttr("dim", nullptr, "Axis")};
+        std::vector<AttributeSpec> attrs { dimAttr("dim", nullptr, "Axis") };
         switch (form) {
         case Form::Narrow:
             attrs.push_back(intAttr("start", nullptr, "First index (negative counts from the end)", kMinDim));
@@ -456,12 +478,15 @@ private:
             break;
         case Form::Slice: {
             attrs.push_back(intAttr("start", 0, "First index (negative counts from the end)", kMinDim));
-            attrs.push_back(optionalAttr(intAttr("end", nullptr, "End index, excluded (negative counts from the end)", kMinDim),
-                                     "the end of the axis"));
+            attrs.push_back(optionalAttr(
+                intAttr("end", nullptr, "End index, excluded (negative counts from the end)", kMinDim),
+                "the end of the axis"));
             attrs.push_back(intAttr("step", 1, "Step"));
             break;
         }
-        case Form::Select: attrs.push_back(intAttr("index", nullptr, "Index (negative counts from the end)", kMinDim)); break;
+        case Form::Select:
+            attrs.push_back(intAttr("index", nullptr, "Index (negative counts from the end)", kMinDim));
+            break;
         }
         return attrs;
     }
@@ -471,17 +496,53 @@ private:
 
 } // namespace
 
-std::unique_ptr<LayerKind> makePermute() { return std::make_unique<PermuteKind>(false); }
-std::unique_ptr<LayerKind> makeTranspose() { return std::make_unique<PermuteKind>(true); }
-std::unique_ptr<LayerKind> makeReshape() { return std::make_unique<ReshapeKind>(false); }
-std::unique_ptr<LayerKind> makeView() { return std::make_unique<ReshapeKind>(true); }
-std::unique_ptr<LayerKind> makeUnflatten() { return std::make_unique<UnflattenKind>(); }
-std::unique_ptr<LayerKind> makeSqueeze() { return std::make_unique<SqueezeKind>(false); }
-std::unique_ptr<LayerKind> makeUnsqueeze() { return std::make_unique<SqueezeKind>(true); }
-std::unique_ptr<LayerKind> makeContiguous() { return std::make_unique<ContiguousKind>(); }
-std::unique_ptr<LayerKind> makeExpand() { return std::make_unique<ExpandKind>(); }
-std::unique_ptr<LayerKind> makeNarrow() { return std::make_unique<SliceKind>(SliceKind::Form::Narrow); }
-std::unique_ptr<LayerKind> makeSlice() { return std::make_unique<SliceKind>(SliceKind::Form::Slice); }
-std::unique_ptr<LayerKind> makeSelect() { return std::make_unique<SliceKind>(SliceKind::Form::Select); }
+std::unique_ptr<LayerKind> makePermute()
+{
+    return std::make_unique<PermuteKind>(false);
+}
+std::unique_ptr<LayerKind> makeTranspose()
+{
+    return std::make_unique<PermuteKind>(true);
+}
+std::unique_ptr<LayerKind> makeReshape()
+{
+    return std::make_unique<ReshapeKind>(false);
+}
+std::unique_ptr<LayerKind> makeView()
+{
+    return std::make_unique<ReshapeKind>(true);
+}
+std::unique_ptr<LayerKind> makeUnflatten()
+{
+    return std::make_unique<UnflattenKind>();
+}
+std::unique_ptr<LayerKind> makeSqueeze()
+{
+    return std::make_unique<SqueezeKind>(false);
+}
+std::unique_ptr<LayerKind> makeUnsqueeze()
+{
+    return std::make_unique<SqueezeKind>(true);
+}
+std::unique_ptr<LayerKind> makeContiguous()
+{
+    return std::make_unique<ContiguousKind>();
+}
+std::unique_ptr<LayerKind> makeExpand()
+{
+    return std::make_unique<ExpandKind>();
+}
+std::unique_ptr<LayerKind> makeNarrow()
+{
+    return std::make_unique<SliceKind>(SliceKind::Form::Narrow);
+}
+std::unique_ptr<LayerKind> makeSlice()
+{
+    return std::make_unique<SliceKind>(SliceKind::Form::Slice);
+}
+std::unique_ptr<LayerKind> makeSelect()
+{
+    return std::make_unique<SliceKind>(SliceKind::Form::Select);
+}
 
 } // namespace headroom::layers

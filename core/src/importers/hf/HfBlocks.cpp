@@ -16,12 +16,12 @@ LayerSpec layer(std::string type, std::string name, json attributes, std::vector
 
 LayerSpec linear(std::string name, std::int64_t out, bool bias, std::vector<std::string> inputs)
 {
-    return layer("Linear", std::move(name), {{"out_features", out}, {"bias", bias}}, std::move(inputs));
+    return layer("Linear", std::move(name), { { "out_features", out }, { "bias", bias } }, std::move(inputs));
 }
 
 LayerSpec dropout(std::string name, double p, std::vector<std::string> inputs)
 {
-    return layer("Dropout", std::move(name), {{"p", p}}, std::move(inputs));
+    return layer("Dropout", std::move(name), { { "p", p } }, std::move(inputs));
 }
 
 LayerSpec repeatBlock(std::string name, std::int64_t times, std::vector<LayerSpec> children)
@@ -49,7 +49,7 @@ std::optional<LayerSpec> activation(const std::string& act, std::string name, st
     if (act == "gelu_new")
         return layer("NewGELU", std::move(name), json::object(), std::move(inputs));
     if (act == "gelu_pytorch_tanh")
-        return layer("GELU", std::move(name), {{"approximate", "tanh"}}, std::move(inputs));
+        return layer("GELU", std::move(name), { { "approximate", "tanh" } }, std::move(inputs));
     if (act == "relu")
         return layer("ReLU", std::move(name), json::object(), std::move(inputs));
     if (act == "silu" || act == "swish")
@@ -78,20 +78,21 @@ std::optional<std::string> fusedActivationFor(ConfigReader& r, const std::string
         return "gelu_tanh";
     if (act == "relu")
         return "relu";
-    r.fail(key + " \"" + act + "\" is not supported here; supported: gelu, gelu_pytorch_tanh, relu, silu", key);
+    r.fail(
+        key + " \"" + act + "\" is not supported here; supported: gelu, gelu_pytorch_tanh, relu, silu", key);
     return std::nullopt;
 }
 
 Dimensions readDimensions(ConfigReader& r, const char* intermediateKey, bool groupedQuery)
 {
     Dimensions d;
-    d.hidden = r.size({"hidden_size"});
-    d.layers = r.size({"num_hidden_layers"}, std::nullopt, kMaxLayers);
-    d.heads = r.size({"num_attention_heads"});
-    d.kvHeads = groupedQuery ? r.size({"num_key_value_heads"}, d.heads.value, kMaxSize, true) : d.heads;
-    d.intermediate = r.size({intermediateKey});
-    d.vocab = r.size({"vocab_size"});
-    d.positions = r.size({"max_position_embeddings"});
+    d.hidden = r.size({ "hidden_size" });
+    d.layers = r.size({ "num_hidden_layers" }, std::nullopt, kMaxLayers);
+    d.heads = r.size({ "num_attention_heads" });
+    d.kvHeads = groupedQuery ? r.size({ "num_key_value_heads" }, d.heads.value, kMaxSize, true) : d.heads;
+    d.intermediate = r.size({ intermediateKey });
+    d.vocab = r.size({ "vocab_size" });
+    d.positions = r.size({ "max_position_embeddings" });
     return d;
 }
 
@@ -119,11 +120,12 @@ std::string describe(const Dimensions& d, const char* mlp, bool keyValueHeads)
 {
     return number(d.layers.value) + " layers, hidden " + number(d.hidden.value) + ", " + number(d.heads.value)
         + " heads" + (keyValueHeads ? " (" + number(d.kvHeads.value) + " key/value)" : "") + ", " + mlp + " "
-        + number(d.intermediate.value) + ", vocabulary " + number(d.vocab.value) + ", " + number(d.positions.value)
-        + " positions";
+        + number(d.intermediate.value) + ", vocabulary " + number(d.vocab.value) + ", "
+        + number(d.positions.value) + " positions";
 }
 
-void checkDimensions(ConfigReader& r, const Dimensions& d, bool rotary, double mlpMatrices, double extraPerLayer)
+void checkDimensions(
+    ConfigReader& r, const Dimensions& d, bool rotary, double mlpMatrices, double extraPerLayer)
 {
     if (r.error())
         return;
@@ -138,8 +140,9 @@ void checkDimensions(ConfigReader& r, const Dimensions& d, bool rotary, double m
     const std::int64_t headDim = d.headSize();
     const std::int64_t width = d.heads.value * headDim; // both at most 2^31: no overflow
     if (width > kMaxSize) {
-        r.fail(d.heads.key + " × head_dim (" + number(d.heads.value) + " × " + number(headDim) + " = " + number(width)
-                + ") must be at most " + number(kMaxSize) + ": the query projection is that wide",
+        r.fail(d.heads.key + " × head_dim (" + number(d.heads.value) + " × " + number(headDim) + " = "
+                + number(width) + ") must be at most " + number(kMaxSize)
+                + ": the query projection is that wide",
             d.headDim.key);
         return;
     }
@@ -148,8 +151,9 @@ void checkDimensions(ConfigReader& r, const Dimensions& d, bool rotary, double m
         if (d.headDim.given)
             r.fail(d.headDim.said() + why, d.headDim.key);
         else
-            r.fail(d.hidden.key + " / " + d.heads.key + " (" + number(d.hidden.value) + " / " + number(d.heads.value)
-                    + " = " + number(headDim) + ", the head size)" + why + "; give an even head_dim",
+            r.fail(d.hidden.key + " / " + d.heads.key + " (" + number(d.hidden.value) + " / "
+                    + number(d.heads.value) + " = " + number(headDim) + ", the head size)" + why
+                    + "; give an even head_dim",
                 d.heads.key);
         return;
     }
@@ -159,8 +163,8 @@ void checkDimensions(ConfigReader& r, const Dimensions& d, bool rotary, double m
     const double e = static_cast<double>(d.hidden.value);
     const double q = static_cast<double>(width);
     const double kv = q * static_cast<double>(d.kvHeads.value) / static_cast<double>(d.heads.value);
-    const double perLayer
-        = e * (q + 2 * kv) + q * e + mlpMatrices * e * static_cast<double>(d.intermediate.value) + extraPerLayer;
+    const double perLayer = e * (q + 2 * kv) + q * e
+        + mlpMatrices * e * static_cast<double>(d.intermediate.value) + extraPerLayer;
     const double params = static_cast<double>(d.vocab.value) * e * (d.tied ? 1 : 2)
         + (d.learnedPositions ? static_cast<double>(d.positions.value) * e : 0.0)
         + static_cast<double>(d.layers.value) * perLayer;
@@ -168,8 +172,9 @@ void checkDimensions(ConfigReader& r, const Dimensions& d, bool rotary, double m
         std::ostringstream about;
         about.precision(2);
         about << params;
-        r.fail(d.hidden.said() + ", " + d.intermediate.said() + ", " + d.vocab.said() + " and " + d.layers.said()
-                + " make about " + about.str() + " parameters, more than the 2^50 Headroom counts",
+        r.fail(d.hidden.said() + ", " + d.intermediate.said() + ", " + d.vocab.said() + " and "
+                + d.layers.said() + " make about " + about.str()
+                + " parameters, more than the 2^50 Headroom counts",
             d.hidden.key);
     }
 }
@@ -177,18 +182,21 @@ void checkDimensions(ConfigReader& r, const Dimensions& d, bool rotary, double m
 LayerSpec norm(NormStyle style, double eps, std::string name, std::vector<std::string> inputs)
 {
     switch (style) {
-    case NormStyle::Llama: return layer("RMSNorm", std::move(name), {{"eps", eps}}, std::move(inputs));
+    case NormStyle::Llama:
+        return layer("RMSNorm", std::move(name), { { "eps", eps } }, std::move(inputs));
     case NormStyle::Gemma:
-        return layer("RMSNorm", std::move(name), {{"eps", eps}, {"unit_offset", true}}, std::move(inputs));
-    case NormStyle::LayerNorm: return layer("LayerNorm", std::move(name), {{"eps", eps}}, std::move(inputs));
+        return layer(
+            "RMSNorm", std::move(name), { { "eps", eps }, { "unit_offset", true } }, std::move(inputs));
+    case NormStyle::LayerNorm:
+        return layer("LayerNorm", std::move(name), { { "eps", eps } }, std::move(inputs));
     }
-    return layer("RMSNorm", std::move(name), {{"eps", eps}}, std::move(inputs));
+    return layer("RMSNorm", std::move(name), { { "eps", eps } }, std::move(inputs));
 }
 
 std::string appendAttention(std::vector<LayerSpec>& block, const std::string& input, const AttentionBlock& a)
 {
     const std::string& p = a.prefix;
-    json attention = {{"num_heads", a.heads}};
+    json attention = { { "num_heads", a.heads } };
     if (a.kvHeads != a.heads || a.packed.empty())
         attention["num_key_value_heads"] = a.kvHeads;
     attention["dropout"] = a.dropout;
@@ -202,18 +210,18 @@ std::string appendAttention(std::vector<LayerSpec>& block, const std::string& in
 
     std::vector<std::string> inputs;
     if (!a.packed.empty()) {
-        block.push_back(linear(p + a.packed, (a.heads + 2 * a.kvHeads) * a.headDim, a.qkvBias, {input}));
+        block.push_back(linear(p + a.packed, (a.heads + 2 * a.kvHeads) * a.headDim, a.qkvBias, { input }));
         inputs.push_back(p + a.packed);
     } else {
         const auto projection = [&](const char* name, std::int64_t heads) {
-            block.push_back(linear(p + name + "_proj", heads * a.headDim, a.qkvBias, {input}));
+            block.push_back(linear(p + name + "_proj", heads * a.headDim, a.qkvBias, { input }));
             std::string out = p + name + "_proj";
             if (a.qkNorm) { // q_norm(q_proj(x).view(..., head_dim)): one RMSNorm per head
-                json attrs = {{"eps", a.qkNormEps}, {"group_size", a.headDim}};
+                json attrs = { { "eps", a.qkNormEps }, { "group_size", a.headDim } };
                 if (*a.qkNorm == NormStyle::Gemma)
                     attrs["unit_offset"] = true;
                 if (std::string(name) != "v") {
-                    block.push_back(layer("RMSNorm", p + name + "_norm", std::move(attrs), {out}));
+                    block.push_back(layer("RMSNorm", p + name + "_norm", std::move(attrs), { out }));
                     out = p + name + "_norm";
                 }
             }
@@ -223,7 +231,8 @@ std::string appendAttention(std::vector<LayerSpec>& block, const std::string& in
         projection("k", a.kvHeads);
         projection("v", a.kvHeads);
     }
-    block.push_back(layer("ScaledDotProductAttention", p + "attention", std::move(attention), std::move(inputs)));
+    block.push_back(
+        layer("ScaledDotProductAttention", p + "attention", std::move(attention), std::move(inputs)));
     block.push_back(linear(p + a.output, a.hidden, a.outputBias));
     return p + a.output;
 }
@@ -232,16 +241,17 @@ std::string appendGatedMlp(std::vector<LayerSpec>& block, const std::string& inp
 {
     const std::string& p = m.prefix;
     if (m.packed) {
-        block.push_back(linear(p + "gate_up_proj", 2 * m.width, m.bias, {input}));
-        block.push_back(layer("GatedActivation", p + "activation_fn", {{"activation", m.fusedActivation}}));
+        block.push_back(linear(p + "gate_up_proj", 2 * m.width, m.bias, { input }));
+        block.push_back(
+            layer("GatedActivation", p + "activation_fn", { { "activation", m.fusedActivation } }));
     } else {
-        block.push_back(linear(p + "gate_proj", m.width, m.bias, {input}));
-        block.push_back(linear(p + "up_proj", m.width, m.bias, {input}));
+        block.push_back(linear(p + "gate_proj", m.width, m.bias, { input }));
+        block.push_back(linear(p + "up_proj", m.width, m.bias, { input }));
         LayerSpec act = m.activation;
         act.name = p + "act_fn";
-        act.inputs = {p + "gate_proj"};
+        act.inputs = { p + "gate_proj" };
         block.push_back(std::move(act));
-        block.push_back(layer("Mul", p + "act_fn_times_up", json::object(), {p + "act_fn", p + "up_proj"}));
+        block.push_back(layer("Mul", p + "act_fn_times_up", json::object(), { p + "act_fn", p + "up_proj" }));
     }
     block.push_back(linear(p + "down_proj", m.hidden, m.bias));
     return p + "down_proj";
@@ -259,55 +269,60 @@ std::string appendExperts(std::vector<LayerSpec>& block, const std::string& inpu
     const std::string sharedOut = appendGatedMlp(block, input, *e.shared);
     std::string added = sharedOut;
     if (e.sharedGate) { // F.sigmoid(self.shared_expert_gate(x)) * shared_expert(x)
-        block.push_back(linear(e.name + ".shared_expert_gate", 1, false, {input}));
+        block.push_back(linear(e.name + ".shared_expert_gate", 1, false, { input }));
         block.push_back(layer("Sigmoid", e.name + ".shared_expert_gate_sigmoid"));
         block.push_back(layer("Mul", e.name + ".shared_expert_gated", json::object(),
-            {e.name + ".shared_expert_gate_sigmoid", sharedOut}));
+            { e.name + ".shared_expert_gate_sigmoid", sharedOut }));
         added = e.name + ".shared_expert_gated";
     }
-    block.push_back(layer("Add", e.name + ".routed_plus_shared", json::object(), {e.name, added}));
+    block.push_back(layer("Add", e.name + ".routed_plus_shared", json::object(), { e.name, added }));
     return e.name + ".routed_plus_shared";
 }
 
-std::vector<LayerSpec> decoderLayer(const DecoderLayer& d, const AttentionBlock& attention, const AppendBlock& mlp)
+std::vector<LayerSpec> decoderLayer(
+    const DecoderLayer& d, const AttentionBlock& attention, const AppendBlock& mlp)
 {
     return decoderLayer(
-        d, [&](std::vector<LayerSpec>& b, const std::string& in) { return appendAttention(b, in, attention); }, mlp);
+        d,
+        [&](std::vector<LayerSpec>& b, const std::string& in) { return appendAttention(b, in, attention); },
+        mlp);
 }
 
-std::vector<LayerSpec> decoderLayer(const DecoderLayer& d, const AppendBlock& attention, const AppendBlock& mlp)
+std::vector<LayerSpec> decoderLayer(
+    const DecoderLayer& d, const AppendBlock& attention, const AppendBlock& mlp)
 {
     std::vector<LayerSpec> block;
     block.push_back(norm(d.norm, d.eps, "input_layernorm"));
     std::string attended = attention(block, "input_layernorm");
     if (d.sandwich) {
-        block.push_back(norm(d.norm, d.eps, "post_attention_layernorm", {attended}));
+        block.push_back(norm(d.norm, d.eps, "post_attention_layernorm", { attended }));
         attended = "post_attention_layernorm";
     }
     if (d.residualDropoutLayers) {
-        block.push_back(dropout("resid_attn_dropout", d.residualDropout, {attended}));
+        block.push_back(dropout("resid_attn_dropout", d.residualDropout, { attended }));
         attended = "resid_attn_dropout";
     }
-    block.push_back(layer("Add", "attn_residual", json::object(), {attended, "repeat_input"}));
+    block.push_back(layer("Add", "attn_residual", json::object(), { attended, "repeat_input" }));
     const std::string mlpNorm = d.sandwich ? "pre_feedforward_layernorm" : "post_attention_layernorm";
     block.push_back(norm(d.norm, d.eps, mlpNorm));
     std::string mlpOut = mlp(block, mlpNorm);
     if (d.sandwich) {
-        block.push_back(norm(d.norm, d.eps, "post_feedforward_layernorm", {mlpOut}));
+        block.push_back(norm(d.norm, d.eps, "post_feedforward_layernorm", { mlpOut }));
         mlpOut = "post_feedforward_layernorm";
     }
     if (d.residualDropoutLayers) {
-        block.push_back(dropout("resid_mlp_dropout", d.residualDropout, {mlpOut}));
+        block.push_back(dropout("resid_mlp_dropout", d.residualDropout, { mlpOut }));
         mlpOut = "resid_mlp_dropout";
     }
-    block.push_back(layer("Add", "mlp_residual", json::object(), {mlpOut, "attn_residual"}));
+    block.push_back(layer("Add", "mlp_residual", json::object(), { mlpOut, "attn_residual" }));
     return block;
 }
 
 std::vector<LayerSpec> decoderStack(const std::string& name, std::int64_t layers,
     const std::function<std::vector<LayerSpec>(std::int64_t)>& layerAt)
 {
-    struct Run {
+    struct Run
+    {
         std::int64_t first = 0;
         std::int64_t count = 0;
         std::vector<LayerSpec> layer;
@@ -318,7 +333,7 @@ std::vector<LayerSpec> decoderStack(const std::string& name, std::int64_t layers
         if (!runs.empty() && runs.back().layer == current)
             ++runs.back().count;
         else
-            runs.push_back(Run{i, 1, std::move(current)});
+            runs.push_back(Run { i, 1, std::move(current) });
     }
     std::vector<LayerSpec> out;
     for (auto& run : runs) {
@@ -334,7 +349,7 @@ std::vector<LayerSpec> decoderStack(const std::string& name, std::int64_t layers
 Network causalLm(const CausalLm& lm, const Dimensions& d, std::vector<LayerSpec> decoderLayers)
 {
     Network n;
-    json embedding = {{"num_embeddings", d.vocab.value}, {"embedding_dim", d.hidden.value}};
+    json embedding = { { "num_embeddings", d.vocab.value }, { "embedding_dim", d.hidden.value } };
     if (lm.embeddingScale != 1.0)
         embedding["scale"] = lm.embeddingScale;
     n.layers.push_back(layer("Embedding", lm.embedding, std::move(embedding)));
@@ -348,8 +363,9 @@ Network causalLm(const CausalLm& lm, const Dimensions& d, std::vector<LayerSpec>
         head.tiedTo = lm.embedding;
     n.layers.push_back(std::move(head));
     if (lm.finalLogitSoftcapping > 0.0)
-        n.layers.push_back(layer("LogitSoftcap", "final_logit_softcapping", {{"cap", lm.finalLogitSoftcapping}}));
-    n.input = InputSpec{Shape{{d.positions.value}}, DType::Int64};
+        n.layers.push_back(
+            layer("LogitSoftcap", "final_logit_softcapping", { { "cap", lm.finalLogitSoftcapping } }));
+    n.input = InputSpec { Shape { { d.positions.value } }, DType::Int64 };
     return n;
 }
 

@@ -5,7 +5,6 @@
 // Each family's builder (HfFamilies.h) reads its keys and assembles these.
 
 #include "HfReader.h"
-
 #include "headroom/Network.h"
 
 #include <functional>
@@ -19,7 +18,8 @@ using nlohmann::json;
 
 [[nodiscard]] LayerSpec layer(std::string type, std::string name, json attributes = json::object(),
     std::vector<std::string> inputs = {});
-[[nodiscard]] LayerSpec linear(std::string name, std::int64_t out, bool bias, std::vector<std::string> inputs = {});
+[[nodiscard]] LayerSpec linear(
+    std::string name, std::int64_t out, bool bias, std::vector<std::string> inputs = {});
 [[nodiscard]] LayerSpec dropout(std::string name, double p, std::vector<std::string> inputs = {});
 [[nodiscard]] LayerSpec repeatBlock(std::string name, std::int64_t times, std::vector<LayerSpec> children);
 [[nodiscard]] std::string number(std::int64_t v);
@@ -31,9 +31,11 @@ std::optional<LayerSpec> activationFor(ConfigReader& r, const std::string& key, 
     std::string name, std::vector<std::string> inputs = {});
 /// The `activation` attribute of MixtureOfExperts and GatedActivation for a hidden_act value, or an error
 /// naming `key` (these fuse the activation, so gelu_new's four saved tensors are not on offer).
-std::optional<std::string> fusedActivationFor(ConfigReader& r, const std::string& key, const std::string& act);
+std::optional<std::string> fusedActivationFor(
+    ConfigReader& r, const std::string& key, const std::string& act);
 
-struct Dimensions {
+struct Dimensions
+{
     Size hidden;
     Size layers;
     Size heads;
@@ -45,13 +47,17 @@ struct Dimensions {
     bool learnedPositions = false; ///< a position table of `positions` rows (GPT-2, BERT)
     bool tied = false;
 
-    [[nodiscard]] std::int64_t headSize() const { return headDim.given ? headDim.value : hidden.value / heads.value; }
+    [[nodiscard]] std::int64_t headSize() const
+    {
+        return headDim.given ? headDim.value : hidden.value / heads.value;
+    }
 };
 
 /// hidden_size, num_hidden_layers, num_attention_heads, num_key_value_heads (with `groupedQuery`; None:
 /// as many as the heads), the MLP width under `intermediateKey`, vocab_size and max_position_embeddings,
 /// in that order (the first problem is the error).
-[[nodiscard]] Dimensions readDimensions(ConfigReader& r, const char* intermediateKey, bool groupedQuery = true);
+[[nodiscard]] Dimensions readDimensions(
+    ConfigReader& r, const char* intermediateKey, bool groupedQuery = true);
 
 /// "32 layers, hidden 4096, 32 heads (8 key/value), MLP 14336, vocabulary 32000, 32768 positions"
 [[nodiscard]] std::string describe(const Dimensions& d, const char* mlp, bool keyValueHeads = false);
@@ -59,20 +65,22 @@ struct Dimensions {
 /// What the sizes must be together, each message naming the keys: the heads divide the width, the
 /// key/value heads divide the heads, rotary heads are even, the query width fits a layer, and roughly
 /// `mlpMatrices` H x F matrices per layer (plus `extraPerLayer` parameters) can be counted.
-void checkDimensions(ConfigReader& r, const Dimensions& d, bool rotary, double mlpMatrices = 3.0,
-    double extraPerLayer = 0.0);
+void checkDimensions(
+    ConfigReader& r, const Dimensions& d, bool rotary, double mlpMatrices = 3.0, double extraPerLayer = 0.0);
 
 // ---- Decoder layers ----------------------------------------------------------------------------
 
 enum class NormStyle {
-    Llama,     ///< LlamaRMSNorm: weight * x.to(input dtype)
-    Gemma,     ///< GemmaRMSNorm: x * (1 + weight) in float32, back to the input dtype
+    Llama, ///< LlamaRMSNorm: weight * x.to(input dtype)
+    Gemma, ///< GemmaRMSNorm: x * (1 + weight) in float32, back to the input dtype
     LayerNorm, ///< nn.LayerNorm (GPT-NeoX)
 };
 
-[[nodiscard]] LayerSpec norm(NormStyle style, double eps, std::string name, std::vector<std::string> inputs = {});
+[[nodiscard]] LayerSpec norm(
+    NormStyle style, double eps, std::string name, std::vector<std::string> inputs = {});
 
-struct AttentionBlock {
+struct AttentionBlock
+{
     std::int64_t hidden = 1; ///< the output projection's width
     std::int64_t heads = 1;
     std::int64_t kvHeads = 1;
@@ -100,7 +108,8 @@ struct AttentionBlock {
 /// `input`; returns the output projection's name.
 std::string appendAttention(std::vector<LayerSpec>& block, const std::string& input, const AttentionBlock& a);
 
-struct GatedMlp {
+struct GatedMlp
+{
     std::int64_t hidden = 1; ///< down_proj's width
     std::int64_t width = 1;
     LayerSpec activation; ///< from activationFor; named and wired here
@@ -117,11 +126,12 @@ struct GatedMlp {
 /// returns down_proj's name.
 std::string appendGatedMlp(std::vector<LayerSpec>& block, const std::string& input, const GatedMlp& m);
 
-struct ExpertsBlock {
-    std::string name;               ///< "block_sparse_moe" (Mixtral), "mlp" (Qwen-MoE, DeepSeek)
-    json attributes;                ///< the MixtureOfExperts layer's
+struct ExpertsBlock
+{
+    std::string name; ///< "block_sparse_moe" (Mixtral), "mlp" (Qwen-MoE, DeepSeek)
+    json attributes; ///< the MixtureOfExperts layer's
     std::optional<GatedMlp> shared; ///< a shared expert beside the routed ones
-    bool sharedGate = false;        ///< Qwen-MoE's sigmoid(shared_expert_gate(x)) on the shared expert
+    bool sharedGate = false; ///< Qwen-MoE's sigmoid(shared_expert_gate(x)) on the shared expert
 };
 
 /// The MixtureOfExperts layer on `input`, and its shared expert added to it; returns the block's output.
@@ -133,18 +143,19 @@ using AppendBlock = std::function<std::string(std::vector<LayerSpec>&, const std
 /// One pre-norm decoder layer: input_layernorm, attention, (Gemma 2/3: post_attention_layernorm), the
 /// residual add, the MLP's norm (post_attention_layernorm, or Gemma 2/3's pre_feedforward_layernorm), the
 /// MLP, (post_feedforward_layernorm), the residual add.
-struct DecoderLayer {
+struct DecoderLayer
+{
     NormStyle norm = NormStyle::Llama;
     double eps = 1e-6;
-    bool sandwich = false;          ///< Gemma 2 and 3: four norms
-    double residualDropout = 0.0;   ///< Phi-3: resid_attn_dropout, resid_mlp_dropout
+    bool sandwich = false; ///< Gemma 2 and 3: four norms
+    double residualDropout = 0.0; ///< Phi-3: resid_attn_dropout, resid_mlp_dropout
     bool residualDropoutLayers = false;
 };
-[[nodiscard]] std::vector<LayerSpec> decoderLayer(const DecoderLayer& d, const AppendBlock& attention,
-    const AppendBlock& mlp);
+[[nodiscard]] std::vector<LayerSpec> decoderLayer(
+    const DecoderLayer& d, const AppendBlock& attention, const AppendBlock& mlp);
 /// The same with the shared attention block.
-[[nodiscard]] std::vector<LayerSpec> decoderLayer(const DecoderLayer& d, const AttentionBlock& attention,
-    const AppendBlock& mlp);
+[[nodiscard]] std::vector<LayerSpec> decoderLayer(
+    const DecoderLayer& d, const AttentionBlock& attention, const AppendBlock& mlp);
 
 /// The decoder layers as Repeat blocks (per-block checkpointing checkpoints each decoder layer, as
 /// gradient_checkpointing_enable() does): consecutive identical layers form one block, named `name`
@@ -154,9 +165,10 @@ struct DecoderLayer {
 
 /// A decoder-only language model around its decoder layers: the token embedding, the final norm and
 /// the language-model head (tied to the embedding when `tied`), with `positions` int64 tokens as input.
-struct CausalLm {
+struct CausalLm
+{
     std::string embedding = "model.embed_tokens";
-    double embeddingScale = 1.0;  ///< Gemma: sqrt(hidden_size)
+    double embeddingScale = 1.0; ///< Gemma: sqrt(hidden_size)
     double embeddingDropout = -1; ///< GPT-NeoX's emb_dropout (< 0: none)
     std::string embeddingDropoutName;
     NormStyle norm = NormStyle::Llama;
@@ -168,7 +180,7 @@ struct CausalLm {
 };
 [[nodiscard]] Network causalLm(const CausalLm& lm, const Dimensions& d, std::vector<LayerSpec> decoderLayers);
 /// The same with `d.layers` copies of one decoder layer in a Repeat block named `stack`.
-[[nodiscard]] Network causalLm(const CausalLm& lm, const Dimensions& d, const std::vector<LayerSpec>& decoderLayer,
-    const std::string& stack);
+[[nodiscard]] Network causalLm(const CausalLm& lm, const Dimensions& d,
+    const std::vector<LayerSpec>& decoderLayer, const std::string& stack);
 
 } // namespace headroom::hf

@@ -8,23 +8,23 @@ namespace headroom::hf {
 namespace {
 
 // One line per model_type, sorted.
-constexpr std::array kFamilies{
-    Family{"bert", buildBert},
-    Family{"deepseek_v3", buildDeepseekV3},
-    Family{"gemma", buildGemma},
-    Family{"gemma2", buildGemma},
-    Family{"gemma3", buildGemma},
-    Family{"gemma3_text", buildGemma},
-    Family{"gpt2", buildGpt2},
-    Family{"gpt_neox", buildGptNeox},
-    Family{"llama", buildLlama},
-    Family{"mistral", buildLlama},
-    Family{"mixtral", buildSparseMoe},
-    Family{"phi3", buildPhi3},
-    Family{"qwen2", buildLlama},
-    Family{"qwen2_moe", buildSparseMoe},
-    Family{"qwen3", buildLlama},
-    Family{"qwen3_moe", buildSparseMoe},
+constexpr std::array kFamilies {
+    Family { "bert", buildBert },
+    Family { "deepseek_v3", buildDeepseekV3 },
+    Family { "gemma", buildGemma },
+    Family { "gemma2", buildGemma },
+    Family { "gemma3", buildGemma },
+    Family { "gemma3_text", buildGemma },
+    Family { "gpt2", buildGpt2 },
+    Family { "gpt_neox", buildGptNeox },
+    Family { "llama", buildLlama },
+    Family { "mistral", buildLlama },
+    Family { "mixtral", buildSparseMoe },
+    Family { "phi3", buildPhi3 },
+    Family { "qwen2", buildLlama },
+    Family { "qwen2_moe", buildSparseMoe },
+    Family { "qwen3", buildLlama },
+    Family { "qwen3_moe", buildSparseMoe },
 };
 
 } // namespace

@@ -4,7 +4,6 @@
 // that maps each model_type to its builder (docs/hf-import.md lists them with their rules and sources).
 
 #include "HfReader.h"
-
 #include "headroom/Network.h"
 
 #include <optional>
@@ -16,10 +15,11 @@ namespace headroom::hf {
 
 /// Builds the network `config` describes; nullopt once the reader has recorded an error. `modelType`
 /// is the config's model_type (one builder serves related types: llama, mistral, qwen2, qwen3).
-using FamilyBuilder = std::optional<Network> (*)(ConfigReader& r, const nlohmann::json& config,
-    const std::string& modelType);
+using FamilyBuilder
+    = std::optional<Network> (*)(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
 
-struct Family {
+struct Family
+{
     std::string_view modelType;
     FamilyBuilder build;
 };
@@ -34,11 +34,16 @@ struct Family {
 // The builders, one file each (HfGpt2.cpp, HfBert.cpp, ...).
 std::optional<Network> buildGpt2(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
 std::optional<Network> buildBert(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
-std::optional<Network> buildLlama(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
-std::optional<Network> buildGemma(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
+std::optional<Network> buildLlama(
+    ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
+std::optional<Network> buildGemma(
+    ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
 std::optional<Network> buildPhi3(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
-std::optional<Network> buildGptNeox(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
-std::optional<Network> buildSparseMoe(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
-std::optional<Network> buildDeepseekV3(ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
+std::optional<Network> buildGptNeox(
+    ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
+std::optional<Network> buildSparseMoe(
+    ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
+std::optional<Network> buildDeepseekV3(
+    ConfigReader& r, const nlohmann::json& config, const std::string& modelType);
 
 } // namespace headroom::hf

@@ -8,8 +8,8 @@
 // logits (final_logit_softcapping); Gemma 3 normalises q and k per head (q_norm, k_norm). Sliding-window
 // layers and query_pre_attn_scalar change no memory.
 #include "HfBlocks.h"
-#include "JsonText.h"
 #include "HfFamilies.h"
+#include "JsonText.h"
 
 #include <cmath>
 
@@ -40,8 +40,9 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
     if (multimodal) {
         const auto it = config.find("text_config");
         if (it == config.end() || !it->is_object()) {
-            top.fail(std::string("text_config must be an object with the language model's sizes (a gemma3 config "
-                                 "describes an image-text model; Headroom builds its language model), not ")
+            top.fail(
+                std::string("text_config must be an object with the language model's sizes (a gemma3 config "
+                            "describes an image-text model; Headroom builds its language model), not ")
                     + (it == config.end() ? "missing" : detail::shortJson(*it)),
                 "text_config");
             return std::nullopt;
@@ -50,18 +51,18 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
     }
     ConfigReader& r = text ? *text : top;
     const auto fallback = [&](std::int64_t value) {
-        return multimodal ? std::optional<std::int64_t>{value} : std::nullopt;
+        return multimodal ? std::optional<std::int64_t> { value } : std::nullopt;
     };
 
     Dimensions d;
-    d.hidden = r.size({"hidden_size"}, fallback(2304));
-    d.layers = r.size({"num_hidden_layers"}, fallback(26), kMaxLayers);
-    d.heads = r.size({"num_attention_heads"}, fallback(8));
-    d.kvHeads = r.size({"num_key_value_heads"}, multimodal ? 4 : d.heads.value, kMaxSize, true);
-    d.intermediate = r.size({"intermediate_size"}, fallback(9216));
-    d.vocab = r.size({"vocab_size"}, fallback(262208));
-    d.positions = r.size({"max_position_embeddings"}, fallback(131072));
-    d.headDim = r.size({"head_dim"}, 256); // every Gemma config class defaults head_dim to 256
+    d.hidden = r.size({ "hidden_size" }, fallback(2304));
+    d.layers = r.size({ "num_hidden_layers" }, fallback(26), kMaxLayers);
+    d.heads = r.size({ "num_attention_heads" }, fallback(8));
+    d.kvHeads = r.size({ "num_key_value_heads" }, multimodal ? 4 : d.heads.value, kMaxSize, true);
+    d.intermediate = r.size({ "intermediate_size" }, fallback(9216));
+    d.vocab = r.size({ "vocab_size" }, fallback(262208));
+    d.positions = r.size({ "max_position_embeddings" }, fallback(131072));
+    d.headDim = r.size({ "head_dim" }, 256); // every Gemma config class defaults head_dim to 256
     d.headDim.given = true;
     const double eps = r.number("rms_norm_eps", 1e-6, 1.0);
     const double attnDrop = r.number("attention_dropout", 0.0, 1.0);
@@ -107,8 +108,8 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
         : multimodal               ? "Gemma3ForConditionalGeneration's language model (no vision tower)"
                                    : "Gemma3ForCausalLM";
     n.description = cls + ": " + describe(d, "MLP", true) + ", head size " + number(d.headSize())
-        + (attnCap > 0.0 ? ", attention scores soft-capped" : "") + (finalCap > 0.0 ? ", logits soft-capped" : "")
-        + (d.tied ? ", LM head tied to embed_tokens" : "");
+        + (attnCap > 0.0 ? ", attention scores soft-capped" : "")
+        + (finalCap > 0.0 ? ", logits soft-capped" : "") + (d.tied ? ", LM head tied to embed_tokens" : "");
     return n;
 }
 

@@ -22,8 +22,8 @@ std::optional<Network> buildGptNeox(ConfigReader& r, const json&, const std::str
     d.tied = r.flag("tie_word_embeddings", false);
     checkDimensions(r, d, true, 2.0);
     if (!r.error() && 3 * d.hidden.value > kMaxSize)
-        r.fail(d.hidden.said() + " must be at most " + number(kMaxSize / 3) + ": attention.query_key_value is 3 × "
-                + d.hidden.key + " wide",
+        r.fail(d.hidden.said() + " must be at most " + number(kMaxSize / 3)
+                + ": attention.query_key_value is 3 × " + d.hidden.key + " wide",
             d.hidden.key);
     auto act_fn = activationFor(r, "hidden_act", act, "mlp.act");
     if (r.error())
@@ -40,16 +40,20 @@ std::optional<Network> buildGptNeox(ConfigReader& r, const json&, const std::str
     appendAttention(block, "input_layernorm", attention);
     block.push_back(dropout("post_attention_dropout", hiddenDrop));
     if (!parallel)
-        block.push_back(layer("Add", "attn_residual", json::object(), {"post_attention_dropout", "repeat_input"}));
-    block.push_back(norm(NormStyle::LayerNorm, eps, "post_attention_layernorm", {parallel ? "repeat_input" : "attn_residual"}));
+        block.push_back(
+            layer("Add", "attn_residual", json::object(), { "post_attention_dropout", "repeat_input" }));
+    block.push_back(norm(NormStyle::LayerNorm, eps, "post_attention_layernorm",
+        { parallel ? "repeat_input" : "attn_residual" }));
     block.push_back(linear("mlp.dense_h_to_4h", d.intermediate.value, bias));
     block.push_back(*act_fn);
     block.push_back(linear("mlp.dense_4h_to_h", d.hidden.value, bias));
     block.push_back(dropout("post_mlp_dropout", hiddenDrop));
     if (parallel)
-        block.push_back(layer("Add", "residual", json::object(), {"post_mlp_dropout", "post_attention_dropout", "repeat_input"}));
+        block.push_back(layer("Add", "residual", json::object(),
+            { "post_mlp_dropout", "post_attention_dropout", "repeat_input" }));
     else
-        block.push_back(layer("Add", "mlp_residual", json::object(), {"post_mlp_dropout", "attn_residual"}));
+        block.push_back(
+            layer("Add", "mlp_residual", json::object(), { "post_mlp_dropout", "attn_residual" }));
 
     CausalLm lm;
     lm.embedding = "gpt_neox.embed_in";

@@ -14,12 +14,13 @@ std::optional<Network> buildLlama(ConfigReader& r, const json&, const std::strin
     const bool qwen2 = modelType == "qwen2";
     const bool qwen3 = modelType == "qwen3";
     Dimensions d = readDimensions(r, "intermediate_size");
-    d.headDim = r.size({"head_dim"}, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
+    d.headDim = r.size({ "head_dim" }, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
     const double eps = r.number("rms_norm_eps", 1e-6, 1.0);
     const double attnDrop = r.number("attention_dropout", 0.0, 1.0);
     const std::string act = r.text("hidden_act", "silu");
     d.tied = r.flag("tie_word_embeddings", false);
-    // Qwen2: q/k/v always have biases, o_proj none. Llama and Qwen3: attention_bias on all four. Mistral: none.
+    // Qwen2: q/k/v always have biases, o_proj none. Llama and Qwen3: attention_bias on all four. Mistral:
+    // none.
     const bool attentionBias = (llama || qwen3) && r.flag("attention_bias", false);
     const bool qkvBias = qwen2 || attentionBias;
     const bool mlpBias = llama && r.flag("mlp_bias", false);

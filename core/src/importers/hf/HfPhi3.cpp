@@ -12,7 +12,7 @@ namespace headroom::hf {
 std::optional<Network> buildPhi3(ConfigReader& r, const json&, const std::string&)
 {
     Dimensions d = readDimensions(r, "intermediate_size");
-    d.headDim = r.size({"head_dim"}, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
+    d.headDim = r.size({ "head_dim" }, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
     const double eps = r.number("rms_norm_eps", 1e-5, 1.0);
     const double attnDrop = r.number("attention_dropout", 0.0, 1.0);
     const double residDrop = r.number("resid_pdrop", 0.0, 1.0);
@@ -20,9 +20,9 @@ std::optional<Network> buildPhi3(ConfigReader& r, const json&, const std::string
     d.tied = r.flag("tie_word_embeddings", false);
     checkDimensions(r, d, true);
     if (!r.error() && (d.heads.value + 2 * d.kvHeads.value) * d.headSize() > kMaxSize)
-        r.fail("qkv_proj packs (" + d.heads.key + " + 2 × " + d.kvHeads.key + ") × head size = "
-                + number((d.heads.value + 2 * d.kvHeads.value) * d.headSize()) + " features, more than "
-                + number(kMaxSize),
+        r.fail("qkv_proj packs (" + d.heads.key + " + 2 × " + d.kvHeads.key
+                + ") × head size = " + number((d.heads.value + 2 * d.kvHeads.value) * d.headSize())
+                + " features, more than " + number(kMaxSize),
             d.heads.key);
     if (!r.error() && 2 * d.intermediate.value > kMaxSize)
         r.fail(d.intermediate.said() + " must be at most " + number(kMaxSize / 2) + ": gate_up_proj is 2 × "
@@ -34,7 +34,7 @@ std::optional<Network> buildPhi3(ConfigReader& r, const json&, const std::string
 
     AttentionBlock attention = attentionFor(d, attnDrop);
     attention.packed = "qkv_proj";
-    GatedMlp mlp = mlpFor(d, LayerSpec{}, d.intermediate.value);
+    GatedMlp mlp = mlpFor(d, LayerSpec {}, d.intermediate.value);
     mlp.packed = true;
     mlp.fusedActivation = *fused;
     DecoderLayer decoder;

@@ -1,4 +1,5 @@
 #include "HfReader.h"
+
 #include "JsonText.h"
 
 #include <cmath>
@@ -20,22 +21,26 @@ std::string formatNumber(double v)
 
 } // namespace
 
-ConfigReader::ConfigReader(const json& config, std::string file) : m_config{config}, m_file{std::move(file)} {}
+ConfigReader::ConfigReader(const json& config, std::string file)
+    : m_config { config }
+    , m_file { std::move(file) }
+{
+}
 
 ConfigReader ConfigReader::nested(const json& object, const std::string& key)
 {
-    ConfigReader inner{object, m_file};
+    ConfigReader inner { object, m_file };
     inner.m_prefix = m_prefix + key + ".";
     inner.m_parent = this;
     return inner;
 }
 
-Size ConfigReader::size(
-    std::initializer_list<const char*> keys, std::optional<std::int64_t> fallback, std::int64_t max, bool nullIsDefault)
+Size ConfigReader::size(std::initializer_list<const char*> keys, std::optional<std::int64_t> fallback,
+    std::int64_t max, bool nullIsDefault)
 {
     const auto [raw, value] = find(keys);
     const std::string key = named(raw);
-    Size out{fallback.value_or(1), key, false};
+    Size out { fallback.value_or(1), key, false };
     if (value == nullptr || (value->is_null() && fallback && nullIsDefault)) {
         if (!fallback)
             fail(spelled(keys) + " is missing", key);
@@ -55,8 +60,9 @@ Size ConfigReader::size(
         fail(rule + detail::shortJson(*value), key);
         return out;
     }
-    const bool tooBig = value->is_number_unsigned() ? value->get<std::uint64_t>() > static_cast<std::uint64_t>(max)
-                                                    : value->get<std::int64_t>() > max;
+    const bool tooBig = value->is_number_unsigned()
+        ? value->get<std::uint64_t>() > static_cast<std::uint64_t>(max)
+        : value->get<std::int64_t>() > max;
     if (tooBig || value->get<std::int64_t>() < 1) {
         fail(rule + detail::shortJson(*value), key);
         return out;
@@ -68,11 +74,13 @@ Size ConfigReader::size(
 
 double ConfigReader::number(const char* key, double fallback, double max, bool nullIsDefault)
 {
-    const json* value = find({key}).second;
+    const json* value = find({ key }).second;
     if (value == nullptr || (value->is_null() && nullIsDefault))
         return fallback;
     if (!value->is_number() || value->get<double>() < 0.0 || value->get<double>() > max) {
-        fail(named(key) + " must be a number from 0 to " + formatNumber(max) + ", not " + detail::shortJson(*value), named(key));
+        fail(named(key) + " must be a number from 0 to " + formatNumber(max) + ", not "
+                + detail::shortJson(*value),
+            named(key));
         return fallback;
     }
     return value->get<double>();
@@ -80,7 +88,7 @@ double ConfigReader::number(const char* key, double fallback, double max, bool n
 
 bool ConfigReader::flag(const char* key, bool fallback)
 {
-    const json* value = find({key}).second;
+    const json* value = find({ key }).second;
     if (value == nullptr)
         return fallback;
     if (!value->is_boolean()) {
@@ -92,11 +100,12 @@ bool ConfigReader::flag(const char* key, bool fallback)
 
 std::string ConfigReader::text(const char* key, const std::string& fallback, bool nullIsDefault)
 {
-    const json* value = find({key}).second;
+    const json* value = find({ key }).second;
     if (value == nullptr || (value->is_null() && nullIsDefault))
         return fallback;
     if (!value->is_string()) {
-        fail(named(key) + " must be a string such as \"" + fallback + "\", not " + detail::shortJson(*value), named(key));
+        fail(named(key) + " must be a string such as \"" + fallback + "\", not " + detail::shortJson(*value),
+            named(key));
         return fallback;
     }
     return value->get<std::string>();
@@ -105,10 +114,11 @@ std::string ConfigReader::text(const char* key, const std::string& fallback, boo
 std::vector<std::int64_t> ConfigReader::indices(const char* key, std::int64_t limit)
 {
     std::vector<std::int64_t> out;
-    const json* value = find({key}).second;
+    const json* value = find({ key }).second;
     if (value == nullptr || value->is_null())
         return out;
-    const std::string rule = named(key) + " must be a list of layer indices from 0 to " + std::to_string(limit - 1);
+    const std::string rule
+        = named(key) + " must be a list of layer indices from 0 to " + std::to_string(limit - 1);
     if (!value->is_array()) {
         fail(rule + ", not " + detail::shortJson(*value), named(key));
         return out;
@@ -127,15 +137,17 @@ std::vector<std::int64_t> ConfigReader::indices(const char* key, std::int64_t li
 
 std::int64_t ConfigReader::count(const char* key, std::int64_t fallback, std::int64_t max)
 {
-    const json* value = find({key}).second;
+    const json* value = find({ key }).second;
     if (value == nullptr)
         return fallback;
     const bool whole = value->is_number_integer() && !value->is_boolean();
     const bool inRange = whole
-        && (value->is_number_unsigned() ? value->get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
-                                        : value->get<std::int64_t>() >= 0 && value->get<std::int64_t>() <= max);
+        && (value->is_number_unsigned()
+                ? value->get<std::uint64_t>() <= static_cast<std::uint64_t>(max)
+                : value->get<std::int64_t>() >= 0 && value->get<std::int64_t>() <= max);
     if (!inRange) {
-        fail(named(key) + " must be a whole number from 0 to " + std::to_string(max) + ", not " + detail::shortJson(*value),
+        fail(named(key) + " must be a whole number from 0 to " + std::to_string(max) + ", not "
+                + detail::shortJson(*value),
             named(key));
         return fallback;
     }
@@ -149,7 +161,7 @@ bool ConfigReader::present(const char* key) const
 
 bool ConfigReader::has(const char* key) const
 {
-    const json* value = find({key}).second;
+    const json* value = find({ key }).second;
     return value != nullptr && !value->is_null();
 }
 
@@ -160,21 +172,21 @@ void ConfigReader::fail(const std::string& message, const std::string& location)
         return;
     }
     if (!m_error)
-        m_error = Error{m_file + ": " + message, location};
+        m_error = Error { m_file + ": " + message, location };
 }
 
 /// The first of `keys` with a value, else the first given as null, else none (named by the first).
 std::pair<std::string, const json*> ConfigReader::find(std::initializer_list<const char*> keys) const
 {
-    std::pair<std::string, const json*> null{*keys.begin(), nullptr};
+    std::pair<std::string, const json*> null { *keys.begin(), nullptr };
     for (const char* k : keys) {
         const auto it = m_config.find(k);
         if (it == m_config.end())
             continue;
         if (!it->is_null())
-            return {k, &*it};
+            return { k, &*it };
         if (null.second == nullptr)
-            null = {k, &*it};
+            null = { k, &*it };
     }
     return null;
 }

@@ -5,11 +5,10 @@
 
 #include "headroom/Error.h"
 
-#include <nlohmann/json.hpp>
-
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,7 +26,8 @@ inline constexpr std::int64_t kMaxLayers = 10'000;
 inline constexpr double kMaxParameters = 1125899906842624.0;
 
 /// A size read from the config and the key it came from, for messages.
-struct Size {
+struct Size
+{
     std::int64_t value = 1;
     std::string key; ///< as the user finds it in the file ("text_config.hidden_size")
     bool given = false; ///< false: the default
@@ -39,7 +39,8 @@ struct Size {
 /// Reads typed values from the config object (or from an object inside it, such as a multimodal
 /// config's "text_config", whose keys are then named "text_config.<key>"); the first problem is kept as
 /// the error. A key given as null is an error unless Hugging Face's code substitutes a default for None.
-class ConfigReader final {
+class ConfigReader final
+{
 public:
     ConfigReader(const nlohmann::json& config, std::string file);
     /// A reader of the object `object` found under `key` in this reader's config, whose keys are named

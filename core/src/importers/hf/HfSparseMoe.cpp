@@ -24,15 +24,15 @@ std::optional<Network> buildSparseMoe(ConfigReader& r, const json&, const std::s
     // Mixtral's experts are intermediate_size wide; Qwen's moe_intermediate_size (intermediate_size is
     // the dense layers' MLP).
     Dimensions d = readDimensions(r, mixtral ? "intermediate_size" : "moe_intermediate_size");
-    const Size dense = mixtral ? Size{} : r.size({"intermediate_size"});
-    d.headDim = r.size({"head_dim"}, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
-    const Size experts = r.size({mixtral ? "num_local_experts" : "num_experts"}, std::nullopt, 1 << 16);
-    const Size topK = r.size({"num_experts_per_tok"});
-    const Size shared = qwen2 ? r.size({"shared_expert_intermediate_size"}) : Size{};
+    const Size dense = mixtral ? Size {} : r.size({ "intermediate_size" });
+    d.headDim = r.size({ "head_dim" }, 0, kMaxSize, true); // None: hidden_size / num_attention_heads
+    const Size experts = r.size({ mixtral ? "num_local_experts" : "num_experts" }, std::nullopt, 1 << 16);
+    const Size topK = r.size({ "num_experts_per_tok" });
+    const Size shared = qwen2 ? r.size({ "shared_expert_intermediate_size" }) : Size {};
     const bool normTopK = mixtral || r.flag("norm_topk_prob", false);
-    const std::int64_t sparseStep = mixtral ? 1 : r.size({"decoder_sparse_step"}, 1, kMaxLayers).value;
-    const std::vector<std::int64_t> denseLayers = mixtral ? std::vector<std::int64_t>{}
-                                                          : r.indices("mlp_only_layers", d.layers.value);
+    const std::int64_t sparseStep = mixtral ? 1 : r.size({ "decoder_sparse_step" }, 1, kMaxLayers).value;
+    const std::vector<std::int64_t> denseLayers
+        = mixtral ? std::vector<std::int64_t> {} : r.indices("mlp_only_layers", d.layers.value);
     const double eps = r.number("rms_norm_eps", 1e-6, 1.0);
     const double attnDrop = r.number("attention_dropout", 0.0, 1.0);
     const double jitter = mixtral ? r.number("router_jitter_noise", 0.0, 1.0) : 0.0;
@@ -43,7 +43,8 @@ std::optional<Network> buildSparseMoe(ConfigReader& r, const json&, const std::s
     const bool qkvBias = qwen2 ? r.flag("qkv_bias", true) : qwen3 && r.flag("attention_bias", false);
     const bool outputBias = qwen3 && qkvBias;
     if (!r.error() && topK.value > experts.value)
-        r.fail(topK.said() + " must be at most " + experts.said() + ": each token goes to that many distinct experts",
+        r.fail(topK.said() + " must be at most " + experts.said()
+                + ": each token goes to that many distinct experts",
             topK.key);
     checkDimensions(r, d, true, 3.0 * static_cast<double>(experts.value),
         qwen2 ? 3.0 * static_cast<double>(d.hidden.value) * static_cast<double>(shared.value) : 0.0);
@@ -61,8 +62,9 @@ std::optional<Network> buildSparseMoe(ConfigReader& r, const json&, const std::s
     }
     ExpertsBlock moe;
     moe.name = mixtral ? "block_sparse_moe" : "mlp";
-    moe.attributes = {{"num_experts", experts.value}, {"num_experts_per_tok", topK.value},
-        {"intermediate_size", d.intermediate.value}, {"activation", *fused}, {"norm_topk_prob", normTopK}};
+    moe.attributes = { { "num_experts", experts.value }, { "num_experts_per_tok", topK.value },
+        { "intermediate_size", d.intermediate.value }, { "activation", *fused },
+        { "norm_topk_prob", normTopK } };
     if (mixtral)
         moe.attributes["expert_names"] = "w1/w3/w2";
     if (jitter > 0.0)
@@ -81,7 +83,8 @@ std::optional<Network> buildSparseMoe(ConfigReader& r, const json&, const std::s
     const auto plain = decoderLayer(decoder, attention,
         [&](std::vector<LayerSpec>& b, const std::string& in) { return appendGatedMlp(b, in, mlp); });
     const auto isSparse = [&](std::int64_t i) {
-        return std::find(denseLayers.begin(), denseLayers.end(), i) == denseLayers.end() && (i + 1) % sparseStep == 0;
+        return std::find(denseLayers.begin(), denseLayers.end(), i) == denseLayers.end()
+            && (i + 1) % sparseStep == 0;
     };
     std::int64_t sparseLayers = 0;
     for (std::int64_t i = 0; i < d.layers.value; ++i)
@@ -90,14 +93,20 @@ std::optional<Network> buildSparseMoe(ConfigReader& r, const json&, const std::s
     CausalLm lm;
     lm.eps = eps;
     lm.tied = d.tied;
-    Network n = causalLm(lm, d,
-        decoderStack("model.layers", d.layers.value, [&](std::int64_t i) { return isSparse(i) ? sparse : plain; }));
-    const std::string cls = mixtral ? "MixtralForCausalLM" : qwen2 ? "Qwen2MoeForCausalLM" : "Qwen3MoeForCausalLM";
-    n.description = cls + ": " + describe(d, "experts' MLP", true) + ", " + number(experts.value) + " experts, top-"
-        + number(topK.value) + (qwen2 ? ", a shared expert of " + number(shared.value) : "")
-        + (sparseLayers < d.layers.value ? ", " + number(d.layers.value - sparseLayers) + " dense layers" : "")
+    Network n = causalLm(lm, d, decoderStack("model.layers", d.layers.value, [&](std::int64_t i) {
+        return isSparse(i) ? sparse : plain;
+    }));
+    const std::string cls = mixtral ? "MixtralForCausalLM"
+        : qwen2                     ? "Qwen2MoeForCausalLM"
+                                    : "Qwen3MoeForCausalLM";
+    n.description = cls + ": " + describe(d, "experts' MLP", true) + ", " + number(experts.value)
+        + " experts, top-" + number(topK.value)
+        + (qwen2 ? ", a shared expert of " + number(shared.value) : "")
+        + (sparseLayers < d.layers.value ? ", " + number(d.layers.value - sparseLayers) + " dense layers"
+                                         : "")
         + (d.tied ? ", LM head tied to embed_tokens" : "")
-        + (routerLogits ? "; output_router_logits is set: the auxiliary loss keeps more than shown (docs/hf-import.md)"
+        + (routerLogits ? "; output_router_logits is set: the auxiliary loss keeps more than shown "
+                          "(docs/hf-import.md)"
                         : "");
     return n;
 }

@@ -10,10 +10,22 @@ namespace {
 
 using nlohmann::json;
 
-void relu(MappingContext& ctx, int i) { ctx.emit(i, "ReLU"); }
-void sigmoid(MappingContext& ctx, int i) { ctx.emit(i, "Sigmoid"); }
-void tanh(MappingContext& ctx, int i) { ctx.emit(i, "Tanh"); }
-void identity(MappingContext& ctx, int i) { ctx.emit(i, "Identity"); }
+void relu(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "ReLU");
+}
+void sigmoid(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Sigmoid");
+}
+void tanh(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Tanh");
+}
+void identity(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Identity");
+}
 
 /// Gelu (opset 20, as torch's dynamo exporter writes F.gelu): approximate "none" or "tanh", as PyTorch's.
 void gelu(MappingContext& ctx, int i)
@@ -23,7 +35,7 @@ void gelu(MappingContext& ctx, int i)
         ctx.reject(i, "approximate \"" + approximate + "\" is not an ONNX Gelu mode");
         return;
     }
-    ctx.emit(i, "GELU", approximate == "none" ? json::object() : json{{"approximate", approximate}});
+    ctx.emit(i, "GELU", approximate == "none" ? json::object() : json { { "approximate", approximate } });
 }
 
 void leakyRelu(MappingContext& ctx, int i)
@@ -92,10 +104,19 @@ void hardSigmoid(MappingContext& ctx, int i)
     ctx.emit(i, "Hardsigmoid");
 }
 
-void hardSwish(MappingContext& ctx, int i) { ctx.emit(i, "Hardswish"); }
-void mish(MappingContext& ctx, int i) { ctx.emit(i, "Mish"); }
+void hardSwish(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Hardswish");
+}
+void mish(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Mish");
+}
 
-void softplus(MappingContext& ctx, int i) { ctx.emit(i, "Softplus"); }
+void softplus(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Softplus");
+}
 
 void elu(MappingContext& ctx, int i)
 {
@@ -118,8 +139,8 @@ void selu(MappingContext& ctx, int i)
     const double alpha = attrFloat(n, "alpha").value_or(1.67326319217681884765625);
     const double gamma = attrFloat(n, "gamma").value_or(1.05070102214813232421875);
     if (!near(alpha, 1.6732632) || !near(gamma, 1.0507010)) {
-        ctx.refuse(i, "Selu with alpha " + numberText(alpha) + " and gamma " + numberText(gamma)
-                          + " is not nn.SELU's");
+        ctx.refuse(i,
+            "Selu with alpha " + numberText(alpha) + " and gamma " + numberText(gamma) + " is not nn.SELU's");
         return;
     }
     ctx.emit(i, "SELU");
@@ -144,28 +165,28 @@ void prelu(MappingContext& ctx, int i)
         ctx.refuse(i, "its slope " + joinDims(*slope) + " is neither one value nor one per channel");
         return;
     }
-    ctx.emit(i, "PReLU", count == 1 ? json::object() : json{{"num_parameters", count}});
+    ctx.emit(i, "PReLU", count == 1 ? json::object() : json { { "num_parameters", count } });
 }
 
 } // namespace
 
 void addActivations(Operators& table)
 {
-    table.push_back({"Relu", &relu});
-    table.push_back({"LeakyRelu", &leakyRelu});
-    table.push_back({"Sigmoid", &sigmoid});
-    table.push_back({"Tanh", &tanh});
-    table.push_back({"Clip", &clip});
-    table.push_back({"Identity", &identity});
-    table.push_back({"Gelu", &gelu});
-    table.push_back({"HardSigmoid", &hardSigmoid});
-    table.push_back({"HardSwish", &hardSwish});
-    table.push_back({"Mish", &mish});
-    table.push_back({"Softplus", &softplus});
-    table.push_back({"Elu", &elu});
-    table.push_back({"Celu", &celu});
-    table.push_back({"Selu", &selu});
-    table.push_back({"PRelu", &prelu});
+    table.push_back({ "Relu", &relu });
+    table.push_back({ "LeakyRelu", &leakyRelu });
+    table.push_back({ "Sigmoid", &sigmoid });
+    table.push_back({ "Tanh", &tanh });
+    table.push_back({ "Clip", &clip });
+    table.push_back({ "Identity", &identity });
+    table.push_back({ "Gelu", &gelu });
+    table.push_back({ "HardSigmoid", &hardSigmoid });
+    table.push_back({ "HardSwish", &hardSwish });
+    table.push_back({ "Mish", &mish });
+    table.push_back({ "Softplus", &softplus });
+    table.push_back({ "Elu", &elu });
+    table.push_back({ "Celu", &celu });
+    table.push_back({ "Selu", &selu });
+    table.push_back({ "PRelu", &prelu });
 }
 
 } // namespace headroom::onnximport::ops

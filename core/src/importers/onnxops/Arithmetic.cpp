@@ -17,7 +17,8 @@ namespace {
 
 using nlohmann::json;
 
-struct Operands {
+struct Operands
+{
     std::vector<std::string> inputs; ///< computed tensors, in order
     std::optional<std::vector<std::int64_t>> parameter;
     std::optional<double> scalar;
@@ -35,7 +36,7 @@ std::optional<std::vector<std::int64_t>> perSampleParameter(
     // A stored scalar whose value the file does not hold (stripped weights): a learned scalar, one value
     // that broadcasts as [1] does.
     if (dims->empty())
-        return std::vector<std::int64_t>{1};
+        return std::vector<std::int64_t> { 1 };
     if (dims->size() > rank) {
         ctx.reject(i, "its stored operand " + joinDims(*dims) + " has more axes than the computed one");
         return std::nullopt;
@@ -107,8 +108,9 @@ void binary(MappingContext& ctx, int i, const char* type, bool commutes)
         return;
     if (o->constantFirst && !commutes) {
         ctx.refuse(i,
-            std::string("a stored operand before the computed one (c ") + (std::string(type) == "Sub" ? "-" : "/")
-                + " x) has no Headroom layer; " + type + " takes the computed tensor first");
+            std::string("a stored operand before the computed one (c ")
+                + (std::string(type) == "Sub" ? "-" : "/") + " x) has no Headroom layer; " + type
+                + " takes the computed tensor first");
         return;
     }
     json a = json::object();
@@ -116,7 +118,7 @@ void binary(MappingContext& ctx, int i, const char* type, bool commutes)
         a["parameter"] = *o->parameter;
     if (o->scalar)
         a["scalar"] = *o->scalar;
-    ctx.push(PendingLayer{type, a, o->inputs, n.output(0), i});
+    ctx.push(PendingLayer { type, a, o->inputs, n.output(0), i });
 }
 
 void add(MappingContext& ctx, int i)
@@ -131,15 +133,24 @@ void add(MappingContext& ctx, int i)
     }
     if (computed == n.input_size()) {
         std::vector<std::string> inputs(n.input().begin(), n.input().end());
-        ctx.push(PendingLayer{"Add", json::object(), inputs, n.output(0), i});
+        ctx.push(PendingLayer { "Add", json::object(), inputs, n.output(0), i });
         return;
     }
     binary(ctx, i, "Add", true);
 }
 
-void mul(MappingContext& ctx, int i) { binary(ctx, i, "Mul", true); }
-void sub(MappingContext& ctx, int i) { binary(ctx, i, "Sub", false); }
-void div(MappingContext& ctx, int i) { binary(ctx, i, "Div", false); }
+void mul(MappingContext& ctx, int i)
+{
+    binary(ctx, i, "Mul", true);
+}
+void sub(MappingContext& ctx, int i)
+{
+    binary(ctx, i, "Sub", false);
+}
+void div(MappingContext& ctx, int i)
+{
+    binary(ctx, i, "Div", false);
+}
 
 void pow(MappingContext& ctx, int i)
 {
@@ -149,13 +160,25 @@ void pow(MappingContext& ctx, int i)
         ctx.refuse(i, "its exponent is not one stored float32 number");
         return;
     }
-    ctx.emit(i, "Pow", json{{"exponent", decimal(static_cast<float>(e->front()))}});
+    ctx.emit(i, "Pow", json { { "exponent", decimal(static_cast<float>(e->front())) } });
 }
 
-void sqrt(MappingContext& ctx, int i) { ctx.emit(i, "Sqrt"); }
-void exp(MappingContext& ctx, int i) { ctx.emit(i, "Exp"); }
-void neg(MappingContext& ctx, int i) { ctx.emit(i, "Neg"); }
-void abs(MappingContext& ctx, int i) { ctx.emit(i, "Abs"); }
+void sqrt(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Sqrt");
+}
+void exp(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Exp");
+}
+void neg(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Neg");
+}
+void abs(MappingContext& ctx, int i)
+{
+    ctx.emit(i, "Abs");
+}
 
 /// ReduceMean / ReduceSum / ReduceMax over feature axes: ONNX's axes count the batch axis as 0, as
 /// the kinds' `dim` does. Axes are an attribute, or (ReduceSum from opset 13, the others from 18) an input.
@@ -197,32 +220,41 @@ void reduce(MappingContext& ctx, int i, const char* type)
         a = *axis;
     }
     std::sort(axes->begin(), axes->end());
-    json a{{"dim", *axes}};
+    json a { { "dim", *axes } };
     if (attrInt(n, "keepdims").value_or(1) != 0)
         a["keepdim"] = true;
     ctx.emit(i, type, a);
 }
 
-void reduceMean(MappingContext& ctx, int i) { reduce(ctx, i, "Mean"); }
-void reduceSum(MappingContext& ctx, int i) { reduce(ctx, i, "Sum"); }
-void reduceMax(MappingContext& ctx, int i) { reduce(ctx, i, "Amax"); }
+void reduceMean(MappingContext& ctx, int i)
+{
+    reduce(ctx, i, "Mean");
+}
+void reduceSum(MappingContext& ctx, int i)
+{
+    reduce(ctx, i, "Sum");
+}
+void reduceMax(MappingContext& ctx, int i)
+{
+    reduce(ctx, i, "Amax");
+}
 
 } // namespace
 
 void addArithmetic(Operators& table)
 {
-    table.push_back({"Add", &add});
-    table.push_back({"Mul", &mul});
-    table.push_back({"Sub", &sub});
-    table.push_back({"Div", &div});
-    table.push_back({"Pow", &pow});
-    table.push_back({"Sqrt", &sqrt});
-    table.push_back({"Exp", &exp});
-    table.push_back({"Neg", &neg});
-    table.push_back({"Abs", &abs});
-    table.push_back({"ReduceMean", &reduceMean});
-    table.push_back({"ReduceSum", &reduceSum});
-    table.push_back({"ReduceMax", &reduceMax});
+    table.push_back({ "Add", &add });
+    table.push_back({ "Mul", &mul });
+    table.push_back({ "Sub", &sub });
+    table.push_back({ "Div", &div });
+    table.push_back({ "Pow", &pow });
+    table.push_back({ "Sqrt", &sqrt });
+    table.push_back({ "Exp", &exp });
+    table.push_back({ "Neg", &neg });
+    table.push_back({ "Abs", &abs });
+    table.push_back({ "ReduceMean", &reduceMean });
+    table.push_back({ "ReduceSum", &reduceSum });
+    table.push_back({ "ReduceMax", &reduceMax });
 }
 
 } // namespace headroom::onnximport::ops

@@ -1,5 +1,5 @@
-// Conv -> Conv1d / Conv2d / Conv3d, ConvTranspose -> ConvTranspose1d / 2d / 3d: sizes from the stored weight, PyTorch's
-// symmetric padding.
+// Conv -> Conv1d / Conv2d / Conv3d, ConvTranspose -> ConvTranspose1d / 2d / 3d: sizes from the stored weight,
+// PyTorch's symmetric padding.
 #include "Families.h"
 
 #include <algorithm>
@@ -12,7 +12,8 @@ using nlohmann::json;
 
 /// A (transposed) convolution's stored weight dims and its input's rank; nullopt (the node refused or
 /// rejected) when either is missing.
-struct WeightAndRank {
+struct WeightAndRank
+{
     std::vector<std::int64_t> weight;
     std::size_t rank = 0;
 };
@@ -28,7 +29,7 @@ std::optional<WeightAndRank> weightAndRank(MappingContext& ctx, int i)
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!w || !rank)
         return std::nullopt;
-    return WeightAndRank{std::move(*w), *rank};
+    return WeightAndRank { std::move(*w), *rank };
 }
 
 void conv(MappingContext& ctx, int i)
@@ -73,7 +74,7 @@ void conv(MappingContext& ctx, int i)
     const auto pad = ctx.padding(i, spatial, *kernel, *stride, *dilation, true);
     if (!pad)
         return;
-    json a{{"out_channels", w[0]}, {"kernel_size", tupleJson(*kernel)}};
+    json a { { "out_channels", w[0] }, { "kernel_size", tupleJson(*kernel) } };
     if (!allEqual(*stride, 1))
         a["stride"] = tupleJson(*stride);
     if (const auto* same = std::get_if<std::string>(&*pad))
@@ -85,7 +86,7 @@ void conv(MappingContext& ctx, int i)
     if (groups != 1)
         a["groups"] = groups;
     const bool bias = n.input_size() > 2 && !n.input(2).empty();
-    if (bias && !ctx.parameterShaped(i, n.input(2), "bias", {w[0]}, "one value per output channel"))
+    if (bias && !ctx.parameterShaped(i, n.input(2), "bias", { w[0] }, "one value per output channel"))
         return;
     if (!bias)
         a["bias"] = false;
@@ -128,10 +129,12 @@ void convTranspose(MappingContext& ctx, int i)
     if (!pad)
         return;
     const auto outputPadding = attrInts(n, "output_padding").value_or(std::vector<std::int64_t>(spatial, 0));
-    if (outputPadding.size() != spatial || std::any_of(outputPadding.begin(), outputPadding.end(), [](auto p) {
-            return p < 0 || p > kMaxDimension;
-        })) {
-        ctx.reject(i, "its output_padding " + joinDims(outputPadding) + " is not " + std::to_string(spatial) + " sizes");
+    if (outputPadding.size() != spatial
+        || std::any_of(
+            outputPadding.begin(), outputPadding.end(), [](auto p) { return p < 0 || p > kMaxDimension; })) {
+        ctx.reject(i,
+            "its output_padding " + joinDims(outputPadding) + " is not " + std::to_string(spatial)
+                + " sizes");
         return;
     }
     const std::int64_t groups = attrInt(n, "group").value_or(1);
@@ -139,7 +142,7 @@ void convTranspose(MappingContext& ctx, int i)
         ctx.reject(i, "its group " + std::to_string(groups) + " is not a positive count");
         return;
     }
-    json a{{"out_channels", w[1] * groups}, {"kernel_size", tupleJson(*kernel)}};
+    json a { { "out_channels", w[1] * groups }, { "kernel_size", tupleJson(*kernel) } };
     if (!allEqual(*stride, 1))
         a["stride"] = tupleJson(*stride);
     if (const auto& p = std::get<std::vector<std::int64_t>>(*pad); !allEqual(p, 0))
@@ -151,7 +154,8 @@ void convTranspose(MappingContext& ctx, int i)
     if (groups != 1)
         a["groups"] = groups;
     const bool bias = n.input_size() > 2 && !n.input(2).empty();
-    if (bias && !ctx.parameterShaped(i, n.input(2), "bias", {w[1] * groups}, "one value per output channel"))
+    if (bias
+        && !ctx.parameterShaped(i, n.input(2), "bias", { w[1] * groups }, "one value per output channel"))
         return;
     if (!bias)
         a["bias"] = false;
@@ -162,8 +166,8 @@ void convTranspose(MappingContext& ctx, int i)
 
 void addConvolution(Operators& table)
 {
-    table.push_back({"Conv", &conv});
-    table.push_back({"ConvTranspose", &convTranspose});
+    table.push_back({ "Conv", &conv });
+    table.push_back({ "ConvTranspose", &convTranspose });
 }
 
 } // namespace headroom::onnximport::ops

@@ -26,14 +26,14 @@ void dropout(MappingContext& ctx, int i)
         ctx.reject(i, "its ratio " + numberText(ratio) + " is not a probability");
         return;
     }
-    ctx.emit(i, "Dropout", json{{"p", ratio}});
+    ctx.emit(i, "Dropout", json { { "p", ratio } });
 }
 
 } // namespace
 
 void addDropout(Operators& table)
 {
-    table.push_back({"Dropout", &dropout});
+    table.push_back({ "Dropout", &dropout });
 }
 
 } // namespace headroom::onnximport::ops

@@ -15,7 +15,8 @@ namespace {
 bool isExportConstant(const std::string& name)
 {
     return name.rfind("onnx::", 0) == 0
-        || (!name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }));
+        || (!name.empty()
+            && std::all_of(name.begin(), name.end(), [](char c) { return c >= '0' && c <= '9'; }));
 }
 
 std::string listed(const std::vector<std::string>& labels)
@@ -39,11 +40,11 @@ void checkExportMode(MappingContext& ctx)
         if (!ctx.needed(i))
             continue;
         const auto& n = ctx.node(i);
-        if (ctx.isOp(i, "Conv") && n.input_size() == 3 && g.isInitializer(n.input(1)) && g.isInitializer(n.input(2))
-            && isExportConstant(n.input(1)) && isExportConstant(n.input(2)))
+        if (ctx.isOp(i, "Conv") && n.input_size() == 3 && g.isInitializer(n.input(1))
+            && g.isInitializer(n.input(2)) && isExportConstant(n.input(1)) && isExportConstant(n.input(2)))
             folded.push_back(nodeLabel(n));
-        const bool inferenceMode = ctx.opset() >= 14 ? attrInt(n, "training_mode").value_or(0) == 0
-                                                     : n.output_size() == 1;
+        const bool inferenceMode
+            = ctx.opset() >= 14 ? attrInt(n, "training_mode").value_or(0) == 0 : n.output_size() == 1;
         if (ctx.isOp(i, "BatchNormalization") && inferenceMode)
             inference.push_back(nodeLabel(n));
     }
@@ -52,8 +53,9 @@ void checkExportMode(MappingContext& ctx)
     std::string what;
     if (!folded.empty())
         what = "BatchNorm was folded into " + std::to_string(folded.size()) + " convolution"
-            + (folded.size() == 1 ? "" : "s") + " (" + listed(folded) + "), so its parameters, buffers and saved "
-            "activations are missing";
+            + (folded.size() == 1 ? "" : "s") + " (" + listed(folded)
+            + "), so its parameters, buffers and saved "
+              "activations are missing";
     if (!inference.empty())
         what += (what.empty() ? "" : "; ") + std::to_string(inference.size()) + " BatchNormalization node"
             + (inference.size() == 1 ? " is" : "s are") + " in inference mode (" + listed(inference)

@@ -9,26 +9,26 @@ namespace headroom::onnximport::ops {
 using Operators = std::vector<OperatorEntry>;
 
 // One file per family: the operators it maps (docs/onnx-import.md, "What maps to what").
-void addConvolution(Operators& table);   // Conv, ConvTranspose
-void addLinear(Operators& table);        // Gemm, MatMul (with a stored matrix, or of two computed tensors)
+void addConvolution(Operators& table); // Conv, ConvTranspose
+void addLinear(Operators& table); // Gemm, MatMul (with a stored matrix, or of two computed tensors)
 void addNormalization(Operators& table); // BatchNormalization, InstanceNormalization, LayerNormalization
-void addActivations(Operators& table);   // Relu, LeakyRelu, Sigmoid, Tanh, Clip, Identity, Gelu, HardSigmoid,
-                                         // HardSwish, Mish, Softplus, Elu, Celu, Selu, PRelu
-void addSoftmax(Operators& table);       // Softmax, LogSoftmax
-void addPooling(Operators& table);       // MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool
-void addReshape(Operators& table);       // Flatten, Reshape, Squeeze, Unsqueeze
-void addDropout(Operators& table);       // Dropout
-void addMerge(Operators& table);         // Sum, Concat
-void addGather(Operators& table);        // Gather (Embedding, Select)
-void addArithmetic(Operators& table);    // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg, Abs, ReduceMean/Sum/Max
-void addMovement(Operators& table);      // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
-                                         // DepthToSpace, SpaceToDepth
-void addRecurrent(Operators& table);     // LSTM, GRU (sequence-first, one layer per node)
+void addActivations(Operators& table); // Relu, LeakyRelu, Sigmoid, Tanh, Clip, Identity, Gelu, HardSigmoid,
+                                       // HardSwish, Mish, Softplus, Elu, Celu, Selu, PRelu
+void addSoftmax(Operators& table); // Softmax, LogSoftmax
+void addPooling(Operators& table); // MaxPool, AveragePool, GlobalAveragePool, GlobalMaxPool
+void addReshape(Operators& table); // Flatten, Reshape, Squeeze, Unsqueeze
+void addDropout(Operators& table); // Dropout
+void addMerge(Operators& table); // Sum, Concat
+void addGather(Operators& table); // Gather (Embedding, Select)
+void addArithmetic(Operators& table); // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg, Abs, ReduceMean/Sum/Max
+void addMovement(Operators& table); // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
+                                    // DepthToSpace, SpaceToDepth
+void addRecurrent(Operators& table); // LSTM, GRU (sequence-first, one layer per node)
 
 /// An axis of a rank-`rank` input (negative counts from the end) that is not its batch axis (at
 /// `batchAxis`, OnnxGraph::batchAxisOf); otherwise the node is rejected with `what` named, and nullopt.
-std::optional<std::int64_t> featureAxis(
-    MappingContext& ctx, int i, std::int64_t axis, std::size_t rank, const char* what, std::size_t batchAxis = 0);
+std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank,
+    const char* what, std::size_t batchAxis = 0);
 
 // Patterns of several nodes that come back as the one operator PyTorch ran.
 void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);

@@ -30,7 +30,7 @@ void select(MappingContext& ctx, int i)
         ctx.reject(i, "its index is not a number");
         return;
     }
-    ctx.emit(i, "Select", json{{"dim", *axis}, {"index", *k}});
+    ctx.emit(i, "Select", json { { "dim", *axis }, { "index", *k } });
 }
 
 void gather(MappingContext& ctx, int i)
@@ -53,15 +53,16 @@ void gather(MappingContext& ctx, int i)
         ctx.refuse(i, "its table " + joinDims(*table) + " is not a matrix");
         return;
     }
-    ctx.push(PendingLayer{"Embedding", json{{"num_embeddings", (*table)[0]}, {"embedding_dim", (*table)[1]}},
-        {n.input(1)}, n.output(0), i});
+    ctx.push(PendingLayer { "Embedding",
+        json { { "num_embeddings", (*table)[0] }, { "embedding_dim", (*table)[1] } }, { n.input(1) },
+        n.output(0), i });
 }
 
 } // namespace
 
 void addGather(Operators& table)
 {
-    table.push_back({"Gather", &gather});
+    table.push_back({ "Gather", &gather });
 }
 
 } // namespace headroom::onnximport::ops

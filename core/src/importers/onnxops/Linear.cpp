@@ -36,7 +36,8 @@ void gemm(MappingContext& ctx, int i)
             elements *= d;
         if (elements != out) {
             ctx.refuse(i,
-                "its bias " + joinDims(*b) + " does not have one value per output (" + std::to_string(out) + ")");
+                "its bias " + joinDims(*b) + " does not have one value per output (" + std::to_string(out)
+                    + ")");
             return;
         }
     }
@@ -54,11 +55,13 @@ void matmul(MappingContext& ctx, int i)
         if (!a || !b)
             return;
         if (*a != *b || *a < 3) {
-            ctx.refuse(i, "a product of a rank-" + std::to_string(*a) + " and a rank-" + std::to_string(*b)
-                              + " tensor; the MatMul layer multiplies batches of matrices of the same rank");
+            ctx.refuse(i,
+                "a product of a rank-" + std::to_string(*a) + " and a rank-" + std::to_string(*b)
+                    + " tensor; the MatMul layer multiplies batches of matrices of the same rank");
             return;
         }
-        ctx.push(PendingLayer{"MatMul", nlohmann::json::object(), {n.input(0), n.input(1)}, n.output(0), i});
+        ctx.push(
+            PendingLayer { "MatMul", nlohmann::json::object(), { n.input(0), n.input(1) }, n.output(0), i });
         return;
     }
     if (n.input_size() != 2 || ctx.graph().isDynamic(n.input(1))) {
@@ -80,8 +83,8 @@ void matmul(MappingContext& ctx, int i)
 
 void addLinear(Operators& table)
 {
-    table.push_back({"Gemm", &gemm});
-    table.push_back({"MatMul", &matmul});
+    table.push_back({ "Gemm", &gemm });
+    table.push_back({ "MatMul", &matmul });
 }
 
 } // namespace headroom::onnximport::ops

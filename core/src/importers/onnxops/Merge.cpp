@@ -1,4 +1,5 @@
-// Sum of computed tensors -> Add; Concat -> Concat, with a stored tensor first as its parameter (a class token).
+// Sum of computed tensors -> Add; Concat -> Concat, with a stored tensor first as its parameter (a class
+// token).
 #include "Families.h"
 
 namespace headroom::onnximport::ops {
@@ -25,14 +26,14 @@ void sum(MappingContext& ctx, int i)
         ctx.emit(i, "Identity");
         return;
     }
-    ctx.push(PendingLayer{"Add", json::object(), inputs, n.output(0), i});
+    ctx.push(PendingLayer { "Add", json::object(), inputs, n.output(0), i });
 }
 
 /// A stored tensor concatenated before the computed ones: the tensor itself, or one torch expanded over
 /// the batch first (ViT's class token: `class_token.expand(n, -1, -1)`, whose Expand carries no data
 /// from the input and so is not mapped itself). Returns its per-sample shape.
-std::optional<std::vector<std::int64_t>> storedFirst(MappingContext& ctx, int i, const std::string& value,
-                                                                     std::size_t rank)
+std::optional<std::vector<std::int64_t>> storedFirst(
+    MappingContext& ctx, int i, const std::string& value, std::size_t rank)
 {
     const auto& g = ctx.graph();
     std::string stored = value;
@@ -83,8 +84,9 @@ void concat(MappingContext& ctx, int i)
             continue;
         }
         if (k != 0 || n.input_size() < 2) {
-            ctx.refuse(i, "it concatenates the stored tensor '" + in
-                              + "' after a computed one; Concat's parameter comes first");
+            ctx.refuse(i,
+                "it concatenates the stored tensor '" + in
+                    + "' after a computed one; Concat's parameter comes first");
             return;
         }
         const auto stored = storedFirst(ctx, i, in, *rank);
@@ -109,15 +111,15 @@ void concat(MappingContext& ctx, int i)
         a["dim"] = axis;
     if (parameter)
         a["parameter"] = *parameter;
-    ctx.push(PendingLayer{"Concat", a, inputs, n.output(0), i});
+    ctx.push(PendingLayer { "Concat", a, inputs, n.output(0), i });
 }
 
 } // namespace
 
 void addMerge(Operators& table)
 {
-    table.push_back({"Sum", &sum});
-    table.push_back({"Concat", &concat});
+    table.push_back({ "Sum", &sum });
+    table.push_back({ "Concat", &concat });
 }
 
 } // namespace headroom::onnximport::ops

@@ -60,7 +60,7 @@ void transpose(MappingContext& ctx, int i)
     }
     // A perm that moves the batch axis gives a tensor whose batch axis is elsewhere (a sequence-first
     // [T, B, E] for the RNNs and attention); the layers after it decide whether they can read that.
-    ctx.emit(i, "Permute", json{{"dims", perm}});
+    ctx.emit(i, "Permute", json { { "dims", perm } });
 }
 
 /// Slice (opset 10+: starts, ends, axes, steps inputs; before: attributes): one Slice layer per axis.
@@ -94,22 +94,25 @@ void slice(MappingContext& ctx, int i)
     std::vector<PendingLayer> layers;
     std::string value = n.input(0);
     for (std::size_t k = 0; k < starts->size(); ++k) {
-        const auto axis = featureAxis(ctx, i, (*axes)[k], *rank, "sliced axis", ctx.graph().batchAxisOf(n.input(0)));
+        const auto axis
+            = featureAxis(ctx, i, (*axes)[k], *rank, "sliced axis", ctx.graph().batchAxisOf(n.input(0)));
         if (!axis)
             return;
         if ((*steps)[k] < 1) {
-            ctx.refuse(i, "a step of " + std::to_string((*steps)[k]) + " (reversing an axis) has no Headroom layer");
+            ctx.refuse(
+                i, "a step of " + std::to_string((*steps)[k]) + " (reversing an axis) has no Headroom layer");
             return;
         }
-        json a{{"dim", *axis}};
+        json a { { "dim", *axis } };
         if ((*starts)[k] != 0)
             a["start"] = std::clamp<std::int64_t>((*starts)[k], -kMaxDimension, kMaxDimension);
         if ((*ends)[k] < kMaxDimension)
             a["end"] = std::max<std::int64_t>((*ends)[k], -kMaxDimension);
         if ((*steps)[k] != 1)
             a["step"] = (*steps)[k];
-        const std::string out = k + 1 == starts->size() ? n.output(0) : n.output(0) + "/axis" + std::to_string(*axis);
-        layers.push_back(PendingLayer{"Slice", a, {value}, out, i});
+        const std::string out
+            = k + 1 == starts->size() ? n.output(0) : n.output(0) + "/axis" + std::to_string(*axis);
+        layers.push_back(PendingLayer { "Slice", a, { value }, out, i });
         value = out;
     }
     if (layers.empty()) {
@@ -143,20 +146,24 @@ void split(MappingContext& ctx, int i)
             sizes->push_back(std::min(part, left));
     }
     if (static_cast<std::int64_t>(sizes->size()) != outputs) {
-        ctx.reject(i, "it lists " + std::to_string(sizes->size()) + " sizes for " + std::to_string(outputs) + " outputs");
+        ctx.reject(i,
+            "it lists " + std::to_string(sizes->size()) + " sizes for " + std::to_string(outputs)
+                + " outputs");
         return;
     }
     std::int64_t start = 0;
     for (std::int64_t k = 0; k < outputs; ++k) {
         const std::int64_t size = (*sizes)[static_cast<std::size_t>(k)];
         if (size < 0 || start + size > length) {
-            ctx.reject(i, "its sizes " + joinDims(*sizes) + " do not fit axis " + std::to_string(*axis) + " of size "
-                              + std::to_string(length));
+            ctx.reject(i,
+                "its sizes " + joinDims(*sizes) + " do not fit axis " + std::to_string(*axis) + " of size "
+                    + std::to_string(length));
             return;
         }
         if (!n.output(static_cast<int>(k)).empty())
-            ctx.push(PendingLayer{"Narrow", json{{"dim", *axis}, {"start", start}, {"length", size}}, {n.input(0)},
-                n.output(static_cast<int>(k)), i});
+            ctx.push(
+                PendingLayer { "Narrow", json { { "dim", *axis }, { "start", start }, { "length", size } },
+                    { n.input(0) }, n.output(static_cast<int>(k)), i });
         start += size;
     }
 }
@@ -177,7 +184,7 @@ void expand(MappingContext& ctx, int i)
         ctx.refuse(i, "it adds axes in front of the batch axis");
         return;
     }
-    ctx.emit(i, "Expand", json{{"size", *out}});
+    ctx.emit(i, "Expand", json { { "size", *out } });
 }
 
 /// Pad (opset 11+: pads and constant_value inputs; before: attributes): before/after amounts over all
@@ -199,7 +206,9 @@ void pad(MappingContext& ctx, int i)
         return;
     }
     if (pads->size() != 2 * *rank) {
-        ctx.reject(i, "its pads list " + std::to_string(pads->size()) + " amounts for a rank-" + std::to_string(*rank) + " input");
+        ctx.reject(i,
+            "its pads list " + std::to_string(pads->size()) + " amounts for a rank-" + std::to_string(*rank)
+                + " input");
         return;
     }
     const std::size_t r = *rank;
@@ -229,7 +238,7 @@ void pad(MappingContext& ctx, int i)
         list.push_back((*pads)[k]);
         list.push_back((*pads)[k + r]);
     }
-    json a{{"pad", list}};
+    json a { { "pad", list } };
     if (torchMode != "constant")
         a["mode"] = torchMode;
     double value = ctx.opset() >= 11 ? 0.0 : attrFloat(n, "value").value_or(0.0);
@@ -255,7 +264,8 @@ void resize(MappingContext& ctx, int i)
     if (!in)
         return;
     if (in->size() < 2 || in->size() > 4) {
-        ctx.refuse(i, "only inputs of 1 to 3 spatial axes ([C, L], [C, H, W], [C, D, H, W]) can be interpolated");
+        ctx.refuse(
+            i, "only inputs of 1 to 3 spatial axes ([C, L], [C, H, W], [C, D, H, W]) can be interpolated");
         return;
     }
     const std::size_t spatial = in->size() - 1;
@@ -278,18 +288,20 @@ void resize(MappingContext& ctx, int i)
     else if (mode == "cubic" && spatial == 2)
         torchMode = "bicubic";
     else {
-        ctx.refuse(i, "mode \"" + mode + "\" on " + std::to_string(spatial) + " spatial axes has no PyTorch interpolation");
+        ctx.refuse(i,
+            "mode \"" + mode + "\" on " + std::to_string(spatial)
+                + " spatial axes has no PyTorch interpolation");
         return;
     }
     const std::string coordinates = attrString(n, "coordinate_transformation_mode", "half_pixel");
     std::vector<std::int64_t> size(out->begin() + 1, out->end());
-    json a{{"size", size}};
+    json a { { "size", size } };
     // The scale, where every axis has the same integer one (nn.Upsample(scale_factor=2)).
     bool sameScale = true;
     for (std::size_t k = 1; k < in->size(); ++k)
         sameScale = sameScale && (*out)[k] % (*in)[k] == 0 && (*out)[k] / (*in)[k] == (*out)[1] / (*in)[1];
     if (sameScale)
-        a = json{{"scale_factor", static_cast<double>((*out)[1] / (*in)[1])}};
+        a = json { { "scale_factor", static_cast<double>((*out)[1] / (*in)[1]) } };
     if (torchMode != "nearest") {
         a["mode"] = torchMode;
         if (coordinates == "align_corners")
@@ -321,11 +333,17 @@ void depthToSpace(MappingContext& ctx, int i, bool toSpace)
                 + " differs from PixelShuffle's; the memory (a new tensor, nothing kept) is the same.",
             toSpace ? "dcr" : "space-to-depth");
     ctx.emit(i, toSpace ? "PixelShuffle" : "PixelUnshuffle",
-        json{{toSpace ? "upscale_factor" : "downscale_factor", *block}});
+        json { { toSpace ? "upscale_factor" : "downscale_factor", *block } });
 }
 
-void depthToSpace(MappingContext& ctx, int i) { depthToSpace(ctx, i, true); }
-void spaceToDepth(MappingContext& ctx, int i) { depthToSpace(ctx, i, false); }
+void depthToSpace(MappingContext& ctx, int i)
+{
+    depthToSpace(ctx, i, true);
+}
+void spaceToDepth(MappingContext& ctx, int i)
+{
+    depthToSpace(ctx, i, false);
+}
 
 } // namespace
 
@@ -334,8 +352,9 @@ std::optional<std::int64_t> featureAxis(
 {
     const auto r = static_cast<std::int64_t>(rank);
     if (axis < -r || axis >= r) {
-        ctx.reject(i, std::string("its ") + what + " " + std::to_string(axis) + " is out of range for a rank-"
-                          + std::to_string(r) + " input");
+        ctx.reject(i,
+            std::string("its ") + what + " " + std::to_string(axis) + " is out of range for a rank-"
+                + std::to_string(r) + " input");
         return std::nullopt;
     }
     if (axis < 0)
@@ -349,15 +368,15 @@ std::optional<std::int64_t> featureAxis(
 
 void addMovement(Operators& table)
 {
-    table.push_back({"Transpose", &transpose});
-    table.push_back({"Slice", &slice});
-    table.push_back({"Split", &split});
-    table.push_back({"Expand", &expand});
-    table.push_back({"Pad", &pad});
-    table.push_back({"Resize", &resize});
-    table.push_back({"Upsample", &resize});
-    table.push_back({"DepthToSpace", &depthToSpace});
-    table.push_back({"SpaceToDepth", &spaceToDepth});
+    table.push_back({ "Transpose", &transpose });
+    table.push_back({ "Slice", &slice });
+    table.push_back({ "Split", &split });
+    table.push_back({ "Expand", &expand });
+    table.push_back({ "Pad", &pad });
+    table.push_back({ "Resize", &resize });
+    table.push_back({ "Upsample", &resize });
+    table.push_back({ "DepthToSpace", &depthToSpace });
+    table.push_back({ "SpaceToDepth", &spaceToDepth });
 }
 
 } // namespace headroom::onnximport::ops

@@ -41,7 +41,7 @@ void batchNorm(MappingContext& ctx, int i)
         return;
     for (int k = 1; k < 5; ++k) {
         const char* what = k == 1 ? "scale" : k == 2 ? "bias" : k == 3 ? "mean" : "variance";
-        if (!ctx.parameterShaped(i, n.input(k), what, {*channels}, "one value per channel"))
+        if (!ctx.parameterShaped(i, n.input(k), what, { *channels }, "one value per channel"))
             return;
     }
     json a = json::object();
@@ -74,8 +74,8 @@ void instanceNorm(MappingContext& ctx, int i)
         return;
     }
     const auto channels = channelsOf(ctx, i);
-    if (!channels || !ctx.parameterShaped(i, n.input(1), "scale", {*channels}, "one value per channel")
-        || !ctx.parameterShaped(i, n.input(2), "bias", {*channels}, "one value per channel"))
+    if (!channels || !ctx.parameterShaped(i, n.input(1), "scale", { *channels }, "one value per channel")
+        || !ctx.parameterShaped(i, n.input(2), "bias", { *channels }, "one value per channel"))
         return;
     json a = json::object();
     if (const auto eps = attrFloat(n, "epsilon"); eps && !near(*eps, 1e-5))
@@ -124,9 +124,9 @@ void layerNorm(MappingContext& ctx, int i)
 
 void addNormalization(Operators& table)
 {
-    table.push_back({"BatchNormalization", &batchNorm});
-    table.push_back({"LayerNormalization", &layerNorm});
-    table.push_back({"InstanceNormalization", &instanceNorm});
+    table.push_back({ "BatchNormalization", &batchNorm });
+    table.push_back({ "LayerNormalization", &layerNorm });
+    table.push_back({ "InstanceNormalization", &instanceNorm });
 }
 
 } // namespace headroom::onnximport::ops

@@ -25,14 +25,15 @@ void recogniseGeluErf(MappingContext& ctx, int erf)
     if (x.empty() || !g.isDynamic(x) || ctx.soleConsumer(e.input(0)) != erf)
         return;
     const int plusOne = ctx.soleConsumer(e.output(0));
-    if (!ctx.isOp(plusOne, "Add") || !ctx.isConstant(MappingContext::otherOperand(ctx.node(plusOne), e.output(0)), 1.0))
+    if (!ctx.isOp(plusOne, "Add")
+        || !ctx.isConstant(MappingContext::otherOperand(ctx.node(plusOne), e.output(0)), 1.0))
         return;
     const std::string& sum = ctx.node(plusOne).output(0);
     const int times = ctx.soleConsumer(sum);
     if (!ctx.isOp(times, "Mul"))
         return;
     const std::string factor = MappingContext::otherOperand(ctx.node(times), sum);
-    std::vector<int> parts{scale, erf, plusOne, times};
+    std::vector<int> parts { scale, erf, plusOne, times };
     int last = -1;
     if (factor == x) {
         last = ctx.soleConsumer(ctx.node(times).output(0));
@@ -48,7 +49,7 @@ void recogniseGeluErf(MappingContext& ctx, int erf)
         last = times;
     }
     parts.push_back(last);
-    ctx.fuse(parts, PendingLayer{"GELU", nlohmann::json::object(), {x}, ctx.node(last).output(0), last});
+    ctx.fuse(parts, PendingLayer { "GELU", nlohmann::json::object(), { x }, ctx.node(last).output(0), last });
 }
 
 } // namespace headroom::onnximport::ops

@@ -19,7 +19,8 @@ const double kSqrt2OverPi = std::sqrt(2.0 / 3.14159265358979323846);
 /// Node `i` is `op` with inputs (a, b) in this order.
 bool binary(const MappingContext& ctx, int i, const char* op, const std::string& a, const std::string& b)
 {
-    return ctx.isOp(i, op) && ctx.node(i).input_size() == 2 && ctx.node(i).input(0) == a && ctx.node(i).input(1) == b;
+    return ctx.isOp(i, op) && ctx.node(i).input_size() == 2 && ctx.node(i).input(0) == a
+        && ctx.node(i).input(1) == b;
 }
 
 bool constFirst(const MappingContext& ctx, int i, const char* op, double c, const std::string& operand)
@@ -34,7 +35,10 @@ bool constSecond(const MappingContext& ctx, int i, const char* op, const std::st
         && ctx.isConstant(ctx.node(i).input(1), c);
 }
 
-const std::string& out(const MappingContext& ctx, int i) { return ctx.node(i).output(0); }
+const std::string& out(const MappingContext& ctx, int i)
+{
+    return ctx.node(i).output(0);
+}
 
 /// torch's symbolic: walks back from Tanh to x; the parts in graph order, or empty.
 std::vector<int> torchGelu(const MappingContext& ctx, int tanh, std::string& x)
@@ -65,11 +69,11 @@ std::vector<int> torchGelu(const MappingContext& ctx, int tanh, std::string& x)
     const int half = ctx.soleConsumer(out(ctx, times));
     if (!constFirst(ctx, half, "Mul", 0.5, out(ctx, times)))
         return {};
-    for (const int inside : {square, cube, cubic, inner, scale}) {
+    for (const int inside : { square, cube, cubic, inner, scale }) {
         if (ctx.soleConsumer(out(ctx, inside)) < 0)
             return {};
     }
-    return {square, cube, cubic, inner, scale, tanh, plusOne, times, half};
+    return { square, cube, cubic, inner, scale, tanh, plusOne, times, half };
 }
 
 /// Hugging Face's NewGELUActivation; the parts in graph order, or empty.
@@ -98,11 +102,11 @@ std::vector<int> newGelu(const MappingContext& ctx, int tanh, std::string& x)
     const int half = g.producer(ctx.node(times).input(0));
     if (!constSecond(ctx, half, "Mul", x, 0.5) || ctx.soleConsumer(out(ctx, half)) != times)
         return {};
-    for (const int inside : {cube, cubic, inner, scale}) {
+    for (const int inside : { cube, cubic, inner, scale }) {
         if (ctx.soleConsumer(out(ctx, inside)) < 0)
             return {};
     }
-    return {half, cube, cubic, inner, scale, tanh, plusOne, times};
+    return { half, cube, cubic, inner, scale, tanh, plusOne, times };
 }
 
 } // namespace
@@ -113,11 +117,15 @@ void recogniseGeluTanh(MappingContext& ctx, int tanh)
         return;
     std::string x;
     if (auto parts = torchGelu(ctx, tanh, x); !parts.empty() && ctx.graph().carriesData(x)) {
-        ctx.fuse(parts, PendingLayer{"GELU", nlohmann::json{{"approximate", "tanh"}}, {x}, out(ctx, parts.back()), parts.back()});
+        ctx.fuse(parts,
+            PendingLayer { "GELU", nlohmann::json { { "approximate", "tanh" } }, { x },
+                out(ctx, parts.back()), parts.back() });
         return;
     }
     if (auto parts = newGelu(ctx, tanh, x); !parts.empty() && ctx.graph().carriesData(x))
-        ctx.fuse(parts, PendingLayer{"NewGELU", nlohmann::json::object(), {x}, out(ctx, parts.back()), parts.back()});
+        ctx.fuse(parts,
+            PendingLayer {
+                "NewGELU", nlohmann::json::object(), { x }, out(ctx, parts.back()), parts.back() });
 }
 
 } // namespace headroom::onnximport::ops

@@ -19,7 +19,7 @@ void fuseSelfGate(MappingContext& ctx, const std::vector<int>& chain, const std:
     }
     std::vector<int> parts = chain;
     parts.push_back(mul);
-    ctx.fuse(parts, PendingLayer{kind, nlohmann::json::object(), {x}, ctx.node(mul).output(0), mul});
+    ctx.fuse(parts, PendingLayer { kind, nlohmann::json::object(), { x }, ctx.node(mul).output(0), mul });
 }
 
 } // namespace
@@ -30,7 +30,7 @@ void recogniseHardswish(MappingContext& ctx, int hardSigmoid)
     if (h.input_size() != 1 || !near(attrFloat(h, "alpha").value_or(0.2), 1.0 / 6.0)
         || !near(attrFloat(h, "beta").value_or(0.5), 0.5))
         return;
-    fuseSelfGate(ctx, {hardSigmoid}, h.input(0), "Hardswish");
+    fuseSelfGate(ctx, { hardSigmoid }, h.input(0), "Hardswish");
 }
 
 void recogniseMish(MappingContext& ctx, int softplus)
@@ -41,7 +41,7 @@ void recogniseMish(MappingContext& ctx, int softplus)
     const int tanh = ctx.soleConsumer(s.output(0));
     if (!ctx.isOp(tanh, "Tanh"))
         return;
-    fuseSelfGate(ctx, {softplus, tanh}, s.input(0), "Mish");
+    fuseSelfGate(ctx, { softplus, tanh }, s.input(0), "Mish");
 }
 
 } // namespace headroom::onnximport::ops

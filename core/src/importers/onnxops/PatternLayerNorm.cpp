@@ -34,7 +34,8 @@ std::vector<std::int64_t> trailingAxes(const MappingContext& ctx, int node, std:
 }
 
 /// A stored tensor (the affine weight or bias) whose dims are exactly `shape`.
-bool isStoredOfShape(const MappingContext& ctx, const std::string& value, const std::vector<std::int64_t>& shape)
+bool isStoredOfShape(
+    const MappingContext& ctx, const std::string& value, const std::vector<std::int64_t>& shape)
 {
     const auto& g = ctx.graph();
     if (value.empty() || g.isDynamic(value))
@@ -79,10 +80,12 @@ void recogniseLayerNorm(MappingContext& ctx, int mean)
     const auto eps = g.constantNumbers(ctx.node(addEps).input(1), 1);
     const int sqrt = ctx.soleConsumer(ctx.node(addEps).output(0));
     if (!eps || eps->size() != 1 || !(eps->front() >= 0.0 && eps->front() <= 1.0) || !ctx.isOp(sqrt, "Sqrt")
-        || ctx.soleConsumer(ctx.node(sqrt).output(0)) != div || ctx.node(div).input(1) != ctx.node(sqrt).output(0))
+        || ctx.soleConsumer(ctx.node(sqrt).output(0)) != div
+        || ctx.node(div).input(1) != ctx.node(sqrt).output(0))
         return;
-    const std::vector<std::int64_t> normalized(perSample->end() - static_cast<std::ptrdiff_t>(axes.size()), perSample->end());
-    std::vector<int> parts{mean, sub, pow, mean2, addEps, sqrt, div};
+    const std::vector<std::int64_t> normalized(
+        perSample->end() - static_cast<std::ptrdiff_t>(axes.size()), perSample->end());
+    std::vector<int> parts { mean, sub, pow, mean2, addEps, sqrt, div };
     int last = div;
     bool affine = false, bias = false;
     const int mul = ctx.soleConsumer(ctx.node(div).output(0));
@@ -107,7 +110,7 @@ void recogniseLayerNorm(MappingContext& ctx, int mean)
         a["elementwise_affine"] = false;
     else if (!bias)
         a["bias"] = false;
-    ctx.fuse(parts, PendingLayer{"LayerNorm", a, {x}, ctx.node(last).output(0), last});
+    ctx.fuse(parts, PendingLayer { "LayerNorm", a, { x }, ctx.node(last).output(0), last });
 }
 
 } // namespace headroom::onnximport::ops

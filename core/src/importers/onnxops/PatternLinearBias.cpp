@@ -32,7 +32,7 @@ void recogniseLinearBias(MappingContext& ctx, int matmul)
         return;
     layer->node = add;
     layer->outputValue = ctx.node(add).output(0);
-    ctx.fuse({matmul, add}, std::move(*layer));
+    ctx.fuse({ matmul, add }, std::move(*layer));
 }
 
 } // namespace headroom::onnximport::ops

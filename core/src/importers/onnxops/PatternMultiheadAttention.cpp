@@ -84,12 +84,16 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
         for (const auto& o : n.output()) {
             bool usedOutside = g.isGraphOutput(o);
             for (const int c : g.consumers(o))
-                usedOutside = usedOutside || (ctx.needed(c) && std::find(parts.begin(), parts.end(), c) == parts.end());
+                usedOutside = usedOutside
+                    || (ctx.needed(c) && std::find(parts.begin(), parts.end(), c) == parts.end());
             if (usedOutside)
                 outputs.insert(o);
         }
         softmaxes += ctx.isOp(i, "Softmax") ? 1 : 0;
-        products += ctx.isOp(i, "MatMul") && g.carriesData(n.input(0)) && n.input_size() == 2 && g.carriesData(n.input(1)) ? 1 : 0;
+        products += ctx.isOp(i, "MatMul") && g.carriesData(n.input(0)) && n.input_size() == 2
+                && g.carriesData(n.input(1))
+            ? 1
+            : 0;
         if (ctx.isOp(i, "Dropout") && n.input_size() > 1) {
             const auto r = g.constantNumbers(n.input(1), 1);
             if (!r || r->size() != 1)
@@ -97,7 +101,8 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
             dropout = decimal(static_cast<float>(r->front()));
         }
     }
-    if (inputs.size() != 1 || outputs.size() != 1 || softmaxes != 1 || products != 2 || inProj.empty() || outProj.empty())
+    if (inputs.size() != 1 || outputs.size() != 1 || softmaxes != 1 || products != 2 || inProj.empty()
+        || outProj.empty())
         return;
     const std::string x = *inputs.begin();
     const std::string y = *outputs.begin();
@@ -131,10 +136,11 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
     // sequence-first already, its batch axis second.
     const bool sequenceFirst = g.batchAxisOf(x) == 1;
     const int first = g.consumers(x).empty() ? -1 : g.consumers(x).front();
-    const auto perm = first >= 0 && ctx.isOp(first, "Transpose") ? attrInts(ctx.node(first), "perm") : std::nullopt;
-    if (!sequenceFirst && (!perm || *perm != std::vector<std::int64_t>{1, 0, 2}))
+    const auto perm
+        = first >= 0 && ctx.isOp(first, "Transpose") ? attrInts(ctx.node(first), "perm") : std::nullopt;
+    if (!sequenceFirst && (!perm || *perm != std::vector<std::int64_t> { 1, 0, 2 }))
         return;
-    nlohmann::json a{{"num_heads", embed / headDim}, {"need_weights", false}};
+    nlohmann::json a { { "num_heads", embed / headDim }, { "need_weights", false } };
     if (!sequenceFirst)
         a["batch_first"] = true;
     if (dropout > 0)
@@ -145,7 +151,7 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
     if (std::find(parts.begin(), parts.end(), last) == parts.end())
         return;
     // The layer is named after the module's scope: its last node stands for it.
-    ctx.fuse(parts, PendingLayer{"MultiheadAttention", a, {x}, y, last});
+    ctx.fuse(parts, PendingLayer { "MultiheadAttention", a, { x }, y, last });
 }
 
 } // namespace headroom::onnximport::ops

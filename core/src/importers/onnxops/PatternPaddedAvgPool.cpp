@@ -15,21 +15,28 @@ void recogniseZeroPaddedAvgPool(MappingContext& ctx, int pool)
         return;
     const auto& n = ctx.node(pad);
     const auto* in = g.type(n.input(0));
-    if (in == nullptr || in->rank() != 4 || attrString(n, "mode", "constant") != "constant" || !g.carriesData(n.input(0)))
+    if (in == nullptr || in->rank() != 4 || attrString(n, "mode", "constant") != "constant"
+        || !g.carriesData(n.input(0)))
         return;
     // pads: from the attribute before opset 11, then from the second input; the value must be 0.
     const auto pads = ctx.opset() < 11 ? [&]() -> std::optional<std::vector<double>> {
         const auto a = attrInts(n, "pads");
-        return a ? std::optional<std::vector<double>>(std::vector<double>(a->begin(), a->end())) : std::nullopt;
-    }() : (n.input_size() > 1 ? g.constantNumbers(n.input(1), 16) : std::nullopt);
-    const double value = ctx.opset() < 11 ? attrFloat(n, "value").value_or(0.0)
-        : (n.input_size() > 2 && !n.input(2).empty() ? g.constantNumbers(n.input(2), 1).value_or(std::vector<double>{1.0}).at(0) : 0.0);
+        return a ? std::optional<std::vector<double>>(std::vector<double>(a->begin(), a->end()))
+                 : std::nullopt;
+    }()
+        : (n.input_size() > 1 ? g.constantNumbers(n.input(1), 16) : std::nullopt);
+    const double value = ctx.opset() < 11
+        ? attrFloat(n, "value").value_or(0.0)
+        : (n.input_size() > 2 && !n.input(2).empty()
+                ? g.constantNumbers(n.input(2), 1).value_or(std::vector<double> { 1.0 }).at(0)
+                : 0.0);
     // [N, C, H, W] begins, then ends: nothing on N and C, the same on both sides of H and of W.
     if (!pads || pads->size() != 8 || value != 0.0 || (*pads)[0] != 0 || (*pads)[1] != 0 || (*pads)[4] != 0
-        || (*pads)[5] != 0 || (*pads)[2] != (*pads)[6] || (*pads)[3] != (*pads)[7] || (*pads)[2] < 0 || (*pads)[3] < 0)
+        || (*pads)[5] != 0 || (*pads)[2] != (*pads)[6] || (*pads)[3] != (*pads)[7] || (*pads)[2] < 0
+        || (*pads)[3] < 0)
         return;
     const auto kernel = attrInts(p, "kernel_shape");
-    const auto stride = attrInts(p, "strides").value_or(std::vector<std::int64_t>{1, 1});
+    const auto stride = attrInts(p, "strides").value_or(std::vector<std::int64_t> { 1, 1 });
     const auto ownPads = attrInts(p, "pads").value_or(std::vector<std::int64_t>(4, 0));
     if (!kernel || kernel->size() != 2 || stride.size() != 2 || !allEqual(ownPads, 0)
         || attrString(p, "auto_pad", "NOTSET") != "NOTSET")
@@ -38,14 +45,15 @@ void recogniseZeroPaddedAvgPool(MappingContext& ctx, int pool)
     const auto left = saturatedInteger((*pads)[3]);
     if (!top || !left)
         return;
-    const std::vector<std::int64_t> padding{*top, *left};
+    const std::vector<std::int64_t> padding { *top, *left };
     // PyTorch allows at most half the kernel as padding; a wider Pad is not what avg_pool2d wrote.
     if (padding[0] > (*kernel)[0] / 2 || padding[1] > (*kernel)[1] / 2)
         return;
-    nlohmann::json a{{"kernel_size", tupleJson(*kernel)}, {"stride", tupleJson(stride)}, {"padding", tupleJson(padding)}};
+    nlohmann::json a { { "kernel_size", tupleJson(*kernel) }, { "stride", tupleJson(stride) },
+        { "padding", tupleJson(padding) } };
     if (attrInt(p, "ceil_mode").value_or(0) != 0)
         a["ceil_mode"] = true;
-    ctx.fuse({pad, pool}, PendingLayer{"AvgPool2d", a, {n.input(0)}, p.output(0), pool});
+    ctx.fuse({ pad, pool }, PendingLayer { "AvgPool2d", a, { n.input(0) }, p.output(0), pool });
 }
 
 } // namespace headroom::onnximport::ops

@@ -14,7 +14,8 @@ void recogniseSilu(MappingContext& ctx, int mul)
         const int sig = ctx.graph().producer(s);
         if (ctx.isOp(sig, "Sigmoid") && ctx.node(sig).input_size() == 1 && ctx.node(sig).input(0) == x
             && ctx.soleConsumer(s) == mul && ctx.graph().isDynamic(x)) {
-            ctx.fuse({sig, mul}, PendingLayer{"SiLU", nlohmann::json::object(), {x}, m.output(0), mul});
+            ctx.fuse(
+                { sig, mul }, PendingLayer { "SiLU", nlohmann::json::object(), { x }, m.output(0), mul });
             return;
         }
     }

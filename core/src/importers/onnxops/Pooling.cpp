@@ -25,14 +25,15 @@ void pool(MappingContext& ctx, int i, bool isMax)
     }
     const auto kernel = ctx.window(i, "kernel_shape", spatial, std::nullopt);
     const auto stride = ctx.window(i, "strides", spatial, std::vector<std::int64_t>(spatial, 1));
-    const auto dilation = isMax ? ctx.window(i, "dilations", spatial, std::vector<std::int64_t>(spatial, 1))
-                                : std::optional<std::vector<std::int64_t>>(std::vector<std::int64_t>(spatial, 1));
+    const auto dilation = isMax
+        ? ctx.window(i, "dilations", spatial, std::vector<std::int64_t>(spatial, 1))
+        : std::optional<std::vector<std::int64_t>>(std::vector<std::int64_t>(spatial, 1));
     if (!kernel || !stride || !dilation)
         return;
     const auto pad = ctx.padding(i, spatial, *kernel, *stride, *dilation, false);
     if (!pad)
         return;
-    json a{{"kernel_size", tupleJson(*kernel)}, {"stride", tupleJson(*stride)}};
+    json a { { "kernel_size", tupleJson(*kernel) }, { "stride", tupleJson(*stride) } };
     if (const auto& p = std::get<std::vector<std::int64_t>>(*pad); !allEqual(p, 0))
         a["padding"] = tupleJson(p);
     if (!allEqual(*dilation, 1))
@@ -44,8 +45,14 @@ void pool(MappingContext& ctx, int i, bool isMax)
     ctx.emit(i, (isMax ? "MaxPool" : "AvgPool") + std::to_string(spatial) + "d", a);
 }
 
-void maxPool(MappingContext& ctx, int i) { pool(ctx, i, true); }
-void averagePool(MappingContext& ctx, int i) { pool(ctx, i, false); }
+void maxPool(MappingContext& ctx, int i)
+{
+    pool(ctx, i, true);
+}
+void averagePool(MappingContext& ctx, int i)
+{
+    pool(ctx, i, false);
+}
 
 /// GlobalAveragePool / GlobalMaxPool: adaptive pooling to one value per channel, 1-D to 3-D.
 void globalPool(MappingContext& ctx, int i, const char* kind)
@@ -57,20 +64,26 @@ void globalPool(MappingContext& ctx, int i, const char* kind)
         ctx.refuse(i, std::to_string(*rank - 2) + "-D global pooling has no Headroom layer");
         return;
     }
-    ctx.emit(i, kind + std::to_string(*rank - 2) + "d", json{{"output_size", 1}});
+    ctx.emit(i, kind + std::to_string(*rank - 2) + "d", json { { "output_size", 1 } });
 }
 
-void globalAveragePool(MappingContext& ctx, int i) { globalPool(ctx, i, "AdaptiveAvgPool"); }
-void globalMaxPool(MappingContext& ctx, int i) { globalPool(ctx, i, "AdaptiveMaxPool"); }
+void globalAveragePool(MappingContext& ctx, int i)
+{
+    globalPool(ctx, i, "AdaptiveAvgPool");
+}
+void globalMaxPool(MappingContext& ctx, int i)
+{
+    globalPool(ctx, i, "AdaptiveMaxPool");
+}
 
 } // namespace
 
 void addPooling(Operators& table)
 {
-    table.push_back({"MaxPool", &maxPool});
-    table.push_back({"AveragePool", &averagePool});
-    table.push_back({"GlobalAveragePool", &globalAveragePool});
-    table.push_back({"GlobalMaxPool", &globalMaxPool});
+    table.push_back({ "MaxPool", &maxPool });
+    table.push_back({ "AveragePool", &averagePool });
+    table.push_back({ "GlobalAveragePool", &globalAveragePool });
+    table.push_back({ "GlobalMaxPool", &globalMaxPool });
 }
 
 } // namespace headroom::onnximport::ops

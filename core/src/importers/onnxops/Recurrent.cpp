@@ -44,10 +44,10 @@ std::string unsupportedSetting(const MappingContext& ctx, int i, bool lstm)
     const auto input = [&](int k) { return n.input_size() > k ? n.input(k) : std::string(); };
     if (!input(4).empty())
         return "its sequence_lens input (packed sequences of different lengths) is not modelled";
-    for (const int k : {5, 6})
+    for (const int k : { 5, 6 })
         if (!input(k).empty() && g.carriesData(input(k)))
-            return "its initial state '" + input(k) + "' is computed from the data; Headroom's " + (lstm ? "LSTM" : "GRU")
-                + " starts from zeros";
+            return "its initial state '" + input(k) + "' is computed from the data; Headroom's "
+                + (lstm ? "LSTM" : "GRU") + " starts from zeros";
     if (lstm && !input(7).empty())
         return "it has peephole weights (P), which nn.LSTM has not";
     if (findAttr(n, "clip") != nullptr)
@@ -57,13 +57,16 @@ std::string unsupportedSetting(const MappingContext& ctx, int i, bool lstm)
     if (attrInt(n, "layout").value_or(0) != 0)
         return "its layout 1 (batch first inside the node) is not what torch.onnx writes";
     if (!lstm && attrInt(n, "linear_before_reset").value_or(0) != 1)
-        return "linear_before_reset 0 is not nn.GRU's formula (PyTorch applies the reset gate after the linear map)";
+        return "linear_before_reset 0 is not nn.GRU's formula (PyTorch applies the reset gate after the "
+               "linear map)";
     if (const auto* a = findAttr(n, "activations")) {
-        const std::vector<std::string> expected = lstm ? std::vector<std::string>{"Sigmoid", "Tanh", "Tanh"}
-                                                       : std::vector<std::string>{"Sigmoid", "Tanh"};
+        const std::vector<std::string> expected = lstm
+            ? std::vector<std::string> { "Sigmoid", "Tanh", "Tanh" }
+            : std::vector<std::string> { "Sigmoid", "Tanh" };
         for (int k = 0; k < a->strings_size(); ++k)
             if (a->strings(k) != expected[static_cast<std::size_t>(k) % expected.size()])
-                return "its activations are not nn." + std::string(lstm ? "LSTM" : "GRU") + "'s sigmoid and tanh";
+                return "its activations are not nn." + std::string(lstm ? "LSTM" : "GRU")
+                    + "'s sigmoid and tanh";
     }
     for (int k = 1; k < n.output_size(); ++k) {
         if (n.output(k).empty())
@@ -71,24 +74,27 @@ std::string unsupportedSetting(const MappingContext& ctx, int i, bool lstm)
         const auto& users = g.consumers(n.output(k));
         if (g.isGraphOutput(n.output(k))
             || std::any_of(users.begin(), users.end(), [&](int c) { return ctx.needed(c); }))
-            return "its final state '" + n.output(k) + "' is used; Headroom's layer gives only the output sequence";
+            return "its final state '" + n.output(k)
+                + "' is used; Headroom's layer gives only the output sequence";
     }
     return {};
 }
 
 /// The nodes after Y that bring it to [T, batch, D x H] (Squeeze; or Transpose and Reshape) and the
 /// value that is then the module's output; empty when Y is used otherwise.
-std::pair<std::vector<int>, std::string> moduleOutput(const MappingContext& ctx, int i, std::int64_t directions)
+std::pair<std::vector<int>, std::string> moduleOutput(
+    const MappingContext& ctx, int i, std::int64_t directions)
 {
     const auto& g = ctx.graph();
     const std::string& y = ctx.node(i).output(0);
     const int first = ctx.soleConsumer(y);
     if (first < 0)
         return {};
-    if (directions == 1 && ctx.isOp(first, "Squeeze") && squeezeAxes(ctx, first) == std::vector<std::int64_t>{1})
-        return {{first}, ctx.node(first).output(0)};
+    if (directions == 1 && ctx.isOp(first, "Squeeze")
+        && squeezeAxes(ctx, first) == std::vector<std::int64_t> { 1 })
+        return { { first }, ctx.node(first).output(0) };
     if (directions != 2 || !ctx.isOp(first, "Transpose")
-        || attrInts(ctx.node(first), "perm") != std::vector<std::int64_t>{0, 2, 1, 3})
+        || attrInts(ctx.node(first), "perm") != std::vector<std::int64_t> { 0, 2, 1, 3 })
         return {};
     const int reshape = ctx.soleConsumer(ctx.node(first).output(0));
     if (reshape < 0 || !ctx.isOp(reshape, "Reshape"))
@@ -97,7 +103,7 @@ std::pair<std::vector<int>, std::string> moduleOutput(const MappingContext& ctx,
     const auto* t = g.type(out);
     if (t == nullptr || t->rank() != 3 || g.batchAxisOf(out) != 1)
         return {};
-    return {{first, reshape}, out};
+    return { { first, reshape }, out };
 }
 
 void recurrent(MappingContext& ctx, int i, bool lstm)
@@ -125,10 +131,13 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         ctx.refuse(i, "it runs only backwards (direction reverse), which no nn." + std::string(op) + " does");
         return;
     }
-    if (!hidden || *hidden < 1 || *hidden > kMaxDimension || w->size() != 3 || r->size() != 3 || (*w)[0] != directions || (*w)[1] != gates * *hidden
-        || *r != std::vector<std::int64_t>{directions, gates * *hidden, *hidden}) {
-        ctx.reject(i, "its weights W " + joinDims(*w) + " and R " + joinDims(*r) + " do not fit hidden_size "
-                          + (hidden ? std::to_string(*hidden) : std::string("(missing)")) + " and direction " + direction);
+    if (!hidden || *hidden < 1 || *hidden > kMaxDimension || w->size() != 3 || r->size() != 3
+        || (*w)[0] != directions || (*w)[1] != gates * *hidden
+        || *r != std::vector<std::int64_t> { directions, gates * *hidden, *hidden }) {
+        ctx.reject(i,
+            "its weights W " + joinDims(*w) + " and R " + joinDims(*r) + " do not fit hidden_size "
+                + (hidden ? std::to_string(*hidden) : std::string("(missing)")) + " and direction "
+                + direction);
         return;
     }
     const std::string b = n.input_size() > 3 ? n.input(3) : std::string();
@@ -136,8 +145,9 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         const auto bias = ctx.weightDims(i, b, "bias B");
         if (!bias)
             return;
-        if (*bias != std::vector<std::int64_t>{directions, 2 * gates * *hidden}) {
-            ctx.reject(i, "its bias B " + joinDims(*bias) + " does not fit hidden_size " + std::to_string(*hidden));
+        if (*bias != std::vector<std::int64_t> { directions, 2 * gates * *hidden }) {
+            ctx.reject(
+                i, "its bias B " + joinDims(*bias) + " does not fit hidden_size " + std::to_string(*hidden));
             return;
         }
     }
@@ -146,34 +156,43 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         return;
     if (*rank != 3 || g.batchAxisOf(n.input(0)) != 1) {
         const auto* t = g.type(n.input(0));
-        ctx.reject(i, "its input X " + (t ? describe(*t) : std::string("unknown"))
-                          + " is not [sequence, batch, features] with the network's batch axis second");
+        ctx.reject(i,
+            "its input X " + (t ? describe(*t) : std::string("unknown"))
+                + " is not [sequence, batch, features] with the network's batch axis second");
         return;
     }
     auto [after, output] = moduleOutput(ctx, i, directions);
     if (output.empty()) {
-        ctx.refuse(i, "its output Y [sequence, directions, batch, hidden] is used other than as torch.onnx writes "
-                      "nn." + std::string(op) + "'s (a Squeeze of the directions axis, or a Transpose and Reshape)");
+        ctx.refuse(i,
+            "its output Y [sequence, directions, batch, hidden] is used other than as torch.onnx writes "
+            "nn."
+                + std::string(op) + "'s (a Squeeze of the directions axis, or a Transpose and Reshape)");
         return;
     }
-    json a{{"hidden_size", *hidden}};
+    json a { { "hidden_size", *hidden } };
     if (b.empty())
         a["bias"] = false;
     if (directions == 2)
         a["bidirectional"] = true;
     after.insert(after.begin(), i);
-    ctx.fuse(after, PendingLayer{op, a, {n.input(0)}, output, after.back()});
+    ctx.fuse(after, PendingLayer { op, a, { n.input(0) }, output, after.back() });
 }
 
-void lstm(MappingContext& ctx, int i) { recurrent(ctx, i, true); }
-void gru(MappingContext& ctx, int i) { recurrent(ctx, i, false); }
+void lstm(MappingContext& ctx, int i)
+{
+    recurrent(ctx, i, true);
+}
+void gru(MappingContext& ctx, int i)
+{
+    recurrent(ctx, i, false);
+}
 
 } // namespace
 
 void addRecurrent(Operators& table)
 {
-    table.push_back({"LSTM", &lstm});
-    table.push_back({"GRU", &gru});
+    table.push_back({ "LSTM", &lstm });
+    table.push_back({ "GRU", &gru });
 }
 
 } // namespace headroom::onnximport::ops

@@ -21,8 +21,9 @@ void flatten(MappingContext& ctx, int i)
         // ONNX: axis in [-r, r]; a negative one counts from the end.
         const auto r = static_cast<std::int64_t>(*rank);
         if (given < -r || given > r) {
-            ctx.reject(i, "its axis " + std::to_string(given) + " is out of range for a rank-" + std::to_string(r)
-                              + " input (from -" + std::to_string(r) + " to " + std::to_string(r) + ")");
+            ctx.reject(i,
+                "its axis " + std::to_string(given) + " is out of range for a rank-" + std::to_string(r)
+                    + " input (from -" + std::to_string(r) + " to " + std::to_string(r) + ")");
             return;
         }
         if (axis < 0)
@@ -116,7 +117,7 @@ void reshape(MappingContext& ctx, int i)
         std::int64_t e = 1;
         for (const auto d : v) {
             if (d < 0 || (d > 0 && e > std::numeric_limits<std::int64_t>::max() / d))
-                return std::int64_t{-1};
+                return std::int64_t { -1 };
             e *= d;
         }
         return e;
@@ -158,17 +159,17 @@ void reshape(MappingContext& ctx, int i)
         }
     }
     // Anything else: Tensor.reshape, a view or (on a non-contiguous input) a new copy.
-    ctx.emit(i, "Reshape", json{{"shape", *out}});
+    ctx.emit(i, "Reshape", json { { "shape", *out } });
 }
 
 } // namespace
 
 void addReshape(Operators& table)
 {
-    table.push_back({"Flatten", &flatten});
-    table.push_back({"Reshape", &reshape});
-    table.push_back({"Squeeze", &reshape});
-    table.push_back({"Unsqueeze", &reshape});
+    table.push_back({ "Flatten", &flatten });
+    table.push_back({ "Reshape", &reshape });
+    table.push_back({ "Squeeze", &reshape });
+    table.push_back({ "Unsqueeze", &reshape });
 }
 
 } // namespace headroom::onnximport::ops

@@ -42,8 +42,8 @@ void logSoftmax(MappingContext& ctx, int i)
 
 void addSoftmax(Operators& table)
 {
-    table.push_back({"Softmax", &softmax});
-    table.push_back({"LogSoftmax", &logSoftmax});
+    table.push_back({ "Softmax", &softmax });
+    table.push_back({ "LogSoftmax", &logSoftmax });
 }
 
 } // namespace headroom::onnximport::ops
