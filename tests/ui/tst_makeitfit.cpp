@@ -240,7 +240,8 @@ void TestMakeItFit::planMenuShowsTheDocks()
 }
 
 // Issue 25 items 12-13: VGG-16 on a GTX 1080 at batch 32 with no target: the one set-up is the plan
-// itself at its max batch, 79 (`headroom plan ... --gpu "GTX 1080"` lists "1  As set up  same  79").
+// itself at its max batch, 71 from the caching allocator's reserved peak (79 by the tensors alone, as
+// the issue saw it; docs/user-guide.md).
 // The batch column says it is the planned batch, not the set-up's.
 void TestMakeItFit::columnsSayWhatTheyAnswer()
 {
@@ -259,7 +260,7 @@ void TestMakeItFit::columnsSayWhatTheyAnswer()
                 .contains(QStringLiteral("Not your set-up's batch")));
     QCOMPARE(
         model->index(0, PlanCandidateModel::ChangesColumn).data().toString(), QStringLiteral("As set up"));
-    QCOMPARE(model->index(0, PlanCandidateModel::BatchColumn).data().toString(), QStringLiteral("79"));
+    QCOMPARE(model->index(0, PlanCandidateModel::BatchColumn).data().toString(), QStringLiteral("71"));
     const QString status = child<QLabel>(panel, "planStatusLabel")->text();
     QVERIFY2(status.contains(QStringLiteral("each at the largest batch that fits")), qPrintable(status));
 
@@ -284,8 +285,8 @@ void TestMakeItFit::columnsSayWhatTheyAnswer()
 }
 
 // The issue's comparison at a target of 512: a GTX 1070 (8 GiB) fits the set-up's batch 32 (4.73
-// GiB, `headroom estimate`) but its max batch, 79, does not reach 512. "Fits: yes" read as an
-// answer about the target; the columns now say which question each answers.
+// GiB, `headroom estimate`) but its max batch, 71 (reserved peak; 79 by the tensors), does not reach 512.
+// "Fits: yes" read as an answer about the target; the columns now say which question each answers.
 void TestMakeItFit::compareColumnsNameTheBatch()
 {
     Document doc;
@@ -303,7 +304,7 @@ void TestMakeItFit::compareColumnsNameTheBatch()
     QCOMPARE(header(GpuComparisonModel::ReachesColumn), QStringLiteral("Reaches target"));
     QCOMPARE(model->index(0, GpuComparisonModel::PeakColumn).data().toString(), QStringLiteral("4.73 GiB"));
     QCOMPARE(model->index(0, GpuComparisonModel::FitsColumn).data().toString(), QStringLiteral("yes"));
-    QCOMPARE(model->index(0, GpuComparisonModel::MaxBatchColumn).data().toString(), QStringLiteral("79"));
+    QCOMPARE(model->index(0, GpuComparisonModel::MaxBatchColumn).data().toString(), QStringLiteral("71"));
     QCOMPARE(model->index(0, GpuComparisonModel::ReachesColumn).data().toString(), QStringLiteral("no"));
     // The headers follow the batch.
     doc.setBatch(64);
