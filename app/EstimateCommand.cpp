@@ -102,6 +102,9 @@ void printFit(const Plan& plan, const PlanResult& result, std::ostream& out)
         out << "Reserved by PyTorch's caching allocator: " << formatBytes(r->peakReservedBytes)
             << " at its peak (tensors " << formatBytes(r->peakAllocatedBytes) << "), plus "
             << formatBytes(r->overheadBytes) << " outside it\n";
+    else if (result.reservedError)
+        out << "Reserved by PyTorch's caching allocator: not simulated (" << result.reservedError->message
+            << "); the max batch counts the tensors alone and may be a few percent above what trains\n";
     if (hasEffectiveBatch(s))
         out << "Max micro-batch per GPU: " << e.maxBatch << " (effective batch "
             << effectiveBatchText(e.maxBatch, s) << ")\n";

@@ -349,6 +349,17 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
         return Error { "cannot trace the step: " + analysis.error->message, analysis.error->location };
     if (analysis.step.ops.empty())
         return Error { "the analysis has no step graph to trace", "layers" };
+    // Nested blocks multiply: count the layers the step has once every block is written out.
+    std::uint64_t writtenOut = 0;
+    for (const LayerRow& row : analysis.rows)
+        writtenOut += row.type == "Repeat" ? 0 : row.count;
+    if (writtenOut > settings.maxWrittenOutLayers)
+        return Error { "the step has " + std::to_string(writtenOut)
+                + " layers once its repeated blocks are written out, "
+                  "more than the "
+                + std::to_string(settings.maxWrittenOutLayers)
+                + " the caching allocator is simulated for tensor by tensor",
+            "layers" };
     auto expanded = expandRepeats(analysis.step, settings.maxOps);
     if (!expanded)
         return expanded.error();

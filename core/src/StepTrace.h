@@ -21,7 +21,11 @@ struct TraceSettings
     std::uint64_t cublasWorkspace = 0; ///< per cuBLAS handle (CudaRuntime.h)
     std::uint64_t cublasLtWorkspace = 0; ///< per handle when not unified with cuBLAS's
     bool cudnnWorkspaces = true; ///< a convolution's workspace around its forward and backward
-    std::size_t maxOps = 2'000'000; ///< refuse to write out repeated blocks past this many ops
+    /// Refuse to write out repeated blocks past this many ops: a replay costs about 1 µs per op and max
+    /// batch 5 to 15 replays, so this keeps evaluate() under a second (issue 26: no input under 1 MB may
+    /// cost more); a larger step keeps the tensors' max batch, with the reason.
+    std::size_t maxOps = 50'000;
+    std::uint64_t maxWrittenOutLayers = 25'000; ///< the same bound in layers, for nested blocks
 };
 
 /// The trace of `settings.steps` training steps under `setup`, whose per-GPU constants are `conditions`

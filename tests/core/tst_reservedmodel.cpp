@@ -59,6 +59,7 @@ private slots:
     void overheadDefaultsToTheContext_data();
     void overheadDefaultsToTheContext();
     void overheadFollowsTheGpu();
+    void hugeStepsKeepTheTensorsAnswer();
 };
 
 void TestReservedModel::cublasWorkspaceByGpu_data()
@@ -267,4 +268,36 @@ void TestReservedModel::overheadFollowsTheGpu()
 }
 
 QTEST_APPLESS_MAIN(TestReservedModel)
+
+// Issue 26: no input under 1 MB may cost over a second. A 30 x 1,000 Repeat of Linear + ReLU (a 200-byte
+// file) is 60,000 layers written out, past the 25,000 the allocator is replayed for (1 us per op, 5 to 15
+// replays per max batch): the reserved model is refused with the count, and evaluate() answers with the
+// tensors' max batch, saying why. Nested blocks multiply: 2^15 iterations of 2 layers are 65,536 layers.
+void TestReservedModel::hugeStepsKeepTheTensorsAnswer()
+{
+    const std::vector<LayerSpec> block { layer("Linear", { { "out_features", 16 } }), layer("ReLU") };
+    const Network flat = network({ 16 }, { repeat("r", 30000, block) });
+    Plan plan;
+    plan.network = flat;
+    plan.gpu.memoryBytes = 8ULL << 30;
+    const PlanResult result = evaluate(plan);
+    QVERIFY(result.estimate);
+    QVERIFY(!result.reserved);
+    QVERIFY(result.reservedError);
+    QVERIFY2(result.reservedError->message.find(
+                 "the step has 60001 layers once its repeated blocks are written out")
+            == 0,
+        result.reservedError->message.c_str());
+    QCOMPARE(result.estimate->maxBatch, result.memory->maxBatch(plan.gpu.memoryBytes));
+
+    std::vector<LayerSpec> nested = block;
+    for (int level = 0; level < 15; ++level)
+        nested = { repeat("n" + std::to_string(level), 2, nested) };
+    plan.network = network({ 16 }, nested);
+    const PlanResult deep = evaluate(plan);
+    QVERIFY(deep.reservedError);
+    QVERIFY2(deep.reservedError->message.find("the step has 65537 layers") == 0,
+        deep.reservedError->message.c_str());
+}
+
 #include "tst_reservedmodel.moc"
