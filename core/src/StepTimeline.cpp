@@ -1,6 +1,7 @@
 #include "headroom/StepTimeline.h"
 
 #include "StepSimulation.h"
+#include "Wide.h"
 
 #include <algorithm>
 #include <limits>
@@ -14,7 +15,6 @@ using step::Affine;
 using step::BlockRole;
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-__extension__ typedef __int128 SignedWide;
 
 std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n)
 {
