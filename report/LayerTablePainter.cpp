@@ -80,14 +80,13 @@ QString shapeText(const TensorInfo& info)
     return s;
 }
 
+static_assert(ColumnCount == 7, "LayerTablePainter::kColumnCount");
+
 } // namespace
 
-LayerTablePainter::Cells LayerTablePainter::cells(const ReportCanvas& canvas) const
+std::array<double, LayerTablePainter::kColumnCount> LayerTablePainter::neededWidths(
+    const ReportCanvas& canvas) const
 {
-    // Every column as wide as its widest text (header included), so no type or number is set
-    // smaller or cut; the layer names take the rest (and are elided if a name is longer still).
-    Cells c;
-    c.padding = canvas.pt(3);
     const QFontMetricsF small = canvas.metrics(FontRole::Small);
     const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
     std::array<double, ColumnCount> needed {};
@@ -121,6 +120,16 @@ LayerTablePainter::Cells LayerTablePainter::cells(const ReportCanvas& canvas) co
             bold.horizontalAdvance(
                 qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample))));
     }
+    return needed;
+}
+
+LayerTablePainter::Cells LayerTablePainter::cells(const ReportCanvas& canvas) const
+{
+    // Every column as wide as its widest text (header included), so no type or number is set
+    // smaller or cut; the layer names take the rest (and are elided if a name is longer still).
+    Cells c;
+    c.padding = canvas.pt(3);
+    const std::array<double, ColumnCount> needed = neededWidths(canvas);
     double fixed = 0;
     for (int i = 0; i < ColumnCount; ++i) {
         c.width[i] = needed[i] + 2 * c.padding + canvas.pt(1);
@@ -190,100 +199,120 @@ void LayerTablePainter::paintHeader(ReportCanvas& canvas, const Cells& c) const
         QPen { style::kMuted, canvas.pt(0.6) });
 }
 
-void LayerTablePainter::paint(ReportCanvas& canvas) const
+void LayerTablePainter::paintCell(ReportCanvas& canvas, const Cells& c, double rowH, int column,
+    const QString& text, bool bold, const QColor& color)
 {
-    const Cells c = cells(canvas);
-    const double rowH = rowHeight(canvas);
-    const auto cell = [&](int column, const QString& text, FontRole role = FontRole::Small,
-                          const QColor& color = style::kText) {
-        canvas.text(QRectF { c.left[column] + c.padding, canvas.y(), c.width[column] - 2 * c.padding, rowH },
-            kColumns[column].alignment | Qt::AlignVCenter, text, role, color, true);
-    };
+    canvas.text(QRectF { c.left[column] + c.padding, canvas.y(), c.width[column] - 2 * c.padding, rowH },
+        kColumns[column].alignment | Qt::AlignVCenter, text, bold ? FontRole::SmallBold : FontRole::Small,
+        color, true);
+}
+
+void LayerTablePainter::reserve(ReportCanvas& canvas, const Cells& c, double height) const
+{
     // A row that does not fit starts a new page, which opens with a "continued" caption and the header.
-    const auto reserve = [&](double height) {
-        if (height <= canvas.remaining())
-            return;
-        canvas.newPage();
-        const double captionH = canvas.metrics(FontRole::SmallBold).height() + canvas.pt(4);
-        canvas.text(QRectF { 0, canvas.y(), canvas.width(), captionH }, Qt::AlignLeft | Qt::AlignTop,
-            tr("Layers (continued)"), FontRole::SmallBold, style::kMuted);
-        canvas.advance(captionH);
-        paintHeader(canvas, c);
-    };
+    if (height <= canvas.remaining())
+        return;
+    canvas.newPage();
+    const double captionH = canvas.metrics(FontRole::SmallBold).height() + canvas.pt(4);
+    canvas.text(QRectF { 0, canvas.y(), canvas.width(), captionH }, Qt::AlignLeft | Qt::AlignTop,
+        tr("Layers (continued)"), FontRole::SmallBold, style::kMuted);
+    canvas.advance(captionH);
+    paintHeader(canvas, c);
+}
+
+LayerTablePainter::Tail LayerTablePainter::tailOf(
+    const std::vector<RowGroup>& groups, double rowH, const ReportCanvas& canvas) const
+{
     // The totals stay with the last layer (and the loss after it): no page holds them without a
     // numbered row.
-    // Identical iterations of a Repeat block share a line ("b.1–9998.fc × 9,998").
-    const std::vector<RowGroup> groups = groupRows(m_analysis);
-    double tail = m_analysis.valid() ? rowH + canvas.pt(3) : 0;
-    std::size_t last = groups.size();
+    Tail tail { groups.size(), m_analysis.valid() ? rowH + canvas.pt(3) : 0 };
     for (std::size_t g = 0; g < groups.size(); ++g) {
         if (isLayer(m_analysis.rows[groups[g].row]))
-            last = g;
+            tail.lastLayer = g;
     }
-    for (std::size_t g = last + 1; g < groups.size(); ++g) {
+    for (std::size_t g = tail.lastLayer + 1; g < groups.size(); ++g) {
         if (m_analysis.rows[groups[g].row].type != "Repeat")
-            tail += rowH;
+            tail.height += rowH;
     }
+    return tail;
+}
 
-    paintHeader(canvas, c);
-    int index = 0;
-    for (std::size_t g = 0; g < groups.size(); ++g) {
-        const RowGroup& group = groups[g];
-        const LayerRow& row = m_analysis.rows[group.row];
-        if (row.type == "Repeat")
-            continue;
-        const bool loss = isLoss(row);
-        const QColor ink = loss ? style::kMuted : style::kText;
-        // Nested (repeated) layers are indented under their block, as in `headroom estimate`.
-        const double indent = canvas.pt(6) * std::clamp(row.depth, 0, 8);
-        // An invalid layer's error is wrapped under its row, in full.
-        const QString error = row.error ? tr("Error: %1").arg(qs(row.error->message)) : QString();
-        const double errorLeft = c.left[NameColumn] + c.padding + indent;
-        const double errorH = row.error
-            ? canvas.paragraphHeight(error, FontRole::Small, canvas.width() - errorLeft) + canvas.pt(2)
-            : 0;
-        reserve(rowH + errorH + (g == last ? tail : 0));
-        if (!loss && ++index % 2 == 0)
-            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH + errorH }, style::kStripe);
-        if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
-            cell(IndexColumn, QString::number(index), FontRole::Small, style::kMuted);
-        const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
-        canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(),
-                        c.width[NameColumn] - 2 * c.padding - indent, rowH },
-            Qt::AlignLeft | Qt::AlignVCenter, qs(group.name + times), FontRole::Small, ink, true);
-        cell(TypeColumn, qs(row.type), FontRole::Small, ink);
-        if (row.error) {
-            // No sizes for an invalid layer (or one fed by it): they would be meaningless.
-            cell(ShapeColumn, kDash, FontRole::Small, style::kMuted);
-            cell(ParamsColumn, kDash, FontRole::Small, style::kMuted);
-            cell(ActivationsColumn, kDash, FontRole::Small, style::kMuted);
-            cell(FlopsColumn, kDash, FontRole::Small, style::kMuted);
-            canvas.advance(rowH);
-            canvas.paragraph(
-                error, FontRole::Small, row.blockedByEarlierError ? style::kMuted : style::kFails, errorLeft);
-            canvas.advance(canvas.pt(2));
-            continue;
-        }
-        cell(ShapeColumn, loss ? kDash : shapeText(row.output), FontRole::Small, ink);
-        cell(ParamsColumn, qs(formatCount(row.params)), FontRole::Small, ink);
-        cell(ActivationsColumn, qs(formatBytes(row.activationBytesPerSample)), FontRole::Small, ink);
-        cell(FlopsColumn, qs(flopsText(row.forwardFlopsPerSample, row.backwardFlopsPerSample)),
-            FontRole::Small, ink);
+void LayerTablePainter::paintRow(
+    ReportCanvas& canvas, const Cells& c, const RowGroup& group, int& index, double keepWith) const
+{
+    const double rowH = rowHeight(canvas);
+    const LayerRow& row = m_analysis.rows[group.row];
+    const bool loss = isLoss(row);
+    const QColor ink = loss ? style::kMuted : style::kText;
+    // Nested (repeated) layers are indented under their block, as in `headroom estimate`.
+    const double indent = canvas.pt(6) * std::clamp(row.depth, 0, 8);
+    // An invalid layer's error is wrapped under its row, in full.
+    const QString error = row.error ? tr("Error: %1").arg(qs(row.error->message)) : QString();
+    const double errorLeft = c.left[NameColumn] + c.padding + indent;
+    const double errorH = row.error
+        ? canvas.paragraphHeight(error, FontRole::Small, canvas.width() - errorLeft) + canvas.pt(2)
+        : 0;
+    reserve(canvas, c, rowH + errorH + keepWith);
+    if (!loss && ++index % 2 == 0)
+        canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH + errorH }, style::kStripe);
+    if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
+        paintCell(canvas, c, rowH, IndexColumn, QString::number(index), false, style::kMuted);
+    const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
+    canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(),
+                    c.width[NameColumn] - 2 * c.padding - indent, rowH },
+        Qt::AlignLeft | Qt::AlignVCenter, qs(group.name + times), FontRole::Small, ink, true);
+    paintCell(canvas, c, rowH, TypeColumn, qs(row.type), false, ink);
+    if (row.error) {
+        // No sizes for an invalid layer (or one fed by it): they would be meaningless.
+        for (const int column : { ShapeColumn, ParamsColumn, ActivationsColumn, FlopsColumn })
+            paintCell(canvas, c, rowH, column, kDash, false, style::kMuted);
         canvas.advance(rowH);
+        canvas.paragraph(
+            error, FontRole::Small, row.blockedByEarlierError ? style::kMuted : style::kFails, errorLeft);
+        canvas.advance(canvas.pt(2));
+        return;
     }
+    paintCell(canvas, c, rowH, ShapeColumn, loss ? kDash : shapeText(row.output), false, ink);
+    paintCell(canvas, c, rowH, ParamsColumn, qs(formatCount(row.params)), false, ink);
+    paintCell(canvas, c, rowH, ActivationsColumn, qs(formatBytes(row.activationBytesPerSample)), false, ink);
+    paintCell(canvas, c, rowH, FlopsColumn,
+        qs(flopsText(row.forwardFlopsPerSample, row.backwardFlopsPerSample)), false, ink);
+    canvas.advance(rowH);
+}
 
-    if (!m_analysis.valid())
-        return; // partial sums of an invalid network would be garbage
-    reserve(rowH + canvas.pt(3));
+void LayerTablePainter::paintTotals(ReportCanvas& canvas, const Cells& c) const
+{
+    const double rowH = rowHeight(canvas);
+    reserve(canvas, c, rowH + canvas.pt(3));
     canvas.line(QPointF { 0, canvas.y() }, QPointF { canvas.width(), canvas.y() },
         QPen { style::kMuted, canvas.pt(0.6) });
     canvas.advance(canvas.pt(1));
-    cell(NameColumn, tr("Total"), FontRole::SmallBold);
-    cell(ParamsColumn, qs(formatCount(m_analysis.totalParams)), FontRole::SmallBold);
-    cell(ActivationsColumn, qs(formatBytes(m_analysis.activationBytesPerSample)), FontRole::SmallBold);
-    cell(FlopsColumn, qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample)),
-        FontRole::SmallBold);
+    paintCell(canvas, c, rowH, NameColumn, tr("Total"), true, style::kText);
+    paintCell(canvas, c, rowH, ParamsColumn, qs(formatCount(m_analysis.totalParams)), true, style::kText);
+    paintCell(canvas, c, rowH, ActivationsColumn, qs(formatBytes(m_analysis.activationBytesPerSample)), true,
+        style::kText);
+    paintCell(canvas, c, rowH, FlopsColumn,
+        qs(flopsText(m_analysis.forwardFlopsPerSample, m_analysis.backwardFlopsPerSample)), true,
+        style::kText);
     canvas.advance(rowH);
+}
+
+void LayerTablePainter::paint(ReportCanvas& canvas) const
+{
+    const Cells c = cells(canvas);
+    // Identical iterations of a Repeat block share a line ("b.1–9998.fc × 9,998").
+    const std::vector<RowGroup> groups = groupRows(m_analysis);
+    const Tail tail = tailOf(groups, rowHeight(canvas), canvas);
+    paintHeader(canvas, c);
+    int index = 0;
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (m_analysis.rows[groups[g].row].type == "Repeat")
+            continue;
+        paintRow(canvas, c, groups[g], index, g == tail.lastLayer ? tail.height : 0);
+    }
+    if (!m_analysis.valid())
+        return; // partial sums of an invalid network would be garbage
+    paintTotals(canvas, c);
 }
 
 } // namespace headroom::report

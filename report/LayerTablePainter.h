@@ -2,10 +2,13 @@
 
 #include "headroom/Analysis.h"
 
+#include <QColor>
 #include <QCoreApplication>
 #include <QString>
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace headroom::report {
 
@@ -32,15 +35,35 @@ public:
     void paint(ReportCanvas& canvas) const;
 
 private:
+    static constexpr std::size_t kColumnCount = 7;
     /// Left edges and widths of the columns, with padding inside each cell.
     struct Cells final
     {
-        std::array<double, 7> left {};
-        std::array<double, 7> width {};
+        std::array<double, kColumnCount> left {};
+        std::array<double, kColumnCount> width {};
         double padding = 0;
     };
+    /// Each column's widest text (header, rows and totals), before padding.
+    [[nodiscard]] std::array<double, kColumnCount> neededWidths(const ReportCanvas& canvas) const;
     [[nodiscard]] Cells cells(const ReportCanvas& canvas) const;
     void paintHeader(ReportCanvas& canvas, const Cells& cells) const;
+    /// One cell's text in the row at the cursor (bold: the totals' font).
+    static void paintCell(ReportCanvas& canvas, const Cells& c, double rowH, int column, const QString& text,
+        bool bold, const QColor& color);
+    /// Starts a new page, captioned and with the header, unless `height` fits on this one.
+    void reserve(ReportCanvas& canvas, const Cells& c, double height) const;
+    /// The last layer's group and the height that must stay on its page (the loss, the totals).
+    struct Tail final
+    {
+        std::size_t lastLayer = 0;
+        double height = 0;
+    };
+    [[nodiscard]] Tail tailOf(
+        const std::vector<RowGroup>& groups, double rowH, const ReportCanvas& canvas) const;
+    /// One group's row (and an invalid layer's error under it); `index` numbers the layers.
+    void paintRow(
+        ReportCanvas& canvas, const Cells& c, const RowGroup& group, int& index, double keepWith) const;
+    void paintTotals(ReportCanvas& canvas, const Cells& c) const;
 
     const Analysis& m_analysis;
 };

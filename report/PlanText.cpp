@@ -57,6 +57,48 @@ std::string significant(double value, int digits)
     return s;
 }
 
+namespace {
+
+/// "8 (2 data-parallel x 4 tensor-parallel), ZeRO stage 2": the GPUs row.
+std::string gpusText(const Parallelism& par)
+{
+    QString gpus = QString::number(par.gpus);
+    if (par.tensorParallel > 1)
+        gpus = QCoreApplication::translate(
+            "headroom::report::plantext", "%1 (%2 data-parallel x %3 tensor-parallel)")
+                   .arg(par.gpus)
+                   .arg(par.dataParallel())
+                   .arg(par.tensorParallel);
+    return str(QCoreApplication::translate("headroom::report::plantext", "%1, %2")
+                   .arg(gpus, q(label(shardingLabel(par.sharding)))));
+}
+
+/// "QLoRA rank 16 on q_proj, v_proj, dropout 0.05; base weights 4-bit NF4": the LoRA row.
+std::string loraSetupText(const LoraOptions& lora)
+{
+    QString targets;
+    if (lora.targets.empty()) {
+        targets = QCoreApplication::translate(
+            "headroom::report::plantext", "every Linear layer but the output head");
+    } else {
+        for (std::size_t i = 0; i < lora.targets.size(); ++i)
+            targets += (i == 0 ? QString() : QStringLiteral(", ")) + q(lora.targets[i]);
+    }
+    QString text = (lora.quantizeBase
+            ? QCoreApplication::translate("headroom::report::plantext", "QLoRA rank %1 on %2")
+            : QCoreApplication::translate("headroom::report::plantext", "LoRA rank %1 on %2"))
+                       .arg(lora.rank)
+                       .arg(targets);
+    if (lora.dropout > 0)
+        text += QCoreApplication::translate("headroom::report::plantext", ", dropout %1")
+                    .arg(q(significant(lora.dropout, 3)));
+    if (lora.quantizeBase)
+        text += QCoreApplication::translate("headroom::report::plantext", "; base weights 4-bit NF4");
+    return str(text);
+}
+
+} // namespace
+
 std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
 {
     std::vector<std::pair<std::string, std::string>> rows;
@@ -71,18 +113,9 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
             str(QCoreApplication::translate(
                 "headroom::report::plantext", "%1 micro-batches per optimizer step")
                     .arg(s.accumulationSteps)));
-    if (par.gpus > 1 || par.sharding != Sharding::None || par.tensorParallel > 1) {
-        QString gpus = QString::number(par.gpus);
-        if (par.tensorParallel > 1)
-            gpus = QCoreApplication::translate(
-                "headroom::report::plantext", "%1 (%2 data-parallel x %3 tensor-parallel)")
-                       .arg(par.gpus)
-                       .arg(par.dataParallel())
-                       .arg(par.tensorParallel);
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "GPUs")),
-            str(QCoreApplication::translate("headroom::report::plantext", "%1, %2")
-                    .arg(gpus, q(label(shardingLabel(par.sharding))))));
-    }
+    if (par.gpus > 1 || par.sharding != Sharding::None || par.tensorParallel > 1)
+        rows.emplace_back(
+            str(QCoreApplication::translate("headroom::report::plantext", "GPUs")), gpusText(par));
     if (par.offloadOptimizer)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Offload")),
             str(QCoreApplication::translate("headroom::report::plantext", "optimizer state in CPU memory")));
@@ -95,27 +128,9 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
     if (plan.attention != AttentionImplementation::Sdpa)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Attention")),
             label(attentionLabel(plan.attention)));
-    if (plan.lora.enabled()) {
-        QString targets;
-        if (plan.lora.targets.empty()) {
-            targets = QCoreApplication::translate(
-                "headroom::report::plantext", "every Linear layer but the output head");
-        } else {
-            for (std::size_t i = 0; i < plan.lora.targets.size(); ++i)
-                targets += (i == 0 ? QString() : QStringLiteral(", ")) + q(plan.lora.targets[i]);
-        }
-        QString lora = (plan.lora.quantizeBase
-                ? QCoreApplication::translate("headroom::report::plantext", "QLoRA rank %1 on %2")
-                : QCoreApplication::translate("headroom::report::plantext", "LoRA rank %1 on %2"))
-                           .arg(plan.lora.rank)
-                           .arg(targets);
-        if (plan.lora.dropout > 0)
-            lora += QCoreApplication::translate("headroom::report::plantext", ", dropout %1")
-                        .arg(q(significant(plan.lora.dropout, 3)));
-        if (plan.lora.quantizeBase)
-            lora += QCoreApplication::translate("headroom::report::plantext", "; base weights 4-bit NF4");
-        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "LoRA")), str(lora));
-    }
+    if (plan.lora.enabled())
+        rows.emplace_back(
+            str(QCoreApplication::translate("headroom::report::plantext", "LoRA")), loraSetupText(plan.lora));
     if (s.assumedUtilization != TrainingSetup {}.assumedUtilization)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Utilisation")),
             str(QCoreApplication::translate("headroom::report::plantext", "%1 of peak assumed")

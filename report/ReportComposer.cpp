@@ -23,6 +23,7 @@
 
 namespace headroom::report {
 
+using namespace detail;
 using style::FontRole;
 
 ReportComposer::ReportComposer(
@@ -151,14 +152,9 @@ QString ReportComposer::reservedText(const ReservedFigures& r) const
     return text;
 }
 
-void ReportComposer::summarySection(ReportCanvas& canvas) const
+QString ReportComposer::verdictDetail() const
 {
     const Estimate& e = *m_result.estimate;
-    const MemoryBreakdown& perSample = m_result.memory->timeline().moments()[e.peak.moment].perSample;
-    const QString gpuName = qs(m_plan.gpu.name);
-
-    // The verdict, in a tinted box: what a reader came for.
-    QString verdict = e.fits ? tr("Fits on the %1").arg(gpuName) : tr("Does not fit on the %1").arg(gpuName);
     const ReservedFigures* reserved = m_result.reservedFigures ? &*m_result.reservedFigures : nullptr;
     QString detail = e.fits || e.headroomBytes() < 0 || reserved == nullptr
         ? tr("Batch %1 needs %2 of %3: %4 %5.")
@@ -185,22 +181,23 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
         detail += reservedText(*reserved);
     if (m_plan.setup.parallel.gpus > 1)
         detail += tr(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
+    return detail;
+}
 
+void ReportComposer::verdictBox(ReportCanvas& canvas, double keepWithHeight) const
+{
+    const Estimate& e = *m_result.estimate;
+    const QString gpuName = qs(m_plan.gpu.name);
+    const QString verdict
+        = e.fits ? tr("Fits on the %1").arg(gpuName) : tr("Does not fit on the %1").arg(gpuName);
+    const QString detail = verdictDetail();
     const double pad = canvas.pt(8);
     const double bar = canvas.pt(3);
     const double innerWidth = canvas.width() - 2 * pad - bar;
     const double verdictH = canvas.paragraphHeight(verdict, FontRole::Heading, innerWidth);
     const double detailH = canvas.paragraphHeight(detail, FontRole::Body, innerWidth);
     const double boxH = pad + verdictH + canvas.pt(2) + detailH + pad;
-    const double rowH = canvas.metrics(FontRole::Body).lineSpacing() * 1.25;
-    // Communication buffers exist only with several GPUs: on one, the row would always read 0 B.
-    std::vector<Component> components;
-    for (const auto c : kAllComponents) {
-        if (c != Component::Communication || componentBytes(e.bytes, c) > 0 || m_plan.setup.parallel.gpus > 1)
-            components.push_back(c);
-    }
-    const double tableH = static_cast<double>(components.size() + 2) * rowH;
-    canvas.heading(tr("Summary"), boxH + canvas.pt(10) + tableH);
+    canvas.heading(tr("Summary"), boxH + canvas.pt(10) + keepWithHeight);
     const QColor ink = e.fits ? style::kFits : style::kFails;
     canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), boxH },
         e.fits ? style::kFitsBackground : style::kFailsBackground);
@@ -210,8 +207,25 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     canvas.advance(canvas.pt(2));
     canvas.paragraph(detail, FontRole::Body, style::kText, bar + pad);
     canvas.advance(pad + canvas.pt(10));
+}
 
-    // The breakdown: each component at this batch, its share, and how it grows with the batch.
+std::vector<Component> ReportComposer::summaryComponents() const
+{
+    // Communication buffers exist only with several GPUs: on one, the row would always read 0 B.
+    std::vector<Component> components;
+    for (const auto c : kAllComponents) {
+        if (c != Component::Communication || componentBytes(m_result.estimate->bytes, c) > 0
+            || m_plan.setup.parallel.gpus > 1)
+            components.push_back(c);
+    }
+    return components;
+}
+
+void ReportComposer::breakdownTable(
+    ReportCanvas& canvas, const std::vector<Component>& components, double rowH, double tableH) const
+{
+    const Estimate& e = *m_result.estimate;
+    const MemoryBreakdown& perSample = m_result.memory->timeline().moments()[e.peak.moment].perSample;
     const double w = canvas.width();
     const double swatch = canvas.pt(8);
     struct Col
@@ -254,8 +268,11 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
     cell(share, percent(e.total(), e.total()), FontRole::BodyBold);
     cell(growth, bytes(perSample.total()), FontRole::BodyBold);
     canvas.advance(rowH);
+}
 
-    // What the strategies change: checkpointing's saving and its price, LoRA's trainable share.
+void ReportComposer::strategyEffects(ReportCanvas& canvas) const
+{
+    const Estimate& e = *m_result.estimate;
     std::vector<QString> notes;
     notes.push_back(qs(plantext::peakText(e)) + QLatin1Char('.'));
     if (const auto saved = plantext::checkpointingSavingsText(m_plan, m_result.analysis, e.batch))
@@ -269,6 +286,19 @@ void ReportComposer::summarySection(ReportCanvas& canvas) const
         canvas.paragraph(note, FontRole::Body, style::kText);
         canvas.advance(canvas.pt(2));
     }
+}
+
+void ReportComposer::summarySection(ReportCanvas& canvas) const
+{
+    // The verdict, in a tinted box: what a reader came for; the heading keeps the table with it.
+    const double rowH = canvas.metrics(FontRole::Body).lineSpacing() * 1.25;
+    const std::vector<Component> components = summaryComponents();
+    const double tableH = static_cast<double>(components.size() + 2) * rowH;
+    verdictBox(canvas, tableH);
+    // The breakdown: each component at this batch, its share, and how it grows with the batch.
+    breakdownTable(canvas, components, rowH, tableH);
+    // What the strategies change: checkpointing's saving and its price, LoRA's trainable share.
+    strategyEffects(canvas);
 }
 
 void ReportComposer::throughputSection(ReportCanvas& canvas) const

@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace headroom::report {
 
@@ -40,6 +41,17 @@ private:
     void titleBlock(ReportCanvas& canvas) const;
     void setupSection(ReportCanvas& canvas) const;
     void summarySection(ReportCanvas& canvas) const;
+    /// The summary's heading and its tinted box: fits or not, and why (kept with `keepWithHeight`).
+    void verdictBox(ReportCanvas& canvas, double keepWithHeight) const;
+    /// The box's sentences: what the batch needs, the max batch, the reserved memory.
+    [[nodiscard]] QString verdictDetail() const;
+    /// The breakdown's rows (communication only where there is some or several GPUs).
+    [[nodiscard]] std::vector<Component> summaryComponents() const;
+    /// Each component at the batch, its share and its growth per sample, and the total.
+    void breakdownTable(
+        ReportCanvas& canvas, const std::vector<Component>& components, double rowH, double tableH) const;
+    /// The peak's moment, checkpointing's saving and LoRA's trainable share, a paragraph each.
+    void strategyEffects(ReportCanvas& canvas) const;
     /// The summary's sentences on reserved and allocated memory.
     [[nodiscard]] QString reservedText(const ReservedFigures& r) const;
     void noEstimateSection(ReportCanvas& canvas) const;
@@ -49,8 +61,25 @@ private:
     void throughputSection(ReportCanvas& canvas) const;
     /// The planner's set-ups (ReportOptions::planner), when asked for.
     void plannerSection(ReportCanvas& canvas) const;
+    /// The goal and how to read the planner's table.
+    [[nodiscard]] QString plannerGoalText() const;
+    /// The planner table's cells: the fastest set-ups and the whole Pareto front.
+    [[nodiscard]] std::vector<std::vector<QString>> plannerRows() const;
+    void plannerTable(ReportCanvas& canvas, const std::vector<std::vector<QString>>& body) const;
     void layerSection(ReportCanvas& canvas) const;
     void methodSection(ReportCanvas& canvas) const;
+    /// A bold lead-in and its paragraph in the method section.
+    using Note = std::pair<QString, QString>;
+    /// Every note of the method section, in order.
+    [[nodiscard]] std::vector<Note> methodNotes() const;
+    /// The analysis's warnings, one note each.
+    [[nodiscard]] std::vector<Note> warningNotes() const;
+    [[nodiscard]] QString peakNote() const;
+    [[nodiscard]] QString optimizerNote() const;
+    /// Sharding, data and tensor parallelism and offload.
+    [[nodiscard]] QString parallelismNote() const;
+    /// The notes on the strategies the plan uses (accumulation, GPUs, 8-bit, checkpointing, LoRA).
+    void strategyNotes(std::vector<Note>& items) const;
     void keyValue(ReportCanvas& canvas, const QString& key, const QString& value) const;
     /// A heading, a chart between heightPt.first and .second points tall painted by `paint` into the
     /// rectangle given, and its caption.

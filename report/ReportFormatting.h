@@ -1,7 +1,7 @@
 #pragma once
 
 // The report's small formatting helpers, shared by ReportComposer.cpp and ReportSections.cpp (internal to
-// report/: inline, in an unnamed namespace of each file that includes it).
+// report/: inline functions in headroom::report::detail, which those files bring in with a using-directive).
 
 #include "CoreText.h" // text/
 #include "PlanText.h"
@@ -14,9 +14,7 @@
 #include <string>
 #include <string_view>
 
-namespace headroom::report {
-
-namespace {
+namespace headroom::report::detail {
 
 inline QString qs(const std::string& s)
 {
@@ -64,6 +62,4 @@ inline QString percent(std::uint64_t part, std::uint64_t whole)
         + QStringLiteral("\u00a0%"); // as `headroom estimate` prints it: "9.4 %"
 }
 
-} // namespace
-
-} // namespace headroom::report
+} // namespace headroom::report::detail

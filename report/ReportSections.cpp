@@ -23,13 +23,12 @@
 
 namespace headroom::report {
 
+using namespace detail;
 using style::FontRole;
 
-void ReportComposer::plannerSection(ReportCanvas& canvas) const
+QString ReportComposer::plannerGoalText() const
 {
-    const PlannerResult& planned = *m_options.planner;
     const PlanGoal& goal = m_options.plannerGoal;
-    const double lineH = canvas.lineHeight(FontRole::Small);
     QString goalText = goal.targetBatch ? tr("Goal: an effective batch of %1").arg(*goal.targetBatch)
                                         : tr("Goal: the largest micro-batch that fits");
     if (goal.maxStepSeconds)
@@ -40,33 +39,12 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
     goalText
         += tr(" Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the "
               "goal, not the set-up's batch.");
-    canvas.heading(tr("Set-ups that fit"),
-        canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
-    canvas.paragraph(goalText, FontRole::Small, style::kMuted);
-    canvas.advance(canvas.pt(3));
-    if (planned.candidates.empty()) {
-        QString nothing = tr("Nothing fits.");
-        if (planned.closest && planned.shortfall)
-            nothing = tr("Nothing fits. Closest: %1 (%2), but %3.")
-                          .arg(PlannerText::changes(*planned.closest),
-                              PlannerText::batch(planned.closest->settings.setup),
-                              PlannerText::shortfall(*planned.shortfall));
-        canvas.paragraph(nothing, FontRole::Body, style::kText);
-        return;
-    }
-    // Every figure column as wide as its widest text (header included), so none is set smaller; the
-    // changes take the rest, wrapped to two lines' height by ReportCanvas::text's shrinking at worst.
-    struct Column
-    {
-        QString header;
-        int alignment;
-    };
-    const std::vector<Column> columns { { tr("#"), Qt::AlignRight }, { tr("What changes"), Qt::AlignLeft },
-        { tr("Training"), Qt::AlignLeft }, { tr("Planned batch"), Qt::AlignLeft },
-        { tr("Memory"), Qt::AlignRight }, { tr("Max batch"), Qt::AlignRight },
-        { tr("Step time"), Qt::AlignRight }, { tr("Samples/s/GPU"), Qt::AlignRight },
-        { QStringLiteral("★"), Qt::AlignCenter } };
-    constexpr std::size_t kChangesColumn = 1;
+    return goalText;
+}
+
+std::vector<std::vector<QString>> ReportComposer::plannerRows() const
+{
+    const PlannerResult& planned = *m_options.planner;
     // The report lists the fastest set-ups and the whole Pareto front, as `headroom plan` does.
     constexpr std::size_t kListed = 10;
     std::vector<std::vector<QString>> body;
@@ -81,6 +59,24 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
             c.throughput ? qs(plantext::formatRate(c.samplesPerSecondPerGpu())) : QStringLiteral("–"),
             c.paretoOptimal ? QStringLiteral("★") : QString() });
     }
+    return body;
+}
+
+void ReportComposer::plannerTable(ReportCanvas& canvas, const std::vector<std::vector<QString>>& body) const
+{
+    // Every figure column as wide as its widest text (header included), so none is set smaller; the
+    // changes take the rest, wrapped to two lines' height by ReportCanvas::text's shrinking at worst.
+    struct Column
+    {
+        QString header;
+        int alignment;
+    };
+    const std::vector<Column> columns { { tr("#"), Qt::AlignRight }, { tr("What changes"), Qt::AlignLeft },
+        { tr("Training"), Qt::AlignLeft }, { tr("Planned batch"), Qt::AlignLeft },
+        { tr("Memory"), Qt::AlignRight }, { tr("Max batch"), Qt::AlignRight },
+        { tr("Step time"), Qt::AlignRight }, { tr("Samples/s/GPU"), Qt::AlignRight },
+        { QStringLiteral("★"), Qt::AlignCenter } };
+    constexpr std::size_t kChangesColumn = 1;
     const QFontMetricsF small = canvas.metrics(FontRole::Small);
     const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
     const double padding = canvas.pt(2);
@@ -95,7 +91,7 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
     for (std::size_t i = 0; i < columns.size(); ++i)
         figures += i == kChangesColumn ? 0.0 : widths[i];
     widths[kChangesColumn] = std::max(canvas.width() - figures, 0.25 * canvas.width());
-    const double rowH = lineH * 1.35;
+    const double rowH = canvas.lineHeight(FontRole::Small) * 1.35;
     const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
         canvas.ensureSpace(rowH);
         if (background)
@@ -116,23 +112,44 @@ void ReportComposer::plannerSection(ReportCanvas& canvas) const
         row(body[i], FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
 }
 
-void ReportComposer::methodSection(ReportCanvas& canvas) const
+void ReportComposer::plannerSection(ReportCanvas& canvas) const
 {
-    std::vector<std::pair<QString, QString>> items;
-    // What the analysis had to assume (an operator modelled generically, an eval-mode export) comes first.
+    const PlannerResult& planned = *m_options.planner;
+    const double lineH = canvas.lineHeight(FontRole::Small);
+    const QString goalText = plannerGoalText();
+    canvas.heading(tr("Set-ups that fit"),
+        canvas.paragraphHeight(goalText, FontRole::Small, canvas.width()) + 4 * lineH);
+    canvas.paragraph(goalText, FontRole::Small, style::kMuted);
+    canvas.advance(canvas.pt(3));
+    if (planned.candidates.empty()) {
+        QString nothing = tr("Nothing fits.");
+        if (planned.closest && planned.shortfall)
+            nothing = tr("Nothing fits. Closest: %1 (%2), but %3.")
+                          .arg(PlannerText::changes(*planned.closest),
+                              PlannerText::batch(planned.closest->settings.setup),
+                              PlannerText::shortfall(*planned.shortfall));
+        canvas.paragraph(nothing, FontRole::Body, style::kText);
+        return;
+    }
+    plannerTable(canvas, plannerRows());
+}
+
+std::vector<ReportComposer::Note> ReportComposer::warningNotes() const
+{
+    std::vector<Note> notes;
     for (const auto& w : m_result.analysis.warnings) {
         QString message = qs(w.message);
         if (!message.isEmpty())
             message[0] = message[0].toUpper();
         if (!message.endsWith(QLatin1Char('.')))
             message += QLatin1Char('.');
-        items.emplace_back(w.layer.empty() ? tr("Warning.") : tr("Warning (%1).").arg(qs(w.layer)), message);
+        notes.emplace_back(w.layer.empty() ? tr("Warning.") : tr("Warning (%1).").arg(qs(w.layer)), message);
     }
-    items.emplace_back(tr("Activations."),
-        tr("The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
-           "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
-           "input batch with its labels and the transient (the activation gradients alive at the peak, or "
-           "the optimizer step's temporaries) are components of their own."));
+    return notes;
+}
+
+QString ReportComposer::peakNote() const
+{
     QString peak
         = tr("Headroom simulates one training step as PyTorch 2.x runs it: the forward pass layer by layer "
              "(each output allocated, a tensor nothing keeps freed after its last use), the backward pass in "
@@ -149,7 +166,11 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
             + tr("At batch %1 the step peaks at %2, the first step at %3.")
                   .arg(count(m_result.estimate->batch), bytes(m_result.estimate->peakBytes()),
                       bytes(m_result.estimate->firstStepPeakBytes));
-    items.emplace_back(tr("Peak memory."), peak);
+    return peak;
+}
+
+QString ReportComposer::optimizerNote() const
+{
     const int tensors = optimizerStateTensors(m_plan.setup.optimizer);
     QString optimizer = tensors == 0
         ? tr("%1 keeps no state.").arg(label(optimizerLabel(m_plan.setup.optimizer)))
@@ -163,15 +184,49 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
     else if (isAutocast(m_plan.precision))
         optimizer += tr(" Under autocast, weights, gradients and optimizer state stay float32, and the "
                         "half copies of weights autocast caches for the step count as weights.");
-    items.emplace_back(tr("Optimizer and precision."), optimizer);
-    items.emplace_back(tr("Overhead and GPU memory."),
-        tr("Framework overhead is the memory outside PyTorch's caching allocator, here %1: by default the "
-           "CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose "
-           "real size depends on the driver and the CUDA version. The allocator's rounding, cached segments "
-           "and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay "
-           "of the step's allocations through the allocator's rules. The GPU's memory is as the vendor "
-           "states it; the display, the driver and other processes may hold part of it.")
-            .arg(bytes(m_plan.setup.overheadBytes)));
+    return optimizer;
+}
+
+QString ReportComposer::parallelismNote() const
+{
+    const Parallelism& par = m_plan.setup.parallel;
+    QString text;
+    switch (par.sharding) {
+    case Sharding::None:
+        text = tr("DDP: every GPU holds all weights, gradients and optimizer state, plus the "
+                  "gradient buckets the all-reduce uses.");
+        break;
+    case Sharding::Zero1:
+        text = tr("ZeRO stage 1: each GPU keeps 1/N of the optimizer state.");
+        break;
+    case Sharding::Zero2:
+    case Sharding::FsdpShardGradOp:
+        text = tr("%1: each GPU keeps 1/N of the optimizer state and of the gradients.")
+                   .arg(label(shardingLabel(par.sharding)));
+        break;
+    case Sharding::Zero3:
+    case Sharding::FsdpFullShard:
+        text = tr("%1: each GPU keeps 1/N of the weights, the gradients and the optimizer "
+                  "state, and gathers each layer's full weights into communication buffers "
+                  "when it runs.")
+                   .arg(label(shardingLabel(par.sharding)));
+        break;
+    }
+    text += par.dataParallel() == 1 ? tr(" Here N is 1 data-parallel GPU.")
+                                    : tr(" Here N is %1 data-parallel GPUs.").arg(count(par.dataParallel()));
+    if (par.tensorParallel > 1)
+        text += tr(" Tensor parallelism splits the attention and MLP layers' weights and "
+                   "activations %1 ways.")
+                    .arg(count(par.tensorParallel));
+    if (par.offloadOptimizer)
+        text += tr(" The optimizer state (with any float32 master weights) lives in CPU memory "
+                   "and takes no GPU memory.");
+    text += tr(" Every figure is for one GPU; the chart's line is one GPU's memory.");
+    return text;
+}
+
+void ReportComposer::strategyNotes(std::vector<Note>& items) const
+{
     const TrainingSetup& setup = m_plan.setup;
     const Parallelism& par = setup.parallel;
     if (setup.accumulationSteps > 1)
@@ -179,42 +234,8 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
             tr("Each optimizer step runs %1 micro-batches of %2 samples; memory follows the "
                "micro-batch, and the gradients are kept between micro-batches.")
                 .arg(count(setup.accumulationSteps), count(setup.batch)));
-    if (par.gpus > 1 || par.sharding != Sharding::None || par.offloadOptimizer || par.tensorParallel > 1) {
-        QString text;
-        switch (par.sharding) {
-        case Sharding::None:
-            text = tr("DDP: every GPU holds all weights, gradients and optimizer state, plus the "
-                      "gradient buckets the all-reduce uses.");
-            break;
-        case Sharding::Zero1:
-            text = tr("ZeRO stage 1: each GPU keeps 1/N of the optimizer state.");
-            break;
-        case Sharding::Zero2:
-        case Sharding::FsdpShardGradOp:
-            text = tr("%1: each GPU keeps 1/N of the optimizer state and of the gradients.")
-                       .arg(label(shardingLabel(par.sharding)));
-            break;
-        case Sharding::Zero3:
-        case Sharding::FsdpFullShard:
-            text = tr("%1: each GPU keeps 1/N of the weights, the gradients and the optimizer "
-                      "state, and gathers each layer's full weights into communication buffers "
-                      "when it runs.")
-                       .arg(label(shardingLabel(par.sharding)));
-            break;
-        }
-        text += par.dataParallel() == 1
-            ? tr(" Here N is 1 data-parallel GPU.")
-            : tr(" Here N is %1 data-parallel GPUs.").arg(count(par.dataParallel()));
-        if (par.tensorParallel > 1)
-            text += tr(" Tensor parallelism splits the attention and MLP layers' weights and "
-                       "activations %1 ways.")
-                        .arg(count(par.tensorParallel));
-        if (par.offloadOptimizer)
-            text += tr(" The optimizer state (with any float32 master weights) lives in CPU memory "
-                       "and takes no GPU memory.");
-        text += tr(" Every figure is for one GPU; the chart's line is one GPU's memory.");
-        items.emplace_back(tr("Several GPUs."), text);
-    }
+    if (par.gpus > 1 || par.sharding != Sharding::None || par.offloadOptimizer || par.tensorParallel > 1)
+        items.emplace_back(tr("Several GPUs."), parallelismNote());
     if (setup.eightBitOptimizer)
         items.emplace_back(tr("8-bit optimizer."),
             tr("Optimizer state is kept in 8 bits with block-wise scales (bitsandbytes); "
@@ -236,20 +257,47 @@ void ReportComposer::methodSection(ReportCanvas& canvas) const
                         ? tr(" QLoRA stores the frozen base weights in 4-bit NF4 with "
                              "double-quantised constants; the adapters are half precision.")
                         : QString {}));
+}
+
+std::vector<ReportComposer::Note> ReportComposer::methodNotes() const
+{
+    // What the analysis had to assume (an operator modelled generically, an eval-mode export) comes first.
+    std::vector<Note> items = warningNotes();
+    items.emplace_back(tr("Activations."),
+        tr("The tensors autograd saves for the backward pass, with PyTorch 2.x semantics on CUDA: each "
+           "saved storage is counted once, at the layer that first keeps it, the loss's included. The "
+           "input batch with its labels and the transient (the activation gradients alive at the peak, or "
+           "the optimizer step's temporaries) are components of their own."));
+    items.emplace_back(tr("Peak memory."), peakNote());
+    items.emplace_back(tr("Optimizer and precision."), optimizerNote());
+    items.emplace_back(tr("Overhead and GPU memory."),
+        tr("Framework overhead is the memory outside PyTorch's caching allocator, here %1: by default the "
+           "CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose "
+           "real size depends on the driver and the CUDA version. The allocator's rounding, cached segments "
+           "and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay "
+           "of the step's allocations through the allocator's rules. The GPU's memory is as the vendor "
+           "states it; the display, the driver and other processes may hold part of it.")
+            .arg(bytes(m_plan.setup.overheadBytes)));
+    strategyNotes(items);
     items.emplace_back(tr("Throughput."),
         tr("A roofline estimate: the step's FLOPs at %1 of the GPU's peak for the precision, or "
            "the bytes it must move at the GPU's memory bandwidth, whichever takes longer. Real "
            "runs vary with kernels, data loading and communication.")
-            .arg(qs(plantext::formatFraction(setup.assumedUtilization))));
+            .arg(qs(plantext::formatFraction(m_plan.setup.assumedUtilization))));
     items.emplace_back(tr("Not modelled."),
         tr("The caching allocator's rounding and fragmentation, and cuDNN workspaces beyond the "
            "overhead setting."));
+    return items;
+}
 
+void ReportComposer::methodSection(ReportCanvas& canvas) const
+{
+    const std::vector<Note> items = methodNotes();
     // The path leads its sentence so the line never breaks inside it (at its hyphen).
     const QString intro = tr("docs/memory-model.md in Headroom's documentation describes the memory model, "
                              "its formulas and their sources. In short:");
     const double gap = canvas.pt(4);
-    const auto height = [&](const std::pair<QString, QString>& item) {
+    const auto height = [&](const Note& item) {
         return canvas.paragraphHeight(
             item.first + QLatin1Char(' ') + item.second, FontRole::Body, canvas.width(), item.first.size());
     };

@@ -15,6 +15,8 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSaveFile>
+#include <optional>
+#include <utility>
 
 namespace headroom::report {
 
@@ -37,10 +39,8 @@ QPageSize pageSize()
                                                                                    : QPageSize::A4 };
 }
 
-} // namespace
-
-Result<bool> writePdfReport(
-    const Plan& plan, const PlanResult& result, const QString& path, const ReportOptions& options)
+/// Why `path` cannot take a report (no GUI application, no name, a folder, a missing folder), or nothing.
+std::optional<Error> checkTarget(const QString& path)
 {
     if (qobject_cast<QGuiApplication*>(QCoreApplication::instance()) == nullptr)
         return failure(
@@ -54,6 +54,68 @@ Result<bool> writePdfReport(
         return failure(path,
             QStringLiteral("the folder %1 does not exist")
                 .arg(QDir::toNativeSeparators(target.dir().path())));
+    return std::nullopt;
+}
+
+/// The report into `file`, in two passes (layout, then painting).
+std::optional<Error> paintReport(QSaveFile& file, const Plan& plan, const PlanResult& result,
+    const QString& path, const ReportOptions& options)
+{
+    QPdfWriter writer { &file };
+    writer.setResolution(kResolutionDpi);
+    writer.setPageLayout(QPageLayout { pageSize(), QPageLayout::Portrait,
+        QMarginsF {
+            style::kMarginLeftMm, style::kMarginTopMm, style::kMarginRightMm, style::kMarginBottomMm },
+        QPageLayout::Millimeter });
+    const ReportComposer composer { plan, result, QDateTime::currentDateTime(), options };
+    writer.setTitle(composer.title());
+    writer.setCreator(QStringLiteral("Headroom " HEADROOM_VERSION));
+
+    // Pass 1 lays the report out without drawing, to learn the page count for "Page N of M".
+    ReportCanvas measure { writer, nullptr, 0, composer.footerText() };
+    composer.compose(measure);
+    (void)measure.finish();
+
+    QPainter painter;
+    if (!painter.begin(&writer))
+        return failure(path, QStringLiteral("the PDF writer could not start"));
+    ReportCanvas canvas { writer, &painter, measure.page(), composer.footerText() };
+    composer.compose(canvas);
+    const bool pagesOk = canvas.finish();
+    Q_ASSERT(canvas.page() == measure.page()); // both passes run the same layout
+    if (!painter.end() || !pagesOk)
+        return failure(path,
+            file.error() != QFileDevice::NoError ? file.errorString()
+                                                 : QStringLiteral("the PDF writer failed"));
+    return std::nullopt;
+}
+
+/// The finished file renamed over the target, and its folder synced.
+std::optional<Error> commitReport(QSaveFile& file, const QString& targetPath, const QString& path)
+{
+    if (!file.commit()) {
+        // Moving the finished file into place can fail with no useful message ("Unknown error").
+        const bool vague
+            = file.error() == QFileDevice::RenameError || file.error() == QFileDevice::UnspecifiedError;
+        return failure(path,
+            vague ? QStringLiteral("the finished report could not be moved into place (%1)")
+                        .arg(file.errorString())
+                  : file.errorString());
+    }
+    // The rename is durable only once the folder is synced too.
+    if (!syncFolder(QFile::encodeName(QFileInfo { targetPath }.absolutePath()).toStdString()))
+        return failure(
+            path, QStringLiteral("the report is written but its folder could not be synced to disk"));
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<bool> writePdfReport(
+    const Plan& plan, const PlanResult& result, const QString& path, const ReportOptions& options)
+{
+    if (auto error = checkTarget(path))
+        return std::move(*error);
 
     // A link is written through to its target; a device, a FIFO, a read-only file or the model the report
     // is made from is never replaced.
@@ -68,47 +130,10 @@ Result<bool> writePdfReport(
     QSaveFile file { targetPath };
     if (!file.open(QIODevice::WriteOnly))
         return failure(path, file.errorString());
-    {
-        QPdfWriter writer { &file };
-        writer.setResolution(kResolutionDpi);
-        writer.setPageLayout(QPageLayout { pageSize(), QPageLayout::Portrait,
-            QMarginsF {
-                style::kMarginLeftMm, style::kMarginTopMm, style::kMarginRightMm, style::kMarginBottomMm },
-            QPageLayout::Millimeter });
-        const ReportComposer composer { plan, result, QDateTime::currentDateTime(), options };
-        writer.setTitle(composer.title());
-        writer.setCreator(QStringLiteral("Headroom " HEADROOM_VERSION));
-
-        // Pass 1 lays the report out without drawing, to learn the page count for "Page N of M".
-        ReportCanvas measure { writer, nullptr, 0, composer.footerText() };
-        composer.compose(measure);
-        (void)measure.finish();
-
-        QPainter painter;
-        if (!painter.begin(&writer))
-            return failure(path, QStringLiteral("the PDF writer could not start"));
-        ReportCanvas canvas { writer, &painter, measure.page(), composer.footerText() };
-        composer.compose(canvas);
-        const bool pagesOk = canvas.finish();
-        Q_ASSERT(canvas.page() == measure.page()); // both passes run the same layout
-        if (!painter.end() || !pagesOk)
-            return failure(path,
-                file.error() != QFileDevice::NoError ? file.errorString()
-                                                     : QStringLiteral("the PDF writer failed"));
-    }
-    if (!file.commit()) {
-        // Moving the finished file into place can fail with no useful message ("Unknown error").
-        const bool vague
-            = file.error() == QFileDevice::RenameError || file.error() == QFileDevice::UnspecifiedError;
-        return failure(path,
-            vague ? QStringLiteral("the finished report could not be moved into place (%1)")
-                        .arg(file.errorString())
-                  : file.errorString());
-    }
-    // The rename is durable only once the folder is synced too.
-    if (!syncFolder(QFile::encodeName(QFileInfo { targetPath }.absolutePath()).toStdString()))
-        return failure(
-            path, QStringLiteral("the report is written but its folder could not be synced to disk"));
+    if (auto error = paintReport(file, plan, result, path, options))
+        return std::move(*error);
+    if (auto error = commitReport(file, targetPath, path))
+        return std::move(*error);
     return true;
 }
 

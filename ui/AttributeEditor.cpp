@@ -50,11 +50,6 @@ QString rawText(const nlohmann::json& j)
     return qs(j.dump());
 }
 
-QString number(double v)
-{
-    return QLocale().toString(v, 'g', 6);
-}
-
 /// A spin box that can show a value outside its range as the model file holds it ("0", "\"abc\"")
 /// instead of its minimum, and lets a typed number outside the range stand until Enter puts the
 /// value back (so the editor's EntryNote can say why).
@@ -130,48 +125,6 @@ int firstItem(const QComboBox* combo)
 
 } // namespace
 
-QString AttributeEditor::rangeText(const AttributeSpec& spec)
-{
-    const auto ints = [&] {
-        const QString lo = QLocale().toString(static_cast<qlonglong>(spec.minInt));
-        if (spec.maxInt >= std::numeric_limits<std::int32_t>::max())
-            return tr("whole numbers from %1 up").arg(lo);
-        return tr("whole numbers from %1 to %2")
-            .arg(lo, QLocale().toString(static_cast<qlonglong>(spec.maxInt)));
-    };
-    QStringList words;
-    for (const auto& c : spec.choices)
-        words << QStringLiteral("“%1”").arg(qs(c));
-    switch (spec.type) {
-    case AttributeType::Int:
-    case AttributeType::IntList:
-        return ints();
-    case AttributeType::IntTuple:
-        return words.isEmpty() ? ints() : tr("%1, or %2").arg(ints(), words.join(QStringLiteral(", ")));
-    case AttributeType::Float: {
-        const bool lo = std::isfinite(spec.minFloat);
-        const bool hi = std::isfinite(spec.maxFloat);
-        if (lo && hi)
-            return spec.minFloatExclusive
-                ? tr("numbers above %1, up to %2").arg(number(spec.minFloat), number(spec.maxFloat))
-                : tr("numbers from %1 to %2").arg(number(spec.minFloat), number(spec.maxFloat));
-        if (lo)
-            return spec.minFloatExclusive ? tr("numbers above %1").arg(number(spec.minFloat))
-                                          : tr("numbers from %1 up").arg(number(spec.minFloat));
-        if (hi)
-            return tr("numbers up to %1").arg(number(spec.maxFloat));
-        return tr("any number");
-    }
-    case AttributeType::Bool:
-        return tr("on or off");
-    case AttributeType::Choice:
-        return tr("one of %1").arg(words.join(QStringLiteral(", ")));
-    case AttributeType::Text:
-        return tr("any text up to %1 characters").arg(kMaxAttributeTextLength);
-    }
-    return {};
-}
-
 AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent)
     : QWidget(parent)
     , m_spec { std::move(spec) }
@@ -194,35 +147,23 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent)
     setToolTip(
         (help.isEmpty() ? QString() : help + QLatin1Char('\n')) + tr("Allowed: %1.").arg(rangeText(m_spec)));
 
+    addFields(layout);
+    if (m_spec.optional)
+        addInferredBox(layout);
+    layout->addStretch(1);
+    for (QWidget* w : m_row->findChildren<QWidget*>())
+        w->setToolTip(w == m_auto ? w->toolTip() : toolTip());
+    setValue(nullptr);
+}
+
+void AttributeEditor::addFields(QHBoxLayout* layout)
+{
     switch (m_spec.type) {
     case AttributeType::Int:
         addSpinBox(QStringLiteral("valueSpinBox"));
         break;
     case AttributeType::IntTuple:
-        if (!m_spec.choices.empty()) {
-            m_mode = new QComboBox(m_row);
-            m_mode->setObjectName(QStringLiteral("modeComboBox"));
-            m_mode->addItem(tr("sizes"));
-            for (const auto& c : m_spec.choices)
-                m_mode->addItem(qs(c));
-            layout->addWidget(m_mode);
-            connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
-                updateEnabled();
-                emitEdited();
-            });
-        }
-        for (int i = 0; i < std::max(1, m_spec.arity); ++i)
-            addSpinBox(i == 0 ? QStringLiteral("valueSpinBox") : QStringLiteral("valueSpinBox%1").arg(i + 1));
-        if (m_spec.arity > 1) {
-            m_same = new QCheckBox(tr("same for all"), m_row);
-            m_same->setObjectName(QStringLiteral("sameCheckBox"));
-            m_same->setChecked(true);
-            layout->addWidget(m_same);
-            connect(m_same, &QCheckBox::toggled, this, [this] {
-                updateEnabled();
-                emitEdited();
-            });
-        }
+        addTupleFields(layout);
         break;
     case AttributeType::IntList:
         m_list = new QLineEdit(m_row);
@@ -235,23 +176,9 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent)
                 emitEdited();
         });
         break;
-    case AttributeType::Float: {
-        auto* spin = new RealSpinBox(m_row);
-        m_double = spin;
-        m_double->setObjectName(QStringLiteral("valueDoubleSpinBox"));
-        m_double->setDecimals(6);
-        const double lo = std::isfinite(m_spec.minFloat) ? m_spec.minFloat : -kFloatLimit;
-        const double hi = std::isfinite(m_spec.maxFloat) ? m_spec.maxFloat : kFloatLimit;
-        m_double->setRange(m_spec.minFloatExclusive ? lo + 1e-6 : lo, hi);
-        m_double->setSingleStep(hi - lo <= 1.0 ? 0.01 : 1.0);
-        layout->addWidget(m_double);
-        watchEntries(m_double);
-        FieldCommit::attach(m_double, [this] {
-            if (m_double->hasAcceptableInput()) // not the file's invalid value, as it still reads
-                emitEdited();
-        });
+    case AttributeType::Float:
+        addFloatField(layout);
         break;
-    }
     case AttributeType::Bool:
         m_check = new QCheckBox(m_row);
         m_check->setObjectName(QStringLiteral("valueCheckBox"));
@@ -274,24 +201,67 @@ AttributeEditor::AttributeEditor(AttributeSpec spec, QWidget* parent)
         connect(m_choice, &QComboBox::currentIndexChanged, this, &AttributeEditor::emitEdited);
         break;
     }
-    if (m_spec.optional) {
-        // Says what is used instead, so no made-up number stands in the hidden field.
-        const QString omitted
-            = m_spec.whenOmitted.empty() ? tr("inferred") : CoreText::translate(m_spec.whenOmitted);
-        m_auto = new QCheckBox(omitted, m_row);
-        m_auto->setObjectName(QStringLiteral("inferredCheckBox"));
-        m_auto->setToolTip(
-            tr("Leave %1 out of the model file: Headroom uses %2").arg(qs(m_spec.name), omitted));
-        layout->addWidget(m_auto);
-        connect(m_auto, &QCheckBox::toggled, this, [this] {
+}
+
+void AttributeEditor::addTupleFields(QHBoxLayout* layout)
+{
+    if (!m_spec.choices.empty()) {
+        m_mode = new QComboBox(m_row);
+        m_mode->setObjectName(QStringLiteral("modeComboBox"));
+        m_mode->addItem(tr("sizes"));
+        for (const auto& c : m_spec.choices)
+            m_mode->addItem(qs(c));
+        layout->addWidget(m_mode);
+        connect(m_mode, &QComboBox::currentIndexChanged, this, [this] {
             updateEnabled();
             emitEdited();
         });
     }
-    layout->addStretch(1);
-    for (QWidget* w : m_row->findChildren<QWidget*>())
-        w->setToolTip(w == m_auto ? w->toolTip() : toolTip());
-    setValue(nullptr);
+    for (int i = 0; i < std::max(1, m_spec.arity); ++i)
+        addSpinBox(i == 0 ? QStringLiteral("valueSpinBox") : QStringLiteral("valueSpinBox%1").arg(i + 1));
+    if (m_spec.arity > 1) {
+        m_same = new QCheckBox(tr("same for all"), m_row);
+        m_same->setObjectName(QStringLiteral("sameCheckBox"));
+        m_same->setChecked(true);
+        layout->addWidget(m_same);
+        connect(m_same, &QCheckBox::toggled, this, [this] {
+            updateEnabled();
+            emitEdited();
+        });
+    }
+}
+
+void AttributeEditor::addFloatField(QHBoxLayout* layout)
+{
+    auto* spin = new RealSpinBox(m_row);
+    m_double = spin;
+    m_double->setObjectName(QStringLiteral("valueDoubleSpinBox"));
+    m_double->setDecimals(6);
+    const double lo = std::isfinite(m_spec.minFloat) ? m_spec.minFloat : -kFloatLimit;
+    const double hi = std::isfinite(m_spec.maxFloat) ? m_spec.maxFloat : kFloatLimit;
+    m_double->setRange(m_spec.minFloatExclusive ? lo + 1e-6 : lo, hi);
+    m_double->setSingleStep(hi - lo <= 1.0 ? 0.01 : 1.0);
+    layout->addWidget(m_double);
+    watchEntries(m_double);
+    FieldCommit::attach(m_double, [this] {
+        if (m_double->hasAcceptableInput()) // not the file's invalid value, as it still reads
+            emitEdited();
+    });
+}
+
+void AttributeEditor::addInferredBox(QHBoxLayout* layout)
+{
+    // Says what is used instead, so no made-up number stands in the hidden field.
+    const QString omitted
+        = m_spec.whenOmitted.empty() ? tr("inferred") : CoreText::translate(m_spec.whenOmitted);
+    m_auto = new QCheckBox(omitted, m_row);
+    m_auto->setObjectName(QStringLiteral("inferredCheckBox"));
+    m_auto->setToolTip(tr("Leave %1 out of the model file: Headroom uses %2").arg(qs(m_spec.name), omitted));
+    layout->addWidget(m_auto);
+    connect(m_auto, &QCheckBox::toggled, this, [this] {
+        updateEnabled();
+        emitEdited();
+    });
 }
 
 QSpinBox* AttributeEditor::addSpinBox(const QString& objectName)
@@ -407,114 +377,135 @@ void AttributeEditor::updateEnabled()
     }
 }
 
+bool AttributeEditor::isTyping(QWidget* field)
+{
+    // A number being typed stays as typed until its pause is over.
+    const FieldCommit* c = FieldCommit::of(field);
+    return c != nullptr && c->isPending();
+}
+
+void AttributeEditor::showInt(QSpinBox* spinBox, const nlohmann::json& v)
+{
+    if (isTyping(spinBox))
+        return;
+    auto* spin = static_cast<IntSpinBox*>(spinBox);
+    const bool valid = isInteger(v) && jsonInt(v, 0) >= spin->minimum() && jsonInt(v, 0) <= spin->maximum();
+    spin->showRaw(valid ? QString() : rawText(v));
+    if (valid)
+        spin->setValue(toInt(jsonInt(v, 0)));
+}
+
+void AttributeEditor::showTupleMode(const nlohmann::json& value)
+{
+    int mode = 0;
+    QString raw;
+    if (value.is_string()) {
+        const auto it = std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>());
+        if (it == m_spec.choices.end())
+            raw = rawText(value);
+        else
+            mode = static_cast<int>(it - m_spec.choices.begin()) + 1;
+    }
+    showRawItem(m_mode, raw);
+    if (raw.isEmpty())
+        m_mode->setCurrentIndex(mode);
+}
+
+void AttributeEditor::showTuple(const nlohmann::json& value)
+{
+    const bool word = value.is_string();
+    if (m_mode != nullptr)
+        showTupleMode(value);
+    const nlohmann::json fallback = std::max<std::int64_t>(m_spec.minInt, 1);
+    if (value.is_array() && static_cast<int>(value.size()) == static_cast<int>(m_spins.size())) {
+        for (qsizetype i = 0; i < m_spins.size(); ++i)
+            showInt(m_spins[i], value[static_cast<std::size_t>(i)]);
+        if (m_same != nullptr)
+            m_same->setChecked(
+                std::all_of(value.begin(), value.end(), [&](const auto& s) { return s == value.front(); }));
+    } else if (value.is_array() || (word && m_mode == nullptr)
+        || (!word && !isInteger(value) && !value.is_null())) {
+        // Not a size the editor can spread over its boxes: show it whole in the first.
+        showInt(m_spins.front(), value);
+        for (auto* s : m_spins.mid(1))
+            showInt(s, fallback);
+        if (m_same != nullptr)
+            m_same->setChecked(true);
+    } else {
+        for (auto* s : m_spins)
+            showInt(s, word || value.is_null() ? fallback : value);
+        if (m_same != nullptr)
+            m_same->setChecked(true);
+    }
+}
+
+void AttributeEditor::showList(const nlohmann::json& value)
+{
+    if (isTyping(m_list))
+        return;
+    QStringList parts;
+    if (value.is_array()) {
+        for (const auto& v : value)
+            parts << (isInteger(v) ? QString::number(jsonInt(v, 0)) : rawText(v));
+    } else if (!value.is_null()) {
+        parts << (isInteger(value) ? QString::number(jsonInt(value, 0)) : rawText(value));
+    }
+    m_list->setText(parts.join(QStringLiteral(", ")));
+}
+
+void AttributeEditor::showFloat(const nlohmann::json& value)
+{
+    if (isTyping(m_double))
+        return;
+    auto* spin = static_cast<RealSpinBox*>(m_double);
+    const double v = value.is_number() ? value.get<double>() : 0.0;
+    const bool valid = value.is_null() || (value.is_number() && v >= spin->minimum() && v <= spin->maximum());
+    spin->showRaw(valid ? QString() : rawText(value));
+    if (valid)
+        spin->setValue(v);
+}
+
+void AttributeEditor::showChoice(const nlohmann::json& value)
+{
+    const auto it = value.is_string()
+        ? std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>())
+        : m_spec.choices.end();
+    const bool valid = it != m_spec.choices.end() || value.is_null();
+    showRawItem(m_choice, valid ? QString() : rawText(value));
+    if (valid)
+        m_choice->setCurrentIndex(
+            it == m_spec.choices.end() ? 0 : static_cast<int>(it - m_spec.choices.begin()));
+}
+
 void AttributeEditor::setValue(const nlohmann::json& given)
 {
     m_updating = true;
     const nlohmann::json value = given.is_null() ? m_spec.defaultValue : given;
     if (m_auto != nullptr)
         m_auto->setChecked(given.is_null() && m_spec.defaultValue.is_null());
-    // A number being typed stays as typed until its pause is over.
-    const auto typing = [](QWidget* field) {
-        const FieldCommit* c = FieldCommit::of(field);
-        return c != nullptr && c->isPending();
-    };
-    const auto showInt = [&](QSpinBox* spinBox, const nlohmann::json& v) {
-        if (typing(spinBox))
-            return;
-        auto* spin = static_cast<IntSpinBox*>(spinBox);
-        const bool valid
-            = isInteger(v) && jsonInt(v, 0) >= spin->minimum() && jsonInt(v, 0) <= spin->maximum();
-        spin->showRaw(valid ? QString() : rawText(v));
-        if (valid)
-            spin->setValue(toInt(jsonInt(v, 0)));
-    };
     switch (m_spec.type) {
     case AttributeType::Int:
         showInt(m_spins.front(),
             value.is_null() ? nlohmann::json(std::max<std::int64_t>(m_spec.minInt, 1)) : value);
         break;
-    case AttributeType::IntTuple: {
-        const bool word = value.is_string();
-        if (m_mode != nullptr) {
-            int mode = 0;
-            QString raw;
-            if (word) {
-                const auto it
-                    = std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>());
-                if (it == m_spec.choices.end())
-                    raw = rawText(value);
-                else
-                    mode = static_cast<int>(it - m_spec.choices.begin()) + 1;
-            }
-            showRawItem(m_mode, raw);
-            if (raw.isEmpty())
-                m_mode->setCurrentIndex(mode);
-        }
-        const nlohmann::json fallback = std::max<std::int64_t>(m_spec.minInt, 1);
-        if (value.is_array() && static_cast<int>(value.size()) == static_cast<int>(m_spins.size())) {
-            for (qsizetype i = 0; i < m_spins.size(); ++i)
-                showInt(m_spins[i], value[static_cast<std::size_t>(i)]);
-            if (m_same != nullptr)
-                m_same->setChecked(std::all_of(
-                    value.begin(), value.end(), [&](const auto& s) { return s == value.front(); }));
-        } else if (value.is_array() || (word && m_mode == nullptr)
-            || (!word && !isInteger(value) && !value.is_null())) {
-            // Not a size the editor can spread over its boxes: show it whole in the first.
-            showInt(m_spins.front(), value);
-            for (auto* s : m_spins.mid(1))
-                showInt(s, fallback);
-            if (m_same != nullptr)
-                m_same->setChecked(true);
-        } else {
-            for (auto* s : m_spins)
-                showInt(s, word || value.is_null() ? fallback : value);
-            if (m_same != nullptr)
-                m_same->setChecked(true);
-        }
+    case AttributeType::IntTuple:
+        showTuple(value);
         break;
-    }
-    case AttributeType::IntList: {
-        if (typing(m_list))
-            break;
-        QStringList parts;
-        if (value.is_array()) {
-            for (const auto& v : value)
-                parts << (isInteger(v) ? QString::number(jsonInt(v, 0)) : rawText(v));
-        } else if (!value.is_null()) {
-            parts << (isInteger(value) ? QString::number(jsonInt(value, 0)) : rawText(value));
-        }
-        m_list->setText(parts.join(QStringLiteral(", ")));
+    case AttributeType::IntList:
+        showList(value);
         break;
-    }
-    case AttributeType::Float: {
-        if (typing(m_double))
-            break;
-        auto* spin = static_cast<RealSpinBox*>(m_double);
-        const double v = value.is_number() ? value.get<double>() : 0.0;
-        const bool valid
-            = value.is_null() || (value.is_number() && v >= spin->minimum() && v <= spin->maximum());
-        spin->showRaw(valid ? QString() : rawText(value));
-        if (valid)
-            spin->setValue(v);
+    case AttributeType::Float:
+        showFloat(value);
         break;
-    }
     case AttributeType::Bool:
         m_check->setChecked(value.is_boolean() && value.get<bool>());
         break;
     case AttributeType::Text:
         m_text->setText(value.is_string() ? qs(value.get<std::string>()) : QString());
         break;
-    case AttributeType::Choice: {
-        const auto it = value.is_string()
-            ? std::find(m_spec.choices.begin(), m_spec.choices.end(), value.get<std::string>())
-            : m_spec.choices.end();
-        const bool valid = it != m_spec.choices.end() || value.is_null();
-        showRawItem(m_choice, valid ? QString() : rawText(value));
-        if (valid)
-            m_choice->setCurrentIndex(
-                it == m_spec.choices.end() ? 0 : static_cast<int>(it - m_spec.choices.begin()));
+    case AttributeType::Choice:
+        showChoice(value);
         break;
-    }
     }
     m_typingProblem.clear();
     for (EntryNote* n : m_entryNotes)

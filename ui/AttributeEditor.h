@@ -10,6 +10,7 @@ class QAbstractSpinBox;
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -55,7 +56,23 @@ private:
     void updateEnabled();
     void updateNote();
     void showTypingProblem(const QString& problem);
+    /// The value's field(s) for m_spec.type, into `layout`.
+    void addFields(QHBoxLayout* layout);
+    /// The mode box (a size or one of the words), the spin boxes and "same for all".
+    void addTupleFields(QHBoxLayout* layout);
+    void addFloatField(QHBoxLayout* layout);
+    /// The check box that leaves an optional attribute out.
+    void addInferredBox(QHBoxLayout* layout);
     QSpinBox* addSpinBox(const QString& objectName);
+    /// A field whose typed number waits for its pause (FieldCommit) before it counts.
+    [[nodiscard]] static bool isTyping(QWidget* field);
+    /// setValue()'s steps per type: each shows the value, or the raw text of one it cannot hold.
+    static void showInt(QSpinBox* spinBox, const nlohmann::json& v);
+    void showTupleMode(const nlohmann::json& value);
+    void showTuple(const nlohmann::json& value);
+    void showList(const nlohmann::json& value);
+    void showFloat(const nlohmann::json& value);
+    void showChoice(const nlohmann::json& value);
     /// Explains what a number field refuses (EntryNote), under the field.
     void watchEntries(QAbstractSpinBox* field);
     void checkTypedList(const QString& text);

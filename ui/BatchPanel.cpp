@@ -26,6 +26,32 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent)
     : QWidget(parent)
     , m_document { document }
 {
+    createBatchControls();
+    createFigureLabels();
+    // Under the batch size: why a typed batch was refused or put back.
+    m_entryLabel = new QLabel(this);
+    m_entryLabel->setObjectName(QStringLiteral("batchNoteLabel"));
+    m_entryLabel->setWordWrap(true);
+    m_entryLabel->hide();
+    auto* entry = new EntryNote(m_spin, tr("the batch size"), tr("whole numbers from %1 up").arg(1));
+    connect(entry, &EntryNote::changed, this,
+        [this, entry] { EntryNote::show(m_entryLabel, entry->text(), entry->isProblem()); });
+    connect(m_document, &Document::batchChanged, entry, &EntryNote::clear);
+
+    layOut();
+    connect(m_slider, &QSlider::valueChanged, this,
+        [this](int position) { m_document->setBatch(BatchScale::batchAt(position)); });
+    connect(m_spin, &QSpinBox::valueChanged, this, [this](int batch) { m_document->setBatch(batch); });
+    connect(m_setMax, &QPushButton::clicked, this, [this] {
+        if (m_maxBatchValue > 0)
+            m_document->setBatch(m_maxBatchValue);
+    });
+    connect(m_document, &Document::batchChanged, this, &BatchPanel::showBatch);
+    showBatch(document->plan().setup.batch);
+}
+
+void BatchPanel::createBatchControls()
+{
     m_slider = new QSlider(Qt::Horizontal, this);
     m_slider->setObjectName(QStringLiteral("batchSlider"));
     m_slider->setRange(0, BatchScale::kMaxPosition);
@@ -44,7 +70,10 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent)
     m_setMax = new QPushButton(tr("Set to Max"), this);
     m_setMax->setObjectName(QStringLiteral("setMaxBatchButton"));
     m_setMax->setToolTip(tr("Sets the batch size to the largest that fits the GPU"));
+}
 
+void BatchPanel::createFigureLabels()
+{
     m_maxBatch = new QLabel(this);
     m_maxBatch->setObjectName(QStringLiteral("maxBatchLabel"));
     QFont big = m_maxBatch->font();
@@ -79,17 +108,10 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent)
     small.setPointSizeF(small.pointSizeF() * 0.9);
     m_notes->setFont(small);
     m_notes->setStyleSheet(QStringLiteral("color: palette(placeholder-text);"));
+}
 
-    // Under the batch size: why a typed batch was refused or put back.
-    m_entryLabel = new QLabel(this);
-    m_entryLabel->setObjectName(QStringLiteral("batchNoteLabel"));
-    m_entryLabel->setWordWrap(true);
-    m_entryLabel->hide();
-    auto* entry = new EntryNote(m_spin, tr("the batch size"), tr("whole numbers from %1 up").arg(1));
-    connect(entry, &EntryNote::changed, this,
-        [this, entry] { EntryNote::show(m_entryLabel, entry->text(), entry->isProblem()); });
-    connect(document, &Document::batchChanged, entry, &EntryNote::clear);
-
+void BatchPanel::layOut()
+{
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     auto* batchLabel = new QLabel(tr("Batch size:"), this);
@@ -112,16 +134,6 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent)
     grid->addWidget(m_notes, 7, 0, 1, 4);
     grid->setVerticalSpacing(3);
     grid->setColumnStretch(1, 1);
-
-    connect(m_slider, &QSlider::valueChanged, this,
-        [this](int position) { m_document->setBatch(BatchScale::batchAt(position)); });
-    connect(m_spin, &QSpinBox::valueChanged, this, [this](int batch) { m_document->setBatch(batch); });
-    connect(m_setMax, &QPushButton::clicked, this, [this] {
-        if (m_maxBatchValue > 0)
-            m_document->setBatch(m_maxBatchValue);
-    });
-    connect(document, &Document::batchChanged, this, &BatchPanel::showBatch);
-    showBatch(document->plan().setup.batch);
 }
 
 void BatchPanel::showBatch(std::int64_t batch)
@@ -138,6 +150,92 @@ void BatchPanel::showBatch(std::int64_t batch)
     }
 }
 
+void BatchPanel::showMaxBatch(const EstimateState& state, bool micro)
+{
+    const Estimate& e = *state.estimate;
+    m_maxBatchValue = e.maxBatch;
+    const QString max = UiText::count(static_cast<std::uint64_t>(e.maxBatch));
+    if (e.maxBatch <= 0)
+        m_maxBatch->setText(tr("Does not fit, even at batch 1"));
+    else
+        m_maxBatch->setText(
+            micro ? tr("Max micro-batch per GPU: %1").arg(max) : tr("Max batch: %1").arg(max));
+    m_maxBatch->setStyleSheet(e.maxBatch > 0 ? QString() : QStringLiteral("color: #c01010;"));
+    m_maxBatch->setToolTip(state.reserved
+            ? tr("From the reserved peak: the largest batch whose first two steps PyTorch's caching "
+                 "allocator "
+                 "can hold in %1 (the GPU's memory less the overhead), keeping %2 spare; %3 at "
+                 "exactly %1.")
+                  .arg(UiText::bytes(state.reserved->capacityBytes),
+                      UiText::bytes(state.reserved->maxBatch.marginBytes),
+                      UiText::count(static_cast<std::uint64_t>(state.reserved->maxBatch.unguarded)))
+            : QString());
+}
+
+bool BatchPanel::showTotal(const EstimateState& state, bool perGpu)
+{
+    const Estimate& e = *state.estimate;
+    m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
+                         .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
+    QString totalTip = qs(report::plantext::peakText(e));
+    const bool replayed = state.reserved && state.reserved->peakAllocatedBytes > 0; // not on a slider tick
+    if (replayed)
+        totalTip += QLatin1Char('\n')
+            + tr("Reserved by PyTorch's caching allocator: %1 (tensors %2), plus %3 outside it")
+                  .arg(UiText::bytes(state.reserved->peakReservedBytes),
+                      UiText::bytes(state.reserved->peakAllocatedBytes),
+                      UiText::bytes(state.reserved->overheadBytes));
+    m_total->setToolTip(totalTip);
+    return replayed;
+}
+
+void BatchPanel::showHeadroom(const EstimateState& state, bool replayed)
+{
+    const Estimate& e = *state.estimate;
+    const double headroom = e.headroomBytes();
+    if (headroom >= 0 && !e.fits) {
+        // The tensors fit; the allocator's segments (rounding, cache, fragmentation) do not.
+        m_headroom->setText(replayed ? tr("Above the max batch: PyTorch's allocator would reserve %1")
+                                           .arg(UiText::bytes(state.reserved->peakWithOverheadBytes()))
+                                     : tr("Above the max batch of PyTorch's reserved memory"));
+        m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
+    } else if (headroom >= 0) {
+        m_headroom->setText(tr("Headroom: %1").arg(UiText::bytes(static_cast<std::uint64_t>(headroom))));
+        m_headroom->setStyleSheet(QStringLiteral("color: #1a7f37;"));
+    } else {
+        m_headroom->setText(tr("Shortfall: %1").arg(UiText::bytes(static_cast<std::uint64_t>(-headroom))));
+        m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
+    }
+}
+
+void BatchPanel::showEffectiveBatch(const EstimateState& state)
+{
+    const Estimate& e = *state.estimate;
+    QStringList factors { UiText::count(static_cast<std::uint64_t>(e.batch)) };
+    if (state.accumulationSteps > 1)
+        factors << tr("%1 steps").arg(state.accumulationSteps);
+    if (state.parallel.dataParallel() > 1)
+        factors << tr("%1 GPUs").arg(state.parallel.dataParallel());
+    m_effective->setText(tr("Effective batch: %1 (%2); at most %3")
+                             .arg(UiText::count(static_cast<std::uint64_t>(e.effectiveBatch)),
+                                 factors.join(QStringLiteral(" × ")),
+                                 UiText::count(static_cast<std::uint64_t>(e.maxEffectiveBatch))));
+    m_effective->setToolTip(tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel "
+                               "GPUs"));
+}
+
+void BatchPanel::showNoFigures(const QString& maxBatch, const QString& total)
+{
+    m_maxBatchValue = 0;
+    m_maxBatch->setText(maxBatch);
+    m_maxBatch->setStyleSheet(QString());
+    m_total->setText(total);
+    m_total->setToolTip(QString());
+    m_headroom->clear();
+    m_setMax->setEnabled(false);
+    m_effective->hide();
+}
+
 void BatchPanel::setEstimate(const EstimateState& state)
 {
     // With several GPUs or accumulation the batch is a micro-batch per GPU: say so.
@@ -145,86 +243,20 @@ void BatchPanel::setEstimate(const EstimateState& state)
     const bool micro = perGpu || state.accumulationSteps > 1;
     if (state.emptyNetwork) {
         // Only the input and the overhead: a max batch would be a number about nothing.
-        m_maxBatchValue = 0;
-        m_maxBatch->setText(tr("The network is empty"));
-        m_maxBatch->setStyleSheet(QString());
-        m_total->setText(tr("Add layers to see how much memory training it takes."));
-        m_total->setToolTip(QString());
-        m_headroom->clear();
-        m_setMax->setEnabled(false);
-        m_effective->hide();
+        showNoFigures(tr("The network is empty"), tr("Add layers to see how much memory training it takes."));
     } else if (state.estimate) {
         const Estimate& e = *state.estimate;
         showBatch(e.batch);
-        m_maxBatchValue = e.maxBatch;
-        const QString max = UiText::count(static_cast<std::uint64_t>(e.maxBatch));
-        if (e.maxBatch <= 0)
-            m_maxBatch->setText(tr("Does not fit, even at batch 1"));
-        else
-            m_maxBatch->setText(
-                micro ? tr("Max micro-batch per GPU: %1").arg(max) : tr("Max batch: %1").arg(max));
-        m_maxBatch->setStyleSheet(e.maxBatch > 0 ? QString() : QStringLiteral("color: #c01010;"));
-        m_maxBatch->setToolTip(
-            state.reserved ? tr(
-                "From the reserved peak: the largest batch whose first two steps PyTorch's caching allocator "
-                "can hold in %1 (the GPU's memory less the overhead), keeping %2 spare; %3 at exactly %1.")
-                                 .arg(UiText::bytes(state.reserved->capacityBytes),
-                                     UiText::bytes(state.reserved->maxBatch.marginBytes),
-                                     UiText::count(
-                                         static_cast<std::uint64_t>(state.reserved->maxBatch.unguarded)))
-                           : QString());
-        m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
-                             .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
-        QString totalTip = qs(report::plantext::peakText(e));
-        const bool replayed
-            = state.reserved && state.reserved->peakAllocatedBytes > 0; // not on a slider tick
-        if (replayed)
-            totalTip += QLatin1Char('\n')
-                + tr("Reserved by PyTorch's caching allocator: %1 (tensors %2), plus %3 outside it")
-                      .arg(UiText::bytes(state.reserved->peakReservedBytes),
-                          UiText::bytes(state.reserved->peakAllocatedBytes),
-                          UiText::bytes(state.reserved->overheadBytes));
-        m_total->setToolTip(totalTip);
-        const double headroom = e.headroomBytes();
-        if (headroom >= 0 && !e.fits) {
-            // The tensors fit; the allocator's segments (rounding, cache, fragmentation) do not.
-            m_headroom->setText(replayed ? tr("Above the max batch: PyTorch's allocator would reserve %1")
-                                               .arg(UiText::bytes(state.reserved->peakWithOverheadBytes()))
-                                         : tr("Above the max batch of PyTorch's reserved memory"));
-            m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
-        } else if (headroom >= 0) {
-            m_headroom->setText(tr("Headroom: %1").arg(UiText::bytes(static_cast<std::uint64_t>(headroom))));
-            m_headroom->setStyleSheet(QStringLiteral("color: #1a7f37;"));
-        } else {
-            m_headroom->setText(
-                tr("Shortfall: %1").arg(UiText::bytes(static_cast<std::uint64_t>(-headroom))));
-            m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
-        }
+        showMaxBatch(state, micro);
+        const bool replayed = showTotal(state, perGpu);
+        showHeadroom(state, replayed);
         m_setMax->setEnabled(e.maxBatch > 0 && e.maxBatch != e.batch);
-        if (micro) {
-            QStringList factors { UiText::count(static_cast<std::uint64_t>(e.batch)) };
-            if (state.accumulationSteps > 1)
-                factors << tr("%1 steps").arg(state.accumulationSteps);
-            if (state.parallel.dataParallel() > 1)
-                factors << tr("%1 GPUs").arg(state.parallel.dataParallel());
-            m_effective->setText(tr("Effective batch: %1 (%2); at most %3")
-                                     .arg(UiText::count(static_cast<std::uint64_t>(e.effectiveBatch)),
-                                         factors.join(QStringLiteral(" × ")),
-                                         UiText::count(static_cast<std::uint64_t>(e.maxEffectiveBatch))));
-            m_effective->setToolTip(
-                tr("Samples per optimizer step: micro-batch × accumulation steps × data-parallel "
-                   "GPUs"));
-        }
+        if (micro)
+            showEffectiveBatch(state);
         m_effective->setVisible(micro);
     } else {
-        m_maxBatchValue = 0;
-        m_maxBatch->setText(micro ? tr("Max micro-batch per GPU: —") : tr("Max batch: —"));
-        m_maxBatch->setStyleSheet(QString());
-        m_total->setText(perGpu ? tr("Per GPU: —") : tr("Total: —"));
-        m_total->setToolTip(QString());
-        m_headroom->clear();
-        m_setMax->setEnabled(false);
-        m_effective->hide();
+        showNoFigures(micro ? tr("Max micro-batch per GPU: —") : tr("Max batch: —"),
+            perGpu ? tr("Per GPU: —") : tr("Total: —"));
     }
     showThroughput(state);
 }

@@ -36,7 +36,20 @@ public Q_SLOTS:
     void setAnalysis(const headroom::Analysis& analysis);
 
 private:
+    /// The slider, the spin box and Set to Max.
+    void createBatchControls();
+    /// The max batch, total and headroom figures and the detail lines under them.
+    void createFigureLabels();
+    void layOut();
     void showBatch(std::int64_t batch);
+    /// setEstimate()'s parts for an estimate: the max batch, the total (true when its tooltip has the
+    /// allocator's replay), the headroom or shortfall, the effective batch.
+    void showMaxBatch(const headroom::ui::EstimateState& state, bool micro);
+    bool showTotal(const headroom::ui::EstimateState& state, bool perGpu);
+    void showHeadroom(const headroom::ui::EstimateState& state, bool replayed);
+    void showEffectiveBatch(const headroom::ui::EstimateState& state);
+    /// No figures (an empty network, or no estimate): what the two lines say instead.
+    void showNoFigures(const QString& maxBatch, const QString& total);
     void showThroughput(const headroom::ui::EstimateState& state);
 
     Document* m_document;

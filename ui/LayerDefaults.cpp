@@ -79,6 +79,52 @@ std::optional<nlohmann::json> operatorDefault(const AttributeSpec& spec, const T
     return std::nullopt;
 }
 
+/// A value `attr` accepts when nothing better is known: the size for sizes, the lower bound, off, the first
+/// choice (nothing for a Choice without choices).
+std::optional<nlohmann::json> plainDefault(const AttributeSpec& attr, std::int64_t size)
+{
+    switch (attr.type) {
+    case AttributeType::Int:
+    case AttributeType::IntTuple:
+    case AttributeType::IntList:
+        return nlohmann::json(size);
+    case AttributeType::Float:
+        return nlohmann::json(std::clamp(0.0, attr.minFloat, attr.maxFloat));
+    case AttributeType::Bool:
+        return nlohmann::json(false);
+    case AttributeType::Text:
+        return nlohmann::json(attr.name);
+    case AttributeType::Choice:
+        if (!attr.choices.empty())
+            return nlohmann::json(attr.choices.front());
+        break;
+    }
+    return std::nullopt;
+}
+
+/// Operands a kind with a learned second operand (Add, Mul, Concat, ...) takes: the two layers before it,
+/// as the others do, or, as the first layer, a learned tensor of the last axis's size.
+void chooseOperands(LayerSpec& spec, const LayerKind& kind, const TensorInfo* previousOutput,
+    const std::vector<std::string>& recentOutputs)
+{
+    const bool learnedOperand = hasAttribute(kind, "parameter") && kind.maxInputs() > 1;
+    const std::size_t operands = learnedOperand ? 2 : kind.minInputs();
+    if (operands <= 1)
+        return;
+    const std::size_t n = std::min(recentOutputs.size(), operands);
+    spec.inputs.assign(recentOutputs.end() - static_cast<std::ptrdiff_t>(n), recentOutputs.end());
+    if (learnedOperand && n < 2 && previousOutput != nullptr && previousOutput->shape.rank() > 0) {
+        // Concat's learned tensor is one slice along its axis (a class token); the others scale the last
+        // axis.
+        auto dims = previousOutput->shape.dims;
+        if (hasAttribute(kind, "dim"))
+            dims.front() = 1;
+        else
+            dims = { dims.back() };
+        spec.attributes["parameter"] = dims;
+    }
+}
+
 } // namespace
 
 LayerSpec newLayerSpec(
@@ -94,26 +140,8 @@ LayerSpec newLayerSpec(
             continue;
         }
         const std::int64_t size = std::clamp(sizeFor(attr, kind, previousOutput), attr.minInt, attr.maxInt);
-        switch (attr.type) {
-        case AttributeType::Int:
-        case AttributeType::IntTuple:
-        case AttributeType::IntList:
-            spec.attributes[attr.name] = size;
-            break;
-        case AttributeType::Float:
-            spec.attributes[attr.name] = std::clamp(0.0, attr.minFloat, attr.maxFloat);
-            break;
-        case AttributeType::Bool:
-            spec.attributes[attr.name] = false;
-            break;
-        case AttributeType::Text:
-            spec.attributes[attr.name] = attr.name;
-            break;
-        case AttributeType::Choice:
-            if (!attr.choices.empty())
-                spec.attributes[attr.name] = attr.choices.front();
-            break;
-        }
+        if (auto value = plainDefault(attr, size))
+            spec.attributes[attr.name] = std::move(*value);
     }
     // A convolution keeps the spatial size at stride 1 ("same" padding) when its kernel is odd.
     if (kind.category() == LayerCategory::Convolution && hasAttribute(kind, "padding")
@@ -127,24 +155,7 @@ LayerSpec newLayerSpec(
         spec.attributes["scale_factor"] = 2.0;
     if (hasAttribute(kind, "min") && hasAttribute(kind, "max"))
         spec.attributes["min"] = 0.0;
-    // Kinds whose second operand may be a learned tensor (Add, Mul, Concat, ...) take the two layers before
-    // them as the others do, or, as the first layer, a learned tensor of the last axis's size.
-    const bool learnedOperand = hasAttribute(kind, "parameter") && kind.maxInputs() > 1;
-    const std::size_t operands = learnedOperand ? 2 : kind.minInputs();
-    if (operands > 1) {
-        const std::size_t n = std::min(recentOutputs.size(), operands);
-        spec.inputs.assign(recentOutputs.end() - static_cast<std::ptrdiff_t>(n), recentOutputs.end());
-        if (learnedOperand && n < 2 && previousOutput != nullptr && previousOutput->shape.rank() > 0) {
-            // Concat's learned tensor is one slice along its axis (a class token); the others scale the last
-            // axis.
-            auto dims = previousOutput->shape.dims;
-            if (hasAttribute(kind, "dim"))
-                dims.front() = 1;
-            else
-                dims = { dims.back() };
-            spec.attributes["parameter"] = dims;
-        }
-    }
+    chooseOperands(spec, kind, previousOutput, recentOutputs);
     return spec;
 }
 

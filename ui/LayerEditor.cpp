@@ -17,7 +17,6 @@
 #include <QTreeView>
 #include <QVBoxLayout>
 #include <array>
-#include <functional>
 #include <map>
 
 namespace headroom::ui {
@@ -51,7 +50,51 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     , m_model { new LayerTableModel(document, this) }
 {
     m_model->setObjectName(QStringLiteral("layerTableModel"));
+    createAddMenu();
+    createEditActions();
+    QHBoxLayout* toolbar = createToolbar();
+    createView();
 
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("layerStatusLabel"));
+    m_status->setWordWrap(true);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(toolbar);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_status);
+    connectView();
+    m_view->expandAll();
+    updateActions();
+}
+
+void LayerEditor::connectView()
+{
+    connect(m_model, &LayerTableModel::statusTextChanged, this, [this] {
+        m_refusal.clear();
+        updateStatus();
+        fitColumns(m_fitOnNextAnalysis);
+        m_fitOnNextAnalysis = false;
+    });
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
+        m_view->expandAll();
+        updateActions();
+        m_fitOnNextAnalysis = true;
+    });
+    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            updateActions();
+            updateStatus();
+            Q_EMIT currentIndexChanged(current);
+        });
+    connect(
+        m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LayerEditor::updateActions);
+}
+
+void LayerEditor::createAddMenu()
+{
     m_addMenu = new QMenu(tr("&Add Layer"), this);
     m_addMenu->setObjectName(QStringLiteral("addLayerMenu"));
     std::map<LayerCategory, QMenu*> categories;
@@ -81,7 +124,10 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     repeat->setStatusTip(tr("A block of layers repeated several times"));
     connect(repeat, &QAction::triggered, this, [this] { addLayer(QStringLiteral("Repeat")); });
     m_addMenu->setToolTipsVisible(true);
+}
 
+void LayerEditor::createEditActions()
+{
     // Keys a text field needs for itself (Delete; Alt+Up and Alt+Down, which open a combo box) act
     // only where the layer table has the focus; the others, as the Layer menu shows them, from
     // anywhere in the window (WindowShortcuts keeps them from the fields).
@@ -113,7 +159,10 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     m_checkpoint->setStatusTip(
         tr("Puts the selected top-level layers in a checkpointed block: backward recomputes "
            "their activations instead of keeping them"));
+}
 
+QHBoxLayout* LayerEditor::createToolbar()
+{
     auto* toolbar = new QHBoxLayout;
     toolbar->setContentsMargins(0, 0, 0, 0);
     m_addButton = new QToolButton(this);
@@ -141,7 +190,11 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     button(m_wrap, QStringLiteral("wrapResidualButton"), tr("Residual"));
     button(m_checkpoint, QStringLiteral("checkpointSelectionButton"), tr("Checkpoint"));
     toolbar->addStretch(1);
+    return toolbar;
+}
 
+void LayerEditor::createView()
+{
     m_view = new QTreeView(this);
     m_view->setObjectName(QStringLiteral("layerTreeView"));
     m_view->setModel(m_model);
@@ -163,39 +216,6 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     header->setSectionResizeMode(QHeaderView::Interactive);
     header->setMinimumSectionSize(m_view->fontMetrics().horizontalAdvance(QStringLiteral("000")));
     fitColumns(true);
-
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("layerStatusLabel"));
-    m_status->setWordWrap(true);
-    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addLayout(toolbar);
-    layout->addWidget(m_view, 1);
-    layout->addWidget(m_status);
-
-    connect(m_model, &LayerTableModel::statusTextChanged, this, [this] {
-        m_refusal.clear();
-        updateStatus();
-        fitColumns(m_fitOnNextAnalysis);
-        m_fitOnNextAnalysis = false;
-    });
-    connect(m_model, &QAbstractItemModel::modelReset, this, [this] {
-        m_view->expandAll();
-        updateActions();
-        m_fitOnNextAnalysis = true;
-    });
-    connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-        [this](const QModelIndex& current) {
-            updateActions();
-            updateStatus();
-            Q_EMIT currentIndexChanged(current);
-        });
-    connect(
-        m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LayerEditor::updateActions);
-    m_view->expandAll();
-    updateActions();
 }
 
 QList<QAction*> LayerEditor::editActions() const
@@ -379,62 +399,88 @@ void LayerEditor::updateStatus()
     m_status->setStyleSheet(error ? QStringLiteral("color: #c01010;") : QString());
 }
 
-void LayerEditor::fitColumns(bool shrink)
+struct LayerEditor::ColumnMeasure
 {
-    auto* header = m_view->header();
-    const QFontMetrics fm = m_view->fontMetrics();
+    QFontMetrics fm;
+    QFontMetrics boldFm;
+    int padding = 0;
+    std::array<int, LayerTableModel::ColumnCount> widths {};
+    int rows = 0; ///< measured so far
+    int deepest = 0;
+    int longestPosition = 0;
+};
+
+void LayerEditor::measureRows(const QModelIndex& parent, ColumnMeasure& m) const
+{
+    constexpr int kMaxMeasuredRows = 3000; // beyond that, the columns are wide enough already
+    for (int r = 0; r < m_model->rowCount(parent) && m.rows < kMaxMeasuredRows; ++r, ++m.rows) {
+        for (int c = LayerTableModel::NameColumn; c < LayerTableModel::ColumnCount; ++c) {
+            const QModelIndex i = m_model->index(r, c, parent);
+            const QString text = i.data().toString();
+            const bool isBold = i.data(Qt::FontRole).value<QFont>().bold();
+            const int icon = c == LayerTableModel::NameColumn && !i.data(Qt::DecorationRole).isNull()
+                ? m_view->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_view) + 12
+                : 0;
+            m.widths[static_cast<std::size_t>(c)] = std::max(m.widths[static_cast<std::size_t>(c)],
+                (isBold ? m.boldFm : m.fm).horizontalAdvance(text) + m.padding + icon);
+        }
+        const QModelIndex child = m_model->index(r, 0, parent);
+        int depth = 0;
+        QString position = QString::number(r + 1);
+        for (QModelIndex up = parent; up.isValid(); up = up.parent(), ++depth)
+            position.prepend(QString::number(up.row() + 1) + QLatin1Char('.'));
+        m.deepest = std::max(m.deepest, depth);
+        m.longestPosition = std::max(m.longestPosition, m.fm.horizontalAdvance(position));
+        if (m_model->rowCount(child) > 0)
+            measureRows(child, m);
+    }
+}
+
+bool LayerEditor::anyTrainingText(const QModelIndex& parent) const
+{
+    for (int r = 0; r < m_model->rowCount(parent); ++r) {
+        if (!m_model->index(r, LayerTableModel::TrainingColumn, parent).data().toString().isEmpty())
+            return true;
+        if (anyTrainingText(m_model->index(r, 0, parent)))
+            return true;
+    }
+    return false;
+}
+
+LayerEditor::ColumnMeasure LayerEditor::measureColumns() const
+{
     QFont bold = m_view->font();
     bold.setBold(true);
-    const QFontMetrics boldFm(bold);
     // The style's text margins in a cell, and a little air.
     const int padding
         = 2 * (m_view->style()->pixelMetric(QStyle::PM_FocusFrameHMargin, nullptr, m_view) + 1) + 6;
-    std::array<int, LayerTableModel::ColumnCount> widths {};
+    ColumnMeasure m { m_view->fontMetrics(), QFontMetrics(bold), padding };
     for (int c = 0; c < LayerTableModel::ColumnCount; ++c) {
         int header = 0;
         for (const QString& line : m_model->headerData(c, Qt::Horizontal).toString().split(QLatin1Char('\n')))
-            header = std::max(header, fm.horizontalAdvance(line));
-        widths[static_cast<std::size_t>(c)] = header + padding + 4;
+            header = std::max(header, m.fm.horizontalAdvance(line));
+        m.widths[static_cast<std::size_t>(c)] = header + padding + 4;
     }
     // The index column shows positions ("12", "3.4"), painted by the delegate, indented by depth.
-    int rows = 0;
-    int deepest = 0;
-    int longestPosition = 0;
-    constexpr int kMaxMeasuredRows = 3000; // beyond that, the columns are wide enough already
-    const std::function<void(const QModelIndex&)> measure = [&](const QModelIndex& parent) {
-        for (int r = 0; r < m_model->rowCount(parent) && rows < kMaxMeasuredRows; ++r, ++rows) {
-            for (int c = LayerTableModel::NameColumn; c < LayerTableModel::ColumnCount; ++c) {
-                const QModelIndex i = m_model->index(r, c, parent);
-                const QString text = i.data().toString();
-                const bool isBold = i.data(Qt::FontRole).value<QFont>().bold();
-                const int icon = c == LayerTableModel::NameColumn && !i.data(Qt::DecorationRole).isNull()
-                    ? m_view->style()->pixelMetric(QStyle::PM_SmallIconSize, nullptr, m_view) + 12
-                    : 0;
-                widths[static_cast<std::size_t>(c)] = std::max(widths[static_cast<std::size_t>(c)],
-                    (isBold ? boldFm : fm).horizontalAdvance(text) + padding + icon);
-            }
-            const QModelIndex child = m_model->index(r, 0, parent);
-            int depth = 0;
-            QString position = QString::number(r + 1);
-            for (QModelIndex up = parent; up.isValid(); up = up.parent(), ++depth)
-                position.prepend(QString::number(up.row() + 1) + QLatin1Char('.'));
-            deepest = std::max(deepest, depth);
-            longestPosition = std::max(longestPosition, fm.horizontalAdvance(position));
-            if (m_model->rowCount(child) > 0)
-                measure(child);
-        }
-    };
-    measure({});
+    measureRows({}, m);
+    return m;
+}
+
+void LayerEditor::fitColumns(bool shrink)
+{
+    auto* header = m_view->header();
+    ColumnMeasure m = measureColumns();
+    std::array<int, LayerTableModel::ColumnCount>& widths = m.widths;
     // Expand arrows only when there are blocks to expand; room for the deepest row's indentation.
-    const bool blocks = deepest > 0
+    const bool blocks = m.deepest > 0
         || std::any_of(m_document->network().layers.begin(), m_document->network().layers.end(),
             [](const LayerSpec& l) { return l.isRepeat(); });
     m_view->setRootIsDecorated(blocks);
     widths[LayerTableModel::IndexColumn] = std::max(widths[LayerTableModel::IndexColumn],
-        longestPosition + padding + (blocks ? (deepest + 1) * m_view->indentation() : 0));
+        m.longestPosition + m.padding + (blocks ? (m.deepest + 1) * m_view->indentation() : 0));
     // Long names are elided in the middle rather than pushing the numbers out of sight.
     const int maxName = std::max(
-        fm.horizontalAdvance(QStringLiteral("layer4.1.downsample.0")), m_view->viewport()->width() / 5);
+        m.fm.horizontalAdvance(QStringLiteral("layer4.1.downsample.0")), m_view->viewport()->width() / 5);
     widths[LayerTableModel::NameColumn] = std::min(widths[LayerTableModel::NameColumn], maxName);
     widths[LayerTableModel::InputsColumn] = std::min(widths[LayerTableModel::InputsColumn], maxName);
     for (int c = 0; c < LayerTableModel::ColumnCount; ++c) {
@@ -444,16 +490,7 @@ void LayerEditor::fitColumns(bool shrink)
     }
     // The Training column appears once a layer is frozen, checkpointed or adapted: empty, it would
     // only push the other columns out of view.
-    bool training = false;
-    const std::function<void(const QModelIndex&)> anyTraining = [&](const QModelIndex& parent) {
-        for (int r = 0; r < m_model->rowCount(parent) && !training; ++r) {
-            training
-                = !m_model->index(r, LayerTableModel::TrainingColumn, parent).data().toString().isEmpty();
-            anyTraining(m_model->index(r, 0, parent));
-        }
-    };
-    anyTraining({});
-    m_view->setColumnHidden(LayerTableModel::TrainingColumn, !training);
+    m_view->setColumnHidden(LayerTableModel::TrainingColumn, !anyTrainingText({}));
 }
 
 void LayerEditor::updateActions()

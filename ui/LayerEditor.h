@@ -5,6 +5,7 @@
 #include <QWidget>
 
 class QAction;
+class QHBoxLayout;
 class QLabel;
 class QMenu;
 class QModelIndex;
@@ -40,6 +41,21 @@ Q_SIGNALS:
     void currentIndexChanged(const QModelIndex& index);
 
 private:
+    /// The Add Layer menu: a submenu per category, then Repeat Block.
+    void createAddMenu();
+    /// Remove, Duplicate, Move Up/Down, Wrap and Checkpoint, with their shortcuts.
+    void createEditActions();
+    /// Add Layer and a button per edit action.
+    [[nodiscard]] QHBoxLayout* createToolbar();
+    void createView();
+    /// The model's and the selection's changes to the status, the actions and the columns.
+    void connectView();
+    /// What fitColumns() measures: each column's widest text, and the positions' depth and width.
+    struct ColumnMeasure;
+    [[nodiscard]] ColumnMeasure measureColumns() const;
+    void measureRows(const QModelIndex& parent, ColumnMeasure& m) const;
+    /// Whether a row under `parent` shows anything in the Training column.
+    [[nodiscard]] bool anyTrainingText(const QModelIndex& parent) const;
     /// The selected run of siblings (those sharing the current row's parent); false if none.
     bool selectedRun(LayerPath& parent, int& first, int& count) const;
     void removeSelected();

@@ -1,19 +1,12 @@
 #include "LayerTableModel.h"
 
-#include "CoreText.h"
 #include "ErrorText.h"
 #include "QtText.h"
 #include "UiText.h"
-#include "headroom/LayerRegistry.h"
 
-#include <QApplication>
-#include <QBrush>
 #include <QDataStream>
-#include <QFont>
 #include <QIODevice>
 #include <QMimeData>
-#include <QPalette>
-#include <QStyle>
 #include <algorithm>
 #include <regex>
 
@@ -29,39 +22,6 @@ std::string specPathOfLocation(const std::string& location)
     static const std::regex pattern { R"(^layers\[\d+\](\.layers\[\d+\])*)" };
     std::smatch m;
     return std::regex_search(location, m, pattern) ? m.str() : std::string();
-}
-
-/// The dtype as ML code abbreviates it ("bf16"): every row of a half-precision network carries one,
-/// and the full names would push the numbers out of view.
-QString shortDtype(DType t)
-{
-    switch (t) {
-    case DType::Float32:
-        return QStringLiteral("fp32");
-    case DType::Float16:
-        return QStringLiteral("fp16");
-    case DType::BFloat16:
-        return QStringLiteral("bf16");
-    case DType::Float64:
-        return QStringLiteral("fp64");
-    case DType::Int64:
-        return QStringLiteral("i64");
-    case DType::Int32:
-        return QStringLiteral("i32");
-    case DType::UInt8:
-        return QStringLiteral("u8");
-    case DType::Bool:
-        return QStringLiteral("bool");
-    }
-    return qs(dtypeName(t));
-}
-
-QString shapeText(const TensorInfo& info, bool shortType)
-{
-    QString s = qs(info.shape.toBatchedString(info.batchAxis));
-    if (info.dtype != DType::Float32)
-        s += QStringLiteral(" (%1)").arg(shortType ? shortDtype(info.dtype) : qs(dtypeName(info.dtype)));
-    return s;
 }
 
 } // namespace
@@ -213,156 +173,6 @@ const LayerRow* LayerTableModel::analysisRow(const QModelIndex& index) const
     return &m_analysis.rows[static_cast<std::size_t>(info->analysisRow)];
 }
 
-QVariant LayerTableModel::data(const QModelIndex& index, int role) const
-{
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid))
-        return {};
-    const LayerPath path = pathOf(index);
-    const LayerSpec* spec = m_document->spec(path);
-    if (spec == nullptr)
-        return {};
-    const RowInfo* info = infoOf(index);
-    const LayerRow* row = analysisRow(index);
-    const bool invalid = info != nullptr && info->error.has_value();
-    const bool blocked = invalid && info->blocked;
-    // Frozen: marked so, or (per the analysis) has parameters of which none is trained but adapters.
-    const bool frozen = spec->frozen
-        || (info != nullptr && !invalid && info->params > info->loraParams && info->trainedParams == 0);
-    const bool checkpointed = info != nullptr && !invalid && info->checkpointed;
-    const std::uint64_t lora = info != nullptr && !invalid ? info->loraParams : 0;
-
-    switch (role) {
-    case Qt::DisplayRole:
-        switch (index.column()) {
-        case IndexColumn:
-            // Positions change whenever rows are inserted above: the view's delegate paints them
-            // (an item's data stays the same while it moves, as QAbstractItemModelTester checks).
-            return {};
-        case NameColumn:
-            if (!spec->name.empty())
-                return qs(spec->name);
-            return row != nullptr ? qs(row->name) : QString();
-        case TypeColumn:
-            return spec->isRepeat() ? tr("Repeat × %1").arg(spec->times) : qs(spec->type);
-        case OutputColumn:
-            return row != nullptr && !invalid ? shapeText(row->output, true) : QStringLiteral("—");
-        case ParametersColumn:
-            return info != nullptr && !invalid ? UiText::count(info->params) : QString();
-        case ActivationColumn:
-            return info != nullptr && !invalid ? UiText::bytes(info->activationBytes) : QString();
-        case FlopsColumn:
-            return info != nullptr && !invalid ? UiText::flops(
-                       static_cast<double>(info->forwardFlops) + static_cast<double>(info->backwardFlops))
-                                               : QString();
-        case TrainingColumn: {
-            QStringList parts;
-            if (frozen)
-                parts << tr("frozen");
-            if (checkpointed)
-                parts << tr("checkpointed");
-            if (lora > 0)
-                parts << tr("LoRA +%1").arg(UiText::count(lora));
-            return parts.join(QStringLiteral(", "));
-        }
-        case InputsColumn:
-            if (spec->inputs.empty())
-                return {};
-            if (row != nullptr && !row->inputs.empty()) {
-                QStringList names;
-                for (const auto& n : row->inputs)
-                    names << qs(n);
-                return names.join(QStringLiteral(", "));
-            } else {
-                QStringList names;
-                for (const auto& n : spec->inputs)
-                    names << qs(n);
-                return names.join(QStringLiteral(", "));
-            }
-        default:
-            return {};
-        }
-    case Qt::EditRole:
-        if (index.column() == NameColumn)
-            return qs(spec->name);
-        return data(index, Qt::DisplayRole);
-    case Qt::ToolTipRole:
-        if (invalid)
-            return ErrorText::withoutLayer(*info->error);
-        if (index.column() == TypeColumn) {
-            if (const LayerKind* kind = LayerRegistry::builtin().find(spec->type))
-                return tr("%1: %2").arg(qs(spec->type), CoreText::translate(kind->summary()));
-        }
-        // Columns may be too narrow for their text (names are elided in the middle): the full value.
-        if (index.column() == OutputColumn && row != nullptr)
-            return shapeText(row->output, false);
-        if (index.column() == NameColumn || index.column() == InputsColumn)
-            return data(index, Qt::DisplayRole);
-        if (index.column() == ParametersColumn && info != nullptr)
-            return tr("Parameters: %1").arg(UiText::count(info->params));
-        if (index.column() == ActivationColumn && info != nullptr)
-            return tr("%1 per sample kept for the backward pass").arg(UiText::bytes(info->activationBytes));
-        if (index.column() == FlopsColumn && info != nullptr)
-            return tr("Forward %1 + backward %2 per sample")
-                .arg(UiText::flops(static_cast<double>(info->forwardFlops)),
-                    UiText::flops(static_cast<double>(info->backwardFlops)));
-        if (index.column() == TrainingColumn) {
-            QStringList lines;
-            if (frozen)
-                lines << tr("Frozen: no gradients or optimizer state for its parameters");
-            if (checkpointed)
-                lines << tr("Checkpointed: its activations are recomputed in the backward pass");
-            if (lora > 0)
-                lines << tr("LoRA adapters: %1 trainable parameters").arg(UiText::count(lora));
-            return lines.isEmpty() ? QVariant() : QVariant(lines.join(QLatin1Char('\n')));
-        }
-        return {};
-    case Qt::DecorationRole:
-        if (index.column() == NameColumn && invalid && !blocked)
-            return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
-        return {};
-    case Qt::ForegroundRole:
-        if (invalid)
-            return QBrush(blocked ? QColor(0xb0, 0x60, 0x60) : QColor(0xc0, 0x10, 0x10));
-        if ((index.column() == NameColumn && spec->name.empty())
-            || (frozen && index.column() != TrainingColumn))
-            return QApplication::palette().brush(QPalette::Disabled, QPalette::Text);
-        if (index.column() == TrainingColumn && (checkpointed || lora > 0))
-            return QBrush(QColor(0x1f, 0x6f, 0x8b));
-        return {};
-    case Qt::FontRole:
-        if (spec->isRepeat() || frozen) {
-            QFont f;
-            f.setBold(spec->isRepeat());
-            f.setItalic(frozen);
-            return f;
-        }
-        return {};
-    case Qt::TextAlignmentRole:
-        if (index.column() == ParametersColumn || index.column() == ActivationColumn
-            || index.column() == FlopsColumn || index.column() == IndexColumn)
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-        return {};
-    case ErrorRole:
-        return invalid ? ErrorText::withoutLayer(*info->error) : QString();
-    case SpecPathRole:
-        return qs(Document::specPath(path));
-    case IsRepeatRole:
-        return spec->isRepeat();
-    case ParametersRole:
-        return QVariant::fromValue<qulonglong>(info != nullptr ? info->params : 0);
-    case ActivationBytesRole:
-        return QVariant::fromValue<qulonglong>(info != nullptr ? info->activationBytes : 0);
-    case FrozenRole:
-        return frozen;
-    case CheckpointedRole:
-        return checkpointed;
-    case LoraParamsRole:
-        return QVariant::fromValue<qulonglong>(lora);
-    default:
-        return {};
-    }
-}
-
 QVariant LayerTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal)
@@ -497,9 +307,20 @@ bool LayerTableModel::dropMimeData(
     return m_document->moveLayers(sourceParent, first, count, targetParent, targetRow);
 }
 
-void LayerTableModel::setAnalysis(const Analysis& analysis)
+void LayerTableModel::addToBlock(RowInfo& block, const LayerRow& row, std::uint64_t trained)
 {
-    m_analysis = analysis;
+    // A row stands for row.count identical layers.
+    block.params += row.params * row.count;
+    block.activationBytes += row.activationBytesPerSample * row.count;
+    block.forwardFlops += row.forwardFlopsPerSample * row.count;
+    block.backwardFlops += row.backwardFlopsPerSample * row.count;
+    block.loraParams += row.loraParams * row.count;
+    block.trainedParams += row.frozen ? 0 : trained * row.count;
+    block.checkpointed = block.checkpointed || row.checkpointed;
+}
+
+void LayerTableModel::collectRowInfo()
+{
     m_info.clear();
     // Each spec's first repetition (or its first invalid one); blocks sum all repetitions.
     std::vector<std::string> blocks; // open Repeat headers by depth
@@ -529,17 +350,13 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
             info.trainedParams = row.frozen ? 0 : trained;
             info.checkpointed = row.checkpointed;
         }
-        for (const auto& block : blocks) { // a row stands for row.count identical layers
-            auto& b = m_info[block];
-            b.params += row.params * row.count;
-            b.activationBytes += row.activationBytesPerSample * row.count;
-            b.forwardFlops += row.forwardFlopsPerSample * row.count;
-            b.backwardFlops += row.backwardFlopsPerSample * row.count;
-            b.loraParams += row.loraParams * row.count;
-            b.trainedParams += row.frozen ? 0 : trained * row.count;
-            b.checkpointed = b.checkpointed || row.checkpointed;
-        }
+        for (const auto& block : blocks)
+            addToBlock(m_info[block], row, trained);
     }
+}
+
+void LayerTableModel::noteStructuralError()
+{
     // Structural errors (a duplicate name, a bad repeat count) stop the walk without a row.
     m_errorPath.clear();
     if (m_analysis.error) {
@@ -550,22 +367,30 @@ void LayerTableModel::setAnalysis(const Analysis& analysis)
         for (auto it = std::sregex_iterator(at.begin(), at.end(), index); it != std::sregex_iterator(); ++it)
             m_errorPath << std::stoi((*it)[1].str());
     }
+}
 
-    if (emptyNetwork()) {
-        m_status
-            = tr("The network is empty: add layers (Add Layer, or Layer > Add Layer) to see how much memory "
-                 "training it takes.");
-    } else if (m_analysis.error) {
-        m_status
-            = ErrorText::forUser(*m_analysis.error, [this](const std::string& path) { return nameAt(path); });
-    } else {
-        std::uint64_t layers = 0;
-        for (const auto& row : m_analysis.rows)
-            layers += row.type != "Repeat" && row.specPath != "loss" ? row.count : 0;
-        m_status = tr("Layers: %1 · Parameters: %2 · Activations per sample: %3")
-                       .arg(UiText::count(layers), UiText::count(m_analysis.totalParams),
-                           UiText::bytes(m_analysis.activationBytesPerSample));
-    }
+QString LayerTableModel::statusOfAnalysis() const
+{
+    if (emptyNetwork())
+        return tr("The network is empty: add layers (Add Layer, or Layer > Add Layer) to see how much memory "
+                  "training it takes.");
+    if (m_analysis.error)
+        return ErrorText::forUser(
+            *m_analysis.error, [this](const std::string& path) { return nameAt(path); });
+    std::uint64_t layers = 0;
+    for (const auto& row : m_analysis.rows)
+        layers += row.type != "Repeat" && row.specPath != "loss" ? row.count : 0;
+    return tr("Layers: %1 · Parameters: %2 · Activations per sample: %3")
+        .arg(UiText::count(layers), UiText::count(m_analysis.totalParams),
+            UiText::bytes(m_analysis.activationBytesPerSample));
+}
+
+void LayerTableModel::setAnalysis(const Analysis& analysis)
+{
+    m_analysis = analysis;
+    collectRowInfo();
+    noteStructuralError();
+    m_status = statusOfAnalysis();
     emitAllDataChanged({});
     Q_EMIT statusTextChanged(m_status);
 }

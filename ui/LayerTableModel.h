@@ -110,6 +110,33 @@ private:
         bool blocked = false;
     };
 
+    /// What data() reads about one index, worked out once per call.
+    struct Cell
+    {
+        LayerPath path;
+        const LayerSpec* spec = nullptr;
+        const RowInfo* info = nullptr;
+        const LayerRow* row = nullptr;
+        bool invalid = false;
+        bool blocked = false; ///< invalid because an earlier layer is
+        bool frozen = false;
+        bool checkpointed = false;
+        std::uint64_t lora = 0; ///< LoRA adapter parameters
+    };
+
+    [[nodiscard]] std::optional<Cell> cellOf(const QModelIndex& index) const;
+    [[nodiscard]] QVariant displayData(const Cell& cell, int column) const;
+    [[nodiscard]] QVariant toolTipData(const Cell& cell, const QModelIndex& index) const;
+    /// Decoration, foreground, font and alignment.
+    [[nodiscard]] static QVariant styleData(const Cell& cell, int column, int role);
+    /// The Role values.
+    [[nodiscard]] static QVariant customRoleData(const Cell& cell, int role);
+    /// m_info from m_analysis's rows: each spec's first repetition, blocks summed.
+    void collectRowInfo();
+    static void addToBlock(RowInfo& block, const LayerRow& row, std::uint64_t trained);
+    /// m_errorPath and the error of the layer a structural error names.
+    void noteStructuralError();
+    [[nodiscard]] QString statusOfAnalysis() const;
     void build(Node* node, const std::vector<LayerSpec>& specs);
     static void renumber(Node* node);
     Node* nodeAt(const LayerPath& path);

@@ -39,50 +39,36 @@ int PlanCandidateModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
+QVariant PlanCandidateModel::alignment(int column)
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const PlanCandidate& c = m_candidates[static_cast<std::size_t>(index.row())];
-    switch (role) {
-    case ParetoRole:
-        return c.paretoOptimal;
-    case ChangesTrainingRole:
-        return c.changesTraining();
-    case Qt::TextAlignmentRole:
-        switch (index.column()) {
-        case RankColumn:
-        case MemoryColumn:
-        case MaxBatchColumn:
-        case StepColumn:
-        case SpeedColumn:
-            return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
-        case ParetoColumn:
-            return QVariant::fromValue(Qt::AlignCenter);
-        default:
-            return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
-        }
-    case Qt::FontRole:
-        if (c.paretoOptimal) {
-            QFont bold;
-            bold.setBold(true);
-            return bold;
-        }
-        return {};
-    case Qt::ToolTipRole:
-        if (index.column() == TrainingColumn || index.column() == ChangesColumn) {
-            return c.changesTraining() ? tr("This set-up computes something different from the one you have: "
-                                            "the model it trains can differ.")
-                                       : tr("The same training as the set-up you have, run differently.");
-        }
-        if (index.column() == ParetoColumn && c.paretoOptimal)
-            return tr("On the Pareto front: no other set-up is as fast with less memory.");
-        return {};
-    case Qt::DisplayRole:
-        break;
+    switch (column) {
+    case RankColumn:
+    case MemoryColumn:
+    case MaxBatchColumn:
+    case StepColumn:
+    case SpeedColumn:
+        return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
+    case ParetoColumn:
+        return QVariant::fromValue(Qt::AlignCenter);
     default:
-        return {};
+        return QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter);
     }
+}
+
+QVariant PlanCandidateModel::toolTip(const PlanCandidate& c, int column)
+{
+    if (column == TrainingColumn || column == ChangesColumn) {
+        return c.changesTraining() ? tr("This set-up computes something different from the one you have: "
+                                        "the model it trains can differ.")
+                                   : tr("The same training as the set-up you have, run differently.");
+    }
+    if (column == ParetoColumn && c.paretoOptimal)
+        return tr("On the Pareto front: no other set-up is as fast with less memory.");
+    return {};
+}
+
+QVariant PlanCandidateModel::displayText(const PlanCandidate& c, const QModelIndex& index) const
+{
     switch (static_cast<Column>(index.column())) {
     case RankColumn:
         return index.row() + 1;
@@ -108,6 +94,34 @@ QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
         break;
     }
     return {};
+}
+
+QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const PlanCandidate& c = m_candidates[static_cast<std::size_t>(index.row())];
+    switch (role) {
+    case ParetoRole:
+        return c.paretoOptimal;
+    case ChangesTrainingRole:
+        return c.changesTraining();
+    case Qt::TextAlignmentRole:
+        return alignment(index.column());
+    case Qt::FontRole:
+        if (c.paretoOptimal) {
+            QFont bold;
+            bold.setBold(true);
+            return bold;
+        }
+        return {};
+    case Qt::ToolTipRole:
+        return toolTip(c, index.column());
+    case Qt::DisplayRole:
+        return displayText(c, index);
+    default:
+        return {};
+    }
 }
 
 QVariant PlanCandidateModel::headerData(int section, Qt::Orientation orientation, int role) const

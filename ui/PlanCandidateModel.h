@@ -45,6 +45,10 @@ public:
         int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    [[nodiscard]] static QVariant alignment(int column);
+    [[nodiscard]] static QVariant toolTip(const PlanCandidate& c, int column);
+    [[nodiscard]] QVariant displayText(const PlanCandidate& c, const QModelIndex& index) const;
+
     std::vector<PlanCandidate> m_candidates;
     bool m_tokens = false; ///< sequence models: the speed column counts tokens
 };

@@ -95,9 +95,27 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     , m_document { document }
     , m_model { model }
 {
+    // The widgets are created in the order the Tab key visits them.
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(createNetworkGroup());
+    createLayerGroup();
+    auto* scroll = new QScrollArea(this);
+    scroll->setObjectName(QStringLiteral("propertyScrollArea"));
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setWidget(m_layerGroup);
+    outer->addWidget(scroll, 1);
 
+    connectNetworkFields();
+    connectLayerFields();
+    connectModel();
+    refreshHeader();
+    setCurrentIndex({});
+}
+
+QGroupBox* PropertyPanel::createNetworkGroup()
+{
     auto* networkGroup = new QGroupBox(tr("Network"), this);
     networkGroup->setObjectName(QStringLiteral("networkGroupBox"));
     auto* networkForm = new QFormLayout(networkGroup);
@@ -127,8 +145,11 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     inputColumn->addWidget(m_inputShapeNote);
     networkForm->addRow(tr("Input shape:"), inputBox);
     networkForm->addRow(tr("Loss:"), m_loss);
-    outer->addWidget(networkGroup);
+    return networkGroup;
+}
 
+void PropertyPanel::createLayerGroup()
+{
     m_layerGroup = new QGroupBox(tr("Layer"), this);
     m_layerGroup->setObjectName(QStringLiteral("layerGroupBox"));
     auto* layerLayout = new QVBoxLayout(m_layerGroup);
@@ -140,6 +161,19 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setStyleSheet(QStringLiteral("color: #c01010;"));
+    QFormLayout* fixedForm = createLayerFields();
+    layerLayout->addWidget(m_summary);
+    layerLayout->addWidget(m_status);
+    layerLayout->addLayout(fixedForm);
+    m_attributesHost = new QWidget(m_layerGroup);
+    m_attributesForm = new QFormLayout(m_attributesHost);
+    m_attributesForm->setContentsMargins(0, 0, 0, 0);
+    layerLayout->addWidget(m_attributesHost);
+    layerLayout->addStretch(1);
+}
+
+QFormLayout* PropertyPanel::createLayerFields()
+{
     auto* fixedForm = new QFormLayout;
     m_layerName = new QLineEdit(m_layerGroup);
     m_layerName->setObjectName(QStringLiteral("layerNameLineEdit"));
@@ -160,6 +194,19 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     m_times->setRange(1, 100000);
     m_times->setSuffix(tr(" times"));
     m_timesNote = noteLabel(QStringLiteral("repeatTimesNoteLabel"), m_layerGroup);
+    QHBoxLayout* trainingRow = createTrainingFields();
+    m_inputsField = withNote(m_inputs, m_inputsNote, m_layerGroup);
+    m_timesField = withNote(m_times, m_timesNote, m_layerGroup);
+    fixedForm->addRow(tr("Name:"), withNote(m_layerName, m_layerNameNote, m_layerGroup));
+    fixedForm->addRow(m_inputsLabel, m_inputsField);
+    fixedForm->addRow(m_timesLabel, m_timesField);
+    fixedForm->addRow(m_trainingLabel, trainingRow);
+    fixedForm->addRow(QString(), m_checkpointHint);
+    return fixedForm;
+}
+
+QHBoxLayout* PropertyPanel::createTrainingFields()
+{
     m_trainingLabel = new QLabel(tr("Training:"), m_layerGroup);
     m_frozen = new QCheckBox(tr("Frozen"), m_layerGroup);
     m_frozen->setObjectName(QStringLiteral("frozenCheckBox"));
@@ -179,29 +226,11 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
     trainingRow->addWidget(m_frozen);
     trainingRow->addWidget(m_checkpoint);
     trainingRow->addStretch(1);
-    m_inputsField = withNote(m_inputs, m_inputsNote, m_layerGroup);
-    m_timesField = withNote(m_times, m_timesNote, m_layerGroup);
-    fixedForm->addRow(tr("Name:"), withNote(m_layerName, m_layerNameNote, m_layerGroup));
-    fixedForm->addRow(m_inputsLabel, m_inputsField);
-    fixedForm->addRow(m_timesLabel, m_timesField);
-    fixedForm->addRow(m_trainingLabel, trainingRow);
-    fixedForm->addRow(QString(), m_checkpointHint);
-    layerLayout->addWidget(m_summary);
-    layerLayout->addWidget(m_status);
-    layerLayout->addLayout(fixedForm);
-    m_attributesHost = new QWidget(m_layerGroup);
-    m_attributesForm = new QFormLayout(m_attributesHost);
-    m_attributesForm->setContentsMargins(0, 0, 0, 0);
-    layerLayout->addWidget(m_attributesHost);
-    layerLayout->addStretch(1);
+    return trainingRow;
+}
 
-    auto* scroll = new QScrollArea(this);
-    scroll->setObjectName(QStringLiteral("propertyScrollArea"));
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    scroll->setWidget(m_layerGroup);
-    outer->addWidget(scroll, 1);
-
+void PropertyPanel::connectNetworkFields()
+{
     FieldCommit::attach(
         m_networkName, [this] { m_document->setNetworkName(ss(m_networkName->text().trimmed())); });
     connect(m_inputShape, &QLineEdit::textEdited, this, &PropertyPanel::checkInputShape);
@@ -224,6 +253,10 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
         m_document->setLoss(
             kLosses[static_cast<std::size_t>(std::clamp(i, 0, static_cast<int>(kLosses.size()) - 1))]);
     });
+}
+
+void PropertyPanel::connectLayerFields()
+{
     connect(m_layerName, &QLineEdit::textEdited, this, &PropertyPanel::checkLayerName);
     FieldCommit::attach(m_layerName, [this] {
         if (m_current.isValid() && layerNameProblem(m_layerName->text()).isEmpty())
@@ -252,21 +285,23 @@ PropertyPanel::PropertyPanel(Document* document, const LayerTableModel* model, Q
         if (m_current.isValid())
             m_document->setLayerCheckpoint(m_model->pathOf(m_current), on);
     });
-    connect(document, &Document::strategyChanged, this, &PropertyPanel::refreshLayerValues);
+}
 
-    connect(document, &Document::headerChanged, this, &PropertyPanel::refreshHeader);
-    connect(document, &Document::layerChanged, this, [this](const LayerPath& path) {
+void PropertyPanel::connectModel()
+{
+    connect(m_document, &Document::strategyChanged, this, &PropertyPanel::refreshLayerValues);
+
+    connect(m_document, &Document::headerChanged, this, &PropertyPanel::refreshHeader);
+    connect(m_document, &Document::layerChanged, this, [this](const LayerPath& path) {
         if (m_current.isValid() && m_model->pathOf(m_current) == path)
             refreshLayerValues();
     });
-    connect(model, &LayerTableModel::statusTextChanged, this, &PropertyPanel::refreshLayerStatus);
-    connect(model, &QAbstractItemModel::modelReset, this, [this] { setCurrentIndex({}); });
-    connect(model, &QAbstractItemModel::rowsRemoved, this, [this] {
+    connect(m_model, &LayerTableModel::statusTextChanged, this, &PropertyPanel::refreshLayerStatus);
+    connect(m_model, &QAbstractItemModel::modelReset, this, [this] { setCurrentIndex({}); });
+    connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] {
         if (!m_current.isValid())
             setCurrentIndex({});
     });
-    refreshHeader();
-    setCurrentIndex({});
 }
 
 void PropertyPanel::refreshHeader()

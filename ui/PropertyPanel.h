@@ -9,6 +9,7 @@ class QCheckBox;
 class QComboBox;
 class QFormLayout;
 class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QSpinBox;
@@ -42,6 +43,19 @@ public:
     [[nodiscard]] static QString layerNameProblem(const QString& text);
 
 private:
+    /// The network's name, input shape and dtype, and loss.
+    [[nodiscard]] QGroupBox* createNetworkGroup();
+    /// m_layerGroup: the layer's summary, status, fixed fields and attribute form.
+    void createLayerGroup();
+    /// Name, inputs, repeat count and training fields, each with its note.
+    [[nodiscard]] QFormLayout* createLayerFields();
+    /// The Frozen and Checkpoint boxes (and the hint under them).
+    [[nodiscard]] QHBoxLayout* createTrainingFields();
+    /// Each field's edit to the Document.
+    void connectNetworkFields();
+    void connectLayerFields();
+    /// The Document's and the model's changes to the fields.
+    void connectModel();
     void refreshHeader();
     void rebuildLayerForm();
     void refreshLayerValues();

@@ -52,6 +52,67 @@ Error attributeError(const std::string& where, const std::string& what)
     return Error { where + " " + what, where };
 }
 
+Result<json> checkFloat(const AttributeSpec& spec, const json& v, const std::string& where)
+{
+    if (!v.is_number())
+        return attributeError(where, "must be a number");
+    const double d = v.get<double>();
+    const bool belowMin = spec.minFloatExclusive ? d <= spec.minFloat : d < spec.minFloat;
+    if (!std::isfinite(d) || belowMin || d > spec.maxFloat) {
+        std::ostringstream range;
+        range << "must be a number " << (spec.minFloatExclusive ? "> " : ">= ") << spec.minFloat;
+        if (std::isfinite(spec.maxFloat))
+            range << " and <= " << spec.maxFloat;
+        return attributeError(where, range.str());
+    }
+    return json(d);
+}
+
+Result<json> checkText(const json& v, const std::string& where)
+{
+    const std::string text = v.is_string() ? v.get<std::string>() : std::string();
+    const bool ok = !text.empty() && text.size() <= kMaxAttributeTextLength
+        && std::none_of(text.begin(), text.end(),
+            [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
+    if (!ok)
+        return attributeError(where,
+            "must be a line of text of 1 to " + std::to_string(kMaxAttributeTextLength) + " characters");
+    return v;
+}
+
+/// An integer tuple (one integer for all, or `arity` of them) or list, or one of the spec's words.
+Result<json> checkIntegers(const AttributeSpec& spec, const json& v, const std::string& where)
+{
+    const bool tuple = spec.type == AttributeType::IntTuple;
+    const auto invalid = [&] {
+        const std::string expected = tuple && spec.arity > 1
+            ? describeIntRange(spec) + " or a list of " + std::to_string(spec.arity) + " such integers"
+            : describeIntRange(spec) + " or a list of them";
+        return attributeError(where,
+            "must be " + (spec.choices.empty() ? expected : expected + ", or " + quotedList(spec.choices)));
+    };
+    if (v.is_string()) {
+        if (std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>()) == spec.choices.end())
+            return invalid();
+        return v;
+    }
+    if (isInteger(v)) {
+        if (!intInRange(v, spec))
+            return invalid();
+        if (!tuple)
+            return json::array({ v.get<std::int64_t>() });
+        return json(std::vector<std::int64_t>(static_cast<std::size_t>(spec.arity), v.get<std::int64_t>()));
+    }
+    if (!v.is_array() || v.empty() || (tuple && v.size() != static_cast<std::size_t>(spec.arity))
+        || !std::all_of(
+            v.begin(), v.end(), [&](const json& e) { return isInteger(e) && intInRange(e, spec); }))
+        return invalid();
+    std::vector<std::int64_t> values;
+    for (const auto& e : v)
+        values.push_back(e.get<std::int64_t>());
+    return json(values);
+}
+
 /// Checks one given value; returns the normalised value or an error.
 Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::string& where)
 {
@@ -63,20 +124,8 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
         if (!isInteger(v) || !intInRange(v, spec))
             return attributeError(where, "must be " + describeIntRange(spec));
         return json(v.get<std::int64_t>());
-    case AttributeType::Float: {
-        if (!v.is_number())
-            return attributeError(where, "must be a number");
-        const double d = v.get<double>();
-        const bool belowMin = spec.minFloatExclusive ? d <= spec.minFloat : d < spec.minFloat;
-        if (!std::isfinite(d) || belowMin || d > spec.maxFloat) {
-            std::ostringstream range;
-            range << "must be a number " << (spec.minFloatExclusive ? "> " : ">= ") << spec.minFloat;
-            if (std::isfinite(spec.maxFloat))
-                range << " and <= " << spec.maxFloat;
-            return attributeError(where, range.str());
-        }
-        return json(d);
-    }
+    case AttributeType::Float:
+        return checkFloat(spec, v, where);
     case AttributeType::Bool:
         if (!v.is_boolean())
             return attributeError(where, "must be true or false");
@@ -87,50 +136,11 @@ Result<json> checkValue(const AttributeSpec& spec, const json& v, const std::str
                 == spec.choices.end())
             return attributeError(where, "must be one of " + quotedList(spec.choices));
         return v;
-    case AttributeType::Text: {
-        const std::string text = v.is_string() ? v.get<std::string>() : std::string();
-        const bool ok = !text.empty() && text.size() <= kMaxAttributeTextLength
-            && std::none_of(text.begin(), text.end(),
-                [](char c) { return static_cast<unsigned char>(c) < 0x20 || c == 0x7F; });
-        if (!ok)
-            return attributeError(where,
-                "must be a line of text of 1 to " + std::to_string(kMaxAttributeTextLength) + " characters");
-        return v;
-    }
+    case AttributeType::Text:
+        return checkText(v, where);
     case AttributeType::IntTuple:
-    case AttributeType::IntList: {
-        const bool tuple = spec.type == AttributeType::IntTuple;
-        const auto invalid = [&] {
-            const std::string expected = tuple && spec.arity > 1
-                ? describeIntRange(spec) + " or a list of " + std::to_string(spec.arity) + " such integers"
-                : describeIntRange(spec) + " or a list of them";
-            return attributeError(where,
-                "must be "
-                    + (spec.choices.empty() ? expected : expected + ", or " + quotedList(spec.choices)));
-        };
-        if (v.is_string()) {
-            if (std::find(spec.choices.begin(), spec.choices.end(), v.get<std::string>())
-                == spec.choices.end())
-                return invalid();
-            return v;
-        }
-        if (isInteger(v)) {
-            if (!intInRange(v, spec))
-                return invalid();
-            if (!tuple)
-                return json::array({ v.get<std::int64_t>() });
-            return json(
-                std::vector<std::int64_t>(static_cast<std::size_t>(spec.arity), v.get<std::int64_t>()));
-        }
-        if (!v.is_array() || v.empty() || (tuple && v.size() != static_cast<std::size_t>(spec.arity))
-            || !std::all_of(
-                v.begin(), v.end(), [&](const json& e) { return isInteger(e) && intInRange(e, spec); }))
-            return invalid();
-        std::vector<std::int64_t> values;
-        for (const auto& e : v)
-            values.push_back(e.get<std::int64_t>());
-        return json(values);
-    }
+    case AttributeType::IntList:
+        return checkIntegers(spec, v, where);
     }
     return attributeError(where, "has an unsupported type");
 }

@@ -7,6 +7,7 @@
 namespace headroom {
 
 namespace {
+// Long because it is the flat list of every built-in kind, one registration a line (the registry sorts them).
 std::vector<std::unique_ptr<LayerKind>> builtinKinds()
 {
     using namespace layers;

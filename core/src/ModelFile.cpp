@@ -10,9 +10,11 @@
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <random>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace headroom {
 
@@ -104,15 +106,9 @@ Result<std::vector<LayerSpec>> parseLayers(const json& j, const std::string& pat
     return layers;
 }
 
-Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
+/// The keys any layer may have (name, inputs, tied_to, frozen; checkpoint on a Repeat block) into `spec`.
+std::optional<Error> parseLayerKeys(const json& j, const std::string& path, LayerSpec& spec)
 {
-    if (!j.is_object())
-        return at(path, "must be an object with a \"type\", not " + jsonTypeName(j));
-    LayerSpec spec;
-    const auto type = j.find("type");
-    if (type == j.end() || !type->is_string() || type->get<std::string>().empty())
-        return at(path + ".type", "must be a layer type name such as \"Conv2d\"");
-    spec.type = type->get<std::string>();
     if (const auto name = j.find("name"); name != j.end()) {
         if (!name->is_string() || !validName(name->get<std::string>()))
             return at(path + ".name", "must be a name of letters, digits, '_', '.' or '-'");
@@ -147,33 +143,52 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
             return at(path + ".checkpoint", "must be true or false");
         spec.checkpoint = checkpoint->get<bool>();
     }
-    if (spec.isRepeat()) {
-        if (depth >= 16)
-            return at(path, "nests Repeat blocks more than 16 deep");
-        const auto times = j.find("times");
-        if (times == j.end() || !(times->is_number_integer() || times->is_number_unsigned())
-            || (times->is_number_unsigned()
-                && times->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxRepeatTimes))
-            || times->get<std::int64_t>() < 1 || times->get<std::int64_t>() > kMaxRepeatTimes)
-            return at(path + ".times", "must be an integer from 1 to 1,000,000,000");
-        spec.times = times->get<std::int64_t>();
-        const auto children = j.find("layers");
-        if (children == j.end())
-            return at(path + ".layers", "is required: the layers to repeat");
-        auto parsed = parseLayers(*children, path + ".layers", depth + 1);
-        if (!parsed)
-            return parsed.error();
-        if (parsed->empty())
-            return at(path + ".layers", "must hold at least one layer");
-        spec.children = std::move(parsed).value();
-        for (const auto& [key, value] : j.items()) {
-            if (std::find(kStructuralKeys.begin(), kStructuralKeys.end(), key) == kStructuralKeys.end())
-                return at(path + "." + detail::shortKey(key),
-                    "is not a key of a Repeat block (it takes \"times\", \"layers\", "
-                    "\"frozen\" and \"checkpoint\")");
-        }
-        return spec;
+    return std::nullopt;
+}
+
+/// A Repeat block's times and layers (`spec` has its other keys); no keys but those.
+Result<LayerSpec> parseRepeat(const json& j, const std::string& path, int depth, LayerSpec spec)
+{
+    if (depth >= 16)
+        return at(path, "nests Repeat blocks more than 16 deep");
+    const auto times = j.find("times");
+    if (times == j.end() || !(times->is_number_integer() || times->is_number_unsigned())
+        || (times->is_number_unsigned()
+            && times->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxRepeatTimes))
+        || times->get<std::int64_t>() < 1 || times->get<std::int64_t>() > kMaxRepeatTimes)
+        return at(path + ".times", "must be an integer from 1 to 1,000,000,000");
+    spec.times = times->get<std::int64_t>();
+    const auto children = j.find("layers");
+    if (children == j.end())
+        return at(path + ".layers", "is required: the layers to repeat");
+    auto parsed = parseLayers(*children, path + ".layers", depth + 1);
+    if (!parsed)
+        return parsed.error();
+    if (parsed->empty())
+        return at(path + ".layers", "must hold at least one layer");
+    spec.children = std::move(parsed).value();
+    for (const auto& [key, value] : j.items()) {
+        if (std::find(kStructuralKeys.begin(), kStructuralKeys.end(), key) == kStructuralKeys.end())
+            return at(path + "." + detail::shortKey(key),
+                "is not a key of a Repeat block (it takes \"times\", \"layers\", "
+                "\"frozen\" and \"checkpoint\")");
     }
+    return spec;
+}
+
+Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
+{
+    if (!j.is_object())
+        return at(path, "must be an object with a \"type\", not " + jsonTypeName(j));
+    LayerSpec spec;
+    const auto type = j.find("type");
+    if (type == j.end() || !type->is_string() || type->get<std::string>().empty())
+        return at(path + ".type", "must be a layer type name such as \"Conv2d\"");
+    spec.type = type->get<std::string>();
+    if (auto error = parseLayerKeys(j, path, spec))
+        return std::move(*error);
+    if (spec.isRepeat())
+        return parseRepeat(j, path, depth, std::move(spec));
     for (const auto& [key, value] : j.items()) {
         if (key == "times" || key == "layers")
             return at(path + "." + detail::shortKey(key), "only belongs to a Repeat block");
@@ -315,6 +330,40 @@ std::string serializeModel(const Network& network)
     return j.dump(2) + "\n";
 }
 
+namespace {
+
+/// A new file next to `target`, named into `temp` (O_EXCL: never someone else's file of the same name): its
+/// descriptor, or -1 with errno set.
+int createTemporary(
+    const std::filesystem::path& folder, const std::filesystem::path& target, std::filesystem::path& temp)
+{
+    std::random_device random;
+    int fd = -1;
+    for (int attempt = 0; fd < 0 && attempt < 16; ++attempt) {
+        temp = folder / (".~" + target.filename().string() + "." + std::to_string(random()) + ".tmp");
+        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    return fd;
+}
+
+/// All of `text` into `fd` (a write interrupted by a signal is retried); false with errno set.
+bool writeAll(int fd, const std::string& text)
+{
+    for (std::size_t written = 0; written < text.size();) {
+        const auto n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return false;
+        written += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+} // namespace
+
 Result<bool> saveModelFile(const Network& network, const std::string& path)
 {
     namespace fs = std::filesystem;
@@ -329,16 +378,9 @@ Result<bool> saveModelFile(const Network& network, const std::string& path)
     };
 
     // A temporary file next to the target, renamed over it once complete: a failure at any point leaves
-    // the old file as it was. O_EXCL: never write through someone else's file of the same name.
-    std::random_device random;
+    // the old file as it was.
     fs::path temp;
-    int fd = -1;
-    for (int attempt = 0; fd < 0 && attempt < 16; ++attempt) {
-        temp = folder / (".~" + target.filename().string() + "." + std::to_string(random()) + ".tmp");
-        fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd < 0 && errno != EEXIST)
-            break;
-    }
+    const int fd = createTemporary(folder, target, temp);
     if (fd < 0)
         return failed("cannot write to the folder " + folder.string());
     const auto abandon = [&](const std::string& what) {
@@ -356,15 +398,7 @@ Result<bool> saveModelFile(const Network& network, const std::string& path)
             return abandon("cannot keep the file's permissions");
         (void)!::fchown(fd, existing.st_uid, existing.st_gid); // only root may give a file away
     }
-    for (std::size_t written = 0; written < text.size();) {
-        const auto n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return abandon("writing failed");
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0)
+    if (!writeAll(fd, text) || ::fsync(fd) != 0)
         return abandon("writing failed");
     if (::close(fd) != 0) {
         const auto error = failed("writing failed");

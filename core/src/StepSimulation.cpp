@@ -62,6 +62,53 @@ void StepSimulation::prepare()
     }
 }
 
+/// The first and last op of each checkpointed iteration (segment).
+void StepSimulation::findSegmentBounds()
+{
+    const auto& ops = m_graph.ops;
+    m_segmentFirst.assign(m_graph.segments, kNoStepOp);
+    m_segmentLast.assign(m_graph.segments, kNoStepOp);
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+        if (ops[j].segment < 0)
+            continue;
+        const auto g = static_cast<std::size_t>(ops[j].segment);
+        m_segmentFirst[g] = std::min(m_segmentFirst[g], j);
+        m_segmentLast[g] = m_segmentLast[g] == kNoStepOp ? j : std::max(m_segmentLast[g], j);
+    }
+}
+
+/// The last use of each storage inside its own checkpointed iteration (for the recomputation).
+std::vector<std::size_t> StepSimulation::lastUsesInSegments() const
+{
+    const auto& ops = m_graph.ops;
+    std::vector<std::size_t> lastUseInSegment(m_graph.storages.size(), kNoStepOp);
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+        for (const auto& in : ops[j].inputs) {
+            const std::size_t s = m_graph.tensors[in.tensor].storage;
+            if (m_graph.storages[s].segment >= 0 && m_graph.storages[s].segment == ops[j].segment)
+                lastUseInSegment[s] = lastUseInSegment[s] == kNoStepOp ? j : std::max(lastUseInSegment[s], j);
+        }
+    }
+    return lastUseInSegment;
+}
+
+/// Storages released together go in the order they were made (a node releases its saved variables in
+/// order), whatever their numbers (a written-out Repeat block numbers its copies last).
+void StepSimulation::sortReleasesByCreation()
+{
+    std::vector<std::size_t> made(m_graph.storages.size(), 0);
+    std::size_t order = 0;
+    for (const StepOp& op : m_graph.ops)
+        for (const std::size_t s : op.allocates)
+            made[s] = ++order;
+    const auto byCreation
+        = [&](std::size_t a, std::size_t b) { return made[a] != made[b] ? made[a] < made[b] : a < b; };
+    for (auto* lists : { &m_freeAfterForward, &m_freeAfterBackward, &m_freeAfterRecompute,
+             &m_releaseRecomputedAfterBackward })
+        for (auto& list : *lists)
+            std::sort(list.begin(), list.end(), byCreation);
+}
+
 /// When each storage is freed: after its last forward use, after the backward of the op that keeps it,
 /// and for a checkpointed iteration's storages after the recomputation's use or its backward.
 void StepSimulation::prepareReleases()
@@ -72,24 +119,8 @@ void StepSimulation::prepareReleases()
     m_freeAfterBackward.resize(n);
     m_freeAfterRecompute.resize(n);
     m_releaseRecomputedAfterBackward.resize(n);
-    m_segmentFirst.assign(m_graph.segments, kNoStepOp);
-    m_segmentLast.assign(m_graph.segments, kNoStepOp);
-    for (std::size_t j = 0; j < n; ++j) {
-        if (ops[j].segment < 0)
-            continue;
-        const auto g = static_cast<std::size_t>(ops[j].segment);
-        m_segmentFirst[g] = std::min(m_segmentFirst[g], j);
-        m_segmentLast[g] = m_segmentLast[g] == kNoStepOp ? j : std::max(m_segmentLast[g], j);
-    }
-    // The last use of each storage inside its own checkpointed iteration (for the recomputation).
-    std::vector<std::size_t> lastUseInSegment(m_graph.storages.size(), kNoStepOp);
-    for (std::size_t j = 0; j < n; ++j) {
-        for (const auto& in : ops[j].inputs) {
-            const std::size_t s = m_graph.tensors[in.tensor].storage;
-            if (m_graph.storages[s].segment >= 0 && m_graph.storages[s].segment == ops[j].segment)
-                lastUseInSegment[s] = lastUseInSegment[s] == kNoStepOp ? j : std::max(lastUseInSegment[s], j);
-        }
-    }
+    findSegmentBounds();
+    const std::vector<std::size_t> lastUseInSegment = lastUsesInSegments();
     const std::size_t rootStorage = n > 0 ? m_graph.tensors[ops[n - 1].output].storage : kNoStepOp;
     for (std::size_t s = 0; s < m_graph.storages.size(); ++s) {
         const StepStorage& st = m_graph.storages[s];
@@ -113,19 +144,7 @@ void StepSimulation::prepareReleases()
             m_freeAfterRecompute[lastUseInSegment[s] == kNoStepOp ? st.producer : lastUseInSegment[s]]
                 .push_back(s);
     }
-    // Storages released together go in the order they were made (a node releases its saved variables in
-    // order), whatever their numbers (a written-out Repeat block numbers its copies last).
-    std::vector<std::size_t> made(m_graph.storages.size(), 0);
-    std::size_t order = 0;
-    for (const StepOp& op : ops)
-        for (const std::size_t s : op.allocates)
-            made[s] = ++order;
-    const auto byCreation
-        = [&](std::size_t a, std::size_t b) { return made[a] != made[b] ? made[a] < made[b] : a < b; };
-    for (auto* lists : { &m_freeAfterForward, &m_freeAfterBackward, &m_freeAfterRecompute,
-             &m_releaseRecomputedAfterBackward })
-        for (auto& list : *lists)
-            std::sort(list.begin(), list.end(), byCreation);
+    sortReleasesByCreation();
 }
 
 /// Tensor parallelism: the set-up's total (split per layer like the weights) shared out in proportion,

@@ -133,6 +133,9 @@ private:
     Affine onGpu(const AffineBytes& b, std::size_t row) const;
     void prepare();
     void prepareReleases();
+    void findSegmentBounds();
+    [[nodiscard]] std::vector<std::size_t> lastUsesInSegments() const;
+    void sortReleasesByCreation();
     void prepareParameters();
     void prepareRepeats();
     void forward(StepSink& sink);

@@ -169,25 +169,10 @@ std::optional<Error> throughputProblem(const Analysis& analysis, const TrainingS
             "precision" };
     return std::nullopt;
 }
-} // namespace
 
-Result<ThroughputEstimate> estimateThroughput(
-    const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu, const MemoryModel& memory)
+/// The step's FLOPs per sample: forward, backward and checkpoint recomputation.
+void countFlops(ThroughputEstimate& t, const Analysis& analysis)
 {
-    if (auto problem = throughputProblem(analysis, setup, gpu))
-        return *problem;
-    const Precision precision = analysis.precision;
-    const Peak peak = peakFor(gpu, precision);
-    const double utilization = setup.assumedUtilization;
-    const Parallelism& par = setup.parallel;
-
-    auto perGpu = memory.at(setup.batch);
-    if (!perGpu)
-        return perGpu.error();
-    // What backward reads back: the activations alive when the forward pass ends.
-    const MemoryBreakdown afterForward = memory.momentAt(memory.endOfForwardMoment(), setup.batch);
-
-    ThroughputEstimate t;
     t.forwardFlopsPerSample = toDouble(analysis.forwardFlopsPerSample);
     t.backwardFlopsPerSample = toDouble(analysis.backwardFlopsPerSample);
     // An analysis without a backward count (one made before backward FLOPs were counted): the
@@ -195,45 +180,36 @@ Result<ThroughputEstimate> estimateThroughput(
     if (t.backwardFlopsPerSample == 0 && analysis.trainableParams > 0)
         t.backwardFlopsPerSample = 2.0 * t.forwardFlopsPerSample;
     t.recomputeFlopsPerSample = toDouble(analysis.recomputeFlopsPerSample);
+}
 
+/// The least a step must move through memory, per GPU (docs/throughput.md, "Memory traffic"):
+/// per micro-batch the weights are read in forward and again in backward, the gradients written,
+/// the saved activations written in forward and read back in backward; per optimizer step the
+/// optimizer state is read and written once.
+double bytesPerStep(const Analysis& analysis, const TrainingSetup& setup, const MemoryBreakdown& afterForward)
+{
     const double micro = static_cast<double>(setup.batch);
     const double steps = static_cast<double>(setup.accumulationSteps);
-    const double tp = static_cast<double>(par.tensorParallel);
-    const double dataParallel = static_cast<double>(par.gpus / par.tensorParallel);
-    const double flopsPerSample
-        = t.forwardFlopsPerSample + t.backwardFlopsPerSample + t.recomputeFlopsPerSample;
-    t.flopsPerStep = flopsPerSample * micro * steps / tp;
-    t.peakTflops = peak.tflops;
-    t.utilization = utilization;
-    t.computeSeconds = t.flopsPerStep / (peak.tflops * kTera * utilization);
-
-    // The least a step must move through memory, per GPU (docs/throughput.md, "Memory traffic"):
-    // per micro-batch the weights are read in forward and again in backward, the gradients written,
-    // the saved activations written in forward and read back in backward; per optimizer step the
-    // optimizer state is read and written once.
+    const double tp = static_cast<double>(setup.parallel.tensorParallel);
     const double weights = toDouble(analysis.parameterBytes + analysis.bufferBytes) / tp;
     const std::uint64_t trainableBytes = analysis.trainableParameterBytes > 0
         ? analysis.trainableParameterBytes
-        : analysis.trainableParams * elementSize(parameterType(precision));
+        : analysis.trainableParams * elementSize(parameterType(analysis.precision));
     const double gradients = toDouble(trainableBytes) / tp;
     // (An analysis made by hand, without a step graph: its saved bytes per sample.)
     const double activations = analysis.step.ops.empty()
         ? toDouble(analysis.activationBytesPerSample) * micro + toDouble(analysis.activationBytesFixed)
         : toDouble(afterForward.activations);
     const double optimizerState = toDouble(afterForward.optimizerState);
-    t.bytesPerStep = steps * (2.0 * weights + gradients + 2.0 * activations) + 2.0 * optimizerState;
-    if (gpu.bandwidthGBps > 0)
-        t.memorySeconds = t.bytesPerStep / (gpu.bandwidthGBps * kGiga);
+    return steps * (2.0 * weights + gradients + 2.0 * activations) + 2.0 * optimizerState;
+}
 
-    t.stepSeconds = std::max(t.computeSeconds, t.memorySeconds);
-    t.memoryBound = t.memorySeconds > t.computeSeconds;
-    if (t.stepSeconds > 0) {
-        t.samplesPerSecond = micro * steps * dataParallel / t.stepSeconds;
-        t.sequenceLength = sequenceLength(analysis);
-        t.tokensPerSecond = t.samplesPerSecond * static_cast<double>(t.sequenceLength);
-    }
-
-    // Notes, most important first.
+/// The estimate's caveats, most important first.
+void addNotes(ThroughputEstimate& t, const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu)
+{
+    const Precision precision = analysis.precision;
+    const double utilization = setup.assumedUtilization;
+    const Parallelism& par = setup.parallel;
     const auto note = [&t](std::string format, std::vector<std::string> args) {
         TemplatedText n { std::move(format), std::move(args) };
         t.notes.push_back(n.text());
@@ -272,6 +248,50 @@ Result<ThroughputEstimate> estimateThroughput(
             {});
     if (t.stepSeconds <= 0)
         note("The network does no arithmetic and moves no memory: no throughput to estimate", {});
+}
+
+} // namespace
+
+Result<ThroughputEstimate> estimateThroughput(
+    const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu, const MemoryModel& memory)
+{
+    if (auto problem = throughputProblem(analysis, setup, gpu))
+        return *problem;
+    const Peak peak = peakFor(gpu, analysis.precision);
+    const double utilization = setup.assumedUtilization;
+    const Parallelism& par = setup.parallel;
+
+    auto perGpu = memory.at(setup.batch);
+    if (!perGpu)
+        return perGpu.error();
+    // What backward reads back: the activations alive when the forward pass ends.
+    const MemoryBreakdown afterForward = memory.momentAt(memory.endOfForwardMoment(), setup.batch);
+
+    ThroughputEstimate t;
+    countFlops(t, analysis);
+    const double micro = static_cast<double>(setup.batch);
+    const double steps = static_cast<double>(setup.accumulationSteps);
+    const double tp = static_cast<double>(par.tensorParallel);
+    const double dataParallel = static_cast<double>(par.gpus / par.tensorParallel);
+    const double flopsPerSample
+        = t.forwardFlopsPerSample + t.backwardFlopsPerSample + t.recomputeFlopsPerSample;
+    t.flopsPerStep = flopsPerSample * micro * steps / tp;
+    t.peakTflops = peak.tflops;
+    t.utilization = utilization;
+    t.computeSeconds = t.flopsPerStep / (peak.tflops * kTera * utilization);
+
+    t.bytesPerStep = bytesPerStep(analysis, setup, afterForward);
+    if (gpu.bandwidthGBps > 0)
+        t.memorySeconds = t.bytesPerStep / (gpu.bandwidthGBps * kGiga);
+
+    t.stepSeconds = std::max(t.computeSeconds, t.memorySeconds);
+    t.memoryBound = t.memorySeconds > t.computeSeconds;
+    if (t.stepSeconds > 0) {
+        t.samplesPerSecond = micro * steps * dataParallel / t.stepSeconds;
+        t.sequenceLength = sequenceLength(analysis);
+        t.tokensPerSecond = t.samplesPerSecond * static_cast<double>(t.sequenceLength);
+    }
+    addNotes(t, analysis, setup, gpu);
     return t;
 }
 

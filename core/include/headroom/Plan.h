@@ -9,7 +9,7 @@
 #include "headroom/GpuCatalog.h"
 #include "headroom/Network.h"
 #include "headroom/Precision.h"
-#include "headroom/ReservedModel.h"
+#include "headroom/ReservedModel.h" // ReservedMaxBatch is held by value; ReservedModel itself only by pointer
 #include "headroom/Throughput.h"
 #include "headroom/Training.h"
 #include "headroom/TrainingSetup.h"

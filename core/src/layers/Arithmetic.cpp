@@ -91,6 +91,38 @@ public:
             return operands.error();
         const auto& ops = operands.value();
 
+        auto result = resultOf(ops);
+        if (!result)
+            return result.error();
+        TensorInfo out = std::move(result).value();
+
+        LayerOutcome o;
+        for (std::size_t i = 0; i < ctx.inputs.size(); ++i) {
+            const bool passesGrad = (m_op == Op::Add || (m_op == Op::Sub && i == 0))
+                && !reduced(ops[i], out.shape) && ops[i].dtype == out.dtype;
+            o.aliasedInputGradients.push_back(passesGrad);
+        }
+        if (ctx.attrs.has("parameter"))
+            o.params.push_back(parameter("weight", learned.elements()));
+        if (m_op == Op::Mul || m_op == Op::Div)
+            keepOperands(ops, o);
+        o.backwardScratchBytesPerSample = backwardScratch(ops, out);
+        o.forwardFlopsPerSample = Count { ops.size() - 1 } * out.shape.elements();
+        o.output = elementwiseResult(ctx.in(0), std::move(out.shape), out.dtype);
+        return o;
+    }
+
+private:
+    /// A broadcast operand (a learned tensor, or an input smaller than the output) has its gradient reduced.
+    static bool reduced(const Operand& x, const Shape& out)
+    {
+        return x.source == Operand::Source::Parameter
+            || (x.source == Operand::Source::Input && *x.shape != out);
+    }
+
+    /// The operands broadcast together, in the type they promote to (a scalar does not promote).
+    Result<TensorInfo> resultOf(const std::vector<Operand>& ops) const
+    {
         TensorInfo out { *ops[0].shape, ops[0].dtype };
         for (std::size_t i = 1; i < ops.size(); ++i) {
             if (*ops[i].shape != out.shape) {
@@ -103,22 +135,12 @@ public:
             if (ops[i].source != Operand::Source::Scalar)
                 out.dtype = promote(out.dtype, ops[i].dtype);
         }
+        return out;
+    }
 
-        LayerOutcome o;
+    Count backwardScratch(const std::vector<Operand>& ops, const TensorInfo& out) const
+    {
         const Count outBytes = out.shape.elements() * Count { elementSize(out.dtype) };
-        const auto reduced = [&](const Operand& x) {
-            return x.source == Operand::Source::Parameter
-                || (x.source == Operand::Source::Input && *x.shape != out.shape);
-        };
-        for (std::size_t i = 0; i < ctx.inputs.size(); ++i) {
-            const bool passesGrad = (m_op == Op::Add || (m_op == Op::Sub && i == 0)) && !reduced(ops[i])
-                && ops[i].dtype == out.dtype;
-            o.aliasedInputGradients.push_back(passesGrad);
-        }
-        if (ctx.attrs.has("parameter"))
-            o.params.push_back(parameter("weight", learned.elements()));
-        if (m_op == Op::Mul || m_op == Op::Div)
-            keepOperands(ops, o);
         // Backward temporaries: mul/div compute an output-sized product before reducing a broadcast operand's
         // gradient. A tensor divisor's gradient -grad * ((self / other) / other) (div_tensor_other_backward)
         // is computed first: self / other, its quotient by other, -grad and their product (the divisor's
@@ -132,18 +154,14 @@ public:
             const auto& x = ops[i];
             if (x.source == Operand::Source::Scalar || (tensorDivisor && i == 1))
                 continue;
-            if ((m_op == Op::Mul || m_op == Op::Div || (m_op == Op::Sub && i != 0)) && reduced(x))
+            if ((m_op == Op::Mul || m_op == Op::Div || (m_op == Op::Sub && i != 0)) && reduced(x, out.shape))
                 scratch += outBytes;
         }
         if (tensorDivisor)
-            scratch += Count { reduced(ops[1]) ? 3U : 2U } * outBytes;
-        o.backwardScratchBytesPerSample = scratch;
-        o.forwardFlopsPerSample = Count { ops.size() - 1 } * out.shape.elements();
-        o.output = elementwiseResult(ctx.in(0), std::move(out.shape), out.dtype);
-        return o;
+            scratch += Count { reduced(ops[1], out.shape) ? 3U : 2U } * outBytes;
+        return scratch;
     }
 
-private:
     /// The operands, in order: the inputs, then the learned tensor, then the constant.
     Result<std::vector<Operand>> operandsOf(const LayerContext& ctx, const Shape& learned) const
     {

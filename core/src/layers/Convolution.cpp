@@ -18,6 +18,100 @@
 namespace headroom::layers {
 namespace {
 
+/// Padding before and after each axis (at most three: fixed arrays, no allocation per layer).
+struct Padding
+{
+    std::array<std::int64_t, 3> before {};
+    std::array<std::int64_t, 3> after {};
+};
+
+/// "same" padding (the odd one of an even total after), the given sizes, or none for "valid".
+Padding paddingOf(const Attributes& a, std::size_t dims, bool same, bool named,
+    const std::vector<std::int64_t>& kernel, const std::vector<std::int64_t>& dilation)
+{
+    Padding p;
+    if (same) {
+        for (std::size_t d = 0; d < dims; ++d) {
+            const std::int64_t total = dilation[d] * (kernel[d] - 1);
+            p.before[d] = total / 2;
+            p.after[d] = total - p.before[d];
+        }
+    } else if (!named) {
+        const auto padding = a.integers("padding");
+        std::copy(padding.begin(), padding.end(), p.before.begin());
+        p.after = p.before;
+    }
+    return p;
+}
+
+/// A padded axis too large for a size (the input's sizes plus the padding), or nothing.
+std::optional<Error> checkPaddedSize(const TensorInfo& in, std::size_t dims, const Padding& padding)
+{
+    const auto& before = padding.before;
+    const auto& after = padding.after;
+    for (std::size_t d = 0; d < dims; ++d)
+        if (!grownSize(in.shape.dims[d + 1], 1, before[d] + after[d]))
+            return tooLarge("the padded input "
+                + joinSizes({ in.shape.dims.begin() + 1, in.shape.dims.end() }) + " + 2x"
+                + joinSizes({ before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims) }));
+    return std::nullopt;
+}
+
+/// [out_channels, spatial sizes]: each padded axis less the dilated kernel's reach, over the stride, plus
+/// one.
+Result<TensorInfo> outputOf(const LayerContext& ctx, std::size_t dims, std::int64_t outChannels,
+    const Padding& padding, const std::vector<std::int64_t>& kernel, const std::vector<std::int64_t>& stride,
+    const std::vector<std::int64_t>& dilation)
+{
+    const auto& in = ctx.in();
+    const auto spatialIn = [&](std::size_t d) { return in.shape.dims[d + 1]; };
+    const auto& before = padding.before;
+    const auto& after = padding.after;
+    TensorInfo out { Shape { { outChannels } }, ctx.activationType() };
+    for (std::size_t d = 0; d < dims; ++d) {
+        const std::int64_t reach = dilation[d] * (kernel[d] - 1) + 1;
+        if (spatialIn(d) + before[d] + after[d] < reach)
+            return failure("kernel " + joinSizes(kernel) + " (dilation " + joinSizes(dilation)
+                + ") does not fit the padded input "
+                + joinSizes({ in.shape.dims.begin() + 1, in.shape.dims.end() }) + " + 2x"
+                + joinSizes({ before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims) })
+                + " padding");
+        out.shape.dims.push_back((spatialIn(d) + before[d] + after[d] - reach) / stride[d] + 1);
+    }
+    return out;
+}
+
+/// What the convolution keeps: its input, or a padded copy of it (its elements per sample).
+struct KeptInput
+{
+    bool copied = false;
+    Count elements;
+};
+
+Result<KeptInput> keptInput(
+    const TensorInfo& in, std::size_t dims, const std::string& paddingMode, const Padding& padding)
+{
+    const auto spatialIn = [&](std::size_t d) { return in.shape.dims[d + 1]; };
+    const auto& before = padding.before;
+    const auto& after = padding.after;
+    const bool zeros = paddingMode == "zeros";
+    KeptInput kept { false, Count::fromSigned(in.shape.dims[0]) };
+    for (std::size_t d = 0; d < dims; ++d) {
+        if (!zeros) {
+            if ((paddingMode == "reflect" && after[d] >= spatialIn(d))
+                || (paddingMode == "circular" && after[d] > spatialIn(d)))
+                return failure("padding " + std::to_string(after[d]) + " is too large for \"" + paddingMode
+                    + "\" padding of an axis of size " + std::to_string(spatialIn(d)));
+            kept.copied = kept.copied || after[d] > 0;
+            kept.elements *= Count::fromSigned(spatialIn(d) + before[d] + after[d]);
+        } else {
+            kept.copied = kept.copied || after[d] != before[d];
+            kept.elements *= Count::fromSigned(spatialIn(d) + after[d] - before[d]);
+        }
+    }
+    return kept;
+}
+
 class ConvolutionKind final : public DescribedKind
 {
 public:
@@ -63,55 +157,20 @@ public:
         const bool same = paddingText == "same";
         if (same && std::any_of(stride.begin(), stride.end(), [](auto s) { return s != 1; }))
             return failure("padding \"same\" needs stride 1 (PyTorch refuses strided \"same\" convolutions)");
-        const auto spatialIn = [&](std::size_t d) { return in.shape.dims[d + 1]; };
 
-        // Padding before and after each axis (at most three: fixed arrays, no allocation per layer).
-        std::array<std::int64_t, 3> before {}, after {};
-        if (same) {
-            for (std::size_t d = 0; d < dims; ++d) {
-                const std::int64_t total = dilation[d] * (kernel[d] - 1);
-                before[d] = total / 2;
-                after[d] = total - before[d];
-            }
-        } else if (!paddingText) {
-            const auto padding = a.integers("padding");
-            std::copy(padding.begin(), padding.end(), before.begin());
-            after = before;
-        }
-        for (std::size_t d = 0; d < dims; ++d)
-            if (!grownSize(spatialIn(d), 1, before[d] + after[d]))
-                return tooLarge("the padded input "
-                    + joinSizes({ in.shape.dims.begin() + 1, in.shape.dims.end() }) + " + 2x"
-                    + joinSizes({ before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims) }));
-        // What the convolution keeps: its input, or a padded copy of it.
-        const bool zeros = paddingMode == "zeros";
-        bool copied = false;
-        Count keptElements = Count::fromSigned(inChannels);
-        for (std::size_t d = 0; d < dims; ++d) {
-            if (!zeros) {
-                if ((paddingMode == "reflect" && after[d] >= spatialIn(d))
-                    || (paddingMode == "circular" && after[d] > spatialIn(d)))
-                    return failure("padding " + std::to_string(after[d]) + " is too large for \""
-                        + paddingMode + "\" padding of an axis of size " + std::to_string(spatialIn(d)));
-                copied = copied || after[d] > 0;
-                keptElements *= Count::fromSigned(spatialIn(d) + before[d] + after[d]);
-            } else {
-                copied = copied || after[d] != before[d];
-                keptElements *= Count::fromSigned(spatialIn(d) + after[d] - before[d]);
-            }
-        }
+        const Padding padding = paddingOf(a, dims, same, paddingText.has_value(), kernel, dilation);
+        if (auto e = checkPaddedSize(in, dims, padding))
+            return *e;
+        const auto kept = keptInput(in, dims, paddingMode, padding);
+        if (!kept)
+            return kept.error();
+        const bool copied = kept->copied;
+        const Count keptElements = kept->elements;
 
-        TensorInfo out { Shape { { outChannels } }, ctx.activationType() };
-        for (std::size_t d = 0; d < dims; ++d) {
-            const std::int64_t reach = dilation[d] * (kernel[d] - 1) + 1;
-            if (spatialIn(d) + before[d] + after[d] < reach)
-                return failure("kernel " + joinSizes(kernel) + " (dilation " + joinSizes(dilation)
-                    + ") does not fit the padded input "
-                    + joinSizes({ in.shape.dims.begin() + 1, in.shape.dims.end() }) + " + 2x"
-                    + joinSizes({ before.begin(), before.begin() + static_cast<std::ptrdiff_t>(dims) })
-                    + " padding");
-            out.shape.dims.push_back((spatialIn(d) + before[d] + after[d] - reach) / stride[d] + 1);
-        }
+        const auto output = outputOf(ctx, dims, outChannels, padding, kernel, stride, dilation);
+        if (!output)
+            return output.error();
+        const TensorInfo& out = *output;
 
         const Count kernelVolume = product(kernel);
         LayerOutcome o;

@@ -29,6 +29,157 @@
 namespace headroom::layers {
 namespace {
 
+/// The layer's sizes, as given and as counts.
+struct MlaDims
+{
+    std::int64_t length = 0;
+    std::int64_t hidden = 0;
+    std::int64_t heads = 0;
+    std::int64_t qRank = 0;
+    std::int64_t kvRank = 0;
+    std::int64_t nope = 0;
+    std::int64_t rope = 0;
+    std::int64_t valueDim = 0;
+    bool bias = false;
+    Count t, hd, h, qk, dv, rq, rkv, dr;
+};
+
+MlaDims mlaDims(const LayerContext& ctx)
+{
+    MlaDims d;
+    d.length = ctx.in().shape.dims[0];
+    d.hidden = ctx.in().shape.dims[1];
+    d.heads = ctx.attrs.integer("num_heads");
+    d.qRank = ctx.attrs.integer("q_lora_rank");
+    d.kvRank = ctx.attrs.integer("kv_lora_rank");
+    d.nope = ctx.attrs.integer("qk_nope_head_dim");
+    d.rope = ctx.attrs.integer("qk_rope_head_dim");
+    d.valueDim = ctx.attrs.integer("v_head_dim");
+    d.bias = ctx.attrs.flag("attention_bias");
+    d.t = Count::fromSigned(d.length);
+    d.hd = Count::fromSigned(d.hidden);
+    d.h = Count::fromSigned(d.heads);
+    d.qk = Count::fromSigned(d.nope + d.rope);
+    d.dv = Count::fromSigned(d.valueDim);
+    d.rq = Count::fromSigned(d.qRank);
+    d.rkv = Count::fromSigned(d.kvRank);
+    d.dr = Count::fromSigned(d.rope);
+    return d;
+}
+
+/// What the projections make before attention: q_b_proj's (or q_proj's) output, the compressed keys and
+/// values, kv_b_proj's output, the rotated parts and the attention's query, key and value.
+struct MlaTensors
+{
+    OpTrace::Tensor q;
+    OpTrace::Tensor compressed;
+    OpTrace::Tensor kv;
+    OpTrace::Tensor qRot;
+    OpTrace::Tensor kRot;
+    OpTrace::Tensor query;
+    OpTrace::Tensor key;
+    OpTrace::Tensor value;
+};
+
+MlaTensors traceProjections(OpTrace& trace, const LayerContext& ctx, const MlaDims& d)
+{
+    const Count t = d.t;
+    const DType ropeType = ctx.parameterType(); // cos/sin follow the hidden states' dtype
+    const OpTrace::Tensor x = trace.input(0);
+    const auto linear = [&](const OpTrace::Tensor& input, Count out, const std::string& name) {
+        const OpTrace::Tensor cast = trace.toLowerPrecision(input, name + " input");
+        trace.keepForWeightOf(cast, name);
+        return trace.create(name + " output", t * out, cast.dtype);
+    };
+    // LlamaRMSNorm (RMSNorm.cpp): float32 input, rstd, normalised rows in the input's dtype, these
+    // only for the norm's weight gradient (weight * normalised: a frozen weight keeps none); the
+    // output is promoted with the weight.
+    const auto rmsNorm = [&](const OpTrace::Tensor& input, Count features, const std::string& name) {
+        trace.keep(input.dtype == DType::Float32
+                ? input
+                : trace.create(name + " input (float32 copy)", t * features, DType::Float32));
+        trace.keep(trace.create(name + " rstd", t, DType::Float32));
+        trace.keepForWeightOf(trace.create(name + " normalized", t * features, input.dtype), name);
+        return trace.create(name + " output", t * features, promote(input.dtype, ctx.parameterType()));
+    };
+
+    MlaTensors m;
+    if (d.qRank > 0)
+        m.q = linear(rmsNorm(linear(x, d.rq, "q_a_proj"), d.rq, "q_a_layernorm"), d.h * d.qk, "q_b_proj");
+    else
+        m.q = linear(x, d.h * d.qk, "q_proj");
+    m.compressed = linear(x, d.rkv + d.dr, "kv_a_proj_with_mqa");
+    // k_pass is a view of `compressed`: a float32 one is normalised in place of a copy.
+    const OpTrace::Tensor kvNormIn
+        = m.compressed.dtype == DType::Float32 ? m.compressed : OpTrace::view(m.compressed, t * d.rkv);
+    m.kv = linear(rmsNorm(kvNormIn, d.rkv, "kv_a_layernorm"), d.h * Count::fromSigned(d.nope + d.valueDim),
+        "kv_b_proj");
+    m.qRot = trace.create("q with rotary embedding", t * d.h * d.dr, promote(m.q.dtype, ropeType));
+    m.kRot = trace.create("k with rotary embedding", t * d.dr, promote(m.compressed.dtype, ropeType));
+    m.query = trace.create("query (cat)", t * d.h * d.qk, promote(m.q.dtype, m.qRot.dtype));
+    m.key = trace.create("key (cat)", t * d.h * d.qk, promote(m.kv.dtype, m.kRot.dtype));
+    m.value = OpTrace::view(m.kv, t * d.h * d.dv);
+    return m;
+}
+
+/// The projections' and the norms' parameters, in the module's order.
+void addParameters(LayerOutcome& o, const MlaDims& d)
+{
+    const auto addLinear = [&](const std::string& name, Count inFeatures, Count outFeatures, bool withBias) {
+        o.params.push_back(castParameter(name + ".weight", outFeatures * inFeatures));
+        if (withBias)
+            o.params.push_back(castParameter(name + ".bias", outFeatures));
+    };
+    if (d.qRank > 0) {
+        addLinear("q_a_proj", d.hd, d.rq, d.bias);
+        o.params.push_back(parameter("q_a_layernorm.weight", d.rq));
+        addLinear("q_b_proj", d.rq, d.h * d.qk, false);
+    } else {
+        addLinear("q_proj", d.hd, d.h * d.qk, false);
+    }
+    addLinear("kv_a_proj_with_mqa", d.hd, d.rkv + d.dr, d.bias);
+    o.params.push_back(parameter("kv_a_layernorm.weight", d.rkv));
+    addLinear("kv_b_proj", d.rkv, d.h * Count::fromSigned(d.nope + d.valueDim), false);
+    addLinear("o_proj", d.h * d.dv, d.hd, d.bias);
+}
+
+/// The projections as inner Linears (LoRA targets them by name).
+void addInnerLinears(LayerOutcome& o, const LayerContext& ctx, const MlaDims& d, DType attended)
+{
+    const DType inType = ctx.in().dtype;
+    const DType projected
+        = isAutocast(ctx.precision) ? halfType(ctx.precision) : inType; // the projections' outputs
+    const auto inner
+        = [&](const std::string& name, std::int64_t inFeatures, std::int64_t outFeatures, DType type) {
+              o.innerLinears.push_back(
+                  InnerLinear { name, inFeatures, outFeatures, 1, d.t, type, name + ".weight" });
+          };
+    if (d.qRank > 0) {
+        inner("q_a_proj", d.hidden, d.qRank, inType);
+        inner("q_b_proj", d.qRank, d.heads * (d.nope + d.rope), promote(projected, ctx.parameterType()));
+    } else {
+        inner("q_proj", d.hidden, d.heads * (d.nope + d.rope), inType);
+    }
+    inner("kv_a_proj_with_mqa", d.hidden, d.kvRank + d.rope, inType);
+    inner("kv_b_proj", d.kvRank, d.heads * (d.nope + d.valueDim), promote(projected, ctx.parameterType()));
+    inner("o_proj", d.heads * d.valueDim, d.hidden, attended);
+}
+
+/// Forward FLOPs: the projections, the attention core and the norms' and rotary embedding's elementwise work.
+void countFlops(LayerOutcome& o, const LayerContext& ctx, const MlaDims& d, const AttentionCoreShape& shape,
+    bool explicitScores)
+{
+    const Count t = d.t;
+    AttentionCoreFlops flops = attentionCoreFlops(ctx, shape, explicitScores);
+    const Count projections = Count { 2 } * t
+        * ((d.qRank > 0 ? d.hd * d.rq + d.rq * d.h * d.qk : d.hd * d.h * d.qk) + d.hd * (d.rkv + d.dr)
+            + d.rkv * d.h * Count::fromSigned(d.nope + d.valueDim) + d.h * d.dv * d.hd);
+    o.elementwiseFlopsPerSample = Count { 5 } * t * (d.rq + d.rkv) + Count { 3 } * t * (d.h * d.dr + d.dr);
+    o.forwardFlopsPerSample
+        = projections + flops.scores + flops.values + flops.softmax + o.elementwiseFlopsPerSample;
+    o.attentionCore = flops;
+}
+
 class MultiHeadLatentAttentionKind final : public DescribedKind
 {
 public:
@@ -62,133 +213,38 @@ public:
             return failure("needs a floating-point input but gets " + std::string(dtypeName(in.dtype)));
         if (auto e = expectRank(in, 2, "[T, hidden] (sequence, features)"))
             return *e;
-        const std::int64_t length = in.shape.dims[0];
-        const std::int64_t hidden = in.shape.dims[1];
-        const std::int64_t heads = ctx.attrs.integer("num_heads");
-        const std::int64_t qRank = ctx.attrs.integer("q_lora_rank");
-        const std::int64_t kvRank = ctx.attrs.integer("kv_lora_rank");
-        const std::int64_t nope = ctx.attrs.integer("qk_nope_head_dim");
-        const std::int64_t rope = ctx.attrs.integer("qk_rope_head_dim");
-        const std::int64_t valueDim = ctx.attrs.integer("v_head_dim");
-        if (rope % 2 != 0)
-            return failure("rotary embedding needs an even qk_rope_head_dim, not " + std::to_string(rope));
-        const bool bias = ctx.attrs.flag("attention_bias");
-
-        const Count t = Count::fromSigned(length);
-        const Count hd = Count::fromSigned(hidden);
-        const Count h = Count::fromSigned(heads);
-        const Count qk = Count::fromSigned(nope + rope);
-        const Count dv = Count::fromSigned(valueDim);
-        const Count rq = Count::fromSigned(qRank);
-        const Count rkv = Count::fromSigned(kvRank);
-        const Count dr = Count::fromSigned(rope);
-        const DType ropeType = ctx.parameterType(); // cos/sin follow the hidden states' dtype
+        const MlaDims d = mlaDims(ctx);
+        if (d.rope % 2 != 0)
+            return failure("rotary embedding needs an even qk_rope_head_dim, not " + std::to_string(d.rope));
 
         LayerOutcome o;
         OpTrace trace { ctx };
-        const OpTrace::Tensor x = trace.input(0);
-        const auto linear = [&](const OpTrace::Tensor& input, Count out, const std::string& name) {
-            const OpTrace::Tensor cast = trace.toLowerPrecision(input, name + " input");
-            trace.keepForWeightOf(cast, name);
-            return trace.create(name + " output", t * out, cast.dtype);
-        };
-        // LlamaRMSNorm (RMSNorm.cpp): float32 input, rstd, normalised rows in the input's dtype, these
-        // only for the norm's weight gradient (weight * normalised: a frozen weight keeps none); the
-        // output is promoted with the weight.
-        const auto rmsNorm = [&](const OpTrace::Tensor& input, Count features, const std::string& name) {
-            trace.keep(input.dtype == DType::Float32
-                    ? input
-                    : trace.create(name + " input (float32 copy)", t * features, DType::Float32));
-            trace.keep(trace.create(name + " rstd", t, DType::Float32));
-            trace.keepForWeightOf(trace.create(name + " normalized", t * features, input.dtype), name);
-            return trace.create(name + " output", t * features, promote(input.dtype, ctx.parameterType()));
-        };
-
-        OpTrace::Tensor q;
-        if (qRank > 0)
-            q = linear(rmsNorm(linear(x, rq, "q_a_proj"), rq, "q_a_layernorm"), h * qk, "q_b_proj");
-        else
-            q = linear(x, h * qk, "q_proj");
-        const OpTrace::Tensor compressed = linear(x, rkv + dr, "kv_a_proj_with_mqa");
-        // k_pass is a view of `compressed`: a float32 one is normalised in place of a copy.
-        const OpTrace::Tensor kvNormIn
-            = compressed.dtype == DType::Float32 ? compressed : OpTrace::view(compressed, t * rkv);
-        const OpTrace::Tensor kv = linear(
-            rmsNorm(kvNormIn, rkv, "kv_a_layernorm"), h * Count::fromSigned(nope + valueDim), "kv_b_proj");
-        const OpTrace::Tensor qRot
-            = trace.create("q with rotary embedding", t * h * dr, promote(q.dtype, ropeType));
-        const OpTrace::Tensor kRot
-            = trace.create("k with rotary embedding", t * dr, promote(compressed.dtype, ropeType));
-        const OpTrace::Tensor query = trace.create("query (cat)", t * h * qk, promote(q.dtype, qRot.dtype));
-        const OpTrace::Tensor key = trace.create("key (cat)", t * h * qk, promote(kv.dtype, kRot.dtype));
-        const OpTrace::Tensor value = OpTrace::view(kv, t * h * dv);
-
+        const MlaTensors m = traceProjections(trace, ctx, d);
         AttentionCoreShape shape;
-        shape.length = length;
-        shape.heads = heads;
-        shape.qkHeadDim = nope + rope;
-        shape.vHeadDim = valueDim;
+        shape.length = d.length;
+        shape.heads = d.heads;
+        shape.qkHeadDim = d.nope + d.rope;
+        shape.vHeadDim = d.valueDim;
         shape.qHeadMajor = true; // cat results
         shape.kHeadMajor = true;
         shape.vHeadMajor = false; // a view of kv_b_proj's [T, h, dn + dv] output
         shape.dropout = ctx.attrs.real("dropout");
-        const AttentionCoreTrace core = traceAttentionCore(trace, ctx, query, key, value, shape);
+        const AttentionCoreTrace core = traceAttentionCore(trace, ctx, m.query, m.key, m.value, shape);
         const OpTrace::Tensor& attended = core.output;
         const OpTrace::Tensor outIn = trace.toLowerPrecision(attended, "o_proj input");
         trace.keepForWeightOf(outIn, "o_proj");
         o.output = TensorInfo { in.shape, outIn.dtype };
-        o.saved = trace.saved(trace.create("output", t * hd, o.output.dtype));
+        o.saved = trace.saved(trace.create("output", d.t * d.hd, o.output.dtype));
         markAttentionScores(o.saved);
         // q_b_proj's output (split into views, then concatenated: not kept) and the rotated parts live
         // until the cat has run.
-        o.forwardScratchBytesPerSample = q.elements * Count { elementSize(q.dtype) }
-            + qRot.elements * Count { elementSize(qRot.dtype) }
-            + kRot.elements * Count { elementSize(kRot.dtype) } + core.forwardScratchBytes;
+        o.forwardScratchBytesPerSample = m.q.elements * Count { elementSize(m.q.dtype) }
+            + m.qRot.elements * Count { elementSize(m.qRot.dtype) }
+            + m.kRot.elements * Count { elementSize(m.kRot.dtype) } + core.forwardScratchBytes;
         o.backwardScratchBytesPerSample = core.backwardScratchBytes;
-
-        const auto addLinear
-            = [&](const std::string& name, Count inFeatures, Count outFeatures, bool withBias) {
-                  o.params.push_back(castParameter(name + ".weight", outFeatures * inFeatures));
-                  if (withBias)
-                      o.params.push_back(castParameter(name + ".bias", outFeatures));
-              };
-        if (qRank > 0) {
-            addLinear("q_a_proj", hd, rq, bias);
-            o.params.push_back(parameter("q_a_layernorm.weight", rq));
-            addLinear("q_b_proj", rq, h * qk, false);
-        } else {
-            addLinear("q_proj", hd, h * qk, false);
-        }
-        addLinear("kv_a_proj_with_mqa", hd, rkv + dr, bias);
-        o.params.push_back(parameter("kv_a_layernorm.weight", rkv));
-        addLinear("kv_b_proj", rkv, h * Count::fromSigned(nope + valueDim), false);
-        addLinear("o_proj", h * dv, hd, bias);
-
-        const DType projected
-            = isAutocast(ctx.precision) ? halfType(ctx.precision) : in.dtype; // the projections' outputs
-        const auto inner
-            = [&](const std::string& name, std::int64_t inFeatures, std::int64_t outFeatures, DType type) {
-                  o.innerLinears.push_back(
-                      InnerLinear { name, inFeatures, outFeatures, 1, t, type, name + ".weight" });
-              };
-        if (qRank > 0) {
-            inner("q_a_proj", hidden, qRank, in.dtype);
-            inner("q_b_proj", qRank, heads * (nope + rope), promote(projected, ctx.parameterType()));
-        } else {
-            inner("q_proj", hidden, heads * (nope + rope), in.dtype);
-        }
-        inner("kv_a_proj_with_mqa", hidden, kvRank + rope, in.dtype);
-        inner("kv_b_proj", kvRank, heads * (nope + valueDim), promote(projected, ctx.parameterType()));
-        inner("o_proj", heads * valueDim, hidden, attended.dtype);
-
-        AttentionCoreFlops flops = attentionCoreFlops(ctx, shape, core.explicitScores);
-        const Count projections = Count { 2 } * t
-            * ((qRank > 0 ? hd * rq + rq * h * qk : hd * h * qk) + hd * (rkv + dr)
-                + rkv * h * Count::fromSigned(nope + valueDim) + h * dv * hd);
-        o.elementwiseFlopsPerSample = Count { 5 } * t * (rq + rkv) + Count { 3 } * t * (h * dr + dr);
-        o.forwardFlopsPerSample
-            = projections + flops.scores + flops.values + flops.softmax + o.elementwiseFlopsPerSample;
-        o.attentionCore = flops;
+        addParameters(o, d);
+        addInnerLinears(o, ctx, d, attended.dtype);
+        countFlops(o, ctx, d, shape, core.explicitScores);
         return o;
     }
 };

@@ -89,15 +89,11 @@ public:
                 + std::string(dtypeName(in.dtype)));
 
         const std::int64_t hidden = ctx.attrs.integer("hidden_size");
-        const std::int64_t layers = ctx.attrs.integer("num_layers");
         const std::int64_t directions = ctx.attrs.flag("bidirectional") ? 2 : 1;
-        const bool bias = ctx.attrs.flag("bias");
-        const double dropout = ctx.attrs.real("dropout");
         const Count gates { m_cell == Cell::Lstm ? 4U : 3U };
         const Count t = Count::fromSigned(in.shape.dims[0]);
         const Count h = Count::fromSigned(hidden);
         const Count d = Count::fromSigned(directions);
-        const Count l = Count::fromSigned(layers);
 
         LayerOutcome o;
         o.output = TensorInfo { Shape { { in.shape.dims[0], directions * hidden } }, type };
@@ -105,6 +101,27 @@ public:
         // batch_first a sequence-first input gives the [T, B, H] output itself.
         o.output.contiguous = !ctx.attrs.flag("batch_first");
         o.output.batchAxis = batchAxis.value();
+        const Count flops = addWeights(o, ctx, inputSize);
+        addSaved(o, ctx, type);
+        // cuDNN's workspace while the forward and the backward run (see above: an upper estimate).
+        const Count workspace = t * d * gates * h * Count { elementSize(type) };
+        o.forwardScratchBytesPerSample = workspace;
+        o.backwardScratchBytesPerSample = workspace;
+        o.forwardFlopsPerSample = flops;
+        return o;
+    }
+
+private:
+    /// Each layer's and direction's weights and biases (cast by autocast); returns the forward FLOPs.
+    Count addWeights(LayerOutcome& o, const LayerContext& ctx, std::int64_t inputSize) const
+    {
+        const std::int64_t layers = ctx.attrs.integer("num_layers");
+        const std::int64_t directions = ctx.attrs.flag("bidirectional") ? 2 : 1;
+        const bool bias = ctx.attrs.flag("bias");
+        const Count gates { m_cell == Cell::Lstm ? 4U : 3U };
+        const Count t = Count::fromSigned(ctx.in().shape.dims[0]);
+        const Count h = Count::fromSigned(ctx.attrs.integer("hidden_size"));
+        const Count d = Count::fromSigned(directions);
         Count flops;
         for (std::int64_t k = 0; k < layers; ++k) {
             const Count layerInput = k == 0 ? Count::fromSigned(inputSize) : d * h;
@@ -119,7 +136,20 @@ public:
                 flops += Count { 2 } * gates * h * (layerInput + h) * t;
             }
         }
+        return flops;
+    }
 
+    /// The input (or its copy in the RNN's dtype), the output, the initial states, cuDNN's reserve and the
+    /// inter-layer dropout masks.
+    void addSaved(LayerOutcome& o, const LayerContext& ctx, DType type) const
+    {
+        const auto& in = ctx.in();
+        const std::int64_t layers = ctx.attrs.integer("num_layers");
+        const double dropout = ctx.attrs.real("dropout");
+        const Count t = Count::fromSigned(in.shape.dims[0]);
+        const Count h = Count::fromSigned(ctx.attrs.integer("hidden_size"));
+        const Count d = Count::fromSigned(ctx.attrs.flag("bidirectional") ? 2 : 1);
+        const Count l = Count::fromSigned(layers);
         if (in.dtype == type) {
             o.saved.push_back(SavedTensor::input());
         } else {
@@ -138,15 +168,8 @@ public:
         if (dropout > 0.0 && layers > 1)
             o.saved.push_back(SavedTensor::internal("inter-layer dropout mask (estimate)",
                 Count::fromSigned(layers - 1) * t * d * h, DType::Bool));
-        // cuDNN's workspace while the forward and the backward run (see above: an upper estimate).
-        const Count workspace = t * d * gates * h * Count { elementSize(type) };
-        o.forwardScratchBytesPerSample = workspace;
-        o.backwardScratchBytesPerSample = workspace;
-        o.forwardFlopsPerSample = flops;
-        return o;
     }
 
-private:
     /// perLayer x L - 1, the number of H-sized vectors per step and direction in the reserve.
     static Count reserveVectors(Count perLayer, std::int64_t layers)
     {

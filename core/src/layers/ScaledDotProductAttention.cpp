@@ -51,6 +51,82 @@
 namespace headroom::layers {
 namespace {
 
+/// The head size: the packed input's width over (h + 2 g) heads, or q's over h (k and v then [T, g d]).
+Result<std::int64_t> headDimOf(const LayerContext& ctx, std::int64_t heads, std::int64_t groups)
+{
+    const std::int64_t length = ctx.in(0).shape.dims[0];
+    if (ctx.inputs.size() == 1) {
+        const std::int64_t width = ctx.in(0).shape.dims[1];
+        const std::int64_t slots = heads + 2 * groups;
+        if (width % slots != 0)
+            return failure("the packed input's " + std::to_string(width)
+                + " features are not (num_heads + 2 "
+                  "num_key_value_heads) = "
+                + std::to_string(slots) + " heads of equal size");
+        return width / slots;
+    }
+    const std::int64_t qWidth = ctx.in(0).shape.dims[1];
+    if (qWidth % heads != 0)
+        return failure("q's " + std::to_string(qWidth) + " features are not divisible by num_heads "
+            + std::to_string(heads));
+    const std::int64_t headDim = qWidth / heads;
+    for (std::size_t i = 1; i < 3; ++i) {
+        const auto& in = ctx.in(i);
+        if (in.shape.dims[0] != length || in.shape.dims[1] != groups * headDim)
+            return failure(std::string(i == 1 ? "k" : "v") + " is " + in.shape.toString() + " but should be ["
+                + std::to_string(length) + ", " + std::to_string(groups * headDim)
+                + "] (T, num_key_value_heads x head_dim " + std::to_string(headDim) + ")");
+    }
+    return headDim;
+}
+
+/// q, k and v as the core gets them: views of the packed input (or the inputs), rotated, and for eager
+/// grouped-query attention k and v repeated to every query head.
+struct Qkv
+{
+    OpTrace::Tensor q;
+    OpTrace::Tensor k;
+    OpTrace::Tensor v;
+};
+
+Qkv traceQkv(OpTrace& trace, const LayerContext& ctx, Count te, Count tkv, bool grouped)
+{
+    OpTrace::Tensor q = OpTrace::view(trace.input(0), te);
+    OpTrace::Tensor k = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(1);
+    OpTrace::Tensor v = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(2);
+    if (ctx.attrs.flag("rotary")) {
+        const DType ropeType = ctx.parameterType(); // cos/sin follow the hidden states' dtype
+        q = trace.create("q with rotary embedding", te, promote(q.dtype, ropeType));
+        k = trace.create("k with rotary embedding", tkv, promote(k.dtype, ropeType));
+    }
+    const bool eager = ctx.attention == AttentionImplementation::Eager;
+    if (grouped && eager) { // eager_attention_forward's repeat_kv
+        k = trace.create("k repeated to every query head", te, k.dtype);
+        v = trace.create("v repeated to every query head", te, v.dtype);
+    }
+    return { q, k, v };
+}
+
+/// The attention core's shape: eager attention's repeat_kv makes k and v one head per query head.
+AttentionCoreShape coreShape(
+    const LayerContext& ctx, std::int64_t heads, std::int64_t groups, std::int64_t headDim)
+{
+    const bool grouped = groups != heads;
+    const bool eager = ctx.attention == AttentionImplementation::Eager;
+    AttentionCoreShape shape;
+    shape.length = ctx.in(0).shape.dims[0];
+    shape.heads = heads;
+    shape.kvHeads = eager ? heads : groups;
+    shape.qkHeadDim = headDim;
+    shape.vHeadDim = headDim;
+    shape.kHeadMajor = grouped; // repeat_kv's reshape makes k and v head-major copies
+    shape.vHeadMajor = grouped;
+    shape.dropout = ctx.attrs.real("dropout");
+    shape.softmaxFloat32 = ctx.attrs.flag("softmax_float32");
+    shape.logitSoftcapping = ctx.attrs.real("logit_softcapping");
+    return shape;
+}
+
 class ScaledDotProductAttentionKind final : public DescribedKind
 {
 public:
@@ -99,31 +175,10 @@ public:
             return failure("num_key_value_heads " + std::to_string(groups) + " does not divide num_heads "
                 + std::to_string(heads));
         const std::int64_t length = ctx.in(0).shape.dims[0];
-        std::int64_t headDim = 0;
-        if (ctx.inputs.size() == 1) {
-            const std::int64_t width = ctx.in(0).shape.dims[1];
-            const std::int64_t slots = heads + 2 * groups;
-            if (width % slots != 0)
-                return failure("the packed input's " + std::to_string(width)
-                    + " features are not (num_heads + 2 "
-                      "num_key_value_heads) = "
-                    + std::to_string(slots) + " heads of equal size");
-            headDim = width / slots;
-        } else {
-            const std::int64_t qWidth = ctx.in(0).shape.dims[1];
-            if (qWidth % heads != 0)
-                return failure("q's " + std::to_string(qWidth) + " features are not divisible by num_heads "
-                    + std::to_string(heads));
-            headDim = qWidth / heads;
-            for (std::size_t i = 1; i < 3; ++i) {
-                const auto& in = ctx.in(i);
-                if (in.shape.dims[0] != length || in.shape.dims[1] != groups * headDim)
-                    return failure(std::string(i == 1 ? "k" : "v") + " is " + in.shape.toString()
-                        + " but should be [" + std::to_string(length) + ", "
-                        + std::to_string(groups * headDim) + "] (T, num_key_value_heads x head_dim "
-                        + std::to_string(headDim) + ")");
-            }
-        }
+        const auto headDimOrError = headDimOf(ctx, heads, groups);
+        if (!headDimOrError)
+            return headDimOrError.error();
+        const std::int64_t headDim = *headDimOrError;
         if (ctx.attrs.flag("rotary") && headDim % 2 != 0)
             return failure("rotary embedding needs an even head dimension, not " + std::to_string(headDim));
 
@@ -132,36 +187,11 @@ public:
         const Count e = h * Count::fromSigned(headDim);
         const Count te = t * e;
         const Count tkv = t * Count::fromSigned(groups) * Count::fromSigned(headDim);
-        const bool grouped = groups != heads;
-        const double p = ctx.attrs.real("dropout");
 
         OpTrace trace { ctx };
-        OpTrace::Tensor q = OpTrace::view(trace.input(0), te);
-        OpTrace::Tensor k = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(1);
-        OpTrace::Tensor v = ctx.inputs.size() == 1 ? OpTrace::view(trace.input(0), tkv) : trace.input(2);
-        if (ctx.attrs.flag("rotary")) {
-            const DType ropeType = ctx.parameterType(); // cos/sin follow the hidden states' dtype
-            q = trace.create("q with rotary embedding", te, promote(q.dtype, ropeType));
-            k = trace.create("k with rotary embedding", tkv, promote(k.dtype, ropeType));
-        }
-        const bool eager = ctx.attention == AttentionImplementation::Eager;
-        if (grouped && eager) { // eager_attention_forward's repeat_kv
-            k = trace.create("k repeated to every query head", te, k.dtype);
-            v = trace.create("v repeated to every query head", te, v.dtype);
-        }
-
-        AttentionCoreShape shape;
-        shape.length = length;
-        shape.heads = heads;
-        shape.kvHeads = eager ? heads : groups;
-        shape.qkHeadDim = headDim;
-        shape.vHeadDim = headDim;
-        shape.kHeadMajor = grouped; // repeat_kv's reshape makes k and v head-major copies
-        shape.vHeadMajor = grouped;
-        shape.dropout = p;
-        shape.softmaxFloat32 = ctx.attrs.flag("softmax_float32");
-        shape.logitSoftcapping = ctx.attrs.real("logit_softcapping");
-        const AttentionCoreTrace core = traceAttentionCore(trace, ctx, q, k, v, shape);
+        const Qkv qkv = traceQkv(trace, ctx, te, tkv, groups != heads);
+        const AttentionCoreShape shape = coreShape(ctx, heads, groups, headDim);
+        const AttentionCoreTrace core = traceAttentionCore(trace, ctx, qkv.q, qkv.k, qkv.v, shape);
         const OpTrace::Tensor& out = core.output;
 
         LayerOutcome o;

@@ -40,6 +40,8 @@
 
 #include "KindSupport.h"
 
+#include <array>
+
 namespace headroom::layers {
 
 namespace {
@@ -76,12 +78,95 @@ std::vector<ParamTensor> selfAttentionParameters(const SelfAttentionOptions& o, 
     return params;
 }
 
+namespace {
+
+/// The sizes the cores use: T, E, the heads, the keys' length S (with bias_k and the zero row) and T E.
+struct CoreSizes
+{
+    Count t, e, h, s, te;
+};
+
+CoreSizes coreSizes(const SelfAttentionOptions& o)
+{
+    const Count t = Count::fromSigned(o.sequence);
+    const Count e = Count::fromSigned(o.embed);
+    return { t, e, Count::fromSigned(o.heads), attentionSourceLength(o), t * e };
+}
+
+/// q, k and v in the autocast dtype (casts where they are not).
+std::array<OpTrace::Tensor, 3> lowered(OpTrace& trace, const std::string& p, const OpTrace::Tensor& q,
+    const OpTrace::Tensor& k, const OpTrace::Tensor& v)
+{
+    return { trace.toLowerPrecision(q, p + "q"), trace.toLowerPrecision(k, p + "k"),
+        trace.toLowerPrecision(v, p + "v") };
+}
+
+/// Eager attention without weights returned: scaled q and k, the probabilities and their dropout, v.
+OpTrace::Tensor eagerCore(OpTrace& trace, const SelfAttentionOptions& o, const OpTrace::Tensor& q,
+    const OpTrace::Tensor& k, const OpTrace::Tensor& v)
+{
+    const std::string& p = o.prefix;
+    const auto [t, e, h, s, te] = coreSizes(o);
+    const auto [sq, sk, sv] = lowered(trace, p, q, k, v);
+    trace.keep(trace.create(p + "q scaled", te, sq.dtype));
+    trace.keep(trace.create(p + "k scaled", s * e, sk.dtype));
+    const OpTrace::Tensor probs = trace.create(p + "attention probabilities", h * t * s, sq.dtype);
+    trace.keep(probs);
+    trace.keep(trace.dropout(probs, o.dropout, p + "attention dropout"));
+    trace.keep(sv);
+    return trace.create(p + "attention output", te, sq.dtype);
+}
+
+/// need_weights: the scores in float32 for the softmax, the probabilities cast back for P V.
+OpTrace::Tensor weightsCore(OpTrace& trace, const SelfAttentionOptions& o, const OpTrace::Tensor& q,
+    const OpTrace::Tensor& k, const OpTrace::Tensor& v)
+{
+    const std::string& p = o.prefix;
+    const auto [t, e, h, s, te] = coreSizes(o);
+    const OpTrace::Tensor scaled = trace.create(p + "q scaled", te, q.dtype);
+    const OpTrace::Tensor scoresQ = trace.toLowerPrecision(scaled, p + "q scaled");
+    const OpTrace::Tensor scoresK = trace.toLowerPrecision(k, p + "k");
+    trace.keep(scoresQ);
+    trace.keep(scoresK);
+    const OpTrace::Tensor scores = trace.create(p + "attention scores", h * t * s, scoresQ.dtype);
+    const OpTrace::Tensor softmaxIn = trace.toFloat32(scores, p + "attention scores");
+    const OpTrace::Tensor probs = trace.create(p + "attention probabilities", h * t * s, softmaxIn.dtype);
+    trace.keep(probs);
+    const OpTrace::Tensor dropped = trace.dropout(probs, o.dropout, p + "attention dropout");
+    const OpTrace::Tensor weights = trace.toLowerPrecision(dropped, p + "attention probabilities");
+    const OpTrace::Tensor values = trace.toLowerPrecision(v, p + "v");
+    trace.keep(weights);
+    trace.keep(values);
+    return trace.create(p + "attention output", te, weights.dtype);
+}
+
+/// SDPA (flash for half types, else memory-efficient): q, k, v, the output and the logsumexp.
+OpTrace::Tensor sdpaCore(OpTrace& trace, const SelfAttentionOptions& o, const OpTrace::Tensor& q,
+    const OpTrace::Tensor& k, const OpTrace::Tensor& v)
+{
+    const std::string& p = o.prefix;
+    const auto [t, e, h, s, te] = coreSizes(o);
+    const auto [sq, sk, sv] = lowered(trace, p, q, k, v);
+    trace.keep(sq);
+    trace.keep(sk);
+    trace.keep(sv);
+    const OpTrace::Tensor attended = trace.create(p + "attention output (SDPA)", te, sq.dtype);
+    trace.keep(attended);
+    const bool flash = sq.dtype == DType::Float16 || sq.dtype == DType::BFloat16;
+    const std::int64_t blocks
+        = o.sequence / kMemEfficientLseAlign + (o.sequence % kMemEfficientLseAlign != 0 ? 1 : 0);
+    const Count lseLength = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
+    trace.keep(trace.create(p + "logsumexp", h * lseLength, DType::Float32));
+    return attended;
+}
+
+} // namespace
+
 OpTrace::Tensor selfAttention(OpTrace& trace, const OpTrace::Tensor& x, const SelfAttentionOptions& o)
 {
     const std::string& p = o.prefix;
     const Count t = Count::fromSigned(o.sequence);
     const Count e = Count::fromSigned(o.embed);
-    const Count h = Count::fromSigned(o.heads);
     const Count s = attentionSourceLength(o);
     const Count te = t * e;
 
@@ -101,50 +186,10 @@ OpTrace::Tensor selfAttention(OpTrace& trace, const OpTrace::Tensor& x, const Se
         v = trace.create(p + "v with a zero row", s * e, v.dtype);
     }
 
-    OpTrace::Tensor attended;
-    if (!o.needWeights && o.implementation == AttentionImplementation::Eager) {
-        const OpTrace::Tensor sq = trace.toLowerPrecision(q, p + "q");
-        const OpTrace::Tensor sk = trace.toLowerPrecision(k, p + "k");
-        const OpTrace::Tensor sv = trace.toLowerPrecision(v, p + "v");
-        trace.keep(trace.create(p + "q scaled", te, sq.dtype));
-        trace.keep(trace.create(p + "k scaled", s * e, sk.dtype));
-        const OpTrace::Tensor probs = trace.create(p + "attention probabilities", h * t * s, sq.dtype);
-        trace.keep(probs);
-        trace.keep(trace.dropout(probs, o.dropout, p + "attention dropout"));
-        trace.keep(sv);
-        attended = trace.create(p + "attention output", te, sq.dtype);
-    } else if (o.needWeights) {
-        const OpTrace::Tensor scaled = trace.create(p + "q scaled", te, q.dtype);
-        const OpTrace::Tensor scoresQ = trace.toLowerPrecision(scaled, p + "q scaled");
-        const OpTrace::Tensor scoresK = trace.toLowerPrecision(k, p + "k");
-        trace.keep(scoresQ);
-        trace.keep(scoresK);
-        const OpTrace::Tensor scores = trace.create(p + "attention scores", h * t * s, scoresQ.dtype);
-        const OpTrace::Tensor softmaxIn = trace.toFloat32(scores, p + "attention scores");
-        const OpTrace::Tensor probs = trace.create(p + "attention probabilities", h * t * s, softmaxIn.dtype);
-        trace.keep(probs);
-        const OpTrace::Tensor dropped = trace.dropout(probs, o.dropout, p + "attention dropout");
-        const OpTrace::Tensor weights = trace.toLowerPrecision(dropped, p + "attention probabilities");
-        const OpTrace::Tensor values = trace.toLowerPrecision(v, p + "v");
-        trace.keep(weights);
-        trace.keep(values);
-        attended = trace.create(p + "attention output", te, weights.dtype);
-    } else {
-        const OpTrace::Tensor sq = trace.toLowerPrecision(q, p + "q");
-        const OpTrace::Tensor sk = trace.toLowerPrecision(k, p + "k");
-        const OpTrace::Tensor sv = trace.toLowerPrecision(v, p + "v");
-        trace.keep(sq);
-        trace.keep(sk);
-        trace.keep(sv);
-        attended = trace.create(p + "attention output (SDPA)", te, sq.dtype);
-        trace.keep(attended);
-        const bool flash = sq.dtype == DType::Float16 || sq.dtype == DType::BFloat16;
-        const std::int64_t blocks
-            = o.sequence / kMemEfficientLseAlign + (o.sequence % kMemEfficientLseAlign != 0 ? 1 : 0);
-        const Count lseLength
-            = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
-        trace.keep(trace.create(p + "logsumexp", h * lseLength, DType::Float32));
-    }
+    const OpTrace::Tensor attended = !o.needWeights && o.implementation == AttentionImplementation::Eager
+        ? eagerCore(trace, o, q, k, v)
+        : o.needWeights ? weightsCore(trace, o, q, k, v)
+                        : sdpaCore(trace, o, q, k, v);
     const OpTrace::Tensor merged = trace.create(p + "attention output (heads merged)", te, attended.dtype);
     return trace.linear(merged, te, p + "out_proj");
 }

@@ -22,6 +22,59 @@
 namespace headroom::layers {
 namespace {
 
+/// nn.TransformerEncoderLayer's forward: self-attention and the feed-forward block, each with its
+/// dropout, residual add and LayerNorm (before, with norm_first, or after).
+OpTrace::Tensor traceEncoder(OpTrace& trace, const LayerContext& ctx, const SelfAttentionOptions& attention,
+    std::int64_t ff, bool gelu)
+{
+    const double p = attention.dropout;
+    const Count t = Count::fromSigned(attention.sequence);
+    const Count td = t * Count::fromSigned(attention.embed);
+    const Count tf = t * Count::fromSigned(ff);
+    const auto feedForward = [&](const OpTrace::Tensor& x) {
+        const OpTrace::Tensor hidden = trace.linear(x, tf, "linear1");
+        const OpTrace::Tensor activated = gelu ? trace.gelu(hidden, "gelu") : trace.relu(hidden, "relu");
+        const OpTrace::Tensor dropped = trace.dropout(activated, p, "dropout");
+        return trace.dropout(trace.linear(dropped, td, "linear2"), p, "dropout2");
+    };
+    const OpTrace::Tensor x = trace.input();
+    if (ctx.attrs.flag("norm_first")) {
+        const OpTrace::Tensor attended
+            = trace.dropout(selfAttention(trace, trace.layerNorm(x, t, "norm1"), attention), p, "dropout1");
+        const OpTrace::Tensor residual = trace.add(x, attended, "x + self-attention");
+        return trace.add(residual, feedForward(trace.layerNorm(residual, t, "norm2")), "x + feed-forward");
+    }
+    const OpTrace::Tensor attended = trace.dropout(selfAttention(trace, x, attention), p, "dropout1");
+    const OpTrace::Tensor normed = trace.layerNorm(trace.add(x, attended, "x + self-attention"), t, "norm1");
+    return trace.layerNorm(trace.add(normed, feedForward(normed), "x + feed-forward"), t, "norm2");
+}
+
+/// The attention's parameters, then linear1, linear2 (cast by autocast) and the two LayerNorms.
+std::vector<ParamTensor> encoderParameters(const SelfAttentionOptions& attention, std::int64_t ff, bool bias)
+{
+    const std::int64_t d = attention.embed;
+    std::vector<ParamTensor> params = selfAttentionParameters(attention, bias);
+    const Count dff = Count::fromSigned(d) * Count::fromSigned(ff);
+    auto linearParams = [&](const std::string& name, Count weight, Count biasElements) {
+        ParamTensor w = parameter(name + ".weight", weight);
+        w.castByAutocast = true;
+        params.push_back(w);
+        if (bias) {
+            ParamTensor b = parameter(name + ".bias", biasElements);
+            b.castByAutocast = true;
+            params.push_back(b);
+        }
+    };
+    linearParams("linear1", dff, Count::fromSigned(ff));
+    linearParams("linear2", dff, Count::fromSigned(d));
+    for (const char* norm : { "norm1", "norm2" }) {
+        params.push_back(parameter(std::string(norm) + ".weight", Count::fromSigned(d)));
+        if (bias)
+            params.push_back(parameter(std::string(norm) + ".bias", Count::fromSigned(d)));
+    }
+    return params;
+}
+
 class TransformerEncoderLayerKind final : public DescribedKind
 {
 public:
@@ -86,48 +139,12 @@ public:
         const Count tf = t * Count::fromSigned(ff);
 
         OpTrace trace { ctx };
-        const auto feedForward = [&](const OpTrace::Tensor& x) {
-            const OpTrace::Tensor hidden = trace.linear(x, tf, "linear1");
-            const OpTrace::Tensor activated = gelu ? trace.gelu(hidden, "gelu") : trace.relu(hidden, "relu");
-            const OpTrace::Tensor dropped = trace.dropout(activated, p, "dropout");
-            return trace.dropout(trace.linear(dropped, td, "linear2"), p, "dropout2");
-        };
-        const OpTrace::Tensor x = trace.input();
-        OpTrace::Tensor out;
-        if (ctx.attrs.flag("norm_first")) {
-            const OpTrace::Tensor attended = trace.dropout(
-                selfAttention(trace, trace.layerNorm(x, t, "norm1"), attention), p, "dropout1");
-            const OpTrace::Tensor residual = trace.add(x, attended, "x + self-attention");
-            out = trace.add(residual, feedForward(trace.layerNorm(residual, t, "norm2")), "x + feed-forward");
-        } else {
-            const OpTrace::Tensor attended = trace.dropout(selfAttention(trace, x, attention), p, "dropout1");
-            const OpTrace::Tensor normed
-                = trace.layerNorm(trace.add(x, attended, "x + self-attention"), t, "norm1");
-            out = trace.layerNorm(trace.add(normed, feedForward(normed), "x + feed-forward"), t, "norm2");
-        }
+        const OpTrace::Tensor out = traceEncoder(trace, ctx, attention, ff, gelu);
 
         LayerOutcome o;
         o.output = TensorInfo { in.shape, out.dtype };
         o.output.batchAxis = batchAxis.value();
-        o.params = selfAttentionParameters(attention, bias);
-        const Count dff = Count::fromSigned(d) * Count::fromSigned(ff);
-        auto linearParams = [&](const std::string& name, Count weight, Count biasElements) {
-            ParamTensor w = parameter(name + ".weight", weight);
-            w.castByAutocast = true;
-            o.params.push_back(w);
-            if (bias) {
-                ParamTensor b = parameter(name + ".bias", biasElements);
-                b.castByAutocast = true;
-                o.params.push_back(b);
-            }
-        };
-        linearParams("linear1", dff, Count::fromSigned(ff));
-        linearParams("linear2", dff, Count::fromSigned(d));
-        for (const char* norm : { "norm1", "norm2" }) {
-            o.params.push_back(parameter(std::string(norm) + ".weight", Count::fromSigned(d)));
-            if (bias)
-                o.params.push_back(parameter(std::string(norm) + ".bias", Count::fromSigned(d)));
-        }
+        o.params = encoderParameters(attention, ff, bias);
         o.saved = trace.saved(out);
         markAttentionScores(o.saved);
         // attention + linear1 and linear2 (4 T d ff) + two LayerNorms (~5 per element each), as the

@@ -27,34 +27,42 @@ double softcap(ConfigReader& r, const char* key, double fallback)
     return r.number(key, fallback, 1e9);
 }
 
-} // namespace
-
-std::optional<Network> buildGemma(ConfigReader& top, const json& config, const std::string& modelType)
+/// A multimodal gemma3 config.json holds the language model's keys in text_config, and the Hub's
+/// leave out those equal to Gemma3TextConfig's defaults (configuration_gemma3.py), which then apply.
+/// False (the error in `top`) when text_config is not an object.
+bool openTextConfig(ConfigReader& top, const json& config, std::optional<ConfigReader>& text)
 {
-    const bool gemma1 = modelType == "gemma";
-    const bool gemma2 = modelType == "gemma2";
-    const bool multimodal = modelType == "gemma3";
-    // A multimodal gemma3 config.json holds the language model's keys in text_config, and the Hub's
-    // leave out those equal to Gemma3TextConfig's defaults (configuration_gemma3.py), which then apply.
-    std::optional<ConfigReader> text;
-    if (multimodal) {
-        const auto it = config.find("text_config");
-        if (it == config.end() || !it->is_object()) {
-            top.fail(
-                std::string("text_config must be an object with the language model's sizes (a gemma3 config "
-                            "describes an image-text model; Headroom builds its language model), not ")
-                    + (it == config.end() ? "missing" : detail::shortJson(*it)),
-                "text_config");
-            return std::nullopt;
-        }
-        text.emplace(top.nested(*it, "text_config"));
+    const auto it = config.find("text_config");
+    if (it == config.end() || !it->is_object()) {
+        top.fail(std::string("text_config must be an object with the language model's sizes (a gemma3 config "
+                             "describes an image-text model; Headroom builds its language model), not ")
+                + (it == config.end() ? "missing" : detail::shortJson(*it)),
+            "text_config");
+        return false;
     }
-    ConfigReader& r = text ? *text : top;
+    text.emplace(top.nested(*it, "text_config"));
+    return true;
+}
+
+/// The Gemma keys, as read.
+struct GemmaKeys
+{
+    Dimensions d;
+    double eps = 1e-6;
+    double attnDrop = 0.0;
+    std::string act;
+    bool attentionBias = false;
+    double attnCap = 0.0;
+    double finalCap = 0.0;
+};
+
+GemmaKeys readGemma(ConfigReader& r, bool gemma1, bool gemma2, bool multimodal)
+{
     const auto fallback = [&](std::int64_t value) {
         return multimodal ? std::optional<std::int64_t> { value } : std::nullopt;
     };
-
-    Dimensions d;
+    GemmaKeys k;
+    Dimensions& d = k.d;
     d.hidden = r.size({ "hidden_size" }, fallback(2304));
     d.layers = r.size({ "num_hidden_layers" }, fallback(26), kMaxLayers);
     d.heads = r.size({ "num_attention_heads" }, fallback(8));
@@ -64,31 +72,59 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
     d.positions = r.size({ "max_position_embeddings" }, fallback(131072));
     d.headDim = r.size({ "head_dim" }, 256); // every Gemma config class defaults head_dim to 256
     d.headDim.given = true;
-    const double eps = r.number("rms_norm_eps", 1e-6, 1.0);
-    const double attnDrop = r.number("attention_dropout", 0.0, 1.0);
+    k.eps = r.number("rms_norm_eps", 1e-6, 1.0);
+    k.attnDrop = r.number("attention_dropout", 0.0, 1.0);
     // GemmaMLP ignores hidden_act (transformers PR 29402): hidden_activation, gelu_pytorch_tanh when None.
-    const std::string act = r.text("hidden_activation", "gelu_pytorch_tanh", gemma1);
+    k.act = r.text("hidden_activation", "gelu_pytorch_tanh", gemma1);
     d.tied = r.flag("tie_word_embeddings", true);
-    const bool attentionBias = r.flag("attention_bias", false);
-    const double attnCap = softcap(r, "attn_logit_softcapping", gemma2 ? 50.0 : 0.0);
-    const double finalCap = softcap(r, "final_logit_softcapping", gemma2 ? 30.0 : 0.0);
+    k.attentionBias = r.flag("attention_bias", false);
+    k.attnCap = softcap(r, "attn_logit_softcapping", gemma2 ? 50.0 : 0.0);
+    k.finalCap = softcap(r, "final_logit_softcapping", gemma2 ? 30.0 : 0.0);
+    return k;
+}
+
+std::string describeGemma(const GemmaKeys& k, bool gemma1, bool gemma2, bool multimodal)
+{
+    const Dimensions& d = k.d;
+    const std::string cls = gemma1 ? "GemmaForCausalLM"
+        : gemma2                   ? "Gemma2ForCausalLM"
+        : multimodal               ? "Gemma3ForConditionalGeneration's language model (no vision tower)"
+                                   : "Gemma3ForCausalLM";
+    return cls + ": " + describe(d, "MLP", true) + ", head size " + number(d.headSize())
+        + (k.attnCap > 0.0 ? ", attention scores soft-capped" : "")
+        + (k.finalCap > 0.0 ? ", logits soft-capped" : "") + (d.tied ? ", LM head tied to embed_tokens" : "");
+}
+
+} // namespace
+
+std::optional<Network> buildGemma(ConfigReader& top, const json& config, const std::string& modelType)
+{
+    const bool gemma1 = modelType == "gemma";
+    const bool gemma2 = modelType == "gemma2";
+    const bool multimodal = modelType == "gemma3";
+    std::optional<ConfigReader> text;
+    if (multimodal && !openTextConfig(top, config, text))
+        return std::nullopt;
+    ConfigReader& r = text ? *text : top;
+    const GemmaKeys k = readGemma(r, gemma1, gemma2, multimodal);
+    const Dimensions& d = k.d;
     checkDimensions(r, d, true);
-    auto act_fn = activationFor(r, r.named("hidden_activation"), act, "mlp.act_fn");
+    auto act_fn = activationFor(r, r.named("hidden_activation"), k.act, "mlp.act_fn");
     if (r.error())
         return std::nullopt;
 
-    AttentionBlock attention = attentionFor(d, attnDrop);
-    attention.qkvBias = attentionBias;
-    attention.outputBias = attentionBias;
-    attention.logitSoftcapping = attnCap;
+    AttentionBlock attention = attentionFor(d, k.attnDrop);
+    attention.qkvBias = k.attentionBias;
+    attention.outputBias = k.attentionBias;
+    attention.logitSoftcapping = k.attnCap;
     if (!gemma1 && !gemma2) {
         attention.qkNorm = NormStyle::Gemma;
-        attention.qkNormEps = eps;
+        attention.qkNormEps = k.eps;
     }
     const GatedMlp mlp = mlpFor(d, *act_fn, d.intermediate.value);
     DecoderLayer decoder;
     decoder.norm = NormStyle::Gemma;
-    decoder.eps = eps;
+    decoder.eps = k.eps;
     decoder.sandwich = !gemma1;
     const auto block = decoderLayer(decoder, attention,
         [&](std::vector<LayerSpec>& b, const std::string& in) { return appendGatedMlp(b, in, mlp); });
@@ -98,18 +134,12 @@ std::optional<Network> buildGemma(ConfigReader& top, const json& config, const s
     lm.embedding = model + "embed_tokens";
     lm.embeddingScale = std::sqrt(static_cast<double>(d.hidden.value)); // hidden_size ** 0.5
     lm.norm = NormStyle::Gemma;
-    lm.eps = eps;
+    lm.eps = k.eps;
     lm.finalNorm = model + "norm";
     lm.tied = d.tied;
-    lm.finalLogitSoftcapping = finalCap;
+    lm.finalLogitSoftcapping = k.finalCap;
     Network n = causalLm(lm, d, block, model + "layers");
-    const std::string cls = gemma1 ? "GemmaForCausalLM"
-        : gemma2                   ? "Gemma2ForCausalLM"
-        : multimodal               ? "Gemma3ForConditionalGeneration's language model (no vision tower)"
-                                   : "Gemma3ForCausalLM";
-    n.description = cls + ": " + describe(d, "MLP", true) + ", head size " + number(d.headSize())
-        + (attnCap > 0.0 ? ", attention scores soft-capped" : "")
-        + (finalCap > 0.0 ? ", logits soft-capped" : "") + (d.tied ? ", LM head tied to embed_tokens" : "");
+    n.description = describeGemma(k, gemma1, gemma2, multimodal);
     return n;
 }
 

@@ -6,6 +6,32 @@
 
 namespace headroom::hf {
 
+namespace {
+
+/// One transformer.h block: ln_1, attention, the residual, ln_2, the MLP, the residual.
+std::vector<LayerSpec> gpt2Block(
+    const Dimensions& d, double eps, double attnDrop, double residDrop, const LayerSpec& act)
+{
+    std::vector<LayerSpec> block;
+    block.push_back(layer("LayerNorm", "ln_1", { { "eps", eps } }));
+    block.push_back(linear("attn.c_attn", 3 * d.hidden.value, true));
+    block.push_back(layer("ScaledDotProductAttention", "attn.attention",
+        { { "num_heads", d.heads.value }, { "dropout", attnDrop }, { "is_causal", true },
+            { "softmax_float32", false } }));
+    block.push_back(linear("attn.c_proj", d.hidden.value, true));
+    block.push_back(dropout("attn.resid_dropout", residDrop));
+    block.push_back(layer("Add", "attn_residual", json::object(), { "attn.resid_dropout", "repeat_input" }));
+    block.push_back(layer("LayerNorm", "ln_2", { { "eps", eps } }));
+    block.push_back(linear("mlp.c_fc", d.intermediate.value, true));
+    block.push_back(act);
+    block.push_back(linear("mlp.c_proj", d.hidden.value, true));
+    block.push_back(dropout("mlp.dropout", residDrop));
+    block.push_back(layer("Add", "mlp_residual", json::object(), { "mlp.dropout", "attn_residual" }));
+    return block;
+}
+
+} // namespace
+
 std::optional<Network> buildGpt2(ConfigReader& r, const json&, const std::string&)
 {
     Dimensions d;
@@ -44,21 +70,7 @@ std::optional<Network> buildGpt2(ConfigReader& r, const json&, const std::string
     n.layers.push_back(
         layer("PositionalEmbedding", "transformer.wpe", { { "num_embeddings", d.positions.value } }));
     n.layers.push_back(dropout("transformer.drop", embdDrop));
-    std::vector<LayerSpec> block;
-    block.push_back(layer("LayerNorm", "ln_1", { { "eps", eps } }));
-    block.push_back(linear("attn.c_attn", 3 * d.hidden.value, true));
-    block.push_back(layer("ScaledDotProductAttention", "attn.attention",
-        { { "num_heads", d.heads.value }, { "dropout", attnDrop }, { "is_causal", true },
-            { "softmax_float32", false } }));
-    block.push_back(linear("attn.c_proj", d.hidden.value, true));
-    block.push_back(dropout("attn.resid_dropout", residDrop));
-    block.push_back(layer("Add", "attn_residual", json::object(), { "attn.resid_dropout", "repeat_input" }));
-    block.push_back(layer("LayerNorm", "ln_2", { { "eps", eps } }));
-    block.push_back(linear("mlp.c_fc", d.intermediate.value, true));
-    block.push_back(*act_fn);
-    block.push_back(linear("mlp.c_proj", d.hidden.value, true));
-    block.push_back(dropout("mlp.dropout", residDrop));
-    block.push_back(layer("Add", "mlp_residual", json::object(), { "mlp.dropout", "attn_residual" }));
+    std::vector<LayerSpec> block = gpt2Block(d, eps, attnDrop, residDrop, *act_fn);
     n.layers.push_back(repeatBlock("transformer.h", d.layers.value, std::move(block)));
     n.layers.push_back(layer("LayerNorm", "transformer.ln_f", { { "eps", eps } }));
     LayerSpec head = linear("lm_head", d.vocab.value, false);
