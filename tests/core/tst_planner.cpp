@@ -2,6 +2,7 @@
 // hand on tinyMlp(); every set-up it lists re-estimated on real networks; an impossible goal; and every
 // GPU side by side against max batch.
 #include "CatalogueGpus.h"
+#include "NestedRepeatFile.h"
 #include "NetworkBuilder.h"
 #include "headroom/Format.h"
 #include "headroom/GpuCatalog.h"

@@ -4,6 +4,7 @@
 // code path), so the two must give the same numbers: totals, the step's peak (bytes, phase, layer,
 // breakdown), the first step's peak and the largest batch.
 
+#include "NestedRepeatFile.h"
 #include "NetworkBuilder.h"
 #include "headroom/Analysis.h"
 #include "headroom/Estimate.h"
