@@ -192,6 +192,7 @@ void printPlanJson(
         { "eight_bit_optimizer", o.allow.eightBitOptimizer } };
     j["setups_examined"] = r.setupsExamined;
     j["analyses"] = r.analyses;
+    j["left_out"] = r.leftOut;
     auto list = ordered_json::array();
     for (const auto& c : r.candidates)
         list.push_back(candidateJson(o, plan, c));
@@ -231,6 +232,8 @@ void printPlanHeader(
     keyLine(out, "Searched",
         plural(static_cast<std::int64_t>(r.setupsExamined), "set-up", "set-ups") + " over "
             + plural(static_cast<std::int64_t>(r.analyses), "analysis", "analyses"));
+    for (const std::string& what : r.leftOut)
+        keyLine(out, "Left out", what);
     out << '\n';
 }
 

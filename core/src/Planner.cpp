@@ -1,6 +1,7 @@
 #include "headroom/Planner.h"
 
 #include "PlannerRanking.h"
+#include "PlannerWork.h"
 #include "SetupChanges.h"
 
 #include <algorithm>
@@ -529,15 +530,22 @@ Result<PlannerResult> Search::run()
             }
         }
     }
+    PlannerResult result;
+    const PlannerWork work = boundPlannerWork(m_base.network, baseAnalysis, units.size(),
+        m_parallel.size() * m_eightBit.size() * 2, m_baseSettings.reservedModel);
+    result.leftOut = work.leftOut;
+    // The choices come in order, the plan's own first: the budget keeps the first ones.
+    units.erase(units.begin() + static_cast<std::ptrdiff_t>(work.choices), units.end());
+    m_baseSettings.reservedModel = work.replayAllocator;
     forEachInParallel(units.size(), [&](std::size_t i) { search(units[i], baseAnalysis); });
 
     std::vector<PlanCandidate> candidates;
     std::optional<Shortfall> closest;
-    PlannerResult result;
     for (Unit& unit : units) {
         if (!unit.analysis)
             continue;
         ++result.analyses;
+        result.analysedRows += unit.analysis->rows.size();
         result.setupsExamined += unit.examined;
         std::move(unit.candidates.begin(), unit.candidates.end(), std::back_inserter(candidates));
         if (unit.closest && (!closest || closer(unit.closest->what, closest->what)))

@@ -1,6 +1,7 @@
 // The command line against hostile input (issue 26): a report never replaces the model it is made from,
 // names from files cannot drive the terminal, a flood of warnings is summarised, a symbolic-link loop
 // is called what it is. The real `headroom` binary, run as a process.
+#include "../core/NestedRepeatFile.h"
 #include "RunHeadroom.h"
 
 #include <QDir>
@@ -62,6 +63,7 @@ private slots:
     void controlCharactersAreEscaped();
     void warningsAreSummarised();
     void symbolicLinkLoopsAreNamed();
+    void nestedRepeatsAreBounded();
 
 private:
     QTemporaryDir m_dir;
@@ -177,6 +179,41 @@ void TestCliHostile::symbolicLinkLoopsAreNamed()
     QVERIFY2(
         runHeadroomBytes({ QStringLiteral("estimate"), dangling }).err.contains(": is a symbolic link to "),
         "a dangling link");
+}
+
+void TestCliHostile::nestedRepeatsAreBounded()
+{
+    // Issue 26: 15 nested Repeat blocks of 2 (1 KB) took 2.3 s to estimate and 46 s to plan. Refused in
+    // both, in one line naming the innermost block (the 15th layers[0]) where the bound is passed.
+    const QString deep = m_dir.filePath(QStringLiteral("nested15.json"));
+    writeFile(deep, QByteArray::fromStdString(headroom::test::nestedRepeatFile(15, 2)));
+    const QString block = QStringLiteral("layers[0]") + QStringLiteral(".layers[0]").repeated(14);
+    for (const QStringList& args : { QStringList { QStringLiteral("estimate"), deep },
+             QStringList { QStringLiteral("plan"), deep, QStringLiteral("--allow"),
+                 QStringLiteral("precision,lora,8bit-optimizer") } }) {
+        const RunBytes r = runHeadroomBytes(args);
+        QCOMPARE(r.exitCode, 2);
+        const QString err = QString::fromUtf8(r.err.trimmed());
+        QVERIFY2(!err.contains(QLatin1Char('\n')), qPrintable(err));
+        QVERIFY2(err.contains(block
+                     + QStringLiteral(" (iteration 1): the nested Repeat blocks need more than "
+                                      "8,192 layers analysed one by one")),
+            qPrintable(err));
+        QVERIFY2(err.endsWith(QStringLiteral("nest fewer blocks")), qPrintable(err));
+    }
+    // 12 levels analyse 8,192 layers (the bound): the plan searches 5 of the 27 choices a GTX 1080
+    // allows (65,536 rows / 12,287 an analysis, tst_planner) and says so, in the table and in --json.
+    const QString twelve = m_dir.filePath(QStringLiteral("nested12.json"));
+    writeFile(twelve, QByteArray::fromStdString(headroom::test::nestedRepeatFile(12, 2)));
+    const QStringList plan { QStringLiteral("plan"), twelve, QStringLiteral("--allow"),
+        QStringLiteral("precision,lora,8bit-optimizer") };
+    const RunBytes table = runHeadroomBytes(plan);
+    QCOMPARE(table.exitCode, 0);
+    QVERIFY2(table.out.contains("Left out         only 5 of 27 precision, LoRA and checkpointing choices"),
+        table.out.constData());
+    const RunBytes json = runHeadroomBytes(plan + QStringList { QStringLiteral("--json") });
+    QCOMPARE(json.exitCode, 0);
+    QCOMPARE(nlohmann::json::parse(json.out.toStdString())["left_out"].size(), std::size_t { 2 });
 }
 
 QTEST_GUILESS_MAIN(TestCliHostile)

@@ -2,6 +2,7 @@
 // hand on tinyMlp(); every set-up it lists re-estimated on real networks; an impossible goal; and every
 // GPU side by side against max batch.
 #include "CatalogueGpus.h"
+#include "NestedRepeatFile.h"
 #include "NetworkBuilder.h"
 #include "headroom/Format.h"
 #include "headroom/GpuCatalog.h"
@@ -88,6 +89,7 @@ private slots:
     void invalidPlanIsAnError();
     void compareTinyMlpByHand();
     void compareAgreesWithMaxBatch();
+    void nestedRepeatsBoundTheSearch();
 };
 
 // tinyMlp()'s steady step at micro-batch B with Adam in fp32 (tst_steptimeline works out every moment):
@@ -413,6 +415,37 @@ void TestPlanner::compareAgreesWithMaxBatch()
         }
     }
     QVERIFY(flagged);
+}
+
+void TestPlanner::nestedRepeatsBoundTheSearch()
+{
+    // Issue 26: 15 nested Repeat blocks of 2 (1 KB) took 46 s to plan, each precision, LoRA and
+    // checkpointing choice analysing 65,536 layers. 12 levels is the most the analysis accepts from a
+    // file of 2 layers (tst_repeat): 8,192 layers and 4,095 block headers, 12,287 rows an analysis.
+    // The search analyses at most 65,536 rows in all: 65,536 / 12,287 = 5 of the 27 choices a GTX 1080
+    // allows (fp32, AMP fp16, fp16; no LoRA, LoRA, QLoRA; no, per-block, selective checkpointing).
+    auto network = parseModel(nestedRepeatFile(12, 2));
+    QVERIFY(network);
+    Plan plan;
+    plan.network = std::move(network).value();
+    plan.gpu = catalogueGpu("GTX 1080");
+    const PlannerResult r = planned(plan, PlanGoal {}, PlanAllowances { true, true, true });
+    QVERIFY(!r.candidates.empty());
+    QCOMPARE(r.leftOut.size(), std::size_t { 2 });
+    QVERIFY2(r.leftOut[0].starts_with("only 5 of 27 precision, LoRA and checkpointing choices searched"),
+        r.leftOut[0].c_str());
+    QVERIFY(r.analyses <= 5);
+    // LoRA adds at most an adapter row to each of the 4,096 Linear rows.
+    QVERIFY2(r.analysedRows <= 65'536 + 5 * 4'096, std::to_string(r.analysedRows).c_str());
+    // 5 choices x 2 (8-bit state or not) x 2 (without and with accumulation) set-ups of 8,192
+    // written-out layers pass the 100,000 the caching allocator is replayed for: the tensors alone.
+    QVERIFY2(r.leftOut[1].starts_with("the caching allocator not simulated"), r.leftOut[1].c_str());
+    for (const PlanCandidate& c : r.candidates)
+        QVERIFY(!c.settings.reservedModel);
+    // A network that does not multiply its rows is searched in full, as before.
+    const PlannerResult gpt2 = planned(presetPlan("/resources/presets/gpt2_small.json", "GTX 1080"),
+        PlanGoal {}, PlanAllowances { true, true, true });
+    QVERIFY(gpt2.leftOut.empty());
 }
 
 QTEST_APPLESS_MAIN(TestPlanner)

@@ -41,6 +41,7 @@ struct AnalysisState final
     std::set<std::int64_t> singledOut; ///< iteration numbers that names, references or targets single out
     bool anyCheckpointMark = false; ///< some Repeat block is marked "checkpoint"
     std::size_t analysedLayers = 0;
+    std::size_t analysedLayersAllowed = 0; ///< within Repeat blocks (analysedLayersAllowed(); 0: not yet set)
     std::size_t networkOutput = 0; ///< the tensor the last layer produces (what the loss reads)
 
     /// Some figure overflowed 64 bits.

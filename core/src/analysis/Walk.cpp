@@ -3,6 +3,7 @@
 
 #include "IdenticalIterations.h"
 #include "Layer.h"
+#include "headroom/Format.h"
 
 #include <algorithm>
 #include <optional>
@@ -80,6 +81,23 @@ void walkIteration(
         state.step.endSegment();
 }
 
+/// Whether the walk may go on with iteration `t` of the block: fails, naming the block, once nested
+/// blocks have analysed more layers than the file describes allows (Walk.h, kAnalysedWithoutRatio).
+bool mayAnalyse(AnalysisState& state, const Block& block, std::int64_t t)
+{
+    if (state.analysedLayersAllowed == 0)
+        state.analysedLayersAllowed = analysedLayersAllowed(state.network.layers);
+    if (state.analysedLayers <= state.analysedLayersAllowed)
+        return true;
+    state.diagnostics.fail(block.specPath + " (iteration " + std::to_string(t)
+            + "): the nested Repeat blocks need more than " + formatCount(state.analysedLayersAllowed)
+            + " layers analysed one by one for the " + formatCount(describedLayers(state.network.layers))
+            + " layers the file describes (each block analyses its first iteration, its last two and any "
+              "that differ on their own, so the count multiplies with every level); nest fewer blocks",
+        block.specPath);
+    return false;
+}
+
 /// A Repeat block: its header row, then its iterations in order, jumping over those identical to the
 /// one before (a StepRepeat records each jump; the iteration after it is known only once walked).
 void walkRepeat(AnalysisState& state, const LayerSpec& spec, const std::string& specPath,
@@ -100,6 +118,8 @@ void walkRepeat(AnalysisState& state, const LayerSpec& spec, const std::string& 
     std::optional<InputSignature> previousInput;
     std::size_t awaitingNext = kNoStepOp; // the StepRepeat whose next iteration comes now
     for (std::int64_t t = 0; t < spec.times && !state.diagnostics.stopped();) {
+        if (!mayAnalyse(state, block, t))
+            break;
         const Tensor& in = state.step.tensor(current);
         const InputSignature input { in.info, in.requiresGrad, in.valid };
         const Mark before = mark(state);
@@ -141,6 +161,22 @@ Count expandedLayers(const std::vector<LayerSpec>& specs)
         n += Count { times } * expandedLayers(spec.children);
     }
     return n;
+}
+
+std::size_t describedLayers(const std::vector<LayerSpec>& specs)
+{
+    std::size_t n = 0;
+    for (const auto& spec : specs)
+        n += spec.isRepeat() ? describedLayers(spec.children) : 1;
+    return n;
+}
+
+std::size_t analysedLayersAllowed(const std::vector<LayerSpec>& layers)
+{
+    const std::size_t described = describedLayers(layers);
+    return described > kAnalysedWithoutRatio / kAnalysedPerDescribedLayer
+        ? described * kAnalysedPerDescribedLayer
+        : kAnalysedWithoutRatio;
 }
 
 bool anyCheckpointMark(const std::vector<LayerSpec>& specs)

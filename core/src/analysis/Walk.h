@@ -22,6 +22,18 @@ inline constexpr std::int64_t kMaxRepeatTimes = 1'000'000'000;
 
 /// Layers after expanding Repeat blocks (overflowed past 64 bits).
 [[nodiscard]] Count expandedLayers(const std::vector<LayerSpec>& specs);
+/// Layers the specs describe, each Repeat block's once (what the file writes down).
+[[nodiscard]] std::size_t describedLayers(const std::vector<LayerSpec>& specs);
+
+/// Nested Repeat blocks each analyse a few iterations on their own (the first, the last two, any that
+/// differ or are singled out), so the layers analysed multiply with the nesting: 15 blocks of 2
+/// iterations around 2 layers analyse 65,536 of them. This bounds what the nesting may add: at most
+/// kAnalysedPerDescribedLayer times the layers the file describes, or kAnalysedWithoutRatio if more.
+/// (Issue 26: no input under 1 MB may cost over a second; an analysed layer costs about 35 µs.)
+inline constexpr std::size_t kAnalysedWithoutRatio = 8'192;
+inline constexpr std::size_t kAnalysedPerDescribedLayer = 16;
+/// The most layers `network`'s analysis may analyse before nested Repeat blocks are refused.
+[[nodiscard]] std::size_t analysedLayersAllowed(const std::vector<LayerSpec>& layers);
 /// Some Repeat block is marked "checkpoint" (then only marked blocks are segments).
 [[nodiscard]] bool anyCheckpointMark(const std::vector<LayerSpec>& specs);
 
