@@ -31,6 +31,19 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     , m_document { document }
     , m_model { new PlanCandidateModel(this) }
 {
+    QHBoxLayout* goal = createGoalRow();
+    createTable();
+    QHBoxLayout* buttons = createButtonRow();
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(goal);
+    layout->addWidget(m_table, 1);
+    layout->addLayout(buttons);
+    connectSignals();
+}
+
+// The goal on one line, so the table keeps the panel's height.
+QHBoxLayout* MakeItFitPanel::createGoalRow()
+{
     m_target = new QSpinBox(this);
     m_target->setObjectName(QStringLiteral("targetBatchSpinBox"));
     m_target->setRange(0, kMaxTarget);
@@ -52,7 +65,6 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     for (QCheckBox* box : { m_allowPrecision, m_allowLora, m_allowEightBit })
         box->setToolTip(tr("Changes what training computes: only proposed when ticked"));
 
-    // The goal on one line, so the table keeps the panel's height.
     auto* goalRow = new QHBoxLayout;
     const auto labelled = [&](const QString& text, QWidget* field) {
         auto* label = new QLabel(text, this);
@@ -68,7 +80,11 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     goalRow->addWidget(m_allowLora);
     goalRow->addWidget(m_allowEightBit);
     goalRow->addStretch(1);
+    return goalRow;
+}
 
+void MakeItFitPanel::createTable()
+{
     m_table = new QTableView(this);
     m_table->setObjectName(QStringLiteral("setupsTableView"));
     m_table->setModel(m_model);
@@ -80,7 +96,10 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
         PlanCandidateModel::ChangesColumn, QHeaderView::Stretch);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+}
 
+QHBoxLayout* MakeItFitPanel::createButtonRow()
+{
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("planStatusLabel"));
     m_status->setWordWrap(true);
@@ -91,12 +110,11 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_status, 1);
     buttons->addWidget(m_apply);
+    return buttons;
+}
 
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(goalRow);
-    layout->addWidget(m_table, 1);
-    layout->addLayout(buttons);
-
+void MakeItFitPanel::connectSignals()
+{
     connect(m_target, &QSpinBox::valueChanged, this, &MakeItFitPanel::findSetups);
     connect(m_maxStep, &QDoubleSpinBox::valueChanged, this, &MakeItFitPanel::findSetups);
     for (QCheckBox* box : { m_allowPrecision, m_allowLora, m_allowEightBit })

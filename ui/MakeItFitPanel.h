@@ -6,6 +6,7 @@
 
 class QCheckBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -43,6 +44,10 @@ protected:
     void showEvent(QShowEvent* event) override;
 
 private:
+    QHBoxLayout* createGoalRow();
+    void createTable();
+    QHBoxLayout* createButtonRow();
+    void connectSignals();
     /// The plan changed: search again now if the panel is shown, else when it next is.
     void planChanged();
     void updateStatus();
