@@ -304,7 +304,7 @@ int runPlan(const Options& o, const CommandContext& c)
     const PlanGoal goal { o.targetBatch, o.maxStepSeconds };
     const auto planned = planSetups(plan, goal, o.allow);
     if (!planned)
-        throw UsageError { planned.error().message };
+        throw UsageError { "cannot plan: " + planned.error().message };
     const PlannerResult& r = planned.value();
     if (o.json) {
         printPlanJson(o, plan, goal, r, c.out);

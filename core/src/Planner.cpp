@@ -502,7 +502,7 @@ Result<PlannerResult> Search::run()
 {
     const Analysis baseAnalysis = analyzePlan(m_base, m_base.analysisOptions());
     if (baseAnalysis.error)
-        return Error { "cannot plan: " + baseAnalysis.error->message, baseAnalysis.error->location };
+        return *baseAnalysis.error; // the front ends say "cannot plan" in their own words
     m_batchNorm = hasBatchNorm(baseAnalysis);
 
     const Optimizer optimizer = m_base.setup.optimizer;

@@ -72,6 +72,7 @@ private Q_SLOTS:
     void applyIsOneUndoStep();
     void allowancesWidenTheSearch();
     void nothingFitsSaysWhatIsMissing();
+    void anUnestimableNetworkSaysWhyOnce();
     void compareMarksTheSmallestGpu();
     void planMenuShowsTheDocks();
     void columnsSayWhatTheyAnswer();
@@ -176,6 +177,22 @@ void TestMakeItFit::nothingFitsSaysWhatIsMissing()
     const QString status = child<QLabel>(panel, "planStatusLabel")->text();
     QVERIFY2(status.startsWith(QStringLiteral("Nothing fits. Closest:")), qPrintable(status));
     QVERIFY2(status.contains(QStringLiteral("more than the GPU holds")), qPrintable(status));
+}
+
+// The analysis's own reason, after one "Cannot plan:" (the core's message used to carry a second).
+void TestMakeItFit::anUnestimableNetworkSaysWhyOnce()
+{
+    // Softmax over axis 5 of a [B, 3] output: loads, but cannot be estimated.
+    auto network = headroom::parseModel(R"({"format": "headroom-model", "version": 1, "input": {"shape": [4]},
+        "layers": [{"type": "Linear", "out_features": 3}, {"type": "Softmax", "dim": 5}]})");
+    QVERIFY2(network, network ? "" : network.error().message.c_str());
+    Document doc;
+    doc.resetNetwork(std::move(network).value(), QString());
+    MakeItFitPanel panel(&doc);
+    panel.show();
+    panel.findSetups();
+    QCOMPARE(child<QLabel>(panel, "planStatusLabel")->text(),
+        QStringLiteral("Cannot plan: layers[1] (Softmax): dim 5 is not a feature axis"));
 }
 
 // Three GPUs of 4, 8 and 24 GiB: VGG-16 at batch 32 needs 4.73 GiB (`headroom estimate`), so the
