@@ -172,7 +172,7 @@ void BatchPanel::setEstimate(const EstimateState& state)
                                      UiText::bytes(state.reserved->maxBatch.marginBytes),
                                      UiText::count(
                                          static_cast<std::uint64_t>(state.reserved->maxBatch.unguarded)))
-                           : QString());
+                           : state.reservedNote);
         m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
                              .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
         QString totalTip = qs(report::plantext::peakText(e));
@@ -184,6 +184,8 @@ void BatchPanel::setEstimate(const EstimateState& state)
                       .arg(UiText::bytes(state.reserved->peakReservedBytes),
                           UiText::bytes(state.reserved->peakAllocatedBytes),
                           UiText::bytes(state.reserved->overheadBytes));
+        if (!state.reservedNote.isEmpty())
+            totalTip += QLatin1Char('\n') + state.reservedNote;
         m_total->setToolTip(totalTip);
         const double headroom = e.headroomBytes();
         if (headroom >= 0 && !e.fits) {
