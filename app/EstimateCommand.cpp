@@ -99,9 +99,11 @@ void printFit(const Plan& plan, const PlanResult& result, std::ostream& out)
             << ", but PyTorch's caching allocator needs more than its " << formatBytes(r->capacityBytes)
             << " less a margin of " << formatBytes(r->maxBatch.marginBytes) << '\n';
     if (r != nullptr)
-        out << "Reserved by PyTorch's caching allocator: " << formatBytes(r->peakReservedBytes)
-            << " at its peak (tensors " << formatBytes(r->peakAllocatedBytes) << "), plus "
-            << formatBytes(r->overheadBytes) << " outside it\n";
+        out << "Reserved by PyTorch's caching allocator"
+            << (r->expandableSegments ? " (expandable segments)" : "") << ": "
+            << formatBytes(r->peakReservedBytes) << " at its peak (tensors "
+            << formatBytes(r->peakAllocatedBytes) << "), plus " << formatBytes(r->overheadBytes)
+            << " outside it\n";
     else if (result.reservedError)
         out << "Reserved by PyTorch's caching allocator: not simulated (" << result.reservedError->message
             << "); the max batch counts the tensors alone and may be a few percent above what trains\n";

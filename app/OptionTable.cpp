@@ -152,6 +152,9 @@ void addSetupOptions(std::vector<OptionSpec>& all)
                         + quoteForMessage(v) };
                 o.overheadBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kMiB));
             } });
+    all.push_back({ "--expandable-segments", {}, {}, G::General,
+        "simulate PyTorch's allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
+        [](Options& o, const std::string&, const std::string&) { o.expandableSegments = true; } });
     all.push_back({ "--loss", {}, "NAME", G::General, choices(allLosses(), lossName) + " [as in the model]",
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseLoss(v);

@@ -92,6 +92,8 @@ Options parseOptions(const std::vector<std::string>& args, const Command& comman
         // What the planner keeps as given (checked below like every option).
         if (i + 1 < args.size() && isKept(a))
             o.kept.insert(o.kept.end(), { a, args[i + 1] });
+        if (a == "--expandable-segments") // kept too, without a value
+            o.kept.push_back(a);
         if (i + 1 < args.size() && (a == "--lora-targets" || a == "--lora-dropout"))
             o.keptLora.insert(o.keptLora.end(), { a, args[i + 1] });
         const OptionSpec* spec = findOption(a);

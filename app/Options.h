@@ -46,6 +46,7 @@ struct Options final
     std::int64_t accumulationSteps = 1;
     Parallelism parallel;
     bool eightBitOptimizer = false;
+    bool expandableSegments = false; ///< --expandable-segments
     double utilization = TrainingSetup {}.assumedUtilization;
     // plan and compare (issue #18).
     std::optional<std::int64_t> targetBatch;

@@ -11,6 +11,7 @@
 #include <QPolygonF>
 #include <array>
 #include <cmath>
+#include <optional>
 #include <tuple>
 
 namespace headroom::report::chartparts {
@@ -20,11 +21,53 @@ using style::FontRole;
 namespace {
 constexpr double kLegendGapPt = 11; ///< between legend entries
 
-double legendEntryWidth(const ReportCanvas& canvas, Component c)
+/// A legend entry: a component's swatch, or a line's.
+struct LegendEntry
+{
+    QString label;
+    QColor colour;
+    std::optional<Qt::PenStyle> line; ///< a line's style; none: a filled swatch
+};
+
+std::vector<LegendEntry> legendEntries(
+    const std::vector<Component>& shown, const std::vector<LegendLine>& lines)
+{
+    std::vector<LegendEntry> entries;
+    for (const auto c : shown)
+        entries.push_back(
+            LegendEntry { ui::CoreText::translate(componentLabel(c)), ui::ComponentColors::color(c), {} });
+    for (const LegendLine& l : lines)
+        entries.push_back(LegendEntry { l.label, l.colour, l.style });
+    return entries;
+}
+
+double swatchWidth(const ReportCanvas& canvas, const LegendEntry& e)
+{
+    return canvas.pt(e.line ? 16 : 7);
+}
+
+double legendEntryWidth(const ReportCanvas& canvas, const LegendEntry& e)
 {
     const auto fm = canvas.metrics(FontRole::Small);
-    return canvas.pt(7) + canvas.pt(4) + fm.horizontalAdvance(ui::CoreText::translate(componentLabel(c)))
-        + canvas.pt(kLegendGapPt);
+    return swatchWidth(canvas, e) + canvas.pt(4) + fm.horizontalAdvance(e.label) + canvas.pt(kLegendGapPt);
+}
+
+/// The entries in centred rows of at most `width`: the rows and each one's width.
+std::pair<std::vector<std::vector<LegendEntry>>, std::vector<double>> legendRows(
+    const ReportCanvas& canvas, const std::vector<LegendEntry>& entries, double width)
+{
+    std::vector<std::vector<LegendEntry>> rows(1);
+    std::vector<double> rowWidths(1, 0);
+    for (const LegendEntry& e : entries) {
+        const double w = legendEntryWidth(canvas, e);
+        if (!rows.back().empty() && rowWidths.back() + w > width) {
+            rows.emplace_back();
+            rowWidths.push_back(0);
+        }
+        rows.back().push_back(e);
+        rowWidths.back() += w;
+    }
+    return { std::move(rows), std::move(rowWidths) };
 }
 } // namespace
 
@@ -120,52 +163,58 @@ void paintStack(const ReportCanvas& canvas, const std::vector<Component>& shown,
     p->drawPolyline(top);
 }
 
-double legendHeight(const ReportCanvas& canvas, const std::vector<Component>& shown, double width)
+double legendHeight(const ReportCanvas& canvas, const std::vector<Component>& shown, double width,
+    const std::vector<LegendLine>& lines)
 {
-    double x = 0;
-    int rows = 1;
-    for (const auto c : shown) {
-        const double entry = legendEntryWidth(canvas, c);
-        if (x > 0 && x + entry > width) {
-            ++rows;
-            x = 0;
-        }
-        x += entry;
-    }
-    return rows * canvas.metrics(FontRole::Small).height() * 1.5;
+    const auto rows = legendRows(canvas, legendEntries(shown, lines), width).first;
+    return static_cast<double>(rows.size()) * canvas.metrics(FontRole::Small).height() * 1.5;
 }
 
-void paintLegend(const ReportCanvas& canvas, const std::vector<Component>& shown, const QRectF& rect)
+void paintLegend(const ReportCanvas& canvas, const std::vector<Component>& shown, const QRectF& rect,
+    const std::vector<LegendLine>& lines)
 {
     const auto fm = canvas.metrics(FontRole::Small);
     const double swatch = canvas.pt(7);
     const double rowHeight = fm.height() * 1.5;
-    // Rows are centred: measure each row first.
-    std::vector<std::vector<Component>> rows(1);
-    std::vector<double> rowWidths(1, 0);
-    for (const auto c : shown) {
-        const double entry = legendEntryWidth(canvas, c);
-        if (!rows.back().empty() && rowWidths.back() + entry > rect.width()) {
-            rows.emplace_back();
-            rowWidths.push_back(0);
-        }
-        rows.back().push_back(c);
-        rowWidths.back() += entry;
-    }
+    const auto [rows, rowWidths] = legendRows(canvas, legendEntries(shown, lines), rect.width());
     for (std::size_t r = 0; r < rows.size(); ++r) {
         double x = rect.left() + (rect.width() - rowWidths[r] + canvas.pt(kLegendGapPt)) / 2;
         const double y = rect.top() + static_cast<double>(r) * rowHeight;
-        for (const auto c : rows[r]) {
-            const QString label = ui::CoreText::translate(componentLabel(c));
-            canvas.fillRect(
-                QRectF { x, y + (rowHeight - swatch) / 2, swatch, swatch }, ui::ComponentColors::color(c));
-            x += swatch + canvas.pt(4);
-            const double w = fm.horizontalAdvance(label) + canvas.pt(1);
-            canvas.text(QRectF { x, y, w, rowHeight }, Qt::AlignLeft | Qt::AlignVCenter, label,
+        for (const LegendEntry& e : rows[r]) {
+            if (e.line)
+                canvas.line(QPointF { x, y + rowHeight / 2 },
+                    QPointF { x + swatchWidth(canvas, e), y + rowHeight / 2 },
+                    QPen { e.colour, canvas.pt(1.2), *e.line });
+            else
+                canvas.fillRect(QRectF { x, y + (rowHeight - swatch) / 2, swatch, swatch }, e.colour);
+            x += swatchWidth(canvas, e) + canvas.pt(4);
+            const double w = fm.horizontalAdvance(e.label) + canvas.pt(1);
+            canvas.text(QRectF { x, y, w, rowHeight }, Qt::AlignLeft | Qt::AlignVCenter, e.label,
                 FontRole::Small, style::kText);
             x += w - canvas.pt(1) + canvas.pt(kLegendGapPt);
         }
     }
+}
+
+LegendLine reservedLegend()
+{
+    return LegendLine { QCoreApplication::translate(
+                            "headroom::report::chartparts", "Reserved (PyTorch's cache + overhead)"),
+        ui::ComponentColors::reserved(), Qt::DashDotLine };
+}
+
+void paintLine(const ReportCanvas& canvas, const std::vector<double>& xs, const std::vector<double>& bytes,
+    const std::function<double(double)>& yOf, const LegendLine& legend, double widthPt)
+{
+    QPainter* p = canvas.painter();
+    if (p == nullptr || xs.size() < 2)
+        return;
+    QPolygonF line;
+    for (std::size_t i = 0; i < xs.size() && i < bytes.size(); ++i)
+        line << QPointF { xs[i], yOf(bytes[i]) };
+    p->setPen(QPen { legend.colour, canvas.pt(widthPt), legend.style });
+    p->setBrush(Qt::NoBrush);
+    p->drawPolyline(line);
 }
 
 } // namespace headroom::report::chartparts

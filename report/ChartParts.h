@@ -2,6 +2,7 @@
 
 #include "headroom/MemoryBreakdown.h"
 
+#include <QColor>
 #include <QCoreApplication>
 #include <QRectF>
 #include <QString>
@@ -46,11 +47,25 @@ void paintStack(const ReportCanvas& canvas, const std::vector<Component>& shown,
     const std::vector<double>& xs, const std::function<const MemoryBreakdown&(std::size_t)>& at,
     const std::function<double(double)>& yOf);
 
-/// The height of the legend of `shown` (bottom to top of the stack) wrapped to `width`.
-[[nodiscard]] double legendHeight(
-    const ReportCanvas& canvas, const std::vector<Component>& shown, double width);
-/// A swatch and the translated name of each component, in centred rows.
-void paintLegend(const ReportCanvas& canvas, const std::vector<Component>& shown, const QRectF& rect);
+/// A line a chart draws over its stack, as the legend shows it after the components.
+struct LegendLine
+{
+    QString label;
+    QColor colour;
+    Qt::PenStyle style = Qt::SolidLine;
+};
+
+/// The height of the legend of `shown` (bottom to top of the stack) and `lines` wrapped to `width`.
+[[nodiscard]] double legendHeight(const ReportCanvas& canvas, const std::vector<Component>& shown,
+    double width, const std::vector<LegendLine>& lines = {});
+/// A swatch and the translated name of each component, then each line's stroke and label, in centred rows.
+void paintLegend(const ReportCanvas& canvas, const std::vector<Component>& shown, const QRectF& rect,
+    const std::vector<LegendLine>& lines = {});
+/// The reserved line's legend entry, in both charts: "Reserved (PyTorch's cache + overhead)".
+[[nodiscard]] LegendLine reservedLegend();
+/// A line through (xs[i], yOf(bytes[i])) drawn as `legend` says, `width` points wide.
+void paintLine(const ReportCanvas& canvas, const std::vector<double>& xs, const std::vector<double>& bytes,
+    const std::function<double(double)>& yOf, const LegendLine& legend, double widthPt);
 
 } // namespace chartparts
 } // namespace headroom::report

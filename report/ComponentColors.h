@@ -20,6 +20,8 @@ public:
     /// The shading of the memory chart's region above the GPU's memory (translucent red), in the
     /// GUI and the report alike.
     [[nodiscard]] static QColor overBudget() { return QColor(0xe1, 0x57, 0x59, 45); }
+    /// The line of what PyTorch's caching allocator reserves, in every chart that draws it.
+    [[nodiscard]] static QColor reserved() { return QColor(0x1f, 0x3a, 0x93); }
 
     /// Components from the bottom of a stack to the top: the batch-independent parts first
     /// (overhead, weights, gradients, optimizer state, communication buffers), then what grows with

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartParts.h"
 #include "MemorySweep.h"
 #include "headroom/Estimate.h"
 #include "headroom/GpuCatalog.h"
@@ -24,9 +25,12 @@ class MemoryChartPainter final
     Q_DECLARE_TR_FUNCTIONS(headroom::report::MemoryChartPainter)
 
 public:
-    /// `microBatch`: the batch axis counts micro-batches per GPU (several GPUs or accumulation).
-    MemoryChartPainter(
-        const MemoryModel& model, const Estimate& estimate, const Gpu& gpu, bool microBatch = false);
+    /// `microBatch`: the batch axis counts micro-batches per GPU (several GPUs or accumulation). With a
+    /// reserved model and its figures, the reserved line (what PyTorch's caching allocator reserves plus
+    /// the overhead) runs over the stack, as in the GUI.
+    MemoryChartPainter(const MemoryModel& model, const Estimate& estimate, const Gpu& gpu,
+        bool microBatch = false, const ReservedModel* reserved = nullptr,
+        const ReservedFigures* figures = nullptr);
 
     /// Paints into `rect` (device coordinates of `canvas`); nothing in the measuring pass.
     void paint(const ReportCanvas& canvas, const QRectF& rect) const;
@@ -36,12 +40,32 @@ public:
     /// Where the batch axis ends.
     [[nodiscard]] std::int64_t range() const noexcept { return m_sweep.range; }
 
+    /// The reserved line's samples (empty without a reserved model).
+    [[nodiscard]] const std::vector<std::int64_t>& reservedBatches() const noexcept
+    {
+        return m_sweep.reservedBatches;
+    }
+    [[nodiscard]] const std::vector<std::uint64_t>& reservedBytes() const noexcept
+    {
+        return m_sweep.reservedBytes;
+    }
+
 private:
+    struct Layout;
+    [[nodiscard]] Layout layout(const ReportCanvas& canvas, const QRectF& rect) const;
+    [[nodiscard]] double gpuLineY(const Layout& l) const;
+    /// The grid, the stack, the reserved line and the over-budget shading.
+    void paintArea(const ReportCanvas& canvas, const Layout& l) const;
+    void paintBatchAxis(const ReportCanvas& canvas, const Layout& l) const;
+    void paintMarkers(const ReportCanvas& canvas, const Layout& l) const;
+    void paintGpuLabel(const ReportCanvas& canvas, const Layout& l) const;
+
     const Estimate& m_estimate;
     const Gpu& m_gpu;
     bool m_microBatch;
     MemorySweep m_sweep;
     std::vector<Component> m_shown; ///< components that are not zero everywhere, bottom to top
+    std::vector<chartparts::LegendLine> m_lines; ///< the reserved line's legend entry, when it is drawn
 };
 
 } // namespace headroom::report

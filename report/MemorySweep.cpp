@@ -21,6 +21,28 @@ std::int64_t MemorySweep::rangeFor(std::int64_t batch, std::int64_t maxBatch)
     return static_cast<std::int64_t>(std::bit_ceil(static_cast<std::uint64_t>(std::min(wanted, kMaxBatch))));
 }
 
+void MemorySweep::sampleReserved(const ReservedModel& model, const ReservedFigures& figures)
+{
+    reservedBatches.clear();
+    reservedBytes.clear();
+    if (batches.empty())
+        return;
+    const auto at = [&](std::int64_t b) {
+        // Past the largest batch that fits at the capacity it fails there: what it would reserve.
+        if (b <= figures.maxBatch.unguarded) {
+            if (const ReservedRun run = model.run(b, figures.capacityBytes); run.fits)
+                return run.peakReserved;
+        }
+        return model.reservedAt(b);
+    };
+    const std::size_t last = batches.size() - 1;
+    for (std::size_t i = 0; i <= last;
+         i += (i + kReservedStride > last && i != last) ? last - i : kReservedStride) {
+        reservedBatches.push_back(batches[i]);
+        reservedBytes.push_back(at(batches[i]) + figures.overheadBytes);
+    }
+}
+
 MemorySweep MemorySweep::sample(const MemoryModel& model, std::int64_t range, int samples)
 {
     MemorySweep sweep;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "headroom/Estimate.h"
+#include "headroom/Plan.h"
 
 #include <QCoreApplication>
 #include <QString>
@@ -25,6 +26,13 @@ public:
     std::vector<std::int64_t> batches; ///< ascending, the first 1, evenly spaced in log2(batch)
     std::vector<MemoryBreakdown> breakdowns; ///< MemoryModel::at(batch) for each
     std::int64_t range = 1; ///< where the batch axis ends (the samples stop early where 64 bits overflow)
+    /// What the GPU holds by PyTorch's caching allocator's count (reserved bytes plus the overhead) at
+    /// some of the sampled batches: under the GPU's memory where the step fits, what the allocator
+    /// would need where it does not. Empty without a reserved model (sampleReserved()).
+    std::vector<std::int64_t> reservedBatches;
+    std::vector<std::uint64_t> reservedBytes;
+    /// The reserved line takes every this-many-th sample (and the last).
+    static constexpr std::size_t kReservedStride = 8;
 
     /// The batch range for `batch` and `maxBatch`: the power of two at or above both plus a quarter
     /// (the max batch counted up to 2^20), at least 16, at most kMaxBatch.
@@ -32,6 +40,10 @@ public:
     /// The model's breakdown at batches evenly spaced in log2(batch) from 1 to `range`.
     [[nodiscard]] static MemorySweep sample(
         const MemoryModel& model, std::int64_t range, int samples = kSamples);
+    /// Fills the reserved line from `model` replayed at every kReservedStride-th sample and the last
+    /// (under the capacity up to the largest batch that fits there, then with memory to spare), plus
+    /// `figures`' overhead: a replay per point, well under a millisecond for hundreds of layers.
+    void sampleReserved(const ReservedModel& model, const ReservedFigures& figures);
     /// The breakdown at the first sample at or above `batch` (the last when none is).
     [[nodiscard]] const MemoryBreakdown& near(std::int64_t batch) const;
     /// How high the memory axis must reach: 1.2 x the GPU's memory, or 1.05 x the total at `batch`

@@ -145,6 +145,8 @@ QString ReportComposer::reservedText(const ReservedFigures& r) const
              "context), the GPU holds %5.")
               .arg(bytes(r.peakReservedBytes), bytes(r.peakAllocatedBytes), bytes(r.cublasWorkspaceBytes),
                   bytes(r.overheadBytes), bytes(r.peakWithOverheadBytes()));
+    if (r.expandableSegments)
+        text += tr(" With expandable_segments:True, one segment per pool grows by mapping pages instead.");
     if (r.maxBatch.batch > 0 && r.maxBatch.batch < kMaxBatch)
         text += tr(" The max batch is the largest whose reserved peak fits in %1, keeping %2 spare for what "
                    "the model cannot see exactly.")
@@ -179,6 +181,10 @@ QString ReportComposer::verdictDetail() const
     }
     if (reserved != nullptr)
         detail += reservedText(*reserved);
+    else if (m_result.reservedError)
+        detail += tr(" Reserved by PyTorch's caching allocator: not simulated (%1). The max batch is from "
+                     "the tensors alone.")
+                      .arg(qs(m_result.reservedError->message));
     if (m_plan.setup.parallel.gpus > 1)
         detail += tr(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
     return detail;
@@ -381,7 +387,8 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
 void ReportComposer::chartSection(ReportCanvas& canvas) const
 {
     const bool microBatch = m_plan.setup.parallel.gpus > 1 || m_plan.setup.accumulationSteps > 1;
-    const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu, microBatch };
+    const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu, microBatch,
+        m_result.reserved.get(), m_result.reservedFigures ? &*m_result.reservedFigures : nullptr };
     const StepMoment& peak = m_result.memory->timeline().moments()[m_result.estimate->peak.moment];
     const QString caption
         = tr("The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
@@ -395,10 +402,15 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
 
 void ReportComposer::stepSection(ReportCanvas& canvas) const
 {
-    const StepChart step = StepChart::build(
-        *m_result.memory, m_result.estimate->batch, StepKind::Steady, StepChartPainter::kMaxDrawnMoments);
+    const StepReservedSource reserved { m_result.reserved.get(),
+        m_result.reservedFigures ? m_result.reservedFigures->capacityBytes : kNoLimit,
+        m_plan.setup.overheadBytes };
+    const StepChart step = StepChart::build(*m_result.memory, m_result.estimate->batch, StepKind::Steady,
+        StepChartPainter::kMaxDrawnMoments, reserved);
     const StepChartPainter chart { step, m_result.analysis, m_plan.gpu };
     QString caption = step.caption(chart.peakLayer());
+    if (!step.reserved.empty())
+        caption += QLatin1Char(' ') + step.reservedCaption();
     if (m_plan.setup.accumulationSteps > 1)
         caption += QLatin1Char(' ') + StepChart::accumulationNote(m_plan.setup.accumulationSteps);
     captionedChart(canvas, tr("During one step"), caption, { 170, 250 },

@@ -8,26 +8,43 @@
 
 namespace headroom::report {
 
-StepChart StepChart::build(
-    const MemoryModel& model, std::int64_t batch, StepKind kind, std::size_t maxMoments)
+StepChart StepChart::build(const MemoryModel& model, std::int64_t batch, StepKind kind,
+    std::size_t maxMoments, const StepReservedSource& reserved)
 {
     StepChart chart;
     chart.batch = batch;
     chart.kind = kind;
-    const bool first = kind == StepKind::First;
-    const auto& all = model.timeline().moments();
-    const std::size_t peak = (first ? model.firstStepPeakAt(batch) : model.peakAt(batch)).moment;
     const std::vector<std::size_t> step = model.timeline().oneStep();
     chart.stepMoments = step.size();
     if (step.empty())
         return chart;
+    const auto runs = chart.pick(model, step, maxMoments);
+    if (reserved.model == nullptr)
+        return chart;
+    const std::vector<std::uint64_t> at = reserved.model->reservedAtMoments(
+        model.timeline(), step, batch, kind == StepKind::First, reserved.capacity);
+    if (at.size() != step.size())
+        return chart; // the trace and the timeline do not line up: no line rather than a wrong one
+    for (const auto& [begin, end] : runs)
+        chart.reserved.push_back(*std::max_element(at.begin() + static_cast<std::ptrdiff_t>(begin),
+                                     at.begin() + static_cast<std::ptrdiff_t>(end))
+            + reserved.overhead);
+    return chart;
+}
+
+std::vector<std::pair<std::size_t, std::size_t>> StepChart::pick(
+    const MemoryModel& model, const std::vector<std::size_t>& step, std::size_t maxMoments)
+{
+    const bool first = kind == StepKind::First;
+    const auto& all = model.timeline().moments();
+    const std::size_t peakIndex = (first ? model.firstStepPeakAt(batch) : model.peakAt(batch)).moment;
     const auto totalAt = [&](std::size_t i) {
         return (first ? model.firstStepMomentAt(i, batch) : model.momentAt(i, batch)).total();
     };
     // The core's peak may be in a micro-batch the chart does not show (the first of several): the last
     // one holds at least as much at each moment, so its highest moment stands for it.
-    std::size_t marked = peak;
-    if (std::find(step.begin(), step.end(), peak) == step.end()) {
+    std::size_t marked = peakIndex;
+    if (std::find(step.begin(), step.end(), peakIndex) == step.end()) {
         marked = *std::max_element(
             step.begin(), step.end(), [&](std::size_t a, std::size_t b) { return totalAt(a) < totalAt(b); });
     }
@@ -36,31 +53,30 @@ StepChart StepChart::build(
     const std::size_t n = step.size();
     const std::size_t run = std::max<std::size_t>(
         1, (n + std::max<std::size_t>(maxMoments, 1) - 1) / std::max<std::size_t>(maxMoments, 1));
-    std::size_t start = 0;
-    while (start < n) {
+    std::vector<std::pair<std::size_t, std::size_t>> runs;
+    for (std::size_t start = 0; start < n;) {
         std::size_t end = start + 1;
         while (end < n && end - start < run && all[step[end]].phase == all[step[start]].phase)
             ++end;
         std::size_t best = step[start];
-        if (run > 1) {
-            std::uint64_t bestTotal = totalAt(best);
-            for (std::size_t k = start + 1; k < end; ++k) {
-                const std::uint64_t t = totalAt(step[k]);
-                if (step[k] == marked || (best != marked && t > bestTotal)) {
-                    best = step[k];
-                    bestTotal = t;
-                }
+        std::uint64_t bestTotal = totalAt(best);
+        for (std::size_t k = start + 1; k < end; ++k) {
+            const std::uint64_t t = totalAt(step[k]);
+            if (step[k] == marked || (best != marked && t > bestTotal)) {
+                best = step[k];
+                bestTotal = t;
             }
         }
         const StepMoment& m = all[best];
         if (best == marked)
-            chart.peak = chart.moments.size();
-        chart.moments.push_back(
+            peak = moments.size();
+        moments.push_back(
             StepChartMoment { m.phase, m.row, m.recomputing, m.afterOp && m.phase == StepPhase::Forward,
                 first ? model.firstStepMomentAt(best, batch) : model.momentAt(best, batch) });
+        runs.emplace_back(start, end);
         start = end;
     }
-    return chart;
+    return runs;
 }
 
 std::vector<double> StepChart::bandStarts() const
@@ -127,6 +143,16 @@ QString StepChart::accumulationNote(std::int64_t steps)
 {
     return tr("The last of %1 micro-batches: the accumulated gradients are alive.")
         .arg(QString::fromStdString(formatCount(static_cast<std::uint64_t>(steps))));
+}
+
+QString StepChart::reservedCaption() const
+{
+    if (reserved.empty())
+        return {};
+    return tr("The line: what PyTorch's caching allocator holds reserved, plus the overhead, %1 at most; "
+              "it stays above the tensors, as the allocator rounds blocks, keeps freed ones cached and "
+              "grows in whole segments.")
+        .arg(QString::fromStdString(formatBytes(*std::max_element(reserved.begin(), reserved.end()))));
 }
 
 QString StepChart::caption(const QString& layer) const

@@ -1,11 +1,13 @@
 #pragma once
 
 #include "headroom/Estimate.h"
+#include "headroom/ReservedModel.h"
 
 #include <QCoreApplication>
 #include <QString>
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 namespace headroom::report {
@@ -26,6 +28,15 @@ struct StepChartMoment final
     MemoryBreakdown bytes;
 };
 
+/// Where a step chart's reserved line comes from: the reserved model of the same analysis and set-up,
+/// the capacity its replay is capped at, and the overhead outside the allocator (added to the line).
+struct StepReservedSource final
+{
+    const ReservedModel* model = nullptr;
+    std::uint64_t capacity = kNoLimit;
+    std::uint64_t overhead = 0;
+};
+
 /// Live memory over one training step at one batch size, from the core's MemoryModel (the moments it
 /// simulated, evaluated at the batch; nothing is worked out here): what the GUI's "During one step"
 /// tab and the PDF report draw. With gradient accumulation it is the last micro-batch's forward and
@@ -40,12 +51,16 @@ public:
     std::vector<StepChartMoment> moments; ///< the moments drawn, in the order they happen
     std::size_t peak = 0; ///< moments[] index of the core's peak
     std::size_t stepMoments = 0; ///< how many moments the step has (moments.size() unless thinned)
+    /// What PyTorch's caching allocator holds reserved at each drawn moment (the most over the moments
+    /// it stands for), plus the overhead: ReservedModel::reservedAtMoments. Empty where the allocator
+    /// is not simulated.
+    std::vector<std::uint64_t> reserved;
 
     /// The step at `batch`. A step of more than `maxMoments` moments is thinned to the highest of each
     /// run of neighbours within one phase (only their totals are read), so every phase keeps its place
     /// and the peak is drawn at its height; a chart has no more pixels than that anyway.
-    [[nodiscard]] static StepChart build(
-        const MemoryModel& model, std::int64_t batch, StepKind kind, std::size_t maxMoments);
+    [[nodiscard]] static StepChart build(const MemoryModel& model, std::int64_t batch, StepKind kind,
+        std::size_t maxMoments, const StepReservedSource& reserved = {});
 
     [[nodiscard]] bool empty() const noexcept { return moments.empty(); }
     [[nodiscard]] const StepChartMoment& peakMoment() const { return moments[peak]; }
@@ -72,6 +87,15 @@ public:
     [[nodiscard]] static QString accumulationNote(std::int64_t steps);
     /// One line for the report's caption: the batch, the peak's bytes, phase and layer.
     [[nodiscard]] QString caption(const QString& layer) const;
+    /// The reserved line's sentence for the caption: its peak and why it is above the tensors; empty
+    /// without it.
+    [[nodiscard]] QString reservedCaption() const;
+
+private:
+    /// The moments of `step` drawn (each the highest of a run of neighbours in one phase, the peak's run
+    /// as the peak): fills moments and peak, and each drawn moment's run [first, second) of `step`.
+    std::vector<std::pair<std::size_t, std::size_t>> pick(
+        const MemoryModel& model, const std::vector<std::size_t>& step, std::size_t maxMoments);
 };
 
 } // namespace headroom::report

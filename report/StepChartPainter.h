@@ -1,5 +1,6 @@
 #pragma once
 
+#include "ChartParts.h"
 #include "StepChart.h"
 #include "headroom/Analysis.h"
 #include "headroom/GpuCatalog.h"
@@ -33,11 +34,18 @@ public:
     [[nodiscard]] QString peakLayer() const;
 
 private:
+    struct Layout;
+    [[nodiscard]] Layout layout(const ReportCanvas& canvas, const QRectF& rect) const;
+    void paintPhases(const ReportCanvas& canvas, const Layout& l) const;
+    void paintGpu(const ReportCanvas& canvas, const Layout& l) const;
+    void paintPeak(const ReportCanvas& canvas, const Layout& l) const;
+
     const StepChart& m_chart;
     const Analysis& m_analysis;
     const Gpu& m_gpu;
     std::vector<double> m_bandStart;
     std::vector<Component> m_shown; ///< components that are not zero somewhere, bottom to top
+    std::vector<chartparts::LegendLine> m_lines; ///< the reserved line's legend entry, when it is drawn
 };
 
 } // namespace headroom::report

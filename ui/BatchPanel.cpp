@@ -169,7 +169,7 @@ void BatchPanel::showMaxBatch(const EstimateState& state, bool micro)
                   .arg(UiText::bytes(state.reserved->capacityBytes),
                       UiText::bytes(state.reserved->maxBatch.marginBytes),
                       UiText::count(static_cast<std::uint64_t>(state.reserved->maxBatch.unguarded)))
-            : QString());
+            : state.reservedNote);
 }
 
 bool BatchPanel::showTotal(const EstimateState& state, bool perGpu)
@@ -185,6 +185,8 @@ bool BatchPanel::showTotal(const EstimateState& state, bool perGpu)
                   .arg(UiText::bytes(state.reserved->peakReservedBytes),
                       UiText::bytes(state.reserved->peakAllocatedBytes),
                       UiText::bytes(state.reserved->overheadBytes));
+    if (!state.reservedNote.isEmpty())
+        totalTip += QLatin1Char('\n') + state.reservedNote;
     m_total->setToolTip(totalTip);
     return replayed;
 }

@@ -19,6 +19,9 @@ struct ChartSetup
     QString gpuName;
     std::int64_t gpus = 1; ///< memory is per GPU when > 1
     std::int64_t accumulationSteps = 1; ///< the batch is a micro-batch when > 1
+    /// Why PyTorch's caching allocator is not simulated (the step is too large to replay), translated;
+    /// empty where it is, or where there is no estimate at all.
+    QString reservedNote;
 };
 
 /// What the memory chart draws, worked out by the PlanController from the core's MemoryModel: the
@@ -31,11 +34,7 @@ struct ChartData final : ChartSetup, report::MemorySweep
     /// estimate (the message itself is shown where it can be fixed).
     QString message;
     std::int64_t maxBatch = 0; ///< from the reserved peak where there is a reserved model
-    /// What the GPU holds by PyTorch's caching allocator's count (reserved bytes plus the overhead) at
-    /// some of the sampled batches: under the GPU's memory where the step fits, what the allocator
-    /// would need where it does not. Empty without a reserved model.
-    std::vector<std::int64_t> reservedBatches;
-    std::vector<std::uint64_t> reservedBytes;
+    // The reserved line: report::MemorySweep::reservedBatches / reservedBytes.
 
     struct LayerBar
     {
@@ -54,6 +53,11 @@ struct StepChartData final : ChartSetup
     bool valid = false;
     QString message; ///< why there is nothing to draw (as ChartData's)
     std::shared_ptr<const MemoryModel> model;
+    /// The reserved model of the same analysis and set-up (none where the allocator is not simulated),
+    /// the capacity its replay is capped at and the overhead added to its line.
+    std::shared_ptr<const ReservedModel> reserved;
+    std::uint64_t reservedCapacity = kNoLimit;
+    std::uint64_t overheadBytes = 0;
     std::int64_t batch = 1;
     QStringList layerNames; ///< Analysis::rows names, by row (StepChartMoment::row)
 };

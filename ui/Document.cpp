@@ -548,6 +548,12 @@ void Document::setEightBitOptimizer(bool eightBit)
         [&](PlanSettings& s) { s.setup.eightBitOptimizer = eightBit; });
 }
 
+void Document::setExpandableSegments(bool on)
+{
+    editSettings(on ? tr("Use expandable segments") : tr("Use fixed segments"),
+        [&](PlanSettings& s) { s.setup.expandableSegments = on; });
+}
+
 void Document::setAssumedUtilization(double utilization)
 {
     editSettings(

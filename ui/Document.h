@@ -104,6 +104,8 @@ public:
     void setAccumulationSteps(std::int64_t steps);
     void setParallelism(const Parallelism& parallel);
     void setEightBitOptimizer(bool eightBit);
+    /// PyTorch's caching allocator with expandable_segments:True (one undo step).
+    void setExpandableSegments(bool on);
     void setAssumedUtilization(double utilization);
 
     // --- Undoable strategy edits (re-analyse; like the set-up, not part of the model file) ---

@@ -1,5 +1,6 @@
 #include "MemoryChartView.h"
 
+#include "ChartParts.h" // report/
 #include "ComponentStack.h"
 #include "LayerActivationsView.h"
 #include "PlanController.h"
@@ -89,6 +90,21 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     : QWidget(parent)
     , m_charts { std::make_unique<Charts>() }
 {
+    buildChart();
+    buildSeries();
+    buildLabels();
+    auto& c = *m_charts;
+    c.memoryView = new QChartView(c.memory);
+    c.memoryView->setObjectName(QStringLiteral("memoryChartView"));
+    c.memoryView->setRenderHint(QPainter::Antialiasing);
+    // Tall enough for the legend's entries, in the smaller font a short chart uses.
+    c.memoryView->setMinimumWidth(300);
+    ComponentStack::fitLegend(c.memoryView);
+    buildTabs();
+}
+
+void MemoryChartView::buildChart()
+{
     auto& c = *m_charts;
     c.memory = new QChart;
     c.memory->setObjectName(QStringLiteral("memoryChart"));
@@ -100,12 +116,6 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     c.memoryAxis = new QValueAxis;
     c.memory->addAxis(c.batchAxis, Qt::AlignBottom);
     c.memory->addAxis(c.memoryAxis, Qt::AlignLeft);
-
-    const auto attach = [&](QAbstractSeries* s) {
-        c.memory->addSeries(s);
-        s->attachAxis(c.batchAxis);
-        s->attachAxis(c.memoryAxis);
-    };
     c.stack = std::make_unique<ComponentStack>(
         c.memory, c.batchAxis, c.memoryAxis, this, QStringLiteral("Series"));
     c.stack->onHover(this, [this](const QPointF& point, bool state) {
@@ -114,6 +124,18 @@ MemoryChartView::MemoryChartView(QWidget* parent)
         else
             QToolTip::hideText();
     });
+}
+
+void MemoryChartView::attach(QAbstractSeries* series)
+{
+    m_charts->memory->addSeries(series);
+    series->attachAxis(m_charts->batchAxis);
+    series->attachAxis(m_charts->memoryAxis);
+}
+
+void MemoryChartView::buildSeries()
+{
+    auto& c = *m_charts;
     c.overTop = new QLineSeries(this);
     c.capacity = new QLineSeries(this);
     c.over = new QAreaSeries(c.overTop, c.capacity);
@@ -122,10 +144,6 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     c.over->setColor(ComponentColors::overBudget());
     c.over->setPen(Qt::NoPen);
     attach(c.over);
-    // The shading explains itself beside the GPU's labelled line; the legend keeps to the components,
-    // so it fits a small chart.
-    for (QLegendMarker* m : c.memory->legend()->markers(c.over))
-        m->setVisible(false);
     QPen capacityPen(QColor(0xc0, 0x20, 0x20));
     capacityPen.setWidth(2);
     // The capacity line is drawn by its own series on top of the shaded region.
@@ -150,14 +168,21 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     c.marker = line(QStringLiteral("batchMarkerSeries"), QColor(0x20, 0x20, 0x20), Qt::DashLine);
     c.maxMarker = line(QStringLiteral("maxBatchMarkerSeries"), kMaxBatchColour, Qt::DotLine);
     // Reserved next to the allocated stack: the line a run out of memory is decided by.
-    c.reserved = line(QStringLiteral("reservedSeries"), QColor(0x1f, 0x3a, 0x93), Qt::DashDotLine);
-    c.reserved->setName(tr("Reserved (PyTorch's cache + overhead)"));
+    const report::chartparts::LegendLine legend = report::chartparts::reservedLegend();
+    c.reserved = line(QStringLiteral("reservedSeries"), legend.colour, legend.style);
+    c.reserved->setName(legend.label);
+    // The shading explains itself beside the GPU's labelled line; the legend keeps to the components
+    // and the reserved line, so it fits a small chart.
     for (QAbstractSeries* s :
-        std::initializer_list<QAbstractSeries*> { capacityLine, c.marker, c.maxMarker }) {
+        std::initializer_list<QAbstractSeries*> { c.over, capacityLine, c.marker, c.maxMarker }) {
         for (QLegendMarker* m : c.memory->legend()->markers(s))
             m->setVisible(false);
     }
+}
 
+void MemoryChartView::buildLabels()
+{
+    auto& c = *m_charts;
     QFont labelFont = font();
     labelFont.setBold(true);
     const auto label = [&](const QColor& colour) {
@@ -180,14 +205,10 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     c.markerBack = panel();
     c.maxBack = panel();
     connect(c.memory, &QChart::plotAreaChanged, this, &MemoryChartView::updateLabels);
+}
 
-    c.memoryView = new QChartView(c.memory);
-    c.memoryView->setObjectName(QStringLiteral("memoryChartView"));
-    c.memoryView->setRenderHint(QPainter::Antialiasing);
-    // Tall enough for the legend's entries, in the smaller font a short chart uses.
-    c.memoryView->setMinimumWidth(300);
-    ComponentStack::fitLegend(c.memoryView);
-
+void MemoryChartView::buildTabs()
+{
     m_layers = new LayerActivationsView(this);
     m_layers->setObjectName(QStringLiteral("layerActivationsView"));
 
@@ -198,8 +219,15 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     m_message->setMargin(24);
     m_message->setStyleSheet(QStringLiteral("color: palette(placeholder-text); font-weight: bold;"));
     m_memoryStack = new QStackedWidget(this);
-    m_memoryStack->addWidget(c.memoryView);
+    m_memoryStack->addWidget(m_charts->memoryView);
     m_memoryStack->addWidget(m_message);
+
+    // Under the charts: why there is no reserved line (the step is too large to replay).
+    m_reservedNote = new QLabel(this);
+    m_reservedNote->setObjectName(QStringLiteral("reservedNoteLabel"));
+    m_reservedNote->setWordWrap(true);
+    m_reservedNote->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+    m_reservedNote->hide();
 
     m_tabs = new QTabWidget(this);
     m_tabs->setObjectName(QStringLiteral("chartTabWidget"));
@@ -211,6 +239,7 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_tabs);
+    layout->addWidget(m_reservedNote);
 }
 
 MemoryChartView::~MemoryChartView()
@@ -228,6 +257,8 @@ void MemoryChartView::setData(const ChartData& data)
 {
     m_data = data;
     m_layers->setLayers(data.layers);
+    m_reservedNote->setText(data.reservedNote);
+    m_reservedNote->setVisible(!data.reservedNote.isEmpty());
     if (!data.valid) {
         m_message->setText(data.message.isEmpty() ? tr("No estimate") : data.message);
         m_memoryStack->setCurrentWidget(m_message);

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 
+class QAbstractSeries;
 class QLabel;
 class QStackedWidget;
 class QTabWidget;
@@ -68,6 +69,8 @@ public:
     [[nodiscard]] LayerActivationsView* layerView() const noexcept { return m_layers; }
     [[nodiscard]] StepChartView* stepView() const noexcept { return m_step; }
     [[nodiscard]] QTabWidget* tabs() const noexcept { return m_tabs; }
+    /// Why the reserved line is missing (the allocator is not simulated); hidden where it is not.
+    [[nodiscard]] QLabel* reservedNote() const noexcept { return m_reservedNote; }
 
 public Q_SLOTS:
     void setData(const headroom::ui::ChartData& data);
@@ -77,6 +80,13 @@ public Q_SLOTS:
 
 private:
     struct Charts;
+    // The constructor's parts: the chart and its axes and stack; the capacity, marker and reserved
+    // series; the labels over the plot; the tabs and the note under them.
+    void buildChart();
+    void buildSeries();
+    void buildLabels();
+    void buildTabs();
+    void attach(QAbstractSeries* series);
     /// The axes, the stack and the markers for m_data at m_batch.
     void draw();
     void placeMarker();
@@ -95,6 +105,7 @@ private:
     StepChartView* m_step;
     QStackedWidget* m_memoryStack;
     QLabel* m_message;
+    QLabel* m_reservedNote = nullptr;
 };
 
 } // namespace headroom::ui

@@ -9,9 +9,6 @@
 namespace headroom::ui {
 
 namespace {
-/// The reserved line takes every this-many-th sample (and the last).
-constexpr std::size_t kReservedStride = 8;
-
 /// The first blocking error's layer, as the table names it: "4 (conv2)"; empty if not a layer's.
 QString blockingLayer(const Analysis& analysis)
 {
@@ -61,7 +58,16 @@ ChartSetup PlanController::chartSetup() const
 {
     const Plan& plan = m_document->plan();
     return ChartSetup { plan.gpu.memoryBytes, qs(plan.gpu.name), plan.setup.parallel.gpus,
-        plan.setup.accumulationSteps };
+        plan.setup.accumulationSteps, reservedNote(m_result) };
+}
+
+QString PlanController::reservedNote(const PlanResult& result)
+{
+    if (!result.estimate || !result.reservedError)
+        return {};
+    return tr("Reserved by PyTorch's caching allocator: not simulated (%1). The max batch is from the "
+              "tensors alone.")
+        .arg(qs(result.reservedError->message));
 }
 
 std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatch)
@@ -148,6 +154,7 @@ void PlanController::updateEstimate()
     m_state.throughput = m_result.throughput;
     m_state.throughputError = m_result.throughputError;
     m_state.reserved = m_result.reservedFigures;
+    m_state.reservedNote = reservedNote(m_result);
     Q_EMIT estimateChanged(m_state);
 }
 
@@ -161,6 +168,10 @@ void PlanController::updateStepChart()
         m_stepChart.valid = true;
         m_stepChart.model = m_result.memory;
         m_stepChart.batch = m_document->plan().setup.batch;
+        m_stepChart.reserved = m_result.reserved;
+        if (m_result.reservedFigures)
+            m_stepChart.reservedCapacity = m_result.reservedFigures->capacityBytes;
+        m_stepChart.overheadBytes = m_document->plan().setup.overheadBytes;
     } else {
         // Where the estimate's error is (the memory chart's message), or the error itself.
         m_stepChart.message = !m_chart.message.isEmpty() ? m_chart.message
@@ -212,26 +223,8 @@ void PlanController::rebuildChart()
 
 void PlanController::sampleReserved()
 {
-    if (!m_result.reserved || !m_result.reservedFigures || m_chart.batches.empty())
-        return;
-    // A replay per point (well under a millisecond for hundreds of layers; docs/performance.md): every
-    // kReservedStride-th sample is enough for a line on a log axis.
-    const ReservedModel& reserved = *m_result.reserved;
-    const ReservedFigures& figures = *m_result.reservedFigures;
-    const auto at = [&](std::int64_t b) {
-        // Past the largest batch that fits at the capacity it fails there: what it would reserve.
-        if (b <= figures.maxBatch.unguarded) {
-            if (const ReservedRun run = reserved.run(b, figures.capacityBytes); run.fits)
-                return run.peakReserved;
-        }
-        return reserved.reservedAt(b);
-    };
-    const std::size_t last = m_chart.batches.size() - 1;
-    for (std::size_t i = 0; i <= last;
-         i += (i + kReservedStride > last && i != last) ? last - i : kReservedStride) {
-        m_chart.reservedBatches.push_back(m_chart.batches[i]);
-        m_chart.reservedBytes.push_back(at(m_chart.batches[i]) + figures.overheadBytes);
-    }
+    if (m_result.reserved && m_result.reservedFigures)
+        m_chart.sampleReserved(*m_result.reserved, *m_result.reservedFigures);
 }
 
 } // namespace headroom::ui

@@ -32,6 +32,8 @@ struct EstimateState final
     /// What PyTorch's caching allocator reserves at the batch, and the max batch it leaves (the
     /// estimate's maxBatch and fits already follow it).
     std::optional<ReservedFigures> reserved;
+    /// Where the allocator is not simulated: why, translated (ChartSetup::reservedNote).
+    QString reservedNote;
 };
 
 /// Keeps the document's results current through the core's pipeline (Plan.h), at its speeds: a
@@ -60,6 +62,8 @@ public:
     /// The batch range a chart should span for a batch and a max batch: a power of two with room
     /// above both.
     [[nodiscard]] static std::int64_t chartRange(std::int64_t batch, std::int64_t maxBatch);
+    /// Why the caching allocator is not simulated for `result`, as the GUI says it; empty where it is.
+    [[nodiscard]] static QString reservedNote(const PlanResult& result);
     /// True when `error` is the training set-up's doing rather than a layer's (or the input's).
     [[nodiscard]] static bool isSetupError(const Error& error, bool analysisValid);
 

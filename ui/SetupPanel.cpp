@@ -148,6 +148,10 @@ QWidget* SetupPanel::createGpuTab()
     form->addRow(tr("Implementation:"), m_implementation);
     form->addRow(tr("Precision:"), m_precision);
     form->addRow(tr("Overhead:"), overheadRow);
+    auto* allocatorRow = new QHBoxLayout;
+    allocatorRow->addWidget(m_expandable);
+    allocatorRow->addStretch(1);
+    form->addRow(tr("Allocator:"), allocatorRow);
 
     connectGpuTab();
     return page;
@@ -185,6 +189,11 @@ void SetupPanel::createGpuFields(QWidget* page)
     m_overhead->setToolTip(
         tr("Memory outside PyTorch's caching allocator: the CUDA context (its default follows the GPU). "
            "0 leaves all of the GPU's memory to the allocator."));
+    m_expandable = new QCheckBox(tr("Expandable segments"), page);
+    m_expandable->setObjectName(QStringLiteral("expandableSegmentsCheckBox"));
+    m_expandable->setToolTip(
+        tr("PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch's caching allocator grows one "
+           "segment by mapping pages rather than reserving new segments, which wastes less memory"));
     m_utilization = new QSpinBox(page);
     m_utilization->setObjectName(QStringLiteral("utilizationSpinBox"));
     m_utilization->setRange(static_cast<int>(std::lround(kMinUtilization * 100.0)), 100);
@@ -212,6 +221,8 @@ void SetupPanel::connectGpuTab()
     connect(m_optimizer, &QComboBox::currentIndexChanged, this,
         [this] { m_document->setOptimizer(static_cast<Optimizer>(m_optimizer->currentData().toInt())); });
     connect(m_eightBit, &QCheckBox::toggled, this, [this](bool on) { m_document->setEightBitOptimizer(on); });
+    connect(
+        m_expandable, &QCheckBox::toggled, this, [this](bool on) { m_document->setExpandableSegments(on); });
     connect(m_implementation, &QComboBox::currentIndexChanged, this, [this] {
         m_document->setOptimizerImplementation(
             static_cast<OptimizerImplementation>(m_implementation->currentData().toInt()));
@@ -468,11 +479,11 @@ void SetupPanel::refresh()
     m_gpu->setCurrentGpu(plan.gpu);
     const QSignalBlocker blockers[] { QSignalBlocker(m_optimizer), QSignalBlocker(m_precision),
         QSignalBlocker(m_overhead), QSignalBlocker(m_eightBit), QSignalBlocker(m_utilization),
-        QSignalBlocker(m_implementation), QSignalBlocker(m_checkpointing), QSignalBlocker(m_attention),
-        QSignalBlocker(m_sequenceLength), QSignalBlocker(m_accumulation), QSignalBlocker(m_loraRank),
-        QSignalBlocker(m_loraDropout), QSignalBlocker(m_qlora), QSignalBlocker(m_gpus),
-        QSignalBlocker(m_sharding), QSignalBlocker(m_tensorParallel), QSignalBlocker(m_offload),
-        QSignalBlocker(m_moeImbalance) };
+        QSignalBlocker(m_expandable), QSignalBlocker(m_implementation), QSignalBlocker(m_checkpointing),
+        QSignalBlocker(m_attention), QSignalBlocker(m_sequenceLength), QSignalBlocker(m_accumulation),
+        QSignalBlocker(m_loraRank), QSignalBlocker(m_loraDropout), QSignalBlocker(m_qlora),
+        QSignalBlocker(m_gpus), QSignalBlocker(m_sharding), QSignalBlocker(m_tensorParallel),
+        QSignalBlocker(m_offload), QSignalBlocker(m_moeImbalance) };
     (void)blockers;
     refreshGpuTab(plan);
     refreshStrategyTab(plan);
@@ -499,6 +510,7 @@ void SetupPanel::refreshGpuTab(const Plan& plan)
     }
     m_precision->setCurrentIndex(m_precision->findData(static_cast<int>(plan.precision)));
     m_overhead->setValue(static_cast<int>(plan.setup.overheadBytes / kMiB));
+    m_expandable->setChecked(plan.setup.expandableSegments);
     m_utilization->setValue(static_cast<int>(std::lround(plan.setup.assumedUtilization * 100.0)));
 }
 

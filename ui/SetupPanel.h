@@ -79,6 +79,7 @@ private:
     QComboBox* m_precision;
     QSpinBox* m_overhead;
     QSpinBox* m_utilization;
+    QCheckBox* m_expandable; ///< PyTorch's allocator with expandable_segments:True
 
     QComboBox* m_checkpointing;
     QComboBox* m_attention;

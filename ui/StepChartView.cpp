@@ -49,6 +49,7 @@ struct StepChartView::Charts
     QValueAxis* memoryAxis = nullptr;
     std::unique_ptr<ComponentStack> stack;
     QLineSeries* capacity = nullptr;
+    QLineSeries* reserved = nullptr; ///< what PyTorch's caching allocator reserves, plus the overhead
     QScatterSeries* peak = nullptr;
     QGraphicsSimpleTextItem* peakText = nullptr;
     QGraphicsRectItem* peakBack = nullptr;
@@ -58,6 +59,14 @@ struct StepChartView::Charts
 StepChartView::StepChartView(QWidget* parent)
     : QWidget(parent)
     , m_charts { std::make_unique<Charts>() }
+{
+    buildChart();
+    buildSeries();
+    buildLabels();
+    buildWidgets();
+}
+
+void StepChartView::buildChart()
 {
     auto& c = *m_charts;
     c.chart = new QChart;
@@ -73,11 +82,6 @@ StepChartView::StepChartView(QWidget* parent)
     c.memoryAxis = new QValueAxis;
     c.chart->addAxis(c.phaseAxis, Qt::AlignBottom);
     c.chart->addAxis(c.memoryAxis, Qt::AlignLeft);
-    const auto attach = [&](QAbstractSeries* s) {
-        c.chart->addSeries(s);
-        s->attachAxis(c.phaseAxis);
-        s->attachAxis(c.memoryAxis);
-    };
     c.stack = std::make_unique<ComponentStack>(
         c.chart, c.phaseAxis, c.memoryAxis, this, QStringLiteral("StepSeries"));
     c.stack->onHover(this, [this](const QPointF& point, bool state) {
@@ -86,12 +90,32 @@ StepChartView::StepChartView(QWidget* parent)
         else
             QToolTip::hideText();
     });
+}
+
+void StepChartView::buildSeries()
+{
+    auto& c = *m_charts;
+    const auto attach = [&](QAbstractSeries* s) {
+        c.chart->addSeries(s);
+        s->attachAxis(c.phaseAxis);
+        s->attachAxis(c.memoryAxis);
+    };
     c.capacity = new QLineSeries(this);
     c.capacity->setObjectName(QStringLiteral("stepCapacitySeries"));
     QPen capacityPen(kCapacityColour);
     capacityPen.setWidth(2);
     c.capacity->setPen(capacityPen);
     attach(c.capacity);
+    // Reserved over the step, next to the allocated stack (the memory chart's line, in the legend too).
+    const report::chartparts::LegendLine legend = report::chartparts::reservedLegend();
+    c.reserved = new QLineSeries(this);
+    c.reserved->setObjectName(QStringLiteral("stepReservedSeries"));
+    c.reserved->setName(legend.label);
+    QPen reservedPen(legend.colour);
+    reservedPen.setWidth(2);
+    reservedPen.setStyle(legend.style);
+    c.reserved->setPen(reservedPen);
+    attach(c.reserved);
     c.peak = new QScatterSeries(this);
     c.peak->setObjectName(QStringLiteral("stepPeakSeries"));
     c.peak->setMarkerSize(10);
@@ -102,6 +126,11 @@ StepChartView::StepChartView(QWidget* parent)
         for (QLegendMarker* m : c.chart->legend()->markers(s))
             m->setVisible(false);
     }
+}
+
+void StepChartView::buildLabels()
+{
+    auto& c = *m_charts;
     QFont bold = font();
     bold.setBold(true);
     c.peakBack = new QGraphicsRectItem(c.chart);
@@ -123,7 +152,10 @@ StepChartView::StepChartView(QWidget* parent)
     c.view->setRenderHint(QPainter::Antialiasing);
     c.view->setMinimumWidth(300);
     ComponentStack::fitLegend(c.view); // every component's entry, as the memory chart's
+}
 
+void StepChartView::buildWidgets()
+{
     m_kindBox = new QComboBox(this);
     m_kindBox->setObjectName(QStringLiteral("stepKindBox"));
     m_kindBox->addItem(tr("Steady step"), static_cast<int>(report::StepKind::Steady));
@@ -146,7 +178,7 @@ StepChartView::StepChartView(QWidget* parent)
     m_message->setMargin(24);
     m_message->setStyleSheet(QStringLiteral("color: palette(placeholder-text); font-weight: bold;"));
     m_stack = new QStackedWidget(this);
-    m_stack->addWidget(c.view);
+    m_stack->addWidget(m_charts->view);
     m_stack->addWidget(m_message);
 
     auto* header = new QHBoxLayout;
@@ -205,8 +237,10 @@ void StepChartView::redraw()
 {
     m_dirty = false;
     auto& c = *m_charts;
+    const report::StepReservedSource reserved { m_data.reserved.get(), m_data.reservedCapacity,
+        m_data.overheadBytes };
     m_chart = m_data.valid && m_data.model
-        ? report::StepChart::build(*m_data.model, m_data.batch, m_kind, kMaxDrawnMoments)
+        ? report::StepChart::build(*m_data.model, m_data.batch, m_kind, kMaxDrawnMoments, reserved)
         : report::StepChart {};
     m_bandStart.clear();
     if (m_chart.empty()) {
@@ -216,37 +250,34 @@ void StepChartView::redraw()
         return;
     }
     m_stack->setCurrentWidget(c.view);
+    m_bandStart = m_chart.bandStarts();
+    drawAxes();
     const report::StepChart& step = m_chart;
-    const std::size_t count = step.moments.size();
-    m_bandStart = step.bandStarts();
-    const double xMax = m_bandStart.back();
-
     const auto peakBytes = static_cast<double>(step.peakMoment().bytes.total());
+    c.peak->replace(
+        QList<QPointF> { { (m_bandStart[step.peak] + m_bandStart[step.peak + 1]) / 2, peakBytes / m_unit } });
+    updateCaption();
+    updateLabels();
+}
+
+void StepChartView::drawAxes()
+{
+    // The GPU's memory is drawn when it is near the highest line (or below it); far above, it would
+    // flatten the step.
+    auto& c = *m_charts;
+    const double xMax = m_bandStart.back();
+    double highest = static_cast<double>(m_chart.peakMoment().bytes.total());
+    for (const std::uint64_t r : m_chart.reserved)
+        highest = std::max(highest, static_cast<double>(r));
     const auto capacity = static_cast<double>(m_data.capacityBytes);
-    // The GPU's memory is drawn when it is near the peak (or below it); far above, it would flatten the step.
-    const bool capacityShown = capacity > 0 && capacity <= peakBytes * 1.6;
-    const double top = std::max(peakBytes * 1.15, capacityShown ? capacity * 1.06 : 0.0);
+    const bool capacityShown = capacity > 0 && capacity <= highest * 1.6;
+    const double top = std::max(highest * 1.15, capacityShown ? capacity * 1.06 : 0.0);
     std::tie(m_unit, m_unitName) = report::chartparts::binaryUnit(top);
     const double yMax = niceCeil(top / m_unit);
-
-    // Each moment is a flat band [start, end): two points per moment.
-    QList<double> xs;
-    xs.reserve(static_cast<qsizetype>(2 * count));
-    for (std::size_t k = 0; k < count; ++k) {
-        xs.append(m_bandStart[k]);
-        xs.append(m_bandStart[k + 1]);
-    }
-    c.stack->set(
-        xs,
-        [&](qsizetype i) -> const MemoryBreakdown& {
-            return step.moments[static_cast<std::size_t>(i / 2)].bytes;
-        },
-        m_unit);
-
     for (const QString& label : c.phaseAxis->categoriesLabels())
         c.phaseAxis->remove(label);
     c.phaseAxis->setStartValue(0);
-    for (const auto& run : step.phaseRuns()) {
+    for (const auto& run : m_chart.phaseRuns()) {
         QString label = report::StepChart::phaseName(run.phase);
         // Category labels must differ: a phase met twice gets an invisible mark.
         while (c.phaseAxis->categoriesLabels().contains(label))
@@ -262,19 +293,48 @@ void StepChartView::redraw()
     c.capacity->replace(capacityShown
             ? QList<QPointF> { { 0.0, capacity / m_unit }, { xMax, capacity / m_unit } }
             : QList<QPointF> {});
+    // The unit is known only now: the stack and the reserved line in it.
+    drawStack();
+}
 
-    c.peak->replace(
-        QList<QPointF> { { (m_bandStart[step.peak] + m_bandStart[step.peak + 1]) / 2, peakBytes / m_unit } });
+void StepChartView::drawStack()
+{
+    // Each moment is a flat band [start, end): two points per moment, the reserved line's too.
+    auto& c = *m_charts;
+    const std::size_t count = m_chart.moments.size();
+    QList<double> xs;
+    xs.reserve(static_cast<qsizetype>(2 * count));
+    for (std::size_t k = 0; k < count; ++k) {
+        xs.append(m_bandStart[k]);
+        xs.append(m_bandStart[k + 1]);
+    }
+    c.stack->set(
+        xs,
+        [&](qsizetype i) -> const MemoryBreakdown& {
+            return m_chart.moments[static_cast<std::size_t>(i / 2)].bytes;
+        },
+        m_unit);
+    QList<QPointF> reserved;
+    if (m_chart.reserved.size() == count) {
+        for (std::size_t k = 0; k < 2 * count; ++k)
+            reserved.append(QPointF(
+                xs[static_cast<qsizetype>(k)], static_cast<double>(m_chart.reserved[k / 2]) / m_unit));
+    }
+    c.reserved->replace(reserved);
+    c.reserved->setVisible(!reserved.isEmpty());
+}
 
+void StepChartView::updateCaption()
+{
     QString caption = m_kind == report::StepKind::First
         ? tr("The first training step at batch %1: no optimizer state until its optimizer step creates it.")
         : tr("One training step at batch %1: what is alive while each layer runs forward, then backward, "
              "then the optimizer step.");
-    caption = caption.arg(UiText::count(static_cast<std::uint64_t>(step.batch)));
+    caption = caption.arg(UiText::count(static_cast<std::uint64_t>(m_chart.batch)));
     if (m_data.accumulationSteps > 1)
         caption += QLatin1Char(' ') + report::StepChart::accumulationNote(m_data.accumulationSteps);
     m_caption->setText(caption);
-    updateLabels();
+    m_caption->setToolTip(m_chart.reservedCaption());
 }
 
 void StepChartView::updateLabels()
@@ -329,6 +389,8 @@ QString StepChartView::momentText(double x) const
                 UiText::component(*comp), UiText::bytes(componentBytes(m.bytes, *comp)));
     }
     lines << tr("Live: %1 of %2").arg(UiText::bytes(m.bytes.total()), UiText::bytes(m_data.capacityBytes));
+    if (*k < m_chart.reserved.size())
+        lines << tr("Reserved by PyTorch (with the overhead): %1").arg(UiText::bytes(m_chart.reserved[*k]));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -389,6 +451,11 @@ QStringList StepChartView::phaseLabels() const
 QList<QPointF> StepChartView::capacityPoints() const
 {
     return m_charts->capacity->points();
+}
+
+QList<QPointF> StepChartView::reservedPoints() const
+{
+    return m_charts->reserved->points();
 }
 
 } // namespace headroom::ui

@@ -63,6 +63,9 @@ public:
     /// The phase labels under the plot, left to right.
     [[nodiscard]] QStringList phaseLabels() const;
     [[nodiscard]] QList<QPointF> capacityPoints() const;
+    /// The reserved line: (x, bytes reserved by the caching allocator plus the overhead, in axis units),
+    /// two points per moment (its band's ends); empty where the allocator is not simulated.
+    [[nodiscard]] QList<QPointF> reservedPoints() const;
     /// The middle of a moment's band (moments[] index of the chart shown).
     [[nodiscard]] double xOfMoment(std::size_t moment) const;
     /// The hover tooltip's text at `x`: the moment's phase, layer and live bytes by component.
@@ -77,7 +80,18 @@ protected:
 
 private:
     struct Charts;
+    // The constructor's parts: the chart and its axes and stack; the capacity, reserved and peak
+    // series; the labels over the plot; the header, the caption and the message.
+    void buildChart();
+    void buildSeries();
+    void buildLabels();
+    void buildWidgets();
     void redraw();
+    /// The axes' ranges and labels for m_chart (the memory unit), then the stack in that unit.
+    void drawAxes();
+    /// The stack and the reserved line, in m_unit.
+    void drawStack();
+    void updateCaption();
     void updateLabels();
     /// The moments[] index of the band under x.
     [[nodiscard]] std::optional<std::size_t> bandAt(double x) const;

@@ -195,6 +195,7 @@ ordered_json reservedJson(const ReservedFigures& r)
     j["peak_allocated_bytes"] = r.peakAllocatedBytes;
     j["peak_with_overhead_bytes"] = r.peakWithOverheadBytes();
     j["fits"] = r.fits;
+    j["expandable_segments"] = r.expandableSegments;
     j["capacity_bytes"] = r.capacityBytes;
     j["overhead_bytes"] = r.overheadBytes;
     j["cuda_context"] = { { "bytes", r.cudaContextBytes }, { "source", r.cudaContextSource } };

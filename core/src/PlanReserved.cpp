@@ -48,6 +48,7 @@ Result<std::shared_ptr<const ReservedModel>> buildReservedModel(
 {
     ReservedOptions options;
     options.gpu = computeCapabilityOf(settings.gpu);
+    options.allocator.expandableSegments = settings.setup.expandableSegments;
     auto model = ReservedModel::build(analysis, settings.setup, options);
     if (!model)
         return model.error();
@@ -78,6 +79,7 @@ ReservedFigures reservedFiguresOf(
     f.cudaContextBytes = context.bytes;
     f.cudaContextSource = std::string(context.source);
     f.overheadBytes = settings.setup.overheadBytes;
+    f.expandableSegments = settings.setup.expandableSegments;
     f.capacityBytes = settings.gpu.memoryBytes - std::min(settings.gpu.memoryBytes, f.overheadBytes);
     f.maxBatch = known != nullptr && known->capacityBytes == f.capacityBytes
         ? known->maxBatch

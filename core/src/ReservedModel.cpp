@@ -212,6 +212,80 @@ ReservedRun ReservedModel::run(std::int64_t batch, std::uint64_t capacity, bool 
     return out;
 }
 
+std::vector<std::uint64_t> ReservedModel::reservedAfterEvents(
+    std::int64_t batch, std::uint64_t capacity) const
+{
+    const std::size_t n = m_trace.events().size();
+    std::vector<std::uint64_t> after(n + 1, 0);
+    std::vector<bool> seen(n + 1, false);
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    std::size_t failed = ReservedRun::kNoEvent;
+    withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+        failed = replayEvents(a, handles, batch, n, [&](std::size_t i) {
+            after[i + 1] = a.stats().reserved;
+            seen[i + 1] = true;
+        });
+    });
+    if (failed != ReservedRun::kNoEvent && capacity != kNoLimit)
+        return reservedAfterEvents(batch, kNoLimit);
+    for (std::size_t i = 1; i <= n; ++i) {
+        if (!seen[i]) // an event the allocator did not see (an empty tensor) changes nothing
+            after[i] = after[i - 1];
+    }
+    return after;
+}
+
+std::vector<std::uint64_t> ReservedModel::reservedAtMoments(const StepTimeline& timeline,
+    const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep, std::uint64_t capacity) const
+{
+    const auto step = static_cast<std::uint8_t>(firstStep ? 1 : std::min(2, std::max(1, m_options.steps)));
+    // The step's first micro-batch and its last (the timeline's later one), trace moment by ordinal.
+    std::uint8_t lastMicroBatch = 0;
+    for (const TraceMoment& m : m_trace.moments())
+        lastMicroBatch = m.step == step ? std::max(lastMicroBatch, m.microBatch) : lastMicroBatch;
+    std::vector<std::size_t> first, later;
+    for (const TraceMoment& m : m_trace.moments()) {
+        if (m.step == step && m.microBatch == 0)
+            first.push_back(m.event);
+        if (m.step == step && m.microBatch == lastMicroBatch && lastMicroBatch > 0)
+            later.push_back(m.event);
+    }
+    // The timeline's micro-batches must have as many moments, written out, as the trace's.
+    std::size_t firstCount = 0, laterCount = 0;
+    for (const StepMoment& m : timeline.moments()) {
+        std::size_t& count = m.laterMicroBatch ? laterCount : firstCount;
+        if (m.phase != StepPhase::OptimizerStep)
+            count = std::max(count, m.ordinal + m.ordinals);
+    }
+    if (firstCount != first.size() || laterCount != later.size())
+        return {};
+    const std::vector<std::uint64_t> after = reservedAfterEvents(batch, capacity);
+    // The optimizer step: the most reserved from the last micro-batch's end to the step's end.
+    const auto& events = m_trace.events();
+    const std::vector<std::size_t>& last = later.empty() ? first : later;
+    std::uint64_t optimizer = last.empty() ? 0 : after[last.back()];
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (events[i].step == step && events[i].stage == TraceStage::Optimizer)
+            optimizer = std::max(optimizer, after[i + 1]);
+    }
+    std::vector<std::uint64_t> out;
+    out.reserve(moments.size());
+    for (const std::size_t k : moments) {
+        const StepMoment& m = timeline.moments().at(k);
+        if (m.phase == StepPhase::OptimizerStep) {
+            out.push_back(optimizer);
+            continue;
+        }
+        const std::vector<std::size_t>& marks = m.laterMicroBatch ? later : first;
+        std::uint64_t most = 0;
+        for (std::size_t o = m.ordinal; o < m.ordinal + m.ordinals; ++o)
+            most = std::max(most, after[marks[o]]);
+        out.push_back(most);
+    }
+    return out;
+}
+
 std::uint64_t ReservedModel::reservedAt(std::int64_t batch) const
 {
     return run(batch).peakReserved;

@@ -36,6 +36,8 @@ struct RawMoment
     std::uint64_t fixedTransient = 0; ///< parameter gradients accumulated in place, or the step's buffers
     std::vector<std::int64_t> shift;
     std::size_t repeat = kNoStepOp;
+    std::size_t ordinal = 0;
+    std::size_t ordinals = 1;
 };
 
 /// The running state a hidden iteration changes, as signed differences between two points in time.
@@ -93,6 +95,7 @@ public:
     void microBatch(bool later) override
     {
         m_later = later;
+        m_ordinal = 0;
         m_activations = {};
         m_transient = {};
         m_copies = {};
@@ -152,17 +155,10 @@ public:
 
     void moment(const step::MomentEvent& e) override
     {
-        RawMoment raw;
+        RawMoment raw = current(e.phase, e.op, e.recomputing);
         raw.afterOp = e.afterOp;
-        raw.phase = e.phase;
-        raw.op = e.op;
-        raw.recomputing = e.recomputing;
-        raw.later = m_later;
-        raw.activations = m_activations;
-        raw.transient = m_transient;
-        raw.copies = m_copies;
-        raw.parameters = m_parameters;
         raw.fixedTransient = m_fixedTransient;
+        raw.ordinal = m_ordinal++;
         push(std::move(raw));
     }
 
@@ -180,6 +176,7 @@ public:
         raw.later = m_c.accumulationSteps > 1;
         raw.parameters = m_parameters;
         raw.fixedTransient = m_c.stepTemporaries;
+        raw.ordinals = 0;
         push(std::move(raw));
     }
 
@@ -190,7 +187,7 @@ public:
             m_rawBase = m_moments.size();
         }
         (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat] = Snapshot { m_activations, m_transient,
-            m_copies, m_cachedCopies, m_parameters, m_moments.size() };
+            m_copies, m_cachedCopies, m_parameters, m_moments.size(), m_ordinal };
     }
 
     void repeatEnd(std::size_t repeat, bool forward, bool recomputing) override;
@@ -205,6 +202,21 @@ private:
 
     void push(RawMoment raw);
 
+    /// What is alive now, as a moment of `op`.
+    [[nodiscard]] RawMoment current(StepPhase phase, std::size_t op, bool recomputing) const
+    {
+        RawMoment raw;
+        raw.phase = phase;
+        raw.op = op;
+        raw.recomputing = recomputing;
+        raw.later = m_later;
+        raw.activations = m_activations;
+        raw.transient = m_transient;
+        raw.copies = m_copies;
+        raw.parameters = m_parameters;
+        return raw;
+    }
+
     /// Where the running state stands, for measuring what one iteration changes.
     struct Snapshot
     {
@@ -214,7 +226,20 @@ private:
         Count cachedCopies;
         Count parameters;
         std::size_t firstMoment = 0;
+        std::size_t ordinal = 0; ///< m_ordinal then
     };
+
+    /// What the stand-in iteration changed since its snapshot `was`.
+    [[nodiscard]] StateDelta changeSince(const Snapshot& was) const;
+    /// The stand-in's moments from `was` on at the hidden iterations where autocast's copy cap is
+    /// crossed: (u, the stand-in's moment).
+    [[nodiscard]] std::vector<std::pair<std::uint64_t, std::size_t>> capCrossings(
+        const Snapshot& was, const StateDelta& d, std::uint64_t hidden) const;
+    /// The stand-in's moment `i` in hidden iteration u: its state plus u times the change.
+    void pushHidden(std::size_t i, std::uint64_t u, const StateDelta& d, const StepRepeat& rep, bool forward,
+        std::size_t perIteration);
+    /// The running state after `n` hidden iterations.
+    void skipHidden(const StateDelta& d, std::uint64_t n);
 
     const StepGraph& m_graph;
     const StepConditions& m_c;
@@ -231,6 +256,7 @@ private:
     Count m_parameters;
     std::uint64_t m_fixedTransient = 0;
     bool m_later = false;
+    std::size_t m_ordinal = 0; ///< the micro-batch's moments so far, repeated blocks written out
     std::vector<StepMoment> m_moments;
     bool m_overflow = false;
 };
@@ -246,6 +272,8 @@ void MomentBuilder::push(RawMoment raw)
     m.afterOp = raw.afterOp;
     m.shift = raw.shift;
     m.repeat = raw.repeat;
+    m.ordinal = raw.ordinal;
+    m.ordinals = raw.ordinals;
     const Count copies { std::min(raw.copies.value(), m_c.autocastCopyCap) };
     const Count weights = Count { m_c.weights } + copies;
     const Count gradientTransient = Count { raw.fixedTransient } + raw.transient.fixed;
@@ -281,6 +309,24 @@ void MomentBuilder::repeatEnd(std::size_t repeat, bool forward, bool recomputing
     const StepRepeat& rep = m_graph.repeats[repeat];
     const Snapshot& was = (forward ? m_forwardSnapshots : m_backwardSnapshots)[repeat];
     --m_openSnapshots;
+    const StateDelta d = changeSince(was);
+    // A hidden iteration has as many moments as the stand-in once its own blocks are written out.
+    const std::size_t perIteration = m_ordinal - was.ordinal;
+    for (const auto& [u, i] : capCrossings(was, d, rep.hidden))
+        pushHidden(i, u, d, rep, forward, perIteration);
+    skipHidden(d, rep.hidden);
+    // A marker of what is alive once they have run (not a moment of the step: see StepMoment::repeat).
+    RawMoment marker = current(
+        forward ? StepPhase::Forward : StepPhase::Backward, forward ? rep.last : rep.nextFirst, recomputing);
+    marker.repeat = repeat;
+    marker.ordinal = m_ordinal;
+    marker.ordinals = static_cast<std::size_t>(rep.hidden) * perIteration;
+    m_ordinal += marker.ordinals;
+    push(std::move(marker));
+}
+
+StateDelta MomentBuilder::changeSince(const Snapshot& was) const
+{
     StateDelta d;
     d.activationsPerSample = wide(m_activations.perSample) - wide(was.activations.perSample);
     d.activationsFixed = wide(m_activations.fixed) - wide(was.activations.fixed);
@@ -289,62 +335,63 @@ void MomentBuilder::repeatEnd(std::size_t repeat, bool forward, bool recomputing
     d.copies = wide(m_copies) - wide(was.copies);
     d.cachedCopies = wide(m_cachedCopies) - wide(was.cachedCopies);
     d.parameters = wide(m_parameters) - wide(was.parameters);
+    return d;
+}
 
-    std::vector<std::pair<std::uint64_t, std::size_t>> simulated; // (u, the stand-in's moment)
-    const std::size_t end = m_moments.size();
-    if (m_c.autocastCopyCap != kMax && d.copies != 0) {
-        const auto cap = static_cast<SignedWide>(m_c.autocastCopyCap);
-        for (std::size_t i = was.firstMoment; i < end; ++i) {
-            const RawMoment& stood = m_raw[i - m_rawBase];
-            if (stood.repeat != kNoStepOp)
-                continue;
-            // The last u on the first side of the cap, and the first on the other.
-            const SignedWide c = wide(stood.copies);
-            SignedWide u = -1;
-            if (d.copies > 0 && c <= cap)
-                u = (cap - c) / d.copies;
-            else if (d.copies < 0 && c >= cap)
-                u = (c - cap) / -d.copies;
-            for (const SignedWide v : { u, u + 1 }) {
-                if (v >= 1 && v <= static_cast<SignedWide>(rep.hidden))
-                    simulated.emplace_back(static_cast<std::uint64_t>(v), i);
-            }
+std::vector<std::pair<std::uint64_t, std::size_t>> MomentBuilder::capCrossings(
+    const Snapshot& was, const StateDelta& d, std::uint64_t hidden) const
+{
+    std::vector<std::pair<std::uint64_t, std::size_t>> simulated;
+    if (m_c.autocastCopyCap == kMax || d.copies == 0)
+        return simulated;
+    const auto cap = static_cast<SignedWide>(m_c.autocastCopyCap);
+    for (std::size_t i = was.firstMoment; i < m_moments.size(); ++i) {
+        const RawMoment& stood = m_raw[i - m_rawBase];
+        if (stood.repeat != kNoStepOp)
+            continue;
+        // The last u on the first side of the cap, and the first on the other.
+        const SignedWide c = wide(stood.copies);
+        SignedWide u = -1;
+        if (d.copies > 0 && c <= cap)
+            u = (cap - c) / d.copies;
+        else if (d.copies < 0 && c >= cap)
+            u = (c - cap) / -d.copies;
+        for (const SignedWide v : { u, u + 1 }) {
+            if (v >= 1 && v <= static_cast<SignedWide>(hidden))
+                simulated.emplace_back(static_cast<std::uint64_t>(v), i);
         }
     }
     std::sort(simulated.begin(), simulated.end());
     simulated.erase(std::unique(simulated.begin(), simulated.end()), simulated.end());
-    for (const auto& [u, i] : simulated) {
-        RawMoment raw = m_raw[i - m_rawBase];
-        const bool ok = advance(raw.activations.perSample, d.activationsPerSample, u)
-            && advance(raw.activations.fixed, d.activationsFixed, u)
-            && advance(raw.transient.perSample, d.transientPerSample, u)
-            && advance(raw.transient.fixed, d.transientFixed, u) && advance(raw.copies, d.copies, u)
-            && advance(raw.parameters, d.parameters, u);
-        m_overflow = m_overflow || !ok;
-        raw.shift.resize(std::max(raw.shift.size(), rep.level + 1), 0);
-        raw.shift[rep.level] += forward ? static_cast<std::int64_t>(u) : -static_cast<std::int64_t>(u);
-        raw.afterOp = false;
-        push(std::move(raw));
-    }
-    const std::uint64_t n = rep.hidden;
+    return simulated;
+}
+
+void MomentBuilder::pushHidden(std::size_t i, std::uint64_t u, const StateDelta& d, const StepRepeat& rep,
+    bool forward, std::size_t perIteration)
+{
+    RawMoment raw = m_raw[i - m_rawBase];
+    const bool ok = advance(raw.activations.perSample, d.activationsPerSample, u)
+        && advance(raw.activations.fixed, d.activationsFixed, u)
+        && advance(raw.transient.perSample, d.transientPerSample, u)
+        && advance(raw.transient.fixed, d.transientFixed, u) && advance(raw.copies, d.copies, u)
+        && advance(raw.parameters, d.parameters, u);
+    m_overflow = m_overflow || !ok;
+    raw.shift.resize(std::max(raw.shift.size(), rep.level + 1), 0);
+    raw.shift[rep.level] += forward ? static_cast<std::int64_t>(u) : -static_cast<std::int64_t>(u);
+    raw.afterOp = false;
+    // Hidden iteration u runs u iterations after the stand-in, in forward and in backward alike.
+    raw.ordinal += static_cast<std::size_t>(u) * perIteration;
+    push(std::move(raw));
+}
+
+void MomentBuilder::skipHidden(const StateDelta& d, std::uint64_t n)
+{
     const bool ok = advance(m_activations.perSample, d.activationsPerSample, n)
         && advance(m_activations.fixed, d.activationsFixed, n)
         && advance(m_transient.perSample, d.transientPerSample, n)
         && advance(m_transient.fixed, d.transientFixed, n) && advance(m_copies, d.copies, n)
         && advance(m_cachedCopies, d.cachedCopies, n) && advance(m_parameters, d.parameters, n);
     m_overflow = m_overflow || !ok;
-    // A marker of what is alive once they have run (not a moment of the step: see StepMoment::repeat).
-    RawMoment marker;
-    marker.phase = forward ? StepPhase::Forward : StepPhase::Backward;
-    marker.op = forward ? rep.last : rep.nextFirst;
-    marker.recomputing = recomputing;
-    marker.later = m_later;
-    marker.activations = m_activations;
-    marker.transient = m_transient;
-    marker.copies = m_copies;
-    marker.parameters = m_parameters;
-    marker.repeat = repeat;
-    push(std::move(marker));
 }
 
 /// The sum of the components, saturated: an overflowed moment is above any memory.

@@ -120,6 +120,12 @@ public:
 
     void moment(const MomentEvent& e) override
     {
+        opMoment(e);
+        m_log.moment(); // after the op's workspaces: the segments they took are reserved at the moment
+    }
+
+    void opMoment(const MomentEvent& e)
+    {
         if (e.afterOp) { // the end of the forward pass
             m_log.stage = TraceStage::Backward;
             return;
@@ -376,6 +382,7 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
         log.step = static_cast<std::uint8_t>(s);
         for (int m = 0; m < std::max(1, settings.microBatches); ++m) {
             log.stage = TraceStage::Forward;
+            log.microBatch = static_cast<std::uint8_t>(m);
             // ZeRO-3 / FSDP: the gathered layer and the prefetched one, through forward and backward
             const std::uint32_t gathered = conditions.gatheredBytes > 0
                 ? log.allocate(

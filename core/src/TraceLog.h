@@ -27,6 +27,7 @@ class EventLog
 public:
     TraceStage stage = TraceStage::Setup;
     std::uint8_t step = 0;
+    std::uint8_t microBatch = 0;
 
     std::uint32_t allocate(TraceKind kind, std::uint32_t row, AffineBytes bytes, bool optional = false)
     {
@@ -43,12 +44,16 @@ public:
         m_events.push_back(
             TraceEvent { false, false, m_kinds[block], stage, step, block, m_rows[block], {} });
     }
+    /// A moment of the step: what has happened so far is alive or cached there.
+    void moment() { m_moments.push_back(TraceMoment { m_events.size(), step, microBatch }); }
     [[nodiscard]] AllocationTrace take()
     {
-        return AllocationTrace { std::move(m_events), static_cast<std::uint32_t>(m_kinds.size()) };
+        return AllocationTrace { std::move(m_events), static_cast<std::uint32_t>(m_kinds.size()),
+            std::move(m_moments) };
     }
 
 private:
+    std::vector<TraceMoment> m_moments;
     std::vector<TraceEvent> m_events;
     std::vector<TraceKind> m_kinds;
     std::vector<std::uint32_t> m_rows;

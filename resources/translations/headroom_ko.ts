@@ -668,6 +668,14 @@ FLOPs</translation>
         <source>It has no layers, so there is no training step to estimate. Add layers to see how much memory training it takes, then export the report again.</source>
         <translation>레이어가 없어 추정할 학습 스텝이 없습니다. 레이어를 추가하면 학습에 드는 메모리를 볼 수 있으니, 그다음 보고서를 다시 내보내세요.</translation>
     </message>
+    <message>
+        <source> With expandable_segments:True, one segment per pool grows by mapping pages instead.</source>
+        <translation> expandable_segments:True에서는 풀마다 세그먼트 하나가 페이지를 매핑하며 커집니다.</translation>
+    </message>
+    <message>
+        <source> Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
+        <translation> PyTorch 캐싱 할당자의 예약 메모리: 시뮬레이션하지 않음(%1). 최대 배치는 텐서만으로 계산합니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -726,6 +734,17 @@ FLOPs</translation>
     <message>
         <source>The last of %1 micro-batches: the accumulated gradients are alive.</source>
         <translation>마이크로 배치 %1개 중 마지막: 누적된 그래디언트가 살아 있습니다.</translation>
+    </message>
+    <message>
+        <source>The line: what PyTorch&apos;s caching allocator holds reserved, plus the overhead, %1 at most; it stays above the tensors, as the allocator rounds blocks, keeps freed ones cached and grows in whole segments.</source>
+        <translation>선: PyTorch 캐싱 할당자가 예약한 메모리에 오버헤드를 더한 값으로, 최대 %1입니다. 할당자가 블록을 올림하고, 해제된 블록을 캐시에 남기며, 세그먼트 단위로 늘어나므로 텐서보다 항상 위에 있습니다.</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::chartparts</name>
+    <message>
+        <source>Reserved (PyTorch&apos;s cache + overhead)</source>
+        <translation>예약(PyTorch 캐시 + 오버헤드)</translation>
     </message>
 </context>
 <context>
@@ -2463,10 +2482,6 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>배치 정규화가 없는 torchvision의 VGG-16(torchvision.models.vgg16, Simonyan &amp; Zisserman 2014의 구성 D), 224x224 ImageNet 이미지용: 매개변수 138,357,544개.</translation>
     </message>
-    <message>
-        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
-        <translation>eager: index_add_를 쓰는 전문가별 루프 (transformers 4.5x 또는 experts_implementation=&quot;eager&quot;); grouped_mm: 가중치의 dtype으로 모든 할당에 대한 그룹 곱 한 번 (CUDA에서 transformers 5의 기본값)</translation>
-    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2690,6 +2705,14 @@ FLOPs</translation>
     <message>
         <source>Change optimizer implementation</source>
         <translation>옵티마이저 구현 방식 변경</translation>
+    </message>
+    <message>
+        <source>Use expandable segments</source>
+        <translation>확장 가능한 세그먼트 사용</translation>
+    </message>
+    <message>
+        <source>Use fixed segments</source>
+        <translation>고정 세그먼트 사용</translation>
     </message>
 </context>
 <context>
@@ -3550,10 +3573,6 @@ FLOPs</translation>
         <translation>한 스텝 동안</translation>
     </message>
     <message>
-        <source>Reserved (PyTorch&apos;s cache + overhead)</source>
-        <translation>예약(PyTorch 캐시 + 오버헤드)</translation>
-    </message>
-    <message>
         <source>Reserved by PyTorch at batch %1, with the overhead: %2</source>
         <translation>배치 %1에서 PyTorch가 예약한 메모리(오버헤드 포함): %2</translation>
     </message>
@@ -3670,6 +3689,10 @@ FLOPs</translation>
     <message>
         <source>No estimate</source>
         <translation>추정 없음</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
+        <translation>PyTorch 캐싱 할당자의 예약 메모리: 시뮬레이션하지 않음(%1). 최대 배치는 텐서만으로 계산합니다.</translation>
     </message>
 </context>
 <context>
@@ -4009,6 +4032,18 @@ FLOPs</translation>
         <source>No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, “A100 80GB”), or choose Custom... at the end of the list for your own.</source>
         <translation>“%1”과(와) 일치하는 GPU가 없으므로 GPU는 %2(으)로 유지됩니다. 이름이나 별칭의 일부(“4090”, “A100 80GB”)를 입력하거나, 목록 맨 끝의 “사용자 정의...”를 선택해 직접 추가하세요.</translation>
     </message>
+    <message>
+        <source>Allocator:</source>
+        <translation>할당자:</translation>
+    </message>
+    <message>
+        <source>Expandable segments</source>
+        <translation>확장 가능한 세그먼트</translation>
+    </message>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch&apos;s caching allocator grows one segment by mapping pages rather than reserving new segments, which wastes less memory</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch 캐싱 할당자가 새 세그먼트를 예약하지 않고 페이지를 매핑해 세그먼트 하나를 키우므로 낭비되는 메모리가 적습니다</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -4051,6 +4086,10 @@ FLOPs</translation>
     <message>
         <source>Live: %1 of %2</source>
         <translation>사용 중: %1 / %2</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch (with the overhead): %1</source>
+        <translation>PyTorch 예약(오버헤드 포함): %1</translation>
     </message>
 </context>
 <context>

@@ -668,6 +668,14 @@ FLOPs</translation>
         <source>It has no layers, so there is no training step to estimate. Add layers to see how much memory training it takes, then export the report again.</source>
         <translation>它没有层，因此没有可估算的训练步。添加层后即可看到训练所需的显存，然后重新导出报告。</translation>
     </message>
+    <message>
+        <source> With expandable_segments:True, one segment per pool grows by mapping pages instead.</source>
+        <translation>启用 expandable_segments:True 时，每个池只有一个段，通过映射页面来增长。</translation>
+    </message>
+    <message>
+        <source> Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
+        <translation>PyTorch 缓存分配器的预留内存：未模拟（%1）。最大批次仅按张量计算。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -726,6 +734,17 @@ FLOPs</translation>
     <message>
         <source>The last of %1 micro-batches: the accumulated gradients are alive.</source>
         <translation>%1 个微批次中的最后一个：累积的梯度仍然存在。</translation>
+    </message>
+    <message>
+        <source>The line: what PyTorch&apos;s caching allocator holds reserved, plus the overhead, %1 at most; it stays above the tensors, as the allocator rounds blocks, keeps freed ones cached and grows in whole segments.</source>
+        <translation>折线：PyTorch 缓存分配器预留的内存加上开销，最多 %1；它始终高于张量，因为分配器对块取整、缓存已释放的块并以整段增长。</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::report::chartparts</name>
+    <message>
+        <source>Reserved (PyTorch&apos;s cache + overhead)</source>
+        <translation>预留（PyTorch 缓存 + 开销）</translation>
     </message>
 </context>
 <context>
@@ -2463,10 +2482,6 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>torchvision 的 VGG-16，不含批归一化（torchvision.models.vgg16，Simonyan 与 Zisserman 2014 的配置 D），用于 224x224 的 ImageNet 图像：138,357,544 个参数。</translation>
     </message>
-    <message>
-        <source>eager: a loop over the experts with index_add_ (transformers 4.5x, or experts_implementation=&quot;eager&quot;); grouped_mm: one grouped product over all assignments in the weights&apos; dtype (transformers 5&apos;s default on CUDA)</source>
-        <translation>eager：逐个专家循环并使用 index_add_（transformers 4.5x，或 experts_implementation=&quot;eager&quot;）；grouped_mm：以权重的 dtype 对所有分配做一次分组乘积（transformers 5 在 CUDA 上的默认方式）</translation>
-    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2690,6 +2705,14 @@ FLOPs</translation>
     <message>
         <source>Change optimizer implementation</source>
         <translation>修改优化器实现方式</translation>
+    </message>
+    <message>
+        <source>Use expandable segments</source>
+        <translation>使用可扩展段</translation>
+    </message>
+    <message>
+        <source>Use fixed segments</source>
+        <translation>使用固定段</translation>
     </message>
 </context>
 <context>
@@ -3550,10 +3573,6 @@ FLOPs</translation>
         <translation>单步之内</translation>
     </message>
     <message>
-        <source>Reserved (PyTorch&apos;s cache + overhead)</source>
-        <translation>预留（PyTorch 缓存 + 开销）</translation>
-    </message>
-    <message>
         <source>Reserved by PyTorch at batch %1, with the overhead: %2</source>
         <translation>批量 %1 时 PyTorch 预留的显存（含开销）：%2</translation>
     </message>
@@ -3670,6 +3689,10 @@ FLOPs</translation>
     <message>
         <source>No estimate</source>
         <translation>无估算</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
+        <translation>PyTorch 缓存分配器的预留内存：未模拟（%1）。最大批次仅按张量计算。</translation>
     </message>
 </context>
 <context>
@@ -4009,6 +4032,18 @@ FLOPs</translation>
         <source>No GPU matches “%1”, so the GPU stays %2. Type part of a name or an alias (“4090”, “A100 80GB”), or choose Custom... at the end of the list for your own.</source>
         <translation>没有与“%1”匹配的 GPU，因此 GPU 仍为 %2。请输入名称或别名的一部分（如“4090”、“A100 80GB”），或选择列表末尾的“自定义...”添加自己的 GPU。</translation>
     </message>
+    <message>
+        <source>Allocator:</source>
+        <translation>分配器：</translation>
+    </message>
+    <message>
+        <source>Expandable segments</source>
+        <translation>可扩展段</translation>
+    </message>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch&apos;s caching allocator grows one segment by mapping pages rather than reserving new segments, which wastes less memory</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：PyTorch 缓存分配器通过映射页面来扩展一个段，而不是预留新段，浪费的内存更少</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -4051,6 +4086,10 @@ FLOPs</translation>
     <message>
         <source>Live: %1 of %2</source>
         <translation>存活：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch (with the overhead): %1</source>
+        <translation>PyTorch 预留（含开销）：%1</translation>
     </message>
 </context>
 <context>

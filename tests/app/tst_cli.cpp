@@ -257,6 +257,21 @@ void TestCli::estimateJson()
     QCOMPARE(j["reserved"]["workspaces"]["cudnn_largest_bytes"].get<std::uint64_t>(),
         std::uint64_t { 0 }); // no convolution
     QVERIFY(j["reserved"]["fits"].get<bool>());
+    QVERIFY(!j["reserved"]["expandable_segments"].get<bool>());
+    // --expandable-segments (issue 23): the small pool grows one segment by 2 MiB pages, the large pool
+    // another by 20 MiB pages. The tensors still need one small page; the two 8,519,680-byte
+    // workspaces (16.25 MiB) one large page: the same 22 MiB, now from two segments that can grow.
+    const Run x = runHeadroom({ QStringLiteral("estimate"), m_tiny, QStringLiteral("--json"),
+        QStringLiteral("--expandable-segments") });
+    QCOMPARE(x.exitCode, 0);
+    const auto xj = nlohmann::json::parse(x.out.toStdString());
+    QVERIFY(xj["reserved"]["expandable_segments"].get<bool>());
+    QCOMPARE(xj["reserved"]["peak_bytes"].get<std::uint64_t>(), std::uint64_t { 22ULL << 20 });
+    const Run xt
+        = runHeadroom({ QStringLiteral("estimate"), m_tiny, QStringLiteral("--expandable-segments") });
+    QVERIFY2(xt.out.contains(
+                 QStringLiteral("Reserved by PyTorch's caching allocator (expandable segments): 22.00 MiB")),
+        qPrintable(xt.out));
     // When forward ends: relu's and log_softmax's outputs (40 B per sample) and the scalar loss.
     QCOMPARE(j["at_end_of_forward"]["activations"].get<std::uint64_t>(), std::uint64_t { 32 * 40 + 4 });
     // The optimizer step: every gradient (232) and foreach Adam's temporary list (232).

@@ -57,6 +57,9 @@ private slots:
     void buildTraceRepeated();
     void replayTenThousandLayers();
     void maxBatchTenThousandLayers();
+    void replayExpandableTenThousandLayers();
+    void maxBatchExpandableTenThousandLayers();
+    void reservedDuringStepTenThousandLayers();
     void evaluateTenThousandLayers();
     void sliderTickTenThousandLayers();
 
@@ -133,6 +136,67 @@ void BenchReserved::maxBatchTenThousandLayers()
     logCpu("maxBatch", start, calls);
     qInfo("max batch in 80 GiB: %lld", static_cast<long long>(batch));
     QVERIFY(batch > 0);
+}
+
+namespace {
+/// The reserved model with expandable_segments:True.
+ReservedModel expandable(const Analysis& a, const TrainingSetup& s)
+{
+    ReservedOptions o;
+    o.allocator.expandableSegments = true;
+    auto m = ReservedModel::build(a, s, o);
+    if (!m)
+        qFatal("%s", m.error().message.c_str());
+    return std::move(m).value();
+}
+} // namespace
+
+void BenchReserved::replayExpandableTenThousandLayers()
+{
+    const ReservedModel m = expandable(m_analysis, m_setup);
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        QVERIFY(m.run(4).fits);
+        ++calls;
+    }
+    logCpu("one replay (expandable segments)", start, calls);
+}
+
+void BenchReserved::maxBatchExpandableTenThousandLayers()
+{
+    const ReservedModel m = expandable(m_analysis, m_setup);
+    std::int64_t batch = 0;
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        batch = m.maxBatch(80ULL << 30).batch;
+        ++calls;
+    }
+    logCpu("maxBatch (expandable segments)", start, calls);
+    qInfo("max batch in 80 GiB, expandable segments: %lld", static_cast<long long>(batch));
+    QVERIFY(batch > 0);
+}
+
+void BenchReserved::reservedDuringStepTenThousandLayers()
+{
+    // The "During one step" chart's reserved line: one replay read at every moment of the steady step.
+    const auto m = ReservedModel::build(m_analysis, m_setup);
+    QVERIFY(m.ok());
+    const auto memory = MemoryModel::build(m_analysis, m_setup);
+    QVERIFY(memory.ok());
+    const std::vector<std::size_t> step = memory.value().timeline().oneStep();
+    int calls = 0;
+    const double start = cpuMs();
+    QBENCHMARK
+    {
+        const auto r = m.value().reservedAtMoments(memory.value().timeline(), step, 4, false);
+        QCOMPARE(r.size(), step.size());
+        ++calls;
+    }
+    logCpu("reserved at every moment of one step", start, calls);
 }
 
 namespace {

@@ -8,9 +8,12 @@
 #include "headroom/ReservedModel.h"
 
 #include <QTest>
+#include <algorithm>
 
 using namespace headroom;
 using namespace headroom::test;
+
+Q_DECLARE_METATYPE(headroom::Network)
 
 namespace {
 
@@ -60,6 +63,9 @@ private slots:
     void overheadDefaultsToTheContext();
     void overheadFollowsTheGpu();
     void hugeStepsKeepTheTensorsAnswer();
+    void reservedDuringTheStepByHand();
+    void reservedDuringTheStep_data();
+    void reservedDuringTheStep();
 };
 
 void TestReservedModel::cublasWorkspaceByGpu_data()
@@ -302,3 +308,96 @@ void TestReservedModel::hugeStepsKeepTheTensorsAnswer()
 }
 
 #include "tst_reservedmodel.moc"
+
+void TestReservedModel::reservedDuringTheStepByHand()
+{
+    // tinyMlp() (fc1 Linear 4 -> 8, relu, fc2 Linear 8 -> 2, cross-entropy), Adam, fp32, no cuBLAS
+    // workspaces, at batch 65,536; tst_allocationtrace lists its events. The pools, by the allocator's
+    // rules (512-byte rounding; up to 1 MiB: the small pool's 2 MiB segments; 1 to 10 MiB: 20 MiB
+    // segments; best fit, splitting what is left):
+    // - set-up: the four weights (128, 32, 64, 8 B -> 512 B blocks), the batch 16 x 65,536 = 1 MiB and
+    //   its labels 8 x 65,536 = 512 KiB: one small segment S1 (2 MiB), 510 KiB of it left free;
+    // - fc1's output, 32 x 65,536 = 2 MiB: a large segment L1 (20 MiB): 22 MiB; relu's output, 2 MiB,
+    //   and every later 2 MiB tensor (the gradients of relu's and fc1's outputs) fit in L1's 18 MiB;
+    // - fc2's output (the logits), 8 x 65,536 = 512 KiB: S1's 510 KiB is too small, a second small
+    //   segment S2: 24 MiB; log_softmax's 512 KiB, the gradients of 512 KiB and every 512-byte block
+    //   (the loss, the parameters' gradients, Adam's state and temporaries) fit in S1 and S2.
+    // So the first step reads 22 MiB while fc1 and relu run, 24 MiB from fc2 on; a steady step 24 MiB
+    // throughout, the optimizer step included.
+    ReservedOptions o;
+    o.cublasWorkspaces = false;
+    const Analysis a = analyze(tinyMlp(), Precision::Fp32);
+    const auto built = ReservedModel::build(a, setup(), o);
+    QVERIFY(built.ok());
+    const ReservedModel& model = built.value();
+    const MemoryModel memory = MemoryModel::build(a, setup()).value();
+    const StepTimeline& timeline = memory.timeline();
+    const std::vector<std::size_t> step = timeline.oneStep();
+    const std::int64_t batch = 65536;
+    const std::vector<std::uint64_t> first = model.reservedAtMoments(timeline, step, batch, true);
+    const std::vector<std::uint64_t> steady = model.reservedAtMoments(timeline, step, batch, false);
+    QCOMPARE(first.size(), step.size());
+    QCOMPARE(steady.size(), step.size());
+    for (std::size_t k = 0; k < step.size(); ++k) {
+        const StepMoment& m = timeline.moments()[step[k]];
+        const QByteArray where = QByteArray::number(static_cast<qulonglong>(k)) + " ("
+            + a.rows[m.row].name.c_str() + (m.phase == StepPhase::Backward ? ", backward)" : ")");
+        QVERIFY2(
+            steady[k] == 24 * MiB, where + ": " + QByteArray::number(static_cast<qulonglong>(steady[k])));
+        const bool beforeFc2 = m.phase == StepPhase::Forward && !m.afterOp
+            && (a.rows[m.row].name == "fc1" || a.rows[m.row].name == "relu");
+        QVERIFY2(first[k] == (beforeFc2 ? 22 : 24) * MiB,
+            where + ": " + QByteArray::number(static_cast<qulonglong>(first[k])));
+    }
+    QCOMPARE(timeline.moments()[step.front()].phase, StepPhase::Forward);
+    QCOMPARE(a.rows[timeline.moments()[step.front()].row].name, std::string("fc1"));
+    // At batch 32,768 fc1's output is 1 MiB: the small pool's. The first moment holds S1 (the weights,
+    // 512 KiB of batch, 256 KiB of labels) with fc1's 1 MiB in it: 2 MiB, no large segment.
+    QCOMPARE(model.reservedAtMoments(timeline, step, 32768, true).front(), 2 * MiB);
+}
+
+void TestReservedModel::reservedDuringTheStep_data()
+{
+    QTest::addColumn<Network>("net");
+    QTest::addColumn<int>("checkpointing");
+    QTest::addColumn<int>("accumulation");
+    const LayerSpec block = repeat("blocks", 12,
+        { layer("Linear", { { "out_features", 64 } }), layer("ReLU"),
+            layer("Linear", { { "out_features", 64 } }) });
+    const Network repeated = network({ 64 }, { block, layer("Linear", { { "out_features", 10 } }) });
+    QTest::newRow("cnn") << cnn() << 0 << 1;
+    QTest::newRow("cnn, accumulation") << cnn() << 0 << 3;
+    QTest::newRow("repeat") << repeated << 0 << 1;
+    QTest::newRow("repeat, checkpointed") << repeated << 1 << 1;
+    QTest::newRow("repeat, checkpointed, accumulation") << repeated << 1 << 2;
+}
+
+void TestReservedModel::reservedDuringTheStep()
+{
+    // The moments line up with the trace however the step is simulated (repeated blocks' hidden
+    // iterations, checkpointing's recomputation, later micro-batches): the series exists, reads the
+    // replay's reserved bytes (never below what is allocated, and its highest value is the step's
+    // reserved peak), and never falls without a cache release.
+    QFETCH(Network, net);
+    QFETCH(int, checkpointing);
+    QFETCH(int, accumulation);
+    AnalysisOptions options;
+    options.checkpointing = checkpointing != 0 ? Checkpointing::PerBlock : Checkpointing::None;
+    const Analysis a = analyze(net, options);
+    TrainingSetup s = setup();
+    s.accumulationSteps = accumulation;
+    const auto built = ReservedModel::build(a, s);
+    QVERIFY(built.ok());
+    const MemoryModel memory = MemoryModel::build(a, s).value();
+    const std::vector<std::size_t> step = memory.timeline().oneStep();
+    for (const bool firstStep : { true, false }) {
+        const std::vector<std::uint64_t> r
+            = built.value().reservedAtMoments(memory.timeline(), step, 64, firstStep);
+        QCOMPARE(r.size(), step.size());
+        QVERIFY(std::is_sorted(r.begin(), r.end()));
+        const ReservedRun run = built.value().run(64);
+        const PhasePeak& optimizer = run.phases[firstStep ? 3 : 6];
+        QCOMPARE(r.back(), optimizer.reserved);
+        QVERIFY(r.front() >= run.phases[0].reserved);
+    }
+}

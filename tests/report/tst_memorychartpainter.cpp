@@ -17,6 +17,40 @@
 
 using namespace headroom;
 
+namespace {
+
+/// Page 2 of `pdf` rendered by pdftoppm at `dpi` (a null image if it failed).
+QImage renderPage2(const QString& pdf, const QTemporaryDir& dir, int dpi)
+{
+    const QString stem = dir.filePath(QStringLiteral("page%1").arg(dpi));
+    QProcess render;
+    render.start(QStringLiteral("pdftoppm"),
+        { QStringLiteral("-png"), QStringLiteral("-r"), QString::number(dpi), QStringLiteral("-f"),
+            QStringLiteral("2"), QStringLiteral("-l"), QStringLiteral("2"), QStringLiteral("-singlefile"),
+            pdf, stem });
+    if (!render.waitForFinished(60000))
+        return {};
+    return QImage(stem + QStringLiteral(".png"));
+}
+
+/// The pixels of `image` within `tolerance` of `colour` in each channel.
+int pixelsNear(const QImage& image, const QColor& colour, int tolerance)
+{
+    int n = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        for (int x = 0; x < image.width(); ++x) {
+            const QColor c = image.pixelColor(x, y);
+            if (std::abs(c.red() - colour.red()) <= tolerance
+                && std::abs(c.green() - colour.green()) <= tolerance
+                && std::abs(c.blue() - colour.blue()) <= tolerance)
+                ++n;
+        }
+    }
+    return n;
+}
+
+} // namespace
+
 class TestMemoryChartPainter : public QObject
 {
     Q_OBJECT
@@ -89,29 +123,24 @@ void TestMemoryChartPainter::reportChartIsLogScaleAndShaded()
 
     // The shading: translucent red over white, as the GUI draws it, covers a good part of the plot
     // above the 8 GiB line (the axis reaches 9.6 GiB and more: a band at least 1.6/10 of the plot).
-    QProcess render;
-    render.start(QStringLiteral("pdftoppm"),
-        { QStringLiteral("-png"), QStringLiteral("-r"), QStringLiteral("50"), QStringLiteral("-f"),
-            QStringLiteral("2"), QStringLiteral("-l"), QStringLiteral("2"), QStringLiteral("-singlefile"),
-            pdf, dir.filePath(QStringLiteral("page")) });
-    QVERIFY(render.waitForFinished(60000));
-    const QImage image(dir.filePath(QStringLiteral("page.png")));
+    const QImage image = renderPage2(pdf, dir, 50);
     QVERIFY(!image.isNull());
     const QColor shade = ui::ComponentColors::overBudget();
     const double a = shade.alphaF();
     const auto blend = [a](int c) { return static_cast<int>(std::lround(255 * (1 - a) + c * a)); };
-    const QColor expected(blend(shade.red()), blend(shade.green()), blend(shade.blue()));
-    int shaded = 0;
-    for (int y = 0; y < image.height(); ++y) {
-        for (int x = 0; x < image.width(); ++x) {
-            const QColor c = image.pixelColor(x, y);
-            if (std::abs(c.red() - expected.red()) <= 3 && std::abs(c.green() - expected.green()) <= 3
-                && std::abs(c.blue() - expected.blue()) <= 3)
-                ++shaded;
-        }
-    }
+    const int shaded
+        = pixelsNear(image, QColor(blend(shade.red()), blend(shade.green()), blend(shade.blue())), 3);
     // At 50 dpi the plot is about 330 x 90 pixels; a sixth of it is about 5,000.
     QVERIFY2(shaded > 2000, qPrintable(QString::number(shaded)));
+
+    // The reserved line (issue 23), as in the GUI: in the legend, and drawn across the plot in its
+    // colour. At 150 dpi the 1.2-point dash-dot line is about 2.5 pixels thick and some 1,000 pixels
+    // long, more than half of it inked; the legend's 16-point stroke is under 100 pixels of it.
+    QVERIFY2(page.contains(QStringLiteral("Reserved (PyTorch's cache + overhead)")), qPrintable(page));
+    const QImage fine = renderPage2(pdf, dir, 150);
+    QVERIFY(!fine.isNull());
+    const int inked = pixelsNear(fine, ui::ComponentColors::reserved(), 20);
+    QVERIFY2(inked > 400, qPrintable(QString::number(inked)));
 }
 
 QTEST_MAIN(TestMemoryChartPainter)

@@ -122,6 +122,23 @@ Network tinyDecoder()
     return parsed.value();
 }
 
+/// 30,000 iterations of a small Linear block: past the 25,000 written-out layers the caching allocator is
+/// replayed for (core/src/StepTrace.h), so its reserved memory is not simulated.
+Network tooLargeToReplay()
+{
+    auto parsed = parseModel(R"({
+        "format": "headroom-model", "version": 1, "name": "Too Large To Replay",
+        "input": {"shape": [16]},
+        "layers": [
+            {"type": "Repeat", "name": "blocks", "times": 30000, "layers": [
+                {"type": "Linear", "name": "fc", "out_features": 16}
+            ]}
+        ]})");
+    if (!parsed)
+        qFatal("tooLargeToReplay: %s", parsed.error().message.c_str());
+    return parsed.value();
+}
+
 /// `count` layers: alternating Linear and ReLU, each named so a test can find it.
 Network deepMlp(int count)
 {
@@ -316,11 +333,14 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
     for (const auto& row : result.analysis.rows) // a row stands for row.count identical layers
         layers += row.type != "Repeat" && row.specPath != "loss" ? static_cast<int>(row.count) : 0;
     QVERIFY2(QRegularExpression(
-                 QStringLiteral("^Layers\\s+%1\\s*$").arg(layers), QRegularExpression::MultilineOption)
+                 QStringLiteral("^Layers\\s+%1\\s*$")
+                     .arg(QRegularExpression::escape(qs(formatCount(static_cast<std::uint64_t>(layers))))),
+                 QRegularExpression::MultilineOption)
                  .match(text)
                  .hasMatch(),
         qPrintable(QStringLiteral("no \"Layers %1\" line").arg(layers)));
-    QVERIFY(text.contains(QStringLiteral("Layers (%1)").arg(layers)));
+    QVERIFY(text.contains(
+        QStringLiteral("Layers (%1)").arg(qs(formatCount(static_cast<std::uint64_t>(layers))))));
     // ... and the table's last numbered line (identical Repeat iterations share one) has the last
     // layer's name.
     std::string lastName;
@@ -382,6 +402,31 @@ void TestReportWriter::verifyNumbers(const Plan& plan, const PlanResult& result,
                   .arg(qs(formatBytes(r.peakReservedBytes)), qs(formatBytes(r.peakAllocatedBytes)));
         QVERIFY2(simplified(text).contains(reserved), qPrintable(reserved));
         QVERIFY(simplified(text).contains(QStringLiteral("keeps freed blocks cached")));
+        QCOMPARE(
+            simplified(text).contains(QStringLiteral("With expandable_segments:True, one segment per pool "
+                                                     "grows by mapping pages instead.")),
+            plan.setup.expandableSegments);
+        // The step chart's reserved line: at most the steady step's reserved peak (the replay's phase
+        // peaks of the second step), plus the overhead. Where the cap made the allocator release its
+        // cache the peak need not be at a moment: only the sentence is checked then.
+        ReservedRun run = result.reserved->run(e.batch, r.capacityBytes);
+        if (!run.fits)
+            run = result.reserved->run(e.batch);
+        const std::size_t n = run.phases.size();
+        const std::uint64_t steadyPeak = std::max(
+            { run.phases[n - 3].reserved, run.phases[n - 2].reserved, run.phases[n - 1].reserved });
+        const QString line
+            = QStringLiteral("what PyTorch's caching allocator holds reserved, plus the overhead, ");
+        QVERIFY2(simplified(text).contains(line), qPrintable(line));
+        if (run.allocRetries == 0)
+            QVERIFY2(simplified(text).contains(line + qs(formatBytes(steadyPeak + plan.setup.overheadBytes))),
+                qPrintable(qs(formatBytes(steadyPeak + plan.setup.overheadBytes))));
+    } else if (result.reservedError) {
+        // Too large to replay: the report says so and why, as `estimate` does.
+        const QString why = QStringLiteral("Reserved by PyTorch's caching allocator: not simulated (%1).")
+                                .arg(qs(result.reservedError->message));
+        QVERIFY2(simplified(text).contains(why), qPrintable(simplified(text)));
+        QVERIFY(simplified(text).contains(QStringLiteral("The max batch is from the tensors alone.")));
     }
 
     // The chart's labels are text too: the GPU line and the current batch.
@@ -546,6 +591,10 @@ void TestReportWriter::codeBuiltPlans_data()
     Network lenet = smallCnn();
     lenet.input.shape = Shape { { 1, 28, 28 } };
     QTest::newRow("huge max batch") << makePlan(lenet, 8, Optimizer::Momentum, Precision::AmpBf16, big);
+    QTest::newRow("too large to replay") << makePlan(tooLargeToReplay(), 8);
+    Plan expandable = makePlan(smallCnn(), 32);
+    expandable.setup.expandableSegments = true;
+    QTest::newRow("expandable segments") << expandable;
 }
 
 void TestReportWriter::codeBuiltPlans()
@@ -553,6 +602,8 @@ void TestReportWriter::codeBuiltPlans()
     QFETCH(Plan, plan);
     const PlanResult result = evaluate(plan);
     QVERIFY2(result.estimate, result.error ? result.error->message.c_str() : "");
+    if (QByteArray(QTest::currentDataTag()) == "too large to replay")
+        QVERIFY2(result.reservedError && !result.reservedFigures, "the allocator was replayed");
     const QString name = QString::fromLatin1(QTest::currentDataTag())
                              .replace(QRegularExpression(QStringLiteral("\\W+")), QStringLiteral("-"));
     QString pdf;

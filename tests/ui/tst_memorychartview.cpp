@@ -3,6 +3,7 @@
 #include "LayerActivationsView.h"
 #include "MemoryChartView.h"
 #include "PlanController.h"
+#include "QtText.h"
 #include "TestSupport.h"
 #include "headroom/Format.h"
 #include "headroom/ModelFile.h"
@@ -22,6 +23,7 @@ using headroom::ui::Document;
 using headroom::ui::LayerActivationsView;
 using headroom::ui::MemoryChartView;
 using headroom::ui::PlanController;
+using headroom::ui::qs;
 
 class TestMemoryChartView : public QObject
 {
@@ -40,6 +42,7 @@ private Q_SLOTS:
     void errorInsteadOfStaleChart();
     void communicationHasItsOwnBand();
     void reservedLineNextToAllocated();
+    void unsimulatedReservedSaysWhy();
 };
 
 namespace {
@@ -331,6 +334,37 @@ void TestMemoryChartView::reservedLineNextToAllocated()
     // The tooltip gives it too.
     QVERIFY2(f.view.breakdownText(1).contains(QStringLiteral("Reserved by PyTorch at batch 1")),
         qPrintable(f.view.breakdownText(1)));
+}
+
+void TestMemoryChartView::unsimulatedReservedSaysWhy()
+{
+    // 30,000 iterations of a Linear layer: past the 25,000 written-out layers the allocator is replayed
+    // for (core/src/StepTrace.h). No reserved line, and under the charts the reason the CLI prints.
+    Fixture f;
+    QVERIFY(!f.view.reservedNote()->isVisible());
+    auto parsed = parseModel(R"({
+        "format": "headroom-model", "version": 1, "name": "Too large to replay",
+        "input": {"shape": [16]},
+        "layers": [{"type": "Repeat", "name": "blocks", "times": 30000, "layers": [
+            {"type": "Linear", "name": "fc", "out_features": 16}]}]})");
+    QVERIFY2(parsed.ok(), parsed.ok() ? "" : parsed.error().message.c_str());
+    f.doc.resetNetwork(parsed.value(), QString());
+    const PlanResult result = evaluate(f.doc.plan());
+    QVERIFY(result.estimate && result.reservedError && !result.reservedFigures);
+    QVERIFY(f.view.reservedPoints().isEmpty());
+    QVERIFY(f.view.reservedNote()->isVisible());
+    const QString note = f.view.reservedNote()->text();
+    QVERIFY2(note.contains(QStringLiteral("not simulated (%1)").arg(qs(result.reservedError->message))),
+        qPrintable(note));
+    QVERIFY2(note.contains(
+                 QRegularExpression(QStringLiteral("\\d+ layers once its repeated blocks are written out"))),
+        qPrintable(note));
+    // The max batch's tooltip says it too (the max batch is the tensors' alone).
+    QCOMPARE(f.controller.estimateState().reservedNote, note);
+    // A network that replays: the note goes.
+    f.doc.resetNetwork(test::tinyNetwork(), QString());
+    QVERIFY(!f.view.reservedNote()->isVisible());
+    QVERIFY(!f.view.reservedPoints().isEmpty());
 }
 
 QTEST_MAIN(TestMemoryChartView)

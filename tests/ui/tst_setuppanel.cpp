@@ -37,6 +37,7 @@ private Q_SLOTS:
     void fitsWithinTheWindow();
     void moeImbalanceOnlyForMixtureOfExperts();
     void optimizerImplementationChangesTheStep();
+    void expandableSegmentsReachTheAllocator();
 };
 
 namespace {
@@ -172,6 +173,8 @@ void TestSetupPanel::everyControlEditsThePlanUndoably()
             [](const Plan& p) { return p.setup.parallel.offloadOptimizer; } },
         { "eightBitOptimizerCheckBox", check("eightBitOptimizerCheckBox"),
             [](const Plan& p) { return p.setup.eightBitOptimizer; } },
+        { "expandableSegmentsCheckBox", check("expandableSegmentsCheckBox"),
+            [](const Plan& p) { return p.setup.expandableSegments; } },
         { "optimizerImplementationComboBox", combo("optimizerImplementationComboBox", 2),
             [](const Plan& p) {
                 return p.setup.optimizerImplementation == OptimizerImplementation::ForLoop;
@@ -451,6 +454,25 @@ void TestSetupPanel::optimizerImplementationChangesTheStep()
     f.doc.undoStack()->undo();
     QCOMPARE(f.doc.plan().setup.optimizerImplementation, OptimizerImplementation::Foreach);
     QCOMPARE(f.controller.estimateState().estimate->optimizerStepBytes, foreachStep);
+}
+
+void TestSetupPanel::expandableSegmentsReachTheAllocator()
+{
+    // The check box is PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True for the reserved model: the
+    // figures say which allocator they replayed, and undo brings the default back.
+    Fixture f;
+    auto* box = f.child<QCheckBox>("expandableSegmentsCheckBox");
+    QVERIFY(!box->isChecked());
+    QVERIFY(f.controller.estimateState().reserved);
+    QVERIFY(!f.controller.estimateState().reserved->expandableSegments);
+    QTest::mouseClick(box, Qt::LeftButton);
+    QVERIFY(f.doc.plan().setup.expandableSegments);
+    QCOMPARE(f.doc.undoStack()->undoText(), QStringLiteral("Use expandable segments"));
+    QVERIFY(f.controller.estimateState().reserved);
+    QVERIFY(f.controller.estimateState().reserved->expandableSegments);
+    f.doc.undoStack()->undo();
+    QVERIFY(!box->isChecked());
+    QVERIFY(!f.controller.estimateState().reserved->expandableSegments);
 }
 
 QTEST_MAIN(TestSetupPanel)

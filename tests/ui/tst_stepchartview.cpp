@@ -42,6 +42,7 @@ private Q_SLOTS:
     void presetsPeakAtTheEstimate();
     void longNetworkIsThinnedAndStaysQuick();
     void noEstimateSaysWhy();
+    void reservedOverTheStep();
 };
 
 namespace {
@@ -161,9 +162,11 @@ void TestStepChartView::phasesInOrder()
             QStringLiteral("Forward"), QStringLiteral("Backward"), QStringLiteral("Optimizer step") }));
     // Two points per moment, 12 moments.
     QCOMPARE(f.view.totalPoints().size(), 24);
-    // The GPU's 1 GiB is far above a 4.5 KiB step: no capacity line flattening the chart.
+    // The GPU's 1 GiB is far above the step: no capacity line flattening the chart. The axis reaches
+    // the reserved line (tens of MiB: the cuBLAS workspaces and whole segments), far above the 4.5 KiB
+    // of tensors.
     QVERIFY(f.view.capacityPoints().isEmpty());
-    QCOMPARE(f.view.unitName(), QStringLiteral("KiB"));
+    QCOMPARE(f.view.unitName(), QStringLiteral("MiB"));
 }
 
 void TestStepChartView::firstStepHasNoStateBeforeItsStep()
@@ -204,7 +207,8 @@ void TestStepChartView::hoverNamesTheMoment()
     QVERIFY2(lines.contains(QStringLiteral("Activations: %1").arg(bytes(1024))), qPrintable(text));
     QVERIFY2(lines.contains(QStringLiteral("Transient: %1").arg(bytes(2048))), qPrintable(text));
     QVERIFY2(lines.contains(QStringLiteral("Gradients: %1").arg(bytes(72))), qPrintable(text));
-    QCOMPARE(lines.back(), QStringLiteral("Live: %1 of %2").arg(bytes(4612), bytes(1ULL << 30)));
+    QVERIFY2(lines.contains(QStringLiteral("Live: %1 of %2").arg(bytes(4612), bytes(1ULL << 30))),
+        qPrintable(text));
     // The first moment: fc1's forward, its 32 B per sample output alive (1 KiB) besides the batch.
     const QString first = f.view.momentText(f.view.xOfMoment(0));
     QVERIFY2(first.startsWith(QStringLiteral("Forward pass, layer fc1\n")), qPrintable(first));
@@ -215,7 +219,10 @@ void TestStepChartView::hoverNamesTheMoment()
     QVERIFY(f.view.momentText(f.view.xOfMoment(11)).startsWith(QStringLiteral("Optimizer step\n")));
     QVERIFY(f.view.momentText(-5).isEmpty());
 
-    // A real hover over the peak's band shows the same text.
+    // A real hover over the peak's band shows the same text. At batch 65,536 the stack is tall enough
+    // to hover (at batch 32 its 4.5 KiB are a sliver under the reserved line's 66 MiB).
+    f.doc.setBatch(65536);
+    const QString tall = f.view.momentText(f.view.xOfMoment(f.view.peakMoment()));
     const QPoint peak = f.view.peakPosition();
     QVERIFY(!peak.isNull());
     QWidget* viewport = f.view.findChild<QWidget*>(QStringLiteral("stepChartView"));
@@ -223,7 +230,7 @@ void TestStepChartView::hoverNamesTheMoment()
     QWidget* target = static_cast<QAbstractScrollArea*>(viewport)->viewport();
     QTest::mouseMove(target, target->mapFrom(&f.view, peak + QPoint(0, 6)));
     QTRY_VERIFY(QToolTip::isVisible());
-    QCOMPARE(QToolTip::text(), text);
+    QCOMPARE(QToolTip::text(), tall);
     QToolTip::hideText();
 }
 
@@ -331,6 +338,34 @@ void TestStepChartView::noEstimateSaysWhy()
     f.doc.removeLayers({}, 0, static_cast<int>(f.doc.network().layers.size()));
     QVERIFY2(f.view.message().contains(QStringLiteral("empty")), qPrintable(f.view.message()));
     QVERIFY(f.view.peakLabel().isEmpty());
+}
+
+void TestStepChartView::reservedOverTheStep()
+{
+    // tinyMlp() at batch 65,536 (tst_reservedmodel's reservedDuringTheStepByHand works the pools out):
+    // the tensors take one small segment for the weights and the batch (2 MiB), a 20 MiB large segment
+    // from fc1's 2 MiB output on, a second small segment from fc2's 512 KiB logits on: 24 MiB. This GPU
+    // (no catalogue family) counts as Hopper: each of the two cuBLAS handles (the main thread's at fc1's
+    // forward, autograd's at fc2's backward) keeps a 32 MiB workspace, a segment of its own (32 MiB is a
+    // multiple of 2 MiB). A steady step: 24 + 2 x 32 = 88 MiB at every moment; the first step: 54 MiB
+    // (2 + 20 + 32) while fc1 and relu run forward.
+    Fixture f;
+    f.doc.setBatch(65536);
+    QTRY_VERIFY(!f.view.reservedPoints().isEmpty());
+    const QList<QPointF> steady = f.view.reservedPoints();
+    QCOMPARE(steady.size(), static_cast<qsizetype>(2 * f.view.chart().moments.size()));
+    for (const QPointF& p : steady)
+        QCOMPARE(qRound64(p.y() * f.view.bytesPerUnit()), qint64 { 88 } << 20);
+    // Every moment's reserved bytes are at least its live bytes, and the hover says them.
+    const QList<QPointF> totals = f.view.totalPoints();
+    for (qsizetype i = 0; i < totals.size() && i < steady.size(); ++i)
+        QVERIFY(steady[i].y() >= totals[i].y());
+    QVERIFY2(f.view.momentText(f.view.xOfMoment(0)).contains(QStringLiteral("Reserved by PyTorch")),
+        qPrintable(f.view.momentText(f.view.xOfMoment(0))));
+    f.view.setStepKind(report::StepKind::First);
+    const QList<QPointF> first = f.view.reservedPoints();
+    QCOMPARE(qRound64(first.front().y() * f.view.bytesPerUnit()), qint64 { 54 } << 20);
+    QCOMPARE(qRound64(first.back().y() * f.view.bytesPerUnit()), qint64 { 88 } << 20);
 }
 
 QTEST_MAIN(TestStepChartView)

@@ -59,14 +59,24 @@ struct TraceEvent final
     AffineBytes bytes; ///< requested bytes: perSample x batch + fixed (allocations only)
 };
 
+/// A moment of the step (StepMoment) in the trace: the events before it have happened.
+struct TraceMoment final
+{
+    std::size_t event = 0; ///< events()[0, event) have happened
+    std::uint8_t step = 0; ///< the training step, from 1
+    std::uint8_t microBatch = 0; ///< the micro-batch within the step, from 0
+};
+
 /// A run's allocations and frees, affine in the batch size.
 class AllocationTrace final
 {
 public:
     AllocationTrace() = default;
-    AllocationTrace(std::vector<TraceEvent> events, std::uint32_t blocks)
+    AllocationTrace(
+        std::vector<TraceEvent> events, std::uint32_t blocks, std::vector<TraceMoment> moments = {})
         : m_events { std::move(events) }
         , m_blocks { blocks }
+        , m_moments { std::move(moments) }
     {
     }
 
@@ -75,10 +85,14 @@ public:
     [[nodiscard]] std::uint32_t blocks() const noexcept { return m_blocks; }
     /// An event's requested bytes at `batch`, saturating at UINT64_MAX.
     [[nodiscard]] static std::uint64_t bytesAt(const TraceEvent& e, std::int64_t batch) noexcept;
+    /// Every moment of every micro-batch's forward and backward, in order, with repeated blocks written
+    /// out: within a micro-batch the n-th is the one StepMoment::ordinal n stands for.
+    [[nodiscard]] const std::vector<TraceMoment>& moments() const noexcept { return m_moments; }
 
 private:
     std::vector<TraceEvent> m_events;
     std::uint32_t m_blocks = 0;
+    std::vector<TraceMoment> m_moments;
 };
 
 } // namespace headroom

@@ -89,6 +89,7 @@ struct ReservedFigures final
     std::uint64_t peakReservedBytes = 0;
     std::uint64_t peakAllocatedBytes = 0; ///< max_memory_allocated over the same replay
     std::uint64_t cudnnWorkspaceBytes = 0; ///< the largest cuDNN convolution workspace at the batch
+    bool expandableSegments = false; ///< replayed with expandable_segments:True (TrainingSetup)
 
     /// What the GPU holds at the reserved peak: the reserved bytes plus the overhead.
     [[nodiscard]] std::uint64_t peakWithOverheadBytes() const noexcept

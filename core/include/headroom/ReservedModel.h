@@ -117,6 +117,16 @@ public:
     /// uncertain"): kReservedMarginFraction of it, the bytes the UI can show next to the answer.
     [[nodiscard]] static std::uint64_t marginBytes(std::uint64_t capacity) noexcept;
 
+    /// What the allocator holds reserved at some moments of `timeline` (indices into its moments(), such
+    /// as oneStep()), a simulation of the same analysis and set-up: the first training step's or a steady
+    /// one's, at `batch`, replayed under `capacity` (or with memory to spare where it does not fit there).
+    /// A moment of an op reads the reserved bytes as it runs; a marker of hidden iterations the most over
+    /// them; the optimizer step the most during it. Empty where the timeline's moments do not line up with
+    /// the trace's (StepMoment::ordinal): a chart then draws no reserved line rather than a wrong one.
+    [[nodiscard]] std::vector<std::uint64_t> reservedAtMoments(const StepTimeline& timeline,
+        const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep,
+        std::uint64_t capacity = kNoLimit) const;
+
     /// The allocations and frees replayed (affine in the batch).
     [[nodiscard]] const AllocationTrace& trace() const noexcept { return m_trace; }
     /// The cuBLAS workspace each handle makes (CudaRuntime.h).
@@ -147,6 +157,10 @@ private:
     /// saw; the event that ran out of memory, or ReservedRun::kNoEvent.
     std::size_t replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
         std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after) const;
+    /// The reserved bytes after each event of a replay at `batch` (element i: after events[0, i)), under
+    /// `capacity`, or with memory to spare where that runs out.
+    [[nodiscard]] std::vector<std::uint64_t> reservedAfterEvents(
+        std::int64_t batch, std::uint64_t capacity) const;
     /// Calls `use` with an allocator in the state `settings` describe and room for the trace's handles: the
     /// model's own, kept between replays (a replay is thousands of allocations), unless another thread has
     /// it.

@@ -42,6 +42,11 @@ struct StepMoment final
     /// after them. Never the peak (every moment inside them is at most the larger of the moments of
     /// the iterations on either side, or one of the moments simulated for them).
     std::size_t repeat = kNoStepOp;
+    /// Where the moment is among its micro-batch's moments with every repeated block written out (the
+    /// allocation trace's moments, AllocationTrace::moments()): [ordinal, ordinal + ordinals). One for a
+    /// moment of an op, every hidden iteration's for a `repeat` marker, none for the optimizer step.
+    std::size_t ordinal = 0;
+    std::size_t ordinals = 1;
     MemoryBreakdown fixed;
     MemoryBreakdown perSample;
 };

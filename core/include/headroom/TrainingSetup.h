@@ -39,6 +39,9 @@ struct TrainingSetup final
     double assumedUtilization = 0.4;
     /// How torch.optim runs the step: its temporaries (foreach is PyTorch 2.x's default on CUDA).
     OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
+    /// PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the caching allocator grows one segment per
+    /// pool by mapping pages instead of cudaMalloc-ing new ones (ReservedModel; docs/memory-model.md).
+    bool expandableSegments = false;
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
 };
 
