@@ -41,7 +41,7 @@ constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
 /// Inference passes: the first pins what data propagation cannot compute (Pad amounts and Resize scales
 /// torch folds from constants), the second infers with them; every export in tests/data/onnx needs at
 /// most two. The bound keeps the work linear in the graph (issue 26: a pass per node was quadratic).
-constexpr int kMaxInferencePasses = 3;
+constexpr int kMaxInferencePasses = 8;
 
 Error fail(const std::string& file, const std::string& what, std::string location = {})
 {
@@ -544,7 +544,7 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         const auto expected = g.perSampleOf(layer.outputValue);
         if (expected
             && (*expected != row.output.shape.dims
-                || g.batchAxisOf(layer.outputValue) != row.output.batchAxis))
+                || g.wholeBatchAxisOf(layer.outputValue) != row.output.batchAxis))
             return fail(file,
                 "layer '" + row.name + "' (" + row.type + " from " + nodeLabel(g.graph().node(layer.node))
                     + ") gives " + row.output.shape.toBatchedString(row.output.batchAxis)
