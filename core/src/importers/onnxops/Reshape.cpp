@@ -128,6 +128,31 @@ bool mixesBatchAxis(
     return true;
 }
 
+/// The Flatten(start_dim = s + 1, end_dim = e + 1) that turns `in` into `out` by merging per-sample axes
+/// s..e, if one does.
+std::optional<json> flattenOf(const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& out)
+{
+    for (std::size_t s = 0; s < in.size(); ++s) {
+        for (std::size_t e = in.size(); e-- > s;) {
+            std::vector<std::int64_t> merged(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(s));
+            std::int64_t m = 1;
+            for (std::size_t k = s; k <= e; ++k)
+                m *= in[k];
+            merged.push_back(m);
+            merged.insert(merged.end(), in.begin() + static_cast<std::ptrdiff_t>(e + 1), in.end());
+            if (merged != out)
+                continue;
+            json a = json::object();
+            if (s != 0)
+                a["start_dim"] = static_cast<std::int64_t>(s + 1);
+            if (e + 1 != in.size())
+                a["end_dim"] = static_cast<std::int64_t>(e + 1);
+            return a;
+        }
+    }
+    return std::nullopt;
+}
+
 /// Reshape, Squeeze and Unsqueeze keep the batch axis and, to have a Headroom layer, merge one run of
 /// adjacent axes (Flatten) or change nothing (Identity).
 void reshape(MappingContext& ctx, int i)
@@ -172,23 +197,9 @@ void reshape(MappingContext& ctx, int i)
         ctx.emit(i, "Identity");
         return;
     }
-    // Flatten(start_dim = s + 1, end_dim = e + 1) over per-sample axes s..e.
-    for (std::size_t s = 0; s < in->size() && batchAxis == 0 && outAxis == 0; ++s) {
-        for (std::size_t e = in->size(); e-- > s;) {
-            std::vector<std::int64_t> merged(in->begin(), in->begin() + static_cast<std::ptrdiff_t>(s));
-            std::int64_t m = 1;
-            for (std::size_t k = s; k <= e; ++k)
-                m *= (*in)[k];
-            merged.push_back(m);
-            merged.insert(merged.end(), in->begin() + static_cast<std::ptrdiff_t>(e + 1), in->end());
-            if (merged != *out)
-                continue;
-            json a = json::object();
-            if (s != 0)
-                a["start_dim"] = static_cast<std::int64_t>(s + 1);
-            if (e + 1 != in->size())
-                a["end_dim"] = static_cast<std::int64_t>(e + 1);
-            ctx.emit(i, "Flatten", a);
+    if (batchAxis == 0 && outAxis == 0) {
+        if (const auto a = flattenOf(*in, *out)) {
+            ctx.emit(i, "Flatten", *a);
             return;
         }
     }
