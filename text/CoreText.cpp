@@ -351,6 +351,11 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "the last axis"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "num_heads"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "every axis of size 1"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "where the input has it"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "Where the batch axis goes among the result's axes; the values of each sample before it must be as "
+        "many "
+        "as before the input's"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "false"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "from scale_factor"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "from size"),

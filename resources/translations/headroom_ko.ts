@@ -2383,6 +2383,10 @@ FLOPs</translation>
         <translation>샘플 하나의 새 형태 (배치 축 없음). -1 하나는 추론됨</translation>
     </message>
     <message>
+        <source>Where the batch axis goes among the result&apos;s axes; the values of each sample before it must be as many as before the input&apos;s</source>
+        <translation>결과의 축 중 배치 축이 놓일 위치. 그 앞에 있는 샘플별 값의 개수는 입력에서 배치 축 앞의 개수와 같아야 함</translation>
+    </message>
+    <message>
         <source>The power (a number)</source>
         <translation>지수 (숫자)</translation>
     </message>
@@ -2401,6 +2405,10 @@ FLOPs</translation>
     <message>
         <source>every axis of size 1</source>
         <translation>크기가 1인 모든 축</translation>
+    </message>
+    <message>
+        <source>where the input has it</source>
+        <translation>입력에서와 같은 위치</translation>
     </message>
     <message>
         <source>false</source>

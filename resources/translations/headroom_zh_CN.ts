@@ -2383,6 +2383,10 @@ FLOPs</translation>
         <translation>单个样本的新形状（不含批次轴）；可有一个 -1，由推断得出</translation>
     </message>
     <message>
+        <source>Where the batch axis goes among the result&apos;s axes; the values of each sample before it must be as many as before the input&apos;s</source>
+        <translation>批次轴在结果各轴中的位置；其前面每个样本的值的个数必须与输入中批次轴前面的相同</translation>
+    </message>
+    <message>
         <source>The power (a number)</source>
         <translation>幂指数（一个数）</translation>
     </message>
@@ -2401,6 +2405,10 @@ FLOPs</translation>
     <message>
         <source>every axis of size 1</source>
         <translation>所有大小为 1 的轴</translation>
+    </message>
+    <message>
+        <source>where the input has it</source>
+        <translation>与输入中的位置相同</translation>
     </message>
     <message>
         <source>false</source>

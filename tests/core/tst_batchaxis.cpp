@@ -5,6 +5,7 @@
 // formulas of core/src/layers/Recurrent.cpp and Linear.cpp), per sample, fp32, loss none.
 #include "NetworkBuilder.h"
 #include "headroom/Analysis.h"
+#include "headroom/OnnxImport.h"
 
 #include <QTest>
 
@@ -40,6 +41,8 @@ private slots:
     void lastAxisLayersKeepIt();
     void selectBeforeTheBatchAxis();
     void shownWhereItIs();
+    void reshapeAfterTheBatchAxis();
+    void headsFoldedIntoTheBatchFromOnnx();
     void errors_data();
     void errors();
 };
@@ -133,6 +136,55 @@ void TestBatchAxis::shownWhereItIs()
     QCOMPARE(Shape({ 16, 32 }).toBatchedString(), std::string("B x 16 x 32"));
 }
 
+void TestBatchAxis::reshapeAfterTheBatchAxis()
+{
+    // [16, B, 32] -> reshape(16, B * 4, 8) as torch's attention splits heads: Headroom's tensor 16 x B x 4 x
+    // 8, the batch axis still second; a view of the contiguous Linear output (nothing kept, nothing new).
+    // Then [1, 16, B, 4, 8] (an unsqueeze in front): the batch axis moves one on, after 1 x 16 = 16 values.
+    const Analysis a = analyze(layersOn({ 16, 8 }, R"([{"type":"Transpose","dim0":0,"dim1":1},
+        {"type":"Linear","out_features":32}, {"type":"Reshape","shape":[16,4,8],"name":"heads"},
+        {"type":"Reshape","shape":[1,16,4,8],"batch_axis":2,"name":"front"}])"),
+        Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(rowNamed(a, "heads").output.shape, (Shape { { 16, 4, 8 } }));
+    QCOMPARE(rowNamed(a, "heads").output.batchAxis, std::size_t { 1 });
+    QCOMPARE(rowNamed(a, "heads").activationBytesPerSample, std::uint64_t { 0 });
+    QCOMPARE(rowNamed(a, "front").output.batchAxis, std::size_t { 2 });
+    QCOMPARE(rowNamed(a, "front").output.shape, (Shape { { 1, 16, 4, 8 } }));
+}
+
+void TestBatchAxis::headsFoldedIntoTheBatchFromOnnx()
+{
+    // tests/data/onnx/networks/heads_in_batch_attention.onnx (measure_networks.py's HeadsInBatchAttention,
+    // torch 1.13's TorchScript exporter): attention with its heads in the batch axis, every reshape target
+    // computed from x.shape (Shape -> Gather -> Mul -> Concat). [T, B, 32] -> [T, B*4, 8] is read as
+    // T x B x 4 x 8 (the merged axis's inner 4, OnnxGraph::batchMergeOf); its Transpose(1, 0, 2) moves
+    // the batch axis with its 4 together: Permute(1, 2, 0, 3) to B x 4 x T x 8; [T, B, 4, 8] -> [T*B, 32]
+    // is T x B x 32 (outer 16), and [T*B, 32] -> [T, B, 32] the same tensor. The parameters and bytes are
+    // compared with PyTorch's in tst_onnximport (networks.json: 7,077 and 20,500 per sample).
+    const auto n
+        = importOnnxFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/networks/heads_in_batch_attention.onnx");
+    QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+    const auto layerNamed = [&](const std::string& name) -> const LayerSpec& {
+        for (const auto& l : n.value().layers) {
+            if (l.name == name)
+                return l;
+        }
+        QTest::qFail(("no layer " + name).c_str(), __FILE__, __LINE__);
+        return n.value().layers.front();
+    };
+    QCOMPARE(layerNamed("Reshape").type, std::string("Reshape"));
+    QVERIFY(layerNamed("Reshape").attributes.at("shape") == json::parse("[16, 4, 8]"));
+    QVERIFY(layerNamed("Transpose_1").attributes.at("dims") == json::parse("[1, 2, 0, 3]"));
+    QVERIFY(layerNamed("Reshape_3").attributes.at("shape") == json::parse("[16, 32]"));
+    QCOMPARE(layerNamed("Reshape_4").type, std::string("Identity"));
+    const Analysis a = analyze(n.value(), Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(rowNamed(a, "MatMul").output.shape, (Shape { { 4, 16, 16 } })); // B x 4 x 16 x 16 scores
+    QCOMPARE(rowNamed(a, "MatMul").output.batchAxis, std::size_t { 0 });
+    QCOMPARE(rowNamed(a, "out").output.batchAxis, std::size_t { 1 }); // the Linear on [T*B, 32]
+}
+
 void TestBatchAxis::errors_data()
 {
     QTest::addColumn<QString>("layers");
@@ -161,6 +213,9 @@ void TestBatchAxis::errors_data()
     row("add of different layouts", R"([{"type":"Transpose","dim0":0,"dim1":1,"name":"t"},
         {"type":"Add","inputs":["t","input"]}])",
         "its inputs have their batch axes at different places");
+    row("reshape across the batch",
+        R"([{"type":"Transpose","dim0":0,"dim1":1}, {"type":"Reshape","shape":[8,16]}])",
+        "merges the batch axis of 16 x B x 8 with values of each sample");
     row("parameter over the batch",
         R"([{"type":"Transpose","dim0":0,"dim1":1}, {"type":"Mul","parameter":[16,1,8]}])",
         "would broadcast over the batch axis");

@@ -70,6 +70,9 @@ std::optional<std::vector<double>> fieldNumbers(const Field& field, std::size_t 
 
 const std::vector<int> kNoConsumers;
 
+/// The largest number of values of each sample a batch axis may merge with (ONNX symbols are text).
+constexpr std::int64_t kLargestMerge = std::int64_t { 1 } << 40;
+
 } // namespace
 
 std::optional<std::int64_t> saturatedInteger(double x)
@@ -148,23 +151,67 @@ std::optional<std::vector<std::int64_t>> ValueType::perSample() const
     return out;
 }
 
+std::optional<std::int64_t> batchMultiple(const Dim& d, const std::string& batch)
+{
+    if (batch.empty() || d.known())
+        return std::nullopt;
+    if (d.symbol == batch)
+        return 1;
+    const auto star = d.symbol.find('*');
+    if (star == std::string::npos || star == 0 || star > 12
+        || d.symbol.compare(star + 1, std::string::npos, batch) != 0)
+        return std::nullopt;
+    std::int64_t m = 0;
+    for (std::size_t k = 0; k < star; ++k) {
+        if (d.symbol[k] < '0' || d.symbol[k] > '9')
+            return std::nullopt;
+        m = m * 10 + (d.symbol[k] - '0');
+    }
+    return m >= 1 && m <= kLargestMerge ? std::optional<std::int64_t> { m } : std::nullopt;
+}
+
+Dim batchDim(std::int64_t multiple, const std::string& batch)
+{
+    return Dim { {}, multiple == 1 ? batch : std::to_string(multiple) + "*" + batch };
+}
+
+const std::string& OnnxGraph::batchSymbol() const
+{
+    static const std::string none;
+    const auto* in = type(m_input);
+    return in == nullptr || !in->hasShape || in->dims.empty() ? none : in->dims.front().symbol;
+}
+
 std::size_t OnnxGraph::batchAxisOf(const std::string& value) const
 {
-    const auto* in = type(m_input);
     const auto* t = type(value);
-    if (in == nullptr || t == nullptr || !in->hasShape || in->dims.empty() || !t->hasShape
-        || in->dims.front().symbol.empty())
+    if (t == nullptr || !t->hasShape)
         return 0;
-    const std::string& batch = in->dims.front().symbol;
     std::size_t found = 0;
     std::size_t count = 0;
     for (std::size_t k = 0; k < t->dims.size(); ++k) {
-        if (t->dims[k].symbol == batch) {
+        if (batchMultiple(t->dims[k], batchSymbol())) {
             found = k;
             ++count;
         }
     }
     return count == 1 ? found : 0;
+}
+
+BatchMerge OnnxGraph::batchMergeOf(const std::string& value) const
+{
+    if (const auto it = m_merges.find(value); it != m_merges.end())
+        return it->second;
+    const auto* t = type(value);
+    const std::size_t axis = batchAxisOf(value);
+    if (t == nullptr || !t->hasShape || axis >= t->dims.size())
+        return {};
+    return BatchMerge { 1, batchMultiple(t->dims[axis], batchSymbol()).value_or(1) };
+}
+
+std::size_t OnnxGraph::wholeBatchAxisOf(const std::string& value) const
+{
+    return batchAxisOf(value) + (batchMergeOf(value).outer > 1 ? 1 : 0);
 }
 
 std::optional<std::vector<std::int64_t>> OnnxGraph::perSampleOf(const std::string& value) const
@@ -173,10 +220,16 @@ std::optional<std::vector<std::int64_t>> OnnxGraph::perSampleOf(const std::strin
     if (t == nullptr || !t->hasShape || t->dims.empty())
         return std::nullopt;
     const std::size_t batch = batchAxisOf(value);
+    const BatchMerge merge = batchMergeOf(value);
     std::vector<std::int64_t> out;
     for (std::size_t i = 0; i < t->dims.size(); ++i) {
-        if (i == batch)
+        if (i == batch) {
+            if (merge.outer > 1)
+                out.push_back(merge.outer);
+            if (merge.inner > 1)
+                out.push_back(merge.inner);
             continue;
+        }
         if (!t->dims[i].known())
             return std::nullopt;
         out.push_back(*t->dims[i].value);
@@ -281,17 +334,40 @@ Result<OnnxGraph> OnnxGraph::index(
     g.m_graph = &graph;
     g.m_shapeData = std::move(shapeData);
     std::unordered_set<std::string> defined;
-    for (const auto& t : graph.initializer()) {
-        g.m_initializers.emplace(t.name(), &t);
-        g.m_types[t.name()] = typeOf(t);
+    if (auto error = g.indexInputs(defined))
+        return *error;
+    for (const auto& v : graph.value_info())
+        g.m_types.try_emplace(v.name(), typeOf(v.type()));
+    for (const auto& v : graph.output()) {
+        g.m_types.try_emplace(v.name(), typeOf(v.type()));
+        g.m_outputs.insert(v.name());
+    }
+    for (int i = 0; i < graph.node_size(); ++i) {
+        if (auto error = g.indexNode(i, defined))
+            return *error;
+    }
+    for (const auto& out : graph.output()) {
+        if (defined.count(out.name()) == 0)
+            return Error { "the graph output '" + out.name() + "' is not produced by any node",
+                "graph.output" };
+    }
+    g.followBatchMerges();
+    return g;
+}
+
+std::optional<Error> OnnxGraph::indexInputs(std::unordered_set<std::string>& defined)
+{
+    for (const auto& t : m_graph->initializer()) {
+        m_initializers.emplace(t.name(), &t);
+        m_types[t.name()] = typeOf(t);
         defined.insert(t.name());
     }
     std::vector<std::string> inputs;
-    for (const auto& in : graph.input()) {
+    for (const auto& in : m_graph->input()) {
         defined.insert(in.name());
-        if (g.m_initializers.count(in.name()) == 0) { // old exporters list the weights as inputs too
+        if (m_initializers.count(in.name()) == 0) { // old exporters list the weights as inputs too
             inputs.push_back(in.name());
-            g.m_types[in.name()] = typeOf(in.type());
+            m_types[in.name()] = typeOf(in.type());
         }
     }
     if (inputs.empty())
@@ -304,67 +380,117 @@ Result<OnnxGraph> OnnxGraph::index(
                 + "); a Headroom network has exactly one",
             "graph.input" };
     }
-    g.m_input = inputs.front();
-    g.m_dynamic.insert(g.m_input);
-    g.m_data.insert(g.m_input);
-    for (const auto& v : graph.value_info())
-        g.m_types.try_emplace(v.name(), typeOf(v.type()));
-    for (const auto& v : graph.output()) {
-        g.m_types.try_emplace(v.name(), typeOf(v.type()));
-        g.m_outputs.insert(v.name());
-    }
+    m_input = inputs.front();
+    m_dynamic.insert(m_input);
+    m_data.insert(m_input);
+    return std::nullopt;
+}
 
-    for (int i = 0; i < graph.node_size(); ++i) {
-        const auto& node = graph.node(i);
-        bool dynamic = false;
-        bool data = false;
-        for (const auto& in : node.input()) {
-            if (in.empty())
-                continue; // an omitted optional input
-            if (defined.count(in) == 0)
-                return Error { "node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
-                        + "' before any node produces it (the graph is not in topological order or the "
-                          "tensor does not exist)",
-                    node.name() };
-            g.m_consumers[in].push_back(i);
-            dynamic = dynamic || g.m_dynamic.count(in) > 0;
-            data = data || g.m_data.count(in) > 0;
+std::optional<Error> OnnxGraph::indexNode(int i, std::unordered_set<std::string>& defined)
+{
+    const auto& node = m_graph->node(i);
+    bool dynamic = false;
+    bool data = false;
+    for (const auto& in : node.input()) {
+        if (in.empty())
+            continue; // an omitted optional input
+        if (defined.count(in) == 0)
+            return Error { "node " + nodeLabel(node) + " (" + node.op_type() + ") reads tensor '" + in
+                    + "' before any node produces it (the graph is not in topological order or the "
+                      "tensor does not exist)",
+                node.name() };
+        m_consumers[in].push_back(i);
+        dynamic = dynamic || m_dynamic.count(in) > 0;
+        data = data || m_data.count(in) > 0;
+    }
+    const bool readsSizesOnly
+        = node.domain().empty() && (node.op_type() == "Shape" || node.op_type() == "Size");
+    for (const auto& out : node.output()) {
+        if (out.empty())
+            continue;
+        if (defined.count(out) > 0) {
+            const auto earlier = m_producers.find(out);
+            return Error { "node " + nodeLabel(node) + " (" + node.op_type() + ") writes tensor '" + out
+                    + "', which "
+                    + (earlier != m_producers.end()
+                            ? "node " + nodeLabel(m_graph->node(earlier->second)) + " writes too"
+                            : std::string("is a graph input or initializer"))
+                    + "; an ONNX graph defines each tensor once",
+                node.name() };
         }
-        const bool readsSizesOnly
-            = node.domain().empty() && (node.op_type() == "Shape" || node.op_type() == "Size");
-        for (const auto& out : node.output()) {
-            if (out.empty())
+        m_producers[out] = i;
+        defined.insert(out);
+        if (dynamic)
+            m_dynamic.insert(out);
+        if (data && !readsSizesOnly)
+            m_data.insert(out);
+    }
+    if (node.op_type() == "Constant" && node.domain().empty() && node.output_size() == 1) {
+        for (const auto& a : node.attribute()) {
+            if (a.name() == "value" && a.has_t())
+                m_constantNodes.emplace(node.output(0), &a.t());
+        }
+    }
+    return std::nullopt;
+}
+
+namespace {
+
+/// The product of `t`'s axes before `axis`, when they are known; nullopt otherwise.
+std::optional<std::int64_t> sizeBefore(const ValueType& t, std::size_t axis)
+{
+    std::int64_t product = 1;
+    for (std::size_t k = 0; k < axis && k < t.dims.size(); ++k) {
+        if (!t.dims[k].known() || *t.dims[k].value < 1
+            || __builtin_mul_overflow(product, *t.dims[k].value, &product))
+            return std::nullopt;
+    }
+    return product;
+}
+
+} // namespace
+
+void OnnxGraph::followBatchMerges()
+{
+    for (const auto& n : m_graph->node()) {
+        for (const auto& out : n.output()) {
+            const auto* t = out.empty() ? nullptr : type(out);
+            if (t == nullptr || !t->hasShape || batchSymbol().empty())
                 continue;
-            if (defined.count(out) > 0) {
-                const auto earlier = g.m_producers.find(out);
-                return Error { "node " + nodeLabel(node) + " (" + node.op_type() + ") writes tensor '" + out
-                        + "', which "
-                        + (earlier != g.m_producers.end()
-                                ? "node " + nodeLabel(graph.node(earlier->second)) + " writes too"
-                                : std::string("is a graph input or initializer"))
-                        + "; an ONNX graph defines each tensor once",
-                    node.name() };
-            }
-            g.m_producers[out] = i;
-            defined.insert(out);
-            if (dynamic)
-                g.m_dynamic.insert(out);
-            if (data && !readsSizesOnly)
-                g.m_data.insert(out);
-        }
-        if (node.op_type() == "Constant" && node.domain().empty() && node.output_size() == 1) {
-            for (const auto& a : node.attribute()) {
-                if (a.name() == "value" && a.has_t())
-                    g.m_constantNodes.emplace(node.output(0), &a.t());
-            }
+            const std::size_t axis = batchAxisOf(out);
+            const auto multiple
+                = axis < t->dims.size() ? batchMultiple(t->dims[axis], batchSymbol()) : std::nullopt;
+            if (multiple && *multiple > 1)
+                m_merges[out] = mergeAfter(n, out, *multiple);
         }
     }
-    for (const auto& out : graph.output()) {
-        if (defined.count(out.name()) == 0)
-            return Error { "the graph output '" + out.name() + "' is not produced by any node",
-                "graph.output" };
+}
+
+BatchMerge OnnxGraph::mergeAfter(
+    const onnx::NodeProto& n, const std::string& out, std::int64_t multiple) const
+{
+    if (n.op_type() == "Reshape" && n.input_size() >= 1) {
+        // Row-major order: the output's axes before the merged one take the first `before` of the input's
+        // values that precede the batch index; the rest of those are the merged axis's outer part.
+        const auto* in = type(n.input(0));
+        const auto inBefore = in ? sizeBefore(*in, batchAxisOf(n.input(0))) : std::nullopt;
+        const auto outBefore = sizeBefore(*type(out), batchAxisOf(out));
+        const std::int64_t inOuter = batchMergeOf(n.input(0)).outer;
+        std::int64_t values = 0;
+        if (inBefore && outBefore && !__builtin_mul_overflow(*inBefore, inOuter, &values)
+            && values % *outBefore == 0 && multiple % (values / *outBefore) == 0)
+            return BatchMerge { values / *outBefore, multiple / (values / *outBefore) };
+        return BatchMerge { 1, multiple };
     }
-    return g;
+    // Operators that keep the axis as it is (element-wise, Transpose, MatMul, Gemm): an input's layout.
+    for (const auto& in : n.input()) {
+        const auto* t = in.empty() ? nullptr : type(in);
+        const std::size_t axis = batchAxisOf(in);
+        if (t != nullptr && t->hasShape && axis < t->dims.size()
+            && batchMultiple(t->dims[axis], batchSymbol()) == multiple)
+            return batchMergeOf(in);
+    }
+    return BatchMerge { 1, multiple };
 }
 
 const ValueType* OnnxGraph::type(const std::string& value) const

@@ -25,11 +25,32 @@ struct Dim
     [[nodiscard]] bool known() const noexcept { return value.has_value(); }
 };
 
+/// How many batches' worth of elements an axis holds: 1 for the batch symbol itself ("batch"), m for an axis
+/// that merges the batch axis with m values of each sample ("12*batch", as the dynamo exporter names the
+/// [B*heads, T, d] of attention); nullopt for a size or another symbol. `batch` is the input's batch symbol.
+[[nodiscard]] std::optional<std::int64_t> batchMultiple(const Dim& d, const std::string& batch);
+/// The axis of `multiple` x B, named the way batchMultiple reads it back.
+[[nodiscard]] Dim batchDim(std::int64_t multiple, const std::string& batch);
+
 /// A small integer tensor folded from constants (torch's computed Pad amounts).
 struct SmallIntTensor
 {
     std::vector<std::int64_t> shape;
     std::vector<std::int64_t> data;
+};
+
+/// How an axis that merges the batch axis with values of each sample is laid out in memory: `outer` values
+/// of each sample outside the batch index, `inner` inside it. torch's [T, B * heads, d] from [T, B, E] has
+/// inner = heads; its [T * B, E] from [T, B, E] has outer = T. Headroom reads such an axis as up to three:
+/// outer, the batch axis, inner.
+struct BatchMerge
+{
+    std::int64_t outer = 1;
+    std::int64_t inner = 1;
+
+    [[nodiscard]] bool merged() const noexcept { return outer > 1 || inner > 1; }
+    /// How many axes the merged axis stands for in Headroom's tensor.
+    [[nodiscard]] std::size_t axes() const noexcept { return 1 + (outer > 1 ? 1 : 0) + (inner > 1 ? 1 : 0); }
 };
 
 /// What shape inference knows about a tensor: its element type and, if known, its axes.
@@ -98,7 +119,18 @@ public:
     /// Where the batch axis is among `value`'s axes: the one axis that carries the network input's batch
     /// symbol (a sequence-first [T, batch, E] has it at 1); 0 when none or several do (a fixed batch).
     [[nodiscard]] std::size_t batchAxisOf(const std::string& value) const;
-    /// The axes of `value` other than its batch axis (batchAxisOf), when each has a known size.
+    /// The network input's batch symbol ("batch"); empty when its batch axis has a fixed size.
+    [[nodiscard]] const std::string& batchSymbol() const;
+    /// How `value`'s batch axis is merged with values of each sample (nothing merged for a separate batch
+    /// axis or none): followed from the Reshape that merged it through the operators after it; a merged
+    /// axis whose origin is not known (a graph's own value_info) counts as batch-outer.
+    [[nodiscard]] BatchMerge batchMergeOf(const std::string& value) const;
+    /// Where Headroom's tensor has the batch axis: batchAxisOf, after the outer values a merge puts first.
+    [[nodiscard]] std::size_t wholeBatchAxisOf(const std::string& value) const;
+    /// The axes of `value` other than its batch axis (batchAxisOf), when each has a known size. A batch
+    /// axis merged with values of each sample (batchMergeOf) is read as its outer values, the batch axis
+    /// and its inner values, the same memory: [T, 12*batch, d] with inner 12 is T x B x 12 x d, per sample
+    /// [T, 12, d].
     [[nodiscard]] std::optional<std::vector<std::int64_t>> perSampleOf(const std::string& value) const;
     /// The node that produces `value`, or -1 for inputs and initializers.
     [[nodiscard]] int producer(const std::string& value) const;
@@ -120,10 +152,19 @@ public:
 
 private:
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
+    /// shapeTensor's own folding, for what ONNX's data propagation leaves open.
+    [[nodiscard]] std::optional<std::vector<Dim>> foldShapeTensor(const std::string& value, int depth) const;
     [[nodiscard]] std::optional<SmallIntTensor> foldIntegersUnchecked(
         const std::string& value, int depth) const;
     /// shape inference's data propagation, or a constant's values.
     [[nodiscard]] std::optional<std::vector<Dim>> propagatedShapeTensor(const std::string& value) const;
+    /// index's steps: the initializers and the one input; one node's producers, consumers and data flow;
+    /// the layout of every merged batch axis, in graph order.
+    [[nodiscard]] std::optional<Error> indexInputs(std::unordered_set<std::string>& defined);
+    [[nodiscard]] std::optional<Error> indexNode(int i, std::unordered_set<std::string>& defined);
+    void followBatchMerges();
+    [[nodiscard]] BatchMerge mergeAfter(
+        const onnx::NodeProto& n, const std::string& out, std::int64_t multiple) const;
 
 public:
 private:
@@ -138,6 +179,7 @@ private:
     std::unordered_set<std::string> m_data;
     std::unordered_set<std::string> m_outputs;
     std::unordered_map<std::string, onnx::TensorShapeProto> m_shapeData;
+    std::unordered_map<std::string, BatchMerge> m_merges;
 };
 
 } // namespace headroom::onnximport

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace headroom::onnximport {
 
@@ -24,7 +25,35 @@ std::optional<std::int64_t> combine(const std::string& op, std::int64_t a, std::
         return __builtin_mul_overflow(a, b, &result) ? std::optional<std::int64_t> {} : result;
     if (op == "Div" && b != 0)
         return a >= 0 && b > 0 ? a / b : std::optional<std::int64_t> {};
+    if (op == "Mod" && b > 0) // ONNX's integer Mod (fmod 0) takes the divisor's sign, as Python's %
+        return ((a % b) + b) % b;
     return std::nullopt;
+}
+
+/// One step of shape arithmetic on sizes that may be multiples of the batch size B (a*B): a*B times c,
+/// c times a*B, a*B / c when c divides a (torch's `B * heads`, `B * heads // heads`). A multiple of B
+/// combined any other way (B + 1, B * B) stays unknown.
+Dim combineDims(const std::string& op, const Dim& x, const Dim& y, const std::string& batch)
+{
+    Dim d;
+    if (x.known() && y.known()) {
+        d.value = combine(op, *x.value, *y.value);
+        return d;
+    }
+    const auto a = batchMultiple(x, batch);
+    const auto b = batchMultiple(y, batch);
+    std::optional<std::int64_t> multiple;
+    if (op == "Mul" && a && y.known())
+        multiple = combine(op, *a, *y.value);
+    else if (op == "Mul" && b && x.known())
+        multiple = combine(op, *b, *x.value);
+    else if (op == "Div" && a && y.known() && *y.value > 0 && *a % *y.value == 0)
+        multiple = *a / *y.value;
+    if (multiple && *multiple >= 1)
+        return batchDim(*multiple, batch);
+    if (op == "Mul" && y.known() && *y.value == 1)
+        return x; // another symbol times 1
+    return d;
 }
 
 } // namespace
@@ -34,10 +63,100 @@ std::optional<std::vector<Dim>> OnnxGraph::shapeTensor(const std::string& value)
     return shapeTensor(value, 0);
 }
 
+namespace {
+
+using DimsOf = std::function<std::optional<std::vector<Dim>>(const std::string&)>;
+
+/// Shape(x) with its start and end (opset 15).
+std::optional<std::vector<Dim>> shapeDims(const onnx::NodeProto& n, const ValueType* t)
+{
+    if (t == nullptr || !t->hasShape)
+        return std::nullopt;
+    const auto r = static_cast<std::int64_t>(t->dims.size());
+    auto start = intAttribute(n, "start").value_or(0);
+    auto end = intAttribute(n, "end").value_or(r);
+    start = std::clamp<std::int64_t>(start < 0 ? start + r : start, 0, r);
+    end = std::clamp<std::int64_t>(end < 0 ? end + r : end, 0, r);
+    return std::vector<Dim>(t->dims.begin() + start, t->dims.begin() + std::max(start, end));
+}
+
+/// Gather along axis 0 of a size vector, with stored indices.
+std::optional<std::vector<Dim>> gatherDims(
+    const std::optional<std::vector<Dim>>& data, const std::optional<std::vector<double>>& indices)
+{
+    if (!data || !indices)
+        return std::nullopt;
+    std::vector<Dim> out;
+    const auto r = static_cast<std::int64_t>(data->size());
+    for (const double x : *indices) {
+        if (!(x >= -static_cast<double>(r) && x < static_cast<double>(r)))
+            return std::nullopt; // also NaN: never cast a double that does not fit
+        auto k = static_cast<std::int64_t>(x);
+        if (k < 0)
+            k += r;
+        if (k < 0 || k >= r)
+            return std::nullopt;
+        out.push_back((*data)[static_cast<std::size_t>(k)]);
+    }
+    return out;
+}
+
+/// Slice of a size vector with stored starts and ends, step 1 (the dynamo exporter's `shape[:2]`).
+std::optional<std::vector<Dim>> sliceDims(const onnx::NodeProto& n,
+    const std::optional<std::vector<Dim>>& data,
+    const std::function<std::optional<std::vector<double>>(int)>& stored)
+{
+    if (!data || n.input_size() < 3)
+        return std::nullopt;
+    const auto starts = stored(1);
+    const auto ends = stored(2);
+    const auto axes = n.input_size() > 3 && !n.input(3).empty() ? stored(3) : std::vector<double> { 0 };
+    const auto steps = n.input_size() > 4 && !n.input(4).empty() ? stored(4) : std::vector<double> { 1 };
+    if (!starts || !ends || !axes || !steps || starts->size() != 1 || ends->size() != 1
+        || *axes != std::vector<double> { 0 } || *steps != std::vector<double> { 1 })
+        return std::nullopt;
+    const auto r = static_cast<std::int64_t>(data->size());
+    const auto bound = [r](double x) {
+        const auto i = saturatedInteger(x).value_or(0);
+        return std::clamp<std::int64_t>(i < 0 ? (i < -r ? 0 : i + r) : i, 0, r);
+    };
+    const std::int64_t start = bound((*starts)[0]);
+    const std::int64_t end = std::max(start, bound((*ends)[0]));
+    return std::vector<Dim>(data->begin() + start, data->begin() + end);
+}
+
+/// Add, Sub, Mul, Div of size vectors (one of them may be a single size, broadcast).
+std::optional<std::vector<Dim>> arithmeticDims(const std::string& op,
+    const std::optional<std::vector<Dim>>& a, const std::optional<std::vector<Dim>>& b,
+    const std::string& batch)
+{
+    if (!a || !b || a->empty() || b->empty() || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
+        return std::nullopt;
+    std::vector<Dim> out;
+    for (std::size_t k = 0; k < std::max(a->size(), b->size()); ++k)
+        out.push_back(combineDims(op, (*a)[a->size() == 1 ? 0 : k], (*b)[b->size() == 1 ? 0 : k], batch));
+    return out;
+}
+
+} // namespace
+
 std::optional<std::vector<Dim>> OnnxGraph::shapeTensor(const std::string& value, int depth) const
 {
-    if (auto dims = propagatedShapeTensor(value))
-        return dims;
+    // ONNX's data propagation may know a vector only in part (a size times a symbolic batch is unknown
+    // to it): then the importer's own folding below, when it knows more.
+    auto propagated = propagatedShapeTensor(value);
+    const auto open = [](const std::vector<Dim>& dims) {
+        return std::any_of(
+            dims.begin(), dims.end(), [](const Dim& d) { return !d.known() && d.symbol.empty(); });
+    };
+    if (propagated && !open(*propagated))
+        return propagated;
+    auto folded = foldShapeTensor(value, depth);
+    return folded && (!propagated || !open(*folded)) ? folded : propagated;
+}
+
+std::optional<std::vector<Dim>> OnnxGraph::foldShapeTensor(const std::string& value, int depth) const
+{
     // What ONNX 1.12's data propagation leaves open (Gather of a Shape, size arithmetic): the sizes a
     // traced x.size() computes, followed back through the small vector operators torch writes.
     const int p = producer(value);
@@ -45,67 +164,32 @@ std::optional<std::vector<Dim>> OnnxGraph::shapeTensor(const std::string& value,
         return std::nullopt;
     const auto& n = m_graph->node(p);
     const std::string& op = n.op_type();
-    if (op == "Shape" && n.input_size() == 1) {
-        const auto* t = type(n.input(0));
-        if (t == nullptr || !t->hasShape)
-            return std::nullopt;
-        const auto r = static_cast<std::int64_t>(t->dims.size());
-        auto start = intAttribute(n, "start").value_or(0);
-        auto end = intAttribute(n, "end").value_or(r);
-        start = std::clamp<std::int64_t>(start < 0 ? start + r : start, 0, r);
-        end = std::clamp<std::int64_t>(end < 0 ? end + r : end, 0, r);
-        return std::vector<Dim>(t->dims.begin() + start, t->dims.begin() + std::max(start, end));
-    }
+    const auto input
+        = [&](int k) { return n.input_size() > k ? shapeTensor(n.input(k), depth + 1) : std::nullopt; };
+    if (op == "Shape" && n.input_size() == 1)
+        return shapeDims(n, type(n.input(0)));
     if ((op == "Unsqueeze" || op == "Squeeze" || op == "Cast" || op == "Identity") && n.input_size() >= 1)
-        return shapeTensor(n.input(0), depth + 1); // on size vectors of at most one axis
-    if (op == "Gather" && n.input_size() == 2 && intAttribute(n, "axis").value_or(0) == 0) {
-        const auto data = shapeTensor(n.input(0), depth + 1);
-        const auto indices = constantNumbers(n.input(1), 64);
-        if (!data || !indices)
-            return std::nullopt;
-        std::vector<Dim> out;
-        const auto r = static_cast<std::int64_t>(data->size());
-        for (const double x : *indices) {
-            if (!(x >= -static_cast<double>(r) && x < static_cast<double>(r)))
-                return std::nullopt; // also NaN: never cast a double that does not fit
-            auto k = static_cast<std::int64_t>(x);
-            if (k < 0)
-                k += r;
-            if (k < 0 || k >= r)
-                return std::nullopt;
-            out.push_back((*data)[static_cast<std::size_t>(k)]);
-        }
-        return out;
-    }
+        return input(0); // on size vectors of at most one axis
+    if (op == "Gather" && n.input_size() == 2 && intAttribute(n, "axis").value_or(0) == 0)
+        return gatherDims(input(0), constantNumbers(n.input(1), 64));
+    if (op == "Slice") // bounds torch computes from the rank (unflatten's `dim % rank`) folded too
+        return sliceDims(n, input(0), [&](int k) -> std::optional<std::vector<double>> {
+            const auto folded = foldIntegers(n.input(k), depth + 1);
+            return folded ? std::optional { std::vector<double>(folded->data.begin(), folded->data.end()) }
+                          : std::nullopt;
+        });
     if (op == "Concat") {
         std::vector<Dim> out;
-        for (const auto& in : n.input()) {
-            const auto part = shapeTensor(in, depth + 1);
+        for (int k = 0; k < n.input_size(); ++k) {
+            const auto part = input(k);
             if (!part)
                 return std::nullopt;
             out.insert(out.end(), part->begin(), part->end());
         }
         return out;
     }
-    if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && n.input_size() == 2) {
-        const auto a = shapeTensor(n.input(0), depth + 1);
-        const auto b = shapeTensor(n.input(1), depth + 1);
-        if (!a || !b || a->empty() || b->empty()
-            || (a->size() != b->size() && a->size() != 1 && b->size() != 1))
-            return std::nullopt;
-        std::vector<Dim> out;
-        for (std::size_t k = 0; k < std::max(a->size(), b->size()); ++k) {
-            const Dim& x = (*a)[a->size() == 1 ? 0 : k];
-            const Dim& y = (*b)[b->size() == 1 ? 0 : k];
-            Dim d;
-            if (x.known() && y.known())
-                d.value = combine(op, *x.value, *y.value);
-            else if (op == "Mul" && y.known() && *y.value == 1)
-                d = x; // the batch size times 1
-            out.push_back(d);
-        }
-        return out;
-    }
+    if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && n.input_size() == 2)
+        return arithmeticDims(op, input(0), input(1), batchSymbol());
     return std::nullopt;
 }
 
@@ -137,32 +221,154 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegers(const std::string& value, 
     return folded;
 }
 
+namespace {
+
+constexpr std::size_t kMaxFoldedElements = 64;
+using Folded = std::optional<SmallIntTensor>;
+
+/// A stored constant's values, shaped by its type when that is known.
+Folded foldConstant(const std::vector<double>& numbers, const ValueType* t)
+{
+    SmallIntTensor out;
+    if (t != nullptr && t->hasShape && t->perSample()) {
+        for (const auto& d : t->dims)
+            out.shape.push_back(*d.value);
+    } else if (numbers.size() != 1) {
+        out.shape.push_back(static_cast<std::int64_t>(numbers.size()));
+    }
+    for (const double x : numbers) {
+        if (std::isnan(x))
+            return std::nullopt;
+        // INT64_MIN / INT64_MAX (a Slice "to the end") kept as far-out values that cannot overflow.
+        out.data.push_back(
+            static_cast<std::int64_t>(std::clamp(x, -kLargestExactInteger, kLargestExactInteger)));
+    }
+    return out;
+}
+
+Folded foldConstantOfShape(const onnx::NodeProto& n, const Folded& shape)
+{
+    if (!shape || shape->data.size() > 4)
+        return std::nullopt;
+    std::int64_t count = 1;
+    for (const auto d : shape->data) {
+        if (d < 0 || __builtin_mul_overflow(count, d, &count))
+            return std::nullopt;
+    }
+    if (count > static_cast<std::int64_t>(kMaxFoldedElements))
+        return std::nullopt;
+    std::int64_t fill = 0;
+    for (const auto& a : n.attribute()) {
+        if (a.name() == "value" && a.has_t()) {
+            const auto v = tensorNumbers(a.t(), 1);
+            if (!v || v->size() != 1)
+                return std::nullopt;
+            fill = static_cast<std::int64_t>(v->front());
+        }
+    }
+    return SmallIntTensor { shape->data, std::vector<std::int64_t>(static_cast<std::size_t>(count), fill) };
+}
+
+Folded foldArithmetic(const std::string& op, const Folded& a, const Folded& b)
+{
+    if (!a || !b || a->data.empty() || b->data.empty()
+        || (a->data.size() != b->data.size() && a->data.size() != 1 && b->data.size() != 1))
+        return std::nullopt;
+    SmallIntTensor out { a->data.size() >= b->data.size() ? a->shape : b->shape, {} };
+    for (std::size_t k = 0; k < std::max(a->data.size(), b->data.size()); ++k) {
+        const auto value
+            = combine(op, a->data[a->data.size() == 1 ? 0 : k], b->data[b->data.size() == 1 ? 0 : k]);
+        if (!value)
+            return std::nullopt;
+        out.data.push_back(*value);
+    }
+    return out;
+}
+
+Folded foldGather(const Folded& data, const Folded& indices)
+{
+    if (!data || !indices || data->shape.size() != 1)
+        return std::nullopt;
+    SmallIntTensor out { indices->shape, {} };
+    for (auto k : indices->data) {
+        if (k < 0)
+            k += data->shape[0];
+        if (k < 0 || k >= data->shape[0])
+            return std::nullopt;
+        out.data.push_back(data->data[static_cast<std::size_t>(k)]);
+    }
+    return out;
+}
+
+Folded foldReshape(Folded x, const Folded& target)
+{
+    if (!x || !target)
+        return std::nullopt;
+    std::vector<std::int64_t> shape = target->data;
+    std::int64_t known = 1;
+    for (const auto d : shape) {
+        if (d < -1 || __builtin_mul_overflow(known, d == -1 ? 1 : d, &known))
+            return std::nullopt;
+    }
+    for (auto& d : shape) {
+        if (d == -1 && known > 0)
+            d = static_cast<std::int64_t>(x->data.size()) / known;
+    }
+    x->shape = shape;
+    return x;
+}
+
+Folded foldTranspose(const onnx::NodeProto& n, const Folded& x)
+{
+    if (!x || x->shape.size() != 2
+        || intsAttribute(n, "perm").value_or(std::vector<std::int64_t> { 1, 0 })
+            != std::vector<std::int64_t> { 1, 0 })
+        return std::nullopt;
+    SmallIntTensor out { { x->shape[1], x->shape[0] }, {} };
+    for (std::int64_t c = 0; c < x->shape[1]; ++c)
+        for (std::int64_t r = 0; r < x->shape[0]; ++r)
+            out.data.push_back(x->data[static_cast<std::size_t>(r * x->shape[1] + c)]);
+    return out;
+}
+
+/// Slice along the first axis only (torch's flip of the [-1, 2] pad pairs), any step.
+Folded foldSlice(
+    const Folded& x, const Folded& starts, const Folded& ends, const Folded& axes, const Folded& steps)
+{
+    if (!x || x->shape.empty() || !starts || !ends || starts->data.size() != 1 || ends->data.size() != 1
+        || (axes && (axes->data.size() != 1 || axes->data[0] != 0)) || (steps && steps->data.size() != 1))
+        return std::nullopt;
+    const std::int64_t rows = x->shape[0];
+    const std::int64_t step = steps ? steps->data[0] : 1;
+    if (step == 0 || rows == 0)
+        return std::nullopt;
+    const std::int64_t rowSize = static_cast<std::int64_t>(x->data.size()) / rows;
+    // Python's slice rules (ONNX Slice): negative counts from the end, then clamped.
+    const auto bound = [&](std::int64_t i) {
+        if (i < 0)
+            i += rows;
+        return step > 0 ? std::clamp<std::int64_t>(i, 0, rows) : std::clamp<std::int64_t>(i, -1, rows - 1);
+    };
+    const std::int64_t start = bound(starts->data[0]);
+    const std::int64_t end = bound(ends->data[0]);
+    SmallIntTensor out { x->shape, {} };
+    std::int64_t taken = 0;
+    for (std::int64_t r = start; step > 0 ? r < end : r > end; r += step, ++taken)
+        out.data.insert(out.data.end(), x->data.begin() + r * rowSize, x->data.begin() + (r + 1) * rowSize);
+    out.shape[0] = taken;
+    return out;
+}
+
+} // namespace
+
 std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string& value, int depth) const
 {
-    constexpr std::size_t kMaxElements = 64;
     if (depth > 32)
         return std::nullopt;
     const int p = producer(value);
-    const auto* t = type(value);
     if (p < 0 || m_graph->node(p).op_type() == "Constant") {
-        const auto numbers = constantNumbers(value, kMaxElements);
-        if (!numbers)
-            return std::nullopt;
-        SmallIntTensor out;
-        if (t != nullptr && t->hasShape && t->perSample()) {
-            for (const auto& d : t->dims)
-                out.shape.push_back(*d.value);
-        } else if (numbers->size() != 1) {
-            out.shape.push_back(static_cast<std::int64_t>(numbers->size()));
-        }
-        for (const double x : *numbers) {
-            if (std::isnan(x))
-                return std::nullopt;
-            // INT64_MIN / INT64_MAX (a Slice "to the end") kept as far-out values that cannot overflow.
-            out.data.push_back(
-                static_cast<std::int64_t>(std::clamp(x, -kLargestExactInteger, kLargestExactInteger)));
-        }
-        return out;
+        const auto numbers = constantNumbers(value, kMaxFoldedElements);
+        return numbers ? foldConstant(*numbers, type(value)) : std::nullopt;
     }
     const auto& n = m_graph->node(p);
     const std::string& op = n.op_type();
@@ -173,64 +379,16 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
         return in(0);
     if (op == "Shape") {
         const auto x = in(0);
-        if (!x)
-            return std::nullopt;
-        return SmallIntTensor { { static_cast<std::int64_t>(x->shape.size()) }, x->shape };
+        return x ? Folded { SmallIntTensor { { static_cast<std::int64_t>(x->shape.size()) }, x->shape } }
+                 : std::nullopt;
     }
-    if (op == "ConstantOfShape") {
-        const auto shape = in(0);
-        if (!shape || shape->data.size() > 4)
-            return std::nullopt;
-        std::int64_t count = 1;
-        for (const auto d : shape->data) {
-            if (d < 0 || __builtin_mul_overflow(count, d, &count))
-                return std::nullopt;
-        }
-        if (count > static_cast<std::int64_t>(kMaxElements))
-            return std::nullopt;
-        std::int64_t fill = 0;
-        for (const auto& a : n.attribute()) {
-            if (a.name() == "value" && a.has_t()) {
-                const auto v = tensorNumbers(a.t(), 1);
-                if (!v || v->size() != 1)
-                    return std::nullopt;
-                fill = static_cast<std::int64_t>(v->front());
-            }
-        }
-        return SmallIntTensor { shape->data,
-            std::vector<std::int64_t>(static_cast<std::size_t>(count), fill) };
-    }
-    if (op == "Add" || op == "Sub" || op == "Mul") {
-        const auto a = in(0);
-        const auto b = in(1);
-        if (!a || !b || a->data.empty() || b->data.empty()
-            || (a->data.size() != b->data.size() && a->data.size() != 1 && b->data.size() != 1))
-            return std::nullopt;
-        SmallIntTensor out { a->data.size() >= b->data.size() ? a->shape : b->shape, {} };
-        for (std::size_t k = 0; k < std::max(a->data.size(), b->data.size()); ++k) {
-            const auto value
-                = combine(op, a->data[a->data.size() == 1 ? 0 : k], b->data[b->data.size() == 1 ? 0 : k]);
-            if (!value)
-                return std::nullopt;
-            out.data.push_back(*value);
-        }
-        return out;
-    }
-    if (op == "Gather" && intAttribute(n, "axis").value_or(0) == 0) {
-        const auto data = in(0);
-        const auto indices = in(1);
-        if (!data || !indices || data->shape.size() != 1)
-            return std::nullopt;
-        SmallIntTensor out { indices->shape, {} };
-        for (auto k : indices->data) {
-            if (k < 0)
-                k += data->shape[0];
-            if (k < 0 || k >= data->shape[0])
-                return std::nullopt;
-            out.data.push_back(data->data[static_cast<std::size_t>(k)]);
-        }
-        return out;
-    }
+    if (op == "ConstantOfShape")
+        return foldConstantOfShape(n, in(0));
+    if (op == "Add" || op == "Sub" || op == "Mul"
+        || (op == "Mod" && intAttribute(n, "fmod").value_or(0) == 0))
+        return foldArithmetic(op, in(0), in(1));
+    if (op == "Gather" && intAttribute(n, "axis").value_or(0) == 0)
+        return foldGather(in(0), in(1));
     if (op == "Concat" && intAttribute(n, "axis").value_or(0) == 0) {
         SmallIntTensor out { { 0 }, {} };
         for (int k = 0; k < n.input_size(); ++k) {
@@ -242,72 +400,17 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
         out.shape[0] = static_cast<std::int64_t>(out.data.size());
         return out;
     }
-    if (op == "Reshape" || op == "Unsqueeze" || op == "Squeeze") {
-        auto x = in(0);
-        if (!x)
-            return std::nullopt;
-        if (op != "Reshape")
-            return SmallIntTensor { { static_cast<std::int64_t>(x->data.size()) }, x->data };
-        const auto target = in(1);
-        if (!target)
-            return std::nullopt;
-        std::vector<std::int64_t> shape = target->data;
-        std::int64_t known = 1;
-        for (const auto d : shape) {
-            if (d < -1 || __builtin_mul_overflow(known, d == -1 ? 1 : d, &known))
-                return std::nullopt;
-        }
-        for (auto& d : shape) {
-            if (d == -1 && known > 0)
-                d = static_cast<std::int64_t>(x->data.size()) / known;
-        }
-        x->shape = shape;
-        return x;
-    }
-    if (op == "Transpose") {
+    if (op == "Unsqueeze" || op == "Squeeze") {
         const auto x = in(0);
-        if (!x || x->shape.size() != 2
-            || intsAttribute(n, "perm").value_or(std::vector<std::int64_t> { 1, 0 })
-                != std::vector<std::int64_t> { 1, 0 })
-            return std::nullopt;
-        SmallIntTensor out { { x->shape[1], x->shape[0] }, {} };
-        for (std::int64_t c = 0; c < x->shape[1]; ++c)
-            for (std::int64_t r = 0; r < x->shape[0]; ++r)
-                out.data.push_back(x->data[static_cast<std::size_t>(r * x->shape[1] + c)]);
-        return out;
+        return x ? Folded { SmallIntTensor { { static_cast<std::int64_t>(x->data.size()) }, x->data } }
+                 : std::nullopt;
     }
-    if (op == "Slice") {
-        // Along the first axis only (torch's flip of the [-1, 2] pad pairs), any step.
-        const auto x = in(0);
-        const auto starts = in(1);
-        const auto ends = in(2);
-        const auto axes = in(3);
-        const auto steps = in(4);
-        if (!x || x->shape.empty() || !starts || !ends || starts->data.size() != 1 || ends->data.size() != 1
-            || (axes && (axes->data.size() != 1 || axes->data[0] != 0)) || (steps && steps->data.size() != 1))
-            return std::nullopt;
-        const std::int64_t rows = x->shape[0];
-        const std::int64_t step = steps ? steps->data[0] : 1;
-        if (step == 0 || rows == 0)
-            return std::nullopt;
-        const std::int64_t rowSize = static_cast<std::int64_t>(x->data.size()) / rows;
-        // Python's slice rules (ONNX Slice): negative counts from the end, then clamped.
-        const auto bound = [&](std::int64_t i) {
-            if (i < 0)
-                i += rows;
-            return step > 0 ? std::clamp<std::int64_t>(i, 0, rows)
-                            : std::clamp<std::int64_t>(i, -1, rows - 1);
-        };
-        const std::int64_t start = bound(starts->data[0]);
-        const std::int64_t end = bound(ends->data[0]);
-        SmallIntTensor out { x->shape, {} };
-        std::int64_t taken = 0;
-        for (std::int64_t r = start; step > 0 ? r < end : r > end; r += step, ++taken)
-            out.data.insert(
-                out.data.end(), x->data.begin() + r * rowSize, x->data.begin() + (r + 1) * rowSize);
-        out.shape[0] = taken;
-        return out;
-    }
+    if (op == "Reshape")
+        return foldReshape(in(0), in(1));
+    if (op == "Transpose")
+        return foldTranspose(n, in(0));
+    if (op == "Slice")
+        return foldSlice(in(0), in(1), in(2), in(3), in(4));
     return std::nullopt;
 }
 

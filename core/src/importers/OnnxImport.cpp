@@ -6,6 +6,7 @@
 #include "headroom/Analysis.h"
 #include "importers/OnnxGraph.h"
 #include "importers/OnnxInference.h"
+#include "importers/OnnxNames.h"
 #include "importers/OnnxOperators.h"
 #include "importers/OnnxOpsetAdapter.h"
 #include "importers/OnnxPinning.h"
@@ -29,19 +30,19 @@ namespace {
 
 using onnximport::cleanText;
 using onnximport::describe;
+using onnximport::layerNames;
 using onnximport::nodeLabel;
 using onnximport::OnnxGraph;
 using onnximport::PendingLayer;
 
 using onnximport::kMaxDimension;
-constexpr std::size_t kMaxNameLength = 200;
 constexpr std::size_t kMaxListedRefusals = 40;
 /// Initializers bigger than this lose their data right after parsing: only their dims matter.
 constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
 /// Inference passes: the first pins what data propagation cannot compute (Pad amounts and Resize scales
 /// torch folds from constants), the second infers with them; every export in tests/data/onnx needs at
 /// most two. The bound keeps the work linear in the graph (issue 26: a pass per node was quadratic).
-constexpr int kMaxInferencePasses = 3;
+constexpr int kMaxInferencePasses = 8;
 
 Error fail(const std::string& file, const std::string& what, std::string location = {})
 {
@@ -188,105 +189,6 @@ Result<InputInfo> readInput(const OnnxGraph& g, const std::string& file)
     return info;
 }
 
-// ---- names --------------------------------------------------------------------------------------
-
-std::string sanitize(std::string_view s)
-{
-    std::string out;
-    for (const char c : s) {
-        const bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'
-            || c == '.' || c == '-';
-        out += ok ? c : '_';
-    }
-    if (out.size() > kMaxNameLength - 10)
-        out.resize(kMaxNameLength - 10);
-    return out.empty() ? std::string("layer") : out;
-}
-
-/// torch.onnx names nodes by module scope: "/layer1/layer1.0/conv1/Conv". The scope without the
-/// repeated prefixes ("layer1.0.conv1") and the operator part ("Conv").
-struct NodeName
-{
-    std::string scope;
-    std::string op;
-};
-
-NodeName splitNodeName(const onnx::NodeProto& node)
-{
-    const std::string& name = node.name();
-    if (name.empty() || name.front() != '/')
-        return { {}, name.empty() ? (node.output_size() > 0 ? node.output(0) : node.op_type()) : name };
-    std::vector<std::string> parts;
-    for (std::size_t start = 0; start <= name.size();) {
-        const auto slash = std::min(name.find('/', start), name.size());
-        if (slash > start)
-            parts.push_back(name.substr(start, slash - start));
-        start = slash + 1;
-    }
-    NodeName out;
-    const auto isOpPart = [&](const std::string& p) {
-        const std::string& op = node.op_type();
-        if (p == op)
-            return true;
-        return p.size() > op.size() + 1 && p.compare(0, op.size() + 1, op + "_") == 0
-            && std::all_of(p.begin() + static_cast<std::ptrdiff_t>(op.size() + 1), p.end(),
-                [](char c) { return c >= '0' && c <= '9'; });
-    };
-    if (!parts.empty() && isOpPart(parts.back())) {
-        out.op = parts.back();
-        parts.pop_back();
-    } else {
-        out.op = node.op_type();
-    }
-    std::vector<std::string> scope;
-    for (auto& p : parts) {
-        if (!scope.empty() && p.size() > scope.back().size()
-            && p.compare(0, scope.back().size() + 1, scope.back() + ".") == 0)
-            scope.back() = p;
-        else
-            scope.push_back(p);
-    }
-    for (const auto& s : scope)
-        out.scope += (out.scope.empty() ? "" : ".") + s;
-    return out;
-}
-
-/// Headroom names for the layers: the module scope when one layer has it ("layer1.0.conv1"), the
-/// scope plus the operator otherwise ("layer1.0.Add"), unique and in the model file's alphabet.
-std::vector<std::string> layerNames(const OnnxGraph& g, const std::vector<PendingLayer>& layers)
-{
-    std::vector<NodeName> parts;
-    std::map<std::string, int> scopeCount;
-    for (const auto& l : layers) {
-        parts.push_back(splitNodeName(g.graph().node(l.node)));
-        if (!parts.back().scope.empty())
-            ++scopeCount[parts.back().scope];
-    }
-    const auto isContainer = [&](const std::string& scope) {
-        const std::string prefix = scope + ".";
-        const auto it = scopeCount.lower_bound(prefix);
-        return it != scopeCount.end() && it->first.compare(0, prefix.size(), prefix) == 0;
-    };
-    std::unordered_set<std::string> taken { "input", "repeat_input" };
-    std::unordered_map<std::string, int> nextSuffix;
-    std::vector<std::string> names;
-    for (const auto& p : parts) {
-        std::string base;
-        if (p.scope.empty())
-            base = sanitize(p.op);
-        else if (scopeCount[p.scope] == 1 && !isContainer(p.scope))
-            base = sanitize(p.scope);
-        else
-            base = sanitize(p.scope + "." + p.op);
-        std::string name = base;
-        for (int& k = nextSuffix.try_emplace(base, 2).first->second; taken.count(name) > 0; ++k)
-            name = base + "_" + std::to_string(k);
-        taken.insert(name);
-        names.push_back(name);
-    }
-    return names;
-}
-
 // ---- assembling the network -----------------------------------------------------------------------
 
 /// Activations PyTorch code usually runs in place (torchvision: nn.ReLU(inplace=True)). ONNX does not
@@ -388,40 +290,24 @@ Result<OnnxGraph> inferGraph(
     }
 }
 
-/// Everything after parsing; `head` is the file's first bytes, for the hint when it is no ONNX model.
-Result<Network> importModel(onnx::ModelProto& model, std::string_view head, const std::string& file)
+/// The opset the mapping reads the model as: the declared one, or 17 for 18 to 21 after rewriting what
+/// changed since (OnnxOpsetAdapter).
+Result<int> readableOpset(onnx::ModelProto& model, int declared, const std::string& file)
 {
-    if (!model.has_graph() || model.graph().node_size() == 0)
-        return fail(file, "is not an ONNX model (it has no graph of operators)" + sniff(head));
-    const auto declared = defaultOpset(model, file);
-    if (!declared)
-        return declared.error();
     if (auto e = onnximport::validateModel(model))
         return fail(file, e->message, e->location);
-    Result<int> opset = declared.value();
-    if (declared.value() > kOnnxMaxOpset) {
-        if (auto e = onnximport::readAsOpset(model, declared.value(), kOnnxMaxOpset, file))
-            return *e;
-        opset = kOnnxMaxOpset;
-    }
+    if (declared <= kOnnxMaxOpset)
+        return declared;
+    if (auto e = onnximport::readAsOpset(model, declared, kOnnxMaxOpset, file))
+        return *e;
+    return kOnnxMaxOpset;
+}
 
-    std::string inferenceError;
-    auto indexed = inferGraph(model, opset.value(), inferenceError, file);
-    if (!indexed)
-        return indexed.error();
-    const OnnxGraph& g = indexed.value();
-    const auto input = readInput(g, file);
-    if (!input)
-        return input.error();
-    if (model.graph().output_size() == 0)
-        return fail(file, "has no graph output");
-    const std::string& outputValue = model.graph().output(0).name();
-    if (!g.isDynamic(outputValue))
-        return fail(file,
-            "its output '" + outputValue + "' does not depend on its input '" + g.inputName() + "'",
-            outputValue);
-
-    auto mapping = onnximport::mapOperators(g, opset.value());
+/// What stops a mapping from becoming a network: refused operators, a tensor without a shape, nothing
+/// computed from the input.
+std::optional<Error> mappingProblem(const OnnxGraph& g, const onnximport::OperatorMapping& mapping,
+    const std::string& inferenceError, const std::string& outputValue, const std::string& file)
+{
     std::vector<onnximport::Refusal> fatal;
     std::copy_if(mapping.refusals.begin(), mapping.refusals.end(), std::back_inserter(fatal),
         [](const onnximport::Refusal& r) { return r.fatal; });
@@ -437,9 +323,13 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         return fail(file,
             "computes nothing from its input that Headroom could model (no operators between '"
                 + g.inputName() + "' and '" + outputValue + "')");
+    return std::nullopt;
+}
 
-    // Layer names, and which layer each ONNX value comes from.
-    const auto names = layerNames(g, mapping.layers);
+/// The mapped layers as a network's layers, wired by name, ending in the graph's first output.
+Result<std::vector<LayerSpec>> assembleLayers(const OnnxGraph& g, const onnximport::OperatorMapping& mapping,
+    const std::vector<std::string>& names, const std::string& outputValue, const std::string& file)
+{
     std::unordered_map<std::string, std::size_t> layerOfValue;
     for (std::size_t k = 0; k < mapping.layers.size(); ++k)
         layerOfValue[mapping.layers[k].outputValue] = k;
@@ -450,11 +340,7 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         const auto it = layerOfValue.find(value);
         return it == layerOfValue.end() ? std::nullopt : std::optional<std::size_t>(it->second);
     };
-
-    Network net;
-    net.name = cleanText(stem(file));
-    net.input = input->spec;
-    net.loss = Loss::CrossEntropy;
+    std::vector<LayerSpec> layers;
     for (std::size_t k = 0; k < mapping.layers.size(); ++k) {
         const auto& l = mapping.layers[k];
         LayerSpec spec;
@@ -475,8 +361,8 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
             spec.inputs.push_back(names[*producer]);
         }
         if (spec.inputs.size() == 1 && spec.inputs.front() != "input") {
-            const auto producer = resolve(l.inputValues.front());
             const auto& value = l.inputValues.front();
+            const auto producer = resolve(value);
             if (producer && canRunInPlace(l.type, mapping.layers[*producer].type)
                 && g.consumers(value).size() == 1 && !g.isGraphOutput(value))
                 spec.attributes["inplace"] = true;
@@ -484,7 +370,7 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         // A layer reading the previous layer's output leaves `inputs` out, as hand-written files do.
         if (spec.inputs.size() == 1 && spec.inputs.front() == (k == 0 ? std::string("input") : names[k - 1]))
             spec.inputs.clear();
-        net.layers.push_back(std::move(spec));
+        layers.push_back(std::move(spec));
     }
     const auto last = resolve(outputValue);
     if (!last)
@@ -498,36 +384,44 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         for (int k = 2; used.count(out.name) > 0; ++k)
             out.name = "output_" + std::to_string(k);
         out.inputs.push_back(names[*last]);
-        net.layers.push_back(std::move(out));
+        layers.push_back(std::move(out));
     }
+    return layers;
+}
 
+/// The network's description: where it came from, how its batch axis was read, what is assumed.
+std::string importDescription(const onnx::ModelProto& model, const std::string& file, int declared, int opset,
+    const onnximport::OperatorMapping& mapping, const std::string& batchNote, const std::string& outputValue)
+{
     const std::string producer = model.producer_name().empty() ? std::string()
                                                                : model.producer_name()
             + (model.producer_version().empty() ? "" : " " + model.producer_version()) + ", ";
-    net.description = "Imported from the ONNX model " + std::filesystem::path(file).filename().string() + " ("
-        + producer + "opset " + std::to_string(declared.value())
-        + (declared.value() != opset.value() ? " read as " + std::to_string(opset.value()) : std::string())
-        + "): " + std::to_string(mapping.layers.size()) + " layers named after the ONNX nodes. "
-        + input->batchNote
+    std::string d = "Imported from the ONNX model " + std::filesystem::path(file).filename().string() + " ("
+        + producer + "opset " + std::to_string(declared)
+        + (declared != opset ? " read as " + std::to_string(opset) : std::string())
+        + "): " + std::to_string(mapping.layers.size()) + " layers named after the ONNX nodes. " + batchNote
         + " ONNX does not record in-place operations; ReLU, ReLU6 and LeakyReLU run in place where PyTorch "
           "allows "
           "it, as in torchvision's models.";
     if (mapping.genericLayers > 0)
-        net.description += " " + std::to_string(mapping.genericLayers) + " operator"
+        d += " " + std::to_string(mapping.genericLayers) + " operator"
             + (mapping.genericLayers == 1 ? " Headroom has no exact layer for is"
                                           : "s Headroom has no exact layer for are")
             + " modelled as GenericOp layers that keep their inputs (see the warnings).";
     for (const auto& note : mapping.notes)
-        net.description += " " + note;
-    for (const auto& w : mapping.warnings)
-        net.warnings.push_back(cleanText(w));
+        d += " " + note;
     if (model.graph().output_size() > 1)
-        net.description += " The loss applies to the first of its "
-            + std::to_string(model.graph().output_size()) + " outputs ('" + outputValue + "').";
+        d += " The loss applies to the first of its " + std::to_string(model.graph().output_size())
+            + " outputs ('" + outputValue + "').";
+    return cleanText(d);
+}
 
-    net.description = cleanText(net.description);
-
-    // Check the result against ONNX: every layer's per-sample shape must be the one ONNX inferred.
+/// The imported network analysed once: every layer's per-sample shape (and batch axis) must be the one
+/// ONNX inferred for its tensor.
+std::optional<Error> checkAgainstOnnx(const Network& net, const OnnxGraph& g,
+    const onnximport::OperatorMapping& mapping, const std::vector<std::string>& names,
+    const std::string& file)
+{
     const Analysis analysis = analyze(net, Precision::Fp32);
     if (!analysis.valid())
         return fail(
@@ -540,18 +434,64 @@ Result<Network> importModel(onnx::ModelProto& model, std::string_view head, cons
         if (row.depth != 0 || it == layerOfName.end())
             continue;
         const auto& layer = mapping.layers[it->second];
-        const auto* t = g.type(layer.outputValue);
         const auto expected = g.perSampleOf(layer.outputValue);
         if (expected
             && (*expected != row.output.shape.dims
-                || g.batchAxisOf(layer.outputValue) != row.output.batchAxis))
+                || g.wholeBatchAxisOf(layer.outputValue) != row.output.batchAxis))
             return fail(file,
                 "layer '" + row.name + "' (" + row.type + " from " + nodeLabel(g.graph().node(layer.node))
                     + ") gives " + row.output.shape.toBatchedString(row.output.batchAxis)
-                    + " but ONNX infers " + describe(*t) + " for '" + layer.outputValue
-                    + "'; the operator has a setting Headroom does not model",
+                    + " but ONNX infers " + describe(*g.type(layer.outputValue)) + " for '"
+                    + layer.outputValue + "'; the operator has a setting Headroom does not model",
                 row.name);
     }
+    return std::nullopt;
+}
+
+/// Everything after parsing; `head` is the file's first bytes, for the hint when it is no ONNX model.
+Result<Network> importModel(onnx::ModelProto& model, std::string_view head, const std::string& file)
+{
+    if (!model.has_graph() || model.graph().node_size() == 0)
+        return fail(file, "is not an ONNX model (it has no graph of operators)" + sniff(head));
+    const auto declared = defaultOpset(model, file);
+    if (!declared)
+        return declared.error();
+    const auto opset = readableOpset(model, declared.value(), file);
+    if (!opset)
+        return opset.error();
+    std::string inferenceError;
+    auto indexed = inferGraph(model, opset.value(), inferenceError, file);
+    if (!indexed)
+        return indexed.error();
+    const OnnxGraph& g = indexed.value();
+    const auto input = readInput(g, file);
+    if (!input)
+        return input.error();
+    if (model.graph().output_size() == 0)
+        return fail(file, "has no graph output");
+    const std::string& outputValue = model.graph().output(0).name();
+    if (!g.isDynamic(outputValue))
+        return fail(file,
+            "its output '" + outputValue + "' does not depend on its input '" + g.inputName() + "'",
+            outputValue);
+    const auto mapping = onnximport::mapOperators(g, opset.value());
+    if (auto e = mappingProblem(g, mapping, inferenceError, outputValue, file))
+        return *e;
+    const auto names = layerNames(g, mapping.layers);
+    auto layers = assembleLayers(g, mapping, names, outputValue, file);
+    if (!layers)
+        return layers.error();
+    Network net;
+    net.name = cleanText(stem(file));
+    net.input = input->spec;
+    net.loss = Loss::CrossEntropy;
+    net.layers = std::move(layers).value();
+    net.description = importDescription(
+        model, file, declared.value(), opset.value(), mapping, input->batchNote, outputValue);
+    for (const auto& w : mapping.warnings)
+        net.warnings.push_back(cleanText(w));
+    if (auto e = checkAgainstOnnx(net, g, mapping, names, file))
+        return *e;
     return net;
 }
 

@@ -13,6 +13,39 @@ namespace {
 
 using nlohmann::json;
 
+/// Operators that follow a batch axis merged with values of each sample ([T, 12*batch, d], read as
+/// T x B x 12 x d): element-wise ones, Softmax, MatMul, and the views that can split it back (Transpose,
+/// Reshape). Any other is refused by name rather than given the merged axis's layout.
+bool followsMergedBatch(const std::string& op)
+{
+    static const std::unordered_set<std::string> ops { "Add", "Sub", "Mul", "Div", "MatMul", "Softmax",
+        "Transpose", "Reshape", "Squeeze", "Unsqueeze", "Gather", "Gemm", "Dropout", "Identity", "Relu",
+        "Sigmoid", "Tanh", "Gelu", "Erf", "Sqrt", "Exp", "Neg", "Cast" };
+    return ops.count(op) > 0;
+}
+
+/// Refuses a node that reads a merged batch axis (OnnxGraph::batchMergeOf) it cannot follow.
+bool readsUnfollowedMerge(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    if (followsMergedBatch(n.op_type()))
+        return false;
+    for (const auto& in : n.input()) {
+        const BatchMerge m = in.empty() ? BatchMerge {} : ctx.graph().batchMergeOf(in);
+        if (m.merged()) {
+            ctx.reject(i,
+                "its input '" + in + "' " + describe(*ctx.graph().type(in)) + " merges the batch axis with "
+                    + std::to_string(m.outer * m.inner) + " values of each sample into one axis, which "
+                    + n.op_type()
+                    + " cannot follow (only element-wise operators, Softmax, MatMul, Gemm, Transpose, Gather "
+                      "of "
+                      "one index and reshapes can)");
+            return true;
+        }
+    }
+    return false;
+}
+
 void mapNode(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
@@ -20,6 +53,8 @@ void mapNode(MappingContext& ctx, int i)
         ctx.reject(i, "it reads no data input");
         return;
     }
+    if (readsUnfollowedMerge(ctx, i))
+        return;
     const bool standard = n.domain().empty() || n.domain() == "ai.onnx";
     const OperatorMapper map = standard ? findOperator(n.op_type()) : nullptr;
     if (map == nullptr) {

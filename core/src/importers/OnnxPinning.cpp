@@ -17,6 +17,11 @@ struct Pins
         int input = 0;
         std::vector<std::int64_t> ints;
         std::vector<double> floats; ///< a FLOAT tensor when not empty
+        /// For a Reshape whose output's batch axis merges values of each sample: its symbol ("12*batch"),
+        /// written into the output's value_info, where inference keeps it for the axis it cannot size.
+        std::string batchSymbol {};
+        std::size_t batchAt = 0; ///< that axis
+        std::int32_t elementType = 0; ///< of that output
     };
     std::vector<Pin> pins;
     bool opensShapes = false; ///< a pinned node's output is unknown: another inference pass may learn it
@@ -44,7 +49,7 @@ void pinSlice(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
         std::vector<std::int64_t> known;
         for (const auto& d : *values)
             known.push_back(*d.value);
-        out.pins.push_back({ i, k, std::move(known), {} });
+        out.pins.push_back({ i, k, std::move(known), {}, {} });
         out.opensShapes = out.opensShapes || !outputKnown(n, g);
     }
 }
@@ -70,7 +75,7 @@ void pinResize(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
                 std::clamp<double>(x, -std::numeric_limits<float>::max(), std::numeric_limits<float>::max()));
     }
     if (!scales.empty()) {
-        out.pins.push_back({ i, 2, {}, std::move(scales) });
+        out.pins.push_back({ i, 2, {}, std::move(scales), {} });
         out.opensShapes = out.opensShapes || !outputKnown(n, g);
     }
 }
@@ -81,40 +86,142 @@ void pinPad(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
     if (n.input_size() < 2 || n.input(1).empty() || g.constantNumbers(n.input(1)))
         return;
     if (auto pads = g.foldIntegers(n.input(1)); pads && pads->shape.size() == 1 && !pads->data.empty()) {
-        out.pins.push_back({ i, 1, std::move(pads->data), {} });
+        out.pins.push_back({ i, 1, std::move(pads->data), {}, {} });
         out.opensShapes = out.opensShapes || !outputKnown(n, g);
     }
 }
 
-/// A Reshape whose target keeps the batch axis first and whose other sizes are known.
+/// A Reshape's target worked out: its sizes (0 "copy the input's axis" and -1 "inferred" replaced), and
+/// which axis carries the batch, as a multiple of B.
+struct ResolvedTarget
+{
+    std::vector<std::int64_t> sizes; ///< sizes[batchAt] is a placeholder
+    std::size_t batchAt = 0;
+    std::int64_t multiple = 1;
+};
+
+/// `target`'s sizes for an input `inDims` whose axis `ki` is `mi` x B: exactly one entry is a multiple of B
+/// (given as such, copied with 0 from the input's batch axis, or the -1 that takes what is left).
+std::optional<ResolvedTarget> resolveTarget(const std::vector<Dim>& target, const std::vector<Dim>& inDims,
+    std::size_t ki, std::int64_t mi, const std::string& batch)
+{
+    std::int64_t volume = mi; // the input's values per sample
+    for (std::size_t k = 0; k < inDims.size(); ++k) {
+        if (k != ki && (!inDims[k].known() || __builtin_mul_overflow(volume, *inDims[k].value, &volume)))
+            return std::nullopt;
+    }
+    ResolvedTarget r;
+    std::optional<std::size_t> batchAt, inferred;
+    std::int64_t product = 1;
+    for (std::size_t k = 0; k < target.size(); ++k) {
+        const auto multiple = batchMultiple(target[k], batch);
+        const bool copiesBatch = target[k].known() && *target[k].value == 0 && k == ki;
+        if ((multiple || copiesBatch) && !batchAt) {
+            batchAt = k;
+            r.multiple = multiple ? *multiple : mi;
+            r.sizes.push_back(1);
+            continue;
+        }
+        if (!target[k].known())
+            return std::nullopt;
+        std::int64_t v = *target[k].value;
+        if (v == 0 && k < inDims.size() && k != ki && inDims[k].known())
+            v = *inDims[k].value;
+        if (v == -1 && !inferred) {
+            inferred = k;
+            r.sizes.push_back(1);
+            continue;
+        }
+        if (v < 1 || __builtin_mul_overflow(product, v, &product))
+            return std::nullopt;
+        r.sizes.push_back(v);
+    }
+    if (!batchAt && inferred && volume % product == 0) { // the -1 takes the batch
+        batchAt = inferred;
+        r.multiple = volume / product;
+        inferred.reset();
+    }
+    std::int64_t whole = 0;
+    if (!batchAt || r.multiple < 1 || __builtin_mul_overflow(product, r.multiple, &whole)
+        || volume % whole != 0)
+        return std::nullopt;
+    if (inferred)
+        r.sizes[*inferred] = volume / whole;
+    else if (whole != volume)
+        return std::nullopt;
+    r.batchAt = *batchAt;
+    return r;
+}
+
+/// A Reshape whose target's sizes are known but for one multiple of the batch size (torch's [T, B * heads,
+/// d] and [B, heads, T, d], computed from the input's shape): pinned with 0 where that axis is the input's
+/// batch axis unchanged, else with -1 and the output's "m*batch" written into value_info, which inference
+/// keeps for the axis it cannot size. A fixed batch size kept first is pinned with 0.
 void pinReshape(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
 {
     if (n.input_size() != 2 || g.constantNumbers(n.input(1)))
         return;
     const auto* result = g.type(n.output(0));
     const auto* in = g.type(n.input(0));
-    if ((result && result->perSample()) || in == nullptr || !in->hasShape || in->dims.empty())
+    // Sized: every axis a number or a multiple of the batch (not a fresh symbol inference made up).
+    const bool sized = result != nullptr && result->hasShape && !result->dims.empty()
+        && std::all_of(result->dims.begin(), result->dims.end(),
+            [&](const Dim& d) { return d.known() || batchMultiple(d, g.batchSymbol()); })
+        && g.perSampleOf(n.output(0));
+    if (sized || in == nullptr || !in->hasShape || in->dims.empty()
+        || std::any_of(n.attribute().begin(), n.attribute().end(),
+            [](const auto& a) { return a.name() == "allowzero" && a.i() != 0; }))
         return;
-    for (const auto& a : n.attribute()) {
-        if (a.name() == "allowzero" && a.i() != 0)
-            return;
-    }
     const auto target = g.shapeTensor(n.input(1));
     if (!target || target->size() < 2)
         return;
-    const Dim& batch = in->dims.front();
-    const Dim& first = target->front();
-    if (!(!first.symbol.empty() && first.symbol == batch.symbol)
-        && !(first.known() && batch.known() && *first.value == *batch.value))
+    if (const Dim& batch = in->dims.front(); g.batchSymbol().empty() && batch.known()) {
+        std::vector<std::int64_t> pinned { 0 }; // a fixed batch size kept first
+        for (std::size_t k = 1; k < target->size(); ++k) {
+            if (!(*target)[k].known())
+                return;
+            pinned.push_back(*(*target)[k].value);
+        }
+        if (target->front().known() && *target->front().value == *batch.value) {
+            out.pins.push_back({ i, 1, std::move(pinned), {}, {} });
+            out.opensShapes = true;
+        }
         return;
-    std::vector<std::int64_t> pinned { 0 };
-    for (std::size_t k = 1; k < target->size(); ++k) {
-        if (!(*target)[k].known())
-            return;
-        pinned.push_back(*(*target)[k].value);
     }
-    out.pins.push_back({ i, 1, std::move(pinned), {} });
+    const std::size_t ki = g.batchAxisOf(n.input(0));
+    const auto mi = ki < in->dims.size() ? batchMultiple(in->dims[ki], g.batchSymbol()) : std::nullopt;
+    const auto resolved = mi ? resolveTarget(*target, in->dims, ki, *mi, g.batchSymbol()) : std::nullopt;
+    if (!resolved)
+        return;
+    const bool copied = resolved->batchAt == ki && resolved->multiple == *mi;
+    Pins::Pin pin { i, 1, resolved->sizes, {}, {} };
+    pin.ints[resolved->batchAt] = copied ? 0 : -1;
+    if (!copied) {
+        pin.batchSymbol = batchDim(resolved->multiple, g.batchSymbol()).symbol;
+        pin.batchAt = resolved->batchAt;
+        pin.elementType = in->elementType;
+    }
+    out.pins.push_back(std::move(pin));
     out.opensShapes = true; // only pinned while ONNX does not know the output
+}
+
+/// `value`'s value_info: the pinned target's sizes, its axis `pin.batchAt` `pin.batchSymbol`.
+void declareBatchAxis(onnx::ModelProto& model, const std::string& value, const Pins::Pin& pin)
+{
+    auto* infos = model.mutable_graph()->mutable_value_info();
+    auto it = std::find_if(infos->begin(), infos->end(), [&](const auto& v) { return v.name() == value; });
+    auto* info = it != infos->end() ? &*it : model.mutable_graph()->add_value_info();
+    info->set_name(value);
+    info->mutable_type()->mutable_tensor_type()->set_elem_type(pin.elementType);
+    auto* shape = info->mutable_type()->mutable_tensor_type()->mutable_shape();
+    shape->clear_dim();
+    for (std::size_t k = 0; k < pin.ints.size(); ++k) {
+        auto* d = shape->add_dim();
+        if (k == pin.batchAt)
+            d->set_dim_param(pin.batchSymbol);
+        else
+            d->set_dim_value(pin.ints[k]);
+    }
 }
 
 /// Input `pin.input` of node `pin.node` becomes a new 1-D initializer holding the pinned values.
@@ -135,6 +242,23 @@ void apply(onnx::ModelProto& model, const Pins::Pin& pin)
             t->add_float_data(static_cast<float>(v));
     }
     n->set_input(pin.input, t->name());
+    if (!pin.batchSymbol.empty())
+        declareBatchAxis(model, n->output(0), pin);
+}
+
+/// ONNX's inference names each size it cannot work out "unk__<n>" in the value_info it writes back; a later
+/// pass keeps such a name over what it could infer then (a merged "8*batch" a pin opened). Those sizes are
+/// made unknown again before the next pass.
+void forgetMadeUpSymbols(onnx::ModelProto& model)
+{
+    for (auto& v : *model.mutable_graph()->mutable_value_info()) {
+        if (!v.type().has_tensor_type() || !v.type().tensor_type().has_shape())
+            continue;
+        for (auto& d : *v.mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim()) {
+            if (d.has_dim_param() && d.dim_param().rfind("unk__", 0) == 0)
+                d.clear_dim_param();
+        }
+    }
 }
 
 } // namespace
@@ -158,6 +282,7 @@ PinResult pinShapeInputs(onnx::ModelProto& model, const OnnxGraph& g)
         return PinResult::Nothing;
     for (const auto& pin : pins.pins)
         apply(model, pin);
+    forgetMadeUpSymbols(model);
     return pins.opensShapes ? PinResult::OpensShapes : PinResult::ValuesOnly;
 }
 

@@ -134,17 +134,18 @@ std::optional<Strides> viewStrides(const TensorInfo& t, const std::vector<std::i
     return computeStride(sizes, strides ? *strides : unmergeable(sizes), batchedShape);
 }
 
-Reshaped reshaped(const TensorInfo& in, const Shape& shape)
+Reshaped reshaped(const TensorInfo& in, const Shape& shape, std::size_t batchAxis)
 {
-    const auto strides = viewStrides(in, batched(shape));
+    const auto strides = viewStrides(in, batched(shape, batchAxis));
     if (!strides)
-        return Reshaped { contiguousTensor(shape, in.dtype), false };
+        return Reshaped { contiguousTensor(shape, in.dtype, batchAxis), false };
     if (!stridesOf(in)) { // a view of an unknown layout keeps it unknown
         TensorInfo out { shape, in.dtype };
         out.contiguous = false;
+        out.batchAxis = batchAxis;
         return Reshaped { out, true };
     }
-    return Reshaped { stridedTensor(shape, in.dtype, *strides), true };
+    return Reshaped { stridedTensor(shape, in.dtype, *strides, batchAxis), true };
 }
 
 bool mergesWithBatchAsView(const TensorInfo& t, std::size_t axes)

@@ -34,14 +34,14 @@ using Strides = std::vector<std::int64_t>;
 [[nodiscard]] std::optional<Strides> viewStrides(
     const TensorInfo& t, const std::vector<std::int64_t>& batchedShape);
 
-/// Tensor.reshape of the per-sample axes to `shape` (same element count): a view of `in` when its
-/// layout allows one, otherwise a contiguous copy.
+/// Tensor.reshape of the per-sample axes to `shape` (same element count), the result's batch axis at
+/// `batchAxis`: a view of `in` when its layout allows one, otherwise a contiguous copy.
 struct Reshaped
 {
     TensorInfo output;
     bool view = true;
 };
-[[nodiscard]] Reshaped reshaped(const TensorInfo& in, const Shape& shape);
+[[nodiscard]] Reshaped reshaped(const TensorInfo& in, const Shape& shape, std::size_t batchAxis = 0);
 
 /// Whether merging the batch axis with the first `axes` per-sample axes of `t` (leaving the others) is a
 /// view (no copy): bmm's [P, n, k] operands, matmul's fold.

@@ -201,10 +201,18 @@ public:
         : DescribedKind(view ? "View" : "Reshape", LayerCategory::Shape,
             view ? "A view with a new shape (Tensor.view)"
                  : "A new shape: a view when the layout allows, else a copy (Tensor.reshape)",
-            { listAttr("shape", "The new shape of one sample (no batch axis); one -1 is inferred", -1) })
+            { listAttr("shape", "The new shape of one sample (no batch axis); one -1 is inferred", -1),
+                optionalAttr(
+                    intAttr("batch_axis", 0,
+                        "Where the batch axis goes among the result's axes; the values of each sample "
+                        "before it must be as many as before the input's",
+                        0),
+                    "where the input has it") })
         , m_view { view }
     {
     }
+
+    [[nodiscard]] BatchAxisUse batchAxisUse() const override { return BatchAxisUse::Own; }
 
     [[nodiscard]] Result<LayerOutcome> infer(const LayerContext& ctx) const override
     {
@@ -212,10 +220,25 @@ public:
         auto shape = resolvedShape("shape", ctx.attrs.integers("shape"), in.shape.elements(), in.shape);
         if (!shape)
             return shape.error();
-        auto result = reshaped(in, shape.value());
+        // The batch axis stays an axis of its own: as many values of each sample before it as before the
+        // input's (a sequence-first [T, B, E] -> [T, B, 8, 64]; [T, B, 3, E] -> [1, T, B, 3, E]).
+        const auto& dims = shape.value().dims;
+        const std::size_t batchAxis = ctx.attrs.has("batch_axis")
+            ? static_cast<std::size_t>(ctx.attrs.integer("batch_axis"))
+            : in.batchAxis;
+        const auto before = [](const std::vector<std::int64_t>& d, std::size_t n) {
+            return std::accumulate(d.begin(), d.begin() + static_cast<std::ptrdiff_t>(n), Count { 1 },
+                [](Count a, std::int64_t b) { return a * Count::fromSigned(b); });
+        };
+        if (batchAxis > dims.size() || before(dims, batchAxis) != before(in.shape.dims, in.batchAxis))
+            return failure("shape " + shape.value().toString() + " with the batch axis at "
+                + std::to_string(batchAxis) + " merges the batch axis of "
+                + in.shape.toBatchedString(in.batchAxis)
+                + " with values of each sample; Headroom keeps it an axis of its own");
+        auto result = reshaped(in, shape.value(), batchAxis);
         if (m_view && !result.view)
-            return failure("cannot view " + in.shape.toBatchedString() + " as "
-                + shape.value().toBatchedString()
+            return failure("cannot view " + in.shape.toBatchedString(in.batchAxis) + " as "
+                + shape.value().toBatchedString(batchAxis)
                 + ": the input's layout (a permuted or sliced view) does not allow it; use Reshape, or "
                   "Contiguous first (PyTorch raises the same error)");
         LayerOutcome o;

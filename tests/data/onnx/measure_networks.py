@@ -273,6 +273,37 @@ class TransformerLM(nn.Module):
         return self.head(self.encoder(x).transpose(0, 1))
 
 
+class HeadsInBatchAttention(nn.Module):
+    """Self-attention written out the way torch 1.13's F.multi_head_attention_forward computes it, with its
+    own q/k/v Linear layers (so the MultiheadAttention pattern does not take it): sequence-first, the heads
+    folded into the batch axis ([T, B * heads, d] and [B * heads, T, d]), bmm, softmax, bmm, back through
+    [T * B, E], then a classifier on the flattened sequence. Every size is traced from x.shape, so the
+    export computes its reshape targets from Shape -> Gather -> Mul -> Concat (issue 24 items 1 and 2)."""
+
+    def __init__(self, features=8, d=32, heads=4, classes=5):
+        super().__init__()
+        self.heads = heads
+        self.proj = nn.Linear(features, d)
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, d)
+        self.v = nn.Linear(d, d)
+        self.out = nn.Linear(d, d)
+        self.head = nn.Linear(16 * d, classes)
+
+    def forward(self, x):  # [B, T, F]
+        b, t = x.shape[0], x.shape[1]
+        x = self.proj(x).transpose(0, 1)  # [T, B, d]
+        e = x.shape[2]
+        h = self.heads
+        q = self.q(x).reshape(t, b * h, e // h).transpose(0, 1)  # [B * heads, T, d]
+        k = self.k(x).reshape(t, b * h, e // h).transpose(0, 1)
+        v = self.v(x).reshape(t, b * h, e // h).transpose(0, 1)
+        a = torch.softmax(torch.bmm(q * (e // h) ** -0.5, k.transpose(1, 2)), dim=-1)
+        o = torch.bmm(a, v).transpose(0, 1).reshape(t * b, e)  # [T * B, E]
+        o = self.out(o).reshape(t, b, e).transpose(0, 1)  # [B, T, d]
+        return self.head(o.reshape(b, t * e))
+
+
 # Networks whose input is token ids: the vocabulary they are drawn from.
 TOKEN_INPUTS = {"transformer_lm": TransformerLM.VOCAB}
 
@@ -332,6 +363,8 @@ NETWORKS = {
     "gru_classifier_seq_first": (lambda: RNNClassifier("GRU", False), [16, 8], "cross_entropy"),
     # nn.TransformerEncoder, sequence-first: 32 tokens; cross-entropy on the [B, T, V] logits.
     "transformer_lm": (TransformerLM, [32], "cross_entropy"),
+    # Attention with its heads in the batch axis (16 steps of 8 features, width 32, 4 heads).
+    "heads_in_batch_attention": (HeadsInBatchAttention, [16, 8], "cross_entropy"),
 }
 
 

@@ -51,6 +51,44 @@ std::optional<std::vector<std::int64_t>> perSampleParameter(
     return *dims;
 }
 
+/// The value of a one-element operand computed from sizes only (the attention scale `head_dim ** -0.5`
+/// traced from x.shape, torch 2's `1 / sqrt(sqrt(d))`): a number, as the Python scalar it was.
+std::optional<double> sizeScalar(const OnnxGraph& g, const std::string& value, int depth = 0)
+{
+    if (const auto v = g.constantNumbers(value, 1); v && v->size() == 1)
+        return v->front();
+    if (const auto dims = g.shapeTensor(value); dims && dims->size() == 1 && dims->front().known())
+        return static_cast<double>(*dims->front().value);
+    const int p = g.producer(value);
+    if (p < 0 || depth > 16)
+        return std::nullopt;
+    const auto& n = g.graph().node(p);
+    const std::string& op = n.op_type();
+    const auto in
+        = [&](int k) { return n.input_size() > k ? sizeScalar(g, n.input(k), depth + 1) : std::nullopt; };
+    if (op == "Cast" || op == "Identity" || op == "Squeeze" || op == "Unsqueeze")
+        return in(0);
+    if (op == "Sqrt" || op == "Reciprocal") {
+        const auto x = in(0);
+        return x && *x > 0 ? std::optional { op == "Sqrt" ? std::sqrt(*x) : 1.0 / *x } : std::nullopt;
+    }
+    const auto a = in(0);
+    const auto b = in(1);
+    if (!a || !b)
+        return std::nullopt;
+    if (op == "Mul")
+        return *a * *b;
+    if (op == "Div" && *b != 0.0)
+        return *a / *b;
+    if (op == "Add")
+        return *a + *b;
+    if (op == "Sub")
+        return *a - *b;
+    if (op == "Pow" && *a > 0)
+        return std::pow(*a, *b);
+    return std::nullopt;
+}
+
 /// Sorts a binary node's operands into computed inputs, a stored parameter and a number.
 std::optional<Operands> operandsOf(MappingContext& ctx, int i)
 {
@@ -83,6 +121,10 @@ std::optional<Operands> operandsOf(MappingContext& ctx, int i)
         }
         if (const auto v = g.constantNumbers(in, 1); v && v->size() == 1) {
             o.scalar = v->front();
+            continue;
+        }
+        if (const auto v = g.isDynamic(in) ? sizeScalar(g, in) : std::nullopt; v && std::isfinite(*v)) {
+            o.scalar = *v; // computed from the input's sizes only
             continue;
         }
         const auto rank = ctx.rankOf(i, computed);

@@ -29,6 +29,10 @@ void addRecurrent(Operators& table); // LSTM, GRU (sequence-first, one layer per
 /// `batchAxis`, OnnxGraph::batchAxisOf); otherwise the node is rejected with `what` named, and nullopt.
 std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank,
     const char* what, std::size_t batchAxis = 0);
+/// featureAxis of `value`'s axes, as the axis of Headroom's tensor: after a batch axis merged with values of
+/// each sample (OnnxGraph::batchMergeOf), which Headroom reads as up to three axes, the later ones move on.
+std::optional<std::int64_t> featureAxisOf(
+    MappingContext& ctx, int i, std::int64_t axis, const std::string& value, const char* what);
 
 // Patterns of several nodes that come back as the one operator PyTorch ran.
 void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);

@@ -18,11 +18,7 @@ void select(MappingContext& ctx, int i)
         ctx.refuse(i, "only one stored index (x[:, k], a Select) of a computed tensor has a Headroom layer");
         return;
     }
-    const auto rank = ctx.rankOf(i, n.input(0));
-    if (!rank)
-        return;
-    const auto axis = featureAxis(
-        ctx, i, attrInt(n, "axis").value_or(0), *rank, "gathered axis", ctx.graph().batchAxisOf(n.input(0)));
+    const auto axis = featureAxisOf(ctx, i, attrInt(n, "axis").value_or(0), n.input(0), "gathered axis");
     if (!axis)
         return;
     const auto k = saturatedInteger(index->front());

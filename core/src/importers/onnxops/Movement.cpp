@@ -42,6 +42,26 @@ std::optional<std::vector<std::int64_t>> intsFrom(
     return out;
 }
 
+/// The perm over the whole tensor as Headroom reads it: a batch axis merged with values of each sample
+/// (OnnxGraph::batchMergeOf, [12*batch, T, d]) is up to three axes (outer values, the batch axis, inner
+/// values), which move together.
+std::vector<std::int64_t> wholePerm(
+    const OnnxGraph& g, const std::string& value, const std::vector<std::int64_t>& perm)
+{
+    const BatchMerge merge = g.batchMergeOf(value);
+    if (!merge.merged())
+        return perm;
+    const auto merged = static_cast<std::int64_t>(g.batchAxisOf(value));
+    const auto extra = static_cast<std::int64_t>(merge.axes()) - 1;
+    std::vector<std::int64_t> out;
+    for (const auto p : perm) {
+        out.push_back(p > merged ? p + extra : p);
+        for (std::int64_t k = 1; p == merged && k <= extra; ++k)
+            out.push_back(p + k);
+    }
+    return out;
+}
+
 void transpose(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
@@ -60,7 +80,7 @@ void transpose(MappingContext& ctx, int i)
     }
     // A perm that moves the batch axis gives a tensor whose batch axis is elsewhere (a sequence-first
     // [T, B, E] for the RNNs and attention); the layers after it decide whether they can read that.
-    ctx.emit(i, "Permute", json { { "dims", perm } });
+    ctx.emit(i, "Permute", json { { "dims", wholePerm(ctx.graph(), n.input(0), perm) } });
 }
 
 /// Slice (opset 10+: starts, ends, axes, steps inputs; before: attributes): one Slice layer per axis.
@@ -364,6 +384,19 @@ std::optional<std::int64_t> featureAxis(
         return std::nullopt;
     }
     return axis;
+}
+
+std::optional<std::int64_t> featureAxisOf(
+    MappingContext& ctx, int i, std::int64_t axis, const std::string& value, const char* what)
+{
+    const auto rank = ctx.rankOf(i, value);
+    if (!rank)
+        return std::nullopt;
+    const std::size_t batchAxis = ctx.graph().batchAxisOf(value);
+    const auto found = featureAxis(ctx, i, axis, *rank, what, batchAxis);
+    if (!found || *found < static_cast<std::int64_t>(batchAxis))
+        return found;
+    return *found + static_cast<std::int64_t>(ctx.graph().batchMergeOf(value).axes()) - 1;
 }
 
 void addMovement(Operators& table)

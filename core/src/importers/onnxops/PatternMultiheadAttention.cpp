@@ -47,76 +47,86 @@ std::string storedBehind(const OnnxGraph& g, std::string value)
 
 } // namespace
 
-void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
+namespace {
+
+/// What a module scope's nodes read, write and hold: its data inputs and outputs (used outside it), the
+/// projections' weights by their module names, the dropout, and how many softmaxes and products of
+/// computed tensors it has.
+struct ScopeSummary
 {
-    const auto& g = ctx.graph();
-    const std::string scope = scopeOf(ctx.node(softmax).name());
-    if (scope.empty())
-        return;
     std::vector<int> parts;
-    std::set<std::string> produced;
-    for (int i = 0; i < ctx.nodeCount(); ++i) {
-        if (ctx.needed(i) && ctx.node(i).name().rfind(scope, 0) == 0
-            && ctx.node(i).name().find('/', scope.size()) == std::string::npos) {
-            parts.push_back(i);
-            for (const auto& o : ctx.node(i).output())
-                produced.insert(o);
-        }
-    }
-    // Exactly one data input and one data output; the projections' weights by their module names.
     std::set<std::string> inputs, outputs;
     std::string inProj, inBias, outProj;
     double dropout = 0.0;
     int softmaxes = 0, products = 0;
-    for (const int i : parts) {
-        const auto& n = ctx.node(i);
-        for (const auto& in : n.input()) {
-            if (!in.empty() && g.carriesData(in) && produced.count(in) == 0)
-                inputs.insert(in);
-            const std::string stored = in.empty() ? std::string() : storedBehind(g, in);
-            if (endsWith(stored, ".in_proj_weight"))
-                inProj = stored;
-            else if (endsWith(stored, ".in_proj_bias"))
-                inBias = stored;
-            else if (endsWith(stored, ".out_proj.weight"))
-                outProj = stored;
-        }
-        for (const auto& o : n.output()) {
-            bool usedOutside = g.isGraphOutput(o);
-            for (const int c : g.consumers(o))
-                usedOutside = usedOutside
-                    || (ctx.needed(c) && std::find(parts.begin(), parts.end(), c) == parts.end());
-            if (usedOutside)
-                outputs.insert(o);
-        }
-        softmaxes += ctx.isOp(i, "Softmax") ? 1 : 0;
-        products += ctx.isOp(i, "MatMul") && g.carriesData(n.input(0)) && n.input_size() == 2
-                && g.carriesData(n.input(1))
-            ? 1
-            : 0;
-        if (ctx.isOp(i, "Dropout") && n.input_size() > 1) {
-            const auto r = g.constantNumbers(n.input(1), 1);
-            if (!r || r->size() != 1)
-                return;
-            dropout = decimal(static_cast<float>(r->front()));
-        }
+    bool readable = true; ///< false for a Dropout whose ratio is not a stored number
+};
+
+std::vector<int> scopeParts(MappingContext& ctx, const std::string& scope)
+{
+    std::vector<int> parts;
+    for (int i = 0; i < ctx.nodeCount(); ++i) {
+        if (ctx.needed(i) && ctx.node(i).name().rfind(scope, 0) == 0
+            && ctx.node(i).name().find('/', scope.size()) == std::string::npos)
+            parts.push_back(i);
     }
-    if (inputs.size() != 1 || outputs.size() != 1 || softmaxes != 1 || products != 2 || inProj.empty()
-        || outProj.empty())
-        return;
-    const std::string x = *inputs.begin();
-    const std::string y = *outputs.begin();
-    const auto* w = g.type(inProj);
-    const auto wd = w ? w->knownDims() : std::nullopt;
-    const auto* xt = g.type(x);
-    const auto* yt = g.type(y);
-    const auto xs = g.perSampleOf(x);
-    const auto ys = g.perSampleOf(y);
-    if (!wd || wd->size() != 2 || (*wd)[0] != 3 * (*wd)[1] || !xt || !yt || xt->rank() != 3 || !ys || !xs
-        || xs->back() != (*wd)[1] || *xs != *ys || g.batchAxisOf(x) != g.batchAxisOf(y))
-        return;
-    const std::int64_t embed = (*wd)[1];
-    // q is scaled by 1 / sqrt(head_dim) (a Div by the constant sqrt(head_dim), or a Mul by its inverse).
+    return parts;
+}
+
+void summariseNode(MappingContext& ctx, int i, const std::set<std::string>& produced, ScopeSummary& s)
+{
+    const auto& g = ctx.graph();
+    const auto& n = ctx.node(i);
+    for (const auto& in : n.input()) {
+        if (!in.empty() && g.carriesData(in) && produced.count(in) == 0)
+            s.inputs.insert(in);
+        const std::string stored = in.empty() ? std::string() : storedBehind(g, in);
+        if (endsWith(stored, ".in_proj_weight"))
+            s.inProj = stored;
+        else if (endsWith(stored, ".in_proj_bias"))
+            s.inBias = stored;
+        else if (endsWith(stored, ".out_proj.weight"))
+            s.outProj = stored;
+    }
+    for (const auto& o : n.output()) {
+        bool usedOutside = g.isGraphOutput(o);
+        for (const int c : g.consumers(o))
+            usedOutside = usedOutside
+                || (ctx.needed(c) && std::find(s.parts.begin(), s.parts.end(), c) == s.parts.end());
+        if (usedOutside)
+            s.outputs.insert(o);
+    }
+    s.softmaxes += ctx.isOp(i, "Softmax") ? 1 : 0;
+    s.products += ctx.isOp(i, "MatMul") && g.carriesData(n.input(0)) && n.input_size() == 2
+            && g.carriesData(n.input(1))
+        ? 1
+        : 0;
+    if (ctx.isOp(i, "Dropout") && n.input_size() > 1) {
+        const auto r = g.constantNumbers(n.input(1), 1);
+        if (!r || r->size() != 1)
+            s.readable = false;
+        else
+            s.dropout = decimal(static_cast<float>(r->front()));
+    }
+}
+
+ScopeSummary summariseScope(MappingContext& ctx, const std::string& scope)
+{
+    ScopeSummary s;
+    s.parts = scopeParts(ctx, scope);
+    std::set<std::string> produced;
+    for (const int i : s.parts)
+        produced.insert(ctx.node(i).output().begin(), ctx.node(i).output().end());
+    for (const int i : s.parts)
+        summariseNode(ctx, i, produced, s);
+    return s;
+}
+
+/// head_dim from q's scaling by 1 / sqrt(head_dim) (a Div by the constant sqrt(head_dim), or a Mul by its
+/// inverse); 0 when there is none.
+std::int64_t headDimOf(MappingContext& ctx, const std::vector<int>& parts, std::int64_t embed)
+{
+    const auto& g = ctx.graph();
     std::int64_t headDim = 0;
     for (const int i : parts) {
         const auto& n = ctx.node(i);
@@ -130,6 +140,35 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
         if (d >= 1 && d <= embed && embed % d == 0 && near(root * root, static_cast<double>(d)))
             headDim = d;
     }
+    return headDim;
+}
+
+} // namespace
+
+void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
+{
+    const auto& g = ctx.graph();
+    const std::string scope = scopeOf(ctx.node(softmax).name());
+    if (scope.empty())
+        return;
+    // Exactly one data input and one data output; the projections' weights by their module names.
+    const ScopeSummary s = summariseScope(ctx, scope);
+    if (!s.readable || s.inputs.size() != 1 || s.outputs.size() != 1 || s.softmaxes != 1 || s.products != 2
+        || s.inProj.empty() || s.outProj.empty())
+        return;
+    const std::string x = *s.inputs.begin();
+    const std::string y = *s.outputs.begin();
+    const auto* w = g.type(s.inProj);
+    const auto wd = w ? w->knownDims() : std::nullopt;
+    const auto* xt = g.type(x);
+    const auto* yt = g.type(y);
+    const auto xs = g.perSampleOf(x);
+    const auto ys = g.perSampleOf(y);
+    if (!wd || wd->size() != 2 || (*wd)[0] != 3 * (*wd)[1] || !xt || !yt || xt->rank() != 3 || !ys || !xs
+        || xs->back() != (*wd)[1] || *xs != *ys || g.batchAxisOf(x) != g.batchAxisOf(y))
+        return;
+    const std::int64_t embed = (*wd)[1];
+    const std::int64_t headDim = headDimOf(ctx, s.parts, embed);
     if (headDim == 0)
         return;
     // torch transposes a batch-first input to [T, B, E] first; without batch_first the input is
@@ -143,15 +182,15 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
     nlohmann::json a { { "num_heads", embed / headDim }, { "need_weights", false } };
     if (!sequenceFirst)
         a["batch_first"] = true;
-    if (dropout > 0)
-        a["dropout"] = dropout;
-    if (inBias.empty())
+    if (s.dropout > 0)
+        a["dropout"] = s.dropout;
+    if (s.inBias.empty())
         a["bias"] = false;
     const int last = g.producer(y);
-    if (std::find(parts.begin(), parts.end(), last) == parts.end())
+    if (std::find(s.parts.begin(), s.parts.end(), last) == s.parts.end())
         return;
     // The layer is named after the module's scope: its last node stands for it.
-    ctx.fuse(parts, PendingLayer { "MultiheadAttention", a, { x }, y, last });
+    ctx.fuse(s.parts, PendingLayer { "MultiheadAttention", a, { x }, y, last });
 }
 
 } // namespace headroom::onnximport::ops

@@ -1,6 +1,8 @@
 // Flatten, and Reshape / Squeeze / Unsqueeze that keep the batch axis: Flatten, Identity or Reshape.
 #include "Families.h"
+#include "headroom/Shape.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace headroom::onnximport::ops {
@@ -97,6 +99,60 @@ std::optional<std::vector<std::int64_t>> reshapeTarget(
     return out;
 }
 
+/// A reshape keeps Headroom's batch axis an axis of its own when as many values of each sample come before
+/// it in the result as in the input: [B, 12, T, d] -> [12*batch, T, d] is the same per-sample [12, T, d];
+/// [T, B, 512] -> [T, 8*batch, 64] is T x B x 8 x 64 (OnnxGraph::batchMergeOf); [T, B, 3, E] -> [1, T, B,
+/// 3, E] moves it one axis on. Anything else mixes the batch with values of each sample: refused by name.
+bool mixesBatchAxis(
+    MappingContext& ctx, int i, const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& out)
+{
+    const auto& g = ctx.graph();
+    const auto& n = ctx.node(i);
+    const std::size_t from = g.wholeBatchAxisOf(n.input(0));
+    const std::size_t to = g.wholeBatchAxisOf(n.output(0));
+    const auto before = [](const std::vector<std::int64_t>& d, std::size_t axis) {
+        std::int64_t product = 1;
+        for (std::size_t k = 0; k < axis && k < d.size(); ++k) {
+            if (__builtin_mul_overflow(product, d[k], &product))
+                return std::int64_t { -1 };
+        }
+        return axis <= d.size() ? product : std::int64_t { -1 };
+    };
+    if (before(in, from) >= 0 && before(in, from) == before(out, to))
+        return false;
+    ctx.reject(i,
+        "it turns " + describe(*g.type(n.input(0))) + " into " + describe(*g.type(n.output(0)))
+            + ", mixing the batch axis with values of each sample (Headroom reads them as "
+            + headroom::Shape { in }.toBatchedString(from) + " and "
+            + headroom::Shape { out }.toBatchedString(to) + ")");
+    return true;
+}
+
+/// The Flatten(start_dim = s + 1, end_dim = e + 1) that turns `in` into `out` by merging per-sample axes
+/// s..e, if one does.
+std::optional<json> flattenOf(const std::vector<std::int64_t>& in, const std::vector<std::int64_t>& out)
+{
+    for (std::size_t s = 0; s < in.size(); ++s) {
+        for (std::size_t e = in.size(); e-- > s;) {
+            std::vector<std::int64_t> merged(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(s));
+            std::int64_t m = 1;
+            for (std::size_t k = s; k <= e; ++k)
+                m *= in[k];
+            merged.push_back(m);
+            merged.insert(merged.end(), in.begin() + static_cast<std::ptrdiff_t>(e + 1), in.end());
+            if (merged != out)
+                continue;
+            json a = json::object();
+            if (s != 0)
+                a["start_dim"] = static_cast<std::int64_t>(s + 1);
+            if (e + 1 != in.size())
+                a["end_dim"] = static_cast<std::int64_t>(e + 1);
+            return a;
+        }
+    }
+    return std::nullopt;
+}
+
 /// Reshape, Squeeze and Unsqueeze keep the batch axis and, to have a Headroom layer, merge one run of
 /// adjacent axes (Flatten) or change nothing (Identity).
 void reshape(MappingContext& ctx, int i)
@@ -105,14 +161,17 @@ void reshape(MappingContext& ctx, int i)
     const auto in = ctx.perSampleOf(i, n.input(0));
     if (!in)
         return;
-    const auto* outType = ctx.graph().type(n.output(0));
-    auto out = outType ? outType->perSample() : std::nullopt;
+    auto out = ctx.graph().perSampleOf(n.output(0));
     if (!out && n.op_type() == "Reshape")
         out = reshapeTarget(ctx, i, *in);
     if (!out) {
         ctx.missing(i, n.output(0));
         return;
     }
+    const std::size_t batchAxis = ctx.graph().wholeBatchAxisOf(n.input(0));
+    const std::size_t outAxis = ctx.graph().wholeBatchAxisOf(n.output(0));
+    if (!out->empty() && mixesBatchAxis(ctx, i, *in, *out))
+        return;
     const auto elements = [](const std::vector<std::int64_t>& v) {
         std::int64_t e = 1;
         for (const auto d : v) {
@@ -134,32 +193,21 @@ void reshape(MappingContext& ctx, int i)
                 + ", changing the batch axis, which Headroom keeps first and separate");
         return;
     }
-    if (*in == *out) {
+    if (*in == *out && batchAxis == outAxis) {
         ctx.emit(i, "Identity");
         return;
     }
-    // Flatten(start_dim = s + 1, end_dim = e + 1) over per-sample axes s..e.
-    for (std::size_t s = 0; s < in->size(); ++s) {
-        for (std::size_t e = in->size(); e-- > s;) {
-            std::vector<std::int64_t> merged(in->begin(), in->begin() + static_cast<std::ptrdiff_t>(s));
-            std::int64_t m = 1;
-            for (std::size_t k = s; k <= e; ++k)
-                m *= (*in)[k];
-            merged.push_back(m);
-            merged.insert(merged.end(), in->begin() + static_cast<std::ptrdiff_t>(e + 1), in->end());
-            if (merged != *out)
-                continue;
-            json a = json::object();
-            if (s != 0)
-                a["start_dim"] = static_cast<std::int64_t>(s + 1);
-            if (e + 1 != in->size())
-                a["end_dim"] = static_cast<std::int64_t>(e + 1);
-            ctx.emit(i, "Flatten", a);
+    if (batchAxis == 0 && outAxis == 0) {
+        if (const auto a = flattenOf(*in, *out)) {
+            ctx.emit(i, "Flatten", *a);
             return;
         }
     }
     // Anything else: Tensor.reshape, a view or (on a non-contiguous input) a new copy.
-    ctx.emit(i, "Reshape", json { { "shape", *out } });
+    json a { { "shape", *out } };
+    if (outAxis != batchAxis)
+        a["batch_axis"] = outAxis;
+    ctx.emit(i, "Reshape", a);
 }
 
 } // namespace

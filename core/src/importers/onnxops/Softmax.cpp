@@ -28,8 +28,11 @@ void softmax(MappingContext& ctx, int i)
         return;
     }
     json a = json::object();
+    // A batch axis merged with values of each sample before `axis` is several axes in Headroom's tensor.
+    const bool mergedBefore = axis > static_cast<std::int64_t>(ctx.graph().batchAxisOf(n.input(0)));
     if (axis != r - 1)
-        a["dim"] = axis;
+        a["dim"] = axis
+            + (mergedBefore ? static_cast<std::int64_t>(ctx.graph().batchMergeOf(n.input(0)).axes()) - 1 : 0);
     ctx.emit(i, "Softmax", a);
 }
 
