@@ -184,6 +184,11 @@ private:
     [[nodiscard]] std::vector<Precision> precisions() const;
     [[nodiscard]] std::vector<LoraOptions> loraChoices() const;
     [[nodiscard]] std::vector<Parallelism> parallelChoices() const;
+    /// Fixes the choices that need no analysis of their own (optimizer implementation, 8-bit state,
+    /// parallelism) and returns one unit per analysis-affecting choice, the plan's own first.
+    [[nodiscard]] std::vector<Unit> chooseUnits(const Analysis& baseAnalysis);
+    /// Merges the searched units into `result` in the order of enumeration.
+    void gatherUnits(std::vector<Unit>& units, PlannerResult& result) const;
     /// Analyses the unit's choice (unless it is the plan's own) and tries its set-ups.
     void search(Unit& unit, const Analysis& baseAnalysis) const;
     /// Tries one set-up, choosing its micro-batch and accumulation steps.
@@ -498,13 +503,9 @@ void Search::search(Unit& unit, const Analysis& baseAnalysis) const
     }
 }
 
-Result<PlannerResult> Search::run()
+std::vector<Unit> Search::chooseUnits(const Analysis& baseAnalysis)
 {
-    const Analysis baseAnalysis = analyzePlan(m_base, m_base.analysisOptions());
-    if (baseAnalysis.error)
-        return *baseAnalysis.error; // the front ends say "cannot plan" in their own words
     m_batchNorm = hasBatchNorm(baseAnalysis);
-
     const Optimizer optimizer = m_base.setup.optimizer;
     m_implementations = { m_base.setup.optimizerImplementation };
     for (const OptimizerImplementation i : allOptimizerImplementations()) {
@@ -530,15 +531,11 @@ Result<PlannerResult> Search::run()
             }
         }
     }
-    PlannerResult result;
-    const PlannerWork work = boundPlannerWork(m_base.network, baseAnalysis, units.size(),
-        m_parallel.size() * m_eightBit.size() * 2, m_baseSettings.reservedModel);
-    result.leftOut = work.leftOut;
-    // The choices come in order, the plan's own first: the budget keeps the first ones.
-    units.erase(units.begin() + static_cast<std::ptrdiff_t>(work.choices), units.end());
-    m_baseSettings.reservedModel = work.replayAllocator;
-    forEachInParallel(units.size(), [&](std::size_t i) { search(units[i], baseAnalysis); });
+    return units;
+}
 
+void Search::gatherUnits(std::vector<Unit>& units, PlannerResult& result) const
+{
     std::vector<PlanCandidate> candidates;
     std::optional<Shortfall> closest;
     for (Unit& unit : units) {
@@ -564,6 +561,23 @@ Result<PlannerResult> Search::run()
         result.closest = candidateFor(*closest->analysis, closest->settings, model, reserved);
         result.shortfall = closest->what;
     }
+}
+
+Result<PlannerResult> Search::run()
+{
+    const Analysis baseAnalysis = analyzePlan(m_base, m_base.analysisOptions());
+    if (baseAnalysis.error)
+        return *baseAnalysis.error; // the front ends say "cannot plan" in their own words
+    std::vector<Unit> units = chooseUnits(baseAnalysis);
+    PlannerResult result;
+    const PlannerWork work = boundPlannerWork(m_base.network, baseAnalysis, units.size(),
+        m_parallel.size() * m_eightBit.size() * 2, m_baseSettings.reservedModel);
+    result.leftOut = work.leftOut;
+    // The choices come in order, the plan's own first: the budget keeps the first ones.
+    units.erase(units.begin() + static_cast<std::ptrdiff_t>(work.choices), units.end());
+    m_baseSettings.reservedModel = work.replayAllocator;
+    forEachInParallel(units.size(), [&](std::size_t i) { search(units[i], baseAnalysis); });
+    gatherUnits(units, result);
     return result;
 }
 

@@ -12,6 +12,7 @@
 #include "Families.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace headroom::onnximport::ops {
 
@@ -106,6 +107,39 @@ std::pair<std::vector<int>, std::string> moduleOutput(
     return { { first, reshape }, out };
 }
 
+/// The hidden size that W, R and B agree on (W [directions, gates·hidden, features], R [directions,
+/// gates·hidden, hidden], B [directions, 2·gates·hidden]); nothing, with the node rejected, otherwise.
+std::optional<std::int64_t> checkedHiddenSize(
+    MappingContext& ctx, int i, std::int64_t directions, std::int64_t gates, const std::string& direction)
+{
+    const auto& n = ctx.node(i);
+    const auto w = ctx.weightDims(i, n.input(1), "input weight W");
+    const auto r = ctx.weightDims(i, n.input(2), "recurrent weight R");
+    if (!w || !r)
+        return std::nullopt;
+    const auto hidden = attrInt(n, "hidden_size");
+    if (!hidden || *hidden < 1 || *hidden > kMaxDimension || w->size() != 3 || r->size() != 3
+        || (*w)[0] != directions || (*w)[1] != gates * *hidden
+        || *r != std::vector<std::int64_t> { directions, gates * *hidden, *hidden }) {
+        ctx.reject(i,
+            "its weights W " + joinDims(*w) + " and R " + joinDims(*r) + " do not fit hidden_size "
+                + (hidden ? std::to_string(*hidden) : std::string("(missing)")) + " and direction "
+                + direction);
+        return std::nullopt;
+    }
+    if (n.input_size() > 3 && !n.input(3).empty()) {
+        const auto bias = ctx.weightDims(i, n.input(3), "bias B");
+        if (!bias)
+            return std::nullopt;
+        if (*bias != std::vector<std::int64_t> { directions, 2 * gates * *hidden }) {
+            ctx.reject(
+                i, "its bias B " + joinDims(*bias) + " does not fit hidden_size " + std::to_string(*hidden));
+            return std::nullopt;
+        }
+    }
+    return hidden;
+}
+
 void recurrent(MappingContext& ctx, int i, bool lstm)
 {
     const auto& n = ctx.node(i);
@@ -119,38 +153,16 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         ctx.refuse(i, why);
         return;
     }
-    const auto w = ctx.weightDims(i, n.input(1), "input weight W");
-    const auto r = ctx.weightDims(i, n.input(2), "recurrent weight R");
-    if (!w || !r)
-        return;
     const std::string direction = attrString(n, "direction", "forward");
     const std::int64_t directions = direction == "bidirectional" ? 2 : 1;
-    const std::int64_t gates = lstm ? 4 : 3;
-    const auto hidden = attrInt(n, "hidden_size");
     if (direction == "reverse") {
         ctx.refuse(i, "it runs only backwards (direction reverse), which no nn." + std::string(op) + " does");
         return;
     }
-    if (!hidden || *hidden < 1 || *hidden > kMaxDimension || w->size() != 3 || r->size() != 3
-        || (*w)[0] != directions || (*w)[1] != gates * *hidden
-        || *r != std::vector<std::int64_t> { directions, gates * *hidden, *hidden }) {
-        ctx.reject(i,
-            "its weights W " + joinDims(*w) + " and R " + joinDims(*r) + " do not fit hidden_size "
-                + (hidden ? std::to_string(*hidden) : std::string("(missing)")) + " and direction "
-                + direction);
+    const auto hidden = checkedHiddenSize(ctx, i, directions, lstm ? 4 : 3, direction);
+    if (!hidden)
         return;
-    }
-    const std::string b = n.input_size() > 3 ? n.input(3) : std::string();
-    if (!b.empty()) {
-        const auto bias = ctx.weightDims(i, b, "bias B");
-        if (!bias)
-            return;
-        if (*bias != std::vector<std::int64_t> { directions, 2 * gates * *hidden }) {
-            ctx.reject(
-                i, "its bias B " + joinDims(*bias) + " does not fit hidden_size " + std::to_string(*hidden));
-            return;
-        }
-    }
+    const bool hasBias = n.input_size() > 3 && !n.input(3).empty();
     const auto rank = ctx.rankOf(i, n.input(0));
     if (!rank)
         return;
@@ -170,7 +182,7 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         return;
     }
     json a { { "hidden_size", *hidden } };
-    if (b.empty())
+    if (!hasBias)
         a["bias"] = false;
     if (directions == 2)
         a["bidirectional"] = true;
