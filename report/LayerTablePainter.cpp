@@ -2,6 +2,7 @@
 
 #include "PlanText.h"
 #include "ReportCanvas.h"
+#include "ReportFormatting.h"
 #include "ReportStyle.h"
 #include "headroom/Format.h"
 
@@ -10,6 +11,8 @@
 #include <array>
 
 namespace headroom::report {
+
+using detail::qs;
 
 using style::FontRole;
 
@@ -56,10 +59,6 @@ std::string flopsText(std::uint64_t forward, std::uint64_t backward)
     return plantext::formatFlops(static_cast<double>(forward) + static_cast<double>(backward));
 }
 
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
 const QString kDash = QStringLiteral("\u2014");
 
 bool isLoss(const LayerRow& row)

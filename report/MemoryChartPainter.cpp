@@ -3,6 +3,7 @@
 #include "ChartParts.h"
 #include "ComponentColors.h"
 #include "ReportCanvas.h"
+#include "ReportFormatting.h"
 #include "ReportStyle.h"
 #include "headroom/Count.h"
 #include "headroom/Format.h"
@@ -15,16 +16,9 @@
 
 namespace headroom::report {
 
+using detail::qs;
+
 using style::FontRole;
-
-namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-} // namespace
 
 MemoryChartPainter::MemoryChartPainter(const MemoryModel& model, const Estimate& estimate, const Gpu& gpu,
     bool microBatch, const ReservedModel* reserved, const ReservedFigures* figures)

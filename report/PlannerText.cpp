@@ -2,6 +2,7 @@
 
 #include "CoreText.h"
 #include "PlanText.h"
+#include "ReportFormatting.h"
 #include "headroom/Format.h"
 
 #include <QStringList>
@@ -9,14 +10,7 @@
 
 namespace headroom::report {
 
-namespace {
-
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-} // namespace
+using detail::qs;
 
 QString PlannerText::change(const SetupChange& change, const PlanSettings& settings)
 {

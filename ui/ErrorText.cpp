@@ -37,7 +37,7 @@ const QRegularExpression& leadingPath()
     return re;
 }
 
-QString number(const QString& zeroBased)
+QString oneBased(const QString& zeroBased)
 {
     return QString::number(zeroBased.toLongLong() + 1);
 }
@@ -48,11 +48,11 @@ QString keyPhrase(const QString& rest)
     static const QRegularExpression input { QStringLiteral(R"(^\.inputs\[(\d+)\])") };
     static const QRegularExpression key { QStringLiteral(R"(^\.([A-Za-z_]\w*)(?:\[(\d+)\])?)") };
     if (const auto m = input.match(rest); m.hasMatch())
-        return ErrorText::tr("input %1").arg(number(m.captured(1))) + rest.mid(m.capturedLength());
+        return ErrorText::tr("input %1").arg(oneBased(m.captured(1))) + rest.mid(m.capturedLength());
     if (const auto m = key.match(rest); m.hasMatch()) {
         const QString name = m.captured(2).isEmpty()
             ? m.captured(1)
-            : ErrorText::tr("%1 element %2").arg(m.captured(1), number(m.captured(2)));
+            : ErrorText::tr("%1 element %2").arg(m.captured(1), oneBased(m.captured(2)));
         return name + rest.mid(m.capturedLength());
     }
     return rest;
@@ -69,12 +69,12 @@ QString convertPaths(QString text)
         out += text.mid(last, m.capturedStart() - last);
         const QString layer = ErrorText::position(m.captured(1).toStdString());
         if (!m.captured(2).isEmpty())
-            out += ErrorText::tr("input %1 of layer %2").arg(number(m.captured(2)), layer);
+            out += ErrorText::tr("input %1 of layer %2").arg(oneBased(m.captured(2)), layer);
         else if (m.captured(3) == QStringLiteral("layers"))
             out += ErrorText::tr("the layers of block %1").arg(layer);
         else if (!m.captured(3).isEmpty() && !m.captured(4).isEmpty())
             out += ErrorText::tr("%1 element %2 of layer %3")
-                       .arg(m.captured(3), number(m.captured(4)), layer);
+                       .arg(m.captured(3), oneBased(m.captured(4)), layer);
         else if (!m.captured(3).isEmpty())
             out += ErrorText::tr("%1 of layer %2").arg(m.captured(3), layer);
         else
@@ -87,10 +87,10 @@ QString convertPaths(QString text)
     static const QRegularExpression target { QStringLiteral(R"(\blora\.targets\[(\d+)\])") };
     for (auto m = shape.match(out); m.hasMatch(); m = shape.match(out))
         out.replace(m.capturedStart(), m.capturedLength(),
-            ErrorText::tr("dimension %1 of the input shape").arg(number(m.captured(1))));
+            ErrorText::tr("dimension %1 of the input shape").arg(oneBased(m.captured(1))));
     for (auto m = target.match(out); m.hasMatch(); m = target.match(out))
         out.replace(m.capturedStart(), m.capturedLength(),
-            ErrorText::tr("LoRA target %1").arg(number(m.captured(1))));
+            ErrorText::tr("LoRA target %1").arg(oneBased(m.captured(1))));
     return out;
 }
 
@@ -104,7 +104,7 @@ QString ErrorText::position(std::string_view specPath)
         return {};
     QStringList parts;
     for (auto it = index.globalMatch(path); it.hasNext();)
-        parts << number(it.next().captured(1));
+        parts << oneBased(it.next().captured(1));
     return parts.join(QLatin1Char('.'));
 }
 

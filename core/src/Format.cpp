@@ -91,7 +91,7 @@ std::size_t utf8SequenceLength(std::string_view s, std::size_t i)
     return length;
 }
 
-std::string hexByte(unsigned char c)
+std::string escapedByte(unsigned char c)
 {
     static constexpr char kDigits[] = "0123456789abcdef";
     return std::string { '\\', 'x', kDigits[c >> 4], kDigits[c & 0xF] };
@@ -106,7 +106,7 @@ std::string escapeInvalidUtf8(std::string_view text)
     for (std::size_t i = 0; i < text.size();) {
         const std::size_t n = utf8SequenceLength(text, i);
         if (n == 0) {
-            out += hexByte(static_cast<unsigned char>(text[i]));
+            out += escapedByte(static_cast<unsigned char>(text[i]));
             ++i;
         } else {
             out.append(text.substr(i, n));
@@ -125,7 +125,7 @@ std::string quoteForMessage(std::string_view text, std::size_t maxCharacters)
         const std::size_t n = utf8SequenceLength(text, i);
         const auto c = static_cast<unsigned char>(text[i]);
         if (n == 0 || c < 0x20 || c == 0x7F) {
-            out += hexByte(c);
+            out += escapedByte(c);
             ++i;
         } else {
             out.append(text.substr(i, n));

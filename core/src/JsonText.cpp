@@ -64,7 +64,7 @@ std::string reason(const std::string& what)
     return colon == std::string::npos ? what : what.substr(colon + 2);
 }
 
-std::string hexByte(unsigned char c)
+std::string hexLiteral(unsigned char c)
 {
     static constexpr char kDigits[] = "0123456789ABCDEF";
     return std::string { '0', 'x', kDigits[c >> 4], kDigits[c & 0xF] };
@@ -95,12 +95,12 @@ std::optional<std::string> notUtf8Text(std::string_view text)
     if (control < invalid) {
         const auto at = static_cast<std::size_t>(control - text.begin());
         return position(text, at) + ": not a text file: byte " + std::to_string(at) + " is "
-            + hexByte(static_cast<unsigned char>(*control)) + ", a control character JSON does not allow";
+            + hexLiteral(static_cast<unsigned char>(*control)) + ", a control character JSON does not allow";
     }
     if (invalid != text.end()) {
         const auto at = static_cast<std::size_t>(invalid - text.begin());
         return position(text, at) + ": not UTF-8 text: byte " + std::to_string(at) + " is "
-            + hexByte(static_cast<unsigned char>(*invalid))
+            + hexLiteral(static_cast<unsigned char>(*invalid))
             + ", which is not valid UTF-8 (JSON files are UTF-8)";
     }
     return std::nullopt;

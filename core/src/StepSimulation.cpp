@@ -1,20 +1,12 @@
 #include "StepSimulation.h"
 
 #include "TensorParallel.h"
+#include "Wide.h"
 
 #include <algorithm>
 #include <utility>
 
 namespace headroom::step {
-
-namespace {
-__extension__ typedef unsigned __int128 Wide;
-
-std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n)
-{
-    return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0);
-}
-} // namespace
 
 StepSimulation::StepSimulation(const Analysis& analysis, const StepConditions& conditions)
     : StepSimulation { analysis, analysis.step, conditions }

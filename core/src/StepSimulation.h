@@ -17,6 +17,12 @@
 
 namespace headroom::step {
 
+/// x / n rounded up; n of 0 or 1 leaves x (a step split into n micro-batches or shards).
+[[nodiscard]] inline std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n)
+{
+    return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0);
+}
+
 /// Running affine byte counts. Sums only ever hold bytes that were added, so they never go below zero.
 struct Affine
 {

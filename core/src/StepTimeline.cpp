@@ -13,13 +13,9 @@ namespace {
 
 using step::Affine;
 using step::BlockRole;
+using step::ceilDiv;
 
 constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-
-std::uint64_t ceilDiv(std::uint64_t x, std::uint64_t n)
-{
-    return n <= 1 ? x : x / n + (x % n != 0 ? 1 : 0);
-}
 
 /// What is alive at one moment, before a set-up's constants turn it into a StepMoment.
 struct RawMoment

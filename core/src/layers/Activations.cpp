@@ -22,13 +22,13 @@
 namespace headroom::layers {
 namespace {
 
-enum class Keeps { Output, Input, Nothing };
+enum class ActivationKeeps { Output, Input, Nothing };
 
 struct ActivationInfo
 {
     std::string type;
     std::string summary;
-    Keeps keeps;
+    ActivationKeeps keeps;
     bool hasInplace;
     bool inplaceNeedsOriginal; ///< the in-place variant's backward needs the pre-activation value
     std::uint64_t flopsPerElement;
@@ -58,17 +58,18 @@ public:
             return *e;
         const bool inplace = m_info.hasInplace && ctx.attrs.flag("inplace");
         LayerOutcome o;
-        o.outputAliasesInput = inplace || m_info.keeps == Keeps::Nothing; // Identity returns its input
+        o.outputAliasesInput
+            = inplace || m_info.keeps == ActivationKeeps::Nothing; // Identity returns its input
         if (o.outputAliasesInput)
             o.output = in;
         else
             o.output = elementwiseResult(in, in.shape, in.dtype);
-        o.aliasedInputGradients = { m_info.keeps == Keeps::Nothing }; // and passes the gradient on
+        o.aliasedInputGradients = { m_info.keeps == ActivationKeeps::Nothing }; // and passes the gradient on
         if (inplace && m_info.inplaceNeedsOriginal)
             o.saved.push_back(SavedTensor::internal("original input", in.shape.elements(), in.dtype));
-        else if (m_info.keeps == Keeps::Output)
+        else if (m_info.keeps == ActivationKeeps::Output)
             o.saved.push_back(SavedTensor::output());
-        else if (m_info.keeps == Keeps::Input)
+        else if (m_info.keeps == ActivationKeeps::Input)
             o.saved.push_back(inplace ? SavedTensor::output() : SavedTensor::input());
         o.forwardFlopsPerSample = Count { m_info.flopsPerElement } * in.shape.elements();
         addParameters(ctx, o);
@@ -101,7 +102,7 @@ class PReLUKind final : public ActivationKind
 public:
     PReLUKind()
         : ActivationKind(ActivationInfo { "PReLU", "x if x > 0 else weight * x (a learned slope)",
-            Keeps::Input, false, false, 2,
+            ActivationKeeps::Input, false, false, 2,
             { intAttr("num_parameters", 1, "Learned slopes: 1, or one per channel"),
                 floatAttr("init", 0.25, "Initial slope", -1e9, 1e9) },
             AutocastPolicy::LowerPrecision })
@@ -135,10 +136,10 @@ class HardtanhKind final : public ActivationKind
 {
 public:
     HardtanhKind()
-        : ActivationKind(
-            ActivationInfo { "Hardtanh", "min(max(x, min_val), max_val)", Keeps::Input, true, true, 2,
-                { floatAttr("min_val", -1.0, "Lower bound", -1e9, 1e9),
-                    floatAttr("max_val", 1.0, "Upper bound", -1e9, 1e9) } })
+        : ActivationKind(ActivationInfo { "Hardtanh", "min(max(x, min_val), max_val)", ActivationKeeps::Input,
+            true, true, 2,
+            { floatAttr("min_val", -1.0, "Lower bound", -1e9, 1e9),
+                floatAttr("max_val", 1.0, "Upper bound", -1e9, 1e9) } })
     {
     }
 
@@ -160,11 +161,11 @@ std::unique_ptr<LayerKind> make(ActivationInfo info)
 
 std::unique_ptr<LayerKind> makeReLU()
 {
-    return make({ "ReLU", "max(0, x)", Keeps::Output, true, false, 1, {} });
+    return make({ "ReLU", "max(0, x)", ActivationKeeps::Output, true, false, 1, {} });
 }
 std::unique_ptr<LayerKind> makeReLU6()
 {
-    return make({ "ReLU6", "min(max(0, x), 6)", Keeps::Input, true, true, 2, {} });
+    return make({ "ReLU6", "min(max(0, x), 6)", ActivationKeeps::Input, true, true, 2, {} });
 }
 std::unique_ptr<LayerKind> makeHardtanh()
 {
@@ -173,53 +174,55 @@ std::unique_ptr<LayerKind> makeHardtanh()
 
 std::unique_ptr<LayerKind> makeLeakyReLU()
 {
-    return make({ "LeakyReLU", "x if x > 0 else negative_slope * x", Keeps::Input, true, false, 2,
+    return make({ "LeakyReLU", "x if x > 0 else negative_slope * x", ActivationKeeps::Input, true, false, 2,
         { floatAttr("negative_slope", 0.01, "Slope for negative inputs", -1e9, 1e9) } });
 }
 
 std::unique_ptr<LayerKind> makeGELU()
 {
-    return make({ "GELU", "Gaussian error linear unit", Keeps::Input, false, false, 8,
+    return make({ "GELU", "Gaussian error linear unit", ActivationKeeps::Input, false, false, 8,
         { choiceAttr(
             "approximate", "none", { "none", "tanh" }, "Exact erf form or the tanh approximation") } });
 }
 
 std::unique_ptr<LayerKind> makeSiLU()
 {
-    return make({ "SiLU", "x * sigmoid(x) (swish)", Keeps::Input, true, true, 5, {} });
+    return make({ "SiLU", "x * sigmoid(x) (swish)", ActivationKeeps::Input, true, true, 5, {} });
 }
 std::unique_ptr<LayerKind> makeSigmoid()
 {
-    return make({ "Sigmoid", "1 / (1 + exp(-x))", Keeps::Output, false, false, 4, {} });
+    return make({ "Sigmoid", "1 / (1 + exp(-x))", ActivationKeeps::Output, false, false, 4, {} });
 }
 std::unique_ptr<LayerKind> makeTanh()
 {
-    return make({ "Tanh", "tanh(x)", Keeps::Output, false, false, 4, {} });
+    return make({ "Tanh", "tanh(x)", ActivationKeeps::Output, false, false, 4, {} });
 }
 
 std::unique_ptr<LayerKind> makeIdentity()
 {
-    return make({ "Identity", "Passes its input through unchanged", Keeps::Nothing, false, false, 0, {} });
+    return make(
+        { "Identity", "Passes its input through unchanged", ActivationKeeps::Nothing, false, false, 0, {} });
 }
 
 std::unique_ptr<LayerKind> makeHardswish()
 {
-    return make({ "Hardswish", "x * relu6(x + 3) / 6 (MobileNetV3)", Keeps::Input, true, true, 4, {} });
+    return make(
+        { "Hardswish", "x * relu6(x + 3) / 6 (MobileNetV3)", ActivationKeeps::Input, true, true, 4, {} });
 }
 
 std::unique_ptr<LayerKind> makeHardsigmoid()
 {
-    return make({ "Hardsigmoid", "relu6(x + 3) / 6", Keeps::Input, true, true, 3, {} });
+    return make({ "Hardsigmoid", "relu6(x + 3) / 6", ActivationKeeps::Input, true, true, 3, {} });
 }
 
 std::unique_ptr<LayerKind> makeMish()
 {
-    return make({ "Mish", "x * tanh(softplus(x))", Keeps::Input, true, true, 8, {} });
+    return make({ "Mish", "x * tanh(softplus(x))", ActivationKeeps::Input, true, true, 8, {} });
 }
 
 std::unique_ptr<LayerKind> makeSoftplus()
 {
-    return make({ "Softplus", "log(1 + exp(beta x)) / beta", Keeps::Input, false, false, 5,
+    return make({ "Softplus", "log(1 + exp(beta x)) / beta", ActivationKeeps::Input, false, false, 5,
         { floatAttr("beta", 1.0, "Sharpness", -1e9, 1e9),
             floatAttr("threshold", 20.0, "Above beta x > threshold the function is linear", -1e9, 1e9) },
         AutocastPolicy::Float32 });
@@ -227,24 +230,24 @@ std::unique_ptr<LayerKind> makeSoftplus()
 
 std::unique_ptr<LayerKind> makeELU()
 {
-    return make({ "ELU", "x if x > 0 else alpha (exp(x) - 1)", Keeps::Input, true, false, 4,
+    return make({ "ELU", "x if x > 0 else alpha (exp(x) - 1)", ActivationKeeps::Input, true, false, 4,
         { floatAttr("alpha", 1.0, "Value the negative side approaches", -1e9, 1e9) } });
 }
 
 std::unique_ptr<LayerKind> makeSELU()
 {
-    return make({ "SELU", "scale x if x > 0 else scale alpha (exp(x) - 1), fixed constants", Keeps::Input,
-        true, false, 5, {} });
+    return make({ "SELU", "scale x if x > 0 else scale alpha (exp(x) - 1), fixed constants",
+        ActivationKeeps::Input, true, false, 5, {} });
 }
 
 std::unique_ptr<LayerKind> makeCELU()
 {
-    return make(
-        { "CELU", "max(0, x) + min(0, alpha (exp(x / alpha) - 1))", Keeps::Input, true, false, 5, { [] {
-             AttributeSpec s = floatAttr("alpha", 1.0, "Scale of the negative side (not 0)", 0.0, 1e9);
-             s.minFloatExclusive = true;
-             return s;
-         }() } });
+    return make({ "CELU", "max(0, x) + min(0, alpha (exp(x / alpha) - 1))", ActivationKeeps::Input, true,
+        false, 5, { [] {
+            AttributeSpec s = floatAttr("alpha", 1.0, "Scale of the negative side (not 0)", 0.0, 1e9);
+            s.minFloatExclusive = true;
+            return s;
+        }() } });
 }
 
 std::unique_ptr<LayerKind> makePReLU()
@@ -254,7 +257,7 @@ std::unique_ptr<LayerKind> makePReLU()
 
 std::unique_ptr<LayerKind> makeLogSigmoid()
 {
-    return make({ "LogSigmoid", "log(sigmoid(x))", Keeps::Input, false, false, 5, {} });
+    return make({ "LogSigmoid", "log(sigmoid(x))", ActivationKeeps::Input, false, false, 5, {} });
 }
 
 } // namespace headroom::layers

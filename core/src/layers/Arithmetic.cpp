@@ -23,8 +23,6 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::size_t kManyInputs = 65536;
-
 enum class Op { Add, Sub, Mul, Div };
 
 struct Operand

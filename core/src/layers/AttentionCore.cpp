@@ -115,15 +115,21 @@ AttentionCoreTrace traceFusedAttention(OpTrace& trace, const AttentionCoreShape&
     trace.keep(sv);
     result.output = trace.create("attention output (SDPA)", out, sq.dtype);
     trace.keep(result.output);
-    const std::int64_t blocks
-        = shape.length / kMemEfficientLseAlign + (shape.length % kMemEfficientLseAlign != 0 ? 1 : 0);
-    const Count lse = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
-    trace.keep(trace.create("logsumexp", h * lse, DType::Float32));
+    trace.keep(trace.create("logsumexp", h * logsumexpRows(shape.length, flash), DType::Float32));
     result.explicitScores = false;
     return result;
 }
 
 } // namespace
+
+Count logsumexpRows(std::int64_t length, bool flash)
+{
+    if (flash)
+        return Count::fromSigned(length);
+    const std::int64_t blocks
+        = length / kMemEfficientLseAlign + (length % kMemEfficientLseAlign != 0 ? 1 : 0);
+    return Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
+}
 
 AttentionCoreTrace traceAttentionCore(OpTrace& trace, const LayerContext& ctx, OpTrace::Tensor q,
     OpTrace::Tensor k, OpTrace::Tensor v, const AttentionCoreShape& shape)

@@ -38,6 +38,11 @@ struct AttentionCoreShape final
 enum class SdpaKernel { Flash, MemoryEfficient, Math };
 [[nodiscard]] SdpaKernel sdpaKernel(const AttentionCoreShape& shape, DType q);
 
+/// The rows of the float32 logsumexp a fused SDPA kernel keeps per head for `length` queries: flash
+/// keeps T; memory-efficient attention pads T to a multiple of 32 (kAlignLSE in PyTorch's
+/// mem_eff_attention kernel_forward.h).
+[[nodiscard]] Count logsumexpRows(std::int64_t length, bool flash);
+
 struct AttentionCoreTrace final
 {
     OpTrace::Tensor output; ///< [T, h dv], heads merged: the tensor the output projection receives

@@ -7,8 +7,6 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::int64_t kMinDim = std::numeric_limits<std::int32_t>::min();
-
 class FlattenKind final : public DescribedKind
 {
 public:

@@ -9,7 +9,6 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::size_t kManyInputs = 65536;
 const char* const kFollowInput = "float";
 
 AttributeSpec shapeAttr()

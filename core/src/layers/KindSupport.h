@@ -5,6 +5,9 @@
 
 #include "headroom/LayerKind.h"
 
+#include <cstddef>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -14,6 +17,11 @@
 namespace headroom::layers {
 
 using nlohmann::json;
+
+/// The input limit of kinds that take any number of inputs (Add, Concat, a generic operator).
+inline constexpr std::size_t kManyInputs = 65536;
+/// The lowest axis an axis attribute accepts (negative axes count from the end).
+inline constexpr std::int64_t kMinDim = std::numeric_limits<std::int32_t>::min();
 
 [[nodiscard]] AttributeSpec intAttr(
     std::string name, json defaultValue, std::string help, std::int64_t min = 1);

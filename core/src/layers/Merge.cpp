@@ -9,8 +9,6 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::size_t kManyInputs = 65536;
-
 class ConcatKind final : public DescribedKind
 {
 public:

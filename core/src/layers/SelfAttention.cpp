@@ -38,17 +38,12 @@
 // (sm80+ for flash); otherwise PyTorch falls back to the math path, which keeps the T x S matrix.
 #include "SelfAttention.h"
 
+#include "AttentionCore.h"
 #include "KindSupport.h"
 
 #include <array>
 
 namespace headroom::layers {
-
-namespace {
-
-constexpr std::int64_t kMemEfficientLseAlign = 32;
-
-} // namespace
 
 Count attentionSourceLength(const SelfAttentionOptions& o) noexcept
 {
@@ -153,10 +148,7 @@ OpTrace::Tensor sdpaCore(OpTrace& trace, const SelfAttentionOptions& o, const Op
     const OpTrace::Tensor attended = trace.create(p + "attention output (SDPA)", te, sq.dtype);
     trace.keep(attended);
     const bool flash = sq.dtype == DType::Float16 || sq.dtype == DType::BFloat16;
-    const std::int64_t blocks
-        = o.sequence / kMemEfficientLseAlign + (o.sequence % kMemEfficientLseAlign != 0 ? 1 : 0);
-    const Count lseLength = flash ? t : Count::fromSigned(blocks) * Count::fromSigned(kMemEfficientLseAlign);
-    trace.keep(trace.create(p + "logsumexp", h * lseLength, DType::Float32));
+    trace.keep(trace.create(p + "logsumexp", h * logsumexpRows(o.sequence, flash), DType::Float32));
     return attended;
 }
 

@@ -11,7 +11,7 @@
 namespace headroom::layers {
 namespace {
 
-enum class Keeps { Input, Output, Nothing };
+enum class UnaryKeeps { Input, Output, Nothing };
 
 AttributeSpec optionalFloat(std::string name, std::string help)
 {
@@ -21,7 +21,7 @@ AttributeSpec optionalFloat(std::string name, std::string help)
 class UnaryKind final : public DescribedKind
 {
 public:
-    UnaryKind(std::string type, std::string summary, Keeps keeps, AutocastPolicy autocast,
+    UnaryKind(std::string type, std::string summary, UnaryKeeps keeps, AutocastPolicy autocast,
         std::vector<AttributeSpec> attributes = {})
         : DescribedKind(std::move(type), LayerCategory::Activation, std::move(summary), std::move(attributes))
         , m_keeps { keeps }
@@ -42,16 +42,16 @@ public:
             return failure("needs `min`, `max` or both (torch.clamp refuses neither)");
         LayerOutcome o;
         o.output = elementwiseResult(in, in.shape, in.dtype);
-        if (m_keeps == Keeps::Input)
+        if (m_keeps == UnaryKeeps::Input)
             o.saved.push_back(SavedTensor::input());
-        else if (m_keeps == Keeps::Output)
+        else if (m_keeps == UnaryKeeps::Output)
             o.saved.push_back(SavedTensor::output());
         o.forwardFlopsPerSample = in.shape.elements();
         return o;
     }
 
 private:
-    Keeps m_keeps;
+    UnaryKeeps m_keeps;
     AutocastPolicy m_autocast;
 };
 
@@ -59,28 +59,29 @@ private:
 
 std::unique_ptr<LayerKind> makePow()
 {
-    return std::make_unique<UnaryKind>("Pow", "x ** exponent", Keeps::Input, AutocastPolicy::Float32,
+    return std::make_unique<UnaryKind>("Pow", "x ** exponent", UnaryKeeps::Input, AutocastPolicy::Float32,
         std::vector<AttributeSpec> { floatAttr("exponent", 2.0, "The power (a number)", -1e9, 1e9) });
 }
 std::unique_ptr<LayerKind> makeSqrt()
 {
-    return std::make_unique<UnaryKind>("Sqrt", "Square root", Keeps::Output, AutocastPolicy::Passthrough);
+    return std::make_unique<UnaryKind>(
+        "Sqrt", "Square root", UnaryKeeps::Output, AutocastPolicy::Passthrough);
 }
 std::unique_ptr<LayerKind> makeExp()
 {
-    return std::make_unique<UnaryKind>("Exp", "e ** x", Keeps::Output, AutocastPolicy::Float32);
+    return std::make_unique<UnaryKind>("Exp", "e ** x", UnaryKeeps::Output, AutocastPolicy::Float32);
 }
 std::unique_ptr<LayerKind> makeNeg()
 {
-    return std::make_unique<UnaryKind>("Neg", "-x", Keeps::Nothing, AutocastPolicy::Passthrough);
+    return std::make_unique<UnaryKind>("Neg", "-x", UnaryKeeps::Nothing, AutocastPolicy::Passthrough);
 }
 std::unique_ptr<LayerKind> makeAbs()
 {
-    return std::make_unique<UnaryKind>("Abs", "|x|", Keeps::Input, AutocastPolicy::Passthrough);
+    return std::make_unique<UnaryKind>("Abs", "|x|", UnaryKeeps::Input, AutocastPolicy::Passthrough);
 }
 std::unique_ptr<LayerKind> makeClamp()
 {
-    return std::make_unique<UnaryKind>("Clamp", "min(max(x, min), max) (torch.clamp)", Keeps::Input,
+    return std::make_unique<UnaryKind>("Clamp", "min(max(x, min), max) (torch.clamp)", UnaryKeeps::Input,
         AutocastPolicy::Passthrough,
         std::vector<AttributeSpec> {
             optionalFloat("min", "Lower bound"), optionalFloat("max", "Upper bound") });

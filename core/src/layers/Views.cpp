@@ -26,8 +26,6 @@
 namespace headroom::layers {
 namespace {
 
-constexpr std::int64_t kMinDim = std::numeric_limits<std::int32_t>::min();
-
 AttributeSpec dimAttr(std::string name, json defaultValue, std::string help)
 {
     return intAttr(std::move(name), std::move(defaultValue),
