@@ -32,7 +32,7 @@ const QColor kPeakColour { 0x1f, 0x23, 0x28 };
 const QColor kCapacityColour { 0xc0, 0x20, 0x20 };
 
 /// 1, 2, 2.5, 5 x 10^k at or above `v`: a round top for the memory axis.
-double niceCeil(double v)
+double memoryAxisTop(double v)
 {
     if (!(v > 0))
         return 1;
@@ -273,7 +273,7 @@ void StepChartView::drawAxes()
     const bool capacityShown = capacity > 0 && capacity <= highest * 1.6;
     const double top = std::max(highest * 1.15, capacityShown ? capacity * 1.06 : 0.0);
     std::tie(m_unit, m_unitName) = report::chartparts::binaryUnit(top);
-    const double yMax = niceCeil(top / m_unit);
+    const double yMax = memoryAxisTop(top / m_unit);
     for (const QString& label : c.phaseAxis->categoriesLabels())
         c.phaseAxis->remove(label);
     c.phaseAxis->setStartValue(0);
@@ -352,10 +352,10 @@ void StepChartView::updateLabels()
         const QPointF at = c.chart->mapToPosition(c.peak->points().front(), c.peak);
         const QRectF r = c.peakText->boundingRect();
         // Above the marker, kept inside the plot; to its left when it is in the right half.
-        const double x = at.x() > plot.center().x() ? at.x() - r.width() - 8 : at.x() + 8;
-        const double y = std::max(plot.top() + 2, at.y() - r.height() - 6);
-        c.peakText->setPos(
-            std::clamp(x, plot.left() + 2, std::max(plot.left() + 2, plot.right() - r.width() - 2)), y);
+        const double x = std::clamp(at.x() > plot.center().x() ? at.x() - r.width() - 8 : at.x() + 8,
+            plot.left() + 2, std::max(plot.left() + 2, plot.right() - r.width() - 2));
+        const double y = peakLabelTop(QRectF(x, at.y() - r.height() - 6, r.width(), r.height()));
+        c.peakText->setPos(x, y);
         c.peakBack->setRect(QRectF(c.peakText->pos(), r.size()).adjusted(-3, -1, 3, 1));
     }
     if (c.capacityText->isVisible()) {
@@ -365,6 +365,28 @@ void StepChartView::updateLabels()
         const double y = at.y() - r.height() - 2 < plot.top() ? at.y() + 2 : at.y() - r.height() - 2;
         c.capacityText->setPos(plot.left() + 6, y);
     }
+}
+
+double StepChartView::peakLabelTop(const QRectF& wanted) const
+{
+    // The reserved line runs above the stack, often just above the peak: a label put over it would hide
+    // it, so the label goes above the line's highest point under it, or below it where there is no room.
+    const auto& c = *m_charts;
+    const QRectF plot = c.chart->plotArea();
+    const double top = plot.top() + 2;
+    std::optional<double> lineY; // the highest (smallest y) point of the line under the label
+    const QList<QPointF> points = c.reserved->points();
+    for (qsizetype i = 0; i + 1 < points.size(); ++i) {
+        const QPointF a = c.chart->mapToPosition(points[i], c.reserved);
+        const QPointF b = c.chart->mapToPosition(points[i + 1], c.reserved);
+        if (std::max(a.x(), b.x()) >= wanted.left() && std::min(a.x(), b.x()) <= wanted.right())
+            lineY = std::min(lineY.value_or(a.y()), std::min(a.y(), b.y()));
+    }
+    const double y = std::max(top, wanted.top());
+    if (!c.reserved->isVisible() || !lineY || y > *lineY + 3 || y + wanted.height() < *lineY - 3)
+        return y;
+    const double above = *lineY - wanted.height() - 4;
+    return above >= top ? above : *lineY + 4;
 }
 
 std::optional<std::size_t> StepChartView::bandAt(double x) const
@@ -456,6 +478,16 @@ QList<QPointF> StepChartView::capacityPoints() const
 QList<QPointF> StepChartView::reservedPoints() const
 {
     return m_charts->reserved->points();
+}
+
+QRectF StepChartView::peakLabelBox() const
+{
+    const auto& c = *m_charts;
+    if (!c.peakText->isVisible())
+        return {};
+    const QRectF r = c.peakBack->rect();
+    return QRectF(c.chart->mapToValue(r.topLeft(), c.peak), c.chart->mapToValue(r.bottomRight(), c.peak))
+        .normalized();
 }
 
 } // namespace headroom::ui

@@ -6,6 +6,7 @@
 #include <QList>
 #include <QPoint>
 #include <QPointF>
+#include <QRectF>
 #include <QWidget>
 #include <cstddef>
 #include <memory>
@@ -66,6 +67,8 @@ public:
     /// The reserved line: (x, bytes reserved by the caching allocator plus the overhead, in axis units),
     /// two points per moment (its band's ends); empty where the allocator is not simulated.
     [[nodiscard]] QList<QPointF> reservedPoints() const;
+    /// The peak label's box in the chart's values (x as the bands', y in axis units); empty if none.
+    [[nodiscard]] QRectF peakLabelBox() const;
     /// The middle of a moment's band (moments[] index of the chart shown).
     [[nodiscard]] double xOfMoment(std::size_t moment) const;
     /// The hover tooltip's text at `x`: the moment's phase, layer and live bytes by component.
@@ -93,6 +96,8 @@ private:
     void drawStack();
     void updateCaption();
     void updateLabels();
+    /// Where the peak's label, wanted at `wanted` (scene coordinates), goes so it hides no reserved line.
+    [[nodiscard]] double peakLabelTop(const QRectF& wanted) const;
     /// The moments[] index of the band under x.
     [[nodiscard]] std::optional<std::size_t> bandAt(double x) const;
     [[nodiscard]] QString layerText(const report::StepChartMoment& m) const;

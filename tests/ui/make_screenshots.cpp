@@ -71,6 +71,19 @@ void saveWidget(const QString& path, QWidget* w)
         qInfo("wrote %s", qPrintable(path));
 }
 
+/// Moves the tooltip shown (Qt's QTipLabel, a top-level widget) up so it ends inside `area`: a tall one
+/// shown low would be cut off by the picture's edge.
+void keepTooltipInside(const QRect& area)
+{
+    for (QWidget* w : QApplication::topLevelWidgets()) {
+        if (!w->isVisible() || !w->inherits("QTipLabel"))
+            continue;
+        const int overflow = w->geometry().bottom() - (area.bottom() - 8);
+        if (overflow > 0)
+            w->move(w->x(), std::max(area.top() + 8, w->y() - overflow));
+    }
+}
+
 template <typename T> T* find(QObject* root, const char* name)
 {
     T* w = root->findChild<T*>(QString::fromLatin1(name));
@@ -162,6 +175,7 @@ int main(int argc, char** argv)
             QToolTip::showText(step->mapToGlobal(QPoint(std::max(70, peak.x() - 300), peak.y() + 70)),
                 step->momentText(step->xOfMoment(step->peakMoment())), step);
         });
+        steps.push_back([&] { keepTooltipInside(globalRect(window.chartView())); });
         steps.push_back([&] { saveScreen(path("during-one-step.png"), globalRect(window.chartView())); });
         // The per-layer bars.
         steps.push_back([&] {

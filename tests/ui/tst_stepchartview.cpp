@@ -43,6 +43,7 @@ private Q_SLOTS:
     void longNetworkIsThinnedAndStaysQuick();
     void noEstimateSaysWhy();
     void reservedOverTheStep();
+    void peakLabelLeavesTheReservedLineInSight();
 };
 
 namespace {
@@ -366,6 +367,32 @@ void TestStepChartView::reservedOverTheStep()
     const QList<QPointF> first = f.view.reservedPoints();
     QCOMPARE(qRound64(first.front().y() * f.view.bytesPerUnit()), qint64 { 54 } << 20);
     QCOMPARE(qRound64(first.back().y() * f.view.bytesPerUnit()), qint64 { 88 } << 20);
+}
+
+void TestStepChartView::peakLabelLeavesTheReservedLineInSight()
+{
+    // VGG-16 at batch 32 (the user guide's picture): the reserved line runs a few pixels above the
+    // stack's peak, where the peak's label would go: the line must not run through the label's box.
+    const auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    QVERIFY(network);
+    Fixture f(network.value());
+    f.doc.setBatch(32);
+    QTRY_VERIFY(!f.view.reservedPoints().isEmpty());
+    const QRectF box = f.view.peakLabelBox();
+    QVERIFY(!box.isEmpty());
+    // The line is steps: flat along each moment's band, upright between bands.
+    const QList<QPointF> line = f.view.reservedPoints();
+    for (qsizetype i = 0; i + 1 < line.size(); ++i) {
+        const QRectF segment = QRectF(line[i], line[i + 1]).normalized();
+        const bool crosses = segment.right() >= box.left() && segment.left() <= box.right()
+            && segment.bottom() >= box.top() && segment.top() <= box.bottom();
+        QVERIFY2(!crosses,
+            qPrintable(QStringLiteral("the reserved line (%1, %2)-(%3, %4) runs under the peak's label")
+                           .arg(line[i].x())
+                           .arg(line[i].y())
+                           .arg(line[i + 1].x())
+                           .arg(line[i + 1].y())));
+    }
 }
 
 QTEST_MAIN(TestStepChartView)
