@@ -34,9 +34,14 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     QHBoxLayout* goal = createGoalRow();
     createTable();
     QHBoxLayout* buttons = createButtonRow();
+    m_leftOut = new QLabel(this);
+    m_leftOut->setObjectName(QStringLiteral("leftOutLabel"));
+    m_leftOut->setWordWrap(true);
+    m_leftOut->hide();
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(goal);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_leftOut);
     layout->addLayout(buttons);
     connectSignals();
 }
@@ -166,6 +171,7 @@ void MakeItFitPanel::findSetups()
         m_model->setCandidates({});
         m_status->setText(tr("The network is empty: add layers to find the set-ups that fit."));
         m_apply->setEnabled(false);
+        updateLeftOut();
         return;
     }
     auto planned = planSetups(m_document->plan(), goal(), allowances());
@@ -177,6 +183,7 @@ void MakeItFitPanel::findSetups()
         m_model->setCandidates({});
         m_status->setText(tr("Cannot plan: %1").arg(qs(planned.error().message)));
         m_apply->setEnabled(false);
+        updateLeftOut();
         return;
     }
     if (m_model->rowCount() > 0)
@@ -185,8 +192,25 @@ void MakeItFitPanel::findSetups()
     updateStatus();
 }
 
+void MakeItFitPanel::updateLeftOut()
+{
+    m_leftOut->setVisible(!m_result.leftOut.empty());
+    if (m_result.leftOut.empty()) {
+        m_leftOut->clear();
+        m_leftOut->setToolTip(QString());
+        return;
+    }
+    m_leftOut->setText(tr("To stay quick, the search left part of its work out (hover here for what); the "
+                          "set-ups listed are estimated in full."));
+    QString details = tr("Left out:");
+    for (const std::string& what : m_result.leftOut)
+        details += QStringLiteral("\n• ") + qs(what);
+    m_leftOut->setToolTip(details);
+}
+
 void MakeItFitPanel::updateStatus()
 {
+    updateLeftOut();
     if (!m_result.candidates.empty()) {
         // Which batch the rows run: the goal's, not the set-up's.
         const PlanGoal g = goal();

@@ -51,6 +51,9 @@ private:
     /// The plan changed: search again now if the panel is shown, else when it next is.
     void planChanged();
     void updateStatus();
+    /// The note under the results on what the search left out (PlannerResult::leftOut), hidden when
+    /// nothing was; the full sentences in its tooltip.
+    void updateLeftOut();
 
     Document* m_document;
     PlanCandidateModel* m_model;
@@ -61,6 +64,7 @@ private:
     QCheckBox* m_allowEightBit;
     QTableView* m_table;
     QLabel* m_status;
+    QLabel* m_leftOut;
     QPushButton* m_apply;
     PlannerResult m_result;
     bool m_stale = true;

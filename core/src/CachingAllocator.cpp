@@ -155,11 +155,13 @@ bool CachingAllocator::getFreeBlock(Pool& pool, std::uint64_t size, std::uint32_
         if (m_settings.expandableSegments) {
             // A block at the end of the mapped range counts with the unmapped space after it: among
             // blocks large enough, prefer one that would not grow the segment.
-            FreeKey next = pool.blocks.successor(it);
-            while (m_blocks[it.block].expandable && next.block != kNone
-                && expandableSize(next.block) < expandableSize(it.block)) {
+            // Only a block with unmapped space after it can be passed over: any later block in (size,
+            // address) order is at least as large as one without.
+            while (m_blocks[it.block].expandable && expandableSize(it.block) > it.size) {
+                const FreeKey next = pool.blocks.successor(it);
+                if (next.block == kNone || expandableSize(next.block) >= expandableSize(it.block))
+                    break;
                 it = next;
-                next = pool.blocks.successor(it);
             }
         } else {
             do {

@@ -26,9 +26,15 @@ std::vector<CachingAllocator::FreeIndex::Entry>* CachingAllocator::FreeIndex::he
         if (c >= m_small.size())
             m_small.resize(c + 1);
         m_used[c / 64] |= 1ULL << (c % 64);
+        m_usedWords |= 1ULL << (c / 64);
         return &m_small[c];
     }
-    return &m_classes[size];
+    const auto [it, added] = m_classes.try_emplace(size);
+    if (added && !m_spare.empty()) { // a heap's buffer from an earlier size: no allocation per new size
+        it->second = std::move(m_spare.back());
+        m_spare.pop_back();
+    }
+    return &it->second;
 }
 
 void CachingAllocator::FreeIndex::insert(const FreeKey& key)
@@ -68,7 +74,11 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::lowerBound(std::uint64_t 
             const std::size_t word = c / 64;
             const std::uint64_t bits = m_used[word] & (~0ULL << (c % 64));
             if (bits == 0) {
-                c = (word + 1) * 64;
+                // the next word with a class in use, through the summary word
+                const std::uint64_t words = word + 1 < 64 ? m_usedWords & (~0ULL << (word + 1)) : 0;
+                if (words == 0)
+                    break;
+                c = static_cast<std::size_t>(std::countr_zero(words)) * 64;
                 continue;
             }
             c = word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
@@ -76,12 +86,15 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::lowerBound(std::uint64_t 
                 return FreeKey { (c + 1) * kMinBlockSize, m_small[c].front().address,
                     m_small[c].front().block };
             m_used[word] &= ~(1ULL << (c % 64));
+            if (m_used[word] == 0)
+                m_usedWords &= ~(1ULL << word);
             ++c;
         }
     }
     for (auto it = m_classes.lower_bound(size); it != m_classes.end();) {
         if (clean(it->second))
             return FreeKey { it->first, it->second.front().address, it->second.front().block };
+        m_spare.push_back(std::move(it->second));
         it = m_classes.erase(it);
     }
     return FreeKey { 0, 0, kNoBlock };
@@ -113,10 +126,15 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::successor(const FreeKey& 
 
 void CachingAllocator::FreeIndex::clear()
 {
+    for (auto& [size, heap] : m_classes) {
+        heap.clear();
+        m_spare.push_back(std::move(heap));
+    }
     m_classes.clear();
     for (auto& heap : m_small)
         heap.clear();
     m_used.fill(0);
+    m_usedWords = 0;
     std::fill(m_stamp.begin(), m_stamp.end(), 0U);
 }
 

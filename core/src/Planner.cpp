@@ -5,16 +5,11 @@
 #include "SetupChanges.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
-#include <exception>
-#include <functional>
 #include <initializer_list>
 #include <iterator>
 #include <memory>
-#include <system_error>
-#include <thread>
 #include <tuple>
 #include <utility>
 
@@ -91,26 +86,8 @@ struct Shortfall
 {
     PlanShortfall what;
     PlanSettings settings;
-    const Analysis* analysis = nullptr;
+    std::shared_ptr<const Analysis> analysis;
 };
-
-/// Whether `a` misses the goal by less than `b` (a later kind: memory < batch < step time, then less
-/// missing).
-bool closer(const PlanShortfall& a, const PlanShortfall& b)
-{
-    const auto distance = [](const PlanShortfall& s) {
-        switch (s.kind) {
-        case PlanShortfall::Kind::Memory:
-            return static_cast<double>(s.bytesOver);
-        case PlanShortfall::Kind::Batch:
-            return static_cast<double>(s.batchShort);
-        case PlanShortfall::Kind::StepTime:
-            return s.secondsOver;
-        }
-        return 0.0;
-    };
-    return a.kind != b.kind ? a.kind > b.kind : distance(a) < distance(b);
-}
 
 /// One analysis-affecting choice (precision, LoRA, checkpointing): its analysis and what its set-ups gave.
 struct Unit
@@ -118,44 +95,12 @@ struct Unit
     Precision precision = Precision::Fp32;
     LoraOptions lora;
     Checkpointing checkpointing = Checkpointing::None;
-    std::unique_ptr<Analysis> analysis; ///< null when the choice does not apply to the network
+    std::shared_ptr<const Analysis> analysis; ///< null when the choice does not apply to the network
     std::vector<PlanCandidate> candidates;
     std::optional<Shortfall> closest;
     std::vector<std::pair<std::int64_t, std::vector<std::int64_t>>> divisors;
     std::size_t examined = 0;
 };
-
-/// Runs work(0) ... work(n - 1) on the machine's cores (each index once, in any order); rethrows the
-/// first exception a call threw once every thread has finished.
-void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& work)
-{
-    const std::size_t threads = std::min<std::size_t>(n, std::max(1U, std::thread::hardware_concurrency()));
-    std::atomic<std::size_t> next { 0 };
-    std::vector<std::exception_ptr> errors(threads);
-    const auto worker = [&](std::size_t t) {
-        try {
-            for (std::size_t i = next++; i < n; i = next++)
-                work(i);
-        } catch (...) {
-            errors[t] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    try {
-        for (std::size_t t = 1; t < threads; ++t)
-            pool.emplace_back(worker, t);
-    } catch (const std::system_error&) {
-        // No more threads to be had: the ones started and this one share the work.
-    }
-    worker(0);
-    for (auto& thread : pool)
-        thread.join();
-    for (const auto& error : errors) {
-        if (error)
-            std::rethrow_exception(error);
-    }
-}
 
 /// The search over one plan: one unit per analysis-affecting choice, searched in parallel, merged in
 /// the order of enumeration (so the result does not depend on the threads).
@@ -168,6 +113,7 @@ public:
         , m_allow { allow }
         , m_baseSettings { base }
     {
+        m_replayWanted = m_baseSettings.reservedModel;
     }
 
     Result<PlannerResult> run();
@@ -189,6 +135,12 @@ private:
     [[nodiscard]] std::vector<Unit> chooseUnits(const Analysis& baseAnalysis);
     /// Merges the searched units into `result` in the order of enumeration.
     void gatherUnits(std::vector<Unit>& units, PlannerResult& result) const;
+    /// Past the replay budget (the units searched with the tensors alone): replays the caching allocator
+    /// for the set-ups ranked first and lists only those, so every listed max batch is the reserved one.
+    void confirmWithAllocator(
+        const std::vector<Unit>& units, const PlannerWork& work, PlannerResult& result) const;
+    /// The closest set-up as a candidate: its figures with the reserved model where the plan asks for it.
+    [[nodiscard]] PlanCandidate closestCandidate(const Shortfall& closest) const;
     /// Analyses the unit's choice (unless it is the plan's own) and tries its set-ups.
     void search(Unit& unit, const Analysis& baseAnalysis) const;
     /// Tries one set-up, choosing its micro-batch and accumulation steps.
@@ -214,6 +166,7 @@ private:
         const MemoryModel& model, Reserved& reserved) const;
 
     const Plan& m_base;
+    bool m_replayWanted = false; ///< the plan asks for the reserved model (PlanSettings::reservedModel)
     PlanGoal m_goal;
     PlanAllowances m_allow;
     PlanSettings m_baseSettings;
@@ -226,7 +179,7 @@ private:
 void noteShortfall(Unit& unit, const PlanShortfall& what, const PlanSettings& settings)
 {
     if (!unit.closest || closer(what, unit.closest->what))
-        unit.closest = Shortfall { what, settings, unit.analysis.get() };
+        unit.closest = Shortfall { what, settings, unit.analysis };
 }
 
 const std::vector<std::int64_t>& divisorsFor(Unit& unit, std::int64_t need)
@@ -456,7 +409,7 @@ void Search::search(Unit& unit, const Analysis& baseAnalysis) const
     options.precision = unit.precision;
     options.lora = unit.lora;
     options.checkpointing = unit.checkpointing;
-    auto analysis = std::make_unique<Analysis>(
+    auto analysis = std::make_shared<const Analysis>(
         options == baseAnalysis.options ? baseAnalysis : analyzePlan(m_base, options));
     if (analysis->error)
         return; // this choice does not apply to the network (LoRA without Linear layers)
@@ -550,17 +503,69 @@ void Search::gatherUnits(std::vector<Unit>& units, PlannerResult& result) const
     }
     result.candidates = rankCandidates(std::move(candidates));
     if (result.candidates.empty() && closest) {
-        const MemoryModel model = MemoryModel::build(*closest->analysis, closest->settings.setup).value();
-        Reserved reserved;
-        auto built = closest->settings.reservedModel
-            ? buildReservedModel(*closest->analysis, closest->settings)
-            : Result<std::shared_ptr<const ReservedModel>> { nullptr };
-        if (built)
-            reserved.model = std::move(built).value();
-        reserved.searched.capacityBytes = ~std::uint64_t { 0 }; // nothing searched: figuresOf() searches
-        result.closest = candidateFor(*closest->analysis, closest->settings, model, reserved);
+        result.closest = closestCandidate(*closest);
         result.shortfall = closest->what;
     }
+}
+
+PlanCandidate Search::closestCandidate(const Shortfall& closest) const
+{
+    const MemoryModel model = MemoryModel::build(*closest.analysis, closest.settings.setup).value();
+    Reserved reserved;
+    auto built = m_replayWanted ? buildReservedModel(*closest.analysis, closest.settings)
+                                : Result<std::shared_ptr<const ReservedModel>> { nullptr };
+    if (built)
+        reserved.model = std::move(built).value();
+    reserved.searched.capacityBytes = ~std::uint64_t { 0 }; // nothing searched: figuresOf() searches
+    PlanCandidate c = candidateFor(*closest.analysis, closest.settings, model, reserved);
+    c.settings.reservedModel = m_replayWanted;
+    return c;
+}
+
+void Search::confirmWithAllocator(
+    const std::vector<Unit>& units, const PlannerWork& work, PlannerResult& result) const
+{
+    const std::vector<PlanCandidate> ranked = std::move(result.candidates);
+    const auto analysisOf = [&](const PlanSettings& s) {
+        for (const Unit& unit : units) {
+            if (unit.analysis && unit.precision == s.precision && unit.lora == s.lora
+                && unit.checkpointing == s.checkpointing)
+                return unit.analysis;
+        }
+        return std::shared_ptr<const Analysis> {};
+    };
+    // In rank order, in rounds, until enough set-ups still fit with the allocator (a set-up whose
+    // reserved max batch misses the goal makes room for the next), at most twice the budget.
+    std::vector<Unit> checks;
+    std::size_t listed = 0;
+    while (checks.size() < ranked.size() && listed < work.confirmed && checks.size() < 2 * work.confirmed) {
+        const std::size_t first = checks.size();
+        const std::size_t round = std::min(ranked.size() - first, work.confirmed - listed);
+        checks.resize(first + round);
+        forEachInParallel(round, [&](std::size_t k) {
+            PlanSettings s = ranked[first + k].settings;
+            s.reservedModel = true;
+            checks[first + k].analysis = analysisOf(s);
+            if (checks[first + k].analysis)
+                tryConfiguration(checks[first + k], s);
+        });
+        for (std::size_t k = first; k < checks.size(); ++k)
+            listed += checks[k].candidates.size();
+    }
+    std::vector<PlanCandidate> candidates;
+    std::optional<Shortfall> closest;
+    for (Unit& check : checks) {
+        result.setupsExamined += check.examined;
+        std::move(check.candidates.begin(), check.candidates.end(), std::back_inserter(candidates));
+        if (check.closest && (!closest || closer(check.closest->what, closest->what)))
+            closest = check.closest;
+    }
+    result.candidates = rankCandidates(std::move(candidates));
+    if (result.candidates.empty() && closest && !result.closest) {
+        result.closest = closestCandidate(*closest);
+        result.shortfall = closest->what;
+    }
+    result.leftOut.push_back(unconfirmedText(work, checks.size(), ranked.size()));
 }
 
 Result<PlannerResult> Search::run()
@@ -578,6 +583,8 @@ Result<PlannerResult> Search::run()
     m_baseSettings.reservedModel = work.replayAllocator;
     forEachInParallel(units.size(), [&](std::size_t i) { search(units[i], baseAnalysis); });
     gatherUnits(units, result);
+    if (work.confirmed > 0)
+        confirmWithAllocator(units, work, result);
     return result;
 }
 

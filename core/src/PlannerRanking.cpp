@@ -87,6 +87,22 @@ void markParetoFront(std::vector<PlanCandidate>& candidates)
 
 } // namespace
 
+bool closer(const PlanShortfall& a, const PlanShortfall& b)
+{
+    const auto distance = [](const PlanShortfall& s) {
+        switch (s.kind) {
+        case PlanShortfall::Kind::Memory:
+            return static_cast<double>(s.bytesOver);
+        case PlanShortfall::Kind::Batch:
+            return static_cast<double>(s.batchShort);
+        case PlanShortfall::Kind::StepTime:
+            return s.secondsOver;
+        }
+        return 0.0;
+    };
+    return a.kind != b.kind ? a.kind > b.kind : distance(a) < distance(b);
+}
+
 std::vector<PlanCandidate> rankCandidates(std::vector<PlanCandidate> candidates)
 {
     sortFastestFirst(candidates);

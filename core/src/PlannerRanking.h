@@ -14,4 +14,8 @@ namespace headroom {
 /// front marked.
 [[nodiscard]] std::vector<PlanCandidate> rankCandidates(std::vector<PlanCandidate> candidates);
 
+/// Whether `a` misses the goal by less than `b` (a later kind: memory < batch < step time, then less
+/// missing).
+[[nodiscard]] bool closer(const PlanShortfall& a, const PlanShortfall& b);
+
 } // namespace headroom

@@ -3521,6 +3521,14 @@ FLOPs</translation>
         <source>The network is empty: add layers to find the set-ups that fit.</source>
         <translation>네트워크가 비어 있습니다. 레이어를 추가해야 들어가는 설정을 찾을 수 있습니다.</translation>
     </message>
+    <message>
+        <source>To stay quick, the search left part of its work out (hover here for what); the set-ups listed are estimated in full.</source>
+        <translation>빠르게 끝내기 위해 검색이 일부 작업을 생략했습니다(무엇을 생략했는지는 여기에 마우스를 올려 보십시오). 목록의 설정은 모두 완전히 추정한 값입니다.</translation>
+    </message>
+    <message>
+        <source>Left out:</source>
+        <translation>생략한 항목:</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>

@@ -3521,6 +3521,14 @@ FLOPs</translation>
         <source>The network is empty: add layers to find the set-ups that fit.</source>
         <translation>网络为空：添加层后才能找到能放下的设置。</translation>
     </message>
+    <message>
+        <source>To stay quick, the search left part of its work out (hover here for what); the set-ups listed are estimated in full.</source>
+        <translation>为保持快速，搜索省略了部分工作（将鼠标悬停在此处查看省略了什么）；列出的设置均经过完整估算。</translation>
+    </message>
+    <message>
+        <source>Left out:</source>
+        <translation>省略的内容：</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>

@@ -1,6 +1,7 @@
 // Issue 18 in the GUI: the "Make it fit" panel lists what planSetups() finds for the open plan, Apply
 // sets the chosen set-up as one undo step; the GPU comparison agrees with compareGpus() and marks
 // the smallest GPU that reaches the target. Real widgets on the offscreen platform.
+#include "../core/NestedRepeatFile.h"
 #include "Document.h"
 #include "GpuCompareView.h"
 #include "GpuComparisonModel.h"
@@ -73,6 +74,7 @@ private Q_SLOTS:
     void allowancesWidenTheSearch();
     void nothingFitsSaysWhatIsMissing();
     void anUnestimableNetworkSaysWhyOnce();
+    void saysWhatTheSearchLeftOut();
     void compareMarksTheSmallestGpu();
     void planMenuShowsTheDocks();
     void columnsSayWhatTheyAnswer();
@@ -200,6 +202,50 @@ void TestMakeItFit::anUnestimableNetworkSaysWhyOnce()
 
 // Three GPUs of 4, 8 and 24 GiB: VGG-16 at batch 32 needs 4.73 GiB (`headroom estimate`), so the
 // 8 GiB card is the smallest that fits; with a target of 256 in micro-batches of 32 (8 steps) too.
+void TestMakeItFit::saysWhatTheSearchLeftOut()
+{
+    // VGG-16 on a GTX 1080, nothing allowed: 3 checkpointing choices x 2 set-ups of about 40 layers, far
+    // inside the planner's budgets (docs/planner.md): nothing left out, no note; nor with everything
+    // allowed (27 choices x 4 set-ups x about 40 layers: under 5,000 of the 100,000).
+    Document doc;
+    doc.resetNetwork(vgg16(), QString());
+    doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
+    MakeItFitPanel panel(&doc);
+    panel.show();
+    panel.findSetups();
+    auto* note = child<QLabel>(panel, "leftOutLabel");
+    QVERIFY(panel.result().leftOut.empty());
+    QVERIFY(!note->isVisibleTo(&panel));
+    for (const char* box : { "allowPrecisionCheckBox", "allowLoraCheckBox", "allowEightBitCheckBox" })
+        child<QCheckBox>(panel, box)->setChecked(true);
+    QVERIFY(panel.result().leftOut.empty());
+    QVERIFY(!note->isVisibleTo(&panel));
+
+    // 12 nested Repeat blocks of 2 (8,192 layers, 12,287 rows an analysis) with precision, LoRA and
+    // 8-bit state allowed: the analyses stop at 65,536 / 12,287 = 5 of the 27 choices, and 5 x 2 x 2
+    // set-ups of 8,192 written-out layers pass the 100,000 the allocator is replayed for (as in
+    // tst_planner's nestedRepeatsBoundTheSearch): two things left out, both in the note's tooltip.
+    auto nested = parseModel(test::nestedRepeatFile(12, 2));
+    QVERIFY(nested);
+    doc.resetNetwork(std::move(nested).value(), QString()); // the panel searches again: it is shown
+    QCOMPARE(panel.result().leftOut.size(), std::size_t { 2 });
+    QVERIFY(note->isVisibleTo(&panel));
+    QVERIFY2(note->text().startsWith(QStringLiteral("To stay quick, the search left part of its work out")),
+        qPrintable(note->text()));
+    const QString tip = note->toolTip();
+    QVERIFY(tip.startsWith(QStringLiteral("Left out:")));
+    QVERIFY2(tip.contains(QStringLiteral("only 5 of 27 precision, LoRA and checkpointing choices searched")),
+        qPrintable(tip));
+    QVERIFY2(tip.contains(QStringLiteral("the caching allocator simulated for ")), qPrintable(tip));
+    for (const std::string& what : panel.result().leftOut)
+        QVERIFY(tip.contains(QString::fromStdString(what)));
+
+    // Back to a network the search covers in full even with everything allowed: the note goes.
+    doc.resetNetwork(vgg16(), QString());
+    QVERIFY(panel.result().leftOut.empty());
+    QVERIFY(!note->isVisibleTo(&panel));
+}
+
 void TestMakeItFit::compareMarksTheSmallestGpu()
 {
     Document doc;

@@ -164,14 +164,18 @@ private:
             std::uint32_t block;
             std::uint32_t stamp;
         };
-        /// Sizes up to a small segment (2 MiB) in 512-byte classes with a bitmap of the classes in use;
-        /// larger sizes in a map.
+        /// Sizes up to a small segment (2 MiB) in 512-byte classes with a bitmap of the classes in use
+        /// (and a summary word of its non-zero words, so a search skips empty words at once); larger
+        /// sizes in a map.
         static constexpr std::size_t kSmallClasses = kSmallBuffer / kMinBlockSize;
         std::vector<Entry>* heapOf(std::uint64_t size);
         bool clean(std::vector<Entry>& heap);
         std::pmr::map<std::uint64_t, std::vector<Entry>> m_classes;
+        std::vector<std::vector<Entry>> m_spare; ///< emptied heaps of m_classes, their buffers kept
         std::vector<std::vector<Entry>> m_small; ///< grown to the largest class used
         std::array<std::uint64_t, kSmallClasses / 64> m_used {};
+        std::uint64_t m_usedWords = 0; ///< bit w: m_used[w] is not 0
+        static_assert(kSmallClasses / 64 <= 64, "one summary word covers the bitmap");
         std::vector<std::uint32_t> m_stamp; ///< per block slot; odd while the block is in the index
     };
     /// An expandable segment's unmapped range, by address (BlockComparatorAddress).

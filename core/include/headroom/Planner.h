@@ -117,8 +117,9 @@ struct PlannerResult final
     std::size_t setupsExamined = 0; ///< set-ups whose memory was worked out
     std::size_t analyses = 0; ///< distinct analyses the search needed
     /// What the search left out to bound its work, one sentence each (empty: nothing): analysis choices
-    /// (precision, LoRA, checkpointing) past its budget of analysed rows, the caching allocator's replay
-    /// past its budget of written-out layers (issue 26: no input under 1 MB may cost over a second).
+    /// (precision, LoRA, checkpointing) past its budget of analysed rows; past its budget of written-out
+    /// layers, the set-ups the caching allocator was not replayed for (issue 26: no input under 1 MB may
+    /// cost over a second). Those are not listed: every listed max batch is the reserved one.
     std::vector<std::string> leftOut;
     std::size_t analysedRows = 0; ///< rows analysed over every analysis the search ran
 };
