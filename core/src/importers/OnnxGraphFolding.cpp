@@ -125,6 +125,18 @@ std::optional<std::vector<Dim>> sliceDims(const onnx::NodeProto& n,
     return std::vector<Dim>(data->begin() + start, data->begin() + end);
 }
 
+/// A size vector reshaped to one axis of its own length ([-1] or [n]): the same sizes.
+std::optional<std::vector<Dim>> vectorReshaped(
+    const std::optional<std::vector<Dim>>& data, const std::optional<SmallIntTensor>& target)
+{
+    if (!data || !target || target->data.size() != 1)
+        return std::nullopt;
+    const std::int64_t length = target->data.front();
+    if (length != -1 && length != static_cast<std::int64_t>(data->size()))
+        return std::nullopt;
+    return data;
+}
+
 /// Add, Sub, Mul, Div of size vectors (one of them may be a single size, broadcast).
 std::optional<std::vector<Dim>> arithmeticDims(const std::string& op,
     const std::optional<std::vector<Dim>>& a, const std::optional<std::vector<Dim>>& b,
@@ -190,6 +202,8 @@ std::optional<std::vector<Dim>> OnnxGraph::foldShapeTensor(const std::string& va
     }
     if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && n.input_size() == 2)
         return arithmeticDims(op, input(0), input(1), batchSymbol());
+    if (op == "Reshape" && n.input_size() == 2) // a size vector kept 1-D: the dynamo exporter's `view(-1)`
+        return vectorReshaped(input(0), foldIntegers(n.input(1), depth + 1));
     return std::nullopt;
 }
 

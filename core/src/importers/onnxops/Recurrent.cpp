@@ -3,9 +3,10 @@
 // reordered from PyTorch's by Slice / Concat of the stored tensors, the initial states zeros of a
 // shape computed from the input's, and the output Y [T, directions, batch, H] brought back to
 // PyTorch's [T, batch, directions x H] by a Squeeze of axis 1 (one direction) or a Transpose to
-// [T, batch, 2, H] and a Reshape (bidirectional). The layer stands for the node and those, so that its
-// output is the module's [T, B, D x H] with the batch axis second (TensorInfo::batchAxis); a
-// batch_first module's transposes around it are Permute layers.
+// [T, batch, directions, H] and a Reshape (bidirectional, and the dynamo exporter's form for one
+// direction too). The layer stands for the node and those, so that its output is the module's
+// [T, B, D x H] with the batch axis second (TensorInfo::batchAxis); a batch_first module's transposes
+// around it are Permute layers.
 // Refused, with the reason: sequence_lens (packed sequences), initial states computed from the data,
 // peepholes, clip, input_forget, activations other than PyTorch's, a GRU with linear_before_reset 0
 // (not nn.GRU's formula), layout 1, the final states Y_h / Y_c used, and an output Y used otherwise.
@@ -81,6 +82,24 @@ std::string unsupportedSetting(const MappingContext& ctx, int i, bool lstm)
     return {};
 }
 
+/// The one node reading `value`'s data, besides Shape nodes that read only its size (the dynamo
+/// exporter computes the Reshape's target from the Transpose it reshapes); -1 if not exactly one.
+int soleDataConsumer(const MappingContext& ctx, const std::string& value)
+{
+    const auto& g = ctx.graph();
+    if (g.isGraphOutput(value))
+        return -1;
+    int found = -1;
+    for (const int c : g.consumers(value)) {
+        if (ctx.isOp(c, "Shape"))
+            continue;
+        if (found >= 0)
+            return -1;
+        found = c;
+    }
+    return found;
+}
+
 /// The nodes after Y that bring it to [T, batch, D x H] (Squeeze; or Transpose and Reshape) and the
 /// value that is then the module's output; empty when Y is used otherwise.
 std::pair<std::vector<int>, std::string> moduleOutput(
@@ -94,10 +113,12 @@ std::pair<std::vector<int>, std::string> moduleOutput(
     if (directions == 1 && ctx.isOp(first, "Squeeze")
         && squeezeAxes(ctx, first) == std::vector<std::int64_t> { 1 })
         return { { first }, ctx.node(first).output(0) };
-    if (directions != 2 || !ctx.isOp(first, "Transpose")
+    // Both exporters write the bidirectional form; the dynamo exporter writes it for one direction too
+    // (Transpose to [T, batch, 1, H], Reshape to [T, batch, H] with a target computed from the shape).
+    if (!ctx.isOp(first, "Transpose")
         || attrInts(ctx.node(first), "perm") != std::vector<std::int64_t> { 0, 2, 1, 3 })
         return {};
-    const int reshape = ctx.soleConsumer(ctx.node(first).output(0));
+    const int reshape = soleDataConsumer(ctx, ctx.node(first).output(0));
     if (reshape < 0 || !ctx.isOp(reshape, "Reshape"))
         return {};
     const std::string& out = ctx.node(reshape).output(0);
