@@ -9,7 +9,9 @@
 // around it are Permute layers.
 // Refused, with the reason: sequence_lens (packed sequences), initial states computed from the data,
 // peepholes, clip, input_forget, activations other than PyTorch's, a GRU with linear_before_reset 0
-// (not nn.GRU's formula), layout 1, the final states Y_h / Y_c used, and an output Y used otherwise.
+// (not nn.GRU's formula), layout 1, the final cell state Y_c used, the final hidden state Y_h used
+// together with Y or by a bidirectional layer (alone, one direction: the last step of Y), and an output Y
+// used otherwise.
 #include "Families.h"
 
 #include <algorithm>
@@ -36,6 +38,16 @@ std::optional<std::vector<std::int64_t>> squeezeAxes(const MappingContext& ctx, 
     for (const double d : *v)
         out.push_back(static_cast<std::int64_t>(d));
     return out;
+}
+
+/// Whether a node that is mapped reads `value`, or it is a graph output.
+bool used(const MappingContext& ctx, const std::string& value)
+{
+    if (value.empty())
+        return false;
+    const auto& users = ctx.graph().consumers(value);
+    return ctx.graph().isGraphOutput(value)
+        || std::any_of(users.begin(), users.end(), [&](int c) { return ctx.needed(c); });
 }
 
 /// What makes the node something other than PyTorch's module, or empty.
@@ -70,15 +82,10 @@ std::string unsupportedSetting(const MappingContext& ctx, int i, bool lstm)
                 return "its activations are not nn." + std::string(lstm ? "LSTM" : "GRU")
                     + "'s sigmoid and tanh";
     }
-    for (int k = 1; k < n.output_size(); ++k) {
-        if (n.output(k).empty())
-            continue;
-        const auto& users = g.consumers(n.output(k));
-        if (g.isGraphOutput(n.output(k))
-            || std::any_of(users.begin(), users.end(), [&](int c) { return ctx.needed(c); }))
-            return "its final state '" + n.output(k)
-                + "' is used; Headroom's layer gives only the output sequence";
-    }
+    if (n.output_size() > 2 && used(ctx, n.output(2)))
+        return "its final cell state '" + n.output(2)
+            + "' is used; Headroom's layer gives the output sequence, whose last step is the final hidden "
+              "state but not the cell state";
     return {};
 }
 
@@ -161,6 +168,36 @@ std::optional<std::int64_t> checkedHiddenSize(
     return hidden;
 }
 
+/// The final hidden state Y_h [1, batch, H] used (`_, (h, _) = lstm(x)`, then h[-1]): for one layer
+/// running forwards it is the last step of the output, Y[T - 1], so the layer is followed by a Narrow
+/// of that step ([1, batch, H], a view). Refused when the output Y is used too (the layer would have to
+/// stand for both) or the layer is bidirectional (Y_h then holds the backward direction's first step).
+/// PyTorch keeps h_n as a tensor of its own (cuDNN's hy, not saved by the RNN itself,
+/// derivatives.yaml _cudnn_rnn); a layer that saves h_n[-1] keeps that [1, batch, H] storage, which the
+/// view does not add (docs/onnx-import.md).
+void finalHiddenState(MappingContext& ctx, int i, PendingLayer layer, std::int64_t directions)
+{
+    const auto& n = ctx.node(i);
+    if (directions != 1) {
+        ctx.refuse(i,
+            "its final hidden state '" + n.output(1)
+                + "' is used and it is bidirectional: the backward direction's final state is the first "
+                  "step of its output, which Headroom's layer does not give apart");
+        return;
+    }
+    if (used(ctx, n.output(0))) {
+        ctx.refuse(i,
+            "both its output sequence Y and its final hidden state '" + n.output(1)
+                + "' are used; Headroom's layer gives the output sequence only, and the final state as its "
+                  "last step when the sequence itself is not used");
+        return;
+    }
+    const std::string sequence = layer.outputValue;
+    ctx.push(std::move(layer));
+    ctx.push(PendingLayer { "Narrow", json { { "dim", 0 }, { "start", -1 }, { "length", 1 } }, { sequence },
+        n.output(1), i });
+}
+
 void recurrent(MappingContext& ctx, int i, bool lstm)
 {
     const auto& n = ctx.node(i);
@@ -194,6 +231,17 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
                 + " is not [sequence, batch, features] with the network's batch axis second");
         return;
     }
+    json a { { "hidden_size", *hidden } };
+    if (!hasBias)
+        a["bias"] = false;
+    if (directions == 2)
+        a["bidirectional"] = true;
+    if (n.output_size() > 1 && used(ctx, n.output(1))) {
+        // Y itself is [T, directions, batch, H]: the layer's [T, batch, H] is a value of its own.
+        finalHiddenState(
+            ctx, i, PendingLayer { op, a, { n.input(0) }, n.output(0) + "/sequence", i }, directions);
+        return;
+    }
     auto [after, output] = moduleOutput(ctx, i, directions);
     if (output.empty()) {
         ctx.refuse(i,
@@ -202,11 +250,6 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
                 + std::string(op) + "'s (a Squeeze of the directions axis, or a Transpose and Reshape)");
         return;
     }
-    json a { { "hidden_size", *hidden } };
-    if (!hasBias)
-        a["bias"] = false;
-    if (directions == 2)
-        a["bidirectional"] = true;
     after.insert(after.begin(), i);
     ctx.fuse(after, PendingLayer { op, a, { n.input(0) }, output, after.back() });
 }
