@@ -70,6 +70,7 @@ class TestOnnxExporters : public QObject
 
 private slots:
     void classTokenExpandKeepsTheBatch();
+    void sizesTracedAfterTheClassTokenKeepTheBatch();
     void dynamoLstmOutputComesBack();
     void finalHiddenStateIsTheLastStep();
     void finalCellStateIsRefusedByName();
@@ -98,6 +99,27 @@ void TestOnnxExporters::classTokenExpandKeepsTheBatch()
     // (measured.json: 17,004 = 17,972 raw - 968 for the attention weights the math path keeps on the CPU).
     QCOMPARE(a.activationBytesPerSample,
         measured("vit_class_token_opset17").at("activation_bytes_per_sample").get<std::uint64_t>());
+}
+
+void TestOnnxExporters::sizesTracedAfterTheClassTokenKeepTheBatch()
+{
+    // make_exporters.py's ClassTokenHeads: the class token added as above, then q, k, v = Linear(16, 16) with
+    // their 2 heads folded into the batch axis ([B * 2, 17, 8]), b from the Concat's shape as
+    // nn.MultiheadAttention reads it. Without the Expand's output declared with the batch symbol, ONNX names
+    // its batch size afresh and "b * 2" is no multiple of the batch: "the shape of tensor '/q/Add_output_0'
+    // (at /Reshape_2, Reshape) is only partly known ([unk__0, unk__2, 16])" (torch 2.11's vit_b_16 alike).
+    const Analysis a = analysed("class_token_heads_opset17.onnx");
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QVERIFY(a.warnings.empty());
+    // By hand: conv 3,088; class token 16; q, k, v 3 * 272; fc 85: 4,005, as PyTorch counts.
+    QCOMPARE(a.totalParams, std::uint64_t { 3088 + 16 + 3 * 272 + 85 });
+    QCOMPARE(a.totalParams, measured("class_token_heads_opset17").at("parameters").get<std::uint64_t>());
+    // Saved per sample (fp32): the Linears' shared input [17, 16] 1,088; q and k's copies [2, 17, 8] (the
+    // reshape of a transposed view copies) 2 * 1,088; softmax's output [2, 17, 17] 2,312; v's copy 1,088;
+    // the output's copy [17, 16] the head reads a row of 1,088; the loss 20: 7,772, as measured.
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 1088 + 2 * 1088 + 2312 + 1088 + 1088 + 20 });
+    QCOMPARE(a.activationBytesPerSample,
+        measured("class_token_heads_opset17").at("activation_bytes_per_sample").get<std::uint64_t>());
 }
 
 void TestOnnxExporters::dynamoLstmOutputComesBack()

@@ -12,6 +12,10 @@ exporters/measured.json, which the test reads next to the hand counts it writes 
   layer, 2 heads, width 16) exported by torch 1.13 at opset 17 in training mode: the class token's
   `expand(n, -1, -1)` with n from x.shape[0], written as Shape/Gather/Concat/Reshape/Equal/Where/Expand, then
   the Concat with the patch tokens.
+* class_token_heads_opset17.onnx: the same class token, then attention written out with its heads folded
+  into the batch axis, every size traced from the shape after the Concat (as nn.MultiheadAttention's code
+  does; torch 2.x's TorchScript export of vit_b_16 reads them that way): the sizes are multiples of the
+  batch only if the Expand's output keeps the batch symbol.
 * lstm_final_hidden.onnx: `_, (h, _) = nn.LSTM(8, 16, batch_first=True)(x)` then Linear(h[-1]), torch 1.13,
   opset 17: the ONNX LSTM's Y_h used and its Y not.
 * lstm_final_cell.onnx: the same with the cell state c[-1]: refused (the output sequence does not hold it).
@@ -95,6 +99,33 @@ class StridedHead(nn.Module):
         v = m.as_strided([m.shape[0], 8, 1, 1], [8, 1, 1, 1])
         v = self.norm(v.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
         return self.fc(v.flatten(1))
+
+
+class ClassTokenHeads(nn.Module):
+    """The class token as torchvision's ViT adds it, then attention with its heads folded into the batch
+    axis, every size traced from the tokens' shape as nn.MultiheadAttention's code does (n * heads after
+    the Expand and Concat): the sizes stay multiples of the batch only if the Expand keeps the batch."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 16, 8, stride=8)
+        self.class_token = nn.Parameter(torch.zeros(1, 1, 16))
+        self.q, self.k, self.v = nn.Linear(16, 16), nn.Linear(16, 16), nn.Linear(16, 16)
+        self.fc = nn.Linear(16, 5)
+
+    def forward(self, x):
+        x = self.conv(x).flatten(2).transpose(1, 2)  # [B, 16, 16]
+        n = x.shape[0]
+        x = torch.cat([self.class_token.expand(n, -1, -1), x], dim=1)  # [B, 17, 16]
+        b, t, d = x.shape
+
+        def heads(y):  # [B, T, 16] -> [B * 2, T, 8]
+            return y.reshape(b, t, 2, d // 2).transpose(1, 2).reshape(b * 2, t, d // 2)
+
+        q, k, v = heads(self.q(x)), heads(self.k(x)), heads(self.v(x))
+        a = torch.softmax(q @ k.transpose(1, 2), dim=-1) @ v
+        a = a.reshape(b, 2, t, d // 2).transpose(1, 2).reshape(b, t, d)
+        return self.fc(a[:, 0])
 
 
 def tiny_vit():
@@ -218,6 +249,7 @@ def main():
     measure_networks.TOKEN_INPUTS["lstm_lm_dynamo"] = VOCAB
     nets = {
         "vit_class_token_opset17": (tiny_vit, [3, 32, 32], "cross_entropy"),
+        "class_token_heads_opset17": (ClassTokenHeads, [3, 32, 32], "cross_entropy"),
         "lstm_final_hidden": (lambda: FinalState(False), [12, 8], "cross_entropy"),
         "lstm_lm_dynamo": (LstmLM, [STEPS], "cross_entropy"),
         "as_strided_dynamo": (StridedHead, [3, 8, 8], "cross_entropy"),
@@ -229,7 +261,7 @@ def main():
         model, entry = measure_networks.measure_network(name, build, shape, loss)
         doc["networks"][name] = entry
         print(json.dumps(entry), flush=True)
-        if name in ("vit_class_token_opset17", "lstm_final_hidden"):
+        if name in ("vit_class_token_opset17", "class_token_heads_opset17", "lstm_final_hidden"):
             example = torch.randn([2] + shape)
             make_onnx.save(export17(model.model, example), args.out, name + ".onnx")
     torch.manual_seed(0)
