@@ -91,7 +91,8 @@ void TestOnnxExporters::classTokenExpandKeepsTheBatch()
     // 1,072; final ln 32; head 16*5 + 5 = 85: 5,717, which PyTorch counts (measured.json).
     QCOMPARE(a.totalParams, std::uint64_t { 3088 + 16 + 272 + 32 + 816 + 272 + 32 + 1072 + 32 + 85 });
     QCOMPARE(a.totalParams, measured("vit_class_token_opset17").at("parameters").get<std::uint64_t>());
-    const auto concat = std::find_if(a.rows.begin(), a.rows.end(), [](const auto& r) { return r.type == "Concat"; });
+    const auto concat
+        = std::find_if(a.rows.begin(), a.rows.end(), [](const auto& r) { return r.type == "Concat"; });
     QVERIFY(concat != a.rows.end());
     QCOMPARE(concat->output.shape.dims, (std::vector<std::int64_t> { 17, 16 }));
     QCOMPARE(concat->output.batchAxis, std::size_t { 0 });
@@ -160,8 +161,9 @@ void TestOnnxExporters::finalHiddenStateIsTheLastStep()
     // (64), the storage of h[-1] that the Linear saves: h_n is the RNN's own output (cuDNN's hy, which
     // _cudnn_rnn does not save, derivatives.yaml). Headroom reads Y_h as a view of the output sequence,
     // which the LSTM already keeps, so it counts the 20 and not those 64 (docs/onnx-import.md).
-    const auto outside
-        = measured("lstm_final_hidden").at("activation_bytes_per_sample_outside_recurrent").get<std::uint64_t>();
+    const auto outside = measured("lstm_final_hidden")
+                             .at("activation_bytes_per_sample_outside_recurrent")
+                             .get<std::uint64_t>();
     QCOMPARE(outside, std::uint64_t { 20 + 16 * 4 });
     QCOMPARE(outsideRecurrent(a), outside - 16 * 4);
 }

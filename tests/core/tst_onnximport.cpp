@@ -573,7 +573,8 @@ void TestOnnxImport::badInput_data()
         << "exporters/lstm_final_cell.onnx"
         << "/rnn/LSTM (LSTM: its output '/rnn/LSTM_output_0' [12, 1, batch, 16] has the batch axis at "
            "position 2, "
-           "where no generic operation can stand in for it; its final cell state '/rnn/LSTM_output_2' is used";
+           "where no generic operation can stand in for it; its final cell state '/rnn/LSTM_output_2' is "
+           "used";
     QTest::newRow("shape unknown after inference")
         << "unknown_shape.onnx"
         << "the shape of tensor 'r' (at opaque_reshape, Reshape) is unknown after ONNX shape inference";

@@ -138,7 +138,8 @@ std::optional<std::vector<Dim>> vectorReshaped(
 }
 
 /// ConstantOfShape of a known length: that many copies of its value (0 by default).
-std::optional<std::vector<Dim>> filledDims(const onnx::NodeProto& n, const std::optional<std::vector<Dim>>& shape)
+std::optional<std::vector<Dim>> filledDims(
+    const onnx::NodeProto& n, const std::optional<std::vector<Dim>>& shape)
 {
     if (!shape || shape->size() != 1 || !shape->front().known() || *shape->front().value < 0
         || *shape->front().value > 64)

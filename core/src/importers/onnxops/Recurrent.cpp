@@ -194,8 +194,8 @@ void finalHiddenState(MappingContext& ctx, int i, PendingLayer layer, std::int64
     }
     const std::string sequence = layer.outputValue;
     ctx.push(std::move(layer));
-    ctx.push(PendingLayer { "Narrow", json { { "dim", 0 }, { "start", -1 }, { "length", 1 } }, { sequence },
-        n.output(1), i });
+    ctx.push(PendingLayer {
+        "Narrow", json { { "dim", 0 }, { "start", -1 }, { "length", 1 } }, { sequence }, n.output(1), i });
 }
 
 void recurrent(MappingContext& ctx, int i, bool lstm)

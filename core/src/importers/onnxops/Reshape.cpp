@@ -245,10 +245,11 @@ bool asStridedView(MappingContext& ctx, int i, const std::vector<std::int64_t>& 
         return false;
     const int last = gather;
     if (*out == in)
-        return ctx.fuse({ i, last }, PendingLayer { "Identity", json::object(), { n.input(0) },
-                                         ctx.node(last).output(0), last });
+        return ctx.fuse({ i, last },
+            PendingLayer { "Identity", json::object(), { n.input(0) }, ctx.node(last).output(0), last });
     return ctx.fuse({ i, last },
-        PendingLayer { "Reshape", json { { "shape", *out } }, { n.input(0) }, ctx.node(last).output(0), last });
+        PendingLayer {
+            "Reshape", json { { "shape", *out } }, { n.input(0) }, ctx.node(last).output(0), last });
 }
 
 /// Reshape, Squeeze and Unsqueeze keep the batch axis and, to have a Headroom layer, merge one run of
