@@ -212,11 +212,13 @@ void pinReshape(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
 /// where the target has a multiple of the batch size against a 1.
 void pinExpand(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
 {
-    const auto* result = g.type(n.output(0));
-    if (n.input_size() != 2 || g.constantNumbers(n.input(1))
-        || (result != nullptr && result->hasShape && g.perSampleOf(n.output(0))
-            && batchMultiple(result->dims[g.batchAxisOf(n.output(0))], g.batchSymbol())))
+    if (n.input_size() != 2 || n.output_size() < 1 || g.constantNumbers(n.input(1)))
         return;
+    const auto* result = g.type(n.output(0));
+    const std::size_t axis = g.batchAxisOf(n.output(0));
+    if (result != nullptr && result->hasShape && axis < result->dims.size() && g.perSampleOf(n.output(0))
+        && batchMultiple(result->dims[axis], g.batchSymbol()))
+        return; // sized already
     const auto* in = g.type(n.input(0));
     const auto target = g.shapeTensor(n.input(1));
     if (in == nullptr || !in->hasShape || !target || target->empty() || g.batchSymbol().empty())

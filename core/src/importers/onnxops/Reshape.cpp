@@ -165,6 +165,8 @@ int valuesProducer(const OnnxGraph& g, const std::string& value)
         const auto& op = g.graph().node(p).op_type();
         if (op != "Unsqueeze" && op != "Squeeze" && op != "Cast" && op != "Reshape" && op != "Identity")
             return p;
+        if (g.graph().node(p).input_size() < 1)
+            return -1;
         v = g.graph().node(p).input(0);
     }
     return -1;
@@ -176,12 +178,13 @@ bool isSampleStarts(const MappingContext& ctx, const std::string& term, std::int
 {
     const auto& g = ctx.graph();
     const int mul = valuesProducer(g, term);
-    if (!ctx.isOp(mul, "Mul"))
+    if (!ctx.isOp(mul, "Mul") || ctx.node(mul).input_size() != 2)
         return false;
     const auto& m = ctx.node(mul);
     for (int k = 0; k < 2; ++k) {
         const int range = valuesProducer(g, m.input(k));
-        if (!ctx.isOp(range, "Range") || !ctx.isConstant(m.input(1 - k), static_cast<double>(stride)))
+        if (!ctx.isOp(range, "Range") || ctx.node(range).input_size() != 3
+            || !ctx.isConstant(m.input(1 - k), static_cast<double>(stride)))
             continue;
         const auto& r = ctx.node(range);
         const auto limit = g.shapeTensor(r.input(1));
@@ -229,7 +232,7 @@ bool asStridedView(MappingContext& ctx, int i, const std::vector<std::int64_t>& 
         const std::string v = work.back();
         work.pop_back();
         const int p = g.producer(v);
-        if (ctx.isOp(p, "Add")) {
+        if (ctx.isOp(p, "Add") && ctx.node(p).input_size() == 2) {
             work.push_back(ctx.node(p).input(0));
             work.push_back(ctx.node(p).input(1));
         } else if (isSampleStarts(ctx, v, perSample)) {
