@@ -566,13 +566,15 @@ void TestOnnxImport::badInput_data()
                                      << "its output 'y' does not depend on its input 'x'";
     QTest::newRow("batch axis merged") << "batch_merge.onnx"
                                        << "merge_batch (Reshape: it merges the batch axis";
-    // nn.LSTM whose final state h_n feeds the head (make_onnx.py's FinalStateClassifier): the node, why it
-    // has no layer, and why no generic operation can stand in (its Y [T, 1, batch, H] is sequence-first).
-    QTest::newRow("LSTM final state used")
-        << "lstm_final_state.onnx"
+    // nn.LSTM whose final cell state c_n feeds the head (make_exporters.py; h_n imports as the output's
+    // last step, tst_onnxexporters): the node, why it has no layer, and why no generic operation can stand
+    // in (its Y [T, 1, batch, H] is sequence-first).
+    QTest::newRow("LSTM final cell state used")
+        << "exporters/lstm_final_cell.onnx"
         << "/rnn/LSTM (LSTM: its output '/rnn/LSTM_output_0' [12, 1, batch, 16] has the batch axis at "
            "position 2, "
-           "where no generic operation can stand in for it; its final state '/rnn/LSTM_output_1' is used";
+           "where no generic operation can stand in for it; its final cell state '/rnn/LSTM_output_2' is "
+           "used";
     QTest::newRow("shape unknown after inference")
         << "unknown_shape.onnx"
         << "the shape of tensor 'r' (at opaque_reshape, Reshape) is unknown after ONNX shape inference";

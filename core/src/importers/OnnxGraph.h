@@ -154,6 +154,8 @@ private:
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
     /// shapeTensor's own folding, for what ONNX's data propagation leaves open.
     [[nodiscard]] std::optional<std::vector<Dim>> foldShapeTensor(const std::string& value, int depth) const;
+    /// Equal of two size vectors, element by element: known, or nullopt where it cannot be told.
+    [[nodiscard]] std::optional<std::vector<std::optional<bool>>> equalDims(int node, int depth) const;
     [[nodiscard]] std::optional<SmallIntTensor> foldIntegersUnchecked(
         const std::string& value, int depth) const;
     /// shape inference's data propagation, or a constant's values.

@@ -125,6 +125,68 @@ std::optional<std::vector<Dim>> sliceDims(const onnx::NodeProto& n,
     return std::vector<Dim>(data->begin() + start, data->begin() + end);
 }
 
+/// A size vector reshaped to one axis of its own length ([-1] or [n]): the same sizes.
+std::optional<std::vector<Dim>> vectorReshaped(
+    const std::optional<std::vector<Dim>>& data, const std::optional<SmallIntTensor>& target)
+{
+    if (!data || !target || target->data.size() != 1)
+        return std::nullopt;
+    const std::int64_t length = target->data.front();
+    if (length != -1 && length != static_cast<std::int64_t>(data->size()))
+        return std::nullopt;
+    return data;
+}
+
+/// ConstantOfShape of a known length: that many copies of its value (0 by default).
+std::optional<std::vector<Dim>> filledDims(
+    const onnx::NodeProto& n, const std::optional<std::vector<Dim>>& shape)
+{
+    if (!shape || shape->size() != 1 || !shape->front().known() || *shape->front().value < 0
+        || *shape->front().value > 64)
+        return std::nullopt;
+    std::int64_t fill = 0;
+    for (const auto& a : n.attribute()) {
+        if (a.name() != "value" || !a.has_t())
+            continue;
+        const auto v = tensorNumbers(a.t(), 1);
+        if (!v || v->size() != 1 || !(std::abs(v->front()) <= kLargestExactInteger))
+            return std::nullopt;
+        fill = static_cast<std::int64_t>(v->front());
+    }
+    return std::vector<Dim>(static_cast<std::size_t>(*shape->front().value), Dim { fill, {} });
+}
+
+/// Whether two sizes are equal: two numbers compared; a multiple of the batch size (at least 1) is never
+/// a number below 1 (torch compares the sizes with -1); anything else unknown.
+std::optional<bool> sameDim(const Dim& a, const Dim& b, const std::string& batch)
+{
+    if (a.known() && b.known())
+        return *a.value == *b.value;
+    if (batchMultiple(a, batch) && b.known() && *b.value < 1)
+        return false;
+    if (batchMultiple(b, batch) && a.known() && *a.value < 1)
+        return false;
+    return std::nullopt;
+}
+
+/// Where of size vectors with a condition known for every element (one of them may be a single size).
+std::optional<std::vector<Dim>> whereDims(const std::optional<std::vector<std::optional<bool>>>& condition,
+    const std::optional<std::vector<Dim>>& a, const std::optional<std::vector<Dim>>& b)
+{
+    if (!condition || !a || !b || a->empty() || b->empty())
+        return std::nullopt;
+    const std::size_t size = condition->size();
+    if ((a->size() != size && a->size() != 1) || (b->size() != size && b->size() != 1))
+        return std::nullopt;
+    std::vector<Dim> out;
+    for (std::size_t k = 0; k < size; ++k) {
+        if (!(*condition)[k])
+            return std::nullopt;
+        out.push_back(*(*condition)[k] ? (*a)[a->size() == 1 ? 0 : k] : (*b)[b->size() == 1 ? 0 : k]);
+    }
+    return out;
+}
+
 /// Add, Sub, Mul, Div of size vectors (one of them may be a single size, broadcast).
 std::optional<std::vector<Dim>> arithmeticDims(const std::string& op,
     const std::optional<std::vector<Dim>>& a, const std::optional<std::vector<Dim>>& b,
@@ -190,7 +252,28 @@ std::optional<std::vector<Dim>> OnnxGraph::foldShapeTensor(const std::string& va
     }
     if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && n.input_size() == 2)
         return arithmeticDims(op, input(0), input(1), batchSymbol());
+    if (op == "Reshape" && n.input_size() == 2) // a size vector kept 1-D: the dynamo exporter's `view(-1)`
+        return vectorReshaped(input(0), foldIntegers(n.input(1), depth + 1));
+    if (op == "ConstantOfShape" && n.input_size() == 1)
+        return filledDims(n, input(0));
+    if (op == "Where" && n.input_size() == 3) // torch's expand(n, -1, -1): -1 sizes replaced by 1
+        return whereDims(equalDims(producer(n.input(0)), depth), input(1), input(2));
     return std::nullopt;
+}
+
+std::optional<std::vector<std::optional<bool>>> OnnxGraph::equalDims(int node, int depth) const
+{
+    if (node < 0 || m_graph->node(node).op_type() != "Equal" || m_graph->node(node).input_size() != 2)
+        return std::nullopt;
+    const auto& n = m_graph->node(node);
+    const auto a = shapeTensor(n.input(0), depth + 1);
+    const auto b = shapeTensor(n.input(1), depth + 1);
+    if (!a || !b || a->size() != b->size())
+        return std::nullopt;
+    std::vector<std::optional<bool>> out;
+    for (std::size_t k = 0; k < a->size(); ++k)
+        out.push_back(sameDim((*a)[k], (*b)[k], batchSymbol()));
+    return out;
 }
 
 namespace {

@@ -22,6 +22,7 @@ struct Pins
         std::string batchSymbol {};
         std::size_t batchAt = 0; ///< that axis
         std::int32_t elementType = 0; ///< of that output
+        bool declareOnly = false; ///< only the output's value_info is written; the input stays
     };
     std::vector<Pin> pins;
     bool opensShapes = false; ///< a pinned node's output is unknown: another inference pass may learn it
@@ -205,6 +206,52 @@ void pinReshape(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
     out.opensShapes = true; // only pinned while ONNX does not know the output
 }
 
+/// Expand whose target is computed from the input's batch size (the class token's `expand(n, -1, -1)`,
+/// n = x.shape[0], with torch's -1 -> 1 through Equal and Where): ONNX cannot size its output, so the
+/// output's value_info is declared from the folded target broadcast with the input, the batch symbol
+/// where the target has a multiple of the batch size against a 1.
+void pinExpand(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
+{
+    if (n.input_size() != 2 || n.output_size() < 1 || g.constantNumbers(n.input(1)))
+        return;
+    const auto* result = g.type(n.output(0));
+    const std::size_t axis = g.batchAxisOf(n.output(0));
+    if (result != nullptr && result->hasShape && axis < result->dims.size() && g.perSampleOf(n.output(0))
+        && batchMultiple(result->dims[axis], g.batchSymbol()))
+        return; // sized already
+    const auto* in = g.type(n.input(0));
+    const auto target = g.shapeTensor(n.input(1));
+    if (in == nullptr || !in->hasShape || !target || target->empty() || g.batchSymbol().empty())
+        return;
+    const std::size_t rank = std::max(in->dims.size(), target->size());
+    const auto at = [rank](const std::vector<Dim>& dims, std::size_t k) {
+        return k + dims.size() >= rank ? dims[k + dims.size() - rank] : Dim { 1, {} };
+    };
+    Pins::Pin pin { i, 1, std::vector<std::int64_t>(rank, 1), {}, {} };
+    pin.declareOnly = true;
+    pin.elementType = in->elementType;
+    for (std::size_t k = 0; k < rank; ++k) {
+        const Dim a = at(in->dims, k);
+        const Dim b = at(*target, k);
+        const bool aOne = a.known() && *a.value == 1;
+        const bool bOne = b.known() && *b.value == 1;
+        if (a.known() && b.known() && (aOne || bOne || *a.value == *b.value)) {
+            pin.ints[k] = aOne ? *b.value : *a.value;
+            continue;
+        }
+        const Dim& batch = aOne ? b : a;
+        const auto multiple = batchMultiple(batch, g.batchSymbol());
+        if (!multiple || !(aOne || bOne) || !pin.batchSymbol.empty())
+            return;
+        pin.batchSymbol = batchDim(*multiple, g.batchSymbol()).symbol;
+        pin.batchAt = k;
+    }
+    if (pin.batchSymbol.empty())
+        return;
+    out.pins.push_back(std::move(pin));
+    out.opensShapes = true;
+}
+
 /// `value`'s value_info: the pinned target's sizes, its axis `pin.batchAt` `pin.batchSymbol`.
 void declareBatchAxis(onnx::ModelProto& model, const std::string& value, const Pins::Pin& pin)
 {
@@ -228,6 +275,10 @@ void declareBatchAxis(onnx::ModelProto& model, const std::string& value, const P
 void apply(onnx::ModelProto& model, const Pins::Pin& pin)
 {
     auto* n = model.mutable_graph()->mutable_node(pin.node);
+    if (pin.declareOnly) {
+        declareBatchAxis(model, n->output(0), pin);
+        return;
+    }
     auto* t = model.mutable_graph()->add_initializer();
     t->set_name(n->output(0) + "/headroom_pinned_" + std::to_string(pin.input));
     if (pin.floats.empty()) {
@@ -277,6 +328,8 @@ PinResult pinShapeInputs(onnx::ModelProto& model, const OnnxGraph& g)
             pinPad(i, n, g, pins);
         else if (n.op_type() == "Reshape")
             pinReshape(i, n, g, pins);
+        else if (n.op_type() == "Expand")
+            pinExpand(i, n, g, pins);
     }
     if (pins.empty())
         return PinResult::Nothing;

@@ -3,12 +3,15 @@
 // reordered from PyTorch's by Slice / Concat of the stored tensors, the initial states zeros of a
 // shape computed from the input's, and the output Y [T, directions, batch, H] brought back to
 // PyTorch's [T, batch, directions x H] by a Squeeze of axis 1 (one direction) or a Transpose to
-// [T, batch, 2, H] and a Reshape (bidirectional). The layer stands for the node and those, so that its
-// output is the module's [T, B, D x H] with the batch axis second (TensorInfo::batchAxis); a
-// batch_first module's transposes around it are Permute layers.
+// [T, batch, directions, H] and a Reshape (bidirectional, and the dynamo exporter's form for one
+// direction too). The layer stands for the node and those, so that its output is the module's
+// [T, B, D x H] with the batch axis second (TensorInfo::batchAxis); a batch_first module's transposes
+// around it are Permute layers.
 // Refused, with the reason: sequence_lens (packed sequences), initial states computed from the data,
 // peepholes, clip, input_forget, activations other than PyTorch's, a GRU with linear_before_reset 0
-// (not nn.GRU's formula), layout 1, the final states Y_h / Y_c used, and an output Y used otherwise.
+// (not nn.GRU's formula), layout 1, the final cell state Y_c used, the final hidden state Y_h used
+// together with Y or by a bidirectional layer (alone, one direction: the last step of Y), and an output Y
+// used otherwise.
 #include "Families.h"
 
 #include <algorithm>
@@ -35,6 +38,16 @@ std::optional<std::vector<std::int64_t>> squeezeAxes(const MappingContext& ctx, 
     for (const double d : *v)
         out.push_back(static_cast<std::int64_t>(d));
     return out;
+}
+
+/// Whether a node that is mapped reads `value`, or it is a graph output.
+bool used(const MappingContext& ctx, const std::string& value)
+{
+    if (value.empty())
+        return false;
+    const auto& users = ctx.graph().consumers(value);
+    return ctx.graph().isGraphOutput(value)
+        || std::any_of(users.begin(), users.end(), [&](int c) { return ctx.needed(c); });
 }
 
 /// What makes the node something other than PyTorch's module, or empty.
@@ -69,16 +82,29 @@ std::string unsupportedSetting(const MappingContext& ctx, int i, bool lstm)
                 return "its activations are not nn." + std::string(lstm ? "LSTM" : "GRU")
                     + "'s sigmoid and tanh";
     }
-    for (int k = 1; k < n.output_size(); ++k) {
-        if (n.output(k).empty())
-            continue;
-        const auto& users = g.consumers(n.output(k));
-        if (g.isGraphOutput(n.output(k))
-            || std::any_of(users.begin(), users.end(), [&](int c) { return ctx.needed(c); }))
-            return "its final state '" + n.output(k)
-                + "' is used; Headroom's layer gives only the output sequence";
-    }
+    if (n.output_size() > 2 && used(ctx, n.output(2)))
+        return "its final cell state '" + n.output(2)
+            + "' is used; Headroom's layer gives the output sequence, whose last step is the final hidden "
+              "state but not the cell state";
     return {};
+}
+
+/// The one node reading `value`'s data, besides Shape nodes that read only its size (the dynamo
+/// exporter computes the Reshape's target from the Transpose it reshapes); -1 if not exactly one.
+int soleDataConsumer(const MappingContext& ctx, const std::string& value)
+{
+    const auto& g = ctx.graph();
+    if (g.isGraphOutput(value))
+        return -1;
+    int found = -1;
+    for (const int c : g.consumers(value)) {
+        if (ctx.isOp(c, "Shape"))
+            continue;
+        if (found >= 0)
+            return -1;
+        found = c;
+    }
+    return found;
 }
 
 /// The nodes after Y that bring it to [T, batch, D x H] (Squeeze; or Transpose and Reshape) and the
@@ -94,10 +120,12 @@ std::pair<std::vector<int>, std::string> moduleOutput(
     if (directions == 1 && ctx.isOp(first, "Squeeze")
         && squeezeAxes(ctx, first) == std::vector<std::int64_t> { 1 })
         return { { first }, ctx.node(first).output(0) };
-    if (directions != 2 || !ctx.isOp(first, "Transpose")
+    // Both exporters write the bidirectional form; the dynamo exporter writes it for one direction too
+    // (Transpose to [T, batch, 1, H], Reshape to [T, batch, H] with a target computed from the shape).
+    if (!ctx.isOp(first, "Transpose")
         || attrInts(ctx.node(first), "perm") != std::vector<std::int64_t> { 0, 2, 1, 3 })
         return {};
-    const int reshape = ctx.soleConsumer(ctx.node(first).output(0));
+    const int reshape = soleDataConsumer(ctx, ctx.node(first).output(0));
     if (reshape < 0 || !ctx.isOp(reshape, "Reshape"))
         return {};
     const std::string& out = ctx.node(reshape).output(0);
@@ -140,6 +168,36 @@ std::optional<std::int64_t> checkedHiddenSize(
     return hidden;
 }
 
+/// The final hidden state Y_h [1, batch, H] used (`_, (h, _) = lstm(x)`, then h[-1]): for one layer
+/// running forwards it is the last step of the output, Y[T - 1], so the layer is followed by a Narrow
+/// of that step ([1, batch, H], a view). Refused when the output Y is used too (the layer would have to
+/// stand for both) or the layer is bidirectional (Y_h then holds the backward direction's first step).
+/// PyTorch keeps h_n as a tensor of its own (cuDNN's hy, not saved by the RNN itself,
+/// derivatives.yaml _cudnn_rnn); a layer that saves h_n[-1] keeps that [1, batch, H] storage, which the
+/// view does not add (docs/onnx-import.md).
+void finalHiddenState(MappingContext& ctx, int i, PendingLayer layer, std::int64_t directions)
+{
+    const auto& n = ctx.node(i);
+    if (directions != 1) {
+        ctx.refuse(i,
+            "its final hidden state '" + n.output(1)
+                + "' is used and it is bidirectional: the backward direction's final state is the first "
+                  "step of its output, which Headroom's layer does not give apart");
+        return;
+    }
+    if (used(ctx, n.output(0))) {
+        ctx.refuse(i,
+            "both its output sequence Y and its final hidden state '" + n.output(1)
+                + "' are used; Headroom's layer gives the output sequence only, and the final state as its "
+                  "last step when the sequence itself is not used");
+        return;
+    }
+    const std::string sequence = layer.outputValue;
+    ctx.push(std::move(layer));
+    ctx.push(PendingLayer {
+        "Narrow", json { { "dim", 0 }, { "start", -1 }, { "length", 1 } }, { sequence }, n.output(1), i });
+}
+
 void recurrent(MappingContext& ctx, int i, bool lstm)
 {
     const auto& n = ctx.node(i);
@@ -173,6 +231,17 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
                 + " is not [sequence, batch, features] with the network's batch axis second");
         return;
     }
+    json a { { "hidden_size", *hidden } };
+    if (!hasBias)
+        a["bias"] = false;
+    if (directions == 2)
+        a["bidirectional"] = true;
+    if (n.output_size() > 1 && used(ctx, n.output(1))) {
+        // Y itself is [T, directions, batch, H]: the layer's [T, batch, H] is a value of its own.
+        finalHiddenState(
+            ctx, i, PendingLayer { op, a, { n.input(0) }, n.output(0) + "/sequence", i }, directions);
+        return;
+    }
     auto [after, output] = moduleOutput(ctx, i, directions);
     if (output.empty()) {
         ctx.refuse(i,
@@ -181,11 +250,6 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
                 + std::string(op) + "'s (a Squeeze of the directions axis, or a Transpose and Reshape)");
         return;
     }
-    json a { { "hidden_size", *hidden } };
-    if (!hasBias)
-        a["bias"] = false;
-    if (directions == 2)
-        a["bidirectional"] = true;
     after.insert(after.begin(), i);
     ctx.fuse(after, PendingLayer { op, a, { n.input(0) }, output, after.back() });
 }

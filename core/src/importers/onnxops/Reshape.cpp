@@ -153,6 +153,108 @@ std::optional<json> flattenOf(const std::vector<std::int64_t>& in, const std::ve
     return std::nullopt;
 }
 
+/// `value` through the nodes that only relabel a small integer tensor's axes (Unsqueeze, Squeeze, Cast,
+/// Reshape, Identity): the node that computed its values, or -1.
+int valuesProducer(const OnnxGraph& g, const std::string& value)
+{
+    std::string v = value;
+    for (int depth = 0; depth < 8; ++depth) {
+        const int p = g.producer(v);
+        if (p < 0)
+            return -1;
+        const auto& op = g.graph().node(p).op_type();
+        if (op != "Unsqueeze" && op != "Squeeze" && op != "Cast" && op != "Reshape" && op != "Identity")
+            return p;
+        if (g.graph().node(p).input_size() < 1)
+            return -1;
+        v = g.graph().node(p).input(0);
+    }
+    return -1;
+}
+
+/// Whether `term` is Range(0, batch, 1) x `stride` (any relabelling of its axes around the Range and the
+/// Mul): the start of each sample's values in the input flattened to one axis.
+bool isSampleStarts(const MappingContext& ctx, const std::string& term, std::int64_t stride)
+{
+    const auto& g = ctx.graph();
+    const int mul = valuesProducer(g, term);
+    if (!ctx.isOp(mul, "Mul") || ctx.node(mul).input_size() != 2)
+        return false;
+    const auto& m = ctx.node(mul);
+    for (int k = 0; k < 2; ++k) {
+        const int range = valuesProducer(g, m.input(k));
+        if (!ctx.isOp(range, "Range") || ctx.node(range).input_size() != 3
+            || !ctx.isConstant(m.input(1 - k), static_cast<double>(stride)))
+            continue;
+        const auto& r = ctx.node(range);
+        const auto limit = g.shapeTensor(r.input(1));
+        if (ctx.isConstant(r.input(0), 0) && ctx.isConstant(r.input(2), 1) && limit && limit->size() == 1
+            && batchMultiple(limit->front(), g.batchSymbol()) == 1)
+            return true;
+    }
+    return false;
+}
+
+/// torch's as_strided as the dynamo exporter writes it when the result keeps each sample's values
+/// (ConvNeXt's head): the input flattened to one axis (Reshape to [-1]), then a Gather of indices that
+/// are Range(batch) x (values per sample) plus stored offsets of one sample, broadcast over the batch.
+/// Each sample reads only its own values, as a view (as_strided saves nothing for backward,
+/// derivatives.yaml), so the pair is a Reshape to the indices' shape, or an Identity when that is the
+/// input's. Returns whether the pair was taken.
+bool asStridedView(MappingContext& ctx, int i, const std::vector<std::int64_t>& in)
+{
+    const auto& g = ctx.graph();
+    const auto& n = ctx.node(i);
+    const auto target = n.input_size() == 2 ? g.foldIntegers(n.input(1)) : std::nullopt;
+    const int gather = ctx.soleConsumer(n.output(0));
+    if (!target || target->data != std::vector<std::int64_t> { -1 } || !ctx.isOp(gather, "Gather")
+        || ctx.node(gather).input_size() != 2 || ctx.node(gather).input(0) != n.output(0)
+        || attrInt(ctx.node(gather), "axis").value_or(0) != 0)
+        return false;
+    const auto out = g.perSampleOf(ctx.node(gather).output(0));
+    const auto elements = [](const std::vector<std::int64_t>& dims) {
+        std::int64_t e = 1;
+        for (const auto d : dims) {
+            if (d < 0 || __builtin_mul_overflow(e, d, &e))
+                return std::int64_t { -1 };
+        }
+        return e;
+    };
+    const std::int64_t perSample = elements(in);
+    if (!out || perSample < 1 || elements(*out) != perSample
+        || g.wholeBatchAxisOf(ctx.node(gather).output(0)) != 0)
+        return false;
+    // The indices: a sum of terms, exactly one of them the samples' starts, the others stored offsets
+    // without a batch axis of their own (their first axis 1, broadcast).
+    std::vector<std::string> work { ctx.node(gather).input(1) };
+    int starts = 0;
+    for (int steps = 0; !work.empty() && steps < 16; ++steps) {
+        const std::string v = work.back();
+        work.pop_back();
+        const int p = g.producer(v);
+        if (ctx.isOp(p, "Add") && ctx.node(p).input_size() == 2) {
+            work.push_back(ctx.node(p).input(0));
+            work.push_back(ctx.node(p).input(1));
+        } else if (isSampleStarts(ctx, v, perSample)) {
+            ++starts;
+        } else {
+            const auto* t = g.type(v);
+            if (g.isDynamic(v) || t == nullptr || !t->hasShape || t->dims.empty() || !t->dims.front().known()
+                || *t->dims.front().value != 1)
+                return false;
+        }
+    }
+    if (!work.empty() || starts != 1)
+        return false;
+    const int last = gather;
+    if (*out == in)
+        return ctx.fuse({ i, last },
+            PendingLayer { "Identity", json::object(), { n.input(0) }, ctx.node(last).output(0), last });
+    return ctx.fuse({ i, last },
+        PendingLayer {
+            "Reshape", json { { "shape", *out } }, { n.input(0) }, ctx.node(last).output(0), last });
+}
+
 /// Reshape, Squeeze and Unsqueeze keep the batch axis and, to have a Headroom layer, merge one run of
 /// adjacent axes (Flatten) or change nothing (Identity).
 void reshape(MappingContext& ctx, int i)
@@ -170,6 +272,8 @@ void reshape(MappingContext& ctx, int i)
     }
     const std::size_t batchAxis = ctx.graph().wholeBatchAxisOf(n.input(0));
     const std::size_t outAxis = ctx.graph().wholeBatchAxisOf(n.output(0));
+    if (out->empty() && batchAxis == 0 && n.op_type() == "Reshape" && asStridedView(ctx, i, *in))
+        return;
     if (!out->empty() && mixesBatchAxis(ctx, i, *in, *out))
         return;
     const auto elements = [](const std::vector<std::int64_t>& v) {
