@@ -44,6 +44,7 @@ private slots:
     void sdpaExportsMatchPyTorch_data();
     void sdpaExportsMatchPyTorch();
     void handWrittenAttentionStaysOperatorByOperator();
+    void sdpaWithoutMultiheadAttentionIsNoted();
 };
 
 void TestOnnxAttention::sdpaExportsMatchPyTorch_data()
@@ -111,6 +112,26 @@ void TestOnnxAttention::handWrittenAttentionStaysOperatorByOperator()
     const Analysis a = analyze(net, Precision::Fp32);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     QCOMPARE(a.activationBytesPerSample, std::uint64_t { 20500 });
+}
+
+void TestOnnxAttention::sdpaWithoutMultiheadAttentionIsNoted()
+{
+    // attention/sdpa_separate_projections.onnx (make_attention.py, hand-built): the 2.x exporters' form of
+    // scaled_dot_product_attention (q and k^T times one stored 8^-1/4) on q, k, v from three separate
+    // projections: no packed in-projection, so no nn.MultiheadAttention to map it to. It stays operator
+    // by operator (the math path: an upper bound of what the fused kernels keep), and the description says
+    // so, naming the node.
+    const auto n = importOnnxFile(attentionFile(QStringLiteral("attention/sdpa_separate_projections.onnx")));
+    QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+    QVERIFY(firstOfType(n.value(), "MultiheadAttention") == nullptr);
+    QVERIFY(firstOfType(n.value(), "Softmax") != nullptr);
+    const std::string& d = n.value().description;
+    QVERIFY2(
+        d.find("scaled_dot_product_attention (at node_scaled_dot_product_attention) is mapped operator by "
+               "operator")
+            != std::string::npos,
+        d.c_str());
+    QVERIFY2(d.find("upper bound") != std::string::npos, d.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestOnnxAttention)

@@ -164,6 +164,39 @@ def flatten_for_dynamo(g):
     g.initializer.extend(kept)
 
 
+def separate_projections():
+    """Hand-built: scaled_dot_product_attention as the 2.x exporters write it (q, k^T times one stored
+    sqrt(scale)) on q, k, v from three separate [16, 16] projections (as Hugging Face models have them),
+    x [B, 4, 16], 2 heads of 8: no nn.MultiheadAttention around it, so it stays operator by operator."""
+    f32 = onnx.TensorProto.FLOAT
+    inits = [onh.from_array(np.zeros((16, 16), np.float32), n) for n in ("w_q", "w_k", "w_v", "w_o")]
+    inits += [onh.from_array(np.array([0, 4, 2, 8], np.int64), "heads"),
+              onh.from_array(np.array([0, 4, 16], np.int64), "merged"),
+              onh.from_array(np.array([8 ** -0.25], np.float32), "sqrt_scale")]
+    nodes = []
+    for t in ("q", "k", "v"):
+        nodes += [oh.make_node("MatMul", ["input", "w_" + t], [t + "_proj"], name=f"node_linear_{t}"),
+                  oh.make_node("Reshape", [t + "_proj", "heads"], [t + "_heads"], name=f"node_view_{t}")]
+    nodes += [oh.make_node("Transpose", ["q_heads"], ["q"], name="node_transpose_q", perm=[0, 2, 1, 3]),
+              oh.make_node("Transpose", ["k_heads"], ["k_t"], name="node_transpose_k", perm=[0, 2, 3, 1]),
+              oh.make_node("Transpose", ["v_heads"], ["v"], name="node_transpose_v", perm=[0, 2, 1, 3]),
+              oh.make_node("Mul", ["q", "sqrt_scale"], ["q_scaled"], name="node_Mul_1"),
+              oh.make_node("Mul", ["k_t", "sqrt_scale"], ["k_scaled"], name="node_Mul_2"),
+              oh.make_node("MatMul", ["q_scaled", "k_scaled"], ["scores"], name="node_MatMul_3"),
+              oh.make_node("Softmax", ["scores"], ["probs"], name="node_Softmax_4", axis=-1),
+              oh.make_node("MatMul", ["probs", "v"], ["attn"], name="node_scaled_dot_product_attention"),
+              oh.make_node("Transpose", ["attn"], ["attn_t"], name="node_permute", perm=[0, 2, 1, 3]),
+              oh.make_node("Reshape", ["attn_t", "merged"], ["attn_merged"], name="node_view_o"),
+              oh.make_node("MatMul", ["attn_merged", "w_o"], ["output"], name="node_linear_o")]
+    g = oh.make_graph(nodes, "separate_projections",
+                      [oh.make_tensor_value_info("input", f32, ["batch", 4, 16])],
+                      [oh.make_tensor_value_info("output", f32, ["batch", 4, 16])], inits)
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 20)], producer_name="make_attention.py")
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    return m
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.path.join(HERE, "attention"))
@@ -177,6 +210,7 @@ def main():
         return
     os.makedirs(out, exist_ok=True)
     torch.set_num_threads(1)
+    make_onnx.save(separate_projections(), out, "sdpa_separate_projections.onnx")
     for name, (build, shape) in MODELS.items():
         model, entry = mn.measure_network(name, build, shape, "cross_entropy")
         print(name, {k: entry[k] for k in ("parameters", "activation_bytes_per_sample", "activation_bytes_fixed",
