@@ -173,7 +173,7 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
     const std::int64_t embed = (*wd)[1];
     // head_dim from the product's shapes (the axis it contracts), else from q's scaling.
     const auto core = writtenOutAttentionAt(ctx, softmax);
-    const std::int64_t headDim = core && core->headDim > 0 && embed % core->headDim == 0
+    const std::int64_t headDim = core && core->headDim > 0 && embed > 0 && embed % core->headDim == 0
         ? core->headDim
         : headDimOf(ctx, s.parts, embed);
     if (headDim == 0)

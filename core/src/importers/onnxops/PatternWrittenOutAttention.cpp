@@ -105,7 +105,7 @@ std::optional<std::vector<std::int64_t>> storedMatrix(MappingContext& ctx, std::
 std::optional<std::vector<std::int64_t>> projectionWeight(MappingContext& ctx, int i)
 {
     if (i < 0 || !(ctx.isOp(i, "MatMul") || ctx.isOp(i, "Gemm")) || ctx.node(i).input_size() < 2
-        || !ctx.graph().carriesData(ctx.node(i).input(0)))
+        || ctx.node(i).output_size() < 1 || !ctx.graph().carriesData(ctx.node(i).input(0)))
         return std::nullopt;
     return storedMatrix(ctx, ctx.node(i).input(1));
 }
@@ -127,7 +127,7 @@ int projectionBehind(MappingContext& ctx, std::string value)
             value = ctx.node(p).input(first ? 0 : 1);
             continue;
         }
-        if (!isViewOp(ctx, p))
+        if (!isViewOp(ctx, p) || ctx.node(p).input_size() < 1)
             return -1;
         value = ctx.node(p).input(0);
     }
@@ -187,6 +187,8 @@ std::string outputLike(MappingContext& ctx, int outProj, const std::string& x)
     const auto& g = ctx.graph();
     const auto xs = g.perSampleOf(x);
     const auto* xt = g.type(x);
+    if (ctx.node(outProj).output_size() < 1)
+        return {};
     std::string v = ctx.node(outProj).output(0);
     for (int hops = 0; hops < 8 && xs && xt; ++hops) {
         const int c = soleDataConsumer(ctx, v);
@@ -195,7 +197,7 @@ std::string outputLike(MappingContext& ctx, int outProj, const std::string& x)
         if (!bias && t && t->rank() == xt->rank() && g.perSampleOf(v) == xs
             && g.batchAxisOf(v) == g.batchAxisOf(x) && !g.batchMergeOf(v).merged())
             return v;
-        if (c < 0 || !(bias || isViewOp(ctx, c)))
+        if (c < 0 || !(bias || isViewOp(ctx, c)) || ctx.node(c).output_size() < 1)
             return {};
         v = ctx.node(c).output(0);
     }
@@ -211,7 +213,7 @@ int outProjectionAfter(MappingContext& ctx, std::string value)
             return -1;
         if (projectionWeight(ctx, c))
             return c;
-        if (!isViewOp(ctx, c))
+        if (!isViewOp(ctx, c) || ctx.node(c).output_size() < 1)
             return -1;
         value = ctx.node(c).output(0);
     }
@@ -236,8 +238,9 @@ bool fuseSelfAttentionModule(MappingContext& ctx, const WrittenOutAttention& cor
     if (inProj < 0 || projectionBehind(ctx, core.k) != inProj || projectionBehind(ctx, core.v) != inProj)
         return false;
     const auto w = projectionWeight(ctx, inProj);
-    std::int64_t embed = std::min((*w)[0], (*w)[1]);
-    if (std::max((*w)[0], (*w)[1]) != 3 * embed || core.headDim <= 0 || embed % core.headDim != 0)
+    const std::int64_t embed = std::min((*w)[0], (*w)[1]);
+    if (embed <= 0 || std::max((*w)[0], (*w)[1]) != 3 * embed || core.headDim <= 0
+        || embed % core.headDim != 0)
         return false;
     const int outProj = outProjectionAfter(ctx, ctx.node(core.values).output(0));
     const auto wo = outProj >= 0 ? projectionWeight(ctx, outProj) : std::nullopt;
@@ -293,6 +296,8 @@ std::optional<WrittenOutAttention> writtenOutAttentionAt(MappingContext& ctx, in
 {
     const auto& g = ctx.graph();
     const auto& sm = ctx.node(softmax);
+    if (sm.input_size() < 1 || sm.output_size() < 1)
+        return std::nullopt;
     const auto* st = g.type(sm.input(0));
     const auto axis = attrInt(sm, "axis").value_or(-1);
     if (!st || st->rank() < 2 || (axis != -1 && axis != static_cast<std::int64_t>(st->rank()) - 1))
@@ -329,10 +334,11 @@ std::optional<WrittenOutAttention> writtenOutAttentionAt(MappingContext& ctx, in
         const auto r = d.input_size() > 1 && !d.input(1).empty() ? g.constantNumbers(d.input(1), 1)
                                                                  : std::optional<std::vector<double>> {};
         a.dropout = r && r->size() == 1 ? decimal(static_cast<float>(r->front())) : 0.0;
-        probs = d.output(0);
-        next = ctx.soleConsumer(probs);
+        probs = d.output_size() > 0 ? d.output(0) : std::string();
+        next = probs.empty() ? -1 : ctx.soleConsumer(probs);
     }
-    if (next < 0 || !ctx.isOp(next, "MatMul") || ctx.node(next).input(0) != probs
+    if (next < 0 || !ctx.isOp(next, "MatMul") || ctx.node(next).input_size() != 2
+        || ctx.node(next).output_size() < 1 || ctx.node(next).input(0) != probs
         || !g.carriesData(ctx.node(next).input(1)))
         return std::nullopt;
     a.values = next;
