@@ -290,6 +290,30 @@ bool fuseSelfAttentionModule(MappingContext& ctx, const WrittenOutAttention& cor
     return ctx.fuse(parts, PendingLayer { "MultiheadAttention", a, { x }, y, g.producer(y) });
 }
 
+/// The product of two computed tensors behind the scores: through a mask's Add and a scaling by a
+/// constant after the product (hand-written attention, which sets `scaledAfter`); -1 if none.
+int scoresProduct(MappingContext& ctx, std::string scores, bool& scaledAfter)
+{
+    const auto& g = ctx.graph();
+    for (int hops = 0; hops < 3; ++hops) {
+        const int p = g.producer(scores);
+        if (p < 0 || ctx.node(p).input_size() != 2)
+            return -1;
+        const auto& n = ctx.node(p);
+        const bool data0 = g.carriesData(n.input(0));
+        const bool data1 = g.carriesData(n.input(1));
+        if (ctx.isOp(p, "MatMul") && data0 && data1)
+            return p;
+        if (!(ctx.isOp(p, "Add") || ctx.isOp(p, "Mul") || ctx.isOp(p, "Div")) || !(data0 || data1))
+            return -1;
+        scaledAfter = scaledAfter || !ctx.isOp(p, "Add");
+        // A mask computed from the data (padding from the token ids) is the operand not made by a MatMul.
+        const int p0 = g.producer(n.input(0));
+        scores = data0 && (!data1 || (p0 >= 0 && ctx.isOp(p0, "MatMul"))) ? n.input(0) : n.input(1);
+    }
+    return -1;
+}
+
 } // namespace
 
 std::optional<WrittenOutAttention> writtenOutAttentionAt(MappingContext& ctx, int softmax)
@@ -304,25 +328,7 @@ std::optional<WrittenOutAttention> writtenOutAttentionAt(MappingContext& ctx, in
         return std::nullopt;
     WrittenOutAttention a;
     a.softmax = softmax;
-    // The scores: the product, through a mask's Add (a constant or computed mask, not the data) and a
-    // scaling by a constant after the product (hand-written attention).
-    std::string scores = sm.input(0);
-    for (int hops = 0; hops < 3; ++hops) {
-        const int p = g.producer(scores);
-        if (p < 0 || ctx.node(p).input_size() != 2)
-            return std::nullopt;
-        const auto& n = ctx.node(p);
-        if (ctx.isOp(p, "MatMul") && g.carriesData(n.input(0)) && g.carriesData(n.input(1))) {
-            a.product = p;
-            break;
-        }
-        if (ctx.isOp(p, "Add") || ctx.isOp(p, "Mul") || ctx.isOp(p, "Div")) {
-            a.scaledAfter = a.scaledAfter || !ctx.isOp(p, "Add");
-            scores = n.input(0);
-            continue;
-        }
-        return std::nullopt;
-    }
+    a.product = scoresProduct(ctx, sm.input(0), a.scaledAfter);
     if (a.product < 0)
         return std::nullopt;
     // The probabilities, through Dropout, into the product with v.
