@@ -45,6 +45,7 @@ const std::vector<PatternEntry>& patterns()
     // one, so whole modules come before the patterns inside them.
     static const std::vector<PatternEntry> list {
         { "Softmax", &ops::recogniseMultiheadAttention },
+        { "Softmax", &ops::recogniseWrittenOutAttention },
         { "LogSoftmax", &ops::recogniseTrailingLogSoftmax },
         { "Erf", &ops::recogniseGeluErf },
         { "Mul", &ops::recogniseSilu },

@@ -42,9 +42,26 @@ void recogniseLinearBias(MappingContext& ctx, int matmul);
 void recogniseLayerNorm(MappingContext& ctx, int reduceMean);
 void recogniseGeluTanh(MappingContext& ctx, int tanh);
 void recogniseMultiheadAttention(MappingContext& ctx, int softmax);
+void recogniseWrittenOutAttention(MappingContext& ctx, int softmax);
 void recogniseZeroPaddedAvgPool(MappingContext& ctx, int averagePool);
 void recogniseHardswish(MappingContext& ctx, int hardSigmoid);
 void recogniseMish(MappingContext& ctx, int softplus);
+
+/// An attention core written out around a Softmax (PatternWrittenOutAttention.cpp): the product of two
+/// computed tensors (through a mask's Add or a scaling), Softmax on the last axis, an optional Dropout,
+/// and the product with v.
+struct WrittenOutAttention
+{
+    int softmax = -1, product = -1, dropoutNode = -1, values = -1;
+    std::string q, k, v; ///< the product's operands before their scaling (k transposed), and v
+    std::int64_t headDim = 0; ///< the axis the product contracts: q's last
+    double dropout = 0.0;
+    bool scaledAfter = false; ///< the scores are scaled after the product (hand-written attention)
+    /// scaled_dot_product_attention's decomposition: both operands scaled by the same sqrt(scale), or the
+    /// dynamo exporter's name for its last MatMul.
+    bool fromSdpa = false;
+};
+[[nodiscard]] std::optional<WrittenOutAttention> writtenOutAttentionAt(MappingContext& ctx, int softmax);
 
 /// Warns when the graph shows an export in inference mode (BatchNorm folded into convolutions or
 /// BatchNormalization in inference mode; Dropout is then gone too).

@@ -4,7 +4,10 @@
 // Dropout, MatMul, the out-projection Gemm with "<module>.out_proj.weight", and the transposes and
 // reshapes between heads and batch. The scope comes back as one MultiheadAttention layer, so what it
 // keeps follows the analysis' attention implementation (SDPA or eager), as for a hand-written model:
-// the export cannot show need_weights (unused weights are pruned), so it is false.
+// the export cannot show need_weights (unused weights are pruned), so it is false. PyTorch 2.x's TorchScript
+// exporter writes the same scope with scaled_dot_product_attention's math instead (q and k^T each
+// multiplied by Sqrt(scale), the scale computed from q's shape): head_dim is read from the shapes, the
+// axis the q k^T product contracts (PatternWrittenOutAttention.cpp), and only failing that from the scale.
 #include "Families.h"
 
 #include <algorithm>
@@ -168,7 +171,11 @@ void recogniseMultiheadAttention(MappingContext& ctx, int softmax)
         || xs->back() != (*wd)[1] || *xs != *ys || g.batchAxisOf(x) != g.batchAxisOf(y))
         return;
     const std::int64_t embed = (*wd)[1];
-    const std::int64_t headDim = headDimOf(ctx, s.parts, embed);
+    // head_dim from the product's shapes (the axis it contracts), else from q's scaling.
+    const auto core = writtenOutAttentionAt(ctx, softmax);
+    const std::int64_t headDim = core && core->headDim > 0 && embed > 0 && embed % core->headDim == 0
+        ? core->headDim
+        : headDimOf(ctx, s.parts, embed);
     if (headDim == 0)
         return;
     // torch transposes a batch-first input to [T, B, E] first; without batch_first the input is
