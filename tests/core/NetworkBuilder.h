@@ -134,4 +134,13 @@ inline std::uint64_t blockBytes(const Analysis& a, const std::string& block, int
     return sum;
 }
 
+/// The top-level layers' types, in order.
+inline std::vector<std::string> typesOf(const Network& n)
+{
+    std::vector<std::string> types;
+    for (const auto& l : n.layers)
+        types.push_back(l.type);
+    return types;
+}
+
 } // namespace headroom::test

@@ -2,6 +2,7 @@
 // patterns (tests/data/onnx/make_exporters.py): parameters exact and the bytes autograd saves per sample as
 // PyTorch measured them (exporters/measured.json: measure_networks.py's method, torch 1.13, CPU -> CUDA
 // adjusted), and the refusal that names the node and says why where Headroom has no layer.
+#include "NetworkBuilder.h"
 #include "headroom/Analysis.h"
 #include "headroom/Network.h"
 #include "headroom/OnnxImport.h"
@@ -12,6 +13,8 @@
 #include <nlohmann/json.hpp>
 
 using namespace headroom;
+
+using headroom::test::typesOf;
 
 namespace {
 
@@ -52,14 +55,6 @@ std::uint64_t outsideRecurrent(const Analysis& a)
             bytes -= row.activationBytesPerSample;
     }
     return bytes;
-}
-
-std::vector<std::string> typesOf(const Network& n)
-{
-    std::vector<std::string> types;
-    for (const auto& l : n.layers)
-        types.push_back(l.type);
-    return types;
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // ONNX import against real torch.onnx.export files (tests/data/onnx, made by make_onnx.py with
 // torch 1.13): PyTorch's parameter counts, the native presets' activation bytes, the graph's
 // branches, and a specific error for every kind of bad input, including every truncation of a file.
+#include "NetworkBuilder.h"
 #include "headroom/Analysis.h"
 #include "headroom/ModelFile.h"
 #include "headroom/NetworkFile.h"
@@ -15,6 +16,8 @@
 #include <nlohmann/json.hpp>
 
 using namespace headroom;
+
+using headroom::test::typesOf;
 
 namespace {
 
@@ -43,14 +46,6 @@ const LayerSpec* layerNamed(const Network& n, const std::string& name)
     const auto it
         = std::find_if(n.layers.begin(), n.layers.end(), [&](const LayerSpec& l) { return l.name == name; });
     return it == n.layers.end() ? nullptr : &*it;
-}
-
-std::vector<std::string> typesOf(const Network& n)
-{
-    std::vector<std::string> types;
-    for (const auto& l : n.layers)
-        types.push_back(l.type);
-    return types;
 }
 
 } // namespace
