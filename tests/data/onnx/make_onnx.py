@@ -451,7 +451,7 @@ def hostile(out):
 
 class FinalStateClassifier(nn.Module):
     """nn.LSTM(8, 16, batch_first=True) whose final hidden state h_n[-1] feeds the head: the ONNX LSTM's
-    Y_h is used, which Headroom's LSTM layer (the output sequence only) does not give."""
+    Y_h is used, which Headroom imports as the last step of the output sequence (a Narrow)."""
 
     def __init__(self):
         super().__init__()
