@@ -24,6 +24,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <utility>
 
 namespace headroom::ui {
 
@@ -370,23 +371,36 @@ void StepChartView::updateLabels()
 double StepChartView::peakLabelTop(const QRectF& wanted) const
 {
     // The reserved line runs above the stack, often just above the peak: a label put over it would hide
-    // it, so the label goes above the line's highest point under it, or below it where there is no room.
+    // it. The label climbs above every piece of the line it would cover, as long as it stays in the
+    // plot; where it cannot, it stays where it was wanted.
     const auto& c = *m_charts;
-    const QRectF plot = c.chart->plotArea();
-    const double top = plot.top() + 2;
-    std::optional<double> lineY; // the highest (smallest y) point of the line under the label
-    const QList<QPointF> points = c.reserved->points();
+    const double top = c.chart->plotArea().top() + 2;
+    const double h = wanted.height();
+    std::vector<std::pair<double, double>> spans; // the y ranges of the line's segments under the label
+    const QList<QPointF> points = c.reserved->isVisible() ? c.reserved->points() : QList<QPointF> {};
     for (qsizetype i = 0; i + 1 < points.size(); ++i) {
         const QPointF a = c.chart->mapToPosition(points[i], c.reserved);
         const QPointF b = c.chart->mapToPosition(points[i + 1], c.reserved);
         if (std::max(a.x(), b.x()) >= wanted.left() && std::min(a.x(), b.x()) <= wanted.right())
-            lineY = std::min(lineY.value_or(a.y()), std::min(a.y(), b.y()));
+            spans.emplace_back(std::min(a.y(), b.y()), std::max(a.y(), b.y()));
     }
-    const double y = std::max(top, wanted.top());
-    if (!c.reserved->isVisible() || !lineY || y > *lineY + 3 || y + wanted.height() < *lineY - 3)
-        return y;
-    const double above = *lineY - wanted.height() - 4;
-    return above >= top ? above : *lineY + 4;
+    // The highest piece of line a label at `y` would cover, if any.
+    const auto covered = [&](double y) -> std::optional<double> {
+        std::optional<double> highest;
+        for (const auto& [low, high] : spans) {
+            if (y <= high + 3 && y + h >= low - 3)
+                highest = std::min(highest.value_or(low), low);
+        }
+        return highest;
+    };
+    const double wantedTop = std::max(top, wanted.top());
+    double y = wantedTop;
+    for (auto line = covered(y); line; line = covered(y)) {
+        y = *line - h - 4; // strictly higher each time, so this ends
+        if (y < top)
+            return wantedTop;
+    }
+    return y;
 }
 
 std::optional<std::size_t> StepChartView::bandAt(double x) const
