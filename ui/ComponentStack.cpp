@@ -6,6 +6,7 @@
 #include <QChart>
 #include <QChartView>
 #include <QEvent>
+#include <QGraphicsLayout>
 #include <QGraphicsTextItem>
 #include <QLegend>
 #include <QLegendMarker>
@@ -95,6 +96,7 @@ void ComponentStack::set(
     const QList<double>& xs, const std::function<const MemoryBreakdown&(qsizetype)>& at, double unit)
 {
     QList<QPointF> base;
+    bool markersChanged = false; // a legend marker shown or hidden
     base.reserve(xs.size());
     for (const double x : xs)
         base.append(QPointF(x, 0.0));
@@ -108,10 +110,17 @@ void ComponentStack::set(
         }
         m_lower[i]->replace(base);
         m_upper[i]->replace(upper);
-        for (QLegendMarker* m : m_chart->legend()->markers(m_areas[i]))
+        for (QLegendMarker* m : m_chart->legend()->markers(m_areas[i])) {
+            markersChanged = markersChanged || m->isVisible() != any;
             m->setVisible(any);
+        }
         base = std::move(upper);
     }
+    // Qt 6.4's legend does not lay itself out again when a marker is hidden or shown: the next label
+    // was drawn over the hidden one's place ("Gradients" under "Optimizer state" when LoRA freezes
+    // every weight).
+    if (markersChanged && m_chart->legend()->layout())
+        m_chart->legend()->layout()->invalidate();
 }
 
 QList<QPointF> ComponentStack::upperPoints(Component c) const
