@@ -37,6 +37,22 @@ struct MemoryScale
     double labelWidth = 0; ///< the widest tick label
 };
 [[nodiscard]] MemoryScale memoryScale(const ReportCanvas& canvas, double maxBytes, double plotHeight);
+
+/// What both charts lay out alike: the memory scale, the chart's rectangle and its plot, the x axis's
+/// extent and the legend's height; `yOf` maps bytes to device y on that scale.
+struct ChartFrame
+{
+    MemoryScale scale;
+    QRectF rect;
+    QRectF plot;
+    double xMax = 1;
+    double legendH = 0;
+
+    [[nodiscard]] double yOf(double bytes) const
+    {
+        return plot.bottom() - bytes / scale.topBytes * plot.height();
+    }
+};
 /// The grid lines across `plot` and their labels right-aligned in [labelsLeft, plot's left).
 void paintMemoryGrid(
     const ReportCanvas& canvas, const MemoryScale& scale, const QRectF& plot, double labelsLeft);

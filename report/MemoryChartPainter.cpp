@@ -39,14 +39,9 @@ MemoryChartPainter::MemoryChartPainter(const MemoryModel& model, const Estimate&
 }
 
 /// Where everything goes: the scales, the plot and the markers' places.
-struct MemoryChartPainter::Layout
+struct MemoryChartPainter::Layout : chartparts::ChartFrame
 {
-    chartparts::MemoryScale scale;
-    QRectF rect;
-    QRectF plot;
-    double xMax = 1;
     double markerRow = 0;
-    double legendH = 0;
     double xLabelsH = 0;
     double xTitleH = 0;
     bool showBatch = false;
@@ -63,10 +58,6 @@ struct MemoryChartPainter::Layout
     {
         return plot.left()
             + MemorySweep::axisX(static_cast<std::int64_t>(std::llround(batch))) / xMax * plot.width();
-    }
-    [[nodiscard]] double yOf(double bytes) const
-    {
-        return plot.bottom() - bytes / scale.topBytes * plot.height();
     }
     [[nodiscard]] double labelLeft(double x, double w) const
     {

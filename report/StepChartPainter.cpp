@@ -40,22 +40,13 @@ QString StepChartPainter::peakLayer() const
 }
 
 /// Where everything goes: the memory scale, the plot, and the x of each moment's band.
-struct StepChartPainter::Layout
+struct StepChartPainter::Layout : chartparts::ChartFrame
 {
-    chartparts::MemoryScale scale;
-    QRectF rect;
-    QRectF plot;
     double labelRow = 0;
-    double legendH = 0;
     double phaseH = 0;
-    double xMax = 1;
     bool gpuShown = false;
 
     [[nodiscard]] double xOf(double x) const { return plot.left() + x / xMax * plot.width(); }
-    [[nodiscard]] double yOf(double bytes) const
-    {
-        return plot.bottom() - bytes / scale.topBytes * plot.height();
-    }
 };
 
 StepChartPainter::Layout StepChartPainter::layout(const ReportCanvas& canvas, const QRectF& rect) const
