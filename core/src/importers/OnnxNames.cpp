@@ -83,7 +83,8 @@ std::vector<std::string> layerNames(const OnnxGraph& g, const std::vector<Pendin
     std::vector<NodeName> parts;
     std::map<std::string, int> scopeCount;
     for (const auto& l : layers) {
-        parts.push_back(splitNodeName(g.graph().node(l.node)));
+        parts.push_back(
+            l.modulePath.empty() ? splitNodeName(g.graph().node(l.node)) : NodeName { l.modulePath, l.type });
         if (!parts.back().scope.empty())
             ++scopeCount[parts.back().scope];
     }

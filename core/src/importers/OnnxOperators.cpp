@@ -248,6 +248,7 @@ OperatorMapping mapOperators(const OnnxGraph& graph, int opset)
     }
     // Each node's layers, so that generic ones can take their place in graph order afterwards.
     std::vector<std::pair<int, std::vector<PendingLayer>>> perNode;
+    int restoredBatchNorms = 0, restoredBiases = 0;
     for (int i = 0; i < ctx.nodeCount(); ++i) {
         if (!ctx.needed(i) || ctx.absorbed(i))
             continue;
@@ -256,12 +257,24 @@ OperatorMapping mapOperators(const OnnxGraph& graph, int opset)
             ctx.push(*fused);
         else
             mapNode(ctx, i);
+        restoredBiases += ops::restoreDroppedBias(ctx, i) ? 1 : 0;
+        restoredBatchNorms += ops::restoreDroppedBatchNorm(ctx, i) ? 1 : 0;
         perNode.emplace_back(i,
             std::vector<PendingLayer>(
                 std::make_move_iterator(ctx.layers().begin() + static_cast<std::ptrdiff_t>(before)),
                 std::make_move_iterator(ctx.layers().end())));
         ctx.layers().resize(before);
     }
+    if (restoredBatchNorms > 0)
+        ctx.note("The dynamo exporter left " + std::to_string(restoredBatchNorms) + " BatchNorm layer"
+            + (restoredBatchNorms == 1 ? "" : "s")
+            + " of this train()-mode export out of the graph; Headroom put them back from the metadata the "
+              "exporter keeps on the node before each (pkg.torch.onnx.fx_node).");
+    if (restoredBiases > 0)
+        ctx.note(std::to_string(restoredBiases) + " Linear or convolution bias"
+            + (restoredBiases == 1 ? "" : "es")
+            + " of all zeros, which the dynamo exporter leaves out of the graph, counted from its metadata "
+              "(pkg.torch.onnx.fx_node).");
     GenericOps generic(ctx);
     std::vector<PendingLayer> layers;
     std::size_t genericLayers = 0;

@@ -20,6 +20,9 @@ struct PendingLayer
     std::vector<std::string> inputValues;
     std::string outputValue;
     int node = -1; ///< the ONNX node the layer is named after (the last of a fused pattern)
+    /// The PyTorch module path when the export's metadata gives it for this layer alone (a BatchNorm put
+    /// back after the node that took over its place); empty: named after `node`.
+    std::string modulePath = {};
 };
 
 /// An operator the importer cannot map to a layer of its own; `reason` is empty when no Headroom layer has
