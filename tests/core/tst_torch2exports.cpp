@@ -1,10 +1,10 @@
-// Real PyTorch 2.11 exports (tests/data/torch2: 22 torchvision classification networks and two recurrent
+// Real PyTorch 2.11 exports (tests/data/torch2: 36 torchvision classification networks and four recurrent
 // classifiers, each from the TorchScript exporter in training mode and from the dynamo exporter in train()
-// mode), against what PyTorch measured on an H100 for the same networks: parameters as
-// sum(p.numel() for p in model.parameters()) and the bytes autograd saved per sample in one float32
-// training forward (saved_tensors_hooks, each storage once; batch 4 less batch 2, halved). No loss was
-// measured, so the networks are analysed without one. Every file must import exactly, except the
-// differences listed in kKnown, each with its reason: a change to any of them shows here.
+// mode, three also from the dynamo exporter in eval() mode), against what PyTorch measured on an H100 for the
+// same networks: parameters as sum(p.numel() for p in model.parameters()) and the bytes autograd saved per
+// sample in one float32 training forward (saved_tensors_hooks, each storage once; batch 4 less batch 2,
+// halved). No loss was measured, so the networks are analysed without one. Every file must import exactly,
+// except the differences listed in kKnown, each with its reason: a change to any of them shows here.
 #include "headroom/Analysis.h"
 #include "headroom/Network.h"
 #include "headroom/OnnxImport.h"
@@ -20,7 +20,7 @@ using namespace headroom;
 
 namespace {
 
-const std::string kExports = HEADROOM_TORCH2_EXPORTS; // exports.tar.gz, unpacked at configure time
+const std::string kExports = HEADROOM_TORCH2_EXPORTS; // exports*.tar.gz, unpacked at configure time
 
 nlohmann::json measurements()
 {
@@ -49,6 +49,10 @@ const std::map<std::string, Known>& known()
         // tensor's input where PyTorch keeps only the [B, 1, 1, 1] scale.
         { "torchscript-train/convnext_tiny", { 0, 115929568 - 108553764, {} } },
         { "dynamo/convnext_tiny", { 0, 115929568 - 108553764, {} } },
+        { "torchscript-train/convnext_small", { 0, 186404896 - 173610156, {} } },
+        { "dynamo/convnext_small", { 0, 186404896 - 173610156, {} } },
+        { "torchscript-train/efficientnet_b3", { 0, 173176736 - 169843148, {} } },
+        { "dynamo/efficientnet_b3", { 0, 173181344 - 169843148, {} } },
         { "torchscript-train/efficientnet_b0", { 0, 88428512 - 87591940, {} } },
         { "dynamo/efficientnet_b0", { 0, 88432352 - 87591940, {} } },
         { "torchscript-train/efficientnet_v2_s", { 0, 159295680 - 153479240, {} } },
@@ -56,16 +60,22 @@ const std::map<std::string, Known>& known()
         // The classifiers' in-place Dropout before the last Linear.
         { "torchscript-train/mnasnet0_5", { 0, 24529920 - 24533760, {} } },
         { "torchscript-train/mobilenet_v3_small", { 0, 15564640 - 15567712, {} } },
+        { "torchscript-train/mnasnet1_0", { 0, 43659520 - 43663360, {} } },
+        { "torchscript-train/mobilenet_v3_large", { 0, 43508000 - 43511840, {} } },
         // cuDNN's GRU/LSTM from the dynamo exporter.
         { "dynamo/gru_cls", { 0, 1034240 - 954368, {} } },
         { "dynamo/lstm_cls", { 0, 1777664 - 1622016, {} } },
         // Windowed attention.
         { "torchscript-train/swin_t", { 0, 0, "Gather: its gathered axis is the batch axis" } },
+        { "torchscript-train/swin_s", { 0, 0, "Gather: its gathered axis is the batch axis" } },
+        { "dynamo/swin_s", { 50514198 - 49606258, 185661328 - 169404488, {} } },
         { "torchscript-train/swin_v2_t", { 0, 0, "Gather: its gathered axis is the batch axis" } },
         { "torchscript-train/maxvit_t", { 0, 0, "is only partly known" } },
         { "dynamo/swin_v2_t", { 0, 0, "ReduceL2" } },
         { "dynamo/swin_t", { 28817262 - 28288354, 115063696 - 106032104, {} } },
         { "dynamo/maxvit_t", { 31294600 - 30919624, 327906760 - 306632336, {} } },
+        // An eval() export: no stochastic depth and no Dropout (they leave no trace), BatchNorm put back.
+        { "dynamo-eval/efficientnet_b0", { 0, 87586784 - 87591940, {} } },
     };
     return table;
 }
@@ -81,19 +91,24 @@ private slots:
     void importsAsPyTorchMeasured_data();
     void importsAsPyTorchMeasured();
     void dynamoBatchNormsComeBackWithTheirModuleNames();
+    void dynamoEvalExportIsWarnedAbout();
+    void dynamoTrainingBatchNormIsNotTakenForEval();
 };
 
 void TestTorch2Exports::everyMeasuredNetworkWasExported()
 {
     // The TorchScript exporter refuses RNN dropout in training mode ("Unsupported: ONNX export of operator
-    // RNN/GRU/LSTM, dropout in training mode"), so the recurrent classifiers have a dynamo file only.
+    // RNN/GRU/LSTM, dropout in training mode"), so the recurrent classifiers with dropout 0.1 have a dynamo
+    // file only; their "_nodrop" forms have both.
     const auto m = measurements();
-    QCOMPARE(m.at("networks").size(), std::size_t { 24 });
+    QCOMPARE(m.at("networks").size(), std::size_t { 40 });
     for (const auto& [name, _] : m.at("networks").items()) {
         QVERIFY2(std::filesystem::exists(kExports + "/dynamo/" + name + ".onnx"), name.c_str());
         const bool recurrent = name == "gru_cls" || name == "lstm_cls";
         QCOMPARE(std::filesystem::exists(kExports + "/torchscript-train/" + name + ".onnx"), !recurrent);
     }
+    for (const char* name : { "resnet18", "efficientnet_b0", "gru_cls_nodrop" })
+        QVERIFY(std::filesystem::exists(kExports + "/dynamo-eval/" + std::string(name) + ".onnx"));
 }
 
 void TestTorch2Exports::importsAsPyTorchMeasured_data()
@@ -102,7 +117,7 @@ void TestTorch2Exports::importsAsPyTorchMeasured_data()
     QTest::addColumn<qint64>("parameters");
     QTest::addColumn<qint64>("savedBytesPerSample");
     const auto m = measurements();
-    for (const char* exporter : { "torchscript-train", "dynamo" }) {
+    for (const char* exporter : { "torchscript-train", "dynamo", "dynamo-eval" }) {
         for (const auto& [name, figures] : m.at("networks").items()) {
             const std::string file = std::string(exporter) + "/" + name;
             if (!std::filesystem::exists(kExports + "/" + file + ".onnx"))
@@ -156,6 +171,27 @@ void TestTorch2Exports::dynamoBatchNormsComeBackWithTheirModuleNames()
     QCOMPARE(batchNorms, 20);
     QVERIFY(namedAfterModule);
     QVERIFY2(net.description.find("left 20 BatchNorm layers") != std::string::npos, net.description.c_str());
+}
+
+void TestTorch2Exports::dynamoEvalExportIsWarnedAbout()
+{
+    // In eval() the BatchNorms are gone as in train() (their metadata names
+    // aten._native_batch_norm_legit_no_training) and Dropout leaves no trace: one warning says so.
+    const auto imported = importOnnxFile(kExports + "/dynamo-eval/resnet18.onnx");
+    QVERIFY(imported.ok());
+    QCOMPARE(imported->warnings.size(), std::size_t { 1 });
+    QVERIFY2(imported->warnings.front().find("exported in inference (eval) mode") != std::string::npos
+            && imported->warnings.front().find("20 BatchNorm layers in inference mode") != std::string::npos,
+        imported->warnings.front().c_str());
+}
+
+void TestTorch2Exports::dynamoTrainingBatchNormIsNotTakenForEval()
+{
+    // DenseNet-121's BatchNorms that follow a concatenation stay BatchNormalization nodes in the dynamo
+    // file, written without training_mode; their metadata says they trained, so no eval-mode warning.
+    const auto imported = importOnnxFile(kExports + "/dynamo/densenet121.onnx");
+    QVERIFY(imported.ok());
+    QVERIFY(imported->warnings.empty());
 }
 
 QTEST_GUILESS_MAIN(TestTorch2Exports)

@@ -248,7 +248,7 @@ OperatorMapping mapOperators(const OnnxGraph& graph, int opset)
     }
     // Each node's layers, so that generic ones can take their place in graph order afterwards.
     std::vector<std::pair<int, std::vector<PendingLayer>>> perNode;
-    int restoredBatchNorms = 0, restoredBiases = 0;
+    int restoredBatchNorms = 0, restoredBiases = 0, inferenceBatchNorms = 0;
     for (int i = 0; i < ctx.nodeCount(); ++i) {
         if (!ctx.needed(i) || ctx.absorbed(i))
             continue;
@@ -258,7 +258,9 @@ OperatorMapping mapOperators(const OnnxGraph& graph, int opset)
         else
             mapNode(ctx, i);
         restoredBiases += ops::restoreDroppedBias(ctx, i) ? 1 : 0;
-        restoredBatchNorms += ops::restoreDroppedBatchNorm(ctx, i) ? 1 : 0;
+        const auto batchNorm = ops::restoreDroppedBatchNorm(ctx, i);
+        restoredBatchNorms += batchNorm != ops::RestoredBatchNorm::None ? 1 : 0;
+        inferenceBatchNorms += batchNorm == ops::RestoredBatchNorm::Inference ? 1 : 0;
         perNode.emplace_back(i,
             std::vector<PendingLayer>(
                 std::make_move_iterator(ctx.layers().begin() + static_cast<std::ptrdiff_t>(before)),
@@ -268,8 +270,14 @@ OperatorMapping mapOperators(const OnnxGraph& graph, int opset)
     if (restoredBatchNorms > 0)
         ctx.note("The dynamo exporter left " + std::to_string(restoredBatchNorms) + " BatchNorm layer"
             + (restoredBatchNorms == 1 ? "" : "s")
-            + " of this train()-mode export out of the graph; Headroom put them back from the metadata the "
-              "exporter keeps on the node before each (pkg.torch.onnx.fx_node).");
+            + " out of the graph; Headroom put them back from the metadata the exporter keeps on the node "
+              "before each (pkg.torch.onnx.fx_node).");
+    if (inferenceBatchNorms > 0)
+        ctx.warn("the ONNX file was exported in inference (eval) mode: the dynamo exporter's metadata shows "
+            + std::to_string(inferenceBatchNorms) + " BatchNorm layer" + (inferenceBatchNorms == 1 ? "" : "s")
+            + " in inference mode (put back as training runs them), and any Dropout was removed. Call "
+              "model.train() before torch.onnx.export(model, (x,), \"model.onnx\", dynamo=True) for a full "
+              "plan");
     if (restoredBiases > 0)
         ctx.note(std::to_string(restoredBiases) + " Linear or convolution bias"
             + (restoredBiases == 1 ? "" : "es")

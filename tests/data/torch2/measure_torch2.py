@@ -17,7 +17,7 @@ Three things the CPU machines (torch 1.13) cannot do:
    steps; the configs used (layer counts reduced for the mixture-of-experts models) are written out
    so that `headroom estimate CONFIG --sequence-length 512 ...` runs on the same network.
 
-Usage: python3 measure_torch2.py OUTDIR [--deadline SECONDS]
+Usage: python3 measure_torch2.py OUTDIR [--deadline SECONDS] [--set more]
 Writes OUTDIR/results.json (rewritten after every item), OUTDIR/exports.tar.gz.
 """
 
@@ -41,7 +41,15 @@ VISION = {
     "squeezenet1_0": 224, "swin_t": 224, "swin_v2_t": 224, "vgg11_bn": 224, "vit_b_16": 224,
     "wide_resnet50_2": 224,
 }
+# The second run ("--set more"): other sizes of the same families, the recurrent classifiers without
+# dropout (which the TorchScript exporter refuses in training mode) and dynamo exports made in eval().
+VISION_MORE = {name: 224 for name in (
+    "resnet50", "mobilenet_v3_large", "efficientnet_b3", "densenet161", "regnet_y_1_6gf", "shufflenet_v2_x1_0",
+    "squeezenet1_1", "vgg16", "vit_b_32", "swin_s", "convnext_small", "mnasnet1_0", "resnext101_32x8d",
+    "wide_resnet101_2")}
 RECURRENT = ("gru_cls", "lstm_cls")
+RECURRENT_MORE = ("gru_cls_nodrop", "lstm_cls_nodrop")
+EVAL_MORE = ("resnet18", "efficientnet_b0", "gru_cls_nodrop")
 TOKENS, VOCAB = 64, 10000
 
 
@@ -50,17 +58,17 @@ def build(name):
     import torch.nn as nn
     import torchvision
 
-    if name in RECURRENT:
+    if name in RECURRENT + RECURRENT_MORE:
         class Classifier(nn.Module):
             """Embedding(10000, 128) -> 2-layer GRU/LSTM(128, 256, batch_first, dropout 0.1; the LSTM
             bidirectional) -> last step -> Linear(-, 5)."""
 
-            def __init__(self, kind):
+            def __init__(self, kind, dropout):
                 super().__init__()
                 self.embedding = nn.Embedding(VOCAB, 128)
                 bidirectional = kind == "lstm"
                 rnn = nn.LSTM if kind == "lstm" else nn.GRU
-                self.rnn = rnn(128, 256, num_layers=2, batch_first=True, dropout=0.1,
+                self.rnn = rnn(128, 256, num_layers=2, batch_first=True, dropout=dropout,
                                bidirectional=bidirectional)
                 self.head = nn.Linear(512 if bidirectional else 256, 5)
 
@@ -68,7 +76,7 @@ def build(name):
                 out, _ = self.rnn(self.embedding(tokens))
                 return self.head(out[:, -1])
 
-        return Classifier(name.split("_")[0])
+        return Classifier(name.split("_")[0], 0.0 if name.endswith("_nodrop") else 0.1)
     kw = {}
     if name in ("googlenet", "inception_v3"):
         kw = dict(aux_logits=False, init_weights=False)
@@ -77,9 +85,9 @@ def build(name):
 
 def example(name, batch, device="cpu"):
     import torch
-    if name in RECURRENT:
+    if name in RECURRENT + RECURRENT_MORE:
         return torch.randint(0, VOCAB, (batch, TOKENS), device=device)
-    s = VISION[name]
+    s = VISION.get(name) or VISION_MORE[name]
     return torch.randn(batch, 3, s, s, device=device)
 
 
@@ -121,7 +129,7 @@ def export_one(name, exporter, outdir):
         info["mode"] = "train"
     else:
         errors = []
-        for mode in ("train", "eval"):
+        for mode in (("eval",) if exporter == "dynamo-eval" else ("train", "eval")):
             for lo in (1, 2):
                 try:
                     getattr(model, mode)()
@@ -247,6 +255,8 @@ def measure_network(name):
     res["saved_bytes_per_sample"] = (res["saved_bytes_batch4"] - res["saved_bytes_batch2"]) // 2
     res["saved_bytes_fixed"] = res["saved_bytes_batch2"] - 2 * res["saved_bytes_per_sample"]
     del model
+    import gc
+    gc.collect()  # the saved-tensor hooks leave reference cycles holding the graph
     torch.cuda.empty_cache()
     return res
 
@@ -383,10 +393,14 @@ def main():
     def save():
         (outdir / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
 
-    names = list(VISION) + list(RECURRENT)
+    more = "--set" in sys.argv and sys.argv[sys.argv.index("--set") + 1] == "more"
+    names = list(VISION_MORE) + list(RECURRENT_MORE) if more else list(VISION) + list(RECURRENT)
     jobs = [(n, e) for e in ("dynamo", "torchscript-train") for n in names]
+    if more:
+        jobs += [(n, "dynamo-eval") for n in EVAL_MORE]
     # slow ones first so they finish in time
-    slow = ("maxvit_t", "swin_t", "swin_v2_t", "vit_b_16", "convnext_tiny", "efficientnet_v2_s")
+    slow = ("maxvit_t", "swin_t", "swin_v2_t", "vit_b_16", "convnext_tiny", "efficientnet_v2_s", "swin_s",
+            "convnext_small", "densenet161", "resnext101_32x8d", "wide_resnet101_2", "efficientnet_b3")
     jobs.sort(key=lambda j: (j[0] not in slow, j[1] != "dynamo"))
     exports = Exports(export_dir, jobs, parallel=max(2, (os.cpu_count() or 4) - 3))
     stop = threading.Event()
@@ -408,7 +422,7 @@ def main():
               f"{results['networks'][name].get('saved_bytes_per_sample', results['networks'][name].get('error'))}",
               flush=True)
         save()
-    for case in HF_CASES:
+    for case in ([] if more else HF_CASES):
         if time.time() > deadline - 60:
             results["hf"][case[0]] = {"error": "skipped: deadline"}
             continue

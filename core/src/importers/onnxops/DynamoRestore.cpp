@@ -2,13 +2,15 @@
 // writes on each node ("pkg.torch.onnx.fx_node": the FX node the ONNX node came from, with its arguments).
 // Measured with PyTorch 2.11 on every torchvision classification network (tests/data/torch2):
 //
-// - BatchNorm: torch.onnx.export(..., dynamo=True) of a model in train() mode writes no
+// - BatchNorm: torch.onnx.export(..., dynamo=True) of a model in train() or eval() mode writes no
 //   BatchNormalization node: the training-mode batch norm (aten._native_batch_norm_legit_functional)
 //   disappears in the exporter's optimisation, and the node before it (the Conv) takes over its output
 //   and its metadata. The graph alone would train without any BatchNorm: no scale and shift parameters,
 //   none of the inputs BatchNorm keeps for backward (half of ResNet-18's activations). The metadata names
 //   the batch norm with its arguments, so it is put back exactly: after that node, affine when it had a
-//   weight, with running statistics when it had them.
+//   weight, with running statistics when it had them. An eval()-mode export's batch norm
+//   (aten._native_batch_norm_legit_no_training) comes back as training runs it, with a warning: its
+//   Dropout left no trace at all (torch.export does not trace dropout outside training).
 // - Biases that are all zeros (PyTorch's initialisation of many classifiers, as torchvision's) are
 //   dropped from Gemm and Conv; the metadata's aten.linear / aten.conv2d call still names the bias
 //   parameter, so the layer keeps it. (A Conv whose BatchNorm was dropped carries the BatchNorm's metadata,
@@ -31,12 +33,13 @@ struct BatchNormSignature
 {
     std::string_view target;
     int runningMean; ///< -1: the variant has no running statistics
-    int training; ///< -1: always training
+    int training; ///< -1: always training, -2: always inference
     int momentum;
     int eps;
 };
 
-constexpr std::array<BatchNormSignature, 7> kBatchNormOps { {
+constexpr std::array<BatchNormSignature, 8> kBatchNormOps { {
+    { "aten._native_batch_norm_legit_no_training.default", 3, -2, 5, 6 },
     { "aten._native_batch_norm_legit_functional.default", 3, 5, 6, 7 },
     { "aten._native_batch_norm_legit.default", 3, 5, 6, 7 },
     { "aten._native_batch_norm_legit.no_stats", -1, 3, 4, 5 },
@@ -52,6 +55,7 @@ struct DroppedBatchNorm
     bool runningStats = true;
     std::optional<double> momentum;
     std::optional<double> eps;
+    bool inference = false; ///< an eval()-mode export: the module is a BatchNorm, trained in training mode
 };
 
 std::optional<double> numberArg(const std::vector<std::string>& args, int k)
@@ -69,11 +73,9 @@ bool givenArg(const std::vector<std::string>& args, int k)
     return k >= 0 && static_cast<std::size_t>(k) < args.size() && args[static_cast<std::size_t>(k)] != "None";
 }
 
-/// The training-mode batch norm node `n` stands for although it is no BatchNormalization, if any.
-std::optional<DroppedBatchNorm> droppedBatchNormAt(const onnx::NodeProto& n)
+/// The batch-norm call node `n`'s metadata names, if any.
+std::optional<DroppedBatchNorm> batchNormCallOf(const onnx::NodeProto& n)
 {
-    if (n.op_type() == "BatchNormalization")
-        return std::nullopt;
     const auto text = nodeMetadata(n, "pkg.torch.onnx.fx_node");
     const auto call = text ? parseFxNode(*text) : std::nullopt;
     if (!call)
@@ -82,11 +84,11 @@ std::optional<DroppedBatchNorm> droppedBatchNormAt(const onnx::NodeProto& n)
         if (call->target != op.target)
             continue;
         const auto& args = call->args;
-        if (op.training >= 0
-            && (static_cast<std::size_t>(op.training) >= args.size()
-                || args[static_cast<std::size_t>(op.training)] != "True"))
-            return std::nullopt; // inference mode: checkExportMode's business
         DroppedBatchNorm bn;
+        bn.inference = op.training == -2
+            || (op.training >= 0
+                && (static_cast<std::size_t>(op.training) >= args.size()
+                    || args[static_cast<std::size_t>(op.training)] != "True"));
         bn.affine = givenArg(args, 1) || givenArg(args, 2);
         bn.runningStats = op.runningMean >= 0 && givenArg(args, op.runningMean);
         bn.momentum = numberArg(args, op.momentum);
@@ -94,6 +96,12 @@ std::optional<DroppedBatchNorm> droppedBatchNormAt(const onnx::NodeProto& n)
         return bn;
     }
     return std::nullopt;
+}
+
+/// The batch norm node `n` stands for although it is no BatchNormalization, if any.
+std::optional<DroppedBatchNorm> droppedBatchNormAt(const onnx::NodeProto& n)
+{
+    return n.op_type() == "BatchNormalization" ? std::nullopt : batchNormCallOf(n);
 }
 
 /// Where the bias is among the arguments of the ATen calls a Linear or convolution is exported from.
@@ -128,6 +136,12 @@ bool hadBias(const onnx::NodeProto& n, const PendingLayer& layer)
 
 } // namespace
 
+bool trainingBatchNormPerMetadata(const onnx::NodeProto& n)
+{
+    const auto call = batchNormCallOf(n);
+    return call && !call->inference;
+}
+
 bool restoreDroppedBias(MappingContext& ctx, int i)
 {
     auto& layers = ctx.layers();
@@ -137,23 +151,23 @@ bool restoreDroppedBias(MappingContext& ctx, int i)
     return true;
 }
 
-bool restoreDroppedBatchNorm(MappingContext& ctx, int i)
+RestoredBatchNorm restoreDroppedBatchNorm(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
     auto& layers = ctx.layers();
     if (layers.empty() || layers.back().node != i || n.output_size() < 1
         || layers.back().outputValue != n.output(0))
-        return false;
+        return RestoredBatchNorm::None;
     const auto bn = droppedBatchNormAt(n);
     if (!bn)
-        return false;
+        return RestoredBatchNorm::None;
     const auto* t = ctx.graph().type(n.output(0));
     const std::size_t rank = t != nullptr && t->hasShape ? t->rank() : 0;
     if (rank < 2 || rank > 5) {
         ctx.reject(i,
-            "it stands for a training-mode BatchNorm the exporter left out (its metadata says so), and "
-            "its output's rank is not 2 to 5, so Headroom cannot put the BatchNorm back");
-        return false;
+            "it stands for a BatchNorm the exporter left out (its metadata says so), and its output's rank "
+            "is not 2 to 5, so Headroom cannot put the BatchNorm back");
+        return RestoredBatchNorm::None;
     }
     json a = json::object();
     if (!bn->affine)
@@ -171,7 +185,7 @@ bool restoreDroppedBatchNorm(MappingContext& ctx, int i)
             : rank == 4                       ? "BatchNorm2d"
                                               : "BatchNorm1d",
         a, { layers.back().outputValue }, output, i, scopes ? modulePathOfScopes(*scopes) : std::string() });
-    return true;
+    return bn->inference ? RestoredBatchNorm::Inference : RestoredBatchNorm::Training;
 }
 
 } // namespace headroom::onnximport::ops

@@ -3,6 +3,8 @@
 // then become new constants named "onnx::Conv_<n>" instead of the module's "conv1.weight"; a BatchNorm
 // that is kept runs in inference mode (training_mode 0 from opset 14, a single output before); and every
 // Dropout is removed, which leaves no trace at all. Measured with torch 1.13 (tests/data/onnx/README.md).
+// PyTorch 2.x's dynamo exporter writes a training-mode BatchNorm it keeps (one not after a convolution) as
+// a BatchNormalization without training_mode; its metadata says it trained (tests/data/torch2).
 #include "Families.h"
 
 #include <algorithm>
@@ -45,7 +47,7 @@ void checkExportMode(MappingContext& ctx)
             folded.push_back(nodeLabel(n));
         const bool inferenceMode
             = ctx.opset() >= 14 ? attrInt(n, "training_mode").value_or(0) == 0 : n.output_size() == 1;
-        if (ctx.isOp(i, "BatchNormalization") && inferenceMode)
+        if (ctx.isOp(i, "BatchNormalization") && inferenceMode && !trainingBatchNormPerMetadata(n))
             inference.push_back(nodeLabel(n));
     }
     if (folded.empty() && inference.empty())

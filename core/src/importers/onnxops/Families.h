@@ -63,13 +63,18 @@ struct WrittenOutAttention
 };
 [[nodiscard]] std::optional<WrittenOutAttention> writtenOutAttentionAt(MappingContext& ctx, int softmax);
 
-/// After node `i` is mapped: when its metadata says it stands for a training-mode batch norm that the
-/// dynamo exporter left out (DynamoRestore.cpp), appends that BatchNorm after node i's layer and
-/// returns true.
-bool restoreDroppedBatchNorm(MappingContext& ctx, int i);
+/// After node `i` is mapped: when its metadata says it stands for a batch norm that the dynamo exporter
+/// left out (DynamoRestore.cpp), appends that BatchNorm after node i's layer, and says whether the
+/// export ran it in training or in inference mode.
+enum class RestoredBatchNorm { None, Training, Inference };
+RestoredBatchNorm restoreDroppedBatchNorm(MappingContext& ctx, int i);
 /// After node `i` is mapped to a Linear or convolution without a bias: when its metadata says PyTorch's
 /// call had a bias parameter (an all-zero bias the dynamo exporter dropped), the layer keeps it; true then.
 bool restoreDroppedBias(MappingContext& ctx, int i);
+
+/// Node `n`'s dynamo metadata names a batch norm run in training mode (the dynamo exporter writes a
+/// training-mode BatchNorm that it keeps as a BatchNormalization node without training_mode).
+[[nodiscard]] bool trainingBatchNormPerMetadata(const onnx::NodeProto& n);
 
 /// Warns when the graph shows an export in inference mode (BatchNorm folded into convolutions or
 /// BatchNormalization in inference mode; Dropout is then gone too).
