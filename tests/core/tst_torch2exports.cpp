@@ -170,6 +170,11 @@ void TestTorch2Exports::dynamoBatchNormsComeBackWithTheirModuleNames()
     }
     QCOMPARE(batchNorms, 20);
     QVERIFY(namedAfterModule);
+    // The other layers are named after their modules too (the metadata's name scopes, not "node_Conv_254");
+    // a Conv that took over its BatchNorm's place is named in that BatchNorm's module's parent.
+    QCOMPARE(net.layers.back().name, std::string("fc"));
+    QCOMPARE(net.layers.front().name, std::string("Conv"));
+    QCOMPARE(net.layers[4].name, std::string("layer1.0.Conv"));
     QVERIFY2(net.description.find("left 20 BatchNorm layers") != std::string::npos, net.description.c_str());
 }
 

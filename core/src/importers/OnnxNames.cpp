@@ -2,6 +2,8 @@
 // PyTorch's module paths ("layer1.0.conv1"), unique and in the model file's alphabet.
 #include "OnnxNames.h"
 
+#include "OnnxMetadata.h"
+
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -34,11 +36,34 @@ struct NodeName
     std::string op;
 };
 
+/// The dynamo exporter names nodes "node_Conv_254" and keeps the module scopes in the node's metadata
+/// (OnnxMetadata.h): the innermost module ("layer1.0.conv1") and the operator. A node that took over a
+/// BatchNorm's place carries that BatchNorm's scopes (DynamoRestore.cpp): its own module is not known, so
+/// it is named in the BatchNorm's parent ("layer1.0.Conv").
+std::optional<NodeName> dynamoNodeName(const onnx::NodeProto& node)
+{
+    const auto scopes = nodeMetadata(node, "pkg.torch.onnx.name_scopes");
+    std::string module = scopes ? modulePathOfScopes(*scopes) : std::string();
+    if (module.empty())
+        return std::nullopt;
+    const auto fx = nodeMetadata(node, "pkg.torch.onnx.fx_node");
+    const auto call = fx ? parseFxNode(*fx) : std::nullopt;
+    if (call && call->target.find("batch_norm") != std::string::npos
+        && node.op_type() != "BatchNormalization") {
+        const auto dot = module.rfind('.');
+        module = dot == std::string::npos ? std::string() : module.substr(0, dot);
+    }
+    return NodeName { module, node.op_type() };
+}
+
 NodeName splitNodeName(const onnx::NodeProto& node)
 {
     const std::string& name = node.name();
-    if (name.empty() || name.front() != '/')
+    if (name.empty() || name.front() != '/') {
+        if (auto dynamo = dynamoNodeName(node))
+            return *dynamo;
         return { {}, name.empty() ? (node.output_size() > 0 ? node.output(0) : node.op_type()) : name };
+    }
     std::vector<std::string> parts;
     for (std::size_t start = 0; start <= name.size();) {
         const auto slash = std::min(name.find('/', start), name.size());
