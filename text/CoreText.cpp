@@ -18,6 +18,8 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D convolution over [C, H, W]"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "2-D transposed convolution over [C, H, W]"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Zeroes elements with probability p while training"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "Drops a residual branch for whole samples with probability p while training"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Lookup table of learned vectors for integer ids"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Flattens a range of axes into one (a view)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Gaussian error linear unit"),
@@ -162,6 +164,9 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Extra size added to one side of the output"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Probability of zeroing an element"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Overwrites the input"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Probability of dropping a sample's branch"),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "row: each sample on its own; batch: the whole batch at once"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Vocabulary size (rows of the table)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Vector size"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Id whose vector stays zero and gets no gradient"),

@@ -34,6 +34,7 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeAdaptiveAvgPool2d());
     kinds.push_back(makeFlatten());
     kinds.push_back(makeDropout());
+    kinds.push_back(makeStochasticDepth());
     kinds.push_back(makeAdd());
     kinds.push_back(makeConcat());
     kinds.push_back(makeEmbedding());

@@ -1171,6 +1171,10 @@ FLOPs</translation>
         <translation>학습 중 확률 p로 원소를 0으로 만듦</translation>
     </message>
     <message>
+        <source>Drops a residual branch for whole samples with probability p while training</source>
+        <translation>학습 중 확률 p로 샘플 단위로 잔차 분기를 버림</translation>
+    </message>
+    <message>
         <source>Lookup table of learned vectors for integer ids</source>
         <translation>정수 id로 학습된 벡터를 찾는 조회 테이블</translation>
     </message>
@@ -1353,6 +1357,14 @@ FLOPs</translation>
     <message>
         <source>Overwrites the input</source>
         <translation>입력을 덮어씀</translation>
+    </message>
+    <message>
+        <source>Probability of dropping a sample&apos;s branch</source>
+        <translation>한 샘플의 분기를 버릴 확률</translation>
+    </message>
+    <message>
+        <source>row: each sample on its own; batch: the whole batch at once</source>
+        <translation>row: 샘플마다 따로; batch: 배치 전체를 한 번에</translation>
     </message>
     <message>
         <source>Vocabulary size (rows of the table)</source>

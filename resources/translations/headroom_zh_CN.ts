@@ -1171,6 +1171,10 @@ FLOPs</translation>
         <translation>训练时以概率 p 将元素置零</translation>
     </message>
     <message>
+        <source>Drops a residual branch for whole samples with probability p while training</source>
+        <translation>训练时以概率 p 对整个样本丢弃残差分支</translation>
+    </message>
+    <message>
         <source>Lookup table of learned vectors for integer ids</source>
         <translation>按整数 id 查找学习到的向量的查找表</translation>
     </message>
@@ -1353,6 +1357,14 @@ FLOPs</translation>
     <message>
         <source>Overwrites the input</source>
         <translation>覆盖输入</translation>
+    </message>
+    <message>
+        <source>Probability of dropping a sample&apos;s branch</source>
+        <translation>丢弃一个样本分支的概率</translation>
+    </message>
+    <message>
+        <source>row: each sample on its own; batch: the whole batch at once</source>
+        <translation>row：每个样本各自决定；batch：整个批次一起决定</translation>
     </message>
     <message>
         <source>Vocabulary size (rows of the table)</source>

@@ -111,7 +111,8 @@ void TestActivations::dropoutMask_data()
     // Linear(100->50) -> Dropout -> Linear(50->10) -> cross-entropy:
     // bool mask 50 + Linear2's saved input 50 x 4 + log_softmax 10 x 4.
     QTest::newRow("p=0.5") << 0.5 << false << qint64 { 50 + 200 + 40 };
-    QTest::newRow("p=0.5 in place") << 0.5 << true << qint64 { 50 + 200 + 40 };
+    // In place (dropout_, not fused): a float32 noise [50], 200 bytes, instead of the mask.
+    QTest::newRow("p=0.5 in place") << 0.5 << true << qint64 { 200 + 200 + 40 };
     QTest::newRow("p=0 returns its input") << 0.0 << false << qint64 { 200 + 40 };
 }
 

@@ -49,6 +49,7 @@ const std::vector<PatternEntry>& patterns()
         { "LogSoftmax", &ops::recogniseTrailingLogSoftmax },
         { "Erf", &ops::recogniseGeluErf },
         { "Mul", &ops::recogniseSilu },
+        { "Mul", &ops::recogniseRandomNoise },
         { "MatMul", &ops::recogniseLinearBias },
         { "ReduceMean", &ops::recogniseLayerNorm },
         { "Tanh", &ops::recogniseGeluTanh },

@@ -31,6 +31,7 @@ std::unique_ptr<LayerKind> makeAvgPool2d();
 std::unique_ptr<LayerKind> makeAdaptiveAvgPool2d();
 std::unique_ptr<LayerKind> makeFlatten();
 std::unique_ptr<LayerKind> makeDropout();
+std::unique_ptr<LayerKind> makeStochasticDepth();
 std::unique_ptr<LayerKind> makeAdd();
 std::unique_ptr<LayerKind> makeConcat();
 // Sequence models (Sequence*.cpp)

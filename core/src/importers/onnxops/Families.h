@@ -23,7 +23,7 @@ void addGather(Operators& table); // Gather (Embedding, Select)
 void addArithmetic(Operators& table); // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg, Abs, ReduceMean/Sum/Max
 void addMovement(Operators& table); // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
                                     // DepthToSpace, SpaceToDepth
-void addRecurrent(Operators& table); // LSTM, GRU (sequence-first, one layer per node)
+void addRecurrent(Operators& table); // LSTM, GRU (sequence-first, one layer per node or per module)
 
 /// An axis of a rank-`rank` input (negative counts from the end) that is not its batch axis (at
 /// `batchAxis`, OnnxGraph::batchAxisOf); otherwise the node is rejected with `what` named, and nullopt.
@@ -34,10 +34,14 @@ std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t
 std::optional<std::int64_t> featureAxisOf(
     MappingContext& ctx, int i, std::int64_t axis, const std::string& value, const char* what);
 
+/// A Dropout node's ratio (0.5 when not given), or nullopt when it is computed at run time.
+std::optional<double> dropoutRatio(const MappingContext& ctx, int i);
+
 // Patterns of several nodes that come back as the one operator PyTorch ran.
 void recogniseTrailingLogSoftmax(MappingContext& ctx, int logSoftmax);
 void recogniseGeluErf(MappingContext& ctx, int erf);
 void recogniseSilu(MappingContext& ctx, int mul);
+void recogniseRandomNoise(MappingContext& ctx, int mul);
 void recogniseLinearBias(MappingContext& ctx, int matmul);
 void recogniseLayerNorm(MappingContext& ctx, int reduceMean);
 void recogniseGeluTanh(MappingContext& ctx, int tanh);

@@ -6,7 +6,9 @@
 // [T, batch, directions, H] and a Reshape (bidirectional, and the dynamo exporter's form for one
 // direction too). The layer stands for the node and those, so that its output is the module's
 // [T, B, D x H] with the batch axis second (TensorInfo::batchAxis); a batch_first module's transposes
-// around it are Permute layers.
+// around it are Permute layers. Stacked nodes with a Dropout between them (the dynamo exporter's form of
+// num_layers > 1 with dropout > 0 in training mode) are one layer with num_layers and dropout, the one
+// cuDNN call PyTorch makes (stackedAfterDropout).
 // Refused, with the reason: sequence_lens (packed sequences), initial states computed from the data,
 // peepholes, clip, input_forget, activations other than PyTorch's, a GRU with linear_before_reset 0
 // (not nn.GRU's formula), layout 1, the final cell state Y_c used, the final hidden state Y_h used
@@ -198,6 +200,67 @@ void finalHiddenState(MappingContext& ctx, int i, PendingLayer layer, std::int64
         "Narrow", json { { "dim", 0 }, { "start", -1 }, { "length", 1 } }, { sequence }, n.output(1), i });
 }
 
+/// The next layer of the same nn.LSTM / nn.GRU after its inter-layer dropout: the dynamo exporter writes
+/// a module with num_layers > 1 and dropout > 0 as one node per layer with a Dropout between (training
+/// mode), where PyTorch runs one cuDNN call whose reserve holds the dropout mask as bits
+/// (docs/memory-model.md). The layers of one module slice their initial states from one zeros tensor;
+/// separate modules with an nn.Dropout between make their own, and stay layers of their own, as do
+/// stacked nodes without a Dropout between (their saved bytes are the same either way).
+struct StackedLayer
+{
+    std::vector<int> nodes; ///< the Dropout, the next node and the nodes bringing its Y to [T, B, D x H]
+    std::string output;
+    double dropout = 0.0;
+};
+
+/// What the node's initial hidden state is sliced from: one module's layers take theirs from one zeros
+/// tensor [L x D, B, H] (both exporters), separate modules each make their own. Empty otherwise.
+std::string initialStateSource(const MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    const int slice = n.input_size() > 5 && !n.input(5).empty() ? ctx.graph().producer(n.input(5)) : -1;
+    return ctx.isOp(slice, "Slice") ? ctx.node(slice).input(0) : std::string();
+}
+
+std::optional<StackedLayer> stackedAfterDropout(const MappingContext& ctx, int first,
+    const std::string& output, bool lstm, const std::string& direction, std::int64_t hidden, bool hasBias)
+{
+    const int drop = soleDataConsumer(ctx, output);
+    if (drop < 0 || !ctx.isOp(drop, "Dropout")
+        || (ctx.node(drop).output_size() > 1 && used(ctx, ctx.node(drop).output(1))))
+        return std::nullopt;
+    const auto ratio = dropoutRatio(ctx, drop);
+    if (!ratio || !(*ratio > 0.0 && *ratio < 1.0))
+        return std::nullopt;
+    const int next = soleDataConsumer(ctx, ctx.node(drop).output(0));
+    if (next < 0 || !ctx.isOp(next, lstm ? "LSTM" : "GRU")
+        || ctx.node(next).input(0) != ctx.node(drop).output(0))
+        return std::nullopt;
+    const auto& n = ctx.node(next);
+    if (const auto source = initialStateSource(ctx, first);
+        source.empty() || initialStateSource(ctx, next) != source)
+        return std::nullopt;
+    const std::int64_t directions = direction == "bidirectional" ? 2 : 1;
+    const std::int64_t gates = lstm ? 4 : 3;
+    const auto dims = [&](int k) {
+        const auto* t = n.input_size() > k ? ctx.graph().type(n.input(k)) : nullptr;
+        return t != nullptr ? t->knownDims() : std::nullopt;
+    };
+    // An inner layer reads the D x H features of the one before.
+    if (!unsupportedSetting(ctx, next, lstm).empty() || attrString(n, "direction", "forward") != direction
+        || attrInt(n, "hidden_size") != hidden || (n.input_size() > 3 && !n.input(3).empty()) != hasBias
+        || (n.output_size() > 1 && used(ctx, n.output(1)))
+        || dims(1) != std::vector<std::int64_t> { directions, gates * hidden, directions * hidden }
+        || dims(2) != std::vector<std::int64_t> { directions, gates * hidden, hidden })
+        return std::nullopt;
+    auto [after, out] = moduleOutput(ctx, next, directions);
+    if (out.empty())
+        return std::nullopt;
+    StackedLayer s { { drop, next }, out, *ratio };
+    s.nodes.insert(s.nodes.end(), after.begin(), after.end());
+    return s;
+}
+
 void recurrent(MappingContext& ctx, int i, bool lstm)
 {
     const auto& n = ctx.node(i);
@@ -251,6 +314,20 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         return;
     }
     after.insert(after.begin(), i);
+    std::int64_t layers = 1;
+    double dropout = 0.0;
+    while (const auto next = stackedAfterDropout(ctx, i, output, lstm, direction, *hidden, hasBias)) {
+        if (layers > 1 && next->dropout != dropout)
+            break;
+        after.insert(after.end(), next->nodes.begin(), next->nodes.end());
+        output = next->output;
+        dropout = next->dropout;
+        ++layers;
+    }
+    if (layers > 1) {
+        a["num_layers"] = layers;
+        a["dropout"] = dropout;
+    }
     ctx.fuse(after, PendingLayer { op, a, { n.input(0) }, output, after.back() });
 }
 
