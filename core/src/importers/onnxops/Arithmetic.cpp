@@ -22,15 +22,18 @@ struct Operands
     std::vector<std::string> inputs; ///< computed tensors, in order
     std::optional<std::vector<std::int64_t>> parameter;
     std::optional<double> scalar;
+    /// The trained values behind a parameter computed from stored tensors (derivedOperand), when it is one.
+    std::optional<std::int64_t> parameterElements;
     bool constantFirst = false; ///< a stored operand comes before a computed one
 };
 
 /// The per-sample shape of a stored operand that broadcasts against a computed one of `rank` (with the
 /// batch axis), or an explanation of why it cannot be a per-sample parameter.
-std::optional<std::vector<std::int64_t>> perSampleParameter(
-    MappingContext& ctx, int i, const std::string& value, std::size_t rank)
+std::optional<std::vector<std::int64_t>> perSampleParameter(MappingContext& ctx, int i,
+    const std::string& value, std::size_t rank, std::optional<std::vector<std::int64_t>> dims)
 {
-    const auto dims = ctx.weightDims(i, value, "operand");
+    if (!dims)
+        dims = ctx.weightDims(i, value, "operand");
     if (!dims)
         return std::nullopt;
     // A stored scalar whose value the file does not hold (stripped weights): a learned scalar, one value
@@ -130,7 +133,11 @@ std::optional<Operands> operandsOf(MappingContext& ctx, int i)
         const auto rank = ctx.rankOf(i, computed);
         if (!rank)
             return std::nullopt;
-        o.parameter = perSampleParameter(ctx, i, in, *rank);
+        const auto derived = derivedOperand(g, in);
+        if (derived)
+            o.parameterElements = derived->trainedElements;
+        o.parameter = perSampleParameter(ctx, i, in, *rank,
+            derived ? std::optional { derived->dims } : std::nullopt);
         if (!o.parameter)
             return std::nullopt;
     }
@@ -155,9 +162,23 @@ void binary(MappingContext& ctx, int i, const char* type, bool commutes)
                 + " takes the computed tensor first");
         return;
     }
+    if (o->parameterElements == 0 && std::string(type) != "Add") {
+        ctx.refuse(i,
+            "its operand '" + n.input(o->constantFirst ? 0 : 1)
+                + "' is a constant computed from sizes; only an Add of one has a Headroom layer");
+        return;
+    }
     json a = json::object();
     if (o->parameter)
         a["parameter"] = *o->parameter;
+    if (o->parameter && o->parameterElements) {
+        std::int64_t own = 1;
+        bool overflow = false;
+        for (const auto d : *o->parameter)
+            overflow = overflow || __builtin_mul_overflow(own, d, &own);
+        if (overflow || own != *o->parameterElements)
+            a["parameter_elements"] = *o->parameterElements;
+    }
     if (o->scalar)
         a["scalar"] = *o->scalar;
     ctx.push(PendingLayer { type, a, o->inputs, n.output(0), i });

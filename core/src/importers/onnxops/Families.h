@@ -29,6 +29,16 @@ void addRecurrent(Operators& table); // LSTM, GRU (sequence-first, one layer per
 /// `batchAxis`, OnnxGraph::batchAxisOf); otherwise the node is rejected with `what` named, and nullopt.
 std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank,
     const char* what, std::size_t batchAxis = 0);
+/// An operand that does not depend on the input's values and is not itself stored (DerivedOperand.cpp): its
+/// dims, and how many stored floating-point values it is computed from as weights (what trains behind it;
+/// 0 for a constant computed from sizes, as the shifted-window attention mask).
+struct DerivedOperand
+{
+    std::vector<std::int64_t> dims;
+    std::int64_t trainedElements = 0;
+};
+[[nodiscard]] std::optional<DerivedOperand> derivedOperand(const OnnxGraph& g, const std::string& value);
+
 /// featureAxis of `value`'s axes, as the axis of Headroom's tensor: after a batch axis merged with values of
 /// each sample (OnnxGraph::batchMergeOf), which Headroom reads as up to three axes, the later ones move on.
 std::optional<std::int64_t> featureAxisOf(
