@@ -1,6 +1,6 @@
 // Element-wise arithmetic, reductions and products of computed tensors: Mul, Div, Sub, Pow, Sqrt, Exp,
-// Neg, Abs, ReduceMean / ReduceSum / ReduceMax, MatMul of two computed tensors -> the kinds of the same
-// names (Mul, Div, Sub, Pow, Sqrt, Exp, Neg, Abs, Mean, Sum, Amax, MatMul).
+// Neg, Abs, ReduceMean / ReduceSum / ReduceMax / ReduceL2, MatMul of two computed tensors -> the kinds of the same
+// names (Mul, Div, Sub, Pow, Sqrt, Exp, Neg, Abs, Mean, Sum, Amax, Norm, MatMul).
 // An operand that does not depend on the input is a number (one element: a Python scalar, which costs
 // nothing on the GPU) or a stored tensor (a layer scale, a position table), which becomes the layer's
 // `parameter`, per sample: ONNX broadcasting aligns trailing axes, so a stored [1, 197, 768] next to a
@@ -277,7 +277,9 @@ void reduce(MappingContext& ctx, int i, const char* type)
         return;
     }
     for (auto& a : *axes) {
-        const auto axis = featureAxis(ctx, i, a, *rank, "reduced axis", ctx.graph().batchAxisOf(n.input(0)));
+        // As Headroom's tensor has them: after a batch axis merged with windows or heads (q of Swin V2's
+        // cosine attention, [B * windows, heads, T, d]), the axes after it move on.
+        const auto axis = featureAxisOf(ctx, i, a, n.input(0), "reduced axis");
         if (!axis)
             return;
         a = *axis;
@@ -301,6 +303,10 @@ void reduceMax(MappingContext& ctx, int i)
 {
     reduce(ctx, i, "Amax");
 }
+void reduceL2(MappingContext& ctx, int i)
+{
+    reduce(ctx, i, "Norm");
+}
 
 } // namespace
 
@@ -318,6 +324,7 @@ void addArithmetic(Operators& table)
     table.push_back({ "ReduceMean", &reduceMean });
     table.push_back({ "ReduceSum", &reduceSum });
     table.push_back({ "ReduceMax", &reduceMax });
+    table.push_back({ "ReduceL2", &reduceL2 });
 }
 
 } // namespace headroom::onnximport::ops

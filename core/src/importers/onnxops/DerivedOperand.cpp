@@ -6,6 +6,7 @@
 // tensors it is computed from.
 #include "Families.h"
 
+#include <unordered_map>
 #include <unordered_set>
 
 namespace headroom::onnximport::ops {
@@ -14,13 +15,27 @@ namespace {
 
 constexpr std::size_t kMaxOperandNodes = 4096;
 
-/// Whether initializer `value`, read as input `k` of node `n`, is the data an operator runs on rather
-/// than a weight it applies: the first operand of a product of two stored tensors (Swin V2's coordinate
-/// table, a buffer, times the MLP's weight) and a Gather's indices.
-bool readAsData(const onnx::NodeProto& n, int k)
+/// Whether a stored tensor of `elements` values, read as input `k` of node `n`, is not a weight the operator
+/// applies: the data of a product of two stored tensors (its first operand: Swin V2's coordinate table, a
+/// buffer, times the MLP's weight), a Gather's indices, and a number in arithmetic (one element, as
+/// Arithmetic.cpp reads a stored operand of one element: the dynamo exporter stores `16 * sigmoid`'s 16).
+bool readAsData(const onnx::NodeProto& n, int k, std::int64_t elements)
 {
     const std::string& op = n.op_type();
-    return ((op == "MatMul" || op == "Gemm") && k == 0) || (op == "Gather" && k == 1);
+    const bool arithmetic = op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Pow";
+    return ((op == "MatMul" || op == "Gemm") && k == 0) || (op == "Gather" && k == 1)
+        || (arithmetic && elements == 1);
+}
+
+/// The number of values of `dims`; nullopt on overflow.
+std::optional<std::int64_t> elementsOf(const std::vector<std::int64_t>& dims)
+{
+    std::int64_t elements = 1;
+    for (const auto d : dims) {
+        if (d < 0 || __builtin_mul_overflow(elements, d, &elements))
+            return std::nullopt;
+    }
+    return elements;
 }
 
 /// A comparison or a selection by one: the operand is a mask (masked_fill: Where(x != 0, -100, x)), whose
@@ -52,7 +67,7 @@ std::optional<DerivedOperand> derivedOperand(const OnnxGraph& g, const std::stri
         return std::nullopt;
     DerivedOperand out { std::move(*dims), 0 };
     std::unordered_set<std::string> seen { value };
-    std::unordered_set<std::string> trained;
+    std::unordered_map<std::string, std::int64_t> trained; ///< the stored tensors that train, and their sizes
     std::vector<std::string> todo { value };
     bool mask = false;
     while (!todo.empty()) {
@@ -75,8 +90,11 @@ std::optional<DerivedOperand> derivedOperand(const OnnxGraph& g, const std::stri
             if (g.isInitializer(in)) {
                 const auto* it = g.type(in);
                 const auto stored = it != nullptr ? it->knownDims() : std::nullopt;
-                if (it != nullptr && isFloat(it->elementType) && stored && !readAsData(n, k))
-                    trained.insert(in);
+                const auto elements = stored ? elementsOf(*stored) : std::nullopt;
+                if (!elements)
+                    return std::nullopt;
+                if (isFloat(it->elementType) && !readAsData(n, k, *elements))
+                    trained[in] = *elements;
                 continue;
             }
             todo.push_back(in);
@@ -84,13 +102,7 @@ std::optional<DerivedOperand> derivedOperand(const OnnxGraph& g, const std::stri
     }
     if (mask)
         trained.clear();
-    for (const auto& name : trained) {
-        std::int64_t elements = 1;
-        const auto stored = g.type(name)->knownDims(); // checked when it was collected
-        for (const auto d : stored.value_or(std::vector<std::int64_t> {})) {
-            if (d < 0 || __builtin_mul_overflow(elements, d, &elements))
-                return std::nullopt;
-        }
+    for (const auto& [name, elements] : trained) {
         if (__builtin_add_overflow(out.trainedElements, elements, &out.trainedElements))
             return std::nullopt;
     }
