@@ -44,6 +44,7 @@ class TestOnnxWindows : public QObject
 private slots:
     void swinImportsExactly();
     void swinV2CosineAttention();
+    void maxVitEinsumAttention();
 };
 
 void TestOnnxWindows::swinImportsExactly()
@@ -111,6 +112,27 @@ void TestOnnxWindows::swinV2CosineAttention()
     // blocks x (4 x 4 - 3 x 3) x 32 x 4 (V1's pre-norm blocks add the slice to the residual, which keeps
     // nothing, so swin.onnx is exact).
     QCOMPARE(static_cast<qint64>(a.activationBytesPerSample), qint64 { 238584 + 2 * 1792 + 2 * 896 });
+}
+
+void TestOnnxWindows::maxVitEinsumAttention()
+{
+    // maxvit.onnx: MaxVit(input 32, stem 8, partition 2, blocks [16], layers [1], head_dim 8, 10 classes) on
+    // [B, 3, 32, 32]: the stem, one MBConv (BatchNorm, squeeze-excitation), window and grid attention
+    // (partitions of 2 x 2 by Reshape and Transpose; torch.einsum for q k^T and for the product with v),
+    // the classifier. Parameters: PyTorch's count, 11,000 (make_windows.py). Saved per sample: 447,248
+    // measured, -4,096 for mean (the squeeze-excitation's and the classifier's pooling): 443,152.
+    const auto net = importWithMse(QStringLiteral("maxvit.onnx"));
+    QVERIFY(net);
+    const Analysis a = analyze(*net, Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QVERIFY2(a.warnings.empty(), a.warnings.empty() ? "" : a.warnings.front().message.c_str());
+    QCOMPARE(static_cast<qint64>(a.totalParams), qint64 { 11000 });
+    QCOMPARE(static_cast<qint64>(a.activationBytesPerSample), qint64 { 443152 });
+    // Each attention's two einsums are products: q k^T (k permuted, a view, then MatMul) and probs v.
+    int products = 0;
+    for (const auto& l : net->layers)
+        products += l.type == "MatMul" ? 1 : 0;
+    QCOMPARE(products, 4);
 }
 
 QTEST_APPLESS_MAIN(TestOnnxWindows)

@@ -24,6 +24,16 @@ void addArithmetic(Operators& table); // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg
 void addMovement(Operators& table); // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
                                     // DepthToSpace, SpaceToDepth
 void addRecurrent(Operators& table); // LSTM, GRU (sequence-first, one layer per node)
+void addEinsum(Operators& table); // Einsum (a batched matrix product)
+
+/// An Einsum equation's terms, spaces removed ("B G H I D, B G H J D -> B G H I J"): each a run of distinct
+/// letters; nullopt for an implicit output, an ellipsis or anything else.
+struct EinsumTerms
+{
+    std::vector<std::string> inputs;
+    std::string output;
+};
+[[nodiscard]] std::optional<EinsumTerms> parseEinsum(const std::string& equation);
 
 /// An axis of a rank-`rank` input (negative counts from the end) that is not its batch axis (at
 /// `batchAxis`, OnnxGraph::batchAxisOf); otherwise the node is rejected with `what` named, and nullopt.
