@@ -45,6 +45,7 @@ private slots:
     void swinImportsExactly();
     void swinV2CosineAttention();
     void maxVitEinsumAttention();
+    void otherEinsumIsNamed();
 };
 
 void TestOnnxWindows::swinImportsExactly()
@@ -133,6 +134,24 @@ void TestOnnxWindows::maxVitEinsumAttention()
     for (const auto& l : net->layers)
         products += l.type == "MatMul" ? 1 : 0;
     QCOMPARE(products, 4);
+}
+
+void TestOnnxWindows::otherEinsumIsNamed()
+{
+    // einsum_other.onnx (make_windows.py, hand-built): "b i j, b i j -> b i", a row-wise dot product, is
+    // no matrix product: a generic operator whose warning names the node and the equation.
+    const auto net = importWithMse(QStringLiteral("einsum_other.onnx"));
+    QVERIFY(net);
+    QCOMPARE(net->layers.size(), std::size_t { 1 });
+    QCOMPARE(net->layers.front().type, std::string("GenericOp"));
+    const Analysis a = analyze(*net, Precision::Fp32);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.warnings.size(), std::size_t { 1 });
+    const std::string& w = a.warnings.front().message;
+    QVERIFY2(w.find("'Einsum' (equation 'b i j, b i j -> b i': only a batched matrix product")
+            != std::string::npos,
+        w.c_str());
+    QCOMPARE(a.warnings.front().layer, std::string("rowdot"));
 }
 
 QTEST_APPLESS_MAIN(TestOnnxWindows)

@@ -14,8 +14,9 @@ namespace {
 using nlohmann::json;
 
 /// Operators that follow a batch axis merged with values of each sample ([T, 12*batch, d], read as
-/// T x B x 12 x d): element-wise ones, Softmax, MatMul, reductions and Expand over the other axes (F.normalize
-/// on Swin V2's q and k), and the views that can split it back (Transpose, Reshape). Any other is refused by name rather than given the merged axis's layout.
+/// T x B x 12 x d): element-wise ones, Softmax, MatMul, reductions and Expand over the other axes
+/// (F.normalize on Swin V2's q and k), and the views that can split it back (Transpose, Reshape). Any other
+/// is refused by name rather than given the merged axis's layout.
 bool followsMergedBatch(const std::string& op)
 {
     static const std::unordered_set<std::string> ops { "Add", "Sub", "Mul", "Div", "MatMul", "Softmax",

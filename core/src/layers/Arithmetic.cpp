@@ -112,15 +112,16 @@ public:
         }
         if (ctx.attrs.has("parameter_elements") && !ctx.attrs.has("parameter"))
             return failure("has `parameter_elements` without a `parameter`");
-        const bool constant = ctx.attrs.has("parameter_elements") && ctx.attrs.integer("parameter_elements") == 0;
+        const bool constant
+            = ctx.attrs.has("parameter_elements") && ctx.attrs.integer("parameter_elements") == 0;
         if (constant && m_op != Op::Add)
             return failure("has a constant operand (`parameter_elements` 0), which only Add takes (a product "
                            "keeps its operands, a difference computes the operand's gradient)");
         if (ctx.attrs.has("parameter") && !constant)
             o.params.push_back(parameter("weight",
-                ctx.attrs.has("parameter_elements") ? Count { static_cast<std::uint64_t>(ctx.attrs.integer(
-                                                          "parameter_elements")) }
-                                                    : learned.elements()));
+                ctx.attrs.has("parameter_elements")
+                    ? Count { static_cast<std::uint64_t>(ctx.attrs.integer("parameter_elements")) }
+                    : learned.elements()));
         if (m_op == Op::Mul || m_op == Op::Div)
             keepOperands(ops, o);
         o.backwardScratchBytesPerSample = backwardScratch(ops, out);

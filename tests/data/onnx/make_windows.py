@@ -10,7 +10,8 @@ classes (the code of swin_t, swin_v2_t and maxvit_t, scaled down), stochastic de
 * swin_v2: the same with SwinTransformerBlockV2 and PatchMergingV2 (cosine attention: F.normalize,
            clamp(logit_scale).exp(), the continuous position bias MLP, 16 * sigmoid);
 * maxvit:  MaxVit(input 32, stem 8, partition 2, blocks [16], layers [1], head_dim 8) on [B, 3, 32, 32]:
-           MBConv (BatchNorm, squeeze-excitation), then window and grid attention.
+           MBConv (BatchNorm, squeeze-excitation), then window and grid attention (torch.einsum);
+* einsum_other: hand-built, an Einsum that is no matrix product (einsum_other's docstring).
 
 Each is measured with measure_networks.measure_network (tests/reference/measure.py's saved-tensor method:
 saved_tensors_hooks, storages counted once, parameters, buffers and the input excluded, batches 2 and 4,
@@ -31,6 +32,7 @@ sys.path.insert(0, HERE)
 
 import measure_networks as mn  # noqa: E402
 import make_onnx  # noqa: E402
+import onnx  # noqa: E402
 import torch  # noqa: E402
 from torchvision.models import maxvit, swin_transformer as st  # noqa: E402
 
@@ -54,6 +56,21 @@ def max_vit():
 MODELS = {"swin": (swin, [3, 24, 24]), "swin_v2": (swin_v2, [3, 24, 24]), "maxvit": (max_vit, [3, 32, 32])}
 
 
+def einsum_other():
+    """Hand-built: an Einsum that is no matrix product (a row-wise dot product, "b i j, b i j -> b i") of the
+    input [B, 4, 8] with itself: Headroom names the equation and models the node as a generic operator."""
+    import onnx.helper as oh
+    f32 = onnx.TensorProto.FLOAT
+    g = oh.make_graph([oh.make_node("Einsum", ["input", "input"], ["output"], name="rowdot",
+                                    equation="b i j, b i j -> b i")], "einsum_other",
+                      [oh.make_tensor_value_info("input", f32, ["batch", 4, 8])],
+                      [oh.make_tensor_value_info("output", f32, ["batch", 4])])
+    m = oh.make_model(g, opset_imports=[oh.make_opsetid("", 17)], producer_name="make_windows.py")
+    m.ir_version = 8
+    onnx.checker.check_model(m)
+    return m
+
+
 def zero_symbolic(g, self):
     """aten::zero_ (swin_v2's qkv_bias[length:2 * length].zero_()), which torch 1.13 cannot export: a
     multiplication by 0, which the in-place pass turns into the ScatterND PyTorch 2.x writes."""
@@ -68,6 +85,7 @@ def main():
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(1)
+    make_onnx.save(einsum_other(), args.out, "einsum_other.onnx")
     for name, (build, shape) in MODELS.items():
         if args.only and name != args.only:
             continue

@@ -1,6 +1,6 @@
 // Element-wise arithmetic, reductions and products of computed tensors: Mul, Div, Sub, Pow, Sqrt, Exp,
-// Neg, Abs, ReduceMean / ReduceSum / ReduceMax / ReduceL2, MatMul of two computed tensors -> the kinds of the same
-// names (Mul, Div, Sub, Pow, Sqrt, Exp, Neg, Abs, Mean, Sum, Amax, Norm, MatMul).
+// Neg, Abs, ReduceMean / ReduceSum / ReduceMax / ReduceL2, MatMul of two computed tensors -> the kinds of
+// the same names (Mul, Div, Sub, Pow, Sqrt, Exp, Neg, Abs, Mean, Sum, Amax, Norm, MatMul).
 // An operand that does not depend on the input is a number (one element: a Python scalar, which costs
 // nothing on the GPU) or a stored tensor (a layer scale, a position table), which becomes the layer's
 // `parameter`, per sample: ONNX broadcasting aligns trailing axes, so a stored [1, 197, 768] next to a
@@ -136,8 +136,8 @@ std::optional<Operands> operandsOf(MappingContext& ctx, int i)
         const auto derived = derivedOperand(g, in);
         if (derived)
             o.parameterElements = derived->trainedElements;
-        o.parameter = perSampleParameter(ctx, i, in, *rank,
-            derived ? std::optional { derived->dims } : std::nullopt);
+        o.parameter
+            = perSampleParameter(ctx, i, in, *rank, derived ? std::optional { derived->dims } : std::nullopt);
         if (!o.parameter)
             return std::nullopt;
     }

@@ -25,7 +25,7 @@ std::optional<EinsumTerms> parseEinsum(const std::string& equation)
     t.output = e.substr(arrow + 2);
     const std::string lhs = e.substr(0, arrow);
     std::size_t start = 0;
-    for (std::size_t comma = lhs.find(','); ; comma = lhs.find(',', start)) {
+    for (std::size_t comma = lhs.find(',');; comma = lhs.find(',', start)) {
         t.inputs.push_back(lhs.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
         if (comma == std::string::npos)
             break;
@@ -34,8 +34,9 @@ std::optional<EinsumTerms> parseEinsum(const std::string& equation)
     const auto letters = [](const std::string& s) {
         std::string sorted = s;
         std::sort(sorted.begin(), sorted.end());
-        return std::all_of(s.begin(), s.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })
-            && std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
+        return std::all_of(s.begin(), s.end(), [](char c) {
+            return std::isalpha(static_cast<unsigned char>(c));
+        }) && std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end();
     };
     if (!letters(t.output) || !std::all_of(t.inputs.begin(), t.inputs.end(), letters))
         return std::nullopt;
@@ -88,8 +89,11 @@ void einsum(MappingContext& ctx, int i)
         if (!rank)
             return;
         if (*rank != terms->output.size() || g.batchMergeOf(in).merged() || g.batchAxisOf(in) != 0) {
-            ctx.refuse(i, "its operand '" + in + "' " + describe(*g.type(in)) + " does not have the batch axis first "
-                "and separate, as the equation's rank " + std::to_string(terms->output.size()));
+            ctx.refuse(i,
+                "its operand '" + in + "' " + describe(*g.type(in))
+                    + " does not have the batch axis first "
+                      "and separate, as the equation's rank "
+                    + std::to_string(terms->output.size()));
             return;
         }
     }
