@@ -345,7 +345,8 @@ void TestOperators::parameters_data()
     const auto bias = QString::fromLatin1(R"({"type":"Add","parameter":[3,49,49],"parameter_elements":507})");
     QTest::newRow("gathered bias") << shape({ 64, 3, 49, 49 }) << bias << quint64 { 507 } << quint64 { 0 };
     // the shifted-window mask: a constant, nothing trains
-    const auto mask = QString::fromLatin1(R"({"type":"Add","parameter":[64,1,49,49],"parameter_elements":0})");
+    const auto mask
+        = QString::fromLatin1(R"({"type":"Add","parameter":[64,1,49,49],"parameter_elements":0})");
     QTest::newRow("constant mask") << shape({ 64, 3, 49, 49 }) << mask << quint64 { 0 } << quint64 { 0 };
 }
 
@@ -448,8 +449,8 @@ void TestOperators::savedBytes_data()
     // self, ord, result, dim, keepdim)
     row("norm keeps input and result", shape({ 5, 6 }), R"({"type":"Norm","dim":-1,"keepdim":true})", 140);
     // a constant operand keeps nothing
-    row("add a constant keeps nothing", shape({ 4, 8 }), R"({"type":"Add","parameter":[4,8],"parameter_elements":0})",
-        0);
+    row("add a constant keeps nothing", shape({ 4, 8 }),
+        R"({"type":"Add","parameter":[4,8],"parameter_elements":0})", 0);
     row("views keep nothing", shape({ 3, 4, 5 }),
         R"({"type":"Permute","dims":[0,2,3,1]},{"type":"Transpose","dim0":1,"dim1":2},{"type":"Unsqueeze","dim":1},{"type":"Squeeze"},{"type":"Expand","size":[5,4,3]},{"type":"Narrow","dim":1,"start":1,"length":2})",
         0);

@@ -184,6 +184,9 @@ private:
     std::unordered_set<std::string> m_outputs;
     std::unordered_map<std::string, onnx::TensorShapeProto> m_shapeData;
     std::unordered_map<std::string, BatchMerge> m_merges;
+    /// knownSizes' results, each value's worked out once: it is reached again from every fold that reads it,
+    /// and each fold may try shapeTensor as well as foldIntegers.
+    mutable std::unordered_map<std::string, std::optional<SmallIntTensor>> m_knownSizes;
 };
 
 } // namespace headroom::onnximport

@@ -514,6 +514,9 @@ std::optional<SmallIntTensor> OnnxGraph::knownSizes(const std::string& value, in
         "Squeeze", "Cast", "Identity", "Concat", "Add", "Sub", "Mul", "Div", "Mod" };
     if (sizeOperators.count(op) == 0)
         return std::nullopt;
+    if (const auto it = m_knownSizes.find(value); it != m_knownSizes.end())
+        return it->second;
+    m_knownSizes.emplace(value, std::nullopt); // nothing while it is worked out: a cycle ends here
     const auto dims = shapeTensor(value, depth + 1);
     if (!dims || dims->empty() || (t->rank() == 0 && dims->size() != 1)
         || !std::all_of(dims->begin(), dims->end(), [](const Dim& d) { return d.known(); }))
@@ -523,6 +526,7 @@ std::optional<SmallIntTensor> OnnxGraph::knownSizes(const std::string& value, in
         out.shape.push_back(static_cast<std::int64_t>(dims->size()));
     for (const auto& d : *dims)
         out.data.push_back(*d.value);
+    m_knownSizes[value] = out;
     return out;
 }
 
