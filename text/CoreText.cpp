@@ -101,6 +101,13 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "Matrix product of two inputs over their last two axes (torch.matmul, bmm)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Maximum over axes (torch.amax)"),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "Euclidean (2-)norm over axes (torch.linalg.vector_norm, Tensor.norm)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "Trained values behind `parameter` when it is computed from a smaller stored tensor (Swin's "
+        "relative-position bias, gathered from its table); 0 for a constant computed from sizes (a "
+        "shifted-window attention mask)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "the parameter's own size"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Mean over axes (torch.mean)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Sum over axes (torch.sum)"),
     QT_TRANSLATE_NOOP(

@@ -86,6 +86,7 @@ std::vector<std::unique_ptr<LayerKind>> builtinKinds()
     kinds.push_back(makeMean());
     kinds.push_back(makeSum());
     kinds.push_back(makeAmax());
+    kinds.push_back(makeNorm());
     kinds.push_back(makeMatMul());
     kinds.push_back(makePermute());
     kinds.push_back(makeTranspose());

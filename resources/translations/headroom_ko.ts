@@ -2083,6 +2083,18 @@ FLOPs</translation>
         <translation>여러 축에 걸친 최댓값 (torch.amax)</translation>
     </message>
     <message>
+        <source>Euclidean (2-)norm over axes (torch.linalg.vector_norm, Tensor.norm)</source>
+        <translation>여러 축에 걸친 유클리드 (2-)노름 (torch.linalg.vector_norm, Tensor.norm)</translation>
+    </message>
+    <message>
+        <source>Trained values behind `parameter` when it is computed from a smaller stored tensor (Swin&apos;s relative-position bias, gathered from its table); 0 for a constant computed from sizes (a shifted-window attention mask)</source>
+        <translation>`parameter`가 더 작은 저장 텐서로부터 계산될 때 그 뒤에서 학습되는 값의 개수 (Swin의 상대 위치 바이어스, 테이블에서 gather함); 크기로부터 계산된 상수이면 0 (shifted-window 어텐션 마스크)</translation>
+    </message>
+    <message>
+        <source>the parameter&apos;s own size</source>
+        <translation>파라미터 자체의 크기</translation>
+    </message>
+    <message>
         <source>Mean over axes (torch.mean)</source>
         <translation>여러 축에 걸친 평균 (torch.mean)</translation>
     </message>

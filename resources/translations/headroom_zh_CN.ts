@@ -2083,6 +2083,18 @@ FLOPs</translation>
         <translation>沿若干轴取最大值（torch.amax）</translation>
     </message>
     <message>
+        <source>Euclidean (2-)norm over axes (torch.linalg.vector_norm, Tensor.norm)</source>
+        <translation>沿若干轴的欧几里得（2-）范数（torch.linalg.vector_norm、Tensor.norm）</translation>
+    </message>
+    <message>
+        <source>Trained values behind `parameter` when it is computed from a smaller stored tensor (Swin&apos;s relative-position bias, gathered from its table); 0 for a constant computed from sizes (a shifted-window attention mask)</source>
+        <translation>当 `parameter` 由更小的存储张量计算得到时，其背后参与训练的数值个数（Swin 的相对位置偏置，从其表中 gather 得到）；由尺寸计算出的常量为 0（移位窗口注意力掩码）</translation>
+    </message>
+    <message>
+        <source>the parameter&apos;s own size</source>
+        <translation>参数本身的大小</translation>
+    </message>
+    <message>
         <source>Mean over axes (torch.mean)</source>
         <translation>沿若干轴取平均值（torch.mean）</translation>
     </message>

@@ -267,6 +267,10 @@ void TestOperators::errors_data()
     // sizes that would not fit 64 bits are errors where they arise, never wrapped numbers
     row("upsampling past 64 bits", shape({ 1, 1LL << 40 }),
         R"([{"type":"Upsample","scale_factor":1e9,"mode":"linear"}])", "does not fit 64-bit sizes");
+    row("a constant operand in a product", shape({ 4, 8 }),
+        R"([{"type":"Mul","parameter":[8],"parameter_elements":0}])", "only Add takes");
+    row("parameter_elements without a parameter", shape({ 4, 8 }),
+        R"([{"type":"Add","scalar":1,"parameter_elements":4}])", "without a `parameter`");
     row("transposed convolution past 64 bits", shape({ 1, 1LL << 40 }),
         R"([{"type":"ConvTranspose1d","out_channels":1,"kernel_size":1,"stride":2147483647}])",
         "does not fit 64-bit sizes");
@@ -336,6 +340,14 @@ void TestOperators::parameters_data()
     QTest::newRow("class token") << shape({ 196, 768 })
                                  << QString::fromLatin1(R"({"type":"Concat","parameter":[1,768]})")
                                  << quint64 { 768 } << quint64 { 0 };
+    // Swin's relative-position bias: a [3, 49, 49] operand gathered from the (2 x 7 - 1)^2 = 169-row table
+    // of 3 heads, relative_position_bias_table's 507 values (torchvision's swin_t, stage 1)
+    const auto bias = QString::fromLatin1(R"({"type":"Add","parameter":[3,49,49],"parameter_elements":507})");
+    QTest::newRow("gathered bias") << shape({ 64, 3, 49, 49 }) << bias << quint64 { 507 } << quint64 { 0 };
+    // the shifted-window mask: a constant, nothing trains
+    const auto mask
+        = QString::fromLatin1(R"({"type":"Add","parameter":[64,1,49,49],"parameter_elements":0})");
+    QTest::newRow("constant mask") << shape({ 64, 3, 49, 49 }) << mask << quint64 { 0 } << quint64 { 0 };
 }
 
 void TestOperators::parameters()
@@ -433,6 +445,12 @@ void TestOperators::savedBytes_data()
     row("sum keeps nothing", shape({ 8, 4, 4 }), R"({"type":"Sum","dim":[2,3]})", 0);
     // amax keeps its input (120) and its result (24)
     row("amax keeps input and result", shape({ 5, 6 }), R"({"type":"Amax","dim":1})", 144);
+    // the 2-norm keeps its input (120) and its result (5 x 1 x 4 = 20): linalg_vector_norm_backward(grad,
+    // self, ord, result, dim, keepdim)
+    row("norm keeps input and result", shape({ 5, 6 }), R"({"type":"Norm","dim":-1,"keepdim":true})", 140);
+    // a constant operand keeps nothing
+    row("add a constant keeps nothing", shape({ 4, 8 }),
+        R"({"type":"Add","parameter":[4,8],"parameter_elements":0})", 0);
     row("views keep nothing", shape({ 3, 4, 5 }),
         R"({"type":"Permute","dims":[0,2,3,1]},{"type":"Transpose","dim0":1,"dim1":2},{"type":"Unsqueeze","dim":1},{"type":"Squeeze"},{"type":"Expand","size":[5,4,3]},{"type":"Narrow","dim":1,"start":1,"length":2})",
         0);

@@ -158,6 +158,8 @@ private:
     [[nodiscard]] std::optional<std::vector<std::optional<bool>>> equalDims(int node, int depth) const;
     [[nodiscard]] std::optional<SmallIntTensor> foldIntegersUnchecked(
         const std::string& value, int depth) const;
+    /// A size vector or size (rank 0 or 1) computed from known sizes of computed tensors (shapeTensor).
+    [[nodiscard]] std::optional<SmallIntTensor> knownSizes(const std::string& value, int depth) const;
     /// shape inference's data propagation, or a constant's values.
     [[nodiscard]] std::optional<std::vector<Dim>> propagatedShapeTensor(const std::string& value) const;
     /// index's steps: the initializers and the one input; one node's producers, consumers and data flow;
@@ -182,6 +184,9 @@ private:
     std::unordered_set<std::string> m_outputs;
     std::unordered_map<std::string, onnx::TensorShapeProto> m_shapeData;
     std::unordered_map<std::string, BatchMerge> m_merges;
+    /// knownSizes' results, each value's worked out once: it is reached again from every fold that reads it,
+    /// and each fold may try shapeTensor as well as foldIntegers.
+    mutable std::unordered_map<std::string, std::optional<SmallIntTensor>> m_knownSizes;
 };
 
 } // namespace headroom::onnximport

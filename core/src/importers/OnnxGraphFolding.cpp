@@ -250,7 +250,9 @@ std::optional<std::vector<Dim>> OnnxGraph::foldShapeTensor(const std::string& va
         }
         return out;
     }
-    if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div") && n.input_size() == 2)
+    if ((op == "Add" || op == "Sub" || op == "Mul" || op == "Div"
+            || (op == "Mod" && intAttribute(n, "fmod").value_or(0) == 0))
+        && n.input_size() == 2) // Mod: the window partition's `(window - W % window) % window`
         return arithmeticDims(op, input(0), input(1), batchSymbol());
     if (op == "Reshape" && n.input_size() == 2) // a size vector kept 1-D: the dynamo exporter's `view(-1)`
         return vectorReshaped(input(0), foldIntegers(n.input(1), depth + 1));
@@ -294,6 +296,8 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegers(const std::string& value, 
     // Every step below indexes `data` by `shape`: a result whose shape does not hold exactly its values (a
     // declared type that contradicts the constant, a Reshape to another size) is no result.
     auto folded = foldIntegersUnchecked(value, depth);
+    if (!folded)
+        folded = knownSizes(value, depth);
     std::int64_t count = 1;
     for (const auto d : folded ? folded->shape : std::vector<std::int64_t> {}) {
         if (d < 0 || __builtin_mul_overflow(count, d, &count))
@@ -467,7 +471,7 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
     }
     if (op == "ConstantOfShape")
         return foldConstantOfShape(n, in(0));
-    if (op == "Add" || op == "Sub" || op == "Mul"
+    if (op == "Add" || op == "Sub" || op == "Mul" || op == "Div"
         || (op == "Mod" && intAttribute(n, "fmod").value_or(0) == 0))
         return foldArithmetic(op, in(0), in(1));
     if (op == "Gather" && intAttribute(n, "axis").value_or(0) == 0)
@@ -495,6 +499,35 @@ std::optional<SmallIntTensor> OnnxGraph::foldIntegersUnchecked(const std::string
     if (op == "Slice")
         return foldSlice(in(0), in(1), in(2), in(3), in(4));
     return std::nullopt;
+}
+
+std::optional<SmallIntTensor> OnnxGraph::knownSizes(const std::string& value, int depth) const
+{
+    // Sizes of a computed tensor read through Shape: F.pad's amounts from `(window - W % window) % window`,
+    // W = x.shape[2]; foldIntegers alone stops at the Shape of a tensor with a batch axis.
+    const int p = producer(value);
+    const auto* t = type(value);
+    if (p < 0 || depth > 32 || t == nullptr || !t->hasShape || t->rank() > 1)
+        return std::nullopt;
+    const std::string& op = m_graph->node(p).op_type();
+    static const std::unordered_set<std::string> sizeOperators { "Shape", "Gather", "Slice", "Unsqueeze",
+        "Squeeze", "Cast", "Identity", "Concat", "Add", "Sub", "Mul", "Div", "Mod" };
+    if (sizeOperators.count(op) == 0)
+        return std::nullopt;
+    if (const auto it = m_knownSizes.find(value); it != m_knownSizes.end())
+        return it->second;
+    m_knownSizes.emplace(value, std::nullopt); // nothing while it is worked out: a cycle ends here
+    const auto dims = shapeTensor(value, depth + 1);
+    if (!dims || dims->empty() || (t->rank() == 0 && dims->size() != 1)
+        || !std::all_of(dims->begin(), dims->end(), [](const Dim& d) { return d.known(); }))
+        return std::nullopt;
+    SmallIntTensor out;
+    if (t->rank() == 1)
+        out.shape.push_back(static_cast<std::int64_t>(dims->size()));
+    for (const auto& d : *dims)
+        out.data.push_back(*d.value);
+    m_knownSizes[value] = out;
+    return out;
 }
 
 std::optional<std::vector<Dim>> OnnxGraph::propagatedShapeTensor(const std::string& value) const

@@ -14,13 +14,15 @@ namespace {
 using nlohmann::json;
 
 /// Operators that follow a batch axis merged with values of each sample ([T, 12*batch, d], read as
-/// T x B x 12 x d): element-wise ones, Softmax, MatMul, and the views that can split it back (Transpose,
-/// Reshape). Any other is refused by name rather than given the merged axis's layout.
+/// T x B x 12 x d): element-wise ones, Softmax, MatMul, reductions and Expand over the other axes
+/// (F.normalize on Swin V2's q and k), and the views that can split it back (Transpose, Reshape). Any other
+/// is refused by name rather than given the merged axis's layout.
 bool followsMergedBatch(const std::string& op)
 {
     static const std::unordered_set<std::string> ops { "Add", "Sub", "Mul", "Div", "MatMul", "Softmax",
         "Transpose", "Reshape", "Squeeze", "Unsqueeze", "Gather", "Gemm", "Dropout", "Identity", "Relu",
-        "Sigmoid", "Tanh", "Gelu", "Erf", "Sqrt", "Exp", "Neg", "Cast" };
+        "Sigmoid", "Tanh", "Gelu", "Erf", "Sqrt", "Exp", "Neg", "Cast", "Clip", "Expand", "ReduceMean",
+        "ReduceSum", "ReduceMax", "ReduceL2" };
     return ops.count(op) > 0;
 }
 
@@ -38,8 +40,7 @@ bool readsUnfollowedMerge(MappingContext& ctx, int i)
                     + std::to_string(m.outer * m.inner) + " values of each sample into one axis, which "
                     + n.op_type()
                     + " cannot follow (only element-wise operators, Softmax, MatMul, Gemm, Transpose, Gather "
-                      "of "
-                      "one index and reshapes can)");
+                      "of one index, reductions and Expand over the other axes, and reshapes can)");
             return true;
         }
     }

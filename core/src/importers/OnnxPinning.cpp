@@ -1,5 +1,7 @@
 #include "OnnxPinning.h"
 
+#include "onnxops/Families.h"
+
 #include <algorithm>
 #include <limits>
 #include <string>
@@ -252,6 +254,51 @@ void pinExpand(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
     out.opensShapes = true;
 }
 
+/// Einsum's output, whose sizes ONNX 1.12 does not infer (only its rank): each letter of the result takes
+/// its size from the first operand that has it, the batch axis its symbol (MaxViT's attention).
+void pinEinsum(int i, const onnx::NodeProto& n, const OnnxGraph& g, Pins& out)
+{
+    if (n.output_size() < 1 || outputKnown(n, g) || g.batchSymbol().empty())
+        return;
+    std::string equation;
+    for (const auto& a : n.attribute()) {
+        if (a.name() == "equation")
+            equation = a.s();
+    }
+    const auto terms = ops::parseEinsum(equation);
+    if (!terms || terms->inputs.size() != static_cast<std::size_t>(n.input_size()))
+        return;
+    Pins::Pin pin { i, 0, {}, {}, {} };
+    pin.declareOnly = true;
+    for (std::size_t k = 0; k < terms->output.size(); ++k) {
+        std::optional<Dim> size;
+        for (std::size_t t = 0; t < terms->inputs.size() && !size; ++t) {
+            const auto at = terms->inputs[t].find(terms->output[k]);
+            const auto* type = g.type(n.input(static_cast<int>(t)));
+            if (at == std::string::npos || type == nullptr || !type->hasShape
+                || type->dims.size() != terms->inputs[t].size())
+                continue;
+            size = type->dims[at];
+            pin.elementType = type->elementType;
+        }
+        if (!size)
+            return;
+        if (size->known()) {
+            pin.ints.push_back(*size->value);
+            continue;
+        }
+        if (!batchMultiple(*size, g.batchSymbol()) || !pin.batchSymbol.empty())
+            return;
+        pin.batchSymbol = size->symbol;
+        pin.batchAt = k;
+        pin.ints.push_back(1);
+    }
+    if (pin.batchSymbol.empty())
+        return;
+    out.pins.push_back(std::move(pin));
+    out.opensShapes = true;
+}
+
 /// `value`'s value_info: the pinned target's sizes, its axis `pin.batchAt` `pin.batchSymbol`.
 void declareBatchAxis(onnx::ModelProto& model, const std::string& value, const Pins::Pin& pin)
 {
@@ -330,6 +377,8 @@ PinResult pinShapeInputs(onnx::ModelProto& model, const OnnxGraph& g)
             pinReshape(i, n, g, pins);
         else if (n.op_type() == "Expand")
             pinExpand(i, n, g, pins);
+        else if (n.op_type() == "Einsum")
+            pinEinsum(i, n, g, pins);
     }
     if (pins.empty())
         return PinResult::Nothing;

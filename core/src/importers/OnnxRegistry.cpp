@@ -24,6 +24,7 @@ std::vector<OperatorEntry> builtinOperators()
     addArithmetic(table);
     addMovement(table);
     addRecurrent(table);
+    addEinsum(table);
     std::sort(table.begin(), table.end(),
         [](const OperatorEntry& a, const OperatorEntry& b) { return std::string_view(a.opType) < b.opType; });
     return table;

@@ -41,6 +41,16 @@ AttributeSpec parameterOperand()
         "for a layer scale, [197, 384] for a position table, [C, 1, 1] per channel");
 }
 
+AttributeSpec parameterElements()
+{
+    return optionalAttr(intAttr("parameter_elements", nullptr,
+                            "Trained values behind `parameter` when it is computed from a smaller stored "
+                            "tensor (Swin's relative-position bias, gathered from its table); 0 for a "
+                            "constant computed from sizes (a shifted-window attention mask)",
+                            0),
+        "the parameter's own size");
+}
+
 AttributeSpec scalarOperand()
 {
     return optionalAttr(
@@ -67,7 +77,7 @@ class ArithmeticKind final : public DescribedKind
 public:
     ArithmeticKind(Op op, std::string type, std::string summary)
         : DescribedKind(std::move(type), LayerCategory::Merge, std::move(summary),
-            { parameterOperand(), scalarOperand() })
+            { parameterOperand(), parameterElements(), scalarOperand() })
         , m_op { op }
     {
     }
@@ -100,8 +110,18 @@ public:
                 && !reduced(ops[i], out.shape) && ops[i].dtype == out.dtype;
             o.aliasedInputGradients.push_back(passesGrad);
         }
-        if (ctx.attrs.has("parameter"))
-            o.params.push_back(parameter("weight", learned.elements()));
+        if (ctx.attrs.has("parameter_elements") && !ctx.attrs.has("parameter"))
+            return failure("has `parameter_elements` without a `parameter`");
+        const bool constant
+            = ctx.attrs.has("parameter_elements") && ctx.attrs.integer("parameter_elements") == 0;
+        if (constant && m_op != Op::Add)
+            return failure("has a constant operand (`parameter_elements` 0), which only Add takes (a product "
+                           "keeps its operands, a difference computes the operand's gradient)");
+        if (ctx.attrs.has("parameter") && !constant)
+            o.params.push_back(parameter("weight",
+                ctx.attrs.has("parameter_elements")
+                    ? Count { static_cast<std::uint64_t>(ctx.attrs.integer("parameter_elements")) }
+                    : learned.elements()));
         if (m_op == Op::Mul || m_op == Op::Div)
             keepOperands(ops, o);
         o.backwardScratchBytesPerSample = backwardScratch(ops, out);

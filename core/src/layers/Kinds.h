@@ -96,6 +96,7 @@ std::unique_ptr<LayerKind> makeClamp();
 std::unique_ptr<LayerKind> makeMean();
 std::unique_ptr<LayerKind> makeSum();
 std::unique_ptr<LayerKind> makeAmax();
+std::unique_ptr<LayerKind> makeNorm();
 std::unique_ptr<LayerKind> makeMatMul();
 // Shape and data movement (issue 13)
 std::unique_ptr<LayerKind> makePermute();

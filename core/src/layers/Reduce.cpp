@@ -1,11 +1,15 @@
-// Reductions over per-sample axes: Mean, Sum, Amax (torch.mean, torch.sum, torch.amax with `dim`).
+// Reductions over per-sample axes: Mean, Sum, Amax, Norm (torch.mean, torch.sum, torch.amax, the 2-norm
+// torch.linalg.vector_norm / Tensor.norm with `dim`, as F.normalize computes it).
 // derivatives.yaml: mean.dim's backward needs only sizes (mean_backward(grad, self.sym_sizes(), dim,
 // self.sym_numel(), keepdim): PyTorch 2.x saves no tensor; torch 1.13 kept the input, see
 // tests/reference/README.md) and builds a new input-sized gradient (the division); sum.dim_IntList's
 // backward is grad expanded to the input's sizes, a view (nothing allocated); amax keeps its input and
 // its result (scale_grad_by_count(..., restore_reduced_dims(result) == self, dim)), and its backward
 // holds the input-sized bool mask of the maxima while it runs. Under autocast sum runs with
-// dtype=float32 (fp32_set_opt_dtype): a float32 result, no copy of the input.
+// dtype=float32 (fp32_set_opt_dtype): a float32 result, no copy of the input. linalg_vector_norm (and 1.13's
+// norm.ScalarOpt_dim) keeps its input and its result (linalg_vector_norm_backward(grad, self, ord, result,
+// dim, keepdim)); for ord 2 its backward is self * (grad / result), an output-sized quotient before the
+// input-sized gradient.
 #include "KindSupport.h"
 #include "Kinds.h"
 #include "Layout.h"
@@ -16,7 +20,7 @@
 namespace headroom::layers {
 namespace {
 
-enum class Reduction { Mean, Sum, Amax };
+enum class Reduction { Mean, Sum, Amax, Norm };
 
 class ReduceKind final : public DescribedKind
 {
@@ -75,6 +79,11 @@ public:
             o.saved.push_back(SavedTensor::output());
             o.backwardScratchBytesPerSample = in.shape.elements() * Count { elementSize(DType::Bool) };
             break;
+        case Reduction::Norm:
+            o.saved.push_back(SavedTensor::input());
+            o.saved.push_back(SavedTensor::output());
+            o.backwardScratchBytesPerSample = shape.elements() * Count { elementSize(dtype) };
+            break;
         }
         o.forwardFlopsPerSample = in.shape.elements();
         return o;
@@ -97,6 +106,11 @@ std::unique_ptr<LayerKind> makeSum()
 std::unique_ptr<LayerKind> makeAmax()
 {
     return std::make_unique<ReduceKind>(Reduction::Amax, "Amax", "Maximum over axes (torch.amax)");
+}
+std::unique_ptr<LayerKind> makeNorm()
+{
+    return std::make_unique<ReduceKind>(
+        Reduction::Norm, "Norm", "Euclidean (2-)norm over axes (torch.linalg.vector_norm, Tensor.norm)");
 }
 
 } // namespace headroom::layers

@@ -1,6 +1,6 @@
 // Element-wise arithmetic, reductions and products of computed tensors: Mul, Div, Sub, Pow, Sqrt, Exp,
-// Neg, Abs, ReduceMean / ReduceSum / ReduceMax, MatMul of two computed tensors -> the kinds of the same
-// names (Mul, Div, Sub, Pow, Sqrt, Exp, Neg, Abs, Mean, Sum, Amax, MatMul).
+// Neg, Abs, ReduceMean / ReduceSum / ReduceMax / ReduceL2, MatMul of two computed tensors -> the kinds of
+// the same names (Mul, Div, Sub, Pow, Sqrt, Exp, Neg, Abs, Mean, Sum, Amax, Norm, MatMul).
 // An operand that does not depend on the input is a number (one element: a Python scalar, which costs
 // nothing on the GPU) or a stored tensor (a layer scale, a position table), which becomes the layer's
 // `parameter`, per sample: ONNX broadcasting aligns trailing axes, so a stored [1, 197, 768] next to a
@@ -22,15 +22,18 @@ struct Operands
     std::vector<std::string> inputs; ///< computed tensors, in order
     std::optional<std::vector<std::int64_t>> parameter;
     std::optional<double> scalar;
+    /// The trained values behind a parameter computed from stored tensors (derivedOperand), when it is one.
+    std::optional<std::int64_t> parameterElements;
     bool constantFirst = false; ///< a stored operand comes before a computed one
 };
 
 /// The per-sample shape of a stored operand that broadcasts against a computed one of `rank` (with the
 /// batch axis), or an explanation of why it cannot be a per-sample parameter.
-std::optional<std::vector<std::int64_t>> perSampleParameter(
-    MappingContext& ctx, int i, const std::string& value, std::size_t rank)
+std::optional<std::vector<std::int64_t>> perSampleParameter(MappingContext& ctx, int i,
+    const std::string& value, std::size_t rank, std::optional<std::vector<std::int64_t>> dims)
 {
-    const auto dims = ctx.weightDims(i, value, "operand");
+    if (!dims)
+        dims = ctx.weightDims(i, value, "operand");
     if (!dims)
         return std::nullopt;
     // A stored scalar whose value the file does not hold (stripped weights): a learned scalar, one value
@@ -130,7 +133,11 @@ std::optional<Operands> operandsOf(MappingContext& ctx, int i)
         const auto rank = ctx.rankOf(i, computed);
         if (!rank)
             return std::nullopt;
-        o.parameter = perSampleParameter(ctx, i, in, *rank);
+        const auto derived = derivedOperand(g, in);
+        if (derived)
+            o.parameterElements = derived->trainedElements;
+        o.parameter
+            = perSampleParameter(ctx, i, in, *rank, derived ? std::optional { derived->dims } : std::nullopt);
         if (!o.parameter)
             return std::nullopt;
     }
@@ -155,9 +162,23 @@ void binary(MappingContext& ctx, int i, const char* type, bool commutes)
                 + " takes the computed tensor first");
         return;
     }
+    if (o->parameterElements == 0 && std::string(type) != "Add") {
+        ctx.refuse(i,
+            "its operand '" + n.input(o->constantFirst ? 0 : 1)
+                + "' is a constant computed from sizes; only an Add of one has a Headroom layer");
+        return;
+    }
     json a = json::object();
     if (o->parameter)
         a["parameter"] = *o->parameter;
+    if (o->parameter && o->parameterElements) {
+        std::int64_t own = 1;
+        bool overflow = false;
+        for (const auto d : *o->parameter)
+            overflow = overflow || __builtin_mul_overflow(own, d, &own);
+        if (overflow || own != *o->parameterElements)
+            a["parameter_elements"] = *o->parameterElements;
+    }
     if (o->scalar)
         a["scalar"] = *o->scalar;
     ctx.push(PendingLayer { type, a, o->inputs, n.output(0), i });
@@ -256,7 +277,9 @@ void reduce(MappingContext& ctx, int i, const char* type)
         return;
     }
     for (auto& a : *axes) {
-        const auto axis = featureAxis(ctx, i, a, *rank, "reduced axis", ctx.graph().batchAxisOf(n.input(0)));
+        // As Headroom's tensor has them: after a batch axis merged with windows or heads (q of Swin V2's
+        // cosine attention, [B * windows, heads, T, d]), the axes after it move on.
+        const auto axis = featureAxisOf(ctx, i, a, n.input(0), "reduced axis");
         if (!axis)
             return;
         a = *axis;
@@ -280,6 +303,10 @@ void reduceMax(MappingContext& ctx, int i)
 {
     reduce(ctx, i, "Amax");
 }
+void reduceL2(MappingContext& ctx, int i)
+{
+    reduce(ctx, i, "Norm");
+}
 
 } // namespace
 
@@ -297,6 +324,7 @@ void addArithmetic(Operators& table)
     table.push_back({ "ReduceMean", &reduceMean });
     table.push_back({ "ReduceSum", &reduceSum });
     table.push_back({ "ReduceMax", &reduceMax });
+    table.push_back({ "ReduceL2", &reduceL2 });
 }
 
 } // namespace headroom::onnximport::ops

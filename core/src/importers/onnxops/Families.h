@@ -24,11 +24,31 @@ void addArithmetic(Operators& table); // Add, Mul, Sub, Div, Pow, Sqrt, Exp, Neg
 void addMovement(Operators& table); // Transpose, Slice, Split, Expand, Pad, Resize, Upsample,
                                     // DepthToSpace, SpaceToDepth
 void addRecurrent(Operators& table); // LSTM, GRU (sequence-first, one layer per node or per module)
+void addEinsum(Operators& table); // Einsum (a batched matrix product)
+
+/// An Einsum equation's terms, spaces removed ("B G H I D, B G H J D -> B G H I J"): each a run of distinct
+/// letters; nullopt for an implicit output, an ellipsis or anything else.
+struct EinsumTerms
+{
+    std::vector<std::string> inputs;
+    std::string output;
+};
+[[nodiscard]] std::optional<EinsumTerms> parseEinsum(const std::string& equation);
 
 /// An axis of a rank-`rank` input (negative counts from the end) that is not its batch axis (at
 /// `batchAxis`, OnnxGraph::batchAxisOf); otherwise the node is rejected with `what` named, and nullopt.
 std::optional<std::int64_t> featureAxis(MappingContext& ctx, int i, std::int64_t axis, std::size_t rank,
     const char* what, std::size_t batchAxis = 0);
+/// An operand that does not depend on the input's values and is not itself stored (DerivedOperand.cpp): its
+/// dims, and how many stored floating-point values it is computed from as weights (what trains behind it;
+/// 0 for a constant computed from sizes, as the shifted-window attention mask).
+struct DerivedOperand
+{
+    std::vector<std::int64_t> dims;
+    std::int64_t trainedElements = 0;
+};
+[[nodiscard]] std::optional<DerivedOperand> derivedOperand(const OnnxGraph& g, const std::string& value);
+
 /// featureAxis of `value`'s axes, as the axis of Headroom's tensor: after a batch axis merged with values of
 /// each sample (OnnxGraph::batchMergeOf), which Headroom reads as up to three axes, the later ones move on.
 std::optional<std::int64_t> featureAxisOf(

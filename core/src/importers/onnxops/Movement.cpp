@@ -192,14 +192,11 @@ void expand(MappingContext& ctx, int i)
 {
     const auto& n = ctx.node(i);
     const auto in = ctx.perSampleOf(i, n.input(0));
-    const auto* t = ctx.graph().type(n.output(0));
-    const auto out = t ? t->perSample() : std::nullopt;
     if (!in)
         return;
-    if (!out) {
-        ctx.missing(i, n.output(0));
+    const auto out = ctx.perSampleOf(i, n.output(0)); // a merged batch axis read as its parts, as `in`
+    if (!out)
         return;
-    }
     if (out->size() != in->size()) {
         ctx.refuse(i, "it adds axes in front of the batch axis");
         return;
