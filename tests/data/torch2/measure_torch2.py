@@ -17,7 +17,7 @@ Three things the CPU machines (torch 1.13) cannot do:
    steps; the configs used (layer counts reduced for the mixture-of-experts models) are written out
    so that `headroom estimate CONFIG --sequence-length 512 ...` runs on the same network.
 
-Usage: python3 measure_torch2.py OUTDIR [--deadline SECONDS] [--set more]
+Usage: python3 measure_torch2.py OUTDIR [--deadline SECONDS] [--set more|lm]
 Writes OUTDIR/results.json (rewritten after every item), OUTDIR/exports.tar.gz.
 """
 
@@ -50,6 +50,8 @@ VISION_MORE = {name: 224 for name in (
 RECURRENT = ("gru_cls", "lstm_cls")
 RECURRENT_MORE = ("gru_cls_nodrop", "lstm_cls_nodrop")
 EVAL_MORE = ("resnet18", "efficientnet_b0", "gru_cls_nodrop")
+# The third run ("--set lm"): ../shared/onnx-torch2's language models, the dynamo exporter in train() mode.
+LANGUAGE = {"transformer_lm": (30000, 128), "lstm_lm": (10000, 64)}
 TOKENS, VOCAB = 64, 10000
 
 
@@ -77,6 +79,36 @@ def build(name):
                 return self.head(out[:, -1])
 
         return Classifier(name.split("_")[0], 0.0 if name.endswith("_nodrop") else 0.1)
+    if name == "transformer_lm":
+        class TransformerLm(nn.Module):
+            """Embedding(30000, 512) -> 6 x TransformerEncoderLayer(512, 8, 2048, dropout 0.1, ReLU, post-norm,
+            batch_first) -> Linear(512, 30000)."""
+
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(30000, 512)
+                layer = nn.TransformerEncoderLayer(512, 8, 2048, dropout=0.1, batch_first=True)
+                self.encoder = nn.TransformerEncoder(layer, 6, enable_nested_tensor=False)
+                self.head = nn.Linear(512, 30000)
+
+            def forward(self, tokens):
+                return self.head(self.encoder(self.emb(tokens)))
+
+        return TransformerLm()
+    if name == "lstm_lm":
+        class LstmLm(nn.Module):
+            """Embedding(10000, 256) -> LSTM(256, 512, 2 layers, batch_first) -> Linear(512, 10000)."""
+
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10000, 256)
+                self.lstm = nn.LSTM(256, 512, num_layers=2, batch_first=True)
+                self.head = nn.Linear(512, 10000)
+
+            def forward(self, tokens):
+                return self.head(self.lstm(self.emb(tokens))[0])
+
+        return LstmLm()
     kw = {}
     if name in ("googlenet", "inception_v3"):
         kw = dict(aux_logits=False, init_weights=False)
@@ -85,6 +117,9 @@ def build(name):
 
 def example(name, batch, device="cpu"):
     import torch
+    if name in LANGUAGE:
+        vocab, tokens = LANGUAGE[name]
+        return torch.randint(0, vocab, (batch, tokens), device=device)
     if name in RECURRENT + RECURRENT_MORE:
         return torch.randint(0, VOCAB, (batch, TOKENS), device=device)
     s = VISION.get(name) or VISION_MORE[name]
@@ -393,10 +428,12 @@ def main():
     def save():
         (outdir / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
 
-    more = "--set" in sys.argv and sys.argv[sys.argv.index("--set") + 1] == "more"
-    names = list(VISION_MORE) + list(RECURRENT_MORE) if more else list(VISION) + list(RECURRENT)
+    chosen = sys.argv[sys.argv.index("--set") + 1] if "--set" in sys.argv else "first"
+    more = chosen != "first"
+    names = {"first": list(VISION) + list(RECURRENT), "more": list(VISION_MORE) + list(RECURRENT_MORE),
+             "lm": list(LANGUAGE)}[chosen]
     jobs = [(n, e) for e in ("dynamo", "torchscript-train") for n in names]
-    if more:
+    if chosen == "more":
         jobs += [(n, "dynamo-eval") for n in EVAL_MORE]
     # slow ones first so they finish in time
     slow = ("maxvit_t", "swin_t", "swin_v2_t", "vit_b_16", "convnext_tiny", "efficientnet_v2_s", "swin_s",
