@@ -1,10 +1,11 @@
 // Real PyTorch 2.11 exports (tests/data/torch2: 36 torchvision classification networks, four recurrent
-// classifiers and two language models (nn.TransformerEncoder, nn.LSTM), each from the TorchScript exporter in training mode and from the dynamo exporter in train()
-// mode, three also from the dynamo exporter in eval() mode), against what PyTorch measured on an H100 for the
-// same networks: parameters as sum(p.numel() for p in model.parameters()) and the bytes autograd saved per
-// sample in one float32 training forward (saved_tensors_hooks, each storage once; batch 4 less batch 2,
-// halved). No loss was measured, so the networks are analysed without one. Every file must import exactly,
-// except the differences listed in kKnown, each with its reason: a change to any of them shows here.
+// classifiers and two language models (nn.TransformerEncoder, nn.LSTM), each from the TorchScript exporter in
+// training mode and from the dynamo exporter in train() mode, three also from the dynamo exporter in eval()
+// mode), against what PyTorch measured on an H100 for the same networks: parameters as sum(p.numel() for p in
+// model.parameters()) and the bytes autograd saved per sample in one float32 training forward
+// (saved_tensors_hooks, each storage once; batch 4 less batch 2, halved). No loss was measured, so the
+// networks are analysed without one. Every file must import exactly, except the differences listed in kKnown,
+// each with its reason: a change to any of them shows here.
 #include "headroom/Analysis.h"
 #include "headroom/Network.h"
 #include "headroom/OnnxImport.h"
