@@ -398,6 +398,8 @@ def hf_case(case):
         print(f"  {cid} batch {batch}: {json.dumps({k: v for k, v in run.items() if 'by_module' not in k})}",
               flush=True)
     del model, trainable
+    import gc
+    gc.collect()  # the saved-tensor hooks leave reference cycles holding the graph
     torch.cuda.empty_cache()
     return res
 
