@@ -17,7 +17,7 @@ Three things the CPU machines (torch 1.13) cannot do:
    steps; the configs used (layer counts reduced for the mixture-of-experts models) are written out
    so that `headroom estimate CONFIG --sequence-length 512 ...` runs on the same network.
 
-Usage: python3 measure_torch2.py OUTDIR [--deadline SECONDS] [--set more|lm]
+Usage: python3 measure_torch2.py OUTDIR [--deadline SECONDS] [--set more|lm|hf-fp32-moe]
 Writes OUTDIR/results.json (rewritten after every item), OUTDIR/exports.tar.gz.
 """
 
@@ -431,9 +431,8 @@ def main():
         (outdir / "results.json").write_text(json.dumps(results, indent=1, sort_keys=True))
 
     chosen = sys.argv[sys.argv.index("--set") + 1] if "--set" in sys.argv else "first"
-    more = chosen != "first"
     names = {"first": list(VISION) + list(RECURRENT), "more": list(VISION_MORE) + list(RECURRENT_MORE),
-             "lm": list(LANGUAGE)}[chosen]
+             "lm": list(LANGUAGE), "hf-fp32-moe": []}[chosen]
     jobs = [(n, e) for e in ("dynamo", "torchscript-train") for n in names]
     if chosen == "more":
         jobs += [(n, "dynamo-eval") for n in EVAL_MORE]
@@ -461,7 +460,8 @@ def main():
               f"{results['networks'][name].get('saved_bytes_per_sample', results['networks'][name].get('error'))}",
               flush=True)
         save()
-    for case in ([] if more else HF_CASES):
+    cases = {"first": HF_CASES, "hf-fp32-moe": [c for c in HF_CASES if c[0] == "qwen3_moe_4l_full_fp32"]}
+    for case in cases.get(chosen, []):
         if time.time() > deadline - 60:
             results["hf"][case[0]] = {"error": "skipped: deadline"}
             continue
