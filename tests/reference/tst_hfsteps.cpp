@@ -3,7 +3,8 @@
 // the step Headroom simulates for the same config.json and set-up: Qwen3-0.6B with LoRA (r = 8 on
 // q_proj and v_proj) under bf16 autocast, and trained in full in fp32 and under autocast; LoRA on three
 // mixture-of-experts models with their published sizes and fewer layers (Qwen3-30B-A3B and
-// Qwen1.5-MoE-A2.7B with 4, Mixtral-8x7B with 2), and the 4-layer Qwen3-30B-A3B trained in full in fp32. These are issue 24's set-ups that were 9-36 % off.
+// Qwen1.5-MoE-A2.7B with 4, Mixtral-8x7B with 2), and the 4-layer Qwen3-30B-A3B trained in full in fp32.
+// These are issue 24's set-ups that were 9-36 % off.
 //
 // Measured: the steady step's peak of torch.cuda.max_memory_allocated() less what was allocated before
 // the step (the weights, the token batch, and what earlier runs in the process left). Headroom: the
