@@ -72,6 +72,31 @@ void addIntsAttribute(onnx::NodeProto& n, const std::string& name, std::initiali
         a->add_ints(v);
 }
 
+/// A Conv [N, 3, 8, 8] -> [N, 4, 6, 6] whose node carries the dynamo exporter's metadata (NodeProto field 9,
+/// unknown to ONNX 1.12, so written as an unknown field, as such a file reads): fx_node and name_scopes.
+onnx::ModelProto convWithMetadata(const std::string& fxNode, const std::string& scopes)
+{
+    return modelWith(
+        [&](onnx::GraphProto& g) {
+            auto* w = g.add_initializer();
+            w->set_name("conv.weight");
+            w->set_data_type(onnx::TensorProto::FLOAT);
+            for (const int d : { 4, 3, 3, 3 })
+                w->add_dims(d);
+            w->set_raw_data(std::string(4 * 3 * 3 * 3 * 4, '\0'));
+            auto& n = addNode(g, "Conv", { "x", "conv.weight" }, "y");
+            n.set_name("node_Conv_1");
+            for (const auto& [key, value] : { std::pair { std::string("pkg.torch.onnx.fx_node"), fxNode },
+                     std::pair { std::string("pkg.torch.onnx.name_scopes"), scopes } }) {
+                onnx::StringStringEntryProto entry;
+                entry.set_key(key);
+                entry.set_value(value);
+                n.mutable_unknown_fields()->AddLengthDelimited(9, entry.SerializeAsString());
+            }
+        },
+        "y");
+}
+
 std::string bytesOf(const onnx::ModelProto& m)
 {
     std::string bytes;
@@ -105,6 +130,8 @@ private slots:
     void largeGraphsStayCheap();
     void everyOneFieldChangeFailsCleanly_data();
     void everyOneFieldChangeFailsCleanly();
+    void garbledDynamoMetadata_data();
+    void garbledDynamoMetadata();
 };
 
 void TestOnnxHostile::hostileFiles_data()
@@ -227,6 +254,57 @@ void TestOnnxHostile::everyOneFieldChangeFailsCleanly()
     }
     QVERIFY2(
         slowest < 1.0, qPrintable(QStringLiteral("the slowest change took %1 s of CPU time").arg(slowest)));
+}
+
+void TestOnnxHostile::garbledDynamoMetadata_data()
+{
+    // What the importer reads from a node's metadata (OnnxMetadata.cpp, DynamoRestore.cpp), cut short or
+    // garbled: the node imports as the graph says (a Conv alone), or with the BatchNorm a well-formed
+    // metadata names; never a crash, a hang or another layer.
+    QTest::addColumn<QString>("fxNode");
+    QTest::addColumn<QString>("scopes");
+    QTest::addColumn<int>("batchNorms");
+    const QString bn
+        = QStringLiteral("%bn : [num_users=1] = call_function[target=torch.ops.aten."
+                         "_native_batch_norm_legit_functional.default](args = (%conv2d, %p_w, %p_b, "
+                         "%b_m, %b_v, True, 0.1, 1e-05), kwargs = {})");
+    const QString scopes = QStringLiteral("['', 'bn1', 'op']");
+    QTest::newRow("valid batch norm") << bn << scopes << 1;
+    QTest::newRow("eval batch norm, garbled numbers") << QStringLiteral(
+        "call_function[target=torch.ops.aten._native_batch_norm_legit_no_training.default](args "
+        "= (%c, None, None, %m, %v, abc, 1e99999))") << scopes
+                                                      << 1;
+    QTest::newRow("cut after the target") << bn.left(90) << scopes << 0;
+    QTest::newRow("cut inside the arguments") << bn.left(150) << scopes << 0;
+    QTest::newRow("training flag missing")
+        << QStringLiteral("target=torch.ops.aten._native_batch_norm_legit_functional.default](args = (%c))")
+        << scopes << 0;
+    QTest::newRow("no target") << QStringLiteral("args = ((((((") << QStringLiteral("[") << 0;
+    QTest::newRow("unbalanced brackets and quotes")
+        << QStringLiteral("target=torch.ops.aten.conv2d.default](args = ('%x, [%p, ) ]]]")
+        << QStringLiteral("['\"'") << 0;
+    QTest::newRow("empty") << QString() << QString() << 0;
+    QTest::newRow("a megabyte of brackets")
+        << QString(1 << 20, QLatin1Char('(')) << QString(1 << 20, QLatin1Char('[')) << 0;
+}
+
+void TestOnnxHostile::garbledDynamoMetadata()
+{
+    QFETCH(QString, fxNode);
+    QFETCH(QString, scopes);
+    QFETCH(int, batchNorms);
+    const double start = cpuSeconds();
+    const auto n
+        = importOnnx(bytesOf(convWithMetadata(fxNode.toStdString(), scopes.toStdString())), "meta.onnx");
+    QVERIFY2(cpuSeconds() - start < 1.0, "took more than a second of CPU time");
+    QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+    QVERIFY(checkImport(n, "meta.onnx").empty());
+    int found = 0;
+    for (const auto& layer : n.value().layers)
+        found += layer.type == "BatchNorm2d" ? 1 : 0;
+    QCOMPARE(found, batchNorms);
+    QCOMPARE(n.value().layers.front().type, std::string("Conv2d"));
+    QCOMPARE(static_cast<int>(n.value().layers.size()), 1 + batchNorms);
 }
 
 QTEST_APPLESS_MAIN(TestOnnxHostile)

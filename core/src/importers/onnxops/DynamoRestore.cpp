@@ -19,6 +19,7 @@
 #include "importers/OnnxMetadata.h"
 
 #include <array>
+#include <cmath>
 #include <cstdlib>
 
 namespace headroom::onnximport::ops {
@@ -65,7 +66,7 @@ std::optional<double> numberArg(const std::vector<std::string>& args, int k)
     const char* text = args[static_cast<std::size_t>(k)].c_str();
     char* end = nullptr;
     const double value = std::strtod(text, &end);
-    return end != text && *end == '\0' ? std::optional<double>(value) : std::nullopt;
+    return end != text && *end == '\0' && std::isfinite(value) ? std::optional<double>(value) : std::nullopt;
 }
 
 bool givenArg(const std::vector<std::string>& args, int k)
@@ -84,6 +85,8 @@ std::optional<DroppedBatchNorm> batchNormCallOf(const onnx::NodeProto& n)
         if (call->target != op.target)
             continue;
         const auto& args = call->args;
+        if (args.size() <= static_cast<std::size_t>(op.eps))
+            return std::nullopt; // cut short: not the call the exporter writes, so the graph stands
         DroppedBatchNorm bn;
         bn.inference = op.training == -2
             || (op.training >= 0
