@@ -4,7 +4,7 @@
 
 #include "Command.h"
 #include "TerminalStream.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -4,8 +4,8 @@
 #include "PlanFromOptions.h"
 #include "PlanText.h" // report/
 #include "TextTable.h"
-#include "headroom/Format.h"
-#include "headroom/Planner.h"
+#include "headroom/planner/Planner.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <ostream>

@@ -4,7 +4,7 @@
 #include "PlanFromOptions.h"
 #include "PlanText.h" // report/
 #include "TextTable.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <cmath>
 #include <iomanip>

@@ -3,7 +3,7 @@
 #include "Output.h"
 #include "PlanFromOptions.h"
 #include "TextTable.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 namespace headroom::cli {
 

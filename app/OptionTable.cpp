@@ -2,8 +2,8 @@
 // take an option is each command's business (its file lists them); an option means the same on all.
 #include "Options.h"
 #include "Output.h"
-#include "headroom/Format.h"
-#include "headroom/GpuCatalog.h"
+#include "headroom/setup/GpuCatalog.h"
+#include "headroom/support/Format.h"
 
 #include <charconv>
 #include <cmath>

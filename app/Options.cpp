@@ -1,7 +1,7 @@
 #include "Options.h"
 
 #include "Command.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 

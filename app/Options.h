@@ -1,11 +1,11 @@
 #pragma once
 
-#include "headroom/Estimate.h"
-#include "headroom/Optimizer.h"
-#include "headroom/Plan.h"
-#include "headroom/Planner.h"
-#include "headroom/Precision.h"
-#include "headroom/Training.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/planner/Planner.h"
+#include "headroom/setup/Optimizer.h"
+#include "headroom/setup/Precision.h"
+#include "headroom/setup/Training.h"
 
 #include <cstdint>
 #include <optional>

@@ -1,6 +1,6 @@
 #include "Output.h"
 
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <iomanip>
 #include <ostream>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "headroom/Error.h"
-#include "headroom/Plan.h"
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/estimate/Throughput.h"
+#include "headroom/support/Error.h"
 
 #include <cstdint>
 #include <iosfwd>

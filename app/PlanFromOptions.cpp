@@ -1,9 +1,9 @@
 #include "PlanFromOptions.h"
 
-#include "headroom/Format.h"
-#include "headroom/Freeze.h"
-#include "headroom/NetworkFile.h"
-#include "headroom/Resources.h"
+#include "headroom/importers/NetworkFile.h"
+#include "headroom/setup/Freeze.h"
+#include "headroom/support/Format.h"
+#include "headroom/support/Resources.h"
 
 #include <ostream>
 

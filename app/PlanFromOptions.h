@@ -1,8 +1,8 @@
 #pragma once
 
 #include "Options.h"
-#include "headroom/GpuCatalog.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <iosfwd>
 #include <string>

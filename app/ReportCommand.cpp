@@ -2,7 +2,7 @@
 #include "Command.h"
 #include "PlanFromOptions.h"
 #include "ReportWriter.h" // report/
-#include "headroom/Planner.h"
+#include "headroom/planner/Planner.h"
 
 #include <QString>
 #include <ostream>

@@ -4,7 +4,7 @@
 #include "CoreText.h" // text/
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
-#include "headroom/Count.h"
+#include "headroom/support/Count.h"
 
 #include <QPainter>
 #include <QPainterPath>

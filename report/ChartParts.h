@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/MemoryBreakdown.h"
+#include "headroom/step/MemoryBreakdown.h"
 
 #include <QColor>
 #include <QCoreApplication>

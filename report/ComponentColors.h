@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/Estimate.h"
+#include "headroom/estimate/Estimate.h"
 
 #include <QColor>
 #include <array>

@@ -4,7 +4,7 @@
 #include "ReportCanvas.h"
 #include "ReportFormatting.h"
 #include "ReportStyle.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <QPen>
 #include <algorithm>

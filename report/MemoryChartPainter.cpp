@@ -5,8 +5,8 @@
 #include "ReportCanvas.h"
 #include "ReportFormatting.h"
 #include "ReportStyle.h"
-#include "headroom/Count.h"
-#include "headroom/Format.h"
+#include "headroom/support/Count.h"
+#include "headroom/support/Format.h"
 
 #include <QPainter>
 #include <QPainterPath>

@@ -2,8 +2,8 @@
 
 #include "ChartParts.h"
 #include "MemorySweep.h"
-#include "headroom/Estimate.h"
-#include "headroom/GpuCatalog.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QCoreApplication>
 #include <QRectF>

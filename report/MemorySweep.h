@@ -1,7 +1,7 @@
 #pragma once
 
-#include "headroom/Estimate.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,8 +1,8 @@
 #include "PlanText.h"
 
 #include "CoreText.h" // text/
-#include "headroom/Format.h"
-#include "headroom/Optimizer.h"
+#include "headroom/setup/Optimizer.h"
+#include "headroom/support/Format.h"
 
 #include <QCoreApplication>
 #include <algorithm>

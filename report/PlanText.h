@@ -1,7 +1,7 @@
 #pragma once
 
-#include "headroom/Plan.h"
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/estimate/Throughput.h"
 
 #include <cstdint>
 #include <optional>

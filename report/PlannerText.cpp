@@ -3,7 +3,7 @@
 #include "CoreText.h"
 #include "PlanText.h"
 #include "ReportFormatting.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <QStringList>
 #include <cmath>

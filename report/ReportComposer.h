@@ -1,9 +1,9 @@
 #pragma once
 
 #include "ReportWriter.h"
-#include "headroom/Estimate.h"
-#include "headroom/Plan.h"
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/estimate/Throughput.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -5,7 +5,7 @@
 
 #include "CoreText.h" // text/
 #include "PlanText.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <QString>
 #include <algorithm>

@@ -10,10 +10,10 @@
 #include "ReportFormatting.h"
 #include "ReportStyle.h"
 #include "StepChartPainter.h"
-#include "headroom/Format.h"
-#include "headroom/HfConfig.h"
-#include "headroom/Optimizer.h"
-#include "headroom/Precision.h"
+#include "headroom/importers/HfConfig.h"
+#include "headroom/setup/Optimizer.h"
+#include "headroom/setup/Precision.h"
+#include "headroom/support/Format.h"
 
 #include <QPen>
 #include <algorithm>

@@ -3,7 +3,7 @@
 #include "ReportCanvas.h"
 #include "ReportComposer.h"
 #include "ReportStyle.h"
-#include "headroom/SaveTarget.h"
+#include "headroom/model/SaveTarget.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "headroom/Error.h"
-#include "headroom/Plan.h"
-#include "headroom/Planner.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/planner/Planner.h"
+#include "headroom/support/Error.h"
 
 #include <QString>
 #include <optional>

@@ -1,7 +1,7 @@
 #include "StepChart.h"
 
 #include "CoreText.h" // text/
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <optional>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "headroom/Estimate.h"
-#include "headroom/ReservedModel.h"
+#include "headroom/allocator/ReservedModel.h"
+#include "headroom/estimate/Estimate.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -4,7 +4,7 @@
 #include "ComponentColors.h"
 #include "ReportCanvas.h"
 #include "ReportStyle.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <QPainter>
 #include <QPainterPath>

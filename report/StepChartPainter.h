@@ -2,8 +2,8 @@
 
 #include "ChartParts.h"
 #include "StepChart.h"
-#include "headroom/Analysis.h"
-#include "headroom/GpuCatalog.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QCoreApplication>
 #include <QRectF>

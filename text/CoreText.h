@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Throughput.h"
 
 #include <QCoreApplication>
 #include <QString>

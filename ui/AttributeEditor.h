@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/AttributeSpec.h"
+#include "headroom/model/AttributeSpec.h"
 
 #include <QList>
 #include <QWidget>

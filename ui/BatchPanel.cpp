@@ -10,7 +10,7 @@
 #include "PlanText.h" // report/
 #include "QtText.h"
 #include "UiText.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <QGridLayout>
 #include <QLabel>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/Training.h"
+#include "headroom/setup/Training.h"
 
 #include <QWidget>
 #include <cstdint>

@@ -2,7 +2,7 @@
 
 #include "MemorySweep.h" // report/
 #include "StepChart.h" // report/
-#include "headroom/Estimate.h"
+#include "headroom/estimate/Estimate.h"
 
 #include <QString>
 #include <QStringList>

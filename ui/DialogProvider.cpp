@@ -1,6 +1,6 @@
 #include "DialogProvider.h"
 
-#include "headroom/GpuCatalog.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QCoreApplication>
 #include <QDesktopServices>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "headroom/NetworkEdits.h"
-#include "headroom/Plan.h"
+#include "headroom/editing/NetworkEdits.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QList>
 #include <QObject>

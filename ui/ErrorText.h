@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/Error.h"
+#include "headroom/support/Error.h"
 
 #include <QCoreApplication>
 #include <QString>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "headroom/LayerKind.h"
-#include "headroom/Network.h"
+#include "headroom/layers/LayerKind.h"
+#include "headroom/model/Network.h"
 
 #include <string>
 #include <vector>

@@ -5,7 +5,7 @@
 #include "LayerTableModel.h"
 #include "QtText.h"
 #include "UiText.h"
-#include "headroom/LayerRegistry.h"
+#include "headroom/layers/LayerRegistry.h"
 
 #include <QAction>
 #include <QHeaderView>

@@ -1,8 +1,8 @@
 #pragma once
 
 #include "Document.h"
-#include "headroom/Analysis.h"
-#include "headroom/EmptyNetwork.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/EmptyNetwork.h"
 
 #include <QAbstractItemModel>
 #include <memory>

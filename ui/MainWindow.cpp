@@ -20,10 +20,10 @@
 #include "UiText.h"
 #include "WarningBanner.h"
 #include "WindowShortcuts.h"
-#include "headroom/HfConfig.h"
-#include "headroom/ModelFile.h"
-#include "headroom/NetworkFile.h"
-#include "headroom/Resources.h"
+#include "headroom/importers/HfConfig.h"
+#include "headroom/importers/NetworkFile.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Resources.h"
 
 #include <QAction>
 #include <QApplication>

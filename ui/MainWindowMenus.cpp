@@ -6,8 +6,8 @@
 #include "LayerEditor.h"
 #include "MainWindow.h"
 #include "QtText.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Resources.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Resources.h"
 
 #include <QAction>
 #include <QApplication>

@@ -5,7 +5,7 @@
 #include "MainWindow.h"
 #include "QtText.h"
 #include "SetupPanel.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QDir>
 #include <QGuiApplication>

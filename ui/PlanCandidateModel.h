@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/Planner.h"
+#include "headroom/planner/Planner.h"
 
 #include <QAbstractTableModel>
 #include <QString>

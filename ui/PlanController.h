@@ -1,8 +1,8 @@
 #pragma once
 
 #include "ChartData.h"
-#include "headroom/Plan.h"
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/estimate/Throughput.h"
 
 #include <QObject>
 #include <optional>

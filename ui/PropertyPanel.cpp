@@ -8,7 +8,7 @@
 #include "LayerTableModel.h"
 #include "QtText.h"
 #include "UiText.h"
-#include "headroom/LayerRegistry.h"
+#include "headroom/layers/LayerRegistry.h"
 
 #include <QCheckBox>
 #include <QComboBox>

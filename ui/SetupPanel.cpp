@@ -8,10 +8,10 @@
 #include "PlanController.h"
 #include "QtText.h"
 #include "UiText.h"
-#include "headroom/Count.h"
-#include "headroom/Estimate.h"
-#include "headroom/HfConfig.h"
-#include "headroom/Training.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/importers/HfConfig.h"
+#include "headroom/setup/Training.h"
+#include "headroom/support/Count.h"
 
 #include <QCheckBox>
 #include <QComboBox>

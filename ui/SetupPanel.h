@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/GpuCatalog.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QWidget>
 

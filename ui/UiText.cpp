@@ -2,7 +2,7 @@
 
 #include "PlanText.h" // report/
 #include "QtText.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <cmath>
 

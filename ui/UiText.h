@@ -1,11 +1,11 @@
 #pragma once
 
-#include "headroom/Estimate.h"
-#include "headroom/LayerKind.h"
-#include "headroom/Network.h"
-#include "headroom/Optimizer.h"
-#include "headroom/Precision.h"
-#include "headroom/Training.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/layers/LayerKind.h"
+#include "headroom/model/Network.h"
+#include "headroom/setup/Optimizer.h"
+#include "headroom/setup/Precision.h"
+#include "headroom/setup/Training.h"
 
 #include <QCoreApplication>
 #include <QString>

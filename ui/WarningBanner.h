@@ -1,6 +1,6 @@
 #pragma once
 
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <QFrame>
 

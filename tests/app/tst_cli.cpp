@@ -1,6 +1,6 @@
 // The command line as scripts use it: the real `headroom` binary run as a process.
 #include "RunHeadroom.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <QDir>
 #include <QFile>

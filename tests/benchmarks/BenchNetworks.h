@@ -3,7 +3,7 @@
 // The benchmarks' networks (bench_estimate, bench_reserved).
 
 #include "../core/NetworkBuilder.h"
-#include "headroom/Network.h"
+#include "headroom/model/Network.h"
 
 #include <string>
 

@@ -2,8 +2,8 @@
 // estimate on a slider tick (the timeline's upper envelope at one batch), max batch, and a chart sweep.
 // Run: build/tests/benchmarks/bench_estimate (add -iterations N or -callgrind for stable figures).
 #include "BenchNetworks.h"
-#include "headroom/Analysis.h"
-#include "headroom/Estimate.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Estimate.h"
 
 #include <QTest>
 #include <utility>

@@ -2,8 +2,8 @@
 // "Make it fit" panel run it. Run: build/tests/benchmarks/bench_planner (add -iterations N for stable
 // figures); docs/performance.md keeps the numbers.
 #include "../core/NetworkBuilder.h"
-#include "headroom/GpuCatalog.h"
-#include "headroom/Planner.h"
+#include "headroom/planner/Planner.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QTest>
 #include <ctime>

@@ -4,9 +4,9 @@
 // Each benchmark also logs the processor time per call (the project's machine is shared: wall clock under
 // load is several times the processor time).
 #include "BenchNetworks.h"
-#include "headroom/Analysis.h"
-#include "headroom/Plan.h"
-#include "headroom/ReservedModel.h"
+#include "headroom/allocator/ReservedModel.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QTest>
 #include <ctime>

@@ -2,7 +2,7 @@
 
 // The GPU catalogue the application ships (resources/gpus.json), for tests that need real GPUs.
 
-#include "headroom/GpuCatalog.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QtGlobal>
 #include <string>

@@ -2,8 +2,8 @@
 
 // Small helpers to write networks in tests as compactly as in a model file.
 
-#include "headroom/Analysis.h"
-#include "headroom/Network.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/Network.h"
 
 #include <QtGlobal>
 #include <initializer_list>

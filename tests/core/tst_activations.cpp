@@ -2,7 +2,7 @@
 // saves (tools/autograd/derivatives.yaml); the LeNet figure is also checked against a torch run in
 // the reference suite.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <QTest>
 

@@ -3,8 +3,8 @@
 // go; the optimizer implementations' per-tensor temporaries; and the trace against the step's moments
 // (one simulation: the live bytes of the trace peak exactly where StepTimeline's moments do).
 #include "NetworkBuilder.h"
-#include "headroom/Estimate.h"
-#include "headroom/ReservedModel.h"
+#include "headroom/allocator/ReservedModel.h"
+#include "headroom/estimate/Estimate.h"
 
 #include <QTest>
 

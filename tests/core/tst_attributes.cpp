@@ -1,7 +1,7 @@
 // Attribute validation: defaults, ranges and messages that name the JSON path.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/LayerRegistry.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/layers/LayerRegistry.h"
 
 #include <QTest>
 #include <algorithm>

@@ -4,8 +4,8 @@
 // depend on where the batch axis is: expected bytes are worked out by hand in the comments (the
 // formulas of core/src/layers/Recurrent.cpp and Linear.cpp), per sample, fp32, loss none.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/OnnxImport.h"
 
 #include <QTest>
 

@@ -3,7 +3,7 @@
 // small segments, 20 MiB shared large segments for 1-10 MiB, else 2 MiB multiples), get_free_block (best
 // fit), should_split (small pool: any remainder of 512 bytes; large pool: a remainder over 1 MiB),
 // free_block (merge with free neighbours), malloc's release-and-retry at the cap, expandable segments.
-#include "headroom/CachingAllocator.h"
+#include "headroom/allocator/CachingAllocator.h"
 
 #include <QTest>
 

@@ -4,8 +4,8 @@
 // Figures worked out by hand (docs/finetuning.md); tests/reference checks the same rule against
 // measured PyTorch runs.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/ModelFile.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QTest>
 

@@ -2,8 +2,8 @@
 // the ZeRO paper's figures, and the step's peak for tinyMlp(), whose every moment tst_steptimeline
 // works out by hand.
 #include "NetworkBuilder.h"
-#include "headroom/Estimate.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QTest>
 

@@ -3,8 +3,8 @@
 // the weight gradient; conv and the norms keep theirs whenever they are recorded; a layer that is
 // not recorded keeps nothing) and, for QLoRA, from the paper's storage formula.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/Freeze.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/setup/Freeze.h"
 
 #include <QTest>
 

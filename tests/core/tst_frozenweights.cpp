@@ -6,8 +6,8 @@
 // Qwen3-0.6B, which runs flash attention (not in torch 1.13), is worked out by hand from the rules.
 // T = tokens, E = hidden, per sample.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/HfConfig.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/HfConfig.h"
 
 #include <QTest>
 #include <fstream>

@@ -1,5 +1,5 @@
 // The GPU catalogue: lookups as the CLI's --gpu promises them, and the shipped catalogue's content.
-#include "headroom/GpuCatalog.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QTest>
 #include <set>

@@ -7,11 +7,11 @@
 // worked out by hand from their saved tensors (SDPA's math path is measured: tst_frozenweights). Per sample,
 // T = sequence, E = hidden, F = MLP width, h = heads, g = key/value heads, d = head size.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/HfConfig.h"
-#include "headroom/LayerRegistry.h"
-#include "headroom/ModelFile.h"
-#include "headroom/NetworkFile.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/HfConfig.h"
+#include "headroom/importers/NetworkFile.h"
+#include "headroom/layers/LayerRegistry.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>

@@ -5,7 +5,7 @@
 // Every other figure is worked out by hand in the comments. T = tokens, H = hidden, F = an expert's
 // width, E = experts, k = experts per token, A = k T assignments.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <QTest>
 #include <cmath>

@@ -1,9 +1,9 @@
 // The model-file format: the example loads, round trips are exact, and bad input gets a
 // located, specific error (never a crash or a hang).
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/ModelFile.h"
-#include "headroom/NetworkFile.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/NetworkFile.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QDir>
 #include <QFile>

@@ -2,7 +2,7 @@
 // applied, and taken back by its inverse. Expected layouts are written out by hand; the residual
 // block's refusal quotes shapes computed by hand for the network below.
 #include "NetworkBuilder.h"
-#include "headroom/NetworkEdits.h"
+#include "headroom/editing/NetworkEdits.h"
 
 #include <QTest>
 #include <variant>

@@ -12,8 +12,8 @@
 // dropped probabilities, v: 1.13's eager path) replaced by what PyTorch >= 2.1's memory-efficient kernel
 // saves for fp32 on CUDA (q, k, v: 3 T E, output T E, logsumexp heads x ceil(T / 32) 32 float32;
 // derivatives.yaml _scaled_dot_product_efficient_attention), and CPU dropout noise by CUDA's bool mask.
-#include "headroom/Analysis.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/OnnxImport.h"
 
 #include <QTest>
 

@@ -3,9 +3,9 @@
 // PyTorch measured them (exporters/measured.json: measure_networks.py's method, torch 1.13, CPU -> CUDA
 // adjusted), and the refusal that names the node and says why where Headroom has no layer.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/Network.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/OnnxImport.h"
+#include "headroom/model/Network.h"
 
 #include <QTest>
 #include <fstream>

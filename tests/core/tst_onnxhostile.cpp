@@ -5,9 +5,9 @@
 // every one-field change of two real files is tried too.
 #include "OnnxText.h"
 #include "ProtoFieldMutations.h"
-#include "headroom/Analysis.h"
-#include "headroom/ModelFile.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/OnnxImport.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QDir>
 #include <QTest>

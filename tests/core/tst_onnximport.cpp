@@ -2,10 +2,10 @@
 // torch 1.13): PyTorch's parameter counts, the native presets' activation bytes, the graph's
 // branches, and a specific error for every kind of bad input, including every truncation of a file.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/ModelFile.h"
-#include "headroom/NetworkFile.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/NetworkFile.h"
+#include "headroom/importers/OnnxImport.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QTest>
 #include <algorithm>

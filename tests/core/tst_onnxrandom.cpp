@@ -5,9 +5,9 @@
 // PyTorch's: torch 1.13's saved_tensors_hooks on the CPU (random/measured.json; no CPU -> CUDA adjustment
 // applies to these operators) and, for cuDNN, what PyTorch 2.11 saved on an H100 (random/rnn_cuda_h100.json).
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/Network.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/OnnxImport.h"
+#include "headroom/model/Network.h"
 
 #include <QTest>
 #include <fstream>

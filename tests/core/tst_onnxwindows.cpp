@@ -8,9 +8,9 @@
 // tests/reference/measure.py's saved_tensors_hooks method at batches 2 and 4, each storage once, parameters,
 // buffers and the input excluded), with measure.py's CUDA adjustment for mean (PyTorch 2.x's mean keeps
 // nothing; torch 1.13 kept its input: -1,152 bytes a sample here), and the MSE loss Headroom is told to use.
-#include "headroom/Analysis.h"
-#include "headroom/Network.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/OnnxImport.h"
+#include "headroom/model/Network.h"
 
 #include <QTest>
 

@@ -3,9 +3,9 @@
 // and parameter counts were checked against torch 1.13 (nn modules on random tensors); saved bytes are
 // worked out by hand from tools/autograd/derivatives.yaml and were checked against torch 1.13's saved
 // tensors (saved_tensors_hooks) where CPU and CUDA agree (noted where they do not).
-#include "headroom/Analysis.h"
-#include "headroom/LayerRegistry.h"
-#include "headroom/ModelFile.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/layers/LayerRegistry.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QTest>
 

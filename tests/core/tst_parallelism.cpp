@@ -2,9 +2,9 @@
 // optimizer offload, tensor parallelism and 8-bit optimizer state. Every expected figure is worked out
 // by hand in the comments or taken from the ZeRO paper / DeepSpeed's estimators (docs/multi-gpu.md).
 #include "NetworkBuilder.h"
-#include "headroom/Estimate.h"
-#include "headroom/HfConfig.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/importers/HfConfig.h"
 
 #include <QTest>
 

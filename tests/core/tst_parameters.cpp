@@ -1,7 +1,7 @@
 // Parameter and buffer counts as PyTorch's sum(p.numel() for p in model.parameters()) gives them,
 // worked out by hand from the modules' weight shapes.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <QTest>
 

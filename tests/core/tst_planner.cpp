@@ -4,11 +4,11 @@
 #include "CatalogueGpus.h"
 #include "NestedRepeatFile.h"
 #include "NetworkBuilder.h"
-#include "headroom/Format.h"
-#include "headroom/GpuCatalog.h"
-#include "headroom/HfConfig.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Planner.h"
+#include "headroom/importers/HfConfig.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/planner/Planner.h"
+#include "headroom/setup/GpuCatalog.h"
+#include "headroom/support/Format.h"
 
 #include <QTest>
 #include <algorithm>

@@ -1,8 +1,8 @@
 // Every shipped preset loads and analyses; the torchvision models have torchvision's exact
 // parameter counts (sum(p.numel() for p in model.parameters()) with torchvision 0.14).
-#include "headroom/Analysis.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Resources.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Resources.h"
 
 #include <QTest>
 

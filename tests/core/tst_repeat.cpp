@@ -6,10 +6,10 @@
 
 #include "NestedRepeatFile.h"
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/Estimate.h"
-#include "headroom/ModelFile.h"
-#include "headroom/ReservedModel.h"
+#include "headroom/allocator/ReservedModel.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QTest>
 #include <map>

@@ -2,10 +2,10 @@
 // against a search batch by batch, reserved against allocated, what a cap does (release and retry, then
 // out of memory at a named event), the fragmentation report, and the fixed costs by GPU (CudaRuntime.h).
 #include "NetworkBuilder.h"
-#include "headroom/CudaRuntime.h"
-#include "headroom/Estimate.h"
-#include "headroom/Plan.h"
-#include "headroom/ReservedModel.h"
+#include "headroom/allocator/CudaRuntime.h"
+#include "headroom/allocator/ReservedModel.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QTest>
 #include <algorithm>

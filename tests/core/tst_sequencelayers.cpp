@@ -6,8 +6,8 @@
 // F = feed-forward width, H = hidden size, L = layers, D = directions. Loss is "none" throughout so
 // only the layers' own tensors count; the network input is counted as input, never as activations.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
-#include "headroom/LayerRegistry.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/layers/LayerRegistry.h"
 
 #include <QTest>
 #include <algorithm>

@@ -1,6 +1,6 @@
 // Shape inference against PyTorch's formulas, worked by hand.
 #include "NetworkBuilder.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <QTest>
 #include <limits>

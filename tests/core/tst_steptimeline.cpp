@@ -3,8 +3,8 @@
 // accumulation, the optimizer implementations' temporaries, and the upper envelope that answers the
 // peak and max batch against a brute-force search.
 #include "NetworkBuilder.h"
-#include "headroom/Estimate.h"
-#include "headroom/UpperEnvelope.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/step/UpperEnvelope.h"
 
 #include <QTest>
 #include <random>

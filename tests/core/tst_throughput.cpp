@@ -4,9 +4,9 @@
 // hand counts and Narayanan et al.'s transformer formula.
 #include "CatalogueGpus.h"
 #include "NetworkBuilder.h"
-#include "headroom/HfConfig.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Throughput.h"
+#include "headroom/importers/HfConfig.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QTest>
 #include <cmath>

@@ -6,9 +6,9 @@
 // (saved_tensors_hooks, each storage once; batch 4 less batch 2, halved). No loss was measured, so the
 // networks are analysed without one. Every file must import exactly, except the differences listed in kKnown,
 // each with its reason: a change to any of them shows here.
-#include "headroom/Analysis.h"
-#include "headroom/Network.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/importers/OnnxImport.h"
+#include "headroom/model/Network.h"
 
 #include <QTest>
 #include <filesystem>

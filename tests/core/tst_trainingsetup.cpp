@@ -1,9 +1,9 @@
 // The training set-up's own rules: the optimizer implementation a user interface falls back to when
 // another setting changes (normalized), worked out from which optimizers torch.optim 2.x builds with
 // fused=True on CUDA and which steps torch.optim does not run at all; and the defaults a plan starts from.
-#include "headroom/GpuCatalog.h"
-#include "headroom/Plan.h"
-#include "headroom/TrainingSetup.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/setup/GpuCatalog.h"
+#include "headroom/setup/TrainingSetup.h"
 
 #include <QTest>
 

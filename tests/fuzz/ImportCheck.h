@@ -3,8 +3,8 @@
 // What every importer harness checks of its result: an error names the file; a network analyses and
 // survives a model-file round trip unchanged.
 
-#include "headroom/Analysis.h"
-#include "headroom/ModelFile.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/ModelFile.h"
 
 #include <cstdlib>
 #include <string>

@@ -2,7 +2,7 @@
 // that names the file, never a crash, a hang or a leak; a network it returns must analyse and survive
 // a model-file round trip.
 #include "ImportCheck.h"
-#include "headroom/HfConfig.h"
+#include "headroom/importers/HfConfig.h"
 
 #include <cstdint>
 #include <string_view>

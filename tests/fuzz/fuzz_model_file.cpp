@@ -1,7 +1,7 @@
 // libFuzzer harness for the JSON model-file loader and the analysis behind every estimate: any text
 // must parse to a network or an Error, and analysing a parsed network must never crash.
-#include "headroom/Analysis.h"
-#include "headroom/ModelFile.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/ModelFile.h"
 
 #include <cstdint>
 #include <cstdlib>

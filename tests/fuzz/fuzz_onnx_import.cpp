@@ -7,7 +7,7 @@
 // from the file, an element removed or repeated, a sub-message cleared), as issue 26's audit did.
 #include "ImportCheck.h"
 #include "ProtoFieldMutations.h"
-#include "headroom/OnnxImport.h"
+#include "headroom/importers/OnnxImport.h"
 
 #include <cstdint>
 #include <cstring>

@@ -5,8 +5,8 @@
 // to Headroom's step before simulating it, so the measured bytes are compared like with like
 // (tests/reference/README.md, "Step timelines"; docs/accuracy.md).
 
-#include "headroom/Analysis.h"
-#include "headroom/Estimate.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Estimate.h"
 
 namespace headroom::test {
 

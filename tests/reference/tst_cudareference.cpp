@@ -11,11 +11,11 @@
 //   among them, so the model is replayed without them, except the one the very first measured backward
 //   made (vgg16 fp32, batch 8; derivation in cublasWorkspaceMadeBy()).
 // The comparison goes to the log (qInfo); docs/accuracy.md's max-batch table is checked against it.
-#include "headroom/Analysis.h"
-#include "headroom/Estimate.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Plan.h"
-#include "headroom/ReservedModel.h"
+#include "headroom/allocator/ReservedModel.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QFile>
 #include <QTest>

@@ -10,8 +10,8 @@
 // the step (the weights, the token batch, and what earlier runs in the process left). Headroom: the
 // simulated peak less the float32 weights and buffers and one int64 token batch (the labels are the same
 // tensor as the input ids there).
-#include "headroom/HfConfig.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/importers/HfConfig.h"
 
 #include <QTest>
 #include <cmath>

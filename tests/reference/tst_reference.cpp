@@ -6,10 +6,10 @@
 // options each case records.
 // docs/accuracy.md's tables are checked against the same figures, so the document cannot drift.
 #include "Torch113Cpu.h"
-#include "headroom/Analysis.h"
-#include "headroom/Estimate.h"
-#include "headroom/Format.h"
-#include "headroom/ModelFile.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Format.h"
 
 #include <QFile>
 #include <QLocale>

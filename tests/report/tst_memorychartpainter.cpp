@@ -4,9 +4,9 @@
 #include "ComponentColors.h"
 #include "MemorySweep.h"
 #include "ReportWriter.h"
-#include "headroom/GpuCatalog.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QImage>
 #include <QProcess>

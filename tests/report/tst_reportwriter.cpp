@@ -6,12 +6,12 @@
 // Set HEADROOM_REPORT_KEEP=<folder> to keep the generated PDFs there for a look.
 #include "PlanText.h"
 #include "ReportWriter.h"
-#include "headroom/Format.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Optimizer.h"
-#include "headroom/Plan.h"
-#include "headroom/Precision.h"
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/estimate/Throughput.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/setup/Optimizer.h"
+#include "headroom/setup/Precision.h"
+#include "headroom/support/Format.h"
 
 #include <QDir>
 #include <QFile>
@@ -123,7 +123,7 @@ Network tinyDecoder()
 }
 
 /// 30,000 iterations of a small Linear block: past the 25,000 written-out layers the caching allocator is
-/// replayed for (core/src/StepTrace.h), so its reserved memory is not simulated.
+/// replayed for (core/src/step/StepTrace.h), so its reserved memory is not simulated.
 Network tooLargeToReplay()
 {
     auto parsed = parseModel(R"({

@@ -2,14 +2,14 @@
 
 // The core's English texts that the GUI and the report show, gathered from the core itself: what
 // text/CoreText.cpp must list (tests/text) and what the compiled translations must hold (tests/ui).
-#include "headroom/Estimate.h"
-#include "headroom/LayerRegistry.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Optimizer.h"
-#include "headroom/Precision.h"
-#include "headroom/Resources.h"
-#include "headroom/StepTimeline.h"
-#include "headroom/Training.h"
+#include "headroom/estimate/Estimate.h"
+#include "headroom/layers/LayerRegistry.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/setup/Optimizer.h"
+#include "headroom/setup/Precision.h"
+#include "headroom/setup/Training.h"
+#include "headroom/step/StepTimeline.h"
+#include "headroom/support/Resources.h"
 
 #include <set>
 #include <string>

@@ -2,11 +2,11 @@
 // each to the translators (tests/ui/tst_translations checks the translations themselves).
 #include "CoreText.h"
 #include "CoreTexts.h"
-#include "headroom/Analysis.h"
-#include "headroom/GpuCatalog.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Resources.h"
-#include "headroom/Throughput.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Throughput.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/setup/GpuCatalog.h"
+#include "headroom/support/Resources.h"
 
 #include <QString>
 #include <QStringList>

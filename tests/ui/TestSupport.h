@@ -5,8 +5,8 @@
 // from queues instead of showing dialogs.
 
 #include "DialogProvider.h"
-#include "headroom/GpuCatalog.h"
-#include "headroom/Network.h"
+#include "headroom/model/Network.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

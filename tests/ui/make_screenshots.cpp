@@ -15,7 +15,7 @@
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
 #include "StepChartView.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,5 +1,5 @@
 #include "AttributeEditor.h"
-#include "headroom/LayerRegistry.h"
+#include "headroom/layers/LayerRegistry.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -3,8 +3,8 @@
 #include "Document.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-#include "headroom/Format.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/support/Format.h"
 
 #include <QLabel>
 #include <QPushButton>

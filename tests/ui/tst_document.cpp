@@ -1,6 +1,6 @@
 #include "Document.h"
 #include "TestSupport.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <QSignalSpy>
 #include <QTest>

@@ -7,7 +7,7 @@
 #include "EntryNote.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
-#include "headroom/LayerRegistry.h"
+#include "headroom/layers/LayerRegistry.h"
 
 #include <QComboBox>
 #include <QLabel>

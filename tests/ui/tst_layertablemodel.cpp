@@ -2,7 +2,7 @@
 #include "LayerTableModel.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <QAbstractItemModelTester>
 #include <QFont>

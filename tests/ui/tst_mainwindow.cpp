@@ -11,12 +11,12 @@
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
-#include "headroom/Format.h"
-#include "headroom/ModelFile.h"
-#include "headroom/NetworkFile.h"
-#include "headroom/Plan.h"
-#include "headroom/Resources.h"
-#include "headroom/Throughput.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/estimate/Throughput.h"
+#include "headroom/importers/NetworkFile.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Format.h"
+#include "headroom/support/Resources.h"
 
 #include <QAction>
 #include <QCheckBox>

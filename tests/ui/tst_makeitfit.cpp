@@ -10,7 +10,7 @@
 #include "PlanCandidateModel.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-#include "headroom/ModelFile.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -5,8 +5,8 @@
 #include "PlanController.h"
 #include "QtText.h"
 #include "TestSupport.h"
-#include "headroom/Format.h"
-#include "headroom/ModelFile.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Format.h"
 
 #include <QHeaderView>
 #include <QLabel>
@@ -339,7 +339,7 @@ void TestMemoryChartView::reservedLineNextToAllocated()
 void TestMemoryChartView::unsimulatedReservedSaysWhy()
 {
     // 30,000 iterations of a Linear layer: past the 25,000 written-out layers the allocator is replayed
-    // for (core/src/StepTrace.h). No reserved line, and under the charts the reason the CLI prints.
+    // for (core/src/step/StepTrace.h). No reserved line, and under the charts the reason the CLI prints.
     Fixture f;
     QVERIFY(!f.view.reservedNote()->isVisible());
     auto parsed = parseModel(R"({

@@ -9,10 +9,10 @@
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
-#include "headroom/Analysis.h"
-#include "headroom/LayerRegistry.h"
-#include "headroom/ModelFile.h"
-#include "headroom/Plan.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/layers/LayerRegistry.h"
+#include "headroom/model/ModelFile.h"
 
 #include <QAction>
 #include <QDoubleSpinBox>

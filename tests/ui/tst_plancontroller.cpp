@@ -1,7 +1,7 @@
 #include "Document.h"
 #include "PlanController.h"
 #include "TestSupport.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

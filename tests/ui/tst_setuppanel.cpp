@@ -3,7 +3,7 @@
 #include "PlanController.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
-#include "headroom/Plan.h"
+#include "headroom/estimate/Plan.h"
 
 #include <QCheckBox>
 #include <QComboBox>

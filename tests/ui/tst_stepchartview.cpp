@@ -8,8 +8,8 @@
 #include "SetupPanel.h"
 #include "StepChartView.h"
 #include "TestSupport.h"
-#include "headroom/Format.h"
-#include "headroom/ModelFile.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Format.h"
 
 #include <QAbstractScrollArea>
 #include <QComboBox>

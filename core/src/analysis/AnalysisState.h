@@ -9,8 +9,8 @@
 #include "Parameters.h"
 #include "StepRecorder.h"
 #include "Totals.h"
-#include "headroom/Analysis.h"
-#include "headroom/Network.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/Network.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -8,8 +8,8 @@
 #include "Loss.h"
 #include "Summary.h"
 #include "Walk.h"
-#include "headroom/Analysis.h"
-#include "headroom/Format.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/support/Format.h"
 
 #include <cstdio>
 #include <string>

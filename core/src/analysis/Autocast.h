@@ -5,9 +5,9 @@
 // layer sees cast, how many bytes of half weight copies it makes and when the step frees them. Writes
 // nothing: the layer stage records what it says.
 
-#include "headroom/LayerKind.h"
-#include "headroom/Precision.h"
-#include "headroom/StepGraph.h"
+#include "headroom/analysis/StepGraph.h"
+#include "headroom/layers/LayerKind.h"
+#include "headroom/setup/Precision.h"
 
 #include <optional>
 #include <set>

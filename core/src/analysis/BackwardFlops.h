@@ -3,8 +3,8 @@
 // Part of the per-layer stage: a layer's backward FLOPs per sample (docs/finetuning.md, "Backward
 // FLOPs"), from its outcome and which of its inputs require grad. Reads only its arguments.
 
-#include "headroom/Count.h"
-#include "headroom/LayerKind.h"
+#include "headroom/layers/LayerKind.h"
+#include "headroom/support/Count.h"
 
 #include <vector>
 

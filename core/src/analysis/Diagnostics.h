@@ -3,8 +3,8 @@
 // What every stage reports besides figures: the first error (later ones are consequences or wait for
 // the first to be fixed), whether the walk had to stop, and the warnings, each once per layer spec.
 
-#include "headroom/Analysis.h"
-#include "headroom/Error.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/support/Error.h"
 
 #include <optional>
 #include <string>

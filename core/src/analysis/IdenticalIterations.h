@@ -8,7 +8,7 @@
 // totals multiply.
 
 #include "AnalysisState.h"
-#include "headroom/Network.h"
+#include "headroom/model/Network.h"
 
 #include <array>
 #include <cstddef>

@@ -1,7 +1,7 @@
 // Stage: input resolution (see Inputs.h).
 #include "Inputs.h"
 
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 

@@ -6,9 +6,9 @@
 // for them. Writes nothing itself: the walk records each layer's output under its full name.
 
 #include "StepRecorder.h"
-#include "headroom/Analysis.h"
-#include "headroom/Error.h"
-#include "headroom/Network.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/model/Network.h"
+#include "headroom/support/Error.h"
 
 #include <cstddef>
 #include <optional>

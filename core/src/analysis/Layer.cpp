@@ -4,8 +4,8 @@
 #include "Autocast.h"
 #include "BackwardFlops.h"
 #include "LayerWork.h"
-#include "headroom/Format.h"
-#include "headroom/LayerRegistry.h"
+#include "headroom/layers/LayerRegistry.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <limits>

@@ -9,7 +9,7 @@
 
 #include "AnalysisState.h"
 #include "Inputs.h"
-#include "headroom/Network.h"
+#include "headroom/model/Network.h"
 
 #include <cstddef>
 #include <string>

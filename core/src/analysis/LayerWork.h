@@ -7,8 +7,8 @@
 #include "Layer.h"
 #include "Lora.h"
 #include "Parameters.h"
-#include "headroom/LayerKind.h"
-#include "headroom/StepGraph.h"
+#include "headroom/analysis/StepGraph.h"
+#include "headroom/layers/LayerKind.h"
 
 #include <optional>
 #include <set>

@@ -2,7 +2,7 @@
 // scaling, with every base parameter frozen; QLoRA stores the base Linear weights in NF4.
 #include "Lora.h"
 
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 

@@ -9,10 +9,10 @@
 #include "Diagnostics.h"
 #include "Parameters.h"
 #include "StepRecorder.h"
-#include "headroom/Analysis.h"
-#include "headroom/LayerKind.h"
-#include "headroom/Network.h"
-#include "headroom/Training.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/layers/LayerKind.h"
+#include "headroom/model/Network.h"
+#include "headroom/setup/Training.h"
 
 #include <optional>
 #include <set>

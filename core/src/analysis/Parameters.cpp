@@ -1,7 +1,7 @@
 // Stage: parameter counting and weight tying (see Parameters.h).
 #include "Parameters.h"
 
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 

@@ -7,9 +7,9 @@
 
 #include "StepRecorder.h"
 #include "Totals.h"
-#include "headroom/Analysis.h"
-#include "headroom/LayerKind.h"
-#include "headroom/Network.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/layers/LayerKind.h"
+#include "headroom/model/Network.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // Stage: row grouping (after the analysis, for display). Reads Analysis::rows; writes nothing back:
 // groupRows() shows consecutive iterations of a Repeat block whose layers are alike once, and
 // instanceName() / rangeName() write one layer's name or a row's iteration ranges.
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 #include <algorithm>
 #include <iterator>

@@ -7,9 +7,9 @@
 // Reads only what it is given; at the end keptActivations() sums what backward keeps and finish()
 // resolves the record into the public StepGraph (docs/memory-model.md, "One training step").
 
-#include "headroom/Analysis.h"
-#include "headroom/Count.h"
-#include "headroom/StepGraph.h"
+#include "headroom/analysis/Analysis.h"
+#include "headroom/analysis/StepGraph.h"
+#include "headroom/support/Count.h"
 
 #include <cstddef>
 #include <optional>

@@ -6,7 +6,7 @@
 // when nothing is in error, the step graph.
 
 #include "AnalysisState.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 
 namespace headroom::analysis {
 

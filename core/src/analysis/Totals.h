@@ -4,7 +4,7 @@
 // counting, autocast copies, adapters, the layer's FLOPs, the loss's labels); the identical-iteration
 // jump multiplies what an iteration added; the summary writes them into the Analysis at the end.
 
-#include "headroom/Count.h"
+#include "headroom/support/Count.h"
 
 #include <array>
 #include <cstdint>

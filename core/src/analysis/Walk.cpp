@@ -3,7 +3,7 @@
 
 #include "IdenticalIterations.h"
 #include "Layer.h"
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <optional>

@@ -3,10 +3,10 @@
 // transformer blocks of HfBlocks.h) spells the model out in the primitive layers its PyTorch modules
 // run, named as Hugging Face names its modules (so LoRA targets such as "q_proj" match), with the
 // decoder/encoder layers in Repeat blocks (so per-block checkpointing checkpoints each of them).
-#include "headroom/HfConfig.h"
+#include "headroom/importers/HfConfig.h"
 
-#include "JsonText.h"
 #include "hf/HfFamilies.h"
+#include "support/JsonText.h"
 
 #include <algorithm>
 #include <cctype>

@@ -3,7 +3,7 @@
 // A read-only view of an ONNX graph after shape inference, for the importer: value types, constant
 // values, producers and consumers, and which nodes carry data from the network input to its outputs.
 
-#include "headroom/Error.h"
+#include "headroom/support/Error.h"
 
 #include <cstdint>
 #include <onnx/onnx_pb.h>

@@ -1,9 +1,8 @@
 // ONNX import: parse with the ONNX library, run its shape inference, map operators to layers, then
 // analyse the result once and check every layer's shape against ONNX's.
-#include "headroom/OnnxImport.h"
+#include "headroom/importers/OnnxImport.h"
 
-#include "JsonText.h"
-#include "headroom/Analysis.h"
+#include "headroom/analysis/Analysis.h"
 #include "importers/OnnxGraph.h"
 #include "importers/OnnxInference.h"
 #include "importers/OnnxNames.h"
@@ -12,6 +11,7 @@
 #include "importers/OnnxPinning.h"
 #include "importers/OnnxPreflight.h"
 #include "importers/OnnxValidation.h"
+#include "support/JsonText.h"
 
 #include <algorithm>
 #include <filesystem>

@@ -7,7 +7,7 @@
 // every tensor type the function produces (at most kMaxRank axes, sizes 0 to 2^40), so that no output
 // can grow the work of the nodes after it. docs/onnx-import.md, "What ONNX's shape inference is given".
 
-#include "headroom/Error.h"
+#include "headroom/support/Error.h"
 
 #include <onnx/onnx_pb.h>
 #include <string>

@@ -1,7 +1,7 @@
 // The mapping driver: which nodes matter, the pattern recognisers, then one mapper per remaining node;
 // a node no layer fits becomes a GenericOp. The operators and patterns themselves live under onnxops/,
 // one file per family (OnnxRegistry.cpp).
-#include "headroom/AttributeSpec.h"
+#include "headroom/model/AttributeSpec.h"
 #include "onnxops/Families.h"
 
 #include <algorithm>

@@ -3,7 +3,7 @@
 // Reads models of opsets newer than the ONNX 1.12 library knows (torch 2's dynamo exporter writes 18 and
 // later) by rewriting the few operators whose form changed into their opset-17 form.
 
-#include "headroom/Error.h"
+#include "headroom/support/Error.h"
 
 #include <onnx/onnx_pb.h>
 #include <optional>

@@ -3,7 +3,7 @@
 // The node-level checks before ONNX's shape inference: each standard node against its operator's schema,
 // convolutions given the kernel_shape of their stored weight, other domains hidden, control flow refused.
 
-#include "headroom/Error.h"
+#include "headroom/support/Error.h"
 
 #include <onnx/onnx_pb.h>
 #include <optional>

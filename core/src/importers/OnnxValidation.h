@@ -7,7 +7,7 @@
 // "What ONNX's shape inference is given").
 
 #include "OnnxLimits.h"
-#include "headroom/Error.h"
+#include "headroom/support/Error.h"
 
 #include <onnx/onnx_pb.h>
 #include <optional>

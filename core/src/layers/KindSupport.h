@@ -3,7 +3,7 @@
 // Shared building blocks for layer kinds: attribute-spec builders, a base class for the
 // descriptive parts of a kind, and PyTorch's shape formulas.
 
-#include "headroom/LayerKind.h"
+#include "headroom/layers/LayerKind.h"
 
 #include <cstddef>
 #include <cstdint>

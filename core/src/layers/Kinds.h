@@ -2,7 +2,7 @@
 
 // Factories of the built-in layer kinds; LayerRegistry::builtin() lists each once.
 
-#include "headroom/LayerKind.h"
+#include "headroom/layers/LayerKind.h"
 
 #include <memory>
 #include <vector>

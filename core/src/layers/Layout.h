@@ -8,7 +8,7 @@
 // taken as kProbeBatch (Layout.cpp): it is larger than 1, and a batch-first tensor's strides do not
 // depend on it; a sequence-first tensor's outer strides do, and only their ratios decide views.
 
-#include "headroom/LayerKind.h"
+#include "headroom/layers/LayerKind.h"
 
 #include <cstdint>
 #include <optional>

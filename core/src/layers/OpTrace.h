@@ -5,7 +5,7 @@
 // them share one storage, so that a tensor kept by two ops counts once. Each op follows
 // tools/autograd/derivatives.yaml; the autocast casts follow aten/src/ATen/autocast_mode.cpp.
 
-#include "headroom/LayerKind.h"
+#include "headroom/layers/LayerKind.h"
 
 #include <optional>
 #include <string>

@@ -5,7 +5,7 @@
 // Each family's builder (HfFamilies.h) reads its keys and assembles these.
 
 #include "HfReader.h"
-#include "headroom/Network.h"
+#include "headroom/model/Network.h"
 
 #include <functional>
 #include <optional>

@@ -4,7 +4,7 @@
 // that maps each model_type to its builder (docs/hf-import.md lists them with their rules and sources).
 
 #include "HfReader.h"
-#include "headroom/Network.h"
+#include "headroom/model/Network.h"
 
 #include <optional>
 #include <span>

@@ -9,7 +9,7 @@
 // layers and query_pre_attn_scalar change no memory.
 #include "HfBlocks.h"
 #include "HfFamilies.h"
-#include "JsonText.h"
+#include "support/JsonText.h"
 
 #include <cmath>
 

@@ -1,6 +1,6 @@
 #include "HfReader.h"
 
-#include "JsonText.h"
+#include "support/JsonText.h"
 
 #include <cmath>
 #include <set>

@@ -3,7 +3,7 @@
 // Reading a Hugging Face config.json: typed values with messages that name the key (docs/hf-import.md,
 // "Errors"), and the limits every model_type family shares.
 
-#include "headroom/Error.h"
+#include "headroom/support/Error.h"
 
 #include <cstdint>
 #include <initializer_list>

@@ -1,6 +1,6 @@
 // Flatten, and Reshape / Squeeze / Unsqueeze that keep the batch axis: Flatten, Identity or Reshape.
 #include "Families.h"
-#include "headroom/Shape.h"
+#include "headroom/model/Shape.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "headroom/model/Network.h"
+#include "headroom/support/Error.h"
+
+#include <string>
+#include <string_view>
+
+namespace headroom {
+
+/// The model-file format (docs/model-format.md): "format": "headroom-model", "version": 1.
+constexpr int kModelFormatVersion = 1;
+constexpr std::uint64_t kMaxModelFileBytes = 64ULL * 1024ULL * 1024ULL;
+
+/// Parses a model file's text. Syntax errors carry "line L, column C"; structural errors carry the
+/// JSON path ("layers[3].inputs[0] ..."). Layer attributes are checked later, by analyze().
+[[nodiscard]] Result<Network> parseModel(std::string_view text);
+/// Reads and parses a file; errors name the file.
+[[nodiscard]] Result<Network> loadModelFile(const std::string& path);
+/// Serialises a network in the current format, pretty-printed, ending in a newline.
+[[nodiscard]] std::string serializeModel(const Network& network);
+/// Writes atomically (a temporary file renamed over the target, file and folder synced to disk before
+/// it returns): a failure leaves the old file. A symbolic link is written through to its target, which
+/// keeps its permissions; a read-only or non-regular target (a device, a FIFO) is refused (saveTarget).
+[[nodiscard]] Result<bool> saveModelFile(const Network& network, const std::string& path);
+
+} // namespace headroom

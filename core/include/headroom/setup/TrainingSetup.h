@@ -1,0 +1,73 @@
+#pragma once
+
+// The training set-up (optimizer, batch, overhead, accumulation, GPUs, 8-bit state, utilisation,
+// the optimizer's implementation), its limits and defaults, and the rules that keep it consistent.
+
+#include "headroom/setup/Optimizer.h"
+#include "headroom/setup/Training.h"
+#include "headroom/support/Error.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace headroom {
+
+/// The micro-batch a plan starts from: `headroom` without --batch, and the GUI's first model.
+inline constexpr std::int64_t kDefaultBatch = 32;
+/// Default framework overhead: CUDA context and kernel images, cuBLAS/cuDNN handles and workspace.
+inline constexpr std::uint64_t kDefaultOverheadBytes = 512ULL * 1024ULL * 1024ULL;
+inline constexpr std::int64_t kMaxBatch = 1LL << 31;
+/// Limits of the set-up's counts (beyond any real cluster; they keep every product in 64 bits).
+inline constexpr std::int64_t kMaxAccumulationSteps = 1LL << 20;
+inline constexpr std::int64_t kMaxGpus = 1LL << 20;
+
+/// A training set-up: everything an estimate needs besides the analysis (which carries the network,
+/// the precision and the strategies) and the GPU (Plan::gpu; the estimate reads its memory from there).
+struct TrainingSetup final
+{
+    Optimizer optimizer = Optimizer::Adam;
+    std::int64_t batch = kDefaultBatch;
+    std::uint64_t overheadBytes = kDefaultOverheadBytes;
+    /// Gradient accumulation: `batch` is the micro-batch; each optimizer step sees batch x steps
+    /// samples per data-parallel rank. Memory follows the micro-batch.
+    std::int64_t accumulationSteps = 1;
+    Parallelism parallel;
+    /// bitsandbytes-style 8-bit optimizer state (block-wise quantised; tensors below 4096 elements stay
+    /// 32-bit).
+    bool eightBitOptimizer = false;
+    /// The fraction of the GPU's peak FLOP rate a training step is assumed to reach (throughput estimate).
+    double assumedUtilization = 0.4;
+    /// How torch.optim runs the step: its temporaries (foreach is PyTorch 2.x's default on CUDA).
+    OptimizerImplementation optimizerImplementation = OptimizerImplementation::Foreach;
+    /// PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the caching allocator grows one segment per
+    /// pool by mapping pages instead of cudaMalloc-ing new ones (ReservedModel; docs/memory-model.md).
+    bool expandableSegments = false;
+    friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
+};
+
+/// DeepSpeed ZeRO stage 1, 2 or 3 (not FSDP, whose stages it resembles).
+[[nodiscard]] bool isDeepSpeedZero(Sharding s) noexcept;
+
+/// Whether torch.optim runs the optimizer step. Not with bitsandbytes' 8-bit optimizers
+/// (bitsandbytes/optim/*.py: their own block-wise kernels) nor under DeepSpeed ZeRO, whose engine
+/// steps with its own optimizer (DeepSpeed's FusedAdam / CPU Adam); FSDP keeps torch.optim.
+[[nodiscard]] bool stepsWithTorchOptim(const TrainingSetup& setup) noexcept;
+
+/// Whether `optimizerImplementation = Fused` is a set-up Headroom accepts: torch.optim has
+/// `fused=True` for the optimizer (hasFusedImplementation), or torch.optim does not run the step
+/// (stepsWithTorchOptim), so the setting changes nothing.
+[[nodiscard]] bool fusedStepAvailable(const TrainingSetup& setup) noexcept;
+
+/// The set-up as a user interface keeps it when another of its settings changed: a fused step where
+/// none is available (fusedStepAvailable) goes back to foreach, torch.optim's default on CUDA
+/// (torch/optim/optimizer.py, `_default_to_fused_or_foreach`). Everything else is kept as it is;
+/// validateSetup() still reports what no fallback can mend.
+[[nodiscard]] TrainingSetup normalized(TrainingSetup setup) noexcept;
+
+/// The first problem with a set-up's strategy settings (accumulation steps, GPU count, tensor-parallel
+/// degree, optimizer offload without ZeRO or FSDP, 8-bit optimizer, a fused step torch.optim does not
+/// have), as an Error naming the setting ("parallel.tensor_parallel"); nullopt if they are consistent.
+/// The batch itself is checked by MemoryModel::at().
+[[nodiscard]] std::optional<Error> validateSetup(const TrainingSetup& setup);
+
+} // namespace headroom

@@ -1,0 +1,393 @@
+#include "headroom/allocator/ReservedModel.h"
+
+#include "step/StepTrace.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <mutex>
+
+namespace headroom {
+
+/// What one replay needs, kept for the next.
+struct ReservedModel::Scratch
+{
+    std::mutex mutex;
+    CachingAllocator allocator;
+    std::vector<CachingAllocator::Handle> handles;
+};
+
+Result<ReservedModel> ReservedModel::build(
+    const Analysis& analysis, const TrainingSetup& setup, const ReservedOptions& options)
+{
+    TrainingSetup bare = setup;
+    bare.overheadBytes = 0; // the context lives outside the allocator
+    auto allocated = MemoryModel::build(analysis, bare);
+    if (!allocated)
+        return allocated.error();
+    ReservedModel m;
+    m.m_options = options;
+    m.m_cublasWorkspace
+        = options.cublasWorkspaces ? headroom::cublasWorkspaceBytes(options.gpu, options.torch) : 0;
+    step::TraceSettings settings;
+    settings.steps = std::max(1, options.steps);
+    settings.microBatches = static_cast<int>(std::min<std::int64_t>(setup.accumulationSteps, 3));
+    settings.cublasWorkspace = m.m_cublasWorkspace;
+    settings.cublasLtWorkspace = options.cublasWorkspaces ? cublasLtWorkspaceBytes(options.torch) : 0;
+    auto trace = step::buildTrace(analysis, setup, allocated.value().timeline().conditions(), settings);
+    if (!trace)
+        return trace.error();
+    m.m_trace = std::move(trace).value();
+    m.m_allocated = std::move(allocated).value();
+    m.m_scratch = std::make_shared<Scratch>();
+    return m;
+}
+
+namespace {
+/// The index of a (step, stage) phase in ReservedRun::phases.
+std::size_t phaseIndex(const TraceEvent& e)
+{
+    return e.step == 0 ? 0 : 1 + (e.step - 1) * 3 + (static_cast<std::size_t>(e.stage) - 1);
+}
+} // namespace
+
+void ReservedModel::withAllocator(const AllocatorSettings& settings,
+    const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const
+{
+    if (m_scratch && m_scratch->mutex.try_lock()) {
+        const std::lock_guard<std::mutex> held { m_scratch->mutex, std::adopt_lock };
+        m_scratch->allocator.reset(settings);
+        m_scratch->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
+        use(m_scratch->allocator, m_scratch->handles);
+        return;
+    }
+    CachingAllocator local { settings };
+    std::vector<CachingAllocator::Handle> handles(m_trace.blocks(), CachingAllocator::kFailed);
+    use(local, handles);
+}
+
+std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
+    std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after) const
+{
+    const auto& events = m_trace.events();
+    end = std::min(end, events.size());
+    for (std::size_t i = 0; i < end; ++i) {
+        const TraceEvent& e = events[i];
+        if (e.allocate) {
+            const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
+            if (bytes == 0)
+                continue; // PyTorch does not call the allocator for an empty tensor
+            const CachingAllocator::Handle h = a.allocate(bytes, e.block);
+            if (h == CachingAllocator::kFailed) {
+                if (e.optional)
+                    continue; // cuDNN's try_configs: a plan without this workspace runs instead
+                return i;
+            }
+            handles[e.block] = h;
+        } else if (handles[e.block] != CachingAllocator::kFailed) {
+            a.free(handles[e.block]);
+            handles[e.block] = CachingAllocator::kFailed;
+        }
+        if (after)
+            after(i);
+    }
+    return ReservedRun::kNoEvent;
+}
+
+bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo) const
+{
+    if (memo != nullptr) {
+        if (const auto it = memo->untouched.find(batch);
+            it != memo->untouched.end() && it->second <= capacity)
+            return true;
+    }
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    bool ok = false;
+    bool untouched = false;
+    withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+        ok = replayEvents(a, handles, batch, m_trace.events().size(), {}) == ReservedRun::kNoEvent;
+        // Without max_split_size every refused segment is retried after release_cached_blocks (counted);
+        // garbage collection acts by a fraction of the capacity.
+        untouched = a.stats().allocRetries == 0 && a.stats().ooms == 0 && settings.maxSplitSize == kNoLimit
+            && settings.garbageCollectionThreshold <= 0.0;
+    });
+    if (ok && untouched && memo != nullptr) {
+        auto [it, inserted] = memo->untouched.try_emplace(batch, capacity);
+        it->second = std::min(it->second, capacity);
+    }
+    return ok;
+}
+
+bool ReservedModel::replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
+    CachingAllocator* keep) const
+{
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    if (keep == nullptr) {
+        bool fits = false;
+        withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+            fits = replayWith(a, handles, batch, capacity, out, stopAt);
+        });
+        return fits;
+    }
+    std::vector<CachingAllocator::Handle> handles(m_trace.blocks(), CachingAllocator::kFailed);
+    return replayWith(*keep, handles, batch, capacity, out, stopAt);
+}
+
+bool ReservedModel::replayWith(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
+    std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt) const
+{
+    out.batch = batch;
+    out.capacity = capacity;
+    out.phases.assign(1 + 3 * static_cast<std::size_t>(std::max(1, m_options.steps)), PhasePeak {});
+    for (std::size_t i = 0; i < out.phases.size(); ++i) {
+        out.phases[i].step = static_cast<std::uint8_t>(i == 0 ? 0 : 1 + (i - 1) / 3);
+        out.phases[i].stage = i == 0 ? TraceStage::Setup : static_cast<TraceStage>(1 + (i - 1) % 3);
+    }
+    const auto& events = m_trace.events();
+    std::size_t phase = 0;
+    std::uint64_t allocated = 0; // after the previous event
+    std::uint64_t reserved = 0;
+    // After each event: the phase's peaks, which start from what was held as the phase began (the
+    // measurements reset the peak statistics then), and where the reserved peak was first reached.
+    out.outOfMemoryEvent = replayEvents(a, handles, batch, stopAt, [&](std::size_t i) {
+        const std::size_t p = std::min(phaseIndex(events[i]), out.phases.size() - 1);
+        if (p != phase) {
+            phase = p;
+            out.phases[p].allocated = std::max(out.phases[p].allocated, allocated);
+            out.phases[p].reserved = std::max(out.phases[p].reserved, reserved);
+        }
+        allocated = a.stats().allocated;
+        reserved = a.stats().reserved;
+        out.phases[p].allocated = std::max(out.phases[p].allocated, allocated);
+        out.phases[p].reserved = std::max(out.phases[p].reserved, reserved);
+        if (reserved > out.peakReserved) {
+            out.peakReservedEvent = i;
+            out.peakReserved = reserved;
+        }
+    });
+    out.peakAllocated = a.stats().peakAllocated;
+    out.peakReserved = std::max(out.peakReserved, a.stats().peakReserved);
+    out.allocRetries = a.stats().allocRetries;
+    out.fits = out.outOfMemoryEvent == ReservedRun::kNoEvent;
+    return out.fits;
+}
+
+ReservedRun ReservedModel::run(std::int64_t batch, std::uint64_t capacity, bool withFragmentation) const
+{
+    ReservedRun out;
+    replay(batch, capacity, out, m_trace.events().size(), nullptr);
+    if (!withFragmentation || out.peakReservedEvent == ReservedRun::kNoEvent)
+        return out;
+    // Replay up to the reserved peak and read the free blocks there.
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    CachingAllocator a { settings };
+    ReservedRun again;
+    replay(batch, capacity, again, out.peakReservedEvent + 1, &a);
+    std::vector<TraceKind> kinds(m_trace.blocks(), TraceKind::Activation);
+    std::vector<std::uint32_t> rows(m_trace.blocks(), kNoTraceRow);
+    for (const TraceEvent& e : m_trace.events()) {
+        if (e.allocate) {
+            kinds[e.block] = e.kind;
+            rows[e.block] = e.row;
+        }
+    }
+    std::map<std::tuple<bool, TraceKind, std::uint32_t>, FragmentationSource> bySource;
+    for (const FragmentationEntry& f : a.fragmentationNow()) {
+        const TraceKind kind = f.tag < kinds.size() ? kinds[f.tag] : TraceKind::Activation;
+        const std::uint32_t row = f.tag < rows.size() ? rows[f.tag] : kNoTraceRow;
+        FragmentationSource& s = bySource[{ f.smallPool, kind, row }];
+        s.kind = kind;
+        s.row = row;
+        s.smallPool = f.smallPool;
+        s.bytes += f.bytes;
+        s.blocks += f.blocks;
+    }
+    for (const auto& [key, s] : bySource)
+        out.fragmentation.push_back(s);
+    std::sort(out.fragmentation.begin(), out.fragmentation.end(),
+        [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+    return out;
+}
+
+std::vector<std::uint64_t> ReservedModel::reservedAfterEvents(
+    std::int64_t batch, std::uint64_t capacity) const
+{
+    const std::size_t n = m_trace.events().size();
+    std::vector<std::uint64_t> after(n + 1, 0);
+    std::vector<bool> seen(n + 1, false);
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    std::size_t failed = ReservedRun::kNoEvent;
+    withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+        failed = replayEvents(a, handles, batch, n, [&](std::size_t i) {
+            after[i + 1] = a.stats().reserved;
+            seen[i + 1] = true;
+        });
+    });
+    if (failed != ReservedRun::kNoEvent && capacity != kNoLimit)
+        return reservedAfterEvents(batch, kNoLimit);
+    for (std::size_t i = 1; i <= n; ++i) {
+        if (!seen[i]) // an event the allocator did not see (an empty tensor) changes nothing
+            after[i] = after[i - 1];
+    }
+    return after;
+}
+
+std::vector<std::uint64_t> ReservedModel::reservedAtMoments(const StepTimeline& timeline,
+    const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep, std::uint64_t capacity) const
+{
+    const auto step = static_cast<std::uint8_t>(firstStep ? 1 : std::min(2, std::max(1, m_options.steps)));
+    // The step's first micro-batch and its last (the timeline's later one), trace moment by ordinal.
+    std::uint8_t lastMicroBatch = 0;
+    for (const TraceMoment& m : m_trace.moments())
+        lastMicroBatch = m.step == step ? std::max(lastMicroBatch, m.microBatch) : lastMicroBatch;
+    std::vector<std::size_t> first, later;
+    for (const TraceMoment& m : m_trace.moments()) {
+        if (m.step == step && m.microBatch == 0)
+            first.push_back(m.event);
+        if (m.step == step && m.microBatch == lastMicroBatch && lastMicroBatch > 0)
+            later.push_back(m.event);
+    }
+    // The timeline's micro-batches must have as many moments, written out, as the trace's.
+    std::size_t firstCount = 0, laterCount = 0;
+    for (const StepMoment& m : timeline.moments()) {
+        std::size_t& count = m.laterMicroBatch ? laterCount : firstCount;
+        if (m.phase != StepPhase::OptimizerStep)
+            count = std::max(count, m.ordinal + m.ordinals);
+    }
+    if (firstCount != first.size() || laterCount != later.size())
+        return {};
+    const std::vector<std::uint64_t> after = reservedAfterEvents(batch, capacity);
+    // The optimizer step: the most reserved from the last micro-batch's end to the step's end.
+    const auto& events = m_trace.events();
+    const std::vector<std::size_t>& last = later.empty() ? first : later;
+    std::uint64_t optimizer = last.empty() ? 0 : after[last.back()];
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (events[i].step == step && events[i].stage == TraceStage::Optimizer)
+            optimizer = std::max(optimizer, after[i + 1]);
+    }
+    std::vector<std::uint64_t> out;
+    out.reserve(moments.size());
+    for (const std::size_t k : moments) {
+        const StepMoment& m = timeline.moments().at(k);
+        if (m.phase == StepPhase::OptimizerStep) {
+            out.push_back(optimizer);
+            continue;
+        }
+        const std::vector<std::size_t>& marks = m.laterMicroBatch ? later : first;
+        std::uint64_t most = 0;
+        for (std::size_t o = m.ordinal; o < m.ordinal + m.ordinals; ++o)
+            most = std::max(most, after[marks[o]]);
+        out.push_back(most);
+    }
+    return out;
+}
+
+std::uint64_t ReservedModel::reservedAt(std::int64_t batch) const
+{
+    return run(batch).peakReserved;
+}
+
+std::uint64_t ReservedModel::allocatedAt(std::int64_t batch) const
+{
+    return run(batch).peakAllocated;
+}
+
+std::uint64_t ReservedModel::marginBytes(std::uint64_t capacity) noexcept
+{
+    return static_cast<std::uint64_t>(static_cast<double>(capacity) * kReservedMarginFraction);
+}
+
+std::int64_t ReservedModel::largestFitting(
+    std::uint64_t capacity, std::int64_t lo, std::int64_t hi, std::int64_t guess, FitMemo* memo) const
+{
+    // Gallop from the guess to a bracket (lo fits, hi does not), then bisect it.
+    if (hi - lo <= 1)
+        return lo;
+    const std::int64_t g = std::clamp(guess, lo + 1, hi - 1);
+    if (fits(g, capacity, memo)) {
+        lo = g;
+        for (std::int64_t step = 1; lo + step < hi; step *= 2) {
+            if (!fits(lo + step, capacity, memo)) {
+                hi = lo + step;
+                break;
+            }
+            lo += step;
+        }
+    } else {
+        hi = g;
+        for (std::int64_t step = 1; hi - step > lo; step *= 2) {
+            if (fits(hi - step, capacity, memo)) {
+                lo = hi - step;
+                break;
+            }
+            hi -= step;
+        }
+    }
+    while (hi - lo > 1) {
+        const std::int64_t mid = lo + (hi - lo) / 2;
+        (fits(mid, capacity, memo) ? lo : hi) = mid;
+    }
+    return lo;
+}
+
+std::int64_t ReservedModel::firstFailureBelow(
+    std::uint64_t capacity, std::int64_t hi, std::int64_t guess, FitMemo* memo) const
+{
+    std::int64_t b = largestFitting(capacity, 0, hi, guess, memo);
+    // Near the edge the cache's layout makes some batches fail above the first that does; a bisection can
+    // land past it. Look below the answer (1, 2, 4, ... batches down, to about 3 % of it) and start again
+    // below any failure found.
+    for (std::int64_t d = 1; b > 1 && d <= std::max<std::int64_t>(1, b / 32);) {
+        if (b - d >= 1 && !fits(b - d, capacity, memo)) {
+            b = largestFitting(capacity, 0, b - d, b - d - 1, memo);
+            d = 1;
+            continue;
+        }
+        d *= 2;
+    }
+    return b;
+}
+
+ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
+{
+    ReservedMaxBatch out;
+    out.marginBytes = marginBytes(capacity);
+    // Beyond the allocated-bytes answer the tensors alone exceed the capacity.
+    const std::int64_t upper = m_allocated.maxBatch(capacity);
+    if (upper < 1)
+        return out;
+    // Searches start where the tensors' peak, scaled by what one replay allocates over it (rounding and
+    // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
+    // fails, so the edge is near the allocated peak, not the uncapped reserved one.
+    const auto tensors = m_allocated.at(upper);
+    const ReservedRun probe = run(upper);
+    FitMemo memo;
+    if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
+        && m_options.allocator.garbageCollectionThreshold <= 0.0)
+        memo.untouched[upper] = probe.peakReserved; // the same replay under any capacity at least that
+    const double ratio = tensors.ok() && tensors.value().total() > 0
+        ? std::max(
+            1.0, static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))
+        : 1.0;
+    const auto guess = [&](std::uint64_t c) {
+        return m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(c) / ratio));
+    };
+    // The answer fits the band below the capacity: found at its lowest capacity first, then checked at its
+    // middle and top (the cache's layout at the edge changes with the capacity; an answer only one exact
+    // capacity allows is luck).
+    const auto band = [&](std::uint64_t halves) { return capacity - out.marginBytes / 2 * halves; };
+    out.batch = firstFailureBelow(band(2), m_allocated.maxBatch(band(2)) + 1, guess(band(2)), &memo);
+    for (const std::uint64_t halves : { 1, 0 }) {
+        if (out.batch > 0 && !fits(out.batch, band(halves), &memo))
+            out.batch = firstFailureBelow(band(halves), out.batch, guess(band(halves)), &memo);
+    }
+    // Without the band: up from the answer at exactly the capacity.
+    out.unguarded = largestFitting(capacity, out.batch, upper + 1, out.batch + 1, &memo);
+    return out;
+}
+
+} // namespace headroom

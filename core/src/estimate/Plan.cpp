@@ -1,0 +1,291 @@
+#include "headroom/estimate/Plan.h"
+
+#include "headroom/importers/HfConfig.h"
+#include "headroom/model/EmptyNetwork.h"
+
+#include <utility>
+
+namespace headroom {
+
+AnalysisOptions PlanSettings::analysisOptions() const
+{
+    AnalysisOptions o;
+    o.precision = precision;
+    o.checkpointing = checkpointing;
+    o.attention = attention;
+    o.lora = lora;
+    o.moeImbalance = moeImbalance;
+    return o;
+}
+
+Plan PlanSettings::appliedTo(Plan plan) const
+{
+    static_cast<PlanSettings&>(plan) = *this;
+    return plan;
+}
+
+Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
+{
+    if (plan.network.layers.empty()) {
+        // Only the input batch and the overhead would be left: a step time of nothing, a max batch
+        // of the input alone. Every view of a plan (the GUI, the planner, compare, the report, the
+        // command line) says the network is empty instead.
+        Analysis empty;
+        empty.precision = options.precision;
+        empty.options = options;
+        empty.error = Error { std::string(kEmptyNetworkMessage), "layers" };
+        return empty;
+    }
+    if (!plan.sequenceLength)
+        return analyze(plan.network, options);
+    auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
+    if (resized)
+        return analyze(resized.value(), options);
+    Analysis failed;
+    failed.precision = options.precision;
+    failed.options = options;
+    failed.error = resized.error();
+    return failed;
+}
+
+Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,
+    const PlanSettings& settings, const ReservedModel* reserved, const ReservedFigures* known)
+{
+    auto e = estimate(analysis, model, settings.setup, settings.gpu.memoryBytes);
+    if (!e)
+        return e.error();
+    SetupFigures f { std::move(e).value(), std::nullopt, std::nullopt, std::nullopt };
+    if (reserved != nullptr) {
+        f.reserved = reservedFiguresOf(*reserved, settings, known);
+        applyReserved(f.estimate, *f.reserved, settings.setup);
+    }
+    if (auto t = estimateThroughput(analysis, settings.setup, settings.gpu, model))
+        f.throughput = std::move(t).value();
+    else
+        f.throughputError = t.error();
+    return f;
+}
+
+void reestimate(PlanResult& result, const PlanSettings& settings)
+{
+    result.estimate.reset();
+    result.throughput.reset();
+    result.throughputError.reset();
+    if (!result.memory)
+        return; // result.error says why there is none
+    result.error.reset();
+    // The throughput does not depend on the estimate: it is there even when the batch is refused.
+    if (auto t = estimateThroughput(result.analysis, settings.setup, settings.gpu, *result.memory))
+        result.throughput = std::move(t).value();
+    else
+        result.throughputError = t.error();
+    auto e = estimate(result.analysis, *result.memory, settings.setup, settings.gpu.memoryBytes);
+    if (!e) {
+        result.reservedFigures.reset();
+        result.error = e.error();
+        return;
+    }
+    result.estimate = std::move(e).value();
+    if (result.reserved) {
+        // The max batch search runs again only when the allocator's capacity changed.
+        const std::optional<ReservedFigures> known = std::move(result.reservedFigures);
+        result.reservedFigures = reservedFiguresOf(*result.reserved, settings, known ? &*known : nullptr);
+        applyReserved(*result.estimate, *result.reservedFigures, settings.setup);
+    } else {
+        result.reservedFigures.reset();
+    }
+}
+
+PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
+{
+    PlanResult result;
+    result.analysis = std::move(analysis);
+    if (result.analysis.error && result.analysis.rows.empty()) { // the sequence length could not be applied
+        result.error = result.analysis.error;
+        return result;
+    }
+    auto model = MemoryModel::build(result.analysis, settings.setup);
+    if (!model) {
+        result.error = model.error();
+        return result;
+    }
+    result.memory = std::make_shared<const MemoryModel>(std::move(model).value());
+    if (!settings.reservedModel) {
+        // the tensors alone
+    } else if (auto reserved = buildReservedModel(result.analysis, settings)) {
+        result.reserved = std::move(reserved).value();
+    } else {
+        result.reservedError = reserved.error(); // the max batch is then the tensors' alone
+    }
+    reestimate(result, settings);
+    return result;
+}
+
+PlanResult evaluate(const Plan& plan)
+{
+    return evaluate(plan, analyzePlan(plan, plan.analysisOptions()));
+}
+
+namespace {
+
+using nlohmann::ordered_json;
+
+ordered_json breakdownJson(const MemoryBreakdown& m)
+{
+    ordered_json b;
+    for (const auto c : kAllComponents)
+        b[std::string(componentName(c))] = componentBytes(m, c);
+    b["total"] = m.total();
+    return b;
+}
+
+/// The set-up as `headroom estimate` was given it.
+void addSettings(ordered_json& j, const Plan& plan)
+{
+    j["optimizer"] = optimizerName(plan.setup.optimizer);
+    j["optimizer_implementation"] = optimizerImplementationName(plan.setup.optimizerImplementation);
+    j["eight_bit_optimizer"] = plan.setup.eightBitOptimizer;
+    j["precision"] = precisionName(plan.precision);
+    const Parallelism& par = plan.setup.parallel;
+    j["parallel"] = { { "gpus", par.gpus }, { "sharding", shardingName(par.sharding) },
+        { "tensor_parallel", par.tensorParallel }, { "data_parallel", par.dataParallel() },
+        { "offload_optimizer", par.offloadOptimizer } };
+    j["checkpointing"] = checkpointingName(plan.checkpointing);
+    j["attention"] = attentionName(plan.attention);
+    j["lora"] = { { "rank", plan.lora.rank }, { "targets", plan.lora.targets },
+        { "dropout", plan.lora.dropout }, { "quantize_base", plan.lora.quantizeBase } };
+    j["sequence_length"] = plan.sequenceLength ? ordered_json(*plan.sequenceLength) : ordered_json(nullptr);
+    j["moe_imbalance"] = plan.moeImbalance;
+    j["gpu"] = { { "name", plan.gpu.name }, { "memory_bytes", plan.gpu.memoryBytes } };
+}
+
+/// The estimate: the peak's components and where it is, per-sample bytes, fit and max batch.
+void addEstimate(ordered_json& j, const Plan& plan, const PlanResult& result)
+{
+    const Estimate& e = *result.estimate;
+    const Analysis& a = result.analysis;
+    j["bytes"] = breakdownJson(e.bytes);
+    // Two named moments of the step: what backward starts from, and what the optimizer step holds.
+    if (result.memory) {
+        const MemoryModel& m = *result.memory;
+        j["at_end_of_forward"] = breakdownJson(m.momentAt(m.endOfForwardMoment(), plan.setup.batch));
+        j["at_optimizer_step"] = breakdownJson(m.momentAt(m.optimizerStepMoment(), plan.setup.batch));
+    }
+    j["optimizer_step_bytes"] = e.optimizerStepBytes;
+    j["peak_bytes"] = e.peakBytes();
+    j["peak"] = { { "bytes", e.peakBytes() }, { "phase", stepPhaseName(e.peak.phase) },
+        { "layer",
+            e.peak.phase == StepPhase::OptimizerStep ? ordered_json(nullptr) : ordered_json(e.peakLayer) },
+        { "recomputing", e.peak.recomputing }, { "micro_batch", e.peak.laterMicroBatch ? "later" : "first" },
+        { "step", e.firstStepPeakBytes < e.peakBytes() ? "steady" : "first and steady" },
+        { "first_step_bytes", e.firstStepPeakBytes }, { "steady_step_bytes", e.peakBytes() } };
+    j["per_sample_bytes"] = { { "activations", a.activationBytesPerSample },
+        { "input", a.inputBytesPerSample }, { "transient", a.transientBytesPerSample } };
+    j["fits"] = e.fits;
+    j["max_batch"] = e.maxBatch;
+    j["max_effective_batch"] = e.maxEffectiveBatch;
+    j["headroom_bytes"] = e.headroomBytes();
+}
+
+/// What PyTorch's caching allocator reserves (docs/cli.md, "reserved").
+ordered_json reservedJson(const ReservedFigures& r)
+{
+    ordered_json j;
+    j["peak_bytes"] = r.peakReservedBytes;
+    j["peak_allocated_bytes"] = r.peakAllocatedBytes;
+    j["peak_with_overhead_bytes"] = r.peakWithOverheadBytes();
+    j["fits"] = r.fits;
+    j["expandable_segments"] = r.expandableSegments;
+    j["capacity_bytes"] = r.capacityBytes;
+    j["overhead_bytes"] = r.overheadBytes;
+    j["cuda_context"] = { { "bytes", r.cudaContextBytes }, { "source", r.cudaContextSource } };
+    j["workspaces"]
+        = { { "cublas_bytes", r.cublasWorkspaceBytes }, { "cublas_handles", kCublasHandlesPerTrainingStep },
+              { "cudnn_largest_bytes", r.cudnnWorkspaceBytes } };
+    j["max_batch"] = r.maxBatch.batch;
+    j["max_batch_at_capacity"] = r.maxBatch.unguarded;
+    j["margin_bytes"] = r.maxBatch.marginBytes;
+    return j;
+}
+
+/// Identical iterations of a Repeat block are one entry: `count` layers named name to last_name.
+ordered_json layersJson(const Analysis& a)
+{
+    auto layers = ordered_json::array();
+    for (const auto& group : groupRows(a)) {
+        const LayerRow& row = a.rows[group.row];
+        if (row.type == "Repeat")
+            continue;
+        ordered_json l;
+        l["name"] = group.firstName;
+        l["count"] = group.count;
+        if (group.count > 1)
+            l["last_name"] = group.lastName;
+        l["type"] = row.type;
+        l["output_shape"] = row.output.shape.dims;
+        l["output_dtype"] = dtypeName(row.output.dtype);
+        l["params"] = row.params;
+        l["activation_bytes_per_sample"] = row.activationBytesPerSample;
+        l["activation_bytes_fixed"] = row.activationBytesFixed;
+        l["forward_flops_per_sample"] = row.forwardFlopsPerSample;
+        l["backward_flops_per_sample"] = row.backwardFlopsPerSample;
+        if (row.error)
+            l["error"] = row.error->message;
+        layers.push_back(l);
+    }
+    return layers;
+}
+
+/// One steady step at the plan's batch: every moment's live bytes by component.
+ordered_json timelineJson(const Analysis& a, const MemoryModel& model, std::int64_t batch)
+{
+    auto timeline = ordered_json::array();
+    for (const std::size_t i : model.timeline().oneStep()) {
+        const StepMoment& m = model.timeline().moments()[i];
+        ordered_json point;
+        point["phase"] = stepPhaseName(m.phase);
+        point["layer"] = m.phase == StepPhase::OptimizerStep ? ordered_json(nullptr)
+                                                             : ordered_json(momentLayerName(a, m));
+        if (m.repeat != kNoStepOp) // the identical iterations run here, not simulated one by one
+            point["repeated_iterations"] = a.step.repeats[m.repeat].hidden;
+        point["recomputing"] = m.recomputing;
+        point["end_of_forward"] = m.afterOp;
+        point["bytes"] = breakdownJson(model.momentAt(i, batch));
+        timeline.push_back(point);
+    }
+    return timeline;
+}
+
+} // namespace
+
+nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
+{
+    const Analysis& a = result.analysis;
+    ordered_json j;
+    j["model"] = plan.network.name;
+    j["params"]
+        = { { "total", a.totalParams }, { "trainable", a.trainableParams }, { "buffers", a.bufferElements } };
+    j["batch"] = plan.setup.batch;
+    j["accumulation_steps"] = plan.setup.accumulationSteps;
+    if (result.estimate)
+        j["effective_batch"] = result.estimate->effectiveBatch;
+    addSettings(j, plan);
+    if (result.estimate)
+        addEstimate(j, plan, result);
+    j["layers"] = layersJson(a);
+    if (result.reservedFigures && result.estimate)
+        j["reserved"] = reservedJson(*result.reservedFigures);
+    else if (result.reservedError)
+        j["reserved"] = { { "error", result.reservedError->message } };
+    if (result.memory && result.estimate)
+        j["timeline"] = timelineJson(a, *result.memory, plan.setup.batch);
+    auto warnings = ordered_json::array();
+    for (const auto& w : a.warnings)
+        warnings.push_back({ { "layer", w.layer }, { "message", w.message } });
+    j["warnings"] = warnings;
+    if (result.error)
+        j["error"] = result.error->message;
+    return j;
+}
+
+} // namespace headroom

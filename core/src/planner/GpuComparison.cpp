@@ -1,0 +1,121 @@
+#include "headroom/planner/Planner.h"
+
+#include <algorithm>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace headroom {
+
+namespace {
+
+/// The step models and reserved models the GPUs share, each built once: a step model per overhead (an
+/// overhead at the CUDA context follows each GPU's), a reserved model per generation (it depends on the GPU
+/// only through its cuBLAS workspace).
+class SharedModels final
+{
+public:
+    explicit SharedModels(const PlanResult& result)
+        : m_result { result }
+        , m_memory { result.memory }
+    {
+    }
+
+    const ReservedModel* reservedFor(const PlanSettings& settings)
+    {
+        if (!settings.reservedModel)
+            return nullptr;
+        const ComputeCapability cc = computeCapabilityOf(settings.gpu);
+        for (const auto& [capability, model] : m_reserved) {
+            if (capability == cc)
+                return model.get();
+        }
+        auto built = buildReservedModel(m_result.analysis, settings);
+        m_reserved.emplace_back(cc, built ? std::move(built).value() : nullptr);
+        return m_reserved.back().second.get();
+    }
+
+    Result<const MemoryModel*> memoryFor(const PlanSettings& settings)
+    {
+        for (const auto& m : m_memory) {
+            if (m->timeline().conditions().overhead == settings.setup.overheadBytes)
+                return m.get();
+        }
+        auto built = MemoryModel::build(m_result.analysis, settings.setup);
+        if (!built)
+            return built.error();
+        m_memory.push_back(std::make_shared<const MemoryModel>(std::move(built).value()));
+        return m_memory.back().get();
+    }
+
+private:
+    const PlanResult& m_result;
+    std::vector<std::shared_ptr<const MemoryModel>> m_memory;
+    std::vector<std::pair<ComputeCapability, std::shared_ptr<const ReservedModel>>> m_reserved;
+};
+
+GpuComparison comparisonRow(
+    const Gpu& gpu, const SetupFigures& figures, std::optional<std::int64_t> targetBatch)
+{
+    GpuComparison row;
+    row.gpu = gpu;
+    row.estimate = figures.estimate;
+    row.throughput = figures.throughput;
+    row.reserved = figures.reserved;
+    if (figures.throughputError)
+        row.throughputError = figures.throughputError->message;
+    row.reachesTarget = row.estimate.maxEffectiveBatch >= targetBatch.value_or(row.estimate.effectiveBatch)
+        && row.estimate.maxBatch > 0;
+    return row;
+}
+
+/// Smallest memory first, then fastest, then by name; the smallest GPU that reaches the target marked.
+void rank(std::vector<GpuComparison>& rows)
+{
+    const auto samples
+        = [](const GpuComparison& r) { return r.throughput ? r.throughput->samplesPerSecond : 0.0; };
+    std::stable_sort(rows.begin(), rows.end(), [&](const GpuComparison& a, const GpuComparison& b) {
+        if (a.gpu.memoryBytes != b.gpu.memoryBytes)
+            return a.gpu.memoryBytes < b.gpu.memoryBytes;
+        if (samples(a) != samples(b))
+            return samples(a) > samples(b);
+        return a.gpu.name < b.gpu.name;
+    });
+    const auto smallest
+        = std::find_if(rows.begin(), rows.end(), [](const GpuComparison& r) { return r.reachesTarget; });
+    if (smallest != rows.end())
+        smallest->smallestReachingTarget = true;
+}
+
+} // namespace
+
+Result<std::vector<GpuComparison>> compareGpus(
+    const Plan& base, std::span<const Gpu> gpus, std::optional<std::int64_t> targetBatch)
+{
+    // One evaluation for every GPU: the analysis does not depend on it, the step model only through
+    // the overhead (one per overhead: an overhead at the CUDA context follows each GPU's).
+    const PlanResult result = evaluate(base);
+    if (result.analysis.error)
+        return Error { "cannot compare: " + result.analysis.error->message, result.analysis.error->location };
+    if (!result.memory)
+        return result.error.value_or(Error { "cannot compare: no step model", "setup" });
+    std::vector<GpuComparison> rows;
+    rows.reserve(gpus.size());
+    SharedModels models { result };
+    for (const Gpu& gpu : gpus) {
+        PlanSettings onGpu = base;
+        moveToGpu(onGpu, gpu); // an overhead left at the CUDA context follows each GPU's
+        const auto model = models.memoryFor(onGpu);
+        if (!model)
+            return model.error();
+        auto figures = figuresOf(result.analysis, *model.value(), onGpu, models.reservedFor(onGpu));
+        if (!figures)
+            return figures.error();
+        rows.push_back(comparisonRow(gpu, *figures, targetBatch));
+    }
+    rank(rows);
+    return rows;
+}
+
+} // namespace headroom

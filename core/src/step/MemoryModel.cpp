@@ -1,0 +1,478 @@
+#include "headroom/step/MemoryModel.h"
+
+#include "headroom/layers/LayerRegistry.h"
+#include "step/TensorParallel.h"
+#include "support/Wide.h"
+
+#include <algorithm>
+#include <limits>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace headroom {
+
+namespace {
+
+constexpr std::uint64_t kFloat32Bytes = 4;
+
+/// a - b, floored at 0 (b is a part of a computed elsewhere; never wraps). Overflow propagates.
+Count without(Count a, Count b)
+{
+    if (a.isOverflow() || b.isOverflow())
+        return Count::overflowed();
+    return Count { a.value() - std::min(a.value(), b.value()) };
+}
+
+/// ceil(c / n): what one of n ranks holds of a sharded (padded) buffer.
+Count ceilDiv(Count c, std::uint64_t n)
+{
+    if (c.isOverflow() || n == 0)
+        return c;
+    return Count { c.value() / n + (c.value() % n != 0 ? 1 : 0) };
+}
+
+/// floor(bytes x part / whole): the bytes `part` of `whole` elements hold. Exact when every element
+/// has the same size; proportional otherwise (QLoRA mixes 4-bit bases with 16-bit adapters).
+Count share(Count bytes, std::uint64_t part, std::uint64_t whole)
+{
+    if (bytes.isOverflow())
+        return bytes;
+    if (whole == 0)
+        return Count {};
+    if (part >= whole)
+        return bytes;
+    return Count { static_cast<std::uint64_t>(static_cast<Wide>(bytes.value()) * part / whole) };
+}
+
+/// What tensor parallelism removes from one GPU, and the largest layers it keeps.
+struct TensorSplit
+{
+    std::uint64_t removedParams = 0; ///< parameter elements held by the other t - 1 ranks
+    std::uint64_t removedTrainable = 0; ///< of which trainable
+    std::uint64_t removedAutocastCast = 0; ///< of which autocast caches a half copy (Linear, Attention)
+    std::uint64_t largestLayerParams = 0; ///< the largest layer's parameter elements on one GPU
+    /// The largest layer (on one GPU) whose weights autocast casts to half: conv, linear, attention,
+    /// recurrent and composite layers. All of its parameters count (an upper bound: biases and norms
+    /// inside a composite are not cast).
+    std::uint64_t largestCastLayerParams = 0;
+};
+
+TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
+{
+    TensorSplit out;
+    const LayerRegistry& registry = LayerRegistry::builtin();
+    for (const auto& row : analysis.rows) {
+        const LayerKind* kind = registry.find(row.type);
+        if (kind == nullptr) { // a Repeat header or the loss: no parameters of their own
+            out.largestLayerParams = std::max(out.largestLayerParams, row.params);
+            continue;
+        }
+        const LayerCategory category = kind->category();
+        const bool cast = category == LayerCategory::Linear || category == LayerCategory::Attention;
+        const bool split = t > 1 && splitByTensorParallel(row);
+        const std::uint64_t removed = split ? removedBySplit(row.params, t) : 0;
+        if (split) { // the row stands for `count` identical layers (totals fit 64 bits: the analysis checked)
+            out.removedParams += removed * row.count;
+            out.removedTrainable += removedBySplit(row.trainableParams, t) * row.count;
+            if (cast)
+                out.removedAutocastCast += removed * row.count;
+        }
+        const std::uint64_t kept = row.params - removed;
+        out.largestLayerParams = std::max(out.largestLayerParams, kept);
+        if (kind->autocast() == AutocastPolicy::LowerPrecision || kind->autocast() == AutocastPolicy::Custom)
+            out.largestCastLayerParams = std::max(out.largestCastLayerParams, kept);
+    }
+    return out;
+}
+
+/// Optimizer state bytes for every trainable parameter (before any split): float32 buffers, or
+/// bitsandbytes' block-wise 8-bit state (1 byte per element + a float32 absmax per 2048-element block;
+/// tensors below 4096 elements stay float32).
+Count optimizerStateBytes(const Analysis& analysis, Optimizer optimizer, bool eightBit)
+{
+    const Count tensors { static_cast<std::uint64_t>(optimizerStateTensors(optimizer)) };
+    if (!eightBit)
+        return Count { analysis.trainableParams } * tensors * Count { kFloat32Bytes };
+    Count perState;
+    const auto add = [&](std::uint64_t n) {
+        if (n < kEightBitMinTensorElements)
+            perState += Count { n } * Count { kFloat32Bytes };
+        else
+            perState += Count { n } + ceilDiv(Count { n }, kEightBitBlockElements) * Count { kFloat32Bytes };
+    };
+    // Until the analysis lists the trainable tensors, all trainable parameters count as one tensor.
+    if (analysis.trainableTensorElements.empty() && analysis.trainableParams > 0)
+        add(analysis.trainableParams);
+    const auto& elements = analysis.trainableTensorElements;
+    const auto& copies = analysis.trainableTensorCopies;
+    for (std::size_t i = 0; i < elements.size(); ++i) {
+        const Count before = perState;
+        add(elements[i]);
+        if (i < copies.size() && copies[i] > 1) // identical tensors of identical Repeat iterations
+            perState += (perState.isOverflow() ? perState : Count { perState.value() - before.value() })
+                * Count { copies[i] - 1 };
+    }
+    return perState * tensors;
+}
+
+/// The optimizer step's temporaries on one GPU (docs/memory-model.md, "The optimizer step"): foreach
+/// keeps lists as large as the parameters it updates (`updated` elements: this GPU's partition under
+/// ZeRO / FSDP), the for-loop a few tensors' worth of two consecutive parameters (each at most the
+/// partition); fused kernels, DeepSpeed's own optimizers, bitsandbytes' 8-bit ones and an optimizer
+/// stepping in CPU memory keep none on the GPU.
+Count stepTemporaryBytes(const Analysis& analysis, const TrainingSetup& setup, Count updated)
+{
+    if (!stepsWithTorchOptim(setup) || setup.parallel.offloadOptimizer)
+        return Count {};
+    const StepTemporaries t = optimizerStepTemporaries(setup.optimizer, setup.optimizerImplementation);
+    Count forLoop;
+    std::vector<std::uint64_t> tensors = analysis.trainableTensorElements;
+    if (tensors.empty() && analysis.trainableParams > 0)
+        tensors.push_back(analysis.trainableParams);
+    std::uint64_t previous = 0;
+    for (const std::uint64_t n : tensors) {
+        const std::uint64_t current = std::min(n, updated.value());
+        for (const auto& pair : t.forLoop) {
+            const Count c = Count { static_cast<std::uint64_t>(pair.previous) } * Count { previous }
+                + Count { static_cast<std::uint64_t>(pair.current) } * Count { current };
+            forLoop = std::max(forLoop.value(), c.value());
+        }
+        previous = current;
+    }
+    return (Count { static_cast<std::uint64_t>(t.parameterLists) } * updated + forLoop)
+        * Count { kFloat32Bytes };
+}
+
+/// The model states on one GPU after tensor parallelism (Megatron-LM: the split layers hold 1/t of
+/// their parameters), before data parallelism shards them.
+struct ModelStates
+{
+    TensorSplit split;
+    Count parameterBytes;
+    Count gradients;
+    Count optimizerState; ///< with pure half training's float32 master weights
+    Count trainableHere; ///< trainable parameter elements on this GPU
+};
+
+ModelStates modelStatesPerGpu(const Analysis& analysis, const TrainingSetup& setup)
+{
+    ModelStates out;
+    const Precision p = analysis.precision;
+    out.split = splitForTensorParallel(analysis, static_cast<std::uint64_t>(setup.parallel.tensorParallel));
+    const TensorSplit& split = out.split;
+    const std::uint64_t trainable = analysis.trainableParams;
+    const Count allParameterBytes { analysis.parameterBytes };
+    out.parameterBytes
+        = without(allParameterBytes, share(allParameterBytes, split.removedParams, analysis.totalParams));
+    // Gradients have their parameters' dtype. Until the analysis reports trainableParameterBytes, every
+    // trainable parameter has the precision's parameter type.
+    const Count gradientBase = analysis.trainableParameterBytes > 0 || trainable == 0
+        ? Count { analysis.trainableParameterBytes }
+        : Count { trainable } * Count { elementSize(parameterType(p)) };
+    out.gradients = without(gradientBase, share(gradientBase, split.removedTrainable, trainable));
+    const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
+    out.optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
+    out.trainableHere = without(Count { trainable }, Count { split.removedTrainable });
+    // Pure half training: the optimizer's float32 master copy of the trainable weights.
+    if (isPureHalf(p))
+        out.optimizerState += out.trainableHere * Count { kFloat32Bytes };
+    return out;
+}
+
+/// What data parallelism adds beside the model states: DDP's gradient buckets, ZeRO-3 / FSDP's gathered
+/// layers, and the cap on autocast's half copies while only gathered layers have full weights.
+void addDataParallelBuffers(
+    StepConditions& c, const Analysis& analysis, const Parallelism& par, const ModelStates& states)
+{
+    const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
+    const bool gathersLayers = ranks > 1 && shardingStage(par.sharding) >= 3;
+    const Precision p = analysis.precision;
+    if (ranks > 1 && par.sharding == Sharding::None)
+        c.bucketBytes
+            = states.gradients.value(); // DDP's flat gradient buckets: a second copy of every gradient
+    if (gathersLayers) // the gathered layer and the prefetched next one, in the parameter dtype
+        c.gatheredBytes = (Count { 2 }
+            * share(Count { analysis.parameterBytes }, states.split.largestLayerParams, analysis.totalParams))
+                              .value();
+    // A fully sharded model has a layer's full weights only while it is gathered, so autocast's half
+    // copies exist only for the gathered layer and the prefetched one.
+    if (gathersLayers && isAutocast(p))
+        c.autocastCopyCap = (Count { 2 } * Count { states.split.largestCastLayerParams }
+            * Count { elementSize(halfType(p)) })
+                                .value();
+}
+
+/// DeepSpeed ZeRO's optimizer step in mixed precision: each rank converts its half gradient partition
+/// (`partition` elements) to a float32 copy for the optimizer (stage 1/2: the whole partition; stage 3:
+/// one sub-group of at most sub_group_size elements at a time). It exists only during the step, when
+/// activations are gone.
+Count deepSpeedStepGradientBytes(const Parallelism& par, Precision p, Count partition)
+{
+    if (!isDeepSpeedZero(par.sharding) || !isPureHalf(p) || par.offloadOptimizer)
+        return Count {};
+    return (shardingStage(par.sharding) >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements)
+                                             : partition)
+        * Count { kFloat32Bytes };
+}
+
+void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noexcept
+{
+    switch (c) {
+    case Component::Weights:
+        m.weights = bytes;
+        break;
+    case Component::Gradients:
+        m.gradients = bytes;
+        break;
+    case Component::OptimizerState:
+        m.optimizerState = bytes;
+        break;
+    case Component::Activations:
+        m.activations = bytes;
+        break;
+    case Component::Input:
+        m.input = bytes;
+        break;
+    case Component::Transient:
+        m.transient = bytes;
+        break;
+    case Component::Communication:
+        m.communication = bytes;
+        break;
+    case Component::Overhead:
+        m.overhead = bytes;
+        break;
+    }
+}
+
+} // namespace
+
+Count MemoryBreakdown::checkedTotal() const noexcept
+{
+    Count sum;
+    for (const auto c : kAllComponents)
+        sum += Count { componentBytes(*this, c) };
+    return sum;
+}
+
+std::uint64_t MemoryBreakdown::total() const noexcept
+{
+    return checkedTotal().value();
+}
+
+std::string_view componentName(Component c) noexcept
+{
+    switch (c) {
+    case Component::Weights:
+        return "weights";
+    case Component::Gradients:
+        return "gradients";
+    case Component::OptimizerState:
+        return "optimizer_state";
+    case Component::Activations:
+        return "activations";
+    case Component::Input:
+        return "input";
+    case Component::Transient:
+        return "transient";
+    case Component::Communication:
+        return "communication";
+    case Component::Overhead:
+        return "overhead";
+    }
+    return "";
+}
+
+std::string_view componentLabel(Component c) noexcept
+{
+    switch (c) {
+    case Component::Weights:
+        return "Weights";
+    case Component::Gradients:
+        return "Gradients";
+    case Component::OptimizerState:
+        return "Optimizer state";
+    case Component::Activations:
+        return "Activations";
+    case Component::Input:
+        return "Input batch";
+    case Component::Transient:
+        return "Transient";
+    case Component::Communication:
+        return "Communication buffers";
+    case Component::Overhead:
+        return "Framework overhead";
+    }
+    return "";
+}
+
+std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept
+{
+    switch (c) {
+    case Component::Weights:
+        return m.weights;
+    case Component::Gradients:
+        return m.gradients;
+    case Component::OptimizerState:
+        return m.optimizerState;
+    case Component::Activations:
+        return m.activations;
+    case Component::Input:
+        return m.input;
+    case Component::Transient:
+        return m.transient;
+    case Component::Communication:
+        return m.communication;
+    case Component::Overhead:
+        return m.overhead;
+    }
+    return 0;
+}
+
+Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingSetup& setup)
+{
+    return build(analysis, setup, RuntimeBehaviour {});
+}
+
+Result<MemoryModel> MemoryModel::build(
+    const Analysis& analysis, const TrainingSetup& setup, const RuntimeBehaviour& runtime)
+{
+    if (analysis.error)
+        return Error { "cannot estimate: " + analysis.error->message, analysis.error->location };
+    if (auto problem = validateSetup(setup))
+        return *problem;
+    const Precision p = analysis.precision;
+    const Parallelism& par = setup.parallel;
+    const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
+    const auto tensorParallel = static_cast<std::uint64_t>(par.tensorParallel);
+    const ModelStates states = modelStatesPerGpu(analysis, setup);
+    const Count& gradients = states.gradients;
+    const Count& trainableHere = states.trainableHere;
+
+    // Data parallelism over `ranks` GPUs: ZeRO / FSDP shards (each rank holds ceil(bytes / N)).
+    const int stage = shardingStage(par.sharding);
+    Count shardedState = stage >= 1 ? ceilDiv(states.optimizerState, ranks) : states.optimizerState;
+    const Count shardedParameters
+        = stage >= 3 ? ceilDiv(states.parameterBytes, ranks) : states.parameterBytes;
+    StepConditions c;
+    addDataParallelBuffers(c, analysis, par, states);
+    const Count partition = ceilDiv(trainableHere, ranks);
+    const Count stepGradients = deepSpeedStepGradientBytes(par, p, partition);
+    if (par.offloadOptimizer) {
+        // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
+        // partitioning (DeepSpeed stage 2/3) the reduced gradient partitions move there too.
+        shardedState = Count {};
+        c.gradientsOffloaded = par.sharding == Sharding::Zero2 || par.sharding == Sharding::Zero3;
+    }
+    const Count temporaries = stepTemporaryBytes(analysis, setup, stage >= 1 ? partition : trainableHere);
+    Count weights = shardedParameters + Count { analysis.bufferBytes };
+    if (analysis.step.ops.empty()) // a hand-made analysis without a step graph: copies for the whole step
+        weights += Count { analysis.autocastWeightCopyBytes };
+    const Count stepBuffers = temporaries + stepGradients;
+    if (weights.isOverflow() || gradients.isOverflow() || shardedState.isOverflow()
+        || stepBuffers.isOverflow() || Count { c.gatheredBytes }.isOverflow())
+        return Error { "the model's byte counts overflow 64 bits", "layers" };
+    c.weights = weights.value();
+    c.optimizerState = shardedState.value();
+    c.gradients = gradients.value();
+    c.overhead = setup.overheadBytes;
+    c.stepTemporaries = stepBuffers.value();
+    c.tensorParallel = tensorParallel;
+    c.gradientShards = stage >= 2 ? ranks : 1;
+    c.accumulationSteps = setup.accumulationSteps;
+    c.gradientSumsInPlace = runtime.gradientSumsInPlace;
+
+    MemoryModel m;
+    m.m_timeline = StepTimeline::simulate(analysis, c);
+    if (m.m_timeline.overflowed())
+        return Error { "the model's byte counts overflow 64 bits", "layers" };
+    return m;
+}
+
+Result<MemoryBreakdown> MemoryModel::at(std::int64_t batch) const
+{
+    if (batch < 1 || batch > kMaxBatch)
+        return Error { "batch size must be from 1 to " + std::to_string(kMaxBatch) + ", not "
+                + std::to_string(batch),
+            "batch" };
+    const StepMoment& m = m_timeline.moments()[peakAt(batch).moment];
+    const Count b = Count::fromSigned(batch);
+    MemoryBreakdown out;
+    bool overflow = false;
+    for (const auto c : kAllComponents) {
+        const Count bytes
+            = Count { componentBytes(m.fixed, c) } + Count { componentBytes(m.perSample, c) } * b;
+        overflow = overflow || bytes.isOverflow();
+        setComponentBytes(out, c, bytes.value());
+    }
+    if (overflow || out.checkedTotal().isOverflow())
+        return Error { "memory at batch " + std::to_string(batch) + " overflows 64-bit byte counts",
+            "batch" };
+    return out;
+}
+
+namespace {
+/// The moment highest on `envelope` at `batch` (clamped to 1..kMaxBatch), as a StepPeak.
+StepPeak highestMoment(const StepTimeline& timeline, const UpperEnvelope& envelope, std::int64_t batch)
+{
+    const std::size_t i = envelope.highestAt(std::clamp<std::int64_t>(batch, 1, kMaxBatch)).id;
+    const StepMoment& m = timeline.moments()[i];
+    return StepPeak { m.phase, m.row, m.recomputing, m.laterMicroBatch, i };
+}
+} // namespace
+
+StepPeak MemoryModel::peakAt(std::int64_t batch) const
+{
+    return highestMoment(m_timeline, m_timeline.steady(), batch);
+}
+
+std::uint64_t MemoryModel::firstStepPeak(std::int64_t batch) const noexcept
+{
+    return m_timeline.first().valueAt(std::clamp<std::int64_t>(batch, 1, kMaxBatch));
+}
+
+StepPeak MemoryModel::firstStepPeakAt(std::int64_t batch) const
+{
+    return highestMoment(m_timeline, m_timeline.first(), batch);
+}
+
+std::size_t MemoryModel::endOfForwardMoment() const noexcept
+{
+    const auto& moments = m_timeline.moments();
+    for (std::size_t i = 0; i < moments.size(); ++i) {
+        if (moments[i].afterOp && !moments[i].laterMicroBatch)
+            return i;
+    }
+    return 0;
+}
+
+std::int64_t MemoryModel::maxBatch(std::uint64_t capacityBytes) const noexcept
+{
+    return m_timeline.steady().largestBatchWithin(capacityBytes, kMaxBatch);
+}
+
+MemoryBreakdown MemoryModel::momentAt(std::size_t moment, std::int64_t batch) const noexcept
+{
+    const StepMoment& m = m_timeline.moments()[moment];
+    const Count b = Count::fromSigned(batch);
+    MemoryBreakdown out;
+    for (const auto c : kAllComponents) {
+        const Count bytes
+            = Count { componentBytes(m.fixed, c) } + Count { componentBytes(m.perSample, c) } * b;
+        setComponentBytes(
+            out, c, bytes.isOverflow() ? std::numeric_limits<std::uint64_t>::max() : bytes.value());
+    }
+    return out;
+}
+
+MemoryBreakdown MemoryModel::firstStepMomentAt(std::size_t moment, std::int64_t batch) const noexcept
+{
+    MemoryBreakdown out = momentAt(moment, batch);
+    // StepTimeline::simulate() builds the first step's envelope the same way: the state is fixed.
+    if (m_timeline.moments()[moment].phase != StepPhase::OptimizerStep)
+        out.optimizerState -= std::min(out.optimizerState, m_timeline.moments()[moment].fixed.optimizerState);
+    return out;
+}
+
+} // namespace headroom

@@ -1,0 +1,416 @@
+#include "step/StepSimulation.h"
+
+#include "step/TensorParallel.h"
+#include "support/Wide.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace headroom::step {
+
+StepSimulation::StepSimulation(const Analysis& analysis, const StepConditions& conditions)
+    : StepSimulation { analysis, analysis.step, conditions }
+{
+}
+
+StepSimulation::StepSimulation(
+    const Analysis& analysis, const StepGraph& graph, const StepConditions& conditions)
+    : m_analysis { analysis }
+    , m_graph { graph }
+    , m_c { conditions }
+{
+    prepare();
+}
+
+/// Bytes one GPU holds of something charged to `row` (tensor parallelism splits some layers).
+Affine StepSimulation::onGpu(const AffineBytes& b, std::size_t row) const
+{
+    if (m_c.tensorParallel <= 1 || row >= m_analysis.rows.size() || !m_split[row])
+        return affine(b);
+    return Affine { Count { ceilDiv(b.perSample, m_c.tensorParallel) },
+        Count { ceilDiv(b.fixed, m_c.tensorParallel) } };
+}
+
+Affine StepSimulation::copyBytes(std::size_t op) const
+{
+    return Affine { Count {},
+        onGpu(AffineBytes { 0, m_graph.ops[op].autocastCopyBytes }, m_graph.ops[op].row).fixed };
+}
+
+void StepSimulation::prepare()
+{
+    m_split.resize(m_analysis.rows.size());
+    for (std::size_t r = 0; r < m_analysis.rows.size(); ++r)
+        m_split[r] = m_c.tensorParallel > 1 && splitByTensorParallel(m_analysis.rows[r]);
+    m_storageBytes.reserve(m_graph.storages.size());
+    for (const auto& s : m_graph.storages)
+        m_storageBytes.push_back(onGpu(s.bytes, s.chargedRow));
+    prepareReleases();
+    prepareParameters();
+    prepareRepeats();
+    for (const auto& s : m_graph.storages) {
+        if (s.isInputBatch)
+            m_input += affine(s.bytes);
+    }
+}
+
+/// The first and last op of each checkpointed iteration (segment).
+void StepSimulation::findSegmentBounds()
+{
+    const auto& ops = m_graph.ops;
+    m_segmentFirst.assign(m_graph.segments, kNoStepOp);
+    m_segmentLast.assign(m_graph.segments, kNoStepOp);
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+        if (ops[j].segment < 0)
+            continue;
+        const auto g = static_cast<std::size_t>(ops[j].segment);
+        m_segmentFirst[g] = std::min(m_segmentFirst[g], j);
+        m_segmentLast[g] = m_segmentLast[g] == kNoStepOp ? j : std::max(m_segmentLast[g], j);
+    }
+}
+
+/// The last use of each storage inside its own checkpointed iteration (for the recomputation).
+std::vector<std::size_t> StepSimulation::lastUsesInSegments() const
+{
+    const auto& ops = m_graph.ops;
+    std::vector<std::size_t> lastUseInSegment(m_graph.storages.size(), kNoStepOp);
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+        for (const auto& in : ops[j].inputs) {
+            const std::size_t s = m_graph.tensors[in.tensor].storage;
+            if (m_graph.storages[s].segment >= 0 && m_graph.storages[s].segment == ops[j].segment)
+                lastUseInSegment[s] = lastUseInSegment[s] == kNoStepOp ? j : std::max(lastUseInSegment[s], j);
+        }
+    }
+    return lastUseInSegment;
+}
+
+/// Storages released together go in the order they were made (a node releases its saved variables in
+/// order), whatever their numbers (a written-out Repeat block numbers its copies last).
+void StepSimulation::sortReleasesByCreation()
+{
+    std::vector<std::size_t> made(m_graph.storages.size(), 0);
+    std::size_t order = 0;
+    for (const StepOp& op : m_graph.ops)
+        for (const std::size_t s : op.allocates)
+            made[s] = ++order;
+    const auto byCreation
+        = [&](std::size_t a, std::size_t b) { return made[a] != made[b] ? made[a] < made[b] : a < b; };
+    for (auto* lists : { &m_freeAfterForward, &m_freeAfterBackward, &m_freeAfterRecompute,
+             &m_releaseRecomputedAfterBackward })
+        for (auto& list : *lists)
+            std::sort(list.begin(), list.end(), byCreation);
+}
+
+/// When each storage is freed: after its last forward use, after the backward of the op that keeps it,
+/// and for a checkpointed iteration's storages after the recomputation's use or its backward.
+void StepSimulation::prepareReleases()
+{
+    const auto& ops = m_graph.ops;
+    const std::size_t n = ops.size();
+    m_freeAfterForward.resize(n);
+    m_freeAfterBackward.resize(n);
+    m_freeAfterRecompute.resize(n);
+    m_releaseRecomputedAfterBackward.resize(n);
+    findSegmentBounds();
+    const std::vector<std::size_t> lastUseInSegment = lastUsesInSegments();
+    const std::size_t rootStorage = n > 0 ? m_graph.tensors[ops[n - 1].output].storage : kNoStepOp;
+    for (std::size_t s = 0; s < m_graph.storages.size(); ++s) {
+        const StepStorage& st = m_graph.storages[s];
+        if (st.isInputBatch || st.producer == kNoStepOp)
+            continue;
+        if (st.keptAcrossSegments)
+            m_freeAfterBackward[st.releasedAfterBackwardOf].push_back(s);
+        else if (s == rootStorage) // what backward starts from: the caller holds it (`loss`) until
+            m_rootStorage = s; // backward returns
+        else
+            m_freeAfterForward[std::max(st.lastForwardUse, st.producer)].push_back(s);
+        if (st.segment < 0)
+            continue;
+        const auto g = static_cast<std::size_t>(st.segment);
+        const bool segmentOutput = m_graph.tensors[ops[m_segmentLast[g]].output].storage == s;
+        if (segmentOutput) // reentrant checkpoint holds the recomputed outputs to the iteration's end
+            m_releaseRecomputedAfterBackward[m_segmentFirst[g]].push_back(s);
+        else if (st.keptInSegment)
+            m_releaseRecomputedAfterBackward[st.releasedInSegmentAfterBackwardOf].push_back(s);
+        else
+            m_freeAfterRecompute[lastUseInSegment[s] == kNoStepOp ? st.producer : lastUseInSegment[s]]
+                .push_back(s);
+    }
+    sortReleasesByCreation();
+}
+
+/// Tensor parallelism: the set-up's total (split per layer like the weights) shared out in proportion,
+/// so one GPU's gradients always add up to its trainable weights.
+void StepSimulation::prepareParameters()
+{
+    Count unsplit;
+    for (const auto& p : m_graph.parameters)
+        unsplit += Count { p.gradientBytes } * Count { p.copies };
+    const bool rescale = m_c.tensorParallel > 1 && !unsplit.isOverflow() && unsplit.value() > 0;
+    Count given;
+    for (std::size_t i = 0; i < m_graph.parameters.size(); ++i) {
+        const StepParameter& p = m_graph.parameters[i];
+        std::uint64_t bytes = p.gradientBytes;
+        if (rescale) {
+            bytes = static_cast<std::uint64_t>(static_cast<Wide>(bytes) * m_c.gradients / unsplit.value());
+            if (i + 1 == m_graph.parameters.size() && p.copies == 1) // the rounding's remainder
+                bytes = m_c.gradients - std::min(m_c.gradients, given.value());
+        }
+        given += Count { bytes } * Count { p.copies };
+        m_parameterBytes.push_back(bytes);
+    }
+    m_allParameterBytes = m_graph.parameters.empty() ? Count { m_c.gradients } : given;
+    m_overflow = m_overflow || m_allParameterBytes.isOverflow();
+}
+
+/// Hidden iterations: where their stand-ins start and end, going forward and backward. At one op, an
+/// enclosing block's stand-in starts before and ends after an inner one's.
+void StepSimulation::prepareRepeats()
+{
+    const std::size_t n = m_graph.ops.size();
+    for (std::size_t r = 0; r < m_graph.repeats.size(); ++r) {
+        const StepRepeat& rep = m_graph.repeats[r];
+        if (rep.hidden == 0 || rep.first > rep.last || rep.last >= rep.nextFirst
+            || rep.nextFirst > rep.nextLast || rep.nextLast >= n)
+            continue;
+        m_forwardFrom[rep.first].push_back(r);
+        m_forwardTo[rep.last].push_back(r);
+        m_backwardFrom[rep.nextLast].push_back(r);
+        m_backwardTo[rep.nextFirst].push_back(r);
+    }
+    const auto span = [&](std::size_t r) { return m_graph.repeats[r].nextLast - m_graph.repeats[r].first; };
+    for (auto* lists : { &m_forwardFrom, &m_backwardFrom })
+        for (auto& [op, rs] : *lists)
+            std::sort(rs.begin(), rs.end(), [&](auto a, auto b) { return span(a) > span(b); });
+    for (auto* lists : { &m_forwardTo, &m_backwardTo })
+        for (auto& [op, rs] : *lists)
+            std::sort(rs.begin(), rs.end(), [&](auto a, auto b) { return span(a) < span(b); });
+}
+
+void StepSimulation::run(StepSink& sink)
+{
+    runMicroBatch(sink, false);
+    if (m_c.accumulationSteps > 1)
+        runMicroBatch(sink, true);
+    sink.optimizerStep();
+}
+
+void StepSimulation::runMicroBatch(StepSink& sink, bool later)
+{
+    sink.microBatch(later);
+    m_allocatedParameter.assign(m_graph.parameters.size(), later);
+    forward(sink);
+    backward(sink);
+    sink.backwardDone();
+}
+
+void StepSimulation::allocate(
+    StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role, std::size_t op)
+{
+    for (const std::size_t s : storages)
+        sink.allocate(role, s, m_storageBytes[s], false, op);
+}
+
+void StepSimulation::release(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role)
+{
+    for (const std::size_t s : storages)
+        sink.release(role, s, m_storageBytes[s]);
+}
+
+void StepSimulation::startRepeats(
+    StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within)
+{
+    if (const auto it = at.find(op); it != at.end())
+        for (const std::size_t r : it->second)
+            if (within.holds(m_graph.repeats[r]))
+                sink.repeatBegin(r, forward);
+}
+
+void StepSimulation::endRepeats(
+    StepSink& sink, const RepeatsAt& at, std::size_t op, bool forward, OpRange within)
+{
+    if (const auto it = at.find(op); it != at.end())
+        for (const std::size_t r : it->second)
+            if (within.holds(m_graph.repeats[r]))
+                sink.repeatEnd(r, forward, m_recomputing);
+}
+
+/// When the first forward frees an op's autocast copies: inside a checkpointed iteration nothing is saved
+/// (the forward runs without grad), so only the cast cache keeps them.
+static CopyRelease forwardCopyRelease(const StepOp& op)
+{
+    if (op.segment >= 0 && op.copyRelease == CopyRelease::AfterBackward)
+        return CopyRelease::AfterForward;
+    return op.copyRelease;
+}
+
+void StepSimulation::forward(StepSink& sink)
+{
+    const auto& ops = m_graph.ops;
+    m_recomputing = false;
+    for (std::size_t j = 0; j < ops.size(); ++j) {
+        const StepOp& op = ops[j];
+        startRepeats(sink, m_forwardFrom, j, true);
+        allocate(sink, op.allocates, BlockRole::Storage, j);
+        const CopyRelease copyRelease = forwardCopyRelease(op);
+        const Affine copy = copyBytes(j);
+        if (!copy.empty())
+            sink.allocate(BlockRole::AutocastCopy, j, copy, copyRelease == CopyRelease::AfterForward, j);
+        const Affine extra = scratch(op.forwardScratch, j);
+        if (!extra.empty())
+            sink.allocate(BlockRole::ForwardScratch, j, extra, false, j);
+        sink.moment(MomentEvent { StepPhase::Forward, j, false, false });
+        if (!extra.empty())
+            sink.release(BlockRole::ForwardScratch, j, extra);
+        release(sink, m_freeAfterForward[j], BlockRole::Storage);
+        if (copyRelease == CopyRelease::AfterForwardOp && !copy.empty())
+            sink.release(BlockRole::AutocastCopy, j, copy);
+        endRepeats(sink, m_forwardTo, j, true);
+    }
+    sink.autocastExit(); // autocast exits: its cast cache is cleared
+    // The end of the forward pass (for a hand-made analysis without a step graph, its only moment).
+    sink.moment(MomentEvent { StepPhase::Forward, ops.empty() ? kNoStepOp : ops.size() - 1, false, true });
+}
+
+int StepSimulation::newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row, std::size_t op)
+{
+    m_buffers.push_back(GradientBuffer { onGpu(bytes, row), 1 });
+    const auto id = m_buffers.size() - 1;
+    sink.allocate(BlockRole::ActivationGradient, id, m_buffers.back().bytes, false, op);
+    return static_cast<int>(id);
+}
+
+void StepSimulation::dropReference(StepSink& sink, int buffer)
+{
+    if (buffer < 0)
+        return;
+    auto& b = m_buffers[static_cast<std::size_t>(buffer)];
+    if (--b.references == 0)
+        sink.release(BlockRole::ActivationGradient, static_cast<std::size_t>(buffer), b.bytes);
+}
+
+void StepSimulation::backward(StepSink& sink)
+{
+    const auto& ops = m_graph.ops;
+    const std::size_t n = ops.size();
+    m_buffers.clear();
+    m_gradientOf.assign(m_graph.tensors.size(), -1);
+    if (n == 0)
+        return;
+    // Backward starts from the last op's output: the loss (a scalar: nothing per sample) or, without a
+    // loss, the network output's gradient, which the caller supplies.
+    const StepTensor& root = m_graph.tensors[ops[n - 1].output];
+    const bool lossRoot = m_analysis.rows[ops[n - 1].row].specPath == "loss";
+    m_gradientOf[ops[n - 1].output]
+        = newBuffer(sink, lossRoot ? AffineBytes {} : root.gradientBytes, ops[n - 1].row, n - 1);
+    std::vector<int> heldOutputGradient(m_graph.segments, -1);
+    for (std::size_t j = n; j-- > 0;) {
+        const StepOp& op = ops[j];
+        startRepeats(sink, m_backwardFrom, j, false);
+        const std::ptrdiff_t g = op.segment;
+        const bool segmentLast = g >= 0 && m_segmentLast[static_cast<std::size_t>(g)] == j;
+        if (segmentLast)
+            recompute(sink, static_cast<std::size_t>(g));
+        if (op.recorded && m_gradientOf[op.output] >= 0)
+            backwardOf(sink, j, segmentLast ? &heldOutputGradient[static_cast<std::size_t>(g)] : nullptr);
+        release(sink, m_releaseRecomputedAfterBackward[j], BlockRole::RecomputedStorage);
+        if (g >= 0 && m_segmentFirst[static_cast<std::size_t>(g)] == j) // the iteration's backward ends
+            dropReference(sink, std::exchange(heldOutputGradient[static_cast<std::size_t>(g)], -1));
+        endRepeats(sink, m_backwardTo, j, false);
+    }
+    for (std::size_t t = 0; t < m_gradientOf.size(); ++t) // gradients nobody consumed (the input's)
+        dropReference(sink, std::exchange(m_gradientOf[t], -1));
+    if (m_rootStorage != kNoStepOp)
+        sink.release(BlockRole::Storage, m_rootStorage, m_storageBytes[m_rootStorage]);
+}
+
+/// A checkpointed iteration's forward, run again before its backward (torch.utils.checkpoint).
+void StepSimulation::recompute(StepSink& sink, std::size_t g)
+{
+    m_recomputing = true;
+    const OpRange segment { m_segmentFirst[g], m_segmentLast[g] };
+    for (std::size_t k = m_segmentFirst[g]; k <= m_segmentLast[g]; ++k) {
+        const StepOp& op = m_graph.ops[k];
+        startRepeats(sink, m_forwardFrom, k, true, segment);
+        allocate(sink, op.allocates, BlockRole::RecomputedStorage, k);
+        const Affine copy = copyBytes(k);
+        if (op.copyRelease == CopyRelease::AfterBackward && !copy.empty())
+            sink.allocate(BlockRole::AutocastCopy, k, copy, false, k);
+        const Affine extra = scratch(op.forwardScratch, k);
+        if (!extra.empty())
+            sink.allocate(BlockRole::ForwardScratch, k, extra, false, k);
+        sink.moment(MomentEvent { StepPhase::Backward, k, true, false });
+        if (!extra.empty())
+            sink.release(BlockRole::ForwardScratch, k, extra);
+        release(sink, m_freeAfterRecompute[k], BlockRole::RecomputedStorage);
+        endRepeats(sink, m_forwardTo, k, true, segment);
+    }
+    m_recomputing = false;
+}
+
+void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGradient)
+{
+    const StepOp& op = m_graph.ops[j];
+    const int outGrad = m_gradientOf[op.output];
+    std::vector<int> releaseAfter;
+    for (const auto& in : op.inputs) {
+        const StepTensor& t = m_graph.tensors[in.tensor];
+        if (!t.requiresGrad)
+            continue;
+        int incoming = -1;
+        if (in.aliasedGradient) {
+            incoming = outGrad;
+            ++m_buffers[static_cast<std::size_t>(outGrad)].references;
+        } else {
+            incoming = newBuffer(sink, t.gradientBytes, producerRow(in.tensor), j);
+        }
+        int& slot = m_gradientOf[in.tensor];
+        if (slot < 0) {
+            slot = incoming;
+        } else if (m_c.gradientSumsInPlace && m_buffers[static_cast<std::size_t>(slot)].references == 1) {
+            releaseAfter.push_back(incoming); // added in place into the existing gradient
+        } else {
+            releaseAfter.push_back(slot); // shared: summed out of place into a new buffer
+            releaseAfter.push_back(incoming);
+            slot = newBuffer(sink, t.gradientBytes, producerRow(in.tensor), j);
+        }
+    }
+    std::vector<std::size_t> accumulated;
+    for (const std::size_t p : op.parameters) {
+        const Affine bytes { Count {}, Count { m_parameterBytes[p] } };
+        if (m_allocatedParameter[p]) {
+            sink.allocate(
+                BlockRole::GradientAccumulation, p, bytes, false, j); // accumulated in place, then freed
+            accumulated.push_back(p);
+        } else {
+            m_allocatedParameter[p] = true;
+            sink.allocate(BlockRole::ParameterGradient, p, bytes, false, j);
+        }
+    }
+    const Affine extra = scratch(op.backwardScratch, j);
+    if (!extra.empty())
+        sink.allocate(BlockRole::BackwardScratch, j, extra, false, j);
+    sink.moment(MomentEvent { StepPhase::Backward, j, false, false });
+    if (!extra.empty())
+        sink.release(BlockRole::BackwardScratch, j, extra);
+    for (const std::size_t p : accumulated)
+        sink.release(BlockRole::GradientAccumulation, p, Affine { Count {}, Count { m_parameterBytes[p] } });
+    if (holdOutputGradient != nullptr)
+        *holdOutputGradient = outGrad; // the checkpoint holds it until the iteration's backward ends
+    else
+        dropReference(sink, outGrad);
+    m_gradientOf[op.output] = -1;
+    for (const int b : releaseAfter)
+        dropReference(sink, b);
+    release(sink, m_freeAfterBackward[j], BlockRole::Storage);
+    const Affine copy = copyBytes(j);
+    if (op.copyRelease == CopyRelease::AfterBackward && !copy.empty())
+        sink.release(BlockRole::AutocastCopy, j, copy);
+}
+
+std::size_t StepSimulation::producerRow(std::size_t tensor) const
+{
+    return m_graph.storages[m_graph.tensors[tensor].storage].chargedRow;
+}
+
+} // namespace headroom::step
