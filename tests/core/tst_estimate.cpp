@@ -214,7 +214,7 @@ void TestEstimate::pipelineSpeedsAgree()
     plan.setup = setup(Optimizer::Adam, 32);
     plan.gpu.memoryBytes = 10'000;
     // The tensors' max batch: a budget of 10,000 bytes is far below the caching allocator's smallest
-    // segment (2 MiB), where the reserved model rightly fits nothing (tst_cudareference and tst_cli
+    // segment (2 MiB), where the reserved model rightly fits nothing (tst_cudareference and tst_cliestimate
     // check evaluate() with it).
     plan.reservedModel = false;
     PlanResult r = evaluate(plan);

@@ -36,7 +36,7 @@ Regenerate: /usr/bin/python3 tests/reference/measure.py --out tests/reference/me
 Only the strategy cases (keeps `networks`):
             /usr/bin/python3 tests/reference/measure.py --strategies --out tests/reference/measurements.json
 Tables from the committed file, without torch (any python3): --table (README.md's) and
---accuracy [--headroom tst_reference.log] (docs/accuracy.md's, which tst_reference checks).
+--accuracy [--headroom tst_reference.log] (docs/accuracy.md's, which tst_referenceaccuracy checks).
 """
 
 from __future__ import annotations
@@ -73,7 +73,7 @@ def adjustment_parts(run):
 
 
 def compared_activations(run):
-    """The per-sample activation bytes tst_reference compares with Headroom: the CUDA-adjusted figure, or
+    """The per-sample activation bytes tst_referencenetworks compares with Headroom: the CUDA-adjusted figure, or
     for a network with recurrent layers everything but what those layers alone keep."""
     if run["activation_bytes_per_sample_cuda"] is not None:
         return run["activation_bytes_per_sample_cuda"]
@@ -81,7 +81,7 @@ def compared_activations(run):
 
 
 def read_headroom_log(path):
-    """Headroom's figures from tst_reference's output ("... <tag>: measured M, estimated E, error ..."),
+    """Headroom's figures from the tst_reference* tests' output ("... <tag>: measured M, estimated E, error ..."),
     as {tag: (measured, estimated)}; tags are "network precision" or a strategy case name."""
     found = {}
     if path is None:
@@ -113,7 +113,7 @@ MAX_BATCH_TABLE_HEADER = (
 
 
 def read_headroom_rows(path, marker):
-    """The Markdown rows tst_reference logs after `marker` ("peak table row:", "max batch row:"): the step-peak
+    """The Markdown rows tst_referencesteps logs after `marker` ("peak table row:", "max batch row:"): the step-peak
     and max-batch tables are computed by the test from measurements.json and Headroom's simulation."""
     rows = []
     if path is None:
@@ -127,16 +127,16 @@ def read_headroom_rows(path, marker):
 
 
 def step_tables(headroom_log):
-    """docs/accuracy.md's step-peak and max-batch tables, from a tst_reference log (without one: headers only)."""
+    """docs/accuracy.md's step-peak and max-batch tables, from a log of the tst_reference* tests (without one: headers only)."""
     peaks = read_headroom_rows(headroom_log, "peak table row:")
     batches = read_headroom_rows(headroom_log, "max batch row:")
     return "\n".join([PEAK_TABLE_HEADER, *peaks, "", MAX_BATCH_TABLE_HEADER, *batches])
 
 
 def accuracy_tables(doc, headroom):
-    """docs/accuracy.md's three tables (activations, rules of thumb, strategies); tst_reference checks
+    """docs/accuracy.md's three tables (activations, rules of thumb, strategies); tst_referenceaccuracy checks
     the document against measurements.json and Headroom's analysis. Headroom's columns come from a
-    tst_reference log (--headroom); without one they are "?"."""
+    log of the tst_reference* tests (--headroom); without one they are "?"."""
     out = ["| network | precision | parameters (= PyTorch) | raw CPU (B/sample) | CPU → CUDA (B/sample) "
            "| measured (B/sample) | Headroom (B/sample) | error |",
            "|---|---|---:|---:|---|---:|---:|---:|"]
@@ -270,7 +270,7 @@ def parse_args():
                                                     "exit (no torch needed)")
     ap.add_argument("--accuracy", metavar="JSON", help="print docs/accuracy.md's tables of an existing measurements "
                                                        "file and exit (no torch needed)")
-    ap.add_argument("--headroom", metavar="LOG", help="with --accuracy: Headroom's figures from a tst_reference log")
+    ap.add_argument("--headroom", metavar="LOG", help="with --accuracy: Headroom's figures from a log of the tst_reference* tests")
     ap.add_argument("--strategies", action="store_true",
                     help="measure only the training-strategy cases (frozen layers, checkpointing) and replace the "
                          "`strategies` section of the existing --out file, leaving `networks` untouched")
@@ -1808,7 +1808,7 @@ def measure_step_timeline(net, model, batch, optimizer="adam"):
     add to what existed before (parameters, buffers, the batch and its labels). Per step: the peak, its
     phase and module, each phase's peak, and the live bytes right after the forward pass (the loss
     included). torch 1.13 on the CPU runs the for-loop optimizer and sums branch gradients out of place;
-    tst_reference applies those and the other documented CPU differences to Headroom's simulation."""
+    the tst_reference* tests apply those and the other documented CPU differences to Headroom's simulation."""
     from torch.profiler import ProfilerActivity, profile, record_function
 
     opt_cls, kwargs = {name: (cls, kw) for name, cls, kw in OPTIMIZERS}[optimizer]
@@ -2595,7 +2595,7 @@ def measure_strategy_case(case, log):
 STRATEGIES_CONVENTION = (
     "strategies[]: frozen layers (requires_grad_(False)) and activation checkpointing "
     "(torch.utils.checkpoint, use_reentrant=True), fp32, measured exactly like networks[] (run = the same record "
-    "as networks[].runs[]); compare_with_headroom holds the figures tst_reference.cpp compares with "
+    "as networks[].runs[]); compare_with_headroom holds the figures tst_referencenetworks.cpp compares with "
     "analyze(model file, analysis_options): parameters and optimizer state exactly, activationBytesPerSample "
     "(and for checkpointing uncheckpointedActivationBytesPerSample) within 3 %. For checkpointing, "
     "activationBytesPerSample = checkpoint.saved_after_forward + checkpoint.recomputed_block (see "
@@ -2641,7 +2641,7 @@ ADJUSTMENTS = {
         "figure is recorded, with the part saved inside the recurrent module split out "
         "(recurrent.internal_bytes_per_sample: storages saved only inside the nn.LSTM/nn.GRU call that are not "
         "its input) so the rest of the network stays comparable: activation_bytes_per_sample_outside_recurrent "
-        "(the adjusted figure minus those) is what tst_reference compares; activation_bytes_per_sample_cuda is "
+        "(the adjusted figure minus those) is what tst_referencenetworks compares; activation_bytes_per_sample_cuda is "
         "null for such networks."),
     "never_adjusted": "Nothing else is adjusted: every other figure is what torch 1.13 on the CPU saves.",
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Real training steps of Headroom's reference networks on a CUDA GPU (issue 15).
 
-measure.py measures the reference networks with torch 1.13 on the CPU and tst_reference applies the
+measure.py measures the reference networks with torch 1.13 on the CPU and the tst_reference* tests apply the
 documented CPU -> CUDA differences before comparing. This script measures the same networks (built by
 measure.py's builders, imported) where Headroom's model applies: PyTorch 2.x on a CUDA GPU, with the
 CUDA caching allocator's own counters. Per network, precision and batch it runs two training steps

@@ -8,14 +8,52 @@
 #include "headroom/setup/GpuCatalog.h"
 #include "headroom/support/Resources.h"
 
+#include <QFile>
 #include <QString>
 #include <QStringList>
 #include <QTest>
+#include <QXmlStreamReader>
 #include <initializer_list>
 #include <set>
 
 using namespace headroom;
 using headroom::test::coreTexts;
+
+namespace {
+
+/// The sources of a .ts file's CoreText messages that carry a finished translation (no
+/// type="unfinished", "vanished" or "obsolete", not empty); an error text if the file cannot be read.
+std::set<std::string> translatedCoreTexts(const QString& path, QString& error)
+{
+    std::set<std::string> found;
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        error = path + QStringLiteral(": ") + file.errorString();
+        return found;
+    }
+    QXmlStreamReader xml(&file);
+    QString context;
+    QString source;
+    while (xml.readNext() != QXmlStreamReader::Invalid && !xml.atEnd()) {
+        if (!xml.isStartElement())
+            continue;
+        if (xml.name() == QLatin1String("name"))
+            context = xml.readElementText();
+        else if (xml.name() == QLatin1String("source"))
+            source = xml.readElementText();
+        else if (xml.name() == QLatin1String("translation")) {
+            const bool finished = xml.attributes().value(QLatin1String("type")).isEmpty();
+            const QString text = xml.readElementText(QXmlStreamReader::IncludeChildElements);
+            if (context == QLatin1String("headroom::ui::CoreText") && finished && !text.trimmed().isEmpty())
+                found.insert(source.toStdString());
+        }
+    }
+    if (xml.hasError())
+        error = QStringLiteral("%1: line %2: %3").arg(path).arg(xml.lineNumber()).arg(xml.errorString());
+    return found;
+}
+
+} // namespace
 
 class TestCoreText : public QObject
 {
@@ -25,6 +63,8 @@ private Q_SLOTS:
     void coreTextsAreListed();
     void throughputCaveatsAreListed();
     void presetDescriptionsAreListed();
+    void everyListedTextIsInBothCatalogs_data();
+    void everyListedTextIsInBothCatalogs();
 };
 
 void TestCoreText::coreTextsAreListed()
@@ -57,6 +97,36 @@ void TestCoreText::presetDescriptionsAreListed()
         QVERIFY2(network.ok(), preset.path.c_str());
         QVERIFY2(listed.contains(network->description), preset.id.c_str());
     }
+}
+
+void TestCoreText::everyListedTextIsInBothCatalogs_data()
+{
+    QTest::addColumn<QString>("language");
+    QTest::newRow("Simplified Chinese") << QStringLiteral("zh_CN");
+    QTest::newRow("Korean") << QStringLiteral("ko");
+}
+
+void TestCoreText::everyListedTextIsInBothCatalogs()
+{
+    // Issue 33: lupdate once dropped a core text from both catalogs (the experts_implementation help)
+    // and nothing noticed until a translator did. Every text CoreText lists stands in the committed
+    // catalog, translated, whatever lupdate does to it next.
+    QFETCH(QString, language);
+    QString error;
+    const auto translated = translatedCoreTexts(
+        QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/translations/headroom_%1.ts").arg(language),
+        error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QVERIFY2(translated.size() > 300, qPrintable(QString::number(translated.size())));
+    QStringList missing;
+    for (const char* text : ui::CoreText::known()) {
+        if (!translated.contains(text))
+            missing << QString::fromUtf8(text);
+    }
+    QVERIFY2(missing.isEmpty(),
+        qPrintable(QStringLiteral("not translated in headroom_%1.ts (cmake --build <build> --target "
+                                  "update_translations, then translate):\n  %2")
+                       .arg(language, missing.join(QStringLiteral("\n  ")))));
 }
 
 void TestCoreText::throughputCaveatsAreListed()

@@ -7,7 +7,7 @@ storage, parameters excluded. Each figure is measured at batch 2 and batch 3; th
 per-sample part, the rest is fixed (the causal mask, cos/sin, position ids).
 
 Run: /usr/bin/python3 tests/data/hf/measure_layers.py  (Debian's python3-torch, CPU). The output is
-kept in tests/data/hf/measured_layers.json and asserted by tests/core/tst_hfconfig.cpp.
+kept in tests/data/hf/measured_layers.json and asserted by tests/core/tst_hflayers.cpp.
 
 CPU vs CUDA: on the CPU, F.dropout keeps a float32 noise tensor (input * noise) where CUDA's fused
 native_dropout keeps a bool mask (1 byte per element); the "storages" listing shows each one so the

@@ -17,7 +17,7 @@ busiest experts then get T of each sample's tokens (E / 2 times the balanced sha
 balance changes. The routing counts each run actually produced are written next to it.
 
 Run: /usr/bin/python3 tests/data/hf/measure_moe.py > tests/data/hf/measured_moe.json
-(Debian's python3-torch 1.13, CPU, float32). Asserted by tests/core/tst_hfconfig.cpp
+(Debian's python3-torch 1.13, CPU, float32). Asserted by tests/core/tst_mixtureofexperts.cpp
 (moeBlockMatchesPyTorch). None of the ops involved (linear, softmax, topk, sigmoid, gather, index,
 index_add_, silu, mul, div) keeps anything different on CUDA or in PyTorch 2.x.
 

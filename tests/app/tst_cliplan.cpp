@@ -1,0 +1,213 @@
+// The command line as scripts use it, the real `headroom` binary run as a process (CliTestSupport.h):
+// `plan` and `compare` (issue #18): the set-ups they try, re-estimated, and their tables.
+#include "CliTestSupport.h"
+
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+class TestCliPlan : public QObject, private CliFixture
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { writeInputFiles(); }
+
+    // Issue #18: plan and compare.
+    void planSetupsReEstimate_data();
+    void planSetupsReEstimate();
+    void planTable();
+    void planNothingFits();
+    void compareAgreesWithMaxBatch();
+    void compareTable();
+};
+
+void TestCliPlan::planSetupsReEstimate_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<qlonglong>("target"); // 0: the largest micro-batch
+    const QString vgg = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    const QString llama = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json");
+    const QString gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    const QString resnet = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/resnet18.json");
+    const auto list = [](std::initializer_list<const char*> items) {
+        QStringList out;
+        for (const char* item : items)
+            out << QString::fromUtf8(item);
+        return out;
+    };
+    QTest::newRow("vgg16 gtx 1080 256") << vgg << list({ "--gpu", "GTX 1080" }) << 256LL;
+    QTest::newRow("vgg16 gtx 1080 256 precision 8-bit")
+        << vgg << list({ "--gpu", "GTX 1080", "--allow", "precision,8bit-optimizer" }) << 256LL;
+    QTest::newRow("llama lora 4090") << llama
+                                     << list({ "--gpu", "RTX 4090", "--sequence-length", "512", "--precision",
+                                            "amp-bf16", "--allow", "lora", "--lora-targets",
+                                            "q_proj,v_proj" })
+                                     << 16LL;
+    QTest::newRow("gpt2 4 gpus, custom memory, frozen embedding")
+        << gpt2
+        << list({ "--gpu-memory-gib", "6.5", "--gpus", "4", "--sequence-length", "256", "--freeze", "wte",
+               "--overhead-mib", "300.5", "--optimizer", "adamw" })
+        << 64LL;
+    QTest::newRow("resnet18 largest, max step")
+        << resnet << list({ "--gpu", "RTX 3060", "--max-step-seconds", "10" }) << 0LL;
+}
+
+void TestCliPlan::planSetupsReEstimate()
+{
+    QFETCH(QString, file);
+    QFETCH(QStringList, options);
+    QFETCH(qlonglong, target);
+    QStringList args { QStringLiteral("plan"), file };
+    args << options << QStringLiteral("--json") << QStringLiteral("--all");
+    if (target > 0)
+        args << QStringLiteral("--target-batch") << QString::number(target);
+    const Run r = runHeadroom(args);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto plan = nlohmann::json::parse(r.out.toStdString());
+    const auto& setups = plan["setups"];
+    QVERIFY(!setups.empty());
+    QVERIFY(plan["nothing_fits"].is_null());
+    double previous = INFINITY;
+    for (const auto& setup : setups) {
+        QStringList estimate;
+        for (const auto& a : setup["estimate_arguments"])
+            estimate << QString::fromStdString(a.get<std::string>());
+        QCOMPARE(estimate.front(), QStringLiteral("estimate"));
+        QVERIFY(QString::fromStdString(setup["command"].get<std::string>())
+                    .startsWith(QStringLiteral("headroom estimate ")));
+        // What `headroom estimate` says for the printed options is what plan listed: it fits, and reaches the
+        // target.
+        const Run e = runHeadroom(estimate + QStringList { QStringLiteral("--json") });
+        const QByteArray where = estimate.join(QLatin1Char(' ')).toUtf8();
+        QVERIFY2(e.exitCode == 0, qPrintable(QString::fromUtf8(where) + QStringLiteral(": ") + e.err));
+        const auto j = nlohmann::json::parse(e.out.toStdString());
+        QVERIFY2(j["fits"].get<bool>(), where.constData());
+        QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), setup["peak_bytes"].get<std::uint64_t>());
+        QCOMPARE(j["max_batch"].get<std::int64_t>(), setup["max_batch"].get<std::int64_t>());
+        QCOMPARE(j["effective_batch"].get<std::int64_t>(), setup["effective_batch"].get<std::int64_t>());
+        if (target > 0)
+            QVERIFY2(j["effective_batch"].get<std::int64_t>() >= target, where.constData());
+        else
+            QCOMPARE(j["batch"].get<std::int64_t>(), j["max_batch"].get<std::int64_t>());
+        // Nothing that changes training unless allowed (ResNet-18's batch norm aside: accumulation).
+        if (!options.contains(QStringLiteral("--allow")) && !file.contains(QStringLiteral("resnet")))
+            QVERIFY2(!setup["changes_training"].get<bool>(), where.constData());
+        // A custom GPU has no peak figures: no throughput, in estimate and in plan alike (ranked last, by
+        // memory).
+        QCOMPARE(setup["samples_per_second"].is_null(), j["throughput"].contains("error"));
+        if (setup["samples_per_second"].is_null())
+            continue;
+        QCOMPARE(
+            j["throughput"]["samples_per_second"].get<double>(), setup["samples_per_second"].get<double>());
+        if (options.contains(QStringLiteral("--max-step-seconds")))
+            QVERIFY(j["throughput"]["step_seconds"].get<double>() <= 10);
+        // Ranked by samples per second per GPU.
+        const double perGpu = setup["samples_per_second_per_gpu"].get<double>();
+        QVERIFY2(perGpu <= previous, where.constData());
+        previous = perGpu;
+    }
+}
+
+void TestCliPlan::planTable()
+{
+    const Run r = runHeadroom({ QStringLiteral("plan"),
+        QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json"), QStringLiteral("--gpu"),
+        QStringLiteral("GTX 1080"), QStringLiteral("--target-batch"), QStringLiteral("256") });
+    QCOMPARE(r.exitCode, 0);
+    for (const char* fragment : { "Goal             effective batch 256", "What changes", "Samples/s/GPU",
+             "Pareto", "Each with headroom estimate:", "--gpu 'GeForce GTX 1080'", "--accumulation-steps" })
+        QVERIFY2(r.out.contains(QLatin1String(fragment)), fragment);
+}
+
+void TestCliPlan::planNothingFits()
+{
+    // A quarter GiB cannot hold the 512 MiB of CUDA context and framework overhead alone: whatever the
+    // set-up, at least 256 MiB are missing.
+    const QStringList args { QStringLiteral("plan"), m_lenet, QStringLiteral("--gpu-memory-gib"),
+        QStringLiteral("0.25") };
+    const Run r = runHeadroom(args);
+    QCOMPARE(r.exitCode, 1);
+    for (const char* fragment : { "Nothing fits: no set-up reaches the largest micro-batch that fits",
+             "Closest:", "more than the GPU holds, at a micro-batch of 1" })
+        QVERIFY2(r.out.contains(QLatin1String(fragment)), qPrintable(r.out));
+    const Run j = runHeadroom(args + QStringList { QStringLiteral("--json") });
+    QCOMPARE(j.exitCode, 1);
+    const auto plan = nlohmann::json::parse(j.out.toStdString());
+    QVERIFY(plan["setups"].empty());
+    const auto& nothing = plan["nothing_fits"];
+    QCOMPARE(nothing["reason"].get<std::string>(), std::string("memory"));
+    const auto over = nothing["bytes_over"].get<std::uint64_t>();
+    QVERIFY(over >= 256ULL * 1024 * 1024);
+    QCOMPARE(over, nothing["closest"]["peak_bytes"].get<std::uint64_t>() - 256ULL * 1024 * 1024);
+    // The closest set-up, estimated with its options, is short by exactly that.
+    QStringList estimate;
+    for (const auto& a : nothing["closest"]["estimate_arguments"])
+        estimate << QString::fromStdString(a.get<std::string>());
+    const auto e = jsonOf(estimate.mid(1));
+    QCOMPARE(e["headroom_bytes"].get<double>(), -static_cast<double>(over));
+}
+
+void TestCliPlan::compareAgreesWithMaxBatch()
+{
+    const QString vgg = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    const QStringList setup { QStringLiteral("--precision"), QStringLiteral("amp-fp16"),
+        QStringLiteral("--accumulation-steps"), QStringLiteral("2"), QStringLiteral("--batch"),
+        QStringLiteral("48") };
+    const Run r = runHeadroom(
+        QStringList { QStringLiteral("compare"), vgg } + setup + QStringList { QStringLiteral("--json") });
+    QCOMPARE(r.exitCode, 0);
+    const auto j = nlohmann::json::parse(r.out.toStdString());
+    const Run catalogue = runHeadroom({ QStringLiteral("gpus"), QStringLiteral("--json") });
+    QCOMPARE(j["gpus"].size(), nlohmann::json::parse(catalogue.out.toStdString()).size());
+    QCOMPARE(j["target_batch"].get<std::int64_t>(), std::int64_t { 96 }); // 48 x 2 steps
+    std::uint64_t previousMemory = 0;
+    int flagged = 0;
+    bool reachedBefore = false;
+    for (const auto& row : j["gpus"]) {
+        const QString gpu = QString::fromStdString(row["gpu"].get<std::string>());
+        const Run m
+            = runHeadroom(QStringList { QStringLiteral("max-batch"), vgg, QStringLiteral("--gpu"), gpu }
+                + setup + QStringList { QStringLiteral("--json") });
+        QVERIFY2(m.exitCode == 0, qPrintable(gpu + m.err));
+        const auto max = nlohmann::json::parse(m.out.toStdString());
+        QCOMPARE(row["max_batch"].get<std::int64_t>(), max["max_batch"].get<std::int64_t>());
+        QCOMPARE(
+            row["max_effective_batch"].get<std::int64_t>(), max["max_effective_batch"].get<std::int64_t>());
+        QCOMPARE(row["reaches_target"].get<bool>(), max["max_effective_batch"].get<std::int64_t>() >= 96);
+        QCOMPARE(row["fits"].get<bool>(), max["max_batch"].get<std::int64_t>() >= 48);
+        QVERIFY(row["memory_bytes"].get<std::uint64_t>() >= previousMemory);
+        previousMemory = row["memory_bytes"].get<std::uint64_t>();
+        if (row["smallest_reaching_target"].get<bool>()) {
+            ++flagged;
+            QVERIFY(!reachedBefore);
+        }
+        reachedBefore = reachedBefore || row["reaches_target"].get<bool>();
+    }
+    QCOMPARE(flagged, 1);
+}
+
+void TestCliPlan::compareTable()
+{
+    const Run r = runHeadroom(
+        { QStringLiteral("compare"), QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json"),
+            QStringLiteral("--gpus-list"), QStringLiteral("RTX 4090,GTX 1080,GeForce GTX 1060 6GB"),
+            QStringLiteral("--target-batch"), QStringLiteral("64") });
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.split(QLatin1Char('\n'));
+    const auto row = [&](const char* gpu) {
+        for (int i = 0; i < lines.size(); ++i) {
+            if (lines[i].startsWith(QLatin1String(gpu)))
+                return i;
+        }
+        return -1;
+    };
+    // Smallest memory first: the 6 GB 1060, the 8 GB 1080, the 24 GB 4090.
+    QVERIFY2(row("GeForce GTX 1060 6GB") >= 0, qPrintable(r.out));
+    QVERIFY(row("GeForce GTX 1060 6GB") < row("GeForce GTX 1080"));
+    QVERIFY(row("GeForce GTX 1080") < row("GeForce RTX 4090"));
+    QVERIFY2(r.out.contains(QStringLiteral("Target           effective batch 64")), qPrintable(r.out));
+    QCOMPARE(r.out.count(QStringLiteral("<- smallest that reaches the target")), 1);
+}
+
+QTEST_GUILESS_MAIN(TestCliPlan)
+#include "tst_cliplan.moc"

@@ -1,0 +1,143 @@
+// The command line as scripts use it, the real `headroom` binary run as a process (CliTestSupport.h):
+// `report`: the PDF it writes, with strategies and a plan, and the files it must not overwrite.
+#include "CliTestSupport.h"
+
+#include <QFile>
+#include <QProcess>
+#include <QTest>
+#include <nlohmann/json.hpp>
+#include <sys/stat.h>
+
+class TestCliReport : public QObject, private CliFixture
+{
+    Q_OBJECT
+private slots:
+    void initTestCase() { writeInputFiles(); }
+    void reportWritesPdf();
+
+    void reportWithStrategies();
+
+    void reportKeepsSpecialFiles_data();
+    void reportKeepsSpecialFiles();
+    void unestimableReportWritesNothing();
+
+    void reportIncludesPlan();
+};
+
+void TestCliReport::reportWritesPdf()
+{
+    const QString pdf = m_dir.filePath(QStringLiteral("plan.pdf"));
+    const Run r = runHeadroom({ QStringLiteral("report"), m_lenet, QStringLiteral("-o"), pdf,
+        QStringLiteral("--batch"), QStringLiteral("16") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QFile f(pdf);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QVERIFY(f.read(5) == "%PDF-");
+}
+
+void TestCliReport::reportWithStrategies()
+{
+    const QString pdf = m_dir.filePath(QStringLiteral("strategies.pdf"));
+    const Run r = runHeadroom({ QStringLiteral("report"), m_gpt2, QStringLiteral("-o"), pdf,
+        QStringLiteral("--sequence-length"), QStringLiteral("256"), QStringLiteral("--gpus"),
+        QStringLiteral("4"), QStringLiteral("--sharding"), QStringLiteral("zero2"),
+        QStringLiteral("--accumulation-steps"), QStringLiteral("8"), QStringLiteral("--checkpointing"),
+        QStringLiteral("per-block"), QStringLiteral("--gpu"), QStringLiteral("RTX 4090"),
+        QStringLiteral("--precision"), QStringLiteral("amp-bf16") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") });
+    if (!text.waitForStarted() || !text.waitForFinished(60000))
+        QSKIP("pdftotext (poppler-utils) is not installed");
+    const QString t = QString::fromUtf8(text.readAllStandardOutput()).simplified();
+    for (const char* fragment : { "ZeRO stage 2", "8 micro-batches per optimizer step", "Per block",
+             "256 tokens", "Throughput (estimated)", "Communication buffers" })
+        QVERIFY2(t.contains(QLatin1String(fragment)), fragment);
+}
+
+void TestCliReport::reportKeepsSpecialFiles_data()
+{
+    QTest::addColumn<QString>("kind");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("FIFO") << QStringLiteral("fifo")
+                          << QStringLiteral(": is a FIFO (named pipe), not a regular file");
+    QTest::newRow("character device")
+        << QStringLiteral("device") << QStringLiteral("/dev/null: is a character device, not a regular file");
+    QTest::newRow("read-only file") << QStringLiteral("readonly")
+                                    << QStringLiteral(": the file is read-only");
+}
+
+void TestCliReport::reportKeepsSpecialFiles()
+{
+    QFETCH(QString, kind);
+    QFETCH(QString, message);
+    QString target = m_dir.filePath(kind + QStringLiteral(".pdf"));
+    struct stat before
+    {
+    };
+    if (kind == QLatin1String("fifo")) {
+        QVERIFY(::mkfifo(QFile::encodeName(target).constData(), 0644) == 0);
+    } else if (kind == QLatin1String("device")) {
+        target = QStringLiteral("/dev/null");
+    } else {
+        QFile f(target);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("an older report");
+        f.close();
+        QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+    }
+    QVERIFY(::stat(QFile::encodeName(target).constData(), &before) == 0);
+    const Run r = runHeadroom({ QStringLiteral("report"), m_lenet, QStringLiteral("-o"), target });
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(
+        r.err.startsWith(QStringLiteral("headroom: error: cannot write the report to ")), qPrintable(r.err));
+    QVERIFY2(r.err.contains(message), qPrintable(r.err));
+    struct stat after
+    {
+    };
+    QVERIFY(::stat(QFile::encodeName(target).constData(), &after) == 0);
+    QCOMPARE(after.st_ino, before.st_ino); // the very same file, not a replacement
+    QCOMPARE(after.st_mode, before.st_mode);
+    QCOMPARE(after.st_size, before.st_size);
+}
+
+void TestCliReport::unestimableReportWritesNothing()
+{
+    // As `estimate` does, `report` refuses a network that cannot be estimated: exit 2, no PDF.
+    const QString pdf = m_dir.filePath(QStringLiteral("unestimable.pdf"));
+    const QString model = m_dir.filePath(QStringLiteral("unestimable.json"));
+    const Run estimate = runHeadroom({ QStringLiteral("estimate"), model });
+    const Run report = runHeadroom({ QStringLiteral("report"), model, QStringLiteral("-o"), pdf });
+    QCOMPARE(estimate.exitCode, 2);
+    QCOMPARE(report.exitCode, 2);
+    QCOMPARE(report.err, estimate.err);
+    QVERIFY(!QFile::exists(pdf));
+}
+
+void TestCliReport::reportIncludesPlan()
+{
+    // The report's planner table says what `headroom plan` says: the same set-up first.
+    const QString vgg = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/vgg16.json");
+    const QString pdf = m_dir.filePath(QStringLiteral("plan-table.pdf"));
+    const Run r = runHeadroom({ QStringLiteral("report"), vgg, QStringLiteral("--gpu"),
+        QStringLiteral("GTX 1080"), QStringLiteral("-o"), pdf, QStringLiteral("--include-plan"),
+        QStringLiteral("--target-batch"), QStringLiteral("256") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"), { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
+    if (!text.waitForStarted() || !text.waitForFinished(60000))
+        QSKIP("pdftotext is not available");
+    const QString content = QString::fromUtf8(text.readAllStandardOutput());
+    for (const char* fragment :
+        { "Set-ups that fit", "Goal: an effective batch of 256", "4 accumulation steps", "64 × 4" })
+        QVERIFY2(content.contains(QString::fromUtf8(fragment)), fragment);
+    // Without --include-plan there is no such table.
+    const QString plain = m_dir.filePath(QStringLiteral("no-plan-table.pdf"));
+    QCOMPARE(runHeadroom({ QStringLiteral("report"), vgg, QStringLiteral("-o"), plain }).exitCode, 0);
+    text.start(QStringLiteral("pdftotext"), { plain, QStringLiteral("-") });
+    QVERIFY(text.waitForFinished(60000));
+    QVERIFY(!QString::fromUtf8(text.readAllStandardOutput()).contains(QStringLiteral("Set-ups that fit")));
+}
+
+QTEST_GUILESS_MAIN(TestCliReport)
+#include "tst_clireport.moc"

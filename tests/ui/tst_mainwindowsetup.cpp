@@ -1,0 +1,230 @@
+// The main window as the user sets up the training (MainWindowFixture.h): the batch slider, the GPU and a
+// custom one, data parallelism, and the summary they change.
+#include "BatchScale.h"
+#include "Document.h"
+#include "ElidedLabel.h"
+#include "GpuSelector.h"
+#include "LayerEditor.h"
+#include "LayerTableModel.h"
+#include "MainWindow.h"
+#include "MainWindowFixture.h"
+#include "MemoryChartView.h"
+#include "SetupPanel.h"
+#include "TestSupport.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/estimate/Throughput.h"
+#include "headroom/importers/NetworkFile.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/support/Format.h"
+#include "headroom/support/Resources.h"
+
+#include <QComboBox>
+#include <QElapsedTimer>
+#include <QLabel>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTest>
+
+using namespace headroom;
+using namespace headroom::ui;
+using namespace headroom::test;
+
+class TestMainWindowSetup : public QObject, private MainWindowFixture
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { test::isolateSettings(); }
+    void init() { QSettings().clear(); }
+    void sliderUpdatesMaxBatchMarkerAndSeries();
+    void switchingGpuMovesTheMemoryLine();
+    void customGpu();
+    void sliderStaysSmoothOnThousandLayers();
+    void communicationStacksWithDataParallel();
+    void summaryShowsEffectiveBatchAndThroughput();
+};
+
+void TestMainWindowSetup::sliderUpdatesMaxBatchMarkerAndSeries()
+{
+    Network net = test::tinyNetwork();
+    net.input.shape.dims = { 3, 224, 224 };
+    net.layers[0].attributes["out_channels"] = 64;
+    auto w = makeWindow(net);
+    MainWindow& win = w->window;
+    auto* slider = child<QSlider>(win, "batchSlider");
+    const int analyses = win.controller()->analysisRuns();
+    slider->setFocus();
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    QTest::keyClick(slider, Qt::Key_PageUp);
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 128 });
+    for (int i = 0; i < 5; ++i)
+        QTest::keyClick(slider, Qt::Key_Right); // single steps: 10 positions each
+    const std::int64_t batch = BatchScale::batchAt(BatchScale::positionOf(128) + 50);
+    QCOMPARE(win.document()->plan().setup.batch, batch);
+    QCOMPARE(win.controller()->analysisRuns(), analyses);
+
+    const PlanResult expected = evaluate(win.document()->plan());
+    QCOMPARE(child<QLabel>(win, "maxBatchLabel")->text(),
+        QStringLiteral("Max batch: %1")
+            .arg(QString::fromStdString(
+                formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+    QCOMPARE(child<QSpinBox>(win, "batchSpinBox")->value(), static_cast<int>(batch));
+    MemoryChartView* chart = win.chartView();
+    QCOMPARE(chart->markerPoints().front().x(), static_cast<double>(batch));
+    // The stack's top at each sampled batch is the core's total there.
+    const auto model = MemoryModel::build(expected.analysis, win.document()->plan().setup).value();
+    const auto top = chart->upperPoints(MemoryChartView::kStackOrder.back());
+    QVERIFY(top.back().x() >= static_cast<double>(batch));
+    for (qsizetype i = 0; i < top.size(); i += 25) {
+        const auto b = static_cast<std::int64_t>(top[i].x());
+        QVERIFY(
+            std::abs(top[i].y() * chart->bytesPerUnit() - static_cast<double>(model.at(b)->total())) < 1.0);
+    }
+    // Dragging: sliderMoved positions while held down.
+    slider->setSliderDown(true);
+    slider->setSliderPosition(BatchScale::positionOf(8));
+    slider->setSliderDown(false);
+    QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 8 });
+    QCOMPARE(chart->markerPoints().front().x(), 8.0);
+}
+
+void TestMainWindowSetup::switchingGpuMovesTheMemoryLine()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    MemoryChartView* chart = win.chartView();
+    const double before = chart->capacityPoints().front().y() * chart->bytesPerUnit();
+    QCOMPARE(before, static_cast<double>(8ULL << 30));
+    auto* combo = child<GpuSelector>(win, "gpuComboBox");
+    QVERIFY(combo);
+    // Search by alias, as a user types it.
+    combo->lineEdit()->selectAll();
+    QTest::keyClicks(combo->lineEdit(), QStringLiteral("TG24"));
+    QTest::keyClick(combo->lineEdit(), Qt::Key_Return);
+    QCOMPARE(win.document()->plan().gpu.name, std::string("Test GPU 24"));
+    QCOMPARE(chart->capacityPoints().front().y() * chart->bytesPerUnit(), static_cast<double>(24ULL << 30));
+    QVERIFY(chart->capacityLabel().startsWith(QStringLiteral("Test GPU 24")));
+    const PlanResult expected = evaluate(win.document()->plan());
+    QVERIFY(child<QLabel>(win, "totalLabel")->text().endsWith(bytes(24ULL << 30)));
+    QCOMPARE(win.controller()->estimateState().estimate->maxBatch, expected.estimate->maxBatch);
+    // Grouped by vendor and family: headings are not selectable.
+    int headings = 0;
+    for (int r = 0; r < combo->count(); ++r)
+        headings += combo->itemData(r, GpuSelector::KindRole).toInt() == GpuSelector::HeaderItem ? 1 : 0;
+    QCOMPARE(headings, 2);
+    win.document()->undoStack()->undo();
+    QCOMPARE(chart->capacityPoints().front().y() * chart->bytesPerUnit(), static_cast<double>(8ULL << 30));
+    QVERIFY(combo->currentText().startsWith(QStringLiteral("Test GPU 8")));
+}
+
+void TestMainWindowSetup::customGpu()
+{
+    auto w = makeWindow();
+    w->dialogs->customGpus.push_back({ QStringLiteral("Lab card"), 10ULL << 30 });
+    auto* combo = child<GpuSelector>(w->window, "gpuComboBox");
+    const int custom = combo->count() - 1;
+    QCOMPARE(
+        combo->itemData(custom, GpuSelector::KindRole).toInt(), static_cast<int>(GpuSelector::CustomItem));
+    Q_EMIT combo->activated(custom);
+    QCOMPARE(w->window.document()->plan().gpu.name, std::string("Lab card"));
+    QCOMPARE(w->window.document()->plan().gpu.memoryBytes, 10ULL << 30);
+    QVERIFY(combo->currentText().startsWith(QStringLiteral("Lab card")));
+}
+
+void TestMainWindowSetup::sliderStaysSmoothOnThousandLayers()
+{
+    auto w = makeWindow(test::longNetwork(1000));
+    MainWindow& win = w->window;
+    QCOMPARE(win.layerEditor()->model()->rowCount(), 1000);
+    auto* slider = child<QSlider>(win, "batchSlider");
+    auto* chart = child<QWidget>(win, "memoryChartView");
+    const int analyses = win.controller()->analysisRuns();
+    QElapsedTimer timer;
+    timer.start();
+    constexpr int kTicks = 200;
+    for (int i = 0; i < kTicks; ++i) {
+        slider->setValue((i * 37) % BatchScale::kMaxPosition); // jumps across the whole range
+        chart->repaint(); // and draw the result each time
+    }
+    const double perTickMs = static_cast<double>(timer.nsecsElapsed()) / 1e6 / kTicks;
+    qInfo(
+        "1,000 layers: %.2f ms per slider tick, labels, chart marker and chart repaint included", perTickMs);
+    QCOMPARE(win.controller()->analysisRuns(), analyses);
+    QVERIFY2(perTickMs < 50.0, "dragging must not lag");
+}
+
+void TestMainWindowSetup::communicationStacksWithDataParallel()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    MemoryChartView* chart = win.chartView();
+    QVERIFY(!chart->showsComponent(Component::Communication));
+    auto* tabs = child<QTabWidget>(win, "setupTabWidget");
+    tabs->setCurrentIndex(SetupPanel::MultiGpuTab);
+    child<QSpinBox>(win, "gpuCountSpinBox")->setValue(4);
+    auto* sharding = child<QComboBox>(win, "shardingComboBox");
+    QCOMPARE(sharding->currentData().toInt(), static_cast<int>(Sharding::None)); // DDP
+    const PlanResult expected = evaluate(win.document()->plan());
+    QVERIFY(expected.estimate);
+    QVERIFY2(expected.estimate->bytes.communication > 0, "DDP keeps gradient buckets");
+    QVERIFY(chart->showsComponent(Component::Communication));
+    // The band sits on the optimizer state and is as thick as the core's communication bytes.
+    const auto comm = chart->upperPoints(Component::Communication);
+    const auto below = chart->upperPoints(Component::OptimizerState);
+    QCOMPARE(comm.size(), below.size());
+    const double thickness = (comm.front().y() - below.front().y()) * chart->bytesPerUnit();
+    QVERIFY2(std::abs(thickness - static_cast<double>(expected.estimate->bytes.communication)) < 1.0,
+        qPrintable(QString::number(thickness)));
+    QVERIFY(child<QLabel>(win, "totalLabel")->text().startsWith(QStringLiteral("Per GPU: ")));
+    win.document()->undoStack()->undo();
+    QVERIFY(!chart->showsComponent(Component::Communication));
+}
+
+void TestMainWindowSetup::summaryShowsEffectiveBatchAndThroughput()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    auto* effective = child<QLabel>(win, "effectiveBatchLabel");
+    QVERIFY(effective->isHidden());
+    child<QSpinBox>(win, "accumulationStepsSpinBox")->setValue(4);
+    child<QSpinBox>(win, "gpuCountSpinBox")->setValue(2);
+    const PlanResult expected = evaluate(win.document()->plan());
+    QVERIFY(expected.estimate);
+    QCOMPARE(expected.estimate->effectiveBatch, std::int64_t { 32 * 4 * 2 });
+    QVERIFY(effective->isVisible());
+    QVERIFY2(effective->text().startsWith(QStringLiteral("Effective batch: 256 (32 × 4 steps × 2 GPUs)")),
+        qPrintable(effective->text()));
+    QVERIFY(effective->text().endsWith(QString::fromStdString(
+        formatCount(static_cast<std::uint64_t>(expected.estimate->maxEffectiveBatch)))));
+    QCOMPARE(child<QLabel>(win, "maxBatchLabel")->text(),
+        QStringLiteral("Max micro-batch per GPU: %1")
+            .arg(QString::fromStdString(
+                formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+
+    // The test GPUs have no peak figures: the throughput line says why there is none.
+    auto* throughput = child<QLabel>(win, "throughputLabel");
+    QVERIFY(throughput->isVisible());
+    const auto none
+        = estimateThroughput(expected.analysis, win.document()->plan().setup, win.document()->plan().gpu);
+    QVERIFY(!none);
+    QVERIFY2(throughput->text().contains(QString::fromStdString(none.error().message)),
+        qPrintable(throughput->text()));
+    // A GPU with figures: step time and samples per second, with the caveats below.
+    Gpu gpu = win.document()->plan().gpu;
+    gpu.name = "Figures GPU";
+    gpu.bandwidthGBps = 320;
+    gpu.fp32Tflops = 8.9;
+    gpu.fp16Tflops = 0.14;
+    win.document()->setGpu(gpu);
+    const auto t = estimateThroughput(expected.analysis, win.document()->plan().setup, gpu);
+    QVERIFY2(t, t ? "" : t.error().message.c_str());
+    QVERIFY2(throughput->text().startsWith(QStringLiteral("Step: ")), qPrintable(throughput->text()));
+    QVERIFY(throughput->text().contains(QStringLiteral(" samples/s")));
+    auto* notes = child<ElidedLabel>(win, "throughputNotesLabel");
+    QVERIFY(notes->isVisible());
+    QVERIFY(notes->fullText().contains(QString::fromStdString(t->notes.front())));
+}
+
+QTEST_MAIN(TestMainWindowSetup)
+#include "tst_mainwindowsetup.moc"
