@@ -192,11 +192,15 @@ Result<InputInfo> readInput(const OnnxGraph& g, const std::string& file)
 // ---- assembling the network -----------------------------------------------------------------------
 
 /// Activations PyTorch code usually runs in place (torchvision: nn.ReLU(inplace=True)). ONNX does not
-/// record it; Headroom marks one in place when PyTorch would allow it: its input is a fresh tensor
-/// that nothing else reads and that its producer does not keep for backward.
+/// record it; Headroom marks one in place when PyTorch would allow it (its input is a fresh tensor that
+/// nothing else reads and that its producer does not keep for backward) and when that cannot hide a
+/// tensor autograd keeps: relu keeps its result in place or not, and hardtanh_ (ReLU6) keeps a copy of
+/// its input as hardtanh keeps the input. leaky_relu keeps its input but leaky_relu_ its result, one
+/// tensor fewer where the next layer keeps its input too, so a LeakyReLU stays out of place: the safe
+/// side for a model written with nn.LeakyReLU() (issue 34; torchvision has none).
 bool canRunInPlace(const std::string& type, const std::string& producerType)
 {
-    static const std::set<std::string> kInPlace { "ReLU", "ReLU6", "LeakyReLU" };
+    static const std::set<std::string> kInPlace { "ReLU", "ReLU6" };
     static const std::set<std::string> kFreshOutput { "Conv1d", "Conv2d", "ConvTranspose2d", "Linear",
         "BatchNorm1d", "BatchNorm2d", "LayerNorm", "Add", "Concat", "MaxPool2d", "AvgPool2d" };
     return kInPlace.count(type) > 0 && kFreshOutput.count(producerType) > 0;
@@ -400,9 +404,9 @@ std::string importDescription(const onnx::ModelProto& model, const std::string& 
         + producer + "opset " + std::to_string(declared)
         + (declared != opset ? " read as " + std::to_string(opset) : std::string())
         + "): " + std::to_string(mapping.layers.size()) + " layers named after the ONNX nodes. " + batchNote
-        + " ONNX does not record in-place operations; ReLU, ReLU6 and LeakyReLU run in place where PyTorch "
-          "allows "
-          "it, as in torchvision's models.";
+        + " ONNX does not record in-place operations; ReLU and ReLU6 run in place where PyTorch allows it, "
+          "as in torchvision's models (what autograd keeps is the same either way), LeakyReLU out of place "
+          "(in place it would keep one tensor less: set inplace if your model runs it so).";
     if (mapping.genericLayers > 0)
         d += " " + std::to_string(mapping.genericLayers) + " operator"
             + (mapping.genericLayers == 1 ? " Headroom has no exact layer for is"

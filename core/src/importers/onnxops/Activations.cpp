@@ -1,5 +1,5 @@
 // Elementwise activations: Relu, LeakyRelu, Sigmoid, Tanh, Identity, Gelu, HardSigmoid, HardSwish,
-// Mish, Softplus, Elu, Celu, Selu, PRelu, and Clip as ReLU6 / ReLU / Clamp.
+// Mish, Softplus, Elu, Celu, Selu, PRelu, Clip as ReLU6 / ReLU / Clamp, and a Cast to its own type.
 #include "Families.h"
 
 #include <limits>
@@ -25,6 +25,19 @@ void tanh(MappingContext& ctx, int i)
 void identity(MappingContext& ctx, int i)
 {
     ctx.emit(i, "Identity");
+}
+
+/// Cast to the type its input already has: x.to(dtype) and x.type(dtype) return x itself then (no copy,
+/// nothing kept), though torch.onnx still writes the Cast. A real conversion has no exact layer.
+void cast(MappingContext& ctx, int i)
+{
+    const auto& n = ctx.node(i);
+    const auto* in = ctx.graph().type(n.input(0));
+    const auto to = attrInt(n, "to");
+    if (in != nullptr && in->elementType != 0 && to && *to == in->elementType)
+        ctx.emit(i, "Identity");
+    else
+        ctx.refuse(i);
 }
 
 /// Gelu (opset 20, as torch's dynamo exporter writes F.gelu): approximate "none" or "tanh", as PyTorch's.
@@ -178,6 +191,7 @@ void addActivations(Operators& table)
     table.push_back({ "Tanh", &tanh });
     table.push_back({ "Clip", &clip });
     table.push_back({ "Identity", &identity });
+    table.push_back({ "Cast", &cast });
     table.push_back({ "Gelu", &gelu });
     table.push_back({ "HardSigmoid", &hardSigmoid });
     table.push_back({ "HardSwish", &hardSwish });

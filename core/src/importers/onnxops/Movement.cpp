@@ -247,7 +247,14 @@ void pad(MappingContext& ctx, int i)
         }
     }
     if (first == r) {
-        ctx.emit(i, "Identity");
+        // Padding by nothing is still a copy in PyTorch (constant_pad_nd returns self.clone() when no pad
+        // is positive; the other modes allocate their output too), and what reads it may keep that copy:
+        // a Pad of zeros on the last axis, not an Identity (issue 34). The exporter's own zero Pad before
+        // an AveragePool is a pattern of its own (PatternPaddedAvgPool.cpp).
+        json a { { "pad", std::vector<std::int64_t> { 0, 0 } } };
+        if (torchMode != "constant")
+            a["mode"] = torchMode;
+        ctx.emit(i, "Pad", a);
         return;
     }
     std::vector<std::int64_t> list;
