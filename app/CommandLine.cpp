@@ -182,18 +182,33 @@ std::string commandHelpText(const std::string& command)
     return found != nullptr ? found->help() : helpText();
 }
 
-bool isCommandLineInvocation(const std::vector<std::string>& args)
+namespace {
+
+/// A name that means a model file: its extension, or a folder in the path.
+bool looksLikeModelPath(const std::string& arg)
+{
+    const std::filesystem::path path(arg);
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+        [](unsigned char c) { return static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c); });
+    return ext == ".json" || ext == ".onnx" || arg.find('/') != std::string::npos;
+}
+
+} // namespace
+
+bool isCommandLineInvocation(const std::vector<std::string>& args, bool displayAvailable)
 {
     if (args.empty())
         return false;
     const std::string& first = args.front();
     if (first.starts_with("-") || isCommand(first))
         return true;
-    // The GUI only for a file it can open; anything else (a typo of a command, a missing file, a
-    // folder) is an error on the command line rather than a window, which without a display would
-    // wait forever.
     std::error_code ec;
-    return !std::filesystem::exists(first, ec) || std::filesystem::is_directory(first, ec);
+    if (std::filesystem::exists(first, ec))
+        return std::filesystem::is_directory(first, ec);
+    // Not there: a model's path is for the GUI to say so, where there is a screen to say it on; a bare
+    // word is more likely a mistyped command.
+    return !(displayAvailable && args.size() == 1 && looksLikeModelPath(first));
 }
 
 namespace {

@@ -9,13 +9,18 @@ namespace headroom::cli {
 
 /// Exit codes of the command line.
 constexpr int kExitOk = 0;
-constexpr int kExitDoesNotFit = 1; ///< `plan` when no set-up reaches the goal (and nothing else yet)
+constexpr int kExitDoesNotFit = 1; ///< `plan` when no set-up reaches the goal
+/// `report` when the plan cannot be estimated: the PDF is written and says why (a result, not an error).
+constexpr int kExitNoEstimate = 1;
 constexpr int kExitError = 2;
 
 /// True if `args` (argv without the program name) is for the command line rather than the GUI:
-/// anything but nothing or an existing file to open. A subcommand, an option, and also a mistyped
-/// command or a missing file, which run() reports as an error.
-[[nodiscard]] bool isCommandLineInvocation(const std::vector<std::string>& args);
+/// anything but nothing or a file to open. A subcommand, an option, a folder, and a mistyped command,
+/// which run() reports as an error. A model's path that does not exist (a name ending in .json or
+/// .onnx, or a path with a folder) opens the GUI when `displayAvailable`, which says the file is not
+/// there and shows the default model, as a file manager's "Open with" expects; without a display it
+/// is an error on the command line, where a window would wait forever.
+[[nodiscard]] bool isCommandLineInvocation(const std::vector<std::string>& args, bool displayAvailable);
 
 /// Runs `headroom <args>`; output to `out`, one-line errors to `err`. `executablePath` locates
 /// the resources. The `report` command draws with QPainter: it calls `startGui` (which must create

@@ -27,14 +27,13 @@ int runReport(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
     const PlanResult result = evaluateWithWarnings(plan, c.err);
-    // As `estimate`: a network that cannot be estimated is an error, not a report that says so.
-    if (!result.estimate)
-        throw UsageError { result.error->message };
     if (c.startGui)
         c.startGui();
     report::ReportOptions options;
     options.sources = { o.file };
-    if (o.includePlan) {
+    // A plan that cannot be estimated is still reported, as the GUI's Export does: its first page says
+    // why, and there is no planner table to start from it.
+    if (o.includePlan && result.estimate) {
         options.plannerGoal = PlanGoal { o.targetBatch, o.maxStepSeconds };
         auto planned = planSetups(plan, options.plannerGoal, o.allow);
         if (!planned)
@@ -45,6 +44,11 @@ int runReport(const Options& o, const CommandContext& c)
     if (!written)
         throw UsageError { written.error().message };
     c.out << "Wrote " << o.output << '\n';
+    if (!result.estimate) {
+        c.err << "headroom: warning: the report has no estimate: " << result.error->message
+              << " (its first page says so)\n";
+        return kExitNoEstimate;
+    }
     return kExitOk;
 }
 
@@ -58,7 +62,9 @@ const Command& reportCommand()
         .summary = "a PDF report of the plan (no display needed)",
         .description
         = "Writes the plan as a PDF report (no display needed). OUT.pdf must be a new path or a regular\n"
-          "file that is not read-only; it is replaced only once the report is complete.\n",
+          "file that is not read-only; it is replaced only once the report is complete. A plan that\n"
+          "cannot be estimated (an invalid layer, say) is reported too, with the reason on its first\n"
+          "page, and exit code 1.\n",
         .options = setupOptions({},
             { { "--output" }, { "--include-plan", "add plan's table of set-ups after the throughput" },
                 { "--target-batch",

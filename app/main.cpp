@@ -27,7 +27,17 @@ void quietQtMessages(QtMsgType type, const QMessageLogContext&, const QString& m
 int main(int argc, char** argv)
 {
     const std::vector<std::string> args(argv + 1, argv + argc);
-    if (!headroom::cli::isCommandLineInvocation(args)) {
+    const auto set = [](const char* name) {
+        const char* value = std::getenv(name);
+        return value != nullptr && *value != '\0';
+    };
+    const bool display = set("DISPLAY") || set("WAYLAND_DISPLAY");
+#ifdef HEADROOM_WITH_GUI
+    const bool displayAvailable = display;
+#else
+    const bool displayAvailable = false;
+#endif
+    if (!headroom::cli::isCommandLineInvocation(args, displayAvailable)) {
 #ifdef HEADROOM_WITH_GUI
         const QString file = args.empty() ? QString() : QString::fromLocal8Bit(args.front().c_str());
         return headroom::ui::runGuiApp(argc, argv, file);
@@ -42,9 +52,7 @@ int main(int argc, char** argv)
     std::unique_ptr<QGuiApplication> app;
     const auto startGui = [&] {
         // The report needs no display: without one it draws on the offscreen platform.
-        const bool hasDisplay
-            = std::getenv("DISPLAY") != nullptr || std::getenv("WAYLAND_DISPLAY") != nullptr;
-        if (!hasDisplay && std::getenv("QT_QPA_PLATFORM") == nullptr)
+        if (!display && std::getenv("QT_QPA_PLATFORM") == nullptr)
             setenv("QT_QPA_PLATFORM", "offscreen", 1);
         qInstallMessageHandler(quietQtMessages);
         app = std::make_unique<QGuiApplication>(argc, argv);

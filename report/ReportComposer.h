@@ -72,6 +72,7 @@ private:
     using Note = std::pair<QString, QString>;
     /// Every note of the method section, in order.
     [[nodiscard]] std::vector<Note> methodNotes() const;
+    [[nodiscard]] QString overheadNote() const;
     /// The analysis's warnings, one note each.
     [[nodiscard]] std::vector<Note> warningNotes() const;
     [[nodiscard]] QString peakNote() const;

@@ -259,6 +259,28 @@ void ReportComposer::strategyNotes(std::vector<Note>& items) const
                         : QString {}));
 }
 
+QString ReportComposer::overheadNote() const
+{
+    const QString outside
+        = tr("Framework overhead is the memory outside PyTorch's caching allocator, here %1: "
+             "by default the CUDA context of the GPU (driver state and the kernel images of "
+             "CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA "
+             "version.")
+              .arg(bytes(m_plan.setup.overheadBytes));
+    const QString gpu = tr("The GPU's memory is as the vendor states it; the display, the driver and other "
+                           "processes may hold part of it.");
+    // One account of the allocator in the whole report: simulated (page 1's reserved figure), or not,
+    // with the reason the first page gives too.
+    const QString allocator = m_result.reservedError
+        ? tr("The caching allocator's rounding, cached segments and fragmentation and the cuBLAS and cuDNN "
+             "workspaces were not simulated for this plan (%1): the max batch is from the tensors alone.")
+              .arg(qs(m_result.reservedError->message))
+        : tr("The allocator's rounding, cached segments and fragmentation and the cuBLAS and cuDNN "
+             "workspaces are in the reserved figure, from a replay of the step's allocations through the "
+             "allocator's rules.");
+    return outside + QLatin1Char(' ') + allocator + QLatin1Char(' ') + gpu;
+}
+
 std::vector<ReportComposer::Note> ReportComposer::methodNotes() const
 {
     // What the analysis had to assume (an operator modelled generically, an eval-mode export) comes first.
@@ -270,23 +292,18 @@ std::vector<ReportComposer::Note> ReportComposer::methodNotes() const
            "the optimizer step's temporaries) are components of their own."));
     items.emplace_back(tr("Peak memory."), peakNote());
     items.emplace_back(tr("Optimizer and precision."), optimizerNote());
-    items.emplace_back(tr("Overhead and GPU memory."),
-        tr("Framework overhead is the memory outside PyTorch's caching allocator, here %1: by default the "
-           "CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose "
-           "real size depends on the driver and the CUDA version. The allocator's rounding, cached segments "
-           "and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay "
-           "of the step's allocations through the allocator's rules. The GPU's memory is as the vendor "
-           "states it; the display, the driver and other processes may hold part of it.")
-            .arg(bytes(m_plan.setup.overheadBytes)));
+    items.emplace_back(tr("Overhead and GPU memory."), overheadNote());
     strategyNotes(items);
     items.emplace_back(tr("Throughput."),
         tr("A roofline estimate: the step's FLOPs at %1 of the GPU's peak for the precision, or "
            "the bytes it must move at the GPU's memory bandwidth, whichever takes longer. Real "
            "runs vary with kernels, data loading and communication.")
             .arg(qs(plantext::formatFraction(m_plan.setup.assumedUtilization))));
+    // What docs/memory-model.md lists as not modelled; the allocator itself is (overheadNote()).
     items.emplace_back(tr("Not modelled."),
-        tr("The caching allocator's rounding and fragmentation, and cuDNN workspaces beyond the "
-           "overhead setting."));
+        tr("Several CUDA streams, CUDA graphs, torch.compile's memory planning, NCCL's own buffers, and "
+           "tensors the training loop keeps beyond the step (a logged loss, metrics, a batch prefetched "
+           "by the data loader)."));
     return items;
 }
 

@@ -573,10 +573,6 @@ FLOPs</translation>
         <translation>배치 %1에서 스텝의 최대 메모리는 %2, 첫 스텝은 %3입니다.</translation>
     </message>
     <message>
-        <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
-        <translation>캐싱 할당자의 반올림과 단편화, 그리고 오버헤드 설정을 넘는 cuDNN 작업 공간.</translation>
-    </message>
-    <message>
         <source>Goal: an effective batch of %1</source>
         <translation>목표: 유효 배치 %1</translation>
     </message>
@@ -649,10 +645,6 @@ FLOPs</translation>
         <translation>배치 %1의 텐서에는 %3 중 %2가 필요하지만, PyTorch 캐싱 할당자에는 %4에서 여유분 %5를 뺀 것보다 많은 메모리가 필요합니다.</translation>
     </message>
     <message>
-        <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version. The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
-        <translation>프레임워크 오버헤드는 PyTorch 캐싱 할당자 밖의 메모리로, 여기서는 %1입니다. 기본값은 GPU의 CUDA 컨텍스트(드라이버 상태와 CUDA, cuBLAS, cuDNN의 커널 이미지)이며 실제 크기는 드라이버와 CUDA 버전에 따라 다릅니다. 할당자의 올림, 캐시된 세그먼트와 단편화, cuBLAS와 cuDNN 작업 공간은 예약 수치에 들어 있으며, 이 수치는 스텝의 할당을 할당자 규칙대로 재생해 얻습니다. GPU 메모리는 제조사가 밝힌 값이며, 디스플레이, 드라이버, 다른 프로세스가 그 일부를 쓸 수 있습니다.</translation>
-    </message>
-    <message>
         <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
         <translation> 계획 배치: 각 설정이 목표에 도달하기 위해 실행하는 마이크로 배치(× 누적 스텝 × GPU 수)이며, 현재 설정의 배치가 아닙니다.</translation>
     </message>
@@ -675,6 +667,26 @@ FLOPs</translation>
     <message>
         <source> Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
         <translation> PyTorch 캐싱 할당자의 예약 메모리: 시뮬레이션하지 않음(%1). 최대 배치는 텐서만으로 계산합니다.</translation>
+    </message>
+    <message>
+        <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version.</source>
+        <translation>프레임워크 오버헤드는 PyTorch 캐싱 할당자 밖의 메모리로, 여기서는 %1입니다. 기본값은 GPU의 CUDA 컨텍스트(드라이버 상태와 CUDA, cuBLAS, cuDNN의 커널 이미지)이며 실제 크기는 드라이버와 CUDA 버전에 따라 다릅니다.</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
+        <translation>GPU 메모리는 제조사가 밝힌 값이며, 디스플레이, 드라이버, 다른 프로세스가 그 일부를 쓸 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces were not simulated for this plan (%1): the max batch is from the tensors alone.</source>
+        <translation>이 계획에서는 캐싱 할당자의 올림, 캐시된 세그먼트와 단편화, cuBLAS와 cuDNN 작업 공간을 시뮬레이션하지 않았습니다(%1). 최대 배치는 텐서만으로 구한 값입니다.</translation>
+    </message>
+    <message>
+        <source>The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules.</source>
+        <translation>할당자의 올림, 캐시된 세그먼트와 단편화, cuBLAS와 cuDNN 작업 공간은 예약 수치에 들어 있으며, 이 수치는 스텝의 할당을 할당자 규칙대로 재생해 얻습니다.</translation>
+    </message>
+    <message>
+        <source>Several CUDA streams, CUDA graphs, torch.compile&apos;s memory planning, NCCL&apos;s own buffers, and tensors the training loop keeps beyond the step (a logged loss, metrics, a batch prefetched by the data loader).</source>
+        <translation>여러 CUDA 스트림, CUDA 그래프, torch.compile의 메모리 계획, NCCL 자체 버퍼, 그리고 학습 루프가 스텝 밖에서 유지하는 텐서(기록한 손실, 지표, 데이터 로더가 미리 가져온 배치).</translation>
     </message>
 </context>
 <context>

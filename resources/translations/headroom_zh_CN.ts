@@ -573,10 +573,6 @@ FLOPs</translation>
         <translation>批大小为 %1 时，该步的峰值为 %2，第一步为 %3。</translation>
     </message>
     <message>
-        <source>The caching allocator&apos;s rounding and fragmentation, and cuDNN workspaces beyond the overhead setting.</source>
-        <translation>缓存分配器的取整和碎片，以及超出开销设置的 cuDNN 工作空间。</translation>
-    </message>
-    <message>
         <source>Goal: an effective batch of %1</source>
         <translation>目标：有效批次 %1</translation>
     </message>
@@ -649,10 +645,6 @@ FLOPs</translation>
         <translation>批量 %1 的张量需要 %2（共 %3），但 PyTorch 缓存分配器需要的显存超过其 %4 减去 %5 余量。</translation>
     </message>
     <message>
-        <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version. The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules. The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
-        <translation>框架开销是 PyTorch 缓存分配器之外的显存，此处为 %1：默认是该 GPU 的 CUDA 上下文（驱动状态以及 CUDA、cuBLAS 和 cuDNN 的内核映像），其实际大小取决于驱动和 CUDA 版本。分配器的取整、缓存的段和碎片，以及 cuBLAS 和 cuDNN 的工作区，都计入预留值；预留值来自按分配器规则重放训练步的分配。GPU 显存按厂商标称；显示、驱动和其他进程可能占用其中一部分。</translation>
-    </message>
-    <message>
         <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
         <translation> 计划批次：每个设置为达到目标所运行的微批次（× 累积步数 × GPU 数），而非当前设置的批次。</translation>
     </message>
@@ -675,6 +667,26 @@ FLOPs</translation>
     <message>
         <source> Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
         <translation>PyTorch 缓存分配器的预留内存：未模拟（%1）。最大批次仅按张量计算。</translation>
+    </message>
+    <message>
+        <source>Framework overhead is the memory outside PyTorch&apos;s caching allocator, here %1: by default the CUDA context of the GPU (driver state and the kernel images of CUDA, cuBLAS and cuDNN), whose real size depends on the driver and the CUDA version.</source>
+        <translation>框架开销是 PyTorch 缓存分配器之外的显存，此处为 %1：默认是该 GPU 的 CUDA 上下文（驱动状态以及 CUDA、cuBLAS 和 cuDNN 的内核映像），其实际大小取决于驱动和 CUDA 版本。</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory is as the vendor states it; the display, the driver and other processes may hold part of it.</source>
+        <translation>GPU 显存按厂商标称；显示、驱动和其他进程可能占用其中一部分。</translation>
+    </message>
+    <message>
+        <source>The caching allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces were not simulated for this plan (%1): the max batch is from the tensors alone.</source>
+        <translation>此计划未模拟缓存分配器的取整、缓存的段和碎片，以及 cuBLAS 和 cuDNN 的工作区（%1）：最大批次仅由张量得出。</translation>
+    </message>
+    <message>
+        <source>The allocator&apos;s rounding, cached segments and fragmentation and the cuBLAS and cuDNN workspaces are in the reserved figure, from a replay of the step&apos;s allocations through the allocator&apos;s rules.</source>
+        <translation>分配器的取整、缓存的段和碎片，以及 cuBLAS 和 cuDNN 的工作区，都计入预留值；预留值来自按分配器规则重放训练步的分配。</translation>
+    </message>
+    <message>
+        <source>Several CUDA streams, CUDA graphs, torch.compile&apos;s memory planning, NCCL&apos;s own buffers, and tensors the training loop keeps beyond the step (a logged loss, metrics, a batch prefetched by the data loader).</source>
+        <translation>多个 CUDA 流、CUDA 图、torch.compile 的内存规划、NCCL 自身的缓冲区，以及训练循环在训练步之外保留的张量（记录的损失、指标、数据加载器预取的批次）。</translation>
     </message>
 </context>
 <context>

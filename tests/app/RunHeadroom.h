@@ -3,6 +3,7 @@
 // The `headroom` binary run as a process, as scripts run it (tests/app).
 #include <QByteArray>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -24,6 +25,12 @@ struct Run
 inline RunBytes runHeadroomBytes(const QStringList& args)
 {
     QProcess p;
+    // As a script without a screen runs it, whatever the developer's session has: with a display, a
+    // model path that does not exist opens the GUI instead (CommandLine.h).
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("DISPLAY"));
+    env.remove(QStringLiteral("WAYLAND_DISPLAY"));
+    p.setProcessEnvironment(env);
     p.start(QStringLiteral(HEADROOM_BINARY), args);
     if (!p.waitForFinished(60000))
         return {};

@@ -2,6 +2,7 @@
 // mistakes and hostile input (issues #16 and #17): the error table, each command's help,
 // warnings on stderr, names and numbers that could break the output.
 #include "CliTestSupport.h"
+#include "CommandLine.h" // app/
 
 #include <QFile>
 #include <QProcess>
@@ -21,6 +22,8 @@ private slots:
     void errors();
 
     void warningsGoToStderr();
+    void missingModelOpensTheGuiOnAScreen_data();
+    void missingModelOpensTheGuiOnAScreen();
 
     // Issues #16 and #17: help, mistakes and hostile input on the command line.
     void subcommandHelp_data();
@@ -198,9 +201,6 @@ void TestCliErrors::errors_data()
         QStringLiteral("@index_name_clash") } << "layers[1]: its name \"0\" is already the name of layers[0]";
     QTest::newRow("endless file") << QStringList { QStringLiteral("estimate"), QStringLiteral("/dev/zero") }
                                   << "/dev/zero: holds more than the 64.00 MiB (67,108,864 bytes) allowed";
-    QTest::newRow("report of an unestimable network") << QStringList { QStringLiteral("report"),
-        QStringLiteral("@unestimable"), QStringLiteral("-o"), QStringLiteral("@never.pdf") }
-                                                      << "layers[1] (Softmax): dim 5 is not a feature axis";
     // Issue #16: a first argument that is neither a command nor a file is an error, not the GUI.
     QTest::newRow("mistyped command")
         << QStringList { QStringLiteral("estmate"), QStringLiteral("@lenet") }
@@ -439,6 +439,41 @@ void TestCliErrors::tinyNumbersAreInRange()
         { m_lenet, QStringLiteral("--overhead-mib"), QStringLiteral("1e-400") }); // below any double: 0
     QVERIFY(!below.is_null());
     QCOMPARE(below["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t { 0 });
+}
+
+void TestCliErrors::missingModelOpensTheGuiOnAScreen_data()
+{
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<bool>("display");
+    QTest::addColumn<bool>("commandLine");
+    const QString missing = QStringLiteral("/nonexistent/model.json");
+    const QString lenet = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
+    // Issue 35: "headroom missing.json" from a desktop (a file manager, a shortcut) opened no window and
+    // wrote to a terminal nobody saw. On a screen the GUI opens and says the file is not there.
+    QTest::newRow("missing model, screen") << QStringList { missing } << true << false;
+    QTest::newRow("missing ONNX, no folder, screen")
+        << QStringList { QStringLiteral("net.ONNX") } << true << false;
+    QTest::newRow("missing model, no screen") << QStringList { missing } << false << true;
+    // A bare word is a mistyped command, with or without a screen; a folder, an option, a command too.
+    QTest::newRow("mistyped command, screen") << QStringList { QStringLiteral("estmate") } << true << true;
+    QTest::newRow("folder, screen") << QStringList { QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests") }
+                                    << true << true;
+    QTest::newRow("missing model and more, screen")
+        << QStringList { missing, QStringLiteral("--batch") } << true << true;
+    QTest::newRow("command, screen") << QStringList { QStringLiteral("estimate"), missing } << true << true;
+    QTest::newRow("existing model, no screen") << QStringList { lenet } << false << false;
+    QTest::newRow("nothing, no screen") << QStringList {} << false << false;
+}
+
+void TestCliErrors::missingModelOpensTheGuiOnAScreen()
+{
+    QFETCH(QStringList, args);
+    QFETCH(bool, display);
+    QFETCH(bool, commandLine);
+    std::vector<std::string> argv;
+    for (const QString& a : args)
+        argv.push_back(a.toStdString());
+    QCOMPARE(headroom::cli::isCommandLineInvocation(argv, display), commandLine);
 }
 
 QTEST_GUILESS_MAIN(TestCliErrors)

@@ -19,7 +19,7 @@ private slots:
 
     void reportKeepsSpecialFiles_data();
     void reportKeepsSpecialFiles();
-    void unestimableReportWritesNothing();
+    void unestimableReportSaysWhy();
 
     void reportIncludesPlan();
 };
@@ -101,17 +101,33 @@ void TestCliReport::reportKeepsSpecialFiles()
     QCOMPARE(after.st_size, before.st_size);
 }
 
-void TestCliReport::unestimableReportWritesNothing()
+void TestCliReport::unestimableReportSaysWhy()
 {
-    // As `estimate` does, `report` refuses a network that cannot be estimated: exit 2, no PDF.
+    // Issue 35: `report` on a network that loads but cannot be estimated writes the PDF as the GUI's
+    // Export does, with the reason on its first page, and exits 1 (a result without figures, not an
+    // error); `estimate` refuses the same network with exit 2 and the same reason.
     const QString pdf = m_dir.filePath(QStringLiteral("unestimable.pdf"));
     const QString model = m_dir.filePath(QStringLiteral("unestimable.json"));
     const Run estimate = runHeadroom({ QStringLiteral("estimate"), model });
     const Run report = runHeadroom({ QStringLiteral("report"), model, QStringLiteral("-o"), pdf });
     QCOMPARE(estimate.exitCode, 2);
-    QCOMPARE(report.exitCode, 2);
-    QCOMPARE(report.err, estimate.err);
-    QVERIFY(!QFile::exists(pdf));
+    QCOMPARE(report.exitCode, 1);
+    QVERIFY(report.out.contains(QStringLiteral("Wrote ")));
+    // "headroom: error: <reason>" there, "headroom: warning: the report has no estimate: <reason> ..." here.
+    const QString reason = estimate.err.trimmed().section(QStringLiteral("headroom: error: "), 1);
+    QVERIFY2(reason.contains(QStringLiteral("dim")), qPrintable(estimate.err));
+    QVERIFY2(report.err.contains(QStringLiteral("headroom: warning: the report has no estimate: ") + reason),
+        qPrintable(report.err));
+    QVERIFY(QFile::exists(pdf));
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"),
+        { QStringLiteral("-f"), QStringLiteral("1"), QStringLiteral("-l"), QStringLiteral("1"), pdf,
+            QStringLiteral("-") });
+    if (!text.waitForStarted() || !text.waitForFinished(60000))
+        QSKIP("pdftotext is not available");
+    const QString firstPage = QString::fromUtf8(text.readAllStandardOutput()).simplified();
+    QVERIFY2(firstPage.contains(QStringLiteral("No estimate")), qPrintable(firstPage));
+    QVERIFY2(firstPage.contains(QStringLiteral("Softmax")), qPrintable(firstPage));
 }
 
 void TestCliReport::reportIncludesPlan()

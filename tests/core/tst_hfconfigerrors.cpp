@@ -53,10 +53,16 @@ void TestHfConfigErrors::errors_data()
         "config.json: the file is UTF-16 text; save it as UTF-8");
     row("array", "[1, 2]", "", "an array",
         "config.json: a Hugging Face config.json is a JSON object, not an array");
+    // Issue 35: notes saved as config.json are not a config with a typo.
+    row("text", "These are my notes\n", "", "not JSON text",
+        "config.json: read as a Hugging Face config (it is named config.json), but it is not JSON text (a "
+        "config.json starts with \"{\"). Headroom opens Headroom model files (.json), ONNX models (.onnx) "
+        "and Hugging Face configs (config.json)");
     row("syntax", "{\"model_type\": }", "line 1, column 16", "line 1, column 16",
         "config.json: line 1, column 16: ");
     row("trunc", "{\"model_type\": \"llama\", \"hidden_size\": 4096", "line 1, column 44", "cut short",
-        "config.json: line 1, column 44: ");
+        "config.json: line 1, column 44: syntax error while parsing object - unexpected end of input; "
+        "expected '}' (the file ends before the JSON does: is it cut short?)");
     row("eps_nan", llamaWithRaw("rms_norm_eps", "NaN"), "rms_norm_eps", "NaN",
         "config.json: rms_norm_eps is NaN, which JSON does not allow (Python's json writes it for a "
         "non-finite "

@@ -110,6 +110,11 @@ void TestModelFile::badInput_data()
                            << "line 1, column 1: the file is empty";
     QTest::newRow("syntax") << "{\n  \"format\": \"headroom-model\",\n  \"version\": 1,,\n}"
                             << "line 3, column 16: syntax error while parsing object key - unexpected ','";
+    // Issue 35: a model file cut short says so, after the parser's own words.
+    QTest::newRow("cut short")
+        << R"({"format": "headroom-model", "version": 1, "input": {"shape": [3)"
+        << "line 1, column 65: syntax error while parsing array - unexpected end of "
+           "input; expected ']' (the file ends before the JSON does: is it cut short?)";
     // Issue 26: with its line and column (where the number starts), which nlohmann's exception lacks.
     QTest::newRow("number too large") << R"({"format": 1e400})"
                                       << "line 1, column 12: number overflow parsing '1e400'";

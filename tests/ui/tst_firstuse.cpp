@@ -38,6 +38,7 @@ private Q_SLOTS:
     void initTestCase();
     void init();
     void aTextFileSaysWhatItWasTakenFor();
+    void aMissingFileOpensTheDefaultAndSaysSo();
     void fileDialogsStartInAFolderThatExists();
     void userGuideErrorNamesItsPathOnce();
     void shortcutsWorkFromEveryField();
@@ -109,6 +110,21 @@ void TestFirstUse::aTextFileSaysWhatItWasTakenFor()
                 "it is not JSON text (a model file starts with \"{\"). Headroom opens Headroom model "
                 "files (.json), ONNX models (.onnx) and Hugging Face configs (config.json)"));
     QVERIFY(w->window.document()->network() == before);
+}
+
+void TestFirstUse::aMissingFileOpensTheDefaultAndSaysSo()
+{
+    // Issue 35: `headroom missing.json` on a screen starts the GUI (runGuiApp), which tries the file,
+    // says why it cannot, and shows the default model instead of nothing.
+    const QString missing = m_home.filePath(QStringLiteral("gone/model.json"));
+    auto w = makeWindow();
+    QVERIFY(!w->window.openFile(missing));
+    QCOMPARE(w->dialogs->errors.size(), 1);
+    QVERIFY2(w->dialogs->errors.front().contains(missing), qPrintable(w->dialogs->errors.front()));
+    QVERIFY2(w->dialogs->errors.front().contains(QStringLiteral("no such file")),
+        qPrintable(w->dialogs->errors.front()));
+    w->window.loadDefault();
+    QVERIFY(!w->window.document()->network().layers.empty());
 }
 
 void TestFirstUse::fileDialogsStartInAFolderThatExists()

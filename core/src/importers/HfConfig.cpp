@@ -93,8 +93,15 @@ Error explainParseError(std::string_view text, const std::string& file, Error er
                   "number",
             bad->first };
     }
-    if (error.message.find("unexpected end of input") != std::string::npos)
-        error.message += " (the file ends before the JSON object does: is it cut short?)";
+    // Text that does not start like JSON (notes saved as config.json) is not a config with a typo.
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first != std::string_view::npos && text[first] != '{' && text[first] != '['
+        && !detail::notUtf8Text(text))
+        return Error { file
+                + ": read as a Hugging Face config (it is named config.json), but it is not JSON text (a "
+                  "config.json starts with \"{\"). Headroom opens Headroom model files (.json), ONNX models "
+                  "(.onnx) and Hugging Face configs (config.json)",
+            "" };
     return error;
 }
 

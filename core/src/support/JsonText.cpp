@@ -270,9 +270,12 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
     } catch (const nlohmann::json::parse_error& e) {
         const std::size_t byte = e.byte > 0 ? e.byte - 1 : 0;
         const std::string where = position(text, byte);
-        const std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos
+        std::string why = text.find_first_not_of(" \t\r\n") == std::string_view::npos
             ? "the file is empty"
             : shortQuotedToken(reason(e.what()));
+        // What nlohmann calls running out of text is, in a file, most often a file cut short.
+        if (why.find("unexpected end of input") != std::string::npos)
+            why += " (the file ends before the JSON does: is it cut short?)";
         return Error { prefix + where + ": " + why, where };
     } catch (const nlohmann::json::exception& e) { // e.g. a number too large for a double (1e400)
         const std::string message = e.what();
