@@ -6,6 +6,7 @@
 #include <QList>
 #include <QObject>
 #include <QString>
+#include <QStringList>
 #include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
@@ -40,6 +41,9 @@ public:
     /// The ONNX model or Hugging Face config the network was imported from (filePath() is then
     /// empty: Save asks for a new .json file); empty once saved, or for a Headroom model file.
     [[nodiscard]] QString importedFrom() const { return m_importedFrom; }
+    /// The LoRA targets the set-up lost when the current network replaced the last one (they name no
+    /// Linear layer of it: keepWhatApplies()); empty when everything applied.
+    [[nodiscard]] QStringList droppedLoraTargets() const { return m_droppedLoraTargets; }
     /// What the title bar shows: the file name, else the network's name, else the imported file's
     /// name, else "Untitled".
     [[nodiscard]] QString displayName() const;
@@ -171,6 +175,7 @@ private:
     Network m_savedNetwork;
     QString m_filePath;
     QString m_importedFrom;
+    QStringList m_droppedLoraTargets;
     QUndoStack* m_undoStack;
     bool m_modified = false;
 };

@@ -298,6 +298,15 @@ bool MainWindow::loadFile(const QString& path)
 void MainWindow::startModel()
 {
     m_layerEditor->selectPath({ 0 });
+    const QStringList dropped = m_document->droppedLoraTargets();
+    if (!dropped.isEmpty()) {
+        const bool allLinear = m_document->plan().lora.targets.empty();
+        statusBar()->showMessage(
+            tr("Dropped from the set-up, as no Linear layer of this model has the name: LoRA target %1%2.")
+                .arg(dropped.join(QStringLiteral(", ")),
+                    allLinear ? tr(" (LoRA now adapts every Linear layer but the head)") : QString()),
+            15000);
+    }
     const auto& state = m_controller->estimateState();
     if (!state.estimate)
         return;

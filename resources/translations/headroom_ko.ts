@@ -3470,6 +3470,14 @@ FLOPs</translation>
         <source>&amp;View</source>
         <translation>보기(&amp;V)</translation>
     </message>
+    <message>
+        <source>Dropped from the set-up, as no Linear layer of this model has the name: LoRA target %1%2.</source>
+        <translation>이 모델에는 같은 이름의 Linear 레이어가 없어 설정에서 뺐습니다: LoRA 대상 %1%2.</translation>
+    </message>
+    <message>
+        <source> (LoRA now adapts every Linear layer but the head)</source>
+        <translation> (이제 LoRA는 출력 헤드를 뺀 모든 Linear 레이어에 적용됩니다)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>

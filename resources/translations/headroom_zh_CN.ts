@@ -3470,6 +3470,14 @@ FLOPs</translation>
         <source>&amp;View</source>
         <translation>视图(&amp;V)</translation>
     </message>
+    <message>
+        <source>Dropped from the set-up, as no Linear layer of this model has the name: LoRA target %1%2.</source>
+        <translation>已从设置中移除（此模型没有同名的 Linear 层）：LoRA 目标 %1%2。</translation>
+    </message>
+    <message>
+        <source> (LoRA now adapts every Linear layer but the head)</source>
+        <translation>（LoRA 现在适配除输出头外的所有 Linear 层）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>

@@ -4,6 +4,7 @@
 // not recorded keeps nothing) and, for QLoRA, from the paper's storage formula.
 #include "NetworkBuilder.h"
 #include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Plan.h"
 #include "headroom/setup/Freeze.h"
 
 #include <QTest>
@@ -45,6 +46,7 @@ class TestFinetuning : public QObject
 {
     Q_OBJECT
 private slots:
+    void settingsKeepWhatAppliesToANewNetwork();
     void frozenMlpKeepsOnlyWhatTheHeadNeeds();
     void frozenLinearAfterTrainableLayerKeepsNoInput();
     void frozenCnnBackbone();
@@ -390,6 +392,43 @@ void TestFinetuning::qloraStoresBaseAsNf4()
     QCOMPARE(fp32.trainableParameterBytes, std::uint64_t { 131072 });
     QCOMPARE(fp32.parameterBytes, std::uint64_t { 8654848 + 131072 + 163880 });
     QCOMPARE(fp32.activationBytesPerSample, std::uint64_t { 8192 + 16 + 40 });
+}
+
+void TestFinetuning::settingsKeepWhatAppliesToANewNetwork()
+{
+    // Issue 35: LoRA on a Llama's q_proj and v_proj, then a ViT-like model opened in the same window:
+    // "LoRA target 1 "q_proj" matches no Linear layer" and no estimate. The set-up keeps the targets
+    // that name a Linear layer of the new network (inside Repeat blocks too) and drops the others.
+    const Network vit = network({ 16 },
+        { repeat("blocks", 2,
+              { layer("Linear", { { "out_features", 16 } }, "qkv"),
+                  layer("Linear", { { "out_features", 16 } }, "proj"), layer("ReLU") }),
+            layer("Linear", { { "out_features", 4 } }, "head") });
+    PlanSettings s;
+    s.lora.rank = 8;
+    s.lora.targets = { "q_proj", "proj", "v_proj" };
+    DroppedSettings dropped = keepWhatApplies(s, vit);
+    QCOMPARE(dropped.loraTargets, (std::vector<std::string> { "q_proj", "v_proj" }));
+    QCOMPARE(s.lora.targets, std::vector<std::string> { "proj" });
+    QCOMPARE(s.lora.rank, std::int64_t { 8 });
+    Plan plan;
+    static_cast<PlanSettings&>(plan) = s;
+    plan.network = vit;
+    QVERIFY(!analyzePlan(plan, s.analysisOptions()).error);
+    // None left: every Linear but the head (PEFT's all-linear); the set-up still estimates.
+    s.lora.targets = { "q_proj", "v_proj" };
+    dropped = keepWhatApplies(s, vit);
+    QCOMPARE(dropped.loraTargets.size(), std::size_t { 2 });
+    QVERIFY(s.lora.targets.empty());
+    QVERIFY(s.lora.enabled());
+    // Nothing to drop: targets that all apply, LoRA off, or no targets at all.
+    s.lora.targets = { "qkv", "blocks.1.proj" };
+    QVERIFY(keepWhatApplies(s, vit).empty());
+    QCOMPARE(s.lora.targets.size(), std::size_t { 2 });
+    s.lora.rank = 0;
+    s.lora.targets = { "q_proj" };
+    QVERIFY(keepWhatApplies(s, vit).empty());
+    QCOMPARE(s.lora.targets, std::vector<std::string> { "q_proj" });
 }
 
 QTEST_APPLESS_MAIN(TestFinetuning)

@@ -34,6 +34,7 @@ private Q_SLOTS:
     void checkpointSelectionRepointsLaterUses();
     void checkpointSelectionRefusesInnerUses();
     void importedNetworkHasNoFilePath();
+    void newNetworkKeepsTheSetupThatApplies();
 };
 
 namespace {
@@ -456,6 +457,30 @@ void TestDocument::importedNetworkHasNoFilePath()
     doc.markSaved(QStringLiteral("/models/tiny.json"));
     QCOMPARE(doc.importedFrom(), QString());
     QCOMPARE(doc.filePath(), QStringLiteral("/models/tiny.json"));
+}
+
+void TestDocument::newNetworkKeepsTheSetupThatApplies()
+{
+    // Issue 35: the set-up of the last model stays, less the LoRA targets that name no Linear layer
+    // of the new one, which the document lists for the window to say.
+    Document doc;
+    doc.resetNetwork(test::tinyNetwork(), QString());
+    LoraOptions lora;
+    lora.rank = 8;
+    lora.targets = { "fc", "q_proj" };
+    doc.setLora(lora);
+    // An edit is the user's word: not pruned (the analysis says what is wrong with it).
+    QCOMPARE(doc.plan().lora.targets, (std::vector<std::string> { "fc", "q_proj" }));
+    doc.setLora(LoraOptions { 8, { "q_proj", "v_proj" }, 0.0, true });
+    Network other = test::tinyNetwork();
+    other.name = "Other";
+    doc.resetNetwork(other, QString());
+    QCOMPARE(doc.droppedLoraTargets(), (QStringList { QStringLiteral("q_proj"), QStringLiteral("v_proj") }));
+    QVERIFY(doc.plan().lora.targets.empty());
+    QVERIFY(doc.plan().lora.quantizeBase);
+    QCOMPARE(doc.plan().lora.rank, std::int64_t { 8 });
+    doc.resetNetwork(test::tinyNetwork(), QString());
+    QVERIFY(doc.droppedLoraTargets().isEmpty());
 }
 
 QTEST_MAIN(TestDocument)

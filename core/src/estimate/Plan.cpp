@@ -3,6 +3,7 @@
 #include "headroom/importers/HfConfig.h"
 #include "headroom/model/EmptyNetwork.h"
 
+#include <cstdlib>
 #include <utility>
 
 namespace headroom {
@@ -46,6 +47,31 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
     failed.options = options;
     failed.error = resized.error();
     return failed;
+}
+
+DroppedSettings keepWhatApplies(PlanSettings& settings, const Network& network)
+{
+    DroppedSettings dropped;
+    auto& targets = settings.lora.targets;
+    if (!settings.lora.enabled() || targets.empty() || network.layers.empty())
+        return dropped;
+    // The analysis matches targets against the layers' full names (inside Repeat blocks too) and
+    // reports the first that matches nothing at "lora.targets[i]": drop it and ask again.
+    const std::string prefix = "lora.targets[";
+    for (std::size_t round = 0; round <= targets.size() && !targets.empty(); ++round) {
+        Plan plan;
+        static_cast<PlanSettings&>(plan) = settings;
+        plan.network = network;
+        const Analysis a = analyzePlan(plan, settings.analysisOptions());
+        if (!a.error || !a.error->location.starts_with(prefix))
+            break;
+        const std::size_t index = std::strtoull(a.error->location.c_str() + prefix.size(), nullptr, 10);
+        if (index >= targets.size())
+            break;
+        dropped.loraTargets.push_back(targets[index]);
+        targets.erase(targets.begin() + static_cast<std::ptrdiff_t>(index));
+    }
+    return dropped;
 }
 
 Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,

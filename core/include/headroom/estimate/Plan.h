@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace headroom {
 
@@ -127,6 +128,20 @@ struct SetupFigures final
     std::optional<Error> throughputError; ///< why there is no throughput estimate
     std::optional<ReservedFigures> reserved; ///< when a reserved model was given
 };
+
+/// What a plan's settings lose when they move to another network (the GUI keeps the set-up when a model
+/// is opened): the LoRA targets that name no Linear layer of it.
+struct DroppedSettings final
+{
+    std::vector<std::string> loraTargets;
+
+    [[nodiscard]] bool empty() const noexcept { return loraTargets.empty(); }
+};
+
+/// `settings` made to apply to `network`: each LoRA target that matches no Linear layer of it is
+/// dropped (with none left, LoRA adapts every Linear layer but the head, as PEFT's all-linear does).
+/// What was dropped is returned, for the user to be told.
+[[nodiscard]] DroppedSettings keepWhatApplies(PlanSettings& settings, const Network& network);
 
 /// The GPU's compute capability as far as its catalogue entry tells (its family's architecture);
 /// Hopper's where nothing does (AMD, custom GPUs): its context and cuBLAS workspace are the largest.
