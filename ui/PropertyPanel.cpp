@@ -192,7 +192,8 @@ QFormLayout* PropertyPanel::createLayerFields()
     m_times = new QSpinBox(m_layerGroup);
     m_times->setObjectName(QStringLiteral("repeatTimesSpinBox"));
     m_times->setRange(1, 100000);
-    m_times->setSuffix(tr(" times"));
+    // "3×", never "1 times": a suffix cannot follow the count's number in English.
+    m_times->setSuffix(tr("×", "after a Repeat block's count: 3x"));
     m_timesNote = noteLabel(QStringLiteral("repeatTimesNoteLabel"), m_layerGroup);
     QHBoxLayout* trainingRow = createTrainingFields();
     m_inputsField = withNote(m_inputs, m_inputsNote, m_layerGroup);

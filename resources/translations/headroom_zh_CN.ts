@@ -3802,7 +3802,8 @@ FLOPs</translation>
         <translation>重复：</translation>
     </message>
     <message>
-        <source> times</source>
+        <source>×</source>
+        <comment>after a Repeat block&apos;s count: 3x</comment>
         <translation> 次</translation>
     </message>
     <message>
