@@ -13,11 +13,14 @@
 #include <QTest>
 #include <ctime>
 #include <functional>
+#include <limits>
+#include <stdexcept>
 
 using namespace headroom;
 using namespace headroom::test;
 
 Q_DECLARE_METATYPE(std::function<onnx::ModelProto()>)
+Q_DECLARE_METATYPE(std::function<std::vector<onnx::ModelProto>(const onnx::ModelProto&)>)
 
 namespace {
 
@@ -118,6 +121,31 @@ std::string checkImport(const Result<Network>& n, const std::string& file)
                                                           : "the network does not survive saving";
 }
 
+constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
+constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
+onnx::ModelProto readModel(const std::string& path)
+{
+    onnx::ModelProto m;
+    if (!m.ParseFromString(readFileBytes(path)))
+        throw std::runtime_error("cannot read " + path);
+    return m;
+}
+
+const std::string kTorch2Dir = HEADROOM_TORCH2_EXPORTS "/";
+
+/// The mutants of a real export one test row imports.
+using Mutants = std::function<std::vector<onnx::ModelProto>(const onnx::ModelProto&)>;
+
+/// One line, and no name or value quoted at more than 64 characters (with the ellipsis and the count).
+std::string messageProblem(const std::string& message)
+{
+    if (message.find('\n') != std::string::npos)
+        return "more than one line: " + message.substr(0, 300);
+    if (message.size() > 2000)
+        return std::to_string(message.size()) + " bytes: " + message.substr(0, 300);
+    return {};
+}
 } // namespace
 
 class TestOnnxHostile : public QObject
@@ -132,6 +160,8 @@ private slots:
     void everyOneFieldChangeFailsCleanly();
     void garbledDynamoMetadata_data();
     void garbledDynamoMetadata();
+    void messagesStayShort_data();
+    void messagesStayShort();
 };
 
 void TestOnnxHostile::hostileFiles_data()
@@ -305,6 +335,85 @@ void TestOnnxHostile::garbledDynamoMetadata()
     QCOMPARE(found, batchNorms);
     QCOMPARE(n.value().layers.front().type, std::string("Conv2d"));
     QCOMPARE(static_cast<int>(n.value().layers.size()), 1 + batchNorms);
+}
+
+void TestOnnxHostile::messagesStayShort_data()
+{
+    // Issue 38, item 9: an error is one line; ONNX's own report is cut, and so is every name it quotes.
+    QTest::addColumn<Mutants>("mutants");
+    QTest::addColumn<QString>("expected"); // in every message
+    QTest::newRow("ir_version changed in real exports") << Mutants([](const onnx::ModelProto&) {
+        std::vector<onnx::ModelProto> out;
+        for (const auto& file : { kDataDir + "attention/lm_dynamo.onnx", kDataDir + "attention/vit_ts2.onnx",
+                 kDataDir + "tokens.onnx", kTorch2Dir + "dynamo/lstm_lm.onnx" }) {
+            const auto m = readModel(file);
+            for (const std::int64_t v : { std::int64_t { -1 }, std::int64_t { 0 }, std::int64_t { 1 },
+                     std::int64_t { 2 }, std::int64_t { 3 }, std::int64_t { 1 } << 32,
+                     std::int64_t { 1 } << 62, kInt64Min, kInt64Max }) {
+                out.push_back(m);
+                out.back().set_ir_version(v);
+            }
+        }
+        return out;
+    }) << QString();
+    const std::string huge(200000, 'n');
+    QTest::newRow("a node and a tensor named with 200,000 characters") << Mutants(
+        [huge](const onnx::ModelProto&) {
+            std::vector<onnx::ModelProto> out;
+            out.push_back(modelWith(
+                [&](onnx::GraphProto& g) { addNode(g, "Relu", { "t" + huge }, "y").set_name("relu" + huge); },
+                "y"));
+            out.push_back(modelWith(
+                [&](onnx::GraphProto& g) {
+                    auto& n = addNode(g, "Flatten", { "x" }, "y");
+                    n.set_name("flatten" + huge);
+                    auto* a = n.add_attribute();
+                    a->set_name("axis");
+                    a->set_type(onnx::AttributeProto::INT);
+                    a->set_i(0);
+                },
+                "y"));
+            out.push_back(modelWith(
+                [&](onnx::GraphProto& g) {
+                    addNode(g, "Relu", { "x" }, "r" + huge);
+                    g.add_output()->set_name("r" + huge);
+                    g.add_output()->set_name("r" + huge);
+                },
+                "r" + huge));
+            out.push_back(modelWith(
+                [&](onnx::GraphProto& g) {
+                    addNode(g, "Op" + huge, { "x" }, "u" + huge);
+                    addNode(g, "Relu", { "u" + huge }, "y");
+                },
+                "y"));
+            return out;
+        }) << QStringLiteral("\u2026");
+}
+
+void TestOnnxHostile::messagesStayShort()
+{
+    QFETCH(Mutants, mutants);
+    QFETCH(QString, expected);
+    const auto models = mutants(onnx::ModelProto {});
+    std::size_t longest = 0;
+    for (std::size_t k = 0; k < models.size(); ++k) {
+        const auto n = importOnnx(bytesOf(models[k]), "messages.onnx");
+        const std::string problem = checkImport(n, "messages.onnx");
+        QVERIFY2(problem.empty(),
+            qPrintable(
+                QStringLiteral("model %1: %2").arg(k).arg(QString::fromStdString(problem.substr(0, 300)))));
+        if (n.ok())
+            continue;
+        longest = std::max(longest, n.error().message.size());
+        const std::string bad = messageProblem(n.error().message);
+        QVERIFY2(
+            bad.empty(), qPrintable(QStringLiteral("model %1: %2").arg(k).arg(QString::fromStdString(bad))));
+        QVERIFY2(
+            n.error().message.find(expected.toStdString()) != std::string::npos, n.error().message.c_str());
+        if (!expected.isEmpty())
+            qInfo("%s", n.error().message.c_str());
+    }
+    qInfo("the longest message has %zu bytes", longest);
 }
 
 QTEST_APPLESS_MAIN(TestOnnxHostile)

@@ -73,6 +73,18 @@ struct ValueType
 /// cleanText cut to at most `maxBytes` (ending in "..." when cut), for a layer attribute.
 [[nodiscard]] std::string cleanLine(std::string_view s, std::size_t maxBytes);
 
+/// The most characters of a name or value a message quotes (docs/cli.md: names quoted in a message are cut
+/// to 64 characters).
+constexpr std::size_t kQuotedCharacters = 64;
+/// `s` as a message shows it: as is up to `maxCharacters`, else cut there with an ellipsis and the full
+/// length ("nnnn… (200,000 characters)"), as Format.h's quoteForMessage does, without its quotes.
+[[nodiscard]] std::string shortText(std::string_view s, std::size_t maxCharacters = kQuotedCharacters);
+/// An importer's message (after `prefix`, the file name and ": ", kept whole) with every name in it cut:
+/// each quoted name ('...') and each run of more than kQuotedCharacters characters without a space (an
+/// unquoted node name or operator type) is cut by shortText. Messages are built from names that may
+/// be 200 KB long; this is the one place that bounds them.
+[[nodiscard]] std::string shortNames(std::string_view message, std::string_view prefix);
+
 /// "[batch, 3, 224, 224]"; "unknown" without a shape.
 [[nodiscard]] std::string describe(const ValueType& type);
 [[nodiscard]] std::string joinDims(const std::vector<std::int64_t>& dims);

@@ -37,6 +37,8 @@ using onnximport::PendingLayer;
 
 using onnximport::kMaxDimension;
 constexpr std::size_t kMaxListedRefusals = 40;
+/// The most characters of a report from the ONNX library a message repeats.
+constexpr std::size_t kReportCharacters = 300;
 /// Initializers bigger than this lose their data right after parsing: only their dims matter.
 constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
 /// Inference passes: the first pins what data propagation cannot compute (Pad amounts and Resize scales
@@ -315,8 +317,9 @@ std::optional<Error> mappingProblem(const OnnxGraph& g, const onnximport::Operat
         return fail(file, refusalList(g, fatal), g.graph().node(fatal.front().node).name());
     if (mapping.missingShape) {
         std::string message = mapping.missingShape->message;
-        if (!inferenceError.empty())
-            message += " (ONNX shape inference reported: " + inferenceError + ")";
+        if (!inferenceError.empty()) // ONNX's report may run to hundreds of kilobytes
+            message += " (ONNX shape inference reported: "
+                + onnximport::shortText(inferenceError, kReportCharacters) + ")";
         return fail(file, message, mapping.missingShape->location);
     }
     if (mapping.layers.empty())
@@ -503,12 +506,15 @@ template <typename Import> Result<Network> guarded(const std::string& file, Impo
     try {
         result = import();
     } catch (const std::exception& e) {
-        result = fail(file, std::string("the ONNX library could not process the model: ") + e.what());
+        result = fail(file,
+            "the ONNX library could not process the model: "
+                + onnximport::shortText(e.what(), kReportCharacters));
     } catch (...) {
         result = fail(file, "the ONNX library could not process the model");
     }
-    if (!result.ok())
-        return Error { cleanText(result.error().message), cleanText(result.error().location) };
+    if (!result.ok()) // one line, every name in it cut to 64 characters
+        return Error { onnximport::shortNames(cleanText(result.error().message), cleanText(file) + ": "),
+            cleanText(result.error().location) };
     return result;
 }
 

@@ -328,8 +328,7 @@ private:
             const bool named = node == nullptr || (i < node->inputs.size() && !node->inputs[i].empty());
             if (named && ctx.getInputType(i) == nullptr)
                 return "input " + std::to_string(i)
-                    + (node ? " ('" + cleanLine(node->inputs[i], 120) + "')" : std::string())
-                    + " has no type";
+                    + (node ? " ('" + cleanText(node->inputs[i]) + "')" : std::string()) + " has no type";
         }
         // Expand and ConstantOfShape add one output axis per entry of their shape input, also when only
         // its length is known (getShapeInput's "rank inference").
@@ -394,7 +393,7 @@ std::vector<NodeInfo> tagNodes(onnx::GraphProto& graph)
     nodes.reserve(static_cast<std::size_t>(graph.node_size()));
     for (int i = 0; i < graph.node_size(); ++i) {
         auto& n = *graph.mutable_node(i);
-        NodeInfo info { "node " + cleanLine(nodeLabel(n), 120) + " (" + cleanLine(n.op_type(), 60) + ")",
+        NodeInfo info { "node " + cleanText(nodeLabel(n)) + " (" + cleanText(n.op_type()) + ")",
             { n.input().begin(), n.input().end() }, { n.output().begin(), n.output().end() } };
         if (info.outputs.empty())
             info.outputs.emplace_back();
