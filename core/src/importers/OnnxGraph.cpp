@@ -354,6 +354,11 @@ std::string shortNames(std::string_view message, std::string_view prefix)
     return out;
 }
 
+std::string describe(const ValueType* type)
+{
+    return type == nullptr ? std::string("unknown") : describe(*type);
+}
+
 std::string describe(const ValueType& type)
 {
     if (!type.hasShape)
@@ -538,7 +543,8 @@ BatchMerge OnnxGraph::mergeAfter(
         // values that precede the batch index; the rest of those are the merged axis's outer part.
         const auto* in = type(n.input(0));
         const auto inBefore = in ? sizeBefore(*in, batchAxisOf(n.input(0))) : std::nullopt;
-        const auto outBefore = sizeBefore(*type(out), batchAxisOf(out));
+        const auto* result = type(out);
+        const auto outBefore = result ? sizeBefore(*result, batchAxisOf(out)) : std::nullopt;
         const std::int64_t inOuter = batchMergeOf(n.input(0)).outer;
         std::int64_t values = 0;
         if (inBefore && outBefore && !__builtin_mul_overflow(*inBefore, inOuter, &values)

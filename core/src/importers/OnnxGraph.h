@@ -87,6 +87,8 @@ constexpr std::size_t kQuotedCharacters = 64;
 
 /// "[batch, 3, 224, 224]"; "unknown" without a shape.
 [[nodiscard]] std::string describe(const ValueType& type);
+/// describe(*type), and "unknown" for a value shape inference gave no type at all (nullptr).
+[[nodiscard]] std::string describe(const ValueType* type);
 [[nodiscard]] std::string joinDims(const std::vector<std::int64_t>& dims);
 /// The name of an ONNX element type ("FLOAT", "INT64", ...).
 [[nodiscard]] std::string elementTypeName(std::int32_t type);

@@ -444,8 +444,8 @@ std::optional<Error> checkAgainstOnnx(const Network& net, const OnnxGraph& g,
             return fail(file,
                 "layer '" + row.name + "' (" + row.type + " from " + nodeLabel(g.graph().node(layer.node))
                     + ") gives " + row.output.shape.toBatchedString(row.output.batchAxis)
-                    + " but ONNX infers " + describe(*g.type(layer.outputValue)) + " for '"
-                    + layer.outputValue + "'; the operator has a setting Headroom does not model",
+                    + " but ONNX infers " + describe(g.type(layer.outputValue)) + " for '" + layer.outputValue
+                    + "'; the operator has a setting Headroom does not model",
                 row.name);
     }
     return std::nullopt;

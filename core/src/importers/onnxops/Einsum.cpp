@@ -90,7 +90,7 @@ void einsum(MappingContext& ctx, int i)
             return;
         if (*rank != terms->output.size() || g.batchMergeOf(in).merged() || g.batchAxisOf(in) != 0) {
             ctx.refuse(i,
-                "its operand '" + in + "' " + describe(*g.type(in))
+                "its operand '" + in + "' " + describe(g.type(in))
                     + " does not have the batch axis first "
                       "and separate, as the equation's rank "
                     + std::to_string(terms->output.size()));
