@@ -122,8 +122,71 @@ std::string checkImport(const Result<Network>& n, const std::string& file)
                                                           : "the network does not survive saving";
 }
 
+/// A 1-D INT64 initializer (a scalar when `scalar`).
+void addInt64s(onnx::GraphProto& g, const std::string& name, std::initializer_list<std::int64_t> values,
+    bool scalar = false)
+{
+    auto* t = g.add_initializer();
+    t->set_name(name);
+    t->set_data_type(onnx::TensorProto::INT64);
+    if (!scalar)
+        t->add_dims(static_cast<std::int64_t>(values.size()));
+    for (const auto v : values)
+        t->add_int64_data(v);
+}
+
 constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+/// x reshaped to [Gather(Shape(x), index), -1]: with index 0 a Flatten; `axis` is the Unsqueeze's axis
+/// that turns the gathered size into a vector.
+onnx::ModelProto reshapeToGatheredSize(std::int64_t index, std::int64_t axis)
+{
+    return modelWith(
+        [&](onnx::GraphProto& g) {
+            addInt64s(g, "index", { index }, true);
+            addInt64s(g, "axes", { axis });
+            addInt64s(g, "rest", { -1 });
+            addNode(g, "Shape", { "x" }, "shape");
+            addNode(g, "Gather", { "shape", "index" }, "gathered");
+            addNode(g, "Unsqueeze", { "gathered", "axes" }, "unsqueezed");
+            addNode(g, "Concat", { "unsqueezed", "rest" }, "target").add_attribute()->CopyFrom([] {
+                onnx::AttributeProto a;
+                a.set_name("axis");
+                a.set_type(onnx::AttributeProto::INT);
+                a.set_i(0);
+                return a;
+            }());
+            addNode(g, "Reshape", { "x", "target" }, "y");
+        },
+        "y");
+}
+
+/// x reshaped to Slice(Shape(x), start, end, axis 0, step) followed by `rest` (when not empty).
+onnx::ModelProto reshapeToSlicedSizes(
+    std::int64_t start, std::int64_t end, std::int64_t step, std::initializer_list<std::int64_t> rest)
+{
+    return modelWith(
+        [&](onnx::GraphProto& g) {
+            addInt64s(g, "starts", { start });
+            addInt64s(g, "ends", { end });
+            addInt64s(g, "axes", { 0 });
+            addInt64s(g, "steps", { step });
+            addNode(g, "Shape", { "x" }, "shape");
+            addNode(g, "Slice", { "shape", "starts", "ends", "axes", "steps" }, "sizes");
+            std::string target = "sizes";
+            if (rest.size() > 0) {
+                addInt64s(g, "rest", rest);
+                auto& c = addNode(g, "Concat", { "sizes", "rest" }, "target");
+                auto* a = c.add_attribute();
+                a->set_name("axis");
+                a->set_type(onnx::AttributeProto::INT);
+                a->set_i(0);
+                target = "target";
+            }
+            addNode(g, "Reshape", { "x", target }, "y");
+        },
+        "y");
+}
 
 onnx::ModelProto readModel(const std::string& path)
 {
@@ -163,6 +226,8 @@ private slots:
     void garbledDynamoMetadata();
     void mutatedRealExports_data();
     void mutatedRealExports();
+    void sizeArithmetic_data();
+    void sizeArithmetic();
     void messagesStayShort_data();
     void messagesStayShort();
 };
@@ -453,6 +518,93 @@ void TestOnnxHostile::mutatedRealExports()
     qInfo("%zu mutants, %d refused, the slowest took %.3f s of CPU time", changed.size(), failed, slowest);
     QVERIFY2(
         slowest < 1.0, qPrintable(QStringLiteral("the slowest mutant took %1 s of CPU time").arg(slowest)));
+}
+
+void TestOnnxHostile::sizeArithmetic_data()
+{
+    // Issue 38, items 2 and 6: size computations ONNX 1.12's data propagation reads into int (a Slice step
+    // of 2^63 - 1 made it index outside the vector; 2^62, 2^32 or INT64_MIN looped while allocating
+    // gigabytes; a Gather index of 2^62 read size 0) or that overflow 64 bits. Each must fail naming the
+    // node, or import as ONNX defines it ("imports as Flatten").
+    QTest::addColumn<std::function<onnx::ModelProto()>>("model");
+    QTest::addColumn<QString>("expected");
+    for (const auto step : { kInt64Max, std::int64_t { 1 } << 62, std::int64_t { 1 } << 32, kInt64Min }) {
+        QTest::newRow(qPrintable(QStringLiteral("Slice step %1 of a size vector").arg(step)))
+            << std::function<onnx::ModelProto()>([step] { return reshapeToSlicedSizes(0, 3, step, {}); })
+            << (step > 0 ? QStringLiteral(
+                    "y (Reshape: it merges the batch axis and the [3, 8, 8] of each sample")
+                         : QStringLiteral("the shape of tensor 'y' (at y, Reshape) is unknown")); // no sizes
+    }
+    QTest::newRow("Slice step 2^62 + 1 leaving one size") << std::function<onnx::ModelProto()>([] {
+        return reshapeToSlicedSizes(0, 3, (std::int64_t { 1 } << 62) + 1, { -1 });
+    }) << QStringLiteral("imports as Flatten");
+    QTest::newRow("Gather index 0 of a size vector (valid)") << std::function<onnx::ModelProto()>(
+        [] { return reshapeToGatheredSize(0, 0); }) << QStringLiteral("imports as Flatten");
+    QTest::newRow("Gather index 2^62 of a size vector") << std::function<onnx::ModelProto()>([] {
+        return reshapeToGatheredSize(std::int64_t { 1 } << 62, 0);
+    }) << QStringLiteral("node gathered (Gather) reads index 4611686018427387904 of 4 sizes");
+    QTest::newRow("Gather index INT64_MIN of a size vector")
+        << std::function<onnx::ModelProto()>([] { return reshapeToGatheredSize(kInt64Min, 0); })
+        << QStringLiteral("node gathered (Gather) reads index -9223372036854775808 of 4 sizes");
+    QTest::newRow("Unsqueeze axis 2^62 of a size") << std::function<onnx::ModelProto()>([] {
+        return reshapeToGatheredSize(0, std::int64_t { 1 } << 62);
+    }) << QStringLiteral("node unsqueezed (Unsqueeze)");
+    QTest::newRow("Shape(x) * INT64_MIN + INT64_MIN") << std::function<onnx::ModelProto()>([] {
+        return modelWith(
+            [](onnx::GraphProto& g) {
+                addInt64s(g, "smallest", { kInt64Min });
+                addNode(g, "Shape", { "x" }, "shape");
+                addNode(g, "Mul", { "shape", "smallest" }, "product");
+                addNode(g, "Add", { "product", "smallest" }, "sum");
+                addNode(g, "Reshape", { "x", "sum" }, "y");
+            },
+            "y");
+    }) << QStringLiteral("node product (Mul) computes 3 * -9223372036854775808");
+    // (2^53 * 1023 - 1) mod (2^53 * 1023): Python's modulo added the divisor to the remainder before
+    // reducing it, which overflows (UBSan) for a divisor above 2^62.
+    QTest::newRow("Mod near INT64_MAX in a Pad amount") << std::function<onnx::ModelProto()>([] {
+        return modelWith(
+            [](onnx::GraphProto& g) {
+                addInt64s(g, "big", { std::int64_t { 1 } << 53 });
+                addInt64s(g, "factor", { 1023 });
+                addInt64s(g, "one", { 1 });
+                addInt64s(g, "zeros", { 0, 0, 0, 0, 0, 0, 0 });
+                addNode(g, "Shape", { "x" }, "shape");
+                addNode(g, "Mul", { "big", "factor" }, "divisor");
+                addNode(g, "Sub", { "divisor", "one" }, "dividend");
+                addNode(g, "Mod", { "dividend", "divisor" }, "amount");
+                auto& c = addNode(g, "Concat", { "zeros", "amount" }, "pads");
+                auto* a = c.add_attribute();
+                a->set_name("axis");
+                a->set_type(onnx::AttributeProto::INT);
+                a->set_i(0);
+                addNode(g, "Pad", { "x", "pads" }, "y");
+            },
+            "y");
+    }) << QStringLiteral("y (Pad");
+}
+
+void TestOnnxHostile::sizeArithmetic()
+{
+    QFETCH(std::function<onnx::ModelProto()>, model);
+    QFETCH(QString, expected);
+    const std::string bytes = bytesOf(model());
+    const double start = cpuSeconds();
+    const auto n = importOnnx(bytes, "sizes.onnx");
+    const double seconds = cpuSeconds() - start;
+    QVERIFY2(seconds < 1.0, qPrintable(QStringLiteral("%1 s of CPU time").arg(seconds)));
+    const std::string problem = checkImport(n, "sizes.onnx");
+    QVERIFY2(problem.empty(), problem.c_str());
+    if (expected.startsWith(QStringLiteral("imports as "))) {
+        QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+        QCOMPARE(QString::fromStdString(n->layers.back().type), expected.mid(11));
+        return;
+    }
+    QVERIFY2(!n.ok(), "imported, but should fail");
+    qInfo("%s", n.error().message.c_str());
+    QVERIFY2(n.error().message.find(expected.toStdString()) != std::string::npos, n.error().message.c_str());
+    const std::string bad = messageProblem(n.error().message);
+    QVERIFY2(bad.empty(), bad.c_str());
 }
 
 void TestOnnxHostile::messagesStayShort_data()

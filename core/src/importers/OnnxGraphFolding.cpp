@@ -25,8 +25,10 @@ std::optional<std::int64_t> combine(const std::string& op, std::int64_t a, std::
         return __builtin_mul_overflow(a, b, &result) ? std::optional<std::int64_t> {} : result;
     if (op == "Div" && b != 0)
         return a >= 0 && b > 0 ? a / b : std::optional<std::int64_t> {};
-    if (op == "Mod" && b > 0) // ONNX's integer Mod (fmod 0) takes the divisor's sign, as Python's %
-        return ((a % b) + b) % b;
+    if (op == "Mod" && b > 0) { // ONNX's integer Mod (fmod 0) takes the divisor's sign, as Python's %
+        const std::int64_t r = a % b;
+        return r < 0 ? r + b : r; // never (a % b) + b, which overflows for b above 2^62
+    }
     return std::nullopt;
 }
 
@@ -426,9 +428,10 @@ Folded foldSlice(
         || (axes && (axes->data.size() != 1 || axes->data[0] != 0)) || (steps && steps->data.size() != 1))
         return std::nullopt;
     const std::int64_t rows = x->shape[0];
-    const std::int64_t step = steps ? steps->data[0] : 1;
-    if (step == 0 || rows == 0)
+    if ((steps && steps->data[0] == 0) || rows == 0)
         return std::nullopt;
+    // A step past the rows takes the start alone, as the step itself would (and `r += step` cannot overflow).
+    const std::int64_t step = steps ? std::clamp<std::int64_t>(steps->data[0], -rows, rows) : 1;
     const std::int64_t rowSize = static_cast<std::int64_t>(x->data.size()) / rows;
     // Python's slice rules (ONNX Slice): negative counts from the end, then clamped.
     const auto bound = [&](std::int64_t i) {
