@@ -188,6 +188,38 @@ onnx::ModelProto reshapeToSlicedSizes(
         "y");
 }
 
+/// v0 = 0 computed from x's last size, v(k+1) = v(k) + v(k) for `depth` nodes: a size whose every fold
+/// reads v(k) twice. `use` is "Pad" (the last pad amount) or "Slice" (the start on axis 3).
+onnx::ModelProto doublingSizeChain(int depth, const std::string& use)
+{
+    return modelWith(
+        [&](onnx::GraphProto& g) {
+            addInt64s(g, "three", { 3 });
+            addInt64s(g, "four", { 4 });
+            addInt64s(g, "eight", { 8 });
+            addInt64s(g, "zeros", { 0, 0, 0, 0, 0, 0, 0 });
+            addNode(g, "Shape", { "x" }, "shape");
+            addNode(g, "Slice", { "shape", "three", "four" }, "width");
+            addNode(g, "Sub", { "width", "width" }, "v0");
+            for (int k = 0; k < depth; ++k) {
+                const std::string v = "v" + std::to_string(k);
+                addNode(g, "Add", { v, v }, "v" + std::to_string(k + 1));
+            }
+            const std::string last = "v" + std::to_string(depth);
+            if (use == "Pad") {
+                auto& c = addNode(g, "Concat", { "zeros", last }, "pads");
+                auto* a = c.add_attribute();
+                a->set_name("axis");
+                a->set_type(onnx::AttributeProto::INT);
+                a->set_i(0);
+                addNode(g, "Pad", { "x", "pads" }, "y");
+            } else {
+                addNode(g, "Slice", { "x", last, "eight", "three" }, "y");
+            }
+        },
+        "y");
+}
+
 onnx::ModelProto readModel(const std::string& path)
 {
     onnx::ModelProto m;
@@ -228,6 +260,8 @@ private slots:
     void mutatedRealExports();
     void sizeArithmetic_data();
     void sizeArithmetic();
+    void deepSizeComputationsStayCheap_data();
+    void deepSizeComputationsStayCheap();
     void messagesStayShort_data();
     void messagesStayShort();
 };
@@ -605,6 +639,35 @@ void TestOnnxHostile::sizeArithmetic()
     QVERIFY2(n.error().message.find(expected.toStdString()) != std::string::npos, n.error().message.c_str());
     const std::string bad = messageProblem(n.error().message);
     QVERIFY2(bad.empty(), bad.c_str());
+}
+
+void TestOnnxHostile::deepSizeComputationsStayCheap_data()
+{
+    // Issue 38, item 3: folding a size read each operand afresh, so 24 nodes v(k+1) = v(k) + v(k) took over
+    // 5 s, doubling per node. Valid graphs: they import.
+    QTest::addColumn<QString>("use");
+    QTest::addColumn<int>("depth");
+    QTest::newRow("Pad, 24 doublings") << QStringLiteral("Pad") << 24;
+    QTest::newRow("Slice, 24 doublings") << QStringLiteral("Slice") << 24;
+    QTest::newRow("Pad, 200 doublings") << QStringLiteral("Pad") << 200;
+}
+
+void TestOnnxHostile::deepSizeComputationsStayCheap()
+{
+    QFETCH(QString, use);
+    QFETCH(int, depth);
+    const std::string bytes = bytesOf(doublingSizeChain(depth, use.toStdString()));
+    const double start = cpuSeconds();
+    const auto n = importOnnx(bytes, "chain.onnx");
+    const double seconds = cpuSeconds() - start;
+    QVERIFY2(seconds < 1.0, qPrintable(QStringLiteral("%1 s of CPU time").arg(seconds)));
+    const std::string problem = checkImport(n, "chain.onnx");
+    QVERIFY2(problem.empty(), problem.c_str());
+    if (depth <= 24) {
+        QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+        QCOMPARE(QString::fromStdString(n->layers.back().type),
+            use == QStringLiteral("Pad") ? QStringLiteral("Identity") : QStringLiteral("Slice")); // pads of 0
+    }
 }
 
 void TestOnnxHostile::messagesStayShort_data()

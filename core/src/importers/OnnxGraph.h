@@ -165,7 +165,26 @@ public:
     [[nodiscard]] std::optional<SmallIntTensor> foldIntegers(const std::string& value, int depth = 0) const;
 
 private:
+    /// A value and the depth a fold reads it at: the key of the folds' memos.
+    struct FoldKey
+    {
+        std::string value;
+        int depth = 0;
+        bool operator==(const FoldKey&) const = default;
+    };
+    struct FoldKeyHash
+    {
+        std::size_t operator()(const FoldKey& k) const noexcept
+        {
+            return std::hash<std::string> {}(k.value) * 64 + static_cast<std::size_t>(k.depth);
+        }
+    };
+
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
+    [[nodiscard]] std::optional<std::vector<Dim>> shapeTensorUncached(
+        const std::string& value, int depth) const;
+    [[nodiscard]] std::optional<SmallIntTensor> foldIntegersChecked(
+        const std::string& value, int depth) const;
     /// shapeTensor's own folding, for what ONNX's data propagation leaves open.
     [[nodiscard]] std::optional<std::vector<Dim>> foldShapeTensor(const std::string& value, int depth) const;
     /// Equal of two size vectors, element by element: known, or nullopt where it cannot be told.
@@ -201,6 +220,9 @@ private:
     /// knownSizes' results, each value's worked out once: it is reached again from every fold that reads it,
     /// and each fold may try shapeTensor as well as foldIntegers.
     mutable std::unordered_map<std::string, std::optional<SmallIntTensor>> m_knownSizes;
+    /// shapeTensor's and foldIntegers' results per value and depth: each is worked out once.
+    mutable std::unordered_map<FoldKey, std::optional<std::vector<Dim>>, FoldKeyHash> m_shapeTensors;
+    mutable std::unordered_map<FoldKey, std::optional<SmallIntTensor>, FoldKeyHash> m_foldedIntegers;
 };
 
 } // namespace headroom::onnximport

@@ -206,6 +206,18 @@ std::optional<std::vector<Dim>> arithmeticDims(const std::string& op,
 
 std::optional<std::vector<Dim>> OnnxGraph::shapeTensor(const std::string& value, int depth) const
 {
+    // Memoised per value and depth (the depth bound is part of the answer): a size computation reads each
+    // value from every node after it, which without this doubled the work per node (v + v, issue 38).
+    FoldKey key { value, depth };
+    if (const auto it = m_shapeTensors.find(key); it != m_shapeTensors.end())
+        return it->second;
+    auto result = shapeTensorUncached(value, depth);
+    m_shapeTensors.emplace(std::move(key), result);
+    return result;
+}
+
+std::optional<std::vector<Dim>> OnnxGraph::shapeTensorUncached(const std::string& value, int depth) const
+{
     // ONNX's data propagation may know a vector only in part (a size times a symbolic batch is unknown
     // to it): then the importer's own folding below, when it knows more.
     auto propagated = propagatedShapeTensor(value);
@@ -294,6 +306,16 @@ std::optional<std::vector<std::int64_t>> intsAttribute(const onnx::NodeProto& no
 } // namespace
 
 std::optional<SmallIntTensor> OnnxGraph::foldIntegers(const std::string& value, int depth) const
+{
+    FoldKey key { value, depth }; // memoised as shapeTensor is
+    if (const auto it = m_foldedIntegers.find(key); it != m_foldedIntegers.end())
+        return it->second;
+    auto result = foldIntegersChecked(value, depth);
+    m_foldedIntegers.emplace(std::move(key), result);
+    return result;
+}
+
+std::optional<SmallIntTensor> OnnxGraph::foldIntegersChecked(const std::string& value, int depth) const
 {
     // Every step below indexes `data` by `shape`: a result whose shape does not hold exactly its values (a
     // declared type that contradicts the constant, a Reshape to another size) is no result.
