@@ -137,6 +137,7 @@ void addInt64s(onnx::GraphProto& g, const std::string& name, std::initializer_li
 
 constexpr std::int64_t kInt64Min = std::numeric_limits<std::int64_t>::min();
 constexpr std::int64_t kInt64Max = std::numeric_limits<std::int64_t>::max();
+
 /// x reshaped to [Gather(Shape(x), index), -1]: with index 0 a Flatten; `axis` is the Unsqueeze's axis
 /// that turns the gathered size into a vector.
 onnx::ModelProto reshapeToGatheredSize(std::int64_t index, std::int64_t axis)
@@ -262,6 +263,8 @@ private slots:
     void sizeArithmetic();
     void deepSizeComputationsStayCheap_data();
     void deepSizeComputationsStayCheap();
+    void graphOutputsAsDeclared_data();
+    void graphOutputsAsDeclared();
     void messagesStayShort_data();
     void messagesStayShort();
 };
@@ -668,6 +671,65 @@ void TestOnnxHostile::deepSizeComputationsStayCheap()
         QCOMPARE(QString::fromStdString(n->layers.back().type),
             use == QStringLiteral("Pad") ? QStringLiteral("Identity") : QStringLiteral("Slice")); // pads of 0
     }
+}
+
+void TestOnnxHostile::graphOutputsAsDeclared_data()
+{
+    // Issue 38, item 7: a file whose graph outputs contradict themselves or the graph is refused.
+    QTest::addColumn<std::function<onnx::ModelProto()>>("model");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("y listed twice") << std::function<onnx::ModelProto()>([] {
+        return modelWith(
+            [](onnx::GraphProto& g) {
+                addNode(g, "Relu", { "x" }, "y");
+                g.add_output()->set_name("y");
+            },
+            "y");
+    }) << QStringLiteral("lists 'y' as a graph output twice");
+    QTest::newRow("y declared INT64 [3, 5, 7]")
+        << std::function<onnx::ModelProto()>([] {
+               auto m = modelWith([](onnx::GraphProto& g) { addNode(g, "Relu", { "x" }, "y"); }, "y");
+               auto* t = m.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type();
+               t->set_elem_type(onnx::TensorProto::INT64);
+               for (const int d : { 3, 5, 7 })
+                   t->mutable_shape()->add_dim()->set_dim_value(d);
+               return m;
+           })
+        << QStringLiteral("node y (Relu) gives tensor 'y' FLOAT [N, 3, 8, 8], but the graph declares it "
+                          "INT64 [3, 5, 7]");
+    QTest::newRow("y declared FLOAT [N, 3, 8, 9]") << std::function<onnx::ModelProto()>([] {
+        auto m = modelWith([](onnx::GraphProto& g) { addNode(g, "Relu", { "x" }, "y"); }, "y");
+        auto* t = m.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(onnx::TensorProto::FLOAT);
+        t->mutable_shape()->add_dim()->set_dim_param("N");
+        for (const int d : { 3, 8, 9 })
+            t->mutable_shape()->add_dim()->set_dim_value(d);
+        return m;
+    }) << QStringLiteral("but the graph declares it FLOAT [N, 3, 8, 9]");
+    QTest::newRow("y declared as computed (valid)") << std::function<onnx::ModelProto()>([] {
+        auto m = modelWith([](onnx::GraphProto& g) { addNode(g, "Relu", { "x" }, "y"); }, "y");
+        auto* t = m.mutable_graph()->mutable_output(0)->mutable_type()->mutable_tensor_type();
+        t->set_elem_type(onnx::TensorProto::FLOAT);
+        t->mutable_shape()->add_dim()->set_dim_param("batch");
+        for (const int d : { 3, 8, 8 })
+            t->mutable_shape()->add_dim()->set_dim_value(d);
+        return m;
+    }) << QStringLiteral("imports");
+}
+
+void TestOnnxHostile::graphOutputsAsDeclared()
+{
+    QFETCH(std::function<onnx::ModelProto()>, model);
+    QFETCH(QString, expected);
+    const auto n = importOnnx(bytesOf(model()), "outputs.onnx");
+    const std::string problem = checkImport(n, "outputs.onnx");
+    QVERIFY2(problem.empty(), problem.c_str());
+    if (expected == QStringLiteral("imports")) {
+        QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
+        return;
+    }
+    QVERIFY2(!n.ok(), "imported, but should fail");
+    QVERIFY2(n.error().message.find(expected.toStdString()) != std::string::npos, n.error().message.c_str());
 }
 
 void TestOnnxHostile::messagesStayShort_data()

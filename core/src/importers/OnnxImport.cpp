@@ -271,9 +271,10 @@ Result<OnnxGraph> inferGraph(
     onnximport::markMissingDataExternal(model);
     if (auto e = onnximport::preflight(model, opset, file))
         return *e;
+    const auto declared = onnximport::declaredOutputTypes(model.graph()); // before inference adds its own
     for (int pass = 1;; ++pass) {
         inferenceError.clear();
-        auto shapeData = onnximport::inferShapes(model, inferenceError);
+        auto shapeData = onnximport::inferShapes(model, declared, inferenceError);
         if (!shapeData)
             return fail(file, shapeData.error().message, shapeData.error().location);
         auto indexed = OnnxGraph::index(model.graph(), shapeData.value());

@@ -338,6 +338,48 @@ void keepBatchAxis(onnx::InferenceContext& ctx)
         result->set_dim_param(batch.dim_param());
 }
 
+/// A tensor type as a message shows it: "FLOAT [N, 4]", "INT64 of unknown shape".
+std::string typeText(const onnx::TypeProto& type)
+{
+    const auto& t = type.tensor_type();
+    std::string s
+        = t.elem_type() == 0 ? std::string("of unknown element type") : elementTypeName(t.elem_type());
+    if (!t.has_shape())
+        return s + " of unknown shape";
+    s += " [";
+    for (int k = 0; k < t.shape().dim_size(); ++k) {
+        const auto& d = t.shape().dim(k);
+        s += (k > 0 ? ", " : "")
+            + (d.has_dim_value()        ? std::to_string(d.dim_value())
+                    : d.has_dim_param() ? d.dim_param()
+                                        : "?");
+    }
+    return s + "]";
+}
+
+/// Where an inferred type contradicts a declared one: another element type, another rank, or another
+/// size where both give one. Symbols are names, not sizes, and are never compared.
+bool contradicts(const onnx::TypeProto& inferred, const onnx::TypeProto& declared)
+{
+    if (!inferred.has_tensor_type() || !declared.has_tensor_type())
+        return false;
+    const auto& a = inferred.tensor_type();
+    const auto& b = declared.tensor_type();
+    if (a.elem_type() != 0 && b.elem_type() != 0 && a.elem_type() != b.elem_type())
+        return true;
+    if (!a.has_shape() || !b.has_shape())
+        return false;
+    if (a.shape().dim_size() != b.shape().dim_size())
+        return true;
+    for (int k = 0; k < a.shape().dim_size(); ++k) {
+        const auto& x = a.shape().dim(k);
+        const auto& y = b.shape().dim(k);
+        if (x.has_dim_value() && y.has_dim_value() && x.dim_value() != y.dim_value())
+            return true;
+    }
+    return false;
+}
+
 /// Unsqueeze's and Squeeze's axes (the attribute before opset 13, a constant input since) outside the
 /// output's or the input's axes: ONNX 1.12's inference refuses them, but the size vector they relabel
 /// would still be folded as if they were valid (an Unsqueeze axis of 2^62 of a size).
@@ -373,8 +415,9 @@ std::optional<std::string> axesProblem(const onnx::InferenceContext& ctx, const 
 class GuardedSchemas final : public onnx::ISchemaRegistry
 {
 public:
-    explicit GuardedSchemas(std::vector<NodeInfo> nodes)
+    GuardedSchemas(std::vector<NodeInfo> nodes, const DeclaredTypes& declared)
         : m_nodes { std::move(nodes) }
+        , m_declared { declared }
     {
     }
 
@@ -508,14 +551,22 @@ private:
         for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i) {
             const std::string name = node && i < node->outputs.size() ? node->outputs[i] : std::string();
             if (auto what = outputProblem(*ctx.getOutputType(i))) {
-                const std::string name = node && i < node->outputs.size() ? node->outputs[i] : std::string();
-                refuse(node, "gives tensor '" + cleanLine(name, 120) + "' " + *what);
+                refuse(node, "gives tensor '" + cleanText(name) + "' " + *what);
+                return;
+            }
+            // A graph output the file declares otherwise: the file contradicts itself.
+            const auto declared = name.empty() ? m_declared.end() : m_declared.find(name);
+            if (declared != m_declared.end() && contradicts(*ctx.getOutputType(i), declared->second)) {
+                refuse(node,
+                    "gives tensor '" + cleanText(name) + "' " + typeText(*ctx.getOutputType(i))
+                        + ", but the graph declares it " + typeText(declared->second) + " as its output");
                 return;
             }
         }
     }
 
     std::vector<NodeInfo> m_nodes;
+    const DeclaredTypes& m_declared;
     mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> m_wrapped;
     mutable std::optional<Error> m_problem;
 };
@@ -566,13 +617,24 @@ bool tryInfer(onnx::ModelProto& model, const GuardedSchemas& schemas, int errorM
 
 } // namespace
 
-Result<ShapeData> inferShapes(onnx::ModelProto& model, std::string& inferenceError)
+DeclaredTypes declaredOutputTypes(const onnx::GraphProto& graph)
+{
+    DeclaredTypes declared;
+    for (const auto& out : graph.output()) {
+        if (out.has_type())
+            declared.emplace(out.name(), out.type());
+    }
+    return declared;
+}
+
+Result<ShapeData> inferShapes(
+    onnx::ModelProto& model, const DeclaredTypes& declared, std::string& inferenceError)
 {
     // ONNX gives initializers a type only from IR version 4 on (before, they had to be graph inputs too):
     // an older version would leave them untyped.
     if (model.ir_version() < 4)
         model.set_ir_version(4);
-    const GuardedSchemas schemas(tagNodes(*model.mutable_graph()));
+    const GuardedSchemas schemas(tagNodes(*model.mutable_graph()), declared);
     const onnx::ModelProto original = model;
     ShapeData shapeData;
     std::string lenient;

@@ -311,6 +311,13 @@ std::optional<Error> validateModel(const onnx::ModelProto& model)
         if (auto problem = tensorProblem(t))
             return Error { "initializer " + quoted(t.name()) + " " + *problem, t.name() };
     }
+    std::unordered_set<std::string> outputs;
+    for (const auto& out : graph.output()) {
+        if (!outputs.insert(out.name()).second)
+            return Error { "lists " + quoted(out.name())
+                    + " as a graph output twice; each output is one tensor",
+                out.name() };
+    }
     if (auto e = checkDeclaredTypes(graph))
         return e;
     return checkNodes(graph, initializers);
