@@ -533,8 +533,14 @@ void TestOnnxHostile::mutatedRealExports()
 {
     QFETCH(QString, path);
     QFETCH(Mutants, mutants);
-    const auto changed = mutants(readModel(path.toStdString()));
+    const auto original = readModel(path.toStdString());
+    const auto changed = mutants(original);
     QVERIFY(!changed.empty());
+    // A mutant may take a second of CPU time, or three times the real file where that takes longer (the
+    // 491 KB vit_b_16 takes 0.2 s, over a second under the sanitizers).
+    const double begin = cpuSeconds();
+    (void)importOnnx(bytesOf(original), "original.onnx");
+    const double limit = std::max(1.0, 3 * (cpuSeconds() - begin));
     double slowest = 0;
     int failed = 0;
     for (std::size_t k = 0; k < changed.size(); ++k) {
@@ -554,7 +560,7 @@ void TestOnnxHostile::mutatedRealExports()
     }
     qInfo("%zu mutants, %d refused, the slowest took %.3f s of CPU time", changed.size(), failed, slowest);
     QVERIFY2(
-        slowest < 1.0, qPrintable(QStringLiteral("the slowest mutant took %1 s of CPU time").arg(slowest)));
+        slowest < limit, qPrintable(QStringLiteral("the slowest mutant took %1 s of CPU time").arg(slowest)));
 }
 
 void TestOnnxHostile::sizeArithmetic_data()
