@@ -1,5 +1,7 @@
 #include "OnnxGraph.h"
 
+#include "headroom/Format.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -290,6 +292,73 @@ std::string cleanLine(std::string_view s, std::size_t maxBytes)
     return out.substr(0, cut) + "...";
 }
 
+std::string shortText(std::string_view s, std::size_t maxCharacters)
+{
+    std::string quoted = quoteForMessage(s, maxCharacters);
+    const auto close = quoted.rfind("\" (");
+    if (close == std::string::npos || quoted.back() == '"')
+        return std::string(s); // not cut (and `s` has nothing quoteForMessage would escape: cleanText)
+    return quoted.substr(1, close - 1) + quoted.substr(close + 1);
+}
+
+namespace {
+
+bool opensQuote(std::string_view s, std::size_t i)
+{
+    return s[i] == '\'' && (i == 0 || std::string_view(" ([{,:=").find(s[i - 1]) != std::string_view::npos);
+}
+
+bool closesQuote(std::string_view s, std::size_t i)
+{
+    return s[i] == '\''
+        && (i + 1 == s.size() || std::string_view(" )]},;:.").find(s[i + 1]) != std::string_view::npos);
+}
+
+} // namespace
+
+std::string shortNames(std::string_view message, std::string_view prefix)
+{
+    if (message.substr(0, prefix.size()) != prefix)
+        prefix = {};
+    std::string out(prefix);
+    const std::string_view text = message.substr(prefix.size());
+    for (std::size_t i = 0; i < text.size();) {
+        if (opensQuote(text, i)) {
+            std::size_t close = i + 1;
+            while (close < text.size() && !closesQuote(text, close))
+                ++close;
+            if (close < text.size()) { // a quoted name: cut inside the quotes
+                const std::string_view name = text.substr(i + 1, close - i - 1);
+                const std::string shown = shortText(name);
+                const auto count = shown.size() == name.size() ? std::string::npos : shown.rfind(" (");
+                // Cut: 'nnnn…' (200,000 characters), the count after the quote as quoteForMessage writes it.
+                out += count == std::string::npos ? "'" + shown + "'"
+                                                  : "'" + shown.substr(0, count) + "'" + shown.substr(count);
+                i = close + 1;
+                continue;
+            }
+        }
+        const std::size_t end = std::min(text.find(' ', i), text.size());
+        if (end == i) {
+            out += text[i++];
+            continue;
+        }
+        // An unquoted name: cut, with the punctuation after it ("(at name, Op)") kept.
+        std::size_t name = end;
+        while (name > i + 1 && std::string_view(",;:)]}").find(text[name - 1]) != std::string_view::npos)
+            --name;
+        out += shortText(text.substr(i, name - i));
+        out += text.substr(name, end - name);
+        i = end;
+    }
+    return out;
+}
+
+std::string describe(const ValueType* type)
+{
+    return type == nullptr ? std::string("unknown") : describe(*type);
+}
+
 std::string describe(const ValueType& type)
 {
     if (!type.hasShape)
@@ -474,7 +543,8 @@ BatchMerge OnnxGraph::mergeAfter(
         // values that precede the batch index; the rest of those are the merged axis's outer part.
         const auto* in = type(n.input(0));
         const auto inBefore = in ? sizeBefore(*in, batchAxisOf(n.input(0))) : std::nullopt;
-        const auto outBefore = sizeBefore(*type(out), batchAxisOf(out));
+        const auto* result = type(out);
+        const auto outBefore = result ? sizeBefore(*result, batchAxisOf(out)) : std::nullopt;
         const std::int64_t inOuter = batchMergeOf(n.input(0)).outer;
         std::int64_t values = 0;
         if (inBefore && outBefore && !__builtin_mul_overflow(*inBefore, inOuter, &values)

@@ -73,8 +73,22 @@ struct ValueType
 /// cleanText cut to at most `maxBytes` (ending in "..." when cut), for a layer attribute.
 [[nodiscard]] std::string cleanLine(std::string_view s, std::size_t maxBytes);
 
+/// The most characters of a name or value a message quotes (docs/cli.md: names quoted in a message are cut
+/// to 64 characters).
+constexpr std::size_t kQuotedCharacters = 64;
+/// `s` as a message shows it: as is up to `maxCharacters`, else cut there with an ellipsis and the full
+/// length ("nnnn… (200,000 characters)"), as Format.h's quoteForMessage does, without its quotes.
+[[nodiscard]] std::string shortText(std::string_view s, std::size_t maxCharacters = kQuotedCharacters);
+/// An importer's message (after `prefix`, the file name and ": ", kept whole) with every name in it cut:
+/// each quoted name ('...') and each run of more than kQuotedCharacters characters without a space (an
+/// unquoted node name or operator type) is cut by shortText. Messages are built from names that may
+/// be 200 KB long; this is the one place that bounds them.
+[[nodiscard]] std::string shortNames(std::string_view message, std::string_view prefix);
+
 /// "[batch, 3, 224, 224]"; "unknown" without a shape.
 [[nodiscard]] std::string describe(const ValueType& type);
+/// describe(*type), and "unknown" for a value shape inference gave no type at all (nullptr).
+[[nodiscard]] std::string describe(const ValueType* type);
 [[nodiscard]] std::string joinDims(const std::vector<std::int64_t>& dims);
 /// The name of an ONNX element type ("FLOAT", "INT64", ...).
 [[nodiscard]] std::string elementTypeName(std::int32_t type);
@@ -151,7 +165,26 @@ public:
     [[nodiscard]] std::optional<SmallIntTensor> foldIntegers(const std::string& value, int depth = 0) const;
 
 private:
+    /// A value and the depth a fold reads it at: the key of the folds' memos.
+    struct FoldKey
+    {
+        std::string value;
+        int depth = 0;
+        bool operator==(const FoldKey&) const = default;
+    };
+    struct FoldKeyHash
+    {
+        std::size_t operator()(const FoldKey& k) const noexcept
+        {
+            return std::hash<std::string> {}(k.value) * 64 + static_cast<std::size_t>(k.depth);
+        }
+    };
+
     [[nodiscard]] std::optional<std::vector<Dim>> shapeTensor(const std::string& value, int depth) const;
+    [[nodiscard]] std::optional<std::vector<Dim>> shapeTensorUncached(
+        const std::string& value, int depth) const;
+    [[nodiscard]] std::optional<SmallIntTensor> foldIntegersChecked(
+        const std::string& value, int depth) const;
     /// shapeTensor's own folding, for what ONNX's data propagation leaves open.
     [[nodiscard]] std::optional<std::vector<Dim>> foldShapeTensor(const std::string& value, int depth) const;
     /// Equal of two size vectors, element by element: known, or nullopt where it cannot be told.
@@ -187,6 +220,9 @@ private:
     /// knownSizes' results, each value's worked out once: it is reached again from every fold that reads it,
     /// and each fold may try shapeTensor as well as foldIntegers.
     mutable std::unordered_map<std::string, std::optional<SmallIntTensor>> m_knownSizes;
+    /// shapeTensor's and foldIntegers' results per value and depth: each is worked out once.
+    mutable std::unordered_map<FoldKey, std::optional<std::vector<Dim>>, FoldKeyHash> m_shapeTensors;
+    mutable std::unordered_map<FoldKey, std::optional<SmallIntTensor>, FoldKeyHash> m_foldedIntegers;
 };
 
 } // namespace headroom::onnximport

@@ -25,8 +25,10 @@ std::optional<std::int64_t> combine(const std::string& op, std::int64_t a, std::
         return __builtin_mul_overflow(a, b, &result) ? std::optional<std::int64_t> {} : result;
     if (op == "Div" && b != 0)
         return a >= 0 && b > 0 ? a / b : std::optional<std::int64_t> {};
-    if (op == "Mod" && b > 0) // ONNX's integer Mod (fmod 0) takes the divisor's sign, as Python's %
-        return ((a % b) + b) % b;
+    if (op == "Mod" && b > 0) { // ONNX's integer Mod (fmod 0) takes the divisor's sign, as Python's %
+        const std::int64_t r = a % b;
+        return r < 0 ? r + b : r; // never (a % b) + b, which overflows for b above 2^62
+    }
     return std::nullopt;
 }
 
@@ -204,6 +206,18 @@ std::optional<std::vector<Dim>> arithmeticDims(const std::string& op,
 
 std::optional<std::vector<Dim>> OnnxGraph::shapeTensor(const std::string& value, int depth) const
 {
+    // Memoised per value and depth (the depth bound is part of the answer): a size computation reads each
+    // value from every node after it, which without this doubled the work per node (v + v, issue 38).
+    FoldKey key { value, depth };
+    if (const auto it = m_shapeTensors.find(key); it != m_shapeTensors.end())
+        return it->second;
+    auto result = shapeTensorUncached(value, depth);
+    m_shapeTensors.emplace(std::move(key), result);
+    return result;
+}
+
+std::optional<std::vector<Dim>> OnnxGraph::shapeTensorUncached(const std::string& value, int depth) const
+{
     // ONNX's data propagation may know a vector only in part (a size times a symbolic batch is unknown
     // to it): then the importer's own folding below, when it knows more.
     auto propagated = propagatedShapeTensor(value);
@@ -292,6 +306,16 @@ std::optional<std::vector<std::int64_t>> intsAttribute(const onnx::NodeProto& no
 } // namespace
 
 std::optional<SmallIntTensor> OnnxGraph::foldIntegers(const std::string& value, int depth) const
+{
+    FoldKey key { value, depth }; // memoised as shapeTensor is
+    if (const auto it = m_foldedIntegers.find(key); it != m_foldedIntegers.end())
+        return it->second;
+    auto result = foldIntegersChecked(value, depth);
+    m_foldedIntegers.emplace(std::move(key), result);
+    return result;
+}
+
+std::optional<SmallIntTensor> OnnxGraph::foldIntegersChecked(const std::string& value, int depth) const
 {
     // Every step below indexes `data` by `shape`: a result whose shape does not hold exactly its values (a
     // declared type that contradicts the constant, a Reshape to another size) is no result.
@@ -426,9 +450,10 @@ Folded foldSlice(
         || (axes && (axes->data.size() != 1 || axes->data[0] != 0)) || (steps && steps->data.size() != 1))
         return std::nullopt;
     const std::int64_t rows = x->shape[0];
-    const std::int64_t step = steps ? steps->data[0] : 1;
-    if (step == 0 || rows == 0)
+    if ((steps && steps->data[0] == 0) || rows == 0)
         return std::nullopt;
+    // A step past the rows takes the start alone, as the step itself would (and `r += step` cannot overflow).
+    const std::int64_t step = steps ? std::clamp<std::int64_t>(steps->data[0], -rows, rows) : 1;
     const std::int64_t rowSize = static_cast<std::int64_t>(x->data.size()) / rows;
     // Python's slice rules (ONNX Slice): negative counts from the end, then clamped.
     const auto bound = [&](std::int64_t i) {

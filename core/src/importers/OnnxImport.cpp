@@ -37,6 +37,8 @@ using onnximport::PendingLayer;
 
 using onnximport::kMaxDimension;
 constexpr std::size_t kMaxListedRefusals = 40;
+/// The most characters of a report from the ONNX library a message repeats.
+constexpr std::size_t kReportCharacters = 300;
 /// Initializers bigger than this lose their data right after parsing: only their dims matter.
 constexpr std::size_t kKeptInitializerBytes = 64 * 1024;
 /// Inference passes: the first pins what data propagation cannot compute (Pad amounts and Resize scales
@@ -273,9 +275,10 @@ Result<OnnxGraph> inferGraph(
     onnximport::markMissingDataExternal(model);
     if (auto e = onnximport::preflight(model, opset, file))
         return *e;
+    const auto declared = onnximport::declaredOutputTypes(model.graph()); // before inference adds its own
     for (int pass = 1;; ++pass) {
         inferenceError.clear();
-        auto shapeData = onnximport::inferShapes(model, inferenceError);
+        auto shapeData = onnximport::inferShapes(model, declared, inferenceError);
         if (!shapeData)
             return fail(file, shapeData.error().message, shapeData.error().location);
         auto indexed = OnnxGraph::index(model.graph(), shapeData.value());
@@ -319,8 +322,9 @@ std::optional<Error> mappingProblem(const OnnxGraph& g, const onnximport::Operat
         return fail(file, refusalList(g, fatal), g.graph().node(fatal.front().node).name());
     if (mapping.missingShape) {
         std::string message = mapping.missingShape->message;
-        if (!inferenceError.empty())
-            message += " (ONNX shape inference reported: " + inferenceError + ")";
+        if (!inferenceError.empty()) // ONNX's report may run to hundreds of kilobytes
+            message += " (ONNX shape inference reported: "
+                + onnximport::shortText(inferenceError, kReportCharacters) + ")";
         return fail(file, message, mapping.missingShape->location);
     }
     if (mapping.layers.empty())
@@ -445,8 +449,8 @@ std::optional<Error> checkAgainstOnnx(const Network& net, const OnnxGraph& g,
             return fail(file,
                 "layer '" + row.name + "' (" + row.type + " from " + nodeLabel(g.graph().node(layer.node))
                     + ") gives " + row.output.shape.toBatchedString(row.output.batchAxis)
-                    + " but ONNX infers " + describe(*g.type(layer.outputValue)) + " for '"
-                    + layer.outputValue + "'; the operator has a setting Headroom does not model",
+                    + " but ONNX infers " + describe(g.type(layer.outputValue)) + " for '" + layer.outputValue
+                    + "'; the operator has a setting Headroom does not model",
                 row.name);
     }
     return std::nullopt;
@@ -507,12 +511,15 @@ template <typename Import> Result<Network> guarded(const std::string& file, Impo
     try {
         result = import();
     } catch (const std::exception& e) {
-        result = fail(file, std::string("the ONNX library could not process the model: ") + e.what());
+        result = fail(file,
+            "the ONNX library could not process the model: "
+                + onnximport::shortText(e.what(), kReportCharacters));
     } catch (...) {
         result = fail(file, "the ONNX library could not process the model");
     }
-    if (!result.ok())
-        return Error { cleanText(result.error().message), cleanText(result.error().location) };
+    if (!result.ok()) // one line, every name in it cut to 64 characters
+        return Error { onnximport::shortNames(cleanText(result.error().message), cleanText(file) + ": "),
+            cleanText(result.error().location) };
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "OnnxGraph.h"
 #include "OnnxValidation.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -202,11 +203,17 @@ private:
     onnx::DataPropagationContext& m_inner;
 };
 
-/// Data propagation for Div, which ONNX 1.12 lacks (it has Add, Sub and Mul): torch writes `size // k`
-/// as Div on int64 sizes (torchvision's channel_shuffle, ViT's patch count), and without it every
-/// Reshape after a channel shuffle would wait for another inference pass. Sizes are non-negative, so
-/// ONNX's truncating integer Div is Python's floor division here; anything else stays unknown.
-void propagateDivision(onnx::DataPropagationContext& ctx)
+/// Why a step of size arithmetic cannot be propagated: the message for a refusal naming the node.
+using PropagationProblem = std::optional<std::string>;
+
+/// Data propagation for Add, Sub, Mul and Div on 64-bit sizes. ONNX 1.12's own (Add, Sub, Mul) computes in
+/// int: INT64_MIN read as 0, 2^31 and more wrapped. Div it lacks: torch writes `size // k` as Div on int64
+/// sizes (torchvision's channel_shuffle, ViT's patch count), and without it every Reshape after a channel
+/// shuffle would wait for another inference pass; sizes are non-negative, so ONNX's truncating integer Div
+/// is Python's floor division here, and anything else stays unknown. Broadcasting as ONNX's: one vector
+/// of length 1, or equal lengths. A result that does not fit 64 bits is a problem (the file's sizes
+/// overflow).
+PropagationProblem propagateArithmetic(onnx::DataPropagationContext& ctx, const std::string& op)
 {
     const auto* a = ctx.getInputData(0);
     const auto* b = ctx.getInputData(1);
@@ -215,16 +222,99 @@ void propagateDivision(onnx::DataPropagationContext& ctx)
         || (type->tensor_type().elem_type() != onnx::TensorProto::INT64
             && type->tensor_type().elem_type() != onnx::TensorProto::INT32)
         || (a->dim_size() != b->dim_size() && a->dim_size() != 1 && b->dim_size() != 1))
-        return;
+        return std::nullopt;
     onnx::TensorShapeProto result;
     for (int i = 0; i < std::max(a->dim_size(), b->dim_size()); ++i) {
         const auto& x = a->dim(a->dim_size() == 1 ? 0 : i);
         const auto& y = b->dim(b->dim_size() == 1 ? 0 : i);
         auto* d = result.add_dim();
-        if (x.has_dim_value() && y.has_dim_value() && x.dim_value() >= 0 && y.dim_value() > 0)
-            d->set_dim_value(x.dim_value() / y.dim_value());
+        if (!x.has_dim_value() || !y.has_dim_value())
+            continue;
+        const std::int64_t p = x.dim_value();
+        const std::int64_t q = y.dim_value();
+        std::int64_t r = 0;
+        bool overflow = false;
+        if (op == "Add")
+            overflow = __builtin_add_overflow(p, q, &r);
+        else if (op == "Sub")
+            overflow = __builtin_sub_overflow(p, q, &r);
+        else if (op == "Mul")
+            overflow = __builtin_mul_overflow(p, q, &r);
+        else if (p >= 0 && q > 0)
+            r = p / q;
+        else
+            continue;
+        if (overflow) {
+            const char* sign = op == "Add" ? " + " : op == "Sub" ? " - " : " * ";
+            return "computes " + std::to_string(p) + sign + std::to_string(q)
+                + " on sizes, which overflows 64 bits";
+        }
+        d->set_dim_value(r);
     }
     ctx.addOutputData(0, std::move(result));
+    return std::nullopt;
+}
+
+/// Gather along axis 0 of a size vector (ONNX 1.12's propagation reads each index as an int, so 2^62 and
+/// INT64_MIN read size 0): an index outside the vector is a problem.
+PropagationProblem propagateGather(onnx::DataPropagationContext& ctx)
+{
+    if (const auto* axis = ctx.getAttribute("axis"); axis != nullptr && axis->i() != 0)
+        return std::nullopt;
+    const auto* data = ctx.getInputData(0);
+    const auto* indices = ctx.getNumInputs() > 1 ? ctx.getInputData(1) : nullptr;
+    if (data == nullptr || indices == nullptr)
+        return std::nullopt;
+    const std::int64_t size = data->dim_size();
+    onnx::TensorShapeProto result;
+    for (const auto& d : indices->dim()) {
+        if (!d.has_dim_value())
+            return std::nullopt;
+        const std::int64_t k = d.dim_value();
+        if (k < -size || k >= size)
+            return "reads index " + std::to_string(k) + " of " + std::to_string(size) + " sizes (indices are "
+                + std::to_string(-size) + " to " + std::to_string(size - 1) + ")";
+        *result.add_dim() = data->dim(static_cast<int>(k < 0 ? k + size : k));
+    }
+    if (result.dim_size() > 0)
+        ctx.addOutputData(0, std::move(result));
+    return std::nullopt;
+}
+
+/// Slice along axis 0 of a size vector, as ONNX defines it (Python's rules: negative bounds count from the
+/// end, then are clamped). ONNX 1.12's propagation steps an int by the int64 step: a step of 2^63 - 1 read
+/// outside the vector, 2^62, 2^32 or INT64_MIN looped while allocating gigabytes.
+void propagateSlice(onnx::DataPropagationContext& ctx)
+{
+    const auto input = [&](std::size_t k) { return ctx.getNumInputs() > k ? ctx.getInputData(k) : nullptr; };
+    const auto* data = input(0);
+    const auto* starts = input(1);
+    const auto* ends = input(2);
+    const auto* axes = input(3);
+    const auto* steps = input(4);
+    const auto single
+        = [](const onnx::TensorShapeProto* v) { return v->dim_size() == 1 && v->dim(0).has_dim_value(); };
+    if (data == nullptr || starts == nullptr || ends == nullptr || !single(starts) || !single(ends)
+        || (axes != nullptr && (!single(axes) || axes->dim(0).dim_value() != 0))
+        || (steps != nullptr && (!single(steps) || steps->dim(0).dim_value() == 0)))
+        return;
+    const std::int64_t size = data->dim_size();
+    const std::int64_t step = steps == nullptr ? 1 : steps->dim(0).dim_value();
+    const auto bound = [&](std::int64_t i) {
+        if (i < 0)
+            i = i < -size ? -1 : i + size;
+        return step > 0 ? std::clamp<std::int64_t>(i, 0, size) : std::clamp<std::int64_t>(i, -1, size - 1);
+    };
+    const std::int64_t start = bound(starts->dim(0).dim_value());
+    const std::int64_t end = bound(ends->dim(0).dim_value());
+    // A step past the vector's length takes the start alone, as the step itself would.
+    const std::int64_t stride
+        = std::clamp<std::int64_t>(step, -std::max<std::int64_t>(size, 1), std::max<std::int64_t>(size, 1));
+    onnx::TensorShapeProto result;
+    for (std::int64_t i = start; stride > 0 ? i < end : i > end; i += stride)
+        *result.add_dim() = data->dim(static_cast<int>(i));
+    if (result.dim_size() > 0)
+        ctx.addOutputData(0, std::move(result));
 }
 
 /// Resize (and Upsample) with a batch scale of 1 keeps the batch axis, which ONNX 1.12's inference
@@ -248,12 +338,86 @@ void keepBatchAxis(onnx::InferenceContext& ctx)
         result->set_dim_param(batch.dim_param());
 }
 
+/// A tensor type as a message shows it: "FLOAT [N, 4]", "INT64 of unknown shape".
+std::string typeText(const onnx::TypeProto& type)
+{
+    const auto& t = type.tensor_type();
+    std::string s
+        = t.elem_type() == 0 ? std::string("of unknown element type") : elementTypeName(t.elem_type());
+    if (!t.has_shape())
+        return s + " of unknown shape";
+    s += " [";
+    for (int k = 0; k < t.shape().dim_size(); ++k) {
+        const auto& d = t.shape().dim(k);
+        s += (k > 0 ? ", " : "")
+            + (d.has_dim_value()        ? std::to_string(d.dim_value())
+                    : d.has_dim_param() ? d.dim_param()
+                                        : "?");
+    }
+    return s + "]";
+}
+
+/// Where an inferred type contradicts a declared one: another element type, another rank, or another
+/// size where both give one. Symbols are names, not sizes, and are never compared.
+bool contradicts(const onnx::TypeProto& inferred, const onnx::TypeProto& declared)
+{
+    if (!inferred.has_tensor_type() || !declared.has_tensor_type())
+        return false;
+    const auto& a = inferred.tensor_type();
+    const auto& b = declared.tensor_type();
+    if (a.elem_type() != 0 && b.elem_type() != 0 && a.elem_type() != b.elem_type())
+        return true;
+    if (!a.has_shape() || !b.has_shape())
+        return false;
+    if (a.shape().dim_size() != b.shape().dim_size())
+        return true;
+    for (int k = 0; k < a.shape().dim_size(); ++k) {
+        const auto& x = a.shape().dim(k);
+        const auto& y = b.shape().dim(k);
+        if (x.has_dim_value() && y.has_dim_value() && x.dim_value() != y.dim_value())
+            return true;
+    }
+    return false;
+}
+
+/// Unsqueeze's and Squeeze's axes (the attribute before opset 13, a constant input since) outside the
+/// output's or the input's axes: ONNX 1.12's inference refuses them, but the size vector they relabel
+/// would still be folded as if they were valid (an Unsqueeze axis of 2^62 of a size).
+std::optional<std::string> axesProblem(const onnx::InferenceContext& ctx, const std::string& op)
+{
+    if ((op != "Unsqueeze" && op != "Squeeze") || ctx.getNumInputs() < 1)
+        return std::nullopt;
+    const auto* in = ctx.getInputType(0);
+    if (in == nullptr || !in->has_tensor_type() || !in->tensor_type().has_shape())
+        return std::nullopt;
+    std::vector<std::int64_t> axes;
+    if (const auto* a = ctx.getAttribute("axes"))
+        axes.assign(a->ints().begin(), a->ints().end());
+    else if (const auto* data = ctx.getNumInputs() > 1 ? ctx.getInputData(1) : nullptr) {
+        const auto numbers = tensorNumbers(*data, kMaxRank + 1);
+        if (!numbers)
+            return std::nullopt;
+        for (const double x : *numbers)
+            axes.push_back(saturatedInteger(x).value_or(0));
+    }
+    const std::int64_t rank = in->tensor_type().shape().dim_size()
+        + (op == "Unsqueeze" ? static_cast<std::int64_t>(axes.size()) : 0);
+    for (const auto axis : axes) {
+        if (axis < -rank || axis >= rank)
+            return "has axis " + std::to_string(axis) + ", outside -" + std::to_string(rank) + " to "
+                + std::to_string(rank - 1) + " for its " + (op == "Unsqueeze" ? "output" : "input")
+                + " of rank " + std::to_string(rank);
+    }
+    return std::nullopt;
+}
+
 /// A schema registry handing out ONNX's schemas with guarded inference and propagation functions.
 class GuardedSchemas final : public onnx::ISchemaRegistry
 {
 public:
-    explicit GuardedSchemas(std::vector<NodeInfo> nodes)
+    GuardedSchemas(std::vector<NodeInfo> nodes, const DeclaredTypes& declared)
         : m_nodes { std::move(nodes) }
+        , m_declared { declared }
     {
     }
 
@@ -281,13 +445,21 @@ private:
             copy->TypeAndShapeInferenceFunction(
                 [this, original, op](onnx::InferenceContext& ctx) { infer(original, op, ctx); });
         }
-        if (schema.Name() == "Div" && schema.domain() == onnx::ONNX_DOMAIN
-            && !schema.has_data_propagation_function())
+        const bool standard = schema.domain() == onnx::ONNX_DOMAIN;
+        if (standard && (op == "Add" || op == "Sub" || op == "Mul" || op == "Div" || op == "Gather"))
+            copy->PartialDataPropagationFunction([this, op](onnx::DataPropagationContext& ctx) {
+                if (m_problem)
+                    return;
+                GuardedPropagation guarded(ctx);
+                if (auto why = op == "Gather" ? propagateGather(guarded) : propagateArithmetic(guarded, op))
+                    refuse(nodeOf(ctx), *why);
+            });
+        else if (standard && op == "Slice")
             copy->PartialDataPropagationFunction([this](onnx::DataPropagationContext& ctx) {
                 if (m_problem)
                     return;
                 GuardedPropagation guarded(ctx);
-                propagateDivision(guarded);
+                propagateSlice(guarded);
             });
         else if (schema.has_data_propagation_function()) {
             auto original = schema.GetDataPropagationFunction();
@@ -301,7 +473,7 @@ private:
         return copy;
     }
 
-    const NodeInfo* nodeOf(const onnx::InferenceContext& ctx) const
+    template <typename Context> const NodeInfo* nodeOf(const Context& ctx) const
     {
         const auto* a = ctx.getAttribute(kNodeIndex);
         if (a == nullptr || a->i() < 0 || static_cast<std::size_t>(a->i()) >= m_nodes.size())
@@ -328,8 +500,7 @@ private:
             const bool named = node == nullptr || (i < node->inputs.size() && !node->inputs[i].empty());
             if (named && ctx.getInputType(i) == nullptr)
                 return "input " + std::to_string(i)
-                    + (node ? " ('" + cleanLine(node->inputs[i], 120) + "')" : std::string())
-                    + " has no type";
+                    + (node ? " ('" + cleanText(node->inputs[i]) + "')" : std::string()) + " has no type";
         }
         // Expand and ConstantOfShape add one output axis per entry of their shape input, also when only
         // its length is known (getShapeInput's "rank inference").
@@ -342,6 +513,10 @@ private:
                         + std::to_string(kMaxRank) + " axes (PyTorch's limit)");
                 return "its shape input is too long";
             }
+        }
+        if (auto why = axesProblem(ctx, op)) {
+            refuse(node, *why);
+            return "its axes are out of range";
         }
         // SplitToSequence divides the axis by a scalar split size (ONNX 1.12's inference: splitDimValue %
         // splitSizes[0]), so a size of 0 would divide by zero.
@@ -374,15 +549,24 @@ private:
         if (op == "Resize" || op == "Upsample")
             keepBatchAxis(guarded);
         for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i) {
+            const std::string name = node && i < node->outputs.size() ? node->outputs[i] : std::string();
             if (auto what = outputProblem(*ctx.getOutputType(i))) {
-                const std::string name = node && i < node->outputs.size() ? node->outputs[i] : std::string();
-                refuse(node, "gives tensor '" + cleanLine(name, 120) + "' " + *what);
+                refuse(node, "gives tensor '" + cleanText(name) + "' " + *what);
+                return;
+            }
+            // A graph output the file declares otherwise: the file contradicts itself.
+            const auto declared = name.empty() ? m_declared.end() : m_declared.find(name);
+            if (declared != m_declared.end() && contradicts(*ctx.getOutputType(i), declared->second)) {
+                refuse(node,
+                    "gives tensor '" + cleanText(name) + "' " + typeText(*ctx.getOutputType(i))
+                        + ", but the graph declares it " + typeText(declared->second) + " as its output");
                 return;
             }
         }
     }
 
     std::vector<NodeInfo> m_nodes;
+    const DeclaredTypes& m_declared;
     mutable std::map<const onnx::OpSchema*, std::unique_ptr<onnx::OpSchema>> m_wrapped;
     mutable std::optional<Error> m_problem;
 };
@@ -394,7 +578,7 @@ std::vector<NodeInfo> tagNodes(onnx::GraphProto& graph)
     nodes.reserve(static_cast<std::size_t>(graph.node_size()));
     for (int i = 0; i < graph.node_size(); ++i) {
         auto& n = *graph.mutable_node(i);
-        NodeInfo info { "node " + cleanLine(nodeLabel(n), 120) + " (" + cleanLine(n.op_type(), 60) + ")",
+        NodeInfo info { "node " + cleanText(nodeLabel(n)) + " (" + cleanText(n.op_type()) + ")",
             { n.input().begin(), n.input().end() }, { n.output().begin(), n.output().end() } };
         if (info.outputs.empty())
             info.outputs.emplace_back();
@@ -433,13 +617,24 @@ bool tryInfer(onnx::ModelProto& model, const GuardedSchemas& schemas, int errorM
 
 } // namespace
 
-Result<ShapeData> inferShapes(onnx::ModelProto& model, std::string& inferenceError)
+DeclaredTypes declaredOutputTypes(const onnx::GraphProto& graph)
+{
+    DeclaredTypes declared;
+    for (const auto& out : graph.output()) {
+        if (out.has_type())
+            declared.emplace(out.name(), out.type());
+    }
+    return declared;
+}
+
+Result<ShapeData> inferShapes(
+    onnx::ModelProto& model, const DeclaredTypes& declared, std::string& inferenceError)
 {
     // ONNX gives initializers a type only from IR version 4 on (before, they had to be graph inputs too):
     // an older version would leave them untyped.
     if (model.ir_version() < 4)
         model.set_ir_version(4);
-    const GuardedSchemas schemas(tagNodes(*model.mutable_graph()));
+    const GuardedSchemas schemas(tagNodes(*model.mutable_graph()), declared);
     const onnx::ModelProto original = model;
     ShapeData shapeData;
     std::string lenient;

@@ -36,7 +36,7 @@ bool readsUnfollowedMerge(MappingContext& ctx, int i)
         const BatchMerge m = in.empty() ? BatchMerge {} : ctx.graph().batchMergeOf(in);
         if (m.merged()) {
             ctx.reject(i,
-                "its input '" + in + "' " + describe(*ctx.graph().type(in)) + " merges the batch axis with "
+                "its input '" + in + "' " + describe(ctx.graph().type(in)) + " merges the batch axis with "
                     + std::to_string(m.outer * m.inner) + " values of each sample into one axis, which "
                     + n.op_type()
                     + " cannot follow (only element-wise operators, Softmax, MatMul, Gemm, Transpose, Gather "

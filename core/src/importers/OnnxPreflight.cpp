@@ -153,7 +153,8 @@ std::optional<Error> checkStandardNode(
     try {
         schema->Verify(node);
     } catch (const std::exception& e) {
-        return fail(file, labelOf(node) + " does not match the ONNX operator: " + e.what(), node.name());
+        return fail(file, labelOf(node) + " does not match the ONNX operator: " + shortText(e.what(), 300),
+            node.name());
     }
     if (auto e = checkReshapeTarget(node, stored, file))
         return e;

@@ -135,9 +135,10 @@ bool holdsNoData(const TensorProto& t)
     return std::all_of(fields.begin(), fields.end(), [](const TypedField& f) { return f.size == 0; });
 }
 
+/// A name in quotes (the import cuts it to 64 characters when it returns the error: shortNames).
 std::string quoted(const std::string& name)
 {
-    return "'" + cleanLine(name, 120) + "'";
+    return "'" + cleanText(name) + "'";
 }
 
 /// A declared type's problem: more axes than kMaxRank, or an axis size outside 0 to 2^40.
@@ -234,7 +235,7 @@ std::optional<Error> checkNodes(
     for (int i = 0; i < graph.node_size(); ++i) {
         const auto& node = graph.node(i);
         const std::string label
-            = "node " + cleanLine(nodeLabel(node), 120) + " (" + cleanLine(node.op_type(), 60) + ")";
+            = "node " + cleanText(nodeLabel(node)) + " (" + cleanText(node.op_type()) + ")";
         for (const auto& out : node.output()) {
             if (!out.empty() && initializers.count(out) > 0)
                 return Error { label + " writes tensor " + quoted(out) + ", which is also an initializer",
@@ -309,6 +310,13 @@ std::optional<Error> validateModel(const onnx::ModelProto& model)
                 t.name() };
         if (auto problem = tensorProblem(t))
             return Error { "initializer " + quoted(t.name()) + " " + *problem, t.name() };
+    }
+    std::unordered_set<std::string> outputs;
+    for (const auto& out : graph.output()) {
+        if (!outputs.insert(out.name()).second)
+            return Error { "lists " + quoted(out.name())
+                    + " as a graph output twice; each output is one tensor",
+                out.name() };
     }
     if (auto e = checkDeclaredTypes(graph))
         return e;

@@ -79,7 +79,7 @@ void einsum(MappingContext& ctx, int i)
     const auto form = terms ? matrixProduct(*terms) : std::nullopt;
     if (n.input_size() != 2 || !g.carriesData(n.input(0)) || !g.carriesData(n.input(1)) || !form) {
         ctx.refuse(i,
-            "equation '" + cleanLine(equation, 80)
+            "equation '" + cleanText(equation)
                 + "': only a batched matrix product of two computed tensors (\"bhid,bhjd->bhij\", "
                   "\"bhij,bhjd->bhid\") has a Headroom layer");
         return;
@@ -90,7 +90,7 @@ void einsum(MappingContext& ctx, int i)
             return;
         if (*rank != terms->output.size() || g.batchMergeOf(in).merged() || g.batchAxisOf(in) != 0) {
             ctx.refuse(i,
-                "its operand '" + in + "' " + describe(*g.type(in))
+                "its operand '" + in + "' " + describe(g.type(in))
                     + " does not have the batch axis first "
                       "and separate, as the equation's rank "
                     + std::to_string(terms->output.size()));

@@ -290,7 +290,7 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
     if (*rank != 3 || g.batchAxisOf(n.input(0)) != 1) {
         const auto* t = g.type(n.input(0));
         ctx.reject(i,
-            "its input X " + (t ? describe(*t) : std::string("unknown"))
+            "its input X " + describe(t)
                 + " is not [sequence, batch, features] with the network's batch axis second");
         return;
     }

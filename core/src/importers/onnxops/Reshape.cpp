@@ -121,7 +121,7 @@ bool mixesBatchAxis(
     if (before(in, from) >= 0 && before(in, from) == before(out, to))
         return false;
     ctx.reject(i,
-        "it turns " + describe(*g.type(n.input(0))) + " into " + describe(*g.type(n.output(0)))
+        "it turns " + describe(g.type(n.input(0))) + " into " + describe(g.type(n.output(0)))
             + ", mixing the batch axis with values of each sample (Headroom reads them as "
             + headroom::Shape { in }.toBatchedString(from) + " and "
             + headroom::Shape { out }.toBatchedString(to) + ")");
@@ -263,6 +263,10 @@ void reshape(MappingContext& ctx, int i)
     const auto in = ctx.perSampleOf(i, n.input(0));
     if (!in)
         return;
+    if (ctx.graph().type(n.output(0)) == nullptr) { // ONNX could not infer the node at all
+        ctx.missing(i, n.output(0));
+        return;
+    }
     auto out = ctx.graph().perSampleOf(n.output(0));
     if (!out && n.op_type() == "Reshape")
         out = reshapeTarget(ctx, i, *in);
