@@ -32,8 +32,10 @@ constexpr double kMaxBatchTolerance = 0.03;
 constexpr double kPhaseTolerance = 0.02;
 constexpr double kPhaseFloorBytes = 2.0 * 1024 * 1024;
 constexpr std::uint64_t kCapacity = 8ULL << 30;
-/// TOLERANCE_PLACEHOLDER
-constexpr double kLenetAllocatedTolerance = 0.25;
+/// How far LeNet-5's allocated step peak (workspaces included) may be from max_memory_allocated: the
+/// phases' own tolerance. Measured: fp32 at batch 8 and 32 and amp-bf16 at batch 8 within 0.8 %;
+/// amp-bf16 at batch 32 is 49 % low (an expected failure: cuDNN's bf16 workspace).
+constexpr double kLenetAllocatedTolerance = kPhaseTolerance;
 
 json measurements()
 {
