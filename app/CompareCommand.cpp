@@ -39,7 +39,10 @@ void printCompareJson(
         ordered_json j;
         j["gpu"] = r.gpu.name;
         j["memory_bytes"] = r.gpu.memoryBytes;
-        j["peak_bytes"] = r.estimate.peakBytes();
+        j["peak_bytes"] = r.estimate.peakBytes(); // the tensors'
+        // What the GPU holds at the peak and what it leaves: `headroom estimate`'s headroom_bytes.
+        j["held_at_peak_bytes"] = r.estimate.heldBytes;
+        j["headroom_bytes"] = r.estimate.headroomBytes();
         j["fits"] = r.estimate.fits;
         j["max_batch"] = r.estimate.maxBatch;
         j["max_effective_batch"] = r.estimate.maxEffectiveBatch;
@@ -82,8 +85,9 @@ void printCompareText(
     out << '\n';
     using Align = TextTable::Align;
     const bool effective = hasEffectiveBatch(s);
-    // Each column says what it answers, as the GUI's do: the peak and the fit at the set-up's
-    // batch, reaching the target with the largest batch that fits.
+    // Each column says what it answers, as the GUI's do: the peak (what the GPU holds: the reserved
+    // peak plus the overhead) and the fit at the set-up's batch, reaching the target with the largest
+    // batch that fits.
     const std::string batch = std::to_string(s.batch);
     std::vector<TextTable::Column> columns { { "GPU" }, { "Memory", Align::Right },
         { "Peak (batch " + batch + ")", Align::Right }, { "Fits batch " + batch },
@@ -96,7 +100,7 @@ void printCompareText(
     for (const auto& r : rows) {
         const bool runs = r.estimate.fits && r.throughput;
         std::vector<std::string> row { r.gpu.name, formatBytes(r.gpu.memoryBytes),
-            formatBytes(r.estimate.peakBytes()), r.estimate.fits ? "yes" : "no",
+            formatBytes(r.estimate.heldBytes), r.estimate.fits ? "yes" : "no",
             std::to_string(r.estimate.maxBatch) };
         if (effective)
             row.push_back(std::to_string(r.estimate.maxEffectiveBatch));

@@ -77,8 +77,8 @@ void printBreakdown(const Plan& plan, const PlanResult& result, std::ostream& ou
         out << std::left << std::setw(22) << componentLabel(c) << std::right << std::setw(14)
             << formatBytes(bytes) << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
-    out << std::left << std::setw(22) << "Total" << std::right << std::setw(14) << formatBytes(e.total())
-        << "\n\n";
+    out << std::left << std::setw(22) << "Total (tensors)" << std::right << std::setw(14)
+        << formatBytes(e.total()) << "\n\n";
 }
 
 /// Where the step peaks, whether it fits, the max batch and what the strategies save or add.
@@ -89,24 +89,34 @@ void printFit(const Plan& plan, const PlanResult& result, std::ostream& out)
     const TrainingSetup& s = plan.setup;
     out << peakText(e) << ".\n";
     const ReservedFigures* r = result.reservedFigures ? &*result.reservedFigures : nullptr;
+    // One notion of fitting and headroom (applyReserved): what the GPU holds at the peak.
     out << (e.fits ? "Fits" : "Does not fit") << " on the " << plan.gpu.name
         << (s.parallel.gpus > 1 ? " (each GPU)" : "") << ": ";
-    if (e.fits || e.headroomBytes() < 0)
-        out << (e.fits ? "headroom " : "short by ")
-            << formatBytes(static_cast<std::uint64_t>(std::abs(e.headroomBytes()))) << '\n';
-    else // the tensors fit; the allocator's segments do not
-        out << "the tensors leave " << formatBytes(static_cast<std::uint64_t>(e.headroomBytes()))
-            << ", but PyTorch's caching allocator needs more than its " << formatBytes(r->capacityBytes)
-            << " less a margin of " << formatBytes(r->maxBatch.marginBytes) << '\n';
-    if (r != nullptr)
+    const auto magnitude
+        = [](double bytes) { return formatBytes(static_cast<std::uint64_t>(std::abs(bytes))); };
+    if (e.withinMargin() && r != nullptr)
+        out << "the GPU would hold " << formatBytes(e.heldBytes) << " at the peak, leaving "
+            << magnitude(e.headroomBytes()) << ", less than the margin of "
+            << formatBytes(r->maxBatch.marginBytes) << " the max batch keeps\n";
+    else
+        out << (e.headroomBytes() >= 0 ? "headroom " : "short by ") << magnitude(e.headroomBytes())
+            << (e.fitBasis == FitBasis::Reserved ? " (the GPU holds " : " (the tensors hold ")
+            << formatBytes(e.heldBytes) << " at the peak)\n";
+    if (e.fitBasis == FitBasis::Reserved)
         out << "Reserved by PyTorch's caching allocator"
             << (r->expandableSegments ? " (expandable segments)" : "") << ": "
-            << formatBytes(r->peakReservedBytes) << " at its peak (tensors "
-            << formatBytes(r->peakAllocatedBytes) << "), plus " << formatBytes(r->overheadBytes)
-            << " outside it\n";
+            << formatBytes(r->peakReservedBytes) << " at its peak, plus " << formatBytes(r->overheadBytes)
+            << " outside it\n"
+            << "Allocated at its peak: " << formatBytes(r->peakAllocatedBytes) << " (tensors "
+            << formatBytes(r->peakAllocatedTensorBytes()) << ", cuBLAS and cuDNN workspaces "
+            << formatBytes(r->peakAllocatedWorkspaceBytes) << ")\n";
     else if (result.reservedError)
         out << "Reserved by PyTorch's caching allocator: not simulated (" << result.reservedError->message
-            << "); the max batch counts the tensors alone and may be a few percent above what trains\n";
+            << "); the headroom and the max batch count the tensors alone and may be a few percent above "
+               "what trains\n";
+    else
+        out << "Reserved by PyTorch's caching allocator: not simulated; the headroom and the max batch "
+               "count the tensors alone\n";
     if (hasEffectiveBatch(s))
         out << "Max micro-batch per GPU: " << e.maxBatch << " (effective batch "
             << effectiveBatchText(e.maxBatch, s) << ")\n";

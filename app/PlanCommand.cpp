@@ -22,8 +22,8 @@ constexpr const char* kLegend
     = "\nTraining \"changed\": the set-up computes something different (precision, LoRA, 8-bit state, or\n"
       "batch-norm statistics over smaller micro-batches). Pareto *: no other set-up is faster with as\n"
       "little memory. Planned batch: the micro-batch (x accumulation steps x GPUs) each set-up runs to\n"
-      "reach the goal, not the batch given; Memory its peak per GPU; Max batch the largest micro-batch\n"
-      "that fits.\n\n"
+      "reach the goal, not the batch given; Memory what each GPU holds at the peak (reserved by PyTorch\n"
+      "plus the overhead); Max batch the largest micro-batch that fits.\n\n"
       "Each with headroom estimate:\n";
 
 /// How many set-ups `plan` lists without --all (the Pareto front is always listed in full).
@@ -138,7 +138,9 @@ nlohmann::ordered_json candidateJson(const Options& o, const Plan& plan, const P
     j["micro_batch"] = t.batch;
     j["accumulation_steps"] = t.accumulationSteps;
     j["effective_batch"] = e.effectiveBatch;
-    j["peak_bytes"] = e.peakBytes();
+    j["peak_bytes"] = e.peakBytes(); // the tensors'
+    j["held_at_peak_bytes"] = e.heldBytes; // what the GPU holds: the ranking's memory
+    j["headroom_bytes"] = e.headroomBytes();
     j["gpu_memory_bytes"] = e.gpuMemoryBytes;
     j["fits"] = e.fits;
     j["max_batch"] = e.maxBatch;
@@ -259,7 +261,7 @@ std::vector<std::size_t> printSetupTable(const Options& o, const PlannerResult& 
         listed.push_back(i);
         std::vector<std::string> row { std::to_string(i + 1), changesText(c),
             c.changesTraining() ? "changed" : "same", batchText(c.settings.setup),
-            formatBytes(c.estimate.peakBytes()), std::to_string(c.estimate.maxBatch),
+            formatBytes(c.estimate.heldBytes), std::to_string(c.estimate.maxBatch),
             c.throughput ? formatSeconds(c.throughput->stepSeconds) : "-",
             c.throughput ? formatRate(c.samplesPerSecondPerGpu()) : "-" };
         if (tokens)
@@ -281,7 +283,7 @@ int printPlanText(
         if (r.closest && r.shortfall) {
             const PlanCandidate& c = *r.closest;
             out << "Closest: " << changesText(c) << " (micro-batch " << batchText(c.settings.setup) << ", "
-                << formatBytes(c.estimate.peakBytes()) << ") " << r.shortfall->text() << ".\n";
+                << formatBytes(c.estimate.heldBytes) << ") " << r.shortfall->text() << ".\n";
             out << "  " << commandText(estimateArguments(o, plan, c.settings)) << '\n';
         }
         return kExitDoesNotFit;

@@ -76,9 +76,12 @@ MemoryChartPainter::Layout MemoryChartPainter::layout(const ReportCanvas& canvas
     l.scale = chartparts::memoryScale(
         canvas, m_sweep.topBytes(m_gpu.memoryBytes, m_estimate.batch), rect.height() * 0.7);
     l.markerRow = small.height() * 1.3;
-    l.batchLabel = tr("Batch %1: %2")
-                       .arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.batch))),
-                           qs(formatBytes(m_estimate.total())));
+    // The batch's mark: what the GPU holds at the peak (on the reserved line), as the verdict judges it;
+    // the tensors' total, so labelled, where the allocator was not replayed.
+    const QString batchCount = qs(formatCount(static_cast<std::uint64_t>(m_estimate.batch)));
+    l.batchLabel = m_estimate.fitBasis == FitBasis::Reserved
+        ? tr("Batch %1: %2").arg(batchCount, qs(formatBytes(m_estimate.heldBytes)))
+        : tr("Batch %1: tensors %2").arg(batchCount, qs(formatBytes(m_estimate.total())));
     l.showBatch = m_estimate.batch >= 1 && m_estimate.batch <= m_sweep.range;
     l.showMax = m_estimate.maxBatch >= 1 && m_estimate.maxBatch <= m_sweep.range;
     l.maxLabel = tr("Max batch %1").arg(qs(formatCount(static_cast<std::uint64_t>(m_estimate.maxBatch))));
@@ -204,7 +207,8 @@ void MemoryChartPainter::paintMarkers(const ReportCanvas& canvas, const Layout& 
     if (l.showBatch) {
         marker(l.batchX, l.batchLabel, l.batchLabelW, 0, m_estimate.fits ? style::kText : style::kFails,
             Qt::DashLine);
-        const double y = l.yOf(static_cast<double>(m_estimate.total()));
+        const double y = l.yOf(static_cast<double>(
+            m_estimate.fitBasis == FitBasis::Reserved ? m_estimate.heldBytes : m_estimate.total()));
         p->setPen(QPen { Qt::white, canvas.pt(0.8) });
         p->setBrush(m_estimate.fits ? style::kText : style::kFails);
         p->drawEllipse(QPointF { l.batchX, y }, canvas.pt(2.6), canvas.pt(2.6));

@@ -139,12 +139,13 @@ QString ReportComposer::reservedText(const ReservedFigures& r) const
 {
     // Allocated (the tensors) and reserved (the allocator's segments) and why they differ.
     QString text
-        = tr(" PyTorch's caching allocator reserves %1 at its peak for %2 of tensors: it rounds "
-             "every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, "
-             "and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA "
-             "context), the GPU holds %5.")
-              .arg(bytes(r.peakReservedBytes), bytes(r.peakAllocatedBytes), bytes(r.cublasWorkspaceBytes),
-                  bytes(r.overheadBytes), bytes(r.peakWithOverheadBytes()));
+        = tr(" PyTorch's caching allocator reserves %1 at its peak for %2 allocated (tensors %3, cuBLAS and "
+             "cuDNN workspaces %4): it rounds every block, holds them in 2 MiB and 20 MiB segments and keeps "
+             "freed blocks cached, and cuBLAS and cuDNN take workspaces from it (%5 for cuBLAS). With the %6 "
+             "outside it (the CUDA context), the GPU holds %7.")
+              .arg(bytes(r.peakReservedBytes), bytes(r.peakAllocatedBytes),
+                  bytes(r.peakAllocatedTensorBytes()), bytes(r.peakAllocatedWorkspaceBytes),
+                  bytes(r.cublasWorkspaceBytes), bytes(r.overheadBytes), bytes(r.peakWithOverheadBytes()));
     if (r.expandableSegments)
         text += tr(" With expandable_segments:True, one segment per pool grows by mapping pages instead.");
     if (r.maxBatch.batch > 0 && r.maxBatch.batch < kMaxBatch)
@@ -158,14 +159,25 @@ QString ReportComposer::verdictDetail() const
 {
     const Estimate& e = *m_result.estimate;
     const ReservedFigures* reserved = m_result.reservedFigures ? &*m_result.reservedFigures : nullptr;
-    QString detail = e.fits || e.headroomBytes() < 0 || reserved == nullptr
-        ? tr("Batch %1 needs %2 of %3: %4 %5.")
-              .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
-                  e.fits ? tr("headroom") : tr("shortfall"), absoluteBytes(e.headroomBytes()))
-        : tr("Batch %1's tensors need %2 of %3, but PyTorch's caching allocator needs more than its %4 "
-             "less a margin of %5.")
-              .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
-                  bytes(reserved->capacityBytes), bytes(reserved->maxBatch.marginBytes));
+    // One notion of fitting and headroom (applyReserved): what the GPU holds at the peak.
+    QString detail;
+    if (e.withinMargin() && reserved != nullptr)
+        detail
+            = tr("Batch %1: the GPU would hold %2 of %3 at the peak, leaving %4, less than the margin of %5 "
+                 "the max batch keeps for what the model cannot see exactly.")
+                  .arg(count(e.batch), bytes(e.heldBytes), bytes(e.gpuMemoryBytes),
+                      absoluteBytes(e.headroomBytes()), bytes(reserved->maxBatch.marginBytes));
+    else if (e.fitBasis == FitBasis::Reserved)
+        detail = tr("Batch %1: the GPU holds %2 of %3 at the peak (PyTorch's reserved memory and the "
+                    "overhead): %4 %5. The tensors alone peak at %6.")
+                     .arg(count(e.batch), bytes(e.heldBytes), bytes(e.gpuMemoryBytes),
+                         e.headroomBytes() >= 0 ? tr("headroom") : tr("shortfall"),
+                         absoluteBytes(e.headroomBytes()), bytes(e.peakBytes()));
+    else
+        detail = tr("Batch %1's tensors need %2 of %3: %4 %5.")
+                     .arg(count(e.batch), bytes(e.peakBytes()), bytes(e.gpuMemoryBytes),
+                         e.headroomBytes() >= 0 ? tr("headroom") : tr("shortfall"),
+                         absoluteBytes(e.headroomBytes()));
     if (e.maxBatch == 0) {
         const auto one = m_result.memory->at(1);
         detail += one ? tr(" Not even batch 1 fits: it needs %1.").arg(bytes(one->total()))

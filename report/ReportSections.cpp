@@ -53,7 +53,7 @@ std::vector<std::vector<QString>> ReportComposer::plannerRows() const
         if (i >= kListed && !c.paretoOptimal)
             continue;
         body.push_back({ QString::number(i + 1), PlannerText::changes(c), PlannerText::training(c),
-            PlannerText::batch(c.settings.setup), qs(formatBytes(c.estimate.peakBytes())),
+            PlannerText::batch(c.settings.setup), qs(formatBytes(c.estimate.heldBytes)),
             QString::number(c.estimate.maxBatch),
             c.throughput ? seconds(c.throughput->stepSeconds) : QStringLiteral("–"),
             c.throughput ? qs(plantext::formatRate(c.samplesPerSecondPerGpu())) : QStringLiteral("–"),
@@ -163,7 +163,7 @@ QString ReportComposer::peakNote() const
               .arg(qs(optimizerImplementationName(m_plan.setup.optimizerImplementation)));
     if (m_result.estimate)
         peak += QLatin1Char(' ')
-            + tr("At batch %1 the step peaks at %2, the first step at %3.")
+            + tr("At batch %1 the step's tensors peak at %2, the first step's at %3.")
                   .arg(count(m_result.estimate->batch), bytes(m_result.estimate->peakBytes()),
                       bytes(m_result.estimate->firstStepPeakBytes));
     return peak;

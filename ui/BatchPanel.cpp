@@ -174,17 +174,22 @@ void BatchPanel::showMaxBatch(const EstimateState& state, bool micro)
 
 bool BatchPanel::showTotal(const EstimateState& state, bool perGpu)
 {
+    // The tensors' sum, so labelled: what the GPU holds is the headroom's figure.
     const Estimate& e = *state.estimate;
-    m_total->setText((perGpu ? tr("Per GPU: %1 of %2") : tr("Total: %1 of %2"))
+    m_total->setText((perGpu ? tr("Tensors per GPU: %1 of %2") : tr("Tensors: %1 of %2"))
                          .arg(UiText::bytes(e.total()), UiText::bytes(e.gpuMemoryBytes)));
     QString totalTip = qs(report::plantext::peakText(e));
-    const bool replayed = state.reserved && state.reserved->peakAllocatedBytes > 0; // not on a slider tick
+    const bool replayed = state.reserved && state.reserved->replayed(); // not on a slider tick
     if (replayed)
         totalTip += QLatin1Char('\n')
-            + tr("Reserved by PyTorch's caching allocator: %1 (tensors %2), plus %3 outside it")
+            + tr("Reserved by PyTorch's caching allocator: %1, plus %2 outside it")
                   .arg(UiText::bytes(state.reserved->peakReservedBytes),
-                      UiText::bytes(state.reserved->peakAllocatedBytes),
-                      UiText::bytes(state.reserved->overheadBytes));
+                      UiText::bytes(state.reserved->overheadBytes))
+            + QLatin1Char('\n')
+            + tr("Allocated at its peak: %1 (tensors %2, cuBLAS and cuDNN workspaces %3)")
+                  .arg(UiText::bytes(state.reserved->peakAllocatedBytes),
+                      UiText::bytes(state.reserved->peakAllocatedTensorBytes()),
+                      UiText::bytes(state.reserved->peakAllocatedWorkspaceBytes));
     if (!state.reservedNote.isEmpty())
         totalTip += QLatin1Char('\n') + state.reservedNote;
     m_total->setToolTip(totalTip);
@@ -193,21 +198,36 @@ bool BatchPanel::showTotal(const EstimateState& state, bool perGpu)
 
 void BatchPanel::showHeadroom(const EstimateState& state, bool replayed)
 {
+    // One notion of fitting and headroom (applyReserved): what the GPU holds at the peak.
     const Estimate& e = *state.estimate;
+    const QString red = QStringLiteral("color: #c01010;");
+    const QString green = QStringLiteral("color: #1a7f37;");
+    if (!e.hasHeadroom()) {
+        // A slider tick: the max batch says whether it fits; the replay at the batch follows when it stops.
+        m_headroom->setText(e.fits ? tr("Headroom: %1").arg(QStringLiteral("\u2026"))
+                                   : tr("Above the max batch of PyTorch's reserved memory"));
+        m_headroom->setStyleSheet(e.fits ? green : red);
+        m_headroom->setToolTip(QString());
+        return;
+    }
     const double headroom = e.headroomBytes();
-    if (headroom >= 0 && !e.fits) {
-        // The tensors fit; the allocator's segments (rounding, cache, fragmentation) do not.
-        m_headroom->setText(replayed ? tr("Above the max batch: PyTorch's allocator would reserve %1")
-                                           .arg(UiText::bytes(state.reserved->peakWithOverheadBytes()))
-                                     : tr("Above the max batch of PyTorch's reserved memory"));
-        m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
+    if (e.withinMargin()) {
+        m_headroom->setText(
+            tr("Above the max batch: PyTorch's allocator would reserve %1").arg(UiText::bytes(e.heldBytes)));
+        m_headroom->setStyleSheet(red);
     } else if (headroom >= 0) {
         m_headroom->setText(tr("Headroom: %1").arg(UiText::bytes(static_cast<std::uint64_t>(headroom))));
-        m_headroom->setStyleSheet(QStringLiteral("color: #1a7f37;"));
+        m_headroom->setStyleSheet(green);
     } else {
         m_headroom->setText(tr("Shortfall: %1").arg(UiText::bytes(static_cast<std::uint64_t>(-headroom))));
-        m_headroom->setStyleSheet(QStringLiteral("color: #c01010;"));
+        m_headroom->setStyleSheet(red);
     }
+    m_headroom->setToolTip(replayed
+            ? tr("The GPU's %1 less what it holds at the peak, %2: what PyTorch's caching allocator reserves "
+                 "plus the overhead")
+                  .arg(UiText::bytes(e.gpuMemoryBytes), UiText::bytes(e.heldBytes))
+            : tr("The GPU's %1 less the tensors' peak, %2: PyTorch's caching allocator is not simulated")
+                  .arg(UiText::bytes(e.gpuMemoryBytes), UiText::bytes(e.heldBytes)));
 }
 
 void BatchPanel::showEffectiveBatch(const EstimateState& state)

@@ -75,7 +75,7 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
     case MemoryColumn:
         return UiText::bytes(r.gpu.memoryBytes);
     case PeakColumn:
-        return UiText::bytes(r.estimate.peakBytes());
+        return UiText::bytes(r.estimate.heldBytes);
     case FitsColumn:
         return r.estimate.fits ? tr("yes") : tr("no");
     case ReachesColumn:
@@ -105,7 +105,10 @@ QVariant GpuComparisonModel::headerData(int section, Qt::Orientation orientation
     case MemoryColumn:
         return tip ? tr("The GPU's memory") : tr("Memory");
     case PeakColumn:
-        return tip ? tr("The peak of one training step at the set-up's batch, %1").arg(m_batch)
+        return tip ? tr("What the GPU holds at the peak of one training step at the set-up's batch, %1: what "
+                        "PyTorch's "
+                        "caching allocator reserves, plus the overhead")
+                         .arg(m_batch)
                    : tr("Peak (batch %1)").arg(m_batch);
     case FitsColumn:
         return tip ? tr("Whether the set-up's batch, %1, fits this GPU").arg(m_batch)

@@ -79,7 +79,7 @@ QVariant PlanCandidateModel::displayText(const PlanCandidate& c, const QModelInd
     case BatchColumn:
         return report::PlannerText::batch(c.settings.setup);
     case MemoryColumn:
-        return UiText::bytes(c.estimate.peakBytes());
+        return UiText::bytes(c.estimate.heldBytes);
     case MaxBatchColumn:
         return QString::number(c.estimate.maxBatch);
     case StepColumn:
@@ -144,7 +144,10 @@ QVariant PlanCandidateModel::headerData(int section, Qt::Orientation orientation
                 "effective batch, or the largest that fits. Not your set-up's batch.")
             : tr("Planned batch");
     case MemoryColumn:
-        return tip ? tr("The peak per GPU at the planned batch") : tr("Memory");
+        return tip ? tr("What each GPU holds at the peak at the planned batch: what PyTorch's caching "
+                        "allocator reserves, "
+                        "plus the overhead")
+                   : tr("Memory");
     case MaxBatchColumn:
         return tip ? tr("The largest micro-batch that fits with this set-up") : tr("Max batch");
     case StepColumn:

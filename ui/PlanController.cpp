@@ -45,7 +45,11 @@ bool PlanController::isSetupError(const Error& error, bool analysisValid)
 PlanController::PlanController(Document* document, QObject* parent)
     : QObject(parent)
     , m_document { document }
+    , m_replayTimer { new QTimer(this) }
 {
+    m_replayTimer->setSingleShot(true);
+    m_replayTimer->setInterval(kReplayDelayMs);
+    connect(m_replayTimer, &QTimer::timeout, this, &PlanController::replayAtBatch);
     connect(document, &Document::networkChanged, this, &PlanController::reanalyze);
     connect(document, &Document::precisionChanged, this, &PlanController::reanalyze);
     connect(document, &Document::strategyChanged, this, &PlanController::reanalyze);
@@ -77,6 +81,7 @@ std::int64_t PlanController::chartRange(std::int64_t batch, std::int64_t maxBatc
 
 void PlanController::reanalyze()
 {
+    m_replayTimer->stop(); // evaluate() replays at the batch
     m_result = evaluate(m_document->plan());
     ++m_analysisRuns;
     m_layerNames.clear();
@@ -91,6 +96,7 @@ void PlanController::reanalyze()
 
 void PlanController::rebuildModel()
 {
+    m_replayTimer->stop(); // evaluate() replays at the batch
     // The same analysis: a new step model for the new set-up.
     m_result = evaluate(m_document->plan(), std::move(m_result.analysis));
     updateEstimate();
@@ -128,9 +134,21 @@ void PlanController::reestimateTick()
     figures->fits = figures->batch <= figures->maxBatch.batch;
     figures->peakReservedBytes = 0;
     figures->peakAllocatedBytes = 0;
+    figures->peakAllocatedWorkspaceBytes = 0;
     figures->cudnnWorkspaceBytes = 0;
-    applyReserved(*m_result.estimate, *figures, plan.setup);
+    applyReserved(*m_result.estimate, *figures, plan.setup); // FitBasis::MaxBatchOnly: no headroom yet
     m_result.reservedFigures = std::move(figures);
+    m_replayTimer->start();
+}
+
+void PlanController::replayAtBatch()
+{
+    // One replay (the max batch is known for this capacity): the reserved figures at the batch, and the
+    // headroom from what the GPU holds there.
+    if (!m_result.reserved || !m_result.reservedFigures || m_result.reservedFigures->replayed())
+        return;
+    reestimate(m_result, m_document->plan());
+    updateEstimate();
 }
 
 void PlanController::updateEstimate()

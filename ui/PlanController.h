@@ -5,6 +5,7 @@
 #include "headroom/estimate/Throughput.h"
 
 #include <QObject>
+#include <QTimer>
 #include <optional>
 
 namespace headroom::ui {
@@ -85,11 +86,17 @@ private:
     void sampleReserved();
     /// A batch change: reestimate() without replaying the allocator (the max batch is kept).
     void reestimateTick();
+    /// When the batch has stayed put for kReplayDelayMs: the allocator replayed once at it, so that the
+    /// headroom is what the GPU holds there (FitBasis::Reserved), as after any other change.
+    void replayAtBatch();
     void updateEstimate();
     void updateStepChart();
     ChartSetup chartSetup() const;
 
     Document* m_document;
+    /// Restarted by every tick; replayAtBatch() when it runs out (a drag replays once, where it stops).
+    QTimer* m_replayTimer;
+    static constexpr int kReplayDelayMs = 150;
     /// The analysis, the step model (shared with the step chart's data, which reads it only when the
     /// chart is shown), the estimate and the throughput.
     PlanResult m_result;

@@ -62,6 +62,10 @@ FLOPs</translation>
         <source>Batch size (log scale)</source>
         <translation>배치 크기(로그 눈금)</translation>
     </message>
+    <message>
+        <source>Batch %1: tensors %2</source>
+        <translation>배치 %1: 텐서 %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::MemorySweep</name>
@@ -251,10 +255,6 @@ FLOPs</translation>
     <message>
         <source>Does not fit on the %1</source>
         <translation>%1에 들어가지 않습니다</translation>
-    </message>
-    <message>
-        <source>Batch %1 needs %2 of %3: %4 %5.</source>
-        <translation>배치 %1에는 %3 중 %2가 필요합니다. %4 %5.</translation>
     </message>
     <message>
         <source>headroom</source>
@@ -569,10 +569,6 @@ FLOPs</translation>
         <translation>Headroom은 PyTorch 2.x가 실행하는 방식대로 학습 스텝 하나를 시뮬레이션합니다. 순전파를 레이어별로(출력마다 메모리를 할당하고, 아무도 보관하지 않는 텐서는 마지막 사용 후 해제), 역전파를 역순으로(활성화 그래디언트는 해당 레이어의 역전파가 끝날 때까지 유지, 파라미터 그래디언트는 zero_grad(set_to_none=True)가 남긴 상태대로 처음 도달할 때 생성, 저장된 텐서는 더 이상 필요로 하는 역전파가 없으면 해제), 그리고 구현 방식의 임시 텐서와 함께 옵티마이저 스텝을 실행합니다(여기서는 torch.optim의 이름으로 %1). 합계는 그 스텝의 최고점이고, 구성 요소는 그 시점에 살아 있는 것입니다. 첫 스텝에는 옵티마이저 스텝이 만들기 전까지 옵티마이저 상태가 없습니다. 각 시점의 메모리는 고정 부분에 샘플당 부분을 더한 것입니다.</translation>
     </message>
     <message>
-        <source>At batch %1 the step peaks at %2, the first step at %3.</source>
-        <translation>배치 %1에서 스텝의 최대 메모리는 %2, 첫 스텝은 %3입니다.</translation>
-    </message>
-    <message>
         <source>Goal: an effective batch of %1</source>
         <translation>목표: 유효 배치 %1</translation>
     </message>
@@ -633,16 +629,8 @@ FLOPs</translation>
         <translation>경고 (%1).</translation>
     </message>
     <message>
-        <source> PyTorch&apos;s caching allocator reserves %1 at its peak for %2 of tensors: it rounds every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA context), the GPU holds %5.</source>
-        <translation> PyTorch 캐싱 할당자는 최대치에서 %2의 텐서를 위해 %1을 예약합니다. 모든 블록을 올림하고, 2 MiB와 20 MiB 세그먼트에 담으며, 해제된 블록을 캐시에 남겨 두고, cuBLAS와 cuDNN이 작업 공간을 씁니다(cuBLAS %3). 할당자 밖의 %4(CUDA 컨텍스트)를 더하면 GPU는 %5를 사용합니다.</translation>
-    </message>
-    <message>
         <source> The max batch is the largest whose reserved peak fits in %1, keeping %2 spare for what the model cannot see exactly.</source>
         <translation> 최대 배치는 예약 최대치가 %1 안에 들어가는 가장 큰 배치이며, 모델이 정확히 볼 수 없는 부분을 위해 %2의 여유를 남깁니다.</translation>
-    </message>
-    <message>
-        <source>Batch %1&apos;s tensors need %2 of %3, but PyTorch&apos;s caching allocator needs more than its %4 less a margin of %5.</source>
-        <translation>배치 %1의 텐서에는 %3 중 %2가 필요하지만, PyTorch 캐싱 할당자에는 %4에서 여유분 %5를 뺀 것보다 많은 메모리가 필요합니다.</translation>
     </message>
     <message>
         <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
@@ -687,6 +675,26 @@ FLOPs</translation>
     <message>
         <source>Several CUDA streams, CUDA graphs, torch.compile&apos;s memory planning, NCCL&apos;s own buffers, and tensors the training loop keeps beyond the step (a logged loss, metrics, a batch prefetched by the data loader).</source>
         <translation>여러 CUDA 스트림, CUDA 그래프, torch.compile의 메모리 계획, NCCL 자체 버퍼, 그리고 학습 루프가 스텝 밖에서 유지하는 텐서(기록한 손실, 지표, 데이터 로더가 미리 가져온 배치).</translation>
+    </message>
+    <message>
+        <source> PyTorch&apos;s caching allocator reserves %1 at its peak for %2 allocated (tensors %3, cuBLAS and cuDNN workspaces %4): it rounds every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, and cuBLAS and cuDNN take workspaces from it (%5 for cuBLAS). With the %6 outside it (the CUDA context), the GPU holds %7.</source>
+        <translation> PyTorch 캐싱 할당자는 최대치에서 할당된 %2(텐서 %3, cuBLAS와 cuDNN 작업 공간 %4)를 위해 %1을 예약합니다. 모든 블록을 올림하고, 2 MiB와 20 MiB 세그먼트에 담으며, 해제된 블록을 캐시에 남겨 두고, cuBLAS와 cuDNN이 할당자에서 작업 공간을 가져갑니다(cuBLAS %5). 할당자 밖의 %6(CUDA 컨텍스트)를 더하면 GPU는 %7을 사용합니다.</translation>
+    </message>
+    <message>
+        <source>Batch %1: the GPU would hold %2 of %3 at the peak, leaving %4, less than the margin of %5 the max batch keeps for what the model cannot see exactly.</source>
+        <translation>배치 %1: 최대치에서 GPU는 %3 중 %2를 사용해 %4가 남지만, 이는 최대 배치가 모델이 정확히 볼 수 없는 부분을 위해 남겨 두는 여유분 %5보다 작습니다.</translation>
+    </message>
+    <message>
+        <source>Batch %1: the GPU holds %2 of %3 at the peak (PyTorch&apos;s reserved memory and the overhead): %4 %5. The tensors alone peak at %6.</source>
+        <translation>배치 %1: 최대치에서 GPU는 %3 중 %2를 사용합니다(PyTorch 예약 메모리와 오버헤드). %4 %5. 텐서만의 최대치는 %6입니다.</translation>
+    </message>
+    <message>
+        <source>Batch %1&apos;s tensors need %2 of %3: %4 %5.</source>
+        <translation>배치 %1의 텐서에는 %3 중 %2가 필요합니다. %4 %5.</translation>
+    </message>
+    <message>
+        <source>At batch %1 the step&apos;s tensors peak at %2, the first step&apos;s at %3.</source>
+        <translation>배치 %1에서 스텝의 텐서 최대치는 %2, 첫 스텝은 %3입니다.</translation>
     </message>
 </context>
 <context>
@@ -1016,10 +1024,6 @@ FLOPs</translation>
         <translation>배치 1에서도 들어가지 않습니다</translation>
     </message>
     <message>
-        <source>Total: %1 of %2</source>
-        <translation>합계: %1 / %2</translation>
-    </message>
-    <message>
         <source>Headroom: %1</source>
         <translation>여유: %1</translation>
     </message>
@@ -1038,10 +1042,6 @@ FLOPs</translation>
     <message>
         <source>Max micro-batch per GPU: %1</source>
         <translation>GPU당 최대 마이크로 배치: %1</translation>
-    </message>
-    <message>
-        <source>Per GPU: %1 of %2</source>
-        <translation>GPU당: %1 / %2</translation>
     </message>
     <message>
         <source>%1 steps</source>
@@ -1128,10 +1128,6 @@ FLOPs</translation>
         <translation>예약 최대치 기준: PyTorch 캐싱 할당자가 %1(GPU 메모리에서 오버헤드를 뺀 값) 안에 처음 두 스텝을 담을 수 있는 가장 큰 배치이며, %2의 여유를 남깁니다. 정확히 %1에서는 %3입니다.</translation>
     </message>
     <message>
-        <source>Reserved by PyTorch&apos;s caching allocator: %1 (tensors %2), plus %3 outside it</source>
-        <translation>PyTorch 캐싱 할당자 예약: %1(텐서 %2), 할당자 밖에 %3 추가</translation>
-    </message>
-    <message>
         <source>Above the max batch: PyTorch&apos;s allocator would reserve %1</source>
         <translation>최대 배치 초과: PyTorch 할당자가 %1을 예약하게 됩니다</translation>
     </message>
@@ -1146,6 +1142,30 @@ FLOPs</translation>
     <message>
         <source>whole numbers from %1 up</source>
         <translation>%1 이상의 정수</translation>
+    </message>
+    <message>
+        <source>Tensors per GPU: %1 of %2</source>
+        <translation>GPU당 텐서: %1 / %2</translation>
+    </message>
+    <message>
+        <source>Tensors: %1 of %2</source>
+        <translation>텐서: %1 / %2</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch&apos;s caching allocator: %1, plus %2 outside it</source>
+        <translation>PyTorch 캐싱 할당자 예약: %1, 할당자 밖에 %2 추가</translation>
+    </message>
+    <message>
+        <source>Allocated at its peak: %1 (tensors %2, cuBLAS and cuDNN workspaces %3)</source>
+        <translation>최대치에서 할당: %1(텐서 %2, cuBLAS와 cuDNN 작업 공간 %3)</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s %1 less what it holds at the peak, %2: what PyTorch&apos;s caching allocator reserves plus the overhead</source>
+        <translation>GPU의 %1에서 최대치에 사용하는 %2를 뺀 값: PyTorch 캐싱 할당자가 예약하는 메모리와 오버헤드</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s %1 less the tensors&apos; peak, %2: PyTorch&apos;s caching allocator is not simulated</source>
+        <translation>GPU의 %1에서 텐서 최대치 %2를 뺀 값: PyTorch 캐싱 할당자는 시뮬레이션하지 않았습니다</translation>
     </message>
 </context>
 <context>
@@ -2903,10 +2923,6 @@ FLOPs</translation>
         <translation>GPU의 메모리</translation>
     </message>
     <message>
-        <source>The peak of one training step at the set-up&apos;s batch, %1</source>
-        <translation>현재 설정의 배치 %1에서 학습 스텝 하나의 최대 메모리</translation>
-    </message>
-    <message>
         <source>Peak (batch %1)</source>
         <translation>최대 (배치 %1)</translation>
     </message>
@@ -2937,6 +2953,10 @@ FLOPs</translation>
     <message>
         <source>Samples per second at the set-up&apos;s batch</source>
         <translation>현재 설정의 배치에서 초당 샘플 수</translation>
+    </message>
+    <message>
+        <source>What the GPU holds at the peak of one training step at the set-up&apos;s batch, %1: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
+        <translation>현재 설정의 배치 %1에서 학습 스텝 하나의 최대치에 GPU가 사용하는 메모리: PyTorch 캐싱 할당자가 예약하는 메모리와 오버헤드</translation>
     </message>
 </context>
 <context>
@@ -3712,10 +3732,6 @@ FLOPs</translation>
         <translation>계획 배치</translation>
     </message>
     <message>
-        <source>The peak per GPU at the planned batch</source>
-        <translation>계획 배치에서 GPU당 최대 메모리</translation>
-    </message>
-    <message>
         <source>The largest micro-batch that fits with this set-up</source>
         <translation>이 설정으로 들어가는 가장 큰 마이크로 배치</translation>
     </message>
@@ -3726,6 +3742,10 @@ FLOPs</translation>
     <message>
         <source>At the planned batch</source>
         <translation>계획 배치에서</translation>
+    </message>
+    <message>
+        <source>What each GPU holds at the peak at the planned batch: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
+        <translation>계획 배치의 최대치에 GPU마다 사용하는 메모리: PyTorch 캐싱 할당자가 예약하는 메모리와 오버헤드</translation>
     </message>
 </context>
 <context>

@@ -62,6 +62,10 @@ FLOPs</translation>
         <source>Batch size (log scale)</source>
         <translation>批大小（对数刻度）</translation>
     </message>
+    <message>
+        <source>Batch %1: tensors %2</source>
+        <translation>批次 %1：张量 %2</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::MemorySweep</name>
@@ -251,10 +255,6 @@ FLOPs</translation>
     <message>
         <source>Does not fit on the %1</source>
         <translation>%1 放不下</translation>
-    </message>
-    <message>
-        <source>Batch %1 needs %2 of %3: %4 %5.</source>
-        <translation>批大小 %1 需要 %2（共 %3）：%4 %5。</translation>
     </message>
     <message>
         <source>headroom</source>
@@ -569,10 +569,6 @@ FLOPs</translation>
         <translation>Headroom 按 PyTorch 2.x 的运行方式模拟一个训练步：逐层前向传播（为每个输出分配内存，没有谁保留的张量在最后一次使用后释放），再反向逆序执行反向传播（激活梯度存在到其所在层的反向计算完成为止；参数梯度在首次到达时创建，正如 zero_grad(set_to_none=True) 留下的状态；保存的张量在不再有反向计算需要时释放），最后是优化器步及其实现方式的临时张量（此处为 %1，即 torch.optim 中的名称）。合计为该步的最高点，各组成部分即该时刻存在的内容。第一步在其优化器步创建优化器状态之前没有优化器状态。每个时刻的显存都是固定部分加上每样本部分。</translation>
     </message>
     <message>
-        <source>At batch %1 the step peaks at %2, the first step at %3.</source>
-        <translation>批大小为 %1 时，该步的峰值为 %2，第一步为 %3。</translation>
-    </message>
-    <message>
         <source>Goal: an effective batch of %1</source>
         <translation>目标：有效批次 %1</translation>
     </message>
@@ -633,16 +629,8 @@ FLOPs</translation>
         <translation>警告（%1）。</translation>
     </message>
     <message>
-        <source> PyTorch&apos;s caching allocator reserves %1 at its peak for %2 of tensors: it rounds every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, and cuBLAS and cuDNN take workspaces (%3 for cuBLAS). With the %4 outside it (the CUDA context), the GPU holds %5.</source>
-        <translation>PyTorch 缓存分配器在峰值时为 %2 的张量预留 %1：它对每个块取整，把块放在 2 MiB 和 20 MiB 的段中，并缓存已释放的块；cuBLAS 和 cuDNN 还占用工作区（cuBLAS 为 %3）。加上分配器之外的 %4（CUDA 上下文），GPU 共占用 %5。</translation>
-    </message>
-    <message>
         <source> The max batch is the largest whose reserved peak fits in %1, keeping %2 spare for what the model cannot see exactly.</source>
         <translation>最大批量是预留峰值能放进 %1 的最大批量，并为模型无法精确预见的部分留出 %2 余量。</translation>
-    </message>
-    <message>
-        <source>Batch %1&apos;s tensors need %2 of %3, but PyTorch&apos;s caching allocator needs more than its %4 less a margin of %5.</source>
-        <translation>批量 %1 的张量需要 %2（共 %3），但 PyTorch 缓存分配器需要的显存超过其 %4 减去 %5 余量。</translation>
     </message>
     <message>
         <source> Planned batch: the micro-batch (× accumulation steps × GPUs) each set-up runs to reach the goal, not the set-up&apos;s batch.</source>
@@ -687,6 +675,26 @@ FLOPs</translation>
     <message>
         <source>Several CUDA streams, CUDA graphs, torch.compile&apos;s memory planning, NCCL&apos;s own buffers, and tensors the training loop keeps beyond the step (a logged loss, metrics, a batch prefetched by the data loader).</source>
         <translation>多个 CUDA 流、CUDA 图、torch.compile 的内存规划、NCCL 自身的缓冲区，以及训练循环在训练步之外保留的张量（记录的损失、指标、数据加载器预取的批次）。</translation>
+    </message>
+    <message>
+        <source> PyTorch&apos;s caching allocator reserves %1 at its peak for %2 allocated (tensors %3, cuBLAS and cuDNN workspaces %4): it rounds every block, holds them in 2 MiB and 20 MiB segments and keeps freed blocks cached, and cuBLAS and cuDNN take workspaces from it (%5 for cuBLAS). With the %6 outside it (the CUDA context), the GPU holds %7.</source>
+        <translation> PyTorch 的缓存分配器在峰值时为已分配的 %2（张量 %3，cuBLAS 和 cuDNN 工作区 %4）保留 %1：它对每个块向上取整，把块放在 2 MiB 和 20 MiB 的段中，并缓存已释放的块；cuBLAS 和 cuDNN 从它取得工作区（cuBLAS 为 %5）。加上分配器之外的 %6（CUDA 上下文），GPU 占用 %7。</translation>
+    </message>
+    <message>
+        <source>Batch %1: the GPU would hold %2 of %3 at the peak, leaving %4, less than the margin of %5 the max batch keeps for what the model cannot see exactly.</source>
+        <translation>批次 %1：峰值时 GPU 将占用 %3 中的 %2，剩余 %4，小于最大批次为模型无法精确看到的部分保留的余量 %5。</translation>
+    </message>
+    <message>
+        <source>Batch %1: the GPU holds %2 of %3 at the peak (PyTorch&apos;s reserved memory and the overhead): %4 %5. The tensors alone peak at %6.</source>
+        <translation>批次 %1：峰值时 GPU 占用 %3 中的 %2（PyTorch 保留的内存加开销）：%4 %5。仅张量的峰值为 %6。</translation>
+    </message>
+    <message>
+        <source>Batch %1&apos;s tensors need %2 of %3: %4 %5.</source>
+        <translation>批次 %1 的张量需要 %3 中的 %2：%4 %5。</translation>
+    </message>
+    <message>
+        <source>At batch %1 the step&apos;s tensors peak at %2, the first step&apos;s at %3.</source>
+        <translation>批次 %1 时，该步骤张量的峰值为 %2，第一步为 %3。</translation>
     </message>
 </context>
 <context>
@@ -1016,10 +1024,6 @@ FLOPs</translation>
         <translation>即使批大小为 1 也放不下</translation>
     </message>
     <message>
-        <source>Total: %1 of %2</source>
-        <translation>合计：%1 / %2</translation>
-    </message>
-    <message>
         <source>Headroom: %1</source>
         <translation>剩余：%1</translation>
     </message>
@@ -1038,10 +1042,6 @@ FLOPs</translation>
     <message>
         <source>Max micro-batch per GPU: %1</source>
         <translation>每 GPU 最大微批大小：%1</translation>
-    </message>
-    <message>
-        <source>Per GPU: %1 of %2</source>
-        <translation>每 GPU：%1 / %2</translation>
     </message>
     <message>
         <source>%1 steps</source>
@@ -1128,10 +1128,6 @@ FLOPs</translation>
         <translation>根据预留峰值：PyTorch 缓存分配器能在 %1（GPU 显存减去开销）内容纳前两步训练的最大批量，并留出 %2 余量；恰好 %1 时为 %3。</translation>
     </message>
     <message>
-        <source>Reserved by PyTorch&apos;s caching allocator: %1 (tensors %2), plus %3 outside it</source>
-        <translation>PyTorch 缓存分配器预留：%1（张量 %2），另有 %3 在分配器之外</translation>
-    </message>
-    <message>
         <source>Above the max batch: PyTorch&apos;s allocator would reserve %1</source>
         <translation>超过最大批量：PyTorch 分配器将预留 %1</translation>
     </message>
@@ -1146,6 +1142,30 @@ FLOPs</translation>
     <message>
         <source>whole numbers from %1 up</source>
         <translation>不小于 %1 的整数</translation>
+    </message>
+    <message>
+        <source>Tensors per GPU: %1 of %2</source>
+        <translation>每个 GPU 的张量：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Tensors: %1 of %2</source>
+        <translation>张量：%1 / %2</translation>
+    </message>
+    <message>
+        <source>Reserved by PyTorch&apos;s caching allocator: %1, plus %2 outside it</source>
+        <translation>PyTorch 缓存分配器保留：%1，另有分配器之外的 %2</translation>
+    </message>
+    <message>
+        <source>Allocated at its peak: %1 (tensors %2, cuBLAS and cuDNN workspaces %3)</source>
+        <translation>峰值时已分配：%1（张量 %2，cuBLAS 和 cuDNN 工作区 %3）</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s %1 less what it holds at the peak, %2: what PyTorch&apos;s caching allocator reserves plus the overhead</source>
+        <translation>GPU 的 %1 减去峰值时的占用 %2：PyTorch 缓存分配器保留的内存加开销</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s %1 less the tensors&apos; peak, %2: PyTorch&apos;s caching allocator is not simulated</source>
+        <translation>GPU 的 %1 减去张量峰值 %2：未模拟 PyTorch 缓存分配器</translation>
     </message>
 </context>
 <context>
@@ -2903,10 +2923,6 @@ FLOPs</translation>
         <translation>GPU 的显存</translation>
     </message>
     <message>
-        <source>The peak of one training step at the set-up&apos;s batch, %1</source>
-        <translation>在当前设置的批次 %1 下，一个训练步的峰值</translation>
-    </message>
-    <message>
         <source>Peak (batch %1)</source>
         <translation>峰值（批次 %1）</translation>
     </message>
@@ -2937,6 +2953,10 @@ FLOPs</translation>
     <message>
         <source>Samples per second at the set-up&apos;s batch</source>
         <translation>当前设置的批次下，每秒样本数</translation>
+    </message>
+    <message>
+        <source>What the GPU holds at the peak of one training step at the set-up&apos;s batch, %1: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
+        <translation>当前设置的批次 %1 下一个训练步骤峰值时 GPU 的占用：PyTorch 缓存分配器保留的内存加开销</translation>
     </message>
 </context>
 <context>
@@ -3712,10 +3732,6 @@ FLOPs</translation>
         <translation>计划批次</translation>
     </message>
     <message>
-        <source>The peak per GPU at the planned batch</source>
-        <translation>计划批次下每 GPU 的峰值</translation>
-    </message>
-    <message>
         <source>The largest micro-batch that fits with this set-up</source>
         <translation>此设置下能放下的最大微批次</translation>
     </message>
@@ -3726,6 +3742,10 @@ FLOPs</translation>
     <message>
         <source>At the planned batch</source>
         <translation>在计划批次下</translation>
+    </message>
+    <message>
+        <source>What each GPU holds at the peak at the planned batch: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
+        <translation>计划批次峰值时每个 GPU 的占用：PyTorch 缓存分配器保留的内存加开销</translation>
     </message>
 </context>
 <context>

@@ -93,6 +93,21 @@ void TestCliEstimate::estimateJson()
     QCOMPARE(j["reserved"]["workspaces"]["cudnn_largest_bytes"].get<std::uint64_t>(),
         std::uint64_t { 0 }); // no convolution
     QVERIFY(j["reserved"]["fits"].get<bool>());
+    // One notion of fitting and headroom (issue 34): the GPU holds the reserved peak plus the overhead,
+    // 22 MiB + 512 MiB = 559,939,584 B, so the headroom is 8,589,934,592 - 559,939,584 = 8,029,995,008 B;
+    // the tensors alone (4,612 B + 512 MiB = 536,875,524 B) would leave 8,053,059,068 B.
+    QCOMPARE(j["headroom_basis"].get<std::string>(), std::string("reserved"));
+    QCOMPARE(j["held_at_peak_bytes"].get<std::uint64_t>(), std::uint64_t { 559'939'584 });
+    QCOMPARE(j["headroom_bytes"].get<double>(), 8'029'995'008.0);
+    QCOMPARE(j["tensors_headroom_bytes"].get<double>(), 8'053'059'068.0);
+    // Allocated as max_memory_allocated counts it: both cuBLAS workspaces are alive at the allocated peak
+    // (made at step 1's first forward and backward cuBLAS calls, kept; the peak is in step 2, which holds
+    // more than any moment of step 1). 8,519,680 B is a multiple of 512 and each takes the front of a
+    // split block (the remainders, 12,451,840 and 3,932,160 B, are over 1 MiB): 2 x 8,519,680.
+    QCOMPARE(
+        j["reserved"]["peak_allocated_workspace_bytes"].get<std::uint64_t>(), std::uint64_t { 17'039'360 });
+    QCOMPARE(j["reserved"]["peak_allocated_tensor_bytes"].get<std::uint64_t>() + 17'039'360,
+        j["reserved"]["peak_allocated_bytes"].get<std::uint64_t>());
     QVERIFY(!j["reserved"]["expandable_segments"].get<bool>());
     // --expandable-segments (issue 23): the small pool grows one segment by 2 MiB pages, the large pool
     // another by 20 MiB pages. The tensors still need one small page; the two 8,519,680-byte
@@ -230,6 +245,14 @@ void TestCliEstimate::overheadDefaultsToTheGpusContext()
     QCOMPARE(text.exitCode, 0);
     QVERIFY2(
         text.out.contains(QStringLiteral("Reserved by PyTorch's caching allocator: ")), qPrintable(text.out));
+    // The tiny network's text: the same headroom as the JSON's (8,029,995,008 B = 7.48 GiB), and the
+    // tensors' total labelled as theirs.
+    const Run tiny = runHeadroom({ QStringLiteral("estimate"), m_tiny });
+    QVERIFY2(
+        tiny.out.contains(QStringLiteral("Fits on the GeForce GTX 1080: headroom 7.48 GiB (the GPU holds "
+                                         "534 MiB at the peak)\n")),
+        qPrintable(tiny.out));
+    QVERIFY2(tiny.out.contains(QStringLiteral("Total (tensors)")), qPrintable(tiny.out));
     QVERIFY2(text.out.contains(QStringLiteral("from the reserved peak, keeping ")), qPrintable(text.out));
 }
 

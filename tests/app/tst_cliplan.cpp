@@ -121,8 +121,8 @@ void TestCliPlan::planTable()
 
 void TestCliPlan::planNothingFits()
 {
-    // A quarter GiB cannot hold the 512 MiB of CUDA context and framework overhead alone: whatever the
-    // set-up, at least 256 MiB are missing.
+    // A quarter GiB cannot hold the overhead alone (a custom GPU's default is the newest CUDA context,
+    // 768 MiB): whatever the set-up, at least 512 MiB are missing.
     const QStringList args { QStringLiteral("plan"), m_lenet, QStringLiteral("--gpu-memory-gib"),
         QStringLiteral("0.25") };
     const Run r = runHeadroom(args);
@@ -137,8 +137,19 @@ void TestCliPlan::planNothingFits()
     const auto& nothing = plan["nothing_fits"];
     QCOMPARE(nothing["reason"].get<std::string>(), std::string("memory"));
     const auto over = nothing["bytes_over"].get<std::uint64_t>();
-    QVERIFY(over >= 256ULL * 1024 * 1024);
-    QCOMPARE(over, nothing["closest"]["peak_bytes"].get<std::uint64_t>() - 256ULL * 1024 * 1024);
+    QVERIFY(over >= 512ULL * 1024 * 1024);
+    // One notion of fitting (issue 34): the shortfall is what the GPU would hold at micro-batch 1 beyond
+    // its 256 MiB, not the tensors' peak. The closest set-up is ZeRO-2 with the optimizer state offloaded
+    // (only the weights, 246,824 B, and batch 1's activations stay): its tensors with the 768 MiB context
+    // peak at 805,613,748 B (short by 537,178,292 B, what plan used to say). PyTorch's caching allocator
+    // holds more: the two cuBLAS workspaces a training step makes (forward and backward threads), 32 MiB
+    // each on the newest GPUs (CUBLAS_WORKSPACE_CONFIG :4096:8), take a 32 MiB large segment each, and
+    // every tensor (all under 1 MiB, 547,328 B at the peak in 512-byte blocks) fits one 2 MiB small
+    // segment: 66 MiB = 69,206,016 B reserved. The GPU holds 805,306,368 + 69,206,016 = 874,512,384 B,
+    // 874,512,384 - 268,435,456 = 606,076,928 B more than it has.
+    QCOMPARE(nothing["closest"]["held_at_peak_bytes"].get<std::uint64_t>(), std::uint64_t { 874'512'384 });
+    QCOMPARE(nothing["closest"]["peak_bytes"].get<std::uint64_t>(), std::uint64_t { 805'613'748 });
+    QCOMPARE(over, std::uint64_t { 606'076'928 });
     // The closest set-up, estimated with its options, is short by exactly that.
     QStringList estimate;
     for (const auto& a : nothing["closest"]["estimate_arguments"])

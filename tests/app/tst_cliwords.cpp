@@ -82,8 +82,13 @@ void TestCliWords::planSaysAsSetUpAndNamesItsBatch()
 
 void TestCliWords::compareNamesTheBatchAndTheTarget()
 {
-    // The issue's case: at target 512 the GTX 1070 fits the set-up's batch 32 (4.73 GiB of 8 GiB)
-    // but its max batch, 71 from the reserved peak (79 by the tensors alone), does not reach 512.
+    // The issue's case: at target 512 the GTX 1070 fits the set-up's batch 32 but its max batch, 71 from
+    // the reserved peak (79 by the tensors alone), does not reach 512. The peak column is what the GPU
+    // holds (issue 34), as `estimate` judges the fit: the caching allocator's reserved peak at batch 32,
+    // 5,903,482,880 B (`estimate --batch 32 --json`'s reserved.peak_bytes: 2,815 x 2 MiB, above the
+    // 4,633,115,648 B allocated peak by the segments' rounding and the freed blocks it keeps cached, such
+    // as the convolutions' cuDNN workspaces of up to 784 MiB), plus Pascal's 512 MiB context:
+    // 6,440,353,792 B = 5.998 GiB, "6.00 GiB" (the tensors alone: 4.73 GiB).
     const Run r = runHeadroom({ QStringLiteral("compare"), kVgg, QStringLiteral("--gpus-list"),
         QStringLiteral("GTX 1070"), QStringLiteral("--target-batch"), QStringLiteral("512") });
     QCOMPARE(r.exitCode, 0);
@@ -94,7 +99,7 @@ void TestCliWords::compareNamesTheBatchAndTheTarget()
                  .match(rows[0])
                  .hasMatch(),
         qPrintable(rows[0]));
-    QVERIFY2(QRegularExpression(QStringLiteral("GTX 1070\\s+8.00 GiB\\s+4.73 GiB\\s+yes\\s+71\\s+no\\s"))
+    QVERIFY2(QRegularExpression(QStringLiteral("GTX 1070\\s+8.00 GiB\\s+6.00 GiB\\s+yes\\s+71\\s+no\\s"))
                  .match(rows[1])
                  .hasMatch(),
         qPrintable(rows[1]));

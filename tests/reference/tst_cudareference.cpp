@@ -32,6 +32,10 @@ constexpr double kMaxBatchTolerance = 0.03;
 constexpr double kPhaseTolerance = 0.02;
 constexpr double kPhaseFloorBytes = 2.0 * 1024 * 1024;
 constexpr std::uint64_t kCapacity = 8ULL << 30;
+/// How far LeNet-5's allocated step peak (workspaces included) may be from max_memory_allocated: the
+/// phases' own tolerance. Measured: fp32 at batch 8 and 32 and amp-bf16 at batch 8 within 0.8 %;
+/// amp-bf16 at batch 32 is 49 % low (an expected failure: cuDNN's bf16 workspace).
+constexpr double kLenetAllocatedTolerance = kPhaseTolerance;
 
 json measurements()
 {
@@ -140,6 +144,8 @@ private slots:
     void accuracyDocumentMatches();
     void evaluatedPlanAnswersFromReserved_data();
     void evaluatedPlanAnswersFromReserved();
+    void allocatedPeakCountsWorkspaces_data();
+    void allocatedPeakCountsWorkspaces();
 
 private:
     MaxBatchRow maxBatchRow(const std::string& name);
@@ -334,6 +340,64 @@ void TestCudaReference::evaluatedPlanAnswersFromReserved()
     QCOMPARE(j["reserved"]["max_batch"].get<std::int64_t>(), answer);
     QCOMPARE(j["reserved"]["overhead_bytes"].get<std::uint64_t>(), std::uint64_t { 0 });
     QCOMPARE(j["reserved"]["cuda_context"]["bytes"].get<std::uint64_t>(), std::uint64_t { 768ULL << 20 });
+}
+
+void TestCudaReference::allocatedPeakCountsWorkspaces_data()
+{
+    QTest::addColumn<QString>("precision");
+    QTest::addColumn<int>("batch");
+    for (const char* precision : { "fp32", "amp-bf16" }) {
+        for (const int batch : { 8, 32 })
+            QTest::addRow("lenet5 %s batch %d", precision, batch) << QString::fromLatin1(precision) << batch;
+    }
+}
+
+void TestCudaReference::allocatedPeakCountsWorkspaces()
+{
+    // Issue 34, item 5: "allocated" is what torch.cuda.max_memory_allocated() says, and PyTorch makes the
+    // cuDNN convolution workspaces (run_conv_plan) and the cuBLAS ones (getCUDABlasLtWorkspace) through
+    // its caching allocator, so it counts them. On LeNet-5 they are most of the step: the step's peak is
+    // a convolution's backward, its workspace beside a few hundred kilobytes of tensors. The measured
+    // figure: the most max_memory_allocated of the six measured phases above alive_before_step1
+    // (measurements.json, H100). Headroom's: the replay's allocated peak
+    // (ReservedFigures::peakAllocatedBytes, the JSON's reserved.peak_allocated_bytes) above what the replay
+    // held before step 1. The cuBLAS workspaces were made by the networks measured earlier in the same
+    // process (alive_before_step1), so the replay leaves them out as phasePeaksWithinTolerance does; the
+    // cuDNN ones live only inside each convolution and are in the measured phases.
+    QFETCH(QString, precision);
+    QFETCH(int, batch);
+    const std::string p = precision.toStdString();
+    ReservedOptions o;
+    o.cublasWorkspaces = false;
+    const auto model = modelOf("lenet5", *parsePrecision(p), o);
+    QVERIFY(model.ok());
+    const ReservedRun run = model.value().run(batch);
+    const auto& peaks = m_data["networks"]["lenet5"][p]["peaks"][std::to_string(batch)];
+    double measured = 0;
+    for (const char* step : { "step1", "step2" }) {
+        for (const char* stage : { "forward", "backward", "optimizer" })
+            measured = std::max(
+                measured, peaks[step][stage]["max_allocated_above_alive_before_step1"].get<double>());
+    }
+    const double before = static_cast<double>(run.phases.front().allocated);
+    const double allocated = static_cast<double>(run.peakAllocated) - before;
+    const double withoutWorkspaces = allocated - static_cast<double>(run.peakAllocatedWorkspaces);
+    qInfo(
+        "allocated | lenet5 | %s | %d | measured %.0f | Headroom %.0f (%+.1f %%), of which workspaces %llu | "
+        "without them %.0f (%+.1f %%)",
+        p.c_str(), batch, measured, allocated, 100.0 * (allocated - measured) / measured,
+        static_cast<unsigned long long>(run.peakAllocatedWorkspaces), withoutWorkspaces,
+        100.0 * (withoutWorkspaces - measured) / measured);
+    QVERIFY(run.peakAllocatedWorkspaces <= run.peakAllocated);
+    // Autocast at batch 32: cuDNN's bf16 backward plans take about 1.8 MB more workspace than the
+    // input + output + weight Headroom sizes them at (docs/memory-model.md, "cuDNN convolutions"): the
+    // workspace is counted as allocated, its size is not cuDNN's heuristics' choice.
+    if (p == "amp-bf16" && batch == 32)
+        QEXPECT_FAIL(
+            "", "cuDNN's bf16 backward workspace at batch 32: about 1.8 MB more than modelled", Continue);
+    QVERIFY2(std::abs(allocated - measured) <= kLenetAllocatedTolerance * measured,
+        qPrintable(
+            QStringLiteral("measured %1, Headroom %2").arg(measured, 0, 'f', 0).arg(allocated, 0, 'f', 0)));
 }
 
 QTEST_APPLESS_MAIN(TestCudaReference)

@@ -176,7 +176,8 @@ void TestMainWindowSetup::communicationStacksWithDataParallel()
     const double thickness = (comm.front().y() - below.front().y()) * chart->bytesPerUnit();
     QVERIFY2(std::abs(thickness - static_cast<double>(expected.estimate->bytes.communication)) < 1.0,
         qPrintable(QString::number(thickness)));
-    QVERIFY(child<QLabel>(win, "totalLabel")->text().startsWith(QStringLiteral("Per GPU: ")));
+    // The total is the tensors' per GPU, labelled as theirs (issue 34).
+    QVERIFY(child<QLabel>(win, "totalLabel")->text().startsWith(QStringLiteral("Tensors per GPU: ")));
     win.document()->undoStack()->undo();
     QVERIFY(!chart->showsComponent(Component::Communication));
 }

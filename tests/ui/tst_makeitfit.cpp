@@ -149,13 +149,32 @@ void TestMakeItFit::allowancesWidenTheSearch()
     doc.resetSetup(Precision::Fp32, TrainingSetup {}, gtx1080());
     MakeItFitPanel panel(&doc);
     panel.show();
+    // The ranking judges memory as the fit does (docs/planner.md, issue 34): by what the GPU holds at the
+    // peak, the reserved peak plus the overhead. At an effective batch of 256 the plain search lists one
+    // set-up, 64 x 4 (max micro-batch 67). 8-bit state with the same 64 x 4 runs as fast and its tensors
+    // are 0.77 GiB smaller, but the GPU holds no less: 8,399,093,760 B against 8,396,996,608 B (the
+    // caching allocator keeps what the state frees cached, near the 7.5 GiB capacity either way). It
+    // changes everything the listed set-up changes and more, at the same speed and no less memory: a
+    // redundant set-up, not listed. The search is wider (4 set-ups examined, not 2), the list is not.
     child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(256);
+    QCOMPARE(panel.model()->rowCount(), 1);
+    const std::size_t examined = panel.result().setupsExamined;
+    child<QCheckBox>(panel, "allowEightBitCheckBox")->setChecked(true);
+    QVERIFY(panel.allowances().eightBitOptimizer);
+    QVERIFY(panel.result().setupsExamined > examined);
+    QCOMPARE(panel.model()->rowCount(), 1);
+    QCOMPARE(panel.model()->index(0, PlanCandidateModel::TrainingColumn).data().toString(),
+        QStringLiteral("same"));
+    // At 72 the allowance adds a set-up nothing else gives: the plain search needs 2 x 36 (72 is above the
+    // max batch, 67), 8-bit state fits 72 in one micro-batch (its max batch is 82). It changes training and
+    // does not include the accumulation, so it is listed (off the Pareto front: as fast, it holds more).
+    child<QCheckBox>(panel, "allowEightBitCheckBox")->setChecked(false);
+    child<QSpinBox>(panel, "targetBatchSpinBox")->setValue(72);
     const int plain = panel.model()->rowCount();
     for (int row = 0; row < plain; ++row)
         QCOMPARE(panel.model()->index(row, PlanCandidateModel::TrainingColumn).data().toString(),
             QStringLiteral("same"));
     child<QCheckBox>(panel, "allowEightBitCheckBox")->setChecked(true);
-    QVERIFY(panel.allowances().eightBitOptimizer);
     QVERIFY(panel.model()->rowCount() > plain);
     bool changed = false;
     for (int row = 0; row < panel.model()->rowCount(); ++row)
@@ -200,8 +219,9 @@ void TestMakeItFit::anUnestimableNetworkSaysWhyOnce()
     QCOMPARE(status.count(QStringLiteral("plan:"), Qt::CaseInsensitive), 1);
 }
 
-// Three GPUs of 4, 8 and 24 GiB: VGG-16 at batch 32 needs 4.73 GiB (`headroom estimate`), so the
-// 8 GiB card is the smallest that fits; with a target of 256 in micro-batches of 32 (8 steps) too.
+// Three GPUs of 4, 8 and 24 GiB: VGG-16 at batch 32 needs more than 4 GiB (the tensors alone 4.73 GiB;
+// an 8 GiB card holds 6.00 GiB at the peak, `headroom estimate`), so the 8 GiB card is the smallest that
+// fits; with a target of 256 in micro-batches of 32 (8 steps) too.
 void TestMakeItFit::saysWhatTheSearchLeftOut()
 {
     // VGG-16 on a GTX 1080, nothing allowed: 3 checkpointing choices x 2 set-ups of about 40 layers, far
@@ -350,8 +370,11 @@ void TestMakeItFit::columnsSayWhatTheyAnswer()
     QCOMPARE(model->index(mixed, PlanCandidateModel::SpeedColumn).data().toString(), QStringLiteral("0.598"));
 }
 
-// The issue's comparison at a target of 512: a GTX 1070 (8 GiB) fits the set-up's batch 32 (4.73
-// GiB, `headroom estimate`) but its max batch, 71 (reserved peak; 79 by the tensors), does not reach 512.
+// The issue's comparison at a target of 512: a GTX 1070 (8 GiB) fits the set-up's batch 32 but its max
+// batch, 71 (reserved peak; 79 by the tensors), does not reach 512. The peak column is what the GPU holds
+// at batch 32 (issue 34), as `headroom estimate` judges the fit: the caching allocator's reserved peak,
+// 5,903,482,880 B (2,815 x 2 MiB), plus Pascal's 512 MiB context = 6,440,353,792 B = 5.998 GiB, "6.00 GiB"
+// (the tensors' peak, 4.73 GiB, is no longer this column's figure).
 // "Fits: yes" read as an answer about the target; the columns now say which question each answers.
 void TestMakeItFit::compareColumnsNameTheBatch()
 {
@@ -368,7 +391,7 @@ void TestMakeItFit::compareColumnsNameTheBatch()
     QCOMPARE(header(GpuComparisonModel::PeakColumn), QStringLiteral("Peak (batch 32)"));
     QCOMPARE(header(GpuComparisonModel::FitsColumn), QStringLiteral("Fits batch 32"));
     QCOMPARE(header(GpuComparisonModel::ReachesColumn), QStringLiteral("Reaches target"));
-    QCOMPARE(model->index(0, GpuComparisonModel::PeakColumn).data().toString(), QStringLiteral("4.73 GiB"));
+    QCOMPARE(model->index(0, GpuComparisonModel::PeakColumn).data().toString(), QStringLiteral("6.00 GiB"));
     QCOMPARE(model->index(0, GpuComparisonModel::FitsColumn).data().toString(), QStringLiteral("yes"));
     QCOMPARE(model->index(0, GpuComparisonModel::MaxBatchColumn).data().toString(), QStringLiteral("71"));
     QCOMPARE(model->index(0, GpuComparisonModel::ReachesColumn).data().toString(), QStringLiteral("no"));

@@ -44,6 +44,13 @@ Result<ReservedModel> ReservedModel::build(
 }
 
 namespace {
+/// A cuBLAS handle's or a cuDNN call's workspace: allocated through the caching allocator, so in
+/// max_memory_allocated, but in no tensor of the step model.
+bool isWorkspace(TraceKind k)
+{
+    return k == TraceKind::CublasWorkspace || k == TraceKind::CudnnWorkspace;
+}
+
 /// The index of a (step, stage) phase in ReservedRun::phases.
 std::size_t phaseIndex(const TraceEvent& e)
 {
@@ -149,6 +156,7 @@ bool ReservedModel::replayWith(CachingAllocator& a, std::vector<CachingAllocator
     std::size_t phase = 0;
     std::uint64_t allocated = 0; // after the previous event
     std::uint64_t reserved = 0;
+    std::uint64_t workspaces = 0; // the workspaces' blocks allocated after the previous event
     // After each event: the phase's peaks, which start from what was held as the phase began (the
     // measurements reset the peak statistics then), and where the reserved peak was first reached.
     out.outOfMemoryEvent = replayEvents(a, handles, batch, stopAt, [&](std::size_t i) {
@@ -157,6 +165,14 @@ bool ReservedModel::replayWith(CachingAllocator& a, std::vector<CachingAllocator
             phase = p;
             out.phases[p].allocated = std::max(out.phases[p].allocated, allocated);
             out.phases[p].reserved = std::max(out.phases[p].reserved, reserved);
+        }
+        // A block's allocated bytes are what the allocator counts for it (rounded, or the whole cached
+        // block it took unsplit): the change in allocated bytes its event made.
+        if (isWorkspace(events[i].kind))
+            workspaces = workspaces + a.stats().allocated - allocated;
+        if (a.stats().allocated > out.peakAllocated) {
+            out.peakAllocated = a.stats().allocated;
+            out.peakAllocatedWorkspaces = workspaces;
         }
         allocated = a.stats().allocated;
         reserved = a.stats().reserved;
@@ -212,26 +228,33 @@ ReservedRun ReservedModel::run(std::int64_t batch, std::uint64_t capacity, bool 
     return out;
 }
 
-std::vector<std::uint64_t> ReservedModel::reservedAfterEvents(
-    std::int64_t batch, std::uint64_t capacity) const
+ReservedModel::AfterEvents ReservedModel::afterEvents(std::int64_t batch, std::uint64_t capacity) const
 {
     const std::size_t n = m_trace.events().size();
-    std::vector<std::uint64_t> after(n + 1, 0);
+    AfterEvents after { std::vector<std::uint64_t>(n + 1, 0), std::vector<std::uint64_t>(n + 1, 0) };
     std::vector<bool> seen(n + 1, false);
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;
     std::size_t failed = ReservedRun::kNoEvent;
     withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+        std::uint64_t allocated = 0;
+        std::uint64_t workspaces = 0;
         failed = replayEvents(a, handles, batch, n, [&](std::size_t i) {
-            after[i + 1] = a.stats().reserved;
+            if (isWorkspace(m_trace.events()[i].kind))
+                workspaces = workspaces + a.stats().allocated - allocated;
+            allocated = a.stats().allocated;
+            after.reserved[i + 1] = a.stats().reserved;
+            after.workspaces[i + 1] = workspaces;
             seen[i + 1] = true;
         });
     });
     if (failed != ReservedRun::kNoEvent && capacity != kNoLimit)
-        return reservedAfterEvents(batch, kNoLimit);
+        return afterEvents(batch, kNoLimit);
     for (std::size_t i = 1; i <= n; ++i) {
-        if (!seen[i]) // an event the allocator did not see (an empty tensor) changes nothing
-            after[i] = after[i - 1];
+        if (!seen[i]) { // an event the allocator did not see (an empty tensor) changes nothing
+            after.reserved[i] = after.reserved[i - 1];
+            after.workspaces[i] = after.workspaces[i - 1];
+        }
     }
     return after;
 }
@@ -239,17 +262,43 @@ std::vector<std::uint64_t> ReservedModel::reservedAfterEvents(
 std::vector<std::uint64_t> ReservedModel::reservedAtMoments(const StepTimeline& timeline,
     const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep, std::uint64_t capacity) const
 {
+    return atMoments(timeline, moments, firstStep, afterEvents(batch, capacity).reserved, false);
+}
+
+std::vector<std::uint64_t> ReservedModel::workspacesAtMoments(const StepTimeline& timeline,
+    const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep, std::uint64_t capacity) const
+{
+    return atMoments(timeline, moments, firstStep, afterEvents(batch, capacity).workspaces, true);
+}
+
+std::vector<std::uint64_t> ReservedModel::atMoments(const StepTimeline& timeline,
+    const std::vector<std::size_t>& moments, bool firstStep, const std::vector<std::uint64_t>& after,
+    bool window) const
+{
     const auto step = static_cast<std::uint8_t>(firstStep ? 1 : std::min(2, std::max(1, m_options.steps)));
     // The step's first micro-batch and its last (the timeline's later one), trace moment by ordinal.
     std::uint8_t lastMicroBatch = 0;
     for (const TraceMoment& m : m_trace.moments())
         lastMicroBatch = m.step == step ? std::max(lastMicroBatch, m.microBatch) : lastMicroBatch;
+    // The value each trace moment reads: at its event, or the most since the previous moment's.
     std::vector<std::size_t> first, later;
+    std::vector<std::uint64_t> firstAt, laterAt;
+    std::size_t previous = 0;
     for (const TraceMoment& m : m_trace.moments()) {
-        if (m.step == step && m.microBatch == 0)
+        std::uint64_t value = after[m.event];
+        if (window) {
+            for (std::size_t j = previous + 1; j < m.event; ++j)
+                value = std::max(value, after[j]);
+        }
+        previous = m.event;
+        if (m.step == step && m.microBatch == 0) {
             first.push_back(m.event);
-        if (m.step == step && m.microBatch == lastMicroBatch && lastMicroBatch > 0)
+            firstAt.push_back(value);
+        }
+        if (m.step == step && m.microBatch == lastMicroBatch && lastMicroBatch > 0) {
             later.push_back(m.event);
+            laterAt.push_back(value);
+        }
     }
     // The timeline's micro-batches must have as many moments, written out, as the trace's.
     std::size_t firstCount = 0, laterCount = 0;
@@ -260,8 +309,7 @@ std::vector<std::uint64_t> ReservedModel::reservedAtMoments(const StepTimeline& 
     }
     if (firstCount != first.size() || laterCount != later.size())
         return {};
-    const std::vector<std::uint64_t> after = reservedAfterEvents(batch, capacity);
-    // The optimizer step: the most reserved from the last micro-batch's end to the step's end.
+    // The optimizer step: the most from the last micro-batch's end to the step's end.
     const auto& events = m_trace.events();
     const std::vector<std::size_t>& last = later.empty() ? first : later;
     std::uint64_t optimizer = last.empty() ? 0 : after[last.back()];
@@ -277,10 +325,10 @@ std::vector<std::uint64_t> ReservedModel::reservedAtMoments(const StepTimeline& 
             out.push_back(optimizer);
             continue;
         }
-        const std::vector<std::size_t>& marks = m.laterMicroBatch ? later : first;
+        const std::vector<std::uint64_t>& at = m.laterMicroBatch ? laterAt : firstAt;
         std::uint64_t most = 0;
         for (std::size_t o = m.ordinal; o < m.ordinal + m.ordinals; ++o)
-            most = std::max(most, after[marks[o]]);
+            most = std::max(most, at[o]);
         out.push_back(most);
     }
     return out;

@@ -32,6 +32,8 @@ Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, c
     e.optimizerStepBytes = model->momentAt(model->optimizerStepMoment(), setup.batch).total();
     e.gpuMemoryBytes = gpuMemoryBytes;
     e.fits = e.peakBytes() <= gpuMemoryBytes;
+    e.fitBasis = FitBasis::Tensors; // until applyReserved() judges it on the allocator's replay
+    e.heldBytes = e.peakBytes();
     e.maxBatch = model->maxBatch(gpuMemoryBytes);
     // build() validated steps and GPUs (each at most 2^20); the products saturate rather than wrap.
     const auto times = [](std::int64_t a, std::int64_t b) {

@@ -156,6 +156,19 @@ namespace {
 
 using nlohmann::ordered_json;
 
+std::string_view fitBasisName(FitBasis b)
+{
+    switch (b) {
+    case FitBasis::Reserved:
+        return "reserved";
+    case FitBasis::MaxBatchOnly:
+        return "max_batch";
+    case FitBasis::Tensors:
+        break;
+    }
+    return "tensors";
+}
+
 ordered_json breakdownJson(const MemoryBreakdown& m)
 {
     ordered_json b;
@@ -210,7 +223,12 @@ void addEstimate(ordered_json& j, const Plan& plan, const PlanResult& result)
     j["fits"] = e.fits;
     j["max_batch"] = e.maxBatch;
     j["max_effective_batch"] = e.maxEffectiveBatch;
-    j["headroom_bytes"] = e.headroomBytes();
+    // One notion of fitting and headroom (applyReserved): what the GPU holds at the peak, on the basis
+    // `headroom_basis` names; the tensors' own figure only under its own name.
+    j["headroom_bytes"] = e.hasHeadroom() ? ordered_json(e.headroomBytes()) : ordered_json(nullptr);
+    j["headroom_basis"] = fitBasisName(e.fitBasis);
+    j["held_at_peak_bytes"] = e.hasHeadroom() ? ordered_json(e.heldBytes) : ordered_json(nullptr);
+    j["tensors_headroom_bytes"] = e.tensorsHeadroomBytes();
 }
 
 /// What PyTorch's caching allocator reserves (docs/cli.md, "reserved").
@@ -219,6 +237,8 @@ ordered_json reservedJson(const ReservedFigures& r)
     ordered_json j;
     j["peak_bytes"] = r.peakReservedBytes;
     j["peak_allocated_bytes"] = r.peakAllocatedBytes;
+    j["peak_allocated_tensor_bytes"] = r.peakAllocatedTensorBytes();
+    j["peak_allocated_workspace_bytes"] = r.peakAllocatedWorkspaceBytes;
     j["peak_with_overhead_bytes"] = r.peakWithOverheadBytes();
     j["fits"] = r.fits;
     j["expandable_segments"] = r.expandableSegments;

@@ -92,6 +92,7 @@ ReservedFigures reservedFiguresOf(
         run = model.run(f.batch); // what the allocator would reserve with memory to spare
     f.peakReservedBytes = run.peakReserved;
     f.peakAllocatedBytes = run.peakAllocated;
+    f.peakAllocatedWorkspaceBytes = run.peakAllocatedWorkspaces;
     f.cudnnWorkspaceBytes = largestCudnnWorkspace(model.trace(), f.batch);
     return f;
 }
@@ -102,6 +103,14 @@ void applyReserved(Estimate& estimate, const ReservedFigures& reserved, const Tr
     // A batch above the answer does not fit, even where the replay at exactly the capacity holds it:
     // the answer keeps the margin, and "fits" must agree with it.
     estimate.fits = estimate.fits && reserved.fits && estimate.batch <= estimate.maxBatch;
+    // The GPU holds the allocator's segments and what is outside it, not the tensors' sum: the headroom
+    // is judged on the same replay as the fit (issue 34).
+    if (reserved.replayed()) {
+        estimate.fitBasis = FitBasis::Reserved;
+        estimate.heldBytes = reserved.peakWithOverheadBytes();
+    } else {
+        estimate.fitBasis = FitBasis::MaxBatchOnly;
+    }
     const std::int64_t stepsTimesRanks = setup.accumulationSteps * setup.parallel.dataParallel();
     std::int64_t effective = 0;
     estimate.maxEffectiveBatch = __builtin_mul_overflow(estimate.maxBatch, stepsTimesRanks, &effective)

@@ -176,6 +176,20 @@ private:
     std::vector<Parallelism> m_parallel;
 };
 
+/// The closest set-up's shortfall as the front ends show it: a memory shortfall is what the GPU would
+/// hold at micro-batch 1 beyond its memory, the closest candidate's own figure, so that it is the same
+/// as its `headroom estimate` shortfall and the memory listed beside it (issue 34: one notion of
+/// fitting). The search compares set-ups on the tensors' figure (no replay for a set-up that fits no
+/// batch), which stays where the closest one has no replay (the allocator not simulated).
+PlanShortfall shortfallOf(const Shortfall& closest, const PlanCandidate& candidate)
+{
+    PlanShortfall s = closest.what;
+    const Estimate& e = candidate.estimate;
+    if (s.kind == PlanShortfall::Kind::Memory && e.batch == 1 && e.hasHeadroom() && e.headroomBytes() < 0)
+        s.bytesOver = static_cast<std::uint64_t>(-e.headroomBytes());
+    return s;
+}
+
 void noteShortfall(Unit& unit, const PlanShortfall& what, const PlanSettings& settings)
 {
     if (!unit.closest || closer(what, unit.closest->what))
@@ -504,7 +518,7 @@ void Search::gatherUnits(std::vector<Unit>& units, PlannerResult& result) const
     result.candidates = rankCandidates(std::move(candidates));
     if (result.candidates.empty() && closest) {
         result.closest = closestCandidate(*closest);
-        result.shortfall = closest->what;
+        result.shortfall = shortfallOf(*closest, *result.closest);
     }
 }
 
@@ -563,7 +577,7 @@ void Search::confirmWithAllocator(
     result.candidates = rankCandidates(std::move(candidates));
     if (result.candidates.empty() && closest && !result.closest) {
         result.closest = closestCandidate(*closest);
-        result.shortfall = closest->what;
+        result.shortfall = shortfallOf(*closest, *result.closest);
     }
     result.leftOut.push_back(unconfirmedText(work, checks.size(), ranked.size()));
 }

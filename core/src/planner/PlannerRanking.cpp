@@ -34,7 +34,7 @@ void sortFastestFirst(std::vector<PlanCandidate>& candidates)
                 return unmodelledTraffic(a) < unmodelledTraffic(b);
             if (a.changes.size() != b.changes.size())
                 return a.changes.size() < b.changes.size();
-            return a.estimate.peakBytes() < b.estimate.peakBytes();
+            return a.estimate.heldBytes < b.estimate.heldBytes;
         });
 }
 
@@ -51,13 +51,13 @@ std::vector<PlanCandidate> withoutRedundant(std::vector<PlanCandidate> candidate
     for (auto& c : candidates) {
         const bool redundant = std::any_of(kept.begin(), kept.end(), [&](const PlanCandidate& listed) {
             const bool asFast = listed.samplesPerSecondPerGpu() >= c.samplesPerSecondPerGpu();
-            const bool asSmall = listed.estimate.peakBytes() <= c.estimate.peakBytes();
+            const bool asSmall = listed.estimate.heldBytes <= c.estimate.heldBytes;
             if (!asFast || !asSmall)
                 return false;
             if (includes(c, listed))
                 return true;
             return listed.samplesPerSecondPerGpu() == c.samplesPerSecondPerGpu()
-                && listed.estimate.peakBytes() == c.estimate.peakBytes()
+                && listed.estimate.heldBytes == c.estimate.heldBytes
                 && listed.settings.precision == c.settings.precision
                 && sameLora(listed.settings.lora, c.settings.lora)
                 && listed.settings.setup.eightBitOptimizer == c.settings.setup.eightBitOptimizer
@@ -78,9 +78,9 @@ void markParetoFront(std::vector<PlanCandidate>& candidates)
     for (PlanCandidate& c : candidates) {
         c.paretoOptimal = std::none_of(candidates.begin(), candidates.end(), [&](const PlanCandidate& o) {
             const double speed = o.samplesPerSecondPerGpu();
-            const std::uint64_t peak = o.estimate.peakBytes();
-            return speed >= c.samplesPerSecondPerGpu() && peak <= c.estimate.peakBytes()
-                && (speed > c.samplesPerSecondPerGpu() || peak < c.estimate.peakBytes());
+            const std::uint64_t peak = o.estimate.heldBytes;
+            return speed >= c.samplesPerSecondPerGpu() && peak <= c.estimate.heldBytes
+                && (speed > c.samplesPerSecondPerGpu() || peak < c.estimate.heldBytes);
         });
     }
 }

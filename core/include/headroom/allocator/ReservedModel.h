@@ -62,7 +62,11 @@ struct ReservedRun final
     std::uint64_t capacity = kNoLimit;
     bool fits = false; ///< no allocation failed (cuDNN workspaces may: they are optional)
     std::size_t outOfMemoryEvent = kNoEvent; ///< the trace event that failed (kNoEvent: none)
-    std::uint64_t peakAllocated = 0; ///< max_memory_allocated over the run
+    std::uint64_t peakAllocated = 0; ///< max_memory_allocated over the run (workspaces included)
+    /// Of peakAllocated: the cuBLAS and cuDNN workspaces allocated when it was reached. PyTorch makes them
+    /// through the caching allocator, so max_memory_allocated counts them (docs/memory-model.md,
+    /// "Workspaces and the CUDA context"); the tensors' model does not.
+    std::uint64_t peakAllocatedWorkspaces = 0;
     std::uint64_t peakReserved = 0; ///< max_memory_reserved over the run
     std::size_t peakReservedEvent = kNoEvent; ///< where the reserved peak was first reached
     std::uint64_t allocRetries = 0; ///< times the cache was released and an allocation retried
@@ -127,6 +131,15 @@ public:
         const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep,
         std::uint64_t capacity = kNoLimit) const;
 
+    /// The cuBLAS and cuDNN workspaces allocated at the same moments as reservedAtMoments() reads them
+    /// (same replay): at an op's moment the most allocated while it ran (a convolution's cuDNN workspace
+    /// lives only inside its call), at a marker of hidden iterations the most over them, during the
+    /// optimizer step the most during it (the cuBLAS workspaces, kept for the process). In the allocator's
+    /// rounded blocks, as max_memory_allocated counts them. Empty where reservedAtMoments() is.
+    [[nodiscard]] std::vector<std::uint64_t> workspacesAtMoments(const StepTimeline& timeline,
+        const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep,
+        std::uint64_t capacity = kNoLimit) const;
+
     /// The allocations and frees replayed (affine in the batch).
     [[nodiscard]] const AllocationTrace& trace() const noexcept { return m_trace; }
     /// The cuBLAS workspace each handle makes (CudaRuntime.h).
@@ -157,10 +170,19 @@ private:
     /// saw; the event that ran out of memory, or ReservedRun::kNoEvent.
     std::size_t replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
         std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after) const;
-    /// The reserved bytes after each event of a replay at `batch` (element i: after events[0, i)), under
-    /// `capacity`, or with memory to spare where that runs out.
-    [[nodiscard]] std::vector<std::uint64_t> reservedAfterEvents(
-        std::int64_t batch, std::uint64_t capacity) const;
+    /// After each event of a replay at `batch` (element i: after events[0, i)), under `capacity`, or with
+    /// memory to spare where that runs out: the reserved bytes, and the workspaces' allocated bytes.
+    struct AfterEvents
+    {
+        std::vector<std::uint64_t> reserved;
+        std::vector<std::uint64_t> workspaces;
+    };
+    [[nodiscard]] AfterEvents afterEvents(std::int64_t batch, std::uint64_t capacity) const;
+    /// reservedAtMoments()'s reading of `after` (an AfterEvents series) at `moments`; with `window`, an
+    /// op's moment is the most since the trace's previous moment rather than the value at its own.
+    [[nodiscard]] std::vector<std::uint64_t> atMoments(const StepTimeline& timeline,
+        const std::vector<std::size_t>& moments, bool firstStep, const std::vector<std::uint64_t>& after,
+        bool window) const;
     /// Calls `use` with an allocator in the state `settings` describe and room for the trace's handles: the
     /// model's own, kept between replays (a replay is thousands of allocations), unless another thread has
     /// it.

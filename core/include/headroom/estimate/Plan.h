@@ -14,6 +14,7 @@
 #include "headroom/setup/TrainingSetup.h"
 #include "headroom/support/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -88,7 +89,11 @@ struct ReservedFigures final
     /// max_memory_reserved over the two steps: under the cap when they fit, else with memory to spare
     /// (what the allocator would need).
     std::uint64_t peakReservedBytes = 0;
-    std::uint64_t peakAllocatedBytes = 0; ///< max_memory_allocated over the same replay
+    /// max_memory_allocated over the same replay: the tensors in their rounded blocks and the cuBLAS and
+    /// cuDNN workspaces PyTorch's caching allocator holds for them at that moment.
+    std::uint64_t peakAllocatedBytes = 0;
+    /// Of peakAllocatedBytes: the cuBLAS and cuDNN workspaces (ReservedRun::peakAllocatedWorkspaces).
+    std::uint64_t peakAllocatedWorkspaceBytes = 0;
     std::uint64_t cudnnWorkspaceBytes = 0; ///< the largest cuDNN convolution workspace at the batch
     bool expandableSegments = false; ///< replayed with expandable_segments:True (TrainingSetup)
 
@@ -97,6 +102,14 @@ struct ReservedFigures final
     {
         return peakReservedBytes + overheadBytes;
     }
+    /// Of peakAllocatedBytes: the tensors' blocks, without the workspaces.
+    [[nodiscard]] std::uint64_t peakAllocatedTensorBytes() const noexcept
+    {
+        return peakAllocatedBytes - std::min(peakAllocatedBytes, peakAllocatedWorkspaceBytes);
+    }
+    /// Whether the figures at the batch come from a replay there (not on the GUI's slider tick, which
+    /// keeps only the max batch: a replay always reserves something, the weights at least).
+    [[nodiscard]] bool replayed() const noexcept { return peakReservedBytes > 0; }
 };
 
 /// A plan worked out. The analysis always; the step model, the estimate and the throughput when the
@@ -162,8 +175,10 @@ void moveToGpu(PlanSettings& settings, const Gpu& gpu);
 [[nodiscard]] ReservedFigures reservedFiguresOf(
     const ReservedModel& model, const PlanSettings& settings, const ReservedFigures* known = nullptr);
 
-/// The estimate with the reserved answer: its max batch no larger than the reserved one, and a batch
-/// above it (or one the allocator cannot hold) does not fit.
+/// The estimate with the reserved answer, the one notion of fitting and headroom every view shows: its
+/// max batch no larger than the reserved one; a batch above it (or one the allocator cannot hold) does
+/// not fit; what the GPU holds at the peak is the reserved peak plus the overhead (FitBasis::Reserved),
+/// or, where `reserved` was not replayed at the batch, unknown (FitBasis::MaxBatchOnly).
 void applyReserved(Estimate& estimate, const ReservedFigures& reserved, const TrainingSetup& setup);
 
 // The pipeline runs at three speeds (docs/architecture.md): a network, precision or strategy edit

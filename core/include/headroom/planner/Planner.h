@@ -101,7 +101,9 @@ struct PlanShortfall final
         StepTime, ///< every set-up that reaches the batch takes longer than the step-time limit
     };
     Kind kind = Kind::Memory;
-    std::uint64_t bytesOver = 0; ///< Memory: peak at batch 1 minus the GPU's memory
+    /// Memory: what the GPU would hold at batch 1 (the closest set-up's, as `estimate` judges it: the
+    /// reserved peak plus the overhead where the allocator is simulated) minus the GPU's memory.
+    std::uint64_t bytesOver = 0;
     std::int64_t batchShort = 0; ///< Batch: target minus the largest effective batch
     double secondsOver = 0; ///< StepTime: step time minus the limit
     [[nodiscard]] std::string text() const; ///< "needs 1.20 GiB more than the GPU holds at batch 1", ...
