@@ -70,6 +70,12 @@ public:
     /// The size the window first opens at on a screen with `available` space: the preferred size,
     /// or less to fit (never below `minimum`, the size below which labels would be cut).
     [[nodiscard]] static QSize firstWindowSize(const QSize& available, const QSize& minimum);
+    /// A remembered window `geometry` (without its frame) moved and shrunk into the `available` screen
+    /// area, keeping `titleBar` pixels above it on screen: a window saved on a larger screen, or
+    /// above this one, comes back whole and draggable (never smaller than `minimum`, which the
+    /// layouts need to read).
+    [[nodiscard]] static QRect keptOnScreen(
+        const QRect& geometry, const QRect& available, const QSize& minimum, int titleBar);
 
 protected:
     void closeEvent(QCloseEvent* event) override;

@@ -13,6 +13,8 @@
 #include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
+#include <QStyle>
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -51,6 +53,11 @@ void MainWindow::restoreSettings()
     QSettings settings;
     if (!restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray()))
         fitToScreen();
+    else if (const QScreen* s = screen() != nullptr ? screen() : QGuiApplication::primaryScreen()) {
+        // Saved on another screen (1600 x 1000, now 1366 x 768): whole and draggable on this one.
+        const int titleBar = style()->pixelMetric(QStyle::PM_TitleBarHeight);
+        setGeometry(keptOnScreen(geometry(), s->availableGeometry(), minimumSizeHint(), titleBar));
+    }
     if (auto* s = findChild<QSplitter*>(QStringLiteral("mainSplitter")))
         s->restoreState(settings.value(QStringLiteral("window/mainSplitter")).toByteArray());
     if (auto* s = findChild<QSplitter*>(QStringLiteral("editorSplitter")))
@@ -82,6 +89,22 @@ QSize MainWindow::firstWindowSize(const QSize& available, const QSize& minimum)
     // A little room for the window frame and the desktop's panels.
     const QSize room(available.width() * 95 / 100, available.height() * 92 / 100);
     return kPreferredSize.boundedTo(room).expandedTo(minimum);
+}
+
+QRect MainWindow::keptOnScreen(
+    const QRect& geometry, const QRect& available, const QSize& minimum, int titleBar)
+{
+    QRect area = available.adjusted(0, titleBar, 0, 0); // the client area, below a title bar on screen
+    if (area.isEmpty())
+        area = available;
+    QRect kept(geometry.topLeft(), geometry.size().boundedTo(area.size()).expandedTo(minimum));
+    // Moved in from the right and bottom first, so a window larger than the screen keeps its top left
+    // (and its title bar) on it.
+    kept.moveRight(std::min(kept.right(), area.right()));
+    kept.moveBottom(std::min(kept.bottom(), area.bottom()));
+    kept.moveLeft(std::max(kept.left(), area.left()));
+    kept.moveTop(std::max(kept.top(), area.top()));
+    return kept;
 }
 
 void MainWindow::fitToScreen()

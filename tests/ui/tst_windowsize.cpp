@@ -39,6 +39,8 @@ private Q_SLOTS:
     void firstWindowSize_data();
     void firstWindowSize();
     void firstWindowFitsTheScreen();
+    void rememberedWindowKeptOnScreen_data();
+    void rememberedWindowKeptOnScreen();
     void labelsReadAtTheMinimumSize();
     void labelsReadAtTheMinimumSizeWithEveryFigureShown();
     void applyingAPlanKeepsTheWindowOnTheScreen();
@@ -148,6 +150,37 @@ void TestWindowSize::firstWindowSize()
     QFETCH(QSize, available);
     QFETCH(QSize, expected);
     QCOMPARE(MainWindow::firstWindowSize(available, QSize(1000, 600)), expected);
+}
+
+void TestWindowSize::rememberedWindowKeptOnScreen_data()
+{
+    QTest::addColumn<QRect>("saved");
+    QTest::addColumn<QRect>("available");
+    QTest::addColumn<QRect>("expected");
+    // Issue 35: saved on 1600 x 1000 (1480 x 920 at 60, 40), reopened on 1366 x 768 (a 32 px panel at
+    // the bottom): 1366 wide, 768 - 32 - 30 = 706 high, below a title bar on screen.
+    QTest::newRow("larger screen") << QRect(60, 40, 1480, 920) << QRect(0, 0, 1366, 736)
+                                   << QRect(0, 30, 1366, 706);
+    // Its title bar above the screen (y -20): moved down so the bar can be grabbed.
+    QTest::newRow("title bar above") << QRect(100, -20, 1100, 650) << QRect(0, 0, 1366, 736)
+                                     << QRect(100, 30, 1100, 650);
+    // Off to the right of a second screen that is gone: back on, size kept (and up from the panel).
+    QTest::newRow("off to the right")
+        << QRect(2000, 100, 1100, 650) << QRect(0, 0, 1366, 736) << QRect(266, 86, 1100, 650);
+    // Already on screen: unchanged.
+    QTest::newRow("on screen") << QRect(50, 60, 1200, 650) << QRect(0, 0, 1366, 736)
+                               << QRect(50, 60, 1200, 650);
+    // A screen smaller than the readable minimum: the minimum, top left on screen.
+    QTest::newRow("tiny screen") << QRect(10, 10, 1480, 920) << QRect(0, 0, 800, 600)
+                                 << QRect(0, 30, 1000, 600);
+}
+
+void TestWindowSize::rememberedWindowKeptOnScreen()
+{
+    QFETCH(QRect, saved);
+    QFETCH(QRect, available);
+    QFETCH(QRect, expected);
+    QCOMPARE(MainWindow::keptOnScreen(saved, available, QSize(1000, 600), 30), expected);
 }
 
 void TestWindowSize::firstWindowFitsTheScreen()
