@@ -1,6 +1,6 @@
 #include "OnnxGraph.h"
 
-#include "headroom/Format.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <cmath>
