@@ -76,24 +76,6 @@ std::string allOptionsHelp()
     return text;
 }
 
-/// Edits (insertions, deletions, substitutions) that turn `a` into `b`.
-std::size_t editDistance(const std::string& a, const std::string& b)
-{
-    std::vector<std::size_t> row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        row[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        std::size_t diagonal = row[0];
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            const std::size_t above = row[j];
-            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1) });
-            diagonal = above;
-        }
-    }
-    return row[b.size()];
-}
-
 /// Why `first` (neither a command nor an option) does not start anything: a typo of a command, a
 /// folder, or a file that does not exist.
 std::string notACommand(const std::string& first)

@@ -175,9 +175,8 @@ nlohmann::ordered_json throughputJson(const PlanResult& result)
 int runEstimate(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
-    const PlanResult result = evaluateWithWarnings(plan, c.err);
-    if (!result.estimate)
-        throw UsageError { result.error->message };
+    const PlanResult result = evaluateOrRefuse(plan);
+    printWarnings(result, c.err);
     if (o.json) {
         auto j = planToJson(plan, result);
         // planToJson carries the memory plan; the throughput estimate is the command line's addition.

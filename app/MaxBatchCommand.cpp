@@ -13,9 +13,8 @@ namespace {
 int runMaxBatch(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
-    const PlanResult result = evaluateWithWarnings(plan, c.err);
-    if (!result.estimate)
-        throw UsageError { result.error->message };
+    const PlanResult result = evaluateOrRefuse(plan);
+    printWarnings(result, c.err);
     const Estimate& e = *result.estimate;
     if (o.json) {
         writeJson(c.out,

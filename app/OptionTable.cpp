@@ -117,8 +117,8 @@ void addGpuAndOptimizerOptions(std::vector<OptionSpec>& all)
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseOptimizerImplementation(v);
             if (!parsed)
-                throw UsageError { "--optimizer-impl must be one of foreach|fused|for-loop, not \"" + v
-                    + "\"" };
+                throw UsageError { "--optimizer-impl must be one of foreach|fused|for-loop, not "
+                    + quoteForMessage(v) };
             o.optimizerImplementation = *parsed;
         } });
 }
@@ -159,8 +159,8 @@ void addSetupOptions(std::vector<OptionSpec>& all)
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseLoss(v);
             if (!parsed)
-                throw UsageError { "--loss must be one of " + choices(allLosses(), lossName) + ", not \"" + v
-                    + "\"" };
+                throw UsageError { "--loss must be one of " + choices(allLosses(), lossName) + ", not "
+                    + quoteForMessage(v) };
             o.loss = *parsed;
         } });
     all.push_back({ "--json", {}, {}, G::General, "machine-readable output",
@@ -201,7 +201,7 @@ void addStrategyOptions(std::vector<OptionSpec>& all)
             const auto parsed = parseNumber(v);
             if (!parsed || !(*parsed >= 1 && *parsed <= kMaxMoeImbalance))
                 throw UsageError { "--moe-imbalance must be a number from 1 (balanced routing) to "
-                    + shortNumber(kMaxMoeImbalance) + ", not \"" + v + "\"" };
+                    + shortNumber(kMaxMoeImbalance) + ", not " + quoteForMessage(v) };
             o.moeImbalance = *parsed;
         } });
     all.push_back({ "--freeze", {}, "LIST", G::Strategy,

@@ -72,9 +72,16 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     return plan;
 }
 
-PlanResult evaluateWithWarnings(const Plan& plan, std::ostream& err)
+PlanResult evaluateOrRefuse(const Plan& plan)
 {
     PlanResult result = evaluate(plan);
+    if (!result.estimate)
+        throw UsageError { result.error->message };
+    return result;
+}
+
+void printWarnings(const PlanResult& result, std::ostream& err)
+{
     // At most kMaxWarningLines: a file of thousands of unmapped operators would bury the result.
     const auto& warnings = result.analysis.warnings;
     for (std::size_t k = 0; k < warnings.size() && k < kMaxWarningLines; ++k)
@@ -84,7 +91,6 @@ PlanResult evaluateWithWarnings(const Plan& plan, std::ostream& err)
     if (warnings.size() > kMaxWarningLines)
         err << "headroom: warning: and " << formatCount(warnings.size() - kMaxWarningLines)
             << " more warnings (--json lists every one)\n";
-    return result;
 }
 
 } // namespace headroom::cli

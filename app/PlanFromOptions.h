@@ -15,8 +15,12 @@ namespace headroom::cli {
 /// The plan the options describe: the model file loaded, the GPU looked up, the set-up filled in.
 [[nodiscard]] Plan makePlan(const Options& o, const std::string& executablePath);
 
-/// evaluate(), with the assumptions behind the numbers (Analysis::warnings) printed to `err`: at most 20
-/// lines, then one that counts the rest (--json lists every one).
-[[nodiscard]] PlanResult evaluateWithWarnings(const Plan& plan, std::ostream& err);
+/// evaluate(); a plan that cannot be estimated is a UsageError with the reason (and nothing else: its
+/// warnings are printed only with an answer, issue 38).
+[[nodiscard]] PlanResult evaluateOrRefuse(const Plan& plan);
+
+/// The assumptions behind the numbers (Analysis::warnings) on `err`, once the command has its answer: at
+/// most 20 lines, then one that counts the rest (--json lists every one).
+void printWarnings(const PlanResult& result, std::ostream& err);
 
 } // namespace headroom::cli

@@ -14,6 +14,9 @@ namespace {
 /// The planner's goal on report is the goal of its table: without --include-plan it has none.
 void checkReportOptions(const Options& o)
 {
+    if (o.output == "-") // not standard output: a PDF is not for a terminal, and scripts name a file
+        throw UsageError { "-o -: the report is a PDF written to a file, not to standard output; give a file "
+                           "name (./- for a file named \"-\")" };
     if (o.includePlan)
         return;
     for (const char* option : { "--target-batch", "--max-step-seconds", "--allow" }) {
@@ -26,7 +29,8 @@ void checkReportOptions(const Options& o)
 int runReport(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
-    const PlanResult result = evaluateWithWarnings(plan, c.err);
+    // Not refused when it cannot be estimated: the report then says why (below).
+    const PlanResult result = evaluate(plan);
     if (c.startGui)
         c.startGui();
     report::ReportOptions options;
@@ -43,6 +47,7 @@ int runReport(const Options& o, const CommandContext& c)
     auto written = report::writePdfReport(plan, result, QString::fromStdString(o.output), options);
     if (!written)
         throw UsageError { written.error().message };
+    printWarnings(result, c.err); // only with the answer: a report that failed prints its error alone
     c.out << "Wrote " << o.output << '\n';
     if (!result.estimate) {
         c.err << "headroom: warning: the report has no estimate: " << result.error->message

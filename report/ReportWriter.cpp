@@ -4,6 +4,7 @@
 #include "ReportComposer.h"
 #include "ReportStyle.h"
 #include "headroom/model/SaveTarget.h"
+#include "headroom/support/Format.h"
 
 #include <QDir>
 #include <QFile>
@@ -26,9 +27,9 @@ constexpr int kResolutionDpi = 1200;
 
 Error failure(const QString& path, const QString& why)
 {
-    return Error { QStringLiteral("cannot write the report to %1: %2")
-                       .arg(QDir::toNativeSeparators(path), why)
-                       .toStdString(),
+    // The path as typed, cut to 64 characters when longer (a 4,200-character path is one short line).
+    return Error { "cannot write the report to "
+            + shortForMessage(QDir::toNativeSeparators(path).toStdString()) + ": " + why.toStdString(),
         path.toStdString() };
 }
 
@@ -53,7 +54,8 @@ std::optional<Error> checkTarget(const QString& path)
     if (!target.dir().exists())
         return failure(path,
             QStringLiteral("the folder %1 does not exist")
-                .arg(QDir::toNativeSeparators(target.dir().path())));
+                .arg(QString::fromStdString(
+                    shortForMessage(QDir::toNativeSeparators(target.dir().path()).toStdString()))));
     return std::nullopt;
 }
 
@@ -120,7 +122,7 @@ Result<bool> writePdfReport(
     // A link is written through to its target; a device, a FIFO, a read-only file or the model the report
     // is made from is never replaced.
     const auto resolved = saveTarget(QFile::encodeName(path).toStdString(), options.sources);
-    if (!resolved)
+    if (!resolved) // the message names the path, cut (saveTarget)
         return Error { "cannot write the report to " + resolved.error().message, path.toStdString() };
 
     // Written to a temporary file next to the target and renamed over it only once complete: a

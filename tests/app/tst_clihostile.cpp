@@ -6,9 +6,12 @@
 
 #include <QDir>
 #include <QFile>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+#include <map>
 #include <nlohmann/json.hpp>
+#include <string>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -64,6 +67,15 @@ private slots:
     void warningsAreSummarised();
     void symbolicLinkLoopsAreNamed();
     void nestedRepeatsAreBounded();
+    void planRefusesOverflowingByteCounts();
+    void planWorkIsBoundedByTheFile();
+    void hfValuesAreCut_data();
+    void hfValuesAreCut();
+    void optionValuesAreCut();
+    void failureIsTheErrorAlone();
+    void singleRepeatLimitIsNamed();
+    void reportTargetsCheckedBeforeDrawing();
+    void onnxThroughAFifo();
 
 private:
     QTemporaryDir m_dir;
@@ -214,6 +226,263 @@ void TestCliHostile::nestedRepeatsAreBounded()
     const RunBytes json = runHeadroomBytes(plan + QStringList { QStringLiteral("--json") });
     QCOMPARE(json.exitCode, 0);
     QCOMPARE(nlohmann::json::parse(json.out.toStdString())["left_out"].size(), std::size_t { 2 });
+}
+
+namespace {
+
+/// One Linear layer of 2^31 - 1 by 2^31 - 1 without bias: its weights fit 64 bits (1.8e19 bytes), its
+/// weights with Adam's state do not. `generic`: a GenericOp first, whose assumption is a warning.
+QByteArray overflowingModel(bool generic)
+{
+    nlohmann::json layers = nlohmann::json::array();
+    if (generic)
+        layers.push_back({ { "type", "GenericOp" }, { "name", "op" }, { "op", "Custom" },
+            { "output_shape", { 2147483647 } } });
+    layers.push_back(
+        { { "type", "Linear" }, { "name", "fc" }, { "out_features", 2147483647 }, { "bias", false } });
+    const nlohmann::json m = { { "format", "headroom-model" }, { "version", 1 }, { "name", "over" },
+        { "input", { { "shape", { 2147483647 } } } }, { "layers", layers } };
+    return QByteArray::fromStdString(m.dump());
+}
+
+/// The one line of an error: exit code 2, nothing on standard output, one line on standard error.
+QString oneErrorLine(const RunBytes& r)
+{
+    if (r.exitCode != 2 || !r.out.isEmpty() || r.err.count('\n') != 1)
+        return QStringLiteral("exit %1, out %2, err: %3")
+            .arg(r.exitCode)
+            .arg(QString::fromUtf8(r.out.left(200)), QString::fromUtf8(r.err.left(2000)));
+    return QString::fromUtf8(r.err.trimmed());
+}
+
+} // namespace
+
+void TestCliHostile::planRefusesOverflowingByteCounts()
+{
+    // Issue 38, item 8: plan said "Nothing fits" (exit 1) with no reason, where every other command
+    // refuses the model.
+    const QString path = m_dir.filePath(QStringLiteral("overflow.json"));
+    writeFile(path, overflowingModel(false));
+    for (const QString& command : { QStringLiteral("estimate"), QStringLiteral("max-batch"),
+             QStringLiteral("compare"), QStringLiteral("plan") }) {
+        for (const bool json : { false, true }) {
+            QStringList args { command, path };
+            if (json)
+                args << QStringLiteral("--json");
+            const QString err = oneErrorLine(runHeadroomBytes(args));
+            QVERIFY2(err.startsWith(QStringLiteral("headroom: error: "))
+                    && err.endsWith(QStringLiteral("the model's byte counts overflow 64 bits")),
+                qPrintable(command + QStringLiteral(": ") + err));
+        }
+    }
+}
+
+void TestCliHostile::planWorkIsBoundedByTheFile()
+{
+    // Issue 38, item 5: 25,000 flat layers (650 KB) took 4 s and 340 MB to plan with everything allowed,
+    // 10,000 Repeat blocks (1 MB) 22 s and 1.4 GB. The plan analyses at most 65,536 rows in all (the
+    // plan's own choice alone where one analysis has more) and says what it left out.
+    nlohmann::json flat = nlohmann::json::array();
+    for (int i = 0; i < 25000; ++i)
+        flat.push_back(i % 2 == 0 ? nlohmann::json { { "type", "Linear" }, { "out_features", 16 } }
+                                  : nlohmann::json { { "type", "ReLU" } });
+    nlohmann::json blocks = nlohmann::json::array();
+    for (int i = 0; i < 10000; ++i)
+        blocks.push_back({ { "type", "Repeat" }, { "name", "b" + std::to_string(i) }, { "times", 3 },
+            { "layers", { { { "type", "Linear" }, { "out_features", 16 } }, { { "type", "ReLU" } } } } });
+    struct Case
+    {
+        const char* file;
+        nlohmann::json layers;
+        std::size_t choices;
+    };
+    for (const Case& c : { Case { "flat.json", flat, 2 }, Case { "blocks.json", blocks, 1 } }) {
+        const nlohmann::json m = { { "format", "headroom-model" }, { "version", 1 },
+            { "input", { { "shape", { 16 } } } }, { "layers", c.layers } };
+        const QString path = m_dir.filePath(QString::fromLatin1(c.file));
+        writeFile(path, QByteArray::fromStdString(m.dump()));
+        const QStringList plan { QStringLiteral("plan"), path, QStringLiteral("--allow"),
+            QStringLiteral("precision,lora,8bit-optimizer") };
+        const RunBytes json = runHeadroomBytes(plan + QStringList { QStringLiteral("--json") });
+        QCOMPARE(json.exitCode, 0);
+        const auto j = nlohmann::json::parse(json.out.toStdString());
+        QVERIFY(j["analyses"].get<std::size_t>() <= c.choices);
+        const std::string left = j["left_out"][0].get<std::string>();
+        QVERIFY2(left.starts_with("only " + std::to_string(c.choices)
+                     + " of 27 precision, LoRA and checkpointing "
+                       "choices searched"),
+            left.c_str());
+        const RunBytes table = runHeadroomBytes(plan);
+        QCOMPARE(table.exitCode, 0);
+        QVERIFY2(table.out.contains("Left out         only "), table.out.left(2000).constData());
+    }
+}
+
+void TestCliHostile::hfValuesAreCut_data()
+{
+    // Issue 38, item 10: every string value a Hugging Face config gives was echoed whole (a
+    // 1,000,000-character model_type made a 1 MB line). Cut to 64 characters, as docs/cli.md promises.
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("type");
+    QTest::newRow("model_type") << QStringLiteral("model_type") << QString();
+    QTest::newRow("hidden_act") << QStringLiteral("hidden_act") << QStringLiteral("llama");
+    QTest::newRow("activation_function") << QStringLiteral("activation_function") << QStringLiteral("gpt2");
+    QTest::newRow("position_embedding_type")
+        << QStringLiteral("position_embedding_type") << QStringLiteral("bert");
+    QTest::newRow("hidden_activation") << QStringLiteral("hidden_activation") << QStringLiteral("gemma2");
+    QTest::newRow("a key given twice") << QStringLiteral("twice") << QStringLiteral("llama");
+}
+
+void TestCliHostile::hfValuesAreCut()
+{
+    QFETCH(QString, key);
+    QFETCH(QString, type);
+    const std::string huge(1000000, 'x');
+    const std::map<std::string, std::string> configs { { "llama", "Llama-2-7b-hf" }, { "gpt2", "gpt2" },
+        { "bert", "bert-base-uncased" }, { "gemma2", "gemma-2-9b" } };
+    std::string text;
+    if (type.isEmpty()) {
+        text = nlohmann::json { { "model_type", huge } }.dump();
+    } else {
+        QFile f(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/")
+            + QString::fromStdString(configs.at(type.toStdString())) + QStringLiteral(".json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        auto config = nlohmann::json::parse(f.readAll().toStdString());
+        if (key == QLatin1String("twice")) {
+            text = config.dump();
+            text.insert(1, "\"" + huge + "\": 1, \"" + huge + "\": 2, ");
+        } else {
+            config[key.toStdString()] = huge;
+            text = config.dump();
+        }
+    }
+    const QString path = m_dir.filePath(QStringLiteral("config.json"));
+    writeFile(path, QByteArray::fromStdString(text));
+    const QString err = oneErrorLine(runHeadroomBytes({ QStringLiteral("estimate"), path }));
+    QVERIFY2(err.size() < 600, qPrintable(err.left(2000)));
+    QVERIFY2(err.contains(QStringLiteral("(1,000,000 characters)")), qPrintable(err));
+}
+
+void TestCliHostile::optionValuesAreCut()
+{
+    // A 5,000-digit --moe-imbalance (and any value an option refuses) is quoted cut to 64 characters.
+    const QString lenet = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
+    for (const QString& option : { QStringLiteral("--moe-imbalance"), QStringLiteral("--loss"),
+             QStringLiteral("--optimizer-impl"), QStringLiteral("--optimizer") }) {
+        const QString err = oneErrorLine(
+            runHeadroomBytes({ QStringLiteral("estimate"), lenet, option, QString(5000, QLatin1Char('9')) }));
+        QVERIFY2(err.size() < 400 && err.contains(QStringLiteral("(5,000 characters)")), qPrintable(err));
+    }
+}
+
+void TestCliHostile::failureIsTheErrorAlone()
+{
+    // Issue 38, item 11: a model whose GenericOp makes a warning and whose byte counts then overflow
+    // printed the warning, then the error. A failure prints its error line alone; warnings come only with
+    // an answer.
+    const QString path = m_dir.filePath(QStringLiteral("generic-overflow.json"));
+    writeFile(path, overflowingModel(true));
+    for (const QString& command : { QStringLiteral("estimate"), QStringLiteral("max-batch") }) {
+        const QString err = oneErrorLine(runHeadroomBytes({ command, path }));
+        QVERIFY2(err.startsWith(QStringLiteral("headroom: error: ")), qPrintable(err));
+    }
+    // `report` is not a failure there (issue 35): the PDF says there is no estimate, and standard error
+    // ends with that, after the warnings that came with the (figureless) answer.
+    const QString pdf = m_dir.filePath(QStringLiteral("no-estimate.pdf"));
+    const RunBytes report = runHeadroomBytes({ QStringLiteral("report"), path, QStringLiteral("-o"), pdf });
+    QCOMPARE(report.exitCode, 1);
+    QVERIFY(QFile::exists(pdf));
+    const QList<QByteArray> lines = report.err.trimmed().split('\n');
+    QVERIFY2(
+        lines.last().startsWith("headroom: warning: the report has no estimate: "), report.err.constData());
+    QVERIFY2(lines.last().contains("overflow"), report.err.constData());
+    // With an answer the warning is there, before it.
+    const QString ok = m_dir.filePath(QStringLiteral("generic.json"));
+    writeFile(ok,
+        QByteArray::fromStdString(nlohmann::json { { "format", "headroom-model" }, { "version", 1 },
+            { "input", { { "shape", { 8 } } } },
+            { "layers",
+                { { { "type", "GenericOp" }, { "name", "op" }, { "op", "Custom" },
+                    { "output_shape", { 8 } } } } } }
+                                      .dump()));
+    const RunBytes r = runHeadroomBytes({ QStringLiteral("max-batch"), ok });
+    QCOMPARE(r.exitCode, 0);
+    QVERIFY2(r.err.startsWith("headroom: warning: layer 'op': "), r.err.constData());
+}
+
+void TestCliHostile::singleRepeatLimitIsNamed()
+{
+    // Issue 38, item 12: one Repeat whose 9,000 (or 99,999) iterations each grow the shape was refused as
+    // "the nested Repeat blocks ...; nest fewer blocks": nothing is nested. The message names the limit
+    // for a single block; 8,192 iterations of one layer are analysed.
+    for (const int times : { 9000, 99999, 8192 }) {
+        const nlohmann::json m = { { "format", "headroom-model" }, { "version", 1 },
+            { "input", { { "shape", { 4 } } } },
+            { "layers",
+                { { { "type", "Repeat" }, { "name", "grow" }, { "times", times },
+                    { "layers",
+                        { { { "type", "ConstantPad1d" }, { "padding", { 0, 1 } }, { "value", 0 } } } } } } },
+            { "loss", "none" } };
+        const QString path = m_dir.filePath(QStringLiteral("grow%1.json").arg(times));
+        writeFile(path, QByteArray::fromStdString(m.dump()));
+        const RunBytes r = runHeadroomBytes({ QStringLiteral("estimate"), path });
+        if (times == 8192) {
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            continue;
+        }
+        const QString err = oneErrorLine(r);
+        QVERIFY2(err.contains(QStringLiteral("): the Repeat block's iterations differ "
+                                             "from one another")),
+            qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("at most 8,192 such iterations of this block's 1 layer")),
+            qPrintable(err));
+        QVERIFY2(!err.contains(QStringLiteral("nest")), qPrintable(err));
+    }
+}
+
+void TestCliHostile::reportTargetsCheckedBeforeDrawing()
+{
+    // Issue 38, item 13: `-o -` wrote a file named "-"; a 4,200-character path was echoed whole; a file
+    // name too long for the file system was refused only once the PDF was drawn.
+    const QString lenet = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
+    const QString dash = oneErrorLine(
+        runHeadroomBytes({ QStringLiteral("report"), lenet, QStringLiteral("-o"), QStringLiteral("-") }));
+    QVERIFY2(
+        dash.contains(QStringLiteral("-o -: the report is a PDF written to a file, not to standard output")),
+        qPrintable(dash));
+    QVERIFY(!QFile::exists(QStringLiteral("-")));
+    const QString longPath = m_dir.filePath(QString(4200, QLatin1Char('d')) + QStringLiteral("/r.pdf"));
+    const QString far
+        = oneErrorLine(runHeadroomBytes({ QStringLiteral("report"), lenet, QStringLiteral("-o"), longPath }));
+    QVERIFY2(
+        far.startsWith(QStringLiteral("headroom: error: cannot write the report to \"")) && far.size() < 400,
+        qPrintable(far));
+    const QString longName = m_dir.filePath(QString(300, QLatin1Char('n')) + QStringLiteral(".pdf"));
+    const QString name
+        = oneErrorLine(runHeadroomBytes({ QStringLiteral("report"), lenet, QStringLiteral("-o"), longName }));
+    QVERIFY2(
+        name.contains(QStringLiteral("the file name is 304 bytes, more than the 255 its folder's file system "
+                                     "allows; choose a shorter name")),
+        qPrintable(name));
+    QVERIFY2(name.size() < 400, qPrintable(name));
+}
+
+void TestCliHostile::onnxThroughAFifo()
+{
+    // Issue 38, item 13: a valid ONNX file read through a FIFO was refused ("Operation not supported"):
+    // it is read into memory once, never sought.
+    const QString source = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/lenet5.onnx");
+    const QString fifo = m_dir.filePath(QStringLiteral("piped.onnx"));
+    QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+    QProcess writer;
+    writer.start(QStringLiteral("/bin/sh"),
+        { QStringLiteral("-c"), QStringLiteral("cat \"$0\" > \"$1\""), source, fifo });
+    QVERIFY(writer.waitForStarted());
+    const RunBytes piped = runHeadroomBytes({ QStringLiteral("max-batch"), fifo });
+    QVERIFY(writer.waitForFinished());
+    const RunBytes file = runHeadroomBytes({ QStringLiteral("max-batch"), source });
+    QVERIFY2(piped.exitCode == 0, piped.err.constData());
+    QCOMPARE(piped.out, file.out);
 }
 
 QTEST_GUILESS_MAIN(TestCliHostile)

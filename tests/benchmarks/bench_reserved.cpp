@@ -7,6 +7,9 @@
 #include "headroom/allocator/ReservedModel.h"
 #include "headroom/analysis/Analysis.h"
 #include "headroom/estimate/Plan.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/planner/Planner.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QTest>
 #include <ctime>
@@ -57,6 +60,9 @@ private slots:
     void buildTraceRepeated();
     void replayTenThousandLayers();
     void maxBatchTenThousandLayers();
+    void maxBatchLeNetEveryCapacity_data();
+    void maxBatchLeNetEveryCapacity();
+    void compareLeNetEveryGpu();
     void replayExpandableTenThousandLayers();
     void maxBatchExpandableTenThousandLayers();
     void reservedDuringStepTenThousandLayers();
@@ -106,76 +112,110 @@ void BenchReserved::buildTraceRepeated()
     logCpu("build (Repeat written out)", start, calls);
 }
 
+namespace {
+/// `n` models of the same trace: a model keeps the runs and searches it answered (ReservedModel::run,
+/// maxBatch), so each timed call gets one that never answered the question.
+std::vector<ReservedModel> freshModels(
+    int n, const Analysis& a, const TrainingSetup& s, ReservedOptions o = {})
+{
+    std::vector<ReservedModel> out;
+    for (int i = 0; i < n; ++i) {
+        auto m = ReservedModel::build(a, s, o);
+        if (!m)
+            qFatal("%s", m.error().message.c_str());
+        out.push_back(std::move(m).value());
+    }
+    return out;
+}
+constexpr int kFresh = 5;
+} // namespace
+
 void BenchReserved::replayTenThousandLayers()
 {
-    const auto m = ReservedModel::build(m_analysis, m_setup);
-    QVERIFY(m.ok());
-    int calls = 0;
+    const auto models = freshModels(kFresh, m_analysis, m_setup);
     const double start = cpuMs();
-    QBENCHMARK
-    {
-        const ReservedRun r = m.value().run(4);
-        QVERIFY(r.fits);
-        ++calls;
-    }
-    logCpu("one replay", start, calls);
+    for (const ReservedModel& m : models)
+        QVERIFY(m.run(4).fits);
+    logCpu("one replay", start, kFresh);
 }
 
 void BenchReserved::maxBatchTenThousandLayers()
 {
-    const auto m = ReservedModel::build(m_analysis, m_setup);
-    QVERIFY(m.ok());
+    const auto models = freshModels(kFresh, m_analysis, m_setup);
     std::int64_t batch = 0;
-    int calls = 0;
     const double start = cpuMs();
-    QBENCHMARK
-    {
-        batch = m.value().maxBatch(80ULL << 30).batch;
-        ++calls;
-    }
-    logCpu("maxBatch", start, calls);
+    for (const ReservedModel& m : models)
+        batch = m.maxBatch(80ULL << 30).batch;
+    logCpu("maxBatch", start, kFresh);
     qInfo("max batch in 80 GiB: %lld", static_cast<long long>(batch));
     QVERIFY(batch > 0);
 }
 
-namespace {
-/// The reserved model with expandable_segments:True.
-ReservedModel expandable(const Analysis& a, const TrainingSetup& s)
+void BenchReserved::maxBatchLeNetEveryCapacity_data()
 {
-    ReservedOptions o;
-    o.allocator.expandableSegments = true;
-    auto m = ReservedModel::build(a, s, o);
-    if (!m)
-        qFatal("%s", m.error().message.c_str());
-    return std::move(m).value();
+    QTest::addColumn<double>("gib");
+    for (const double gib : { 0.25, 8.0, 24.0, 80.0, 1024.0, 4096.0 })
+        QTest::newRow(QByteArray::number(gib).constData()) << gib;
 }
-} // namespace
 
-void BenchReserved::replayExpandableTenThousandLayers()
+void BenchReserved::maxBatchLeNetEveryCapacity()
 {
-    const ReservedModel m = expandable(m_analysis, m_setup);
+    // Issue 38, item 4: LeNet-5's max batch search grew with the batch it found (82 s on 4 TiB); the goal
+    // is under 100 ms at any capacity from 0.25 GiB to 4 TiB.
+    QFETCH(double, gib);
+    const auto net = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
+    QVERIFY(net.ok());
+    const Analysis a = analyze(net.value(), Precision::Fp32);
+    const auto models = freshModels(kFresh, a, m_setup);
+    ReservedMaxBatch answer;
+    const double start = cpuMs();
+    for (const ReservedModel& m : models)
+        answer = m.maxBatch(static_cast<std::uint64_t>(gib * 1073741824.0));
+    logCpu("maxBatch (LeNet-5)", start, kFresh);
+    qInfo("max batch %lld after %zu replays", static_cast<long long>(answer.batch), answer.replays);
+}
+
+void BenchReserved::compareLeNetEveryGpu()
+{
+    // `headroom compare` on LeNet-5: every GPU of the catalogue, each with its max batch search (15-22 s
+    // before issue 38; goal under 1 s).
+    const auto net = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
+    const auto catalog = GpuCatalog::fromFile(HEADROOM_TEST_SOURCE_DIR "/resources/gpus.json");
+    QVERIFY(net.ok() && catalog.ok());
+    Plan plan;
+    plan.network = net.value();
     int calls = 0;
     const double start = cpuMs();
     QBENCHMARK
     {
-        QVERIFY(m.run(4).fits);
+        const auto rows = compareGpus(plan, catalog.value().gpus(), std::nullopt);
+        QVERIFY(rows.ok());
         ++calls;
     }
-    logCpu("one replay (expandable segments)", start, calls);
+    logCpu("compare (LeNet-5, every GPU)", start, calls);
+}
+
+void BenchReserved::replayExpandableTenThousandLayers()
+{
+    ReservedOptions o;
+    o.allocator.expandableSegments = true;
+    const auto models = freshModels(kFresh, m_analysis, m_setup, o);
+    const double start = cpuMs();
+    for (const ReservedModel& m : models)
+        QVERIFY(m.run(4).fits);
+    logCpu("one replay (expandable segments)", start, kFresh);
 }
 
 void BenchReserved::maxBatchExpandableTenThousandLayers()
 {
-    const ReservedModel m = expandable(m_analysis, m_setup);
+    ReservedOptions o;
+    o.allocator.expandableSegments = true;
+    const auto models = freshModels(kFresh, m_analysis, m_setup, o);
     std::int64_t batch = 0;
-    int calls = 0;
     const double start = cpuMs();
-    QBENCHMARK
-    {
+    for (const ReservedModel& m : models)
         batch = m.maxBatch(80ULL << 30).batch;
-        ++calls;
-    }
-    logCpu("maxBatch (expandable segments)", start, calls);
+    logCpu("maxBatch (expandable segments)", start, kFresh);
     qInfo("max batch in 80 GiB, expandable segments: %lld", static_cast<long long>(batch));
     QVERIFY(batch > 0);
 }

@@ -31,6 +31,7 @@ void CachingAllocator::reset(const AllocatorSettings& settings)
     m_freeSlots.clear();
     for (Pool* pool : { &m_small, &m_large }) {
         pool->blocks.clear();
+        pool->whole.clear();
         pool->unmapped.clear();
         pool->freeBlockCalls = 0;
         pool->expandableSegments = 0;
@@ -82,10 +83,12 @@ std::uint32_t CachingAllocator::newBlock(const Block& b)
         m_freeSlots.pop_back();
         m_blocks[i] = b;
         m_blocks[i].live = true;
+        m_blocks[i].wholeAt = kNone;
         return i;
     }
     m_blocks.push_back(b);
     m_blocks.back().live = true;
+    m_blocks.back().wholeAt = kNone;
     return static_cast<std::uint32_t>(m_blocks.size() - 1);
 }
 
@@ -100,6 +103,24 @@ void CachingAllocator::insertFree(std::uint32_t b)
     Pool& pool = poolOf(m_blocks[b]);
     m_blocks[b].gcBase = pool.freeBlockCalls; // insert_into_blocks
     pool.blocks.insert(FreeKey { m_blocks[b].size, m_blocks[b].address, b });
+    Block& block = m_blocks[b];
+    if (block.prev == kNone && block.next == kNone && !block.expandable && block.wholeAt == kNone) {
+        block.wholeAt = static_cast<std::uint32_t>(pool.whole.size());
+        pool.whole.push_back(b);
+    }
+}
+
+void CachingAllocator::eraseFree(Pool& pool, std::uint32_t b)
+{
+    pool.blocks.erase(b);
+    const std::uint32_t at = m_blocks[b].wholeAt;
+    if (at == kNone)
+        return;
+    const std::uint32_t last = pool.whole.back();
+    pool.whole[at] = last;
+    m_blocks[last].wholeAt = at;
+    pool.whole.pop_back();
+    m_blocks[b].wholeAt = kNone;
 }
 
 void CachingAllocator::addReserved(std::uint64_t bytes)
@@ -179,7 +200,7 @@ bool CachingAllocator::getFreeBlock(Pool& pool, std::uint64_t size, std::uint32_
     if (size >= maxSplit && it.size >= size + m_settings.maxNonSplitRoundingSize)
         return false;
     found = it.block;
-    pool.blocks.erase(found);
+    eraseFree(pool, found);
     return true;
 }
 
@@ -271,7 +292,7 @@ std::uint64_t CachingAllocator::tryMerge(std::uint32_t dst, std::uint32_t src)
         return 0;
     Pool& pool = poolOf(m_blocks[src]);
     if (m_blocks[src].mapped)
-        pool.blocks.erase(src);
+        eraseFree(pool, src);
     else
         pool.unmapped.erase(addressOf(src));
     Block& d = m_blocks[dst];
@@ -294,8 +315,8 @@ std::uint64_t CachingAllocator::tryMerge(std::uint32_t dst, std::uint32_t src)
 
 void CachingAllocator::releaseBlock(std::uint32_t b)
 {
+    eraseFree(poolOf(m_blocks[b]), b);
     Block& block = m_blocks[b];
-    poolOf(block).blocks.erase(b);
     m_stats.reserved -= block.size;
     --m_stats.segments;
     ++m_stats.deviceFrees;
@@ -304,6 +325,17 @@ void CachingAllocator::releaseBlock(std::uint32_t b)
 
 void CachingAllocator::releaseBlocks(Pool& pool)
 {
+    if (!m_settings.expandableSegments) {
+        // No expandable segment to unmap: the whole segments cached, in the pool's (size, address) order.
+        std::vector<std::uint32_t> toRelease = pool.whole;
+        std::sort(toRelease.begin(), toRelease.end(), [&](std::uint32_t a, std::uint32_t b) {
+            return m_blocks[a].size != m_blocks[b].size ? m_blocks[a].size < m_blocks[b].size
+                                                        : m_blocks[a].address < m_blocks[b].address;
+        });
+        for (const std::uint32_t b : toRelease)
+            releaseBlock(b);
+        return;
+    }
     std::vector<std::uint32_t> toUnmap;
     std::vector<std::uint32_t> toRelease;
     for (const FreeKey& k : pool.blocks.ordered()) {

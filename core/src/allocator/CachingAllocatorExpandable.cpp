@@ -106,7 +106,7 @@ std::uint32_t CachingAllocator::tryAllocateExpandable(Pool& pool, std::uint64_t 
             return kNone;
         candidate = next;
     }
-    pool.blocks.erase(candidate);
+    eraseFree(pool, candidate);
     m_blocks[candidate].tag = tag;
     return candidate;
 }
@@ -120,7 +120,7 @@ void CachingAllocator::unmapBlock(std::uint32_t b)
     const std::uint64_t end = block.base + (block.address + block.size - block.base) / page * page;
     if (begin >= end)
         return; // no whole page is free
-    pool.blocks.erase(b);
+    eraseFree(pool, b);
     if (begin > block.address) { // prev -> before -> b
         Block before = block;
         before.size = begin - block.address;

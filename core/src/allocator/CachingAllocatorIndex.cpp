@@ -131,8 +131,9 @@ void CachingAllocator::FreeIndex::clear()
         m_spare.push_back(std::move(heap));
     }
     m_classes.clear();
-    for (auto& heap : m_small)
-        heap.clear();
+    // Only the classes in use can hold entries (a class leaves the bitmap once its heap is empty): a
+    // replay that used a few small sizes clears a few heaps, not all 4,096.
+    forEachUsedClass([&](std::size_t c) { m_small[c].clear(); });
     m_used.fill(0);
     m_usedWords = 0;
     std::fill(m_stamp.begin(), m_stamp.end(), 0U);
@@ -150,8 +151,7 @@ std::vector<CachingAllocator::FreeKey> CachingAllocator::FreeIndex::ordered() co
         std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
             [](const FreeKey& a, const FreeKey& b) { return a.address < b.address; });
     };
-    for (std::size_t c = 0; c < m_small.size(); ++c)
-        add((c + 1) * kMinBlockSize, m_small[c]);
+    forEachUsedClass([&](std::size_t c) { add((c + 1) * kMinBlockSize, m_small[c]); });
     for (const auto& [size, heap] : m_classes)
         add(size, heap);
     return out;

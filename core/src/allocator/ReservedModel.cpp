@@ -15,6 +15,13 @@ struct ReservedModel::Scratch
     std::mutex mutex;
     CachingAllocator allocator;
     std::vector<CachingAllocator::Handle> handles;
+    /// Replays with memory to spare, by batch: every GPU `compare` runs asks for the same ones.
+    std::mutex runsMutex;
+    std::map<std::int64_t, ReservedRun> uncapped;
+    /// Max batch searches by capacity (GPUs of the same memory and overhead ask the same question), and
+    /// what their replays showed (FitMemo::untouched holds under any capacity).
+    std::map<std::uint64_t, ReservedMaxBatch> maxBatches;
+    std::map<std::int64_t, std::uint64_t> untouched;
 };
 
 Result<ReservedModel> ReservedModel::build(
@@ -104,9 +111,13 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
 bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo) const
 {
     if (memo != nullptr) {
+        ++memo->queries;
         if (const auto it = memo->untouched.find(batch);
             it != memo->untouched.end() && it->second <= capacity)
             return true;
+        if (const auto it = memo->known.find({ batch, capacity }); it != memo->known.end())
+            return it->second; // a replay is deterministic: the same batch and capacity, the same answer
+        ++memo->replays;
     }
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;
@@ -119,6 +130,8 @@ bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* me
         untouched = a.stats().allocRetries == 0 && a.stats().ooms == 0 && settings.maxSplitSize == kNoLimit
             && settings.garbageCollectionThreshold <= 0.0;
     });
+    if (memo != nullptr)
+        memo->known.emplace(std::pair { batch, capacity }, ok);
     if (ok && untouched && memo != nullptr) {
         auto [it, inserted] = memo->untouched.try_emplace(batch, capacity);
         it->second = std::min(it->second, capacity);
@@ -190,10 +203,42 @@ bool ReservedModel::replayWith(CachingAllocator& a, std::vector<CachingAllocator
     return out.fits;
 }
 
+ReservedRun ReservedModel::uncappedRun(std::int64_t batch) const
+{
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
+        if (const auto it = m_scratch->uncapped.find(batch); it != m_scratch->uncapped.end())
+            return it->second;
+    }
+    ReservedRun out;
+    replay(batch, kNoLimit, out, m_trace.events().size(), nullptr);
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
+        if (m_scratch->uncapped.size() >= 16)
+            m_scratch->uncapped.clear();
+        m_scratch->uncapped.emplace(batch, out);
+    }
+    return out;
+}
+
 ReservedRun ReservedModel::run(std::int64_t batch, std::uint64_t capacity, bool withFragmentation) const
 {
     ReservedRun out;
-    replay(batch, capacity, out, m_trace.events().size(), nullptr);
+    // Under a capacity no segment the replay with memory to spare makes ever reaches, the allocator makes
+    // the same choices: nothing is refused, so nothing is released. Garbage collection acts by a fraction
+    // of the capacity, and an expandable segment's address range follows the device's memory.
+    const AllocatorSettings& options = m_options.allocator;
+    const bool sameUnderAnyLarger = !options.expandableSegments && options.garbageCollectionThreshold <= 0.0
+        && options.physicalCapacity == kNoLimit;
+    if (capacity == kNoLimit || sameUnderAnyLarger) {
+        out = uncappedRun(batch);
+        if (capacity == kNoLimit || (out.fits && out.peakReserved <= capacity))
+            out.capacity = capacity;
+        else
+            out = ReservedRun {};
+    }
+    if (out.phases.empty())
+        replay(batch, capacity, out, m_trace.events().size(), nullptr);
     if (!withFragmentation || out.peakReservedEvent == ReservedRun::kNoEvent)
         return out;
     // Replay up to the reserved peak and read the free blocks there.
@@ -388,10 +433,20 @@ std::int64_t ReservedModel::firstFailureBelow(
     std::int64_t b = largestFitting(capacity, 0, hi, guess, memo);
     // Near the edge the cache's layout makes some batches fail above the first that does; a bisection can
     // land past it. Look below the answer (1, 2, 4, ... batches down, to about 3 % of it) and start again
-    // below any failure found.
+    // below any failure found, within a budget (kMaxBatchEdgeRestarts, kMaxBatchSearchEvents): where
+    // failures recur all the way down the walk would grow with the answer.
+    const auto spent = [&](int restarts) {
+        return restarts >= kMaxBatchEdgeRestarts
+            && (memo == nullptr
+                || static_cast<std::uint64_t>(memo->queries) * m_trace.events().size()
+                    >= kMaxBatchSearchEvents);
+    };
+    int restarts = 0;
     for (std::int64_t d = 1; b > 1 && d <= std::max<std::int64_t>(1, b / 32);) {
         if (b - d >= 1 && !fits(b - d, capacity, memo)) {
             b = largestFitting(capacity, 0, b - d, b - d - 1, memo);
+            if (spent(++restarts))
+                break;
             d = 1;
             continue;
         }
@@ -401,6 +456,29 @@ std::int64_t ReservedModel::firstFailureBelow(
 }
 
 ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
+{
+    FitMemo memo;
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
+        if (const auto it = m_scratch->maxBatches.find(capacity); it != m_scratch->maxBatches.end())
+            return it->second;
+        memo.untouched = m_scratch->untouched;
+    }
+    const ReservedMaxBatch out = searchMaxBatch(capacity, memo);
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
+        if (m_scratch->maxBatches.size() >= 64)
+            m_scratch->maxBatches.clear();
+        m_scratch->maxBatches.emplace(capacity, out);
+        for (const auto& [batch, least] : memo.untouched) {
+            auto [it, added] = m_scratch->untouched.try_emplace(batch, least);
+            it->second = std::min(it->second, least);
+        }
+    }
+    return out;
+}
+
+ReservedMaxBatch ReservedModel::searchMaxBatch(std::uint64_t capacity, FitMemo& memo) const
 {
     ReservedMaxBatch out;
     out.marginBytes = marginBytes(capacity);
@@ -413,7 +491,6 @@ ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
     // fails, so the edge is near the allocated peak, not the uncapped reserved one.
     const auto tensors = m_allocated.at(upper);
     const ReservedRun probe = run(upper);
-    FitMemo memo;
     if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
         && m_options.allocator.garbageCollectionThreshold <= 0.0)
         memo.untouched[upper] = probe.peakReserved; // the same replay under any capacity at least that
@@ -435,6 +512,7 @@ ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
     }
     // Without the band: up from the answer at exactly the capacity.
     out.unguarded = largestFitting(capacity, out.batch, upper + 1, out.batch + 1, &memo);
+    out.replays = memo.replays + 1; // and the probe
     return out;
 }
 

@@ -55,7 +55,9 @@ std::optional<Error> resolveLayer(
     const LayerKind* kind = LayerRegistry::builtin().find(spec.type);
     if (!error && kind == nullptr)
         error = Error { specPath + ".type " + quoteForMessage(spec.type)
-                + " is not a known layer type; known types: " + LayerRegistry::builtin().knownTypesList(),
+                + " is not a known layer type; the closest are "
+                + LayerRegistry::builtin().closestTypes(spec.type)
+                + " (docs/model-format.md lists every type)",
             specPath + ".type" };
     const auto count = work.inputs.size();
     if (!error && (count < kind->minInputs() || count > kind->maxInputs()))

@@ -81,6 +81,12 @@ void walkIteration(
         state.step.endSegment();
 }
 
+bool containsRepeat(const std::vector<LayerSpec>& specs)
+{
+    return std::any_of(specs.begin(), specs.end(),
+        [](const LayerSpec& spec) { return spec.isRepeat() || containsRepeat(spec.children); });
+}
+
 /// Whether the walk may go on with iteration `t` of the block: fails, naming the block, once nested
 /// blocks have analysed more layers than the file describes allows (Walk.h, kAnalysedWithoutRatio).
 bool mayAnalyse(AnalysisState& state, const Block& block, std::int64_t t)
@@ -89,6 +95,23 @@ bool mayAnalyse(AnalysisState& state, const Block& block, std::int64_t t)
         state.analysedLayersAllowed = analysedLayersAllowed(state.network.layers);
     if (state.analysedLayers <= state.analysedLayersAllowed)
         return true;
+    if (block.depth == 0 && !containsRepeat(block.spec.children)) {
+        // One block, nothing nested: its iterations differ from one another (each changes its input's
+        // shape, dtype or layout, or a name singles it out), so each is analysed on its own.
+        const std::size_t perIteration = std::max<std::size_t>(describedLayers(block.spec.children), 1);
+        state.diagnostics.fail(block.specPath + " (iteration " + std::to_string(t)
+                + "): the Repeat block's iterations differ from one another (each changes its input's shape, "
+                  "dtype or layout), so each is analysed on its own, and a file may have at most "
+                + formatCount(state.analysedLayersAllowed) + " layers analysed inside Repeat blocks (16 for "
+                + "each of the " + formatCount(describedLayers(state.network.layers))
+                + " layers it describes, or 8,192 if that is more): at most "
+                + formatCount(state.analysedLayersAllowed / perIteration)
+                + " such iterations of this block's " + formatCount(perIteration)
+                + (perIteration == 1 ? " layer" : " layers")
+                + "; give it fewer iterations, or write the layers out",
+            block.specPath);
+        return false;
+    }
     state.diagnostics.fail(block.specPath + " (iteration " + std::to_string(t)
             + "): the nested Repeat blocks need more than " + formatCount(state.analysedLayersAllowed)
             + " layers analysed one by one for the " + formatCount(describedLayers(state.network.layers))

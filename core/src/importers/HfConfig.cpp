@@ -5,6 +5,7 @@
 // decoder/encoder layers in Repeat blocks (so per-block checkpointing checkpoints each of them).
 #include "headroom/importers/HfConfig.h"
 
+#include "headroom/support/Format.h"
 #include "hf/HfFamilies.h"
 #include "support/JsonText.h"
 
@@ -87,7 +88,7 @@ std::optional<std::pair<std::string, std::string>> nonFiniteValue(std::string_vi
 Error explainParseError(std::string_view text, const std::string& file, Error error)
 {
     if (const auto bad = nonFiniteValue(text)) {
-        const std::string key = bad->first.empty() ? "a value" : bad->first;
+        const std::string key = bad->first.empty() ? "a value" : shortForMessage(bad->first);
         return Error { file + ": " + key + " is " + bad->second
                 + ", which JSON does not allow (Python's json writes it for a non-finite float); give a "
                   "number",
@@ -150,7 +151,9 @@ Result<Network> importText(
                 + detail::jsonTypeName(config),
             "" };
     if (const auto key = duplicateKey(text))
-        return Error { nameForErrors + ": " + *key + " is given more than once; give each key once", *key };
+        return Error { nameForErrors + ": " + shortForMessage(*key)
+                + " is given more than once; give each key once",
+            *key };
     const std::string supported = "; supported: " + hf::supportedModelTypes();
     const auto type = config.find("model_type");
     if (type == config.end())
@@ -164,7 +167,8 @@ Result<Network> importText(
 
     const hf::Family* family = hf::findFamily(modelType);
     if (family == nullptr)
-        return Error { nameForErrors + ": model_type \"" + modelType + "\" is not supported" + supported,
+        return Error { nameForErrors + ": model_type " + quoteForMessage(modelType) + " is not supported"
+                + supported,
             "model_type" };
     hf::ConfigReader reader { config, nameForErrors };
     std::optional<Network> network = family->build(reader, config, modelType);

@@ -87,8 +87,20 @@ bool isOnnxPath(const std::string& path)
 
 Result<Network> loadNetworkFile(const std::string& path)
 {
-    if (isOnnxPath(path))
+    if (isOnnxPath(path)) {
+        // A pipe or a device has no size and cannot seek: read it into memory once (at most the limit),
+        // then parse those bytes. A regular file is parsed straight from disk (not held twice).
+        std::error_code ec;
+        const auto status = std::filesystem::status(path, ec);
+        if (!ec && std::filesystem::exists(status) && !std::filesystem::is_regular_file(status)
+            && !std::filesystem::is_directory(status)) {
+            auto bytes = detail::readTextFile(path, kMaxOnnxFileBytes);
+            if (!bytes)
+                return bytes.error();
+            return withPrintableNames(importOnnx(bytes.value(), path));
+        }
         return withPrintableNames(importOnnxFile(path));
+    }
     if (isHfConfigPath(path))
         return withPrintableNames(importHfConfigFile(path));
     // Read once: the file may be a pipe (`headroom estimate <(...)`) that cannot be read again.

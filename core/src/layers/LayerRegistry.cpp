@@ -1,8 +1,12 @@
 #include "headroom/layers/LayerRegistry.h"
 
+#include "headroom/support/Format.h"
 #include "layers/Kinds.h"
 
 #include <algorithm>
+#include <cctype>
+#include <utility>
+#include <vector>
 
 namespace headroom {
 
@@ -154,6 +158,22 @@ std::string LayerRegistry::knownTypesList() const
         s += k->type();
     }
     return s + ", Repeat";
+}
+
+std::string LayerRegistry::closestTypes(std::string_view type, std::size_t n) const
+{
+    const std::string_view compared = type.substr(0, std::min<std::size_t>(type.size(), 64));
+    std::vector<std::pair<std::size_t, std::string_view>> ranked;
+    for (const auto& k : m_kinds)
+        ranked.emplace_back(editDistance(compared, k->type(), true), k->type());
+    ranked.emplace_back(editDistance(compared, "Repeat", true), "Repeat");
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) {
+        return x.first != y.first ? x.first < y.first : x.second < y.second;
+    });
+    std::string s;
+    for (std::size_t i = 0; i < ranked.size() && i < n; ++i)
+        s += (s.empty() ? "" : ", ") + std::string(ranked[i].second);
+    return s;
 }
 
 std::string_view categoryName(LayerCategory c) noexcept

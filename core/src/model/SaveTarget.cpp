@@ -1,5 +1,7 @@
 #include "headroom/model/SaveTarget.h"
 
+#include "headroom/support/Format.h"
+
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -54,7 +56,9 @@ Result<std::string> saveTarget(const std::string& path, const std::vector<std::s
         return target;
     for (const auto& input : inputs) {
         if (!input.empty() && sameFile(target.value(), input)) {
-            const std::string shown = input == path ? path : path + " (the same file as " + input + ")";
+            const std::string shown = input == path
+                ? shortForMessage(path)
+                : shortForMessage(path) + " (the same file as " + shortForMessage(input) + ")";
             return Error { shown
                     + ": is the file it is made from; writing there would replace it: choose another name",
                 path };
@@ -73,13 +77,16 @@ Result<std::string> saveTarget(const std::string& path)
     // link's target as the file to create.
     for (int hops = 0; fs::is_symlink(fs::symlink_status(target, ec)); ++hops) {
         if (hops == 40)
-            return Error { path + ": too many levels of symbolic links", path };
+            return Error { shortForMessage(path) + ": too many levels of symbolic links", path };
         const fs::path link = fs::read_symlink(target, ec);
         if (ec)
-            return Error { path + ": cannot read the symbolic link (" + ec.message() + ")", path };
+            return Error { shortForMessage(path) + ": cannot read the symbolic link (" + ec.message() + ")",
+                path };
         target = link.is_absolute() ? link : target.parent_path() / link;
     }
-    const std::string shown = target.string() == path ? path : path + " (a link to " + target.string() + ")";
+    const std::string shown = target.string() == path
+        ? shortForMessage(path)
+        : shortForMessage(path) + " (a link to " + shortForMessage(target.string()) + ")";
     const auto status = fs::status(target, ec);
     if (fs::exists(status)) {
         if (!fs::is_regular_file(status))
@@ -94,7 +101,23 @@ Result<std::string> saveTarget(const std::string& path)
     }
     const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
     if (!fs::is_directory(folder, ec))
-        return Error { shown + ": cannot write here: the folder " + folder.string() + " does not exist",
+        return Error { shown + ": cannot write here: the folder " + shortForMessage(folder.string())
+                + " does not exist",
+            path };
+    // A name the folder's file system cannot hold fails only when the file is created or renamed into
+    // place: say so before anything is written (a report is drawn first).
+    const std::string name = target.filename().string();
+    const long nameMax = ::pathconf(folder.c_str(), _PC_NAME_MAX);
+    if (nameMax > 0 && name.size() > static_cast<std::size_t>(nameMax))
+        return Error { shown + ": the file name is " + formatCount(name.size()) + " bytes, more than the "
+                + formatCount(static_cast<std::uint64_t>(nameMax))
+                + " its folder's file system allows; choose a shorter name",
+            path };
+    const long pathMax = ::pathconf(folder.c_str(), _PC_PATH_MAX);
+    if (pathMax > 0 && target.string().size() >= static_cast<std::size_t>(pathMax))
+        return Error { shown + ": the path is " + formatCount(target.string().size())
+                + " bytes, more than the " + formatCount(static_cast<std::uint64_t>(pathMax - 1))
+                + " the system allows; choose a shorter one",
             path };
     return target.string();
 }

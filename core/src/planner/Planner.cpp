@@ -100,6 +100,9 @@ struct Unit
     std::optional<Shortfall> closest;
     std::vector<std::pair<std::int64_t, std::vector<std::int64_t>>> divisors;
     std::size_t examined = 0;
+    /// Why the first set-up that could not be modelled could not (the step's byte counts overflow):
+    /// when no set-up can, `plan` refuses the model with it, as every other command does.
+    std::optional<Error> modelError;
 };
 
 /// The search over one plan: one unit per analysis-affecting choice, searched in parallel, merged in
@@ -350,8 +353,11 @@ Search::Tried Search::tryConfiguration(Unit& unit, PlanSettings settings) const
     setup.batch = 1;
     auto model = MemoryModel::build(analysis, setup);
     ++unit.examined;
-    if (!model)
-        return {}; // not a set-up Headroom can estimate (nothing offloading would change)
+    if (!model) { // not a set-up Headroom can estimate (nothing offloading would change)
+        if (!unit.modelError)
+            unit.modelError = model.error();
+        return {};
+    }
     Reserved reserved;
     const std::int64_t largest = largestFitting(analysis, settings, model.value(), reserved);
     // What decides the figures: the peak at the largest micro-batch, and just above it.
@@ -389,8 +395,11 @@ Search::Tried Search::tryAccumulation(Unit& unit, PlanSettings settings, std::in
     setup.accumulationSteps = 2;
     auto accumulating = MemoryModel::build(*unit.analysis, setup);
     ++unit.examined;
-    if (!accumulating)
+    if (!accumulating) {
+        if (!unit.modelError)
+            unit.modelError = accumulating.error();
         return tried;
+    }
     Reserved reserved;
     const std::int64_t largestMicro
         = largestFitting(*unit.analysis, settings, accumulating.value(), reserved);
@@ -597,6 +606,13 @@ Result<PlannerResult> Search::run()
     m_baseSettings.reservedModel = work.replayAllocator;
     forEachInParallel(units.size(), [&](std::size_t i) { search(units[i], baseAnalysis); });
     gatherUnits(units, result);
+    if (result.candidates.empty() && !result.closest) {
+        // Nothing could even be modelled: the reason, not "nothing fits" (the first choice's first).
+        for (const Unit& unit : units) {
+            if (unit.modelError)
+                return *unit.modelError;
+        }
+    }
     if (work.confirmed > 0)
         confirmWithAllocator(units, work, result);
     return result;

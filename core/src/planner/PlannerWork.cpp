@@ -65,15 +65,18 @@ PlannerWork boundPlannerWork(const Network& network, const Analysis& base, std::
     PlannerWork work;
     const std::size_t described = analysis::describedLayers(network.layers);
     const std::size_t rows = std::max<std::size_t>(base.rows.size(), 1);
-    const std::size_t allowedRows
-        = std::max(kPlannerRowsWithoutRatio, choices * analysis::kAnalysedPerDescribedLayer * described);
+    // Each choice costs an analysis and its set-ups' step models, in proportion to the rows: in all at
+    // most kPlannerRowsInAll rows, or the plan's own choice alone where one analysis has more. The search
+    // then costs about what the analysis of the file does, and the analysis is bounded by the file's size
+    // (analysis::kAnalysedPerDescribedLayer).
+    const std::size_t allowedRows = kPlannerRowsInAll;
     work.choices = std::min(choices, std::max<std::size_t>(allowedRows / rows, 1));
     if (work.choices < choices)
         work.leftOut.push_back("only " + std::to_string(work.choices) + " of " + std::to_string(choices)
             + " precision, LoRA and checkpointing choices searched: each analysis has " + formatCount(rows)
             + " rows for the " + formatCount(described)
-            + " layers the file describes (nested Repeat blocks), and the plan analyses at most "
-            + formatCount(allowedRows) + " rows in all");
+            + " layers the file describes, and the plan analyses at most "
+            + formatCount(std::max(allowedRows, rows)) + " rows in all");
     // Layers once every block is written out, as StepTrace counts them (its bound refuses larger steps).
     std::uint64_t writtenOut = 0;
     for (const LayerRow& row : base.rows)

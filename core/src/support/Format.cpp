@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
+#include <vector>
 
 namespace headroom {
 
@@ -142,6 +144,38 @@ std::string quoteForMessage(std::string_view text, std::size_t maxCharacters)
         out += " (" + formatCount(total) + " characters)";
     }
     return out;
+}
+
+std::string shortForMessage(std::string_view text, std::size_t maxCharacters)
+{
+    const bool plain = text.size() <= maxCharacters && escapeInvalidUtf8(text) == text
+        && std::none_of(text.begin(), text.end(), [](char c) {
+               const auto u = static_cast<unsigned char>(c);
+               return u < 0x20 || u == 0x7F;
+           });
+    return plain ? std::string(text) : quoteForMessage(text, maxCharacters);
+}
+
+std::size_t editDistance(std::string_view a, std::string_view b, bool ignoreCase)
+{
+    const auto same = [&](char x, char y) {
+        return ignoreCase
+            ? std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y))
+            : x == y;
+    };
+    std::vector<std::size_t> row(b.size() + 1);
+    for (std::size_t j = 0; j <= b.size(); ++j)
+        row[j] = j;
+    for (std::size_t i = 1; i <= a.size(); ++i) {
+        std::size_t diagonal = row[0];
+        row[0] = i;
+        for (std::size_t j = 1; j <= b.size(); ++j) {
+            const std::size_t above = row[j];
+            row[j] = std::min({ row[j] + 1, row[j - 1] + 1, diagonal + (same(a[i - 1], b[j - 1]) ? 0 : 1) });
+            diagonal = above;
+        }
+    }
+    return row[b.size()];
 }
 
 } // namespace headroom

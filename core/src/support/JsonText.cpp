@@ -262,7 +262,7 @@ Result<nlohmann::json> parseJsonText(std::string_view text, const std::string& w
         nlohmann::json::sax_parse(text, &finder);
         if (finder.duplicateOrdinal) {
             const std::string where = position(text, keyOffset(text, *finder.duplicateOrdinal));
-            return Error { prefix + finder.duplicatePath
+            return Error { prefix + shortForMessage(finder.duplicatePath)
                     + " is given more than once; give each key once (the second is at " + where + ")",
                 finder.duplicatePath };
         }

@@ -6,6 +6,7 @@
 // docs/memory-model.md, "The caching allocator", cites each function.
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
@@ -127,6 +128,7 @@ private:
         bool mapped = true; ///< expandable segments: backed by physical pages
         bool expandable = false;
         bool live = false; ///< the slot holds a block (slots are reused)
+        std::uint32_t wholeAt = kNone; ///< its place in Pool::whole while it is there
     };
     static constexpr std::uint32_t kNone = std::numeric_limits<std::uint32_t>::max();
 
@@ -170,6 +172,16 @@ private:
         static constexpr std::size_t kSmallClasses = kSmallBuffer / kMinBlockSize;
         std::vector<Entry>* heapOf(std::uint64_t size);
         bool clean(std::vector<Entry>& heap);
+        /// Calls `f(c)` for every small class whose bit is set, in ascending order (a heap whose bit is
+        /// clear is empty).
+        template <typename F> void forEachUsedClass(F&& f) const
+        {
+            for (std::uint64_t words = m_usedWords; words != 0; words &= words - 1) {
+                const auto w = static_cast<std::size_t>(std::countr_zero(words));
+                for (std::uint64_t bits = m_used[w]; bits != 0; bits &= bits - 1)
+                    f(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+            }
+        }
         std::pmr::map<std::uint64_t, std::vector<Entry>> m_classes;
         std::vector<std::vector<Entry>> m_spare; ///< emptied heaps of m_classes, their buffers kept
         std::vector<std::vector<Entry>> m_small; ///< grown to the largest class used
@@ -198,6 +210,11 @@ private:
         bool small = false;
         std::int64_t freeBlockCalls = 0; ///< get_free_blocks_call_count
         std::uint32_t expandableSegments = 0; ///< live expandable segments of this pool
+        /// The cached blocks that are whole cudaMalloc segments (not split, not expandable): what
+        /// release_cached_blocks frees. A cached block stays whole or split while it is cached, so the
+        /// list is kept as blocks enter and leave the cache, and a release need not walk every cached
+        /// block of every size (issue 38: thousands of sizes, walked at every refused segment).
+        std::vector<std::uint32_t> whole;
     };
     AddressKey addressOf(std::uint32_t b) const { return AddressKey { m_blocks[b].address, b }; }
 
@@ -205,6 +222,8 @@ private:
     void deleteBlock(std::uint32_t b);
     Pool& poolOf(const Block& b) { return b.small ? m_small : m_large; }
     void insertFree(std::uint32_t b);
+    /// Takes a cached block out of its pool's index (and Pool::whole).
+    void eraseFree(Pool& pool, std::uint32_t b);
 
     bool getFreeBlock(Pool& pool, std::uint64_t size, std::uint32_t& found);
     bool allocBlock(

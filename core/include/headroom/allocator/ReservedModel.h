@@ -89,7 +89,17 @@ struct ReservedMaxBatch final
     std::int64_t batch = 0;
     std::int64_t unguarded = 0; ///< the largest batch the replay fits at exactly the capacity
     std::uint64_t marginBytes = 0; ///< the band below the capacity the answer also fits in (marginBytes())
+    std::size_t replays = 0; ///< replays of the trace the search ran (its cost; not a figure)
 };
+
+/// The max batch search starts again below any batch that fails under the answer it found, to about 3 %
+/// below it (ReservedModel::maxBatch). Where failures recur all the way down that walk grows with the
+/// answer: a small network at a batch of millions, whose tensors' 2 MiB rounding makes runs of batches
+/// fail every hundred or so (LeNet-5 on 2 TiB: 333,871 replays, 23 s). The walk stops starting again once
+/// it has started again this many times and the search has asked for kMaxBatchSearchEvents trace events
+/// worth of replays (about 80 ms at 40 ns an event); below both, the answer is the walk's as before.
+inline constexpr int kMaxBatchEdgeRestarts = 8;
+inline constexpr std::uint64_t kMaxBatchSearchEvents = 2'000'000;
 
 /// Built once per analysis and set-up (the trace), then asked per batch size: a replay of the allocator
 /// over the whole trace (tens of thousands of events for a 10,000-layer network; docs/performance.md).
@@ -152,6 +162,11 @@ private:
     struct FitMemo
     {
         std::map<std::int64_t, std::uint64_t> untouched;
+        std::map<std::pair<std::int64_t, std::uint64_t>, bool> known; ///< every replay's answer
+        std::size_t replays = 0;
+        /// Every question asked, answered from the memo or not: the budget counts these, so an answer
+        /// does not depend on what earlier searches left in the memo.
+        std::size_t queries = 0;
     };
     [[nodiscard]] bool fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo = nullptr) const;
     /// The largest batch that fits `capacity` between `lo` (fits; 0: nothing known to) and `hi` (does not):
@@ -162,6 +177,10 @@ private:
     /// fails: the largest batch every batch up to which fits, as far as a few replays can tell.
     [[nodiscard]] std::int64_t firstFailureBelow(
         std::uint64_t capacity, std::int64_t hi, std::int64_t guess, FitMemo* memo) const;
+    /// maxBatch() without the answers kept from earlier searches.
+    [[nodiscard]] ReservedMaxBatch searchMaxBatch(std::uint64_t capacity, FitMemo& memo) const;
+    /// run(batch) with memory to spare, kept for the next call at that batch.
+    [[nodiscard]] ReservedRun uncappedRun(std::int64_t batch) const;
     bool replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
         CachingAllocator* keep) const;
     bool replayWith(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles, std::int64_t batch,

@@ -21,6 +21,10 @@ public:
     [[nodiscard]] std::vector<const LayerKind*> kinds() const;
     /// "AdaptiveAvgPool2d, Add, AvgPool2d, ..." for "unknown layer type" errors.
     [[nodiscard]] std::string knownTypesList() const;
+    /// The `n` known types (Repeat included) closest to `type` by edit distance, ignoring case, closest
+    /// first ("Conv1d, Conv2d, Conv3d" for "Conv4d"), for "unknown layer type" errors: the full list is
+    /// over 150 names. Only the first 64 characters of `type` are compared.
+    [[nodiscard]] std::string closestTypes(std::string_view type, std::size_t n = 3) const;
 
     explicit LayerRegistry(std::vector<std::unique_ptr<LayerKind>> kinds);
 

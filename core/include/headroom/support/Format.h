@@ -22,5 +22,13 @@ namespace headroom {
 /// UTF-8 and control characters escaped, and cut to `maxCharacters` with an ellipsis and the full
 /// length ("\"aaaa…\" (100000 characters)"), so a huge name cannot flood a message.
 [[nodiscard]] std::string quoteForMessage(std::string_view text, std::size_t maxCharacters = 64);
+/// A path or key as a message shows it: as it is when it is at most `maxCharacters` bytes of valid UTF-8
+/// without control characters, else quoteForMessage(text, maxCharacters) (a 4,200-character path becomes
+/// "\"/tmp/aaaa…\" (4,200 characters)").
+[[nodiscard]] std::string shortForMessage(std::string_view text, std::size_t maxCharacters = 64);
+
+/// Edits (insertions, deletions, substitutions) that turn `a` into `b` (Levenshtein), ignoring ASCII case
+/// if asked: for "did you mean" suggestions. O(|a| |b|): callers cut long input first.
+[[nodiscard]] std::size_t editDistance(std::string_view a, std::string_view b, bool ignoreCase = false);
 
 } // namespace headroom

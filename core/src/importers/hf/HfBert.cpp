@@ -4,6 +4,7 @@
 // word embeddings with its own bias); no pooler.
 #include "HfBlocks.h"
 #include "HfFamilies.h"
+#include "headroom/support/Format.h"
 
 namespace headroom::hf {
 
@@ -21,7 +22,8 @@ std::optional<Network> buildBert(ConfigReader& r, const json&, const std::string
     const std::string positionType = r.text("position_embedding_type", "absolute", true);
     checkDimensions(r, d, false);
     if (positionType != "absolute")
-        r.fail("position_embedding_type \"" + positionType + "\" is not supported; only \"absolute\"",
+        r.fail("position_embedding_type " + quoteForMessage(positionType)
+                + " is not supported; only \"absolute\"",
             "position_embedding_type");
     auto intermediateAct = activationFor(r, "hidden_act", act, "intermediate.intermediate_act_fn");
     auto transformAct = activationFor(r, "hidden_act", act, "cls.predictions.transform.transform_act_fn");

@@ -1,5 +1,7 @@
 #include "HfBlocks.h"
 
+#include "headroom/support/Format.h"
+
 #include <sstream>
 
 namespace headroom::hf {
@@ -64,7 +66,7 @@ std::optional<LayerSpec> activationFor(ConfigReader& r, const std::string& key, 
 {
     auto fn = activation(act, std::move(name), std::move(inputs));
     if (!fn)
-        r.fail(key + " \"" + act + "\" is not supported; supported: " + kActivations, key);
+        r.fail(key + " " + quoteForMessage(act) + " is not supported; supported: " + kActivations, key);
     return fn;
 }
 
@@ -78,8 +80,9 @@ std::optional<std::string> fusedActivationFor(ConfigReader& r, const std::string
         return "gelu_tanh";
     if (act == "relu")
         return "relu";
-    r.fail(
-        key + " \"" + act + "\" is not supported here; supported: gelu, gelu_pytorch_tanh, relu, silu", key);
+    r.fail(key + " " + quoteForMessage(act)
+            + " is not supported here; supported: gelu, gelu_pytorch_tanh, relu, silu",
+        key);
     return std::nullopt;
 }
 
