@@ -82,7 +82,7 @@ void TestMainWindowEditing::addAndEditLayerUpdatesTableAndTotals()
     QCOMPARE(expected.analysis.totalParams, 112ULL + 8224 + 330);
     QVERIFY(expected.estimate);
     QCOMPARE(child<QLabel>(win, "totalLabel")->text(),
-        QStringLiteral("Total: %1 of %2").arg(bytes(expected.estimate->total()), bytes(8ULL << 30)));
+        QStringLiteral("Tensors: %1 of %2").arg(bytes(expected.estimate->total()), bytes(8ULL << 30)));
     QVERIFY(child<QLabel>(win, "layerStatusLabel")->text().contains(QStringLiteral("8,666")));
     QVERIFY(win.isWindowModified());
 }
