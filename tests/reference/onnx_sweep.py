@@ -184,7 +184,7 @@ def summary(rows, measured):
         if not imports:
             lines.append("| %s | %s | %s | refused: %s | | | | |" % (name, mode, which, reason.replace("|", "\\|")))
             continue
-        same = "equal" if params == m["parameters"] else "%s (%+d)" % (format(params, ","), params - m["parameters"])
+        same = "equal" if params == m["parameters"] else "%s (%s)" % (format(params, ","), format(params - m["parameters"], "+,"))
         lines.append("| %s | %s | %s | yes | %s | %s | %s | %+.2f %% |" % (
             name, mode, which, same, format(acts, ","), format(m["cuda_bytes"], ","),
             100.0 * (acts - m["cuda_bytes"]) / m["cuda_bytes"]))
@@ -201,7 +201,7 @@ def markdown(rows, measured):
             lines.append("| %s | %d | %s | %s | refused: %s | | | | |" % (
                 r["model"], r["opset"], r["dynamic"], r["mode"], r["reason"].replace("|", "\\|")))
             continue
-        same = "equal" if r["parameters"] == m["parameters"] else "%+d" % (r["parameters"] - m["parameters"])
+        same = "equal" if r["parameters"] == m["parameters"] else format(r["parameters"] - m["parameters"], "+,")
         diff = 100.0 * (r["activation_bytes"] - m["cuda_bytes"]) / m["cuda_bytes"]
         lines.append("| %s | %d | %s | %s | yes | %s | %s | %s | %+.2f %% |" % (
             r["model"], r["opset"], "input and output" if r["dynamic"] == "both" else "input",
