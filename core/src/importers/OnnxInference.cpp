@@ -10,6 +10,7 @@
 #include <onnx/defs/schema.h>
 #include <onnx/shape_inference/implementation.h>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace headroom::onnximport {
@@ -206,6 +207,71 @@ private:
 /// Why a step of size arithmetic cannot be propagated: the message for a refusal naming the node.
 using PropagationProblem = std::optional<std::string>;
 
+/// A size in a shape vector: a number, or a multiple of one symbol ("N", or "8*N" where attention folds
+/// heads into the batch), named as OnnxGraph's batchMultiple reads it back.
+struct SymbolicSize
+{
+    std::int64_t multiple = 1;
+    std::string symbol; ///< empty for a number
+};
+
+/// The largest multiple of a symbol written (batchMultiple's limit).
+constexpr std::int64_t kLargestSymbolMultiple = std::int64_t { 1 } << 40;
+
+/// A dimension as a SymbolicSize: a number, "S" or "m*S"; nullopt when unknown (ONNX's made-up "unk__").
+std::optional<SymbolicSize> readSymbolicSize(const onnx::TensorShapeProto::Dimension& d)
+{
+    if (d.has_dim_value())
+        return SymbolicSize { d.dim_value(), {} };
+    const std::string& p = d.has_dim_param() ? d.dim_param() : std::string();
+    if (p.empty() || p.rfind("unk__", 0) == 0)
+        return std::nullopt;
+    const auto star = p.find('*');
+    if (star == std::string::npos)
+        return SymbolicSize { 1, p };
+    if (star == 0 || star > 12 || star + 1 >= p.size())
+        return std::nullopt;
+    std::int64_t m = 0;
+    for (std::size_t k = 0; k < star; ++k) {
+        if (p[k] < '0' || p[k] > '9')
+            return std::nullopt;
+        m = m * 10 + (p[k] - '0');
+    }
+    if (m < 1 || m > kLargestSymbolMultiple)
+        return std::nullopt;
+    return SymbolicSize { m, p.substr(star + 1) };
+}
+
+void writeSymbolicSize(const SymbolicSize& s, onnx::TensorShapeProto::Dimension& d)
+{
+    if (s.symbol.empty())
+        d.set_dim_value(s.multiple);
+    else
+        d.set_dim_param(s.multiple == 1 ? s.symbol : std::to_string(s.multiple) + "*" + s.symbol);
+}
+
+/// A symbol's multiple times or divided by a number (torch's `B * heads`, `T * B`, `B * heads // heads`):
+/// the multiple of the same symbol, or nullopt for anything else (B + 1, B / 2, B * B).
+std::optional<SymbolicSize> scaledSymbol(const std::string& op, const onnx::TensorShapeProto::Dimension& x,
+    const onnx::TensorShapeProto::Dimension& y)
+{
+    const auto a = readSymbolicSize(x);
+    const auto b = readSymbolicSize(y);
+    if (!a || !b || a->symbol.empty() == b->symbol.empty())
+        return std::nullopt;
+    std::int64_t m = 0;
+    if (op == "Mul") {
+        const auto& s = a->symbol.empty() ? *b : *a;
+        const std::int64_t k = a->symbol.empty() ? a->multiple : b->multiple;
+        if (k < 1 || __builtin_mul_overflow(s.multiple, k, &m) || m > kLargestSymbolMultiple)
+            return std::nullopt;
+        return SymbolicSize { m, s.symbol };
+    }
+    if (op == "Div" && !a->symbol.empty() && b->multiple >= 1 && a->multiple % b->multiple == 0)
+        return SymbolicSize { a->multiple / b->multiple, a->symbol };
+    return std::nullopt;
+}
+
 /// Data propagation for Add, Sub, Mul and Div on 64-bit sizes. ONNX 1.12's own (Add, Sub, Mul) computes in
 /// int: INT64_MIN read as 0, 2^31 and more wrapped. Div it lacks: torch writes `size // k` as Div on int64
 /// sizes (torchvision's channel_shuffle, ViT's patch count), and without it every Reshape after a channel
@@ -228,8 +294,11 @@ PropagationProblem propagateArithmetic(onnx::DataPropagationContext& ctx, const 
         const auto& x = a->dim(a->dim_size() == 1 ? 0 : i);
         const auto& y = b->dim(b->dim_size() == 1 ? 0 : i);
         auto* d = result.add_dim();
-        if (!x.has_dim_value() || !y.has_dim_value())
+        if (!x.has_dim_value() || !y.has_dim_value()) {
+            if (const auto scaled = scaledSymbol(op, x, y))
+                writeSymbolicSize(*scaled, *d);
             continue;
+        }
         const std::int64_t p = x.dim_value();
         const std::int64_t q = y.dim_value();
         std::int64_t r = 0;
@@ -315,6 +384,86 @@ void propagateSlice(onnx::DataPropagationContext& ctx)
         *result.add_dim() = data->dim(static_cast<int>(i));
     if (result.dim_size() > 0)
         ctx.addOutputData(0, std::move(result));
+}
+
+/// A Reshape's output from its target as data propagation knows it, where ONNX 1.12 left it open: its
+/// Reshape before opset 14 reads only a stored target, and no version works out a -1 beside a symbolic
+/// size. Each size is a number or a multiple of one symbol; 0 copies the input's axis (allowzero 0), and
+/// -1 takes what is left of the input's sizes: numbers, or a multiple of the input's one symbol (the
+/// channel shuffle's [N, -1, H, W], attention's [T * N, E]). Worked out in the same inference pass, a
+/// chain of such reshapes (one per block of a ShuffleNet or a ViT) needs no pinning pass per link.
+void sizeReshape(onnx::InferenceContext& ctx)
+{
+    auto* out = ctx.getNumOutputs() > 0 ? ctx.getOutputType(0) : nullptr;
+    const auto* in = ctx.getInputType(0);
+    const auto* allowZero = ctx.getAttribute("allowzero");
+    if (out == nullptr || in == nullptr || ctx.getNumInputs() < 2 || !in->has_tensor_type()
+        || !in->tensor_type().has_shape() || (allowZero != nullptr && allowZero->i() != 0))
+        return;
+    if (out->tensor_type().has_shape()
+        && std::all_of(out->tensor_type().shape().dim().begin(), out->tensor_type().shape().dim().end(),
+            [](const auto& d) { return d.has_dim_value() || d.has_dim_param(); }))
+        return; // sized by ONNX
+    const auto* target = ctx.getSymbolicInput(1);
+    if (target == nullptr || target->dim_size() == 0)
+        return;
+    // Numbers multiplied, and at most one symbol: the values of the input and of the target's known sizes.
+    struct Volume
+    {
+        std::int64_t number = 1;
+        std::string symbol;
+        bool add(const SymbolicSize& s)
+        {
+            if (s.multiple < 1 || __builtin_mul_overflow(number, s.multiple, &number))
+                return false;
+            if (s.symbol.empty())
+                return true;
+            if (!symbol.empty())
+                return false;
+            symbol = s.symbol;
+            return true;
+        }
+    };
+    const auto& inDims = in->tensor_type().shape();
+    Volume input;
+    for (const auto& d : inDims.dim()) {
+        const auto s = readSymbolicSize(d);
+        if (!s || !input.add(*s))
+            return;
+    }
+    Volume known;
+    std::vector<SymbolicSize> sizes;
+    std::optional<std::size_t> inferred;
+    for (int k = 0; k < target->dim_size(); ++k) {
+        const auto& d = target->dim(k);
+        if (d.has_dim_value() && d.dim_value() == -1 && !inferred) {
+            inferred = sizes.size();
+            sizes.emplace_back();
+            continue;
+        }
+        const bool copies = d.has_dim_value() && d.dim_value() == 0;
+        const auto s = copies ? (k < inDims.dim_size() ? readSymbolicSize(inDims.dim(k)) : std::nullopt)
+                              : readSymbolicSize(d);
+        if (!s || !known.add(*s))
+            return;
+        sizes.push_back(*s);
+    }
+    if (inferred) {
+        if (input.number % known.number != 0 || (!known.symbol.empty() && known.symbol != input.symbol))
+            return;
+        sizes[*inferred]
+            = SymbolicSize { input.number / known.number, known.symbol.empty() ? input.symbol : "" };
+        if (!sizes[*inferred].symbol.empty() && sizes[*inferred].multiple > kLargestSymbolMultiple)
+            return;
+    } else if (known.number != input.number || known.symbol != input.symbol)
+        return; // ONNX reports the mismatch, or it is not Headroom's to settle
+    auto* tensor = out->mutable_tensor_type();
+    if (tensor->elem_type() == 0)
+        tensor->set_elem_type(in->tensor_type().elem_type());
+    auto* shape = tensor->mutable_shape();
+    shape->clear_dim();
+    for (const auto& s : sizes)
+        writeSymbolicSize(s, *shape->add_dim());
 }
 
 /// Resize (and Upsample) with a batch scale of 1 keeps the batch axis, which ONNX 1.12's inference
@@ -548,6 +697,8 @@ private:
         original(guarded);
         if (op == "Resize" || op == "Upsample")
             keepBatchAxis(guarded);
+        else if (op == "Reshape")
+            sizeReshape(guarded);
         for (std::size_t i = 0; i < ctx.getNumOutputs(); ++i) {
             const std::string name = node && i < node->outputs.size() ? node->outputs[i] : std::string();
             if (auto what = outputProblem(*ctx.getOutputType(i))) {
