@@ -16,6 +16,7 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMouseEvent>
 #include <QScatterSeries>
 #include <QStackedWidget>
 #include <QToolTip>
@@ -153,6 +154,8 @@ void StepChartView::buildLabels()
     c.view->setRenderHint(QPainter::Antialiasing);
     c.view->setMinimumWidth(300);
     ComponentStack::fitLegend(c.view); // every component's entry, as the memory chart's
+    c.view->viewport()->setMouseTracking(true);
+    c.view->viewport()->installEventFilter(this);
 }
 
 void StepChartView::buildWidgets()
@@ -445,6 +448,30 @@ QPoint StepChartView::peakPosition() const
     const QPointF inChart = c.chart->mapToPosition(c.peak->points().front(), c.peak);
     const QPoint inView = c.view->mapFromScene(c.chart->mapToScene(inChart));
     return c.view->mapTo(this, inView);
+}
+
+double StepChartView::xAt(const QPoint& position) const
+{
+    const auto& c = *m_charts;
+    const QPoint inView = c.view->mapFrom(this, position);
+    const QPointF inChart = c.chart->mapFromScene(c.view->mapToScene(inView));
+    return c.chart->mapToValue(inChart).x();
+}
+
+bool StepChartView::eventFilter(QObject* watched, QEvent* event)
+{
+    // While the band's tooltip is up, it names the moment under the pointer, not the one it was entered at.
+    if (event->type() == QEvent::MouseMove && watched == m_charts->view->viewport()
+        && QToolTip::isVisible()) {
+        const auto* move = static_cast<QMouseEvent*>(event);
+        const QPoint here = m_charts->view->viewport()->mapTo(this, move->position().toPoint());
+        const QString text = momentText(xAt(here));
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else if (text != QToolTip::text())
+            QToolTip::showText(move->globalPosition().toPoint(), text, m_charts->view);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString StepChartView::message() const

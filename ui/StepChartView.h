@@ -61,6 +61,8 @@ public:
     [[nodiscard]] const report::StepChart& chart() const noexcept { return m_chart; }
     /// Where the peak marker is, in this widget's coordinates (for hovering it).
     [[nodiscard]] QPoint peakPosition() const;
+    /// The x (in the bands' values, as xOfMoment) under `position`, a point of this widget.
+    [[nodiscard]] double xAt(const QPoint& position) const;
     /// The phase labels under the plot, left to right.
     [[nodiscard]] QStringList phaseLabels() const;
     [[nodiscard]] QList<QPointF> capacityPoints() const;
@@ -80,6 +82,8 @@ public Q_SLOTS:
 
 protected:
     void showEvent(QShowEvent* event) override;
+    /// The tooltip follows the pointer along a band (an area series only says when it is entered).
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
     struct Charts;

@@ -232,6 +232,12 @@ void TestStepChartView::hoverNamesTheMoment()
     QTest::mouseMove(target, target->mapFrom(&f.view, peak + QPoint(0, 6)));
     QTRY_VERIFY(QToolTip::isVisible());
     QCOMPARE(QToolTip::text(), tall);
+    // Issue 35: along the same band the tooltip follows the pointer (it kept the first moment's text).
+    const QPoint earlier = peak + QPoint(-60, 6);
+    const QString there = f.view.momentText(f.view.xAt(earlier));
+    QVERIFY2(!there.isEmpty() && there != tall, qPrintable(there));
+    QTest::mouseMove(target, target->mapFrom(&f.view, earlier));
+    QTRY_COMPARE(QToolTip::text(), there);
     QToolTip::hideText();
 }
 
