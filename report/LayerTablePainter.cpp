@@ -6,6 +6,7 @@
 #include "ReportStyle.h"
 #include "headroom/support/Format.h"
 
+#include <QFontMetricsF>
 #include <QPen>
 #include <algorithm>
 #include <array>
@@ -17,6 +18,26 @@ using detail::qs;
 using style::FontRole;
 
 namespace {
+
+/// A layer's name as wide as `width` allows, at the table's size: whole, or its last dotted parts after
+/// "…" with the count kept ("…self_attn.q_proj × 28"), or the end of its last part ("…_layernorm × 28"):
+/// a deep model's names differ at their ends, and one cut on the right ("model.layers.0.self…") or in the
+/// middle ("model.la…roj") tells no row apart.
+QString fittedName(const QString& name, const QString& times, const QFontMetricsF& metrics, double width)
+{
+    const QString whole = name + times;
+    if (metrics.horizontalAdvance(whole) <= width)
+        return whole;
+    for (qsizetype dot = name.indexOf(QLatin1Char('.')); dot >= 0;
+         dot = name.indexOf(QLatin1Char('.'), dot + 1)) {
+        const QString tail = QStringLiteral("\u2026") + name.mid(dot + 1) + times;
+        if (metrics.horizontalAdvance(tail) <= width)
+            return tail;
+    }
+    // Not even the last part fits: its end, cut on the left, then the count.
+    const QString last = name.mid(name.lastIndexOf(QLatin1Char('.')) + 1);
+    return metrics.elidedText(last, Qt::ElideLeft, width - metrics.horizontalAdvance(times)) + times;
+}
 
 enum Column {
     IndexColumn,
@@ -188,8 +209,9 @@ void LayerTablePainter::paintHeader(ReportCanvas& canvas, const Cells& c) const
         // Bottom-aligned, so one-line titles sit on the same baseline as the second line of two.
         double y = canvas.y() + h - canvas.pt(3) - line * static_cast<double>(lines.size());
         for (const QString& text : lines) {
+            // A narrowed column's title is set smaller before it is cut ("Activatio... per sam...").
             canvas.text(QRectF { c.left[i] + c.padding, y, c.width[i] - 2 * c.padding, line },
-                kColumns[i].alignment | Qt::AlignVCenter, text, FontRole::SmallBold, style::kText);
+                kColumns[i].alignment | Qt::AlignVCenter, text, FontRole::SmallBold, style::kText, true);
             y += line;
         }
     }
@@ -257,9 +279,11 @@ void LayerTablePainter::paintRow(
     if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
         paintCell(canvas, c, rowH, IndexColumn, QString::number(index), false, style::kMuted);
     const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
-    canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(),
-                    c.width[NameColumn] - 2 * c.padding - indent, rowH },
-        Qt::AlignLeft | Qt::AlignVCenter, qs(group.name + times), FontRole::Small, ink, true);
+    const double nameWidth = c.width[NameColumn] - 2 * c.padding - indent;
+    canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(), nameWidth, rowH },
+        Qt::AlignLeft | Qt::AlignVCenter,
+        fittedName(qs(group.name), qs(times), canvas.metrics(FontRole::Small), nameWidth), FontRole::Small,
+        ink, false, Qt::ElideMiddle);
     paintCell(canvas, c, rowH, TypeColumn, qs(row.type), false, ink);
     if (row.error) {
         // No sizes for an invalid layer (or one fed by it): they would be meaningless.

@@ -76,7 +76,7 @@ QFontMetricsF ReportCanvas::metrics(FontRole role) const
 }
 
 void ReportCanvas::text(const QRectF& rect, int alignment, const QString& text, FontRole role,
-    const QColor& color, bool shrinkToFit) const
+    const QColor& color, bool shrinkToFit, Qt::TextElideMode elide) const
 {
     if (!m_painter)
         return;
@@ -87,7 +87,7 @@ void ReportCanvas::text(const QRectF& rect, int alignment, const QString& text, 
             font.setPointSizeF(font.pointSizeF()
                 * std::max(0.8, 0.97 * rect.width() / needed)); // sizes are not exactly linear
     }
-    const QString shown = QFontMetricsF { font, &m_device }.elidedText(text, Qt::ElideRight, rect.width());
+    const QString shown = QFontMetricsF { font, &m_device }.elidedText(text, elide, rect.width());
     m_painter->setFont(font);
     m_painter->setPen(color);
     m_painter->drawText(rect, alignment | Qt::TextSingleLine, shown);

@@ -55,9 +55,9 @@ public:
     [[nodiscard]] double lineHeight(style::FontRole role) const;
 
     /// Single-line text in `rect`. Text that does not fit is set up to a fifth smaller when
-    /// `shrinkToFit` (a table cell), and elided on the right if it still does not.
+    /// `shrinkToFit` (a table cell), and elided (`elide`: on the right unless said) if it still does not.
     void text(const QRectF& rect, int alignment, const QString& text, style::FontRole role,
-        const QColor& color, bool shrinkToFit = false) const;
+        const QColor& color, bool shrinkToFit = false, Qt::TextElideMode elide = Qt::ElideRight) const;
     void fillRect(const QRectF& rect, const QColor& color) const;
     void line(const QPointF& from, const QPointF& to, const QPen& pen) const;
 

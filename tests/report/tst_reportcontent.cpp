@@ -4,6 +4,7 @@
 #include "ReportTestSupport.h"
 #include "headroom/estimate/Plan.h"
 #include "headroom/estimate/Throughput.h"
+#include "headroom/importers/NetworkFile.h"
 #include "headroom/model/ModelFile.h"
 #include "headroom/setup/Optimizer.h"
 #include "headroom/setup/Precision.h"
@@ -25,6 +26,7 @@ private slots:
 
     void presetReport_data();
     void presetReport();
+    void longLayerNamesStayApart();
     void codeBuiltPlans_data();
     void codeBuiltPlans();
     void fontsAreEmbeddedAndChartIsVector();
@@ -565,6 +567,30 @@ void TestReportContent::warningsAreListedUnderAssumptions()
     QVERIFY2(exported > assumptions, qPrintable(text.mid(assumptions, 600)));
     QVERIFY2(fancy > exported, qPrintable(text.mid(assumptions, 600)));
     QVERIFY(fancy < text.indexOf(QStringLiteral("Activations."), assumptions));
+}
+
+void TestReportContent::longLayerNamesStayApart()
+{
+    // Issue 35: a Hugging Face model's layer names ("model.layers.0.self_attn.q_proj") were set smaller and
+    // cut on the right to "model.layers.0.self..." on every q/k/v/o row. They are cut in the middle now, at
+    // the table's size, so each row keeps the end that tells it apart.
+    REQUIRE_POPPLER();
+    auto network = loadNetworkFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Qwen3-0.6B.json");
+    QVERIFY2(network.ok(), network.ok() ? "" : network.error().message.c_str());
+    Plan plan = makePlan(std::move(network).value(), 1);
+    plan.sequenceLength = 256;
+    const PlanResult result = evaluate(plan);
+    QString pdf;
+    write(plan, result, QStringLiteral("qwen3-names"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    const QString text = pdfText(pdf);
+    for (const char* end : { "q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj" })
+        QVERIFY2(text.contains(QString::fromUtf8(end)), end);
+    // Cut in the middle, not at the end.
+    QVERIFY2(
+        !text.contains(QStringLiteral("self_attn.q\u2026")) && !text.contains(QStringLiteral("self\u2026")),
+        qPrintable(text.left(2000)));
 }
 
 QTEST_MAIN(TestReportContent)
