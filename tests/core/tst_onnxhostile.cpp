@@ -21,7 +21,6 @@ using namespace headroom;
 using namespace headroom::test;
 
 Q_DECLARE_METATYPE(std::function<onnx::ModelProto()>)
-Q_DECLARE_METATYPE(std::function<std::vector<onnx::ModelProto>(const onnx::ModelProto&)>)
 
 namespace {
 
@@ -231,8 +230,19 @@ onnx::ModelProto readModel(const std::string& path)
 
 const std::string kTorch2Dir = HEADROOM_TORCH2_EXPORTS "/";
 
-/// The mutants of a real export one test row imports.
-using Mutants = std::function<std::vector<onnx::ModelProto>(const onnx::ModelProto&)>;
+/// The mutants of a real export one test row imports. A named type: Qt's debug build refuses to register
+/// the function type's name as a metatype (it is not in Qt's normalized form).
+struct Mutants
+{
+    std::function<std::vector<onnx::ModelProto>(const onnx::ModelProto&)> make;
+    Mutants() = default;
+    template <typename F>
+    explicit Mutants(F f)
+        : make(std::move(f))
+    {
+    }
+    std::vector<onnx::ModelProto> operator()(const onnx::ModelProto& m) const { return make(m); }
+};
 
 /// One line, and no name or value quoted at more than 64 characters (with the ellipsis and the count).
 std::string messageProblem(const std::string& message)
@@ -244,6 +254,8 @@ std::string messageProblem(const std::string& message)
     return {};
 }
 } // namespace
+
+Q_DECLARE_METATYPE(Mutants)
 
 class TestOnnxHostile : public QObject
 {
