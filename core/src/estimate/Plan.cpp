@@ -58,11 +58,12 @@ DroppedSettings keepWhatApplies(PlanSettings& settings, const Network& network)
     // The analysis matches targets against the layers' full names (inside Repeat blocks too) and
     // reports the first that matches nothing at "lora.targets[i]": drop it and ask again.
     const std::string prefix = "lora.targets[";
+    Plan base;
+    base.network = network;
+    Plan plan = settings.appliedTo(std::move(base)); // the network copied once; each round only the targets
     for (std::size_t round = 0; round <= targets.size() && !targets.empty(); ++round) {
-        Plan plan;
-        static_cast<PlanSettings&>(plan) = settings;
-        plan.network = network;
-        const Analysis a = analyzePlan(plan, settings.analysisOptions());
+        plan.lora.targets = targets;
+        const Analysis a = analyzePlan(plan, plan.analysisOptions());
         if (!a.error || !a.error->location.starts_with(prefix))
             break;
         const std::size_t index = std::strtoull(a.error->location.c_str() + prefix.size(), nullptr, 10);
