@@ -6,7 +6,7 @@
 # ("headroom/<stage>/X.h" or, inside the core, "<stage>/X.h"), and fails on any not allowed here. No
 # source or header may sit outside a stage's folder, and none may include Qt.
 cmake_minimum_required(VERSION 3.25)
-set(stages support model setup layers analysis importers editing step allocator estimate planner)
+set(stages support model setup layers analysis importers editing step allocator measured estimate planner)
 set(allowed_support)
 set(allowed_model support)
 set(allowed_setup support model)
@@ -17,9 +17,13 @@ set(allowed_importers support model setup layers analysis)
 set(allowed_editing support model setup layers analysis)
 set(allowed_step support model setup layers analysis)
 set(allowed_allocator support model setup layers analysis step)
-# The plan's evaluate() opens a file's sequence length (importers) and runs every stage below it.
-set(allowed_estimate support model setup layers analysis importers step allocator)
-set(allowed_planner support model setup layers analysis importers editing step allocator estimate)
+# A measured run (PyTorch's memory snapshots, profiler exports) is read into a timeline; its allocations
+# may be replayed through the allocator simulation.
+set(allowed_measured support model setup layers analysis step allocator)
+# The plan's evaluate() opens a file's sequence length (importers) and runs every stage below it; the
+# comparison of a plan with a measured run reads the run.
+set(allowed_estimate support model setup layers analysis importers step allocator measured)
+set(allowed_planner support model setup layers analysis importers editing step allocator measured estimate)
 
 set(problems)
 foreach(base IN ITEMS "core/src" "core/include/headroom")
