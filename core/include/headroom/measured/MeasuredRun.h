@@ -114,9 +114,12 @@ struct MeasuredRun final
     std::size_t peakReservedSample = 0;
     /// Reserved but not allocated at the allocated peak, over reserved (0..1).
     double fragmentationAtPeak = 0.0;
-    /// Blocks alive at the allocated peak, largest first (at most kLargestBlocks), with lifetimes.
-    std::vector<MeasuredBlock> largestAtPeak;
-    static constexpr std::size_t kLargestBlocks = 32;
+    /// Every block the file shows (snapshot kinds): allocated in the trace, or alive before its first
+    /// entry (reconstructed from the segments walked back), in allocation order, with lifetimes. The
+    /// comparison attributes them to the plan's components by lifetime, size and frames.
+    std::vector<MeasuredBlock> blocks;
+    /// Indices into `blocks` of those alive at the allocated peak (peakAllocatedSample), largest first.
+    std::vector<std::size_t> peakBlocks;
     std::vector<MeasuredStep> steps;
     /// Memory timeline: per sample the bytes in each category (empty for other kinds).
     std::vector<std::array<std::uint64_t, kProfilerCategories>> categories;
