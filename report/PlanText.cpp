@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 // The sentences are translated in the context "headroom::report::plantext": the GUI installs the
 // user's language; the command line installs none, so `headroom estimate` prints them in English.
@@ -104,10 +105,16 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
     std::vector<std::pair<std::string, std::string>> rows;
     const TrainingSetup& s = plan.setup;
     const Parallelism& par = s.parallel;
-    if (plan.sequenceLength)
+    // The length trained at: the plan's, or the model's own where its source gave a longest (an imported
+    // config starts at a default length the user should see).
+    const auto& dims = plan.network.input.shape.dims;
+    std::optional<std::int64_t> length = plan.sequenceLength;
+    if (!length && plan.network.input.maxSequenceLength && !dims.empty())
+        length = dims[0];
+    if (length)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Sequence length")),
             str(QCoreApplication::translate("headroom::report::plantext", "%1 tokens")
-                    .arg(q(formatCount(static_cast<std::uint64_t>(*plan.sequenceLength))))));
+                    .arg(q(formatCount(static_cast<std::uint64_t>(*length))))));
     if (s.accumulationSteps > 1)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Accumulation")),
             str(QCoreApplication::translate(

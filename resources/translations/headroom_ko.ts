@@ -2573,6 +2573,22 @@ FLOPs</translation>
         <source>Memory:</source>
         <translation>메모리:</translation>
     </message>
+    <message>
+        <source>Sequence Length</source>
+        <translation>시퀀스 길이</translation>
+    </message>
+    <message>
+        <source>%1 takes sequences of up to %2 tokens. Training usually runs at fewer: Hugging Face&apos;s run_clm.py and TRL&apos;s SFTTrainer use %3 unless told otherwise, and memory grows with the length.</source>
+        <translation>%1은(는) 최대 %2 토큰의 시퀀스를 받습니다. 학습은 보통 이보다 짧게 합니다. Hugging Face의 run_clm.py와 TRL의 SFTTrainer는 따로 지정하지 않으면 %3을(를) 쓰며, 메모리는 길이에 따라 늘어납니다.</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 토큰</translation>
+    </message>
+    <message>
+        <source>Train at:</source>
+        <translation>학습 길이:</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::Document</name>
@@ -3890,6 +3906,10 @@ FLOPs</translation>
         <source>“%1” is reserved for the network&apos;s input.</source>
         <translation>“%1”은(는) 네트워크 입력용으로 예약되어 있습니다.</translation>
     </message>
+    <message>
+        <source>Trained at %1 tokens (Strategy: Sequence length); the model&apos;s own input is %2.</source>
+        <translation>%1 토큰으로 학습합니다(전략: 시퀀스 길이). 모델 자체의 입력은 %2입니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::SetupPanel</name>
@@ -4124,6 +4144,10 @@ FLOPs</translation>
     <message>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch&apos;s caching allocator grows one segment by mapping pages rather than reserving new segments, which wastes less memory</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch 캐싱 할당자가 새 세그먼트를 예약하지 않고 페이지를 매핑해 세그먼트 하나를 키우므로 낭비되는 메모리가 적습니다</translation>
+    </message>
+    <message>
+        <source>Tokens per sample; the model&apos;s own is %1, and it takes up to %2</source>
+        <translation>샘플당 토큰 수. 모델 자체의 값은 %1이며 최대 %2까지 받습니다</translation>
     </message>
 </context>
 <context>

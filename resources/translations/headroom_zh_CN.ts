@@ -2573,6 +2573,22 @@ FLOPs</translation>
         <source>Memory:</source>
         <translation>显存：</translation>
     </message>
+    <message>
+        <source>Sequence Length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>%1 takes sequences of up to %2 tokens. Training usually runs at fewer: Hugging Face&apos;s run_clm.py and TRL&apos;s SFTTrainer use %3 unless told otherwise, and memory grows with the length.</source>
+        <translation>%1 可接受最长 %2 个 token 的序列。训练通常使用更短的长度：Hugging Face 的 run_clm.py 和 TRL 的 SFTTrainer 在未另行指定时使用 %3，且显存随长度增长。</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>Train at:</source>
+        <translation>训练长度：</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::Document</name>
@@ -3890,6 +3906,10 @@ FLOPs</translation>
         <source>“%1” is reserved for the network&apos;s input.</source>
         <translation>“%1”保留给网络的输入使用。</translation>
     </message>
+    <message>
+        <source>Trained at %1 tokens (Strategy: Sequence length); the model&apos;s own input is %2.</source>
+        <translation>按 %1 个 token 训练（策略：序列长度）；模型自身的输入为 %2。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::SetupPanel</name>
@@ -4124,6 +4144,10 @@ FLOPs</translation>
     <message>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch&apos;s caching allocator grows one segment by mapping pages rather than reserving new segments, which wastes less memory</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：PyTorch 缓存分配器通过映射页面来扩展一个段，而不是预留新段，浪费的内存更少</translation>
+    </message>
+    <message>
+        <source>Tokens per sample; the model&apos;s own is %1, and it takes up to %2</source>
+        <translation>每样本的 token 数；模型自身为 %1，最长可达 %2</translation>
     </message>
 </context>
 <context>

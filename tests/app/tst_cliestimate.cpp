@@ -306,6 +306,20 @@ void TestCliEstimate::hfConfigFile()
         QStringLiteral("1"), QStringLiteral("--gpu"), QStringLiteral("A100 SXM4 80GB") });
     QVERIFY2(!llama.is_null(), "Llama-2-7b-hf.json does not load");
     QCOMPARE(llama["params"]["total"].get<std::uint64_t>(), std::uint64_t { 6738415616 });
+    QVERIFY2(llama["warnings"].empty(), llama["warnings"].dump().c_str());
+
+    // Without --sequence-length a config whose context (4,096) is longer than one trains at starts at
+    // 1,024 tokens, and a warning on standard error says so and how to change it.
+    const Run plain = runHeadroom({ QStringLiteral("estimate"),
+        QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"),
+        QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--gpu"),
+        QStringLiteral("A100 SXM4 80GB") });
+    QCOMPARE(plain.exitCode, 0);
+    QVERIFY2(plain.out.contains(QStringLiteral("Sequence length  1,024 tokens")), qPrintable(plain.out));
+    QVERIFY2(plain.err.contains(QStringLiteral("headroom: warning: sequence length: 1,024 tokens"))
+            && plain.err.contains(QStringLiteral("allows up to 4,096 (max_position_embeddings)"))
+            && plain.err.contains(QStringLiteral("--sequence-length")),
+        qPrintable(plain.err));
 }
 
 void TestCliEstimate::layerFlopsJson()

@@ -39,7 +39,8 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
     }
     if (!plan.sequenceLength)
         return analyze(plan.network, options);
-    auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
+    // atTrainingLength: the import's note that it started at a default length goes once a length is set.
+    auto resized = atTrainingLength(plan.network, *plan.sequenceLength);
     if (resized)
         return analyze(resized.value(), options);
     Analysis failed;

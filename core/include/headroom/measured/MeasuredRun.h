@@ -88,8 +88,10 @@ struct MeasuredBlock final
     std::uint64_t address = 0;
     std::uint64_t size = 0; ///< the block's bytes (rounded)
     std::uint64_t requestedSize = 0; ///< 0 where unknown
-    std::int64_t allocatedUs = 0; ///< when it was allocated (RunSample::timeUs; kUnknownTime: before the trace)
-    std::int64_t freedUs = kUnknownTime; ///< when its free was requested (kUnknownTime: still alive at the end)
+    std::int64_t allocatedUs
+        = 0; ///< when it was allocated (RunSample::timeUs; kUnknownTime: before the trace)
+    std::int64_t freedUs
+        = kUnknownTime; ///< when its free was requested (kUnknownTime: still alive at the end)
     std::size_t allocSample = kNoSample; ///< its alloc's index in samples (kNoSample: before the trace)
     std::size_t freeSample = kNoSample;
     StackId stack = kNoStack; ///< where it was allocated

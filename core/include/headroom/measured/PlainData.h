@@ -112,7 +112,8 @@ private:
 /// column.
 [[nodiscard]] Result<PlainDocument> readPlainJson(std::string_view text, const PlainLimits& limits = {});
 /// The pickle a memory_viz HTML page embeds (base64 in the page's script), decoded.
-[[nodiscard]] Result<std::string> pickleFromMemoryVizHtml(std::string_view html, const PlainLimits& limits = {});
+[[nodiscard]] Result<std::string> pickleFromMemoryVizHtml(
+    std::string_view html, const PlainLimits& limits = {});
 /// gzip data (a .json.gz export) inflated, refusing output beyond limits.maxInputBytes.
 [[nodiscard]] Result<std::string> gunzip(std::string_view data, const PlainLimits& limits = {});
 
