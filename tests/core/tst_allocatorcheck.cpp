@@ -128,6 +128,7 @@ private slots:
     void releaseAtDeviceLimitFollowed();
     void freeCompletedLaterThanRequested();
     void midRunTraceRebuildsStart();
+    void midRunExpandableSegment();
     void midRunWithoutRebuildWouldPart();
     void streamsAndGraphPoolsSaid();
     void noTraceNotChecked();
@@ -369,6 +370,20 @@ void TestAllocatorCheck::releaseAtDeviceLimitFollowed()
     const AllocatorCheck c = t.check();
     VERIFY_AGREEMENT(c, 3);
     QCOMPARE(c.cacheReleasesFollowed, std::size_t { 1 });
+
+    // The same release before an allocation that still fails (oom, 100 GiB): followed, the oom not replayed.
+    Trace oom;
+    oom.segmentAlloc(A, 12 * MiB);
+    oom.alloc(A, 12 * MiB);
+    oom.free(A, 12 * MiB);
+    oom.segmentFree(A, 12 * MiB);
+    oom.add(RunAction::Oom, 0, 100 * 1024 * MiB);
+    const AllocatorCheck o = oom.check();
+    VERIFY_AGREEMENT(o, 2);
+    QCOMPARE(o.cacheReleasesFollowed, std::size_t { 1 });
+    QCOMPARE(o.allocations, std::size_t { 1 });
+    QCOMPARE(o.notes.size(), std::size_t { 1 });
+    QVERIFY2(o.notes[0].starts_with("1 allocations ran out of memory"), o.notes[0].c_str());
 }
 
 void TestAllocatorCheck::freeCompletedLaterThanRequested()
@@ -415,6 +430,35 @@ void TestAllocatorCheck::midRunTraceRebuildsStart()
     QCOMPARE(c.reserved.front().recorded, 20 * MiB);
     QCOMPARE(c.reserved.front().simulated, 20 * MiB);
     QVERIFY2(c.why.find("starts mid-run") != std::string::npos, c.why.c_str());
+    QVERIFY2(c.notes.empty(), c.notes.empty() ? "" : c.notes.front().c_str());
+}
+
+void TestAllocatorCheck::midRunExpandableSegment()
+{
+    // expandable_segments:True. At the snapshot the large pool's expandable segment at A has 60 MiB mapped:
+    // X (10 MiB, alive before the trace), Y (25 MiB), Z (20 MiB), 5 MiB free. The trace mapped 20 MiB of
+    // it, so 40 MiB were mapped before: X and 30 MiB free. Y takes 25 MiB of the 30 (an expandable block
+    // splits any remainder), no segment event; Z (20 MiB) finds 5 MiB free at the mapped end and maps one
+    // more 20 MiB page: segment_map of 20 MiB.
+    Trace t;
+    t.snapshot.allocatorSettings.present = true;
+    t.snapshot.allocatorSettings.settings.expandableSegments = true;
+    t.alloc(A + 10 * MiB, 25 * MiB);
+    t.map(A + 40 * MiB, 20 * MiB);
+    t.alloc(A + 35 * MiB, 20 * MiB);
+    SnapshotSegment s = segment(A, 60 * MiB,
+        { block(A, 10 * MiB, BlockState::ActiveAllocated),
+            block(A + 10 * MiB, 25 * MiB, BlockState::ActiveAllocated),
+            block(A + 35 * MiB, 20 * MiB, BlockState::ActiveAllocated),
+            block(A + 55 * MiB, 5 * MiB, BlockState::Inactive) });
+    s.expandable = true;
+    t.snapshot.segments.push_back(s);
+    const AllocatorCheck c = t.check();
+    VERIFY_AGREEMENT(c, 1);
+    QVERIFY(c.startsMidRun);
+    QCOMPARE(c.rebuiltAllocations, std::size_t { 1 });
+    QCOMPARE(c.rebuiltReserved, 40 * MiB);
+    QCOMPARE(c.recordedPeakReserved, 60 * MiB);
     QVERIFY2(c.notes.empty(), c.notes.empty() ? "" : c.notes.front().c_str());
 }
 

@@ -227,7 +227,7 @@ bool CachingAllocator::allocBlock(
     addReserved(allocSize);
     ++m_stats.segments;
     ++m_stats.deviceAllocs;
-    logSegment(SegmentEventKind::Alloc, pool.small, allocSize);
+    logSegment(SegmentEventKind::Alloc, pool.small, b.address, allocSize);
     return true;
 }
 
@@ -321,7 +321,7 @@ void CachingAllocator::releaseBlock(std::uint32_t b)
     m_stats.reserved -= block.size;
     --m_stats.segments;
     ++m_stats.deviceFrees;
-    logSegment(SegmentEventKind::Free, block.small, block.size);
+    logSegment(SegmentEventKind::Free, block.small, block.address, block.size);
     deleteBlock(b);
 }
 

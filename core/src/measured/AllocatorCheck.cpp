@@ -295,21 +295,23 @@ void Checker::scan()
     // alive at the snapshot never allocated in it; segments freed without being made in it, segments at
     // the snapshot it never touched.
     const auto freeAction = m_freeAtCompleted ? RunAction::FreeCompleted : RunAction::FreeRequested;
-    std::unordered_set<std::uint64_t> allocated; // now
-    std::unordered_set<std::uint64_t> seen; // ever, in the trace
+    // per address allocated in the trace: whether it is allocated now
+    std::unordered_map<std::uint64_t, bool> allocated;
+    allocated.reserve(1024);
     std::unordered_set<std::uint64_t> earlierFreed;
     std::unordered_set<std::uint64_t> segmentsMade;
     std::unordered_set<std::uint64_t> segmentsTouched;
     std::map<bool, std::int64_t> netMapped; // by pool (small?): mapped less unmapped in the trace
     for (const SnapshotTraceEntry& e : m_trace) {
         if (e.action == RunAction::Alloc && e.size != 0 && e.size < kAbsurdBytes) {
-            allocated.insert(e.address);
-            seen.insert(e.address);
+            allocated[e.address] = true;
         } else if (e.action == freeAction) {
             // A block alive before the trace is freed before any allocation at its address; a second free
             // is garbage (the replay notes it).
-            if (allocated.erase(e.address) == 0 && seen.count(e.address) == 0
-                && earlierFreed.insert(e.address).second && e.size != 0 && e.size < kAbsurdBytes)
+            auto it = allocated.find(e.address);
+            if (it != allocated.end())
+                it->second = false;
+            else if (earlierFreed.insert(e.address).second && e.size != 0 && e.size < kAbsurdBytes)
                 m_earlierBlocks.push_back(
                     EarlierBlock { e.address, CachingAllocator::roundSize(e.size, m_settings), e.size });
         } else if (e.action == RunAction::SegmentAlloc) {
@@ -335,8 +337,9 @@ void Checker::scan()
         if (s.poolId != 0)
             m_graphSegments.emplace_back(s.address, addBytes(s.address, s.totalSize));
         for (const SnapshotBlock& b : s.blocks) {
-            if (b.state != BlockState::Inactive && allocated.count(b.address) == 0
-                && earlierFreed.count(b.address) == 0 && b.size != 0)
+            const auto it = allocated.find(b.address);
+            if (b.state != BlockState::Inactive && it == allocated.end() && earlierFreed.count(b.address) == 0
+                && b.size != 0)
                 m_earlierBlocks.push_back(EarlierBlock { b.address, b.size, b.requestedSize });
         }
         if (s.expandable) {

@@ -73,6 +73,7 @@ struct SegmentEvent final
 {
     SegmentEventKind kind = SegmentEventKind::Alloc;
     bool small = false; ///< the small pool's
+    std::uint64_t address = 0; ///< the segment's or the range's first byte, in the simulation's addresses
     std::uint64_t bytes = 0;
     std::uint64_t reservedAfter = 0; ///< reserved bytes once it happened
 };
@@ -280,10 +281,10 @@ private:
     std::uint64_t expandableSize(std::uint32_t b) const;
 
     void addReserved(std::uint64_t bytes);
-    void logSegment(SegmentEventKind kind, bool small, std::uint64_t bytes)
+    void logSegment(SegmentEventKind kind, bool small, std::uint64_t address, std::uint64_t bytes)
     {
         if (m_segmentLog != nullptr)
-            m_segmentLog->push_back(SegmentEvent { kind, small, bytes, m_stats.reserved });
+            m_segmentLog->push_back(SegmentEvent { kind, small, address, bytes, m_stats.reserved });
     }
 
     AllocatorSettings m_settings;
