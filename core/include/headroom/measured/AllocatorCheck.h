@@ -1,9 +1,10 @@
 #pragma once
 
 // Headroom's caching-allocator simulation checked on the user's own run: the run's own allocations and
-// frees (its trace's alloc / free_requested entries, in order) replayed through CachingAllocator with the
-// run's allocator settings, and the segments it reserves compared with the segment_alloc / segment_free /
-// segment_map / segment_unmap the run recorded. Where the two part is reported with the event and frames.
+// frees (its trace's alloc and free_completed entries, in order: a block returns to the cache when its
+// free completes) replayed through CachingAllocator with the run's allocator settings, and the segments it
+// reserves compared with the segment_alloc / segment_free / segment_map / segment_unmap the run recorded,
+// allocation by allocation. Where the two part is reported with the event and the allocation's frames.
 
 #include "headroom/measured/MeasuredRun.h"
 
