@@ -660,17 +660,16 @@ AllocatorCheck Checker::check()
 
     const auto count = [&](std::size_t n, const std::string& text) {
         if (n > 0)
-            m_out.notes.push_back(std::to_string(n) + " " + text);
+            m_out.notes.push_back(text + ": " + std::to_string(n));
     };
-    count(m_unknownFrees, "frees of an address no allocation holds were skipped");
-    count(m_zeroSize, "allocations of 0 bytes were skipped (PyTorch records none)");
-    count(m_absurd, "entries with a size no device has (0 for a segment, or 256 TiB and over) were skipped");
-    count(m_doubleAllocs, "allocations at an address already allocated: the earlier one was freed first");
+    count(m_unknownFrees, "frees of an address no allocation holds, skipped");
+    count(m_zeroSize, "allocations of 0 bytes (PyTorch records none), skipped");
+    count(m_absurd, "entries with a size no device has (0 for a segment, or 256 TiB and over), skipped");
+    count(m_doubleAllocs, "allocations at an address already allocated (the earlier one freed first)");
     count(m_failedReplays, "allocations the replay could not make");
     count(m_outsideSegments,
-        "allocations alive before the trace lie in no segment the snapshot walked back shows: allocated "
-        "afresh");
-    count(m_ooms, "allocations ran out of memory (oom) and were not replayed");
+        "allocations alive before the trace in no segment the snapshot walked back shows, allocated afresh");
+    count(m_ooms, "allocations that ran out of memory (oom), not replayed");
 
     std::vector<std::string> why;
     if (m_out.startsMidRun)
