@@ -1,0 +1,356 @@
+// Training steps and their phases found in a measured run.
+//
+// The rules, and where in PyTorch they come from:
+// - Frames. The recorder keeps the stack of each allocation (torch/cuda/memory.py
+//   _record_memory_history(context="all"|"alloc", stacks="python"|"all")), innermost frame first
+//   (torch/cuda/_memory_viz.py prints frames[0] as the allocating call).
+//   * optimizer step: a frame in torch/optim/ (Optimizer.step, _init_group creating exp_avg and
+//     exp_avg_sq in the first step, the foreach/fused kernels' temporaries), another optimizer package
+//     (apex/optimizers, bitsandbytes/optim, an ".../optim/..." path) or the AMP grad scaler
+//     (torch/amp/grad_scaler.py: unscale_ and update run around optimizer.step).
+//   * backward: torch/_tensor.py backward, torch/autograd/ (backward, grad, _engine_run_backward),
+//     an autograd Function's or checkpoint's backward / unpack_hook / recompute_fn, and C++ frames of
+//     torch::autograd::Engine (stacks="all"). Autograd runs a CUDA graph's backward on its device
+//     worker thread (torch/csrc/autograd/engine.cpp, Engine::thread_main): those allocations have no
+//     Python frames, so with stacks="python" an allocation without frames after the forward's last
+//     allocation is taken as backward.
+//   * forward: a frame in torch/nn/modules/ (Module._call_impl / _wrapped_call_impl, a module's
+//     forward) or any function named forward.
+//   * other: Python frames elsewhere (the batch copied to the device, the loss, model set-up).
+//   A step starts at the first forward allocation, and again at the first forward or other allocation
+//   after an optimizer phase; its backward starts at its first backward allocation (else as above),
+//   its optimizer phase at its first optimizer allocation. Allocations before the first step are
+//   BeforeSteps; a trace that starts inside a step skips to the next forward.
+// - Annotations (record_function names: "ProfilerStep#N" spans from torch.profiler's schedule,
+//   "Optimizer.step#Adam.step" from torch/optim/optimizer.py's profile_hook_step,
+//   "autograd::engine::evaluate_function: ..." from the autograd engine) tag the events inside them the
+//   same way.
+// - Pattern, where neither is recorded: the allocated curve rises in the forward (activations kept for
+//   backward) to the step's maximum and falls in the backward (activations freed as gradients are made),
+//   the optimizer step adds only temporaries and, in the first step, its state. A step is a cycle from a
+//   valley through a peak to the next valley, the rise and the fall each at least 30 % of the curve's
+//   range (peak detection with hysteresis, so that a layer's temporaries do not split a step); the
+//   forward ends at the step's maximum; the optimizer starts where the reader can tell (the snapshot:
+//   the first allocation after the last free of a block the forward made; the memory timeline: after
+//   the last growth of the GRADIENT category), else the step has no optimizer phase.
+#include "RunSteps.h"
+
+#include <algorithm>
+#include <string>
+#include <string_view>
+
+namespace headroom::measured {
+
+namespace {
+
+bool contains(std::string_view s, std::string_view part)
+{
+    return s.find(part) != std::string_view::npos;
+}
+
+std::string normalised(std::string_view path)
+{
+    std::string p(path);
+    std::replace(p.begin(), p.end(), '\\', '/');
+    return p;
+}
+
+} // namespace
+
+EventTag tagOfStack(const std::vector<RunFrame>& stack)
+{
+    if (stack.empty())
+        return EventTag::Untraced;
+    bool optimizer = false;
+    bool backward = false;
+    bool forward = false;
+    for (const RunFrame& f : stack) {
+        const std::string file = normalised(f.filename);
+        const std::string_view name = f.name;
+        if (contains(file, "torch/optim/") || contains(file, "/optim/") || contains(file, "optimizers/")
+            || contains(file, "grad_scaler.py"))
+            optimizer = true;
+        else if ((contains(file, "torch/_tensor.py") && name == "backward")
+            || contains(file, "torch/autograd/") || name == "backward" || name == "unpack_hook"
+            || name == "recompute_fn" || contains(name, "autograd::Engine")
+            || contains(name, "evaluate_function"))
+            backward = true;
+        else if (contains(file, "torch/nn/modules/") || name == "forward" || name == "_call_impl"
+            || name == "_wrapped_call_impl")
+            forward = true;
+    }
+    if (optimizer)
+        return EventTag::Optimizer;
+    if (backward)
+        return EventTag::Backward;
+    if (forward)
+        return EventTag::Forward;
+    return EventTag::Other;
+}
+
+namespace {
+
+struct StepBounds
+{
+    std::size_t start = 0;
+    std::size_t backward = kNone;
+    std::size_t optimizer = kNone;
+    std::size_t end = 0;
+    PhaseSource backwardSource = PhaseSource::Frames;
+};
+
+std::size_t argmax(const std::vector<RunSample>& s, std::size_t from, std::size_t to)
+{
+    std::size_t best = from;
+    for (std::size_t i = from; i < to; ++i) {
+        if (s[i].allocated > s[best].allocated)
+            best = i;
+    }
+    return best;
+}
+std::size_t argmin(const std::vector<RunSample>& s, std::size_t from, std::size_t to)
+{
+    std::size_t best = from;
+    for (std::size_t i = from; i < to; ++i) {
+        if (s[i].allocated < s[best].allocated)
+            best = i;
+    }
+    return best;
+}
+
+void addPhases(MeasuredStep& step, const StepBounds& b, PhaseSource source)
+{
+    const std::size_t fwdEnd
+        = b.backward != kNone ? b.backward : (b.optimizer != kNone ? b.optimizer : b.end);
+    step.phases.push_back(MeasuredPhase { RunPhase::Forward, b.start, fwdEnd, 0, 0, source });
+    if (b.backward != kNone) {
+        const std::size_t bwdEnd = b.optimizer != kNone ? b.optimizer : b.end;
+        if (bwdEnd > b.backward)
+            step.phases.push_back(
+                MeasuredPhase { RunPhase::Backward, b.backward, bwdEnd, 0, 0, b.backwardSource });
+    }
+    if (b.optimizer != kNone && b.end > b.optimizer)
+        step.phases.push_back(MeasuredPhase { RunPhase::OptimizerStep, b.optimizer, b.end, 0, 0, source });
+}
+
+} // namespace
+
+bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSource source)
+{
+    const auto& s = run.samples;
+    std::vector<StepBounds> bounds;
+    bool inStep = false;
+    EventTag phase = EventTag::None;
+    std::size_t lastForward = kNone; // the step's last forward (or other) allocation
+    std::size_t firstUntracedAfterForward = kNone;
+    auto close = [&](std::size_t end) {
+        StepBounds& b = bounds.back();
+        b.end = end;
+        const std::size_t bwdLimit = b.optimizer != kNone ? b.optimizer : end;
+        if (b.backward == kNone && firstUntracedAfterForward != kNone
+            && firstUntracedAfterForward < bwdLimit) {
+            b.backward = firstUntracedAfterForward;
+        } else if (b.backward == kNone && b.optimizer != kNone && b.optimizer > b.start) {
+            // Nothing tells where backward began: after the allocated maximum before the optimizer.
+            const std::size_t peak = argmax(s, b.start, b.optimizer);
+            if (peak + 1 < b.optimizer) {
+                b.backward = peak + 1;
+                b.backwardSource = PhaseSource::Pattern;
+            }
+        }
+    };
+    for (std::size_t i = 0; i < tags.size() && i < s.size(); ++i) {
+        const EventTag t = tags[i];
+        if (t == EventTag::None)
+            continue;
+        if (!inStep) {
+            if (t == EventTag::Forward) {
+                bounds.push_back(StepBounds { i, kNone, kNone, s.size(), source });
+                inStep = true;
+                phase = EventTag::Forward;
+                lastForward = i;
+                firstUntracedAfterForward = kNone;
+            }
+            continue;
+        }
+        if (phase == EventTag::Optimizer && (t == EventTag::Forward || t == EventTag::Other)) {
+            close(i);
+            bounds.push_back(StepBounds { i, kNone, kNone, s.size(), source });
+            phase = EventTag::Forward;
+            lastForward = i;
+            firstUntracedAfterForward = kNone;
+            continue;
+        }
+        switch (t) {
+        case EventTag::Forward:
+        case EventTag::Other:
+            if (phase == EventTag::Forward) {
+                lastForward = i;
+                firstUntracedAfterForward = kNone;
+            }
+            break;
+        case EventTag::Untraced:
+            if (phase == EventTag::Forward && firstUntracedAfterForward == kNone && lastForward != kNone)
+                firstUntracedAfterForward = i;
+            break;
+        case EventTag::Backward:
+            if (phase == EventTag::Forward) {
+                bounds.back().backward = firstUntracedAfterForward != kNone ? firstUntracedAfterForward : i;
+                phase = EventTag::Backward;
+            }
+            break;
+        case EventTag::Optimizer:
+            if (phase != EventTag::Optimizer) {
+                bounds.back().optimizer = i;
+                phase = EventTag::Optimizer;
+            }
+            break;
+        case EventTag::None:
+            break;
+        }
+    }
+    if (bounds.empty())
+        return false;
+    close(s.size());
+    run.steps.clear();
+    for (std::size_t k = 0; k < bounds.size(); ++k) {
+        MeasuredStep step;
+        step.index = k;
+        step.firstSample = bounds[k].start;
+        step.endSample = bounds[k].end;
+        addPhases(step, bounds[k], source);
+        run.steps.push_back(std::move(step));
+    }
+    return true;
+}
+
+void stepsFromPattern(MeasuredRun& run, const OptimizerStartFn& optimizerStart)
+{
+    const auto& s = run.samples;
+    run.steps.clear();
+    if (s.size() < 3)
+        return;
+    std::uint64_t lo = s[0].allocated;
+    std::uint64_t hi = s[0].allocated;
+    for (const RunSample& x : s) {
+        lo = std::min(lo, x.allocated);
+        hi = std::max(hi, x.allocated);
+    }
+    if (hi == lo)
+        return;
+    const std::uint64_t delta = std::max<std::uint64_t>((hi - lo) * 3 / 10, 1);
+    // Peak detection with hysteresis: a peak counts once the curve has fallen `delta` below it, a
+    // valley once it has risen `delta` above it.
+    std::vector<std::size_t> peaks;
+    std::vector<std::size_t> valleys;
+    std::size_t maxAt = 0;
+    std::size_t minAt = 0;
+    bool lookForMax = true;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i].allocated > s[maxAt].allocated)
+            maxAt = i;
+        if (s[i].allocated < s[minAt].allocated)
+            minAt = i;
+        if (lookForMax) {
+            if (s[maxAt].allocated >= delta && s[i].allocated + delta <= s[maxAt].allocated) {
+                if (peaks.empty())
+                    valleys.push_back(argmin(s, 0, maxAt + 1));
+                peaks.push_back(maxAt);
+                minAt = i;
+                lookForMax = false;
+            }
+        } else if (s[i].allocated >= s[minAt].allocated + delta) {
+            valleys.push_back(minAt);
+            maxAt = i;
+            lookForMax = true;
+        }
+    }
+    if (peaks.empty())
+        return;
+    if (valleys.size() == peaks.size()) // the curve fell after the last peak and stayed low
+        valleys.push_back(argmin(s, peaks.back(), s.size()));
+    for (std::size_t k = 0; k < peaks.size() && k + 1 < valleys.size(); ++k) {
+        StepBounds b;
+        b.start = valleys[k] + 1;
+        b.end = valleys[k + 1] + 1;
+        if (b.start >= b.end || peaks[k] < b.start)
+            continue;
+        b.backwardSource = PhaseSource::Pattern;
+        if (peaks[k] + 1 < b.end)
+            b.backward = peaks[k] + 1;
+        if (optimizerStart) {
+            const std::size_t opt = optimizerStart(b.start, peaks[k], b.end);
+            if (opt != kNone && opt > peaks[k] && opt < b.end)
+                b.optimizer = opt;
+        }
+        MeasuredStep step;
+        step.index = run.steps.size();
+        step.firstSample = b.start;
+        step.endSample = b.end;
+        addPhases(step, b, PhaseSource::Pattern);
+        run.steps.push_back(std::move(step));
+    }
+}
+
+void finishPeaks(MeasuredRun& run)
+{
+    const auto& s = run.samples;
+    run.peakAllocated = 0;
+    run.peakReserved = 0;
+    run.peakAllocatedSample = 0;
+    run.peakReservedSample = 0;
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (s[i].allocated > run.peakAllocated) {
+            run.peakAllocated = s[i].allocated;
+            run.peakAllocatedSample = i;
+        }
+        if (s[i].reserved > run.peakReserved) {
+            run.peakReserved = s[i].reserved;
+            run.peakReservedSample = i;
+        }
+    }
+    run.fragmentationAtPeak = 0.0;
+    if (!s.empty() && run.hasReserved) {
+        const RunSample& p = s[run.peakAllocatedSample];
+        if (p.reserved > p.allocated)
+            run.fragmentationAtPeak
+                = static_cast<double>(p.reserved - p.allocated) / static_cast<double>(p.reserved);
+    }
+    auto peaksOver
+        = [&](std::size_t from, std::size_t to, std::uint64_t& allocated, std::uint64_t& reserved) {
+              allocated = 0;
+              reserved = 0;
+              for (std::size_t i = from; i < to && i < s.size(); ++i) {
+                  allocated = std::max(allocated, s[i].allocated);
+                  reserved = std::max(reserved, s[i].reserved);
+              }
+          };
+    for (MeasuredStep& step : run.steps) {
+        peaksOver(step.firstSample, step.endSample, step.peakAllocated, step.peakReserved);
+        for (MeasuredPhase& phase : step.phases)
+            peaksOver(phase.firstSample, phase.endSample, phase.peakAllocated, phase.peakReserved);
+    }
+}
+
+void markFirstByGrowth(MeasuredRun& run)
+{
+    if (run.steps.size() < 2 || run.samples.empty())
+        return;
+    for (const MeasuredStep& step : run.steps) {
+        if (step.first)
+            return;
+    }
+    auto growth = [&](const MeasuredStep& step) {
+        const auto before = step.firstSample > 0 ? run.samples[step.firstSample - 1].allocated
+                                                 : run.samples.front().allocated;
+        const auto after = run.samples[std::min(step.endSample, run.samples.size()) - 1].allocated;
+        return static_cast<double>(after) - static_cast<double>(before);
+    };
+    double others = 0.0;
+    for (std::size_t k = 1; k < run.steps.size(); ++k)
+        others = std::max(others, growth(run.steps[k]));
+    if (growth(run.steps[0]) > others + 0.02 * static_cast<double>(run.peakAllocated))
+        run.steps[0].first = true;
+}
+
+} // namespace headroom::measured

@@ -1,0 +1,46 @@
+#pragma once
+
+// Finding training steps and their phases in a measured run (MeasuredRun.h), shared by the readers of
+// snapshots, memory timelines and Chrome traces. RunSteps.cpp documents the rules.
+
+#include "headroom/measured/MeasuredRun.h"
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+namespace headroom::measured {
+
+/// What an event says about the phase it ran in. None: it says nothing (a free, a segment event);
+/// Untraced: an allocation without frames (autograd's device threads have no Python frames); Other:
+/// Python frames outside the model, autograd and the optimizer (the data, the loss, the set-up).
+enum class EventTag : std::uint8_t { None, Untraced, Other, Forward, Backward, Optimizer };
+
+/// The tag of an allocation made with this stack (innermost frame first, as PyTorch records it).
+[[nodiscard]] EventTag tagOfStack(const std::vector<RunFrame>& stack);
+
+inline constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+/// Steps from per-sample tags (frames or annotations): a step starts at a Forward (or Other) allocation
+/// after an optimizer phase, its backward at the first Backward allocation (or the first untraced one
+/// after its last forward allocation, or after its allocated maximum), its optimizer step at the first
+/// Optimizer allocation. Fills run.steps (without peaks); false when no step was found.
+bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSource source);
+
+/// Where a step's optimizer phase starts, from what the reader knows beyond the curve (blocks, the
+/// memory timeline's categories): kNone when it cannot tell.
+using OptimizerStartFn = std::function<std::size_t(std::size_t start, std::size_t peak, std::size_t end)>;
+
+/// Steps from the allocated curve alone: cycles that rise to a peak and fall back (by at least 30 % of
+/// the curve's range); forward up to the step's maximum, backward after it, the optimizer from
+/// `optimizerStart` where it tells. Fills run.steps (without peaks).
+void stepsFromPattern(MeasuredRun& run, const OptimizerStartFn& optimizerStart);
+
+/// The run's peaks and fragmentation, and each step's and phase's peaks, from the samples.
+void finishPeaks(MeasuredRun& run);
+
+/// Marks step 0 first when its baseline grows by clearly more than the later steps' (the optimizer's
+/// state created), where no better evidence marked it.
+void markFirstByGrowth(MeasuredRun& run);
+
+} // namespace headroom::measured
