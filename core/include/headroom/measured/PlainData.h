@@ -96,9 +96,11 @@ public:
     std::uint32_t addString(std::string_view v, PlainKind kind = PlainKind::String);
     /// A container whose items (Dict: key, value, key, value ...) are already nodes.
     std::uint32_t addContainer(PlainKind kind, const std::vector<std::uint32_t>& items);
+    std::uint32_t addContainer(PlainKind kind, const std::uint32_t* items, std::size_t count);
     void setRoot(std::uint32_t node) noexcept { m_root = node; }
 
 private:
+    friend class PlainDocumentAccess; // the readers build the tree in place (src/measured/)
     std::vector<Node> m_nodes;
     std::vector<std::uint32_t> m_children;
     std::string m_text;
@@ -112,7 +114,8 @@ private:
 /// column.
 [[nodiscard]] Result<PlainDocument> readPlainJson(std::string_view text, const PlainLimits& limits = {});
 /// The pickle a memory_viz HTML page embeds (base64 in the page's script), decoded.
-[[nodiscard]] Result<std::string> pickleFromMemoryVizHtml(std::string_view html, const PlainLimits& limits = {});
+[[nodiscard]] Result<std::string> pickleFromMemoryVizHtml(
+    std::string_view html, const PlainLimits& limits = {});
 /// gzip data (a .json.gz export) inflated, refusing output beyond limits.maxInputBytes.
 [[nodiscard]] Result<std::string> gunzip(std::string_view data, const PlainLimits& limits = {});
 
