@@ -379,6 +379,13 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
             run.samples.push_back(RunSample { 0, endAllocated, endReserved, 0 });
     }
 
+    // Blocks in allocation order, those from before the trace first.
+    std::stable_sort(run.blocks.begin(), run.blocks.end(), [](const MeasuredBlock& x, const MeasuredBlock& y) {
+        const auto kx = x.allocSample == MeasuredBlock::kNoSample ? 0 : x.allocSample + 1;
+        const auto ky = y.allocSample == MeasuredBlock::kNoSample ? 0 : y.allocSample + 1;
+        return kx < ky;
+    });
+
     // Steps and phases: annotations, else frames, else the pattern.
     std::vector<EventTag> tags(n, EventTag::None);
     bool framed = false;
@@ -396,23 +403,7 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
     if (!found && framed)
         found = measured::stepsFromTags(run, tags, PhaseSource::Frames);
     if (!found) {
-        measured::stepsFromPattern(run, [&](std::size_t start, std::size_t peak, std::size_t end) {
-            // The first allocation after the last free of a block this step's forward made.
-            std::size_t lastFree = kNone;
-            for (const MeasuredBlock& b : run.blocks) {
-                if (b.allocSample != MeasuredBlock::kNoSample && b.allocSample >= start
-                    && b.allocSample <= peak && b.freeSample != MeasuredBlock::kNoSample
-                    && b.freeSample < end)
-                    lastFree = lastFree == kNone ? b.freeSample : std::max(lastFree, b.freeSample);
-            }
-            if (lastFree == kNone)
-                return kNone;
-            for (std::size_t i = lastFree + 1; i < end; ++i) {
-                if (trace[i].action == RunAction::Alloc)
-                    return i;
-            }
-            return kNone;
-        });
+        measured::stepsFromPattern(run, {});
         if (framed && !run.steps.empty())
             run.notes.push_back("the frames did not show the steps: found by the allocation pattern");
     }
@@ -441,9 +432,7 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
         const MeasuredBlock& b = run.blocks[i];
         const bool allocated = b.allocSample == MeasuredBlock::kNoSample || b.allocSample <= p;
         const bool notFreed = b.freeSample == MeasuredBlock::kNoSample || b.freeSample > p;
-        if (allocated && notFreed && hasTrace)
-            run.peakBlocks.push_back(i);
-        else if (!hasTrace && b.freeSample == MeasuredBlock::kNoSample)
+        if (allocated && notFreed)
             run.peakBlocks.push_back(i);
     }
     std::stable_sort(run.peakBlocks.begin(), run.peakBlocks.end(),

@@ -141,7 +141,7 @@ private:
         if (!v.valid() || v.kind() != PlainKind::Int || v.asInt() < 0)
             fail(path,
                 "must be a non-negative integer, not "
-                    + (v.valid() && v.isInteger() ? "a negative number" : kindOf(v)));
+                    + (v.valid() && v.kind() == PlainKind::Int ? "a negative number" : kindOf(v)));
         return static_cast<std::uint64_t>(v.asInt());
     }
     static std::uint64_t unsignedAt(const PlainValue& dict, std::string_view k, const std::string& path)

@@ -75,8 +75,11 @@ std::optional<std::uint64_t> bytesOf(const nlohmann::json& v)
 
 Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::string& fileName)
 {
-    if (!root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
-        if (root.is_array() && !root.empty() && root[0].is_array() && root[0].size() == 4)
+    // The raw export: a list of (time, action, bytes, category) rows of numbers.
+    const bool raw = root.is_array() && !root.empty() && root[0].is_array() && root[0].size() == 4
+        && root[0][0].is_number() && (root.size() < 2 || (root[1].is_array() && !root[1].empty() && root[1][0].is_number()));
+    if (raw || !root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
+        if (raw)
             return Error { fileName
                     + ": a raw memory timeline (.raw.json.gz: one event per tensor); export it with a "
                       ".json or .json.gz suffix instead, which gives the bytes per category over time",
@@ -125,14 +128,18 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
     }
     constexpr auto kGradient = static_cast<std::size_t>(ProfilerCategory::Gradient);
     constexpr auto kOptimizerState = static_cast<std::size_t>(ProfilerCategory::OptimizerState);
-    stepsFromPattern(run, [&](std::size_t, std::size_t peak, std::size_t end) {
-        // Backward makes the gradients; the optimizer starts after the last sample that grew them.
-        std::size_t last = kNone;
-        for (std::size_t i = peak + 1; i < end; ++i) {
-            if (run.categories[i][kGradient] > run.categories[i - 1][kGradient])
-                last = i;
+    stepsFromPattern(run, [&](std::size_t start, std::size_t end) {
+        // Backward makes the gradients: it starts where GRADIENT first grows in the step, and the
+        // optimizer after its last growth.
+        PhaseHint hint;
+        for (std::size_t i = std::max<std::size_t>(start, 1); i < end; ++i) {
+            if (run.categories[i][kGradient] > run.categories[i - 1][kGradient]) {
+                if (hint.backward == kNone)
+                    hint.backward = i;
+                hint.optimizer = i + 1 < end ? i + 1 : kNone;
+            }
         }
-        return last == kNone || last + 1 >= end ? kNone : last + 1;
+        return hint;
     });
     if (!run.steps.empty()) {
         MeasuredStep& step = run.steps.front();

@@ -28,11 +28,14 @@
 // - Pattern, where neither is recorded: the allocated curve rises in the forward (activations kept for
 //   backward) to the step's maximum and falls in the backward (activations freed as gradients are made),
 //   the optimizer step adds only temporaries and, in the first step, its state. A step is a cycle from a
-//   valley through a peak to the next valley, the rise and the fall each at least 30 % of the curve's
-//   range (peak detection with hysteresis, so that a layer's temporaries do not split a step); the
-//   forward ends at the step's maximum; the optimizer starts where the reader can tell (the snapshot:
-//   the first allocation after the last free of a block the forward made; the memory timeline: after
-//   the last growth of the GRADIENT category), else the step has no optimizer phase.
+//   valley through a peak to the next valley, the rise and the fall each at least half the largest fall
+//   in the run (peak detection with hysteresis, so that a layer's temporaries do not split a step); the
+//   forward ends at the step's maximum (in a first step whose optimizer state makes the optimizer the
+//   maximum, that is too late) and the optimizer starts at the first rise after the lowest
+//   point between the maximum and the step's end (the backward has freed the activations; the
+//   optimizer's temporaries, and in the first step its state, come next; zero_grad's frees end the
+//   step). The memory timeline's categories tell better: backward from the first growth of GRADIENT,
+//   the optimizer after its last growth.
 #include "RunSteps.h"
 
 #include <algorithm>
@@ -224,65 +227,93 @@ bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSou
     return true;
 }
 
-void stepsFromPattern(MeasuredRun& run, const OptimizerStartFn& optimizerStart)
+void stepsFromPattern(MeasuredRun& run, const PhaseHintFn& hint)
 {
     const auto& s = run.samples;
     run.steps.clear();
     if (s.size() < 3)
         return;
-    std::uint64_t lo = s[0].allocated;
-    std::uint64_t hi = s[0].allocated;
+    // Half the largest fall from a running maximum: the backward's, which frees the activations. (Not
+    // the curve's range: the first step's optimizer state lifts the level that all later steps keep.)
+    std::uint64_t largestFall = 0;
+    std::uint64_t runningMax = 0;
     for (const RunSample& x : s) {
-        lo = std::min(lo, x.allocated);
-        hi = std::max(hi, x.allocated);
+        runningMax = std::max(runningMax, x.allocated);
+        largestFall = std::max(largestFall, runningMax - x.allocated);
     }
-    if (hi == lo)
+    if (largestFall == 0)
         return;
-    const std::uint64_t delta = std::max<std::uint64_t>((hi - lo) * 3 / 10, 1);
+    const std::uint64_t delta = std::max<std::uint64_t>(largestFall / 2, 1);
     // Peak detection with hysteresis: a peak counts once the curve has fallen `delta` below it, a
     // valley once it has risen `delta` above it.
     std::vector<std::size_t> peaks;
     std::vector<std::size_t> valleys;
+    // The last of equal minima: zero_grad(set_to_none=True) frees the gradients at the next step's
+    // start, after the optimizer, which is where the step ends.
+    auto lastArgmin = [&](std::size_t from, std::size_t to) {
+        std::size_t best = from;
+        for (std::size_t i = from; i < to; ++i) {
+            if (s[i].allocated <= s[best].allocated)
+                best = i;
+        }
+        return best;
+    };
     std::size_t maxAt = 0;
     std::size_t minAt = 0;
     bool lookForMax = true;
     for (std::size_t i = 0; i < s.size(); ++i) {
-        if (s[i].allocated > s[maxAt].allocated)
-            maxAt = i;
-        if (s[i].allocated < s[minAt].allocated)
-            minAt = i;
         if (lookForMax) {
-            if (s[maxAt].allocated >= delta && s[i].allocated + delta <= s[maxAt].allocated) {
+            if (s[i].allocated > s[maxAt].allocated)
+                maxAt = i;
+            if (s[i].allocated + delta <= s[maxAt].allocated) {
                 if (peaks.empty())
-                    valleys.push_back(argmin(s, 0, maxAt + 1));
+                    valleys.push_back(lastArgmin(0, maxAt + 1));
                 peaks.push_back(maxAt);
                 minAt = i;
                 lookForMax = false;
             }
-        } else if (s[i].allocated >= s[minAt].allocated + delta) {
-            valleys.push_back(minAt);
-            maxAt = i;
-            lookForMax = true;
+        } else {
+            if (s[i].allocated <= s[minAt].allocated)
+                minAt = i;
+            if (s[i].allocated >= s[minAt].allocated + delta) {
+                valleys.push_back(minAt);
+                maxAt = i;
+                lookForMax = true;
+            }
         }
     }
     if (peaks.empty())
         return;
-    if (valleys.size() == peaks.size()) // the curve fell after the last peak and stayed low
-        valleys.push_back(argmin(s, peaks.back(), s.size()));
+    if (!lookForMax) // the curve fell after the last peak and stayed low
+        valleys.push_back(lastArgmin(peaks.back(), s.size()));
     for (std::size_t k = 0; k < peaks.size() && k + 1 < valleys.size(); ++k) {
         StepBounds b;
         b.start = valleys[k] + 1;
         b.end = valleys[k + 1] + 1;
-        if (b.start >= b.end || peaks[k] < b.start)
+        const std::size_t peak = peaks[k];
+        if (b.start >= b.end || peak < b.start)
             continue;
         b.backwardSource = PhaseSource::Pattern;
-        if (peaks[k] + 1 < b.end)
-            b.backward = peaks[k] + 1;
-        if (optimizerStart) {
-            const std::size_t opt = optimizerStart(b.start, peaks[k], b.end);
-            if (opt != kNone && opt > peaks[k] && opt < b.end)
-                b.optimizer = opt;
+        const PhaseHint told = hint ? hint(b.start, b.end) : PhaseHint {};
+        if (told.backward != kNone && told.backward > b.start && told.backward < b.end)
+            b.backward = told.backward;
+        else if (peak + 1 < b.end)
+            b.backward = peak + 1;
+        std::size_t opt = told.optimizer;
+        if (opt == kNone && told.backward == kNone && peak + 2 < b.end) {
+            // After the backward's last free the curve is at its lowest before the step's end; the
+            // optimizer starts at the first rise after that (its temporaries, in the first step its
+            // state).
+            const std::size_t low = argmin(s, peak + 1, b.end - 1);
+            for (std::size_t i = low + 1; i < b.end; ++i) {
+                if (s[i].allocated > s[i - 1].allocated) {
+                    opt = i;
+                    break;
+                }
+            }
         }
+        if (opt != kNone && opt > (b.backward != kNone ? b.backward : b.start) && opt < b.end)
+            b.optimizer = opt;
         MeasuredStep step;
         step.index = run.steps.size();
         step.firstSample = b.start;

@@ -27,14 +27,20 @@ inline constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 /// Optimizer allocation. Fills run.steps (without peaks); false when no step was found.
 bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSource source);
 
-/// Where a step's optimizer phase starts, from what the reader knows beyond the curve (blocks, the
-/// memory timeline's categories): kNone when it cannot tell.
-using OptimizerStartFn = std::function<std::size_t(std::size_t start, std::size_t peak, std::size_t end)>;
+/// Where a step's backward and optimizer phases start, from what the reader knows beyond the curve (the
+/// memory timeline's categories): kNone where it cannot tell.
+struct PhaseHint
+{
+    std::size_t backward = kNone;
+    std::size_t optimizer = kNone;
+};
+using PhaseHintFn = std::function<PhaseHint(std::size_t start, std::size_t end)>;
 
-/// Steps from the allocated curve alone: cycles that rise to a peak and fall back (by at least 30 % of
-/// the curve's range); forward up to the step's maximum, backward after it, the optimizer from
-/// `optimizerStart` where it tells. Fills run.steps (without peaks).
-void stepsFromPattern(MeasuredRun& run, const OptimizerStartFn& optimizerStart);
+/// Steps from the allocated curve alone: cycles that rise to a peak and fall back (by at least half the
+/// largest fall in the run); forward up to the step's maximum, backward after it, the optimizer from the
+/// first rise after the lowest point that follows, or where `hint` tells. Fills run.steps (without
+/// peaks).
+void stepsFromPattern(MeasuredRun& run, const PhaseHintFn& hint);
 
 /// The run's peaks and fragmentation, and each step's and phase's peaks, from the samples.
 void finishPeaks(MeasuredRun& run);
