@@ -145,7 +145,7 @@ PlainValue PlainValue::find(std::string_view key) const noexcept
     const auto& nodes = m_document->nodes();
     const auto* items = m_document->children().data() + n->payload;
     const std::string_view text = m_document->text();
-    for (std::uint32_t i = 0; i < n->size; ++i) {
+    for (std::uint32_t i = n->size; i-- > 0;) { // from the end: a repeated key's later value, as Python
         const auto& k = nodes[items[2 * i]];
         if (k.kind == PlainKind::String && k.size == key.size()
             && text.substr(static_cast<std::size_t>(k.payload), k.size) == key) {

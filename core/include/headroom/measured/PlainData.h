@@ -56,8 +56,9 @@ public:
     [[nodiscard]] std::size_t size() const noexcept;
     /// The i-th item of a List or Tuple (invalid value when out of range or not a sequence).
     [[nodiscard]] PlainValue operator[](std::size_t i) const noexcept;
-    /// The value of a Dict's string key (invalid value when absent or not a dict). Linear in the dict's
-    /// size: snapshot dicts have a dozen keys.
+    /// The value of a Dict's string key (invalid value when absent or not a dict; a key repeated in the
+    /// file gives its later value, as Python). Linear in the dict's size: snapshot dicts have a dozen keys.
+    /// Keys of other kinds (int, tuple ...) are kept as they are and reached through keyAt().
     [[nodiscard]] PlainValue find(std::string_view key) const noexcept;
     /// A Dict's i-th key and value, in the file's order.
     [[nodiscard]] PlainValue keyAt(std::size_t i) const noexcept;
