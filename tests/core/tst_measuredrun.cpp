@@ -71,7 +71,8 @@ PlainDocument plain(const nlohmann::json& j)
     return doc;
 }
 
-SnapshotTraceEntry entry(RunAction action, std::uint64_t address, std::uint64_t size, StackId stack = kNoStack)
+SnapshotTraceEntry entry(
+    RunAction action, std::uint64_t address, std::uint64_t size, StackId stack = kNoStack)
 {
     SnapshotTraceEntry e;
     e.action = action;
@@ -91,7 +92,8 @@ SnapshotBlock block(std::uint64_t address, std::uint64_t size, BlockState state,
     return b;
 }
 
-SnapshotSegment segment(std::uint64_t address, std::uint64_t total, std::vector<SnapshotBlock> blocks, std::int64_t device = 0)
+SnapshotSegment segment(
+    std::uint64_t address, std::uint64_t total, std::vector<SnapshotBlock> blocks, std::int64_t device = 0)
 {
     SnapshotSegment s;
     s.device = device;
@@ -197,7 +199,8 @@ void TestMeasuredRun::midRunTraceIsAnchoredAtTheSegments()
     MemorySnapshot snap;
     snap.segments.push_back(segment(s1, 20 * M,
         { block(s1, 4 * M, BlockState::ActiveAllocated), block(s1 + 4 * M, 4 * M, BlockState::Inactive),
-            block(s1 + 8 * M, 2 * M, BlockState::ActiveAllocated), block(s1 + 10 * M, 10 * M, BlockState::Inactive) }));
+            block(s1 + 8 * M, 2 * M, BlockState::ActiveAllocated),
+            block(s1 + 10 * M, 10 * M, BlockState::Inactive) }));
     snap.deviceTraces.push_back({
         entry(RunAction::Alloc, s1 + 4 * M, 2 * M),
         entry(RunAction::Alloc, s1 + 6 * M, 2 * M),
@@ -243,10 +246,11 @@ void TestMeasuredRun::requestedSizesAreRounded()
 {
     MemorySnapshot snap;
     snap.segments.push_back(segment(kBase, 2 * M,
-        { block(kBase, 1024, BlockState::Inactive), block(kBase + 1024, 1536, BlockState::ActiveAllocated, 1000),
+        { block(kBase, 1024, BlockState::Inactive),
+            block(kBase + 1024, 1536, BlockState::ActiveAllocated, 1000),
             block(kBase + 2560, 2 * M - 2560, BlockState::Inactive) }));
-    snap.deviceTraces.push_back({ entry(RunAction::Alloc, kBase, 1000), entry(RunAction::Alloc, kBase + 1024, 1000),
-        entry(RunAction::FreeRequested, kBase, 1000) });
+    snap.deviceTraces.push_back({ entry(RunAction::Alloc, kBase, 1000),
+        entry(RunAction::Alloc, kBase + 1024, 1000), entry(RunAction::FreeRequested, kBase, 1000) });
     const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
     QCOMPARE(allocatedCurve(run), (std::vector<std::uint64_t> { 1024, 2560, 1536 }));
     QCOMPARE(run.blocks.size(), std::size_t { 2 });
@@ -267,9 +271,10 @@ void TestMeasuredRun::expandableSegmentsMapAndUnmap()
     auto seg = segment(kBase, 20 * M, { block(kBase, 20 * M, BlockState::Inactive) });
     seg.expandable = true;
     snap.segments.push_back(seg);
-    snap.deviceTraces.push_back({ entry(RunAction::SegmentMap, kBase, 20 * M), entry(RunAction::SegmentMap, kBase + 20 * M, 20 * M),
-        entry(RunAction::Alloc, kBase, 30 * M), entry(RunAction::FreeRequested, kBase, 30 * M),
-        entry(RunAction::SegmentUnmap, kBase + 20 * M, 20 * M) });
+    snap.deviceTraces.push_back(
+        { entry(RunAction::SegmentMap, kBase, 20 * M), entry(RunAction::SegmentMap, kBase + 20 * M, 20 * M),
+            entry(RunAction::Alloc, kBase, 30 * M), entry(RunAction::FreeRequested, kBase, 30 * M),
+            entry(RunAction::SegmentUnmap, kBase + 20 * M, 20 * M) });
     const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
     QCOMPARE(reservedCurve(run), inMiB({ 20, 40, 40, 40, 20 }));
     QCOMPARE(allocatedCurve(run), inMiB({ 0, 0, 30, 0, 0 }));
@@ -289,8 +294,9 @@ void TestMeasuredRun::deviceWithoutSegmentsIsRelative()
     snap.deviceTraces.resize(2);
     auto oom = entry(RunAction::Oom, 0, 8 * M);
     oom.deviceFree = 1 * M;
-    snap.deviceTraces[1] = { entry(RunAction::Alloc, kBase + 200 * M, 4 * M), entry(RunAction::Alloc, kBase + 204 * M, 2 * M),
-        entry(RunAction::FreeRequested, kBase + 200 * M, 4 * M), oom };
+    snap.deviceTraces[1]
+        = { entry(RunAction::Alloc, kBase + 200 * M, 4 * M), entry(RunAction::Alloc, kBase + 204 * M, 2 * M),
+              entry(RunAction::FreeRequested, kBase + 200 * M, 4 * M), oom };
     const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
     QCOMPARE(run.device, std::int64_t { 1 });
     QVERIFY(!run.absolute);
@@ -307,7 +313,8 @@ void TestMeasuredRun::unknownAndDoubleFreesAreNotes()
 {
     MemorySnapshot snap;
     snap.segments.push_back(segment(kBase, 20 * M, { block(kBase, 20 * M, BlockState::Inactive) }));
-    snap.deviceTraces.push_back({ entry(RunAction::FreeRequested, kBase, 3 * M), entry(RunAction::FreeRequested, kBase, 3 * M) });
+    snap.deviceTraces.push_back(
+        { entry(RunAction::FreeRequested, kBase, 3 * M), entry(RunAction::FreeRequested, kBase, 3 * M) });
     const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
     QCOMPARE(allocatedCurve(run), inMiB({ 0, 0 }));
     QCOMPARE(run.blocks.size(), std::size_t { 1 });
@@ -321,8 +328,10 @@ void TestMeasuredRun::snapshotWithoutTrace()
 {
     MemorySnapshot snap;
     snap.segments.push_back(segment(kBase, 20 * M,
-        { block(kBase, 4 * M, BlockState::ActiveAllocated), block(kBase + 4 * M, 2 * M, BlockState::ActivePendingFree),
-            block(kBase + 6 * M, 2 * M, BlockState::ActiveAllocated), block(kBase + 8 * M, 12 * M, BlockState::Inactive) }));
+        { block(kBase, 4 * M, BlockState::ActiveAllocated),
+            block(kBase + 4 * M, 2 * M, BlockState::ActivePendingFree),
+            block(kBase + 6 * M, 2 * M, BlockState::ActiveAllocated),
+            block(kBase + 8 * M, 12 * M, BlockState::Inactive) }));
     const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
     // active_pending_free is not counted (its free was requested: allocated_bytes already dropped).
     QCOMPARE(allocatedCurve(run), inMiB({ 6 }));
@@ -354,7 +363,8 @@ void TestMeasuredRun::stepsAndPhasesFromFrames()
     QCOMPARE(snap.value().stacks.size(), std::size_t { 6 });
     QVERIFY(snap.value().allocatorSettings.present);
     const MeasuredRun run = measureSnapshot(std::move(snap).value(), RunFileKind::SnapshotJson);
-    QCOMPARE(allocatedCurve(run), inMiB({ 5, 7, 9, 10, 14, 12, 10, 9, 13, 17, 18, 17, 18, 17, 19, 21, 17, 21, 19, 17, 18, 17 }));
+    QCOMPARE(allocatedCurve(run),
+        inMiB({ 5, 7, 9, 10, 14, 12, 10, 9, 13, 17, 18, 17, 18, 17, 19, 21, 17, 21, 19, 17, 18, 17 }));
     QCOMPARE(run.peakAllocated, 21 * M);
     QCOMPARE(run.peakAllocatedSample, std::size_t { 15 });
     QCOMPARE(run.fragmentationAtPeak, 0.475);
@@ -366,13 +376,15 @@ void TestMeasuredRun::stepsAndPhasesFromFrames()
     QCOMPARE(run.steps[0].endSample, std::size_t { 12 });
     QCOMPARE(run.steps[0].peakAllocated, 18 * M);
     checkPhases(run.steps[0],
-        { { RunPhase::Forward, 1, 3, 9 }, { RunPhase::Backward, 3, 8, 14 }, { RunPhase::OptimizerStep, 8, 12, 18 } },
+        { { RunPhase::Forward, 1, 3, 9 }, { RunPhase::Backward, 3, 8, 14 },
+            { RunPhase::OptimizerStep, 8, 12, 18 } },
         PhaseSource::Frames);
     QCOMPARE(run.steps[1].firstSample, std::size_t { 12 });
     QCOMPARE(run.steps[1].endSample, std::size_t { 22 });
     QCOMPARE(run.steps[1].peakAllocated, 21 * M);
     checkPhases(run.steps[1],
-        { { RunPhase::Forward, 12, 17, 21 }, { RunPhase::Backward, 17, 20, 21 }, { RunPhase::OptimizerStep, 20, 22, 18 } },
+        { { RunPhase::Forward, 12, 17, 21 }, { RunPhase::Backward, 17, 20, 21 },
+            { RunPhase::OptimizerStep, 20, 22, 18 } },
         PhaseSource::Frames);
     // Alive at the peak (sample 15): W, gw, s1, s2 (4 M each), h1', h2' (2 M), x2 (1 M) = 21 M.
     std::uint64_t alive = 0;
@@ -403,8 +415,10 @@ void TestMeasuredRun::stepsAndPhasesFromPattern()
 {
     MemorySnapshot snap;
     snap.segments.push_back(segment(kBase, 40 * M,
-        { block(kBase, 4 * M, BlockState::ActiveAllocated), block(kBase + 4 * M, 2 * M, BlockState::ActiveAllocated),
-            block(kBase + 6 * M, 2 * M, BlockState::ActiveAllocated), block(kBase + 8 * M, 32 * M, BlockState::Inactive) }));
+        { block(kBase, 4 * M, BlockState::ActiveAllocated),
+            block(kBase + 4 * M, 2 * M, BlockState::ActiveAllocated),
+            block(kBase + 6 * M, 2 * M, BlockState::ActiveAllocated),
+            block(kBase + 8 * M, 32 * M, BlockState::Inactive) }));
     std::vector<SnapshotTraceEntry> t;
     const std::uint64_t f1 = kBase + 10 * M;
     const std::uint64_t f2 = kBase + 12 * M;
@@ -427,18 +441,22 @@ void TestMeasuredRun::stepsAndPhasesFromPattern()
     snap.deviceTraces.push_back(t);
     const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
     QCOMPARE(allocatedCurve(run),
-        inMiB({ 6, 8, 10, 12, 10, 8, 6, 8, 9, 8, 6, 8, 10, 12, 14, 12, 10, 8, 9, 8, 6, 8, 10, 12, 14, 12, 10, 8, 9, 8 }));
+        inMiB({ 6, 8, 10, 12, 10, 8, 6, 8, 9, 8, 6, 8, 10, 12, 14, 12, 10, 8, 9, 8, 6, 8, 10, 12, 14, 12, 10,
+            8, 9, 8 }));
     QCOMPARE(run.steps.size(), std::size_t { 3 });
     QVERIFY(run.steps[0].first);
     QVERIFY(!run.steps[1].first);
     checkPhases(run.steps[0],
-        { { RunPhase::Forward, 1, 4, 12 }, { RunPhase::Backward, 4, 7, 10 }, { RunPhase::OptimizerStep, 7, 11, 9 } },
+        { { RunPhase::Forward, 1, 4, 12 }, { RunPhase::Backward, 4, 7, 10 },
+            { RunPhase::OptimizerStep, 7, 11, 9 } },
         PhaseSource::Pattern);
     checkPhases(run.steps[1],
-        { { RunPhase::Forward, 11, 15, 14 }, { RunPhase::Backward, 15, 18, 12 }, { RunPhase::OptimizerStep, 18, 21, 9 } },
+        { { RunPhase::Forward, 11, 15, 14 }, { RunPhase::Backward, 15, 18, 12 },
+            { RunPhase::OptimizerStep, 18, 21, 9 } },
         PhaseSource::Pattern);
     checkPhases(run.steps[2],
-        { { RunPhase::Forward, 21, 25, 14 }, { RunPhase::Backward, 25, 28, 12 }, { RunPhase::OptimizerStep, 28, 30, 9 } },
+        { { RunPhase::Forward, 21, 25, 14 }, { RunPhase::Backward, 25, 28, 12 },
+            { RunPhase::OptimizerStep, 28, 30, 9 } },
         PhaseSource::Pattern);
     QCOMPARE(run.peakAllocated, 14 * M);
     QCOMPARE(run.peakAllocatedSample, std::size_t { 14 });
@@ -516,25 +534,35 @@ void TestMeasuredRun::decodeErrorsNameThePath_data()
 {
     QTest::addColumn<QString>("json");
     QTest::addColumn<QString>("message");
-    QTest::newRow("not a dict") << "[1, 2]" << "the snapshot must be a dict with segments and device_traces, not list";
-    QTest::newRow("neither key") << R"({"a": 1})" << "the snapshot has neither segments nor device_traces: not a PyTorch memory snapshot";
+    QTest::newRow("not a dict") << "[1, 2]"
+                                << "the snapshot must be a dict with segments and device_traces, not list";
+    QTest::newRow("neither key")
+        << R"({"a": 1})"
+        << "the snapshot has neither segments nor device_traces: not a PyTorch memory snapshot";
     QTest::newRow("size as text") << R"({"device_traces": [[{"action": "alloc", "addr": 0, "size": 5},
         {"action": "alloc", "addr": 0, "size": "12"}]]})"
                                   << "device_traces[0][1].size must be a non-negative integer, not str";
-    QTest::newRow("negative size") << R"({"device_traces": [[{"action": "free_requested", "addr": 0, "size": -4}]]})"
-                                   << "device_traces[0][0].size must be a non-negative integer, not a negative number";
-    QTest::newRow("unknown action") << R"({"device_traces": [[{"action": "teleport", "addr": 0, "size": 4}]]})"
-                                    << "device_traces[0][0].action is \"teleport\", not an action PyTorch records (alloc, free_requested, ...)";
-    QTest::newRow("trace not a list") << R"({"device_traces": {"0": []}})" << "device_traces must be a list, not dict";
+    QTest::newRow("negative size")
+        << R"({"device_traces": [[{"action": "free_requested", "addr": 0, "size": -4}]]})"
+        << "device_traces[0][0].size must be a non-negative integer, not a negative number";
+    QTest::newRow("unknown action")
+        << R"({"device_traces": [[{"action": "teleport", "addr": 0, "size": 4}]]})"
+        << "device_traces[0][0].action is \"teleport\", not an action PyTorch records (alloc, "
+           "free_requested, ...)";
+    QTest::newRow("trace not a list") << R"({"device_traces": {"0": []}})"
+                                      << "device_traces must be a list, not dict";
     QTest::newRow("missing total_size") << R"({"segments": [{"device": 0, "address": 0, "blocks": []}]})"
                                         << "segments[0].total_size is missing";
     QTest::newRow("bad state") << R"({"segments": [{"address": 0, "total_size": 512,
         "blocks": [{"size": 512, "state": "busy"}]}]})"
-                               << "segments[0].blocks[0].state must be active_allocated, active_pending_free or inactive, not \"busy\"";
+                               << "segments[0].blocks[0].state must be active_allocated, active_pending_free "
+                                  "or inactive, not \"busy\"";
     QTest::newRow("frame not a dict") << R"({"device_traces": [[{"action": "alloc", "addr": 0, "size": 4,
-        "frames": ["x.py:3"]}]]})" << "device_traces[0][0].frames[0] must be a dict, not str";
-    QTest::newRow("bad roundup key") << R"({"segments": [], "allocator_settings": {"roundup_power2_divisions": {"3": 4}}})"
-                                     << "allocator_settings.roundup_power2_divisions has key \"3\": expected 1, 2, 4 ... 32768 (MiB)";
+        "frames": ["x.py:3"]}]]})"
+                                      << "device_traces[0][0].frames[0] must be a dict, not str";
+    QTest::newRow("bad roundup key")
+        << R"({"segments": [], "allocator_settings": {"roundup_power2_divisions": {"3": 4}}})"
+        << "allocator_settings.roundup_power2_divisions has key \"3\": expected 1, 2, 4 ... 32768 (MiB)";
 }
 
 void TestMeasuredRun::decodeErrorsNameThePath()
@@ -564,7 +592,9 @@ void TestMeasuredRun::memoryTimeline()
     const MeasuredRun& run = result.value();
     QVERIFY(run.kind == RunFileKind::MemoryTimeline);
     QVERIFY(!run.hasReserved);
-    QCOMPARE(allocatedCurve(run), inMiB({ 4, 5, 7, 9, 11, 10, 9, 17, 19, 17, 13, 15, 17, 19, 18, 17, 19, 17, 13, 15, 17, 19, 18, 17, 19, 17, 13 }));
+    QCOMPARE(allocatedCurve(run),
+        inMiB({ 4, 5, 7, 9, 11, 10, 9, 17, 19, 17, 13, 15, 17, 19, 18, 17, 19, 17, 13, 15, 17, 19, 18, 17, 19,
+            17, 13 }));
     QCOMPARE(run.categories.size(), run.samples.size());
     QCOMPARE(run.categories[8][static_cast<std::size_t>(ProfilerCategory::OptimizerState)], 8 * M);
     QCOMPARE(run.categories[8][static_cast<std::size_t>(ProfilerCategory::Temporary)], 2 * M);
@@ -575,13 +605,16 @@ void TestMeasuredRun::memoryTimeline()
     QVERIFY(run.steps[0].first);
     QVERIFY(!run.steps[1].first);
     checkPhases(run.steps[0],
-        { { RunPhase::Forward, 1, 4, 9 }, { RunPhase::Backward, 4, 6, 11 }, { RunPhase::OptimizerStep, 6, 11, 19 } },
+        { { RunPhase::Forward, 1, 4, 9 }, { RunPhase::Backward, 4, 6, 11 },
+            { RunPhase::OptimizerStep, 6, 11, 19 } },
         PhaseSource::Pattern);
     checkPhases(run.steps[1],
-        { { RunPhase::Forward, 11, 13, 17 }, { RunPhase::Backward, 13, 15, 19 }, { RunPhase::OptimizerStep, 15, 19, 19 } },
+        { { RunPhase::Forward, 11, 13, 17 }, { RunPhase::Backward, 13, 15, 19 },
+            { RunPhase::OptimizerStep, 15, 19, 19 } },
         PhaseSource::Pattern);
     checkPhases(run.steps[2],
-        { { RunPhase::Forward, 19, 21, 17 }, { RunPhase::Backward, 21, 23, 19 }, { RunPhase::OptimizerStep, 23, 27, 19 } },
+        { { RunPhase::Forward, 19, 21, 17 }, { RunPhase::Backward, 21, 23, 19 },
+            { RunPhase::OptimizerStep, 23, 27, 19 } },
         PhaseSource::Pattern);
 }
 
@@ -609,10 +642,12 @@ void TestMeasuredRun::chromeTrace()
     QCOMPARE(run.fragmentationAtPeak, 0.7);
     QCOMPARE(run.steps.size(), std::size_t { 2 });
     checkPhases(run.steps[0],
-        { { RunPhase::Forward, 0, 2, 8 }, { RunPhase::Backward, 2, 5, 12 }, { RunPhase::OptimizerStep, 5, 8, 9 } },
+        { { RunPhase::Forward, 0, 2, 8 }, { RunPhase::Backward, 2, 5, 12 },
+            { RunPhase::OptimizerStep, 5, 8, 9 } },
         PhaseSource::Annotations);
     checkPhases(run.steps[1],
-        { { RunPhase::Forward, 8, 10, 8 }, { RunPhase::Backward, 10, 13, 12 }, { RunPhase::OptimizerStep, 13, 15, 9 } },
+        { { RunPhase::Forward, 8, 10, 8 }, { RunPhase::Backward, 10, 13, 12 },
+            { RunPhase::OptimizerStep, 13, 15, 9 } },
         PhaseSource::Annotations);
     QCOMPARE(run.steps[1].peakReserved, 40 * M);
 }
@@ -631,34 +666,43 @@ void TestMeasuredRun::refusesWhatIsNotARun_data()
 {
     QTest::addColumn<QByteArray>("bytes");
     QTest::addColumn<QString>("message");
-    QTest::newRow("zip") << QByteArray("PK\x03\x04rest", 8)
-                         << "run.pickle: not a file PyTorch writes about memory (it starts with \"PK\\x03\\x04rest\"; expected a "
-                            "memory snapshot pickle, its JSON or memory_viz page, a memory timeline or a Chrome trace)";
-    QTest::newRow("empty") << QByteArray() << "run.pickle: the file is empty: not a file PyTorch writes about memory";
-    QTest::newRow("other object") << QByteArray(R"({"name": "resnet"})")
-                                  << "run.pickle: not a file PyTorch writes about memory (a JSON object without segments, "
-                                     "device_traces or traceEvents)";
+    QTest::newRow("zip")
+        << QByteArray("PK\x03\x04rest", 8)
+        << "run.pickle: not a file PyTorch writes about memory (it starts with \"PK\\x03\\x04rest\"; "
+           "expected a "
+           "memory snapshot pickle, its JSON or memory_viz page, a memory timeline or a Chrome trace)";
+    QTest::newRow("empty") << QByteArray()
+                           << "run.pickle: the file is empty: not a file PyTorch writes about memory";
+    QTest::newRow("other object")
+        << QByteArray(R"({"name": "resnet"})")
+        << "run.pickle: not a file PyTorch writes about memory (a JSON object without segments, "
+           "device_traces or traceEvents)";
     QTest::newRow("uneven timeline") << QByteArray("[[0, 1], [[0, 5, 0, 0, 0, 0, 0, 0, 0]]]")
                                      << "run.pickle: the memory timeline has 2 times but 1 rows of sizes";
-    QTest::newRow("negative size") << QByteArray("[[0], [[0, -5, 0, 0, 0, 0, 0, 0, 0]]]")
-                                   << "run.pickle: [1][0][1] must be a non-negative number of bytes, not a negative number";
-    QTest::newRow("raw timeline") << QByteArray("[[1, 2, 512, 0], [2, 4, 512, 0]]")
-                                  << "run.pickle: a raw memory timeline (.raw.json.gz: one event per tensor); export it "
-                                     "with a .json or .json.gz suffix instead, which gives the bytes per category over time";
-    QTest::newRow("trace without memory") << QByteArray(R"({"traceEvents": [{"name": "aten::mm", "ph": "X", "ts": 1, "dur": 2}]})")
-                                          << "run.pickle: a Chrome trace without [memory] events: record it with "
-                                             "torch.profiler.profile(profile_memory=True)";
-    QTest::newRow("memory without totals") << QByteArray(R"({"traceEvents": [{"name": "[memory]", "ph": "i", "ts": 1,
+    QTest::newRow("negative size")
+        << QByteArray("[[0], [[0, -5, 0, 0, 0, 0, 0, 0, 0]]]")
+        << "run.pickle: [1][0][1] must be a non-negative number of bytes, not a negative number";
+    QTest::newRow("raw timeline")
+        << QByteArray("[[1, 2, 512, 0], [2, 4, 512, 0]]")
+        << "run.pickle: a raw memory timeline (.raw.json.gz: one event per tensor); export it "
+           "with a .json or .json.gz suffix instead, which gives the bytes per category over time";
+    QTest::newRow("trace without memory")
+        << QByteArray(R"({"traceEvents": [{"name": "aten::mm", "ph": "X", "ts": 1, "dur": 2}]})")
+        << "run.pickle: a Chrome trace without [memory] events: record it with "
+           "torch.profiler.profile(profile_memory=True)";
+    QTest::newRow("memory without totals")
+        << QByteArray(R"({"traceEvents": [{"name": "[memory]", "ph": "i", "ts": 1,
         "args": {"Bytes": 5, "Total Allocated": "5"}}]})")
-                                           << "run.pickle: traceEvents[0].args.Total Allocated must be a non-negative number of "
-                                              "bytes, not string";
+        << "run.pickle: traceEvents[0].args.Total Allocated must be a non-negative number of "
+           "bytes, not string";
 }
 
 void TestMeasuredRun::refusesWhatIsNotARun()
 {
     QFETCH(QByteArray, bytes);
     QFETCH(QString, message);
-    const auto result = readMeasuredRun(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), "run.pickle");
+    const auto result = readMeasuredRun(
+        std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), "run.pickle");
     QVERIFY(!result.ok());
     QCOMPARE(QString::fromStdString(result.error().message), message);
 }

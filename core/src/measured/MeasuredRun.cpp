@@ -380,11 +380,12 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
     }
 
     // Blocks in allocation order, those from before the trace first.
-    std::stable_sort(run.blocks.begin(), run.blocks.end(), [](const MeasuredBlock& x, const MeasuredBlock& y) {
-        const auto kx = x.allocSample == MeasuredBlock::kNoSample ? 0 : x.allocSample + 1;
-        const auto ky = y.allocSample == MeasuredBlock::kNoSample ? 0 : y.allocSample + 1;
-        return kx < ky;
-    });
+    std::stable_sort(
+        run.blocks.begin(), run.blocks.end(), [](const MeasuredBlock& x, const MeasuredBlock& y) {
+            const auto kx = x.allocSample == MeasuredBlock::kNoSample ? 0 : x.allocSample + 1;
+            const auto ky = y.allocSample == MeasuredBlock::kNoSample ? 0 : y.allocSample + 1;
+            return kx < ky;
+        });
 
     // Steps and phases: annotations, else frames, else the pattern.
     std::vector<EventTag> tags(n, EventTag::None);

@@ -77,7 +77,8 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
 {
     // The raw export: a list of (time, action, bytes, category) rows of numbers.
     const bool raw = root.is_array() && !root.empty() && root[0].is_array() && root[0].size() == 4
-        && root[0][0].is_number() && (root.size() < 2 || (root[1].is_array() && !root[1].empty() && root[1][0].is_number()));
+        && root[0][0].is_number()
+        && (root.size() < 2 || (root[1].is_array() && !root[1].empty() && root[1][0].is_number()));
     if (raw || !root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
         if (raw)
             return Error { fileName
