@@ -177,6 +177,8 @@ private slots:
     void memoryTimeline();
     void chromeTrace();
     void readsSnapshotJsonFile();
+    void readsEveryFormOfTheSameRun_data();
+    void readsEveryFormOfTheSameRun();
     void refusesWhatIsNotARun_data();
     void refusesWhatIsNotARun();
     void missingFileNamesThePath();
@@ -660,6 +662,43 @@ void TestMeasuredRun::readsSnapshotJsonFile()
     QVERIFY(result.value().kind == RunFileKind::SnapshotJson);
     QCOMPARE(result.value().peakAllocated, 21 * M);
     QCOMPARE(result.value().steps.size(), std::size_t { 2 });
+}
+
+// The same snapshot pickled (frames shared through the pickle's memo), in the memory_viz page, and the
+// timeline gzipped (tests/data/measured/make_measured_runs.py): the figures worked out above.
+void TestMeasuredRun::readsEveryFormOfTheSameRun_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("kind");
+    QTest::addColumn<quint64>("peak");
+    QTest::addColumn<int>("steps");
+    QTest::newRow("pickle") << "snapshot_steps.pickle" << static_cast<int>(RunFileKind::SnapshotPickle)
+                            << quint64 { 21 * M } << 2;
+    QTest::newRow("html") << "snapshot_steps.html" << static_cast<int>(RunFileKind::SnapshotHtml)
+                          << quint64 { 21 * M } << 2;
+    QTest::newRow("json.gz") << "timeline.json.gz" << static_cast<int>(RunFileKind::MemoryTimeline)
+                             << quint64 { 19 * M } << 3;
+}
+
+void TestMeasuredRun::readsEveryFormOfTheSameRun()
+{
+    QFETCH(QString, file);
+    QFETCH(int, kind);
+    QFETCH(quint64, peak);
+    QFETCH(int, steps);
+    const auto result = readMeasuredRun(std::filesystem::path(dataPath(file.toStdString())));
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const MeasuredRun& run = result.value();
+    QCOMPARE(static_cast<int>(run.kind), kind);
+    QCOMPARE(run.peakAllocated, std::uint64_t { peak });
+    QCOMPARE(run.steps.size(), static_cast<std::size_t>(steps));
+    QVERIFY(run.steps[0].first);
+    if (run.snapshot) {
+        QCOMPARE(run.snapshot->stacks.size(), std::size_t { 6 });
+        QCOMPARE(run.peakAllocatedSample, std::size_t { 15 });
+        QCOMPARE(run.steps[1].phases.size(), std::size_t { 3 });
+        QCOMPARE(run.steps[1].phases[1].firstSample, std::size_t { 17 });
+    }
 }
 
 void TestMeasuredRun::refusesWhatIsNotARun_data()
