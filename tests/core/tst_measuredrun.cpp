@@ -171,6 +171,7 @@ private slots:
     void snapshotWithoutTrace();
     void stepsAndPhasesFromFrames();
     void stepsAndPhasesFromPattern();
+    void stepsAndPhasesFromAnnotations();
     void decodesKeyVariants();
     void decodeErrorsNameThePath_data();
     void decodeErrorsNameThePath();
@@ -182,6 +183,7 @@ private slots:
     void refusesWhatIsNotARun_data();
     void refusesWhatIsNotARun();
     void missingFileNamesThePath();
+    void recordedRunsMatchPyTorchsCounters();
 };
 
 // Weights W (4 M) were allocated before the trace began (ring buffer); the trace then shows:
@@ -462,6 +464,75 @@ void TestMeasuredRun::stepsAndPhasesFromPattern()
         PhaseSource::Pattern);
     QCOMPARE(run.peakAllocated, 14 * M);
     QCOMPARE(run.peakAllocatedSample, std::size_t { 14 });
+}
+
+// record_function spans kept as external_annotations (global_record_annotations=True), no frames:
+// ProfilerStep#1 [0,100] with backward [30,55] and Optimizer.step [60,90], ProfilerStep#2 [100,200]
+// with [130,155] and [160,190]. Weights 4 M before the trace. Events (time: change -> allocated):
+//   e0 10: +2 -> 6, e1 20: +2 -> 8, e2 35: g +4 -> 12, e3 40: -2 -> 10, e4 45: -2 -> 8,
+//   e5 65: s +2 -> 10, e6 70: +1 -> 11, e7 75: -1 -> 10, e8 105: -g -> 6, e9 110: +2 -> 8,
+//   e10 120: +2 -> 10, e11 135: g +4 -> 14, e12 140: -2 -> 12, e13 145: -2 -> 10, e14 170: +1 -> 11,
+//   e15 175: -1 -> 10.
+// At the end W, s and g are alive: 10 M. Step 0 [0,9): forward [0,2) peak 8, backward [2,5) peak 12,
+// optimizer [5,9) peak 11 (s outlives it: the first step); step 1 from the first allocation of
+// ProfilerStep#2 (e9) [9,16): forward [9,11) 10, backward [11,14) 14, optimizer [14,16) 11.
+void TestMeasuredRun::stepsAndPhasesFromAnnotations()
+{
+    MemorySnapshot snap;
+    snap.segments.push_back(segment(kBase, 40 * M,
+        { block(kBase, 4 * M, BlockState::ActiveAllocated),
+            block(kBase + 4 * M, 2 * M, BlockState::ActiveAllocated),
+            block(kBase + 6 * M, 4 * M, BlockState::ActiveAllocated),
+            block(kBase + 10 * M, 30 * M, BlockState::Inactive) }));
+    const std::uint64_t a = kBase + 20 * M;
+    const std::uint64_t b = kBase + 22 * M;
+    const std::uint64_t g1 = kBase + 24 * M;
+    const std::uint64_t tmp = kBase + 30 * M;
+    struct E
+    {
+        std::int64_t t;
+        RunAction action;
+        std::uint64_t address;
+        std::uint64_t size;
+    };
+    const E events[] = { { 10, RunAction::Alloc, a, 2 * M }, { 20, RunAction::Alloc, b, 2 * M },
+        { 35, RunAction::Alloc, g1, 4 * M }, { 40, RunAction::FreeRequested, b, 2 * M },
+        { 45, RunAction::FreeRequested, a, 2 * M }, { 65, RunAction::Alloc, kBase + 4 * M, 2 * M },
+        { 70, RunAction::Alloc, tmp, 1 * M }, { 75, RunAction::FreeRequested, tmp, 1 * M },
+        { 105, RunAction::FreeRequested, g1, 4 * M }, { 110, RunAction::Alloc, a, 2 * M },
+        { 120, RunAction::Alloc, b, 2 * M }, { 135, RunAction::Alloc, kBase + 6 * M, 4 * M },
+        { 140, RunAction::FreeRequested, b, 2 * M }, { 145, RunAction::FreeRequested, a, 2 * M },
+        { 170, RunAction::Alloc, tmp, 1 * M }, { 175, RunAction::FreeRequested, tmp, 1 * M } };
+    std::vector<SnapshotTraceEntry> trace;
+    for (const E& e : events) {
+        auto x = entry(e.action, e.address, e.size);
+        x.timeUs = e.t;
+        trace.push_back(x);
+    }
+    snap.deviceTraces.push_back(trace);
+    auto span = [&](const char* name, std::int64_t begin, std::int64_t end) {
+        snap.externalAnnotations.push_back(SnapshotAnnotation { 0, begin, true, name });
+        snap.externalAnnotations.push_back(SnapshotAnnotation { 0, end, false, name });
+    };
+    span("ProfilerStep#1", 0, 100);
+    span("autograd::engine::evaluate_function: AddmmBackward0", 30, 55);
+    span("Optimizer.step#Adam.step", 60, 90);
+    span("ProfilerStep#2", 100, 200);
+    span("autograd::engine::evaluate_function: AddmmBackward0", 130, 155);
+    span("Optimizer.step#Adam.step", 160, 190);
+    const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QCOMPARE(allocatedCurve(run), inMiB({ 6, 8, 12, 10, 8, 10, 11, 10, 6, 8, 10, 14, 12, 10, 11, 10 }));
+    QCOMPARE(run.steps.size(), std::size_t { 2 });
+    QVERIFY(run.steps[0].first);
+    QVERIFY(!run.steps[1].first);
+    checkPhases(run.steps[0],
+        { { RunPhase::Forward, 0, 2, 8 }, { RunPhase::Backward, 2, 5, 12 },
+            { RunPhase::OptimizerStep, 5, 9, 11 } },
+        PhaseSource::Annotations);
+    checkPhases(run.steps[1],
+        { { RunPhase::Forward, 9, 11, 10 }, { RunPhase::Backward, 11, 14, 14 },
+            { RunPhase::OptimizerStep, 14, 16, 11 } },
+        PhaseSource::Annotations);
 }
 
 // Old files (PyTorch 2.1) have no time_us, no allocator_settings, blocks without addresses; newer ones
@@ -752,6 +823,81 @@ void TestMeasuredRun::missingFileNamesThePath()
     const auto result = readMeasuredRun(path);
     QVERIFY(!result.ok());
     QVERIFY2(result.error().message.find(path.string()) != std::string::npos, result.error().message.c_str());
+}
+
+// Runs recorded on a GPU by tests/reference/record_measured_runs.py: every figure the reader
+// reconstructs against the allocator's own counters in the sidecar (max_memory_allocated /
+// max_memory_reserved per phase, memory_allocated / memory_reserved at the snapshot). The snapshot's
+// anchor and reserved bytes must match exactly (segment sizes are exact); allocated peaks within
+// 2 MiB (a block freed inside the trace is counted as round_size of its request, which a block handed
+// out with an unsplit remainder exceeds); the Chrome trace's totals are the allocator's own.
+void TestMeasuredRun::recordedRunsMatchPyTorchsCounters()
+{
+    const std::filesystem::path dir = dataPath("recorded");
+    std::vector<std::filesystem::path> sidecars;
+    if (std::filesystem::is_directory(dir)) {
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            const auto name = e.path().filename().string();
+            if (name.ends_with(".json") && !name.ends_with(".timeline.json")
+                && !name.ends_with(".trace.json"))
+                sidecars.push_back(e.path());
+        }
+    }
+    if (sidecars.empty())
+        QSKIP("no runs recorded on a GPU yet (tests/reference/record_measured_runs.py)");
+    constexpr std::uint64_t kTolerance = 2 * M;
+    auto near = [](std::uint64_t a, std::uint64_t b) { return (a > b ? a - b : b - a) <= kTolerance; };
+    for (const auto& path : sidecars) {
+        const auto side = nlohmann::json::parse(std::ifstream(path));
+        const std::string name = side.at("network").get<std::string>();
+        const auto& full = side.at("snapshot");
+        const auto run = readMeasuredRun(dir / full.at("file").get<std::string>());
+        QVERIFY2(run.ok(), run.ok() ? name.c_str() : run.error().message.c_str());
+        const MeasuredRun& r = run.value();
+        QVERIFY2(r.absolute, name.c_str());
+        QCOMPARE(r.samples.back().allocated, full.at("at_snapshot").at("allocated").get<std::uint64_t>());
+        QCOMPARE(r.samples.back().reserved, full.at("at_snapshot").at("reserved").get<std::uint64_t>());
+        QCOMPARE(r.peakReserved, full.at("max_reserved").get<std::uint64_t>());
+        QVERIFY2(near(r.peakAllocated, full.at("max_allocated").get<std::uint64_t>()),
+            (name + ": peak allocated " + std::to_string(r.peakAllocated) + " against "
+                + full.at("max_allocated").dump())
+                .c_str());
+        const auto& steps = full.at("steps");
+        QCOMPARE(r.steps.size(), steps.size());
+        QVERIFY2(r.steps.front().first, name.c_str());
+        for (std::size_t k = 0; k < steps.size(); ++k)
+            QVERIFY2(near(r.steps[k].peakAllocated, steps[k].at("max_allocated").get<std::uint64_t>()),
+                (name + ": step " + std::to_string(k) + " peak " + std::to_string(r.steps[k].peakAllocated))
+                    .c_str());
+
+        const auto& ring = side.at("midrun_snapshot");
+        const auto mid = readMeasuredRun(dir / ring.at("file").get<std::string>());
+        QVERIFY2(mid.ok(), mid.ok() ? name.c_str() : mid.error().message.c_str());
+        QVERIFY(mid.value().absolute);
+        QCOMPARE(mid.value().samples.back().allocated,
+            ring.at("at_snapshot").at("allocated").get<std::uint64_t>());
+        const auto& last = ring.at("steps").back();
+        QVERIFY2(mid.value().peakAllocated <= ring.at("max_allocated").get<std::uint64_t>() + kTolerance,
+            name.c_str());
+        QVERIFY2(near(mid.value().steps.back().peakAllocated, last.at("max_allocated").get<std::uint64_t>()),
+            name.c_str());
+
+        const auto& prof = side.at("profile");
+        if (prof.is_null())
+            continue;
+        const auto trace = readMeasuredRun(dir / prof.at("files").at("trace.json").get<std::string>());
+        QVERIFY2(trace.ok(), trace.ok() ? name.c_str() : trace.error().message.c_str());
+        QCOMPARE(trace.value().peakAllocated, prof.at("max_allocated").get<std::uint64_t>());
+        QCOMPARE(trace.value().peakReserved, prof.at("max_reserved").get<std::uint64_t>());
+        QCOMPARE(trace.value().steps.size(), prof.at("steps").size());
+        for (const char* file : { "timeline.json", "timeline.json.gz" }) {
+            const auto timeline = readMeasuredRun(dir / prof.at("files").at(file).get<std::string>());
+            QVERIFY2(timeline.ok(), timeline.ok() ? name.c_str() : timeline.error().message.c_str());
+            // Tensors' bytes without the allocator's rounding: never above what it allocated.
+            QVERIFY2(timeline.value().peakAllocated <= prof.at("max_allocated").get<std::uint64_t>(),
+                name.c_str());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestMeasuredRun)

@@ -14,8 +14,9 @@
 //     worker thread (torch/csrc/autograd/engine.cpp, Engine::thread_main): those allocations have no
 //     Python frames, so with stacks="python" an allocation without frames after the forward's last
 //     allocation is taken as backward.
-//   * forward: a frame in torch/nn/modules/ (Module._call_impl / _wrapped_call_impl, a module's
-//     forward) or any function named forward.
+//   * forward: a module called (torch/nn/modules/module.py Module._call_impl / _wrapped_call_impl) or
+//     any function named forward (not other frames in torch/nn/modules/: model.cuda() allocates the
+//     weights through Module._apply).
 //   * other: Python frames elsewhere (the batch copied to the device, the loss, model set-up).
 //   A step starts at the first forward allocation, and again at the first forward or other allocation
 //   after an optimizer phase; its backward starts at its first backward allocation (else as above),
@@ -78,8 +79,7 @@ EventTag tagOfStack(const std::vector<RunFrame>& stack)
             || name == "recompute_fn" || contains(name, "autograd::Engine")
             || contains(name, "evaluate_function"))
             backward = true;
-        else if (contains(file, "torch/nn/modules/") || name == "forward" || name == "_call_impl"
-            || name == "_wrapped_call_impl")
+        else if (name == "forward" || name == "_call_impl" || name == "_wrapped_call_impl")
             forward = true;
     }
     if (optimizer)
