@@ -175,14 +175,8 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
         std::int64_t bytes = 0;
         std::size_t index = 0;
     };
-    struct Span
-    {
-        double begin = 0;
-        double end = 0;
-        measured::EventTag tag = measured::EventTag::None;
-    };
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Memory>> byDevice;
-    std::vector<Span> spans;
+    SpanIndex spans;
     for (std::size_t i = 0; i < events->size(); ++i) {
         const auto& e = (*events)[i];
         if (!e.is_object())
@@ -227,18 +221,13 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
             byDevice[{ type, id }].push_back(m);
             continue;
         }
-        measured::EventTag tag = measured::EventTag::None;
-        if (n.starts_with("ProfilerStep#"))
-            tag = measured::EventTag::Forward;
-        else if (n.starts_with("Optimizer.step#"))
-            tag = measured::EventTag::Optimizer;
-        else if (n.starts_with("autograd::engine::evaluate_function"))
-            tag = measured::EventTag::Backward;
+        const measured::EventTag tag = SpanIndex::tagOfName(n);
         const auto dur = e.find("dur");
         if (tag != measured::EventTag::None && ts != e.end() && ts->is_number() && dur != e.end()
             && dur->is_number())
-            spans.push_back(Span { ts->get<double>(), ts->get<double>() + dur->get<double>(), tag });
+            spans.add(ts->get<double>(), ts->get<double>() + dur->get<double>(), tag);
     }
+    spans.finish();
     if (byDevice.empty())
         return Error { fileName
                 + ": a Chrome trace without [memory] events: record it with "
@@ -268,42 +257,29 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
             static_cast<std::int64_t>(m.ts), m.allocated, m.reserved, static_cast<std::uint32_t>(m.index) });
 
     bool found = false;
-    bool phases = false;
-    for (const Span& sp : spans)
-        phases = phases || sp.tag != measured::EventTag::Forward;
-    if (!spans.empty()) {
+    // ProfilerStep spans alone say nothing of the phases: then the pattern finds both.
+    if (spans.tellsPhases()) {
         std::vector<measured::EventTag> tags(memory.size(), measured::EventTag::None);
-        const Span* lastStep = nullptr;
+        std::size_t stepSeen = kNone;
+        bool started = false;
         for (std::size_t i = 0; i < memory.size(); ++i) {
             if (memory[i].bytes < 0)
                 continue; // a free says nothing of its phase
-            measured::EventTag tag = phases ? measured::EventTag::Other : measured::EventTag::None;
-            for (const Span& sp : spans) {
-                if (memory[i].ts < sp.begin || memory[i].ts > sp.end)
-                    continue;
-                if (sp.tag == measured::EventTag::Forward) {
-                    if (lastStep != &sp) {
-                        lastStep = &sp;
-                        tag = measured::EventTag::Forward;
-                    }
-                } else if (tag != measured::EventTag::Optimizer) {
-                    tag = sp.tag;
+            measured::EventTag tag = spans.phaseAt(memory[i].ts);
+            if (tag == measured::EventTag::None) {
+                tag = measured::EventTag::Other;
+                if (const std::size_t step = spans.stepAt(memory[i].ts); step != kNone && step != stepSeen) {
+                    stepSeen = step;
+                    tag = measured::EventTag::Forward;
                 }
             }
+            // Without step spans, the first allocation starts the first step.
+            if (!started && !spans.hasSteps())
+                tag = measured::EventTag::Forward;
+            started = true;
             tags[i] = tag;
         }
-        const bool stepSpans = std::any_of(
-            spans.begin(), spans.end(), [](const Span& sp) { return sp.tag == measured::EventTag::Forward; });
-        if (!stepSpans) {
-            // No ProfilerStep spans: the first allocation starts the first step.
-            const auto first = std::find_if(
-                tags.begin(), tags.end(), [](measured::EventTag t) { return t != measured::EventTag::None; });
-            if (first != tags.end())
-                *first = measured::EventTag::Forward;
-        }
-        // ProfilerStep spans alone say nothing of the phases: then the pattern finds both.
-        if (phases)
-            found = stepsFromTags(run, tags, PhaseSource::Annotations);
+        found = stepsFromTags(run, tags, PhaseSource::Annotations);
     }
     if (!found)
         stepsFromPattern(run, {});

@@ -40,6 +40,8 @@
 #include "RunSteps.h"
 
 #include <algorithm>
+#include <iterator>
+#include <limits>
 #include <string>
 #include <string_view>
 
@@ -321,6 +323,73 @@ void stepsFromPattern(MeasuredRun& run, const PhaseHintFn& hint)
         addPhases(step, b, PhaseSource::Pattern);
         run.steps.push_back(std::move(step));
     }
+}
+
+EventTag SpanIndex::tagOfName(std::string_view name)
+{
+    if (name.starts_with("Optimizer.step#"))
+        return EventTag::Optimizer;
+    if (name.starts_with("autograd::engine::evaluate_function"))
+        return EventTag::Backward;
+    if (name.starts_with("ProfilerStep#"))
+        return EventTag::Forward;
+    return EventTag::None;
+}
+
+void SpanIndex::add(double begin, double end, EventTag tag)
+{
+    if (end < begin)
+        return;
+    if (tag == EventTag::Optimizer)
+        m_optimizer.emplace_back(begin, end);
+    else if (tag == EventTag::Backward)
+        m_backward.emplace_back(begin, end);
+    else if (tag == EventTag::Forward)
+        m_steps.emplace_back(begin, end);
+}
+
+void SpanIndex::merge(std::vector<Interval>& v)
+{
+    std::sort(v.begin(), v.end());
+    std::vector<Interval> merged;
+    for (const Interval& i : v) {
+        if (!merged.empty() && i.first <= merged.back().second)
+            merged.back().second = std::max(merged.back().second, i.second);
+        else
+            merged.push_back(i);
+    }
+    v = std::move(merged);
+}
+
+void SpanIndex::finish()
+{
+    merge(m_optimizer);
+    merge(m_backward);
+    std::sort(m_steps.begin(), m_steps.end());
+}
+
+bool SpanIndex::inside(const std::vector<Interval>& v, double t)
+{
+    auto it = std::upper_bound(v.begin(), v.end(), Interval { t, std::numeric_limits<double>::infinity() });
+    return it != v.begin() && t <= std::prev(it)->second;
+}
+
+EventTag SpanIndex::phaseAt(double t) const
+{
+    if (inside(m_optimizer, t))
+        return EventTag::Optimizer;
+    if (inside(m_backward, t))
+        return EventTag::Backward;
+    return EventTag::None;
+}
+
+std::size_t SpanIndex::stepAt(double t) const
+{
+    auto it = std::upper_bound(
+        m_steps.begin(), m_steps.end(), Interval { t, std::numeric_limits<double>::infinity() });
+    if (it == m_steps.begin() || t > std::prev(it)->second)
+        return kNone;
+    return static_cast<std::size_t>(std::prev(it) - m_steps.begin());
 }
 
 void finishPeaks(MeasuredRun& run)

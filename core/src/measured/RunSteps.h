@@ -7,6 +7,8 @@
 
 #include <cstddef>
 #include <functional>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace headroom::measured {
@@ -41,6 +43,33 @@ using PhaseHintFn = std::function<PhaseHint(std::size_t start, std::size_t end)>
 /// first rise after the lowest point that follows, or where `hint` tells. Fills run.steps (without
 /// peaks).
 void stepsFromPattern(MeasuredRun& run, const PhaseHintFn& hint);
+
+/// record_function spans that tell phases ("ProfilerStep#N", "Optimizer.step#...",
+/// "autograd::engine::evaluate_function: ..."), looked up by time in O(log n): a run can hold a span
+/// per backward op.
+class SpanIndex final
+{
+public:
+    /// The tag a span of this name gives (Forward for a step span), or None.
+    [[nodiscard]] static EventTag tagOfName(std::string_view name);
+    void add(double begin, double end, EventTag tag);
+    /// Sorts and merges; call once before the lookups.
+    void finish();
+    [[nodiscard]] bool tellsPhases() const noexcept { return !m_optimizer.empty() || !m_backward.empty(); }
+    [[nodiscard]] bool hasSteps() const noexcept { return !m_steps.empty(); }
+    /// Optimizer or Backward when `t` lies in such a span (the optimizer first), else None.
+    [[nodiscard]] EventTag phaseAt(double t) const;
+    /// The step span holding `t` (its index), or kNone.
+    [[nodiscard]] std::size_t stepAt(double t) const;
+
+private:
+    using Interval = std::pair<double, double>;
+    static void merge(std::vector<Interval>& v);
+    static bool inside(const std::vector<Interval>& v, double t);
+    std::vector<Interval> m_optimizer;
+    std::vector<Interval> m_backward;
+    std::vector<Interval> m_steps;
+};
 
 /// The run's peaks and fragmentation, and each step's and phase's peaks, from the samples.
 void finishPeaks(MeasuredRun& run);
