@@ -101,57 +101,39 @@ std::string mib(std::uint64_t bytes)
 std::vector<EventTag> tagsFromAnnotations(const MemorySnapshot& snap,
     const std::vector<SnapshotTraceEntry>& trace, std::int64_t device, const std::vector<EventTag>& frameTags)
 {
-    struct Span
-    {
-        std::int64_t begin = 0;
-        std::int64_t end = 0;
-        EventTag tag = EventTag::None;
-    };
-    std::vector<Span> spans;
-    std::unordered_map<std::string, std::int64_t> open;
+    measured::SpanIndex spans;
+    std::unordered_map<std::string, std::vector<std::int64_t>> open; // nested spans of one name
     for (const SnapshotAnnotation& a : snap.externalAnnotations) {
         if (a.device != device || a.timeUs == SnapshotTraceEntry::kNoTime)
             continue;
-        EventTag tag = EventTag::None;
-        if (a.name.starts_with("Optimizer.step#"))
-            tag = EventTag::Optimizer;
-        else if (a.name.starts_with("autograd::engine::evaluate_function"))
-            tag = EventTag::Backward;
-        else if (a.name.starts_with("ProfilerStep#"))
-            tag = EventTag::Forward;
+        const EventTag tag = measured::SpanIndex::tagOfName(a.name);
         if (tag == EventTag::None)
             continue;
+        auto& starts = open[a.name];
         if (a.start) {
-            open[a.name] = a.timeUs;
-        } else if (const auto it = open.find(a.name); it != open.end()) {
-            spans.push_back(Span { it->second, a.timeUs, tag });
-            open.erase(it);
+            starts.push_back(a.timeUs);
+        } else if (!starts.empty()) {
+            spans.add(static_cast<double>(starts.back()), static_cast<double>(a.timeUs), tag);
+            starts.pop_back();
         }
     }
-    bool phases = false;
-    for (const Span& sp : spans)
-        phases = phases || sp.tag != EventTag::Forward;
-    if (!phases)
+    spans.finish();
+    if (!spans.tellsPhases())
         return {};
     std::vector<EventTag> tags = frameTags;
-    std::int64_t stepSeen = SnapshotTraceEntry::kNoTime;
+    std::size_t stepSeen = kNone;
     for (std::size_t i = 0; i < trace.size(); ++i) {
         const SnapshotTraceEntry& e = trace[i];
         if (e.action != RunAction::Alloc || e.timeUs == SnapshotTraceEntry::kNoTime)
             continue;
-        EventTag tag = tags[i] == EventTag::Untraced ? EventTag::Forward : tags[i];
-        for (const Span& sp : spans) {
-            if (e.timeUs < sp.begin || e.timeUs > sp.end)
-                continue;
-            if (sp.tag == EventTag::Forward) {
-                // The first allocation of each ProfilerStep span starts a step.
-                if (stepSeen != sp.begin) {
-                    stepSeen = sp.begin;
-                    tag = EventTag::Forward;
-                }
-            } else {
-                tag = sp.tag;
-                break;
+        const auto t = static_cast<double>(e.timeUs);
+        EventTag tag = spans.phaseAt(t);
+        if (tag == EventTag::None) {
+            tag = tags[i] == EventTag::Untraced ? EventTag::Forward : tags[i];
+            // The first allocation of each ProfilerStep span starts a step.
+            if (const std::size_t step = spans.stepAt(t); step != kNone && step != stepSeen) {
+                stepSeen = step;
+                tag = EventTag::Forward;
             }
         }
         tags[i] = tag;
