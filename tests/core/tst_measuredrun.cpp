@@ -325,6 +325,7 @@ void TestMeasuredRun::unknownAndDoubleFreesAreNotes()
     QCOMPARE(run.blocks[0].allocSample, MeasuredBlock::kNoSample);
     QCOMPARE(run.blocks[0].freeSample, std::size_t { 0 });
     QVERIFY(hasNote(run, "already freed"));
+    QVERIFY(hasNote(run, "1 blocks (3.0 MiB) freed in the trace were allocated before it began"));
 }
 
 // No trace recorded (history off): the one state known is the snapshot's, 6 M of 20 M.

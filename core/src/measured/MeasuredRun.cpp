@@ -26,7 +26,6 @@
 #include <algorithm>
 #include <string>
 #include <unordered_map>
-#include <unordered_set>
 
 namespace headroom {
 
@@ -193,8 +192,10 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
     const std::size_t n = trace.size();
     std::vector<std::size_t> eventBlock(n, kNone);
     std::vector<std::int64_t> reservedDelta(n, 0);
+    // Address -> the block allocated there and not yet freed, or kFreed once its free was seen.
+    constexpr std::size_t kFreed = kNone - 1;
     std::unordered_map<std::uint64_t, std::size_t> open;
-    std::unordered_set<std::uint64_t> freedInTrace;
+    open.reserve(n / 2 + 16);
     std::size_t unknownFrees = 0;
     std::size_t reusedWhileAllocated = 0;
     auto timeOf = [&](std::size_t i) {
@@ -205,9 +206,11 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
         const SnapshotTraceEntry& e = trace[i];
         switch (e.action) {
         case RunAction::Alloc: {
-            if (const auto it = open.find(e.address); it != open.end()) {
-                ++reusedWhileAllocated; // its free was not recorded (skip_actions, or another device's)
-                open.erase(it);
+            auto [it, inserted] = open.try_emplace(e.address, run.blocks.size());
+            if (!inserted) {
+                if (it->second != kFreed)
+                    ++reusedWhileAllocated; // its free was not recorded (skip_actions, or another device's)
+                it->second = run.blocks.size();
             }
             MeasuredBlock block;
             block.address = e.address;
@@ -216,20 +219,19 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
             block.allocatedUs = timeOf(i);
             block.allocSample = i;
             block.stack = e.stack;
-            open.emplace(e.address, run.blocks.size());
-            freedInTrace.erase(e.address);
             eventBlock[i] = run.blocks.size();
             run.blocks.push_back(block);
             break;
         }
         case RunAction::FreeRequested: {
-            if (const auto it = open.find(e.address); it != open.end()) {
+            auto [it, inserted] = open.try_emplace(e.address, kFreed);
+            if (!inserted && it->second != kFreed) {
                 MeasuredBlock& block = run.blocks[it->second];
                 block.freeSample = i;
                 block.freedUs = timeOf(i);
                 eventBlock[i] = it->second;
-                open.erase(it);
-            } else if (freedInTrace.contains(e.address)) {
+                it->second = kFreed;
+            } else if (!inserted) {
                 ++unknownFrees; // freed twice: ignored
             } else {
                 // Allocated before the trace's first entry.
@@ -244,7 +246,6 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
                 eventBlock[i] = run.blocks.size();
                 run.blocks.push_back(block);
             }
-            freedInTrace.insert(e.address);
             break;
         }
         case RunAction::SegmentAlloc:
@@ -267,6 +268,18 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
     if (reusedWhileAllocated > 0)
         run.notes.push_back(std::to_string(reusedWhileAllocated)
             + " allocations at an address still allocated in the trace (a free was not recorded)");
+    std::size_t freedFromBefore = 0;
+    std::uint64_t freedFromBeforeBytes = 0;
+    for (const MeasuredBlock& b : run.blocks) {
+        if (b.allocSample == MeasuredBlock::kNoSample) {
+            ++freedFromBefore;
+            freedFromBeforeBytes += b.size;
+        }
+    }
+    if (freedFromBefore > 0)
+        run.notes.push_back(std::to_string(freedFromBefore) + " blocks (" + mib(freedFromBeforeBytes)
+            + ") freed in the trace were allocated before it began (the ring buffer had dropped their "
+              "allocation)");
     if (unknownFrees > 0)
         run.notes.push_back(std::to_string(unknownFrees) + " frees of an address already freed: ignored");
 
@@ -274,6 +287,8 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
     // never allocated were allocated before it.
     std::size_t missingFromSegments = 0;
     for (const auto& [address, index] : open) {
+        if (index == kFreed)
+            continue;
         if (const auto it = liveAtEnd.find(address); it != liveAtEnd.end()) {
             run.blocks[index].size = it->second->size;
             if (run.blocks[index].stack == kNoStack)
@@ -371,13 +386,16 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
 
     // Steps and phases: annotations, else frames, else the pattern.
     std::vector<EventTag> tags(n, EventTag::None);
+    std::vector<EventTag> stackTags(snapshot.stacks.size(), EventTag::None); // each stack's tag, once
     bool framed = false;
     for (std::size_t i = 0; i < n; ++i) {
         const SnapshotTraceEntry& e = trace[i];
         if (e.action != RunAction::Alloc)
             continue;
-        tags[i]
-            = measured::tagOfStack(snapshot.stacks[e.stack < snapshot.stacks.size() ? e.stack : kNoStack]);
+        const StackId stack = e.stack < snapshot.stacks.size() ? e.stack : kNoStack;
+        if (stackTags[stack] == EventTag::None)
+            stackTags[stack] = measured::tagOfStack(snapshot.stacks[stack]);
+        tags[i] = stackTags[stack];
         framed = framed || e.stack != kNoStack;
     }
     bool found = false;

@@ -136,23 +136,38 @@ private:
         return v;
     }
 
+    static bool isUnsigned(const PlainValue& v)
+    {
+        return v.valid() && v.kind() == PlainKind::Int && v.asInt() >= 0;
+    }
+    [[noreturn]] static void notUnsigned(const PlainValue& v, const std::string& path)
+    {
+        fail(path,
+            "must be a non-negative integer, not "
+                + (v.valid() && v.kind() == PlainKind::Int ? "a negative number" : kindOf(v)));
+    }
     static std::uint64_t unsignedValue(const PlainValue& v, const std::string& path)
     {
-        if (!v.valid() || v.kind() != PlainKind::Int || v.asInt() < 0)
-            fail(path,
-                "must be a non-negative integer, not "
-                    + (v.valid() && v.kind() == PlainKind::Int ? "a negative number" : kindOf(v)));
+        if (!isUnsigned(v))
+            notUnsigned(v, path);
         return static_cast<std::uint64_t>(v.asInt());
     }
     static std::uint64_t unsignedAt(const PlainValue& dict, std::string_view k, const std::string& path)
     {
-        return unsignedValue(required(dict, k, path), key(path, k));
+        const PlainValue v = required(dict, k, path);
+        if (!isUnsigned(v))
+            notUnsigned(v, key(path, k)); // the path is built only for the message
+        return static_cast<std::uint64_t>(v.asInt());
     }
     static std::uint64_t unsignedOr(
         const PlainValue& dict, std::string_view k, const std::string& path, std::uint64_t otherwise)
     {
         const PlainValue v = dict.find(k);
-        return v.valid() && !v.isNone() ? unsignedValue(v, key(path, k)) : otherwise;
+        if (!v.valid() || v.isNone())
+            return otherwise;
+        if (!isUnsigned(v))
+            notUnsigned(v, key(path, k));
+        return static_cast<std::uint64_t>(v.asInt());
     }
     static std::int64_t integerOr(
         const PlainValue& dict, std::string_view k, const std::string& path, std::int64_t otherwise)
@@ -189,7 +204,8 @@ private:
         const PlainValue frames = dict.find("frames");
         if (!frames.valid() || frames.isNone())
             return kNoStack;
-        requireSequence(frames, key(path, "frames"));
+        if (frames.kind() != PlainKind::List && frames.kind() != PlainKind::Tuple)
+            requireSequence(frames, key(path, "frames"));
         if (frames.size() == 0)
             return kNoStack;
         if (const auto it = m_byNode.find(frames.node()); it != m_byNode.end())
@@ -317,7 +333,7 @@ private:
         }
     }
 
-    static RunAction actionOf(std::string_view a, const std::string& path)
+    static RunAction actionOf(std::string_view a, const std::string& entryPath)
     {
         static constexpr std::pair<std::string_view, RunAction> kActions[] = {
             { "alloc", RunAction::Alloc },
@@ -335,7 +351,7 @@ private:
             if (name == a)
                 return action;
         }
-        fail(path,
+        fail(key(entryPath, "action"),
             "is \"" + std::string(a) + "\", not an action PyTorch records (alloc, free_requested, ...)");
     }
 
@@ -354,7 +370,7 @@ private:
                 const PlainValue e = trace[i];
                 requireDict(e, path);
                 SnapshotTraceEntry entry;
-                entry.action = actionOf(stringAt(e, "action", path), key(path, "action"));
+                entry.action = actionOf(stringAt(e, "action", path), path);
                 if (entry.action == RunAction::Oom) {
                     entry.deviceFree = unsignedOr(e, "device_free", path, 0);
                 } else {
