@@ -359,8 +359,8 @@ private:
     std::optional<Error> need(std::uint64_t n) const
     {
         if (n > m_in.size() - m_pos) {
-            return failOp("needs " + std::to_string(n) + " more bytes but the file ends after "
-                + std::to_string(m_in.size() - m_pos) + ": truncated");
+            return failOp("needs " + std::to_string(n) + " more byte" + (n == 1 ? "" : "s")
+                + " but the file ends after " + std::to_string(m_in.size() - m_pos) + ": truncated");
         }
         return std::nullopt;
     }
@@ -424,7 +424,7 @@ private:
     std::optional<Error> pushText(std::string_view bytes, PlainKind kind)
     {
         if (bytes.size() > m_limits.maxStringBytes || bytes.size() >= kNoNode) {
-            return failOp("holds a " + std::string(plainKindName(kind)) + " of "
+            return failOp("holds a " + std::string(plainKindName(kind)) + " value of "
                 + std::to_string(bytes.size()) + " bytes, beyond the limit of "
                 + std::to_string(m_limits.maxStringBytes));
         }
@@ -447,8 +447,9 @@ private:
             return failOp("declares a negative length");
         }
         if (length > m_limits.maxStringBytes) {
-            return failOp("declares a " + std::string(plainKindName(kind)) + " of " + std::to_string(length)
-                + " bytes, beyond the limit of " + std::to_string(m_limits.maxStringBytes));
+            return failOp("declares a " + std::string(plainKindName(kind)) + " value of "
+                + std::to_string(length) + " bytes, beyond the limit of "
+                + std::to_string(m_limits.maxStringBytes));
         }
         if (auto e = need(length)) {
             return e;

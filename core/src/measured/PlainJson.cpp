@@ -103,7 +103,10 @@ private:
             if (m_open[depth].kind == PlainKind::Dict) {
                 if (!items.empty()) {
                     const PlainValue key { &m_doc, m_open[depth].lastKey };
-                    out += (out.empty() ? "" : ".") + std::string(key.asString().substr(0, 80));
+                    out += out.empty() ? "" : ".";
+                    for (const char c : key.asString().substr(0, 80)) {
+                        out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c; // one line
+                    }
                 }
             } else {
                 out += "[" + std::to_string(items.size()) + "]"; // the item being read
@@ -199,6 +202,10 @@ Result<PlainDocument> readPlainJson(std::string_view text, const PlainLimits& li
             const auto at = *builder.parseErrorAt() == 0 ? 0 : *builder.parseErrorAt() - 1;
             const auto [line, column] = lineColumn(text, at);
             std::string what = builder.parseError();
+            // "[json.exception.out_of_range.406] number overflow ..." -> "number overflow ..."
+            if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) {
+                what = what.substr(what.find("] ") + 2);
+            }
             // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> "syntax
             // error ..."
             if (const auto c = what.find("column "); c != std::string::npos) {
