@@ -175,7 +175,7 @@ private:
 };
 
 /// Line and column (both from 1) of a byte offset.
-std::pair<std::size_t, std::size_t> lineColumn(std::string_view text, std::size_t offset)
+std::pair<std::size_t, std::size_t> jsonLineColumn(std::string_view text, std::size_t offset)
 {
     offset = std::min(offset, text.size());
     const auto before = text.substr(0, offset);
@@ -200,7 +200,7 @@ Result<PlainDocument> readPlainJson(std::string_view text, const PlainLimits& li
         if (builder.parseErrorAt()) {
             // nlohmann counts the bytes read, the failing one included.
             const auto at = *builder.parseErrorAt() == 0 ? 0 : *builder.parseErrorAt() - 1;
-            const auto [line, column] = lineColumn(text, at);
+            const auto [line, column] = jsonLineColumn(text, at);
             std::string what = builder.parseError();
             // "[json.exception.out_of_range.406] number overflow ..." -> "number overflow ..."
             if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) {
