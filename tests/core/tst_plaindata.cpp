@@ -293,6 +293,10 @@ private slots:
                                 << "error: a[1].b: a string of 5 bytes, beyond the limit of 4" << 2;
         QTest::newRow("depth") << R"({"a": {"b": {"c": 1}}})"
                                << "error: a.b: containers nested deeper than 2" << 3;
+        QTest::newRow("key with a newline") << R"({"a\nb": "hello"})"
+                                            << "error: a?b: a string of 5 bytes" << 2;
+        QTest::newRow("overflow") << "[1e400]"
+                                  << "error: line 1, column 6: number overflow parsing '1e400'" << 0;
     }
     void json()
     {
@@ -320,7 +324,7 @@ private slots:
         QVERIFY2(d.empty(), d.c_str());
     }
 
-    /// 10,000 nested arrays: refused at depth 65, not a stack overflow.
+    /// 10,000 nested arrays: refused at depth 65, not a stack overflow; invalid UTF-8 refused.
     void jsonDeepInput()
     {
         const std::string deep = std::string(10000, '[') + std::string(10000, ']');
@@ -328,6 +332,10 @@ private slots:
         QVERIFY(!doc.ok());
         QVERIFY2(
             doc.error().message.find("deeper than 64") != std::string::npos, doc.error().message.c_str());
+        // Invalid UTF-8 in a string: the lone byte ff is the third character.
+        const auto bad = readPlainJson(std::string("[\"\xff\"]"));
+        QVERIFY(!bad.ok());
+        QVERIFY2(bad.error().message.rfind("line 1, column 3: ", 0) == 0, bad.error().message.c_str());
     }
 
     void memoryVizPage_data()

@@ -21,6 +21,7 @@
 #include "PlainDocumentAccess.h"
 #include "headroom/measured/PlainData.h"
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <charconv>
@@ -36,7 +37,7 @@ namespace headroom {
 
 namespace {
 
-constexpr std::uint32_t kNoNode = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint32_t kNoPickleNode = std::numeric_limits<std::uint32_t>::max();
 
 /// The name pickletools gives each opcode (protocols 0 to 5), or nullptr for a byte that is none.
 const char* pickleOpcodeName(unsigned char op) noexcept
@@ -230,7 +231,7 @@ std::string_view refusedWhat(unsigned char op) noexcept
 }
 
 /// A printable, short form of a name taken from the file, for an error.
-std::string shown(std::string_view text)
+std::string printableName(std::string_view text)
 {
     std::string out;
     for (const char c : text.substr(0, 80)) {
@@ -247,7 +248,7 @@ bool hashableKey(PlainKind k) noexcept
     return k != PlainKind::List && k != PlainKind::Dict;
 }
 
-void appendUtf8(std::string& out, std::uint32_t cp)
+void appendUtf8CodePoint(std::string& out, std::uint32_t cp)
 {
     if (cp < 0x80) {
         out += static_cast<char>(cp);
@@ -266,7 +267,7 @@ void appendUtf8(std::string& out, std::uint32_t cp)
     }
 }
 
-int hexDigit(char c) noexcept
+int pickleHexDigit(char c) noexcept
 {
     if (c >= '0' && c <= '9') {
         return c - '0';
@@ -302,6 +303,11 @@ public:
         if (m_in.empty()) {
             return fail(0, "the file is empty: no pickle");
         }
+        // A snapshot's pickle spends about 10 bytes per value and 5 per container item (the benchmark's
+        // trace entries): room for that up front, what is left unused given back at STOP.
+        m_nodes.reserve(
+            static_cast<std::size_t>(std::min<std::uint64_t>(m_in.size() / 10 + 16, m_limits.maxNodes)));
+        m_children.reserve(m_in.size() / 5 + 16);
         if (auto error = loop()) {
             return std::move(*error);
         }
@@ -329,14 +335,14 @@ private:
     unsigned char m_op = 0;
     std::vector<std::uint32_t> m_stack;
     std::vector<std::size_t> m_marks;
-    std::vector<std::uint32_t> m_memo; ///< dense memo (kNoNode: empty)
+    std::vector<std::uint32_t> m_memo; ///< dense memo (kNoPickleNode: empty)
     std::unordered_map<std::uint64_t, std::uint32_t> m_sparseMemo; ///< PUT with far-off indices
     std::uint64_t m_memoCount = 0;
     std::unordered_map<std::uint32_t, std::vector<Run>> m_extraRuns; ///< containers not in one run
-    std::uint32_t m_none = kNoNode;
-    std::uint32_t m_true = kNoNode;
-    std::uint32_t m_false = kNoNode;
-    std::uint32_t m_emptyTuple = kNoNode;
+    std::uint32_t m_none = kNoPickleNode;
+    std::uint32_t m_true = kNoPickleNode;
+    std::uint32_t m_false = kNoPickleNode;
+    std::uint32_t m_emptyTuple = kNoPickleNode;
     std::size_t m_stopAt = 0;
 
     Error fail(std::size_t at, const std::string& what) const
@@ -353,8 +359,8 @@ private:
     std::optional<Error> need(std::uint64_t n) const
     {
         if (n > m_in.size() - m_pos) {
-            return failOp("needs " + std::to_string(n) + " more bytes but the file ends after "
-                + std::to_string(m_in.size() - m_pos) + ": truncated");
+            return failOp("needs " + std::to_string(n) + " more byte" + (n == 1 ? "" : "s")
+                + " but the file ends after " + std::to_string(m_in.size() - m_pos) + ": truncated");
         }
         return std::nullopt;
     }
@@ -384,7 +390,7 @@ private:
     std::optional<Error> newNode(
         PlainKind kind, std::uint32_t size, std::uint64_t payload, std::uint32_t& index)
     {
-        if (m_nodes.size() >= m_limits.maxNodes || m_nodes.size() >= kNoNode) {
+        if (m_nodes.size() >= m_limits.maxNodes || m_nodes.size() >= kNoPickleNode) {
             return failOp("makes value number " + std::to_string(m_nodes.size() + 1)
                 + ", beyond the limit of " + std::to_string(m_limits.maxNodes) + " values");
         }
@@ -403,7 +409,7 @@ private:
     }
     std::optional<Error> pushShared(std::uint32_t& cache, PlainKind kind, std::uint64_t payload)
     {
-        if (cache == kNoNode) {
+        if (cache == kNoPickleNode) {
             if (auto e = newNode(kind, 0, payload, cache)) {
                 return e;
             }
@@ -417,8 +423,8 @@ private:
     }
     std::optional<Error> pushText(std::string_view bytes, PlainKind kind)
     {
-        if (bytes.size() > m_limits.maxStringBytes || bytes.size() >= kNoNode) {
-            return failOp("holds a " + std::string(plainKindName(kind)) + " of "
+        if (bytes.size() > m_limits.maxStringBytes || bytes.size() >= kNoPickleNode) {
+            return failOp("holds a " + std::string(plainKindName(kind)) + " value of "
                 + std::to_string(bytes.size()) + " bytes, beyond the limit of "
                 + std::to_string(m_limits.maxStringBytes));
         }
@@ -441,8 +447,9 @@ private:
             return failOp("declares a negative length");
         }
         if (length > m_limits.maxStringBytes) {
-            return failOp("declares a " + std::string(plainKindName(kind)) + " of " + std::to_string(length)
-                + " bytes, beyond the limit of " + std::to_string(m_limits.maxStringBytes));
+            return failOp("declares a " + std::string(plainKindName(kind)) + " value of "
+                + std::to_string(length) + " bytes, beyond the limit of "
+                + std::to_string(m_limits.maxStringBytes));
         }
         if (auto e = need(length)) {
             return e;
@@ -530,7 +537,7 @@ private:
         const std::uint64_t entries
             = (static_cast<std::uint64_t>(node.size) + count) / (want == PlainKind::Dict ? 2 : 1);
         if (entries > m_limits.maxContainerItems
-            || static_cast<std::uint64_t>(node.size) + count >= kNoNode) {
+            || static_cast<std::uint64_t>(node.size) + count >= kNoPickleNode) {
             return failOp("makes a " + std::string(plainKindName(want)) + " of " + std::to_string(entries)
                 + " items, beyond the limit of " + std::to_string(m_limits.maxContainerItems));
         }
@@ -587,7 +594,7 @@ private:
         }
         const auto value = m_stack.back();
         if (index < m_memo.size()) {
-            if (m_memo[index] == kNoNode) {
+            if (m_memo[index] == kNoPickleNode) {
                 ++m_memoCount;
             }
             m_memo[index] = value;
@@ -611,13 +618,13 @@ private:
     }
     std::optional<Error> memoGet(std::uint64_t index)
     {
-        std::uint32_t value = kNoNode;
+        std::uint32_t value = kNoPickleNode;
         if (index < m_memo.size()) {
             value = m_memo[index];
         } else if (const auto it = m_sparseMemo.find(index); it != m_sparseMemo.end()) {
             value = it->second;
         }
-        if (value == kNoNode) {
+        if (value == kNoPickleNode) {
             return failOp("reads memo entry " + std::to_string(index) + ", which was never stored");
         }
         m_stack.push_back(value);
@@ -631,7 +638,7 @@ private:
         }
         const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), index);
         if (ec != std::errc {} || ptr != text.data() + text.size() || text.empty()) {
-            return failOp("has '" + shown(text) + "' where a memo index belongs");
+            return failOp("has '" + printableName(text) + "' where a memo index belongs");
         }
         return std::nullopt;
     }
@@ -646,11 +653,11 @@ private:
         }
         const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
         if (ec == std::errc::result_out_of_range) {
-            return failOp(
-                "holds the int " + shown(text) + ", beyond 64 bits: a memory snapshot's ints fit in 64");
+            return failOp("holds the int " + printableName(text)
+                + ", beyond 64 bits: a memory snapshot's ints fit in 64");
         }
         if (ec != std::errc {} || ptr != digits.data() + digits.size() || digits.empty()) {
-            return failOp("has '" + shown(text) + "' where an int belongs");
+            return failOp("has '" + printableName(text) + "' where an int belongs");
         }
         return std::nullopt;
     }
@@ -690,7 +697,7 @@ private:
         double v = 0.0;
         const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
         if (ec != std::errc {} || ptr != text.data() + text.size() || text.empty()) {
-            return failOp("has '" + shown(text) + "' where a float belongs");
+            return failOp("has '" + printableName(text) + "' where a float belongs");
         }
         return push(PlainKind::Float, std::bit_cast<std::uint64_t>(v));
     }
@@ -701,7 +708,7 @@ private:
     std::optional<Error> quotedString(std::string_view text)
     {
         if (text.size() < 2 || (text.front() != '\'' && text.front() != '"') || text.back() != text.front()) {
-            return failOp("needs a quoted string, finds '" + shown(text) + "'");
+            return failOp("needs a quoted string, finds '" + printableName(text) + "'");
         }
         text = text.substr(1, text.size() - 2);
         std::string out;
@@ -749,8 +756,8 @@ private:
                 out += '\v';
                 break;
             case 'x': {
-                const int hi = i + 1 < text.size() ? hexDigit(text[i + 1]) : -1;
-                const int lo = i + 2 < text.size() ? hexDigit(text[i + 2]) : -1;
+                const int hi = i + 1 < text.size() ? pickleHexDigit(text[i + 1]) : -1;
+                const int lo = i + 2 < text.size() ? pickleHexDigit(text[i + 2]) : -1;
                 if (hi < 0 || lo < 0) {
                     return failOp("has a \\x escape without two hex digits");
                 }
@@ -789,7 +796,7 @@ private:
                 }
                 std::uint32_t cp = 0;
                 for (std::size_t k = 0; k < digits; ++k) {
-                    const int d = hexDigit(text[i + 2 + k]);
+                    const int d = pickleHexDigit(text[i + 2 + k]);
                     if (d < 0) {
                         return failOp("has a \\u escape with a non-hex digit");
                     }
@@ -799,13 +806,13 @@ private:
                     return failOp(
                         "has the escape \\U" + std::string(text.substr(i + 2, digits)) + ", beyond Unicode");
                 }
-                appendUtf8(out, cp);
+                appendUtf8CodePoint(out, cp);
                 i += 1 + digits;
             } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\\') {
                 out += "\\\\"; // raw-unicode-escape leaves other backslashes alone
                 ++i;
             } else {
-                appendUtf8(out, c);
+                appendUtf8CodePoint(out, c);
             }
         }
         return pushText(out, PlainKind::String);
@@ -821,8 +828,8 @@ private:
             const auto first = m_in.find('\n', m_pos);
             const auto second = first == std::string_view::npos ? first : m_in.find('\n', first + 1);
             if (second != std::string_view::npos) {
-                what = "would import '" + shown(m_in.substr(m_pos, first - m_pos)) + " "
-                    + shown(m_in.substr(first + 1, second - first - 1)) + "'";
+                what = "would import '" + printableName(m_in.substr(m_pos, first - m_pos)) + " "
+                    + printableName(m_in.substr(first + 1, second - first - 1)) + "'";
                 if (m_op == 'i') {
                     what += " and build an object";
                 }
@@ -831,7 +838,8 @@ private:
             const PlainValue module { &m_doc, m_stack[m_stack.size() - 2] };
             const PlainValue name { &m_doc, m_stack.back() };
             if (module.kind() == PlainKind::String && name.kind() == PlainKind::String) {
-                what = "would import '" + shown(module.asString()) + " " + shown(name.asString()) + "'";
+                what = "would import '" + printableName(module.asString()) + " "
+                    + printableName(name.asString()) + "'";
             }
         }
         return failOp(what + ": a memory snapshot holds only plain data");
@@ -1045,7 +1053,7 @@ private:
         case '}':
             return newContainer(PlainKind::Dict, nullptr, 0);
         case ')':
-            if (m_emptyTuple == kNoNode) {
+            if (m_emptyTuple == kNoPickleNode) {
                 if (auto e = newNode(PlainKind::Tuple, 0, 0, m_emptyTuple)) {
                     return e;
                 }

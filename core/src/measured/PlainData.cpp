@@ -37,7 +37,7 @@ std::string_view plainKindName(PlainKind k) noexcept
 
 namespace {
 
-const PlainDocument::Node* nodeOf(const PlainDocument* document, std::uint32_t node) noexcept
+const PlainDocument::Node* plainNodeOf(const PlainDocument* document, std::uint32_t node) noexcept
 {
     if (document == nullptr || node >= document->nodes().size()) {
         return nullptr;
@@ -49,7 +49,7 @@ const PlainDocument::Node* nodeOf(const PlainDocument* document, std::uint32_t n
 
 PlainKind PlainValue::kind() const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     return n != nullptr ? n->kind : PlainKind::None;
 }
 
@@ -64,12 +64,12 @@ std::int64_t PlainValue::asInt() const noexcept
     if (!isInteger()) {
         return 0;
     }
-    return static_cast<std::int64_t>(nodeOf(m_document, m_node)->payload);
+    return static_cast<std::int64_t>(plainNodeOf(m_document, m_node)->payload);
 }
 
 double PlainValue::asDouble() const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     if (n == nullptr) {
         return 0.0;
     }
@@ -86,12 +86,12 @@ double PlainValue::asDouble() const noexcept
 
 bool PlainValue::asBool() const noexcept
 {
-    return isInteger() && nodeOf(m_document, m_node)->payload != 0;
+    return isInteger() && plainNodeOf(m_document, m_node)->payload != 0;
 }
 
 std::string_view PlainValue::asString() const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     if (n == nullptr || (n->kind != PlainKind::String && n->kind != PlainKind::Bytes)) {
         return {};
     }
@@ -100,7 +100,7 @@ std::string_view PlainValue::asString() const noexcept
 
 std::size_t PlainValue::size() const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     if (n == nullptr
         || (n->kind != PlainKind::List && n->kind != PlainKind::Tuple && n->kind != PlainKind::Dict)) {
         return 0;
@@ -110,7 +110,7 @@ std::size_t PlainValue::size() const noexcept
 
 PlainValue PlainValue::operator[](std::size_t i) const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     if (n == nullptr || (n->kind != PlainKind::List && n->kind != PlainKind::Tuple) || i >= n->size) {
         return {};
     }
@@ -119,7 +119,7 @@ PlainValue PlainValue::operator[](std::size_t i) const noexcept
 
 PlainValue PlainValue::keyAt(std::size_t i) const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     if (n == nullptr || n->kind != PlainKind::Dict || i >= n->size) {
         return {};
     }
@@ -128,7 +128,7 @@ PlainValue PlainValue::keyAt(std::size_t i) const noexcept
 
 PlainValue PlainValue::valueAt(std::size_t i) const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     if (n == nullptr || n->kind != PlainKind::Dict || i >= n->size) {
         return {};
     }
@@ -138,7 +138,7 @@ PlainValue PlainValue::valueAt(std::size_t i) const noexcept
 
 PlainValue PlainValue::find(std::string_view key) const noexcept
 {
-    const auto* n = nodeOf(m_document, m_node);
+    const auto* n = plainNodeOf(m_document, m_node);
     if (n == nullptr || n->kind != PlainKind::Dict) {
         return {};
     }
@@ -165,7 +165,7 @@ std::size_t PlainDocument::memoryBytes() const noexcept
 
 namespace {
 
-std::uint32_t pushNode(std::vector<PlainDocument::Node>& nodes, PlainDocument::Node node)
+std::uint32_t pushPlainNode(std::vector<PlainDocument::Node>& nodes, PlainDocument::Node node)
 {
     nodes.push_back(node);
     return static_cast<std::uint32_t>(nodes.size() - 1);
@@ -175,29 +175,29 @@ std::uint32_t pushNode(std::vector<PlainDocument::Node>& nodes, PlainDocument::N
 
 std::uint32_t PlainDocument::addNone()
 {
-    return pushNode(m_nodes, { PlainKind::None, 0, 0 });
+    return pushPlainNode(m_nodes, { PlainKind::None, 0, 0 });
 }
 
 std::uint32_t PlainDocument::addBool(bool v)
 {
-    return pushNode(m_nodes, { PlainKind::Bool, 0, v ? 1U : 0U });
+    return pushPlainNode(m_nodes, { PlainKind::Bool, 0, v ? 1U : 0U });
 }
 
 std::uint32_t PlainDocument::addInt(std::int64_t v)
 {
-    return pushNode(m_nodes, { PlainKind::Int, 0, static_cast<std::uint64_t>(v) });
+    return pushPlainNode(m_nodes, { PlainKind::Int, 0, static_cast<std::uint64_t>(v) });
 }
 
 std::uint32_t PlainDocument::addFloat(double v)
 {
-    return pushNode(m_nodes, { PlainKind::Float, 0, std::bit_cast<std::uint64_t>(v) });
+    return pushPlainNode(m_nodes, { PlainKind::Float, 0, std::bit_cast<std::uint64_t>(v) });
 }
 
 std::uint32_t PlainDocument::addString(std::string_view v, PlainKind kind)
 {
     const auto offset = m_text.size();
     m_text.append(v);
-    return pushNode(m_nodes,
+    return pushPlainNode(m_nodes,
         { kind == PlainKind::Bytes ? PlainKind::Bytes : PlainKind::String,
             static_cast<std::uint32_t>(v.size()), offset });
 }
@@ -214,7 +214,7 @@ std::uint32_t PlainDocument::addContainer(PlainKind kind, const std::uint32_t* i
     if (kind == PlainKind::Dict) {
         count /= 2; // key, value, key, value ...
     }
-    return pushNode(m_nodes, { kind, static_cast<std::uint32_t>(count), offset });
+    return pushPlainNode(m_nodes, { kind, static_cast<std::uint32_t>(count), offset });
 }
 
 } // namespace headroom

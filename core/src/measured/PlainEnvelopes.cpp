@@ -2,8 +2,11 @@
 // HTML page that embeds a snapshot's pickle.
 //
 // How memory_viz embeds the snapshot (pytorch/pytorch torch/cuda/_memory_viz.py, `_format_viz`, used by
-// `trace_plot`, `segment_plot` and `profile_plot`; the same in PyTorch 2.1 through the main branch of
-// 2026, read at commit 0044eb67 and in its 2.x copies):
+// `trace_plot`, `segment_plot` and `profile_plot`). Read at pytorch/pytorch commit 0044eb67 (the
+// single-quoted file with _profile_to_snapshot and a plain warnings.warn: the PyTorch 2.1/2.2 form) and
+// in the later reformatted file (double quotes, FutureWarning with stacklevel=3: PyTorch 2.4 on), as
+// well as copies of it in other projects; the embedding is the same in all of them. PyTorch 1.13 has no
+// trace_plot. No release was checked one by one:
 //     buffer = pickle.dumps(data)
 //     buffer += b'\x00' * (3 - len(buffer) % 3)           # 1 to 3 NUL bytes, never 0
 //     encoded_buffer = base64.b64encode(buffer).decode('utf-8')

@@ -103,7 +103,10 @@ private:
             if (m_open[depth].kind == PlainKind::Dict) {
                 if (!items.empty()) {
                     const PlainValue key { &m_doc, m_open[depth].lastKey };
-                    out += (out.empty() ? "" : ".") + std::string(key.asString().substr(0, 80));
+                    out += out.empty() ? "" : ".";
+                    for (const char c : key.asString().substr(0, 80)) {
+                        out += (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) ? '?' : c; // one line
+                    }
                 }
             } else {
                 out += "[" + std::to_string(items.size()) + "]"; // the item being read
@@ -172,7 +175,7 @@ private:
 };
 
 /// Line and column (both from 1) of a byte offset.
-std::pair<std::size_t, std::size_t> lineColumn(std::string_view text, std::size_t offset)
+std::pair<std::size_t, std::size_t> jsonLineColumn(std::string_view text, std::size_t offset)
 {
     offset = std::min(offset, text.size());
     const auto before = text.substr(0, offset);
@@ -197,8 +200,12 @@ Result<PlainDocument> readPlainJson(std::string_view text, const PlainLimits& li
         if (builder.parseErrorAt()) {
             // nlohmann counts the bytes read, the failing one included.
             const auto at = *builder.parseErrorAt() == 0 ? 0 : *builder.parseErrorAt() - 1;
-            const auto [line, column] = lineColumn(text, at);
+            const auto [line, column] = jsonLineColumn(text, at);
             std::string what = builder.parseError();
+            // "[json.exception.out_of_range.406] number overflow ..." -> "number overflow ..."
+            if (what.rfind("[json.exception.", 0) == 0 && what.find("] ") != std::string::npos) {
+                what = what.substr(what.find("] ") + 2);
+            }
             // "[json.exception.parse_error.101] parse error at line 1, column 5: syntax error ..." -> "syntax
             // error ..."
             if (const auto c = what.find("column "); c != std::string::npos) {

@@ -11,6 +11,7 @@ hostile/*.pickle    pickles the reader must refuse; hostile/expected.json lists,
                     pickletools.genops, the limit).
 viz/*.html          memory_viz pages built as torch/cuda/_memory_viz.py's _format_viz builds them.
 gzip/*              a gzip'ed JSON export, a bomb (10 MiB of zeros), a corrupt and a truncated one.
+../../fuzz/corpus/plain_data/  a few of them, the seeds of tests/fuzz/fuzz_plain_data.cpp.
 
 Run with Debian's /usr/bin/python3 from anywhere; it rewrites the files next to itself.
 """
@@ -287,7 +288,7 @@ def main():
         json.dump(words, f, indent=1, sort_keys=True)
         f.write("\n")
 
-    snap = snapshot_like(4)
+    snap = snapshot_like(3)  # the smaller form (no 600 names, no 2001-item list), pickled with protocol 4
     write(os.path.join(HERE, "viz", "trace_plot.html"), viz_page(snap, "Active Memory Timeline").encode())
     write(os.path.join(HERE, "viz", "segment_plot.html"), viz_page({"segments": [], "device_traces": [[]]},
                                                                   "Allocator State History").encode())
@@ -309,6 +310,16 @@ def main():
     write(os.path.join(HERE, "gzip", "truncated.json.gz"), packed[: len(packed) - 12])
     write(os.path.join(HERE, "gzip", "two_members.json.gz"),
           gzip.compress(b"[1, ", mtime=0) + gzip.compress(b"2]", mtime=0))
+    # The fuzz harness's seeds (tests/fuzz/corpus/plain_data): a few of the files above.
+    corpus = os.path.join(HERE, "..", "..", "fuzz", "corpus", "plain_data")
+    shutil.rmtree(corpus, ignore_errors=True)
+    os.makedirs(corpus)
+    for seed in ("plain/snapshot_p0.pickle", "plain/snapshot_p2.pickle", "plain/snapshot_p5.pickle",
+                 "plain/p0_strings.pickle", "plain/append_after_get.pickle", "plain/binunicode8_bytes8.pickle",
+                 "plain/long4.pickle", "plain/frozenset_empty_set.pickle", "plain/dup_pop.pickle",
+                 "hostile/stack_global_late.pickle", "hostile/reduce_os_system_p2.pickle", "gzip/timeline.json.gz",
+                 "gzip/timeline.json", "viz/segment_plot.html"):
+        shutil.copy(os.path.join(HERE, seed), corpus)
     print(f"{len(files)} plain pickles, {len(words)} hostile ones; opcodes covered: {len(covered)}")
 
 
