@@ -485,6 +485,24 @@ void TestRunComparison::extrasAreUnattributedAndCalibrate()
     QVERIFY2(why.find("19,842,048") != std::string::npos, why.c_str());
     QVERIFY2(why.find("300,032 bytes per sample") != std::string::npos, why.c_str());
     QVERIFY2(why.find("train.py:14") != std::string::npos, why.c_str());
+
+    // The same in the JSON the command line prints.
+    const auto j = runComparisonToJson(c);
+    QCOMPARE(j["batch"].get<std::int64_t>(), std::int64_t { 4 });
+    QCOMPARE(j["peak_allocated"]["measured_bytes"].get<std::uint64_t>(), std::uint64_t { 88'151'040 });
+    QCOMPARE(j["peak_allocated"]["difference"]["bytes"].get<std::uint64_t>(), std::uint64_t { 68'308'992 });
+    QCOMPARE(j["phases"][2]["phase"].get<std::string>(), std::string("optimizer_step"));
+    QCOMPARE(j["components"][6]["component"].get<std::string>(), std::string("unattributed"));
+    QCOMPARE(j["components"][6]["measured_bytes"].get<std::uint64_t>(), std::uint64_t { 68'308'992 });
+    QCOMPARE(j["unattributed"][0]["file"].get<std::string>(), std::string("/home/u/train.py"));
+    QCOMPARE(j["unattributed"][0]["line"].get<std::int64_t>(), std::int64_t { 14 });
+    QCOMPARE(j["calibration"]["fixed_bytes"].get<std::uint64_t>(), std::uint64_t { 67'108'864 });
+    QCOMPARE(j["calibration"]["per_sample_bytes"].get<std::uint64_t>(), std::uint64_t { 300'032 });
+    QCOMPARE(j["steady_step"]["measured_peak_allocated"]["x"].get<double>(), 2.25);
+    QVERIFY(!j["steady_step"].contains("measured_points"));
+    // 34 samples as in phasesLineUpOnTheAxis, plus the logits freed and made and the tensor of model.py made
+    // in forward and freed in backward: 38.
+    QCOMPARE(runComparisonToJson(c, true)["steady_step"]["measured_points"].size(), std::size_t { 38 });
 }
 
 void TestRunComparison::setupDifferencesAreSaid()

@@ -1,6 +1,7 @@
 #include "headroom/estimate/RunComparison.h"
 
 #include "headroom/allocator/CachingAllocator.h"
+#include "headroom/allocator/CudaRuntime.h"
 #include "headroom/support/Format.h"
 
 #include <algorithm>
@@ -317,6 +318,20 @@ bool namesWorkspace(const MeasuredRun& run, StackId id)
     return false;
 }
 
+/// A never-freed block of one of CudaRuntime's cuBLAS workspace figures (any generation, PyTorch 2.0 to
+/// 2.11, and cuBLASLt's own before 2.11): a handle's workspace, whichever GPU the run had.
+bool cublasWorkspaceSize(std::uint64_t size)
+{
+    for (const ComputeCapability cc :
+        { ComputeCapability { 8, 0 }, ComputeCapability { 9, 0 }, ComputeCapability { 10, 0 } }) {
+        for (const TorchVersion torch : { TorchVersion { 2, 0 }, TorchVersion { 2, 11 } }) {
+            if (size == cublasWorkspaceBytes(cc, torch) || size == cublasLtWorkspaceBytes(torch))
+                return true;
+        }
+    }
+    return false;
+}
+
 std::string baseName(std::string_view path)
 {
     const auto slash = path.find_last_of("/\\");
@@ -478,8 +493,15 @@ RunComparison compareRun(
     out.batchAssumed = !context.batch.has_value();
     out.precision = context.precision.value_or(plan.precision);
     out.precisionAssumed = !context.precision.has_value();
-    if (out.batch < 1)
-        out.batch = 1;
+    if (out.batch < 1 || out.batch > kMaxBatch) {
+        out.notes.push_back("The run's batch " + std::to_string(out.batch) + " is outside 1 to "
+            + std::to_string(kMaxBatch) + ": the plan's (" + std::to_string(plan.setup.batch) + ") is used.");
+        out.batch = std::clamp<std::int64_t>(plan.setup.batch, 1, kMaxBatch);
+    }
+    if (plan.setup.accumulationSteps > 1)
+        out.notes.push_back(
+            "With gradient accumulation the plan's micro-batches share the forward and backward "
+            "intervals of the chart.");
 
     // The set-up compared.
     if (out.batchAssumed)
@@ -808,6 +830,10 @@ RunComparison compareRun(
             a.row = m->row;
             a.layer = tensors->layerName(m->row);
             a.component = runComponentOf(m->kind);
+        } else if (b.freeSample == MeasuredBlock::kNoSample && cublasWorkspaceSize(b.size)
+            && (a.lifetime != BlockLifetime::Persistent || stateBeforeTrace)) { // made at the first matmul
+            a.planKind = TraceKind::CublasWorkspace;
+            a.component = RunComponent::Workspaces;
         } else if (namesWorkspace(run, b.stack)) {
             a.planKind = a.lifetime == BlockLifetime::WithinPhase ? TraceKind::CudnnWorkspace
                                                                   : TraceKind::CublasWorkspace;
@@ -880,7 +906,8 @@ RunComparison compareRun(
         u.aliveAtPeak = peakSample < run.samples.size() && alive(b, peakSample);
         u.sentence = formatBytes(u.bytes) + " allocated";
         if (!u.frame.filename.empty())
-            u.sentence += " at " + baseName(u.frame.filename) + ":" + std::to_string(u.frame.line);
+            u.sentence
+                += " at " + shortForMessage(baseName(u.frame.filename)) + ":" + std::to_string(u.frame.line);
         u.sentence += layout.hasSteps() ? lifeWords(b, layout) : std::string {};
         u.sentence += ": no matching tensor in the plan";
         out.unattributed.push_back(std::move(u));
@@ -949,6 +976,123 @@ RunComparison compareRun(
                 + " bytes per sample (rounded up).";
     }
     return out;
+}
+
+namespace run_comparison {
+
+std::string_view phaseKey(RunPhase p)
+{
+    switch (p) {
+    case RunPhase::BeforeSteps:
+        return "before_steps";
+    case RunPhase::Forward:
+        return "forward";
+    case RunPhase::Backward:
+        return "backward";
+    case RunPhase::OptimizerStep:
+        return "optimizer_step";
+    }
+    return "forward";
+}
+
+nlohmann::ordered_json differenceJson(const ByteDifference& d)
+{
+    return { { "bytes", d.bytes }, { "measured_above", d.measuredAbove }, { "percent", d.percent } };
+}
+
+nlohmann::ordered_json peakJson(const CurvePeak& p)
+{
+    if (!p.found)
+        return nullptr;
+    return { { "bytes", p.bytes }, { "x", p.x }, { "phase", phaseKey(p.phase) } };
+}
+
+nlohmann::ordered_json stepJson(const AlignedStep& s, bool withCurves)
+{
+    nlohmann::ordered_json j;
+    j["measured_step"] = s.measuredStep;
+    j["first_step"] = s.firstStep;
+    j["predicted_peak_allocated"] = peakJson(s.predicted.peakAllocated);
+    j["predicted_peak_reserved"] = peakJson(s.predicted.peakReserved);
+    j["measured_peak_allocated"] = peakJson(s.measured.peakAllocated);
+    j["measured_peak_reserved"] = peakJson(s.measured.peakReserved);
+    if (withCurves) {
+        for (const auto& [key, curve] : { std::pair { "predicted_points", &s.predicted },
+                 std::pair { "measured_points", &s.measured } }) {
+            nlohmann::ordered_json points = nlohmann::ordered_json::array();
+            for (const CurvePoint& p : curve->points)
+                points.push_back({ p.x, p.allocated, p.reserved });
+            j[key] = std::move(points);
+        }
+    }
+    return j;
+}
+
+} // namespace run_comparison
+
+nlohmann::ordered_json runComparisonToJson(const RunComparison& c, bool withCurves)
+{
+    using namespace run_comparison;
+    using nlohmann::ordered_json;
+    ordered_json j;
+    j["batch"] = c.batch;
+    j["batch_assumed"] = c.batchAssumed;
+    j["precision"] = precisionName(c.precision);
+    j["precision_assumed"] = c.precisionAssumed;
+    j["peak_allocated"]
+        = { { "predicted_bytes", c.predictedPeakAllocated }, { "measured_bytes", c.measuredPeakAllocated },
+              { "difference", differenceJson(c.peakAllocatedDifference) } };
+    j["peak_reserved"]
+        = { { "predicted_bytes", c.predictedPeakReserved }, { "measured_bytes", c.measuredPeakReserved },
+              { "difference", differenceJson(c.peakReservedDifference) } };
+    ordered_json phases = ordered_json::array();
+    for (const PhaseComparison& p : c.phases) {
+        phases.push_back({ { "phase", phaseKey(p.phase) }, { "measured_found", p.measuredFound },
+            { "predicted_allocated_bytes", p.predictedAllocated },
+            { "measured_allocated_bytes", p.measuredAllocated },
+            { "allocated_difference", differenceJson(p.allocatedDifference) },
+            { "predicted_reserved_bytes", p.predictedReserved },
+            { "measured_reserved_bytes", p.measuredReserved },
+            { "reserved_difference", differenceJson(p.reservedDifference) } });
+    }
+    j["phases"] = std::move(phases);
+    ordered_json components = ordered_json::array();
+    for (std::size_t i = 0; i < kRunComponents; ++i) {
+        components.push_back({ { "component", runComponentName(static_cast<RunComponent>(i)) },
+            { "predicted_bytes", c.predictedComponents[i] },
+            { "measured_bytes",
+                c.measuredComponentsFound ? ordered_json(c.measuredComponents[i]) : ordered_json(nullptr) },
+            { "difference",
+                c.measuredComponentsFound
+                    ? differenceJson(byteDifference(c.predictedComponents[i], c.measuredComponents[i]))
+                    : ordered_json(nullptr) } });
+    }
+    j["components"] = std::move(components);
+    j["steady_step"] = c.steady ? stepJson(*c.steady, withCurves) : ordered_json(nullptr);
+    j["first_step"] = c.first ? stepJson(*c.first, withCurves) : ordered_json(nullptr);
+    ordered_json unattributed = ordered_json::array();
+    for (const UnattributedBlock& u : c.unattributed) {
+        unattributed.push_back({ { "bytes", u.bytes }, { "lifetime", blockLifetimeName(u.lifetime) },
+            { "file",
+                u.frame.filename.empty() ? ordered_json(nullptr)
+                                         : ordered_json(escapeInvalidUtf8(u.frame.filename)) },
+            { "line", u.frame.filename.empty() ? ordered_json(nullptr) : ordered_json(u.frame.line) },
+            { "function",
+                u.frame.filename.empty() ? ordered_json(nullptr)
+                                         : ordered_json(escapeInvalidUtf8(u.frame.name)) },
+            { "alive_at_peak", u.aliveAtPeak }, { "sentence", escapeInvalidUtf8(u.sentence) } });
+    }
+    j["unattributed"] = std::move(unattributed);
+    j["setup_differences"] = c.setupDifferences;
+    const CalibrationProposal& cal = c.calibration;
+    j["calibration"] = { { "available", cal.available }, { "fixed_bytes", cal.fixedBytes },
+        { "per_sample_bytes", cal.perSampleBytes }, { "measured_batch", cal.measuredBatch },
+        { "source", escapeInvalidUtf8(cal.source) }, { "reasoning", escapeInvalidUtf8(cal.reasoning) } };
+    ordered_json notes = ordered_json::array();
+    for (const std::string& n : c.notes)
+        notes.push_back(escapeInvalidUtf8(n));
+    j["notes"] = std::move(notes);
+    return j;
 }
 
 } // namespace headroom

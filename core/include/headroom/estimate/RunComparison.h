@@ -14,6 +14,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -209,5 +210,11 @@ struct RunComparison final
 /// absolute bytes compares what it can and says what it could not in `notes`.
 [[nodiscard]] RunComparison compareRun(
     const MeasuredRun& run, const Plan& plan, const PlanResult& result, const RunContext& context);
+
+/// The comparison as `headroom measured FILE --model MODEL --json` prints it (docs/run-comparison.md lists
+/// the fields): the set-up compared, the peaks, the phases and components with their differences, the two
+/// steps' peaks on the common axis (and their points with `withCurves`), the unattributed blocks, the set-up
+/// differences, the calibration proposal and the notes.
+[[nodiscard]] nlohmann::ordered_json runComparisonToJson(const RunComparison& c, bool withCurves = false);
 
 } // namespace headroom
