@@ -7,6 +7,8 @@
 #include "headroom/estimate/RunComparison.h"
 
 #include <QTest>
+#include <array>
+#include <limits>
 #include <map>
 
 using namespace headroom;
@@ -85,6 +87,17 @@ public:
         b.allocSample = m_run.samples.size() - 1;
         b.allocatedUs = static_cast<std::int64_t>(b.allocSample);
         b.stack = at;
+        m_live[name] = m_run.blocks.size();
+        m_run.blocks.push_back(b);
+    }
+    /// A block alive before the trace's first entry (a ring buffer that starts mid-run).
+    void before(const std::string& name, std::uint64_t size, std::uint64_t requested = 0)
+    {
+        m_allocated += size;
+        MeasuredBlock b;
+        b.size = size;
+        b.requestedSize = requested == 0 ? size : requested;
+        b.allocatedUs = MeasuredBlock::kUnknownTime;
         m_live[name] = m_run.blocks.size();
         m_run.blocks.push_back(b);
     }
@@ -288,6 +301,8 @@ private slots:
     void setupDifferencesAreSaid();
     void runWithoutStepsSaysWhatItCouldNot();
     void eventMemoryFollowsTheReplay();
+    void traceStartingMidRun();
+    void hugeFiguresDoNotWrap();
 
 private:
     Plan m_plan;
@@ -592,6 +607,118 @@ void TestRunComparison::eventMemoryFollowsTheReplay()
     QCOMPARE(all.front().allocated, std::uint64_t { 524'288 });
     QCOMPARE(all.front().blockBytes, std::uint64_t { 524'288 });
     QCOMPARE(all.front().reserved, 2 * MiB);
+}
+
+void TestRunComparison::traceStartingMidRun()
+{
+    // The ring buffer kept only the last step: weights, the batch, Adam's state and both workspaces were
+    // made before its first entry. The state is then alive across steps like the weights, and is still
+    // told apart by size order (the weights come first in the run's blocks, as model.cuda() made them).
+    RunBuilder r;
+    r.before("fc1.weight", 524'288);
+    r.before("fc1.bias", 2'048);
+    r.before("fc2.weight", 32'768);
+    r.before("fc2.bias", 512, 64);
+    r.before("x", 4'096);
+    r.before("y", 512, 32);
+    for (const auto& [name, size, requested] :
+        { std::tuple { "fc1.weight", 524'288ULL, 524'288ULL }, { "fc1.bias", 2'048ULL, 2'048ULL },
+            { "fc2.weight", 32'768ULL, 32'768ULL }, { "fc2.bias", 512ULL, 64ULL } }) {
+        r.before(std::string(name) + ".exp_avg", size, requested);
+        r.before(std::string(name) + ".exp_avg_sq", size, requested);
+    }
+    r.before("cublas.forward", kWorkspace);
+    r.before("cublas.backward", kWorkspace);
+    r.step(false);
+    r.phase(RunPhase::Forward);
+    r.alloc("a1", 8'192);
+    r.alloc("a2", 8'192);
+    r.free("a1");
+    r.alloc("a3", 512, 256);
+    r.alloc("a4", 512, 256);
+    r.free("a3");
+    r.alloc("a5", 512, 4);
+    r.phase(RunPhase::Backward);
+    r.alloc("fc2.weight.grad", 32'768);
+    r.alloc("fc2.bias.grad", 512, 64);
+    r.free("a4");
+    r.free("a2");
+    r.alloc("fc1.weight.grad", 524'288);
+    r.alloc("fc1.bias.grad", 2'048);
+    r.free("a5");
+    r.phase(RunPhase::OptimizerStep);
+    r.alloc("t1", 524'288);
+    r.alloc("t2", 2'048);
+    r.alloc("t3", 32'768);
+    r.alloc("t4", 512, 64);
+    for (const char* t : { "t4", "t3", "t2", "t1" })
+        r.free(t);
+    for (const char* g : { "fc1.weight.grad", "fc1.bias.grad", "fc2.weight.grad", "fc2.bias.grad" })
+        r.free(g);
+    const MeasuredRun run = r.finish();
+    const RunComparison c = compareRun(run, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QVERIFY(c.steady.has_value());
+    QVERIFY(!c.first.has_value());
+    // The peak: the plan's 19,842,048, block for block.
+    QCOMPARE(c.measuredPeakAllocated, kPlanPeak);
+    QCOMPARE(component(c.measuredComponents, RunComponent::Weights), kWeights);
+    QCOMPARE(component(c.measuredComponents, RunComponent::OptimizerState), 2 * kWeights);
+    QCOMPARE(component(c.measuredComponents, RunComponent::Workspaces), 2 * kWorkspace);
+    QCOMPARE(component(c.measuredComponents, RunComponent::Activations), kInput);
+    QCOMPARE(component(c.measuredComponents, RunComponent::Gradients), kWeights);
+    QCOMPARE(component(c.measuredComponents, RunComponent::Temporaries), kWeights);
+    QVERIFY(c.unattributed.empty());
+    // The labels (32 bytes asked, 512 held) are the batch's, not fc2.bias's state of the same 512 bytes: the
+    // plan's tensors alive across steps are used up one block each, in the order the run made them.
+    QCOMPARE(c.attribution[5].planKind, TraceKind::Input);
+    QCOMPARE(c.attribution[13].planKind, TraceKind::OptimizerState); // fc2.bias's exp_avg_sq
+    QCOMPARE(c.attribution[6].lifetime, BlockLifetime::Persistent); // fc1.weight's exp_avg
+    QCOMPARE(c.attribution[6].component, RunComponent::OptimizerState);
+    QCOMPARE(c.attribution[6].layer, std::string("fc1"));
+    QVERIFY(c.calibration.available);
+    QCOMPARE(c.calibration.perSampleBytes, std::uint64_t { 0 });
+}
+
+void TestRunComparison::hugeFiguresDoNotWrap()
+{
+    // A file may claim anything: two blocks of 2^63 bytes alive at once, memory_allocated() at 2^64 - 1.
+    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+    MeasuredRun run;
+    run.samples = { RunSample { 0, 1ULL << 63, 1ULL << 63, 0 }, RunSample { 1, kMax, kMax, 1 },
+        RunSample { 2, kMax, kMax, 2 }, RunSample { 3, kMax, kMax, 3 } };
+    MeasuredBlock a;
+    a.size = 1ULL << 63;
+    a.allocSample = 0;
+    MeasuredBlock b = a;
+    b.allocSample = 1;
+    run.blocks = { a, b };
+    MeasuredStep st;
+    st.index = 0;
+    st.firstSample = 0;
+    st.endSample = 4;
+    st.peakAllocated = kMax;
+    st.peakReserved = kMax;
+    for (std::size_t p = 0; p < 3; ++p) {
+        MeasuredPhase ph;
+        ph.phase = std::array { RunPhase::Forward, RunPhase::Backward, RunPhase::OptimizerStep }[p];
+        ph.firstSample = p == 0 ? 0 : p + 1;
+        ph.endSample = p + 2;
+        ph.peakAllocated = kMax;
+        ph.peakReserved = kMax;
+        st.phases.push_back(ph);
+    }
+    run.steps = { st };
+    run.peakAllocated = kMax;
+    run.peakReserved = kMax;
+    const RunComparison c = compareRun(run, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    // The blocks sum to 2^64, one more than the largest count: the sum saturates rather than wrapping to 0.
+    QCOMPARE(component(c.measuredComponents, RunComponent::Unattributed), kMax);
+    QCOMPARE(c.peakAllocatedDifference.bytes, kMax - kPlanPeak);
+    QVERIFY(c.peakAllocatedDifference.measuredAbove);
+    // Both blocks were made inside the step: no fixed term; the excess 2^64 - 1 - 19,842,048 over 4, rounded
+    // up: (18,446,744,073,689,709,567 + 3) / 4 = 4,611,686,018,422,427,392.
+    QCOMPARE(c.calibration.fixedBytes, std::uint64_t { 0 });
+    QCOMPARE(c.calibration.perSampleBytes, std::uint64_t { 4'611'686'018'422'427'392ULL });
 }
 
 QTEST_APPLESS_MAIN(TestRunComparison)

@@ -367,8 +367,10 @@ public:
         std::uint32_t row = kNoTraceRow;
     };
 
-    /// The first of `kinds` with a tensor of this block's size; made-once tensors are used up in order.
-    std::optional<Match> match(const MeasuredBlock& b, std::initializer_list<TraceKind> kinds)
+    /// The first of `kinds` with a tensor of this block's size; made-once tensors are used up in order (with
+    /// `useUp` every kind is: blocks alive across steps stand for one tensor of the plan each).
+    std::optional<Match> match(
+        const MeasuredBlock& b, std::initializer_list<TraceKind> kinds, bool useUp = false)
     {
         const std::uint64_t requested = b.requestedSize > 0 ? b.requestedSize : b.size;
         const std::uint64_t rounded = CachingAllocator::roundSize(requested, m_rounding);
@@ -378,7 +380,7 @@ public:
                 if (it == m_bySize.end() || it->second.empty())
                     continue;
                 std::size_t& used = m_used[{ kind, size }];
-                if (madeOnce(kind) && used >= it->second.size())
+                if ((useUp || madeOnce(kind)) && used >= it->second.size())
                     continue; // every such tensor of the plan is accounted for
                 // Per-step tensors of one size repeat in the same order every step: cycle through their
                 // layers.
@@ -790,9 +792,10 @@ RunComparison compareRun(
             switch (a.lifetime) {
             case BlockLifetime::Persistent:
                 m = stateBeforeTrace
-                    ? tensors->match(
-                        b, { K::Weights, K::Communication, K::OptimizerState, K::CublasWorkspace, K::Input })
-                    : tensors->match(b, { K::Weights, K::Communication, K::CublasWorkspace, K::Input });
+                    ? tensors->match(b,
+                        { K::Weights, K::Communication, K::Input, K::OptimizerState, K::CublasWorkspace },
+                        true)
+                    : tensors->match(b, { K::Weights, K::Communication, K::Input, K::CublasWorkspace }, true);
                 break;
             case BlockLifetime::OptimizerStateLike:
                 m = tensors->match(b, { K::OptimizerState });
