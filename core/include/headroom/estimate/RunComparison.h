@@ -3,7 +3,7 @@
 // A plan beside a measured run (issue 36): the predicted and measured memory of one step on one x axis
 // with the phases lined up, the peaks per phase and per component, the run's blocks attributed to the
 // plan's components and layers by lifetime and size, the set-up differences, and what the run proposes
-// to calibrate the plan with. docs/measured-runs.md.
+// to calibrate the plan with. docs/run-comparison.md.
 
 #include "headroom/allocator/ReservedModel.h"
 #include "headroom/estimate/Plan.h"
