@@ -9,6 +9,8 @@
 #include <cstdio>
 #include <limits>
 #include <map>
+#include <set>
+#include <tuple>
 #include <utility>
 
 namespace headroom {
@@ -347,16 +349,18 @@ public:
         : m_analysis { analysis }
         , m_rounding { rounding }
     {
+        std::set<std::tuple<TraceKind, std::uint64_t, std::uint32_t>> seen;
         for (const TraceEvent& e : trace.events()) {
             if (!e.allocate)
                 continue;
             const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
             if (bytes == 0)
                 continue;
-            auto& rows = m_bySize[{ e.kind, CachingAllocator::roundSize(bytes, rounding) }];
+            const std::uint64_t size = CachingAllocator::roundSize(bytes, rounding);
+            auto& rows = m_bySize[{ e.kind, size }];
             // Tensors made once keep one entry each (named in order); per-step ones their distinct rows.
             if (madeOnce(e.kind) ? e.step <= firstStepOf(e.kind)
-                                 : std::find(rows.begin(), rows.end(), e.row) == rows.end())
+                                 : seen.insert({ e.kind, size, e.row }).second)
                 rows.push_back(e.row);
         }
     }
@@ -896,27 +900,33 @@ RunComparison compareRun(
         out.notes.push_back("The run's file shows no blocks: its memory is not split by component.");
     }
 
-    // The unattributed blocks, largest first.
+    // The unattributed blocks, largest first; the largest described.
     for (const AttributedBlock& a : out.attribution) {
         if (a.component != RunComponent::Unattributed)
             continue;
-        const MeasuredBlock& b = run.blocks[a.block];
         UnattributedBlock u;
         u.block = a.block;
         u.bytes = a.bytes;
         u.lifetime = a.lifetime;
+        u.aliveAtPeak = peakSample < run.samples.size() && alive(run.blocks[a.block], peakSample);
+        out.unattributed.push_back(std::move(u));
+    }
+    std::stable_sort(out.unattributed.begin(), out.unattributed.end(),
+        [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+    const auto describe = [&](UnattributedBlock& u) {
+        if (!u.sentence.empty())
+            return;
+        const MeasuredBlock& b = run.blocks[u.block];
         u.frame = userFrame(run, b.stack);
-        u.aliveAtPeak = peakSample < run.samples.size() && alive(b, peakSample);
         u.sentence = formatBytes(u.bytes) + " allocated";
         if (!u.frame.filename.empty())
             u.sentence
                 += " at " + shortForMessage(baseName(u.frame.filename)) + ":" + std::to_string(u.frame.line);
         u.sentence += layout.hasSteps() ? lifeWords(b, layout) : std::string {};
         u.sentence += ": no matching tensor in the plan";
-        out.unattributed.push_back(std::move(u));
-    }
-    std::stable_sort(out.unattributed.begin(), out.unattributed.end(),
-        [](const auto& x, const auto& y) { return x.bytes > y.bytes; });
+    };
+    for (std::size_t i = 0; i < out.unattributed.size() && i < kUnattributedDescribed; ++i)
+        describe(out.unattributed[i]);
 
     // The calibration proposal.
     CalibrationProposal& cal = out.calibration;
@@ -932,15 +942,17 @@ RunComparison compareRun(
         std::uint64_t fixed = 0;
         std::size_t fixedBlocks = 0;
         const UnattributedBlock* largest = nullptr;
-        for (const UnattributedBlock& u : out.unattributed) {
+        for (UnattributedBlock& u : out.unattributed) {
             const MeasuredBlock& b = run.blocks[u.block];
             const bool before = b.allocSample == MeasuredBlock::kNoSample || b.allocSample < st.firstSample;
             const bool through = b.freeSample == MeasuredBlock::kNoSample || b.freeSample >= st.endSample;
             if (u.aliveAtPeak && before && through) {
                 fixed = addBytes(fixed, u.bytes);
                 ++fixedBlocks;
-                if (largest == nullptr)
+                if (largest == nullptr) {
+                    describe(u);
                     largest = &u;
+                }
             }
         }
         const std::uint64_t measured = out.measuredPeakAllocated;
@@ -1083,7 +1095,9 @@ nlohmann::ordered_json runComparisonToJson(const RunComparison& c, bool withCurv
             { "function",
                 u.frame.filename.empty() ? ordered_json(nullptr)
                                          : ordered_json(escapeInvalidUtf8(u.frame.name)) },
-            { "alive_at_peak", u.aliveAtPeak }, { "sentence", escapeInvalidUtf8(u.sentence) } });
+            { "alive_at_peak", u.aliveAtPeak },
+            { "sentence",
+                u.sentence.empty() ? ordered_json(nullptr) : ordered_json(escapeInvalidUtf8(u.sentence)) } });
     }
     j["unattributed"] = std::move(unattributed);
     j["setup_differences"] = c.setupDifferences;

@@ -137,13 +137,19 @@ struct AttributedBlock final
     std::string layer;
 };
 
+/// How many of the unattributed blocks, the largest, get their frame and sentence (a run of a million
+/// blocks may leave most of them unattributed; the views list the largest).
+inline constexpr std::size_t kUnattributedDescribed = 1000;
+
 /// A block no tensor of the plan accounts for, with where it was made and how long it lived.
 struct UnattributedBlock final
 {
     std::size_t block = 0; ///< index in MeasuredRun::blocks
     std::uint64_t bytes = 0;
     BlockLifetime lifetime = BlockLifetime::Other;
-    RunFrame frame; ///< the innermost frame of the user's code (empty filename where the run has none)
+    /// The innermost frame of the user's code (empty filename where the run has none). Frame and sentence
+    /// are filled for the largest kUnattributedDescribed blocks (and the calibration's), empty beyond.
+    RunFrame frame;
     bool aliveAtPeak = false; ///< alive at the measured step's allocated peak
     /// "1.50 GiB allocated at model.py:123 in forward, kept until backward: no matching tensor in the plan"
     std::string sentence;
