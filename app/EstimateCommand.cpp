@@ -74,6 +74,8 @@ void printBreakdown(const Plan& plan, const PlanResult& result, std::ostream& ou
         const auto bytes = componentBytes(e.bytes, c);
         if (c == Component::Communication && bytes == 0 && !multiGpu)
             continue; // no multi-GPU buffers on one GPU: not worth a row
+        if (c == Component::Calibration && bytes == 0)
+            continue; // no measured excess without a calibration
         out << std::left << std::setw(22) << componentLabel(c) << std::right << std::setw(14)
             << formatBytes(bytes) << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
