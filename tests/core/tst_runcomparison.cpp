@@ -501,6 +501,31 @@ void TestRunComparison::extrasAreUnattributedAndCalibrate()
     QVERIFY2(why.find("300,032 bytes per sample") != std::string::npos, why.c_str());
     QVERIFY2(why.find("train.py:14") != std::string::npos, why.c_str());
 
+    // Applied: the plan holds the run's excess as its calibration, and the largest batch drops.
+    const Plan calibrated = calibratedPlan(m_plan, c.calibration);
+    QCOMPARE(calibrated.setup.calibration.fixedBytes, std::uint64_t { 67'108'864 });
+    QCOMPARE(calibrated.setup.calibration.perSampleBytes, std::uint64_t { 300'032 });
+    QCOMPARE(calibrated.setup.calibration.measuredBatch, std::int64_t { 4 });
+    QCOMPARE(calibrated.setup.calibration.source, std::string("run.pickle"));
+    const CalibratedMaxBatch applied = calibratedMaxBatch(m_plan, m_result, c.calibration);
+    QCOMPARE(applied.before, m_result.estimate->maxBatch);
+    QVERIFY(applied.after > 0);
+    QVERIFY(applied.after < applied.before);
+    QVERIFY2(
+        applied.reasoning.find("300,032 bytes per sample") != std::string::npos, applied.reasoning.c_str());
+
+    // The calibrated plan beside the same run. Its trace holds one more block from the start: 67,108,864 +
+    // 4 x 300,032 = 68,308,992 bytes, a large-pool request that gets a segment rounded up to 2 MiB
+    // (33 x 2 MiB = 69,206,016) and keeps the 897,024-byte rest unsplit (a large block splits only for a rest
+    // above 1 MiB): 69,206,016 allocated. Its peak is 19,842,048 + 69,206,016 = 89,048,064, and the proposal,
+    // read against the plan without its calibration, is the same.
+    const PlanResult calibratedResult = evaluate(calibrated);
+    const RunComparison again = compareRun(run, calibrated, calibratedResult, context);
+    QCOMPARE(again.predictedPeakAllocated, std::uint64_t { 89'048'064 });
+    QCOMPARE(component(again.predictedComponents, RunComponent::Unattributed), std::uint64_t { 69'206'016 });
+    QCOMPARE(again.calibration.fixedBytes, std::uint64_t { 67'108'864 });
+    QCOMPARE(again.calibration.perSampleBytes, std::uint64_t { 300'032 });
+
     // The same in the JSON the command line prints.
     const auto j = runComparisonToJson(c);
     QCOMPARE(j["batch"].get<std::int64_t>(), std::int64_t { 4 });

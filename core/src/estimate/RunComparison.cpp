@@ -78,6 +78,8 @@ RunComponent runComponentOf(TraceKind kind) noexcept
     case TraceKind::Scratch:
     case TraceKind::OptimizerTemporary:
         return RunComponent::Temporaries;
+    case TraceKind::Calibration: // a calibrated plan's stand-in for what the run held beyond it
+        return RunComponent::Unattributed;
     }
     return RunComponent::Temporaries;
 }
@@ -525,6 +527,11 @@ RunComparison compareRun(
             + " and the plan in " + std::string(precisionName(plan.precision)) + ": the plan is compared in "
             + std::string(precisionName(out.precision)) + ".");
 
+    if (plan.setup.calibration.active())
+        out.notes.push_back("The plan carries a calibration"
+            + (plan.setup.calibration.source.empty() ? std::string {}
+                                                     : " from " + plan.setup.calibration.source)
+            + ": its figures include it, and the proposal below is read against the plan without it.");
     const PlanResult* r = &result;
     PlanResult again;
     if (out.precision != plan.precision) {
@@ -768,6 +775,7 @@ RunComparison compareRun(
         out.predictedComponents[static_cast<std::size_t>(RunComponent::Activations)]
             = addBytes(m.activations, m.input);
         out.predictedComponents[static_cast<std::size_t>(RunComponent::Temporaries)] = m.transient;
+        out.predictedComponents[static_cast<std::size_t>(RunComponent::Unattributed)] = m.calibration;
     }
 
     // Attribution of the run's blocks by lifetime and size.
@@ -956,14 +964,22 @@ RunComparison compareRun(
             }
         }
         const std::uint64_t measured = out.measuredPeakAllocated;
-        const std::uint64_t predicted = out.predictedPeakAllocated;
+        // A plan calibrated already holds its calibration at the peak: the proposal is measured against the
+        // plan without it, and replaces it.
+        const std::uint64_t calibrated
+            = out.predictedComponents[static_cast<std::size_t>(RunComponent::Unattributed)];
+        const std::uint64_t predicted
+            = out.predictedPeakAllocated - std::min(out.predictedPeakAllocated, calibrated);
         const std::uint64_t excess = measured > predicted ? measured - predicted : 0;
         const std::uint64_t rest = excess > fixed ? excess - fixed : 0;
         const auto batch = static_cast<std::uint64_t>(out.batch);
         cal.fixedBytes = fixed;
         cal.perSampleBytes = rest / batch + (rest % batch != 0 ? 1 : 0);
         std::string& why = cal.reasoning;
-        why = "At batch " + std::to_string(out.batch) + " the run's steady step peaked at "
+        if (calibrated > 0)
+            why = "The plan's calibration (" + formatBytes(calibrated)
+                + " at the peak) is left out of its figures here: the proposal replaces it. ";
+        why += "At batch " + std::to_string(out.batch) + " the run's steady step peaked at "
             + formatBytes(measured) + " allocated (" + formatCount(measured) + " bytes) and the plan's at "
             + formatBytes(predicted) + " (" + formatCount(predicted) + " bytes): ";
         why += measured > predicted ? formatBytes(excess) + " (" + formatCount(excess) + " bytes) above it"
@@ -1110,6 +1126,47 @@ nlohmann::ordered_json runComparisonToJson(const RunComparison& c, bool withCurv
         notes.push_back(escapeInvalidUtf8(n));
     j["notes"] = std::move(notes);
     return j;
+}
+
+Plan calibratedPlan(const Plan& plan, const CalibrationProposal& proposal)
+{
+    Plan out = plan;
+    out.setup.calibration = RunCalibration { std::min(proposal.fixedBytes, kMaxCalibrationBytes),
+        std::min(proposal.perSampleBytes, std::min(kMaxCalibrationBytes, kMaxCalibrationPerSampleBytes)),
+        proposal.measuredBatch, proposal.source };
+    return out;
+}
+
+CalibratedMaxBatch calibratedMaxBatch(
+    const Plan& plan, const PlanResult& result, const CalibrationProposal& proposal)
+{
+    CalibratedMaxBatch out;
+    out.plan = calibratedPlan(plan, proposal);
+    out.before = result.estimate ? result.estimate->maxBatch : 0;
+    out.result = result.analysis.error
+        ? evaluate(out.plan)
+        : evaluate(static_cast<const PlanSettings&>(out.plan), result.analysis);
+    if (!out.result.estimate) {
+        out.reasoning = "The calibrated plan has no estimate"
+            + (out.result.error ? ": " + out.result.error->message : std::string {}) + ".";
+        return out;
+    }
+    out.after = out.result.estimate->maxBatch;
+    const RunCalibration& c = out.plan.setup.calibration;
+    std::string& why = out.reasoning;
+    why = "With what " + (c.source.empty() ? std::string("the run") : c.source) + " held beyond the plan";
+    if (c.measuredBatch > 0)
+        why += " at batch " + std::to_string(c.measuredBatch);
+    why += " (" + formatBytes(c.fixedBytes) + " fixed, " + formatCount(c.perSampleBytes)
+        + " bytes per sample), the " + "largest batch on " + plan.gpu.name + " is "
+        + std::to_string(out.after) + ", was " + std::to_string(out.before)
+        + ": every batch holds the fixed part once and the per-sample part per sample";
+    if (c.measuredBatch > 0 && out.after > 4 * c.measuredBatch)
+        why += "; the per-sample part was read at batch " + std::to_string(c.measuredBatch) + ", "
+            + formatCount(static_cast<std::uint64_t>(out.after / c.measuredBatch))
+            + " times smaller than this one, so it is extrapolated";
+    why += ".";
+    return out;
 }
 
 } // namespace headroom

@@ -217,6 +217,22 @@ struct RunComparison final
 [[nodiscard]] RunComparison compareRun(
     const MeasuredRun& run, const Plan& plan, const PlanResult& result, const RunContext& context);
 
+/// `plan` with the proposal as its calibration (TrainingSetup::calibration), terms capped at what a
+/// set-up accepts (kMaxCalibrationBytes, kMaxCalibrationPerSampleBytes). Undo: the plan before it.
+[[nodiscard]] Plan calibratedPlan(const Plan& plan, const CalibrationProposal& proposal);
+
+/// The calibrated plan worked out, and its max batch beside the plan's.
+struct CalibratedMaxBatch final
+{
+    Plan plan; ///< calibratedPlan(plan, proposal)
+    PlanResult result; ///< evaluated on the plan's analysis (a set-up change)
+    std::int64_t before = 0; ///< the plan's max batch (result.estimate)
+    std::int64_t after = 0; ///< the calibrated plan's
+    std::string reasoning; ///< with the numbers
+};
+[[nodiscard]] CalibratedMaxBatch calibratedMaxBatch(
+    const Plan& plan, const PlanResult& result, const CalibrationProposal& proposal);
+
 /// The comparison as `headroom measured FILE --model MODEL --json` prints it (docs/run-comparison.md lists
 /// the fields): the set-up compared, the peaks, the phases and components with their differences, the two
 /// steps' peaks on the common axis (and their points with `withCurves`), the unattributed blocks, the set-up
