@@ -5,6 +5,7 @@
 // for the whole run and a per-step tensor the user's code keeps.
 #include "NetworkBuilder.h"
 #include "headroom/estimate/RunComparison.h"
+#include "headroom/support/Format.h"
 
 #include <QTest>
 #include <array>
@@ -513,6 +514,10 @@ void TestRunComparison::extrasAreUnattributedAndCalibrate()
     QVERIFY(applied.after < applied.before);
     QVERIFY2(
         applied.reasoning.find("300,032 bytes per sample") != std::string::npos, applied.reasoning.c_str());
+    const std::string said = "the largest batch on Test GPU is "
+        + formatCount(static_cast<std::uint64_t>(applied.after)) + ", was "
+        + formatCount(static_cast<std::uint64_t>(applied.before));
+    QVERIFY2(applied.reasoning.find(said) != std::string::npos, applied.reasoning.c_str());
 
     // The calibrated plan beside the same run. Its trace holds one more block from the start: 67,108,864 +
     // 4 x 300,032 = 68,308,992 bytes, a large-pool request that gets a segment rounded up to 2 MiB

@@ -1137,9 +1137,17 @@ Plan calibratedPlan(const Plan& plan, const CalibrationProposal& proposal)
     return out;
 }
 
+namespace run_comparison {
+std::string batchText(std::int64_t batch)
+{
+    return formatCount(static_cast<std::uint64_t>(std::max<std::int64_t>(0, batch)));
+}
+} // namespace run_comparison
+
 CalibratedMaxBatch calibratedMaxBatch(
     const Plan& plan, const PlanResult& result, const CalibrationProposal& proposal)
 {
+    using run_comparison::batchText;
     CalibratedMaxBatch out;
     out.plan = calibratedPlan(plan, proposal);
     out.before = result.estimate ? result.estimate->maxBatch : 0;
@@ -1158,8 +1166,8 @@ CalibratedMaxBatch calibratedMaxBatch(
     if (c.measuredBatch > 0)
         why += " at batch " + std::to_string(c.measuredBatch);
     why += " (" + formatBytes(c.fixedBytes) + " fixed, " + formatCount(c.perSampleBytes)
-        + " bytes per sample), the " + "largest batch on " + plan.gpu.name + " is "
-        + std::to_string(out.after) + ", was " + std::to_string(out.before)
+        + " bytes per sample), the largest batch on " + plan.gpu.name + " is " + batchText(out.after)
+        + ", was " + batchText(out.before)
         + ": every batch holds the fixed part once and the per-sample part per sample";
     if (c.measuredBatch > 0 && out.after > 4 * c.measuredBatch)
         why += "; the per-sample part was read at batch " + std::to_string(c.measuredBatch) + ", "
