@@ -303,6 +303,7 @@ private slots:
     void runWithoutStepsSaysWhatItCouldNot();
     void eventMemoryFollowsTheReplay();
     void traceStartingMidRun();
+    void runWithoutReservedBytes();
     void hugeFiguresDoNotWrap();
 
 private:
@@ -707,6 +708,26 @@ void TestRunComparison::traceStartingMidRun()
     QCOMPARE(c.attribution[6].layer, std::string("fc1"));
     QVERIFY(c.calibration.available);
     QCOMPARE(c.calibration.perSampleBytes, std::uint64_t { 0 });
+}
+
+void TestRunComparison::runWithoutReservedBytes()
+{
+    // A memory timeline tells allocated bytes only: reserved is neither drawn nor differenced.
+    MeasuredRun run = mlpRun({});
+    run.hasReserved = false;
+    for (RunSample& s : run.samples)
+        s.reserved = 0;
+    const RunComparison c = compareRun(run, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QVERIFY(c.steady.has_value());
+    QVERIFY(!c.steady->measured.peakReserved.found);
+    QVERIFY(c.steady->predicted.peakReserved.found);
+    QCOMPARE(c.phases[2].measuredReserved, std::uint64_t { 0 });
+    QCOMPARE(c.phases[2].reservedDifference.bytes, std::uint64_t { 0 });
+    QCOMPARE(c.peakReservedDifference.bytes, std::uint64_t { 0 });
+    QCOMPARE(c.phases[2].measuredAllocated, kPlanPeak);
+    QVERIFY(std::find(c.notes.begin(), c.notes.end(),
+                "The run's file does not tell reserved bytes: only allocated bytes are compared.")
+        != c.notes.end());
 }
 
 void TestRunComparison::hugeFiguresDoNotWrap()

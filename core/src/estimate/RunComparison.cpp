@@ -721,7 +721,8 @@ RunComparison compareRun(
                 }
             }
             pc.allocatedDifference = byteDifference(pc.predictedAllocated, pc.measuredAllocated);
-            pc.reservedDifference = byteDifference(pc.predictedReserved, pc.measuredReserved);
+            if (run.hasReserved) // else no measured figure to differ from
+                pc.reservedDifference = byteDifference(pc.predictedReserved, pc.measuredReserved);
             out.phases.push_back(pc);
         }
     } else {
@@ -729,7 +730,8 @@ RunComparison compareRun(
         out.measuredPeakReserved = run.hasReserved ? run.peakReserved : 0;
     }
     out.peakAllocatedDifference = byteDifference(out.predictedPeakAllocated, out.measuredPeakAllocated);
-    out.peakReservedDifference = byteDifference(out.predictedPeakReserved, out.measuredPeakReserved);
+    if (run.hasReserved)
+        out.peakReservedDifference = byteDifference(out.predictedPeakReserved, out.measuredPeakReserved);
     if (!run.hasReserved)
         out.notes.push_back(
             "The run's file does not tell reserved bytes: only allocated bytes are compared.");
