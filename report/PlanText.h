@@ -29,7 +29,7 @@ namespace plantext {
 /// ("224,768 = 7,024 x 8 steps x 4 GPUs"), for prose; plain integers for the command line.
 [[nodiscard]] std::string effectiveBatchText(
     std::int64_t microBatch, const TrainingSetup& setup, bool grouped = false);
-/// A calibration's terms and where they came from, for the "Calibration" row: "100 MiB fixed + 3 MiB per
+/// A calibration's terms and where they came from, for the "Calibration" row: "100 MiB fixed + 3.00 MiB per
 /// sample (measured at batch 8 in run.pickle)".
 [[nodiscard]] std::string calibrationText(const RunCalibration& calibration);
 /// True when the effective batch differs from the micro-batch (accumulation or data parallelism).

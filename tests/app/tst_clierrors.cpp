@@ -59,7 +59,7 @@ void TestCliErrors::errors_data()
     QTest::newRow("calibration: not a size") << QStringList { QStringLiteral("estimate"),
         QStringLiteral("@lenet"), QStringLiteral("--calibration-fixed"), QStringLiteral("lots") }
                                              << "--calibration-fixed must be a number of bytes from 0 to "
-                                                "1125899906842624 (1 PiB), with or without a unit";
+                                                "1125899906842624 (1.00 PiB), with or without a unit";
     QTest::newRow("calibration: over 1 PiB") << QStringList { QStringLiteral("max-batch"),
         QStringLiteral("@lenet"), QStringLiteral("--calibration-fixed"), QStringLiteral("1025TiB") }
                                              << "--calibration-fixed must be a number of bytes";

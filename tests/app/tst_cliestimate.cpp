@@ -302,7 +302,7 @@ void TestCliEstimate::calibration()
                  .match(text.out)
                  .hasMatch(),
         qPrintable(text.out));
-    QVERIFY2(QRegularExpression(QStringLiteral("\\nCalibration +100 MiB fixed \\+ 3 MiB per sample\\n"))
+    QVERIFY2(QRegularExpression(QStringLiteral("\\nCalibration +100 MiB fixed \\+ 3.00 MiB per sample\\n"))
                  .match(text.out)
                  .hasMatch(),
         qPrintable(text.out));
