@@ -138,11 +138,34 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
     if (plan.lora.enabled())
         rows.emplace_back(
             str(QCoreApplication::translate("headroom::report::plantext", "LoRA")), loraSetupText(plan.lora));
+    if (s.calibration.active())
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Calibration")),
+            calibrationText(s.calibration));
     if (s.assumedUtilization != TrainingSetup {}.assumedUtilization)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Utilisation")),
             str(QCoreApplication::translate("headroom::report::plantext", "%1 of peak assumed")
                     .arg(q(formatFraction(s.assumedUtilization)))));
     return rows;
+}
+
+std::string calibrationText(const RunCalibration& c)
+{
+    const QString terms
+        = QCoreApplication::translate("headroom::report::plantext", "%1 fixed + %2 per sample")
+              .arg(q(formatBytes(c.fixedBytes)), q(formatBytes(c.perSampleBytes)));
+    const QString batch = q(std::to_string(c.measuredBatch));
+    const QString source = q(c.source);
+    QString where;
+    if (c.measuredBatch > 0 && !c.source.empty())
+        where = QCoreApplication::translate("headroom::report::plantext", "measured at batch %1 in %2")
+                    .arg(batch, source);
+    else if (c.measuredBatch > 0)
+        where = QCoreApplication::translate("headroom::report::plantext", "measured at batch %1").arg(batch);
+    else if (!c.source.empty())
+        where = QCoreApplication::translate("headroom::report::plantext", "measured in %1").arg(source);
+    return str(where.isEmpty()
+            ? terms
+            : QCoreApplication::translate("headroom::report::plantext", "%1 (%2)").arg(terms, where));
 }
 
 bool hasEffectiveBatch(const TrainingSetup& setup)

@@ -913,6 +913,30 @@ FLOPs</translation>
         <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
         <translation>%1. 첫 번째 이후의 마이크로 배치에서입니다(누적된 그래디언트가 살아 있음)</translation>
     </message>
+    <message>
+        <source>Calibration</source>
+        <translation>보정</translation>
+    </message>
+    <message>
+        <source>%1 fixed + %2 per sample</source>
+        <translation>고정 %1 + 샘플당 %2</translation>
+    </message>
+    <message>
+        <source>measured at batch %1 in %2</source>
+        <translation>%2에서 배치 %1로 측정</translation>
+    </message>
+    <message>
+        <source>measured at batch %1</source>
+        <translation>배치 %1로 측정</translation>
+    </message>
+    <message>
+        <source>measured in %1</source>
+        <translation>%1에서 측정</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::AttributeEditor</name>
@@ -2546,6 +2570,10 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>배치 정규화가 없는 torchvision의 VGG-16(torchvision.models.vgg16, Simonyan &amp; Zisserman 2014의 구성 D), 224x224 ImageNet 이미지용: 매개변수 138,357,544개.</translation>
     </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>보정 (측정된 초과분)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2793,6 +2821,14 @@ FLOPs</translation>
     <message>
         <source>Use fixed segments</source>
         <translation>고정 세그먼트 사용</translation>
+    </message>
+    <message>
+        <source>Apply calibration</source>
+        <translation>보정 적용</translation>
+    </message>
+    <message>
+        <source>Remove calibration</source>
+        <translation>보정 제거</translation>
     </message>
 </context>
 <context>
@@ -4446,6 +4482,10 @@ FLOPs</translation>
     <message>
         <source>Binary cross-entropy</source>
         <translation>이진 교차 엔트로피</translation>
+    </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>보정 (측정된 초과분)</translation>
     </message>
 </context>
 <context>

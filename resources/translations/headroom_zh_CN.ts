@@ -913,6 +913,30 @@ FLOPs</translation>
         <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
         <translation>%1，且在第一个之后的微批次中（累积的梯度仍然存在）</translation>
     </message>
+    <message>
+        <source>Calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>%1 fixed + %2 per sample</source>
+        <translation>固定 %1 + 每样本 %2</translation>
+    </message>
+    <message>
+        <source>measured at batch %1 in %2</source>
+        <translation>在 %2 中以批大小 %1 测得</translation>
+    </message>
+    <message>
+        <source>measured at batch %1</source>
+        <translation>以批大小 %1 测得</translation>
+    </message>
+    <message>
+        <source>measured in %1</source>
+        <translation>在 %1 中测得</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::AttributeEditor</name>
@@ -2546,6 +2570,10 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>torchvision 的 VGG-16，不含批归一化（torchvision.models.vgg16，Simonyan 与 Zisserman 2014 的配置 D），用于 224x224 的 ImageNet 图像：138,357,544 个参数。</translation>
     </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>校准（实测超出部分）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2793,6 +2821,14 @@ FLOPs</translation>
     <message>
         <source>Use fixed segments</source>
         <translation>使用固定段</translation>
+    </message>
+    <message>
+        <source>Apply calibration</source>
+        <translation>应用校准</translation>
+    </message>
+    <message>
+        <source>Remove calibration</source>
+        <translation>移除校准</translation>
     </message>
 </context>
 <context>
@@ -4446,6 +4482,10 @@ FLOPs</translation>
     <message>
         <source>Binary cross-entropy</source>
         <translation>二元交叉熵</translation>
+    </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>校准（实测超出部分）</translation>
     </message>
 </context>
 <context>
