@@ -84,7 +84,7 @@ std::string_view runPhaseName(RunPhase p) noexcept
     return "forward";
 }
 
-namespace {
+namespace snapshot_measuring {
 
 using measured::EventTag;
 using measured::kNone;
@@ -140,10 +140,11 @@ std::vector<EventTag> tagsFromAnnotations(const MemorySnapshot& snap,
     return tags;
 }
 
-} // namespace
+} // namespace snapshot_measuring
 
 MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
 {
+    using namespace snapshot_measuring;
     MeasuredRun run;
     run.kind = kind;
     run.hasReserved = true;

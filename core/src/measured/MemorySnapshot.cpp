@@ -56,7 +56,7 @@ std::string_view runActionName(RunAction a) noexcept
     return "alloc";
 }
 
-namespace {
+namespace snapshot_decoding {
 
 /// Thrown inside the decoder, turned into an Error at its edge (one place builds the message).
 struct DecodeFailure
@@ -485,10 +485,11 @@ private:
     }
 };
 
-} // namespace
+} // namespace snapshot_decoding
 
 Result<MemorySnapshot> decodeSnapshot(const PlainValue& root)
 {
+    using namespace snapshot_decoding;
     MemorySnapshot snapshot;
     try {
         Decoder(snapshot).decode(root);

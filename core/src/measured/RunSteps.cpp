@@ -47,7 +47,7 @@
 
 namespace headroom::measured {
 
-namespace {
+namespace run_steps {
 
 bool contains(std::string_view s, std::string_view part)
 {
@@ -61,10 +61,11 @@ std::string normalised(std::string_view path)
     return p;
 }
 
-} // namespace
+} // namespace run_steps
 
 EventTag tagOfStack(const std::vector<RunFrame>& stack)
 {
+    using namespace run_steps;
     if (stack.empty())
         return EventTag::Untraced;
     bool optimizer = false;
@@ -93,7 +94,7 @@ EventTag tagOfStack(const std::vector<RunFrame>& stack)
     return EventTag::Other;
 }
 
-namespace {
+namespace run_steps {
 
 struct StepBounds
 {
@@ -138,10 +139,11 @@ void addPhases(MeasuredStep& step, const StepBounds& b, PhaseSource source)
         step.phases.push_back(MeasuredPhase { RunPhase::OptimizerStep, b.optimizer, b.end, 0, 0, source });
 }
 
-} // namespace
+} // namespace run_steps
 
 bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSource source)
 {
+    using namespace run_steps;
     const auto& s = run.samples;
     std::vector<StepBounds> bounds;
     bool inStep = false;
@@ -231,6 +233,7 @@ bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSou
 
 void stepsFromPattern(MeasuredRun& run, const PhaseHintFn& hint)
 {
+    using namespace run_steps;
     const auto& s = run.samples;
     run.steps.clear();
     if (s.size() < 3)
