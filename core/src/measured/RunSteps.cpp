@@ -25,7 +25,9 @@
 // - Annotations (record_function names: "ProfilerStep#N" spans from torch.profiler's schedule,
 //   "Optimizer.step#Adam.step" from torch/optim/optimizer.py's profile_hook_step,
 //   "autograd::engine::evaluate_function: ..." from the autograd engine) tag the events inside them the
-//   same way.
+//   same way. A snapshot's external_annotations hold only USER_SCOPE record_functions
+//   (torch/csrc/cuda/memory_snapshot.cpp _initRecordAnnotations: {"name", "stage": START/END}), so the
+//   step and optimizer spans but not the backward's; a Chrome trace has all three.
 // - Pattern, where neither is recorded: the allocated curve rises in the forward (activations kept for
 //   backward) to the step's maximum and falls in the backward (activations freed as gradients are made),
 //   the optimizer step adds only temporaries and, in the first step, its state. A step is a cycle from a
