@@ -101,8 +101,10 @@ public:
             fail("the snapshot", "has neither segments nor device_traces: not a PyTorch memory snapshot");
         if (segments.valid())
             decodeSegments(segments);
-        else
+        else {
+            m_out.segmentsRecorded = false;
             m_out.notes.push_back("no segments: the allocator's state at the snapshot is unknown");
+        }
         if (traces.valid())
             decodeTraces(traces);
         else
