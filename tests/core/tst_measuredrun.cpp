@@ -901,6 +901,7 @@ void TestMeasuredRun::recordedRunsMatchPyTorchsCounters()
         QVERIFY(mid.value().absolute);
         QCOMPARE(mid.value().samples.back().allocated,
             ring.at("at_snapshot").at("allocated").get<std::uint64_t>());
+        QVERIFY2(!mid.value().steps.empty(), name.c_str());
         const auto& last = ring.at("steps").back();
         QVERIFY2(mid.value().peakAllocated <= ring.at("max_allocated").get<std::uint64_t>() + kTolerance,
             name.c_str());
