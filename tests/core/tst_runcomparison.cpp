@@ -195,7 +195,7 @@ struct Extras
 };
 
 /// The training loop of the plan as PyTorch runs it: model.cuda(), the batch, then steps. Returns the run.
-MeasuredRun mlpRun(const Extras& extras, int steps = 2)
+MeasuredRun mlpRun(const Extras& extras, int steps = 2, std::uint64_t workspace = kWorkspace)
 {
     RunBuilder r;
     const StackId bufferAt = r.stack({ { "/usr/lib/python3/dist-packages/torch/cuda/memory.py", 50, "empty" },
@@ -221,7 +221,7 @@ MeasuredRun mlpRun(const Extras& extras, int steps = 2)
         r.phase(RunPhase::Forward);
         r.alloc("a1", 8'192); // fc1's output
         if (first)
-            r.alloc("cublas.forward", kWorkspace); // the first matmul makes the forward handle's workspace
+            r.alloc("cublas.forward", workspace); // the first matmul makes the forward handle's workspace
         r.alloc("a2", 8'192); // relu's output, kept for backward (and fc2's input)
         r.free("a1");
         r.alloc("a3", 512, 256); // fc2's output
@@ -244,7 +244,7 @@ MeasuredRun mlpRun(const Extras& extras, int steps = 2)
         r.alloc("fc2.weight.grad", 32'768);
         r.alloc("fc2.bias.grad", 512, 64);
         if (first)
-            r.alloc("cublas.backward", kWorkspace); // autograd's thread has its own handle
+            r.alloc("cublas.backward", workspace); // autograd's thread has its own handle
         r.free("g2");
         r.alloc("g4", 8'192); // the gradient of fc1's output
         r.free("g3");
@@ -304,6 +304,7 @@ private slots:
     void eventMemoryFollowsTheReplay();
     void traceStartingMidRun();
     void runWithoutReservedBytes();
+    void workspacesOfAnotherGpu();
     void hugeFiguresDoNotWrap();
 
 private:
@@ -728,6 +729,44 @@ void TestRunComparison::runWithoutReservedBytes()
     QVERIFY(std::find(c.notes.begin(), c.notes.end(),
                 "The run's file does not tell reserved bytes: only allocated bytes are compared.")
         != c.notes.end());
+}
+
+void TestRunComparison::workspacesOfAnotherGpu()
+{
+    // The run was on an H100: each cuBLAS workspace is ":4096:8" = 8 x 4 MiB = 32 MiB, not the plan's
+    // 8,519,680. No tensor of the plan has that size, but it is a cuBLAS figure: workspaces, 64 MiB.
+    const MeasuredRun run = mlpRun({}, 2, 32 * MiB);
+    const RunComparison c = compareRun(run, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QCOMPARE(component(c.measuredComponents, RunComponent::Workspaces), 64 * MiB);
+    QVERIFY(c.unattributed.empty());
+    // The excess, 2 x (33,554,432 - 8,519,680) = 50,069,504, is the workspaces' alone: fixed, nothing per
+    // sample.
+    QCOMPARE(c.measuredPeakAllocated, kPlanPeak + 50'069'504);
+    QCOMPARE(c.calibration.fixedBytes, std::uint64_t { 50'069'504 });
+    QCOMPARE(c.calibration.perSampleBytes, std::uint64_t { 0 });
+    QVERIFY2(c.calibration.reasoning.find("50,069,504 bytes larger than the plan's") != std::string::npos,
+        c.calibration.reasoning.c_str());
+
+    // A block made and freed inside backward whose stack names cuDNN is a workspace whatever its size.
+    RunBuilder r;
+    const StackId cudnn = r.stack({ { "aten/src/ATen/native/cudnn/Conv_v8.cpp", 700, "run_conv_plan" },
+        { "/home/u/model.py", 50, "forward" } });
+    r.alloc("w", 524'288);
+    r.step(false);
+    r.phase(RunPhase::Forward);
+    r.alloc("a", 8'192);
+    r.phase(RunPhase::Backward);
+    r.alloc("ws", 3'000'064, 3'000'000, cudnn);
+    r.free("ws");
+    r.free("a");
+    r.phase(RunPhase::OptimizerStep);
+    r.alloc("t", 512);
+    r.free("t");
+    const MeasuredRun small = r.finish();
+    const RunComparison d = compareRun(small, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QCOMPARE(d.attribution[2].lifetime, BlockLifetime::WithinPhase);
+    QCOMPARE(d.attribution[2].component, RunComponent::Workspaces);
+    QCOMPARE(d.attribution[2].planKind, TraceKind::CudnnWorkspace);
 }
 
 void TestRunComparison::hugeFiguresDoNotWrap()
