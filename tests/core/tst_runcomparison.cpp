@@ -305,6 +305,7 @@ private slots:
     void traceStartingMidRun();
     void runWithoutReservedBytes();
     void workspacesOfAnotherGpu();
+    void indicesOutOfRangeAreSurvived();
     void hugeFiguresDoNotWrap();
 
 private:
@@ -767,6 +768,32 @@ void TestRunComparison::workspacesOfAnotherGpu()
     QCOMPARE(d.attribution[2].lifetime, BlockLifetime::WithinPhase);
     QCOMPARE(d.attribution[2].component, RunComponent::Workspaces);
     QCOMPARE(d.attribution[2].planKind, TraceKind::CudnnWorkspace);
+}
+
+void TestRunComparison::indicesOutOfRangeAreSurvived()
+{
+    // A run whose indices point nowhere (a reader's bug or a hand-made file): compared without reading
+    // outside its vectors (the ASan build checks it), with the peak it claims.
+    MeasuredRun run = mlpRun({ true, true, true });
+    const std::size_t n = run.samples.size();
+    run.blocks[0].allocSample = n + 5;
+    run.blocks[1].freeSample = n + 7;
+    run.blocks[2].stack = 999;
+    run.steps[1].phases[1].firstSample = n + 10; // a phase past the end
+    run.steps[1].phases[1].endSample = n + 20;
+    run.steps[1].phases[2].firstSample = 40; // a reversed one
+    run.steps[1].phases[2].endSample = 10;
+    run.steps[2].firstSample = n + 1;
+    run.steps[2].endSample = n + 9;
+    run.peakAllocatedSample = n + 100;
+    run.snapshot->stacks.resize(1);
+    const RunComparison c = compareRun(run, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QVERIFY(c.steady.has_value());
+    QCOMPARE(c.steady->measured.points.size(), std::size_t { 10 }); // the forward's 10 samples alone
+    QCOMPARE(c.attribution.size(), run.blocks.size());
+    QVERIFY(!c.unattributed.empty());
+    QVERIFY(c.unattributed.front().frame.filename.empty()); // its stack is gone
+    QVERIFY(!runComparisonToJson(c, true).dump().empty());
 }
 
 void TestRunComparison::hugeFiguresDoNotWrap()
