@@ -287,10 +287,13 @@ void TestMeasuredRun::expandableSegmentsMapAndUnmap()
     QCOMPARE(run.fragmentationAtPeak, 0.25);
 }
 
-// Device 1 has the longer trace (4 entries against none) but the snapshot has segments only for
-// device 0: nothing anchors device 1, so its changes count from their lowest point.
+// Device 1 has the longer trace (4 entries against none); the snapshot's segments are all device 0's,
+// so device 1 had nothing reserved or allocated at the snapshot.
 //   alloc 4M, alloc 2M, free the 4M, oom (8 M requested, 1 M free).
-// Changes +4, +2, -4: running 4, 6, 2, 2; lowest point 0 (before the trace): allocated 4, 6, 2, 2.
+// Its changes +4, +2, -4 leave 2 M allocated, but the snapshot says 0: walked back, the bytes before
+// the trace would be -2 M. The two disagree, so the changes count from their lowest point (0, before
+// the trace): allocated 4, 6, 2, 2. The same trace in a file without segments cannot be anchored at
+// all, and counts the same way.
 void TestMeasuredRun::deviceWithoutSegmentsIsRelative()
 {
     MemorySnapshot snap;
@@ -304,10 +307,25 @@ void TestMeasuredRun::deviceWithoutSegmentsIsRelative()
     const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
     QCOMPARE(run.device, std::int64_t { 1 });
     QVERIFY(!run.absolute);
-    QVERIFY(run.whyNotAbsolute.find("no segments for device 1") != std::string::npos);
+    QVERIFY2(run.whyNotAbsolute.find("segments of device 1 disagree") != std::string::npos,
+        run.whyNotAbsolute.c_str());
     QCOMPARE(allocatedCurve(run), inMiB({ 4, 6, 2, 2 }));
     QCOMPARE(run.outOfMemoryEvents, 1U);
     QVERIFY(hasNote(run, "out of memory at entry 3: 8.0 MiB requested with 1.0 MiB free"));
+
+    snap.segments.clear();
+    snap.segmentsRecorded = false;
+    const MeasuredRun unanchored = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QVERIFY(!unanchored.absolute);
+    QVERIFY(unanchored.whyNotAbsolute.find("has no segments") != std::string::npos);
+    QCOMPARE(allocatedCurve(unanchored), inMiB({ 4, 6, 2, 2 }));
+
+    // Freed back to 0 by the end, device 1 is anchored: nothing before the trace, 4, 6, 2, 0.
+    snap.segmentsRecorded = true;
+    snap.deviceTraces[1].push_back(entry(RunAction::FreeRequested, kBase + 204 * M, 2 * M));
+    const MeasuredRun anchored = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QVERIFY(anchored.absolute);
+    QCOMPARE(allocatedCurve(anchored), inMiB({ 4, 6, 2, 2, 0 }));
 }
 
 // A free of an address the trace never allocated is a block from before the trace (3 M requested:
@@ -602,6 +620,12 @@ void TestMeasuredRun::decodesKeyVariants()
     const auto c = decodeSnapshot(unset.root());
     QVERIFY(c.ok());
     QCOMPARE(c.value().allocatorSettings.settings.maxSplitSize, kNoLimit);
+    QVERIFY(c.value().segmentsRecorded); // an empty list: nothing reserved
+
+    const auto traceOnly = plain(nlohmann::json::parse(R"({"device_traces": [[]]})"));
+    const auto d = decodeSnapshot(traceOnly.root());
+    QVERIFY(d.ok());
+    QVERIFY(!d.value().segmentsRecorded);
 }
 
 void TestMeasuredRun::decodeErrorsNameThePath_data()
@@ -877,6 +901,7 @@ void TestMeasuredRun::recordedRunsMatchPyTorchsCounters()
         QVERIFY(mid.value().absolute);
         QCOMPARE(mid.value().samples.back().allocated,
             ring.at("at_snapshot").at("allocated").get<std::uint64_t>());
+        QVERIFY2(!mid.value().steps.empty(), name.c_str());
         const auto& last = ring.at("steps").back();
         QVERIFY2(mid.value().peakAllocated <= ring.at("max_allocated").get<std::uint64_t>() + kTolerance,
             name.c_str());
