@@ -1,7 +1,10 @@
 #include "DialogProvider.h"
 
+#include "UiText.h"
 #include "headroom/setup/GpuCatalog.h"
+#include "headroom/setup/TrainingSetup.h"
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDesktopServices>
 #include <QDialog>
@@ -112,6 +115,53 @@ std::optional<std::int64_t> DialogProvider::trainingSequenceLength(
     if (dialog.exec() != QDialog::Accepted)
         return std::nullopt;
     return length->value();
+}
+
+std::optional<DialogProvider::RunSetup> DialogProvider::measuredRunSetup(
+    QWidget* parent, const QString& fileName, std::int64_t planBatch, Precision planPrecision)
+{
+    QDialog dialog(parent);
+    dialog.setObjectName(QStringLiteral("measuredRunSetupDialog"));
+    dialog.setWindowTitle(tr("Measured Run"));
+    auto* form = new QFormLayout(&dialog);
+    auto* explanation = new QLabel(tr("%1 does not record the batch size or the precision it was trained "
+                                      "at. Say which, so the plan is compared at the same set-up; if you "
+                                      "do not know, the plan's are assumed and the comparison says so.")
+                                       .arg(fileName),
+        &dialog);
+    explanation->setWordWrap(true);
+    explanation->setMinimumWidth(380);
+    form->addRow(explanation);
+    auto* batch = new QSpinBox(&dialog);
+    batch->setObjectName(QStringLiteral("measuredRunBatchSpinBox"));
+    batch->setRange(1, static_cast<int>(std::min<std::int64_t>(kMaxBatch, std::numeric_limits<int>::max())));
+    batch->setValue(static_cast<int>(std::clamp<std::int64_t>(planBatch, 1, batch->maximum())));
+    batch->setGroupSeparatorShown(true);
+    form->addRow(tr("Micro-batch of the run:"), batch);
+    auto* precision = new QComboBox(&dialog);
+    precision->setObjectName(QStringLiteral("measuredRunPrecisionComboBox"));
+    for (const Precision p :
+        { Precision::Fp32, Precision::AmpFp16, Precision::AmpBf16, Precision::Fp16, Precision::Bf16 })
+        precision->addItem(UiText::precision(p), static_cast<int>(p));
+    precision->setCurrentIndex(precision->findData(static_cast<int>(planPrecision)));
+    form->addRow(tr("Precision of the run:"), precision);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    QPushButton* unknown
+        = buttons->addButton(tr("Not Known: Assume the Plan's"), QDialogButtonBox::ActionRole);
+    unknown->setObjectName(QStringLiteral("measuredRunUnknownButton"));
+    form->addRow(buttons);
+    bool assumed = false;
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    QObject::connect(unknown, &QPushButton::clicked, &dialog, [&] {
+        assumed = true;
+        dialog.accept();
+    });
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    if (assumed)
+        return RunSetup {};
+    return RunSetup { batch->value(), static_cast<Precision>(precision->currentData().toInt()) };
 }
 
 std::optional<DialogProvider::CustomGpu> DialogProvider::customGpu(QWidget* parent)

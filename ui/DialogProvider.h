@@ -1,5 +1,7 @@
 #pragma once
 
+#include "headroom/setup/Precision.h"
+
 #include <QCoreApplication>
 #include <QString>
 #include <cstdint>
@@ -47,6 +49,17 @@ public:
     /// model takes up to `longest`); nullopt when cancelled (the import keeps `suggested`).
     [[nodiscard]] virtual std::optional<std::int64_t> trainingSequenceLength(
         QWidget* parent, const QString& modelName, std::int64_t suggested, std::int64_t longest);
+    /// What the user says about a measured run's set-up (the file does not record it): its micro-batch
+    /// and precision, or nothing (nullopt fields) to assume the plan's.
+    struct RunSetup
+    {
+        std::optional<std::int64_t> batch;
+        std::optional<Precision> precision;
+    };
+    /// Asks the micro-batch and precision `fileName` was recorded at, the plan's to start with; nullopt
+    /// when cancelled (the run is not opened).
+    [[nodiscard]] virtual std::optional<RunSetup> measuredRunSetup(
+        QWidget* parent, const QString& fileName, std::int64_t planBatch, Precision planPrecision);
     /// Opens a document (the user guide) in the desktop's viewer; false if none could.
     virtual bool openUrl(const QUrl& url);
 };

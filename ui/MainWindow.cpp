@@ -10,13 +10,16 @@
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
 #include "MakeItFitPanel.h"
+#include "MeasuredRunPanel.h"
 #include "MemoryChartView.h"
 #include "PlanController.h"
 #include "PropertyPanel.h"
 #include "QtText.h"
 #include "ReportWriter.h"
+#include "RunController.h"
 #include "ScreenBoundArea.h"
 #include "SetupPanel.h"
+#include "StepChartView.h"
 #include "UiText.h"
 #include "WarningBanner.h"
 #include "WindowShortcuts.h"
@@ -30,16 +33,21 @@
 #include <QCloseEvent>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
 #include <QMenuBar>
+#include <QMimeData>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QSettings>
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QTimer>
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
@@ -60,6 +68,13 @@ QString openFilter()
 {
     return MainWindow::tr("Models (*.json *.onnx);;Headroom models (*.json);;ONNX models (*.onnx);;"
                           "Hugging Face configs (config.json);;All files (*)");
+}
+QString measuredRunFilter()
+{
+    return MainWindow::tr(
+        "Measured runs (*.pickle *.pkl *.json *.json.gz *.html *.htm *.gz);;Memory snapshots "
+        "(*.pickle *.pkl);;memory_viz pages (*.html *.htm);;Profiler exports (*.json *.json.gz "
+        "*.gz);;All files (*)");
 }
 QString importFilter()
 {
@@ -129,6 +144,13 @@ void MainWindow::createViews()
     m_batchPanel->setObjectName(QStringLiteral("batchPanel"));
     m_chartView = new MemoryChartView(this);
     m_chartView->setObjectName(QStringLiteral("memoryChart"));
+    m_runs = new RunController(m_document, m_controller, this);
+    m_runs->setObjectName(QStringLiteral("runController"));
+    m_runPanel = new MeasuredRunPanel(m_runs, m_document, this);
+    m_runPanel->setObjectName(QStringLiteral("measuredRunPanel"));
+    QTabWidget* tabs = m_chartView->tabs();
+    tabs->setTabVisible(tabs->addTab(m_runPanel, tr("Measured run")), false);
+    setAcceptDrops(true);
 }
 
 void MainWindow::layOutViews()
@@ -188,6 +210,8 @@ void MainWindow::connectViews()
     connect(
         m_layerEditor, &LayerEditor::currentIndexChanged, m_propertyPanel, &PropertyPanel::setCurrentIndex);
     connect(m_setupPanel, &SetupPanel::customGpuRequested, this, &MainWindow::requestCustomGpu);
+    connect(m_runs, &RunController::comparisonChanged, this, &MainWindow::showMeasuredRun);
+    connect(m_runPanel, &MeasuredRunPanel::closeRequested, this, &MainWindow::closeMeasuredRun);
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::headerChanged, this, &MainWindow::updateTitle);
@@ -254,6 +278,111 @@ void MainWindow::askToOpen()
     const QString path = m_dialogs->openFileName(this, tr("Open Model"), m_lastDir, openFilter());
     if (!path.isEmpty())
         loadFile(path);
+}
+
+void MainWindow::askToOpenMeasuredRun()
+{
+    const QString path
+        = m_dialogs->openFileName(this, tr("Open Measured Run"), m_lastDir, measuredRunFilter());
+    if (!path.isEmpty())
+        openMeasuredRun(path);
+}
+
+bool MainWindow::openMeasuredRun(const QString& path)
+{
+    FieldCommit::flushAll(this);
+    return openReadRun(RunController::readOffThread(path), path, std::nullopt);
+}
+
+bool MainWindow::openMeasuredRun(const QString& path, const RunContext& context)
+{
+    FieldCommit::flushAll(this);
+    return openReadRun(RunController::readOffThread(path), path, context);
+}
+
+bool MainWindow::openReadRun(Result<MeasuredRun> run, const QString& path, std::optional<RunContext> context)
+{
+    if (!run) {
+        showError(tr("Cannot open the measured run"), ErrorText::printable(run.error().message));
+        return false;
+    }
+    if (!context) {
+        const Plan& plan = m_document->plan();
+        const auto setup
+            = m_dialogs->measuredRunSetup(this, QFileInfo(path).fileName(), plan.setup.batch, plan.precision);
+        if (!setup)
+            return false;
+        context = RunContext { setup->batch, setup->precision, {} };
+    }
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    m_runs->open(std::move(run).value(), absolute, *context);
+    m_lastDir = QFileInfo(absolute).absolutePath();
+    m_chartView->tabs()->setCurrentWidget(m_chartView->stepView());
+    statusBar()->showMessage(tr("Opened %1 beside the plan").arg(QDir::toNativeSeparators(absolute)), 5000);
+    return true;
+}
+
+void MainWindow::closeMeasuredRun()
+{
+    m_runs->close();
+}
+
+void MainWindow::showMeasuredRun()
+{
+    const bool open = m_runs->isOpen();
+    m_chartView->stepView()->setComparison(m_runs->comparison(), m_runs->fileName());
+    QTabWidget* tabs = m_chartView->tabs();
+    const int index = tabs->indexOf(m_runPanel);
+    tabs->setTabVisible(index, open);
+    tabs->setTabText(index, open ? tr("Measured run: %1").arg(m_runs->fileName()) : tr("Measured run"));
+    if (m_closeRunAction != nullptr)
+        m_closeRunAction->setEnabled(open);
+}
+
+bool MainWindow::openDroppedFile(const QString& path)
+{
+    // A model opens as File > Open would open it; anything else is tried as a measured run. Models are
+    // JSON objects, ONNX files (by name) or Hugging Face configs: a file whose content starts otherwise (a
+    // pickle, gzip, an HTML page, a Chrome trace's array) is a run without trying it as a model.
+    if (isImportedFormat(path))
+        return openFile(path);
+    QFile file(path);
+    QByteArray head;
+    if (file.open(QIODevice::ReadOnly))
+        head = file.read(64).trimmed();
+    if (head.startsWith('{')) {
+        auto model = loadModelFile(ss(path));
+        if (model || loadNetworkFile(ss(path)))
+            return openFile(path);
+        auto run = RunController::readOffThread(path);
+        if (!run) {
+            showError(tr("Cannot open the file"),
+                tr("%1 is neither a model nor a measured run.\nAs a model: %2\nAs a measured run: %3")
+                    .arg(QDir::toNativeSeparators(path), ErrorText::forUser(model.error()),
+                        ErrorText::printable(run.error().message)));
+            return false;
+        }
+        return openReadRun(std::move(run), path, std::nullopt);
+    }
+    return openMeasuredRun(path);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    const QMimeData* data = event->mimeData();
+    if (data->hasUrls() && !data->urls().isEmpty() && data->urls().front().isLocalFile())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QMimeData* data = event->mimeData();
+    if (!data->hasUrls() || data->urls().isEmpty() || !data->urls().front().isLocalFile())
+        return;
+    event->acceptProposedAction();
+    const QString path = data->urls().front().toLocalFile();
+    // After the drop returns: the drag's source must not wait on dialogs.
+    QTimer::singleShot(0, this, [this, path] { openDroppedFile(path); });
 }
 
 void MainWindow::importModel()

@@ -1,10 +1,12 @@
 #pragma once
 
+#include "headroom/estimate/RunComparison.h"
 #include "headroom/model/Network.h"
 #include "headroom/setup/GpuCatalog.h"
 
 #include <QMainWindow>
 #include <memory>
+#include <optional>
 
 class QAction;
 class QMenu;
@@ -17,9 +19,11 @@ class Document;
 class GpuCompareView;
 class MakeItFitPanel;
 class LayerEditor;
+class MeasuredRunPanel;
 class MemoryChartView;
 class PlanController;
 class PropertyPanel;
+class RunController;
 class SetupPanel;
 
 /// The main window: the layer editor and property panel on the left; the set-up, the batch size
@@ -45,6 +49,9 @@ public:
     [[nodiscard]] MakeItFitPanel* makeItFitPanel() const noexcept { return m_makeItFit; }
     /// Plan > Compare GPUs: the set-up on every GPU (a dock, hidden until asked for).
     [[nodiscard]] GpuCompareView* gpuCompareView() const noexcept { return m_compareView; }
+    /// The measured run open beside the plan (issue 36), and its "Measured run" tab beside the charts.
+    [[nodiscard]] RunController* runController() const noexcept { return m_runs; }
+    [[nodiscard]] MeasuredRunPanel* measuredRunPanel() const noexcept { return m_runPanel; }
     /// Where presets and the GPU catalogue were found (empty if nowhere).
     [[nodiscard]] QString resourceDir() const { return m_resourceDir; }
 
@@ -56,6 +63,16 @@ public:
     /// File > Import: asks for an ONNX model or a Hugging Face config.json and opens it.
     void importModel();
     bool openPreset(const QString& id);
+    /// Opens a PyTorch memory snapshot (pickle, JSON, memory_viz page) or profiler export beside the plan:
+    /// read off the GUI thread, then asks the run's batch and precision (the file does not record them).
+    /// Errors go to the error dialog. False when it was not opened.
+    bool openMeasuredRun(const QString& path);
+    /// The same with the run's set-up given (no question).
+    bool openMeasuredRun(const QString& path, const RunContext& context);
+    void closeMeasuredRun();
+    /// A file dropped on the window: a model opens as a model (File > Open), anything else is tried as a
+    /// measured run.
+    bool openDroppedFile(const QString& path);
     bool save();
     bool saveAs();
     void exportReport();
@@ -80,6 +97,8 @@ public:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void createViews();
@@ -95,6 +114,12 @@ private:
     void createHelpMenu();
     /// File > Open: asks about unsaved changes, then for the file.
     void askToOpen();
+    /// File > Open Measured Run: asks for the file.
+    void askToOpenMeasuredRun();
+    /// A run read (or why not) opened beside the plan; `context` nullopt: asked.
+    bool openReadRun(Result<MeasuredRun> run, const QString& path, std::optional<RunContext> context);
+    /// The run's comparison to the step chart and the "Measured run" tab (shown only with a run open).
+    void showMeasuredRun();
     void loadCatalog(); // MainWindowSettings.cpp
     bool loadFile(const QString& path);
     bool loadPreset(const QString& id);
@@ -128,6 +153,9 @@ private:
     MemoryChartView* m_chartView;
     MakeItFitPanel* m_makeItFit;
     GpuCompareView* m_compareView;
+    RunController* m_runs = nullptr;
+    MeasuredRunPanel* m_runPanel = nullptr;
+    QAction* m_closeRunAction = nullptr;
     QAction* m_includePlanAction = nullptr;
     QMenu* m_recentMenu = nullptr;
     QMenu* m_presetMenu = nullptr;

@@ -76,6 +76,13 @@ void MainWindow::createFileMenu()
     QAction* import = menuAction(this, file, tr("&Import..."), QStringLiteral("importAction"),
         QKeySequence(Qt::CTRL | Qt::Key_I), [this] { importModel(); });
     import->setStatusTip(tr("Opens an ONNX model or a Hugging Face config.json as a new Headroom model"));
+    QAction* openRun
+        = menuAction(this, file, tr("Open &Measured Run..."), QStringLiteral("openMeasuredRunAction"),
+            QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M), [this] { askToOpenMeasuredRun(); });
+    openRun->setStatusTip(tr("Opens a PyTorch memory snapshot or profiler export beside the plan"));
+    m_closeRunAction = menuAction(this, file, tr("&Close Measured Run"),
+        QStringLiteral("closeMeasuredRunAction"), QKeySequence(), [this] { closeMeasuredRun(); });
+    m_closeRunAction->setEnabled(false);
     m_presetMenu = file->addMenu(tr("Open &Preset"));
     m_presetMenu->setObjectName(QStringLiteral("presetMenu"));
     if (!m_resourceDir.isEmpty()) {

@@ -3,6 +3,7 @@
 #include "ChartParts.h" // report/
 #include "ComponentStack.h"
 #include "UiText.h"
+#include "headroom/estimate/RunComparison.h"
 
 #include <QAreaSeries>
 #include <QCategoryAxis>
@@ -32,6 +33,36 @@ namespace headroom::ui {
 namespace {
 const QColor kPeakColour { 0x1f, 0x23, 0x28 };
 const QColor kCapacityColour { 0xc0, 0x20, 0x20 };
+const QColor kPredictedColour { 0x1f, 0x4e, 0x79 };
+const QColor kMeasuredColour { 0xd9, 0x48, 0x0f };
+
+/// A curve of the comparison as steps in axis units: each event's level held until the next event (the
+/// last of a phase until the phase's end); a long curve is thinned to the highest level of each run of
+/// neighbours, so its peak stays drawn.
+QList<QPointF> stepLine(
+    const std::vector<headroom::CurvePoint>& points, bool reserved, double unit, std::size_t maxDrawn)
+{
+    QList<QPointF> out;
+    const std::size_t n = points.size();
+    if (n == 0)
+        return out;
+    const std::size_t group = (n + maxDrawn - 1) / maxDrawn;
+    const auto level = [&](std::size_t i) {
+        return static_cast<double>(reserved ? points[i].reserved : points[i].allocated) / unit;
+    };
+    out.reserve(static_cast<qsizetype>(2 * (n / group + 1)));
+    for (std::size_t i = 0; i < n; i += group) {
+        const std::size_t end = std::min(n, i + group);
+        double y = level(i);
+        for (std::size_t k = i + 1; k < end; ++k)
+            y = std::max(y, level(k));
+        const double x0 = points[i].x;
+        const double x1 = end < n ? points[end].x : std::floor(points[n - 1].x) + 1.0;
+        out.append(QPointF(x0, y));
+        out.append(QPointF(std::max(x0, x1), y));
+    }
+    return out;
+}
 
 /// 1, 2, 2.5, 5 x 10^k at or above `v`: a round top for the memory axis.
 double memoryAxisTop(double v)
@@ -58,14 +89,103 @@ struct StepChartView::Charts
     QGraphicsSimpleTextItem* capacityText = nullptr;
 };
 
+struct StepChartView::RunChart
+{
+    QChart* chart = nullptr;
+    QChartView* view = nullptr;
+    QCategoryAxis* phaseAxis = nullptr;
+    QValueAxis* memoryAxis = nullptr;
+    QLineSeries* predictedAllocated = nullptr;
+    QLineSeries* predictedReserved = nullptr;
+    QLineSeries* measuredAllocated = nullptr;
+    QLineSeries* measuredReserved = nullptr;
+    QScatterSeries* predictedPeak = nullptr;
+    QScatterSeries* measuredPeak = nullptr;
+    std::array<QGraphicsSimpleTextItem*, 2> peakText {};
+    std::array<QGraphicsRectItem*, 2> peakBack {};
+};
+
 StepChartView::StepChartView(QWidget* parent)
     : QWidget(parent)
     , m_charts { std::make_unique<Charts>() }
+    , m_run { std::make_unique<RunChart>() }
 {
     buildChart();
     buildSeries();
     buildLabels();
+    buildRunChart();
     buildWidgets();
+}
+
+void StepChartView::buildRunChart()
+{
+    auto& r = *m_run;
+    r.chart = new QChart;
+    r.chart->setObjectName(QStringLiteral("runChart"));
+    r.chart->legend()->setAlignment(Qt::AlignBottom);
+    r.chart->setMargins(QMargins(4, 4, 4, 4));
+    r.phaseAxis = new QCategoryAxis;
+    r.phaseAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
+    r.phaseAxis->setGridLineVisible(true);
+    QPen separator(QColor(0x80, 0x80, 0x80));
+    separator.setStyle(Qt::DashLine);
+    r.phaseAxis->setGridLinePen(separator);
+    r.phaseAxis->setStartValue(0);
+    r.phaseAxis->append(report::StepChart::phaseName(StepPhase::Forward), 1);
+    r.phaseAxis->append(report::StepChart::phaseName(StepPhase::Backward), 2);
+    r.phaseAxis->append(report::StepChart::phaseName(StepPhase::OptimizerStep), 3);
+    r.phaseAxis->setRange(0, 3);
+    r.memoryAxis = new QValueAxis;
+    r.chart->addAxis(r.phaseAxis, Qt::AlignBottom);
+    r.chart->addAxis(r.memoryAxis, Qt::AlignLeft);
+    const auto line = [&](const char* name, const QColor& colour, Qt::PenStyle style, int width) {
+        auto* s = new QLineSeries(this);
+        s->setObjectName(QString::fromLatin1(name));
+        QPen pen(colour);
+        pen.setWidth(width);
+        pen.setStyle(style);
+        s->setPen(pen);
+        r.chart->addSeries(s);
+        s->attachAxis(r.phaseAxis);
+        s->attachAxis(r.memoryAxis);
+        return s;
+    };
+    r.predictedReserved = line("predictedReservedSeries", kPredictedColour, Qt::DashLine, 2);
+    r.measuredReserved = line("measuredReservedSeries", kMeasuredColour, Qt::DashLine, 2);
+    r.predictedAllocated = line("predictedAllocatedSeries", kPredictedColour, Qt::SolidLine, 2);
+    r.measuredAllocated = line("measuredAllocatedSeries", kMeasuredColour, Qt::SolidLine, 2);
+    const auto peak = [&](const char* name, const QColor& colour) {
+        auto* s = new QScatterSeries(this);
+        s->setObjectName(QString::fromLatin1(name));
+        s->setMarkerSize(10);
+        s->setColor(colour);
+        s->setBorderColor(Qt::white);
+        r.chart->addSeries(s);
+        s->attachAxis(r.phaseAxis);
+        s->attachAxis(r.memoryAxis);
+        for (QLegendMarker* m : r.chart->legend()->markers(s))
+            m->setVisible(false);
+        return s;
+    };
+    r.predictedPeak = peak("predictedPeakSeries", kPredictedColour);
+    r.measuredPeak = peak("measuredPeakSeries", kMeasuredColour);
+    QFont bold = font();
+    bold.setBold(true);
+    for (std::size_t i = 0; i < 2; ++i) {
+        r.peakBack[i] = new QGraphicsRectItem(r.chart);
+        r.peakBack[i]->setBrush(QColor(255, 255, 255, 220));
+        r.peakBack[i]->setPen(Qt::NoPen);
+        r.peakBack[i]->setZValue(19);
+        r.peakText[i] = new QGraphicsSimpleTextItem(r.chart);
+        r.peakText[i]->setFont(bold);
+        r.peakText[i]->setBrush(i == 0 ? kPredictedColour : kMeasuredColour.darker(120));
+        r.peakText[i]->setZValue(20);
+    }
+    connect(r.chart, &QChart::plotAreaChanged, this, &StepChartView::updateRunLabels);
+    r.view = new QChartView(r.chart);
+    r.view->setObjectName(QStringLiteral("runChartView"));
+    r.view->setRenderHint(QPainter::Antialiasing);
+    r.view->setMinimumWidth(300);
 }
 
 void StepChartView::buildChart()
@@ -184,6 +304,7 @@ void StepChartView::buildWidgets()
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_charts->view);
     m_stack->addWidget(m_message);
+    m_stack->addWidget(m_run->view);
 
     auto* header = new QHBoxLayout;
     header->setContentsMargins(6, 4, 6, 0);
@@ -200,6 +321,7 @@ StepChartView::~StepChartView()
 {
     // The view owns its chart; the series belong to the chart once added.
     delete m_charts->view;
+    delete m_run->view;
 }
 
 void StepChartView::showEvent(QShowEvent* event)
@@ -240,6 +362,10 @@ QString StepChartView::layerText(const report::StepChartMoment& m) const
 void StepChartView::redraw()
 {
     m_dirty = false;
+    if (m_comparison) {
+        redrawRun();
+        return;
+    }
     auto& c = *m_charts;
     const report::StepReservedSource reserved { m_data.reserved.get(), m_data.reservedCapacity,
         m_data.overheadBytes };
@@ -529,6 +655,188 @@ QRectF StepChartView::peakLabelBox() const
     const QRectF r = c.peakBack->rect();
     return QRectF(c.chart->mapToValue(r.topLeft(), c.peak), c.chart->mapToValue(r.bottomRight(), c.peak))
         .normalized();
+}
+
+} // namespace headroom::ui
+
+namespace headroom::ui {
+
+void StepChartView::setComparison(std::shared_ptr<const RunComparison> comparison, const QString& runName)
+{
+    m_comparison = std::move(comparison);
+    m_runName = runName;
+    m_dirty = true;
+    if (isVisible() || m_comparison)
+        redraw();
+}
+
+bool StepChartView::showsRun() const
+{
+    return m_comparison != nullptr && m_stack->currentWidget() == m_run->view;
+}
+
+void StepChartView::redrawRun()
+{
+    auto& r = *m_run;
+    const RunComparison& c = *m_comparison;
+    const std::optional<AlignedStep>& chosen = m_kind == report::StepKind::First ? c.first : c.steady;
+    if (!chosen) {
+        m_message->setText(m_kind == report::StepKind::First
+                ? tr("%1 shows no first step apart from its steady ones.").arg(m_runName)
+                : tr("No training step was found in %1: only its peak is compared (the Measured run tab).")
+                      .arg(m_runName));
+        m_stack->setCurrentWidget(m_message);
+        m_caption->clear();
+        return;
+    }
+    const AlignedStep& step = *chosen;
+    double highest = 0;
+    for (const CurvePeak* p : { &step.predicted.peakAllocated, &step.predicted.peakReserved,
+             &step.measured.peakAllocated, &step.measured.peakReserved }) {
+        if (p->found)
+            highest = std::max(highest, static_cast<double>(p->bytes));
+    }
+    std::tie(m_unit, m_unitName) = report::chartparts::binaryUnit(std::max(highest * 1.15, 1.0));
+    const double yMax = memoryAxisTop(std::max(highest * 1.15, 1.0) / m_unit);
+    r.memoryAxis->setRange(0, yMax);
+    r.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
+    r.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    r.memoryAxis->setTitleText(tr("Memory (%1)").arg(m_unitName));
+    const std::size_t maxDrawn = kMaxDrawnMoments;
+    r.predictedAllocated->replace(stepLine(step.predicted.points, false, m_unit, maxDrawn));
+    r.predictedReserved->replace(stepLine(step.predicted.points, true, m_unit, maxDrawn));
+    r.measuredAllocated->replace(stepLine(step.measured.points, false, m_unit, maxDrawn));
+    r.measuredReserved->replace(
+        step.measuredReserved ? stepLine(step.measured.points, true, m_unit, maxDrawn) : QList<QPointF> {});
+    r.predictedReserved->setVisible(step.predicted.peakReserved.found);
+    r.measuredReserved->setVisible(step.measuredReserved && step.measured.peakReserved.found);
+    const auto peakText = [](const CurvePeak& p) { return p.found ? UiText::bytes(p.bytes) : QString(); };
+    r.predictedAllocated->setName(
+        tr("Predicted allocated, peak %1").arg(peakText(step.predicted.peakAllocated)));
+    r.predictedReserved->setName(
+        tr("Predicted reserved, peak %1").arg(peakText(step.predicted.peakReserved)));
+    r.measuredAllocated->setName(
+        tr("Measured allocated, peak %1").arg(peakText(step.measured.peakAllocated)));
+    r.measuredReserved->setName(tr("Measured reserved, peak %1").arg(peakText(step.measured.peakReserved)));
+    for (QLineSeries* s : { r.predictedReserved, r.measuredReserved }) {
+        for (QLegendMarker* m : r.chart->legend()->markers(s))
+            m->setVisible(s->isVisible());
+    }
+    const auto mark = [&](QScatterSeries* s, const CurvePeak& p) {
+        s->replace(
+            p.found ? QList<QPointF> { { p.x, static_cast<double>(p.bytes) / m_unit } } : QList<QPointF> {});
+    };
+    mark(r.predictedPeak, step.predicted.peakAllocated);
+    mark(r.measuredPeak, step.measured.peakAllocated);
+    const auto phase = [](RunPhase p) {
+        switch (p) {
+        case RunPhase::Backward:
+            return report::StepChart::phaseName(StepPhase::Backward);
+        case RunPhase::OptimizerStep:
+            return report::StepChart::phaseName(StepPhase::OptimizerStep);
+        case RunPhase::BeforeSteps:
+        case RunPhase::Forward:
+            break;
+        }
+        return report::StepChart::phaseName(StepPhase::Forward);
+    };
+    r.peakText[0]->setText(step.predicted.peakAllocated.found
+            ? tr("Predicted peak %1 (%2)")
+                  .arg(UiText::bytes(step.predicted.peakAllocated.bytes),
+                      phase(step.predicted.peakAllocated.phase))
+            : QString());
+    r.peakText[1]->setText(step.measured.peakAllocated.found
+            ? tr("Measured peak %1 (%2)")
+                  .arg(UiText::bytes(step.measured.peakAllocated.bytes),
+                      phase(step.measured.peakAllocated.phase))
+            : QString());
+    m_stack->setCurrentWidget(r.view);
+    QString caption = step.firstStep
+        ? tr("The first step of %1 (measured) beside the plan's first step at batch %2.")
+        : tr("A steady step of %1 (measured) beside the plan's at batch %2.");
+    caption = caption.arg(m_runName, UiText::count(static_cast<std::uint64_t>(c.batch)));
+    caption += QLatin1Char(' ')
+        + tr("Each phase spans the same width, its events spread evenly across it, so the phases line up.");
+    m_caption->setText(caption);
+    m_caption->setToolTip(QString());
+    updateRunLabels();
+}
+
+void StepChartView::updateRunLabels()
+{
+    auto& r = *m_run;
+    const QRectF plot = r.chart->plotArea();
+    std::optional<QRectF> placed;
+    const std::array<QScatterSeries*, 2> series { r.predictedPeak, r.measuredPeak };
+    for (std::size_t i = 0; i < 2; ++i) {
+        QGraphicsSimpleTextItem* text = r.peakText[i];
+        const bool shown = m_comparison && !series[i]->points().isEmpty() && !text->text().isEmpty();
+        text->setVisible(shown);
+        r.peakBack[i]->setVisible(shown);
+        if (!shown)
+            continue;
+        const QPointF at = r.chart->mapToPosition(series[i]->points().front(), series[i]);
+        const QRectF box = text->boundingRect();
+        // Above the marker, inside the plot; to its left in the right half. A second label that would
+        // cover the first goes above it (or below it where there is no room).
+        const double x = std::clamp(at.x() > plot.center().x() ? at.x() - box.width() - 8 : at.x() + 8,
+            plot.left() + 2, std::max(plot.left() + 2, plot.right() - box.width() - 2));
+        double y = std::max(plot.top() + 2, at.y() - box.height() - 6);
+        QRectF wanted(x, y, box.width(), box.height());
+        if (placed && wanted.adjusted(-3, -2, 3, 2).intersects(*placed)) {
+            y = placed->top() - box.height() - 4;
+            if (y < plot.top() + 2)
+                y = placed->bottom() + 4;
+            wanted.moveTop(y);
+        }
+        text->setPos(wanted.topLeft());
+        r.peakBack[i]->setRect(wanted.adjusted(-3, -1, 3, 1));
+        placed = wanted.adjusted(-3, -1, 3, 1);
+    }
+}
+
+QList<QPointF> StepChartView::predictedAllocatedPoints() const
+{
+    return m_run->predictedAllocated->points();
+}
+
+QList<QPointF> StepChartView::predictedReservedPoints() const
+{
+    return m_run->predictedReserved->isVisible() ? m_run->predictedReserved->points() : QList<QPointF> {};
+}
+
+QList<QPointF> StepChartView::measuredAllocatedPoints() const
+{
+    return m_run->measuredAllocated->points();
+}
+
+QList<QPointF> StepChartView::measuredReservedPoints() const
+{
+    return m_run->measuredReserved->isVisible() ? m_run->measuredReserved->points() : QList<QPointF> {};
+}
+
+QList<QPointF> StepChartView::runPeakPoints() const
+{
+    return m_run->predictedPeak->points() + m_run->measuredPeak->points();
+}
+
+QStringList StepChartView::runPeakLabels() const
+{
+    QStringList labels;
+    for (const QGraphicsSimpleTextItem* t : m_run->peakText) {
+        if (t->isVisible())
+            labels << t->text();
+    }
+    return labels;
+}
+
+QStringList StepChartView::runLegend() const
+{
+    QStringList names;
+    for (const QLineSeries* s : { m_run->predictedAllocated, m_run->predictedReserved,
+             m_run->measuredAllocated, m_run->measuredReserved })
+        names << (s->isVisible() ? s->name() : QString());
+    return names;
 }
 
 } // namespace headroom::ui

@@ -13,6 +13,11 @@
 #include <optional>
 #include <vector>
 
+namespace headroom {
+struct RunComparison;
+struct AlignedStep;
+} // namespace headroom
+
 class QComboBox;
 class QLabel;
 class QStackedWidget;
@@ -77,6 +82,24 @@ public:
     [[nodiscard]] QString momentText(double x) const;
     [[nodiscard]] QString message() const;
 
+    // A measured run beside the plan (issue 36): while one is open the chart draws, instead of the stack,
+    // the comparison's four curves on its common x axis (forward [0, 1), backward [1, 2), the optimizer
+    // step [2, 3)), the steady or the first step as the box says, with both allocated peaks marked.
+    /// Draws `comparison` (null: back to the components' stack); `runName` names the measured curves.
+    void setComparison(std::shared_ptr<const RunComparison> comparison, const QString& runName);
+    [[nodiscard]] bool showsRun() const;
+    /// The curves drawn, as steps (each event's level held until the next: two points per event), x on
+    /// the common axis, y in axis units (bytesPerUnit()).
+    [[nodiscard]] QList<QPointF> predictedAllocatedPoints() const;
+    [[nodiscard]] QList<QPointF> predictedReservedPoints() const;
+    [[nodiscard]] QList<QPointF> measuredAllocatedPoints() const;
+    [[nodiscard]] QList<QPointF> measuredReservedPoints() const;
+    /// The allocated peaks' markers (x, axis units) and labels, predicted then measured.
+    [[nodiscard]] QList<QPointF> runPeakPoints() const;
+    [[nodiscard]] QStringList runPeakLabels() const;
+    /// The legend's names of the four curves (predicted allocated, reserved, measured allocated, reserved).
+    [[nodiscard]] QStringList runLegend() const;
+
 public Q_SLOTS:
     void setData(const headroom::ui::StepChartData& data);
 
@@ -87,6 +110,10 @@ protected:
 
 private:
     struct Charts;
+    struct RunChart;
+    void buildRunChart();
+    void redrawRun();
+    void updateRunLabels();
     // The constructor's parts: the chart and its axes and stack; the capacity, reserved and peak
     // series; the labels over the plot; the header, the caption and the message.
     void buildChart();
@@ -107,6 +134,9 @@ private:
     [[nodiscard]] QString layerText(const report::StepChartMoment& m) const;
 
     std::unique_ptr<Charts> m_charts;
+    std::unique_ptr<RunChart> m_run;
+    std::shared_ptr<const RunComparison> m_comparison;
+    QString m_runName;
     StepChartData m_data;
     report::StepKind m_kind = report::StepKind::Steady;
     bool m_dirty = true; ///< data arrived while hidden: redraw when shown

@@ -144,6 +144,19 @@ public:
         sequenceLengths.pop_front();
         return length;
     }
+    /// Answers to "which batch and precision was the run recorded at?" (none: cancelled, the run is not
+    /// opened; an answer with empty fields: not known, the plan's assumed).
+    std::deque<RunSetup> runSetups;
+    int runSetupQuestions = 0;
+    std::optional<RunSetup> measuredRunSetup(QWidget*, const QString&, std::int64_t, Precision) override
+    {
+        ++runSetupQuestions;
+        if (runSetups.empty())
+            return std::nullopt;
+        const RunSetup answer = runSetups.front();
+        runSetups.pop_front();
+        return answer;
+    }
     std::optional<CustomGpu> customGpu(QWidget*) override
     {
         if (customGpus.empty())

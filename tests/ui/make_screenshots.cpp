@@ -11,6 +11,7 @@
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
 #include "MainWindow.h"
+#include "MeasuredRunPanel.h"
 #include "MemoryChartView.h"
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
@@ -349,6 +350,44 @@ int main(int argc, char** argv)
             find<QAction>(&window, "compareGpusAction")->trigger();
         });
         steps.push_back([&] { saveScreen(path("compare-gpus-llama.png"), frame()); });
+        // Issue 36: a measured run beside the plan (the tests' two-step snapshot, recorded from a
+        // 1024-feature MLP at batch 256) on the step chart, then its "Measured run" tab.
+        steps.push_back([&] {
+            if (auto* dock = window.findChild<QWidget*>(QStringLiteral("compareGpusDock")))
+                dock->hide();
+            Network mlp;
+            mlp.name = "MLP";
+            mlp.input.shape.dims = { 1024 };
+            LayerSpec fc1;
+            fc1.type = "Linear";
+            fc1.name = "fc1";
+            fc1.attributes = { { "out_features", 1024 }, { "bias", false } };
+            LayerSpec relu;
+            relu.type = "ReLU";
+            LayerSpec fc2 = fc1;
+            fc2.name = "fc2";
+            mlp.layers = { fc1, relu, fc2 };
+            Document* doc = window.document();
+            doc->resetNetwork(mlp, QString());
+            if (auto gpu = window.setupPanel()->catalog().find("RTX 4090"))
+                doc->setGpu(gpu.value());
+            doc->setLora(LoraOptions {});
+            doc->setPrecision(Precision::Fp32);
+            doc->setOptimizer(Optimizer::Adam);
+            doc->setAccumulationSteps(1);
+            doc->setBatch(256);
+            if (!window.openMeasuredRun(
+                    QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/measured/snapshot_steps.pickle"),
+                    RunContext { 256, Precision::Fp32, {} }))
+                qFatal("cannot open the measured run");
+        });
+        steps.push_back([&] { saveScreen(path("measured-run.png"), frame()); });
+        steps.push_back([&] { window.chartView()->tabs()->setCurrentWidget(window.measuredRunPanel()); });
+        steps.push_back([&] { saveScreen(path("measured-run-table.png"), globalRect(window.chartView())); });
+        steps.push_back([&] {
+            window.closeMeasuredRun();
+            window.chartView()->tabs()->setCurrentIndex(0);
+        });
         steps.push_back([&] {
             window.resize(1280, 800);
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
