@@ -14,8 +14,10 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QTreeWidget>
+#include <QTreeWidgetItemIterator>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 namespace headroom::ui {
@@ -84,7 +86,9 @@ QString differenceText(const ByteDifference& d, std::uint64_t predicted)
         = (d.measuredAbove ? QStringLiteral("+") : QStringLiteral("−")) + UiText::bytes(d.bytes);
     if (predicted == 0)
         return size;
-    return MeasuredRunPanel::tr("%1 (%2 %)").arg(size, QLocale().toString(d.percent, 'f', 1));
+    const QString percent = (d.measuredAbove ? QStringLiteral("+") : QStringLiteral("−"))
+        + QLocale().toString(std::abs(d.percent), 'f', 1);
+    return MeasuredRunPanel::tr("%1 (%2 %)").arg(size, percent);
 }
 
 /// A row of the table: what, predicted, measured (or why there is no figure) and the difference; the bytes
@@ -135,32 +139,7 @@ MeasuredRunPanel::MeasuredRunPanel(RunController* runs, Document* document, QWid
         QStringLiteral("background: #fff3cd; color: #664d03; border: 1px solid #e0c060; padding: 4px;"));
     layout->addWidget(m_differences);
 
-    m_table = new QTreeWidget(content);
-    m_table->setObjectName(QStringLiteral("measuredRunTable"));
-    m_table->setHeaderLabels({ tr("Peak"), tr("Predicted"), tr("Measured"), tr("Difference") });
-    m_table->setRootIsDecorated(false);
-    m_table->setUniformRowHeights(true);
-    m_table->header()->setStretchLastSection(false);
-    m_table->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    for (int c = 1; c < 4; ++c)
-        m_table->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
-    m_table->setMinimumHeight(260);
-    layout->addWidget(m_table);
-
-    auto* unattributedTitle = new QLabel(tr("<b>Not in the plan</b> (largest first)"), content);
-    layout->addWidget(unattributedTitle);
-    m_unattributed = new QTreeWidget(content);
-    m_unattributed->setObjectName(QStringLiteral("unattributedList"));
-    m_unattributed->setHeaderLabels({ tr("Size"), tr("Where and how long") });
-    m_unattributed->setRootIsDecorated(false);
-    m_unattributed->setWordWrap(true);
-    m_unattributed->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-    m_unattributed->setMinimumHeight(120);
-    layout->addWidget(m_unattributed);
-
-    m_notes = wrapped(content, "measuredRunNotesLabel");
-    layout->addWidget(m_notes);
-
+    // What the run proposes, and the button that applies it, before the figures it comes from.
     m_proposal = wrapped(content, "calibrationProposalLabel");
     layout->addWidget(m_proposal);
     auto* calibrateRow = new QHBoxLayout;
@@ -169,11 +148,38 @@ MeasuredRunPanel::MeasuredRunPanel(RunController* runs, Document* document, QWid
     m_calibrate->setToolTip(
         tr("Adds what the run held beyond the plan to the plan (Edit > Undo takes it back)"));
     connect(m_calibrate, &QPushButton::clicked, this, [this] { m_runs->calibrate(); });
-    calibrateRow->addWidget(m_calibrate);
+    calibrateRow->addWidget(m_calibrate, 0, Qt::AlignTop);
     m_calibrationState = wrapped(content, "calibrationStateLabel");
     m_calibrationState->setStyleSheet(QStringLiteral("color: #8a3a00; font-weight: bold;"));
     calibrateRow->addWidget(m_calibrationState, 1);
     layout->addLayout(calibrateRow);
+
+    // The table and the list are as tall as their rows: the tab scrolls, not they.
+    m_table = new QTreeWidget(content);
+    m_table->setObjectName(QStringLiteral("measuredRunTable"));
+    m_table->setHeaderLabels({ tr("Peak"), tr("Predicted"), tr("Measured"), tr("Difference") });
+    m_table->setRootIsDecorated(false);
+    m_table->setUniformRowHeights(true);
+    m_table->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_table->header()->setStretchLastSection(false);
+    m_table->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    for (int c = 1; c < 4; ++c)
+        m_table->header()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    layout->addWidget(m_table);
+
+    layout->addWidget(new QLabel(tr("<b>Not in the plan</b> (largest first)"), content));
+    m_unattributed = new QTreeWidget(content);
+    m_unattributed->setObjectName(QStringLiteral("unattributedList"));
+    m_unattributed->setHeaderHidden(true);
+    m_unattributed->setColumnCount(1);
+    m_unattributed->setRootIsDecorated(false);
+    m_unattributed->setWordWrap(true);
+    m_unattributed->setTextElideMode(Qt::ElideNone);
+    m_unattributed->setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    layout->addWidget(m_unattributed);
+
+    m_notes = wrapped(content, "measuredRunNotesLabel");
+    layout->addWidget(m_notes);
     layout->addStretch(1);
 
     auto* scroll = new QScrollArea(this);
@@ -265,31 +271,41 @@ void MeasuredRunPanel::refresh()
             c.measuredComponentsFound ? std::optional<std::uint64_t> { measured } : std::nullopt,
             byteDifference(predicted, measured), tr("not known"));
     }
+    m_table->expandAll();
     for (QTreeWidgetItem* group : { peaks, phases, components }) {
         QFont bold = group->font(0);
         bold.setBold(true);
         group->setFont(0, bold);
         group->setFirstColumnSpanned(true);
-        group->setExpanded(true);
     }
 
     const std::size_t listed = std::min<std::size_t>(c.unattributed.size(), kListedBlocks);
     for (std::size_t i = 0; i < listed; ++i) {
         const UnattributedBlock& u = c.unattributed[i];
-        auto* item = new QTreeWidgetItem(m_unattributed,
-            QStringList {
-                UiText::bytes(u.bytes), u.sentence.empty() ? QString() : CoreText::translate(u.sentence) });
+        const QString text = u.sentence.empty()
+            ? tr("%1 (a smaller block, not described)").arg(UiText::bytes(u.bytes))
+            : CoreText::translate(u.sentence);
+        auto* item = new QTreeWidgetItem(m_unattributed, QStringList { text });
         item->setData(0, Qt::UserRole, QVariant::fromValue<quint64>(u.bytes));
-        item->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
-        item->setToolTip(1, item->text(1));
+        item->setToolTip(0, text);
     }
     if (c.unattributed.size() > listed)
         new QTreeWidgetItem(m_unattributed,
-            QStringList { QString(),
+            QStringList {
                 tr("... and %1 smaller blocks").arg(UiText::count(c.unattributed.size() - listed)) });
     if (c.unattributed.empty())
-        new QTreeWidgetItem(
-            m_unattributed, QStringList { QString(), tr("Every block matched a tensor of the plan.") });
+        new QTreeWidgetItem(m_unattributed, QStringList { tr("Every block matched a tensor of the plan.") });
+    // As tall as the rows (the tab scrolls), the list at most a dozen rows before it scrolls itself.
+    const auto rowsHeight = [](QTreeWidget* tree, int most) {
+        int h = tree->isHeaderHidden() ? 0 : tree->header()->sizeHint().height();
+        int rows = 0;
+        for (QTreeWidgetItemIterator it(tree); *it != nullptr && rows < most; ++it, ++rows)
+            h += tree->visualItemRect(*it).height() > 0 ? tree->visualItemRect(*it).height()
+                                                        : tree->sizeHintForRow(0);
+        return h + 2 * tree->frameWidth() + 2;
+    };
+    m_table->setFixedHeight(rowsHeight(m_table, 1000));
+    m_unattributed->setFixedHeight(std::max(60, rowsHeight(m_unattributed, 12)));
 
     QStringList notes;
     for (const std::string& n : c.notes)
@@ -306,7 +322,7 @@ void MeasuredRunPanel::refresh()
         proposal += tr("%1 fixed + %2 per sample, read at batch %3.")
                         .arg(UiText::bytes(p.fixedBytes), UiText::bytes(p.perSampleBytes),
                             UiText::count(static_cast<std::uint64_t>(p.measuredBatch)));
-        if (const auto& cal = m_runs->calibrated(); cal && cal->after > 0)
+        if (const auto& cal = m_runs->calibrated(); cal && m_runs->canCalibrate())
             proposal += QLatin1Char(' ')
                 + tr("The largest batch would be %1 (now %2).")
                       .arg(UiText::count(static_cast<std::uint64_t>(cal->after)),
@@ -314,14 +330,15 @@ void MeasuredRunPanel::refresh()
         proposal += QStringLiteral("<br>");
     }
     proposal += CoreText::translate(p.reasoning).toHtmlEscaped();
-    if (const auto& cal = m_runs->calibrated(); p.available && cal && !cal->reasoning.empty())
+    if (const auto& cal = m_runs->calibrated(); cal && !cal->reasoning.empty() && m_runs->canCalibrate())
         proposal += QStringLiteral("<br>") + CoreText::translate(cal->reasoning).toHtmlEscaped();
     m_proposal->setText(proposal);
-    m_calibrate->setEnabled(p.available && calibratedPlan(m_document->plan(), p) != m_document->plan());
+    m_calibrate->setEnabled(m_runs->canCalibrate());
 }
 
 void MeasuredRunPanel::refreshCalibrationState()
 {
+    m_calibrate->setEnabled(m_runs->canCalibrate());
     const RunCalibration& cal = m_document->plan().setup.calibration;
     if (!cal.active()) {
         m_calibrationState->setText(tr("The plan is not calibrated."));
@@ -331,9 +348,6 @@ void MeasuredRunPanel::refreshCalibrationState()
     m_calibrationState->setText(
         tr("Calibrated from %1: +%2 fixed, +%3 per sample")
             .arg(source, UiText::bytes(cal.fixedBytes), UiText::bytes(cal.perSampleBytes)));
-    if (const auto comparison = m_runs->comparison(); comparison && comparison->calibration.available)
-        m_calibrate->setEnabled(
-            calibratedPlan(m_document->plan(), comparison->calibration) != m_document->plan());
 }
 
 QString MeasuredRunPanel::headerText() const

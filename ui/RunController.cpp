@@ -82,7 +82,8 @@ void RunController::recompare()
     auto comparison = std::make_shared<RunComparison>(compareRun(*m_run, plan, result, m_context));
     // The calibrated max batch evaluates the calibrated plan (a set-up change): only when the plan or the
     // proposal changed, not when only the batch did (the max batch does not depend on it).
-    if (comparison->calibration.available && result.estimate) {
+    const CalibrationProposal& proposal = comparison->calibration;
+    if (proposal.available && (proposal.fixedBytes > 0 || proposal.perSampleBytes > 0) && result.estimate) {
         Plan key = calibratedPlan(plan, comparison->calibration);
         key.setup.batch = 0;
         if (!m_calibrated || !m_calibratedKey || !(*m_calibratedKey == key)) {
@@ -98,9 +99,18 @@ void RunController::recompare()
     emit comparisonChanged();
 }
 
+bool RunController::canCalibrate() const
+{
+    if (!m_comparison)
+        return false;
+    const CalibrationProposal& p = m_comparison->calibration;
+    return p.available && (p.fixedBytes > 0 || p.perSampleBytes > 0)
+        && !(calibratedPlan(m_document->plan(), p) == m_document->plan());
+}
+
 bool RunController::calibrate()
 {
-    if (!m_comparison || !m_comparison->calibration.available)
+    if (!canCalibrate())
         return false;
     const Plan calibrated = calibratedPlan(m_document->plan(), m_comparison->calibration);
     m_document->applyPlanSettings(calibrated, tr("Calibrate from %1").arg(fileName()));

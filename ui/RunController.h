@@ -51,6 +51,8 @@ public:
 
     /// Compares the run with the current result now (the plan's changes do it after a short pause).
     void recompare();
+    /// The run proposes a term above 0 that the plan does not carry already.
+    [[nodiscard]] bool canCalibrate() const;
     /// Applies the run's proposal to the plan (calibratedPlan's settings): one undo step. False where the
     /// run proposes nothing.
     bool calibrate();

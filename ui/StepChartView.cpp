@@ -93,6 +93,8 @@ struct StepChartView::RunChart
 {
     QChart* chart = nullptr;
     QChartView* view = nullptr;
+    QWidget* page = nullptr; ///< the view and the legend under it
+    QLabel* legend = nullptr;
     QCategoryAxis* phaseAxis = nullptr;
     QValueAxis* memoryAxis = nullptr;
     QLineSeries* predictedAllocated = nullptr;
@@ -122,7 +124,8 @@ void StepChartView::buildRunChart()
     auto& r = *m_run;
     r.chart = new QChart;
     r.chart->setObjectName(QStringLiteral("runChart"));
-    r.chart->legend()->setAlignment(Qt::AlignBottom);
+    // The legend is a label under the chart: Qt Charts' own cuts long names off in a single row.
+    r.chart->legend()->hide();
     r.chart->setMargins(QMargins(4, 4, 4, 4));
     r.phaseAxis = new QCategoryAxis;
     r.phaseAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionCenter);
@@ -163,8 +166,6 @@ void StepChartView::buildRunChart()
         r.chart->addSeries(s);
         s->attachAxis(r.phaseAxis);
         s->attachAxis(r.memoryAxis);
-        for (QLegendMarker* m : r.chart->legend()->markers(s))
-            m->setVisible(false);
         return s;
     };
     r.predictedPeak = peak("predictedPeakSeries", kPredictedColour);
@@ -186,6 +187,17 @@ void StepChartView::buildRunChart()
     r.view->setObjectName(QStringLiteral("runChartView"));
     r.view->setRenderHint(QPainter::Antialiasing);
     r.view->setMinimumWidth(300);
+    r.page = new QWidget(this);
+    r.page->setObjectName(QStringLiteral("runChartPage"));
+    r.legend = new QLabel(r.page);
+    r.legend->setObjectName(QStringLiteral("runLegendLabel"));
+    r.legend->setWordWrap(true);
+    r.legend->setContentsMargins(8, 0, 8, 4);
+    auto* layout = new QVBoxLayout(r.page);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    layout->addWidget(r.view, 1);
+    layout->addWidget(r.legend);
 }
 
 void StepChartView::buildChart()
@@ -304,7 +316,7 @@ void StepChartView::buildWidgets()
     m_stack = new QStackedWidget(this);
     m_stack->addWidget(m_charts->view);
     m_stack->addWidget(m_message);
-    m_stack->addWidget(m_run->view);
+    m_stack->addWidget(m_run->page);
 
     auto* header = new QHBoxLayout;
     header->setContentsMargins(6, 4, 6, 0);
@@ -672,7 +684,7 @@ void StepChartView::setComparison(std::shared_ptr<const RunComparison> compariso
 
 bool StepChartView::showsRun() const
 {
-    return m_comparison != nullptr && m_stack->currentWidget() == m_run->view;
+    return m_comparison != nullptr && m_stack->currentWidget() == m_run->page;
 }
 
 void StepChartView::redrawRun()
@@ -718,10 +730,6 @@ void StepChartView::redrawRun()
     r.measuredAllocated->setName(
         tr("Measured allocated, peak %1").arg(peakText(step.measured.peakAllocated)));
     r.measuredReserved->setName(tr("Measured reserved, peak %1").arg(peakText(step.measured.peakReserved)));
-    for (QLineSeries* s : { r.predictedReserved, r.measuredReserved }) {
-        for (QLegendMarker* m : r.chart->legend()->markers(s))
-            m->setVisible(s->isVisible());
-    }
     const auto mark = [&](QScatterSeries* s, const CurvePeak& p) {
         s->replace(
             p.found ? QList<QPointF> { { p.x, static_cast<double>(p.bytes) / m_unit } } : QList<QPointF> {});
@@ -750,7 +758,22 @@ void StepChartView::redrawRun()
                   .arg(UiText::bytes(step.measured.peakAllocated.bytes),
                       phase(step.measured.peakAllocated.phase))
             : QString());
-    m_stack->setCurrentWidget(r.view);
+    // The legend: each curve's line in its colour and style, its name and peak.
+    QStringList entries;
+    for (const QLineSeries* series :
+        { r.predictedAllocated, r.predictedReserved, r.measuredAllocated, r.measuredReserved }) {
+        if (!series->isVisible())
+            continue;
+        const bool dashed = series->pen().style() != Qt::SolidLine;
+        entries << QStringLiteral("<span style=\"color:%1; font-weight:bold\">%2</span>&nbsp;%3")
+                       .arg(series->pen().color().name(),
+                           dashed ? QStringLiteral("&#9472; &#9472;")
+                                  : QStringLiteral("&#9473;&#9473;&#9473;"),
+                           series->name().toHtmlEscaped().replace(
+                               QLatin1Char(' '), QStringLiteral("&nbsp;")));
+    }
+    r.legend->setText(entries.join(QStringLiteral("&nbsp;&nbsp;&nbsp; ")));
+    m_stack->setCurrentWidget(r.page);
     QString caption = step.firstStep
         ? tr("The first step of %1 (measured) beside the plan's first step at batch %2.")
         : tr("A steady step of %1 (measured) beside the plan's at batch %2.");

@@ -1,7 +1,8 @@
 // Takes the user guide's screenshots (docs/images) from the real application. Not a test: run
 //   cmake --build <build> --target headroom_screenshots
 //   xvfb-run -s "-screen 0 1600x1000x24" <build>/tests/ui/headroom_screenshots docs/images
-// and, for the translated UI, with LANG=zh_CN.UTF-8 and the extra argument "--locale-only".
+// and, for the translated UI, with LANG=zh_CN.UTF-8 and the extra argument "--locale-only"; with
+// "--measured-run-only" only the measured run's (measured-run.png, measured-run-table.png).
 // It needs an X server (Xvfb) because menus and pop-ups are separate windows, grabbed from the
 // screen; widgets alone are grabbed with QWidget::grab().
 
@@ -29,6 +30,7 @@
 #include <QPixmap>
 #include <QPushButton>
 #include <QScreen>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
@@ -121,7 +123,60 @@ int main(int argc, char** argv)
     const auto frame = [&] { return window.frameGeometry(); };
 
     std::vector<std::function<void()>> steps;
-    if (localeOnly) {
+    const auto addMeasuredRunSteps = [&] {
+        // Issue 36: a measured run beside the plan (tests/data/measured/snapshot_steps.pickle, a
+        // hand-made two-step run) on the step chart, then its "Measured run" tab, calibrated.
+        steps.push_back([&] {
+            if (auto* dock = window.findChild<QWidget*>(QStringLiteral("compareGpusDock")))
+                dock->hide();
+            // A small classifier on 1,024 features: the snapshot's 4 MiB weights, its optimizer state and
+            // the rest are more than this plan holds, so the run proposes a calibration.
+            Network mlp;
+            mlp.name = "Small classifier";
+            mlp.input.shape.dims = { 1024 };
+            LayerSpec fc1;
+            fc1.type = "Linear";
+            fc1.name = "fc1";
+            fc1.attributes = { { "out_features", 64 } };
+            LayerSpec relu;
+            relu.type = "ReLU";
+            LayerSpec fc2;
+            fc2.type = "Linear";
+            fc2.name = "fc2";
+            fc2.attributes = { { "out_features", 10 } };
+            mlp.layers = { fc1, relu, fc2 };
+            Document* doc = window.document();
+            doc->resetNetwork(mlp, QString());
+            if (auto gpu = window.setupPanel()->catalog().find("RTX 4090"))
+                doc->setGpu(gpu.value());
+            doc->setLora(LoraOptions {});
+            doc->setPrecision(Precision::Fp32);
+            doc->setOptimizer(Optimizer::Adam);
+            doc->setAccumulationSteps(1);
+            doc->setBatch(256);
+            if (!window.openMeasuredRun(
+                    QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/measured/snapshot_steps.pickle"),
+                    RunContext { 256, Precision::Fp32, {} }))
+                qFatal("cannot open the measured run");
+        });
+        steps.push_back([&] { saveScreen(path("measured-run.png"), frame()); });
+        steps.push_back([&] {
+            window.chartView()->tabs()->setCurrentWidget(window.measuredRunPanel());
+            find<QPushButton>(&window, "calibratePlanButton")->click();
+        });
+        steps.push_back([&] { // The whole tab, as tall as its content (on screen it scrolls).
+            saveWidget(path("measured-run-table.png"),
+                find<QScrollArea>(&window, "measuredRunScrollArea")->widget());
+        });
+        steps.push_back([&] {
+            window.document()->undoStack()->undo(); // the calibration
+            window.closeMeasuredRun();
+            window.chartView()->tabs()->setCurrentIndex(0);
+        });
+    };
+    if (args.contains(QStringLiteral("--measured-run-only"))) {
+        addMeasuredRunSteps();
+    } else if (localeOnly) {
         steps.push_back([&] {
             saveScreen(path(qPrintable(QStringLiteral("main-window-%1.png").arg(QLocale().name()))), frame());
         });
@@ -350,44 +405,7 @@ int main(int argc, char** argv)
             find<QAction>(&window, "compareGpusAction")->trigger();
         });
         steps.push_back([&] { saveScreen(path("compare-gpus-llama.png"), frame()); });
-        // Issue 36: a measured run beside the plan (the tests' two-step snapshot, recorded from a
-        // 1024-feature MLP at batch 256) on the step chart, then its "Measured run" tab.
-        steps.push_back([&] {
-            if (auto* dock = window.findChild<QWidget*>(QStringLiteral("compareGpusDock")))
-                dock->hide();
-            Network mlp;
-            mlp.name = "MLP";
-            mlp.input.shape.dims = { 1024 };
-            LayerSpec fc1;
-            fc1.type = "Linear";
-            fc1.name = "fc1";
-            fc1.attributes = { { "out_features", 1024 }, { "bias", false } };
-            LayerSpec relu;
-            relu.type = "ReLU";
-            LayerSpec fc2 = fc1;
-            fc2.name = "fc2";
-            mlp.layers = { fc1, relu, fc2 };
-            Document* doc = window.document();
-            doc->resetNetwork(mlp, QString());
-            if (auto gpu = window.setupPanel()->catalog().find("RTX 4090"))
-                doc->setGpu(gpu.value());
-            doc->setLora(LoraOptions {});
-            doc->setPrecision(Precision::Fp32);
-            doc->setOptimizer(Optimizer::Adam);
-            doc->setAccumulationSteps(1);
-            doc->setBatch(256);
-            if (!window.openMeasuredRun(
-                    QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/measured/snapshot_steps.pickle"),
-                    RunContext { 256, Precision::Fp32, {} }))
-                qFatal("cannot open the measured run");
-        });
-        steps.push_back([&] { saveScreen(path("measured-run.png"), frame()); });
-        steps.push_back([&] { window.chartView()->tabs()->setCurrentWidget(window.measuredRunPanel()); });
-        steps.push_back([&] { saveScreen(path("measured-run-table.png"), globalRect(window.chartView())); });
-        steps.push_back([&] {
-            window.closeMeasuredRun();
-            window.chartView()->tabs()->setCurrentIndex(0);
-        });
+        addMeasuredRunSteps();
         steps.push_back([&] {
             window.resize(1280, 800);
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
