@@ -148,8 +148,7 @@ void MainWindow::createViews()
     m_runs->setObjectName(QStringLiteral("runController"));
     m_runPanel = new MeasuredRunPanel(m_runs, m_document, this);
     m_runPanel->setObjectName(QStringLiteral("measuredRunPanel"));
-    QTabWidget* tabs = m_chartView->tabs();
-    tabs->setTabVisible(tabs->addTab(m_runPanel, tr("Measured run")), false);
+    m_runPanel->hide(); // a tab of the charts while a run is open (showMeasuredRun)
     setAcceptDrops(true);
 }
 
@@ -331,10 +330,15 @@ void MainWindow::showMeasuredRun()
 {
     const bool open = m_runs->isOpen();
     m_chartView->stepView()->setComparison(m_runs->comparison(), m_runs->fileName());
+    // The tab is there only while a run is open.
     QTabWidget* tabs = m_chartView->tabs();
-    const int index = tabs->indexOf(m_runPanel);
-    tabs->setTabVisible(index, open);
-    tabs->setTabText(index, open ? tr("Measured run: %1").arg(m_runs->fileName()) : tr("Measured run"));
+    int index = tabs->indexOf(m_runPanel);
+    if (open && index < 0)
+        index = tabs->addTab(m_runPanel, QString());
+    else if (!open && index >= 0)
+        tabs->removeTab(index);
+    if (open)
+        tabs->setTabText(index, tr("Measured run: %1").arg(m_runs->fileName()));
     if (m_closeRunAction != nullptr)
         m_closeRunAction->setEnabled(open);
 }

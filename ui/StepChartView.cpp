@@ -189,6 +189,9 @@ void StepChartView::buildRunChart()
     r.view->setMinimumWidth(300);
     r.page = new QWidget(this);
     r.page->setObjectName(QStringLiteral("runChartPage"));
+    // Not part of the view's minimum size: the stack's page is as tall as the stacked chart's, and the
+    // window's minimum size stays what it was without a run.
+    r.page->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     r.legend = new QLabel(r.page);
     r.legend->setObjectName(QStringLiteral("runLegendLabel"));
     r.legend->setWordWrap(true);

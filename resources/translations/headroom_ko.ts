@@ -2617,6 +2617,26 @@ FLOPs</translation>
         <source>Train at:</source>
         <translation>학습 길이:</translation>
     </message>
+    <message>
+        <source>Measured Run</source>
+        <translation>측정한 실행</translation>
+    </message>
+    <message>
+        <source>%1 does not record the batch size or the precision it was trained at. Say which, so the plan is compared at the same set-up; if you do not know, the plan&apos;s are assumed and the comparison says so.</source>
+        <translation>%1에는 학습할 때의 배치 크기와 정밀도가 기록되어 있지 않습니다. 같은 설정에서 계획과 비교하도록 알려 주세요. 모르면 계획의 값을 가정하고, 비교 결과에 그렇게 표시합니다.</translation>
+    </message>
+    <message>
+        <source>Micro-batch of the run:</source>
+        <translation>실행의 마이크로 배치:</translation>
+    </message>
+    <message>
+        <source>Precision of the run:</source>
+        <translation>실행의 정밀도:</translation>
+    </message>
+    <message>
+        <source>Not Known: Assume the Plan&apos;s</source>
+        <translation>모름: 계획의 값으로 가정</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::Document</name>
@@ -3550,6 +3570,50 @@ FLOPs</translation>
         <source> (LoRA now adapts every Linear layer but the head)</source>
         <translation> (이제 LoRA는 출력 헤드를 뺀 모든 Linear 레이어에 적용됩니다)</translation>
     </message>
+    <message>
+        <source>Measured runs (*.pickle *.pkl *.json *.json.gz *.html *.htm *.gz);;Memory snapshots (*.pickle *.pkl);;memory_viz pages (*.html *.htm);;Profiler exports (*.json *.json.gz *.gz);;All files (*)</source>
+        <translation>측정한 실행 (*.pickle *.pkl *.json *.json.gz *.html *.htm *.gz);;메모리 스냅샷 (*.pickle *.pkl);;memory_viz 페이지 (*.html *.htm);;프로파일러 내보내기 (*.json *.json.gz *.gz);;모든 파일 (*)</translation>
+    </message>
+    <message>
+        <source>Open Measured Run</source>
+        <translation>측정한 실행 열기</translation>
+    </message>
+    <message>
+        <source>Cannot open the measured run</source>
+        <translation>측정한 실행을 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>Opened %1 beside the plan</source>
+        <translation>계획 옆에 %1을(를) 열었습니다</translation>
+    </message>
+    <message>
+        <source>Measured run: %1</source>
+        <translation>측정한 실행: %1</translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation>파일을 열 수 없습니다</translation>
+    </message>
+    <message>
+        <source>%1 is neither a model nor a measured run.
+As a model: %2
+As a measured run: %3</source>
+        <translation>%1은(는) 모델도 측정한 실행도 아닙니다.
+모델로: %2
+측정한 실행으로: %3</translation>
+    </message>
+    <message>
+        <source>Open &amp;Measured Run...</source>
+        <translation>측정한 실행 열기(&amp;M)...</translation>
+    </message>
+    <message>
+        <source>Opens a PyTorch memory snapshot or profiler export beside the plan</source>
+        <translation>PyTorch 메모리 스냅샷이나 프로파일러 내보내기 파일을 계획 옆에 엽니다</translation>
+    </message>
+    <message>
+        <source>&amp;Close Measured Run</source>
+        <translation>측정한 실행 닫기(&amp;C)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -3644,6 +3708,233 @@ FLOPs</translation>
     <message>
         <source>Left out:</source>
         <translation>생략한 항목:</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MeasuredRunPanel</name>
+    <message>
+        <source>memory snapshot (pickle)</source>
+        <translation>메모리 스냅샷 (pickle)</translation>
+    </message>
+    <message>
+        <source>memory snapshot (JSON)</source>
+        <translation>메모리 스냅샷 (JSON)</translation>
+    </message>
+    <message>
+        <source>memory snapshot (memory_viz page)</source>
+        <translation>메모리 스냅샷 (memory_viz 페이지)</translation>
+    </message>
+    <message>
+        <source>profiler memory timeline</source>
+        <translation>프로파일러 메모리 타임라인</translation>
+    </message>
+    <message>
+        <source>profiler Chrome trace</source>
+        <translation>프로파일러 Chrome 트레이스</translation>
+    </message>
+    <message>
+        <source>Before the steps</source>
+        <translation>스텝 이전</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>순전파</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>역전파</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>가중치</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>그래디언트</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>옵티마이저 상태</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>활성화</translation>
+    </message>
+    <message>
+        <source>Workspaces</source>
+        <translation>작업 공간</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>임시 텐서</translation>
+    </message>
+    <message>
+        <source>Unattributed</source>
+        <translation>미분류</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %)</source>
+        <translation>%1 (%2 %)</translation>
+    </message>
+    <message>
+        <source>Close Run</source>
+        <translation>실행 닫기</translation>
+    </message>
+    <message>
+        <source>Calibrate Plan</source>
+        <translation>계획 보정</translation>
+    </message>
+    <message>
+        <source>Adds what the run held beyond the plan to the plan (Edit &gt; Undo takes it back)</source>
+        <translation>실행이 계획보다 더 쓴 메모리를 계획에 더합니다 (편집 &gt; 실행 취소로 되돌림)</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>최대</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>예측</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>차이</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not in the plan&lt;/b&gt; (largest first)</source>
+        <translation>&lt;b&gt;계획에 없는 것&lt;/b&gt; (큰 순서)</translation>
+    </message>
+    <message>
+        <source>No measured run is open (File &gt; Open Measured Run...).</source>
+        <translation>열린 측정 실행이 없습니다 (파일 &gt; 측정한 실행 열기...).</translation>
+    </message>
+    <message>
+        <source>no training step found</source>
+        <translation>학습 스텝을 찾지 못함</translation>
+    </message>
+    <message>
+        <source>training steps found: %1 (the first, and %2 steady)</source>
+        <translation>찾은 학습 스텝: %1 (첫 스텝과 정상 스텝 %2개)</translation>
+    </message>
+    <message>
+        <source>training steps found: %1</source>
+        <translation>찾은 학습 스텝: %1</translation>
+    </message>
+    <message>
+        <source>batch %1 (the plan&apos;s, assumed: not given)</source>
+        <translation>배치 %1 (계획의 값으로 가정: 주어지지 않음)</translation>
+    </message>
+    <message>
+        <source>batch %1 (given)</source>
+        <translation>배치 %1 (주어짐)</translation>
+    </message>
+    <message>
+        <source>%1 (the plan&apos;s, assumed: not given)</source>
+        <translation>%1 (계획의 값으로 가정: 주어지지 않음)</translation>
+    </message>
+    <message>
+        <source>%1 (given)</source>
+        <translation>%1 (주어짐)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2, %3.&lt;br&gt;Compared at %4, %5.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2, %3.&lt;br&gt;비교 조건: %4, %5.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s set-up was not given: the plan&apos;s is assumed, so a difference may be the set-up&apos;s rather than the model&apos;s.</source>
+        <translation>실행의 설정이 주어지지 않아 계획의 설정을 가정했습니다. 차이는 모델이 아니라 설정 때문일 수 있습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The plan&apos;s set-up differs from the run&apos;s.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;계획의 설정이 실행의 설정과 다릅니다.&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>The step&apos;s peaks</source>
+        <translation>스텝의 최대값</translation>
+    </message>
+    <message>
+        <source>Allocated (max_memory_allocated)</source>
+        <translation>할당됨 (max_memory_allocated)</translation>
+    </message>
+    <message>
+        <source>Reserved (max_memory_reserved)</source>
+        <translation>예약됨 (max_memory_reserved)</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>기록되지 않음</translation>
+    </message>
+    <message>
+        <source>By phase</source>
+        <translation>단계별</translation>
+    </message>
+    <message>
+        <source>%1, allocated</source>
+        <translation>%1, 할당됨</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>찾지 못함</translation>
+    </message>
+    <message>
+        <source>%1, reserved</source>
+        <translation>%1, 예약됨</translation>
+    </message>
+    <message>
+        <source>By component at the allocated peak</source>
+        <translation>할당 최대 시점의 구성 요소별</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>알 수 없음</translation>
+    </message>
+    <message>
+        <source>%1 (a smaller block, not described)</source>
+        <translation>%1 (작은 블록, 설명 없음)</translation>
+    </message>
+    <message>
+        <source>... and %1 smaller blocks</source>
+        <translation>... 그리고 더 작은 블록 %1개</translation>
+    </message>
+    <message>
+        <source>Every block matched a tensor of the plan.</source>
+        <translation>모든 블록이 계획의 텐서와 대응했습니다.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Notes&lt;/b&gt;&lt;br&gt;</source>
+        <translation>&lt;b&gt;참고&lt;/b&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Calibration the run proposes&lt;/b&gt;</source>
+        <translation>&lt;b&gt;실행이 제안하는 보정&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1 fixed + %2 per sample, read at batch %3.</source>
+        <translation>고정 %1 + 샘플당 %2, 배치 %3에서 읽음.</translation>
+    </message>
+    <message>
+        <source>The largest batch would be %1 (now %2).</source>
+        <translation>최대 배치는 %1이 됩니다 (현재 %2).</translation>
+    </message>
+    <message>
+        <source>The plan is not calibrated.</source>
+        <translation>계획이 보정되지 않았습니다.</translation>
+    </message>
+    <message>
+        <source>a measured run</source>
+        <translation>측정한 실행</translation>
+    </message>
+    <message>
+        <source>Calibrated from %1: +%2 fixed, +%3 per sample</source>
+        <translation>%1에서 보정됨: 고정 +%2, 샘플당 +%3</translation>
     </message>
 </context>
 <context>
@@ -3948,6 +4239,13 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::RunController</name>
+    <message>
+        <source>Calibrate from %1</source>
+        <translation>%1에서 보정</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::SetupPanel</name>
     <message>
         <source> MiB</source>
@@ -4231,6 +4529,50 @@ FLOPs</translation>
     <message>
         <source>Reserved by PyTorch (with the overhead): %1</source>
         <translation>PyTorch 예약(오버헤드 포함): %1</translation>
+    </message>
+    <message>
+        <source>%1 shows no first step apart from its steady ones.</source>
+        <translation>%1에는 정상 스텝과 구별되는 첫 스텝이 없습니다.</translation>
+    </message>
+    <message>
+        <source>No training step was found in %1: only its peak is compared (the Measured run tab).</source>
+        <translation>%1에서 학습 스텝을 찾지 못했습니다. 최대값만 비교합니다 (측정한 실행 탭).</translation>
+    </message>
+    <message>
+        <source>Predicted allocated, peak %1</source>
+        <translation>예측 할당, 최대 %1</translation>
+    </message>
+    <message>
+        <source>Predicted reserved, peak %1</source>
+        <translation>예측 예약, 최대 %1</translation>
+    </message>
+    <message>
+        <source>Measured allocated, peak %1</source>
+        <translation>측정 할당, 최대 %1</translation>
+    </message>
+    <message>
+        <source>Measured reserved, peak %1</source>
+        <translation>측정 예약, 최대 %1</translation>
+    </message>
+    <message>
+        <source>Predicted peak %1 (%2)</source>
+        <translation>예측 최대 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Measured peak %1 (%2)</source>
+        <translation>측정 최대 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>The first step of %1 (measured) beside the plan&apos;s first step at batch %2.</source>
+        <translation>%1의 첫 스텝(측정)과 배치 %2에서 계획의 첫 스텝.</translation>
+    </message>
+    <message>
+        <source>A steady step of %1 (measured) beside the plan&apos;s at batch %2.</source>
+        <translation>%1의 정상 스텝(측정)과 배치 %2에서 계획의 정상 스텝.</translation>
+    </message>
+    <message>
+        <source>Each phase spans the same width, its events spread evenly across it, so the phases line up.</source>
+        <translation>각 단계는 같은 너비를 차지하고 그 안의 이벤트가 고르게 퍼져 있어 단계가 나란히 맞춰집니다.</translation>
     </message>
 </context>
 <context>

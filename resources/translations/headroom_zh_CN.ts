@@ -2617,6 +2617,26 @@ FLOPs</translation>
         <source>Train at:</source>
         <translation>训练长度：</translation>
     </message>
+    <message>
+        <source>Measured Run</source>
+        <translation>测量的运行</translation>
+    </message>
+    <message>
+        <source>%1 does not record the batch size or the precision it was trained at. Say which, so the plan is compared at the same set-up; if you do not know, the plan&apos;s are assumed and the comparison says so.</source>
+        <translation>%1 没有记录训练时的批大小和精度。请指明，以便在相同设置下比较计划；如果不知道，就假定与计划相同，比较结果会注明这一点。</translation>
+    </message>
+    <message>
+        <source>Micro-batch of the run:</source>
+        <translation>运行的微批大小：</translation>
+    </message>
+    <message>
+        <source>Precision of the run:</source>
+        <translation>运行的精度：</translation>
+    </message>
+    <message>
+        <source>Not Known: Assume the Plan&apos;s</source>
+        <translation>不知道：假定与计划相同</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::Document</name>
@@ -3550,6 +3570,50 @@ FLOPs</translation>
         <source> (LoRA now adapts every Linear layer but the head)</source>
         <translation>（LoRA 现在适配除输出头外的所有 Linear 层）</translation>
     </message>
+    <message>
+        <source>Measured runs (*.pickle *.pkl *.json *.json.gz *.html *.htm *.gz);;Memory snapshots (*.pickle *.pkl);;memory_viz pages (*.html *.htm);;Profiler exports (*.json *.json.gz *.gz);;All files (*)</source>
+        <translation>测量的运行 (*.pickle *.pkl *.json *.json.gz *.html *.htm *.gz);;内存快照 (*.pickle *.pkl);;memory_viz 页面 (*.html *.htm);;Profiler 导出 (*.json *.json.gz *.gz);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Open Measured Run</source>
+        <translation>打开测量的运行</translation>
+    </message>
+    <message>
+        <source>Cannot open the measured run</source>
+        <translation>无法打开测量的运行</translation>
+    </message>
+    <message>
+        <source>Opened %1 beside the plan</source>
+        <translation>已在计划旁打开 %1</translation>
+    </message>
+    <message>
+        <source>Measured run: %1</source>
+        <translation>测量的运行：%1</translation>
+    </message>
+    <message>
+        <source>Cannot open the file</source>
+        <translation>无法打开文件</translation>
+    </message>
+    <message>
+        <source>%1 is neither a model nor a measured run.
+As a model: %2
+As a measured run: %3</source>
+        <translation>%1 既不是模型，也不是测量的运行。
+作为模型：%2
+作为测量的运行：%3</translation>
+    </message>
+    <message>
+        <source>Open &amp;Measured Run...</source>
+        <translation>打开测量的运行(&amp;M)...</translation>
+    </message>
+    <message>
+        <source>Opens a PyTorch memory snapshot or profiler export beside the plan</source>
+        <translation>在计划旁打开 PyTorch 内存快照或 profiler 导出文件</translation>
+    </message>
+    <message>
+        <source>&amp;Close Measured Run</source>
+        <translation>关闭测量的运行(&amp;C)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -3644,6 +3708,233 @@ FLOPs</translation>
     <message>
         <source>Left out:</source>
         <translation>省略的内容：</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::MeasuredRunPanel</name>
+    <message>
+        <source>memory snapshot (pickle)</source>
+        <translation>内存快照（pickle）</translation>
+    </message>
+    <message>
+        <source>memory snapshot (JSON)</source>
+        <translation>内存快照（JSON）</translation>
+    </message>
+    <message>
+        <source>memory snapshot (memory_viz page)</source>
+        <translation>内存快照（memory_viz 页面）</translation>
+    </message>
+    <message>
+        <source>profiler memory timeline</source>
+        <translation>profiler 内存时间线</translation>
+    </message>
+    <message>
+        <source>profiler Chrome trace</source>
+        <translation>profiler Chrome 跟踪</translation>
+    </message>
+    <message>
+        <source>Before the steps</source>
+        <translation>训练步之前</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>Weights</source>
+        <translation>权重</translation>
+    </message>
+    <message>
+        <source>Gradients</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Optimizer state</source>
+        <translation>优化器状态</translation>
+    </message>
+    <message>
+        <source>Activations</source>
+        <translation>激活</translation>
+    </message>
+    <message>
+        <source>Workspaces</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>临时张量</translation>
+    </message>
+    <message>
+        <source>Unattributed</source>
+        <translation>未归属</translation>
+    </message>
+    <message>
+        <source>%1 (%2 %)</source>
+        <translation>%1（%2 %）</translation>
+    </message>
+    <message>
+        <source>Close Run</source>
+        <translation>关闭运行</translation>
+    </message>
+    <message>
+        <source>Calibrate Plan</source>
+        <translation>校准计划</translation>
+    </message>
+    <message>
+        <source>Adds what the run held beyond the plan to the plan (Edit &gt; Undo takes it back)</source>
+        <translation>把运行中超出计划的内存加入计划（编辑 &gt; 撤销可取消）</translation>
+    </message>
+    <message>
+        <source>Peak</source>
+        <translation>峰值</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>测量</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差异</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Not in the plan&lt;/b&gt; (largest first)</source>
+        <translation>&lt;b&gt;计划中没有的&lt;/b&gt;（从大到小）</translation>
+    </message>
+    <message>
+        <source>No measured run is open (File &gt; Open Measured Run...).</source>
+        <translation>没有打开测量的运行（文件 &gt; 打开测量的运行...）。</translation>
+    </message>
+    <message>
+        <source>no training step found</source>
+        <translation>未找到训练步</translation>
+    </message>
+    <message>
+        <source>training steps found: %1 (the first, and %2 steady)</source>
+        <translation>找到的训练步：%1（第一步，以及 %2 个稳定步）</translation>
+    </message>
+    <message>
+        <source>training steps found: %1</source>
+        <translation>找到的训练步：%1</translation>
+    </message>
+    <message>
+        <source>batch %1 (the plan&apos;s, assumed: not given)</source>
+        <translation>批大小 %1（假定与计划相同：未给出）</translation>
+    </message>
+    <message>
+        <source>batch %1 (given)</source>
+        <translation>批大小 %1（已给出）</translation>
+    </message>
+    <message>
+        <source>%1 (the plan&apos;s, assumed: not given)</source>
+        <translation>%1（假定与计划相同：未给出）</translation>
+    </message>
+    <message>
+        <source>%1 (given)</source>
+        <translation>%1（已给出）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; — %2, %3.&lt;br&gt;Compared at %4, %5.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; — %2，%3。&lt;br&gt;比较条件：%4，%5。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s set-up was not given: the plan&apos;s is assumed, so a difference may be the set-up&apos;s rather than the model&apos;s.</source>
+        <translation>未给出运行的设置：假定与计划相同，因此差异可能来自设置而不是模型。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;The plan&apos;s set-up differs from the run&apos;s.&lt;/b&gt;</source>
+        <translation>&lt;b&gt;计划的设置与运行的不同。&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>The step&apos;s peaks</source>
+        <translation>训练步的峰值</translation>
+    </message>
+    <message>
+        <source>Allocated (max_memory_allocated)</source>
+        <translation>已分配（max_memory_allocated）</translation>
+    </message>
+    <message>
+        <source>Reserved (max_memory_reserved)</source>
+        <translation>已保留（max_memory_reserved）</translation>
+    </message>
+    <message>
+        <source>not recorded</source>
+        <translation>未记录</translation>
+    </message>
+    <message>
+        <source>By phase</source>
+        <translation>按阶段</translation>
+    </message>
+    <message>
+        <source>%1, allocated</source>
+        <translation>%1，已分配</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>%1, reserved</source>
+        <translation>%1，已保留</translation>
+    </message>
+    <message>
+        <source>By component at the allocated peak</source>
+        <translation>已分配峰值处按组成部分</translation>
+    </message>
+    <message>
+        <source>not known</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>%1 (a smaller block, not described)</source>
+        <translation>%1（较小的块，未说明）</translation>
+    </message>
+    <message>
+        <source>... and %1 smaller blocks</source>
+        <translation>……以及另外 %1 个较小的块</translation>
+    </message>
+    <message>
+        <source>Every block matched a tensor of the plan.</source>
+        <translation>每个块都对应了计划中的一个张量。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Notes&lt;/b&gt;&lt;br&gt;</source>
+        <translation>&lt;b&gt;说明&lt;/b&gt;&lt;br&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Calibration the run proposes&lt;/b&gt;</source>
+        <translation>&lt;b&gt;运行建议的校准&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>%1 fixed + %2 per sample, read at batch %3.</source>
+        <translation>固定 %1 + 每个样本 %2，在批大小 %3 下得出。</translation>
+    </message>
+    <message>
+        <source>The largest batch would be %1 (now %2).</source>
+        <translation>最大批大小将为 %1（当前 %2）。</translation>
+    </message>
+    <message>
+        <source>The plan is not calibrated.</source>
+        <translation>计划未校准。</translation>
+    </message>
+    <message>
+        <source>a measured run</source>
+        <translation>一次测量的运行</translation>
+    </message>
+    <message>
+        <source>Calibrated from %1: +%2 fixed, +%3 per sample</source>
+        <translation>已根据 %1 校准：固定 +%2，每个样本 +%3</translation>
     </message>
 </context>
 <context>
@@ -3948,6 +4239,13 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::RunController</name>
+    <message>
+        <source>Calibrate from %1</source>
+        <translation>根据 %1 校准</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::SetupPanel</name>
     <message>
         <source> MiB</source>
@@ -4231,6 +4529,50 @@ FLOPs</translation>
     <message>
         <source>Reserved by PyTorch (with the overhead): %1</source>
         <translation>PyTorch 预留（含开销）：%1</translation>
+    </message>
+    <message>
+        <source>%1 shows no first step apart from its steady ones.</source>
+        <translation>%1 中没有与稳定步分开的第一步。</translation>
+    </message>
+    <message>
+        <source>No training step was found in %1: only its peak is compared (the Measured run tab).</source>
+        <translation>在 %1 中未找到训练步：只比较其峰值（“测量的运行”标签页）。</translation>
+    </message>
+    <message>
+        <source>Predicted allocated, peak %1</source>
+        <translation>预测已分配，峰值 %1</translation>
+    </message>
+    <message>
+        <source>Predicted reserved, peak %1</source>
+        <translation>预测已保留，峰值 %1</translation>
+    </message>
+    <message>
+        <source>Measured allocated, peak %1</source>
+        <translation>测量已分配，峰值 %1</translation>
+    </message>
+    <message>
+        <source>Measured reserved, peak %1</source>
+        <translation>测量已保留，峰值 %1</translation>
+    </message>
+    <message>
+        <source>Predicted peak %1 (%2)</source>
+        <translation>预测峰值 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Measured peak %1 (%2)</source>
+        <translation>测量峰值 %1（%2）</translation>
+    </message>
+    <message>
+        <source>The first step of %1 (measured) beside the plan&apos;s first step at batch %2.</source>
+        <translation>%1 的第一步（测量）与计划在批大小 %2 下的第一步并列。</translation>
+    </message>
+    <message>
+        <source>A steady step of %1 (measured) beside the plan&apos;s at batch %2.</source>
+        <translation>%1 的一个稳定步（测量）与计划在批大小 %2 下的稳定步并列。</translation>
+    </message>
+    <message>
+        <source>Each phase spans the same width, its events spread evenly across it, so the phases line up.</source>
+        <translation>每个阶段宽度相同，其中的事件均匀分布，因此各阶段对齐。</translation>
     </message>
 </context>
 <context>
