@@ -172,6 +172,7 @@ private slots:
     void stepsAndPhasesFromFrames();
     void stepsAndPhasesFromPattern();
     void stepsAndPhasesFromAnnotations();
+    void backwardFromCppFrames();
     void decodesKeyVariants();
     void decodeErrorsNameThePath_data();
     void decodeErrorsNameThePath();
@@ -552,6 +553,49 @@ void TestMeasuredRun::stepsAndPhasesFromAnnotations()
         { { RunPhase::Forward, 9, 11, 10 }, { RunPhase::Backward, 11, 14, 14 },
             { RunPhase::OptimizerStep, 14, 16, 11 } },
         PhaseSource::Annotations);
+}
+
+// stacks="all": autograd's device thread has C++ frames only (torch::autograd::Engine). Weights 4 M
+// before the trace; e0 F +2 -> 6, e1 F +2 -> 8, e2 B +2 -> 10 (a gradient, kept), e3 -2 -> 8,
+// e4 -2 -> 6, e5 P +1 -> 7, e6 -1 -> 6, e7 F +2 -> 8 (the next step), e8 -2 -> 6.
+// Step 0 [0,7): forward [0,2) peak 8, backward [2,5) peak 10, optimizer [5,7) peak 7; step 1 [7,9):
+// forward only, peak 8. Nothing the optimizer made outlives step 0 and no step's baseline grows: no
+// first step.
+void TestMeasuredRun::backwardFromCppFrames()
+{
+    MemorySnapshot snap;
+    snap.stacks.push_back({ RunFrame { "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py",
+                                1750, "_call_impl" },
+        RunFrame { "train.py", 9, "<module>" } });
+    snap.stacks.push_back({ RunFrame { "", 0, "at::native::empty_cuda(...)" },
+        RunFrame { "", 0, "torch::autograd::Engine::evaluate_function(...)" },
+        RunFrame { "", 0, "torch::autograd::Engine::thread_main(...)" } });
+    snap.stacks.push_back(
+        { RunFrame { "/opt/venv/lib/python3.12/site-packages/torch/optim/sgd.py", 80, "step" } });
+    const StackId fwd = 1;
+    const StackId bwd = 2;
+    const StackId opt = 3;
+    snap.segments.push_back(segment(kBase, 20 * M,
+        { block(kBase, 4 * M, BlockState::ActiveAllocated),
+            block(kBase + 4 * M, 2 * M, BlockState::ActiveAllocated),
+            block(kBase + 6 * M, 14 * M, BlockState::Inactive) }));
+    const std::uint64_t a = kBase + 10 * M;
+    const std::uint64_t b = kBase + 12 * M;
+    snap.deviceTraces.push_back({ entry(RunAction::Alloc, a, 2 * M, fwd),
+        entry(RunAction::Alloc, b, 2 * M, fwd), entry(RunAction::Alloc, kBase + 4 * M, 2 * M, bwd),
+        entry(RunAction::FreeRequested, b, 2 * M, bwd), entry(RunAction::FreeRequested, a, 2 * M, bwd),
+        entry(RunAction::Alloc, kBase + 14 * M, 1 * M, opt),
+        entry(RunAction::FreeRequested, kBase + 14 * M, 1 * M, opt), entry(RunAction::Alloc, a, 2 * M, fwd),
+        entry(RunAction::FreeRequested, a, 2 * M, fwd) });
+    const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QCOMPARE(allocatedCurve(run), inMiB({ 6, 8, 10, 8, 6, 7, 6, 8, 6 }));
+    QCOMPARE(run.steps.size(), std::size_t { 2 });
+    QVERIFY(!run.steps[0].first);
+    checkPhases(run.steps[0],
+        { { RunPhase::Forward, 0, 2, 8 }, { RunPhase::Backward, 2, 5, 10 },
+            { RunPhase::OptimizerStep, 5, 7, 7 } },
+        PhaseSource::Frames);
+    checkPhases(run.steps[1], { { RunPhase::Forward, 7, 9, 8 } }, PhaseSource::Frames);
 }
 
 // Old files (PyTorch 2.1) have no time_us, no allocator_settings, blocks without addresses; newer ones
