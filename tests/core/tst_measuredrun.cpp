@@ -184,6 +184,7 @@ private slots:
     void refusesWhatIsNotARun_data();
     void refusesWhatIsNotARun();
     void missingFileNamesThePath();
+    void hostilePicklesNameTheFile();
     void recordedRunsMatchPyTorchsCounters();
 };
 
@@ -884,6 +885,31 @@ void TestMeasuredRun::refusesWhatIsNotARun()
         std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), "run.pickle");
     QVERIFY(!result.ok());
     QCOMPARE(QString::fromStdString(result.error().message), message);
+}
+
+// Pickles: a list where the snapshot's dict belongs (decoded, then refused by the decoder), and one that
+// would import a name (refused by the reader before anything runs). Both name the file.
+void TestMeasuredRun::hostilePicklesNameTheFile()
+{
+    // PROTO 2, EMPTY_LIST, BINPUT 0, STOP: pickle.dumps([], protocol=2).
+    const std::string list("\x80\x02]q\x00.", 6);
+    const auto a = readMeasuredRun(list, "run.pickle");
+    QVERIFY(!a.ok());
+    QCOMPARE(QString::fromStdString(a.error().message),
+        QStringLiteral("run.pickle: the snapshot must be a dict with segments and device_traces, not list"));
+    // PROTO 2, GLOBAL "os\nsystem\n", ...: what pickle.dumps(os.system) starts with.
+    const std::string global("\x80\x02"
+                             "cos\nsystem\nq\x00.",
+        16);
+    const auto b = readMeasuredRun(global, "run.pickle");
+    QVERIFY(!b.ok());
+    QVERIFY2(b.error().message.starts_with("run.pickle: "), b.error().message.c_str());
+    QVERIFY2(b.error().message.find("GLOBAL") != std::string::npos, b.error().message.c_str());
+    // Truncated: the dict never closed.
+    const std::string truncated("\x80\x04}q\x00(X\x08\x00\x00\x00segments", 19);
+    const auto c = readMeasuredRun(truncated, "run.pickle");
+    QVERIFY(!c.ok());
+    QVERIFY2(c.error().message.starts_with("run.pickle: "), c.error().message.c_str());
 }
 
 void TestMeasuredRun::missingFileNamesThePath()
