@@ -165,6 +165,7 @@ class TestMeasuredRun : public QObject
 private slots:
     void midRunTraceIsAnchoredAtTheSegments();
     void requestedSizesAreRounded();
+    void freshSegmentsHandOutUnsplitBlocks();
     void expandableSegmentsMapAndUnmap();
     void deviceWithoutSegmentsIsRelative();
     void unknownAndDoubleFreesAreNotes();
@@ -263,6 +264,32 @@ void TestMeasuredRun::requestedSizesAreRounded()
     QCOMPARE(run.blocks[0].size, std::uint64_t { 1024 });
     QCOMPARE(run.blocks[0].requestedSize, std::uint64_t { 1000 });
     QCOMPARE(run.blocks[1].size, std::uint64_t { 1536 });
+}
+
+// A request of 11 M gets a 12 M segment (rounded up to 2 MiB, get_allocation_size); the 1 M left is
+// not more than kSmallSize, so should_split keeps it in the block: the block is 12 M. A 15 M request in
+// a fresh 20 M segment leaves 5 M: split, the block is 15 M. Both segments are cached at the snapshot
+// (32 M reserved, nothing allocated).
+//   e0 segment_alloc 12, e1 alloc 11 -> block 12, e2 free, e3 segment_alloc 20, e4 alloc 15, e5 free.
+// Allocated 0, 12, 0, 0, 15, 0; reserved (0 before) 12, 12, 12, 32, 32, 32.
+void TestMeasuredRun::freshSegmentsHandOutUnsplitBlocks()
+{
+    const std::uint64_t s2 = kBase;
+    const std::uint64_t s3 = kBase + 64 * M;
+    MemorySnapshot snap;
+    snap.segments.push_back(segment(s2, 12 * M, { block(s2, 12 * M, BlockState::Inactive) }));
+    snap.segments.push_back(segment(s3, 20 * M, { block(s3, 20 * M, BlockState::Inactive) }));
+    snap.deviceTraces.push_back(
+        { entry(RunAction::SegmentAlloc, s2, 12 * M), entry(RunAction::Alloc, s2, 11 * M),
+            entry(RunAction::FreeRequested, s2, 11 * M), entry(RunAction::SegmentAlloc, s3, 20 * M),
+            entry(RunAction::Alloc, s3, 15 * M), entry(RunAction::FreeRequested, s3, 15 * M) });
+    const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QVERIFY(run.absolute);
+    QCOMPARE(allocatedCurve(run), inMiB({ 0, 12, 0, 0, 15, 0 }));
+    QCOMPARE(reservedCurve(run), inMiB({ 12, 12, 12, 32, 32, 32 }));
+    QCOMPARE(run.blocks[0].size, 12 * M);
+    QCOMPARE(run.blocks[0].requestedSize, 11 * M);
+    QCOMPARE(run.blocks[1].size, 15 * M);
 }
 
 // Expandable segments: reserved grows by each segment_map's range and shrinks by each segment_unmap's
