@@ -272,10 +272,10 @@ void TestStepTimeline::tiedWeightGradientsSumAsAutograd()
     QFETCH(int, accumulationSteps);
     QFETCH(qint64, atHead);
     QFETCH(qint64, atEmbedding);
-    LayerSpec head = layer("Linear", { { "out_features", 100 }, { "bias", false } }, "head");
-    head.tiedTo = "emb";
+    LayerSpec tied = layer("Linear", { { "out_features", 100 }, { "bias", false } }, "head");
+    tied.tiedTo = "emb";
     const Network n = network({ 4 },
-        { layer("Embedding", { { "num_embeddings", 100 }, { "embedding_dim", 8 } }, "emb"), head },
+        { layer("Embedding", { { "num_embeddings", 100 }, { "embedding_dim", 8 } }, "emb"), tied },
         Loss::None, DType::Int64);
     const Analysis a = analyze(n, *parsePrecision(precision.toStdString()));
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
