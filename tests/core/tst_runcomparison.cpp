@@ -195,7 +195,7 @@ struct Extras
 };
 
 /// The training loop of the plan as PyTorch runs it: model.cuda(), the batch, then steps. Returns the run.
-MeasuredRun mlpRun(const Extras& extras, int steps = 2)
+MeasuredRun mlpRun(const Extras& extras, int steps = 2, std::uint64_t workspace = kWorkspace)
 {
     RunBuilder r;
     const StackId bufferAt = r.stack({ { "/usr/lib/python3/dist-packages/torch/cuda/memory.py", 50, "empty" },
@@ -221,7 +221,7 @@ MeasuredRun mlpRun(const Extras& extras, int steps = 2)
         r.phase(RunPhase::Forward);
         r.alloc("a1", 8'192); // fc1's output
         if (first)
-            r.alloc("cublas.forward", kWorkspace); // the first matmul makes the forward handle's workspace
+            r.alloc("cublas.forward", workspace); // the first matmul makes the forward handle's workspace
         r.alloc("a2", 8'192); // relu's output, kept for backward (and fc2's input)
         r.free("a1");
         r.alloc("a3", 512, 256); // fc2's output
@@ -244,7 +244,7 @@ MeasuredRun mlpRun(const Extras& extras, int steps = 2)
         r.alloc("fc2.weight.grad", 32'768);
         r.alloc("fc2.bias.grad", 512, 64);
         if (first)
-            r.alloc("cublas.backward", kWorkspace); // autograd's thread has its own handle
+            r.alloc("cublas.backward", workspace); // autograd's thread has its own handle
         r.free("g2");
         r.alloc("g4", 8'192); // the gradient of fc1's output
         r.free("g3");
@@ -304,6 +304,8 @@ private slots:
     void eventMemoryFollowsTheReplay();
     void traceStartingMidRun();
     void runWithoutReservedBytes();
+    void workspacesOfAnotherGpu();
+    void indicesOutOfRangeAreSurvived();
     void hugeFiguresDoNotWrap();
 
 private:
@@ -728,6 +730,70 @@ void TestRunComparison::runWithoutReservedBytes()
     QVERIFY(std::find(c.notes.begin(), c.notes.end(),
                 "The run's file does not tell reserved bytes: only allocated bytes are compared.")
         != c.notes.end());
+}
+
+void TestRunComparison::workspacesOfAnotherGpu()
+{
+    // The run was on an H100: each cuBLAS workspace is ":4096:8" = 8 x 4 MiB = 32 MiB, not the plan's
+    // 8,519,680. No tensor of the plan has that size, but it is a cuBLAS figure: workspaces, 64 MiB.
+    const MeasuredRun run = mlpRun({}, 2, 32 * MiB);
+    const RunComparison c = compareRun(run, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QCOMPARE(component(c.measuredComponents, RunComponent::Workspaces), 64 * MiB);
+    QVERIFY(c.unattributed.empty());
+    // The excess, 2 x (33,554,432 - 8,519,680) = 50,069,504, is the workspaces' alone: fixed, nothing per
+    // sample.
+    QCOMPARE(c.measuredPeakAllocated, kPlanPeak + 50'069'504);
+    QCOMPARE(c.calibration.fixedBytes, std::uint64_t { 50'069'504 });
+    QCOMPARE(c.calibration.perSampleBytes, std::uint64_t { 0 });
+    QVERIFY2(c.calibration.reasoning.find("50,069,504 bytes larger than the plan's") != std::string::npos,
+        c.calibration.reasoning.c_str());
+
+    // A block made and freed inside backward whose stack names cuDNN is a workspace whatever its size.
+    RunBuilder r;
+    const StackId cudnn = r.stack({ { "aten/src/ATen/native/cudnn/Conv_v8.cpp", 700, "run_conv_plan" },
+        { "/home/u/model.py", 50, "forward" } });
+    r.alloc("w", 524'288);
+    r.step(false);
+    r.phase(RunPhase::Forward);
+    r.alloc("a", 8'192);
+    r.phase(RunPhase::Backward);
+    r.alloc("ws", 3'000'064, 3'000'000, cudnn);
+    r.free("ws");
+    r.free("a");
+    r.phase(RunPhase::OptimizerStep);
+    r.alloc("t", 512);
+    r.free("t");
+    const MeasuredRun small = r.finish();
+    const RunComparison d = compareRun(small, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QCOMPARE(d.attribution[2].lifetime, BlockLifetime::WithinPhase);
+    QCOMPARE(d.attribution[2].component, RunComponent::Workspaces);
+    QCOMPARE(d.attribution[2].planKind, TraceKind::CudnnWorkspace);
+}
+
+void TestRunComparison::indicesOutOfRangeAreSurvived()
+{
+    // A run whose indices point nowhere (a reader's bug or a hand-made file): compared without reading
+    // outside its vectors (the ASan build checks it), with the peak it claims.
+    MeasuredRun run = mlpRun({ true, true, true });
+    const std::size_t n = run.samples.size();
+    run.blocks[0].allocSample = n + 5;
+    run.blocks[1].freeSample = n + 7;
+    run.blocks[2].stack = 999;
+    run.steps[1].phases[1].firstSample = n + 10; // a phase past the end
+    run.steps[1].phases[1].endSample = n + 20;
+    run.steps[1].phases[2].firstSample = 40; // a reversed one
+    run.steps[1].phases[2].endSample = 10;
+    run.steps[2].firstSample = n + 1;
+    run.steps[2].endSample = n + 9;
+    run.peakAllocatedSample = n + 100;
+    run.snapshot->stacks.resize(1);
+    const RunComparison c = compareRun(run, m_plan, m_result, RunContext { 4, Precision::Fp32, {} });
+    QVERIFY(c.steady.has_value());
+    QCOMPARE(c.steady->measured.points.size(), std::size_t { 10 }); // the forward's 10 samples alone
+    QCOMPARE(c.attribution.size(), run.blocks.size());
+    QVERIFY(!c.unattributed.empty());
+    QVERIFY(c.unattributed.front().frame.filename.empty()); // its stack is gone
+    QVERIFY(!runComparisonToJson(c, true).dump().empty());
 }
 
 void TestRunComparison::hugeFiguresDoNotWrap()

@@ -972,6 +972,14 @@ RunComparison compareRun(
             = out.predictedComponents[static_cast<std::size_t>(RunComponent::Unattributed)];
         const std::uint64_t predicted
             = out.predictedPeakAllocated - std::min(out.predictedPeakAllocated, calibrated);
+        // Workspaces larger than the plan's (the run's GPU or PyTorch sizes cuBLAS's differently) are fixed
+        // too.
+        const std::size_t ws = static_cast<std::size_t>(RunComponent::Workspaces);
+        const std::uint64_t moreWorkspace
+            = out.measuredComponentsFound && out.measuredComponents[ws] > out.predictedComponents[ws]
+            ? out.measuredComponents[ws] - out.predictedComponents[ws]
+            : 0;
+        fixed = addBytes(fixed, moreWorkspace);
         const std::uint64_t excess = measured > predicted ? measured - predicted : 0;
         const std::uint64_t rest = excess > fixed ? excess - fixed : 0;
         const auto batch = static_cast<std::uint64_t>(out.batch);
@@ -991,12 +999,17 @@ RunComparison compareRun(
         if (fixedBlocks > 0) {
             why += "Alive at the run's peak, from before the step and through it, "
                 + std::to_string(fixedBlocks) + (fixedBlocks == 1 ? " block" : " blocks") + " of "
-                + formatBytes(fixed) + " (" + formatCount(fixed) + " bytes) "
+                + formatBytes(fixed - moreWorkspace) + " (" + formatCount(fixed - moreWorkspace) + " bytes) "
                 + (fixedBlocks == 1 ? "matches" : "match") + " no tensor of the plan (the largest: "
                 + largest->sentence + "): what the run keeps outside the model, proposed as the fixed term. ";
-        } else {
+        } else if (moreWorkspace == 0) {
             why += "No block alive through the step is outside the plan: no fixed term. ";
         }
+        if (moreWorkspace > 0)
+            why += "The run's cuBLAS and cuDNN workspaces at its peak are " + formatCount(moreWorkspace)
+                + " bytes larger than the plan's (another GPU or PyTorch sizes them so): "
+                + (fixedBlocks > 0 ? "added to the fixed term" : "the fixed term") + ", " + formatCount(fixed)
+                + " bytes in all. ";
         if (measured <= predicted)
             why += "The run is not above the plan, so no per-sample term is proposed (a run below the plan "
                    "does "

@@ -176,12 +176,13 @@ struct RunComparison final
     Precision precision = Precision::Fp32;
     bool precisionAssumed = false;
 
-    /// The steady step (the plan's second) beside a steady measured one, and the first beside the run's
-    /// first where it has one.
+    /// The steady step (the plan's second) beside a steady measured one (the one with every phase found),
+    /// and the first beside the run's first where it has both. A run with only its first step has it in
+    /// `steady` (firstStep true, beside the plan's first); a run without steps has neither.
     std::optional<AlignedStep> steady;
     std::optional<AlignedStep> first;
 
-    /// The steady step's phases: forward, backward, optimizer step.
+    /// The compared step's phases: forward, backward, optimizer step (empty without a measured step).
     std::vector<PhaseComparison> phases;
     /// The compared step's peaks (allocated: max_memory_allocated; reserved).
     std::uint64_t predictedPeakAllocated = 0;
@@ -192,7 +193,8 @@ struct RunComparison final
     ByteDifference peakReservedDifference;
 
     /// By component: the measured blocks alive at the measured allocated peak (measuredComponentsFound
-    /// false where the run has no blocks or categories), the plan's tensors alive at its allocated peak.
+    /// false where the run has no blocks or categories), the plan's blocks alive at its allocated peak as the
+    /// replay holds them (a calibrated plan's calibration block under Unattributed).
     bool measuredComponentsFound = false;
     ComponentBytes measuredComponents {};
     ComponentBytes predictedComponents {};
@@ -211,8 +213,9 @@ struct RunComparison final
 };
 
 /// The plan (evaluated into `result`) beside the run: at the run's batch (a replay of the plan's trace
-/// there), under the run's precision (the plan evaluated again where it differs) and the run's
-/// expandable-segments setting (the reserved model built again where it differs). A run without steps or
+/// there, under the plan's GPU memory less its overhead), in the run's precision (the plan evaluated again
+/// where it differs) and with the allocator settings the snapshot records (expandable segments,
+/// max_split_size_mb, ...: the reserved model built again where they differ). A run without steps or
 /// absolute bytes compares what it can and says what it could not in `notes`.
 [[nodiscard]] RunComparison compareRun(
     const MeasuredRun& run, const Plan& plan, const PlanResult& result, const RunContext& context);
