@@ -16,7 +16,9 @@
 // (round_size of the request, or more when the allocator hands out a cached block without splitting its
 // remainder: under 512 bytes in the small pool, 1 MiB or less in the large pool, or an oversize block
 // up to max_non_split_rounding_size). A block still allocated at the snapshot has its exact size in the
-// segments; the others get CachingAllocator::roundSize of the request under the recorded settings. The
+// segments; a block cut from a segment made for it just before (segment_alloc at its address) is the
+// whole segment where should_split would keep the remainder; the others get CachingAllocator::roundSize
+// of the request under the recorded settings. The
 // error of that guess stays inside the block's lifetime (its alloc and free cancel outside it), except
 // for blocks allocated before the trace and freed in it, whose guess shifts the curve before their free.
 #include "headroom/measured/MeasuredRun.h"
@@ -84,7 +86,7 @@ std::string_view runPhaseName(RunPhase p) noexcept
     return "forward";
 }
 
-namespace {
+namespace snapshot_measuring {
 
 using measured::EventTag;
 using measured::kNone;
@@ -140,10 +142,11 @@ std::vector<EventTag> tagsFromAnnotations(const MemorySnapshot& snap,
     return tags;
 }
 
-} // namespace
+} // namespace snapshot_measuring
 
 MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
 {
+    using namespace snapshot_measuring;
     MeasuredRun run;
     run.kind = kind;
     run.hasReserved = true;
@@ -171,14 +174,12 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
     const AllocatorSettings& settings = snapshot.allocatorSettings.settings;
 
     // The state at the snapshot's moment.
-    bool hasSegments = false;
     std::uint64_t endAllocated = 0;
     std::uint64_t endReserved = 0;
     std::unordered_map<std::uint64_t, const SnapshotBlock*> liveAtEnd;
     for (const auto& seg : snapshot.segments) {
         if (seg.device != run.device)
             continue;
-        hasSegments = true;
         endReserved += seg.totalSize;
         for (const auto& b : seg.blocks) {
             if (b.state == BlockState::ActiveAllocated) {
@@ -216,6 +217,20 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
             block.address = e.address;
             block.requestedSize = e.size;
             block.size = CachingAllocator::roundSize(e.size, settings);
+            // A block cut from the segment just made for it (segment_alloc at its address right before):
+            // the allocator keeps the remainder in the block when it is too small to split
+            // (should_split: small pool, less than 512 bytes left; large pool, 1 MiB or less left, or before
+            // PyTorch 2.10 a block of max_split_size or more), so the block is the whole segment.
+            if (i > 0 && trace[i - 1].action == RunAction::SegmentAlloc && trace[i - 1].address == e.address
+                && trace[i - 1].size >= block.size && !settings.expandableSegments) {
+                const std::uint64_t segmentSize = trace[i - 1].size;
+                const std::uint64_t left = segmentSize - block.size;
+                const bool small = block.size <= kSmallSize;
+                const bool split = small ? left >= kMinBlockSize
+                                         : (block.size < settings.maxSplitSize && left > kSmallSize);
+                if (!split)
+                    block.size = segmentSize;
+            }
             block.allocatedUs = timeOf(i);
             block.allocSample = i;
             block.stack = e.stack;
@@ -294,7 +309,7 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
             if (run.blocks[index].stack == kNoStack)
                 run.blocks[index].stack = it->second->stack;
             liveAtEnd.erase(it);
-        } else if (hasSegments) {
+        } else if (snapshot.segmentsRecorded) {
             ++missingFromSegments;
         }
     }
@@ -334,30 +349,36 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
         minA = std::min(minA, a);
         minR = std::min(minR, r);
     }
-    std::int64_t baseA = 0;
-    std::int64_t baseR = 0;
-    if (hasSegments || (!hasTrace && !snapshot.segments.empty())) {
-        baseA = static_cast<std::int64_t>(endAllocated) - a;
-        baseR = static_cast<std::int64_t>(endReserved) - r;
-        if (baseA + minA < 0 || baseR + minR < 0) {
-            run.notes.push_back("the trace and the segments disagree (the walk back goes below zero): the "
-                                "curve is clamped at zero");
-        }
+    // Anchored at the snapshot (a device without segments had nothing reserved there), unless the
+    // file has no segments or the walk back goes below zero (the trace and the segments disagree: a
+    // trace of another process, or entries skipped with skip_actions).
+    std::int64_t baseA = static_cast<std::int64_t>(endAllocated) - a;
+    std::int64_t baseR = static_cast<std::int64_t>(endReserved) - r;
+    if (!snapshot.segmentsRecorded) {
+        run.absolute = false;
+        run.whyNotAbsolute
+            = "the snapshot has no segments (the allocator's state at its moment): the trace's "
+              "changes are counted from their lowest point";
+    } else if (baseA + minA < 0 || baseR + minR < 0) {
+        run.absolute = false;
+        run.whyNotAbsolute = "the trace and the segments of device " + std::to_string(device)
+            + " disagree (walked back from the snapshot, the bytes would go below zero): the trace's changes "
+              "are "
+              "counted from their lowest point";
+    }
+    if (!run.absolute) {
+        baseA = -minA;
+        baseR = -minR;
+    } else {
         std::uint64_t beforeBytes = 0;
         for (const MeasuredBlock& b : run.blocks) {
             if (b.allocSample == MeasuredBlock::kNoSample)
                 beforeBytes += b.size;
         }
-        if (baseA >= 0 && static_cast<std::uint64_t>(baseA) != beforeBytes)
+        if (static_cast<std::uint64_t>(baseA) != beforeBytes)
             run.notes.push_back("the blocks alive before the trace add up to " + mib(beforeBytes)
                 + ", the walk back to " + mib(static_cast<std::uint64_t>(baseA))
                 + " (blocks handed out unsplit are larger than their rounded request)");
-    } else if (hasTrace) {
-        run.absolute = false;
-        run.whyNotAbsolute = "the snapshot holds no segments for device " + std::to_string(device)
-            + ": the trace's changes are counted from its lowest point";
-        baseA = -minA;
-        baseR = -minR;
     }
     run.samples.reserve(std::max<std::size_t>(n, 1));
     for (std::size_t i = 0; i < n; ++i) {

@@ -12,7 +12,7 @@
 
 namespace headroom {
 
-namespace {
+namespace run_file_reading {
 
 std::string_view trimmedStart(std::string_view s)
 {
@@ -115,16 +115,18 @@ Result<MeasuredRun> readBytes(
         fileName };
 }
 
-} // namespace
+} // namespace run_file_reading
 
 Result<MeasuredRun> readMeasuredRun(
     std::string_view bytes, std::string_view fileName, const PlainLimits& limits)
 {
+    using namespace run_file_reading;
     return readBytes(bytes, std::string(fileName), limits, 0);
 }
 
 Result<MeasuredRun> readMeasuredRun(const std::filesystem::path& path, const PlainLimits& limits)
 {
+    using namespace run_file_reading;
     auto bytes = detail::readTextFile(path.string(), limits.maxInputBytes);
     if (!bytes)
         return bytes.error();

@@ -56,7 +56,7 @@ std::string_view runActionName(RunAction a) noexcept
     return "alloc";
 }
 
-namespace {
+namespace snapshot_decoding {
 
 /// Thrown inside the decoder, turned into an Error at its edge (one place builds the message).
 struct DecodeFailure
@@ -101,8 +101,10 @@ public:
             fail("the snapshot", "has neither segments nor device_traces: not a PyTorch memory snapshot");
         if (segments.valid())
             decodeSegments(segments);
-        else
+        else {
+            m_out.segmentsRecorded = false;
             m_out.notes.push_back("no segments: the allocator's state at the snapshot is unknown");
+        }
         if (traces.valid())
             decodeTraces(traces);
         else
@@ -485,10 +487,11 @@ private:
     }
 };
 
-} // namespace
+} // namespace snapshot_decoding
 
 Result<MemorySnapshot> decodeSnapshot(const PlainValue& root)
 {
+    using namespace snapshot_decoding;
     MemorySnapshot snapshot;
     try {
         Decoder(snapshot).decode(root);

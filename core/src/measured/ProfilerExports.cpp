@@ -29,7 +29,7 @@
 
 namespace headroom::measured {
 
-namespace {
+namespace profiler_exports {
 
 Error badValue(const std::string& fileName, const std::string& path, const std::string& what)
 {
@@ -71,10 +71,11 @@ std::optional<std::uint64_t> bytesOf(const nlohmann::json& v)
     return std::nullopt;
 }
 
-} // namespace
+} // namespace profiler_exports
 
 Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::string& fileName)
 {
+    using namespace profiler_exports;
     // The raw export: a list of (time, action, bytes, category) rows of numbers.
     const bool raw = root.is_array() && !root.empty() && root[0].is_array() && root[0].size() == 4
         && root[0][0].is_number()
@@ -157,6 +158,7 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
 
 Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::string& fileName)
 {
+    using namespace profiler_exports;
     const nlohmann::json* events = &root;
     if (root.is_object()) {
         const auto it = root.find("traceEvents");

@@ -25,7 +25,9 @@
 // - Annotations (record_function names: "ProfilerStep#N" spans from torch.profiler's schedule,
 //   "Optimizer.step#Adam.step" from torch/optim/optimizer.py's profile_hook_step,
 //   "autograd::engine::evaluate_function: ..." from the autograd engine) tag the events inside them the
-//   same way.
+//   same way. A snapshot's external_annotations hold only USER_SCOPE record_functions
+//   (torch/csrc/cuda/memory_snapshot.cpp _initRecordAnnotations: {"name", "stage": START/END}), so the
+//   step and optimizer spans but not the backward's; a Chrome trace has all three.
 // - Pattern, where neither is recorded: the allocated curve rises in the forward (activations kept for
 //   backward) to the step's maximum and falls in the backward (activations freed as gradients are made),
 //   the optimizer step adds only temporaries and, in the first step, its state. A step is a cycle from a
@@ -47,7 +49,7 @@
 
 namespace headroom::measured {
 
-namespace {
+namespace run_steps {
 
 bool contains(std::string_view s, std::string_view part)
 {
@@ -61,10 +63,11 @@ std::string normalised(std::string_view path)
     return p;
 }
 
-} // namespace
+} // namespace run_steps
 
 EventTag tagOfStack(const std::vector<RunFrame>& stack)
 {
+    using namespace run_steps;
     if (stack.empty())
         return EventTag::Untraced;
     bool optimizer = false;
@@ -93,7 +96,7 @@ EventTag tagOfStack(const std::vector<RunFrame>& stack)
     return EventTag::Other;
 }
 
-namespace {
+namespace run_steps {
 
 struct StepBounds
 {
@@ -138,10 +141,11 @@ void addPhases(MeasuredStep& step, const StepBounds& b, PhaseSource source)
         step.phases.push_back(MeasuredPhase { RunPhase::OptimizerStep, b.optimizer, b.end, 0, 0, source });
 }
 
-} // namespace
+} // namespace run_steps
 
 bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSource source)
 {
+    using namespace run_steps;
     const auto& s = run.samples;
     std::vector<StepBounds> bounds;
     bool inStep = false;
@@ -231,6 +235,7 @@ bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSou
 
 void stepsFromPattern(MeasuredRun& run, const PhaseHintFn& hint)
 {
+    using namespace run_steps;
     const auto& s = run.samples;
     run.steps.clear();
     if (s.size() < 3)

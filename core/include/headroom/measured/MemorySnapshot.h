@@ -113,6 +113,9 @@ struct SnapshotAnnotation final
 struct MemorySnapshot final
 {
     std::vector<SnapshotSegment> segments; ///< every device's, at the snapshot's moment
+    /// The file has segments: a device without any had nothing reserved at the snapshot (false: the
+    /// state at the snapshot is unknown, so the trace cannot be anchored).
+    bool segmentsRecorded = true;
     std::vector<std::vector<SnapshotTraceEntry>> deviceTraces; ///< per device, oldest first
     RecordedAllocatorSettings allocatorSettings;
     /// Stack table: stacks[0] is empty.
