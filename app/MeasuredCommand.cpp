@@ -401,7 +401,7 @@ void printComparisonText(const Plan& plan, const RunComparison& c, std::ostream&
     }
     printNotes(c.setupDifferences, "Set-up differences", out);
     out << "\nCalibration proposal:\n";
-    if (!c.calibration.available) {
+    if (!c.calibration.available || (c.calibration.fixedBytes == 0 && c.calibration.perSampleBytes == 0)) {
         out << "  none: " << c.calibration.reasoning << '\n';
     } else {
         out << "  fixed " << formatBytes(c.calibration.fixedBytes) << ", per sample "

@@ -55,6 +55,12 @@ void table(
     for (std::size_t i = 1; i < header.size(); ++i)
         figures += widths[i];
     widths[0] = std::max(canvas.width() - figures, widths[0]);
+    // Wider than the page: every column narrowed alike (cells then set up to a fifth smaller).
+    const double total = widths[0] + figures;
+    if (total > canvas.width()) {
+        for (auto& w : widths)
+            w *= canvas.width() / total;
+    }
     const double rowH = canvas.lineHeight(FontRole::Small) * 1.35;
     const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
         canvas.ensureSpace(rowH);
@@ -195,7 +201,9 @@ void ReportComposer::measuredLists(ReportCanvas& canvas, const RunComparison& c)
         bullets(canvas, items);
         canvas.advance(canvas.pt(6));
     }
-    const QString calibration = c.calibration.available
+    const bool proposed
+        = c.calibration.available && (c.calibration.fixedBytes > 0 || c.calibration.perSampleBytes > 0);
+    const QString calibration = proposed
         ? tr("Fixed %1 and %2 per sample (from the run's batch %3), applied with --calibration-fixed and "
              "--calibration-per-sample or the GUI's calibration. %4")
               .arg(bytes(c.calibration.fixedBytes), bytes(c.calibration.perSampleBytes),

@@ -5,6 +5,7 @@
 #include "CliTestSupport.h"
 
 #include <QFile>
+#include <QProcess>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,7 @@ private slots:
     void comparisonWithModel();
     void calibrateLowersTheMaxBatch();
     void setupOptionsNeedModel();
+    void reportHasTheMeasuredPage();
     void hostileFilesAreOneLineErrors_data();
     void hostileFilesAreOneLineErrors();
 
@@ -234,6 +236,29 @@ void TestCliMeasured::setupOptionsNeedModel()
         QVERIFY2(r.err.contains(QLatin1String("--model")), qPrintable(r.err));
         QCOMPARE(r.err.count(QLatin1Char('\n')), 1);
     }
+}
+
+// report --measured: the page, at the run's batch; --run-batch alone is refused.
+void TestCliMeasured::reportHasTheMeasuredPage()
+{
+    const QString pdf = m_dir.filePath(QStringLiteral("measured.pdf"));
+    const Run r = runHeadroom({ QStringLiteral("report"), m_mlp, QStringLiteral("-o"), pdf,
+        QStringLiteral("--batch"), QStringLiteral("4"), QStringLiteral("--measured"),
+        dataFile("chrome_trace.json"), QStringLiteral("--run-batch"), QStringLiteral("2") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"), { pdf, QStringLiteral("-") });
+    if (!text.waitForStarted() || !text.waitForFinished(60000))
+        QSKIP("pdftotext (poppler-utils) is not installed");
+    const QString t = QString::fromUtf8(text.readAllStandardOutput()).simplified();
+    // chrome_trace.json: allocated peaks at 12 M, reserved at 40 M (tst_measuredrun.cpp).
+    for (const char* fragment : { "Plan and measured run", "chrome_trace.json", "compared at batch 2",
+             "measured 12.00 MiB", "measured 40.00 MiB", "Per phase", "Calibration proposal" })
+        QVERIFY2(t.contains(QLatin1String(fragment)), fragment);
+    const Run alone = runHeadroom({ QStringLiteral("report"), m_mlp, QStringLiteral("-o"), pdf,
+        QStringLiteral("--run-batch"), QStringLiteral("2") });
+    QCOMPARE(alone.exitCode, 2);
+    QVERIFY2(alone.err.contains(QLatin1String("needs --measured")), qPrintable(alone.err));
 }
 
 void TestCliMeasured::hostileFilesAreOneLineErrors_data()
