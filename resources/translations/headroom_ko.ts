@@ -45,6 +45,49 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::report::MeasuredChartPainter</name>
+    <message>
+        <source>Before the steps</source>
+        <translation>스텝 이전</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>순전파</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>역전파</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>예측 할당</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>예측 예약</translation>
+    </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>측정 할당</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>측정 예약</translation>
+    </message>
+    <message>
+        <source>Predicted peak %1 (%2)</source>
+        <translation>예측 최대치 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Measured peak %1 (%2)</source>
+        <translation>측정 최대치 %1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>headroom::report::MemoryChartPainter</name>
     <message>
         <source>Batch %1: %2</source>
@@ -695,6 +738,110 @@ FLOPs</translation>
     <message>
         <source>At batch %1 the step&apos;s tensors peak at %2, the first step&apos;s at %3.</source>
         <translation>배치 %1에서 스텝의 텐서 최대치는 %2, 첫 스텝은 %3입니다.</translation>
+    </message>
+    <message>
+        <source>The plan beside the run recorded in %1 (%2): compared at batch %3%4, %5%6.</source>
+        <translation>%1(%2)에 기록된 실행과 계획의 비교: 배치 %3%4, %5%6 기준.</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s batch was not given)</source>
+        <translation> (계획의 값: 실행의 배치가 주어지지 않음)</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s precision was not given)</source>
+        <translation> (계획의 값: 실행의 정밀도가 주어지지 않음)</translation>
+    </message>
+    <message>
+        <source>Peak allocated: predicted %1, measured %2, %3. Peak reserved: predicted %4, measured %5, %6. Differences are measured minus predicted.</source>
+        <translation>최대 할당: 예측 %1, 측정 %2, %3. 최대 예약: 예측 %4, 측정 %5, %6. 차이는 측정값에서 예측값을 뺀 값입니다.</translation>
+    </message>
+    <message>
+        <source>Plan and measured run</source>
+        <translation>계획과 측정된 실행</translation>
+    </message>
+    <message>
+        <source>The first step (it creates the optimizer state)</source>
+        <translation>첫 스텝 (옵티마이저 상태를 만듦)</translation>
+    </message>
+    <message>
+        <source>A steady step</source>
+        <translation>정상 상태의 스텝</translation>
+    </message>
+    <message>
+        <source>Memory over the step&apos;s phases, each phase as wide as the other whatever its length: the plan&apos;s replay at batch %1 and the run&apos;s step %2. Solid: allocated; dashed: reserved.</source>
+        <translation>스텝의 단계별 메모리(각 단계는 길이와 관계없이 같은 너비): 배치 %1에서의 계획 재생과 실행의 스텝 %2. 실선: 할당, 점선: 예약.</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>찾지 못함</translation>
+    </message>
+    <message>
+        <source>Per phase</source>
+        <translation>단계별</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Allocated, predicted</source>
+        <translation>할당, 예측</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>차이</translation>
+    </message>
+    <message>
+        <source>Reserved, predicted</source>
+        <translation>예약, 예측</translation>
+    </message>
+    <message>
+        <source>Per component, alive at the allocated peak</source>
+        <translation>구성 요소별 (할당 최대치 시점에 살아 있는 것)</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>예측</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>차이</translation>
+    </message>
+    <message>
+        <source>and %1 more blocks</source>
+        <translation>그 밖의 블록 %1개</translation>
+    </message>
+    <message>
+        <source>Not attributed to the plan (largest first)</source>
+        <translation>계획에 대응하지 않는 블록 (큰 순서)</translation>
+    </message>
+    <message>
+        <source>Set-up differences</source>
+        <translation>설정 차이</translation>
+    </message>
+    <message>
+        <source>Fixed %1 and %2 per sample (from the run&apos;s batch %3), applied with --calibration-fixed and --calibration-per-sample or the GUI&apos;s calibration. %4</source>
+        <translation>고정 %1, 샘플당 %2 (실행의 배치 %3에서 구함). --calibration-fixed와 --calibration-per-sample 또는 GUI의 보정으로 적용합니다. %4</translation>
+    </message>
+    <message>
+        <source>None: %1</source>
+        <translation>없음: %1</translation>
+    </message>
+    <message>
+        <source>Calibration proposal</source>
+        <translation>보정 제안</translation>
+    </message>
+    <message>
+        <source>What could not be compared</source>
+        <translation>비교할 수 없었던 것</translation>
     </message>
 </context>
 <context>

@@ -45,6 +45,49 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::report::MeasuredChartPainter</name>
+    <message>
+        <source>Before the steps</source>
+        <translation>训练步之前</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>预测已分配</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>预测预留</translation>
+    </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>实测已分配</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>实测预留</translation>
+    </message>
+    <message>
+        <source>Predicted peak %1 (%2)</source>
+        <translation>预测峰值 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Measured peak %1 (%2)</source>
+        <translation>实测峰值 %1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>headroom::report::MemoryChartPainter</name>
     <message>
         <source>Batch %1: %2</source>
@@ -695,6 +738,110 @@ FLOPs</translation>
     <message>
         <source>At batch %1 the step&apos;s tensors peak at %2, the first step&apos;s at %3.</source>
         <translation>批次 %1 时，该步骤张量的峰值为 %2，第一步为 %3。</translation>
+    </message>
+    <message>
+        <source>The plan beside the run recorded in %1 (%2): compared at batch %3%4, %5%6.</source>
+        <translation>计划与 %1（%2）中记录的运行对比：批大小 %3%4，%5%6。</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s batch was not given)</source>
+        <translation>（计划的值：未给出运行的批大小）</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s precision was not given)</source>
+        <translation>（计划的值：未给出运行的精度）</translation>
+    </message>
+    <message>
+        <source>Peak allocated: predicted %1, measured %2, %3. Peak reserved: predicted %4, measured %5, %6. Differences are measured minus predicted.</source>
+        <translation>已分配峰值：预测 %1，实测 %2，%3。预留峰值：预测 %4，实测 %5，%6。差值为实测减预测。</translation>
+    </message>
+    <message>
+        <source>Plan and measured run</source>
+        <translation>计划与实测运行</translation>
+    </message>
+    <message>
+        <source>The first step (it creates the optimizer state)</source>
+        <translation>第一步（创建优化器状态）</translation>
+    </message>
+    <message>
+        <source>A steady step</source>
+        <translation>稳定的一步</translation>
+    </message>
+    <message>
+        <source>Memory over the step&apos;s phases, each phase as wide as the other whatever its length: the plan&apos;s replay at batch %1 and the run&apos;s step %2. Solid: allocated; dashed: reserved.</source>
+        <translation>一步中各阶段的内存（各阶段不论长短宽度相同）：计划在批大小 %1 下的重放与运行的第 %2 步。实线：已分配；虚线：预留。</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>Per phase</source>
+        <translation>按阶段</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Allocated, predicted</source>
+        <translation>已分配，预测</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Reserved, predicted</source>
+        <translation>预留，预测</translation>
+    </message>
+    <message>
+        <source>Per component, alive at the allocated peak</source>
+        <translation>按组成部分（已分配峰值时存活的）</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>and %1 more blocks</source>
+        <translation>另有 %1 个块</translation>
+    </message>
+    <message>
+        <source>Not attributed to the plan (largest first)</source>
+        <translation>未能对应到计划的块（从大到小）</translation>
+    </message>
+    <message>
+        <source>Set-up differences</source>
+        <translation>设置差异</translation>
+    </message>
+    <message>
+        <source>Fixed %1 and %2 per sample (from the run&apos;s batch %3), applied with --calibration-fixed and --calibration-per-sample or the GUI&apos;s calibration. %4</source>
+        <translation>固定 %1，每样本 %2（取自运行的批大小 %3），可用 --calibration-fixed 和 --calibration-per-sample 或 GUI 的校准应用。%4</translation>
+    </message>
+    <message>
+        <source>None: %1</source>
+        <translation>无：%1</translation>
+    </message>
+    <message>
+        <source>Calibration proposal</source>
+        <translation>校准建议</translation>
+    </message>
+    <message>
+        <source>What could not be compared</source>
+        <translation>无法对比的内容</translation>
     </message>
 </context>
 <context>
