@@ -59,6 +59,8 @@ private:
     void refreshHeader();
     void rebuildLayerForm();
     void refreshLayerValues();
+    /// "Layer 3: Linear": the shown layer's place in the table and its type.
+    void refreshTitle();
     void refreshLayerStatus();
     void checkInputShape();
     void checkLayerName();
