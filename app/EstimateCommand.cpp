@@ -6,9 +6,11 @@
 #include "TextTable.h"
 #include "headroom/support/Format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <ostream>
+#include <vector>
 
 namespace headroom::cli {
 
@@ -68,16 +70,27 @@ void printBreakdown(const Plan& plan, const PlanResult& result, std::ostream& ou
     out << '\n';
 
     const bool multiGpu = s.parallel.gpus > 1;
-    out << std::left << std::setw(22) << "Component" << std::right << std::setw(14)
-        << (multiGpu ? "Per GPU" : "Memory") << std::setw(10) << "Share" << '\n';
+    std::vector<Component> rows;
     for (const auto c : kAllComponents) {
         const auto bytes = componentBytes(e.bytes, c);
         if (c == Component::Communication && bytes == 0 && !multiGpu)
             continue; // no multi-GPU buffers on one GPU: not worth a row
-        out << std::left << std::setw(22) << componentLabel(c) << std::right << std::setw(14)
+        if (c == Component::Calibration && bytes == 0)
+            continue; // no measured excess without a calibration
+        rows.push_back(c);
+    }
+    // 22 columns hold every label but the calibration's, which widens the first column when it is shown.
+    int width = 22;
+    for (const auto c : rows)
+        width = std::max(width, static_cast<int>(componentLabel(c).size()) + 2);
+    out << std::left << std::setw(width) << "Component" << std::right << std::setw(14)
+        << (multiGpu ? "Per GPU" : "Memory") << std::setw(10) << "Share" << '\n';
+    for (const auto c : rows) {
+        const auto bytes = componentBytes(e.bytes, c);
+        out << std::left << std::setw(width) << componentLabel(c) << std::right << std::setw(14)
             << formatBytes(bytes) << std::setw(10) << percent(bytes, e.total()) << '\n';
     }
-    out << std::left << std::setw(22) << "Total (tensors)" << std::right << std::setw(14)
+    out << std::left << std::setw(width) << "Total (tensors)" << std::right << std::setw(14)
         << formatBytes(e.total()) << "\n\n";
 }
 

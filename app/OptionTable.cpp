@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <span>
+#include <string_view>
+#include <utility>
 
 namespace headroom::cli {
 
@@ -57,6 +59,39 @@ std::int64_t integerOption(
         throw UsageError { option + " must be an integer from " + std::to_string(min) + " to "
             + std::to_string(max) + ", not " + quoteForMessage(text) };
     return *parsed;
+}
+
+/// A byte count: an integer ("104857600") or a number with a binary unit ("100MiB", "1.5 GiB", "512KiB",
+/// "B" too), from 0 to `max`; a fraction of a byte is dropped.
+std::uint64_t byteSizeOption(const std::string& option, const std::string& text, std::uint64_t max)
+{
+    static constexpr std::pair<std::string_view, std::uint64_t> kUnits[] = { { "TiB", 1ULL << 40 },
+        { "GiB", 1ULL << 30 }, { "MiB", 1ULL << 20 }, { "KiB", 1ULL << 10 }, { "B", 1 } };
+    const auto fail = [&] {
+        return UsageError { option + " must be a number of bytes from 0 to " + std::to_string(max) + " ("
+            + formatBytes(max) + "), with or without a unit (KiB, MiB, GiB, TiB), not "
+            + quoteForMessage(text) };
+    };
+    std::string number = text;
+    std::uint64_t unit = 1;
+    for (const auto& [suffix, size] : kUnits) {
+        if (number.size() > suffix.size() && number.ends_with(suffix)) {
+            number.resize(number.size() - suffix.size());
+            unit = size;
+            break;
+        }
+    }
+    while (!number.empty() && number.back() == ' ')
+        number.pop_back();
+    if (const auto whole = parseInteger(number)) {
+        if (*whole < 0 || static_cast<std::uint64_t>(*whole) > max / unit)
+            throw fail();
+        return static_cast<std::uint64_t>(*whole) * unit;
+    }
+    const auto parsed = parseNumber(number);
+    if (!parsed || *parsed < 0 || *parsed * static_cast<double>(unit) > static_cast<double>(max))
+        throw fail();
+    return static_cast<std::uint64_t>(*parsed * static_cast<double>(unit));
 }
 
 /// "q_proj,v_proj" -> {"q_proj", "v_proj"}; an empty entry is an error.
@@ -152,6 +187,17 @@ void addSetupOptions(std::vector<OptionSpec>& all)
                         + quoteForMessage(v) };
                 o.overheadBytes = static_cast<std::uint64_t>(*parsed * static_cast<double>(kMiB));
             } });
+    all.push_back({ "--calibration-fixed", {}, "BYTES", G::General,
+        "a measured run's bytes beyond the plan at any batch (e.g. 100MiB),\n"
+        "shown as the calibration component [0]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.calibration.fixedBytes = byteSizeOption(a, v, kMaxCalibrationBytes);
+        } });
+    all.push_back({ "--calibration-per-sample", {}, "BYTES", G::General,
+        "a measured run's bytes per sample beyond the plan (e.g. 3MiB) [0]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.calibration.perSampleBytes = byteSizeOption(a, v, kMaxCalibrationPerSampleBytes);
+        } });
     all.push_back({ "--expandable-segments", {}, {}, G::General,
         "simulate PyTorch's allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
         [](Options& o, const std::string&, const std::string&) { o.expandableSegments = true; } });

@@ -47,6 +47,8 @@ struct Options final
     Parallelism parallel;
     bool eightBitOptimizer = false;
     bool expandableSegments = false; ///< --expandable-segments
+    /// --calibration-fixed and --calibration-per-sample (TrainingSetup::calibration).
+    RunCalibration calibration;
     double utilization = TrainingSetup {}.assumedUtilization;
     // plan and compare (issue #18).
     std::optional<std::int64_t> targetBatch;

@@ -51,6 +51,7 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     plan.setup.parallel = o.parallel;
     plan.setup.eightBitOptimizer = o.eightBitOptimizer;
     plan.setup.expandableSegments = o.expandableSegments;
+    plan.setup.calibration = o.calibration;
     plan.setup.assumedUtilization = o.utilization;
     plan.checkpointing = o.checkpointing;
     plan.attention = o.attention;

@@ -20,6 +20,8 @@ QColor ComponentColors::color(Component c)
         return { 0x9c, 0x75, 0x5f };
     case Component::Communication:
         return { 0x76, 0xb7, 0xb2 };
+    case Component::Calibration: // Tableau 10's yellow: apart from every modelled component
+        return { 0xed, 0xc9, 0x48 };
     case Component::Overhead:
         return { 0xba, 0xb0, 0xac };
     }

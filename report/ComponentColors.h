@@ -24,11 +24,11 @@ public:
     [[nodiscard]] static QColor reserved() { return QColor(0x1f, 0x3a, 0x93); }
 
     /// Components from the bottom of a stack to the top: the batch-independent parts first
-    /// (overhead, weights, gradients, optimizer state, communication buffers), then what grows with
-    /// the batch.
-    static constexpr std::array<Component, 8> kStackOrder { Component::Overhead, Component::Weights,
-        Component::Gradients, Component::OptimizerState, Component::Communication, Component::Input,
-        Component::Activations, Component::Transient };
+    /// (overhead, weights, gradients, optimizer state, communication buffers), then a measured run's
+    /// excess (a fixed part and one per sample), then what grows with the batch.
+    static constexpr std::array<Component, 9> kStackOrder { Component::Overhead, Component::Weights,
+        Component::Gradients, Component::OptimizerState, Component::Communication, Component::Calibration,
+        Component::Input, Component::Activations, Component::Transient };
 };
 
 } // namespace headroom::ui

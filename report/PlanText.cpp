@@ -9,6 +9,7 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 // The sentences are translated in the context "headroom::report::plantext": the GUI installs the
 // user's language; the command line installs none, so `headroom estimate` prints them in English.
@@ -97,10 +98,16 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
     std::vector<std::pair<std::string, std::string>> rows;
     const TrainingSetup& s = plan.setup;
     const Parallelism& par = s.parallel;
-    if (plan.sequenceLength)
+    // The length trained at: the plan's, or the model's own where its source gave a longest (an imported
+    // config starts at a default length the user should see).
+    const auto& dims = plan.network.input.shape.dims;
+    std::optional<std::int64_t> length = plan.sequenceLength;
+    if (!length && plan.network.input.maxSequenceLength && !dims.empty())
+        length = dims[0];
+    if (length)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Sequence length")),
             str(QCoreApplication::translate("headroom::report::plantext", "%1 tokens")
-                    .arg(q(formatCount(static_cast<std::uint64_t>(*plan.sequenceLength))))));
+                    .arg(q(formatCount(static_cast<std::uint64_t>(*length))))));
     if (s.accumulationSteps > 1)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Accumulation")),
             str(QCoreApplication::translate(
@@ -124,11 +131,34 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
     if (plan.lora.enabled())
         rows.emplace_back(
             str(QCoreApplication::translate("headroom::report::plantext", "LoRA")), loraSetupText(plan.lora));
+    if (s.calibration.active())
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Calibration")),
+            calibrationText(s.calibration));
     if (s.assumedUtilization != TrainingSetup {}.assumedUtilization)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Utilisation")),
             str(QCoreApplication::translate("headroom::report::plantext", "%1 of peak assumed")
                     .arg(q(formatFraction(s.assumedUtilization)))));
     return rows;
+}
+
+std::string calibrationText(const RunCalibration& c)
+{
+    const QString terms
+        = QCoreApplication::translate("headroom::report::plantext", "%1 fixed + %2 per sample")
+              .arg(q(formatBytes(c.fixedBytes)), q(formatBytes(c.perSampleBytes)));
+    const QString batch = q(std::to_string(c.measuredBatch));
+    const QString source = q(c.source);
+    QString where;
+    if (c.measuredBatch > 0 && !c.source.empty())
+        where = QCoreApplication::translate("headroom::report::plantext", "measured at batch %1 in %2")
+                    .arg(batch, source);
+    else if (c.measuredBatch > 0)
+        where = QCoreApplication::translate("headroom::report::plantext", "measured at batch %1").arg(batch);
+    else if (!c.source.empty())
+        where = QCoreApplication::translate("headroom::report::plantext", "measured in %1").arg(source);
+    return str(where.isEmpty()
+            ? terms
+            : QCoreApplication::translate("headroom::report::plantext", "%1 (%2)").arg(terms, where));
 }
 
 bool hasEffectiveBatch(const TrainingSetup& setup)

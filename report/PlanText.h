@@ -21,7 +21,7 @@ namespace plantext {
 /// The strategies that differ from the default (one GPU, no accumulation, checkpointing or LoRA,
 /// SDPA attention, 32-bit optimizer state), as label/value rows in the order a reader needs them:
 /// {"Accumulation", "8 steps"}, {"GPUs", "4 (2 data-parallel x 2 tensor-parallel), ZeRO stage 2"},
-/// {"Checkpointing", "Per block"}, ... Empty for a default plan.
+/// {"Checkpointing", "Per block"}, {"Calibration", calibrationText()}, ... Empty for a default plan.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan);
 
 /// "296 = 37 x 8 steps x 1 GPU": a micro-batch times the accumulation steps times the
@@ -29,6 +29,9 @@ namespace plantext {
 /// ("224,768 = 7,024 x 8 steps x 4 GPUs"), for prose; plain integers for the command line.
 [[nodiscard]] std::string effectiveBatchText(
     std::int64_t microBatch, const TrainingSetup& setup, bool grouped = false);
+/// A calibration's terms and where they came from, for the "Calibration" row: "100 MiB fixed + 3.00 MiB per
+/// sample (measured at batch 8 in run.pickle)".
+[[nodiscard]] std::string calibrationText(const RunCalibration& calibration);
 /// True when the effective batch differs from the micro-batch (accumulation or data parallelism).
 [[nodiscard]] bool hasEffectiveBatch(const TrainingSetup& setup);
 

@@ -229,12 +229,16 @@ void ReportComposer::verdictBox(ReportCanvas& canvas, double keepWithHeight) con
 
 std::vector<Component> ReportComposer::summaryComponents() const
 {
-    // Communication buffers exist only with several GPUs: on one, the row would always read 0 B.
+    // Communication buffers exist only with several GPUs: on one, the row would always read 0 B. The
+    // measured excess exists only in a calibrated plan.
     std::vector<Component> components;
     for (const auto c : kAllComponents) {
-        if (c != Component::Communication || componentBytes(m_result.estimate->bytes, c) > 0
-            || m_plan.setup.parallel.gpus > 1)
-            components.push_back(c);
+        const bool empty = componentBytes(m_result.estimate->bytes, c) == 0;
+        if (c == Component::Communication && empty && m_plan.setup.parallel.gpus == 1)
+            continue;
+        if (c == Component::Calibration && empty)
+            continue;
+        components.push_back(c);
     }
     return components;
 }

@@ -380,6 +380,7 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Input batch"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Transient"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Communication buffers"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Calibration (measured excess)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Framework overhead"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "SGD"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "SGD with momentum"),

@@ -11,10 +11,15 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QUrl>
+#include <algorithm>
+#include <limits>
 
 namespace headroom::ui {
 
@@ -74,6 +79,39 @@ void DialogProvider::showAbout(QWidget* parent, const QString& title, const QStr
 bool DialogProvider::openUrl(const QUrl& url)
 {
     return QDesktopServices::openUrl(url);
+}
+
+std::optional<std::int64_t> DialogProvider::trainingSequenceLength(
+    QWidget* parent, const QString& modelName, std::int64_t suggested, std::int64_t longest)
+{
+    QDialog dialog(parent);
+    dialog.setObjectName(QStringLiteral("sequenceLengthDialog"));
+    dialog.setWindowTitle(tr("Sequence Length"));
+    auto* form = new QFormLayout(&dialog);
+    const QLocale locale;
+    auto* explanation = new QLabel(tr("%1 takes sequences of up to %2 tokens. Training usually runs at "
+                                      "fewer: Hugging Face's run_clm.py and TRL's SFTTrainer use %3 unless "
+                                      "told otherwise, and memory grows with the length.")
+                                       .arg(modelName, locale.toString(static_cast<qlonglong>(longest)),
+                                           locale.toString(static_cast<qlonglong>(suggested))),
+        &dialog);
+    explanation->setWordWrap(true);
+    explanation->setMinimumWidth(360);
+    form->addRow(explanation);
+    auto* length = new QSpinBox(&dialog);
+    length->setObjectName(QStringLiteral("sequenceLengthDialogSpinBox"));
+    length->setRange(1, static_cast<int>(std::min<std::int64_t>(longest, std::numeric_limits<int>::max())));
+    length->setValue(static_cast<int>(std::min<std::int64_t>(suggested, length->maximum())));
+    length->setSuffix(tr(" tokens"));
+    length->setGroupSeparatorShown(true);
+    form->addRow(tr("Train at:"), length);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+    form->addRow(buttons);
+    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    if (dialog.exec() != QDialog::Accepted)
+        return std::nullopt;
+    return length->value();
 }
 
 std::optional<DialogProvider::CustomGpu> DialogProvider::customGpu(QWidget* parent)

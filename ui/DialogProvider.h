@@ -43,6 +43,10 @@ public:
     virtual void showAbout(QWidget* parent, const QString& title, const QString& text);
     /// Asks for a user-defined GPU (a name and a memory size); nullopt when cancelled.
     [[nodiscard]] virtual std::optional<CustomGpu> customGpu(QWidget* parent);
+    /// Asks the sequence length to train an imported model at (`suggested` tokens to start with; the
+    /// model takes up to `longest`); nullopt when cancelled (the import keeps `suggested`).
+    [[nodiscard]] virtual std::optional<std::int64_t> trainingSequenceLength(
+        QWidget* parent, const QString& modelName, std::int64_t suggested, std::int64_t longest);
     /// Opens a document (the user guide) in the desktop's viewer; false if none could.
     virtual bool openUrl(const QUrl& url);
 };

@@ -478,6 +478,13 @@ void Document::setOverheadBytes(std::uint64_t bytes)
         OverheadMerge);
 }
 
+void Document::setCalibration(const RunCalibration& calibration)
+{
+    const RunCalibration next = calibration.active() ? calibration : RunCalibration {};
+    editSettings(next.active() ? tr("Apply calibration") : tr("Remove calibration"),
+        [&](PlanSettings& s) { s.setup.calibration = next; });
+}
+
 void Document::applyPlanSettings(const PlanSettings& settings, const QString& text)
 {
     editSettings(text, [&](PlanSettings& s) { s = settings; });

@@ -113,6 +113,9 @@ public:
     /// PyTorch's caching allocator with expandable_segments:True (one undo step).
     void setExpandableSegments(bool on);
     void setAssumedUtilization(double utilization);
+    /// Applies a measured run's calibration (TrainingSetup::calibration) or, given an inactive one,
+    /// removes it: one undo step either way.
+    void setCalibration(const RunCalibration& calibration);
 
     // --- Undoable strategy edits (re-analyse; like the set-up, not part of the model file) ---
     void setCheckpointing(Checkpointing checkpointing);

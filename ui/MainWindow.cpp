@@ -287,7 +287,8 @@ bool MainWindow::loadFile(const QString& path)
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
     if (imported) {
-        m_document->resetNetwork(std::move(network).value(), QString(), absolute);
+        Network n = askTrainingLength(std::move(network).value());
+        m_document->resetNetwork(std::move(n), QString(), absolute);
         statusBar()->showMessage(tr("Imported %1").arg(QDir::toNativeSeparators(absolute)), 5000);
     } else {
         m_document->resetNetwork(std::move(network).value(), absolute);
@@ -296,6 +297,22 @@ bool MainWindow::loadFile(const QString& path)
     addRecentFile(absolute);
     startModel();
     return true;
+}
+
+Network MainWindow::askTrainingLength(Network network)
+{
+    // An imported config whose context is longer than one trains at starts at a shorter length: ask
+    // which (HfConfig.h, kDefaultTrainingSequenceLength).
+    const auto& input = network.input;
+    if (!input.maxSequenceLength || input.shape.dims.size() != 1
+        || *input.maxSequenceLength <= input.shape.dims[0])
+        return network;
+    const auto length = m_dialogs->trainingSequenceLength(
+        this, qs(network.name), input.shape.dims[0], *input.maxSequenceLength);
+    if (!length)
+        return network;
+    auto resized = atTrainingLength(network, *length);
+    return resized ? std::move(resized).value() : network;
 }
 
 void MainWindow::startModel()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "headroom/model/Network.h"
 #include "headroom/setup/GpuCatalog.h"
 
 #include <QMainWindow>
@@ -103,6 +104,8 @@ private:
     /// After New, Open, Import or a preset: select the first layer, and bring a batch that does not
     /// fit the new model down to one that does.
     void startModel();
+    /// An imported model with a long context at the length the user trains at (asked).
+    [[nodiscard]] Network askTrainingLength(Network network);
     /// An error dialog; paths into the documentation ("docs/onnx-import.md") point at the copy
     /// installed with Headroom.
     void showError(const QString& title, const QString& message);

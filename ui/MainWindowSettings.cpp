@@ -137,6 +137,8 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(plan.setup.batch));
     settings.setValue(
         QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(plan.setup.overheadBytes));
+    // A calibration is not remembered: it belongs to the measured run it came from, and a later session
+    // that opens that run applies it again (docs/memory-model.md, "Calibration from a measured run").
     QStringList custom;
     for (const auto& g : m_setupPanel->catalog().gpus()) {
         if (g.custom)

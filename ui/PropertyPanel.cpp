@@ -16,6 +16,7 @@
 #include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSignalBlocker>
@@ -143,6 +144,12 @@ QGroupBox* PropertyPanel::createNetworkGroup()
     inputColumn->setSpacing(2);
     inputColumn->addLayout(inputRow);
     inputColumn->addWidget(m_inputShapeNote);
+    // The length the plan trains at, where Strategy's sequence length overrides the model's own.
+    m_trainedLengthNote = new QLabel(networkGroup);
+    m_trainedLengthNote->setObjectName(QStringLiteral("trainedLengthNoteLabel"));
+    m_trainedLengthNote->setWordWrap(true);
+    m_trainedLengthNote->setVisible(false);
+    inputColumn->addWidget(m_trainedLengthNote);
     networkForm->addRow(tr("Input shape:"), inputBox);
     networkForm->addRow(tr("Loss:"), m_loss);
     return networkGroup;
@@ -293,6 +300,8 @@ void PropertyPanel::connectModel()
     connect(m_document, &Document::strategyChanged, this, &PropertyPanel::refreshLayerValues);
 
     connect(m_document, &Document::headerChanged, this, &PropertyPanel::refreshHeader);
+    connect(m_document, &Document::strategyChanged, this, &PropertyPanel::refreshTrainedLength);
+    connect(m_document, &Document::networkReset, this, &PropertyPanel::refreshTrainedLength);
     connect(m_document, &Document::layerChanged, this, [this](const LayerPath& path) {
         if (m_current.isValid() && m_model->pathOf(m_current) == path)
             refreshLayerValues();
@@ -332,6 +341,23 @@ void PropertyPanel::refreshHeader()
         static_cast<int>(std::find(kDTypes.begin(), kDTypes.end(), n.input.dtype) - kDTypes.begin()));
     m_loss->setCurrentIndex(
         static_cast<int>(std::find(kLosses.begin(), kLosses.end(), n.loss) - kLosses.begin()));
+    refreshTrainedLength();
+}
+
+void PropertyPanel::refreshTrainedLength()
+{
+    const Plan& plan = m_document->plan();
+    const auto& dims = plan.network.input.shape.dims;
+    const bool overridden = plan.sequenceLength && !dims.empty() && *plan.sequenceLength != dims[0];
+    if (overridden) {
+        const QLocale locale;
+        m_trainedLengthNote->setText(
+            tr("Trained at %1 tokens (Strategy: Sequence length); the model's own input "
+               "is %2.")
+                .arg(locale.toString(static_cast<qlonglong>(*plan.sequenceLength)),
+                    locale.toString(static_cast<qlonglong>(dims[0]))));
+    }
+    m_trainedLengthNote->setVisible(overridden);
 }
 
 void PropertyPanel::setCurrentIndex(const QModelIndex& index)

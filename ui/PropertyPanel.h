@@ -57,6 +57,8 @@ private:
     /// The Document's and the model's changes to the fields.
     void connectModel();
     void refreshHeader();
+    /// The note under the input shape naming the length Strategy trains at, where it overrides it.
+    void refreshTrainedLength();
     void rebuildLayerForm();
     void refreshLayerValues();
     /// "Layer 3: Linear": the shown layer's place in the table and its type.
@@ -73,6 +75,7 @@ private:
     QLineEdit* m_networkName;
     QLineEdit* m_inputShape;
     QLabel* m_inputShapeNote;
+    QLabel* m_trainedLengthNote = nullptr;
     QComboBox* m_inputDType;
     QComboBox* m_loss;
 

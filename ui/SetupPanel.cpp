@@ -20,6 +20,7 @@
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QRegularExpression>
 #include <QSignalBlocker>
 #include <QSpinBox>
@@ -524,7 +525,12 @@ void SetupPanel::refreshStrategyTab(const Plan& plan)
         const std::int64_t length = plan.sequenceLength.value_or(*own);
         m_sequenceLength->setValue(
             static_cast<int>(std::min<std::int64_t>(length, std::numeric_limits<int>::max())));
-        m_sequenceLength->setToolTip(tr("Tokens per sample; the model's own is %1").arg(*own));
+        const auto longest = plan.network.input.maxSequenceLength;
+        m_sequenceLength->setToolTip(longest
+                ? tr("Tokens per sample; the model's own is %1, and it takes up to %2")
+                      .arg(QLocale().toString(static_cast<qlonglong>(*own)),
+                          QLocale().toString(static_cast<qlonglong>(*longest)))
+                : tr("Tokens per sample; the model's own is %1").arg(*own));
         m_sequenceLength->setSpecialValueText(QString());
     } else {
         m_sequenceLength->setToolTip(

@@ -25,6 +25,8 @@ QString UiText::component(Component c)
         return tr("Transient");
     case Component::Communication:
         return tr("Communication buffers");
+    case Component::Calibration:
+        return tr("Calibration (measured excess)");
     case Component::Overhead:
         return tr("Framework overhead");
     }

@@ -913,6 +913,30 @@ FLOPs</translation>
         <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
         <translation>%1. 첫 번째 이후의 마이크로 배치에서입니다(누적된 그래디언트가 살아 있음)</translation>
     </message>
+    <message>
+        <source>Calibration</source>
+        <translation>보정</translation>
+    </message>
+    <message>
+        <source>%1 fixed + %2 per sample</source>
+        <translation>고정 %1 + 샘플당 %2</translation>
+    </message>
+    <message>
+        <source>measured at batch %1 in %2</source>
+        <translation>%2에서 배치 %1로 측정</translation>
+    </message>
+    <message>
+        <source>measured at batch %1</source>
+        <translation>배치 %1로 측정</translation>
+    </message>
+    <message>
+        <source>measured in %1</source>
+        <translation>%1에서 측정</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::AttributeEditor</name>
@@ -2546,6 +2570,10 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>배치 정규화가 없는 torchvision의 VGG-16(torchvision.models.vgg16, Simonyan &amp; Zisserman 2014의 구성 D), 224x224 ImageNet 이미지용: 매개변수 138,357,544개.</translation>
     </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>보정 (측정된 초과분)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2572,6 +2600,22 @@ FLOPs</translation>
     <message>
         <source>Memory:</source>
         <translation>메모리:</translation>
+    </message>
+    <message>
+        <source>Sequence Length</source>
+        <translation>시퀀스 길이</translation>
+    </message>
+    <message>
+        <source>%1 takes sequences of up to %2 tokens. Training usually runs at fewer: Hugging Face&apos;s run_clm.py and TRL&apos;s SFTTrainer use %3 unless told otherwise, and memory grows with the length.</source>
+        <translation>%1은(는) 최대 %2 토큰의 시퀀스를 받습니다. 학습은 보통 이보다 짧게 합니다. Hugging Face의 run_clm.py와 TRL의 SFTTrainer는 따로 지정하지 않으면 %3을(를) 쓰며, 메모리는 길이에 따라 늘어납니다.</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 토큰</translation>
+    </message>
+    <message>
+        <source>Train at:</source>
+        <translation>학습 길이:</translation>
     </message>
 </context>
 <context>
@@ -2777,6 +2821,14 @@ FLOPs</translation>
     <message>
         <source>Use fixed segments</source>
         <translation>고정 세그먼트 사용</translation>
+    </message>
+    <message>
+        <source>Apply calibration</source>
+        <translation>보정 적용</translation>
+    </message>
+    <message>
+        <source>Remove calibration</source>
+        <translation>보정 제거</translation>
     </message>
 </context>
 <context>
@@ -3985,6 +4037,10 @@ FLOPs</translation>
         <source>“%1” is reserved for the network&apos;s input.</source>
         <translation>“%1”은(는) 네트워크 입력용으로 예약되어 있습니다.</translation>
     </message>
+    <message>
+        <source>Trained at %1 tokens (Strategy: Sequence length); the model&apos;s own input is %2.</source>
+        <translation>%1 토큰으로 학습합니다(전략: 시퀀스 길이). 모델 자체의 입력은 %2입니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::SetupPanel</name>
@@ -4219,6 +4275,10 @@ FLOPs</translation>
     <message>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch&apos;s caching allocator grows one segment by mapping pages rather than reserving new segments, which wastes less memory</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch 캐싱 할당자가 새 세그먼트를 예약하지 않고 페이지를 매핑해 세그먼트 하나를 키우므로 낭비되는 메모리가 적습니다</translation>
+    </message>
+    <message>
+        <source>Tokens per sample; the model&apos;s own is %1, and it takes up to %2</source>
+        <translation>샘플당 토큰 수. 모델 자체의 값은 %1이며 최대 %2까지 받습니다</translation>
     </message>
 </context>
 <context>
@@ -4517,6 +4577,10 @@ FLOPs</translation>
     <message>
         <source>Binary cross-entropy</source>
         <translation>이진 교차 엔트로피</translation>
+    </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>보정 (측정된 초과분)</translation>
     </message>
 </context>
 <context>

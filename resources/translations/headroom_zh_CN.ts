@@ -913,6 +913,30 @@ FLOPs</translation>
         <source>%1, in a micro-batch after the first (the accumulated gradients are alive)</source>
         <translation>%1，且在第一个之后的微批次中（累积的梯度仍然存在）</translation>
     </message>
+    <message>
+        <source>Calibration</source>
+        <translation>校准</translation>
+    </message>
+    <message>
+        <source>%1 fixed + %2 per sample</source>
+        <translation>固定 %1 + 每样本 %2</translation>
+    </message>
+    <message>
+        <source>measured at batch %1 in %2</source>
+        <translation>在 %2 中以批大小 %1 测得</translation>
+    </message>
+    <message>
+        <source>measured at batch %1</source>
+        <translation>以批大小 %1 测得</translation>
+    </message>
+    <message>
+        <source>measured in %1</source>
+        <translation>在 %1 中测得</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::AttributeEditor</name>
@@ -2546,6 +2570,10 @@ FLOPs</translation>
         <source>torchvision&apos;s VGG-16 without batch norm (torchvision.models.vgg16, configuration D of Simonyan &amp; Zisserman 2014) for 224x224 ImageNet images: 138,357,544 parameters.</source>
         <translation>torchvision 的 VGG-16，不含批归一化（torchvision.models.vgg16，Simonyan 与 Zisserman 2014 的配置 D），用于 224x224 的 ImageNet 图像：138,357,544 个参数。</translation>
     </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>校准（实测超出部分）</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2572,6 +2600,22 @@ FLOPs</translation>
     <message>
         <source>Memory:</source>
         <translation>显存：</translation>
+    </message>
+    <message>
+        <source>Sequence Length</source>
+        <translation>序列长度</translation>
+    </message>
+    <message>
+        <source>%1 takes sequences of up to %2 tokens. Training usually runs at fewer: Hugging Face&apos;s run_clm.py and TRL&apos;s SFTTrainer use %3 unless told otherwise, and memory grows with the length.</source>
+        <translation>%1 可接受最长 %2 个 token 的序列。训练通常使用更短的长度：Hugging Face 的 run_clm.py 和 TRL 的 SFTTrainer 在未另行指定时使用 %3，且显存随长度增长。</translation>
+    </message>
+    <message>
+        <source> tokens</source>
+        <translation> 个词元</translation>
+    </message>
+    <message>
+        <source>Train at:</source>
+        <translation>训练长度：</translation>
     </message>
 </context>
 <context>
@@ -2777,6 +2821,14 @@ FLOPs</translation>
     <message>
         <source>Use fixed segments</source>
         <translation>使用固定段</translation>
+    </message>
+    <message>
+        <source>Apply calibration</source>
+        <translation>应用校准</translation>
+    </message>
+    <message>
+        <source>Remove calibration</source>
+        <translation>移除校准</translation>
     </message>
 </context>
 <context>
@@ -3985,6 +4037,10 @@ FLOPs</translation>
         <source>“%1” is reserved for the network&apos;s input.</source>
         <translation>“%1”保留给网络的输入使用。</translation>
     </message>
+    <message>
+        <source>Trained at %1 tokens (Strategy: Sequence length); the model&apos;s own input is %2.</source>
+        <translation>按 %1 个 token 训练（策略：序列长度）；模型自身的输入为 %2。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::SetupPanel</name>
@@ -4219,6 +4275,10 @@ FLOPs</translation>
     <message>
         <source>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: PyTorch&apos;s caching allocator grows one segment by mapping pages rather than reserving new segments, which wastes less memory</source>
         <translation>PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True：PyTorch 缓存分配器通过映射页面来扩展一个段，而不是预留新段，浪费的内存更少</translation>
+    </message>
+    <message>
+        <source>Tokens per sample; the model&apos;s own is %1, and it takes up to %2</source>
+        <translation>每样本的 token 数；模型自身为 %1，最长可达 %2</translation>
     </message>
 </context>
 <context>
@@ -4517,6 +4577,10 @@ FLOPs</translation>
     <message>
         <source>Binary cross-entropy</source>
         <translation>二元交叉熵</translation>
+    </message>
+    <message>
+        <source>Calibration (measured excess)</source>
+        <translation>校准（实测超出部分）</translation>
     </message>
 </context>
 <context>

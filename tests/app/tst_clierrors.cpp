@@ -56,6 +56,22 @@ void TestCliErrors::errors_data()
     QTest::newRow("bad precision") << QStringList { QStringLiteral("estimate"), QStringLiteral("@lenet"),
         QStringLiteral("--precision"), QStringLiteral("fp8") }
                                    << "--precision must be one of";
+    QTest::newRow("calibration: not a size") << QStringList { QStringLiteral("estimate"),
+        QStringLiteral("@lenet"), QStringLiteral("--calibration-fixed"), QStringLiteral("lots") }
+                                             << "--calibration-fixed must be a number of bytes from 0 to "
+                                                "1125899906842624 (1.00 PiB), with or without a unit";
+    QTest::newRow("calibration: over 1 PiB") << QStringList { QStringLiteral("max-batch"),
+        QStringLiteral("@lenet"), QStringLiteral("--calibration-fixed"), QStringLiteral("1025TiB") }
+                                             << "--calibration-fixed must be a number of bytes";
+    QTest::newRow("calibration: negative") << QStringList { QStringLiteral("estimate"),
+        QStringLiteral("@lenet"), QStringLiteral("--calibration-fixed"), QStringLiteral("-1MiB") }
+                                           << "--calibration-fixed must be a number of bytes";
+    // (2^64 - 1) / 2^31 = 8,589,934,591 bytes per sample at most: 8 GiB is one byte too many.
+    QTest::newRow("calibration: per sample overflows")
+        << QStringList { QStringLiteral("compare"), QStringLiteral("@lenet"),
+               QStringLiteral("--calibration-per-sample"), QStringLiteral("8GiB") }
+        << "--calibration-per-sample must be a number of bytes "
+           "from 0 to 8589934591";
     QTest::newRow("unknown option") << QStringList { QStringLiteral("estimate"), QStringLiteral("@lenet"),
         QStringLiteral("--fast") } << "unknown option \"--fast\" (see headroom estimate --help)";
     QTest::newRow("missing file") << QStringList { QStringLiteral("estimate") }

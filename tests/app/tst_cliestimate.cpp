@@ -22,6 +22,7 @@ private slots:
     void layerTableKeepsLongNamesApart();
     void maxBatch();
     void overheadDefaultsToTheGpusContext();
+    void calibration();
     void gpus();
 
     // Issue #7: training strategies on the command line.
@@ -256,6 +257,67 @@ void TestCliEstimate::overheadDefaultsToTheGpusContext()
     QVERIFY2(text.out.contains(QStringLiteral("from the reserved peak, keeping ")), qPrintable(text.out));
 }
 
+void TestCliEstimate::calibration()
+{
+    // tinyMlp at batch 8 on the GTX 1080 (512 MiB overhead), calibrated by 100 MiB + 3 MiB per sample
+    // (docs/memory-model.md, "Calibration from a measured run"). By hand: the tensors' peak is relu's
+    // backward, 772 + 120 x 8 = 1,732 bytes (estimateJson); the calibration 104,857,600 + 8 x 3,145,728
+    // = 130,023,424 bytes (124 MiB); with the overhead 536,870,912 the total is 666,896,068.
+    const QStringList calibrated { m_tiny, QStringLiteral("--batch"), QStringLiteral("8"),
+        QStringLiteral("--calibration-fixed"), QStringLiteral("100MiB"),
+        QStringLiteral("--calibration-per-sample"), QStringLiteral("3145728") };
+    const auto j = jsonOf(calibrated);
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["calibration"]["fixed_bytes"].get<std::uint64_t>(), std::uint64_t { 104'857'600 });
+    QCOMPARE(j["calibration"]["per_sample_bytes"].get<std::uint64_t>(), std::uint64_t { 3'145'728 });
+    QVERIFY(j["calibration"]["measured_batch"].is_null());
+    QVERIFY(j["calibration"]["source"].is_null());
+    QCOMPARE(j["bytes"]["calibration"].get<std::uint64_t>(), std::uint64_t { 130'023'424 });
+    QCOMPARE(j["bytes"]["overhead"].get<std::uint64_t>(), std::uint64_t { 536'870'912 });
+    QCOMPARE(j["bytes"]["total"].get<std::uint64_t>(), std::uint64_t { 666'896'068 });
+    QCOMPARE(j["peak"]["layer"].get<std::string>(), std::string("relu"));
+    // Reserved (estimateJson works the plan's 22 MiB out by hand: one 2 MiB small segment for the tensors,
+    // one 20 MiB segment for both cuBLAS workspaces). The calibration's block is made first: 130,023,424
+    // bytes, a multiple of 2 MiB above 10 MiB, gets a segment of exactly its size, which it fills, so the
+    // workspaces still need their own 20 MiB segment: 124 + 20 + 2 = 146 MiB = 153,092,096 bytes.
+    QCOMPARE(j["reserved"]["peak_bytes"].get<std::uint64_t>(), std::uint64_t { 153'092'096 });
+    const auto plain = jsonOf({ m_tiny, QStringLiteral("--batch"), QStringLiteral("8") });
+    QVERIFY(plain.contains("calibration") && plain["calibration"].is_null());
+    QVERIFY(!plain["bytes"].contains("calibration"));
+    QCOMPARE(j["reserved"]["peak_allocated_bytes"].get<std::uint64_t>(),
+        plain["reserved"]["peak_allocated_bytes"].get<std::uint64_t>() + 130'023'424);
+    // Max batch: the tensors alone allow (8 GiB - 512 MiB - 104,857,600 - 772) / (120 + 3,145,728)
+    // = 7,948,205,308 / 3,145,848 = 2,526.6 -> 2,526; the reserved answer keeps the 2 % margin
+    // (161,061,273.6 B) and at most 20 MiB of cuBLAS segment and 16 MiB of rounding below that:
+    // (8,053,063,680 - 161,061,273.6 - 104,857,600 - 36 MiB - 772) / 3,145,848 = 2,463.4 at least.
+    const qint64 answer = j["max_batch"].get<std::int64_t>();
+    QVERIFY2(answer <= 2526 && answer >= 2463, qPrintable(QString::number(answer)));
+    const Run maxBatch = runHeadroom(QStringList { QStringLiteral("max-batch") } + calibrated);
+    QCOMPARE(maxBatch.exitCode, 0);
+    QCOMPARE(maxBatch.out.trimmed().toLongLong(), answer);
+    // The text: its own row and the set-up's line saying what it is.
+    const Run text = runHeadroom(QStringList { QStringLiteral("estimate") } + calibrated);
+    QCOMPARE(text.exitCode, 0);
+    QVERIFY2(QRegularExpression(QStringLiteral("\\nCalibration \\(measured excess\\) +124 MiB +"))
+                 .match(text.out)
+                 .hasMatch(),
+        qPrintable(text.out));
+    QVERIFY2(QRegularExpression(QStringLiteral("\\nCalibration +100 MiB fixed \\+ 3.00 MiB per sample\\n"))
+                 .match(text.out)
+                 .hasMatch(),
+        qPrintable(text.out));
+    const Run plainText = runHeadroom({ QStringLiteral("estimate"), m_tiny });
+    QVERIFY2(!plainText.out.contains(QStringLiteral("Calibration")), qPrintable(plainText.out));
+    // compare takes the options too: every GPU's max batch counts the calibration.
+    const Run compare = runHeadroom({ QStringLiteral("compare"), m_tiny, QStringLiteral("--gpus-list"),
+        QStringLiteral("GeForce GTX 1080"), QStringLiteral("--json"), QStringLiteral("--calibration-fixed"),
+        QStringLiteral("100MiB"), QStringLiteral("--calibration-per-sample"), QStringLiteral("3MiB") });
+    QCOMPARE(compare.exitCode, 0);
+    const auto rows = nlohmann::json::parse(compare.out.toStdString())["gpus"];
+    QCOMPARE(rows.size(), std::size_t { 1 });
+    QCOMPARE(rows[0]["max_batch"].get<std::int64_t>(), answer);
+}
+
 void TestCliEstimate::gpus()
 {
     const Run r = runHeadroom({ QStringLiteral("gpus"), QStringLiteral("--json") });
@@ -306,6 +368,20 @@ void TestCliEstimate::hfConfigFile()
         QStringLiteral("1"), QStringLiteral("--gpu"), QStringLiteral("A100 SXM4 80GB") });
     QVERIFY2(!llama.is_null(), "Llama-2-7b-hf.json does not load");
     QCOMPARE(llama["params"]["total"].get<std::uint64_t>(), std::uint64_t { 6738415616 });
+    QVERIFY2(llama["warnings"].empty(), llama["warnings"].dump().c_str());
+
+    // Without --sequence-length a config whose context (4,096) is longer than one trains at starts at
+    // 1,024 tokens, and a warning on standard error says so and how to change it.
+    const Run plain = runHeadroom({ QStringLiteral("estimate"),
+        QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"),
+        QStringLiteral("--batch"), QStringLiteral("1"), QStringLiteral("--gpu"),
+        QStringLiteral("A100 SXM4 80GB") });
+    QCOMPARE(plain.exitCode, 0);
+    QVERIFY2(plain.out.contains(QStringLiteral("Sequence length  1,024 tokens")), qPrintable(plain.out));
+    QVERIFY2(plain.err.contains(QStringLiteral("headroom: warning: sequence length: 1,024 tokens"))
+            && plain.err.contains(QStringLiteral("allows up to 4,096 (max_position_embeddings)"))
+            && plain.err.contains(QStringLiteral("--sequence-length")),
+        qPrintable(plain.err));
 }
 
 void TestCliEstimate::layerFlopsJson()

@@ -43,6 +43,8 @@ QString sampleValue(const QString& option, const QString& pdf)
         { QStringLiteral("--precision"), QStringLiteral("fp32") },
         { QStringLiteral("--batch"), QStringLiteral("2") },
         { QStringLiteral("--overhead-mib"), QStringLiteral("100") },
+        { QStringLiteral("--calibration-fixed"), QStringLiteral("1MiB") },
+        { QStringLiteral("--calibration-per-sample"), QStringLiteral("1024") },
         { QStringLiteral("--loss"), QStringLiteral("mse") },
         { QStringLiteral("--checkpointing"), QStringLiteral("none") },
         { QStringLiteral("--attention"), QStringLiteral("sdpa") },

@@ -15,7 +15,7 @@ inline Network tenThousandLayers()
 {
     Network n;
     n.name = "bench";
-    n.input = InputSpec { Shape { { 64, 32, 32 } }, DType::Float32 };
+    n.input = InputSpec { Shape { { 64, 32, 32 } }, DType::Float32, std::nullopt };
     const nlohmann::json conv
         = { { "out_channels", 64 }, { "kernel_size", 3 }, { "padding", 1 }, { "bias", false } };
     std::string previous = "input";

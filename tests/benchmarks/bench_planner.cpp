@@ -19,7 +19,7 @@ Network thousandLayers()
 {
     Network n;
     n.name = "bench";
-    n.input = InputSpec { Shape { { 128, 256 } }, DType::Float32 };
+    n.input = InputSpec { Shape { { 128, 256 } }, DType::Float32, std::nullopt };
     n.layers.push_back(test::repeat("blocks", 200,
         { test::layer("LayerNorm", {}, "ln"),
             test::layer("MultiheadAttention", { { "num_heads", 4 } }, "attn"),

@@ -39,7 +39,7 @@ Network tenThousandLayersRepeated()
 {
     Network n;
     n.name = "bench";
-    n.input = InputSpec { Shape { { 64, 32, 32 } }, DType::Float32 };
+    n.input = InputSpec { Shape { { 64, 32, 32 } }, DType::Float32, std::nullopt };
     const nlohmann::json conv
         = { { "out_channels", 64 }, { "kernel_size", 3 }, { "padding", 1 }, { "bias", false } };
     n.layers.push_back(test::repeat("b", 2000,

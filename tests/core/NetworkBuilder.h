@@ -40,7 +40,7 @@ inline Network network(std::vector<std::int64_t> inputShape, std::vector<LayerSp
 {
     Network n;
     n.name = "test";
-    n.input = InputSpec { Shape { std::move(inputShape) }, dtype };
+    n.input = InputSpec { Shape { std::move(inputShape) }, dtype, std::nullopt };
     n.layers = std::move(layers);
     n.loss = loss;
     return n;

@@ -41,6 +41,8 @@ private slots:
     void expandableSegmentsGrowOneSegment();
     void expandableSegmentsReleasePages();
     void fragmentationNamesWhatFreedTheBytes();
+    void segmentLogRecordsWhatPyTorchTraces();
+    void adoptedSegmentServesAsCached();
 };
 
 void TestCachingAllocator::roundSize_data()
@@ -313,6 +315,92 @@ void TestCachingAllocator::fragmentationNamesWhatFreedTheBytes()
     QCOMPARE(report[1].tag, 3u);
     QCOMPARE(report[1].bytes, 2 * MiB - 512);
     QVERIFY(report[1].smallPool);
+}
+
+void TestCachingAllocator::segmentLogRecordsWhatPyTorchTraces()
+{
+    // The events PyTorch's trace records: segment_alloc with the segment's size (alloc_block),
+    // segment_free (release_block); expandable: segment_map / segment_unmap of whole pages.
+    std::vector<SegmentEvent> log;
+    CachingAllocator a;
+    const auto x = a.allocate(3 * MiB); // before the log: not logged
+    a.setSegmentLog(&log);
+    const auto y = a.allocate(25 * MiB); // 26 MiB segment
+    QVERIFY(a.allocate(1 * KiB) != CachingAllocator::kFailed); // 2 MiB small segment
+    a.free(y);
+    a.free(x);
+    a.emptyCache(); // releases the 20 MiB and 26 MiB segments (the small one holds 1 KiB)
+    QCOMPARE(log.size(), std::size_t { 4 });
+    QVERIFY(log[0].kind == SegmentEventKind::Alloc && log[0].bytes == 26 * MiB && !log[0].small);
+    QCOMPARE(log[0].reservedAfter, 46 * MiB);
+    QVERIFY(log[1].kind == SegmentEventKind::Alloc && log[1].bytes == 2 * MiB && log[1].small);
+    // release_blocks walks the large pool by (size, address): 20 MiB, then 26 MiB
+    QVERIFY(log[2].kind == SegmentEventKind::Free && log[2].bytes == 20 * MiB);
+    QVERIFY(log[3].kind == SegmentEventKind::Free && log[3].bytes == 26 * MiB);
+    QCOMPARE(log[3].address, log[0].address);
+    QCOMPARE(log[3].reservedAfter, 2 * MiB);
+
+    std::vector<SegmentEvent> pages;
+    AllocatorSettings s;
+    s.expandableSegments = true;
+    CachingAllocator e { s };
+    e.setSegmentLog(&pages);
+    const auto z = e.allocate(30 * MiB); // two 20 MiB pages, mapped in one range
+    e.free(z);
+    e.emptyCache(); // both unmapped in one range
+    QCOMPARE(pages.size(), std::size_t { 2 });
+    QVERIFY(pages[0].kind == SegmentEventKind::Map && pages[0].bytes == 40 * MiB);
+    QVERIFY(pages[1].kind == SegmentEventKind::Unmap && pages[1].bytes == 40 * MiB);
+    QCOMPARE(pages[1].address, pages[0].address);
+}
+
+void TestCachingAllocator::adoptedSegmentServesAsCached()
+{
+    // A 20 MiB segment as a recorded run had it: [3 MiB used][5 MiB free][2 MiB used][10 MiB free].
+    std::vector<SegmentEvent> log;
+    CachingAllocator a;
+    a.setSegmentLog(&log);
+    const std::vector<AdoptedBlock> layout { { 3 * MiB, true, 3 * MiB }, { 5 * MiB, false, 0 },
+        { 2 * MiB, true, 2 * MiB - 100 }, { 10 * MiB, false, 0 } };
+    const auto handles = a.adoptSegment(layout, false);
+    QCOMPARE(handles.size(), std::size_t { 4 });
+    QVERIFY(handles[0] != CachingAllocator::kFailed && handles[2] != CachingAllocator::kFailed);
+    QCOMPARE(handles[1], CachingAllocator::kFailed);
+    QCOMPARE(a.stats().reserved, 20 * MiB);
+    QCOMPARE(a.stats().allocated, 5 * MiB);
+    QCOMPARE(a.stats().requested, 5 * MiB - 100);
+    QCOMPARE(a.stats().segments, std::uint64_t { 1 });
+    QVERIFY(log.empty());
+    // 4 MiB: best fit, the 5 MiB block (1 MiB left, not over 1 MiB: not split): 5 MiB allocated.
+    const auto b = a.allocate(4 * MiB);
+    QCOMPARE(a.blockSize(b), 5 * MiB);
+    // 9 MiB: the 10 MiB block, split off is 1 MiB: not split either: 10 MiB. Nothing reserved.
+    const auto c = a.allocate(9 * MiB);
+    QCOMPARE(a.blockSize(c), 10 * MiB);
+    QCOMPARE(a.stats().reserved, 20 * MiB);
+    QVERIFY(log.empty());
+    // Freed, all four merge into the whole segment, which empty_cache releases.
+    for (const auto h : { handles[0], handles[2], b, c })
+        a.free(h);
+    a.emptyCache();
+    QCOMPARE(a.stats().reserved, 0u);
+    QCOMPARE(log.size(), std::size_t { 1 });
+    QCOMPARE(log[0].bytes, 20 * MiB);
+
+    // Expandable: the pool's segment with 40 MiB mapped, [10 MiB used][30 MiB free]; 35 MiB more maps
+    // one 20 MiB page after the free 30 MiB (35 - 30 = 5 MiB, a page).
+    AllocatorSettings s;
+    s.expandableSegments = true;
+    CachingAllocator e { s };
+    e.setSegmentLog(&log);
+    log.clear();
+    const std::vector<AdoptedBlock> mapped { { 10 * MiB, true, 0 }, { 30 * MiB, false, 0 } };
+    QVERIFY(e.adoptSegment(mapped, false, true)[0] != CachingAllocator::kFailed);
+    QCOMPARE(e.stats().reserved, 40 * MiB);
+    QVERIFY(e.allocate(35 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(log.size(), std::size_t { 1 });
+    QVERIFY(log[0].kind == SegmentEventKind::Map && log[0].bytes == 20 * MiB);
+    QCOMPARE(e.stats().reserved, 60 * MiB);
 }
 
 QTEST_APPLESS_MAIN(TestCachingAllocator)

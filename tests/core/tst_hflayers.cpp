@@ -185,7 +185,10 @@ void TestHfLayers::transformerEncoderLayerEager()
 
 void TestHfLayers::sequenceLengthOverride()
 {
-    const auto llama = importHfConfigFile(dataPath("Llama-2-7b-hf.json"));
+    // The config's full 4,096 tokens (the import starts at 1,024) against 512.
+    const auto imported = importHfConfigFile(dataPath("Llama-2-7b-hf.json"));
+    QVERIFY(imported.ok());
+    const auto llama = withSequenceLength(imported.value(), 4096);
     QVERIFY(llama.ok());
     const auto shorter = withSequenceLength(llama.value(), 512);
     QVERIFY(shorter.ok());

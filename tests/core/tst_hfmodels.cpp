@@ -8,6 +8,7 @@
 #include "headroom/importers/NetworkFile.h"
 #include "headroom/layers/LayerRegistry.h"
 #include "headroom/model/ModelFile.h"
+#include "headroom/support/Format.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -36,6 +37,7 @@ private slots:
     void loraTargetsPerFamily();
     void importedModelsSaveAndReopen_data();
     void importedModelsSaveAndReopen();
+    void trainingLengthIsTheUsers();
 };
 
 void TestHfModels::publishedParameterCounts_data()
@@ -153,7 +155,15 @@ void TestHfModels::publishedParameterCounts()
     QFETCH(qlonglong, tokens);
     const auto n = importHfConfigFile(dataPath(file.toStdString()));
     QVERIFY2(n.ok(), n.ok() ? "" : n.error().message.c_str());
-    QCOMPARE(n->input.shape.dims, std::vector<std::int64_t> { tokens });
+    // `tokens` is the config's context (max_position_embeddings, GPT-2's n_positions): the longest input;
+    // the import starts at 1,024 tokens where that is longer (run_clm.py's and TRL's default), and says so.
+    QCOMPARE(n->input.maxSequenceLength, std::optional<std::int64_t> { tokens });
+    QCOMPARE(n->input.shape.dims, std::vector<std::int64_t> { std::min<qlonglong>(tokens, 1024) });
+    const bool warned = std::ranges::any_of(n->warnings, [&](const std::string& w) {
+        return w.starts_with("sequence length: 1,024 tokens")
+            && w.find(formatCount(static_cast<std::uint64_t>(tokens))) != std::string::npos;
+    });
+    QCOMPARE(warned, tokens > 1024);
     QCOMPARE(n->input.dtype, DType::Int64);
     QCOMPARE(n->loss, Loss::CrossEntropy);
     const Analysis a = analyze(n.value(), Precision::Fp32);
@@ -182,7 +192,8 @@ void TestHfModels::namesFollowHuggingFace()
     }
     QCOMPARE(row(a, "model.layers.0.self_attn.q_proj")->type, std::string("Linear"));
     QCOMPARE(row(a, "model.layers.0.self_attn.q_proj")->params, std::uint64_t { 4096 } * 4096);
-    QCOMPARE(row(a, "lm_head")->output.shape.dims, (std::vector<std::int64_t> { 4096, 32000 }));
+    // [T, vocab] at the import's training length (1,024 tokens of the 4,096 the config allows).
+    QCOMPARE(row(a, "lm_head")->output.shape.dims, (std::vector<std::int64_t> { 1024, 32000 }));
 
     const auto gpt2 = importHfConfigFile(dataPath("gpt2.json"));
     QVERIFY(gpt2.ok());
@@ -432,6 +443,32 @@ void TestHfModels::importedModelsSaveAndReopen()
     QVERIFY(a.valid() && b.valid());
     QCOMPARE(a.activationBytesPerSample, b.activationBytesPerSample);
     QCOMPARE(a.totalParams, b.totalParams);
+}
+
+// The length asked on import replaces the default, keeps the config's context as the longest, and drops
+// the note that the import started at the default; a length the model cannot take is refused.
+void TestHfModels::trainingLengthIsTheUsers()
+{
+    const auto n = importHfConfigFile(dataPath("Llama-2-7b-hf.json"));
+    QVERIFY(n.ok());
+    QCOMPARE(n->input.shape.dims, std::vector<std::int64_t> { 1024 });
+    QCOMPARE(n->warnings.size(), std::size_t { 1 });
+    const auto trained = atTrainingLength(n.value(), 2048);
+    QVERIFY(trained.ok());
+    QCOMPARE(trained->input.shape.dims, std::vector<std::int64_t> { 2048 });
+    QCOMPARE(trained->input.maxSequenceLength, std::optional<std::int64_t> { 4096 });
+    QVERIFY(trained->warnings.empty());
+    const auto bad = atTrainingLength(n.value(), 0);
+    QVERIFY(!bad.ok());
+    QCOMPARE(bad.error().location, std::string { "sequence_length" });
+    // Saved and reopened, the model keeps both lengths.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath(QStringLiteral("llama.json")).toStdString();
+    QVERIFY(saveModelFile(trained.value(), path).ok());
+    const auto reopened = loadModelFile(path);
+    QVERIFY2(reopened.ok(), reopened.ok() ? "" : reopened.error().message.c_str());
+    QCOMPARE(reopened->input.shape.dims, std::vector<std::int64_t> { 2048 });
+    QCOMPARE(reopened->input.maxSequenceLength, std::optional<std::int64_t> { 4096 });
 }
 
 QTEST_APPLESS_MAIN(TestHfModels)

@@ -133,6 +133,10 @@ void TestModelFile::badInput_data()
     QTest::newRow("absurd dim")
         << R"({"format":"headroom-model","version":1,"input":{"shape":[3,99999999999999999]},"layers":[]})"
         << "input.shape[1] must be a positive integer up to 2^40";
+    QTest::newRow("longest sequence not a count")
+        << R"({"format":"headroom-model","version":1,"input":{"shape":[3],"max_sequence_length":"4k"},"layers":[]})"
+        << "input.max_sequence_length must be a positive integer up to 2^40 (the longest sequence the model "
+           "takes), not \"4k\"";
     QTest::newRow("bad dtype")
         << R"({"format":"headroom-model","version":1,"input":{"shape":[3],"dtype":"float8"},"layers":[]})"
         << "input.dtype must be one of";

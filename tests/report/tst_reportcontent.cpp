@@ -161,6 +161,11 @@ void TestReportContent::codeBuiltPlans_data()
     Plan expandable = makePlan(smallCnn(), 32);
     expandable.setup.expandableSegments = true;
     QTest::newRow("expandable segments") << expandable;
+    // A measured run's excess (issue 36): its own row in the breakdown (verifyNumbers) and the set-up's
+    // line saying where it came from.
+    Plan calibrated = makePlan(smallCnn(), 32);
+    calibrated.setup.calibration = RunCalibration { 100 * kMiB, 3 * kMiB, 8, "run.pickle" };
+    QTest::newRow("calibrated") << calibrated;
 }
 
 void TestReportContent::codeBuiltPlans()
@@ -178,6 +183,19 @@ void TestReportContent::codeBuiltPlans()
         return;
     REQUIRE_POPPLER();
     verifyNumbers(plan, result, pdf);
+    if (plan.setup.calibration.active()) {
+        // 100 MiB + 32 x 3 MiB = 196 MiB at the batch; the set-up names the terms and the run.
+        QCOMPARE(result.estimate->bytes.calibration, 196 * kMiB);
+        const QString text = pdfText(pdf);
+        QVERIFY2(
+            hasLineWith(text, QStringLiteral("Calibration (measured excess)"), QStringLiteral("196 MiB")),
+            qPrintable(text));
+        QVERIFY2(hasLineWith(text, QStringLiteral("Calibration"),
+                     QStringLiteral("100 MiB fixed + 3.00 MiB per sample")),
+            qPrintable(text));
+        QVERIFY2(simplified(text).contains(QStringLiteral("(measured at batch 8 in run.pickle)")),
+            qPrintable(text));
+    }
 }
 
 void TestReportContent::fontsAreEmbeddedAndChartIsVector()

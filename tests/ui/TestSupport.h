@@ -100,6 +100,9 @@ public:
     std::deque<QString> saveNames;
     std::deque<SaveChoice> saveChoices;
     std::deque<CustomGpu> customGpus;
+    /// Answers to "which sequence length?" on import (none: cancelled, the import keeps its default).
+    std::deque<std::int64_t> sequenceLengths;
+    int sequenceQuestions = 0;
     QStringList errors;
     QStringList suggestedSaveNames;
     int saveQuestions = 0;
@@ -130,6 +133,16 @@ public:
     {
         ++abouts;
         aboutText = text;
+    }
+    std::optional<std::int64_t> trainingSequenceLength(
+        QWidget*, const QString&, std::int64_t, std::int64_t) override
+    {
+        ++sequenceQuestions;
+        if (sequenceLengths.empty())
+            return std::nullopt;
+        const std::int64_t length = sequenceLengths.front();
+        sequenceLengths.pop_front();
+        return length;
     }
     std::optional<CustomGpu> customGpu(QWidget*) override
     {

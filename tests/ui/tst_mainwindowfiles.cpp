@@ -17,11 +17,13 @@
 #include <QDir>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMenu>
 #include <QPushButton>
 #include <QSettings>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace headroom;
 using namespace headroom::ui;
@@ -42,6 +44,7 @@ private Q_SLOTS:
     void savingAnImportNeverOverwritesIt();
     void renamedHfConfigIsNeverTheSaveTarget();
     void newModelGetsABatchThatFits();
+    void importAsksTheTrainingLength();
 };
 
 void TestMainWindowFiles::openSaveRoundTrip()
@@ -298,6 +301,50 @@ void TestMainWindowFiles::newModelGetsABatchThatFits()
     win.document()->setBatch(8);
     QVERIFY(win.openPreset(QStringLiteral("lenet5")));
     QCOMPARE(win.document()->plan().setup.batch, std::int64_t { 8 });
+}
+
+// A config whose context is longer than one trains at (Llama-2-7B: 4,096 positions) starts at 1,024 tokens
+// and the import asks which length: the answer is the model's input, the config's context its longest.
+// GPT-2 (1,024 positions) is not asked. Strategy's sequence length shows beside the input shape.
+void TestMainWindowFiles::importAsksTheTrainingLength()
+{
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    w->dialogs->openNames.push_back(
+        QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"));
+    w->dialogs->sequenceLengths.push_back(2048);
+    child<QAction>(win, "importAction")->trigger();
+    QVERIFY2(w->dialogs->errors.isEmpty(), qPrintable(w->dialogs->errors.join(QLatin1Char('\n'))));
+    QCOMPARE(w->dialogs->sequenceQuestions, 1);
+    const Network& n = win.document()->network();
+    QCOMPARE(n.input.shape.dims, std::vector<std::int64_t> { 2048 });
+    QCOMPARE(n.input.maxSequenceLength, std::optional<std::int64_t> { 4096 });
+    QVERIFY(n.warnings.empty()); // the answer replaces the default and its warning
+    QCOMPARE(child<QLineEdit>(win, "inputShapeLineEdit")->text(), QStringLiteral("2048"));
+
+    // Cancelled: the import keeps 1,024 tokens, and its warning says why.
+    w->dialogs->openNames.push_back(
+        QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"));
+    child<QAction>(win, "importAction")->trigger();
+    QCOMPARE(w->dialogs->sequenceQuestions, 2);
+    QCOMPARE(win.document()->network().input.shape.dims, std::vector<std::int64_t> { 1024 });
+    QCOMPARE(win.document()->network().warnings.size(), std::size_t { 1 });
+
+    // Strategy's length is noted beside the model's own, and goes when it is undone.
+    auto* note = child<QLabel>(win, "trainedLengthNoteLabel");
+    QVERIFY(note->isHidden());
+    win.document()->setSequenceLength(512);
+    QVERIFY(!note->isHidden());
+    QVERIFY2(note->text().contains(QStringLiteral("512")) && note->text().contains(QStringLiteral("1,024")),
+        qPrintable(note->text()));
+    win.document()->undoStack()->undo();
+    QVERIFY(note->isHidden());
+
+    // GPT-2's context is the default length: nothing to ask.
+    w->dialogs->openNames.push_back(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/gpt2.json"));
+    child<QAction>(win, "importAction")->trigger();
+    QCOMPARE(w->dialogs->sequenceQuestions, 2);
+    QCOMPARE(win.document()->network().input.shape.dims, std::vector<std::int64_t> { 1024 });
 }
 
 QTEST_MAIN(TestMainWindowFiles)

@@ -42,6 +42,7 @@ private Q_SLOTS:
     void customGpu();
     void sliderStaysSmoothOnThousandLayers();
     void communicationStacksWithDataParallel();
+    void calibrationStacksAndUndoes();
     void summaryShowsEffectiveBatchAndThroughput();
 };
 
@@ -180,6 +181,43 @@ void TestMainWindowSetup::communicationStacksWithDataParallel()
     QVERIFY(child<QLabel>(win, "totalLabel")->text().startsWith(QStringLiteral("Tensors per GPU: ")));
     win.document()->undoStack()->undo();
     QVERIFY(!chart->showsComponent(Component::Communication));
+}
+
+void TestMainWindowSetup::calibrationStacksAndUndoes()
+{
+    // A measured run's excess (issue 36): its own band, 100 MiB + 3 MiB per sample at every batch the
+    // chart draws, on top of the communication buffers (none here, so on the optimizer state); one undo
+    // step applies it, one takes it back.
+    constexpr std::uint64_t kFixed = 100ULL << 20;
+    constexpr std::uint64_t kPerSample = 3ULL << 20;
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    MemoryChartView* chart = win.chartView();
+    QVERIFY(!chart->showsComponent(Component::Calibration)); // an uncalibrated plan has no such band
+    win.document()->setCalibration(RunCalibration { kFixed, kPerSample, 8, "run.pickle" });
+    QCOMPARE(win.document()->plan().setup.calibration.fixedBytes, kFixed);
+    QTRY_VERIFY(chart->showsComponent(Component::Calibration));
+    const auto band = chart->upperPoints(Component::Calibration);
+    const auto below = chart->upperPoints(Component::Communication);
+    QCOMPARE(band.size(), below.size());
+    QVERIFY(!band.isEmpty());
+    for (qsizetype k = 0; k < band.size(); k += std::max<qsizetype>(1, band.size() / 7)) {
+        const double thickness = (band[k].y() - below[k].y()) * chart->bytesPerUnit();
+        const double expected = static_cast<double>(kFixed) + static_cast<double>(kPerSample) * band[k].x();
+        QVERIFY2(std::abs(thickness - expected) < 1e-6 * expected,
+            qPrintable(
+                QStringLiteral("batch %1: %2 B, not %3 B").arg(band[k].x()).arg(thickness).arg(expected)));
+    }
+    win.document()->undoStack()->undo();
+    QVERIFY(!win.document()->plan().setup.calibration.active());
+    QTRY_VERIFY(!chart->showsComponent(Component::Calibration));
+    win.document()->undoStack()->redo();
+    QVERIFY(win.document()->plan().setup.calibration.active());
+    QTRY_VERIFY(chart->showsComponent(Component::Calibration));
+    // Removing it is one more step.
+    win.document()->setCalibration(RunCalibration {});
+    QVERIFY(!win.document()->plan().setup.calibration.active());
+    QTRY_VERIFY(!chart->showsComponent(Component::Calibration));
 }
 
 void TestMainWindowSetup::summaryShowsEffectiveBatchAndThroughput()

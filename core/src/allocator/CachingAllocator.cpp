@@ -227,6 +227,7 @@ bool CachingAllocator::allocBlock(
     addReserved(allocSize);
     ++m_stats.segments;
     ++m_stats.deviceAllocs;
+    logSegment(SegmentEventKind::Alloc, pool.small, b.address, allocSize);
     return true;
 }
 
@@ -320,6 +321,7 @@ void CachingAllocator::releaseBlock(std::uint32_t b)
     m_stats.reserved -= block.size;
     --m_stats.segments;
     ++m_stats.deviceFrees;
+    logSegment(SegmentEventKind::Free, block.small, block.address, block.size);
     deleteBlock(b);
 }
 
@@ -448,6 +450,89 @@ void CachingAllocator::garbageCollect()
             releaseBlock(b);
         }
     }
+}
+
+std::vector<CachingAllocator::Handle> CachingAllocator::adoptSegment(
+    std::span<const AdoptedBlock> blocks, bool small, bool expandable)
+{
+    std::vector<Handle> handles(blocks.size(), kFailed);
+    std::uint64_t total = 0;
+    for (const AdoptedBlock& b : blocks) {
+        if (b.size > kNoLimit - total)
+            return handles;
+        total += b.size;
+    }
+    if (total == 0)
+        return handles;
+    Pool& pool = small ? m_small : m_large;
+    const std::uint64_t page = pageSize(pool);
+    if (expandable && total % page != 0)
+        return handles;
+    Block segment;
+    segment.small = small;
+    segment.expandable = expandable;
+    std::uint64_t span = total;
+    if (expandable) {
+        // the address space an expandable segment reserves (findExpandableBlock), mapped from its start
+        const std::uint64_t device = std::min<std::uint64_t>(m_settings.physicalCapacity, 1ULL << 46);
+        const std::uint64_t room = (device + device / 8 + page - 1) / page * page;
+        span = std::max(room, total);
+        segment.address = (m_nextAddress + (1ULL << 30) - 1) / (1ULL << 30) * (1ULL << 30);
+        m_nextAddress = segment.address + span + (1ULL << 30);
+    } else {
+        segment.address = m_nextAddress;
+        m_nextAddress += total + kRoundLarge;
+    }
+    segment.base = segment.address;
+    std::uint32_t prev = kNone;
+    std::vector<std::uint32_t> cached;
+    std::uint64_t address = segment.address;
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+        if (blocks[i].size == 0)
+            continue;
+        if (!blocks[i].allocated && prev != kNone && !m_blocks[prev].allocated) {
+            m_blocks[prev].size += blocks[i].size; // adjacent free blocks are one
+            address += blocks[i].size;
+            continue;
+        }
+        Block b = segment;
+        b.address = address;
+        b.size = blocks[i].size;
+        b.prev = prev;
+        b.allocated = blocks[i].allocated;
+        b.requested = blocks[i].requested != 0 ? blocks[i].requested : blocks[i].size;
+        const std::uint32_t at = newBlock(b);
+        if (prev != kNone)
+            m_blocks[prev].next = at;
+        prev = at;
+        address += blocks[i].size;
+        if (b.allocated) {
+            handles[i] = at;
+            m_stats.allocated += b.size;
+            m_stats.requested += b.requested;
+        } else {
+            cached.push_back(at);
+        }
+    }
+    if (expandable && span > total) { // the unmapped rest of the address space
+        Block rest = segment;
+        rest.address = segment.address + total;
+        rest.size = span - total;
+        rest.mapped = false;
+        rest.prev = prev;
+        const std::uint32_t at = newBlock(rest);
+        m_blocks[prev].next = at;
+        pool.unmapped.insert(addressOf(at));
+    }
+    if (expandable)
+        ++pool.expandableSegments;
+    else
+        ++m_stats.segments;
+    for (const std::uint32_t b : cached)
+        insertFree(b);
+    addReserved(total);
+    m_stats.peakAllocated = std::max(m_stats.peakAllocated, m_stats.allocated);
+    return handles;
 }
 
 std::vector<FragmentationEntry> CachingAllocator::fragmentationNow() const

@@ -90,6 +90,7 @@ bool CachingAllocator::mapBlock(std::uint32_t b, std::uint64_t size)
     insertFree(b);
     addReserved(mapped);
     ++m_stats.deviceAllocs;
+    logSegment(SegmentEventKind::Map, pool.small, begin, mapped);
     return true;
 }
 
@@ -150,6 +151,7 @@ void CachingAllocator::unmapBlock(std::uint32_t b)
     pool.unmapped.insert(addressOf(b));
     m_stats.reserved -= end - begin;
     ++m_stats.deviceFrees;
+    logSegment(SegmentEventKind::Unmap, pool.small, begin, end - begin);
 }
 
 } // namespace headroom

@@ -304,6 +304,42 @@ ReservedModel::AfterEvents ReservedModel::afterEvents(std::int64_t batch, std::u
     return after;
 }
 
+std::vector<EventMemory> ReservedModel::eventMemory(
+    std::int64_t batch, std::uint8_t step, std::uint64_t capacity) const
+{
+    const auto& events = m_trace.events();
+    std::vector<EventMemory> out;
+    AllocatorSettings settings = m_options.allocator;
+    settings.capacity = capacity;
+    std::size_t failed = ReservedRun::kNoEvent;
+    withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
+        std::uint64_t allocated = 0;
+        std::uint64_t reserved = 0;
+        std::size_t next = 0; // the first event not yet written out
+        const auto upTo = [&](std::size_t end) { // events the allocator skipped change nothing
+            for (; next < end; ++next) {
+                if (step == 0 || events[next].step == step)
+                    out.push_back(EventMemory { next, events[next].stage, allocated, reserved, 0 });
+            }
+        };
+        failed = replayEvents(a, handles, batch, events.size(), [&](std::size_t i) {
+            upTo(i);
+            const std::uint64_t now = a.stats().allocated;
+            const std::uint64_t change = now > allocated ? now - allocated : allocated - now;
+            allocated = now;
+            reserved = a.stats().reserved;
+            if (step == 0 || events[i].step == step)
+                out.push_back(EventMemory { i, events[i].stage, allocated, reserved, change });
+            next = i + 1;
+        });
+        if (failed == ReservedRun::kNoEvent)
+            upTo(events.size());
+    });
+    if (failed != ReservedRun::kNoEvent && capacity != kNoLimit)
+        return eventMemory(batch, step, kNoLimit);
+    return out;
+}
+
 std::vector<std::uint64_t> ReservedModel::reservedAtMoments(const StepTimeline& timeline,
     const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep, std::uint64_t capacity) const
 {

@@ -39,7 +39,8 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
     }
     if (!plan.sequenceLength)
         return analyze(plan.network, options);
-    auto resized = withSequenceLength(plan.network, *plan.sequenceLength);
+    // atTrainingLength: the import's note that it started at a default length goes once a length is set.
+    auto resized = atTrainingLength(plan.network, *plan.sequenceLength);
     if (resized)
         return analyze(resized.value(), options);
     Analysis failed;
@@ -173,8 +174,13 @@ std::string_view fitBasisName(FitBasis b)
 ordered_json breakdownJson(const MemoryBreakdown& m)
 {
     ordered_json b;
-    for (const auto c : kAllComponents)
+    for (const auto c : kAllComponents) {
+        // Only a calibrated plan has the measured excess (TrainingSetup::calibration): other plans keep
+        // the keys they always had.
+        if (c == Component::Calibration && m.calibration == 0)
+            continue;
         b[std::string(componentName(c))] = componentBytes(m, c);
+    }
     b["total"] = m.total();
     return b;
 }
@@ -197,6 +203,12 @@ void addSettings(ordered_json& j, const Plan& plan)
     j["sequence_length"] = plan.sequenceLength ? ordered_json(*plan.sequenceLength) : ordered_json(nullptr);
     j["moe_imbalance"] = plan.moeImbalance;
     j["gpu"] = { { "name", plan.gpu.name }, { "memory_bytes", plan.gpu.memoryBytes } };
+    const RunCalibration& cal = plan.setup.calibration;
+    j["calibration"] = cal.active() ? ordered_json { { "fixed_bytes", cal.fixedBytes },
+        { "per_sample_bytes", cal.perSampleBytes },
+        { "measured_batch", cal.measuredBatch > 0 ? ordered_json(cal.measuredBatch) : ordered_json(nullptr) },
+        { "source", cal.source.empty() ? ordered_json(nullptr) : ordered_json(cal.source) } }
+                                    : ordered_json(nullptr);
 }
 
 /// The estimate: the peak's components and where it is, per-sample bytes, fit and max batch.

@@ -137,6 +137,30 @@ std::string modelName(const json& config, const std::filesystem::path& file)
 }
 
 /// importHfConfig, naming the model after `file` (modelName).
+std::string defaultLengthWarning(std::int64_t positions)
+{
+    return "sequence length: " + formatCount(kDefaultTrainingSequenceLength)
+        + " tokens, the length Hugging Face's run_clm.py and TRL's SFTTrainer train at by default; the "
+          "config "
+          "allows up to "
+        + formatCount(static_cast<std::uint64_t>(positions))
+        + " (max_position_embeddings). Set the length you train at (Sequence length; --sequence-length).";
+}
+
+/// The network's input at the length one trains at (kDefaultTrainingSequenceLength) where the config's
+/// context is longer, the config's kept as the longest; a warning says so.
+void startAtTrainingLength(Network& n)
+{
+    if (n.input.shape.dims.size() != 1)
+        return;
+    const std::int64_t positions = n.input.shape.dims[0];
+    n.input.maxSequenceLength = positions;
+    if (positions <= kDefaultTrainingSequenceLength)
+        return;
+    n.input.shape.dims[0] = kDefaultTrainingSequenceLength;
+    n.warnings.push_back(defaultLengthWarning(positions));
+}
+
 Result<Network> importText(
     std::string_view text, const std::string& nameForErrors, const std::filesystem::path& file)
 {
@@ -179,6 +203,7 @@ Result<Network> importText(
     n.loss = Loss::CrossEntropy;
     n.name = modelName(config, file);
     n.description += ". Imported from a Hugging Face config.json (model_type " + modelType + ").";
+    startAtTrainingLength(n);
     return n;
 }
 
@@ -203,6 +228,19 @@ Result<Network> importHfConfigFile(const std::string& path)
     std::error_code ec;
     const auto absolute = std::filesystem::absolute(path, ec);
     return importText(text.value(), path, ec ? std::filesystem::path(path) : absolute);
+}
+
+Result<Network> atTrainingLength(const Network& network, std::int64_t length)
+{
+    auto resized = withSequenceLength(network, length);
+    if (!resized)
+        return resized;
+    Network n = std::move(resized).value();
+    if (n.input.maxSequenceLength) {
+        const std::string note = defaultLengthWarning(*n.input.maxSequenceLength);
+        std::erase(n.warnings, note);
+    }
+    return n;
 }
 
 } // namespace headroom

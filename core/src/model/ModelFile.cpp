@@ -55,9 +55,9 @@ Result<InputSpec> parseInput(const json& j)
     if (!j.is_object())
         return at("input", "must be an object with \"shape\" (and optionally \"dtype\")");
     for (const auto& [key, value] : j.items()) {
-        if (key != "shape" && key != "dtype")
-            return at(
-                "input." + detail::shortKey(key), "is not a known key (expected \"shape\" and \"dtype\")");
+        if (key != "shape" && key != "dtype" && key != "max_sequence_length")
+            return at("input." + detail::shortKey(key),
+                "is not a known key (expected \"shape\", \"dtype\" and \"max_sequence_length\")");
     }
     InputSpec input;
     const auto shape = j.find("shape");
@@ -85,6 +85,17 @@ Result<InputSpec> parseInput(const json& j)
                 "must be one of \"float32\", \"float16\", \"bfloat16\", \"float64\", \"int64\", "
                 "\"int32\", \"uint8\", \"bool\"");
         input.dtype = *parsed;
+    }
+    if (const auto longest = j.find("max_sequence_length"); longest != j.end()) {
+        if (!(longest->is_number_integer() || longest->is_number_unsigned())
+            || longest->get<std::int64_t>() < 1
+            || (longest->is_number_unsigned()
+                && longest->get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxDimension))
+            || longest->get<std::int64_t>() > kMaxDimension)
+            return at("input.max_sequence_length",
+                "must be a positive integer up to 2^40 (the longest sequence the model takes), not "
+                    + detail::shortJson(*longest));
+        input.maxSequenceLength = longest->get<std::int64_t>();
     }
     return input;
 }
@@ -320,6 +331,8 @@ std::string serializeModel(const Network& network)
     if (!network.description.empty())
         j["description"] = escapeInvalidUtf8(network.description);
     j["input"] = { { "shape", network.input.shape.dims }, { "dtype", dtypeName(network.input.dtype) } };
+    if (network.input.maxSequenceLength)
+        j["input"]["max_sequence_length"] = *network.input.maxSequenceLength;
     j["loss"] = lossName(network.loss);
     if (!network.warnings.empty())
         j["warnings"] = network.warnings;

@@ -13,6 +13,28 @@ bool allShardingsContain(Sharding s) noexcept
     return std::find(all.begin(), all.end(), s) != all.end();
 }
 
+/// The calibration's terms: at most 1 PiB each, the per-sample one also small enough that it times
+/// any batch fits 64 bits (8 GiB per sample), and a measured batch in 0..kMaxBatch.
+std::optional<Error> validateCalibration(const RunCalibration& c)
+{
+    const std::string limit = std::to_string(kMaxCalibrationBytes) + " (1 PiB)";
+    if (c.fixedBytes > kMaxCalibrationBytes)
+        return Error { "the calibration's fixed bytes must be at most " + limit + ", not "
+                + std::to_string(c.fixedBytes),
+            "calibration.fixed_bytes" };
+    constexpr std::uint64_t kMaxPerSample = std::min(kMaxCalibrationBytes, kMaxCalibrationPerSampleBytes);
+    if (c.perSampleBytes > kMaxPerSample)
+        return Error { "the calibration's bytes per sample must be at most " + std::to_string(kMaxPerSample)
+                + " (so that any batch up to " + std::to_string(kMaxBatch) + " fits 64 bits), not "
+                + std::to_string(c.perSampleBytes),
+            "calibration.per_sample_bytes" };
+    if (c.measuredBatch < 0 || c.measuredBatch > kMaxBatch)
+        return Error { "the calibration's measured batch must be from 0 (not known) to "
+                + std::to_string(kMaxBatch) + ", not " + std::to_string(c.measuredBatch),
+            "calibration.measured_batch" };
+    return std::nullopt;
+}
+
 } // namespace
 
 bool isDeepSpeedZero(Sharding s) noexcept
@@ -73,6 +95,8 @@ std::optional<Error> validateSetup(const TrainingSetup& setup)
                     + ": bitsandbytes ships 8-bit SGD with momentum, Adam, AdamW, RMSprop and Adagrad",
             "eight_bit_optimizer" };
     }
+    if (auto problem = validateCalibration(setup.calibration))
+        return problem;
     if (setup.optimizerImplementation == OptimizerImplementation::Fused && !fusedStepAvailable(setup))
         return Error { "torch.optim has no fused " + std::string { optimizerLabel(setup.optimizer) }
                 + " on CUDA (fused=True exists for SGD, SGD with momentum or Nesterov, Adam, AdamW and "

@@ -31,6 +31,8 @@ std::string_view traceKindName(TraceKind k) noexcept
         return "cudnn_workspace";
     case TraceKind::Communication:
         return "communication";
+    case TraceKind::Calibration:
+        return "calibration";
     }
     return "";
 }
@@ -62,6 +64,8 @@ std::string_view traceKindLabel(TraceKind k) noexcept
         return "cuDNN workspace";
     case TraceKind::Communication:
         return "Communication buffer";
+    case TraceKind::Calibration:
+        return "Calibration (measured excess)";
     }
     return "";
 }

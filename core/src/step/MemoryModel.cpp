@@ -240,6 +240,9 @@ void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noe
     case Component::Communication:
         m.communication = bytes;
         break;
+    case Component::Calibration:
+        m.calibration = bytes;
+        break;
     case Component::Overhead:
         m.overhead = bytes;
         break;
@@ -278,6 +281,8 @@ std::string_view componentName(Component c) noexcept
         return "transient";
     case Component::Communication:
         return "communication";
+    case Component::Calibration:
+        return "calibration";
     case Component::Overhead:
         return "overhead";
     }
@@ -301,6 +306,8 @@ std::string_view componentLabel(Component c) noexcept
         return "Transient";
     case Component::Communication:
         return "Communication buffers";
+    case Component::Calibration:
+        return "Calibration (measured excess)";
     case Component::Overhead:
         return "Framework overhead";
     }
@@ -324,6 +331,8 @@ std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept
         return m.transient;
     case Component::Communication:
         return m.communication;
+    case Component::Calibration:
+        return m.calibration;
     case Component::Overhead:
         return m.overhead;
     }
@@ -382,6 +391,8 @@ Result<MemoryModel> MemoryModel::build(
     c.gradientShards = stage >= 2 ? ranks : 1;
     c.accumulationSteps = setup.accumulationSteps;
     c.gradientSumsInPlace = runtime.gradientSumsInPlace;
+    c.calibrationFixed = setup.calibration.fixedBytes;
+    c.calibrationPerSample = setup.calibration.perSampleBytes;
 
     MemoryModel m;
     m.m_timeline = StepTimeline::simulate(analysis, c);

@@ -285,6 +285,8 @@ void MomentBuilder::push(RawMoment raw)
     m.fixed.transient = gradientTransient.value();
     m.perSample.transient = raw.transient.perSample.value();
     m.fixed.communication = m_c.bucketBytes + (raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes);
+    m.fixed.calibration = m_c.calibrationFixed;
+    m.perSample.calibration = m_c.calibrationPerSample;
     m.fixed.overhead = m_c.overhead;
     m_moments.push_back(std::move(m));
     // What a moment was made from is kept only while a jump may copy it (inside a stand-in).

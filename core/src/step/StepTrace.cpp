@@ -374,6 +374,11 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
     if (simulation.overflowed())
         return Error { "the model's byte counts overflow 64 bits", "layers" };
     EventLog log;
+    // A measured run's excess over the plan (TrainingSetup::calibration): what the run held that the plan
+    // has no tensor for, alive for the whole run. One block made before the model, never freed.
+    if (conditions.calibrationFixed > 0 || conditions.calibrationPerSample > 0)
+        log.allocate(TraceKind::Calibration, kNoTraceRow,
+            AffineBytes { conditions.calibrationPerSample, conditions.calibrationFixed });
     addWeights(log, analysis, graph, simulation, conditions);
     addInput(log, graph);
     addBuckets(log, conditions.bucketBytes);

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory_resource>
 #include <set>
+#include <span>
 #include <vector>
 
 namespace headroom {
@@ -62,6 +63,29 @@ struct AllocatorStats final
     std::uint64_t deviceFrees = 0; ///< num_device_free
 };
 
+/// What the allocator did to device memory (PyTorch's trace actions segment_alloc, segment_free,
+/// segment_map, segment_unmap: alloc_block, release_block, map_block, unmap_block).
+enum class SegmentEventKind : std::uint8_t { Alloc, Free, Map, Unmap };
+
+/// One segment event: a cudaMalloc / cudaFree of a whole segment, or pages of an expandable segment mapped
+/// or unmapped, with the bytes as PyTorch's trace records them (the segment's or the range's size).
+struct SegmentEvent final
+{
+    SegmentEventKind kind = SegmentEventKind::Alloc;
+    bool small = false; ///< the small pool's
+    std::uint64_t address = 0; ///< the segment's or the range's first byte, in the simulation's addresses
+    std::uint64_t bytes = 0;
+    std::uint64_t reservedAfter = 0; ///< reserved bytes once it happened
+};
+
+/// One block of a segment put into the cache as it stands (CachingAllocator::adoptSegment).
+struct AdoptedBlock final
+{
+    std::uint64_t size = 0;
+    bool allocated = false;
+    std::uint64_t requested = 0; ///< allocated blocks: what was asked for (0: the size)
+};
+
 /// Free bytes inside reserved memory, by pool and by what last occupied them.
 struct FragmentationEntry final
 {
@@ -97,6 +121,16 @@ public:
     void emptyCache();
     /// A fresh allocator with these settings, keeping the memory this one has grown (for repeated replays).
     void reset(const AllocatorSettings& settings);
+
+    /// Appends every segment event from now on to `log` (nullptr: none, the default; one test per segment
+    /// event, never per allocation). The log must outlive its use; reset() keeps it.
+    void setSegmentLog(std::vector<SegmentEvent>* log) noexcept { m_segmentLog = log; }
+    /// Puts a segment that already exists into the cache, its blocks in address order (adjacent free ones
+    /// merge), as a recorded run had it before the first event replayed: reserved grows by their sum, no
+    /// segment event is logged. `expandable`: the blocks are the mapped start of a new expandable segment of
+    /// the pool (their sum a whole number of its pages). Returns per block its handle, kFailed for the free.
+    [[nodiscard]] std::vector<Handle> adoptSegment(
+        std::span<const AdoptedBlock> blocks, bool small, bool expandable = false);
 
     [[nodiscard]] const AllocatorStats& stats() const noexcept { return m_stats; }
     /// The block's size (round_size of the request, plus an unsplit remainder).
@@ -247,6 +281,11 @@ private:
     std::uint64_t expandableSize(std::uint32_t b) const;
 
     void addReserved(std::uint64_t bytes);
+    void logSegment(SegmentEventKind kind, bool small, std::uint64_t address, std::uint64_t bytes)
+    {
+        if (m_segmentLog != nullptr)
+            m_segmentLog->push_back(SegmentEvent { kind, small, address, bytes, m_stats.reserved });
+    }
 
     AllocatorSettings m_settings;
     std::vector<Block> m_blocks;
@@ -256,6 +295,7 @@ private:
     Pool m_large;
     std::uint64_t m_nextAddress = 1ULL << 32;
     AllocatorStats m_stats;
+    std::vector<SegmentEvent>* m_segmentLog = nullptr;
 };
 
 } // namespace headroom

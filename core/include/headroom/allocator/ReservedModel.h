@@ -81,6 +81,20 @@ struct ReservedRun final
 /// to which its allocated bytes are verified against measured steps (docs/accuracy.md, 2 %).
 inline constexpr double kReservedMarginFraction = 0.02;
 
+/// The allocated and reserved bytes after one event of a replay (ReservedModel::eventMemory): what a
+/// measured run's samples show, event by event, for the same step.
+struct EventMemory final
+{
+    std::size_t event = 0; ///< the index in AllocationTrace::events()
+    TraceStage stage = TraceStage::Setup; ///< the event's
+    std::uint64_t allocated = 0; ///< memory_allocated() after it (workspaces included)
+    std::uint64_t reserved = 0; ///< memory_reserved() after it
+    /// What the event added to allocated (an allocation) or took from it (a free): the block as the
+    /// allocator holds it (rounded, or with an unsplit remainder); 0 where the allocator saw nothing (an
+    /// empty tensor, an optional workspace it refused).
+    std::uint64_t blockBytes = 0;
+};
+
 /// The largest batch that fits, and how sure it is.
 struct ReservedMaxBatch final
 {
@@ -150,6 +164,15 @@ public:
         const std::vector<std::size_t>& moments, std::int64_t batch, bool firstStep,
         std::uint64_t capacity = kNoLimit) const;
 
+    /// After each event of training step `step` (1: the first, 2: a steady one; 0: every event, the set-up's
+    /// included) of one replay at `batch` under `capacity` (with memory to spare where it does not fit
+    /// there): the allocated and reserved bytes, for a chart of the step beside a measured run's samples.
+    /// One replay, nothing kept; other questions do not pay for it.
+    [[nodiscard]] std::vector<EventMemory> eventMemory(
+        std::int64_t batch, std::uint8_t step, std::uint64_t capacity = kNoLimit) const;
+
+    /// The runtime the model stands for (its allocator settings round requests as the replay does).
+    [[nodiscard]] const ReservedOptions& options() const noexcept { return m_options; }
     /// The allocations and frees replayed (affine in the batch).
     [[nodiscard]] const AllocationTrace& trace() const noexcept { return m_trace; }
     /// The cuBLAS workspace each handle makes (CudaRuntime.h).

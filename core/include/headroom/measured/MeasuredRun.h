@@ -82,14 +82,16 @@ struct MeasuredStep final
     std::vector<MeasuredPhase> phases; ///< forward, backward, optimizer step, as found
 };
 
-/// A block alive at the allocated peak.
+/// A block the run allocated, with its lifetime (MeasuredRun::blocks).
 struct MeasuredBlock final
 {
     std::uint64_t address = 0;
     std::uint64_t size = 0; ///< the block's bytes (rounded)
     std::uint64_t requestedSize = 0; ///< 0 where unknown
-    std::int64_t allocatedUs = 0; ///< when it was allocated (RunSample::timeUs; kUnknownTime: before the trace)
-    std::int64_t freedUs = kUnknownTime; ///< when its free was requested (kUnknownTime: still alive at the end)
+    std::int64_t allocatedUs
+        = 0; ///< when it was allocated (RunSample::timeUs; kUnknownTime: before the trace)
+    std::int64_t freedUs
+        = kUnknownTime; ///< when its free was requested (kUnknownTime: still alive at the end)
     std::size_t allocSample = kNoSample; ///< its alloc's index in samples (kNoSample: before the trace)
     std::size_t freeSample = kNoSample;
     StackId stack = kNoStack; ///< where it was allocated
@@ -103,8 +105,8 @@ struct MeasuredRun final
     std::int64_t device = 0; ///< the device whose trace was read (the one with most events)
     std::vector<RunSample> samples;
     /// Allocated and reserved are absolute (what memory_allocated() returned); false when the file holds
-    /// only changes and nothing anchors them: then they count from the trace's first event, and
-    /// whyNotAbsolute says why.
+    /// only changes and nothing anchors them (a snapshot without segments for the traced device): then
+    /// they count from the trace's lowest point (0 there), and whyNotAbsolute says why.
     bool absolute = true;
     std::string whyNotAbsolute;
     bool hasReserved = true; ///< the file tells reserved bytes (not a memory timeline)
@@ -115,7 +117,9 @@ struct MeasuredRun final
     /// Reserved but not allocated at the allocated peak, over reserved (0..1).
     double fragmentationAtPeak = 0.0;
     /// Every block the file shows (snapshot kinds): allocated in the trace, or alive before its first
-    /// entry (reconstructed from the segments walked back), in allocation order, with lifetimes. The
+    /// entry (freed in the trace, or still in the segments at the snapshot), with lifetimes: those from
+    /// before the trace first, then in allocation order. A block still allocated at the snapshot has
+    /// its size from the segments; the others round_size of the requested size the trace records. The
     /// comparison attributes them to the plan's components by lifetime, size and frames.
     std::vector<MeasuredBlock> blocks;
     /// Indices into `blocks` of those alive at the allocated peak (peakAllocatedSample), largest first.

@@ -99,6 +99,17 @@ struct RecordedAllocatorSettings final
     std::vector<std::string> unmodelled;
 };
 
+/// One record_function boundary the recorder kept (external_annotations: _record_memory_history(...,
+/// global_record_annotations=True), PyTorch 2.6 and later): {"name", "stage": "START"/"END", "device",
+/// "time_us"}.
+struct SnapshotAnnotation final
+{
+    std::int64_t device = 0;
+    std::int64_t timeUs = SnapshotTraceEntry::kNoTime;
+    bool start = true; ///< stage "START" (false: "END")
+    std::string name; ///< the record_function's name ("Optimizer.step#AdamW.step", "ProfilerStep#3")
+};
+
 struct MemorySnapshot final
 {
     std::vector<SnapshotSegment> segments; ///< every device's, at the snapshot's moment
@@ -108,6 +119,8 @@ struct MemorySnapshot final
     std::vector<std::vector<RunFrame>> stacks { {} };
     /// Texts of annotate entries, external_annotations, compile_context and user_metadata.
     std::vector<std::string> annotations;
+    /// external_annotations, in the file's order (empty in files without them).
+    std::vector<SnapshotAnnotation> externalAnnotations;
     /// What the file lacked or what was skipped, for the user ("no time_us: PyTorch before 2.1").
     std::vector<std::string> notes;
 };

@@ -56,8 +56,9 @@ public:
     [[nodiscard]] std::size_t size() const noexcept;
     /// The i-th item of a List or Tuple (invalid value when out of range or not a sequence).
     [[nodiscard]] PlainValue operator[](std::size_t i) const noexcept;
-    /// The value of a Dict's string key (invalid value when absent or not a dict). Linear in the dict's
-    /// size: snapshot dicts have a dozen keys.
+    /// The value of a Dict's string key (invalid value when absent or not a dict; a key repeated in the
+    /// file gives its later value, as Python). Linear in the dict's size: snapshot dicts have a dozen keys.
+    /// Keys of other kinds (int, tuple ...) are kept as they are and reached through keyAt().
     [[nodiscard]] PlainValue find(std::string_view key) const noexcept;
     /// A Dict's i-th key and value, in the file's order.
     [[nodiscard]] PlainValue keyAt(std::size_t i) const noexcept;
@@ -96,9 +97,11 @@ public:
     std::uint32_t addString(std::string_view v, PlainKind kind = PlainKind::String);
     /// A container whose items (Dict: key, value, key, value ...) are already nodes.
     std::uint32_t addContainer(PlainKind kind, const std::vector<std::uint32_t>& items);
+    std::uint32_t addContainer(PlainKind kind, const std::uint32_t* items, std::size_t count);
     void setRoot(std::uint32_t node) noexcept { m_root = node; }
 
 private:
+    friend class PlainDocumentAccess; // the readers build the tree in place (src/measured/)
     std::vector<Node> m_nodes;
     std::vector<std::uint32_t> m_children;
     std::string m_text;
@@ -106,13 +109,25 @@ private:
 };
 
 /// A pickle (protocols 0 to 5) of plain data. Errors name the byte offset and the opcode ("byte 1834:
-/// opcode GLOBAL (c) would import 'os system': a memory snapshot holds only plain data").
+/// opcode GLOBAL (c) would import 'os system': a memory snapshot holds only plain data"); Error::location
+/// is "byte N". Read as Python 3 reads it, with these decisions: Python 2 strings (STRING, BINSTRING,
+/// SHORT_BINSTRING) become str; sets and frozensets become lists in the file's order; bytearray becomes
+/// bytes; dict keys keep their kind (str, bytes, int, bool, None, float, tuple; a list or dict key is
+/// refused); ints beyond the signed 64-bit range, a container that contains itself, nesting beyond
+/// limits.maxDepth, a MARK or extra values left at STOP and bytes after STOP are refused. A container
+/// memoized and appended to later (APPENDS onto a list fetched by GET) is read whole; memo references
+/// share one node.
 [[nodiscard]] Result<PlainDocument> readPickle(std::string_view bytes, const PlainLimits& limits = {});
 /// JSON text (RFC 8259) into the same tree: objects become dicts, arrays lists. Errors name line and
 /// column.
 [[nodiscard]] Result<PlainDocument> readPlainJson(std::string_view text, const PlainLimits& limits = {});
-/// The pickle a memory_viz HTML page embeds (base64 in the page's script), decoded.
-[[nodiscard]] Result<std::string> pickleFromMemoryVizHtml(std::string_view html, const PlainLimits& limits = {});
+/// The pickle a memory_viz HTML page embeds, decoded. torch/cuda/_memory_viz.py's _format_viz (trace_plot,
+/// segment_plot, profile_plot; see PlainEnvelopes.cpp for the versions read) writes `const local_files =
+/// [{"name": "snapshot.pickle", "base64": "..."}]` into the page's script: pickle.dumps(snapshot) plus 1 to 3
+/// NUL bytes (to a multiple of 3), base64-encoded. The first "base64" string is decoded (strictly: a
+/// character outside the alphabet is an error naming its byte) and the NUL padding dropped.
+[[nodiscard]] Result<std::string> pickleFromMemoryVizHtml(
+    std::string_view html, const PlainLimits& limits = {});
 /// gzip data (a .json.gz export) inflated, refusing output beyond limits.maxInputBytes.
 [[nodiscard]] Result<std::string> gunzip(std::string_view data, const PlainLimits& limits = {});
 

@@ -47,6 +47,10 @@ struct InputSpec final
 {
     Shape shape; ///< one sample, no batch axis
     DType dtype = DType::Float32;
+    /// A sequence model's longest input, where the file says (a Hugging Face config's
+    /// max_position_embeddings): the sequence axis may be set up to it (shape.dims[0] is the length
+    /// trained at). Saved in model files as input.max_sequence_length.
+    std::optional<std::int64_t> maxSequenceLength;
     friend bool operator==(const InputSpec&, const InputSpec&) = default;
 };
 

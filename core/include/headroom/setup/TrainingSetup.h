@@ -8,7 +8,9 @@
 #include "headroom/support/Error.h"
 
 #include <cstdint>
+#include <limits>
 #include <optional>
+#include <string>
 
 namespace headroom {
 
@@ -20,6 +22,32 @@ inline constexpr std::int64_t kMaxBatch = 1LL << 31;
 /// Limits of the set-up's counts (beyond any real cluster; they keep every product in 64 bits).
 inline constexpr std::int64_t kMaxAccumulationSteps = 1LL << 20;
 inline constexpr std::int64_t kMaxGpus = 1LL << 20;
+
+/// The largest byte count a calibration term may have (1 PiB): far above any GPU, so a larger one is a
+/// mistake in the file or the option it came from.
+inline constexpr std::uint64_t kMaxCalibrationBytes = 1ULL << 50;
+/// The largest per-sample calibration term: times any batch up to kMaxBatch it fits 64 bits (8 GiB - 1).
+inline constexpr std::uint64_t kMaxCalibrationPerSampleBytes
+    = std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(kMaxBatch);
+
+/// What a measured run of the plan held beyond what the plan has tensors for (docs/memory-model.md,
+/// "Calibration from a measured run"): a data loader's pinned batch on the GPU, a framework's buffers,
+/// another library's pool, the run's own tensors Headroom does not model. Worked out from a run at one
+/// micro-batch (measured/), it is applied as its own memory component (Component::Calibration), alive
+/// for the whole run: fixedBytes + perSampleBytes x batch at every moment of the step, and one
+/// allocation of that size in the allocation trace before the weights. Inactive (both terms 0) by
+/// default.
+struct RunCalibration final
+{
+    std::uint64_t fixedBytes = 0; ///< bytes the run held beyond the plan whatever the batch
+    std::uint64_t perSampleBytes = 0; ///< bytes per sample of the run's peak above the plan's
+    std::int64_t measuredBatch = 0; ///< the run's micro-batch the terms came from (0: not known)
+    std::string source; ///< the measured file's name, for the views ("" when not known)
+
+    /// Whether it changes anything: a term above 0.
+    [[nodiscard]] bool active() const noexcept { return fixedBytes > 0 || perSampleBytes > 0; }
+    friend bool operator==(const RunCalibration&, const RunCalibration&) = default;
+};
 
 /// A training set-up: everything an estimate needs besides the analysis (which carries the network,
 /// the precision and the strategies) and the GPU (Plan::gpu; the estimate reads its memory from there).
@@ -42,6 +70,8 @@ struct TrainingSetup final
     /// PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True: the caching allocator grows one segment per
     /// pool by mapping pages instead of cudaMalloc-ing new ones (ReservedModel; docs/memory-model.md).
     bool expandableSegments = false;
+    /// What a measured run held beyond the plan (inactive unless set): its own component everywhere.
+    RunCalibration calibration;
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
 };
 
@@ -66,7 +96,9 @@ struct TrainingSetup final
 
 /// The first problem with a set-up's strategy settings (accumulation steps, GPU count, tensor-parallel
 /// degree, optimizer offload without ZeRO or FSDP, 8-bit optimizer, a fused step torch.optim does not
-/// have), as an Error naming the setting ("parallel.tensor_parallel"); nullopt if they are consistent.
+/// have, a calibration term above kMaxCalibrationBytes or whose per-sample bytes x kMaxBatch would not
+/// fit 64 bits, a negative measured batch), as an Error naming the setting ("parallel.tensor_parallel",
+/// "calibration.per_sample_bytes"); nullopt if they are consistent.
 /// The batch itself is checked by MemoryModel::at().
 [[nodiscard]] std::optional<Error> validateSetup(const TrainingSetup& setup);
 

@@ -29,6 +29,9 @@ enum class TraceKind : std::uint8_t {
     CublasWorkspace, ///< a cuBLAS handle's workspace, kept for the process
     CudnnWorkspace, ///< a cuDNN convolution's workspace, while it runs
     Communication, ///< DDP's gradient buckets, ZeRO-3 / FSDP's gathered parameters
+    /// A measured run's excess over the plan (TrainingSetup::calibration): one block made before the
+    /// weights and never freed
+    Calibration,
 };
 [[nodiscard]] std::string_view traceKindName(TraceKind k) noexcept; ///< "activation_gradient"
 [[nodiscard]] std::string_view traceKindLabel(TraceKind k) noexcept; ///< "Activation gradient"

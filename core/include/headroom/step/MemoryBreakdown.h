@@ -20,6 +20,9 @@ struct MemoryBreakdown final
     std::uint64_t overhead = 0; ///< CUDA context, kernels, allocator reserve (user-settable)
     /// Multi-GPU buffers: DDP gradient buckets, ZeRO-3 / FSDP all-gathered parameters
     std::uint64_t communication = 0;
+    /// What a measured run held beyond the plan (TrainingSetup::calibration): fixed + per sample x batch,
+    /// alive for the whole run; 0 without a calibration.
+    std::uint64_t calibration = 0;
 
     [[nodiscard]] std::uint64_t total() const noexcept;
     /// The sum of the components, overflow kept (total() is its value).
@@ -35,11 +38,12 @@ enum class Component {
     Input,
     Transient,
     Communication,
+    Calibration, ///< a measured run's excess over the plan; views show it only when it is above 0
     Overhead
 };
-constexpr std::array<Component, 8> kAllComponents { Component::Weights, Component::Gradients,
+constexpr std::array<Component, 9> kAllComponents { Component::Weights, Component::Gradients,
     Component::OptimizerState, Component::Activations, Component::Input, Component::Transient,
-    Component::Communication, Component::Overhead };
+    Component::Communication, Component::Calibration, Component::Overhead };
 [[nodiscard]] std::string_view componentName(Component c) noexcept; ///< "optimizer_state"
 [[nodiscard]] std::string_view componentLabel(Component c) noexcept; ///< "Optimizer state"
 [[nodiscard]] std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept;

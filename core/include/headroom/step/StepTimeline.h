@@ -79,6 +79,10 @@ struct StepConditions final
     /// When two gradients of one tensor meet, the second is added into the first (PyTorch >= 2.0,
     /// InputBuffer::accumulate); torch 1.13 sums them into a new tensor.
     bool gradientSumsInPlace = true;
+    /// A measured run's excess over the plan (TrainingSetup::calibration): alive at every moment, and one
+    /// allocation before the weights in the trace.
+    std::uint64_t calibrationFixed = 0;
+    std::uint64_t calibrationPerSample = 0;
 };
 
 /// The simulated step. Moments of the steady step (optimizer state allocated): the first micro-batch's

@@ -65,7 +65,7 @@ std::optional<Network> buildBert(ConfigReader& r, const json&, const std::string
     if (d.tied)
         decoder.tiedTo = "bert.embeddings.word_embeddings";
     n.layers.push_back(std::move(decoder));
-    n.input = InputSpec { Shape { { d.positions.value } }, DType::Int64 };
+    n.input = InputSpec { Shape { { d.positions.value } }, DType::Int64, std::nullopt };
     n.description = "BertForMaskedLM (no pooler): " + describe(d, "intermediate")
         + (d.tied ? ", decoder tied to the word embeddings" : "");
     return n;

@@ -368,7 +368,7 @@ Network causalLm(const CausalLm& lm, const Dimensions& d, std::vector<LayerSpec>
     if (lm.finalLogitSoftcapping > 0.0)
         n.layers.push_back(
             layer("LogitSoftcap", "final_logit_softcapping", { { "cap", lm.finalLogitSoftcapping } }));
-    n.input = InputSpec { Shape { { d.positions.value } }, DType::Int64 };
+    n.input = InputSpec { Shape { { d.positions.value } }, DType::Int64, std::nullopt };
     return n;
 }
 

@@ -77,7 +77,7 @@ std::optional<Network> buildGpt2(ConfigReader& r, const json&, const std::string
     if (d.tied)
         head.tiedTo = "transformer.wte";
     n.layers.push_back(std::move(head));
-    n.input = InputSpec { Shape { { d.positions.value } }, DType::Int64 };
+    n.input = InputSpec { Shape { { d.positions.value } }, DType::Int64, std::nullopt };
     n.description = "GPT2LMHeadModel: " + describe(d, "MLP") + (d.tied ? ", LM head tied to wte" : "");
     return n;
 }
