@@ -90,7 +90,9 @@ bool EntryNote::eventFilter(QObject* watched, QEvent* event)
         return false;
     auto* key = static_cast<QKeyEvent*>(event);
     const QString typed = key->text();
-    if (!m_invalid.isEmpty() && (typed.isEmpty() || !typed.front().isPrint())) {
+    const bool steps = key->key() == Qt::Key_Up || key->key() == Qt::Key_Down || key->key() == Qt::Key_PageUp
+        || key->key() == Qt::Key_PageDown;
+    if (steps && !m_invalid.isEmpty()) {
         static_cast<QObject*>(m_field)->event(event);
         notePutBack();
         return true;
