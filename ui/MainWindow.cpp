@@ -33,6 +33,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QImage>
 #include <QMenuBar>
 #include <QRegularExpression>
 #include <QScreen>
@@ -188,6 +189,8 @@ void MainWindow::connectViews()
     connect(
         m_layerEditor, &LayerEditor::currentIndexChanged, m_propertyPanel, &PropertyPanel::setCurrentIndex);
     connect(m_setupPanel, &SetupPanel::customGpuRequested, this, &MainWindow::requestCustomGpu);
+    connect(m_chartView, &MemoryChartView::exportImageRequested, this, &MainWindow::exportChartImage);
+    connect(m_chartView, &MemoryChartView::exportReportRequested, this, &MainWindow::exportReport);
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::headerChanged, this, &MainWindow::updateTitle);
@@ -525,6 +528,26 @@ void MainWindow::exportReport()
         return;
     }
     statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void MainWindow::exportChartImage()
+{
+    const Plan& plan = m_document->plan();
+    QString name = tr("%1 - %2 - %3.png")
+                       .arg(plan.network.name.empty() ? m_document->displayName() : qs(plan.network.name),
+                           qs(plan.gpu.name), m_chartView->chartName());
+    name.replace(QLatin1Char('/'), QLatin1Char('-'));
+    const QString path = m_dialogs->saveFileName(
+        this, tr("Export Image"), QDir(m_lastDir).filePath(name), tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!m_chartView->chartImage().save(path, "PNG")) {
+        showError(tr("Cannot export the image"),
+            tr("%1 could not be written: check that its folder exists and can be written to.")
+                .arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    statusBar()->showMessage(tr("Image written to %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 bool MainWindow::maybeSave()

@@ -1247,10 +1247,6 @@ FLOPs</translation>
         <translation> · %1 token/秒</translation>
     </message>
     <message>
-        <source> (at %1% of %2 TFLOPS%3)</source>
-        <translation>（按 %2 TFLOPS 的 %1%%3）</translation>
-    </message>
-    <message>
         <source>, memory-bound</source>
         <translation>，受限于显存带宽</translation>
     </message>
@@ -1261,10 +1257,6 @@ FLOPs</translation>
     <message>
         <source>Throughput: — (%1)</source>
         <translation>吞吐量：—（%1）</translation>
-    </message>
-    <message>
-        <source>Trainable: %1 of %2 parameters (%3%)</source>
-        <translation>可训练：%2 个参数中的 %1 个（%3%）</translation>
     </message>
     <message>
         <source>; LoRA adapters: %1</source>
@@ -1279,20 +1271,8 @@ FLOPs</translation>
         <translation>添加层后即可看到训练所需的显存。</translation>
     </message>
     <message>
-        <source>−%1 %</source>
-        <translation>−%1 %</translation>
-    </message>
-    <message>
-        <source>+%1 %: checkpointing these layers costs memory</source>
-        <translation>+%1 %：对这些层做检查点反而多占显存</translation>
-    </message>
-    <message>
         <source>no saving</source>
         <translation>没有节省</translation>
-    </message>
-    <message>
-        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
-        <translation>激活检查点：每样本激活值 %1（原为 %2，%3），每样本重计算 %4（前向计算 +%5 %）</translation>
     </message>
     <message>
         <source>From the reserved peak: the largest batch whose first two steps PyTorch&apos;s caching allocator can hold in %1 (the GPU&apos;s memory less the overhead), keeping %2 spare; %3 at exactly %1.</source>
@@ -1337,6 +1317,26 @@ FLOPs</translation>
     <message>
         <source>The GPU&apos;s %1 less the tensors&apos; peak, %2: PyTorch&apos;s caching allocator is not simulated</source>
         <translation>GPU 的 %1 减去张量峰值 %2：未模拟 PyTorch 缓存分配器</translation>
+    </message>
+    <message>
+        <source> (at %1 of %2 TFLOPS%3)</source>
+        <translation> （按 %2 TFLOPS 的 %1%3）</translation>
+    </message>
+    <message>
+        <source>−%1</source>
+        <translation>−%1</translation>
+    </message>
+    <message>
+        <source>+%1: checkpointing these layers costs memory</source>
+        <translation>+%1：对这些层做检查点反而多占显存</translation>
+    </message>
+    <message>
+        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 forward compute)</source>
+        <translation>激活检查点：每样本激活值 %1（原为 %2，%3），每样本重计算 %4（前向计算 +%5）</translation>
+    </message>
+    <message>
+        <source>Trainable: %1 of %2 parameters (%3)</source>
+        <translation>可训练：%2 个参数中的 %1 个（%3）</translation>
     </message>
 </context>
 <context>
@@ -2979,6 +2979,17 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::ElidedLabel</name>
+    <message>
+        <source>Click to show one line each</source>
+        <translation>单击改为每条一行</translation>
+    </message>
+    <message>
+        <source>Click to show in full</source>
+        <translation>单击显示全文</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::EntryNote</name>
     <message>
         <source>“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.</source>
@@ -3074,6 +3085,14 @@ FLOPs</translation>
         <source>The network is empty: add layers to compare GPUs for it.</source>
         <translation>网络为空：添加层后才能为它比较 GPU。</translation>
     </message>
+    <message>
+        <source>&amp;Use This GPU</source>
+        <translation>使用此 GPU(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Use %1</source>
+        <translation>使用 %1(&amp;U)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuComparisonModel</name>
@@ -3157,6 +3176,10 @@ FLOPs</translation>
         <source>What the GPU holds at the peak of one training step at the set-up&apos;s batch, %1: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
         <translation>当前设置的批次 %1 下一个训练步骤峰值时 GPU 的占用：PyTorch 缓存分配器保留的内存加开销</translation>
     </message>
+    <message>
+        <source>Double-click (or right-click) to use this GPU</source>
+        <translation>双击（或右键单击）即可使用此 GPU</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuSelector</name>
@@ -3223,10 +3246,6 @@ FLOPs</translation>
         <translation>点击列标题即可按该列排序</translation>
     </message>
     <message>
-        <source>%1 (%2): keeps %3 per sample for the backward pass, %4% of all activations</source>
-        <translation>%1（%2）：每样本为反向传播保留 %3，占全部激活值的 %4%</translation>
-    </message>
-    <message>
         <source>No layer keeps activations for the backward pass.</source>
         <translation>没有层为反向传播保留激活值。</translation>
     </message>
@@ -3235,6 +3254,10 @@ FLOPs</translation>
         <translation>
             <numerusform>%1 个层各自每样本为反向传播保留的显存（合计 %2）。%3 最重的 %n 个  %4 其他。点击列标题可排序。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (%2): keeps %3 per sample for the backward pass, %4 of all activations</source>
+        <translation>%1（%2）：每样本为反向传播保留 %3，占全部激活值的 %4</translation>
     </message>
 </context>
 <context>
@@ -3322,6 +3345,22 @@ FLOPs</translation>
     <message>
         <source>Layer %1 (%2) is invalid: see its properties below.</source>
         <translation>第 %1 层（%2）无效：请看下方的属性。</translation>
+    </message>
+    <message>
+        <source>&amp;Freeze</source>
+        <translation>冻结(&amp;F)</translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the selected layers&apos; parameters</source>
+        <translation>所选层的参数不再有梯度和优化器状态</translation>
+    </message>
+    <message>
+        <source>Freeze layers</source>
+        <translation>冻结层</translation>
+    </message>
+    <message>
+        <source>Unfreeze layers</source>
+        <translation>取消冻结层</translation>
     </message>
 </context>
 <context>
@@ -3697,6 +3736,30 @@ FLOPs</translation>
         <source> (LoRA now adapts every Linear layer but the head)</source>
         <translation>（LoRA 现在适配除输出头外的所有 Linear 层）</translation>
     </message>
+    <message>
+        <source>%1 - %2 - %3.png</source>
+        <translation>%1 - %2 - %3.png</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot export the image</source>
+        <translation>无法导出图像</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: check that its folder exists and can be written to.</source>
+        <translation>无法写入 %1：请检查其文件夹是否存在且可写。</translation>
+    </message>
+    <message>
+        <source>Image written to %1</source>
+        <translation>图像已写入 %1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -3854,6 +3917,38 @@ FLOPs</translation>
     <message>
         <source>Reserved by PyTorch at batch %1, with the overhead: %2</source>
         <translation>批量 %1 时 PyTorch 预留的显存（含开销）：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Image</source>
+        <translation>复制图像(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copies the chart to the clipboard as an image</source>
+        <translation>将图表作为图像复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Export &amp;Image...</source>
+        <translation>导出图像(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Saves the chart as a PNG image</source>
+        <translation>将图表保存为 PNG 图像</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report...</source>
+        <translation>导出报告(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Writes the PDF report of the plan, with this chart</source>
+        <translation>写出此方案的 PDF 报告（含此图表）</translation>
+    </message>
+    <message>
+        <source>during one step</source>
+        <translation>单步之内</translation>
+    </message>
+    <message>
+        <source>memory vs batch size</source>
+        <translation>显存与批大小</translation>
     </message>
 </context>
 <context>
