@@ -49,6 +49,8 @@ std::string_view groupHeading(OptionGroup group)
         return "Training strategies:";
     case OptionGroup::Planning:
         return "Planning:";
+    case OptionGroup::Measured:
+        return "Measured run:";
     }
     return {};
 }
@@ -73,7 +75,8 @@ std::string Command::help() const
 {
     const std::string prefix = "Usage: headroom " + std::string(name) + " ";
     std::string text = prefix + continued(usage, prefix.size()) + "\n" + std::string(description);
-    for (const auto group : { OptionGroup::General, OptionGroup::Strategy, OptionGroup::Planning }) {
+    for (const auto group :
+        { OptionGroup::General, OptionGroup::Strategy, OptionGroup::Planning, OptionGroup::Measured }) {
         std::string lines;
         for (const auto& spec : allOptions()) {
             const auto own = std::find_if(
@@ -92,7 +95,7 @@ std::string Command::help() const
 const std::vector<const Command*>& commands()
 {
     static const std::vector<const Command*> all { &estimateCommand(), &maxBatchCommand(), &planCommand(),
-        &compareCommand(), &reportCommand(), &gpusCommand() };
+        &compareCommand(), &reportCommand(), &measuredCommand(), &gpusCommand() };
     return all;
 }
 

@@ -85,6 +85,7 @@ extern const char* const kFileParagraph;
 [[nodiscard]] const Command& planCommand();
 [[nodiscard]] const Command& compareCommand();
 [[nodiscard]] const Command& reportCommand();
+[[nodiscard]] const Command& measuredCommand();
 [[nodiscard]] const Command& gpusCommand();
 
 } // namespace headroom::cli

@@ -64,7 +64,8 @@ std::string usageEntry(const Command& command)
 std::string allOptionsHelp()
 {
     std::string text;
-    for (const auto group : { OptionGroup::General, OptionGroup::Strategy, OptionGroup::Planning }) {
+    for (const auto group :
+        { OptionGroup::General, OptionGroup::Strategy, OptionGroup::Planning, OptionGroup::Measured }) {
         text += group == OptionGroup::Planning
             ? "\nPlanning (plan and compare; the options above are the set-up plan starts from):\n"
             : "\n" + std::string(groupHeading(group)) + "\n";

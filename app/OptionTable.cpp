@@ -375,6 +375,36 @@ void addPlanningOptions(std::vector<OptionSpec>& all)
         [](Options& o, const std::string&, const std::string&) { o.includePlan = true; } });
 }
 
+/// A recorded run beside the plan (issue 36): the help's "Measured run".
+void addMeasuredOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back({ "--model", {}, "FILE", G::Measured,
+        "measured: compare the run with this model's plan (set up by the\n"
+        "options above)",
+        [](Options& o, const std::string&, const std::string& v) { o.model = v; } });
+    all.push_back({ "--measured", {}, "RUN", G::Measured,
+        "report: add a page comparing the plan with this recorded run (a\n"
+        "memory snapshot, memory timeline or Chrome trace)",
+        [](Options& o, const std::string&, const std::string& v) { o.measured = v; } });
+    all.push_back(
+        { "--run-batch", {}, "N", G::Measured, "the recorded run's micro-batch [the plan's --batch]",
+            [](Options& o, const std::string& a, const std::string& v) {
+                o.runBatch = integerOption(a, v, 1, kMaxBatch);
+            } });
+    all.push_back({ "--run-precision", {}, "NAME", G::Measured,
+        "the recorded run's precision, as --precision [the plan's]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parsePrecision(v);
+            if (!parsed)
+                throw UsageError { "--run-precision must be one of fp32|amp-fp16|amp-bf16|fp16|bf16, not "
+                    + quoteForMessage(v) };
+            o.runPrecision = *parsed;
+        } });
+    all.push_back(
+        { "--calibrate", {}, {}, G::Measured, "measured: the plan calibrated from the run, and its max batch",
+            [](Options& o, const std::string&, const std::string&) { o.calibrate = true; } });
+}
+
 } // namespace
 
 std::string optimizerChoices()
@@ -404,6 +434,7 @@ const std::vector<OptionSpec>& allOptions()
         addLoraOptions(options);
         addParallelOptions(options);
         addPlanningOptions(options);
+        addMeasuredOptions(options);
         return options;
     }();
     return all;

@@ -110,7 +110,9 @@ Options parseOptions(const std::vector<std::string>& args, const Command& comman
         }
     }
     if (command.takesFile && positional.empty())
-        throw UsageError { o.command + " needs a model file (see headroom --help)" };
+        throw UsageError { o.command
+            + (o.command == "measured" ? " needs a recorded run's file (see headroom measured --help)"
+                                       : " needs a model file (see headroom --help)") };
     if (positional.size() > (command.takesFile ? 1U : 0U))
         throw UsageError { "unexpected argument " + quoteForMessage(positional.back()) };
     if (command.takesFile)

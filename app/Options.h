@@ -57,6 +57,12 @@ struct Options final
     bool listAll = false;
     bool includePlan = false; ///< report: add the planner's table
     std::vector<std::string> gpuList;
+    // measured and report (issue 36): the recorded run, the model it is compared with and its set-up.
+    std::string model; ///< measured --model: the model file the run is compared with
+    std::string measured; ///< report --measured: a recorded run for the "Plan and measured run" page
+    std::optional<std::int64_t> runBatch; ///< --run-batch: the run's micro-batch [the plan's]
+    std::optional<Precision> runPrecision; ///< --run-precision [the plan's]
+    bool calibrate = false; ///< measured --calibrate: the calibrated max batch
     /// Options `plan` never changes, as given: each planned set-up's `headroom estimate` repeats them.
     std::vector<std::string> kept;
     std::vector<std::string> keptLora; ///< --lora-targets and --lora-dropout: repeated where LoRA is on
@@ -70,7 +76,7 @@ struct UsageError final
 };
 
 /// Where an option's help is listed: under "Options", "Training strategies" or "Planning".
-enum class OptionGroup { General, Strategy, Planning };
+enum class OptionGroup { General, Strategy, Planning, Measured };
 
 /// One option of the command line, whichever commands take it: its names, its value, its help and
 /// what it sets in Options.

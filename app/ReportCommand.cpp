@@ -2,9 +2,13 @@
 #include "Command.h"
 #include "PlanFromOptions.h"
 #include "ReportWriter.h" // report/
+#include "headroom/estimate/RunComparison.h"
+#include "headroom/measured/MeasuredRun.h"
 #include "headroom/planner/Planner.h"
 
 #include <QString>
+#include <filesystem>
+#include <memory>
 #include <ostream>
 
 namespace headroom::cli {
@@ -17,6 +21,13 @@ void checkReportOptions(const Options& o)
     if (o.output == "-") // not standard output: a PDF is not for a terminal, and scripts name a file
         throw UsageError { "-o -: the report is a PDF written to a file, not to standard output; give a file "
                            "name (./- for a file named \"-\")" };
+    if (o.measured.empty()) {
+        for (const char* option : { "--run-batch", "--run-precision" }) {
+            if (wasGiven(o, option))
+                throw UsageError { std::string(option)
+                    + " on report describes the run of --measured RUN: it needs --measured" };
+        }
+    }
     if (o.includePlan)
         return;
     for (const char* option : { "--target-batch", "--max-step-seconds", "--allow" }) {
@@ -26,15 +37,41 @@ void checkReportOptions(const Options& o)
     }
 }
 
+/// The recorded run of --measured beside the plan, when given (an unreadable file is an error naming it).
+std::optional<report::MeasuredRunReport> measuredRun(
+    const Options& o, const Plan& plan, const PlanResult& result)
+{
+    if (o.measured.empty())
+        return std::nullopt;
+    auto read = readMeasuredRun(std::filesystem::path(o.measured));
+    if (!read)
+        throw UsageError { "--measured: " + read.error().message };
+    if (!result.estimate) // the report says why there is no estimate; there is nothing to compare
+        return std::nullopt;
+    report::MeasuredRunReport m;
+    m.run = std::make_shared<const MeasuredRun>(std::move(read).value());
+    m.source = std::filesystem::path(o.measured).filename().string();
+    RunContext context;
+    context.batch = o.runBatch;
+    context.precision = o.runPrecision;
+    context.source = m.source;
+    m.comparison = compareRun(*m.run, plan, result, context);
+    return m;
+}
+
 int runReport(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
     // Not refused when it cannot be estimated: the report then says why (below).
     const PlanResult result = evaluate(plan);
+    auto measured = measuredRun(o, plan, result);
     if (c.startGui)
         c.startGui();
     report::ReportOptions options;
     options.sources = { o.file };
+    if (!o.measured.empty())
+        options.sources.push_back(o.measured);
+    options.measured = std::move(measured);
     // A plan that cannot be estimated is still reported, as the GUI's Export does: its first page says
     // why, and there is no planner table to start from it.
     if (o.includePlan && result.estimate) {
@@ -63,13 +100,15 @@ const Command& reportCommand()
 {
     static const Command command {
         .name = "report",
-        .usage = "FILE -o OUT.pdf [options]",
+        .usage = "FILE -o OUT.pdf [options]\n"
+                 "[--measured RUN [--run-batch N] [--run-precision P]]",
         .summary = "a PDF report of the plan (no display needed)",
         .description
         = "Writes the plan as a PDF report (no display needed). OUT.pdf must be a new path or a regular\n"
           "file that is not read-only; it is replaced only once the report is complete. A plan that\n"
           "cannot be estimated (an invalid layer, say) is reported too, with the reason on its first\n"
-          "page, and exit code 1.\n",
+          "page, and exit code 1. --measured adds a page with the plan beside a recorded run (as\n"
+          "headroom measured RUN --model FILE prints it).\n",
         .options = setupOptions({},
             { { "--output" }, { "--include-plan", "add plan's table of set-ups after the throughput" },
                 { "--target-batch",
@@ -80,7 +119,8 @@ const Command& reportCommand()
                     "[no limit]" },
                 { "--allow",
                     "with --include-plan: what plan may also change: precision, lora,\n"
-                    "8bit-optimizer, comma-separated [none]" } }),
+                    "8bit-optimizer, comma-separated [none]" },
+                { "--measured" }, { "--run-batch" }, { "--run-precision" } }),
         .check = checkReportOptions,
         .run = runReport,
     };

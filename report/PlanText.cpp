@@ -31,13 +31,6 @@ QString q(const std::string& s)
     return QString::fromStdString(s);
 }
 
-std::string percentText(double part, double whole)
-{
-    char buffer[32];
-    std::snprintf(buffer, sizeof buffer, "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
-    return buffer;
-}
-
 } // namespace
 
 std::string significant(double value, int digits)
@@ -296,6 +289,13 @@ std::string formatFlops(double flops)
             return significant(flops / scale, 3) + ' ' + unit;
     }
     return significant(flops, 3) + " FLOP";
+}
+
+std::string percentText(double part, double whole)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f %%", whole > 0 ? 100.0 * part / whole : 0.0);
+    return buffer;
 }
 
 std::string formatFraction(double fraction)

@@ -60,6 +60,9 @@ namespace plantext {
 [[nodiscard]] std::string formatFlops(double flops);
 /// "40 %", "37.5 %".
 [[nodiscard]] std::string formatFraction(double fraction);
+/// `part` as a share of `whole`, one decimal: "0.1 %", "63.0 %" (every share the GUI and the report
+/// print: the trainable parameters, checkpointing's saving and its extra compute).
+[[nodiscard]] std::string percentText(double part, double whole);
 
 } // namespace plantext
 } // namespace headroom::report

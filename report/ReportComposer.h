@@ -66,6 +66,14 @@ private:
     /// The planner table's cells: the fastest set-ups and the whole Pareto front.
     [[nodiscard]] std::vector<std::vector<QString>> plannerRows() const;
     void plannerTable(ReportCanvas& canvas, const std::vector<std::vector<QString>>& body) const;
+    /// The "Plan and measured run" page (ReportOptions::measured), when asked for.
+    void measuredSection(ReportCanvas& canvas) const;
+    /// Its charts, one per aligned step (the steady one, then the first).
+    void measuredCharts(ReportCanvas& canvas, const MeasuredRunReport& m) const;
+    /// Its tables: per phase, per component.
+    void measuredTables(ReportCanvas& canvas, const RunComparison& c) const;
+    /// Its lists: the largest unattributed blocks, the set-up differences, the calibration, the notes.
+    void measuredLists(ReportCanvas& canvas, const RunComparison& c) const;
     void layerSection(ReportCanvas& canvas) const;
     void methodSection(ReportCanvas& canvas) const;
     /// A bold lead-in and its paragraph in the method section.

@@ -1,15 +1,29 @@
 #pragma once
 
 #include "headroom/estimate/Plan.h"
+#include "headroom/estimate/RunComparison.h"
+#include "headroom/measured/MeasuredRun.h"
 #include "headroom/planner/Planner.h"
 #include "headroom/support/Error.h"
 
 #include <QString>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace headroom::report {
+
+/// A recorded run beside the plan (`headroom report --measured RUN`, the GUI's export with a run open):
+/// the "Plan and measured run" page.
+struct MeasuredRunReport final
+{
+    std::shared_ptr<const MeasuredRun> run;
+    /// compareRun(*run, plan, result, context) of the plan reported.
+    RunComparison comparison;
+    /// The run's file name as the page names it ("run.pickle").
+    std::string source;
+};
 
 /// What a report adds on request.
 struct ReportOptions final
@@ -21,6 +35,8 @@ struct ReportOptions final
     /// The files the plan was read from (the model file, the ONNX model or config it was imported from):
     /// the report never replaces one of them (saveTarget).
     std::vector<std::string> sources;
+    /// A measured run: the "Plan and measured run" page after the throughput (and the planner's table).
+    std::optional<MeasuredRunReport> measured;
 };
 
 /// Writes `plan` (worked out as `result`) as a PDF report: title, set-up, summary, the stacked

@@ -5,6 +5,7 @@
 #include "Document.h"
 #include "ElidedLabel.h"
 #include "EntryNote.h"
+#include "FieldCommit.h"
 #include "FlowLayout.h"
 #include "PlanController.h"
 #include "PlanText.h" // report/
@@ -39,9 +40,17 @@ BatchPanel::BatchPanel(Document* document, QWidget* parent)
     connect(m_document, &Document::batchChanged, entry, &EntryNote::clear);
 
     layOut();
-    connect(m_slider, &QSlider::valueChanged, this,
-        [this](int position) { m_document->setBatch(BatchScale::batchAt(position)); });
-    connect(m_spin, &QSpinBox::valueChanged, this, [this](int batch) { m_document->setBatch(batch); });
+    // A drag is one undo step; every value typed in the box (committed after a pause, on Enter or
+    // when the focus leaves) is one of its own.
+    connect(m_slider, &QSlider::sliderPressed, this, [this] { m_dragStarted = true; });
+    connect(m_slider, &QSlider::valueChanged, this, [this](int position) {
+        const std::int64_t batch = BatchScale::batchAt(position);
+        const bool continues = m_slider->isSliderDown() && !m_dragStarted;
+        if (batch != m_document->plan().setup.batch)
+            m_dragStarted = false;
+        m_document->setBatch(batch, continues);
+    });
+    FieldCommit::attach(m_spin, [this] { m_document->setBatch(m_spin->value()); });
     connect(m_setMax, &QPushButton::clicked, this, [this] {
         if (m_maxBatchValue > 0)
             m_document->setBatch(m_maxBatchValue);
@@ -138,7 +147,8 @@ void BatchPanel::layOut()
 
 void BatchPanel::showBatch(std::int64_t batch)
 {
-    {
+    // Not over a value being typed (it is committed after a pause; an estimate may arrive meanwhile).
+    if (const FieldCommit* typing = FieldCommit::of(m_spin); typing == nullptr || !typing->isPending()) {
         const QSignalBlocker block(m_spin);
         m_spin->setValue(static_cast<int>(std::min<std::int64_t>(batch, std::numeric_limits<int>::max())));
     }
@@ -291,10 +301,10 @@ void BatchPanel::showThroughput(const EstimateState& state)
                            .arg(UiText::seconds(t.stepSeconds), UiText::rate(t.samplesPerSecond));
         if (t.tokensPerSecond > 0)
             text += tr(" · %1 tokens/s").arg(UiText::rate(t.tokensPerSecond));
-        text
-            += tr(" (at %1% of %2 TFLOPS%3)")
-                   .arg(QString::number(t.utilization * 100.0, 'f', 0), QString::number(t.peakTflops, 'g', 3),
-                       t.memoryBound ? tr(", memory-bound") : QString());
+        text += tr(" (at %1 of %2 TFLOPS%3)")
+                    .arg(qs(report::plantext::formatFraction(t.utilization)),
+                        qs(report::plantext::formatRate(t.peakTflops)),
+                        t.memoryBound ? tr(", memory-bound") : QString());
         m_throughput->setText(text);
         m_throughput->setToolTip(
             tr("Per optimizer step and GPU: %1 (forward %2, backward %3, recomputation %4 per sample); "
@@ -326,41 +336,35 @@ void BatchPanel::setAnalysis(const Analysis& a)
     if (checkpointing) {
         const std::uint64_t kept = a.activationBytesPerSample;
         const std::uint64_t full = a.uncheckpointedActivationBytesPerSample;
-        const double change = full > 0
-            ? 100.0 * (static_cast<double>(kept) - static_cast<double>(full)) / static_cast<double>(full)
-            : 0.0;
-        const double extra = a.forwardFlopsPerSample > 0
-            ? 100.0 * static_cast<double>(a.recomputeFlopsPerSample)
-                / static_cast<double>(a.forwardFlopsPerSample)
-            : 0.0;
         // Checkpointing a single cheap layer can cost memory: its recomputed output is alive next
         // to the kept input during backward. Say so rather than "−0%".
-        const QString percent = QString::number(std::abs(change), 'f', std::abs(change) < 1 ? 1 : 0);
+        // Shares as the report and the command line print them (plantext::percentText: "63.0 %").
+        const QString percent = qs(report::plantext::percentText(
+            std::abs(static_cast<double>(kept) - static_cast<double>(full)), static_cast<double>(full)));
         QString effect;
         if (kept < full)
-            effect = tr("−%1 %").arg(percent);
+            effect = tr("−%1").arg(percent);
         else if (kept > full)
-            effect = tr("+%1 %: checkpointing these layers costs memory").arg(percent);
+            effect = tr("+%1: checkpointing these layers costs memory").arg(percent);
         else
             effect = tr("no saving");
         m_checkpointing->setText(
             tr("Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 "
-               "per sample (+%5 % forward compute)")
+               "per sample (+%5 forward compute)")
                 .arg(UiText::bytes(kept), UiText::bytes(full), effect,
                     UiText::flops(static_cast<double>(a.recomputeFlopsPerSample)),
-                    QString::number(extra, 'f', 0)));
+                    qs(report::plantext::percentText(static_cast<double>(a.recomputeFlopsPerSample),
+                        static_cast<double>(a.forwardFlopsPerSample)))));
         m_checkpointing->setStyleSheet(kept > full ? QStringLiteral("color: #b35900;") : QString());
     }
     m_checkpointing->setVisible(checkpointing);
 
     const bool partial = a.valid() && a.trainableParams != a.totalParams;
     if (partial) {
-        const double share = a.totalParams > 0
-            ? 100.0 * static_cast<double>(a.trainableParams) / static_cast<double>(a.totalParams)
-            : 0.0;
-        QString text = tr("Trainable: %1 of %2 parameters (%3%)")
+        QString text = tr("Trainable: %1 of %2 parameters (%3)")
                            .arg(UiText::count(a.trainableParams), UiText::count(a.totalParams),
-                               QString::number(share, 'g', share < 1 ? 2 : 3));
+                               qs(report::plantext::percentText(static_cast<double>(a.trainableParams),
+                                   static_cast<double>(a.totalParams))));
         if (a.loraParams > 0)
             text += tr("; LoRA adapters: %1").arg(UiText::count(a.loraParams));
         m_trainable->setText(text);

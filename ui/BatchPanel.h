@@ -66,6 +66,7 @@ private:
     QLabel* m_throughput;
     class ElidedLabel* m_notes;
     std::int64_t m_maxBatchValue = 0;
+    bool m_dragStarted = false; ///< the slider was pressed and has not yet changed the batch
 };
 
 } // namespace headroom::ui

@@ -7,7 +7,9 @@
 #include <QChartView>
 #include <QEvent>
 #include <QGraphicsLayout>
+#include <QGraphicsScene>
 #include <QGraphicsTextItem>
+#include <QGraphicsView>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -19,6 +21,10 @@ namespace headroom::ui {
 
 namespace {
 
+/// The dynamic property of a chart's view that says its legend has the calibration's entry (set() sets
+/// it, LegendFit reads it).
+constexpr const char* kCalibratedLegend = "headroomCalibratedLegend";
+
 /// The legend's font for the view's height: the small one on a short chart.
 class LegendFit final : public QObject
 {
@@ -28,7 +34,7 @@ public:
         , m_view { view }
     {
         view->installEventFilter(this);
-        view->setMinimumHeight(std::max(160, ComponentStack::legendHeight(smallFont())));
+        fitHeight();
         apply();
     }
 
@@ -37,6 +43,9 @@ protected:
     {
         if (event->type() == QEvent::Resize || event->type() == QEvent::FontChange)
             apply();
+        if (event->type() == QEvent::DynamicPropertyChange
+            && static_cast<QDynamicPropertyChangeEvent*>(event)->propertyName() == kCalibratedLegend)
+            fitHeight();
         return false;
     }
 
@@ -46,6 +55,11 @@ private:
         QFont small = m_view->font();
         small.setPointSizeF(small.pointSizeF() * 0.85);
         return small;
+    }
+    void fitHeight()
+    {
+        const bool calibrated = m_view->property(kCalibratedLegend).toBool();
+        m_view->setMinimumHeight(std::max(160, ComponentStack::legendHeight(smallFont(), calibrated)));
     }
     void apply()
     {
@@ -114,6 +128,13 @@ void ComponentStack::set(
             markersChanged = markersChanged || m->isVisible() != any;
             m->setVisible(any);
         }
+        // The view keeps room for the calibration's entry only while there is one (LegendFit).
+        if (kStackOrder[i] == Component::Calibration && m_chart->scene() != nullptr) {
+            for (QGraphicsView* view : m_chart->scene()->views()) {
+                if (view->property(kCalibratedLegend).toBool() != any)
+                    view->setProperty(kCalibratedLegend, any);
+            }
+        }
         base = std::move(upper);
     }
     // Qt 6.4's legend does not lay itself out again when a marker is hidden or shown: the next label
@@ -146,7 +167,7 @@ void ComponentStack::fitLegend(QChartView* view)
     new LegendFit(view);
 }
 
-int ComponentStack::legendHeight(const QFont& font)
+int ComponentStack::legendHeight(const QFont& font, bool withCalibration)
 {
     // Qt Charts sets each entry as a text item a few pixels apart (QLegend's layout): measured the
     // same way, so a name in a fallback font counts at its real height.
@@ -157,6 +178,8 @@ int ComponentStack::legendHeight(const QFont& font)
     text.setFont(font);
     int height = kMargins;
     for (const Component c : kStackOrder) {
+        if (c == Component::Calibration && !withCalibration)
+            continue;
         text.setHtml(UiText::component(c).toHtmlEscaped());
         height += static_cast<int>(std::ceil(text.boundingRect().height())) + kEntrySpacing;
     }

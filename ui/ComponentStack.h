@@ -43,12 +43,15 @@ public:
 
     /// Keeps the legend of `view`'s chart (on its right) whole: the view is never shorter than every
     /// component's entry needs in the legend's small font, which a view shorter than kShortChart
-    /// uses. Without it a docked panel squeezed the chart until entries dropped off the legend.
+    /// uses. Without it a docked panel squeezed the chart until entries dropped off the legend. The
+    /// calibration's entry counts only while the chart shows it (set() tells the view): only a
+    /// calibrated plan has one, and the window keeps its size on a small screen otherwise.
     static void fitLegend(QChartView* view);
-    /// The height a vertical legend of every component's entry takes in `font`, with the chart's
-    /// margins: each entry is a line of the translated name as Qt Charts lays it out (Chinese and
-    /// Korean names come from a taller fallback font, which the font's own metrics do not show).
-    [[nodiscard]] static int legendHeight(const QFont& font);
+    /// The height a vertical legend of every component's entry (the calibration's only `withCalibration`)
+    /// takes in `font`, with the chart's margins: each entry is a line of the translated name as Qt
+    /// Charts lays it out (Chinese and Korean names come from a taller fallback font, which the font's
+    /// own metrics do not show).
+    [[nodiscard]] static int legendHeight(const QFont& font, bool withCalibration = false);
     static constexpr int kShortChart = 300;
 
 private:

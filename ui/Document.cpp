@@ -126,9 +126,10 @@ std::string Document::specPath(const LayerPath& path)
     return specPathText(specPathOf(path));
 }
 
-void Document::push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId)
+void Document::push(
+    const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId, bool startsStep)
 {
-    m_undoStack->push(new EditCommand(text, std::move(redo), std::move(undo), mergeId));
+    m_undoStack->push(new EditCommand(text, std::move(redo), std::move(undo), mergeId, startsStep));
 }
 
 void Document::doInsert(const LayerPath& parent, int row, const std::vector<LayerSpec>& specs)
@@ -417,7 +418,7 @@ void Document::setPrecision(Precision precision)
         tr("Change precision"), [apply, precision] { apply(precision); }, [apply, before] { apply(before); });
 }
 
-void Document::setBatch(std::int64_t batch)
+void Document::setBatch(std::int64_t batch, bool continuesDrag)
 {
     batch = std::clamp<std::int64_t>(batch, 1, kMaxBatch);
     const std::int64_t before = m_plan.setup.batch;
@@ -429,7 +430,7 @@ void Document::setBatch(std::int64_t batch)
     };
     push(
         tr("Change batch size"), [apply, batch] { apply(batch); }, [apply, before] { apply(before); },
-        BatchMerge);
+        BatchMerge, !continuesDrag);
 }
 
 void Document::setOptimizer(Optimizer optimizer)

@@ -99,7 +99,9 @@ public:
 
     // --- Undoable set-up edits ---
     void setPrecision(Precision precision);
-    void setBatch(std::int64_t batch);
+    /// A new undo step, or with `continuesDrag` (the slider moving on in one drag) merged into the
+    /// batch step before it: typing 32, 48, then 40 undoes to 48, then 32.
+    void setBatch(std::int64_t batch, bool continuesDrag = false);
     /// Also goes back to the foreach implementation when the new optimizer has no fused one.
     void setOptimizer(Optimizer optimizer);
     void setOptimizerImplementation(OptimizerImplementation implementation);
@@ -156,7 +158,8 @@ private:
     void editSettings(
         const QString& text, const std::function<void(PlanSettings&)>& change, int mergeId = -1);
     void applySettings(const PlanSettings& settings);
-    void push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1);
+    void push(const QString& text, std::function<void()> redo, std::function<void()> undo, int mergeId = -1,
+        bool startsStep = false);
     /// Pushes one structural edit (the core's NetworkEdits) as one undo step; with `settings`, the
     /// plan's settings change with it (checkpointing a selection switches checkpointing on).
     void pushSplice(

@@ -18,6 +18,29 @@ EntryNote::EntryNote(QAbstractSpinBox* field, QString subject, QString rule)
     auto* edit = field->findChild<QLineEdit*>();
     connect(edit, &QLineEdit::textEdited, this, &EntryNote::textEdited);
     connect(field, &QAbstractSpinBox::editingFinished, this, &EntryNote::editingFinished);
+    // A new value (typed, the arrows, the wheel, set from outside) is a valid one: whatever was
+    // refused before it no longer applies. (A spin box also signals its value unchanged, on Enter.)
+    m_value = value();
+    const auto newValue = [this] {
+        const QVariant now = value();
+        if (now == m_value)
+            return;
+        m_value = now;
+        clear();
+    };
+    if (auto* spin = qobject_cast<QSpinBox*>(field))
+        connect(spin, &QSpinBox::valueChanged, this, newValue);
+    else if (auto* spin = qobject_cast<QDoubleSpinBox*>(field))
+        connect(spin, &QDoubleSpinBox::valueChanged, this, newValue);
+}
+
+QVariant EntryNote::value() const
+{
+    if (const auto* spin = qobject_cast<const QSpinBox*>(m_field))
+        return spin->value();
+    if (const auto* spin = qobject_cast<const QDoubleSpinBox*>(m_field))
+        return spin->value();
+    return {};
 }
 
 QString EntryNote::text() const
@@ -52,10 +75,28 @@ void EntryNote::show(QLabel* label, const QString& text, bool problem)
 
 bool EntryNote::eventFilter(QObject* watched, QEvent* event)
 {
-    if (watched != m_field || event->type() != QEvent::KeyPress)
+    if (watched != m_field)
+        return false;
+    if (event->type() == QEvent::FocusIn) {
+        m_value = value(); // set while its signals were blocked, perhaps
+        return false;
+    }
+    // The arrows (keys, buttons) and the wheel on a number the field cannot take put its value back
+    // rather than step (QAbstractSpinBox::stepBy): see whether they did, once they are done.
+    if ((event->type() == QEvent::Wheel || event->type() == QEvent::MouseButtonRelease)
+        && !m_invalid.isEmpty())
+        QMetaObject::invokeMethod(this, &EntryNote::notePutBack, Qt::QueuedConnection);
+    if (event->type() != QEvent::KeyPress)
         return false;
     auto* key = static_cast<QKeyEvent*>(event);
     const QString typed = key->text();
+    const bool steps = key->key() == Qt::Key_Up || key->key() == Qt::Key_Down || key->key() == Qt::Key_PageUp
+        || key->key() == Qt::Key_PageDown;
+    if (steps && !m_invalid.isEmpty()) {
+        static_cast<QObject*>(m_field)->event(event);
+        notePutBack();
+        return true;
+    }
     if (typed.isEmpty() || !typed.front().isPrint()
         || (key->modifiers() & (Qt::ControlModifier | Qt::AltModifier | Qt::MetaModifier)))
         return false;
@@ -85,8 +126,6 @@ void EntryNote::textEdited(const QString& text)
 
 void EntryNote::editingFinished()
 {
-    // The field has put its value back (QAbstractSpinBox corrects to the previous value): say so,
-    // and the problem is gone with the number.
     if (m_invalid.isEmpty() || !m_field->hasAcceptableInput()) {
         if (!m_refused.isEmpty()) {
             m_refused.clear();
@@ -94,6 +133,15 @@ void EntryNote::editingFinished()
         }
         return;
     }
+    notePutBack();
+}
+
+void EntryNote::notePutBack()
+{
+    // The field has put its value back (QAbstractSpinBox corrects to the previous value): say so,
+    // and the problem is gone with the number.
+    if (m_invalid.isEmpty() || !m_field->hasAcceptableInput())
+        return;
     m_putBack = tr("“%1” is not allowed, so %2 stays %3.").arg(m_invalid, m_subject, m_field->text());
     m_invalid.clear();
     m_refused.clear();

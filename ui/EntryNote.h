@@ -2,6 +2,7 @@
 
 #include <QObject>
 #include <QString>
+#include <QVariant>
 
 class QAbstractSpinBox;
 class QLabel;
@@ -15,7 +16,10 @@ namespace headroom::ui {
 ///  - a number outside the range: "“-5” is not allowed: ..." (both at once in one sentence);
 ///  - the field putting its value back when the focus leaves or Enter is pressed on such a number:
 ///    "“-5” is not allowed, so out_channels stays 64." (an entry, no longer a problem: shown muted
-///    until the next edit).
+///    until the next edit); the same when an arrow key, an arrow button or the wheel puts the value
+///    back instead of stepping from a number the field cannot take.
+/// Every note goes once the field holds a new value, however it got there (typed, the arrows, the
+/// wheel, set from outside): a refusal must not stay next to a field that has since been fixed.
 class EntryNote final : public QObject
 {
     Q_OBJECT
@@ -43,6 +47,10 @@ protected:
 private:
     void textEdited(const QString& text);
     void editingFinished();
+    /// The field shows an acceptable value again where a number it cannot take was: the put-back note.
+    void notePutBack();
+    /// The field's value (an int or a double).
+    [[nodiscard]] QVariant value() const;
 
     QAbstractSpinBox* m_field;
     QString m_subject;
@@ -50,6 +58,7 @@ private:
     QString m_refused; ///< keys refused since the text last changed
     QString m_invalid; ///< the typed text, when it is not a value the field takes
     QString m_putBack; ///< the note about an entry the field put back
+    QVariant m_value; ///< the value the field held last
 };
 
 } // namespace headroom::ui

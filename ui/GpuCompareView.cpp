@@ -4,9 +4,11 @@
 #include "GpuComparisonModel.h"
 #include "QtText.h"
 
+#include <QAction>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QSpinBox>
 #include <QTableView>
 #include <QVBoxLayout>
@@ -40,6 +42,17 @@ GpuCompareView::GpuCompareView(Document* document, std::vector<Gpu> gpus, QWidge
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setSectionResizeMode(GpuComparisonModel::GpuColumn, QHeaderView::Stretch);
+    m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_useGpu = new QAction(tr("&Use This GPU"), this);
+    m_useGpu->setObjectName(QStringLiteral("useGpuAction"));
+    connect(m_useGpu, &QAction::triggered, this, [this] { useGpu(m_table->currentIndex().row()); });
+    m_menu = new QMenu(this);
+    m_menu->setObjectName(QStringLiteral("compareContextMenu"));
+    m_menu->addAction(m_useGpu);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_table, &QWidget::customContextMenuRequested, this, &GpuCompareView::showContextMenu);
+    connect(m_table, &QAbstractItemView::doubleClicked, this,
+        [this](const QModelIndex& index) { useGpu(index.row()); });
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("compareStatusLabel"));
     m_status->setWordWrap(true);
@@ -55,6 +68,30 @@ GpuCompareView::GpuCompareView(Document* document, std::vector<Gpu> gpus, QWidge
     connect(m_document, &Document::precisionChanged, this, &GpuCompareView::planChanged);
     connect(m_document, &Document::setupChanged, this, &GpuCompareView::planChanged);
     connect(m_document, &Document::batchChanged, this, &GpuCompareView::planChanged);
+}
+
+void GpuCompareView::showContextMenu(const QPoint& position)
+{
+    const QModelIndex index = m_table->indexAt(position);
+    if (!index.isValid())
+        return;
+    m_table->selectionModel()->setCurrentIndex(
+        index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    const auto row = static_cast<std::size_t>(index.row());
+    if (row >= m_model->rows().size())
+        return;
+    const Gpu& gpu = m_model->rows()[row].gpu;
+    m_useGpu->setText(tr("&Use %1").arg(qs(gpu.name)));
+    m_useGpu->setEnabled(!(gpu == m_document->plan().gpu)); // already the plan's
+    m_menu->popup(m_table->viewport()->mapToGlobal(position));
+}
+
+void GpuCompareView::useGpu(int row)
+{
+    const auto& rows = m_model->rows();
+    if (row < 0 || static_cast<std::size_t>(row) >= rows.size())
+        return;
+    m_document->setGpu(rows[static_cast<std::size_t>(row)].gpu);
 }
 
 void GpuCompareView::setGpus(std::vector<Gpu> gpus)

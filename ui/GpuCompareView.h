@@ -5,7 +5,10 @@
 #include <QWidget>
 #include <vector>
 
+class QAction;
 class QLabel;
+class QMenu;
+class QPoint;
 class QSpinBox;
 class QTableView;
 
@@ -27,12 +30,18 @@ public:
     void setGpus(std::vector<Gpu> gpus);
     /// Compares now.
     void refresh();
+    [[nodiscard]] QTableView* table() const noexcept { return m_table; }
+    /// A right-click on a row offers Use This GPU (as does a double-click on the row).
+    [[nodiscard]] QMenu* contextMenu() const noexcept { return m_menu; }
+    /// Sets the plan's GPU to the one compared in `row` (one undo step).
+    void useGpu(int row);
 
 protected:
     void showEvent(QShowEvent* event) override;
 
 private:
     void planChanged();
+    void showContextMenu(const QPoint& position);
 
     Document* m_document;
     std::vector<Gpu> m_gpus;
@@ -40,6 +49,8 @@ private:
     QSpinBox* m_target;
     QTableView* m_table;
     QLabel* m_status;
+    QMenu* m_menu;
+    QAction* m_useGpu;
     bool m_stale = true;
 };
 

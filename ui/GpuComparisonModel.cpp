@@ -6,6 +6,7 @@
 #include <QBrush>
 #include <QFont>
 #include <QPalette>
+#include <algorithm>
 
 namespace headroom::ui {
 
@@ -54,12 +55,16 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
         if (r.smallestReachingTarget)
             return QBrush(QPalette().color(QPalette::Highlight).lighter(170));
         return {};
-    case Qt::ToolTipRole:
+    case Qt::ToolTipRole: {
+        QStringList tip;
         if (r.smallestReachingTarget)
-            return tr("The GPU with the least memory that reaches the target effective batch");
+            tip << tr("The GPU with the least memory that reaches the target effective batch");
         if (!r.throughput && index.column() >= StepColumn)
-            return qs(r.throughputError);
-        return {};
+            tip << qs(r.throughputError);
+        if (index.column() == GpuColumn)
+            tip << tr("Double-click (or right-click) to use this GPU");
+        return tip.isEmpty() ? QVariant() : QVariant(tip.join(QLatin1Char('\n')));
+    }
     case Qt::TextAlignmentRole:
         return index.column() == GpuColumn || index.column() == FitsColumn || index.column() == ReachesColumn
             ? QVariant::fromValue(Qt::AlignLeft | Qt::AlignVCenter)
@@ -82,8 +87,12 @@ QVariant GpuComparisonModel::data(const QModelIndex& index, int role) const
         return r.reachesTarget ? tr("yes") : tr("no");
     case MaxBatchColumn:
         return r.estimate.maxEffectiveBatch != r.estimate.maxBatch
-            ? tr("%1 (effective %2)").arg(r.estimate.maxBatch).arg(r.estimate.maxEffectiveBatch)
-            : QString::number(r.estimate.maxBatch);
+            ? tr("%1 (effective %2)")
+                  .arg(UiText::count(
+                           static_cast<std::uint64_t>(std::max<std::int64_t>(r.estimate.maxBatch, 0))),
+                      UiText::count(static_cast<std::uint64_t>(
+                          std::max<std::int64_t>(r.estimate.maxEffectiveBatch, 0))))
+            : UiText::count(static_cast<std::uint64_t>(std::max<std::int64_t>(r.estimate.maxBatch, 0)));
     case StepColumn:
         return runs ? UiText::seconds(r.throughput->stepSeconds) : tr("–");
     case SpeedColumn:

@@ -1,6 +1,8 @@
 #include "LayerActivationsView.h"
 
 #include "ComponentColors.h"
+#include "PlanText.h" // report/
+#include "QtText.h"
 #include "UiText.h"
 
 #include <QHeaderView>
@@ -143,12 +145,11 @@ void LayerActivationsView::setLayers(const std::vector<ChartData::LayerBar>& lay
         item->setData(0, kFractionRole,
             top > 0 ? static_cast<double>(layer.bytesPerSample) / static_cast<double>(top) : 0.0);
         item->setTextAlignment(BytesColumn, Qt::AlignRight | Qt::AlignVCenter);
-        const double share = total > 0
-            ? 100.0 * static_cast<double>(layer.bytesPerSample) / static_cast<double>(total)
-            : 0.0;
-        const QString tip = tr("%1 (%2): keeps %3 per sample for the backward pass, %4% of all activations")
-                                .arg(layer.name, layer.type, UiText::bytes(layer.bytesPerSample),
-                                    QString::number(share, 'f', share < 10 ? 1 : 0));
+        const QString tip
+            = tr("%1 (%2): keeps %3 per sample for the backward pass, %4 of all activations")
+                  .arg(layer.name, layer.type, UiText::bytes(layer.bytesPerSample),
+                      qs(report::plantext::percentText(
+                          static_cast<double>(layer.bytesPerSample), static_cast<double>(total))));
         for (int c = 0; c < ColumnCount; ++c)
             item->setToolTip(c, tip);
         items << item;

@@ -11,11 +11,14 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMenu>
+#include <QSignalBlocker>
 #include <QStyle>
 #include <QStyledItemDelegate>
 #include <QToolButton>
 #include <QTreeView>
+#include <QUndoStack>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -54,6 +57,7 @@ LayerEditor::LayerEditor(Document* document, QWidget* parent)
     createEditActions();
     QHBoxLayout* toolbar = createToolbar();
     createView();
+    createContextMenu();
 
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("layerStatusLabel"));
@@ -91,6 +95,8 @@ void LayerEditor::connectView()
         });
     connect(
         m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LayerEditor::updateActions);
+    // Freeze shows whether the current layer is frozen, however that changed (the panel, undo).
+    connect(m_document, &Document::layerChanged, this, [this] { updateActions(); });
 }
 
 void LayerEditor::createAddMenu()
@@ -159,6 +165,42 @@ void LayerEditor::createEditActions()
     m_checkpoint->setStatusTip(
         tr("Puts the selected top-level layers in a checkpointed block: backward recomputes "
            "their activations instead of keeping them"));
+    m_freeze = makeAction(tr("&Freeze"), QStringLiteral("freezeLayerAction"), QKeySequence(),
+        [this](bool on) { freezeSelected(on); });
+    m_freeze->setCheckable(true);
+    m_freeze->setStatusTip(tr("No gradients or optimizer state for the selected layers' parameters"));
+}
+
+void LayerEditor::createContextMenu()
+{
+    m_contextMenu = new QMenu(this);
+    m_contextMenu->setObjectName(QStringLiteral("layerContextMenu"));
+    m_contextMenu->addMenu(m_addMenu);
+    m_contextMenu->addSeparator();
+    m_contextMenu->addAction(m_remove);
+    m_contextMenu->addAction(m_duplicate);
+    m_contextMenu->addSeparator();
+    m_contextMenu->addAction(m_checkpoint);
+    m_contextMenu->addAction(m_freeze);
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(m_view, &QWidget::customContextMenuRequested, this, &LayerEditor::showContextMenu);
+}
+
+void LayerEditor::showContextMenu(const QPoint& position)
+{
+    // A right-click acts on the row under the pointer: selected with it, or alone if it was not;
+    // below the rows, nothing is selected and Add Layer appends.
+    const QModelIndex index = m_view->indexAt(position);
+    if (!index.isValid()) {
+        m_view->selectionModel()->clear();
+    } else if (!m_view->selectionModel()->isRowSelected(index.row(), index.parent())) {
+        m_view->selectionModel()->setCurrentIndex(
+            index, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    } else if (index.siblingAtColumn(0) != m_view->currentIndex().siblingAtColumn(0)) {
+        m_view->selectionModel()->setCurrentIndex(index, QItemSelectionModel::NoUpdate);
+    }
+    updateActions();
+    m_contextMenu->popup(m_view->viewport()->mapToGlobal(position));
 }
 
 QHBoxLayout* LayerEditor::createToolbar()
@@ -220,7 +262,7 @@ void LayerEditor::createView()
 
 QList<QAction*> LayerEditor::editActions() const
 {
-    return { m_remove, m_duplicate, m_moveUp, m_moveDown, m_wrap, m_checkpoint };
+    return { m_remove, m_duplicate, m_moveUp, m_moveDown, m_wrap, m_checkpoint, m_freeze };
 }
 
 LayerPath LayerEditor::currentPath() const
@@ -371,6 +413,32 @@ void LayerEditor::checkpointSelected()
     selectPath(block);
 }
 
+void LayerEditor::freezeSelected(bool frozen)
+{
+    QList<LayerPath> paths;
+    for (const QModelIndex& row : m_view->selectionModel()->selectedRows())
+        paths << m_model->pathOf(row);
+    if (paths.isEmpty() && m_view->currentIndex().isValid())
+        paths << currentPath();
+    std::sort(paths.begin(), paths.end());
+    // A layer inside a chosen block is frozen with it: only the outermost paths change.
+    QList<LayerPath> outermost;
+    for (const LayerPath& p : paths) {
+        const bool inside = std::any_of(outermost.begin(), outermost.end(),
+            [&](const LayerPath& o) { return p.size() > o.size() && p.mid(0, o.size()) == o; });
+        const LayerSpec* spec = m_document->spec(p);
+        if (!inside && spec != nullptr && spec->frozen != frozen)
+            outermost << p;
+    }
+    if (outermost.isEmpty())
+        return;
+    QUndoStack* stack = m_document->undoStack();
+    stack->beginMacro(frozen ? tr("Freeze layers") : tr("Unfreeze layers"));
+    for (const LayerPath& p : outermost)
+        m_document->setLayerFrozen(p, frozen);
+    stack->endMacro();
+}
+
 void LayerEditor::showRefusal(const QString& reason)
 {
     m_refusal = reason;
@@ -507,6 +575,10 @@ void LayerEditor::updateActions()
     m_moveUp->setEnabled(run && first > 0);
     m_moveDown->setEnabled(run && first + count < m_model->rowCount(current.parent()));
     m_checkpoint->setEnabled(run && parent.isEmpty());
+    m_freeze->setEnabled(any);
+    const LayerSpec* spec = any ? m_document->spec(currentPath()) : nullptr;
+    const QSignalBlocker block(m_freeze);
+    m_freeze->setChecked(spec != nullptr && spec->frozen);
 }
 
 } // namespace headroom::ui

@@ -29,8 +29,11 @@ public:
     [[nodiscard]] LayerTableModel* model() const noexcept { return m_model; }
     [[nodiscard]] QTreeView* view() const noexcept { return m_view; }
     [[nodiscard]] QMenu* addLayerMenu() const noexcept { return m_addMenu; }
-    /// Remove, duplicate, move up, move down, wrap in residual block, checkpoint selection.
+    /// Remove, duplicate, move up, move down, wrap in residual block, checkpoint selection, freeze.
     [[nodiscard]] QList<QAction*> editActions() const;
+    /// What a right-click in the table offers: Add Layer (inserted after the row clicked), Remove,
+    /// Duplicate, Checkpoint Selection and Freeze, the same actions as the Layer menu (one undo step each).
+    [[nodiscard]] QMenu* contextMenu() const noexcept { return m_contextMenu; }
 
     /// Inserts a new layer of `type` ("Repeat" for a block) after the current one and selects it.
     void addLayer(const QString& type);
@@ -45,6 +48,9 @@ private:
     void createAddMenu();
     /// Remove, Duplicate, Move Up/Down, Wrap and Checkpoint, with their shortcuts.
     void createEditActions();
+    /// The table's context menu (contextMenu()), shown at a right-click on a row or below the rows.
+    void createContextMenu();
+    void showContextMenu(const QPoint& position);
     /// Add Layer and a button per edit action.
     [[nodiscard]] QHBoxLayout* createToolbar();
     void createView();
@@ -63,6 +69,8 @@ private:
     void moveSelected(int delta);
     void wrapSelected();
     void checkpointSelected();
+    /// Freezes the selected layers (or, when the current one is frozen, unfreezes them): one undo step.
+    void freezeSelected(bool frozen);
     void updateActions();
     void updateStatus();
     /// Shows why an edit was refused in the status line until the next change.
@@ -83,6 +91,8 @@ private:
     QAction* m_moveDown;
     QAction* m_wrap;
     QAction* m_checkpoint;
+    QAction* m_freeze;
+    QMenu* m_contextMenu = nullptr;
     bool m_fitOnNextAnalysis = true;
     QString m_refusal;
 };

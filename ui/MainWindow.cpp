@@ -38,6 +38,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QGroupBox>
+#include <QImage>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QRegularExpression>
@@ -211,6 +212,8 @@ void MainWindow::connectViews()
     connect(m_setupPanel, &SetupPanel::customGpuRequested, this, &MainWindow::requestCustomGpu);
     connect(m_runs, &RunController::comparisonChanged, this, &MainWindow::showMeasuredRun);
     connect(m_runPanel, &MeasuredRunPanel::closeRequested, this, &MainWindow::closeMeasuredRun);
+    connect(m_chartView, &MemoryChartView::exportImageRequested, this, &MainWindow::exportChartImage);
+    connect(m_chartView, &MemoryChartView::exportReportRequested, this, &MainWindow::exportReport);
     connect(m_document, &Document::modifiedChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::filePathChanged, this, &MainWindow::updateTitle);
     connect(m_document, &Document::headerChanged, this, &MainWindow::updateTitle);
@@ -652,12 +655,37 @@ void MainWindow::exportReport()
         if (auto planned = planSetups(plan, options.plannerGoal, m_makeItFit->allowances()))
             options.planner = std::move(planned).value();
     }
+    // A measured run open beside the plan: the "Plan and measured run" page, compared with the plan reported.
+    if (const auto run = m_runs->sharedRun()) {
+        options.measured = report::MeasuredRunReport { run, compareRun(*run, plan, result, m_runs->context()),
+            m_runs->context().source };
+    }
     const auto written = report::writePdfReport(plan, result, path, options);
     if (!written) {
         showError(tr("Cannot export the report"), ErrorText::printable(written.error().message));
         return;
     }
     statusBar()->showMessage(tr("Report written to %1").arg(QDir::toNativeSeparators(path)), 5000);
+}
+
+void MainWindow::exportChartImage()
+{
+    const Plan& plan = m_document->plan();
+    QString name = tr("%1 - %2 - %3.png")
+                       .arg(plan.network.name.empty() ? m_document->displayName() : qs(plan.network.name),
+                           qs(plan.gpu.name), m_chartView->chartName());
+    name.replace(QLatin1Char('/'), QLatin1Char('-'));
+    const QString path = m_dialogs->saveFileName(
+        this, tr("Export Image"), QDir(m_lastDir).filePath(name), tr("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    if (!m_chartView->chartImage().save(path, "PNG")) {
+        showError(tr("Cannot export the image"),
+            tr("%1 could not be written: check that its folder exists and can be written to.")
+                .arg(QDir::toNativeSeparators(path)));
+        return;
+    }
+    statusBar()->showMessage(tr("Image written to %1").arg(QDir::toNativeSeparators(path)), 5000);
 }
 
 bool MainWindow::maybeSave()

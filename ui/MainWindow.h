@@ -76,6 +76,8 @@ public:
     bool save();
     bool saveAs();
     void exportReport();
+    /// The chart's Export Image: asks for a .png file and writes the chart shown to it.
+    void exportChartImage();
     /// The start-up state: the remembered set-up (or VGG-16 on a GTX 1080, Adam, FP32, batch 32).
     void loadDefault();
     /// Asks to save unsaved changes; false if the user cancelled.

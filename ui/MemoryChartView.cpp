@@ -4,19 +4,25 @@
 #include "ComponentStack.h"
 #include "LayerActivationsView.h"
 #include "PlanController.h"
+#include "RoundTicks.h"
 #include "StepChartView.h"
 #include "UiText.h"
 
+#include <QAction>
 #include <QAreaSeries>
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QClipboard>
 #include <QCursor>
 #include <QGraphicsRectItem>
 #include <QGraphicsSimpleTextItem>
+#include <QGuiApplication>
+#include <QImage>
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QMenu>
 #include <QResizeEvent>
 #include <QStackedWidget>
 #include <QTabWidget>
@@ -79,6 +85,7 @@ struct MemoryChartView::Charts
     /// Light panels behind the batch labels, which sit over the coloured bands.
     QGraphicsRectItem* markerBack = nullptr;
     QGraphicsRectItem* maxBack = nullptr;
+    QGraphicsRectItem* capacityBack = nullptr;
 };
 
 QString MemoryChartView::compactBatch(std::int64_t batch)
@@ -101,6 +108,51 @@ MemoryChartView::MemoryChartView(QWidget* parent)
     c.memoryView->setMinimumWidth(300);
     ComponentStack::fitLegend(c.memoryView);
     buildTabs();
+    buildContextMenu();
+}
+
+void MemoryChartView::buildContextMenu()
+{
+    m_menu = new QMenu(this);
+    m_menu->setObjectName(QStringLiteral("chartContextMenu"));
+    QAction* copy = m_menu->addAction(tr("&Copy Image"));
+    copy->setObjectName(QStringLiteral("copyChartImageAction"));
+    copy->setStatusTip(tr("Copies the chart to the clipboard as an image"));
+    connect(
+        copy, &QAction::triggered, this, [this] { QGuiApplication::clipboard()->setImage(chartImage()); });
+    QAction* image = m_menu->addAction(tr("Export &Image..."));
+    image->setObjectName(QStringLiteral("exportChartImageAction"));
+    image->setStatusTip(tr("Saves the chart as a PNG image"));
+    connect(image, &QAction::triggered, this, &MemoryChartView::exportImageRequested);
+    m_menu->addSeparator();
+    QAction* report = m_menu->addAction(tr("Export &Report..."));
+    report->setObjectName(QStringLiteral("exportReportFromChartAction"));
+    report->setStatusTip(tr("Writes the PDF report of the plan, with this chart"));
+    connect(report, &QAction::triggered, this, &MemoryChartView::exportReportRequested);
+    for (QWidget* view : { static_cast<QWidget*>(m_charts->memoryView), m_step->chartWidget() }) {
+        view->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(view, &QWidget::customContextMenuRequested, this, [this, view](const QPoint& position) {
+            // The position is the viewport's (a chart view scrolls its scene).
+            const auto* area = qobject_cast<QAbstractScrollArea*>(view);
+            m_menu->popup((area != nullptr ? area->viewport() : view)->mapToGlobal(position));
+        });
+    }
+}
+
+QWidget* MemoryChartView::shownChart() const
+{
+    return m_tabs->currentWidget() == m_step ? m_step->chartWidget()
+                                             : static_cast<QWidget*>(m_charts->memoryView);
+}
+
+QImage MemoryChartView::chartImage() const
+{
+    return shownChart()->grab().toImage();
+}
+
+QString MemoryChartView::chartName() const
+{
+    return m_tabs->currentWidget() == m_step ? tr("during one step") : tr("memory vs batch size");
 }
 
 void MemoryChartView::buildChart()
@@ -204,6 +256,7 @@ void MemoryChartView::buildLabels()
     c.maxText = label(kMaxBatchColour);
     c.markerBack = panel();
     c.maxBack = panel();
+    c.capacityBack = panel();
     connect(c.memory, &QChart::plotAreaChanged, this, &MemoryChartView::updateLabels);
 }
 
@@ -246,6 +299,11 @@ MemoryChartView::~MemoryChartView()
 {
     // The view owns its chart; the series belong to the chart once added.
     delete m_charts->memoryView;
+}
+
+QStringList MemoryChartView::memoryAxisLabels() const
+{
+    return tickLabels(m_charts->memoryAxis);
 }
 
 QString MemoryChartView::unitName() const
@@ -296,9 +354,7 @@ void MemoryChartView::draw()
 
     labelBatchAxis();
     c.batchAxis->setRange(0, xMax);
-    c.memoryAxis->setRange(0, yMax);
-    c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
-    c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    setRoundTicks(c.memoryAxis, yMax); // a round yMax: the axis ends there
     // Short enough for a small chart, where Qt Charts cuts a long axis title.
     c.memoryAxis->setTitleText(
         data.gpus > 1 ? tr("%1 per GPU").arg(unitName()) : tr("Memory (%1)").arg(unitName()));
@@ -380,6 +436,7 @@ void MemoryChartView::updateLabels()
     c.maxText->setVisible(shown && !c.maxMarker->points().isEmpty());
     c.markerBack->setVisible(false);
     c.maxBack->setVisible(false);
+    c.capacityBack->setVisible(false);
     if (!shown)
         return;
     const QRectF plot = c.memory->plotArea();
@@ -388,12 +445,36 @@ void MemoryChartView::updateLabels()
     const QPointF at = c.memory->mapToPosition(
         QPointF(0, static_cast<double>(m_data.capacityBytes) / m_unit), c.capacityLine);
     const QRectF textRect = c.capacityText->boundingRect();
-    // Above the line at the left of the plot, where the stack is lowest (the batch label is at the
-    // top), or below it when the line is at the very top.
+    // Above the line, or below it when the line is at the very top; at the left of the plot, where
+    // the stack is lowest, unless the batch's or the max batch's line would run through it there:
+    // then at the right, or else just right of the lines.
     double y = at.y() - textRect.height() - 2;
     if (y < plot.top() + textRect.height() + 4)
         y = at.y() + 2;
-    c.capacityText->setPos(plot.left() + 6, y);
+    QList<double> lines;
+    for (QLineSeries* s : { c.marker, c.maxMarker }) {
+        if (!s->points().isEmpty() && s->points().front().x() <= c.batchAxis->max() + 1e-9)
+            lines << c.memory->mapToPosition(s->points().front(), s).x();
+    }
+    const auto clear = [&](double x) {
+        return std::none_of(lines.begin(), lines.end(),
+            [&](double lx) { return lx >= x - 4 && lx <= x + textRect.width() + 4; });
+    };
+    double x = plot.left() + 6;
+    if (!clear(x)) {
+        QList<double> tries { plot.right() - textRect.width() - 6 };
+        for (const double lx : lines)
+            tries << lx + 6;
+        for (const double t : tries) {
+            if (t >= plot.left() + 2 && t + textRect.width() <= plot.right() && clear(t)) {
+                x = t;
+                break;
+            }
+        }
+    }
+    c.capacityText->setPos(x, y);
+    c.capacityBack->setRect(QRectF(c.capacityText->pos(), textRect.size()).adjusted(-2, 0, 2, 0));
+    c.capacityBack->setVisible(true);
 
     // A label beside its line, on a light panel: to the right, or to the left where it would
     // leave the plot.
@@ -459,6 +540,17 @@ QList<QPointF> MemoryChartView::reservedPoints() const
         out.append(QPointF(
             static_cast<double>(m_data.reservedBatches[i]), static_cast<double>(m_data.reservedBytes[i])));
     return out;
+}
+
+QRectF MemoryChartView::capacityLabelBox() const
+{
+    const auto& c = *m_charts;
+    if (!c.capacityText->isVisible())
+        return {};
+    const QRectF r = c.capacityBack->rect();
+    QRectF box(c.memory->mapToValue(r.topLeft(), c.marker), c.memory->mapToValue(r.bottomRight(), c.marker));
+    box = box.normalized();
+    return QRectF(QPointF(batchAt(box.left()), box.top()), QPointF(batchAt(box.right()), box.bottom()));
 }
 
 QString MemoryChartView::capacityLabel() const

@@ -5,13 +5,16 @@
 
 #include <QList>
 #include <QPointF>
+#include <QRectF>
 #include <QWidget>
 #include <array>
 #include <cstdint>
 #include <memory>
 
 class QAbstractSeries;
+class QImage;
 class QLabel;
+class QMenu;
 class QStackedWidget;
 class QTabWidget;
 class QTreeWidget;
@@ -57,6 +60,8 @@ public:
     /// The reserved line: (batch, bytes reserved by the caching allocator plus the overhead).
     [[nodiscard]] QList<QPointF> reservedPoints() const;
     [[nodiscard]] QString capacityLabel() const;
+    /// The GPU's label's box: x in batches (left and right), y in axis units; empty when not shown.
+    [[nodiscard]] QRectF capacityLabelBox() const;
     [[nodiscard]] QList<QPointF> markerPoints() const;
     /// The vertical line at the largest batch that fits (empty when it is not on the chart).
     [[nodiscard]] QList<QPointF> maxBatchPoints() const;
@@ -64,6 +69,8 @@ public:
     [[nodiscard]] QStringList batchAxisLabels() const;
     [[nodiscard]] double axisMaxBatch() const;
     [[nodiscard]] double axisMaxMemory() const;
+    /// The memory axis's tick labels, bottom to top.
+    [[nodiscard]] QStringList memoryAxisLabels() const;
     /// The hover tooltip's text for the sample nearest `batch`.
     [[nodiscard]] QString breakdownText(double batch) const;
     [[nodiscard]] LayerActivationsView* layerView() const noexcept { return m_layers; }
@@ -71,6 +78,18 @@ public:
     [[nodiscard]] QTabWidget* tabs() const noexcept { return m_tabs; }
     /// Why the reserved line is missing (the allocator is not simulated); hidden where it is not.
     [[nodiscard]] QLabel* reservedNote() const noexcept { return m_reservedNote; }
+
+    /// What a right-click on the memory chart or the step chart offers: Copy Image (to the
+    /// clipboard), Export Image... (PNG) and Export Report... (the last two asked of the window).
+    [[nodiscard]] QMenu* contextMenu() const noexcept { return m_menu; }
+    /// The chart of the tab shown (the memory chart, or the step chart) as an image.
+    [[nodiscard]] QImage chartImage() const;
+    /// "memory vs batch size" or "during one step": the chart shown, for a file name.
+    [[nodiscard]] QString chartName() const;
+
+Q_SIGNALS:
+    void exportImageRequested();
+    void exportReportRequested();
 
 public Q_SLOTS:
     void setData(const headroom::ui::ChartData& data);
@@ -86,6 +105,9 @@ private:
     void buildSeries();
     void buildLabels();
     void buildTabs();
+    void buildContextMenu();
+    /// The chart widget of the tab shown (the memory chart view, or the step chart's).
+    [[nodiscard]] QWidget* shownChart() const;
     void attach(QAbstractSeries* series);
     /// The axes, the stack and the markers for m_data at m_batch.
     void draw();
@@ -106,6 +128,7 @@ private:
     QStackedWidget* m_memoryStack;
     QLabel* m_message;
     QLabel* m_reservedNote = nullptr;
+    QMenu* m_menu = nullptr;
 };
 
 } // namespace headroom::ui

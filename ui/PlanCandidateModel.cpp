@@ -81,7 +81,7 @@ QVariant PlanCandidateModel::displayText(const PlanCandidate& c, const QModelInd
     case MemoryColumn:
         return UiText::bytes(c.estimate.heldBytes);
     case MaxBatchColumn:
-        return QString::number(c.estimate.maxBatch);
+        return UiText::count(static_cast<std::uint64_t>(std::max<std::int64_t>(c.estimate.maxBatch, 0)));
     case StepColumn:
         return c.throughput ? UiText::seconds(c.throughput->stepSeconds) : tr("–");
     case SpeedColumn:

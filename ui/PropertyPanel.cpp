@@ -311,7 +311,13 @@ void PropertyPanel::connectModel()
     connect(m_model, &QAbstractItemModel::rowsRemoved, this, [this] {
         if (!m_current.isValid())
             setCurrentIndex({});
+        else
+            refreshTitle();
     });
+    // The layer shown keeps its place in the table (a persistent index): its number follows it when
+    // rows come back before it (Ctrl+Z of a Delete) or move.
+    connect(m_model, &QAbstractItemModel::rowsInserted, this, &PropertyPanel::refreshTitle);
+    connect(m_model, &QAbstractItemModel::rowsMoved, this, &PropertyPanel::refreshTitle);
 }
 
 void PropertyPanel::refreshHeader()
@@ -418,6 +424,17 @@ void PropertyPanel::rebuildLayerForm()
     refreshLayerValues();
 }
 
+void PropertyPanel::refreshTitle()
+{
+    const LayerSpec* spec = m_current.isValid() ? m_document->spec(m_model->pathOf(m_current)) : nullptr;
+    if (spec == nullptr)
+        return;
+    QStringList position;
+    for (const int i : m_model->pathOf(m_current))
+        position << QString::number(i + 1);
+    m_layerGroup->setTitle(tr("Layer %1: %2").arg(position.join(QLatin1Char('.')), qs(spec->type)));
+}
+
 void PropertyPanel::refreshLayerValues()
 {
     const LayerSpec* spec = m_current.isValid() ? m_document->spec(m_model->pathOf(m_current)) : nullptr;
@@ -429,10 +446,7 @@ void PropertyPanel::refreshLayerValues()
         m_checkpointHint->hide();
         return;
     }
-    QStringList position;
-    for (const int i : m_model->pathOf(m_current))
-        position << QString::number(i + 1);
-    m_layerGroup->setTitle(tr("Layer %1: %2").arg(position.join(QLatin1Char('.')), qs(spec->type)));
+    refreshTitle();
     const QString shownName = m_layerName->text();
     showInField(m_layerName, qs(spec->name));
     if (m_layerName->text() != shownName)

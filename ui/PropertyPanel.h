@@ -61,6 +61,8 @@ private:
     void refreshTrainedLength();
     void rebuildLayerForm();
     void refreshLayerValues();
+    /// "Layer 3: Linear": the shown layer's place in the table and its type.
+    void refreshTitle();
     void refreshLayerStatus();
     void checkInputShape();
     void checkLayerName();

@@ -35,6 +35,7 @@ public:
     void close();
     [[nodiscard]] bool isOpen() const noexcept { return m_run != nullptr; }
     [[nodiscard]] const MeasuredRun* run() const noexcept { return m_run.get(); }
+    [[nodiscard]] std::shared_ptr<const MeasuredRun> sharedRun() const noexcept { return m_run; }
     [[nodiscard]] QString path() const { return m_path; }
     [[nodiscard]] QString fileName() const;
     [[nodiscard]] const RunContext& context() const noexcept { return m_context; }

@@ -2,6 +2,7 @@
 
 #include "ChartParts.h" // report/
 #include "ComponentStack.h"
+#include "RoundTicks.h"
 #include "UiText.h"
 #include "headroom/estimate/RunComparison.h"
 
@@ -64,14 +65,6 @@ QList<QPointF> stepLine(
     return out;
 }
 
-/// 1, 2, 2.5, 5 x 10^k at or above `v`: a round top for the memory axis.
-double memoryAxisTop(double v)
-{
-    if (!(v > 0))
-        return 1;
-    const double step = report::chartparts::niceStep(v / 5, false);
-    return std::ceil(v / step - 1e-9) * step;
-}
 } // namespace
 
 struct StepChartView::Charts
@@ -418,21 +411,22 @@ void StepChartView::drawAxes()
     const bool capacityShown = capacity > 0 && capacity <= highest * 1.6;
     const double top = std::max(highest * 1.15, capacityShown ? capacity * 1.06 : 0.0);
     std::tie(m_unit, m_unitName) = report::chartparts::binaryUnit(top);
-    const double yMax = memoryAxisTop(top / m_unit);
+    setRoundTicks(c.memoryAxis, top / m_unit);
     for (const QString& label : c.phaseAxis->categoriesLabels())
         c.phaseAxis->remove(label);
     c.phaseAxis->setStartValue(0);
     for (const auto& run : m_chart.phaseRuns()) {
         QString label = report::StepChart::phaseName(run.phase);
+        // The optimizer step's band is a fifth of the axis: on one line its name is wider than that in
+        // a window of ordinary size, and Qt Charts drops a label it cannot fit. One word a line.
+        if (run.phase == StepPhase::OptimizerStep)
+            label.replace(QLatin1Char(' '), QStringLiteral("<br>"));
         // Category labels must differ: a phase met twice gets an invisible mark.
         while (c.phaseAxis->categoriesLabels().contains(label))
             label += QChar(0x200B);
         c.phaseAxis->append(label, m_bandStart[run.end]);
     }
     c.phaseAxis->setRange(0, xMax);
-    c.memoryAxis->setRange(0, yMax);
-    c.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
-    c.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
     c.memoryAxis->setTitleText(
         m_data.gpus > 1 ? tr("%1 per GPU").arg(m_unitName) : tr("Memory (%1)").arg(m_unitName));
     c.capacity->replace(capacityShown
@@ -615,6 +609,11 @@ bool StepChartView::eventFilter(QObject* watched, QEvent* event)
     return QWidget::eventFilter(watched, event);
 }
 
+QWidget* StepChartView::chartWidget() const
+{
+    return m_charts->view;
+}
+
 QString StepChartView::message() const
 {
     return m_stack->currentWidget() == m_message ? m_message->text() : QString();
@@ -647,9 +646,17 @@ QList<QPointF> StepChartView::peakPoints() const
     return m_charts->peak->points();
 }
 
+QStringList StepChartView::memoryAxisLabels() const
+{
+    return tickLabels(m_charts->memoryAxis);
+}
+
 QStringList StepChartView::phaseLabels() const
 {
-    return m_charts->phaseAxis->categoriesLabels();
+    QStringList labels;
+    for (QString label : m_charts->phaseAxis->categoriesLabels())
+        labels << label.replace(QStringLiteral("<br>"), QStringLiteral(" "));
+    return labels;
 }
 
 QList<QPointF> StepChartView::capacityPoints() const

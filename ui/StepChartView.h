@@ -48,6 +48,8 @@ public:
     [[nodiscard]] report::StepKind stepKind() const noexcept { return m_kind; }
     void setStepKind(report::StepKind kind);
     [[nodiscard]] QComboBox* stepKindBox() const noexcept { return m_kindBox; }
+    /// The chart itself (a QChartView), without the header above it.
+    [[nodiscard]] QWidget* chartWidget() const;
 
     // What is drawn, for tests: x runs over the moments (see xOfMoment), y is memory in axis units.
     [[nodiscard]] double bytesPerUnit() const noexcept { return m_unit; }
@@ -68,6 +70,8 @@ public:
     [[nodiscard]] QPoint peakPosition() const;
     /// The x (in the bands' values, as xOfMoment) under `position`, a point of this widget.
     [[nodiscard]] double xAt(const QPoint& position) const;
+    /// The memory axis's tick labels, bottom to top.
+    [[nodiscard]] QStringList memoryAxisLabels() const;
     /// The phase labels under the plot, left to right.
     [[nodiscard]] QStringList phaseLabels() const;
     [[nodiscard]] QList<QPointF> capacityPoints() const;

@@ -45,6 +45,49 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::report::MeasuredChartPainter</name>
+    <message>
+        <source>Before the steps</source>
+        <translation>스텝 이전</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>순전파</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>역전파</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>옵티마이저 스텝</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>예측 할당</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>예측 예약</translation>
+    </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>측정 할당</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>측정 예약</translation>
+    </message>
+    <message>
+        <source>Predicted peak %1 (%2)</source>
+        <translation>예측 최대치 %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Measured peak %1 (%2)</source>
+        <translation>측정 최대치 %1 (%2)</translation>
+    </message>
+</context>
+<context>
     <name>headroom::report::MemoryChartPainter</name>
     <message>
         <source>Batch %1: %2</source>
@@ -696,6 +739,110 @@ FLOPs</translation>
         <source>At batch %1 the step&apos;s tensors peak at %2, the first step&apos;s at %3.</source>
         <translation>배치 %1에서 스텝의 텐서 최대치는 %2, 첫 스텝은 %3입니다.</translation>
     </message>
+    <message>
+        <source>The plan beside the run recorded in %1 (%2): compared at batch %3%4, %5%6.</source>
+        <translation>%1(%2)에 기록된 실행과 계획의 비교: 배치 %3%4, %5%6 기준.</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s batch was not given)</source>
+        <translation> (계획의 값: 실행의 배치가 주어지지 않음)</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s precision was not given)</source>
+        <translation> (계획의 값: 실행의 정밀도가 주어지지 않음)</translation>
+    </message>
+    <message>
+        <source>Peak allocated: predicted %1, measured %2, %3. Peak reserved: predicted %4, measured %5, %6. Differences are measured minus predicted.</source>
+        <translation>최대 할당: 예측 %1, 측정 %2, %3. 최대 예약: 예측 %4, 측정 %5, %6. 차이는 측정값에서 예측값을 뺀 값입니다.</translation>
+    </message>
+    <message>
+        <source>Plan and measured run</source>
+        <translation>계획과 측정된 실행</translation>
+    </message>
+    <message>
+        <source>The first step (it creates the optimizer state)</source>
+        <translation>첫 스텝 (옵티마이저 상태를 만듦)</translation>
+    </message>
+    <message>
+        <source>A steady step</source>
+        <translation>정상 상태의 스텝</translation>
+    </message>
+    <message>
+        <source>Memory over the step&apos;s phases, each phase as wide as the other whatever its length: the plan&apos;s replay at batch %1 and the run&apos;s step %2. Solid: allocated; dashed: reserved.</source>
+        <translation>스텝의 단계별 메모리(각 단계는 길이와 관계없이 같은 너비): 배치 %1에서의 계획 재생과 실행의 스텝 %2. 실선: 할당, 점선: 예약.</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>찾지 못함</translation>
+    </message>
+    <message>
+        <source>Per phase</source>
+        <translation>단계별</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>단계</translation>
+    </message>
+    <message>
+        <source>Allocated, predicted</source>
+        <translation>할당, 예측</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>차이</translation>
+    </message>
+    <message>
+        <source>Reserved, predicted</source>
+        <translation>예약, 예측</translation>
+    </message>
+    <message>
+        <source>Per component, alive at the allocated peak</source>
+        <translation>구성 요소별 (할당 최대치 시점에 살아 있는 것)</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>예측</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>측정</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>차이</translation>
+    </message>
+    <message>
+        <source>and %1 more blocks</source>
+        <translation>그 밖의 블록 %1개</translation>
+    </message>
+    <message>
+        <source>Not attributed to the plan (largest first)</source>
+        <translation>계획에 대응하지 않는 블록 (큰 순서)</translation>
+    </message>
+    <message>
+        <source>Set-up differences</source>
+        <translation>설정 차이</translation>
+    </message>
+    <message>
+        <source>Fixed %1 and %2 per sample (from the run&apos;s batch %3), applied with --calibration-fixed and --calibration-per-sample or the GUI&apos;s calibration. %4</source>
+        <translation>고정 %1, 샘플당 %2 (실행의 배치 %3에서 구함). --calibration-fixed와 --calibration-per-sample 또는 GUI의 보정으로 적용합니다. %4</translation>
+    </message>
+    <message>
+        <source>None: %1</source>
+        <translation>없음: %1</translation>
+    </message>
+    <message>
+        <source>Calibration proposal</source>
+        <translation>보정 제안</translation>
+    </message>
+    <message>
+        <source>What could not be compared</source>
+        <translation>비교할 수 없었던 것</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -1100,10 +1247,6 @@ FLOPs</translation>
         <translation> · 초당 토큰 %1</translation>
     </message>
     <message>
-        <source> (at %1% of %2 TFLOPS%3)</source>
-        <translation> (%2 TFLOPS의 %1%%3)</translation>
-    </message>
-    <message>
         <source>, memory-bound</source>
         <translation>, 메모리 대역폭 제한</translation>
     </message>
@@ -1114,10 +1257,6 @@ FLOPs</translation>
     <message>
         <source>Throughput: — (%1)</source>
         <translation>처리량: — (%1)</translation>
-    </message>
-    <message>
-        <source>Trainable: %1 of %2 parameters (%3%)</source>
-        <translation>학습 대상: 파라미터 %2개 중 %1개 (%3%)</translation>
     </message>
     <message>
         <source>; LoRA adapters: %1</source>
@@ -1132,20 +1271,8 @@ FLOPs</translation>
         <translation>레이어를 추가하면 학습에 드는 메모리를 볼 수 있습니다.</translation>
     </message>
     <message>
-        <source>−%1 %</source>
-        <translation>−%1 %</translation>
-    </message>
-    <message>
-        <source>+%1 %: checkpointing these layers costs memory</source>
-        <translation>+%1 %: 이 레이어들을 체크포인트하면 메모리가 더 듭니다</translation>
-    </message>
-    <message>
         <source>no saving</source>
         <translation>절약 없음</translation>
-    </message>
-    <message>
-        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
-        <translation>체크포인팅: 샘플당 활성화 %2 대신 %1 (%3), 샘플당 재계산 %4 (순전파 연산 +%5 %)</translation>
     </message>
     <message>
         <source>From the reserved peak: the largest batch whose first two steps PyTorch&apos;s caching allocator can hold in %1 (the GPU&apos;s memory less the overhead), keeping %2 spare; %3 at exactly %1.</source>
@@ -1190,6 +1317,26 @@ FLOPs</translation>
     <message>
         <source>The GPU&apos;s %1 less the tensors&apos; peak, %2: PyTorch&apos;s caching allocator is not simulated</source>
         <translation>GPU의 %1에서 텐서 최대치 %2를 뺀 값: PyTorch 캐싱 할당자는 시뮬레이션하지 않았습니다</translation>
+    </message>
+    <message>
+        <source> (at %1 of %2 TFLOPS%3)</source>
+        <translation> (%2 TFLOPS의 %1%3)</translation>
+    </message>
+    <message>
+        <source>−%1</source>
+        <translation>−%1</translation>
+    </message>
+    <message>
+        <source>+%1: checkpointing these layers costs memory</source>
+        <translation>+%1: 이 레이어들을 체크포인트하면 메모리가 더 듭니다</translation>
+    </message>
+    <message>
+        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 forward compute)</source>
+        <translation>체크포인팅: 샘플당 활성화 %2 대신 %1 (%3), 샘플당 재계산 %4 (순전파 연산 +%5)</translation>
+    </message>
+    <message>
+        <source>Trainable: %1 of %2 parameters (%3)</source>
+        <translation>학습 대상: 파라미터 %2개 중 %1개 (%3)</translation>
     </message>
 </context>
 <context>
@@ -2852,6 +2999,17 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::ElidedLabel</name>
+    <message>
+        <source>Click to show one line each</source>
+        <translation>클릭하면 한 줄씩 표시합니다</translation>
+    </message>
+    <message>
+        <source>Click to show in full</source>
+        <translation>클릭하면 전체를 표시합니다</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::EntryNote</name>
     <message>
         <source>“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.</source>
@@ -2947,6 +3105,14 @@ FLOPs</translation>
         <source>The network is empty: add layers to compare GPUs for it.</source>
         <translation>네트워크가 비어 있습니다. 레이어를 추가해야 GPU를 비교할 수 있습니다.</translation>
     </message>
+    <message>
+        <source>&amp;Use This GPU</source>
+        <translation>이 GPU 사용(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Use %1</source>
+        <translation>%1 사용(&amp;U)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuComparisonModel</name>
@@ -3030,6 +3196,10 @@ FLOPs</translation>
         <source>What the GPU holds at the peak of one training step at the set-up&apos;s batch, %1: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
         <translation>현재 설정의 배치 %1에서 학습 스텝 하나의 최대치에 GPU가 사용하는 메모리: PyTorch 캐싱 할당자가 예약하는 메모리와 오버헤드</translation>
     </message>
+    <message>
+        <source>Double-click (or right-click) to use this GPU</source>
+        <translation>더블클릭(또는 오른쪽 클릭)하면 이 GPU를 사용합니다</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuSelector</name>
@@ -3096,10 +3266,6 @@ FLOPs</translation>
         <translation>열을 클릭하면 그 열로 정렬합니다</translation>
     </message>
     <message>
-        <source>%1 (%2): keeps %3 per sample for the backward pass, %4% of all activations</source>
-        <translation>%1 (%2): 역전파를 위해 샘플당 %3 보관, 전체 활성화의 %4%</translation>
-    </message>
-    <message>
         <source>No layer keeps activations for the backward pass.</source>
         <translation>역전파를 위해 활성화를 보관하는 레이어가 없습니다.</translation>
     </message>
@@ -3108,6 +3274,10 @@ FLOPs</translation>
         <translation>
             <numerusform>레이어 %1개가 각각 역전파를 위해 샘플당 보관하는 메모리 (전체 %2). %3 가장 무거운 %n개  %4 나머지. 열을 클릭하면 정렬합니다.</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (%2): keeps %3 per sample for the backward pass, %4 of all activations</source>
+        <translation>%1 (%2): 역전파를 위해 샘플당 %3 보관, 전체 활성화의 %4</translation>
     </message>
 </context>
 <context>
@@ -3195,6 +3365,22 @@ FLOPs</translation>
     <message>
         <source>Layer %1 (%2) is invalid: see its properties below.</source>
         <translation>레이어 %1 (%2)이(가) 잘못되었습니다. 아래 속성을 보세요.</translation>
+    </message>
+    <message>
+        <source>&amp;Freeze</source>
+        <translation>고정(&amp;F)</translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the selected layers&apos; parameters</source>
+        <translation>선택한 레이어의 파라미터에 그래디언트와 옵티마이저 상태가 없습니다</translation>
+    </message>
+    <message>
+        <source>Freeze layers</source>
+        <translation>레이어 고정</translation>
+    </message>
+    <message>
+        <source>Unfreeze layers</source>
+        <translation>레이어 고정 해제</translation>
     </message>
 </context>
 <context>
@@ -3569,6 +3755,30 @@ FLOPs</translation>
     <message>
         <source> (LoRA now adapts every Linear layer but the head)</source>
         <translation> (이제 LoRA는 출력 헤드를 뺀 모든 Linear 레이어에 적용됩니다)</translation>
+    </message>
+    <message>
+        <source>%1 - %2 - %3.png</source>
+        <translation>%1 - %2 - %3.png</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>이미지 내보내기</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 이미지 (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot export the image</source>
+        <translation>이미지를 내보낼 수 없습니다</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: check that its folder exists and can be written to.</source>
+        <translation>%1을(를) 쓸 수 없습니다: 폴더가 있고 쓸 수 있는지 확인하세요.</translation>
+    </message>
+    <message>
+        <source>Image written to %1</source>
+        <translation>이미지를 %1에 썼습니다</translation>
     </message>
     <message>
         <source>Measured runs (*.pickle *.pkl *.json *.json.gz *.html *.htm *.gz);;Memory snapshots (*.pickle *.pkl);;memory_viz pages (*.html *.htm);;Profiler exports (*.json *.json.gz *.gz);;All files (*)</source>
@@ -3998,6 +4208,38 @@ As a measured run: %3</source>
     <message>
         <source>Reserved by PyTorch at batch %1, with the overhead: %2</source>
         <translation>배치 %1에서 PyTorch가 예약한 메모리(오버헤드 포함): %2</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Image</source>
+        <translation>이미지 복사(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copies the chart to the clipboard as an image</source>
+        <translation>차트를 이미지로 클립보드에 복사합니다</translation>
+    </message>
+    <message>
+        <source>Export &amp;Image...</source>
+        <translation>이미지 내보내기(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Saves the chart as a PNG image</source>
+        <translation>차트를 PNG 이미지로 저장합니다</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report...</source>
+        <translation>보고서 내보내기(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Writes the PDF report of the plan, with this chart</source>
+        <translation>이 차트를 포함한 계획의 PDF 보고서를 씁니다</translation>
+    </message>
+    <message>
+        <source>during one step</source>
+        <translation>한 스텝 동안</translation>
+    </message>
+    <message>
+        <source>memory vs batch size</source>
+        <translation>메모리 대 배치 크기</translation>
     </message>
 </context>
 <context>

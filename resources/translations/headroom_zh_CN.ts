@@ -45,6 +45,49 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::report::MeasuredChartPainter</name>
+    <message>
+        <source>Before the steps</source>
+        <translation>训练步之前</translation>
+    </message>
+    <message>
+        <source>Forward</source>
+        <translation>前向</translation>
+    </message>
+    <message>
+        <source>Backward</source>
+        <translation>反向</translation>
+    </message>
+    <message>
+        <source>Optimizer step</source>
+        <translation>优化器步</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>预测已分配</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>预测预留</translation>
+    </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>实测已分配</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>实测预留</translation>
+    </message>
+    <message>
+        <source>Predicted peak %1 (%2)</source>
+        <translation>预测峰值 %1（%2）</translation>
+    </message>
+    <message>
+        <source>Measured peak %1 (%2)</source>
+        <translation>实测峰值 %1（%2）</translation>
+    </message>
+</context>
+<context>
     <name>headroom::report::MemoryChartPainter</name>
     <message>
         <source>Batch %1: %2</source>
@@ -696,6 +739,110 @@ FLOPs</translation>
         <source>At batch %1 the step&apos;s tensors peak at %2, the first step&apos;s at %3.</source>
         <translation>批次 %1 时，该步骤张量的峰值为 %2，第一步为 %3。</translation>
     </message>
+    <message>
+        <source>The plan beside the run recorded in %1 (%2): compared at batch %3%4, %5%6.</source>
+        <translation>计划与 %1（%2）中记录的运行对比：批大小 %3%4，%5%6。</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s batch was not given)</source>
+        <translation>（计划的值：未给出运行的批大小）</translation>
+    </message>
+    <message>
+        <source> (the plan&apos;s: the run&apos;s precision was not given)</source>
+        <translation>（计划的值：未给出运行的精度）</translation>
+    </message>
+    <message>
+        <source>Peak allocated: predicted %1, measured %2, %3. Peak reserved: predicted %4, measured %5, %6. Differences are measured minus predicted.</source>
+        <translation>已分配峰值：预测 %1，实测 %2，%3。预留峰值：预测 %4，实测 %5，%6。差值为实测减预测。</translation>
+    </message>
+    <message>
+        <source>Plan and measured run</source>
+        <translation>计划与实测运行</translation>
+    </message>
+    <message>
+        <source>The first step (it creates the optimizer state)</source>
+        <translation>第一步（创建优化器状态）</translation>
+    </message>
+    <message>
+        <source>A steady step</source>
+        <translation>稳定的一步</translation>
+    </message>
+    <message>
+        <source>Memory over the step&apos;s phases, each phase as wide as the other whatever its length: the plan&apos;s replay at batch %1 and the run&apos;s step %2. Solid: allocated; dashed: reserved.</source>
+        <translation>一步中各阶段的内存（各阶段不论长短宽度相同）：计划在批大小 %1 下的重放与运行的第 %2 步。实线：已分配；虚线：预留。</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>Per phase</source>
+        <translation>按阶段</translation>
+    </message>
+    <message>
+        <source>Phase</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Allocated, predicted</source>
+        <translation>已分配，预测</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>Reserved, predicted</source>
+        <translation>预留，预测</translation>
+    </message>
+    <message>
+        <source>Per component, alive at the allocated peak</source>
+        <translation>按组成部分（已分配峰值时存活的）</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>预测</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>实测</translation>
+    </message>
+    <message>
+        <source>Difference</source>
+        <translation>差值</translation>
+    </message>
+    <message>
+        <source>and %1 more blocks</source>
+        <translation>另有 %1 个块</translation>
+    </message>
+    <message>
+        <source>Not attributed to the plan (largest first)</source>
+        <translation>未能对应到计划的块（从大到小）</translation>
+    </message>
+    <message>
+        <source>Set-up differences</source>
+        <translation>设置差异</translation>
+    </message>
+    <message>
+        <source>Fixed %1 and %2 per sample (from the run&apos;s batch %3), applied with --calibration-fixed and --calibration-per-sample or the GUI&apos;s calibration. %4</source>
+        <translation>固定 %1，每样本 %2（取自运行的批大小 %3），可用 --calibration-fixed 和 --calibration-per-sample 或 GUI 的校准应用。%4</translation>
+    </message>
+    <message>
+        <source>None: %1</source>
+        <translation>无：%1</translation>
+    </message>
+    <message>
+        <source>Calibration proposal</source>
+        <translation>校准建议</translation>
+    </message>
+    <message>
+        <source>What could not be compared</source>
+        <translation>无法对比的内容</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -1100,10 +1247,6 @@ FLOPs</translation>
         <translation> · %1 token/秒</translation>
     </message>
     <message>
-        <source> (at %1% of %2 TFLOPS%3)</source>
-        <translation>（按 %2 TFLOPS 的 %1%%3）</translation>
-    </message>
-    <message>
         <source>, memory-bound</source>
         <translation>，受限于显存带宽</translation>
     </message>
@@ -1114,10 +1257,6 @@ FLOPs</translation>
     <message>
         <source>Throughput: — (%1)</source>
         <translation>吞吐量：—（%1）</translation>
-    </message>
-    <message>
-        <source>Trainable: %1 of %2 parameters (%3%)</source>
-        <translation>可训练：%2 个参数中的 %1 个（%3%）</translation>
     </message>
     <message>
         <source>; LoRA adapters: %1</source>
@@ -1132,20 +1271,8 @@ FLOPs</translation>
         <translation>添加层后即可看到训练所需的显存。</translation>
     </message>
     <message>
-        <source>−%1 %</source>
-        <translation>−%1 %</translation>
-    </message>
-    <message>
-        <source>+%1 %: checkpointing these layers costs memory</source>
-        <translation>+%1 %：对这些层做检查点反而多占显存</translation>
-    </message>
-    <message>
         <source>no saving</source>
         <translation>没有节省</translation>
-    </message>
-    <message>
-        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 % forward compute)</source>
-        <translation>激活检查点：每样本激活值 %1（原为 %2，%3），每样本重计算 %4（前向计算 +%5 %）</translation>
     </message>
     <message>
         <source>From the reserved peak: the largest batch whose first two steps PyTorch&apos;s caching allocator can hold in %1 (the GPU&apos;s memory less the overhead), keeping %2 spare; %3 at exactly %1.</source>
@@ -1190,6 +1317,26 @@ FLOPs</translation>
     <message>
         <source>The GPU&apos;s %1 less the tensors&apos; peak, %2: PyTorch&apos;s caching allocator is not simulated</source>
         <translation>GPU 的 %1 减去张量峰值 %2：未模拟 PyTorch 缓存分配器</translation>
+    </message>
+    <message>
+        <source> (at %1 of %2 TFLOPS%3)</source>
+        <translation> （按 %2 TFLOPS 的 %1%3）</translation>
+    </message>
+    <message>
+        <source>−%1</source>
+        <translation>−%1</translation>
+    </message>
+    <message>
+        <source>+%1: checkpointing these layers costs memory</source>
+        <translation>+%1：对这些层做检查点反而多占显存</translation>
+    </message>
+    <message>
+        <source>Checkpointing: activations %1 instead of %2 per sample (%3), recomputing %4 per sample (+%5 forward compute)</source>
+        <translation>激活检查点：每样本激活值 %1（原为 %2，%3），每样本重计算 %4（前向计算 +%5）</translation>
+    </message>
+    <message>
+        <source>Trainable: %1 of %2 parameters (%3)</source>
+        <translation>可训练：%2 个参数中的 %1 个（%3）</translation>
     </message>
 </context>
 <context>
@@ -2852,6 +2999,17 @@ FLOPs</translation>
     </message>
 </context>
 <context>
+    <name>headroom::ui::ElidedLabel</name>
+    <message>
+        <source>Click to show one line each</source>
+        <translation>单击改为每条一行</translation>
+    </message>
+    <message>
+        <source>Click to show in full</source>
+        <translation>单击显示全文</translation>
+    </message>
+</context>
+<context>
     <name>headroom::ui::EntryNote</name>
     <message>
         <source>“%1” cannot be typed here, and “%2” is not allowed: %3 takes %4.</source>
@@ -2947,6 +3105,14 @@ FLOPs</translation>
         <source>The network is empty: add layers to compare GPUs for it.</source>
         <translation>网络为空：添加层后才能为它比较 GPU。</translation>
     </message>
+    <message>
+        <source>&amp;Use This GPU</source>
+        <translation>使用此 GPU(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Use %1</source>
+        <translation>使用 %1(&amp;U)</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuComparisonModel</name>
@@ -3030,6 +3196,10 @@ FLOPs</translation>
         <source>What the GPU holds at the peak of one training step at the set-up&apos;s batch, %1: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
         <translation>当前设置的批次 %1 下一个训练步骤峰值时 GPU 的占用：PyTorch 缓存分配器保留的内存加开销</translation>
     </message>
+    <message>
+        <source>Double-click (or right-click) to use this GPU</source>
+        <translation>双击（或右键单击）即可使用此 GPU</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::GpuSelector</name>
@@ -3096,10 +3266,6 @@ FLOPs</translation>
         <translation>点击列标题即可按该列排序</translation>
     </message>
     <message>
-        <source>%1 (%2): keeps %3 per sample for the backward pass, %4% of all activations</source>
-        <translation>%1（%2）：每样本为反向传播保留 %3，占全部激活值的 %4%</translation>
-    </message>
-    <message>
         <source>No layer keeps activations for the backward pass.</source>
         <translation>没有层为反向传播保留激活值。</translation>
     </message>
@@ -3108,6 +3274,10 @@ FLOPs</translation>
         <translation>
             <numerusform>%1 个层各自每样本为反向传播保留的显存（合计 %2）。%3 最重的 %n 个  %4 其他。点击列标题可排序。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>%1 (%2): keeps %3 per sample for the backward pass, %4 of all activations</source>
+        <translation>%1（%2）：每样本为反向传播保留 %3，占全部激活值的 %4</translation>
     </message>
 </context>
 <context>
@@ -3195,6 +3365,22 @@ FLOPs</translation>
     <message>
         <source>Layer %1 (%2) is invalid: see its properties below.</source>
         <translation>第 %1 层（%2）无效：请看下方的属性。</translation>
+    </message>
+    <message>
+        <source>&amp;Freeze</source>
+        <translation>冻结(&amp;F)</translation>
+    </message>
+    <message>
+        <source>No gradients or optimizer state for the selected layers&apos; parameters</source>
+        <translation>所选层的参数不再有梯度和优化器状态</translation>
+    </message>
+    <message>
+        <source>Freeze layers</source>
+        <translation>冻结层</translation>
+    </message>
+    <message>
+        <source>Unfreeze layers</source>
+        <translation>取消冻结层</translation>
     </message>
 </context>
 <context>
@@ -3569,6 +3755,30 @@ FLOPs</translation>
     <message>
         <source> (LoRA now adapts every Linear layer but the head)</source>
         <translation>（LoRA 现在适配除输出头外的所有 Linear 层）</translation>
+    </message>
+    <message>
+        <source>%1 - %2 - %3.png</source>
+        <translation>%1 - %2 - %3.png</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>导出图像</translation>
+    </message>
+    <message>
+        <source>PNG images (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Cannot export the image</source>
+        <translation>无法导出图像</translation>
+    </message>
+    <message>
+        <source>%1 could not be written: check that its folder exists and can be written to.</source>
+        <translation>无法写入 %1：请检查其文件夹是否存在且可写。</translation>
+    </message>
+    <message>
+        <source>Image written to %1</source>
+        <translation>图像已写入 %1</translation>
     </message>
     <message>
         <source>Measured runs (*.pickle *.pkl *.json *.json.gz *.html *.htm *.gz);;Memory snapshots (*.pickle *.pkl);;memory_viz pages (*.html *.htm);;Profiler exports (*.json *.json.gz *.gz);;All files (*)</source>
@@ -3998,6 +4208,38 @@ As a measured run: %3</source>
     <message>
         <source>Reserved by PyTorch at batch %1, with the overhead: %2</source>
         <translation>批量 %1 时 PyTorch 预留的显存（含开销）：%2</translation>
+    </message>
+    <message>
+        <source>&amp;Copy Image</source>
+        <translation>复制图像(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Copies the chart to the clipboard as an image</source>
+        <translation>将图表作为图像复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Export &amp;Image...</source>
+        <translation>导出图像(&amp;I)...</translation>
+    </message>
+    <message>
+        <source>Saves the chart as a PNG image</source>
+        <translation>将图表保存为 PNG 图像</translation>
+    </message>
+    <message>
+        <source>Export &amp;Report...</source>
+        <translation>导出报告(&amp;R)...</translation>
+    </message>
+    <message>
+        <source>Writes the PDF report of the plan, with this chart</source>
+        <translation>写出此方案的 PDF 报告（含此图表）</translation>
+    </message>
+    <message>
+        <source>during one step</source>
+        <translation>单步之内</translation>
+    </message>
+    <message>
+        <source>memory vs batch size</source>
+        <translation>显存与批大小</translation>
     </message>
 </context>
 <context>

@@ -221,7 +221,7 @@ void TestCliErrors::errors_data()
     QTest::newRow("mistyped command")
         << QStringList { QStringLiteral("estmate"), QStringLiteral("@lenet") }
         << "\"estmate\" is neither a command nor an existing file; the commands are "
-           "estimate, max-batch, plan, compare, report, gpus, help (did you mean estimate?)";
+           "estimate, max-batch, plan, compare, report, measured, gpus, help (did you mean estimate?)";
     QTest::newRow("missing file without a command")
         << QStringList { QStringLiteral("/nonexistent/model.json") }
         << "\"/nonexistent/model.json\" is neither a command nor an existing file";

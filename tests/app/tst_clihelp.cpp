@@ -62,7 +62,11 @@ QString sampleValue(const QString& option, const QString& pdf)
         { QStringLiteral("--target-batch"), QStringLiteral("2") },
         { QStringLiteral("--max-step-seconds"), QStringLiteral("10") },
         { QStringLiteral("--allow"), QStringLiteral("lora") },
-        { QStringLiteral("--gpus-list"), QStringLiteral("RTX 4090") } };
+        { QStringLiteral("--gpus-list"), QStringLiteral("RTX 4090") },
+        { QStringLiteral("--model"), QStringLiteral("/nonexistent/model.json") },
+        { QStringLiteral("--measured"), QStringLiteral("/nonexistent/run.pickle") },
+        { QStringLiteral("--run-batch"), QStringLiteral("2") },
+        { QStringLiteral("--run-precision"), QStringLiteral("amp-bf16") } };
     if (option == QLatin1String("-o") || option == QLatin1String("--output"))
         return pdf;
     return values.value(option);
@@ -82,7 +86,7 @@ private slots:
 void TestCliHelp::helpListsExactlyTheOptionsTaken_data()
 {
     QTest::addColumn<QString>("command");
-    for (const char* command : { "estimate", "max-batch", "plan", "compare", "report", "gpus" })
+    for (const char* command : { "estimate", "max-batch", "plan", "compare", "report", "measured", "gpus" })
         QTest::newRow(command) << QString::fromLatin1(command);
 }
 
@@ -121,7 +125,10 @@ void TestCliHelp::helpListsExactlyTheOptionsTaken()
         }
         if (command == QLatin1String("report"))
             args << QStringLiteral("-o") << pdf
-                 << QStringLiteral("--include-plan"); // its required output, its goal
+                 << QStringLiteral("--include-plan") // its required output, its goal
+                 << QStringLiteral("--measured") << QStringLiteral("/nonexistent/run.pickle"); // the run
+        if (command == QLatin1String("measured")) // the plan the set-up options describe
+            args << QStringLiteral("--model") << QStringLiteral("/nonexistent/model.json");
         if (option.name.startsWith(QLatin1String("--lora-")) || option.name == QLatin1String("--qlora"))
             args << QStringLiteral("--lora-rank")
                  << QStringLiteral("4"); // the adapters the LoRA options describe

@@ -165,6 +165,7 @@ class TestMeasuredRun : public QObject
 private slots:
     void midRunTraceIsAnchoredAtTheSegments();
     void requestedSizesAreRounded();
+    void freshSegmentsHandOutUnsplitBlocks();
     void expandableSegmentsMapAndUnmap();
     void deviceWithoutSegmentsIsRelative();
     void unknownAndDoubleFreesAreNotes();
@@ -172,6 +173,7 @@ private slots:
     void stepsAndPhasesFromFrames();
     void stepsAndPhasesFromPattern();
     void stepsAndPhasesFromAnnotations();
+    void backwardFromCppFrames();
     void decodesKeyVariants();
     void decodeErrorsNameThePath_data();
     void decodeErrorsNameThePath();
@@ -183,6 +185,7 @@ private slots:
     void refusesWhatIsNotARun_data();
     void refusesWhatIsNotARun();
     void missingFileNamesThePath();
+    void hostilePicklesNameTheFile();
     void recordedRunsMatchPyTorchsCounters();
 };
 
@@ -261,6 +264,32 @@ void TestMeasuredRun::requestedSizesAreRounded()
     QCOMPARE(run.blocks[0].size, std::uint64_t { 1024 });
     QCOMPARE(run.blocks[0].requestedSize, std::uint64_t { 1000 });
     QCOMPARE(run.blocks[1].size, std::uint64_t { 1536 });
+}
+
+// A request of 11 M gets a 12 M segment (rounded up to 2 MiB, get_allocation_size); the 1 M left is
+// not more than kSmallSize, so should_split keeps it in the block: the block is 12 M. A 15 M request in
+// a fresh 20 M segment leaves 5 M: split, the block is 15 M. Both segments are cached at the snapshot
+// (32 M reserved, nothing allocated).
+//   e0 segment_alloc 12, e1 alloc 11 -> block 12, e2 free, e3 segment_alloc 20, e4 alloc 15, e5 free.
+// Allocated 0, 12, 0, 0, 15, 0; reserved (0 before) 12, 12, 12, 32, 32, 32.
+void TestMeasuredRun::freshSegmentsHandOutUnsplitBlocks()
+{
+    const std::uint64_t s2 = kBase;
+    const std::uint64_t s3 = kBase + 64 * M;
+    MemorySnapshot snap;
+    snap.segments.push_back(segment(s2, 12 * M, { block(s2, 12 * M, BlockState::Inactive) }));
+    snap.segments.push_back(segment(s3, 20 * M, { block(s3, 20 * M, BlockState::Inactive) }));
+    snap.deviceTraces.push_back(
+        { entry(RunAction::SegmentAlloc, s2, 12 * M), entry(RunAction::Alloc, s2, 11 * M),
+            entry(RunAction::FreeRequested, s2, 11 * M), entry(RunAction::SegmentAlloc, s3, 20 * M),
+            entry(RunAction::Alloc, s3, 15 * M), entry(RunAction::FreeRequested, s3, 15 * M) });
+    const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QVERIFY(run.absolute);
+    QCOMPARE(allocatedCurve(run), inMiB({ 0, 12, 0, 0, 15, 0 }));
+    QCOMPARE(reservedCurve(run), inMiB({ 12, 12, 12, 32, 32, 32 }));
+    QCOMPARE(run.blocks[0].size, 12 * M);
+    QCOMPARE(run.blocks[0].requestedSize, 11 * M);
+    QCOMPARE(run.blocks[1].size, 15 * M);
 }
 
 // Expandable segments: reserved grows by each segment_map's range and shrinks by each segment_unmap's
@@ -554,6 +583,49 @@ void TestMeasuredRun::stepsAndPhasesFromAnnotations()
         PhaseSource::Annotations);
 }
 
+// stacks="all": autograd's device thread has C++ frames only (torch::autograd::Engine). Weights 4 M
+// before the trace; e0 F +2 -> 6, e1 F +2 -> 8, e2 B +2 -> 10 (a gradient, kept), e3 -2 -> 8,
+// e4 -2 -> 6, e5 P +1 -> 7, e6 -1 -> 6, e7 F +2 -> 8 (the next step), e8 -2 -> 6.
+// Step 0 [0,7): forward [0,2) peak 8, backward [2,5) peak 10, optimizer [5,7) peak 7; step 1 [7,9):
+// forward only, peak 8. Nothing the optimizer made outlives step 0 and no step's baseline grows: no
+// first step.
+void TestMeasuredRun::backwardFromCppFrames()
+{
+    MemorySnapshot snap;
+    snap.stacks.push_back({ RunFrame { "/opt/venv/lib/python3.12/site-packages/torch/nn/modules/module.py",
+                                1750, "_call_impl" },
+        RunFrame { "train.py", 9, "<module>" } });
+    snap.stacks.push_back({ RunFrame { "", 0, "at::native::empty_cuda(...)" },
+        RunFrame { "", 0, "torch::autograd::Engine::evaluate_function(...)" },
+        RunFrame { "", 0, "torch::autograd::Engine::thread_main(...)" } });
+    snap.stacks.push_back(
+        { RunFrame { "/opt/venv/lib/python3.12/site-packages/torch/optim/sgd.py", 80, "step" } });
+    const StackId fwd = 1;
+    const StackId bwd = 2;
+    const StackId opt = 3;
+    snap.segments.push_back(segment(kBase, 20 * M,
+        { block(kBase, 4 * M, BlockState::ActiveAllocated),
+            block(kBase + 4 * M, 2 * M, BlockState::ActiveAllocated),
+            block(kBase + 6 * M, 14 * M, BlockState::Inactive) }));
+    const std::uint64_t a = kBase + 10 * M;
+    const std::uint64_t b = kBase + 12 * M;
+    snap.deviceTraces.push_back({ entry(RunAction::Alloc, a, 2 * M, fwd),
+        entry(RunAction::Alloc, b, 2 * M, fwd), entry(RunAction::Alloc, kBase + 4 * M, 2 * M, bwd),
+        entry(RunAction::FreeRequested, b, 2 * M, bwd), entry(RunAction::FreeRequested, a, 2 * M, bwd),
+        entry(RunAction::Alloc, kBase + 14 * M, 1 * M, opt),
+        entry(RunAction::FreeRequested, kBase + 14 * M, 1 * M, opt), entry(RunAction::Alloc, a, 2 * M, fwd),
+        entry(RunAction::FreeRequested, a, 2 * M, fwd) });
+    const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QCOMPARE(allocatedCurve(run), inMiB({ 6, 8, 10, 8, 6, 7, 6, 8, 6 }));
+    QCOMPARE(run.steps.size(), std::size_t { 2 });
+    QVERIFY(!run.steps[0].first);
+    checkPhases(run.steps[0],
+        { { RunPhase::Forward, 0, 2, 8 }, { RunPhase::Backward, 2, 5, 10 },
+            { RunPhase::OptimizerStep, 5, 7, 7 } },
+        PhaseSource::Frames);
+    checkPhases(run.steps[1], { { RunPhase::Forward, 7, 9, 8 } }, PhaseSource::Frames);
+}
+
 // Old files (PyTorch 2.1) have no time_us, no allocator_settings, blocks without addresses; newer ones
 // have allocator_settings (mapped onto AllocatorSettings) and external_annotations.
 void TestMeasuredRun::decodesKeyVariants()
@@ -840,6 +912,31 @@ void TestMeasuredRun::refusesWhatIsNotARun()
         std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())), "run.pickle");
     QVERIFY(!result.ok());
     QCOMPARE(QString::fromStdString(result.error().message), message);
+}
+
+// Pickles: a list where the snapshot's dict belongs (decoded, then refused by the decoder), and one that
+// would import a name (refused by the reader before anything runs). Both name the file.
+void TestMeasuredRun::hostilePicklesNameTheFile()
+{
+    // PROTO 2, EMPTY_LIST, BINPUT 0, STOP: pickle.dumps([], protocol=2).
+    const std::string list("\x80\x02]q\x00.", 6);
+    const auto a = readMeasuredRun(list, "run.pickle");
+    QVERIFY(!a.ok());
+    QCOMPARE(QString::fromStdString(a.error().message),
+        QStringLiteral("run.pickle: the snapshot must be a dict with segments and device_traces, not list"));
+    // PROTO 2, GLOBAL "os\nsystem\n", ...: what pickle.dumps(os.system) starts with.
+    const std::string global("\x80\x02"
+                             "cos\nsystem\nq\x00.",
+        16);
+    const auto b = readMeasuredRun(global, "run.pickle");
+    QVERIFY(!b.ok());
+    QVERIFY2(b.error().message.starts_with("run.pickle: "), b.error().message.c_str());
+    QVERIFY2(b.error().message.find("GLOBAL") != std::string::npos, b.error().message.c_str());
+    // Truncated: the dict never closed.
+    const std::string truncated("\x80\x04}q\x00(X\x08\x00\x00\x00segments", 19);
+    const auto c = readMeasuredRun(truncated, "run.pickle");
+    QVERIFY(!c.ok());
+    QVERIFY2(c.error().message.starts_with("run.pickle: "), c.error().message.c_str());
 }
 
 void TestMeasuredRun::missingFileNamesThePath()

@@ -127,8 +127,12 @@ void TestOnnxExporters::dynamoLstmOutputComesBack()
     const Analysis a = analysed("lstm_lm_dynamo.onnx", &net);
     QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
     QVERIFY(a.warnings.empty());
-    QCOMPARE(typesOf(net),
-        (std::vector<std::string> { "Embedding", "Permute", "LSTM", "LSTM", "Permute", "Linear" }));
+    // Its two nodes slice their initial states from one zeros tensor: one module, one _cudnn_rnn call, one
+    // layer with num_layers 2 (no Dropout between: dropout 0).
+    QCOMPARE(
+        typesOf(net), (std::vector<std::string> { "Embedding", "Permute", "LSTM", "Permute", "Linear" }));
+    QCOMPARE(net.layers[2].attributes.at("num_layers").get<int>(), 2);
+    QVERIFY(!net.layers[2].attributes.contains("dropout"));
     // By hand: Embedding 50*8 = 400; LSTM layer 0 4*16*(8 + 16) + 2*4*16 = 1,664; layer 1 4*16*(16 + 16) +
     // 128 = 2,176; Linear 16*50 + 50 = 850: 5,090, as PyTorch counts.
     QCOMPARE(a.totalParams, std::uint64_t { 400 + 1664 + 2176 + 850 });

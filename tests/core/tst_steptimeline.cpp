@@ -63,6 +63,8 @@ private slots:
     void mseLossHoldsAnInputSizedScalar();
     void firstStepLacksTheStateUntilItsStep();
     void branchGradientsSumInPlaceOnPyTorch2();
+    void tiedWeightGradientsSumAsAutograd_data();
+    void tiedWeightGradientsSumAsAutograd();
     void accumulationKeepsTheGradients();
     void optimizerTemporaries_data();
     void optimizerTemporaries();
@@ -242,6 +244,60 @@ void TestStepTimeline::branchGradientsSumInPlaceOnPyTorch2()
     RuntimeBehaviour torch113;
     torch113.gradientSumsInPlace = false;
     QCOMPARE(reluBackward(torch113), std::uint64_t { 128 });
+}
+
+void TestStepTimeline::tiedWeightGradientsSumAsAutograd_data()
+{
+    QTest::addColumn<QString>("precision");
+    QTest::addColumn<int>("accumulationSteps");
+    QTest::addColumn<qint64>("atHead");
+    QTest::addColumn<qint64>("atEmbedding");
+    // The shared [100, 8] weight's gradient is 3,200 bytes (float32 in all three). The head's backward
+    // runs first: its gradient waits in the weight's AccumulateGrad input buffer (the first micro-batch:
+    // as .grad, counted in gradients; a later one: beside .grad, a transient). The embedding's backward
+    // makes a second 3,200 (transient). fp32: the head's gradient is mm_mat2_backward's transposed
+    // product seen through TBackward's .t(), a view whose base holds the storage, so input_buffer.cpp's
+    // accumulate adds out of place, old_var + var: a third 3,200 while both live, 6,400 transient.
+    // amp-bf16: ToCopyBackward hands over a fresh float32 gradient, added into in place: 3,200.
+    QTest::newRow("fp32") << "fp32" << 1 << qint64 { 0 } << qint64 { 6400 };
+    QTest::newRow("amp-bf16") << "amp-bf16" << 1 << qint64 { 0 } << qint64 { 3200 };
+    // The later micro-batch: the held gradient is a transient beside .grad from the head's backward on
+    // (3,200), then the embedding's (3,200) and the sum (3,200) join it: 9,600.
+    QTest::newRow("fp32 later micro-batch") << "fp32" << 2 << qint64 { 3200 } << qint64 { 9600 };
+}
+
+void TestStepTimeline::tiedWeightGradientsSumAsAutograd()
+{
+    QFETCH(QString, precision);
+    QFETCH(int, accumulationSteps);
+    QFETCH(qint64, atHead);
+    QFETCH(qint64, atEmbedding);
+    LayerSpec tied = layer("Linear", { { "out_features", 100 }, { "bias", false } }, "head");
+    tied.tiedTo = "emb";
+    const Network n = network({ 4 },
+        { layer("Embedding", { { "num_embeddings", 100 }, { "embedding_dim", 8 } }, "emb"), tied },
+        Loss::None, DType::Int64);
+    const Analysis a = analyze(n, *parsePrecision(precision.toStdString()));
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.totalParams, std::uint64_t { 800 });
+    auto s = setup();
+    s.accumulationSteps = accumulationSteps;
+    const auto model = MemoryModel::build(a, s);
+    QVERIFY(model.ok());
+    std::int64_t head = -1, embedding = -1, gradients = -1;
+    for (const auto& m : model->timeline().moments()) {
+        if (m.phase != StepPhase::Backward || m.laterMicroBatch != (accumulationSteps > 1))
+            continue;
+        if (a.rows[m.row].name == "head")
+            head = static_cast<std::int64_t>(m.fixed.transient);
+        if (a.rows[m.row].name == "emb") {
+            embedding = static_cast<std::int64_t>(m.fixed.transient);
+            gradients = static_cast<std::int64_t>(m.fixed.gradients);
+        }
+    }
+    QCOMPARE(head, atHead);
+    QCOMPARE(embedding, atEmbedding);
+    QCOMPARE(gradients, qint64 { 3200 }); // one .grad for the shared weight
 }
 
 void TestStepTimeline::accumulationKeepsTheGradients()

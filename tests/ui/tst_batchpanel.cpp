@@ -161,8 +161,9 @@ void TestBatchPanel::checkpointingThatCostsMemorySaysSo()
     QVERIFY(label->isVisible());
     const double more
         = 100.0 * static_cast<double>(a.activationBytesPerSample - before) / static_cast<double>(before);
+    // One decimal, as the report prints shares ("(+12.5 %)").
     const QString expected = QStringLiteral("(+%1 %: checkpointing these layers costs memory)")
-                                 .arg(QString::number(more, 'f', 0));
+                                 .arg(QString::number(more, 'f', 1));
     QVERIFY2(label->text().contains(expected), qPrintable(label->text() + QStringLiteral(" / ") + expected));
     QVERIFY(!label->text().contains(QStringLiteral("−0")));
 }

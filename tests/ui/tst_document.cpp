@@ -203,11 +203,22 @@ void TestDocument::batchEditsMergeIntoOneStep()
     Document doc;
     QSignalSpy batch(&doc, &Document::batchChanged);
     QSignalSpy setup(&doc, &Document::setupChanged);
-    for (const int b : { 40, 50, 64, 128 })
-        doc.setBatch(b);
+    // One slider drag: its first value starts the step, the rest continue it.
+    doc.setBatch(40);
+    for (const int b : { 50, 64, 128 })
+        doc.setBatch(b, true);
     QCOMPARE(batch.count(), 4);
     QCOMPARE(setup.count(), 0); // the slider path does not rebuild the memory model
     QCOMPARE(doc.undoStack()->count(), 1);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.plan().setup.batch, std::int64_t { 32 });
+    // Values committed one by one (typed in the box): a step each, never merged.
+    doc.undoStack()->clear();
+    for (const int b : { 48, 40 })
+        doc.setBatch(b);
+    QCOMPARE(doc.undoStack()->count(), 2);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.plan().setup.batch, std::int64_t { 48 });
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().setup.batch, std::int64_t { 32 });
     QVERIFY2(!doc.isModified(), "the set-up is not saved in the model file");

@@ -194,9 +194,14 @@ void TestMainWindowSetup::calibrationStacksAndUndoes()
     MainWindow& win = w->window;
     MemoryChartView* chart = win.chartView();
     QVERIFY(!chart->showsComponent(Component::Calibration)); // an uncalibrated plan has no such band
+    // The chart keeps room in its legend for the calibration's entry only while it has one.
+    auto* view = chart->findChild<QWidget*>(QStringLiteral("memoryChartView")); // its QChartView
+    QVERIFY(view);
+    const int uncalibratedHeight = view->minimumHeight();
     win.document()->setCalibration(RunCalibration { kFixed, kPerSample, 8, "run.pickle" });
     QCOMPARE(win.document()->plan().setup.calibration.fixedBytes, kFixed);
     QTRY_VERIFY(chart->showsComponent(Component::Calibration));
+    QTRY_VERIFY(view->minimumHeight() > uncalibratedHeight);
     const auto band = chart->upperPoints(Component::Calibration);
     const auto below = chart->upperPoints(Component::Communication);
     QCOMPARE(band.size(), below.size());
@@ -211,6 +216,7 @@ void TestMainWindowSetup::calibrationStacksAndUndoes()
     win.document()->undoStack()->undo();
     QVERIFY(!win.document()->plan().setup.calibration.active());
     QTRY_VERIFY(!chart->showsComponent(Component::Calibration));
+    QTRY_COMPARE(view->minimumHeight(), uncalibratedHeight);
     win.document()->undoStack()->redo();
     QVERIFY(win.document()->plan().setup.calibration.active());
     QTRY_VERIFY(chart->showsComponent(Component::Calibration));

@@ -25,7 +25,9 @@
 #include <QAction>
 #include <QComboBox>
 #include <QDropEvent>
+#include <QFile>
 #include <QMimeData>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QTabWidget>
@@ -102,6 +104,7 @@ private Q_SLOTS:
     void hostileFileGoesToTheErrorDialog();
     void cancelledQuestionOpensNothing();
     void dropOpensRunsAndModels();
+    void reportHasTheRunsPage();
 };
 
 void TestMeasuredRunView::opensThroughTheFileMenu()
@@ -380,6 +383,37 @@ void TestMeasuredRunView::dropOpensRunsAndModels()
     QTRY_COMPARE(w->dialogs->errors.size(), 1);
     QVERIFY(w->dialogs->errors.front().contains(QStringLiteral("GLOBAL")));
     QCOMPARE(win.runController()->run()->kind, RunFileKind::MemoryTimeline);
+}
+
+void TestMeasuredRunView::reportHasTheRunsPage()
+{
+    // File > Export Report with a run open adds the report's "Plan and measured run" page (report/).
+    QTemporaryDir dir;
+    const QString without = dir.filePath(QStringLiteral("without.pdf"));
+    const QString with = dir.filePath(QStringLiteral("with.pdf"));
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    w->dialogs->saveNames.push_back(without);
+    child<QAction>(win, "exportReportAction")->trigger();
+    QVERIFY(
+        win.openMeasuredRun(measuredFile("snapshot_steps.pickle"), RunContext { 8, Precision::Fp32, {} }));
+    w->dialogs->saveNames.push_back(with);
+    child<QAction>(win, "exportReportAction")->trigger();
+    QVERIFY2(w->dialogs->errors.isEmpty(), qPrintable(w->dialogs->errors.join(QLatin1Char('\n'))));
+    QVERIFY(QFile::exists(without) && QFile::exists(with));
+    const auto text = [](const QString& pdf) {
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"),
+            { QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf, QStringLiteral("-") });
+        return p.waitForFinished(60000) && p.exitCode() == 0 ? QString::fromUtf8(p.readAllStandardOutput())
+                                                             : QString();
+    };
+    const QString withText = text(with);
+    if (withText.isEmpty())
+        QSKIP("pdftotext (poppler-utils) is not installed");
+    QVERIFY(!text(without).contains(QStringLiteral("Plan and measured run")));
+    QVERIFY(withText.contains(QStringLiteral("Plan and measured run")));
+    QVERIFY(withText.contains(QStringLiteral("snapshot_steps.pickle")));
 }
 
 QTEST_MAIN(TestMeasuredRunView)

@@ -185,6 +185,10 @@ Training decideTraining(AnalysisState& state, LayerWork& work, bool frozen)
     work.op.recorded = t.recorded;
     if (t.tiedTrains) // backward produces the shared weight's gradient here too
         work.op.parameters.push_back(tied->parameter);
+    // at::linear runs matmul(input, weight.t()): the weight's gradient is mm_mat2_backward's transposed
+    // product seen through TBackward's .t(), unless autocast's cast (ToCopyBackward) copies it.
+    work.op.weightGradientIsView = isLinear
+        && !(isAutocast(state.precision) && work.kind->autocast() == AutocastPolicy::LowerPrecision);
     return t;
 }
 

@@ -1076,6 +1076,11 @@ nlohmann::ordered_json stepJson(const AlignedStep& s, bool withCurves)
 
 } // namespace run_comparison
 
+RunFrame innermostUserFrame(const MeasuredRun& run, StackId stack)
+{
+    return run_comparison::userFrame(run, stack);
+}
+
 nlohmann::ordered_json runComparisonToJson(const RunComparison& c, bool withCurves)
 {
     using namespace run_comparison;

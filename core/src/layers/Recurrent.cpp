@@ -10,12 +10,15 @@
 //   result3  cuDNN's training reserve space (below)
 //   weight, result4 (the flat weight buffer) are the parameters themselves in fp32; under autocast
 //            they are a fresh float16 flat copy, counted as the autocast weight copy (castByAutocast).
-// The dropout-state buffer (cudnnDropoutGetStatesSize, cached once per device) is not counted. cuDNN's
-// workspace (cudnnGetRNNTempSpaceSizes' workSpaceSize, allocated by _cudnn_rnn and _cudnn_rnn_backward
-// through the caching allocator and freed when they return) is not a saved tensor but is alive while
-// they run: its size is not documented either. Counted as scratch of the forward and of the backward
-// (issue 23), erring high: the input projections of every step for all gates at once, T x D x gates x H
-// elements per sample (gates: 4 LSTM, 3 GRU), which cuDNN's standard algorithm computes up front as one
+// The dropout state (cudnnDropoutGetStatesSize bytes, uint8): _cudnn_impl passes
+// get_dropout_state(dropout_p, train, ...).buffer to _cudnn_rnn, and derivatives.yaml saves it
+// (dropout_state) for _cudnn_rnn_backward. get_dropout_state creates it on the first call with
+// train && dropout_p > 0 (num_layers 1 included) and caches it per device for the process (see below).
+// cuDNN's workspace (cudnnGetRNNTempSpaceSizes' workSpaceSize, allocated by _cudnn_rnn and
+// _cudnn_rnn_backward through the caching allocator and freed when they return) is not a saved tensor but is
+// alive while they run: its size is not documented either. Counted as scratch of the forward and of the
+// backward (issue 23), erring high: the input projections of every step for all gates at once, T x D x gates
+// x H elements per sample (gates: 4 LSTM, 3 GRU), which cuDNN's standard algorithm computes up front as one
 // GEMM per layer and which a workspace must at least hold once; a real workspace may be smaller.
 //
 // Reserve space (cudnnGetRNNTrainingReserveSize / cudnnGetRNNTempSpaceSizes). NVIDIA does not
@@ -32,12 +35,26 @@
 // ratio 23 : 27 = (6 x 4 - 1) : (7 x 4 - 1), and both exactly that factor x H 320 x 4 bytes x 25,000
 // (T x B, which the issue does not state but which is the same for both runs).
 // (3) Measured on an H100 with PyTorch 2.11 and cuDNN 9.19 (saved_tensors_hooks on the reserve tensor
-// result3, GRU and LSTM, L 1-3, D 1-2, T 7 and 64, H 100 and 256, batches 2 and 4): the per-sample
-// reserve is exactly this with dropout 0, plus 256 bytes fixed. Inter-layer dropout (dropout > 0,
-// num_layers > 1) is applied inside cuDNN, whose reserve then also holds its mask, one bit per element
-// of each inner layer's input [T, D x H] for each of the D directions reading it:
-// (L - 1) x T x D^2 x H / 8 bytes per sample (measured exactly where that is a whole number of
-// 32-byte words per batch; cuDNN rounds each batch's mask up to 32 bytes, which is fixed, not per sample).
+// result3, GRU and LSTM, L 1-3, D 1-2, T 7 and 64, H 100 and 256, dropout 0 and 0.1, batches 2 and 4:
+// tests/data/onnx/random/rnn_cuda_h100.json): the reserve is a uint8 tensor (RNN.cpp: at::empty of
+// reserve_size bytes, kByte) of exactly
+//   B x T x D x H x (6 L - 1 or 7 L - 1) x the dtype's size + 256 bytes
+// with dropout 0; with inter-layer dropout (dropout > 0, num_layers > 1), applied inside cuDNN, it also
+// holds the mask, one bit per element of each inner layer's input [T, B, D x H] for each of the D
+// directions reading it, each rounded up to 32 bytes:
+//   + (L - 1) x D x roundUp(T x B x D x H / 8, 32) bytes.
+// All 160 runs (80 configurations x 2 batches) match this to the byte. Counted: the per-sample part
+// and the 256 fixed bytes; the mask's rounding (under 32 bytes per inner layer and direction, depending
+// on the batch) is not.
+// The dropout state: 6,488,064 bytes on that H100 in every run after the first one with dropout (the
+// cache above), whatever the run's own dropout; the same fixed 6,488,320 = 6,488,064 + 256 bytes in
+// tests/data/torch2/measured.json's gru_cls and lstm_cls (dropout 0.1), 256 in their "_nodrop" forms.
+// cudnnDropoutGetStatesSize is not documented either; 6,488,064 = 132 SMs x 1,024 x 48 bytes (one
+// 48-byte curandState per thread of H100 SXM's 132 multiprocessors), so other GPUs are likely to hold
+// their SM count's share of it. Counted with the H100's figure, batch-independent, for every LSTM/GRU
+// with dropout > 0 in training: a network with several such modules shares one state, which is then
+// counted more than once (erring high); a dropout-free RNN after one with dropout saves the same state
+// too, which is not counted.
 //
 // Under autocast the cuDNN RNN runs in float16 even for bfloat16 autocast
 // (aten/src/ATen/cudnn/AutocastRNN.cpp _cudnn_rnn_cast_reflatten casts input, hx, cx and the flat
@@ -51,6 +68,10 @@ namespace {
 enum class Cell { Lstm, Gru };
 
 constexpr std::int64_t kMaxLayers = 10'000;
+/// The reserve's batch-independent part, measured on an H100 (see above).
+constexpr std::uint64_t kReserveFixedBytes = 256;
+/// cudnnDropoutGetStatesSize on an H100 (132 SMs) with cuDNN 9.19 (see above).
+constexpr std::uint64_t kDropoutStateBytes = 6'488'064;
 
 class RecurrentKind final : public DescribedKind
 {
@@ -163,10 +184,15 @@ private:
         o.saved.push_back(SavedTensor::internal("h_0 (zeros)", states, type));
         if (m_cell == Cell::Lstm)
             o.saved.push_back(SavedTensor::internal("c_0 (zeros)", states, type));
-        // 6 L - 1 (LSTM) or 7 L - 1 (GRU) hidden-size vectors per step and direction; see above.
+        // 6 L - 1 (LSTM) or 7 L - 1 (GRU) hidden-size vectors per step and direction, and 256 bytes
+        // per call; a uint8 tensor (see above).
         const Count perLayer { m_cell == Cell::Lstm ? 6U : 7U };
-        o.saved.push_back(SavedTensor::internal(
-            "cuDNN reserve (gates and states)", t * d * h * reserveVectors(perLayer, layers), type));
+        o.saved.push_back(SavedTensor::internal("cuDNN reserve (gates and states)",
+            t * d * h * reserveVectors(perLayer, layers) * Count { elementSize(type) }, DType::UInt8,
+            Count { kReserveFixedBytes }));
+        if (dropout > 0.0) // cuDNN's random states, one per device, created by the first call with dropout
+            o.saved.push_back(SavedTensor::internal(
+                "cuDNN dropout state (once per GPU)", Count {}, DType::UInt8, Count { kDropoutStateBytes }));
         // One bit per element of each inner layer's input [T, D x H] and each direction reading it.
         if (dropout > 0.0 && layers > 1) {
             const Count bits = Count::fromSigned(layers - 1) * t * d * d * h;

@@ -16,7 +16,9 @@
 // (round_size of the request, or more when the allocator hands out a cached block without splitting its
 // remainder: under 512 bytes in the small pool, 1 MiB or less in the large pool, or an oversize block
 // up to max_non_split_rounding_size). A block still allocated at the snapshot has its exact size in the
-// segments; the others get CachingAllocator::roundSize of the request under the recorded settings. The
+// segments; a block cut from a segment made for it just before (segment_alloc at its address) is the
+// whole segment where should_split would keep the remainder; the others get CachingAllocator::roundSize
+// of the request under the recorded settings. The
 // error of that guess stays inside the block's lifetime (its alloc and free cancel outside it), except
 // for blocks allocated before the trace and freed in it, whose guess shifts the curve before their free.
 #include "headroom/measured/MeasuredRun.h"
@@ -215,6 +217,20 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
             block.address = e.address;
             block.requestedSize = e.size;
             block.size = CachingAllocator::roundSize(e.size, settings);
+            // A block cut from the segment just made for it (segment_alloc at its address right before):
+            // the allocator keeps the remainder in the block when it is too small to split
+            // (should_split: small pool, less than 512 bytes left; large pool, 1 MiB or less left, or before
+            // PyTorch 2.10 a block of max_split_size or more), so the block is the whole segment.
+            if (i > 0 && trace[i - 1].action == RunAction::SegmentAlloc && trace[i - 1].address == e.address
+                && trace[i - 1].size >= block.size && !settings.expandableSegments) {
+                const std::uint64_t segmentSize = trace[i - 1].size;
+                const std::uint64_t left = segmentSize - block.size;
+                const bool small = block.size <= kSmallSize;
+                const bool split = small ? left >= kMinBlockSize
+                                         : (block.size < settings.maxSplitSize && left > kSmallSize);
+                if (!split)
+                    block.size = segmentSize;
+            }
             block.allocatedUs = timeOf(i);
             block.allocSample = i;
             block.stack = e.stack;

@@ -20,6 +20,8 @@
 //   release_lock_on_cudamalloc, pinned_use_cuda_host_register.
 #include "headroom/measured/MemorySnapshot.h"
 
+#include "headroom/support/Format.h"
+
 #include <bit>
 #include <cstddef>
 #include <functional>
@@ -276,7 +278,7 @@ private:
                 const std::string_view t = stringAt(s, "segment_type", path);
                 if (t != "large" && t != "small")
                     fail(key(path, "segment_type"),
-                        "must be \"large\" or \"small\", not \"" + std::string(t) + "\"");
+                        "must be \"large\" or \"small\", not " + quoteForMessage(t));
                 seg.large = t == "large";
             } else {
                 seg.large = seg.totalSize > kSmallBuffer;
@@ -325,8 +327,8 @@ private:
                         block.state = BlockState::Inactive;
                     else
                         fail(key(p, "state"),
-                            "must be active_allocated, active_pending_free or inactive, not \""
-                                + std::string(state) + "\"");
+                            "must be active_allocated, active_pending_free or inactive, not "
+                                + quoteForMessage(state));
                     block.stack = stackOf(b, p);
                     seg.blocks.push_back(block);
                 }
@@ -354,7 +356,7 @@ private:
                 return action;
         }
         fail(key(entryPath, "action"),
-            "is \"" + std::string(a) + "\", not an action PyTorch records (alloc, free_requested, ...)");
+            "is " + quoteForMessage(a) + ", not an action PyTorch records (alloc, free_requested, ...)");
     }
 
     void decodeTraces(const PlainValue& traces)
@@ -435,7 +437,7 @@ private:
                             ? mib * 10 + static_cast<std::uint64_t>(c - '0')
                             : (1ULL << 41);
                     if (mib == 0 || !std::has_single_bit(mib) || mib > (1ULL << 15))
-                        fail(rpath, "has key \"" + k + "\": expected 1, 2, 4 ... 32768 (MiB)");
+                        fail(rpath, "has key " + quoteForMessage(k) + ": expected 1, 2, 4 ... 32768 (MiB)");
                     const auto index = static_cast<std::size_t>(std::bit_width(mib) - 1);
                     const PlainValue v = r.valueAt(i);
                     out.settings.roundupPower2Divisions[index]

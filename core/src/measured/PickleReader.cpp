@@ -20,6 +20,7 @@
 // Otherwise its extra runs are remembered aside and copied together at STOP.
 #include "PlainDocumentAccess.h"
 #include "headroom/measured/PlainData.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <array>
@@ -792,7 +793,8 @@ private:
                 // An odd run of backslashes before u escapes; Python counts them the same way.
                 const std::size_t digits = text[i + 1] == 'u' ? 4 : 8;
                 if (i + 2 + digits > text.size()) {
-                    return failOp("has a truncated \\" + std::string(1, text[i + 1]) + " escape");
+                    return failOp(
+                        "has a truncated escape " + quoteForMessage("\\" + std::string(1, text[i + 1])));
                 }
                 std::uint32_t cp = 0;
                 for (std::size_t k = 0; k < digits; ++k) {
@@ -803,8 +805,9 @@ private:
                     cp = cp * 16 + static_cast<std::uint32_t>(d);
                 }
                 if (cp > 0x10FFFF) {
-                    return failOp(
-                        "has the escape \\U" + std::string(text.substr(i + 2, digits)) + ", beyond Unicode");
+                    return failOp("has the escape "
+                        + quoteForMessage("\\U" + std::string(text.substr(i + 2, digits)))
+                        + ", beyond Unicode");
                 }
                 appendUtf8CodePoint(out, cp);
                 i += 1 + digits;

@@ -161,6 +161,11 @@ void StepSimulation::prepareParameters()
     }
     m_allParameterBytes = m_graph.parameters.empty() ? Count { m_c.gradients } : given;
     m_overflow = m_overflow || m_allParameterBytes.isOverflow();
+    m_gradientProducers.assign(m_graph.parameters.size(), 0);
+    for (const auto& op : m_graph.ops) {
+        for (const std::size_t p : op.parameters)
+            ++m_gradientProducers[p];
+    }
 }
 
 /// Hidden iterations: where their stand-ins start and end, going forward and backward. At one op, an
@@ -199,6 +204,9 @@ void StepSimulation::runMicroBatch(StepSink& sink, bool later)
 {
     sink.microBatch(later);
     m_allocatedParameter.assign(m_graph.parameters.size(), later);
+    m_gradientsSeen.assign(m_graph.parameters.size(), 0);
+    m_heldIsView.assign(m_graph.parameters.size(), false);
+    m_heldAsAccumulation.assign(m_graph.parameters.size(), false);
     forward(sink);
     backward(sink);
     sink.backwardDone();
@@ -378,6 +386,10 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
     std::vector<std::size_t> accumulated;
     for (const std::size_t p : op.parameters) {
         const Affine bytes { Count {}, Count { m_parameterBytes[p] } };
+        if (m_gradientProducers[p] > 1) {
+            sharedWeightGradient(sink, j, p, accumulated);
+            continue;
+        }
         if (m_allocatedParameter[p]) {
             sink.allocate(
                 BlockRole::GradientAccumulation, p, bytes, false, j); // accumulated in place, then freed
@@ -406,6 +418,43 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
     const Affine copy = copyBytes(j);
     if (op.copyRelease == CopyRelease::AfterBackward && !copy.empty())
         sink.release(BlockRole::AutocastCopy, j, copy);
+}
+
+/// A weight several ops use (weight tying: an LM head on the embedding's weight). Autograd sums their
+/// gradients in the weight's AccumulateGrad input buffer before .grad sees them
+/// (torch/csrc/autograd/input_buffer.cpp, accumulate): the first one to arrive is held there; each later
+/// one is added into it in place only when it is a plain tensor holding its storage alone
+/// (can_accumulate_inplace), otherwise `old_var + var` makes a third gradient-sized tensor while both
+/// are alive. A Linear's weight gradient without an autocast cast is a view whose base keeps the storage
+/// (weightGradientIsView), so an fp32 LM head tied to its embedding takes three vocabulary x width
+/// gradients at the embedding's backward; under autocast ToCopyBackward hands over a fresh float32
+/// tensor, summed in place. In a later micro-batch the sum is then added into .grad in place and freed.
+/// The sum replaces the held gradient: the held block stands for it, the sum's bytes live at the moment.
+void StepSimulation::sharedWeightGradient(
+    StepSink& sink, std::size_t j, std::size_t p, std::vector<std::size_t>& accumulated)
+{
+    const Affine bytes { Count {}, Count { m_parameterBytes[p] } };
+    const std::size_t seen = m_gradientsSeen[p]++;
+    if (seen == 0) { // held in the input buffer until the last producer's backward
+        m_heldIsView[p] = m_graph.ops[j].weightGradientIsView;
+        m_heldAsAccumulation[p] = m_allocatedParameter[p];
+        if (m_allocatedParameter[p]) {
+            sink.allocate(BlockRole::GradientAccumulation, p, bytes, false, j);
+        } else {
+            m_allocatedParameter[p] = true;
+            sink.allocate(BlockRole::ParameterGradient, p, bytes, false, j);
+        }
+        return;
+    }
+    sink.allocate(BlockRole::GradientAccumulation, p, bytes, false, j); // this op's gradient
+    accumulated.push_back(p);
+    if (m_heldIsView[p]) { // summed out of place; the sum is a plain tensor from here on
+        sink.allocate(BlockRole::GradientAccumulation, p, bytes, false, j);
+        accumulated.push_back(p);
+        m_heldIsView[p] = false;
+    }
+    if (seen + 1 == m_gradientProducers[p] && m_heldAsAccumulation[p]) // added into .grad, then freed
+        accumulated.push_back(p);
 }
 
 std::size_t StepSimulation::producerRow(std::size_t tensor) const

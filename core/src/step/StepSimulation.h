@@ -137,6 +137,8 @@ public:
 
 private:
     Affine onGpu(const AffineBytes& b, std::size_t row) const;
+    void sharedWeightGradient(
+        StepSink& sink, std::size_t j, std::size_t p, std::vector<std::size_t>& accumulated);
     void prepare();
     void prepareReleases();
     void findSegmentBounds();
@@ -187,6 +189,11 @@ private:
 
     bool m_recomputing = false;
     std::vector<bool> m_allocatedParameter;
+    /// Per parameter: the ops whose backward produces its gradient (more than one: a tied weight), how
+    /// many of them have run in this micro-batch's backward, whether the gradient held so far is a view
+    /// (summed out of place), and whether it is held as a later micro-batch's accumulation block.
+    std::vector<std::size_t> m_gradientProducers, m_gradientsSeen;
+    std::vector<bool> m_heldIsView, m_heldAsAccumulation;
     std::vector<GradientBuffer> m_buffers;
     std::vector<int> m_gradientOf;
     bool m_overflow = false;

@@ -90,6 +90,10 @@ struct StepOp final
     AffineBytes forwardScratch; ///< held only while its forward runs
     AffineBytes backwardScratch; ///< held only while its backward runs
     std::vector<std::size_t> parameters; ///< StepGraph::parameters whose gradients its backward produces
+    /// Its weight's gradient is a view whose base holds the storage too: a Linear's without an autocast
+    /// cast (mm_mat2_backward's transposed product, then TBackward's .t()). Autograd cannot add a shared
+    /// weight's later gradient into such a first one in place (StepSimulation::backwardOf).
+    bool weightGradientIsView = false;
     std::uint64_t autocastCopyBytes = 0;
     CopyRelease copyRelease = CopyRelease::AfterForwardOp;
     bool recorded = false; ///< autograd records it: it has a backward

@@ -236,6 +236,10 @@ struct CalibratedMaxBatch final
 [[nodiscard]] CalibratedMaxBatch calibratedMaxBatch(
     const Plan& plan, const PlanResult& result, const CalibrationProposal& proposal);
 
+/// The innermost frame of the user's code in `stack` (frames of PyTorch, the interpreter and C++ skipped,
+/// as the unattributed blocks' frames are found); an empty filename where the run has none.
+[[nodiscard]] RunFrame innermostUserFrame(const MeasuredRun& run, StackId stack);
+
 /// The comparison as `headroom measured FILE --model MODEL --json` prints it (docs/run-comparison.md lists
 /// the fields): the set-up compared, the peaks, the phases and components with their differences, the two
 /// steps' peaks on the common axis (and their points with `withCurves`), the unattributed blocks, the set-up

@@ -6,9 +6,10 @@
 // [T, batch, directions, H] and a Reshape (bidirectional, and the dynamo exporter's form for one
 // direction too). The layer stands for the node and those, so that its output is the module's
 // [T, B, D x H] with the batch axis second (TensorInfo::batchAxis); a batch_first module's transposes
-// around it are Permute layers. Stacked nodes with a Dropout between them (the dynamo exporter's form of
-// num_layers > 1 with dropout > 0 in training mode) are one layer with num_layers and dropout, the one
-// cuDNN call PyTorch makes (stackedAfterDropout).
+// around it are Permute layers. Stacked nodes of one module (initial states sliced from one zeros tensor),
+// directly or with a Dropout between them (the dynamo exporter's form of num_layers > 1 with dropout > 0
+// in training mode), are one layer with num_layers (and dropout), the one cuDNN call PyTorch makes
+// (nextStackedLayer).
 // Refused, with the reason: sequence_lens (packed sequences), initial states computed from the data,
 // peepholes, clip, input_forget, activations other than PyTorch's, a GRU with linear_before_reset 0
 // (not nn.GRU's formula), layout 1, the final cell state Y_c used, the final hidden state Y_h used
@@ -200,15 +201,17 @@ void finalHiddenState(MappingContext& ctx, int i, PendingLayer layer, std::int64
         "Narrow", json { { "dim", 0 }, { "start", -1 }, { "length", 1 } }, { sequence }, n.output(1), i });
 }
 
-/// The next layer of the same nn.LSTM / nn.GRU after its inter-layer dropout: the dynamo exporter writes
-/// a module with num_layers > 1 and dropout > 0 as one node per layer with a Dropout between (training
-/// mode), where PyTorch runs one cuDNN call whose reserve holds the dropout mask as bits
-/// (docs/memory-model.md). The layers of one module slice their initial states from one zeros tensor;
-/// separate modules with an nn.Dropout between make their own, and stay layers of their own, as do
-/// stacked nodes without a Dropout between (their saved bytes are the same either way).
+/// The next layer of the same nn.LSTM / nn.GRU: both exporters write a module with num_layers > 1 as one
+/// node per layer, and the dynamo exporter puts a Dropout between them for dropout > 0 (training mode),
+/// where PyTorch runs one cuDNN call whose reserve holds the dropout mask as bits (docs/memory-model.md).
+/// The layers of one module slice their initial states from one zeros tensor; separate modules make
+/// their own, and stay layers of their own. One call or several keep the same bytes per sample, but
+/// each call's reserve has 256 batch-independent bytes more, and only a call with dropout saves cuDNN's
+/// dropout state.
 struct StackedLayer
 {
-    std::vector<int> nodes; ///< the Dropout, the next node and the nodes bringing its Y to [T, B, D x H]
+    std::vector<int>
+        nodes; ///< the Dropout if any, the next node and the nodes bringing its Y to [T, B, D x H]
     std::string output;
     double dropout = 0.0;
 };
@@ -222,19 +225,27 @@ std::string initialStateSource(const MappingContext& ctx, int i)
     return ctx.isOp(slice, "Slice") ? ctx.node(slice).input(0) : std::string();
 }
 
-std::optional<StackedLayer> stackedAfterDropout(const MappingContext& ctx, int first,
-    const std::string& output, bool lstm, const std::string& direction, std::int64_t hidden, bool hasBias)
+std::optional<StackedLayer> nextStackedLayer(const MappingContext& ctx, int first, const std::string& output,
+    bool lstm, const std::string& direction, std::int64_t hidden, bool hasBias)
 {
-    const int drop = soleDataConsumer(ctx, output);
-    if (drop < 0 || !ctx.isOp(drop, "Dropout")
-        || (ctx.node(drop).output_size() > 1 && used(ctx, ctx.node(drop).output(1))))
+    const int consumer = soleDataConsumer(ctx, output);
+    if (consumer < 0)
         return std::nullopt;
-    const auto ratio = dropoutRatio(ctx, drop);
-    if (!ratio || !(*ratio > 0.0 && *ratio < 1.0))
-        return std::nullopt;
-    const int next = soleDataConsumer(ctx, ctx.node(drop).output(0));
-    if (next < 0 || !ctx.isOp(next, lstm ? "LSTM" : "GRU")
-        || ctx.node(next).input(0) != ctx.node(drop).output(0))
+    std::vector<int> nodes;
+    double dropout = 0.0;
+    std::string nextInput = output;
+    if (ctx.isOp(consumer, "Dropout")) {
+        if (ctx.node(consumer).output_size() > 1 && used(ctx, ctx.node(consumer).output(1)))
+            return std::nullopt;
+        const auto ratio = dropoutRatio(ctx, consumer);
+        if (!ratio || !(*ratio > 0.0 && *ratio < 1.0))
+            return std::nullopt;
+        nodes.push_back(consumer);
+        dropout = *ratio;
+        nextInput = ctx.node(consumer).output(0);
+    }
+    const int next = nodes.empty() ? consumer : soleDataConsumer(ctx, nextInput);
+    if (next < 0 || !ctx.isOp(next, lstm ? "LSTM" : "GRU") || ctx.node(next).input(0) != nextInput)
         return std::nullopt;
     const auto& n = ctx.node(next);
     if (const auto source = initialStateSource(ctx, first);
@@ -256,9 +267,9 @@ std::optional<StackedLayer> stackedAfterDropout(const MappingContext& ctx, int f
     auto [after, out] = moduleOutput(ctx, next, directions);
     if (out.empty())
         return std::nullopt;
-    StackedLayer s { { drop, next }, out, *ratio };
-    s.nodes.insert(s.nodes.end(), after.begin(), after.end());
-    return s;
+    nodes.push_back(next);
+    nodes.insert(nodes.end(), after.begin(), after.end());
+    return StackedLayer { std::move(nodes), out, dropout };
 }
 
 void recurrent(MappingContext& ctx, int i, bool lstm)
@@ -316,7 +327,7 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
     after.insert(after.begin(), i);
     std::int64_t layers = 1;
     double dropout = 0.0;
-    while (const auto next = stackedAfterDropout(ctx, i, output, lstm, direction, *hidden, hasBias)) {
+    while (const auto next = nextStackedLayer(ctx, i, output, lstm, direction, *hidden, hasBias)) {
         if (layers > 1 && next->dropout != dropout)
             break;
         after.insert(after.end(), next->nodes.begin(), next->nodes.end());
@@ -324,10 +335,10 @@ void recurrent(MappingContext& ctx, int i, bool lstm)
         dropout = next->dropout;
         ++layers;
     }
-    if (layers > 1) {
+    if (layers > 1)
         a["num_layers"] = layers;
+    if (dropout > 0.0)
         a["dropout"] = dropout;
-    }
     ctx.fuse(after, PendingLayer { op, a, { n.input(0) }, output, after.back() });
 }
 
