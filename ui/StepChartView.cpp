@@ -718,11 +718,9 @@ void StepChartView::redrawRun()
         if (p->found)
             highest = std::max(highest, static_cast<double>(p->bytes));
     }
-    std::tie(m_unit, m_unitName) = report::chartparts::binaryUnit(std::max(highest * 1.15, 1.0));
-    const double yMax = memoryAxisTop(std::max(highest * 1.15, 1.0) / m_unit);
-    r.memoryAxis->setRange(0, yMax);
-    r.memoryAxis->setTickCount(std::fmod(yMax, 4.0) == 0 || yMax < 10 ? 5 : 6);
-    r.memoryAxis->setLabelFormat(yMax < 10 ? QStringLiteral("%.1f") : QStringLiteral("%.0f"));
+    const double top = std::max(highest * 1.15, 1.0);
+    std::tie(m_unit, m_unitName) = report::chartparts::binaryUnit(top);
+    setRoundTicks(r.memoryAxis, top / m_unit);
     r.memoryAxis->setTitleText(tr("Memory (%1)").arg(m_unitName));
     const std::size_t maxDrawn = kMaxDrawnMoments;
     r.predictedAllocated->replace(stepLine(step.predicted.points, false, m_unit, maxDrawn));
