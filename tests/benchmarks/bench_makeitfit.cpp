@@ -100,7 +100,9 @@ void BenchMakeItFit::undoRedoWithPanel()
     QElapsedTimer start;
     start.start();
     panel.findSetups();
-    const qint64 startMs = start.elapsed();
+    const qint64 startNs = start.nsecsElapsed();
+    const qint64 startMs = startNs / 1000000;
+    qInfo("starting a search on the GUI thread: %.3f ms", static_cast<double>(startNs) / 1e6);
     QVERIFY(panel.searching());
     QVERIFY2(startMs < 50, qPrintable(QStringLiteral("starting a search took %1 ms").arg(startMs)));
     QBENCHMARK
