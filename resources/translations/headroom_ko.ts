@@ -3855,6 +3855,14 @@ FLOPs</translation>
         <source>Left out:</source>
         <translation>생략한 항목:</translation>
     </message>
+    <message>
+        <source>Order: fastest first; at equal speed, training unchanged first, then less traffic between GPUs (not in the speed: offload, tensor parallelism, ZeRO-3), less memory, a larger max batch. A set-up another matches or beats on all of these is not listed.</source>
+        <translation>순서: 가장 빠른 것부터, 속도가 같으면 학습을 바꾸지 않는 것, 그다음 GPU 간 통신이 적은 것(속도 추정에 들어 있지 않음: 오프로드, 텐서 병렬, ZeRO-3), 메모리가 적은 것, 최대 배치가 큰 것 순입니다. 이 모든 항목에서 다른 설정보다 나은 점이 없는 설정은 표시하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>검색 중…</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>

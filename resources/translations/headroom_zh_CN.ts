@@ -3855,6 +3855,14 @@ FLOPs</translation>
         <source>Left out:</source>
         <translation>省略的内容：</translation>
     </message>
+    <message>
+        <source>Order: fastest first; at equal speed, training unchanged first, then less traffic between GPUs (not in the speed: offload, tensor parallelism, ZeRO-3), less memory, a larger max batch. A set-up another matches or beats on all of these is not listed.</source>
+        <translation>排序：最快的在前；速度相同时，不改变训练的在前，然后是 GPU 之间通信较少的（速度估计未计入：卸载、张量并行、ZeRO-3），再是显存较少的、最大批量较大的。若另一设置在以上各项上都不比某设置差，该设置不列出。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MemoryChartView</name>

@@ -11,6 +11,7 @@
 #include "LayerEditor.h"
 #include "LayerTableModel.h"
 #include "MainWindow.h"
+#include "MakeItFitPanel.h"
 #include "MemoryChartView.h"
 #include "PropertyPanel.h"
 #include "SetupPanel.h"
@@ -326,7 +327,12 @@ int main(int argc, char** argv)
             find<QAction>(&window, "makeItFitAction")->trigger();
             find<QSpinBox>(&window, "targetBatchSpinBox")->setValue(256);
         });
-        steps.push_back([&] { saveScreen(path("make-it-fit-vgg16.png"), frame()); });
+        steps.push_back([&] {
+            // The panel searches off the GUI thread: its list, not "Searching…".
+            while (window.makeItFitPanel()->searching())
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+            saveScreen(path("make-it-fit-vgg16.png"), frame());
+        });
         steps.push_back([&] {
             window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
             const QString config = configDir.filePath(QStringLiteral("config.json"));
