@@ -5,6 +5,7 @@
 // It needs an X server (Xvfb) because menus and pop-ups are separate windows, grabbed from the
 // screen; widgets alone are grabbed with QWidget::grab().
 
+#include "DialogProvider.h"
 #include "Document.h"
 #include "GpuSelector.h"
 #include "LayerActivationsView.h"
@@ -93,6 +94,17 @@ template <typename T> T* find(QObject* root, const char* name)
     return w;
 }
 
+/// The real dialogs, but for the question an import asks: the guide's walk-throughs train at 512 tokens.
+class ScreenshotDialogs final : public DialogProvider
+{
+public:
+    std::optional<std::int64_t> trainingSequenceLength(
+        QWidget*, const QString&, std::int64_t, std::int64_t) override
+    {
+        return 512;
+    }
+};
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -111,6 +123,7 @@ int main(int argc, char** argv)
 
     QTemporaryDir configDir; // a Hugging Face config must be called config.json
     MainWindow window;
+    window.setDialogProvider(std::make_unique<ScreenshotDialogs>());
     // As a first start on this screen (1600x1000 under the Xvfb above): the window fitted to it.
     const QSize first = MainWindow::firstWindowSize(
         QGuiApplication::primaryScreen()->availableGeometry().size(), window.minimumSizeHint());
