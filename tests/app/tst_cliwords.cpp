@@ -5,6 +5,9 @@
 #include "RunHeadroom.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -86,6 +89,18 @@ void TestCliWords::layersAreNumberedAsTheGuiTreeNumbersThem()
     for (qsizetype i = 0; i < expected.size(); ++i)
         QVERIFY2(QRegularExpression(expected[i]).match(rows[i + 1]).hasMatch(),
             qPrintable(expected[i] + QStringLiteral(" against ") + rows[i + 1]));
+
+    // --json gives each entry its number too (the loss none).
+    const Run json = runHeadroom(
+        { QStringLiteral("estimate"), dir.filePath(QStringLiteral("valid.json")), QStringLiteral("--json") });
+    QCOMPARE(json.exitCode, 0);
+    QStringList numbers;
+    for (const auto& entry :
+        QJsonDocument::fromJson(json.out.toUtf8()).object()[QStringLiteral("layers")].toArray())
+        numbers << entry.toObject()[QStringLiteral("number")].toString(QStringLiteral("none"));
+    QCOMPARE(numbers,
+        QStringList({ QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3.1"), QStringLiteral("3.2"),
+            QStringLiteral("4"), QStringLiteral("5"), QStringLiteral("none") }));
 
     // The invalid "fc" is layer 4 in the error too, with its name and its JSON path.
     const Run bad = runHeadroom({ QStringLiteral("estimate"), write(QStringLiteral("invalid.json"), true) });
