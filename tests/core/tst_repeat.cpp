@@ -596,6 +596,14 @@ void TestRepeat::messagesNameLayersByNumber()
         std::string("layer 2 (layers[1]): its name \"0\" is already the name of layer 1 (layers[0])"));
     QCOMPARE(withLayerNumbers("layers[2].layers[0].inputs[1] must be a layer name"),
         std::string("layer 3.1 (layers[2].layers[0].inputs[1]) must be a layer name"));
+    // A name of a megabyte (a hostile file) is copied, not matched recursively; text that only starts
+    // like a type and name leaves the path alone.
+    const std::string longName(std::size_t { 1 } << 20, 'n');
+    QCOMPARE(withLayerNumbers("layers[0] (Linear \"" + longName + "\"): x"),
+        "layer 1 (" + longName + ", layers[0]): x");
+    QCOMPARE(withLayerNumbers("layers[0] (Linear \"open"), std::string("layer 1 (layers[0]) (Linear \"open"));
+    QCOMPARE(withLayerNumbers("layers[0].kernel_size[1] and layers"),
+        std::string("layer 1 (layers[0].kernel_size[1]) and layers"));
     // Once is enough, and paths inside other words or keys stay as they are.
     const std::string once = withLayerNumbers(a.error->message);
     QCOMPARE(withLayerNumbers(once), once);

@@ -6,7 +6,6 @@
 #include <cctype>
 #include <charconv>
 #include <cstdint>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -62,28 +61,76 @@ std::string layerReference(const LayerRow& row, const std::string& name)
 std::string withLayerNumbers(const std::string& message)
 {
     // A spec path, then either the type and name the analysis writes after it ("layers[6] (Linear
-    // \"fc\")") or what in the layer it names (".tied_to", ".inputs[1]", ".kernel_size[0]").
-    static const std::regex path {
-        R"re((layers\[\d+\](?:\.layers\[\d+\])*)(?: \(([^)"\s]+)(?: "([^"]*)")?\)|((?:\.[A-Za-z_]\w*(?:\[\d+\])?)*)))re"
+    // \"fc\")") or what in the layer it names (".tied_to", ".inputs[1]", ".kernel_size[0]"). Scanned
+    // by hand: a message may quote a long name, which std::regex would match recursively.
+    const std::size_t size = message.size();
+    const auto isWord = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    const auto digits = [&](std::size_t at) { // the end of the digits from `at`, or `at`
+        while (at < size && std::isdigit(static_cast<unsigned char>(message[at])))
+            ++at;
+        return at;
+    };
+    const auto indexAt = [&](std::size_t at) -> std::size_t { // "[12]" from `at`: its end, or npos
+        if (at >= size || message[at] != '[')
+            return std::string::npos;
+        const std::size_t end = digits(at + 1);
+        return end > at + 1 && end < size && message[end] == ']' ? end + 1 : std::string::npos;
+    };
+    constexpr std::string_view kList = "layers";
+    const auto listAt = [&](std::size_t at) { // "layers[12]" from `at`: its end, or npos
+        return message.compare(at, kList.size(), kList) == 0 ? indexAt(at + kList.size()) : std::string::npos;
     };
     std::string out;
     std::size_t last = 0;
-    for (auto it = std::sregex_iterator(message.begin(), message.end(), path); it != std::sregex_iterator();
-         ++it) {
-        const std::smatch& m = *it;
-        const auto start = static_cast<std::size_t>(m.position(0));
+    for (std::size_t start = message.find(kList); start != std::string::npos;
+         start = message.find(kList, start + 1)) {
         const char before = start > 0 ? message[start - 1] : ' ';
-        // Inside a longer word, or already named by number ("layer 7 (fc, layers[6])"): as it is.
-        if (std::isalnum(static_cast<unsigned char>(before)) || before == '_' || before == '.'
-            || before == '(' || (start >= 2 && message.compare(start - 2, 2, ", ") == 0))
+        // Inside a longer word or path, or already named by number ("layer 7 (fc, layers[6])"): as it is.
+        if (start < last || isWord(before) || before == '.' || before == '('
+            || (start >= 2 && message.compare(start - 2, 2, ", ") == 0))
             continue;
+        std::size_t end = listAt(start);
+        if (end == std::string::npos)
+            continue;
+        while (end < size && message[end] == '.' && listAt(end + 1) != std::string::npos)
+            end = listAt(end + 1);
+        const std::string path = message.substr(start, end - start);
+        std::string label; // "fc, " or "Linear, " before the path, or what follows the path
+        std::size_t next = end;
+        if (message.compare(end, 2, " (") == 0) { // " (Type)" or " (Type \"name\")"
+            std::size_t t = end + 2;
+            while (t < size && message[t] != ')' && message[t] != '"'
+                && !std::isspace(static_cast<unsigned char>(message[t])))
+                ++t;
+            if (t > end + 2 && t < size && message[t] == ')') {
+                label = message.substr(end + 2, t - end - 2) + ", ";
+                next = t + 1;
+            } else if (t > end + 2 && message.compare(t, 2, " \"") == 0) {
+                const std::size_t close = message.find('"', t + 2);
+                if (close != std::string::npos && close + 1 < size && message[close + 1] == ')') {
+                    label = close > t + 2 ? message.substr(t + 2, close - t - 2) + ", "
+                                          : message.substr(end + 2, t - end - 2) + ", ";
+                    next = close + 2;
+                }
+            }
+        }
+        std::string suffix;
+        if (label.empty()) { // ".tied_to", ".inputs[1]", ".kernel_size[0]"
+            while (next + 1 < size && message[next] == '.'
+                && (std::isalpha(static_cast<unsigned char>(message[next + 1]))
+                    || message[next + 1] == '_')) {
+                std::size_t k = next + 2;
+                while (k < size && isWord(message[k]))
+                    ++k;
+                if (const std::size_t index = indexAt(k); index != std::string::npos)
+                    k = index;
+                next = k;
+            }
+            suffix = message.substr(end, next - end);
+        }
         out.append(message, last, start - last);
-        const std::string number = layerNumber(m.str(1));
-        if (m[2].matched)
-            out += "layer " + number + " (" + (m.length(3) > 0 ? m.str(3) : m.str(2)) + ", " + m.str(1) + ")";
-        else
-            out += "layer " + number + " (" + m.str(1) + m.str(4) + ")";
-        last = start + static_cast<std::size_t>(m.length(0));
+        out += "layer " + layerNumber(path) + " (" + label + path + suffix + ")";
+        last = next;
     }
     out.append(message, last, std::string::npos);
     return out;
