@@ -3469,6 +3469,10 @@ FLOPs</translation>
         <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
         <translation>네트워크가 비어 있습니다. 레이어를 추가하면(레이어 추가 버튼 또는 레이어 &gt; 레이어 추가) 학습에 드는 메모리를 볼 수 있습니다.</translation>
     </message>
+    <message>
+        <source>%1: no name in the file, so named by its place in its list counted from 0, as PyTorch names the layers of an nn.Sequential. Messages call it layer %2 (%3).</source>
+        <translation>%1: 파일에 이름이 없어 목록에서의 위치(0부터 셈)로 이름을 붙였습니다. PyTorch가 nn.Sequential의 레이어에 이름을 붙이는 방식과 같습니다. 메시지에서는 레이어 %2 (%3)(으)로 부릅니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MainWindow</name>

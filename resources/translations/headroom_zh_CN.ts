@@ -3469,6 +3469,10 @@ FLOPs</translation>
         <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
         <translation>网络为空：添加层（“添加层”按钮，或“层 &gt; 添加层”）后即可看到训练所需的显存。</translation>
     </message>
+    <message>
+        <source>%1: no name in the file, so named by its place in its list counted from 0, as PyTorch names the layers of an nn.Sequential. Messages call it layer %2 (%3).</source>
+        <translation>%1：文件中没有名称，因此按其在列表中的位置（从 0 开始计数）命名，与 PyTorch 为 nn.Sequential 的各层命名的方式相同。消息中称其为第 %2 层（%3）。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MainWindow</name>
