@@ -4,6 +4,7 @@
 
 #include "Command.h"
 #include "TerminalStream.h"
+#include "headroom/analysis/Analysis.h"
 #include "headroom/support/Format.h"
 
 #include <algorithm>
@@ -220,7 +221,8 @@ int runCommand(const std::vector<std::string>& args, const std::string& executab
         const Options options = parseOptions(args, *command);
         return command->run(options, CommandContext { executablePath, out, err, startGui });
     } catch (const UsageError& e) {
-        return fail(e.message);
+        // The core names a layer by its JSON path in the file; the number every view shows goes with it.
+        return fail(withLayerNumbers(e.message));
     } catch (const std::bad_alloc&) {
         return fail("out of memory");
     } catch (const std::exception& e) {

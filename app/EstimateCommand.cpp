@@ -151,9 +151,9 @@ void printLayerTable(const Analysis& a, std::ostream& out)
     using Align = TextTable::Align;
     TextTable table({ { "#" }, { "Layer" }, { "Type" }, { "Output" }, { "Parameters", Align::Right },
         { "Act./sample", Align::Right }, { "FLOPs/sample", Align::Right } });
-    // Identical iterations of a Repeat block share one line ("b.1–9998.fc × 9,998"). Numbered from
-    // 1 as the GUI's table and the report's are; the loss is not a layer and has no number.
-    int index = 0;
+    // Identical iterations of a Repeat block share one line ("b.1–9998.fc × 9,998"). Numbered as the
+    // GUI's tree and the report's table are (layerNumber: "17.3" is the third layer of the block in
+    // row 17; each iteration shows its layers' numbers); the loss is not a layer and has no number.
     for (const auto& group : groupRows(a)) {
         const LayerRow& row = a.rows[group.row];
         if (row.type == "Repeat")
@@ -161,8 +161,9 @@ void printLayerTable(const Analysis& a, std::ostream& out)
         const std::string indent(static_cast<std::size_t>(row.depth) * 2, ' ');
         const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
         const bool loss = row.specPath == "loss";
-        table.addRow({ loss ? std::string() : std::to_string(++index), indent + group.name + times, row.type,
-            row.output.shape.toString(), formatCount(row.params), formatBytes(row.activationBytesPerSample),
+        table.addRow({ loss ? std::string() : layerNumber(row.specPath), indent + group.name + times,
+            row.type, row.output.shape.toString(), formatCount(row.params),
+            formatBytes(row.activationBytesPerSample),
             formatFlops(static_cast<double>(row.forwardFlopsPerSample)
                 + static_cast<double>(row.backwardFlopsPerSample)) });
     }

@@ -87,7 +87,8 @@ int runReport(const Options& o, const CommandContext& c)
     printWarnings(result, c.err); // only with the answer: a report that failed prints its error alone
     c.out << "Wrote " << o.output << '\n';
     if (!result.estimate) {
-        c.err << "headroom: warning: the report has no estimate: " << result.error->message
+        // The layer by number and JSON path, as `estimate`'s error and the PDF name it.
+        c.err << "headroom: warning: the report has no estimate: " << withLayerNumbers(result.error->message)
               << " (its first page says so)\n";
         return kExitNoEstimate;
     }

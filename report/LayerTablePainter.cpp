@@ -114,12 +114,11 @@ std::array<double, LayerTablePainter::kColumnCount> LayerTablePainter::neededWid
         for (const QString& line : title(i).split(QLatin1Char('\n')))
             needed[i] = std::max(needed[i], bold.horizontalAdvance(line));
     }
-    int index = 0;
     for (const auto& row : m_analysis.rows) {
         if (row.type == "Repeat")
             continue;
-        index += isLoss(row) ? 0 : 1;
-        needed[IndexColumn] = std::max(needed[IndexColumn], small.horizontalAdvance(QString::number(index)));
+        needed[IndexColumn]
+            = std::max(needed[IndexColumn], small.horizontalAdvance(qs(layerNumber(row.specPath))));
         needed[TypeColumn] = std::max(needed[TypeColumn], small.horizontalAdvance(qs(row.type)));
         if (row.error)
             continue;
@@ -268,7 +267,9 @@ void LayerTablePainter::paintRow(
     // Nested (repeated) layers are indented under their block, as in `headroom estimate`.
     const double indent = canvas.pt(6) * std::clamp(row.depth, 0, 8);
     // An invalid layer's error is wrapped under its row, in full.
-    const QString error = row.error ? tr("Error: %1").arg(qs(row.error->message)) : QString();
+    // The message names layers by number and JSON path ("layer 7 (fc, layers[6])"), as the command line does.
+    const QString error
+        = row.error ? tr("Error: %1").arg(qs(withLayerNumbers(row.error->message))) : QString();
     const double errorLeft = c.left[NameColumn] + c.padding + indent;
     const double errorH = row.error
         ? canvas.paragraphHeight(error, FontRole::Small, canvas.width() - errorLeft) + canvas.pt(2)
@@ -276,8 +277,10 @@ void LayerTablePainter::paintRow(
     reserve(canvas, c, rowH + errorH + keepWith);
     if (!loss && ++index % 2 == 0)
         canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH + errorH }, style::kStripe);
-    if (!loss) // the loss is not a layer: it is listed for its saved tensors, unnumbered
-        paintCell(canvas, c, rowH, IndexColumn, QString::number(index), false, style::kMuted);
+    // Numbered as the GUI's tree and `headroom estimate` number it ("17.3": the third layer of the block in
+    // row 17). The loss is not a layer: it is listed for its saved tensors, unnumbered.
+    if (!loss)
+        paintCell(canvas, c, rowH, IndexColumn, qs(layerNumber(row.specPath)), false, style::kMuted);
     const std::string times = group.count > 1 ? " \u00d7 " + formatCount(group.count) : std::string();
     const double nameWidth = c.width[NameColumn] - 2 * c.padding - indent;
     canvas.text(QRectF { c.left[NameColumn] + c.padding + indent, canvas.y(), nameWidth, rowH },

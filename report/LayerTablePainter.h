@@ -60,7 +60,7 @@ private:
     };
     [[nodiscard]] Tail tailOf(
         const std::vector<RowGroup>& groups, double rowH, const ReportCanvas& canvas) const;
-    /// One group's row (and an invalid layer's error under it); `index` numbers the layers.
+    /// One group's row (and an invalid layer's error under it); `index` counts the layers, for the stripes.
     void paintRow(
         ReportCanvas& canvas, const Cells& c, const RowGroup& group, int& index, double keepWith) const;
     void paintTotals(ReportCanvas& canvas, const Cells& c) const;

@@ -241,12 +241,12 @@ std::string peakText(const Estimate& e)
                     "The peak is in the backward pass, while checkpointing recomputes layer %1")
                                    : QCoreApplication::translate("headroom::report::plantext",
                                        "The peak is in the backward pass, at layer %1"))
-                   .arg(q(e.peakLayer));
+                   .arg(q(e.peakReference));
         break;
     case StepPhase::Forward:
         text = QCoreApplication::translate(
             "headroom::report::plantext", "The peak is in the forward pass, at layer %1")
-                   .arg(q(e.peakLayer));
+                   .arg(q(e.peakReference));
         break;
     }
     if (e.peak.laterMicroBatch && e.peak.phase != StepPhase::OptimizerStep)

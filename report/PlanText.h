@@ -45,7 +45,7 @@ namespace plantext {
 /// "The optimizer step needs 17.9 GiB, more than the breakdown's 15.2 GiB: ..." when DeepSpeed ZeRO's
 /// step (its float32 gradient partition) is the peak, which the fit and the max batch then use; empty
 /// otherwise.
-/// Where one training step peaks: "The peak is in the backward pass, at layer features.28".
+/// Where one training step peaks: "The peak is in the backward pass, at layer 29 (features.28)".
 [[nodiscard]] std::string peakText(const Estimate& estimate);
 
 /// `value` to `digits` significant digits, without trailing zeros after the point: every figure

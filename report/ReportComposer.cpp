@@ -376,14 +376,15 @@ void ReportComposer::noEstimateSection(ReportCanvas& canvas) const
     // An empty network has nothing to fix: it says so, as the GUI and the command line do.
     const bool empty = m_plan.network.layers.empty();
     const QString verdict = empty ? tr("The network is empty") : tr("No estimate");
-    QString detail = tr("Headroom cannot estimate this plan: %1.").arg(qs(error.message));
+    // Layers named by number and JSON path ("layer 7 (fc, layers[6])"), as in the layer table below.
+    QString detail = tr("Headroom cannot estimate this plan: %1.").arg(qs(withLayerNumbers(error.message)));
     if (empty) {
         detail = tr(
             "It has no layers, so there is no training step to estimate. Add layers to see how much memory "
             "training it takes, then export the report again.");
     } else {
         if (!error.location.empty() && error.message.find(error.location) == std::string::npos)
-            detail += tr(" (at %1)").arg(qs(error.location));
+            detail += tr(" (at %1)").arg(qs(withLayerNumbers(error.location)));
         detail += tr(" Fix the model and export the report again; the layer table below marks the "
                      "layers concerned.");
     }

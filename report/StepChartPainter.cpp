@@ -36,7 +36,9 @@ QString StepChartPainter::peakLayer() const
     if (m_chart.empty() || m_chart.peakMoment().phase == StepPhase::OptimizerStep
         || m_chart.peakMoment().row >= m_analysis.rows.size())
         return {};
-    return QString::fromStdString(m_analysis.rows[m_chart.peakMoment().row].name);
+    // Number and name, as the sentences about the peak name it ("5 (MaxPool2d)", "18 (layer2.0.conv1)").
+    const LayerRow& row = m_analysis.rows[m_chart.peakMoment().row];
+    return QString::fromStdString(layerReference(row, row.name));
 }
 
 /// Where everything goes: the memory scale, the plot, and the x of each moment's band.

@@ -30,7 +30,7 @@ public:
 
     /// Paints into `rect` (device coordinates of `canvas`); nothing in the measuring pass.
     void paint(const ReportCanvas& canvas, const QRectF& rect) const;
-    /// The peak's layer name ("" for the optimizer step).
+    /// The peak's layer, number and name as sentences name it ("5 (MaxPool2d)"; "" for the optimizer step).
     [[nodiscard]] QString peakLayer() const;
 
 private:

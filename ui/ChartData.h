@@ -59,7 +59,8 @@ struct StepChartData final : ChartSetup
     std::uint64_t reservedCapacity = kNoLimit;
     std::uint64_t overheadBytes = 0;
     std::int64_t batch = 1;
-    QStringList layerNames; ///< Analysis::rows names, by row (StepChartMoment::row)
+    QStringList
+        layerNames; ///< Analysis::rows by number and name (layerReference), by row (StepChartMoment::row)
 };
 
 } // namespace headroom::ui

@@ -1,5 +1,7 @@
 #include "ErrorText.h"
 
+#include "headroom/analysis/Analysis.h"
+
 #include <QRegularExpression>
 #include <QStringList>
 
@@ -98,14 +100,7 @@ QString convertPaths(QString text)
 
 QString ErrorText::position(std::string_view specPath)
 {
-    static const QRegularExpression index { QStringLiteral(R"(\[(\d+)\])") };
-    const QString path = QString::fromUtf8(specPath.data(), static_cast<qsizetype>(specPath.size()));
-    if (!QRegularExpression(QStringLiteral("^%1$").arg(kPath)).match(path).hasMatch())
-        return {};
-    QStringList parts;
-    for (auto it = index.globalMatch(path); it.hasNext();)
-        parts << oneBased(it.next().captured(1));
-    return parts.join(QLatin1Char('.'));
+    return QString::fromStdString(layerNumber(specPath)); // the number every view gives the layer
 }
 
 std::string ErrorText::layerPathOf(const Error& error)

@@ -26,7 +26,8 @@ namespace headroom::ui {
 
 namespace {
 
-/// Paints a row's position ("3", "3.2" inside a block) in the index column.
+/// Paints a row's number ("3", "3.2" inside a block) in the index column: the number the command
+/// line, the PDF and the messages give the layer (layerNumber()).
 class PositionDelegate final : public QStyledItemDelegate
 {
 public:
@@ -36,10 +37,7 @@ protected:
     void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override
     {
         QStyledItemDelegate::initStyleOption(option, index);
-        QStringList parts;
-        for (QModelIndex i = index; i.isValid(); i = i.parent())
-            parts.prepend(QString::number(i.row() + 1));
-        option->text = parts.join(QLatin1Char('.'));
+        option->text = index.data(LayerTableModel::NumberRole).toString();
         option->features |= QStyleOptionViewItem::HasDisplay;
         option->displayAlignment = Qt::AlignRight | Qt::AlignVCenter;
     }

@@ -404,10 +404,13 @@ std::optional<Error> LayerTableModel::errorOf(const QModelIndex& index) const
 QString LayerTableModel::nameAt(const std::string& specPath) const
 {
     const auto it = m_info.find(specPath);
-    if (it != m_info.end() && it->second.analysisRow >= 0
-        && static_cast<std::size_t>(it->second.analysisRow) < m_analysis.rows.size())
-        return qs(m_analysis.rows[static_cast<std::size_t>(it->second.analysisRow)].name);
-    return {};
+    if (it == m_info.end() || it->second.analysisRow < 0
+        || static_cast<std::size_t>(it->second.analysisRow) >= m_analysis.rows.size())
+        return {};
+    // As layerReference() names it beside its number: an automatic name counts from 0 ("4" in row 5)
+    // and would read as another row's number, so such a layer goes by its type.
+    const LayerRow& row = m_analysis.rows[static_cast<std::size_t>(it->second.analysisRow)];
+    return qs(row.automaticName ? row.type : row.name);
 }
 
 void LayerTableModel::emitAllDataChanged(const QModelIndex& parent)

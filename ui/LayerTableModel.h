@@ -43,6 +43,9 @@ public:
         FrozenRole, ///< bool: none of its parameters train (a block: none inside)
         CheckpointedRole, ///< bool: recomputed in backward (a block: any layer inside)
         LoraParamsRole, ///< qulonglong LoRA adapter elements added (a Repeat block: all repetitions)
+        /// The layer's number as every view shows it (layerNumber(): "3", "5.2" inside a block), from
+        /// its position now: the index column's delegate paints it.
+        NumberRole,
     };
 
     explicit LayerTableModel(Document* document, QObject* parent = nullptr);
@@ -70,7 +73,8 @@ public:
     [[nodiscard]] const LayerRow* analysisRow(const QModelIndex& index) const;
     /// The error of the layer at `index` (nullopt when valid), as the core gave it.
     [[nodiscard]] std::optional<Error> errorOf(const QModelIndex& index) const;
-    /// One line about the whole network: its size, or the first error ("Layer 4 (conv): ...").
+    /// One line about the whole network: its size, or the first error ("Layer 4 (conv): ...", "Layer 5
+    /// (MaxPool2d): ..." for a layer without a name).
     [[nodiscard]] QString statusText() const { return m_status; }
     /// A blocking error in the network (an empty network is not one: it says so in the status).
     [[nodiscard]] bool hasError() const noexcept { return m_analysis.error.has_value() && !emptyNetwork(); }
@@ -80,7 +84,8 @@ public:
     }
     /// Where the first error is: a layer's path, or empty when it is not about one layer.
     [[nodiscard]] LayerPath errorPath() const { return m_errorPath; }
-    /// The display name of the layer at a spec path, as the Name column shows it.
+    /// How messages name the layer at a spec path beside its number: its name, or its type when its name
+    /// is automatic ("MaxPool2d", not "4" in row 5: layerReference()); empty when there is no such row.
     [[nodiscard]] QString nameAt(const std::string& specPath) const;
 
 public Q_SLOTS:

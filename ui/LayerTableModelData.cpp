@@ -140,6 +140,11 @@ QVariant LayerTableModel::toolTipData(const Cell& cell, const QModelIndex& index
     // Columns may be too narrow for their text (names are elided in the middle): the full value.
     if (index.column() == OutputColumn && cell.row != nullptr)
         return shapeText(cell.row->output, false);
+    // An automatic name counts from 0 beside numbers that count from 1: say where it comes from.
+    if (index.column() == NameColumn && spec->name.empty() && cell.row != nullptr)
+        return tr("%1: no name in the file, so named by its place in its list counted from 0, as PyTorch "
+                  "names the layers of an nn.Sequential. Messages call it layer %2 (%3).")
+            .arg(qs(cell.row->name), qs(layerNumber(Document::specPath(cell.path))), qs(spec->type));
     if (index.column() == NameColumn || index.column() == InputsColumn)
         return data(index, Qt::DisplayRole);
     if (index.column() == ParametersColumn && info != nullptr)
@@ -204,6 +209,8 @@ QVariant LayerTableModel::customRoleData(const Cell& cell, int role)
         return cell.invalid ? ErrorText::withoutLayer(*info->error) : QString();
     case SpecPathRole:
         return qs(Document::specPath(cell.path));
+    case NumberRole:
+        return qs(layerNumber(Document::specPath(cell.path)));
     case IsRepeatRole:
         return cell.spec->isRepeat();
     case ParametersRole:

@@ -7,13 +7,16 @@
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
+#include <QPromise>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
+#include <QThreadPool>
 #include <QVBoxLayout>
 #include <limits>
 
@@ -24,12 +27,17 @@ namespace {
 /// The largest effective batch the spin box takes (the command line's --target-batch goes to 2^31).
 constexpr int kMaxTarget = std::numeric_limits<int>::max();
 
+/// What a search hands the GUI thread: planSetups()'s answer (null for a search skipped as stale).
+using Outcome = std::shared_ptr<const Result<PlannerResult>>;
+
 } // namespace
 
 MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     : QWidget(parent)
     , m_document { document }
     , m_model { new PlanCandidateModel(this) }
+    , m_generation { std::make_shared<std::atomic<int>>(0) }
+    , m_searchesRun { std::make_shared<std::atomic<int>>(0) }
 {
     QHBoxLayout* goal = createGoalRow();
     createTable();
@@ -38,12 +46,29 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     m_leftOut->setObjectName(QStringLiteral("leftOutLabel"));
     m_leftOut->setWordWrap(true);
     m_leftOut->hide();
+    // The ranking's rule, as rankSetups() applies it (docs/planner.md, "Ranking").
+    m_rule
+        = new QLabel(tr("Order: fastest first; at equal speed, training unchanged first, then less traffic "
+                        "between GPUs (not in the speed: offload, tensor parallelism, ZeRO-3), less "
+                        "memory, a larger max batch. A set-up another matches or beats on all of these "
+                        "is not listed."),
+            this);
+    m_rule->setObjectName(QStringLiteral("rankingRuleLabel"));
+    m_rule->setWordWrap(true);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(goal);
     layout->addWidget(m_table, 1);
+    layout->addWidget(m_rule);
     layout->addWidget(m_leftOut);
     layout->addLayout(buttons);
     connectSignals();
+}
+
+MakeItFitPanel::~MakeItFitPanel()
+{
+    // A search still running finds itself stale and its result goes nowhere (its watcher goes with
+    // the panel); one not started yet skips its work.
+    ++*m_generation;
 }
 
 // The goal on one line, so the table keeps the panel's height.
@@ -165,31 +190,78 @@ void MakeItFitPanel::planChanged()
 void MakeItFitPanel::findSetups()
 {
     m_stale = false;
+    const int generation = ++*m_generation;
     if (m_document->network().layers.empty()) {
         // Set-ups of nothing would list the input batch alone ("batch 256, 807 MiB, 0.00 us").
+        m_searching = false;
+        m_table->setEnabled(true);
         m_result = PlannerResult {};
         m_model->setCandidates({});
         m_status->setText(tr("The network is empty: add layers to find the set-ups that fit."));
         m_apply->setEnabled(false);
         updateLeftOut();
+        Q_EMIT searchFinished();
         return;
     }
-    auto planned = planSetups(m_document->plan(), goal(), allowances());
-    if (planned) {
-        m_result = std::move(planned).value();
-        m_model->setCandidates(m_result.candidates);
-    } else {
-        m_result = PlannerResult {};
-        m_model->setCandidates({});
-        m_status->setText(tr("Cannot plan: %1").arg(qs(planned.error().message)));
-        m_apply->setEnabled(false);
-        updateLeftOut();
+    // The search has its own copy of the plan: the document may change while it runs. The rows shown
+    // stay, greyed, until its result replaces them; Apply waits for it.
+    m_searching = true;
+    m_status->setText(tr("Searching…"));
+    m_apply->setEnabled(false);
+    m_table->setEnabled(false);
+    auto promise = std::make_shared<QPromise<Outcome>>();
+    auto* watcher = new QFutureWatcher<Outcome>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
+        const QFuture<Outcome> future = watcher->future();
+        Outcome outcome = future.resultCount() > 0 ? future.result() : nullptr;
+        watcher->deleteLater();
+        --m_unfinished;
+        searchDone(generation, outcome);
+    });
+    ++m_unfinished;
+    watcher->setFuture(promise->future());
+    promise->start();
+    QThreadPool::globalInstance()->start(
+        [promise, latest = m_generation, run = m_searchesRun, generation, planner = m_planner,
+            plan = m_document->plan(), goal = goal(), allow = allowances()] {
+            // A search that a newer one overtook before it started is not worth its work.
+            if (latest->load() == generation) {
+                ++*run;
+                promise->addResult(std::make_shared<const Result<PlannerResult>>(planner(plan, goal, allow)));
+            }
+            promise->finish();
+        });
+}
+
+void MakeItFitPanel::searchDone(int generation, const std::shared_ptr<const Result<PlannerResult>>& outcome)
+{
+    if (generation != m_generation->load() || !outcome) {
+        ++m_staleDropped; // a newer search runs: its result is the one to show
         return;
     }
+    m_searching = false;
+    m_table->setEnabled(true);
+    if (!outcome->ok()) {
+        showCannotPlan(tr("Cannot plan: %1").arg(qs(outcome->error().message)));
+        Q_EMIT searchFinished();
+        return;
+    }
+    m_result = outcome->value();
+    m_model->setCandidates(m_result.candidates);
     if (m_model->rowCount() > 0)
         m_table->selectRow(0);
     m_apply->setEnabled(m_model->rowCount() > 0);
     updateStatus();
+    Q_EMIT searchFinished();
+}
+
+void MakeItFitPanel::showCannotPlan(const QString& status)
+{
+    m_result = PlannerResult {};
+    m_model->setCandidates({});
+    m_status->setText(status);
+    m_apply->setEnabled(false);
+    updateLeftOut();
 }
 
 void MakeItFitPanel::updateLeftOut()
@@ -236,6 +308,8 @@ void MakeItFitPanel::updateStatus()
 
 void MakeItFitPanel::applySelected()
 {
+    if (m_searching)
+        return; // the rows are the previous plan's
     const QModelIndexList rows = m_table->selectionModel()->selectedRows();
     const PlanCandidate* c = m_model->candidate(rows.isEmpty() ? 0 : rows.front().row());
     if (!c)

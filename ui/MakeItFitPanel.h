@@ -3,6 +3,9 @@
 #include "headroom/planner/Planner.h"
 
 #include <QWidget>
+#include <atomic>
+#include <functional>
+#include <memory>
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -21,12 +24,17 @@ class PlanCandidateModel;
 /// batch, or the largest micro-batch; optionally a step-time limit) and what may change training
 /// (precision, LoRA, 8-bit optimizer state); the panel lists the set-ups that fit, fastest first, and
 /// Apply sets the chosen one in the document as one undoable step, so the chart shows it at once.
+///
+/// The search runs off the GUI thread (issue 35: an edit with the panel open took seconds): each plan
+/// or goal change starts one on a copy of the plan, the panel says "Searching…" meanwhile, and only the
+/// latest search's result is shown; one that a newer search overtook is dropped when it arrives.
 class MakeItFitPanel final : public QWidget
 {
     Q_OBJECT
 
 public:
     explicit MakeItFitPanel(Document* document, QWidget* parent = nullptr);
+    ~MakeItFitPanel() override;
 
     [[nodiscard]] PlanCandidateModel* model() const noexcept { return m_model; }
     /// The goal as the controls state it.
@@ -35,10 +43,25 @@ public:
     /// What the last search found (empty before the first).
     [[nodiscard]] const PlannerResult& result() const noexcept { return m_result; }
 
-    /// Runs the planner on the document's plan now.
+    /// Starts the planner on the document's plan (on another thread); the result shows when it is done.
     void findSetups();
+    /// True from findSetups() until the latest search's result is shown.
+    [[nodiscard]] bool searching() const noexcept { return m_searching; }
+    /// Results that arrived after a newer search had started, and were dropped.
+    [[nodiscard]] int staleResultsDropped() const noexcept { return m_staleDropped; }
+    /// Searches started whose result (or end, for one overtaken before it ran) has not arrived yet.
+    [[nodiscard]] int searchesUnfinished() const noexcept { return m_unfinished; }
+    /// Searches that ran (the others were overtaken before they started).
+    [[nodiscard]] int searchesRun() const noexcept { return m_searchesRun->load(); }
+    /// What a search runs, on another thread: planSetups() unless a test sets another.
+    using Planner = std::function<Result<PlannerResult>(const Plan&, const PlanGoal&, const PlanAllowances&)>;
+    void setPlanner(Planner planner) { m_planner = std::move(planner); }
     /// Sets the selected set-up (the first when none is selected) in the document: one undo step.
     void applySelected();
+
+Q_SIGNALS:
+    /// The latest search's result is shown.
+    void searchFinished();
 
 protected:
     void showEvent(QShowEvent* event) override;
@@ -50,6 +73,9 @@ private:
     void connectSignals();
     /// The plan changed: search again now if the panel is shown, else when it next is.
     void planChanged();
+    /// On the GUI thread: a search's outcome, shown if no newer search started since.
+    void searchDone(int generation, const std::shared_ptr<const Result<PlannerResult>>& outcome);
+    void showCannotPlan(const QString& status);
     void updateStatus();
     /// The note under the results on what the search left out (PlannerResult::leftOut), hidden when
     /// nothing was; the full sentences in its tooltip.
@@ -66,8 +92,17 @@ private:
     QLabel* m_status;
     QLabel* m_leftOut;
     QPushButton* m_apply;
+    QLabel* m_rule;
     PlannerResult m_result;
     bool m_stale = true;
+    bool m_searching = false;
+    /// Counts the searches started; a result is shown only if it is the latest's. Shared with the
+    /// searches, which skip their work when a newer one started before they did.
+    std::shared_ptr<std::atomic<int>> m_generation;
+    int m_staleDropped = 0;
+    int m_unfinished = 0;
+    std::shared_ptr<std::atomic<int>> m_searchesRun;
+    Planner m_planner = planSetups;
 };
 
 } // namespace headroom::ui

@@ -17,10 +17,10 @@ QString blockingLayer(const Analysis& analysis)
     const std::string path = ErrorText::layerPathOf(*analysis.error);
     if (path.empty())
         return {};
-    const QString position = ErrorText::position(path);
     const auto row = std::find_if(
         analysis.rows.begin(), analysis.rows.end(), [&](const LayerRow& r) { return r.specPath == path; });
-    return row == analysis.rows.end() ? position : QStringLiteral("%1 (%2)").arg(position, qs(row->name));
+    // "5 (MaxPool2d)", "18 (layer2.0.conv1)": the number and the name every view gives the layer.
+    return row == analysis.rows.end() ? ErrorText::position(path) : qs(layerReference(*row, row->name));
 }
 
 bool hasLayers(const Network& network)
@@ -86,8 +86,9 @@ void PlanController::reanalyze()
     ++m_analysisRuns;
     m_layerNames.clear();
     m_layerNames.reserve(static_cast<qsizetype>(m_result.analysis.rows.size()));
+    // The step chart names a moment's layer by number and name, as the sentences about the peak do.
     for (const auto& row : m_result.analysis.rows)
-        m_layerNames.append(qs(row.name));
+        m_layerNames.append(qs(layerReference(row, row.name)));
     Q_EMIT analysisChanged(m_result.analysis);
     updateEstimate();
     rebuildChart();

@@ -103,7 +103,7 @@ private:
     EstimateState m_state;
     ChartData m_chart;
     StepChartData m_stepChart;
-    QStringList m_layerNames; ///< the analysis's row names, kept between ticks
+    QStringList m_layerNames; ///< the analysis's rows by number and name, kept between ticks
     int m_analysisRuns = 0;
     int m_chartBuilds = 0;
 };

@@ -3489,6 +3489,10 @@ FLOPs</translation>
         <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
         <translation>네트워크가 비어 있습니다. 레이어를 추가하면(레이어 추가 버튼 또는 레이어 &gt; 레이어 추가) 학습에 드는 메모리를 볼 수 있습니다.</translation>
     </message>
+    <message>
+        <source>%1: no name in the file, so named by its place in its list counted from 0, as PyTorch names the layers of an nn.Sequential. Messages call it layer %2 (%3).</source>
+        <translation>%1: 파일에 이름이 없어 목록에서의 위치(0부터 셈)로 이름을 붙였습니다. PyTorch가 nn.Sequential의 레이어에 이름을 붙이는 방식과 같습니다. 메시지에서는 레이어 %2 (%3)(으)로 부릅니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MainWindow</name>
@@ -3918,6 +3922,14 @@ As a measured run: %3</source>
     <message>
         <source>Left out:</source>
         <translation>생략한 항목:</translation>
+    </message>
+    <message>
+        <source>Order: fastest first; at equal speed, training unchanged first, then less traffic between GPUs (not in the speed: offload, tensor parallelism, ZeRO-3), less memory, a larger max batch. A set-up another matches or beats on all of these is not listed.</source>
+        <translation>순서: 가장 빠른 것부터, 속도가 같으면 학습을 바꾸지 않는 것, 그다음 GPU 간 통신이 적은 것(속도 추정에 들어 있지 않음: 오프로드, 텐서 병렬, ZeRO-3), 메모리가 적은 것, 최대 배치가 큰 것 순입니다. 이 모든 항목에서 다른 설정보다 나은 점이 없는 설정은 표시하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>검색 중…</translation>
     </message>
 </context>
 <context>

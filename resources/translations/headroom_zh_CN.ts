@@ -3489,6 +3489,10 @@ FLOPs</translation>
         <source>The network is empty: add layers (Add Layer, or Layer &gt; Add Layer) to see how much memory training it takes.</source>
         <translation>网络为空：添加层（“添加层”按钮，或“层 &gt; 添加层”）后即可看到训练所需的显存。</translation>
     </message>
+    <message>
+        <source>%1: no name in the file, so named by its place in its list counted from 0, as PyTorch names the layers of an nn.Sequential. Messages call it layer %2 (%3).</source>
+        <translation>%1：文件中没有名称，因此按其在列表中的位置（从 0 开始计数）命名，与 PyTorch 为 nn.Sequential 的各层命名的方式相同。消息中称其为第 %2 层（%3）。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MainWindow</name>
@@ -3918,6 +3922,14 @@ As a measured run: %3</source>
     <message>
         <source>Left out:</source>
         <translation>省略的内容：</translation>
+    </message>
+    <message>
+        <source>Order: fastest first; at equal speed, training unchanged first, then less traffic between GPUs (not in the speed: offload, tensor parallelism, ZeRO-3), less memory, a larger max batch. A set-up another matches or beats on all of these is not listed.</source>
+        <translation>排序：最快的在前；速度相同时，不改变训练的在前，然后是 GPU 之间通信较少的（速度估计未计入：卸载、张量并行、ZeRO-3），再是显存较少的、最大批量较大的。若另一设置在以上各项上都不比某设置差，该设置不列出。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>正在搜索…</translation>
     </message>
 </context>
 <context>

@@ -205,16 +205,21 @@ void TestCliErrors::errors_data()
            "byte 0 is 0xEF";
     QTest::newRow("shape overflow")
         << QStringList { QStringLiteral("estimate"), QStringLiteral("@overflow") }
-        << "layers[0] (Conv2d): its output [6, 4294967322, 4294967322] overflows 64-bit "
+        // Each layer named by its number (its position counted from 1, as every view numbers it), its
+        // name or, unnamed, its type, and its JSON path in the file.
+        << "layer 1 (Conv2d, layers[0]): its output [6, 4294967322, 4294967322] overflows 64-bit "
            "sizes";
     QTest::newRow("tied transposed weights")
         << QStringList { QStringLiteral("estimate"), QStringLiteral("@tied_transposed") }
-        << "layers[1].tied_to: this layer's weight is [8, 4] but \"a\"'s is [4, 8]";
+        << "layer 2 (layers[1].tied_to): this layer's weight is [8, 4] but \"a\"'s is [4, 8]";
     QTest::newRow("name of a Repeat's layer")
         << QStringList { QStringLiteral("estimate"), QStringLiteral("@repeat_name_clash") }
-        << "layers[1]: its name \"b.0.r\" is already the name of layers[0].layers[0]";
-    QTest::newRow("name of an unnamed layer") << QStringList { QStringLiteral("estimate"),
-        QStringLiteral("@index_name_clash") } << "layers[1]: its name \"0\" is already the name of layers[0]";
+        << "layer 2 (layers[1]): its name \"b.0.r\" is already the name of layer 1.1 (layers[0].layers[0])";
+    QTest::newRow("name of an unnamed layer")
+        << QStringList { QStringLiteral("estimate"), QStringLiteral("@index_name_clash") }
+        // The first layer's automatic name is "0" (counted from 0, as PyTorch names nn.Sequential's
+        // children), its number 1.
+        << "layer 2 (layers[1]): its name \"0\" is already the name of layer 1 (layers[0])";
     QTest::newRow("endless file") << QStringList { QStringLiteral("estimate"), QStringLiteral("/dev/zero") }
                                   << "/dev/zero: holds more than the 64.00 MiB (67,108,864 bytes) allowed";
     // Issue #16: a first argument that is neither a command nor a file is an error, not the GUI.
@@ -278,8 +283,9 @@ void TestCliErrors::errors_data()
         << compare({ "--gpus-list", "RTX 4090,Voodoo" }) << "--gpus-list: unknown GPU \"Voodoo\"";
     QTest::newRow("compare: ambiguous gpu in list")
         << compare({ "--gpus-list", "1080" }) << "--gpus-list: GPU \"1080\" is ambiguous";
-    QTest::newRow("plan: unestimable network") << QStringList { QStringLiteral("plan"),
-        QStringLiteral("@unestimable") } << "cannot plan: layers[1] (Softmax): dim 5 is not a feature axis";
+    QTest::newRow("plan: unestimable network")
+        << QStringList { QStringLiteral("plan"), QStringLiteral("@unestimable") }
+        << "cannot plan: layer 2 (Softmax, layers[1]): dim 5 is not a feature axis";
 }
 
 void TestCliErrors::errors()

@@ -199,7 +199,9 @@ void TestCliHostile::nestedRepeatsAreBounded()
     // both, in one line naming the innermost block (the 15th layers[0]) where the bound is passed.
     const QString deep = m_dir.filePath(QStringLiteral("nested15.json"));
     writeFile(deep, QByteArray::fromStdString(headroom::test::nestedRepeatFile(15, 2)));
-    const QString block = QStringLiteral("layers[0]") + QStringLiteral(".layers[0]").repeated(14);
+    // It is the first entry of each block: numbered 1.1...1 (15 parts), as every view numbers layers.
+    const QString block = QStringLiteral("layer 1") + QStringLiteral(".1").repeated(14) + QStringLiteral(" (")
+        + QStringLiteral("layers[0]") + QStringLiteral(".layers[0]").repeated(14) + QStringLiteral(")");
     for (const QStringList& args : { QStringList { QStringLiteral("estimate"), deep },
              QStringList { QStringLiteral("plan"), deep, QStringLiteral("--allow"),
                  QStringLiteral("precision,lora,8bit-optimizer") } }) {

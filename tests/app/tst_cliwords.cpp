@@ -1,9 +1,13 @@
 // Issue 25 item 12: the command line says what the GUI and the report say. Layers numbered from 1
 // (the loss unnumbered), the planner's first row "As set up", the columns named for what they
 // answer (item 13), plurals that agree with their count.
+#include "../core/NumberedLayersFile.h"
 #include "RunHeadroom.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
@@ -38,6 +42,7 @@ class TestCliWords : public QObject
 
 private Q_SLOTS:
     void layersAreNumberedFromOne();
+    void layersAreNumberedAsTheGuiTreeNumbersThem();
     void planSaysAsSetUpAndNamesItsBatch();
     void compareNamesTheBatchAndTheTarget();
     void anEmptyNetworkSaysSo_data();
@@ -55,6 +60,54 @@ void TestCliWords::layersAreNumberedFromOne()
     QVERIFY2(rows[12].startsWith(QStringLiteral("12  fc3 ")), qPrintable(rows[12]));
     QVERIFY2(
         rows[13].startsWith(QStringLiteral("    loss ")), qPrintable(rows[13])); // not a layer: no number
+}
+
+void TestCliWords::layersAreNumberedAsTheGuiTreeNumbersThem()
+{
+    // Issue 35, item 4: the table's # column is the GUI tree's number (tests/core/NumberedLayersFile.h
+    // works each out): a Repeat block's layers carry its number 3 and their place in it, and the layers
+    // after the block go on from 4, not from the lines printed above them.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const auto write = [&](const QString& name, bool invalid) {
+        QFile f(dir.filePath(name));
+        if (!f.open(QIODevice::WriteOnly))
+            qFatal("cannot write %s", qPrintable(f.fileName()));
+        f.write(QByteArray::fromStdString(headroom::test::numberedLayersFile(invalid)));
+        return f.fileName();
+    };
+    const Run r = runHeadroom({ QStringLiteral("estimate"), write(QStringLiteral("valid.json"), false) });
+    QCOMPARE(r.exitCode, 0);
+    const QStringList rows = table(r.out, QStringLiteral("# ")); // the layer table: "#", padded, "Layer"
+    QCOMPARE(
+        rows.size(), 1 + 6 + 1); // the header, 6 lines of layers (the block's two iterations alike), the loss
+    const QStringList expected { QStringLiteral(R"(^1\s+stem\s+Linear )"),
+        QStringLiteral(R"(^2\s+1\s+ReLU )"), // the automatic name "1" beside its number 2
+        QStringLiteral(R"(^3\.1\s+blk\.0–1\.inner × 2\s+Linear )"),
+        QStringLiteral(R"(^3\.2\s+blk\.0–1\.1 × 2\s+ReLU )"), QStringLiteral(R"(^4\s+fc\s+Linear )"),
+        QStringLiteral(R"(^5\s+head\s+Linear )"), QStringLiteral(R"(^\s+loss\s)") };
+    for (qsizetype i = 0; i < expected.size(); ++i)
+        QVERIFY2(QRegularExpression(expected[i]).match(rows[i + 1]).hasMatch(),
+            qPrintable(expected[i] + QStringLiteral(" against ") + rows[i + 1]));
+
+    // --json gives each entry its number too (the loss none).
+    const Run json = runHeadroom(
+        { QStringLiteral("estimate"), dir.filePath(QStringLiteral("valid.json")), QStringLiteral("--json") });
+    QCOMPARE(json.exitCode, 0);
+    QStringList numbers;
+    for (const auto& entry :
+        QJsonDocument::fromJson(json.out.toUtf8()).object()[QStringLiteral("layers")].toArray())
+        numbers << entry.toObject()[QStringLiteral("number")].toString(QStringLiteral("none"));
+    QCOMPARE(numbers,
+        QStringList({ QStringLiteral("1"), QStringLiteral("2"), QStringLiteral("3.1"), QStringLiteral("3.2"),
+            QStringLiteral("4"), QStringLiteral("5"), QStringLiteral("none") }));
+
+    // The invalid "fc" is layer 4 in the error too, with its name and its JSON path.
+    const Run bad = runHeadroom({ QStringLiteral("estimate"), write(QStringLiteral("invalid.json"), true) });
+    QCOMPARE(bad.exitCode, 2);
+    QVERIFY2(bad.err.contains(QStringLiteral("layer 4 (fc, layers[3]): ")
+                 + QLatin1String(headroom::test::kInvalidFcReason)),
+        qPrintable(bad.err));
 }
 
 void TestCliWords::planSaysAsSetUpAndNamesItsBatch()

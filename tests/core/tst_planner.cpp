@@ -90,6 +90,8 @@ private slots:
     void compareTinyMlpByHand();
     void compareAgreesWithMaxBatch();
     void nestedRepeatsBoundTheSearch();
+    void rankingRuleByHand();
+    void applyingAListedSetupListsTheSameOnes();
 };
 
 // tinyMlp()'s steady step at micro-batch B with Adam in fp32 (tst_steptimeline works out every moment):
@@ -483,6 +485,135 @@ void TestPlanner::nestedRepeatsBoundTheSearch()
     const PlannerResult gpt2 = planned(presetPlan("/resources/presets/gpt2_small.json", "GTX 1080"),
         PlanGoal {}, PlanAllowances { true, true, true });
     QVERIFY(gpt2.leftOut.empty());
+}
+
+namespace {
+
+/// A constructed set-up for the ranking alone: `speed` samples/s on one GPU, `held` bytes at the peak.
+PlanCandidate ranked(std::string name, double speed, std::uint64_t held, std::int64_t maxBatch,
+    Sharding sharding = Sharding::None, std::int64_t tensorParallel = 1, bool changesTraining = false)
+{
+    PlanCandidate c;
+    c.settings.setup.parallel.gpus = 1;
+    c.settings.setup.parallel.sharding = sharding;
+    c.settings.setup.parallel.tensorParallel = tensorParallel;
+    c.estimate.heldBytes = held;
+    c.estimate.maxBatch = maxBatch;
+    c.throughput = ThroughputEstimate {};
+    c.throughput->samplesPerSecond = speed;
+    c.changes.push_back({ SetupSetting::Checkpointing, name, name, false });
+    if (changesTraining)
+        c.changes.push_back({ SetupSetting::Precision, "amp-bf16", "Mixed precision", true });
+    return c;
+}
+
+std::vector<std::string> names(const std::vector<PlanCandidate>& list)
+{
+    std::vector<std::string> out;
+    for (const PlanCandidate& c : list)
+        out.push_back(c.changes.front().value);
+    return out;
+}
+
+/// What a listed set-up is judged by: its speed, memory, max batch and communication.
+auto figures(const PlanCandidate& c)
+{
+    const Parallelism& p = c.settings.setup.parallel;
+    return std::tuple { c.samplesPerSecondPerGpu(), c.estimate.heldBytes, c.estimate.maxBatch,
+        p.offloadOptimizer, p.tensorParallel, shardingStage(p.sharding) >= 3 };
+}
+
+} // namespace
+
+// Issue 35 item 10: the rule (docs/planner.md, "Ranking"), worked out by hand on constructed set-ups.
+void TestPlanner::rankingRuleByHand()
+{
+    const std::uint64_t gib = 1ULL << 30;
+    std::vector<PlanCandidate> in;
+    in.push_back(ranked("zero1", 10, 7 * gib, 80, Sharding::Zero1)); // as fast as zero2, holds more
+    in.push_back(ranked("zero2", 10, 6 * gib, 80, Sharding::Zero2));
+    in.push_back(ranked("zero3", 10, 5 * gib, 70, Sharding::Zero3)); // less memory, gathers weights
+    in.push_back(ranked("slow", 8, 4 * gib, 90)); // slower: after every faster one
+    in.push_back(ranked("tp2", 10, 3 * gib, 95, Sharding::None, 2)); // least memory, tensor parallel
+    in.push_back(ranked("amp", 10, 2 * gib, 99, Sharding::None, 1, true)); // changes training
+    in.push_back(ranked("roomy", 10, 6 * gib, 85, Sharding::Zero1)); // zero2's memory, larger max batch
+    in.push_back(ranked("fast", 12, 7500 * (gib / 1000), 60)); // fastest, holds most
+    in.push_back(ranked("same", 10, 6 * gib, 80, Sharding::Zero1)); // zero2's figures: matched
+    // 10.004/s shows as "10.0", as fast as 10/s: as roomy's memory decides, and roomy beats it everywhere.
+    in.push_back(ranked("hair", 10.004, 6 * gib + (gib / 2), 80, Sharding::Zero2));
+    // By hand: "fast" (12/s) first, "slow" (8/s) last. At 10/s: training unchanged first ("amp" after
+    // every other 10/s one despite holding the least); then no tensor parallelism and no gathering
+    // (zero1, zero2, roomy, same) before zero3 (gathers) before tp2 (tensor parallel x 2, which counts
+    // before gathering). Among zero1, zero2, roomy, same: less memory first (6 GiB before zero1's 7),
+    // then the larger max batch (roomy's 85 before 80). roomy then matches or beats zero2, same and zero1
+    // on every criterion: they are not listed; so is "hair" (10.004/s is 10.0 to the 3 significant figures
+    // the tables show, and it holds more with a smaller max batch). "slow" holds less than every set-up that
+    // keeps training without tensor parallelism or gathering: listed.
+    const std::vector<std::string> expected { "fast", "roomy", "zero3", "tp2", "amp", "slow" };
+    QCOMPARE(names(rankSetups(in)), expected);
+    const std::vector<PlanCandidate> out = rankSetups(in);
+    // The issue's pair: ZeRO-1 as fast as ZeRO-2 with more memory ranks below it, and is listed only if
+    // it has room for a larger batch.
+    QCOMPARE(names(rankSetups({ in[0], in[1] })), (std::vector<std::string> { "zero2" }));
+    PlanCandidate roomier = in[0];
+    roomier.estimate.maxBatch = 90;
+    QCOMPARE(names(rankSetups({ roomier, in[1] })), (std::vector<std::string> { "zero2", "zero1" }));
+    // No listed set-up is matched or beaten on every criterion by another one.
+    for (const PlanCandidate& a : out) {
+        for (const PlanCandidate& b : out) {
+            if (&a == &b)
+                continue;
+            const bool noWorse = b.samplesPerSecondPerGpu() >= a.samplesPerSecondPerGpu()
+                && b.changesTraining() <= a.changesTraining()
+                && b.settings.setup.parallel.tensorParallel <= a.settings.setup.parallel.tensorParallel
+                && (shardingStage(b.settings.setup.parallel.sharding) >= 3)
+                    <= (shardingStage(a.settings.setup.parallel.sharding) >= 3)
+                && b.estimate.heldBytes <= a.estimate.heldBytes && b.estimate.maxBatch >= a.estimate.maxBatch;
+            QVERIFY2(!noWorse, (b.changes.front().value + " over " + a.changes.front().value).c_str());
+        }
+    }
+    // The order given does not matter (but for set-ups nothing tells apart): reversed, the same.
+    std::reverse(in.begin(), in.end());
+    QCOMPARE(names(rankSetups(in)), expected);
+}
+
+// The issue's case: VGG-16 on 4 GTX 1080s with ZeRO-2, an effective batch of 256 (`headroom plan
+// resources/presets/vgg16.json --gpu "GTX 1080" --gpus 4 --sharding zero2 --target-batch 256`). Every
+// set-up is estimated equally fast (communication is not in the estimate). Applying any listed set-up
+// (all keep training as it is) and planning again lists the same set-ups; before, applying row 1 (2 x 32
+// on DDP, the least memory) left "As set up" alone.
+void TestPlanner::applyingAListedSetupListsTheSameOnes()
+{
+    Plan plan = presetPlan("/resources/presets/vgg16.json", "GeForce GTX 1080");
+    plan.setup.parallel.gpus = 4;
+    plan.setup.parallel.sharding = Sharding::Zero2;
+    const PlanGoal goal { 256, {} };
+    const auto first = planSetups(plan, goal, {});
+    QVERIFY(first.ok());
+    QVERIFY2(first->candidates.size() >= 3, std::to_string(first->candidates.size()).c_str());
+    // ZeRO-1 moves what ZeRO-2 moves (Rajbhandari et al. 2020, §7): never listed above a ZeRO-2 set-up
+    // of the same speed that holds less.
+    for (std::size_t i = 0; i < first->candidates.size(); ++i) {
+        for (std::size_t j = i + 1; j < first->candidates.size(); ++j) {
+            const PlanCandidate& a = first->candidates[i];
+            const PlanCandidate& b = first->candidates[j];
+            if (a.settings.setup.parallel.sharding == Sharding::Zero1
+                && b.settings.setup.parallel.sharding == Sharding::Zero2
+                && a.settings.setup.parallel.tensorParallel == b.settings.setup.parallel.tensorParallel
+                && a.samplesPerSecondPerGpu() == b.samplesPerSecondPerGpu())
+                QVERIFY(a.estimate.heldBytes <= b.estimate.heldBytes);
+        }
+    }
+    for (const PlanCandidate& chosen : first->candidates) {
+        QVERIFY(!chosen.changesTraining());
+        const auto again = planSetups(chosen.settings.appliedTo(plan), goal, {});
+        QVERIFY(again.ok());
+        QCOMPARE(again->candidates.size(), first->candidates.size());
+        // The same set-ups in the same order; where two have the very same figures (ZeRO-1 and ZeRO-2 at
+        // 64 x 4 here) the one that changes less of the plan stands for both, so rows compare by figures.
+        for (std::size_t i = 0; i < first->candidates.size(); ++i)
+            QCOMPARE(figures(again->candidates[i]), figures(first->candidates[i]));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPlanner)

@@ -6,12 +6,14 @@
 
 #include "NestedRepeatFile.h"
 #include "NetworkBuilder.h"
+#include "NumberedLayersFile.h"
 #include "headroom/allocator/ReservedModel.h"
 #include "headroom/analysis/Analysis.h"
 #include "headroom/estimate/Estimate.h"
 #include "headroom/model/ModelFile.h"
 
 #include <QTest>
+#include <algorithm>
 #include <map>
 #include <string>
 
@@ -204,6 +206,8 @@ private Q_SLOTS:
     void outputsGroupIdenticalIterations();
     void limits();
     void nestingIsBounded();
+    void layersAreNumberedAsTheTreeShowsThem();
+    void messagesNameLayersByNumber();
 };
 
 void TestRepeat::compressedEqualsExpanded_data()
@@ -539,6 +543,72 @@ void TestRepeat::nestingIsBounded()
         QVERIFY2(n.error().message.find("nests Repeat blocks more than 16 deep") != std::string::npos,
             n.error().message.c_str());
     }
+}
+
+void TestRepeat::layersAreNumberedAsTheTreeShowsThem()
+{
+    // Issue 35, item 4: a layer's number is its position in the file counted from 1, a block's layers
+    // after a dot, whatever the iteration (NumberedLayersFile.h lists them).
+    QCOMPARE(layerNumber("layers[0]"), std::string("1"));
+    QCOMPARE(layerNumber("layers[16].layers[2]"), std::string("17.3"));
+    QCOMPARE(layerNumber("layers[9].layers[0].layers[11]"), std::string("10.1.12"));
+    QCOMPARE(layerNumber("loss"), std::string());
+    QCOMPARE(layerNumber("layers[3].kernel_size"), std::string()); // a key, not a layer
+    QCOMPARE(layerNumber("layers[x]"), std::string());
+
+    const Analysis a = analyze(parsed(numberedLayersFile(false)), Precision::Fp32);
+    QVERIFY(a.valid());
+    std::map<std::string, std::string> references; // by name
+    for (const auto& row : a.rows)
+        references[row.name] = layerReference(row, row.name);
+    QCOMPARE(references["stem"], std::string("1 (stem)"));
+    // Unnamed: its automatic name "1" is not its number 2; sentences give its type.
+    QCOMPARE(references["1"], std::string("2 (ReLU)"));
+    QCOMPARE(references["blk"], std::string("3 (blk)"));
+    QCOMPARE(references["blk.0.inner"], std::string("3.1 (blk.0.inner)"));
+    QCOMPARE(references["blk.0.1"], std::string("3.2 (ReLU)"));
+    QCOMPARE(references["fc"], std::string("4 (fc)"));
+    QCOMPARE(references["head"], std::string("5 (head)"));
+    QCOMPARE(references["loss"], std::string("loss")); // not a layer of the file: no number
+
+    // ResNet-50 (resources/presets/resnet50.json): conv1, bn1, relu, maxpool are 1-4, layer1.0's
+    // twelve layers 5-16, the Repeat block "layer1.rest" 17, so layer2.0.conv1 is 18, as the GUI's
+    // tree shows it (the tables once counted their lines and said 27: 16 + layer1.rest's 10 + 1).
+    const Analysis resnet = analyze(preset("resnet50"), Precision::Fp32);
+    const auto conv = std::find_if(
+        resnet.rows.begin(), resnet.rows.end(), [](const LayerRow& r) { return r.name == "layer2.0.conv1"; });
+    QVERIFY(conv != resnet.rows.end());
+    QCOMPARE(layerNumber(conv->specPath), std::string("18"));
+    QCOMPARE(layerReference(*conv, conv->name), std::string("18 (layer2.0.conv1)"));
+}
+
+void TestRepeat::messagesNameLayersByNumber()
+{
+    // The core's messages name a layer by its JSON path; the command line and the PDF add its number
+    // and name (or type), keeping the path.
+    const Analysis a = analyze(parsed(numberedLayersFile(true)), Precision::Fp32);
+    QVERIFY(a.error);
+    QCOMPARE(a.error->message, std::string("layers[3] (Linear \"fc\"): ") + kInvalidFcReason);
+    QCOMPARE(withLayerNumbers(a.error->message), std::string("layer 4 (fc, layers[3]): ") + kInvalidFcReason);
+    QCOMPARE(withLayerNumbers("layers[0] (Conv2d): its output overflows"),
+        std::string("layer 1 (Conv2d, layers[0]): its output overflows"));
+    QCOMPARE(withLayerNumbers("layers[1]: its name \"0\" is already the name of layers[0]"),
+        std::string("layer 2 (layers[1]): its name \"0\" is already the name of layer 1 (layers[0])"));
+    QCOMPARE(withLayerNumbers("layers[2].layers[0].inputs[1] must be a layer name"),
+        std::string("layer 3.1 (layers[2].layers[0].inputs[1]) must be a layer name"));
+    // A name of a megabyte (a hostile file) is copied, not matched recursively; text that only starts
+    // like a type and name leaves the path alone.
+    const std::string longName(std::size_t { 1 } << 20, 'n');
+    QCOMPARE(withLayerNumbers("layers[0] (Linear \"" + longName + "\"): x"),
+        "layer 1 (" + longName + ", layers[0]): x");
+    QCOMPARE(withLayerNumbers("layers[0] (Linear \"open"), std::string("layer 1 (layers[0]) (Linear \"open"));
+    QCOMPARE(withLayerNumbers("layers[0].kernel_size[1] and layers"),
+        std::string("layer 1 (layers[0].kernel_size[1]) and layers"));
+    // Once is enough, and paths inside other words or keys stay as they are.
+    const std::string once = withLayerNumbers(a.error->message);
+    QCOMPARE(withLayerNumbers(once), once);
+    QCOMPARE(withLayerNumbers("num_hidden_layers[2] and x.layers[1]"),
+        std::string("num_hidden_layers[2] and x.layers[1]"));
 }
 
 QTEST_APPLESS_MAIN(TestRepeat)

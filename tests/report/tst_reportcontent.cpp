@@ -1,6 +1,7 @@
 // The PDF report, generated headlessly and read back with poppler's pdftotext (ReportTestSupport.h): every
 // number it shows is the one headroom::evaluate() computes, formatted through headroom/Format.h; big tables
 // paginate with their header repeated; an invalid network says why there is no estimate.
+#include "../core/NumberedLayersFile.h"
 #include "ReportTestSupport.h"
 #include "headroom/estimate/Plan.h"
 #include "headroom/estimate/Throughput.h"
@@ -35,6 +36,7 @@ private slots:
     void layerTypesKeepTheirSize();
     void koreanUiMakesAKoreanReport();
     void invalidLayerExplainsMissingEstimate();
+    void layersAreNumberedAsTheGuiTreeNumbersThem();
     void strategiesAndThroughput();
     void stepChartNamesThePeak_data();
     void stepChartNamesThePeak();
@@ -78,7 +80,8 @@ void TestReportContent::stepChartNamesThePeak_data()
     // through backward = 4,612 B, the first step 464 B less. Batch 1 with the fused step (no
     // parameter-sized temporaries): fc1's backward holds 696 + 24 + 32 of activation gradient + 232 of
     // parameter gradients + the loss 4 = 988 B, above the optimizer step's
-    // 696 + 24 + 232 = 952 B. The first step lacks the 464 B of state until its step: 952 B.
+    // 696 + 24 + 232 = 952 B. The first step lacks the 464 B of state until its step: 952 B. A layer is
+    // named by its number and name: fc1 is the first layer of the file, relu the second.
     QTest::addColumn<qint64>("batch");
     QTest::addColumn<int>("implementation");
     QTest::addColumn<QString>("caption");
@@ -86,13 +89,13 @@ void TestReportContent::stepChartNamesThePeak_data()
     QTest::newRow("batch 32, foreach")
         << qint64 { 32 } << int(OptimizerImplementation::Foreach)
         << QStringLiteral(
-               "One training step at batch 32: %1 at its peak, in the backward pass, at layer relu.")
+               "One training step at batch 32: %1 at its peak, in the backward pass, at layer 2 (relu).")
                .arg(qs(formatBytes(4612)))
         << qint64 { 4148 };
     QTest::newRow("batch 1, fused")
         << qint64 { 1 } << int(OptimizerImplementation::Fused)
         << QStringLiteral(
-               "One training step at batch 1: 988 B at its peak, in the backward pass, at layer fc1.")
+               "One training step at batch 1: 988 B at its peak, in the backward pass, at layer 1 (fc1).")
         << qint64 { 952 };
 }
 
@@ -430,11 +433,17 @@ void TestReportContent::invalidLayerExplainsMissingEstimate()
     const QString text = pdfText(pdf);
     QVERIFY(text.contains(QStringLiteral("Memory plan for Broken CNN")));
     QVERIFY(text.contains(QStringLiteral("No estimate")));
-    // The reason, in full: the analysis's error names the layer (estimate() only prefixes it).
+    // The reason, in full: the analysis's error names the layer (estimate() only prefixes it) by its
+    // JSON path; the report names it as every view does, by number (too_big is the fourth entry of the
+    // file), name and path.
     QVERIFY(result.analysis.error);
     QVERIFY(qs(result.error->message).endsWith(qs(result.analysis.error->message)));
+    const QString core = qs(result.analysis.error->message);
+    const QString path = QStringLiteral("layers[3] (Conv2d \"too_big\"): ");
+    QVERIFY2(core.startsWith(path), qPrintable(core));
     const QString reason
-        = QStringLiteral("Headroom cannot estimate this plan: ") + qs(result.analysis.error->message);
+        = QStringLiteral("Headroom cannot estimate this plan: layer 4 (too_big, layers[3]): ")
+        + core.mid(path.size());
     QVERIFY2(
         simplified(text).contains(reason), qPrintable(QStringLiteral("the reason is missing: ") + reason));
     // The invalid layer's row says so; layers after it have no numbers.
@@ -446,6 +455,42 @@ void TestReportContent::invalidLayerExplainsMissingEstimate()
              "Optimizer state", "Transient", "Total", ": headroom", ": shortfall" })
         QVERIFY2(!text.contains(QString::fromUtf8(absent)), absent);
     QVERIFY(text.contains(QStringLiteral("Page 1 of %1").arg(pageCount(pdf))));
+}
+
+void TestReportContent::layersAreNumberedAsTheGuiTreeNumbersThem()
+{
+    // Issue 35, item 4: the PDF's # column is the GUI tree's number (tests/core/NumberedLayersFile.h works
+    // each out), and the invalid "fc" is layer 4 in its row and in its error alike.
+    auto network = parseModel(test::numberedLayersFile(true));
+    QVERIFY(network);
+    const Plan plan = makePlan(network.value(), 8);
+    const PlanResult result = evaluate(plan);
+    QVERIFY(!result.estimate);
+    QString pdf;
+    write(plan, result, QStringLiteral("numbered"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    REQUIRE_POPPLER();
+    const QString text = pdfText(pdf);
+    // One line per row with -layout: the number, then the name and the type.
+    const auto row = [&](const QString& pattern) {
+        return QRegularExpression(QStringLiteral("^\\s*") + pattern, QRegularExpression::MultilineOption)
+            .match(text)
+            .hasMatch();
+    };
+    QVERIFY2(row(QStringLiteral(R"(1\s+stem\s+Linear\s)")), qPrintable(text));
+    QVERIFY2(row(QStringLiteral(R"(2\s+1\s+ReLU\s)")), qPrintable(text)); // its automatic name "1"
+    QVERIFY2(row(QStringLiteral(R"(3\.1\s+blk\.0–1\.inner × 2\s+Linear\s)")), qPrintable(text));
+    QVERIFY2(row(QStringLiteral(R"(3\.2\s+blk\.0–1\.1 × 2\s+ReLU\s)")), qPrintable(text));
+    QVERIFY2(row(QStringLiteral(R"(4\s+fc\s+Linear\s)")), qPrintable(text));
+    QVERIFY2(row(QStringLiteral(R"(5\s+head\s+Linear\s)")), qPrintable(text));
+    const QString error
+        = QStringLiteral("Error: layer 4 (fc, layers[3]): ") + QLatin1String(test::kInvalidFcReason);
+    QVERIFY2(simplified(text).contains(error), qPrintable(text));
+    QVERIFY2(simplified(text).contains(
+                 QStringLiteral("Headroom cannot estimate this plan: layer 4 (fc, layers[3]): ")
+                 + QLatin1String(test::kInvalidFcReason)),
+        qPrintable(text));
 }
 
 void TestReportContent::strategiesAndThroughput()

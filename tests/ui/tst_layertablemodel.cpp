@@ -1,7 +1,9 @@
+#include "../core/NumberedLayersFile.h"
 #include "Document.h"
 #include "LayerTableModel.h"
 #include "PlanController.h"
 #include "TestSupport.h"
+#include "headroom/model/ModelFile.h"
 #include "headroom/support/Format.h"
 
 #include <QAbstractItemModelTester>
@@ -25,6 +27,7 @@ private Q_SLOTS:
     void columnsShowTheCoreAnalysis();
     void repeatBlockIsAParent();
     void invalidLayerIsMarked();
+    void layersAreNumberedAsEveryViewNumbersThem();
     void followsEditsUndoAndReset();
     void dragAndDropMovesRows();
     void renameThroughSetData();
@@ -162,6 +165,48 @@ void TestLayerTableModel::invalidLayerIsMarked()
     f.doc.setLayerAttribute({ 0 }, "kernel_size", 3);
     QCOMPARE(f.model.index(0, 0).data(LayerTableModel::ErrorRole).toString(), QString());
     QVERIFY(!f.model.hasError());
+}
+
+void TestLayerTableModel::layersAreNumberedAsEveryViewNumbersThem()
+{
+    // Issue 35, item 4: the number the index column paints (NumberRole) and the messages give a layer
+    // are those of `headroom estimate` and the PDF (tests/core/NumberedLayersFile.h works each out).
+    auto net = parseModel(test::numberedLayersFile(true));
+    QVERIFY(net);
+    Fixture f(net.value());
+    const auto number = [&](int row, const QModelIndex& parent = {}) {
+        return f.model.index(row, LayerTableModel::IndexColumn, parent)
+            .data(LayerTableModel::NumberRole)
+            .toString();
+    };
+    QCOMPARE(number(0), QStringLiteral("1"));
+    QCOMPARE(number(1), QStringLiteral("2"));
+    QCOMPARE(number(2), QStringLiteral("3"));
+    const QModelIndex block = f.model.index(2, 0);
+    QCOMPARE(number(0, block), QStringLiteral("3.1"));
+    QCOMPARE(
+        f.text(0, LayerTableModel::NameColumn, block), QStringLiteral("inner")); // the tree: its own name
+    QCOMPARE(number(1, block), QStringLiteral("3.2"));
+    QCOMPARE(number(3), QStringLiteral("4"));
+    QCOMPARE(number(4), QStringLiteral("5"));
+    // The unnamed ReLU in row 2 shows its automatic name "1" (greyed); its tooltip says where that
+    // comes from and how messages call it.
+    QCOMPARE(f.text(1, LayerTableModel::NameColumn), QStringLiteral("1"));
+    const QString tip = f.model.index(1, LayerTableModel::NameColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(tip.contains(QStringLiteral("layer 2 (ReLU)")), qPrintable(tip));
+
+    // The invalid "fc" is layer 4 in its row, the status line and the chart's message alike.
+    const QString reason = QLatin1String(test::kInvalidFcReason);
+    QCOMPARE(f.model.index(3, 0).data(LayerTableModel::ErrorRole).toString(), reason);
+    QCOMPARE(f.model.statusText(), QStringLiteral("Layer 4 (fc): %1").arg(reason));
+    QCOMPARE(f.controller.chartData().message, QStringLiteral("No estimate until layer 4 (fc) is fixed."));
+    QCOMPARE(f.model.nameAt("layers[1]"), QStringLiteral("ReLU")); // messages: its type, not "1"
+
+    // Numbers follow the rows: with "stem" removed, fc is layer 3.
+    f.doc.removeLayers({}, 0, 1);
+    QCOMPARE(number(2), QStringLiteral("3"));
+    QCOMPARE(f.text(2, LayerTableModel::NameColumn), QStringLiteral("fc"));
+    QCOMPARE(f.model.statusText(), QStringLiteral("Layer 3 (fc): %1").arg(reason));
 }
 
 void TestLayerTableModel::followsEditsUndoAndReset()

@@ -50,7 +50,7 @@ namespace {
 
 /// tinyMlp() of tests/core/NetworkBuilder.h: [4] -> fc1 Linear(8) -> relu -> fc2 Linear(2), cross
 /// entropy. 58 parameters: weights 232 B, Adam's state 464 B; the batch is 16 B of input and 8 B of
-/// labels per sample.
+/// labels per sample. The chart names a layer by number and name: fc1 is layer 1, relu layer 2.
 Network tinyMlp()
 {
     Network n;
@@ -129,9 +129,9 @@ void TestStepChartView::peakIsTheStepsPeak_data()
     QTest::newRow("batch 4: still the step")
         << qint64 { 4 } << qint64 { 696 + 96 + 464 } << QStringLiteral("Optimizer step");
     QTest::newRow("batch 5: relu's backward")
-        << qint64 { 5 } << qint64 { 696 + 120 + 552 + 4 } << QStringLiteral("Backward pass, layer relu");
+        << qint64 { 5 } << qint64 { 696 + 120 + 552 + 4 } << QStringLiteral("Backward pass, layer 2 (relu)");
     QTest::newRow("batch 32: relu's backward")
-        << qint64 { 32 } << qint64 { 4612 } << QStringLiteral("Backward pass, layer relu");
+        << qint64 { 32 } << qint64 { 4612 } << QStringLiteral("Backward pass, layer 2 (relu)");
 }
 
 void TestStepChartView::peakIsTheStepsPeak()
@@ -181,7 +181,7 @@ void TestStepChartView::firstStepHasNoStateBeforeItsStep()
         f.view.stepKindBox()->findData(static_cast<int>(report::StepKind::First)));
     QCOMPARE(f.view.stepKind(), report::StepKind::First);
     QVERIFY(near(f.highestTotal(), 4148.0));
-    QCOMPARE(f.view.peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer relu").arg(bytes(4148)));
+    QCOMPARE(f.view.peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer 2 (relu)").arg(bytes(4148)));
     // The optimizer state's band is empty until the step, then 464 B high.
     const auto gradients = f.view.upperPoints(Component::Gradients);
     const auto state = f.view.upperPoints(Component::OptimizerState);
@@ -204,7 +204,7 @@ void TestStepChartView::hoverNamesTheMoment()
     f.doc.setBatch(32);
     const QString text = f.view.momentText(f.view.xOfMoment(f.view.peakMoment()));
     const QStringList lines = text.split(QLatin1Char('\n'));
-    QCOMPARE(lines.front(), QStringLiteral("Backward pass, layer relu"));
+    QCOMPARE(lines.front(), QStringLiteral("Backward pass, layer 2 (relu)"));
     QVERIFY2(lines.contains(QStringLiteral("Activations: %1").arg(bytes(1024))), qPrintable(text));
     QVERIFY2(lines.contains(QStringLiteral("Transient: %1").arg(bytes(2048))), qPrintable(text));
     QVERIFY2(lines.contains(QStringLiteral("Gradients: %1").arg(bytes(72))), qPrintable(text));
@@ -212,7 +212,7 @@ void TestStepChartView::hoverNamesTheMoment()
         qPrintable(text));
     // The first moment: fc1's forward, its 32 B per sample output alive (1 KiB) besides the batch.
     const QString first = f.view.momentText(f.view.xOfMoment(0));
-    QVERIFY2(first.startsWith(QStringLiteral("Forward pass, layer fc1\n")), qPrintable(first));
+    QVERIFY2(first.startsWith(QStringLiteral("Forward pass, layer 1 (fc1)\n")), qPrintable(first));
     QVERIFY2(first.contains(QStringLiteral("Activations: %1").arg(bytes(1024))), qPrintable(first));
     // The end of the forward pass (moment 5), and the optimizer step (the last).
     QVERIFY(f.view.momentText(f.view.xOfMoment(5))
@@ -266,7 +266,7 @@ void TestStepChartView::followsTheBatchSlider()
     slider->setFocus();
     QTest::keyClick(slider, Qt::Key_PageUp); // one page is a doubling: batch 32
     QCOMPARE(window.document()->plan().setup.batch, std::int64_t { 32 });
-    QCOMPARE(step->peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer relu").arg(bytes(4612)));
+    QCOMPARE(step->peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer 2 (relu)").arg(bytes(4612)));
     QTest::keyClick(slider, Qt::Key_PageDown);
     QTest::keyClick(slider, Qt::Key_PageDown);
     QTest::keyClick(slider, Qt::Key_PageDown);
@@ -279,7 +279,7 @@ void TestStepChartView::followsTheBatchSlider()
     QVERIFY(!step->isVisible());
     window.document()->setBatch(32);
     tabs->setCurrentWidget(step);
-    QCOMPARE(step->peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer relu").arg(bytes(4612)));
+    QCOMPARE(step->peakLabel(), QStringLiteral("Peak %1 · Backward pass, layer 2 (relu)").arg(bytes(4612)));
     window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
 }
 
@@ -316,8 +316,9 @@ void TestStepChartView::presetsPeakAtTheEstimate()
     QVERIFY(e);
     QVERIFY2(near(f.highestTotal(), static_cast<double>(e->total())),
         qPrintable(QStringLiteral("%1 drawn, %2 estimated").arg(f.highestTotal()).arg(e->total())));
+    // ... by its number and name, as the estimate's sentence does ("layer 5 (MaxPool2d)").
     if (e->peak.phase != StepPhase::OptimizerStep)
-        QVERIFY2(f.view.peakLabel().endsWith(QString::fromStdString(e->peakLayer)),
+        QVERIFY2(f.view.peakLabel().endsWith(QString::fromStdString(e->peakReference)),
             qPrintable(f.view.peakLabel()));
 }
 

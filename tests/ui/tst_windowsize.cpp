@@ -290,7 +290,7 @@ void TestWindowSize::applyingAPlanKeepsTheWindowOnTheScreen()
     window.chartView()->tabs()->setCurrentIndex(2); // Activations per layer
     window.findChild<QSpinBox*>(QStringLiteral("targetBatchSpinBox"))->setValue(256);
     auto* apply = window.findChild<QPushButton*>(QStringLiteral("applySetupButton"));
-    QVERIFY(apply->isEnabled());
+    QTRY_VERIFY(apply->isEnabled()); // the search runs off the GUI thread
     QTest::mouseClick(apply, Qt::LeftButton);
     QTRY_COMPARE(window.document()->plan().setup.accumulationSteps, std::int64_t { 4 });
     QTest::qWait(50); // the reserve for the figures is a queued update

@@ -249,6 +249,7 @@ std::size_t analyzeLayer(
     work.row.type = site.spec.type;
     work.row.depth = site.depth;
     work.row.specPath = site.specPath;
+    work.row.automaticName = site.spec.name.empty();
     work.row.iterations = state.iterations;
     const TensorInfo passThrough = state.step.tensor(current).info;
 

@@ -38,6 +38,7 @@ Block addHeader(AnalysisState& state, const LayerSpec& spec, const std::string& 
     header.type = "Repeat";
     header.depth = depth;
     header.specPath = specPath;
+    header.automaticName = spec.name.empty();
     header.checkpointed = segments || insideSegment;
     header.iterations = state.iterations;
     state.result.rows.push_back(header);

@@ -28,6 +28,7 @@ Result<Estimate> estimate(const Analysis& analysis, const MemoryModel& memory, c
     e.bytes = bytes.value();
     e.peak = model->peakAt(setup.batch);
     e.peakLayer = momentLayerName(analysis, model->timeline().moments()[e.peak.moment]);
+    e.peakReference = momentLayerReference(analysis, model->timeline().moments()[e.peak.moment]);
     e.firstStepPeakBytes = model->firstStepPeak(setup.batch);
     e.optimizerStepBytes = model->momentAt(model->optimizerStepMoment(), setup.batch).total();
     e.gpuMemoryBytes = gpuMemoryBytes;

@@ -290,6 +290,9 @@ ordered_json layersJson(const Analysis& a)
         l["backward_flops_per_sample"] = row.backwardFlopsPerSample;
         if (row.error)
             l["error"] = row.error->message;
+        // The number every view gives the layer ("17.3"); the loss has none.
+        if (const std::string number = layerNumber(row.specPath); !number.empty())
+            l["number"] = number;
         layers.push_back(l);
     }
     return layers;

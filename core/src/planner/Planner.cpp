@@ -524,7 +524,7 @@ void Search::gatherUnits(std::vector<Unit>& units, PlannerResult& result) const
         if (unit.closest && (!closest || closer(unit.closest->what, closest->what)))
             closest = unit.closest;
     }
-    result.candidates = rankCandidates(std::move(candidates));
+    result.candidates = rankSetups(std::move(candidates));
     if (result.candidates.empty() && closest) {
         result.closest = closestCandidate(*closest);
         result.shortfall = shortfallOf(*closest, *result.closest);
@@ -583,7 +583,7 @@ void Search::confirmWithAllocator(
         if (check.closest && (!closest || closer(check.closest->what, closest->what)))
             closest = check.closest;
     }
-    result.candidates = rankCandidates(std::move(candidates));
+    result.candidates = rankSetups(std::move(candidates));
     if (result.candidates.empty() && closest && !result.closest) {
         result.closest = closestCandidate(*closest);
         result.shortfall = shortfallOf(*closest, *result.closest);

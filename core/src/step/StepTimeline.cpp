@@ -474,6 +474,20 @@ std::string momentLayerName(const Analysis& analysis, const StepMoment& moment)
     return instanceName(analysis.rows[moment.row], moment.shift);
 }
 
+std::string momentLayerReference(const Analysis& analysis, const StepMoment& moment)
+{
+    const std::string name = momentLayerName(analysis, moment);
+    if (name.empty())
+        return name;
+    if (moment.repeat != kNoStepOp) {
+        // momentLayerName found the block's header row: its number, and the iterations by name.
+        const std::string number
+            = layerNumber(analysis.rows[analysis.step.repeats[moment.repeat].headerRow].specPath);
+        return number.empty() ? name : number + " (" + name + ")";
+    }
+    return layerReference(analysis.rows[moment.row], name);
+}
+
 std::vector<std::size_t> StepTimeline::oneStep() const
 {
     const bool accumulation = std::any_of(

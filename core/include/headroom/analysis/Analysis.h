@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace headroom {
@@ -36,6 +37,9 @@ struct LayerRow final
     std::vector<std::string> inputs; ///< resolved producer names ("input" for the network input)
     /// JSON path of the spec in the model file ("layers[4].layers[1]"), for editors and errors.
     std::string specPath;
+    /// The file gives the layer no name: `name` ends in its automatic name, its 0-based index in its
+    /// list (PyTorch's nn.Sequential naming: "features.4" is the fifth layer of "features").
+    bool automaticName = false;
     TensorInfo output;
     std::uint64_t params = 0; ///< trainable + frozen parameter elements
     std::uint64_t trainableParams = 0;
@@ -66,6 +70,23 @@ struct LayerRow final
 /// The row's name with each iteration range written out: "b.1–9998.fc" (the name itself when it
 /// stands for one layer).
 [[nodiscard]] std::string rangeName(const LayerRow& row);
+
+/// A layer's number, the same in every view (the GUI's layer table, `headroom estimate`'s table, the
+/// PDF's, error messages and the peak): its position in the model file's layer list counted from 1, the
+/// layers of a Repeat block after a dot, as the GUI's tree shows them: "layers[16].layers[2]" is "17.3".
+/// Every iteration of a block shares its layers' numbers (their names tell them apart). Empty for a path
+/// that is not a layer's ("loss").
+[[nodiscard]] std::string layerNumber(std::string_view specPath);
+/// How a sentence names a layer: its number, then its name, "18 (layer2.0.conv1)", or its type when the
+/// name is automatic (LayerRow::automaticName) ("5 (MaxPool2d)", not "4", which would read as another layer's
+/// number). `name` is the layer's (or one iteration's) name; the loss and rows outside the file's layers are
+/// named alone.
+[[nodiscard]] std::string layerReference(const LayerRow& row, const std::string& name);
+/// An error message (which names layers by their JSON path in the model file, as Error::location does)
+/// with each layer also named by its number: "layers[6] (Linear \"fc\"): ..." becomes
+/// "layer 7 (fc, layers[6]): ...", "layers[6] (Linear): ..." "layer 7 (Linear, layers[6]): ..." and any
+/// other path "layers[1].tied_to" "layer 2 (layers[1].tied_to)". For the command line and the PDF.
+[[nodiscard]] std::string withLayerNumbers(const std::string& message);
 
 /// Rows as the outputs list them: consecutive iterations of a Repeat block whose layers are alike in
 /// everything but their names shown once. Each group stands for `count` identical layers.

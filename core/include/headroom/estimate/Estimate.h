@@ -48,6 +48,9 @@ struct Estimate final
     MemoryBreakdown bytes;
     StepPeak peak; ///< where the peak happens
     std::string peakLayer; ///< its layer's name ("" for the optimizer step)
+    /// Its layer as sentences name it, number and name: "18 (layer2.0.conv1)", "5 (MaxPool2d)"
+    /// (momentLayerReference; "" for the optimizer step).
+    std::string peakReference;
     std::uint64_t firstStepPeakBytes
         = 0; ///< the first step's peak (at most total(): no state before its step)
     std::uint64_t optimizerStepBytes = 0; ///< memory during the optimizer step

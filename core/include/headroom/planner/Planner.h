@@ -82,8 +82,9 @@ struct PlanCandidate final
     /// estimateThroughput() of this set-up; empty when the GPU has no figure for its precision (a
     /// custom GPU), in which case the ranking puts it after every set-up with one.
     std::optional<ThroughputEstimate> throughput;
-    bool paretoOptimal
-        = false; ///< no other listed set-up needs less memory and is at least as fast (or the reverse)
+    /// No other listed set-up needs less memory and is at least as fast (or the reverse; speeds to 3
+    /// significant figures, as rankSetups() compares them).
+    bool paretoOptimal = false;
 
     [[nodiscard]] bool changesTraining() const noexcept;
     /// Samples per second per GPU (0 without a throughput estimate).
@@ -131,11 +132,23 @@ struct PlannerResult final
 /// allowed), optimizer implementation, checkpointing, accumulation steps, and with several GPUs
 /// sharding and tensor parallelism; optimizer offload only where the set-up without it does not
 /// reach the goal (its PCIe traffic is not in the throughput estimate). Keeps those that fit and reach
-/// the goal; drops one whose extra changes buy neither memory nor speed over a listed set-up; ranks by
-/// samples per second per GPU (ties: fewer changes to training, fewer changes, less memory) and marks
-/// the memory/speed Pareto front. Fails only if the plan itself cannot be analysed (naming the layer).
+/// the goal, and ranks them with rankSetups(). Fails only if the plan itself cannot be analysed (naming
+/// the layer).
 [[nodiscard]] Result<PlannerResult> planSetups(
     const Plan& base, const PlanGoal& goal, const PlanAllowances& allow);
+
+/// The planner's ranking (docs/planner.md, "Ranking"): a set-up with a throughput estimate before one
+/// without; faster first (samples per second per GPU, to 3 significant figures as the tables show it:
+/// a thousandth apart reads as equal); at equal speed, fewer changes to what training
+/// computes, then less of the communication the estimate leaves out (no offload, then less tensor
+/// parallelism, then no weight gathering: ZeRO-3, FSDP FULL_SHARD), then less memory held at the peak,
+/// then the larger max batch; then fewer changes, then the order given. A set-up that a higher-ranked
+/// one matches or beats on every one of these (as fast, no change to training the other does not make,
+/// no more of each kind of communication, no more memory, at least as large a max batch) is dropped: no
+/// listed set-up is matched or beaten on all of them by another, and since set-ups are compared with each
+/// other, not with the plan, applying a listed set-up that keeps training as it is lists the same set-ups
+/// again. Marks the memory/speed Pareto front.
+[[nodiscard]] std::vector<PlanCandidate> rankSetups(std::vector<PlanCandidate> candidates);
 
 /// One GPU of a comparison: `base`'s set-up on it.
 struct GpuComparison final

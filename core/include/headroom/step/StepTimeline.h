@@ -54,6 +54,9 @@ struct StepMoment final
 /// The layer a moment belongs to ("blocks.7.fc"), or for the hidden iterations of a Repeat block their
 /// range ("blocks.2–9997"); "" for the optimizer step.
 [[nodiscard]] std::string momentLayerName(const Analysis& analysis, const StepMoment& moment);
+/// The same layer as a sentence names it, its number first (layerReference): "8.2 (blocks.7.fc)",
+/// "5 (MaxPool2d)", for hidden iterations the block's number: "3 (blocks.2–9997)"; "" for the optimizer step.
+[[nodiscard]] std::string momentLayerReference(const Analysis& analysis, const StepMoment& moment);
 
 /// What a set-up contributes to every moment, per GPU (MemoryModel::build works these out).
 struct StepConditions final
