@@ -35,11 +35,21 @@ void MemorySweep::sampleReserved(const ReservedModel& model, const ReservedFigur
         }
         return model.reservedAt(b);
     };
+    // One replay per kReservedStride samples' worth of the log axis the chart draws: where the range is
+    // short the samples are every integer (1, 2, ... 16), and every 8th of them (1, 9, 16) would draw
+    // the line from batch 1 to 9 straight across most of the axis (GPT-2 on 8 GiB: 8 GiB at batch 2,
+    // where the replay holds 5.4). A sample is replayed once the axis has moved on that far, and the last.
     const std::size_t last = batches.size() - 1;
-    for (std::size_t i = 0; i <= last;
-         i += (i + kReservedStride > last && i != last) ? last - i : kReservedStride) {
+    const double step = std::log2(static_cast<double>(batches.back())) * static_cast<double>(kReservedStride)
+        / static_cast<double>(kSamples);
+    double previous = 0.0;
+    for (std::size_t i = 0; i <= last; ++i) {
+        const double x = std::log2(static_cast<double>(batches[i]));
+        if (i != 0 && i != last && x - previous < step)
+            continue;
         reservedBatches.push_back(batches[i]);
         reservedBytes.push_back(at(batches[i]) + figures.overheadBytes);
+        previous = x;
     }
 }
 

@@ -40,7 +40,9 @@ public:
     /// The model's breakdown at batches evenly spaced in log2(batch) from 1 to `range`.
     [[nodiscard]] static MemorySweep sample(
         const MemoryModel& model, std::int64_t range, int samples = kSamples);
-    /// Fills the reserved line from `model` replayed at every kReservedStride-th sample and the last
+    /// Fills the reserved line from `model` replayed at a sample each time the log axis has moved on by
+    /// kReservedStride samples' worth (every kReservedStride-th sample of a long range, every batch of a
+    /// short one), and at the last
     /// (under the capacity up to the largest batch that fits there, then with memory to spare), plus
     /// `figures`' overhead: a replay per point, well under a millisecond for hundreds of layers.
     void sampleReserved(const ReservedModel& model, const ReservedFigures& figures);

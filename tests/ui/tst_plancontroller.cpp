@@ -1,4 +1,5 @@
 #include "Document.h"
+#include "MemorySweep.h" // report/
 #include "PlanController.h"
 #include "TestSupport.h"
 #include "headroom/estimate/Plan.h"
@@ -6,6 +7,8 @@
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QTest>
+#include <algorithm>
+#include <cmath>
 
 using namespace headroom;
 using headroom::ui::ChartData;
@@ -118,11 +121,31 @@ void TestPlanController::chartSweepIsTheMemoryModel()
     const PlanResult evaluated = evaluate(doc.plan());
     QCOMPARE(chart.maxBatch, evaluated.estimate->maxBatch);
     QVERIFY(chart.maxBatch <= model->maxBatch(1ULL << 30));
-    // The reserved line: every 8th sample and the last, as the replay gives them plus the overhead.
+    // The reserved line: a replay each time the log axis has moved on by 8 of its 384 samples' worth
+    // (log2(range) x 8 / 384), and at the last: evenly spread on the chart, never a straight segment
+    // across a long stretch of it.
     QCOMPARE(chart.reservedBatches.size(), chart.reservedBytes.size());
     QCOMPARE(chart.reservedBatches.front(), std::int64_t { 1 });
     QCOMPARE(chart.reservedBatches.back(), chart.batches.back());
-    QCOMPARE(chart.reservedBatches.size(), (chart.batches.size() - 1 + 7) / 8 + 1);
+    const double step = std::log2(static_cast<double>(chart.batches.back())) * 8 / 384;
+    double widestSampleGap = 0;
+    for (std::size_t i = 1; i < chart.batches.size(); ++i)
+        widestSampleGap = std::max(widestSampleGap,
+            std::log2(static_cast<double>(chart.batches[i]) / static_cast<double>(chart.batches[i - 1])));
+    for (std::size_t i = 1; i < chart.reservedBatches.size(); ++i) {
+        const double gap = std::log2(static_cast<double>(chart.reservedBatches[i])
+            / static_cast<double>(chart.reservedBatches[i - 1]));
+        QVERIFY2(gap <= step + widestSampleGap + 1e-9, qPrintable(QString::number(gap)));
+    }
+    QVERIFY(chart.reservedBatches.size() <= 384 / 8 + 2);
+    // A short axis (1 to 16: every integer a sample) is replayed at every batch, since log2(16 / 15) =
+    // 0.093 is above the step log2(16) x 8 / 384 = 0.083: the line at batch 2 is the replay at batch 2,
+    // not a straight segment from batch 1 to 9.
+    QVERIFY(evaluated.reserved && evaluated.reservedFigures);
+    auto shortAxis = report::MemorySweep::sample(*evaluated.memory, 16);
+    shortAxis.sampleReserved(*evaluated.reserved, *evaluated.reservedFigures);
+    QCOMPARE(shortAxis.reservedBatches,
+        (std::vector<std::int64_t> { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 }));
     QCOMPARE(chart.batches.front(), std::int64_t { 1 });
     QCOMPARE(chart.batches.size(), chart.breakdowns.size());
     for (std::size_t i = 0; i < chart.batches.size(); i += 37)
