@@ -503,7 +503,7 @@ const Command& measuredCommand()
     static const Command command {
         .name = "measured",
         .usage = "RUN [--json]\n"
-                 "RUN --model FILE [options] [--run-batch N] [--run-precision P]\n"
+                 "RUN --model FILE [options] [--run-batch N] [--run-precision NAME]\n"
                  "[--calibrate] [--json]",
         .summary = "what a recorded PyTorch run measured;\n"
                    "with --model, the plan beside it",

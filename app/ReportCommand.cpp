@@ -102,7 +102,7 @@ const Command& reportCommand()
     static const Command command {
         .name = "report",
         .usage = "FILE -o OUT.pdf [options]\n"
-                 "[--measured RUN [--run-batch N] [--run-precision P]]",
+                 "[--measured RUN [--run-batch N] [--run-precision NAME]]",
         .summary = "a PDF report of the plan (no display needed)",
         .description
         = "Writes the plan as a PDF report (no display needed). OUT.pdf must be a new path or a regular\n"
