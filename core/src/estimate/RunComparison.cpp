@@ -1026,21 +1026,6 @@ RunComparison compareRun(
 
 namespace run_comparison {
 
-std::string_view phaseKey(RunPhase p)
-{
-    switch (p) {
-    case RunPhase::BeforeSteps:
-        return "before_steps";
-    case RunPhase::Forward:
-        return "forward";
-    case RunPhase::Backward:
-        return "backward";
-    case RunPhase::OptimizerStep:
-        return "optimizer_step";
-    }
-    return "forward";
-}
-
 nlohmann::ordered_json differenceJson(const ByteDifference& d)
 {
     return { { "bytes", d.bytes }, { "measured_above", d.measuredAbove }, { "percent", d.percent } };
@@ -1050,7 +1035,7 @@ nlohmann::ordered_json peakJson(const CurvePeak& p)
 {
     if (!p.found)
         return nullptr;
-    return { { "bytes", p.bytes }, { "x", p.x }, { "phase", phaseKey(p.phase) } };
+    return { { "bytes", p.bytes }, { "x", p.x }, { "phase", runPhaseName(p.phase) } };
 }
 
 nlohmann::ordered_json stepJson(const AlignedStep& s, bool withCurves)
@@ -1098,7 +1083,7 @@ nlohmann::ordered_json runComparisonToJson(const RunComparison& c, bool withCurv
               { "difference", differenceJson(c.peakReservedDifference) } };
     ordered_json phases = ordered_json::array();
     for (const PhaseComparison& p : c.phases) {
-        phases.push_back({ { "phase", phaseKey(p.phase) }, { "measured_found", p.measuredFound },
+        phases.push_back({ { "phase", runPhaseName(p.phase) }, { "measured_found", p.measuredFound },
             { "predicted_allocated_bytes", p.predictedAllocated },
             { "measured_allocated_bytes", p.measuredAllocated },
             { "allocated_difference", differenceJson(p.allocatedDifference) },
