@@ -287,6 +287,39 @@ void addLoraOptions(std::vector<OptionSpec>& all)
         [](Options& o, const std::string&, const std::string&) { o.lora.quantizeBase = true; } });
 }
 
+/// Pipeline parallelism: the stages, the schedule and its virtual stages, the layers of each stage.
+void addPipelineOptions(std::vector<OptionSpec>& all)
+{
+    all.push_back({ "--pipeline-parallel", {}, "P", G::Strategy,
+        "pipeline stages; micro-batches per step are --accumulation-steps [1]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.parallel.pipelineParallel = integerOption(a, v, 1, kMaxParallelDegree);
+        } });
+    all.push_back({ "--schedule", {}, "NAME", G::Strategy,
+        choices(allPipelineSchedules(), pipelineScheduleName) + " pipeline schedule [1f1b]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parsePipelineSchedule(v);
+            if (!parsed)
+                throw UsageError { "--schedule must be one of "
+                    + choices(allPipelineSchedules(), pipelineScheduleName) + ", not " + quoteForMessage(v) };
+            o.parallel.schedule = *parsed;
+        } });
+    all.push_back({ "--virtual-stages", {}, "V", G::Strategy,
+        "model chunks per stage for the interleaved schedule (sets --schedule interleaved) [1]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.parallel.virtualStages = integerOption(a, v, 1, kMaxParallelDegree);
+            if (o.parallel.virtualStages > 1)
+                o.parallel.schedule = PipelineSchedule::Interleaved;
+        } });
+    all.push_back({ "--stage-layers", {}, "LIST", G::Strategy,
+        "comma-separated layers per pipeline stage, first to last, e.g. 7,9,9,7 [even]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.parallel.stageLayers.clear();
+            for (const auto& item : listOption(a, v))
+                o.parallel.stageLayers.push_back(integerOption(a, item, 0, kMaxParallelDegree));
+        } });
+}
+
 /// Accumulation, several GPUs, the optimizer state's form and the speed assumed (also "Training strategies").
 void addParallelOptions(std::vector<OptionSpec>& all)
 {
@@ -294,10 +327,11 @@ void addParallelOptions(std::vector<OptionSpec>& all)
         [](Options& o, const std::string& a, const std::string& v) {
             o.accumulationSteps = integerOption(a, v, 1, kMaxAccumulationSteps);
         } });
-    all.push_back({ "--gpus", {}, "N", G::Strategy, "GPUs in total (data x tensor parallel) [1]",
-        [](Options& o, const std::string& a, const std::string& v) {
-            o.parallel.gpus = integerOption(a, v, 1, kMaxGpus);
-        } });
+    all.push_back(
+        { "--gpus", {}, "N", G::Strategy, "GPUs in total (data x tensor x pipeline x context parallel) [1]",
+            [](Options& o, const std::string& a, const std::string& v) {
+                o.parallel.gpus = integerOption(a, v, 1, kMaxGpus);
+            } });
     all.push_back({ "--sharding", {}, "MODE", G::Strategy, choices(allShardings(), shardingName) + " [ddp]",
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseSharding(v);
@@ -311,6 +345,44 @@ void addParallelOptions(std::vector<OptionSpec>& all)
             [](Options& o, const std::string& a, const std::string& v) {
                 o.parallel.tensorParallel = integerOption(a, v, 1, kMaxGpus);
             } });
+    all.push_back({ "--sequence-parallel", {}, {}, G::Strategy,
+        "sequence parallelism over the tensor-parallel ranks (needs --tensor-parallel)",
+        [](Options& o, const std::string&, const std::string&) { o.parallel.sequenceParallel = true; } });
+    addPipelineOptions(all);
+    all.push_back({ "--context-parallel", {}, "C", G::Strategy,
+        "context-parallel degree: the sequence split over C ranks [1]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.parallel.contextParallel = integerOption(a, v, 1, kMaxParallelDegree);
+        } });
+    all.push_back({ "--context-parallel-kind", {}, "KIND", G::Strategy, "ring|all-to-all (Ulysses) [ring]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseContextParallelism(v);
+            if (!parsed)
+                throw UsageError { "--context-parallel-kind must be ring or all-to-all, not "
+                    + quoteForMessage(v) };
+            o.parallel.contextKind = *parsed;
+        } });
+    all.push_back({ "--expert-parallel", {}, "E", G::Strategy,
+        "expert-parallel degree: a mixture of experts' experts split over E ranks [1]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.parallel.expertParallel = integerOption(a, v, 1, kMaxParallelDegree);
+        } });
+    all.push_back(
+        { "--expert-tensor-parallel", {}, "T", G::Strategy, "each expert's matrices split over T ranks [1]",
+            [](Options& o, const std::string& a, const std::string& v) {
+                o.parallel.expertTensorParallel = integerOption(a, v, 1, kMaxParallelDegree);
+            } });
+    all.push_back({ "--offload-activations", {}, "WHAT", G::Strategy,
+        choices(allActivationOffloads(), activationOffloadName)
+            + " saved activations kept in CPU memory [none]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseActivationOffload(v);
+            if (!parsed)
+                throw UsageError { "--offload-activations must be one of "
+                    + choices(allActivationOffloads(), activationOffloadName) + ", not "
+                    + quoteForMessage(v) };
+            o.parallel.activationOffload = *parsed;
+        } });
     all.push_back({ "--offload-optimizer", {}, {}, G::Strategy, "keep the optimizer state in CPU memory",
         [](Options& o, const std::string&, const std::string&) { o.parallel.offloadOptimizer = true; } });
     all.push_back({ "--8bit-optimizer", {}, {}, G::Strategy, "8-bit optimizer state (bitsandbytes)",

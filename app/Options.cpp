@@ -4,6 +4,7 @@
 #include "headroom/support/Format.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace headroom::cli {
 
@@ -45,6 +46,35 @@ void checkCommandOptions(const Options& o, const Command& command)
         command.check(o);
 }
 
+/// The option a set-up's setting comes from ("parallel.pipeline_parallel": --pipeline-parallel).
+std::string optionOfSetting(const std::string& location)
+{
+    static constexpr std::pair<std::string_view, std::string_view> kOptions[]
+        = { { "parallel.pipeline_parallel", "--pipeline-parallel" }, { "parallel.schedule", "--schedule" },
+              { "parallel.virtual_stages", "--virtual-stages" },
+              { "parallel.stage_layers", "--stage-layers" },
+              { "parallel.context_parallel", "--context-parallel" },
+              { "parallel.sequence_parallel", "--sequence-parallel" },
+              { "parallel.expert_parallel", "--expert-parallel" },
+              { "parallel.expert_tensor_parallel", "--expert-tensor-parallel" },
+              { "parallel.sharding", "--sharding" }, { "accumulation_steps", "--accumulation-steps" },
+              { "parallel.tensor_parallel", "--tensor-parallel" } };
+    for (const auto& [setting, option] : kOptions)
+        if (location.starts_with(setting))
+            return std::string { option };
+    return location;
+}
+
+/// The parallel layout's own rules (validateSetup's), as a usage error naming the option.
+void checkParallelism(const Options& o)
+{
+    TrainingSetup setup;
+    setup.parallel = o.parallel;
+    setup.accumulationSteps = o.accumulationSteps;
+    if (auto problem = validateSetup(setup))
+        throw UsageError { optionOfSetting(problem->location) + ": " + problem->message };
+}
+
 /// The checks between options that hold for every command.
 void checkCombinations(const Options& o)
 {
@@ -60,6 +90,7 @@ void checkCombinations(const Options& o)
     if (o.parallel.tensorParallel > o.parallel.gpus || o.parallel.gpus % o.parallel.tensorParallel != 0)
         throw UsageError { "--tensor-parallel " + std::to_string(o.parallel.tensorParallel)
             + " must divide --gpus " + std::to_string(o.parallel.gpus) };
+    checkParallelism(o);
     if (o.accumulationSteps * o.parallel.gpus > kMaxStepsTimesGpus)
         throw UsageError { "--accumulation-steps x --gpus must be at most "
             + std::to_string(kMaxStepsTimesGpus) };

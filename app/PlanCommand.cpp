@@ -44,6 +44,35 @@ std::string shellQuoted(const std::string& arg)
     return quoted + "'";
 }
 
+/// The options of the model-parallel layout (each only where it is not the default).
+template <typename Add> void addParallelArguments(const Add& add, const Parallelism& par)
+{
+    if (par.sequenceParallel)
+        add("--sequence-parallel", {});
+    if (par.pipelineParallel != 1)
+        add("--pipeline-parallel", std::to_string(par.pipelineParallel));
+    if (par.schedule != PipelineSchedule::OneFOneB)
+        add("--schedule", std::string(pipelineScheduleName(par.schedule)));
+    if (par.virtualStages != 1)
+        add("--virtual-stages", std::to_string(par.virtualStages));
+    if (!par.stageLayers.empty()) {
+        std::string list;
+        for (const std::int64_t n : par.stageLayers)
+            list += (list.empty() ? "" : ",") + std::to_string(n);
+        add("--stage-layers", list);
+    }
+    if (par.contextParallel != 1)
+        add("--context-parallel", std::to_string(par.contextParallel));
+    if (par.contextKind != ContextParallelism::Ring)
+        add("--context-parallel-kind", std::string(contextParallelismName(par.contextKind)));
+    if (par.expertParallel != 1)
+        add("--expert-parallel", std::to_string(par.expertParallel));
+    if (par.expertTensorParallel != 1)
+        add("--expert-tensor-parallel", std::to_string(par.expertTensorParallel));
+    if (par.activationOffload != ActivationOffload::None)
+        add("--offload-activations", std::string(activationOffloadName(par.activationOffload)));
+}
+
 /// The `headroom estimate` arguments that reproduce a planned set-up: the plan's own options as given,
 /// then the settings the planner chose (each only where it is not the default).
 std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, const PlanSettings& s)
@@ -83,6 +112,7 @@ std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, c
         add("--tensor-parallel", std::to_string(t.parallel.tensorParallel));
     if (t.parallel.offloadOptimizer)
         add("--offload-optimizer", {});
+    addParallelArguments(add, t.parallel);
     return args;
 }
 
@@ -132,9 +162,10 @@ nlohmann::ordered_json candidateJson(const Options& o, const Plan& plan, const P
         { "checkpointing", checkpointingName(c.settings.checkpointing) },
         { "lora", { { "rank", c.settings.lora.rank }, { "quantize_base", c.settings.lora.quantizeBase } } },
         { "optimizer_implementation", optimizerImplementationName(t.optimizerImplementation) },
-        { "eight_bit_optimizer", t.eightBitOptimizer }, { "gpus", t.parallel.gpus },
-        { "sharding", shardingName(t.parallel.sharding) }, { "tensor_parallel", t.parallel.tensorParallel },
-        { "offload_optimizer", t.parallel.offloadOptimizer } };
+        { "eight_bit_optimizer", t.eightBitOptimizer } };
+    const ordered_json parallel = parallelismToJson(t.parallel);
+    for (auto it = parallel.begin(); it != parallel.end(); ++it)
+        j["settings"][it.key()] = it.value();
     j["micro_batch"] = t.batch;
     j["accumulation_steps"] = t.accumulationSteps;
     j["effective_batch"] = e.effectiveBatch;

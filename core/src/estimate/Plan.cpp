@@ -185,6 +185,28 @@ ordered_json breakdownJson(const MemoryBreakdown& m)
     return b;
 }
 
+} // namespace
+
+ordered_json parallelismToJson(const Parallelism& par)
+{
+    auto stages = ordered_json::array();
+    for (const std::int64_t n : par.stageLayers)
+        stages.push_back(n);
+    return { { "gpus", par.gpus }, { "sharding", shardingName(par.sharding) },
+        { "tensor_parallel", par.tensorParallel }, { "sequence_parallel", par.sequenceParallel },
+        { "pipeline_parallel", par.pipelineParallel }, { "schedule", pipelineScheduleName(par.schedule) },
+        { "virtual_stages", par.virtualStages },
+        { "stage_layers", par.stageLayers.empty() ? ordered_json(nullptr) : stages },
+        { "context_parallel", par.contextParallel },
+        { "context_parallel_kind", contextParallelismName(par.contextKind) },
+        { "expert_parallel", par.expertParallel }, { "expert_tensor_parallel", par.expertTensorParallel },
+        { "data_parallel", par.dataParallel() }, { "expert_data_parallel", par.expertDataParallel() },
+        { "offload_optimizer", par.offloadOptimizer },
+        { "offload_activations", activationOffloadName(par.activationOffload) } };
+}
+
+namespace {
+
 /// The set-up as `headroom estimate` was given it.
 void addSettings(ordered_json& j, const Plan& plan)
 {
@@ -193,9 +215,7 @@ void addSettings(ordered_json& j, const Plan& plan)
     j["eight_bit_optimizer"] = plan.setup.eightBitOptimizer;
     j["precision"] = precisionName(plan.precision);
     const Parallelism& par = plan.setup.parallel;
-    j["parallel"] = { { "gpus", par.gpus }, { "sharding", shardingName(par.sharding) },
-        { "tensor_parallel", par.tensorParallel }, { "data_parallel", par.dataParallel() },
-        { "offload_optimizer", par.offloadOptimizer } };
+    j["parallel"] = parallelismToJson(par);
     j["checkpointing"] = checkpointingName(plan.checkpointing);
     j["attention"] = attentionName(plan.attention);
     j["lora"] = { { "rank", plan.lora.rank }, { "targets", plan.lora.targets },

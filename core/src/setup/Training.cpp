@@ -21,6 +21,11 @@ constexpr std::array kCheckpointings { Checkpointing::None, Checkpointing::PerBl
 constexpr std::array kAttentions { AttentionImplementation::Sdpa, AttentionImplementation::Eager };
 constexpr std::array kShardings { Sharding::None, Sharding::Zero1, Sharding::Zero2, Sharding::Zero3,
     Sharding::FsdpShardGradOp, Sharding::FsdpFullShard };
+constexpr std::array kSchedules { PipelineSchedule::GPipe, PipelineSchedule::OneFOneB,
+    PipelineSchedule::Interleaved, PipelineSchedule::ZeroBubble };
+constexpr std::array kContextKinds { ContextParallelism::Ring, ContextParallelism::AllToAll };
+constexpr std::array kActivationOffloads { ActivationOffload::None, ActivationOffload::Checkpoints,
+    ActivationOffload::All };
 
 } // namespace
 
@@ -138,6 +143,97 @@ int shardingStage(Sharding s) noexcept
         return 3;
     }
     return 0;
+}
+
+std::string_view pipelineScheduleName(PipelineSchedule s) noexcept
+{
+    switch (s) {
+    case PipelineSchedule::GPipe:
+        return "gpipe";
+    case PipelineSchedule::OneFOneB:
+        return "1f1b";
+    case PipelineSchedule::Interleaved:
+        return "interleaved";
+    case PipelineSchedule::ZeroBubble:
+        return "zero-bubble";
+    }
+    return "";
+}
+
+std::string_view pipelineScheduleLabel(PipelineSchedule s) noexcept
+{
+    switch (s) {
+    case PipelineSchedule::GPipe:
+        return "GPipe";
+    case PipelineSchedule::OneFOneB:
+        return "1F1B";
+    case PipelineSchedule::Interleaved:
+        return "Interleaved 1F1B";
+    case PipelineSchedule::ZeroBubble:
+        return "Zero bubble (ZB-H1)";
+    }
+    return "";
+}
+
+std::optional<PipelineSchedule> parsePipelineSchedule(std::string_view name) noexcept
+{
+    return parseByName(name, kSchedules, pipelineScheduleName);
+}
+
+std::span<const PipelineSchedule> allPipelineSchedules() noexcept
+{
+    return kSchedules;
+}
+
+std::string_view contextParallelismName(ContextParallelism c) noexcept
+{
+    return c == ContextParallelism::Ring ? "ring" : "all-to-all";
+}
+
+std::string_view contextParallelismLabel(ContextParallelism c) noexcept
+{
+    return c == ContextParallelism::Ring ? "Ring attention" : "All-to-all (Ulysses)";
+}
+
+std::optional<ContextParallelism> parseContextParallelism(std::string_view name) noexcept
+{
+    return parseByName(name, kContextKinds, contextParallelismName);
+}
+
+std::string_view activationOffloadName(ActivationOffload a) noexcept
+{
+    switch (a) {
+    case ActivationOffload::None:
+        return "none";
+    case ActivationOffload::Checkpoints:
+        return "checkpoints";
+    case ActivationOffload::All:
+        return "all";
+    }
+    return "";
+}
+
+std::string_view activationOffloadLabel(ActivationOffload a) noexcept
+{
+    switch (a) {
+    case ActivationOffload::None:
+        return "None";
+    case ActivationOffload::Checkpoints:
+        return "Checkpoints";
+    case ActivationOffload::All:
+        return "All saved activations";
+    }
+    return "";
+}
+
+std::optional<ActivationOffload> parseActivationOffload(std::string_view name) noexcept
+{
+    return parseByName(name, kActivationOffloads, activationOffloadName);
+}
+
+std::span<const ActivationOffload> allActivationOffloads() noexcept
+{
+    return kActivationOffloads;
 }
 
 } // namespace headroom

@@ -209,6 +209,10 @@ void reestimate(PlanResult& result, const PlanSettings& settings);
     const PlanSettings& settings, const ReservedModel* reserved = nullptr,
     const ReservedFigures* known = nullptr);
 
+/// The set-up's "parallel" object of `headroom estimate --json` (docs/cli.md): every degree, the
+/// schedule, the data-parallel degrees they leave.
+[[nodiscard]] nlohmann::ordered_json parallelismToJson(const Parallelism& par);
+
 /// The `headroom estimate --json` document (docs/cli.md describes every field).
 [[nodiscard]] nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result);
 
