@@ -56,7 +56,6 @@ class SavedMeter:
         self.by_tag = {}
         self.param_saved = {}
         self.tag = None
-        self.dtypes = {}
 
     def _pack(self, t):
         ptr, nbytes = storage_of(t)
@@ -64,7 +63,6 @@ class SavedMeter:
             self.param_saved[ptr] = nbytes
         else:
             self.by_tag.setdefault(self.tag, {})[ptr] = nbytes
-            self.dtypes[str(t.dtype)] = self.dtypes.get(str(t.dtype), 0)
         return t
 
     def hooks(self):
@@ -75,6 +73,16 @@ class SavedMeter:
 
     def param_bytes_saved(self):
         return sum(self.param_saved.values())
+
+
+COMM = {}
+
+
+def note_comm(key, *tensors):
+    """Records the largest total size seen for one kind of collective buffer (the tensors actually
+    handed to torch.distributed, or produced by it)."""
+    n = sum(t.numel() * t.element_size() for t in tensors)
+    COMM[key] = max(COMM.get(key, 0), n)
 
 
 def param_stats(params):
@@ -105,6 +113,7 @@ class ReduceFromTP(torch.autograd.Function):
 
     @staticmethod
     def forward(ctx, x):
+        note_comm("all_reduce", x)
         dist.all_reduce(x)
         return x
 
@@ -117,6 +126,7 @@ def _gather_seq(x):
     world = dist.get_world_size()
     parts = [torch.empty_like(x) for _ in range(world)]
     dist.all_gather(parts, x.contiguous())
+    note_comm("all_gather_out", *parts)
     return torch.cat(parts, dim=0)
 
 
@@ -124,6 +134,7 @@ def _reduce_scatter_seq(x):
     # gloo in torch 1.13 has no reduce_scatter: all_reduce a copy, keep the local chunk.
     world, rank = dist.get_world_size(), dist.get_rank()
     full = x.contiguous().clone()
+    note_comm("reduce_scatter_in", full)
     dist.all_reduce(full)
     return full.chunk(world, dim=0)[rank].contiguous()
 
@@ -241,8 +252,7 @@ def run_tp(rank, world, cfg):
             ref = x_full + y if block else y
             ref = ref.chunk(t, 0)[rank] if sp else ref
         res["matches_unsplit"] = bool(torch.allclose(out.detach(), ref, atol=1e-4))
-    res["comm_buffer_bytes"] = {"all_gather_out" if sp else "all_reduce": s * b * h * F32,
-                                **({"reduce_scatter_in": s * b * h * F32} if sp else {})}
+    res["comm_buffer_bytes"] = dict(COMM)  # forward and backward, largest of each kind
     return res
 
 
@@ -264,7 +274,9 @@ def expected_tp(cfg, rank):
     if block and drop > 0:
         act += n_tok * h * (BOOL if cfg.get("native_dropout", True) else F32)  # dropout mask
     params = h * (f // t) + f // t + (f // t) * h + h + (2 * h if block else 0)
-    return {"params": params, "param_bytes": params * F32, "saved_bytes": act}
+    full = s * b * h * F32  # the full-sequence activation every collective here moves
+    comm = {"all_gather_out": full, "reduce_scatter_in": full} if sp else {"all_reduce": full}
+    return {"params": params, "param_bytes": params * F32, "saved_bytes": act, "comm_buffer_bytes": comm}
 
 
 # --------------------------------------------------------------------------------------------
@@ -318,6 +330,7 @@ def run_pipeline(rank, world, cfg):
         else:
             x = torch.empty(*shape)
             dist.recv(x, rank - 1)
+            note_comm("activation_recv", x)
             x.requires_grad_()
         meter.tag = i
         with meter.hooks():
@@ -329,6 +342,7 @@ def run_pipeline(rank, world, cfg):
         record()
         if not last:
             buf = out.detach().clone()
+            note_comm("activation_send", buf)
             pending_sends.append((dist.isend(buf, rank + 1), buf))
             # Megatron's deallocate_output_tensor: keep only the autograd node, drop the data.
             out.data = torch.empty((1,))
@@ -343,6 +357,7 @@ def run_pipeline(rank, world, cfg):
         else:
             grad = torch.empty(*shape)
             dist.recv(grad, rank + 1)
+            note_comm("grad_recv", grad)
         # Bypass the Python shape check (the output's data was freed), as Megatron's custom_backward.
         torch.autograd.Variable._execution_engine.run_backward(
             tensors=(out,), grad_tensors=(grad,), keep_graph=False, create_graph=False, inputs=tuple(),
@@ -351,6 +366,7 @@ def run_pipeline(rank, world, cfg):
         meter.by_tag.pop(i, None)
         if not first:
             gx = x.grad.detach().clone()
+            note_comm("grad_send", gx)
             pending_sends.append((dist.isend(gx, rank - 1), gx))
 
     if cfg["schedule"] == "1f1b":
@@ -385,8 +401,7 @@ def run_pipeline(rank, world, cfg):
             "saved_bytes_per_microbatch": per_mb, "in_flight": state["max_inflight"],
             "grads_match_unsplit": grads_ok,
             "held_trace": [list(tr) for tr in state["trace"]],
-            "comm_buffer_bytes": {"activation_send": 0 if last else s * b * h * F32,
-                                  "activation_recv": 0 if first else s * b * h * F32}}
+            "comm_buffer_bytes": dict(COMM)}
 
 
 def expected_pipeline(cfg, rank):
@@ -399,8 +414,14 @@ def expected_pipeline(cfg, rank):
     per_mb = nb * per_block
     in_flight = min(p - rank, m) if cfg["schedule"] == "1f1b" else m
     params = nb * (2 * h + f * h + f + h * f + h)
+    act = s * b * h * F32
+    comm = {}
+    if rank > 0:
+        comm.update(activation_recv=act, grad_send=act)
+    if rank < p - 1:
+        comm.update(activation_send=act, grad_recv=act)
     return {"params": params, "param_bytes": params * F32, "saved_bytes": per_mb * in_flight,
-            "saved_bytes_per_microbatch": per_mb, "in_flight": in_flight}
+            "saved_bytes_per_microbatch": per_mb, "in_flight": in_flight, "comm_buffer_bytes": comm}
 
 
 # --------------------------------------------------------------------------------------------
@@ -426,12 +447,13 @@ def _causal_mask(r, src, n):
     return torch.ones(n, n, dtype=torch.bool).triu(1)
 
 
-def _ring_pass(tensors):
+def _ring_pass(tensors, key):
     world, rank = dist.get_world_size(), dist.get_rank()
     if world == 1:
         return tensors
     recv = [torch.empty_like(t) for t in tensors]
     sends = [t.contiguous() for t in tensors]
+    note_comm(key, *(sends + recv))
     reqs = [dist.isend(t, (rank + 1) % world) for t in sends]
     for t in recv:
         dist.recv(t, (rank - 1) % world)
@@ -462,7 +484,7 @@ class RingAttention(torch.autograd.Function):
                     out = out * torch.exp(lse - new).unsqueeze(-1) + o * torch.exp(l - new).unsqueeze(-1)
                     lse = new
             if step < world - 1:
-                kb, vb = _ring_pass([kb, vb])
+                kb, vb = _ring_pass([kb, vb], "forward_ring_send_recv")
         ctx.causal = causal
         ctx.save_for_backward(q, k, v, out, lse)
         return out
@@ -488,7 +510,7 @@ class RingAttention(torch.autograd.Function):
                 ds = pr * (dp - delta) * scale
                 dq = dq + torch.matmul(ds, kb)
                 dkb = dkb + torch.matmul(ds.transpose(-1, -2), q)
-            kb, vb, dkb, dvb = _ring_pass([kb, vb, dkb, dvb])
+            kb, vb, dkb, dvb = _ring_pass([kb, vb, dkb, dvb], "backward_ring_send_recv")
         return dq, dkb, dvb, None
 
 
@@ -513,11 +535,9 @@ def run_ring(rank, world, cfg):
     ref.backward(go)
     ok = all(torch.allclose(a, bb.chunk(c, dim=2)[rank], atol=1e-4)
              for a, bb in ((out.detach(), ref.detach()), (q.grad, qr.grad), (k.grad, kr.grad), (v.grad, vr.grad)))
-    blk = b * H * (T // c) * d * F32
     return {"params": 0, "param_bytes": 0, "saved_bytes": meter.bytes(), "matches_unsplit": ok,
             "unsplit_naive_saved_bytes": naive.bytes(),
-            "comm_buffer_bytes": {"kv_block": 2 * blk, "forward_ring_send_recv": 4 * blk if c > 1 else 0,
-                                  "backward_ring_send_recv": 8 * blk if c > 1 else 0}}
+            "comm_buffer_bytes": dict(COMM)}
 
 
 def expected_ring(cfg, rank):
@@ -527,7 +547,11 @@ def expected_ring(cfg, rank):
     # q, k, v; softmax output; the causal bool mask (masked_fill saves it); and `scores * scale`
     # with a Python float saves the wrapped 0-dim float64 scalar (8 bytes) for the gradient.
     naive = 3 * b * H * T * d * F32 + b * H * T * T * F32 + (T * T * BOOL if causal else 0) + 8
-    return {"params": 0, "param_bytes": 0, "saved_bytes": saved, "unsplit_naive_saved_bytes": naive}
+    blk = b * H * n * d * F32  # one K (or V) block
+    # forward: K and V sent and K and V received per ring step; backward adds dK and dV.
+    comm = {"forward_ring_send_recv": 4 * blk, "backward_ring_send_recv": 8 * blk} if c > 1 else {}
+    return {"params": 0, "param_bytes": 0, "saved_bytes": saved, "unsplit_naive_saved_bytes": naive,
+            "kv_block_bytes": 2 * blk, "comm_buffer_bytes": comm}
 
 
 # --------------------------------------------------------------------------------------------
@@ -536,10 +560,13 @@ def expected_ring(cfg, rank):
 
 class AllToAll(torch.autograd.Function):
     @staticmethod
-    def forward(ctx, x, out_splits, in_splits):
+    def forward(ctx, x, out_splits, in_splits, key):
         ctx.splits = (out_splits, in_splits)
         out = x.new_empty((sum(out_splits),) + tuple(x.shape[1:]))
-        dist.all_to_all_single(out, x.contiguous(), out_splits, in_splits)
+        x = x.contiguous()
+        dist.all_to_all_single(out, x, out_splits, in_splits)
+        note_comm(key + "_send", x)
+        note_comm(key + "_recv", out)
         return out
 
     @staticmethod
@@ -547,7 +574,7 @@ class AllToAll(torch.autograd.Function):
         out_splits, in_splits = ctx.splits
         gi = g.new_empty((sum(in_splits),) + tuple(g.shape[1:]))
         dist.all_to_all_single(gi, g.contiguous(), in_splits, out_splits)
-        return gi, None, None
+        return gi, None, None, None
 
 
 def moe_weights(h, f, E, seed=9):
@@ -595,7 +622,7 @@ def run_moe(rank, world, cfg):
         dist.all_to_all_single(recv_counts, counts.clone(), [El] * e, [El] * e)
         rc = recv_counts.view(e, El)
         recv_splits = [int(r) for r in rc.sum(1)]
-        recv = AllToAll.apply(send, recv_splits, send_splits)
+        recv = AllToAll.apply(send, recv_splits, send_splits, "dispatch")
         # group received rows (source-major, then local expert) by local expert
         chunks = list(recv.split([int(v) for v in rc.reshape(-1)]))
         outs = [None] * (e * El)
@@ -607,7 +634,7 @@ def run_moe(rank, world, cfg):
             for src in range(e):
                 outs[src * El + j] = ys[src]
         back = torch.cat(outs)
-        y_sorted = AllToAll.apply(back, send_splits, recv_splits)
+        y_sorted = AllToAll.apply(back, send_splits, recv_splits, "combine")
         g_sorted = gates.reshape(-1).index_select(0, order)
         weighted = y_sorted * g_sorted.unsqueeze(-1)
         out = torch.zeros(N, h).index_add(0, tok_sorted, weighted)
@@ -627,10 +654,7 @@ def run_moe(rank, world, cfg):
             "saved_param_bytes": meter.param_bytes_saved(),
             "matches_unsplit": bool(torch.allclose(out.detach(), ref, atol=1e-5)),
             "tokens_per_expert": tokens_per_expert, "send_rows": send_splits, "recv_rows": recv_splits,
-            "comm_buffer_bytes": {"dispatch_send": sum(send_splits) * h * F32,
-                                  "dispatch_recv": sum(recv_splits) * h * F32,
-                                  "combine_send": sum(recv_splits) * h * F32,
-                                  "combine_recv": sum(send_splits) * h * F32}}
+            "comm_buffer_bytes": dict(COMM)}
 
 
 def expected_moe(cfg, rank):
