@@ -1,5 +1,6 @@
 #include "headroom/estimate/Plan.h"
 
+#include "headroom/estimate/Pipeline.h"
 #include "headroom/importers/HfConfig.h"
 #include "headroom/model/EmptyNetwork.h"
 
@@ -96,6 +97,10 @@ Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& mode
 
 void reestimate(PlanResult& result, const PlanSettings& settings)
 {
+    if (!result.stages.empty()) {
+        reestimatePipeline(result, settings);
+        return;
+    }
     result.estimate.reset();
     result.throughput.reset();
     result.throughputError.reset();
@@ -147,6 +152,13 @@ PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
     }
     reestimate(result, settings);
     return result;
+}
+
+PlanResult evaluate(const Plan& plan, Analysis analysis)
+{
+    if (plan.setup.parallel.pipelineParallel > 1 && !plan.setup.pipelineStage)
+        return evaluatePipeline(plan, std::move(analysis));
+    return evaluate(static_cast<const PlanSettings&>(plan), std::move(analysis));
 }
 
 PlanResult evaluate(const Plan& plan)
@@ -338,11 +350,52 @@ ordered_json timelineJson(const Analysis& a, const MemoryModel& model, std::int6
     return timeline;
 }
 
+/// Every stage of a pipeline: its layers, what is in flight and what its GPU holds (docs/cli.md).
+ordered_json pipelineJson(const Plan& plan, const PlanResult& result)
+{
+    auto stages = ordered_json::array();
+    for (const PipelineStageResult& stage : result.stages) {
+        const PlanResult& r = stage.result;
+        const PipelineStageRole role = stage.settings.setup.pipelineStage.value_or(PipelineStageRole {});
+        ordered_json s;
+        s["stage"] = stage.slice.index;
+        s["layers"] = stageLayersText(plan.network, stage.slice);
+        s["pipeline_layers"] = stage.slice.layerCount();
+        s["params"] = r.analysis.totalParams;
+        s["held_micro_batches"] = stage.held.value();
+        s["in_flight_micro_batches"] = stage.held.inFlight();
+        s["received_bytes_per_sample"] = role.receivedBytesPerSample;
+        s["sent_bytes_per_sample"] = role.sentBytesPerSample;
+        if (r.estimate) {
+            s["peak_bytes"] = r.estimate->peakBytes();
+            s["held_at_peak_bytes"]
+                = r.estimate->hasHeadroom() ? ordered_json(r.estimate->heldBytes) : ordered_json(nullptr);
+            s["peak"] = { { "phase", stepPhaseName(r.estimate->peak.phase) },
+                { "layer",
+                    r.estimate->peak.phase == StepPhase::OptimizerStep
+                        ? ordered_json(nullptr)
+                        : ordered_json(r.estimate->peakLayer) } };
+            s["bytes"] = breakdownJson(r.estimate->bytes);
+            s["fits"] = r.estimate->fits;
+            s["max_batch"] = r.estimate->maxBatch;
+        }
+        if (r.reservedFigures && r.estimate)
+            s["reserved_peak_bytes"] = r.reservedFigures->peakReservedBytes;
+        if (r.error)
+            s["error"] = r.error->message;
+        stages.push_back(s);
+    }
+    const Parallelism& par = plan.setup.parallel;
+    return { { "stages", stages }, { "heaviest_stage", result.heaviestStage },
+        { "schedule", pipelineScheduleName(par.schedule) }, { "micro_batches", plan.setup.accumulationSteps },
+        { "bubble_fraction", pipelineBubbleFraction(par, plan.setup.accumulationSteps) } };
+}
+
 } // namespace
 
 nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
 {
-    const Analysis& a = result.analysis;
+    const Analysis& a = result.wholeModel();
     ordered_json j;
     j["model"] = plan.network.name;
     j["params"]
@@ -359,8 +412,10 @@ nlohmann::ordered_json planToJson(const Plan& plan, const PlanResult& result)
         j["reserved"] = reservedJson(*result.reservedFigures);
     else if (result.reservedError)
         j["reserved"] = { { "error", result.reservedError->message } };
+    if (!result.stages.empty())
+        j["pipeline"] = pipelineJson(plan, result);
     if (result.memory && result.estimate)
-        j["timeline"] = timelineJson(a, *result.memory, plan.setup.batch);
+        j["timeline"] = timelineJson(result.analysis, *result.memory, plan.setup.batch);
     auto warnings = ordered_json::array();
     for (const auto& w : a.warnings)
         warnings.push_back({ { "layer", w.layer }, { "message", w.message } });

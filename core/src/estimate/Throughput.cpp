@@ -158,10 +158,10 @@ std::optional<Error> throughputProblem(const Analysis& analysis, const TrainingS
                 + std::to_string(setup.accumulationSteps),
             "accumulation_steps" };
     const Parallelism& par = setup.parallel;
-    if (par.gpus < 1 || par.tensorParallel < 1 || par.gpus % par.tensorParallel != 0)
+    if (par.gpus < 1 || par.tensorParallel < 1 || par.gpus % par.modelParallel() != 0)
         return Error { "the GPU count (" + std::to_string(par.gpus)
-                + ") must be a positive multiple of the tensor-parallel degree ("
-                + std::to_string(par.tensorParallel) + ")",
+                + ") must be a positive multiple of tensor x pipeline x context parallel ("
+                + std::to_string(par.modelParallel()) + ")",
             "parallel" };
     const Peak peak = peakFor(gpu, analysis.precision);
     if (!peak.error.empty())
@@ -272,7 +272,7 @@ Result<ThroughputEstimate> estimateThroughput(
     const double micro = static_cast<double>(setup.batch);
     const double steps = static_cast<double>(setup.accumulationSteps);
     const double tp = static_cast<double>(par.tensorParallel);
-    const double dataParallel = static_cast<double>(par.gpus / par.tensorParallel);
+    const double dataParallel = static_cast<double>(par.dataParallel());
     const double flopsPerSample
         = t.forwardFlopsPerSample + t.backwardFlopsPerSample + t.recomputeFlopsPerSample;
     t.flopsPerStep = flopsPerSample * micro * steps / tp;

@@ -1,6 +1,7 @@
 #include "headroom/step/MemoryModel.h"
 
 #include "headroom/layers/LayerRegistry.h"
+#include "headroom/step/PipelineSchedule.h"
 #include "step/TensorParallel.h"
 #include "support/Wide.h"
 
@@ -339,6 +340,46 @@ std::uint64_t componentBytes(const MemoryBreakdown& m, Component c) noexcept
     return 0;
 }
 
+namespace {
+/// The network's output storage when no op keeps it for backward (what a pipeline stage sends and frees).
+AffineBytes unsavedOutput(const Analysis& analysis)
+{
+    const StepGraph& g = analysis.step;
+    if (g.ops.empty())
+        return {};
+    const StepTensor& out = g.tensors[g.ops.back().output];
+    const StepStorage& storage = g.storages[out.storage];
+    return storage.releasedAfterBackwardOf == kNoStepOp && !storage.isInputBatch ? storage.bytes
+                                                                                 : AffineBytes {};
+}
+} // namespace
+
+bool MemoryModel::addPipelineStage(
+    StepConditions& c, const Analysis& analysis, const MemoryModel& single, const TrainingSetup& setup)
+{
+    const PipelineStageRole& role = *setup.pipelineStage;
+    c.pipelineBuffers = AffineBytes { role.receivedBytesPerSample + role.sentBytesPerSample, 0 };
+    const HeldMicroBatches held = heldMicroBatches(setup.parallel, setup.accumulationSteps, role.index);
+    if (held.chunkPasses > 0) {
+        // What one micro-batch leaves for its backward: the stage's saved tensors and its input at the
+        // end of its forward pass; a pass through one of v model chunks holds 1/v of it (rounded up).
+        const StepMoment& end = single.m_timeline.moments()[single.endOfForwardMoment()];
+        const auto perPass = [&](std::uint64_t bytes) {
+            const auto v = static_cast<std::uint64_t>(held.chunksPerStage);
+            return bytes / v + (bytes % v != 0 ? 1 : 0);
+        };
+        // A stage that sends its output frees it once sent (Megatron-LM's deallocate_output_tensor): a
+        // held micro-batch keeps it only when one of the stage's own ops saved it.
+        const AffineBytes sent = role.sentBytesPerSample > 0 ? unsavedOutput(analysis) : AffineBytes {};
+        c.heldPasses = held.chunkPasses;
+        c.heldActivationsPerPass = AffineBytes { perPass(end.perSample.activations
+                                                     - std::min(end.perSample.activations, sent.perSample)),
+            perPass(end.fixed.activations - std::min(end.fixed.activations, sent.fixed)) };
+        c.heldInputPerPass = AffineBytes { perPass(end.perSample.input), perPass(end.fixed.input) };
+    }
+    return c.heldPasses > 0 || c.pipelineBuffers.perSample > 0;
+}
+
 Result<MemoryModel> MemoryModel::build(const Analysis& analysis, const TrainingSetup& setup)
 {
     return build(analysis, setup, RuntimeBehaviour {});
@@ -398,6 +439,11 @@ Result<MemoryModel> MemoryModel::build(
     m.m_timeline = StepTimeline::simulate(analysis, c);
     if (m.m_timeline.overflowed())
         return Error { "the model's byte counts overflow 64 bits", "layers" };
+    if (setup.pipelineStage && addPipelineStage(c, analysis, m, setup)) {
+        m.m_timeline = StepTimeline::simulate(analysis, c);
+        if (m.m_timeline.overflowed())
+            return Error { "the model's byte counts overflow 64 bits", "layers" };
+    }
     return m;
 }
 

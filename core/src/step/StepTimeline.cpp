@@ -197,6 +197,7 @@ private:
     }
 
     void push(RawMoment raw);
+    void addPipelineHeld(StepMoment& m);
 
     /// What is alive now, as a moment of `op`.
     [[nodiscard]] RawMoment current(StepPhase phase, std::size_t op, bool recomputing) const
@@ -285,6 +286,8 @@ void MomentBuilder::push(RawMoment raw)
     m.fixed.transient = gradientTransient.value();
     m.perSample.transient = raw.transient.perSample.value();
     m.fixed.communication = m_c.bucketBytes + (raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes);
+    if (raw.phase != StepPhase::OptimizerStep)
+        addPipelineHeld(m);
     m.fixed.calibration = m_c.calibrationFixed;
     m.perSample.calibration = m_c.calibrationPerSample;
     m.fixed.overhead = m_c.overhead;
@@ -292,6 +295,27 @@ void MomentBuilder::push(RawMoment raw)
     // What a moment was made from is kept only while a jump may copy it (inside a stand-in).
     if (m_openSnapshots > 0)
         m_raw.push_back(std::move(raw));
+}
+
+/// What a pipeline stage's other micro-batches in flight hold, and its send and receive buffers
+/// (StepConditions::heldPasses): alive at every moment of forward and backward.
+void MomentBuilder::addPipelineHeld(StepMoment& m)
+{
+    const Count passes { static_cast<std::uint64_t>(std::max<std::int64_t>(0, m_c.heldPasses)) };
+    const auto add = [&](std::uint64_t& into, std::uint64_t perPass) {
+        const Count sum = Count { into } + Count { perPass } * passes;
+        m_overflow = m_overflow || sum.isOverflow();
+        into = sum.value();
+    };
+    add(m.fixed.activations, m_c.heldActivationsPerPass.fixed);
+    add(m.perSample.activations, m_c.heldActivationsPerPass.perSample);
+    add(m.fixed.input, m_c.heldInputPerPass.fixed);
+    add(m.perSample.input, m_c.heldInputPerPass.perSample);
+    const Count buffers = Count { m.perSample.communication } + Count { m_c.pipelineBuffers.perSample };
+    const Count fixedBuffers = Count { m.fixed.communication } + Count { m_c.pipelineBuffers.fixed };
+    m_overflow = m_overflow || buffers.isOverflow() || fixedBuffers.isOverflow();
+    m.perSample.communication = buffers.value();
+    m.fixed.communication = fixedBuffers.value();
 }
 
 /// The hidden iterations of `repeat`, after the iteration that stands for them ran since its snapshot

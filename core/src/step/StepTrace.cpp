@@ -330,6 +330,36 @@ void addBuckets(EventLog& log, std::uint64_t bytes)
     }
 }
 
+/// A pipeline stage's other micro-batches in flight (StepConditions::heldPasses), each as one block of
+/// what it saved and one of what it received, and the stage's send and receive buffers: made as the
+/// step's forward starts, freed when its last backward is done.
+std::vector<std::uint32_t> addPipelineHeld(EventLog& log, const StepConditions& c)
+{
+    std::vector<std::uint32_t> blocks;
+    const auto add = [&](TraceKind kind, const AffineBytes& bytes) {
+        if (bytes.perSample > 0 || bytes.fixed > 0)
+            blocks.push_back(log.allocate(kind, kNoTraceRow, bytes));
+    };
+    // Beyond a few hundred passes (GPipe over many micro-batches) the passes are one block each way:
+    // the allocator then sees one large block where PyTorch has many, each in its own segment or not.
+    constexpr std::int64_t kPassesTracedOneByOne = 256;
+    if (c.heldPasses <= kPassesTracedOneByOne) {
+        for (std::int64_t pass = 0; pass < c.heldPasses; ++pass) {
+            add(TraceKind::Activation, c.heldActivationsPerPass);
+            add(TraceKind::Input, c.heldInputPerPass);
+        }
+    } else {
+        const auto times = [&](const AffineBytes& b) {
+            const Count n { static_cast<std::uint64_t>(c.heldPasses) };
+            return AffineBytes { (Count { b.perSample } * n).value(), (Count { b.fixed } * n).value() };
+        };
+        add(TraceKind::Activation, times(c.heldActivationsPerPass));
+        add(TraceKind::Input, times(c.heldInputPerPass));
+    }
+    add(TraceKind::Communication, c.pipelineBuffers);
+    return blocks;
+}
+
 } // namespace
 
 AffineBytes cudnnWorkspace(const Analysis& analysis, const StepGraph& graph, std::size_t op, bool)
@@ -385,6 +415,8 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
     TraceRecorder recorder { log, analysis, graph, settings };
     for (int s = 1; s <= settings.steps; ++s) {
         log.step = static_cast<std::uint8_t>(s);
+        log.stage = TraceStage::Forward;
+        const std::vector<std::uint32_t> held = addPipelineHeld(log, conditions);
         for (int m = 0; m < std::max(1, settings.microBatches); ++m) {
             log.stage = TraceStage::Forward;
             log.microBatch = static_cast<std::uint8_t>(m);
@@ -396,6 +428,8 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
             simulation.runMicroBatch(recorder, m > 0);
             log.free(gathered);
         }
+        for (const std::uint32_t block : held)
+            log.free(block);
         log.stage = TraceStage::Optimizer;
         std::vector<std::uint32_t> gradients = recorder.takeGradients();
         addOptimizerStep(log, analysis, setup, conditions, graph, expanded.value().parameterOrigin,

@@ -8,10 +8,12 @@
 #include "headroom/estimate/Estimate.h"
 #include "headroom/estimate/Throughput.h"
 #include "headroom/model/Network.h"
+#include "headroom/model/PipelineSplit.h"
 #include "headroom/setup/GpuCatalog.h"
 #include "headroom/setup/Precision.h"
 #include "headroom/setup/Training.h"
 #include "headroom/setup/TrainingSetup.h"
+#include "headroom/step/PipelineSchedule.h"
 #include "headroom/support/Error.h"
 
 #include <algorithm>
@@ -112,8 +114,11 @@ struct ReservedFigures final
     [[nodiscard]] bool replayed() const noexcept { return peakReservedBytes > 0; }
 };
 
+struct PipelineStageResult; // below: it holds a PlanResult
+
 /// A plan worked out. The analysis always; the step model, the estimate and the throughput when the
-/// network and the set-up can be estimated.
+/// network and the set-up can be estimated. With pipeline parallelism, the heaviest stage's
+/// (estimate/Pipeline.h), with every stage in `stages`.
 struct PlanResult final
 {
     Analysis analysis;
@@ -131,6 +136,27 @@ struct PlanResult final
     /// model; the estimate's maxBatch and fits already take them into account.
     std::optional<ReservedFigures> reservedFigures;
     std::optional<Error> reservedError; ///< why there is no reserved model (max batch from tensors alone)
+    /// Pipeline parallelism: every stage worked out, first to last (empty without a pipeline). The members
+    /// above are then the heaviest stage's: its own network's analysis, its step model and figures.
+    std::vector<PipelineStageResult> stages;
+    std::size_t heaviestStage = 0; ///< the stage the members above are, when `stages` is not empty
+    /// The whole model's analysis when `stages` is not empty (its parameters, its layers).
+    std::shared_ptr<const Analysis> modelAnalysis;
+
+    /// The whole model's analysis: `analysis`, or with a pipeline `modelAnalysis`.
+    [[nodiscard]] const Analysis& wholeModel() const noexcept
+    {
+        return modelAnalysis ? *modelAnalysis : analysis;
+    }
+};
+
+/// One stage of a pipeline-parallel plan worked out: what its GPU holds (estimate/Pipeline.h).
+struct PipelineStageResult final
+{
+    PipelineStageSlice slice;
+    HeldMicroBatches held; ///< the micro-batches in flight besides the running one, at the stage's peak
+    PlanSettings settings; ///< the plan's, with setup.pipelineStage this stage's role
+    PlanResult result; ///< the stage's own network analysed, its step model, estimate and reserved figures
 };
 
 /// What one set-up gives at its batch on its GPU, read off a step model already built.
@@ -190,7 +216,12 @@ void applyReserved(Estimate& estimate, const ReservedFigures& reserved, const Tr
 [[nodiscard]] Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options);
 
 /// Analysis, step model, estimate and throughput: what `headroom estimate`, the GUI and the report show.
+/// With pipeline parallelism, per stage (evaluatePipeline, estimate/Pipeline.h).
 [[nodiscard]] PlanResult evaluate(const Plan& plan);
+
+/// evaluate() on `analysis`, the plan's network already analysed under plan.analysisOptions() (a set-up
+/// change: with a pipeline the stages are cut again, each analysed on its own).
+[[nodiscard]] PlanResult evaluate(const Plan& plan, Analysis analysis);
 
 /// The step model, estimate and throughput for `settings` on `analysis`, an analysis of the same
 /// network under settings.analysisOptions() (the set-up changed, the analysis did not).

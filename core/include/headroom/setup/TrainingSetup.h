@@ -49,6 +49,16 @@ struct RunCalibration final
     friend bool operator==(const RunCalibration&, const RunCalibration&) = default;
 };
 
+/// The GPU of one pipeline stage (docs/multi-gpu.md, "Pipeline parallelism"): evaluate() sets it on the
+/// plan of each stage it cuts the model into; a set-up without one is the whole model's.
+struct PipelineStageRole final
+{
+    std::int64_t index = 0; ///< from 0, the first stage
+    std::uint64_t receivedBytesPerSample = 0; ///< the boundary tensor from the stage before (0 on the first)
+    std::uint64_t sentBytesPerSample = 0; ///< the boundary tensor to the stage after (0 on the last)
+    friend bool operator==(const PipelineStageRole&, const PipelineStageRole&) = default;
+};
+
 /// A training set-up: everything an estimate needs besides the analysis (which carries the network,
 /// the precision and the strategies) and the GPU (Plan::gpu; the estimate reads its memory from there).
 struct TrainingSetup final
@@ -72,6 +82,8 @@ struct TrainingSetup final
     bool expandableSegments = false;
     /// What a measured run held beyond the plan (inactive unless set): its own component everywhere.
     RunCalibration calibration;
+    /// Which pipeline stage's GPU this set-up describes (set by evaluate(), never by the user).
+    std::optional<PipelineStageRole> pipelineStage;
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
 };
 

@@ -74,6 +74,11 @@ public:
     [[nodiscard]] std::size_t endOfForwardMoment() const noexcept;
 
 private:
+    /// A pipeline stage's held micro-batches and buffers (setup.pipelineStage) added to `c`, worked out
+    /// from `single`, the stage's step without them; whether anything was added.
+    static bool addPipelineStage(
+        StepConditions& c, const Analysis& analysis, const MemoryModel& single, const TrainingSetup& setup);
+
     StepTimeline m_timeline;
 };
 

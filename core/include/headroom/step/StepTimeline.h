@@ -86,6 +86,16 @@ struct StepConditions final
     /// allocation before the weights in the trace.
     std::uint64_t calibrationFixed = 0;
     std::uint64_t calibrationPerSample = 0;
+    /// Pipeline parallelism (docs/multi-gpu.md, "Pipeline parallelism"): the forward passes a stage's
+    /// schedule has run and not yet run backward for, besides the running micro-batch, each keeping
+    /// heldActivationsPerPass (what it saved) and heldInputPerPass (what it received). Alive through
+    /// forward and backward; the schedule has drained them all by the optimizer step.
+    std::int64_t heldPasses = 0;
+    AffineBytes heldActivationsPerPass;
+    AffineBytes heldInputPerPass;
+    /// The stage's point-to-point buffers in forward and backward: a boundary tensor arriving from each
+    /// neighbouring stage (the next input, the output's gradient).
+    AffineBytes pipelineBuffers;
 };
 
 /// The simulated step. Moments of the steady step (optimizer state allocated): the first micro-batch's

@@ -1,0 +1,228 @@
+#include "headroom/estimate/Pipeline.h"
+
+#include "headroom/importers/HfConfig.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace headroom {
+
+namespace {
+
+/// The tensor a stage receives: the output of top-level layer `item` as the whole model's analysis has it
+/// (a Repeat block's is its last layer's).
+Result<InputSpec> boundaryInput(const Analysis& whole, std::size_t item)
+{
+    const std::string path = "layers[" + std::to_string(item) + "]";
+    const LayerRow* found = nullptr;
+    for (const LayerRow& row : whole.rows) {
+        const bool inside = row.specPath == path || row.specPath.starts_with(path + ".");
+        if (inside && row.type != "Repeat")
+            found = &row;
+    }
+    if (found == nullptr || found->output.shape.rank() == 0)
+        return Error { "the pipeline stage boundary after " + path + " has no tensor to send", path };
+    InputSpec spec;
+    spec.shape = found->output.shape;
+    spec.dtype = found->output.dtype;
+    return spec;
+}
+
+std::uint64_t bytesPerSample(const InputSpec& spec)
+{
+    return (spec.shape.elements() * Count { elementSize(spec.dtype) }).value();
+}
+
+/// The stage whose GPU is the plan's answer: the smallest max batch, then the most held at the batch; a
+/// stage that cannot be estimated first (its error is the plan's).
+std::size_t heaviest(const std::vector<PipelineStageResult>& stages)
+{
+    const auto heavier = [](const PlanResult& a, const PlanResult& b) {
+        if (!a.estimate || !b.estimate)
+            return !a.estimate && b.estimate;
+        if (a.estimate->maxBatch != b.estimate->maxBatch)
+            return a.estimate->maxBatch < b.estimate->maxBatch;
+        return std::max(a.estimate->heldBytes, a.estimate->peakBytes())
+            > std::max(b.estimate->heldBytes, b.estimate->peakBytes());
+    };
+    std::size_t best = 0;
+    for (std::size_t s = 1; s < stages.size(); ++s)
+        if (heavier(stages[s].result, stages[best].result))
+            best = s;
+    return best;
+}
+
+/// The heaviest stage's figures as the plan's, its step time with the pipeline's bubble.
+void showHeaviest(PlanResult& out, const PlanSettings& settings)
+{
+    out.heaviestStage = heaviest(out.stages);
+    const PlanResult& h = out.stages[out.heaviestStage].result;
+    out.analysis = h.analysis;
+    out.memory = h.memory;
+    out.estimate = h.estimate;
+    out.error = h.error;
+    out.reserved = h.reserved;
+    out.reservedFigures = h.reservedFigures;
+    out.reservedError = h.reservedError;
+    out.throughputError = h.throughputError;
+    // The slowest stage sets the pace: every stage runs its m micro-batches plus the bubble.
+    out.throughput.reset();
+    for (const PipelineStageResult& stage : out.stages)
+        if (stage.result.throughput
+            && (!out.throughput || stage.result.throughput->stepSeconds > out.throughput->stepSeconds))
+            out.throughput = stage.result.throughput;
+    if (out.throughput) {
+        ThroughputEstimate& t = *out.throughput;
+        const double bubble
+            = pipelineBubbleFraction(settings.setup.parallel, settings.setup.accumulationSteps);
+        const double slower = 1.0 + bubble;
+        t.stepSeconds *= slower;
+        t.computeSeconds *= slower;
+        t.samplesPerSecond /= slower;
+        t.tokensPerSecond /= slower;
+        t.notes.push_back(
+            "Includes the pipeline bubble: " + std::to_string(static_cast<int>(bubble * 100.0 + 0.5))
+            + " % of the busiest stage's time idle, (p - 1) / (v m)");
+        t.noteTemplates.push_back(TemplatedText {
+            "Includes the pipeline bubble: %1 % of the busiest stage's time idle, (p - 1) / (v m)",
+            { std::to_string(static_cast<int>(bubble * 100.0 + 0.5)) } });
+    }
+}
+
+std::string rangeText(std::int64_t first, std::int64_t last)
+{
+    return first == last ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(last);
+}
+
+} // namespace
+
+double pipelineBubbleFraction(const Parallelism& par, std::int64_t microBatches) noexcept
+{
+    const auto p = static_cast<double>(std::max<std::int64_t>(1, par.pipelineParallel));
+    const auto m = static_cast<double>(std::max<std::int64_t>(1, microBatches));
+    const double v = par.schedule == PipelineSchedule::Interleaved
+        ? static_cast<double>(std::max<std::int64_t>(1, par.virtualStages))
+        : 1.0;
+    const double bubble = (p - 1.0) / (v * m);
+    return par.schedule == PipelineSchedule::ZeroBubble ? bubble / 3.0 : bubble;
+}
+
+std::string stageLayersText(const Network& network, const PipelineStageSlice& slice)
+{
+    const bool repeats = std::any_of(
+        network.layers.begin(), network.layers.end(), [](const LayerSpec& l) { return l.isRepeat(); });
+    std::string text;
+    const auto add = [&](const std::string& part) { text += (text.empty() ? "" : ", ") + part; };
+    if (!repeats) { // the pipeline layers are the top-level layers, numbered from 1 as every view does
+        for (const auto& [first, last] : slice.layerRanges)
+            add("layers " + rangeText(first + 1, last + 1));
+        return text;
+    }
+    std::int64_t firstUnit = 0; // the pipeline layer number of each block's first iteration
+    for (std::size_t i = 0; i < network.layers.size(); ++i) {
+        const LayerSpec& l = network.layers[i];
+        const std::string name = l.name.empty() ? std::to_string(i) : l.name;
+        if (!l.isRepeat()) {
+            if (i < slice.iterations.size() && slice.iterations[i] > 0)
+                add(name);
+            continue;
+        }
+        for (const auto& [first, last] : slice.layerRanges) {
+            const std::int64_t from = std::max(first, firstUnit);
+            const std::int64_t to = std::min(last, firstUnit + l.times - 1);
+            if (from <= to)
+                add(name + "." + rangeText(from - firstUnit, to - firstUnit));
+        }
+        firstUnit += l.times;
+    }
+    return text;
+}
+
+PlanResult evaluatePipeline(const Plan& plan, Analysis analysis)
+{
+    PlanResult out;
+    auto whole = std::make_shared<const Analysis>(std::move(analysis));
+    out.modelAnalysis = whole;
+    out.analysis = *whole;
+    if (whole->error) {
+        out.error = whole->error;
+        return out;
+    }
+    Network network = plan.network;
+    if (plan.sequenceLength) {
+        auto resized = atTrainingLength(plan.network, *plan.sequenceLength);
+        if (!resized) {
+            out.error = resized.error();
+            return out;
+        }
+        network = std::move(resized).value();
+    }
+    const Parallelism& par = plan.setup.parallel;
+    auto slices = splitPipeline(network, par.pipelineParallel,
+        par.schedule == PipelineSchedule::Interleaved ? par.virtualStages : 1, par.stageLayers);
+    if (!slices) {
+        out.error = slices.error();
+        return out;
+    }
+    // With interleaving every stage also receives and sends between its model chunks: the largest
+    // boundary tensor stands for those.
+    std::uint64_t largestBoundary = 0;
+    for (const PipelineStageSlice& slice : slices.value())
+        if (slice.sendsFrom)
+            if (auto sent = boundaryInput(*whole, *slice.sendsFrom))
+                largestBoundary = std::max(largestBoundary, bytesPerSample(sent.value()));
+    const bool interleaved = par.schedule == PipelineSchedule::Interleaved && par.virtualStages > 1;
+    for (PipelineStageSlice& slice : slices.value()) {
+        InputSpec received = network.input;
+        PipelineStageRole role;
+        role.index = slice.index;
+        if (slice.receivesFrom) {
+            auto boundary = boundaryInput(*whole, *slice.receivesFrom);
+            if (!boundary) {
+                out.error = boundary.error();
+                return out;
+            }
+            received = boundary.value();
+            role.receivedBytesPerSample = bytesPerSample(received);
+        }
+        if (slice.sendsFrom)
+            if (auto sent = boundaryInput(*whole, *slice.sendsFrom))
+                role.sentBytesPerSample = bytesPerSample(sent.value());
+        if (interleaved) {
+            role.receivedBytesPerSample = std::max(role.receivedBytesPerSample, largestBoundary);
+            role.sentBytesPerSample = std::max(role.sentBytesPerSample, largestBoundary);
+        }
+        auto stageNet = stageNetwork(network, slice, received);
+        if (!stageNet) {
+            out.error = stageNet.error();
+            return out;
+        }
+        Plan stagePlan = static_cast<const PlanSettings&>(plan).appliedTo(Plan {});
+        stagePlan.network = std::move(stageNet).value();
+        stagePlan.sequenceLength.reset(); // the cut network is at the training length already
+        stagePlan.setup.pipelineStage = role;
+        PipelineStageResult stage;
+        stage.held = heldMicroBatches(par, plan.setup.accumulationSteps, slice.index);
+        stage.result = evaluate(stagePlan);
+        stage.slice = std::move(slice);
+        stage.settings = static_cast<const PlanSettings&>(stagePlan);
+        out.stages.push_back(std::move(stage));
+    }
+    showHeaviest(out, plan);
+    return out;
+}
+
+void reestimatePipeline(PlanResult& result, const PlanSettings& settings)
+{
+    for (PipelineStageResult& stage : result.stages) {
+        PlanSettings s = settings;
+        s.setup.pipelineStage = stage.settings.setup.pipelineStage;
+        s.sequenceLength.reset();
+        reestimate(stage.result, s);
+        stage.settings = std::move(s);
+    }
+    if (!result.stages.empty())
+        showHeaviest(result, settings);
+}
+
+} // namespace headroom

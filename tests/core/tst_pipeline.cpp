@@ -1,0 +1,292 @@
+// Pipeline parallelism: the model cut into stages, the micro-batches each schedule keeps in flight, and
+// each stage's GPU. Expected figures are worked out by hand in the comments, taken from the schedules'
+// papers and Megatron-LM's code, or measured with PyTorch on gloo (tests/data/parallel/
+// gloo_reference.json, written by tests/reference/record_parallel_gloo.py).
+#include "headroom/estimate/Pipeline.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/model/ModelFile.h"
+#include "headroom/model/PipelineSplit.h"
+#include "headroom/step/PipelineSchedule.h"
+
+#include <QFile>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using namespace headroom;
+
+namespace {
+
+Network parsed(const std::string& text)
+{
+    auto n = parseModel(text);
+    if (!n)
+        qFatal("%s", n.error().message.c_str());
+    return n.value();
+}
+
+Network gpt2()
+{
+    auto n = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    if (!n)
+        qFatal("%s", n.error().message.c_str());
+    return n.value();
+}
+
+/// The gloo layout's stage (tests/reference/record_parallel_gloo.py, run_pipeline): pre-LN residual
+/// blocks x + fc2(GELU(fc1(LN(x)))) on [16, 32] float32 tokens, fc1 32 -> 128; `blocks` of them.
+Network glooBlocks(int blocks)
+{
+    return parsed(R"({"format": "headroom-model", "version": 1, "name": "blocks",
+        "input": {"shape": [16, 32], "dtype": "float32"}, "loss": "none",
+        "layers": [{"type": "Repeat", "name": "blocks", "times": )"
+        + std::to_string(blocks) + R"(, "layers": [
+            {"type": "LayerNorm", "name": "ln"},
+            {"type": "Linear", "name": "fc1", "out_features": 128},
+            {"type": "GELU", "name": "gelu"},
+            {"type": "Linear", "name": "fc2", "out_features": 32},
+            {"type": "Add", "name": "residual", "inputs": ["fc2", "repeat_input"]}]}]})");
+}
+
+Plan pipelinePlan(Network network, std::int64_t p, std::int64_t m, PipelineSchedule schedule)
+{
+    Plan plan;
+    plan.network = std::move(network);
+    plan.reservedModel = false;
+    plan.gpu.memoryBytes = 80ULL << 30;
+    plan.setup.overheadBytes = 0;
+    plan.setup.batch = 2;
+    plan.setup.optimizer = Optimizer::Sgd;
+    plan.setup.accumulationSteps = m;
+    plan.setup.parallel.gpus = p;
+    plan.setup.parallel.pipelineParallel = p;
+    plan.setup.parallel.schedule = schedule;
+    return plan;
+}
+
+nlohmann::json glooReference(const std::string& layout)
+{
+    QFile file(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/parallel/gloo_reference.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("gloo_reference.json is missing");
+    const auto all = nlohmann::json::parse(file.readAll().toStdString());
+    for (const auto& e : all["entries"])
+        if (e["layout"] == layout)
+            return e;
+    qFatal("no gloo layout %s", layout.c_str());
+}
+
+/// What a stage's micro-batches hold at the end of its forward pass, saved tensors and received input
+/// together (autograd's saved tensors, as the gloo script counts them), at the plan's batch.
+std::uint64_t savedAtEndOfForward(const PlanResult& r, std::int64_t batch)
+{
+    const MemoryModel& m = *r.memory;
+    const MemoryBreakdown end = m.momentAt(m.endOfForwardMoment(), batch);
+    return end.activations + end.input;
+}
+
+} // namespace
+
+class TestPipeline : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void gpt2LayersGoToStagesAsMegatronPlacesThem()
+    {
+        // GPT-2 small: wte, wpe, drop, h (Repeat x 12), ln_f, lm_head (tied to wte): 12 pipeline layers.
+        const Network n = gpt2();
+        QCOMPARE(pipelineLayerCount(n), 12);
+        auto slices = splitPipeline(n, 4, 1, {});
+        QVERIFY(slices);
+        const auto& s = slices.value();
+        QCOMPARE(s.size(), std::size_t { 4 });
+        // stage 1: the embeddings and dropout with h.0-2; stages 2, 3: three blocks; stage 4: h.9-11 and the
+        // head
+        QCOMPARE(s[0].iterations, (std::vector<std::int64_t> { 1, 1, 1, 3, 0, 0 }));
+        QCOMPARE(s[1].iterations, (std::vector<std::int64_t> { 0, 0, 0, 3, 0, 0 }));
+        QCOMPARE(s[3].iterations, (std::vector<std::int64_t> { 0, 0, 0, 3, 1, 1 }));
+        QVERIFY(s[0].first() && !s[0].last());
+        QVERIFY(s[3].last() && !s[3].first());
+        QCOMPARE(*s[1].receivesFrom, std::size_t { 3 }); // the output of block h
+        QCOMPARE(stageLayersText(n, s[0]), std::string { "wte, wpe, drop, h.0–2" });
+        QCOMPARE(stageLayersText(n, s[2]), std::string { "h.6–8" });
+        QCOMPARE(stageLayersText(n, s[3]), std::string { "h.9–11, ln_f, lm_head" });
+    }
+
+    void unevenSplitsGiveTheLastStagesTheExtraLayers()
+    {
+        // 12 layers over 5 stages: 2 each, and the 2 left over to the last two stages.
+        auto slices = splitPipeline(gpt2(), 5, 1, {});
+        QVERIFY(slices);
+        std::vector<std::int64_t> counts;
+        for (const auto& s : slices.value())
+            counts.push_back(s.layerCount());
+        QCOMPARE(counts, (std::vector<std::int64_t> { 2, 2, 2, 3, 3 }));
+        // As the user sets them (Megatron's uneven stages).
+        auto given = splitPipeline(gpt2(), 3, 1, { 2, 5, 5 });
+        QVERIFY(given);
+        QCOMPARE(given.value()[0].layerRanges.front(), (std::pair<std::int64_t, std::int64_t> { 0, 1 }));
+        QCOMPARE(given.value()[2].layerRanges.front(), (std::pair<std::int64_t, std::int64_t> { 7, 11 }));
+    }
+
+    void interleavingGivesEachStageEveryPthChunk()
+    {
+        // 12 layers, p = 2, v = 3: six chunks of two; stage 1 holds chunks 0, 2, 4, stage 2 chunks 1, 3, 5.
+        auto slices = splitPipeline(gpt2(), 2, 3, {});
+        QVERIFY(slices);
+        using R = std::vector<std::pair<std::int64_t, std::int64_t>>;
+        QCOMPARE(slices.value()[0].layerRanges, (R { { 0, 1 }, { 4, 5 }, { 8, 9 } }));
+        QCOMPARE(slices.value()[1].layerRanges, (R { { 2, 3 }, { 6, 7 }, { 10, 11 } }));
+        QCOMPARE(stageLayersText(gpt2(), slices.value()[1]),
+            std::string { "h.2–3, h.6–7, h.10–11, ln_f, lm_head" });
+    }
+
+    void impossibleCutsNameBothSettings()
+    {
+        auto tooMany = splitPipeline(gpt2(), 16, 1, {});
+        QVERIFY(!tooMany);
+        QCOMPARE(tooMany.error().location, std::string { "parallel.pipeline_parallel" });
+        QVERIFY(tooMany.error().message.find("pipeline parallel 16") != std::string::npos);
+        QVERIFY(tooMany.error().message.find("12 pipeline layers") != std::string::npos);
+        auto interleaved = splitPipeline(gpt2(), 4, 4, {});
+        QVERIFY(!interleaved);
+        QCOMPARE(interleaved.error().location, std::string { "parallel.virtual_stages" });
+        QVERIFY(interleaved.error().message.find("4 stages x 4 virtual stages needs at least 16 layers")
+            != std::string::npos);
+        auto sum = splitPipeline(gpt2(), 3, 1, { 4, 4, 5 });
+        QVERIFY(!sum);
+        QVERIFY(sum.error().message.find("(4 + 4 + 5 = 13) must add up to") != std::string::npos);
+        auto chunks = splitPipeline(gpt2(), 2, 2, { 5, 7 });
+        QVERIFY(!chunks);
+        QCOMPARE(chunks.error().location, std::string { "parallel.stage_layers[0]" });
+        // The same through the plan: the estimate's error.
+        Plan plan = pipelinePlan(gpt2(), 16, 16, PipelineSchedule::OneFOneB);
+        const PlanResult r = evaluate(plan);
+        QVERIFY(r.error);
+        QVERIFY(r.error->message.find("pipeline parallel 16") != std::string::npos);
+    }
+
+    void aSkipConnectionAcrossStagesIsRefused()
+    {
+        // "skip" on stage 2 takes "stem"'s output from stage 1 besides the boundary tensor.
+        const Network n = parsed(R"({"format": "headroom-model", "version": 1, "name": "skip",
+            "input": {"shape": [8], "dtype": "float32"}, "loss": "mse",
+            "layers": [{"type": "Linear", "name": "stem", "out_features": 8},
+                {"type": "Linear", "name": "a", "out_features": 8},
+                {"type": "Linear", "name": "b", "out_features": 8},
+                {"type": "Add", "name": "skip", "inputs": ["b", "stem"]}]})");
+        auto slices = splitPipeline(n, 2, 1, {});
+        QVERIFY(slices);
+        auto stage
+            = stageNetwork(n, slices.value()[1], InputSpec { Shape { { 8 } }, DType::Float32, std::nullopt });
+        QVERIFY(!stage);
+        QVERIFY(stage.error().message.find("layer 4 (skip)") != std::string::npos);
+        QVERIFY(stage.error().message.find("layer 1 (stem)") != std::string::npos);
+        QCOMPARE(stage.error().location, std::string { "layers[3].inputs[1]" });
+    }
+
+    void schedulesKeepTheirMicroBatchesInFlight()
+    {
+        Parallelism par;
+        par.pipelineParallel = 4;
+        // 1F1B (Narayanan et al. 2021): stage s keeps min(p - s, m) micro-batches.
+        for (std::int64_t s = 0; s < 4; ++s)
+            QCOMPARE(heldMicroBatches(par, 8, s).inFlight(), static_cast<double>(4 - s));
+        QCOMPARE(heldMicroBatches(par, 2, 0).inFlight(), 2.0);
+        par.schedule = PipelineSchedule::ZeroBubble; // ZB-H1: 1F1B's peak (Qi et al. 2023, table 1)
+        QCOMPARE(heldMicroBatches(par, 8, 1).inFlight(), 3.0);
+        par.schedule = PipelineSchedule::GPipe; // every forward first: all m
+        QCOMPARE(heldMicroBatches(par, 8, 3).inFlight(), 8.0);
+        // Interleaved, p = 4, v = 2: Megatron's factor p (1 + (p - 1) / (p v)) = 4 x 11/8 = 5.5 on the
+        // first stage; on the last (p - s - 1 = 0): ((v - 1) p + 1) / v = 5 / 2.
+        par.schedule = PipelineSchedule::Interleaved;
+        par.virtualStages = 2;
+        QCOMPARE(heldMicroBatches(par, 8, 0).inFlight(), 5.5);
+        QCOMPARE(heldMicroBatches(par, 8, 3).inFlight(), 2.5);
+        // One micro-batch: nothing else in flight.
+        QCOMPARE(heldMicroBatches(par, 1, 0).inFlight(), 1.0);
+    }
+
+    void eachStageKeepsWhatGlooMeasured_data()
+    {
+        QTest::addColumn<QString>("layout");
+        QTest::addColumn<int>("schedule");
+        QTest::addColumn<int>("heaviest");
+        // 1F1B's heaviest GPU is the first stage (4 in flight); under GPipe every stage holds 8 and the
+        // last also their outputs (above).
+        QTest::newRow("1f1b") << "pipeline_1f1b" << static_cast<int>(PipelineSchedule::OneFOneB) << 0;
+        QTest::newRow("gpipe") << "pipeline_gpipe" << static_cast<int>(PipelineSchedule::GPipe) << 3;
+    }
+
+    void eachStageKeepsWhatGlooMeasured()
+    {
+        // PyTorch 1.13 on gloo, 4 processes with 2 blocks each, 8 micro-batches of 2: each micro-batch
+        // keeps 82,432 bytes per stage (per block LN input 4,096 + mean and rstd 256 + LN output 4,096 +
+        // fc1 output 16,384 + GELU output 16,384 = 41,216), and the stage's peak holds in_flight of them.
+        QFETCH(QString, layout);
+        QFETCH(int, schedule);
+        QFETCH(int, heaviest);
+        const nlohmann::json ref = glooReference(layout.toStdString());
+        Plan plan = pipelinePlan(glooBlocks(8), 4, 8, static_cast<PipelineSchedule>(schedule));
+        const PlanResult r = evaluate(plan);
+        QVERIFY2(!r.error, r.error ? r.error->message.c_str() : "");
+        QCOMPARE(r.stages.size(), std::size_t { 4 });
+        for (const auto& rank : ref["ranks"]) {
+            const auto s = rank["rank"].get<std::size_t>();
+            const PipelineStageResult& stage = r.stages[s];
+            const auto measured = rank["measured"];
+            QCOMPARE(stage.result.analysis.totalParams, measured["params"].get<std::uint64_t>());
+            QCOMPARE(stage.held.inFlight(), measured["in_flight"].get<double>());
+            // The running micro-batch's saved tensors at the end of its forward, plus the held ones, plus
+            // the running one's output, [2, 16, 32] float32 = 4,096 bytes, alive until it is sent (the
+            // script counts saved tensors; a held micro-batch's output was freed once sent). The last
+            // stage sends nothing: with no loss ("none") each of its held micro-batches keeps its output
+            // for the backward that starts from it, where the script's out.mean() freed it.
+            const std::uint64_t perMicroBatch = measured["saved_bytes_per_microbatch"].get<std::uint64_t>();
+            const auto heldOutputs = static_cast<std::uint64_t>(s == 3 ? stage.held.chunkPasses : 0);
+            QCOMPARE(savedAtEndOfForward(stage.result, 2),
+                measured["saved_bytes"].get<std::uint64_t>() + 4'096 * (1 + heldOutputs));
+            QCOMPARE(perMicroBatch, std::uint64_t { 82'432 });
+            // The send and receive buffers: one [2, 16, 32] float32 tensor (4,096 bytes) from each neighbour.
+            const MemoryBreakdown end
+                = stage.result.memory->momentAt(stage.result.memory->endOfForwardMoment(), 2);
+            const std::uint64_t neighbours = (s > 0 ? 1 : 0) + (s < 3 ? 1 : 0);
+            QCOMPARE(end.communication, neighbours * 4'096);
+        }
+        QCOMPARE(r.heaviestStage, static_cast<std::size_t>(heaviest));
+    }
+
+    void theHeaviestStageIsThePlansAnswer()
+    {
+        // GPT-2 small over 4 stages, 1F1B, 8 micro-batches of 4 on an 80 GiB GPU. Stage 4 holds 3 blocks,
+        // ln_f and its own copy of the head: 3 x 7,087,872 + 1,536 + 768 x 50,257 = 59,862,528
+        // parameters; stage 1 the embeddings (38,597,376 + 786,432) and 3 blocks: 60,647,424.
+        Plan plan = pipelinePlan(gpt2(), 4, 8, PipelineSchedule::OneFOneB);
+        plan.setup.batch = 4;
+        const PlanResult r = evaluate(plan);
+        QVERIFY2(!r.error, r.error ? r.error->message.c_str() : "");
+        QCOMPARE(r.stages[3].result.analysis.totalParams, std::uint64_t { 59'862'528 });
+        QCOMPARE(r.stages[0].result.analysis.totalParams, std::uint64_t { 60'647'424 });
+        QCOMPARE(r.wholeModel().totalParams, std::uint64_t { 124'439'808 });
+        // The plan's figures are the heaviest stage's: the smallest max batch of them all.
+        std::int64_t smallest = INT64_MAX;
+        for (const auto& s : r.stages)
+            smallest = std::min(smallest, s.result.estimate->maxBatch);
+        QCOMPARE(r.estimate->maxBatch, smallest);
+        QCOMPARE(r.estimate->maxBatch, r.stages[r.heaviestStage].result.estimate->maxBatch);
+        // A slider tick re-reads every stage.
+        PlanResult again = r;
+        plan.setup.batch = 8;
+        reestimate(again, plan);
+        QCOMPARE(again.estimate->batch, std::int64_t { 8 });
+        QCOMPARE(again.stages[1].result.estimate->batch, std::int64_t { 8 });
+        // The bubble: (p - 1) / (v m) = 3 / 8 of the busiest stage's time (Narayanan et al. 2021).
+        QCOMPARE(pipelineBubbleFraction(plan.setup.parallel, 8), 0.375);
+        const auto json = planToJson(plan, r);
+        QCOMPARE(json["pipeline"]["stages"].size(), std::size_t { 4 });
+        QCOMPARE(json["params"]["total"].get<std::uint64_t>(), std::uint64_t { 124'439'808 });
+    }
+};
+
+QTEST_APPLESS_MAIN(TestPipeline)
+#include "tst_pipeline.moc"
