@@ -1,6 +1,7 @@
 #include "headroom/estimate/Pipeline.h"
 
 #include "headroom/importers/HfConfig.h"
+#include "headroom/support/Format.h"
 
 #include <algorithm>
 #include <utility>
@@ -135,6 +136,41 @@ std::string stageLayersText(const Network& network, const PipelineStageSlice& sl
         }
         firstUnit += l.times;
     }
+    return text;
+}
+
+std::string stageExplanation(const PipelineStageResult& stage, std::int64_t stages)
+{
+    const PlanResult& r = stage.result;
+    if (!r.estimate || !r.memory)
+        return {};
+    const Parallelism& par = stage.settings.setup.parallel;
+    const std::int64_t batch = stage.settings.setup.batch;
+    const std::string rule = par.schedule == PipelineSchedule::GPipe ? "GPipe: m"
+        : par.schedule == PipelineSchedule::Interleaved              ? "interleaved 1F1B: (w + 1) / v"
+        : par.schedule == PipelineSchedule::ZeroBubble               ? "ZB-H1: p − s, as 1F1B"
+                                                                     : "1F1B: p − s";
+    const double inFlight = stage.held.inFlight();
+    // A whole count, or (interleaved) a number of chunk passes over v: "5.5".
+    const std::int64_t tenths = static_cast<std::int64_t>(inFlight * 10.0 + 0.5);
+    const std::string count
+        = std::to_string(tenths / 10) + (tenths % 10 != 0 ? "." + std::to_string(tenths % 10) : "");
+    std::string text = "Stage " + std::to_string(stage.slice.index + 1) + " of " + std::to_string(stages)
+        + " keeps " + count + (inFlight == 1.0 ? " micro-batch" : " micro-batches") + " in flight (" + rule
+        + ")";
+    const StepConditions& c = r.memory->timeline().conditions();
+    if (c.heldPasses > 0) {
+        const Count perPass = Count { c.heldActivationsPerPass.perSample + c.heldInputPerPass.perSample }
+                * Count::fromSigned(batch)
+            + Count { c.heldActivationsPerPass.fixed + c.heldInputPerPass.fixed };
+        text += ": besides the running one, " + std::to_string(c.heldPasses)
+            + (stage.held.chunksPerStage > 1 ? " chunk passes" : " held") + " at "
+            + formatBytes(perPass.value()) + " each (saved activations and received input)";
+    }
+    const Estimate& e = *r.estimate;
+    const std::uint64_t held = e.hasHeadroom() ? e.heldBytes : e.peakBytes();
+    text += "; at batch " + std::to_string(batch) + " it holds " + formatBytes(held) + " of "
+        + formatBytes(e.gpuMemoryBytes) + ", max batch " + std::to_string(e.maxBatch) + ".";
     return text;
 }
 

@@ -381,6 +381,9 @@ ordered_json pipelineJson(const Plan& plan, const PlanResult& result)
         }
         if (r.reservedFigures && r.estimate)
             s["reserved_peak_bytes"] = r.reservedFigures->peakReservedBytes;
+        if (const std::string why = stageExplanation(stage, static_cast<std::int64_t>(result.stages.size()));
+            !why.empty())
+            s["explanation"] = why;
         if (r.error)
             s["error"] = r.error->message;
         stages.push_back(s);

@@ -22,6 +22,12 @@ namespace headroom {
 /// pipeline.
 [[nodiscard]] double pipelineBubbleFraction(const Parallelism& par, std::int64_t microBatches) noexcept;
 
+/// Why a stage's GPU holds what it does, for the stages table and the peak: "Stage 1 of 4 keeps 4
+/// micro-batches in flight (1F1B: p − s): besides the running one, 3 held at 1.20 GiB each (saved
+/// activations and received input); at batch 2 it holds 38.2 GiB of 80.0 GiB." Empty for a stage without
+/// an estimate (its error says why).
+[[nodiscard]] std::string stageExplanation(const PipelineStageResult& stage, std::int64_t stages);
+
 /// The stages of `plan` (whose pipeline-parallel degree is above 1) cut from `analysis`, the whole
 /// model's analysis at the plan's sequence length, and each worked out: a PlanResult whose top-level
 /// members are the heaviest stage's (the one with the smallest max batch; at equal max batches the one
