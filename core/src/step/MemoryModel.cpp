@@ -1,6 +1,7 @@
 #include "headroom/step/MemoryModel.h"
 
 #include "headroom/layers/LayerRegistry.h"
+#include "step/SequenceContext.h"
 #include "step/TensorParallel.h"
 #include "support/Wide.h"
 
@@ -388,6 +389,13 @@ Result<MemoryModel> MemoryModel::build(
     c.overhead = setup.overheadBytes;
     c.stepTemporaries = stepBuffers.value();
     c.tensorParallel = tensorParallel;
+    // Sequence and context parallelism (docs/multi-gpu.md); the analysis is already at T / c tokens.
+    if (auto problem = contextParallelAttentionProblem(par.contextParallel, analysis.options.attention))
+        return *problem;
+    c.sequenceParallel = par.sequenceParallel && tensorParallel > 1;
+    if (c.sequenceParallel)
+        c.sequenceGather = sequenceParallelGatherBytes(analysis);
+    addContextParallelBuffers(c, analysis, par);
     c.gradientShards = stage >= 2 ? ranks : 1;
     c.accumulationSteps = setup.accumulationSteps;
     c.gradientSumsInPlace = runtime.gradientSumsInPlace;
