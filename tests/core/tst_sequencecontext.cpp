@@ -1,6 +1,7 @@
 // Sequence parallelism (Megatron-LM: every activation divided by the tensor-parallel degree) and context
 // parallelism (ring attention and all-to-all / Ulysses: the sequence split over c ranks), per GPU
 // (docs/multi-gpu.md). Every expected figure is worked out by hand in the comments.
+#include "CatalogueGpus.h"
 #include "NetworkBuilder.h"
 #include "headroom/estimate/ContextParallel.h"
 #include "headroom/estimate/Plan.h"
@@ -77,6 +78,7 @@ Plan planOf(Network n, std::int64_t contextParallel, ContextParallelism kind = C
     Plan p;
     p.network = std::move(n);
     p.reservedModel = false;
+    p.gpu = catalogueGpu("GTX 1080"); // any GPU with an fp32 figure: for the throughput
     p.setup.batch = 1;
     p.setup.overheadBytes = 0;
     p.setup.optimizerImplementation = OptimizerImplementation::Fused;
@@ -103,6 +105,7 @@ private slots:
     void contextParallelIsTheAnalysisAtAShareOfTheSequence_data();
     void contextParallelIsTheAnalysisAtAShareOfTheSequence();
     void contextParallelErrors();
+    void allocationTraceHoldsTheBuffers();
 };
 
 void TestSequenceContext::sequenceParallelActivations_data()
@@ -233,6 +236,14 @@ void TestSequenceContext::contextParallelIsTheAnalysisAtAShareOfTheSequence()
         QCOMPARE(m.perSample.communication, l.perSample.communication + expected);
     }
     QCOMPARE(attentionMoments, 2); // attn's forward and its backward
+    // Throughput: a rank's step is the analysis at 4 positions; the samples are split over the
+    // data-parallel ranks only (2 GPUs / c = 2: one), and each sample is the whole 8 positions.
+    QVERIFY2(
+        cp.throughput && local.throughput, cp.throughputError ? cp.throughputError->message.c_str() : "");
+    QCOMPARE(cp.throughput->stepSeconds, local.throughput->stepSeconds);
+    QCOMPARE(cp.throughput->samplesPerSecond, local.throughput->samplesPerSecond);
+    QCOMPARE(cp.throughput->sequenceLength, std::int64_t { 8 });
+    QCOMPARE(local.throughput->sequenceLength, std::int64_t { 4 });
 }
 
 void TestSequenceContext::contextParallelErrors()
@@ -288,6 +299,21 @@ void TestSequenceContext::contextParallelErrors()
     const auto built = MemoryModel::build(analyze(attentionModel(2, 4), o), s);
     QVERIFY(!built.ok());
     QVERIFY(built.error().message.ends_with("not attention \"eager\""));
+}
+
+void TestSequenceContext::allocationTraceHoldsTheBuffers()
+{
+    // The caching allocator replays the same step: the per-op buffers of context parallelism and the
+    // gather buffer of sequence parallelism are blocks of the trace (a plan with them still fits).
+    Plan ring = planOf(attentionModel(), 2);
+    ring.reservedModel = true;
+    ring.setup.parallel.gpus = 4;
+    ring.setup.parallel.tensorParallel = 2;
+    ring.setup.parallel.sequenceParallel = true;
+    const PlanResult r = evaluate(ring);
+    QVERIFY2(r.reserved && r.reservedFigures, r.reservedError ? r.reservedError->message.c_str() : "");
+    QVERIFY(r.reservedFigures->fits);
+    QVERIFY(r.estimate && r.estimate->fits);
 }
 
 QTEST_APPLESS_MAIN(TestSequenceContext)
