@@ -101,7 +101,8 @@ class TestSequenceContext : public QObject
 private slots:
     void sequenceParallelActivations_data();
     void sequenceParallelActivations();
-    void sequenceParallelGatherBuffer();
+    void sequenceParallelBuffers();
+    void sequenceParallelMatchesTheGlooReference();
     void contextParallelIsTheAnalysisAtAShareOfTheSequence_data();
     void contextParallelIsTheAnalysisAtAShareOfTheSequence();
     void contextParallelErrors();
@@ -159,34 +160,84 @@ void TestSequenceContext::sequenceParallelActivations()
     }
 }
 
-void TestSequenceContext::sequenceParallelGatherBuffer()
+void TestSequenceContext::sequenceParallelBuffers()
 {
-    // The column-parallel linears are embed (input: the network input [4, 8] float32, 128 B per
-    // sample) and up (input: ln's output, 128 B); down takes act's output, already split by features
-    // (row-parallel: no gather). The largest gathered input is 128 B per sample, Megatron's global
-    // buffer: alive at every moment, the optimizer step's included. Without SP: nothing.
+    // transformerStack(2) at t = 2 with SP, batch 1 (all per sample; [4, 8] float32 = 128 B):
+    // - the gather buffer: the column-parallel linears are embed (input: the network input, 128 B) and
+    //   up (ln's output, 128 B); down takes act's output, split by features (row-parallel). The largest,
+    //   128 B, is Megatron's global buffer, alive at every moment (the optimizer step's too);
+    // - down (row-parallel) holds its whole output before the reduce-scatter, 128 B, in forward, and its
+    //   output gradient gathered again, 128 B, in backward;
+    // - up (column-parallel) holds its whole input gradient before the reduce-scatter in backward, 128 B;
+    //   embed's input, the network input, gets no gradient.
+    // Without SP: nothing.
     const Analysis a = analyzed(transformerStack(2), Checkpointing::None);
     QVERIFY(a.valid());
     const auto sp = MemoryModel::build(a, tensorParallel(2, true));
     const auto tp = MemoryModel::build(a, tensorParallel(2, false));
     QVERIFY(sp.ok() && tp.ok());
+    int downMoments = 0;
     for (const auto& m : sp->timeline().moments()) {
-        QCOMPARE(m.perSample.communication, std::uint64_t { 128 });
+        std::uint64_t expected = 128;
+        const bool opMoment = m.phase != StepPhase::OptimizerStep && !m.afterOp && m.repeat == kNoStepOp;
+        const std::string& row = a.rows[m.row].name;
+        if (opMoment && row.ends_with(".down")) {
+            expected += 128;
+            ++downMoments;
+        }
+        if (opMoment && m.phase == StepPhase::Backward && row.ends_with(".up"))
+            expected += 128;
+        QCOMPARE(m.perSample.communication, expected);
         QCOMPARE(m.fixed.communication, std::uint64_t { 0 });
     }
+    QCOMPARE(downMoments, 4); // two iterations' forward and backward
     for (const auto& m : tp->timeline().moments())
         QCOMPARE(m.perSample.communication + m.fixed.communication, std::uint64_t { 0 });
-    // The attention layer's QKV projection gathers its input as well: attentionModel() at t = 2 gathers
-    // attn's input [8, 8] float32 = 256 B per sample (head's input is attn's output, whole again after
-    // the row-parallel output projection: also 256).
+    // attentionModel() at t = 2: attn's QKV projection gathers attn's input [8, 8] float32 = 256 B per
+    // sample; head's input is attn's output, whole again after the row-parallel output projection: also
+    // 256. While attn runs forward, its whole output before the reduce-scatter: 256 more.
     Plan p = planOf(attentionModel(), 1);
     p.setup.parallel.gpus = 2;
     p.setup.parallel.tensorParallel = 2;
     p.setup.parallel.sequenceParallel = true;
     const PlanResult r = evaluate(p);
     QVERIFY2(r.memory, errorOf(r).c_str());
-    QCOMPARE(r.memory->momentAt(0, 1).communication, std::uint64_t { 256 });
-    QCOMPARE(r.memory->momentAt(0, 3).communication, std::uint64_t { 768 });
+    QCOMPARE(r.analysis.rows[r.memory->timeline().moments()[0].row].name, std::string("attn"));
+    QCOMPARE(r.memory->momentAt(0, 1).communication, std::uint64_t { 512 });
+    QCOMPARE(r.memory->momentAt(0, 3).communication, std::uint64_t { 1536 });
+}
+
+void TestSequenceContext::sequenceParallelMatchesTheGlooReference()
+{
+    // tests/reference/parallel-references.md (issue 37's gloo measurements, torch 1.13): `sp_mlp_block`,
+    // x + dropout(MLP(LN(x))) with s = 16, h = 32, f = 128, b = 2, float32, keeps 21,120 B per rank at
+    // t = 2 and 10,560 at t = 4 (native dropout's bool mask, as on CUDA). Per sample one GPU keeps
+    // 4 s h (LN's input) + 8 s (mean, rstd) + 4 s h (LN's output, the first Linear's input) + 8 s f
+    // (GELU's input and output) + s h (the mask) = 2,048 + 128 + 2,048 + 16,384 + 512 = 21,120, so
+    // b = 2 at t = 2 is 2 x 21,120 / 2: the measurement. At the end of the forward pass the block's
+    // output (2,048, the network output here) is alive too: 23,168 / t per sample with SP.
+    // Buffers per sample: the gathered input 4 s h = 2,048 (embed's and up's) and the reduce-scatter
+    // input 4 s h = 2,048 (down's whole output), as measured.
+    const Network n = network({ 16, 32 },
+        { layer("Linear", { { "out_features", 32 } }, "embed"), layer("LayerNorm", {}, "ln"),
+            layer("Linear", { { "out_features", 128 } }, "up"), layer("GELU", {}, "act"),
+            layer("Linear", { { "out_features", 32 } }, "down"), layer("Dropout", { { "p", 0.1 } }, "drop"),
+            layer("Add", {}, "res", { "drop", "embed" }) },
+        Loss::None);
+    const Analysis a = analyzed(n, Checkpointing::None);
+    QVERIFY2(a.valid(), a.error ? a.error->message.c_str() : "");
+    QCOMPARE(a.activationBytesPerSample, std::uint64_t { 21120 });
+    for (const std::int64_t t : { 2, 4 }) {
+        const auto model = MemoryModel::build(a, tensorParallel(t, true));
+        QVERIFY(model.ok());
+        const StepMoment& end = model->timeline().moments()[model->endOfForwardMoment()];
+        QCOMPARE(end.perSample.activations, std::uint64_t { 23168 } / static_cast<std::uint64_t>(t));
+        QCOMPARE(end.perSample.communication, std::uint64_t { 2048 });
+        std::uint64_t most = 0;
+        for (const auto& m : model->timeline().moments())
+            most = std::max(most, m.perSample.communication);
+        QCOMPARE(most, std::uint64_t { 4096 });
+    }
 }
 
 void TestSequenceContext::contextParallelIsTheAnalysisAtAShareOfTheSequence_data()

@@ -394,7 +394,7 @@ Result<MemoryModel> MemoryModel::build(
         return *problem;
     c.sequenceParallel = par.sequenceParallel && tensorParallel > 1;
     if (c.sequenceParallel)
-        c.sequenceGather = sequenceParallelGatherBytes(analysis);
+        addSequenceParallelBuffers(c, analysis);
     addContextParallelBuffers(c, analysis, par);
     c.gradientShards = stage >= 2 ? ranks : 1;
     c.accumulationSteps = setup.accumulationSteps;

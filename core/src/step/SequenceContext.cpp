@@ -33,43 +33,64 @@ AffineBytes summedBytes(const AffineBytes& a, const AffineBytes& b)
 
 } // namespace
 
-AffineBytes sequenceParallelGatherBytes(const Analysis& analysis)
+void addSequenceParallelBuffers(StepConditions& c, const Analysis& analysis)
 {
     const StepGraph& g = analysis.step;
+    c.forwardCommunication.resize(std::max(c.forwardCommunication.size(), analysis.rows.size()));
+    c.backwardCommunication.resize(std::max(c.backwardCommunication.size(), analysis.rows.size()));
+    const auto bytesOf = [&](std::size_t tensor) {
+        return tensor < g.tensors.size() ? g.tensors[tensor].gradientBytes : AffineBytes {};
+    };
+    const auto larger = [](const AffineBytes& a, const AffineBytes& b) {
+        return AffineBytes { std::max(a.perSample, b.perSample), std::max(a.fixed, b.fixed) };
+    };
     // Whether a tensor is split across the tensor-parallel ranks along its features (a column-parallel
     // linear's output, and what element-wise layers make of it) rather than along the sequence.
     std::vector<bool> featureSplit(g.tensors.size(), false);
-    AffineBytes most;
     for (const StepOp& op : g.ops) {
         bool known = false;
         const LayerCategory category = sequenceCategoryOf(analysis, op.row, known);
         const bool splitInput = std::any_of(op.inputs.begin(), op.inputs.end(),
             [&](const StepInput& in) { return in.tensor < featureSplit.size() && featureSplit[in.tensor]; });
-        const bool projects = category == LayerCategory::Linear
-            || (category == LayerCategory::Attention && op.row < analysis.rows.size()
-                && analysis.rows[op.row].params > 0);
+        const bool projects = known
+            && (category == LayerCategory::Linear
+                || (category == LayerCategory::Attention && analysis.rows[op.row].params > 0));
+        AffineBytes input, inputGradient; // the largest input, and of those that get a gradient
+        for (const StepInput& in : op.inputs) {
+            input = larger(input, bytesOf(in.tensor));
+            if (in.tensor < g.tensors.size() && g.tensors[in.tensor].requiresGrad)
+                inputGradient = larger(inputGradient, bytesOf(in.tensor));
+        }
+        const AffineBytes output = bytesOf(op.output);
         bool outputSplit = false;
-        if (known && projects && !splitInput) { // column-parallel: gathers its whole input
-            for (const StepInput& in : op.inputs) {
-                if (in.tensor >= g.tensors.size())
-                    continue;
-                most.perSample = std::max(most.perSample, g.tensors[in.tensor].gradientBytes.perSample);
-                most.fixed = std::max(most.fixed, g.tensors[in.tensor].gradientBytes.fixed);
-            }
+        if (projects && !splitInput) {
+            // Column-parallel: the whole input gathered into the global buffer (forward and backward), and
+            // in backward the whole input gradient before its reduce-scatter.
+            c.sequenceGather = larger(c.sequenceGather, input);
+            AffineBytes& back = c.backwardCommunication[op.row];
+            back = larger(back, inputGradient);
             // A Linear's output is split by features; an attention layer ends in its row-parallel output
-            // projection, whose output is whole again (reduce-scattered along the sequence).
+            // projection: its whole output before the reduce-scatter, and in backward the gathered output
+            // gradient (after the input gradient's buffer is gone: the larger of the two).
             outputSplit = category == LayerCategory::Linear;
-        } else if (known
-            && (projects || category == LayerCategory::Embedding
-                || category == LayerCategory::Normalization)) {
-            outputSplit = false; // row-parallel linear, vocabulary-parallel embedding, a norm's whole rows
+            if (!outputSplit) {
+                c.forwardCommunication[op.row] = larger(c.forwardCommunication[op.row], output);
+                back = larger(back, output);
+            }
+        } else if (projects) {
+            // Row-parallel: its whole (partial-sum) output before the reduce-scatter to the sequence shard;
+            // in backward the output gradient all-gathered back to the whole sequence.
+            c.forwardCommunication[op.row] = larger(c.forwardCommunication[op.row], output);
+            c.backwardCommunication[op.row] = larger(c.backwardCommunication[op.row], output);
+        } else if (!known || category == LayerCategory::Embedding
+            || category == LayerCategory::Normalization) {
+            outputSplit = false; // vocabulary-parallel embedding (reduce-scattered), a norm's whole rows
         } else {
             outputSplit = splitInput; // element-wise on what it is given (GELU on a column-parallel output)
         }
         if (op.output < featureSplit.size())
             featureSplit[op.output] = outputSplit;
     }
-    return most;
 }
 
 void addContextParallelBuffers(StepConditions& c, const Analysis& analysis, const Parallelism& par)
@@ -78,8 +99,8 @@ void addContextParallelBuffers(StepConditions& c, const Analysis& analysis, cons
         return;
     const StepGraph& g = analysis.step;
     const auto t = static_cast<std::uint64_t>(std::max<std::int64_t>(1, par.tensorParallel));
-    c.forwardCommunication.assign(analysis.rows.size(), AffineBytes {});
-    c.backwardCommunication.assign(analysis.rows.size(), AffineBytes {});
+    c.forwardCommunication.resize(std::max(c.forwardCommunication.size(), analysis.rows.size()));
+    c.backwardCommunication.resize(std::max(c.backwardCommunication.size(), analysis.rows.size()));
     const auto bytesOf = [&](std::size_t tensor) {
         return tensor < g.tensors.size() ? g.tensors[tensor].gradientBytes : AffineBytes {};
     };
@@ -109,8 +130,13 @@ void addContextParallelBuffers(StepConditions& c, const Analysis& analysis, cons
         const auto perRank = [&](const AffineBytes& b) {
             return AffineBytes { step::ceilDiv(b.perSample, t), step::ceilDiv(b.fixed, t) };
         };
-        c.forwardCommunication[op.row] = perRank(forward);
-        c.backwardCommunication[op.row] = perRank(backward);
+        // Beside any sequence-parallel buffers of the same layer (they run one after the other).
+        AffineBytes& f = c.forwardCommunication[op.row];
+        AffineBytes& b = c.backwardCommunication[op.row];
+        f = AffineBytes { std::max(f.perSample, perRank(forward).perSample),
+            std::max(f.fixed, perRank(forward).fixed) };
+        b = AffineBytes { std::max(b.perSample, perRank(backward).perSample),
+            std::max(b.fixed, perRank(backward).fixed) };
     }
 }
 

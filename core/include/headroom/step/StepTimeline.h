@@ -81,8 +81,8 @@ struct StepConditions final
     /// Sequence parallelism's all-gather buffer (Megatron's global memory buffer, kept once allocated):
     /// the largest full-sequence input of a column-parallel linear, alive at every moment.
     AffineBytes sequenceGather;
-    /// Context parallelism: per Analysis::rows index, the communication buffers alive while that row's
-    /// op runs forward (recomputation included) and backward. Empty or shorter: none.
+    /// Sequence and context parallelism: per Analysis::rows index, the communication buffers alive while
+    /// that row's op runs forward (recomputation included) and backward. Empty or shorter: none.
     std::vector<AffineBytes> forwardCommunication, backwardCommunication;
     std::uint64_t gradientShards = 1; ///< ZeRO-2/3: a rank keeps ceil(gradients / N)
     bool gradientsOffloaded = false; ///< ZeRO-Offload with stage 2/3: reduced gradients leave the GPU
