@@ -319,6 +319,18 @@ void TestSequenceContext::contextParallelErrors()
     set.sequenceLength = 301; // the plan's length, not the model's
     QCOMPARE(errorOf(evaluate(set)), std::string("context parallel 3 must divide the sequence length 301"));
 
+    // Each rank looks up its own positions of all T: a position table must still hold T rows.
+    Network gpt = network({ 8 },
+        { layer("Embedding", { { "num_embeddings", 16 }, { "embedding_dim", 8 } }, "wte"),
+            layer("PositionalEmbedding", { { "num_embeddings", 6 } }, "wpe"),
+            layer("MultiheadAttention", { { "num_heads", 2 }, { "need_weights", false } }) },
+        Loss::None, DType::Int64);
+    QCOMPARE(errorOf(evaluate(planOf(gpt, 2))),
+        std::string("context parallel 2 splits a sequence of 8 positions, more than layers[1] "
+                    "(PositionalEmbedding \"wpe\") holds (num_embeddings 6)"));
+    gpt.layers[1].attributes["num_embeddings"] = 8;
+    QVERIFY2(evaluate(planOf(gpt, 2)).memory, errorOf(evaluate(planOf(gpt, 2))).c_str());
+
     Plan eager = planOf(attentionModel(), 2);
     eager.attention = AttentionImplementation::Eager;
     QCOMPARE(errorOf(evaluate(eager)),

@@ -43,6 +43,32 @@ std::optional<Error> allToAllHeadsProblem(
     return std::nullopt;
 }
 
+/// A PositionalEmbedding with fewer rows than the whole sequence: each rank looks up its own positions of
+/// all T, so the table needs T rows even though the rank's layers see T / c.
+std::optional<Error> positionTableProblem(
+    const std::vector<LayerSpec>& layers, const std::string& path, std::int64_t c, std::int64_t length)
+{
+    for (std::size_t i = 0; i < layers.size(); ++i) {
+        const LayerSpec& spec = layers[i];
+        const std::string here = path + "layers[" + std::to_string(i) + "]";
+        if (spec.isRepeat()) {
+            if (auto p = positionTableProblem(spec.children, here + ".", c, length))
+                return p;
+            continue;
+        }
+        const auto it = spec.attributes.find("num_embeddings");
+        if (spec.type != "PositionalEmbedding" || it == spec.attributes.end() || !it->is_number_integer()
+            || it->get<std::int64_t>() >= length)
+            continue;
+        const std::string name = spec.name.empty() ? spec.type : spec.type + " \"" + spec.name + "\"";
+        return Error { "context parallel " + std::to_string(c) + " splits a sequence of "
+                + formatCount(static_cast<std::uint64_t>(length)) + " positions, more than " + here + " ("
+                + name + ") holds (num_embeddings " + formatCount(it->get<std::uint64_t>()) + ")",
+            "parallel.context_parallel" };
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 Result<Network> contextParallelNetwork(const Network& network, const PlanSettings& settings)
@@ -68,6 +94,8 @@ Result<Network> contextParallelNetwork(const Network& network, const PlanSetting
         return Error { "context parallel " + std::to_string(c) + " must divide the sequence length "
                 + formatCount(static_cast<std::uint64_t>(length)),
             "parallel.context_parallel" };
+    if (auto problem = positionTableProblem(network.layers, "", c, length))
+        return *problem;
     if (settings.setup.parallel.contextKind == ContextParallelism::AllToAll)
         if (auto problem = allToAllHeadsProblem(network.layers, "", c))
             return *problem;
