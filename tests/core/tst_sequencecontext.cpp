@@ -5,6 +5,7 @@
 #include "NetworkBuilder.h"
 #include "headroom/estimate/ContextParallel.h"
 #include "headroom/estimate/Plan.h"
+#include "headroom/step/AllocationTrace.h"
 
 #include <QTest>
 
@@ -366,8 +367,15 @@ void TestSequenceContext::contextParallelErrors()
 
 void TestSequenceContext::allocationTraceHoldsTheBuffers()
 {
-    // The caching allocator replays the same step: the per-op buffers of context parallelism and the
-    // gather buffer of sequence parallelism are blocks of the trace (a plan with them still fits).
+    // The caching allocator replays the same step: attentionModel() with c = 2 (ring), t = 2 and SP runs
+    // 4 positions per rank, [4, 8] float32 = 128 B per sample for attn's input, Q, K, V and output.
+    // - the gather buffer (before the first step, kept): the largest column-parallel input, attn's and
+    //   head's, 128;
+    // - attn forward: the larger of SP's whole output before the reduce-scatter (128) and ring's
+    //   2 x (K + V) = 512 split with the heads over t = 2 (256): 256;
+    // - attn backward: the larger of SP's gathered output gradient (128; its input, the network input,
+    //   gets no gradient) and ring's 4 x (K + V) / t = 512: 512;
+    // - head backward (column-parallel): its whole input gradient before the reduce-scatter, 128.
     Plan ring = planOf(attentionModel(), 2);
     ring.reservedModel = true;
     ring.setup.parallel.gpus = 4;
@@ -376,7 +384,17 @@ void TestSequenceContext::allocationTraceHoldsTheBuffers()
     const PlanResult r = evaluate(ring);
     QVERIFY2(r.reserved && r.reservedFigures, r.reservedError ? r.reservedError->message.c_str() : "");
     QVERIFY(r.reservedFigures->fits);
-    QVERIFY(r.estimate && r.estimate->fits);
+    std::vector<std::string> seen;
+    for (const TraceEvent& e : r.reserved->trace().events()) {
+        if (!e.allocate || e.kind != TraceKind::Communication || e.step > 1)
+            continue;
+        const std::string row = e.row == kNoTraceRow ? "-" : r.analysis.rows[e.row].name;
+        seen.push_back(std::string(traceStageName(e.stage)) + " " + row + " "
+            + std::to_string(e.bytes.perSample) + "+" + std::to_string(e.bytes.fixed));
+    }
+    const std::vector<std::string> expected { "setup - 128+0", "forward attn 256+0", "backward head 128+0",
+        "backward attn 512+0" };
+    QCOMPARE(seen, expected);
 }
 
 QTEST_APPLESS_MAIN(TestSequenceContext)
