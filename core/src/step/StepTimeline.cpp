@@ -27,7 +27,7 @@ struct RawMoment
     bool afterOp = false;
     Affine activations;
     Affine transient; ///< activation gradients, with the op's scratch
-    Affine communication; ///< context parallelism's buffers while the op runs
+    Affine communication; ///< sequence and context parallelism's buffers while the op runs
     Count copies; ///< autocast's weight copies
     Count parameters; ///< parameter gradients allocated so far
     std::uint64_t fixedTransient = 0; ///< parameter gradients accumulated in place, or the step's buffers

@@ -76,7 +76,7 @@ struct StepConditions final
         = 1; ///< split layers hold ceil(bytes / t) of their activations and gradients
     /// Sequence parallelism (docs/multi-gpu.md): the rows tensor parallelism leaves whole hold
     /// ceil(bytes / t) of their activations and gradients too, convolutions, recurrent layers, pooling and
-    /// the loss excepted (sequenceSplitRow()).
+    /// the loss excepted (splitBySequenceParallel()).
     bool sequenceParallel = false;
     /// Sequence parallelism's all-gather buffer (Megatron's global memory buffer, kept once allocated):
     /// the largest full-sequence input of a column-parallel linear, alive at every moment.
