@@ -1,5 +1,6 @@
 #include "headroom/estimate/Plan.h"
 
+#include "headroom/estimate/ContextParallel.h"
 #include "headroom/estimate/Pipeline.h"
 #include "headroom/importers/HfConfig.h"
 #include "headroom/model/EmptyNetwork.h"
@@ -38,10 +39,11 @@ Analysis analyzePlan(const Plan& plan, const AnalysisOptions& options)
         empty.error = Error { std::string(kEmptyNetworkMessage), "layers" };
         return empty;
     }
-    if (!plan.sequenceLength)
+    if (!plan.sequenceLength && plan.setup.parallel.contextParallel <= 1)
         return analyze(plan.network, options);
     // atTrainingLength: the import's note that it started at a default length goes once a length is set.
-    auto resized = atTrainingLength(plan.network, *plan.sequenceLength);
+    // Context parallelism: each rank runs T / c tokens (docs/multi-gpu.md).
+    auto resized = contextParallelNetwork(plan.network, plan);
     if (resized)
         return analyze(resized.value(), options);
     Analysis failed;

@@ -272,6 +272,7 @@ Result<ThroughputEstimate> estimateThroughput(
     const double micro = static_cast<double>(setup.batch);
     const double steps = static_cast<double>(setup.accumulationSteps);
     const double tp = static_cast<double>(par.tensorParallel);
+    // Samples are split over the data-parallel ranks only: GPUs / (tensor x pipeline x context parallel).
     const double dataParallel = static_cast<double>(par.dataParallel());
     const double flopsPerSample
         = t.forwardFlopsPerSample + t.backwardFlopsPerSample + t.recomputeFlopsPerSample;
@@ -288,7 +289,8 @@ Result<ThroughputEstimate> estimateThroughput(
     t.memoryBound = t.memorySeconds > t.computeSeconds;
     if (t.stepSeconds > 0) {
         t.samplesPerSecond = micro * steps * dataParallel / t.stepSeconds;
-        t.sequenceLength = sequenceLength(analysis);
+        // Context parallelism: the analysis is one rank's T / c tokens of each sample.
+        t.sequenceLength = sequenceLength(analysis) * std::max<std::int64_t>(1, par.contextParallel);
         t.tokensPerSecond = t.samplesPerSecond * static_cast<double>(t.sequenceLength);
     }
     addNotes(t, analysis, setup, gpu);

@@ -2,6 +2,7 @@
 
 #include "headroom/layers/LayerRegistry.h"
 #include "headroom/step/PipelineSchedule.h"
+#include "step/SequenceContext.h"
 #include "step/TensorParallel.h"
 #include "support/Wide.h"
 
@@ -429,6 +430,13 @@ Result<MemoryModel> MemoryModel::build(
     c.overhead = setup.overheadBytes;
     c.stepTemporaries = stepBuffers.value();
     c.tensorParallel = tensorParallel;
+    // Sequence and context parallelism (docs/multi-gpu.md); the analysis is already at T / c tokens.
+    if (auto problem = contextParallelAttentionProblem(par.contextParallel, analysis.options.attention))
+        return *problem;
+    c.sequenceParallel = par.sequenceParallel && tensorParallel > 1;
+    if (c.sequenceParallel)
+        addSequenceParallelBuffers(c, analysis);
+    addContextParallelBuffers(c, analysis, par);
     c.gradientShards = stage >= 2 ? ranks : 1;
     c.accumulationSteps = setup.accumulationSteps;
     c.gradientSumsInPlace = runtime.gradientSumsInPlace;

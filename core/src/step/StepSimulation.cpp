@@ -37,11 +37,20 @@ Affine StepSimulation::copyBytes(std::size_t op) const
         onGpu(AffineBytes { 0, m_graph.ops[op].autocastCopyBytes }, m_graph.ops[op].row).fixed };
 }
 
+Affine StepSimulation::communication(std::size_t op, bool backward) const
+{
+    const auto& perRow = backward ? m_c.backwardCommunication : m_c.forwardCommunication;
+    const std::size_t row = m_graph.ops[op].row;
+    return row < perRow.size() ? affine(perRow[row]) : Affine {};
+}
+
 void StepSimulation::prepare()
 {
     m_split.resize(m_analysis.rows.size());
     for (std::size_t r = 0; r < m_analysis.rows.size(); ++r)
-        m_split[r] = m_c.tensorParallel > 1 && splitByTensorParallel(m_analysis.rows[r]);
+        m_split[r] = m_c.tensorParallel > 1
+            && (splitByTensorParallel(m_analysis.rows[r])
+                || (m_c.sequenceParallel && splitBySequenceParallel(m_analysis.rows[r])));
     m_storageBytes.reserve(m_graph.storages.size());
     for (const auto& s : m_graph.storages)
         m_storageBytes.push_back(onGpu(s.bytes, s.chargedRow));
@@ -267,7 +276,12 @@ void StepSimulation::forward(StepSink& sink)
         const Affine extra = scratch(op.forwardScratch, j);
         if (!extra.empty())
             sink.allocate(BlockRole::ForwardScratch, j, extra, false, j);
+        const Affine buffers = communication(j, false);
+        if (!buffers.empty())
+            sink.allocate(BlockRole::Communication, j, buffers, false, j);
         sink.moment(MomentEvent { StepPhase::Forward, j, false, false });
+        if (!buffers.empty())
+            sink.release(BlockRole::Communication, j, buffers);
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, j, extra);
         release(sink, m_freeAfterForward[j], BlockRole::Storage);
@@ -347,7 +361,12 @@ void StepSimulation::recompute(StepSink& sink, std::size_t g)
         const Affine extra = scratch(op.forwardScratch, k);
         if (!extra.empty())
             sink.allocate(BlockRole::ForwardScratch, k, extra, false, k);
+        const Affine buffers = communication(k, false);
+        if (!buffers.empty())
+            sink.allocate(BlockRole::Communication, k, buffers, false, k);
         sink.moment(MomentEvent { StepPhase::Backward, k, true, false });
+        if (!buffers.empty())
+            sink.release(BlockRole::Communication, k, buffers);
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, k, extra);
         release(sink, m_freeAfterRecompute[k], BlockRole::RecomputedStorage);
@@ -402,7 +421,12 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
     const Affine extra = scratch(op.backwardScratch, j);
     if (!extra.empty())
         sink.allocate(BlockRole::BackwardScratch, j, extra, false, j);
+    const Affine buffers = communication(j, true);
+    if (!buffers.empty())
+        sink.allocate(BlockRole::Communication, j, buffers, false, j);
     sink.moment(MomentEvent { StepPhase::Backward, j, false, false });
+    if (!buffers.empty())
+        sink.release(BlockRole::Communication, j, buffers);
     if (!extra.empty())
         sink.release(BlockRole::BackwardScratch, j, extra);
     for (const std::size_t p : accumulated)

@@ -66,6 +66,9 @@ enum class BlockRole : std::uint8_t {
     AutocastCopy, ///< an op's half weight copies (id: op)
     ParameterGradient, ///< a parameter's .grad, alive until zero_grad (id: StepGraph parameter)
     GradientAccumulation, ///< a later micro-batch's new parameter gradient, added into .grad (id: parameter)
+    /// Sequence / context parallelism's buffers while an op runs (id: op;
+    /// StepConditions::forwardCommunication)
+    Communication,
 };
 
 /// A moment of the step: memory can peak here.
@@ -158,6 +161,8 @@ private:
     void allocate(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role, std::size_t op);
     void release(StepSink& sink, const std::vector<std::size_t>& storages, BlockRole role);
     Affine scratch(const AffineBytes& b, std::size_t op) const { return onGpu(b, m_graph.ops[op].row); }
+    /// Sequence / context parallelism's buffers while op runs forward (recomputation included) or backward.
+    [[nodiscard]] Affine communication(std::size_t op, bool backward) const;
     /// An op's autocast half weight copies on this GPU (a split layer's are split with it).
     Affine copyBytes(std::size_t op) const;
     int newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row, std::size_t op);

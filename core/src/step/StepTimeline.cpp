@@ -27,6 +27,7 @@ struct RawMoment
     bool afterOp = false;
     Affine activations;
     Affine transient; ///< activation gradients, with the op's scratch
+    Affine communication; ///< sequence and context parallelism's buffers while the op runs
     Count copies; ///< autocast's weight copies
     Count parameters; ///< parameter gradients allocated so far
     std::uint64_t fixedTransient = 0; ///< parameter gradients accumulated in place, or the step's buffers
@@ -122,6 +123,9 @@ public:
         case BlockRole::GradientAccumulation:
             m_fixedTransient += bytes.fixed.value();
             break;
+        case BlockRole::Communication:
+            m_communication += bytes;
+            break;
         }
     }
 
@@ -145,6 +149,9 @@ public:
             break;
         case BlockRole::GradientAccumulation:
             m_fixedTransient -= std::min(m_fixedTransient, bytes.fixed.value());
+            break;
+        case BlockRole::Communication:
+            m_communication -= bytes;
             break;
         }
     }
@@ -209,6 +216,7 @@ private:
         raw.later = m_later;
         raw.activations = m_activations;
         raw.transient = m_transient;
+        raw.communication = m_communication;
         raw.copies = m_copies;
         raw.parameters = m_parameters;
         return raw;
@@ -248,6 +256,7 @@ private:
 
     Affine m_activations;
     Affine m_transient;
+    Affine m_communication; ///< allocated and freed around one op's moment: no iteration changes it
     Count m_copies;
     Count m_cachedCopies; ///< autocast's cast cache, cleared when the forward pass ends
     Count m_parameters;
@@ -285,7 +294,14 @@ void MomentBuilder::push(RawMoment raw)
     m.perSample.input = m_simulation.input().perSample.value();
     m.fixed.transient = gradientTransient.value();
     m.perSample.transient = raw.transient.perSample.value();
-    m.fixed.communication = m_c.bucketBytes + (raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes);
+    // Sequence parallelism's gather buffer is kept once allocated (Megatron's global memory buffer).
+    const Count communication = Count { m_c.bucketBytes }
+        + Count { raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes }
+        + Count { m_c.sequenceGather.fixed } + raw.communication.fixed;
+    const Count communicationPerSample = Count { m_c.sequenceGather.perSample } + raw.communication.perSample;
+    m_overflow = m_overflow || communication.isOverflow() || communicationPerSample.isOverflow();
+    m.fixed.communication = communication.value();
+    m.perSample.communication = communicationPerSample.value();
     if (raw.phase != StepPhase::OptimizerStep)
         addPipelineHeld(m);
     m.fixed.calibration = m_c.calibrationFixed;

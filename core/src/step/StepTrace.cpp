@@ -49,6 +49,8 @@ TraceKind kindOf(BlockRole role)
     case BlockRole::ParameterGradient:
     case BlockRole::GradientAccumulation:
         return TraceKind::ParameterGradient;
+    case BlockRole::Communication:
+        return TraceKind::Communication;
     }
     return TraceKind::Activation;
 }
@@ -412,6 +414,8 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
     addWeights(log, analysis, graph, simulation, conditions);
     addInput(log, graph);
     addBuckets(log, conditions.bucketBytes);
+    if (conditions.sequenceGather.perSample > 0 || conditions.sequenceGather.fixed > 0) // kept once made
+        log.allocate(TraceKind::Communication, kNoTraceRow, conditions.sequenceGather);
     TraceRecorder recorder { log, analysis, graph, settings };
     for (int s = 1; s <= settings.steps; ++s) {
         log.step = static_cast<std::uint8_t>(s);

@@ -14,4 +14,14 @@ bool splitByTensorParallel(const LayerRow& row) noexcept
         || category == LayerCategory::Embedding;
 }
 
+bool splitBySequenceParallel(const LayerRow& row) noexcept
+{
+    const LayerKind* kind = LayerRegistry::builtin().find(row.type);
+    if (kind == nullptr)
+        return false;
+    const LayerCategory category = kind->category();
+    return category != LayerCategory::Convolution && category != LayerCategory::Recurrent
+        && category != LayerCategory::Pooling;
+}
+
 } // namespace headroom

@@ -13,6 +13,12 @@ namespace headroom {
 /// normalisations, convolutions, recurrent layers and the loss are replicated.
 [[nodiscard]] bool splitByTensorParallel(const LayerRow& row) noexcept;
 
+/// Sequence parallelism (Korthikanti et al. 2022, section 4.2.2): the layers tensor parallelism leaves whole
+/// run on 1/t of the sequence on each rank. Every row with a layer kind except convolutions, recurrent
+/// layers and pooling (Megatron has no sequence-parallel form of them); Repeat headers and the loss keep
+/// their bytes.
+[[nodiscard]] bool splitBySequenceParallel(const LayerRow& row) noexcept;
+
 /// What the other t - 1 ranks hold of x split t ways: x - ceil(x / t).
 [[nodiscard]] inline std::uint64_t removedBySplit(std::uint64_t x, std::uint64_t t) noexcept
 {

@@ -74,6 +74,16 @@ struct StepConditions final
     std::uint64_t stepTemporaries = 0;
     std::uint64_t tensorParallel
         = 1; ///< split layers hold ceil(bytes / t) of their activations and gradients
+    /// Sequence parallelism (docs/multi-gpu.md): the rows tensor parallelism leaves whole hold
+    /// ceil(bytes / t) of their activations and gradients too, convolutions, recurrent layers, pooling and
+    /// the loss excepted (splitBySequenceParallel()).
+    bool sequenceParallel = false;
+    /// Sequence parallelism's all-gather buffer (Megatron's global memory buffer, kept once allocated):
+    /// the largest full-sequence input of a column-parallel linear, alive at every moment.
+    AffineBytes sequenceGather;
+    /// Sequence and context parallelism: per Analysis::rows index, the communication buffers alive while
+    /// that row's op runs forward (recomputation included) and backward. Empty or shorter: none.
+    std::vector<AffineBytes> forwardCommunication, backwardCommunication;
     std::uint64_t gradientShards = 1; ///< ZeRO-2/3: a rank keeps ceil(gradients / N)
     bool gradientsOffloaded = false; ///< ZeRO-Offload with stage 2/3: reduced gradients leave the GPU
     /// Autocast copies of a fully sharded model exist only for the gathered layers: at most this much.
