@@ -29,6 +29,7 @@ struct RawMoment
     Affine transient; ///< activation gradients, with the op's scratch
     Count copies; ///< autocast's weight copies
     Count parameters; ///< parameter gradients allocated so far
+    Affine communication; ///< expert parallelism's dispatch buffers of the op running
     std::uint64_t fixedTransient = 0; ///< parameter gradients accumulated in place, or the step's buffers
     std::vector<std::int64_t> shift;
     std::size_t repeat = kNoStepOp;
@@ -97,6 +98,7 @@ public:
         m_copies = {};
         m_cachedCopies = {};
         m_parameters = {};
+        m_communication = {};
     }
 
     void allocate(BlockRole role, std::size_t, const Affine& bytes, bool cachedCopy, std::size_t) override
@@ -122,6 +124,9 @@ public:
         case BlockRole::GradientAccumulation:
             m_fixedTransient += bytes.fixed.value();
             break;
+        case BlockRole::Communication:
+            m_communication += bytes;
+            break;
         }
     }
 
@@ -145,6 +150,9 @@ public:
             break;
         case BlockRole::GradientAccumulation:
             m_fixedTransient -= std::min(m_fixedTransient, bytes.fixed.value());
+            break;
+        case BlockRole::Communication:
+            m_communication -= bytes;
             break;
         }
     }
@@ -210,6 +218,7 @@ private:
         raw.transient = m_transient;
         raw.copies = m_copies;
         raw.parameters = m_parameters;
+        raw.communication = m_communication;
         return raw;
     }
 
@@ -250,6 +259,7 @@ private:
     Count m_copies;
     Count m_cachedCopies; ///< autocast's cast cache, cleared when the forward pass ends
     Count m_parameters;
+    Affine m_communication;
     std::uint64_t m_fixedTransient = 0;
     bool m_later = false;
     std::size_t m_ordinal = 0; ///< the micro-batch's moments so far, repeated blocks written out
@@ -274,7 +284,8 @@ void MomentBuilder::push(RawMoment raw)
     const Count weights = Count { m_c.weights } + copies;
     const Count gradientTransient = Count { raw.fixedTransient } + raw.transient.fixed;
     m_overflow = m_overflow || weights.isOverflow() || raw.copies.isOverflow() || raw.activations.overflowed()
-        || raw.transient.overflowed() || gradientTransient.isOverflow() || raw.parameters.isOverflow();
+        || raw.transient.overflowed() || gradientTransient.isOverflow() || raw.parameters.isOverflow()
+        || raw.communication.overflowed();
     m.fixed.weights = weights.value();
     m.fixed.gradients = gradientsHeld(raw.later ? m_simulation.allParameterBytes() : raw.parameters);
     m.fixed.optimizerState = m_c.optimizerState;
@@ -284,7 +295,9 @@ void MomentBuilder::push(RawMoment raw)
     m.perSample.input = m_simulation.input().perSample.value();
     m.fixed.transient = gradientTransient.value();
     m.perSample.transient = raw.transient.perSample.value();
-    m.fixed.communication = m_c.bucketBytes + (raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes);
+    m.fixed.communication = m_c.bucketBytes + (raw.phase == StepPhase::OptimizerStep ? 0 : m_c.gatheredBytes)
+        + raw.communication.fixed.value();
+    m.perSample.communication = raw.communication.perSample.value();
     m.fixed.calibration = m_c.calibrationFixed;
     m.perSample.calibration = m_c.calibrationPerSample;
     m.fixed.overhead = m_c.overhead;
