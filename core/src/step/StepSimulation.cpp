@@ -186,6 +186,20 @@ void StepSimulation::prepareOffload()
     if (m_c.activationOffload == ActivationOffload::None)
         return;
     const bool all = m_c.activationOffload == ActivationOffload::All;
+    // Each checkpointed iteration's successor in forward order (the segment starting next after it ends).
+    std::vector<std::size_t> order;
+    for (std::size_t g = 0; g < m_graph.segments; ++g)
+        if (m_segmentFirst[g] != kNoStepOp)
+            order.push_back(g);
+    std::sort(
+        order.begin(), order.end(), [&](auto a, auto b) { return m_segmentFirst[a] < m_segmentFirst[b]; });
+    std::vector<std::size_t> next(m_graph.segments, kNoStepOp);
+    for (const std::size_t g : order) {
+        const auto after = std::upper_bound(order.begin(), order.end(), m_segmentLast[g],
+            [&](std::size_t op, std::size_t h) { return op < m_segmentFirst[h]; });
+        if (after != order.end())
+            next[g] = *after;
+    }
     for (std::size_t s = 0; s < m_graph.storages.size(); ++s) {
         const StepStorage& st = m_graph.storages[s];
         const std::size_t keeper = st.releasedAfterBackwardOf;
@@ -199,14 +213,8 @@ void StepSimulation::prepareOffload()
         std::size_t back = last;
         if (!all && ops[last].segment >= 0) {
             const auto g = static_cast<std::size_t>(ops[last].segment);
-            back = m_segmentLast[g];
-            std::size_t next = kNoStepOp; // the iteration after it: its backward runs just before
-            for (std::size_t h = 0; h < m_graph.segments; ++h)
-                if (m_segmentFirst[h] != kNoStepOp && m_segmentFirst[h] > m_segmentLast[g]
-                    && (next == kNoStepOp || m_segmentFirst[h] < m_segmentFirst[next]))
-                    next = h;
-            if (next != kNoStepOp)
-                back = m_segmentLast[next];
+            // the iteration after it, whose backward runs just before, or its own
+            back = m_segmentLast[next[g] != kNoStepOp ? next[g] : g];
         }
         m_unpackBeforeBackward[back].push_back(s);
     }
