@@ -4,6 +4,7 @@
 // naming both settings, and what stays on the GPU when checkpoints or all saved activations go to the CPU.
 // Every expected figure is worked out by hand in the comments.
 #include "NetworkBuilder.h"
+#include "headroom/allocator/ReservedModel.h"
 #include "headroom/estimate/Estimate.h"
 
 #include <QTest>
@@ -88,6 +89,29 @@ Analysis analyzed(const Network& n, Checkpointing c)
     return a;
 }
 
+/// The peak of the allocation trace's live requested bytes in the steady step (no allocator), leaving out
+/// the workspaces the moments do not hold (tst_allocationtrace's livePeaksAreTheMoments).
+std::uint64_t steadyLivePeak(const AllocationTrace& t, std::int64_t batch)
+{
+    std::vector<std::uint64_t> size(t.blocks(), 0);
+    std::uint64_t live = 0;
+    std::uint64_t peak = 0;
+    for (const TraceEvent& e : t.events()) {
+        if (e.kind == TraceKind::CublasWorkspace || e.kind == TraceKind::CudnnWorkspace)
+            continue;
+        if (e.allocate) {
+            size[e.block] = AllocationTrace::bytesAt(e, batch);
+            live += size[e.block];
+        } else {
+            live -= size[e.block];
+            size[e.block] = 0;
+        }
+        if (e.step >= 2)
+            peak = std::max(peak, live);
+    }
+    return peak;
+}
+
 } // namespace
 
 class TestExpertOffload : public QObject
@@ -107,6 +131,7 @@ private slots:
     void offloadedCheckpointsLeaveTwoBlockInputs();
     void offloadingCheckpointsNeedsPerBlockCheckpointing();
     void offloadingEverySavedTensor();
+    void theAllocationTracePeaksWithTheMoments();
 };
 
 void TestExpertOffload::theAnalysisNamesTheExperts()
@@ -317,6 +342,44 @@ void TestExpertOffload::offloadingEverySavedTensor()
                            .arg(expected[i])));
     QCOMPARE(m.momentAt(m.endOfForwardMoment(), 1).activations, std::uint64_t { 4 });
     QCOMPARE(built(a, setup(1, 1)).momentAt(m.endOfForwardMoment(), 1).activations, std::uint64_t { 44 });
+}
+
+void TestExpertOffload::theAllocationTracePeaksWithTheMoments()
+{
+    // One simulation: the trace the allocator replays (every Repeat iteration written out) has its live
+    // bytes peak where the moments do, with dispatch buffers and with offloaded activations.
+    const Network blocks = network({ 4, 8 },
+        { layer("Linear", { { "out_features", 8 } }, "embed"), repeat("blocks", 12, transformerBlock()) },
+        Loss::None);
+    const Network experts = network({ 4, 8 },
+        { repeat("layers", 6,
+            { layer("LayerNorm", {}, "norm"),
+                layer("MixtureOfExperts",
+                    { { "num_experts", 4 }, { "num_experts_per_tok", 2 }, { "intermediate_size", 16 } },
+                    "mlp"),
+                layer("Add", {}, "res", { "mlp", "repeat_input" }) }) },
+        Loss::None);
+    struct Case
+    {
+        const Network* net;
+        Checkpointing checkpointing;
+        ActivationOffload offload;
+        std::int64_t expertParallel;
+    };
+    for (const Case& c : { Case { &blocks, Checkpointing::PerBlock, ActivationOffload::Checkpoints, 1 },
+             Case { &blocks, Checkpointing::None, ActivationOffload::All, 1 },
+             Case { &blocks, Checkpointing::PerBlock, ActivationOffload::All, 1 },
+             Case { &experts, Checkpointing::None, ActivationOffload::None, 2 },
+             Case { &experts, Checkpointing::PerBlock, ActivationOffload::Checkpoints, 2 } }) {
+        const Analysis a = analyzed(*c.net, c.checkpointing);
+        TrainingSetup s = setup(2, c.expertParallel, 1, Sharding::Zero1);
+        s.parallel.activationOffload = c.offload;
+        const MemoryModel m = built(a, s);
+        const auto reserved = ReservedModel::build(a, s, {});
+        QVERIFY2(reserved.ok(), reserved.ok() ? "" : reserved.error().message.c_str());
+        for (const std::int64_t batch : { 1, 3, 64 })
+            QCOMPARE(steadyLivePeak(reserved.value().trace(), batch), m.at(batch).value().total());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestExpertOffload)
