@@ -36,7 +36,8 @@ const LayerWeight* WeightTable::find(std::size_t row) const
 void countParameters(const LayerOutcome& outcome, bool frozen, const std::set<std::string>& nf4Weights,
     Precision precision, WeightTable& weights, const ParameterSink& sink)
 {
-    Count params, buffers, paramBytes, bufferBytes, trainable, trainableBytes;
+    Count params, buffers, paramBytes, bufferBytes, trainable, trainableBytes, expert, expertTrainable,
+        expertCast;
     for (const auto& p : outcome.params) {
         const DType dtype = p.dtype == DType::Float32 ? parameterType(precision) : p.dtype;
         const bool nf4 = nf4Weights.contains(p.name);
@@ -48,6 +49,13 @@ void countParameters(const LayerOutcome& outcome, bool frozen, const std::set<st
         }
         params += p.elements;
         paramBytes += bytes;
+        if (p.routedExpert) {
+            expert += p.elements;
+            if (!frozen)
+                expertTrainable += p.elements;
+            if (p.castByAutocast)
+                expertCast += p.elements;
+        }
         std::size_t parameter = 0;
         if (!frozen) {
             trainable += p.elements;
@@ -63,6 +71,11 @@ void countParameters(const LayerOutcome& outcome, bool frozen, const std::set<st
     sink.row.params = params.value();
     sink.row.trainableParams = trainable.value();
     sink.row.bufferElements = buffers.value();
+    sink.row.experts = outcome.routedExperts;
+    sink.row.expertsPerToken = outcome.expertsPerToken;
+    sink.row.expertParams = expert.value();
+    sink.row.expertTrainableParams = expertTrainable.value();
+    sink.row.expertCastParams = expertCast.value();
     totals.trainable += trainable;
     totals.trainableBytes += trainableBytes;
     totals.params += params;

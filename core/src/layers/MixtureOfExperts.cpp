@@ -387,6 +387,8 @@ public:
         o.forwardScratchBytesPerSample = routing.forwardScratch + ex.forwardScratch;
         o.backwardScratchBytesPerSample = ex.backwardScratch;
         describeModules(o, ctx, z, names, ex.compute);
+        o.routedExperts = experts;
+        o.expertsPerToken = topK;
         o.warnings.push_back(z.grouped ? groupedWarning() : routingWarning(experts, topK, ctx.moeImbalance));
         return o;
     }
@@ -403,8 +405,10 @@ private:
         const auto moduleName = [](const std::string& projection) { return "experts.{}." + projection; };
         // The router's F.linear is autocast's; the eager loop's expert Linears are too, grouped_mm is not.
         const auto expertWeight = [&](std::string name, Count elements) {
-            return z.grouped ? parameter(std::move(name), elements)
-                             : castParameter(std::move(name), elements);
+            ParamTensor p
+                = z.grouped ? parameter(std::move(name), elements) : castParameter(std::move(name), elements);
+            p.routedExpert = true;
+            return p;
         };
         o.params.push_back(castParameter("gate.weight", z.e * z.h));
         if (sigmoid)

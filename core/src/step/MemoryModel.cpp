@@ -58,9 +58,15 @@ struct TensorSplit
     /// recurrent and composite layers. All of its parameters count (an upper bound: biases and norms
     /// inside a composite are not cast).
     std::uint64_t largestCastLayerParams = 0;
+    /// Expert parallelism: the routed experts' parameter elements on one GPU, all and trainable.
+    std::uint64_t expertParams = 0;
+    std::uint64_t expertTrainable = 0;
 };
 
-TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
+/// What tensor parallelism (t) and expert parallelism (`experts` = e x expert tensor parallel, split only
+/// when above 1) remove from one GPU: a mixture-of-experts layer's routed experts split `experts` ways,
+/// the rest of it (the router) as tensor parallelism splits the layer (docs/multi-gpu.md).
+TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t, std::uint64_t experts)
 {
     TensorSplit out;
     const LayerRegistry& registry = LayerRegistry::builtin();
@@ -73,13 +79,25 @@ TensorSplit splitForTensorParallel(const Analysis& analysis, std::uint64_t t)
         const LayerCategory category = kind->category();
         const bool cast = category == LayerCategory::Linear || category == LayerCategory::Attention;
         const bool split = t > 1 && splitByTensorParallel(row);
-        const std::uint64_t removed = split ? removedBySplit(row.params, t) : 0;
-        if (split) { // the row stands for `count` identical layers (totals fit 64 bits: the analysis checked)
-            out.removedParams += removed * row.count;
-            out.removedTrainable += removedBySplit(row.trainableParams, t) * row.count;
-            if (cast)
-                out.removedAutocastCast += removed * row.count;
+        const bool expertRow = experts > 1 && row.expertParams > 0;
+        const std::uint64_t dense = row.params - (expertRow ? row.expertParams : 0);
+        const std::uint64_t denseTrainable
+            = row.trainableParams - (expertRow ? row.expertTrainableParams : 0);
+        std::uint64_t removed = split ? removedBySplit(dense, t) : 0;
+        std::uint64_t removedTrainable = split ? removedBySplit(denseTrainable, t) : 0;
+        if (expertRow) {
+            const std::uint64_t gone = removedBySplit(row.expertParams, experts);
+            const std::uint64_t goneTrainable = removedBySplit(row.expertTrainableParams, experts);
+            removed += gone;
+            removedTrainable += goneTrainable;
+            out.expertParams += (row.expertParams - gone) * row.count;
+            out.expertTrainable += (row.expertTrainableParams - goneTrainable) * row.count;
         }
+        // the row stands for `count` identical layers (totals fit 64 bits: the analysis checked)
+        out.removedParams += removed * row.count;
+        out.removedTrainable += removedTrainable * row.count;
+        if (cast)
+            out.removedAutocastCast += removed * row.count;
         const std::uint64_t kept = row.params - removed;
         out.largestLayerParams = std::max(out.largestLayerParams, kept);
         if (kind->autocast() == AutocastPolicy::LowerPrecision || kind->autocast() == AutocastPolicy::Custom)
@@ -155,13 +173,28 @@ struct ModelStates
     Count gradients;
     Count optimizerState; ///< with pure half training's float32 master weights
     Count trainableHere; ///< trainable parameter elements on this GPU
+    /// Of the above: the routed experts' share under expert parallelism (sharded over the expert
+    /// data-parallel ranks rather than the data-parallel ones); 0 without it.
+    Count expertParameterBytes;
+    Count expertGradients;
+    Count expertOptimizerState;
+    Count expertTrainable;
 };
+
+/// The expert split e x expert tensor parallel, or 1 when both are 1 (the experts then follow tensor
+/// parallelism with the rest of their layer).
+std::uint64_t expertSplit(const Parallelism& par)
+{
+    return static_cast<std::uint64_t>(
+        std::max<std::int64_t>(1, par.expertParallel) * std::max<std::int64_t>(1, par.expertTensorParallel));
+}
 
 ModelStates modelStatesPerGpu(const Analysis& analysis, const TrainingSetup& setup)
 {
     ModelStates out;
     const Precision p = analysis.precision;
-    out.split = splitForTensorParallel(analysis, static_cast<std::uint64_t>(setup.parallel.tensorParallel));
+    out.split = splitForTensorParallel(
+        analysis, static_cast<std::uint64_t>(setup.parallel.tensorParallel), expertSplit(setup.parallel));
     const TensorSplit& split = out.split;
     const std::uint64_t trainable = analysis.trainableParams;
     const Count allParameterBytes { analysis.parameterBytes };
@@ -176,9 +209,15 @@ ModelStates modelStatesPerGpu(const Analysis& analysis, const TrainingSetup& set
     const Count stateBase = optimizerStateBytes(analysis, setup.optimizer, setup.eightBitOptimizer);
     out.optimizerState = without(stateBase, share(stateBase, split.removedTrainable, trainable));
     out.trainableHere = without(Count { trainable }, Count { split.removedTrainable });
+    out.expertTrainable = Count { split.expertTrainable };
+    out.expertParameterBytes = share(allParameterBytes, split.expertParams, analysis.totalParams);
+    out.expertGradients = share(gradientBase, split.expertTrainable, trainable);
+    out.expertOptimizerState = share(stateBase, split.expertTrainable, trainable);
     // Pure half training: the optimizer's float32 master copy of the trainable weights.
-    if (isPureHalf(p))
+    if (isPureHalf(p)) {
         out.optimizerState += out.trainableHere * Count { kFloat32Bytes };
+        out.expertOptimizerState += out.expertTrainable * Count { kFloat32Bytes };
+    }
     return out;
 }
 
@@ -216,6 +255,41 @@ Count deepSpeedStepGradientBytes(const Parallelism& par, Precision p, Count part
     return (shardingStage(par.sharding) >= 3 ? std::min(partition.value(), kDeepSpeedSubGroupElements)
                                              : partition)
         * Count { kFloat32Bytes };
+}
+
+/// Expert parallelism and activation offloading against the network and the analysis's checkpointing:
+/// each problem names both settings.
+std::optional<Error> checkAgainstNetwork(const Analysis& analysis, const Parallelism& par)
+{
+    if (par.expertParallel > 1 || par.expertTensorParallel > 1) {
+        bool any = false;
+        for (const auto& row : analysis.rows) {
+            if (row.experts <= 0)
+                continue;
+            any = true;
+            if (row.experts % par.expertParallel != 0)
+                return Error { "expert parallel " + std::to_string(par.expertParallel) + " must divide the "
+                        + std::to_string(row.experts) + " experts of layer "
+                        + layerReference(row, rangeName(row)),
+                    "parallel.expert_parallel" };
+        }
+        if (!any) {
+            const bool e = par.expertParallel > 1;
+            return Error { std::string(e ? "expert parallel " : "expert tensor parallel ")
+                    + std::to_string(e ? par.expertParallel : par.expertTensorParallel)
+                    + " splits the experts of mixture-of-experts layers, but the model has none",
+                e ? "parallel.expert_parallel" : "parallel.expert_tensor_parallel" };
+        }
+    }
+    const Checkpointing checkpointing = analysis.options.checkpointing;
+    if (par.activationOffload == ActivationOffload::Checkpoints && checkpointing != Checkpointing::PerBlock)
+        return Error {
+            "activation offload \"checkpoints\" moves the block inputs that per-block checkpointing "
+            "keeps to the CPU: it needs checkpointing \"per-block\", not \""
+                + std::string(checkpointingName(checkpointing)) + "\"",
+            "parallel.activation_offload"
+        };
+    return std::nullopt;
 }
 
 void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noexcept
@@ -393,6 +467,8 @@ Result<MemoryModel> MemoryModel::build(
         return Error { "cannot estimate: " + analysis.error->message, analysis.error->location };
     if (auto problem = validateSetup(setup))
         return *problem;
+    if (auto problem = checkAgainstNetwork(analysis, setup.parallel))
+        return *problem;
     const Precision p = analysis.precision;
     const Parallelism& par = setup.parallel;
     const auto ranks = static_cast<std::uint64_t>(par.dataParallel());
@@ -401,14 +477,30 @@ Result<MemoryModel> MemoryModel::build(
     const Count& gradients = states.gradients;
     const Count& trainableHere = states.trainableHere;
 
-    // Data parallelism over `ranks` GPUs: ZeRO / FSDP shards (each rank holds ceil(bytes / N)).
+    // Data parallelism over `ranks` GPUs: ZeRO / FSDP shards (each rank holds ceil(bytes / N)); the routed
+    // experts' states over the expert data-parallel ranks (Megatron-Core's expert data parallel group).
     const int stage = shardingStage(par.sharding);
-    Count shardedState = stage >= 1 ? ceilDiv(states.optimizerState, ranks) : states.optimizerState;
+    const auto expertRanks = static_cast<std::uint64_t>(std::max<std::int64_t>(1, par.expertDataParallel()));
+    const auto shard = [&](Count all, Count experts) {
+        return ceilDiv(without(all, experts), ranks) + ceilDiv(experts, expertRanks);
+    };
+    Count shardedState
+        = stage >= 1 ? shard(states.optimizerState, states.expertOptimizerState) : states.optimizerState;
     const Count shardedParameters
-        = stage >= 3 ? ceilDiv(states.parameterBytes, ranks) : states.parameterBytes;
+        = stage >= 3 ? shard(states.parameterBytes, states.expertParameterBytes) : states.parameterBytes;
     StepConditions c;
     addDataParallelBuffers(c, analysis, par, states);
-    const Count partition = ceilDiv(trainableHere, ranks);
+    const Count partition = shard(trainableHere, states.expertTrainable);
+    // ZeRO-2/3 keep ceil(gradients / N) (StepConditions::gradientShards); the experts' share is counted
+    // N / N_e times so that it comes to expert gradients / N_e.
+    Count gradientsGiven = gradients;
+    if (stage >= 2 && states.expertGradients.value() > 0 && !gradients.isOverflow()) {
+        const Wide folded = static_cast<Wide>(states.expertGradients.value()) * ranks / expertRanks;
+        const Wide all = static_cast<Wide>(without(gradients, states.expertGradients).value()) + folded;
+        gradientsGiven = all > static_cast<Wide>(std::numeric_limits<std::uint64_t>::max())
+            ? Count::overflowed()
+            : Count { static_cast<std::uint64_t>(all) };
+    }
     const Count stepGradients = deepSpeedStepGradientBytes(par, p, partition);
     if (par.offloadOptimizer) {
         // ZeRO-Offload: optimizer state and master weights live (and step) in CPU memory; with gradient
@@ -421,12 +513,12 @@ Result<MemoryModel> MemoryModel::build(
     if (analysis.step.ops.empty()) // a hand-made analysis without a step graph: copies for the whole step
         weights += Count { analysis.autocastWeightCopyBytes };
     const Count stepBuffers = temporaries + stepGradients;
-    if (weights.isOverflow() || gradients.isOverflow() || shardedState.isOverflow()
+    if (weights.isOverflow() || gradientsGiven.isOverflow() || shardedState.isOverflow()
         || stepBuffers.isOverflow() || Count { c.gatheredBytes }.isOverflow())
         return Error { "the model's byte counts overflow 64 bits", "layers" };
     c.weights = weights.value();
     c.optimizerState = shardedState.value();
-    c.gradients = gradients.value();
+    c.gradients = gradientsGiven.value();
     c.overhead = setup.overheadBytes;
     c.stepTemporaries = stepBuffers.value();
     c.tensorParallel = tensorParallel;
@@ -442,6 +534,9 @@ Result<MemoryModel> MemoryModel::build(
     c.gradientSumsInPlace = runtime.gradientSumsInPlace;
     c.calibrationFixed = setup.calibration.fixedBytes;
     c.calibrationPerSample = setup.calibration.perSampleBytes;
+    c.expertParallel = static_cast<std::uint64_t>(std::max<std::int64_t>(1, par.expertParallel));
+    c.expertSplit = expertSplit(par);
+    c.activationOffload = par.activationOffload;
 
     MemoryModel m;
     m.m_timeline = StepTimeline::simulate(analysis, c);

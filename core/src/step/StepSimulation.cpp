@@ -33,8 +33,33 @@ Affine StepSimulation::onGpu(const AffineBytes& b, std::size_t row) const
 
 Affine StepSimulation::copyBytes(std::size_t op) const
 {
-    return Affine { Count {},
-        onGpu(AffineBytes { 0, m_graph.ops[op].autocastCopyBytes }, m_graph.ops[op].row).fixed };
+    const StepOp& o = m_graph.ops[op];
+    const std::uint64_t bytes = o.autocastCopyBytes;
+    if (m_c.expertSplit > 1 && bytes > 0 && o.row < m_analysis.rows.size()) {
+        // Expert parallelism: the routed experts' half copies are split e x etp ways, the router's as
+        // tensor parallelism splits the layer.
+        const Count cast = Count { m_analysis.rows[o.row].expertCastParams }
+            * Count { elementSize(halfType(m_analysis.precision)) };
+        const std::uint64_t experts = cast.isOverflow() ? bytes : std::min(bytes, cast.value());
+        if (experts > 0)
+            return Affine { Count {},
+                Count { ceilDiv(experts, m_c.expertSplit) }
+                    + onGpu(AffineBytes { 0, bytes - experts }, o.row).fixed };
+    }
+    return Affine { Count {}, onGpu(AffineBytes { 0, bytes }, o.row).fixed };
+}
+
+/// Expert parallelism's all-to-all dispatch (Megatron-Core's MoEAlltoAllTokenDispatcher): the tokens
+/// permuted by expert and sent, and those received, each tokens x top-k x hidden in the input's dtype.
+template <typename F> void StepSimulation::withDispatch(StepSink& sink, std::size_t op, F atMoment)
+{
+    const std::size_t row = m_graph.ops[op].row;
+    const bool dispatch = row < m_dispatch.size() && !m_dispatch[row].empty();
+    if (dispatch)
+        sink.allocate(BlockRole::Communication, op, m_dispatch[row], false, op);
+    atMoment();
+    if (dispatch)
+        sink.release(BlockRole::Communication, op, m_dispatch[row]);
 }
 
 Affine StepSimulation::communication(std::size_t op, bool backward) const
@@ -51,6 +76,14 @@ void StepSimulation::prepare()
         m_split[r] = m_c.tensorParallel > 1
             && (splitByTensorParallel(m_analysis.rows[r])
                 || (m_c.sequenceParallel && splitBySequenceParallel(m_analysis.rows[r])));
+    m_dispatch.assign(m_analysis.rows.size(), Affine {});
+    for (std::size_t r = 0; r < m_analysis.rows.size() && m_c.expertParallel > 1; ++r) {
+        const LayerRow& row = m_analysis.rows[r];
+        if (row.experts > 0) // sent and received: 2 x tokens x hidden (the output's elements) x top-k
+            m_dispatch[r].perSample = Count { 2 } * row.output.shape.elements()
+                * Count::fromSigned(row.expertsPerToken) * Count { elementSize(row.output.dtype) };
+        m_overflow = m_overflow || m_dispatch[r].overflowed();
+    }
     m_storageBytes.reserve(m_graph.storages.size());
     for (const auto& s : m_graph.storages)
         m_storageBytes.push_back(onGpu(s.bytes, s.chargedRow));
@@ -105,7 +138,7 @@ void StepSimulation::sortReleasesByCreation()
     const auto byCreation
         = [&](std::size_t a, std::size_t b) { return made[a] != made[b] ? made[a] < made[b] : a < b; };
     for (auto* lists : { &m_freeAfterForward, &m_freeAfterBackward, &m_freeAfterRecompute,
-             &m_releaseRecomputedAfterBackward })
+             &m_releaseRecomputedAfterBackward, &m_unpackBeforeBackward })
         for (auto& list : *lists)
             std::sort(list.begin(), list.end(), byCreation);
 }
@@ -145,7 +178,55 @@ void StepSimulation::prepareReleases()
             m_freeAfterRecompute[lastUseInSegment[s] == kNoStepOp ? st.producer : lastUseInSegment[s]]
                 .push_back(s);
     }
+    prepareOffload();
     sortReleasesByCreation();
+}
+
+/// Activation offloading (docs/multi-gpu.md, "Activation offloading"). An offloaded storage leaves the GPU
+/// after its last use in forward, as if nothing kept it, and comes back when backward reaches the latest
+/// op that used it in forward (torch.autograd.graph.save_on_cpu: unpacked when that op's backward needs
+/// it); offloaded checkpoints (the inputs a checkpointed iteration keeps) come back one iteration ahead,
+/// before the recomputation of the iteration after it in forward order (double buffering). The backward
+/// that released it before still releases it.
+void StepSimulation::prepareOffload()
+{
+    const auto& ops = m_graph.ops;
+    m_unpackBeforeBackward.assign(ops.size(), {});
+    if (m_c.activationOffload == ActivationOffload::None)
+        return;
+    const bool all = m_c.activationOffload == ActivationOffload::All;
+    // Each checkpointed iteration's successor in forward order (the segment starting next after it ends).
+    std::vector<std::size_t> order;
+    for (std::size_t g = 0; g < m_graph.segments; ++g)
+        if (m_segmentFirst[g] != kNoStepOp)
+            order.push_back(g);
+    std::sort(
+        order.begin(), order.end(), [&](auto a, auto b) { return m_segmentFirst[a] < m_segmentFirst[b]; });
+    std::vector<std::size_t> next(m_graph.segments, kNoStepOp);
+    for (const std::size_t g : order) {
+        const auto after = std::upper_bound(order.begin(), order.end(), m_segmentLast[g],
+            [&](std::size_t op, std::size_t h) { return op < m_segmentFirst[h]; });
+        if (after != order.end())
+            next[g] = *after;
+    }
+    for (std::size_t s = 0; s < m_graph.storages.size(); ++s) {
+        const StepStorage& st = m_graph.storages[s];
+        const std::size_t keeper = st.releasedAfterBackwardOf;
+        if (st.isInputBatch || st.producer == kNoStepOp || !st.keptAcrossSegments || s == m_rootStorage
+            || keeper >= ops.size() || (!all && ops[keeper].segment < 0))
+            continue;
+        std::size_t last = std::max(st.producer, keeper);
+        if (st.lastForwardUse != kNoStepOp)
+            last = std::max(last, st.lastForwardUse);
+        m_freeAfterForward[last].push_back(s);
+        std::size_t back = last;
+        if (!all && ops[last].segment >= 0) {
+            const auto g = static_cast<std::size_t>(ops[last].segment);
+            // the iteration after it, whose backward runs just before, or its own
+            back = m_segmentLast[next[g] != kNoStepOp ? next[g] : g];
+        }
+        m_unpackBeforeBackward[back].push_back(s);
+    }
 }
 
 /// Tensor parallelism: the set-up's total (split per layer like the weights) shared out in proportion,
@@ -155,7 +236,8 @@ void StepSimulation::prepareParameters()
     Count unsplit;
     for (const auto& p : m_graph.parameters)
         unsplit += Count { p.gradientBytes } * Count { p.copies };
-    const bool rescale = m_c.tensorParallel > 1 && !unsplit.isOverflow() && unsplit.value() > 0;
+    const bool rescale
+        = (m_c.tensorParallel > 1 || m_c.expertSplit > 1) && !unsplit.isOverflow() && unsplit.value() > 0;
     Count given;
     for (std::size_t i = 0; i < m_graph.parameters.size(); ++i) {
         const StepParameter& p = m_graph.parameters[i];
@@ -276,12 +358,14 @@ void StepSimulation::forward(StepSink& sink)
         const Affine extra = scratch(op.forwardScratch, j);
         if (!extra.empty())
             sink.allocate(BlockRole::ForwardScratch, j, extra, false, j);
-        const Affine buffers = communication(j, false);
-        if (!buffers.empty())
-            sink.allocate(BlockRole::Communication, j, buffers, false, j);
-        sink.moment(MomentEvent { StepPhase::Forward, j, false, false });
-        if (!buffers.empty())
-            sink.release(BlockRole::Communication, j, buffers);
+        withDispatch(sink, j, [&] {
+            const Affine buffers = communication(j, false);
+            if (!buffers.empty())
+                sink.allocate(BlockRole::Communication, j, buffers, false, j);
+            sink.moment(MomentEvent { StepPhase::Forward, j, false, false });
+            if (!buffers.empty())
+                sink.release(BlockRole::Communication, j, buffers);
+        });
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, j, extra);
         release(sink, m_freeAfterForward[j], BlockRole::Storage);
@@ -329,6 +413,7 @@ void StepSimulation::backward(StepSink& sink)
     for (std::size_t j = n; j-- > 0;) {
         const StepOp& op = ops[j];
         startRepeats(sink, m_backwardFrom, j, false);
+        allocate(sink, m_unpackBeforeBackward[j], BlockRole::Storage, j);
         const std::ptrdiff_t g = op.segment;
         const bool segmentLast = g >= 0 && m_segmentLast[static_cast<std::size_t>(g)] == j;
         if (segmentLast)
@@ -361,12 +446,14 @@ void StepSimulation::recompute(StepSink& sink, std::size_t g)
         const Affine extra = scratch(op.forwardScratch, k);
         if (!extra.empty())
             sink.allocate(BlockRole::ForwardScratch, k, extra, false, k);
-        const Affine buffers = communication(k, false);
-        if (!buffers.empty())
-            sink.allocate(BlockRole::Communication, k, buffers, false, k);
-        sink.moment(MomentEvent { StepPhase::Backward, k, true, false });
-        if (!buffers.empty())
-            sink.release(BlockRole::Communication, k, buffers);
+        withDispatch(sink, k, [&] {
+            const Affine buffers = communication(k, false);
+            if (!buffers.empty())
+                sink.allocate(BlockRole::Communication, k, buffers, false, k);
+            sink.moment(MomentEvent { StepPhase::Backward, k, true, false });
+            if (!buffers.empty())
+                sink.release(BlockRole::Communication, k, buffers);
+        });
         if (!extra.empty())
             sink.release(BlockRole::ForwardScratch, k, extra);
         release(sink, m_freeAfterRecompute[k], BlockRole::RecomputedStorage);
@@ -421,12 +508,14 @@ void StepSimulation::backwardOf(StepSink& sink, std::size_t j, int* holdOutputGr
     const Affine extra = scratch(op.backwardScratch, j);
     if (!extra.empty())
         sink.allocate(BlockRole::BackwardScratch, j, extra, false, j);
-    const Affine buffers = communication(j, true);
-    if (!buffers.empty())
-        sink.allocate(BlockRole::Communication, j, buffers, false, j);
-    sink.moment(MomentEvent { StepPhase::Backward, j, false, false });
-    if (!buffers.empty())
-        sink.release(BlockRole::Communication, j, buffers);
+    withDispatch(sink, j, [&] {
+        const Affine buffers = communication(j, true);
+        if (!buffers.empty())
+            sink.allocate(BlockRole::Communication, j, buffers, false, j);
+        sink.moment(MomentEvent { StepPhase::Backward, j, false, false });
+        if (!buffers.empty())
+            sink.release(BlockRole::Communication, j, buffers);
+    });
     if (!extra.empty())
         sink.release(BlockRole::BackwardScratch, j, extra);
     for (const std::size_t p : accumulated)

@@ -66,8 +66,8 @@ enum class BlockRole : std::uint8_t {
     AutocastCopy, ///< an op's half weight copies (id: op)
     ParameterGradient, ///< a parameter's .grad, alive until zero_grad (id: StepGraph parameter)
     GradientAccumulation, ///< a later micro-batch's new parameter gradient, added into .grad (id: parameter)
-    /// Sequence / context parallelism's buffers while an op runs (id: op;
-    /// StepConditions::forwardCommunication)
+    /// Buffers held while an op runs (id: op): sequence / context parallelism's
+    /// (StepConditions::forwardCommunication) and expert parallelism's all-to-all dispatch buffers
     Communication,
 };
 
@@ -166,6 +166,9 @@ private:
     /// An op's autocast half weight copies on this GPU (a split layer's are split with it).
     Affine copyBytes(std::size_t op) const;
     int newBuffer(StepSink& sink, const AffineBytes& bytes, std::size_t row, std::size_t op);
+    /// Runs `atMoment` between allocating and releasing op's all-to-all dispatch buffers (if any).
+    template <typename F> void withDispatch(StepSink& sink, std::size_t op, F atMoment);
+    void prepareOffload();
     void dropReference(StepSink& sink, int buffer);
     /// The row whose tensor-parallel split applies to a tensor's gradient: its storage's.
     std::size_t producerRow(std::size_t tensor) const;
@@ -182,6 +185,10 @@ private:
     const StepGraph& m_graph;
     const StepConditions& m_c;
     std::vector<bool> m_split;
+    std::vector<Affine> m_dispatch; ///< per row: expert parallelism's dispatch buffers (empty: none)
+    /// Activation offloading: the saved storages copied back from CPU memory when backward reaches an op
+    /// (before a checkpointed iteration's recomputation); the backward that releases them is unchanged.
+    std::vector<std::vector<std::size_t>> m_unpackBeforeBackward;
     std::vector<Affine> m_storageBytes;
     std::vector<std::vector<std::size_t>> m_freeAfterForward, m_freeAfterBackward, m_freeAfterRecompute,
         m_releaseRecomputedAfterBackward;

@@ -27,7 +27,7 @@ struct RawMoment
     bool afterOp = false;
     Affine activations;
     Affine transient; ///< activation gradients, with the op's scratch
-    Affine communication; ///< sequence and context parallelism's buffers while the op runs
+    Affine communication; ///< sequence, context and expert parallelism's buffers while the op runs
     Count copies; ///< autocast's weight copies
     Count parameters; ///< parameter gradients allocated so far
     std::uint64_t fixedTransient = 0; ///< parameter gradients accumulated in place, or the step's buffers
@@ -98,6 +98,7 @@ public:
         m_copies = {};
         m_cachedCopies = {};
         m_parameters = {};
+        m_communication = {};
     }
 
     void allocate(BlockRole role, std::size_t, const Affine& bytes, bool cachedCopy, std::size_t) override
@@ -284,7 +285,8 @@ void MomentBuilder::push(RawMoment raw)
     const Count weights = Count { m_c.weights } + copies;
     const Count gradientTransient = Count { raw.fixedTransient } + raw.transient.fixed;
     m_overflow = m_overflow || weights.isOverflow() || raw.copies.isOverflow() || raw.activations.overflowed()
-        || raw.transient.overflowed() || gradientTransient.isOverflow() || raw.parameters.isOverflow();
+        || raw.transient.overflowed() || gradientTransient.isOverflow() || raw.parameters.isOverflow()
+        || raw.communication.overflowed();
     m.fixed.weights = weights.value();
     m.fixed.gradients = gradientsHeld(raw.later ? m_simulation.allParameterBytes() : raw.parameters);
     m.fixed.optimizerState = m_c.optimizerState;

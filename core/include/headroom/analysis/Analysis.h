@@ -60,6 +60,14 @@ struct LayerRow final
     /// The identical layers this row stands for (the product of its iteration counts); every per-layer
     /// figure above is one layer's, and the network's totals count each of them.
     std::uint64_t count = 1;
+    /// A mixture-of-experts layer's routed experts and the experts each token goes to (0: not one), and
+    /// of `params` the routed experts' elements: all, trainable, and those autocast casts to half.
+    /// Expert parallelism splits these (docs/multi-gpu.md, "Expert parallelism").
+    std::int64_t experts = 0;
+    std::int64_t expertsPerToken = 0;
+    std::uint64_t expertParams = 0;
+    std::uint64_t expertTrainableParams = 0;
+    std::uint64_t expertCastParams = 0;
 
     [[nodiscard]] bool valid() const noexcept { return !error.has_value(); }
 };

@@ -63,6 +63,9 @@ struct ParamTensor final
     DType dtype = DType::Float32;
     /// A Custom kind sets this for the parameters autocast casts to half (a cached copy per step).
     bool castByAutocast = false;
+    /// One of a mixture of experts' routed experts' weights: what expert parallelism splits (the router
+    /// and shared experts are not).
+    bool routedExpert = false;
 };
 
 /// A tensor autograd keeps from the forward pass for the backward pass.
@@ -219,6 +222,9 @@ struct LayerOutcome final
     /// Assumptions about this layer that the user should know, in the user's terms ("assumes balanced
     /// routing across the 8 experts"); the analysis lists them with the layer's name.
     std::vector<std::string> warnings;
+    /// A mixture of experts: its routed experts and the experts each token goes to (0: not one).
+    std::int64_t routedExperts = 0;
+    std::int64_t expertsPerToken = 0;
 };
 
 /// How a layer kind treats the position of its inputs' batch axis (TensorInfo::batchAxis).

@@ -106,6 +106,13 @@ struct StepConditions final
     /// The stage's point-to-point buffers in forward and backward: a boundary tensor arriving from each
     /// neighbouring stage (the next input, the output's gradient).
     AffineBytes pipelineBuffers;
+    /// Expert parallelism (docs/multi-gpu.md, "Expert parallelism"): e, whose all-to-all dispatch buffers
+    /// each mixture-of-experts layer holds while it runs (forward and backward), and e x expert tensor
+    /// parallel, over which its routed experts (and their autocast copies) are split.
+    std::uint64_t expertParallel = 1;
+    std::uint64_t expertSplit = 1;
+    /// Saved activations moved to CPU memory (docs/multi-gpu.md, "Activation offloading").
+    ActivationOffload activationOffload = ActivationOffload::None;
 };
 
 /// The simulated step. Moments of the steady step (optimizer state allocated): the first micro-batch's
