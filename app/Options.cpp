@@ -70,6 +70,7 @@ void checkParallelism(const Options& o)
 {
     TrainingSetup setup;
     setup.parallel = o.parallel;
+    setup.parallel.offloadOptimizer = false; // checked with the rest of the set-up, once the model is read
     setup.accumulationSteps = o.accumulationSteps;
     if (auto problem = validateSetup(setup))
         throw UsageError { optionOfSetting(problem->location) + ": " + problem->message };

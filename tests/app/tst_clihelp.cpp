@@ -58,6 +58,15 @@ QString sampleValue(const QString& option, const QString& pdf)
         { QStringLiteral("--gpus"), QStringLiteral("2") },
         { QStringLiteral("--sharding"), QStringLiteral("ddp") },
         { QStringLiteral("--tensor-parallel"), QStringLiteral("1") },
+        { QStringLiteral("--pipeline-parallel"), QStringLiteral("1") },
+        { QStringLiteral("--schedule"), QStringLiteral("1f1b") },
+        { QStringLiteral("--virtual-stages"), QStringLiteral("1") },
+        { QStringLiteral("--stage-layers"), QStringLiteral("4") },
+        { QStringLiteral("--context-parallel"), QStringLiteral("1") },
+        { QStringLiteral("--context-parallel-kind"), QStringLiteral("ring") },
+        { QStringLiteral("--expert-parallel"), QStringLiteral("1") },
+        { QStringLiteral("--expert-tensor-parallel"), QStringLiteral("1") },
+        { QStringLiteral("--offload-activations"), QStringLiteral("none") },
         { QStringLiteral("--utilization"), QStringLiteral("0.5") },
         { QStringLiteral("--target-batch"), QStringLiteral("2") },
         { QStringLiteral("--max-step-seconds"), QStringLiteral("10") },
@@ -129,6 +138,9 @@ void TestCliHelp::helpListsExactlyTheOptionsTaken()
                  << QStringLiteral("--measured") << QStringLiteral("/nonexistent/run.pickle"); // the run
         if (command == QLatin1String("measured")) // the plan the set-up options describe
             args << QStringLiteral("--model") << QStringLiteral("/nonexistent/model.json");
+        if (option.name == QLatin1String("--sequence-parallel")) // the tensor-parallel ranks it splits over
+            args << QStringLiteral("--gpus") << QStringLiteral("2") << QStringLiteral("--tensor-parallel")
+                 << QStringLiteral("2");
         if (option.name.startsWith(QLatin1String("--lora-")) || option.name == QLatin1String("--qlora"))
             args << QStringLiteral("--lora-rank")
                  << QStringLiteral("4"); // the adapters the LoRA options describe

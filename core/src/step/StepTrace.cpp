@@ -43,9 +43,6 @@ TraceKind kindOf(BlockRole role)
         return TraceKind::ActivationGradient;
     case BlockRole::ForwardScratch:
     case BlockRole::BackwardScratch:
-    // Expert parallelism's dispatch buffers: the Communication component, but made and freed around one
-    // op as scratch is (TraceKind::Communication is for blocks made once, with the model).
-    case BlockRole::Communication:
         return TraceKind::Scratch;
     case BlockRole::AutocastCopy:
         return TraceKind::AutocastCopy;
