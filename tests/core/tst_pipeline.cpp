@@ -10,6 +10,7 @@
 
 #include <QFile>
 #include <QTest>
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 using namespace headroom;
@@ -61,6 +62,18 @@ Plan pipelinePlan(Network network, std::int64_t p, std::int64_t m, PipelineSched
     plan.setup.parallel.pipelineParallel = p;
     plan.setup.parallel.schedule = schedule;
     return plan;
+}
+
+nlohmann::json megatronCase(const std::string& name)
+{
+    QFile file(QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/parallel/megatron_reference.json"));
+    if (!file.open(QIODevice::ReadOnly))
+        qFatal("megatron_reference.json is missing");
+    const auto all = nlohmann::json::parse(file.readAll().toStdString());
+    for (const auto& c : all["cases"])
+        if (c["name"] == name)
+            return c;
+    qFatal("no Megatron case %s", name.c_str());
 }
 
 nlohmann::json glooReference(const std::string& layout)
@@ -254,6 +267,55 @@ private slots:
             QCOMPARE(end.communication, neighbours * 4'096);
         }
         QCOMPARE(r.heaviestStage, static_cast<std::size_t>(heaviest));
+    }
+
+    void megatronsFirstStageInItsOwnRegime()
+    {
+        // GPT-3 175B as Megatron-LM's theoretical_memory_usage.py counts it (tests/reference/
+        // megatron_theoretical_memory.py re-implements it): TP 8, PP 16, DP 8, SP with selective
+        // recomputation, micro-batch 1, 192 micro-batches, bf16.
+        const auto ref = megatronCase("gpt3-175b tp8 pp16 dp8 sp+selective distopt=False vpp=None");
+        auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/parallel/gpt3_175b.json");
+        QVERIFY(network);
+        Plan plan = pipelinePlan(network.value(), 16, 192, PipelineSchedule::OneFOneB);
+        plan.precision = Precision::Bf16;
+        plan.checkpointing = Checkpointing::Selective;
+        plan.setup.batch = 1;
+        plan.setup.optimizer = Optimizer::Adam;
+        plan.setup.parallel.gpus = 1024;
+        plan.setup.parallel.tensorParallel = 8;
+        plan.setup.parallel.sequenceParallel = true;
+        const PlanResult r = evaluate(plan);
+        QVERIFY2(!r.error, r.error ? r.error->message.c_str() : "");
+        const PlanResult& first = r.stages[0].result;
+        // Parameters per GPU on the first stage: Megatron's most loaded shard, plus what its formula leaves
+        // out or counts otherwise (h = 12,288): the learned position embedding, 2,048 h / 8 = 3,145,728;
+        // the 9h biases of each of the 6 layers, 6 x 9h / 8 = 82,944; Headroom divides the layers' 4h
+        // LayerNorm weights by t (6 x 4h / 8 = 36,864) where Megatron replicates them and charges each
+        // stage its share of all of them, (96 x 4h + 2h) / 16 = 296,448.
+        const auto megatron = ref["weights"]["params_most_loaded_shard"].get<double>();
+        QCOMPARE(megatron, 1'437'894'144.0);
+        const std::uint64_t expected = 1'437'894'144 + 3'145'728 + 82'944 + 36'864 - 296'448;
+        QCOMPARE(first.estimate->bytes.weights, expected * 2); // bf16
+        // Adam in pure bf16: 2 (weight) + 2 (gradient) + 12 (float32 master, m, v) bytes per parameter,
+        // Megatron's 18 with its float32 main_grad buffer; DDP's bucket (2 bytes) stands for that buffer.
+        QCOMPARE(first.estimate->bytes.gradients, expected * 2);
+        QCOMPARE(first.estimate->bytes.optimizerState, expected * 12);
+        // Per layer and micro-batch, the activations Megatron counts with SP and selective recomputation,
+        // sbh x 34 / t (Korthikanti et al. 2022, table 2), against nn.TransformerEncoderLayer's in
+        // PyTorch: 4 sbh more for the dropout mask after the MLP's activation (4h x 1 byte, Megatron's MLP
+        // has no dropout there), 2 sbh for SDPA's output and out_proj's input being two tensors, the
+        // flash log-sum-exp (a x s float32) and the LayerNorms' mean and rstd (2 x 2 x s float32).
+        const double sbh = 2048.0 * 12288.0;
+        QCOMPARE(ref["activation_sp_selective"]["per_layer_bytes_per_rank"].get<double>() * 8, 34 * sbh);
+        const auto layer = std::find_if(r.wholeModel().rows.begin(), r.wholeModel().rows.end(),
+            [](const LayerRow& row) { return row.type == "TransformerEncoderLayer"; });
+        QVERIFY(layer != r.wholeModel().rows.end());
+        QCOMPARE(static_cast<double>(layer->activationBytesPerSample),
+            (34 + 4 + 2) * sbh + 96 * 2048 * 4 + 2 * 2 * 2048 * 4);
+        // 1F1B keeps 16 micro-batches in flight on the first stage, as Megatron's formula does.
+        QCOMPARE(r.stages[0].held.inFlight(),
+            ref["activation_sp_selective"]["in_flight_microbatches"].get<double>());
     }
 
     void theHeaviestStageIsThePlansAnswer()
