@@ -336,6 +336,15 @@ private slots:
             smallest = std::min(smallest, s.result.estimate->maxBatch);
         QCOMPARE(r.estimate->maxBatch, smallest);
         QCOMPARE(r.estimate->maxBatch, r.stages[r.heaviestStage].result.estimate->maxBatch);
+        // Each stage names its layers as the model does: stage 3's blocks are h.6-8, not h.0-2.
+        const auto named = [&](std::size_t stage, const std::string& name) {
+            const auto& rows = r.stages[stage].result.analysis.rows;
+            return std::any_of(
+                rows.begin(), rows.end(), [&](const LayerRow& row) { return rangeName(row) == name; });
+        };
+        QVERIFY(named(2, "h.6.block") && named(2, "h.8.block") && !named(2, "h.0.block"));
+        QVERIFY(named(0, "h.0.block") && named(0, "h.2.block"));
+        QVERIFY(named(3, "h.11.block") && !named(3, "h.2.block"));
         // A slider tick re-reads every stage.
         PlanResult again = r;
         plan.setup.batch = 8;

@@ -90,6 +90,58 @@ void showHeaviest(PlanResult& out, const PlanSettings& settings)
     }
 }
 
+/// The rows of the block whose header is `headerRow`, named from iteration 0 in the stage's own network,
+/// named as the model numbers them: `shift` iterations on ("h.0.attn" of a stage holding h.6-8 is
+/// "h.6.attn"), and the hidden iterations' first index with them.
+void numberAsInModel(Analysis& a, std::size_t headerRow, std::int64_t shift)
+{
+    const std::size_t offset = a.rows[headerRow].name.size() + 1;
+    for (std::size_t r = headerRow + 1; r < a.rows.size() && a.rows[r].depth > a.rows[headerRow].depth; ++r) {
+        LayerRow& row = a.rows[r];
+        if (row.iterations.empty() || row.iterations[0].offset != offset)
+            continue;
+        RowIterations& it = row.iterations[0];
+        const std::string was = std::to_string(it.first);
+        const std::string is = std::to_string(it.first + shift);
+        if (row.name.compare(offset, was.size(), was) != 0)
+            continue;
+        row.name.replace(offset, was.size(), is);
+        it.first += shift;
+        it.last += shift;
+        for (std::size_t level = 1; level < row.iterations.size(); ++level)
+            row.iterations[level].offset += is.size() - was.size();
+    }
+    for (StepRepeat& repeat : a.step.repeats)
+        if (repeat.headerRow == headerRow && repeat.level == 0)
+            repeat.firstHidden += shift;
+}
+
+/// The stage's analysis with its blocks' layers named as in the whole model, where the stage holds one
+/// run of a block's iterations (with interleaving a block's iterations on a stage are not one run: they
+/// keep the stage's own numbering).
+void nameAsInModel(Analysis& a, const Network& network, const PipelineStageSlice& slice)
+{
+    std::int64_t firstUnit = 0; // the pipeline layer number of each block's first iteration
+    std::size_t held = 0; // the top-level layer's index in the stage's network
+    for (std::size_t i = 0; i < network.layers.size(); ++i) {
+        const LayerSpec& l = network.layers[i];
+        const bool onStage = i < slice.iterations.size() && slice.iterations[i] > 0;
+        if (l.isRepeat() && onStage) {
+            std::vector<std::int64_t> starts;
+            for (const auto& [first, last] : slice.layerRanges)
+                if (std::max(first, firstUnit) <= std::min(last, firstUnit + l.times - 1))
+                    starts.push_back(std::max(first, firstUnit) - firstUnit);
+            const std::string path = "layers[" + std::to_string(held) + "]";
+            for (std::size_t r = 0; r < a.rows.size() && starts.size() == 1 && starts[0] > 0; ++r)
+                if (a.rows[r].depth == 0 && a.rows[r].type == "Repeat" && a.rows[r].specPath == path)
+                    numberAsInModel(a, r, starts[0]);
+        }
+        if (l.isRepeat())
+            firstUnit += l.times;
+        held += onStage ? 1 : 0;
+    }
+}
+
 std::string rangeText(std::int64_t first, std::int64_t last)
 {
     return first == last ? std::to_string(first) : std::to_string(first) + "–" + std::to_string(last);
@@ -239,7 +291,10 @@ PlanResult evaluatePipeline(const Plan& plan, Analysis analysis)
         stagePlan.setup.pipelineStage = role;
         PipelineStageResult stage;
         stage.held = heldMicroBatches(par, plan.setup.accumulationSteps, slice.index);
-        stage.result = evaluate(stagePlan);
+        Analysis stageAnalysis = analyzePlan(stagePlan, stagePlan.analysisOptions());
+        if (!stageAnalysis.error)
+            nameAsInModel(stageAnalysis, network, slice);
+        stage.result = evaluate(stagePlan, std::move(stageAnalysis));
         stage.slice = std::move(slice);
         stage.settings = static_cast<const PlanSettings&>(stagePlan);
         out.stages.push_back(std::move(stage));
