@@ -84,22 +84,32 @@ void PlanController::reanalyze()
     m_replayTimer->stop(); // evaluate() replays at the batch
     m_result = evaluate(m_document->plan());
     ++m_analysisRuns;
-    m_layerNames.clear();
-    m_layerNames.reserve(static_cast<qsizetype>(m_result.analysis.rows.size()));
-    // The step chart names a moment's layer by number and name, as the sentences about the peak do.
-    for (const auto& row : m_result.analysis.rows)
-        m_layerNames.append(qs(layerReference(row, row.name)));
-    Q_EMIT analysisChanged(m_result.analysis);
+    nameLayers();
+    // The layer views show the whole model (with a pipeline, m_result.analysis is the heaviest stage's).
+    Q_EMIT analysisChanged(m_result.wholeModel());
     updateEstimate();
     rebuildChart();
     updateStepChart();
 }
 
+void PlanController::nameLayers()
+{
+    m_layerNames.clear();
+    m_layerNames.reserve(static_cast<qsizetype>(m_result.analysis.rows.size()));
+    // The step chart names a moment's layer by number and name, as the sentences about the peak do
+    // (with a pipeline, the heaviest stage's layers: the step it draws).
+    for (const auto& row : m_result.analysis.rows)
+        m_layerNames.append(qs(layerReference(row, row.name)));
+}
+
 void PlanController::rebuildModel()
 {
     m_replayTimer->stop(); // evaluate() replays at the batch
-    // The same analysis: a new step model for the new set-up.
-    m_result = evaluate(m_document->plan(), std::move(m_result.analysis));
+    // The same analysis: a new step model for the new set-up (with a pipeline, the stages cut again
+    // from the whole model's analysis).
+    Analysis whole = m_result.modelAnalysis ? *m_result.modelAnalysis : std::move(m_result.analysis);
+    m_result = evaluate(m_document->plan(), std::move(whole));
+    nameLayers(); // with a pipeline, of another stage's network
     updateEstimate();
     rebuildChart();
     updateStepChart();

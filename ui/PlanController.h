@@ -70,6 +70,7 @@ public:
 
 public Q_SLOTS:
     void reanalyze();
+    void nameLayers();
     void rebuildModel();
     void updateBatch();
 
