@@ -70,7 +70,6 @@ public:
 
 public Q_SLOTS:
     void reanalyze();
-    void nameLayers();
     void rebuildModel();
     void updateBatch();
 
@@ -82,6 +81,8 @@ Q_SIGNALS:
     void stepChartChanged(const headroom::ui::StepChartData& data);
 
 private:
+    /// m_layerNames from the result's analysis (the heaviest stage's with a pipeline).
+    void nameLayers();
     void rebuildChart();
     /// The chart's reserved line: the reserved model replayed at some of the chart's batches.
     void sampleReserved();
