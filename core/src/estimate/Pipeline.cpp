@@ -246,6 +246,10 @@ PlanResult evaluatePipeline(const Plan& plan, Analysis analysis)
         network = std::move(resized).value();
     }
     const Parallelism& par = plan.setup.parallel;
+    if (auto problem = expertParallelProblem(*whole, par, true)) {
+        out.error = std::move(problem);
+        return out;
+    }
     auto slices = splitPipeline(network, par.pipelineParallel,
         par.schedule == PipelineSchedule::Interleaved ? par.virtualStages : 1, par.stageLayers);
     if (!slices) {

@@ -258,29 +258,12 @@ Count deepSpeedStepGradientBytes(const Parallelism& par, Precision p, Count part
 }
 
 /// Expert parallelism and activation offloading against the network and the analysis's checkpointing:
-/// each problem names both settings.
-std::optional<Error> checkAgainstNetwork(const Analysis& analysis, const Parallelism& par)
+/// each problem names both settings. A pipeline stage may hold no mixture of experts (the whole model's
+/// analysis is checked for one).
+std::optional<Error> checkAgainstNetwork(const Analysis& analysis, const Parallelism& par, bool stage)
 {
-    if (par.expertParallel > 1 || par.expertTensorParallel > 1) {
-        bool any = false;
-        for (const auto& row : analysis.rows) {
-            if (row.experts <= 0)
-                continue;
-            any = true;
-            if (row.experts % par.expertParallel != 0)
-                return Error { "expert parallel " + std::to_string(par.expertParallel) + " must divide the "
-                        + std::to_string(row.experts) + " experts of layer "
-                        + layerReference(row, rangeName(row)),
-                    "parallel.expert_parallel" };
-        }
-        if (!any) {
-            const bool e = par.expertParallel > 1;
-            return Error { std::string(e ? "expert parallel " : "expert tensor parallel ")
-                    + std::to_string(e ? par.expertParallel : par.expertTensorParallel)
-                    + " splits the experts of mixture-of-experts layers, but the model has none",
-                e ? "parallel.expert_parallel" : "parallel.expert_tensor_parallel" };
-        }
-    }
+    if (auto problem = expertParallelProblem(analysis, par, !stage))
+        return problem;
     const Checkpointing checkpointing = analysis.options.checkpointing;
     if (par.activationOffload == ActivationOffload::Checkpoints && checkpointing != Checkpointing::PerBlock)
         return Error {
@@ -326,6 +309,30 @@ void setComponentBytes(MemoryBreakdown& m, Component c, std::uint64_t bytes) noe
 }
 
 } // namespace
+
+std::optional<Error> expertParallelProblem(const Analysis& analysis, const Parallelism& par, bool wholeModel)
+{
+    if (par.expertParallel <= 1 && par.expertTensorParallel <= 1)
+        return std::nullopt;
+    bool any = false;
+    for (const auto& row : analysis.rows) {
+        if (row.experts <= 0)
+            continue;
+        any = true;
+        if (row.experts % par.expertParallel != 0)
+            return Error { "expert parallel " + std::to_string(par.expertParallel) + " must divide the "
+                    + std::to_string(row.experts) + " experts of layer "
+                    + layerReference(row, rangeName(row)),
+                "parallel.expert_parallel" };
+    }
+    if (any || !wholeModel)
+        return std::nullopt;
+    const bool e = par.expertParallel > 1;
+    return Error { std::string(e ? "expert parallel " : "expert tensor parallel ")
+            + std::to_string(e ? par.expertParallel : par.expertTensorParallel)
+            + " splits the experts of mixture-of-experts layers, but the model has none",
+        e ? "parallel.expert_parallel" : "parallel.expert_tensor_parallel" };
+}
 
 Count MemoryBreakdown::checkedTotal() const noexcept
 {
@@ -467,7 +474,7 @@ Result<MemoryModel> MemoryModel::build(
         return Error { "cannot estimate: " + analysis.error->message, analysis.error->location };
     if (auto problem = validateSetup(setup))
         return *problem;
-    if (auto problem = checkAgainstNetwork(analysis, setup.parallel))
+    if (auto problem = checkAgainstNetwork(analysis, setup.parallel, setup.pipelineStage.has_value()))
         return *problem;
     const Precision p = analysis.precision;
     const Parallelism& par = setup.parallel;

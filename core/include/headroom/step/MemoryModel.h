@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 namespace headroom {
 
@@ -29,6 +30,12 @@ struct RuntimeBehaviour final
     /// InputBuffer::accumulate adds a tensor's second gradient into the first (2.0 and later).
     bool gradientSumsInPlace = true;
 };
+
+/// Expert parallelism against the network: e must divide every mixture-of-experts layer's experts, and
+/// (for the whole model, not a pipeline stage that may hold none) some layer must have experts. The
+/// error names both settings; nullopt without expert parallelism or without a problem.
+[[nodiscard]] std::optional<Error> expertParallelProblem(
+    const Analysis& analysis, const Parallelism& par, bool wholeModel);
 
 /// Where in one training step the memory peaks, at a given batch size.
 struct StepPeak final
