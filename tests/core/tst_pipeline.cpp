@@ -4,6 +4,7 @@
 // gloo_reference.json, written by tests/reference/record_parallel_gloo.py).
 #include "headroom/estimate/Pipeline.h"
 #include "headroom/estimate/Plan.h"
+#include "headroom/importers/NetworkFile.h"
 #include "headroom/model/ModelFile.h"
 #include "headroom/model/PipelineSplit.h"
 #include "headroom/step/PipelineSchedule.h"
@@ -316,6 +317,31 @@ private slots:
         // 1F1B keeps 16 micro-batches in flight on the first stage, as Megatron's formula does.
         QCOMPARE(r.stages[0].held.inFlight(),
             ref["activation_sp_selective"]["in_flight_microbatches"].get<double>());
+    }
+
+    void aStageMayHoldNoExperts()
+    {
+        // DeepSeek-V3's first 3 layers are dense (first_k_dense_replace), the other 58 mixtures of 256
+        // experts: over 16 stages the first holds 3 dense layers, and expert parallelism applies to the
+        // stages that hold experts. A dense model with expert parallelism is still refused.
+        auto network = loadNetworkFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/DeepSeek-V3.json");
+        QVERIFY(network);
+        Plan plan = pipelinePlan(network.value(), 16, 16, PipelineSchedule::OneFOneB);
+        plan.sequenceLength = 512;
+        plan.precision = Precision::Bf16;
+        plan.setup.batch = 1;
+        plan.setup.parallel.gpus = 1024;
+        plan.setup.parallel.expertParallel = 64;
+        const PlanResult r = evaluate(plan);
+        QVERIFY2(!r.error, r.error ? r.error->message.c_str() : "");
+        QCOMPARE(r.stages[0].slice.layerCount(), std::int64_t { 3 });
+        plan.network = gpt2();
+        plan.sequenceLength.reset();
+        const PlanResult dense = evaluate(plan);
+        QVERIFY(dense.error);
+        QCOMPARE(dense.error->message,
+            std::string { "expert parallel 64 splits the experts of mixture-of-experts layers, but the model "
+                          "has none" });
     }
 
     void theHeaviestStageIsThePlansAnswer()
