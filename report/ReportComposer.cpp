@@ -201,7 +201,10 @@ QString ReportComposer::verdictDetail() const
         detail += tr(" Reserved by PyTorch's caching allocator: not simulated (%1). The max batch is from "
                      "the tensors alone.")
                       .arg(qs(m_result.reservedError->message));
-    if (m_plan.setup.parallel.gpus > 1)
+    if (!m_result.stages.empty())
+        detail += tr(" Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.")
+                      .arg(count(m_plan.setup.parallel.gpus));
+    else if (m_plan.setup.parallel.gpus > 1)
         detail += tr(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
     return detail;
 }
@@ -412,12 +415,14 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
     const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu, microBatch,
         m_result.reserved.get(), m_result.reservedFigures ? &*m_result.reservedFigures : nullptr };
     const StepMoment& peak = m_result.memory->timeline().moments()[m_result.estimate->peak.moment];
-    const QString caption
+    QString caption
         = tr("The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
              "holds %4 fixed plus %5 per sample.")
               .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
                   count(chart.batches().empty() ? 1 : chart.batches().back()),
                   count(m_result.estimate->batch), bytes(peak.fixed.total()), bytes(peak.perSample.total()));
+    if (!m_result.stages.empty()) // the heaviest stage's GPU
+        caption = tr("%1: %2").arg(qs(plantext::heaviestStageText(m_result)), caption);
     captionedChart(canvas, tr("Memory versus batch size"), caption, { 190, 320 },
         [&](const QRectF& rect) { chart.paint(canvas, rect); });
 }

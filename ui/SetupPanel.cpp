@@ -406,10 +406,12 @@ QWidget* SetupPanel::createMultiGpuTab()
     createPipelineFields(page);
     createOtherParallelFields(page);
 
-    auto* grid = new QGridLayout(page);
-    grid->setContentsMargins(0, 6, 0, 0);
+    // As compact as the other tabs, which share its height: the note under the grid takes room only when
+    // shown.
+    auto* grid = new QGridLayout;
+    grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(8);
-    grid->setVerticalSpacing(4);
+    grid->setVerticalSpacing(2);
     grid->addWidget(buddyLabel(tr("GPUs:"), m_gpus), 0, 0);
     grid->addWidget(m_gpus, 0, 1);
     grid->addWidget(buddyLabel(tr("Sharding:"), m_sharding), 0, 2);
@@ -419,27 +421,33 @@ QWidget* SetupPanel::createMultiGpuTab()
     grid->addWidget(m_sequenceParallel, 1, 2, 1, 2);
     grid->addWidget(buddyLabel(tr("Pipeline stages:"), m_pipelineParallel), 2, 0);
     grid->addWidget(m_pipelineParallel, 2, 1);
+    auto* scheduleRow = new QHBoxLayout;
+    scheduleRow->addWidget(m_schedule, 1);
+    scheduleRow->addWidget(m_virtualStages);
     grid->addWidget(buddyLabel(tr("Schedule:"), m_schedule), 2, 2);
-    grid->addWidget(m_schedule, 2, 3);
-    grid->addWidget(buddyLabel(tr("Virtual stages:"), m_virtualStages), 3, 0);
-    grid->addWidget(m_virtualStages, 3, 1);
-    grid->addWidget(buddyLabel(tr("Layers per stage:"), m_stageLayers), 3, 2);
-    grid->addWidget(m_stageLayers, 3, 3);
-    grid->addWidget(m_stageLayersNote, 4, 0, 1, 4);
-    grid->addWidget(buddyLabel(tr("Context parallel:"), m_contextParallel), 5, 0);
-    grid->addWidget(m_contextParallel, 5, 1);
-    grid->addWidget(buddyLabel(tr("Context kind:"), m_contextKind), 5, 2);
-    grid->addWidget(m_contextKind, 5, 3);
-    grid->addWidget(buddyLabel(tr("Expert parallel:"), m_expertParallel), 6, 0);
-    grid->addWidget(m_expertParallel, 6, 1);
-    grid->addWidget(buddyLabel(tr("Expert tensor parallel:"), m_expertTensorParallel), 6, 2);
-    grid->addWidget(m_expertTensorParallel, 6, 3);
-    grid->addWidget(buddyLabel(tr("Offload activations:"), m_activationOffload), 7, 0);
-    grid->addWidget(m_activationOffload, 7, 1);
-    grid->addWidget(m_offload, 7, 2, 1, 2);
+    grid->addLayout(scheduleRow, 2, 3);
+    grid->addWidget(buddyLabel(tr("Layers/stage:"), m_stageLayers), 3, 0);
+    grid->addWidget(m_stageLayers, 3, 1);
+    auto* contextRow = new QHBoxLayout;
+    contextRow->addWidget(m_contextParallel);
+    contextRow->addWidget(m_contextKind, 1);
+    grid->addWidget(buddyLabel(tr("Context:"), m_contextParallel), 3, 2);
+    grid->addLayout(contextRow, 3, 3);
+    grid->addWidget(buddyLabel(tr("Expert parallel:"), m_expertParallel), 4, 0);
+    grid->addWidget(m_expertParallel, 4, 1);
+    grid->addWidget(buddyLabel(tr("Expert TP:"), m_expertTensorParallel), 4, 2);
+    grid->addWidget(m_expertTensorParallel, 4, 3);
+    grid->addWidget(buddyLabel(tr("Activations:"), m_activationOffload), 5, 0);
+    grid->addWidget(m_activationOffload, 5, 1);
+    grid->addWidget(m_offload, 5, 2, 1, 2);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 2);
-    grid->setRowStretch(8, 1);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 3, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(grid);
+    layout->addWidget(m_stageLayersNote);
+    layout->addStretch(1);
 
     for (QSpinBox* spin : { m_gpus, m_tensorParallel, m_pipelineParallel, m_virtualStages, m_contextParallel,
              m_expertParallel, m_expertTensorParallel })
@@ -452,6 +460,50 @@ QWidget* SetupPanel::createMultiGpuTab()
     connect(m_stageLayers, &QLineEdit::textEdited, m_stageLayersNote, &QWidget::hide);
     return page;
 }
+
+namespace {
+/// "7,9,9,7" (spaces allowed) as layer counts; empty text: none (as even as possible); nothing when the
+/// text is not a list of whole numbers from 1 up.
+std::optional<std::vector<std::int64_t>> parseStageLayers(const QString& text)
+{
+    std::vector<std::int64_t> counts;
+    if (text.trimmed().isEmpty())
+        return counts;
+    if (text.count(QLatin1Char(',')) == text.size())
+        return std::nullopt; // commas alone
+    // Empty parts are skipped: "7,9," while the next count is typed.
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong n = part.trimmed().toLongLong(&ok);
+        if (!ok || n < 1)
+            return std::nullopt;
+        counts.push_back(n);
+    }
+    return counts;
+}
+
+/// The activation offload combo's entries: where the saved activations go.
+QString activationOffloadText(ActivationOffload a)
+{
+    switch (a) {
+    case ActivationOffload::None:
+        return SetupPanel::tr("On the GPU");
+    case ActivationOffload::Checkpoints:
+        return SetupPanel::tr("Checkpoints to the CPU");
+    case ActivationOffload::All:
+        return SetupPanel::tr("All to the CPU");
+    }
+    return {};
+}
+
+QString stageLayersText(const std::vector<std::int64_t>& counts)
+{
+    QStringList parts;
+    for (const std::int64_t n : counts)
+        parts << QString::number(n);
+    return parts.join(QLatin1Char(','));
+}
+} // namespace
 
 /// Pipeline parallelism's fields: the stages, the schedule, its virtual stages and the layers per stage.
 void SetupPanel::createPipelineFields(QWidget* page)
@@ -481,9 +533,10 @@ void SetupPanel::createPipelineFields(QWidget* page)
     m_virtualStages = new QSpinBox(page);
     m_virtualStages->setObjectName(QStringLiteral("virtualStagesSpinBox"));
     m_virtualStages->setRange(1, static_cast<int>(kMaxParallelDegree));
+    m_virtualStages->setSuffix(tr(" virtual"));
     m_virtualStages->setToolTip(
-        tr("Model chunks per stage with the interleaved 1F1B schedule (Megatron-LM's virtual pipeline "
-           "stages)"));
+        tr("Virtual stages: model chunks per stage with the interleaved 1F1B schedule (Megatron-LM's "
+           "virtual pipeline stages)"));
     m_stageLayers = new QLineEdit(page);
     m_stageLayers->setObjectName(QStringLiteral("stageLayersLineEdit"));
     m_stageLayers->setPlaceholderText(tr("even"));
@@ -509,9 +562,9 @@ void SetupPanel::createOtherParallelFields(QWidget* page)
     m_contextKind->setObjectName(QStringLiteral("contextKindComboBox"));
     for (const ContextParallelism c : { ContextParallelism::Ring, ContextParallelism::AllToAll })
         m_contextKind->addItem(CoreText::translate(contextParallelismLabel(c)), static_cast<int>(c));
-    m_contextKind->setToolTip(
-        tr("Ring attention passes key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) "
-           "exchanges sequence shards for head shards"));
+    m_contextKind->setToolTip(tr("How context parallelism exchanges the sequence: ring attention passes "
+                                 "key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) "
+                                 "exchanges sequence shards for head shards"));
     m_expertParallel = new QSpinBox(page);
     m_expertParallel->setObjectName(QStringLiteral("expertParallelSpinBox"));
     m_expertParallel->setRange(1, static_cast<int>(kMaxParallelDegree));
@@ -522,49 +575,21 @@ void SetupPanel::createOtherParallelFields(QWidget* page)
     m_expertTensorParallel->setObjectName(QStringLiteral("expertTensorParallelSpinBox"));
     m_expertTensorParallel->setRange(1, static_cast<int>(kMaxParallelDegree));
     m_expertTensorParallel->setSpecialValueText(tr("none"));
-    m_expertTensorParallel->setToolTip(tr("Each expert's matrices split over this many GPUs"));
+    m_expertTensorParallel->setToolTip(
+        tr("Expert tensor parallelism: each expert's matrices split over this many GPUs"));
     m_activationOffload = new QComboBox(page);
     m_activationOffload->setObjectName(QStringLiteral("activationOffloadComboBox"));
     for (const ActivationOffload a : allActivationOffloads())
-        m_activationOffload->addItem(CoreText::translate(activationOffloadLabel(a)), static_cast<int>(a));
+        m_activationOffload->addItem(activationOffloadText(a), static_cast<int>(a));
     m_activationOffload->setToolTip(
         tr("Saved activations moved to CPU memory during the forward pass and brought back for the backward: "
            "the checkpointed blocks' inputs, or every saved activation"));
+    // Short minimums: the Multi-GPU tab must not widen the window (the lists show the entries in full).
     for (QComboBox* combo : { m_schedule, m_contextKind, m_activationOffload }) {
         combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(10);
+        combo->setMinimumContentsLength(7);
     }
 }
-
-namespace {
-/// "7,9,9,7" (spaces allowed) as layer counts; empty text: none (as even as possible); nothing when the
-/// text is not a list of whole numbers from 1 up.
-std::optional<std::vector<std::int64_t>> parseStageLayers(const QString& text)
-{
-    std::vector<std::int64_t> counts;
-    if (text.trimmed().isEmpty())
-        return counts;
-    if (text.count(QLatin1Char(',')) == text.size())
-        return std::nullopt; // commas alone
-    // Empty parts are skipped: "7,9," while the next count is typed.
-    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const qlonglong n = part.trimmed().toLongLong(&ok);
-        if (!ok || n < 1)
-            return std::nullopt;
-        counts.push_back(n);
-    }
-    return counts;
-}
-
-QString stageLayersText(const std::vector<std::int64_t>& counts)
-{
-    QStringList parts;
-    for (const std::int64_t n : counts)
-        parts << QString::number(n);
-    return parts.join(QLatin1Char(','));
-}
-} // namespace
 
 void SetupPanel::editLora()
 {

@@ -859,6 +859,10 @@ FLOPs</translation>
         <source>Stage %1: %2</source>
         <translation>스테이지 %1: %2</translation>
     </message>
+    <message>
+        <source> Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.</source>
+        <translation> 메모리는 GPU당 값입니다: 가장 무거운 파이프라인 스테이지의 GPU 하나이며, 전체 GPU는 %1개입니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -4965,32 +4969,8 @@ As a measured run: %3</source>
         <translation>스케줄:</translation>
     </message>
     <message>
-        <source>Virtual stages:</source>
-        <translation>가상 스테이지:</translation>
-    </message>
-    <message>
-        <source>Layers per stage:</source>
-        <translation>스테이지당 레이어:</translation>
-    </message>
-    <message>
-        <source>Context parallel:</source>
-        <translation>컨텍스트 병렬:</translation>
-    </message>
-    <message>
-        <source>Context kind:</source>
-        <translation>컨텍스트 방식:</translation>
-    </message>
-    <message>
         <source>Expert parallel:</source>
         <translation>전문가 병렬:</translation>
-    </message>
-    <message>
-        <source>Expert tensor parallel:</source>
-        <translation>전문가 텐서 병렬:</translation>
-    </message>
-    <message>
-        <source>Offload activations:</source>
-        <translation>활성값 오프로드:</translation>
     </message>
     <message>
         <source>Sequence parallel</source>
@@ -5009,10 +4989,6 @@ As a measured run: %3</source>
         <translation>각 스테이지가 마이크로배치(누적 단계)를 처리하는 순서: GPipe는 역전파까지 모든 마이크로배치의 활성값을 유지하고, 1F1B와 제로 버블은 뒤따르는 스테이지 수에 하나를 더한 만큼만 유지하며, 인터리브 1F1B는 버블을 줄이려고 스테이지마다 여러 모델 청크를 실행합니다</translation>
     </message>
     <message>
-        <source>Model chunks per stage with the interleaved 1F1B schedule (Megatron-LM&apos;s virtual pipeline stages)</source>
-        <translation>인터리브 1F1B 스케줄에서 스테이지당 모델 청크 수(Megatron-LM의 가상 파이프라인 스테이지)</translation>
-    </message>
-    <message>
         <source>even</source>
         <translation>균등</translation>
     </message>
@@ -5025,16 +5001,8 @@ As a measured run: %3</source>
         <translation>컨텍스트 병렬: 각 샘플의 시퀀스를 이만큼의 GPU에 나눕니다</translation>
     </message>
     <message>
-        <source>Ring attention passes key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) exchanges sequence shards for head shards</source>
-        <translation>링 어텐션은 키/값 블록을 링을 따라 전달하고, all-to-all(DeepSpeed-Ulysses)은 시퀀스 샤드를 헤드 샤드로 교환합니다</translation>
-    </message>
-    <message>
         <source>Expert parallelism: a mixture of experts&apos; experts split over this many GPUs</source>
         <translation>전문가 병렬: 전문가 혼합 모델의 전문가를 이만큼의 GPU에 나눕니다</translation>
-    </message>
-    <message>
-        <source>Each expert&apos;s matrices split over this many GPUs</source>
-        <translation>각 전문가의 행렬을 이만큼의 GPU에 나눕니다</translation>
     </message>
     <message>
         <source>Saved activations moved to CPU memory during the forward pass and brought back for the backward: the checkpointed blocks&apos; inputs, or every saved activation</source>
@@ -5043,6 +5011,50 @@ As a measured run: %3</source>
     <message>
         <source>“%1” is not a list of layer counts, so the layers per stage stay %2. Type whole numbers from 1 up separated by commas, one per stage (7,9,9,7), or nothing for an even split.</source>
         <translation>“%1”은(는) 레이어 수 목록이 아니므로 스테이지당 레이어는 %2(으)로 유지됩니다. 스테이지마다 하나씩 1 이상의 정수를 쉼표로 구분해 입력하거나(7,9,9,7), 균등 분할을 원하면 비워 두세요.</translation>
+    </message>
+    <message>
+        <source>Layers/stage:</source>
+        <translation>스테이지당 레이어:</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>컨텍스트:</translation>
+    </message>
+    <message>
+        <source>Expert TP:</source>
+        <translation>전문가 TP:</translation>
+    </message>
+    <message>
+        <source>Activations:</source>
+        <translation>활성값:</translation>
+    </message>
+    <message>
+        <source>On the GPU</source>
+        <translation>GPU에 유지</translation>
+    </message>
+    <message>
+        <source>Checkpoints to the CPU</source>
+        <translation>체크포인트를 CPU로</translation>
+    </message>
+    <message>
+        <source>All to the CPU</source>
+        <translation>모두 CPU로</translation>
+    </message>
+    <message>
+        <source> virtual</source>
+        <translation> 가상</translation>
+    </message>
+    <message>
+        <source>Virtual stages: model chunks per stage with the interleaved 1F1B schedule (Megatron-LM&apos;s virtual pipeline stages)</source>
+        <translation>가상 스테이지: 인터리브 1F1B 스케줄에서 스테이지당 모델 청크 수(Megatron-LM의 가상 파이프라인 스테이지)</translation>
+    </message>
+    <message>
+        <source>How context parallelism exchanges the sequence: ring attention passes key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) exchanges sequence shards for head shards</source>
+        <translation>컨텍스트 병렬이 시퀀스를 주고받는 방식: 링 어텐션은 키/값 블록을 링을 따라 전달하고, all-to-all(DeepSpeed-Ulysses)은 시퀀스 샤드를 헤드 샤드로 교환합니다</translation>
+    </message>
+    <message>
+        <source>Expert tensor parallelism: each expert&apos;s matrices split over this many GPUs</source>
+        <translation>전문가 텐서 병렬: 각 전문가의 행렬을 이만큼의 GPU에 나눕니다</translation>
     </message>
 </context>
 <context>

@@ -859,6 +859,10 @@ FLOPs</translation>
         <source>Stage %1: %2</source>
         <translation>阶段 %1：%2</translation>
     </message>
+    <message>
+        <source> Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.</source>
+        <translation> 显存按每块 GPU 计：最重流水线阶段的一块 GPU，共 %1 块 GPU。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -4965,32 +4969,8 @@ As a measured run: %3</source>
         <translation>调度：</translation>
     </message>
     <message>
-        <source>Virtual stages:</source>
-        <translation>虚拟阶段：</translation>
-    </message>
-    <message>
-        <source>Layers per stage:</source>
-        <translation>每阶段层数：</translation>
-    </message>
-    <message>
-        <source>Context parallel:</source>
-        <translation>上下文并行：</translation>
-    </message>
-    <message>
-        <source>Context kind:</source>
-        <translation>上下文方式：</translation>
-    </message>
-    <message>
         <source>Expert parallel:</source>
         <translation>专家并行：</translation>
-    </message>
-    <message>
-        <source>Expert tensor parallel:</source>
-        <translation>专家张量并行：</translation>
-    </message>
-    <message>
-        <source>Offload activations:</source>
-        <translation>卸载激活：</translation>
     </message>
     <message>
         <source>Sequence parallel</source>
@@ -5009,10 +4989,6 @@ As a measured run: %3</source>
         <translation>每个阶段如何安排其微批次（即梯度累积步数）：GPipe 保留每个微批次的激活直到反向传播；1F1B 和零气泡最多保留其后阶段数加一个；交错 1F1B 每阶段运行多个模型块以减小气泡</translation>
     </message>
     <message>
-        <source>Model chunks per stage with the interleaved 1F1B schedule (Megatron-LM&apos;s virtual pipeline stages)</source>
-        <translation>交错 1F1B 调度下每阶段的模型块数（Megatron-LM 的虚拟流水线阶段）</translation>
-    </message>
-    <message>
         <source>even</source>
         <translation>均分</translation>
     </message>
@@ -5025,16 +5001,8 @@ As a measured run: %3</source>
         <translation>上下文并行：每个样本的序列分到这么多个 GPU 上</translation>
     </message>
     <message>
-        <source>Ring attention passes key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) exchanges sequence shards for head shards</source>
-        <translation>环形注意力沿环传递键/值块；all-to-all（DeepSpeed-Ulysses）把序列分片换成注意力头分片</translation>
-    </message>
-    <message>
         <source>Expert parallelism: a mixture of experts&apos; experts split over this many GPUs</source>
         <translation>专家并行：混合专家模型的专家分到这么多个 GPU 上</translation>
-    </message>
-    <message>
-        <source>Each expert&apos;s matrices split over this many GPUs</source>
-        <translation>每个专家的矩阵分到这么多个 GPU 上</translation>
     </message>
     <message>
         <source>Saved activations moved to CPU memory during the forward pass and brought back for the backward: the checkpointed blocks&apos; inputs, or every saved activation</source>
@@ -5043,6 +5011,50 @@ As a measured run: %3</source>
     <message>
         <source>“%1” is not a list of layer counts, so the layers per stage stay %2. Type whole numbers from 1 up separated by commas, one per stage (7,9,9,7), or nothing for an even split.</source>
         <translation>“%1”不是层数列表，因此每阶段层数保持为 %2。请输入以逗号分隔的从 1 起的整数，每个阶段一个（7,9,9,7），或留空以均分。</translation>
+    </message>
+    <message>
+        <source>Layers/stage:</source>
+        <translation>每阶段层数：</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <source>Expert TP:</source>
+        <translation>专家张量并行：</translation>
+    </message>
+    <message>
+        <source>Activations:</source>
+        <translation>激活：</translation>
+    </message>
+    <message>
+        <source>On the GPU</source>
+        <translation>留在 GPU 上</translation>
+    </message>
+    <message>
+        <source>Checkpoints to the CPU</source>
+        <translation>检查点移到 CPU</translation>
+    </message>
+    <message>
+        <source>All to the CPU</source>
+        <translation>全部移到 CPU</translation>
+    </message>
+    <message>
+        <source> virtual</source>
+        <translation> 虚拟</translation>
+    </message>
+    <message>
+        <source>Virtual stages: model chunks per stage with the interleaved 1F1B schedule (Megatron-LM&apos;s virtual pipeline stages)</source>
+        <translation>虚拟阶段：交错 1F1B 调度下每阶段的模型块数（Megatron-LM 的虚拟流水线阶段）</translation>
+    </message>
+    <message>
+        <source>How context parallelism exchanges the sequence: ring attention passes key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) exchanges sequence shards for head shards</source>
+        <translation>上下文并行如何交换序列：环形注意力沿环传递键/值块；all-to-all（DeepSpeed-Ulysses）把序列分片换成注意力头分片</translation>
+    </message>
+    <message>
+        <source>Expert tensor parallelism: each expert&apos;s matrices split over this many GPUs</source>
+        <translation>专家张量并行：每个专家的矩阵分到这么多个 GPU 上</translation>
     </message>
 </context>
 <context>
