@@ -789,12 +789,15 @@ void SetupPanel::refreshMultiGpuTab(const Plan& plan)
     m_schedule->setEnabled(pipeline);
     m_virtualStages->setEnabled(pipeline && par.schedule == PipelineSchedule::Interleaved);
     m_stageLayers->setEnabled(pipeline || !par.stageLayers.empty());
-    // As typed while the user types (or while the note says why it was refused); the document's otherwise.
+    // As typed while the user types; otherwise the document's, and a refused text's note goes with the
+    // next change (editParallelism() shows it when the document does not change).
     const FieldCommit* typing = FieldCommit::of(m_stageLayers);
-    const auto shown = parseStageLayers(m_stageLayers->text());
-    if ((typing == nullptr || !typing->isPending()) && (!shown || *shown != par.stageLayers)
-        && !m_stageLayersNote->isVisible())
-        m_stageLayers->setText(stageLayersText(par.stageLayers));
+    if (typing == nullptr || !typing->isPending()) {
+        const auto shown = parseStageLayers(m_stageLayers->text());
+        if (!shown || *shown != par.stageLayers)
+            m_stageLayers->setText(stageLayersText(par.stageLayers));
+        m_stageLayersNote->hide();
+    }
     m_contextParallel->setValue(degree(par.contextParallel));
     m_contextKind->setCurrentIndex(m_contextKind->findData(static_cast<int>(par.contextKind)));
     m_contextKind->setEnabled(par.contextParallel > 1);

@@ -340,6 +340,11 @@ void TestMainWindowSetup::pipelineStagesTab()
     win.document()->undoStack()->undo();
     QCOMPARE(win.document()->plan().setup.parallel.pipelineParallel, std::int64_t { 1 });
     QCOMPARE(charts->indexOf(view), -1);
+    // Back to one GPU's model: the set-up change re-evaluates the whole model's analysis, not the
+    // heaviest stage's the pipeline had.
+    const PlanResult whole = evaluate(win.document()->plan());
+    QCOMPARE(win.controller()->planResult().analysis.rows.size(), whole.analysis.rows.size());
+    QCOMPARE(win.controller()->planResult().estimate->maxBatch, whole.estimate->maxBatch);
     QCOMPARE(child<QSpinBox>(win, "pipelineParallelSpinBox")->value(), 1);
 }
 
@@ -361,6 +366,11 @@ void TestMainWindowSetup::stageLayersRefusesBadText()
     QVERIFY(win.document()->plan().setup.parallel.stageLayers.empty());
     QVERIFY(!note->isHidden());
     QVERIFY2(note->text().contains(QLatin1String("2,4,x,3")), qPrintable(note->text()));
+    // An undo puts the document's split back in the field, and the note goes.
+    win.document()->undoStack()->undo(); // the 4 stages
+    QVERIFY(note->isHidden());
+    QCOMPARE(edit->text(), QString());
+    win.document()->undoStack()->redo();
     // Counts that parse but do not add up to GPT-2's 12 blocks: the core's error, where set-up errors show.
     edit->selectAll();
     QTest::keyClicks(edit, QStringLiteral("2,4,4,3")); // typed, as the user does
