@@ -334,7 +334,20 @@ void TestMainWindowSetup::pipelineStagesTab()
     schedule->setCurrentIndex(schedule->findData(static_cast<int>(PipelineSchedule::Interleaved)));
     QCOMPARE(win.document()->plan().setup.parallel.schedule, PipelineSchedule::Interleaved);
     QVERIFY(virtualStages->isEnabled());
-    // Undo takes the schedule back, then the stages: the tab goes with them.
+    // 3 virtual stages: each stage's 3 blocks are 3 model chunks of 1. Megatron-LM's schedule warms
+    // stage s up with w = (p - s - 1) x 2 + (v - 1) x p chunk passes, and (w + 1) / v micro-batches'
+    // worth are in flight: (6 + 8 + 1) / 3 = 5 on the first (p + (p - 1) / v = 4 + 1), 13 / 3 = 4.3,
+    // 11 / 3 = 3.7 and 9 / 3 = 3 on the last; fractions with one decimal.
+    virtualStages->setValue(3);
+    QCOMPARE(win.document()->plan().setup.parallel.virtualStages, std::int64_t { 3 });
+    QCOMPARE(table->rowCount(), 4);
+    const QStringList inFlight { QStringLiteral("5"), QStringLiteral("4.3"), QStringLiteral("3.7"),
+        QStringLiteral("3") };
+    for (int r = 0; r < 4; ++r)
+        QCOMPARE(table->item(r, 3)->text(), inFlight[r]);
+    // Undo takes the virtual stages and the schedule back, then the stages: the tab goes with them.
+    win.document()->undoStack()->undo();
+    QCOMPARE(win.document()->plan().setup.parallel.virtualStages, std::int64_t { 1 });
     win.document()->undoStack()->undo();
     QCOMPARE(win.document()->plan().setup.parallel.schedule, PipelineSchedule::OneFOneB);
     win.document()->undoStack()->undo();
