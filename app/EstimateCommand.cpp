@@ -4,6 +4,7 @@
 #include "PlanFromOptions.h"
 #include "PlanText.h" // report/
 #include "TextTable.h"
+#include "headroom/estimate/Pipeline.h"
 #include "headroom/support/Format.h"
 
 #include <algorithm>
@@ -51,7 +52,7 @@ void printThroughput(const Plan& plan, const PlanResult& result, std::ostream& o
 void printBreakdown(const Plan& plan, const PlanResult& result, std::ostream& out)
 {
     using namespace report::plantext;
-    const Analysis& a = result.analysis;
+    const Analysis& a = result.wholeModel(); // the whole model, not the heaviest pipeline stage
     const Estimate& e = *result.estimate;
     const TrainingSetup& s = plan.setup;
     std::string params = formatCount(a.totalParams) + " parameters";
@@ -70,6 +71,8 @@ void printBreakdown(const Plan& plan, const PlanResult& result, std::ostream& ou
     out << '\n';
 
     const bool multiGpu = s.parallel.gpus > 1;
+    if (!result.stages.empty())
+        out << "Memory of the heaviest GPU: " << heaviestStageText(result) << '\n';
     std::vector<Component> rows;
     for (const auto c : kAllComponents) {
         const auto bytes = componentBytes(e.bytes, c);
@@ -141,8 +144,32 @@ void printFit(const Plan& plan, const PlanResult& result, std::ostream& out)
             << " at exactly the allocator's " << formatBytes(r->capacityBytes) << ")\n";
     if (const auto saved = checkpointingSavingsText(plan, result.analysis, s.batch))
         out << *saved << '\n';
-    if (const auto lora = loraText(plan, result.analysis))
+    if (const auto lora = loraText(plan, result.wholeModel()))
         out << *lora << '\n';
+}
+
+/// Every pipeline stage: its layers, the micro-batches in flight, its peak and max batch.
+void printPipelineStages(const Plan& plan, const PlanResult& result, std::ostream& out)
+{
+    using namespace report::plantext;
+    using Align = TextTable::Align;
+    const auto headers = pipelineStageHeaders();
+    std::vector<TextTable::Column> columns;
+    for (std::size_t i = 0; i < headers.size(); ++i)
+        columns.push_back({ headers[i], i == 0 || i == 1 ? Align::Left : Align::Right });
+    TextTable table(std::move(columns));
+    const auto rows = pipelineStageRows(plan, result);
+    for (const PipelineStageRow& row : rows)
+        table.addRow(
+            { row.stage, row.layers, row.params, row.inFlight, row.peak, row.held, row.maxBatch, row.fits });
+    out << "Pipeline stages (" << std::string(pipelineScheduleLabel(plan.setup.parallel.schedule)) << ", "
+        << plural(plan.setup.accumulationSteps, "micro-batch", "micro-batches") << ", bubble "
+        << formatFraction(pipelineBubbleFraction(plan.setup.parallel, plan.setup.accumulationSteps)) << ")\n";
+    table.print(out);
+    for (const PipelineStageRow& row : rows)
+        if (!row.error.empty())
+            out << "  Stage " << row.stage << ": " << row.error << '\n';
+    out << '\n';
 }
 
 void printLayerTable(const Analysis& a, std::ostream& out)
@@ -204,7 +231,9 @@ int runEstimate(const Options& o, const CommandContext& c)
     c.out << '\n';
     printThroughput(plan, result, c.out);
     c.out << '\n';
-    printLayerTable(result.analysis, c.out);
+    if (!result.stages.empty())
+        printPipelineStages(plan, result, c.out);
+    printLayerTable(result.wholeModel(), c.out); // with a pipeline: every stage's layers
     return kExitOk;
 }
 

@@ -1,10 +1,12 @@
 #include "PlanText.h"
 
 #include "CoreText.h" // text/
+#include "headroom/estimate/Pipeline.h"
 #include "headroom/setup/Optimizer.h"
 #include "headroom/support/Format.h"
 
 #include <QCoreApplication>
+#include <QStringList>
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -53,18 +55,84 @@ std::string significant(double value, int digits)
 
 namespace {
 
-/// "8 (2 data-parallel x 4 tensor-parallel), ZeRO stage 2": the GPUs row.
-std::string gpusText(const Parallelism& par)
+/// "64 (2 data-parallel x 8 tensor-parallel x 4 pipeline-parallel), ZeRO stage 1, 1F1B, 8 micro-batches":
+/// the GPUs row, each model-parallel degree above 1 named, then the sharding and the pipeline's schedule.
+std::string gpusText(const Parallelism& par, std::int64_t microBatches)
 {
-    QString gpus = QString::number(par.gpus);
+    QStringList degrees;
     if (par.tensorParallel > 1)
-        gpus = QCoreApplication::translate(
-            "headroom::report::plantext", "%1 (%2 data-parallel x %3 tensor-parallel)")
-                   .arg(par.gpus)
-                   .arg(par.dataParallel())
-                   .arg(par.tensorParallel);
-    return str(QCoreApplication::translate("headroom::report::plantext", "%1, %2")
-                   .arg(gpus, q(label(shardingLabel(par.sharding)))));
+        degrees << QCoreApplication::translate("headroom::report::plantext", "%1 tensor-parallel")
+                       .arg(par.tensorParallel);
+    if (par.pipelineParallel > 1)
+        degrees << QCoreApplication::translate("headroom::report::plantext", "%1 pipeline-parallel")
+                       .arg(par.pipelineParallel);
+    if (par.contextParallel > 1)
+        degrees << QCoreApplication::translate("headroom::report::plantext", "%1 context-parallel")
+                       .arg(par.contextParallel);
+    QString gpus = QString::number(par.gpus);
+    if (!degrees.isEmpty()) {
+        degrees.prepend(QCoreApplication::translate("headroom::report::plantext", "%1 data-parallel")
+                            .arg(par.dataParallel()));
+        gpus = QCoreApplication::translate("headroom::report::plantext", "%1 (%2)")
+                   .arg(gpus, degrees.join(QStringLiteral(" x ")));
+    }
+    QString text = QCoreApplication::translate("headroom::report::plantext", "%1, %2")
+                       .arg(gpus, q(label(shardingLabel(par.sharding))));
+    if (par.pipelineParallel > 1) {
+        QString schedule = q(label(pipelineScheduleLabel(par.schedule)));
+        if (par.schedule == PipelineSchedule::Interleaved && par.virtualStages > 1)
+            schedule = QCoreApplication::translate("headroom::report::plantext", "%1 (%2 virtual stages)")
+                           .arg(schedule)
+                           .arg(par.virtualStages);
+        text = QCoreApplication::translate("headroom::report::plantext", "%1, %2").arg(text, schedule);
+        text = QCoreApplication::translate("headroom::report::plantext", "%1, %2")
+                   .arg(text,
+                       microBatches == 1
+                           ? QCoreApplication::translate("headroom::report::plantext", "1 micro-batch")
+                           : QCoreApplication::translate("headroom::report::plantext", "%1 micro-batches")
+                                 .arg(microBatches));
+        if (!par.stageLayers.empty()) {
+            QStringList counts;
+            for (const std::int64_t n : par.stageLayers)
+                counts << QString::number(n);
+            text = QCoreApplication::translate("headroom::report::plantext", "%1, layers per stage %2")
+                       .arg(text, counts.join(QLatin1Char(',')));
+        }
+    }
+    return str(text);
+}
+
+/// "2 (sequence parallel), ring attention": the extra parallelism rows' values.
+std::vector<std::pair<std::string, std::string>> parallelismRows(const Parallelism& par)
+{
+    std::vector<std::pair<std::string, std::string>> rows;
+    if (par.sequenceParallel)
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Sequence parallel")),
+            str(QCoreApplication::translate(
+                "headroom::report::plantext", "norms and dropouts split over the %1 tensor-parallel ranks")
+                    .arg(par.tensorParallel)));
+    if (par.contextParallel > 1)
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Context parallel")),
+            str(QCoreApplication::translate("headroom::report::plantext", "%1 ranks, %2")
+                    .arg(par.contextParallel)
+                    .arg(q(label(contextParallelismLabel(par.contextKind))))));
+    if (par.expertParallel > 1 || par.expertTensorParallel > 1) {
+        QString experts = QCoreApplication::translate("headroom::report::plantext", "%1 expert-parallel")
+                              .arg(par.expertParallel);
+        if (par.expertTensorParallel > 1)
+            experts
+                = QCoreApplication::translate("headroom::report::plantext", "%1 x %2 expert-tensor-parallel")
+                      .arg(experts)
+                      .arg(par.expertTensorParallel);
+        rows.emplace_back(
+            str(QCoreApplication::translate("headroom::report::plantext", "Experts")), str(experts));
+    }
+    if (par.activationOffload != ActivationOffload::None)
+        rows.emplace_back(
+            str(QCoreApplication::translate("headroom::report::plantext", "Activation offload")),
+            str(QCoreApplication::translate("headroom::report::plantext", "%1 in CPU memory")
+                    .arg(q(label(activationOffloadLabel(par.activationOffload))))));
+    return rows;
 }
 
 /// "QLoRA rank 16 on q_proj, v_proj, dropout 0.05; base weights 4-bit NF4": the LoRA row.
@@ -113,9 +181,12 @@ std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan)
             str(QCoreApplication::translate(
                 "headroom::report::plantext", "%1 micro-batches per optimizer step")
                     .arg(s.accumulationSteps)));
-    if (par.gpus > 1 || par.sharding != Sharding::None || par.tensorParallel > 1)
-        rows.emplace_back(
-            str(QCoreApplication::translate("headroom::report::plantext", "GPUs")), gpusText(par));
+    if (par.gpus > 1 || par.sharding != Sharding::None || par.tensorParallel > 1 || par.pipelineParallel > 1
+        || par.contextParallel > 1)
+        rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "GPUs")),
+            gpusText(par, s.accumulationSteps));
+    for (auto& row : parallelismRows(par))
+        rows.push_back(std::move(row));
     if (par.offloadOptimizer)
         rows.emplace_back(str(QCoreApplication::translate("headroom::report::plantext", "Offload")),
             str(QCoreApplication::translate("headroom::report::plantext", "optimizer state in CPU memory")));
@@ -159,6 +230,74 @@ std::string calibrationText(const RunCalibration& c)
     return str(where.isEmpty()
             ? terms
             : QCoreApplication::translate("headroom::report::plantext", "%1 (%2)").arg(terms, where));
+}
+
+std::vector<std::string> pipelineStageHeaders()
+{
+    const char* context = "headroom::report::plantext";
+    std::vector<std::string> headers;
+    for (const char* title : { QT_TRANSLATE_NOOP("headroom::report::plantext", "Stage"),
+             QT_TRANSLATE_NOOP("headroom::report::plantext", "Layers"),
+             QT_TRANSLATE_NOOP("headroom::report::plantext", "Parameters"),
+             QT_TRANSLATE_NOOP("headroom::report::plantext", "In flight"),
+             QT_TRANSLATE_NOOP("headroom::report::plantext", "Peak (tensors)"),
+             QT_TRANSLATE_NOOP("headroom::report::plantext", "Held at peak"),
+             QT_TRANSLATE_NOOP("headroom::report::plantext", "Max batch"),
+             QT_TRANSLATE_NOOP("headroom::report::plantext", "Fits") })
+        headers.push_back(str(QCoreApplication::translate(context, title)));
+    return headers;
+}
+
+std::string inFlightText(double inFlight)
+{
+    const double whole = std::round(inFlight);
+    if (std::abs(inFlight - whole) < 1e-9)
+        return std::to_string(static_cast<std::int64_t>(whole));
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%.1f", inFlight);
+    return buffer;
+}
+
+std::vector<PipelineStageRow> pipelineStageRows(const Plan& plan, const PlanResult& result)
+{
+    const std::string none = "\u2013"; // an en dash: no figure
+    std::vector<PipelineStageRow> rows;
+    for (std::size_t i = 0; i < result.stages.size(); ++i) {
+        const PipelineStageResult& stage = result.stages[i];
+        const PlanResult& r = stage.result;
+        PipelineStageRow row;
+        row.heaviest = i == result.heaviestStage;
+        row.stage = row.heaviest
+            ? str(QCoreApplication::translate("headroom::report::plantext", "%1 (heaviest)")
+                      .arg(stage.slice.index + 1))
+            : std::to_string(stage.slice.index + 1);
+        row.layers = stageLayersText(plan.network, stage.slice);
+        row.params = formatCount(r.analysis.totalParams);
+        row.inFlight = inFlightText(stage.held.inFlight());
+        row.peak = row.held = row.maxBatch = row.fits = none;
+        if (r.estimate) {
+            const Estimate& e = *r.estimate;
+            row.peak = formatBytes(e.peakBytes());
+            if (e.hasHeadroom())
+                row.held = formatBytes(e.heldBytes);
+            row.maxBatch = formatCount(static_cast<std::uint64_t>(std::max<std::int64_t>(0, e.maxBatch)));
+            row.fits = str(e.fits ? QCoreApplication::translate("headroom::report::plantext", "yes")
+                                  : QCoreApplication::translate("headroom::report::plantext", "no"));
+        }
+        if (r.error)
+            row.error = str(ui::CoreText::translate(r.error->message));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+std::string heaviestStageText(const PlanResult& result)
+{
+    if (result.stages.empty())
+        return {};
+    return str(QCoreApplication::translate("headroom::report::plantext", "Stage %1 of %2 (heaviest)")
+                   .arg(result.heaviestStage + 1)
+                   .arg(result.stages.size()));
 }
 
 bool hasEffectiveBatch(const TrainingSetup& setup)

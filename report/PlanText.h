@@ -24,6 +24,29 @@ namespace plantext {
 /// {"Checkpointing", "Per block"}, {"Calibration", calibrationText()}, ... Empty for a default plan.
 [[nodiscard]] std::vector<std::pair<std::string, std::string>> strategyRows(const Plan& plan);
 
+/// One pipeline stage as the stage tables of the GUI, `headroom estimate` and the PDF show it.
+struct PipelineStageRow final
+{
+    std::string stage; ///< "1", from 1
+    std::string layers; ///< stageLayersText(): "wte, wpe, drop, h.0–2"
+    std::string params; ///< "38,597,376"
+    std::string inFlight; ///< micro-batches in flight at the stage's peak: "4", "4.5"
+    std::string peak; ///< the tensors' peak
+    std::string held; ///< what the GPU holds at the peak (reserved peak + overhead); "–" where unknown
+    std::string maxBatch;
+    std::string fits; ///< "yes", "no"; "–" without an estimate
+    bool heaviest = false; ///< the stage whose figures are the plan's
+    std::string error; ///< why the stage has no estimate; empty otherwise
+};
+/// The stage tables' column titles, in PipelineStageRow's order.
+[[nodiscard]] std::vector<std::string> pipelineStageHeaders();
+/// Every stage of `result` (empty without a pipeline), first to last.
+[[nodiscard]] std::vector<PipelineStageRow> pipelineStageRows(const Plan& plan, const PlanResult& result);
+/// "Stage 2 of 4 (heaviest)": what the memory figures of a pipeline plan are; empty without one.
+[[nodiscard]] std::string heaviestStageText(const PlanResult& result);
+/// Micro-batches in flight: whole numbers as such, fractions (interleaving) with one decimal: "4", "4.5".
+[[nodiscard]] std::string inFlightText(double inFlight);
+
 /// "296 = 37 x 8 steps x 1 GPU": a micro-batch times the accumulation steps times the
 /// data-parallel GPUs (replicas when tensor parallelism groups GPUs). `grouped`: thousands separated
 /// ("224,768 = 7,024 x 8 steps x 4 GPUs"), for prose; plain integers for the command line.

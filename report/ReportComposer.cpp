@@ -57,6 +57,8 @@ void ReportComposer::compose(ReportCanvas& canvas) const
     setupSection(canvas);
     if (m_result.estimate && m_result.memory) {
         summarySection(canvas);
+        if (!m_result.stages.empty())
+            pipelineSection(canvas);
         chartSection(canvas);
         stepSection(canvas);
         throughputSection(canvas);
@@ -99,7 +101,7 @@ void ReportComposer::keyValue(ReportCanvas& canvas, const QString& key, const QS
 
 void ReportComposer::setupSection(ReportCanvas& canvas) const
 {
-    const Analysis& a = m_result.analysis;
+    const Analysis& a = m_result.wholeModel(); // with a pipeline, every stage's layers
     const double lineH = canvas.lineHeight(FontRole::Body);
     const auto strategies = plantext::strategyRows(m_plan);
     canvas.heading(tr("Set-up"), 10 * lineH);
@@ -199,7 +201,10 @@ QString ReportComposer::verdictDetail() const
         detail += tr(" Reserved by PyTorch's caching allocator: not simulated (%1). The max batch is from "
                      "the tensors alone.")
                       .arg(qs(m_result.reservedError->message));
-    if (m_plan.setup.parallel.gpus > 1)
+    if (!m_result.stages.empty())
+        detail += tr(" Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.")
+                      .arg(count(m_plan.setup.parallel.gpus));
+    else if (m_plan.setup.parallel.gpus > 1)
         detail += tr(" Memory is per GPU, on each of %1 GPUs.").arg(count(m_plan.setup.parallel.gpus));
     return detail;
 }
@@ -208,8 +213,9 @@ void ReportComposer::verdictBox(ReportCanvas& canvas, double keepWithHeight) con
 {
     const Estimate& e = *m_result.estimate;
     const QString gpuName = qs(m_plan.gpu.name);
-    const QString verdict
-        = e.fits ? tr("Fits on the %1").arg(gpuName) : tr("Does not fit on the %1").arg(gpuName);
+    QString verdict = e.fits ? tr("Fits on the %1").arg(gpuName) : tr("Does not fit on the %1").arg(gpuName);
+    if (!m_result.stages.empty()) // the heaviest stage's GPU is the answer
+        verdict = tr("%1: %2").arg(verdict, qs(plantext::heaviestStageText(m_result)));
     const QString detail = verdictDetail();
     const double pad = canvas.pt(8);
     const double bar = canvas.pt(3);
@@ -301,7 +307,7 @@ void ReportComposer::strategyEffects(ReportCanvas& canvas) const
     notes.push_back(qs(plantext::peakText(e)) + QLatin1Char('.'));
     if (const auto saved = plantext::checkpointingSavingsText(m_plan, m_result.analysis, e.batch))
         notes.push_back(qs(*saved) + QLatin1Char('.'));
-    if (const auto lora = plantext::loraText(m_plan, m_result.analysis))
+    if (const auto lora = plantext::loraText(m_plan, m_result.wholeModel()))
         notes.push_back(qs(*lora) + QLatin1Char('.'));
     if (!notes.empty())
         canvas.advance(canvas.pt(6));
@@ -409,12 +415,14 @@ void ReportComposer::chartSection(ReportCanvas& canvas) const
     const MemoryChartPainter chart { *m_result.memory, *m_result.estimate, m_plan.gpu, microBatch,
         m_result.reserved.get(), m_result.reservedFigures ? &*m_result.reservedFigures : nullptr };
     const StepMoment& peak = m_result.memory->timeline().moments()[m_result.estimate->peak.moment];
-    const QString caption
+    QString caption
         = tr("The peak of one training step by component from batch %1 to %2, stacked. At batch %3 the peak "
              "holds %4 fixed plus %5 per sample.")
               .arg(count(chart.batches().empty() ? 1 : chart.batches().front()),
                   count(chart.batches().empty() ? 1 : chart.batches().back()),
                   count(m_result.estimate->batch), bytes(peak.fixed.total()), bytes(peak.perSample.total()));
+    if (!m_result.stages.empty()) // the heaviest stage's GPU
+        caption = tr("%1: %2").arg(qs(plantext::heaviestStageText(m_result)), caption);
     captionedChart(canvas, tr("Memory versus batch size"), caption, { 190, 320 },
         [&](const QRectF& rect) { chart.paint(canvas, rect); });
 }
@@ -452,8 +460,9 @@ void ReportComposer::captionedChart(ReportCanvas& canvas, const QString& heading
 
 void ReportComposer::layerSection(ReportCanvas& canvas) const
 {
-    const LayerTablePainter table { m_result.analysis };
-    canvas.heading(tr("Layers (%1)").arg(qs(formatCount(LayerTablePainter::layerCount(m_result.analysis)))),
+    const Analysis& whole = m_result.wholeModel(); // with a pipeline, every stage's layers
+    const LayerTablePainter table { whole };
+    canvas.heading(tr("Layers (%1)").arg(qs(formatCount(LayerTablePainter::layerCount(whole)))),
         table.headerHeight(canvas) + 4 * table.rowHeight(canvas));
     table.paint(canvas);
     canvas.advance(canvas.pt(4));

@@ -59,6 +59,8 @@ private:
     /// Live memory over one training step at the plan's batch (the peak marked).
     void stepSection(ReportCanvas& canvas) const;
     void throughputSection(ReportCanvas& canvas) const;
+    /// Every pipeline stage: its layers, micro-batches in flight, peak, max batch; the heaviest in bold.
+    void pipelineSection(ReportCanvas& canvas) const;
     /// The planner's set-ups (ReportOptions::planner), when asked for.
     void plannerSection(ReportCanvas& canvas) const;
     /// The goal and how to read the planner's table.

@@ -10,6 +10,7 @@
 #include "ReportFormatting.h"
 #include "ReportStyle.h"
 #include "StepChartPainter.h"
+#include "headroom/estimate/Pipeline.h"
 #include "headroom/importers/HfConfig.h"
 #include "headroom/setup/Optimizer.h"
 #include "headroom/setup/Precision.h"
@@ -110,6 +111,73 @@ void ReportComposer::plannerTable(ReportCanvas& canvas, const std::vector<std::v
     row(header, FontRole::SmallBold, &style::kTableHeader);
     for (std::size_t i = 0; i < body.size(); ++i)
         row(body[i], FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
+}
+
+void ReportComposer::pipelineSection(ReportCanvas& canvas) const
+{
+    const auto rows = plantext::pipelineStageRows(m_plan, m_result);
+    const Parallelism& par = m_plan.setup.parallel;
+    const std::int64_t m = m_plan.setup.accumulationSteps;
+    const QString intro
+        = tr("%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4 of the step. Each "
+             "stage's GPU holds its layers and the micro-batches its schedule keeps in flight; the heaviest "
+             "(in bold) is the plan's answer: the summary, the charts and the max batch are its.")
+              .arg(par.pipelineParallel)
+              .arg(ui::CoreText::translate(pipelineScheduleLabel(par.schedule)))
+              .arg(m)
+              .arg(qs(plantext::formatFraction(pipelineBubbleFraction(par, m))));
+    const std::vector<QString> headers = [] {
+        std::vector<QString> h;
+        for (const auto& text : plantext::pipelineStageHeaders())
+            h.push_back(qs(text));
+        return h;
+    }();
+    constexpr std::size_t kLayersColumn = 1;
+    std::vector<std::vector<QString>> body;
+    for (const auto& r : rows)
+        body.push_back({ qs(r.stage), qs(r.layers), qs(r.params), qs(r.inFlight), qs(r.peak), qs(r.held),
+            qs(r.maxBatch), qs(r.fits) });
+    const double lineH = canvas.lineHeight(FontRole::Small);
+    const double rowH = lineH * 1.35;
+    canvas.heading(
+        tr("Pipeline stages"), canvas.paragraphHeight(intro, FontRole::Small, canvas.width()) + 3 * rowH);
+    canvas.paragraph(intro, FontRole::Small, style::kMuted);
+    canvas.advance(canvas.pt(3));
+    // Every figure column as wide as its widest text; the layers take the rest.
+    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
+    const double padding = canvas.pt(2);
+    std::vector<double> widths(headers.size());
+    double figures = 0;
+    for (std::size_t i = 0; i < headers.size(); ++i) {
+        widths[i] = bold.horizontalAdvance(headers[i]);
+        for (const auto& cells : body)
+            widths[i] = std::max(widths[i], bold.horizontalAdvance(cells[i]));
+        widths[i] += 2 * padding + canvas.pt(1);
+        figures += i == kLayersColumn ? 0.0 : widths[i];
+    }
+    widths[kLayersColumn] = std::max(canvas.width() - figures, 0.2 * canvas.width());
+    const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
+        canvas.ensureSpace(rowH);
+        if (background)
+            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
+        double x = 0;
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const int align = i <= kLayersColumn ? Qt::AlignLeft : Qt::AlignRight;
+            canvas.text(QRectF { x + padding, canvas.y(), widths[i] - 2 * padding, rowH },
+                align | Qt::AlignVCenter, cells[i], role, style::kText, true);
+            x += widths[i];
+        }
+        canvas.advance(rowH);
+    };
+    row(headers, FontRole::SmallBold, &style::kTableHeader);
+    for (std::size_t i = 0; i < body.size(); ++i)
+        row(body[i], rows[i].heaviest ? FontRole::SmallBold : FontRole::Small,
+            i % 2 == 1 ? &style::kStripe : nullptr);
+    for (const auto& r : rows)
+        if (!r.error.empty())
+            canvas.paragraph(
+                tr("Stage %1: %2").arg(qs(r.stage), qs(r.error)), FontRole::Small, style::kFails);
+    canvas.advance(canvas.pt(6));
 }
 
 void ReportComposer::plannerSection(ReportCanvas& canvas) const

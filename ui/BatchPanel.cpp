@@ -170,6 +170,8 @@ void BatchPanel::showMaxBatch(const EstimateState& state, bool micro)
     else
         m_maxBatch->setText(
             micro ? tr("Max micro-batch per GPU: %1").arg(max) : tr("Max batch: %1").arg(max));
+    if (!state.stage.isEmpty())
+        m_maxBatch->setText(tr("%1 · %2").arg(m_maxBatch->text(), state.stage));
     m_maxBatch->setStyleSheet(e.maxBatch > 0 ? QString() : QStringLiteral("color: #c01010;"));
     m_maxBatch->setToolTip(state.reserved
             ? tr("From the reserved peak: the largest batch whose first two steps PyTorch's caching "

@@ -19,6 +19,8 @@ struct ChartSetup
     QString gpuName;
     std::int64_t gpus = 1; ///< memory is per GPU when > 1
     std::int64_t accumulationSteps = 1; ///< the batch is a micro-batch when > 1
+    /// With a pipeline, which stage's GPU is drawn: "Stage 2 of 4 (heaviest)"; empty otherwise.
+    QString stage;
     /// Why PyTorch's caching allocator is not simulated (the step is too large to replay), translated;
     /// empty where it is, or where there is no estimate at all.
     QString reservedNote;

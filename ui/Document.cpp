@@ -549,6 +549,23 @@ void Document::setParallelism(const Parallelism& parallel)
     } else if (parallel.offloadOptimizer != old.offloadOptimizer) {
         text = parallel.offloadOptimizer ? tr("Offload optimizer state")
                                          : tr("Keep optimizer state on the GPU");
+    } else if (parallel.sequenceParallel != old.sequenceParallel) {
+        text = parallel.sequenceParallel ? tr("Use sequence parallelism") : tr("Stop sequence parallelism");
+    } else if (parallel.pipelineParallel != old.pipelineParallel) {
+        text = tr("Change pipeline stages");
+    } else if (parallel.schedule != old.schedule) {
+        text = tr("Change pipeline schedule");
+    } else if (parallel.virtualStages != old.virtualStages) {
+        text = tr("Change virtual stages");
+    } else if (parallel.stageLayers != old.stageLayers) {
+        text = tr("Change layers per stage");
+    } else if (parallel.contextParallel != old.contextParallel || parallel.contextKind != old.contextKind) {
+        text = tr("Change context parallelism");
+    } else if (parallel.expertParallel != old.expertParallel
+        || parallel.expertTensorParallel != old.expertTensorParallel) {
+        text = tr("Change expert parallelism");
+    } else if (parallel.activationOffload != old.activationOffload) {
+        text = tr("Change activation offload");
     }
     editSettings(
         text, [&](PlanSettings& s) { s.setup.parallel = parallel; }, merge);

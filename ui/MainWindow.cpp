@@ -12,6 +12,7 @@
 #include "MakeItFitPanel.h"
 #include "MeasuredRunPanel.h"
 #include "MemoryChartView.h"
+#include "PipelineStagesView.h"
 #include "PlanController.h"
 #include "PropertyPanel.h"
 #include "QtText.h"
@@ -150,6 +151,9 @@ void MainWindow::createViews()
     m_runPanel = new MeasuredRunPanel(m_runs, m_document, this);
     m_runPanel->setObjectName(QStringLiteral("measuredRunPanel"));
     m_runPanel->hide(); // a tab of the charts while a run is open (showMeasuredRun)
+    m_stagesView = new PipelineStagesView(this);
+    m_stagesView->setObjectName(QStringLiteral("pipelineStagesView"));
+    m_stagesView->hide(); // a tab of the charts while the plan has a pipeline (showPipelineStages)
     setAcceptDrops(true);
 }
 
@@ -205,6 +209,7 @@ void MainWindow::connectViews()
     connect(m_controller, &PlanController::analysisChanged, m_batchPanel, &BatchPanel::setAnalysis);
     connect(m_controller, &PlanController::estimateChanged, m_setupPanel, &SetupPanel::setEstimate);
     connect(m_controller, &PlanController::estimateChanged, m_chartView, &MemoryChartView::setEstimate);
+    connect(m_controller, &PlanController::estimateChanged, this, &MainWindow::showPipelineStages);
     connect(m_controller, &PlanController::chartDataChanged, m_chartView, &MemoryChartView::setData);
     connect(m_controller, &PlanController::stepChartChanged, m_chartView, &MemoryChartView::setStepData);
     connect(
@@ -229,6 +234,7 @@ void MainWindow::connectViews()
     m_batchPanel->setAnalysis(m_controller->analysis());
     m_batchPanel->setEstimate(m_controller->estimateState());
     m_setupPanel->setEstimate(m_controller->estimateState());
+    showPipelineStages();
 }
 
 void MainWindow::createDocks()
@@ -344,6 +350,18 @@ void MainWindow::showMeasuredRun()
         tabs->setTabText(index, tr("Measured run: %1").arg(m_runs->fileName()));
     if (m_closeRunAction != nullptr)
         m_closeRunAction->setEnabled(open);
+}
+
+void MainWindow::showPipelineStages()
+{
+    const PlanResult& result = m_controller->planResult();
+    m_stagesView->setResult(m_document->plan(), result);
+    QTabWidget* tabs = m_chartView->tabs();
+    const int index = tabs->indexOf(m_stagesView);
+    if (!result.stages.empty() && index < 0)
+        tabs->insertTab(1, m_stagesView, tr("Pipeline stages"));
+    else if (result.stages.empty() && index >= 0)
+        tabs->removeTab(index);
 }
 
 bool MainWindow::openDroppedFile(const QString& path)

@@ -20,6 +20,7 @@ class GpuCompareView;
 class MakeItFitPanel;
 class LayerEditor;
 class MeasuredRunPanel;
+class PipelineStagesView;
 class MemoryChartView;
 class PlanController;
 class PropertyPanel;
@@ -52,6 +53,8 @@ public:
     /// The measured run open beside the plan (issue 36), and its "Measured run" tab beside the charts.
     [[nodiscard]] RunController* runController() const noexcept { return m_runs; }
     [[nodiscard]] MeasuredRunPanel* measuredRunPanel() const noexcept { return m_runPanel; }
+    /// The pipeline's stages: a tab of the charts while the plan has a pipeline.
+    [[nodiscard]] PipelineStagesView* pipelineStagesView() const noexcept { return m_stagesView; }
     /// Where presets and the GPU catalogue were found (empty if nowhere).
     [[nodiscard]] QString resourceDir() const { return m_resourceDir; }
 
@@ -122,6 +125,8 @@ private:
     bool openReadRun(Result<MeasuredRun> run, const QString& path, std::optional<RunContext> context);
     /// The run's comparison to the step chart and the "Measured run" tab (shown only with a run open).
     void showMeasuredRun();
+    /// The pipeline stages' tab, there only while the plan has stages, and its table.
+    void showPipelineStages();
     void loadCatalog(); // MainWindowSettings.cpp
     bool loadFile(const QString& path);
     bool loadPreset(const QString& id);
@@ -157,6 +162,7 @@ private:
     GpuCompareView* m_compareView;
     RunController* m_runs = nullptr;
     MeasuredRunPanel* m_runPanel = nullptr;
+    PipelineStagesView* m_stagesView = nullptr;
     QAction* m_closeRunAction = nullptr;
     QAction* m_includePlanAction = nullptr;
     QMenu* m_recentMenu = nullptr;

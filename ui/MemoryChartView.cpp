@@ -555,7 +555,8 @@ QRectF MemoryChartView::capacityLabelBox() const
 
 QString MemoryChartView::capacityLabel() const
 {
-    return tr("%1: %2").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes));
+    const QString capacity = tr("%1: %2").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes));
+    return m_data.stage.isEmpty() ? capacity : tr("%1, %2").arg(capacity, m_data.stage);
 }
 
 QList<QPointF> MemoryChartView::markerPoints() const

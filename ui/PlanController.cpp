@@ -2,6 +2,7 @@
 
 #include "Document.h"
 #include "ErrorText.h"
+#include "PlanText.h" // report/
 #include "QtText.h"
 
 #include <algorithm>
@@ -58,11 +59,21 @@ PlanController::PlanController(Document* document, QObject* parent)
     reanalyze();
 }
 
+void PlanController::updateLayerNames()
+{
+    m_layerNames.clear();
+    m_layerNames.reserve(static_cast<qsizetype>(m_result.analysis.rows.size()));
+    // The step chart names a moment's layer by number and name, as the sentences about the peak do.
+    for (const auto& row : m_result.analysis.rows)
+        m_layerNames.append(qs(layerReference(row, row.name)));
+}
+
 ChartSetup PlanController::chartSetup() const
 {
     const Plan& plan = m_document->plan();
     return ChartSetup { plan.gpu.memoryBytes, qs(plan.gpu.name), plan.setup.parallel.gpus,
-        plan.setup.accumulationSteps, reservedNote(m_result) };
+        plan.setup.accumulationSteps, qs(report::plantext::heaviestStageText(m_result)),
+        reservedNote(m_result) };
 }
 
 QString PlanController::reservedNote(const PlanResult& result)
@@ -84,32 +95,21 @@ void PlanController::reanalyze()
     m_replayTimer->stop(); // evaluate() replays at the batch
     m_result = evaluate(m_document->plan());
     ++m_analysisRuns;
-    nameLayers();
-    // The layer views show the whole model (with a pipeline, m_result.analysis is the heaviest stage's).
-    Q_EMIT analysisChanged(m_result.wholeModel());
+    updateLayerNames();
+    Q_EMIT analysisChanged(m_result.wholeModel()); // with a pipeline, every stage's layers
     updateEstimate();
     rebuildChart();
     updateStepChart();
 }
 
-void PlanController::nameLayers()
-{
-    m_layerNames.clear();
-    m_layerNames.reserve(static_cast<qsizetype>(m_result.analysis.rows.size()));
-    // The step chart names a moment's layer by number and name, as the sentences about the peak do
-    // (with a pipeline, the heaviest stage's layers: the step it draws).
-    for (const auto& row : m_result.analysis.rows)
-        m_layerNames.append(qs(layerReference(row, row.name)));
-}
-
 void PlanController::rebuildModel()
 {
     m_replayTimer->stop(); // evaluate() replays at the batch
-    // The same analysis: a new step model for the new set-up (with a pipeline, the stages cut again
-    // from the whole model's analysis).
+    // The same analysis: a new step model for the new set-up. With a pipeline, the whole model's (the
+    // top-level analysis is then the heaviest stage's), which evaluate() cuts into stages again.
     Analysis whole = m_result.modelAnalysis ? *m_result.modelAnalysis : std::move(m_result.analysis);
     m_result = evaluate(m_document->plan(), std::move(whole));
-    nameLayers(); // with a pipeline, of another stage's network
+    updateLayerNames(); // with a pipeline, the heaviest stage's layers
     updateEstimate();
     rebuildChart();
     updateStepChart();
@@ -118,8 +118,16 @@ void PlanController::rebuildModel()
 void PlanController::updateBatch()
 {
     // The model was built when the set-up last changed: a tick only reads its envelope.
+    const std::size_t heaviest = m_result.heaviestStage;
     reestimateTick();
     updateEstimate();
+    if (!m_result.stages.empty() && m_result.heaviestStage != heaviest) {
+        // Another stage is the heaviest at this batch: its step model and layers are the chart's now.
+        updateLayerNames();
+        rebuildChart();
+        updateStepChart();
+        return;
+    }
     // The sweep depends on the batch only through its range, which follows the batch however it
     // is set: the same batch always shows the same range.
     if (m_chart.valid && chartRange(m_document->plan().setup.batch, m_chart.maxBatch) != m_chart.range)
@@ -134,6 +142,11 @@ void PlanController::reestimateTick()
     // 1,000-layer network. The batch fits when it is not above that max batch; the reserved figures
     // at the batch are left out (peakAllocatedBytes 0) until the next set-up change.
     const Plan& plan = m_document->plan();
+    if (!m_result.stages.empty()) {
+        // Every stage read again at the batch, the heaviest chosen again (reestimatePipeline).
+        reestimate(m_result, plan);
+        return;
+    }
     std::shared_ptr<const ReservedModel> reserved = std::move(m_result.reserved);
     std::optional<ReservedFigures> figures = std::move(m_result.reservedFigures);
     m_result.reserved.reset();
@@ -165,7 +178,7 @@ void PlanController::replayAtBatch()
 void PlanController::updateEstimate()
 {
     const Plan& plan = m_document->plan();
-    const Analysis& analysis = m_result.analysis;
+    const Analysis& analysis = m_result.wholeModel();
     m_state = EstimateState {};
     m_state.capacityBytes = plan.gpu.memoryBytes;
     m_state.gpuName = qs(plan.gpu.name);
@@ -173,6 +186,7 @@ void PlanController::updateEstimate()
     m_state.emptyNetwork = !hasLayers(m_document->network());
     m_state.accumulationSteps = plan.setup.accumulationSteps;
     m_state.parallel = plan.setup.parallel;
+    m_state.stage = qs(report::plantext::heaviestStageText(m_result));
     m_state.estimate = m_result.estimate;
     if (!m_result.estimate) {
         // The analysis's own error rather than the estimate's wrapper ("cannot estimate: ..."): the

@@ -28,6 +28,8 @@ struct EstimateState final
     bool emptyNetwork = false;
     std::int64_t accumulationSteps = 1;
     Parallelism parallel;
+    /// With a pipeline, which stage the figures are: "Stage 2 of 4 (heaviest)"; empty otherwise.
+    QString stage;
     std::optional<ThroughputEstimate> throughput;
     std::optional<Error> throughputError;
     /// What PyTorch's caching allocator reserves at the batch, and the max batch it leaves (the
@@ -49,7 +51,8 @@ class PlanController final : public QObject
 public:
     explicit PlanController(Document* document, QObject* parent = nullptr);
 
-    [[nodiscard]] const Analysis& analysis() const noexcept { return m_result.analysis; }
+    /// The whole model's analysis (with a pipeline, planResult().analysis is the heaviest stage's).
+    [[nodiscard]] const Analysis& analysis() const noexcept { return m_result.wholeModel(); }
     [[nodiscard]] const EstimateState& estimateState() const noexcept { return m_state; }
     [[nodiscard]] const ChartData& chartData() const noexcept { return m_chart; }
     [[nodiscard]] const StepChartData& stepChartData() const noexcept { return m_stepChart; }
@@ -81,8 +84,6 @@ Q_SIGNALS:
     void stepChartChanged(const headroom::ui::StepChartData& data);
 
 private:
-    /// m_layerNames from the result's analysis (the heaviest stage's with a pipeline).
-    void nameLayers();
     void rebuildChart();
     /// The chart's reserved line: the reserved model replayed at some of the chart's batches.
     void sampleReserved();
@@ -93,6 +94,8 @@ private:
     void replayAtBatch();
     void updateEstimate();
     void updateStepChart();
+    /// The step chart's layer names, from the analysis its step model was built on.
+    void updateLayerNames();
     ChartSetup chartSetup() const;
 
     Document* m_document;

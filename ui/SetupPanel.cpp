@@ -1,5 +1,6 @@
 #include "SetupPanel.h"
 
+#include "CoreText.h" // text/
 #include "Document.h"
 #include "EntryNote.h"
 #include "ErrorText.h"
@@ -25,6 +26,7 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardItemModel>
+#include <QStringList>
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <cmath>
@@ -95,8 +97,9 @@ SetupPanel::SetupPanel(Document* document, QWidget* parent)
         tr("Activation checkpointing, attention, sequence length, gradient accumulation, "
            "LoRA and QLoRA"));
     m_tabs->addTab(createMultiGpuTab(), tr("Multi-GPU"));
-    m_tabs->setTabToolTip(
-        MultiGpuTab, tr("Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload"));
+    m_tabs->setTabToolTip(MultiGpuTab,
+        tr("Data parallelism (DDP, ZeRO, FSDP), tensor, sequence, pipeline, context and expert parallelism, "
+           "optimizer and activation offload"));
 
     m_error = new QLabel(this);
     m_error->setObjectName(QStringLiteral("setupErrorLabel"));
@@ -382,7 +385,8 @@ QWidget* SetupPanel::createMultiGpuTab()
     m_gpus = new QSpinBox(page);
     m_gpus->setObjectName(QStringLiteral("gpuCountSpinBox"));
     m_gpus->setRange(1, static_cast<int>(kMaxGpus));
-    m_gpus->setToolTip(tr("GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU's memory"));
+    m_gpus->setToolTip(tr("GPUs in all (data × tensor × pipeline × context parallel); the chart shows one "
+                          "GPU's memory, with a pipeline the heaviest stage's"));
     m_sharding = new QComboBox(page);
     m_sharding->setObjectName(QStringLiteral("shardingComboBox"));
     for (const Sharding s : allShardings())
@@ -399,26 +403,192 @@ QWidget* SetupPanel::createMultiGpuTab()
     m_offload->setObjectName(QStringLiteral("offloadOptimizerCheckBox"));
     m_offload->setToolTip(tr("Optimizer state (and FP32 master weights) kept in CPU memory (ZeRO-Offload); "
                              "needs a ZeRO stage or FSDP sharding"));
+    createPipelineFields(page);
+    createOtherParallelFields(page);
 
-    auto* grid = new QGridLayout(page);
-    grid->setContentsMargins(0, 6, 0, 0);
+    // As compact as the other tabs, which share its height: the note under the grid takes room only when
+    // shown.
+    auto* grid = new QGridLayout;
+    grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(2);
     grid->addWidget(buddyLabel(tr("GPUs:"), m_gpus), 0, 0);
     grid->addWidget(m_gpus, 0, 1);
     grid->addWidget(buddyLabel(tr("Sharding:"), m_sharding), 0, 2);
     grid->addWidget(m_sharding, 0, 3);
     grid->addWidget(buddyLabel(tr("Tensor parallel:"), m_tensorParallel), 1, 0);
     grid->addWidget(m_tensorParallel, 1, 1);
-    grid->addWidget(m_offload, 1, 2, 1, 2);
+    grid->addWidget(m_sequenceParallel, 1, 2, 1, 2);
+    grid->addWidget(buddyLabel(tr("Pipeline stages:"), m_pipelineParallel), 2, 0);
+    grid->addWidget(m_pipelineParallel, 2, 1);
+    auto* scheduleRow = new QHBoxLayout;
+    scheduleRow->addWidget(m_schedule, 1);
+    scheduleRow->addWidget(m_virtualStages);
+    grid->addWidget(buddyLabel(tr("Schedule:"), m_schedule), 2, 2);
+    grid->addLayout(scheduleRow, 2, 3);
+    grid->addWidget(buddyLabel(tr("Layers/stage:"), m_stageLayers), 3, 0);
+    grid->addWidget(m_stageLayers, 3, 1);
+    auto* contextRow = new QHBoxLayout;
+    contextRow->addWidget(m_contextParallel);
+    contextRow->addWidget(m_contextKind, 1);
+    grid->addWidget(buddyLabel(tr("Context:"), m_contextParallel), 3, 2);
+    grid->addLayout(contextRow, 3, 3);
+    grid->addWidget(buddyLabel(tr("Expert parallel:"), m_expertParallel), 4, 0);
+    grid->addWidget(m_expertParallel, 4, 1);
+    grid->addWidget(buddyLabel(tr("Expert TP:"), m_expertTensorParallel), 4, 2);
+    grid->addWidget(m_expertTensorParallel, 4, 3);
+    grid->addWidget(buddyLabel(tr("Activations:"), m_activationOffload), 5, 0);
+    grid->addWidget(m_activationOffload, 5, 1);
+    grid->addWidget(m_offload, 5, 2, 1, 2);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 2);
-    grid->setRowStretch(2, 1);
+    auto* layout = new QVBoxLayout(page);
+    layout->setContentsMargins(0, 3, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(grid);
+    layout->addWidget(m_stageLayersNote);
+    layout->addStretch(1);
 
-    FieldCommit::attach(m_gpus, [this] { editParallelism(); });
-    connect(m_sharding, &QComboBox::currentIndexChanged, this, &SetupPanel::editParallelism);
-    FieldCommit::attach(m_tensorParallel, [this] { editParallelism(); });
-    connect(m_offload, &QCheckBox::toggled, this, &SetupPanel::editParallelism);
+    for (QSpinBox* spin : { m_gpus, m_tensorParallel, m_pipelineParallel, m_virtualStages, m_contextParallel,
+             m_expertParallel, m_expertTensorParallel })
+        FieldCommit::attach(spin, [this] { editParallelism(); });
+    for (QComboBox* combo : { m_sharding, m_schedule, m_contextKind, m_activationOffload })
+        connect(combo, &QComboBox::currentIndexChanged, this, &SetupPanel::editParallelism);
+    for (QCheckBox* check : { m_offload, m_sequenceParallel })
+        connect(check, &QCheckBox::toggled, this, &SetupPanel::editParallelism);
+    FieldCommit::attach(m_stageLayers, [this] { editParallelism(); });
+    connect(m_stageLayers, &QLineEdit::textEdited, m_stageLayersNote, &QWidget::hide);
     return page;
+}
+
+namespace {
+/// "7,9,9,7" (spaces allowed) as layer counts; empty text: none (as even as possible); nothing when the
+/// text is not a list of whole numbers from 1 up.
+std::optional<std::vector<std::int64_t>> parseStageLayers(const QString& text)
+{
+    std::vector<std::int64_t> counts;
+    if (text.trimmed().isEmpty())
+        return counts;
+    if (text.count(QLatin1Char(',')) == text.size())
+        return std::nullopt; // commas alone
+    // Empty parts are skipped: "7,9," while the next count is typed.
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong n = part.trimmed().toLongLong(&ok);
+        if (!ok || n < 1)
+            return std::nullopt;
+        counts.push_back(n);
+    }
+    return counts;
+}
+
+/// The activation offload combo's entries: where the saved activations go.
+QString activationOffloadText(ActivationOffload a)
+{
+    switch (a) {
+    case ActivationOffload::None:
+        return SetupPanel::tr("On the GPU");
+    case ActivationOffload::Checkpoints:
+        return SetupPanel::tr("Checkpoints to the CPU");
+    case ActivationOffload::All:
+        return SetupPanel::tr("All to the CPU");
+    }
+    return {};
+}
+
+QString stageLayersText(const std::vector<std::int64_t>& counts)
+{
+    QStringList parts;
+    for (const std::int64_t n : counts)
+        parts << QString::number(n);
+    return parts.join(QLatin1Char(','));
+}
+} // namespace
+
+/// Pipeline parallelism's fields: the stages, the schedule, its virtual stages and the layers per stage.
+void SetupPanel::createPipelineFields(QWidget* page)
+{
+    m_sequenceParallel = new QCheckBox(tr("Sequence parallel"), page);
+    m_sequenceParallel->setObjectName(QStringLiteral("sequenceParallelCheckBox"));
+    m_sequenceParallel->setToolTip(
+        tr("Sequence parallelism (Megatron-LM): the norms, dropouts and residual adds between the "
+           "tensor-parallel regions run on 1/t of the sequence; needs tensor parallelism"));
+    m_pipelineParallel = new QSpinBox(page);
+    m_pipelineParallel->setObjectName(QStringLiteral("pipelineParallelSpinBox"));
+    m_pipelineParallel->setRange(1, static_cast<int>(kMaxParallelDegree));
+    m_pipelineParallel->setSpecialValueText(tr("none"));
+    m_pipelineParallel->setToolTip(
+        tr("Pipeline-parallel stages: the model's layers cut into this many stages, one GPU each. The "
+           "micro-batches of the pipeline are the accumulation steps (Strategy tab); the chart shows the "
+           "heaviest stage's GPU"));
+    m_schedule = new QComboBox(page);
+    m_schedule->setObjectName(QStringLiteral("pipelineScheduleComboBox"));
+    for (const PipelineSchedule s : allPipelineSchedules())
+        m_schedule->addItem(CoreText::translate(pipelineScheduleLabel(s)), static_cast<int>(s));
+    m_schedule->setToolTip(
+        tr("How each stage orders its micro-batches (the accumulation steps): GPipe keeps every "
+           "micro-batch's activations until the backward passes; 1F1B and zero bubble at most as many as "
+           "there are stages after this one, plus one; interleaved 1F1B runs several model chunks per stage "
+           "for a smaller bubble"));
+    m_virtualStages = new QSpinBox(page);
+    m_virtualStages->setObjectName(QStringLiteral("virtualStagesSpinBox"));
+    m_virtualStages->setRange(1, static_cast<int>(kMaxParallelDegree));
+    m_virtualStages->setSuffix(tr(" virtual"));
+    m_virtualStages->setToolTip(
+        tr("Virtual stages: model chunks per stage with the interleaved 1F1B schedule (Megatron-LM's "
+           "virtual pipeline stages)"));
+    m_stageLayers = new QLineEdit(page);
+    m_stageLayers->setObjectName(QStringLiteral("stageLayersLineEdit"));
+    m_stageLayers->setPlaceholderText(tr("even"));
+    m_stageLayers->setToolTip(
+        tr("Layers per pipeline stage, first to last, separated by commas (7,9,9,7): the embedding goes "
+           "with the first stage, the output head with the last. Empty: as even as possible"));
+    m_stageLayersNote = new QLabel(page);
+    m_stageLayersNote->setObjectName(QStringLiteral("stageLayersNoteLabel"));
+    m_stageLayersNote->setWordWrap(true);
+    m_stageLayersNote->hide();
+}
+
+/// Context and expert parallelism's fields, and activation offloading's.
+void SetupPanel::createOtherParallelFields(QWidget* page)
+{
+    m_contextParallel = new QSpinBox(page);
+    m_contextParallel->setObjectName(QStringLiteral("contextParallelSpinBox"));
+    m_contextParallel->setRange(1, static_cast<int>(kMaxParallelDegree));
+    m_contextParallel->setSpecialValueText(tr("none"));
+    m_contextParallel->setToolTip(
+        tr("Context parallelism: each sample's sequence split over this many GPUs"));
+    m_contextKind = new QComboBox(page);
+    m_contextKind->setObjectName(QStringLiteral("contextKindComboBox"));
+    for (const ContextParallelism c : { ContextParallelism::Ring, ContextParallelism::AllToAll })
+        m_contextKind->addItem(CoreText::translate(contextParallelismLabel(c)), static_cast<int>(c));
+    m_contextKind->setToolTip(tr("How context parallelism exchanges the sequence: ring attention passes "
+                                 "key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) "
+                                 "exchanges sequence shards for head shards"));
+    m_expertParallel = new QSpinBox(page);
+    m_expertParallel->setObjectName(QStringLiteral("expertParallelSpinBox"));
+    m_expertParallel->setRange(1, static_cast<int>(kMaxParallelDegree));
+    m_expertParallel->setSpecialValueText(tr("none"));
+    m_expertParallel->setToolTip(tr("Expert parallelism: a mixture of experts' experts split over this many "
+                                    "GPUs"));
+    m_expertTensorParallel = new QSpinBox(page);
+    m_expertTensorParallel->setObjectName(QStringLiteral("expertTensorParallelSpinBox"));
+    m_expertTensorParallel->setRange(1, static_cast<int>(kMaxParallelDegree));
+    m_expertTensorParallel->setSpecialValueText(tr("none"));
+    m_expertTensorParallel->setToolTip(
+        tr("Expert tensor parallelism: each expert's matrices split over this many GPUs"));
+    m_activationOffload = new QComboBox(page);
+    m_activationOffload->setObjectName(QStringLiteral("activationOffloadComboBox"));
+    for (const ActivationOffload a : allActivationOffloads())
+        m_activationOffload->addItem(activationOffloadText(a), static_cast<int>(a));
+    m_activationOffload->setToolTip(
+        tr("Saved activations moved to CPU memory during the forward pass and brought back for the backward: "
+           "the checkpointed blocks' inputs, or every saved activation"));
+    // Short minimums: the Multi-GPU tab must not widen the window (the lists show the entries in full).
+    for (QComboBox* combo : { m_schedule, m_contextKind, m_activationOffload }) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(7);
+    }
 }
 
 void SetupPanel::editLora()
@@ -435,11 +605,33 @@ void SetupPanel::editLora()
 
 void SetupPanel::editParallelism()
 {
-    Parallelism p;
+    // The fields this panel does not show are kept as they are.
+    Parallelism p = m_document->plan().setup.parallel;
     p.gpus = m_gpus->value();
     p.sharding = static_cast<Sharding>(m_sharding->currentData().toInt());
     p.tensorParallel = m_tensorParallel->value();
     p.offloadOptimizer = m_offload->isChecked();
+    p.sequenceParallel = m_sequenceParallel->isChecked();
+    p.pipelineParallel = m_pipelineParallel->value();
+    p.schedule = static_cast<PipelineSchedule>(m_schedule->currentData().toInt());
+    p.virtualStages = m_virtualStages->value();
+    if (const auto counts = parseStageLayers(m_stageLayers->text())) {
+        p.stageLayers = *counts;
+        m_stageLayersNote->hide();
+    } else {
+        EntryNote::show(m_stageLayersNote,
+            tr("“%1” is not a list of layer counts, so the layers per stage stay %2. Type whole numbers from "
+               "1 "
+               "up separated by commas, one per stage (7,9,9,7), or nothing for an even split.")
+                .arg(m_stageLayers->text(),
+                    p.stageLayers.empty() ? tr("even") : stageLayersText(p.stageLayers)),
+            true);
+    }
+    p.contextParallel = m_contextParallel->value();
+    p.contextKind = static_cast<ContextParallelism>(m_contextKind->currentData().toInt());
+    p.expertParallel = m_expertParallel->value();
+    p.expertTensorParallel = m_expertTensorParallel->value();
+    p.activationOffload = static_cast<ActivationOffload>(m_activationOffload->currentData().toInt());
     m_document->setParallelism(p);
 }
 
@@ -484,7 +676,10 @@ void SetupPanel::refresh()
         QSignalBlocker(m_attention), QSignalBlocker(m_sequenceLength), QSignalBlocker(m_accumulation),
         QSignalBlocker(m_loraRank), QSignalBlocker(m_loraDropout), QSignalBlocker(m_qlora),
         QSignalBlocker(m_gpus), QSignalBlocker(m_sharding), QSignalBlocker(m_tensorParallel),
-        QSignalBlocker(m_offload), QSignalBlocker(m_moeImbalance) };
+        QSignalBlocker(m_offload), QSignalBlocker(m_moeImbalance), QSignalBlocker(m_sequenceParallel),
+        QSignalBlocker(m_pipelineParallel), QSignalBlocker(m_schedule), QSignalBlocker(m_virtualStages),
+        QSignalBlocker(m_contextParallel), QSignalBlocker(m_contextKind), QSignalBlocker(m_expertParallel),
+        QSignalBlocker(m_expertTensorParallel), QSignalBlocker(m_activationOffload) };
     (void)blockers;
     refreshGpuTab(plan);
     refreshStrategyTab(plan);
@@ -582,6 +777,34 @@ void SetupPanel::refreshMultiGpuTab(const Plan& plan)
     // ZeRO-Offload needs a ZeRO stage or FSDP; a tick left from one stays enabled so it can be cleared
     // (the core's message says why the plan is invalid meanwhile).
     m_offload->setEnabled(par.sharding != Sharding::None || par.offloadOptimizer);
+    const auto degree
+        = [](std::int64_t n) { return static_cast<int>(std::clamp<std::int64_t>(n, 1, kMaxParallelDegree)); };
+    m_sequenceParallel->setChecked(par.sequenceParallel);
+    // A tick left without tensor parallelism stays enabled so it can be cleared (the core says why).
+    m_sequenceParallel->setEnabled(par.tensorParallel > 1 || par.sequenceParallel);
+    m_pipelineParallel->setValue(degree(par.pipelineParallel));
+    m_schedule->setCurrentIndex(m_schedule->findData(static_cast<int>(par.schedule)));
+    m_virtualStages->setValue(degree(par.virtualStages));
+    const bool pipeline = par.pipelineParallel > 1;
+    m_schedule->setEnabled(pipeline);
+    m_virtualStages->setEnabled(pipeline && par.schedule == PipelineSchedule::Interleaved);
+    m_stageLayers->setEnabled(pipeline || !par.stageLayers.empty());
+    // As typed while the user types; otherwise the document's, and a refused text's note goes with the
+    // next change (editParallelism() shows it when the document does not change).
+    const FieldCommit* typing = FieldCommit::of(m_stageLayers);
+    if (typing == nullptr || !typing->isPending()) {
+        const auto shown = parseStageLayers(m_stageLayers->text());
+        if (!shown || *shown != par.stageLayers)
+            m_stageLayers->setText(stageLayersText(par.stageLayers));
+        m_stageLayersNote->hide();
+    }
+    m_contextParallel->setValue(degree(par.contextParallel));
+    m_contextKind->setCurrentIndex(m_contextKind->findData(static_cast<int>(par.contextKind)));
+    m_contextKind->setEnabled(par.contextParallel > 1);
+    m_expertParallel->setValue(degree(par.expertParallel));
+    m_expertTensorParallel->setValue(degree(par.expertTensorParallel));
+    m_activationOffload->setCurrentIndex(
+        m_activationOffload->findData(static_cast<int>(par.activationOffload)));
 }
 
 } // namespace headroom::ui

@@ -68,6 +68,8 @@ private:
     void refreshMultiGpuTab(const Plan& plan);
     void editLora();
     void editParallelism();
+    void createPipelineFields(QWidget* page);
+    void createOtherParallelFields(QWidget* page);
 
     Document* m_document;
     QTabWidget* m_tabs;
@@ -96,6 +98,17 @@ private:
     QComboBox* m_sharding;
     QSpinBox* m_tensorParallel;
     QCheckBox* m_offload;
+    QCheckBox* m_sequenceParallel;
+    QSpinBox* m_pipelineParallel;
+    QComboBox* m_schedule;
+    QSpinBox* m_virtualStages;
+    QLineEdit* m_stageLayers; ///< "7,9,9,7"; empty: as even as possible
+    QLabel* m_stageLayersNote; ///< why typed layer counts were not taken (hidden otherwise)
+    QSpinBox* m_contextParallel;
+    QComboBox* m_contextKind;
+    QSpinBox* m_expertParallel;
+    QSpinBox* m_expertTensorParallel;
+    QComboBox* m_activationOffload;
 
     QLabel* m_error;
 };

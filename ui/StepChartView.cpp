@@ -498,7 +498,9 @@ void StepChartView::updateLabels()
         c.peakBack->setRect(QRectF(c.peakText->pos(), r.size()).adjusted(-3, -1, 3, 1));
     }
     if (c.capacityText->isVisible()) {
-        c.capacityText->setText(tr("%1: %2").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes)));
+        c.capacityText->setText(m_data.stage.isEmpty()
+                ? tr("%1: %2").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes))
+                : tr("%1: %2, %3").arg(m_data.gpuName, UiText::bytes(m_data.capacityBytes), m_data.stage));
         const QPointF at = c.chart->mapToPosition(c.capacity->points().front(), c.capacity);
         const QRectF r = c.capacityText->boundingRect();
         const double y = at.y() - r.height() - 2 < plot.top() ? at.y() + 2 : at.y() - r.height() - 2;

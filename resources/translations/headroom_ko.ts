@@ -843,6 +843,26 @@ FLOPs</translation>
         <source>What could not be compared</source>
         <translation>비교할 수 없었던 것</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4 of the step. Each stage&apos;s GPU holds its layers and the micro-batches its schedule keeps in flight; the heaviest (in bold) is the plan&apos;s answer: the summary, the charts and the max batch are its.</source>
+        <translation>%1개 스테이지, %2, 마이크로배치 %3개(누적 단계 수), 버블은 스텝의 %4. 각 스테이지의 GPU는 자기 레이어와 스케줄이 진행 중으로 유지하는 마이크로배치를 담습니다. 가장 무거운 스테이지(굵게)가 계획의 답이며, 요약, 차트와 최대 배치는 그 스테이지의 것입니다.</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>파이프라인 스테이지</translation>
+    </message>
+    <message>
+        <source>Stage %1: %2</source>
+        <translation>스테이지 %1: %2</translation>
+    </message>
+    <message>
+        <source> Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.</source>
+        <translation> 메모리는 GPU당 값입니다: 가장 무거운 파이프라인 스테이지의 GPU 하나이며, 전체 GPU는 %1개입니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -933,16 +953,8 @@ FLOPs</translation>
         <translation>옵티마이저 스텝당 마이크로 배치 %1개</translation>
     </message>
     <message>
-        <source>%1 (%2 data-parallel x %3 tensor-parallel)</source>
-        <translation>%1 (데이터 병렬 %2 × 텐서 병렬 %3)</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPU 수</translation>
-    </message>
-    <message>
-        <source>%1, %2</source>
-        <translation>%1, %2</translation>
     </message>
     <message>
         <source>Offload</source>
@@ -1083,6 +1095,126 @@ FLOPs</translation>
     <message>
         <source>%1 (%2)</source>
         <translation>%1 (%2)</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>스테이지</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>레이어</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>파라미터</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>진행 중</translation>
+    </message>
+    <message>
+        <source>Peak (tensors)</source>
+        <translation>피크(텐서)</translation>
+    </message>
+    <message>
+        <source>Held at peak</source>
+        <translation>피크 시 점유</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>최대 배치</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>적합</translation>
+    </message>
+    <message>
+        <source>Stage %1 of %2 (heaviest)</source>
+        <translation>스테이지 %1/%2(가장 무거움)</translation>
+    </message>
+    <message>
+        <source>%1 tensor-parallel</source>
+        <translation>텐서 병렬 %1</translation>
+    </message>
+    <message>
+        <source>%1 pipeline-parallel</source>
+        <translation>파이프라인 병렬 %1</translation>
+    </message>
+    <message>
+        <source>%1 context-parallel</source>
+        <translation>컨텍스트 병렬 %1</translation>
+    </message>
+    <message>
+        <source>%1 data-parallel</source>
+        <translation>데이터 병렬 %1</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 virtual stages)</source>
+        <translation>%1(가상 스테이지 %2개)</translation>
+    </message>
+    <message>
+        <source>1 micro-batch</source>
+        <translation>마이크로배치 1개</translation>
+    </message>
+    <message>
+        <source>%1 micro-batches</source>
+        <translation>마이크로배치 %1개</translation>
+    </message>
+    <message>
+        <source>%1, layers per stage %2</source>
+        <translation>%1, 스테이지당 레이어 %2</translation>
+    </message>
+    <message>
+        <source>Sequence parallel</source>
+        <translation>시퀀스 병렬</translation>
+    </message>
+    <message>
+        <source>Context parallel</source>
+        <translation>컨텍스트 병렬</translation>
+    </message>
+    <message>
+        <source>%1 ranks, %2</source>
+        <translation>랭크 %1개, %2</translation>
+    </message>
+    <message>
+        <source>%1 expert-parallel</source>
+        <translation>전문가 병렬 %1</translation>
+    </message>
+    <message>
+        <source>%1 x %2 expert-tensor-parallel</source>
+        <translation>%1 x 전문가 텐서 병렬 %2</translation>
+    </message>
+    <message>
+        <source>Experts</source>
+        <translation>전문가</translation>
+    </message>
+    <message>
+        <source>Activation offload</source>
+        <translation>활성값 오프로드</translation>
+    </message>
+    <message>
+        <source>%1 in CPU memory</source>
+        <translation>%1을(를) CPU 메모리에</translation>
+    </message>
+    <message>
+        <source>%1 (heaviest)</source>
+        <translation>%1(가장 무거움)</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>예</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>아니요</translation>
+    </message>
+    <message>
+        <source>norms and dropouts split over the %1 tensor-parallel ranks</source>
+        <translation>정규화와 드롭아웃을 텐서 병렬 랭크 %1개에 분할</translation>
     </message>
 </context>
 <context>
@@ -1337,6 +1469,10 @@ FLOPs</translation>
     <message>
         <source>Trainable: %1 of %2 parameters (%3)</source>
         <translation>학습 대상: 파라미터 %2개 중 %1개 (%3)</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>
@@ -2721,6 +2857,38 @@ FLOPs</translation>
         <source>Calibration (measured excess)</source>
         <translation>보정 (측정된 초과분)</translation>
     </message>
+    <message>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <source>Interleaved 1F1B</source>
+        <translation>인터리브 1F1B</translation>
+    </message>
+    <message>
+        <source>Zero bubble (ZB-H1)</source>
+        <translation>제로 버블(ZB-H1)</translation>
+    </message>
+    <message>
+        <source>Ring attention</source>
+        <translation>링 어텐션</translation>
+    </message>
+    <message>
+        <source>All-to-all (Ulysses)</source>
+        <translation>All-to-all(Ulysses)</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>체크포인트</translation>
+    </message>
+    <message>
+        <source>All saved activations</source>
+        <translation>저장된 모든 활성값</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2996,6 +3164,42 @@ FLOPs</translation>
     <message>
         <source>Remove calibration</source>
         <translation>보정 제거</translation>
+    </message>
+    <message>
+        <source>Use sequence parallelism</source>
+        <translation>시퀀스 병렬 사용</translation>
+    </message>
+    <message>
+        <source>Stop sequence parallelism</source>
+        <translation>시퀀스 병렬 중지</translation>
+    </message>
+    <message>
+        <source>Change pipeline stages</source>
+        <translation>파이프라인 스테이지 변경</translation>
+    </message>
+    <message>
+        <source>Change pipeline schedule</source>
+        <translation>파이프라인 스케줄 변경</translation>
+    </message>
+    <message>
+        <source>Change virtual stages</source>
+        <translation>가상 스테이지 변경</translation>
+    </message>
+    <message>
+        <source>Change layers per stage</source>
+        <translation>스테이지당 레이어 변경</translation>
+    </message>
+    <message>
+        <source>Change context parallelism</source>
+        <translation>컨텍스트 병렬 변경</translation>
+    </message>
+    <message>
+        <source>Change expert parallelism</source>
+        <translation>전문가 병렬 변경</translation>
+    </message>
+    <message>
+        <source>Change activation offload</source>
+        <translation>활성값 오프로드 변경</translation>
     </message>
 </context>
 <context>
@@ -3828,6 +4032,10 @@ As a measured run: %3</source>
         <source>&amp;Close Measured Run</source>
         <translation>측정한 실행 닫기(&amp;C)</translation>
     </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>파이프라인 스테이지</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -4253,6 +4461,21 @@ As a measured run: %3</source>
         <source>memory vs batch size</source>
         <translation>메모리 대 배치 크기</translation>
     </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1, %2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PipelineStagesView</name>
+    <message>
+        <source>Stage %1: %2</source>
+        <translation>스테이지 %1: %2</translation>
+    </message>
+    <message>
+        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5.</source>
+        <translation>%1개 스테이지, %2, 마이크로배치 %3개(누적 단계 수), 버블 %4. 차트는 %5을(를) 보여 줍니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanCandidateModel</name>
@@ -4538,10 +4761,6 @@ As a measured run: %3</source>
         <translation>멀티 GPU</translation>
     </message>
     <message>
-        <source>Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload</source>
-        <translation>데이터 병렬 (DDP, ZeRO, FSDP), 텐서 병렬, 옵티마이저 오프로드</translation>
-    </message>
-    <message>
         <source>8-bit state</source>
         <translation>8비트 상태</translation>
     </message>
@@ -4642,10 +4861,6 @@ As a measured run: %3</source>
         <translation>LoRA 드롭아웃:</translation>
     </message>
     <message>
-        <source>GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU&apos;s memory</source>
-        <translation>전체 GPU 수 (데이터 병렬 × 텐서 병렬). 차트는 GPU 한 대의 메모리를 보여 줌</translation>
-    </message>
-    <message>
         <source>How data parallelism shares the model state: DDP keeps everything on every GPU; ZeRO 1 shards optimizer state, 2 also gradients, 3 also weights (FSDP: shard-grad-op as ZeRO 2, full shard as ZeRO 3)</source>
         <translation>데이터 병렬이 모델 상태를 나누는 방식: DDP는 모든 GPU에 전부 보관, ZeRO 1은 옵티마이저 상태를 샤딩, 2는 그래디언트도, 3은 가중치도 샤딩 (FSDP: shard-grad-op은 ZeRO 2, full shard는 ZeRO 3에 해당)</translation>
     </message>
@@ -4737,6 +4952,110 @@ As a measured run: %3</source>
         <source>Tokens per sample; the model&apos;s own is %1, and it takes up to %2</source>
         <translation>샘플당 토큰 수. 모델 자체의 값은 %1이며 최대 %2까지 받습니다</translation>
     </message>
+    <message>
+        <source>Data parallelism (DDP, ZeRO, FSDP), tensor, sequence, pipeline, context and expert parallelism, optimizer and activation offload</source>
+        <translation>데이터 병렬(DDP, ZeRO, FSDP), 텐서·시퀀스·파이프라인·컨텍스트·전문가 병렬, 옵티마이저와 활성값 오프로드</translation>
+    </message>
+    <message>
+        <source>GPUs in all (data × tensor × pipeline × context parallel); the chart shows one GPU&apos;s memory, with a pipeline the heaviest stage&apos;s</source>
+        <translation>전체 GPU 수(데이터 × 텐서 × 파이프라인 × 컨텍스트 병렬). 차트는 GPU 하나의 메모리를, 파이프라인에서는 가장 무거운 스테이지의 메모리를 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>Pipeline stages:</source>
+        <translation>파이프라인 스테이지:</translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation>스케줄:</translation>
+    </message>
+    <message>
+        <source>Expert parallel:</source>
+        <translation>전문가 병렬:</translation>
+    </message>
+    <message>
+        <source>Sequence parallel</source>
+        <translation>시퀀스 병렬</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism (Megatron-LM): the norms, dropouts and residual adds between the tensor-parallel regions run on 1/t of the sequence; needs tensor parallelism</source>
+        <translation>시퀀스 병렬(Megatron-LM): 텐서 병렬 구간 사이의 정규화, 드롭아웃, 잔차 덧셈이 시퀀스의 1/t에서 실행됩니다. 텐서 병렬이 필요합니다</translation>
+    </message>
+    <message>
+        <source>Pipeline-parallel stages: the model&apos;s layers cut into this many stages, one GPU each. The micro-batches of the pipeline are the accumulation steps (Strategy tab); the chart shows the heaviest stage&apos;s GPU</source>
+        <translation>파이프라인 병렬 스테이지: 모델의 레이어를 이만큼의 스테이지로 나누고 스테이지마다 GPU 하나를 씁니다. 파이프라인의 마이크로배치는 누적 단계 수입니다(전략 탭). 차트는 가장 무거운 스테이지의 GPU를 보여 줍니다</translation>
+    </message>
+    <message>
+        <source>How each stage orders its micro-batches (the accumulation steps): GPipe keeps every micro-batch&apos;s activations until the backward passes; 1F1B and zero bubble at most as many as there are stages after this one, plus one; interleaved 1F1B runs several model chunks per stage for a smaller bubble</source>
+        <translation>각 스테이지가 마이크로배치(누적 단계)를 처리하는 순서: GPipe는 역전파까지 모든 마이크로배치의 활성값을 유지하고, 1F1B와 제로 버블은 뒤따르는 스테이지 수에 하나를 더한 만큼만 유지하며, 인터리브 1F1B는 버블을 줄이려고 스테이지마다 여러 모델 청크를 실행합니다</translation>
+    </message>
+    <message>
+        <source>even</source>
+        <translation>균등</translation>
+    </message>
+    <message>
+        <source>Layers per pipeline stage, first to last, separated by commas (7,9,9,7): the embedding goes with the first stage, the output head with the last. Empty: as even as possible</source>
+        <translation>파이프라인 스테이지별 레이어 수, 첫 스테이지부터 마지막까지 쉼표로 구분(7,9,9,7): 임베딩은 첫 스테이지에, 출력 헤드는 마지막 스테이지에 들어갑니다. 비우면 가능한 한 균등하게 나눕니다</translation>
+    </message>
+    <message>
+        <source>Context parallelism: each sample&apos;s sequence split over this many GPUs</source>
+        <translation>컨텍스트 병렬: 각 샘플의 시퀀스를 이만큼의 GPU에 나눕니다</translation>
+    </message>
+    <message>
+        <source>Expert parallelism: a mixture of experts&apos; experts split over this many GPUs</source>
+        <translation>전문가 병렬: 전문가 혼합 모델의 전문가를 이만큼의 GPU에 나눕니다</translation>
+    </message>
+    <message>
+        <source>Saved activations moved to CPU memory during the forward pass and brought back for the backward: the checkpointed blocks&apos; inputs, or every saved activation</source>
+        <translation>순전파 동안 저장된 활성값을 CPU 메모리로 옮겼다가 역전파 때 되가져옵니다: 체크포인트 블록의 입력 또는 저장된 모든 활성값</translation>
+    </message>
+    <message>
+        <source>“%1” is not a list of layer counts, so the layers per stage stay %2. Type whole numbers from 1 up separated by commas, one per stage (7,9,9,7), or nothing for an even split.</source>
+        <translation>“%1”은(는) 레이어 수 목록이 아니므로 스테이지당 레이어는 %2(으)로 유지됩니다. 스테이지마다 하나씩 1 이상의 정수를 쉼표로 구분해 입력하거나(7,9,9,7), 균등 분할을 원하면 비워 두세요.</translation>
+    </message>
+    <message>
+        <source>Layers/stage:</source>
+        <translation>스테이지당 레이어:</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>컨텍스트:</translation>
+    </message>
+    <message>
+        <source>Expert TP:</source>
+        <translation>전문가 TP:</translation>
+    </message>
+    <message>
+        <source>Activations:</source>
+        <translation>활성값:</translation>
+    </message>
+    <message>
+        <source>On the GPU</source>
+        <translation>GPU에 유지</translation>
+    </message>
+    <message>
+        <source>Checkpoints to the CPU</source>
+        <translation>체크포인트를 CPU로</translation>
+    </message>
+    <message>
+        <source>All to the CPU</source>
+        <translation>모두 CPU로</translation>
+    </message>
+    <message>
+        <source> virtual</source>
+        <translation> 가상</translation>
+    </message>
+    <message>
+        <source>Virtual stages: model chunks per stage with the interleaved 1F1B schedule (Megatron-LM&apos;s virtual pipeline stages)</source>
+        <translation>가상 스테이지: 인터리브 1F1B 스케줄에서 스테이지당 모델 청크 수(Megatron-LM의 가상 파이프라인 스테이지)</translation>
+    </message>
+    <message>
+        <source>How context parallelism exchanges the sequence: ring attention passes key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) exchanges sequence shards for head shards</source>
+        <translation>컨텍스트 병렬이 시퀀스를 주고받는 방식: 링 어텐션은 키/값 블록을 링을 따라 전달하고, all-to-all(DeepSpeed-Ulysses)은 시퀀스 샤드를 헤드 샤드로 교환합니다</translation>
+    </message>
+    <message>
+        <source>Expert tensor parallelism: each expert&apos;s matrices split over this many GPUs</source>
+        <translation>전문가 텐서 병렬: 각 전문가의 행렬을 이만큼의 GPU에 나눕니다</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -4827,6 +5146,10 @@ As a measured run: %3</source>
     <message>
         <source>Each phase spans the same width, its events spread evenly across it, so the phases line up.</source>
         <translation>각 단계는 같은 너비를 차지하고 그 안의 이벤트가 고르게 퍼져 있어 단계가 나란히 맞춰집니다.</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation>%1: %2, %3</translation>
     </message>
 </context>
 <context>

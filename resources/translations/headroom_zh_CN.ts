@@ -843,6 +843,26 @@ FLOPs</translation>
         <source>What could not be compared</source>
         <translation>无法对比的内容</translation>
     </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
+    </message>
+    <message>
+        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4 of the step. Each stage&apos;s GPU holds its layers and the micro-batches its schedule keeps in flight; the heaviest (in bold) is the plan&apos;s answer: the summary, the charts and the max batch are its.</source>
+        <translation>%1 个流水线阶段，%2，%3 个微批次（即梯度累积步数），气泡占一步的 %4。每个阶段的 GPU 保存其层以及调度保持在途的微批次；最重的阶段（粗体）就是计划的答案：摘要、图表和最大批次都是它的。</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>Stage %1: %2</source>
+        <translation>阶段 %1：%2</translation>
+    </message>
+    <message>
+        <source> Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.</source>
+        <translation> 显存按每块 GPU 计：最重流水线阶段的一块 GPU，共 %1 块 GPU。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -933,16 +953,8 @@ FLOPs</translation>
         <translation>每个优化器步 %1 个微批次</translation>
     </message>
     <message>
-        <source>%1 (%2 data-parallel x %3 tensor-parallel)</source>
-        <translation>%1（%2 路数据并行 × %3 路张量并行）</translation>
-    </message>
-    <message>
         <source>GPUs</source>
         <translation>GPU 数</translation>
-    </message>
-    <message>
-        <source>%1, %2</source>
-        <translation>%1，%2</translation>
     </message>
     <message>
         <source>Offload</source>
@@ -1083,6 +1095,126 @@ FLOPs</translation>
     <message>
         <source>%1 (%2)</source>
         <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>Stage</source>
+        <translation>阶段</translation>
+    </message>
+    <message>
+        <source>Layers</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Parameters</source>
+        <translation>参数</translation>
+    </message>
+    <message>
+        <source>In flight</source>
+        <translation>在途微批次</translation>
+    </message>
+    <message>
+        <source>Peak (tensors)</source>
+        <translation>峰值（张量）</translation>
+    </message>
+    <message>
+        <source>Held at peak</source>
+        <translation>峰值时占用</translation>
+    </message>
+    <message>
+        <source>Max batch</source>
+        <translation>最大批次</translation>
+    </message>
+    <message>
+        <source>Fits</source>
+        <translation>能否放下</translation>
+    </message>
+    <message>
+        <source>Stage %1 of %2 (heaviest)</source>
+        <translation>第 %1 阶段，共 %2 个（最重）</translation>
+    </message>
+    <message>
+        <source>%1 tensor-parallel</source>
+        <translation>%1 张量并行</translation>
+    </message>
+    <message>
+        <source>%1 pipeline-parallel</source>
+        <translation>%1 流水线并行</translation>
+    </message>
+    <message>
+        <source>%1 context-parallel</source>
+        <translation>%1 上下文并行</translation>
+    </message>
+    <message>
+        <source>%1 data-parallel</source>
+        <translation>%1 数据并行</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message>
+        <source>%1 (%2 virtual stages)</source>
+        <translation>%1（%2 个虚拟阶段）</translation>
+    </message>
+    <message>
+        <source>1 micro-batch</source>
+        <translation>1 个微批次</translation>
+    </message>
+    <message>
+        <source>%1 micro-batches</source>
+        <translation>%1 个微批次</translation>
+    </message>
+    <message>
+        <source>%1, layers per stage %2</source>
+        <translation>%1，每阶段层数 %2</translation>
+    </message>
+    <message>
+        <source>Sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>Context parallel</source>
+        <translation>上下文并行</translation>
+    </message>
+    <message>
+        <source>%1 ranks, %2</source>
+        <translation>%1 个 rank，%2</translation>
+    </message>
+    <message>
+        <source>%1 expert-parallel</source>
+        <translation>%1 专家并行</translation>
+    </message>
+    <message>
+        <source>%1 x %2 expert-tensor-parallel</source>
+        <translation>%1 x %2 专家张量并行</translation>
+    </message>
+    <message>
+        <source>Experts</source>
+        <translation>专家</translation>
+    </message>
+    <message>
+        <source>Activation offload</source>
+        <translation>激活卸载</translation>
+    </message>
+    <message>
+        <source>%1 in CPU memory</source>
+        <translation>%1 存于 CPU 内存</translation>
+    </message>
+    <message>
+        <source>%1 (heaviest)</source>
+        <translation>%1（最重）</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>norms and dropouts split over the %1 tensor-parallel ranks</source>
+        <translation>归一化和 dropout 分到 %1 个张量并行 rank 上</translation>
     </message>
 </context>
 <context>
@@ -1337,6 +1469,10 @@ FLOPs</translation>
     <message>
         <source>Trainable: %1 of %2 parameters (%3)</source>
         <translation>可训练：%2 个参数中的 %1 个（%3）</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <translation>%1 · %2</translation>
     </message>
 </context>
 <context>
@@ -2721,6 +2857,38 @@ FLOPs</translation>
         <source>Calibration (measured excess)</source>
         <translation>校准（实测超出部分）</translation>
     </message>
+    <message>
+        <source>GPipe</source>
+        <translation>GPipe</translation>
+    </message>
+    <message>
+        <source>1F1B</source>
+        <translation>1F1B</translation>
+    </message>
+    <message>
+        <source>Interleaved 1F1B</source>
+        <translation>交错 1F1B</translation>
+    </message>
+    <message>
+        <source>Zero bubble (ZB-H1)</source>
+        <translation>零气泡（ZB-H1）</translation>
+    </message>
+    <message>
+        <source>Ring attention</source>
+        <translation>环形注意力</translation>
+    </message>
+    <message>
+        <source>All-to-all (Ulysses)</source>
+        <translation>All-to-all（Ulysses）</translation>
+    </message>
+    <message>
+        <source>Checkpoints</source>
+        <translation>检查点</translation>
+    </message>
+    <message>
+        <source>All saved activations</source>
+        <translation>所有保存的激活</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -2996,6 +3164,42 @@ FLOPs</translation>
     <message>
         <source>Remove calibration</source>
         <translation>移除校准</translation>
+    </message>
+    <message>
+        <source>Use sequence parallelism</source>
+        <translation>使用序列并行</translation>
+    </message>
+    <message>
+        <source>Stop sequence parallelism</source>
+        <translation>停用序列并行</translation>
+    </message>
+    <message>
+        <source>Change pipeline stages</source>
+        <translation>更改流水线阶段数</translation>
+    </message>
+    <message>
+        <source>Change pipeline schedule</source>
+        <translation>更改流水线调度</translation>
+    </message>
+    <message>
+        <source>Change virtual stages</source>
+        <translation>更改虚拟阶段数</translation>
+    </message>
+    <message>
+        <source>Change layers per stage</source>
+        <translation>更改每阶段层数</translation>
+    </message>
+    <message>
+        <source>Change context parallelism</source>
+        <translation>更改上下文并行</translation>
+    </message>
+    <message>
+        <source>Change expert parallelism</source>
+        <translation>更改专家并行</translation>
+    </message>
+    <message>
+        <source>Change activation offload</source>
+        <translation>更改激活卸载</translation>
     </message>
 </context>
 <context>
@@ -3828,6 +4032,10 @@ As a measured run: %3</source>
         <source>&amp;Close Measured Run</source>
         <translation>关闭测量的运行(&amp;C)</translation>
     </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::MakeItFitPanel</name>
@@ -4253,6 +4461,21 @@ As a measured run: %3</source>
         <source>memory vs batch size</source>
         <translation>显存与批大小</translation>
     </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::PipelineStagesView</name>
+    <message>
+        <source>Stage %1: %2</source>
+        <translation>阶段 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5.</source>
+        <translation>%1 个阶段，%2，%3 个微批次（即梯度累积步数），气泡 %4。图表显示%5。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::PlanCandidateModel</name>
@@ -4538,10 +4761,6 @@ As a measured run: %3</source>
         <translation>多 GPU</translation>
     </message>
     <message>
-        <source>Data parallelism (DDP, ZeRO, FSDP), tensor parallelism and optimizer offload</source>
-        <translation>数据并行（DDP、ZeRO、FSDP）、张量并行和优化器卸载</translation>
-    </message>
-    <message>
         <source>8-bit state</source>
         <translation>8 位状态</translation>
     </message>
@@ -4642,10 +4861,6 @@ As a measured run: %3</source>
         <translation>LoRA dropout：</translation>
     </message>
     <message>
-        <source>GPUs in all (data-parallel × tensor-parallel); the chart shows one GPU&apos;s memory</source>
-        <translation>GPU 总数（数据并行 × 张量并行）；图表显示单块 GPU 的显存</translation>
-    </message>
-    <message>
         <source>How data parallelism shares the model state: DDP keeps everything on every GPU; ZeRO 1 shards optimizer state, 2 also gradients, 3 also weights (FSDP: shard-grad-op as ZeRO 2, full shard as ZeRO 3)</source>
         <translation>数据并行如何分担模型状态：DDP 在每块 GPU 上保留全部状态；ZeRO 1 分片优化器状态，2 还分片梯度，3 再分片权重（FSDP：shard-grad-op 相当于 ZeRO 2，full shard 相当于 ZeRO 3）</translation>
     </message>
@@ -4737,6 +4952,110 @@ As a measured run: %3</source>
         <source>Tokens per sample; the model&apos;s own is %1, and it takes up to %2</source>
         <translation>每样本的 token 数；模型自身为 %1，最长可达 %2</translation>
     </message>
+    <message>
+        <source>Data parallelism (DDP, ZeRO, FSDP), tensor, sequence, pipeline, context and expert parallelism, optimizer and activation offload</source>
+        <translation>数据并行（DDP、ZeRO、FSDP），张量、序列、流水线、上下文和专家并行，优化器与激活卸载</translation>
+    </message>
+    <message>
+        <source>GPUs in all (data × tensor × pipeline × context parallel); the chart shows one GPU&apos;s memory, with a pipeline the heaviest stage&apos;s</source>
+        <translation>GPU 总数（数据 × 张量 × 流水线 × 上下文并行）；图表显示单个 GPU 的显存，有流水线时为最重阶段的 GPU</translation>
+    </message>
+    <message>
+        <source>Pipeline stages:</source>
+        <translation>流水线阶段：</translation>
+    </message>
+    <message>
+        <source>Schedule:</source>
+        <translation>调度：</translation>
+    </message>
+    <message>
+        <source>Expert parallel:</source>
+        <translation>专家并行：</translation>
+    </message>
+    <message>
+        <source>Sequence parallel</source>
+        <translation>序列并行</translation>
+    </message>
+    <message>
+        <source>Sequence parallelism (Megatron-LM): the norms, dropouts and residual adds between the tensor-parallel regions run on 1/t of the sequence; needs tensor parallelism</source>
+        <translation>序列并行（Megatron-LM）：张量并行区域之间的归一化、dropout 和残差相加只处理 1/t 的序列；需要张量并行</translation>
+    </message>
+    <message>
+        <source>Pipeline-parallel stages: the model&apos;s layers cut into this many stages, one GPU each. The micro-batches of the pipeline are the accumulation steps (Strategy tab); the chart shows the heaviest stage&apos;s GPU</source>
+        <translation>流水线并行阶段：模型的层被切成这么多个阶段，每个阶段一个 GPU。流水线的微批次就是梯度累积步数（“策略”页）；图表显示最重阶段的 GPU</translation>
+    </message>
+    <message>
+        <source>How each stage orders its micro-batches (the accumulation steps): GPipe keeps every micro-batch&apos;s activations until the backward passes; 1F1B and zero bubble at most as many as there are stages after this one, plus one; interleaved 1F1B runs several model chunks per stage for a smaller bubble</source>
+        <translation>每个阶段如何安排其微批次（即梯度累积步数）：GPipe 保留每个微批次的激活直到反向传播；1F1B 和零气泡最多保留其后阶段数加一个；交错 1F1B 每阶段运行多个模型块以减小气泡</translation>
+    </message>
+    <message>
+        <source>even</source>
+        <translation>均分</translation>
+    </message>
+    <message>
+        <source>Layers per pipeline stage, first to last, separated by commas (7,9,9,7): the embedding goes with the first stage, the output head with the last. Empty: as even as possible</source>
+        <translation>每个流水线阶段的层数，从第一个到最后一个，以逗号分隔（7,9,9,7）：嵌入层归第一阶段，输出头归最后一阶段。留空：尽量均分</translation>
+    </message>
+    <message>
+        <source>Context parallelism: each sample&apos;s sequence split over this many GPUs</source>
+        <translation>上下文并行：每个样本的序列分到这么多个 GPU 上</translation>
+    </message>
+    <message>
+        <source>Expert parallelism: a mixture of experts&apos; experts split over this many GPUs</source>
+        <translation>专家并行：混合专家模型的专家分到这么多个 GPU 上</translation>
+    </message>
+    <message>
+        <source>Saved activations moved to CPU memory during the forward pass and brought back for the backward: the checkpointed blocks&apos; inputs, or every saved activation</source>
+        <translation>前向传播时把保存的激活移到 CPU 内存，反向传播时取回：检查点块的输入，或所有保存的激活</translation>
+    </message>
+    <message>
+        <source>“%1” is not a list of layer counts, so the layers per stage stay %2. Type whole numbers from 1 up separated by commas, one per stage (7,9,9,7), or nothing for an even split.</source>
+        <translation>“%1”不是层数列表，因此每阶段层数保持为 %2。请输入以逗号分隔的从 1 起的整数，每个阶段一个（7,9,9,7），或留空以均分。</translation>
+    </message>
+    <message>
+        <source>Layers/stage:</source>
+        <translation>每阶段层数：</translation>
+    </message>
+    <message>
+        <source>Context:</source>
+        <translation>上下文：</translation>
+    </message>
+    <message>
+        <source>Expert TP:</source>
+        <translation>专家张量并行：</translation>
+    </message>
+    <message>
+        <source>Activations:</source>
+        <translation>激活：</translation>
+    </message>
+    <message>
+        <source>On the GPU</source>
+        <translation>留在 GPU 上</translation>
+    </message>
+    <message>
+        <source>Checkpoints to the CPU</source>
+        <translation>检查点移到 CPU</translation>
+    </message>
+    <message>
+        <source>All to the CPU</source>
+        <translation>全部移到 CPU</translation>
+    </message>
+    <message>
+        <source> virtual</source>
+        <translation> 虚拟</translation>
+    </message>
+    <message>
+        <source>Virtual stages: model chunks per stage with the interleaved 1F1B schedule (Megatron-LM&apos;s virtual pipeline stages)</source>
+        <translation>虚拟阶段：交错 1F1B 调度下每阶段的模型块数（Megatron-LM 的虚拟流水线阶段）</translation>
+    </message>
+    <message>
+        <source>How context parallelism exchanges the sequence: ring attention passes key/value blocks around the ring; all-to-all (DeepSpeed-Ulysses) exchanges sequence shards for head shards</source>
+        <translation>上下文并行如何交换序列：环形注意力沿环传递键/值块；all-to-all（DeepSpeed-Ulysses）把序列分片换成注意力头分片</translation>
+    </message>
+    <message>
+        <source>Expert tensor parallelism: each expert&apos;s matrices split over this many GPUs</source>
+        <translation>专家张量并行：每个专家的矩阵分到这么多个 GPU 上</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -4827,6 +5146,10 @@ As a measured run: %3</source>
     <message>
         <source>Each phase spans the same width, its events spread evenly across it, so the phases line up.</source>
         <translation>每个阶段宽度相同，其中的事件均匀分布，因此各阶段对齐。</translation>
+    </message>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation>%1：%2，%3</translation>
     </message>
 </context>
 <context>

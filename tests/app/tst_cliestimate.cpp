@@ -33,6 +33,9 @@ private slots:
     void throughputTable();
 
     void commandLineWithoutGui();
+
+    // Issue 37: the pipeline's stages, as a table and in the JSON.
+    void pipelineStages();
 };
 
 void TestCliEstimate::versionAndHelp()
@@ -501,6 +504,73 @@ void TestCliEstimate::commandLineWithoutGui()
     const QString said = QString::fromUtf8(p.readAllStandardError());
     QVERIFY2(said.contains(QStringLiteral("estimate, max-batch, plan, compare, report, measured or gpus")),
         qPrintable(said));
+}
+
+void TestCliEstimate::pipelineStages()
+{
+    const QString gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    const QStringList args { QStringLiteral("estimate"), gpt2, QStringLiteral("--gpus"), QStringLiteral("4"),
+        QStringLiteral("--pipeline-parallel"), QStringLiteral("4"), QStringLiteral("--accumulation-steps"),
+        QStringLiteral("8") };
+    const Run r = runHeadroom(args);
+    QCOMPARE(r.exitCode, 0);
+    const QStringList lines = r.out.split(QLatin1Char('\n'));
+    const auto title = std::find_if(lines.begin(), lines.end(), [](const QString& l) {
+        return l.startsWith(QLatin1String("Pipeline stages (1F1B, 8 micro-batches"));
+    });
+    QVERIFY2(title != lines.end(), qPrintable(r.out));
+    // The header, then one row per stage up to the blank line.
+    QVERIFY((title + 1)->startsWith(QLatin1String("Stage")));
+    QVERIFY((title + 1)->contains(QLatin1String("In flight")));
+    QStringList rows;
+    for (auto it = title + 2; it != lines.end() && !it->isEmpty(); ++it)
+        rows << *it;
+    QCOMPARE(rows.size(), 4);
+    // GPT-2's 12 blocks over 4 stages, 3 each (Megatron's even split); the embeddings and the dropout
+    // go with the first stage, the final norm and the head with the last.
+    QVERIFY2(rows[0].contains(QStringLiteral("wte, wpe, drop, h.0\u20132")), qPrintable(rows[0]));
+    QVERIFY2(rows[1].contains(QStringLiteral("h.3\u20135")), qPrintable(rows[1]));
+    QVERIFY2(rows[3].contains(QStringLiteral("h.9\u201311, ln_f, lm_head")), qPrintable(rows[3]));
+    // A middle stage holds 3 blocks: 3 x 7,087,872 = 21,263,616 parameters (a block: ln_1 1,536 + c_attn
+    // 768 x 2,304 + 2,304 + c_proj 768 x 768 + 768 + ln_2 1,536 + c_fc 768 x 3,072 + 3,072 + c_proj
+    // 3,072 x 768 + 768). 1F1B keeps p - s micro-batches in flight on stage s from 0: 4, 3, 2, 1.
+    for (int s = 0; s < 4; ++s) {
+        const QStringList cells = rows[s].split(QRegularExpression(QStringLiteral("\\s{2,}")));
+        QVERIFY2(cells.size() >= 8, qPrintable(rows[s]));
+        QCOMPARE(cells[3], QString::number(4 - s));
+        if (s == 1 || s == 2)
+            QCOMPARE(cells[2], QStringLiteral("21,263,616"));
+    }
+
+    const auto j = jsonOf(args.mid(1));
+    QVERIFY(j.contains("pipeline"));
+    const auto& stages = j["pipeline"]["stages"];
+    QCOMPARE(stages.size(), std::size_t { 4 });
+    QCOMPARE(stages[0]["layers"].get<std::string>(), std::string("wte, wpe, drop, h.0\u20132"));
+    QCOMPARE(stages[1]["params"].get<std::uint64_t>(), std::uint64_t { 21'263'616 });
+    QCOMPARE(j["pipeline"]["micro_batches"].get<int>(), 8);
+    // The table marks the stage the JSON calls the heaviest, and only that one.
+    const auto heaviest = j["pipeline"]["heaviest_stage"].get<int>();
+    for (int s = 0; s < 4; ++s)
+        QCOMPARE(rows[s].contains(QLatin1String("(heaviest)")), s == heaviest);
+    QVERIFY2(r.out.contains(
+                 QStringLiteral("Memory of the heaviest GPU: Stage %1 of 4 (heaviest)").arg(heaviest + 1)),
+        qPrintable(r.out));
+    // The layout, and the whole model's parameters on the Model line (not the heaviest stage's).
+    QVERIFY2(
+        r.out.contains(QLatin1String("4 (1 data-parallel x 4 pipeline-parallel), DDP (no sharding), 1F1B, "
+                                     "8 micro-batches")),
+        qPrintable(r.out));
+    const Run plain = runHeadroom({ QStringLiteral("estimate"), gpt2 });
+    QCOMPARE(plain.exitCode, 0);
+    const auto modelLine = [](const QString& out) {
+        for (const QString& l : out.split(QLatin1Char('\n')))
+            if (l.startsWith(QLatin1String("Model")))
+                return l;
+        return QString();
+    };
+    QVERIFY(!modelLine(r.out).isEmpty());
+    QCOMPARE(modelLine(r.out), modelLine(plain.out));
 }
 
 QTEST_GUILESS_MAIN(TestCliEstimate)

@@ -35,6 +35,7 @@ private slots:
     void totalsNeverStandAloneOnAPage();
     void layerTypesKeepTheirSize();
     void koreanUiMakesAKoreanReport();
+    void pipelineStagesSection();
     void invalidLayerExplainsMissingEstimate();
     void layersAreNumberedAsTheGuiTreeNumbersThem();
     void strategiesAndThroughput();
@@ -654,6 +655,39 @@ void TestReportContent::longLayerNamesStayApart()
     QVERIFY2(
         !text.contains(QStringLiteral("self_attn.q\u2026")) && !text.contains(QStringLiteral("self\u2026")),
         qPrintable(text.left(2000)));
+}
+
+void TestReportContent::pipelineStagesSection()
+{
+    // Issue 37: a pipeline's stages, the heaviest marked, and the layout among the set-up's rows.
+    REQUIRE_POPPLER();
+    auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    QVERIFY(network.ok());
+    Plan plan = makePlan(std::move(network).value(), 1);
+    plan.setup.accumulationSteps = 8;
+    plan.setup.parallel.gpus = 4;
+    plan.setup.parallel.pipelineParallel = 4;
+    const PlanResult result = evaluate(plan);
+    QCOMPARE(result.stages.size(), std::size_t { 4 });
+    QString pdf;
+    write(plan, result, QStringLiteral("gpt2-pipeline"), pdf);
+    if (QTest::currentTestFailed())
+        return;
+    const QString text = simplified(pdfText(pdf));
+    const QString flat = squeezed(text); // a wrapped line may break anywhere
+    QVERIFY2(text.contains(QLatin1String("Pipeline stages")), qPrintable(text.left(3000)));
+    QVERIFY2(flat.contains(squeezed(QStringLiteral(
+                 "4 (1 data-parallel x 4 pipeline-parallel), DDP (no sharding), 1F1B, 8 micro-batches"))),
+        qPrintable(text.left(3000)));
+    QVERIFY2(flat.contains(QStringLiteral("wte,wpe,drop,h.0\u20132")), qPrintable(text));
+    // A middle stage holds 3 GPT-2 blocks: 21,263,616 parameters (tst_cliestimate's pipelineStages).
+    QVERIFY(text.contains(QLatin1String("21,263,616")));
+    QVERIFY2(flat.contains(squeezed(QStringLiteral("%1 (heaviest)").arg(result.heaviestStage + 1))),
+        qPrintable(text));
+    // The stage's row, the verdict's "Stage k of 4" and the chart's caption.
+    QCOMPARE(text.count(QLatin1String("(heaviest)")), 3);
+    QVERIFY(
+        flat.contains(squeezed(QStringLiteral("Stage %1 of 4 (heaviest)").arg(result.heaviestStage + 1))));
 }
 
 QTEST_MAIN(TestReportContent)

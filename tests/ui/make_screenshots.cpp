@@ -381,6 +381,31 @@ int main(int argc, char** argv)
             find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::MultiGpuTab);
         });
         steps.push_back([&] { saveScreen(path("multi-gpu-zero2-resnet50.png"), frame()); });
+        // Issue 37: GPT-2 small cut into 4 pipeline stages (user guide, "Pipeline and other parallelism").
+        steps.push_back([&] {
+            window.document()->setParallelism(Parallelism {});
+            window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
+            window.openPreset(QStringLiteral("gpt2_small"));
+            window.statusBar()->clearMessage();
+            Document* doc = window.document();
+            if (auto gpu = window.setupPanel()->catalog().find("A100 40GB"))
+                doc->setGpu(gpu.value());
+            doc->setOptimizer(Optimizer::AdamW);
+            doc->setPrecision(Precision::AmpBf16);
+            doc->setAccumulationSteps(8);
+            doc->setBatch(8);
+            Parallelism p;
+            p.gpus = 4;
+            p.pipelineParallel = 4;
+            doc->setParallelism(p);
+            find<QTabWidget>(&window, "setupTabWidget")->setCurrentIndex(SetupPanel::MultiGpuTab);
+            window.chartView()->tabs()->setCurrentWidget(find<QWidget>(&window, "pipelineStagesView"));
+        });
+        steps.push_back([&] { saveScreen(path("pipeline-stages-gpt2.png"), frame()); });
+        steps.push_back([&] {
+            window.chartView()->tabs()->setCurrentIndex(0);
+            window.document()->setAccumulationSteps(1);
+        });
         // Issue 18: Make It Fit for an effective batch of 256 of VGG-16 on a GTX 1080; every GPU for
         // LoRA on Llama-2-7B (user guide, "Effective batch 256 ..." and "Which GPU for LoRA ...").
         steps.push_back([&] {

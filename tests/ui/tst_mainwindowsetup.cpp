@@ -9,6 +9,7 @@
 #include "MainWindow.h"
 #include "MainWindowFixture.h"
 #include "MemoryChartView.h"
+#include "PipelineStagesView.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
 #include "headroom/estimate/Plan.h"
@@ -18,14 +19,18 @@
 #include "headroom/support/Format.h"
 #include "headroom/support/Resources.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QLineEdit>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
+#include <QTableWidget>
 #include <QTest>
+#include <QUndoStack>
 
 using namespace headroom;
 using namespace headroom::ui;
@@ -44,6 +49,8 @@ private Q_SLOTS:
     void communicationStacksWithDataParallel();
     void calibrationStacksAndUndoes();
     void summaryShowsEffectiveBatchAndThroughput();
+    void pipelineStagesTab();
+    void stageLayersRefusesBadText();
 };
 
 void TestMainWindowSetup::sliderUpdatesMaxBatchMarkerAndSeries()
@@ -269,6 +276,133 @@ void TestMainWindowSetup::summaryShowsEffectiveBatchAndThroughput()
     auto* notes = child<ElidedLabel>(win, "throughputNotesLabel");
     QVERIFY(notes->isVisible());
     QVERIFY(notes->fullText().contains(QString::fromStdString(t->notes.front())));
+}
+
+void TestMainWindowSetup::pipelineStagesTab()
+{
+    const auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    QVERIFY(network);
+    auto w = makeWindow(network.value());
+    MainWindow& win = w->window;
+    QTabWidget* charts = win.chartView()->tabs();
+    PipelineStagesView* view = win.pipelineStagesView();
+    QCOMPARE(charts->indexOf(view), -1); // no pipeline, no tab
+    child<QTabWidget>(win, "setupTabWidget")->setCurrentIndex(SetupPanel::StrategyTab);
+    child<QSpinBox>(win, "accumulationStepsSpinBox")->setValue(8);
+    child<QTabWidget>(win, "setupTabWidget")->setCurrentIndex(SetupPanel::MultiGpuTab);
+    auto* schedule = child<QComboBox>(win, "pipelineScheduleComboBox");
+    auto* virtualStages = child<QSpinBox>(win, "virtualStagesSpinBox");
+    QVERIFY(!schedule->isEnabled()); // nothing to schedule without a pipeline
+    child<QSpinBox>(win, "gpuCountSpinBox")->setValue(4);
+    const int undoBefore = win.document()->undoStack()->count();
+    child<QSpinBox>(win, "pipelineParallelSpinBox")->setValue(4);
+    QCOMPARE(win.document()->undoStack()->count(), undoBefore + 1); // one undo step
+    QCOMPARE(win.document()->plan().setup.parallel.pipelineParallel, std::int64_t { 4 });
+    QCOMPARE(win.document()->plan().setup.parallel.gpus, std::int64_t { 4 });
+    QVERIFY(schedule->isEnabled());
+    QVERIFY(!virtualStages->isEnabled()); // 1F1B has no virtual stages
+
+    const PlanResult expected = evaluate(win.document()->plan());
+    QCOMPARE(expected.stages.size(), std::size_t { 4 });
+    QVERIFY(charts->indexOf(view) >= 0);
+    QCOMPARE(charts->tabText(charts->indexOf(view)), QStringLiteral("Pipeline stages"));
+    QTableWidget* table = view->table();
+    QCOMPARE(table->rowCount(), 4);
+    QCOMPARE(view->heaviestRow(), static_cast<int>(expected.heaviestStage));
+    for (int r = 0; r < 4; ++r) {
+        const bool heaviest = r == static_cast<int>(expected.heaviestStage);
+        QCOMPARE(table->item(r, 0)->font().bold(), heaviest);
+        QCOMPARE(table->item(r, 0)->text().contains(QLatin1String("heaviest")), heaviest);
+        // 1F1B with 8 micro-batches: stage s from 0 keeps p - s = 4, 3, 2, 1 in flight.
+        QCOMPARE(table->item(r, 3)->text(), QString::number(4 - r));
+    }
+    QCOMPARE(table->item(0, 1)->text(), QStringLiteral("wte, wpe, drop, h.0\u20132"));
+    // A middle stage: 3 GPT-2 blocks of 7,087,872 parameters (tst_cliestimate's pipelineStages).
+    QCOMPARE(table->item(1, 2)->text(), QStringLiteral("21,263,616"));
+    // The summary names the stage it is, and its max batch is the heaviest stage's.
+    const QString stage = QStringLiteral("Stage %1 of 4 (heaviest)").arg(expected.heaviestStage + 1);
+    QVERIFY2(child<QLabel>(win, "maxBatchLabel")->text().contains(stage),
+        qPrintable(child<QLabel>(win, "maxBatchLabel")->text()));
+    QVERIFY(child<QLabel>(win, "maxBatchLabel")
+                ->text()
+                .contains(QString::fromStdString(
+                    formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
+    // The layer table keeps the whole model.
+    QCOMPARE(win.controller()->analysis().totalParams, expected.wholeModel().totalParams);
+
+    // The schedule: interleaved enables the virtual stages.
+    schedule->setCurrentIndex(schedule->findData(static_cast<int>(PipelineSchedule::Interleaved)));
+    QCOMPARE(win.document()->plan().setup.parallel.schedule, PipelineSchedule::Interleaved);
+    QVERIFY(virtualStages->isEnabled());
+    // 3 virtual stages: each stage's 3 blocks are 3 model chunks of 1. Megatron-LM's schedule warms
+    // stage s up with w = (p - s - 1) x 2 + (v - 1) x p chunk passes, and (w + 1) / v micro-batches'
+    // worth are in flight: (6 + 8 + 1) / 3 = 5 on the first (p + (p - 1) / v = 4 + 1), 13 / 3 = 4.3,
+    // 11 / 3 = 3.7 and 9 / 3 = 3 on the last; fractions with one decimal.
+    virtualStages->setValue(3);
+    QCOMPARE(win.document()->plan().setup.parallel.virtualStages, std::int64_t { 3 });
+    QCOMPARE(table->rowCount(), 4);
+    const QStringList inFlight { QStringLiteral("5"), QStringLiteral("4.3"), QStringLiteral("3.7"),
+        QStringLiteral("3") };
+    for (int r = 0; r < 4; ++r)
+        QCOMPARE(table->item(r, 3)->text(), inFlight[r]);
+    // Undo takes the virtual stages and the schedule back, then the stages: the tab goes with them.
+    win.document()->undoStack()->undo();
+    QCOMPARE(win.document()->plan().setup.parallel.virtualStages, std::int64_t { 1 });
+    win.document()->undoStack()->undo();
+    QCOMPARE(win.document()->plan().setup.parallel.schedule, PipelineSchedule::OneFOneB);
+    win.document()->undoStack()->undo();
+    QCOMPARE(win.document()->plan().setup.parallel.pipelineParallel, std::int64_t { 1 });
+    QCOMPARE(charts->indexOf(view), -1);
+    // Back to one GPU's model: the set-up change re-evaluates the whole model's analysis, not the
+    // heaviest stage's the pipeline had.
+    const PlanResult whole = evaluate(win.document()->plan());
+    QCOMPARE(win.controller()->planResult().analysis.rows.size(), whole.analysis.rows.size());
+    QCOMPARE(win.controller()->planResult().estimate->maxBatch, whole.estimate->maxBatch);
+    QCOMPARE(child<QSpinBox>(win, "pipelineParallelSpinBox")->value(), 1);
+}
+
+void TestMainWindowSetup::stageLayersRefusesBadText()
+{
+    const auto network = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    QVERIFY(network);
+    auto w = makeWindow(network.value());
+    MainWindow& win = w->window;
+    child<QTabWidget>(win, "setupTabWidget")->setCurrentIndex(SetupPanel::MultiGpuTab);
+    child<QSpinBox>(win, "gpuCountSpinBox")->setValue(4);
+    child<QSpinBox>(win, "pipelineParallelSpinBox")->setValue(4);
+    auto* edit = child<QLineEdit>(win, "stageLayersLineEdit");
+    auto* note = child<QLabel>(win, "stageLayersNoteLabel");
+    edit->setFocus();
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("2,4,x,3")); // typed, as the user does
+    QTest::keyClick(edit, Qt::Key_Return);
+    QVERIFY(win.document()->plan().setup.parallel.stageLayers.empty());
+    QVERIFY(!note->isHidden());
+    QVERIFY2(note->text().contains(QLatin1String("2,4,x,3")), qPrintable(note->text()));
+    // An undo puts the document's split back in the field, and the note goes.
+    win.document()->undoStack()->undo(); // the 4 stages
+    QVERIFY(note->isHidden());
+    QCOMPARE(edit->text(), QString());
+    win.document()->undoStack()->redo();
+    // Counts that parse but do not add up to GPT-2's 12 blocks: the core's error, where set-up errors show.
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("2,4,4,3")); // typed, as the user does
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(win.document()->plan().setup.parallel.stageLayers, (std::vector<std::int64_t> { 2, 4, 4, 3 }));
+    QVERIFY(note->isHidden());
+    auto* error = child<QLabel>(win, "setupErrorLabel");
+    QVERIFY(!error->isHidden());
+    QVERIFY2(error->text().contains(QLatin1String("13")) || error->text().contains(QLatin1String("12")),
+        qPrintable(error->text()));
+    // Counts that add up: 2 + 4 + 4 + 2 = 12.
+    edit->selectAll();
+    QTest::keyClicks(edit, QStringLiteral("2, 4, 4, 2")); // typed, as the user does
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(win.document()->plan().setup.parallel.stageLayers, (std::vector<std::int64_t> { 2, 4, 4, 2 }));
+    QVERIFY(error->isHidden());
+    QCOMPARE(win.pipelineStagesView()->table()->rowCount(), 4);
+    QCOMPARE(
+        win.pipelineStagesView()->table()->item(0, 1)->text(), QStringLiteral("wte, wpe, drop, h.0\u20131"));
 }
 
 QTEST_MAIN(TestMainWindowSetup)
