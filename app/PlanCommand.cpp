@@ -388,9 +388,10 @@ nlohmann::ordered_json layoutJson(const Options& o, const Plan& plan, const Clus
     j["accumulation_steps"] = t.accumulationSteps;
     j["heaviest_stage"] = l.heaviestStage;
     j["heaviest_stage_layers"] = l.heaviestStageText;
-    j["held_at_peak_bytes"] = l.estimate.heldBytes;
+    j["peak_bytes"] = l.estimate.peakBytes(); // the tensors'
+    j["held_at_peak_bytes"] = l.estimate.heldBytes; // what the GPU holds: the reserved peak + overhead
     j["reserved_peak_bytes"]
-        = l.reserved.replayed() ? ordered_json(l.reserved.peakWithOverheadBytes()) : ordered_json(nullptr);
+        = l.reserved.replayed() ? ordered_json(l.reserved.peakReservedBytes) : ordered_json(nullptr);
     j["gpu_memory_bytes"] = l.estimate.gpuMemoryBytes;
     j["max_batch"] = l.estimate.maxBatch;
     j["step_seconds"] = l.throughput.stepSeconds;
@@ -448,7 +449,7 @@ int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
             + " (micro-batch x accumulation steps x data parallel)");
     keyLine(out, "Searched",
         plural(static_cast<std::int64_t>(r.layoutsEnumerated), "layout", "layouts") + ", "
-            + std::to_string(r.layoutsExamined) + " worked out ("
+            + formatCount(r.layoutsExamined) + " worked out ("
             + plural(static_cast<std::int64_t>(r.analyses), "analysis", "analyses") + ", "
             + plural(static_cast<std::int64_t>(r.memoryModels), "step model", "step models") + ", "
             + plural(static_cast<std::int64_t>(r.replays), "allocator replay", "allocator replays") + ")");
@@ -462,7 +463,7 @@ int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
     using Align = TextTable::Align;
     TextTable table({ { "#", Align::Right }, { "TP", Align::Right }, { "PP", Align::Right }, { "Schedule" },
         { "CP", Align::Right }, { "EP", Align::Right }, { "DP", Align::Right }, { "Sharding" },
-        { "Recompute" }, { "Batch" }, { "Memory", Align::Right }, { "Reserved", Align::Right },
+        { "Recompute" }, { "Batch" }, { "Tensors", Align::Right }, { "Reserved", Align::Right },
         { "Step", Align::Right }, { "Bubble", Align::Right }, { "Tokens/s/GPU", Align::Right } });
     for (std::size_t i = 0; i < r.layouts.size(); ++i) {
         const ClusterLayout& l = r.layouts[i];
@@ -476,7 +477,7 @@ int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
             std::string(shardingName(p.sharding)) + (p.offloadOptimizer ? "+offload" : ""),
             std::string(checkpointingName(l.settings.checkpointing)),
             std::to_string(t.batch) + " x " + std::to_string(t.accumulationSteps),
-            formatBytes(l.estimate.heldBytes),
+            formatBytes(l.estimate.peakBytes()),
             l.reserved.replayed() ? formatBytes(l.reserved.peakWithOverheadBytes()) : "-",
             formatSeconds(l.throughput.stepSeconds),
             std::to_string(static_cast<int>(l.bubbleFraction * 100.0 + 0.5)) + " %",
@@ -486,8 +487,8 @@ int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
     out << "\nTP tensor (with sequence) parallel, PP pipeline stages, CP context parallel, EP expert "
            "parallel,\n"
            "DP data parallel; Batch the micro-batch x micro-batches per step on each data-parallel rank;\n"
-           "Memory what the heaviest pipeline stage's GPU holds at its peak by the tensors, Reserved what\n"
-           "PyTorch's caching allocator reserves there plus the overhead; Step the slowest stage's step\n"
+           "Tensors the heaviest pipeline stage's GPU's peak by the tensors, Reserved what PyTorch's\n"
+           "caching allocator reserves there at its peak plus the overhead; Step the slowest stage's step\n"
            "with the pipeline bubble (no communication timed); Tokens/s/GPU (samples for other models).\n\n"
            "Each with headroom estimate:\n";
     for (std::size_t i = 0; i < r.layouts.size(); ++i)

@@ -228,6 +228,7 @@ private:
     ModelShape m_shape;
     std::int64_t m_pipelineLayers = 1;
     std::vector<Layout> m_layouts;
+    std::vector<Checkpointing> m_sameAsNone; ///< recomputation modes that recompute nothing here
     std::vector<Group> m_groups;
     std::vector<Layout> m_probes;
     std::size_t m_pruned = 0; ///< layouts skipped for their group
@@ -274,6 +275,19 @@ Result<bool> Search::prepare()
         m_peakFlops = t->peakTflops * 1e12 * t->utilization;
         m_sequence = t->sequenceLength;
     }
+    // A mode that recomputes nothing (selective recomputation with flash attention, which keeps no
+    // score matrices) gives the layouts of no recomputation again.
+    const bool plain = m_whole.contains(Checkpointing::None);
+    std::vector<Checkpointing> modes;
+    for (const Checkpointing c : m_request.recomputation) {
+        if (plain && c != Checkpointing::None && m_whole.at(c)->recomputeFlopsPerSample == 0) {
+            m_sameAsNone.push_back(c);
+            continue;
+        }
+        if (std::find(modes.begin(), modes.end(), c) == modes.end())
+            modes.push_back(c);
+    }
+    m_request.recomputation = std::move(modes);
     StageNet whole;
     whole.network = std::make_shared<const Network>(m_network);
     whole.analyses = m_whole;
@@ -661,6 +675,11 @@ bool Search::examine(const Layout& l, Examined& out)
     t.computeSeconds *= slower;
     t.samplesPerSecond /= slower;
     t.tokensPerSecond /= slower;
+    // A later stage's input is the hidden state, not the tokens: the rates are the whole model's.
+    if (m_sequence > 0) {
+        t.sequenceLength = m_sequence;
+        t.tokensPerSecond = t.samplesPerSecond * static_cast<double>(m_sequence);
+    }
     out.stepSeconds = t.stepSeconds;
     return true;
 }
@@ -899,10 +918,14 @@ Result<ClusterPlan> Search::run()
     std::stable_sort(confirmed.begin(), confirmed.end(), [](const ClusterLayout& a, const ClusterLayout& b) {
         if (a.throughput.stepSeconds != b.throughput.stepSeconds)
             return a.throughput.stepSeconds < b.throughput.stepSeconds;
-        const Parallelism& p = a.settings.setup.parallel;
-        const Parallelism& q = b.settings.setup.parallel;
-        return std::tuple(p.modelParallel(), shardingStage(p.sharding), a.estimate.heldBytes)
-            < std::tuple(q.modelParallel(), shardingStage(q.sharding), b.estimate.heldBytes);
+        // Then less of the communication the step time leaves out (as rankSetups() orders set-ups): less
+        // model parallelism, no optimizer offload, no weight gathering (ZeRO-3); then less memory.
+        const auto cost = [](const ClusterLayout& l) {
+            const Parallelism& par = l.settings.setup.parallel;
+            return std::tuple(par.modelParallel(), par.offloadOptimizer, shardingStage(par.sharding) >= 3,
+                l.estimate.heldBytes);
+        };
+        return cost(a) < cost(b);
     });
     if (confirmed.size() > want)
         confirmed.resize(want);
@@ -925,6 +948,9 @@ Result<ClusterPlan> Search::run()
     left.push_back(
         "communication between GPUs in the step times (the throughput model times compute and "
         "memory traffic, with the pipeline bubble); equal times rank less model parallelism first");
+    for (const Checkpointing c : m_sameAsNone)
+        left.push_back("recomputation " + std::string(checkpointingName(c))
+            + ": it recomputes nothing on this model, the layouts of none again");
     if (m_pruned > 0)
         left.push_back(std::to_string(m_pruned)
             + " layouts not worked out one by one: the most memory-saving layout of the same tensor x "
