@@ -36,6 +36,8 @@ constexpr std::int64_t kMaxContextParallel = 16;
 /// recomputation, the smallest micro-batch) needs this much more than the GPU on some stage by the
 /// tensors is not worked out layout by layout: its other layouts hold more.
 constexpr double kGroupPruneFactor = 1.1;
+/// The layouts whose step models are built together, in parallel, ahead of their examination.
+constexpr std::size_t kChunk = 32;
 /// Besides the stage whose tensors peak highest, the allocator is replayed for every other distinct
 /// stage within this fraction of that peak (the allocator's rounding, a few per cent, could make one of
 /// them the heaviest).
@@ -89,7 +91,17 @@ struct Cut
     std::vector<PipelineStageSlice> slices;
     std::vector<PipelineStageRole> roles; ///< per stage
     std::vector<std::size_t> network; ///< per stage: the index of its network in Cache::stageNets
+    /// The stages worked out: of the stages with the same network and the same boundary tensors, the
+    /// first, which holds the most micro-batches in flight (1F1B: p - s - 1; interleaved: (p - s - 1) x 2
+    /// + (v - 1) p chunk passes, both falling with s) and so the most memory, at the same step time.
+    std::vector<std::size_t> representatives;
 };
+
+const std::vector<std::size_t>& stagesOf(const Cut* cut)
+{
+    static const std::vector<std::size_t> whole { 0 };
+    return cut != nullptr ? cut->representatives : whole;
+}
 
 /// A stage network with its analyses per recomputation mode.
 struct StageNet
@@ -203,6 +215,11 @@ private:
     TrainingSetup setupOf(const Layout& l) const;
     /// Works out one layout's memory and step time by the tensors; false if some stage does not fit.
     bool examine(const Layout& l, Examined& out);
+    /// Builds, on the machine's cores, the step models that layouts [first, first + kChunk) and their
+    /// splits' most memory-saving layouts need (once per chunk).
+    void prebuildModels(std::size_t first);
+    /// Works out whether the group's most memory-saving layout leaves its layouts a chance (once).
+    void judge(Group& group);
     /// The most a stage of `l` holds by the tensors at its micro-batch (0 if it cannot be modelled).
     std::uint64_t heaviestPeak(const Layout& l);
     ModelKey keyOf(const Layout& l, const Cut* cut, std::size_t stage, TrainingSetup& stageSetup) const;
@@ -232,6 +249,7 @@ private:
     std::vector<Group> m_groups;
     std::vector<Layout> m_probes;
     std::size_t m_pruned = 0; ///< layouts skipped for their group
+    std::size_t m_prebuiltUpTo = 0; ///< prebuildModels() has run for the layouts before this one
     /// The most FLOPs per sample of any stage (forward + backward + recomputation), per cut and mode.
     std::map<std::tuple<std::int64_t, std::int64_t, Checkpointing>, double> m_stageFlops;
     /// The allocator's reserved model per step model and written-out micro-batches (at most 3), with its
@@ -364,6 +382,16 @@ const Cut& Search::cutFor(std::int64_t pp, std::int64_t v)
         }
         cut.roles.push_back(role);
         cut.network.push_back(index);
+    }
+    for (std::size_t s = 0; s < cut.network.size(); ++s) {
+        const bool seen
+            = std::any_of(cut.representatives.begin(), cut.representatives.end(), [&](std::size_t r) {
+                  return cut.network[r] == cut.network[s]
+                      && cut.roles[r].receivedBytesPerSample == cut.roles[s].receivedBytesPerSample
+                      && cut.roles[r].sentBytesPerSample == cut.roles[s].sentBytesPerSample;
+              });
+        if (!seen)
+            cut.representatives.push_back(s);
     }
     cut.slices = std::move(slices).value();
     cut.valid = true;
@@ -571,14 +599,69 @@ ModelKey Search::keyOf(const Layout& l, const Cut* cut, std::size_t s, TrainingS
     return key;
 }
 
+void Search::prebuildModels(std::size_t first)
+{
+    if (first < m_prebuiltUpTo)
+        return;
+    const std::size_t end = std::min(m_layouts.size(), first + kChunk);
+    m_prebuiltUpTo = end;
+    struct Job
+    {
+        ModelKey key;
+        TrainingSetup setup;
+        const Analysis* analysis = nullptr;
+        std::shared_ptr<const MemoryModel> built;
+    };
+    std::vector<Job> jobs;
+    const auto need = [&](const Layout& l) {
+        const Cut* cut
+            = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
+        for (const std::size_t s : stagesOf(cut)) {
+            Job job;
+            job.key = keyOf(l, cut, s, job.setup);
+            if (m_models.contains(job.key)
+                || std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == job.key; }))
+                continue;
+            const Analysis& analysis = analysisFor(job.key.net, l.checkpointing);
+            if (analysis.error)
+                continue;
+            job.analysis = &analysis;
+            jobs.push_back(std::move(job));
+        }
+    };
+    const auto buildAll = [&] {
+        forEachInParallel(jobs.size(), [&](std::size_t k) {
+            auto built = MemoryModel::build(*jobs[k].analysis, jobs[k].setup);
+            if (built)
+                jobs[k].built = std::make_shared<const MemoryModel>(std::move(built).value());
+        });
+        for (Job& job : jobs) {
+            ++m_result.memoryModels;
+            m_models.emplace(job.key, std::move(job.built));
+        }
+        jobs.clear();
+    };
+    // First the splits' most memory-saving layouts, which decide whether the others are worked out.
+    for (std::size_t i = first; i < end; ++i)
+        if (m_groups[m_layouts[i].group].verdict == 0)
+            need(m_probes[*m_groups[m_layouts[i].group].probe]);
+    buildAll();
+    for (std::size_t i = first; i < end; ++i) {
+        Group& group = m_groups[m_layouts[i].group];
+        judge(group);
+        if (group.verdict > 0)
+            need(m_layouts[i]);
+    }
+    buildAll();
+}
+
 std::uint64_t Search::heaviestPeak(const Layout& l)
 {
     const Cut* cut
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
-    const std::size_t stages = cut != nullptr ? cut->slices.size() : 1;
     std::uint64_t highest = 0;
     std::vector<ModelKey> seen;
-    for (std::size_t s = 0; s < stages; ++s) {
+    for (const std::size_t s : stagesOf(cut)) {
         TrainingSetup stageSetup;
         const ModelKey key = keyOf(l, cut, s, stageSetup);
         if (std::find(seen.begin(), seen.end(), key) != seen.end())
@@ -596,20 +679,24 @@ std::uint64_t Search::heaviestPeak(const Layout& l)
     return highest;
 }
 
+void Search::judge(Group& group)
+{
+    if (group.verdict != 0)
+        return;
+    const std::uint64_t peak = heaviestPeak(m_probes[*group.probe]);
+    const std::uint64_t memory = m_base.gpu.memoryBytes;
+    group.verdict = static_cast<double>(peak) > kGroupPruneFactor * static_cast<double>(memory) ? -1 : 1;
+    if (group.verdict < 0 && (!m_closest || peak - memory < m_closest->first)) {
+        const Layout& p = m_probes[*group.probe];
+        m_closest
+            = std::pair { peak - memory, parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation) };
+    }
+}
+
 bool Search::examine(const Layout& l, Examined& out)
 {
     Group& group = m_groups[l.group];
-    if (group.verdict == 0) {
-        const std::uint64_t peak = heaviestPeak(m_probes[*group.probe]);
-        group.verdict
-            = static_cast<double>(peak) > kGroupPruneFactor * static_cast<double>(m_base.gpu.memoryBytes) ? -1
-                                                                                                          : 1;
-        if (group.verdict < 0 && (!m_closest || peak - m_base.gpu.memoryBytes < m_closest->first)) {
-            const Layout& p = m_probes[*group.probe];
-            m_closest = std::pair { peak - m_base.gpu.memoryBytes,
-                parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation) };
-        }
-    }
+    judge(group);
     if (group.verdict < 0) {
         ++m_pruned;
         return false;
@@ -628,11 +715,10 @@ bool Search::examine(const Layout& l, Examined& out)
         : capacity;
     const Cut* cut
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
-    const std::size_t stages = cut != nullptr ? cut->slices.size() : 1;
     double slowest = -1;
     std::uint64_t worstOver = 0;
     bool fits = true;
-    for (std::size_t s = 0; s < stages; ++s) {
+    for (const std::size_t s : stagesOf(cut)) {
         TrainingSetup stageSetup;
         const ModelKey key = keyOf(l, cut, s, stageSetup);
         const bool seen = std::any_of(
@@ -873,6 +959,7 @@ Result<ClusterPlan> Search::run()
         while (next < m_layouts.size()) {
             if (fastest.size() >= want && fastest.top() <= m_layouts[next].bound)
                 break;
+            prebuildModels(next);
             Examined e;
             if (examine(m_layouts[next], e)) {
                 note(e.stepSeconds);
