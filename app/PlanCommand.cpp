@@ -339,10 +339,10 @@ constexpr std::size_t kListedLayouts = 10;
 constexpr std::size_t kListedLayoutsAll = 100;
 
 /// The options the cluster search chooses itself, refused beside --global-batch.
-constexpr const char* kClusterChosen[]
-    = { "--tensor-parallel", "--pipeline-parallel", "--schedule", "--virtual-stages", "--stage-layers",
-          "--context-parallel", "--expert-parallel", "--expert-tensor-parallel", "--sequence-parallel",
-          "--accumulation-steps", "--target-batch", "--max-step-seconds", "--allow" };
+constexpr const char* kClusterChosen[] = { "--tensor-parallel", "--pipeline-parallel", "--schedule",
+    "--virtual-stages", "--stage-layers", "--context-parallel", "--expert-parallel",
+    "--expert-tensor-parallel", "--sequence-parallel", "--context-parallel-kind", "--offload-activations",
+    "--accumulation-steps", "--target-batch", "--max-step-seconds", "--allow" };
 
 ClusterRequest clusterRequest(const Options& o)
 {
