@@ -137,6 +137,43 @@ private slots:
         }
     }
 
+    void pipelinesWithTheAllocatorAgreeWithEvaluate()
+    {
+        // Llama-2-7B at 2,048 tokens with AdamW under bf16 autocast on 8 GPUs of 24 GiB: 6.7 billion
+        // parameters x (2 + 4 + 4 x 3) bytes (weights, gradients, fp32 master + Adam state) is far over one
+        // GPU, so every listed layout splits the model. Each, evaluated as `estimate` does it (every stage,
+        // the allocator replayed), fits, with the planner's heaviest stage and step time.
+        Plan plan;
+        plan.network = hfNetwork("Llama-2-7b-hf.json");
+        plan.sequenceLength = 2048;
+        plan.precision = Precision::AmpBf16;
+        plan.setup.optimizer = Optimizer::AdamW;
+        plan.gpu = testGpu(24ULL << 30);
+        plan.setup.overheadBytes = defaultOverheadBytes(plan.gpu);
+        ClusterRequest r;
+        r.gpus = 8;
+        r.globalBatch = 32;
+        r.listed = 10; // the first ones are tensor parallel, then pipelines of 2 and 4 stages
+        const auto planned = planCluster(plan, r);
+        QVERIFY2(planned, planned ? "" : planned.error().message.c_str());
+        QVERIFY2(!planned->layouts.empty(), planned->nothingFits.c_str());
+        const bool pipelined = std::any_of(planned->layouts.begin(), planned->layouts.end(),
+            [](const ClusterLayout& l) { return l.settings.setup.parallel.pipelineParallel > 1; });
+        QVERIFY(pipelined);
+        for (const ClusterLayout& l : planned->layouts) {
+            const Parallelism& par = l.settings.setup.parallel;
+            QVERIFY(par.tensorParallel * par.pipelineParallel > 1 || shardingStage(par.sharding) >= 1);
+            const PlanResult e = evaluate(l.settings.appliedTo(plan));
+            QVERIFY2(!e.error, e.error ? e.error->message.c_str() : "");
+            QVERIFY(e.estimate && e.estimate->fits);
+            QCOMPARE(e.estimate->heldBytes, l.estimate.heldBytes);
+            QCOMPARE(e.estimate->maxBatch, l.estimate.maxBatch);
+            QVERIFY(e.throughput);
+            QVERIFY(std::abs(e.throughput->stepSeconds - l.throughput.stepSeconds)
+                <= 1e-9 * e.throughput->stepSeconds);
+        }
+    }
+
     void layoutsComeFastestFirst()
     {
         const auto planned = planCluster(eightPlan(), twoGpus(8));

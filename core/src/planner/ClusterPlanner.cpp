@@ -894,7 +894,12 @@ std::optional<ClusterLayout> Search::confirm(const Examined& e)
         auto figures = figuresOf(analysis, model, settings, reserved.get(), known);
         if (!figures || (reserved && !figures->reserved) || !figures->estimate.fits)
             return std::nullopt;
-        if (best && figures->estimate.maxBatch >= best->estimate.maxBatch)
+        // The heaviest as evaluatePipeline() chooses it: the smallest max batch, then the most held.
+        const auto weight = [](const Estimate& x) { return std::max(x.heldBytes, x.peakBytes()); };
+        if (best
+            && (figures->estimate.maxBatch > best->estimate.maxBatch
+                || (figures->estimate.maxBatch == best->estimate.maxBatch
+                    && weight(figures->estimate) <= weight(best->estimate))))
             continue;
         ClusterLayout out;
         out.settings = m_base;
