@@ -90,7 +90,7 @@ struct Cut
     bool valid = false;
     std::vector<PipelineStageSlice> slices;
     std::vector<PipelineStageRole> roles; ///< per stage
-    std::vector<std::size_t> network; ///< per stage: the index of its network in Cache::stageNets
+    std::vector<std::size_t> network; ///< per stage: the index of its network in Search::m_nets
     /// The stages worked out: of the stages with the same network and the same boundary tensors, the
     /// first, which holds the most micro-batches in flight (1F1B: p - s - 1; interleaved: (p - s - 1) x 2
     /// + (v - 1) p chunk passes, both falling with s) and so the most memory, at the same step time.
