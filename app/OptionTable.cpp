@@ -407,6 +407,19 @@ void addPlanningOptions(std::vector<OptionSpec>& all)
         [](Options& o, const std::string& a, const std::string& v) {
             o.targetBatch = integerOption(a, v, 1, kMaxBatch);
         } });
+    all.push_back({ "--global-batch", {}, "N", G::Planning,
+        "plan: samples per optimizer step over all --gpus; searches the\n"
+        "cluster's layouts (tensor x pipeline x data x context x expert\n"
+        "parallel, schedule, micro-batch, recomputation, ZeRO)",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.globalBatch = integerOption(a, v, 1, kMaxBatch);
+        } });
+    all.push_back({ "--gpus-per-node", {}, "K", G::Planning,
+        "plan --global-batch: GPUs per node; tensor and expert parallelism\n"
+        "stay within one [8]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.gpusPerNode = integerOption(a, v, 1, kMaxGpus);
+        } });
     all.push_back({ "--max-step-seconds", {}, "S", G::Planning,
         "plan: the longest an optimizer step may take [no limit]",
         [](Options& o, const std::string&, const std::string& v) {

@@ -52,6 +52,9 @@ struct Options final
     double utilization = TrainingSetup {}.assumedUtilization;
     // plan and compare (issue #18).
     std::optional<std::int64_t> targetBatch;
+    /// plan --global-batch: samples per optimizer step over the whole cluster (the cluster search).
+    std::optional<std::int64_t> globalBatch;
+    std::int64_t gpusPerNode = 8; ///< plan --gpus-per-node
     std::optional<double> maxStepSeconds;
     PlanAllowances allow;
     bool listAll = false;

@@ -5,6 +5,7 @@
 #include "PlanFromOptions.h"
 #include "PlanText.h" // report/
 #include "TextTable.h"
+#include "headroom/planner/ClusterPlanner.h"
 #include "headroom/planner/Planner.h"
 #include "headroom/support/Format.h"
 
@@ -331,9 +332,176 @@ int printPlanText(
     return kExitOk;
 }
 
+// --- The cluster search (--global-batch) ---
+
+/// How many layouts `plan --global-batch` lists, and with --all.
+constexpr std::size_t kListedLayouts = 10;
+constexpr std::size_t kListedLayoutsAll = 100;
+
+/// The options the cluster search chooses itself, refused beside --global-batch.
+constexpr const char* kClusterChosen[] = { "--tensor-parallel", "--pipeline-parallel", "--schedule",
+    "--virtual-stages", "--stage-layers", "--context-parallel", "--expert-parallel",
+    "--expert-tensor-parallel", "--sequence-parallel", "--context-parallel-kind", "--offload-activations",
+    "--accumulation-steps", "--target-batch", "--max-step-seconds", "--allow" };
+
+ClusterRequest clusterRequest(const Options& o)
+{
+    for (const char* option : kClusterChosen)
+        if (wasGiven(o, option))
+            throw UsageError {
+                std::string(option)
+                + " is not taken with --global-batch: the cluster search chooses the layout, the "
+                  "micro-batch and the accumulation steps, and keeps precision, LoRA and optimizer as given"
+            };
+    ClusterRequest r;
+    r.gpus = o.parallel.gpus;
+    r.gpusPerNode = o.gpusPerNode;
+    r.globalBatch = *o.globalBatch;
+    if (wasGiven(o, "--checkpointing"))
+        r.recomputation = { o.checkpointing };
+    if (wasGiven(o, "--sharding"))
+        r.shardings = { o.parallel.sharding };
+    r.offloadOptimizer = o.parallel.offloadOptimizer;
+    r.listed = o.listAll ? kListedLayoutsAll : kListedLayouts;
+    return r;
+}
+
+/// "1F1B", "interleaved x2".
+std::string scheduleText(const Parallelism& p)
+{
+    if (p.pipelineParallel == 1)
+        return "-";
+    if (p.schedule == PipelineSchedule::Interleaved)
+        return "interleaved x" + std::to_string(p.virtualStages);
+    return std::string(pipelineScheduleName(p.schedule));
+}
+
+nlohmann::ordered_json layoutJson(const Options& o, const Plan& plan, const ClusterLayout& l)
+{
+    using nlohmann::ordered_json;
+    const TrainingSetup& t = l.settings.setup;
+    const auto args = estimateArguments(o, plan, l.settings);
+    ordered_json j;
+    j["settings"] = parallelismToJson(t.parallel);
+    j["settings"]["checkpointing"] = checkpointingName(l.settings.checkpointing);
+    j["micro_batch"] = t.batch;
+    j["accumulation_steps"] = t.accumulationSteps;
+    j["heaviest_stage"] = l.heaviestStage;
+    j["heaviest_stage_layers"] = l.heaviestStageText;
+    j["peak_bytes"] = l.estimate.peakBytes(); // the tensors'
+    j["held_at_peak_bytes"] = l.estimate.heldBytes; // what the GPU holds: the reserved peak + overhead
+    j["reserved_peak_bytes"]
+        = l.reserved.replayed() ? ordered_json(l.reserved.peakReservedBytes) : ordered_json(nullptr);
+    j["gpu_memory_bytes"] = l.estimate.gpuMemoryBytes;
+    j["max_batch"] = l.estimate.maxBatch;
+    j["step_seconds"] = l.throughput.stepSeconds;
+    j["bubble_fraction"] = l.bubbleFraction;
+    j["samples_per_second"] = l.throughput.samplesPerSecond;
+    j["tokens_per_second_per_gpu"] = l.throughput.tokensPerSecond / static_cast<double>(t.parallel.gpus);
+    j["estimate_arguments"] = args;
+    j["command"] = commandText(args);
+    return j;
+}
+
+int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
+{
+    using namespace report::plantext;
+    const ClusterRequest request = clusterRequest(o);
+    const auto planned = planCluster(plan, request);
+    if (!planned)
+        throw UsageError { "cannot plan the cluster: " + planned.error().message };
+    const ClusterPlan& r = planned.value();
+    if (o.json) {
+        using nlohmann::ordered_json;
+        ordered_json j;
+        j["model"] = plan.network.name;
+        j["gpu"] = { { "name", plan.gpu.name }, { "memory_bytes", plan.gpu.memoryBytes } };
+        j["gpus"] = request.gpus;
+        j["gpus_per_node"] = request.gpusPerNode;
+        j["global_batch"] = request.globalBatch;
+        j["layouts_enumerated"] = r.layoutsEnumerated;
+        j["layouts_examined"] = r.layoutsExamined;
+        j["layouts_not_fitting"] = r.layoutsNotFitting;
+        j["layouts_rejected_by_allocator"] = r.layoutsReplayRejected;
+        j["layouts_slower"] = r.layoutsSlower;
+        j["analyses"] = r.analyses;
+        j["step_models"] = r.memoryModels;
+        j["allocator_replays"] = r.replays;
+        j["left_out"] = r.leftOut;
+        auto list = ordered_json::array();
+        for (const ClusterLayout& l : r.layouts)
+            list.push_back(layoutJson(o, plan, l));
+        j["layouts"] = list;
+        j["nothing_fits"] = r.nothingFits.empty() ? ordered_json(nullptr) : ordered_json(r.nothingFits);
+        writeJson(c.out, std::move(j), 2);
+        return r.layouts.empty() ? kExitDoesNotFit : kExitOk;
+    }
+    std::ostream& out = c.out;
+    keyLine(out, "Model", plan.network.name);
+    keyLine(out, "Training",
+        std::string(optimizerLabel(plan.setup.optimizer)) + ", "
+            + std::string(precisionLabel(plan.precision)));
+    keyLine(out, "GPUs",
+        formatCount(static_cast<std::uint64_t>(request.gpus)) + " x " + plan.gpu.name + " ("
+            + formatBytes(plan.gpu.memoryBytes) + "), " + std::to_string(request.gpusPerNode) + " per node");
+    keyLine(out, "Goal",
+        "global batch " + std::to_string(request.globalBatch)
+            + " (micro-batch x accumulation steps x data parallel)");
+    keyLine(out, "Searched",
+        plural(static_cast<std::int64_t>(r.layoutsEnumerated), "layout", "layouts") + ", "
+            + formatCount(r.layoutsExamined) + " worked out ("
+            + plural(static_cast<std::int64_t>(r.analyses), "analysis", "analyses") + ", "
+            + plural(static_cast<std::int64_t>(r.memoryModels), "step model", "step models") + ", "
+            + plural(static_cast<std::int64_t>(r.replays), "allocator replay", "allocator replays") + ")");
+    for (const std::string& what : r.leftOut)
+        keyLine(out, "Left out", what);
+    out << '\n';
+    if (r.layouts.empty()) {
+        out << "Nothing fits: " << r.nothingFits << ".\n";
+        return kExitDoesNotFit;
+    }
+    using Align = TextTable::Align;
+    TextTable table({ { "#", Align::Right }, { "TP", Align::Right }, { "PP", Align::Right }, { "Schedule" },
+        { "CP", Align::Right }, { "EP", Align::Right }, { "DP", Align::Right }, { "Sharding" },
+        { "Recompute" }, { "Batch" }, { "Tensors", Align::Right }, { "Reserved", Align::Right },
+        { "Step", Align::Right }, { "Bubble", Align::Right }, { "Tokens/s/GPU", Align::Right } });
+    for (std::size_t i = 0; i < r.layouts.size(); ++i) {
+        const ClusterLayout& l = r.layouts[i];
+        const TrainingSetup& t = l.settings.setup;
+        const Parallelism& p = t.parallel;
+        const double perGpu
+            = l.throughput.tokensPerSecond > 0 ? l.throughput.tokensPerSecond : l.throughput.samplesPerSecond;
+        table.addRow({ std::to_string(i + 1), std::to_string(p.tensorParallel),
+            std::to_string(p.pipelineParallel), scheduleText(p), std::to_string(p.contextParallel),
+            std::to_string(p.expertParallel), std::to_string(p.dataParallel()),
+            std::string(shardingName(p.sharding)) + (p.offloadOptimizer ? "+offload" : ""),
+            std::string(checkpointingName(l.settings.checkpointing)),
+            std::to_string(t.batch) + " x " + std::to_string(t.accumulationSteps),
+            formatBytes(l.estimate.peakBytes()),
+            l.reserved.replayed() ? formatBytes(l.reserved.peakWithOverheadBytes()) : "-",
+            formatSeconds(l.throughput.stepSeconds),
+            std::to_string(static_cast<int>(l.bubbleFraction * 100.0 + 0.5)) + " %",
+            formatRate(perGpu / static_cast<double>(p.gpus)) });
+    }
+    table.print(out);
+    out << "\nTP tensor (with sequence) parallel, PP pipeline stages, CP context parallel, EP expert "
+           "parallel,\n"
+           "DP data parallel; Batch the micro-batch x micro-batches per step on each data-parallel rank;\n"
+           "Tensors the heaviest pipeline stage's GPU's peak by the tensors, Reserved what PyTorch's\n"
+           "caching allocator reserves there at its peak plus the overhead; Step the slowest stage's step\n"
+           "with the pipeline bubble (no communication timed); Tokens/s/GPU (samples for other models).\n\n"
+           "Each with headroom estimate:\n";
+    for (std::size_t i = 0; i < r.layouts.size(); ++i)
+        out << std::right << std::setw(3) << i + 1 << "  " << std::left
+            << commandText(estimateArguments(o, plan, r.layouts[i].settings)) << '\n';
+    return kExitOk;
+}
+
 int runPlan(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
+    if (o.globalBatch)
+        return runClusterPlan(o, plan, c);
     const PlanGoal goal { o.targetBatch, o.maxStepSeconds };
     const auto planned = planSetups(plan, goal, o.allow);
     if (!planned)
@@ -355,14 +523,19 @@ constexpr const char* kDescription
       "front, and the `headroom estimate` options that reproduce each. Checkpointing, accumulation,\n"
       "the optimizer step's implementation and, on several GPUs, sharding and tensor parallelism always\n"
       "vary; precision, LoRA and 8-bit optimizer state only with --allow. When nothing fits: the\n"
-      "closest set-up and what it lacks, with exit code 1.\n";
+      "closest set-up and what it lacks, with exit code 1.\n"
+      "With --global-batch: the layouts of the --gpus GPUs (tensor x pipeline x data x context x expert\n"
+      "parallel, the schedule, micro-batch, recomputation and ZeRO stage) whose heaviest GPU fits with\n"
+      "what the allocator reserves, fastest first (the 10 fastest; --all: 100), with what the search left\n"
+      "out; --checkpointing and --sharding, when given, fix those.\n";
 
 const Command& planCommand()
 {
     static const Command command {
         .name = "plan",
         .usage = "FILE [--gpu NAME] [--gpus N] [--target-batch N] [--max-step-seconds S]\n"
-                 "[--allow LIST] [--all] [options] [--json]",
+                 "[--allow LIST] [--all] [options] [--json]\n"
+                 "FILE --gpus N --global-batch N [--gpus-per-node K] [options] [--json]",
         .summary = "the set-ups that fit and reach the goal, fastest first,\n"
                    "each with the estimate options that reproduce it",
         .description = kDescription,
@@ -371,6 +544,7 @@ const Command& planCommand()
                 { "--target-batch",
                     "samples per optimizer step to reach [the largest micro-batch that fits]" },
                 { "--max-step-seconds", "the longest an optimizer step may take [no limit]" }, { "--allow" },
+                { "--global-batch" }, { "--gpus-per-node" },
                 { "--all", "list every set-up [the 10 fastest and the Pareto front]" } }),
         .refused = { { "--batch",
             "plan chooses the micro-batch: give the goal with --target-batch instead of --batch" } },

@@ -69,6 +69,8 @@ QString sampleValue(const QString& option, const QString& pdf)
         { QStringLiteral("--offload-activations"), QStringLiteral("none") },
         { QStringLiteral("--utilization"), QStringLiteral("0.5") },
         { QStringLiteral("--target-batch"), QStringLiteral("2") },
+        { QStringLiteral("--global-batch"), QStringLiteral("8") },
+        { QStringLiteral("--gpus-per-node"), QStringLiteral("8") },
         { QStringLiteral("--max-step-seconds"), QStringLiteral("10") },
         { QStringLiteral("--allow"), QStringLiteral("lora") },
         { QStringLiteral("--gpus-list"), QStringLiteral("RTX 4090") },

@@ -16,6 +16,8 @@ private slots:
     void planSetupsReEstimate();
     void planTable();
     void planNothingFits();
+    void planClusterReEstimates();
+    void planClusterErrors();
     void compareAgreesWithMaxBatch();
     void compareTable();
 };
@@ -156,6 +158,73 @@ void TestCliPlan::planNothingFits()
         estimate << QString::fromStdString(a.get<std::string>());
     const auto e = jsonOf(estimate.mid(1));
     QCOMPARE(e["headroom_bytes"].get<double>(), -static_cast<double>(over));
+}
+
+void TestCliPlan::planClusterReEstimates()
+{
+    // GPT-2 small on 8 A100s with a global batch of 64 at 1,024 tokens: every layout listed, estimated
+    // with its own options, fits with the same held memory and step time, and the layouts add up.
+    const QString gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    const QStringList args { QStringLiteral("plan"), gpt2, QStringLiteral("--gpu"),
+        QStringLiteral("A100 80GB"), QStringLiteral("--sequence-length"), QStringLiteral("1024"),
+        QStringLiteral("--precision"), QStringLiteral("amp-bf16"), QStringLiteral("--gpus"),
+        QStringLiteral("8"), QStringLiteral("--global-batch"), QStringLiteral("64") };
+    const Run r = runHeadroom(args + QStringList { QStringLiteral("--json") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    const auto plan = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(plan["global_batch"].get<std::int64_t>(), std::int64_t { 64 });
+    QCOMPARE(plan["gpus_per_node"].get<std::int64_t>(), std::int64_t { 8 });
+    QVERIFY(plan["nothing_fits"].is_null());
+    const auto& layouts = plan["layouts"];
+    QVERIFY(!layouts.empty());
+    double previous = 0;
+    for (const auto& l : layouts) {
+        const auto& s = l["settings"];
+        const std::int64_t dp = s["data_parallel"].get<std::int64_t>();
+        QCOMPARE(dp * s["tensor_parallel"].get<std::int64_t>() * s["pipeline_parallel"].get<std::int64_t>()
+                * s["context_parallel"].get<std::int64_t>(),
+            std::int64_t { 8 });
+        QCOMPARE(l["micro_batch"].get<std::int64_t>() * l["accumulation_steps"].get<std::int64_t>() * dp,
+            std::int64_t { 64 });
+        const double step = l["step_seconds"].get<double>();
+        QVERIFY(step >= previous);
+        previous = step;
+        QStringList estimate;
+        for (const auto& a : l["estimate_arguments"])
+            estimate << QString::fromStdString(a.get<std::string>());
+        const auto e = jsonOf(estimate.mid(1));
+        const QByteArray where = estimate.join(QLatin1Char(' ')).toUtf8();
+        QVERIFY2(e["fits"].get<bool>(), where.constData());
+        QCOMPARE(e["held_at_peak_bytes"].get<std::uint64_t>(), l["held_at_peak_bytes"].get<std::uint64_t>());
+        QCOMPARE(e["throughput"]["step_seconds"].get<double>(), step);
+    }
+    const Run text = runHeadroom(args);
+    QCOMPARE(text.exitCode, 0);
+    for (const char* fragment : { "Goal             global batch 64", "Schedule", "Reserved", "Tokens/s/GPU",
+             "Left out", "Each with headroom estimate:" })
+        QVERIFY2(text.out.contains(QLatin1String(fragment)), fragment);
+}
+
+void TestCliPlan::planClusterErrors()
+{
+    const QString gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    // The search chooses the layout: a degree given beside --global-batch is refused.
+    const Run tp = runHeadroom({ QStringLiteral("plan"), gpt2, QStringLiteral("--gpus"), QStringLiteral("8"),
+        QStringLiteral("--global-batch"), QStringLiteral("64"), QStringLiteral("--tensor-parallel"),
+        QStringLiteral("2") });
+    QCOMPARE(tp.exitCode, 2);
+    QVERIFY2(tp.err.contains(QLatin1String("--tensor-parallel is not taken with --global-batch")),
+        qPrintable(tp.err));
+    // One sample over 8 GPUs of one per node (no tensor parallelism), LeNet-5 (no sequence: no context
+    // parallelism): data parallel 2 or more cannot split it, and a pipeline of 8 stages (data parallel 1)
+    // would need at least 8 micro-batches.
+    const Run odd = runHeadroom({ QStringLiteral("plan"), m_lenet, QStringLiteral("--gpus"),
+        QStringLiteral("8"), QStringLiteral("--gpus-per-node"), QStringLiteral("1"),
+        QStringLiteral("--global-batch"), QStringLiteral("1") });
+    QCOMPARE(odd.exitCode, 2);
+    QVERIFY2(
+        odd.err.contains(QLatin1String("the global batch 1 splits into whole micro-batches of no layout")),
+        qPrintable(odd.err));
 }
 
 void TestCliPlan::compareAgreesWithMaxBatch()
