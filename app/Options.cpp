@@ -46,25 +46,6 @@ void checkCommandOptions(const Options& o, const Command& command)
         command.check(o);
 }
 
-/// The option a set-up's setting comes from ("parallel.pipeline_parallel": --pipeline-parallel).
-std::string optionOfSetting(const std::string& location)
-{
-    static constexpr std::pair<std::string_view, std::string_view> kOptions[]
-        = { { "parallel.pipeline_parallel", "--pipeline-parallel" }, { "parallel.schedule", "--schedule" },
-              { "parallel.virtual_stages", "--virtual-stages" },
-              { "parallel.stage_layers", "--stage-layers" },
-              { "parallel.context_parallel", "--context-parallel" },
-              { "parallel.sequence_parallel", "--sequence-parallel" },
-              { "parallel.expert_parallel", "--expert-parallel" },
-              { "parallel.expert_tensor_parallel", "--expert-tensor-parallel" },
-              { "parallel.sharding", "--sharding" }, { "accumulation_steps", "--accumulation-steps" },
-              { "parallel.tensor_parallel", "--tensor-parallel" } };
-    for (const auto& [setting, option] : kOptions)
-        if (location.starts_with(setting))
-            return std::string { option };
-    return location;
-}
-
 /// The parallel layout's own rules (validateSetup's), as a usage error naming the option.
 void checkParallelism(const Options& o)
 {
@@ -107,6 +88,25 @@ bool isKept(std::string_view option)
 }
 
 } // namespace
+
+/// The option a set-up's setting comes from ("parallel.pipeline_parallel": --pipeline-parallel).
+std::string optionOfSetting(const std::string& location)
+{
+    static constexpr std::pair<std::string_view, std::string_view> kOptions[]
+        = { { "parallel.pipeline_parallel", "--pipeline-parallel" }, { "parallel.schedule", "--schedule" },
+              { "parallel.virtual_stages", "--virtual-stages" },
+              { "parallel.stage_layers", "--stage-layers" },
+              { "parallel.context_parallel", "--context-parallel" },
+              { "parallel.sequence_parallel", "--sequence-parallel" },
+              { "parallel.expert_parallel", "--expert-parallel" },
+              { "parallel.expert_tensor_parallel", "--expert-tensor-parallel" },
+              { "parallel.sharding", "--sharding" }, { "accumulation_steps", "--accumulation-steps" },
+              { "parallel.tensor_parallel", "--tensor-parallel" } };
+    for (const auto& [setting, option] : kOptions)
+        if (location.starts_with(setting))
+            return std::string { option };
+    return location;
+}
 
 bool wasGiven(const Options& o, std::string_view option)
 {

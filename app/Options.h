@@ -111,6 +111,10 @@ struct OptionSpec final
 /// an unknown option, a value out of range, a missing model file, an option the command does not take.
 [[nodiscard]] Options parseOptions(const std::vector<std::string>& args, const Command& command);
 
+/// The option a set-up setting's error location comes from ("parallel.pipeline_parallel":
+/// "--pipeline-parallel"); the location itself where no option sets it.
+[[nodiscard]] std::string optionOfSetting(const std::string& location);
+
 /// Whether `option` (as typed) was given.
 [[nodiscard]] bool wasGiven(const Options& o, std::string_view option);
 

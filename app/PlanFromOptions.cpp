@@ -76,15 +76,20 @@ Plan makePlan(const Options& o, const std::string& executablePath)
 PlanResult evaluateOrRefuse(const Plan& plan)
 {
     PlanResult result = evaluate(plan);
-    if (!result.estimate)
-        throw UsageError { result.error->message };
+    if (!result.estimate) {
+        // A layout the network refuses (a pipeline cut, a context split) names the option that set it.
+        const std::string& where = result.error->location;
+        const std::string option = optionOfSetting(where);
+        throw UsageError { (option != where && option.starts_with("--") ? option + ": " : std::string {})
+            + result.error->message };
+    }
     return result;
 }
 
 void printWarnings(const PlanResult& result, std::ostream& err)
 {
     // At most kMaxWarningLines: a file of thousands of unmapped operators would bury the result.
-    const auto& warnings = result.analysis.warnings;
+    const auto& warnings = result.wholeModel().warnings;
     for (std::size_t k = 0; k < warnings.size() && k < kMaxWarningLines; ++k)
         err << "headroom: warning: "
             << (warnings[k].layer.empty() ? std::string() : "layer '" + warnings[k].layer + "': ")

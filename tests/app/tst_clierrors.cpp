@@ -129,6 +129,36 @@ void TestCliErrors::errors_data()
         QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-2-7b-hf.json"),
         QStringLiteral("--sequence-length"), QStringLiteral("2147483648"), QStringLiteral("--attention"),
         QStringLiteral("eager") } << "overflow";
+    const auto gpt2 = [](std::initializer_list<const char*> rest) {
+        QStringList args { QStringLiteral("estimate"),
+            QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json") };
+        for (const char* a : rest)
+            args << QString::fromLatin1(a);
+        return args;
+    };
+    // The parallel layout's errors name both settings and the option they come from (issue 37).
+    QTest::newRow("stage layers that do not add up")
+        << gpt2({ "--gpus", "4", "--pipeline-parallel", "4", "--stage-layers", "1,2,3,4" })
+        << "--stage-layers: the layers per stage (1 + 2 + 3 + 4 = 10) must add up to GPT-2 small's 12 "
+           "pipeline "
+           "layers (the iterations of its Repeat blocks)";
+    QTest::newRow("more stages than layers")
+        << gpt2({ "--gpus", "16", "--pipeline-parallel", "16" })
+        << "--pipeline-parallel: pipeline parallel 16 needs at least one "
+           "layer per stage, but GPT-2 small has 12 pipeline layers";
+    QTest::newRow("context parallel not dividing the sequence")
+        << gpt2({ "--gpus", "2", "--context-parallel", "2", "--sequence-length", "1001" })
+        << "--context-parallel: context parallel 2 must divide the sequence length 1,001";
+    QTest::newRow("expert parallel without experts")
+        << gpt2({ "--gpus", "2", "--expert-parallel", "2" })
+        << "--expert-parallel: expert parallel 2 splits the experts of mixture-of-experts layers, but the "
+           "model has none";
+    QTest::newRow("interleaving a ragged step")
+        << gpt2({ "--gpus", "4", "--pipeline-parallel", "4", "--virtual-stages", "2", "--accumulation-steps",
+               "6" })
+        << "--accumulation-steps: the interleaved schedule runs micro-batches in groups of the "
+           "pipeline-parallel degree: accumulation steps (micro-batches per step) 6 must be a multiple of "
+           "pipeline parallel 4";
     QTest::newRow("unknown checkpointing")
         << lenet({ "--checkpointing", "all" })
         << "--checkpointing must be one of none|per-block|selective, not \"all\"";
