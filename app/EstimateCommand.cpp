@@ -166,9 +166,12 @@ void printPipelineStages(const Plan& plan, const PlanResult& result, std::ostrea
         << plural(plan.setup.accumulationSteps, "micro-batch", "micro-batches") << ", bubble "
         << formatFraction(pipelineBubbleFraction(plan.setup.parallel, plan.setup.accumulationSteps)) << ")\n";
     table.print(out);
-    for (const PipelineStageRow& row : rows)
+    for (const PipelineStageRow& row : rows) {
         if (!row.error.empty())
             out << "  Stage " << row.stage << ": " << row.error << '\n';
+        else if (!row.explanation.empty())
+            out << "  - " << row.explanation << '\n';
+    }
     out << '\n';
 }
 

@@ -274,6 +274,7 @@ std::vector<PipelineStageRow> pipelineStageRows(const Plan& plan, const PlanResu
         row.layers = stageLayersText(plan.network, stage.slice);
         row.params = formatCount(r.analysis.totalParams);
         row.inFlight = inFlightText(stage.held.inFlight());
+        row.explanation = stageExplanation(stage, static_cast<std::int64_t>(result.stages.size()));
         row.peak = row.held = row.maxBatch = row.fits = none;
         if (r.estimate) {
             const Estimate& e = *r.estimate;

@@ -37,6 +37,9 @@ struct PipelineStageRow final
     std::string fits; ///< "yes", "no"; "–" without an estimate
     bool heaviest = false; ///< the stage whose figures are the plan's
     std::string error; ///< why the stage has no estimate; empty otherwise
+    /// Why the stage's GPU holds what it does (stageExplanation(): its schedule's micro-batches in flight,
+    /// what each held one costs, its max batch); empty without an estimate.
+    std::string explanation;
 };
 /// The stage tables' column titles, in PipelineStageRow's order.
 [[nodiscard]] std::vector<std::string> pipelineStageHeaders();

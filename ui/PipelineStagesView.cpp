@@ -61,8 +61,8 @@ void PipelineStagesView::setResult(const Plan& plan, const PlanResult& result)
                 font.setBold(true);
                 item->setFont(font);
             }
-            if (c == 1)
-                item->setToolTip(item->text());
+            // Why the stage holds what it does: its schedule's micro-batches in flight and their cost.
+            item->setToolTip(row.explanation.empty() ? item->text() : qs(row.explanation));
             m_table->setItem(r, c, item);
         }
         if (row.heaviest)

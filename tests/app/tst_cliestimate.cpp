@@ -523,9 +523,14 @@ void TestCliEstimate::pipelineStages()
     QVERIFY((title + 1)->startsWith(QLatin1String("Stage")));
     QVERIFY((title + 1)->contains(QLatin1String("In flight")));
     QStringList rows;
+    QStringList why; // then each stage's explanation
     for (auto it = title + 2; it != lines.end() && !it->isEmpty(); ++it)
-        rows << *it;
+        (it->startsWith(QLatin1String("  - ")) ? why : rows) << *it;
     QCOMPARE(rows.size(), 4);
+    QCOMPARE(why.size(), 4);
+    QVERIFY2(
+        why[0].contains(QStringLiteral("Stage 1 of 4 keeps 4 micro-batches in flight (1F1B: p \u2212 s)")),
+        qPrintable(why[0]));
     // GPT-2's 12 blocks over 4 stages, 3 each (Megatron's even split); the embeddings and the dropout
     // go with the first stage, the final norm and the head with the last.
     QVERIFY2(rows[0].contains(QStringLiteral("wte, wpe, drop, h.0\u20132")), qPrintable(rows[0]));

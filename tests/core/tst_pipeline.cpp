@@ -377,6 +377,12 @@ private slots:
         reestimate(again, plan);
         QCOMPARE(again.estimate->batch, std::int64_t { 8 });
         QCOMPARE(again.stages[1].result.estimate->batch, std::int64_t { 8 });
+        // Why stage 1 holds what it does, by 1F1B's rule: p - s = 4 in flight, 3 of them held.
+        QVERIFY(stageExplanation(r.stages[0], 4)
+                    .starts_with("Stage 1 of 4 keeps 4 micro-batches in flight (1F1B: p − s): besides the "
+                                 "running one, 3 held micro-batches of "));
+        QVERIFY(stageExplanation(r.stages[3], 4)
+                    .starts_with("Stage 4 of 4 keeps 1 micro-batch in flight (1F1B: p − s); at batch 4"));
         // The bubble: (p - 1) / (v m) = 3 / 8 of the busiest stage's time (Narayanan et al. 2021).
         QCOMPARE(pipelineBubbleFraction(plan.setup.parallel, 8), 0.375);
         const auto json = planToJson(plan, r);

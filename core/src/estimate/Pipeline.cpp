@@ -215,9 +215,12 @@ std::string stageExplanation(const PipelineStageResult& stage, std::int64_t stag
         const Count perPass = Count { c.heldActivationsPerPass.perSample + c.heldInputPerPass.perSample }
                 * Count::fromSigned(batch)
             + Count { c.heldActivationsPerPass.fixed + c.heldInputPerPass.fixed };
-        text += ": besides the running one, " + std::to_string(c.heldPasses)
-            + (stage.held.chunksPerStage > 1 ? " chunk passes" : " held") + " at "
-            + formatBytes(perPass.value()) + " each (saved activations and received input)";
+        const bool one = c.heldPasses == 1;
+        const std::string what = stage.held.chunksPerStage > 1
+            ? (one ? " held chunk pass" : " held chunk passes")
+            : (one ? " held micro-batch" : " held micro-batches");
+        text += ": besides the running one, " + std::to_string(c.heldPasses) + what + " of "
+            + formatBytes(perPass.value()) + (one ? "" : " each") + " (saved activations and received input)";
     }
     const Estimate& e = *r.estimate;
     const std::uint64_t held = e.hasHeadroom() ? e.heldBytes : e.peakBytes();
