@@ -344,6 +344,36 @@ private slots:
                           "has none" });
     }
 
+    void megatronsLlamaFirstStage()
+    {
+        // A Llama-3-70B-shaped model (80 layers, h = 8,192, 8 key/value heads, SwiGLU 28,672, vocabulary
+        // 128,256, untied head) with TP 8, PP 4, SP and selective recomputation, as
+        // megatron_reference.json has it. Parameters per GPU on the first stage: Megatron's most loaded
+        // shard, less its vocabulary padding to 129,024 rows (768 x 8,192 / 8 = 786,432), with Headroom's
+        // 20 RMSNorm pairs kept whole on each rank (20 x 2 x 8,192 = 327,680) in place of Megatron's share
+        // of every norm, (80 x 2 x 8,192 + 8,192) / 4 = 329,728.
+        const auto ref = megatronCase("llama-70b tp8 pp4 dp2 sp+selective=True distopt=False");
+        auto network = loadNetworkFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-3-70B-like.json");
+        QVERIFY(network);
+        Plan plan = pipelinePlan(
+            network.value(), 4, ref["num_microbatches"].get<std::int64_t>(), PipelineSchedule::OneFOneB);
+        plan.sequenceLength = 4096;
+        plan.precision = Precision::Bf16;
+        plan.checkpointing = Checkpointing::Selective;
+        plan.setup.batch = 1;
+        plan.setup.parallel.gpus = 64;
+        plan.setup.parallel.tensorParallel = 8;
+        plan.setup.parallel.sequenceParallel = true;
+        const PlanResult r = evaluate(plan);
+        QVERIFY2(!r.error, r.error ? r.error->message.c_str() : "");
+        const auto megatron = ref["weights"]["params_most_loaded_shard"].get<double>();
+        QCOMPARE(megatron, 2'271'545'344.0);
+        const std::uint64_t expected = 2'271'545'344 - 786'432 + 327'680 - 329'728;
+        QCOMPARE(r.stages[0].result.estimate->bytes.weights, expected * 2); // bf16
+        QCOMPARE(r.stages[0].held.inFlight(),
+            ref["activation_sp_selective"]["in_flight_microbatches"].get<double>());
+    }
+
     void theHeaviestStageIsThePlansAnswer()
     {
         // GPT-2 small over 4 stages, 1F1B, 8 micro-batches of 4 on an 80 GiB GPU. Stage 4 holds 3 blocks,
