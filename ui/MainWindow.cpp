@@ -210,6 +210,7 @@ void MainWindow::connectViews()
     connect(m_controller, &PlanController::estimateChanged, m_setupPanel, &SetupPanel::setEstimate);
     connect(m_controller, &PlanController::estimateChanged, m_chartView, &MemoryChartView::setEstimate);
     connect(m_controller, &PlanController::estimateChanged, this, &MainWindow::showPipelineStages);
+    connect(m_stagesView, &PipelineStagesView::stageChosen, m_controller, &PlanController::showStage);
     connect(m_controller, &PlanController::chartDataChanged, m_chartView, &MemoryChartView::setData);
     connect(m_controller, &PlanController::stepChartChanged, m_chartView, &MemoryChartView::setStepData);
     connect(
@@ -355,7 +356,12 @@ void MainWindow::showMeasuredRun()
 void MainWindow::showPipelineStages()
 {
     const PlanResult& result = m_controller->planResult();
-    m_stagesView->setResult(m_document->plan(), result);
+    const PlanResult& charted = m_controller->chartedResult();
+    std::size_t shown = result.heaviestStage;
+    for (std::size_t s = 0; s < result.stages.size(); ++s)
+        if (&result.stages[s].result == &charted)
+            shown = s;
+    m_stagesView->setResult(m_document->plan(), result, shown);
     QTabWidget* tabs = m_chartView->tabs();
     const int index = tabs->indexOf(m_stagesView);
     if (!result.stages.empty() && index < 0)

@@ -7,6 +7,7 @@
 
 #include <QHeaderView>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -22,6 +23,11 @@ PipelineStagesView::PipelineStagesView(QWidget* parent)
     m_table->setObjectName(QStringLiteral("pipelineStagesTable"));
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    connect(m_table, &QTableWidget::currentCellChanged, this, [this](int row, int, int, int) {
+        if (row >= 0)
+            Q_EMIT stageChosen(row);
+    });
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
     m_errors = new QLabel(this);
@@ -36,8 +42,9 @@ PipelineStagesView::PipelineStagesView(QWidget* parent)
     layout->addWidget(m_errors);
 }
 
-void PipelineStagesView::setResult(const Plan& plan, const PlanResult& result)
+void PipelineStagesView::setResult(const Plan& plan, const PlanResult& result, std::size_t charted)
 {
+    const QSignalBlocker quiet(m_table); // a rebuilt table is no choice of the user's
     using namespace report::plantext;
     const auto rows = pipelineStageRows(plan, result);
     QStringList headers;
@@ -71,11 +78,14 @@ void PipelineStagesView::setResult(const Plan& plan, const PlanResult& result)
             errors << tr("Stage %1: %2").arg(qs(row.stage), qs(row.error));
     }
     m_table->resizeColumnsToContents();
+    if (charted < rows.size())
+        m_table->selectRow(static_cast<int>(charted));
     const Parallelism& par = plan.setup.parallel;
     const std::int64_t m = plan.setup.accumulationSteps;
     m_summary->setText(rows.empty()
             ? QString()
-            : tr("%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5.")
+            : tr("%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5; "
+                 "choose a stage to chart it.")
                   .arg(par.pipelineParallel)
                   .arg(CoreText::translate(pipelineScheduleLabel(par.schedule)))
                   .arg(m)

@@ -20,11 +20,15 @@ class PipelineStagesView final : public QWidget
 public:
     explicit PipelineStagesView(QWidget* parent = nullptr);
 
-    /// The stages of `result` (none: an empty table).
-    void setResult(const Plan& plan, const PlanResult& result);
+    /// The stages of `result` (none: an empty table), `charted` (the stage the charts show) selected.
+    void setResult(const Plan& plan, const PlanResult& result, std::size_t charted);
     [[nodiscard]] QTableWidget* table() const noexcept { return m_table; }
     /// The heaviest stage's row, or -1 without stages.
     [[nodiscard]] int heaviestRow() const noexcept { return m_heaviestRow; }
+
+Q_SIGNALS:
+    /// The user chose a stage (from 0) to chart.
+    void stageChosen(int stage);
 
 private:
     QLabel* m_summary;

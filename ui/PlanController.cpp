@@ -62,9 +62,10 @@ PlanController::PlanController(Document* document, QObject* parent)
 void PlanController::updateLayerNames()
 {
     m_layerNames.clear();
-    m_layerNames.reserve(static_cast<qsizetype>(m_result.analysis.rows.size()));
+    const Analysis& analysis = chartedResult().analysis;
+    m_layerNames.reserve(static_cast<qsizetype>(analysis.rows.size()));
     // The step chart names a moment's layer by number and name, as the sentences about the peak do.
-    for (const auto& row : m_result.analysis.rows)
+    for (const auto& row : analysis.rows)
         m_layerNames.append(qs(layerReference(row, row.name)));
 }
 
@@ -72,8 +73,33 @@ ChartSetup PlanController::chartSetup() const
 {
     const Plan& plan = m_document->plan();
     return ChartSetup { plan.gpu.memoryBytes, qs(plan.gpu.name), plan.setup.parallel.gpus,
-        plan.setup.accumulationSteps, qs(report::plantext::heaviestStageText(m_result)),
-        reservedNote(m_result) };
+        plan.setup.accumulationSteps, chartedStageText(), reservedNote(chartedResult()) };
+}
+
+const PlanResult& PlanController::chartedResult() const noexcept
+{
+    if (m_shownStage && *m_shownStage < m_result.stages.size() && *m_shownStage != m_result.heaviestStage)
+        return m_result.stages[*m_shownStage].result;
+    return m_result;
+}
+
+QString PlanController::chartedStageText() const
+{
+    if (&chartedResult() == &m_result)
+        return qs(report::plantext::heaviestStageText(m_result));
+    return tr("Stage %1 of %2 (chosen)").arg(*m_shownStage + 1).arg(m_result.stages.size());
+}
+
+void PlanController::showStage(int stage)
+{
+    const std::optional<std::size_t> shown
+        = stage >= 0 ? std::optional<std::size_t> { static_cast<std::size_t>(stage) } : std::nullopt;
+    if (shown == m_shownStage)
+        return;
+    m_shownStage = shown;
+    updateLayerNames();
+    rebuildChart();
+    updateStepChart();
 }
 
 QString PlanController::reservedNote(const PlanResult& result)
@@ -94,6 +120,7 @@ void PlanController::reanalyze()
 {
     m_replayTimer->stop(); // evaluate() replays at the batch
     m_result = evaluate(m_document->plan());
+    m_shownStage.reset(); // a new plan: its heaviest stage
     ++m_analysisRuns;
     updateLayerNames();
     Q_EMIT analysisChanged(m_result.wholeModel()); // with a pipeline, every stage's layers
@@ -109,6 +136,7 @@ void PlanController::rebuildModel()
     // top-level analysis is then the heaviest stage's), which evaluate() cuts into stages again.
     Analysis whole = m_result.modelAnalysis ? *m_result.modelAnalysis : std::move(m_result.analysis);
     m_result = evaluate(m_document->plan(), std::move(whole));
+    m_shownStage.reset(); // other stages: the heaviest again
     updateLayerNames(); // with a pipeline, the heaviest stage's layers
     updateEstimate();
     rebuildChart();
@@ -122,6 +150,8 @@ void PlanController::updateBatch()
     reestimateTick();
     updateEstimate();
     if (!m_result.stages.empty() && m_result.heaviestStage != heaviest) {
+        if (m_shownStage == m_result.heaviestStage)
+            m_shownStage.reset(); // the chosen stage became the heaviest: the plan's figures are its
         // Another stage is the heaviest at this batch: its step model and layers are the chart's now.
         updateLayerNames();
         rebuildChart();
@@ -206,14 +236,15 @@ void PlanController::updateStepChart()
     m_stepChart = StepChartData {};
     static_cast<ChartSetup&>(m_stepChart) = chartSetup();
     m_stepChart.layerNames = m_layerNames;
-    if (m_result.memory && m_state.estimate && !m_state.emptyNetwork) {
+    const PlanResult& charted = chartedResult();
+    if (charted.memory && m_state.estimate && !m_state.emptyNetwork) {
         // A tick hands the model on; the chart reads the step's moments from it only when shown.
         m_stepChart.valid = true;
-        m_stepChart.model = m_result.memory;
+        m_stepChart.model = charted.memory;
         m_stepChart.batch = m_document->plan().setup.batch;
-        m_stepChart.reserved = m_result.reserved;
-        if (m_result.reservedFigures)
-            m_stepChart.reservedCapacity = m_result.reservedFigures->capacityBytes;
+        m_stepChart.reserved = charted.reserved;
+        if (charted.reservedFigures)
+            m_stepChart.reservedCapacity = charted.reservedFigures->capacityBytes;
         m_stepChart.overheadBytes = m_document->plan().setup.overheadBytes;
     } else {
         // Where the estimate's error is (the memory chart's message), or the error itself.
@@ -228,7 +259,8 @@ void PlanController::rebuildChart()
 {
     ++m_chartBuilds;
     const Plan& plan = m_document->plan();
-    const Analysis& analysis = m_result.analysis;
+    const PlanResult& charted = chartedResult();
+    const Analysis& analysis = charted.analysis;
     m_chart = ChartData {};
     static_cast<ChartSetup&>(m_chart) = chartSetup();
     for (const auto& row : analysis.rows) {
@@ -240,10 +272,10 @@ void PlanController::rebuildChart()
         Q_EMIT chartDataChanged(m_chart);
         return;
     }
-    if (!m_result.memory) {
+    if (!charted.memory) {
         // The message itself is shown where it can be fixed; here, only where that is.
         const QString layer = blockingLayer(analysis);
-        if (m_result.error && isSetupError(*m_result.error, analysis.valid()))
+        if (charted.error && isSetupError(*charted.error, analysis.valid()))
             m_chart.message
                 = tr("No estimate: the training set-up cannot be used (the reason is under the set-up).");
         else if (!layer.isEmpty())
@@ -254,8 +286,8 @@ void PlanController::rebuildChart()
         Q_EMIT chartDataChanged(m_chart);
         return;
     }
-    const MemoryModel& model = *m_result.memory;
-    m_chart.maxBatch = m_result.estimate ? m_result.estimate->maxBatch : model.maxBatch(plan.gpu.memoryBytes);
+    const MemoryModel& model = *charted.memory;
+    m_chart.maxBatch = charted.estimate ? charted.estimate->maxBatch : model.maxBatch(plan.gpu.memoryBytes);
     // Evenly spaced in log2(batch), as the chart's batch axis is (the report's chart samples alike).
     static_cast<report::MemorySweep&>(m_chart)
         = report::MemorySweep::sample(model, chartRange(plan.setup.batch, m_chart.maxBatch));
@@ -266,8 +298,9 @@ void PlanController::rebuildChart()
 
 void PlanController::sampleReserved()
 {
-    if (m_result.reserved && m_result.reservedFigures)
-        m_chart.sampleReserved(*m_result.reserved, *m_result.reservedFigures);
+    const PlanResult& charted = chartedResult();
+    if (charted.reserved && charted.reservedFigures)
+        m_chart.sampleReserved(*charted.reserved, *charted.reservedFigures);
 }
 
 } // namespace headroom::ui

@@ -71,8 +71,14 @@ public:
     /// True when `error` is the training set-up's doing rather than a layer's (or the input's).
     [[nodiscard]] static bool isSetupError(const Error& error, bool analysisValid);
 
+    /// The stage the charts show with a pipeline: the one chosen in the Pipeline stages tab, else the
+    /// heaviest (planResult()'s figures).
+    [[nodiscard]] const PlanResult& chartedResult() const noexcept;
+
 public Q_SLOTS:
     void reanalyze();
+    /// Chart pipeline stage `stage` (from 0; the heaviest, or one out of range, charts the heaviest).
+    void showStage(int stage);
     void rebuildModel();
     void updateBatch();
 
@@ -84,6 +90,8 @@ Q_SIGNALS:
     void stepChartChanged(const headroom::ui::StepChartData& data);
 
 private:
+    /// The chart's label for the stage shown: "Stage 2 of 4 (heaviest)", or the chosen one's.
+    [[nodiscard]] QString chartedStageText() const;
     void rebuildChart();
     /// The chart's reserved line: the reserved model replayed at some of the chart's batches.
     void sampleReserved();
@@ -105,6 +113,8 @@ private:
     /// The analysis, the step model (shared with the step chart's data, which reads it only when the
     /// chart is shown), the estimate and the throughput.
     PlanResult m_result;
+    /// The pipeline stage the charts show when the user chose one other than the heaviest.
+    std::optional<std::size_t> m_shownStage;
     EstimateState m_state;
     ChartData m_chart;
     StepChartData m_stepChart;

@@ -4473,8 +4473,8 @@ As a measured run: %3</source>
         <translation>스테이지 %1: %2</translation>
     </message>
     <message>
-        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5.</source>
-        <translation>%1개 스테이지, %2, 마이크로배치 %3개(누적 단계 수), 버블 %4. 차트는 %5을(를) 보여 줍니다.</translation>
+        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5; choose a stage to chart it.</source>
+        <translation>%1개 스테이지, %2, 마이크로배치 %3개(누적 단계 수), 버블 %4. 차트는 %5을(를) 보여 줍니다. 스테이지를 선택하면 그 스테이지를 그립니다.</translation>
     </message>
 </context>
 <context>
@@ -4593,6 +4593,10 @@ As a measured run: %3</source>
     <message>
         <source>Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
         <translation>PyTorch 캐싱 할당자의 예약 메모리: 시뮬레이션하지 않음(%1). 최대 배치는 텐서만으로 계산합니다.</translation>
+    </message>
+    <message>
+        <source>Stage %1 of %2 (chosen)</source>
+        <translation>스테이지 %1/%2(선택됨)</translation>
     </message>
 </context>
 <context>

@@ -4473,8 +4473,8 @@ As a measured run: %3</source>
         <translation>阶段 %1：%2</translation>
     </message>
     <message>
-        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5.</source>
-        <translation>%1 个阶段，%2，%3 个微批次（即梯度累积步数），气泡 %4。图表显示%5。</translation>
+        <source>%1 stages, %2, %3 micro-batches (the accumulation steps), bubble %4. The charts show %5; choose a stage to chart it.</source>
+        <translation>%1 个阶段，%2，%3 个微批次（即梯度累积步数），气泡 %4。图表显示%5；选择一个阶段即可绘制它。</translation>
     </message>
 </context>
 <context>
@@ -4593,6 +4593,10 @@ As a measured run: %3</source>
     <message>
         <source>Reserved by PyTorch&apos;s caching allocator: not simulated (%1). The max batch is from the tensors alone.</source>
         <translation>PyTorch 缓存分配器的预留内存：未模拟（%1）。最大批次仅按张量计算。</translation>
+    </message>
+    <message>
+        <source>Stage %1 of %2 (chosen)</source>
+        <translation>第 %1 阶段，共 %2 个（已选择）</translation>
     </message>
 </context>
 <context>

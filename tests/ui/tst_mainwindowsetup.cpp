@@ -329,6 +329,19 @@ void TestMainWindowSetup::pipelineStagesTab()
                     formatCount(static_cast<std::uint64_t>(expected.estimate->maxBatch)))));
     // The layer table keeps the whole model.
     QCOMPARE(win.controller()->analysis().totalParams, expected.wholeModel().totalParams);
+    // The charts show the heaviest stage until another is chosen in the table; then that stage's step
+    // and its sweep, labelled as chosen, while the summary stays the plan's (the heaviest's).
+    PlanController* controller = win.controller();
+    QCOMPARE(table->currentRow(), static_cast<int>(expected.heaviestStage));
+    QCOMPARE(controller->stepChartData().model.get(), controller->planResult().memory.get());
+    table->setCurrentCell(1, 0);
+    QCOMPARE(controller->stepChartData().model.get(), controller->planResult().stages[1].result.memory.get());
+    QCOMPARE(controller->chartData().maxBatch, controller->planResult().stages[1].result.estimate->maxBatch);
+    QVERIFY2(controller->chartData().stage.startsWith(QStringLiteral("Stage 2 of 4 (chosen")),
+        qPrintable(controller->chartData().stage));
+    QVERIFY(child<QLabel>(win, "maxBatchLabel")->text().contains(stage));
+    table->setCurrentCell(static_cast<int>(expected.heaviestStage), 0);
+    QCOMPARE(controller->stepChartData().model.get(), controller->planResult().memory.get());
 
     // The schedule: interleaved enables the virtual stages.
     schedule->setCurrentIndex(schedule->findData(static_cast<int>(PipelineSchedule::Interleaved)));
