@@ -229,6 +229,41 @@ std::string stageExplanation(const PipelineStageResult& stage, std::int64_t stag
     return text;
 }
 
+Result<StageBoundaries> stageBoundaries(const Network& network, const Analysis& whole,
+    const std::vector<PipelineStageSlice>& slices, bool interleaved)
+{
+    // With interleaving every stage also receives and sends between its model chunks: the largest
+    // boundary tensor stands for those.
+    std::uint64_t largest = 0;
+    for (const PipelineStageSlice& slice : slices)
+        if (slice.sendsFrom)
+            if (auto sent = boundaryInput(whole, *slice.sendsFrom))
+                largest = std::max(largest, bytesPerSample(sent.value()));
+    StageBoundaries out;
+    for (const PipelineStageSlice& slice : slices) {
+        InputSpec received = network.input;
+        PipelineStageRole role;
+        role.index = slice.index;
+        if (slice.receivesFrom) {
+            auto boundary = boundaryInput(whole, *slice.receivesFrom);
+            if (!boundary)
+                return boundary.error();
+            received = boundary.value();
+            role.receivedBytesPerSample = bytesPerSample(received);
+        }
+        if (slice.sendsFrom)
+            if (auto sent = boundaryInput(whole, *slice.sendsFrom))
+                role.sentBytesPerSample = bytesPerSample(sent.value());
+        if (interleaved && slices.size() > 1) {
+            role.receivedBytesPerSample = std::max(role.receivedBytesPerSample, largest);
+            role.sentBytesPerSample = std::max(role.sentBytesPerSample, largest);
+        }
+        out.received.push_back(std::move(received));
+        out.roles.push_back(role);
+    }
+    return out;
+}
+
 PlanResult evaluatePipeline(const Plan& plan, Analysis analysis)
 {
     PlanResult out;
@@ -261,32 +296,16 @@ PlanResult evaluatePipeline(const Plan& plan, Analysis analysis)
     }
     // With interleaving every stage also receives and sends between its model chunks: the largest
     // boundary tensor stands for those.
-    std::uint64_t largestBoundary = 0;
-    for (const PipelineStageSlice& slice : slices.value())
-        if (slice.sendsFrom)
-            if (auto sent = boundaryInput(*whole, *slice.sendsFrom))
-                largestBoundary = std::max(largestBoundary, bytesPerSample(sent.value()));
-    const bool interleaved = par.schedule == PipelineSchedule::Interleaved && par.virtualStages > 1;
+    auto boundaries
+        = stageBoundaries(network, *whole, slices.value(), par.schedule == PipelineSchedule::Interleaved);
+    if (!boundaries) {
+        out.error = boundaries.error();
+        return out;
+    }
     for (PipelineStageSlice& slice : slices.value()) {
-        InputSpec received = network.input;
-        PipelineStageRole role;
-        role.index = slice.index;
-        if (slice.receivesFrom) {
-            auto boundary = boundaryInput(*whole, *slice.receivesFrom);
-            if (!boundary) {
-                out.error = boundary.error();
-                return out;
-            }
-            received = boundary.value();
-            role.receivedBytesPerSample = bytesPerSample(received);
-        }
-        if (slice.sendsFrom)
-            if (auto sent = boundaryInput(*whole, *slice.sendsFrom))
-                role.sentBytesPerSample = bytesPerSample(sent.value());
-        if (interleaved) {
-            role.receivedBytesPerSample = std::max(role.receivedBytesPerSample, largestBoundary);
-            role.sentBytesPerSample = std::max(role.sentBytesPerSample, largestBoundary);
-        }
+        const auto at = static_cast<std::size_t>(slice.index);
+        const InputSpec& received = boundaries.value().received[at];
+        const PipelineStageRole& role = boundaries.value().roles[at];
         auto stageNet = stageNetwork(network, slice, received);
         if (!stageNet) {
             out.error = stageNet.error();

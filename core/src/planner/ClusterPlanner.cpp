@@ -327,45 +327,13 @@ const Cut& Search::cutFor(std::int64_t pp, std::int64_t v)
     if (!slices)
         return cut;
     const Analysis& whole = *m_whole.begin()->second;
-    // The boundary tensor after top-level layer `item`, bytes per sample (as evaluatePipeline cuts).
-    const auto boundary = [&](std::size_t item) -> std::optional<InputSpec> {
-        const std::string path = "layers[" + std::to_string(item) + "]";
-        const LayerRow* row = nullptr;
-        for (const LayerRow& r : whole.rows)
-            if ((r.specPath == path || r.specPath.starts_with(path + ".")) && r.type != "Repeat")
-                row = &r;
-        if (row == nullptr || row->output.shape.rank() == 0)
-            return std::nullopt;
-        InputSpec spec;
-        spec.shape = row->output.shape;
-        spec.dtype = row->output.dtype;
-        return spec;
-    };
-    const auto bytes
-        = [](const InputSpec& s) { return (s.shape.elements() * Count { elementSize(s.dtype) }).value(); };
-    std::uint64_t largest = 0;
-    for (const PipelineStageSlice& s : slices.value())
-        if (s.sendsFrom)
-            if (const auto b = boundary(*s.sendsFrom))
-                largest = std::max(largest, bytes(*b));
+    const auto boundaries = stageBoundaries(m_network, whole, slices.value(), v > 1);
+    if (!boundaries)
+        return cut;
     for (const PipelineStageSlice& slice : slices.value()) {
-        PipelineStageRole role;
-        role.index = slice.index;
-        InputSpec received = m_network.input;
-        if (slice.receivesFrom) {
-            const auto b = boundary(*slice.receivesFrom);
-            if (!b)
-                return cut;
-            received = *b;
-            role.receivedBytesPerSample = bytes(*b);
-        }
-        if (slice.sendsFrom)
-            if (const auto b = boundary(*slice.sendsFrom))
-                role.sentBytesPerSample = bytes(*b);
-        if (v > 1) {
-            role.receivedBytesPerSample = std::max(role.receivedBytesPerSample, largest);
-            role.sentBytesPerSample = std::max(role.sentBytesPerSample, largest);
-        }
+        const auto at = static_cast<std::size_t>(slice.index);
+        const InputSpec& received = boundaries.value().received[at];
+        const PipelineStageRole& role = boundaries.value().roles[at];
         std::size_t index = m_nets.size();
         for (std::size_t n = 1; n < m_nets.size(); ++n)
             if (m_nets[n].iterations == slice.iterations && m_nets[n].receivesFrom == slice.receivesFrom

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 namespace headroom {
 
@@ -21,6 +22,18 @@ namespace headroom {
 /// interleaved 1F1B (Narayanan et al. 2021), a third of 1F1B's for ZB-H1 (Qi et al. 2023). 0 without a
 /// pipeline.
 [[nodiscard]] double pipelineBubbleFraction(const Parallelism& par, std::int64_t microBatches) noexcept;
+
+/// What the stages of a cut receive and send: each stage's input (the network's on the first, else the
+/// output of the layer the stage before ends on, as `whole`, the whole model's analysis, has it) and
+/// its role (index, boundary bytes per sample; with interleaving every stage both receives and sends,
+/// the largest boundary tensor standing for its chunks' exchanges). One entry per slice, in order.
+struct StageBoundaries final
+{
+    std::vector<InputSpec> received;
+    std::vector<PipelineStageRole> roles;
+};
+[[nodiscard]] Result<StageBoundaries> stageBoundaries(const Network& network, const Analysis& whole,
+    const std::vector<PipelineStageSlice>& slices, bool interleaved);
 
 /// Why a stage's GPU holds what it does, for the stages table and the peak: "Stage 1 of 4 keeps 4
 /// micro-batches in flight (1F1B: p − s): besides the running one, 3 held at 1.20 GiB each (saved
