@@ -101,7 +101,9 @@ std::string optionOfSetting(const std::string& location)
               { "parallel.expert_parallel", "--expert-parallel" },
               { "parallel.expert_tensor_parallel", "--expert-tensor-parallel" },
               { "parallel.sharding", "--sharding" }, { "accumulation_steps", "--accumulation-steps" },
-              { "parallel.tensor_parallel", "--tensor-parallel" } };
+              { "parallel.tensor_parallel", "--tensor-parallel" },
+              { "parallel.activation_offload", "--offload-activations" },
+              { "parallel.context_parallel_kind", "--context-parallel-kind" } };
     for (const auto& [setting, option] : kOptions)
         if (location.starts_with(setting))
             return std::string { option };

@@ -159,6 +159,24 @@ void TestCliErrors::errors_data()
         << "--accumulation-steps: the interleaved schedule runs micro-batches in groups of the "
            "pipeline-parallel degree: accumulation steps (micro-batches per step) 6 must be a multiple of "
            "pipeline parallel 4";
+    QTest::newRow("unknown schedule")
+        << gpt2({ "--schedule", "foo" })
+        << "--schedule must be one of gpipe|1f1b|interleaved|zero-bubble, not \"foo\"";
+    QTest::newRow("stage layers not numbers") << gpt2(
+        { "--stage-layers", "3,x" }) << "--stage-layers must be an integer from 0 to 65536, not \"x\"";
+    QTest::newRow("unknown context kind") << gpt2({ "--context-parallel-kind", "x" })
+                                          << "--context-parallel-kind must be ring or all-to-all, not \"x\"";
+    QTest::newRow("unknown activation offload")
+        << gpt2({ "--offload-activations", "x" })
+        << "--offload-activations must be one of none|checkpoints|all, not \"x\"";
+    QTest::newRow("zero virtual stages") << gpt2({ "--virtual-stages", "0" })
+                                         << "--virtual-stages must be an integer from 1 to 65536, not \"0\"";
+    QTest::newRow("absurd pipeline") << gpt2({ "--pipeline-parallel",
+        "100000" }) << "--pipeline-parallel must be an integer from 1 to 65536, not \"100000\"";
+    QTest::newRow("offloading checkpoints without checkpointing")
+        << gpt2({ "--offload-activations", "checkpoints" })
+        << "--offload-activations: activation offload \"checkpoints\" moves the block inputs that per-block "
+           "checkpointing keeps to the CPU: it needs checkpointing \"per-block\", not \"none\"";
     QTest::newRow("unknown checkpointing")
         << lenet({ "--checkpointing", "all" })
         << "--checkpointing must be one of none|per-block|selective, not \"all\"";
