@@ -4,6 +4,10 @@
 #include "BenchNetworks.h"
 #include "headroom/analysis/Analysis.h"
 #include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/Pipeline.h"
+#include "headroom/estimate/Plan.h"
+#include "headroom/importers/HfConfig.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QTest>
 #include <utility>
@@ -23,6 +27,7 @@ private slots:
     void sliderTick();
     void maxBatch();
     void sweep1To4096();
+    void pipelineSliderTick();
 
 private:
     Network m_network;
@@ -104,6 +109,42 @@ void BenchEstimate::sweep1To4096()
         const auto points = sweep(m_analysis, m_setup, 1, 4096);
         QCOMPARE(points->size(), std::size_t { 4096 });
     }
+}
+
+void BenchEstimate::pipelineSliderTick()
+{
+    // A slider tick with a pipeline (issue 37): every stage is read again at the batch and the heaviest
+    // chosen again (reestimatePipeline; the GUI's PlanController::reestimateTick). A Llama-3-70B-shaped
+    // model on 64 H100s: tensor parallel 8 with sequence parallelism, 8 stages of 10 layers, 1F1B over
+    // 16 micro-batches, 4,096 tokens, AMP bf16, AdamW.
+    auto network = importHfConfigFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Llama-3-70B-like.json");
+    QVERIFY2(network, network ? "" : network.error().message.c_str());
+    auto catalog = GpuCatalog::fromFile(HEADROOM_TEST_SOURCE_DIR "/resources/gpus.json");
+    QVERIFY(catalog);
+    Plan plan;
+    plan.network = std::move(network).value();
+    plan.sequenceLength = 4096;
+    plan.precision = Precision::AmpBf16;
+    plan.gpu = catalog->find("H100 SXM").value();
+    plan.setup.optimizer = Optimizer::AdamW;
+    plan.setup.batch = 1;
+    plan.setup.accumulationSteps = 16;
+    plan.setup.parallel.gpus = 64;
+    plan.setup.parallel.tensorParallel = 8;
+    plan.setup.parallel.sequenceParallel = true;
+    plan.setup.parallel.pipelineParallel = 8;
+    PlanResult result = evaluate(plan);
+    QVERIFY2(result.estimate, result.error ? result.error->message.c_str() : "no estimate");
+    QCOMPARE(result.stages.size(), std::size_t { 8 });
+    PlanSettings settings = plan;
+    std::int64_t batch = 0;
+    QBENCHMARK
+    {
+        batch = batch % 8 + 1;
+        settings.setup.batch = batch;
+        reestimatePipeline(result, settings);
+    }
+    QVERIFY(result.estimate);
 }
 
 QTEST_APPLESS_MAIN(BenchEstimate)

@@ -10,6 +10,7 @@
 #include <QSettings>
 #include <QTest>
 #include <QToolButton>
+#include <algorithm>
 
 using namespace headroom;
 using namespace headroom::ui;
@@ -61,6 +62,8 @@ private slots:
     void namesEveryWarning_data();
     void namesEveryWarning();
     void importedOnnxModelShowsItsGenericOperators();
+    void evalModeExportIsFlaggedOnScreen_data();
+    void evalModeExportIsFlaggedOnScreen();
     void followsEdits();
 };
 
@@ -135,6 +138,44 @@ void TestWarningBanner::importedOnnxModelShowsItsGenericOperators()
     QVERIFY2(w.banner->lines().front().startsWith(
                  QStringLiteral("conv_asym: operator 'Conv' (asymmetric padding")),
         qPrintable(w.banner->lines().front()));
+}
+
+void TestWarningBanner::evalModeExportIsFlaggedOnScreen_data()
+{
+    // Issue 35, item 8: an export made in eval mode plans less than training keeps (no Dropout masks, the
+    // BatchNorms folded away or in inference mode); the importer's warning must reach the window, not only
+    // the command line's stderr. Real exports: torch 1.13's TorchScript exporter (Conv + BatchNorm folded
+    // into one Conv with "onnx::Conv_*" weights, a BatchNorm1d left in inference mode) and PyTorch 2.11's
+    // dynamo exporter (every BatchNorm's metadata names aten._native_batch_norm_legit_no_training).
+    QTest::addColumn<QString>("path");
+    QTest::newRow("torch 1.13, TorchScript exporter")
+        << QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/tests/data/onnx/eval_mode.onnx");
+    QTest::newRow("PyTorch 2.11, dynamo exporter, ResNet-18")
+        << QStringLiteral(HEADROOM_TORCH2_EXPORTS "/dynamo-eval/resnet18.onnx");
+}
+
+void TestWarningBanner::evalModeExportIsFlaggedOnScreen()
+{
+    QFETCH(QString, path);
+    auto w = makeWindow(test::tinyNetwork());
+    QVERIFY(w.banner->isHidden());
+    QVERIFY2(w.window->openFile(path), qPrintable(path));
+    QVERIFY2(w.dialogs->errors.isEmpty(), qPrintable(w.dialogs->errors.join(QLatin1Char('\n'))));
+    QTRY_VERIFY(w.banner->isVisible());
+    const QStringList lines = w.banner->lines();
+    const auto evalLine = std::find_if(lines.begin(), lines.end(), [](const QString& line) {
+        return line.contains(QStringLiteral("exported in inference (eval) mode"));
+    });
+    QVERIFY2(evalLine != lines.end(), qPrintable(lines.join(QLatin1Char('\n'))));
+    // The line tells the user what is missing and how to export for training (each exporter its way).
+    QVERIFY2(evalLine->contains(QStringLiteral("Dropout")), qPrintable(*evalLine));
+    QVERIFY2(evalLine->contains(QStringLiteral("TrainingMode.TRAINING"))
+            || evalLine->contains(QStringLiteral("model.train()")),
+        qPrintable(*evalLine));
+    // It is on screen: the banner's list shows it without "Show all" (it is the network's first warning).
+    const auto* list = w.banner->findChild<QLabel*>(QStringLiteral("warningListLabel"));
+    QVERIFY(list && list->isVisible());
+    QVERIFY2(list->text().contains(QStringLiteral("eval")), qPrintable(list->text()));
 }
 
 void TestWarningBanner::followsEdits()
