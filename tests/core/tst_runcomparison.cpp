@@ -307,6 +307,7 @@ private slots:
     void workspacesOfAnotherGpu();
     void indicesOutOfRangeAreSurvived();
     void hugeFiguresDoNotWrap();
+    void communicationBuffersByWhenTheyAreMade();
 
 private:
     Plan m_plan;
@@ -836,6 +837,35 @@ void TestRunComparison::hugeFiguresDoNotWrap()
     // up: (18,446,744,073,689,709,567 + 3) / 4 = 4,611,686,018,422,427,392.
     QCOMPARE(c.calibration.fixedBytes, std::uint64_t { 0 });
     QCOMPARE(c.calibration.perSampleBytes, std::uint64_t { 4'611'686'018'422'427'392ULL });
+}
+
+void TestRunComparison::communicationBuffersByWhenTheyAreMade()
+{
+    // DDP's buckets are made with the model and kept: weights. A buffer an operation makes inside a step
+    // (ZeRO-3's gathered layers here; the context-parallel ring and the expert dispatch alike) is freed
+    // within it: a temporary, not a second copy of the weights.
+    QCOMPARE(runComponentOf(TraceKind::Communication), RunComponent::Weights);
+    QCOMPARE(runComponentOf(TraceKind::Communication, true), RunComponent::Temporaries);
+    QCOMPARE(runComponentOf(TraceKind::Weights, true), RunComponent::Weights);
+
+    // The MLP under ZeRO-3 on 2 GPUs: through forward and backward the gathered layer and the prefetched
+    // one, 2 x the largest layer's parameters (fc1: 256 x 512 + 512 = 131,584 float32) = 1,052,672 bytes,
+    // alive at the plan's allocated peak (backward). They count as temporaries; the weights component
+    // holds the rank's shards only (559,616 bytes in all, each rank half of them): below one gathered pair.
+    Plan plan = mlpPlan();
+    plan.setup.parallel.gpus = 2;
+    plan.setup.parallel.sharding = Sharding::Zero3;
+    const PlanResult result = evaluate(plan);
+    QVERIFY2(result.reserved, result.error ? result.error->message.c_str() : "no reserved model");
+    RunContext context;
+    context.batch = 4;
+    context.precision = Precision::Fp32;
+    const RunComparison c = compareRun(mlpRun({}), plan, result, context);
+    constexpr std::uint64_t kGathered = 2 * 131'584 * 4;
+    QVERIFY2(component(c.predictedComponents, RunComponent::Temporaries) >= kGathered,
+        qPrintable(QString::number(component(c.predictedComponents, RunComponent::Temporaries))));
+    QVERIFY2(component(c.predictedComponents, RunComponent::Weights) <= kWeights,
+        qPrintable(QString::number(component(c.predictedComponents, RunComponent::Weights))));
 }
 
 QTEST_APPLESS_MAIN(TestRunComparison)

@@ -57,12 +57,13 @@ std::string_view runComponentLabel(RunComponent c) noexcept
     return "Unattributed";
 }
 
-RunComponent runComponentOf(TraceKind kind) noexcept
+RunComponent runComponentOf(TraceKind kind, bool madeInStep) noexcept
 {
     switch (kind) {
+    case TraceKind::Communication: // DDP's buckets are made with the model and kept; per-op buffers are not
+        return madeInStep ? RunComponent::Temporaries : RunComponent::Weights;
     case TraceKind::Weights:
     case TraceKind::AutocastCopy: // counted under weights (docs/memory-model.md, Components)
-    case TraceKind::Communication: // DDP's buckets: made with the model and kept
         return RunComponent::Weights;
     case TraceKind::Input:
     case TraceKind::Activation:
@@ -342,6 +343,23 @@ std::string baseName(std::string_view path)
     return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
+/// A kind of the plan's tensors a measured block is matched against. Communication buffers are told apart
+/// by when they are made: at set-up (DDP's buckets, a pipeline stage's send/receive buffers: kept like the
+/// weights) or by an operation inside a step (sequence-parallel all-gather, context-parallel ring, expert
+/// dispatch, ZeRO-3's gathered parameters: freed within the phase).
+struct PlanKind final
+{
+    constexpr PlanKind(TraceKind k, bool madeInStep = false) // NOLINT: a TraceKind is a PlanKind
+        : kind { k }
+        , inStep { madeInStep && k == TraceKind::Communication }
+    {
+    }
+    TraceKind kind;
+    bool inStep;
+    friend auto operator<=>(const PlanKind&, const PlanKind&) = default;
+};
+constexpr PlanKind kStepCommunication { TraceKind::Communication, true };
+
 /// The plan's tensors by kind and size as the run's allocator rounds them, for naming measured blocks.
 class PlanTensors final
 {
@@ -351,7 +369,7 @@ public:
         : m_analysis { analysis }
         , m_rounding { rounding }
     {
-        std::set<std::tuple<TraceKind, std::uint64_t, std::uint32_t>> seen;
+        std::set<std::tuple<PlanKind, std::uint64_t, std::uint32_t>> seen;
         for (const TraceEvent& e : trace.events()) {
             if (!e.allocate)
                 continue;
@@ -359,28 +377,28 @@ public:
             if (bytes == 0)
                 continue;
             const std::uint64_t size = CachingAllocator::roundSize(bytes, rounding);
-            auto& rows = m_bySize[{ e.kind, size }];
+            const PlanKind kind { e.kind, e.stage != TraceStage::Setup };
+            auto& rows = m_bySize[{ kind, size }];
             // Tensors made once keep one entry each (named in order); per-step ones their distinct rows.
-            if (madeOnce(e.kind) ? e.step <= firstStepOf(e.kind)
-                                 : seen.insert({ e.kind, size, e.row }).second)
+            if (madeOnce(kind) ? e.step <= firstStepOf(kind.kind) : seen.insert({ kind, size, e.row }).second)
                 rows.push_back(e.row);
         }
     }
 
     struct Match
     {
-        TraceKind kind = TraceKind::Activation;
+        PlanKind kind { TraceKind::Activation };
         std::uint32_t row = kNoTraceRow;
     };
 
     /// The first of `kinds` with a tensor of this block's size; made-once tensors are used up in order (with
     /// `useUp` every kind is: blocks alive across steps stand for one tensor of the plan each).
     std::optional<Match> match(
-        const MeasuredBlock& b, std::initializer_list<TraceKind> kinds, bool useUp = false)
+        const MeasuredBlock& b, std::initializer_list<PlanKind> kinds, bool useUp = false)
     {
         const std::uint64_t requested = b.requestedSize > 0 ? b.requestedSize : b.size;
         const std::uint64_t rounded = CachingAllocator::roundSize(requested, m_rounding);
-        for (const TraceKind kind : kinds) {
+        for (const PlanKind kind : kinds) {
             for (const std::uint64_t size : { rounded, b.size }) {
                 const auto it = m_bySize.find({ kind, size });
                 if (it == m_bySize.end() || it->second.empty())
@@ -392,7 +410,7 @@ public:
                 // layers.
                 const std::uint32_t row = it->second[used % it->second.size()];
                 ++used;
-                return Match { kind, kind == TraceKind::OptimizerState ? stateRow(size) : row };
+                return Match { kind, kind.kind == TraceKind::OptimizerState ? stateRow(size) : row };
             }
         }
         return std::nullopt;
@@ -404,10 +422,11 @@ public:
     }
 
 private:
-    static bool madeOnce(TraceKind k)
+    static bool madeOnce(PlanKind k)
     {
-        return k == TraceKind::Weights || k == TraceKind::OptimizerState || k == TraceKind::CublasWorkspace
-            || k == TraceKind::Communication;
+        const TraceKind t = k.kind;
+        return t == TraceKind::Weights || t == TraceKind::OptimizerState || t == TraceKind::CublasWorkspace
+            || (t == TraceKind::Communication && !k.inStep);
     }
     static std::uint8_t firstStepOf(TraceKind k)
     {
@@ -426,8 +445,8 @@ private:
 
     const Analysis& m_analysis;
     AllocatorSettings m_rounding;
-    std::map<std::pair<TraceKind, std::uint64_t>, std::vector<std::uint32_t>> m_bySize;
-    std::map<std::pair<TraceKind, std::uint64_t>, std::size_t> m_used;
+    std::map<std::pair<PlanKind, std::uint64_t>, std::vector<std::uint32_t>> m_bySize;
+    std::map<std::pair<PlanKind, std::uint64_t>, std::size_t> m_used;
     std::map<std::uint64_t, std::size_t> m_stateNamed;
 };
 
@@ -748,21 +767,21 @@ RunComparison compareRun(
                 peakAt = i;
             }
         }
-        std::vector<std::pair<std::uint64_t, TraceKind>> live(
-            model->trace().blocks(), { 0, TraceKind::Activation });
+        std::vector<std::pair<std::uint64_t, RunComponent>> live(
+            model->trace().blocks(), { 0, RunComponent::Activations });
         ComponentBytes sums {};
         for (std::size_t i = 0; i < events.size() && i <= peakAt; ++i) {
             const TraceEvent& e = model->trace().events()[events[i].event];
             if (e.block >= live.size())
                 continue;
-            auto& [bytes, kind] = live[e.block];
-            const auto c = static_cast<std::size_t>(runComponentOf(e.kind));
+            auto& [bytes, component] = live[e.block];
             if (e.allocate) {
                 bytes = events[i].blockBytes;
-                kind = e.kind;
+                component = runComponentOf(e.kind, e.stage != TraceStage::Setup);
+                const auto c = static_cast<std::size_t>(component);
                 sums[c] = addBytes(sums[c], bytes);
             } else {
-                const auto k = static_cast<std::size_t>(runComponentOf(kind));
+                const auto k = static_cast<std::size_t>(component);
                 sums[k] -= std::min(sums[k], bytes);
                 bytes = 0;
             }
@@ -799,8 +818,8 @@ RunComparison compareRun(
             using K = TraceKind;
             m = tensors->match(b,
                 { K::Weights, K::Communication, K::OptimizerState, K::Input, K::ParameterGradient,
-                    K::Activation, K::ActivationGradient, K::Scratch, K::OptimizerTemporary, K::AutocastCopy,
-                    K::CudnnWorkspace });
+                    K::Activation, K::ActivationGradient, K::Scratch, kStepCommunication,
+                    K::OptimizerTemporary, K::AutocastCopy, K::CudnnWorkspace });
         } else if (tensors && !m) {
             using K = TraceKind;
             switch (a.lifetime) {
@@ -817,18 +836,20 @@ RunComparison compareRun(
             case BlockLifetime::GradientLike:
                 m = tensors->match(b, { K::ParameterGradient });
                 break;
-            case BlockLifetime::ActivationLike:
-                m = tensors->match(b, { K::Activation, K::AutocastCopy, K::Input });
+            case BlockLifetime::ActivationLike: // ZeRO-3's gathered layers live from forward to backward too
+                m = tensors->match(b, { K::Activation, K::AutocastCopy, K::Input, kStepCommunication });
                 break;
             case BlockLifetime::WithinPhase: {
                 const auto* span = layout.locate(b.allocSample);
                 const RunPhase phase = span != nullptr ? span->phase : RunPhase::Forward;
                 if (phase == RunPhase::Forward)
-                    m = tensors->match(b, { K::Activation, K::Scratch, K::AutocastCopy, K::CudnnWorkspace });
+                    m = tensors->match(b,
+                        { K::Activation, K::Scratch, kStepCommunication, K::AutocastCopy,
+                            K::CudnnWorkspace });
                 else if (phase == RunPhase::Backward)
                     m = tensors->match(b,
-                        { K::ActivationGradient, K::Scratch, K::CudnnWorkspace, K::ParameterGradient,
-                            K::Activation, K::AutocastCopy });
+                        { K::ActivationGradient, K::Scratch, kStepCommunication, K::CudnnWorkspace,
+                            K::ParameterGradient, K::Activation, K::AutocastCopy });
                 else
                     m = tensors->match(b, { K::OptimizerTemporary, K::Scratch });
                 break;
@@ -843,10 +864,10 @@ RunComparison compareRun(
             }
         }
         if (m) {
-            a.planKind = m->kind;
+            a.planKind = m->kind.kind;
             a.row = m->row;
             a.layer = tensors->layerName(m->row);
-            a.component = runComponentOf(m->kind);
+            a.component = runComponentOf(m->kind.kind, m->kind.inStep);
         } else if (b.freeSample == MeasuredBlock::kNoSample && cublasWorkspaceSize(b.size)
             && (a.lifetime != BlockLifetime::Persistent || stateBeforeTrace)) { // made at the first matmul
             a.planKind = TraceKind::CublasWorkspace;

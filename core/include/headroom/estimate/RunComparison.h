@@ -39,14 +39,21 @@ enum class RunComponent : std::uint8_t {
     OptimizerState, ///< made by the first optimizer step and kept
     Activations, ///< made in forward and freed in backward, with the input batch and its labels
     Workspaces, ///< cuBLAS and cuDNN workspaces
-    Temporaries, ///< made and freed inside one phase: scratch, activation gradients, optimizer temporaries
+    /// made and freed inside a step: scratch, activation gradients, optimizer temporaries, and the
+    /// communication buffers operations make (ZeRO-3's gathered layers, the context-parallel ring, the
+    /// expert dispatch)
+    Temporaries,
     Unattributed, ///< no tensor of the plan has its lifetime and size
 };
 inline constexpr std::size_t kRunComponents = 7;
 [[nodiscard]] std::string_view runComponentName(RunComponent c) noexcept; ///< "optimizer_state"
 [[nodiscard]] std::string_view runComponentLabel(RunComponent c) noexcept; ///< "Optimizer state"
-/// The component a trace tensor of `kind` counts under.
-[[nodiscard]] RunComponent runComponentOf(TraceKind kind) noexcept;
+/// The component a trace tensor of `kind` counts under (`madeInStep`: made after set-up, inside a training
+/// step). Communication buffers made before the first step (DDP's gradient buckets, a pipeline stage's
+/// send/receive buffers) are kept with the model and count with the weights; those an operation makes inside
+/// a step (the sequence-parallel all-gather, the context-parallel ring, the expert dispatch, ZeRO-3's
+/// gathered parameters) are freed within it and count as temporaries.
+[[nodiscard]] RunComponent runComponentOf(TraceKind kind, bool madeInStep = false) noexcept;
 
 /// Bytes per component, indexed by RunComponent.
 using ComponentBytes = std::array<std::uint64_t, kRunComponents>;
