@@ -43,6 +43,7 @@ private Q_SLOTS:
     void longNetworkIsThinnedAndStaysQuick();
     void noEstimateSaysWhy();
     void reservedOverTheStep();
+    void allocatedLineCountsTheWorkspaces();
     void peakLabelLeavesTheReservedLineInSight();
 };
 
@@ -374,6 +375,33 @@ void TestStepChartView::reservedOverTheStep()
     const QList<QPointF> first = f.view.reservedPoints();
     QCOMPARE(qRound64(first.front().y() * f.view.bytesPerUnit()), qint64 { 54 } << 20);
     QCOMPARE(qRound64(first.back().y() * f.view.bytesPerUnit()), qint64 { 88 } << 20);
+}
+
+void TestStepChartView::allocatedLineCountsTheWorkspaces()
+{
+    // Issue 34, item 5: torch.cuda.max_memory_allocated() counts the cuBLAS workspaces, which PyTorch
+    // allocates through its caching allocator (getCUDABlasLtWorkspace / getCurrentCUDABlasHandle), so the
+    // chart draws them on top of the tensors. tinyMlp() on this GPU (Hopper: 32 MiB a handle,
+    // CUBLAS_WORKSPACE _CONFIG's default :4096:8 = 8 x 4,096 KiB): the main thread's handle from fc1's
+    // forward, autograd's from fc2's backward. A steady step: both at every moment, 64 MiB above the stack;
+    // the first step's first moment (fc1 running forward): the main thread's 32 MiB only. No convolution: no
+    // cuDNN workspace.
+    Fixture f;
+    f.doc.setBatch(65536);
+    QTRY_VERIFY(!f.view.allocatedPoints().isEmpty());
+    const QList<QPointF> steady = f.view.allocatedPoints();
+    const QList<QPointF> totals = f.view.totalPoints();
+    QCOMPARE(steady.size(), totals.size());
+    const double unit = f.view.bytesPerUnit();
+    for (qsizetype i = 0; i < steady.size(); ++i)
+        QCOMPARE(qRound64((steady[i].y() - totals[i].y()) * unit), qint64 { 64 } << 20);
+    const QString hover = f.view.momentText(f.view.xOfMoment(0));
+    QVERIFY2(hover.contains(QStringLiteral("workspaces (allocated): 64.00 MiB")), qPrintable(hover));
+    f.view.setStepKind(report::StepKind::First);
+    const QList<QPointF> first = f.view.allocatedPoints();
+    const QList<QPointF> firstTotals = f.view.totalPoints();
+    QCOMPARE(qRound64((first.front().y() - firstTotals.front().y()) * unit), qint64 { 32 } << 20);
+    QCOMPARE(qRound64((first.back().y() - firstTotals.back().y()) * unit), qint64 { 64 } << 20);
 }
 
 void TestStepChartView::peakLabelLeavesTheReservedLineInSight()
