@@ -203,6 +203,13 @@ LegendLine reservedLegend()
         ui::ComponentColors::reserved(), Qt::DashDotLine };
 }
 
+LegendLine allocatedLegend()
+{
+    return LegendLine { QCoreApplication::translate("headroom::report::chartparts",
+                            "Allocated with cuBLAS/cuDNN workspaces (+ overhead)"),
+        ui::ComponentColors::allocated(), Qt::SolidLine };
+}
+
 void paintLine(const ReportCanvas& canvas, const std::vector<double>& xs, const std::vector<double>& bytes,
     const std::function<double(double)>& yOf, const LegendLine& legend, double widthPt)
 {

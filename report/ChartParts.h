@@ -79,6 +79,9 @@ void paintLegend(const ReportCanvas& canvas, const std::vector<Component>& shown
     const std::vector<LegendLine>& lines = {});
 /// The reserved line's legend entry, in both charts: "Reserved (PyTorch's cache + overhead)".
 [[nodiscard]] LegendLine reservedLegend();
+/// The line of what max_memory_allocated counts in a step chart: the tensors plus cuBLAS and cuDNN
+/// workspaces.
+[[nodiscard]] LegendLine allocatedLegend();
 /// A line through (xs[i], yOf(bytes[i])) drawn as `legend` says, `width` points wide.
 void paintLine(const ReportCanvas& canvas, const std::vector<double>& xs, const std::vector<double>& bytes,
     const std::function<double(double)>& yOf, const LegendLine& legend, double widthPt);

@@ -22,6 +22,8 @@ public:
     [[nodiscard]] static QColor overBudget() { return QColor(0xe1, 0x57, 0x59, 45); }
     /// The line of what PyTorch's caching allocator reserves, in every chart that draws it.
     [[nodiscard]] static QColor reserved() { return QColor(0x1f, 0x3a, 0x93); }
+    /// The line of what max_memory_allocated counts (tensors and workspaces) in the step charts.
+    [[nodiscard]] static QColor allocated() { return QColor(0x2b, 0x2b, 0x2b); }
 
     /// Components from the bottom of a stack to the top: the batch-independent parts first
     /// (overhead, weights, gradients, optimizer state, communication buffers), then a measured run's

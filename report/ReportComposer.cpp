@@ -438,6 +438,8 @@ void ReportComposer::stepSection(ReportCanvas& canvas) const
     QString caption = step.caption(chart.peakLayer());
     if (!step.reserved.empty())
         caption += QLatin1Char(' ') + step.reservedCaption();
+    if (const QString workspaces = step.workspacesCaption(); !workspaces.isEmpty())
+        caption += QLatin1Char(' ') + workspaces;
     if (m_plan.setup.accumulationSteps > 1)
         caption += QLatin1Char(' ') + StepChart::accumulationNote(m_plan.setup.accumulationSteps);
     captionedChart(canvas, tr("During one step"), caption, { 170, 250 },

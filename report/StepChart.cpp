@@ -25,11 +25,35 @@ StepChart StepChart::build(const MemoryModel& model, std::int64_t batch, StepKin
         model.timeline(), step, batch, kind == StepKind::First, reserved.capacity);
     if (at.size() != step.size())
         return chart; // the trace and the timeline do not line up: no line rather than a wrong one
+    const auto mostOver = [](const std::vector<std::uint64_t>& values, std::size_t begin, std::size_t end) {
+        return *std::max_element(values.begin() + static_cast<std::ptrdiff_t>(begin),
+            values.begin() + static_cast<std::ptrdiff_t>(end));
+    };
     for (const auto& [begin, end] : runs)
-        chart.reserved.push_back(*std::max_element(at.begin() + static_cast<std::ptrdiff_t>(begin),
-                                     at.begin() + static_cast<std::ptrdiff_t>(end))
-            + reserved.overhead);
+        chart.reserved.push_back(mostOver(at, begin, end) + reserved.overhead);
+    const std::vector<std::uint64_t> workspaces = reserved.model->workspacesAtMoments(
+        model.timeline(), step, batch, kind == StepKind::First, reserved.capacity);
+    if (workspaces.size() == step.size()) {
+        for (const auto& [begin, end] : runs)
+            chart.workspaces.push_back(mostOver(workspaces, begin, end));
+    }
     return chart;
+}
+
+std::uint64_t StepChart::allocatedAt(std::size_t k) const
+{
+    const std::uint64_t stack = moments[k].bytes.total();
+    return k < workspaces.size() ? stack + workspaces[k] : stack;
+}
+
+QString StepChart::workspacesCaption() const
+{
+    if (workspaces.empty() || *std::max_element(workspaces.begin(), workspaces.end()) == 0)
+        return {};
+    return tr(
+        "The solid line adds to the stack the cuBLAS and cuDNN workspaces PyTorch allocates through its "
+        "cache, up to %1: torch.cuda.max_memory_allocated() counts them.")
+        .arg(QString::fromStdString(formatBytes(*std::max_element(workspaces.begin(), workspaces.end()))));
 }
 
 std::vector<std::pair<std::size_t, std::size_t>> StepChart::pick(

@@ -55,6 +55,16 @@ public:
     /// it stands for), plus the overhead: ReservedModel::reservedAtMoments. Empty where the allocator
     /// is not simulated.
     std::vector<std::uint64_t> reserved;
+    /// The cuBLAS and cuDNN workspaces allocated at each drawn moment (the most over the moments it stands
+    /// for), from the same replay: ReservedModel::workspacesAtMoments. PyTorch allocates them through its
+    /// caching allocator, so torch.cuda.max_memory_allocated() counts them. Empty where `reserved` is.
+    std::vector<std::uint64_t> workspaces;
+
+    /// The allocated line at drawn moment k, on the stack's scale: the stack's total (the tensors and the
+    /// overhead) plus the workspaces; without the overhead, what max_memory_allocated counts.
+    [[nodiscard]] std::uint64_t allocatedAt(std::size_t k) const;
+    /// The caption's sentence on the allocated line, naming the most the workspaces take; empty without it.
+    [[nodiscard]] QString workspacesCaption() const;
 
     /// The step at `batch`. A step of more than `maxMoments` moments is thinned to the highest of each
     /// run of neighbours within one phase (only their totals are read), so every phase keeps its place

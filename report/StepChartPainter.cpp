@@ -27,8 +27,12 @@ StepChartPainter::StepChartPainter(const StepChart& chart, const Analysis& analy
                 [&](const StepChartMoment& m) { return componentBytes(m.bytes, c) > 0; }))
             m_shown.push_back(c);
     }
-    if (!chart.reserved.empty() && chart.reserved.size() == chart.moments.size())
+    m_reservedLine = !chart.reserved.empty() && chart.reserved.size() == chart.moments.size();
+    if (m_reservedLine)
         m_lines.push_back(chartparts::reservedLegend());
+    m_allocatedLine = !chart.workspacesCaption().isEmpty() && chart.workspaces.size() == chart.moments.size();
+    if (m_allocatedLine)
+        m_lines.push_back(chartparts::allocatedLegend());
 }
 
 QString StepChartPainter::peakLayer() const
@@ -62,7 +66,9 @@ StepChartPainter::Layout StepChartPainter::layout(const ReportCanvas& canvas, co
     const double reservedBytes = m_chart.reserved.empty()
         ? 0.0
         : static_cast<double>(*std::max_element(m_chart.reserved.begin(), m_chart.reserved.end()));
-    const double highest = std::max(peakBytes, reservedBytes);
+    double highest = std::max(peakBytes, reservedBytes);
+    for (std::size_t k = 0; k < m_chart.workspaces.size() && k < m_chart.moments.size(); ++k)
+        highest = std::max(highest, static_cast<double>(m_chart.allocatedAt(k)));
     const double gpuBytes = static_cast<double>(m_gpu.memoryBytes);
     l.gpuShown = gpuBytes > 0 && gpuBytes <= highest * 1.6;
     const double yData = std::max(highest * 1.12, l.gpuShown ? gpuBytes * 1.04 : 0.0);
@@ -99,14 +105,18 @@ void StepChartPainter::paint(const ReportCanvas& canvas, const QRectF& rect) con
     chartparts::paintStack(
         canvas, m_shown, xs,
         [&](std::size_t i) -> const MemoryBreakdown& { return m_chart.moments[i / 2].bytes; }, yOf);
-    if (!m_lines.empty()) {
-        // The reserved bytes of each moment over its band, as the stack's top.
+    // The reserved and the allocated bytes of each moment over its band, above the stack's top.
+    const auto paintPerMoment = [&](const chartparts::LegendLine& line, double widthPt, auto bytesAt) {
         std::vector<double> bytes;
         bytes.reserve(2 * count);
         for (std::size_t k = 0; k < count; ++k)
-            bytes.insert(bytes.end(), 2, static_cast<double>(m_chart.reserved[k]));
-        chartparts::paintLine(canvas, xs, bytes, yOf, m_lines.front(), 1.2);
-    }
+            bytes.insert(bytes.end(), 2, static_cast<double>(bytesAt(k)));
+        chartparts::paintLine(canvas, xs, bytes, yOf, line, widthPt);
+    };
+    if (m_allocatedLine)
+        paintPerMoment(m_lines.back(), 0.9, [&](std::size_t k) { return m_chart.allocatedAt(k); });
+    if (m_reservedLine)
+        paintPerMoment(m_lines.front(), 1.2, [&](std::size_t k) { return m_chart.reserved[k]; });
     paintPhases(canvas, l);
     if (l.gpuShown)
         paintGpu(canvas, l);

@@ -45,7 +45,9 @@ private:
     const Gpu& m_gpu;
     std::vector<double> m_bandStart;
     std::vector<Component> m_shown; ///< components that are not zero somewhere, bottom to top
-    std::vector<chartparts::LegendLine> m_lines; ///< the reserved line's legend entry, when it is drawn
+    std::vector<chartparts::LegendLine> m_lines; ///< the lines' legend entries, for the lines drawn
+    bool m_reservedLine = false; ///< the reserved line is drawn (m_lines holds its entry)
+    bool m_allocatedLine = false; ///< the allocated line (tensors + workspaces) is drawn
 };
 
 } // namespace headroom::report

@@ -76,6 +76,8 @@ struct StepChartView::Charts
     std::unique_ptr<ComponentStack> stack;
     QLineSeries* capacity = nullptr;
     QLineSeries* reserved = nullptr; ///< what PyTorch's caching allocator reserves, plus the overhead
+    /// what max_memory_allocated counts (the tensors and the cuBLAS and cuDNN workspaces), plus the overhead
+    QLineSeries* allocated = nullptr;
     QScatterSeries* peak = nullptr;
     QGraphicsSimpleTextItem* peakText = nullptr;
     QGraphicsRectItem* peakBack = nullptr;
@@ -246,6 +248,16 @@ void StepChartView::buildSeries()
     reservedPen.setStyle(legend.style);
     c.reserved->setPen(reservedPen);
     attach(c.reserved);
+    // The tensors plus the workspaces PyTorch allocates through its cache (max_memory_allocated counts them).
+    const report::chartparts::LegendLine allocatedLegend = report::chartparts::allocatedLegend();
+    c.allocated = new QLineSeries(this);
+    c.allocated->setObjectName(QStringLiteral("stepAllocatedSeries"));
+    c.allocated->setName(allocatedLegend.label);
+    QPen allocatedPen(allocatedLegend.colour);
+    allocatedPen.setWidthF(1.5);
+    allocatedPen.setStyle(allocatedLegend.style);
+    c.allocated->setPen(allocatedPen);
+    attach(c.allocated);
     c.peak = new QScatterSeries(this);
     c.peak->setObjectName(QStringLiteral("stepPeakSeries"));
     c.peak->setMarkerSize(10);
@@ -407,6 +419,8 @@ void StepChartView::drawAxes()
     double highest = static_cast<double>(m_chart.peakMoment().bytes.total());
     for (const std::uint64_t r : m_chart.reserved)
         highest = std::max(highest, static_cast<double>(r));
+    for (std::size_t k = 0; k < m_chart.workspaces.size(); ++k)
+        highest = std::max(highest, static_cast<double>(m_chart.allocatedAt(k)));
     const auto capacity = static_cast<double>(m_data.capacityBytes);
     const bool capacityShown = capacity > 0 && capacity <= highest * 1.6;
     const double top = std::max(highest * 1.15, capacityShown ? capacity * 1.06 : 0.0);
@@ -461,6 +475,14 @@ void StepChartView::drawStack()
     }
     c.reserved->replace(reserved);
     c.reserved->setVisible(!reserved.isEmpty());
+    QList<QPointF> allocated;
+    if (m_chart.workspaces.size() == count && !m_chart.workspacesCaption().isEmpty()) {
+        for (std::size_t k = 0; k < 2 * count; ++k)
+            allocated.append(QPointF(
+                xs[static_cast<qsizetype>(k)], static_cast<double>(m_chart.allocatedAt(k / 2)) / m_unit));
+    }
+    c.allocated->replace(allocated);
+    c.allocated->setVisible(!allocated.isEmpty());
 }
 
 void StepChartView::updateCaption()
@@ -473,7 +495,10 @@ void StepChartView::updateCaption()
     if (m_data.accumulationSteps > 1)
         caption += QLatin1Char(' ') + report::StepChart::accumulationNote(m_data.accumulationSteps);
     m_caption->setText(caption);
-    m_caption->setToolTip(m_chart.reservedCaption());
+    QString details = m_chart.reservedCaption();
+    if (const QString workspaces = m_chart.workspacesCaption(); !workspaces.isEmpty())
+        details += (details.isEmpty() ? QString() : QStringLiteral(" ")) + workspaces;
+    m_caption->setToolTip(details);
 }
 
 void StepChartView::updateLabels()
@@ -565,6 +590,8 @@ QString StepChartView::momentText(double x) const
                 UiText::component(*comp), UiText::bytes(componentBytes(m.bytes, *comp)));
     }
     lines << tr("Live: %1 of %2").arg(UiText::bytes(m.bytes.total()), UiText::bytes(m_data.capacityBytes));
+    if (*k < m_chart.workspaces.size() && m_chart.workspaces[*k] > 0)
+        lines << tr("cuBLAS and cuDNN workspaces (allocated): %1").arg(UiText::bytes(m_chart.workspaces[*k]));
     if (*k < m_chart.reserved.size())
         lines << tr("Reserved by PyTorch (with the overhead): %1").arg(UiText::bytes(m_chart.reserved[*k]));
     return lines.join(QLatin1Char('\n'));
@@ -664,6 +691,11 @@ QStringList StepChartView::phaseLabels() const
 QList<QPointF> StepChartView::capacityPoints() const
 {
     return m_charts->capacity->points();
+}
+
+QList<QPointF> StepChartView::allocatedPoints() const
+{
+    return m_charts->allocated->isVisible() ? m_charts->allocated->points() : QList<QPointF> {};
 }
 
 QList<QPointF> StepChartView::reservedPoints() const

@@ -75,6 +75,9 @@ public:
     /// The phase labels under the plot, left to right.
     [[nodiscard]] QStringList phaseLabels() const;
     [[nodiscard]] QList<QPointF> capacityPoints() const;
+    /// The allocated line's points (tensors + cuBLAS/cuDNN workspaces + overhead), in the axis unit; empty
+    /// where it is not drawn.
+    [[nodiscard]] QList<QPointF> allocatedPoints() const;
     /// The reserved line: (x, bytes reserved by the caching allocator plus the overhead, in axis units),
     /// two points per moment (its band's ends); empty where the allocator is not simulated.
     [[nodiscard]] QList<QPointF> reservedPoints() const;
