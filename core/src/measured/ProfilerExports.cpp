@@ -272,7 +272,7 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
                 tag = measured::EventTag::Other;
                 if (const std::size_t step = spans.stepAt(memory[i].ts); step != kNone && step != stepSeen) {
                     stepSeen = step;
-                    tag = measured::EventTag::Forward;
+                    tag = measured::EventTag::StepStart;
                 }
             }
             // Without step spans, the first allocation starts the first step.
