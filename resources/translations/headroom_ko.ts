@@ -5227,6 +5227,22 @@ As a measured run: %3</source>
         <source>%1: %2, %3</source>
         <translation>%1: %2, %3</translation>
     </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>측정 할당</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>측정 예약</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>예측 할당</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>예측 예약</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::UiText</name>

@@ -5227,6 +5227,22 @@ As a measured run: %3</source>
         <source>%1: %2, %3</source>
         <translation>%1：%2，%3</translation>
     </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>测量已分配</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>测量已保留</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>预测已分配</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>预测已保留</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::UiText</name>
