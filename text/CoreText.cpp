@@ -456,6 +456,20 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "With gradient accumulation the plan's micro-batches share the forward and backward intervals of the "
         "chart."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run shows only its first step: the steady step is compared with it."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run's steady step lacks a phase: the phases found are compared."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The plan has no allocation trace: the run's blocks are not attributed."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run's components are the profiler's categories at its peak."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run's file shows no blocks: its memory is not split by component."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "No calibration is proposed: the run's bytes are not absolute."),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "No calibration is proposed: the run shows no steady training step to read it from."),
     // Throughput caveats: ThroughputEstimate::noteTemplates.
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card"),

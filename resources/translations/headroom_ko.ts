@@ -2961,6 +2961,34 @@ FLOPs</translation>
         <source>With gradient accumulation the plan&apos;s micro-batches share the forward and backward intervals of the chart.</source>
         <translation>그래디언트 누적을 쓰면 계획의 마이크로배치들이 차트의 순전파·역전파 구간을 함께 씁니다.</translation>
     </message>
+    <message>
+        <source>The run shows only its first step: the steady step is compared with it.</source>
+        <translation>이 실행에는 첫 스텝만 있습니다: 정상 스텝을 그것과 비교합니다.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s steady step lacks a phase: the phases found are compared.</source>
+        <translation>이 실행의 정상 스텝에 빠진 단계가 있습니다: 찾은 단계만 비교합니다.</translation>
+    </message>
+    <message>
+        <source>The plan has no allocation trace: the run&apos;s blocks are not attributed.</source>
+        <translation>계획에 할당 트레이스가 없습니다: 실행의 블록을 귀속하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s components are the profiler&apos;s categories at its peak.</source>
+        <translation>실행의 구성 요소는 최대 시점의 프로파일러 범주입니다.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s file shows no blocks: its memory is not split by component.</source>
+        <translation>실행 파일에 블록이 없습니다: 메모리를 구성 요소별로 나누지 않습니다.</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run&apos;s bytes are not absolute.</source>
+        <translation>보정을 제안하지 않습니다: 실행의 바이트가 절대값이 아닙니다.</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run shows no steady training step to read it from.</source>
+        <translation>보정을 제안하지 않습니다: 실행에 읽어 올 정상 학습 스텝이 없습니다.</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>

@@ -2961,6 +2961,34 @@ FLOPs</translation>
         <source>With gradient accumulation the plan&apos;s micro-batches share the forward and backward intervals of the chart.</source>
         <translation>使用梯度累积时，计划的各微批次共用图表中的前向和反向区间。</translation>
     </message>
+    <message>
+        <source>The run shows only its first step: the steady step is compared with it.</source>
+        <translation>该运行只有第一个训练步：用它与稳定步比较。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s steady step lacks a phase: the phases found are compared.</source>
+        <translation>该运行的稳定步缺少某个阶段：只比较找到的阶段。</translation>
+    </message>
+    <message>
+        <source>The plan has no allocation trace: the run&apos;s blocks are not attributed.</source>
+        <translation>计划没有分配轨迹：运行的内存块未被归属。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s components are the profiler&apos;s categories at its peak.</source>
+        <translation>运行的各组成部分取自性能分析器在其峰值处的类别。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s file shows no blocks: its memory is not split by component.</source>
+        <translation>运行的文件中没有内存块：其内存不按组成部分拆分。</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run&apos;s bytes are not absolute.</source>
+        <translation>不建议校准：该运行的字节数不是绝对值。</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run shows no steady training step to read it from.</source>
+        <translation>不建议校准：该运行没有可供读取的稳定训练步。</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
