@@ -470,6 +470,9 @@ constexpr std::array kTexts {
         "headroom::ui::CoreText", "No calibration is proposed: the run's bytes are not absolute."),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "No calibration is proposed: the run shows no steady training step to read it from."),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "a raw memory timeline (one event per tensor): its events were added up per category, as "
+        "export_memory_timeline does"),
     // Throughput caveats: ThroughputEstimate::noteTemplates.
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card"),

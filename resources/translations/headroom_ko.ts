@@ -2989,6 +2989,10 @@ FLOPs</translation>
         <source>No calibration is proposed: the run shows no steady training step to read it from.</source>
         <translation>보정을 제안하지 않습니다: 실행에 읽어 올 정상 학습 스텝이 없습니다.</translation>
     </message>
+    <message>
+        <source>a raw memory timeline (one event per tensor): its events were added up per category, as export_memory_timeline does</source>
+        <translation>원시 메모리 타임라인(텐서마다 이벤트 하나): export_memory_timeline처럼 이벤트를 범주별로 합산했습니다</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>

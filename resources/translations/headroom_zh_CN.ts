@@ -2989,6 +2989,10 @@ FLOPs</translation>
         <source>No calibration is proposed: the run shows no steady training step to read it from.</source>
         <translation>不建议校准：该运行没有可供读取的稳定训练步。</translation>
     </message>
+    <message>
+        <source>a raw memory timeline (one event per tensor): its events were added up per category, as export_memory_timeline does</source>
+        <translation>原始内存时间线（每个张量一个事件）：已按类别累加其事件，与 export_memory_timeline 的做法相同</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>

@@ -182,6 +182,7 @@ private slots:
     void decodeErrorsNameThePath();
     void memoryTimeline();
     void chromeTrace();
+    void rawMemoryTimeline();
     void readsSnapshotJsonFile();
     void readsEveryFormOfTheSameRun_data();
     void readsEveryFormOfTheSameRun();
@@ -956,6 +957,35 @@ void TestMeasuredRun::chromeTrace()
     QCOMPARE(run.steps[1].peakReserved, 40 * M);
 }
 
+// export_memory_timeline_raw: [time ns (-1: before the profile), action, signed bytes, category] rows,
+// added up per category at each distinct time. A parameter (category 0) of 1024 existed before; at 1000 ns
+// an activation (4) of 2048 and a temporary (3) of 512 are made: 1024 + 2048 + 512 = 3584; at 3000 ns the
+// temporary goes (-512) and the activation's bytes become a gradient's (5; increment version: -2048 on 4,
+// +2048 on 5): 3072; at 5000 ns the gradient goes: 1024. The -1 time takes the first positive one; times
+// in microseconds: 1, 1, 3, 5.
+void TestMeasuredRun::rawMemoryTimeline()
+{
+    const QByteArray raw("[[-1, 1, 1024, 0], [1000, 2, 2048, 4], [1000, 2, 512, 3], [3000, 4, -512, 3], "
+                         "[3000, 3, -2048, 4], [3000, 3, 2048, 5], [5000, 4, -2048, 5]]");
+    const auto result = readMeasuredRun(std::string_view(raw.constData(), raw.size()), "mem.raw.json");
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const MeasuredRun& run = result.value();
+    QVERIFY(run.kind == RunFileKind::MemoryTimeline);
+    QCOMPARE(allocatedCurve(run), (std::vector<std::uint64_t> { 1024, 3584, 3072, 1024 }));
+    std::vector<std::int64_t> times;
+    for (const auto& x : run.samples)
+        times.push_back(x.timeUs);
+    QCOMPARE(times, (std::vector<std::int64_t> { 1, 1, 3, 5 }));
+    QCOMPARE(run.peakAllocated, std::uint64_t { 3584 });
+    QCOMPARE(run.peakAllocatedSample, std::size_t { 1 });
+    QCOMPARE(
+        run.categories[1][static_cast<std::size_t>(ProfilerCategory::Activation)], std::uint64_t { 2048 });
+    QCOMPARE(run.categories[1][static_cast<std::size_t>(ProfilerCategory::Temporary)], std::uint64_t { 512 });
+    QCOMPARE(run.categories[2][static_cast<std::size_t>(ProfilerCategory::Gradient)], std::uint64_t { 2048 });
+    QCOMPARE(run.categories[2][static_cast<std::size_t>(ProfilerCategory::Activation)], std::uint64_t { 0 });
+    QVERIFY(hasNote(run, "a raw memory timeline (one event per tensor)"));
+}
+
 // The same snapshot as stepsAndPhasesFromFrames, through readMeasuredRun (the JSON reader).
 void TestMeasuredRun::readsSnapshotJsonFile()
 {
@@ -1023,10 +1053,13 @@ void TestMeasuredRun::refusesWhatIsNotARun_data()
     QTest::newRow("negative size")
         << QByteArray("[[0], [[0, -5, 0, 0, 0, 0, 0, 0, 0]]]")
         << "run.pickle: [1][0][1] must be a non-negative number of bytes, not a negative number";
-    QTest::newRow("raw timeline")
-        << QByteArray("[[1, 2, 512, 0], [2, 4, 512, 0]]")
-        << "run.pickle: a raw memory timeline (.raw.json.gz: one event per tensor); export it "
-           "with a .json or .json.gz suffix instead, which gives the bytes per category over time";
+    QTest::newRow("raw timeline, unknown action")
+        << QByteArray("[[1, 2, 512, 0], [2, 9, 512, 0]]")
+        << "run.pickle: [1][1] must be an action: 1 pre-existing, 2 create, 3 increment version, 4 destroy";
+    QTest::newRow("raw timeline, category out of range") << QByteArray(
+        "[[1, 2, 512, 0], [2, 4, -512, 8]]") << "run.pickle: [1][3] must be a category index from 0 to 7";
+    QTest::newRow("raw timeline, fractional bytes") << QByteArray(
+        "[[1, 2, 512.5, 0], [2, 4, -512, 0]]") << "run.pickle: [0][2] must be an integer, not a fraction";
     QTest::newRow("trace without memory")
         << QByteArray(R"({"traceEvents": [{"name": "aten::mm", "ph": "X", "ts": 1, "dur": 2}]})")
         << "run.pickle: a Chrome trace without [memory] events: record it with "

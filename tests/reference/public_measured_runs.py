@@ -29,6 +29,9 @@ Chrome traces (torch.profiler export_chrome_trace, profile_memory=True):
     "Total Reserved" over them, their count, per "ProfilerStep#N" span (ts to ts + dur) the max of
     "Total Allocated" over the events inside it, and how many allocations fall inside the
     "Optimizer.step#..." spans.
+Raw memory timelines (export_memory_timeline_raw): the rows added up per category for each distinct time
+  (as PyTorch's _coalesce_timeline and HolisticTraceAnalysis do), the largest total and where, and the
+  sizes at sample 744, which HolisticTraceAnalysis's tests/test_memory_analysis.py asserts for this file.
 """
 import gzip
 import json
@@ -197,6 +200,29 @@ def chrome_trace_figures(path):
     }
 
 
+def raw_timeline_figures(path):
+    # export_memory_timeline_raw: [time ns (-1: existed before), action, signed bytes, category index]
+    # rows, coalesced as torch/profiler/_memory_profiler.py _coalesce_timeline and HolisticTraceAnalysis's
+    # MemoryAnalysis._process_raw_events do: one row of per-category sums per distinct time.
+    rows = json.loads(load_bytes(path))
+    times, sizes = [], []
+    for t, _action, numbytes, category in rows:
+        if not times or t != times[-1]:
+            times.append(t)
+            sizes.append(sizes[-1].copy() if sizes else [0] * 8)
+        sizes[-1][category] += numbytes
+    totals = [sum(row) for row in sizes]
+    peak = max(totals)
+    return {
+        "events": len(rows),
+        "samples": len(times),
+        "peak_allocated": peak,
+        "peak_sample": totals.index(peak),
+        "sizes_744": sizes[744],
+        "min_category_bytes": min(min(row) for row in sizes),
+    }
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     folder = sys.argv[1] if len(sys.argv) > 1 else os.path.join(here, "..", "data", "measured", "public")
@@ -205,7 +231,9 @@ def main():
         path = os.path.join(folder, name)
         if ".pickle" in name:
             out[name] = snapshot_figures(path)
-        elif name.endswith(".json.gz") and not name.endswith(".raw.json.gz"):
+        elif name.endswith(".raw.gz") or name.endswith(".raw.json.gz"):
+            out[name] = raw_timeline_figures(path)
+        elif name.endswith(".json.gz"):
             out[name] = chrome_trace_figures(path)
     json.dump(out, sys.stdout, indent=1)
     print()

@@ -8,8 +8,9 @@
 // TEMPORARY, ACTIVATION, GRADIENT, AUTOGRAD_DETAIL) and the last for tensors it could not categorise
 // (None). Sizes may be written as floats (rows start as [0.0] * 9 in some versions). Times are
 // microseconds (the profiler's nanoseconds divided by 1000; versions before that wrote nanoseconds).
-// The ".raw.json.gz" export is a list of (time, action, bytes, category) events instead: recognised and
-// refused with a hint. The timeline is for one device and knows nothing of the allocator: no reserved
+// The raw export (export_memory_timeline_raw, ".raw.json.gz") is a list of (time, action, bytes, category)
+// events instead: coalesced into the same [times, sizes] first (coalesceRawTimeline). The timeline is for
+// one device and knows nothing of the allocator: no reserved
 // bytes, and allocated is the sum of the categories (tensors the profiler saw, not block rounding).
 //
 // Chrome trace (torch/csrc/profiler/kineto_shim / profiler_kineto.cpp, reportMemoryUsage → kineto's
@@ -71,6 +72,61 @@ std::optional<std::uint64_t> bytesOf(const nlohmann::json& v)
     return std::nullopt;
 }
 
+/// export_memory_timeline_raw's rows (time in ns or -1 for tensors that existed before, action, signed
+/// bytes, category index) coalesced into export_memory_timeline's [times, sizes] as _coalesce_timeline
+/// does (and HolisticTraceAnalysis's MemoryAnalysis._process_raw_events): a row of sizes per distinct
+/// time carrying the last one's forward, each event's bytes added to its category's slot (index + 1),
+/// the -1 times replaced by the first positive one, then times in microseconds. The raw rows already carry
+/// the signs (DESTROY negative, INCREMENT_VERSION as -n on the old version's category and +n on the new
+/// one's).
+Result<nlohmann::json> coalesceRawTimeline(const nlohmann::json& root, const std::string& fileName)
+{
+    std::vector<std::int64_t> times;
+    std::vector<std::array<std::int64_t, kProfilerCategories + 1>> sizes;
+    std::int64_t firstTime = -1; // ns
+    for (std::size_t i = 0; i < root.size(); ++i) {
+        const auto& row = root[i];
+        const std::string path = "[" + std::to_string(i) + "]";
+        if (!row.is_array() || row.size() != 4)
+            return badValue(fileName, path,
+                "must be a raw timeline event [time, action, bytes, category], not " + typeName(row));
+        for (std::size_t k = 0; k < 4; ++k) {
+            if (!row[k].is_number_integer())
+                return badValue(fileName, path + "[" + std::to_string(k) + "]",
+                    "must be an integer, not "
+                        + (row[k].is_number() ? std::string("a fraction") : typeName(row[k])));
+        }
+        const std::int64_t t = row[0].get<std::int64_t>();
+        const std::int64_t action = row[1].get<std::int64_t>();
+        const std::int64_t bytes = row[2].get<std::int64_t>();
+        const std::int64_t category = row[3].get<std::int64_t>();
+        if (t < -1)
+            return badValue(fileName, path + "[0]", "must be a time in nanoseconds or -1");
+        if (action < 1 || action > 4)
+            return badValue(fileName, path + "[1]",
+                "must be an action: 1 pre-existing, 2 create, 3 increment version, 4 destroy");
+        if (category < 0 || category >= static_cast<std::int64_t>(kProfilerCategories))
+            return badValue(fileName, path + "[3]",
+                "must be a category index from 0 to " + std::to_string(kProfilerCategories - 1));
+        if (bytes < -(std::int64_t { 1 } << 50) || bytes > (std::int64_t { 1 } << 50))
+            return badValue(fileName, path + "[2]", "is not a tensor's size in bytes");
+        if (firstTime == -1 || (t < firstTime && t > 0))
+            firstTime = t;
+        if (times.empty() || t != times.back()) {
+            times.push_back(t);
+            sizes.push_back(
+                sizes.empty() ? std::array<std::int64_t, kProfilerCategories + 1> {} : sizes.back());
+        }
+        sizes.back()[static_cast<std::size_t>(category) + 1] += bytes;
+    }
+    nlohmann::json out = nlohmann::json::array({ nlohmann::json::array(), nlohmann::json::array() });
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        out[0].push_back((times[i] < 0 ? firstTime : times[i]) / 1000);
+        out[1].push_back(sizes[i]);
+    }
+    return out;
+}
+
 } // namespace profiler_exports
 
 Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::string& fileName)
@@ -80,12 +136,17 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
     const bool raw = root.is_array() && !root.empty() && root[0].is_array() && root[0].size() == 4
         && root[0][0].is_number()
         && (root.size() < 2 || (root[1].is_array() && !root[1].empty() && root[1][0].is_number()));
-    if (raw || !root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
-        if (raw)
-            return Error { fileName
-                    + ": a raw memory timeline (.raw.json.gz: one event per tensor); export it with a "
-                      ".json or .json.gz suffix instead, which gives the bytes per category over time",
-                fileName };
+    if (raw) {
+        auto coalesced = coalesceRawTimeline(root, fileName);
+        if (!coalesced)
+            return coalesced.error();
+        auto run = readMemoryTimeline(coalesced.value(), fileName);
+        if (run)
+            run.value().notes.push_back("a raw memory timeline (one event per tensor): its events were added "
+                                        "up per category, as export_memory_timeline does");
+        return run;
+    }
+    if (!root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
         return Error { fileName + ": a memory timeline must be [times, sizes], two lists of the same length",
             fileName };
     }
