@@ -1056,6 +1056,9 @@ void TestMeasuredRun::refusesWhatIsNotARun_data()
     QTest::newRow("raw timeline, unknown action")
         << QByteArray("[[1, 2, 512, 0], [2, 9, 512, 0]]")
         << "run.pickle: [1][1] must be an action: 1 pre-existing, 2 create, 3 increment version, 4 destroy";
+    QTest::newRow("raw timeline, below zero") << QByteArray("[[1, 2, 512, 0], [2, 4, -1024, 0]]")
+                                              << "run.pickle: [1][2] takes its category below zero bytes (a "
+                                                 "tensor destroyed that the timeline never made)";
     QTest::newRow("raw timeline, category out of range") << QByteArray(
         "[[1, 2, 512, 0], [2, 4, -512, 8]]") << "run.pickle: [1][3] must be a category index from 0 to 7";
     QTest::newRow("raw timeline, fractional bytes") << QByteArray(

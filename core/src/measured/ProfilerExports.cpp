@@ -9,7 +9,7 @@
 // (None). Sizes may be written as floats (rows start as [0.0] * 9 in some versions). Times are
 // microseconds (the profiler's nanoseconds divided by 1000; versions before that wrote nanoseconds).
 // The raw export (export_memory_timeline_raw, ".raw.json.gz") is a list of (time, action, bytes, category)
-// events instead: coalesced into the same [times, sizes] first (coalesceRawTimeline). The timeline is for
+// events instead: added up into the same samples and categories (coalesceRawTimeline). The timeline is for
 // one device and knows nothing of the allocator: no reserved
 // bytes, and allocated is the sum of the categories (tensors the profiler saw, not block rounding).
 //
@@ -72,18 +72,21 @@ std::optional<std::uint64_t> bytesOf(const nlohmann::json& v)
     return std::nullopt;
 }
 
+/// Steps, phases and peaks of a memory timeline whose samples and categories are filled (below).
+MeasuredRun finishTimeline(MeasuredRun run);
+
 /// export_memory_timeline_raw's rows (time in ns or -1 for tensors that existed before, action, signed
-/// bytes, category index) coalesced into export_memory_timeline's [times, sizes] as _coalesce_timeline
-/// does (and HolisticTraceAnalysis's MemoryAnalysis._process_raw_events): a row of sizes per distinct
-/// time carrying the last one's forward, each event's bytes added to its category's slot (index + 1),
-/// the -1 times replaced by the first positive one, then times in microseconds. The raw rows already carry
-/// the signs (DESTROY negative, INCREMENT_VERSION as -n on the old version's category and +n on the new
-/// one's).
-Result<nlohmann::json> coalesceRawTimeline(const nlohmann::json& root, const std::string& fileName)
+/// bytes, category index) added up as _coalesce_timeline does (and HolisticTraceAnalysis's
+/// MemoryAnalysis._process_raw_events): a row of sizes per distinct time carrying the last one's forward,
+/// each event's bytes added to its category, the -1 times replaced by the first positive one, then times
+/// in microseconds. The raw rows already carry the signs (DESTROY negative, INCREMENT_VERSION as -n on the
+/// old version's category and +n on the new one's). Fills run.samples and run.categories.
+std::optional<Error> coalesceRawTimeline(
+    const nlohmann::json& root, const std::string& fileName, MeasuredRun& run)
 {
-    std::vector<std::int64_t> times;
-    std::vector<std::array<std::int64_t, kProfilerCategories + 1>> sizes;
-    std::int64_t firstTime = -1; // ns
+    std::array<std::int64_t, kProfilerCategories> sums {};
+    std::vector<std::int64_t> times; // ns, -1 before the profile
+    std::int64_t firstTime = -1;
     for (std::size_t i = 0; i < root.size(); ++i) {
         const auto& row = root[i];
         const std::string path = "[" + std::to_string(i) + "]";
@@ -114,17 +117,26 @@ Result<nlohmann::json> coalesceRawTimeline(const nlohmann::json& root, const std
             firstTime = t;
         if (times.empty() || t != times.back()) {
             times.push_back(t);
-            sizes.push_back(
-                sizes.empty() ? std::array<std::int64_t, kProfilerCategories + 1> {} : sizes.back());
+            run.categories.emplace_back();
         }
-        sizes.back()[static_cast<std::size_t>(category) + 1] += bytes;
+        auto& sum = sums[static_cast<std::size_t>(category)];
+        sum += bytes;
+        if (sum < 0)
+            return badValue(fileName, path + "[2]",
+                "takes its category below zero bytes (a tensor destroyed that the timeline never made)");
+        for (std::size_t c = 0; c < kProfilerCategories; ++c)
+            run.categories.back()[c] = static_cast<std::uint64_t>(sums[c]);
     }
-    nlohmann::json out = nlohmann::json::array({ nlohmann::json::array(), nlohmann::json::array() });
+    run.samples.reserve(times.size());
     for (std::size_t i = 0; i < times.size(); ++i) {
-        out[0].push_back((times[i] < 0 ? firstTime : times[i]) / 1000);
-        out[1].push_back(sizes[i]);
+        RunSample x;
+        x.timeUs = (times[i] < 0 ? firstTime : times[i]) / 1000;
+        for (const std::uint64_t b : run.categories[i])
+            x.allocated += b;
+        x.event = static_cast<std::uint32_t>(i);
+        run.samples.push_back(x);
     }
-    return out;
+    return std::nullopt;
 }
 
 } // namespace profiler_exports
@@ -136,15 +148,16 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
     const bool raw = root.is_array() && !root.empty() && root[0].is_array() && root[0].size() == 4
         && root[0][0].is_number()
         && (root.size() < 2 || (root[1].is_array() && !root[1].empty() && root[1][0].is_number()));
+    MeasuredRun run;
+    run.kind = RunFileKind::MemoryTimeline;
+    run.hasReserved = false;
+    run.absolute = true;
     if (raw) {
-        auto coalesced = coalesceRawTimeline(root, fileName);
-        if (!coalesced)
-            return coalesced.error();
-        auto run = readMemoryTimeline(coalesced.value(), fileName);
-        if (run)
-            run.value().notes.push_back("a raw memory timeline (one event per tensor): its events were added "
-                                        "up per category, as export_memory_timeline does");
-        return run;
+        if (auto error = coalesceRawTimeline(root, fileName, run))
+            return *error;
+        run.notes.push_back("a raw memory timeline (one event per tensor): its events were added up per "
+                            "category, as export_memory_timeline does");
+        return finishTimeline(std::move(run));
     }
     if (!root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
         return Error { fileName + ": a memory timeline must be [times, sizes], two lists of the same length",
@@ -156,10 +169,6 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
         return Error { fileName + ": the memory timeline has " + std::to_string(times.size()) + " times but "
                 + std::to_string(sizes.size()) + " rows of sizes",
             fileName };
-    MeasuredRun run;
-    run.kind = RunFileKind::MemoryTimeline;
-    run.hasReserved = false;
-    run.absolute = true;
     run.samples.reserve(times.size());
     run.categories.reserve(times.size());
     for (std::size_t i = 0; i < times.size(); ++i) {
@@ -189,6 +198,13 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
         run.samples.push_back(s);
         run.categories.push_back(cats);
     }
+    return finishTimeline(std::move(run));
+}
+
+namespace profiler_exports {
+
+MeasuredRun finishTimeline(MeasuredRun run)
+{
     constexpr auto kGradient = static_cast<std::size_t>(ProfilerCategory::Gradient);
     constexpr auto kOptimizerState = static_cast<std::size_t>(ProfilerCategory::OptimizerState);
     stepsFromPattern(run, [&](std::size_t start, std::size_t end) {
@@ -212,10 +228,14 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
     }
     finishPeaks(run);
     markFirstByGrowth(run);
-    run.notes.push_back("a memory timeline counts the tensors the profiler saw (no block rounding, no cached "
-                        "memory): reserved bytes are not known");
+    run.notes.insert(run.notes.begin(),
+        "a memory timeline counts the tensors the profiler saw (no block rounding, no cached memory): "
+        "reserved "
+        "bytes are not known");
     return run;
 }
+
+} // namespace profiler_exports
 
 Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::string& fileName)
 {
