@@ -51,6 +51,7 @@ private slots:
     void snapshots_data();
     void snapshots();
     void chromeTraceOfADdpRank();
+    void chromeTraceWithBytesOnly();
     void rawTimelineIsCoalesced();
 };
 
@@ -163,6 +164,41 @@ void TestMeasuredPublic::chromeTraceOfADdpRank()
     }
     for (std::size_t k = 1; k < run.steps.size(); ++k)
         QCOMPARE(run.steps[k].firstSample, run.steps[k - 1].endSample);
+}
+
+// PyTorch 1.9's Kineto (pytorch/kineto's TensorBoard plugin sample: ResNet-50, SGD with momentum, six
+// ProfilerStep spans): [memory] events with Bytes only. Python over CUDA device 0's 8,220 events in time
+// order: the running sum of Bytes less its lowest value peaks at 2,791,636,480, within each of the six
+// steps too; no allocation inside the Optimizer.step#SGD.step spans and no autograd engine spans, so each
+// step's backward starts after its maximum (the pattern).
+void TestMeasuredPublic::chromeTraceWithBytesOnly()
+{
+    const auto result = readMeasuredRun(publicFile("kineto_resnet50_pytorch19.json.gz"));
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const MeasuredRun& run = result.value();
+    QVERIFY(run.kind == RunFileKind::ChromeTrace);
+    QCOMPARE(run.device, std::int64_t { 0 });
+    QVERIFY(!run.absolute);
+    QVERIFY(!run.hasReserved);
+    QVERIFY(run.whyNotAbsolute.find("only Bytes") != std::string::npos);
+    QCOMPARE(run.samples.size(), std::size_t { 8220 });
+    QCOMPARE(run.peakAllocated, std::uint64_t { 2791636480 });
+    QCOMPARE(run.peakReserved, std::uint64_t { 0 });
+    QCOMPARE(run.steps.size(), std::size_t { 6 });
+    for (const MeasuredStep& step : run.steps) {
+        QVERIFY(!step.first);
+        QCOMPARE(step.peakAllocated, std::uint64_t { 2791636480 });
+        QCOMPARE(phasesOf(step), (std::vector<RunPhase> { RunPhase::Forward, RunPhase::Backward }));
+        QCOMPARE(step.phases[0].source, PhaseSource::Annotations);
+        QCOMPARE(step.phases[1].source, PhaseSource::Pattern);
+        // The backward starts right after the step's allocated maximum.
+        std::size_t top = step.firstSample;
+        for (std::size_t i = step.firstSample; i < step.endSample; ++i) {
+            if (run.samples[i].allocated > run.samples[top].allocated)
+                top = i;
+        }
+        QCOMPARE(step.phases[1].firstSample, top + 1);
+    }
 }
 
 // export_memory_timeline_raw's form (HolisticTraceAnalysis's tests/data/memory_analysis): 16,845

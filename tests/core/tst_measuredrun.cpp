@@ -183,6 +183,7 @@ private slots:
     void memoryTimeline();
     void chromeTrace();
     void rawMemoryTimeline();
+    void chromeTraceWithBytesOnly();
     void readsSnapshotJsonFile();
     void readsEveryFormOfTheSameRun_data();
     void readsEveryFormOfTheSameRun();
@@ -955,6 +956,28 @@ void TestMeasuredRun::chromeTrace()
             { RunPhase::OptimizerStep, 13, 15, 9 } },
         PhaseSource::Annotations);
     QCOMPARE(run.steps[1].peakReserved, 40 * M);
+}
+
+// PyTorch 1.9's [memory] events carry Bytes only: allocated is their running sum, counted from its lowest
+// point. Bytes (M) -1, +3, -2, +4: sums -1, 2, 0, 4; lowest -1: 0, 3, 1, 5. No reserved, not absolute.
+void TestMeasuredRun::chromeTraceWithBytesOnly()
+{
+    nlohmann::json events = nlohmann::json::array();
+    int ts = 0;
+    for (const int mib : { -1, 3, -2, 4 }) {
+        events.push_back({ { "ph", "i" }, { "name", "[memory]" }, { "ts", ts += 10 },
+            { "args",
+                { { "Device Type", 1 }, { "Device Id", 0 },
+                    { "Bytes", static_cast<std::int64_t>(mib) * static_cast<std::int64_t>(M) } } } });
+    }
+    const auto result = readMeasuredRun(nlohmann::json { { "traceEvents", events } }.dump(), "old.json");
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const MeasuredRun& run = result.value();
+    QCOMPARE(allocatedCurve(run), inMiB({ 0, 3, 1, 5 }));
+    QCOMPARE(reservedCurve(run), inMiB({ 0, 0, 0, 0 }));
+    QVERIFY(!run.absolute);
+    QVERIFY(!run.hasReserved);
+    QCOMPARE(run.peakAllocated, 5 * M);
 }
 
 // export_memory_timeline_raw: [time ns (-1: before the profile), action, signed bytes, category] rows,

@@ -28,7 +28,8 @@ Chrome traces (torch.profiler export_chrome_trace, profile_memory=True):
   * the "[memory]" events of the CUDA device (Device Type 1) with most events: max of "Total Allocated" and
     "Total Reserved" over them, their count, per "ProfilerStep#N" span (ts to ts + dur) the max of
     "Total Allocated" over the events inside it, and how many allocations fall inside the
-    "Optimizer.step#..." spans.
+    "Optimizer.step#..." spans. Events with Bytes only (PyTorch 1.9): "Total Allocated" is the running sum
+    of Bytes in time order less its lowest value.
 Raw memory timelines (export_memory_timeline_raw): the rows added up per category for each distinct time
   (as PyTorch's _coalesce_timeline and HolisticTraceAnalysis do), the largest total and where, and the
   sizes at sample 744, which HolisticTraceAnalysis's tests/test_memory_analysis.py asserts for this file.
@@ -177,6 +178,18 @@ def chrome_trace_figures(path):
             by_device.setdefault(e["args"]["Device Id"], []).append(e)
     device = max(by_device, key=lambda d: len(by_device[d]))
     memory = sorted(by_device[device], key=lambda e: e["ts"])
+    relative = any("Total Allocated" not in m["args"] for m in memory)
+    if relative:
+        # PyTorch 1.9 wrote Bytes only: the running sum of Bytes, counted from its lowest point.
+        running = 0
+        sums = []
+        for m in memory:
+            running += m["args"]["Bytes"]
+            sums.append(running)
+        lowest = min(sums)
+        for m, total in zip(memory, sums):
+            m["args"]["Total Allocated"] = total - lowest
+            m["args"]["Total Reserved"] = 0
     steps = sorted((e for e in events if e.get("name", "").startswith("ProfilerStep#")), key=lambda e: e["ts"])
     optimizer = [e for e in events if e.get("name", "").startswith("Optimizer.step#")]
     per_step = []
@@ -185,6 +198,7 @@ def chrome_trace_figures(path):
         per_step.append({"name": s["name"], "peak_allocated": max(inside), "events": len(inside)})
     return {
         "device": device,
+        "relative": relative,
         "memory_events": len(memory),
         "peak_allocated": max(m["args"]["Total Allocated"] for m in memory),
         "peak_reserved": max(m["args"]["Total Reserved"] for m in memory),

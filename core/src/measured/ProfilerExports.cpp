@@ -257,6 +257,7 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
         std::uint64_t reserved = 0;
         std::int64_t bytes = 0;
         std::size_t index = 0;
+        bool totals = true; ///< Total Allocated / Total Reserved given (not in older PyTorch's traces)
     };
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Memory>> byDevice;
     SpanIndex spans;
@@ -280,10 +281,16 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
             Memory m;
             m.ts = ts->get<double>();
             m.index = i;
+            const auto bytes = args->find("Bytes");
+            // PyTorch 1.9's Kineto wrote Bytes only: the totals are worked out from them below.
+            m.totals = args->contains("Total Allocated") || args->contains("Total Reserved")
+                || bytes == args->end() || !bytes->is_number();
             for (const auto& [key, out] :
                 { std::pair<const char*, std::uint64_t*> { "Total Allocated", &m.allocated },
                     std::pair<const char*, std::uint64_t*> { "Total Reserved", &m.reserved } }) {
                 const auto v = args->find(key);
+                if (!m.totals)
+                    break;
                 if (v == args->end())
                     return badValue(fileName, path + ".args", std::string("has no ") + key);
                 const auto b = bytesOf(*v);
@@ -292,9 +299,15 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
                         "must be a non-negative number of bytes, not " + typeName(*v));
                 *out = *b;
             }
-            if (const auto v = args->find("Bytes"); v != args->end() && v->is_number())
-                m.bytes = v->is_number_float() ? static_cast<std::int64_t>(v->get<double>())
-                                               : v->get<std::int64_t>();
+            if (bytes != args->end() && bytes->is_number()) {
+                // A tensor's size, signed (a free is negative): anything beyond 2^50 is not one.
+                constexpr std::int64_t kLimit = std::int64_t { 1 } << 50;
+                const double d = bytes->get<double>();
+                if (!(d >= -static_cast<double>(kLimit) && d <= static_cast<double>(kLimit)))
+                    return badValue(fileName, path + ".args.Bytes", "is not a tensor's size in bytes");
+                m.bytes
+                    = bytes->is_number_float() ? static_cast<std::int64_t>(d) : bytes->get<std::int64_t>();
+            }
             std::int64_t type = 1;
             std::int64_t id = 0;
             if (const auto v = args->find("Device Type"); v != args->end() && v->is_number_integer())
@@ -334,6 +347,27 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
     if (best->first.first == 0)
         run.notes.push_back("the trace has memory events for the CPU only: profile a CUDA run with "
                             "activities=[ProfilerActivity.CUDA] and profile_memory=True");
+    // Events with Bytes only (PyTorch 1.9): allocated is their running sum, counted from its lowest
+    // point, and reserved is not known.
+    if (std::any_of(memory.begin(), memory.end(), [](const Memory& m) { return !m.totals; })) {
+        std::int64_t sum = 0;
+        std::int64_t lowest = 0;
+        for (const Memory& m : memory) {
+            sum += m.bytes;
+            lowest = std::min(lowest, sum);
+        }
+        sum = 0;
+        for (Memory& m : memory) {
+            sum += m.bytes;
+            m.allocated = static_cast<std::uint64_t>(sum - lowest);
+            m.reserved = 0;
+        }
+        run.hasReserved = false;
+        run.absolute = false;
+        run.whyNotAbsolute = "the trace's [memory] events carry only Bytes (no Total Allocated, as older "
+                             "PyTorch wrote them): allocated is their running sum, counted from its lowest "
+                             "point, and reserved is not known";
+    }
     run.samples.reserve(memory.size());
     for (const Memory& m : memory)
         run.samples.push_back(RunSample {

@@ -164,10 +164,13 @@ bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSou
         if (b.backward == kNone && firstUntracedAfterForward != kNone
             && firstUntracedAfterForward < bwdLimit) {
             b.backward = firstUntracedAfterForward;
-        } else if (b.backward == kNone && b.optimizer != kNone && b.optimizer > b.start) {
-            // Nothing tells where backward began: after the allocated maximum before the optimizer.
-            const std::size_t peak = argmax(s, b.start, b.optimizer);
-            if (peak + 1 < b.optimizer) {
+        } else if (b.backward == kNone && (b.optimizer != kNone || source == PhaseSource::Annotations)) {
+            // Nothing tells where backward began: after the allocated maximum before the optimizer (or,
+            // in a step a ProfilerStep span delimits, before its end: an optimizer that allocates nothing,
+            // in a trace without the autograd engine's spans, leaves no other mark).
+            const std::size_t limit = b.optimizer != kNone ? b.optimizer : end;
+            const std::size_t peak = limit > b.start ? argmax(s, b.start, limit) : limit;
+            if (peak + 1 < limit) {
                 b.backward = peak + 1;
                 b.backwardSource = PhaseSource::Pattern;
             }
