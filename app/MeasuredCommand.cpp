@@ -263,7 +263,7 @@ void printRunText(const MeasuredRun& run, const std::string& file, std::ostream&
             oneDecimal(100.0 * run.fragmentationAtPeak)
                 + " % of reserved not allocated at the allocated peak");
     } else {
-        keyLine(out, "Peak reserved", "not in this file (a memory timeline has allocated bytes only)");
+        keyLine(out, "Peak reserved", "not in this file (it has allocated bytes only)");
     }
     keyLine(out, "Out of memory",
         run.outOfMemoryEvents == 0 ? std::string("no OOM event")

@@ -208,7 +208,7 @@ void ReportComposer::measuredLists(ReportCanvas& canvas, const RunComparison& c)
              "--calibration-per-sample or the GUI's calibration. %4")
               .arg(bytes(c.calibration.fixedBytes), bytes(c.calibration.perSampleBytes),
                   count(c.calibration.measuredBatch), qs(c.calibration.reasoning))
-        : tr("None: %1").arg(qs(c.calibration.reasoning));
+        : tr("None: %1").arg(label(c.calibration.reasoning));
     canvas.heading(
         tr("Calibration proposal"), canvas.paragraphHeight(calibration, FontRole::Small, canvas.width()));
     canvas.paragraph(calibration, FontRole::Small, style::kText);
@@ -216,7 +216,7 @@ void ReportComposer::measuredLists(ReportCanvas& canvas, const RunComparison& c)
         canvas.advance(canvas.pt(6));
         std::vector<QString> items;
         for (const auto& n : c.notes)
-            items.push_back(qs(n));
+            items.push_back(label(n)); // translated where it holds no figures (text/CoreText.cpp)
         canvas.heading(tr("What could not be compared"), 3 * lineH);
         bullets(canvas, items);
     }

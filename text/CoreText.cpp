@@ -424,6 +424,55 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Forward"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Backward"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Optimizer step"),
+    // Measured runs (issue 36): runFileKindLabel, runComponentLabel, and the notes of a run and its
+    // comparison that hold no figures (those with figures stay English).
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "memory snapshot (pickle)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "memory snapshot (JSON)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "memory snapshot (memory_viz page)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "profiler memory timeline"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "profiler Chrome trace"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Activations (+input)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Workspaces"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Temporaries"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "Unattributed"),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "the frames did not show the steps: found by the allocation pattern"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "a memory timeline counts the tensors the profiler saw (no block rounding, no cached memory): "
+        "reserved bytes are not known"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "the trace has memory events for the CPU only: profile a CUDA run with "
+        "activities=[ProfilerActivity.CUDA] and profile_memory=True"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "no trace for any device: only the state at the snapshot's moment is known (record with "
+        "torch.cuda.memory._record_memory_history() before the steps)"),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "no segments: the allocator's state at the snapshot is unknown"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText", "no device_traces: the memory history was not recorded"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "no allocator_settings (files before PyTorch 2.4 lack them): the allocator's defaults are assumed"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "trace entries without time_us (PyTorch before 2.1): times are the entries' order"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "With gradient accumulation the plan's micro-batches share the forward and backward intervals of the "
+        "chart."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run shows only its first step: the steady step is compared with it."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run's steady step lacks a phase: the phases found are compared."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The plan has no allocation trace: the run's blocks are not attributed."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run's components are the profiler's categories at its peak."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "The run's file shows no blocks: its memory is not split by component."),
+    QT_TRANSLATE_NOOP(
+        "headroom::ui::CoreText", "No calibration is proposed: the run's bytes are not absolute."),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "No calibration is proposed: the run shows no steady training step to read it from."),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "a raw memory timeline (one event per tensor): its events were added up per category, as "
+        "export_memory_timeline does"),
     // Throughput caveats: ThroughputEstimate::noteTemplates.
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "%1 runs fp16 at %2 of its fp32 rate; mixed precision will be slower than fp32 on this card"),

@@ -180,6 +180,20 @@ void StepChartView::buildRunChart()
     connect(r.chart, &QChart::plotAreaChanged, this, &StepChartView::updateRunLabels);
     r.view = new QChartView(r.chart);
     r.view->setObjectName(QStringLiteral("runChartView"));
+    // Hovering a curve names the phase and every curve's bytes under the pointer; the tooltip then
+    // follows the pointer (eventFilter), as the components' bands do.
+    for (QLineSeries* s :
+        { r.predictedAllocated, r.predictedReserved, r.measuredAllocated, r.measuredReserved }) {
+        connect(s, &QLineSeries::hovered, this, [this](const QPointF& point, bool state) {
+            const QString text = state ? runMomentText(point.x()) : QString();
+            if (text.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(QCursor::pos(), text, m_run->view);
+        });
+    }
+    r.view->viewport()->setMouseTracking(true);
+    r.view->viewport()->installEventFilter(this);
     r.view->setRenderHint(QPainter::Antialiasing);
     r.view->setMinimumWidth(300);
     r.page = new QWidget(this);
@@ -635,6 +649,16 @@ bool StepChartView::eventFilter(QObject* watched, QEvent* event)
         else if (text != QToolTip::text())
             QToolTip::showText(move->globalPosition().toPoint(), text, m_charts->view);
     }
+    if (event->type() == QEvent::MouseMove && watched == m_run->view->viewport() && QToolTip::isVisible()) {
+        const auto* move = static_cast<QMouseEvent*>(event);
+        const auto& r = *m_run;
+        const QPointF inChart = r.chart->mapFromScene(r.view->mapToScene(move->position().toPoint()));
+        const QString text = runMomentText(r.chart->mapToValue(inChart).x());
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else if (text != QToolTip::text())
+            QToolTip::showText(move->globalPosition().toPoint(), text, r.view);
+    }
     return QWidget::eventFilter(watched, event);
 }
 
@@ -868,6 +892,42 @@ QList<QPointF> StepChartView::predictedAllocatedPoints() const
 QList<QPointF> StepChartView::predictedReservedPoints() const
 {
     return m_run->predictedReserved->isVisible() ? m_run->predictedReserved->points() : QList<QPointF> {};
+}
+
+QString StepChartView::runMomentText(double x) const
+{
+    if (!m_comparison || !(x >= 0.0 && x < 3.0))
+        return {};
+    const std::optional<AlignedStep>& chosen
+        = m_kind == report::StepKind::First ? m_comparison->first : m_comparison->steady;
+    if (!chosen)
+        return {};
+    const double phaseStart = std::floor(x);
+    const StepPhase phase = phaseStart < 1.0 ? StepPhase::Forward
+        : phaseStart < 2.0                   ? StepPhase::Backward
+                                             : StepPhase::OptimizerStep;
+    // The curve's last point at or before x in x's phase.
+    const auto at = [&](const AlignedCurve& curve) -> const CurvePoint* {
+        const auto& points = curve.points;
+        const auto after = std::upper_bound(
+            points.begin(), points.end(), x, [](double v, const CurvePoint& p) { return v < p.x; });
+        if (after == points.begin() || std::prev(after)->x < phaseStart)
+            return nullptr;
+        return &*std::prev(after);
+    };
+    QStringList lines { report::StepChart::phaseName(phase) };
+    const AlignedStep& step = *chosen;
+    const auto add = [&](const QString& name, const AlignedCurve& curve, bool reserved) {
+        if (const CurvePoint* p = at(curve))
+            lines << tr("%1: %2").arg(name, UiText::bytes(reserved ? p->reserved : p->allocated));
+    };
+    add(tr("Measured allocated"), step.measured, false);
+    if (m_run->measuredReserved->isVisible())
+        add(tr("Measured reserved"), step.measured, true);
+    add(tr("Predicted allocated"), step.predicted, false);
+    if (m_run->predictedReserved->isVisible())
+        add(tr("Predicted reserved"), step.predicted, true);
+    return lines.size() > 1 ? lines.join(QLatin1Char('\n')) : QString();
 }
 
 QList<QPointF> StepChartView::measuredAllocatedPoints() const

@@ -106,6 +106,10 @@ public:
     [[nodiscard]] QStringList runPeakLabels() const;
     /// The legend's names of the four curves (predicted allocated, reserved, measured allocated, reserved).
     [[nodiscard]] QStringList runLegend() const;
+    /// The tooltip over the curves at `x` (the common axis): the phase there, then each drawn curve's
+    /// bytes at that point (the level of its last event at or before x in that phase; a curve without
+    /// events in the phase is left out). Empty outside [0, 3) or without a run.
+    [[nodiscard]] QString runMomentText(double x) const;
 
 public Q_SLOTS:
     void setData(const headroom::ui::StepChartData& data);

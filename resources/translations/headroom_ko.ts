@@ -2889,6 +2889,110 @@ FLOPs</translation>
         <source>All saved activations</source>
         <translation>저장된 모든 활성값</translation>
     </message>
+    <message>
+        <source>memory snapshot (pickle)</source>
+        <translation>메모리 스냅샷(pickle)</translation>
+    </message>
+    <message>
+        <source>memory snapshot (JSON)</source>
+        <translation>메모리 스냅샷(JSON)</translation>
+    </message>
+    <message>
+        <source>memory snapshot (memory_viz page)</source>
+        <translation>메모리 스냅샷(memory_viz 페이지)</translation>
+    </message>
+    <message>
+        <source>profiler memory timeline</source>
+        <translation>프로파일러 메모리 타임라인</translation>
+    </message>
+    <message>
+        <source>profiler Chrome trace</source>
+        <translation>프로파일러 Chrome 트레이스</translation>
+    </message>
+    <message>
+        <source>Activations (+input)</source>
+        <translation>활성화(입력 포함)</translation>
+    </message>
+    <message>
+        <source>Workspaces</source>
+        <translation>작업 공간</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>임시 텐서</translation>
+    </message>
+    <message>
+        <source>Unattributed</source>
+        <translation>미분류</translation>
+    </message>
+    <message>
+        <source>the frames did not show the steps: found by the allocation pattern</source>
+        <translation>프레임에 스텝이 드러나지 않아 할당 패턴으로 찾았습니다</translation>
+    </message>
+    <message>
+        <source>a memory timeline counts the tensors the profiler saw (no block rounding, no cached memory): reserved bytes are not known</source>
+        <translation>메모리 타임라인은 프로파일러가 본 텐서만 셉니다(블록 올림과 캐시된 메모리 제외): 예약 바이트는 알 수 없습니다</translation>
+    </message>
+    <message>
+        <source>the trace has memory events for the CPU only: profile a CUDA run with activities=[ProfilerActivity.CUDA] and profile_memory=True</source>
+        <translation>이 트레이스에는 CPU 메모리 이벤트만 있습니다: activities=[ProfilerActivity.CUDA]와 profile_memory=True로 CUDA 실행을 프로파일링하세요</translation>
+    </message>
+    <message>
+        <source>no trace for any device: only the state at the snapshot&apos;s moment is known (record with torch.cuda.memory._record_memory_history() before the steps)</source>
+        <translation>어느 장치의 트레이스도 없어 스냅샷 시점의 상태만 알 수 있습니다(스텝 전에 torch.cuda.memory._record_memory_history()로 기록하세요)</translation>
+    </message>
+    <message>
+        <source>no segments: the allocator&apos;s state at the snapshot is unknown</source>
+        <translation>세그먼트 없음: 스냅샷 시점의 할당자 상태를 알 수 없습니다</translation>
+    </message>
+    <message>
+        <source>no device_traces: the memory history was not recorded</source>
+        <translation>device_traces 없음: 메모리 기록이 남지 않았습니다</translation>
+    </message>
+    <message>
+        <source>no allocator_settings (files before PyTorch 2.4 lack them): the allocator&apos;s defaults are assumed</source>
+        <translation>allocator_settings 없음(PyTorch 2.4 이전 파일에는 없음): 할당자 기본값을 가정합니다</translation>
+    </message>
+    <message>
+        <source>trace entries without time_us (PyTorch before 2.1): times are the entries&apos; order</source>
+        <translation>time_us 없는 트레이스 항목(PyTorch 2.1 이전): 항목 순서를 시간으로 씁니다</translation>
+    </message>
+    <message>
+        <source>With gradient accumulation the plan&apos;s micro-batches share the forward and backward intervals of the chart.</source>
+        <translation>그래디언트 누적을 쓰면 계획의 마이크로배치들이 차트의 순전파·역전파 구간을 함께 씁니다.</translation>
+    </message>
+    <message>
+        <source>The run shows only its first step: the steady step is compared with it.</source>
+        <translation>이 실행에는 첫 스텝만 있습니다: 정상 스텝을 그것과 비교합니다.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s steady step lacks a phase: the phases found are compared.</source>
+        <translation>이 실행의 정상 스텝에 빠진 단계가 있습니다: 찾은 단계만 비교합니다.</translation>
+    </message>
+    <message>
+        <source>The plan has no allocation trace: the run&apos;s blocks are not attributed.</source>
+        <translation>계획에 할당 트레이스가 없습니다: 실행의 블록을 귀속하지 않습니다.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s components are the profiler&apos;s categories at its peak.</source>
+        <translation>실행의 구성 요소는 최대 시점의 프로파일러 범주입니다.</translation>
+    </message>
+    <message>
+        <source>The run&apos;s file shows no blocks: its memory is not split by component.</source>
+        <translation>실행 파일에 블록이 없습니다: 메모리를 구성 요소별로 나누지 않습니다.</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run&apos;s bytes are not absolute.</source>
+        <translation>보정을 제안하지 않습니다: 실행의 바이트가 절대값이 아닙니다.</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run shows no steady training step to read it from.</source>
+        <translation>보정을 제안하지 않습니다: 실행에 읽어 올 정상 학습 스텝이 없습니다.</translation>
+    </message>
+    <message>
+        <source>a raw memory timeline (one event per tensor): its events were added up per category, as export_memory_timeline does</source>
+        <translation>원시 메모리 타임라인(텐서마다 이벤트 하나): export_memory_timeline처럼 이벤트를 범주별로 합산했습니다</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -5154,6 +5258,22 @@ As a measured run: %3</source>
     <message>
         <source>%1: %2, %3</source>
         <translation>%1: %2, %3</translation>
+    </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>측정 할당</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>측정 예약</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>예측 할당</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>예측 예약</translation>
     </message>
 </context>
 <context>

@@ -2889,6 +2889,110 @@ FLOPs</translation>
         <source>All saved activations</source>
         <translation>所有保存的激活</translation>
     </message>
+    <message>
+        <source>memory snapshot (pickle)</source>
+        <translation>内存快照（pickle）</translation>
+    </message>
+    <message>
+        <source>memory snapshot (JSON)</source>
+        <translation>内存快照（JSON）</translation>
+    </message>
+    <message>
+        <source>memory snapshot (memory_viz page)</source>
+        <translation>内存快照（memory_viz 页面）</translation>
+    </message>
+    <message>
+        <source>profiler memory timeline</source>
+        <translation>性能分析器内存时间线</translation>
+    </message>
+    <message>
+        <source>profiler Chrome trace</source>
+        <translation>性能分析器 Chrome 跟踪</translation>
+    </message>
+    <message>
+        <source>Activations (+input)</source>
+        <translation>激活值（含输入）</translation>
+    </message>
+    <message>
+        <source>Workspaces</source>
+        <translation>工作区</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>临时张量</translation>
+    </message>
+    <message>
+        <source>Unattributed</source>
+        <translation>未归属</translation>
+    </message>
+    <message>
+        <source>the frames did not show the steps: found by the allocation pattern</source>
+        <translation>调用栈未显示训练步：按分配模式找到</translation>
+    </message>
+    <message>
+        <source>a memory timeline counts the tensors the profiler saw (no block rounding, no cached memory): reserved bytes are not known</source>
+        <translation>内存时间线只统计性能分析器看到的张量（不含块的取整和缓存的内存）：保留字节数未知</translation>
+    </message>
+    <message>
+        <source>the trace has memory events for the CPU only: profile a CUDA run with activities=[ProfilerActivity.CUDA] and profile_memory=True</source>
+        <translation>该跟踪只有 CPU 的内存事件：请用 activities=[ProfilerActivity.CUDA] 和 profile_memory=True 对 CUDA 运行做性能分析</translation>
+    </message>
+    <message>
+        <source>no trace for any device: only the state at the snapshot&apos;s moment is known (record with torch.cuda.memory._record_memory_history() before the steps)</source>
+        <translation>没有任何设备的跟踪：只知道快照时刻的状态（请在训练步之前用 torch.cuda.memory._record_memory_history() 记录）</translation>
+    </message>
+    <message>
+        <source>no segments: the allocator&apos;s state at the snapshot is unknown</source>
+        <translation>没有段：快照时刻分配器的状态未知</translation>
+    </message>
+    <message>
+        <source>no device_traces: the memory history was not recorded</source>
+        <translation>没有 device_traces：未记录内存历史</translation>
+    </message>
+    <message>
+        <source>no allocator_settings (files before PyTorch 2.4 lack them): the allocator&apos;s defaults are assumed</source>
+        <translation>没有 allocator_settings（PyTorch 2.4 之前的文件没有）：假定分配器使用默认设置</translation>
+    </message>
+    <message>
+        <source>trace entries without time_us (PyTorch before 2.1): times are the entries&apos; order</source>
+        <translation>跟踪条目没有 time_us（PyTorch 2.1 之前）：以条目的顺序代替时间</translation>
+    </message>
+    <message>
+        <source>With gradient accumulation the plan&apos;s micro-batches share the forward and backward intervals of the chart.</source>
+        <translation>使用梯度累积时，计划的各微批次共用图表中的前向和反向区间。</translation>
+    </message>
+    <message>
+        <source>The run shows only its first step: the steady step is compared with it.</source>
+        <translation>该运行只有第一个训练步：用它与稳定步比较。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s steady step lacks a phase: the phases found are compared.</source>
+        <translation>该运行的稳定步缺少某个阶段：只比较找到的阶段。</translation>
+    </message>
+    <message>
+        <source>The plan has no allocation trace: the run&apos;s blocks are not attributed.</source>
+        <translation>计划没有分配轨迹：运行的内存块未被归属。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s components are the profiler&apos;s categories at its peak.</source>
+        <translation>运行的各组成部分取自性能分析器在其峰值处的类别。</translation>
+    </message>
+    <message>
+        <source>The run&apos;s file shows no blocks: its memory is not split by component.</source>
+        <translation>运行的文件中没有内存块：其内存不按组成部分拆分。</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run&apos;s bytes are not absolute.</source>
+        <translation>不建议校准：该运行的字节数不是绝对值。</translation>
+    </message>
+    <message>
+        <source>No calibration is proposed: the run shows no steady training step to read it from.</source>
+        <translation>不建议校准：该运行没有可供读取的稳定训练步。</translation>
+    </message>
+    <message>
+        <source>a raw memory timeline (one event per tensor): its events were added up per category, as export_memory_timeline does</source>
+        <translation>原始内存时间线（每个张量一个事件）：已按类别累加其事件，与 export_memory_timeline 的做法相同</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::DialogProvider</name>
@@ -5154,6 +5258,22 @@ As a measured run: %3</source>
     <message>
         <source>%1: %2, %3</source>
         <translation>%1：%2，%3</translation>
+    </message>
+    <message>
+        <source>Measured allocated</source>
+        <translation>测量已分配</translation>
+    </message>
+    <message>
+        <source>Measured reserved</source>
+        <translation>测量已保留</translation>
+    </message>
+    <message>
+        <source>Predicted allocated</source>
+        <translation>预测已分配</translation>
+    </message>
+    <message>
+        <source>Predicted reserved</source>
+        <translation>预测已保留</translation>
     </message>
 </context>
 <context>

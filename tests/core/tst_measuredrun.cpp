@@ -174,11 +174,16 @@ private slots:
     void stepsAndPhasesFromPattern();
     void stepsAndPhasesFromAnnotations();
     void backwardFromCppFrames();
+    void compiledForwardIsNotBackward();
+    void stateReplacedOutOfPlaceIsNotTheFirstStep();
+    void profilerStepsWithoutOptimizerAllocations();
     void decodesKeyVariants();
     void decodeErrorsNameThePath_data();
     void decodeErrorsNameThePath();
     void memoryTimeline();
     void chromeTrace();
+    void rawMemoryTimeline();
+    void chromeTraceWithBytesOnly();
     void readsSnapshotJsonFile();
     void readsEveryFormOfTheSameRun_data();
     void readsEveryFormOfTheSameRun();
@@ -626,6 +631,137 @@ void TestMeasuredRun::backwardFromCppFrames()
     checkPhases(run.steps[1], { { RunPhase::Forward, 7, 9, 8 } }, PhaseSource::Frames);
 }
 
+// torch.compile (tests/data/measured/public/cs336_compiled_adamw_step.pickle.gz): the compiled forward
+// runs inside torch.autograd.Function.apply (torch/autograd/function.py), as does any autograd Function's
+// forward, and a no_grad function inside grad_mode.py's decorate_context: neither is a backward frame.
+// The compiled backward has runtime_wrappers' "backward". Weights 4 M before the trace; e0 F +2 -> 6,
+// e1 F (no_grad) +2 -> 8, e2 B +2 -> 10 (a gradient, kept), e3 -2 -> 8, e4 -2 -> 6, e5 O +1 -> 7,
+// e6 -1 -> 6: one step, forward [0,2) peak 8, backward [2,5) peak 10, optimizer [5,7) peak 7, all from
+// the frames (were the forward's frames taken as backward, no forward would start a step).
+void TestMeasuredRun::compiledForwardIsNotBackward()
+{
+    const std::string site = "/venv/lib/python3.10/site-packages/torch/";
+    MemorySnapshot snap;
+    snap.stacks.push_back(
+        { RunFrame { "/tmp/torchinductor_u/si/csip.py", 102, "call" }, RunFrame { "model.py", 57, "forward" },
+            RunFrame { site + "_functorch/_aot_autograd/runtime_wrappers.py", 2152, "forward" },
+            RunFrame { site + "autograd/function.py", 583, "apply" },
+            RunFrame { site + "_dynamo/eval_frame.py", 1181, "_fn" }, RunFrame { "train.py", 51, "train" } });
+    snap.stacks.push_back({ RunFrame { "model.py", 12, "forward" },
+        RunFrame { site + "autograd/grad_mode.py", 80, "decorate_context" },
+        RunFrame { "train.py", 51, "train" } });
+    snap.stacks.push_back(
+        { RunFrame { "/tmp/torchinductor_u/gm/cgm4.py", 54, "call" }, RunFrame { "model.py", 41, "forward" },
+            RunFrame { site + "_functorch/_aot_autograd/runtime_wrappers.py", 2338, "backward" },
+            RunFrame { site + "autograd/function.py", 317, "apply" } });
+    snap.stacks.push_back({ RunFrame { "cs336_basics/optimizer.py", 74, "step" },
+        RunFrame { site + "optim/optimizer.py", 526, "wrapper" }, RunFrame { "train.py", 54, "train" } });
+    const StackId fwd = 1;
+    const StackId noGrad = 2;
+    const StackId bwd = 3;
+    const StackId opt = 4;
+    snap.segments.push_back(segment(kBase, 20 * M,
+        { block(kBase, 4 * M, BlockState::ActiveAllocated),
+            block(kBase + 4 * M, 2 * M, BlockState::ActiveAllocated),
+            block(kBase + 6 * M, 14 * M, BlockState::Inactive) }));
+    const std::uint64_t a = kBase + 10 * M;
+    const std::uint64_t b = kBase + 12 * M;
+    snap.deviceTraces.push_back({ entry(RunAction::Alloc, a, 2 * M, fwd),
+        entry(RunAction::Alloc, b, 2 * M, noGrad), entry(RunAction::Alloc, kBase + 4 * M, 2 * M, bwd),
+        entry(RunAction::FreeRequested, b, 2 * M, bwd), entry(RunAction::FreeRequested, a, 2 * M, bwd),
+        entry(RunAction::Alloc, kBase + 14 * M, 1 * M, opt),
+        entry(RunAction::FreeRequested, kBase + 14 * M, 1 * M, opt) });
+    const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+    QCOMPARE(allocatedCurve(run), inMiB({ 6, 8, 10, 8, 6, 7, 6 }));
+    QCOMPARE(run.steps.size(), std::size_t { 1 });
+    checkPhases(run.steps[0],
+        { { RunPhase::Forward, 0, 2, 8 }, { RunPhase::Backward, 2, 5, 10 },
+            { RunPhase::OptimizerStep, 5, 7, 7 } },
+        PhaseSource::Frames);
+    QCOMPARE(static_cast<int>(run.steps[0].phases[1].source), static_cast<int>(PhaseSource::Frames));
+}
+
+// A hand-written AdamW writes its state out of place (m = beta1 * m + ...: a new block kept, the old one
+// freed), so a steady step's optimizer also keeps new blocks; what it frees of the state made before the
+// step is taken off (tests/data/measured/public/cs336_medium_training_step.pickle.gz). Weights W 4 M and
+// the state s 2 M before the trace; e0 F +2 (a) -> 8, e1 B +2 (g, kept) -> 10, e2 free a -> 8,
+// e3 O +2 (s', kept) -> 10, e4 O free s -> 8: kept 2 M, replaced 2 M: not the first step. Without e4
+// (the state made, nothing replaced: the first step) it is.
+void TestMeasuredRun::stateReplacedOutOfPlaceIsNotTheFirstStep()
+{
+    for (const bool replaces : { true, false }) {
+        MemorySnapshot snap;
+        snap.stacks.push_back({ RunFrame { "/venv/torch/nn/modules/module.py", 1750, "_call_impl" } });
+        snap.stacks.push_back({ RunFrame { "", 0, "torch::autograd::Engine::evaluate_function(...)" } });
+        snap.stacks.push_back({ RunFrame { "cs336_basics/optimizer.py", 76, "step" },
+            RunFrame { "/venv/torch/optim/optimizer.py", 526, "wrapper" } });
+        const StackId fwd = 1;
+        const StackId bwd = 2;
+        const StackId opt = 3;
+        const std::uint64_t s = kBase + 4 * M;
+        const std::uint64_t g = kBase + 6 * M;
+        const std::uint64_t s2 = kBase + 8 * M;
+        const std::uint64_t a = kBase + 10 * M;
+        std::vector<SnapshotBlock> blocks { block(kBase, 4 * M, BlockState::ActiveAllocated),
+            block(s, 2 * M, replaces ? BlockState::Inactive : BlockState::ActiveAllocated),
+            block(g, 2 * M, BlockState::ActiveAllocated), block(s2, 2 * M, BlockState::ActiveAllocated),
+            block(a, 10 * M, BlockState::Inactive) };
+        snap.segments.push_back(segment(kBase, 20 * M, blocks));
+        std::vector<SnapshotTraceEntry> trace { entry(RunAction::Alloc, a, 2 * M, fwd),
+            entry(RunAction::Alloc, g, 2 * M, bwd), entry(RunAction::FreeRequested, a, 2 * M, bwd),
+            entry(RunAction::Alloc, s2, 2 * M, opt) };
+        if (replaces)
+            trace.push_back(entry(RunAction::FreeRequested, s, 2 * M, opt));
+        snap.deviceTraces.push_back(trace);
+        const MeasuredRun run = measureSnapshot(snap, RunFileKind::SnapshotPickle);
+        QCOMPARE(allocatedCurve(run), replaces ? inMiB({ 8, 10, 8, 10, 8 }) : inMiB({ 8, 10, 8, 10 }));
+        QCOMPARE(run.steps.size(), std::size_t { 1 });
+        QCOMPARE(runPhaseName(run.steps[0].phases.back().phase), runPhaseName(RunPhase::OptimizerStep));
+        QCOMPARE(run.steps[0].first, !replaces);
+    }
+}
+
+// Plain SGD allocates nothing in its Optimizer.step span, so no optimizer phase ends a step: the
+// ProfilerStep spans start them (tests/data/measured/public/hta_ddp_rank1_memory.json.gz, 5 steps).
+// [memory] events (Total Allocated after each, M): step 1: t10 +2 -> 6, t20 +2 -> 8, t35 +2 -> 10
+// (inside the backward's span), t40 -2 -> 8, t45 -2 -> 6; step 2 the same 100 us later, from 6:
+// 8, 10, 12, 10, 8. Steps [0,5) and [5,10); backward from the first allocation in a backward span:
+// forward [0,2) peak 8, backward [2,5) peak 10; forward [5,7) peak 10, backward [7,10) peak 12.
+void TestMeasuredRun::profilerStepsWithoutOptimizerAllocations()
+{
+    nlohmann::json events = nlohmann::json::array();
+    auto span = [&](const char* name, int ts, int dur) {
+        events.push_back({ { "ph", "X" }, { "name", name }, { "ts", ts }, { "dur", dur } });
+    };
+    auto memory = [&](int ts, std::int64_t bytes, std::uint64_t total) {
+        events.push_back({ { "ph", "i" }, { "name", "[memory]" }, { "ts", ts },
+            { "args",
+                { { "Device Type", 1 }, { "Device Id", 0 }, { "Bytes", bytes }, { "Total Allocated", total },
+                    { "Total Reserved", 20 * M } } } });
+    };
+    const auto m = static_cast<std::int64_t>(M);
+    for (const int base : { 0, 100 }) {
+        span(base == 0 ? "ProfilerStep#1" : "ProfilerStep#2", base, 100);
+        span("autograd::engine::evaluate_function: AddmmBackward0", base + 30, 25);
+        span("Optimizer.step#SGD.step", base + 60, 30);
+        const std::uint64_t from = base == 0 ? 4 * M : 6 * M;
+        memory(base + 10, 2 * m, from + 2 * M);
+        memory(base + 20, 2 * m, from + 4 * M);
+        memory(base + 35, 2 * m, from + 6 * M);
+        memory(base + 40, -2 * m, from + 4 * M);
+        memory(base + 45, -2 * m, from + 2 * M);
+    }
+    const auto result = readMeasuredRun(nlohmann::json { { "traceEvents", events } }.dump(), "sgd.json");
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const MeasuredRun& run = result.value();
+    QCOMPARE(allocatedCurve(run), inMiB({ 6, 8, 10, 8, 6, 8, 10, 12, 10, 8 }));
+    QCOMPARE(run.steps.size(), std::size_t { 2 });
+    checkPhases(run.steps[0], { { RunPhase::Forward, 0, 2, 8 }, { RunPhase::Backward, 2, 5, 10 } },
+        PhaseSource::Annotations);
+    checkPhases(run.steps[1], { { RunPhase::Forward, 5, 7, 10 }, { RunPhase::Backward, 7, 10, 12 } },
+        PhaseSource::Annotations);
+}
+
 // Old files (PyTorch 2.1) have no time_us, no allocator_settings, blocks without addresses; newer ones
 // have allocator_settings (mapped onto AllocatorSettings) and external_annotations.
 void TestMeasuredRun::decodesKeyVariants()
@@ -822,6 +958,57 @@ void TestMeasuredRun::chromeTrace()
     QCOMPARE(run.steps[1].peakReserved, 40 * M);
 }
 
+// PyTorch 1.9's [memory] events carry Bytes only: allocated is their running sum, counted from its lowest
+// point. Bytes (M) -1, +3, -2, +4: sums -1, 2, 0, 4; lowest -1: 0, 3, 1, 5. No reserved, not absolute.
+void TestMeasuredRun::chromeTraceWithBytesOnly()
+{
+    nlohmann::json events = nlohmann::json::array();
+    int ts = 0;
+    for (const int mib : { -1, 3, -2, 4 }) {
+        events.push_back({ { "ph", "i" }, { "name", "[memory]" }, { "ts", ts += 10 },
+            { "args",
+                { { "Device Type", 1 }, { "Device Id", 0 },
+                    { "Bytes", static_cast<std::int64_t>(mib) * static_cast<std::int64_t>(M) } } } });
+    }
+    const auto result = readMeasuredRun(nlohmann::json { { "traceEvents", events } }.dump(), "old.json");
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const MeasuredRun& run = result.value();
+    QCOMPARE(allocatedCurve(run), inMiB({ 0, 3, 1, 5 }));
+    QCOMPARE(reservedCurve(run), inMiB({ 0, 0, 0, 0 }));
+    QVERIFY(!run.absolute);
+    QVERIFY(!run.hasReserved);
+    QCOMPARE(run.peakAllocated, 5 * M);
+}
+
+// export_memory_timeline_raw: [time ns (-1: before the profile), action, signed bytes, category] rows,
+// added up per category at each distinct time. A parameter (category 0) of 1024 existed before; at 1000 ns
+// an activation (4) of 2048 and a temporary (3) of 512 are made: 1024 + 2048 + 512 = 3584; at 3000 ns the
+// temporary goes (-512) and the activation's bytes become a gradient's (5; increment version: -2048 on 4,
+// +2048 on 5): 3072; at 5000 ns the gradient goes: 1024. The -1 time takes the first positive one; times
+// in microseconds: 1, 1, 3, 5.
+void TestMeasuredRun::rawMemoryTimeline()
+{
+    const QByteArray raw("[[-1, 1, 1024, 0], [1000, 2, 2048, 4], [1000, 2, 512, 3], [3000, 4, -512, 3], "
+                         "[3000, 3, -2048, 4], [3000, 3, 2048, 5], [5000, 4, -2048, 5]]");
+    const auto result = readMeasuredRun(std::string_view(raw.constData(), raw.size()), "mem.raw.json");
+    QVERIFY2(result.ok(), result.ok() ? "" : result.error().message.c_str());
+    const MeasuredRun& run = result.value();
+    QVERIFY(run.kind == RunFileKind::MemoryTimeline);
+    QCOMPARE(allocatedCurve(run), (std::vector<std::uint64_t> { 1024, 3584, 3072, 1024 }));
+    std::vector<std::int64_t> times;
+    for (const auto& x : run.samples)
+        times.push_back(x.timeUs);
+    QCOMPARE(times, (std::vector<std::int64_t> { 1, 1, 3, 5 }));
+    QCOMPARE(run.peakAllocated, std::uint64_t { 3584 });
+    QCOMPARE(run.peakAllocatedSample, std::size_t { 1 });
+    QCOMPARE(
+        run.categories[1][static_cast<std::size_t>(ProfilerCategory::Activation)], std::uint64_t { 2048 });
+    QCOMPARE(run.categories[1][static_cast<std::size_t>(ProfilerCategory::Temporary)], std::uint64_t { 512 });
+    QCOMPARE(run.categories[2][static_cast<std::size_t>(ProfilerCategory::Gradient)], std::uint64_t { 2048 });
+    QCOMPARE(run.categories[2][static_cast<std::size_t>(ProfilerCategory::Activation)], std::uint64_t { 0 });
+    QVERIFY(hasNote(run, "a raw memory timeline (one event per tensor)"));
+}
+
 // The same snapshot as stepsAndPhasesFromFrames, through readMeasuredRun (the JSON reader).
 void TestMeasuredRun::readsSnapshotJsonFile()
 {
@@ -889,10 +1076,16 @@ void TestMeasuredRun::refusesWhatIsNotARun_data()
     QTest::newRow("negative size")
         << QByteArray("[[0], [[0, -5, 0, 0, 0, 0, 0, 0, 0]]]")
         << "run.pickle: [1][0][1] must be a non-negative number of bytes, not a negative number";
-    QTest::newRow("raw timeline")
-        << QByteArray("[[1, 2, 512, 0], [2, 4, 512, 0]]")
-        << "run.pickle: a raw memory timeline (.raw.json.gz: one event per tensor); export it "
-           "with a .json or .json.gz suffix instead, which gives the bytes per category over time";
+    QTest::newRow("raw timeline, unknown action")
+        << QByteArray("[[1, 2, 512, 0], [2, 9, 512, 0]]")
+        << "run.pickle: [1][1] must be an action: 1 pre-existing, 2 create, 3 increment version, 4 destroy";
+    QTest::newRow("raw timeline, below zero") << QByteArray("[[1, 2, 512, 0], [2, 4, -1024, 0]]")
+                                              << "run.pickle: [1][2] takes its category below zero bytes (a "
+                                                 "tensor destroyed that the timeline never made)";
+    QTest::newRow("raw timeline, category out of range") << QByteArray(
+        "[[1, 2, 512, 0], [2, 4, -512, 8]]") << "run.pickle: [1][3] must be a category index from 0 to 7";
+    QTest::newRow("raw timeline, fractional bytes") << QByteArray(
+        "[[1, 2, 512.5, 0], [2, 4, -512, 0]]") << "run.pickle: [0][2] must be an integer, not a fraction";
     QTest::newRow("trace without memory")
         << QByteArray(R"({"traceEvents": [{"name": "aten::mm", "ph": "X", "ts": 1, "dur": 2}]})")
         << "run.pickle: a Chrome trace without [memory] events: record it with "

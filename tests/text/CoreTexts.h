@@ -3,7 +3,9 @@
 // The core's English texts that the GUI and the report show, gathered from the core itself: what
 // text/CoreText.cpp must list (tests/text) and what the compiled translations must hold (tests/ui).
 #include "headroom/estimate/Estimate.h"
+#include "headroom/estimate/RunComparison.h"
 #include "headroom/layers/LayerRegistry.h"
+#include "headroom/measured/MeasuredRun.h"
 #include "headroom/model/ModelFile.h"
 #include "headroom/setup/Optimizer.h"
 #include "headroom/setup/Precision.h"
@@ -46,6 +48,12 @@ inline std::set<std::string> coreTexts()
         texts.insert(std::string(optimizerImplementationLabel(i)));
     for (const auto p : { StepPhase::Forward, StepPhase::Backward, StepPhase::OptimizerStep })
         texts.insert(std::string(stepPhaseLabel(p)));
+    // A measured run's kind and the comparison's components: the report prints them.
+    for (const auto k : { RunFileKind::SnapshotPickle, RunFileKind::SnapshotJson, RunFileKind::SnapshotHtml,
+             RunFileKind::MemoryTimeline, RunFileKind::ChromeTrace })
+        texts.insert(std::string(runFileKindLabel(k)));
+    for (std::size_t c = 0; c < kRunComponents; ++c)
+        texts.insert(std::string(runComponentLabel(static_cast<RunComponent>(c))));
     // The presets' descriptions: the report prints them.
     for (const auto& preset : listPresets(HEADROOM_TEST_SOURCE_DIR "/resources")) {
         if (const auto network = loadModelFile(preset.path); network && !network->description.empty())

@@ -182,6 +182,26 @@ void TestMeasuredRunView::chartDrawsTheRunOverThePlan()
     QVERIFY2(legend[3].contains(bytes(40 * MiB)), qPrintable(legend[3]));
     QVERIFY(legend[0].startsWith(QStringLiteral("Predicted allocated")));
 
+    // Hovering the curves: the phase under the pointer and each curve's level there (the steady step's
+    // events as above: x 0.6 is event 15, 21 MiB; x 1 1/3 event 18, 19 MiB; x 2.5 event 21, 17 MiB;
+    // reserved 40 MiB throughout).
+    const QStringList forward = step->runMomentText(0.65).split(QLatin1Char('\n'));
+    QCOMPARE(forward.value(0), QStringLiteral("Forward"));
+    QCOMPARE(forward.value(1), QStringLiteral("Measured allocated: ") + bytes(21 * MiB));
+    QCOMPARE(forward.value(2), QStringLiteral("Measured reserved: ") + bytes(40 * MiB));
+    QVERIFY2(
+        forward.value(3).startsWith(QStringLiteral("Predicted allocated: ")), qPrintable(forward.value(3)));
+    QVERIFY2(
+        forward.value(4).startsWith(QStringLiteral("Predicted reserved: ")), qPrintable(forward.value(4)));
+    const QStringList backward = step->runMomentText(1.5).split(QLatin1Char('\n'));
+    QCOMPARE(backward.value(0), QStringLiteral("Backward"));
+    QCOMPARE(backward.value(1), QStringLiteral("Measured allocated: ") + bytes(19 * MiB));
+    const QStringList optimizer = step->runMomentText(2.99).split(QLatin1Char('\n'));
+    QCOMPARE(optimizer.value(0), QStringLiteral("Optimizer step"));
+    QCOMPARE(optimizer.value(1), QStringLiteral("Measured allocated: ") + bytes(17 * MiB));
+    QVERIFY(step->runMomentText(3.5).isEmpty());
+    QVERIFY(step->runMomentText(-0.1).isEmpty());
+
     // The first step: events 1..11 (forward 2, backward 5, optimizer 4), its peak 18 MiB at event 10, the
     // optimizer step's 3rd of 4 (x 2.5).
     step->setStepKind(report::StepKind::First);

@@ -134,7 +134,7 @@ std::vector<EventTag> tagsFromAnnotations(const MemorySnapshot& snap,
             // The first allocation of each ProfilerStep span starts a step.
             if (const std::size_t step = spans.stepAt(t); step != kNone && step != stepSeen) {
                 stepSeen = step;
-                tag = EventTag::Forward;
+                tag = EventTag::StepStart;
             }
         }
         tags[i] = tag;
@@ -293,8 +293,8 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
     }
     if (freedFromBefore > 0)
         run.notes.push_back(std::to_string(freedFromBefore) + " blocks (" + mib(freedFromBeforeBytes)
-            + ") freed in the trace were allocated before it began (the ring buffer had dropped their "
-              "allocation)");
+            + ") freed in the trace were allocated before it began (before the recording started, or "
+              "dropped from its ring buffer)");
     if (unknownFrees > 0)
         run.notes.push_back(std::to_string(unknownFrees) + " frees of an address already freed: ignored");
 
@@ -429,20 +429,30 @@ MeasuredRun measureSnapshot(MemorySnapshot snapshot, RunFileKind kind)
         if (framed && !run.steps.empty())
             run.notes.push_back("the frames did not show the steps: found by the allocation pattern");
     }
-    // The first step: its optimizer phase creates blocks that outlive the step (the optimizer's state).
+    // The first step: its optimizer phase creates blocks that outlive the step (the optimizer's state)
+    // and mostly adds them. An optimizer that writes its state out of place (exp_avg = beta1 * exp_avg
+    // + ..., as hand-written ones do) also keeps new blocks in every steady step, but frees the state of
+    // the step before, made before this step began: what it replaced is taken off what it kept.
     if (!run.steps.empty()) {
         MeasuredStep& step = run.steps.front();
         for (const MeasuredPhase& phase : step.phases) {
             if (phase.phase != RunPhase::OptimizerStep)
                 continue;
+            auto inPhase = [&](std::size_t sample) {
+                return sample != MeasuredBlock::kNoSample && sample >= phase.firstSample
+                    && sample < phase.endSample;
+            };
             std::uint64_t kept = 0;
+            std::uint64_t replaced = 0;
             for (const MeasuredBlock& b : run.blocks) {
-                if (b.allocSample != MeasuredBlock::kNoSample && b.allocSample >= phase.firstSample
-                    && b.allocSample < phase.endSample
+                if (inPhase(b.allocSample)
                     && (b.freeSample == MeasuredBlock::kNoSample || b.freeSample >= step.endSample))
                     kept += b.size;
+                if (inPhase(b.freeSample)
+                    && (b.allocSample == MeasuredBlock::kNoSample || b.allocSample < step.firstSample))
+                    replaced += b.size;
             }
-            step.first = kept > 0;
+            step.first = kept > 0 && kept - std::min(kept, replaced) > kept / 2;
         }
     }
     measured::finishPeaks(run);

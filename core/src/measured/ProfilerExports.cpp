@@ -8,8 +8,9 @@
 // TEMPORARY, ACTIVATION, GRADIENT, AUTOGRAD_DETAIL) and the last for tensors it could not categorise
 // (None). Sizes may be written as floats (rows start as [0.0] * 9 in some versions). Times are
 // microseconds (the profiler's nanoseconds divided by 1000; versions before that wrote nanoseconds).
-// The ".raw.json.gz" export is a list of (time, action, bytes, category) events instead: recognised and
-// refused with a hint. The timeline is for one device and knows nothing of the allocator: no reserved
+// The raw export (export_memory_timeline_raw, ".raw.json.gz") is a list of (time, action, bytes, category)
+// events instead: added up into the same samples and categories (coalesceRawTimeline). The timeline is for
+// one device and knows nothing of the allocator: no reserved
 // bytes, and allocated is the sum of the categories (tensors the profiler saw, not block rounding).
 //
 // Chrome trace (torch/csrc/profiler/kineto_shim / profiler_kineto.cpp, reportMemoryUsage → kineto's
@@ -71,6 +72,73 @@ std::optional<std::uint64_t> bytesOf(const nlohmann::json& v)
     return std::nullopt;
 }
 
+/// Steps, phases and peaks of a memory timeline whose samples and categories are filled (below).
+MeasuredRun finishTimeline(MeasuredRun run);
+
+/// export_memory_timeline_raw's rows (time in ns or -1 for tensors that existed before, action, signed
+/// bytes, category index) added up as _coalesce_timeline does (and HolisticTraceAnalysis's
+/// MemoryAnalysis._process_raw_events): a row of sizes per distinct time carrying the last one's forward,
+/// each event's bytes added to its category, the -1 times replaced by the first positive one, then times
+/// in microseconds. The raw rows already carry the signs (DESTROY negative, INCREMENT_VERSION as -n on the
+/// old version's category and +n on the new one's). Fills run.samples and run.categories.
+std::optional<Error> coalesceRawTimeline(
+    const nlohmann::json& root, const std::string& fileName, MeasuredRun& run)
+{
+    std::array<std::int64_t, kProfilerCategories> sums {};
+    std::vector<std::int64_t> times; // ns, -1 before the profile
+    std::int64_t firstTime = -1;
+    for (std::size_t i = 0; i < root.size(); ++i) {
+        const auto& row = root[i];
+        const std::string path = "[" + std::to_string(i) + "]";
+        if (!row.is_array() || row.size() != 4)
+            return badValue(fileName, path,
+                "must be a raw timeline event [time, action, bytes, category], not " + typeName(row));
+        for (std::size_t k = 0; k < 4; ++k) {
+            if (!row[k].is_number_integer())
+                return badValue(fileName, path + "[" + std::to_string(k) + "]",
+                    "must be an integer, not "
+                        + (row[k].is_number() ? std::string("a fraction") : typeName(row[k])));
+        }
+        const std::int64_t t = row[0].get<std::int64_t>();
+        const std::int64_t action = row[1].get<std::int64_t>();
+        const std::int64_t bytes = row[2].get<std::int64_t>();
+        const std::int64_t category = row[3].get<std::int64_t>();
+        if (t < -1)
+            return badValue(fileName, path + "[0]", "must be a time in nanoseconds or -1");
+        if (action < 1 || action > 4)
+            return badValue(fileName, path + "[1]",
+                "must be an action: 1 pre-existing, 2 create, 3 increment version, 4 destroy");
+        if (category < 0 || category >= static_cast<std::int64_t>(kProfilerCategories))
+            return badValue(fileName, path + "[3]",
+                "must be a category index from 0 to " + std::to_string(kProfilerCategories - 1));
+        if (bytes < -(std::int64_t { 1 } << 50) || bytes > (std::int64_t { 1 } << 50))
+            return badValue(fileName, path + "[2]", "is not a tensor's size in bytes");
+        if (firstTime == -1 || (t < firstTime && t > 0))
+            firstTime = t;
+        if (times.empty() || t != times.back()) {
+            times.push_back(t);
+            run.categories.emplace_back();
+        }
+        auto& sum = sums[static_cast<std::size_t>(category)];
+        sum += bytes;
+        if (sum < 0)
+            return badValue(fileName, path + "[2]",
+                "takes its category below zero bytes (a tensor destroyed that the timeline never made)");
+        for (std::size_t c = 0; c < kProfilerCategories; ++c)
+            run.categories.back()[c] = static_cast<std::uint64_t>(sums[c]);
+    }
+    run.samples.reserve(times.size());
+    for (std::size_t i = 0; i < times.size(); ++i) {
+        RunSample x;
+        x.timeUs = (times[i] < 0 ? firstTime : times[i]) / 1000;
+        for (const std::uint64_t b : run.categories[i])
+            x.allocated += b;
+        x.event = static_cast<std::uint32_t>(i);
+        run.samples.push_back(x);
+    }
+    return std::nullopt;
+}
+
 } // namespace profiler_exports
 
 Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::string& fileName)
@@ -80,12 +148,18 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
     const bool raw = root.is_array() && !root.empty() && root[0].is_array() && root[0].size() == 4
         && root[0][0].is_number()
         && (root.size() < 2 || (root[1].is_array() && !root[1].empty() && root[1][0].is_number()));
-    if (raw || !root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
-        if (raw)
-            return Error { fileName
-                    + ": a raw memory timeline (.raw.json.gz: one event per tensor); export it with a "
-                      ".json or .json.gz suffix instead, which gives the bytes per category over time",
-                fileName };
+    MeasuredRun run;
+    run.kind = RunFileKind::MemoryTimeline;
+    run.hasReserved = false;
+    run.absolute = true;
+    if (raw) {
+        if (auto error = coalesceRawTimeline(root, fileName, run))
+            return *error;
+        run.notes.push_back("a raw memory timeline (one event per tensor): its events were added up per "
+                            "category, as export_memory_timeline does");
+        return finishTimeline(std::move(run));
+    }
+    if (!root.is_array() || root.size() != 2 || !root[0].is_array() || !root[1].is_array()) {
         return Error { fileName + ": a memory timeline must be [times, sizes], two lists of the same length",
             fileName };
     }
@@ -95,10 +169,6 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
         return Error { fileName + ": the memory timeline has " + std::to_string(times.size()) + " times but "
                 + std::to_string(sizes.size()) + " rows of sizes",
             fileName };
-    MeasuredRun run;
-    run.kind = RunFileKind::MemoryTimeline;
-    run.hasReserved = false;
-    run.absolute = true;
     run.samples.reserve(times.size());
     run.categories.reserve(times.size());
     for (std::size_t i = 0; i < times.size(); ++i) {
@@ -128,6 +198,13 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
         run.samples.push_back(s);
         run.categories.push_back(cats);
     }
+    return finishTimeline(std::move(run));
+}
+
+namespace profiler_exports {
+
+MeasuredRun finishTimeline(MeasuredRun run)
+{
     constexpr auto kGradient = static_cast<std::size_t>(ProfilerCategory::Gradient);
     constexpr auto kOptimizerState = static_cast<std::size_t>(ProfilerCategory::OptimizerState);
     stepsFromPattern(run, [&](std::size_t start, std::size_t end) {
@@ -151,10 +228,14 @@ Result<MeasuredRun> readMemoryTimeline(const nlohmann::json& root, const std::st
     }
     finishPeaks(run);
     markFirstByGrowth(run);
-    run.notes.push_back("a memory timeline counts the tensors the profiler saw (no block rounding, no cached "
-                        "memory): reserved bytes are not known");
+    run.notes.insert(run.notes.begin(),
+        "a memory timeline counts the tensors the profiler saw (no block rounding, no cached memory): "
+        "reserved "
+        "bytes are not known");
     return run;
 }
+
+} // namespace profiler_exports
 
 Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::string& fileName)
 {
@@ -176,6 +257,7 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
         std::uint64_t reserved = 0;
         std::int64_t bytes = 0;
         std::size_t index = 0;
+        bool totals = true; ///< Total Allocated / Total Reserved given (not in older PyTorch's traces)
     };
     std::map<std::pair<std::int64_t, std::int64_t>, std::vector<Memory>> byDevice;
     SpanIndex spans;
@@ -199,10 +281,16 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
             Memory m;
             m.ts = ts->get<double>();
             m.index = i;
+            const auto bytes = args->find("Bytes");
+            // PyTorch 1.9's Kineto wrote Bytes only: the totals are worked out from them below.
+            m.totals = args->contains("Total Allocated") || args->contains("Total Reserved")
+                || bytes == args->end() || !bytes->is_number();
             for (const auto& [key, out] :
                 { std::pair<const char*, std::uint64_t*> { "Total Allocated", &m.allocated },
                     std::pair<const char*, std::uint64_t*> { "Total Reserved", &m.reserved } }) {
                 const auto v = args->find(key);
+                if (!m.totals)
+                    break;
                 if (v == args->end())
                     return badValue(fileName, path + ".args", std::string("has no ") + key);
                 const auto b = bytesOf(*v);
@@ -211,9 +299,15 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
                         "must be a non-negative number of bytes, not " + typeName(*v));
                 *out = *b;
             }
-            if (const auto v = args->find("Bytes"); v != args->end() && v->is_number())
-                m.bytes = v->is_number_float() ? static_cast<std::int64_t>(v->get<double>())
-                                               : v->get<std::int64_t>();
+            if (bytes != args->end() && bytes->is_number()) {
+                // A tensor's size, signed (a free is negative): anything beyond 2^50 is not one.
+                constexpr std::int64_t kLimit = std::int64_t { 1 } << 50;
+                const double d = bytes->get<double>();
+                if (!(d >= -static_cast<double>(kLimit) && d <= static_cast<double>(kLimit)))
+                    return badValue(fileName, path + ".args.Bytes", "is not a tensor's size in bytes");
+                m.bytes
+                    = bytes->is_number_float() ? static_cast<std::int64_t>(d) : bytes->get<std::int64_t>();
+            }
             std::int64_t type = 1;
             std::int64_t id = 0;
             if (const auto v = args->find("Device Type"); v != args->end() && v->is_number_integer())
@@ -253,6 +347,27 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
     if (best->first.first == 0)
         run.notes.push_back("the trace has memory events for the CPU only: profile a CUDA run with "
                             "activities=[ProfilerActivity.CUDA] and profile_memory=True");
+    // Events with Bytes only (PyTorch 1.9): allocated is their running sum, counted from its lowest
+    // point, and reserved is not known.
+    if (std::any_of(memory.begin(), memory.end(), [](const Memory& m) { return !m.totals; })) {
+        std::int64_t sum = 0;
+        std::int64_t lowest = 0;
+        for (const Memory& m : memory) {
+            sum += m.bytes;
+            lowest = std::min(lowest, sum);
+        }
+        sum = 0;
+        for (Memory& m : memory) {
+            sum += m.bytes;
+            m.allocated = static_cast<std::uint64_t>(sum - lowest);
+            m.reserved = 0;
+        }
+        run.hasReserved = false;
+        run.absolute = false;
+        run.whyNotAbsolute = "the trace's [memory] events carry only Bytes (no Total Allocated, as older "
+                             "PyTorch wrote them): allocated is their running sum, counted from its lowest "
+                             "point, and reserved is not known";
+    }
     run.samples.reserve(memory.size());
     for (const Memory& m : memory)
         run.samples.push_back(RunSample {
@@ -272,7 +387,7 @@ Result<MeasuredRun> readChromeTrace(const nlohmann::json& root, const std::strin
                 tag = measured::EventTag::Other;
                 if (const std::size_t step = spans.stepAt(memory[i].ts); step != kNone && step != stepSeen) {
                     stepSeen = step;
-                    tag = measured::EventTag::Forward;
+                    tag = measured::EventTag::StepStart;
                 }
             }
             // Without step spans, the first allocation starts the first step.

@@ -8,26 +8,31 @@
 //     exp_avg_sq in the first step, the foreach/fused kernels' temporaries), another optimizer package
 //     (apex/optimizers, bitsandbytes/optim, an ".../optim/..." path) or the AMP grad scaler
 //     (torch/amp/grad_scaler.py: unscale_ and update run around optimizer.step).
-//   * backward: torch/_tensor.py backward, torch/autograd/ (backward, grad, _engine_run_backward),
+//   * backward: torch/_tensor.py backward, torch/autograd/'s backward, grad and _engine_run_backward,
 //     an autograd Function's or checkpoint's backward / unpack_hook / recompute_fn, and C++ frames of
 //     torch::autograd::Engine (stacks="all"). Autograd runs a CUDA graph's backward on its device
 //     worker thread (torch/csrc/autograd/engine.cpp, Engine::thread_main): those allocations have no
 //     Python frames, so with stacks="python" an allocation without frames after the forward's last
 //     allocation is taken as backward.
+//     Not the rest of torch/autograd/: Function.apply (torch/autograd/function.py) runs every autograd
+//     Function's *forward*, torch.compile's compiled forward included (torch/_functorch/_aot_autograd
+//     wraps the graph in one), and grad_mode.py's decorate_context wraps any no_grad function.
 //   * forward: a module called (torch/nn/modules/module.py Module._call_impl / _wrapped_call_impl) or
 //     any function named forward (not other frames in torch/nn/modules/: model.cuda() allocates the
 //     weights through Module._apply).
 //   * other: Python frames elsewhere (the batch copied to the device, the loss, model set-up).
 //   A step starts at the first forward allocation, and again at the first forward or other allocation
-//   after an optimizer phase; its backward starts at its first backward allocation (else as above),
-//   its optimizer phase at its first optimizer allocation. Allocations before the first step are
-//   BeforeSteps; a trace that starts inside a step skips to the next forward.
+//   after an optimizer phase (or where a step annotation starts one, below); its backward starts at its first
+//   backward allocation (else as above), its optimizer phase at its first optimizer allocation. Allocations
+//   before the first step are BeforeSteps; a trace that starts inside a step skips to the next forward.
 // - Annotations (record_function names: "ProfilerStep#N" spans from torch.profiler's schedule,
 //   "Optimizer.step#Adam.step" from torch/optim/optimizer.py's profile_hook_step,
 //   "autograd::engine::evaluate_function: ..." from the autograd engine) tag the events inside them the
-//   same way. A snapshot's external_annotations hold only USER_SCOPE record_functions
-//   (torch/csrc/cuda/memory_snapshot.cpp _initRecordAnnotations: {"name", "stage": START/END}), so the
-//   step and optimizer spans but not the backward's; a Chrome trace has all three.
+//   same way; the first allocation in each ProfilerStep span starts a step even when no optimizer phase
+//   ended the last one (plain SGD allocates nothing in its step). A snapshot's external_annotations hold only
+//   USER_SCOPE record_functions (torch/csrc/cuda/memory_snapshot.cpp _initRecordAnnotations: {"name",
+//   "stage": START/END}), so the step and optimizer spans but not the backward's; a Chrome trace has all
+//   three.
 // - Pattern, where neither is recorded: the allocated curve rises in the forward (activations kept for
 //   backward) to the step's maximum and falls in the backward (activations freed as gradients are made),
 //   the optimizer step adds only temporaries and, in the first step, its state. A step is a cycle from a
@@ -79,9 +84,9 @@ EventTag tagOfStack(const std::vector<RunFrame>& stack)
         if (contains(file, "torch/optim/") || contains(file, "/optim/") || contains(file, "optimizers/")
             || contains(file, "grad_scaler.py"))
             optimizer = true;
-        else if ((contains(file, "torch/_tensor.py") && name == "backward")
-            || contains(file, "torch/autograd/") || name == "backward" || name == "unpack_hook"
-            || name == "recompute_fn" || contains(name, "autograd::Engine")
+        else if (name == "backward"
+            || (contains(file, "torch/autograd/") && (name == "grad" || name == "_engine_run_backward"))
+            || name == "unpack_hook" || name == "recompute_fn" || contains(name, "autograd::Engine")
             || contains(name, "evaluate_function"))
             backward = true;
         else if (name == "forward" || name == "_call_impl" || name == "_wrapped_call_impl")
@@ -159,19 +164,30 @@ bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSou
         if (b.backward == kNone && firstUntracedAfterForward != kNone
             && firstUntracedAfterForward < bwdLimit) {
             b.backward = firstUntracedAfterForward;
-        } else if (b.backward == kNone && b.optimizer != kNone && b.optimizer > b.start) {
-            // Nothing tells where backward began: after the allocated maximum before the optimizer.
-            const std::size_t peak = argmax(s, b.start, b.optimizer);
-            if (peak + 1 < b.optimizer) {
+        } else if (b.backward == kNone && (b.optimizer != kNone || source == PhaseSource::Annotations)) {
+            // Nothing tells where backward began: after the allocated maximum before the optimizer (or,
+            // in a step a ProfilerStep span delimits, before its end: an optimizer that allocates nothing,
+            // in a trace without the autograd engine's spans, leaves no other mark).
+            const std::size_t limit = b.optimizer != kNone ? b.optimizer : end;
+            const std::size_t peak = limit > b.start ? argmax(s, b.start, limit) : limit;
+            if (peak + 1 < limit) {
                 b.backward = peak + 1;
                 b.backwardSource = PhaseSource::Pattern;
             }
         }
     };
     for (std::size_t i = 0; i < tags.size() && i < s.size(); ++i) {
-        const EventTag t = tags[i];
+        const EventTag t = tags[i] == EventTag::StepStart && !inStep ? EventTag::Forward : tags[i];
         if (t == EventTag::None)
             continue;
+        if (t == EventTag::StepStart) {
+            close(i);
+            bounds.push_back(StepBounds { i, kNone, kNone, s.size(), source });
+            phase = EventTag::Forward;
+            lastForward = i;
+            firstUntracedAfterForward = kNone;
+            continue;
+        }
         if (!inStep) {
             if (t == EventTag::Forward) {
                 bounds.push_back(StepBounds { i, kNone, kNone, s.size(), source });
@@ -215,6 +231,7 @@ bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSou
             }
             break;
         case EventTag::None:
+        case EventTag::StepStart:
             break;
         }
     }

@@ -16,17 +16,20 @@ namespace headroom::measured {
 /// What an event says about the phase it ran in. None: it says nothing (a free, a segment event);
 /// Untraced: an allocation without frames (autograd's device threads have no Python frames); Other:
 /// Python frames outside the model, autograd and the optimizer (the data, the loss, the set-up).
-enum class EventTag : std::uint8_t { None, Untraced, Other, Forward, Backward, Optimizer };
+/// StepStart: a Forward allocation where an annotation ("ProfilerStep#N") starts a step, which starts
+/// one whatever came before (an optimizer that allocates nothing, plain SGD, leaves no optimizer phase
+/// to end the step by).
+enum class EventTag : std::uint8_t { None, Untraced, Other, Forward, Backward, Optimizer, StepStart };
 
 /// The tag of an allocation made with this stack (innermost frame first, as PyTorch records it).
 [[nodiscard]] EventTag tagOfStack(const std::vector<RunFrame>& stack);
 
 inline constexpr std::size_t kNone = static_cast<std::size_t>(-1);
 
-/// Steps from per-sample tags (frames or annotations): a step starts at a Forward (or Other) allocation
-/// after an optimizer phase, its backward at the first Backward allocation (or the first untraced one
-/// after its last forward allocation, or after its allocated maximum), its optimizer step at the first
-/// Optimizer allocation. Fills run.steps (without peaks); false when no step was found.
+/// Steps from per-sample tags (frames or annotations): a step starts at a StepStart allocation, and at a
+/// Forward (or Other) allocation after an optimizer phase, its backward at the first Backward allocation (or
+/// the first untraced one after its last forward allocation, or after its allocated maximum), its optimizer
+/// step at the first Optimizer allocation. Fills run.steps (without peaks); false when no step was found.
 bool stepsFromTags(MeasuredRun& run, const std::vector<EventTag>& tags, PhaseSource source);
 
 /// Where a step's backward and optimizer phases start, from what the reader knows beyond the curve (the
