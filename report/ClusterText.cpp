@@ -153,7 +153,7 @@ std::string clusterRequestText(const ClusterRequest& request, const Gpu& gpu)
 std::string clusterSearchedText(const ClusterPlan& plan)
 {
     return clusterStr(
-        clusterTr(QT_TRANSLATE_NOOP("headroom::report::plantext", "%1 searched, %2 worked out (%3, %4, %5)"))
+        clusterTr(QT_TRANSLATE_NOOP("headroom::report::plantext", "%1, %2 worked out (%3, %4, %5)"))
             .arg(QString::fromStdString(pluralText(plan.layoutsEnumerated,
                      QT_TRANSLATE_NOOP("headroom::report::plantext", "%1 layout"),
                      QT_TRANSLATE_NOOP("headroom::report::plantext", "%1 layouts"))),
