@@ -3,6 +3,7 @@
 #include "ClusterLayoutModel.h"
 #include "ClusterText.h" // report/
 #include "Document.h"
+#include "ElidedLabel.h"
 #include "QtText.h"
 
 #include <QFutureWatcher>
@@ -98,9 +99,10 @@ ClusterPlanView::ClusterPlanView(Document* document, QWidget* parent)
     labelled(tr("&Global batch:"), m_globalBatch);
     fields->addWidget(m_find);
     fields->addStretch(1);
-    m_leftOut = new QLabel(this);
+    // One line however much was left out (the table keeps the dock's height): the whole in its tooltip,
+    // and unfolded by a click.
+    m_leftOut = new ElidedLabel(this);
     m_leftOut->setObjectName(QStringLiteral("clusterLeftOutLabel"));
-    m_leftOut->setWordWrap(true);
     m_leftOut->hide();
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("clusterStatusLabel"));
@@ -161,7 +163,6 @@ void ClusterPlanView::createTable()
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setWordWrap(false);
     m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
 }

@@ -19,6 +19,7 @@ namespace headroom::ui {
 
 class ClusterLayoutModel;
 class Document;
+class ElidedLabel;
 
 /// Make It Fit's cluster half: the layouts of G GPUs for the open plan's model and a global batch
 /// (planCluster(), docs/planner.md "Planning a cluster"), fastest first, with what the search left out
@@ -89,7 +90,7 @@ private:
     QPushButton* m_find = nullptr;
     QTableView* m_table = nullptr;
     QLabel* m_status = nullptr;
-    QLabel* m_leftOut = nullptr;
+    ElidedLabel* m_leftOut = nullptr;
     QPushButton* m_apply = nullptr;
     ClusterPlan m_result;
     QString m_error; ///< why the latest search could not plan; empty otherwise
