@@ -94,7 +94,7 @@ ClusterPlanView::ClusterPlanView(Document* document, QWidget* parent)
         fields->addWidget(field);
         fields->addSpacing(12);
     };
-    labelled(tr("G&PUs:"), m_gpus);
+    labelled(tr("GP&Us:"), m_gpus);
     labelled(tr("GPUs per &node:"), m_gpusPerNode);
     labelled(tr("&Global batch:"), m_globalBatch);
     fields->addWidget(m_find);
@@ -148,7 +148,7 @@ void ClusterPlanView::createFields()
     m_gpusPerNode->setValue(static_cast<int>(ClusterRequest {}.gpusPerNode));
     m_globalBatch = spinBox("globalBatchSpinBox",
         tr("Samples per optimizer step over all GPUs: micro-batch × accumulation steps × data parallel"));
-    m_find = new QPushButton(tr("&Find Layouts"), this);
+    m_find = new QPushButton(tr("Find La&youts"), this);
     m_find->setObjectName(QStringLiteral("findLayoutsButton"));
     m_find->setToolTip(tr("Search the layouts of these GPUs that fit, fastest first (takes a few seconds "
                           "for a large model; the rest of the window stays usable)"));
@@ -303,7 +303,7 @@ void ClusterPlanView::updateLeftOut()
     QStringList lines;
     for (const std::string& what : m_result.leftOut)
         lines << qs(what);
-    m_leftOut->setText(
+    m_leftOut->setFullText(
         lines.isEmpty() ? QString() : tr("Left out: %1.").arg(lines.join(QStringLiteral("; "))));
 }
 
