@@ -5,6 +5,7 @@
 #include "ClusterPlanView.h"
 #include "Document.h"
 #include "ElidedLabel.h"
+#include "MainWindow.h"
 #include "MakeItFitPanel.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
@@ -13,14 +14,17 @@
 #include "headroom/support/Format.h"
 
 #include <QAbstractItemModelTester>
+#include <QAction>
 #include <QDeadlineTimer>
 #include <QElapsedTimer>
 #include <QLabel>
+#include <QProcess>
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QThread>
 #include <QUndoStack>
@@ -34,7 +38,7 @@ using headroom::ui::MakeItFitPanel;
 
 namespace {
 
-template <typename T> T* child(QWidget& parent, const char* name)
+template <typename T> T* child(QObject& parent, const char* name)
 {
     T* found = parent.findChild<T*>(QString::fromLatin1(name));
     if (!found)
@@ -94,6 +98,7 @@ private Q_SLOTS:
     void aFieldChangeSearchesAgain();
     void nothingFitsSaysWhy();
     void aStaleResultNeverOverwritesANewerOne();
+    void exportedReportHasTheLayoutsShown();
 };
 
 void TestClusterPlan::listsWhatTheClusterPlannerFinds()
@@ -405,6 +410,61 @@ void TestClusterPlan::aStaleResultNeverOverwritesANewerOne()
     QVERIFY(!view->searching());
     QCOMPARE(view->model()->layouts().size(), shown.size());
     QCOMPARE(view->model()->layout(0)->settings, shown.front().settings);
+}
+
+// File > Export Report adds the "Cluster layouts" section while the tab shows layouts that answer the
+// plan, with the same rows; out of date (the precision changed), they are left out.
+void TestClusterPlan::exportedReportHasTheLayoutsShown()
+{
+    ui::MainWindow window;
+    auto dialogs = std::make_unique<test::ScriptedDialogs>();
+    test::ScriptedDialogs* answers = dialogs.get();
+    window.setDialogProvider(std::move(dialogs));
+    gpt2OnEightA100s(*window.document());
+    window.show();
+    QTemporaryDir dir;
+    const QString before = dir.filePath(QStringLiteral("before.pdf"));
+    const QString with = dir.filePath(QStringLiteral("with.pdf"));
+    const QString stale = dir.filePath(QStringLiteral("stale.pdf"));
+    answers->saveNames.push_back(before);
+    child<QAction>(window, "exportReportAction")->trigger();
+    ClusterPlanView* view = window.makeItFitPanel()->clusterView();
+    view->findLayouts();
+    QVERIFY(settled(*view));
+    QVERIFY(view->model()->rowCount() > 0);
+    answers->saveNames.push_back(with);
+    child<QAction>(window, "exportReportAction")->trigger();
+    window.document()->setPrecision(Precision::Fp32);
+    answers->saveNames.push_back(stale);
+    child<QAction>(window, "exportReportAction")->trigger();
+    QVERIFY2(answers->errors.isEmpty(), qPrintable(answers->errors.join(QLatin1Char('\n'))));
+    const auto text = [](const QString& pdf) {
+        QProcess p;
+        p.start(QStringLiteral("pdftotext"),
+            { QStringLiteral("-layout"), QStringLiteral("-enc"), QStringLiteral("UTF-8"), pdf,
+                QStringLiteral("-") });
+        return p.waitForFinished(60000) && p.exitCode() == 0 ? QString::fromUtf8(p.readAllStandardOutput())
+                                                             : QString();
+    };
+    const QString withText = text(with);
+    if (withText.isEmpty())
+        QSKIP("pdftotext (poppler-utils) is not installed");
+    QVERIFY(!text(before).contains(QStringLiteral("Cluster layouts")));
+    QVERIFY(!text(stale).contains(QStringLiteral("Cluster layouts")));
+    QVERIFY(withText.contains(QStringLiteral("Cluster layouts")));
+    QVERIFY(withText.contains(QStringLiteral("8 per node, global batch 64")));
+    // Row 1 of the table as the tab shows it: its rank and degrees first, its memory figure on the line.
+    const ClusterLayoutModel* model = view->model();
+    const QString first = QStringLiteral("1 %1 %2 ")
+                              .arg(cell(model, 0, ClusterLayoutModel::TensorParallelColumn),
+                                  cell(model, 0, ClusterLayoutModel::PipelineParallelColumn));
+    const QString memory = cell(model, 0, ClusterLayoutModel::MemoryColumn).remove(QLatin1Char(' '));
+    bool found = false;
+    for (const QString& line : withText.split(QLatin1Char('\n')))
+        found = found
+            || (line.simplified().startsWith(first)
+                && QString(line).remove(QLatin1Char(' ')).contains(memory));
+    QVERIFY2(found, qPrintable(first + memory));
 }
 
 QTEST_MAIN(TestClusterPlan)
