@@ -7,8 +7,8 @@
 // It needs an X server (Xvfb) because menus and pop-ups are separate windows, grabbed from the
 // screen; widgets alone are grabbed with QWidget::grab().
 
-#include "DialogProvider.h"
 #include "ClusterPlanView.h"
+#include "DialogProvider.h"
 #include "Document.h"
 #include "GpuSelector.h"
 #include "LayerActivationsView.h"
