@@ -257,20 +257,21 @@ void ClusterPlanView::findLayouts()
     });
     watcher->setFuture(promise->future());
     promise->start();
-    QThreadPool::globalInstance()->start(
-        [promise, latest = m_generation, run = m_searchesRun, generation, planner = m_planner,
-            plan = m_document->plan(), request = m_pending->request] {
-            // A search that a newer one overtook before it started is not worth its work.
-            if (latest->load() == generation) {
-                ++*run;
-                if (plan.network.layers.empty())
-                    promise->addResult(std::make_shared<const Result<ClusterPlan>>(
-                        Error { "the network is empty: add layers to find the layouts that fit", "layers" }));
-                else
-                    promise->addResult(std::make_shared<const Result<ClusterPlan>>(planner(plan, request)));
-            }
-            promise->finish();
-        });
+    QThreadPool::globalInstance()->start([promise, latest = m_generation, run = m_searchesRun, generation,
+                                             planner = m_planner, plan = m_document->plan(),
+                                             request = m_pending->request,
+                                             empty = ss(tr("the network is empty: add layers to find the "
+                                                           "layouts that fit"))] {
+        // A search that a newer one overtook before it started is not worth its work.
+        if (latest->load() == generation) {
+            ++*run;
+            if (plan.network.layers.empty())
+                promise->addResult(std::make_shared<const Result<ClusterPlan>>(Error { empty, "layers" }));
+            else
+                promise->addResult(std::make_shared<const Result<ClusterPlan>>(planner(plan, request)));
+        }
+        promise->finish();
+    });
     updateState();
 }
 

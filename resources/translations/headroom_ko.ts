@@ -1856,6 +1856,10 @@ FLOPs</translation>
         <source>Apply layout: %1</source>
         <translation>레이아웃 적용: %1</translation>
     </message>
+    <message>
+        <source>the network is empty: add layers to find the layouts that fit</source>
+        <translation>네트워크가 비어 있습니다: 레이어를 추가해야 들어가는 레이아웃을 찾을 수 있습니다</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::CoreText</name>

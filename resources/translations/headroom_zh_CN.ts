@@ -1856,6 +1856,10 @@ FLOPs</translation>
         <source>Apply layout: %1</source>
         <translation>应用布局：%1</translation>
     </message>
+    <message>
+        <source>the network is empty: add layers to find the layouts that fit</source>
+        <translation>网络为空：请先添加层，再查找可容纳的布局</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::CoreText</name>

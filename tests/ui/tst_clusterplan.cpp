@@ -376,6 +376,14 @@ void TestClusterPlan::nothingFitsSaysWhy()
                                               "micro-batches of no layout")),
         qPrintable(status));
     QVERIFY(!view->reportable());
+    // An empty network: nothing to split.
+    doc.resetNetwork(Network {}, QString());
+    view->findLayouts();
+    QVERIFY(settled(*view));
+    QCOMPARE(child<QLabel>(*view, "clusterStatusLabel")->text(),
+        QStringLiteral(
+            "Cannot plan the cluster: the network is empty: add layers to find the layouts that fit"));
+    QCOMPARE(view->model()->rowCount(), 0);
 }
 
 // A search overtaken by a newer one and finishing after it is dropped: the rows are the newer one's.
