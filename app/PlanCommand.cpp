@@ -516,6 +516,11 @@ int runPlan(const Options& o, const CommandContext& c)
 
 } // namespace
 
+ClusterRequest clusterRequestFromOptions(const Options& o)
+{
+    return clusterRequest(o);
+}
+
 constexpr const char* kDescription
     = "The set-ups that fit the GPU and reach the goal (an effective batch, or the largest micro-batch),\n"
       "fastest first (estimated samples per second per GPU), with what each changes, whether that\n"

@@ -2,6 +2,7 @@
 
 #include "Options.h"
 #include "headroom/estimate/Plan.h"
+#include "headroom/planner/ClusterPlanner.h"
 #include "headroom/setup/GpuCatalog.h"
 
 #include <iosfwd>
@@ -14,6 +15,11 @@ namespace headroom::cli {
 
 /// The plan the options describe: the model file loaded, the GPU looked up, the set-up filled in.
 [[nodiscard]] Plan makePlan(const Options& o, const std::string& executablePath);
+
+/// What `plan --global-batch` and `report --include-plan --global-batch` search (defined in
+/// PlanCommand.cpp): the --gpus, --gpus-per-node and --global-batch; --checkpointing and --sharding fix
+/// those; the layout options the search chooses itself are a UsageError beside --global-batch.
+[[nodiscard]] ClusterRequest clusterRequestFromOptions(const Options& o);
 
 /// evaluate(); a plan that cannot be estimated is a UsageError with the reason (and nothing else: its
 /// warnings are printed only with an answer, issue 38).

@@ -4,6 +4,7 @@
 #include "ReportWriter.h" // report/
 #include "headroom/estimate/RunComparison.h"
 #include "headroom/measured/MeasuredRun.h"
+#include "headroom/planner/ClusterPlanner.h"
 #include "headroom/planner/Planner.h"
 
 #include <QString>
@@ -30,6 +31,11 @@ void checkReportOptions(const Options& o)
     }
     if (o.includePlan)
         return;
+    for (const char* option : { "--global-batch", "--gpus-per-node" }) {
+        if (wasGiven(o, option))
+            throw UsageError { std::string(option)
+                + " on report asks for the cluster layouts' table: it needs --include-plan" };
+    }
     for (const char* option : { "--target-batch", "--max-step-seconds", "--allow" }) {
         if (wasGiven(o, option))
             throw UsageError { std::string(option)
@@ -74,7 +80,16 @@ int runReport(const Options& o, const CommandContext& c)
     options.measured = std::move(measured);
     // A plan that cannot be estimated is still reported, as the GUI's Export does: its first page says
     // why, and there is no planner table to start from it.
-    if (o.includePlan && result.estimate) {
+    if (o.includePlan && result.estimate && o.globalBatch) {
+        // The cluster's layouts instead of the set-ups of one GPU, as `plan --global-batch` lists them.
+        report::ClusterReport cluster;
+        cluster.request = clusterRequestFromOptions(o);
+        auto planned = planCluster(plan, cluster.request);
+        if (!planned)
+            throw UsageError { "cannot plan the cluster: " + planned.error().message };
+        cluster.plan = std::move(planned).value();
+        options.cluster = std::move(cluster);
+    } else if (o.includePlan && result.estimate) {
         options.plannerGoal = PlanGoal { o.targetBatch, o.maxStepSeconds };
         auto planned = planSetups(plan, options.plannerGoal, o.allow);
         if (!planned)
@@ -109,7 +124,9 @@ const Command& reportCommand()
           "file that is not read-only; it is replaced only once the report is complete. A plan that\n"
           "cannot be estimated (an invalid layer, say) is reported too, with the reason on its first\n"
           "page, and exit code 1. --measured adds a page with the plan beside a recorded run (as\n"
-          "headroom measured RUN --model FILE prints it).\n",
+          "headroom measured RUN --model FILE prints it). --include-plan adds plan's table of set-ups;\n"
+          "with --global-batch (and --gpus, --gpus-per-node) the cluster's layouts instead, as\n"
+          "headroom plan --global-batch lists them.\n",
         .options = setupOptions({},
             { { "--output" }, { "--include-plan", "add plan's table of set-ups after the throughput" },
                 { "--target-batch",
@@ -121,7 +138,11 @@ const Command& reportCommand()
                 { "--allow",
                     "with --include-plan: what plan may also change: precision, lora,\n"
                     "8bit-optimizer, comma-separated [none]" },
-                { "--measured" }, { "--run-batch" }, { "--run-precision" } }),
+                { "--global-batch",
+                    "with --include-plan and --gpus: the cluster's layouts for this\n"
+                    "global batch instead of the set-ups (as plan --global-batch)" },
+                { "--gpus-per-node", "with --global-batch: GPUs per node [8]" }, { "--measured" },
+                { "--run-batch" }, { "--run-precision" } }),
         .check = checkReportOptions,
         .run = runReport,
     };

@@ -64,6 +64,8 @@ void ReportComposer::compose(ReportCanvas& canvas) const
         throughputSection(canvas);
         if (m_options.planner)
             plannerSection(canvas);
+        if (m_options.cluster)
+            clusterSection(canvas);
         if (m_options.measured)
             measuredSection(canvas);
     } else {

@@ -68,6 +68,8 @@ private:
     /// The planner table's cells: the fastest set-ups and the whole Pareto front.
     [[nodiscard]] std::vector<std::vector<QString>> plannerRows() const;
     void plannerTable(ReportCanvas& canvas, const std::vector<std::vector<QString>>& body) const;
+    /// The cluster planner's layouts (ReportOptions::cluster), when asked for.
+    void clusterSection(ReportCanvas& canvas) const;
     /// The "Plan and measured run" page (ReportOptions::measured), when asked for.
     void measuredSection(ReportCanvas& canvas) const;
     /// Its charts, one per aligned step (the steady one, then the first).

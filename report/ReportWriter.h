@@ -3,6 +3,7 @@
 #include "headroom/estimate/Plan.h"
 #include "headroom/estimate/RunComparison.h"
 #include "headroom/measured/MeasuredRun.h"
+#include "headroom/planner/ClusterPlanner.h"
 #include "headroom/planner/Planner.h"
 #include "headroom/support/Error.h"
 
@@ -25,6 +26,14 @@ struct MeasuredRunReport final
     std::string source;
 };
 
+/// The cluster planner's layouts beside the plan (`headroom report --include-plan --global-batch B`, the
+/// GUI's export while Make It Fit shows cluster layouts): the "Cluster layouts" section.
+struct ClusterReport final
+{
+    ClusterRequest request; ///< what was searched: the GPUs, GPUs per node, global batch
+    ClusterPlan plan; ///< planCluster(plan reported, request)
+};
+
 /// What a report adds on request.
 struct ReportOptions final
 {
@@ -37,6 +46,8 @@ struct ReportOptions final
     std::vector<std::string> sources;
     /// A measured run: the "Plan and measured run" page after the throughput (and the planner's table).
     std::optional<MeasuredRunReport> measured;
+    /// The cluster planner's layouts: a "Cluster layouts" section after the planner's set-ups.
+    std::optional<ClusterReport> cluster;
 };
 
 /// Writes `plan` (worked out as `result`) as a PDF report: title, set-up, summary, the stacked

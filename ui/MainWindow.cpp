@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "BatchPanel.h"
+#include "ClusterPlanView.h"
 #include "DialogProvider.h"
 #include "Document.h"
 #include "ErrorText.h"
@@ -679,6 +680,8 @@ void MainWindow::exportReport()
         if (auto planned = planSetups(plan, options.plannerGoal, m_makeItFit->allowances()))
             options.planner = std::move(planned).value();
     }
+    // The cluster's layouts Make It Fit shows, when they answer this plan: the "Cluster layouts" section.
+    options.cluster = m_makeItFit->clusterView()->reportable();
     // A measured run open beside the plan: the "Plan and measured run" page, compared with the plan reported.
     if (const auto run = m_runs->sharedRun()) {
         options.measured = report::MeasuredRunReport { run, compareRun(*run, plan, result, m_runs->context()),

@@ -1,5 +1,6 @@
 #include "MakeItFitPanel.h"
 
+#include "ClusterPlanView.h"
 #include "Document.h"
 #include "PlanCandidateModel.h"
 #include "PlannerText.h" // report/
@@ -15,6 +16,7 @@
 #include <QPromise>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTableView>
 #include <QThreadPool>
 #include <QVBoxLayout>
@@ -36,6 +38,8 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     : QWidget(parent)
     , m_document { document }
     , m_model { new PlanCandidateModel(this) }
+    , m_tabs { new QTabWidget(this) }
+    , m_cluster { new ClusterPlanView(document, m_tabs) }
     , m_generation { std::make_shared<std::atomic<int>>(0) }
     , m_searchesRun { std::make_shared<std::atomic<int>>(0) }
 {
@@ -55,12 +59,23 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
             this);
     m_rule->setObjectName(QStringLiteral("rankingRuleLabel"));
     m_rule->setWordWrap(true);
-    auto* layout = new QVBoxLayout(this);
+    // The set-ups of the GPU on one tab, the cluster's layouts on the other: the dock keeps its height.
+    auto* setups = new QWidget(m_tabs);
+    setups->setObjectName(QStringLiteral("setupsPage"));
+    auto* layout = new QVBoxLayout(setups);
     layout->addLayout(goal);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_rule);
     layout->addWidget(m_leftOut);
     layout->addLayout(buttons);
+    m_tabs->setObjectName(QStringLiteral("makeItFitTabWidget"));
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(setups, tr("&Set-ups of This GPU"));
+    m_cluster->setObjectName(QStringLiteral("clusterPlanView"));
+    m_tabs->addTab(m_cluster, tr("&Cluster Layouts"));
+    auto* outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    outer->addWidget(m_tabs);
     connectSignals();
 }
 

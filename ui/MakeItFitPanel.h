@@ -14,13 +14,16 @@ class QLabel;
 class QPushButton;
 class QSpinBox;
 class QTableView;
+class QTabWidget;
 
 namespace headroom::ui {
 
+class ClusterPlanView;
 class Document;
 class PlanCandidateModel;
 
-/// "Make it fit": the planner (planSetups()) on the open plan. The user states the goal (an effective
+/// "Make it fit": the planner (planSetups()) on the open plan; on its second tab the cluster planner
+/// (ClusterPlanView: which layouts of G GPUs fit a global batch). The user states the goal (an effective
 /// batch, or the largest micro-batch; optionally a step-time limit) and what may change training
 /// (precision, LoRA, 8-bit optimizer state); the panel lists the set-ups that fit, fastest first, and
 /// Apply sets the chosen one in the document as one undoable step, so the chart shows it at once.
@@ -37,6 +40,11 @@ public:
     ~MakeItFitPanel() override;
 
     [[nodiscard]] PlanCandidateModel* model() const noexcept { return m_model; }
+    /// The "Cluster layouts" tab.
+    [[nodiscard]] ClusterPlanView* clusterView() const noexcept { return m_cluster; }
+    /// The tabs: set-ups of the GPU (SetupsTab), cluster layouts (ClusterTab).
+    enum Tab { SetupsTab, ClusterTab };
+    [[nodiscard]] QTabWidget* tabs() const noexcept { return m_tabs; }
     /// The goal as the controls state it.
     [[nodiscard]] PlanGoal goal() const;
     [[nodiscard]] PlanAllowances allowances() const;
@@ -83,6 +91,8 @@ private:
 
     Document* m_document;
     PlanCandidateModel* m_model;
+    QTabWidget* m_tabs;
+    ClusterPlanView* m_cluster;
     QSpinBox* m_target;
     QDoubleSpinBox* m_maxStep;
     QCheckBox* m_allowPrecision;

@@ -863,6 +863,86 @@ FLOPs</translation>
         <source> Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.</source>
         <translation> 메모리는 GPU당 값입니다: 가장 무거운 파이프라인 스테이지의 GPU 하나이며, 전체 GPU는 %1개입니다.</translation>
     </message>
+    <message>
+        <source>%1. Searched: %2. The layouts whose heaviest GPU fits with what PyTorch&apos;s caching allocator reserves, fastest first by the throughput model (with the pipeline bubble).</source>
+        <translation>%1. 탐색: %2. 가장 무거운 GPU가 PyTorch 캐싱 할당자가 예약하는 메모리까지 포함해 들어가는 레이아웃을 처리량 모델(파이프라인 버블 포함) 기준 빠른 순으로 나열합니다.</translation>
+    </message>
+    <message>
+        <source>Cluster layouts</source>
+        <translation>클러스터 레이아웃</translation>
+    </message>
+    <message>
+        <source>Nothing fits: %1.</source>
+        <translation>들어가는 레이아웃 없음: %1.</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>스케줄</translation>
+    </message>
+    <message>
+        <source>CP</source>
+        <translation>CP</translation>
+    </message>
+    <message>
+        <source>EP</source>
+        <translation>EP</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>Sharding</source>
+        <translation>샤딩</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>재계산</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>배치</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>텐서</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>예약</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>스텝 시간</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>버블</translation>
+    </message>
+    <message>
+        <source>Tokens/s/GPU</source>
+        <translation>토큰/초/GPU</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>샘플/초</translation>
+    </message>
+    <message>
+        <source>TP tensor (with sequence) parallel, PP pipeline stages, CP context parallel, EP expert parallel, DP data parallel; Batch the micro-batch × micro-batches per step on each data-parallel rank; Tensors the heaviest pipeline stage&apos;s GPU&apos;s peak by the tensors, Reserved what PyTorch&apos;s caching allocator reserves there at its peak plus the overhead; Step the slowest stage&apos;s step with the pipeline bubble (no communication timed).</source>
+        <translation>TP 텐서(시퀀스 포함) 병렬, PP 파이프라인 스테이지, CP 컨텍스트 병렬, EP 전문가 병렬, DP 데이터 병렬; 배치는 데이터 병렬 rank마다 마이크로 배치 × 스텝당 마이크로 배치 수; 텐서는 가장 무거운 파이프라인 스테이지 GPU의 텐서 기준 피크, 예약은 그 피크에서 PyTorch 캐싱 할당자가 예약하는 메모리와 오버헤드; 스텝 시간은 가장 느린 스테이지의 파이프라인 버블을 포함한 스텝(통신 시간 제외).</translation>
+    </message>
+    <message>
+        <source>Left out: %1</source>
+        <translation>제외: %1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -1216,6 +1296,74 @@ FLOPs</translation>
         <source>norms and dropouts split over the %1 tensor-parallel ranks</source>
         <translation>정규화와 드롭아웃을 텐서 병렬 랭크 %1개에 분할</translation>
     </message>
+    <message>
+        <source>interleaved ×%1</source>
+        <translation>인터리브 ×%1</translation>
+    </message>
+    <message>
+        <source>zero bubble</source>
+        <translation>제로 버블</translation>
+    </message>
+    <message>
+        <source>%1 + offload</source>
+        <translation>%1 + 오프로드</translation>
+    </message>
+    <message>
+        <source>Selective</source>
+        <translation>선택적</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>블록 단위</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>없음</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%2 중 %1</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3), %4 per node, global batch %5 (micro-batch × accumulation steps × data parallel)</source>
+        <translation>%1 × %2 (%3), 노드당 %4개, 전역 배치 %5 (마이크로 배치 × 누적 스텝 × 데이터 병렬)</translation>
+    </message>
+    <message>
+        <source>%1, %2 worked out (%3, %4, %5)</source>
+        <translation>%1, %2개 계산 (%3, %4, %5)</translation>
+    </message>
+    <message>
+        <source>%1 layout</source>
+        <translation>레이아웃 %1개</translation>
+    </message>
+    <message>
+        <source>%1 layouts</source>
+        <translation>레이아웃 %1개</translation>
+    </message>
+    <message>
+        <source>%1 analysis</source>
+        <translation>분석 %1회</translation>
+    </message>
+    <message>
+        <source>%1 analyses</source>
+        <translation>분석 %1회</translation>
+    </message>
+    <message>
+        <source>%1 step model</source>
+        <translation>스텝 모델 %1개</translation>
+    </message>
+    <message>
+        <source>%1 step models</source>
+        <translation>스텝 모델 %1개</translation>
+    </message>
+    <message>
+        <source>%1 allocator replay</source>
+        <translation>할당자 재실행 %1회</translation>
+    </message>
+    <message>
+        <source>%1 allocator replays</source>
+        <translation>할당자 재실행 %1회</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::AttributeEditor</name>
@@ -1473,6 +1621,244 @@ FLOPs</translation>
     <message>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::ClusterLayoutModel</name>
+    <message>
+        <source>Held at the peak: %1 (the tensors: %2) of %3</source>
+        <translation>피크 시 점유: %1 (텐서: %2) / %3</translation>
+    </message>
+    <message>
+        <source>One optimizer step: %1</source>
+        <translation>옵티마이저 스텝 1회: %1</translation>
+    </message>
+    <message>
+        <source>Fastest first</source>
+        <translation>빠른 순</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Tensor parallel GPUs (with sequence parallelism), within one node</source>
+        <translation>텐서 병렬 GPU 수(시퀀스 병렬 포함), 한 노드 안에서</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>파이프라인 스테이지</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>The pipeline&apos;s schedule (× the model chunks of each stage)</source>
+        <translation>파이프라인 스케줄 (× 스테이지당 모델 청크 수)</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>스케줄</translation>
+    </message>
+    <message>
+        <source>Context parallel GPUs: each holds a part of the sequence</source>
+        <translation>컨텍스트 병렬 GPU 수: 각각 시퀀스의 일부를 보유</translation>
+    </message>
+    <message>
+        <source>CP</source>
+        <translation>CP</translation>
+    </message>
+    <message>
+        <source>Expert parallel GPUs: each holds a part of the experts</source>
+        <translation>전문가 병렬 GPU 수: 각각 전문가의 일부를 보유</translation>
+    </message>
+    <message>
+        <source>EP</source>
+        <translation>EP</translation>
+    </message>
+    <message>
+        <source>Data-parallel replicas: the GPUs ÷ (TP × PP × CP)</source>
+        <translation>데이터 병렬 복제본 수: GPU 수 ÷ (TP × PP × CP)</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>Samples per micro-batch on each data-parallel replica</source>
+        <translation>데이터 병렬 복제본마다 마이크로 배치당 샘플 수</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>마이크로 배치</translation>
+    </message>
+    <message>
+        <source>Micro-batches per optimizer step (the accumulation steps)</source>
+        <translation>옵티마이저 스텝당 마이크로 배치 수 (누적 스텝)</translation>
+    </message>
+    <message>
+        <source>Accumulation</source>
+        <translation>누적</translation>
+    </message>
+    <message>
+        <source>Activation recomputation (checkpointing)</source>
+        <translation>활성값 재계산 (체크포인팅)</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>재계산</translation>
+    </message>
+    <message>
+        <source>Sharding over the data-parallel replicas (DDP: none)</source>
+        <translation>데이터 병렬 복제본 간 샤딩 (DDP: 없음)</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>What the heaviest GPU holds at its peak: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
+        <translation>가장 무거운 GPU가 피크 시 점유하는 메모리: PyTorch 캐싱 할당자가 예약하는 메모리와 오버헤드</translation>
+    </message>
+    <message>
+        <source>Memory (heaviest GPU)</source>
+        <translation>메모리 (가장 무거운 GPU)</translation>
+    </message>
+    <message>
+        <source>The pipeline stage on that GPU (its layers in the cell&apos;s tooltip)</source>
+        <translation>그 GPU의 파이프라인 스테이지 (레이어는 셀 툴팁에)</translation>
+    </message>
+    <message>
+        <source>Heaviest stage</source>
+        <translation>가장 무거운 스테이지</translation>
+    </message>
+    <message>
+        <source>Samples per second of the whole cluster, by the throughput model (no communication timed)</source>
+        <translation>클러스터 전체의 초당 샘플 수, 처리량 모델 기준 (통신 시간 제외)</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>샘플/초</translation>
+    </message>
+    <message>
+        <source>The pipeline bubble&apos;s share of the step: (PP − 1) ÷ (chunks × accumulation)</source>
+        <translation>스텝 중 파이프라인 버블의 비율: (PP − 1) ÷ (청크 수 × 누적)</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>버블</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::ClusterPlanView</name>
+    <message>
+        <source>TP %1 × PP %2</source>
+        <translation>TP %1 × PP %2</translation>
+    </message>
+    <message>
+        <source> × CP %1</source>
+        <translation> × CP %1</translation>
+    </message>
+    <message>
+        <source> × EP %1</source>
+        <translation> × EP %1</translation>
+    </message>
+    <message>
+        <source> × DP %1</source>
+        <translation> × DP %1</translation>
+    </message>
+    <message>
+        <source>%1, micro-batch %2 × %3</source>
+        <translation>%1, 마이크로 배치 %2 × %3</translation>
+    </message>
+    <message>
+        <source>GP&amp;Us:</source>
+        <translation>GPU 수(&amp;U):</translation>
+    </message>
+    <message>
+        <source>GPUs per &amp;node:</source>
+        <translation>노드당 GPU(&amp;N):</translation>
+    </message>
+    <message>
+        <source>&amp;Global batch:</source>
+        <translation>전역 배치(&amp;G):</translation>
+    </message>
+    <message>
+        <source>&amp;Apply Layout</source>
+        <translation>레이아웃 적용(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Set this layout in the plan (Edit &gt; Undo takes it back)</source>
+        <translation>이 레이아웃을 계획에 설정 (편집 &gt; 실행 취소로 되돌림)</translation>
+    </message>
+    <message>
+        <source>Every GPU of the cluster, of the set-up&apos;s kind</source>
+        <translation>클러스터의 모든 GPU, 설정과 같은 종류</translation>
+    </message>
+    <message>
+        <source>GPUs per node: tensor and expert parallelism stay within one node (NVLink), as Megatron-LM places them</source>
+        <translation>노드당 GPU 수: 텐서 병렬과 전문가 병렬은 Megatron-LM의 배치처럼 한 노드(NVLink) 안에 둡니다</translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step over all GPUs: micro-batch × accumulation steps × data parallel</source>
+        <translation>모든 GPU에 걸친 옵티마이저 스텝당 샘플 수: 마이크로 배치 × 누적 스텝 × 데이터 병렬</translation>
+    </message>
+    <message>
+        <source>Find La&amp;youts</source>
+        <translation>레이아웃 찾기(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Search the layouts of these GPUs that fit, fastest first (takes a few seconds for a large model; the rest of the window stays usable)</source>
+        <translation>이 GPU들에 들어가는 레이아웃을 빠른 순으로 탐색 (큰 모델은 몇 초 걸리며, 창의 나머지는 계속 사용할 수 있음)</translation>
+    </message>
+    <message>
+        <source>Left out: %1.</source>
+        <translation>제외: %1.</translation>
+    </message>
+    <message>
+        <source>Searching the layouts…</source>
+        <translation>레이아웃 탐색 중…</translation>
+    </message>
+    <message>
+        <source>Find Layouts searches tensor × pipeline × data × context × expert parallelism, the micro-batch, recomputation and ZeRO stage for these GPUs and this global batch.</source>
+        <translation>레이아웃 찾기는 이 GPU들과 전역 배치에 대해 텐서 × 파이프라인 × 데이터 × 컨텍스트 × 전문가 병렬, 마이크로 배치, 재계산, ZeRO 단계를 탐색합니다.</translation>
+    </message>
+    <message>
+        <source>The set-up or the request changed since these layouts were found: Find Layouts to search again.</source>
+        <translation>이 레이아웃을 찾은 뒤 설정이나 요청이 바뀌었습니다: 레이아웃 찾기로 다시 탐색하세요.</translation>
+    </message>
+    <message>
+        <source>Cannot plan the cluster: %1</source>
+        <translation>클러스터를 계획할 수 없음: %1</translation>
+    </message>
+    <message>
+        <source>Nothing fits: %1.</source>
+        <translation>들어가는 레이아웃 없음: %1.</translation>
+    </message>
+    <message>
+        <source>1 layout fits</source>
+        <translation>레이아웃 1개가 들어감</translation>
+    </message>
+    <message>
+        <source>%1 layouts fit</source>
+        <translation>레이아웃 %1개가 들어감</translation>
+    </message>
+    <message>
+        <source>%1, fastest first (%2). Double-click one or Apply Layout to set it.</source>
+        <translation>%1, 빠른 순 (%2). 행을 더블클릭하거나 레이아웃 적용으로 설정하세요.</translation>
+    </message>
+    <message>
+        <source>Apply layout: %1</source>
+        <translation>레이아웃 적용: %1</translation>
+    </message>
+    <message>
+        <source>the network is empty: add layers to find the layouts that fit</source>
+        <translation>네트워크가 비어 있습니다: 레이어를 추가해야 들어가는 레이아웃을 찾을 수 있습니다</translation>
     </message>
 </context>
 <context>
@@ -4242,6 +4628,14 @@ As a measured run: %3</source>
     <message>
         <source>Searching…</source>
         <translation>검색 중…</translation>
+    </message>
+    <message>
+        <source>&amp;Set-ups of This GPU</source>
+        <translation>이 GPU의 설정(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Cluster Layouts</source>
+        <translation>클러스터 레이아웃(&amp;C)</translation>
     </message>
 </context>
 <context>

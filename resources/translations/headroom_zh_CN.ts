@@ -863,6 +863,86 @@ FLOPs</translation>
         <source> Memory is per GPU: a GPU of the heaviest pipeline stage, of %1 GPUs in all.</source>
         <translation> 显存按每块 GPU 计：最重流水线阶段的一块 GPU，共 %1 块 GPU。</translation>
     </message>
+    <message>
+        <source>%1. Searched: %2. The layouts whose heaviest GPU fits with what PyTorch&apos;s caching allocator reserves, fastest first by the throughput model (with the pipeline bubble).</source>
+        <translation>%1。已搜索：%2。列出最重 GPU 连同 PyTorch 缓存分配器预留的内存仍能容纳的布局，按吞吐量模型（含流水线气泡）从快到慢排列。</translation>
+    </message>
+    <message>
+        <source>Cluster layouts</source>
+        <translation>集群布局</translation>
+    </message>
+    <message>
+        <source>Nothing fits: %1.</source>
+        <translation>没有可容纳的布局：%1。</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>CP</source>
+        <translation>CP</translation>
+    </message>
+    <message>
+        <source>EP</source>
+        <translation>EP</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>Sharding</source>
+        <translation>分片</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Batch</source>
+        <translation>批次</translation>
+    </message>
+    <message>
+        <source>Tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Reserved</source>
+        <translation>预留</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>每步时间</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>气泡</translation>
+    </message>
+    <message>
+        <source>Tokens/s/GPU</source>
+        <translation>token/秒/GPU</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>TP tensor (with sequence) parallel, PP pipeline stages, CP context parallel, EP expert parallel, DP data parallel; Batch the micro-batch × micro-batches per step on each data-parallel rank; Tensors the heaviest pipeline stage&apos;s GPU&apos;s peak by the tensors, Reserved what PyTorch&apos;s caching allocator reserves there at its peak plus the overhead; Step the slowest stage&apos;s step with the pipeline bubble (no communication timed).</source>
+        <translation>TP：张量（含序列）并行；PP：流水线阶段；CP：上下文并行；EP：专家并行；DP：数据并行；批次：每个数据并行 rank 上的微批次 × 每步微批次数；张量：最重流水线阶段所在 GPU 按张量计的峰值；预留：PyTorch 缓存分配器在该处峰值时预留的内存加上开销；每步时间：最慢阶段含流水线气泡的一步（未计通信时间）。</translation>
+    </message>
+    <message>
+        <source>Left out: %1</source>
+        <translation>未包含：%1</translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::StepChart</name>
@@ -1216,6 +1296,74 @@ FLOPs</translation>
         <source>norms and dropouts split over the %1 tensor-parallel ranks</source>
         <translation>归一化和 dropout 分到 %1 个张量并行 rank 上</translation>
     </message>
+    <message>
+        <source>interleaved ×%1</source>
+        <translation>交错 ×%1</translation>
+    </message>
+    <message>
+        <source>zero bubble</source>
+        <translation>零气泡</translation>
+    </message>
+    <message>
+        <source>%1 + offload</source>
+        <translation>%1 + 卸载</translation>
+    </message>
+    <message>
+        <source>Selective</source>
+        <translation>选择性</translation>
+    </message>
+    <message>
+        <source>Per block</source>
+        <translation>按块</translation>
+    </message>
+    <message>
+        <source>None</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3), %4 per node, global batch %5 (micro-batch × accumulation steps × data parallel)</source>
+        <translation>%1 × %2（%3），每节点 %4 个，全局批次 %5（微批次 × 累积步数 × 数据并行）</translation>
+    </message>
+    <message>
+        <source>%1, %2 worked out (%3, %4, %5)</source>
+        <translation>%1，计算了 %2 个（%3，%4，%5）</translation>
+    </message>
+    <message>
+        <source>%1 layout</source>
+        <translation>%1 个布局</translation>
+    </message>
+    <message>
+        <source>%1 layouts</source>
+        <translation>%1 个布局</translation>
+    </message>
+    <message>
+        <source>%1 analysis</source>
+        <translation>%1 次分析</translation>
+    </message>
+    <message>
+        <source>%1 analyses</source>
+        <translation>%1 次分析</translation>
+    </message>
+    <message>
+        <source>%1 step model</source>
+        <translation>%1 个步骤模型</translation>
+    </message>
+    <message>
+        <source>%1 step models</source>
+        <translation>%1 个步骤模型</translation>
+    </message>
+    <message>
+        <source>%1 allocator replay</source>
+        <translation>%1 次分配器重放</translation>
+    </message>
+    <message>
+        <source>%1 allocator replays</source>
+        <translation>%1 次分配器重放</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::AttributeEditor</name>
@@ -1473,6 +1621,244 @@ FLOPs</translation>
     <message>
         <source>%1 · %2</source>
         <translation>%1 · %2</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::ClusterLayoutModel</name>
+    <message>
+        <source>Held at the peak: %1 (the tensors: %2) of %3</source>
+        <translation>峰值时占用：%1（张量：%2），共 %3</translation>
+    </message>
+    <message>
+        <source>One optimizer step: %1</source>
+        <translation>一次优化器步骤：%1</translation>
+    </message>
+    <message>
+        <source>Fastest first</source>
+        <translation>按速度从快到慢</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>Tensor parallel GPUs (with sequence parallelism), within one node</source>
+        <translation>张量并行 GPU 数（含序列并行），在一个节点内</translation>
+    </message>
+    <message>
+        <source>TP</source>
+        <translation>TP</translation>
+    </message>
+    <message>
+        <source>Pipeline stages</source>
+        <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>PP</source>
+        <translation>PP</translation>
+    </message>
+    <message>
+        <source>The pipeline&apos;s schedule (× the model chunks of each stage)</source>
+        <translation>流水线调度（× 每个阶段的模型块数）</translation>
+    </message>
+    <message>
+        <source>Schedule</source>
+        <translation>调度</translation>
+    </message>
+    <message>
+        <source>Context parallel GPUs: each holds a part of the sequence</source>
+        <translation>上下文并行 GPU 数：每个持有序列的一部分</translation>
+    </message>
+    <message>
+        <source>CP</source>
+        <translation>CP</translation>
+    </message>
+    <message>
+        <source>Expert parallel GPUs: each holds a part of the experts</source>
+        <translation>专家并行 GPU 数：每个持有一部分专家</translation>
+    </message>
+    <message>
+        <source>EP</source>
+        <translation>EP</translation>
+    </message>
+    <message>
+        <source>Data-parallel replicas: the GPUs ÷ (TP × PP × CP)</source>
+        <translation>数据并行副本数：GPU 数 ÷ (TP × PP × CP)</translation>
+    </message>
+    <message>
+        <source>DP</source>
+        <translation>DP</translation>
+    </message>
+    <message>
+        <source>Samples per micro-batch on each data-parallel replica</source>
+        <translation>每个数据并行副本上每个微批次的样本数</translation>
+    </message>
+    <message>
+        <source>Micro-batch</source>
+        <translation>微批次</translation>
+    </message>
+    <message>
+        <source>Micro-batches per optimizer step (the accumulation steps)</source>
+        <translation>每个优化器步骤的微批次数（累积步数）</translation>
+    </message>
+    <message>
+        <source>Accumulation</source>
+        <translation>梯度累积</translation>
+    </message>
+    <message>
+        <source>Activation recomputation (checkpointing)</source>
+        <translation>激活重计算（检查点）</translation>
+    </message>
+    <message>
+        <source>Recompute</source>
+        <translation>重计算</translation>
+    </message>
+    <message>
+        <source>Sharding over the data-parallel replicas (DDP: none)</source>
+        <translation>在数据并行副本间分片（DDP：不分片）</translation>
+    </message>
+    <message>
+        <source>ZeRO</source>
+        <translation>ZeRO</translation>
+    </message>
+    <message>
+        <source>What the heaviest GPU holds at its peak: what PyTorch&apos;s caching allocator reserves, plus the overhead</source>
+        <translation>最重 GPU 在峰值时占用的内存：PyTorch 缓存分配器预留的内存加上开销</translation>
+    </message>
+    <message>
+        <source>Memory (heaviest GPU)</source>
+        <translation>内存（最重 GPU）</translation>
+    </message>
+    <message>
+        <source>The pipeline stage on that GPU (its layers in the cell&apos;s tooltip)</source>
+        <translation>该 GPU 上的流水线阶段（其层见单元格提示）</translation>
+    </message>
+    <message>
+        <source>Heaviest stage</source>
+        <translation>最重阶段</translation>
+    </message>
+    <message>
+        <source>Samples per second of the whole cluster, by the throughput model (no communication timed)</source>
+        <translation>整个集群每秒样本数，按吞吐量模型（未计通信时间）</translation>
+    </message>
+    <message>
+        <source>Samples/s</source>
+        <translation>样本/秒</translation>
+    </message>
+    <message>
+        <source>The pipeline bubble&apos;s share of the step: (PP − 1) ÷ (chunks × accumulation)</source>
+        <translation>流水线气泡占一步的比例：(PP − 1) ÷ (模型块数 × 累积步数)</translation>
+    </message>
+    <message>
+        <source>Bubble</source>
+        <translation>气泡</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::ClusterPlanView</name>
+    <message>
+        <source>TP %1 × PP %2</source>
+        <translation>TP %1 × PP %2</translation>
+    </message>
+    <message>
+        <source> × CP %1</source>
+        <translation> × CP %1</translation>
+    </message>
+    <message>
+        <source> × EP %1</source>
+        <translation> × EP %1</translation>
+    </message>
+    <message>
+        <source> × DP %1</source>
+        <translation> × DP %1</translation>
+    </message>
+    <message>
+        <source>%1, micro-batch %2 × %3</source>
+        <translation>%1，微批次 %2 × %3</translation>
+    </message>
+    <message>
+        <source>GP&amp;Us:</source>
+        <translation>GPU 数(&amp;U)：</translation>
+    </message>
+    <message>
+        <source>GPUs per &amp;node:</source>
+        <translation>每节点 GPU 数(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>&amp;Global batch:</source>
+        <translation>全局批次(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>&amp;Apply Layout</source>
+        <translation>应用布局(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Set this layout in the plan (Edit &gt; Undo takes it back)</source>
+        <translation>在计划中设置此布局（编辑 &gt; 撤销可还原）</translation>
+    </message>
+    <message>
+        <source>Every GPU of the cluster, of the set-up&apos;s kind</source>
+        <translation>集群中的全部 GPU，型号与设置中相同</translation>
+    </message>
+    <message>
+        <source>GPUs per node: tensor and expert parallelism stay within one node (NVLink), as Megatron-LM places them</source>
+        <translation>每节点 GPU 数：张量并行和专家并行限于一个节点内（NVLink），与 Megatron-LM 的放置方式相同</translation>
+    </message>
+    <message>
+        <source>Samples per optimizer step over all GPUs: micro-batch × accumulation steps × data parallel</source>
+        <translation>所有 GPU 上每个优化器步骤的样本数：微批次 × 累积步数 × 数据并行</translation>
+    </message>
+    <message>
+        <source>Find La&amp;youts</source>
+        <translation>查找布局(&amp;Y)</translation>
+    </message>
+    <message>
+        <source>Search the layouts of these GPUs that fit, fastest first (takes a few seconds for a large model; the rest of the window stays usable)</source>
+        <translation>搜索这些 GPU 上可容纳的布局，从快到慢（大模型需要几秒钟；窗口其余部分仍可使用）</translation>
+    </message>
+    <message>
+        <source>Left out: %1.</source>
+        <translation>未包含：%1。</translation>
+    </message>
+    <message>
+        <source>Searching the layouts…</source>
+        <translation>正在搜索布局…</translation>
+    </message>
+    <message>
+        <source>Find Layouts searches tensor × pipeline × data × context × expert parallelism, the micro-batch, recomputation and ZeRO stage for these GPUs and this global batch.</source>
+        <translation>“查找布局”会为这些 GPU 和此全局批次搜索张量 × 流水线 × 数据 × 上下文 × 专家并行、微批次、重计算和 ZeRO 阶段。</translation>
+    </message>
+    <message>
+        <source>The set-up or the request changed since these layouts were found: Find Layouts to search again.</source>
+        <translation>找到这些布局后设置或请求已更改：请点击“查找布局”重新搜索。</translation>
+    </message>
+    <message>
+        <source>Cannot plan the cluster: %1</source>
+        <translation>无法规划集群：%1</translation>
+    </message>
+    <message>
+        <source>Nothing fits: %1.</source>
+        <translation>没有可容纳的布局：%1。</translation>
+    </message>
+    <message>
+        <source>1 layout fits</source>
+        <translation>1 个布局可容纳</translation>
+    </message>
+    <message>
+        <source>%1 layouts fit</source>
+        <translation>%1 个布局可容纳</translation>
+    </message>
+    <message>
+        <source>%1, fastest first (%2). Double-click one or Apply Layout to set it.</source>
+        <translation>%1，从快到慢（%2）。双击一行或点击“应用布局”进行设置。</translation>
+    </message>
+    <message>
+        <source>Apply layout: %1</source>
+        <translation>应用布局：%1</translation>
+    </message>
+    <message>
+        <source>the network is empty: add layers to find the layouts that fit</source>
+        <translation>网络为空：请先添加层，再查找可容纳的布局</translation>
     </message>
 </context>
 <context>
@@ -4242,6 +4628,14 @@ As a measured run: %3</source>
     <message>
         <source>Searching…</source>
         <translation>正在搜索…</translation>
+    </message>
+    <message>
+        <source>&amp;Set-ups of This GPU</source>
+        <translation>此 GPU 的设置(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Cluster Layouts</source>
+        <translation>集群布局(&amp;C)</translation>
     </message>
 </context>
 <context>

@@ -1,6 +1,7 @@
 // The command line as scripts use it, the real `headroom` binary run as a process (CliTestSupport.h):
 // `report`: the PDF it writes, with strategies and a plan, and the files it must not overwrite.
 #include "CliTestSupport.h"
+#include "headroom/support/Format.h"
 
 #include <QFile>
 #include <QProcess>
@@ -22,6 +23,7 @@ private slots:
     void unestimableReportSaysWhy();
 
     void reportIncludesPlan();
+    void reportIncludesClusterLayouts();
 };
 
 void TestCliReport::reportWritesPdf()
@@ -153,6 +155,75 @@ void TestCliReport::reportIncludesPlan()
     text.start(QStringLiteral("pdftotext"), { plain, QStringLiteral("-") });
     QVERIFY(text.waitForFinished(60000));
     QVERIFY(!QString::fromUtf8(text.readAllStandardOutput()).contains(QStringLiteral("Set-ups that fit")));
+}
+
+void TestCliReport::reportIncludesClusterLayouts()
+{
+    // Issue 37: `report --include-plan --global-batch` lists the layouts `plan --global-batch` lists, with
+    // the same figures and the same lines on what the search left out (GPT-2 small on 8 A100s, global
+    // batch 64 at 1,024 tokens, as tst_cliplan's planClusterReEstimates).
+    const QString gpt2 = QStringLiteral(HEADROOM_TEST_SOURCE_DIR "/resources/presets/gpt2_small.json");
+    const QStringList setup { gpt2, QStringLiteral("--gpu"), QStringLiteral("A100 80GB"),
+        QStringLiteral("--sequence-length"), QStringLiteral("1024"), QStringLiteral("--precision"),
+        QStringLiteral("amp-bf16"), QStringLiteral("--gpus"), QStringLiteral("8"),
+        QStringLiteral("--global-batch"), QStringLiteral("64") };
+    const Run plan = runHeadroom(
+        QStringList { QStringLiteral("plan") } + setup + QStringList { QStringLiteral("--json") });
+    QVERIFY2(plan.exitCode == 0, qPrintable(plan.err));
+    const auto planned = nlohmann::json::parse(plan.out.toStdString());
+    QVERIFY(!planned["layouts"].empty());
+    const QString pdf = m_dir.filePath(QStringLiteral("cluster.pdf"));
+    const Run r = runHeadroom(QStringList { QStringLiteral("report") } + setup
+        + QStringList { QStringLiteral("-o"), pdf, QStringLiteral("--include-plan") });
+    QVERIFY2(r.exitCode == 0, qPrintable(r.err));
+    QProcess text;
+    text.start(QStringLiteral("pdftotext"), { QStringLiteral("-layout"), pdf, QStringLiteral("-") });
+    if (!text.waitForStarted() || !text.waitForFinished(60000))
+        QSKIP("pdftotext is not available");
+    const QString content = QString::fromUtf8(text.readAllStandardOutput());
+    const QString flat = content.simplified();
+    for (const char* fragment : { "Cluster layouts", "8 × A100 SXM4 80GB", "8 per node", "global batch 64",
+             "Tokens/s/GPU", "Reserved", "Bubble" })
+        QVERIFY2(flat.contains(QString::fromUtf8(fragment)), fragment);
+    // The set-ups table of one GPU is not there: the cluster's layouts take its place, as in plan.
+    QVERIFY(!flat.contains(QStringLiteral("Set-ups that fit")));
+    // Every layout's row: its rank, degrees and micro-batch x accumulation, then what its heaviest GPU
+    // holds (pdftotext may drop the narrow spaces of "1 × 8": compared without spaces).
+    const auto bare = [](QString text) { return text.remove(QLatin1Char(' ')); };
+    int row = 0;
+    for (const auto& l : planned["layouts"]) {
+        ++row;
+        const auto& s = l["settings"];
+        const QString batch = QStringLiteral("%1×%2")
+                                  .arg(l["micro_batch"].get<std::int64_t>())
+                                  .arg(l["accumulation_steps"].get<std::int64_t>());
+        const QString degrees = QStringLiteral("%1 %2 %3 ")
+                                    .arg(row)
+                                    .arg(s["tensor_parallel"].get<std::int64_t>())
+                                    .arg(s["pipeline_parallel"].get<std::int64_t>());
+        const QString held
+            = QString::fromStdString(headroom::formatBytes(l["held_at_peak_bytes"].get<std::uint64_t>()));
+        bool found = false;
+        for (const QString& line : content.split(QLatin1Char('\n'))) {
+            const QString cells = line.simplified();
+            if (cells.startsWith(degrees) && bare(cells).contains(batch) && bare(cells).contains(bare(held)))
+                found = true;
+        }
+        QVERIFY2(found, qPrintable(degrees + QStringLiteral("… ") + batch + QStringLiteral(" … ") + held));
+    }
+    for (const auto& what : planned["left_out"]) {
+        // The sentence may wrap: compare without line breaks.
+        const QString sentence = QString::fromStdString(what.get<std::string>()).simplified();
+        QVERIFY2(flat.contains(QStringLiteral("Left out: ") + sentence.left(40)), qPrintable(sentence));
+    }
+    // --global-batch asks for the table: without --include-plan it is refused, naming both.
+    const Run refused = runHeadroom(
+        QStringList { QStringLiteral("report") } + setup + QStringList { QStringLiteral("-o"), pdf });
+    QCOMPARE(refused.exitCode, 2);
+    QVERIFY2(
+        refused.err.contains(QStringLiteral("--global-batch on report asks for the cluster layouts' table: "
+                                            "it needs --include-plan")),
+        qPrintable(refused.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliReport)

@@ -2,10 +2,12 @@
 //   cmake --build <build> --target headroom_screenshots
 //   xvfb-run -s "-screen 0 1600x1000x24" <build>/tests/ui/headroom_screenshots docs/images
 // and, for the translated UI, with LANG=zh_CN.UTF-8 and the extra argument "--locale-only"; with
-// "--measured-run-only" only the measured run's (measured-run.png, measured-run-table.png).
+// "--measured-run-only" only the measured run's (measured-run.png, measured-run-table.png); with
+// "--cluster-only" only Make It Fit's cluster layouts (make-it-fit-cluster.png, on a 1366x768 screen).
 // It needs an X server (Xvfb) because menus and pop-ups are separate windows, grabbed from the
 // screen; widgets alone are grabbed with QWidget::grab().
 
+#include "ClusterPlanView.h"
 #include "DialogProvider.h"
 #include "Document.h"
 #include "GpuSelector.h"
@@ -190,6 +192,38 @@ int main(int argc, char** argv)
     };
     if (args.contains(QStringLiteral("--measured-run-only"))) {
         addMeasuredRunSteps();
+    } else if (args.contains(QStringLiteral("--cluster-only"))) {
+        // Issue 37: which layouts of 64 H100s fit a Llama-3-70B-like model at 4,096 tokens and a global
+        // batch of 1,024 (user guide, "Which layout for a 70B model on 64 H100s"); taken on a 1366x768
+        // screen: xvfb-run -s "-screen 0 1366x768x24" ... --cluster-only.
+        steps.push_back([&] {
+            window.document()->resetNetwork(window.document()->network(), QString()); // no save prompt
+            const QString config = configDir.filePath(QStringLiteral("config.json"));
+            QFile::copy(QStringLiteral(HEADROOM_SOURCE_DIR "/tests/data/hf/Llama-3-70B-like.json"), config);
+            if (!window.openFile(config))
+                qFatal("cannot import %s", qPrintable(config));
+        });
+        steps.push_back([&] {
+            Document* doc = window.document();
+            if (auto gpu = window.setupPanel()->catalog().find("H100 SXM5 80GB"))
+                doc->setGpu(gpu.value());
+            doc->setOptimizer(Optimizer::AdamW);
+            doc->setPrecision(Precision::AmpBf16);
+            doc->setSequenceLength(4096);
+            Parallelism p;
+            p.gpus = 64;
+            doc->setParallelism(p);
+            doc->setAccumulationSteps(8);
+            doc->setBatch(2); // 2 x 8 steps x 64 GPUs: a global batch of 1,024
+            find<QAction>(&window, "makeItFitAction")->trigger();
+            window.makeItFitPanel()->tabs()->setCurrentIndex(MakeItFitPanel::ClusterTab);
+            find<QPushButton>(&window, "findLayoutsButton")->click();
+        });
+        steps.push_back([&] {
+            while (window.makeItFitPanel()->clusterView()->searching())
+                QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+        });
+        steps.push_back([&] { saveScreen(path("make-it-fit-cluster.png"), frame()); });
     } else if (localeOnly) {
         steps.push_back([&] {
             saveScreen(path(qPrintable(QStringLiteral("main-window-%1.png").arg(QLocale().name()))), frame());
