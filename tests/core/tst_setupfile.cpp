@@ -264,33 +264,32 @@ void TestSetupFile::badSetup_data()
     row("offload without ZeRO", R"({ "parallel": { "offload_optimizer": true } })",
         "training.parallel.offload_optimizer",
         "training.parallel.offload_optimizer: offloading the optimizer to the CPU needs DeepSpeed ZeRO");
-        "training.parallel.offload_activations", "training.parallel.offload_activations: ");
-        row("QLoRA without rank", R"({ "lora": { "quantize_base": true } })", "training.lora.quantize_base",
-            "training.lora.quantize_base needs training.lora.rank above 0");
-        row("LoRA dropout 1", R"({ "lora": { "rank": 8, "dropout": 1 } })", "training.lora.dropout",
-            "training.lora.dropout must be a number from 0 to below 1, not 1");
-        row("LoRA target not a name", R"({ "lora": { "rank": 8, "targets": ["q_proj", 3] } })",
-            "training.lora.targets[1]",
-            "training.lora.targets[1] must be a Linear layer's name (a string), not 3");
-        row("LoRA rank too large", R"({ "lora": { "rank": 70000 } })", "training.lora.rank",
-            "training.lora.rank must be an integer from 0 to 65536, not 70000");
-        row("balanced below 1", R"({ "moe_imbalance": 0.5 })", "training.moe_imbalance",
-            "training.moe_imbalance must be a number from 1 to 1024, not 0.5");
-        row("utilization 0", R"({ "assumed_utilization": 0 })", "training.assumed_utilization",
-            "training.assumed_utilization must be a number from 0.01 to 1, not 0");
-        row("sequence length 0", R"({ "sequence_length": 0 })", "training.sequence_length",
-            "training.sequence_length must be an integer from 1 to 2147483648, not 0");
-        row("negative overhead", R"({ "overhead_bytes": -1 })", "training.overhead_bytes",
-            "training.overhead_bytes must be a number of bytes from 0 to 1099511627776");
-        row("calibration key misspelt", R"({ "calibration": { "fixed_bytes": 1, "oops": 2 } })",
-            "training.calibration.oops", "training.calibration.oops is not a key of training.calibration");
-        row("flag as text", R"({ "eight_bit_optimizer": "yes" })", "training.eight_bit_optimizer",
-            "training.eight_bit_optimizer must be true or false, not \"yes\"");
-        row("8-bit SGD without state", R"({ "optimizer": "sgd", "eight_bit_optimizer": true })",
-            "training.eight_bit_optimizer",
-            "training.eight_bit_optimizer: 8-bit optimizer state needs an optimizer with state");
-        row("accumulation too large", R"({ "accumulation_steps": 2000000 })", "training.accumulation_steps",
-            "training.accumulation_steps must be an integer from 1 to 1048576, not 2000000");
+    row("QLoRA without rank", R"({ "lora": { "quantize_base": true } })", "training.lora.quantize_base",
+        "training.lora.quantize_base needs training.lora.rank above 0");
+    row("LoRA dropout 1", R"({ "lora": { "rank": 8, "dropout": 1 } })", "training.lora.dropout",
+        "training.lora.dropout must be a number from 0 to below 1, not 1");
+    row("LoRA target not a name", R"({ "lora": { "rank": 8, "targets": ["q_proj", 3] } })",
+        "training.lora.targets[1]",
+        "training.lora.targets[1] must be a Linear layer's name (a string), not 3");
+    row("LoRA rank too large", R"({ "lora": { "rank": 70000 } })", "training.lora.rank",
+        "training.lora.rank must be an integer from 0 to 65536, not 70000");
+    row("balanced below 1", R"({ "moe_imbalance": 0.5 })", "training.moe_imbalance",
+        "training.moe_imbalance must be a number from 1 to 1024, not 0.5");
+    row("utilization 0", R"({ "assumed_utilization": 0 })", "training.assumed_utilization",
+        "training.assumed_utilization must be a number from 0.01 to 1, not 0");
+    row("sequence length 0", R"({ "sequence_length": 0 })", "training.sequence_length",
+        "training.sequence_length must be an integer from 1 to 2147483648, not 0");
+    row("negative overhead", R"({ "overhead_bytes": -1 })", "training.overhead_bytes",
+        "training.overhead_bytes must be a number of bytes from 0 to 1099511627776");
+    row("calibration key misspelt", R"({ "calibration": { "fixed_bytes": 1, "oops": 2 } })",
+        "training.calibration.oops", "training.calibration.oops is not a key of training.calibration");
+    row("flag as text", R"({ "eight_bit_optimizer": "yes" })", "training.eight_bit_optimizer",
+        "training.eight_bit_optimizer must be true or false, not \"yes\"");
+    row("8-bit SGD without state", R"({ "optimizer": "sgd", "eight_bit_optimizer": true })",
+        "training.eight_bit_optimizer",
+        "training.eight_bit_optimizer: 8-bit optimizer state needs an optimizer with state");
+    row("accumulation too large", R"({ "accumulation_steps": 2000000 })", "training.accumulation_steps",
+        "training.accumulation_steps must be an integer from 1 to 1048576, not 2000000");
 }
 
 void TestSetupFile::badSetup()
