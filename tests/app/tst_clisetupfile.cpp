@@ -19,6 +19,7 @@ private slots:
     void overheadFollowsTheGpu();
     void mistakesNameTheFileAndPath();
     void maxBatchAndPlanReadItToo();
+    void plannedCommandsStartFromTheFile();
 
 private:
     /// kMlp with `training` (JSON text) as its saved set-up, written as `name`.
@@ -187,6 +188,40 @@ void TestCliSetupFile::maxBatchAndPlanReadItToo()
     const Run plan = runHeadroom({ QStringLiteral("plan"), file });
     QCOMPARE(plan.exitCode, 0);
     QVERIFY2(plan.out.contains(QStringLiteral("RTX 4090")), qPrintable(plan.out));
+}
+
+void TestCliSetupFile::plannedCommandsStartFromTheFile()
+{
+    // The `headroom estimate` command plan prints for a set-up starts from the file's set-up too: run, it
+    // gives that set-up (a sharding the planner left at DDP is written out, as the file says ZeRO-2).
+    const QString file = withSetup(QStringLiteral("planned.json"),
+        R"({ "gpu": "H100 SXM5 80GB", "precision": "amp-bf16", "accumulation_steps": 2,
+             "parallel": { "gpus": 8, "sharding": "zero2" } })");
+    const Run plan = runHeadroom({ QStringLiteral("plan"), file, QStringLiteral("--json") });
+    QCOMPARE(plan.exitCode, 0);
+    const json planned = json::parse(plan.out.toStdString());
+    QVERIFY(!planned["setups"].empty());
+    // Tensor parallel 8 on 8 GPUs leaves one data-parallel rank: nothing to shard, so the planner lists it
+    // with DDP, which the file does not say.
+    bool ddp = false;
+    for (const auto& setup : planned["setups"])
+        ddp = ddp || setup["settings"]["sharding"] == "ddp";
+    QVERIFY(ddp);
+    for (const auto& setup : planned["setups"]) {
+        QStringList args;
+        for (const auto& a : setup["estimate_arguments"])
+            args << QString::fromStdString(a.get<std::string>());
+        args.removeFirst(); // "estimate": jsonOf() adds it
+        const json j = jsonOf(args);
+        QVERIFY2(!j.is_null(), qPrintable(args.join(QLatin1Char(' '))));
+        QCOMPARE(j["batch"], setup["micro_batch"]);
+        QCOMPARE(j["accumulation_steps"], setup["accumulation_steps"]);
+        QCOMPARE(j["precision"], setup["settings"]["precision"]);
+        for (const char* key :
+            { "gpus", "sharding", "tensor_parallel", "pipeline_parallel", "offload_optimizer" })
+            QVERIFY2(j["parallel"][key] == setup["settings"][key],
+                qPrintable(QString::fromLatin1(key) + QStringLiteral(": ") + args.join(QLatin1Char(' '))));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliSetupFile)
