@@ -32,6 +32,7 @@ struct Options final
     std::optional<std::uint64_t> overheadBytes;
     std::optional<std::uint64_t> customMemoryBytes;
     std::string output;
+    std::string saveSetup; ///< estimate --save-setup: the model written with the plan's set-up saved in it
     bool json = false;
     // Training strategies (issue #7); defaults as in Plan and TrainingSetup.
     Checkpointing checkpointing = Checkpointing::None;

@@ -20,6 +20,7 @@ private slots:
     void mistakesNameTheFileAndPath();
     void maxBatchAndPlanReadItToo();
     void plannedCommandsStartFromTheFile();
+    void saveSetupWritesWhatWasPlanned();
 
 private:
     /// kMlp with `training` (JSON text) as its saved set-up, written as `name`.
@@ -222,6 +223,43 @@ void TestCliSetupFile::plannedCommandsStartFromTheFile()
             QVERIFY2(j["parallel"][key] == setup["settings"][key],
                 qPrintable(QString::fromLatin1(key) + QStringLiteral(": ") + args.join(QLatin1Char(' '))));
     }
+}
+
+void TestCliSetupFile::saveSetupWritesWhatWasPlanned()
+{
+    // estimate --save-setup: the model with the set-up the file and the options made, which plans the same
+    // without any option.
+    const QString file = withSetup(QStringLiteral("start.json"),
+        R"({ "gpu": "RTX 4090", "batch": 8, "parallel": { "gpus": 4, "sharding": "zero2" } })");
+    const QString out = m_dir.filePath(QStringLiteral("out.json"));
+    const QStringList options { QStringLiteral("--batch"), QStringLiteral("12"),
+        QStringLiteral("--precision"), QStringLiteral("bf16"), QStringLiteral("--tensor-parallel"),
+        QStringLiteral("2") };
+    const json planned
+        = jsonOf(QStringList { file } + options + QStringList { QStringLiteral("--save-setup"), out });
+    QVERIFY(!planned.is_null());
+    QVERIFY(QFile::exists(out));
+    const json again = jsonOf({ out });
+    QVERIFY(!again.is_null());
+    QCOMPARE(again["batch"].get<int>(), 12);
+    QCOMPARE(again["precision"].get<std::string>(), "bf16");
+    QCOMPARE(again["parallel"]["gpus"].get<int>(), 4);
+    QCOMPARE(again["parallel"]["tensor_parallel"].get<int>(), 2);
+    QCOMPARE(again["parallel"]["sharding"].get<std::string>(), "zero2");
+    QCOMPARE(again["peak_bytes"], planned["peak_bytes"]);
+    QCOMPARE(again["reserved"], planned["reserved"]);
+    // Only estimate takes it.
+    const Run maxBatch
+        = runHeadroom({ QStringLiteral("max-batch"), file, QStringLiteral("--save-setup"), out });
+    QCOMPARE(maxBatch.exitCode, 2);
+    QVERIFY2(maxBatch.err.contains(
+                 QStringLiteral("--save-setup is an option of headroom estimate, not of max-batch")),
+        qPrintable(maxBatch.err));
+    // A folder that does not exist: refused, nothing written.
+    const Run nowhere = runHeadroom({ QStringLiteral("estimate"), file, QStringLiteral("--save-setup"),
+        m_dir.filePath(QStringLiteral("no/such/out.json")) });
+    QCOMPARE(nowhere.exitCode, 2);
+    QVERIFY2(nowhere.err.contains(QStringLiteral("--save-setup: ")), qPrintable(nowhere.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliSetupFile)
