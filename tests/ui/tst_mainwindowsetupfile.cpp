@@ -32,6 +32,7 @@ private Q_SLOTS:
     void saveAndReopenBringsTheSetupBack();
     void fileWithoutSetupKeepsTheSetupOnScreen();
     void badSetupIsShownWithItsPath();
+    void customGpuComesBackWithTheFile();
 };
 
 void TestMainWindowSetupFile::saveAndReopenBringsTheSetupBack()
@@ -143,6 +144,28 @@ void TestMainWindowSetupFile::badSetupIsShownWithItsPath()
     QVERIFY2(w->dialogs->errors.front().contains(QStringLiteral("training.parallel.pipeline_parallel")),
         qPrintable(w->dialogs->errors.front()));
     QVERIFY(win.document()->network() == before);
+}
+
+void TestMainWindowSetupFile::customGpuComesBackWithTheFile()
+{
+    // A custom GPU the catalogue does not have: the file holds its figures, and opening it lists it with
+    // the user's own GPUs.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("custom.json"));
+    PlanSettings settings;
+    settings.gpu = Gpu { "Lab card 40", "Custom", "Custom", {}, 40ULL << 30, 1500, 50, 200, 200, true };
+    settings.setup.batch = 5;
+    settings.setup.overheadBytes = 600ULL << 20;
+    QVERIFY(saveModelFile(test::tinyNetwork(), path.toStdString(), trainingSetupToJson(settings)).ok());
+    auto w = makeWindow();
+    MainWindow& win = w->window;
+    QVERIFY(win.openFile(path));
+    QVERIFY(win.document()->plan().gpu == settings.gpu);
+    QCOMPARE(win.document()->plan().setup.overheadBytes, 600ULL << 20);
+    QVERIFY(win.setupPanel()->catalog().find("Lab card 40").ok());
+    QVERIFY2(child<QComboBox>(win, "gpuComboBox")->currentText().contains(QStringLiteral("Lab card 40")),
+        qPrintable(child<QComboBox>(win, "gpuComboBox")->currentText()));
+    QCOMPARE(child<QSpinBox>(win, "overheadSpinBox")->value(), 600);
 }
 
 QTEST_MAIN(TestMainWindowSetupFile)
