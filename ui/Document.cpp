@@ -70,7 +70,8 @@ void Document::resetNetwork(Network network, const QString& filePath, const QStr
         m_plan.sequenceLength.reset(); // the new model's own length
         m_plan.moeImbalance = 1.0; // its own routing: balanced until said otherwise
     }
-    // The set-up stays, less what names layers this network does not have (a Llama's q_proj on a ViT).
+    // The set-up (kept, or the saved one) less what names layers this network does not have (a Llama's
+    // q_proj on a ViT).
     m_droppedLoraTargets.clear();
     for (const auto& target : keepWhatApplies(m_plan, m_plan.network).loraTargets)
         m_droppedLoraTargets << QString::fromStdString(target);
