@@ -114,7 +114,8 @@ std::vector<CommandOption> setupOptions(
     std::vector<CommandOption> options;
     for (const auto& spec : allOptions()) {
         const bool setup = spec.group == OptionGroup::Strategy
-            || (spec.group == OptionGroup::General && spec.name != "--json" && spec.name != "--output");
+            || (spec.group == OptionGroup::General && spec.name != "--json" && spec.name != "--output"
+                && spec.name != "--save-setup");
         if (setup && std::find(except.begin(), except.end(), spec.name) == except.end())
             options.push_back({ spec.name });
     }

@@ -5,6 +5,8 @@
 #include "PlanText.h" // report/
 #include "TextTable.h"
 #include "headroom/estimate/Pipeline.h"
+#include "headroom/estimate/SetupFile.h"
+#include "headroom/model/ModelFile.h"
 #include "headroom/support/Format.h"
 
 #include <algorithm>
@@ -220,6 +222,12 @@ int runEstimate(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
     const PlanResult result = evaluateOrRefuse(plan);
+    if (!o.saveSetup.empty()) {
+        // The model as planned (--loss and --freeze included) with the set-up the options and the file made.
+        const auto saved = saveModelFile(plan.network, o.saveSetup, trainingSetupToJson(plan));
+        if (!saved)
+            throw UsageError { "--save-setup: " + saved.error().message };
+    }
     printWarnings(result, c.err);
     if (o.json) {
         auto j = planToJson(plan, result);
@@ -251,7 +259,7 @@ const Command& estimateCommand()
         .description
         = "The memory one training step takes on the GPU, by component, whether it fits, the largest\n"
           "batch that does, the throughput estimate and the per-layer table.\n",
-        .options = setupOptions({}, { { "--json" } }),
+        .options = setupOptions({}, { { "--json" }, { "--save-setup" } }),
         .run = runEstimate,
     };
     return command;

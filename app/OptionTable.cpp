@@ -213,6 +213,14 @@ void addSetupOptions(std::vector<OptionSpec>& all)
         [](Options& o, const std::string&, const std::string&) { o.json = true; } });
     all.push_back({ "--output", "-o", "FILE", G::General, "the report's PDF file",
         [](Options& o, const std::string&, const std::string& v) { o.output = v; } });
+    all.push_back({ "--save-setup", {}, "FILE", G::General,
+        "estimate: also write the model with this set-up saved in it\n"
+        "(its \"training\", docs/model-format.md) to FILE",
+        [](Options& o, const std::string& a, const std::string& v) {
+            if (v.empty())
+                throw UsageError { a + " needs a file name" };
+            o.saveSetup = v;
+        } });
 }
 
 /// What the model keeps and how the memory is spread: the help's "Training strategies".

@@ -57,8 +57,9 @@ void checkParallelism(const Options& o)
         throw UsageError { optionOfSetting(problem->location) + ": " + problem->message };
 }
 
-/// The checks between options that hold for every command.
-void checkCombinations(const Options& o)
+} // namespace
+
+void checkOptionCombinations(const Options& o)
 {
     // plan may add LoRA: --lora-targets and --lora-dropout then say how.
     if (!o.lora.enabled() && !(o.command == "plan" && o.allow.lora)) {
@@ -77,6 +78,8 @@ void checkCombinations(const Options& o)
         throw UsageError { "--accumulation-steps x --gpus must be at most "
             + std::to_string(kMaxStepsTimesGpus) };
 }
+
+namespace {
 
 /// Options `plan` never changes: each planned set-up's `headroom estimate` repeats them as given.
 bool isKept(std::string_view option)
@@ -156,7 +159,10 @@ Options parseOptions(const std::vector<std::string>& args, const Command& comman
     if (o.gpuGiven && o.customMemoryBytes)
         throw UsageError { "--gpu and --gpu-memory-gib both choose the GPU: give one of them" };
     checkCommandOptions(o, command);
-    checkCombinations(o);
+    // A plan of a model file is checked once the set-up saved in the file is known (makePlan).
+    const bool plansModelFile = (command.takesFile && o.command != "measured") || !o.model.empty();
+    if (!plansModelFile)
+        checkOptionCombinations(o);
     return o;
 }
 

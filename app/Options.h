@@ -32,6 +32,7 @@ struct Options final
     std::optional<std::uint64_t> overheadBytes;
     std::optional<std::uint64_t> customMemoryBytes;
     std::string output;
+    std::string saveSetup; ///< estimate --save-setup: the model written with the plan's set-up saved in it
     bool json = false;
     // Training strategies (issue #7); defaults as in Plan and TrainingSetup.
     Checkpointing checkpointing = Checkpointing::None;
@@ -70,6 +71,9 @@ struct Options final
     std::vector<std::string> kept;
     std::vector<std::string> keptLora; ///< --lora-targets and --lora-dropout: repeated where LoRA is on
     std::vector<std::string> given; ///< every option named, for the per-command checks
+    /// The set-up saved in the model file, once makePlan() has read it: the `headroom estimate` commands
+    /// `plan` prints start from it too.
+    std::optional<PlanSettings> savedSetup;
 };
 
 /// A command-line error: printed as one line, exit code 2.
@@ -110,6 +114,11 @@ struct OptionSpec final
 /// `args` (the command first) as `command` reads them; a UsageError names the first problem:
 /// an unknown option, a value out of range, a missing model file, an option the command does not take.
 [[nodiscard]] Options parseOptions(const std::vector<std::string>& args, const Command& command);
+
+/// The checks between options (LoRA's options need --lora-rank, --tensor-parallel divides --gpus, the
+/// parallel layout's rules): a UsageError naming the option. parseOptions() runs them unless the command
+/// plans a model file, whose saved set-up the options override: makePlan() runs them then.
+void checkOptionCombinations(const Options& o);
 
 /// The option a set-up setting's error location comes from ("parallel.pipeline_parallel":
 /// "--pipeline-parallel"); the location itself where no option sets it.

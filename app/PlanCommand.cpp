@@ -45,37 +45,40 @@ std::string shellQuoted(const std::string& arg)
     return quoted + "'";
 }
 
-/// The options of the model-parallel layout (each only where it is not the default).
-template <typename Add> void addParallelArguments(const Add& add, const Parallelism& par)
+/// The options of the model-parallel layout (each only where it is not what `headroom estimate` starts
+/// from: the default, or the model file's saved set-up `base`).
+template <typename Add>
+void addParallelArguments(const Add& add, const Parallelism& par, const Parallelism& base)
 {
     if (par.sequenceParallel)
         add("--sequence-parallel", {});
-    if (par.pipelineParallel != 1)
+    if (par.pipelineParallel != base.pipelineParallel)
         add("--pipeline-parallel", std::to_string(par.pipelineParallel));
-    if (par.schedule != PipelineSchedule::OneFOneB)
+    if (par.schedule != base.schedule)
         add("--schedule", std::string(pipelineScheduleName(par.schedule)));
-    if (par.virtualStages != 1)
+    if (par.virtualStages != base.virtualStages)
         add("--virtual-stages", std::to_string(par.virtualStages));
-    if (!par.stageLayers.empty()) {
+    if (!par.stageLayers.empty() && par.stageLayers != base.stageLayers) {
         std::string list;
         for (const std::int64_t n : par.stageLayers)
             list += (list.empty() ? "" : ",") + std::to_string(n);
         add("--stage-layers", list);
     }
-    if (par.contextParallel != 1)
+    if (par.contextParallel != base.contextParallel)
         add("--context-parallel", std::to_string(par.contextParallel));
-    if (par.contextKind != ContextParallelism::Ring)
+    if (par.contextKind != base.contextKind)
         add("--context-parallel-kind", std::string(contextParallelismName(par.contextKind)));
-    if (par.expertParallel != 1)
+    if (par.expertParallel != base.expertParallel)
         add("--expert-parallel", std::to_string(par.expertParallel));
-    if (par.expertTensorParallel != 1)
+    if (par.expertTensorParallel != base.expertTensorParallel)
         add("--expert-tensor-parallel", std::to_string(par.expertTensorParallel));
-    if (par.activationOffload != ActivationOffload::None)
+    if (par.activationOffload != base.activationOffload)
         add("--offload-activations", std::string(activationOffloadName(par.activationOffload)));
 }
 
 /// The `headroom estimate` arguments that reproduce a planned set-up: the plan's own options as given,
-/// then the settings the planner chose (each only where it is not the default).
+/// then the settings the planner chose (each only where it is not the default, or with a set-up saved in
+/// the model file, where it is not the file's: the command starts from it, docs/cli.md).
 std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, const PlanSettings& s)
 {
     std::vector<std::string> args { "estimate", o.file };
@@ -88,14 +91,15 @@ std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, c
             args.push_back(std::move(value));
     };
     const TrainingSetup& t = s.setup;
-    if (s.precision != Precision::Fp32)
+    const PlanSettings base = o.savedSetup.value_or(PlanSettings {});
+    if (s.precision != base.precision)
         add("--precision", std::string(precisionName(s.precision)));
     add("--batch", std::to_string(t.batch));
-    if (t.accumulationSteps != 1)
+    if (t.accumulationSteps != base.setup.accumulationSteps)
         add("--accumulation-steps", std::to_string(t.accumulationSteps));
-    if (s.checkpointing != Checkpointing::None)
+    if (s.checkpointing != base.checkpointing)
         add("--checkpointing", std::string(checkpointingName(s.checkpointing)));
-    if (t.optimizerImplementation != OptimizerImplementation::Foreach)
+    if (t.optimizerImplementation != base.setup.optimizerImplementation)
         add("--optimizer-impl", std::string(optimizerImplementationName(t.optimizerImplementation)));
     if (t.eightBitOptimizer)
         add("--8bit-optimizer", {});
@@ -105,15 +109,15 @@ std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, c
         if (s.lora.quantizeBase)
             add("--qlora", {});
     }
-    if (t.parallel.gpus != 1)
+    if (t.parallel.gpus != base.setup.parallel.gpus)
         add("--gpus", std::to_string(t.parallel.gpus));
-    if (t.parallel.sharding != Sharding::None)
+    if (t.parallel.sharding != base.setup.parallel.sharding)
         add("--sharding", std::string(shardingName(t.parallel.sharding)));
-    if (t.parallel.tensorParallel != 1)
+    if (t.parallel.tensorParallel != base.setup.parallel.tensorParallel)
         add("--tensor-parallel", std::to_string(t.parallel.tensorParallel));
     if (t.parallel.offloadOptimizer)
         add("--offload-optimizer", {});
-    addParallelArguments(add, t.parallel);
+    addParallelArguments(add, t.parallel, base.setup.parallel);
     return args;
 }
 
@@ -344,7 +348,7 @@ constexpr const char* kClusterChosen[] = { "--tensor-parallel", "--pipeline-para
     "--expert-tensor-parallel", "--sequence-parallel", "--context-parallel-kind", "--offload-activations",
     "--accumulation-steps", "--target-batch", "--max-step-seconds", "--allow" };
 
-ClusterRequest clusterRequest(const Options& o)
+ClusterRequest clusterRequest(const Options& o, const Plan& plan)
 {
     for (const char* option : kClusterChosen)
         if (wasGiven(o, option))
@@ -354,14 +358,14 @@ ClusterRequest clusterRequest(const Options& o)
                   "micro-batch and the accumulation steps, and keeps precision, LoRA and optimizer as given"
             };
     ClusterRequest r;
-    r.gpus = o.parallel.gpus;
+    r.gpus = plan.setup.parallel.gpus; // as given, or as the model file's set-up says
     r.gpusPerNode = o.gpusPerNode;
     r.globalBatch = *o.globalBatch;
     if (wasGiven(o, "--checkpointing"))
         r.recomputation = { o.checkpointing };
     if (wasGiven(o, "--sharding"))
         r.shardings = { o.parallel.sharding };
-    r.offloadOptimizer = o.parallel.offloadOptimizer;
+    r.offloadOptimizer = plan.setup.parallel.offloadOptimizer;
     r.listed = o.listAll ? kListedLayoutsAll : kListedLayouts;
     return r;
 }
@@ -406,7 +410,7 @@ nlohmann::ordered_json layoutJson(const Options& o, const Plan& plan, const Clus
 int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
 {
     using namespace report::plantext;
-    const ClusterRequest request = clusterRequest(o);
+    const ClusterRequest request = clusterRequest(o, plan);
     const auto planned = planCluster(plan, request);
     if (!planned)
         throw UsageError { "cannot plan the cluster: " + planned.error().message };
@@ -497,9 +501,10 @@ int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
     return kExitOk;
 }
 
-int runPlan(const Options& o, const CommandContext& c)
+int runPlan(const Options& given, const CommandContext& c)
 {
-    const Plan plan = makePlan(o, c.executablePath);
+    Options o = given;
+    const Plan plan = makePlan(given, c.executablePath, &o.savedSetup);
     if (o.globalBatch)
         return runClusterPlan(o, plan, c);
     const PlanGoal goal { o.targetBatch, o.maxStepSeconds };

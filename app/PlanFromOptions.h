@@ -6,6 +6,7 @@
 #include "headroom/setup/GpuCatalog.h"
 
 #include <iosfwd>
+#include <optional>
 #include <string>
 
 namespace headroom::cli {
@@ -13,8 +14,12 @@ namespace headroom::cli {
 /// The GPU catalogue in Headroom's data folder (found from the executable, or HEADROOM_RESOURCES).
 [[nodiscard]] GpuCatalog loadCatalog(const std::string& executablePath);
 
-/// The plan the options describe: the model file loaded, the GPU looked up, the set-up filled in.
-[[nodiscard]] Plan makePlan(const Options& o, const std::string& executablePath);
+/// The plan the options describe: the model file loaded, the GPU looked up, the set-up filled in. A set-up
+/// saved in the model file ("training", estimate/SetupFile.h) is the start; each option given overrides
+/// its setting. The checks between options (checkOptionCombinations) run here, on the merged set-up.
+/// `saved`, when given, receives the file's saved set-up (nothing when it has none).
+[[nodiscard]] Plan makePlan(
+    const Options& o, const std::string& executablePath, std::optional<PlanSettings>* saved = nullptr);
 
 /// What `plan --global-batch` and `report --include-plan --global-batch` search (defined in
 /// PlanCommand.cpp): the --gpus, --gpus-per-node and --global-batch; --checkpointing and --sharding fix

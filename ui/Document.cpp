@@ -56,24 +56,43 @@ QString Document::displayName() const
     return tr("Untitled");
 }
 
-void Document::resetNetwork(Network network, const QString& filePath, const QString& importedFrom)
+void Document::resetNetwork(Network network, const QString& filePath, const QString& importedFrom,
+    const std::optional<PlanSettings>& saved)
 {
     Q_EMIT networkAboutToBeReset();
+    const PlanSettings before = m_plan;
     m_plan.network = std::move(network);
-    m_plan.sequenceLength.reset(); // the new model's own length
-    m_plan.moeImbalance = 1.0; // its own routing: balanced until said otherwise
-    // The set-up stays, less what names layers this network does not have (a Llama's q_proj on a ViT).
+    if (saved) {
+        static_cast<PlanSettings&>(m_plan) = *saved; // as the file was saved
+        m_plan.setup = normalized(m_plan.setup);
+        m_plan.setup.batch = std::clamp<std::int64_t>(m_plan.setup.batch, 1, kMaxBatch);
+    } else {
+        m_plan.sequenceLength.reset(); // the new model's own length
+        m_plan.moeImbalance = 1.0; // its own routing: balanced until said otherwise
+    }
+    // The set-up (kept, or the saved one) less what names layers this network does not have (a Llama's
+    // q_proj on a ViT).
     m_droppedLoraTargets.clear();
     for (const auto& target : keepWhatApplies(m_plan, m_plan.network).loraTargets)
         m_droppedLoraTargets << QString::fromStdString(target);
     m_savedNetwork = m_plan.network;
+    m_savedSettings.reset();
+    if (saved)
+        m_savedSettings = static_cast<const PlanSettings&>(m_plan);
     m_undoStack->clear();
     const bool pathChanged = filePath != m_filePath || importedFrom != m_importedFrom;
     m_filePath = filePath;
     m_importedFrom = importedFrom;
     Q_EMIT networkReset();
     Q_EMIT headerChanged();
-    Q_EMIT networkChanged();
+    Q_EMIT networkChanged(); // re-analysed with the settings as they are now, the saved ones included
+    if (saved) {
+        // What follows the settings besides the analysis: the batch's views, and a calibration's
+        // (which rebuilds the step model: only when it changed).
+        if (!(before.setup.calibration == m_plan.setup.calibration))
+            Q_EMIT setupChanged();
+        Q_EMIT batchChanged(m_plan.setup.batch);
+    }
     if (pathChanged)
         Q_EMIT filePathChanged(m_filePath);
     updateModified();
@@ -89,6 +108,7 @@ void Document::resetSetup(Precision precision, const TrainingSetup& setup, const
     Q_EMIT precisionChanged(m_plan.precision);
     Q_EMIT setupChanged();
     Q_EMIT batchChanged(m_plan.setup.batch);
+    updateModified();
 }
 
 void Document::resetBatch(std::int64_t batch)
@@ -98,11 +118,13 @@ void Document::resetBatch(std::int64_t batch)
         return;
     m_plan.setup.batch = batch;
     Q_EMIT batchChanged(batch);
+    updateModified();
 }
 
 void Document::markSaved(const QString& filePath)
 {
     m_savedNetwork = m_plan.network;
+    m_savedSettings = static_cast<const PlanSettings&>(m_plan); // Save writes the set-up too
     if (filePath != m_filePath || !m_importedFrom.isEmpty()) {
         m_filePath = filePath;
         m_importedFrom.clear();
@@ -209,7 +231,8 @@ void Document::networkEdited()
 
 void Document::updateModified()
 {
-    const bool modified = !(m_plan.network == m_savedNetwork);
+    const bool modified = !(m_plan.network == m_savedNetwork)
+        || (m_savedSettings && !(static_cast<const PlanSettings&>(m_plan) == *m_savedSettings));
     if (modified != m_modified) {
         m_modified = modified;
         Q_EMIT modifiedChanged(m_modified);
@@ -524,6 +547,7 @@ void Document::applySettings(const PlanSettings& s)
         Q_EMIT setupChanged();
     if (old.setup.batch != s.setup.batch)
         Q_EMIT batchChanged(s.setup.batch);
+    updateModified(); // a file that holds a set-up differs from it now
 }
 
 void Document::setAccumulationSteps(std::int64_t steps)

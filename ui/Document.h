@@ -47,17 +47,21 @@ public:
     /// What the title bar shows: the file name, else the network's name, else the imported file's
     /// name, else "Untitled".
     [[nodiscard]] QString displayName() const;
-    /// True when the network differs from the one last loaded or saved (the set-up is not part of
-    /// the model file, so changing it does not count).
+    /// True when the network differs from the one last loaded or saved, or, once the file holds a
+    /// set-up (opened with one, or saved: Save writes it, docs/model-format.md "The saved set-up"), the
+    /// settings differ from it.
     [[nodiscard]] bool isModified() const noexcept { return m_modified; }
 
-    /// Replaces the network (New, Open, Open Preset, Import): not undoable, clears the undo stack.
-    void resetNetwork(Network network, const QString& filePath, const QString& importedFrom = QString());
+    /// Replaces the network (New, Open, Open Preset, Import): not undoable, clears the undo stack. With
+    /// `saved` (a model file's saved set-up) the settings become those, as part of the open; without,
+    /// the set-up stays, less what does not apply to the new network (keepWhatApplies()).
+    void resetNetwork(Network network, const QString& filePath, const QString& importedFrom = QString(),
+        const std::optional<PlanSettings>& saved = std::nullopt);
     /// Replaces the whole set-up (start-up, remembered settings): not undoable, clears the undo stack.
     void resetSetup(Precision precision, const TrainingSetup& setup, const Gpu& gpu);
     /// Sets the batch for a newly opened model: not an edit of the user's, so not undoable.
     void resetBatch(std::int64_t batch);
-    /// Records that the current network is what `filePath` now holds.
+    /// Records that the current network and settings are what `filePath` now holds.
     void markSaved(const QString& filePath);
 
     // --- Queries ---
@@ -117,7 +121,7 @@ public:
     /// removes it: one undo step either way.
     void setCalibration(const RunCalibration& calibration);
 
-    // --- Undoable strategy edits (re-analyse; like the set-up, not part of the model file) ---
+    // --- Undoable strategy edits (re-analyse; saved with the set-up, in the file's "training") ---
     void setCheckpointing(Checkpointing checkpointing);
     void setAttention(AttentionImplementation attention);
     void setLora(const LoraOptions& lora);
@@ -179,6 +183,8 @@ private:
 
     Plan m_plan;
     Network m_savedNetwork;
+    /// The settings the file holds, once it holds some (isModified()).
+    std::optional<PlanSettings> m_savedSettings;
     QString m_filePath;
     QString m_importedFrom;
     QStringList m_droppedLoraTargets;

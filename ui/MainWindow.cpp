@@ -25,6 +25,7 @@
 #include "UiText.h"
 #include "WarningBanner.h"
 #include "WindowShortcuts.h"
+#include "headroom/estimate/SetupFile.h"
 #include "headroom/importers/HfConfig.h"
 #include "headroom/importers/NetworkFile.h"
 #include "headroom/model/ModelFile.h"
@@ -431,29 +432,46 @@ bool MainWindow::loadFile(const QString& path)
     // A Headroom model is saved back to its file. Anything read through an importer (an ONNX
     // model, a Hugging Face config under any name) is not: Save asks for a new .json file.
     bool imported = isImportedFormat(path);
-    Result<Network> network = imported ? loadNetworkFile(ss(path)) : loadModelFile(ss(path));
-    if (!network && !imported) {
+    Result<ModelDocument> document = imported ? loadNetworkDocument(ss(path)) : loadModelDocument(ss(path));
+    if (!document && !imported) {
         // A Hugging Face config under another name, or what the file was taken for and why not.
-        auto other = loadNetworkFile(ss(path));
+        auto other = loadNetworkDocument(ss(path));
         imported = other.ok();
-        network = std::move(other);
+        document = std::move(other);
     }
-    if (!network) {
+    if (!document) {
         showError(imported ? tr("Cannot import the model") : tr("Cannot open the model"),
-            ErrorText::forUser(network.error()));
+            ErrorText::forUser(document.error()));
         return false;
+    }
+    // The set-up saved with the model (docs/model-format.md, "The saved set-up") comes back with it.
+    std::optional<PlanSettings> saved;
+    if (!document->training.is_null()) {
+        auto read = parseTrainingSetup(document->training, m_setupPanel->catalog());
+        if (!read) {
+            showError(tr("Cannot open the model"),
+                ErrorText::forUser(Error { ss(path) + ": " + read.error().message, read.error().location }));
+            return false;
+        }
+        saved = std::move(read).value();
+        if (saved->gpu.custom) { // listed with the user's own GPUs, and remembered with them
+            GpuCatalog catalog = m_setupPanel->catalog();
+            catalog.addCustom(saved->gpu);
+            m_setupPanel->setCatalog(catalog);
+            m_compareView->setGpus(catalog.gpus());
+        }
     }
     const QString absolute = QFileInfo(path).absoluteFilePath();
     if (imported) {
-        Network n = askTrainingLength(std::move(network).value());
+        Network n = askTrainingLength(std::move(document).value().network);
         m_document->resetNetwork(std::move(n), QString(), absolute);
         statusBar()->showMessage(tr("Imported %1").arg(QDir::toNativeSeparators(absolute)), 5000);
     } else {
-        m_document->resetNetwork(std::move(network).value(), absolute);
+        m_document->resetNetwork(std::move(document).value().network, absolute, QString(), saved);
     }
     m_lastDir = QFileInfo(absolute).absolutePath();
     addRecentFile(absolute);
-    startModel();
+    startModel(saved.has_value());
     return true;
 }
 
@@ -473,7 +491,7 @@ Network MainWindow::askTrainingLength(Network network)
     return resized ? std::move(resized).value() : network;
 }
 
-void MainWindow::startModel()
+void MainWindow::startModel(bool savedSetup)
 {
     m_layerEditor->selectPath({ 0 });
     const QStringList dropped = m_document->droppedLoraTargets();
@@ -486,7 +504,7 @@ void MainWindow::startModel()
             15000);
     }
     const auto& state = m_controller->estimateState();
-    if (!state.estimate)
+    if (!state.estimate || savedSetup) // a saved set-up's batch is the user's choice, fitting or not
         return;
     const std::int64_t max = state.estimate->maxBatch;
     const std::int64_t batch = m_document->plan().setup.batch;
@@ -636,7 +654,9 @@ bool MainWindow::saveTo(const QString& path)
                 .arg(QDir::toNativeSeparators(folder.path()), QFileInfo(path).fileName()));
         return false;
     }
-    const auto saved = saveModelFile(m_document->network(), ss(path));
+    // The set-up goes into the file with the network ("training"): opened again, the plan is as it was.
+    const auto saved
+        = saveModelFile(m_document->network(), ss(path), trainingSetupToJson(m_document->plan()));
     if (!saved) {
         showError(tr("Cannot save the model"), ErrorText::forUser(saved.error()));
         return false;

@@ -132,8 +132,8 @@ private:
     bool loadPreset(const QString& id);
     bool saveTo(const QString& path);
     /// After New, Open, Import or a preset: select the first layer, and bring a batch that does not
-    /// fit the new model down to one that does.
-    void startModel();
+    /// fit the new model down to one that does, unless it comes from the file's `savedSetup`.
+    void startModel(bool savedSetup = false);
     /// An imported model with a long context at the length the user trains at (asked).
     [[nodiscard]] Network askTrainingLength(Network network);
     /// An error dialog; paths into the documentation ("docs/onnx-import.md") point at the copy

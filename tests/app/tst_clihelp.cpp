@@ -80,6 +80,8 @@ QString sampleValue(const QString& option, const QString& pdf)
         { QStringLiteral("--run-precision"), QStringLiteral("amp-bf16") } };
     if (option == QLatin1String("-o") || option == QLatin1String("--output"))
         return pdf;
+    if (option == QLatin1String("--save-setup")) // never written: the model file does not exist
+        return pdf + QStringLiteral(".json");
     return values.value(option);
 }
 

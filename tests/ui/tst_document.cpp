@@ -221,7 +221,7 @@ void TestDocument::batchEditsMergeIntoOneStep()
     QCOMPARE(doc.plan().setup.batch, std::int64_t { 48 });
     doc.undoStack()->undo();
     QCOMPARE(doc.plan().setup.batch, std::int64_t { 32 });
-    QVERIFY2(!doc.isModified(), "the set-up is not saved in the model file");
+    QVERIFY2(!doc.isModified(), "no file holds a set-up yet: changing it is no unsaved change");
 }
 
 void TestDocument::gpuChangeIsUndoable()
@@ -278,7 +278,7 @@ void TestDocument::strategyEditsAreUndoable()
     QVERIFY(p.setup.eightBitOptimizer);
     QCOMPARE(p.setup.assumedUtilization, 0.55);
     QCOMPARE(doc.undoStack()->count(), 8);
-    QVERIFY2(!doc.isModified(), "the set-up is not part of the model file");
+    QVERIFY2(!doc.isModified(), "no file holds a set-up yet: changing it is no unsaved change");
     while (doc.undoStack()->canUndo())
         doc.undoStack()->undo();
     QVERIFY2(p.checkpointing == original.checkpointing && p.attention == original.attention

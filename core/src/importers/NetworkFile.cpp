@@ -85,8 +85,13 @@ bool isOnnxPath(const std::string& path)
     return ext == ".onnx";
 }
 
-Result<Network> loadNetworkFile(const std::string& path)
+Result<ModelDocument> loadNetworkDocument(const std::string& path)
 {
+    const auto imported = [](Result<Network> network) -> Result<ModelDocument> {
+        if (!network)
+            return network.error();
+        return ModelDocument { std::move(network).value(), nlohmann::json() };
+    };
     if (isOnnxPath(path)) {
         // A pipe or a device has no size and cannot seek: read it into memory once (at most the limit),
         // then parse those bytes. A regular file is parsed straight from disk (not held twice).
@@ -97,27 +102,35 @@ Result<Network> loadNetworkFile(const std::string& path)
             auto bytes = detail::readTextFile(path, kMaxOnnxFileBytes);
             if (!bytes)
                 return bytes.error();
-            return withPrintableNames(importOnnx(bytes.value(), path));
+            return imported(withPrintableNames(importOnnx(bytes.value(), path)));
         }
-        return withPrintableNames(importOnnxFile(path));
+        return imported(withPrintableNames(importOnnxFile(path)));
     }
     if (isHfConfigPath(path))
-        return withPrintableNames(importHfConfigFile(path));
+        return imported(withPrintableNames(importHfConfigFile(path)));
     // Read once: the file may be a pipe (`headroom estimate <(...)`) that cannot be read again.
     auto text = detail::readTextFile(path, kMaxModelFileBytes);
     if (!text)
         return text.error();
-    auto network = parseModel(text.value());
-    if (network)
-        return network;
+    auto document = parseModelDocument(text.value());
+    if (document)
+        return document;
     // Refused: parse once more to tell a Hugging Face config saved under another name, a file that
     // is no model at all, and a model with a mistake apart.
     auto json = detail::parseJsonText(text.value(), "");
     if (json && looksLikeHfConfig(json.value()))
-        return withPrintableNames(importHfConfig(text.value(), path));
+        return imported(withPrintableNames(importHfConfig(text.value(), path)));
     if (const auto why = whyNotAModel(text.value(), json ? &json.value() : nullptr))
         return notAModel(path, *why);
-    return Error { path + ": " + network.error().message, network.error().location };
+    return Error { path + ": " + document.error().message, document.error().location };
+}
+
+Result<Network> loadNetworkFile(const std::string& path)
+{
+    auto document = loadNetworkDocument(path);
+    if (!document)
+        return document.error();
+    return std::move(document).value().network;
 }
 
 } // namespace headroom

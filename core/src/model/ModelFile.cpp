@@ -24,8 +24,8 @@ using detail::jsonTypeName;
 using nlohmann::json;
 
 constexpr std::string_view kFormatName = "headroom-model";
-constexpr std::array<std::string_view, 7> kTopLevelKeys { "format", "version", "name", "description", "input",
-    "loss", "warnings" };
+constexpr std::array<std::string_view, 8> kTopLevelKeys { "format", "version", "name", "description", "input",
+    "loss", "warnings", "training" };
 constexpr std::array<std::string_view, 8> kStructuralKeys { "type", "name", "inputs", "tied_to", "times",
     "layers", "frozen", "checkpoint" };
 constexpr std::int64_t kMaxDimension = 1LL << 40;
@@ -209,7 +209,7 @@ Result<LayerSpec> parseLayer(const json& j, const std::string& path, int depth)
     return spec;
 }
 
-Result<Network> parseNetwork(const json& j)
+Result<ModelDocument> parseDocument(const json& j)
 {
     if (!j.is_object())
         return Error { "a model file must hold a JSON object, not " + jsonTypeName(j), "" };
@@ -265,7 +265,16 @@ Result<Network> parseNetwork(const json& j)
     if (!parsedLayers)
         return parsedLayers.error();
     net.layers = std::move(parsedLayers).value();
-    return net;
+    ModelDocument document { std::move(net), json() };
+    if (const auto training = j.find("training"); training != j.end()) {
+        // Its keys are read by parseTrainingSetup() (estimate/SetupFile.h), which knows the set-up.
+        if (!training->is_object())
+            return at("training",
+                "must be an object: the training set-up saved with the model, not "
+                    + jsonTypeName(*training));
+        document.training = *training;
+    }
+    return document;
 }
 
 nlohmann::ordered_json layerToJson(const LayerSpec& spec)
@@ -297,17 +306,17 @@ nlohmann::ordered_json layerToJson(const LayerSpec& spec)
 
 } // namespace
 
-Result<Network> parseModel(std::string_view text)
+Result<ModelDocument> parseModelDocument(std::string_view text)
 {
     if (text.size() > kMaxModelFileBytes)
         return Error { "the model is larger than " + std::to_string(kMaxModelFileBytes) + " bytes", "" };
     auto j = detail::parseJsonText(text, "");
     if (!j)
         return j.error();
-    return parseNetwork(j.value());
+    return parseDocument(j.value());
 }
 
-Result<Network> loadModelFile(const std::string& path)
+Result<ModelDocument> loadModelDocument(const std::string& path)
 {
     auto text = detail::readTextFile(path, kMaxModelFileBytes);
     if (!text)
@@ -315,13 +324,29 @@ Result<Network> loadModelFile(const std::string& path)
     auto j = detail::parseJsonText(text.value(), path);
     if (!j)
         return j.error();
-    auto net = parseNetwork(j.value());
-    if (!net)
-        return Error { path + ": " + net.error().message, net.error().location };
-    return net;
+    auto document = parseDocument(j.value());
+    if (!document)
+        return Error { path + ": " + document.error().message, document.error().location };
+    return document;
 }
 
-std::string serializeModel(const Network& network)
+Result<Network> parseModel(std::string_view text)
+{
+    auto document = parseModelDocument(text);
+    if (!document)
+        return document.error();
+    return std::move(document).value().network;
+}
+
+Result<Network> loadModelFile(const std::string& path)
+{
+    auto document = loadModelDocument(path);
+    if (!document)
+        return document.error();
+    return std::move(document).value().network;
+}
+
+std::string serializeModel(const Network& network, const nlohmann::ordered_json& training)
 {
     nlohmann::ordered_json j;
     j["format"] = kFormatName;
@@ -340,6 +365,8 @@ std::string serializeModel(const Network& network)
     for (const auto& l : network.layers)
         layers.push_back(layerToJson(l));
     j["layers"] = layers;
+    if (!training.is_null())
+        j["training"] = training;
     return j.dump(2) + "\n";
 }
 
@@ -377,7 +404,8 @@ bool writeAll(int fd, const std::string& text)
 
 } // namespace
 
-Result<bool> saveModelFile(const Network& network, const std::string& path)
+Result<bool> saveModelFile(
+    const Network& network, const std::string& path, const nlohmann::ordered_json& training)
 {
     namespace fs = std::filesystem;
     const auto resolved = saveTarget(path);
@@ -385,7 +413,7 @@ Result<bool> saveModelFile(const Network& network, const std::string& path)
         return resolved.error();
     const fs::path target { resolved.value() };
     const fs::path folder = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    const std::string text = serializeModel(network);
+    const std::string text = serializeModel(network, training);
     const auto failed = [&](const std::string& what) {
         return Error { path + ": " + what + " (" + std::strerror(errno) + ")", path };
     };
