@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -950,19 +951,28 @@ Result<ClusterPlan> Search::run()
             if (!fitting[i].confirmed)
                 unconfirmed.push_back(&fitting[i]);
         buildReserved(unconfirmed);
-        // Replay the allocator for the fastest ones not yet confirmed.
-        bool rejected = false;
+        // Replay the allocator for the fastest ones not yet confirmed, in order, as far as the frontier:
+        // a layout not yet examined takes at least the next lower bound, so one faster than that is
+        // listed or rejected for good, and one slower waits until the examination has passed it (after a
+        // rejection it could be beaten by a layout not yet examined: replaying it now could be wasted).
+        const double frontier
+            = next < m_layouts.size() ? m_layouts[next].bound : std::numeric_limits<double>::infinity();
+        bool beyond = false;
         std::vector<Examined> kept;
         for (Examined& e : fitting) {
-            if (kept.size() >= want) {
+            if (kept.size() >= want || beyond) {
                 kept.push_back(std::move(e));
                 continue;
             }
             if (!e.confirmed) {
+                if (e.stepSeconds > frontier) {
+                    beyond = true;
+                    kept.push_back(std::move(e));
+                    continue;
+                }
                 auto layout = confirm(e);
                 if (!layout) {
                     ++m_result.layoutsReplayRejected;
-                    rejected = true;
                     continue;
                 }
                 confirmed.push_back(std::move(*layout));
@@ -970,9 +980,10 @@ Result<ClusterPlan> Search::run()
             }
             kept.push_back(std::move(e));
         }
+        const bool fewer = kept.size() < want;
         fitting = std::move(kept);
-        // One pass confirms the fastest `want` left; after a rejection the search may find faster ones.
-        if (!rejected || next >= m_layouts.size())
+        // Done when the fastest `want` are confirmed; otherwise examine further (if anything is left).
+        if ((!beyond && !fewer) || next >= m_layouts.size())
             break;
     }
     m_result.layoutsSlower = m_layouts.size() - next;
