@@ -132,7 +132,24 @@ struct Group
 {
     std::optional<std::size_t> probe; ///< index into Search::m_probes: the most memory-saving layout
     int verdict = 0; ///< 0: not probed yet, 1: may fit, -1: pruned
+    /// The order in which a layout's stages (positions in stagesOf()) are checked: the probe's heaviest
+    /// by the tensors first, the stage most likely not to fit (empty: in stage order).
+    std::vector<std::size_t> stageOrder;
 };
+
+/// A layout that does not fit by the tensors, as a candidate for the closest one (ClusterPlan::nothingFits):
+/// how far over the GPU its heaviest stage is, known exactly or, where its stages were checked only up
+/// to the first that does not fit, at least.
+struct Unfit
+{
+    std::uint64_t over = 0;
+    bool exact = false;
+    std::string text; ///< parallelText() of the layout (exact ones)
+    std::size_t layout = 0; ///< index into Search::m_layouts (the others)
+};
+
+/// Whether a layout's stages fit by the tensors.
+enum class StagesFit { Fit, Unfit, Unknown };
 
 /// A step model's identity: everything MemoryModel::build reads besides the analysis (it reads the
 /// accumulation steps only through the held micro-batches and whether there are several).
@@ -216,7 +233,17 @@ private:
     const MemoryModel* modelFor(const ModelKey& key, const TrainingSetup& setup, const Analysis& analysis);
     TrainingSetup setupOf(const Layout& l) const;
     /// Works out one layout's memory and step time by the tensors; false if some stage does not fit.
-    bool examine(const Layout& l, Examined& out);
+    bool examine(std::size_t index, Examined& out);
+    /// Every stage of `l` in stage order as examine() works it out: Unfit with `over` the most a stage is
+    /// over the GPU, Unknown where a stage cannot be modelled or timed.
+    StagesFit workOutStages(const Layout& l, Examined& out, std::uint64_t& over);
+    /// The stages of `l` in the group's order, up to the first that does not fit by the tensors (its
+    /// excess over the GPU in `over`): the cheap answer for the many layouts that do not fit.
+    StagesFit firstUnfitStage(const Layout& l, std::uint64_t& over);
+    /// Whether stage position `k` (of stagesOf()) of `l` fits by the tensors (its model built if need be).
+    StagesFit stageFits(const Layout& l, std::size_t k, std::uint64_t* over);
+    /// The closest layout of m_unfit (the first of the least over the GPU, as found in order).
+    [[nodiscard]] std::optional<std::pair<std::uint64_t, std::string>> closest();
     /// Builds, on the machine's cores, the step models that layouts [first, first + kChunk) and their
     /// splits' most memory-saving layouts need (once per chunk).
     void prebuildModels(std::size_t first);
@@ -262,7 +289,8 @@ private:
     std::vector<StageNet> m_nets; ///< 0: the whole model
     std::map<ModelKey, std::shared_ptr<const MemoryModel>> m_models;
     std::vector<std::int64_t> m_tp, m_pp, m_cp, m_ep;
-    std::optional<std::pair<std::uint64_t, std::string>> m_closest; ///< bytes over, layout
+    std::vector<Unfit> m_unfit; ///< in the order found
+    std::uint64_t m_tensorCapacity = 0; ///< what a stage's tensors may hold (examine())
 };
 
 Result<bool> Search::prepare()
@@ -315,6 +343,15 @@ Result<bool> Search::prepare()
     m_nets.push_back(std::move(whole));
     readShape(m_network.layers, m_shape);
     m_pipelineLayers = std::max<std::int64_t>(1, pipelineLayerCount(m_network));
+    // With the allocator's answer asked for, a micro-batch fits only under the GPU's memory less the
+    // overhead and less the reserve's margin (ReservedModel::maxBatch), and what the allocator reserves is
+    // at least what the tensors allocate: the tensors' check takes the margin off too, so that the replays
+    // (the search's costliest step) go to layouts that can pass them.
+    const std::uint64_t capacity = m_base.gpu.memoryBytes;
+    const std::uint64_t overhead = std::min(capacity, m_base.setup.overheadBytes);
+    m_tensorCapacity = m_base.reservedModel
+        ? capacity - std::min(capacity - overhead, ReservedModel::marginBytes(capacity - overhead))
+        : capacity;
     return true;
 }
 
@@ -584,21 +621,24 @@ void Search::prebuildModels(std::size_t first)
         std::shared_ptr<const MemoryModel> built;
     };
     std::vector<Job> jobs;
-    const auto need = [&](const Layout& l) {
+    const auto need = [&](const Layout& l, std::size_t k) {
         const Cut* cut
             = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
-        for (const std::size_t s : stagesOf(cut)) {
-            Job job;
-            job.key = keyOf(l, cut, s, job.setup);
-            if (m_models.contains(job.key)
-                || std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == job.key; }))
-                continue;
-            const Analysis& analysis = analysisFor(job.key.net, l.checkpointing);
-            if (analysis.error)
-                continue;
-            job.analysis = &analysis;
-            jobs.push_back(std::move(job));
-        }
+        Job job;
+        job.key = keyOf(l, cut, stagesOf(cut)[k], job.setup);
+        if (m_models.contains(job.key)
+            || std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == job.key; }))
+            return;
+        const Analysis& analysis = analysisFor(job.key.net, l.checkpointing);
+        if (analysis.error)
+            return;
+        job.analysis = &analysis;
+        jobs.push_back(std::move(job));
+    };
+    const auto stageCount = [&](const Layout& l) {
+        return stagesOf(
+            l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr)
+            .size();
     };
     const auto buildAll = [&] {
         forEachInParallel(jobs.size(), [&](std::size_t k) {
@@ -612,18 +652,41 @@ void Search::prebuildModels(std::size_t first)
         }
         jobs.clear();
     };
-    // First the splits' most memory-saving layouts, which decide whether the others are worked out.
+    // First the splits' most memory-saving layouts, which decide whether the others are worked out (every
+    // stage: judge() orders the stages by their peaks).
     for (std::size_t i = first; i < end; ++i)
-        if (m_groups[m_layouts[i].group].verdict == 0)
-            need(m_probes[*m_groups[m_layouts[i].group].probe]);
+        if (m_groups[m_layouts[i].group].verdict == 0) {
+            const Layout& probe = m_probes[*m_groups[m_layouts[i].group].probe];
+            for (std::size_t k = 0; k < stageCount(probe); ++k)
+                need(probe, k);
+        }
     buildAll();
+    std::vector<std::size_t> alive;
     for (std::size_t i = first; i < end; ++i) {
         Group& group = m_groups[m_layouts[i].group];
         judge(group);
         if (group.verdict > 0)
-            need(m_layouts[i]);
+            alive.push_back(i);
     }
-    buildAll();
+    // Then the layouts' stages in waves, heaviest first as examine() checks them: a layout whose stage
+    // does not fit by the tensors needs no model of its other stages.
+    for (std::size_t wave = 0; !alive.empty(); ++wave) {
+        std::vector<std::size_t> next;
+        const auto position = [&](std::size_t i) {
+            const std::vector<std::size_t>& order = m_groups[m_layouts[i].group].stageOrder;
+            return order.size() == stageCount(m_layouts[i]) ? order[wave] : wave;
+        };
+        for (const std::size_t i : alive)
+            if (wave < stageCount(m_layouts[i])) {
+                need(m_layouts[i], position(i));
+                next.push_back(i);
+            }
+        buildAll();
+        alive.clear();
+        for (const std::size_t i : next)
+            if (stageFits(m_layouts[i], position(i), nullptr) == StagesFit::Fit)
+                alive.push_back(i);
+    }
 }
 
 std::uint64_t Search::heaviestPeak(const Layout& l)
@@ -632,9 +695,11 @@ std::uint64_t Search::heaviestPeak(const Layout& l)
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
     std::uint64_t highest = 0;
     std::vector<ModelKey> seen;
-    for (const std::size_t s : stagesOf(cut)) {
+    const std::vector<std::size_t>& stages = stagesOf(cut);
+    std::vector<std::uint64_t> peaks(stages.size(), 0);
+    for (std::size_t k = 0; k < stages.size(); ++k) {
         TrainingSetup stageSetup;
-        const ModelKey key = keyOf(l, cut, s, stageSetup);
+        const ModelKey key = keyOf(l, cut, stages[k], stageSetup);
         if (std::find(seen.begin(), seen.end(), key) != seen.end())
             continue;
         seen.push_back(key);
@@ -645,8 +710,15 @@ std::uint64_t Search::heaviestPeak(const Layout& l)
         const auto at = model->at(l.microBatch);
         if (!at)
             return 0;
+        peaks[k] = at->total();
         highest = std::max(highest, at->total());
     }
+    // The group's layouts check their stages heaviest first (by this layout's tensors).
+    std::vector<std::size_t>& order = m_groups[l.group].stageOrder;
+    order.resize(stages.size());
+    std::iota(order.begin(), order.end(), std::size_t { 0 });
+    std::stable_sort(
+        order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return peaks[a] > peaks[b]; });
     return highest;
 }
 
@@ -657,37 +729,53 @@ void Search::judge(Group& group)
     const std::uint64_t peak = heaviestPeak(m_probes[*group.probe]);
     const std::uint64_t memory = m_base.gpu.memoryBytes;
     group.verdict = static_cast<double>(peak) > kGroupPruneFactor * static_cast<double>(memory) ? -1 : 1;
-    if (group.verdict < 0 && (!m_closest || peak - memory < m_closest->first)) {
+    if (group.verdict < 0) {
         const Layout& p = m_probes[*group.probe];
-        m_closest
-            = std::pair { peak - memory, parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation) };
+        m_unfit.push_back(Unfit {
+            peak - memory, true, parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation) });
     }
 }
 
-bool Search::examine(const Layout& l, Examined& out)
+StagesFit Search::stageFits(const Layout& l, std::size_t k, std::uint64_t* over)
 {
-    Group& group = m_groups[l.group];
-    judge(group);
-    if (group.verdict < 0) {
-        ++m_pruned;
-        return false;
+    const Cut* cut
+        = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
+    TrainingSetup stageSetup;
+    const ModelKey key = keyOf(l, cut, stagesOf(cut)[k], stageSetup);
+    const Analysis& analysis = analysisFor(key.net, l.checkpointing);
+    const MemoryModel* model = analysis.error ? nullptr : modelFor(key, stageSetup, analysis);
+    if (model == nullptr)
+        return StagesFit::Unknown;
+    if (model->maxBatch(m_tensorCapacity) >= l.microBatch)
+        return StagesFit::Fit;
+    if (over != nullptr) {
+        const auto at = model->at(l.microBatch);
+        const std::uint64_t peak = at ? at->total() : ~std::uint64_t { 0 };
+        *over = peak - std::min(peak, m_base.gpu.memoryBytes);
     }
-    ++m_result.layoutsExamined;
-    out.layout = l;
-    const TrainingSetup setup = setupOf(l);
-    const std::uint64_t capacity = m_base.gpu.memoryBytes;
-    // With the allocator's answer asked for, a micro-batch fits only under the GPU's memory less the
-    // overhead and less the reserve's margin (ReservedModel::maxBatch), and what the allocator reserves is
-    // at least what the tensors allocate: the tensors' check takes the margin off too, so that the replays
-    // (the search's costliest step) go to layouts that can pass them.
-    const std::uint64_t overhead = std::min(capacity, m_base.setup.overheadBytes);
-    const std::uint64_t tensorCapacity = m_base.reservedModel
-        ? capacity - std::min(capacity - overhead, ReservedModel::marginBytes(capacity - overhead))
-        : capacity;
+    return StagesFit::Unfit;
+}
+
+StagesFit Search::firstUnfitStage(const Layout& l, std::uint64_t& over)
+{
+    const std::vector<std::size_t>& order = m_groups[l.group].stageOrder;
+    const std::size_t stages = stagesOf(
+        l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr)
+                                   .size();
+    for (std::size_t i = 0; i < stages; ++i) {
+        const StagesFit f = stageFits(l, order.size() == stages ? order[i] : i, &over);
+        if (f != StagesFit::Fit)
+            return f;
+    }
+    return StagesFit::Fit;
+}
+
+StagesFit Search::workOutStages(const Layout& l, Examined& out, std::uint64_t& over)
+{
     const Cut* cut
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
     double slowest = -1;
-    std::uint64_t worstOver = 0;
+    over = 0;
     bool fits = true;
     for (const std::size_t s : stagesOf(cut)) {
         TrainingSetup stageSetup;
@@ -699,19 +787,19 @@ bool Search::examine(const Layout& l, Examined& out)
         const Analysis& analysis = analysisFor(key.net, l.checkpointing);
         const MemoryModel* model = analysis.error ? nullptr : modelFor(key, stageSetup, analysis);
         if (model == nullptr)
-            return false;
+            return StagesFit::Unknown;
         const auto at = model->at(l.microBatch);
         const std::uint64_t peak = at ? at->total() : ~std::uint64_t { 0 };
-        if (model->maxBatch(tensorCapacity) < l.microBatch) {
+        if (model->maxBatch(m_tensorCapacity) < l.microBatch) {
             fits = false;
-            worstOver = std::max(worstOver, peak - std::min(peak, capacity));
+            over = std::max(over, peak - std::min(peak, m_base.gpu.memoryBytes));
             continue;
         }
         if (!fits)
             continue;
         auto t = estimateThroughput(analysis, stageSetup, m_base.gpu, *model);
         if (!t)
-            return false;
+            return StagesFit::Unknown;
         if (t->stepSeconds > slowest) {
             slowest = t->stepSeconds;
             out.throughput = std::move(t).value();
@@ -719,12 +807,33 @@ bool Search::examine(const Layout& l, Examined& out)
         out.stages.emplace_back(static_cast<std::int64_t>(s), key);
         out.peaks.push_back(peak);
     }
-    if (!fits) {
-        if (!m_closest || worstOver < m_closest->first)
-            m_closest
-                = std::pair { worstOver, parallelText(l.par, l.checkpointing, l.microBatch, l.accumulation) };
+    return fits ? StagesFit::Fit : StagesFit::Unfit;
+}
+
+bool Search::examine(std::size_t index, Examined& out)
+{
+    const Layout& l = m_layouts[index];
+    Group& group = m_groups[l.group];
+    judge(group);
+    if (group.verdict < 0) {
+        ++m_pruned;
         return false;
     }
+    ++m_result.layoutsExamined;
+    out.layout = l;
+    // Most layouts do not fit: their stages are checked heaviest first, up to the first that does not
+    // (the others' step models are not built; what the closest layout needs is worked out at the end, if
+    // nothing fits).
+    std::uint64_t over = 0;
+    StagesFit f = firstUnfitStage(l, over);
+    if (f == StagesFit::Fit)
+        f = workOutStages(l, out, over);
+    if (f == StagesFit::Unfit) {
+        m_unfit.push_back(Unfit { over, false, {}, index });
+        return false;
+    }
+    if (f == StagesFit::Unknown)
+        return false;
     // The slowest stage sets the pace, every stage idle for the bubble (as evaluatePipeline shows it).
     const double slower = 1.0 + pipelineBubbleFraction(l.par, l.accumulation);
     ThroughputEstimate& t = out.throughput;
@@ -739,6 +848,34 @@ bool Search::examine(const Layout& l, Examined& out)
     }
     out.stepSeconds = t.stepSeconds;
     return true;
+}
+
+std::optional<std::pair<std::uint64_t, std::string>> Search::closest()
+{
+    // The first of the least over the GPU in the order found, as if every layout's stages had all been
+    // worked out: a layout known only at least `over` is worked out in full when it could still be the
+    // one (best first: the least, then the earliest; one known exactly ends the search).
+    using Entry = std::tuple<std::uint64_t, std::size_t>; // over, index into m_unfit
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+    for (std::size_t i = 0; i < m_unfit.size(); ++i)
+        queue.emplace(m_unfit[i].over, i);
+    while (!queue.empty()) {
+        const auto [over, i] = queue.top();
+        queue.pop();
+        Unfit& u = m_unfit[i];
+        if (u.exact)
+            return std::pair { u.over, u.text };
+        const Layout& l = m_layouts[u.layout];
+        Examined scratch;
+        std::uint64_t exact = 0;
+        if (workOutStages(l, scratch, exact) != StagesFit::Unfit)
+            continue; // as examine() found it, had it worked out every stage: no candidate
+        u.over = exact;
+        u.exact = true;
+        u.text = parallelText(l.par, l.checkpointing, l.microBatch, l.accumulation);
+        queue.emplace(u.over, i);
+    }
+    return std::nullopt;
 }
 
 PlanSettings Search::stageSettings(const Layout& l, std::int64_t stage) const
@@ -822,15 +959,40 @@ void Search::buildReserved(const std::vector<const Examined*>& candidates)
     }
 }
 
+/// The most the trace's tensors request at once at `batch`: at most what the allocator allocates for them
+/// (each block it hands out holds at least the bytes requested; optional workspaces left out, as a
+/// capped replay may refuse them), without a replay (a pass over the events).
+std::uint64_t mostRequested(const AllocationTrace& trace, std::int64_t batch)
+{
+    std::vector<std::uint64_t> held(trace.blocks(), 0);
+    std::uint64_t live = 0;
+    std::uint64_t most = 0;
+    for (const TraceEvent& e : trace.events()) {
+        if (e.block >= held.size())
+            continue;
+        if (!e.allocate) {
+            live -= held[e.block];
+            held[e.block] = 0;
+        } else if (!e.optional) {
+            const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
+            held[e.block] = bytes;
+            live = bytes > ~std::uint64_t { 0 } - live ? ~std::uint64_t { 0 } : live + bytes;
+            most = std::max(most, live);
+        }
+    }
+    return most;
+}
+
 void ReservedEntry::search(std::int64_t microBatch)
 {
     if (!model || searchedAll || microBatch >= failsAt)
         return;
     // What the tensors allocate in the allocator's blocks (one replay, whatever the cap) must leave the
-    // margin free (ReservedModel::maxBatch): where it does not, the micro-batch fails without the search.
+    // margin free (ReservedModel::maxBatch): where it does not, the micro-batch fails without the search,
+    // and where even the bytes the tensors request at once do not, without the replay.
     const std::uint64_t capacity = searched.capacityBytes;
-    if (model->allocatedAt(microBatch)
-        > capacity - std::min(capacity, ReservedModel::marginBytes(capacity))) {
+    const std::uint64_t allowed = capacity - std::min(capacity, ReservedModel::marginBytes(capacity));
+    if (mostRequested(model->trace(), microBatch) > allowed || model->allocatedAt(microBatch) > allowed) {
         failsAt = microBatch;
         return;
     }
@@ -937,7 +1099,7 @@ Result<ClusterPlan> Search::run()
                 break;
             prebuildModels(next);
             Examined e;
-            if (examine(m_layouts[next], e)) {
+            if (examine(next, e)) {
                 note(e.stepSeconds);
                 fitting.push_back(std::move(e));
             } else {
@@ -1007,9 +1169,9 @@ Result<ClusterPlan> Search::run()
         m_result.nothingFits = "no layout of " + std::to_string(m_request.gpus) + " " + m_base.gpu.name
             + " fits the global batch " + std::to_string(m_request.globalBatch) + " (tried " + triedText()
             + ")";
-        if (m_closest)
-            m_result.nothingFits += "; the closest, " + m_closest->second + ", needs "
-                + formatBytes(m_closest->first) + " more on its heaviest GPU";
+        if (const auto near = closest())
+            m_result.nothingFits += "; the closest, " + near->second + ", needs " + formatBytes(near->first)
+                + " more on its heaviest GPU";
     }
     auto& left = m_result.leftOut;
     left.push_back("tensor parallelism and expert x expert-tensor parallelism within one node of "
