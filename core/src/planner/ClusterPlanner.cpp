@@ -105,6 +105,14 @@ const std::vector<std::size_t>& stagesOf(const Cut* cut)
     return cut != nullptr ? cut->representatives : whole;
 }
 
+/// The i-th stage (a position in stagesOf()) of `stages` a split's most memory-saving layout checks: the
+/// first stage (the most micro-batches in flight, the embedding), the last (the output head and the
+/// loss), then the others.
+std::size_t probeStage(std::size_t stages, std::size_t i)
+{
+    return i == 0 ? 0 : i == 1 ? stages - 1 : i - 1;
+}
+
 /// A stage network with its analyses per recomputation mode.
 struct StageNet
 {
@@ -145,7 +153,8 @@ struct Unfit
     std::uint64_t over = 0;
     bool exact = false;
     std::string text; ///< parallelText() of the layout (exact ones)
-    std::size_t layout = 0; ///< index into Search::m_layouts (the others)
+    std::size_t layout = 0; ///< index into Search::m_layouts, or Search::m_probes (the others)
+    bool probe = false; ///< a split's most memory-saving layout, its split pruned
 };
 
 /// Whether a layout's stages fit by the tensors.
@@ -251,6 +260,9 @@ private:
     void judge(Group& group);
     /// The most a stage of `l` holds by the tensors at its micro-batch (0 if it cannot be modelled).
     std::uint64_t heaviestPeak(const Layout& l);
+    /// Whether the probe's stage i in probeStage() order holds over kGroupPruneFactor x the GPU by the
+    /// tensors (its model built if need be; `peak` what it holds).
+    bool probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak);
     ModelKey keyOf(const Layout& l, const Cut* cut, std::size_t stage, TrainingSetup& stageSetup) const;
     double stageFlops(std::int64_t pp, std::int64_t v, Checkpointing c);
     /// The settings of stage `stage` of `l` (the whole model's without a pipeline).
@@ -652,14 +664,28 @@ void Search::prebuildModels(std::size_t first)
         }
         jobs.clear();
     };
-    // First the splits' most memory-saving layouts, which decide whether the others are worked out (every
-    // stage: judge() orders the stages by their peaks).
-    for (std::size_t i = first; i < end; ++i)
-        if (m_groups[m_layouts[i].group].verdict == 0) {
-            const Layout& probe = m_probes[*m_groups[m_layouts[i].group].probe];
-            for (std::size_t k = 0; k < stageCount(probe); ++k)
-                need(probe, k);
-        }
+    // First the splits' most memory-saving layouts, which decide whether the others are worked out: in
+    // waves, stage by stage as judge() checks them, until one is over the limit (a split that is not
+    // pruned has every stage worked out: judge() orders its stages by their peaks).
+    std::vector<std::size_t> probes;
+    for (std::size_t i = first; i < end; ++i) {
+        const Group& group = m_groups[m_layouts[i].group];
+        if (group.verdict == 0 && std::find(probes.begin(), probes.end(), *group.probe) == probes.end())
+            probes.push_back(*group.probe);
+    }
+    for (std::size_t wave = 0; !probes.empty(); ++wave) {
+        std::vector<std::size_t> next;
+        for (const std::size_t p : probes)
+            if (wave < stageCount(m_probes[p])) {
+                need(m_probes[p], probeStage(stageCount(m_probes[p]), wave));
+                next.push_back(p);
+            }
+        buildAll();
+        probes.clear();
+        for (const std::size_t p : next)
+            if (!probeStageOver(m_probes[p], wave, nullptr))
+                probes.push_back(p);
+    }
     buildAll();
     std::vector<std::size_t> alive;
     for (std::size_t i = first; i < end; ++i) {
@@ -722,12 +748,45 @@ std::uint64_t Search::heaviestPeak(const Layout& l)
     return highest;
 }
 
+bool Search::probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak)
+{
+    const Cut* cut = probe.par.pipelineParallel > 1
+        ? &cutFor(probe.par.pipelineParallel, probe.par.virtualStages)
+        : nullptr;
+    const std::vector<std::size_t>& stages = stagesOf(cut);
+    TrainingSetup stageSetup;
+    const ModelKey key = keyOf(probe, cut, stages[probeStage(stages.size(), i)], stageSetup);
+    const Analysis& analysis = analysisFor(key.net, probe.checkpointing);
+    const MemoryModel* model = analysis.error ? nullptr : modelFor(key, stageSetup, analysis);
+    const auto at = model != nullptr ? model->at(probe.microBatch) : Result<MemoryBreakdown> { Error {} };
+    if (!at)
+        return false;
+    if (peak != nullptr)
+        *peak = at->total();
+    return static_cast<double>(at->total()) > kGroupPruneFactor * static_cast<double>(m_base.gpu.memoryBytes);
+}
+
 void Search::judge(Group& group)
 {
     if (group.verdict != 0)
         return;
-    const std::uint64_t peak = heaviestPeak(m_probes[*group.probe]);
     const std::uint64_t memory = m_base.gpu.memoryBytes;
+    // A stage over the limit prunes the split without the others worked out (what the closest layout
+    // needs is worked out at the end, if nothing fits).
+    const Layout& probe = m_probes[*group.probe];
+    const std::size_t stages = stagesOf(probe.par.pipelineParallel > 1
+            ? &cutFor(probe.par.pipelineParallel, probe.par.virtualStages)
+            : nullptr)
+                                   .size();
+    for (std::size_t i = 0; i < stages; ++i) {
+        std::uint64_t over = 0;
+        if (probeStageOver(probe, i, &over)) {
+            group.verdict = -1;
+            m_unfit.push_back(Unfit { over - memory, false, {}, *group.probe, true });
+            return;
+        }
+    }
+    const std::uint64_t peak = heaviestPeak(m_probes[*group.probe]);
     group.verdict = static_cast<double>(peak) > kGroupPruneFactor * static_cast<double>(memory) ? -1 : 1;
     if (group.verdict < 0) {
         const Layout& p = m_probes[*group.probe];
@@ -865,6 +924,17 @@ std::optional<std::pair<std::uint64_t, std::string>> Search::closest()
         Unfit& u = m_unfit[i];
         if (u.exact)
             return std::pair { u.over, u.text };
+        if (u.probe) {
+            const Layout& p = m_probes[u.layout];
+            const std::uint64_t peak = heaviestPeak(p);
+            if (static_cast<double>(peak) <= kGroupPruneFactor * static_cast<double>(m_base.gpu.memoryBytes))
+                continue; // as judge() found it, had it worked out every stage: not pruned
+            u.over = peak - m_base.gpu.memoryBytes;
+            u.exact = true;
+            u.text = parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation);
+            queue.emplace(u.over, i);
+            continue;
+        }
         const Layout& l = m_layouts[u.layout];
         Examined scratch;
         std::uint64_t exact = 0;
