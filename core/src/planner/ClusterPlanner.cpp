@@ -186,6 +186,12 @@ struct ReservedEntry
     std::int64_t failsAt = kMaxBatch; ///< the smallest micro-batch known not to fit
     /// Finds whether `microBatch` can fit: a replay of the allocated bytes, then the max batch search.
     void search(std::int64_t microBatch);
+    /// search(), then whether `microBatch` fits with the allocator.
+    bool mayFit(std::int64_t microBatch)
+    {
+        search(microBatch);
+        return model && searchedAll && searched.maxBatch.batch >= microBatch;
+    }
 };
 
 struct Examined
@@ -992,11 +998,31 @@ void Search::buildReserved(const std::vector<const Examined*>& candidates)
         std::int64_t microBatch = 0; ///< the smallest any candidate needs
         ReservedEntry entry;
     };
-    std::vector<Job> jobs;
-    for (const Examined* e : candidates)
-        for (const std::size_t i : replayed(*e)) {
-            const auto& [stage, key] = e->stages[i];
-            const ReservedKey slot { key, std::min<std::int64_t>(e->layout.accumulation, 3) };
+    // Each candidate's replayed stages, the heaviest by the tensors first: in waves, a candidate whose
+    // stage does not fit with the allocator needs no replay of its others (confirm() rejects it).
+    std::vector<std::vector<std::size_t>> orders;
+    std::vector<std::size_t> alive;
+    for (const Examined* e : candidates) {
+        std::vector<std::size_t> order = replayed(*e);
+        std::stable_sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return e->peaks[a] > e->peaks[b]; });
+        alive.push_back(orders.size());
+        orders.push_back(std::move(order));
+    }
+    const auto slotOf = [&](std::size_t c, std::size_t wave) {
+        const Examined& e = *candidates[c];
+        return ReservedKey { e.stages[orders[c][wave]].second,
+            std::min<std::int64_t>(e.layout.accumulation, 3) };
+    };
+    for (std::size_t wave = 0; !alive.empty(); ++wave) {
+        std::vector<Job> jobs;
+        std::vector<std::size_t> next;
+        for (const std::size_t c : alive) {
+            if (wave >= orders[c].size())
+                continue;
+            next.push_back(c);
+            const Examined* e = candidates[c];
+            const ReservedKey slot = slotOf(c, wave);
             if (m_reserved.contains(slot))
                 continue;
             const auto job
@@ -1007,25 +1033,30 @@ void Search::buildReserved(const std::vector<const Examined*>& candidates)
             }
             Job& added = jobs.emplace_back();
             added.key = slot;
-            added.analysis = m_nets[key.net].analyses.at(e->layout.checkpointing).get();
-            added.settings = stageSettings(e->layout, stage);
+            added.analysis = m_nets[slot.first.net].analyses.at(e->layout.checkpointing).get();
+            added.settings = stageSettings(e->layout, e->stages[orders[c][wave]].first);
             added.microBatch = e->layout.microBatch;
         }
-    // Each job replays its own trace: the machine's cores share them.
-    forEachInParallel(jobs.size(), [&](std::size_t k) {
-        Job& job = jobs[k];
-        auto built = buildReservedModel(*job.analysis, job.settings);
-        if (!built)
-            return;
-        job.entry.model = std::move(built).value();
-        const std::uint64_t overhead
-            = std::min(job.settings.gpu.memoryBytes, job.settings.setup.overheadBytes);
-        job.entry.searched.capacityBytes = job.settings.gpu.memoryBytes - overhead;
-        job.entry.search(job.microBatch);
-    });
-    for (Job& job : jobs) {
-        ++m_result.replays;
-        m_reserved.emplace(job.key, std::move(job.entry));
+        // Each job replays its own trace: the machine's cores share them.
+        forEachInParallel(jobs.size(), [&](std::size_t k) {
+            Job& job = jobs[k];
+            auto built = buildReservedModel(*job.analysis, job.settings);
+            if (!built)
+                return;
+            job.entry.model = std::move(built).value();
+            const std::uint64_t overhead
+                = std::min(job.settings.gpu.memoryBytes, job.settings.setup.overheadBytes);
+            job.entry.searched.capacityBytes = job.settings.gpu.memoryBytes - overhead;
+            job.entry.search(job.microBatch);
+        });
+        for (Job& job : jobs) {
+            ++m_result.replays;
+            m_reserved.emplace(job.key, std::move(job.entry));
+        }
+        alive.clear();
+        for (const std::size_t c : next)
+            if (m_reserved.at(slotOf(c, wave)).mayFit(candidates[c]->layout.microBatch))
+                alive.push_back(c);
     }
 }
 
@@ -1076,6 +1107,15 @@ std::optional<ClusterLayout> Search::confirm(const Examined& e)
     const Cut* cut
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
     buildReserved({ &e });
+    // A stage that does not fit with the allocator rejects the layout (buildReserved() replays no more of
+    // its stages).
+    if (m_base.reservedModel)
+        for (const std::size_t i : replayed(e)) {
+            const auto found = m_reserved.find(
+                ReservedKey { e.stages[i].second, std::min<std::int64_t>(l.accumulation, 3) });
+            if (found != m_reserved.end() && !found->second.mayFit(l.microBatch))
+                return std::nullopt;
+        }
     std::optional<ClusterLayout> best;
     for (const std::size_t i : replayed(e)) {
         const auto& [stage, key] = e.stages[i];
