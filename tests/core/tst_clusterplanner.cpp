@@ -190,8 +190,8 @@ private slots:
         plan.gpu = testGpu(8ULL << 30);
         plan.setup.overheadBytes = defaultOverheadBytes(plan.gpu);
         ClusterRequest r;
-        r.gpus = 8;
-        r.globalBatch = 32;
+        r.gpus = 4;
+        r.globalBatch = 16;
         r.listed = 3;
         const auto few = planCluster(plan, r);
         QVERIFY2(few, few ? "" : few.error().message.c_str());
