@@ -267,8 +267,8 @@ private:
     /// The most a stage of `l` holds by the tensors at its micro-batch (0 if it cannot be modelled).
     std::uint64_t heaviestPeak(const Layout& l);
     /// Whether the probe's stage i in probeStage() order holds over kGroupPruneFactor x the GPU by the
-    /// tensors (its model built if need be; `peak` what it holds).
-    bool probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak);
+    /// tensors (its model built if need be; `peak` what it holds); nullopt where it cannot be modelled.
+    std::optional<bool> probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak);
     ModelKey keyOf(const Layout& l, const Cut* cut, std::size_t stage, TrainingSetup& stageSetup) const;
     double stageFlops(std::int64_t pp, std::int64_t v, Checkpointing c);
     /// The settings of stage `stage` of `l` (the whole model's without a pipeline).
@@ -689,7 +689,7 @@ void Search::prebuildModels(std::size_t first)
         buildAll();
         probes.clear();
         for (const std::size_t p : next)
-            if (!probeStageOver(m_probes[p], wave, nullptr))
+            if (probeStageOver(m_probes[p], wave, nullptr) == std::optional<bool> { false })
                 probes.push_back(p);
     }
     buildAll();
@@ -754,7 +754,7 @@ std::uint64_t Search::heaviestPeak(const Layout& l)
     return highest;
 }
 
-bool Search::probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak)
+std::optional<bool> Search::probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak)
 {
     const Cut* cut = probe.par.pipelineParallel > 1
         ? &cutFor(probe.par.pipelineParallel, probe.par.virtualStages)
@@ -766,7 +766,7 @@ bool Search::probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* p
     const MemoryModel* model = analysis.error ? nullptr : modelFor(key, stageSetup, analysis);
     const auto at = model != nullptr ? model->at(probe.microBatch) : Result<MemoryBreakdown> { Error {} };
     if (!at)
-        return false;
+        return std::nullopt;
     if (peak != nullptr)
         *peak = at->total();
     return static_cast<double>(at->total()) > kGroupPruneFactor * static_cast<double>(m_base.gpu.memoryBytes);
@@ -786,7 +786,10 @@ void Search::judge(Group& group)
                                    .size();
     for (std::size_t i = 0; i < stages; ++i) {
         std::uint64_t over = 0;
-        if (probeStageOver(probe, i, &over)) {
+        const std::optional<bool> isOver = probeStageOver(probe, i, &over);
+        if (!isOver)
+            break; // heaviestPeak() says what a stage that cannot be modelled means
+        if (*isOver) {
             group.verdict = -1;
             m_unfit.push_back(Unfit { over - memory, false, {}, *group.probe, true });
             return;
