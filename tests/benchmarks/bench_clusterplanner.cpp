@@ -1,7 +1,8 @@
 // Speed of the cluster planner (issue 37, item 4: "well under a second for a 70B dense model or a 235B
-// MoE on 1,024 GPUs"): a Llama-3-70B-shaped model, Qwen3-30B-A3B and DeepSeek-V3 on 64 and 1,024 H100s,
-// mixed bf16 precision with Adam at 4,096 tokens, every recomputation mode and ZeRO stage. Each search
-// runs once, wall clock printed (they are seconds long at worst, not microseconds). Run:
+// MoE on 1,024 GPUs"): a Llama-3-70B-shaped model, Qwen3-30B-A3B, Qwen3-235B-A22B and DeepSeek-V3 on 64
+// and 1,024 H100s, mixed bf16 precision with Adam at 4,096 tokens, every recomputation mode and ZeRO
+// stage. Each search runs once, its processor time (every thread) and wall clock printed (they are
+// seconds long at worst, not microseconds). Run:
 // build/tests/benchmarks/bench_clusterplanner; docs/planner.md keeps the numbers.
 #include "headroom/importers/HfConfig.h"
 #include "headroom/planner/ClusterPlanner.h"
