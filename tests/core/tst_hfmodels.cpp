@@ -136,6 +136,13 @@ void TestHfModels::publishedParameterCounts_data()
     // Total 30,532,122,624.
     QTest::newRow("Qwen3-30B-A3B") << "Qwen3-30B-A3B.json" << qulonglong { 30'532'122'624 }
                                    << qlonglong { 40960 };
+    // Qwen3-235B-A22B (qwen3_moe; 128 experts of 1536, top-8, 64 heads of 128, 4 key/value, q/k norms):
+    // embed 151936 x 4096 = 622,329,856; per layer q, o 2 x 4096 x 8192 = 67,108,864 + k, v 2 x 4096 x 512
+    // = 4,194,304 + q/k norms 256 + gate 4096 x 128 = 524,288 + experts 128 x 3 x 4096 x 1536 =
+    // 2,415,919,104 + norms 8,192 = 2,487,755,008, x 94 = 233,848,970,752; norm 4,096; lm_head
+    // 622,329,856. Total 235,093,634,560.
+    QTest::newRow("Qwen3-235B-A22B") << "Qwen3-235B-A22B.json" << qulonglong { 235'093'634'560 }
+                                     << qlonglong { 40960 };
     // DeepSeek-V3 (deepseek_v3): embed 129280 x 7168 = 926,679,040. Latent attention per layer: q_a_proj
     // 7168 x 1536 = 11,010,048 + q_a_layernorm 1,536 + q_b_proj 1536 x 128 x 192 = 37,748,736 +
     // kv_a_proj_with_mqa 7168 x 576 = 4,128,768 + kv_a_layernorm 512 + kv_b_proj 512 x 128 x 256 =

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <memory>
 #include <numeric>
@@ -104,6 +105,14 @@ const std::vector<std::size_t>& stagesOf(const Cut* cut)
     return cut != nullptr ? cut->representatives : whole;
 }
 
+/// The i-th stage (a position in stagesOf()) of `stages` a split's most memory-saving layout checks: the
+/// first stage (the most micro-batches in flight, the embedding), the last (the output head and the
+/// loss), then the others.
+std::size_t probeStage(std::size_t stages, std::size_t i)
+{
+    return i == 0 ? 0 : i == 1 ? stages - 1 : i - 1;
+}
+
 /// A stage network with its analyses per recomputation mode.
 struct StageNet
 {
@@ -131,7 +140,25 @@ struct Group
 {
     std::optional<std::size_t> probe; ///< index into Search::m_probes: the most memory-saving layout
     int verdict = 0; ///< 0: not probed yet, 1: may fit, -1: pruned
+    /// The order in which a layout's stages (positions in stagesOf()) are checked: the probe's heaviest
+    /// by the tensors first, the stage most likely not to fit (empty: in stage order).
+    std::vector<std::size_t> stageOrder;
 };
+
+/// A layout that does not fit by the tensors, as a candidate for the closest one (ClusterPlan::nothingFits):
+/// how far over the GPU its heaviest stage is, known exactly or, where its stages were checked only up
+/// to the first that does not fit, at least.
+struct Unfit
+{
+    std::uint64_t over = 0;
+    bool exact = false;
+    std::string text; ///< parallelText() of the layout (exact ones)
+    std::size_t layout = 0; ///< index into Search::m_layouts, or Search::m_probes (the others)
+    bool probe = false; ///< a split's most memory-saving layout, its split pruned
+};
+
+/// Whether a layout's stages fit by the tensors.
+enum class StagesFit { Fit, Unfit, Unknown };
 
 /// A step model's identity: everything MemoryModel::build reads besides the analysis (it reads the
 /// accumulation steps only through the held micro-batches and whether there are several).
@@ -159,6 +186,12 @@ struct ReservedEntry
     std::int64_t failsAt = kMaxBatch; ///< the smallest micro-batch known not to fit
     /// Finds whether `microBatch` can fit: a replay of the allocated bytes, then the max batch search.
     void search(std::int64_t microBatch);
+    /// search(), then whether `microBatch` fits with the allocator.
+    bool mayFit(std::int64_t microBatch)
+    {
+        search(microBatch);
+        return model && searchedAll && searched.maxBatch.batch >= microBatch;
+    }
 };
 
 struct Examined
@@ -215,7 +248,17 @@ private:
     const MemoryModel* modelFor(const ModelKey& key, const TrainingSetup& setup, const Analysis& analysis);
     TrainingSetup setupOf(const Layout& l) const;
     /// Works out one layout's memory and step time by the tensors; false if some stage does not fit.
-    bool examine(const Layout& l, Examined& out);
+    bool examine(std::size_t index, Examined& out);
+    /// Every stage of `l` in stage order as examine() works it out: Unfit with `over` the most a stage is
+    /// over the GPU, Unknown where a stage cannot be modelled or timed.
+    StagesFit workOutStages(const Layout& l, Examined& out, std::uint64_t& over);
+    /// The stages of `l` in the group's order, up to the first that does not fit by the tensors (its
+    /// excess over the GPU in `over`): the cheap answer for the many layouts that do not fit.
+    StagesFit firstUnfitStage(const Layout& l, std::uint64_t& over);
+    /// Whether stage position `k` (of stagesOf()) of `l` fits by the tensors (its model built if need be).
+    StagesFit stageFits(const Layout& l, std::size_t k, std::uint64_t* over);
+    /// The closest layout of m_unfit (the first of the least over the GPU, as found in order).
+    [[nodiscard]] std::optional<std::pair<std::uint64_t, std::string>> closest();
     /// Builds, on the machine's cores, the step models that layouts [first, first + kChunk) and their
     /// splits' most memory-saving layouts need (once per chunk).
     void prebuildModels(std::size_t first);
@@ -223,6 +266,9 @@ private:
     void judge(Group& group);
     /// The most a stage of `l` holds by the tensors at its micro-batch (0 if it cannot be modelled).
     std::uint64_t heaviestPeak(const Layout& l);
+    /// Whether the probe's stage i in probeStage() order holds over kGroupPruneFactor x the GPU by the
+    /// tensors (its model built if need be; `peak` what it holds); nullopt where it cannot be modelled.
+    std::optional<bool> probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak);
     ModelKey keyOf(const Layout& l, const Cut* cut, std::size_t stage, TrainingSetup& stageSetup) const;
     double stageFlops(std::int64_t pp, std::int64_t v, Checkpointing c);
     /// The settings of stage `stage` of `l` (the whole model's without a pipeline).
@@ -261,7 +307,8 @@ private:
     std::vector<StageNet> m_nets; ///< 0: the whole model
     std::map<ModelKey, std::shared_ptr<const MemoryModel>> m_models;
     std::vector<std::int64_t> m_tp, m_pp, m_cp, m_ep;
-    std::optional<std::pair<std::uint64_t, std::string>> m_closest; ///< bytes over, layout
+    std::vector<Unfit> m_unfit; ///< in the order found
+    std::uint64_t m_tensorCapacity = 0; ///< what a stage's tensors may hold (examine())
 };
 
 Result<bool> Search::prepare()
@@ -314,6 +361,15 @@ Result<bool> Search::prepare()
     m_nets.push_back(std::move(whole));
     readShape(m_network.layers, m_shape);
     m_pipelineLayers = std::max<std::int64_t>(1, pipelineLayerCount(m_network));
+    // With the allocator's answer asked for, a micro-batch fits only under the GPU's memory less the
+    // overhead and less the reserve's margin (ReservedModel::maxBatch), and what the allocator reserves is
+    // at least what the tensors allocate: the tensors' check takes the margin off too, so that the replays
+    // (the search's costliest step) go to layouts that can pass them.
+    const std::uint64_t capacity = m_base.gpu.memoryBytes;
+    const std::uint64_t overhead = std::min(capacity, m_base.setup.overheadBytes);
+    m_tensorCapacity = m_base.reservedModel
+        ? capacity - std::min(capacity - overhead, ReservedModel::marginBytes(capacity - overhead))
+        : capacity;
     return true;
 }
 
@@ -583,21 +639,24 @@ void Search::prebuildModels(std::size_t first)
         std::shared_ptr<const MemoryModel> built;
     };
     std::vector<Job> jobs;
-    const auto need = [&](const Layout& l) {
+    const auto need = [&](const Layout& l, std::size_t k) {
         const Cut* cut
             = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
-        for (const std::size_t s : stagesOf(cut)) {
-            Job job;
-            job.key = keyOf(l, cut, s, job.setup);
-            if (m_models.contains(job.key)
-                || std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == job.key; }))
-                continue;
-            const Analysis& analysis = analysisFor(job.key.net, l.checkpointing);
-            if (analysis.error)
-                continue;
-            job.analysis = &analysis;
-            jobs.push_back(std::move(job));
-        }
+        Job job;
+        job.key = keyOf(l, cut, stagesOf(cut)[k], job.setup);
+        if (m_models.contains(job.key)
+            || std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) { return j.key == job.key; }))
+            return;
+        const Analysis& analysis = analysisFor(job.key.net, l.checkpointing);
+        if (analysis.error)
+            return;
+        job.analysis = &analysis;
+        jobs.push_back(std::move(job));
+    };
+    const auto stageCount = [&](const Layout& l) {
+        return stagesOf(
+            l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr)
+            .size();
     };
     const auto buildAll = [&] {
         forEachInParallel(jobs.size(), [&](std::size_t k) {
@@ -611,18 +670,55 @@ void Search::prebuildModels(std::size_t first)
         }
         jobs.clear();
     };
-    // First the splits' most memory-saving layouts, which decide whether the others are worked out.
-    for (std::size_t i = first; i < end; ++i)
-        if (m_groups[m_layouts[i].group].verdict == 0)
-            need(m_probes[*m_groups[m_layouts[i].group].probe]);
+    // First the splits' most memory-saving layouts, which decide whether the others are worked out: in
+    // waves, stage by stage as judge() checks them, until one is over the limit (a split that is not
+    // pruned has every stage worked out: judge() orders its stages by their peaks).
+    std::vector<std::size_t> probes;
+    for (std::size_t i = first; i < end; ++i) {
+        const Group& group = m_groups[m_layouts[i].group];
+        if (group.verdict == 0 && std::find(probes.begin(), probes.end(), *group.probe) == probes.end())
+            probes.push_back(*group.probe);
+    }
+    for (std::size_t wave = 0; !probes.empty(); ++wave) {
+        std::vector<std::size_t> next;
+        for (const std::size_t p : probes)
+            if (wave < stageCount(m_probes[p])) {
+                need(m_probes[p], probeStage(stageCount(m_probes[p]), wave));
+                next.push_back(p);
+            }
+        buildAll();
+        probes.clear();
+        for (const std::size_t p : next)
+            if (probeStageOver(m_probes[p], wave, nullptr) == std::optional<bool> { false })
+                probes.push_back(p);
+    }
     buildAll();
+    std::vector<std::size_t> alive;
     for (std::size_t i = first; i < end; ++i) {
         Group& group = m_groups[m_layouts[i].group];
         judge(group);
         if (group.verdict > 0)
-            need(m_layouts[i]);
+            alive.push_back(i);
     }
-    buildAll();
+    // Then the layouts' stages in waves, heaviest first as examine() checks them: a layout whose stage
+    // does not fit by the tensors needs no model of its other stages.
+    for (std::size_t wave = 0; !alive.empty(); ++wave) {
+        std::vector<std::size_t> next;
+        const auto position = [&](std::size_t i) {
+            const std::vector<std::size_t>& order = m_groups[m_layouts[i].group].stageOrder;
+            return order.size() == stageCount(m_layouts[i]) ? order[wave] : wave;
+        };
+        for (const std::size_t i : alive)
+            if (wave < stageCount(m_layouts[i])) {
+                need(m_layouts[i], position(i));
+                next.push_back(i);
+            }
+        buildAll();
+        alive.clear();
+        for (const std::size_t i : next)
+            if (stageFits(m_layouts[i], position(i), nullptr) == StagesFit::Fit)
+                alive.push_back(i);
+    }
 }
 
 std::uint64_t Search::heaviestPeak(const Layout& l)
@@ -631,9 +727,11 @@ std::uint64_t Search::heaviestPeak(const Layout& l)
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
     std::uint64_t highest = 0;
     std::vector<ModelKey> seen;
-    for (const std::size_t s : stagesOf(cut)) {
+    const std::vector<std::size_t>& stages = stagesOf(cut);
+    std::vector<std::uint64_t> peaks(stages.size(), 0);
+    for (std::size_t k = 0; k < stages.size(); ++k) {
         TrainingSetup stageSetup;
-        const ModelKey key = keyOf(l, cut, s, stageSetup);
+        const ModelKey key = keyOf(l, cut, stages[k], stageSetup);
         if (std::find(seen.begin(), seen.end(), key) != seen.end())
             continue;
         seen.push_back(key);
@@ -644,49 +742,108 @@ std::uint64_t Search::heaviestPeak(const Layout& l)
         const auto at = model->at(l.microBatch);
         if (!at)
             return 0;
+        peaks[k] = at->total();
         highest = std::max(highest, at->total());
     }
+    // The group's layouts check their stages heaviest first (by this layout's tensors).
+    std::vector<std::size_t>& order = m_groups[l.group].stageOrder;
+    order.resize(stages.size());
+    std::iota(order.begin(), order.end(), std::size_t { 0 });
+    std::stable_sort(
+        order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return peaks[a] > peaks[b]; });
     return highest;
+}
+
+std::optional<bool> Search::probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak)
+{
+    const Cut* cut = probe.par.pipelineParallel > 1
+        ? &cutFor(probe.par.pipelineParallel, probe.par.virtualStages)
+        : nullptr;
+    const std::vector<std::size_t>& stages = stagesOf(cut);
+    TrainingSetup stageSetup;
+    const ModelKey key = keyOf(probe, cut, stages[probeStage(stages.size(), i)], stageSetup);
+    const Analysis& analysis = analysisFor(key.net, probe.checkpointing);
+    const MemoryModel* model = analysis.error ? nullptr : modelFor(key, stageSetup, analysis);
+    const auto at = model != nullptr ? model->at(probe.microBatch) : Result<MemoryBreakdown> { Error {} };
+    if (!at)
+        return std::nullopt;
+    if (peak != nullptr)
+        *peak = at->total();
+    return static_cast<double>(at->total()) > kGroupPruneFactor * static_cast<double>(m_base.gpu.memoryBytes);
 }
 
 void Search::judge(Group& group)
 {
     if (group.verdict != 0)
         return;
-    const std::uint64_t peak = heaviestPeak(m_probes[*group.probe]);
     const std::uint64_t memory = m_base.gpu.memoryBytes;
+    // A stage over the limit prunes the split without the others worked out (what the closest layout
+    // needs is worked out at the end, if nothing fits).
+    const Layout& probe = m_probes[*group.probe];
+    const std::size_t stages = stagesOf(probe.par.pipelineParallel > 1
+            ? &cutFor(probe.par.pipelineParallel, probe.par.virtualStages)
+            : nullptr)
+                                   .size();
+    for (std::size_t i = 0; i < stages; ++i) {
+        std::uint64_t over = 0;
+        const std::optional<bool> isOver = probeStageOver(probe, i, &over);
+        if (!isOver)
+            break; // heaviestPeak() says what a stage that cannot be modelled means
+        if (*isOver) {
+            group.verdict = -1;
+            m_unfit.push_back(Unfit { over - memory, false, {}, *group.probe, true });
+            return;
+        }
+    }
+    const std::uint64_t peak = heaviestPeak(m_probes[*group.probe]);
     group.verdict = static_cast<double>(peak) > kGroupPruneFactor * static_cast<double>(memory) ? -1 : 1;
-    if (group.verdict < 0 && (!m_closest || peak - memory < m_closest->first)) {
+    if (group.verdict < 0) {
         const Layout& p = m_probes[*group.probe];
-        m_closest
-            = std::pair { peak - memory, parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation) };
+        m_unfit.push_back(Unfit {
+            peak - memory, true, parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation) });
     }
 }
 
-bool Search::examine(const Layout& l, Examined& out)
+StagesFit Search::stageFits(const Layout& l, std::size_t k, std::uint64_t* over)
 {
-    Group& group = m_groups[l.group];
-    judge(group);
-    if (group.verdict < 0) {
-        ++m_pruned;
-        return false;
+    const Cut* cut
+        = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
+    TrainingSetup stageSetup;
+    const ModelKey key = keyOf(l, cut, stagesOf(cut)[k], stageSetup);
+    const Analysis& analysis = analysisFor(key.net, l.checkpointing);
+    const MemoryModel* model = analysis.error ? nullptr : modelFor(key, stageSetup, analysis);
+    if (model == nullptr)
+        return StagesFit::Unknown;
+    if (model->maxBatch(m_tensorCapacity) >= l.microBatch)
+        return StagesFit::Fit;
+    if (over != nullptr) {
+        const auto at = model->at(l.microBatch);
+        const std::uint64_t peak = at ? at->total() : ~std::uint64_t { 0 };
+        *over = peak - std::min(peak, m_base.gpu.memoryBytes);
     }
-    ++m_result.layoutsExamined;
-    out.layout = l;
-    const TrainingSetup setup = setupOf(l);
-    const std::uint64_t capacity = m_base.gpu.memoryBytes;
-    // With the allocator's answer asked for, a micro-batch fits only under the GPU's memory less the
-    // overhead and less the reserve's margin (ReservedModel::maxBatch), and what the allocator reserves is
-    // at least what the tensors allocate: the tensors' check takes the margin off too, so that the replays
-    // (the search's costliest step) go to layouts that can pass them.
-    const std::uint64_t overhead = std::min(capacity, m_base.setup.overheadBytes);
-    const std::uint64_t tensorCapacity = m_base.reservedModel
-        ? capacity - std::min(capacity - overhead, ReservedModel::marginBytes(capacity - overhead))
-        : capacity;
+    return StagesFit::Unfit;
+}
+
+StagesFit Search::firstUnfitStage(const Layout& l, std::uint64_t& over)
+{
+    const std::vector<std::size_t>& order = m_groups[l.group].stageOrder;
+    const std::size_t stages = stagesOf(
+        l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr)
+                                   .size();
+    for (std::size_t i = 0; i < stages; ++i) {
+        const StagesFit f = stageFits(l, order.size() == stages ? order[i] : i, &over);
+        if (f != StagesFit::Fit)
+            return f;
+    }
+    return StagesFit::Fit;
+}
+
+StagesFit Search::workOutStages(const Layout& l, Examined& out, std::uint64_t& over)
+{
     const Cut* cut
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
     double slowest = -1;
-    std::uint64_t worstOver = 0;
+    over = 0;
     bool fits = true;
     for (const std::size_t s : stagesOf(cut)) {
         TrainingSetup stageSetup;
@@ -698,19 +855,19 @@ bool Search::examine(const Layout& l, Examined& out)
         const Analysis& analysis = analysisFor(key.net, l.checkpointing);
         const MemoryModel* model = analysis.error ? nullptr : modelFor(key, stageSetup, analysis);
         if (model == nullptr)
-            return false;
+            return StagesFit::Unknown;
         const auto at = model->at(l.microBatch);
         const std::uint64_t peak = at ? at->total() : ~std::uint64_t { 0 };
-        if (model->maxBatch(tensorCapacity) < l.microBatch) {
+        if (model->maxBatch(m_tensorCapacity) < l.microBatch) {
             fits = false;
-            worstOver = std::max(worstOver, peak - std::min(peak, capacity));
+            over = std::max(over, peak - std::min(peak, m_base.gpu.memoryBytes));
             continue;
         }
         if (!fits)
             continue;
         auto t = estimateThroughput(analysis, stageSetup, m_base.gpu, *model);
         if (!t)
-            return false;
+            return StagesFit::Unknown;
         if (t->stepSeconds > slowest) {
             slowest = t->stepSeconds;
             out.throughput = std::move(t).value();
@@ -718,12 +875,33 @@ bool Search::examine(const Layout& l, Examined& out)
         out.stages.emplace_back(static_cast<std::int64_t>(s), key);
         out.peaks.push_back(peak);
     }
-    if (!fits) {
-        if (!m_closest || worstOver < m_closest->first)
-            m_closest
-                = std::pair { worstOver, parallelText(l.par, l.checkpointing, l.microBatch, l.accumulation) };
+    return fits ? StagesFit::Fit : StagesFit::Unfit;
+}
+
+bool Search::examine(std::size_t index, Examined& out)
+{
+    const Layout& l = m_layouts[index];
+    Group& group = m_groups[l.group];
+    judge(group);
+    if (group.verdict < 0) {
+        ++m_pruned;
         return false;
     }
+    ++m_result.layoutsExamined;
+    out.layout = l;
+    // Most layouts do not fit: their stages are checked heaviest first, up to the first that does not
+    // (the others' step models are not built; what the closest layout needs is worked out at the end, if
+    // nothing fits).
+    std::uint64_t over = 0;
+    StagesFit f = firstUnfitStage(l, over);
+    if (f == StagesFit::Fit)
+        f = workOutStages(l, out, over);
+    if (f == StagesFit::Unfit) {
+        m_unfit.push_back(Unfit { over, false, {}, index });
+        return false;
+    }
+    if (f == StagesFit::Unknown)
+        return false;
     // The slowest stage sets the pace, every stage idle for the bubble (as evaluatePipeline shows it).
     const double slower = 1.0 + pipelineBubbleFraction(l.par, l.accumulation);
     ThroughputEstimate& t = out.throughput;
@@ -738,6 +916,45 @@ bool Search::examine(const Layout& l, Examined& out)
     }
     out.stepSeconds = t.stepSeconds;
     return true;
+}
+
+std::optional<std::pair<std::uint64_t, std::string>> Search::closest()
+{
+    // The first of the least over the GPU in the order found, as if every layout's stages had all been
+    // worked out: a layout known only at least `over` is worked out in full when it could still be the
+    // one (best first: the least, then the earliest; one known exactly ends the search).
+    using Entry = std::tuple<std::uint64_t, std::size_t>; // over, index into m_unfit
+    std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
+    for (std::size_t i = 0; i < m_unfit.size(); ++i)
+        queue.emplace(m_unfit[i].over, i);
+    while (!queue.empty()) {
+        const auto [over, i] = queue.top();
+        queue.pop();
+        Unfit& u = m_unfit[i];
+        if (u.exact)
+            return std::pair { u.over, u.text };
+        if (u.probe) {
+            const Layout& p = m_probes[u.layout];
+            const std::uint64_t peak = heaviestPeak(p);
+            if (static_cast<double>(peak) <= kGroupPruneFactor * static_cast<double>(m_base.gpu.memoryBytes))
+                continue; // as judge() found it, had it worked out every stage: not pruned
+            u.over = peak - m_base.gpu.memoryBytes;
+            u.exact = true;
+            u.text = parallelText(p.par, p.checkpointing, p.microBatch, p.accumulation);
+            queue.emplace(u.over, i);
+            continue;
+        }
+        const Layout& l = m_layouts[u.layout];
+        Examined scratch;
+        std::uint64_t exact = 0;
+        if (workOutStages(l, scratch, exact) != StagesFit::Unfit)
+            continue; // as examine() found it, had it worked out every stage: no candidate
+        u.over = exact;
+        u.exact = true;
+        u.text = parallelText(l.par, l.checkpointing, l.microBatch, l.accumulation);
+        queue.emplace(u.over, i);
+    }
+    return std::nullopt;
 }
 
 PlanSettings Search::stageSettings(const Layout& l, std::int64_t stage) const
@@ -784,11 +1001,31 @@ void Search::buildReserved(const std::vector<const Examined*>& candidates)
         std::int64_t microBatch = 0; ///< the smallest any candidate needs
         ReservedEntry entry;
     };
-    std::vector<Job> jobs;
-    for (const Examined* e : candidates)
-        for (const std::size_t i : replayed(*e)) {
-            const auto& [stage, key] = e->stages[i];
-            const ReservedKey slot { key, std::min<std::int64_t>(e->layout.accumulation, 3) };
+    // Each candidate's replayed stages, the heaviest by the tensors first: in waves, a candidate whose
+    // stage does not fit with the allocator needs no replay of its others (confirm() rejects it).
+    std::vector<std::vector<std::size_t>> orders;
+    std::vector<std::size_t> alive;
+    for (const Examined* e : candidates) {
+        std::vector<std::size_t> order = replayed(*e);
+        std::stable_sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return e->peaks[a] > e->peaks[b]; });
+        alive.push_back(orders.size());
+        orders.push_back(std::move(order));
+    }
+    const auto slotOf = [&](std::size_t c, std::size_t wave) {
+        const Examined& e = *candidates[c];
+        return ReservedKey { e.stages[orders[c][wave]].second,
+            std::min<std::int64_t>(e.layout.accumulation, 3) };
+    };
+    for (std::size_t wave = 0; !alive.empty(); ++wave) {
+        std::vector<Job> jobs;
+        std::vector<std::size_t> next;
+        for (const std::size_t c : alive) {
+            if (wave >= orders[c].size())
+                continue;
+            next.push_back(c);
+            const Examined* e = candidates[c];
+            const ReservedKey slot = slotOf(c, wave);
             if (m_reserved.contains(slot))
                 continue;
             const auto job
@@ -799,26 +1036,55 @@ void Search::buildReserved(const std::vector<const Examined*>& candidates)
             }
             Job& added = jobs.emplace_back();
             added.key = slot;
-            added.analysis = m_nets[key.net].analyses.at(e->layout.checkpointing).get();
-            added.settings = stageSettings(e->layout, stage);
+            added.analysis = m_nets[slot.first.net].analyses.at(e->layout.checkpointing).get();
+            added.settings = stageSettings(e->layout, e->stages[orders[c][wave]].first);
             added.microBatch = e->layout.microBatch;
         }
-    // Each job replays its own trace: the machine's cores share them.
-    forEachInParallel(jobs.size(), [&](std::size_t k) {
-        Job& job = jobs[k];
-        auto built = buildReservedModel(*job.analysis, job.settings);
-        if (!built)
-            return;
-        job.entry.model = std::move(built).value();
-        const std::uint64_t overhead
-            = std::min(job.settings.gpu.memoryBytes, job.settings.setup.overheadBytes);
-        job.entry.searched.capacityBytes = job.settings.gpu.memoryBytes - overhead;
-        job.entry.search(job.microBatch);
-    });
-    for (Job& job : jobs) {
-        ++m_result.replays;
-        m_reserved.emplace(job.key, std::move(job.entry));
+        // Each job replays its own trace: the machine's cores share them.
+        forEachInParallel(jobs.size(), [&](std::size_t k) {
+            Job& job = jobs[k];
+            auto built = buildReservedModel(*job.analysis, job.settings);
+            if (!built)
+                return;
+            job.entry.model = std::move(built).value();
+            const std::uint64_t overhead
+                = std::min(job.settings.gpu.memoryBytes, job.settings.setup.overheadBytes);
+            job.entry.searched.capacityBytes = job.settings.gpu.memoryBytes - overhead;
+            job.entry.search(job.microBatch);
+        });
+        for (Job& job : jobs) {
+            ++m_result.replays;
+            m_reserved.emplace(job.key, std::move(job.entry));
+        }
+        alive.clear();
+        for (const std::size_t c : next)
+            if (m_reserved.at(slotOf(c, wave)).mayFit(candidates[c]->layout.microBatch))
+                alive.push_back(c);
     }
+}
+
+/// The most the trace's tensors request at once at `batch`: at most what the allocator allocates for them
+/// (each block it hands out holds at least the bytes requested; optional workspaces left out, as a
+/// capped replay may refuse them), without a replay (a pass over the events).
+std::uint64_t mostRequested(const AllocationTrace& trace, std::int64_t batch)
+{
+    std::vector<std::uint64_t> held(trace.blocks(), 0);
+    std::uint64_t live = 0;
+    std::uint64_t most = 0;
+    for (const TraceEvent& e : trace.events()) {
+        if (e.block >= held.size())
+            continue;
+        if (!e.allocate) {
+            live -= held[e.block];
+            held[e.block] = 0;
+        } else if (!e.optional) {
+            const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
+            held[e.block] = bytes;
+            live = bytes > ~std::uint64_t { 0 } - live ? ~std::uint64_t { 0 } : live + bytes;
+            most = std::max(most, live);
+        }
+    }
+    return most;
 }
 
 void ReservedEntry::search(std::int64_t microBatch)
@@ -826,10 +1092,11 @@ void ReservedEntry::search(std::int64_t microBatch)
     if (!model || searchedAll || microBatch >= failsAt)
         return;
     // What the tensors allocate in the allocator's blocks (one replay, whatever the cap) must leave the
-    // margin free (ReservedModel::maxBatch): where it does not, the micro-batch fails without the search.
+    // margin free (ReservedModel::maxBatch): where it does not, the micro-batch fails without the search,
+    // and where even the bytes the tensors request at once do not, without the replay.
     const std::uint64_t capacity = searched.capacityBytes;
-    if (model->allocatedAt(microBatch)
-        > capacity - std::min(capacity, ReservedModel::marginBytes(capacity))) {
+    const std::uint64_t allowed = capacity - std::min(capacity, ReservedModel::marginBytes(capacity));
+    if (mostRequested(model->trace(), microBatch) > allowed || model->allocatedAt(microBatch) > allowed) {
         failsAt = microBatch;
         return;
     }
@@ -843,6 +1110,15 @@ std::optional<ClusterLayout> Search::confirm(const Examined& e)
     const Cut* cut
         = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
     buildReserved({ &e });
+    // A stage that does not fit with the allocator rejects the layout (buildReserved() replays no more of
+    // its stages).
+    if (m_base.reservedModel)
+        for (const std::size_t i : replayed(e)) {
+            const auto found = m_reserved.find(
+                ReservedKey { e.stages[i].second, std::min<std::int64_t>(l.accumulation, 3) });
+            if (found != m_reserved.end() && !found->second.mayFit(l.microBatch))
+                return std::nullopt;
+        }
     std::optional<ClusterLayout> best;
     for (const std::size_t i : replayed(e)) {
         const auto& [stage, key] = e.stages[i];
@@ -936,7 +1212,7 @@ Result<ClusterPlan> Search::run()
                 break;
             prebuildModels(next);
             Examined e;
-            if (examine(m_layouts[next], e)) {
+            if (examine(next, e)) {
                 note(e.stepSeconds);
                 fitting.push_back(std::move(e));
             } else {
@@ -950,19 +1226,28 @@ Result<ClusterPlan> Search::run()
             if (!fitting[i].confirmed)
                 unconfirmed.push_back(&fitting[i]);
         buildReserved(unconfirmed);
-        // Replay the allocator for the fastest ones not yet confirmed.
-        bool rejected = false;
+        // Replay the allocator for the fastest ones not yet confirmed, in order, as far as the frontier:
+        // a layout not yet examined takes at least the next lower bound, so one faster than that is
+        // listed or rejected for good, and one slower waits until the examination has passed it (after a
+        // rejection it could be beaten by a layout not yet examined: replaying it now could be wasted).
+        const double frontier
+            = next < m_layouts.size() ? m_layouts[next].bound : std::numeric_limits<double>::infinity();
+        bool beyond = false;
         std::vector<Examined> kept;
         for (Examined& e : fitting) {
-            if (kept.size() >= want) {
+            if (kept.size() >= want || beyond) {
                 kept.push_back(std::move(e));
                 continue;
             }
             if (!e.confirmed) {
+                if (e.stepSeconds > frontier) {
+                    beyond = true;
+                    kept.push_back(std::move(e));
+                    continue;
+                }
                 auto layout = confirm(e);
                 if (!layout) {
                     ++m_result.layoutsReplayRejected;
-                    rejected = true;
                     continue;
                 }
                 confirmed.push_back(std::move(*layout));
@@ -970,9 +1255,10 @@ Result<ClusterPlan> Search::run()
             }
             kept.push_back(std::move(e));
         }
+        const bool fewer = kept.size() < want;
         fitting = std::move(kept);
-        // One pass confirms the fastest `want` left; after a rejection the search may find faster ones.
-        if (!rejected || next >= m_layouts.size())
+        // Done when the fastest `want` are confirmed; otherwise examine further (if anything is left).
+        if ((!beyond && !fewer) || next >= m_layouts.size())
             break;
     }
     m_result.layoutsSlower = m_layouts.size() - next;
@@ -996,9 +1282,9 @@ Result<ClusterPlan> Search::run()
         m_result.nothingFits = "no layout of " + std::to_string(m_request.gpus) + " " + m_base.gpu.name
             + " fits the global batch " + std::to_string(m_request.globalBatch) + " (tried " + triedText()
             + ")";
-        if (m_closest)
-            m_result.nothingFits += "; the closest, " + m_closest->second + ", needs "
-                + formatBytes(m_closest->first) + " more on its heaviest GPU";
+        if (const auto near = closest())
+            m_result.nothingFits += "; the closest, " + near->second + ", needs " + formatBytes(near->first)
+                + " more on its heaviest GPU";
     }
     auto& left = m_result.leftOut;
     left.push_back("tensor parallelism and expert x expert-tensor parallelism within one node of "
