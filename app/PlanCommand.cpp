@@ -521,9 +521,9 @@ int runPlan(const Options& given, const CommandContext& c)
 
 } // namespace
 
-ClusterRequest clusterRequestFromOptions(const Options& o)
+ClusterRequest clusterRequestFromOptions(const Options& o, const Plan& plan)
 {
-    return clusterRequest(o);
+    return clusterRequest(o, plan);
 }
 
 constexpr const char* kDescription

@@ -22,9 +22,10 @@ namespace headroom::cli {
     const Options& o, const std::string& executablePath, std::optional<PlanSettings>* saved = nullptr);
 
 /// What `plan --global-batch` and `report --include-plan --global-batch` search (defined in
-/// PlanCommand.cpp): the --gpus, --gpus-per-node and --global-batch; --checkpointing and --sharding fix
-/// those; the layout options the search chooses itself are a UsageError beside --global-batch.
-[[nodiscard]] ClusterRequest clusterRequestFromOptions(const Options& o);
+/// PlanCommand.cpp): the plan's GPUs (--gpus, or the model file's set-up), --gpus-per-node and
+/// --global-batch; --checkpointing and --sharding fix those; the layout options the search chooses itself
+/// are a UsageError beside --global-batch.
+[[nodiscard]] ClusterRequest clusterRequestFromOptions(const Options& o, const Plan& plan);
 
 /// evaluate(); a plan that cannot be estimated is a UsageError with the reason (and nothing else: its
 /// warnings are printed only with an answer, issue 38).

@@ -83,7 +83,7 @@ int runReport(const Options& o, const CommandContext& c)
     if (o.includePlan && result.estimate && o.globalBatch) {
         // The cluster's layouts instead of the set-ups of one GPU, as `plan --global-batch` lists them.
         report::ClusterReport cluster;
-        cluster.request = clusterRequestFromOptions(o);
+        cluster.request = clusterRequestFromOptions(o, plan);
         auto planned = planCluster(plan, cluster.request);
         if (!planned)
             throw UsageError { "cannot plan the cluster: " + planned.error().message };
