@@ -60,12 +60,15 @@ TraceKind kindOf(BlockRole role)
 class TraceRecorder final : public StepSink
 {
 public:
-    TraceRecorder(
-        EventLog& log, const Analysis& analysis, const StepGraph& graph, const TraceSettings& settings)
+    TraceRecorder(EventLog& log, const Analysis& analysis, const StepGraph& graph,
+        const TraceSettings& settings, const StepConditions& conditions)
         : m_log { log }
         , m_analysis { analysis }
         , m_graph { graph }
         , m_settings { settings }
+        , m_gradientShards {
+            conditions.gradientsOffloaded ? 0 : std::max<std::uint64_t>(1, conditions.gradientShards)
+        }
     {
     }
 
@@ -90,12 +93,27 @@ public:
         const std::uint32_t row = op < m_graph.ops.size() ? rowIndex(m_graph.ops[op].row) : kNoTraceRow;
         const bool weightGradient
             = role == BlockRole::ParameterGradient || role == BlockRole::GradientAccumulation;
+        const AffineBytes size = role == BlockRole::ParameterGradient ? gradientHeld(bytes) : plain(bytes);
         if (weightGradient && m_settings.cudnnWorkspaces && isConvolution(op)) {
             // convolution_backward makes the weight's gradient after the input's (and its workspace)
-            m_pending.push_back(Pending { role, id, plain(bytes), row });
+            m_pending.push_back(Pending { role, id, size, row });
             return;
         }
-        record(role, id, m_log.allocate(kindOf(role), row, plain(bytes)), cachedCopy);
+        record(role, id, m_log.allocate(kindOf(role), row, size), cachedCopy);
+    }
+
+    /// What a parameter's .grad keeps on this GPU: ZeRO-2/3 keep the rank's partition, ceil(bytes / N),
+    /// through backward and across micro-batches, as the step model does (StepConditions::gradientShards);
+    /// with ZeRO-Offload the reduced gradients leave the GPU.
+    [[nodiscard]] AffineBytes gradientHeld(const Affine& bytes) const
+    {
+        const AffineBytes whole = plain(bytes);
+        if (m_gradientShards == 1)
+            return whole;
+        if (m_gradientShards == 0)
+            return AffineBytes {};
+        const auto part = [&](std::uint64_t b) { return b / m_gradientShards + (b % m_gradientShards != 0); };
+        return AffineBytes { part(whole.perSample), part(whole.fixed) };
     }
 
     void record(BlockRole role, std::size_t id, std::uint32_t block, bool cachedCopy)
@@ -225,6 +243,7 @@ private:
     const Analysis& m_analysis;
     const StepGraph& m_graph;
     const TraceSettings& m_settings;
+    std::uint64_t m_gradientShards = 1; ///< ranks a .grad is partitioned over (ZeRO-2/3); 0: offloaded
     std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> m_live;
     std::vector<std::uint32_t> m_cachedCopies;
     std::vector<std::pair<std::size_t, std::uint32_t>> m_gradients; ///< (parameter, block)
@@ -416,7 +435,7 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
     addBuckets(log, conditions.bucketBytes);
     if (conditions.sequenceGather.perSample > 0 || conditions.sequenceGather.fixed > 0) // kept once made
         log.allocate(TraceKind::Communication, kNoTraceRow, conditions.sequenceGather);
-    TraceRecorder recorder { log, analysis, graph, settings };
+    TraceRecorder recorder { log, analysis, graph, settings, conditions };
     for (int s = 1; s <= settings.steps; ++s) {
         log.step = static_cast<std::uint8_t>(s);
         log.stage = TraceStage::Forward;
