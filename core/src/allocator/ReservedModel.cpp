@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace headroom {
 
@@ -108,6 +109,37 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
     return ReservedRun::kNoEvent;
 }
 
+bool ReservedModel::blocksExceed(std::int64_t batch, std::uint64_t capacity) const
+{
+    // The allocator's allocated bytes are its live blocks, each at least its request rounded
+    // (CachingAllocator::roundSize; more where it took a cached block unsplit), and it holds them in
+    // reserved segments: where the rounded requests alone pass the capacity, an allocation fails. An
+    // optional workspace is left out (its failure is no error), so the sum is still a lower bound.
+    if (capacity == kNoLimit)
+        return false;
+    std::vector<std::uint64_t> held(m_trace.blocks(), 0);
+    std::uint64_t now = 0;
+    for (const TraceEvent& e : m_trace.events()) {
+        if (!e.allocate) {
+            now -= held[e.block];
+            held[e.block] = 0;
+            continue;
+        }
+        if (e.optional)
+            continue;
+        const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
+        if (bytes == 0)
+            continue; // no allocation
+        const std::uint64_t rounded = CachingAllocator::roundSize(bytes, m_options.allocator);
+        if (rounded > capacity - now)
+            return true;
+        now += rounded;
+        now -= held[e.block]; // (a block is allocated again only after its free)
+        held[e.block] = rounded;
+    }
+    return false;
+}
+
 bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo) const
 {
     if (memo != nullptr) {
@@ -118,6 +150,11 @@ bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* me
         if (const auto it = memo->known.find({ batch, capacity }); it != memo->known.end())
             return it->second; // a replay is deterministic: the same batch and capacity, the same answer
         ++memo->replays;
+    }
+    if (blocksExceed(batch, capacity)) {
+        if (memo != nullptr)
+            memo->known.emplace(std::pair { batch, capacity }, false);
+        return false;
     }
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;
@@ -491,21 +528,31 @@ std::int64_t ReservedModel::firstFailureBelow(
     return b;
 }
 
-ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
+ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity, MaxBatchSearch what) const
 {
+    const bool unguarded = what == MaxBatchSearch::WithUnguarded;
     FitMemo memo;
+    std::optional<ReservedMaxBatch> known;
     if (m_scratch) {
         const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
-        if (const auto it = m_scratch->maxBatches.find(capacity); it != m_scratch->maxBatches.end())
-            return it->second;
+        if (const auto it = m_scratch->maxBatches.find(capacity); it != m_scratch->maxBatches.end()) {
+            if (!unguarded || it->second.unguarded != ReservedMaxBatch::kNotSearched)
+                return it->second;
+            known = it->second; // the answer is known, the batch at exactly the capacity is not
+        }
         memo.untouched = m_scratch->untouched;
     }
-    const ReservedMaxBatch out = searchMaxBatch(capacity, memo);
+    ReservedMaxBatch out = known ? *known : searchMaxBatch(capacity, memo);
+    if (unguarded && out.unguarded == ReservedMaxBatch::kNotSearched) {
+        const std::size_t before = memo.replays;
+        out.unguarded = searchUnguarded(capacity, out, memo);
+        out.replays += memo.replays - before;
+    }
     if (m_scratch) {
         const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
         if (m_scratch->maxBatches.size() >= 64)
             m_scratch->maxBatches.clear();
-        m_scratch->maxBatches.emplace(capacity, out);
+        m_scratch->maxBatches.insert_or_assign(capacity, out);
         for (const auto& [batch, least] : memo.untouched) {
             auto [it, added] = m_scratch->untouched.try_emplace(batch, least);
             it->second = std::min(it->second, least);
@@ -514,28 +561,39 @@ ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
     return out;
 }
 
+ReservedModel::SearchStart ReservedModel::searchStart(std::uint64_t capacity, FitMemo& memo) const
+{
+    SearchStart start;
+    // Beyond the allocated-bytes answer the tensors alone exceed the capacity.
+    start.upper = m_allocated.maxBatch(capacity);
+    if (start.upper < 1)
+        return start;
+    // Searches start where the tensors' peak, scaled by what one replay allocates over it (rounding and
+    // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
+    // fails, so the edge is near the allocated peak, not the uncapped reserved one.
+    const auto tensors = m_allocated.at(start.upper);
+    const ReservedRun probe = run(start.upper);
+    if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
+        && m_options.allocator.garbageCollectionThreshold <= 0.0)
+        memo.untouched[start.upper] = probe.peakReserved; // the same replay under any capacity at least that
+    start.ratio = tensors.ok() && tensors.value().total() > 0 ? std::max(1.0,
+                      static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))
+                                                              : 1.0;
+    return start;
+}
+
 ReservedMaxBatch ReservedModel::searchMaxBatch(std::uint64_t capacity, FitMemo& memo) const
 {
     ReservedMaxBatch out;
     out.marginBytes = marginBytes(capacity);
-    // Beyond the allocated-bytes answer the tensors alone exceed the capacity.
-    const std::int64_t upper = m_allocated.maxBatch(capacity);
-    if (upper < 1)
+    out.unguarded = ReservedMaxBatch::kNotSearched;
+    const SearchStart start = searchStart(capacity, memo);
+    if (start.upper < 1) {
+        out.unguarded = 0;
         return out;
-    // Searches start where the tensors' peak, scaled by what one replay allocates over it (rounding and
-    // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
-    // fails, so the edge is near the allocated peak, not the uncapped reserved one.
-    const auto tensors = m_allocated.at(upper);
-    const ReservedRun probe = run(upper);
-    if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
-        && m_options.allocator.garbageCollectionThreshold <= 0.0)
-        memo.untouched[upper] = probe.peakReserved; // the same replay under any capacity at least that
-    const double ratio = tensors.ok() && tensors.value().total() > 0
-        ? std::max(
-            1.0, static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))
-        : 1.0;
+    }
     const auto guess = [&](std::uint64_t c) {
-        return m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(c) / ratio));
+        return m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(c) / start.ratio));
     };
     // The answer fits the band below the capacity: found at its lowest capacity first, then checked at its
     // middle and top (the cache's layout at the edge changes with the capacity; an answer only one exact
@@ -546,10 +604,16 @@ ReservedMaxBatch ReservedModel::searchMaxBatch(std::uint64_t capacity, FitMemo& 
         if (out.batch > 0 && !fits(out.batch, band(halves), &memo))
             out.batch = firstFailureBelow(band(halves), out.batch, guess(band(halves)), &memo);
     }
-    // Without the band: up from the answer at exactly the capacity.
-    out.unguarded = largestFitting(capacity, out.batch, upper + 1, out.batch + 1, &memo);
     out.replays = memo.replays + 1; // and the probe
     return out;
+}
+
+std::int64_t ReservedModel::searchUnguarded(
+    std::uint64_t capacity, const ReservedMaxBatch& found, FitMemo& memo) const
+{
+    // Without the band: up from the answer at exactly the capacity.
+    const std::int64_t upper = m_allocated.maxBatch(capacity);
+    return largestFitting(capacity, found.batch, upper + 1, found.batch + 1, &memo);
 }
 
 } // namespace headroom

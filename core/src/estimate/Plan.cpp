@@ -80,14 +80,15 @@ DroppedSettings keepWhatApplies(PlanSettings& settings, const Network& network)
 }
 
 Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,
-    const PlanSettings& settings, const ReservedModel* reserved, const ReservedFigures* known)
+    const PlanSettings& settings, const ReservedModel* reserved, const ReservedFigures* known,
+    MaxBatchSearch what)
 {
     auto e = estimate(analysis, model, settings.setup, settings.gpu.memoryBytes);
     if (!e)
         return e.error();
     SetupFigures f { std::move(e).value(), std::nullopt, std::nullopt, std::nullopt };
     if (reserved != nullptr) {
-        f.reserved = reservedFiguresOf(*reserved, settings, known);
+        f.reserved = reservedFiguresOf(*reserved, settings, known, what);
         applyReserved(f.estimate, *f.reserved, settings.setup);
     }
     if (auto t = estimateThroughput(analysis, settings.setup, settings.gpu, model))

@@ -11,8 +11,9 @@ namespace headroom {
 namespace {
 
 /// The step models and reserved models the GPUs share, each built once: a step model per overhead (an
-/// overhead at the CUDA context follows each GPU's), a reserved model per generation (it depends on the GPU
-/// only through its cuBLAS workspace).
+/// overhead at the CUDA context follows each GPU's), a reserved model per cuBLAS workspace (the GPU enters
+/// its trace only there: ReservedModel::build), so that GPUs of several generations share one trace and
+/// the max batch searches it answered (issue 38: GPUs of the same memory and context asked it again).
 class SharedModels final
 {
 public:
@@ -26,13 +27,15 @@ public:
     {
         if (!settings.reservedModel)
             return nullptr;
-        const ComputeCapability cc = computeCapabilityOf(settings.gpu);
-        for (const auto& [capability, model] : m_reserved) {
-            if (capability == cc)
+        // buildReservedModel() replays PyTorch's default version (ReservedOptions::torch).
+        const std::uint64_t workspace
+            = cublasWorkspaceBytes(computeCapabilityOf(settings.gpu), ReservedOptions {}.torch);
+        for (const auto& [bytes, model] : m_reserved) {
+            if (bytes == workspace)
                 return model.get();
         }
         auto built = buildReservedModel(m_result.analysis, settings);
-        m_reserved.emplace_back(cc, built ? std::move(built).value() : nullptr);
+        m_reserved.emplace_back(workspace, built ? std::move(built).value() : nullptr);
         return m_reserved.back().second.get();
     }
 
@@ -52,7 +55,7 @@ public:
 private:
     const PlanResult& m_result;
     std::vector<std::shared_ptr<const MemoryModel>> m_memory;
-    std::vector<std::pair<ComputeCapability, std::shared_ptr<const ReservedModel>>> m_reserved;
+    std::vector<std::pair<std::uint64_t, std::shared_ptr<const ReservedModel>>> m_reserved;
 };
 
 GpuComparison comparisonRow(
@@ -109,7 +112,9 @@ Result<std::vector<GpuComparison>> compareGpus(
         const auto model = models.memoryFor(onGpu);
         if (!model)
             return model.error();
-        auto figures = figuresOf(result.analysis, *model.value(), onGpu, models.reservedFor(onGpu));
+        // No row shows the batch that fits at exactly the capacity (ReservedMaxBatch::unguarded).
+        auto figures = figuresOf(result.analysis, *model.value(), onGpu, models.reservedFor(onGpu), nullptr,
+            MaxBatchSearch::AnswerOnly);
         if (!figures)
             return figures.error();
         rows.push_back(comparisonRow(gpu, *figures, targetBatch));

@@ -197,9 +197,10 @@ void moveToGpu(PlanSettings& settings, const Gpu& gpu);
     const Analysis& analysis, const PlanSettings& settings);
 
 /// The reserved figures of `settings` on `model`: the max batch search under the GPU's memory less the
-/// overhead (skipped when `known` has it for the same capacity) and one replay at the batch.
-[[nodiscard]] ReservedFigures reservedFiguresOf(
-    const ReservedModel& model, const PlanSettings& settings, const ReservedFigures* known = nullptr);
+/// overhead (skipped when `known` has it for the same capacity) and one replay at the batch. `what`:
+/// whether maxBatch.unguarded is searched too (MaxBatchSearch::AnswerOnly leaves it kNotSearched).
+[[nodiscard]] ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings& settings,
+    const ReservedFigures* known = nullptr, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The estimate with the reserved answer, the one notion of fitting and headroom every view shows: its
 /// max batch no larger than the reserved one; a batch above it (or one the allocator cannot hold) does
@@ -235,10 +236,10 @@ void reestimate(PlanResult& result, const PlanSettings& settings);
 /// The figures of `settings` on `model`, built for `analysis` and settings.setup (any batch): the
 /// estimate on settings.gpu's memory and the throughput on its figures. Fails as estimate() does.
 /// With `reserved` (built for the same analysis and set-up), the max batch is the reserved one (its
-/// search skipped where `known` has it for the same capacity).
+/// search skipped where `known` has it for the same capacity; `what` as reservedFiguresOf's).
 [[nodiscard]] Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,
     const PlanSettings& settings, const ReservedModel* reserved = nullptr,
-    const ReservedFigures* known = nullptr);
+    const ReservedFigures* known = nullptr, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The set-up's "parallel" object of `headroom estimate --json` (docs/cli.md): every degree, the
 /// schedule, the data-parallel degrees they leave.
