@@ -3,6 +3,7 @@
 #include "step/StepTrace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -13,9 +14,15 @@ namespace headroom {
 /// What one replay needs, kept for the next.
 struct ReservedModel::Scratch
 {
+    /// An allocator and room for the trace's handles; one per replay running at a time (threads of a
+    /// `compare` replay one model at once), kept for the next.
+    struct Replayer
+    {
+        CachingAllocator allocator;
+        std::vector<CachingAllocator::Handle> handles;
+    };
     std::mutex mutex;
-    CachingAllocator allocator;
-    std::vector<CachingAllocator::Handle> handles;
+    std::vector<std::unique_ptr<Replayer>> idle;
     /// Replays with memory to spare, by batch: every GPU `compare` runs asks for the same ones.
     std::mutex runsMutex;
     std::map<std::int64_t, ReservedRun> uncapped;
@@ -23,6 +30,8 @@ struct ReservedModel::Scratch
     /// what their replays showed (FitMemo::untouched holds under any capacity).
     std::map<std::uint64_t, ReservedMaxBatch> maxBatches;
     std::map<std::int64_t, std::uint64_t> untouched;
+    std::atomic<std::size_t> replays { 0 }; ///< Work
+    std::atomic<std::uint64_t> events { 0 };
 };
 
 Result<ReservedModel> ReservedModel::build(
@@ -69,16 +78,23 @@ std::size_t phaseIndex(const TraceEvent& e)
 void ReservedModel::withAllocator(const AllocatorSettings& settings,
     const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const
 {
-    if (m_scratch && m_scratch->mutex.try_lock()) {
-        const std::lock_guard<std::mutex> held { m_scratch->mutex, std::adopt_lock };
-        m_scratch->allocator.reset(settings);
-        m_scratch->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
-        use(m_scratch->allocator, m_scratch->handles);
-        return;
+    std::unique_ptr<Scratch::Replayer> r;
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->mutex };
+        if (!m_scratch->idle.empty()) {
+            r = std::move(m_scratch->idle.back());
+            m_scratch->idle.pop_back();
+        }
     }
-    CachingAllocator local { settings };
-    std::vector<CachingAllocator::Handle> handles(m_trace.blocks(), CachingAllocator::kFailed);
-    use(local, handles);
+    if (!r)
+        r = std::make_unique<Scratch::Replayer>();
+    r->allocator.reset(settings);
+    r->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
+    use(r->allocator, r->handles);
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->mutex };
+        m_scratch->idle.push_back(std::move(r));
+    }
 }
 
 std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
@@ -86,6 +102,10 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
 {
     const auto& events = m_trace.events();
     end = std::min(end, events.size());
+    if (m_scratch) {
+        ++m_scratch->replays;
+        m_scratch->events += end; // less what a failure leaves out, below
+    }
     for (std::size_t i = 0; i < end; ++i) {
         const TraceEvent& e = events[i];
         if (e.allocate) {
@@ -96,6 +116,8 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
             if (h == CachingAllocator::kFailed) {
                 if (e.optional)
                     continue; // cuDNN's try_configs: a plan without this workspace runs instead
+                if (m_scratch)
+                    m_scratch->events -= end - i - 1;
                 return i;
             }
             handles[e.block] = h;
@@ -460,6 +482,11 @@ std::uint64_t ReservedModel::reservedAt(std::int64_t batch) const
 std::uint64_t ReservedModel::allocatedAt(std::int64_t batch) const
 {
     return run(batch).peakAllocated;
+}
+
+ReservedModel::Work ReservedModel::work() const noexcept
+{
+    return m_scratch ? Work { m_scratch->replays.load(), m_scratch->events.load() } : Work {};
 }
 
 std::uint64_t ReservedModel::marginBytes(std::uint64_t capacity) noexcept

@@ -181,6 +181,16 @@ public:
     [[nodiscard]] std::vector<EventMemory> eventMemory(
         std::int64_t batch, std::uint8_t step, std::uint64_t capacity = kNoLimit) const;
 
+    /// The replays of the trace this model has run so far, every question together, and the trace events
+    /// they replayed (to the end, or to the allocation that failed): its cost, counted for tests and
+    /// benchmarks.
+    struct Work
+    {
+        std::size_t replays = 0;
+        std::uint64_t events = 0;
+    };
+    [[nodiscard]] Work work() const noexcept;
+
     /// The runtime the model stands for (its allocator settings round requests as the replay does).
     [[nodiscard]] const ReservedOptions& options() const noexcept { return m_options; }
     /// The allocations and frees replayed (affine in the batch).
@@ -249,9 +259,9 @@ private:
     [[nodiscard]] std::vector<std::uint64_t> atMoments(const StepTimeline& timeline,
         const std::vector<std::size_t>& moments, bool firstStep, const std::vector<std::uint64_t>& after,
         bool window) const;
-    /// Calls `use` with an allocator in the state `settings` describe and room for the trace's handles: the
-    /// model's own, kept between replays (a replay is thousands of allocations), unless another thread has
-    /// it.
+    /// Calls `use` with an allocator in the state `settings` describe and room for the trace's handles: one
+    /// of the model's own, kept between replays (a replay is thousands of allocations), one per thread
+    /// replaying at the same time.
     void withAllocator(const AllocatorSettings& settings,
         const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const;
 
