@@ -125,17 +125,19 @@ void reestimate(PlanResult& result, const PlanSettings& settings)
     if (result.reserved) {
         // The max batch search runs again only when the allocator's capacity changed.
         const std::optional<ReservedFigures> known = std::move(result.reservedFigures);
-        result.reservedFigures = reservedFiguresOf(*result.reserved, settings, known ? &*known : nullptr);
+        result.reservedFigures
+            = reservedFiguresOf(*result.reserved, settings, known ? &*known : nullptr, result.maxBatchSearch);
         applyReserved(*result.estimate, *result.reservedFigures, settings.setup);
     } else {
         result.reservedFigures.reset();
     }
 }
 
-PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
+PlanResult evaluate(const PlanSettings& settings, Analysis analysis, MaxBatchSearch what)
 {
     PlanResult result;
     result.analysis = std::move(analysis);
+    result.maxBatchSearch = what;
     if (result.analysis.error && result.analysis.rows.empty()) { // the sequence length could not be applied
         result.error = result.analysis.error;
         return result;
@@ -157,16 +159,16 @@ PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
     return result;
 }
 
-PlanResult evaluate(const Plan& plan, Analysis analysis)
+PlanResult evaluate(const Plan& plan, Analysis analysis, MaxBatchSearch what)
 {
     if (plan.setup.parallel.pipelineParallel > 1 && !plan.setup.pipelineStage)
         return evaluatePipeline(plan, std::move(analysis));
-    return evaluate(static_cast<const PlanSettings&>(plan), std::move(analysis));
+    return evaluate(static_cast<const PlanSettings&>(plan), std::move(analysis), what);
 }
 
-PlanResult evaluate(const Plan& plan)
+PlanResult evaluate(const Plan& plan, MaxBatchSearch what)
 {
-    return evaluate(plan, analyzePlan(plan, plan.analysisOptions()));
+    return evaluate(plan, analyzePlan(plan, plan.analysisOptions()), what);
 }
 
 namespace {

@@ -132,6 +132,9 @@ struct PlanResult final
     std::optional<Error> throughputError; ///< why there is none (the GPU has no figure for the precision)
     /// The allocation trace replayed through the caching allocator (built with the step model).
     std::shared_ptr<const ReservedModel> reserved;
+    /// Whether the max batch search also looks for the batch at exactly the capacity
+    /// (ReservedMaxBatch::unguarded): evaluate()'s `what`, kept for reestimate().
+    MaxBatchSearch maxBatchSearch = MaxBatchSearch::WithUnguarded;
     /// Its figures on the plan's GPU and at its batch, whenever there is an estimate and a reserved
     /// model; the estimate's maxBatch and fits already take them into account.
     std::optional<ReservedFigures> reservedFigures;
@@ -218,15 +221,19 @@ void applyReserved(Estimate& estimate, const ReservedFigures& reserved, const Tr
 
 /// Analysis, step model, estimate and throughput: what `headroom estimate`, the GUI and the report show.
 /// With pipeline parallelism, per stage (evaluatePipeline, estimate/Pipeline.h).
-[[nodiscard]] PlanResult evaluate(const Plan& plan);
+/// `what`: MaxBatchSearch::AnswerOnly where nothing shows the batch at exactly the capacity (`headroom
+/// max-batch`), which spares its search.
+[[nodiscard]] PlanResult evaluate(const Plan& plan, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// evaluate() on `analysis`, the plan's network already analysed under plan.analysisOptions() (a set-up
 /// change: with a pipeline the stages are cut again, each analysed on its own).
-[[nodiscard]] PlanResult evaluate(const Plan& plan, Analysis analysis);
+[[nodiscard]] PlanResult evaluate(
+    const Plan& plan, Analysis analysis, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The step model, estimate and throughput for `settings` on `analysis`, an analysis of the same
 /// network under settings.analysisOptions() (the set-up changed, the analysis did not).
-[[nodiscard]] PlanResult evaluate(const PlanSettings& settings, Analysis analysis);
+[[nodiscard]] PlanResult evaluate(
+    const PlanSettings& settings, Analysis analysis, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The estimate and throughput at settings.setup.batch, read off result.memory (built for this
 /// analysis and set-up but for the batch): a few multiplications and the roofline, every slider
