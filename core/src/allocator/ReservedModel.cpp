@@ -131,37 +131,6 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
     return ReservedRun::kNoEvent;
 }
 
-bool ReservedModel::blocksExceed(std::int64_t batch, std::uint64_t capacity) const
-{
-    // The allocator's allocated bytes are its live blocks, each at least its request rounded
-    // (CachingAllocator::roundSize; more where it took a cached block unsplit), and it holds them in
-    // reserved segments: where the rounded requests alone pass the capacity, an allocation fails. An
-    // optional workspace is left out (its failure is no error), so the sum is still a lower bound.
-    if (capacity == kNoLimit)
-        return false;
-    std::vector<std::uint64_t> held(m_trace.blocks(), 0);
-    std::uint64_t now = 0;
-    for (const TraceEvent& e : m_trace.events()) {
-        if (!e.allocate) {
-            now -= held[e.block];
-            held[e.block] = 0;
-            continue;
-        }
-        if (e.optional)
-            continue;
-        const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
-        if (bytes == 0)
-            continue; // no allocation
-        const std::uint64_t rounded = CachingAllocator::roundSize(bytes, m_options.allocator);
-        if (rounded > capacity - now)
-            return true;
-        now += rounded;
-        now -= held[e.block]; // (a block is allocated again only after its free)
-        held[e.block] = rounded;
-    }
-    return false;
-}
-
 bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo) const
 {
     if (memo != nullptr) {
@@ -172,11 +141,6 @@ bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* me
         if (const auto it = memo->known.find({ batch, capacity }); it != memo->known.end())
             return it->second; // a replay is deterministic: the same batch and capacity, the same answer
         ++memo->replays;
-    }
-    if (blocksExceed(batch, capacity)) {
-        if (memo != nullptr)
-            memo->known.emplace(std::pair { batch, capacity }, false);
-        return false;
     }
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;

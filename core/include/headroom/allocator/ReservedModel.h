@@ -212,9 +212,6 @@ private:
         std::size_t queries = 0;
     };
     [[nodiscard]] bool fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo = nullptr) const;
-    /// Whether the live blocks' rounded requests alone pass `capacity` at some event of a replay at `batch`:
-    /// then the replay fails (a lower bound on what it allocates; one pass over the trace, no allocator).
-    [[nodiscard]] bool blocksExceed(std::int64_t batch, std::uint64_t capacity) const;
     /// The largest batch that fits `capacity` between `lo` (fits; 0: nothing known to) and `hi` (does not):
     /// galloping from `guess` to a bracket, then bisecting.
     [[nodiscard]] std::int64_t largestFitting(
