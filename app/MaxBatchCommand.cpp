@@ -13,7 +13,8 @@ namespace {
 int runMaxBatch(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
-    const PlanResult result = evaluateOrRefuse(plan);
+    // The batch that fits at exactly the capacity is not printed: its search is spared.
+    const PlanResult result = evaluateOrRefuse(plan, MaxBatchSearch::AnswerOnly);
     printWarnings(result, c.err);
     const Estimate& e = *result.estimate;
     if (o.json) {

@@ -179,9 +179,9 @@ Plan makePlan(
     return plan;
 }
 
-PlanResult evaluateOrRefuse(const Plan& plan)
+PlanResult evaluateOrRefuse(const Plan& plan, MaxBatchSearch what)
 {
-    PlanResult result = evaluate(plan);
+    PlanResult result = evaluate(plan, what);
     if (!result.estimate) {
         // A layout the network refuses (a pipeline cut, a context split) names the option that set it.
         const std::string& where = result.error->location;

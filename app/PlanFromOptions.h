@@ -29,7 +29,8 @@ namespace headroom::cli {
 
 /// evaluate(); a plan that cannot be estimated is a UsageError with the reason (and nothing else: its
 /// warnings are printed only with an answer, issue 38).
-[[nodiscard]] PlanResult evaluateOrRefuse(const Plan& plan);
+[[nodiscard]] PlanResult evaluateOrRefuse(
+    const Plan& plan, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The assumptions behind the numbers (Analysis::warnings) on `err`, once the command has its answer: at
 /// most 20 lines, then one that counts the rest (--json lists every one).

@@ -6,6 +6,8 @@
 #include "headroom/allocator/CachingAllocator.h"
 
 #include <QTest>
+#include <algorithm>
+#include <vector>
 
 using namespace headroom;
 
@@ -34,6 +36,7 @@ private slots:
     void unsplitRemainderCountsAsAllocated();
     void freedBlockIsReusedAndSplit();
     void freedNeighboursMerge();
+    void bestFitAmongManyLargeSizes();
     void largeCachedBlockThatCannotBeReused();
     void capReleasesCacheAndRetries();
     void fragmentationCausesOutOfMemory();
@@ -158,6 +161,80 @@ void TestCachingAllocator::freedBlockIsReusedAndSplit()
     QCOMPARE(a.stats().reserved, 50 * MiB);
     QCOMPARE(a.stats().allocated, 50 * MiB);
     QCOMPARE(a.stats().segments, 1u);
+}
+
+void TestCachingAllocator::bestFitAmongManyLargeSizes()
+{
+    // get_free_block's best fit (BlockComparatorSize: the smallest cached size that holds the request, then
+    // the lowest address) among hundreds of cached segments of sizes from 12 MiB to 117 GiB, many sharing
+    // their power of two, some equal (issue 38: the index of large sizes was rewritten). The expected block
+    // is found by a scan of a list of what is cached, not by the index.
+    CachingAllocator a;
+    struct Cached
+    {
+        std::uint64_t size;
+        std::size_t order; ///< allocation order: segments are laid out in it, so it orders addresses
+        CachingAllocator::Handle handle;
+        bool free;
+    };
+    std::vector<Cached> blocks;
+    std::uint64_t x = 12345;
+    const auto next = [&]() { // a fixed pseudo-random sequence (Knuth's MMIX LCG)
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        return x >> 33;
+    };
+    for (std::size_t i = 0; i < 400; ++i) {
+        // 2 MiB multiples over 10 MiB: a segment of exactly the request each, never split when allocated.
+        const std::uint64_t size = (i % 7 == 6 ? blocks[i - 3].size : (6 + next() % 60000) * 2 * MiB);
+        const auto h = a.allocate(size);
+        QVERIFY(h != CachingAllocator::kFailed);
+        QCOMPARE(a.blockSize(h), size);
+        blocks.push_back(Cached { size, i, h, false });
+    }
+    for (Cached& b : blocks) {
+        if (next() % 3 != 0) {
+            a.free(b.handle);
+            b.free = true;
+        }
+    }
+    const std::uint64_t reserved = a.stats().reserved;
+    std::uint64_t largest = 0;
+    for (const Cached& b : blocks)
+        largest = b.free ? std::max(largest, b.size) : largest;
+    for (int q = 0; q < 600; ++q) {
+        // A request up to the largest cached size, near one of the sizes (just under, at, just over) or
+        // anywhere, in 512-byte steps.
+        const Cached& near = blocks[next() % blocks.size()];
+        const std::uint64_t offsets[] = { 0, 512, MiB - 512, MiB + 512, 3 * MiB };
+        std::uint64_t request = near.size - offsets[next() % 5];
+        if (q % 4 == 3)
+            request = near.size + 512;
+        if (q % 8 == 5)
+            request = (11 * MiB / 512 + next() % (largest / 512 - 11 * MiB / 512)) * 512;
+        if (request > largest)
+            continue;
+        Cached* expected = nullptr;
+        for (Cached& b : blocks) {
+            if (b.free && b.size >= request
+                && (expected == nullptr || b.size < expected->size
+                    || (b.size == expected->size && b.order < expected->order)))
+                expected = &b;
+        }
+        QVERIFY(expected != nullptr);
+        const auto h = a.allocate(request);
+        QCOMPARE(a.stats().reserved, reserved); // a cached block took it: no new segment
+        if (expected->size - request <= MiB) {
+            QCOMPARE(h, expected->handle); // taken whole (a remainder of 1 MiB or less is not split off)
+            QCOMPARE(a.blockSize(h), expected->size);
+        } else {
+            QCOMPARE(a.blockSize(h), request); // its front, split off (the index says which block: below)
+        }
+        a.free(h); // back whole: the front merges with its remainder under the freed handle
+        expected->handle = h;
+        const auto again = a.allocate(expected->size); // that block, whole, is the best fit for its size
+        QCOMPARE(again, h);
+        a.free(again);
+    }
 }
 
 void TestCachingAllocator::freedNeighboursMerge()

@@ -7,6 +7,8 @@
 #include "headroom/estimate/Estimate.h"
 #include "headroom/estimate/Plan.h"
 #include "headroom/model/ModelFile.h"
+#include "headroom/planner/Planner.h"
+#include "headroom/setup/GpuCatalog.h"
 
 #include <QTest>
 #include <algorithm>
@@ -58,6 +60,7 @@ private slots:
     void reservedHoldsWhatIsAllocated();
     void maxBatchIsTheLargestThatFits();
     void maxBatchCostDoesNotGrowWithTheBatch();
+    void compareCostDoesNotGrowWithCapacityOrGpus();
     void answersKeptForTheNextQuestion();
     void capReleasesTheCacheThenRunsOut();
     void fragmentationAtThePeak();
@@ -177,6 +180,81 @@ void TestReservedModel::maxBatchCostDoesNotGrowWithTheBatch()
         QVERIFY(m.run(answer.batch, gib * GiB - answer.marginBytes).fits);
         previous = answer.batch;
     }
+}
+
+namespace {
+/// `gpu` with `gib` GiB of memory, named anew.
+Gpu withMemory(Gpu gpu, std::uint64_t gib, int copy = 0)
+{
+    gpu.name += " " + std::to_string(gib) + " GiB #" + std::to_string(copy);
+    gpu.memoryBytes = gib * 1024 * MiB;
+    return gpu;
+}
+
+/// What compareGpus() cost on `gpus` for `net` (its rows must all be there).
+CompareWork compareWork(const Network& net, const std::vector<Gpu>& gpus)
+{
+    Plan plan;
+    plan.network = net;
+    CompareWork work;
+    const auto rows = compareGpus(plan, gpus, std::nullopt, &work);
+    if (!rows || rows.value().size() != gpus.size())
+        qFatal("compareGpus failed");
+    return work;
+}
+} // namespace
+
+void TestReservedModel::compareCostDoesNotGrowWithCapacityOrGpus()
+{
+    // Issue 38, item 4: `compare` on LeNet-5 took 15-22 s and on a Repeat of 8,000 Pads 801 s: a trace
+    // built per GPU generation, a max batch search per generation and memory, each growing with the batch it
+    // found. Counted, not timed: the traces built, and the replays and trace events they replayed.
+    const auto lenet = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
+    const auto pads = parseModel(R"({"format": "headroom-model", "version": 1, "name": "pads",
+        "input": {"shape": [1], "dtype": "float32"},
+        "layers": [{"type": "Repeat", "times": 8000, "layers": [{"type": "Pad", "pad": [0, 1]}]}]})");
+    const auto catalog = GpuCatalog::fromFile(HEADROOM_TEST_SOURCE_DIR "/resources/gpus.json");
+    QVERIFY(lenet.ok() && pads.ok() && catalog.ok());
+    const Gpu a100
+        = catalog.value().find("A100 SXM4 80GB").value(); // Ampere: 8,519,680-byte cuBLAS workspace
+    const Gpu a40 = catalog.value().find("A100 PCIe 40GB").value(); // the same generation
+    const Gpu h100 = catalog.value().find("H100 SXM5 80GB").value(); // Hopper: 32 MiB
+    for (const Network* net : { &lenet.value(), &pads.value() }) {
+        const auto events = static_cast<std::uint64_t>(modelOf(*net).trace().events().size());
+        // One GPU: one trace; the search's replays stay under the budget (kMaxBatchSearchEvents, as
+        // maxBatchCostDoesNotGrowWithTheBatch) plus a bisection's worth: 64 replays (kMaxBatch < 2^32, so
+        // galloping and bisecting to one batch take at most 2 x 32), at 8 GiB as at 4 TiB.
+        CompareWork small, huge;
+        for (const auto& [gib, work] : { std::pair { 8ULL, &small }, std::pair { 4096ULL, &huge } }) {
+            *work = compareWork(*net, { withMemory(a100, gib) });
+            QCOMPARE(work->traces, std::size_t { 1 });
+            QVERIFY2(work->replayedEvents <= kMaxBatchSearchEvents + 64 * events,
+                qPrintable(QStringLiteral("%1 (%2 GiB): %3 replays, %4 events")
+                               .arg(QString::fromStdString(net->name))
+                               .arg(gib)
+                               .arg(work->replays)
+                               .arg(work->replayedEvents)));
+        }
+        // Ten GPUs of one memory and generation ask one search: the work of one GPU, not ten.
+        std::vector<Gpu> ten;
+        for (int i = 0; i < 10; ++i)
+            ten.push_back(withMemory(a100, 4096, i));
+        const CompareWork same = compareWork(*net, ten);
+        QCOMPARE(same.traces, std::size_t { 1 });
+        QCOMPARE(same.replays, huge.replays);
+        QCOMPARE(same.replayedEvents, huge.replayedEvents);
+        // Two generations of the same cuBLAS workspace (the A100s) share a trace; Hopper's 32 MiB one is
+        // another: two traces for any number of GPUs.
+        const CompareWork mixed
+            = compareWork(*net, { a100, a40, h100, withMemory(a40, 4096), withMemory(h100, 4096) });
+        QCOMPARE(mixed.traces, std::size_t { 2 });
+        qInfo(
+            "%s: one GPU of 8 GiB %zu replays, of 4 TiB %zu", net->name.c_str(), small.replays, huge.replays);
+    }
+    // The whole catalogue (59 GPUs, 7 generations): Pascal to Ada have the 8,519,680-byte workspace;
+    // Hopper, Blackwell and AMD's (taken as Hopper) 32 MiB: two traces.
+    const CompareWork all = compareWork(lenet.value(), catalog.value().gpus());
+    QCOMPARE(all.traces, std::size_t { 2 });
 }
 
 void TestReservedModel::answersKeptForTheNextQuestion()

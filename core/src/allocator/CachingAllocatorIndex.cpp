@@ -4,8 +4,9 @@
 #include <bit>
 
 // The pools' cached blocks in best-fit order (CachingAllocator::FreeIndex): a min-heap by address for each
-// block size, sizes up to 2 MiB in 512-byte classes found through a bitmap, larger ones in a map. A block
-// leaves by a change of its stamp; its stale entries are dropped when they reach the top of their heap.
+// block size, sizes up to 2 MiB in 512-byte classes found through a bitmap, larger ones in buckets of 256 per
+// power of two, each a short ordered list of sizes, found through another bitmap. A block leaves by a change
+// of its stamp; its stale entries are dropped when they reach the top of their heap.
 
 namespace headroom {
 
@@ -19,6 +20,36 @@ static bool laterAddress(const std::uint64_t a, const std::uint64_t b)
     return a > b;
 }
 
+std::size_t CachingAllocator::FreeIndex::bucketOf(std::uint64_t size) noexcept
+{
+    // Below 256 bytes a bucket per size; from there, per power of two 2^o, 256 buckets: the 8 bits after
+    // the leading one. Buckets follow sizes in order.
+    if (size < 256)
+        return static_cast<std::size_t>(size);
+    const int o = std::bit_width(size) - 1;
+    return static_cast<std::size_t>(o) * 256 + static_cast<std::size_t>((size >> (o - 8)) & 255U);
+}
+
+std::size_t CachingAllocator::FreeIndex::nextBucket(std::size_t b) const noexcept
+{
+    if (b >= kBuckets)
+        return kBuckets;
+    std::size_t word = b / 64;
+    std::uint64_t bits = m_bucketBits[word] & (~0ULL << (b % 64));
+    if (bits != 0)
+        return word * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+    // the next word with a bucket in use, through the summary words
+    for (std::size_t w = (word + 1) / 64; w < m_bucketWords.size(); ++w) {
+        const std::size_t from = w == (word + 1) / 64 ? (word + 1) % 64 : 0;
+        const std::uint64_t words = from == 0 ? m_bucketWords[w] : m_bucketWords[w] & (~0ULL << from);
+        if (words != 0) {
+            word = w * 64 + static_cast<std::size_t>(std::countr_zero(words));
+            return word * 64 + static_cast<std::size_t>(std::countr_zero(m_bucketBits[word]));
+        }
+    }
+    return kBuckets;
+}
+
 std::vector<CachingAllocator::FreeIndex::Entry>* CachingAllocator::FreeIndex::heapOf(std::uint64_t size)
 {
     if (size <= kSmallBuffer && size % kMinBlockSize == 0 && size > 0) {
@@ -29,12 +60,48 @@ std::vector<CachingAllocator::FreeIndex::Entry>* CachingAllocator::FreeIndex::he
         m_usedWords |= 1ULL << (c / 64);
         return &m_small[c];
     }
-    const auto [it, added] = m_classes.try_emplace(size);
-    if (added && !m_spare.empty()) { // a heap's buffer from an earlier size: no allocation per new size
-        it->second = std::move(m_spare.back());
-        m_spare.pop_back();
+    const std::size_t b = bucketOf(size);
+    if (b >= m_buckets.size())
+        m_buckets.resize(b + 1);
+    std::vector<SizeHeap>& bucket = m_buckets[b];
+    auto it = bucket.begin();
+    while (it != bucket.end() && it->size < size)
+        ++it;
+    if (it != bucket.end() && it->size == size)
+        return &m_heaps[it->heap];
+    std::uint32_t heap = 0;
+    if (!m_freeHeaps.empty()) { // a heap's buffer from an earlier size: no allocation per new size
+        heap = m_freeHeaps.back();
+        m_freeHeaps.pop_back();
+    } else {
+        heap = static_cast<std::uint32_t>(m_heaps.size());
+        m_heaps.emplace_back();
     }
-    return &it->second;
+    bucket.insert(it, SizeHeap { size, heap });
+    m_bucketBits[b / 64] |= 1ULL << (b % 64);
+    m_bucketWords[b / 4096] |= 1ULL << ((b / 64) % 64);
+    return &m_heaps[heap];
+}
+
+const CachingAllocator::FreeIndex::SizeHeap* CachingAllocator::FreeIndex::firstInBucket(
+    std::size_t b, std::uint64_t size)
+{
+    std::vector<SizeHeap>& bucket = m_buckets[b];
+    std::size_t i = 0;
+    while (i < bucket.size() && bucket[i].size < size)
+        ++i;
+    while (i < bucket.size()) {
+        if (clean(m_heaps[bucket[i].heap]))
+            return &bucket[i];
+        m_freeHeaps.push_back(bucket[i].heap); // emptied: the size leaves, its buffer is kept
+        bucket.erase(bucket.begin() + static_cast<std::ptrdiff_t>(i));
+    }
+    if (bucket.empty()) {
+        m_bucketBits[b / 64] &= ~(1ULL << (b % 64));
+        if (m_bucketBits[b / 64] == 0)
+            m_bucketWords[b / 4096] &= ~(1ULL << ((b / 64) % 64));
+    }
+    return nullptr;
 }
 
 void CachingAllocator::FreeIndex::insert(const FreeKey& key)
@@ -91,11 +158,11 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::lowerBound(std::uint64_t 
             ++c;
         }
     }
-    for (auto it = m_classes.lower_bound(size); it != m_classes.end();) {
-        if (clean(it->second))
-            return FreeKey { it->first, it->second.front().address, it->second.front().block };
-        m_spare.push_back(std::move(it->second));
-        it = m_classes.erase(it);
+    for (std::size_t b = nextBucket(bucketOf(size)); b < kBuckets; b = nextBucket(b + 1)) {
+        if (const SizeHeap* found = firstInBucket(b, size)) {
+            const Entry& top = m_heaps[found->heap].front();
+            return FreeKey { found->size, top.address, top.block };
+        }
     }
     return FreeKey { 0, 0, kNoBlock };
 }
@@ -107,8 +174,11 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::successor(const FreeKey& 
     if (key.size <= kSmallBuffer && key.size % kMinBlockSize == 0 && key.size > 0) {
         if (key.size / kMinBlockSize - 1 < m_small.size())
             heap = &m_small[key.size / kMinBlockSize - 1];
-    } else if (const auto it = m_classes.find(key.size); it != m_classes.end()) {
-        heap = &it->second;
+    } else if (const std::size_t b = bucketOf(key.size); b < m_buckets.size()) {
+        for (const SizeHeap& h : m_buckets[b]) {
+            if (h.size == key.size)
+                heap = &m_heaps[h.heap];
+        }
     }
     if (heap != nullptr) {
         FreeKey best { 0, 0, kNoBlock };
@@ -126,11 +196,15 @@ CachingAllocator::FreeKey CachingAllocator::FreeIndex::successor(const FreeKey& 
 
 void CachingAllocator::FreeIndex::clear()
 {
-    for (auto& [size, heap] : m_classes) {
-        heap.clear();
-        m_spare.push_back(std::move(heap));
-    }
-    m_classes.clear();
+    forEachUsedBucket([&](std::size_t b) {
+        for (const SizeHeap& h : m_buckets[b]) {
+            m_heaps[h.heap].clear();
+            m_freeHeaps.push_back(h.heap);
+        }
+        m_buckets[b].clear();
+    });
+    m_bucketBits.fill(0);
+    m_bucketWords.fill(0);
     // Only the classes in use can hold entries (a class leaves the bitmap once its heap is empty): a
     // replay that used a few small sizes clears a few heaps, not all 4,096.
     forEachUsedClass([&](std::size_t c) { m_small[c].clear(); });
@@ -152,8 +226,10 @@ std::vector<CachingAllocator::FreeKey> CachingAllocator::FreeIndex::ordered() co
             [](const FreeKey& a, const FreeKey& b) { return a.address < b.address; });
     };
     forEachUsedClass([&](std::size_t c) { add((c + 1) * kMinBlockSize, m_small[c]); });
-    for (const auto& [size, heap] : m_classes)
-        add(size, heap);
+    forEachUsedBucket([&](std::size_t b) {
+        for (const SizeHeap& h : m_buckets[b])
+            add(h.size, m_heaps[h.heap]);
+    });
     return out;
 }
 

@@ -3,18 +3,26 @@
 #include "step/StepTrace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 
 namespace headroom {
 
 /// What one replay needs, kept for the next.
 struct ReservedModel::Scratch
 {
+    /// An allocator and room for the trace's handles; one per replay running at a time (threads of a
+    /// `compare` replay one model at once), kept for the next.
+    struct Replayer
+    {
+        CachingAllocator allocator;
+        std::vector<CachingAllocator::Handle> handles;
+    };
     std::mutex mutex;
-    CachingAllocator allocator;
-    std::vector<CachingAllocator::Handle> handles;
+    std::vector<std::unique_ptr<Replayer>> idle;
     /// Replays with memory to spare, by batch: every GPU `compare` runs asks for the same ones.
     std::mutex runsMutex;
     std::map<std::int64_t, ReservedRun> uncapped;
@@ -22,6 +30,8 @@ struct ReservedModel::Scratch
     /// what their replays showed (FitMemo::untouched holds under any capacity).
     std::map<std::uint64_t, ReservedMaxBatch> maxBatches;
     std::map<std::int64_t, std::uint64_t> untouched;
+    std::atomic<std::size_t> replays { 0 }; ///< Work
+    std::atomic<std::uint64_t> events { 0 };
 };
 
 Result<ReservedModel> ReservedModel::build(
@@ -68,16 +78,23 @@ std::size_t phaseIndex(const TraceEvent& e)
 void ReservedModel::withAllocator(const AllocatorSettings& settings,
     const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const
 {
-    if (m_scratch && m_scratch->mutex.try_lock()) {
-        const std::lock_guard<std::mutex> held { m_scratch->mutex, std::adopt_lock };
-        m_scratch->allocator.reset(settings);
-        m_scratch->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
-        use(m_scratch->allocator, m_scratch->handles);
-        return;
+    std::unique_ptr<Scratch::Replayer> r;
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->mutex };
+        if (!m_scratch->idle.empty()) {
+            r = std::move(m_scratch->idle.back());
+            m_scratch->idle.pop_back();
+        }
     }
-    CachingAllocator local { settings };
-    std::vector<CachingAllocator::Handle> handles(m_trace.blocks(), CachingAllocator::kFailed);
-    use(local, handles);
+    if (!r)
+        r = std::make_unique<Scratch::Replayer>();
+    r->allocator.reset(settings);
+    r->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
+    use(r->allocator, r->handles);
+    if (m_scratch) {
+        const std::lock_guard<std::mutex> lock { m_scratch->mutex };
+        m_scratch->idle.push_back(std::move(r));
+    }
 }
 
 std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
@@ -85,6 +102,10 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
 {
     const auto& events = m_trace.events();
     end = std::min(end, events.size());
+    if (m_scratch) {
+        ++m_scratch->replays;
+        m_scratch->events += end; // less what a failure leaves out, below
+    }
     for (std::size_t i = 0; i < end; ++i) {
         const TraceEvent& e = events[i];
         if (e.allocate) {
@@ -95,6 +116,8 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
             if (h == CachingAllocator::kFailed) {
                 if (e.optional)
                     continue; // cuDNN's try_configs: a plan without this workspace runs instead
+                if (m_scratch)
+                    m_scratch->events -= end - i - 1;
                 return i;
             }
             handles[e.block] = h;
@@ -425,6 +448,11 @@ std::uint64_t ReservedModel::allocatedAt(std::int64_t batch) const
     return run(batch).peakAllocated;
 }
 
+ReservedModel::Work ReservedModel::work() const noexcept
+{
+    return m_scratch ? Work { m_scratch->replays.load(), m_scratch->events.load() } : Work {};
+}
+
 std::uint64_t ReservedModel::marginBytes(std::uint64_t capacity) noexcept
 {
     return static_cast<std::uint64_t>(static_cast<double>(capacity) * kReservedMarginFraction);
@@ -491,21 +519,31 @@ std::int64_t ReservedModel::firstFailureBelow(
     return b;
 }
 
-ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
+ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity, MaxBatchSearch what) const
 {
+    const bool unguarded = what == MaxBatchSearch::WithUnguarded;
     FitMemo memo;
+    std::optional<ReservedMaxBatch> known;
     if (m_scratch) {
         const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
-        if (const auto it = m_scratch->maxBatches.find(capacity); it != m_scratch->maxBatches.end())
-            return it->second;
+        if (const auto it = m_scratch->maxBatches.find(capacity); it != m_scratch->maxBatches.end()) {
+            if (!unguarded || it->second.unguarded != ReservedMaxBatch::kNotSearched)
+                return it->second;
+            known = it->second; // the answer is known, the batch at exactly the capacity is not
+        }
         memo.untouched = m_scratch->untouched;
     }
-    const ReservedMaxBatch out = searchMaxBatch(capacity, memo);
+    ReservedMaxBatch out = known ? *known : searchMaxBatch(capacity, memo);
+    if (unguarded && out.unguarded == ReservedMaxBatch::kNotSearched) {
+        const std::size_t before = memo.replays;
+        out.unguarded = searchUnguarded(capacity, out, memo);
+        out.replays += memo.replays - before;
+    }
     if (m_scratch) {
         const std::lock_guard<std::mutex> lock { m_scratch->runsMutex };
         if (m_scratch->maxBatches.size() >= 64)
             m_scratch->maxBatches.clear();
-        m_scratch->maxBatches.emplace(capacity, out);
+        m_scratch->maxBatches.insert_or_assign(capacity, out);
         for (const auto& [batch, least] : memo.untouched) {
             auto [it, added] = m_scratch->untouched.try_emplace(batch, least);
             it->second = std::min(it->second, least);
@@ -514,28 +552,39 @@ ReservedMaxBatch ReservedModel::maxBatch(std::uint64_t capacity) const
     return out;
 }
 
+ReservedModel::SearchStart ReservedModel::searchStart(std::uint64_t capacity, FitMemo& memo) const
+{
+    SearchStart start;
+    // Beyond the allocated-bytes answer the tensors alone exceed the capacity.
+    start.upper = m_allocated.maxBatch(capacity);
+    if (start.upper < 1)
+        return start;
+    // Searches start where the tensors' peak, scaled by what one replay allocates over it (rounding and
+    // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
+    // fails, so the edge is near the allocated peak, not the uncapped reserved one.
+    const auto tensors = m_allocated.at(start.upper);
+    const ReservedRun probe = run(start.upper);
+    if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
+        && m_options.allocator.garbageCollectionThreshold <= 0.0)
+        memo.untouched[start.upper] = probe.peakReserved; // the same replay under any capacity at least that
+    start.ratio = tensors.ok() && tensors.value().total() > 0 ? std::max(1.0,
+                      static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))
+                                                              : 1.0;
+    return start;
+}
+
 ReservedMaxBatch ReservedModel::searchMaxBatch(std::uint64_t capacity, FitMemo& memo) const
 {
     ReservedMaxBatch out;
     out.marginBytes = marginBytes(capacity);
-    // Beyond the allocated-bytes answer the tensors alone exceed the capacity.
-    const std::int64_t upper = m_allocated.maxBatch(capacity);
-    if (upper < 1)
+    out.unguarded = ReservedMaxBatch::kNotSearched;
+    const SearchStart start = searchStart(capacity, memo);
+    if (start.upper < 1) {
+        out.unguarded = 0;
         return out;
-    // Searches start where the tensors' peak, scaled by what one replay allocates over it (rounding and
-    // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
-    // fails, so the edge is near the allocated peak, not the uncapped reserved one.
-    const auto tensors = m_allocated.at(upper);
-    const ReservedRun probe = run(upper);
-    if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
-        && m_options.allocator.garbageCollectionThreshold <= 0.0)
-        memo.untouched[upper] = probe.peakReserved; // the same replay under any capacity at least that
-    const double ratio = tensors.ok() && tensors.value().total() > 0
-        ? std::max(
-            1.0, static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))
-        : 1.0;
+    }
     const auto guess = [&](std::uint64_t c) {
-        return m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(c) / ratio));
+        return m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(c) / start.ratio));
     };
     // The answer fits the band below the capacity: found at its lowest capacity first, then checked at its
     // middle and top (the cache's layout at the edge changes with the capacity; an answer only one exact
@@ -546,10 +595,16 @@ ReservedMaxBatch ReservedModel::searchMaxBatch(std::uint64_t capacity, FitMemo& 
         if (out.batch > 0 && !fits(out.batch, band(halves), &memo))
             out.batch = firstFailureBelow(band(halves), out.batch, guess(band(halves)), &memo);
     }
-    // Without the band: up from the answer at exactly the capacity.
-    out.unguarded = largestFitting(capacity, out.batch, upper + 1, out.batch + 1, &memo);
     out.replays = memo.replays + 1; // and the probe
     return out;
+}
+
+std::int64_t ReservedModel::searchUnguarded(
+    std::uint64_t capacity, const ReservedMaxBatch& found, FitMemo& memo) const
+{
+    // Without the band: up from the answer at exactly the capacity.
+    const std::int64_t upper = m_allocated.maxBatch(capacity);
+    return largestFitting(capacity, found.batch, upper + 1, found.batch + 1, &memo);
 }
 
 } // namespace headroom

@@ -80,14 +80,15 @@ DroppedSettings keepWhatApplies(PlanSettings& settings, const Network& network)
 }
 
 Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,
-    const PlanSettings& settings, const ReservedModel* reserved, const ReservedFigures* known)
+    const PlanSettings& settings, const ReservedModel* reserved, const ReservedFigures* known,
+    MaxBatchSearch what)
 {
     auto e = estimate(analysis, model, settings.setup, settings.gpu.memoryBytes);
     if (!e)
         return e.error();
     SetupFigures f { std::move(e).value(), std::nullopt, std::nullopt, std::nullopt };
     if (reserved != nullptr) {
-        f.reserved = reservedFiguresOf(*reserved, settings, known);
+        f.reserved = reservedFiguresOf(*reserved, settings, known, what);
         applyReserved(f.estimate, *f.reserved, settings.setup);
     }
     if (auto t = estimateThroughput(analysis, settings.setup, settings.gpu, model))
@@ -124,17 +125,19 @@ void reestimate(PlanResult& result, const PlanSettings& settings)
     if (result.reserved) {
         // The max batch search runs again only when the allocator's capacity changed.
         const std::optional<ReservedFigures> known = std::move(result.reservedFigures);
-        result.reservedFigures = reservedFiguresOf(*result.reserved, settings, known ? &*known : nullptr);
+        result.reservedFigures
+            = reservedFiguresOf(*result.reserved, settings, known ? &*known : nullptr, result.maxBatchSearch);
         applyReserved(*result.estimate, *result.reservedFigures, settings.setup);
     } else {
         result.reservedFigures.reset();
     }
 }
 
-PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
+PlanResult evaluate(const PlanSettings& settings, Analysis analysis, MaxBatchSearch what)
 {
     PlanResult result;
     result.analysis = std::move(analysis);
+    result.maxBatchSearch = what;
     if (result.analysis.error && result.analysis.rows.empty()) { // the sequence length could not be applied
         result.error = result.analysis.error;
         return result;
@@ -156,16 +159,16 @@ PlanResult evaluate(const PlanSettings& settings, Analysis analysis)
     return result;
 }
 
-PlanResult evaluate(const Plan& plan, Analysis analysis)
+PlanResult evaluate(const Plan& plan, Analysis analysis, MaxBatchSearch what)
 {
     if (plan.setup.parallel.pipelineParallel > 1 && !plan.setup.pipelineStage)
         return evaluatePipeline(plan, std::move(analysis));
-    return evaluate(static_cast<const PlanSettings&>(plan), std::move(analysis));
+    return evaluate(static_cast<const PlanSettings&>(plan), std::move(analysis), what);
 }
 
-PlanResult evaluate(const Plan& plan)
+PlanResult evaluate(const Plan& plan, MaxBatchSearch what)
 {
-    return evaluate(plan, analyzePlan(plan, plan.analysisOptions()));
+    return evaluate(plan, analyzePlan(plan, plan.analysisOptions()), what);
 }
 
 namespace {

@@ -71,8 +71,8 @@ std::uint64_t largestCudnnWorkspace(const AllocationTrace& trace, std::int64_t b
 
 } // namespace
 
-ReservedFigures reservedFiguresOf(
-    const ReservedModel& model, const PlanSettings& settings, const ReservedFigures* known)
+ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings& settings,
+    const ReservedFigures* known, MaxBatchSearch what)
 {
     ReservedFigures f;
     const CudaContextEstimate context = cudaContextBytes(computeCapabilityOf(settings.gpu));
@@ -81,9 +81,10 @@ ReservedFigures reservedFiguresOf(
     f.overheadBytes = settings.setup.overheadBytes;
     f.expandableSegments = settings.setup.expandableSegments;
     f.capacityBytes = settings.gpu.memoryBytes - std::min(settings.gpu.memoryBytes, f.overheadBytes);
-    f.maxBatch = known != nullptr && known->capacityBytes == f.capacityBytes
-        ? known->maxBatch
-        : model.maxBatch(f.capacityBytes);
+    const bool useKnown = known != nullptr && known->capacityBytes == f.capacityBytes
+        && (what == MaxBatchSearch::AnswerOnly
+            || known->maxBatch.unguarded != ReservedMaxBatch::kNotSearched);
+    f.maxBatch = useKnown ? known->maxBatch : model.maxBatch(f.capacityBytes, what);
     f.cublasWorkspaceBytes = model.cublasWorkspaceBytes() * kCublasHandlesPerTrainingStep;
     f.batch = settings.setup.batch;
     ReservedRun run = model.run(f.batch, f.capacityBytes);

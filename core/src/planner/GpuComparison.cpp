@@ -1,4 +1,5 @@
 #include "headroom/planner/Planner.h"
+#include "planner/PlannerWork.h"
 
 #include <algorithm>
 #include <memory>
@@ -11,8 +12,9 @@ namespace headroom {
 namespace {
 
 /// The step models and reserved models the GPUs share, each built once: a step model per overhead (an
-/// overhead at the CUDA context follows each GPU's), a reserved model per generation (it depends on the GPU
-/// only through its cuBLAS workspace).
+/// overhead at the CUDA context follows each GPU's), a reserved model per cuBLAS workspace (the GPU enters
+/// its trace only there: ReservedModel::build), so that GPUs of several generations share one trace and
+/// the max batch searches it answered (issue 38: GPUs of the same memory and context asked it again).
 class SharedModels final
 {
 public:
@@ -26,13 +28,15 @@ public:
     {
         if (!settings.reservedModel)
             return nullptr;
-        const ComputeCapability cc = computeCapabilityOf(settings.gpu);
-        for (const auto& [capability, model] : m_reserved) {
-            if (capability == cc)
+        // buildReservedModel() replays PyTorch's default version (ReservedOptions::torch).
+        const std::uint64_t workspace
+            = cublasWorkspaceBytes(computeCapabilityOf(settings.gpu), ReservedOptions {}.torch);
+        for (const auto& [bytes, model] : m_reserved) {
+            if (bytes == workspace)
                 return model.get();
         }
         auto built = buildReservedModel(m_result.analysis, settings);
-        m_reserved.emplace_back(cc, built ? std::move(built).value() : nullptr);
+        m_reserved.emplace_back(workspace, built ? std::move(built).value() : nullptr);
         return m_reserved.back().second.get();
     }
 
@@ -49,10 +53,22 @@ public:
         return m_memory.back().get();
     }
 
+    /// The reserved models built and what they replayed.
+    void addWork(CompareWork& work) const
+    {
+        for (const auto& [bytes, model] : m_reserved) {
+            if (!model)
+                continue;
+            ++work.traces;
+            work.replays += model->work().replays;
+            work.replayedEvents += model->work().events;
+        }
+    }
+
 private:
     const PlanResult& m_result;
     std::vector<std::shared_ptr<const MemoryModel>> m_memory;
-    std::vector<std::pair<ComputeCapability, std::shared_ptr<const ReservedModel>>> m_reserved;
+    std::vector<std::pair<std::uint64_t, std::shared_ptr<const ReservedModel>>> m_reserved;
 };
 
 GpuComparison comparisonRow(
@@ -91,30 +107,76 @@ void rank(std::vector<GpuComparison>& rows)
 } // namespace
 
 Result<std::vector<GpuComparison>> compareGpus(
-    const Plan& base, std::span<const Gpu> gpus, std::optional<std::int64_t> targetBatch)
+    const Plan& base, std::span<const Gpu> gpus, std::optional<std::int64_t> targetBatch, CompareWork* work)
 {
     // One evaluation for every GPU: the analysis does not depend on it, the step model only through
     // the overhead (one per overhead: an overhead at the CUDA context follows each GPU's).
-    const PlanResult result = evaluate(base);
+    // The rows replay the allocator on models of their own (SharedModels): the plan's own GPU needs none.
+    Plan analysed = base;
+    analysed.reservedModel = false;
+    const PlanResult result = evaluate(analysed);
     if (result.analysis.error)
         return Error { "cannot compare: " + result.analysis.error->message, result.analysis.error->location };
     if (!result.memory)
         return result.error.value_or(Error { "cannot compare: no step model", "setup" });
-    std::vector<GpuComparison> rows;
-    rows.reserve(gpus.size());
+    // The models each GPU needs, built one after the other; then the GPUs' figures on the machine's
+    // cores, a max batch search per reserved model and capacity (GPUs of the same memory and context
+    // share it: the first searches, the others read its answer), the longest searches first.
     SharedModels models { result };
+    struct Job
+    {
+        PlanSettings settings;
+        const MemoryModel* memory = nullptr;
+        const ReservedModel* reserved = nullptr;
+    };
+    std::vector<Job> jobs;
+    jobs.reserve(gpus.size());
     for (const Gpu& gpu : gpus) {
-        PlanSettings onGpu = base;
-        moveToGpu(onGpu, gpu); // an overhead left at the CUDA context follows each GPU's
-        const auto model = models.memoryFor(onGpu);
+        Job job { base, nullptr, nullptr };
+        moveToGpu(job.settings, gpu); // an overhead left at the CUDA context follows each GPU's
+        const auto model = models.memoryFor(job.settings);
         if (!model)
             return model.error();
-        auto figures = figuresOf(result.analysis, *model.value(), onGpu, models.reservedFor(onGpu));
-        if (!figures)
-            return figures.error();
-        rows.push_back(comparisonRow(gpu, *figures, targetBatch));
+        job.memory = model.value();
+        job.reserved = models.reservedFor(job.settings);
+        jobs.push_back(std::move(job));
+    }
+    const auto capacityOf = [&](const Job& job) {
+        return job.settings.gpu.memoryBytes
+            - std::min(job.settings.gpu.memoryBytes, job.settings.setup.overheadBytes);
+    };
+    std::vector<std::vector<std::size_t>> groups;
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const auto same = std::find_if(groups.begin(), groups.end(), [&](const std::vector<std::size_t>& g) {
+            return jobs[g.front()].reserved == jobs[i].reserved
+                && capacityOf(jobs[g.front()]) == capacityOf(jobs[i]);
+        });
+        if (same != groups.end())
+            same->push_back(i);
+        else
+            groups.push_back({ i });
+    }
+    std::stable_sort(groups.begin(), groups.end(), [&](const auto& x, const auto& y) {
+        return capacityOf(jobs[x.front()]) > capacityOf(jobs[y.front()]);
+    });
+    std::vector<std::optional<Result<SetupFigures>>> figures(jobs.size());
+    forEachInParallel(groups.size(), [&](std::size_t g) {
+        for (const std::size_t i : groups[g]) {
+            // No row shows the batch that fits at exactly the capacity (ReservedMaxBatch::unguarded).
+            figures[i] = figuresOf(result.analysis, *jobs[i].memory, jobs[i].settings, jobs[i].reserved,
+                nullptr, MaxBatchSearch::AnswerOnly);
+        }
+    });
+    std::vector<GpuComparison> rows;
+    rows.reserve(gpus.size());
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (!*figures[i])
+            return figures[i]->error();
+        rows.push_back(comparisonRow(gpus[i], figures[i]->value(), targetBatch));
     }
     rank(rows);
+    if (work != nullptr)
+        models.addWork(*work);
     return rows;
 }
 

@@ -179,10 +179,6 @@ private:
     class FreeIndex
     {
     public:
-        explicit FreeIndex(std::pmr::memory_resource* memory)
-            : m_classes(memory)
-        {
-        }
         void insert(const FreeKey& key);
         void erase(std::uint32_t block);
         /// The smallest (size, address) of at least `size` bytes; block kNone if none.
@@ -202,7 +198,7 @@ private:
         };
         /// Sizes up to a small segment (2 MiB) in 512-byte classes with a bitmap of the classes in use
         /// (and a summary word of its non-zero words, so a search skips empty words at once); larger
-        /// sizes in a map.
+        /// sizes in buckets of 256 per power of two (LargeBuckets).
         static constexpr std::size_t kSmallClasses = kSmallBuffer / kMinBlockSize;
         std::vector<Entry>* heapOf(std::uint64_t size);
         bool clean(std::vector<Entry>& heap);
@@ -216,8 +212,40 @@ private:
                     f(w * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
             }
         }
-        std::pmr::map<std::uint64_t, std::vector<Entry>> m_classes;
-        std::vector<std::vector<Entry>> m_spare; ///< emptied heaps of m_classes, their buffers kept
+        /// Larger sizes (and any size not a 512-byte multiple): a bucket per 1/256 of a power of two, in
+        /// size order, each a short list of its sizes in use, in order, with their heaps; a bitmap of the
+        /// buckets in use (and a summary word per 64 of its words) finds the next bucket. A new size costs
+        /// no allocation once the buckets and heaps have grown (issue 38: the map of sizes it replaced
+        /// allocated and rebalanced a node per new size, half a replay's time where every tensor has a
+        /// size of its own).
+        struct SizeHeap
+        {
+            std::uint64_t size;
+            std::uint32_t heap; ///< index into m_heaps
+        };
+        static constexpr std::size_t kBuckets = 64 * 256;
+        [[nodiscard]] static std::size_t bucketOf(std::uint64_t size) noexcept;
+        /// The first bucket at or after `b` whose bit is set; kBuckets if none.
+        [[nodiscard]] std::size_t nextBucket(std::size_t b) const noexcept;
+        /// The first size of bucket `b` at least `size` whose heap still holds a cached block, its stale
+        /// sizes dropped on the way; nullptr if none.
+        const SizeHeap* firstInBucket(std::size_t b, std::uint64_t size);
+        template <typename F> void forEachUsedBucket(F&& f) const
+        {
+            for (std::size_t w = 0; w < m_bucketWords.size(); ++w) {
+                for (std::uint64_t words = m_bucketWords[w]; words != 0; words &= words - 1) {
+                    const std::size_t word = w * 64 + static_cast<std::size_t>(std::countr_zero(words));
+                    for (std::uint64_t bits = m_bucketBits[word]; bits != 0; bits &= bits - 1)
+                        f(word * 64 + static_cast<std::size_t>(std::countr_zero(bits)));
+                }
+            }
+        }
+        std::vector<std::vector<SizeHeap>> m_buckets; ///< grown to the largest bucket used
+        std::array<std::uint64_t, kBuckets / 64> m_bucketBits {};
+        std::array<std::uint64_t, kBuckets / 64 / 64> m_bucketWords {}; ///< bit: m_bucketBits word not 0
+        std::vector<std::vector<Entry>> m_heaps; ///< the large sizes' heaps, their buffers kept
+        std::vector<std::uint32_t> m_freeHeaps; ///< heaps of m_heaps no size holds
+
         std::vector<std::vector<Entry>> m_small; ///< grown to the largest class used
         std::array<std::uint64_t, kSmallClasses / 64> m_used {};
         std::uint64_t m_usedWords = 0; ///< bit w: m_used[w] is not 0
@@ -234,8 +262,7 @@ private:
     struct Pool
     {
         Pool(bool isSmall, std::pmr::memory_resource* memory)
-            : blocks(memory)
-            , unmapped(memory)
+            : unmapped(memory)
             , small(isSmall)
         {
         }

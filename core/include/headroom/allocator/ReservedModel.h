@@ -101,10 +101,18 @@ struct ReservedMaxBatch final
     /// The answer: fits under the capacity less the margin, less half of it, and the capacity itself (a
     /// batch that fits only for a lucky layout of the cache at exactly the capacity is not reported).
     std::int64_t batch = 0;
-    std::int64_t unguarded = 0; ///< the largest batch the replay fits at exactly the capacity
+    /// The largest batch the replay fits at exactly the capacity; kNotSearched where the search was asked
+    /// for the answer alone (MaxBatchSearch::AnswerOnly).
+    std::int64_t unguarded = 0;
     std::uint64_t marginBytes = 0; ///< the band below the capacity the answer also fits in (marginBytes())
     std::size_t replays = 0; ///< replays of the trace the search ran (its cost; not a figure)
+    static constexpr std::int64_t kNotSearched = -1;
 };
+
+/// What a max batch search looks for: the answer and the largest batch at exactly the capacity
+/// (ReservedMaxBatch::unguarded, which `headroom estimate`, its report and the GUI's tooltip show), or the
+/// answer alone (`compare`, `max-batch`: the second search up from the answer is often as long again).
+enum class MaxBatchSearch : std::uint8_t { WithUnguarded, AnswerOnly };
 
 /// The max batch search starts again below any batch that fails under the answer it found, to about 3 %
 /// below it (ReservedModel::maxBatch). Where failures recur all the way down that walk grows with the
@@ -139,7 +147,9 @@ public:
     /// the tensors' peak scaled by one replay's allocated bytes over them (rounding, workspaces) meets the
     /// capacity; typically 5 to 15 replays, more where the edge is ragged (a replay that fits without the
     /// capacity ever refusing a segment also fits under any larger capacity, which spares some).
-    [[nodiscard]] ReservedMaxBatch maxBatch(std::uint64_t capacity) const;
+    /// The answer does not depend on `what`, nor on the questions asked before.
+    [[nodiscard]] ReservedMaxBatch maxBatch(
+        std::uint64_t capacity, MaxBatchSearch what = MaxBatchSearch::WithUnguarded) const;
     /// What the answer keeps free below `capacity` for what the model cannot see exactly (a workspace cuDNN
     /// sizes differently, a kernel's temporary; docs/memory-model.md, "Max batch and where the model is
     /// uncertain"): kReservedMarginFraction of it, the bytes the UI can show next to the answer.
@@ -170,6 +180,16 @@ public:
     /// One replay, nothing kept; other questions do not pay for it.
     [[nodiscard]] std::vector<EventMemory> eventMemory(
         std::int64_t batch, std::uint8_t step, std::uint64_t capacity = kNoLimit) const;
+
+    /// The replays of the trace this model has run so far, every question together, and the trace events
+    /// they replayed (to the end, or to the allocation that failed): its cost, counted for tests and
+    /// benchmarks.
+    struct Work
+    {
+        std::size_t replays = 0;
+        std::uint64_t events = 0;
+    };
+    [[nodiscard]] Work work() const noexcept;
 
     /// The runtime the model stands for (its allocator settings round requests as the replay does).
     [[nodiscard]] const ReservedOptions& options() const noexcept { return m_options; }
@@ -202,6 +222,17 @@ private:
         std::uint64_t capacity, std::int64_t hi, std::int64_t guess, FitMemo* memo) const;
     /// maxBatch() without the answers kept from earlier searches.
     [[nodiscard]] ReservedMaxBatch searchMaxBatch(std::uint64_t capacity, FitMemo& memo) const;
+    /// The search's bounds at `capacity`: the allocated-bytes answer (0: nothing fits), and the first
+    /// guess's scale (one replay there, kept).
+    struct SearchStart
+    {
+        std::int64_t upper = 0;
+        double ratio = 1.0;
+    };
+    [[nodiscard]] SearchStart searchStart(std::uint64_t capacity, FitMemo& memo) const;
+    /// ReservedMaxBatch::unguarded for `found`, the answer at `capacity`.
+    [[nodiscard]] std::int64_t searchUnguarded(
+        std::uint64_t capacity, const ReservedMaxBatch& found, FitMemo& memo) const;
     /// run(batch) with memory to spare, kept for the next call at that batch.
     [[nodiscard]] ReservedRun uncappedRun(std::int64_t batch) const;
     bool replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
@@ -225,9 +256,9 @@ private:
     [[nodiscard]] std::vector<std::uint64_t> atMoments(const StepTimeline& timeline,
         const std::vector<std::size_t>& moments, bool firstStep, const std::vector<std::uint64_t>& after,
         bool window) const;
-    /// Calls `use` with an allocator in the state `settings` describe and room for the trace's handles: the
-    /// model's own, kept between replays (a replay is thousands of allocations), unless another thread has
-    /// it.
+    /// Calls `use` with an allocator in the state `settings` describe and room for the trace's handles: one
+    /// of the model's own, kept between replays (a replay is thousands of allocations), one per thread
+    /// replaying at the same time.
     void withAllocator(const AllocatorSettings& settings,
         const std::function<void(CachingAllocator&, std::vector<CachingAllocator::Handle>&)>& use) const;
 

@@ -132,6 +132,9 @@ struct PlanResult final
     std::optional<Error> throughputError; ///< why there is none (the GPU has no figure for the precision)
     /// The allocation trace replayed through the caching allocator (built with the step model).
     std::shared_ptr<const ReservedModel> reserved;
+    /// Whether the max batch search also looks for the batch at exactly the capacity
+    /// (ReservedMaxBatch::unguarded): evaluate()'s `what`, kept for reestimate().
+    MaxBatchSearch maxBatchSearch = MaxBatchSearch::WithUnguarded;
     /// Its figures on the plan's GPU and at its batch, whenever there is an estimate and a reserved
     /// model; the estimate's maxBatch and fits already take them into account.
     std::optional<ReservedFigures> reservedFigures;
@@ -197,9 +200,10 @@ void moveToGpu(PlanSettings& settings, const Gpu& gpu);
     const Analysis& analysis, const PlanSettings& settings);
 
 /// The reserved figures of `settings` on `model`: the max batch search under the GPU's memory less the
-/// overhead (skipped when `known` has it for the same capacity) and one replay at the batch.
-[[nodiscard]] ReservedFigures reservedFiguresOf(
-    const ReservedModel& model, const PlanSettings& settings, const ReservedFigures* known = nullptr);
+/// overhead (skipped when `known` has it for the same capacity) and one replay at the batch. `what`:
+/// whether maxBatch.unguarded is searched too (MaxBatchSearch::AnswerOnly leaves it kNotSearched).
+[[nodiscard]] ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings& settings,
+    const ReservedFigures* known = nullptr, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The estimate with the reserved answer, the one notion of fitting and headroom every view shows: its
 /// max batch no larger than the reserved one; a batch above it (or one the allocator cannot hold) does
@@ -217,15 +221,19 @@ void applyReserved(Estimate& estimate, const ReservedFigures& reserved, const Tr
 
 /// Analysis, step model, estimate and throughput: what `headroom estimate`, the GUI and the report show.
 /// With pipeline parallelism, per stage (evaluatePipeline, estimate/Pipeline.h).
-[[nodiscard]] PlanResult evaluate(const Plan& plan);
+/// `what`: MaxBatchSearch::AnswerOnly where nothing shows the batch at exactly the capacity (`headroom
+/// max-batch`), which spares its search.
+[[nodiscard]] PlanResult evaluate(const Plan& plan, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// evaluate() on `analysis`, the plan's network already analysed under plan.analysisOptions() (a set-up
 /// change: with a pipeline the stages are cut again, each analysed on its own).
-[[nodiscard]] PlanResult evaluate(const Plan& plan, Analysis analysis);
+[[nodiscard]] PlanResult evaluate(
+    const Plan& plan, Analysis analysis, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The step model, estimate and throughput for `settings` on `analysis`, an analysis of the same
 /// network under settings.analysisOptions() (the set-up changed, the analysis did not).
-[[nodiscard]] PlanResult evaluate(const PlanSettings& settings, Analysis analysis);
+[[nodiscard]] PlanResult evaluate(
+    const PlanSettings& settings, Analysis analysis, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The estimate and throughput at settings.setup.batch, read off result.memory (built for this
 /// analysis and set-up but for the batch): a few multiplications and the roofline, every slider
@@ -235,10 +243,10 @@ void reestimate(PlanResult& result, const PlanSettings& settings);
 /// The figures of `settings` on `model`, built for `analysis` and settings.setup (any batch): the
 /// estimate on settings.gpu's memory and the throughput on its figures. Fails as estimate() does.
 /// With `reserved` (built for the same analysis and set-up), the max batch is the reserved one (its
-/// search skipped where `known` has it for the same capacity).
+/// search skipped where `known` has it for the same capacity; `what` as reservedFiguresOf's).
 [[nodiscard]] Result<SetupFigures> figuresOf(const Analysis& analysis, const MemoryModel& model,
     const PlanSettings& settings, const ReservedModel* reserved = nullptr,
-    const ReservedFigures* known = nullptr);
+    const ReservedFigures* known = nullptr, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// The set-up's "parallel" object of `headroom estimate --json` (docs/cli.md): every degree, the
 /// schedule, the data-parallel degrees they leave.

@@ -166,7 +166,16 @@ struct GpuComparison final
 /// `base`'s set-up on each GPU of `gpus`, sorted by memory (then fastest first, then name). The target
 /// is a number of samples per optimizer step; empty: the set-up's own effective batch, so reaching it
 /// means fitting. Fails if the plan cannot be analysed or its set-up is not valid.
-[[nodiscard]] Result<std::vector<GpuComparison>> compareGpus(
-    const Plan& base, std::span<const Gpu> gpus, std::optional<std::int64_t> targetBatch);
+/// What a comparison cost, counted rather than timed (tests and benchmarks): the reserved models built (a
+/// trace each) and the allocator replays they ran, with the trace events those replayed.
+struct CompareWork final
+{
+    std::size_t traces = 0;
+    std::size_t replays = 0;
+    std::uint64_t replayedEvents = 0;
+};
+
+[[nodiscard]] Result<std::vector<GpuComparison>> compareGpus(const Plan& base, std::span<const Gpu> gpus,
+    std::optional<std::int64_t> targetBatch, CompareWork* work = nullptr);
 
 } // namespace headroom
