@@ -53,6 +53,8 @@ Plan makePlan(const Options& o, const std::string& executablePath)
     plan.setup.expandableSegments = o.expandableSegments;
     plan.setup.calibration = o.calibration;
     plan.setup.assumedUtilization = o.utilization;
+    plan.setup.gpusPerNode = o.gpusPerNode;
+    plan.setup.interNodeGBps = o.interNodeGBps;
     plan.checkpointing = o.checkpointing;
     plan.attention = o.attention;
     plan.lora = o.lora;

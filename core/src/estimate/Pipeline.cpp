@@ -76,11 +76,7 @@ void showHeaviest(PlanResult& out, const PlanSettings& settings)
         ThroughputEstimate& t = *out.throughput;
         const double bubble
             = pipelineBubbleFraction(settings.setup.parallel, settings.setup.accumulationSteps);
-        const double slower = 1.0 + bubble;
-        t.stepSeconds *= slower;
-        t.computeSeconds *= slower;
-        t.samplesPerSecond /= slower;
-        t.tokensPerSecond /= slower;
+        applyPipelineBubble(t, bubble);
         t.notes.push_back(
             "Includes the pipeline bubble: " + std::to_string(static_cast<int>(bubble * 100.0 + 0.5))
             + " % of the busiest stage's time idle, (p - 1) / (v m)");

@@ -402,6 +402,7 @@ TrainingSetup Search::setupOf(const Layout& l) const
     setup.parallel = l.par;
     setup.batch = l.microBatch;
     setup.accumulationSteps = l.accumulation;
+    setup.gpusPerNode = m_request.gpusPerNode;
     setup.pipelineStage.reset();
     return setup;
 }
@@ -725,12 +726,8 @@ bool Search::examine(const Layout& l, Examined& out)
         return false;
     }
     // The slowest stage sets the pace, every stage idle for the bubble (as evaluatePipeline shows it).
-    const double slower = 1.0 + pipelineBubbleFraction(l.par, l.accumulation);
     ThroughputEstimate& t = out.throughput;
-    t.stepSeconds *= slower;
-    t.computeSeconds *= slower;
-    t.samplesPerSecond /= slower;
-    t.tokensPerSecond /= slower;
+    applyPipelineBubble(t, pipelineBubbleFraction(l.par, l.accumulation));
     // A later stage's input is the hidden state, not the tokens: the rates are the whole model's.
     if (m_sequence > 0) {
         t.sequenceLength = m_sequence;
@@ -980,8 +977,9 @@ Result<ClusterPlan> Search::run()
     std::stable_sort(confirmed.begin(), confirmed.end(), [](const ClusterLayout& a, const ClusterLayout& b) {
         if (a.throughput.stepSeconds != b.throughput.stepSeconds)
             return a.throughput.stepSeconds < b.throughput.stepSeconds;
-        // Then less of the communication the step time leaves out (as rankSetups() orders set-ups): less
-        // model parallelism, no optimizer offload, no weight gathering (ZeRO-3); then less memory.
+        // Then (as rankSetups() orders set-ups) less model parallelism, no optimizer offload (its PCIe
+        // traffic is not timed), no weight gathering (ZeRO-3), whose exchanges the step time prices only
+        // at peak bandwidth; then less memory.
         const auto cost = [](const ClusterLayout& l) {
             const Parallelism& par = l.settings.setup.parallel;
             return std::tuple(par.modelParallel(), par.offloadOptimizer, shardingStage(par.sharding) >= 3,
@@ -1008,8 +1006,9 @@ Result<ClusterPlan> Search::run()
     left.push_back("activation offload to CPU memory"
         + std::string(m_request.offloadOptimizer ? "" : " and optimizer offload"));
     left.push_back(
-        "communication between GPUs in the step times (the throughput model times compute and "
-        "memory traffic, with the pipeline bubble); equal times rank less model parallelism first");
+        "in the step times, communication beyond NCCL's peak bus bandwidth (congestion, protocol "
+        "overheads, latency of small messages) and the optimizer offload's PCIe traffic; equal times rank "
+        "less model parallelism first");
     for (const Checkpointing c : m_sameAsNone)
         left.push_back("recomputation " + std::string(checkpointingName(c))
             + ": it recomputes nothing on this model, the layouts of none again");
