@@ -169,8 +169,10 @@ TensorParallelBytes tensorParallelBytes(const Analysis& analysis)
                     reduced[in.tensor] = true;
                     out.add(out.backward, bytesOf(in.tensor), layers);
                 }
-            outputSplit = *category == LayerCategory::Linear;
-            if (!outputSplit) // an attention block ends in its row-parallel output projection
+            // An attention block ends in its row-parallel output projection, a mixture of experts (a Linear
+            // by category) in its experts' down projections: both hand on a whole tensor.
+            outputSplit = *category == LayerCategory::Linear && row.experts == 0;
+            if (!outputSplit)
                 forward(bytesOf(op.output));
             if (row.type == "TransformerEncoderLayer") {
                 // A whole transformer layer: its MLP block is a column-parallel then a row-parallel Linear
@@ -193,19 +195,25 @@ TensorParallelBytes tensorParallelBytes(const Analysis& analysis)
     return out;
 }
 
-/// Per attention layer and sample, the local Q, K + V and output bytes (as the context-parallel buffers
-/// take them, step/SequenceContext.cpp), summed over the network's attention layers, and their arithmetic.
+/// The local Q, K + V and output bytes of the network's attention layers (as the context-parallel
+/// buffers take them, step/SequenceContext.cpp), summed, and their arithmetic.
 struct AttentionBytes
 {
-    double q = 0, kv = 0, out = 0; ///< per micro-batch at the micro-batch
+    AffineBytes q, kv, out;
     double flopsPerSample = 0; ///< forward + backward
 };
 
-AttentionBytes attentionBytes(const Analysis& analysis, double micro)
+void addBytes(AffineBytes& to, const AffineBytes& b, double times)
+{
+    to.perSample += static_cast<std::uint64_t>(static_cast<double>(b.perSample) * times);
+    to.fixed += static_cast<std::uint64_t>(static_cast<double>(b.fixed) * times);
+}
+
+AttentionBytes attentionBytes(const Analysis& analysis)
 {
     const StepGraph& g = analysis.step;
     const auto bytesOf = [&](std::size_t tensor) {
-        return tensor < g.tensors.size() ? at(g.tensors[tensor].gradientBytes, micro) : 0.0;
+        return tensor < g.tensors.size() ? g.tensors[tensor].gradientBytes : AffineBytes {};
     };
     AttentionBytes out;
     std::vector<bool> counted(analysis.rows.size(), false); // once per row, times its count
@@ -217,11 +225,16 @@ AttentionBytes attentionBytes(const Analysis& analysis, double micro)
             continue;
         counted[op.row] = true;
         const double layers = layersOf(row);
-        const double o = bytesOf(op.output);
+        const AffineBytes o = bytesOf(op.output);
         const bool separate = row.type == "ScaledDotProductAttention" && op.inputs.size() == 3;
-        out.q += layers * (separate ? bytesOf(op.inputs[0].tensor) : o);
-        out.kv += layers * (separate ? bytesOf(op.inputs[1].tensor) + bytesOf(op.inputs[2].tensor) : 2.0 * o);
-        out.out += layers * o;
+        addBytes(out.q, separate ? bytesOf(op.inputs[0].tensor) : o, layers);
+        if (separate) {
+            addBytes(out.kv, bytesOf(op.inputs[1].tensor), layers);
+            addBytes(out.kv, bytesOf(op.inputs[2].tensor), layers);
+        } else {
+            addBytes(out.kv, o, 2.0 * layers);
+        }
+        addBytes(out.out, o, layers);
         out.flopsPerSample += layers
             * (static_cast<double>(row.forwardFlopsPerSample)
                 + static_cast<double>(row.backwardFlopsPerSample));
@@ -322,13 +335,59 @@ Interconnect interconnectOf(const Gpu& gpu, const TrainingSetup& setup) noexcept
     return links;
 }
 
+CommunicationVolumes communicationVolumes(const Analysis& analysis)
+{
+    using namespace comm;
+    CommunicationVolumes v;
+    if (analysis.error)
+        return v;
+    v.valid = true;
+    const TensorParallelBytes tp = tensorParallelBytes(analysis);
+    v.tensorForward = tp.forward;
+    v.tensorBackward = tp.backward;
+    v.tensorRecompute = tp.recompute;
+    const AttentionBytes a = attentionBytes(analysis);
+    v.attentionQ = a.q;
+    v.attentionKv = a.kv;
+    v.attentionOut = a.out;
+    v.attentionFlopsPerSample = a.flopsPerSample;
+    double expertTrainable = 0, expertAll = 0;
+    for (const LayerRow& row : analysis.rows) {
+        expertTrainable += layersOf(row) * static_cast<double>(row.expertTrainableParams);
+        expertAll += layersOf(row) * static_cast<double>(row.expertParams);
+        if (row.experts <= 0 || !row.valid())
+            continue;
+        // Dispatch and combine, in forward and in backward (and in recomputation).
+        const double perSample = static_cast<double>(row.output.shape.elements().value())
+            * static_cast<double>(row.expertsPerToken) * static_cast<double>(elementSize(row.output.dtype));
+        v.expertBuffersPerSample += layersOf(row) * (row.checkpointed ? 6.0 : 4.0) * perSample;
+    }
+    const double trainableParams = static_cast<double>(analysis.trainableParams);
+    const double allParams = static_cast<double>(analysis.totalParams);
+    v.trainableBytes = static_cast<double>(analysis.trainableParameterBytes > 0
+            ? analysis.trainableParameterBytes
+            : analysis.trainableParams * elementSize(parameterType(analysis.precision)));
+    v.allBytes = static_cast<double>(analysis.parameterBytes);
+    v.expertTrainableShare = trainableParams > 0 ? std::min(1.0, expertTrainable / trainableParams) : 0;
+    v.expertShare = allParams > 0 ? std::min(1.0, expertAll / allParams) : 0;
+    return v;
+}
+
 std::vector<CommunicationTerm> communicationTerms(
     const Analysis& analysis, const TrainingSetup& setup, const Interconnect& links, const ComputeWindows& w)
+{
+    if (setup.parallel.gpus <= 1)
+        return {};
+    return communicationTerms(communicationVolumes(analysis), setup, links, w);
+}
+
+std::vector<CommunicationTerm> communicationTerms(const CommunicationVolumes& volumes,
+    const TrainingSetup& setup, const Interconnect& links, const ComputeWindows& w)
 {
     using namespace comm;
     std::vector<CommunicationTerm> terms;
     const Parallelism& par = setup.parallel;
-    if (par.gpus <= 1 || analysis.error)
+    if (par.gpus <= 1 || !volumes.valid)
         return terms;
     const double micro = static_cast<double>(std::max<std::int64_t>(1, setup.batch));
     const double m = static_cast<double>(std::max<std::int64_t>(1, setup.accumulationSteps));
@@ -338,22 +397,11 @@ std::vector<CommunicationTerm> communicationTerms(
     const std::int64_t e = std::max<std::int64_t>(1, par.expertParallel);
     const std::int64_t et = std::max<std::int64_t>(1, par.expertTensorParallel);
     const std::int64_t dp = std::max<std::int64_t>(1, par.dataParallel());
-
     // The weights this GPU holds before sharding: the experts' split e x expert-tensor ways, the rest t ways.
-    double expertTrainable = 0, expertAll = 0;
-    for (const LayerRow& row : analysis.rows) {
-        expertTrainable += layersOf(row) * static_cast<double>(row.expertTrainableParams);
-        expertAll += layersOf(row) * static_cast<double>(row.expertParams);
-    }
-    const double trainableParams = static_cast<double>(analysis.trainableParams);
-    const double allParams = static_cast<double>(analysis.totalParams);
-    const double trainableBytes = static_cast<double>(analysis.trainableParameterBytes > 0
-            ? analysis.trainableParameterBytes
-            : analysis.trainableParams * elementSize(parameterType(analysis.precision)));
-    const double allBytes = static_cast<double>(analysis.parameterBytes);
-    const double expertTrainableShare
-        = trainableParams > 0 ? std::min(1.0, expertTrainable / trainableParams) : 0;
-    const double expertShare = allParams > 0 ? std::min(1.0, expertAll / allParams) : 0;
+    const double trainableBytes = volumes.trainableBytes;
+    const double allBytes = volumes.allBytes;
+    const double expertTrainableShare = volumes.expertTrainableShare;
+    const double expertShare = volumes.expertShare;
     const auto td = static_cast<double>(t);
     const auto expertSplit = static_cast<double>(e * et);
     if (trainableBytes > 0) {
@@ -374,8 +422,9 @@ std::vector<CommunicationTerm> communicationTerms(
     }
 
     if (t > 1) {
-        const TensorParallelBytes tp = tensorParallelBytes(analysis);
-        const double bytes = m * (at(tp.forward, micro) + at(tp.backward, micro) + at(tp.recompute, micro));
+        const double bytes = m
+            * (at(volumes.tensorForward, micro) + at(volumes.tensorBackward, micro)
+                + at(volumes.tensorRecompute, micro));
         if (bytes > 0) {
             const Group g = groupOf(t, 1, links);
             const double bus = 2.0 * (td - 1.0) / td * bytes;
@@ -405,21 +454,23 @@ std::vector<CommunicationTerm> communicationTerms(
     }
 
     if (c > 1) {
-        const AttentionBytes a = attentionBytes(analysis, micro);
+        const double q = at(volumes.attentionQ, micro);
+        const double kv = at(volumes.attentionKv, micro);
+        const double out = at(volumes.attentionOut, micro);
         const auto cd = static_cast<double>(c);
         const Group g = groupOf(c, t, links);
         if (par.contextKind == ContextParallelism::Ring) {
             // c - 1 steps pass each rank's K and V block to the next rank in forward; backward passes them
             // again with their gradients dK and dV: 3 (c - 1) blocks, each step overlapped with the
             // attention arithmetic on the block at hand (Liu et al. 2023).
-            const double bytes = m * 3.0 * (cd - 1.0) * a.kv / td;
-            const double overlap = m * a.flopsPerSample * micro / td * w.secondsPerFlop;
+            const double bytes = m * 3.0 * (cd - 1.0) * kv / td;
+            const double overlap = m * volumes.attentionFlopsPerSample * micro / td * w.secondsPerFlop;
             terms.push_back(term(CommunicationKind::ContextParallel, "ring send/receive", g, bytes, bytes,
                 sendSeconds(bytes, g, links), overlap, true));
         } else {
             // DeepSpeed-Ulysses (Jacobs et al. 2023): Q, K, V to head shards and the output back, in
             // forward and again in backward, not overlapped.
-            const double bytes = m * 2.0 * (a.q + a.kv + a.out) / td;
+            const double bytes = m * 2.0 * (q + kv + out) / td;
             const double bus = (cd - 1.0) / cd * bytes;
             terms.push_back(term(CommunicationKind::ContextParallel, "all-to-all", g, bytes, bus,
                 allToAllSeconds(bytes, g, links), 0.0, true));
@@ -430,16 +481,7 @@ std::vector<CommunicationTerm> communicationTerms(
         // Dispatch and combine: every token's hidden state to its k experts and back, in forward and
         // again in backward (and in recomputation). With sequence parallelism a rank routes 1 / t of the
         // tokens.
-        double buffers = 0;
-        for (const LayerRow& row : analysis.rows) {
-            if (row.experts <= 0 || !row.valid())
-                continue;
-            const double perSample = static_cast<double>(row.output.shape.elements().value())
-                * static_cast<double>(row.expertsPerToken)
-                * static_cast<double>(elementSize(row.output.dtype));
-            buffers += layersOf(row) * (row.checkpointed ? 6.0 : 4.0) * perSample * micro;
-        }
-        const double bytes = m * buffers / (par.sequenceParallel ? td : 1.0);
+        const double bytes = m * volumes.expertBuffersPerSample * micro / (par.sequenceParallel ? td : 1.0);
         if (bytes > 0) {
             const auto ed = static_cast<double>(e);
             const Group g = groupOf(e, et, links);

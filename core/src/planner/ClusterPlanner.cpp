@@ -225,6 +225,10 @@ private:
     std::uint64_t heaviestPeak(const Layout& l);
     ModelKey keyOf(const Layout& l, const Cut* cut, std::size_t stage, TrainingSetup& stageSetup) const;
     double stageFlops(std::int64_t pp, std::int64_t v, Checkpointing c);
+    /// The least communication any stage of `l` waits for in its micro-batches' passes (what compute never
+    /// hides: tensor-parallel, pipeline, all-to-all exchanges, a ring's excess over the attention): with
+    /// the slowest stage's compute, a lower bound on the step before the bubble.
+    double communicationFloor(const Layout& l);
     /// The settings of stage `stage` of `l` (the whole model's without a pipeline).
     [[nodiscard]] PlanSettings stageSettings(const Layout& l, std::int64_t stage) const;
     /// The entries of e.stages whose allocator is replayed: one stage per stage network (the one holding
@@ -258,6 +262,8 @@ private:
     /// max batch on the GPU.
     std::map<ReservedKey, ReservedEntry> m_reserved;
     std::map<std::pair<std::int64_t, std::int64_t>, Cut> m_cuts;
+    /// communicationVolumes() per stage network and recomputation mode.
+    std::map<std::pair<std::size_t, Checkpointing>, CommunicationVolumes> m_volumes;
     std::vector<StageNet> m_nets; ///< 0: the whole model
     std::map<ModelKey, std::shared_ptr<const MemoryModel>> m_models;
     std::vector<std::int64_t> m_tp, m_pp, m_cp, m_ep;
@@ -500,7 +506,7 @@ void Search::enumerate()
                                     }
                                     for (const Checkpointing c : m_request.recomputation) {
                                         l.checkpointing = c;
-                                        l.bound = bubbleFree(l)
+                                        l.bound = (bubbleFree(l) + communicationFloor(l))
                                             * (1.0 + pipelineBubbleFraction(l.par, l.accumulation));
                                         l.group = group;
                                         m_layouts.push_back(l);
@@ -539,6 +545,29 @@ double Search::stageFlops(std::int64_t pp, std::int64_t v, Checkpointing c)
     }
     m_stageFlops[key] = most;
     return most;
+}
+
+double Search::communicationFloor(const Layout& l)
+{
+    const Cut* cut
+        = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
+    TrainingSetup setup = setupOf(l);
+    const Interconnect links = interconnectOf(m_base.gpu, setup);
+    ComputeWindows windows;
+    windows.secondsPerFlop = m_peakFlops > 0 ? 1.0 / m_peakFlops : 0.0;
+    double least = -1;
+    for (const std::size_t s : stagesOf(cut)) {
+        const std::size_t net = cut != nullptr ? cut->network[s] : 0;
+        const auto key = std::pair(net, l.checkpointing);
+        auto found = m_volumes.find(key);
+        if (found == m_volumes.end())
+            found = m_volumes.emplace(key, communicationVolumes(analysisFor(net, l.checkpointing))).first;
+        if (cut != nullptr)
+            setup.pipelineStage = cut->roles[s];
+        const double here = exposedSeconds(communicationTerms(found->second, setup, links, windows), true);
+        least = least < 0 ? here : std::min(least, here);
+    }
+    return std::max(0.0, least);
 }
 
 ModelKey Search::keyOf(const Layout& l, const Cut* cut, std::size_t s, TrainingSetup& stageSetup) const
@@ -712,6 +741,8 @@ bool Search::examine(const Layout& l, Examined& out)
         auto t = estimateThroughput(analysis, stageSetup, m_base.gpu, *model);
         if (!t)
             return false;
+        // The slowest stage sets the pace, every stage idle for the bubble (as evaluatePipeline shows it).
+        applyPipelineBubble(t.value(), pipelineBubbleFraction(l.par, l.accumulation));
         if (t->stepSeconds > slowest) {
             slowest = t->stepSeconds;
             out.throughput = std::move(t).value();
@@ -725,9 +756,7 @@ bool Search::examine(const Layout& l, Examined& out)
                 = std::pair { worstOver, parallelText(l.par, l.checkpointing, l.microBatch, l.accumulation) };
         return false;
     }
-    // The slowest stage sets the pace, every stage idle for the bubble (as evaluatePipeline shows it).
     ThroughputEstimate& t = out.throughput;
-    applyPipelineBubble(t, pipelineBubbleFraction(l.par, l.accumulation));
     // A later stage's input is the hidden state, not the tokens: the rates are the whole model's.
     if (m_sequence > 0) {
         t.sequenceLength = m_sequence;

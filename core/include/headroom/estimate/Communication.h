@@ -72,9 +72,34 @@ struct ComputeWindows final
     double secondsPerFlop = 0;
 };
 
+/// What a network exchanges, independent of the set-up's degrees, batch and links: worked out once per
+/// network (the cluster planner keeps them per stage network), turned into terms by communicationTerms().
+struct CommunicationVolumes final
+{
+    bool valid = false; ///< false for an analysis with an error
+    /// Tensor parallelism's all-reduce buffers per micro-batch: forward (g), backward (f), and the forward
+    /// ones again for checkpointed layers.
+    AffineBytes tensorForward, tensorBackward, tensorRecompute;
+    /// The attention layers' local Q, K + V and output, summed over the layers, and their FLOPs per
+    /// sample (forward + backward).
+    AffineBytes attentionQ, attentionKv, attentionOut;
+    double attentionFlopsPerSample = 0;
+    /// The mixture-of-experts layers' dispatch and combine buffers per sample, forward, backward and
+    /// recomputation together.
+    double expertBuffersPerSample = 0;
+    double trainableBytes = 0; ///< the trainable parameters' bytes (the gradients')
+    double allBytes = 0; ///< every parameter's bytes
+    double expertTrainableShare = 0; ///< of the trainable parameters, the routed experts' share
+    double expertShare = 0; ///< of all parameters, the routed experts' share
+};
+[[nodiscard]] CommunicationVolumes communicationVolumes(const Analysis& analysis);
+
 /// The exchanges of one GPU in one optimizer step of `setup` (docs/throughput.md, "Communication"): none
 /// on one GPU. `analysis` is the GPU's network (a pipeline stage's with setup.pipelineStage set).
 [[nodiscard]] std::vector<CommunicationTerm> communicationTerms(const Analysis& analysis,
+    const TrainingSetup& setup, const Interconnect& links, const ComputeWindows& windows);
+/// The same from the network's volumes (communicationVolumes() of the GPU's network).
+[[nodiscard]] std::vector<CommunicationTerm> communicationTerms(const CommunicationVolumes& volumes,
     const TrainingSetup& setup, const Interconnect& links, const ComputeWindows& windows);
 
 /// The sum of the terms' exposed seconds, all of them or (perMicroBatch) those of one kind of timing.
