@@ -503,6 +503,15 @@ void TestCommunication::expertParallelAllToAll()
     const CommunicationTerm* farEp = find(*far, CommunicationKind::ExpertParallel);
     QVERIFY(farEp->crossesNodes);
     VERIFY_NEAR(farEp->seconds, 3.2768e-7);
+    // Tensor parallel 2 instead: the block is an MLP block (column-parallel in, row-parallel out), so its
+    // whole [16, 64] fp32 output is all-reduced in forward, 4,096 B; its input is the network's, which
+    // needs no gradient, so nothing in backward.
+    TrainingSetup t2 = setupOn(2);
+    t2.parallel.tensorParallel = 2;
+    const auto tp = estimateThroughput(a, t2, h100());
+    QVERIFY2(tp, tp ? "" : tp.error().message.c_str());
+    QVERIFY(find(*tp, CommunicationKind::TensorParallel));
+    VERIFY_NEAR(find(*tp, CommunicationKind::TensorParallel)->bytes, 4096.0);
 }
 
 void TestCommunication::unknownLinkAssumesPcie()
