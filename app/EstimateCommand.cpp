@@ -46,6 +46,18 @@ void printThroughput(const Plan& plan, const PlanResult& result, std::ostream& o
     keyLine(out, "  FLOPs/sample", flops);
     keyLine(
         out, "  Peak", formatRate(e.peakTflops) + " TFLOP/s, " + formatFraction(e.utilization) + " assumed");
+    if (!e.communication.empty()) {
+        keyLine(out, "  Communication", formatSeconds(e.communicationSeconds) + " not hidden by compute");
+        for (const CommunicationTerm& c : e.communication) {
+            out << "    " << communicationKindName(c.kind) << ": " << c.collective << " over "
+                << plural(c.ranks, "GPU", "GPUs") << (c.crossesNodes ? " across nodes" : " in a node") << ", "
+                << formatBytes(static_cast<std::uint64_t>(c.busBytes)) << " sent per GPU, "
+                << formatSeconds(c.seconds);
+            if (c.overlapSeconds > 0)
+                out << ", " << formatSeconds(c.exposedSeconds) << " not hidden";
+            out << '\n';
+        }
+    }
     for (const auto& note : e.notes)
         out << "  - " << note << '\n';
 }
@@ -202,6 +214,19 @@ void printLayerTable(const Analysis& a, std::ostream& out)
     table.print(out);
 }
 
+/// The estimate's communication terms and the links they assumed (empty terms on one GPU).
+nlohmann::ordered_json communicationJson(const ThroughputEstimate& e)
+{
+    auto terms = nlohmann::ordered_json::array();
+    for (const CommunicationTerm& c : e.communication)
+        terms.push_back({ { "kind", communicationKindKey(c.kind) }, { "collective", c.collective },
+            { "ranks", c.ranks }, { "crosses_nodes", c.crossesNodes }, { "bytes", c.bytes },
+            { "bus_bytes", c.busBytes }, { "seconds", c.seconds }, { "overlap_seconds", c.overlapSeconds },
+            { "exposed_seconds", c.exposedSeconds }, { "per_micro_batch", c.perMicroBatch } });
+    return { { "intra_node_gbps", e.intraNodeGBps }, { "inter_node_gbps", e.interNodeGBps },
+        { "terms", std::move(terms) } };
+}
+
 nlohmann::ordered_json throughputJson(const PlanResult& result)
 {
     const auto t = throughputOf(result);
@@ -215,7 +240,8 @@ nlohmann::ordered_json throughputJson(const PlanResult& result)
         { "backward_flops_per_sample", e.backwardFlopsPerSample },
         { "recompute_flops_per_sample", e.recomputeFlopsPerSample }, { "flops_per_step", e.flopsPerStep },
         { "bytes_per_step", e.bytesPerStep }, { "peak_tflops", e.peakTflops },
-        { "utilization", e.utilization }, { "notes", e.notes } };
+        { "utilization", e.utilization }, { "communication_seconds", e.communicationSeconds },
+        { "communication", communicationJson(e) }, { "notes", e.notes } };
 }
 
 int runEstimate(const Options& o, const CommandContext& c)

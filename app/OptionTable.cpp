@@ -404,6 +404,25 @@ void addParallelOptions(std::vector<OptionSpec>& all)
                     + shortNumber(kMinUtilization) + " to 1, not " + quoteForMessage(v) };
             o.utilization = *parsed;
         } });
+    all.push_back({ "--gpus-per-node", {}, "K", G::Strategy,
+        "GPUs per node: groups within one talk over the GPU's link, the\n"
+        "rest over the network; plan --global-batch keeps tensor and\n"
+        "expert parallelism within one [8]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.gpusPerNode = integerOption(a, v, 1, kMaxGpus);
+        } });
+    all.push_back({ "--inter-node-gbps", {}, "B", G::Strategy,
+        "network bandwidth between nodes per GPU, GB/s each way [50: one\n"
+        "400 Gb/s InfiniBand adapter per GPU]",
+        [](Options& o, const std::string&, const std::string& v) {
+            const auto parsed = parseNumber(v);
+            if (!parsed || !(*parsed > 0 && *parsed <= kMaxInterNodeGBps))
+                throw UsageError {
+                    "--inter-node-gbps must be a bandwidth in GB/s per GPU above 0 and at most "
+                    + shortNumber(kMaxInterNodeGBps) + ", not " + quoteForMessage(v)
+                };
+            o.interNodeGBps = *parsed;
+        } });
 }
 
 /// The goal of plan and compare, and what plan may change (the help's "Planning").
@@ -421,12 +440,6 @@ void addPlanningOptions(std::vector<OptionSpec>& all)
         "parallel, schedule, micro-batch, recomputation, ZeRO)",
         [](Options& o, const std::string& a, const std::string& v) {
             o.globalBatch = integerOption(a, v, 1, kMaxBatch);
-        } });
-    all.push_back({ "--gpus-per-node", {}, "K", G::Planning,
-        "plan --global-batch: GPUs per node; tensor and expert parallelism\n"
-        "stay within one [8]",
-        [](Options& o, const std::string& a, const std::string& v) {
-            o.gpusPerNode = integerOption(a, v, 1, kMaxGpus);
         } });
     all.push_back({ "--max-step-seconds", {}, "S", G::Planning,
         "plan: the longest an optimizer step may take [no limit]",

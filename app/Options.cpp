@@ -85,8 +85,8 @@ namespace {
 bool isKept(std::string_view option)
 {
     static constexpr std::string_view kKept[] = { "--optimizer", "--overhead-mib", "--gpu-memory-gib",
-        "--attention", "--sequence-length", "--moe-imbalance", "--freeze", "--utilization",
-        "--calibration-fixed", "--calibration-per-sample" };
+        "--attention", "--sequence-length", "--moe-imbalance", "--freeze", "--utilization", "--gpus-per-node",
+        "--inter-node-gbps", "--calibration-fixed", "--calibration-per-sample" };
     return std::find(std::begin(kKept), std::end(kKept), option) != std::end(kKept);
 }
 

@@ -56,6 +56,7 @@ struct Options final
     /// plan --global-batch: samples per optimizer step over the whole cluster (the cluster search).
     std::optional<std::int64_t> globalBatch;
     std::int64_t gpusPerNode = 8; ///< plan --gpus-per-node
+    double interNodeGBps = kDefaultInterNodeGBps; ///< --inter-node-gbps
     std::optional<double> maxStepSeconds;
     PlanAllowances allow;
     bool listAll = false;

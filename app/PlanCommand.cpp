@@ -493,7 +493,8 @@ int runClusterPlan(const Options& o, const Plan& plan, const CommandContext& c)
            "DP data parallel; Batch the micro-batch x micro-batches per step on each data-parallel rank;\n"
            "Tensors the heaviest pipeline stage's GPU's peak by the tensors, Reserved what PyTorch's\n"
            "caching allocator reserves there at its peak plus the overhead; Step the slowest stage's step\n"
-           "with the pipeline bubble (no communication timed); Tokens/s/GPU (samples for other models).\n\n"
+           "with the communication compute does not hide and the pipeline bubble; Tokens/s/GPU (samples\n"
+           "for other models).\n\n"
            "Each with headroom estimate:\n";
     for (std::size_t i = 0; i < r.layouts.size(); ++i)
         out << std::right << std::setw(3) << i + 1 << "  " << std::left
@@ -554,7 +555,7 @@ const Command& planCommand()
                 { "--target-batch",
                     "samples per optimizer step to reach [the largest micro-batch that fits]" },
                 { "--max-step-seconds", "the longest an optimizer step may take [no limit]" }, { "--allow" },
-                { "--global-batch" }, { "--gpus-per-node" },
+                { "--global-batch" },
                 { "--all", "list every set-up [the 10 fastest and the Pareto front]" } }),
         .refused = { { "--batch",
             "plan chooses the micro-batch: give the goal with --target-batch instead of --batch" } },

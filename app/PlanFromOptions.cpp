@@ -148,6 +148,8 @@ Plan makePlan(
     plan.setup.expandableSegments = o.expandableSegments;
     plan.setup.calibration = o.calibration;
     plan.setup.assumedUtilization = o.utilization;
+    plan.setup.gpusPerNode = o.gpusPerNode;
+    plan.setup.interNodeGBps = o.interNodeGBps;
     plan.checkpointing = o.checkpointing;
     plan.attention = o.attention;
     plan.lora = o.lora;

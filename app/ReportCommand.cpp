@@ -31,11 +31,10 @@ void checkReportOptions(const Options& o)
     }
     if (o.includePlan)
         return;
-    for (const char* option : { "--global-batch", "--gpus-per-node" }) {
-        if (wasGiven(o, option))
-            throw UsageError { std::string(option)
-                + " on report asks for the cluster layouts' table: it needs --include-plan" };
-    }
+    if (wasGiven(o, "--global-batch"))
+        throw UsageError {
+            "--global-batch on report asks for the cluster layouts' table: it needs --include-plan"
+        };
     for (const char* option : { "--target-batch", "--max-step-seconds", "--allow" }) {
         if (wasGiven(o, option))
             throw UsageError { std::string(option)
@@ -141,8 +140,7 @@ const Command& reportCommand()
                 { "--global-batch",
                     "with --include-plan and --gpus: the cluster's layouts for this\n"
                     "global batch instead of the set-ups (as plan --global-batch)" },
-                { "--gpus-per-node", "with --global-batch: GPUs per node [8]" }, { "--measured" },
-                { "--run-batch" }, { "--run-precision" } }),
+                { "--measured" }, { "--run-batch" }, { "--run-precision" } }),
         .check = checkReportOptions,
         .run = runReport,
     };

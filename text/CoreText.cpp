@@ -488,8 +488,13 @@ constexpr std::array kTexts {
         "fp32 uses the plain FP32 peak; PyTorch lets cuDNN use TF32 for convolutions by default on this "
         "card, so convolution-heavy fp32 training may run faster"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
-        "Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) "
-        "is not modelled: it is assumed to overlap with compute"),
+        "%1 has no GPU-to-GPU bandwidth figure: assumes PCIe %2 x16, %3 GB/s each way"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a node and "
+        "%3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)"),
+    QT_TRANSLATE_NOOP("headroom::ui::CoreText",
+        "Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak bandwidth: "
+        "no congestion or protocol overhead)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "The network does no arithmetic and moves no memory: no throughput to estimate"), // The presets'
                                                                                           // descriptions

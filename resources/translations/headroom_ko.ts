@@ -2508,8 +2508,16 @@ FLOPs</translation>
         <translation>fp32는 일반 FP32 최대 성능으로 계산합니다. 이 카드에서 PyTorch는 기본적으로 cuDNN이 합성곱에 TF32를 쓰도록 하므로, 합성곱 위주의 fp32 학습은 더 빠를 수 있습니다</translation>
     </message>
     <message>
-        <source>Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute</source>
-        <translation>GPU 간 통신(그래디언트 all-reduce, 샤딩된 상태 수집, 텐서 병렬 교환)은 모델링하지 않으며 연산과 겹친다고 가정합니다</translation>
+        <source>%1 has no GPU-to-GPU bandwidth figure: assumes PCIe %2 x16, %3 GB/s each way</source>
+        <translation>%1에는 GPU 간 대역폭 수치가 없어 PCIe %2 x16, 방향당 %3 GB/s로 가정합니다</translation>
+    </message>
+    <message>
+        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a node and %3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>연산으로 가려지지 않는 통신 %1을(를) 포함합니다. 노드 안 GPU 사이는 %2 GB/s, 노드 사이는 GPU당 %3 GB/s로 계산합니다(최대 대역폭: 혼잡과 프로토콜 오버헤드 제외)</translation>
+    </message>
+    <message>
+        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>연산으로 가려지지 않는 통신 %1을(를) 포함합니다. GPU 사이는 %2 GB/s로 계산합니다(최대 대역폭: 혼잡과 프로토콜 오버헤드 제외)</translation>
     </message>
     <message>
         <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>

@@ -2508,8 +2508,16 @@ FLOPs</translation>
         <translation>fp32 按普通 FP32 峰值计算；在这块显卡上 PyTorch 默认允许 cuDNN 用 TF32 计算卷积，因此以卷积为主的 fp32 训练可能更快</translation>
     </message>
     <message>
-        <source>Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel exchanges) is not modelled: it is assumed to overlap with compute</source>
-        <translation>未对 GPU 之间的通信（梯度 all-reduce、分片状态收集、张量并行交换）建模：假定它与计算重叠</translation>
+        <source>%1 has no GPU-to-GPU bandwidth figure: assumes PCIe %2 x16, %3 GB/s each way</source>
+        <translation>%1 没有 GPU 之间带宽的数据：假定为 PCIe %2 x16，每个方向 %3 GB/s</translation>
+    </message>
+    <message>
+        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a node and %3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>包含 %1 未被计算掩盖的通信，节点内 GPU 之间按 %2 GB/s、节点之间每块 GPU 按 %3 GB/s 计（峰值带宽：不计拥塞和协议开销）</translation>
+    </message>
+    <message>
+        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>包含 %1 未被计算掩盖的通信，GPU 之间按 %2 GB/s 计（峰值带宽：不计拥塞和协议开销）</translation>
     </message>
     <message>
         <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>

@@ -228,6 +228,18 @@ void TestCliErrors::errors_data()
                                     << "--gpu-memory-gib must be a number of GiB";
     QTest::newRow("gpu memory -inf") << lenet({ "--gpu-memory-gib", "-inf" })
                                      << "--gpu-memory-gib must be a number of GiB";
+    QTest::newRow("inter-node bandwidth zero")
+        << lenet({ "--inter-node-gbps", "0" })
+        << "--inter-node-gbps must be a bandwidth in GB/s per GPU above 0 and at most 10000, not \"0\"";
+    QTest::newRow("inter-node bandwidth negative")
+        << lenet({ "--inter-node-gbps", "-50" }) << "--inter-node-gbps must be a bandwidth in GB/s";
+    QTest::newRow("inter-node bandwidth garbage")
+        << lenet({ "--inter-node-gbps", "fast" }) << "--inter-node-gbps must be a bandwidth in GB/s";
+    QTest::newRow("inter-node bandwidth nan")
+        << lenet({ "--inter-node-gbps", "nan" }) << "--inter-node-gbps must be a bandwidth in GB/s";
+    QTest::newRow("inter-node bandwidth absurd")
+        << lenet({ "--inter-node-gbps", "1e9" }) << "--inter-node-gbps must be a bandwidth in GB/s";
+    QTest::newRow("gpus per node zero") << lenet({ "--gpus-per-node", "0" }) << "--gpus-per-node";
     QTest::newRow("utilization nan") << lenet({ "--utilization", "NaN" })
                                      << "--utilization must be a fraction of peak";
     QTest::newRow("utilization infinity")

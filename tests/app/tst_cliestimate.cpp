@@ -436,6 +436,27 @@ void TestCliEstimate::throughputJson()
     const auto& b = big["throughput"];
     QVERIFY(std::abs(b["samples_per_second"].get<double>() * b["step_seconds"].get<double>() - 32.0 * 8 * 4)
         < 1e-6);
+    // Its data-parallel all-reduce: LeNet-5's 61,706 fp32 gradients, 246,824 B, of which each of the 4
+    // GPUs sends 2 x 3/4 = 370,236 B over the GTX 1080's PCIe 3.0 x16 (15.75 GB/s); the set-up's links.
+    QCOMPARE(big["gpus_per_node"].get<std::int64_t>(), std::int64_t { 8 });
+    QCOMPARE(big["inter_node_gbps"].get<double>(), 50.0);
+    const auto& comm = b["communication"];
+    QCOMPARE(comm["intra_node_gbps"].get<double>(), 15.75);
+    QCOMPARE(comm["terms"].size(), std::size_t { 1 });
+    QCOMPARE(comm["terms"][0]["kind"].get<std::string>(), std::string("data_parallel"));
+    QCOMPARE(comm["terms"][0]["ranks"].get<std::int64_t>(), std::int64_t { 4 });
+    QCOMPARE(comm["terms"][0]["bus_bytes"].get<double>(), 370'236.0);
+    QVERIFY(std::abs(comm["terms"][0]["seconds"].get<double>() - 370'236.0 / 15.75e9) < 1e-15);
+    QCOMPARE(b["step_seconds"].get<double>(),
+        std::max(b["compute_seconds"].get<double>(), b["memory_seconds"].get<double>())
+            + b["communication_seconds"].get<double>());
+    QCOMPARE(t["communication"]["terms"].size(), std::size_t { 0 }); // one GPU: none
+    const auto slow = jsonOf(
+        { m_lenet, QStringLiteral("--gpus"), QStringLiteral("4"), QStringLiteral("--inter-node-gbps"),
+            QStringLiteral("12.5"), QStringLiteral("--gpus-per-node"), QStringLiteral("2") });
+    QCOMPARE(slow["inter_node_gbps"].get<double>(), 12.5);
+    QCOMPARE(slow["gpus_per_node"].get<std::int64_t>(), std::int64_t { 2 });
+    QVERIFY(slow["throughput"]["communication"]["terms"][0]["crosses_nodes"].get<bool>());
     // A GTX 1080 has no bfloat16: no throughput, but the memory estimate stands.
     const auto bf16 = jsonOf({ m_lenet, QStringLiteral("--precision"), QStringLiteral("amp-bf16") });
     QVERIFY(bf16.contains("bytes"));

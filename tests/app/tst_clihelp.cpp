@@ -71,6 +71,7 @@ QString sampleValue(const QString& option, const QString& pdf)
         { QStringLiteral("--target-batch"), QStringLiteral("2") },
         { QStringLiteral("--global-batch"), QStringLiteral("8") },
         { QStringLiteral("--gpus-per-node"), QStringLiteral("8") },
+        { QStringLiteral("--inter-node-gbps"), QStringLiteral("25") },
         { QStringLiteral("--max-step-seconds"), QStringLiteral("10") },
         { QStringLiteral("--allow"), QStringLiteral("lora") },
         { QStringLiteral("--gpus-list"), QStringLiteral("RTX 4090") },

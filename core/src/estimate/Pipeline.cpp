@@ -68,19 +68,17 @@ void showHeaviest(PlanResult& out, const PlanSettings& settings)
     out.throughputError = h.throughputError;
     // The slowest stage sets the pace: every stage runs its m micro-batches plus the bubble.
     out.throughput.reset();
-    for (const PipelineStageResult& stage : out.stages)
-        if (stage.result.throughput
-            && (!out.throughput || stage.result.throughput->stepSeconds > out.throughput->stepSeconds))
-            out.throughput = stage.result.throughput;
+    const double bubble = pipelineBubbleFraction(settings.setup.parallel, settings.setup.accumulationSteps);
+    for (const PipelineStageResult& stage : out.stages) {
+        if (!stage.result.throughput)
+            continue;
+        ThroughputEstimate t = *stage.result.throughput;
+        applyPipelineBubble(t, bubble); // the bubble stretches all but the data-parallel exchanges
+        if (!out.throughput || t.stepSeconds > out.throughput->stepSeconds)
+            out.throughput = std::move(t);
+    }
     if (out.throughput) {
         ThroughputEstimate& t = *out.throughput;
-        const double bubble
-            = pipelineBubbleFraction(settings.setup.parallel, settings.setup.accumulationSteps);
-        const double slower = 1.0 + bubble;
-        t.stepSeconds *= slower;
-        t.computeSeconds *= slower;
-        t.samplesPerSecond /= slower;
-        t.tokensPerSecond /= slower;
         t.notes.push_back(
             "Includes the pipeline bubble: " + std::to_string(static_cast<int>(bubble * 100.0 + 0.5))
             + " % of the busiest stage's time idle, (p - 1) / (v m)");

@@ -233,6 +233,8 @@ void addSettings(ordered_json& j, const Plan& plan)
     j["precision"] = precisionName(plan.precision);
     const Parallelism& par = plan.setup.parallel;
     j["parallel"] = parallelismToJson(par);
+    j["gpus_per_node"] = plan.setup.gpusPerNode;
+    j["inter_node_gbps"] = plan.setup.interNodeGBps;
     j["checkpointing"] = checkpointingName(plan.checkpointing);
     j["attention"] = attentionName(plan.attention);
     j["lora"] = { { "rank", plan.lora.rank }, { "targets", plan.lora.targets },

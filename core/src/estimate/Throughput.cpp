@@ -100,6 +100,29 @@ double toDouble(std::uint64_t n)
     return static_cast<double>(n);
 }
 
+/// "450", "31.5", "15.75": a bandwidth in GB/s.
+std::string gbpsText(double gbps)
+{
+    char buffer[32];
+    std::snprintf(buffer, sizeof buffer, "%g", gbps);
+    return buffer;
+}
+
+/// "0 s", "12.3 ms", "1.25 s": a duration to three significant figures.
+std::string secondsText(double seconds)
+{
+    char buffer[32];
+    if (seconds <= 0)
+        return "0 s";
+    if (seconds < 1e-3)
+        std::snprintf(buffer, sizeof buffer, "%.3g µs", seconds * 1e6);
+    else if (seconds < 1.0)
+        std::snprintf(buffer, sizeof buffer, "%.3g ms", seconds * 1e3);
+    else
+        std::snprintf(buffer, sizeof buffer, "%.3g s", seconds);
+    return buffer;
+}
+
 } // namespace
 
 std::string TemplatedText::text() const
@@ -241,11 +264,25 @@ void addNotes(ThroughputEstimate& t, const Analysis& analysis, const TrainingSet
              "card, so "
              "convolution-heavy fp32 training may run faster",
             {});
-    if (par.gpus > 1)
-        note("Communication between GPUs (gradient all-reduce, sharded-state gathers, tensor-parallel "
-             "exchanges) is not "
-             "modelled: it is assumed to overlap with compute",
-            {});
+    if (par.gpus > 1) {
+        const Interconnect links = interconnectOf(gpu, setup);
+        if (links.intraAssumed)
+            note("%1 has no GPU-to-GPU bandwidth figure: assumes PCIe %2 x16, %3 GB/s each way",
+                { gpu.name, std::to_string(links.assumedPcieGeneration) + ".0",
+                    gbpsText(links.intraNodeGBps) });
+        const bool crosses = std::any_of(t.communication.begin(), t.communication.end(),
+            [](const CommunicationTerm& c) { return c.crossesNodes; });
+        if (crosses)
+            note("Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a "
+                 "node "
+                 "and %3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)",
+                { secondsText(t.communicationSeconds), gbpsText(links.intraNodeGBps),
+                    gbpsText(links.interNodeGBps) });
+        else
+            note("Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak "
+                 "bandwidth: no congestion or protocol overhead)",
+                { secondsText(t.communicationSeconds), gbpsText(links.intraNodeGBps) });
+    }
     if (t.stepSeconds <= 0)
         note("The network does no arithmetic and moves no memory: no throughput to estimate", {});
 }
@@ -285,8 +322,26 @@ Result<ThroughputEstimate> estimateThroughput(
     if (gpu.bandwidthGBps > 0)
         t.memorySeconds = t.bytesPerStep / (gpu.bandwidthGBps * kGiga);
 
-    t.stepSeconds = std::max(t.computeSeconds, t.memorySeconds);
+    const double roofline = std::max(t.computeSeconds, t.memorySeconds);
     t.memoryBound = t.memorySeconds > t.computeSeconds;
+    if (par.gpus > 1) {
+        // The compute the exchanges can hide behind: one micro-batch's forward and backward share of the
+        // roofline time, by their FLOPs.
+        ComputeWindows windows;
+        windows.secondsPerFlop = 1.0 / (peak.tflops * kTera * utilization);
+        if (flopsPerSample > 0) {
+            const double perMicroBatch = roofline / steps;
+            windows.forwardSeconds = perMicroBatch * t.forwardFlopsPerSample / flopsPerSample;
+            windows.backwardSeconds
+                = perMicroBatch * (t.backwardFlopsPerSample + t.recomputeFlopsPerSample) / flopsPerSample;
+        }
+        const Interconnect links = interconnectOf(gpu, setup);
+        t.intraNodeGBps = links.intraNodeGBps;
+        t.interNodeGBps = links.interNodeGBps;
+        t.communication = communicationTerms(analysis, setup, links, windows);
+        t.communicationSeconds = exposedSeconds(t.communication);
+    }
+    t.stepSeconds = roofline + t.communicationSeconds;
     if (t.stepSeconds > 0) {
         t.samplesPerSecond = micro * steps * dataParallel / t.stepSeconds;
         // Context parallelism: the analysis is one rank's T / c tokens of each sample.
@@ -295,6 +350,19 @@ Result<ThroughputEstimate> estimateThroughput(
     }
     addNotes(t, analysis, setup, gpu);
     return t;
+}
+
+void applyPipelineBubble(ThroughputEstimate& t, double bubble) noexcept
+{
+    const double slower = 1.0 + bubble;
+    const double before = t.stepSeconds;
+    const double once = exposedSeconds(t.communication, false);
+    t.stepSeconds = (before - once) * slower + once;
+    t.computeSeconds *= slower;
+    if (t.stepSeconds > 0 && before > 0) {
+        t.samplesPerSecond *= before / t.stepSeconds;
+        t.tokensPerSecond *= before / t.stepSeconds;
+    }
 }
 
 } // namespace headroom

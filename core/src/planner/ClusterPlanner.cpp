@@ -271,6 +271,10 @@ private:
     std::optional<bool> probeStageOver(const Layout& probe, std::size_t i, std::uint64_t* peak);
     ModelKey keyOf(const Layout& l, const Cut* cut, std::size_t stage, TrainingSetup& stageSetup) const;
     double stageFlops(std::int64_t pp, std::int64_t v, Checkpointing c);
+    /// The least communication any stage of `l` waits for in its micro-batches' passes (what compute never
+    /// hides: tensor-parallel, pipeline, all-to-all exchanges, a ring's excess over the attention): with
+    /// the slowest stage's compute, a lower bound on the step before the bubble.
+    double communicationFloor(const Layout& l);
     /// The settings of stage `stage` of `l` (the whole model's without a pipeline).
     [[nodiscard]] PlanSettings stageSettings(const Layout& l, std::int64_t stage) const;
     /// The entries of e.stages whose allocator is replayed: one stage per stage network (the one holding
@@ -304,6 +308,8 @@ private:
     /// max batch on the GPU.
     std::map<ReservedKey, ReservedEntry> m_reserved;
     std::map<std::pair<std::int64_t, std::int64_t>, Cut> m_cuts;
+    /// communicationVolumes() per stage network and recomputation mode.
+    std::map<std::pair<std::size_t, Checkpointing>, CommunicationVolumes> m_volumes;
     std::vector<StageNet> m_nets; ///< 0: the whole model
     std::map<ModelKey, std::shared_ptr<const MemoryModel>> m_models;
     std::vector<std::int64_t> m_tp, m_pp, m_cp, m_ep;
@@ -458,6 +464,7 @@ TrainingSetup Search::setupOf(const Layout& l) const
     setup.parallel = l.par;
     setup.batch = l.microBatch;
     setup.accumulationSteps = l.accumulation;
+    setup.gpusPerNode = m_request.gpusPerNode;
     setup.pipelineStage.reset();
     return setup;
 }
@@ -555,7 +562,7 @@ void Search::enumerate()
                                     }
                                     for (const Checkpointing c : m_request.recomputation) {
                                         l.checkpointing = c;
-                                        l.bound = bubbleFree(l)
+                                        l.bound = (bubbleFree(l) + communicationFloor(l))
                                             * (1.0 + pipelineBubbleFraction(l.par, l.accumulation));
                                         l.group = group;
                                         m_layouts.push_back(l);
@@ -594,6 +601,29 @@ double Search::stageFlops(std::int64_t pp, std::int64_t v, Checkpointing c)
     }
     m_stageFlops[key] = most;
     return most;
+}
+
+double Search::communicationFloor(const Layout& l)
+{
+    const Cut* cut
+        = l.par.pipelineParallel > 1 ? &cutFor(l.par.pipelineParallel, l.par.virtualStages) : nullptr;
+    TrainingSetup setup = setupOf(l);
+    const Interconnect links = interconnectOf(m_base.gpu, setup);
+    ComputeWindows windows;
+    windows.secondsPerFlop = m_peakFlops > 0 ? 1.0 / m_peakFlops : 0.0;
+    double least = -1;
+    for (const std::size_t s : stagesOf(cut)) {
+        const std::size_t net = cut != nullptr ? cut->network[s] : 0;
+        const auto key = std::pair(net, l.checkpointing);
+        auto found = m_volumes.find(key);
+        if (found == m_volumes.end())
+            found = m_volumes.emplace(key, communicationVolumes(analysisFor(net, l.checkpointing))).first;
+        if (cut != nullptr)
+            setup.pipelineStage = cut->roles[s];
+        const double here = exposedSeconds(communicationTerms(found->second, setup, links, windows), true);
+        least = least < 0 ? here : std::min(least, here);
+    }
+    return std::max(0.0, least);
 }
 
 ModelKey Search::keyOf(const Layout& l, const Cut* cut, std::size_t s, TrainingSetup& stageSetup) const
@@ -868,6 +898,8 @@ StagesFit Search::workOutStages(const Layout& l, Examined& out, std::uint64_t& o
         auto t = estimateThroughput(analysis, stageSetup, m_base.gpu, *model);
         if (!t)
             return StagesFit::Unknown;
+        // The slowest stage sets the pace, every stage idle for the bubble (as evaluatePipeline shows it).
+        applyPipelineBubble(t.value(), pipelineBubbleFraction(l.par, l.accumulation));
         if (t->stepSeconds > slowest) {
             slowest = t->stepSeconds;
             out.throughput = std::move(t).value();
@@ -902,13 +934,7 @@ bool Search::examine(std::size_t index, Examined& out)
     }
     if (f == StagesFit::Unknown)
         return false;
-    // The slowest stage sets the pace, every stage idle for the bubble (as evaluatePipeline shows it).
-    const double slower = 1.0 + pipelineBubbleFraction(l.par, l.accumulation);
     ThroughputEstimate& t = out.throughput;
-    t.stepSeconds *= slower;
-    t.computeSeconds *= slower;
-    t.samplesPerSecond /= slower;
-    t.tokensPerSecond /= slower;
     // A later stage's input is the hidden state, not the tokens: the rates are the whole model's.
     if (m_sequence > 0) {
         t.sequenceLength = m_sequence;
@@ -1266,8 +1292,9 @@ Result<ClusterPlan> Search::run()
     std::stable_sort(confirmed.begin(), confirmed.end(), [](const ClusterLayout& a, const ClusterLayout& b) {
         if (a.throughput.stepSeconds != b.throughput.stepSeconds)
             return a.throughput.stepSeconds < b.throughput.stepSeconds;
-        // Then less of the communication the step time leaves out (as rankSetups() orders set-ups): less
-        // model parallelism, no optimizer offload, no weight gathering (ZeRO-3); then less memory.
+        // Then (as rankSetups() orders set-ups) less model parallelism, no optimizer offload (its PCIe
+        // traffic is not timed), no weight gathering (ZeRO-3), whose exchanges the step time prices only
+        // at peak bandwidth; then less memory.
         const auto cost = [](const ClusterLayout& l) {
             const Parallelism& par = l.settings.setup.parallel;
             return std::tuple(par.modelParallel(), par.offloadOptimizer, shardingStage(par.sharding) >= 3,
@@ -1294,8 +1321,9 @@ Result<ClusterPlan> Search::run()
     left.push_back("activation offload to CPU memory"
         + std::string(m_request.offloadOptimizer ? "" : " and optimizer offload"));
     left.push_back(
-        "communication between GPUs in the step times (the throughput model times compute and "
-        "memory traffic, with the pipeline bubble); equal times rank less model parallelism first");
+        "in the step times, communication beyond NCCL's peak bus bandwidth (congestion, protocol "
+        "overheads, latency of small messages) and the optimizer offload's PCIe traffic; equal times rank "
+        "less model parallelism first");
     for (const Checkpointing c : m_sameAsNone)
         left.push_back("recomputation " + std::string(checkpointingName(c))
             + ": it recomputes nothing on this model, the layouts of none again");

@@ -37,10 +37,11 @@ struct Criteria
     /// micro-batches), sorted: the ranking counts them; a set-up that changes training in a way another
     /// does not is a choice of its own, never dropped for it.
     std::vector<std::pair<SetupSetting, std::string>> trainingChanges;
-    /// The communication the estimate leaves out (Rajbhandari et al. 2020, §7; Ren et al. 2021): the
-    /// optimizer state across PCIe every step, tensor parallelism's exchanges inside every layer, and
-    /// the 1.5 x volume of a stage that gathers the weights (ZeRO-3, FSDP FULL_SHARD). DDP, ZeRO-1 and
-    /// ZeRO-2 (FSDP SHARD_GRAD_OP) move the same data.
+    /// At equal speed, the communication the estimate leaves out or prices only at peak bandwidth
+    /// (Rajbhandari et al. 2020, §7; Ren et al. 2021): the optimizer state across PCIe every step (not
+    /// timed), tensor parallelism's exchanges inside every layer and the 1.5 x volume of a stage that
+    /// gathers the weights (ZeRO-3, FSDP FULL_SHARD), both in the step time (docs/throughput.md,
+    /// "Communication").
     bool offload = false;
     std::int64_t tensorParallel = 1;
     bool gathersWeights = false;

@@ -13,6 +13,7 @@ namespace {
 using nlohmann::json;
 
 constexpr std::uint64_t kMaxCatalogBytes = 4ULL * 1024ULL * 1024ULL;
+constexpr std::uint64_t kMaxPcieGeneration = 6;
 /// Brand words a user may leave out: "GTX 1080" finds "GeForce GTX 1080".
 constexpr std::array<std::string_view, 8> kBrandWords { "NVIDIA ", "AMD ", "GeForce ", "Radeon ", "Instinct ",
     "Tesla ", "Quadro ", "Intel " };
@@ -78,7 +79,8 @@ Result<Gpu> parseGpu(const json& entry, const std::string& path)
     auto fp32 = number(entry, "fp32_tflops", path, true);
     auto fp16 = number(entry, "fp16_tflops", path, false);
     auto bf16 = number(entry, "bf16_tflops", path, false);
-    for (const auto* r : { &bandwidth, &fp32, &fp16, &bf16 }) {
+    auto link = number(entry, "link_gbps", path, false);
+    for (const auto* r : { &bandwidth, &fp32, &fp16, &bf16, &link }) {
         if (!*r)
             return r->error();
     }
@@ -86,6 +88,14 @@ Result<Gpu> parseGpu(const json& entry, const std::string& path)
     gpu.fp32Tflops = fp32.value();
     gpu.fp16Tflops = fp16.value();
     gpu.bf16Tflops = bf16.value();
+    gpu.linkGBps = link.value();
+    if (const auto pcie = entry.find("pcie_gen"); pcie != entry.end()) {
+        if (!pcie->is_number_unsigned() || pcie->get<std::uint64_t>() > kMaxPcieGeneration)
+            return Error { path + ".pcie_gen must be a PCIe generation from 0 (unknown) to "
+                    + std::to_string(kMaxPcieGeneration),
+                path + ".pcie_gen" };
+        gpu.pcieGeneration = static_cast<int>(pcie->get<std::uint64_t>());
+    }
     return gpu;
 }
 
@@ -98,6 +108,28 @@ std::string candidateList(const std::vector<const Gpu*>& gpus)
 }
 
 } // namespace
+
+double pcieX16GBps(int generation) noexcept
+{
+    // Per lane and direction: 2.5 and 5 GT/s with 8b/10b coding (0.25, 0.5 GB/s), then 8, 16, 32 and
+    // 64 GT/s with 128b/130b (PCI-SIG; PCIe 6.0's FLIT coding taken as 128b/130b too).
+    switch (generation) {
+    case 1:
+        return 4.0;
+    case 2:
+        return 8.0;
+    case 3:
+        return 15.75;
+    case 4:
+        return 31.5;
+    case 5:
+        return 63.0;
+    case 6:
+        return 126.0;
+    default:
+        return 0.0;
+    }
+}
 
 Result<GpuCatalog> GpuCatalog::fromJson(std::string_view text)
 {

@@ -188,6 +188,14 @@ std::optional<Error> validateSetup(const TrainingSetup& setup)
             "parallel.gpus" };
     if (auto problem = validateModelParallel(par, setup.accumulationSteps))
         return problem;
+    if (setup.gpusPerNode < 1 || setup.gpusPerNode > kMaxGpus)
+        return Error { "the GPUs per node must be from 1 to " + std::to_string(kMaxGpus) + ", not "
+                + std::to_string(setup.gpusPerNode),
+            "gpus_per_node" };
+    if (!(setup.interNodeGBps > 0.0 && setup.interNodeGBps <= kMaxInterNodeGBps)) // also NaN
+        return Error { "the bandwidth between nodes must be above 0 and at most "
+                + std::to_string(static_cast<long long>(kMaxInterNodeGBps)) + " GB/s per GPU",
+            "inter_node_gbps" };
     if (!allShardingsContain(par.sharding))
         return Error { "the sharding strategy is not one Headroom knows", "parallel.sharding" };
     if (par.offloadOptimizer && par.sharding == Sharding::None)

@@ -4,6 +4,7 @@
 // at an assumed fraction of the GPU's peak. Formulas and sources: docs/throughput.md.
 
 #include "headroom/analysis/Analysis.h"
+#include "headroom/estimate/Communication.h"
 #include "headroom/estimate/Estimate.h"
 #include "headroom/setup/GpuCatalog.h"
 #include "headroom/support/Error.h"
@@ -44,7 +45,15 @@ struct ThroughputEstimate final
     double utilization = 0; ///< the assumed fraction of peak
     double computeSeconds = 0; ///< per optimizer step
     double memorySeconds = 0; ///< per optimizer step: bytes moved / bandwidth
-    double stepSeconds = 0; ///< max(compute, memory) per optimizer step
+    /// max(compute, memory) + communicationSeconds per optimizer step (a pipeline's: with its bubble,
+    /// applyPipelineBubble())
+    double stepSeconds = 0;
+    /// The communication the step waits for, per optimizer step: the terms' exposed seconds (0 on one GPU).
+    double communicationSeconds = 0;
+    /// Per kind of exchange: bytes, seconds and what compute hides of them (docs/throughput.md).
+    std::vector<CommunicationTerm> communication;
+    double intraNodeGBps = 0; ///< the GPU-to-GPU bandwidth within a node assumed, GB/s each way
+    double interNodeGBps = 0; ///< per GPU between nodes, GB/s each way
     double samplesPerSecond = 0; ///< across all data-parallel GPUs
     double tokensPerSecond = 0; ///< samples/s x sequence length for sequence inputs, else 0
     /// Tokens per sample (T) when the input is a sequence (token ids [T] or features [T, E]), else 0.
@@ -60,14 +69,19 @@ struct ThroughputEstimate final
 };
 
 /// compute = flopsPerStep / (peak x utilisation), memory = bytesPerStep / bandwidth,
-/// step = max(compute, memory), samples/s = micro-batch x accumulation x data-parallel GPUs / step.
-/// Fails if the analysis has an error, the GPU has no peak figure for the precision ("GeForce GTX 1080
-/// has no bfloat16 support"), the utilisation is not in (0, 1], the batch or accumulation steps are
-/// below 1, or the GPU count is not a multiple of the tensor-parallel degree.
+/// step = max(compute, memory) + the exposed communication, samples/s = micro-batch x accumulation x
+/// data-parallel GPUs / step. Fails if the analysis has an error, the GPU has no peak figure for the
+/// precision ("GeForce GTX 1080 has no bfloat16 support"), the utilisation is not in (0, 1], the batch or
+/// accumulation steps are below 1, or the GPU count is not a multiple of the tensor-parallel degree.
 [[nodiscard]] Result<ThroughputEstimate> estimateThroughput(
     const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu);
 /// estimateThroughput() with the set-up's memory model already built (the slider path: no simulation).
 [[nodiscard]] Result<ThroughputEstimate> estimateThroughput(
     const Analysis& analysis, const TrainingSetup& setup, const Gpu& gpu, const MemoryModel& memory);
+
+/// The pipeline's bubble added to a stage's estimate (the slowest stage's): its compute, its memory-bound
+/// time and its per-micro-batch communication take 1 + bubble as long; the data-parallel exchanges, done
+/// once after the last backward, do not; the rates fall with the step.
+void applyPipelineBubble(ThroughputEstimate& t, double bubble) noexcept;
 
 } // namespace headroom

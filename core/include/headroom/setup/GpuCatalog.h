@@ -21,10 +21,18 @@ struct Gpu final
     double fp32Tflops = 0; ///< peak dense FP32
     double fp16Tflops = 0; ///< peak dense FP16 (tensor cores where present)
     double bf16Tflops = 0; ///< peak dense BF16; 0 = not supported
+    /// GPU-to-GPU bandwidth to every other GPU of a node, GB/s each way: NVLink's per-GPU figure (H100
+    /// SXM 900 GB/s both ways = 450), else the PCIe x16 rate (docs/throughput.md); 0 = unknown.
+    double linkGBps = 0;
+    int pcieGeneration = 0; ///< the host link, PCIe 3, 4 or 5; 0 = unknown
     bool custom = false; ///< user-defined
 
     friend bool operator==(const Gpu&, const Gpu&) = default;
 };
+
+/// PCIe x16's rate each way in GB/s for a generation from 1 to 6 (128b/130b coding from 3.0 on: 3.0
+/// 15.75, 4.0 31.5, 5.0 63); 0 for any other.
+[[nodiscard]] double pcieX16GBps(int generation) noexcept;
 
 /// The memory a user-defined GPU may have, in GiB: from a quarter GiB (smaller cannot hold a CUDA
 /// context) to 4 TiB, far above any accelerator made.

@@ -22,6 +22,13 @@ inline constexpr std::int64_t kMaxBatch = 1LL << 31;
 /// Limits of the set-up's counts (beyond any real cluster; they keep every product in 64 bits).
 inline constexpr std::int64_t kMaxAccumulationSteps = 1LL << 20;
 inline constexpr std::int64_t kMaxGpus = 1LL << 20;
+/// GPUs per node when the set-up names none: an NVIDIA DGX or HGX server's 8.
+inline constexpr std::int64_t kDefaultGpusPerNode = 8;
+/// The network bandwidth between nodes per GPU, GB/s each way, when the set-up names none: one 400 Gb/s
+/// NDR InfiniBand adapter per GPU, as NVIDIA's DGX H100 has (8 ConnectX-7 for 8 GPUs): 400 / 8 = 50.
+inline constexpr double kDefaultInterNodeGBps = 50.0;
+/// The most a set-up may state per GPU between nodes, GB/s: far above any network adapter made.
+inline constexpr double kMaxInterNodeGBps = 10000.0;
 
 /// The largest byte count a calibration term may have (1 PiB): far above any GPU, so a larger one is a
 /// mistake in the file or the option it came from.
@@ -82,6 +89,11 @@ struct TrainingSetup final
     bool expandableSegments = false;
     /// What a measured run held beyond the plan (inactive unless set): its own component everywhere.
     RunCalibration calibration;
+    /// GPUs per node: a group of GPUs within one node talks over the GPU's own link (NVLink, PCIe), one
+    /// spanning nodes over the network (docs/throughput.md, "Communication").
+    std::int64_t gpusPerNode = kDefaultGpusPerNode;
+    /// The network bandwidth between nodes, per GPU, GB/s each way.
+    double interNodeGBps = kDefaultInterNodeGBps;
     /// Which pipeline stage's GPU this set-up describes (set by evaluate(), never by the user).
     std::optional<PipelineStageRole> pipelineStage;
     friend bool operator==(const TrainingSetup&, const TrainingSetup&) = default;
