@@ -97,13 +97,13 @@ void TestSetupFile::roundTrip_data()
     QTest::newRow("defaults") << defaults;
     QTest::newRow("every setting changed") << everythingSet();
     PlanSettings custom = everythingSet();
-    custom.gpu = Gpu { "My card", "Custom", "Custom", {}, 20ULL << 30, 900, 40, 160, 160, true };
+    custom.gpu = Gpu { "My card", "Custom", "Custom", {}, 20ULL << 30, 900, 40, 160, 160, 0, 0, true };
     custom.setup.calibration = {};
     custom.sequenceLength.reset();
     custom.setup.parallel.stageLayers.clear();
     QTest::newRow("custom GPU, no calibration") << custom;
     PlanSettings bare = defaults;
-    bare.gpu = Gpu { "Custom GPU", "Custom", "Custom", {}, 24ULL << 30, 0, 0, 0, 0, true };
+    bare.gpu = Gpu { "Custom GPU", "Custom", "Custom", {}, 24ULL << 30, 0, 0, 0, 0, 0, 0, true };
     QTest::newRow("custom GPU without figures") << bare;
 }
 
