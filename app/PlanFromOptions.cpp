@@ -47,6 +47,10 @@ Options withSavedSetup(Options o, const PlanSettings& file)
         o.expandableSegments = t.expandableSegments;
     if (!given("--utilization"))
         o.utilization = t.assumedUtilization;
+    if (!given("--gpus-per-node"))
+        o.gpusPerNode = t.gpusPerNode;
+    if (!given("--inter-node-gbps"))
+        o.interNodeGBps = t.interNodeGBps;
     if (!given("--calibration-fixed") && !given("--calibration-per-sample"))
         o.calibration = t.calibration;
     else if (!given("--calibration-fixed"))

@@ -96,6 +96,24 @@ void TestCliSetupFile::optionsOverrideSettingBySetting()
     QVERIFY(!j.is_null());
     QCOMPARE(j["lora"]["rank"].get<int>(), 8);
     QCOMPARE(j["lora"]["targets"], json::array({ "fc1" }));
+    // The links between GPUs: the file's, each option overriding its own.
+    const QString links = withSetup(QStringLiteral("links.json"),
+        R"({ "gpu": "H100 SXM", "parallel": { "gpus": 16 }, "gpus_per_node": 2, "inter_node_gbps": 12.5 })");
+    j = jsonOf({ links });
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["gpus_per_node"].get<int>(), 2);
+    QCOMPARE(j["inter_node_gbps"].get<double>(), 12.5);
+    const double slow = j["throughput"]["step_seconds"].get<double>();
+    j = jsonOf({ links, QStringLiteral("--inter-node-gbps"), QStringLiteral("25") });
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["inter_node_gbps"].get<double>(), 25.0);
+    QCOMPARE(j["gpus_per_node"].get<int>(), 2);
+    // 16 GPUs over 8 nodes: the gradients' all-reduce goes over the network, faster at 25 GB/s.
+    QVERIFY2(j["throughput"]["step_seconds"].get<double>() < slow, j["throughput"].dump().c_str());
+    j = jsonOf({ links, QStringLiteral("--gpus-per-node"), QStringLiteral("8") });
+    QVERIFY(!j.is_null());
+    QCOMPARE(j["gpus_per_node"].get<int>(), 8);
+    QCOMPARE(j["inter_node_gbps"].get<double>(), 12.5);
 }
 
 void TestCliSetupFile::sameAsTheOptions()
@@ -172,6 +190,13 @@ void TestCliSetupFile::mistakesNameTheFileAndPath()
     QCOMPARE(unknown.exitCode, 2);
     QVERIFY2(unknown.err.contains(gpu + QStringLiteral(": training.gpu names no GPU of the catalogue")),
         qPrintable(unknown.err));
+    const QString network = withSetup(QStringLiteral("network.json"), R"({ "inter_node_gbps": -5 })");
+    const Run noNetwork = runHeadroom({ QStringLiteral("estimate"), network });
+    QCOMPARE(noNetwork.exitCode, 2);
+    QCOMPARE(noNetwork.err.trimmed(),
+        QStringLiteral("headroom: error: ") + network
+            + QStringLiteral(": training.inter_node_gbps must be a bandwidth in GB/s per GPU above 0 and at "
+                             "most 10000, not -5"));
 }
 
 void TestCliSetupFile::maxBatchAndPlanReadItToo()
@@ -234,7 +259,7 @@ void TestCliSetupFile::saveSetupWritesWhatWasPlanned()
     const QString out = m_dir.filePath(QStringLiteral("out.json"));
     const QStringList options { QStringLiteral("--batch"), QStringLiteral("12"),
         QStringLiteral("--precision"), QStringLiteral("bf16"), QStringLiteral("--tensor-parallel"),
-        QStringLiteral("2") };
+        QStringLiteral("2"), QStringLiteral("--inter-node-gbps"), QStringLiteral("25") };
     const json planned
         = jsonOf(QStringList { file } + options + QStringList { QStringLiteral("--save-setup"), out });
     QVERIFY(!planned.is_null());
@@ -246,6 +271,8 @@ void TestCliSetupFile::saveSetupWritesWhatWasPlanned()
     QCOMPARE(again["parallel"]["gpus"].get<int>(), 4);
     QCOMPARE(again["parallel"]["tensor_parallel"].get<int>(), 2);
     QCOMPARE(again["parallel"]["sharding"].get<std::string>(), "zero2");
+    QCOMPARE(again["inter_node_gbps"].get<double>(), 25.0);
+    QCOMPARE(again["gpus_per_node"].get<int>(), 8);
     QCOMPARE(again["peak_bytes"], planned["peak_bytes"]);
     QCOMPARE(again["reserved"], planned["reserved"]);
     // Only estimate takes it.

@@ -55,6 +55,8 @@ PlanSettings everythingSet()
     t.expandableSegments = true;
     t.assumedUtilization = 0.55;
     t.calibration = { 100ULL << 20, 3ULL << 20, 4, "run.pickle" };
+    t.gpusPerNode = 4;
+    t.interNodeGBps = 12.5;
     Parallelism& p = t.parallel;
     p.gpus = 64;
     p.sharding = Sharding::Zero1;
@@ -146,6 +148,13 @@ void TestSetupFile::keysLeftOutAreDefaults()
     QVERIFY2(h100.ok(), h100.ok() ? "" : h100.error().message.c_str());
     QCOMPARE(h100->gpu.name, catalogueGpu("H100 SXM").name);
     QCOMPARE(h100->setup.overheadBytes, defaultOverheadBytes(h100->gpu));
+    // The links: 8 GPUs per node, 50 GB/s per GPU between nodes unless the file says otherwise.
+    QCOMPARE(empty->setup.gpusPerNode, 8);
+    QCOMPARE(empty->setup.interNodeGBps, 50.0);
+    auto links = read(R"({ "gpus_per_node": 2, "inter_node_gbps": 25 })");
+    QVERIFY2(links.ok(), links.ok() ? "" : links.error().message.c_str());
+    QCOMPARE(links->setup.gpusPerNode, 2);
+    QCOMPARE(links->setup.interNodeGBps, 25.0);
 }
 
 void TestSetupFile::writtenInAFixedOrder()
@@ -159,7 +168,8 @@ void TestSetupFile::writtenInAFixedOrder()
         QStringLiteral(
             "gpu precision optimizer optimizer_implementation eight_bit_optimizer batch "
             "accumulation_steps checkpointing attention sequence_length moe_imbalance lora parallel "
-            "overhead_bytes expandable_segments assumed_utilization calibration"));
+            "gpus_per_node inter_node_gbps overhead_bytes expandable_segments assumed_utilization "
+            "calibration"));
     QStringList parallel;
     for (const auto& [key, value] : j["parallel"].items())
         parallel << QString::fromStdString(key);
@@ -171,6 +181,8 @@ void TestSetupFile::writtenInAFixedOrder()
     QCOMPARE(
         QString::fromStdString(j["parallel"]["schedule"].get<std::string>()), QStringLiteral("interleaved"));
     QCOMPARE(j["gpu"].get<std::string>(), catalogueGpu("H100 SXM").name);
+    QCOMPARE(j["gpus_per_node"].get<int>(), 4);
+    QCOMPARE(j["inter_node_gbps"].get<double>(), 12.5);
 }
 
 void TestSetupFile::jsonOutputsParallelObjectReads()
@@ -288,6 +300,17 @@ void TestSetupFile::badSetup_data()
     row("8-bit SGD without state", R"({ "optimizer": "sgd", "eight_bit_optimizer": true })",
         "training.eight_bit_optimizer",
         "training.eight_bit_optimizer: 8-bit optimizer state needs an optimizer with state");
+    row("no GPUs per node", R"({ "gpus_per_node": 0 })", "training.gpus_per_node",
+        "training.gpus_per_node must be an integer from 1 to 1048576, not 0");
+    row("GPUs per node as text", R"({ "gpus_per_node": "8" })", "training.gpus_per_node",
+        "training.gpus_per_node must be an integer from 1 to 1048576, not \"8\"");
+    row("no network", R"({ "inter_node_gbps": 0 })", "training.inter_node_gbps",
+        "training.inter_node_gbps must be a bandwidth in GB/s per GPU above 0 and at most 10000, not 0");
+    row("network too fast", R"({ "inter_node_gbps": 20000 })", "training.inter_node_gbps",
+        "training.inter_node_gbps must be a bandwidth in GB/s per GPU above 0 and at most 10000, not 20000");
+    row("network as text", R"({ "inter_node_gbps": "fast" })", "training.inter_node_gbps",
+        "training.inter_node_gbps must be a bandwidth in GB/s per GPU above 0 and at most 10000, not "
+        "\"fast\"");
     row("accumulation too large", R"({ "accumulation_steps": 2000000 })", "training.accumulation_steps",
         "training.accumulation_steps must be an integer from 1 to 1048576, not 2000000");
 }

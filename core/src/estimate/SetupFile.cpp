@@ -312,7 +312,8 @@ PlanSettings readSetup(const json& training, const GpuCatalog& catalog)
     const ObjectReader r(training, "training",
         { "gpu", "precision", "optimizer", "optimizer_implementation", "eight_bit_optimizer", "batch",
             "accumulation_steps", "checkpointing", "attention", "sequence_length", "moe_imbalance", "lora",
-            "parallel", "overhead_bytes", "expandable_segments", "assumed_utilization", "calibration" });
+            "parallel", "gpus_per_node", "inter_node_gbps", "overhead_bytes", "expandable_segments",
+            "assumed_utilization", "calibration" });
     PlanSettings s;
     s.gpu = r.find("gpu") != nullptr ? readGpu(*r.find("gpu"), catalog) : catalog.defaultGpu();
     s.setup.overheadBytes = defaultOverheadBytes(s.gpu);
@@ -336,6 +337,15 @@ PlanSettings readSetup(const json& training, const GpuCatalog& catalog)
         readLora(*lora, s.lora);
     if (const json* parallel = r.find("parallel"))
         readParallel(*parallel, t.parallel);
+    r.integer("gpus_per_node", 1, kMaxGpus, t.gpusPerNode);
+    if (const json* v = r.find("inter_node_gbps")) {
+        const double x = v->is_number() ? v->get<double>() : std::numeric_limits<double>::quiet_NaN();
+        if (!(x > 0 && x <= kMaxInterNodeGBps)) // also NaN
+            refuseSetup("training.inter_node_gbps",
+                "must be a bandwidth in GB/s per GPU above 0 and at most " + limitText(kMaxInterNodeGBps)
+                    + ", not " + detail::shortJson(*v));
+        t.interNodeGBps = x;
+    }
     r.bytes("overhead_bytes", kMaxOverheadBytes, t.overheadBytes);
     r.boolean("expandable_segments", t.expandableSegments);
     r.number("assumed_utilization", kMinUtilization, 1, t.assumedUtilization);
@@ -399,6 +409,8 @@ ordered_json trainingSetupToJson(const PlanSettings& s)
     parallel.erase("data_parallel");
     parallel.erase("expert_data_parallel");
     j["parallel"] = parallel;
+    j["gpus_per_node"] = t.gpusPerNode;
+    j["inter_node_gbps"] = t.interNodeGBps;
     j["overhead_bytes"] = t.overheadBytes;
     j["expandable_segments"] = t.expandableSegments;
     j["assumed_utilization"] = t.assumedUtilization;
