@@ -23,6 +23,8 @@ enum MergeId {
     LoraRankMerge,
     LoraDropoutMerge,
     MoeImbalanceMerge,
+    GpusPerNodeMerge,
+    InterNodeMerge,
 };
 
 SpecPath specPathOf(const LayerPath& path)
@@ -612,6 +614,19 @@ void Document::setAssumedUtilization(double utilization)
     editSettings(
         tr("Change assumed utilisation"), [&](PlanSettings& s) { s.setup.assumedUtilization = utilization; },
         UtilizationMerge);
+}
+
+void Document::setGpusPerNode(std::int64_t gpus)
+{
+    editSettings(
+        tr("Change GPUs per node"), [&](PlanSettings& s) { s.setup.gpusPerNode = gpus; }, GpusPerNodeMerge);
+}
+
+void Document::setInterNodeGBps(double gbps)
+{
+    editSettings(
+        tr("Change bandwidth between nodes"), [&](PlanSettings& s) { s.setup.interNodeGBps = gbps; },
+        InterNodeMerge);
 }
 
 void Document::setCheckpointing(Checkpointing checkpointing)

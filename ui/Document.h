@@ -117,6 +117,10 @@ public:
     /// PyTorch's caching allocator with expandable_segments:True (one undo step).
     void setExpandableSegments(bool on);
     void setAssumedUtilization(double utilization);
+    /// TrainingSetup::gpusPerNode and interNodeGBps: the links a multi-GPU step's exchanges go over
+    /// (the throughput and the planner's ranking; not memory). One undo step each.
+    void setGpusPerNode(std::int64_t gpus);
+    void setInterNodeGBps(double gbps);
     /// Applies a measured run's calibration (TrainingSetup::calibration) or, given an inactive one,
     /// removes it: one undo step either way.
     void setCalibration(const RunCalibration& calibration);

@@ -30,6 +30,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <cmath>
+#include <initializer_list>
 #include <limits>
 
 namespace headroom::ui {
@@ -405,6 +406,7 @@ QWidget* SetupPanel::createMultiGpuTab()
                              "needs a ZeRO stage or FSDP sharding"));
     createPipelineFields(page);
     createOtherParallelFields(page);
+    createNodeFields(page);
 
     // As compact as the other tabs, which share its height: the note under the grid takes room only when
     // shown.
@@ -440,6 +442,10 @@ QWidget* SetupPanel::createMultiGpuTab()
     grid->addWidget(buddyLabel(tr("Activations:"), m_activationOffload), 5, 0);
     grid->addWidget(m_activationOffload, 5, 1);
     grid->addWidget(m_offload, 5, 2, 1, 2);
+    grid->addWidget(m_gpusPerNodeLabel, 6, 0);
+    grid->addWidget(m_gpusPerNode, 6, 1);
+    grid->addWidget(m_interNodeLabel, 6, 2);
+    grid->addWidget(m_interNodeGBps, 6, 3);
     grid->setColumnStretch(1, 1);
     grid->setColumnStretch(3, 2);
     auto* layout = new QVBoxLayout(page);
@@ -457,6 +463,8 @@ QWidget* SetupPanel::createMultiGpuTab()
     for (QCheckBox* check : { m_offload, m_sequenceParallel })
         connect(check, &QCheckBox::toggled, this, &SetupPanel::editParallelism);
     FieldCommit::attach(m_stageLayers, [this] { editParallelism(); });
+    FieldCommit::attach(m_gpusPerNode, [this] { m_document->setGpusPerNode(m_gpusPerNode->value()); });
+    FieldCommit::attach(m_interNodeGBps, [this] { m_document->setInterNodeGBps(m_interNodeGBps->value()); });
     connect(m_stageLayers, &QLineEdit::textEdited, m_stageLayersNote, &QWidget::hide);
     return page;
 }
@@ -591,6 +599,29 @@ void SetupPanel::createOtherParallelFields(QWidget* page)
     }
 }
 
+/// The links between the GPUs: how many share a node (and its GPU-to-GPU link), and the network's
+/// bandwidth between nodes. They change the step time and the planner's ranking, never memory.
+void SetupPanel::createNodeFields(QWidget* page)
+{
+    m_gpusPerNode = new QSpinBox(page);
+    m_gpusPerNode->setObjectName(QStringLiteral("gpusPerNodeSpinBox"));
+    m_gpusPerNode->setRange(1, static_cast<int>(kMaxGpus));
+    m_gpusPerNode->setToolTip(
+        tr("GPUs per node: a group of GPUs within one node talks over the GPU's own link (NVLink, PCIe), "
+           "one spanning nodes over the network. Changes the step time and the planner's ranking, not "
+           "memory"));
+    m_gpusPerNodeLabel = buddyLabel(tr("GPUs per node:"), m_gpusPerNode);
+    m_interNodeGBps = new QDoubleSpinBox(page);
+    m_interNodeGBps->setObjectName(QStringLiteral("interNodeGBpsSpinBox"));
+    m_interNodeGBps->setDecimals(1);
+    m_interNodeGBps->setRange(0.1, kMaxInterNodeGBps);
+    m_interNodeGBps->setSuffix(tr(" GB/s"));
+    m_interNodeGBps->setToolTip(
+        tr("The network's bandwidth between nodes per GPU, GB/s each way (50: one 400 Gb/s InfiniBand "
+           "adapter per GPU). Changes the step time and the planner's ranking, not memory"));
+    m_interNodeLabel = buddyLabel(tr("Between nodes:"), m_interNodeGBps);
+}
+
 void SetupPanel::editLora()
 {
     LoraOptions lora;
@@ -679,7 +710,8 @@ void SetupPanel::refresh()
         QSignalBlocker(m_offload), QSignalBlocker(m_moeImbalance), QSignalBlocker(m_sequenceParallel),
         QSignalBlocker(m_pipelineParallel), QSignalBlocker(m_schedule), QSignalBlocker(m_virtualStages),
         QSignalBlocker(m_contextParallel), QSignalBlocker(m_contextKind), QSignalBlocker(m_expertParallel),
-        QSignalBlocker(m_expertTensorParallel), QSignalBlocker(m_activationOffload) };
+        QSignalBlocker(m_expertTensorParallel), QSignalBlocker(m_activationOffload),
+        QSignalBlocker(m_gpusPerNode), QSignalBlocker(m_interNodeGBps) };
     (void)blockers;
     refreshGpuTab(plan);
     refreshStrategyTab(plan);
@@ -805,6 +837,13 @@ void SetupPanel::refreshMultiGpuTab(const Plan& plan)
     m_expertTensorParallel->setValue(degree(par.expertTensorParallel));
     m_activationOffload->setCurrentIndex(
         m_activationOffload->findData(static_cast<int>(par.activationOffload)));
+    // The links matter only between GPUs.
+    m_gpusPerNode->setValue(static_cast<int>(std::clamp<std::int64_t>(plan.setup.gpusPerNode, 1, kMaxGpus)));
+    m_interNodeGBps->setValue(plan.setup.interNodeGBps);
+    const bool several = par.gpus > 1;
+    for (QWidget* w : std::initializer_list<QWidget*> {
+             m_gpusPerNode, m_gpusPerNodeLabel, m_interNodeGBps, m_interNodeLabel })
+        w->setVisible(several);
 }
 
 } // namespace headroom::ui

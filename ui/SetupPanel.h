@@ -26,8 +26,8 @@ struct EstimateState;
 /// size), optimizer (and 8-bit state), precision, framework overhead and assumed utilisation; the
 /// strategy (activation checkpointing, attention implementation, sequence length, gradient
 /// accumulation, LoRA / QLoRA); and multi-GPU training (GPU count, sharding, tensor parallelism,
-/// optimizer offload). Edits become undo commands on the Document; a set-up the core refuses shows
-/// the core's reason under the tabs.
+/// optimizer offload, and with more than one GPU the GPUs per node and the network's bandwidth). Edits become
+/// undo commands on the Document; a set-up the core refuses shows the core's reason under the tabs.
 class SetupPanel final : public QWidget
 {
     Q_OBJECT
@@ -70,6 +70,7 @@ private:
     void editParallelism();
     void createPipelineFields(QWidget* page);
     void createOtherParallelFields(QWidget* page);
+    void createNodeFields(QWidget* page);
 
     Document* m_document;
     QTabWidget* m_tabs;
@@ -109,6 +110,11 @@ private:
     QSpinBox* m_expertParallel;
     QSpinBox* m_expertTensorParallel;
     QComboBox* m_activationOffload;
+    /// The links between the GPUs (TrainingSetup::gpusPerNode, interNodeGBps): shown with more than one GPU.
+    QSpinBox* m_gpusPerNode;
+    QLabel* m_gpusPerNodeLabel;
+    QDoubleSpinBox* m_interNodeGBps;
+    QLabel* m_interNodeLabel;
 
     QLabel* m_error;
 };

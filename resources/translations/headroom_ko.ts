@@ -1006,12 +1006,20 @@ FLOPs</translation>
         <source>The line: what PyTorch&apos;s caching allocator holds reserved, plus the overhead, %1 at most; it stays above the tensors, as the allocator rounds blocks, keeps freed ones cached and grows in whole segments.</source>
         <translation>선: PyTorch 캐싱 할당자가 예약한 메모리에 오버헤드를 더한 값으로, 최대 %1입니다. 할당자가 블록을 올림하고, 해제된 블록을 캐시에 남기며, 세그먼트 단위로 늘어나므로 텐서보다 항상 위에 있습니다.</translation>
     </message>
+    <message>
+        <source>The solid line adds to the stack the cuBLAS and cuDNN workspaces PyTorch allocates through its cache, up to %1: torch.cuda.max_memory_allocated() counts them.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::chartparts</name>
     <message>
         <source>Reserved (PyTorch&apos;s cache + overhead)</source>
         <translation>예약(PyTorch 캐시 + 오버헤드)</translation>
+    </message>
+    <message>
+        <source>Allocated with cuBLAS/cuDNN workspaces (+ overhead)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3699,6 +3707,14 @@ FLOPs</translation>
         <source>Change activation offload</source>
         <translation>활성값 오프로드 변경</translation>
     </message>
+    <message>
+        <source>Change GPUs per node</source>
+        <translation>노드당 GPU 수 변경</translation>
+    </message>
+    <message>
+        <source>Change bandwidth between nodes</source>
+        <translation>노드 간 대역폭 변경</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::ElidedLabel</name>
@@ -5566,6 +5582,26 @@ As a measured run: %3</source>
         <source>Expert tensor parallelism: each expert&apos;s matrices split over this many GPUs</source>
         <translation>전문가 텐서 병렬: 각 전문가의 행렬을 이만큼의 GPU에 나눕니다</translation>
     </message>
+    <message>
+        <source>GPUs per node: a group of GPUs within one node talks over the GPU&apos;s own link (NVLink, PCIe), one spanning nodes over the network. Changes the step time and the planner&apos;s ranking, not memory</source>
+        <translation>노드당 GPU 수: 한 노드 안의 GPU 그룹은 GPU 자체 링크(NVLink, PCIe)로, 노드에 걸친 그룹은 네트워크로 통신합니다. 스텝 시간과 플래너의 순위만 바꾸며 메모리는 바꾸지 않습니다</translation>
+    </message>
+    <message>
+        <source>GPUs per node:</source>
+        <translation>노드당 GPU 수:</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>The network&apos;s bandwidth between nodes per GPU, GB/s each way (50: one 400 Gb/s InfiniBand adapter per GPU). Changes the step time and the planner&apos;s ranking, not memory</source>
+        <translation>GPU당 노드 간 네트워크 대역폭, 한 방향 GB/s (50: GPU마다 400 Gb/s InfiniBand 어댑터 하나). 스텝 시간과 플래너의 순위만 바꾸며 메모리는 바꾸지 않습니다</translation>
+    </message>
+    <message>
+        <source>Between nodes:</source>
+        <translation>노드 간:</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -5676,6 +5712,10 @@ As a measured run: %3</source>
     <message>
         <source>Predicted reserved</source>
         <translation>예측 예약</translation>
+    </message>
+    <message>
+        <source>cuBLAS and cuDNN workspaces (allocated): %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -1006,12 +1006,20 @@ FLOPs</translation>
         <source>The line: what PyTorch&apos;s caching allocator holds reserved, plus the overhead, %1 at most; it stays above the tensors, as the allocator rounds blocks, keeps freed ones cached and grows in whole segments.</source>
         <translation>折线：PyTorch 缓存分配器预留的内存加上开销，最多 %1；它始终高于张量，因为分配器对块取整、缓存已释放的块并以整段增长。</translation>
     </message>
+    <message>
+        <source>The solid line adds to the stack the cuBLAS and cuDNN workspaces PyTorch allocates through its cache, up to %1: torch.cuda.max_memory_allocated() counts them.</source>
+        <translation type="unfinished"></translation>
+    </message>
 </context>
 <context>
     <name>headroom::report::chartparts</name>
     <message>
         <source>Reserved (PyTorch&apos;s cache + overhead)</source>
         <translation>预留（PyTorch 缓存 + 开销）</translation>
+    </message>
+    <message>
+        <source>Allocated with cuBLAS/cuDNN workspaces (+ overhead)</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>
@@ -3699,6 +3707,14 @@ FLOPs</translation>
         <source>Change activation offload</source>
         <translation>更改激活卸载</translation>
     </message>
+    <message>
+        <source>Change GPUs per node</source>
+        <translation>修改每节点 GPU 数</translation>
+    </message>
+    <message>
+        <source>Change bandwidth between nodes</source>
+        <translation>修改节点间带宽</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::ElidedLabel</name>
@@ -5566,6 +5582,26 @@ As a measured run: %3</source>
         <source>Expert tensor parallelism: each expert&apos;s matrices split over this many GPUs</source>
         <translation>专家张量并行：每个专家的矩阵分到这么多个 GPU 上</translation>
     </message>
+    <message>
+        <source>GPUs per node: a group of GPUs within one node talks over the GPU&apos;s own link (NVLink, PCIe), one spanning nodes over the network. Changes the step time and the planner&apos;s ranking, not memory</source>
+        <translation>每节点 GPU 数：同一节点内的一组 GPU 通过 GPU 自身的互连（NVLink、PCIe）通信，跨节点的一组通过网络通信。只影响单步时间和规划器的排序，不影响显存</translation>
+    </message>
+    <message>
+        <source>GPUs per node:</source>
+        <translation>每节点 GPU 数：</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>The network&apos;s bandwidth between nodes per GPU, GB/s each way (50: one 400 Gb/s InfiniBand adapter per GPU). Changes the step time and the planner&apos;s ranking, not memory</source>
+        <translation>节点间网络带宽，按每个 GPU 计，GB/s，单向（50：每个 GPU 一块 400 Gb/s InfiniBand 网卡）。只影响单步时间和规划器的排序，不影响显存</translation>
+    </message>
+    <message>
+        <source>Between nodes:</source>
+        <translation>节点间：</translation>
+    </message>
 </context>
 <context>
     <name>headroom::ui::StepChartView</name>
@@ -5676,6 +5712,10 @@ As a measured run: %3</source>
     <message>
         <source>Predicted reserved</source>
         <translation>预测已保留</translation>
+    </message>
+    <message>
+        <source>cuBLAS and cuDNN workspaces (allocated): %1</source>
+        <translation type="unfinished"></translation>
     </message>
 </context>
 <context>

@@ -3,6 +3,7 @@
 #include "PlanController.h"
 #include "SetupPanel.h"
 #include "TestSupport.h"
+#include "headroom/estimate/Communication.h"
 #include "headroom/estimate/Plan.h"
 
 #include <QCheckBox>
@@ -15,6 +16,7 @@
 #include <QTabWidget>
 #include <QTest>
 #include <QUndoStack>
+#include <algorithm>
 #include <functional>
 
 using namespace headroom;
@@ -38,6 +40,7 @@ private Q_SLOTS:
     void moeImbalanceOnlyForMixtureOfExperts();
     void optimizerImplementationChangesTheStep();
     void expandableSegmentsReachTheAllocator();
+    void nodeLinksChangeTheStepTime();
 };
 
 namespace {
@@ -181,6 +184,10 @@ void TestSetupPanel::everyControlEditsThePlanUndoably()
             } },
         { "utilizationSpinBox", spin("utilizationSpinBox", 55),
             [](const Plan& p) { return std::abs(p.setup.assumedUtilization - 0.55) < 1e-9; } },
+        { "gpusPerNodeSpinBox", spin("gpusPerNodeSpinBox", 4),
+            [](const Plan& p) { return p.setup.gpusPerNode == 4; } },
+        { "interNodeGBpsSpinBox", [&f] { f.child<QDoubleSpinBox>("interNodeGBpsSpinBox")->setValue(12.5); },
+            [](const Plan& p) { return p.setup.interNodeGBps == 12.5; } },
     };
     for (const auto& c : cases) {
         const Settings before(f.doc.plan());
@@ -473,6 +480,101 @@ void TestSetupPanel::expandableSegmentsReachTheAllocator()
     f.doc.undoStack()->undo();
     QVERIFY(!box->isChecked());
     QVERIFY(!f.controller.estimateState().reserved->expandableSegments);
+}
+
+void TestSetupPanel::nodeLinksChangeTheStepTime()
+{
+    // The GPUs per node and the network's bandwidth: only with more than one GPU, one undo step each,
+    // and they move the step time's communication (docs/throughput.md, "Communication"), not memory.
+    Fixture f;
+    Gpu gpu = test::testCatalog().gpus()[0];
+    // Every figure the step time needs, the arithmetic and memory so fast that the backward pass hides
+    // next to nothing of the gradients' all-reduce (its overlap is the same at both bandwidths anyway).
+    gpu.fp32Tflops = 1e6;
+    gpu.bandwidthGBps = 1e7;
+    gpu.linkGBps = 450;
+    f.doc.resetSetup(Precision::Fp32, TrainingSetup {}, gpu);
+    f.panel.tabs()->setCurrentIndex(SetupPanel::MultiGpuTab);
+    auto* perNode = f.child<QSpinBox>("gpusPerNodeSpinBox");
+    auto* network = f.child<QDoubleSpinBox>("interNodeGBpsSpinBox");
+    QVERIFY(perNode && network);
+    QVERIFY2(perNode->isHidden() && network->isHidden(), "one GPU has no links to set");
+    QVERIFY(perNode->toolTip().contains(QStringLiteral("not memory")));
+    QVERIFY(network->toolTip().contains(QStringLiteral("not memory")));
+    f.child<QSpinBox>("gpuCountSpinBox")->setValue(16); // DDP over 16 GPUs: 2 nodes of 8
+    QVERIFY(!perNode->isHidden() && !network->isHidden());
+    QCOMPARE(perNode->value(), 8);
+    QCOMPARE(network->value(), 50.0);
+    // Shown, the row fits in the panel's height as the other fields do (fitsWithinTheWindow).
+    f.panel.resize(620, f.panel.sizeHint().height());
+    QVERIFY2(f.panel.sizeHint().height() < 230, qPrintable(QString::number(f.panel.sizeHint().height())));
+    QWidget* page = f.panel.tabs()->currentWidget();
+    for (QWidget* w : { static_cast<QWidget*>(perNode), static_cast<QWidget*>(network) }) {
+        QTRY_VERIFY(w->isVisible());
+        const QRect r(w->mapTo(page, QPoint(0, 0)), w->size());
+        QVERIFY2(page->rect().contains(r), qPrintable(w->objectName() + QStringLiteral(" is clipped")));
+    }
+
+    const auto dataParallel = [&f]() -> CommunicationTerm {
+        const auto& t = f.controller.estimateState().throughput;
+        if (!t)
+            return {};
+        for (const auto& c : t->communication)
+            if (c.kind == CommunicationKind::DataParallel)
+                return c;
+        return {};
+    };
+    const auto step = [&f] { return f.controller.estimateState().throughput->stepSeconds; };
+    const auto near = [](double a, double b) { return std::abs(a - b) <= 1e-9 * std::abs(b); };
+    QVERIFY(f.controller.estimateState().throughput);
+    const std::uint64_t peak = f.controller.estimateState().estimate->peakBytes();
+    // DDP all-reduces tinyNetwork's 2,682 fp32 gradients, 10,728 B: each GPU sends 2 x 15/16 x 10,728 =
+    // 20,115 B. The ring spans the 2 nodes with 8 GPUs on each: min(450, 8 x 50) = 400 GB/s.
+    CommunicationTerm ddp = dataParallel();
+    QCOMPARE(ddp.ranks, std::int64_t { 16 });
+    QVERIFY(ddp.crossesNodes);
+    QCOMPARE(ddp.busBytes, 20'115.0);
+    QVERIFY2(near(ddp.seconds, 20'115.0 / 400e9), qPrintable(QString::number(ddp.seconds)));
+    QVERIFY(ddp.exposedSeconds > 0);
+    const double at50 = step();
+
+    // Half the network: 8 x 25 = 200 GB/s, twice the time; all of the extra 20,115 / 400e9 s is waited
+    // for (the overlap is the same compute).
+    const int steps = f.doc.undoStack()->count();
+    network->setValue(25);
+    QCOMPARE(f.doc.plan().setup.interNodeGBps, 25.0);
+    QCOMPARE(f.doc.undoStack()->count(), steps + 1);
+    QCOMPARE(f.doc.undoStack()->undoText(), QStringLiteral("Change bandwidth between nodes"));
+    ddp = dataParallel();
+    QVERIFY2(near(ddp.seconds, 20'115.0 / 200e9), qPrintable(QString::number(ddp.seconds)));
+    QVERIFY2(step() > at50, "a slower network must make the step longer");
+    QVERIFY2(near(step() - at50, 20'115.0 / 400e9), qPrintable(QString::number(step() - at50)));
+    const auto& notes = f.controller.estimateState().throughput->notes;
+    QVERIFY(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+        return n.find("450 GB/s between the GPUs of a node and 25 GB/s per GPU between nodes")
+            != std::string::npos;
+    }));
+    QCOMPARE(f.controller.estimateState().estimate->peakBytes(), peak);
+
+    // 16 GPUs to a node: no network, the ring at the GPU's own 450 GB/s.
+    perNode->setValue(16);
+    QCOMPARE(f.doc.plan().setup.gpusPerNode, std::int64_t { 16 });
+    QCOMPARE(f.doc.undoStack()->count(), steps + 2);
+    ddp = dataParallel();
+    QVERIFY(!ddp.crossesNodes);
+    QVERIFY2(near(ddp.seconds, 20'115.0 / 450e9), qPrintable(QString::number(ddp.seconds)));
+    QCOMPARE(f.controller.estimateState().estimate->peakBytes(), peak);
+
+    // Undo takes each back, the fields with it.
+    f.doc.undoStack()->undo();
+    QCOMPARE(f.doc.plan().setup.gpusPerNode, std::int64_t { 8 });
+    QCOMPARE(perNode->value(), 8);
+    f.doc.undoStack()->undo();
+    QCOMPARE(f.doc.plan().setup.interNodeGBps, 50.0);
+    QCOMPARE(network->value(), 50.0);
+    QVERIFY(near(step(), at50));
+    f.doc.undoStack()->undo();
+    QVERIFY(perNode->isHidden() && network->isHidden());
 }
 
 QTEST_MAIN(TestSetupPanel)
