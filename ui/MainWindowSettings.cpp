@@ -78,6 +78,14 @@ void MainWindow::restoreSettings()
                               .value(QStringLiteral("setup/overheadBytes"),
                                   QVariant::fromValue<qulonglong>(kDefaultOverheadBytes))
                               .toULongLong();
+    // The links between GPUs; a value out of range (an edited settings file) is the default.
+    bool ok = false;
+    const qlonglong perNode = settings.value(QStringLiteral("setup/gpusPerNode")).toLongLong(&ok);
+    if (ok && perNode >= 1 && perNode <= kMaxGpus)
+        setup.gpusPerNode = perNode;
+    const double network = settings.value(QStringLiteral("setup/interNodeGBps")).toDouble(&ok);
+    if (ok && network > 0 && network <= kMaxInterNodeGBps)
+        setup.interNodeGBps = network;
     const Precision precision
         = parsePrecision(ss(settings.value(QStringLiteral("setup/precision")).toString()))
               .value_or(Precision::Fp32);
@@ -137,6 +145,9 @@ void MainWindow::saveSettings() const
     settings.setValue(QStringLiteral("setup/batch"), QVariant::fromValue<qlonglong>(plan.setup.batch));
     settings.setValue(
         QStringLiteral("setup/overheadBytes"), QVariant::fromValue<qulonglong>(plan.setup.overheadBytes));
+    settings.setValue(
+        QStringLiteral("setup/gpusPerNode"), QVariant::fromValue<qlonglong>(plan.setup.gpusPerNode));
+    settings.setValue(QStringLiteral("setup/interNodeGBps"), plan.setup.interNodeGBps);
     // A calibration is not remembered: it belongs to the measured run it came from, and a later session
     // that opens that run applies it again (docs/memory-model.md, "Calibration from a measured run").
     QStringList custom;

@@ -142,6 +142,8 @@ void TestMainWindowFiles::remembersSetupAndRecentFiles()
         w->window.document()->setBatch(96);
         w->window.document()->setOptimizer(Optimizer::Sgd);
         w->window.document()->setOptimizerImplementation(OptimizerImplementation::ForLoop);
+        w->window.document()->setGpusPerNode(4);
+        w->window.document()->setInterNodeGBps(12.5);
         QVERIFY(w->window.close());
     }
     MainWindow again;
@@ -150,10 +152,18 @@ void TestMainWindowFiles::remembersSetupAndRecentFiles()
     QCOMPARE(again.document()->plan().setup.batch, std::int64_t { 96 });
     QCOMPARE(again.document()->plan().setup.optimizer, Optimizer::Sgd);
     QCOMPARE(again.document()->plan().setup.optimizerImplementation, OptimizerImplementation::ForLoop);
+    QCOMPARE(again.document()->plan().setup.gpusPerNode, std::int64_t { 4 });
+    QCOMPARE(again.document()->plan().setup.interNodeGBps, 12.5);
     QCOMPARE(QSettings().value(QStringLiteral("setup/gpu")).toString(), QStringLiteral("Test GPU 8"));
     auto* recent = again.findChild<QMenu*>(QStringLiteral("recentFilesMenu"));
     QVERIFY(recent && recent->isEnabled());
     QVERIFY(recent->actions().front()->text().contains(QStringLiteral("remember.json")));
+    // Links an edited settings file gives out of range are the defaults (8 GPUs per node, 50 GB/s).
+    QSettings().setValue(QStringLiteral("setup/gpusPerNode"), 0);
+    QSettings().setValue(QStringLiteral("setup/interNodeGBps"), QStringLiteral("fast"));
+    MainWindow edited;
+    QCOMPARE(edited.document()->plan().setup.gpusPerNode, std::int64_t { 8 });
+    QCOMPARE(edited.document()->plan().setup.interNodeGBps, 50.0);
 }
 
 void TestMainWindowFiles::importOnnxKeepsItsParameterCount()
