@@ -1008,7 +1008,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>The solid line adds to the stack the cuBLAS and cuDNN workspaces PyTorch allocates through its cache, up to %1: torch.cuda.max_memory_allocated() counts them.</source>
-        <translation type="unfinished"></translation>
+        <translation>실선은 PyTorch가 캐시를 통해 할당하는 cuBLAS와 cuDNN 작업 공간(최대 %1)을 스택에 더한 것입니다. torch.cuda.max_memory_allocated()는 이를 셉니다.</translation>
     </message>
 </context>
 <context>
@@ -1019,7 +1019,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>Allocated with cuBLAS/cuDNN workspaces (+ overhead)</source>
-        <translation type="unfinished"></translation>
+        <translation>할당(cuBLAS/cuDNN 작업 공간 포함, + 오버헤드)</translation>
     </message>
 </context>
 <context>
@@ -5715,7 +5715,7 @@ As a measured run: %3</source>
     </message>
     <message>
         <source>cuBLAS and cuDNN workspaces (allocated): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>cuBLAS와 cuDNN 작업 공간 (할당됨): %1</translation>
     </message>
 </context>
 <context>

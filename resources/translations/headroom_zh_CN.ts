@@ -1008,7 +1008,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>The solid line adds to the stack the cuBLAS and cuDNN workspaces PyTorch allocates through its cache, up to %1: torch.cuda.max_memory_allocated() counts them.</source>
-        <translation type="unfinished"></translation>
+        <translation>实线在堆叠之上加上 PyTorch 通过其缓存分配的 cuBLAS 和 cuDNN 工作区，最多 %1：torch.cuda.max_memory_allocated() 会计入它们。</translation>
     </message>
 </context>
 <context>
@@ -1019,7 +1019,7 @@ FLOPs</translation>
     </message>
     <message>
         <source>Allocated with cuBLAS/cuDNN workspaces (+ overhead)</source>
-        <translation type="unfinished"></translation>
+        <translation>已分配（含 cuBLAS/cuDNN 工作区，+ 开销）</translation>
     </message>
 </context>
 <context>
@@ -5715,7 +5715,7 @@ As a measured run: %3</source>
     </message>
     <message>
         <source>cuBLAS and cuDNN workspaces (allocated): %1</source>
-        <translation type="unfinished"></translation>
+        <translation>cuBLAS 和 cuDNN 工作区（已分配）：%1</translation>
     </message>
 </context>
 <context>
