@@ -153,7 +153,7 @@ void TestMainWindowSetupFile::customGpuComesBackWithTheFile()
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("custom.json"));
     PlanSettings settings;
-    settings.gpu = Gpu { "Lab card 40", "Custom", "Custom", {}, 40ULL << 30, 1500, 50, 200, 200, true };
+    settings.gpu = Gpu { "Lab card 40", "Custom", "Custom", {}, 40ULL << 30, 1500, 50, 200, 200, 0, 0, true };
     settings.setup.batch = 5;
     settings.setup.overheadBytes = 600ULL << 20;
     QVERIFY(saveModelFile(test::tinyNetwork(), path.toStdString(), trainingSetupToJson(settings)).ok());
