@@ -176,8 +176,8 @@ void TestPolish::putBackNoteGoesWithANewValue()
     QVERIFY(label->isHidden());
 }
 
-// The caveats under the throughput (the utilisation assumed, the communication not modelled with several
-// GPUs) stay one line each in a narrow window; each is readable whole, on hover, however narrow.
+// The caveats under the throughput (the utilisation assumed, the communication compute does not hide with
+// several GPUs) stay one line each in a narrow window; each is readable whole, on hover, however narrow.
 void TestPolish::throughputNotesReadInFull()
 {
     auto w = makeWindow();
@@ -193,8 +193,9 @@ void TestPolish::throughputNotesReadInFull()
     auto* notes = child<ElidedLabel>(win, "throughputNotesLabel");
     QVERIFY(notes != nullptr && notes->isVisible());
     const QStringList lines = notes->fullText().split(QLatin1Char('\n'));
-    const auto communication = std::find_if(lines.begin(), lines.end(),
-        [](const QString& l) { return l.startsWith(QStringLiteral("Communication between GPUs")); });
+    const auto communication = std::find_if(lines.begin(), lines.end(), [](const QString& l) {
+        return l.contains(QStringLiteral("of communication that compute does not hide"));
+    });
     QVERIFY2(communication != lines.end(), qPrintable(notes->fullText()));
     // Narrow: cut with an ellipsis.
     win.resize(win.minimumSize());
