@@ -490,11 +490,11 @@ constexpr std::array kTexts {
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "%1 has no GPU-to-GPU bandwidth figure: assumes PCIe %2 x16, %3 GB/s each way"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
-        "Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a node and "
-        "%3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)"),
+        "Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between the GPUs "
+        "of a node and %4 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
-        "Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak bandwidth: "
-        "no congestion or protocol overhead)"),
+        "Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between GPUs "
+        "(peak bandwidth: no congestion or protocol overhead)"),
     QT_TRANSLATE_NOOP("headroom::ui::CoreText",
         "The network does no arithmetic and moves no memory: no throughput to estimate"), // The presets'
                                                                                           // descriptions

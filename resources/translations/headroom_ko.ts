@@ -2520,12 +2520,12 @@ FLOPs</translation>
         <translation>%1에는 GPU 간 대역폭 수치가 없어 PCIe %2 x16, 방향당 %3 GB/s로 가정합니다</translation>
     </message>
     <message>
-        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a node and %3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)</source>
-        <translation>연산으로 가려지지 않는 통신 %1을(를) 포함합니다. 노드 안 GPU 사이는 %2 GB/s, 노드 사이는 GPU당 %3 GB/s로 계산합니다(최대 대역폭: 혼잡과 프로토콜 오버헤드 제외)</translation>
+        <source>Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between the GPUs of a node and %4 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>GPU 간 통신: 스텝당 %1, 그중 %2는 계산으로 가려지지 않음. 노드 내 GPU 간 %3 GB/s, 노드 간 GPU당 %4 GB/s 기준 (최대 대역폭: 혼잡과 프로토콜 오버헤드 제외)</translation>
     </message>
     <message>
-        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak bandwidth: no congestion or protocol overhead)</source>
-        <translation>연산으로 가려지지 않는 통신 %1을(를) 포함합니다. GPU 사이는 %2 GB/s로 계산합니다(최대 대역폭: 혼잡과 프로토콜 오버헤드 제외)</translation>
+        <source>Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between GPUs (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>GPU 간 통신: 스텝당 %1, 그중 %2는 계산으로 가려지지 않음. GPU 간 %3 GB/s 기준 (최대 대역폭: 혼잡과 프로토콜 오버헤드 제외)</translation>
     </message>
     <message>
         <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>

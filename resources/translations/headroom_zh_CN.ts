@@ -2520,12 +2520,12 @@ FLOPs</translation>
         <translation>%1 没有 GPU 之间带宽的数据：假定为 PCIe %2 x16，每个方向 %3 GB/s</translation>
     </message>
     <message>
-        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a node and %3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)</source>
-        <translation>包含 %1 未被计算掩盖的通信，节点内 GPU 之间按 %2 GB/s、节点之间每块 GPU 按 %3 GB/s 计（峰值带宽：不计拥塞和协议开销）</translation>
+        <source>Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between the GPUs of a node and %4 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>GPU 之间的通信：每步 %1，其中 %2 未被计算掩盖，节点内 GPU 之间按 %3 GB/s、节点之间每块 GPU 按 %4 GB/s 计（峰值带宽：不计拥塞和协议开销）</translation>
     </message>
     <message>
-        <source>Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak bandwidth: no congestion or protocol overhead)</source>
-        <translation>包含 %1 未被计算掩盖的通信，GPU 之间按 %2 GB/s 计（峰值带宽：不计拥塞和协议开销）</translation>
+        <source>Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between GPUs (peak bandwidth: no congestion or protocol overhead)</source>
+        <translation>GPU 之间的通信：每步 %1，其中 %2 未被计算掩盖，GPU 之间按 %3 GB/s 计（峰值带宽：不计拥塞和协议开销）</translation>
     </message>
     <message>
         <source>The network does no arithmetic and moves no memory: no throughput to estimate</source>

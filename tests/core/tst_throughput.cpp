@@ -394,7 +394,7 @@ void TestThroughput::accumulationAndParallelism()
     QCOMPARE(t->communicationSeconds, 0.0);
     QCOMPARE(t->communication.size(), std::size_t { 1 });
     QCOMPARE(t->communication[0].kind, CommunicationKind::DataParallel);
-    QVERIFY(hasNoteContaining(*t, "communication that compute does not hide"));
+    QVERIFY(hasNoteContaining(*t, "not hidden by compute"));
 }
 
 void TestThroughput::badSetupsAreRefused()

@@ -272,16 +272,19 @@ void addNotes(ThroughputEstimate& t, const Analysis& analysis, const TrainingSet
                     gbpsText(links.intraNodeGBps) });
         const bool crosses = std::any_of(t.communication.begin(), t.communication.end(),
             [](const CommunicationTerm& c) { return c.crossesNodes; });
+        double total = 0; // every exchange's time, hidden or not
+        for (const CommunicationTerm& c : t.communication)
+            total += c.seconds;
         if (crosses)
-            note("Includes %1 of communication that compute does not hide, at %2 GB/s between the GPUs of a "
-                 "node "
-                 "and %3 GB/s per GPU between nodes (peak bandwidth: no congestion or protocol overhead)",
-                { secondsText(t.communicationSeconds), gbpsText(links.intraNodeGBps),
+            note("Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between "
+                 "the GPUs of a node and %4 GB/s per GPU between nodes (peak bandwidth: no congestion or "
+                 "protocol overhead)",
+                { secondsText(total), secondsText(t.communicationSeconds), gbpsText(links.intraNodeGBps),
                     gbpsText(links.interNodeGBps) });
         else
-            note("Includes %1 of communication that compute does not hide, at %2 GB/s between GPUs (peak "
-                 "bandwidth: no congestion or protocol overhead)",
-                { secondsText(t.communicationSeconds), gbpsText(links.intraNodeGBps) });
+            note("Communication between GPUs: %1 a step, %2 of it not hidden by compute, at %3 GB/s between "
+                 "GPUs (peak bandwidth: no congestion or protocol overhead)",
+                { secondsText(total), secondsText(t.communicationSeconds), gbpsText(links.intraNodeGBps) });
     }
     if (t.stepSeconds <= 0)
         note("The network does no arithmetic and moves no memory: no throughput to estimate", {});
