@@ -205,8 +205,7 @@ LegendLine reservedLegend()
 
 LegendLine allocatedLegend()
 {
-    return LegendLine { QCoreApplication::translate("headroom::report::chartparts",
-                            "Allocated with cuBLAS/cuDNN workspaces (+ overhead)"),
+    return LegendLine { QCoreApplication::translate("headroom::report::chartparts", "Allocated + workspaces"),
         ui::ComponentColors::allocated(), Qt::SolidLine };
 }
 

@@ -1018,8 +1018,8 @@ FLOPs</translation>
         <translation>예약(PyTorch 캐시 + 오버헤드)</translation>
     </message>
     <message>
-        <source>Allocated with cuBLAS/cuDNN workspaces (+ overhead)</source>
-        <translation>할당(cuBLAS/cuDNN 작업 공간 포함, + 오버헤드)</translation>
+        <source>Allocated + workspaces</source>
+        <translation>할당 + 작업 공간</translation>
     </message>
 </context>
 <context>

@@ -1018,8 +1018,8 @@ FLOPs</translation>
         <translation>预留（PyTorch 缓存 + 开销）</translation>
     </message>
     <message>
-        <source>Allocated with cuBLAS/cuDNN workspaces (+ overhead)</source>
-        <translation>已分配（含 cuBLAS/cuDNN 工作区，+ 开销）</translation>
+        <source>Allocated + workspaces</source>
+        <translation>已分配 + 工作区</translation>
     </message>
 </context>
 <context>
