@@ -252,26 +252,24 @@ void StepChartView::buildSeries()
     capacityPen.setWidth(2);
     c.capacity->setPen(capacityPen);
     attach(c.capacity);
-    // Reserved over the step, next to the allocated stack (the memory chart's line, in the legend too).
-    const report::chartparts::LegendLine legend = report::chartparts::reservedLegend();
-    c.reserved = new QLineSeries(this);
-    c.reserved->setObjectName(QStringLiteral("stepReservedSeries"));
-    c.reserved->setName(legend.label);
-    QPen reservedPen(legend.colour);
-    reservedPen.setWidth(2);
-    reservedPen.setStyle(legend.style);
-    c.reserved->setPen(reservedPen);
-    attach(c.reserved);
+    // A line drawn as its legend entry says (the memory chart's lines, in the legend too).
+    const auto legendLine
+        = [&](const report::chartparts::LegendLine& legend, const QString& name, qreal width) {
+              auto* series = new QLineSeries(this);
+              series->setObjectName(name);
+              series->setName(legend.label);
+              QPen pen(legend.colour);
+              pen.setWidthF(width);
+              pen.setStyle(legend.style);
+              series->setPen(pen);
+              attach(series);
+              return series;
+          };
+    // Reserved over the step, next to the allocated stack.
+    c.reserved = legendLine(report::chartparts::reservedLegend(), QStringLiteral("stepReservedSeries"), 2);
     // The tensors plus the workspaces PyTorch allocates through its cache (max_memory_allocated counts them).
-    const report::chartparts::LegendLine allocatedLegend = report::chartparts::allocatedLegend();
-    c.allocated = new QLineSeries(this);
-    c.allocated->setObjectName(QStringLiteral("stepAllocatedSeries"));
-    c.allocated->setName(allocatedLegend.label);
-    QPen allocatedPen(allocatedLegend.colour);
-    allocatedPen.setWidthF(1.5);
-    allocatedPen.setStyle(allocatedLegend.style);
-    c.allocated->setPen(allocatedPen);
-    attach(c.allocated);
+    c.allocated
+        = legendLine(report::chartparts::allocatedLegend(), QStringLiteral("stepAllocatedSeries"), 1.5);
     c.peak = new QScatterSeries(this);
     c.peak->setObjectName(QStringLiteral("stepPeakSeries"));
     c.peak->setMarkerSize(10);

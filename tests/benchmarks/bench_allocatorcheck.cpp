@@ -6,6 +6,7 @@
 // the ones a CachingAllocator made while the trace was written, so the check must find them all.
 // Run: build/tests/benchmarks/bench_allocatorcheck (add -iterations N for stable figures). Each benchmark
 // also logs the processor time per call (the project's machine is shared).
+#include "BenchTiming.h"
 #include "headroom/measured/AllocatorCheck.h"
 
 #include <QTest>
@@ -15,12 +16,7 @@ using namespace headroom;
 
 namespace {
 
-double cpuMs()
-{
-    timespec t {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
+using bench::cpuMs;
 
 constexpr std::uint64_t KiB = 1024;
 constexpr std::uint64_t MiB = 1024 * KiB;

@@ -11,6 +11,7 @@
 // skipped and counted. Times are processor time (all threads: compare runs its GPUs on the machine's
 // cores) and wall clock; on the shared 2-core machine the wall clock under load is several times the
 // processor time. docs/performance.md.
+#include "BenchTiming.h"
 #include "headroom/estimate/Plan.h"
 #include "headroom/importers/NetworkFile.h"
 #include "headroom/model/ModelFile.h"
@@ -30,12 +31,7 @@ using namespace headroom;
 
 namespace {
 
-double cpuMs()
-{
-    timespec t {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
+using bench::cpuMs;
 
 double wallMs()
 {

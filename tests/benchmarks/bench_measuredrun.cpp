@@ -9,6 +9,7 @@
 // worker thread), the first step's weight gradients and Adam state kept, and the optimizer's temporaries
 // (torch/optim/adam.py frames). One 8 GiB segment holds it all.
 // Run: build/tests/benchmarks/bench_measuredrun. Logs processor time and the process's peak memory.
+#include "BenchTiming.h"
 #include "PickleWriter.h"
 #include "headroom/estimate/Plan.h"
 #include "headroom/estimate/RunComparison.h"
@@ -27,12 +28,7 @@ using headroom::bench::PickleWriter;
 
 namespace {
 
-double cpuMs()
-{
-    timespec t {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
+using bench::cpuMs;
 
 double peakRssMb()
 {

@@ -5,6 +5,7 @@
 // traceback once and hands the same list to every entry that shares it).
 // Run: build/tests/benchmarks/bench_plaindata. Logs the processor time per read and the tree's
 // memoryBytes() against the file's size (issue 36's budget: under 10 times the file; aimed at 5).
+#include "BenchTiming.h"
 #include "PickleWriter.h"
 #include "headroom/measured/PlainData.h"
 
@@ -19,12 +20,7 @@ using headroom::bench::PickleWriter;
 
 namespace {
 
-double cpuMs()
-{
-    timespec t {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
+using bench::cpuMs;
 
 /// A snapshot-shaped pickle: one segment, `entries` trace entries, allocator settings.
 std::string snapshotPickle(int entries)

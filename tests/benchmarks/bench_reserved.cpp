@@ -4,6 +4,7 @@
 // Each benchmark also logs the processor time per call (the project's machine is shared: wall clock under
 // load is several times the processor time).
 #include "BenchNetworks.h"
+#include "BenchTiming.h"
 #include "headroom/allocator/ReservedModel.h"
 #include "headroom/analysis/Analysis.h"
 #include "headroom/estimate/Plan.h"
@@ -18,13 +19,7 @@ using namespace headroom;
 
 namespace {
 
-/// Processor time of this process, milliseconds.
-double cpuMs()
-{
-    timespec t {};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-    return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
-}
+using bench::cpuMs;
 
 /// Logs the processor time per call of a benchmark body that ran `calls` times since `start`.
 void logCpu(const char* what, double start, int calls)
