@@ -462,12 +462,14 @@ void TestCliSetupFile::plannedCommandsTurnOffTheFileSwitches()
 {
     // plan may turn off what the file turns on (LoRA and QLoRA with --allow lora, the optimizer's offload
     // wherever it is not needed): the estimate command it prints says so with the --no- form (LoRA with
-    // --lora-rank 0), and run, it gives the set-up planned.
+    // --lora-rank 0), and run, it gives the set-up planned. A --no- form given to plan is repeated.
     const QString file = withSetup(QStringLiteral("planned-switches.json"),
         R"({ "gpu": "RTX 4090", "eight_bit_optimizer": true, "lora": { "rank": 8, "quantize_base": true },
+             "expandable_segments": true,
              "parallel": { "gpus": 2, "sharding": "zero2", "offload_optimizer": true } })");
-    const Run plan = runHeadroom({ QStringLiteral("plan"), file, QStringLiteral("--allow"),
-        QStringLiteral("lora,8bit-optimizer"), QStringLiteral("--all"), QStringLiteral("--json") });
+    const Run plan = runHeadroom(
+        { QStringLiteral("plan"), file, QStringLiteral("--allow"), QStringLiteral("lora,8bit-optimizer"),
+            QStringLiteral("--no-expandable-segments"), QStringLiteral("--all"), QStringLiteral("--json") });
     QCOMPARE(plan.exitCode, 0);
     const json planned = json::parse(plan.out.toStdString());
     QVERIFY(!planned["setups"].empty());
@@ -490,11 +492,12 @@ void TestCliSetupFile::plannedCommandsTurnOffTheFileSwitches()
         QVERIFY2(j["lora"]["rank"] == setup["settings"]["lora"]["rank"], qPrintable(why));
         QVERIFY2(j["lora"]["quantize_base"] == setup["settings"]["lora"]["quantize_base"], qPrintable(why));
         QVERIFY2(j["eight_bit_optimizer"] == setup["settings"]["eight_bit_optimizer"], qPrintable(why));
+        QVERIFY2(j["reserved"]["expandable_segments"] == json(false), qPrintable(why));
         if (setup["settings"]["lora"]["rank"] == 0) // no LoRA over the file's: --lora-rank 0
             QVERIFY2(args.join(QLatin1Char(' ')).contains(QLatin1String("--lora-rank 0")), qPrintable(why));
     }
     // (8-bit state is never turned off here: the planner lists no set-up that only costs memory.)
-    for (const char* off : { "--no-qlora", "--no-offload-optimizer" })
+    for (const char* off : { "--no-qlora", "--no-offload-optimizer", "--no-expandable-segments" })
         QVERIFY2(offForms.contains(QLatin1String(off)), off);
 }
 
