@@ -22,9 +22,10 @@ std::string continued(std::string_view text, std::size_t indent)
 
 const char* const kFileParagraph
     = "FILE is a Headroom model file (docs/model-format.md), an ONNX model (.onnx) or a Hugging Face\n"
-      "config.json. Memory is per GPU. Errors go to stderr as one line, with exit code 2; warnings\n"
-      "(assumptions behind the numbers, such as an ONNX operator Headroom models generically) go to\n"
-      "stderr too.\n";
+      "config.json. A set-up saved in a model file is where the options start from; a switch listed as\n"
+      "--[no-]X turns the file's setting on with --X and off with --no-X. Memory is per GPU. Errors go\n"
+      "to stderr as one line, with exit code 2; warnings (assumptions behind the numbers, such as an\n"
+      "ONNX operator Headroom models generically) go to stderr too.\n";
 
 std::vector<std::string> textLines(std::string_view text)
 {
@@ -59,7 +60,7 @@ std::string optionHelpLines(const OptionSpec& spec, const std::string& help)
 {
     std::string first = "  " + spec.synopsis();
     const std::size_t width = 2 + kOptionColumn;
-    first += std::string(first.size() < width ? width - first.size() : 2, ' ');
+    first += std::string(first.size() + 2 <= width ? width - first.size() : 2, ' '); // two spaces at least
     return first + continued(help, width);
 }
 

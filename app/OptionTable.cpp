@@ -200,7 +200,8 @@ void addSetupOptions(std::vector<OptionSpec>& all)
         } });
     all.push_back({ "--expandable-segments", {}, {}, G::General,
         "simulate PyTorch's allocator with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True",
-        [](Options& o, const std::string&, const std::string&) { o.expandableSegments = true; } });
+        [](Options& o, const std::string&, const std::string&) { o.expandableSegments = true; },
+        [](Options& o) { o.expandableSegments = false; } });
     all.push_back({ "--loss", {}, "NAME", G::General, choices(allLosses(), lossName) + " [as in the model]",
         [](Options& o, const std::string&, const std::string& v) {
             const auto parsed = parseLoss(v);
@@ -270,11 +271,11 @@ void addStrategyOptions(std::vector<OptionSpec>& all)
 /// LoRA and QLoRA (also "Training strategies").
 void addLoraOptions(std::vector<OptionSpec>& all)
 {
-    all.push_back(
-        { "--lora-rank", {}, "R", G::Strategy, "LoRA adapters of rank R; every other weight frozen [off]",
-            [](Options& o, const std::string& a, const std::string& v) {
-                o.lora.rank = integerOption(a, v, 1, kMaxLoraRank);
-            } });
+    all.push_back({ "--lora-rank", {}, "R", G::Strategy,
+        "LoRA adapters of rank R; every other weight frozen (0: no LoRA) [off]",
+        [](Options& o, const std::string& a, const std::string& v) {
+            o.lora.rank = integerOption(a, v, 0, kMaxLoraRank);
+        } });
     all.push_back({ "--lora-targets", {}, "LIST", G::Strategy,
         "comma-separated Linear layer names to adapt, e.g. q_proj,v_proj\n"
         "[every Linear layer but the output head]",
@@ -292,7 +293,8 @@ void addLoraOptions(std::vector<OptionSpec>& all)
             o.loraDropoutGiven = true;
         } });
     all.push_back({ "--qlora", {}, {}, G::Strategy, "4-bit NF4 base weights (needs --lora-rank)",
-        [](Options& o, const std::string&, const std::string&) { o.lora.quantizeBase = true; } });
+        [](Options& o, const std::string&, const std::string&) { o.lora.quantizeBase = true; },
+        [](Options& o) { o.lora.quantizeBase = false; } });
 }
 
 /// Pipeline parallelism: the stages, the schedule and its virtual stages, the layers of each stage.
@@ -355,7 +357,8 @@ void addParallelOptions(std::vector<OptionSpec>& all)
             } });
     all.push_back({ "--sequence-parallel", {}, {}, G::Strategy,
         "sequence parallelism over the tensor-parallel ranks (needs --tensor-parallel)",
-        [](Options& o, const std::string&, const std::string&) { o.parallel.sequenceParallel = true; } });
+        [](Options& o, const std::string&, const std::string&) { o.parallel.sequenceParallel = true; },
+        [](Options& o) { o.parallel.sequenceParallel = false; } });
     addPipelineOptions(all);
     all.push_back({ "--context-parallel", {}, "C", G::Strategy,
         "context-parallel degree: the sequence split over C ranks [1]",
@@ -392,9 +395,11 @@ void addParallelOptions(std::vector<OptionSpec>& all)
             o.parallel.activationOffload = *parsed;
         } });
     all.push_back({ "--offload-optimizer", {}, {}, G::Strategy, "keep the optimizer state in CPU memory",
-        [](Options& o, const std::string&, const std::string&) { o.parallel.offloadOptimizer = true; } });
+        [](Options& o, const std::string&, const std::string&) { o.parallel.offloadOptimizer = true; },
+        [](Options& o) { o.parallel.offloadOptimizer = false; } });
     all.push_back({ "--8bit-optimizer", {}, {}, G::Strategy, "8-bit optimizer state (bitsandbytes)",
-        [](Options& o, const std::string&, const std::string&) { o.eightBitOptimizer = true; } });
+        [](Options& o, const std::string&, const std::string&) { o.eightBitOptimizer = true; },
+        [](Options& o) { o.eightBitOptimizer = false; } });
     all.push_back({ "--utilization", {}, "U", G::Strategy,
         "assumed fraction of the GPU's peak FLOP rate, 0 < U <= 1 [0.4]",
         [](Options& o, const std::string&, const std::string& v) {
@@ -521,10 +526,17 @@ std::string optimizerChoices()
     return s;
 }
 
+std::string OptionSpec::offName() const
+{
+    return turnOff != nullptr ? "--no-" + std::string(name.substr(2)) : std::string();
+}
+
 std::string OptionSpec::synopsis() const
 {
-    std::string text
-        = shortName.empty() ? std::string(name) : std::string(shortName) + ", " + std::string(name);
+    // A switch with a --no- form is listed once, as git lists its own: "--[no-]qlora".
+    const std::string longName
+        = turnOff != nullptr ? "--[no-]" + std::string(name.substr(2)) : std::string(name);
+    std::string text = shortName.empty() ? longName : std::string(shortName) + ", " + longName;
     if (takesValue())
         text += " " + std::string(valueName);
     return text;
@@ -549,7 +561,8 @@ const std::vector<OptionSpec>& allOptions()
 const OptionSpec* findOption(std::string_view name)
 {
     for (const auto& option : allOptions()) {
-        if (option.name == name || (!option.shortName.empty() && option.shortName == name))
+        if (option.name == name || (!option.shortName.empty() && option.shortName == name)
+            || (option.turnOff != nullptr && name == option.offName()))
             return &option;
     }
     return nullptr;

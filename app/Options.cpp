@@ -115,8 +115,31 @@ std::string optionOfSetting(const std::string& location)
 
 bool wasGiven(const Options& o, std::string_view option)
 {
-    return std::find(o.given.begin(), o.given.end(), option) != o.given.end();
+    const OptionSpec* spec = findOption(option);
+    const std::string off = spec != nullptr ? spec->offName() : std::string();
+    return std::any_of(o.given.begin(), o.given.end(),
+        [&](const std::string& given) { return given == option || (!off.empty() && given == off); });
 }
+
+namespace {
+
+/// `--qlora --no-qlora`: a switch both turned on and off is a mistake, not "the last one wins".
+void checkSwitchesAgree(const Options& o)
+{
+    for (const auto& spec : allOptions()) {
+        if (spec.turnOff == nullptr)
+            continue;
+        const std::string off = spec.offName();
+        const auto typed = [&](std::string_view name) {
+            return std::find(o.given.begin(), o.given.end(), name) != o.given.end();
+        };
+        if (typed(spec.name) && typed(off))
+            throw UsageError { std::string(spec.name) + " and " + off
+                + " contradict each other: give one of them" };
+    }
+}
+
+} // namespace
 
 Options parseOptions(const std::vector<std::string>& args, const Command& command)
 {
@@ -130,7 +153,7 @@ Options parseOptions(const std::vector<std::string>& args, const Command& comman
         // What the planner keeps as given (checked below like every option).
         if (i + 1 < args.size() && isKept(a))
             o.kept.insert(o.kept.end(), { a, args[i + 1] });
-        if (a == "--expandable-segments") // kept too, without a value
+        if (a == "--expandable-segments" || a == "--no-expandable-segments") // kept too, without a value
             o.kept.push_back(a);
         if (i + 1 < args.size() && (a == "--lora-targets" || a == "--lora-dropout"))
             o.keptLora.insert(o.keptLora.end(), { a, args[i + 1] });
@@ -138,7 +161,10 @@ Options parseOptions(const std::vector<std::string>& args, const Command& comman
         if (spec != nullptr) {
             if (spec->takesValue() && i + 1 >= args.size())
                 throw UsageError { a + " needs a value" };
-            spec->apply(o, a, spec->takesValue() ? args[++i] : std::string());
+            if (spec->turnOff != nullptr && a == spec->offName())
+                spec->turnOff(o);
+            else
+                spec->apply(o, a, spec->takesValue() ? args[++i] : std::string());
         } else if (a.starts_with("-")) {
             throw UsageError { "unknown option " + quoteForMessage(a) + " (see headroom " + o.command
                 + " --help)" };
@@ -159,6 +185,7 @@ Options parseOptions(const std::vector<std::string>& args, const Command& comman
     if (o.gpuGiven && o.customMemoryBytes)
         throw UsageError { "--gpu and --gpu-memory-gib both choose the GPU: give one of them" };
     checkCommandOptions(o, command);
+    checkSwitchesAgree(o);
     // A plan of a model file is checked once the set-up saved in the file is known (makePlan).
     const bool plansModelFile = (command.takesFile && o.command != "measured") || !o.model.empty();
     if (!plansModelFile)

@@ -98,15 +98,20 @@ struct OptionSpec final
     std::string help;
     /// Checks `value` (empty for a flag) and sets it; `given` is the name as typed, for messages.
     void (*apply)(Options& o, const std::string& given, const std::string& value) = nullptr;
+    /// A switch a model file's saved set-up can turn on: what its --no- form (`--no-qlora`) sets, so that
+    /// the command line can turn it off again; null for every other option.
+    void (*turnOff)(Options& o) = nullptr;
 
     [[nodiscard]] bool takesValue() const { return !valueName.empty(); }
-    /// "-o, --output FILE", "--gpu NAME", "--qlora": the option as help lists it.
+    /// "--no-qlora" for a switch with turnOff; empty for any other option.
+    [[nodiscard]] std::string offName() const;
+    /// "-o, --output FILE", "--gpu NAME", "--[no-]qlora": the option as help lists it.
     [[nodiscard]] std::string synopsis() const;
 };
 
 /// Every option, in the order `headroom --help` lists them (OptionTable.cpp).
 [[nodiscard]] const std::vector<OptionSpec>& allOptions();
-/// The option named `name` (long or short), or null.
+/// The option named `name` (long or short, or a switch's --no- form), or null.
 [[nodiscard]] const OptionSpec* findOption(std::string_view name);
 
 /// "sgd|momentum|...": the names `--optimizer` takes.
@@ -125,7 +130,8 @@ void checkOptionCombinations(const Options& o);
 /// "--pipeline-parallel"); the location itself where no option sets it.
 [[nodiscard]] std::string optionOfSetting(const std::string& location);
 
-/// Whether `option` (as typed) was given.
+/// Whether `option` was given; a switch's --no- form counts as giving it (`--no-qlora` gives --qlora:
+/// the model file's setting is overridden either way).
 [[nodiscard]] bool wasGiven(const Options& o, std::string_view option);
 
 } // namespace headroom::cli

@@ -52,6 +52,8 @@ void addParallelArguments(const Add& add, const Parallelism& par, const Parallel
 {
     if (par.sequenceParallel)
         add("--sequence-parallel", {});
+    else if (base.sequenceParallel)
+        add("--no-sequence-parallel", {});
     if (par.pipelineParallel != base.pipelineParallel)
         add("--pipeline-parallel", std::to_string(par.pipelineParallel));
     if (par.schedule != base.schedule)
@@ -101,13 +103,20 @@ std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, c
         add("--checkpointing", std::string(checkpointingName(s.checkpointing)));
     if (t.optimizerImplementation != base.setup.optimizerImplementation)
         add("--optimizer-impl", std::string(optimizerImplementationName(t.optimizerImplementation)));
+    // A switch the file turns on and the set-up has off is turned off (docs/cli.md).
     if (t.eightBitOptimizer)
         add("--8bit-optimizer", {});
+    else if (base.setup.eightBitOptimizer)
+        add("--no-8bit-optimizer", {});
     if (s.lora.enabled()) {
         add("--lora-rank", std::to_string(s.lora.rank));
         args.insert(args.end(), o.keptLora.begin(), o.keptLora.end());
         if (s.lora.quantizeBase)
             add("--qlora", {});
+        else if (base.lora.quantizeBase)
+            add("--no-qlora", {});
+    } else if (base.lora.enabled()) {
+        add("--lora-rank", "0");
     }
     if (t.parallel.gpus != base.setup.parallel.gpus)
         add("--gpus", std::to_string(t.parallel.gpus));
@@ -117,6 +126,8 @@ std::vector<std::string> estimateArguments(const Options& o, const Plan& plan, c
         add("--tensor-parallel", std::to_string(t.parallel.tensorParallel));
     if (t.parallel.offloadOptimizer)
         add("--offload-optimizer", {});
+    else if (base.setup.parallel.offloadOptimizer)
+        add("--no-offload-optimizer", {});
     addParallelArguments(add, t.parallel, base.setup.parallel);
     return args;
 }
@@ -350,13 +361,18 @@ constexpr const char* kClusterChosen[] = { "--tensor-parallel", "--pipeline-para
 
 ClusterRequest clusterRequest(const Options& o, const Plan& plan)
 {
-    for (const char* option : kClusterChosen)
-        if (wasGiven(o, option))
+    for (const std::string& typed : o.given) {
+        const OptionSpec* spec = findOption(typed);
+        const bool chosen = spec != nullptr
+            && std::any_of(std::begin(kClusterChosen), std::end(kClusterChosen),
+                [&](const char* option) { return spec->name == option; });
+        if (chosen)
             throw UsageError {
-                std::string(option)
+                typed
                 + " is not taken with --global-batch: the cluster search chooses the layout, the "
                   "micro-batch and the accumulation steps, and keeps precision, LoRA and optimizer as given"
             };
+    }
     ClusterRequest r;
     r.gpus = plan.setup.parallel.gpus; // as given, or as the model file's set-up says
     r.gpusPerNode = o.gpusPerNode;

@@ -71,8 +71,9 @@ Options withSavedSetup(Options o, const PlanSettings& file)
         o.lora.targets = file.lora.targets;
     if (!o.loraDropoutGiven)
         o.lora.dropout = file.lora.dropout;
+    // The file's QLoRA goes with its LoRA: --lora-rank 0 turns both off.
     if (!given("--qlora"))
-        o.lora.quantizeBase = file.lora.quantizeBase;
+        o.lora.quantizeBase = file.lora.quantizeBase && o.lora.enabled();
     Parallelism& par = o.parallel;
     const Parallelism& saved = t.parallel;
     if (!given("--gpus"))

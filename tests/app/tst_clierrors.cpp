@@ -106,7 +106,7 @@ void TestCliErrors::errors_data()
     QTest::newRow("tensor parallel above gpus")
         << lenet({ "--tensor-parallel", "2" }) << "--tensor-parallel 2 must divide --gpus 1";
     QTest::newRow("negative lora rank")
-        << lenet({ "--lora-rank", "-1" }) << "--lora-rank must be an integer from 1 to 65536, not \"-1\"";
+        << lenet({ "--lora-rank", "-1" }) << "--lora-rank must be an integer from 0 to 65536, not \"-1\"";
     QTest::newRow("qlora without rank") << lenet({ "--qlora" }) << "--qlora needs --lora-rank";
     QTest::newRow("lora targets without rank")
         << lenet({ "--lora-targets", "q_proj" }) << "--lora-targets needs --lora-rank";

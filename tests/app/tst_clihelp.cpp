@@ -18,17 +18,21 @@ struct ListedOption
     QString value; ///< "NAME"; empty for a flag
 };
 
-/// The options a help text lists, from its option lines ("  --gpu NAME   ...", "  -o, --output FILE  ...").
+/// The options a help text lists, from its option lines ("  --gpu NAME   ...", "  -o, --output FILE  ...",
+/// "  --[no-]qlora  ...": --qlora and --no-qlora).
 QList<ListedOption> listedOptions(const QString& help)
 {
     static const QRegularExpression line(
-        QStringLiteral("^  (?:(-\\w), )?(--[\\w-]+)(?: ([A-Z]+))?"), QRegularExpression::MultilineOption);
+        QStringLiteral("^  (?:(-\\w), )?--(\\[no-\\])?([\\w-]+)(?: ([A-Z]+))?"),
+        QRegularExpression::MultilineOption);
     QList<ListedOption> options;
     for (auto it = line.globalMatch(help); it.hasNext();) {
         const auto m = it.next();
         if (!m.captured(1).isEmpty())
-            options.append({ m.captured(1), m.captured(3) });
-        options.append({ m.captured(2), m.captured(3) });
+            options.append({ m.captured(1), m.captured(4) });
+        options.append({ QStringLiteral("--") + m.captured(3), m.captured(4) });
+        if (!m.captured(2).isEmpty())
+            options.append({ QStringLiteral("--no-") + m.captured(3), m.captured(4) });
     }
     return options;
 }
@@ -115,6 +119,13 @@ void TestCliHelp::helpListsExactlyTheOptionsTaken()
     QCOMPARE(own.exitCode, 0);
     const QList<ListedOption> every = listedOptions(all.out);
     QVERIFY2(every.size() > 30, qPrintable(all.out));
+    // Each switch a model file's set-up can turn on is listed with its --no- form (docs/cli.md).
+    for (const char* off : { "--no-qlora", "--no-sequence-parallel", "--no-offload-optimizer",
+             "--no-8bit-optimizer", "--no-expandable-segments" })
+        QVERIFY2(
+            std::any_of(every.begin(), every.end(),
+                [&](const ListedOption& o) { return o.name == QLatin1String(off) && o.value.isEmpty(); }),
+            off);
     QStringList listed;
     for (const auto& option : listedOptions(own.out)) {
         // Every option a command's help lists is one `headroom --help` lists too, with the same value.

@@ -6,6 +6,8 @@
 #include "headroom/model/ModelFile.h"
 #include "headroom/setup/GpuCatalog.h"
 
+#include <QSet>
+
 using nlohmann::json;
 
 class TestCliSetupFile : public QObject, CliFixture
@@ -21,11 +23,30 @@ private slots:
     void maxBatchAndPlanReadItToo();
     void plannedCommandsStartFromTheFile();
     void saveSetupWritesWhatWasPlanned();
+    void switchesTurnOffWhatTheFileTurnsOn_data();
+    void switchesTurnOffWhatTheFileTurnsOn();
+    void switchOffFormsAreChecked();
+    void loraRankZeroTurnsLoraOff();
+    void saveSetupWritesASwitchTurnedOff();
+    void plannedCommandsTurnOffTheFileSwitches();
+    void customGpuKeepsItsLinks();
 
 private:
     /// kMlp with `training` (JSON text) as its saved set-up, written as `name`.
     QString withSetup(const QString& name, const char* training);
 };
+
+namespace {
+
+/// `estimate --json` output without what names the file, so that two files planned alike compare equal.
+json withoutFile(json j)
+{
+    for (const char* key : { "file", "model", "name" })
+        j.erase(key);
+    return j;
+}
+
+} // namespace
 
 QString TestCliSetupFile::withSetup(const QString& name, const char* training)
 {
@@ -287,6 +308,242 @@ void TestCliSetupFile::saveSetupWritesWhatWasPlanned()
         m_dir.filePath(QStringLiteral("no/such/out.json")) });
     QCOMPARE(nowhere.exitCode, 2);
     QVERIFY2(nowhere.err.contains(QStringLiteral("--save-setup: ")), qPrintable(nowhere.err));
+}
+
+void TestCliSetupFile::switchesTurnOffWhatTheFileTurnsOn_data()
+{
+    // Each switch the training object can turn on, in a file that turns it on and in one that does not
+    // (with whatever else it needs), and where --json shows it.
+    QTest::addColumn<QString>("off"); // the --no- form
+    QTest::addColumn<QString>("on"); // the switch
+    QTest::addColumn<QString>("withIt"); // training with the switch on
+    QTest::addColumn<QString>("without"); // the same training without it
+    QTest::addColumn<QString>("shownAt"); // its JSON pointer in estimate --json
+    const auto row = [](const char* name, const char* off, const char* withIt, const char* without,
+                         const char* shownAt) {
+        QTest::newRow(name) << QString::fromLatin1(off)
+                            << QString::fromLatin1(off).replace(QStringLiteral("--no-"), QStringLiteral("--"))
+                            << QString::fromLatin1(withIt) << QString::fromLatin1(without)
+                            << QString::fromLatin1(shownAt);
+    };
+    row("qlora", "--no-qlora", R"({ "lora": { "rank": 8, "quantize_base": true } })",
+        R"({ "lora": { "rank": 8 } })", "/lora/quantize_base");
+    row("sequence parallel", "--no-sequence-parallel",
+        R"({ "parallel": { "gpus": 2, "tensor_parallel": 2, "sequence_parallel": true } })",
+        R"({ "parallel": { "gpus": 2, "tensor_parallel": 2 } })", "/parallel/sequence_parallel");
+    row("offload optimizer", "--no-offload-optimizer",
+        R"({ "parallel": { "gpus": 2, "sharding": "zero2", "offload_optimizer": true } })",
+        R"({ "parallel": { "gpus": 2, "sharding": "zero2" } })", "/parallel/offload_optimizer");
+    row("8-bit optimizer", "--no-8bit-optimizer", R"({ "eight_bit_optimizer": true })", R"({})",
+        "/eight_bit_optimizer");
+    row("expandable segments", "--no-expandable-segments", R"({ "expandable_segments": true })", R"({})",
+        "/reserved/expandable_segments");
+}
+
+void TestCliSetupFile::switchesTurnOffWhatTheFileTurnsOn()
+{
+    // A file that turns a switch on, planned with the switch's --no- form, is planned exactly as the same
+    // file without the switch: every figure of estimate --json the same. The switch on and off differ
+    // (so that the comparison can fail), and the switch itself turns it back on over a file without it.
+    QFETCH(QString, off);
+    QFETCH(QString, on);
+    QFETCH(QString, withIt);
+    QFETCH(QString, without);
+    QFETCH(QString, shownAt);
+    const QString slug
+        = QString::fromLatin1(QTest::currentDataTag()).replace(QLatin1Char(' '), QLatin1Char('-'));
+    const QString onFile = withSetup(slug + QStringLiteral("-on.json"), withIt.toUtf8().constData());
+    const QString offFile = withSetup(slug + QStringLiteral("-off.json"), without.toUtf8().constData());
+    const json::json_pointer at(shownAt.toStdString());
+    const json fileOn = jsonOf({ onFile });
+    const json fileOff = jsonOf({ offFile });
+    QVERIFY(!fileOn.is_null() && !fileOff.is_null());
+    QCOMPARE(fileOn.at(at), json(true));
+    QCOMPARE(fileOff.at(at), json(false));
+    QVERIFY(withoutFile(fileOn) != withoutFile(fileOff));
+    const json turnedOff = jsonOf({ onFile, off });
+    QVERIFY(!turnedOff.is_null());
+    QCOMPARE(turnedOff.at(at), json(false));
+    QVERIFY2(withoutFile(turnedOff) == withoutFile(fileOff), turnedOff.dump().c_str());
+    const json turnedOn = jsonOf({ offFile, on });
+    QVERIFY(!turnedOn.is_null());
+    QVERIFY2(withoutFile(turnedOn) == withoutFile(fileOn), turnedOn.dump().c_str());
+    // max-batch too, and the --no- form over a file that has the switch off already changes nothing.
+    const Run maxOff = runHeadroom({ QStringLiteral("max-batch"), onFile, off });
+    const Run maxPlain = runHeadroom({ QStringLiteral("max-batch"), offFile });
+    QCOMPARE(maxOff.exitCode, 0);
+    QCOMPARE(maxOff.out, maxPlain.out);
+    const json stillOff = jsonOf({ offFile, off });
+    QVERIFY(withoutFile(stillOff) == withoutFile(fileOff));
+}
+
+void TestCliSetupFile::switchOffFormsAreChecked()
+{
+    // Turned on and off at once: one line naming both, exit code 2 (not "the last one wins").
+    const Run both = runHeadroom({ QStringLiteral("estimate"), m_mlp, QStringLiteral("--lora-rank"),
+        QStringLiteral("8"), QStringLiteral("--qlora"), QStringLiteral("--no-qlora") });
+    QCOMPARE(both.exitCode, 2);
+    QCOMPARE(both.err,
+        QStringLiteral("headroom: error: --qlora and --no-qlora contradict each other: give one of them\n"));
+    const Run reversed = runHeadroom({ QStringLiteral("max-batch"), m_mlp,
+        QStringLiteral("--no-expandable-segments"), QStringLiteral("--expandable-segments") });
+    QCOMPARE(reversed.exitCode, 2);
+    QVERIFY2(reversed.err.contains(
+                 QStringLiteral("--expandable-segments and --no-expandable-segments contradict each other")),
+        qPrintable(reversed.err));
+    // Options that are no switch have no --no- form.
+    const Run noJson = runHeadroom({ QStringLiteral("estimate"), m_mlp, QStringLiteral("--no-json") });
+    QCOMPARE(noJson.exitCode, 2);
+    QVERIFY2(noJson.err.contains(QStringLiteral("unknown option \"--no-json\"")), qPrintable(noJson.err));
+    const Run noBatch = runHeadroom({ QStringLiteral("estimate"), m_mlp, QStringLiteral("--no-batch") });
+    QCOMPARE(noBatch.exitCode, 2);
+    // A command that does not take the switch does not take its --no- form, and says so by that name.
+    const Run gpus = runHeadroom({ QStringLiteral("gpus"), QStringLiteral("--no-qlora") });
+    QCOMPARE(gpus.exitCode, 2);
+    QVERIFY2(gpus.err.contains(QStringLiteral("--no-qlora is an option of headroom estimate")),
+        qPrintable(gpus.err));
+    // The cluster search chooses sequence parallelism itself: refused beside --global-batch, named as given.
+    const Run cluster = runHeadroom({ QStringLiteral("plan"), m_mlp, QStringLiteral("--gpus"),
+        QStringLiteral("8"), QStringLiteral("--global-batch"), QStringLiteral("64"),
+        QStringLiteral("--no-sequence-parallel") });
+    QCOMPARE(cluster.exitCode, 2);
+    QVERIFY2(cluster.err.contains(QStringLiteral("--no-sequence-parallel is not taken with --global-batch")),
+        qPrintable(cluster.err));
+}
+
+void TestCliSetupFile::loraRankZeroTurnsLoraOff()
+{
+    // --lora-rank 0 is the file's "rank": 0, LoRA off, and takes the file's QLoRA with it: the file then
+    // plans as kMlp with no set-up at all (every other key left out is the default).
+    const QString file = withSetup(QStringLiteral("qlora.json"),
+        R"({ "lora": { "rank": 8, "targets": ["fc1"], "quantize_base": true } })");
+    const json plain = jsonOf({ m_mlp });
+    const json lora = jsonOf({ file });
+    const json off = jsonOf({ file, QStringLiteral("--lora-rank"), QStringLiteral("0") });
+    QVERIFY(!plain.is_null() && !lora.is_null() && !off.is_null());
+    QCOMPARE(lora["lora"]["rank"].get<int>(), 8);
+    QVERIFY(withoutFile(lora) != withoutFile(plain));
+    QCOMPARE(off["lora"]["rank"].get<int>(), 0);
+    QCOMPARE(off["peak_bytes"], plain["peak_bytes"]);
+    QCOMPARE(off["bytes"], plain["bytes"]);
+    QCOMPARE(off["max_batch"], plain["max_batch"]);
+    QCOMPARE(off["reserved"], plain["reserved"]);
+    // --qlora with it is a contradiction the checks already name.
+    const Run qlora = runHeadroom({ QStringLiteral("estimate"), file, QStringLiteral("--lora-rank"),
+        QStringLiteral("0"), QStringLiteral("--qlora") });
+    QCOMPARE(qlora.exitCode, 2);
+    QVERIFY2(qlora.err.contains(QStringLiteral("--qlora needs --lora-rank")), qPrintable(qlora.err));
+}
+
+void TestCliSetupFile::saveSetupWritesASwitchTurnedOff()
+{
+    // estimate --save-setup writes the switch as the command planned it: off, with the rest of the file's.
+    const QString file = withSetup(QStringLiteral("switches.json"),
+        R"({ "eight_bit_optimizer": true, "expandable_segments": true, "lora": { "rank": 4, "quantize_base": true },
+             "parallel": { "gpus": 2, "tensor_parallel": 2, "sequence_parallel": true } })");
+    const QString out = m_dir.filePath(QStringLiteral("switches-off.json"));
+    const json planned = jsonOf({ file, QStringLiteral("--no-qlora"), QStringLiteral("--no-8bit-optimizer"),
+        QStringLiteral("--no-sequence-parallel"), QStringLiteral("--save-setup"), out });
+    QVERIFY(!planned.is_null());
+    QFile saved(out);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const json training = json::parse(saved.readAll().toStdString())["training"];
+    QCOMPARE(training["lora"]["quantize_base"], json(false));
+    QCOMPARE(training["lora"]["rank"], json(4));
+    QCOMPARE(training["eight_bit_optimizer"], json(false));
+    QCOMPARE(training["parallel"]["sequence_parallel"], json(false));
+    QCOMPARE(training["parallel"]["tensor_parallel"], json(2));
+    QCOMPARE(training["expandable_segments"], json(true)); // not turned off: as the file says
+    const json again = jsonOf({ out });
+    QVERIFY(withoutFile(again) == withoutFile(planned));
+}
+
+void TestCliSetupFile::plannedCommandsTurnOffTheFileSwitches()
+{
+    // plan may turn off what the file turns on (LoRA and QLoRA with --allow lora, the optimizer's offload
+    // wherever it is not needed): the estimate command it prints says so with the --no- form (LoRA with
+    // --lora-rank 0), and run, it gives the set-up planned. A --no- form given to plan is repeated.
+    const QString file = withSetup(QStringLiteral("planned-switches.json"),
+        R"({ "gpu": "RTX 4090", "eight_bit_optimizer": true, "lora": { "rank": 8, "quantize_base": true },
+             "expandable_segments": true,
+             "parallel": { "gpus": 2, "sharding": "zero2", "offload_optimizer": true } })");
+    const Run plan = runHeadroom(
+        { QStringLiteral("plan"), file, QStringLiteral("--allow"), QStringLiteral("lora,8bit-optimizer"),
+            QStringLiteral("--no-expandable-segments"), QStringLiteral("--all"), QStringLiteral("--json") });
+    QCOMPARE(plan.exitCode, 0);
+    const json planned = json::parse(plan.out.toStdString());
+    QVERIFY(!planned["setups"].empty());
+    QSet<QString> offForms;
+    for (const auto& setup : planned["setups"]) {
+        QStringList args;
+        for (const auto& a : setup["estimate_arguments"])
+            args << QString::fromStdString(a.get<std::string>());
+        for (const QString& a : args)
+            if (a.startsWith(QLatin1String("--no-")))
+                offForms << a;
+        args.removeFirst(); // "estimate": jsonOf() adds it
+        const json j = jsonOf(args);
+        const QString why
+            = args.join(QLatin1Char(' ')) + QStringLiteral("\n") + QString::fromStdString(setup.dump());
+        QVERIFY2(!j.is_null(), qPrintable(why));
+        QVERIFY2(j["peak_bytes"] == setup["peak_bytes"], qPrintable(why));
+        QVERIFY2(
+            j["parallel"]["offload_optimizer"] == setup["settings"]["offload_optimizer"], qPrintable(why));
+        QVERIFY2(j["lora"]["rank"] == setup["settings"]["lora"]["rank"], qPrintable(why));
+        QVERIFY2(j["lora"]["quantize_base"] == setup["settings"]["lora"]["quantize_base"], qPrintable(why));
+        QVERIFY2(j["eight_bit_optimizer"] == setup["settings"]["eight_bit_optimizer"], qPrintable(why));
+        QVERIFY2(j["reserved"]["expandable_segments"] == json(false), qPrintable(why));
+        if (setup["settings"]["lora"]["rank"] == 0) // no LoRA over the file's: --lora-rank 0
+            QVERIFY2(args.join(QLatin1Char(' ')).contains(QLatin1String("--lora-rank 0")), qPrintable(why));
+    }
+    // (8-bit state is never turned off here: the planner lists no set-up that only costs memory.)
+    for (const char* off : { "--no-qlora", "--no-offload-optimizer", "--no-expandable-segments" })
+        QVERIFY2(offForms.contains(QLatin1String(off)), off);
+}
+
+void TestCliSetupFile::customGpuKeepsItsLinks()
+{
+    // A custom GPU's links (training.gpu.link_gbps, pcie_gen) are what the communication estimate uses,
+    // and --save-setup writes them back. 2 GPUs in one node talk over the GPU's link: NVLink's 450 GB/s
+    // as given; without it PCIe 3.0 x16's 15.75 GB/s (pcie_gen 3); with neither, PCIe 4.0's 31.5 assumed.
+    const char* figures = R"("memory_bytes": 85899345920, "bandwidth_gbps": 3350, "fp32_tflops": 67,
+                             "fp16_tflops": 989, "bf16_tflops": 989)";
+    const auto setup = [&](const char* links) {
+        return QByteArray(R"({ "parallel": { "gpus": 2 }, "gpu": { "name": "My card", )") + figures + links
+            + " } }";
+    };
+    const QString nvlink
+        = withSetup(QStringLiteral("nvlink.json"), setup(R"(, "link_gbps": 450)").constData());
+    const QString pcie3 = withSetup(QStringLiteral("pcie3.json"), setup(R"(, "pcie_gen": 3)").constData());
+    const QString unknown = withSetup(QStringLiteral("unknown-link.json"), setup("").constData());
+    const json::json_pointer intra("/throughput/communication/intra_node_gbps");
+    const json fast = jsonOf({ nvlink });
+    QVERIFY(!fast.is_null());
+    QCOMPARE(fast.at(intra).get<double>(), 450.0);
+    QCOMPARE(jsonOf({ pcie3 }).at(intra).get<double>(), 15.75);
+    const json assumed = jsonOf({ unknown });
+    QCOMPARE(assumed.at(intra).get<double>(), 31.5);
+    QVERIFY(fast["throughput"]["communication_seconds"].get<double>()
+        < assumed["throughput"]["communication_seconds"].get<double>());
+    // Saved and read back: the same link, the same step time.
+    const QString out = m_dir.filePath(QStringLiteral("nvlink-saved.json"));
+    QVERIFY(!jsonOf({ nvlink, QStringLiteral("--save-setup"), out }).is_null());
+    QFile saved(out);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const json gpu = json::parse(saved.readAll().toStdString())["training"]["gpu"];
+    QCOMPARE(gpu["link_gbps"], json(450));
+    QVERIFY2(!gpu.contains("pcie_gen"), gpu.dump().c_str()); // 0, unknown: left out
+    const json again = jsonOf({ out });
+    QCOMPARE(again.at(intra).get<double>(), 450.0);
+    QCOMPARE(again["throughput"], fast["throughput"]);
+    // A bad link is one line naming the file and the key.
+    const QString bad = withSetup(QStringLiteral("bad-link.json"), setup(R"(, "pcie_gen": 9)").constData());
+    const Run r = runHeadroom({ QStringLiteral("estimate"), bad });
+    QCOMPARE(r.exitCode, 2);
+    QCOMPARE(r.err,
+        QStringLiteral("headroom: error: ") + bad
+            + QStringLiteral(
+                ": training.gpu.pcie_gen must be a PCIe generation from 0 (unknown) to 6, not 9\n"));
 }
 
 QTEST_GUILESS_MAIN(TestCliSetupFile)

@@ -34,9 +34,9 @@ void TestCliStrategies::strategiesInHelp()
 {
     const Run h = runHeadroom({ QStringLiteral("--help") });
     for (const char* option : { "--checkpointing", "--attention", "--sequence-length", "--lora-rank",
-             "--lora-targets", "--lora-dropout", "--qlora", "--accumulation-steps", "--gpus", "--sharding",
-             "ddp|zero1|zero2|zero3|fsdp-shard-grad-op|fsdp-full-shard", "--tensor-parallel",
-             "--offload-optimizer", "--8bit-optimizer", "--utilization", ".onnx", "config.json" })
+             "--lora-targets", "--lora-dropout", "--[no-]qlora", "--accumulation-steps", "--gpus",
+             "--sharding", "ddp|zero1|zero2|zero3|fsdp-shard-grad-op|fsdp-full-shard", "--tensor-parallel",
+             "--[no-]offload-optimizer", "--[no-]8bit-optimizer", "--utilization", ".onnx", "config.json" })
         QVERIFY2(h.out.contains(QLatin1String(option)), option);
 }
 

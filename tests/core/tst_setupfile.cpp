@@ -107,6 +107,14 @@ void TestSetupFile::roundTrip_data()
     PlanSettings bare = defaults;
     bare.gpu = Gpu { "Custom GPU", "Custom", "Custom", {}, 24ULL << 30, 0, 0, 0, 0, 0, 0, true };
     QTest::newRow("custom GPU without figures") << bare;
+    // Its links too (Communication.cpp's intra-node bandwidth): NVLink's 450 GB/s each way, PCIe 5.
+    PlanSettings linked = defaults;
+    linked.gpu = Gpu { "Linked card", "Custom", "Custom", {}, 80ULL << 30, 3350, 67, 989, 989, 450, 5, true };
+    linked.setup.parallel.gpus = 8;
+    QTest::newRow("custom GPU with its links") << linked;
+    PlanSettings pcieOnly = defaults;
+    pcieOnly.gpu = Gpu { "PCIe card", "Custom", "Custom", {}, 24ULL << 30, 1008, 82.6, 165, 165, 0, 4, true };
+    QTest::newRow("custom GPU with a PCIe generation only") << pcieOnly;
 }
 
 void TestSetupFile::roundTrip()
@@ -249,6 +257,21 @@ void TestSetupFile::badSetup_data()
     row("custom GPU negative bandwidth",
         R"({ "gpu": { "name": "X", "memory_bytes": 8589934592, "bandwidth_gbps": -1 } })",
         "training.gpu.bandwidth_gbps", "training.gpu.bandwidth_gbps must be a number from 0");
+    row("custom GPU negative link",
+        R"({ "gpu": { "name": "X", "memory_bytes": 8589934592, "link_gbps": -450 } })",
+        "training.gpu.link_gbps", "training.gpu.link_gbps must be a number from 0 to 1e+09, not -450");
+    row("custom GPU link as text",
+        R"({ "gpu": { "name": "X", "memory_bytes": 8589934592, "link_gbps": "nvlink" } })",
+        "training.gpu.link_gbps", "training.gpu.link_gbps must be a number from 0 to 1e+09, not \"nvlink\"");
+    row("custom GPU PCIe 7", R"({ "gpu": { "name": "X", "memory_bytes": 8589934592, "pcie_gen": 7 } })",
+        "training.gpu.pcie_gen",
+        "training.gpu.pcie_gen must be a PCIe generation from 0 (unknown) to 6, not 7");
+    row("custom GPU PCIe -1", R"({ "gpu": { "name": "X", "memory_bytes": 8589934592, "pcie_gen": -1 } })",
+        "training.gpu.pcie_gen",
+        "training.gpu.pcie_gen must be a PCIe generation from 0 (unknown) to 6, not -1");
+    row("custom GPU PCIe 4.5", R"({ "gpu": { "name": "X", "memory_bytes": 8589934592, "pcie_gen": 4.5 } })",
+        "training.gpu.pcie_gen",
+        "training.gpu.pcie_gen must be a PCIe generation from 0 (unknown) to 6, not 4.5");
     row("pipeline 0", R"({ "parallel": { "pipeline_parallel": 0 } })", "training.parallel.pipeline_parallel",
         "training.parallel.pipeline_parallel must be an integer from 1 to 65536, not 0");
     row("parallel key misspelt", R"({ "parallel": { "pipeline": 2 } })", "training.parallel.pipeline",

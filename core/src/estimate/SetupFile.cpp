@@ -26,6 +26,8 @@ using nlohmann::ordered_json;
 /// The largest overhead a file may give: 1 TiB, as `--overhead-mib` (1048576 MiB).
 constexpr std::uint64_t kMaxOverheadBytes = 1ULL << 40;
 constexpr double kGiBytes = 1024.0 * 1024.0 * 1024.0;
+/// The newest PCIe generation a custom GPU may name: pcieX16GBps() knows 1 to 6, as the catalogue does.
+constexpr std::int64_t kMaxSavedPcieGeneration = 6;
 
 /// An error at a JSON path inside the set-up: "training.batch must be ...".
 struct SetupRefusal final
@@ -195,7 +197,8 @@ Gpu readGpu(const json& v, const GpuCatalog& catalog)
             "\"memory_bytes\"}, not "
                 + detail::shortJson(v));
     const ObjectReader gpu(v, "training.gpu",
-        { "name", "memory_bytes", "bandwidth_gbps", "fp32_tflops", "fp16_tflops", "bf16_tflops" });
+        { "name", "memory_bytes", "bandwidth_gbps", "fp32_tflops", "fp16_tflops", "bf16_tflops", "link_gbps",
+            "pcie_gen" });
     Gpu custom;
     custom.vendor = "Custom";
     custom.family = "Custom";
@@ -217,6 +220,19 @@ Gpu readGpu(const json& v, const GpuCatalog& catalog)
     gpu.number("fp32_tflops", 0, kMaxFigure, custom.fp32Tflops);
     gpu.number("fp16_tflops", 0, kMaxFigure, custom.fp16Tflops);
     gpu.number("bf16_tflops", 0, kMaxFigure, custom.bf16Tflops);
+    // The links the communication estimate uses (Communication.cpp): GB/s each way to the node's other
+    // GPUs, else the PCIe generation's x16 rate; 0 = unknown, as in the catalogue (gpus.json).
+    gpu.number("link_gbps", 0, kMaxFigure, custom.linkGBps);
+    std::int64_t pcie = 0;
+    if (const json* v = gpu.find("pcie_gen")) {
+        if (!v->is_number_integer() || v->get<std::int64_t>() < 0
+            || v->get<std::int64_t>() > kMaxSavedPcieGeneration)
+            refuseSetup("training.gpu.pcie_gen",
+                "must be a PCIe generation from 0 (unknown) to " + std::to_string(kMaxSavedPcieGeneration)
+                    + ", not " + detail::shortJson(*v));
+        pcie = v->get<std::int64_t>();
+    }
+    custom.pcieGeneration = static_cast<int>(pcie);
     return custom;
 }
 
@@ -387,6 +403,10 @@ ordered_json trainingSetupToJson(const PlanSettings& s)
             gpu["fp16_tflops"] = s.gpu.fp16Tflops;
         if (s.gpu.bf16Tflops > 0)
             gpu["bf16_tflops"] = s.gpu.bf16Tflops;
+        if (s.gpu.linkGBps > 0)
+            gpu["link_gbps"] = s.gpu.linkGBps;
+        if (s.gpu.pcieGeneration > 0)
+            gpu["pcie_gen"] = s.gpu.pcieGeneration;
         j["gpu"] = gpu;
     } else {
         j["gpu"] = s.gpu.name;

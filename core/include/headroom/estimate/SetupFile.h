@@ -17,7 +17,8 @@ namespace headroom {
 /// GPU the catalogue does not know and a set-up validateSetup() refuses are errors whose message and
 /// location start with the JSON path ("training.parallel.pipeline_parallel must be ...").
 /// A "gpu" is a catalogue name (as `--gpu` takes it) or a custom GPU's object: its name and
-/// memory_bytes, and optionally bandwidth_gbps, fp32_tflops, fp16_tflops and bf16_tflops.
+/// memory_bytes, and optionally bandwidth_gbps, fp32_tflops, fp16_tflops, bf16_tflops and its links,
+/// link_gbps and pcie_gen (Gpu::linkGBps and Gpu::pcieGeneration; 0 or left out: unknown).
 [[nodiscard]] Result<PlanSettings> parseTrainingSetup(
     const nlohmann::json& training, const GpuCatalog& catalog);
 
