@@ -13,8 +13,9 @@ namespace {
 int runMaxBatch(const Options& o, const CommandContext& c)
 {
     const Plan plan = makePlan(o, c.executablePath);
-    // The batch that fits at exactly the capacity is not printed: its search is spared.
-    const PlanResult result = evaluateOrRefuse(plan, MaxBatchSearch::AnswerOnly);
+    // Neither the batch that fits at exactly the capacity nor the figures at the plan's batch are
+    // printed: that search and that replay are spared.
+    const PlanResult result = evaluateOrRefuse(plan, MaxBatchSearch::MaxBatchOnly);
     printWarnings(result, c.err);
     const Estimate& e = *result.estimate;
     if (o.json) {

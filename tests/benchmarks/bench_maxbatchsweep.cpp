@@ -2,9 +2,9 @@
 // and `compare` (every GPU) under 1 s for every preset and every model, ONNX file and Hugging Face config
 // in tests/data, at every capacity from 0.25 GiB to 4 TiB. This sweeps them: for each file, evaluate()
 // (what `headroom max-batch FILE --gpu-memory-gib N` runs once the file is read: analysis, step model,
-// allocation trace, the max batch search without the batch at exactly the capacity, one replay at the
-// batch) at 0.25, 1, 8, 80, 1,024 and 4,096 GiB
-// on the default GPU, and compareGpus() over the whole catalogue; then it lists the slowest.
+// allocation trace, the max batch search without the batch at exactly the capacity, and no replay at the
+// plan's batch) at 0.25, 1, 8, 80, 1,024 and 4,096 GiB on the default GPU, and compareGpus() over the
+// whole catalogue; then it lists the slowest.
 //
 // Run: build/tests/benchmarks/bench_maxbatchsweep. CTest runs the presets only; HEADROOM_SWEEP_ALL=1
 // sweeps every file and the 8,000-Pad Repeat (a few minutes). Files the importers refuse by design are
@@ -109,7 +109,7 @@ void BenchMaxBatchSweep::sweep()
             plan.gpu.memoryBytes = static_cast<std::uint64_t>(gib * 1073741824.0);
             const double cpu = cpuMs();
             const double wall = wallMs();
-            const PlanResult r = evaluate(plan, MaxBatchSearch::AnswerOnly); // as `headroom max-batch`
+            const PlanResult r = evaluate(plan, MaxBatchSearch::MaxBatchOnly); // as `headroom max-batch`
             const Timing t { name + " at " + QByteArray::number(gib).toStdString() + " GiB", cpuMs() - cpu,
                 wallMs() - wall, r.estimate ? r.estimate->maxBatch : -1 };
             if (!r.estimate) {

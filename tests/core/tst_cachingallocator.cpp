@@ -36,6 +36,7 @@ private slots:
     void unsplitRemainderCountsAsAllocated();
     void freedBlockIsReusedAndSplit();
     void freedNeighboursMerge();
+    void copiedStateGoesOnAsTheOriginal();
     void bestFitAmongManyLargeSizes();
     void largeCachedBlockThatCannotBeReused();
     void capReleasesCacheAndRetries();
@@ -251,6 +252,42 @@ void TestCachingAllocator::freedNeighboursMerge()
     QCOMPARE(a.stats().reserved, 50 * MiB);
     QCOMPARE(a.stats().segments, 1u);
     QCOMPARE(a.stats().peakReserved, 50 * MiB);
+}
+
+void TestCachingAllocator::copiedStateGoesOnAsTheOriginal()
+{
+    // A replay may start from a copy of another allocator's state (the max batch search starts after the
+    // weights): the copy must then behave as the original, under its own capacity.
+    CachingAllocator a;
+    const auto x = a.allocate(50 * MiB); // segment 1: 50 MiB
+    const auto w = a.allocate(3 * MiB); // segment 2: 20 MiB, split: [w 3][free 17]
+    QVERIFY(a.allocate(300 * KiB) != CachingAllocator::kFailed); // small pool: one 2 MiB segment
+    a.free(x); // [free 50]
+    // 72 MiB reserved, 3 MiB + 300 KiB allocated; the peak allocated was 53 MiB + 300 KiB.
+    CachingAllocator b { capped(80 * MiB) };
+    QVERIFY(b.allocate(10 * MiB) != CachingAllocator::kFailed); // state of its own, overwritten
+    b.copyState(a, capped(80 * MiB));
+    QCOMPARE(b.stats().reserved, 72 * MiB);
+    QCOMPARE(b.stats().allocated, 3 * MiB + 300 * KiB);
+    QCOMPARE(b.stats().peakAllocated, 53 * MiB + 300 * KiB);
+    QCOMPARE(b.stats().segments, 3u);
+    // The cached 50 MiB block serves 40 MiB (split: a remainder of 10 MiB stays cached) and the 17 MiB
+    // remainder of segment 2 serves 16 MiB (a remainder of 1 MiB is not split off: the block is whole).
+    const auto big = b.allocate(40 * MiB);
+    QVERIFY(big != CachingAllocator::kFailed);
+    QCOMPARE(b.blockSize(big), 40 * MiB);
+    QVERIFY(b.allocate(16 * MiB) != CachingAllocator::kFailed);
+    QCOMPARE(b.stats().reserved, 72 * MiB);
+    QCOMPARE(b.stats().allocated, 3 * MiB + 300 * KiB + 40 * MiB + 17 * MiB);
+    // Under its own cap of 80 MiB: 10 MiB and a byte is larger than the 10 MiB left cached and needs a
+    // segment of its own, rounded to 2 MiB: 12 MiB, 84 MiB in all, above the cap. No cached segment is
+    // whole to release (the 10 MiB left is part of segment 1), so it fails.
+    QCOMPARE(b.allocate(10 * MiB + 1), CachingAllocator::kFailed);
+    QCOMPARE(b.stats().ooms, 1u);
+    // The original is untouched and has no cap.
+    QCOMPARE(a.stats().reserved, 72 * MiB);
+    QVERIFY(a.allocate(10 * MiB + 1) != CachingAllocator::kFailed);
+    QVERIFY(a.blockSize(w) == 3 * MiB);
 }
 
 void TestCachingAllocator::largeCachedBlockThatCannotBeReused()

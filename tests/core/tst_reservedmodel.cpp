@@ -59,8 +59,10 @@ private slots:
     void cudaContextByGeneration();
     void reservedHoldsWhatIsAllocated();
     void maxBatchIsTheLargestThatFits();
+    void searchReplaysStartAfterTheWeights();
     void maxBatchCostDoesNotGrowWithTheBatch();
     void compareCostDoesNotGrowWithCapacityOrGpus();
+    void searchSideBySideAnswersAsOneByOne();
     void answersKeptForTheNextQuestion();
     void capReleasesTheCacheThenRunsOut();
     void fragmentationAtThePeak();
@@ -136,6 +138,47 @@ void TestReservedModel::reservedHoldsWhatIsAllocated()
     }
 }
 
+void TestReservedModel::searchReplaysStartAfterTheWeights()
+{
+    // Issue 38, item 4: the search's replays start from the allocator as it stands once the weights are
+    // made (the events before the first tensor whose size depends on the batch, replayed once), where the
+    // capacity cannot have changed that state. Its answer must be the batch-by-batch answer of full
+    // replays from the first event (run() never starts from that state), at a tight capacity and at one
+    // the weights alone do not fit.
+    // 1,400 weight tensors (more than the 1,024 events worth copying), small beside what a sample keeps:
+    // 700 1x1 convolutions of 8 channels on 32x32, 32 KiB of input kept by each per sample.
+    std::vector<LayerSpec> blocks;
+    for (int i = 0; i < 700; ++i)
+        blocks.push_back(layer("Conv2d", { { "out_channels", 8 }, { "kernel_size", 1 } }));
+    const Network net = network({ 8, 32, 32 }, blocks);
+    const ReservedModel m = modelOf(net);
+    std::size_t weightEvents = 0;
+    while (
+        !(m.trace().events()[weightEvents].allocate && m.trace().events()[weightEvents].bytes.perSample > 0))
+        ++weightEvents;
+    QVERIFY2(weightEvents >= 1400, qPrintable(QString::number(weightEvents)));
+    // Capacities near what batches 10 to 60 reserve with memory to spare. The edge is ragged here (a batch
+    // can fail below one that fits), so the answers are checked where the search settles them: the batch
+    // at exactly the capacity fits and the next does not, and the answer fits at the capacity, less half
+    // the margin and less the margin, as full replays from the first event say.
+    const ReservedModel fresh = modelOf(net);
+    for (const std::int64_t at : { 10, 25, 40, 60 }) {
+        const std::uint64_t capacity = m.run(at).peakReserved;
+        const ReservedMaxBatch answer = fresh.maxBatch(capacity);
+        const QString where = QStringLiteral("capacity %1 (batch %2)").arg(capacity).arg(at);
+        QVERIFY2(answer.batch >= 1 && answer.unguarded >= answer.batch, qPrintable(where));
+        QVERIFY2(m.run(answer.unguarded, capacity).fits, qPrintable(where));
+        QVERIFY2(!m.run(answer.unguarded + 1, capacity).fits, qPrintable(where));
+        for (const std::uint64_t halves : { 0, 1, 2 })
+            QVERIFY2(m.run(answer.batch, capacity - answer.marginBytes / 2 * halves).fits, qPrintable(where));
+    }
+    // The replays did start after the weights: fewer events than whole replays.
+    const ReservedModel::Work work = fresh.work();
+    QVERIFY(work.events < work.replays * m.trace().events().size());
+    // Under a capacity smaller than the weights' segments the state is not taken: nothing fits.
+    QCOMPARE(fresh.maxBatch(m.run(1).phases.front().reserved / 2).batch, std::int64_t { 0 });
+}
+
 void TestReservedModel::maxBatchIsTheLargestThatFits()
 {
     // The bisection's answer against a search batch by batch: the largest batch whose replay fits, below
@@ -191,6 +234,11 @@ Gpu withMemory(Gpu gpu, std::uint64_t gib, int copy = 0)
     return gpu;
 }
 
+/// The issue's Repeat of 8,000 Pads: each iteration's tensor has a size of its own.
+constexpr const char* kEightThousandPads = R"({"format": "headroom-model", "version": 1, "name": "pads",
+    "input": {"shape": [1], "dtype": "float32"},
+    "layers": [{"type": "Repeat", "times": 8000, "layers": [{"type": "Pad", "pad": [0, 1]}]}]})";
+
 /// What compareGpus() cost on `gpus` for `net` (its rows must all be there).
 CompareWork compareWork(const Network& net, const std::vector<Gpu>& gpus)
 {
@@ -210,9 +258,7 @@ void TestReservedModel::compareCostDoesNotGrowWithCapacityOrGpus()
     // built per GPU generation, a max batch search per generation and memory, each growing with the batch it
     // found. Counted, not timed: the traces built, and the replays and trace events they replayed.
     const auto lenet = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
-    const auto pads = parseModel(R"({"format": "headroom-model", "version": 1, "name": "pads",
-        "input": {"shape": [1], "dtype": "float32"},
-        "layers": [{"type": "Repeat", "times": 8000, "layers": [{"type": "Pad", "pad": [0, 1]}]}]})");
+    const auto pads = parseModel(kEightThousandPads);
     const auto catalog = GpuCatalog::fromFile(HEADROOM_TEST_SOURCE_DIR "/resources/gpus.json");
     QVERIFY(lenet.ok() && pads.ok() && catalog.ok());
     const Gpu a100
@@ -255,6 +301,48 @@ void TestReservedModel::compareCostDoesNotGrowWithCapacityOrGpus()
     // Hopper, Blackwell and AMD's (taken as Hopper) 32 MiB: two traces.
     const CompareWork all = compareWork(lenet.value(), catalog.value().gpus());
     QCOMPARE(all.traces, std::size_t { 2 });
+}
+
+void TestReservedModel::searchSideBySideAnswersAsOneByOne()
+{
+    // Issue 38, item 4: where cores are free the max batch search replays the questions it will ask next
+    // side by side (the gallop's, the bisection's, the walk below the answer's). Inside `compare`, whose
+    // GPUs already take every core, it asks them one by one. The answers must be the same: the search asks
+    // the same questions in the same order either way. On a network whose edge is ragged (LeNet-5 at
+    // 2 TiB: batches fail every hundred or so, so the walk below the answer starts again), the same at
+    // 8 GiB, and a Repeat of 8,000 Pads (a batch of tens of millions: a long walk).
+    const auto lenet = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
+    const auto pads = parseModel(kEightThousandPads);
+    const auto catalog = GpuCatalog::fromFile(HEADROOM_TEST_SOURCE_DIR "/resources/gpus.json");
+    QVERIFY(lenet.ok() && pads.ok() && catalog.ok());
+    const Gpu h100 = catalog.value().find("H100 SXM5 80GB").value();
+    const std::pair<const Network*, std::uint64_t> cases[]
+        = { { &lenet.value(), 2048 }, { &lenet.value(), 8 }, { &pads.value(), 4096 } };
+    for (const auto& [net, gib] : cases) {
+        Plan plan;
+        plan.network = *net;
+        plan.gpu = withMemory(h100, gib);
+        const auto rows = compareGpus(plan, std::vector<Gpu> { plan.gpu }, std::nullopt);
+        QVERIFY(rows.ok() && rows.value().size() == 1);
+        const std::int64_t oneByOne = rows.value().front().estimate.maxBatch;
+        const PlanResult sideBySide = evaluate(plan, MaxBatchSearch::MaxBatchOnly);
+        QVERIFY(sideBySide.estimate && sideBySide.reservedFigures);
+        const QString what = QStringLiteral("%1 at %2 GiB").arg(QString::fromStdString(net->name)).arg(gib);
+        QVERIFY2(sideBySide.estimate->maxBatch == oneByOne,
+            qPrintable(what
+                + QStringLiteral(": %1 side by side, %2 one by one")
+                      .arg(sideBySide.estimate->maxBatch)
+                      .arg(oneByOne)));
+        QVERIFY2(oneByOne > 0, qPrintable(what));
+        // `max-batch` asks for nothing else: no replay at the plan's batch, so no headroom figure, and
+        // "fits" judged on the max batch alone (batch 32 is far below it here).
+        QCOMPARE(sideBySide.estimate->fitBasis, FitBasis::MaxBatchOnly);
+        QCOMPARE(sideBySide.reservedFigures->peakReservedBytes, std::uint64_t { 0 });
+        QVERIFY(sideBySide.estimate->fits);
+        // `compare` and `estimate` replay it.
+        QCOMPARE(rows.value().front().estimate.fitBasis, FitBasis::Reserved);
+        QVERIFY(rows.value().front().reserved->peakReservedBytes > 0);
+    }
 }
 
 void TestReservedModel::answersKeptForTheNextQuestion()

@@ -40,6 +40,25 @@ void CachingAllocator::reset(const AllocatorSettings& settings)
     m_stats = AllocatorStats {};
 }
 
+void CachingAllocator::copyState(const CachingAllocator& other, const AllocatorSettings& settings)
+{
+    m_settings = settings;
+    if (m_settings.physicalCapacity == kNoLimit)
+        m_settings.physicalCapacity = m_settings.capacity;
+    m_blocks = other.m_blocks;
+    m_freeSlots = other.m_freeSlots;
+    for (const auto& [to, from] :
+        { std::pair { &m_small, &other.m_small }, std::pair { &m_large, &other.m_large } }) {
+        to->blocks = from->blocks;
+        to->whole = from->whole;
+        to->unmapped = from->unmapped; // copied into this pool's own memory resource
+        to->freeBlockCalls = from->freeBlockCalls;
+        to->expandableSegments = from->expandableSegments;
+    }
+    m_nextAddress = other.m_nextAddress;
+    m_stats = other.m_stats;
+}
+
 std::uint64_t CachingAllocator::roundSize(std::uint64_t size, const AllocatorSettings& settings) noexcept
 {
     if (size < kMinBlockSize)

@@ -1,6 +1,7 @@
 #include "headroom/allocator/ReservedModel.h"
 
 #include "step/StepTrace.h"
+#include "support/Parallel.h"
 
 #include <algorithm>
 #include <atomic>
@@ -32,7 +33,25 @@ struct ReservedModel::Scratch
     std::map<std::int64_t, std::uint64_t> untouched;
     std::atomic<std::size_t> replays { 0 }; ///< Work
     std::atomic<std::uint64_t> events { 0 };
+    std::once_flag prefixMade;
+    std::unique_ptr<ReplayPrefix> prefix; ///< null where it would save too little (kPrefixWorthEvents)
 };
+
+/// The allocator after the trace's first events, those before the first tensor whose size depends on the
+/// batch (the weights, made before the first batch), replayed once with memory to spare: made at the first
+/// max batch replay, and where the capacity cannot have changed them every such replay starts from it
+/// rather than from the first event (ReservedModel::replayFit).
+struct ReservedModel::ReplayPrefix
+{
+    std::size_t end = 0; ///< events [0, end)
+    CachingAllocator allocator;
+    std::vector<CachingAllocator::Handle> handles;
+};
+
+namespace {
+/// Fewer events before the first batch-dependent one than this are replayed rather than copied.
+constexpr std::size_t kPrefixWorthEvents = 1024;
+} // namespace
 
 Result<ReservedModel> ReservedModel::build(
     const Analysis& analysis, const TrainingSetup& setup, const ReservedOptions& options)
@@ -98,15 +117,17 @@ void ReservedModel::withAllocator(const AllocatorSettings& settings,
 }
 
 std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
-    std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after) const
+    std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after,
+    std::size_t begin) const
 {
     const auto& events = m_trace.events();
     end = std::min(end, events.size());
+    begin = std::min(begin, end);
     if (m_scratch) {
         ++m_scratch->replays;
-        m_scratch->events += end; // less what a failure leaves out, below
+        m_scratch->events += end - begin; // less what a failure leaves out, below
     }
-    for (std::size_t i = 0; i < end; ++i) {
+    for (std::size_t i = begin; i < end; ++i) {
         const TraceEvent& e = events[i];
         if (e.allocate) {
             const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
@@ -131,35 +152,109 @@ std::size_t ReservedModel::replayEvents(CachingAllocator& a, std::vector<Caching
     return ReservedRun::kNoEvent;
 }
 
-bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo) const
+ReservedModel::FitReplay ReservedModel::replayFit(std::int64_t batch, std::uint64_t capacity) const
 {
-    if (memo != nullptr) {
-        ++memo->queries;
-        if (const auto it = memo->untouched.find(batch);
-            it != memo->untouched.end() && it->second <= capacity)
-            return true;
-        if (const auto it = memo->known.find({ batch, capacity }); it != memo->known.end())
-            return it->second; // a replay is deterministic: the same batch and capacity, the same answer
-        ++memo->replays;
-    }
     AllocatorSettings settings = m_options.allocator;
     settings.capacity = capacity;
-    bool ok = false;
-    bool untouched = false;
+    FitReplay out;
+    const ReplayPrefix* prefix = prefixUnder(settings);
     withAllocator(settings, [&](CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles) {
-        ok = replayEvents(a, handles, batch, m_trace.events().size(), {}) == ReservedRun::kNoEvent;
+        if (prefix != nullptr) {
+            a.copyState(prefix->allocator, settings);
+            handles = prefix->handles;
+        }
+        out.fits = replayEvents(a, handles, batch, m_trace.events().size(), {}, prefix ? prefix->end : 0)
+            == ReservedRun::kNoEvent;
         // Without max_split_size every refused segment is retried after release_cached_blocks (counted);
         // garbage collection acts by a fraction of the capacity.
-        untouched = a.stats().allocRetries == 0 && a.stats().ooms == 0 && settings.maxSplitSize == kNoLimit
-            && settings.garbageCollectionThreshold <= 0.0;
+        out.untouched = out.fits && a.stats().allocRetries == 0 && a.stats().ooms == 0
+            && settings.maxSplitSize == kNoLimit && settings.garbageCollectionThreshold <= 0.0;
     });
-    if (memo != nullptr)
-        memo->known.emplace(std::pair { batch, capacity }, ok);
-    if (ok && untouched && memo != nullptr) {
-        auto [it, inserted] = memo->untouched.try_emplace(batch, capacity);
+    return out;
+}
+
+const ReservedModel::ReplayPrefix* ReservedModel::prefixUnder(const AllocatorSettings& settings) const
+{
+    if (!m_scratch || settings.expandableSegments || settings.garbageCollectionThreshold > 0.0)
+        return nullptr; // their choices depend on the capacity from the first segment on
+    std::call_once(m_scratch->prefixMade, [&] {
+        const auto& events = m_trace.events();
+        std::size_t end = 0;
+        while (end < events.size() && !(events[end].allocate && events[end].bytes.perSample != 0))
+            ++end;
+        if (end < kPrefixWorthEvents)
+            return;
+        auto prefix = std::make_unique<ReplayPrefix>();
+        AllocatorSettings unlimited = m_options.allocator;
+        unlimited.capacity = kNoLimit;
+        unlimited.physicalCapacity = kNoLimit;
+        prefix->allocator.reset(unlimited);
+        prefix->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
+        prefix->end = end;
+        replayEvents(prefix->allocator, prefix->handles, 1, end, {});
+        m_scratch->prefix = std::move(prefix);
+    });
+    const ReplayPrefix* prefix = m_scratch->prefix.get();
+    // Under a capacity that never refused one of its segments the allocator made the same choices. (The
+    // physical capacity defaults to the capacity: kNoLimit means the same.)
+    const std::uint64_t reserved = prefix != nullptr ? prefix->allocator.stats().peakReserved : 0;
+    const std::uint64_t physical
+        = settings.physicalCapacity == kNoLimit ? settings.capacity : settings.physicalCapacity;
+    if (prefix == nullptr || settings.capacity < reserved || physical < reserved)
+        return nullptr;
+    return prefix;
+}
+
+void ReservedModel::remember(
+    FitMemo& memo, std::int64_t batch, std::uint64_t capacity, const FitReplay& replay) const
+{
+    memo.known.emplace(std::pair { batch, capacity }, replay.fits);
+    if (replay.untouched) {
+        auto [it, inserted] = memo.untouched.try_emplace(batch, capacity);
         it->second = std::min(it->second, capacity);
     }
-    return ok;
+}
+
+std::optional<bool> ReservedModel::known(const FitMemo& memo, std::int64_t batch, std::uint64_t capacity)
+{
+    if (const auto it = memo.untouched.find(batch); it != memo.untouched.end() && it->second <= capacity)
+        return true;
+    if (const auto it = memo.known.find({ batch, capacity }); it != memo.known.end())
+        return it->second;
+    return std::nullopt;
+}
+
+bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo) const
+{
+    if (memo == nullptr)
+        return replayFit(batch, capacity).fits;
+    ++memo->queries;
+    if (const std::optional<bool> answer = known(*memo, batch, capacity))
+        return *answer; // a replay is deterministic: the same batch and capacity, the same answer
+    ++memo->replays;
+    const FitReplay replay = replayFit(batch, capacity);
+    remember(*memo, batch, capacity, replay);
+    return replay.fits;
+}
+
+void ReservedModel::replayAhead(
+    const std::vector<std::int64_t>& batches, std::uint64_t capacity, FitMemo* memo) const
+{
+    if (memo == nullptr || parallelWidth() < 2)
+        return;
+    std::vector<std::int64_t> unknown;
+    for (const std::int64_t b : batches) {
+        if (b >= 1 && !known(*memo, b, capacity)
+            && std::find(unknown.begin(), unknown.end(), b) == unknown.end())
+            unknown.push_back(b);
+    }
+    if (unknown.size() < 2)
+        return; // nothing to run side by side: the search's own question replays it
+    std::vector<FitReplay> replays(unknown.size());
+    forEachInParallel(unknown.size(), [&](std::size_t i) { replays[i] = replayFit(unknown[i], capacity); });
+    for (std::size_t i = 0; i < unknown.size(); ++i)
+        remember(*memo, unknown[i], capacity, replays[i]);
+    memo->replays += unknown.size();
 }
 
 bool ReservedModel::replay(std::int64_t batch, std::uint64_t capacity, ReservedRun& out, std::size_t stopAt,
@@ -461,13 +556,33 @@ std::uint64_t ReservedModel::marginBytes(std::uint64_t capacity) noexcept
 std::int64_t ReservedModel::largestFitting(
     std::uint64_t capacity, std::int64_t lo, std::int64_t hi, std::int64_t guess, FitMemo* memo) const
 {
-    // Gallop from the guess to a bracket (lo fits, hi does not), then bisect it.
+    // Gallop from the guess to a bracket (lo fits, hi does not), then bisect it. Where cores are free, the
+    // questions the search will ask next if the answers go on as so far are replayed side by side first
+    // (replayAhead): the same questions and answers in the same order, fewer rounds of replays.
+    const std::size_t width = memo != nullptr ? parallelWidth() : 1;
+    const auto gallopAhead = [&](std::int64_t from, std::int64_t step, std::int64_t direction) {
+        if (width < 2)
+            return;
+        std::vector<std::int64_t> next;
+        for (std::int64_t x = from; next.size() < width && step <= (hi - lo); step *= 2) {
+            x += direction * step;
+            const std::optional<bool> answer = x <= lo || x >= hi ? std::nullopt : known(*memo, x, capacity);
+            if (x <= lo || x >= hi || (answer && *answer == (direction < 0)))
+                break; // the gallop stops there
+            if (!answer)
+                next.push_back(x);
+        }
+        replayAhead(next, capacity, memo);
+    };
     if (hi - lo <= 1)
         return lo;
     const std::int64_t g = std::clamp(guess, lo + 1, hi - 1);
+    if (width >= 3)
+        replayAhead({ g, g + 1, g - 1 }, capacity, memo);
     if (fits(g, capacity, memo)) {
         lo = g;
         for (std::int64_t step = 1; lo + step < hi; step *= 2) {
+            gallopAhead(lo, step, 1);
             if (!fits(lo + step, capacity, memo)) {
                 hi = lo + step;
                 break;
@@ -477,6 +592,7 @@ std::int64_t ReservedModel::largestFitting(
     } else {
         hi = g;
         for (std::int64_t step = 1; hi - step > lo; step *= 2) {
+            gallopAhead(hi, step, -1);
             if (fits(hi - step, capacity, memo)) {
                 lo = hi - step;
                 break;
@@ -486,6 +602,8 @@ std::int64_t ReservedModel::largestFitting(
     }
     while (hi - lo > 1) {
         const std::int64_t mid = lo + (hi - lo) / 2;
+        if (width >= 3) // the middle and the next question's either way
+            replayAhead({ mid, lo + (mid - lo) / 2, mid + (hi - mid) / 2 }, capacity, memo);
         (fits(mid, capacity, memo) ? lo : hi) = mid;
     }
     return lo;
@@ -505,8 +623,23 @@ std::int64_t ReservedModel::firstFailureBelow(
                 || static_cast<std::uint64_t>(memo->queries) * m_trace.events().size()
                     >= kMaxBatchSearchEvents);
     };
+    const std::size_t width = memo != nullptr ? parallelWidth() : 1;
+    const auto walkAhead = [&](std::int64_t d) { // the walk's next questions, while every one fits
+        if (width < 2)
+            return;
+        std::vector<std::int64_t> next;
+        for (; next.size() < width && d <= std::max<std::int64_t>(1, b / 32) && b - d >= 1; d *= 2) {
+            const std::optional<bool> answer = known(*memo, b - d, capacity);
+            if (answer && !*answer)
+                break; // the walk starts again there
+            if (!answer)
+                next.push_back(b - d);
+        }
+        replayAhead(next, capacity, memo);
+    };
     int restarts = 0;
     for (std::int64_t d = 1; b > 1 && d <= std::max<std::int64_t>(1, b / 32);) {
+        walkAhead(d);
         if (b - d >= 1 && !fits(b - d, capacity, memo)) {
             b = largestFitting(capacity, 0, b - d, b - d - 1, memo);
             if (spent(++restarts))

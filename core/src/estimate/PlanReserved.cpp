@@ -82,11 +82,15 @@ ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings
     f.expandableSegments = settings.setup.expandableSegments;
     f.capacityBytes = settings.gpu.memoryBytes - std::min(settings.gpu.memoryBytes, f.overheadBytes);
     const bool useKnown = known != nullptr && known->capacityBytes == f.capacityBytes
-        && (what == MaxBatchSearch::AnswerOnly
+        && (what != MaxBatchSearch::WithUnguarded
             || known->maxBatch.unguarded != ReservedMaxBatch::kNotSearched);
     f.maxBatch = useKnown ? known->maxBatch : model.maxBatch(f.capacityBytes, what);
     f.cublasWorkspaceBytes = model.cublasWorkspaceBytes() * kCublasHandlesPerTrainingStep;
     f.batch = settings.setup.batch;
+    if (what == MaxBatchSearch::MaxBatchOnly) {
+        f.fits = f.batch <= f.maxBatch.batch; // not replayed at the batch: peaks 0, no headroom figure
+        return f;
+    }
     ReservedRun run = model.run(f.batch, f.capacityBytes);
     f.fits = run.fits;
     if (!run.fits)

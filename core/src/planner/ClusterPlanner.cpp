@@ -9,6 +9,7 @@
 #include "headroom/support/Count.h"
 #include "headroom/support/Format.h"
 #include "planner/PlannerWork.h"
+#include "support/Parallel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,6 @@
 #include "headroom/planner/Planner.h"
 #include "planner/PlannerWork.h"
+#include "support/Parallel.h"
 
 #include <algorithm>
 #include <memory>

@@ -3,6 +3,7 @@
 #include "planner/PlannerRanking.h"
 #include "planner/PlannerWork.h"
 #include "planner/SetupChanges.h"
+#include "support/Parallel.h"
 
 #include <algorithm>
 #include <cmath>

@@ -4,44 +4,9 @@
 #include "headroom/support/Format.h"
 
 #include <algorithm>
-#include <atomic>
 #include <climits>
-#include <exception>
-#include <system_error>
-#include <thread>
 
 namespace headroom {
-
-void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& work)
-{
-    const std::size_t threads = std::min<std::size_t>(n, std::max(1U, std::thread::hardware_concurrency()));
-    std::atomic<std::size_t> next { 0 };
-    std::vector<std::exception_ptr> errors(threads);
-    const auto worker = [&](std::size_t t) {
-        try {
-            for (std::size_t i = next++; i < n; i = next++)
-                work(i);
-        } catch (...) {
-            errors[t] = std::current_exception();
-        }
-    };
-    std::vector<std::thread> pool;
-    pool.reserve(threads);
-    try {
-        for (std::size_t t = 1; t < threads; ++t)
-            pool.emplace_back(worker, t);
-    } catch (const std::system_error&) {
-        // No more threads to be had: the ones started and this one share the work.
-    }
-    if (threads > 0)
-        worker(0);
-    for (auto& thread : pool)
-        thread.join();
-    for (const auto& error : errors) {
-        if (error)
-            std::rethrow_exception(error);
-    }
-}
 
 std::string unconfirmedText(const PlannerWork& work, std::size_t confirmed, std::size_t fitting)
 {

@@ -52,10 +52,6 @@ struct PlannerWork final
 
 /// The work for `choices` analysis choices of `network`, each like `base` (the plan's own analysis)
 /// and each with about `setupsPerChoice` set-ups; `replay`: the plan asks for the reserved model.
-/// Runs work(0) ... work(n - 1) on the machine's cores (each index once, in any order); rethrows the
-/// first exception a call threw once every thread has finished.
-void forEachInParallel(std::size_t n, const std::function<void(std::size_t)>& work);
-
 /// The Left out sentence of a search that replayed the allocator for `confirmed` of the `fitting` set-ups
 /// the tensors' count lists (fit, reach the goal, not redundant; PlannerWork::confirmed).
 [[nodiscard]] std::string unconfirmedText(

@@ -121,6 +121,9 @@ public:
     void emptyCache();
     /// A fresh allocator with these settings, keeping the memory this one has grown (for repeated replays).
     void reset(const AllocatorSettings& settings);
+    /// This allocator in `other`'s state (its blocks, cache, counters and peaks) under `settings`, keeping
+    /// the memory this one has grown: a replay that starts where another stopped. The segment log stays.
+    void copyState(const CachingAllocator& other, const AllocatorSettings& settings);
 
     /// Appends every segment event from now on to `log` (nullptr: none, the default; one test per segment
     /// event, never per allocation). The log must outlive its use; reset() keeps it.

@@ -17,6 +17,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace headroom {
@@ -111,8 +112,10 @@ struct ReservedMaxBatch final
 
 /// What a max batch search looks for: the answer and the largest batch at exactly the capacity
 /// (ReservedMaxBatch::unguarded, which `headroom estimate`, its report and the GUI's tooltip show), or the
-/// answer alone (`compare`, `max-batch`: the second search up from the answer is often as long again).
-enum class MaxBatchSearch : std::uint8_t { WithUnguarded, AnswerOnly };
+/// answer alone (`compare`: the second search up from the answer is often as long again). MaxBatchOnly:
+/// the answer alone, and evaluate() does not replay the plan's own batch either (`max-batch` prints
+/// nothing else): the estimate then has no headroom figure (FitBasis::MaxBatchOnly, as on a slider tick).
+enum class MaxBatchSearch : std::uint8_t { WithUnguarded, AnswerOnly, MaxBatchOnly };
 
 /// The max batch search starts again below any batch that fails under the answer it found, to about 3 %
 /// below it (ReservedModel::maxBatch). Where failures recur all the way down that walk grows with the
@@ -211,7 +214,23 @@ private:
         /// does not depend on what earlier searches left in the memo.
         std::size_t queries = 0;
     };
+    /// One replay's answer: whether it fit, and whether it fit without the capacity ever refusing a segment.
+    struct FitReplay
+    {
+        bool fits = false;
+        bool untouched = false;
+    };
+    [[nodiscard]] FitReplay replayFit(std::int64_t batch, std::uint64_t capacity) const;
+    void remember(FitMemo& memo, std::int64_t batch, std::uint64_t capacity, const FitReplay& replay) const;
+    /// What `memo` already says of `batch` under `capacity` (nothing: a replay must tell).
+    [[nodiscard]] static std::optional<bool> known(
+        const FitMemo& memo, std::int64_t batch, std::uint64_t capacity);
     [[nodiscard]] bool fits(std::int64_t batch, std::uint64_t capacity, FitMemo* memo = nullptr) const;
+    /// Replays those of `batches` the memo does not know yet side by side on the machine's free cores and
+    /// keeps their answers (nothing where one core is free, or fewer than two are unknown): a search that
+    /// then asks them finds them there, and its questions, answers and result are what they were. The
+    /// replays count in FitMemo::replays, not in its queries.
+    void replayAhead(const std::vector<std::int64_t>& batches, std::uint64_t capacity, FitMemo* memo) const;
     /// The largest batch that fits `capacity` between `lo` (fits; 0: nothing known to) and `hi` (does not):
     /// galloping from `guess` to a bracket, then bisecting.
     [[nodiscard]] std::int64_t largestFitting(
@@ -242,7 +261,8 @@ private:
     /// The trace's events up to `end` through `a` at `batch`, `after` called after each one the allocator
     /// saw; the event that ran out of memory, or ReservedRun::kNoEvent.
     std::size_t replayEvents(CachingAllocator& a, std::vector<CachingAllocator::Handle>& handles,
-        std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after) const;
+        std::int64_t batch, std::size_t end, const std::function<void(std::size_t)>& after,
+        std::size_t begin = 0) const;
     /// After each event of a replay at `batch` (element i: after events[0, i)), under `capacity`, or with
     /// memory to spare where that runs out: the reserved bytes, and the workspaces' allocated bytes.
     struct AfterEvents
@@ -264,6 +284,10 @@ private:
 
     struct Scratch;
     std::shared_ptr<Scratch> m_scratch;
+    struct ReplayPrefix;
+    /// The state after the batch-independent first events where a replay under `settings` may start from
+    /// it (made at the first call), else nullptr.
+    [[nodiscard]] const ReplayPrefix* prefixUnder(const AllocatorSettings& settings) const;
 
     AllocationTrace m_trace;
     MemoryModel m_allocated; ///< the allocated-bytes model (no overhead): the upper bound of maxBatch

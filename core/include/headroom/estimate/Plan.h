@@ -201,7 +201,8 @@ void moveToGpu(PlanSettings& settings, const Gpu& gpu);
 
 /// The reserved figures of `settings` on `model`: the max batch search under the GPU's memory less the
 /// overhead (skipped when `known` has it for the same capacity) and one replay at the batch. `what`:
-/// whether maxBatch.unguarded is searched too (MaxBatchSearch::AnswerOnly leaves it kNotSearched).
+/// whether maxBatch.unguarded is searched too (MaxBatchSearch::AnswerOnly leaves it kNotSearched), and
+/// whether the batch is replayed (MaxBatchSearch::MaxBatchOnly does not: its peaks are 0).
 [[nodiscard]] ReservedFigures reservedFiguresOf(const ReservedModel& model, const PlanSettings& settings,
     const ReservedFigures* known = nullptr, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
@@ -222,7 +223,8 @@ void applyReserved(Estimate& estimate, const ReservedFigures& reserved, const Tr
 /// Analysis, step model, estimate and throughput: what `headroom estimate`, the GUI and the report show.
 /// With pipeline parallelism, per stage (evaluatePipeline, estimate/Pipeline.h).
 /// `what`: MaxBatchSearch::AnswerOnly where nothing shows the batch at exactly the capacity (`headroom
-/// max-batch`), which spares its search.
+/// compare`), which spares its search; MaxBatchOnly where nothing shows the figures at the plan's batch
+/// either (`headroom max-batch`), which spares that replay too.
 [[nodiscard]] PlanResult evaluate(const Plan& plan, MaxBatchSearch what = MaxBatchSearch::WithUnguarded);
 
 /// evaluate() on `analysis`, the plan's network already analysed under plan.analysisOptions() (a set-up
