@@ -1,12 +1,11 @@
 #pragma once
 
+#include "LatestSearch.h"
 #include "ReportWriter.h" // report/
 #include "headroom/planner/ClusterPlanner.h"
 
 #include <QWidget>
-#include <atomic>
 #include <functional>
-#include <memory>
 #include <optional>
 
 class QLabel;
@@ -56,9 +55,9 @@ public:
     /// True while a search waits to start, once the edits of a field pause.
     [[nodiscard]] bool searchScheduled() const;
     /// Results that arrived after a newer search had started, and were dropped.
-    [[nodiscard]] int staleResultsDropped() const noexcept { return m_staleDropped; }
+    [[nodiscard]] int staleResultsDropped() const noexcept { return m_search.dropped(); }
     /// Searches that ran (the others were overtaken before they started).
-    [[nodiscard]] int searchesRun() const noexcept { return m_searchesRun->load(); }
+    [[nodiscard]] int searchesRun() const noexcept { return m_search.run(); }
     /// What a search runs, on another thread: planCluster() unless a test sets another.
     using Planner = std::function<Result<ClusterPlan>(const Plan&, const ClusterRequest&)>;
     void setPlanner(Planner planner) { m_planner = std::move(planner); }
@@ -77,7 +76,8 @@ private:
     void setupChanged();
     /// A field was edited by the user: it no longer follows the set-up; search again if asked before.
     void fieldEdited();
-    void searchDone(int generation, const std::shared_ptr<const Result<ClusterPlan>>& outcome);
+    /// On the GUI thread: the latest search's outcome.
+    void searchDone(const Result<ClusterPlan>& outcome);
     void updateState();
     [[nodiscard]] QString statusText() const;
     void updateLeftOut();
@@ -107,9 +107,7 @@ private:
     bool m_followSetup = true;
     bool m_requested = false; ///< the user has searched once: field changes search again
     bool m_searching = false;
-    std::shared_ptr<std::atomic<int>> m_generation;
-    int m_staleDropped = 0;
-    std::shared_ptr<std::atomic<int>> m_searchesRun;
+    LatestSearch<ClusterPlan> m_search;
     QTimer* m_searchSoon; ///< a field edited after a first search: search again once the edits pause
     Planner m_planner = planCluster;
 };
