@@ -4,6 +4,7 @@
 #include "ClusterText.h" // report/
 #include "Document.h"
 #include "ElidedLabel.h"
+#include "FieldCommit.h"
 #include "FormRows.h"
 #include "QtText.h"
 #include "ResultsTable.h"
@@ -123,11 +124,13 @@ void ClusterPlanView::createFields()
     };
     m_gpus = spinBox("clusterGpusSpinBox", tr("Every GPU of the cluster, of the set-up's kind"));
     m_gpus->setMaximum(static_cast<int>(kMaxGpus));
+    // The set-up's own figure (TrainingSetup::gpusPerNode, also on the set-up's Multi-GPU tab): the
+    // layouts found set it, so the field shows it and an edit here changes it (setupChanged(),
+    // connectSignals()).
     m_gpusPerNode = spinBox("gpusPerNodeSpinBox",
-        tr("GPUs per node: tensor and expert parallelism stay within one node (NVLink), as Megatron-LM "
-           "places them"));
+        tr("GPUs per node, as in the set-up (Multi-GPU tab): tensor and expert parallelism stay within one "
+           "node (NVLink), as Megatron-LM places them"));
     m_gpusPerNode->setMaximum(static_cast<int>(kMaxGpus));
-    m_gpusPerNode->setValue(static_cast<int>(ClusterRequest {}.gpusPerNode));
     m_globalBatch = spinBox("globalBatchSpinBox",
         tr("Samples per optimizer step over all GPUs: micro-batch × accumulation steps × data parallel"));
     m_find = new QPushButton(tr("Find La&youts"), this);
@@ -143,8 +146,10 @@ void ClusterPlanView::createTable()
 
 void ClusterPlanView::connectSignals()
 {
-    for (QSpinBox* box : { m_gpus, m_gpusPerNode, m_globalBatch })
+    for (QSpinBox* box : { m_gpus, m_globalBatch })
         connect(box, &QSpinBox::valueChanged, this, &ClusterPlanView::fieldEdited);
+    // One undo step, as from the set-up panel (typing waits for its pause, FieldCommit).
+    FieldCommit::attach(m_gpusPerNode, [this] { gpusPerNodeEdited(); });
     connect(m_find, &QPushButton::clicked, this, &ClusterPlanView::findLayouts);
     connect(m_searchSoon, &QTimer::timeout, this, &ClusterPlanView::findLayouts);
     connect(m_apply, &QPushButton::clicked, this, &ClusterPlanView::applySelected);
@@ -165,7 +170,7 @@ ClusterRequest ClusterPlanView::request() const
 {
     ClusterRequest r;
     r.gpus = m_gpus->value();
-    r.gpusPerNode = m_gpusPerNode->value();
+    r.gpusPerNode = m_document->plan().setup.gpusPerNode;
     r.globalBatch = m_globalBatch->value();
     r.offloadOptimizer = m_document->plan().setup.parallel.offloadOptimizer;
     return r;
@@ -197,7 +202,20 @@ void ClusterPlanView::setupChanged()
         m_globalBatch->setValue(
             global >= kMaxField ? kMaxField : clampedField(static_cast<std::int64_t>(global)));
     }
+    // The set-up's GPUs per node, always (but not over what the user is typing there).
+    if (const FieldCommit* typing = FieldCommit::of(m_gpusPerNode);
+        typing == nullptr || !typing->isPending()) {
+        const QSignalBlocker perNode(m_gpusPerNode);
+        m_gpusPerNode->setValue(clampedField(m_document->plan().setup.gpusPerNode));
+    }
     updateState();
+}
+
+void ClusterPlanView::gpusPerNodeEdited()
+{
+    m_document->setGpusPerNode(m_gpusPerNode->value()); // the set-up's: setupChanged() follows
+    if (m_requested)
+        m_searchSoon->start(); // as for the other fields: search again once the edits pause
 }
 
 void ClusterPlanView::fieldEdited()
@@ -215,6 +233,8 @@ bool ClusterPlanView::searchScheduled() const
 
 void ClusterPlanView::findLayouts()
 {
+    if (FieldCommit* typing = FieldCommit::of(m_gpusPerNode))
+        typing->flush(); // a GPUs per node still being typed is part of the request
     m_searchSoon->stop();
     m_requested = true;
     m_followSetup = false; // the fields are the request now: a batch slider's tick leaves them alone

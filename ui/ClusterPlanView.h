@@ -25,7 +25,9 @@ class ElidedLabel;
 /// or why nothing fits; Apply sets the chosen layout in the document as one undo step.
 ///
 /// The fields start from the set-up (its GPUs; its batch × accumulation × data parallel) and follow it
-/// until the user edits one or searches. The search takes seconds for a large model, so it runs only on
+/// until the user edits one or searches. GPUs per node is the set-up's own (TrainingSetup::gpusPerNode,
+/// which the layouts found keep): the field always shows it, and an edit there is a set-up edit, one undo
+/// step, that the set-up panel shows too. The search takes seconds for a large model, so it runs only on
 /// request (Find layouts) or when the user changes a field after a first search, always off the GUI thread,
 /// and only the latest search's result is shown. A set-up change the search depends on (not the batch, the
 /// layout, the micro-batches or the recomputation it chooses itself) leaves the rows shown but marks
@@ -39,7 +41,7 @@ public:
     ~ClusterPlanView() override;
 
     [[nodiscard]] ClusterLayoutModel* model() const noexcept { return m_model; }
-    /// What the fields ask for (the GPUs, GPUs per node, global batch; optimizer offload as set up).
+    /// What the fields ask for (the GPUs, global batch; GPUs per node and optimizer offload as set up).
     [[nodiscard]] ClusterRequest request() const;
     /// What the last search found (empty before the first).
     [[nodiscard]] const ClusterPlan& result() const noexcept { return m_result; }
@@ -76,6 +78,8 @@ private:
     void setupChanged();
     /// A field was edited by the user: it no longer follows the set-up; search again if asked before.
     void fieldEdited();
+    /// GPUs per node was edited here: the set-up's changes; search again if asked before.
+    void gpusPerNodeEdited();
     /// On the GUI thread: the latest search's outcome.
     void searchDone(const Result<ClusterPlan>& outcome);
     void updateState();
