@@ -5,6 +5,7 @@
 #include "ReportComposer.h"
 #include "ReportFormatting.h"
 #include "ReportStyle.h"
+#include "TextTable.h"
 
 #include <algorithm>
 #include <vector>
@@ -18,40 +19,15 @@ namespace {
 
 /// The layouts' table: every column as wide as its widest cell, then all scaled alike to span the page
 /// (narrowed cells are set up to a fifth smaller).
-void layoutTable(ReportCanvas& canvas, const std::vector<QString>& header,
-    const std::vector<std::vector<QString>>& body, const std::vector<bool>& leftAligned)
+void layoutTable(ReportCanvas& canvas, const TextTable& table)
 {
-    const QFontMetricsF small = canvas.metrics(FontRole::Small);
-    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
-    const double padding = canvas.pt(2);
-    std::vector<double> widths(header.size());
+    std::vector<double> widths = table.naturalWidths(canvas);
     double total = 0;
-    for (std::size_t i = 0; i < header.size(); ++i) {
-        widths[i] = bold.horizontalAdvance(header[i]);
-        for (const auto& cells : body)
-            widths[i] = std::max(widths[i], small.horizontalAdvance(cells[i]));
-        widths[i] += 2 * padding + canvas.pt(1);
-        total += widths[i];
-    }
+    for (const double w : widths)
+        total += w;
     for (auto& w : widths)
         w *= canvas.width() / total; // wider or narrower than the page: the table spans it
-    const double rowH = canvas.lineHeight(FontRole::Small) * 1.35;
-    const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
-        canvas.ensureSpace(rowH);
-        if (background)
-            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
-        double x = 0;
-        for (std::size_t i = 0; i < header.size(); ++i) {
-            canvas.text(QRectF { x + padding, canvas.y(), widths[i] - 2 * padding, rowH },
-                (leftAligned[i] ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, cells[i], role,
-                style::kText, true);
-            x += widths[i];
-        }
-        canvas.advance(rowH);
-    };
-    row(header, FontRole::SmallBold, &style::kTableHeader);
-    for (std::size_t i = 0; i < body.size(); ++i)
-        row(body[i], FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
+    table.paint(canvas, widths);
 }
 
 } // namespace
@@ -78,8 +54,10 @@ void ReportComposer::clusterSection(ReportCanvas& canvas) const
         const std::vector<QString> header { tr("#"), tr("TP"), tr("PP"), tr("Schedule"), tr("CP"), tr("EP"),
             tr("DP"), tr("Sharding"), tr("Recompute"), tr("Batch"), tr("Tensors"), tr("Reserved"), tr("Step"),
             tr("Bubble"), tokens ? tr("Tokens/s/GPU") : tr("Samples/s") };
-        const std::vector<bool> left { false, false, false, true, false, false, false, true, true, true,
-            false, false, false, false, false };
+        constexpr int kLeft = Qt::AlignLeft;
+        constexpr int kRight = Qt::AlignRight;
+        const std::vector<int> alignments { kRight, kRight, kRight, kLeft, kRight, kRight, kRight, kLeft,
+            kLeft, kLeft, kRight, kRight, kRight, kRight, kRight };
         std::vector<std::vector<QString>> body;
         for (std::size_t i = 0; i < planned.layouts.size(); ++i) {
             const plantext::ClusterLayoutRow r = plantext::clusterLayoutRow(planned.layouts[i]);
@@ -88,7 +66,7 @@ void ReportComposer::clusterSection(ReportCanvas& canvas) const
                 qs(r.sharding), qs(r.recompute), qs(r.batch), qs(r.tensors), qs(r.reserved), qs(r.step),
                 qs(r.bubble), qs(tokens ? r.tokensPerSecondPerGpu : r.samplesPerSecond) });
         }
-        layoutTable(canvas, header, body, left);
+        layoutTable(canvas, TextTable { header, body, alignments, {} });
         canvas.advance(canvas.pt(3));
         canvas.paragraph(
             tr("TP tensor (with sequence) parallel, PP pipeline stages, CP context parallel, EP expert "

@@ -7,6 +7,7 @@
 #include "ReportComposer.h"
 #include "ReportFormatting.h"
 #include "ReportStyle.h"
+#include "TextTable.h"
 #include "headroom/setup/Precision.h"
 #include "headroom/support/Format.h"
 
@@ -41,43 +42,17 @@ QString difference(const ByteDifference& d)
 void table(
     ReportCanvas& canvas, const std::vector<QString>& header, const std::vector<std::vector<QString>>& body)
 {
-    const QFontMetricsF small = canvas.metrics(FontRole::Small);
-    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
-    const double padding = canvas.pt(2);
-    std::vector<double> widths(header.size());
-    for (std::size_t i = 0; i < header.size(); ++i) {
-        widths[i] = bold.horizontalAdvance(header[i]);
-        for (const auto& cells : body)
-            widths[i] = std::max(widths[i], small.horizontalAdvance(cells[i]));
-        widths[i] += 2 * padding + canvas.pt(1);
-    }
-    double figures = 0;
-    for (std::size_t i = 1; i < header.size(); ++i)
-        figures += widths[i];
-    widths[0] = std::max(canvas.width() - figures, widths[0]);
+    TextTable table { header, body, std::vector<int>(header.size(), Qt::AlignRight), {} };
+    table.alignments[0] = Qt::AlignLeft;
+    std::vector<double> widths = table.naturalWidths(canvas);
+    const double figures = TextTable::fillRest(widths, 0, canvas.width(), widths[0]);
     // Wider than the page: every column narrowed alike (cells then set up to a fifth smaller).
     const double total = widths[0] + figures;
     if (total > canvas.width()) {
         for (auto& w : widths)
             w *= canvas.width() / total;
     }
-    const double rowH = canvas.lineHeight(FontRole::Small) * 1.35;
-    const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
-        canvas.ensureSpace(rowH);
-        if (background)
-            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
-        double x = 0;
-        for (std::size_t i = 0; i < header.size(); ++i) {
-            canvas.text(QRectF { x + padding, canvas.y(), widths[i] - 2 * padding, rowH },
-                (i == 0 ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, cells[i], role, style::kText,
-                true);
-            x += widths[i];
-        }
-        canvas.advance(rowH);
-    };
-    row(header, FontRole::SmallBold, &style::kTableHeader);
-    for (std::size_t i = 0; i < body.size(); ++i)
-        row(body[i], FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
+    table.paint(canvas, widths);
 }
 
 /// A list of sentences, one bullet each.
@@ -141,7 +116,7 @@ void ReportComposer::measuredCharts(ReportCanvas& canvas, const MeasuredRunRepor
 
 void ReportComposer::measuredTables(ReportCanvas& canvas, const RunComparison& c) const
 {
-    const double rowH = canvas.lineHeight(FontRole::Small) * 1.35;
+    const double rowH = TextTable::rowHeight(canvas);
     if (!c.phases.empty()) {
         std::vector<std::vector<QString>> body;
         for (const auto& p : c.phases) {

@@ -10,6 +10,7 @@
 #include "ReportFormatting.h"
 #include "ReportStyle.h"
 #include "StepChartPainter.h"
+#include "TextTable.h"
 #include "headroom/estimate/Pipeline.h"
 #include "headroom/importers/HfConfig.h"
 #include "headroom/setup/Optimizer.h"
@@ -78,39 +79,14 @@ void ReportComposer::plannerTable(ReportCanvas& canvas, const std::vector<std::v
         { tr("Step time"), Qt::AlignRight }, { tr("Samples/s/GPU"), Qt::AlignRight },
         { QStringLiteral("★"), Qt::AlignCenter } };
     constexpr std::size_t kChangesColumn = 1;
-    const QFontMetricsF small = canvas.metrics(FontRole::Small);
-    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
-    const double padding = canvas.pt(2);
-    std::vector<double> widths(columns.size());
-    for (std::size_t i = 0; i < columns.size(); ++i) {
-        widths[i] = bold.horizontalAdvance(columns[i].header);
-        for (const auto& cells : body)
-            widths[i] = std::max(widths[i], small.horizontalAdvance(cells[i]));
-        widths[i] += 2 * padding + canvas.pt(1);
+    TextTable table { {}, body, {}, {} };
+    for (const auto& c : columns) {
+        table.header.push_back(c.header);
+        table.alignments.push_back(c.alignment);
     }
-    double figures = 0;
-    for (std::size_t i = 0; i < columns.size(); ++i)
-        figures += i == kChangesColumn ? 0.0 : widths[i];
-    widths[kChangesColumn] = std::max(canvas.width() - figures, 0.25 * canvas.width());
-    const double rowH = canvas.lineHeight(FontRole::Small) * 1.35;
-    const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
-        canvas.ensureSpace(rowH);
-        if (background)
-            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
-        double x = 0;
-        for (std::size_t i = 0; i < columns.size(); ++i) {
-            canvas.text(QRectF { x + padding, canvas.y(), widths[i] - 2 * padding, rowH },
-                columns[i].alignment | Qt::AlignVCenter, cells[i], role, style::kText, true);
-            x += widths[i];
-        }
-        canvas.advance(rowH);
-    };
-    std::vector<QString> header;
-    for (const auto& c : columns)
-        header.push_back(c.header);
-    row(header, FontRole::SmallBold, &style::kTableHeader);
-    for (std::size_t i = 0; i < body.size(); ++i)
-        row(body[i], FontRole::Small, i % 2 == 1 ? &style::kStripe : nullptr);
+    std::vector<double> widths = table.naturalWidths(canvas);
+    TextTable::fillRest(widths, kChangesColumn, canvas.width(), 0.25 * canvas.width());
+    table.paint(canvas, widths);
 }
 
 void ReportComposer::pipelineSection(ReportCanvas& canvas) const
@@ -126,53 +102,26 @@ void ReportComposer::pipelineSection(ReportCanvas& canvas) const
               .arg(ui::CoreText::translate(pipelineScheduleLabel(par.schedule)))
               .arg(m)
               .arg(qs(plantext::formatFraction(pipelineBubbleFraction(par, m))));
-    const std::vector<QString> headers = [] {
-        std::vector<QString> h;
-        for (const auto& text : plantext::pipelineStageHeaders())
-            h.push_back(qs(text));
-        return h;
-    }();
     constexpr std::size_t kLayersColumn = 1;
-    std::vector<std::vector<QString>> body;
-    for (const auto& r : rows)
-        body.push_back({ qs(r.stage), qs(r.layers), qs(r.params), qs(r.inFlight), qs(r.peak), qs(r.held),
-            qs(r.maxBatch), qs(r.fits) });
-    const double lineH = canvas.lineHeight(FontRole::Small);
-    const double rowH = lineH * 1.35;
-    canvas.heading(
-        tr("Pipeline stages"), canvas.paragraphHeight(intro, FontRole::Small, canvas.width()) + 3 * rowH);
+    TextTable table;
+    for (const auto& text : plantext::pipelineStageHeaders()) {
+        table.alignments.push_back(table.header.size() <= kLayersColumn ? Qt::AlignLeft : Qt::AlignRight);
+        table.header.push_back(qs(text));
+    }
+    for (const auto& r : rows) {
+        table.body.push_back({ qs(r.stage), qs(r.layers), qs(r.params), qs(r.inFlight), qs(r.peak),
+            qs(r.held), qs(r.maxBatch), qs(r.fits) });
+        table.boldRows.push_back(r.heaviest);
+    }
+    canvas.heading(tr("Pipeline stages"),
+        canvas.paragraphHeight(intro, FontRole::Small, canvas.width()) + 3 * TextTable::rowHeight(canvas));
     canvas.paragraph(intro, FontRole::Small, style::kMuted);
     canvas.advance(canvas.pt(3));
-    // Every figure column as wide as its widest text; the layers take the rest.
-    const QFontMetricsF bold = canvas.metrics(FontRole::SmallBold);
-    const double padding = canvas.pt(2);
-    std::vector<double> widths(headers.size());
-    double figures = 0;
-    for (std::size_t i = 0; i < headers.size(); ++i) {
-        widths[i] = bold.horizontalAdvance(headers[i]);
-        for (const auto& cells : body)
-            widths[i] = std::max(widths[i], bold.horizontalAdvance(cells[i]));
-        widths[i] += 2 * padding + canvas.pt(1);
-        figures += i == kLayersColumn ? 0.0 : widths[i];
-    }
-    widths[kLayersColumn] = std::max(canvas.width() - figures, 0.2 * canvas.width());
-    const auto row = [&](const std::vector<QString>& cells, FontRole role, const QColor* background) {
-        canvas.ensureSpace(rowH);
-        if (background)
-            canvas.fillRect(QRectF { 0, canvas.y(), canvas.width(), rowH }, *background);
-        double x = 0;
-        for (std::size_t i = 0; i < cells.size(); ++i) {
-            const int align = i <= kLayersColumn ? Qt::AlignLeft : Qt::AlignRight;
-            canvas.text(QRectF { x + padding, canvas.y(), widths[i] - 2 * padding, rowH },
-                align | Qt::AlignVCenter, cells[i], role, style::kText, true);
-            x += widths[i];
-        }
-        canvas.advance(rowH);
-    };
-    row(headers, FontRole::SmallBold, &style::kTableHeader);
-    for (std::size_t i = 0; i < body.size(); ++i)
-        row(body[i], rows[i].heaviest ? FontRole::SmallBold : FontRole::Small,
-            i % 2 == 1 ? &style::kStripe : nullptr);
+    // Every figure column as wide as its widest text (the heaviest stage's in bold); the layers take the
+    // rest.
+    std::vector<double> widths = table.naturalWidths(canvas, FontRole::SmallBold);
+    TextTable::fillRest(widths, kLayersColumn, canvas.width(), 0.2 * canvas.width());
+    table.paint(canvas, widths);
     for (const auto& r : rows)
         if (!r.error.empty())
             canvas.paragraph(

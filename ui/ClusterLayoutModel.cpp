@@ -7,32 +7,8 @@
 namespace headroom::ui {
 
 ClusterLayoutModel::ClusterLayoutModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(ColumnCount, parent)
 {
-}
-
-void ClusterLayoutModel::setLayouts(std::vector<ClusterLayout> layouts)
-{
-    beginResetModel();
-    m_layouts = std::move(layouts);
-    endResetModel();
-}
-
-const ClusterLayout* ClusterLayoutModel::layout(int row) const
-{
-    if (row < 0 || row >= static_cast<int>(m_layouts.size()))
-        return nullptr;
-    return &m_layouts[static_cast<std::size_t>(row)];
-}
-
-int ClusterLayoutModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_layouts.size());
-}
-
-int ClusterLayoutModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
 }
 
 QVariant ClusterLayoutModel::displayText(const ClusterLayout& l, int row, int column)
@@ -91,11 +67,8 @@ QVariant ClusterLayoutModel::toolTip(const ClusterLayout& l, int column)
     }
 }
 
-QVariant ClusterLayoutModel::data(const QModelIndex& index, int role) const
+QVariant ClusterLayoutModel::cell(const ClusterLayout& l, const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const ClusterLayout& l = m_layouts[static_cast<std::size_t>(index.row())];
     switch (role) {
     case Qt::TextAlignmentRole:
         return index.column() == ScheduleColumn || index.column() == RecomputeColumn
@@ -111,12 +84,9 @@ QVariant ClusterLayoutModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant ClusterLayoutModel::headerData(int section, Qt::Orientation orientation, int role) const
+QVariant ClusterLayoutModel::header(int column, bool tip) const
 {
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    const bool tip = role == Qt::ToolTipRole;
-    switch (static_cast<Column>(section)) {
+    switch (static_cast<Column>(column)) {
     case RankColumn:
         return tip ? tr("Fastest first") : tr("#");
     case TensorParallelColumn:

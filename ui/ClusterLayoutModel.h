@@ -1,8 +1,8 @@
 #pragma once
 
+#include "RowTableModel.h"
 #include "headroom/planner/ClusterPlanner.h"
 
-#include <QAbstractTableModel>
 #include <vector>
 
 namespace headroom::ui {
@@ -11,7 +11,7 @@ namespace headroom::ui {
 /// parallelism, the micro-batch and accumulation, recomputation and sharding, what the heaviest GPU
 /// holds (the caching allocator's reserved peak plus the overhead) and which pipeline stage that is,
 /// the samples per second and the pipeline bubble. The cells are the PDF's (report::plantext).
-class ClusterLayoutModel final : public QAbstractTableModel
+class ClusterLayoutModel final : public RowTableModel<ClusterLayout>
 {
     Q_OBJECT
 
@@ -37,22 +37,16 @@ public:
 
     explicit ClusterLayoutModel(QObject* parent = nullptr);
 
-    void setLayouts(std::vector<ClusterLayout> layouts);
-    [[nodiscard]] const std::vector<ClusterLayout>& layouts() const noexcept { return m_layouts; }
+    void setLayouts(std::vector<ClusterLayout> layouts) { setRows(std::move(layouts)); }
+    [[nodiscard]] const std::vector<ClusterLayout>& layouts() const noexcept { return rows(); }
     /// The layout of a row, or null for a row that is not there.
-    [[nodiscard]] const ClusterLayout* layout(int row) const;
-
-    [[nodiscard]] int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-    [[nodiscard]] int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(
-        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] const ClusterLayout* layout(int row) const { return rowAt(row); }
 
 private:
+    [[nodiscard]] QVariant cell(const ClusterLayout& l, const QModelIndex& index, int role) const override;
+    [[nodiscard]] QVariant header(int column, bool tip) const override;
     [[nodiscard]] static QVariant displayText(const ClusterLayout& l, int row, int column);
     [[nodiscard]] static QVariant toolTip(const ClusterLayout& l, int column);
-
-    std::vector<ClusterLayout> m_layouts;
 };
 
 } // namespace headroom::ui

@@ -4,19 +4,18 @@
 #include "ClusterText.h" // report/
 #include "Document.h"
 #include "ElidedLabel.h"
+#include "FieldCommit.h"
+#include "FormRows.h"
 #include "QtText.h"
+#include "ResultsTable.h"
 
-#include <QFutureWatcher>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QPromise>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QTableView>
-#include <QThreadPool>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -27,9 +26,6 @@ namespace headroom::ui {
 namespace {
 
 constexpr int kMaxField = std::numeric_limits<int>::max();
-
-/// What a search hands the GUI thread: planCluster()'s answer (null for a search skipped as stale).
-using Outcome = std::shared_ptr<const Result<ClusterPlan>>;
 
 /// The settings a cluster search depends on: all but what it chooses itself (the layout, the
 /// micro-batch, the accumulation steps, the recomputation), so a batch slider's tick or an applied
@@ -77,8 +73,6 @@ ClusterPlanView::ClusterPlanView(Document* document, QWidget* parent)
     : QWidget(parent)
     , m_document { document }
     , m_model { new ClusterLayoutModel(this) }
-    , m_generation { std::make_shared<std::atomic<int>>(0) }
-    , m_searchesRun { std::make_shared<std::atomic<int>>(0) }
     , m_searchSoon { new QTimer(this) }
 {
     m_searchSoon->setSingleShot(true);
@@ -87,16 +81,9 @@ ClusterPlanView::ClusterPlanView(Document* document, QWidget* parent)
     createFields();
     createTable();
     auto* fields = new QHBoxLayout;
-    const auto labelled = [&](const QString& text, QWidget* field) {
-        auto* label = new QLabel(text, this);
-        label->setBuddy(field);
-        fields->addWidget(label);
-        fields->addWidget(field);
-        fields->addSpacing(12);
-    };
-    labelled(tr("GP&Us:"), m_gpus);
-    labelled(tr("GPUs per &node:"), m_gpusPerNode);
-    labelled(tr("&Global batch:"), m_globalBatch);
+    addLabelledField(*fields, tr("GP&Us:"), m_gpus);
+    addLabelledField(*fields, tr("GPUs per &node:"), m_gpusPerNode);
+    addLabelledField(*fields, tr("&Global batch:"), m_globalBatch);
     fields->addWidget(m_find);
     fields->addStretch(1);
     // One line however much was left out (the table keeps the dock's height): the whole in its tooltip,
@@ -104,20 +91,15 @@ ClusterPlanView::ClusterPlanView(Document* document, QWidget* parent)
     m_leftOut = new ElidedLabel(this);
     m_leftOut->setObjectName(QStringLiteral("clusterLeftOutLabel"));
     m_leftOut->hide();
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("clusterStatusLabel"));
-    m_status->setWordWrap(true);
-    m_apply = new QPushButton(tr("&Apply Layout"), this);
-    m_apply->setObjectName(QStringLiteral("applyLayoutButton"));
-    m_apply->setToolTip(tr("Set this layout in the plan (Edit > Undo takes it back)"));
-    m_apply->setEnabled(false);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_status, 1);
-    buttons->addWidget(m_apply);
+    const ResultsTable::ApplyRow buttons = ResultsTable::applyRow(this, QStringLiteral("clusterStatusLabel"),
+        tr("&Apply Layout"), QStringLiteral("applyLayoutButton"),
+        tr("Set this layout in the plan (Edit > Undo takes it back)"));
+    m_status = buttons.status;
+    m_apply = buttons.apply;
     layout->addLayout(fields);
     layout->addWidget(m_table, 1);
     layout->addWidget(m_leftOut);
-    layout->addLayout(buttons);
+    layout->addLayout(buttons.layout);
     connectSignals();
     setupChanged();
 }
@@ -125,7 +107,7 @@ ClusterPlanView::ClusterPlanView(Document* document, QWidget* parent)
 ClusterPlanView::~ClusterPlanView()
 {
     // A search still running finds itself stale and its result goes nowhere; one not started skips.
-    ++*m_generation;
+    m_search.next();
 }
 
 void ClusterPlanView::createFields()
@@ -141,11 +123,13 @@ void ClusterPlanView::createFields()
     };
     m_gpus = spinBox("clusterGpusSpinBox", tr("Every GPU of the cluster, of the set-up's kind"));
     m_gpus->setMaximum(static_cast<int>(kMaxGpus));
+    // The set-up's own figure (TrainingSetup::gpusPerNode, also on the set-up's Multi-GPU tab): the
+    // layouts found set it, so the field shows it and an edit here changes it (setupChanged(),
+    // connectSignals()).
     m_gpusPerNode = spinBox("gpusPerNodeSpinBox",
-        tr("GPUs per node: tensor and expert parallelism stay within one node (NVLink), as Megatron-LM "
-           "places them"));
+        tr("GPUs per node, as in the set-up (Multi-GPU tab): tensor and expert parallelism stay within one "
+           "node (NVLink), as Megatron-LM places them"));
     m_gpusPerNode->setMaximum(static_cast<int>(kMaxGpus));
-    m_gpusPerNode->setValue(static_cast<int>(ClusterRequest {}.gpusPerNode));
     m_globalBatch = spinBox("globalBatchSpinBox",
         tr("Samples per optimizer step over all GPUs: micro-batch × accumulation steps × data parallel"));
     m_find = new QPushButton(tr("Find La&youts"), this);
@@ -156,21 +140,15 @@ void ClusterPlanView::createFields()
 
 void ClusterPlanView::createTable()
 {
-    m_table = new QTableView(this);
-    m_table->setObjectName(QStringLiteral("clusterLayoutsTableView"));
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
+    m_table = ResultsTable::table(m_model, QStringLiteral("clusterLayoutsTableView"), this);
 }
 
 void ClusterPlanView::connectSignals()
 {
-    for (QSpinBox* box : { m_gpus, m_gpusPerNode, m_globalBatch })
+    for (QSpinBox* box : { m_gpus, m_globalBatch })
         connect(box, &QSpinBox::valueChanged, this, &ClusterPlanView::fieldEdited);
+    // One undo step, as from the set-up panel (typing waits for its pause, FieldCommit).
+    FieldCommit::attach(m_gpusPerNode, [this] { gpusPerNodeEdited(); });
     connect(m_find, &QPushButton::clicked, this, &ClusterPlanView::findLayouts);
     connect(m_searchSoon, &QTimer::timeout, this, &ClusterPlanView::findLayouts);
     connect(m_apply, &QPushButton::clicked, this, &ClusterPlanView::applySelected);
@@ -191,7 +169,7 @@ ClusterRequest ClusterPlanView::request() const
 {
     ClusterRequest r;
     r.gpus = m_gpus->value();
-    r.gpusPerNode = m_gpusPerNode->value();
+    r.gpusPerNode = m_document->plan().setup.gpusPerNode;
     r.globalBatch = m_globalBatch->value();
     r.offloadOptimizer = m_document->plan().setup.parallel.offloadOptimizer;
     return r;
@@ -223,7 +201,20 @@ void ClusterPlanView::setupChanged()
         m_globalBatch->setValue(
             global >= kMaxField ? kMaxField : clampedField(static_cast<std::int64_t>(global)));
     }
+    // The set-up's GPUs per node, always (but not over what the user is typing there).
+    if (const FieldCommit* typing = FieldCommit::of(m_gpusPerNode);
+        typing == nullptr || !typing->isPending()) {
+        const QSignalBlocker perNode(m_gpusPerNode);
+        m_gpusPerNode->setValue(clampedField(m_document->plan().setup.gpusPerNode));
+    }
     updateState();
+}
+
+void ClusterPlanView::gpusPerNodeEdited()
+{
+    m_document->setGpusPerNode(m_gpusPerNode->value()); // the set-up's: setupChanged() follows
+    if (m_requested)
+        m_searchSoon->start(); // as for the other fields: search again once the edits pause
 }
 
 void ClusterPlanView::fieldEdited()
@@ -241,53 +232,34 @@ bool ClusterPlanView::searchScheduled() const
 
 void ClusterPlanView::findLayouts()
 {
+    if (FieldCommit* typing = FieldCommit::of(m_gpusPerNode))
+        typing->flush(); // a GPUs per node still being typed is part of the request
     m_searchSoon->stop();
     m_requested = true;
     m_followSetup = false; // the fields are the request now: a batch slider's tick leaves them alone
-    const int generation = ++*m_generation;
+    const int generation = m_search.next();
     m_pending = Basis { searched(m_document->plan()), m_networkGeneration, request() };
     m_searching = true;
-    auto promise = std::make_shared<QPromise<Outcome>>();
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        const QFuture<Outcome> future = watcher->future();
-        Outcome outcome = future.resultCount() > 0 ? future.result() : nullptr;
-        watcher->deleteLater();
-        searchDone(generation, outcome);
-    });
-    watcher->setFuture(promise->future());
-    promise->start();
-    QThreadPool::globalInstance()->start([promise, latest = m_generation, run = m_searchesRun, generation,
-                                             planner = m_planner, plan = m_document->plan(),
-                                             request = m_pending->request,
-                                             empty = ss(tr("the network is empty: add layers to find the "
-                                                           "layouts that fit"))] {
-        // A search that a newer one overtook before it started is not worth its work.
-        if (latest->load() == generation) {
-            ++*run;
-            if (plan.network.layers.empty())
-                promise->addResult(std::make_shared<const Result<ClusterPlan>>(Error { empty, "layers" }));
-            else
-                promise->addResult(std::make_shared<const Result<ClusterPlan>>(planner(plan, request)));
-        }
-        promise->finish();
-    });
+    m_search.start(
+        this, generation,
+        [planner = m_planner, plan = m_document->plan(), request = m_pending->request,
+            empty = ss(tr("the network is empty: add layers to find the layouts that fit"))] {
+            return plan.network.layers.empty() ? Result<ClusterPlan> { Error { empty, "layers" } }
+                                               : planner(plan, request);
+        },
+        [this](const LatestSearch<ClusterPlan>::Outcome& outcome) { searchDone(*outcome); });
     updateState();
 }
 
-void ClusterPlanView::searchDone(int generation, const std::shared_ptr<const Result<ClusterPlan>>& outcome)
+void ClusterPlanView::searchDone(const Result<ClusterPlan>& outcome)
 {
-    if (generation != m_generation->load() || !outcome) {
-        ++m_staleDropped; // a newer search runs: its result is the one to show
-        return;
-    }
     m_searching = false;
     m_shown = m_pending;
-    if (outcome->ok()) {
+    if (outcome.ok()) {
         m_error.clear();
-        m_result = outcome->value();
+        m_result = outcome.value();
     } else {
-        m_error = qs(outcome->error().message);
+        m_error = qs(outcome.error().message);
         m_result = ClusterPlan {};
     }
     m_model->setLayouts(m_result.layouts);

@@ -1,12 +1,11 @@
 #pragma once
 
+#include "LatestSearch.h"
 #include "ReportWriter.h" // report/
 #include "headroom/planner/ClusterPlanner.h"
 
 #include <QWidget>
-#include <atomic>
 #include <functional>
-#include <memory>
 #include <optional>
 
 class QLabel;
@@ -26,7 +25,9 @@ class ElidedLabel;
 /// or why nothing fits; Apply sets the chosen layout in the document as one undo step.
 ///
 /// The fields start from the set-up (its GPUs; its batch × accumulation × data parallel) and follow it
-/// until the user edits one or searches. The search takes seconds for a large model, so it runs only on
+/// until the user edits one or searches. GPUs per node is the set-up's own (TrainingSetup::gpusPerNode,
+/// which the layouts found keep): the field always shows it, and an edit there is a set-up edit, one undo
+/// step, that the set-up panel shows too. The search takes seconds for a large model, so it runs only on
 /// request (Find layouts) or when the user changes a field after a first search, always off the GUI thread,
 /// and only the latest search's result is shown. A set-up change the search depends on (not the batch, the
 /// layout, the micro-batches or the recomputation it chooses itself) leaves the rows shown but marks
@@ -40,7 +41,7 @@ public:
     ~ClusterPlanView() override;
 
     [[nodiscard]] ClusterLayoutModel* model() const noexcept { return m_model; }
-    /// What the fields ask for (the GPUs, GPUs per node, global batch; optimizer offload as set up).
+    /// What the fields ask for (the GPUs, global batch; GPUs per node and optimizer offload as set up).
     [[nodiscard]] ClusterRequest request() const;
     /// What the last search found (empty before the first).
     [[nodiscard]] const ClusterPlan& result() const noexcept { return m_result; }
@@ -56,9 +57,9 @@ public:
     /// True while a search waits to start, once the edits of a field pause.
     [[nodiscard]] bool searchScheduled() const;
     /// Results that arrived after a newer search had started, and were dropped.
-    [[nodiscard]] int staleResultsDropped() const noexcept { return m_staleDropped; }
+    [[nodiscard]] int staleResultsDropped() const noexcept { return m_search.dropped(); }
     /// Searches that ran (the others were overtaken before they started).
-    [[nodiscard]] int searchesRun() const noexcept { return m_searchesRun->load(); }
+    [[nodiscard]] int searchesRun() const noexcept { return m_search.run(); }
     /// What a search runs, on another thread: planCluster() unless a test sets another.
     using Planner = std::function<Result<ClusterPlan>(const Plan&, const ClusterRequest&)>;
     void setPlanner(Planner planner) { m_planner = std::move(planner); }
@@ -77,7 +78,10 @@ private:
     void setupChanged();
     /// A field was edited by the user: it no longer follows the set-up; search again if asked before.
     void fieldEdited();
-    void searchDone(int generation, const std::shared_ptr<const Result<ClusterPlan>>& outcome);
+    /// GPUs per node was edited here: the set-up's changes; search again if asked before.
+    void gpusPerNodeEdited();
+    /// On the GUI thread: the latest search's outcome.
+    void searchDone(const Result<ClusterPlan>& outcome);
     void updateState();
     [[nodiscard]] QString statusText() const;
     void updateLeftOut();
@@ -107,9 +111,7 @@ private:
     bool m_followSetup = true;
     bool m_requested = false; ///< the user has searched once: field changes search again
     bool m_searching = false;
-    std::shared_ptr<std::atomic<int>> m_generation;
-    int m_staleDropped = 0;
-    std::shared_ptr<std::atomic<int>> m_searchesRun;
+    LatestSearch<ClusterPlan> m_search;
     QTimer* m_searchSoon; ///< a field edited after a first search: search again once the edits pause
     Planner m_planner = planCluster;
 };

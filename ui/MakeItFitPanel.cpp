@@ -2,23 +2,22 @@
 
 #include "ClusterPlanView.h"
 #include "Document.h"
+#include "FormRows.h"
 #include "PlanCandidateModel.h"
 #include "PlannerText.h" // report/
 #include "QtText.h"
+#include "ResultsTable.h"
 
 #include <QCheckBox>
 #include <QDoubleSpinBox>
-#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
-#include <QPromise>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableView>
-#include <QThreadPool>
 #include <QVBoxLayout>
 #include <limits>
 
@@ -29,9 +28,6 @@ namespace {
 /// The largest effective batch the spin box takes (the command line's --target-batch goes to 2^31).
 constexpr int kMaxTarget = std::numeric_limits<int>::max();
 
-/// What a search hands the GUI thread: planSetups()'s answer (null for a search skipped as stale).
-using Outcome = std::shared_ptr<const Result<PlannerResult>>;
-
 } // namespace
 
 MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
@@ -40,8 +36,6 @@ MakeItFitPanel::MakeItFitPanel(Document* document, QWidget* parent)
     , m_model { new PlanCandidateModel(this) }
     , m_tabs { new QTabWidget(this) }
     , m_cluster { new ClusterPlanView(document, m_tabs) }
-    , m_generation { std::make_shared<std::atomic<int>>(0) }
-    , m_searchesRun { std::make_shared<std::atomic<int>>(0) }
 {
     QHBoxLayout* goal = createGoalRow();
     createTable();
@@ -83,7 +77,7 @@ MakeItFitPanel::~MakeItFitPanel()
 {
     // A search still running finds itself stale and its result goes nowhere (its watcher goes with
     // the panel); one not started yet skips its work.
-    ++*m_generation;
+    m_search.next();
 }
 
 // The goal on one line, so the table keeps the panel's height.
@@ -111,15 +105,8 @@ QHBoxLayout* MakeItFitPanel::createGoalRow()
         box->setToolTip(tr("Changes what training computes: only proposed when ticked"));
 
     auto* goalRow = new QHBoxLayout;
-    const auto labelled = [&](const QString& text, QWidget* field) {
-        auto* label = new QLabel(text, this);
-        label->setBuddy(field);
-        goalRow->addWidget(label);
-        goalRow->addWidget(field);
-        goalRow->addSpacing(12);
-    };
-    labelled(tr("&Effective batch:"), m_target);
-    labelled(tr("&Longest step:"), m_maxStep);
+    addLabelledField(*goalRow, tr("&Effective batch:"), m_target);
+    addLabelledField(*goalRow, tr("&Longest step:"), m_maxStep);
     goalRow->addWidget(new QLabel(tr("May also change:"), this));
     goalRow->addWidget(m_allowPrecision);
     goalRow->addWidget(m_allowLora);
@@ -130,32 +117,19 @@ QHBoxLayout* MakeItFitPanel::createGoalRow()
 
 void MakeItFitPanel::createTable()
 {
-    m_table = new QTableView(this);
-    m_table->setObjectName(QStringLiteral("setupsTableView"));
-    m_table->setModel(m_model);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table = ResultsTable::table(m_model, QStringLiteral("setupsTableView"), this);
     m_table->horizontalHeader()->setSectionResizeMode(
         PlanCandidateModel::ChangesColumn, QHeaderView::Stretch);
-    m_table->setWordWrap(false);
-    m_table->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
 }
 
 QHBoxLayout* MakeItFitPanel::createButtonRow()
 {
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("planStatusLabel"));
-    m_status->setWordWrap(true);
-    m_apply = new QPushButton(tr("&Apply"), this);
-    m_apply->setObjectName(QStringLiteral("applySetupButton"));
-    m_apply->setToolTip(tr("Set this set-up in the plan (Edit > Undo takes it back)"));
-    m_apply->setEnabled(false);
-    auto* buttons = new QHBoxLayout;
-    buttons->addWidget(m_status, 1);
-    buttons->addWidget(m_apply);
-    return buttons;
+    const ResultsTable::ApplyRow buttons = ResultsTable::applyRow(this, QStringLiteral("planStatusLabel"),
+        tr("&Apply"), QStringLiteral("applySetupButton"),
+        tr("Set this set-up in the plan (Edit > Undo takes it back)"));
+    m_status = buttons.status;
+    m_apply = buttons.apply;
+    return buttons.layout;
 }
 
 void MakeItFitPanel::connectSignals()
@@ -205,7 +179,7 @@ void MakeItFitPanel::planChanged()
 void MakeItFitPanel::findSetups()
 {
     m_stale = false;
-    const int generation = ++*m_generation;
+    const int generation = m_search.next();
     if (m_document->network().layers.empty()) {
         // Set-ups of nothing would list the input batch alone ("batch 256, 807 MiB, 0.00 us").
         m_searching = false;
@@ -224,44 +198,24 @@ void MakeItFitPanel::findSetups()
     m_status->setText(tr("Searching…"));
     m_apply->setEnabled(false);
     m_table->setEnabled(false);
-    auto promise = std::make_shared<QPromise<Outcome>>();
-    auto* watcher = new QFutureWatcher<Outcome>(this);
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, generation] {
-        const QFuture<Outcome> future = watcher->future();
-        Outcome outcome = future.resultCount() > 0 ? future.result() : nullptr;
-        watcher->deleteLater();
-        --m_unfinished;
-        searchDone(generation, outcome);
-    });
-    ++m_unfinished;
-    watcher->setFuture(promise->future());
-    promise->start();
-    QThreadPool::globalInstance()->start(
-        [promise, latest = m_generation, run = m_searchesRun, generation, planner = m_planner,
-            plan = m_document->plan(), goal = goal(), allow = allowances()] {
-            // A search that a newer one overtook before it started is not worth its work.
-            if (latest->load() == generation) {
-                ++*run;
-                promise->addResult(std::make_shared<const Result<PlannerResult>>(planner(plan, goal, allow)));
-            }
-            promise->finish();
-        });
+    m_search.start(
+        this, generation,
+        [planner = m_planner, plan = m_document->plan(), goal = goal(), allow = allowances()] {
+            return planner(plan, goal, allow);
+        },
+        [this](const LatestSearch<PlannerResult>::Outcome& outcome) { searchDone(*outcome); });
 }
 
-void MakeItFitPanel::searchDone(int generation, const std::shared_ptr<const Result<PlannerResult>>& outcome)
+void MakeItFitPanel::searchDone(const Result<PlannerResult>& outcome)
 {
-    if (generation != m_generation->load() || !outcome) {
-        ++m_staleDropped; // a newer search runs: its result is the one to show
-        return;
-    }
     m_searching = false;
     m_table->setEnabled(true);
-    if (!outcome->ok()) {
-        showCannotPlan(tr("Cannot plan: %1").arg(qs(outcome->error().message)));
+    if (!outcome.ok()) {
+        showCannotPlan(tr("Cannot plan: %1").arg(qs(outcome.error().message)));
         Q_EMIT searchFinished();
         return;
     }
-    m_result = outcome->value();
+    m_result = outcome.value();
     m_model->setCandidates(m_result.candidates);
     if (m_model->rowCount() > 0)
         m_table->selectRow(0);

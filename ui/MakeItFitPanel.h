@@ -1,11 +1,10 @@
 #pragma once
 
+#include "LatestSearch.h"
 #include "headroom/planner/Planner.h"
 
 #include <QWidget>
-#include <atomic>
 #include <functional>
-#include <memory>
 
 class QCheckBox;
 class QDoubleSpinBox;
@@ -56,11 +55,11 @@ public:
     /// True from findSetups() until the latest search's result is shown.
     [[nodiscard]] bool searching() const noexcept { return m_searching; }
     /// Results that arrived after a newer search had started, and were dropped.
-    [[nodiscard]] int staleResultsDropped() const noexcept { return m_staleDropped; }
+    [[nodiscard]] int staleResultsDropped() const noexcept { return m_search.dropped(); }
     /// Searches started whose result (or end, for one overtaken before it ran) has not arrived yet.
-    [[nodiscard]] int searchesUnfinished() const noexcept { return m_unfinished; }
+    [[nodiscard]] int searchesUnfinished() const noexcept { return m_search.unfinished(); }
     /// Searches that ran (the others were overtaken before they started).
-    [[nodiscard]] int searchesRun() const noexcept { return m_searchesRun->load(); }
+    [[nodiscard]] int searchesRun() const noexcept { return m_search.run(); }
     /// What a search runs, on another thread: planSetups() unless a test sets another.
     using Planner = std::function<Result<PlannerResult>(const Plan&, const PlanGoal&, const PlanAllowances&)>;
     void setPlanner(Planner planner) { m_planner = std::move(planner); }
@@ -81,8 +80,8 @@ private:
     void connectSignals();
     /// The plan changed: search again now if the panel is shown, else when it next is.
     void planChanged();
-    /// On the GUI thread: a search's outcome, shown if no newer search started since.
-    void searchDone(int generation, const std::shared_ptr<const Result<PlannerResult>>& outcome);
+    /// On the GUI thread: the latest search's outcome.
+    void searchDone(const Result<PlannerResult>& outcome);
     void showCannotPlan(const QString& status);
     void updateStatus();
     /// The note under the results on what the search left out (PlannerResult::leftOut), hidden when
@@ -106,12 +105,7 @@ private:
     PlannerResult m_result;
     bool m_stale = true;
     bool m_searching = false;
-    /// Counts the searches started; a result is shown only if it is the latest's. Shared with the
-    /// searches, which skip their work when a newer one started before they did.
-    std::shared_ptr<std::atomic<int>> m_generation;
-    int m_staleDropped = 0;
-    int m_unfinished = 0;
-    std::shared_ptr<std::atomic<int>> m_searchesRun;
+    LatestSearch<PlannerResult> m_search;
     Planner m_planner = planSetups;
 };
 

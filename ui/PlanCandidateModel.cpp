@@ -9,34 +9,14 @@
 namespace headroom::ui {
 
 PlanCandidateModel::PlanCandidateModel(QObject* parent)
-    : QAbstractTableModel(parent)
+    : RowTableModel(ColumnCount, parent)
 {
 }
 
-void PlanCandidateModel::setCandidates(std::vector<PlanCandidate> candidates)
+void PlanCandidateModel::rowsReset()
 {
-    beginResetModel();
-    m_candidates = std::move(candidates);
-    m_tokens = std::any_of(m_candidates.begin(), m_candidates.end(),
-        [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
-    endResetModel();
-}
-
-const PlanCandidate* PlanCandidateModel::candidate(int row) const
-{
-    if (row < 0 || row >= static_cast<int>(m_candidates.size()))
-        return nullptr;
-    return &m_candidates[static_cast<std::size_t>(row)];
-}
-
-int PlanCandidateModel::rowCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : static_cast<int>(m_candidates.size());
-}
-
-int PlanCandidateModel::columnCount(const QModelIndex& parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
+    m_tokens = std::any_of(
+        rows().begin(), rows().end(), [](const PlanCandidate& c) { return c.tokensPerSecondPerGpu() > 0; });
 }
 
 QVariant PlanCandidateModel::alignment(int column)
@@ -96,11 +76,8 @@ QVariant PlanCandidateModel::displayText(const PlanCandidate& c, const QModelInd
     return {};
 }
 
-QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
+QVariant PlanCandidateModel::cell(const PlanCandidate& c, const QModelIndex& index, int role) const
 {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
-        return {};
-    const PlanCandidate& c = m_candidates[static_cast<std::size_t>(index.row())];
     switch (role) {
     case ParetoRole:
         return c.paretoOptimal;
@@ -124,13 +101,10 @@ QVariant PlanCandidateModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant PlanCandidateModel::headerData(int section, Qt::Orientation orientation, int role) const
+// Each header says what its column answers; the tooltip says it in full.
+QVariant PlanCandidateModel::header(int column, bool tip) const
 {
-    if (orientation != Qt::Horizontal || (role != Qt::DisplayRole && role != Qt::ToolTipRole))
-        return QAbstractTableModel::headerData(section, orientation, role);
-    // Each header says what its column answers; the tooltip says it in full.
-    const bool tip = role == Qt::ToolTipRole;
-    switch (static_cast<Column>(section)) {
+    switch (static_cast<Column>(column)) {
     case RankColumn:
         return tip ? tr("Fastest first") : tr("#");
     case ChangesColumn:

@@ -1,9 +1,8 @@
 #pragma once
 
+#include "RowTableModel.h"
 #include "headroom/planner/Planner.h"
 
-#include <QAbstractTableModel>
-#include <QString>
 #include <vector>
 
 namespace headroom::ui {
@@ -11,7 +10,7 @@ namespace headroom::ui {
 /// The planner's set-ups (planSetups()), ranked, as a table: what each changes, whether that changes
 /// what training computes, its batch, memory, largest micro-batch, step time, speed and whether it is
 /// on the memory/speed Pareto front.
-class PlanCandidateModel final : public QAbstractTableModel
+class PlanCandidateModel final : public RowTableModel<PlanCandidate>
 {
     Q_OBJECT
 
@@ -33,23 +32,19 @@ public:
 
     explicit PlanCandidateModel(QObject* parent = nullptr);
 
-    void setCandidates(std::vector<PlanCandidate> candidates);
-    [[nodiscard]] const std::vector<PlanCandidate>& candidates() const noexcept { return m_candidates; }
+    void setCandidates(std::vector<PlanCandidate> candidates) { setRows(std::move(candidates)); }
+    [[nodiscard]] const std::vector<PlanCandidate>& candidates() const noexcept { return rows(); }
     /// The set-up of a row, or null for a row that is not there.
-    [[nodiscard]] const PlanCandidate* candidate(int row) const;
-
-    [[nodiscard]] int rowCount(const QModelIndex& parent = QModelIndex()) const override;
-    [[nodiscard]] int columnCount(const QModelIndex& parent = QModelIndex()) const override;
-    [[nodiscard]] QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    [[nodiscard]] QVariant headerData(
-        int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    [[nodiscard]] const PlanCandidate* candidate(int row) const { return rowAt(row); }
 
 private:
+    void rowsReset() override;
+    [[nodiscard]] QVariant cell(const PlanCandidate& c, const QModelIndex& index, int role) const override;
+    [[nodiscard]] QVariant header(int column, bool tip) const override;
     [[nodiscard]] static QVariant alignment(int column);
     [[nodiscard]] static QVariant toolTip(const PlanCandidate& c, int column);
     [[nodiscard]] QVariant displayText(const PlanCandidate& c, const QModelIndex& index) const;
 
-    std::vector<PlanCandidate> m_candidates;
     bool m_tokens = false; ///< sequence models: the speed column counts tokens
 };
 

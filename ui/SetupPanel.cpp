@@ -5,6 +5,7 @@
 #include "EntryNote.h"
 #include "ErrorText.h"
 #include "FieldCommit.h"
+#include "FormRows.h"
 #include "GpuSelector.h"
 #include "PlanController.h"
 #include "QtText.h"
@@ -74,13 +75,6 @@ std::optional<double> moeImbalanceLimit(const std::vector<LayerSpec>& specs)
             limit = limit ? std::min(*limit, *here) : *here;
     }
     return limit;
-}
-
-QLabel* buddyLabel(const QString& text, QWidget* buddy)
-{
-    auto* label = new QLabel(text, buddy->parentWidget());
-    label->setBuddy(buddy);
-    return label;
 }
 
 } // namespace

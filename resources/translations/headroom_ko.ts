@@ -1809,10 +1809,6 @@ FLOPs</translation>
         <translation>클러스터의 모든 GPU, 설정과 같은 종류</translation>
     </message>
     <message>
-        <source>GPUs per node: tensor and expert parallelism stay within one node (NVLink), as Megatron-LM places them</source>
-        <translation>노드당 GPU 수: 텐서 병렬과 전문가 병렬은 Megatron-LM의 배치처럼 한 노드(NVLink) 안에 둡니다</translation>
-    </message>
-    <message>
         <source>Samples per optimizer step over all GPUs: micro-batch × accumulation steps × data parallel</source>
         <translation>모든 GPU에 걸친 옵티마이저 스텝당 샘플 수: 마이크로 배치 × 누적 스텝 × 데이터 병렬</translation>
     </message>
@@ -1867,6 +1863,10 @@ FLOPs</translation>
     <message>
         <source>the network is empty: add layers to find the layouts that fit</source>
         <translation>네트워크가 비어 있습니다: 레이어를 추가해야 들어가는 레이아웃을 찾을 수 있습니다</translation>
+    </message>
+    <message>
+        <source>GPUs per node, as in the set-up (Multi-GPU tab): tensor and expert parallelism stay within one node (NVLink), as Megatron-LM places them</source>
+        <translation>노드당 GPU 수, 설정과 같음 (멀티 GPU 탭): 텐서 병렬과 전문가 병렬은 Megatron-LM의 배치처럼 한 노드(NVLink) 안에 둡니다</translation>
     </message>
 </context>
 <context>

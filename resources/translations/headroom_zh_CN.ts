@@ -1809,10 +1809,6 @@ FLOPs</translation>
         <translation>集群中的全部 GPU，型号与设置中相同</translation>
     </message>
     <message>
-        <source>GPUs per node: tensor and expert parallelism stay within one node (NVLink), as Megatron-LM places them</source>
-        <translation>每节点 GPU 数：张量并行和专家并行限于一个节点内（NVLink），与 Megatron-LM 的放置方式相同</translation>
-    </message>
-    <message>
         <source>Samples per optimizer step over all GPUs: micro-batch × accumulation steps × data parallel</source>
         <translation>所有 GPU 上每个优化器步骤的样本数：微批次 × 累积步数 × 数据并行</translation>
     </message>
@@ -1867,6 +1863,10 @@ FLOPs</translation>
     <message>
         <source>the network is empty: add layers to find the layouts that fit</source>
         <translation>网络为空：请先添加层，再查找可容纳的布局</translation>
+    </message>
+    <message>
+        <source>GPUs per node, as in the set-up (Multi-GPU tab): tensor and expert parallelism stay within one node (NVLink), as Megatron-LM places them</source>
+        <translation>每节点 GPU 数，与设置中相同（“多 GPU”标签页）：张量并行和专家并行限于一个节点内（NVLink），与 Megatron-LM 的放置方式相同</translation>
     </message>
 </context>
 <context>

@@ -75,6 +75,15 @@ void gpt2OnEightA100s(Document& doc)
     doc.setSequenceLength(1024);
 }
 
+/// The same A100s with 3 GiB each, where the layouts must split the model (applyIsOneUndoStep).
+void onThreeGiBA100s(Document& doc)
+{
+    Gpu small = doc.plan().gpu;
+    small.name = "A100 at 3 GiB";
+    small.memoryBytes = 3ULL << 30;
+    doc.setGpu(small);
+}
+
 bool settled(const ClusterPlanView& view)
 {
     return QTest::qWaitFor([&] { return !view.searching(); }, 300000);
@@ -101,6 +110,7 @@ private Q_SLOTS:
     void aStaleResultNeverOverwritesANewerOne();
     void exportedReportHasTheLayoutsShown();
     void sliderStaysQuickWithTheTabOpen();
+    void gpusPerNodeIsTheSetups();
 };
 
 void TestClusterPlan::listsWhatTheClusterPlannerFinds()
@@ -193,10 +203,7 @@ void TestClusterPlan::applyIsOneUndoStep()
     // On 80 GB every listed layout is data parallel (`headroom plan` above: the fastest, with the least
     // model parallelism first); on GPUs of 3 GiB the best of those, ZeRO-1 at 1 x 8, holds 3.08 GiB and
     // no longer fits, so the layouts split the model.
-    Gpu small = doc.plan().gpu;
-    small.name = "A100 at 3 GiB";
-    small.memoryBytes = 3ULL << 30;
-    doc.setGpu(small);
+    onThreeGiBA100s(doc);
     ui::SetupPanel setupPanel(&doc);
     MakeItFitPanel panel(&doc);
     panel.resize(1300, 500);
@@ -507,6 +514,94 @@ void TestClusterPlan::sliderStaysQuickWithTheTabOpen()
     QVERIFY2(slowestNs < 100'000'000, qPrintable(QString::number(static_cast<double>(slowestNs) / 1e6)));
     QCOMPARE(view->searchesRun(), 1);
     QVERIFY(view->resultIsCurrent()); // the layouts choose their own micro-batch: still the answer
+}
+
+// GPUs per node is the set-up's own (TrainingSetup::gpusPerNode, on the set-up panel's Multi-GPU tab): the
+// cluster tab shows what the set-up says, and an edit on the tab is a set-up edit, one undo step that the
+// set-up panel shows. The layouts found keep tensor parallelism within a node: its degree divides the
+// GPUs per node (ClusterPlanner.cpp, as Megatron-LM places it). On GPUs of 3 GiB the layouts split the
+// model (applyIsOneUndoStep), so the node size limits what is listed.
+void TestClusterPlan::gpusPerNodeIsTheSetups()
+{
+    Document doc;
+    gpt2OnEightA100s(doc);
+    onThreeGiBA100s(doc);
+    ui::SetupPanel setupPanel(&doc);
+    MakeItFitPanel panel(&doc);
+    panel.show();
+    panel.tabs()->setCurrentIndex(MakeItFitPanel::ClusterTab);
+    ClusterPlanView* view = panel.clusterView();
+    auto* onTab = child<QSpinBox>(*view, "gpusPerNodeSpinBox");
+    auto* inSetup = child<QSpinBox>(setupPanel, "gpusPerNodeSpinBox");
+    auto* globalBatch = child<QSpinBox>(*view, "globalBatchSpinBox");
+    QCOMPARE(onTab->value(), 8);
+    QCOMPARE(inSetup->value(), 8);
+
+    // Set in the set-up panel: the tab follows, and its request with it; and back on undo.
+    const int steps = doc.undoStack()->index();
+    inSetup->setValue(4);
+    QCOMPARE(doc.plan().setup.gpusPerNode, std::int64_t { 4 });
+    QCOMPARE(onTab->value(), 4);
+    QCOMPARE(view->request().gpusPerNode, std::int64_t { 4 });
+    doc.undoStack()->undo();
+    QCOMPARE(onTab->value(), 8);
+    QCOMPARE(view->request().gpusPerNode, std::int64_t { 8 });
+
+    // Typed on the tab: the set-up's once the typing ends (Enter), as one undo step.
+    onTab->selectAll();
+    QTest::keyClicks(onTab, QStringLiteral("2"));
+    QCOMPARE(doc.plan().setup.gpusPerNode, std::int64_t { 8 }); // typing waits for its pause
+    QTest::keyClick(onTab, Qt::Key_Return);
+    QCOMPARE(doc.plan().setup.gpusPerNode, std::int64_t { 2 });
+    QCOMPARE(inSetup->value(), 2);
+    QCOMPARE(doc.undoStack()->index(), steps + 1);
+    QCOMPARE(doc.undoStack()->undoText(), QStringLiteral("Change GPUs per node"));
+    // The node size is no request of the tab's own: the other fields still follow the set-up
+    // (micro-batch 16 x 1 accumulation step x 8 data-parallel GPUs = 128).
+    doc.setBatch(16);
+    QCOMPARE(globalBatch->value(), 128);
+
+    // The layouts found keep tensor parallelism within 2 GPUs, and set 2 per node.
+    view->findLayouts();
+    QVERIFY(settled(*view));
+    QVERIFY(view->resultIsCurrent());
+    QVERIFY(view->model()->rowCount() > 0);
+    for (const ClusterLayout& l : view->model()->layouts()) {
+        const std::int64_t tp = l.settings.setup.parallel.tensorParallel;
+        QVERIFY2(tp == 1 || tp == 2, qPrintable(QString::number(tp)));
+        QCOMPARE(l.settings.setup.gpusPerNode, std::int64_t { 2 });
+    }
+    // After a search, an edit on the tab searches again (once the edits pause) with one GPU per node:
+    // no tensor parallelism at all.
+    QSignalSpy finished(view, &ClusterPlanView::searchFinished);
+    onTab->setValue(1); // an arrow click: at once
+    QCOMPARE(doc.plan().setup.gpusPerNode, std::int64_t { 1 });
+    QCOMPARE(inSetup->value(), 1);
+    QVERIFY(view->searchScheduled());
+    QVERIFY(finished.wait(300000));
+    QCOMPARE(view->searchesRun(), 2);
+    QVERIFY(view->resultIsCurrent());
+    QVERIFY(view->model()->rowCount() > 0);
+    for (const ClusterLayout& l : view->model()->layouts()) {
+        QCOMPARE(l.settings.setup.parallel.tensorParallel, std::int64_t { 1 });
+        QCOMPARE(l.settings.setup.gpusPerNode, std::int64_t { 1 });
+    }
+    // Row by row what the core's planner lists for the request: 8 GPUs, 1 per node, 128 samples a step.
+    QCOMPARE(view->request().gpus, std::int64_t { 8 });
+    QCOMPARE(view->request().gpusPerNode, std::int64_t { 1 });
+    QCOMPARE(view->request().globalBatch, std::int64_t { 128 });
+    const auto expected = planCluster(doc.plan(), view->request());
+    QVERIFY2(expected.ok(), expected.ok() ? "" : expected.error().message.c_str());
+    QCOMPARE(view->model()->layouts().size(), expected->layouts.size());
+    for (std::size_t i = 0; i < expected->layouts.size(); ++i)
+        QCOMPARE(view->model()->layouts()[i].settings, expected->layouts[i].settings);
+    // Changed in the set-up panel after a search: the rows are out of date, and nothing searches (a
+    // set-up edit never waits for a search) until asked.
+    inSetup->setValue(8);
+    QCOMPARE(onTab->value(), 8);
+    QVERIFY(!view->resultIsCurrent());
+    QVERIFY(!view->searchScheduled());
+    QCOMPARE(view->searchesRun(), 2);
 }
 
 QTEST_MAIN(TestClusterPlan)
