@@ -100,7 +100,7 @@ CustomGpuDialog::CustomGpuDialog(const std::optional<Gpu>& start, QWidget* paren
     m_name->setObjectName(QStringLiteral("customGpuNameLineEdit"));
     m_name->setMaxLength(kMaxNameLength);
     m_name->setText(qs(m_start.name));
-    m_name->setToolTip(tr("The name the GPU list shows; a GPU of the same name is replaced"));
+    m_name->setToolTip(tr("The name in the GPU list; a GPU of the same name is replaced"));
     m_memory = new FigureSpinBox(this, "customGpuMemorySpinBox", kMaxCustomGpuGiB, 2, tr(" GiB"));
     m_memory->setMinimum(kMinCustomGpuGiB);
     m_memory->setFigure(static_cast<double>(m_start.memoryBytes) / kBytesPerGiB);
@@ -110,7 +110,7 @@ CustomGpuDialog::CustomGpuDialog(const std::optional<Gpu>& start, QWidget* paren
     layout->addLayout(form);
 
     const QString notKnown = tr("Not known");
-    auto* speed = new QGroupBox(tr("Speed: the step time"), this);
+    auto* speed = new QGroupBox(tr("Step time (optional)"), this);
     speed->setObjectName(QStringLiteral("customGpuSpeedGroupBox"));
     auto* speedForm = new QFormLayout(speed);
     m_bandwidth = new FigureSpinBox(speed, "customGpuBandwidthSpinBox", kMaxBandwidthGBps, 1, tr(" GB/s"));
@@ -138,7 +138,7 @@ CustomGpuDialog::CustomGpuDialog(const std::optional<Gpu>& start, QWidget* paren
     speedForm->addRow(tr("BF16:"), m_bf16);
     layout->addWidget(speed);
 
-    auto* links = new QGroupBox(tr("Links: several GPUs"), this);
+    auto* links = new QGroupBox(tr("Several GPUs (optional)"), this);
     links->setObjectName(QStringLiteral("customGpuLinksGroupBox"));
     auto* linksForm = new QFormLayout(links);
     m_link = new FigureSpinBox(links, "customGpuLinkSpinBox", kMaxLinkGBps, 2, tr(" GB/s"));
@@ -159,7 +159,7 @@ CustomGpuDialog::CustomGpuDialog(const std::optional<Gpu>& start, QWidget* paren
     m_pcie->setCurrentIndex(std::max(0, m_pcie->findData(m_start.pcieGeneration)));
     m_pcie->setToolTip(tr("The PCIe generation of the GPU's host link: its x16 rate is the link between "
                           "GPUs when that is not known. Not known: PCIe 4.0"));
-    linksForm->addRow(tr("To other GPUs:"), m_link);
+    linksForm->addRow(tr("GPU-to-GPU link:"), m_link);
     linksForm->addRow(tr("PCIe generation:"), m_pcie);
     layout->addWidget(links);
 
