@@ -4045,8 +4045,8 @@ FLOPs</translation>
         <translation>사용자 정의...</translation>
     </message>
     <message>
-        <source>A GPU with a memory size of your choice</source>
-        <translation>메모리 크기를 직접 지정하는 GPU</translation>
+        <source>A GPU of your own: its memory and, if you have them, its speed and links. On a custom GPU, edits it</source>
+        <translation>직접 정의하는 GPU: 메모리와, 알고 있다면 속도와 연결 수치. 사용자 정의 GPU에서는 그 GPU를 편집합니다</translation>
     </message>
 </context>
 <context>

@@ -4045,8 +4045,8 @@ FLOPs</translation>
         <translation>自定义...</translation>
     </message>
     <message>
-        <source>A GPU with a memory size of your choice</source>
-        <translation>显存大小由你指定的 GPU</translation>
+        <source>A GPU of your own: its memory and, if you have them, its speed and links. On a custom GPU, edits it</source>
+        <translation>你自己的 GPU：它的显存，以及已知的速度和连接数据。当前为自定义 GPU 时，编辑该 GPU</translation>
     </message>
 </context>
 <context>
