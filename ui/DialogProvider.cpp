@@ -1,5 +1,6 @@
 #include "DialogProvider.h"
 
+#include "CustomGpuDialog.h"
 #include "UiText.h"
 #include "headroom/setup/GpuCatalog.h"
 #include "headroom/setup/TrainingSetup.h"
@@ -10,12 +11,10 @@
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDir>
-#include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
 #include <QMessageBox>
 #include <QPushButton>
@@ -164,34 +163,12 @@ std::optional<DialogProvider::RunSetup> DialogProvider::measuredRunSetup(
     return RunSetup { batch->value(), static_cast<Precision>(precision->currentData().toInt()) };
 }
 
-std::optional<DialogProvider::CustomGpu> DialogProvider::customGpu(QWidget* parent)
+std::optional<Gpu> DialogProvider::customGpu(QWidget* parent, const std::optional<Gpu>& start)
 {
-    QDialog dialog(parent);
-    dialog.setObjectName(QStringLiteral("customGpuDialog"));
-    dialog.setWindowTitle(tr("Custom GPU"));
-    auto* form = new QFormLayout(&dialog);
-    auto* name = new QLineEdit(&dialog);
-    name->setObjectName(QStringLiteral("customGpuNameLineEdit"));
-    name->setText(tr("My GPU"));
-    auto* memory = new QDoubleSpinBox(&dialog);
-    memory->setObjectName(QStringLiteral("customGpuMemorySpinBox"));
-    memory->setRange(kMinCustomGpuGiB, kMaxCustomGpuGiB);
-    memory->setDecimals(2);
-    memory->setValue(16.0);
-    memory->setSuffix(QStringLiteral(" GiB"));
-    form->addRow(tr("Name:"), name);
-    form->addRow(tr("Memory:"), memory);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
-    form->addRow(buttons);
-    QObject::connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
-    QObject::connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    QObject::connect(name, &QLineEdit::textChanged, &dialog, [buttons](const QString& text) {
-        buttons->button(QDialogButtonBox::Ok)->setEnabled(!text.trimmed().isEmpty());
-    });
+    CustomGpuDialog dialog(start, parent);
     if (dialog.exec() != QDialog::Accepted)
         return std::nullopt;
-    constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
-    return CustomGpu { name->text().trimmed(), static_cast<std::uint64_t>(memory->value() * kGiB) };
+    return dialog.gpu();
 }
 
 } // namespace headroom::ui

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "headroom/setup/GpuCatalog.h"
 #include "headroom/setup/Precision.h"
 
 #include <QCoreApplication>
@@ -20,11 +21,6 @@ class DialogProvider
 
 public:
     enum class SaveChoice { Save, Discard, Cancel };
-    struct CustomGpu
-    {
-        QString name;
-        std::uint64_t memoryBytes = 0;
-    };
 
     DialogProvider() = default;
     DialogProvider(const DialogProvider&) = delete;
@@ -43,8 +39,9 @@ public:
     [[nodiscard]] virtual SaveChoice askToSave(QWidget* parent, const QString& documentName);
     virtual void showError(QWidget* parent, const QString& title, const QString& message);
     virtual void showAbout(QWidget* parent, const QString& title, const QString& text);
-    /// Asks for a user-defined GPU (a name and a memory size); nullopt when cancelled.
-    [[nodiscard]] virtual std::optional<CustomGpu> customGpu(QWidget* parent);
+    /// Asks for a user-defined GPU (CustomGpuDialog: its name, memory and optional figures), starting
+    /// from `start` (nullopt: a new one); nullopt when cancelled.
+    [[nodiscard]] virtual std::optional<Gpu> customGpu(QWidget* parent, const std::optional<Gpu>& start);
     /// Asks the sequence length to train an imported model at (`suggested` tokens to start with; the
     /// model takes up to `longest`); nullopt when cancelled (the import keeps `suggested`).
     [[nodiscard]] virtual std::optional<std::int64_t> trainingSequenceLength(

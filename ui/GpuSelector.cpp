@@ -94,7 +94,8 @@ void GpuSelector::setCatalog(const GpuCatalog& catalog)
     }
     auto* custom = new QStandardItem(tr("Custom..."));
     custom->setData(CustomItem, KindRole);
-    custom->setToolTip(tr("A GPU with a memory size of your choice"));
+    custom->setToolTip(tr("A GPU of your own: its memory and, if you have them, its speed and links. On a "
+                          "custom GPU, edits it"));
     m_items->appendRow(custom);
     m_names->setStringList(names);
     revert();

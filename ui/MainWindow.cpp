@@ -793,15 +793,14 @@ void MainWindow::showAbout()
 
 void MainWindow::requestCustomGpu()
 {
-    const auto custom = m_dialogs->customGpu(this);
-    if (!custom)
+    // On a custom GPU the dialog edits it (a new name makes another); on the catalogue's, it starts anew.
+    const Gpu& current = m_document->plan().gpu;
+    auto gpu = m_dialogs->customGpu(this, current.custom ? std::optional(current) : std::nullopt);
+    if (!gpu)
         return;
-    Gpu gpu;
-    gpu.name = ss(custom->name);
-    gpu.vendor = ss(tr("Custom"));
-    gpu.family = ss(tr("Custom"));
-    gpu.memoryBytes = custom->memoryBytes;
-    m_setupPanel->addCustomGpu(gpu);
+    gpu->vendor = ss(tr("Custom"));
+    gpu->family = ss(tr("Custom"));
+    m_setupPanel->addCustomGpu(*gpu);
     m_compareView->setGpus(m_setupPanel->catalog().gpus());
 }
 

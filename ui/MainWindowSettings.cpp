@@ -1,11 +1,13 @@
 // MainWindow's remembered state: the GPU catalogue with the user's own GPUs, the set-up and the
 // window's geometry (the rest of MainWindow is in MainWindow.cpp).
 #include "Document.h"
+#include "ErrorText.h"
 #include "GpuCompareView.h"
 #include "MainWindow.h"
 #include "QtText.h"
 #include "SetupPanel.h"
 #include "headroom/estimate/Plan.h"
+#include "headroom/estimate/SetupFile.h"
 
 #include <QDir>
 #include <QGuiApplication>
@@ -15,11 +17,43 @@
 #include <QStatusBar>
 #include <QStyle>
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
 
 namespace headroom::ui {
 
 namespace {
 constexpr QSize kPreferredSize { 1480, 920 };
+/// The user's own GPUs: one entry per GPU, the JSON object a model file's custom "gpu" is
+/// (customGpuToJson()), so a GPU keeps every figure between sessions. Before that an entry was
+/// "name<TAB>memory bytes"; such entries still load (without figures).
+const QString kCustomGpusKey = QStringLiteral("customGpus");
+
+/// The GPU a "customGpus" entry holds, or why it cannot be read (the error names "customGpus[i]").
+Result<Gpu> rememberedCustomGpu(const QString& entry, qsizetype index)
+{
+    const std::string path = ss(kCustomGpusKey) + "[" + std::to_string(index) + "]";
+    nlohmann::json object;
+    if (entry.trimmed().startsWith(QLatin1Char('{'))) {
+        object = nlohmann::json::parse(ss(entry), nullptr, false);
+        if (object.is_discarded())
+            return Error { ss(MainWindow::tr("%1 is not JSON text: %2").arg(qs(path), entry.left(60))),
+                path };
+    } else {
+        // The older form, read as the same object so it is checked alike.
+        const auto parts = entry.split(QLatin1Char('\t'));
+        bool ok = false;
+        const qulonglong bytes = parts.size() == 2 ? parts[1].toULongLong(&ok) : 0;
+        if (!ok)
+            return Error { ss(MainWindow::tr(
+                               "%1 is neither a custom GPU's JSON object nor “name<TAB>bytes”: %2")
+                                   .arg(qs(path), entry.left(60))),
+                path };
+        object = { { "name", ss(parts[0]) }, { "memory_bytes", bytes } };
+    }
+    // A key a later Headroom added is left unread: the rest of the GPU still loads.
+    return parseCustomGpu(object, path, UnknownGpuKeys::Ignore);
+}
 } // namespace
 
 void MainWindow::loadCatalog()
@@ -32,17 +66,26 @@ void MainWindow::loadCatalog()
         else
             statusBar()->showMessage(qs(loaded.error().message));
     }
-    const QSettings settings;
-    for (const auto& entry : settings.value(QStringLiteral("customGpus")).toStringList()) {
-        const auto parts = entry.split(QLatin1Char('\t'));
-        if (parts.size() == 2 && parts[1].toULongLong() > 0) {
-            Gpu gpu;
-            gpu.name = ss(parts[0]);
-            gpu.vendor = ss(tr("Custom"));
-            gpu.family = ss(tr("Custom"));
-            gpu.memoryBytes = parts[1].toULongLong();
-            catalog.addCustom(gpu);
+    // An entry that cannot be read is skipped (and said so), the others still load.
+    const QStringList entries = QSettings().value(kCustomGpusKey).toStringList();
+    QStringList skipped;
+    for (qsizetype i = 0; i < entries.size(); ++i) {
+        auto gpu = rememberedCustomGpu(entries[i], i);
+        if (!gpu) {
+            skipped << ErrorText::forUser(gpu.error());
+            continue;
         }
+        Gpu& custom = gpu.value();
+        custom.vendor = ss(tr("Custom"));
+        custom.family = ss(tr("Custom"));
+        catalog.addCustom(std::move(custom));
+    }
+    if (!skipped.isEmpty()) {
+        const auto count = static_cast<int>(skipped.size());
+        statusBar()->showMessage(
+            (count == 1 ? tr("Skipped a custom GPU the settings hold: %1")
+                        : tr("Skipped %n custom GPUs the settings hold: %1", nullptr, count))
+                .arg(skipped.join(QStringLiteral("; "))));
     }
     m_setupPanel->setCatalog(catalog);
     m_compareView->setGpus(catalog.gpus());
@@ -153,9 +196,9 @@ void MainWindow::saveSettings() const
     QStringList custom;
     for (const auto& g : m_setupPanel->catalog().gpus()) {
         if (g.custom)
-            custom << qs(g.name) + QLatin1Char('\t') + QString::number(g.memoryBytes);
+            custom << qs(customGpuToJson(g).dump());
     }
-    settings.setValue(QStringLiteral("customGpus"), custom);
+    settings.setValue(kCustomGpusKey, custom);
 }
 
 } // namespace headroom::ui

@@ -3397,15 +3397,7 @@ FLOPs</translation>
     </message>
 </context>
 <context>
-    <name>headroom::ui::DialogProvider</name>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>저장하지 않은 변경 사항</translation>
-    </message>
-    <message>
-        <source>“%1” has unsaved changes. Save them first?</source>
-        <translation>“%1”에 저장하지 않은 변경 사항이 있습니다. 먼저 저장할까요?</translation>
-    </message>
+    <name>headroom::ui::CustomGpuDialog</name>
     <message>
         <source>Custom GPU</source>
         <translation>사용자 정의 GPU</translation>
@@ -3415,12 +3407,119 @@ FLOPs</translation>
         <translation>내 GPU</translation>
     </message>
     <message>
+        <source>The memory plan needs only the memory. The figures below, from the vendor&apos;s specifications, give the step time and samples per second; leave a figure you do not have at “Not known”.</source>
+        <translation>메모리 계획에는 메모리 크기만 필요합니다. 아래 수치는 제조사 사양에서 가져오며 스텝 시간과 초당 샘플 수를 계산합니다. 모르는 수치는 “알 수 없음”으로 두십시오.</translation>
+    </message>
+    <message>
+        <source>The name in the GPU list; a GPU of the same name is replaced</source>
+        <translation>GPU 목록에 표시되는 이름입니다. 같은 이름의 GPU는 대체됩니다</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory as the vendor states it: 24 GB of GDDR6X is 24 GiB</source>
+        <translation>제조사가 밝힌 GPU 메모리: GDDR6X 24 GB는 24 GiB입니다</translation>
+    </message>
+    <message>
         <source>Name:</source>
         <translation>이름:</translation>
     </message>
     <message>
         <source>Memory:</source>
         <translation>메모리:</translation>
+    </message>
+    <message>
+        <source>Not known</source>
+        <translation>알 수 없음</translation>
+    </message>
+    <message>
+        <source>Step time (optional)</source>
+        <translation>스텝 시간(선택)</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth in GB/s (RTX 4090: 1,008): a layer that moves more bytes than it computes takes as long as its bytes need. Not known: that check is skipped</source>
+        <translation>메모리 대역폭(GB/s, RTX 4090: 1,008): 계산보다 옮기는 바이트가 많은 레이어는 그 바이트를 옮기는 데 필요한 시간만큼 걸립니다. 알 수 없음: 이 검사를 건너뜁니다</translation>
+    </message>
+    <message>
+        <source> TFLOPS</source>
+        <translation> TFLOPS</translation>
+    </message>
+    <message>
+        <source>Peak dense FP32 TFLOPS (RTX 4090: 82.58): the step time in fp32. Not known: no step time in fp32</source>
+        <translation>FP32 밀집 연산 최대 TFLOPS(RTX 4090: 82.58): fp32의 스텝 시간에 쓰입니다. 알 수 없음: fp32에서는 스텝 시간이 없습니다</translation>
+    </message>
+    <message>
+        <source>Peak dense FP16 TFLOPS, on tensor cores where the GPU has them (RTX 4090: 165.2): the step time in fp16 and mixed fp16. Not known: no step time in fp16</source>
+        <translation>FP16 밀집 연산 최대 TFLOPS, 텐서 코어가 있으면 텐서 코어 기준(RTX 4090: 165.2): fp16과 fp16 혼합 정밀도의 스텝 시간에 쓰입니다. 알 수 없음: fp16에서는 스텝 시간이 없습니다</translation>
+    </message>
+    <message>
+        <source>Peak dense BF16 TFLOPS (RTX 4090: 165.2): the step time in bf16 and mixed bf16. Not known, or a GPU without bfloat16: no step time in bf16</source>
+        <translation>BF16 밀집 연산 최대 TFLOPS(RTX 4090: 165.2): bf16과 bf16 혼합 정밀도의 스텝 시간에 쓰입니다. 알 수 없거나 bfloat16을 지원하지 않는 GPU: bf16에서는 스텝 시간이 없습니다</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth:</source>
+        <translation>메모리 대역폭:</translation>
+    </message>
+    <message>
+        <source>FP32:</source>
+        <translation>FP32:</translation>
+    </message>
+    <message>
+        <source>FP16:</source>
+        <translation>FP16:</translation>
+    </message>
+    <message>
+        <source>BF16:</source>
+        <translation>BF16:</translation>
+    </message>
+    <message>
+        <source>Several GPUs (optional)</source>
+        <translation>여러 GPU(선택)</translation>
+    </message>
+    <message>
+        <source>Not known (the PCIe rate)</source>
+        <translation>알 수 없음(PCIe 속도)</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth within a node, GB/s each way: NVLink&apos;s per-GPU figure (H100 SXM: 900 GB/s both ways, so 450), else the PCIe x16 rate. Not known: the PCIe generation&apos;s x16 rate. Changes the step time with several GPUs, not memory</source>
+        <translation>노드 안 GPU 간 대역폭, 방향당 GB/s: NVLink의 GPU당 수치(H100 SXM: 양방향 900 GB/s이므로 450), 없으면 PCIe x16 속도. 알 수 없음: PCIe 세대의 x16 속도. 여러 GPU일 때 스텝 시간을 바꾸며 메모리는 바꾸지 않습니다</translation>
+    </message>
+    <message>
+        <source>Not known (4.0 assumed)</source>
+        <translation>알 수 없음(4.0으로 가정)</translation>
+    </message>
+    <message>
+        <source>%1.0 (x16: %2 GB/s each way)</source>
+        <translation>%1.0 (x16: 방향당 %2 GB/s)</translation>
+    </message>
+    <message>
+        <source>The PCIe generation of the GPU&apos;s host link: its x16 rate is the link between GPUs when that is not known. Not known: PCIe 4.0</source>
+        <translation>GPU 호스트 연결의 PCIe 세대: GPU 간 대역폭을 모를 때 그 x16 속도를 GPU 간 연결로 씁니다. 알 수 없음: PCIe 4.0</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU link:</source>
+        <translation>GPU 간 연결:</translation>
+    </message>
+    <message>
+        <source>PCIe generation:</source>
+        <translation>PCIe 세대:</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::DialogProvider</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>저장하지 않은 변경 사항</translation>
+    </message>
+    <message>
+        <source>“%1” has unsaved changes. Save them first?</source>
+        <translation>“%1”에 저장하지 않은 변경 사항이 있습니다. 먼저 저장할까요?</translation>
     </message>
     <message>
         <source>Sequence Length</source>
@@ -3946,8 +4045,8 @@ FLOPs</translation>
         <translation>사용자 정의...</translation>
     </message>
     <message>
-        <source>A GPU with a memory size of your choice</source>
-        <translation>메모리 크기를 직접 지정하는 GPU</translation>
+        <source>A GPU of your own: its memory and, if you have them, its speed and links. On a custom GPU, edits it</source>
+        <translation>직접 정의하는 GPU: 메모리와, 알고 있다면 속도와 연결 수치. 사용자 정의 GPU에서는 그 GPU를 편집합니다</translation>
     </message>
 </context>
 <context>
@@ -4549,6 +4648,24 @@ As a measured run: %3</source>
     <message>
         <source>Pipeline stages</source>
         <translation>파이프라인 스테이지</translation>
+    </message>
+    <message>
+        <source>%1 is not JSON text: %2</source>
+        <translation>%1은(는) JSON 텍스트가 아닙니다: %2</translation>
+    </message>
+    <message>
+        <source>%1 is neither a custom GPU&apos;s JSON object nor “name&lt;TAB&gt;bytes”: %2</source>
+        <translation>%1은(는) 사용자 정의 GPU의 JSON 객체도 “이름&lt;TAB&gt;바이트”도 아닙니다: %2</translation>
+    </message>
+    <message>
+        <source>Skipped a custom GPU the settings hold: %1</source>
+        <translation>설정에 저장된 사용자 정의 GPU 하나를 건너뛰었습니다: %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n custom GPUs the settings hold: %1</source>
+        <translation>
+            <numerusform>설정에 저장된 사용자 정의 GPU %n개를 건너뛰었습니다: %1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

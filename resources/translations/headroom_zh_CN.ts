@@ -3397,15 +3397,7 @@ FLOPs</translation>
     </message>
 </context>
 <context>
-    <name>headroom::ui::DialogProvider</name>
-    <message>
-        <source>Unsaved changes</source>
-        <translation>未保存的更改</translation>
-    </message>
-    <message>
-        <source>“%1” has unsaved changes. Save them first?</source>
-        <translation>“%1”有未保存的更改。要先保存吗？</translation>
-    </message>
+    <name>headroom::ui::CustomGpuDialog</name>
     <message>
         <source>Custom GPU</source>
         <translation>自定义 GPU</translation>
@@ -3415,12 +3407,119 @@ FLOPs</translation>
         <translation>我的 GPU</translation>
     </message>
     <message>
+        <source>The memory plan needs only the memory. The figures below, from the vendor&apos;s specifications, give the step time and samples per second; leave a figure you do not have at “Not known”.</source>
+        <translation>显存规划只需要显存大小。下面的数据取自厂商规格，用于估算步骤时间和每秒样本数；没有的数据请保持为“未知”。</translation>
+    </message>
+    <message>
+        <source>The name in the GPU list; a GPU of the same name is replaced</source>
+        <translation>GPU 列表中显示的名称；同名的 GPU 会被替换</translation>
+    </message>
+    <message>
+        <source> GiB</source>
+        <translation> GiB</translation>
+    </message>
+    <message>
+        <source>The GPU&apos;s memory as the vendor states it: 24 GB of GDDR6X is 24 GiB</source>
+        <translation>厂商标称的 GPU 显存：24 GB GDDR6X 即 24 GiB</translation>
+    </message>
+    <message>
         <source>Name:</source>
         <translation>名称：</translation>
     </message>
     <message>
         <source>Memory:</source>
         <translation>显存：</translation>
+    </message>
+    <message>
+        <source>Not known</source>
+        <translation>未知</translation>
+    </message>
+    <message>
+        <source>Step time (optional)</source>
+        <translation>步骤时间（可选）</translation>
+    </message>
+    <message>
+        <source> GB/s</source>
+        <translation> GB/s</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth in GB/s (RTX 4090: 1,008): a layer that moves more bytes than it computes takes as long as its bytes need. Not known: that check is skipped</source>
+        <translation>显存带宽，单位 GB/s（RTX 4090：1,008）：搬运字节多于计算量的层，耗时按搬运这些字节所需的时间计。未知：跳过这项检查</translation>
+    </message>
+    <message>
+        <source> TFLOPS</source>
+        <translation> TFLOPS</translation>
+    </message>
+    <message>
+        <source>Peak dense FP32 TFLOPS (RTX 4090: 82.58): the step time in fp32. Not known: no step time in fp32</source>
+        <translation>FP32 稠密峰值 TFLOPS（RTX 4090：82.58）：用于 fp32 的步骤时间。未知：fp32 下不估算步骤时间</translation>
+    </message>
+    <message>
+        <source>Peak dense FP16 TFLOPS, on tensor cores where the GPU has them (RTX 4090: 165.2): the step time in fp16 and mixed fp16. Not known: no step time in fp16</source>
+        <translation>FP16 稠密峰值 TFLOPS，GPU 有张量核心时按张量核心计（RTX 4090：165.2）：用于 fp16 和 fp16 混合精度的步骤时间。未知：fp16 下不估算步骤时间</translation>
+    </message>
+    <message>
+        <source>Peak dense BF16 TFLOPS (RTX 4090: 165.2): the step time in bf16 and mixed bf16. Not known, or a GPU without bfloat16: no step time in bf16</source>
+        <translation>BF16 稠密峰值 TFLOPS（RTX 4090：165.2）：用于 bf16 和 bf16 混合精度的步骤时间。未知或 GPU 不支持 bfloat16：bf16 下不估算步骤时间</translation>
+    </message>
+    <message>
+        <source>Memory bandwidth:</source>
+        <translation>显存带宽：</translation>
+    </message>
+    <message>
+        <source>FP32:</source>
+        <translation>FP32：</translation>
+    </message>
+    <message>
+        <source>FP16:</source>
+        <translation>FP16：</translation>
+    </message>
+    <message>
+        <source>BF16:</source>
+        <translation>BF16：</translation>
+    </message>
+    <message>
+        <source>Several GPUs (optional)</source>
+        <translation>多 GPU（可选）</translation>
+    </message>
+    <message>
+        <source>Not known (the PCIe rate)</source>
+        <translation>未知（按 PCIe 速率）</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU bandwidth within a node, GB/s each way: NVLink&apos;s per-GPU figure (H100 SXM: 900 GB/s both ways, so 450), else the PCIe x16 rate. Not known: the PCIe generation&apos;s x16 rate. Changes the step time with several GPUs, not memory</source>
+        <translation>节点内 GPU 之间的带宽，每个方向的 GB/s：NVLink 的每 GPU 数值（H100 SXM：双向 900 GB/s，即 450），否则为 PCIe x16 速率。未知：按 PCIe 代数的 x16 速率。影响多 GPU 时的步骤时间，不影响显存</translation>
+    </message>
+    <message>
+        <source>Not known (4.0 assumed)</source>
+        <translation>未知（假定为 4.0）</translation>
+    </message>
+    <message>
+        <source>%1.0 (x16: %2 GB/s each way)</source>
+        <translation>%1.0（x16：每个方向 %2 GB/s）</translation>
+    </message>
+    <message>
+        <source>The PCIe generation of the GPU&apos;s host link: its x16 rate is the link between GPUs when that is not known. Not known: PCIe 4.0</source>
+        <translation>GPU 与主机连接的 PCIe 代数：GPU 之间的带宽未知时，按其 x16 速率计。未知：PCIe 4.0</translation>
+    </message>
+    <message>
+        <source>GPU-to-GPU link:</source>
+        <translation>GPU 间连接：</translation>
+    </message>
+    <message>
+        <source>PCIe generation:</source>
+        <translation>PCIe 代数：</translation>
+    </message>
+</context>
+<context>
+    <name>headroom::ui::DialogProvider</name>
+    <message>
+        <source>Unsaved changes</source>
+        <translation>未保存的更改</translation>
+    </message>
+    <message>
+        <source>“%1” has unsaved changes. Save them first?</source>
+        <translation>“%1”有未保存的更改。要先保存吗？</translation>
     </message>
     <message>
         <source>Sequence Length</source>
@@ -3946,8 +4045,8 @@ FLOPs</translation>
         <translation>自定义...</translation>
     </message>
     <message>
-        <source>A GPU with a memory size of your choice</source>
-        <translation>显存大小由你指定的 GPU</translation>
+        <source>A GPU of your own: its memory and, if you have them, its speed and links. On a custom GPU, edits it</source>
+        <translation>你自己的 GPU：它的显存，以及已知的速度和连接数据。当前为自定义 GPU 时，编辑该 GPU</translation>
     </message>
 </context>
 <context>
@@ -4549,6 +4648,24 @@ As a measured run: %3</source>
     <message>
         <source>Pipeline stages</source>
         <translation>流水线阶段</translation>
+    </message>
+    <message>
+        <source>%1 is not JSON text: %2</source>
+        <translation>%1 不是 JSON 文本：%2</translation>
+    </message>
+    <message>
+        <source>%1 is neither a custom GPU&apos;s JSON object nor “name&lt;TAB&gt;bytes”: %2</source>
+        <translation>%1 既不是自定义 GPU 的 JSON 对象，也不是“名称&lt;TAB&gt;字节数”：%2</translation>
+    </message>
+    <message>
+        <source>Skipped a custom GPU the settings hold: %1</source>
+        <translation>已跳过设置中保存的一个自定义 GPU：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Skipped %n custom GPUs the settings hold: %1</source>
+        <translation>
+            <numerusform>已跳过设置中保存的 %n 个自定义 GPU：%1</numerusform>
+        </translation>
     </message>
 </context>
 <context>

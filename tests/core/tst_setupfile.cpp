@@ -89,6 +89,9 @@ private slots:
     void fileWithoutSetupHasNone();
     void badSetup_data();
     void badSetup();
+    void customGpuObject();
+    void customGpuObjectErrors_data();
+    void customGpuObjectErrors();
 };
 
 void TestSetupFile::roundTrip_data()
@@ -348,6 +351,84 @@ void TestSetupFile::badSetup()
     const QString got = QString::fromStdString(s.error().message);
     QVERIFY2(got.startsWith(message), qPrintable(got));
     QCOMPARE(QString::fromStdString(s.error().location), location);
+}
+
+void TestSetupFile::customGpuObject()
+{
+    // The object alone, as the GUI remembers a custom GPU: the keys in a fixed order, a figure of 0 (not
+    // known) left out, and read back as the same GPU. nlohmann::json writes a double with its ".0".
+    const Gpu card { "Lab card", "Custom", "Custom", {}, 24ULL << 30, 1008, 82.58, 165.2, 0, 0, 4, true };
+    const auto j = customGpuToJson(card);
+    QCOMPARE(QString::fromStdString(j.dump()),
+        QStringLiteral(R"({"name":"Lab card","memory_bytes":25769803776,"bandwidth_gbps":1008.0,)"
+                       R"("fp32_tflops":82.58,"fp16_tflops":165.2,"pcie_gen":4})"));
+    auto back = parseCustomGpu(nlohmann::json::parse(j.dump()), "customGpus[0]");
+    QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+    QVERIFY(back.value() == card);
+    const Gpu linked { "NVLink card", "Custom", "Custom", {}, 80ULL << 30, 3350, 67, 989.5, 989.5, 450, 5,
+        true };
+    back = parseCustomGpu(nlohmann::json::parse(customGpuToJson(linked).dump()), "customGpus[1]");
+    QVERIFY2(back.ok(), back.ok() ? "" : back.error().message.c_str());
+    QVERIFY(back.value() == linked);
+
+    // A key this Headroom does not know (a later one's figure): refused in a model file, where it is
+    // more likely a misspelling; ignored for the GUI's remembered GPUs, the rest still read.
+    const auto later = nlohmann::json::parse(
+        R"({ "name": "Later card", "memory_bytes": 8589934592, "fp32_tflops": 12.5, "fp8_tflops": 50 })");
+    const auto refused = parseCustomGpu(later, "customGpus[2]");
+    QVERIFY(!refused.ok());
+    QCOMPARE(QString::fromStdString(refused.error().location), QStringLiteral("customGpus[2].fp8_tflops"));
+    QVERIFY2(refused.error().message.starts_with("customGpus[2].fp8_tflops is not a key of customGpus[2]"),
+        refused.error().message.c_str());
+    const auto ignored = parseCustomGpu(later, "customGpus[2]", UnknownGpuKeys::Ignore);
+    QVERIFY2(ignored.ok(), ignored.ok() ? "" : ignored.error().message.c_str());
+    QCOMPARE(ignored->name, std::string("Later card"));
+    QCOMPARE(ignored->memoryBytes, 8ULL << 30);
+    QCOMPARE(ignored->fp32Tflops, 12.5);
+    QVERIFY(ignored->custom);
+}
+
+void TestSetupFile::customGpuObjectErrors_data()
+{
+    QTest::addColumn<QString>("object");
+    QTest::addColumn<QString>("location");
+    QTest::addColumn<QString>("message");
+    // Each error starts with the path the caller gives, whether or not unknown keys are ignored.
+    QTest::newRow("not an object") << R"("Lab card")"
+                                   << "customGpus[4]"
+                                   << "customGpus[4] must be an object, not a string";
+    QTest::newRow("no memory") << R"({ "name": "X" })"
+                               << "customGpus[4]"
+                               << R"(customGpus[4] is a custom GPU: it needs "name" and "memory_bytes")";
+    QTest::newRow("empty name") << R"({ "name": "", "memory_bytes": 8589934592 })"
+                                << "customGpus[4].name"
+                                << "customGpus[4].name must be a name of 1 to 200 characters";
+    // 0.25 GiB = 268,435,456 bytes is the least.
+    QTest::newRow("too small") << R"({ "name": "X", "memory_bytes": 268435455 })"
+                               << "customGpus[4].memory_bytes"
+                               << "customGpus[4].memory_bytes must be at least 268435456";
+    QTest::newRow("negative figure") << R"({ "name": "X", "memory_bytes": 8589934592, "fp16_tflops": -1 })"
+                                     << "customGpus[4].fp16_tflops"
+                                     << "customGpus[4].fp16_tflops must be a number from 0 to 1e+09, not -1";
+    QTest::newRow("PCIe 7")
+        << R"({ "name": "X", "memory_bytes": 8589934592, "pcie_gen": 7 })"
+        << "customGpus[4].pcie_gen"
+        << "customGpus[4].pcie_gen must be a PCIe generation from 0 (unknown) to 6, not 7";
+}
+
+void TestSetupFile::customGpuObjectErrors()
+{
+    QFETCH(QString, object);
+    QFETCH(QString, location);
+    QFETCH(QString, message);
+    for (const auto unknown : { UnknownGpuKeys::Refuse, UnknownGpuKeys::Ignore }) {
+        const auto gpu
+            = parseCustomGpu(nlohmann::json::parse(object.toStdString()), "customGpus[4]", unknown);
+        QVERIFY2(!gpu.ok(), "accepted");
+        const QString got = QString::fromStdString(gpu.error().message);
+        QVERIFY2(got.startsWith(message), qPrintable(got));
+        QCOMPARE(QString::fromStdString(gpu.error().location), location);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestSetupFile)

@@ -14,6 +14,8 @@
 #include <QStringList>
 #include <QUrl>
 #include <deque>
+#include <optional>
+#include <vector>
 
 namespace headroom::test {
 
@@ -99,7 +101,11 @@ public:
     std::deque<QString> openNames;
     std::deque<QString> saveNames;
     std::deque<SaveChoice> saveChoices;
-    std::deque<CustomGpu> customGpus;
+    /// Answers to "Custom..." (none: cancelled), and the GPU each question started from.
+    std::deque<Gpu> customGpus;
+    std::vector<std::optional<Gpu>> customGpuStarts;
+    /// True: "Custom..." opens the real dialog (CustomGpuDialog), for a test to fill in.
+    bool realCustomGpuDialog = false;
     /// Answers to "which sequence length?" on import (none: cancelled, the import keeps its default).
     std::deque<std::int64_t> sequenceLengths;
     int sequenceQuestions = 0;
@@ -157,11 +163,14 @@ public:
         runSetups.pop_front();
         return answer;
     }
-    std::optional<CustomGpu> customGpu(QWidget*) override
+    std::optional<Gpu> customGpu(QWidget* parent, const std::optional<Gpu>& start) override
     {
+        customGpuStarts.push_back(start);
+        if (realCustomGpuDialog)
+            return DialogProvider::customGpu(parent, start);
         if (customGpus.empty())
             return std::nullopt;
-        CustomGpu g = customGpus.front();
+        Gpu g = customGpus.front();
         customGpus.pop_front();
         return g;
     }

@@ -129,7 +129,10 @@ void TestMainWindowSetup::switchingGpuMovesTheMemoryLine()
 void TestMainWindowSetup::customGpu()
 {
     auto w = makeWindow();
-    w->dialogs->customGpus.push_back({ QStringLiteral("Lab card"), 10ULL << 30 });
+    Gpu lab;
+    lab.name = "Lab card";
+    lab.memoryBytes = 10ULL << 30;
+    w->dialogs->customGpus.push_back(lab);
     auto* combo = child<GpuSelector>(w->window, "gpuComboBox");
     const int custom = combo->count() - 1;
     QCOMPARE(
@@ -138,6 +141,24 @@ void TestMainWindowSetup::customGpu()
     QCOMPARE(w->window.document()->plan().gpu.name, std::string("Lab card"));
     QCOMPARE(w->window.document()->plan().gpu.memoryBytes, 10ULL << 30);
     QVERIFY(combo->currentText().startsWith(QStringLiteral("Lab card")));
+    // On a catalogue GPU the dialog starts anew; on a custom one it edits that one, and the edit
+    // replaces it (same name) in the list.
+    QCOMPARE(w->dialogs->customGpuStarts.size(), std::size_t { 1 });
+    QVERIFY(!w->dialogs->customGpuStarts[0]);
+    lab.memoryBytes = 12ULL << 30;
+    lab.fp32Tflops = 20;
+    w->dialogs->customGpus.push_back(lab);
+    Q_EMIT combo->activated(combo->count() - 1);
+    QCOMPARE(w->dialogs->customGpuStarts.size(), std::size_t { 2 });
+    QVERIFY(w->dialogs->customGpuStarts[1]);
+    QCOMPARE(w->dialogs->customGpuStarts[1]->name, std::string("Lab card"));
+    QCOMPARE(w->dialogs->customGpuStarts[1]->memoryBytes, 10ULL << 30);
+    QCOMPARE(w->window.document()->plan().gpu.memoryBytes, 12ULL << 30);
+    QCOMPARE(w->window.document()->plan().gpu.fp32Tflops, 20.0);
+    int labs = 0;
+    for (const Gpu& g : w->window.setupPanel()->catalog().gpus())
+        labs += g.name == "Lab card" ? 1 : 0;
+    QCOMPARE(labs, 1);
 }
 
 void TestMainWindowSetup::sliderStaysSmoothOnThousandLayers()

@@ -65,13 +65,17 @@ std::string nameChoices(std::span<const Enum> all, std::string_view (*nameOf)(En
 class ObjectReader final
 {
 public:
-    ObjectReader(const json& object, std::string path, std::initializer_list<std::string_view> keys)
+    /// `ignoreUnknown`: keys not in `keys` are left unread rather than refused.
+    ObjectReader(const json& object, std::string path, std::initializer_list<std::string_view> keys,
+        bool ignoreUnknown = false)
         : m_object { object }
         , m_path { std::move(path) }
     {
         if (!object.is_object())
             refuseSetup(m_path, "must be an object, not " + detail::jsonTypeName(object));
         for (const auto& [key, value] : object.items()) {
+            if (ignoreUnknown)
+                break;
             bool known = false;
             for (const auto k : keys)
                 known = known || k == key;
@@ -183,36 +187,27 @@ private:
     std::string m_path;
 };
 
-Gpu readGpu(const json& v, const GpuCatalog& catalog)
+/// A custom GPU's object at `path` (parseCustomGpu()).
+Gpu readCustomGpu(const json& v, const std::string& path, UnknownGpuKeys unknown)
 {
-    if (v.is_string()) {
-        auto found = catalog.find(v.get<std::string>());
-        if (!found)
-            refuseSetup("training.gpu", "names no GPU of the catalogue: " + found.error().message);
-        return std::move(found).value();
-    }
-    if (!v.is_object())
-        refuseSetup("training.gpu",
-            "must be a GPU's name from the catalogue (headroom gpus) or a custom GPU's object {\"name\", "
-            "\"memory_bytes\"}, not "
-                + detail::shortJson(v));
-    const ObjectReader gpu(v, "training.gpu",
+    const ObjectReader gpu(v, path,
         { "name", "memory_bytes", "bandwidth_gbps", "fp32_tflops", "fp16_tflops", "bf16_tflops", "link_gbps",
-            "pcie_gen" });
+            "pcie_gen" },
+        unknown == UnknownGpuKeys::Ignore);
     Gpu custom;
     custom.vendor = "Custom";
     custom.family = "Custom";
     custom.custom = true;
     if (gpu.find("name") == nullptr || gpu.find("memory_bytes") == nullptr)
-        refuseSetup("training.gpu", "is a custom GPU: it needs \"name\" and \"memory_bytes\"");
+        refuseSetup(path, "is a custom GPU: it needs \"name\" and \"memory_bytes\"");
     gpu.text("name", custom.name);
     if (custom.name.empty() || custom.name.size() > 200)
-        refuseSetup("training.gpu.name", "must be a name of 1 to 200 characters");
+        refuseSetup(gpu.pathOf("name"), "must be a name of 1 to 200 characters");
     const auto min = static_cast<std::uint64_t>(kMinCustomGpuGiB * kGiBytes);
     const auto max = static_cast<std::uint64_t>(kMaxCustomGpuGiB * kGiBytes);
     gpu.bytes("memory_bytes", max, custom.memoryBytes);
     if (custom.memoryBytes < min)
-        refuseSetup("training.gpu.memory_bytes",
+        refuseSetup(gpu.pathOf("memory_bytes"),
             "must be at least " + std::to_string(min) + " (" + formatBytes(min)
                 + "): smaller cannot hold a CUDA context");
     constexpr double kMaxFigure = 1e9; // far above any accelerator's GB/s or TFLOP/s
@@ -227,13 +222,29 @@ Gpu readGpu(const json& v, const GpuCatalog& catalog)
     if (const json* v = gpu.find("pcie_gen")) {
         if (!v->is_number_integer() || v->get<std::int64_t>() < 0
             || v->get<std::int64_t>() > kMaxSavedPcieGeneration)
-            refuseSetup("training.gpu.pcie_gen",
+            refuseSetup(gpu.pathOf("pcie_gen"),
                 "must be a PCIe generation from 0 (unknown) to " + std::to_string(kMaxSavedPcieGeneration)
                     + ", not " + detail::shortJson(*v));
         pcie = v->get<std::int64_t>();
     }
     custom.pcieGeneration = static_cast<int>(pcie);
     return custom;
+}
+
+Gpu readGpu(const json& v, const GpuCatalog& catalog)
+{
+    if (v.is_string()) {
+        auto found = catalog.find(v.get<std::string>());
+        if (!found)
+            refuseSetup("training.gpu", "names no GPU of the catalogue: " + found.error().message);
+        return std::move(found).value();
+    }
+    if (!v.is_object())
+        refuseSetup("training.gpu",
+            "must be a GPU's name from the catalogue (headroom gpus) or a custom GPU's object {\"name\", "
+            "\"memory_bytes\"}, not "
+                + detail::shortJson(v));
+    return readCustomGpu(v, "training.gpu", UnknownGpuKeys::Refuse);
 }
 
 void readLora(const json& v, LoraOptions& lora)
@@ -380,6 +391,34 @@ PlanSettings readSetup(const json& training, const GpuCatalog& catalog)
 
 } // namespace
 
+Result<Gpu> parseCustomGpu(const nlohmann::json& gpu, const std::string& path, UnknownGpuKeys unknown)
+{
+    try {
+        return readCustomGpu(gpu, path, unknown);
+    } catch (const SetupRefusal& refusal) {
+        return refusal.error;
+    }
+}
+
+ordered_json customGpuToJson(const Gpu& gpu)
+{
+    ordered_json j { { "name", gpu.name }, { "memory_bytes", gpu.memoryBytes } };
+    // The figures the throughput estimate uses, where the GPU has them.
+    if (gpu.bandwidthGBps > 0)
+        j["bandwidth_gbps"] = gpu.bandwidthGBps;
+    if (gpu.fp32Tflops > 0)
+        j["fp32_tflops"] = gpu.fp32Tflops;
+    if (gpu.fp16Tflops > 0)
+        j["fp16_tflops"] = gpu.fp16Tflops;
+    if (gpu.bf16Tflops > 0)
+        j["bf16_tflops"] = gpu.bf16Tflops;
+    if (gpu.linkGBps > 0)
+        j["link_gbps"] = gpu.linkGBps;
+    if (gpu.pcieGeneration > 0)
+        j["pcie_gen"] = gpu.pcieGeneration;
+    return j;
+}
+
 Result<PlanSettings> parseTrainingSetup(const nlohmann::json& training, const GpuCatalog& catalog)
 {
     try {
@@ -393,21 +432,7 @@ ordered_json trainingSetupToJson(const PlanSettings& s)
 {
     ordered_json j;
     if (s.gpu.custom) {
-        ordered_json gpu { { "name", s.gpu.name }, { "memory_bytes", s.gpu.memoryBytes } };
-        // The figures the throughput estimate uses, where the GPU has them.
-        if (s.gpu.bandwidthGBps > 0)
-            gpu["bandwidth_gbps"] = s.gpu.bandwidthGBps;
-        if (s.gpu.fp32Tflops > 0)
-            gpu["fp32_tflops"] = s.gpu.fp32Tflops;
-        if (s.gpu.fp16Tflops > 0)
-            gpu["fp16_tflops"] = s.gpu.fp16Tflops;
-        if (s.gpu.bf16Tflops > 0)
-            gpu["bf16_tflops"] = s.gpu.bf16Tflops;
-        if (s.gpu.linkGBps > 0)
-            gpu["link_gbps"] = s.gpu.linkGBps;
-        if (s.gpu.pcieGeneration > 0)
-            gpu["pcie_gen"] = s.gpu.pcieGeneration;
-        j["gpu"] = gpu;
+        j["gpu"] = customGpuToJson(s.gpu);
     } else {
         j["gpu"] = s.gpu.name;
     }
