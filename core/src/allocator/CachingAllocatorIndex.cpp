@@ -60,6 +60,9 @@ std::vector<CachingAllocator::FreeIndex::Entry>* CachingAllocator::FreeIndex::he
         m_usedWords |= 1ULL << (c / 64);
         return &m_small[c];
     }
+    RecentSize& recent = m_recent[recentSlot(size)];
+    if (recent.size == size)
+        return &m_heaps[recent.heap];
     const std::size_t b = bucketOf(size);
     if (b >= m_buckets.size())
         m_buckets.resize(b + 1);
@@ -67,8 +70,10 @@ std::vector<CachingAllocator::FreeIndex::Entry>* CachingAllocator::FreeIndex::he
     auto it = bucket.begin();
     while (it != bucket.end() && it->size < size)
         ++it;
-    if (it != bucket.end() && it->size == size)
+    if (it != bucket.end() && it->size == size) {
+        recent = RecentSize { size, it->heap };
         return &m_heaps[it->heap];
+    }
     std::uint32_t heap = 0;
     if (!m_freeHeaps.empty()) { // a heap's buffer from an earlier size: no allocation per new size
         heap = m_freeHeaps.back();
@@ -78,6 +83,7 @@ std::vector<CachingAllocator::FreeIndex::Entry>* CachingAllocator::FreeIndex::he
         m_heaps.emplace_back();
     }
     bucket.insert(it, SizeHeap { size, heap });
+    recent = RecentSize { size, heap };
     m_bucketBits[b / 64] |= 1ULL << (b % 64);
     m_bucketWords[b / 4096] |= 1ULL << ((b / 64) % 64);
     return &m_heaps[heap];
@@ -94,6 +100,8 @@ const CachingAllocator::FreeIndex::SizeHeap* CachingAllocator::FreeIndex::firstI
         if (clean(m_heaps[bucket[i].heap]))
             return &bucket[i];
         m_freeHeaps.push_back(bucket[i].heap); // emptied: the size leaves, its buffer is kept
+        if (RecentSize& recent = m_recent[recentSlot(bucket[i].size)]; recent.size == bucket[i].size)
+            recent = RecentSize {};
         bucket.erase(bucket.begin() + static_cast<std::ptrdiff_t>(i));
     }
     if (bucket.empty()) {
@@ -205,6 +213,7 @@ void CachingAllocator::FreeIndex::clear()
     });
     m_bucketBits.fill(0);
     m_bucketWords.fill(0);
+    m_recent.fill(RecentSize {});
     // Only the classes in use can hold entries (a class leaves the bitmap once its heap is empty): a
     // replay that used a few small sizes clears a few heaps, not all 4,096.
     forEachUsedClass([&](std::size_t c) { m_small[c].clear(); });

@@ -169,6 +169,8 @@ ReservedModel::FitReplay ReservedModel::replayFit(std::int64_t batch, std::uint6
         // garbage collection acts by a fraction of the capacity.
         out.untouched = out.fits && a.stats().allocRetries == 0 && a.stats().ooms == 0
             && settings.maxSplitSize == kNoLimit && settings.garbageCollectionThreshold <= 0.0;
+        out.peakAllocated = a.stats().peakAllocated;
+        out.peakReserved = a.stats().peakReserved;
     });
     return out;
 }
@@ -696,9 +698,8 @@ ReservedModel::SearchStart ReservedModel::searchStart(std::uint64_t capacity, Fi
     // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
     // fails, so the edge is near the allocated peak, not the uncapped reserved one.
     const auto tensors = m_allocated.at(start.upper);
-    const ReservedRun probe = run(start.upper);
-    if (probe.fits && probe.allocRetries == 0 && m_options.allocator.maxSplitSize == kNoLimit
-        && m_options.allocator.garbageCollectionThreshold <= 0.0)
+    const FitReplay probe = replayFit(start.upper, kNoLimit);
+    if (probe.untouched)
         memo.untouched[start.upper] = probe.peakReserved; // the same replay under any capacity at least that
     start.ratio = tensors.ok() && tensors.value().total() > 0 ? std::max(1.0,
                       static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))

@@ -243,6 +243,20 @@ private:
                 }
             }
         }
+        /// The heaps of the large sizes met last, by a hash of the size (a size's heap stays its own while
+        /// the size is in its bucket): a replay frees and caches many blocks of one size in a row (one
+        /// weight shape per expert and layer), each of which would scan its bucket.
+        struct RecentSize
+        {
+            std::uint64_t size = 0; ///< 0: none
+            std::uint32_t heap = 0;
+        };
+        static constexpr std::size_t kRecentSizes = 256;
+        [[nodiscard]] static std::size_t recentSlot(std::uint64_t size) noexcept
+        {
+            return static_cast<std::size_t>((size * 0x9E3779B97F4A7C15ULL) >> 56);
+        }
+        std::array<RecentSize, kRecentSizes> m_recent {};
         std::vector<std::vector<SizeHeap>> m_buckets; ///< grown to the largest bucket used
         std::array<std::uint64_t, kBuckets / 64> m_bucketBits {};
         std::array<std::uint64_t, kBuckets / 64 / 64> m_bucketWords {}; ///< bit: m_bucketBits word not 0

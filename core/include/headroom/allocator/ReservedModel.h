@@ -214,11 +214,14 @@ private:
         /// does not depend on what earlier searches left in the memo.
         std::size_t queries = 0;
     };
-    /// One replay's answer: whether it fit, and whether it fit without the capacity ever refusing a segment.
+    /// One replay's answer: whether it fit, and whether it fit without the capacity ever refusing a segment;
+    /// its peaks (to the end, or to the allocation that failed).
     struct FitReplay
     {
         bool fits = false;
         bool untouched = false;
+        std::uint64_t peakAllocated = 0;
+        std::uint64_t peakReserved = 0;
     };
     [[nodiscard]] FitReplay replayFit(std::int64_t batch, std::uint64_t capacity) const;
     void remember(FitMemo& memo, std::int64_t batch, std::uint64_t capacity, const FitReplay& replay) const;
