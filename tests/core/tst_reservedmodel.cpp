@@ -6,6 +6,7 @@
 #include "headroom/allocator/ReservedModel.h"
 #include "headroom/estimate/Estimate.h"
 #include "headroom/estimate/Plan.h"
+#include "headroom/importers/NetworkFile.h"
 #include "headroom/model/ModelFile.h"
 #include "headroom/planner/Planner.h"
 #include "headroom/setup/GpuCatalog.h"
@@ -308,16 +309,20 @@ void TestReservedModel::searchSideBySideAnswersAsOneByOne()
     // Issue 38, item 4: where cores are free the max batch search replays the questions it will ask next
     // side by side (the gallop's, the bisection's, the walk below the answer's). Inside `compare`, whose
     // GPUs already take every core, it asks them one by one. The answers must be the same: the search asks
-    // the same questions in the same order either way. On a network whose edge is ragged (LeNet-5 at
-    // 2 TiB: batches fail every hundred or so, so the walk below the answer starts again), the same at
-    // 8 GiB, and a Repeat of 8,000 Pads (a batch of tens of millions: a long walk).
+    // the same questions in the same order either way. On a Repeat of 8,000 Pads (32,014 events a replay,
+    // enough to be worth a thread) at 4 TiB (a batch of tens of millions: a long walk) and at 8 GiB, and
+    // on LeNet-5 (whose replays are too short to be worth a thread: one by one either way) at 2 TiB, where
+    // batches fail every hundred or so and the walk below the answer starts again.
     const auto lenet = loadModelFile(HEADROOM_TEST_SOURCE_DIR "/resources/presets/lenet5.json");
     const auto pads = parseModel(kEightThousandPads);
     const auto catalog = GpuCatalog::fromFile(HEADROOM_TEST_SOURCE_DIR "/resources/gpus.json");
     QVERIFY(lenet.ok() && pads.ok() && catalog.ok());
+    // and a mixture of experts whose 217,573-event replays start after 18,867 weight events.
+    const auto moe = loadNetworkFile(HEADROOM_TEST_SOURCE_DIR "/tests/data/hf/Qwen3-30B-A3B.json");
+    QVERIFY(moe.ok());
     const Gpu h100 = catalog.value().find("H100 SXM5 80GB").value();
     const std::pair<const Network*, std::uint64_t> cases[]
-        = { { &lenet.value(), 2048 }, { &lenet.value(), 8 }, { &pads.value(), 4096 } };
+        = { { &pads.value(), 4096 }, { &pads.value(), 8 }, { &lenet.value(), 2048 }, { &moe.value(), 4096 } };
     for (const auto& [net, gib] : cases) {
         Plan plan;
         plan.network = *net;

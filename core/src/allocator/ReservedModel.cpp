@@ -51,7 +51,16 @@ struct ReservedModel::ReplayPrefix
 namespace {
 /// Fewer events before the first batch-dependent one than this are replayed rather than copied.
 constexpr std::size_t kPrefixWorthEvents = 1024;
+/// Replays of traces shorter than this run one by one: a thread takes tens of microseconds to start, a
+/// replay of this many events about a millisecond (LeNet-5's 160-event replays side by side, thousands of
+/// them in a ragged search, took four times as long).
+constexpr std::size_t kSideBySideEvents = 16384;
 } // namespace
+
+std::size_t ReservedModel::sideBySide() const noexcept
+{
+    return m_trace.events().size() >= kSideBySideEvents ? parallelWidth() : 1;
+}
 
 Result<ReservedModel> ReservedModel::build(
     const Analysis& analysis, const TrainingSetup& setup, const ReservedOptions& options)
@@ -242,7 +251,7 @@ bool ReservedModel::fits(std::int64_t batch, std::uint64_t capacity, FitMemo* me
 void ReservedModel::replayAhead(
     const std::vector<std::int64_t>& batches, std::uint64_t capacity, FitMemo* memo) const
 {
-    if (memo == nullptr || parallelWidth() < 2)
+    if (memo == nullptr || sideBySide() < 2)
         return;
     std::vector<std::int64_t> unknown;
     for (const std::int64_t b : batches) {
@@ -561,7 +570,7 @@ std::int64_t ReservedModel::largestFitting(
     // Gallop from the guess to a bracket (lo fits, hi does not), then bisect it. Where cores are free, the
     // questions the search will ask next if the answers go on as so far are replayed side by side first
     // (replayAhead): the same questions and answers in the same order, fewer rounds of replays.
-    const std::size_t width = memo != nullptr ? parallelWidth() : 1;
+    const std::size_t width = memo != nullptr ? sideBySide() : 1;
     const auto gallopAhead = [&](std::int64_t from, std::int64_t step, std::int64_t direction) {
         if (width < 2)
             return;
@@ -625,7 +634,7 @@ std::int64_t ReservedModel::firstFailureBelow(
                 || static_cast<std::uint64_t>(memo->queries) * m_trace.events().size()
                     >= kMaxBatchSearchEvents);
     };
-    const std::size_t width = memo != nullptr ? parallelWidth() : 1;
+    const std::size_t width = memo != nullptr ? sideBySide() : 1;
     const auto walkAhead = [&](std::int64_t d) { // the walk's next questions, while every one fits
         if (width < 2)
             return;
@@ -698,13 +707,57 @@ ReservedModel::SearchStart ReservedModel::searchStart(std::uint64_t capacity, Fi
     // workspaces), meets the capacity: under a cap the allocator releases its cache and retries before it
     // fails, so the edge is near the allocated peak, not the uncapped reserved one.
     const auto tensors = m_allocated.at(start.upper);
-    const FitReplay probe = replayFit(start.upper, kNoLimit);
+    const double total = tensors.ok() ? static_cast<double>(tensors.value().total()) : 0.0;
+    const auto ratioOf = [&](std::uint64_t peak) {
+        return total > 0 ? std::max(1.0, static_cast<double>(peak) / total) : 1.0;
+    };
+    // Where a core is free, the search's first question is replayed beside this one, at the guess the
+    // requests alone give (each rounded, none taking a cached block whole): the same guess where no
+    // remainder moves the ratio, so the question is then answered; else the answer is kept all the same.
+    const std::uint64_t firstBand = capacity - marginBytes(capacity) / 2 * 2;
+    FitReplay probe;
+    if (sideBySide() >= 2 && total > 0) {
+        const std::int64_t early = firstGuess(firstBand, ratioOf(roundedRequestsPeak(start.upper)));
+        FitReplay answer;
+        forEachInParallel(2, [&](std::size_t i) {
+            (i == 0 ? probe : answer)
+                = replayFit(i == 0 ? start.upper : early, i == 0 ? kNoLimit : firstBand);
+        });
+        remember(memo, early, firstBand, answer);
+        ++memo.replays;
+    } else {
+        probe = replayFit(start.upper, kNoLimit);
+    }
     if (probe.untouched)
         memo.untouched[start.upper] = probe.peakReserved; // the same replay under any capacity at least that
-    start.ratio = tensors.ok() && tensors.value().total() > 0 ? std::max(1.0,
-                      static_cast<double>(probe.peakAllocated) / static_cast<double>(tensors.value().total()))
-                                                              : 1.0;
+    start.ratio = ratioOf(probe.peakAllocated);
     return start;
+}
+
+std::int64_t ReservedModel::firstGuess(std::uint64_t capacity, double ratio) const
+{
+    // largestFitting()'s first question below the allocated-bytes answer
+    return std::clamp(m_allocated.maxBatch(static_cast<std::uint64_t>(static_cast<double>(capacity) / ratio)),
+        std::int64_t { 1 }, std::max<std::int64_t>(1, m_allocated.maxBatch(capacity)));
+}
+
+std::uint64_t ReservedModel::roundedRequestsPeak(std::int64_t batch) const
+{
+    std::vector<std::uint64_t> held(m_trace.blocks(), 0);
+    std::uint64_t now = 0;
+    std::uint64_t peak = 0;
+    for (const TraceEvent& e : m_trace.events()) {
+        if (e.allocate) {
+            const std::uint64_t bytes = AllocationTrace::bytesAt(e, batch);
+            held[e.block] = bytes == 0 ? 0 : CachingAllocator::roundSize(bytes, m_options.allocator);
+            now += held[e.block];
+            peak = std::max(peak, now);
+        } else {
+            now -= held[e.block];
+            held[e.block] = 0;
+        }
+    }
+    return peak;
 }
 
 ReservedMaxBatch ReservedModel::searchMaxBatch(std::uint64_t capacity, FitMemo& memo) const

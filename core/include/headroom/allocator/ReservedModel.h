@@ -252,6 +252,14 @@ private:
         double ratio = 1.0;
     };
     [[nodiscard]] SearchStart searchStart(std::uint64_t capacity, FitMemo& memo) const;
+    /// How many replays of this trace to run at once: the free cores (parallelWidth()), or 1 where a
+    /// replay is too short to be worth a thread.
+    [[nodiscard]] std::size_t sideBySide() const noexcept;
+    /// The search's first question under `capacity` where one replay allocates `ratio` times the tensors.
+    [[nodiscard]] std::int64_t firstGuess(std::uint64_t capacity, double ratio) const;
+    /// The most the trace's requests at `batch` hold at once, each rounded as the allocator rounds it: at
+    /// most a replay's allocated peak (a block taken whole with its remainder holds more).
+    [[nodiscard]] std::uint64_t roundedRequestsPeak(std::int64_t batch) const;
     /// ReservedMaxBatch::unguarded for `found`, the answer at `capacity`.
     [[nodiscard]] std::int64_t searchUnguarded(
         std::uint64_t capacity, const ReservedMaxBatch& found, FitMemo& memo) const;
