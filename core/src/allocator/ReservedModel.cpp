@@ -19,6 +19,11 @@ struct ReservedModel::Scratch
     /// `compare` replay one model at once), kept for the next.
     struct Replayer
     {
+        /// Room for the trace's blocks up front: a table grown by doubling copies and touches it twice.
+        explicit Replayer(std::size_t blocks)
+            : allocator { AllocatorSettings {}, blocks }
+        {
+        }
         CachingAllocator allocator;
         std::vector<CachingAllocator::Handle> handles;
     };
@@ -43,6 +48,10 @@ struct ReservedModel::Scratch
 /// rather than from the first event (ReservedModel::replayFit).
 struct ReservedModel::ReplayPrefix
 {
+    explicit ReplayPrefix(std::size_t blocks)
+        : allocator { AllocatorSettings {}, blocks }
+    {
+    }
     std::size_t end = 0; ///< events [0, end)
     CachingAllocator allocator;
     std::vector<CachingAllocator::Handle> handles;
@@ -115,7 +124,7 @@ void ReservedModel::withAllocator(const AllocatorSettings& settings,
         }
     }
     if (!r)
-        r = std::make_unique<Scratch::Replayer>();
+        r = std::make_unique<Scratch::Replayer>(m_trace.blocks());
     r->allocator.reset(settings);
     r->handles.assign(m_trace.blocks(), CachingAllocator::kFailed);
     use(r->allocator, r->handles);
@@ -195,7 +204,7 @@ const ReservedModel::ReplayPrefix* ReservedModel::prefixUnder(const AllocatorSet
             ++end;
         if (end < kPrefixWorthEvents)
             return;
-        auto prefix = std::make_unique<ReplayPrefix>();
+        auto prefix = std::make_unique<ReplayPrefix>(end);
         AllocatorSettings unlimited = m_options.allocator;
         unlimited.capacity = kNoLimit;
         unlimited.physicalCapacity = kNoLimit;
