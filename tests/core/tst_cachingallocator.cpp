@@ -36,6 +36,7 @@ private slots:
     void unsplitRemainderCountsAsAllocated();
     void freedBlockIsReusedAndSplit();
     void freedNeighboursMerge();
+    void mergesTakeBlocksFromAmongTheirSize();
     void copiedStateGoesOnAsTheOriginal();
     void bestFitAmongManyLargeSizes();
     void largeCachedBlockThatCannotBeReused();
@@ -252,6 +253,54 @@ void TestCachingAllocator::freedNeighboursMerge()
     QCOMPARE(a.stats().reserved, 50 * MiB);
     QCOMPARE(a.stats().segments, 1u);
     QCOMPARE(a.stats().peakReserved, 50 * MiB);
+}
+
+void TestCachingAllocator::mergesTakeBlocksFromAmongTheirSize()
+{
+    // Cached blocks leave the index from anywhere among the blocks of their size when a freed neighbour
+    // merges with them; the best fit for that size is still the lowest address left. A 256 MiB segment is
+    // cut into 64 blocks of 4 MiB, in address order; the odd ones are freed (32 cached blocks of one size),
+    // then the even ones, each merging with the free neighbours it has. After each, 4 MiB requests take
+    // the cached 4 MiB blocks lowest address first: the odd blocks whose neighbours are both still
+    // allocated (the last block ends the segment).
+    CachingAllocator a;
+    a.free(a.allocate(256 * MiB));
+    std::vector<CachingAllocator::Handle> h;
+    for (int i = 0; i < 64; ++i)
+        h.push_back(a.allocate(4 * MiB));
+    QCOMPARE(a.stats().reserved, 256 * MiB);
+    // Both halves freed in a fixed scramble (a step prime to 32), so blocks enter and leave their size's
+    // blocks in no order of address.
+    const auto scrambled = [](int first, int step) {
+        std::vector<int> out;
+        for (int k = 0; k < 32; ++k)
+            out.push_back(first + 2 * ((k * step + 5) % 32));
+        return out;
+    };
+    std::vector<bool> allocated(64, true);
+    for (const int o : scrambled(1, 7)) {
+        a.free(h[o]);
+        allocated[o] = false;
+    }
+    for (const int e : scrambled(0, 13)) {
+        a.free(h[e]);
+        allocated[e] = false;
+        // Every cached 4 MiB block, taken one by one, lowest address first; then all back.
+        std::vector<int> taken;
+        for (int i = 1; i < 64; i += 2) {
+            if (allocated[i - 1] && (i == 63 || allocated[i + 1])) {
+                const auto got = a.allocate(4 * MiB);
+                QCOMPARE(got, h[i]);
+                taken.push_back(i);
+            }
+        }
+        QCOMPARE(a.stats().reserved, 256 * MiB); // the cache served them
+        for (std::size_t k = 0; k < taken.size(); ++k) // back in another order: from the middle on
+            a.free(h[taken[(k + taken.size() / 2) % taken.size()]]);
+    }
+    QCOMPARE(a.stats().allocated, 0u);
+    QVERIFY(a.allocate(256 * MiB) != CachingAllocator::kFailed); // all one block again
+    QCOMPARE(a.stats().reserved, 256 * MiB);
 }
 
 void TestCachingAllocator::copiedStateGoesOnAsTheOriginal()

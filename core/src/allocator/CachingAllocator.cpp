@@ -18,6 +18,8 @@ CachingAllocator::CachingAllocator(const AllocatorSettings& settings, std::size_
     , m_large { false, &m_memory }
 {
     m_blocks.reserve(expectedBlocks);
+    m_small.blocks.reserve(expectedBlocks);
+    m_large.blocks.reserve(expectedBlocks);
     if (m_settings.physicalCapacity == kNoLimit)
         m_settings.physicalCapacity = m_settings.capacity;
 }
@@ -50,6 +52,7 @@ void CachingAllocator::copyState(const CachingAllocator& other, const AllocatorS
     for (const auto& [to, from] :
         { std::pair { &m_small, &other.m_small }, std::pair { &m_large, &other.m_large } }) {
         to->blocks = from->blocks;
+        to->blocks.reserve(m_blocks.capacity()); // room for the slots this allocator expects
         to->whole = from->whole;
         to->unmapped = from->unmapped; // copied into this pool's own memory resource
         to->freeBlockCalls = from->freeBlockCalls;

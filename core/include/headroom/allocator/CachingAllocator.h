@@ -176,18 +176,21 @@ private:
         std::uint64_t address = 0;
         std::uint32_t block = kNone;
     };
-    /// A pool's cached blocks, for best fit: by size, and among equal sizes by address (a min-heap per size;
-    /// removals are lazy: a block's stamp changes when it leaves, so its old entries are skipped). Ordered
-    /// like PyTorch's std::set<Block*, BlockComparatorSize>, cheaper to update.
+    /// A pool's cached blocks, for best fit: by size, and among equal sizes by address (a min-heap per size,
+    /// each block's place in it kept, so a block leaves at once and a size with no block left leaves its
+    /// bucket). Ordered like PyTorch's std::set<Block*, BlockComparatorSize>, cheaper to update.
     class FreeIndex
     {
     public:
+        /// Room for block slots below `blocks` up front.
+        void reserve(std::size_t blocks);
         void insert(const FreeKey& key);
+        /// Takes the block out, if it is in the index.
         void erase(std::uint32_t block);
         /// The smallest (size, address) of at least `size` bytes; block kNone if none.
-        [[nodiscard]] FreeKey lowerBound(std::uint64_t size);
+        [[nodiscard]] FreeKey lowerBound(std::uint64_t size) const;
         /// The cached block after `key` in (size, address) order; block kNone if none.
-        [[nodiscard]] FreeKey successor(const FreeKey& key);
+        [[nodiscard]] FreeKey successor(const FreeKey& key) const;
         /// Every cached block in (size, address) order (whole-pool walks: release, reports).
         [[nodiscard]] std::vector<FreeKey> ordered() const;
         void clear();
@@ -197,16 +200,30 @@ private:
         {
             std::uint64_t address;
             std::uint32_t block;
-            std::uint32_t stamp;
+        };
+        /// Where a block is: its heap (kNone: not in the index) and its index in that heap.
+        struct Place
+        {
+            std::uint32_t heap = kNone;
+            std::uint32_t at = 0;
         };
         /// Sizes up to a small segment (2 MiB) in 512-byte classes with a bitmap of the classes in use
         /// (and a summary word of its non-zero words, so a search skips empty words at once); larger
-        /// sizes in buckets of 256 per power of two (LargeBuckets).
+        /// sizes in buckets of 256 per power of two (LargeBuckets). Heap ids: a small class's is the
+        /// class, a large size's kSmallClasses plus its index in m_heaps.
         static constexpr std::size_t kSmallClasses = kSmallBuffer / kMinBlockSize;
-        std::vector<Entry>* heapOf(std::uint64_t size);
-        bool clean(std::vector<Entry>& heap);
-        /// Calls `f(c)` for every small class whose bit is set, in ascending order (a heap whose bit is
-        /// clear is empty).
+        /// The heap for `size` (made if the size has none), by id.
+        std::uint32_t heapOf(std::uint64_t size);
+        std::vector<Entry>& heapById(std::uint32_t id)
+        {
+            return id < kSmallClasses ? m_small[id] : m_heaps[id - kSmallClasses];
+        }
+        void siftUp(std::vector<Entry>& heap, std::size_t i, Entry e);
+        void siftDown(std::vector<Entry>& heap, std::size_t i, Entry e);
+        /// The size of the emptied heap `id` leaves the index.
+        void dropEmpty(std::uint32_t id);
+        /// Calls `f(c)` for every small class whose bit is set, in ascending order (a class's bit is set
+        /// while its heap holds a block).
         template <typename F> void forEachUsedClass(F&& f) const
         {
             for (std::uint64_t words = m_usedWords; words != 0; words &= words - 1) {
@@ -230,9 +247,6 @@ private:
         [[nodiscard]] static std::size_t bucketOf(std::uint64_t size) noexcept;
         /// The first bucket at or after `b` whose bit is set; kBuckets if none.
         [[nodiscard]] std::size_t nextBucket(std::size_t b) const noexcept;
-        /// The first size of bucket `b` at least `size` whose heap still holds a cached block, its stale
-        /// sizes dropped on the way; nullptr if none.
-        const SizeHeap* firstInBucket(std::size_t b, std::uint64_t size);
         template <typename F> void forEachUsedBucket(F&& f) const
         {
             for (std::size_t w = 0; w < m_bucketWords.size(); ++w) {
@@ -261,13 +275,14 @@ private:
         std::array<std::uint64_t, kBuckets / 64> m_bucketBits {};
         std::array<std::uint64_t, kBuckets / 64 / 64> m_bucketWords {}; ///< bit: m_bucketBits word not 0
         std::vector<std::vector<Entry>> m_heaps; ///< the large sizes' heaps, their buffers kept
+        std::vector<std::uint64_t> m_heapSizes; ///< per large heap: the size it holds
         std::vector<std::uint32_t> m_freeHeaps; ///< heaps of m_heaps no size holds
 
         std::vector<std::vector<Entry>> m_small; ///< grown to the largest class used
         std::array<std::uint64_t, kSmallClasses / 64> m_used {};
         std::uint64_t m_usedWords = 0; ///< bit w: m_used[w] is not 0
         static_assert(kSmallClasses / 64 <= 64, "one summary word covers the bitmap");
-        std::vector<std::uint32_t> m_stamp; ///< per block slot; odd while the block is in the index
+        std::vector<Place> m_places; ///< per block slot
     };
     /// An expandable segment's unmapped range, by address (BlockComparatorAddress).
     struct AddressKey
