@@ -122,9 +122,9 @@ enum class MaxBatchSearch : std::uint8_t { WithUnguarded, AnswerOnly, MaxBatchOn
 /// answer: a small network at a batch of millions, whose tensors' 2 MiB rounding makes runs of batches
 /// fail every hundred or so (LeNet-5 on 2 TiB: 333,871 replays, 23 s). The walk stops starting again once
 /// it has started again this many times and the search has asked for kMaxBatchSearchEvents trace events
-/// worth of replays (about 80 ms at 40 ns an event); below both, the answer is the walk's as before.
+/// worth of replays (about 45 ms at 45 ns an event); below both, the answer is the walk's as before.
 inline constexpr int kMaxBatchEdgeRestarts = 8;
-inline constexpr std::uint64_t kMaxBatchSearchEvents = 2'000'000;
+inline constexpr std::uint64_t kMaxBatchSearchEvents = 1'000'000;
 
 /// Built once per analysis and set-up (the trace), then asked per batch size: a replay of the allocator
 /// over the whole trace (tens of thousands of events for a 10,000-layer network; docs/performance.md).
