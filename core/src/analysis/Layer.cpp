@@ -106,9 +106,14 @@ std::optional<Error> inferOutcome(AnalysisState& state, LayerWork& work)
 {
     const LayerSpec& spec = work.site.spec;
     const std::string& specPath = work.site.specPath;
-    const auto attrs = Attributes::validate(work.kind->attributes(), spec.attributes, specPath);
-    if (!attrs)
-        return attrs.error();
+    auto checked = state.checkedAttributes.find(&spec);
+    if (checked == state.checkedAttributes.end()) {
+        auto attrs = Attributes::validate(work.kind->attributes(), spec.attributes, specPath);
+        if (!attrs)
+            return attrs.error();
+        checked = state.checkedAttributes.emplace(&spec, std::move(attrs).value()).first;
+    }
+    const Attributes& attrs = checked->second;
     for (const auto t : work.inputs) {
         TensorInfo info = state.step.tensor(t).info;
         const auto target = autocastTarget(state.precision, work.kind->autocast(), info.dtype);
@@ -118,7 +123,7 @@ std::optional<Error> inferOutcome(AnalysisState& state, LayerWork& work)
         work.effective.push_back(info);
     }
     const auto& options = state.options;
-    const LayerContext ctx { attrs.value(), work.effective, state.precision, options.attention,
+    const LayerContext ctx { attrs, work.effective, state.precision, options.attention,
         options.moeImbalance };
     const std::string where
         = specPath + " (" + spec.type + (spec.name.empty() ? "" : " \"" + spec.name + "\"") + "): ";
