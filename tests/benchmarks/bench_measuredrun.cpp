@@ -239,7 +239,15 @@ Evaluated resnet18()
     if (!network.ok())
         qFatal("%s", network.error().message.c_str());
     e.plan.network = std::move(network).value();
-    e.plan.gpu = Gpu { "Test GPU", "NVIDIA", "GeForce 30 (Ampere)", {}, 24ULL << 30, 900, 35, 70, 70, false };
+    e.plan.gpu = Gpu { .name = "Test GPU",
+        .vendor = "NVIDIA",
+        .family = "GeForce 30 (Ampere)",
+        .aliases = {},
+        .memoryBytes = 24ULL << 30,
+        .bandwidthGBps = 900,
+        .fp32Tflops = 35,
+        .fp16Tflops = 70,
+        .bf16Tflops = 70 };
     e.plan.setup.batch = 32;
     e.result = evaluate(e.plan);
     return e;

@@ -56,7 +56,15 @@ Plan mlpPlan()
     plan.setup.batch = 4;
     plan.setup.optimizer = Optimizer::Adam;
     plan.setup.overheadBytes = 0;
-    plan.gpu = Gpu { "Test GPU", "NVIDIA", "GeForce 30 (Ampere)", {}, 24ULL << 30, 900, 35, 70, 70, false };
+    plan.gpu = Gpu { .name = "Test GPU",
+        .vendor = "NVIDIA",
+        .family = "GeForce 30 (Ampere)",
+        .aliases = {},
+        .memoryBytes = 24ULL << 30,
+        .bandwidthGBps = 900,
+        .fp32Tflops = 35,
+        .fp16Tflops = 70,
+        .bf16Tflops = 70 };
     return plan;
 }
 
