@@ -790,7 +790,10 @@ Result<ShapeData> inferShapes(
     // Inference writes into the model; a failed pass starts again from the model as it was. Kept as its
     // bytes, which a successful pass (nearly every file) never reads: a deep copy of a 2,000-node graph,
     // and its destruction, took an eighth of a Swin import.
-    const std::string original = model.SerializeAsString();
+    std::string original;
+    if (!model.SerializeToString(&original)) // over protobuf's 2 GiB: never once large weights are dropped
+        return Error { "the model is too large for ONNX's shape inference (over 2 GiB without its weights)",
+            {} };
     const auto restore = [&] {
         if (!model.ParseFromString(original))
             throw std::runtime_error("the model could not be restored after shape inference");
