@@ -436,7 +436,10 @@ Result<AllocationTrace> buildTrace(const Analysis& analysis, const TrainingSetup
     if (conditions.sequenceGather.perSample > 0 || conditions.sequenceGather.fixed > 0) // kept once made
         log.allocate(TraceKind::Communication, kNoTraceRow, conditions.sequenceGather);
     TraceRecorder recorder { log, analysis, graph, settings, conditions };
+    const std::size_t beforeSteps = log.events();
     for (int s = 1; s <= settings.steps; ++s) {
+        if (s == 2) // the later steps make about as many events as the first: no doubling of the log
+            log.reserveMore((log.events() - beforeSteps) * static_cast<std::size_t>(settings.steps - 1));
         log.step = static_cast<std::uint8_t>(s);
         log.stage = TraceStage::Forward;
         const std::vector<std::uint32_t> held = addPipelineHeld(log, conditions);

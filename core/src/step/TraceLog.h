@@ -44,6 +44,9 @@ public:
         m_events.push_back(
             TraceEvent { false, false, m_kinds[block], stage, step, block, m_rows[block], {} });
     }
+    [[nodiscard]] std::size_t events() const noexcept { return m_events.size(); }
+    /// Room for `more` events after those so far (a later step makes about as many as the first).
+    void reserveMore(std::size_t more) { m_events.reserve(m_events.size() + more); }
     /// A moment of the step: what has happened so far is alive or cached there.
     void moment() { m_moments.push_back(TraceMoment { m_events.size(), step, microBatch }); }
     [[nodiscard]] AllocationTrace take()
