@@ -15,6 +15,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace headroom {
 
@@ -404,16 +405,12 @@ ordered_json customGpuToJson(const Gpu& gpu)
 {
     ordered_json j { { "name", gpu.name }, { "memory_bytes", gpu.memoryBytes } };
     // The figures the throughput estimate uses, where the GPU has them.
-    if (gpu.bandwidthGBps > 0)
-        j["bandwidth_gbps"] = gpu.bandwidthGBps;
-    if (gpu.fp32Tflops > 0)
-        j["fp32_tflops"] = gpu.fp32Tflops;
-    if (gpu.fp16Tflops > 0)
-        j["fp16_tflops"] = gpu.fp16Tflops;
-    if (gpu.bf16Tflops > 0)
-        j["bf16_tflops"] = gpu.bf16Tflops;
-    if (gpu.linkGBps > 0)
-        j["link_gbps"] = gpu.linkGBps;
+    for (const auto& [key, value] : { std::pair { "bandwidth_gbps", gpu.bandwidthGBps },
+             std::pair { "fp32_tflops", gpu.fp32Tflops }, std::pair { "fp16_tflops", gpu.fp16Tflops },
+             std::pair { "bf16_tflops", gpu.bf16Tflops }, std::pair { "link_gbps", gpu.linkGBps } }) {
+        if (value > 0)
+            j[key] = value;
+    }
     if (gpu.pcieGeneration > 0)
         j["pcie_gen"] = gpu.pcieGeneration;
     return j;
